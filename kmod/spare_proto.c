@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Codec for the spare wire protocol. See spare_proto.h.
+ */
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
+#define SPARE_STATIC_ASSERT(c, msg)	static_assert(c, msg)
+#else
+#include <assert.h>
+#include <endian.h>
+#include <string.h>
+#define SPARE_STATIC_ASSERT(c, msg)	_Static_assert(c, msg)
+#define cpu_to_le16(x)	htole16(x)
+#define cpu_to_le32(x)	htole32(x)
+#define cpu_to_le64(x)	htole64(x)
+#define le16_to_cpu(x)	le16toh(x)
+#define le32_to_cpu(x)	le32toh(x)
+#define le64_to_cpu(x)	le64toh(x)
+#endif
+
+#include "spare_proto.h"
+
+SPARE_STATIC_ASSERT(sizeof(struct spare_msg_hdr) == 16, "header size");
+SPARE_STATIC_ASSERT(sizeof(struct spare_msg) == SPARE_MSG_SIZE, "message size");
+SPARE_STATIC_ASSERT(sizeof(struct spare_conn_priv) <= 56, "RC private data");
+
+static const char *const proto_err_names[SPARE_PROTO_EMAX] = {
+	[SPARE_PROTO_OK]		= "ok",
+	[SPARE_PROTO_ESHORT]		= "message too short",
+	[SPARE_PROTO_ELONG]		= "message too long",
+	[SPARE_PROTO_EMAGIC]		= "bad magic",
+	[SPARE_PROTO_EVERSION]		= "unsupported protocol version",
+	[SPARE_PROTO_ETYPE]		= "unknown message type",
+	[SPARE_PROTO_ERESERVED]		= "reserved field not zero",
+	[SPARE_PROTO_ESTATUS]		= "status out of range",
+	[SPARE_PROTO_ESLAB_SHIFT]	= "slab size out of range",
+	[SPARE_PROTO_EREASON]		= "eviction reason out of range",
+	[SPARE_PROTO_EFIELD]		= "field out of range",
+	[SPARE_PROTO_EKIND]		= "bad connection kind",
+};
+
+const char *spare_proto_strerror(int err)
+{
+	if (err < 0 || err >= SPARE_PROTO_EMAX)
+		return "unknown error";
+	return proto_err_names[err];
+}
+
+static const char *const msg_type_names[SPARE_MSG_TYPE_MAX + 1] = {
+	[SPARE_MSG_HELLO]		= "HELLO",
+	[SPARE_MSG_HELLO_REPLY]		= "HELLO_REPLY",
+	[SPARE_MSG_MAP]			= "MAP",
+	[SPARE_MSG_MAPPED]		= "MAPPED",
+	[SPARE_MSG_UNMAP]		= "UNMAP",
+	[SPARE_MSG_EVICT]		= "EVICT",
+	[SPARE_MSG_ACTIVITY_QUERY]	= "ACTIVITY_QUERY",
+	[SPARE_MSG_ACTIVITY_REPLY]	= "ACTIVITY_REPLY",
+	[SPARE_MSG_HEARTBEAT]		= "HEARTBEAT",
+};
+
+const char *spare_msg_type_name(unsigned int type)
+{
+	if (type == 0 || type > SPARE_MSG_TYPE_MAX)
+		return "?";
+	return msg_type_names[type];
+}
+
+void spare_msg_init(struct spare_msg *m, enum spare_msg_type type, u32 seq)
+{
+	memset(m, 0, sizeof(*m));
+	m->hdr.magic = cpu_to_le32(SPARE_PROTO_MAGIC);
+	m->hdr.version = cpu_to_le16(SPARE_PROTO_VERSION);
+	m->hdr.type = cpu_to_le16(type);
+	m->hdr.seq = cpu_to_le32(seq);
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const u8 *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Size of the meaningful body of each type; the rest of the pad must be 0. */
+static size_t body_size(unsigned int type)
+{
+	switch (type) {
+	case SPARE_MSG_HELLO:		return sizeof(struct spare_msg_hello);
+	case SPARE_MSG_HELLO_REPLY:	return sizeof(struct spare_msg_hello_reply);
+	case SPARE_MSG_MAP:		return sizeof(struct spare_msg_map);
+	case SPARE_MSG_MAPPED:		return sizeof(struct spare_msg_mapped);
+	case SPARE_MSG_UNMAP:		return sizeof(struct spare_msg_unmap);
+	case SPARE_MSG_EVICT:		return sizeof(struct spare_msg_evict);
+	case SPARE_MSG_ACTIVITY_QUERY:	return sizeof(struct spare_msg_activity_query);
+	case SPARE_MSG_ACTIVITY_REPLY:	return sizeof(struct spare_msg_activity_reply);
+	case SPARE_MSG_HEARTBEAT:	return sizeof(struct spare_msg_heartbeat);
+	}
+	return 0;
+}
+
+static bool slab_shift_ok(u8 shift)
+{
+	return shift >= SPARE_SLAB_SHIFT_MIN && shift <= SPARE_SLAB_SHIFT_MAX;
+}
+
+static int check_body(const struct spare_msg *m, unsigned int type)
+{
+	u32 st;
+
+	switch (type) {
+	case SPARE_MSG_HELLO:
+		if (!all_zero(m->hello.reserved, sizeof(m->hello.reserved)))
+			return SPARE_PROTO_ERESERVED;
+		if (!slab_shift_ok(m->hello.slab_shift))
+			return SPARE_PROTO_ESLAB_SHIFT;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_HELLO_REPLY:
+		if (!all_zero(m->hello_reply.reserved,
+			      sizeof(m->hello_reply.reserved)))
+			return SPARE_PROTO_ERESERVED;
+		st = le32_to_cpu(m->hello_reply.status);
+		if (st > SPARE_ST_MAX)
+			return SPARE_PROTO_ESTATUS;
+		if (st == SPARE_ST_OK &&
+		    (!slab_shift_ok(m->hello_reply.slab_shift) ||
+		     !m->hello_reply.session_cookie))
+			return SPARE_PROTO_EFIELD;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_MAP:
+		if (m->map.reserved)
+			return SPARE_PROTO_ERESERVED;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_MAPPED:
+		if (m->mapped.reserved)
+			return SPARE_PROTO_ERESERVED;
+		st = le32_to_cpu(m->mapped.status);
+		if (st > SPARE_ST_MAX)
+			return SPARE_PROTO_ESTATUS;
+		/* A refusal carries no address; a grant must carry one. */
+		if ((st == SPARE_ST_OK) != (m->mapped.addr != 0))
+			return SPARE_PROTO_EFIELD;
+		if (st != SPARE_ST_OK && m->mapped.rkey)
+			return SPARE_PROTO_EFIELD;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_UNMAP:
+		return m->unmap.reserved ? SPARE_PROTO_ERESERVED : SPARE_PROTO_OK;
+	case SPARE_MSG_EVICT:
+		if (m->evict.reserved)
+			return SPARE_PROTO_ERESERVED;
+		st = le32_to_cpu(m->evict.reason);
+		if (st == 0 || st > SPARE_EVICT_REASON_MAX)
+			return SPARE_PROTO_EREASON;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_ACTIVITY_QUERY:
+		return m->activity_query.reserved ? SPARE_PROTO_ERESERVED :
+						    SPARE_PROTO_OK;
+	case SPARE_MSG_ACTIVITY_REPLY:
+		return m->activity_reply.reserved ? SPARE_PROTO_ERESERVED :
+						    SPARE_PROTO_OK;
+	case SPARE_MSG_HEARTBEAT:
+		return SPARE_PROTO_OK;
+	}
+	return SPARE_PROTO_ETYPE;
+}
+
+int spare_msg_check(const void *buf, size_t len, unsigned int *type)
+{
+	const struct spare_msg *m = buf;
+	unsigned int t;
+	size_t body;
+	int err;
+
+	if (len < SPARE_MSG_SIZE)
+		return SPARE_PROTO_ESHORT;
+	if (len > SPARE_MSG_SIZE)
+		return SPARE_PROTO_ELONG;
+	if (le32_to_cpu(m->hdr.magic) != SPARE_PROTO_MAGIC)
+		return SPARE_PROTO_EMAGIC;
+	if (le16_to_cpu(m->hdr.version) != SPARE_PROTO_VERSION)
+		return SPARE_PROTO_EVERSION;
+	t = le16_to_cpu(m->hdr.type);
+	if (t == 0 || t > SPARE_MSG_TYPE_MAX)
+		return SPARE_PROTO_ETYPE;
+	if (m->hdr.reserved)
+		return SPARE_PROTO_ERESERVED;
+	body = body_size(t);
+	if (!all_zero(m->pad + body, sizeof(m->pad) - body))
+		return SPARE_PROTO_ERESERVED;
+	err = check_body(m, t);
+	if (err)
+		return err;
+	if (type)
+		*type = t;
+	return SPARE_PROTO_OK;
+}
+
+void spare_conn_priv_init(struct spare_conn_priv *p, enum spare_conn_kind kind,
+			  const u8 client_uuid[16], u64 session_cookie,
+			  u32 queue_depth)
+{
+	memset(p, 0, sizeof(*p));
+	p->magic = cpu_to_le32(SPARE_PROTO_MAGIC);
+	p->version = cpu_to_le16(SPARE_PROTO_VERSION);
+	p->kind = cpu_to_le16(kind);
+	p->session_cookie = cpu_to_le64(session_cookie);
+	memcpy(p->client_uuid, client_uuid, sizeof(p->client_uuid));
+	p->queue_depth = cpu_to_le32(queue_depth);
+}
+
+int spare_conn_priv_check(const void *buf, size_t len)
+{
+	const struct spare_conn_priv *p = buf;
+	u16 kind;
+
+	/* rdma_cm may pad private data beyond what the sender wrote. */
+	if (len < sizeof(*p))
+		return SPARE_PROTO_ESHORT;
+	if (le32_to_cpu(p->magic) != SPARE_PROTO_MAGIC)
+		return SPARE_PROTO_EMAGIC;
+	if (le16_to_cpu(p->version) != SPARE_PROTO_VERSION)
+		return SPARE_PROTO_EVERSION;
+	if (p->reserved)
+		return SPARE_PROTO_ERESERVED;
+	kind = le16_to_cpu(p->kind);
+	if (kind == SPARE_CONN_CONTROL && p->session_cookie)
+		return SPARE_PROTO_EKIND;
+	if (kind == SPARE_CONN_DATA && !p->session_cookie)
+		return SPARE_PROTO_EKIND;
+	if (kind != SPARE_CONN_CONTROL && kind != SPARE_CONN_DATA)
+		return SPARE_PROTO_EKIND;
+	if (!le32_to_cpu(p->queue_depth) || le32_to_cpu(p->queue_depth) > 4096)
+		return SPARE_PROTO_EFIELD;
+	return SPARE_PROTO_OK;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Codec for the spare wire protocol (uapi/spare.h).
+ *
+ * Pure logic: no allocation, no RDMA, no block layer. The same source is
+ * built into spare.ko, into the KUnit suite and into userspace's libspare,
+ * so the kernel and the daemons check messages with one set of rules.
+ */
+#ifndef SPARE_PROTO_H
+#define SPARE_PROTO_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#endif
+
+#include "uapi/spare.h"
+
+/*
+ * Errors returned by spare_msg_check(); each names the first rule broken.
+ * They are positive codes so that callers can log spare_proto_strerror().
+ */
+enum spare_proto_err {
+	SPARE_PROTO_OK = 0,
+	SPARE_PROTO_ESHORT,		/* fewer than SPARE_MSG_SIZE bytes */
+	SPARE_PROTO_ELONG,		/* more than SPARE_MSG_SIZE bytes */
+	SPARE_PROTO_EMAGIC,
+	SPARE_PROTO_EVERSION,
+	SPARE_PROTO_ETYPE,		/* unknown message type */
+	SPARE_PROTO_ERESERVED,		/* a reserved field or pad is not zero */
+	SPARE_PROTO_ESTATUS,		/* status code out of range */
+	SPARE_PROTO_ESLAB_SHIFT,	/* slab size out of range */
+	SPARE_PROTO_EREASON,		/* eviction reason out of range */
+	SPARE_PROTO_EFIELD,		/* other field out of range */
+	SPARE_PROTO_EKIND,		/* connection kind unknown or inconsistent */
+	SPARE_PROTO_EMAX,
+};
+
+const char *spare_proto_strerror(int err);
+const char *spare_msg_type_name(unsigned int type);
+
+/* Zero @m and fill its header. */
+void spare_msg_init(struct spare_msg *m, enum spare_msg_type type, u32 seq);
+
+/*
+ * Check every field of a received message of @len bytes at @buf.
+ * On success returns SPARE_PROTO_OK and, if @type is not NULL, stores the
+ * message type there. The caller may then read the body through
+ * struct spare_msg with the le*_to_cpu helpers.
+ */
+int spare_msg_check(const void *buf, size_t len, unsigned int *type);
+
+/* Build and check the rdma_cm private data of a connection request. */
+void spare_conn_priv_init(struct spare_conn_priv *p, enum spare_conn_kind kind,
+			  const u8 client_uuid[16], u64 session_cookie,
+			  u32 queue_depth);
+int spare_conn_priv_check(const void *buf, size_t len);
+
+#endif /* SPARE_PROTO_H */

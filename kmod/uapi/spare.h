@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * spare wire protocol: the messages exchanged between a client (spare.ko or
+ * spare-ublk) and a donor (spared), and the rdma_cm private data that opens
+ * each connection.
+ *
+ * This header is the one place these facts live. The kernel module and the
+ * userspace programs include it unchanged.
+ *
+ * Rules:
+ *  - every multi-byte field is little-endian;
+ *  - every message is exactly SPARE_MSG_SIZE bytes: a fixed header followed
+ *    by a type-specific body, zero padded; receive buffers are that size;
+ *  - every reserved field must be zero on send and is checked on receipt;
+ *  - a message that fails any check closes the connection it came on and
+ *    nothing else (see spare_msg_check() in kmod/spare_proto.c).
+ *
+ * Connections (RDMA RC, set up with rdma_cm):
+ *  - one CONTROL connection per (client, donor); it carries the messages;
+ *  - DATA connections, one per (client CPU, donor), created lazily; they
+ *    carry only one-sided RDMA READ/WRITE issued by the client and are bound
+ *    to the client's session (and so its protection domain) by the session
+ *    cookie the donor returned in HELLO_REPLY.
+ *
+ * Message flow:
+ *   client                         donor
+ *   HELLO            ------->
+ *                    <-------      HELLO_REPLY (session cookie, slab size)
+ *   MAP(slab, grant) ------->
+ *                    <-------      MAPPED(slab, addr, rkey) or status != 0
+ *   UNMAP(slab)      ------->      (MR deregistered, memory zeroed)
+ *                    <-------      EVICT(slab): donor wants the slab back
+ *   UNMAP(slab)      ------->      client has stopped using it
+ *                    <-------      ACTIVITY_QUERY(slab)
+ *   ACTIVITY_REPLY   ------->
+ *   HEARTBEAT        <------>      HEARTBEAT (either side, any time)
+ */
+#ifndef _UAPI_SPARE_H
+#define _UAPI_SPARE_H
+
+#include <linux/types.h>
+
+#define SPARE_PROTO_MAGIC	0x31525053U	/* "SPR1" little-endian */
+#define SPARE_PROTO_VERSION	1
+#define SPARE_MSG_SIZE		64
+#define SPARE_DEFAULT_PORT	18515
+
+/* Slab sizes are powers of two within these bounds (bytes, as log2). */
+#define SPARE_SLAB_SHIFT_MIN	20	/* 1 MiB: tests and small donors */
+#define SPARE_SLAB_SHIFT_MAX	34	/* 16 GiB */
+#define SPARE_SLAB_SHIFT_DEFAULT 30	/* 1 GiB */
+
+enum spare_msg_type {
+	SPARE_MSG_HELLO		 = 1,
+	SPARE_MSG_HELLO_REPLY	 = 2,
+	SPARE_MSG_MAP		 = 3,
+	SPARE_MSG_MAPPED	 = 4,
+	SPARE_MSG_UNMAP		 = 5,
+	SPARE_MSG_EVICT		 = 6,
+	SPARE_MSG_ACTIVITY_QUERY = 7,
+	SPARE_MSG_ACTIVITY_REPLY = 8,
+	SPARE_MSG_HEARTBEAT	 = 9,
+	SPARE_MSG_TYPE_MAX	 = 9,
+};
+
+/* Status codes carried in replies. */
+enum spare_status {
+	SPARE_ST_OK		= 0,
+	SPARE_ST_NO_SPACE	= 1,	/* donor has no free slab */
+	SPARE_ST_BAD_GRANT	= 2,	/* grant token refused */
+	SPARE_ST_BAD_SLAB_SIZE	= 3,	/* donor cannot serve this slab size */
+	SPARE_ST_BUSY		= 4,	/* slab id already mapped */
+	SPARE_ST_VERSION	= 5,	/* protocol version not supported */
+	SPARE_ST_MAX		= 5,
+};
+
+/* Why a donor evicts a slab. */
+enum spare_evict_reason {
+	SPARE_EVICT_PRESSURE	= 1,	/* host memory pressure */
+	SPARE_EVICT_ADMIN	= 2,	/* operator asked */
+	SPARE_EVICT_SHUTDOWN	= 3,	/* donor is stopping */
+	SPARE_EVICT_REASON_MAX	= 3,
+};
+
+struct spare_msg_hdr {
+	__le32	magic;		/* SPARE_PROTO_MAGIC */
+	__le16	version;	/* SPARE_PROTO_VERSION */
+	__le16	type;		/* enum spare_msg_type */
+	__le32	seq;		/* sender's sequence number, echoed in replies */
+	__le32	reserved;
+};
+
+/* client -> donor, first message on the control connection */
+struct spare_msg_hello {
+	__u8	client_uuid[16];	/* stable per client device */
+	__u8	slab_shift;		/* log2 of the slab size wanted */
+	__u8	reserved[7];
+};
+
+/* donor -> client */
+struct spare_msg_hello_reply {
+	__le64	session_cookie;		/* binds DATA connections to the session */
+	__le32	status;			/* enum spare_status */
+	__le32	free_slabs;		/* slabs the donor could lend now */
+	__u8	slab_shift;		/* slab size the donor serves */
+	__u8	reserved[7];
+};
+
+/* client -> donor: lend me one slab, identified by the client's slab id */
+struct spare_msg_map {
+	__le64	grant;			/* grant token from the broker, or 0 */
+	__le32	slab_id;		/* client-chosen, unique per session */
+	__le32	reserved;
+};
+
+/* donor -> client */
+struct spare_msg_mapped {
+	__le64	addr;			/* remote virtual address of the slab */
+	__le32	rkey;
+	__le32	slab_id;
+	__le32	status;			/* enum spare_status; addr/rkey 0 if != OK */
+	__le32	reserved;
+};
+
+/* client -> donor: release (also the answer to EVICT) */
+struct spare_msg_unmap {
+	__le32	slab_id;
+	__le32	reserved;
+};
+
+/* donor -> client: give the slab back */
+struct spare_msg_evict {
+	__le32	slab_id;
+	__le32	reason;			/* enum spare_evict_reason */
+	__le32	deadline_ms;		/* donor revokes the MR after this */
+	__le32	reserved;
+};
+
+struct spare_msg_activity_query {
+	__le32	slab_id;
+	__le32	reserved;
+};
+
+struct spare_msg_activity_reply {
+	__le64	accesses;		/* pages read or written since last query */
+	__le32	slab_id;
+	__le32	reserved;
+};
+
+struct spare_msg_heartbeat {
+	__le64	now_ns;			/* sender's clock, for round-trip stats */
+};
+
+struct spare_msg {
+	struct spare_msg_hdr hdr;
+	union {
+		struct spare_msg_hello		 hello;
+		struct spare_msg_hello_reply	 hello_reply;
+		struct spare_msg_map		 map;
+		struct spare_msg_mapped		 mapped;
+		struct spare_msg_unmap		 unmap;
+		struct spare_msg_evict		 evict;
+		struct spare_msg_activity_query	 activity_query;
+		struct spare_msg_activity_reply	 activity_reply;
+		struct spare_msg_heartbeat	 heartbeat;
+		__u8 pad[SPARE_MSG_SIZE - sizeof(struct spare_msg_hdr)];
+	};
+};
+
+/* rdma_cm private data of a connect request (fits RC's 56 bytes). */
+enum spare_conn_kind {
+	SPARE_CONN_CONTROL = 1,
+	SPARE_CONN_DATA	   = 2,
+};
+
+struct spare_conn_priv {
+	__le32	magic;			/* SPARE_PROTO_MAGIC */
+	__le16	version;
+	__le16	kind;			/* enum spare_conn_kind */
+	__le64	session_cookie;		/* 0 for CONTROL */
+	__u8	client_uuid[16];
+	__le32	queue_depth;		/* sends the peer may have outstanding */
+	__le32	reserved;
+};
+
+#endif /* _UAPI_SPARE_H */

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The rig proves itself: soft-RoCE carries RDMA, spare.ko loads and unloads
+# cleanly, and swap works under a cgroup memory limit with verified data.
+. /spare/tests/vm/lib.sh
+set -u
+
+step "soft-RoCE over dummy0"
+rxe_up 2
+rdma link show | grep -q 'rxe0.*ACTIVE' || fail "rxe0 is not ACTIVE"
+pass "rxe0 up"
+
+step "ib_read_lat, 4 KiB, over rdma_cm between 10.0.0.1 and 10.0.0.2"
+ib_read_lat -R -s 4096 -n 200 -F >/tmp/srv.out 2>&1 &
+srv=$!
+sleep 1
+ib_read_lat -R -s 4096 -n 200 -F --source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/cli.out 2>&1
+rc=$?
+wait $srv
+cat /tmp/cli.out | tail -4
+[ $rc = 0 ] || { cat /tmp/srv.out; fail "ib_read_lat exited $rc"; }
+grep -E '^ *4096 +200' /tmp/cli.out >/dev/null || fail "ib_read_lat printed no 4 KiB result"
+pass "ib_read_lat"
+
+step "ib_write_bw, 4 KiB"
+ib_write_bw -R -s 4096 -n 500 -F >/tmp/srv.out 2>&1 &
+srv=$!
+sleep 1
+ib_write_bw -R -s 4096 -n 500 -F --source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/cli.out 2>&1
+rc=$?
+wait $srv
+tail -3 /tmp/cli.out
+[ $rc = 0 ] || { cat /tmp/srv.out; fail "ib_write_bw exited $rc"; }
+grep -E '^ *4096 +500' /tmp/cli.out >/dev/null || fail "ib_write_bw printed no 4 KiB result"
+pass "ib_write_bw"
+
+step "spare.ko loads, creates its configfs root, and unloads"
+[ -f /spare/spare.ko ] || fail "no spare.ko in the guest"
+modprobe configfs 2>/dev/null
+insmod /spare/spare.ko || fail "insmod spare.ko"
+[ -d /sys/kernel/config/spare ] || fail "no /sys/kernel/config/spare"
+grep -q '^spare ' /proc/modules || fail "spare not in /proc/modules"
+rmmod spare || fail "rmmod spare"
+grep -q '^spare ' /proc/modules && fail "spare still loaded"
+[ -d /sys/kernel/config/spare ] && fail "configfs root left behind"
+pass "spare.ko load/unload"
+
+step "swap onto zram under memory.max=64M with a verifying workload"
+modprobe zram num_devices=1 || fail "modprobe zram"
+echo 512M >/sys/block/zram0/disksize || fail "zram disksize"
+mkswap /dev/zram0 >/dev/null || fail "mkswap zram0"
+swapon /dev/zram0 || fail "swapon zram0"
+cg_new work 64M
+out=$(vmstat_get pswpout); in=$(vmstat_get pswpin)
+# 256 MiB written and verified page by page in three passes, 4x memory.max.
+cg_run work spare-memtest -p 3 256m || fail "spare-memtest found bad pages"
+dout=$(( $(vmstat_get pswpout) - out )); din=$(( $(vmstat_get pswpin) - in ))
+echo "pswpout +$dout pswpin +$din"
+[ "$dout" -gt 10000 ] || fail "too little swapped out ($dout pages)"
+[ "$din" -gt 10000 ] || fail "too little swapped in ($din pages)"
+swapoff /dev/zram0 || fail "swapoff"
+pass "zram swap with verified data"

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Non-recursive userspace build, included by the top-level Makefile.
+# All paths are relative to the top of the tree.
+#
+# A program registers itself in userspace/<prog>/build.mk:
+#     PROGS += spared
+#     spared_SRCS   := userspace/spared/main.c ...
+#     spared_LDLIBS := -lrdmacm -libverbs
+# A host unit test registers itself in tests/unit/<name>.mk:
+#     UNIT_TESTS += test_proto
+#     test_proto_SRCS   := tests/unit/test_proto.c
+#     test_proto_LDLIBS :=
+# Every program and test links build/lib/libspare.a (userspace/lib/*.c plus
+# the shared pure-logic files listed in LIBSPARE_SHARED). Tests are built
+# with ASan and UBSan against a sanitized copy of the library.
+
+CC		?= gcc
+USER_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing
+USER_CPPFLAGS	:= -D_GNU_SOURCE -Ikmod/uapi -Ikmod -Iuserspace/lib -Itests/unit
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		   -fno-sanitize-recover=all
+
+PROGS		:=
+UNIT_TESTS	:=
+LIBSPARE_SHARED	:= kmod/spare_proto.c
+
+include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/unit/*.mk))
+
+LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(wildcard $(LIBSPARE_SHARED))
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) $($(notdir $*)_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/obj-san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) $(SAN_FLAGS) $($(notdir $*)_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/lib/libspare.a: $(LIBSPARE_SRCS:%.c=$(OUT)/obj/%.o)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(OUT)/lib/libspare-san.a: $(LIBSPARE_SRCS:%.c=$(OUT)/obj-san/%.o)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+define prog_rule
+$(OUT)/bin/$(1): $$($(1)_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/lib/libspare.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) -lpthread
+endef
+
+define test_rule
+$(OUT)/tests/$(1): $$($(1)_SRCS:%.c=$(OUT)/obj-san/%.o) $(OUT)/lib/libspare-san.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_FLAGS) -o $$@ $$^ $$($(1)_LDLIBS) -lpthread
+endef
+
+$(foreach p,$(PROGS),$(eval $(call prog_rule,$(p))))
+$(foreach t,$(UNIT_TESTS),$(eval $(call test_rule,$(t))))
+
+userspace: $(PROGS:%=$(OUT)/bin/%) $(OUT)/lib/libspare.a
+unit: $(UNIT_TESTS:%=$(OUT)/tests/%)
+
+-include $(shell find $(OUT)/obj $(OUT)/obj-san -name '*.d' 2>/dev/null)
