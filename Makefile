@@ -32,14 +32,18 @@ $(OUT)/kmod/%/spare.ko: $(KMOD_SRCS)
 	@cp --parents -pu $(KMOD_SRCS) $(OUT)/kmod/$*/
 	$(MAKE) -C $(OUT)/kernels/$*/usr/src/linux-headers-$* M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) modules
 
-# sparse over the module for every kernel; any warning fails.
+# sparse (C=2: every file) over the module for every kernel; any warning
+# from sparse or the compiler fails.
 sparse:
 	@set -e; for v in $(KVERS); do \
-		rm -f $(OUT)/kmod/$$v/spare.ko; \
-		$(MAKE) --no-print-directory $(OUT)/kmod/$$v/spare.ko C=2 \
-			CF="-Wsparse-error" 2>&1 | tee $(OUT)/sparse-$$v.log; \
-		if grep -E 'warning:|error:' $(OUT)/sparse-$$v.log | grep -v '^make' ; then \
-			echo "sparse: warnings on $$v" >&2; exit 1; fi; \
+		$(MAKE) --no-print-directory $(OUT)/kmod/$$v/spare.ko; \
+		$(MAKE) --no-print-directory -C $(OUT)/kernels/$$v/usr/src/linux-headers-$$v \
+			M=$(OUT)/kmod/$$v C=2 modules >$(OUT)/sparse-$$v.log 2>&1 || \
+			{ cat $(OUT)/sparse-$$v.log; exit 1; }; \
+		if grep -E 'warning:|error:' $(OUT)/sparse-$$v.log; then \
+			echo "sparse: warnings for $$v (full log: $(OUT)/sparse-$$v.log)" >&2; exit 1; \
+		fi; \
+		echo "sparse: $$v clean"; \
 	done
 
 setup:

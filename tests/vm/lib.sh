@@ -13,6 +13,10 @@
 
 SPARE_NET=10.0.0
 
+# busybox's shell runs its own applets before anything on PATH; iproute2's
+# ip is needed for netns, rules and veth.
+ip() { /usr/sbin/ip "$@"; }
+
 step() { echo "== $* [$(cut -d' ' -f1 /proc/uptime)s]"; }
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -20,25 +24,67 @@ fail() { echo "FAIL: $*"; exit 1; }
 # host_addr N: the address of simulated host N.
 host_addr() { echo "$SPARE_NET.$1"; }
 
-# rxe_up N: soft-RoCE over dummy0 with addresses for hosts 1..N.
+# rxe_up N: soft-RoCE for simulated hosts 1..N.
+#
+# Each host gets its own NIC (veth "h<i>", address 10.0.0.<i>, its own MAC)
+# and its own rxe device ("rxe<i>"). The peers of the NICs meet on a bridge
+# in a "switch" network namespace, so RDMA between hosts leaves through one
+# NIC and comes back through another: real frames that netfilter (or tc) can
+# drop per address. rxe only works in the initial namespace, so all hosts
+# live there, and policy routing stops the kernel from short-cutting traffic
+# between its own addresses:
+#   - packets arriving on a NIC are delivered locally (table local);
+#   - any other lookup from 10.0.0.<i> goes out through h<i>: sending, and
+#     rdma_cm's check that a request's source is reachable through the NIC
+#     it came in on;
+#   - lookups with no source yet (rdma_cm address resolution) go out
+#     through h1, the client;
+#   - table local, moved after these rules, serves everything else;
+#     accept_local lets a host receive from an address that is also local.
 rxe_up() {
 	local n=${1:-2} i
 	modprobe crc32_generic || fail "modprobe crc32_generic"
-	modprobe dummy || fail "modprobe dummy"
+	modprobe veth && modprobe bridge || fail "modprobe veth bridge"
 	modprobe rdma_rxe || fail "modprobe rdma_rxe"
 	modprobe rdma_ucm && modprobe ib_uverbs || fail "modprobe rdma_ucm ib_uverbs"
-	ip link set dummy0 up || fail "dummy0 up"
+	ip netns add switch || fail "netns switch"
+	ip -n switch link add br0 type bridge || fail "bridge"
+	ip -n switch link set br0 up
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.conf.all.accept_local=1 net.ipv4.conf.default.accept_local=1
 	for i in $(seq 1 "$n"); do
-		ip addr add "$(host_addr "$i")/24" dev dummy0 || fail "address of host $i"
+		ip link add "h$i" type veth peer name "p$i" netns switch || fail "veth of host $i"
+		ip -n switch link set "p$i" master br0 up
+		sysctl -qw "net.ipv4.conf.h$i.rp_filter=0" "net.ipv4.conf.h$i.accept_local=1"
+		ip addr add "$(host_addr "$i")/24" dev "h$i" || fail "address of host $i"
+		ip link set "h$i" up
+		ip route add default dev "h$i" src "$(host_addr "$i")" table $((100 + i))
+		ip rule add pref 5 iif "h$i" lookup local
+		ip rule add pref 10 from "$(host_addr "$i")" lookup $((100 + i))
+		rdma link add "rxe$i" type rxe netdev "h$i" || fail "rdma link add rxe$i"
 	done
-	rdma link add rxe0 type rxe netdev dummy0 || fail "rdma link add rxe0"
-	# Wait for the IPv4 GIDs to appear (they follow the addresses).
+	ip rule add pref 20 to "$SPARE_NET.0/24" lookup 101
+	ip rule add pref 100 lookup local
+	ip rule del pref 0 lookup local
+	# Each host's own subnet route would also send 10.0.0.0/24 out of every NIC.
+	for i in $(seq 2 "$n"); do ip route del "$SPARE_NET.0/24" dev "h$i" 2>/dev/null; done
 	i=0
-	while ! ibv_devinfo -d rxe0 >/dev/null 2>&1; do
-		i=$((i + 1)); [ $i -gt 50 ] && fail "rxe0 did not come up"
+	while [ "$(rdma link show | grep -c 'state ACTIVE')" -lt "$n" ]; do
+		i=$((i + 1)); [ $i -gt 100 ] && { rdma link show; fail "rxe links did not come up"; }
 		sleep 0.1
 	done
 }
+
+# cut_link N / heal_link N: drop all RoCE (UDP 4791) traffic to and from host N.
+cut_link() {
+	nft add table inet spare_cut &&
+	nft add chain inet spare_cut out '{ type filter hook output priority 0; }' &&
+	nft add chain inet spare_cut in '{ type filter hook input priority 0; }' &&
+	nft add rule inet spare_cut out ip daddr "$(host_addr "$1")" udp dport 4791 counter drop &&
+	nft add rule inet spare_cut in ip saddr "$(host_addr "$1")" udp dport 4791 counter drop ||
+		fail "cannot install the netfilter cut"
+}
+heal_link() { nft delete table inet spare_cut || fail "cannot remove the netfilter cut"; }
 
 # wait_port ADDR PORT: wait until a TCP/RDMA listener exists (by /proc/net).
 # Scenarios mostly use "sleep" after starting servers; this is for TCP ones.
