@@ -40,7 +40,10 @@ host_addr() { echo "$SPARE_NET.$1"; }
 #   - lookups with no source yet (rdma_cm address resolution) go out
 #     through h1, the client;
 #   - table local, moved after these rules, serves everything else;
-#     accept_local lets a host receive from an address that is also local.
+#     accept_local lets a host receive from an address that is also local;
+#   - ARP is answered only by the NIC that owns the address (arp_ignore=1,
+#     arp_announce=2); otherwise h3 may answer for 10.0.0.2 and frames for
+#     host 2 land on rxe3, which drops them.
 rxe_up() {
 	local n=${1:-2} i
 	modprobe crc32_generic || fail "modprobe crc32_generic"
@@ -51,7 +54,8 @@ rxe_up() {
 	ip -n switch link add br0 type bridge || fail "bridge"
 	ip -n switch link set br0 up
 	sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
-		net.ipv4.conf.all.accept_local=1 net.ipv4.conf.default.accept_local=1
+		net.ipv4.conf.all.accept_local=1 net.ipv4.conf.default.accept_local=1 \
+		net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
 	for i in $(seq 1 "$n"); do
 		ip link add "h$i" type veth peer name "p$i" netns switch || fail "veth of host $i"
 		ip -n switch link set "p$i" master br0 up
@@ -75,12 +79,15 @@ rxe_up() {
 	done
 }
 
-# cut_link N / heal_link N: drop all RoCE (UDP 4791) traffic to and from host N.
+# cut_link N / heal_link N: drop all RoCE (UDP 4791) traffic to and from
+# host N. The drop is on arrival (the input hook), as a broken network would
+# do it: the sender's NIC still takes the frame. Dropping in the output hook
+# instead makes rxe on 6.12 stall its QP1, so no connection could be made
+# after the link heals.
 cut_link() {
 	nft add table inet spare_cut &&
-	nft add chain inet spare_cut out '{ type filter hook output priority 0; }' &&
 	nft add chain inet spare_cut in '{ type filter hook input priority 0; }' &&
-	nft add rule inet spare_cut out ip daddr "$(host_addr "$1")" udp dport 4791 counter drop &&
+	nft add rule inet spare_cut in ip daddr "$(host_addr "$1")" udp dport 4791 counter drop &&
 	nft add rule inet spare_cut in ip saddr "$(host_addr "$1")" udp dport 4791 counter drop ||
 		fail "cannot install the netfilter cut"
 }

@@ -50,7 +50,7 @@ timeout -s KILL 60 ib_read_lat -R -s 4096 -n 50 -F -p 18601 >/tmp/srv.out 2>&1 &
 srv=$!
 sleep 1
 timeout -s KILL 50 ib_read_lat -R -s 4096 -n 50 -F -p 18601 --source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/cli.out 2>&1 ||
-	fail "ib_read_lat fails after the link healed"
+	{ cat /tmp/cli.out /tmp/srv.out; dmesg | tail -20; fail "ib_read_lat fails after the link healed"; }
 wait $srv
 kill -9 $cli 2>/dev/null
 pass "netfilter cut and heal"
