@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Swap benchmark, all backends in one guest boot so that ratios are fair.
+# Run from the host with tools/bench/swap-bench (it makes the table).
+#
+# For each backend it measures, on the raw block device:
+#   fio 4 KiB random read at QD1 (p50, p99 completion latency, µs) and at
+#   QD32 (MB/s); then, with the device as the only swap:
+#   the time of spare-memtest (SIZE, PASSES) in a cgroup with memory.max=MAX.
+# For RDMA it also runs ib_read_lat / ib_read_bw on the same link, and for
+# spare the donors' CPU time during the workload.
+#
+# Every result is printed as "RESULT <backend> <metric> <value>".
+# Arguments: backend names to run (default: all):
+#   rdma-raw spare nvme-rdma nbd zram dm-delay
+. /spare/tests/vm/lib.sh
+[ -f /spare/tests/vm/spare.inc ] && . /spare/tests/vm/spare.inc
+set -u
+
+SIZE=${BENCH_SIZE:-192m}
+PASSES=${BENCH_PASSES:-2}
+MAX=${BENCH_MAX:-48M}
+FIO_SECS=${BENCH_FIO_SECS:-10}
+DELAY_MS=${BENCH_DELAY_MS:-1}
+DEV_MB=256
+backends=${*:-rdma-raw spare nvme-rdma nbd zram dm-delay}
+
+result() { echo "RESULT $1 $2 $3"; }
+
+# fio_json FILE KEY: the first number after "KEY" in fio's JSON (the read
+# section comes first for a read-only job).
+fio_json() { grep -m1 "\"$2\"" "$1" | sed 's/.*: *//; s/[,}].*//'; }
+
+bench_fio() {	# bench_fio NAME DEV
+	local name=$1 dev=$2
+	fio --name=qd1 --filename="$dev" --direct=1 --rw=randread --bs=4k \
+		--iodepth=1 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
+		--percentile_list=50:99 --output-format=json >/tmp/fio1.json 2>/tmp/fio.err ||
+		{ cat /tmp/fio.err; echo "fio failed on $dev"; return 1; }
+	result "$name" qd1_p50_us $(( $(fio_json /tmp/fio1.json 50.000000) / 1000 ))
+	result "$name" qd1_p99_us $(( $(fio_json /tmp/fio1.json 99.000000) / 1000 ))
+	fio --name=qd32 --filename="$dev" --direct=1 --rw=randread --bs=4k \
+		--iodepth=32 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
+		--output-format=json >/tmp/fio32.json 2>/tmp/fio.err ||
+		{ cat /tmp/fio.err; echo "fio failed on $dev"; return 1; }
+	result "$name" qd32_MBps $(( $(fio_json /tmp/fio32.json bw_bytes) / 1000000 ))
+}
+
+bench_swap() {	# bench_swap NAME DEV
+	local name=$1 dev=$2 t0 t1 out0 rc oom0
+	mkswap "$dev" >/dev/null || { echo "mkswap $dev failed"; return 1; }
+	swapon "$dev" || { echo "swapon $dev failed"; return 1; }
+	out0=$(vmstat_get pswpout)
+	oom0=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/bench/memory.events)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	cg_run bench spare-memtest -p "$PASSES" "$SIZE"
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	swapoff "$dev"
+	if [ "$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/bench/memory.events)" != "$oom0" ]; then
+		result "$name" swap_verified oom-killed
+		return 1
+	fi
+	[ $rc = 0 ] || { result "$name" swap_verified no; return 1; }
+	result "$name" swap_verified yes
+	result "$name" swap_s "$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')"
+	result "$name" pswpout $(( $(vmstat_get pswpout) - out0 ))
+}
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+with_brd() { modprobe brd rd_nr=1 rd_size=$((DEV_MB * 1024)) || fail "modprobe brd"; }
+without_brd() { rmmod brd 2>/dev/null; }
+
+run_rdma_raw() {
+	local o
+	timeout -s KILL 120 ib_read_lat -R -s 4096 -n 1000 -F -p 18700 >/dev/null 2>&1 &
+	sleep 1
+	o=$(timeout -s KILL 110 ib_read_lat -R -s 4096 -n 1000 -F -p 18700 \
+		--source_ip "$(host_addr 1)" "$(host_addr 2)" | grep -E '^ *4096 +1000')
+	# columns: bytes iters t_min t_max t_typical t_avg t_stdev p99 p99.9
+	result rdma-raw read_lat_typical_us "$(echo "$o" | awk '{print $5}')"
+	result rdma-raw read_lat_p99_us "$(echo "$o" | awk '{print $8}')"
+	timeout -s KILL 120 ib_read_bw -R -s 4096 -n 2000 -F -p 18701 >/dev/null 2>&1 &
+	sleep 1
+	o=$(timeout -s KILL 110 ib_read_bw -R -s 4096 -n 2000 -F -p 18701 \
+		--source_ip "$(host_addr 1)" "$(host_addr 2)" | grep -E '^ *4096 +2000')
+	result rdma-raw read_bw_MBps "$(echo "$o" | awk '{print $4}')"
+	wait
+}
+
+run_spare() {
+	local disk t2 t3 rc=0
+	command -v spare_create >/dev/null || { echo "spare.inc missing"; return 1; }
+	donor_start 2 --budget 320M --slab-size 16M
+	donor_start 3 --budget 320M --slab-size 16M
+	spare_load
+	disk=$(spare_create bench0 size=${DEV_MB}M slab_size=16M replicas=1 \
+		donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1) || return 1
+	bench_fio spare "/dev/$disk" || rc=1
+	t2=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
+	bench_swap spare "/dev/$disk" || rc=1
+	t3=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
+	result spare donor_cpu_ms $(( (t3 - t2) * 10 ))
+	spare_destroy bench0
+	kill "$(donor_pid 2)" "$(donor_pid 3)"; wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
+	rmmod spare
+	return $rc
+}
+
+run_nvme_rdma() {
+	local n=/sys/kernel/config/nvmet dev i rc=0
+	with_brd
+	modprobe nvmet && modprobe nvmet_rdma && modprobe nvme_rdma || { echo "nvme modules"; return 1; }
+	mkdir "$n/subsystems/spare-bench" &&
+	echo 1 >"$n/subsystems/spare-bench/attr_allow_any_host" &&
+	mkdir "$n/subsystems/spare-bench/namespaces/1" &&
+	echo /dev/ram0 >"$n/subsystems/spare-bench/namespaces/1/device_path" &&
+	echo 1 >"$n/subsystems/spare-bench/namespaces/1/enable" &&
+	mkdir "$n/ports/1" &&
+	echo "$(host_addr 2)" >"$n/ports/1/addr_traddr" &&
+	echo rdma >"$n/ports/1/addr_trtype" &&
+	echo 4420 >"$n/ports/1/addr_trsvcid" &&
+	echo ipv4 >"$n/ports/1/addr_adrfam" &&
+	ln -s "$n/subsystems/spare-bench" "$n/ports/1/subsystems/spare-bench" ||
+		{ echo "nvmet configuration failed"; return 1; }
+	echo "transport=rdma,traddr=$(host_addr 2),trsvcid=4420,nqn=spare-bench,host_traddr=$(host_addr 1)" \
+		>/dev/nvme-fabrics || { echo "nvme connect failed"; return 1; }
+	i=0; while ! dev=$(ls /dev/nvme*n1 2>/dev/null | head -1) || [ -z "$dev" ]; do
+		i=$((i + 1)); [ $i -gt 100 ] && { echo "no nvme namespace"; return 1; }; sleep 0.1
+	done
+	bench_fio nvme-rdma "$dev" || rc=1
+	bench_swap nvme-rdma "$dev" || rc=1
+	echo 1 >/sys/class/nvme/nvme0/delete_controller
+	rm "$n/ports/1/subsystems/spare-bench"; rmdir "$n/ports/1"
+	echo 0 >"$n/subsystems/spare-bench/namespaces/1/enable"
+	rmdir "$n/subsystems/spare-bench/namespaces/1" "$n/subsystems/spare-bench"
+	without_brd
+	return $rc
+}
+
+run_nbd() {
+	local rc=0
+	with_brd
+	modprobe nbd || { echo "modprobe nbd"; return 1; }
+	mkdir -p /etc/nbd-server
+	printf '[generic]\nuser = root\ngroup = root\nlistenaddr = %s\n[swap]\nexportname = /dev/ram0\n' \
+		"$(host_addr 2)" >/etc/nbd-server/config
+	nbd-server -C /etc/nbd-server/config || { echo "nbd-server failed"; return 1; }
+	sleep 1
+	nbd-client "$(host_addr 2)" /dev/nbd0 -N swap -swap >/dev/null 2>&1 ||
+		{ echo "nbd-client failed"; return 1; }
+	bench_fio nbd /dev/nbd0 || rc=1
+	bench_swap nbd /dev/nbd0 || rc=1
+	nbd-client -d /dev/nbd0 >/dev/null 2>&1
+	killall nbd-server 2>/dev/null
+	sleep 1
+	without_brd
+	return $rc
+}
+
+run_zram() {
+	local rc=0
+	modprobe zram num_devices=1 || { echo "modprobe zram"; return 1; }
+	echo ${DEV_MB}M >/sys/block/zram0/disksize
+	bench_fio zram /dev/zram0 || rc=1
+	bench_swap zram /dev/zram0 || rc=1
+	echo 1 >/sys/block/zram0/reset
+	rmmod zram
+	return $rc
+}
+
+run_dm_delay() {
+	local sectors=$((DEV_MB * 2048)) rc=0
+	with_brd
+	modprobe dm_delay || { echo "modprobe dm_delay"; return 1; }
+	dmsetup create slowdisk --noudevsync --table "0 $sectors delay /dev/ram0 0 $DELAY_MS" ||
+		{ echo "dmsetup failed"; return 1; }
+	dmsetup mknodes slowdisk 2>/dev/null
+	result dm-delay delay_ms "$DELAY_MS"
+	bench_fio dm-delay /dev/mapper/slowdisk || rc=1
+	bench_swap dm-delay /dev/mapper/slowdisk || rc=1
+	dmsetup remove --noudevsync slowdisk
+	without_brd
+	return $rc
+}
+
+step "set-up: client 10.0.0.1, donors 10.0.0.2 and 10.0.0.3; workload $SIZE x $PASSES passes in memory.max=$MAX"
+rxe_up 3
+cg_new bench "$MAX"
+for b in $backends; do
+	step "backend $b"
+	if "run_$(echo "$b" | tr - _)"; then
+		pass "$b"
+	else
+		echo "FAIL: $b (continuing with the others)"
+	fi
+done
