@@ -56,4 +56,4 @@ demo:
 	$(TOP)/scripts/demo
 
 clean:
-	rm -rf $(OUT)/bin $(OUT)/lib $(OUT)/obj $(OUT)/obj-san $(OUT)/kmod $(OUT)/tests $(OUT)/vm
+	rm -rf $(OUT)/bin $(OUT)/lib $(OUT)/obj $(OUT)/obj-san $(OUT)/obj-pic $(OUT)/agg $(OUT)/kmod $(OUT)/tests $(OUT)/vm $(OUT)/fuzz $(OUT)/check

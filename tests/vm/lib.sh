@@ -117,3 +117,31 @@ cg_run() {
 }
 
 vmstat_get() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+
+# swap_run DEV CGROUP SIZE PASSES: make DEV the only swap, run spare-memtest
+# (SIZE, PASSES) inside CGROUP, then swapoff. Sets SWAP_RESULT (ok, bad,
+# oom-killed or error), SWAP_SECONDS and SWAP_OUT / SWAP_IN (pages).
+# Returns 0 only when every page verified.
+swap_run() {
+	local dev=$1 cg=$2 size=$3 passes=$4 t0 t1 out0 in0 oom0 rc
+	SWAP_RESULT=error SWAP_SECONDS= SWAP_OUT= SWAP_IN=
+	mkswap "$dev" >/dev/null || { echo "mkswap $dev failed"; return 1; }
+	swapon "$dev" || { echo "swapon $dev failed"; return 1; }
+	out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
+	oom0=$(awk '$1 == "oom_kill" {print $2}' "/sys/fs/cgroup/$cg/memory.events")
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	cg_run "$cg" spare-memtest -p "$passes" "$size"
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	swapoff "$dev" || echo "swapoff $dev failed"
+	SWAP_SECONDS=$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')
+	SWAP_OUT=$(( $(vmstat_get pswpout) - out0 )); SWAP_IN=$(( $(vmstat_get pswpin) - in0 ))
+	if [ "$(awk '$1 == "oom_kill" {print $2}' "/sys/fs/cgroup/$cg/memory.events")" != "$oom0" ]; then
+		SWAP_RESULT=oom-killed
+	elif [ $rc = 0 ]; then
+		SWAP_RESULT=ok
+	else
+		SWAP_RESULT=bad
+	fi
+	[ "$SWAP_RESULT" = ok ]
+}

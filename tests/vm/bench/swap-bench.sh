@@ -47,24 +47,12 @@ bench_fio() {	# bench_fio NAME DEV
 }
 
 bench_swap() {	# bench_swap NAME DEV
-	local name=$1 dev=$2 t0 t1 out0 rc oom0
-	mkswap "$dev" >/dev/null || { echo "mkswap $dev failed"; return 1; }
-	swapon "$dev" || { echo "swapon $dev failed"; return 1; }
-	out0=$(vmstat_get pswpout)
-	oom0=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/bench/memory.events)
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	cg_run bench spare-memtest -p "$PASSES" "$SIZE"
-	rc=$?
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	swapoff "$dev"
-	if [ "$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/bench/memory.events)" != "$oom0" ]; then
-		result "$name" swap_verified oom-killed
-		return 1
-	fi
-	[ $rc = 0 ] || { result "$name" swap_verified no; return 1; }
-	result "$name" swap_verified yes
-	result "$name" swap_s "$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')"
-	result "$name" pswpout $(( $(vmstat_get pswpout) - out0 ))
+	swap_run "$2" bench "$SIZE" "$PASSES"
+	local rc=$?
+	result "$1" swap_verified "$SWAP_RESULT"
+	[ $rc = 0 ] || return 1
+	result "$1" swap_s "$SWAP_SECONDS"
+	result "$1" pswpout "$SWAP_OUT"
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

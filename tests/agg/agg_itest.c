@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd host integration scenarios over TCP (driven by tests/agg/run).
+ *
+ *   spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] SCENARIO
+ *
+ * Scenarios: many, dead-worker, bad-push, wrong-token, optimizer, stats.
+ * -R: the workers of many, dead-worker, optimizer and stats connect over
+ * RDMA (from source address SRC); bad-push and wrong-token always use raw
+ * TCP sockets.
+ * Each prints what it checks and exits 0 on success, 1 on failure. Every
+ * socket has a receive/send timeout, so no scenario can hang.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "agg_proto.h"
+#include "agg_sum.h"
+#include "spare_agg.h"
+
+#define TIMEOUT_MS 20000
+
+static const char *host = "127.0.0.1";
+static const char *rdma_src;	/* with -R: RDMA from this source address */
+static int use_rdma;
+static unsigned int port;
+static int failures;
+
+static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void failf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("FAIL-DETAIL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	va_end(ap);
+	__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+}
+
+static struct spare_agg *connect_or_fail(void)
+{
+	char err[256];
+	struct spare_agg *a = use_rdma ?
+		spare_agg_connect_rdma(host, port, rdma_src, err, sizeof(err)) :
+		spare_agg_connect(host, port, err, sizeof(err));
+
+	if (!a) {
+		failf("%s", err);
+		return NULL;
+	}
+	spare_agg_set_timeout(a, TIMEOUT_MS);
+	return a;
+}
+
+/* Deterministic gradient value of (job, rank, iter, element). */
+static float gval(unsigned int job, unsigned int rank, unsigned int iter,
+		  uint64_t i)
+{
+	uint32_t x = (uint32_t)(job * 2654435761U ^ rank * 40503U ^
+				iter * 97U ^ (uint32_t)i * 2246822519U);
+
+	x ^= x >> 15;
+	x *= 0x2c1b3c6dU;
+	x ^= x >> 12;
+	return ((float)(int32_t)x) * 0x1p-31f * (float)(1 + (i % 7));
+}
+
+static void fill(unsigned int dtype, void *buf, uint64_t n, unsigned int job,
+		 unsigned int rank, unsigned int iter)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		float f = gval(job, rank, iter, i);
+
+		if (dtype == AGG_DTYPE_F32)
+			((float *)buf)[i] = f;
+		else if (dtype == AGG_DTYPE_F16)
+			((uint16_t *)buf)[i] = agg_f32_to_f16(f);
+		else
+			((uint16_t *)buf)[i] = agg_f32_to_bf16(f);
+	}
+}
+
+/* The defined summation order, computed independently of the daemon. */
+static int verify(unsigned int dtype, const void *got, uint64_t n,
+		  unsigned int job, unsigned int w, unsigned int iter)
+{
+	size_t esz = agg_dtype_size(dtype);
+	uint8_t *one = malloc(esz);
+
+	for (uint64_t i = 0; i < n; i++) {
+		float acc = 0;
+
+		for (unsigned int r = 0; r < w; r++) {
+			float x = gval(job, r, iter, i);
+
+			if (dtype == AGG_DTYPE_F16)
+				x = agg_f16_to_f32(agg_f32_to_f16(x));
+			else if (dtype == AGG_DTYPE_BF16)
+				x = agg_bf16_to_f32(agg_f32_to_bf16(x));
+			acc = r ? acc + x : x;
+		}
+		if (dtype == AGG_DTYPE_F32)
+			memcpy(one, &acc, 4);
+		else if (dtype == AGG_DTYPE_F16) {
+			uint16_t h = agg_f32_to_f16(acc);
+
+			memcpy(one, &h, 2);
+		} else {
+			uint16_t h = agg_f32_to_bf16(acc);
+
+			memcpy(one, &h, 2);
+		}
+		if (memcmp(one, (const uint8_t *)got + i * esz, esz)) {
+			failf("job %u iter %u element %llu: sum differs from the reference",
+			      job, iter, (unsigned long long)i);
+			free(one);
+			return -1;
+		}
+	}
+	free(one);
+	return 0;
+}
+
+/* ---- one worker of a regular job ---- */
+
+struct worker {
+	pthread_t tid;
+	unsigned int job, rank, n_workers, dtype, iters;
+	const char *token;
+	unsigned int part_elems;
+	uint64_t nelem[2];
+	int die_at_iter;	/* >= 0: close without LEAVE after pushing */
+	bool expect_fail;	/* the job should fail with EJOBFAIL */
+	unsigned int got_status;
+	char got_err[300];
+	int result;		/* 0 ok */
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct spare_agg_tensor t[2] = {
+		{ "layer.weight", wk->nelem[0] }, { "layer.bias", wk->nelem[1] },
+	};
+	char name[32];
+	struct spare_agg_job job = {
+		.name = name, .token = wk->token, .n_workers = wk->n_workers,
+		.rank = wk->rank, .dtype = wk->dtype,
+		.part_elems = wk->part_elems, .weight = 1 + wk->job % 3,
+	};
+	size_t esz = agg_dtype_size(wk->dtype);
+	void *buf[2] = { malloc(wk->nelem[0] * esz), malloc(wk->nelem[1] * esz) };
+	struct spare_agg *a = connect_or_fail();
+
+	snprintf(name, sizeof(name), "itest-job-%u", wk->job);
+	wk->result = -1;
+	if (!a)
+		goto out;
+	if (spare_agg_register(a, &job, t, 2)) {
+		failf("job %u rank %u: register: %s", wk->job, wk->rank,
+		      spare_agg_error(a));
+		goto out;
+	}
+	for (unsigned int it = 0; it < wk->iters; it++) {
+		for (unsigned int ti = 0; ti < 2; ti++) {
+			fill(wk->dtype, buf[ti], wk->nelem[ti], wk->job, wk->rank, it);
+			if ((int)it == wk->die_at_iter && ti == 0) {
+				/* push half the partitions, then die */
+				spare_agg_push(a, 0, it, buf[0],
+					       spare_agg_part_bytes(a, 0));
+				spare_agg_close(a);
+				a = NULL;
+				wk->result = 0;
+				goto out;
+			}
+			if (spare_agg_allreduce(a, ti, it, buf[ti], buf[ti])) {
+				wk->got_status = spare_agg_status(a);
+				snprintf(wk->got_err, sizeof(wk->got_err), "%s",
+					 spare_agg_error(a));
+				if (!wk->expect_fail)
+					failf("job %u rank %u iter %u: %s", wk->job,
+					      wk->rank, it, spare_agg_error(a));
+				else
+					wk->result = 0;
+				goto out;
+			}
+			if (verify(wk->dtype, buf[ti], wk->nelem[ti], wk->job,
+				   wk->n_workers, it))
+				goto out;
+		}
+	}
+	if (wk->expect_fail) {
+		failf("job %u rank %u: expected the job to fail", wk->job, wk->rank);
+		goto out;
+	}
+	spare_agg_leave(a);
+	wk->result = 0;
+out:
+	spare_agg_close(a);
+	free(buf[0]);
+	free(buf[1]);
+	return NULL;
+}
+
+static struct worker *start_job(unsigned int job, unsigned int w,
+				unsigned int dtype, unsigned int iters,
+				uint64_t n0, uint64_t n1, unsigned int part_elems)
+{
+	struct worker *wk = calloc(w, sizeof(*wk));
+
+	for (unsigned int r = 0; r < w; r++) {
+		wk[r] = (struct worker){
+			.job = job, .rank = r, .n_workers = w, .dtype = dtype,
+			.iters = iters, .token = "tok", .part_elems = part_elems,
+			.nelem = { n0, n1 }, .die_at_iter = -1,
+		};
+	}
+	return wk;
+}
+
+static void run_workers(struct worker *wk, unsigned int w)
+{
+	for (unsigned int r = 0; r < w; r++)
+		pthread_create(&wk[r].tid, NULL, worker_main, &wk[r]);
+}
+
+static int join_workers(struct worker *wk, unsigned int w)
+{
+	int bad = 0;
+
+	for (unsigned int r = 0; r < w; r++) {
+		pthread_join(wk[r].tid, NULL);
+		bad |= wk[r].result;
+	}
+	return bad;
+}
+
+static int scenario_many(void)
+{
+	enum { JOBS = 6, W = 4 };
+	static const unsigned int dtypes[3] = {
+		AGG_DTYPE_F32, AGG_DTYPE_F16, AGG_DTYPE_BF16,
+	};
+	struct worker *jobs[JOBS];
+	int bad = 0;
+
+	for (unsigned int j = 0; j < JOBS; j++) {
+		jobs[j] = start_job(100 + j, W, dtypes[j % 3], 5,
+				    10000 + 977 * j, 33 + j, 4096);
+		run_workers(jobs[j], W);
+	}
+	for (unsigned int j = 0; j < JOBS; j++) {
+		bad |= join_workers(jobs[j], W);
+		free(jobs[j]);
+	}
+	printf("many: %d jobs x %d workers x 5 iterations, fp32/fp16/bf16: %s\n",
+	       JOBS, W, bad ? "errors" : "all sums exact");
+	return bad;
+}
+
+static int scenario_dead_worker(void)
+{
+	struct worker *a = start_job(200, 3, AGG_DTYPE_F32, 4, 50000, 10, 8192);
+	struct worker *b = start_job(201, 3, AGG_DTYPE_BF16, 6, 50000, 10, 8192);
+	int bad = 0;
+
+	a[2].die_at_iter = 1;
+	a[0].expect_fail = a[1].expect_fail = true;
+	run_workers(a, 3);
+	run_workers(b, 3);
+	bad |= join_workers(a, 3);
+	bad |= join_workers(b, 3);
+	for (int r = 0; r < 2; r++) {
+		printf("dead-worker: job 200 rank %d got: %s\n", r, a[r].got_err);
+		if (a[r].got_status != AGG_EJOBFAIL ||
+		    !strstr(a[r].got_err, "rank 2 disconnected")) {
+			failf("job 200 rank %d: want EJOBFAIL naming rank 2, got status %u",
+			      r, a[r].got_status);
+			bad = 1;
+		}
+	}
+	printf("dead-worker: job 201 %s\n", bad ? "disturbed" : "finished all iterations exactly");
+	free(a);
+	free(b);
+	return bad;
+}
+
+/* ---- raw protocol access for malformed input ---- */
+
+static int raw_connect(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct timeval tv = { .tv_sec = TIMEOUT_MS / 1000 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sin.sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, host, &sin.sin_addr);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		failf("raw connect: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int raw_recv(int fd, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Returns the status of an ERROR, 0 for any other message, -1 on EOF. */
+static int raw_read_msg(int fd, struct agg_hdr *h, char *text, size_t text_len)
+{
+	uint8_t hb[AGG_HDR_SIZE];
+	uint8_t *body;
+
+	if (raw_recv(fd, hb, sizeof(hb)) ||
+	    agg_hdr_decode(hb, h, AGG_MAX_PART_ELEMS * 4))
+		return -1;
+	body = malloc(h->len + 1);
+	if (raw_recv(fd, body, h->len)) {
+		free(body);
+		return -1;
+	}
+	body[h->len] = 0;
+	if (text)
+		snprintf(text, text_len, "%s", (char *)body);
+	free(body);
+	return h->type == AGG_MSG_ERROR ? (int)h->status : 0;
+}
+
+static int raw_register(int fd, const char *name, const char *token,
+			unsigned int w, unsigned int rank, uint32_t *job_id,
+			char *text, size_t text_len)
+{
+	struct agg_tensor_desc t[1] = { { "g", 1000 } };
+	struct agg_job_spec s = {
+		.n_workers = (uint16_t)w, .rank = (uint16_t)rank,
+		.dtype = AGG_DTYPE_F32, .weight = 1, .part_elems = 256,
+		.n_tensors = 1, .tensors = t,
+	};
+	uint8_t buf[AGG_REG_FIXED_SIZE + AGG_REG_TENSOR_SIZE];
+	uint8_t hb[AGG_HDR_SIZE];
+	struct agg_hdr h;
+	int len, st;
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.token, sizeof(s.token), "%s", token);
+	len = agg_register_encode(&s, buf, sizeof(buf));
+	agg_hdr_init(&h, AGG_MSG_REGISTER, (uint32_t)len);
+	agg_hdr_encode(&h, hb);
+	if (send(fd, hb, sizeof(hb), MSG_NOSIGNAL) != sizeof(hb) ||
+	    send(fd, buf, (size_t)len, MSG_NOSIGNAL) != len)
+		return -1;
+	st = raw_read_msg(fd, &h, text, text_len);
+	if (st == 0 && h.type == AGG_MSG_REGISTER_REPLY)
+		*job_id = h.job_id;
+	return st;
+}
+
+struct bad_case {
+	const char *what;
+	unsigned int want;
+	/* fills the header (and maybe garbage) to send after registering */
+	void (*make)(struct agg_hdr *h, uint32_t job_id, uint8_t *raw,
+		     size_t *raw_len);
+};
+
+static void push_hdr(struct agg_hdr *h, uint32_t job_id, uint32_t len)
+{
+	agg_hdr_init(h, AGG_MSG_PUSH, len);
+	h->job_id = job_id;
+}
+
+/* partition 0 holds 256 fp32 elements = 1024 bytes */
+static void mk_oversize(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1028);
+}
+
+static void mk_undersize(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1020);
+}
+
+static void mk_huge(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 0xfffffff0U);
+}
+
+static void mk_bad_part(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1024);
+	h->part = 4;	/* 1000 elements / 256 = 4 partitions: 0..3 */
+}
+
+static void mk_bad_iter(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1024);
+	h->iter = 5;
+}
+
+static void mk_bad_magic(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1024);
+	h->magic = 0xdeadbeef;
+}
+
+static void mk_bad_version(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 1024);
+	h->version = 9;
+}
+
+static void mk_bad_type(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j, 0);
+	h->type = 77;
+}
+
+static void mk_wrong_job(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)r; (void)l;
+	push_hdr(h, j + 1000, 1024);
+}
+
+static void mk_garbage(struct agg_hdr *h, uint32_t j, uint8_t *r, size_t *l)
+{
+	(void)h; (void)j;
+	for (size_t i = 0; i < 64; i++)
+		r[i] = (uint8_t)(i * 37 + 11);
+	*l = 64;
+}
+
+static const struct bad_case bad_cases[] = {
+	{ "oversize push", AGG_ESIZE, mk_oversize },
+	{ "undersize push", AGG_ESIZE, mk_undersize },
+	{ "push over the daemon's limit", AGG_ESIZE, mk_huge },
+	{ "push to a partition out of range", AGG_EINVAL, mk_bad_part },
+	{ "push of a future iteration", AGG_ESEQ, mk_bad_iter },
+	{ "bad magic", AGG_EPROTO, mk_bad_magic },
+	{ "bad version", AGG_EVERSION, mk_bad_version },
+	{ "unknown type", AGG_EPROTO, mk_bad_type },
+	{ "push naming another job", AGG_EINVAL, mk_wrong_job },
+	{ "garbage bytes", AGG_EPROTO, mk_garbage },
+};
+
+static int one_bad_case(unsigned int idx, const struct bad_case *bc)
+{
+	char name[32], text[300] = "";
+	int fd0 = raw_connect(), fd1 = raw_connect();
+	uint32_t job_id = 0, j1;
+	uint8_t raw[64], hb[AGG_HDR_SIZE];
+	size_t raw_len = 0;
+	struct agg_hdr h;
+	int st, bad = 0;
+
+	if (fd0 < 0 || fd1 < 0)
+		return 1;
+	snprintf(name, sizeof(name), "bad-%u", idx);
+	if (raw_register(fd0, name, "t", 2, 0, &job_id, NULL, 0) ||
+	    raw_register(fd1, name, "t", 2, 1, &j1, NULL, 0)) {
+		failf("%s: register failed", bc->what);
+		bad = 1;
+		goto out;
+	}
+	memset(&h, 0, sizeof(h));
+	bc->make(&h, job_id, raw, &raw_len);
+	if (!raw_len) {
+		agg_hdr_encode(&h, hb);
+		memcpy(raw, hb, sizeof(hb));
+		raw_len = sizeof(hb);
+	}
+	send(fd0, raw, raw_len, MSG_NOSIGNAL);
+	st = raw_read_msg(fd0, &h, text, sizeof(text));
+	if (st != (int)bc->want) {
+		failf("%s: want ERROR %s, got %d (%s)", bc->what,
+		      agg_status_str(bc->want), st, text);
+		bad = 1;
+	} else {
+		printf("bad-push: %s -> ERROR %s: %s\n", bc->what,
+		       agg_status_str((unsigned int)st), text);
+	}
+	/* the offender's connection is closed after the error */
+	errno = 0;
+	while (raw_read_msg(fd0, &h, NULL, 0) != -1)
+		;
+	if (errno == EAGAIN || errno == EWOULDBLOCK) {
+		failf("%s: offender's connection not closed", bc->what);
+		bad = 1;
+	}
+	/* the other worker of the same job learns that its job failed */
+	st = raw_read_msg(fd1, &h, text, sizeof(text));
+	if (st != AGG_EJOBFAIL) {
+		failf("%s: other worker: want EJOBFAIL, got %d (%s)", bc->what, st,
+		      text);
+		bad = 1;
+	}
+out:
+	close(fd0);
+	close(fd1);
+	return bad;
+}
+
+static int scenario_bad_push(void)
+{
+	struct worker *good = start_job(300, 2, AGG_DTYPE_F16, 30, 20000, 5, 4096);
+	int bad = 0, fd;
+	struct agg_hdr h;
+	char text[300] = "";
+	uint8_t hb[AGG_HDR_SIZE];
+
+	run_workers(good, 2);
+	for (unsigned int i = 0; i < sizeof(bad_cases) / sizeof(*bad_cases); i++)
+		bad |= one_bad_case(i, &bad_cases[i]);
+	/* a push before any REGISTER */
+	fd = raw_connect();
+	if (fd >= 0) {
+		push_hdr(&h, 1, 1024);
+		agg_hdr_encode(&h, hb);
+		send(fd, hb, sizeof(hb), MSG_NOSIGNAL);
+		if (raw_read_msg(fd, &h, text, sizeof(text)) != AGG_ENOJOB) {
+			failf("push without REGISTER: want ENOJOB (%s)", text);
+			bad = 1;
+		} else {
+			printf("bad-push: push without REGISTER -> %s\n", text);
+		}
+		close(fd);
+	}
+	bad |= join_workers(good, 2);
+	printf("bad-push: concurrent job 300 %s\n",
+	       good[0].result || good[1].result ? "disturbed" : "finished all iterations exactly");
+	free(good);
+	return bad;
+}
+
+static int scenario_wrong_token(void)
+{
+	char text[300] = "";
+	int fd0 = raw_connect(), fd1 = raw_connect(), fd2 = raw_connect();
+	uint32_t j0 = 0, j1 = 0;
+	int st, bad = 0;
+
+	if (fd0 < 0 || fd1 < 0 || fd2 < 0)
+		return 1;
+	if (raw_register(fd0, "tokjob", "right-token", 2, 0, &j0, NULL, 0)) {
+		failf("wrong-token: first register failed");
+		bad = 1;
+	}
+	st = raw_register(fd1, "tokjob", "wrong-token", 2, 1, &j1, text, sizeof(text));
+	if (st != AGG_EAUTH) {
+		failf("wrong-token: want EAUTH, got %d (%s)", st, text);
+		bad = 1;
+	} else {
+		printf("wrong-token: -> ERROR %s: %s\n", agg_status_str(AGG_EAUTH), text);
+	}
+	/* the job is untouched: rank 1 with the right token still gets in */
+	st = raw_register(fd2, "tokjob", "right-token", 2, 1, &j1, text, sizeof(text));
+	if (st != 0 || j1 != j0) {
+		failf("wrong-token: right token after a wrong one: %d (%s)", st, text);
+		bad = 1;
+	} else {
+		printf("wrong-token: right token afterwards joins job %u\n", j1);
+	}
+	close(fd0);
+	close(fd1);
+	close(fd2);
+	return bad;
+}
+
+static int scenario_optimizer(void)
+{
+	enum { W = 2, N = 3000, ITERS = 4 };
+	struct spare_agg *a[W];
+	struct spare_agg_tensor t = { "w", N };
+	static float w0[N], grad[W][N], ref_w[N], ref_v[N], got[N];
+	int bad = 0;
+
+	for (int i = 0; i < N; i++)
+		ref_w[i] = w0[i] = gval(1, 9, 9, (uint64_t)i);
+	for (int r = 0; r < W; r++) {
+		struct spare_agg_job job = {
+			.name = "sgd-job", .token = "t", .n_workers = W, .rank = (unsigned)r,
+			.dtype = AGG_DTYPE_F32, .part_elems = 1024,
+			.opt = AGG_OPT_SGD_MOMENTUM, .lr = 0.1f, .momentum = 0.9f,
+		};
+
+		a[r] = connect_or_fail();
+		if (!a[r] || spare_agg_register(a[r], &job, &t, 1)) {
+			failf("optimizer: register rank %d: %s", r,
+			      a[r] ? spare_agg_error(a[r]) : "no connection");
+			return 1;
+		}
+	}
+	for (uint32_t p = 0; p < spare_agg_n_parts(a[0]); p++) {
+		uint32_t ti, n;
+		uint64_t off;
+
+		spare_agg_part_info(a[0], p, &ti, &off, &n);
+		if (spare_agg_set_weights(a[0], p, w0 + off, n * 4))
+			bad = 1;
+	}
+	for (int it = 0; it < ITERS && !bad; it++) {
+		for (int r = 0; r < W; r++) {
+			for (int i = 0; i < N; i++)
+				grad[r][i] = gval(2, (unsigned)r, (unsigned)it, (uint64_t)i);
+			/* single-threaded client: push from both, then pull */
+			for (uint32_t p = 0; p < spare_agg_n_parts(a[r]); p++) {
+				uint32_t ti, n;
+				uint64_t off;
+
+				spare_agg_part_info(a[r], p, &ti, &off, &n);
+				if (spare_agg_push(a[r], p, (uint32_t)it, grad[r] + off, n * 4))
+					bad = 1;
+			}
+		}
+		for (int r = 0; r < W && !bad; r++)
+			for (uint32_t p = 0; p < spare_agg_n_parts(a[r]); p++) {
+				uint32_t ti, n;
+				uint64_t off;
+
+				spare_agg_part_info(a[r], p, &ti, &off, &n);
+				if (spare_agg_pull(a[r], p, (uint32_t)it, got + off, n * 4)) {
+					failf("optimizer: pull: %s", spare_agg_error(a[r]));
+					bad = 1;
+					break;
+				}
+			}
+		for (int i = 0; i < N; i++) {
+			float g = (grad[0][i] + grad[1][i]) / 2.0f;
+
+			ref_v[i] = 0.9f * ref_v[i] + g;
+			ref_w[i] = ref_w[i] - 0.1f * ref_v[i];
+			if (!bad && fabsf(got[i] - ref_w[i]) > 1e-6f * (1 + fabsf(ref_w[i]))) {
+				failf("optimizer: iter %d element %d: %g, want %g", it, i,
+				      (double)got[i], (double)ref_w[i]);
+				bad = 1;
+			}
+		}
+	}
+	for (int r = 0; r < W; r++) {
+		spare_agg_leave(a[r]);
+		spare_agg_close(a[r]);
+	}
+	printf("optimizer: SGD momentum on the server, %d iterations: %s\n", ITERS,
+	       bad ? "wrong" : "weights match");
+	return bad;
+}
+
+static int scenario_stats(void)
+{
+	struct spare_agg *a = connect_or_fail();
+	char *text = NULL;
+	int bad = 0;
+
+	if (!a)
+		return 1;
+	if (spare_agg_stats(a, &text)) {
+		failf("stats: %s", spare_agg_error(a));
+		bad = 1;
+	} else if (!strstr(text, "aggd_cores_active ") ||
+		   !strstr(text, "aggd_cpu_seconds_total ") ||
+		   !strstr(text, "# hist ")) {
+		failf("stats: metrics missing in:\n%s", text);
+		bad = 1;
+	} else if (getenv("AGG_ITEST_DUMP")) {
+		fputs(text, stdout);
+	} else {
+		printf("stats: %zu bytes of metrics\n", strlen(text));
+	}
+	free(text);
+	spare_agg_close(a);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	int opt, ret;
+
+	while ((opt = getopt(argc, argv, "h:p:RS:")) != -1) {
+		switch (opt) {
+		case 'h': host = optarg; break;
+		case 'R': use_rdma = 1; break;
+		case 'S': rdma_src = optarg; break;
+		case 'p': port = (unsigned int)strtoul(optarg, NULL, 0); break;
+		default: goto usage;
+		}
+	}
+	if (optind != argc - 1 || !port)
+		goto usage;
+	if (!strcmp(argv[optind], "many"))
+		ret = scenario_many();
+	else if (!strcmp(argv[optind], "dead-worker"))
+		ret = scenario_dead_worker();
+	else if (!strcmp(argv[optind], "bad-push"))
+		ret = scenario_bad_push();
+	else if (!strcmp(argv[optind], "wrong-token"))
+		ret = scenario_wrong_token();
+	else if (!strcmp(argv[optind], "optimizer"))
+		ret = scenario_optimizer();
+	else if (!strcmp(argv[optind], "stats"))
+		ret = scenario_stats();
+	else
+		goto usage;
+	return ret || failures ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] "
+		"many|dead-worker|bad-push|wrong-token|optimizer|stats\n");
+	return 2;
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd wire codec (userspace/aggd/agg_proto.c): exact byte layout,
+ * every header and REGISTER check, and the partition layout.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "agg_proto.h"
+#include "tap.h"
+
+static void test_hdr_layout(void)
+{
+	struct agg_hdr h, d;
+	uint8_t b[AGG_HDR_SIZE];
+	static const uint8_t want[AGG_HDR_SIZE] = {
+		'S', 'A', 'G', 'G', 1, 0, 3, 0,
+		0x10, 0, 0, 0, 0x04, 0x03, 0x02, 0x01,
+		7, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+		2, 0, 0, 0, 0, 0, 0, 0,
+	};
+
+	agg_hdr_init(&h, AGG_MSG_PUSH, 16);
+	h.job_id = 0x01020304;
+	h.part = 7;
+	h.iter = 0xffffffff;
+	h.rank = 2;
+	agg_hdr_encode(&h, b);
+	EXPECT(!memcmp(b, want, sizeof(b)));
+	EXPECT_EQ(agg_hdr_decode(b, &d, 16), 0);
+	EXPECT(!memcmp(&h, &d, sizeof(h)));
+}
+
+static int decode_with(void (*mut)(uint8_t *b), uint32_t max_push)
+{
+	struct agg_hdr h, d;
+	uint8_t b[AGG_HDR_SIZE];
+
+	agg_hdr_init(&h, AGG_MSG_PUSH, 64);
+	agg_hdr_encode(&h, b);
+	mut(b);
+	return agg_hdr_decode(b, &d, max_push);
+}
+
+static void m_none(uint8_t *b) { (void)b; }
+static void m_magic(uint8_t *b) { b[0] ^= 1; }
+static void m_version(uint8_t *b) { b[4] = 2; }
+static void m_type0(uint8_t *b) { b[6] = 0; }
+static void m_type11(uint8_t *b) { b[6] = 11; }
+static void m_typehi(uint8_t *b) { b[7] = 1; }
+static void m_status(uint8_t *b) { b[28] = AGG_STATUS_MAX + 1; }
+static void m_pull_len(uint8_t *b) { b[6] = AGG_MSG_PULL; }
+static void m_reg_short(uint8_t *b) { b[6] = AGG_MSG_REGISTER; }
+static void m_reg_huge(uint8_t *b)
+{
+	b[6] = AGG_MSG_REGISTER;
+	b[8] = 0; b[9] = 0; b[10] = 0; b[11] = 0x10;
+}
+static void m_err_long(uint8_t *b) { b[6] = AGG_MSG_ERROR; b[9] = 1; }
+
+static void test_hdr_checks(void)
+{
+	EXPECT_EQ(decode_with(m_none, 64), 0);
+	EXPECT_EQ(decode_with(m_none, 63), -AGG_ESIZE);	/* oversize push */
+	EXPECT_EQ(decode_with(m_magic, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_version, 64), -AGG_EVERSION);
+	EXPECT_EQ(decode_with(m_type0, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_type11, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_typehi, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_status, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_pull_len, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_reg_short, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_reg_huge, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_err_long, 64), -AGG_ESIZE);
+}
+
+static struct agg_tensor_desc tensors[3] = {
+	{ "fc1.weight", 10 }, { "fc1.bias", 7 }, { "out", 1 },
+};
+
+static void base_spec(struct agg_job_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->name, "job-a");
+	strcpy(s->token, "s3cret");
+	s->n_workers = 4;
+	s->rank = 3;
+	s->dtype = AGG_DTYPE_F32;
+	s->weight = 2;
+	s->part_elems = 4;
+	s->n_tensors = 3;
+	s->tensors = tensors;
+}
+
+static int roundtrip(struct agg_job_spec *in, void (*mut)(uint8_t *b, size_t *len),
+		     struct agg_job_spec *out)
+{
+	uint8_t buf[AGG_REG_FIXED_SIZE + 8 * AGG_REG_TENSOR_SIZE];
+	int len = agg_register_encode(in, buf, sizeof(buf));
+	size_t l;
+
+	if (len < 0)
+		return len;
+	l = (size_t)len;
+	if (mut)
+		mut(buf, &l);
+	return agg_register_decode(buf, l, out);
+}
+
+static void test_register_roundtrip(void)
+{
+	struct agg_job_spec in, out, in2;
+
+	base_spec(&in);
+	EXPECT_EQ(agg_spec_finish(&in), 0);
+	EXPECT_EQ(agg_register_size(3), 88 + 3 * 40);
+	EXPECT_EQ(roundtrip(&in, NULL, &out), 0);
+	EXPECT(agg_spec_same_job(&in, &out));
+	EXPECT_EQ(out.rank, 3);
+	EXPECT_EQ(out.weight, 2);
+	EXPECT_EQ(out.n_parts, 6);
+	EXPECT(!strcmp(out.token, "s3cret"));
+	EXPECT(!strcmp(out.tensors[1].name, "fc1.bias"));
+	/* a different layout is a different job */
+	base_spec(&in2);
+	in2.part_elems = 5;
+	EXPECT(!agg_spec_same_job(&in2, &out));
+	agg_spec_free(&out);
+	free(in.tensor_first_part);
+}
+
+static void m_trunc(uint8_t *b, size_t *l) { (void)b; *l -= 1; }
+static void m_extra(uint8_t *b, size_t *l) { b[*l] = 0; *l += 1; }
+static void m_name_pad(uint8_t *b, size_t *l) { (void)l; b[20] = 'x'; }
+static void m_name_empty(uint8_t *b, size_t *l) { (void)l; memset(b, 0, 32); }
+static void m_name_space(uint8_t *b, size_t *l) { (void)l; b[1] = ' '; }
+static void m_token_empty(uint8_t *b, size_t *l) { (void)l; memset(b + 32, 0, 32); }
+static void m_workers0(uint8_t *b, size_t *l) { (void)l; b[64] = 0; b[65] = 0; }
+static void m_workers257(uint8_t *b, size_t *l) { (void)l; b[64] = 1; b[65] = 1; }
+static void m_rank(uint8_t *b, size_t *l) { (void)l; b[66] = 4; }
+static void m_dtype0(uint8_t *b, size_t *l) { (void)l; b[68] = 0; }
+static void m_dtype4(uint8_t *b, size_t *l) { (void)l; b[68] = 4; }
+static void m_opt9(uint8_t *b, size_t *l) { (void)l; b[69] = 9; }
+static void m_weight0(uint8_t *b, size_t *l) { (void)l; b[70] = 0; }
+static void m_part0(uint8_t *b, size_t *l) { (void)l; memset(b + 72, 0, 4); }
+static void m_parthuge(uint8_t *b, size_t *l) { (void)l; b[75] = 0x10; }
+static void m_ntensors0(uint8_t *b, size_t *l) { (void)l; memset(b + 76, 0, 4); }
+static void m_ntensors_more(uint8_t *b, size_t *l) { (void)l; b[76] = 4; }
+static void m_ntensors_huge(uint8_t *b, size_t *l) { (void)l; b[79] = 0x80; }
+static void m_lr_without_opt(uint8_t *b, size_t *l) { (void)l; b[83] = 0x3f; }
+static void m_nelem0(uint8_t *b, size_t *l) { (void)l; memset(b + 88 + 32, 0, 8); }
+static void m_nelem_huge(uint8_t *b, size_t *l) { (void)l; b[88 + 39] = 1; }
+/* 2^31 elements in 4-element partitions: far more than AGG_MAX_PARTS */
+static void m_too_many_parts(uint8_t *b, size_t *l) { (void)l; b[88 + 35] = 0x80; }
+static void m_tname_unterminated(uint8_t *b, size_t *l) { (void)l; memset(b + 88, 'a', 32); }
+
+static void test_register_checks(void)
+{
+	struct {
+		void (*mut)(uint8_t *b, size_t *l);
+		int want;
+	} cases[] = {
+		{ m_trunc, -AGG_ESIZE }, { m_extra, -AGG_ESIZE },
+		{ m_name_pad, -AGG_EPROTO }, { m_name_empty, -AGG_EINVAL },
+		{ m_name_space, -AGG_EINVAL }, { m_token_empty, -AGG_EINVAL },
+		{ m_workers0, -AGG_EINVAL }, { m_workers257, -AGG_EINVAL },
+		{ m_rank, -AGG_EINVAL }, { m_dtype0, -AGG_EINVAL },
+		{ m_dtype4, -AGG_EINVAL }, { m_opt9, -AGG_EINVAL },
+		{ m_weight0, -AGG_EINVAL }, { m_part0, -AGG_EINVAL },
+		{ m_parthuge, -AGG_EINVAL }, { m_ntensors0, -AGG_EINVAL },
+		{ m_ntensors_more, -AGG_ESIZE }, { m_ntensors_huge, -AGG_EINVAL },
+		{ m_lr_without_opt, -AGG_EINVAL }, { m_nelem0, -AGG_EINVAL },
+		{ m_nelem_huge, -AGG_EINVAL }, { m_too_many_parts, -AGG_EINVAL },
+		{ m_tname_unterminated, 0 },	/* exactly 32 chars is allowed */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct agg_job_spec in, out;
+		int ret;
+
+		base_spec(&in);
+		ret = roundtrip(&in, cases[i].mut, &out);
+		if (ret != cases[i].want)
+			fprintf(stderr, "# case %zu: got %d want %d\n", i, ret,
+				cases[i].want);
+		EXPECT_EQ(ret, cases[i].want);
+		if (!ret)
+			agg_spec_free(&out);
+	}
+}
+
+static void test_register_every_prefix(void)
+{
+	struct agg_job_spec in, out;
+	uint8_t buf[AGG_REG_FIXED_SIZE + 3 * AGG_REG_TENSOR_SIZE];
+	int len, bad = 0;
+
+	base_spec(&in);
+	len = agg_register_encode(&in, buf, sizeof(buf));
+	EXPECT_EQ(len, (int)sizeof(buf));
+	EXPECT_EQ(agg_register_encode(&in, buf, sizeof(buf) - 1), -AGG_ESIZE);
+	for (int l = 0; l < len; l++)
+		if (agg_register_decode(buf, (size_t)l, &out) == 0)
+			bad++;
+	EXPECT_EQ(bad, 0);
+}
+
+static void test_optimizer_spec(void)
+{
+	struct agg_job_spec s;
+
+	base_spec(&s);
+	s.opt = AGG_OPT_SGD_MOMENTUM;
+	s.lr = 0.1f;
+	s.momentum = 0.9f;
+	EXPECT_EQ(agg_spec_finish(&s), 0);
+	s.dtype = AGG_DTYPE_BF16;	/* optimizer is fp32-only */
+	EXPECT_EQ(agg_spec_finish(&s), -AGG_EINVAL);
+	s.dtype = AGG_DTYPE_F32;
+	s.lr = NAN;
+	EXPECT_EQ(agg_spec_finish(&s), -AGG_EINVAL);
+	s.lr = 0.1f;
+	s.momentum = 1.0f;
+	EXPECT_EQ(agg_spec_finish(&s), -AGG_EINVAL);
+	s.momentum = -0.5f;
+	EXPECT_EQ(agg_spec_finish(&s), -AGG_EINVAL);
+	free(s.tensor_first_part);
+}
+
+static void test_part_layout(void)
+{
+	struct agg_job_spec s;
+	static const struct { uint32_t t; uint64_t off; uint32_t n; } want[] = {
+		{ 0, 0, 4 }, { 0, 4, 4 }, { 0, 8, 2 }, { 1, 0, 4 }, { 1, 4, 3 },
+		{ 2, 0, 1 },
+	};
+	uint32_t t, n;
+	uint64_t off;
+
+	base_spec(&s);
+	s.dtype = AGG_DTYPE_BF16;
+	EXPECT_EQ(agg_spec_finish(&s), 0);
+	EXPECT_EQ(s.n_parts, 6);
+	for (uint32_t p = 0; p < 6; p++) {
+		EXPECT_EQ(agg_spec_part(&s, p, &t, &off, &n), 0);
+		EXPECT_EQ(t, want[p].t);
+		EXPECT_EQ(off, want[p].off);
+		EXPECT_EQ(n, want[p].n);
+		EXPECT_EQ(agg_spec_push_bytes(&s, p), want[p].n * 2);
+	}
+	EXPECT_EQ(agg_spec_part(&s, 6, &t, &off, &n), -AGG_EINVAL);
+	EXPECT_EQ(agg_spec_push_bytes(&s, 6), 0);
+	free(s.tensor_first_part);
+}
+
+static void test_reg_reply(void)
+{
+	uint8_t b[AGG_REG_REPLY_SIZE];
+	uint32_t n;
+
+	agg_reg_reply_encode(42, b);
+	EXPECT_EQ(agg_reg_reply_decode(b, sizeof(b), &n), 0);
+	EXPECT_EQ(n, 42);
+	EXPECT_EQ(agg_reg_reply_decode(b, sizeof(b) - 1, &n), -AGG_EPROTO);
+	b[5] = 1;
+	EXPECT_EQ(agg_reg_reply_decode(b, sizeof(b), &n), -AGG_EPROTO);
+	agg_reg_reply_encode(0, b);
+	EXPECT_EQ(agg_reg_reply_decode(b, sizeof(b), &n), -AGG_EPROTO);
+}
+
+static void test_names(void)
+{
+	EXPECT(!strcmp(agg_status_str(AGG_EAUTH), "wrong token for this job"));
+	EXPECT(!strcmp(agg_status_str(999), "unknown status"));
+	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_PUSH), "PUSH"));
+	EXPECT(!strcmp(agg_msg_type_name(0), "?"));
+	EXPECT_EQ(agg_dtype_size(AGG_DTYPE_BF16), 2);
+	EXPECT_EQ(agg_dtype_size(7), 0);
+}
+
+int main(void)
+{
+	TAP_RUN(test_hdr_layout);
+	TAP_RUN(test_hdr_checks);
+	TAP_RUN(test_register_roundtrip);
+	TAP_RUN(test_register_checks);
+	TAP_RUN(test_register_every_prefix);
+	TAP_RUN(test_optimizer_spec);
+	TAP_RUN(test_part_layout);
+	TAP_RUN(test_reg_reply);
+	TAP_RUN(test_names);
+	return tap_done();
+}

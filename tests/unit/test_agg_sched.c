@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd pure logic: ordering policies (FIFO, WFS, LAS), the core-count
+ * controller, and the partition push/pull state machine.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "agg_job.h"
+#include "agg_sched.h"
+#include "tap.h"
+
+static struct agg_task tasks[1000];
+
+static struct agg_task *task(int i, uint32_t job, uint64_t cost)
+{
+	memset(&tasks[i], 0, sizeof(tasks[i]));
+	tasks[i].job = job;
+	tasks[i].cost = cost;
+	tasks[i].ctx = &tasks[i];
+	return &tasks[i];
+}
+
+static void test_fifo(void)
+{
+	struct agg_sched s;
+	int order[6], n = 0;
+	struct agg_task *t;
+
+	agg_sched_init(&s, AGG_POLICY_FIFO);
+	EXPECT_EQ(agg_sched_add_job(&s, 1, 1), 0);
+	EXPECT_EQ(agg_sched_add_job(&s, 2, 100), 0);
+	EXPECT_EQ(agg_sched_add_job(&s, 2, 1), -EEXIST);
+	EXPECT_EQ(agg_sched_enqueue(&s, task(0, 1, 10)), 0);
+	EXPECT_EQ(agg_sched_enqueue(&s, task(1, 2, 10)), 0);
+	EXPECT_EQ(agg_sched_enqueue(&s, task(2, 1, 10)), 0);
+	EXPECT_EQ(agg_sched_enqueue(&s, task(3, 2, 10)), 0);
+	EXPECT_EQ(agg_sched_enqueue(&s, task(4, 9, 10)), -ENOENT);
+	EXPECT_EQ(s.queued, 4);
+	while ((t = agg_sched_pick(&s)))
+		order[n++] = (int)(t - tasks);
+	EXPECT_EQ(n, 4);
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(order[i], i);
+	EXPECT_EQ(s.queued, 0);
+	agg_sched_destroy(&s);
+}
+
+static void test_wfs_weights(void)
+{
+	struct agg_sched s;
+	int got[3] = { 0 };
+
+	agg_sched_init(&s, AGG_POLICY_WFS);
+	agg_sched_add_job(&s, 1, 1);
+	agg_sched_add_job(&s, 2, 3);
+	for (int i = 0; i < 200; i++)
+		agg_sched_enqueue(&s, task(i, 1 + (i & 1), 100));
+	for (int i = 0; i < 80; i++)
+		got[agg_sched_pick(&s)->job]++;
+	/* weight 3 gets three quarters of the service */
+	EXPECT(got[2] >= 58 && got[2] <= 62);
+	EXPECT_EQ(got[1] + got[2], 80);
+	agg_sched_destroy(&s);
+}
+
+static void test_wfs_cost(void)
+{
+	struct agg_sched s;
+	uint64_t served[3] = { 0 };
+
+	/* equal weights, one job has 4x larger tasks: equal bytes, not tasks */
+	agg_sched_init(&s, AGG_POLICY_WFS);
+	agg_sched_add_job(&s, 1, 1);
+	agg_sched_add_job(&s, 2, 1);
+	for (int i = 0; i < 400; i++)
+		agg_sched_enqueue(&s, task(i, 1 + (i & 1), (i & 1) ? 400 : 100));
+	for (int i = 0; i < 100; i++) {
+		struct agg_task *t = agg_sched_pick(&s);
+
+		served[t->job] += t->cost;
+	}
+	EXPECT(served[1] >= served[2] - 400 && served[1] <= served[2] + 400);
+	agg_sched_destroy(&s);
+}
+
+static void test_wfs_no_idle_credit(void)
+{
+	struct agg_sched s;
+	int b = 0;
+
+	agg_sched_init(&s, AGG_POLICY_WFS);
+	agg_sched_add_job(&s, 1, 1);
+	agg_sched_add_job(&s, 2, 1);
+	for (int i = 0; i < 50; i++) {
+		agg_sched_enqueue(&s, task(i, 1, 100));
+		EXPECT_EQ(agg_sched_pick(&s)->job, 1);
+	}
+	/* job 2 wakes up after job 1 ran alone: it must not own the pool */
+	for (int i = 50; i < 70; i++)
+		agg_sched_enqueue(&s, task(i, 2, 100));
+	for (int i = 70; i < 90; i++)
+		agg_sched_enqueue(&s, task(i, 1, 100));
+	for (int i = 0; i < 10; i++)
+		b += agg_sched_pick(&s)->job == 2;
+	EXPECT(b >= 4 && b <= 6);
+	agg_sched_destroy(&s);
+}
+
+static void test_las(void)
+{
+	struct agg_sched s;
+
+	agg_sched_init(&s, AGG_POLICY_LAS);
+	agg_sched_add_job(&s, 1, 1);
+	agg_sched_add_job(&s, 2, 1);
+	agg_sched_add_job(&s, 3, 1);
+	for (int i = 0; i < 10; i++)
+		agg_sched_enqueue(&s, task(i, 1, 1000));
+	for (int i = 0; i < 5; i++)
+		EXPECT_EQ(agg_sched_pick(&s)->job, 1);
+	/* a new small job has attained nothing: it goes first, all of it */
+	agg_sched_enqueue(&s, task(10, 2, 10));
+	agg_sched_enqueue(&s, task(11, 2, 10));
+	agg_sched_enqueue(&s, task(12, 3, 10));
+	EXPECT_EQ(agg_sched_pick(&s)->job, 2);	/* tie with 3: older first */
+	EXPECT_EQ(agg_sched_pick(&s)->job, 3);
+	EXPECT_EQ(agg_sched_pick(&s)->job, 2);
+	EXPECT_EQ(agg_sched_pick(&s)->job, 1);
+	agg_sched_destroy(&s);
+}
+
+static void test_remove_job(void)
+{
+	struct agg_sched s;
+	struct agg_task *list;
+	int n = 0;
+
+	agg_sched_init(&s, AGG_POLICY_WFS);
+	agg_sched_add_job(&s, 1, 1);
+	agg_sched_add_job(&s, 2, 1);
+	for (int i = 0; i < 6; i++)
+		agg_sched_enqueue(&s, task(i, 1 + i % 2, 1));
+	list = agg_sched_remove_job(&s, 1);
+	for (; list; list = list->next)
+		n++;
+	EXPECT_EQ(n, 3);
+	EXPECT_EQ(s.queued, 3);
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(agg_sched_pick(&s)->job, 2);
+	EXPECT(agg_sched_pick(&s) == NULL);
+	EXPECT(agg_sched_remove_job(&s, 1) == NULL);
+	EXPECT_EQ(agg_policy_parse("las", &s.policy), 0);
+	EXPECT_EQ(s.policy, AGG_POLICY_LAS);
+	EXPECT_EQ(agg_policy_parse("lifo", &s.policy), -EINVAL);
+	agg_sched_destroy(&s);
+}
+
+static void test_scale(void)
+{
+	struct agg_scale sc;
+
+	agg_scale_init(&sc, 1, 4);
+	EXPECT_EQ(sc.active, 1);
+	EXPECT_EQ(agg_scale_update(&sc, 0.5, 0), 1);
+	EXPECT_EQ(agg_scale_update(&sc, 1.5, 0), 3);	/* ceil(1.5/0.7) */
+	EXPECT_EQ(agg_scale_update(&sc, 9.0, 0), 4);	/* capped */
+	/* quiet: one core less only after down_ticks ticks in a row */
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(agg_scale_update(&sc, 0.1, 0), 4);
+	EXPECT_EQ(agg_scale_update(&sc, 0.1, 0), 3);
+	EXPECT_EQ(agg_scale_update(&sc, 2.0, 0), 3);	/* exactly enough */
+	for (int i = 0; i < 20; i++)
+		agg_scale_update(&sc, 0.0, 0);
+	EXPECT_EQ(sc.active, 1);	/* never below min */
+	/* a backlog at tick end adds a core even when busy looks low */
+	EXPECT_EQ(agg_scale_update(&sc, 0.2, 5), 2);
+	EXPECT_EQ(agg_scale_update(&sc, -1.0, 0), 2);	/* nonsense input */
+}
+
+static struct agg_job *make_job(unsigned int w, unsigned int opt)
+{
+	static struct agg_tensor_desc t[1];
+	struct agg_job_spec s;
+
+	memset(&s, 0, sizeof(s));
+	strcpy(s.name, "j");
+	strcpy(s.token, "t");
+	s.n_workers = (uint16_t)w;
+	s.dtype = AGG_DTYPE_F32;
+	s.opt = (uint8_t)opt;
+	if (opt) {
+		s.lr = 0.5f;
+		s.momentum = 0.5f;
+	}
+	s.weight = 1;
+	s.part_elems = 3;
+	s.n_tensors = 1;
+	s.tensors = calloc(1, sizeof(*t));
+	strcpy(s.tensors[0].name, "x");
+	s.tensors[0].nelem = 5;
+	if (agg_spec_finish(&s))
+		return NULL;
+	return agg_job_create(7, &s);
+}
+
+static void push(struct agg_job *j, unsigned int r, uint32_t part, uint32_t it,
+		 float v, int want_ready)
+{
+	struct agg_part *p = &j->parts[part];
+	float *buf;
+
+	EXPECT_EQ(agg_part_push_check(p, r, it), 0);
+	buf = agg_part_push_buf(p, r);
+	for (uint32_t i = 0; i < p->nelem; i++)
+		buf[i] = v + (float)i;
+	EXPECT_EQ(agg_part_push_done(p, j->spec.n_workers, r, it), want_ready);
+}
+
+static void test_part_cycle(void)
+{
+	struct agg_job *j = make_job(3, 0);
+	struct agg_part *p;
+
+	EXPECT(j != NULL);
+	if (!j)
+		return;
+	EXPECT_EQ(j->spec.n_parts, 2);
+	p = &j->parts[1];
+	EXPECT_EQ(p->nelem, 2);
+	EXPECT_EQ(p->bytes, 8);
+	push(j, 0, 1, 0, 1.0f, 0);
+	EXPECT_EQ(agg_part_push_check(p, 0, 0), -AGG_ESEQ);	/* duplicate */
+	EXPECT_EQ(agg_part_push_check(p, 1, 1), -AGG_ESEQ);	/* future */
+	EXPECT_EQ(agg_part_pull_check(p, 0, 0), 1);		/* parks */
+	EXPECT_EQ(agg_part_pull_check(p, 0, 0), -AGG_ESEQ);	/* twice */
+	push(j, 2, 1, 0, 10.0f, 0);
+	push(j, 1, 1, 0, 100.0f, 1);
+	EXPECT_EQ(p->state, AGG_PART_REDUCING);
+	EXPECT_EQ(agg_part_pull_check(p, 1, 0), 1);
+	agg_part_reduce(j, p);
+	agg_part_reduced(p);
+	EXPECT(((float *)p->out)[0] == 111.0f && ((float *)p->out)[1] == 114.0f);
+	EXPECT_EQ(agg_part_pull_check(p, 2, 0), 0);		/* ready */
+	EXPECT_EQ(agg_part_pull_done(p, 3, 0), 0);
+	/* rank 0 pulled 0: it may push and pull 1 while others still pull 0 */
+	push(j, 0, 1, 1, 2.0f, 0);
+	EXPECT_EQ(agg_part_pull_check(p, 0, 2), -AGG_ESEQ);	/* two ahead */
+	EXPECT_EQ(agg_part_pull_check(p, 0, 1), 1);	/* early: parks */
+	EXPECT_EQ(agg_part_pull_check(p, 0, 1), -AGG_ESEQ);	/* twice */
+	/* rank 1's reply of 0 is on its way (pull pending in READY): the
+	 * worker may already have it and push and pull iteration 1 */
+	push(j, 1, 1, 1, 20.0f, 0);
+	EXPECT_EQ(agg_part_push_check(p, 1, 1), -AGG_ESEQ);	/* duplicate */
+	EXPECT_EQ(agg_part_pull_check(p, 1, 1), 1);
+	EXPECT_EQ(agg_part_pull_done(p, 3, 1), 0);
+	EXPECT_EQ(agg_part_pull_done(p, 3, 2), 0);	/* iter 1: 2 of 3 in */
+	EXPECT_EQ(p->iter, 1);
+	EXPECT_EQ(p->n_pushed, 2);
+	EXPECT_EQ(p->state, AGG_PART_COLLECT);
+	push(j, 2, 1, 1, 200.0f, 1);
+	agg_part_reduce(j, p);
+	agg_part_reduced(p);
+	/* the early pulls of ranks 0 and 1 wait for iteration 1 */
+	EXPECT(p->pull_pending[0] && p->pull_pending[1] && !p->pull_pending[2]);
+	EXPECT(((float *)p->out)[0] == 222.0f);
+	EXPECT_EQ(agg_part_pull_check(p, 2, 1), 0);
+	EXPECT_EQ(agg_part_pull_check(p, 1, 1), -AGG_ESEQ);	/* already */
+	agg_job_free(j);
+}
+
+static void test_part_all_early(void)
+{
+	struct agg_job *j = make_job(2, 0);
+	struct agg_part *p = &j->parts[0];
+
+	push(j, 0, 0, 0, 1.0f, 0);
+	push(j, 1, 0, 0, 2.0f, 1);
+	agg_part_reduce(j, p);
+	agg_part_reduced(p);
+	EXPECT_EQ(agg_part_pull_check(p, 0, 0), 0);
+	EXPECT_EQ(agg_part_pull_done(p, 2, 0), 0);
+	push(j, 0, 0, 1, 1.0f, 0);
+	/* rank 1 has not asked for iteration 0: it may not move on to 1 */
+	EXPECT_EQ(agg_part_push_check(p, 1, 1), -AGG_ESEQ);
+	EXPECT_EQ(agg_part_pull_check(p, 1, 1), -AGG_ESEQ);
+	EXPECT_EQ(agg_part_pull_check(p, 1, 0), 0);
+	push(j, 1, 0, 1, 1.0f, 0);	/* its reply is on its way: allowed */
+	/* the last reply sent: iteration 1 is complete at once */
+	EXPECT_EQ(agg_part_pull_done(p, 2, 1), 1);
+	EXPECT_EQ(p->iter, 1);
+	agg_job_free(j);
+}
+
+static void test_optimizer_part(void)
+{
+	struct agg_job *j = make_job(2, AGG_OPT_SGD_MOMENTUM);
+	struct agg_part *p = &j->parts[1];
+	float *w = p->out;
+
+	EXPECT_EQ(agg_part_weights_check(j, p, 1), -AGG_ESTATE);
+	EXPECT_EQ(agg_part_weights_check(j, p, 0), 0);
+	w[0] = 1.0f;
+	w[1] = 2.0f;
+	push(j, 0, 1, 0, 1.0f, 0);
+	push(j, 1, 1, 0, 3.0f, 1);
+	EXPECT_EQ(agg_part_weights_check(j, p, 0), -AGG_ESTATE);
+	agg_part_reduce(j, p);
+	/* g = {2, 3}; v = g; w -= 0.5 v */
+	EXPECT(w[0] == 0.0f && w[1] == 0.5f);
+	agg_job_free(j);
+	j = make_job(2, 0);
+	EXPECT_EQ(agg_part_weights_check(j, &j->parts[0], 0), -AGG_ESTATE);
+	agg_job_free(j);
+}
+
+static void test_job_mem(void)
+{
+	struct agg_job *j = make_job(4, 0);
+
+	/* 5 elements x (4 slots + out) x 4 bytes */
+	EXPECT_EQ(j->mem_bytes, 100);
+	agg_job_fail(j, "first %d", 1);
+	agg_job_fail(j, "second");
+	EXPECT(j->failed && !strcmp(j->fail_msg, "first 1"));
+	agg_job_free(j);
+}
+
+int main(void)
+{
+	TAP_RUN(test_fifo);
+	TAP_RUN(test_wfs_weights);
+	TAP_RUN(test_wfs_cost);
+	TAP_RUN(test_wfs_no_idle_credit);
+	TAP_RUN(test_las);
+	TAP_RUN(test_remove_job);
+	TAP_RUN(test_scale);
+	TAP_RUN(test_part_cycle);
+	TAP_RUN(test_part_all_early);
+	TAP_RUN(test_optimizer_part);
+	TAP_RUN(test_job_mem);
+	return tap_done();
+}

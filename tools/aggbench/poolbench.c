@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * aggbench-pool: many data-parallel jobs with compute gaps between their
+ * gradient pushes, aggregated by spare-aggd: one shared instance (one
+ * port) or one dedicated instance per job (one port per job).
+ *
+ *   aggbench-pool -p PORT[,PORT...] [-j JOBS] [-w WORKERS] [-n ELEMS]
+ *                 [-e PART_ELEMS] [-i ITERS] [-g GAP_MS] [-J JITTER]
+ *                 [-l LATENCY_FILE] [-t LABEL]
+ *
+ * Each worker thread loops: "compute" (sleep GAP_MS +- JITTER, seeded per
+ * worker and iteration, the same in every run), then allreduce one fp32
+ * gradient tensor of ELEMS elements. Reported:
+ *  - iteration time per job (end of one allreduce to the end of the next);
+ *    iteration 0 is warm-up (TCP windows, first touch) and not counted;
+ *  - push-to-pull latency: for each (job, iteration), the allreduce time of
+ *    the worker that started last (its pushes complete the partitions, so
+ *    this is pure aggregation latency: push transfer + queueing + summing +
+ *    pull transfer), written one per line to LATENCY_FILE in microseconds;
+ *  - CPU-seconds the daemon(s) used during the run (from their STATS).
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agg_proto.h"
+#include "spare_agg.h"
+
+static unsigned int n_ports, ports[64];
+static unsigned int jobs = 8, workers = 4, iters = 40, part_elems = 65536;
+static unsigned long elems = 262144;
+static double gap_ms = 50.0, jitter = 0.2;
+static const char *label = "run";
+static pthread_barrier_t start_barrier;
+static double *t_start, *t_end;	/* [job][iter][rank] */
+static volatile int failed;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static size_t at(unsigned int j, unsigned int it, unsigned int r)
+{
+	return ((size_t)j * iters + it) * workers + r;
+}
+
+static double gap_of(unsigned int j, unsigned int r, unsigned int it)
+{
+	uint32_t x = j * 2654435761U ^ r * 40503U ^ it * 2246822519U;
+
+	x ^= x >> 13;
+	x *= 0x5bd1e995U;
+	x ^= x >> 15;
+	return gap_ms * (1.0 + jitter * (2.0 * (x / 4294967295.0) - 1.0));
+}
+
+static void sleep_ms(double ms)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ms / 1000.0),
+		.tv_nsec = (long)(fmod(ms, 1000.0) * 1e6),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+struct worker_arg {
+	pthread_t tid;
+	unsigned int job, rank;
+};
+
+static void *worker_main(void *p)
+{
+	struct worker_arg *wa = p;
+	unsigned int port = ports[n_ports == 1 ? 0 : wa->job % n_ports];
+	char err[256], name[32];
+	struct spare_agg_tensor t = { "grad", elems };
+	struct spare_agg_job job = {
+		.name = name, .token = "bench", .n_workers = workers,
+		.rank = wa->rank, .dtype = AGG_DTYPE_F32, .part_elems = part_elems,
+	};
+	float *buf = malloc(elems * sizeof(float));
+	struct spare_agg *a = spare_agg_connect("127.0.0.1", port, err, sizeof(err));
+	int ok = 0;
+
+	snprintf(name, sizeof(name), "bench-%s-%u", label, wa->job);
+	if (!a || !buf) {
+		fprintf(stderr, "aggbench-pool: %s\n", a ? "out of memory" : err);
+		failed = 1;
+	} else {
+		spare_agg_set_timeout(a, 60000);
+		if (spare_agg_register(a, &job, &t, 1)) {
+			fprintf(stderr, "aggbench-pool: register: %s\n", spare_agg_error(a));
+			failed = 1;
+		} else {
+			ok = 1;
+		}
+	}
+	for (unsigned long i = 0; buf && i < elems; i++)
+		buf[i] = (float)(i % 97) * 0.01f;
+	pthread_barrier_wait(&start_barrier);
+	for (unsigned int it = 0; ok && it < iters && !failed; it++) {
+		sleep_ms(gap_of(wa->job, wa->rank, it));
+		t_start[at(wa->job, it, wa->rank)] = now();
+		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
+			fprintf(stderr, "aggbench-pool: job %u rank %u iter %u: %s\n",
+				wa->job, wa->rank, it, spare_agg_error(a));
+			failed = 1;
+			break;
+		}
+		t_end[at(wa->job, it, wa->rank)] = now();
+		/* keep the values small: the sum of W copies each round */
+		for (unsigned long i = 0; i < elems; i++)
+			buf[i] = (float)(i % 97) * 0.01f;
+	}
+	if (a) {
+		spare_agg_leave(a);
+		spare_agg_close(a);
+	}
+	free(buf);
+	return NULL;
+}
+
+static double daemon_cpu(unsigned int port)
+{
+	char err[256], *text = NULL, *p;
+	struct spare_agg *a = spare_agg_connect("127.0.0.1", port, err, sizeof(err));
+	double v = -1;
+
+	if (!a)
+		return -1;
+	spare_agg_set_timeout(a, 10000);
+	if (!spare_agg_stats(a, &text) &&
+	    (p = strstr(text, "\naggd_cpu_seconds_total ")))
+		v = strtod(p + 24, NULL);
+	free(text);
+	spare_agg_close(a);
+	return v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double pct(const double *sorted, size_t n, double q)
+{
+	size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+
+	return sorted[i < n ? i : n - 1];
+}
+
+int main(int argc, char **argv)
+{
+	const char *lat_file = NULL;
+	struct worker_arg *wa;
+	double cpu0 = 0, cpu1 = 0, t0, t1, *lat, *iter_t;
+	size_t n_lat = 0, n_it = 0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:")) != -1) {
+		switch (opt) {
+		case 'p': {
+			char *s = optarg, *tok;
+
+			while ((tok = strsep(&s, ",")) && n_ports < 64)
+				ports[n_ports++] = (unsigned int)strtoul(tok, NULL, 0);
+			break;
+		}
+		case 'j': jobs = (unsigned int)atoi(optarg); break;
+		case 'w': workers = (unsigned int)atoi(optarg); break;
+		case 'n': elems = strtoul(optarg, NULL, 0); break;
+		case 'e': part_elems = (unsigned int)atoi(optarg); break;
+		case 'i': iters = (unsigned int)atoi(optarg); break;
+		case 'g': gap_ms = atof(optarg); break;
+		case 'J': jitter = atof(optarg); break;
+		case 'l': lat_file = optarg; break;
+		case 't': label = optarg; break;
+		default:
+			fprintf(stderr, "usage: see the comment at the top of tools/aggbench/poolbench.c\n");
+			return 2;
+		}
+	}
+	if (!n_ports || !jobs || !workers || iters < 3 || !elems || jobs > 64 ||
+	    workers > 64 || (n_ports != 1 && n_ports < jobs)) {
+		fprintf(stderr, "aggbench-pool: need -p with 1 port or one per job\n");
+		return 2;
+	}
+	t_start = calloc((size_t)jobs * iters * workers, sizeof(double));
+	t_end = calloc((size_t)jobs * iters * workers, sizeof(double));
+	lat = calloc((size_t)jobs * iters, sizeof(double));
+	iter_t = calloc((size_t)jobs * iters, sizeof(double));
+	wa = calloc((size_t)jobs * workers, sizeof(*wa));
+	pthread_barrier_init(&start_barrier, NULL, jobs * workers + 1);
+
+	for (unsigned int j = 0; j < jobs; j++)
+		for (unsigned int r = 0; r < workers; r++) {
+			struct worker_arg *w = &wa[j * workers + r];
+
+			w->job = j;
+			w->rank = r;
+			pthread_create(&w->tid, NULL, worker_main, w);
+		}
+	pthread_barrier_wait(&start_barrier);
+	for (unsigned int i = 0; i < n_ports; i++)
+		cpu0 += daemon_cpu(ports[i]);
+	t0 = now();
+	for (unsigned int i = 0; i < jobs * workers; i++)
+		pthread_join(wa[i].tid, NULL);
+	t1 = now();
+	for (unsigned int i = 0; i < n_ports; i++)
+		cpu1 += daemon_cpu(ports[i]);
+	if (failed) {
+		fprintf(stderr, "aggbench-pool: a worker failed\n");
+		return 1;
+	}
+
+	for (unsigned int j = 0; j < jobs; j++) {
+		for (unsigned int it = 1; it < iters; it++) {
+			unsigned int last = 0;
+
+			for (unsigned int r = 1; r < workers; r++)
+				if (t_start[at(j, it, r)] > t_start[at(j, it, last)])
+					last = r;
+			lat[n_lat++] = t_end[at(j, it, last)] - t_start[at(j, it, last)];
+			if (it > 1)
+				iter_t[n_it++] = t_end[at(j, it, 0)] - t_end[at(j, it - 1, 0)];
+		}
+	}
+	if (lat_file) {
+		FILE *f = fopen(lat_file, "w");
+
+		for (size_t i = 0; f && i < n_lat; i++)
+			fprintf(f, "%.1f\n", lat[i] * 1e6);
+		if (f)
+			fclose(f);
+	}
+	qsort(lat, n_lat, sizeof(double), cmp_double);
+	qsort(iter_t, n_it, sizeof(double), cmp_double);
+	{
+		double sum = 0;
+
+		for (size_t i = 0; i < n_it; i++)
+			sum += iter_t[i];
+		printf("# label jobs workers elems iters gap_ms wall_s iter_mean_ms iter_p50_ms iter_p99_ms "
+		       "lat_p50_us lat_p90_us lat_p99_us lat_max_us daemon_cpu_s daemon_cores\n");
+		printf("%s %u %u %lu %u %.1f %.2f %.2f %.2f %.2f %.0f %.0f %.0f %.0f %.2f %.3f\n",
+		       label, jobs, workers, elems, iters, gap_ms, t1 - t0,
+		       sum / (double)n_it * 1e3, pct(iter_t, n_it, 0.5) * 1e3,
+		       pct(iter_t, n_it, 0.99) * 1e3, pct(lat, n_lat, 0.5) * 1e6,
+		       pct(lat, n_lat, 0.9) * 1e6, pct(lat, n_lat, 0.99) * 1e6,
+		       lat[n_lat - 1] * 1e6, cpu1 - cpu0, (cpu1 - cpu0) / (t1 - t0));
+	}
+	return 0;
+}

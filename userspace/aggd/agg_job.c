@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd jobs and the partition state machine (agg_job.h).
+ */
+#include "agg_job.h"
+#include "agg_sum.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t agg_job_mem_need(const struct agg_job_spec *s)
+{
+	size_t total = 0, per_elem, w = s->n_workers;
+
+	for (uint32_t i = 0; i < s->n_tensors; i++) {
+		size_t n = (size_t)s->tensors[i].nelem;
+
+		/* W push slots + the output, plus fp32 momentum and scratch */
+		per_elem = (w + 1) * agg_dtype_size(s->dtype);
+		if (s->opt == AGG_OPT_SGD_MOMENTUM)
+			per_elem += 8;
+		if (n > (SIZE_MAX - total) / per_elem)
+			return 0;
+		total += n * per_elem;
+	}
+	return total;
+}
+
+static void part_free(struct agg_part *p, unsigned int w)
+{
+	if (p->slots)
+		for (unsigned int r = 0; r < w; r++)
+			free(p->slots[r]);
+	free(p->slots);
+	free(p->slot_iter);
+	free(p->pulled);
+	free(p->pull_pending);
+	free(p->next_pull);
+	free(p->out);
+	free(p->momentum);
+	free(p->sum);
+}
+
+static void *alloc_buf(size_t bytes)
+{
+	void *p = NULL;
+
+	/* 64-byte aligned: one cache line, one AVX-512 register */
+	if (posix_memalign(&p, 64, bytes ? bytes : 64))
+		return NULL;
+	return p;
+}
+
+static int part_init(struct agg_part *p, const struct agg_job_spec *s,
+		     uint32_t index)
+{
+	unsigned int w = s->n_workers;
+	uint32_t t;
+	uint64_t off;
+
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	if (agg_spec_part(s, index, &t, &off, &p->nelem))
+		return -1;
+	p->bytes = (size_t)p->nelem * agg_dtype_size(s->dtype);
+	p->slot_iter = malloc(w * sizeof(*p->slot_iter));
+	p->pulled = calloc(w, sizeof(*p->pulled));
+	p->pull_pending = calloc(w, 1);
+	p->next_pull = calloc(w, 1);
+	p->slots = calloc(w, sizeof(*p->slots));
+	p->out = alloc_buf(p->bytes);
+	if (!p->slot_iter || !p->pulled || !p->pull_pending || !p->next_pull ||
+	    !p->slots || !p->out)
+		return -1;
+	memset(p->out, 0, p->bytes);
+	for (unsigned int r = 0; r < w; r++) {
+		p->slot_iter[r] = AGG_SLOT_EMPTY;
+		p->slots[r] = alloc_buf(p->bytes);
+		if (!p->slots[r])
+			return -1;
+		/* fault the pages in now, not on the first push */
+		memset(p->slots[r], 0, p->bytes);
+	}
+	if (s->opt == AGG_OPT_SGD_MOMENTUM) {
+		p->momentum = calloc(p->nelem, sizeof(float));
+		p->sum = alloc_buf(p->bytes);
+		if (!p->momentum || !p->sum)
+			return -1;
+	}
+	return 0;
+}
+
+struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
+{
+	struct agg_job *job = calloc(1, sizeof(*job));
+	unsigned int w = spec->n_workers;
+
+	if (!job)
+		return NULL;
+	job->id = id;
+	job->parts = calloc(spec->n_parts, sizeof(*job->parts));
+	job->rank_conn = calloc(w, sizeof(*job->rank_conn));
+	job->rank_left = calloc(w, 1);
+	if (!job->parts || !job->rank_conn || !job->rank_left)
+		goto fail;
+	job->spec = *spec;
+	for (uint32_t p = 0; p < spec->n_parts; p++)
+		if (part_init(&job->parts[p], spec, p)) {
+			job->spec.n_parts = p + 1;
+			goto fail_parts;
+		}
+	job->mem_bytes = agg_job_mem_need(spec);
+	memset(spec, 0, sizeof(*spec));	/* arrays now belong to the job */
+	return job;
+fail_parts:
+	for (uint32_t p = 0; p < job->spec.n_parts; p++)
+		part_free(&job->parts[p], w);
+	job->spec.n_parts = spec->n_parts;
+fail:
+	free(job->parts);
+	free(job->rank_conn);
+	free(job->rank_left);
+	free(job);
+	return NULL;
+}
+
+void agg_job_free(struct agg_job *job)
+{
+	if (!job)
+		return;
+	for (uint32_t p = 0; p < job->spec.n_parts; p++)
+		part_free(&job->parts[p], job->spec.n_workers);
+	free(job->parts);
+	free(job->rank_conn);
+	free(job->rank_left);
+	agg_spec_free(&job->spec);
+	free(job);
+}
+
+void agg_job_fail(struct agg_job *job, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (job->failed)
+		return;		/* keep the first cause */
+	job->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(job->fail_msg, sizeof(job->fail_msg), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Has rank got (or is it being sent) the result of the current iteration?
+ * In READY a pending pull is a reply on its way: it is answered at once.
+ */
+static int done_with_iter(const struct agg_part *p, unsigned int rank)
+{
+	return p->state == AGG_PART_READY &&
+	       (p->pulled[rank] == p->iter + 1ULL || p->pull_pending[rank]);
+}
+
+int agg_part_push_check(const struct agg_part *p, unsigned int rank,
+			uint32_t iter)
+{
+	if (p->state == AGG_PART_COLLECT && iter == p->iter &&
+	    p->slot_iter[rank] != iter)
+		return 0;
+	/* early push of the next iteration by a rank done with this one */
+	if (done_with_iter(p, rank) && iter == p->iter + 1ULL &&
+	    p->slot_iter[rank] != iter)
+		return 0;
+	return -AGG_ESEQ;
+}
+
+void *agg_part_push_buf(struct agg_part *p, unsigned int rank)
+{
+	return p->slots[rank];
+}
+
+int agg_part_push_done(struct agg_part *p, unsigned int n_workers,
+		       unsigned int rank, uint32_t iter)
+{
+	p->slot_iter[rank] = iter;
+	if (p->state != AGG_PART_COLLECT || iter != p->iter)
+		return 0;
+	if (++p->n_pushed < n_workers)
+		return 0;
+	p->state = AGG_PART_REDUCING;
+	return 1;
+}
+
+void agg_part_reduced(struct agg_part *p)
+{
+	p->state = AGG_PART_READY;
+	p->n_pulled = 0;
+}
+
+int agg_part_pull_check(struct agg_part *p, unsigned int rank, uint32_t iter)
+{
+	if (iter == p->iter && !p->pull_pending[rank] &&
+	    p->pulled[rank] != p->iter + 1ULL) {
+		p->pull_pending[rank] = 1;
+		return p->state == AGG_PART_READY ? 0 : 1;
+	}
+	/* early pull of the next iteration by a rank done with this one */
+	if (iter == p->iter + 1ULL && done_with_iter(p, rank) &&
+	    !p->next_pull[rank]) {
+		p->next_pull[rank] = 1;
+		return 1;
+	}
+	return -AGG_ESEQ;
+}
+
+int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
+		       unsigned int rank)
+{
+	p->pull_pending[rank] = 0;
+	p->pulled[rank] = p->iter + 1ULL;
+	if (++p->n_pulled < n_workers)
+		return 0;
+	p->iter++;
+	p->state = AGG_PART_COLLECT;
+	p->n_pulled = 0;
+	p->n_pushed = 0;
+	for (unsigned int r = 0; r < n_workers; r++) {
+		if (p->slot_iter[r] == p->iter)
+			p->n_pushed++;
+		/* parked early pulls now wait for this iteration */
+		p->pull_pending[r] = p->next_pull[r];
+		p->next_pull[r] = 0;
+	}
+	if (p->n_pushed < n_workers)
+		return 0;
+	p->state = AGG_PART_REDUCING;
+	return 1;
+}
+
+int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
+			   unsigned int rank)
+{
+	if (job->spec.opt == AGG_OPT_NONE || rank != 0 || p->iter != 0 ||
+	    p->state != AGG_PART_COLLECT)
+		return -AGG_ESTATE;
+	return 0;
+}
+
+void agg_part_reduce(const struct agg_job *job, struct agg_part *p)
+{
+	const struct agg_job_spec *s = &job->spec;
+
+	if (s->opt == AGG_OPT_SGD_MOMENTUM) {
+		agg_sum(AGG_DTYPE_F32, p->sum, (const void *const *)p->slots,
+			s->n_workers, p->nelem);
+		agg_sgd_momentum(p->out, p->momentum, p->sum, p->nelem,
+				 s->n_workers, s->lr, s->momentum);
+	} else {
+		agg_sum(s->dtype, p->out, (const void *const *)p->slots,
+			s->n_workers, p->nelem);
+	}
+}

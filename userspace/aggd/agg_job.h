@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd jobs and partitions: the per-partition push/pull state machine
+ * and its buffers. Pure logic, no I/O and no locking: the daemon's event
+ * loop owns every job; a pool thread touches a partition's buffers only
+ * between agg_part_push_done() returning 1 (all pushes in) and the loop
+ * calling agg_part_reduced().
+ *
+ * A partition serves one iteration at a time:
+ *   COLLECT --(W pushes of iter)--> REDUCING --(pool)--> READY
+ *   READY --(W pulls of iter sent)--> COLLECT(iter + 1)
+ * A rank that has pulled iteration i may push and pull i + 1 while others
+ * are still pulling i: its slot is free because the reduction of i is done,
+ * and its pull waits for the reduction of i + 1. "Pulled" includes a reply
+ * still being sent: the worker may already have it (the send completion can
+ * be handled after the worker's next request arrives).
+ */
+#ifndef SPARE_AGG_JOB_H
+#define SPARE_AGG_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg_proto.h"
+
+enum agg_part_state {
+	AGG_PART_COLLECT,
+	AGG_PART_REDUCING,
+	AGG_PART_READY,
+};
+
+#define AGG_SLOT_EMPTY	UINT64_MAX
+
+struct agg_part {
+	uint32_t index;
+	uint32_t nelem;
+	size_t bytes;			/* push/pull payload bytes */
+	uint32_t iter;
+	enum agg_part_state state;
+	uint32_t n_pushed, n_pulled;
+	uint64_t *slot_iter;		/* per rank; AGG_SLOT_EMPTY */
+	uint64_t *pulled;		/* per rank: iterations pulled */
+	uint8_t *pull_pending;		/* per rank: pull asked, not yet sent */
+	uint8_t *next_pull;		/* per rank: pull of iter + 1 parked */
+	void **slots;			/* per rank push buffers */
+	void *out;			/* sum, or weights with an optimizer */
+	float *momentum;		/* optimizer state, or NULL */
+	float *sum;			/* optimizer scratch, or NULL */
+	bool weights_set;
+	uint64_t push_ns_first;		/* first push of iter, for latency */
+};
+
+struct agg_job {
+	uint32_t id;
+	struct agg_job_spec spec;
+	struct agg_part *parts;
+	size_t mem_bytes;
+	bool failed;
+	char fail_msg[160];
+	unsigned int inflight;		/* reductions handed to the pool */
+	/* per rank: attached connection (opaque to this file), left flag */
+	void **rank_conn;
+	uint8_t *rank_left;
+	unsigned int n_attached;
+	/* statistics */
+	uint64_t pushes, pulls, reduces, bytes_in, reduce_ns;
+};
+
+/* Bytes a job of this spec needs; 0 on overflow. */
+size_t agg_job_mem_need(const struct agg_job_spec *spec);
+/* Takes ownership of *spec's arrays on success. NULL on ENOMEM. */
+struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec);
+void agg_job_free(struct agg_job *job);
+void agg_job_fail(struct agg_job *job, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * May 'rank' push iteration 'iter'? 0 or -AGG_ESEQ. On 0 the payload
+ * goes to agg_part_push_buf() and agg_part_push_done() follows.
+ */
+int agg_part_push_check(const struct agg_part *p, unsigned int rank,
+			uint32_t iter);
+void *agg_part_push_buf(struct agg_part *p, unsigned int rank);
+/* Returns 1 when the partition is now complete and must be reduced. */
+int agg_part_push_done(struct agg_part *p, unsigned int n_workers,
+		       unsigned int rank, uint32_t iter);
+/* The pool finished the reduction. */
+void agg_part_reduced(struct agg_part *p);
+/* 0: reply now; 1: park until reduced; -AGG_ESEQ: invalid. */
+int agg_part_pull_check(struct agg_part *p, unsigned int rank, uint32_t iter);
+/*
+ * The reply for 'rank' has been sent. Returns 1 when the partition moved
+ * to the next iteration and all of that iteration's pushes are already in
+ * (so it must be reduced now).
+ */
+int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
+		       unsigned int rank);
+/* SET_WEIGHTS: 0 or -AGG_ESTATE. */
+int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
+			   unsigned int rank);
+/* The reduction itself; runs on a pool thread. */
+void agg_part_reduce(const struct agg_job *job, struct agg_part *p);
+
+#endif /* SPARE_AGG_JOB_H */

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd wire codec: byte-level encode/decode of agg_proto.h messages,
+ * with every size and count checked. Pure logic, no I/O; shared by the
+ * daemon, libspare-agg, the fuzz target and the unit tests.
+ */
+#include "agg_proto.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static float bits_f32(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+size_t agg_dtype_size(unsigned int dtype)
+{
+	switch (dtype) {
+	case AGG_DTYPE_F32:
+		return 4;
+	case AGG_DTYPE_F16:
+	case AGG_DTYPE_BF16:
+		return 2;
+	}
+	return 0;
+}
+
+const char *agg_dtype_name(unsigned int dtype)
+{
+	switch (dtype) {
+	case AGG_DTYPE_F32:
+		return "fp32";
+	case AGG_DTYPE_F16:
+		return "fp16";
+	case AGG_DTYPE_BF16:
+		return "bf16";
+	}
+	return "?";
+}
+
+const char *agg_status_str(unsigned int status)
+{
+	static const char *const str[] = {
+		[AGG_OK]	= "ok",
+		[AGG_EPROTO]	= "malformed message",
+		[AGG_EVERSION]	= "unsupported protocol version",
+		[AGG_EAUTH]	= "wrong token for this job",
+		[AGG_EINVAL]	= "invalid argument",
+		[AGG_ESIZE]	= "payload size does not match the partition",
+		[AGG_ENOJOB]	= "no such job on this connection",
+		[AGG_ESEQ]	= "iteration out of order or duplicate push",
+		[AGG_EJOBFAIL]	= "job failed",
+		[AGG_ENOMEM]	= "out of memory or over the job memory budget",
+		[AGG_ESPEC]	= "job spec differs from the registered job",
+		[AGG_ERANK]	= "rank out of range or already attached",
+		[AGG_ESTATE]	= "request not valid in this state",
+	};
+
+	if (status < sizeof(str) / sizeof(str[0]) && str[status])
+		return str[status];
+	return "unknown status";
+}
+
+const char *agg_msg_type_name(unsigned int type)
+{
+	static const char *const str[] = {
+		[AGG_MSG_REGISTER]	 = "REGISTER",
+		[AGG_MSG_REGISTER_REPLY] = "REGISTER_REPLY",
+		[AGG_MSG_PUSH]		 = "PUSH",
+		[AGG_MSG_PULL]		 = "PULL",
+		[AGG_MSG_PULL_REPLY]	 = "PULL_REPLY",
+		[AGG_MSG_SET_WEIGHTS]	 = "SET_WEIGHTS",
+		[AGG_MSG_LEAVE]		 = "LEAVE",
+		[AGG_MSG_STATS]		 = "STATS",
+		[AGG_MSG_STATS_REPLY]	 = "STATS_REPLY",
+		[AGG_MSG_ERROR]		 = "ERROR",
+	};
+
+	if (type < sizeof(str) / sizeof(str[0]) && str[type])
+		return str[type];
+	return "?";
+}
+
+void agg_hdr_init(struct agg_hdr *h, unsigned int type, uint32_t len)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = AGG_PROTO_MAGIC;
+	h->version = AGG_PROTO_VERSION;
+	h->type = (uint16_t)type;
+	h->len = len;
+}
+
+void agg_hdr_encode(const struct agg_hdr *h, uint8_t out[AGG_HDR_SIZE])
+{
+	put32(out + 0, h->magic);
+	put16(out + 4, h->version);
+	put16(out + 6, h->type);
+	put32(out + 8, h->len);
+	put32(out + 12, h->job_id);
+	put32(out + 16, h->part);
+	put32(out + 20, h->iter);
+	put32(out + 24, h->rank);
+	put32(out + 28, h->status);
+}
+
+int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
+		   uint32_t max_push)
+{
+	uint32_t max_len;
+
+	h->magic = get32(in + 0);
+	h->version = get16(in + 4);
+	h->type = get16(in + 6);
+	h->len = get32(in + 8);
+	h->job_id = get32(in + 12);
+	h->part = get32(in + 16);
+	h->iter = get32(in + 20);
+	h->rank = get32(in + 24);
+	h->status = get32(in + 28);
+
+	if (h->magic != AGG_PROTO_MAGIC)
+		return -AGG_EPROTO;
+	if (h->version != AGG_PROTO_VERSION)
+		return -AGG_EVERSION;
+	switch (h->type) {
+	case AGG_MSG_REGISTER:
+		max_len = AGG_REG_MAX_SIZE;
+		if (h->len < AGG_REG_FIXED_SIZE)
+			return -AGG_EPROTO;
+		break;
+	case AGG_MSG_REGISTER_REPLY:
+		max_len = AGG_REG_REPLY_SIZE;
+		break;
+	case AGG_MSG_PUSH:
+	case AGG_MSG_SET_WEIGHTS:
+	case AGG_MSG_PULL_REPLY:
+		max_len = max_push;
+		break;
+	case AGG_MSG_PULL:
+	case AGG_MSG_LEAVE:
+	case AGG_MSG_STATS:
+		max_len = 0;
+		break;
+	case AGG_MSG_STATS_REPLY:
+		max_len = AGG_MAX_STATS_TEXT;
+		break;
+	case AGG_MSG_ERROR:
+		max_len = AGG_MAX_ERR_TEXT;
+		break;
+	default:
+		return -AGG_EPROTO;
+	}
+	if (h->len > max_len)
+		return -AGG_ESIZE;
+	if (h->status > AGG_STATUS_MAX)
+		return -AGG_EPROTO;
+	return 0;
+}
+
+size_t agg_register_size(uint32_t n_tensors)
+{
+	return AGG_REG_FIXED_SIZE + (size_t)n_tensors * AGG_REG_TENSOR_SIZE;
+}
+
+/* A name field: 1..len printable non-blank bytes, then only NULs. */
+static int check_name(const uint8_t *field, size_t len, char *out)
+{
+	size_t n = 0;
+
+	while (n < len && field[n])
+		n++;
+	if (n == 0)
+		return -AGG_EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (field[i] < 0x21 || field[i] > 0x7e)
+			return -AGG_EINVAL;
+	for (size_t i = n; i < len; i++)
+		if (field[i])
+			return -AGG_EPROTO;
+	memcpy(out, field, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static void put_name(uint8_t *field, size_t len, const char *name)
+{
+	size_t n = strnlen(name, len);
+
+	memset(field, 0, len);
+	memcpy(field, name, n);
+}
+
+int agg_register_encode(const struct agg_job_spec *s, uint8_t *out,
+			size_t out_len)
+{
+	size_t need;
+
+	if (s->n_tensors == 0 || s->n_tensors > AGG_MAX_TENSORS)
+		return -AGG_EINVAL;
+	need = agg_register_size(s->n_tensors);
+	if (out_len < need)
+		return -AGG_ESIZE;
+	put_name(out, AGG_NAME_LEN, s->name);
+	put_name(out + 32, AGG_TOKEN_LEN, s->token);
+	put16(out + 64, s->n_workers);
+	put16(out + 66, s->rank);
+	out[68] = s->dtype;
+	out[69] = s->opt;
+	put16(out + 70, s->weight);
+	put32(out + 72, s->part_elems);
+	put32(out + 76, s->n_tensors);
+	put32(out + 80, f32_bits(s->lr));
+	put32(out + 84, f32_bits(s->momentum));
+	for (uint32_t i = 0; i < s->n_tensors; i++) {
+		uint8_t *t = out + AGG_REG_FIXED_SIZE + i * AGG_REG_TENSOR_SIZE;
+
+		put_name(t, AGG_NAME_LEN, s->tensors[i].name);
+		put64(t + 32, s->tensors[i].nelem);
+	}
+	return (int)need;
+}
+
+void agg_spec_free(struct agg_job_spec *s)
+{
+	free(s->tensors);
+	free(s->tensor_first_part);
+	s->tensors = NULL;
+	s->tensor_first_part = NULL;
+}
+
+int agg_spec_finish(struct agg_job_spec *s)
+{
+	uint64_t parts = 0;
+
+	free(s->tensor_first_part);
+	s->tensor_first_part = NULL;
+	if (!s->name[0] || !s->token[0])
+		return -AGG_EINVAL;
+	if (s->n_workers == 0 || s->n_workers > AGG_MAX_WORKERS ||
+	    s->rank >= s->n_workers)
+		return -AGG_EINVAL;
+	if (!agg_dtype_size(s->dtype))
+		return -AGG_EINVAL;
+	if (s->weight == 0 || s->weight > AGG_MAX_WEIGHT)
+		return -AGG_EINVAL;
+	if (s->part_elems == 0 || s->part_elems > AGG_MAX_PART_ELEMS)
+		return -AGG_EINVAL;
+	if (s->n_tensors == 0 || s->n_tensors > AGG_MAX_TENSORS || !s->tensors)
+		return -AGG_EINVAL;
+	switch (s->opt) {
+	case AGG_OPT_NONE:
+		if (s->lr != 0.0f || s->momentum != 0.0f)
+			return -AGG_EINVAL;
+		break;
+	case AGG_OPT_SGD_MOMENTUM:
+		if (s->dtype != AGG_DTYPE_F32)
+			return -AGG_EINVAL;
+		if (!isfinite(s->lr) || !(s->lr > 0.0f) ||
+		    !isfinite(s->momentum) || s->momentum < 0.0f ||
+		    s->momentum >= 1.0f)
+			return -AGG_EINVAL;
+		break;
+	default:
+		return -AGG_EINVAL;
+	}
+	s->tensor_first_part = calloc(s->n_tensors + 1, sizeof(uint32_t));
+	if (!s->tensor_first_part)
+		return -AGG_ENOMEM;
+	for (uint32_t i = 0; i < s->n_tensors; i++) {
+		uint64_t n = s->tensors[i].nelem;
+
+		if (n == 0 || n > AGG_MAX_TENSOR_ELEMS)
+			goto inval;
+		s->tensor_first_part[i] = (uint32_t)parts;
+		parts += (n + s->part_elems - 1) / s->part_elems;
+		if (parts > AGG_MAX_PARTS)
+			goto inval;
+	}
+	s->tensor_first_part[s->n_tensors] = (uint32_t)parts;
+	s->n_parts = (uint32_t)parts;
+	return 0;
+inval:
+	free(s->tensor_first_part);
+	s->tensor_first_part = NULL;
+	return -AGG_EINVAL;
+}
+
+int agg_register_decode(const uint8_t *in, size_t len, struct agg_job_spec *s)
+{
+	uint32_t n;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (len < AGG_REG_FIXED_SIZE)
+		return -AGG_EPROTO;
+	n = get32(in + 76);
+	if (n == 0 || n > AGG_MAX_TENSORS)
+		return -AGG_EINVAL;
+	if (len != agg_register_size(n))
+		return -AGG_ESIZE;
+	ret = check_name(in, AGG_NAME_LEN, s->name);
+	if (ret)
+		return ret;
+	ret = check_name(in + 32, AGG_TOKEN_LEN, s->token);
+	if (ret)
+		return ret;
+	s->n_workers = get16(in + 64);
+	s->rank = get16(in + 66);
+	s->dtype = in[68];
+	s->opt = in[69];
+	s->weight = get16(in + 70);
+	s->part_elems = get32(in + 72);
+	s->n_tensors = n;
+	s->lr = bits_f32(get32(in + 80));
+	s->momentum = bits_f32(get32(in + 84));
+	s->tensors = calloc(n, sizeof(*s->tensors));
+	if (!s->tensors)
+		return -AGG_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *t = in + AGG_REG_FIXED_SIZE +
+				   (size_t)i * AGG_REG_TENSOR_SIZE;
+
+		ret = check_name(t, AGG_NAME_LEN, s->tensors[i].name);
+		if (ret)
+			goto err;
+		s->tensors[i].nelem = get64(t + 32);
+	}
+	ret = agg_spec_finish(s);
+	if (ret)
+		goto err;
+	return 0;
+err:
+	agg_spec_free(s);
+	return ret;
+}
+
+int agg_spec_same_job(const struct agg_job_spec *a,
+		      const struct agg_job_spec *b)
+{
+	if (strcmp(a->name, b->name) || a->n_workers != b->n_workers ||
+	    a->dtype != b->dtype || a->opt != b->opt || a->weight != b->weight ||
+	    a->part_elems != b->part_elems || a->n_tensors != b->n_tensors ||
+	    f32_bits(a->lr) != f32_bits(b->lr) ||
+	    f32_bits(a->momentum) != f32_bits(b->momentum))
+		return 0;
+	for (uint32_t i = 0; i < a->n_tensors; i++)
+		if (strcmp(a->tensors[i].name, b->tensors[i].name) ||
+		    a->tensors[i].nelem != b->tensors[i].nelem)
+			return 0;
+	return 1;
+}
+
+int agg_spec_part(const struct agg_job_spec *s, uint32_t p,
+		  uint32_t *tensor, uint64_t *offset, uint32_t *nelem)
+{
+	uint32_t lo = 0, hi = s->n_tensors;
+	uint64_t off, left;
+
+	if (!s->tensor_first_part || p >= s->n_parts)
+		return -AGG_EINVAL;
+	/* last tensor whose first partition is <= p */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->tensor_first_part[mid] <= p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	off = (uint64_t)(p - s->tensor_first_part[lo]) * s->part_elems;
+	left = s->tensors[lo].nelem - off;
+	*tensor = lo;
+	*offset = off;
+	*nelem = left < s->part_elems ? (uint32_t)left : s->part_elems;
+	return 0;
+}
+
+size_t agg_spec_push_bytes(const struct agg_job_spec *s, uint32_t p)
+{
+	uint32_t t, n;
+	uint64_t off;
+
+	if (agg_spec_part(s, p, &t, &off, &n))
+		return 0;
+	return (size_t)n * agg_dtype_size(s->dtype);
+}
+
+size_t agg_spec_pull_bytes(const struct agg_job_spec *s, uint32_t p)
+{
+	/* the optimizer is fp32-only, so weights and sums share the dtype */
+	return agg_spec_push_bytes(s, p);
+}
+
+void agg_reg_reply_encode(uint32_t n_parts, uint8_t out[AGG_REG_REPLY_SIZE])
+{
+	put32(out, n_parts);
+	put32(out + 4, 0);
+}
+
+int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts)
+{
+	if (len != AGG_REG_REPLY_SIZE || get32(in + 4) != 0)
+		return -AGG_EPROTO;
+	*n_parts = get32(in);
+	if (*n_parts == 0 || *n_parts > AGG_MAX_PARTS)
+		return -AGG_EPROTO;
+	return 0;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd wire protocol: the messages exchanged between a training job's
+ * workers (libspare-agg) and the shared aggregation pool (spare-aggd).
+ *
+ * This header is the one place these facts live; the daemon, the client
+ * library, the fuzz target and the tests include it unchanged.
+ *
+ * Rules:
+ *  - every multi-byte field is little-endian; the codec in agg_proto.c
+ *    reads and writes bytes, never casts a buffer to a struct;
+ *  - every message is a fixed AGG_HDR_SIZE-byte header followed by exactly
+ *    hdr.len payload bytes; hdr.len is checked against a per-type bound
+ *    before any payload is read (agg_hdr_decode());
+ *  - reserved bytes are zero on send and checked on receipt;
+ *  - a header that fails a check closes the connection it came on and
+ *    nothing else; a well-formed request that the job cannot accept gets an
+ *    AGG_MSG_ERROR reply naming the reason.
+ *
+ * Message flow (one TCP connection per worker):
+ *   worker                          spare-aggd
+ *   REGISTER(spec, token, rank) --->          first one creates the job, the
+ *                               <---  REGISTER_REPLY(job_id, n_parts)
+ *   SET_WEIGHTS(part)           --->          (rank 0, only with a server
+ *                                              optimizer, before iter 0)
+ *   PUSH(part, iter, grad)      --->          no reply unless an error
+ *   PULL(part, iter)            --->
+ *                               <---  PULL_REPLY(part, iter, sum|weights)
+ *   LEAVE                       --->          orderly end: not a failure
+ *   STATS                       --->          (any connection, no job)
+ *                               <---  STATS_REPLY(Prometheus text)
+ *                               <---  ERROR(status, text) at any time
+ *
+ * Partitioning: tensors are cut, in registration order, into partitions of
+ * at most part_elems elements; partition numbers run consecutively over
+ * all tensors (agg_spec_part()).
+ *
+ * Summation order (what "the sum" is, bit for bit): for each element,
+ * acc = x[rank 0]; acc += x[rank 1]; ... acc += x[rank W-1], every step an
+ * IEEE-754 binary32 addition with round-to-nearest-even; fp16 and bf16
+ * inputs are widened exactly to binary32 first and the result is rounded
+ * once, to nearest even, back to the job's dtype.
+ *
+ * Server optimizer (AGG_OPT_SGD_MOMENTUM, fp32 jobs only): with g the sum
+ * above divided by W (the mean gradient),
+ *   v = momentum * v + g;  w = w - lr * v   (binary32, in that order)
+ * and PULL returns w instead of the sum.
+ */
+#ifndef SPARE_AGG_PROTO_H
+#define SPARE_AGG_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AGG_PROTO_MAGIC		0x47474153U	/* "SAGG" little-endian */
+#define AGG_PROTO_VERSION	1
+#define AGG_HDR_SIZE		32
+#define AGG_DEFAULT_PORT	18516
+
+#define AGG_NAME_LEN		32	/* job and tensor names, NUL padded */
+#define AGG_TOKEN_LEN		32	/* job token, NUL padded */
+#define AGG_MAX_WORKERS		256
+#define AGG_MAX_TENSORS		4096
+#define AGG_MAX_PARTS		65536
+#define AGG_MAX_PART_ELEMS	(4U << 20)	/* 16 MiB of fp32 */
+#define AGG_MAX_TENSOR_ELEMS	(1ULL << 32)
+#define AGG_MAX_WEIGHT		1000
+#define AGG_MAX_ERR_TEXT	256
+#define AGG_MAX_STATS_TEXT	(1U << 20)
+
+/* RDMA transport: one message per SEND, so payloads are bounded by the
+ * receive buffers both sides post. */
+#define AGG_RDMA_MAX_PAYLOAD	(256U << 10)
+#define AGG_RDMA_RECV_DEPTH	8
+
+/* REGISTER payload: fixed part, then n_tensors tensor descriptors. */
+#define AGG_REG_FIXED_SIZE	88
+#define AGG_REG_TENSOR_SIZE	40
+#define AGG_REG_MAX_SIZE	(AGG_REG_FIXED_SIZE + \
+				 AGG_MAX_TENSORS * AGG_REG_TENSOR_SIZE)
+#define AGG_REG_REPLY_SIZE	8
+
+enum agg_msg_type {
+	AGG_MSG_REGISTER	= 1,
+	AGG_MSG_REGISTER_REPLY	= 2,
+	AGG_MSG_PUSH		= 3,
+	AGG_MSG_PULL		= 4,
+	AGG_MSG_PULL_REPLY	= 5,
+	AGG_MSG_SET_WEIGHTS	= 6,
+	AGG_MSG_LEAVE		= 7,
+	AGG_MSG_STATS		= 8,
+	AGG_MSG_STATS_REPLY	= 9,
+	AGG_MSG_ERROR		= 10,
+	AGG_MSG_TYPE_MAX	= AGG_MSG_ERROR,
+};
+
+enum agg_dtype {
+	AGG_DTYPE_F32	= 1,
+	AGG_DTYPE_F16	= 2,
+	AGG_DTYPE_BF16	= 3,
+};
+
+enum agg_opt {
+	AGG_OPT_NONE		= 0,
+	AGG_OPT_SGD_MOMENTUM	= 1,
+};
+
+/* Status codes: hdr.status of ERROR and replies; functions return -code. */
+enum agg_status {
+	AGG_OK		= 0,
+	AGG_EPROTO	= 1,	/* malformed header or payload */
+	AGG_EVERSION	= 2,	/* unsupported protocol version */
+	AGG_EAUTH	= 3,	/* wrong token for this job */
+	AGG_EINVAL	= 4,	/* bad field value */
+	AGG_ESIZE	= 5,	/* payload size does not match the partition */
+	AGG_ENOJOB	= 6,	/* no such job / not registered */
+	AGG_ESEQ	= 7,	/* iteration out of order, or duplicate push */
+	AGG_EJOBFAIL	= 8,	/* the job failed (a worker died or misbehaved) */
+	AGG_ENOMEM	= 9,	/* daemon out of memory or over its job budget */
+	AGG_ESPEC	= 10,	/* spec differs from the registered job's */
+	AGG_ERANK	= 11,	/* rank out of range or already attached */
+	AGG_ESTATE	= 12,	/* request not valid in this state */
+	AGG_STATUS_MAX	= AGG_ESTATE,
+};
+
+struct agg_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;		/* payload bytes that follow */
+	uint32_t job_id;
+	uint32_t part;
+	uint32_t iter;
+	uint32_t rank;
+	uint32_t status;
+};
+
+struct agg_tensor_desc {
+	char name[AGG_NAME_LEN + 1];
+	uint64_t nelem;
+};
+
+/* A job as registered; tensors and the partition index are heap arrays. */
+struct agg_job_spec {
+	char name[AGG_NAME_LEN + 1];
+	char token[AGG_TOKEN_LEN + 1];
+	uint16_t n_workers;
+	uint16_t rank;		/* the registering worker's rank */
+	uint8_t dtype;
+	uint8_t opt;
+	uint16_t weight;	/* fair-share weight, 1..AGG_MAX_WEIGHT */
+	uint32_t part_elems;
+	uint32_t n_tensors;
+	float lr;
+	float momentum;
+	struct agg_tensor_desc *tensors;
+	/* derived by agg_spec_finish() */
+	uint32_t n_parts;
+	uint32_t *tensor_first_part;	/* n_tensors + 1 entries */
+};
+
+size_t agg_dtype_size(unsigned int dtype);
+const char *agg_dtype_name(unsigned int dtype);
+const char *agg_status_str(unsigned int status);
+const char *agg_msg_type_name(unsigned int type);
+
+void agg_hdr_init(struct agg_hdr *h, unsigned int type, uint32_t len);
+void agg_hdr_encode(const struct agg_hdr *h, uint8_t out[AGG_HDR_SIZE]);
+/*
+ * Decode and check a header. max_push is the largest PUSH/PULL_REPLY/
+ * SET_WEIGHTS payload the receiver accepts. Returns 0 or -AGG_E*.
+ */
+int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
+		   uint32_t max_push);
+
+/* REGISTER payload. encode returns the byte count or -AGG_E*. */
+size_t agg_register_size(uint32_t n_tensors);
+int agg_register_encode(const struct agg_job_spec *s, uint8_t *out,
+			size_t out_len);
+/* Fills s (allocating its arrays) and runs agg_spec_finish(). */
+int agg_register_decode(const uint8_t *in, size_t len,
+			struct agg_job_spec *s);
+/* Validate a spec built in memory and derive the partition index. */
+int agg_spec_finish(struct agg_job_spec *s);
+void agg_spec_free(struct agg_job_spec *s);
+/* 1 when both describe the same job (name, workers, dtype, layout, opt). */
+int agg_spec_same_job(const struct agg_job_spec *a,
+		      const struct agg_job_spec *b);
+/* Where partition p lives: its tensor, element offset and element count. */
+int agg_spec_part(const struct agg_job_spec *s, uint32_t p,
+		  uint32_t *tensor, uint64_t *offset, uint32_t *nelem);
+/* Bytes of partition p on the wire for a push (dtype) and a pull. */
+size_t agg_spec_push_bytes(const struct agg_job_spec *s, uint32_t p);
+size_t agg_spec_pull_bytes(const struct agg_job_spec *s, uint32_t p);
+
+void agg_reg_reply_encode(uint32_t n_parts, uint8_t out[AGG_REG_REPLY_SIZE]);
+int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts);
+
+#endif /* SPARE_AGG_PROTO_H */

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd RDMA transport, server side (agg_rdma.h).
+ */
+#include "agg_rdma.h"
+#include "agg_proto.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <rdma/rdma_cma.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOT_SIZE	(AGG_HDR_SIZE + AGG_RDMA_MAX_PAYLOAD)
+#define SEND_SLOT	AGG_RDMA_RECV_DEPTH
+#define N_SLOTS		(AGG_RDMA_RECV_DEPTH + 1)
+#define CQ_DEPTH	4096
+
+struct agg_rdma_conn {
+	struct agg_rdma_srv *srv;
+	struct rdma_cm_id *id;
+	uint32_t index, gen;
+	void *cookie;
+	uint8_t *buf;		/* N_SLOTS slots of SLOT_SIZE */
+	struct ibv_mr *mr;
+	int cur;		/* recv slot being processed, or -1 */
+	int established;
+};
+
+struct agg_rdma_srv {
+	const struct agg_rdma_ops *ops;
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *listen;
+	struct ibv_context *verbs;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct agg_rdma_conn **conns;	/* by index; NULL when free */
+	uint32_t n_conns, gen;
+};
+
+static void rlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void rlog(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("spare-aggd: rdma: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
+				     const struct agg_rdma_ops *ops)
+{
+	struct agg_rdma_srv *s = calloc(1, sizeof(*s));
+	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICHOST }, *ai;
+	char portstr[16];
+	int ret;
+
+	if (!s)
+		return NULL;
+	s->ops = ops;
+	s->ec = rdma_create_event_channel();
+	if (!s->ec) {
+		rlog("rdma_create_event_channel: %s", strerror(errno));
+		goto fail;
+	}
+	if (set_nonblock(s->ec->fd) ||
+	    rdma_create_id(s->ec, &s->listen, s, RDMA_PS_TCP)) {
+		rlog("rdma_create_id: %s", strerror(errno));
+		goto fail;
+	}
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	ret = getaddrinfo(addr, portstr, &hints, &ai);
+	if (ret) {
+		rlog("bad address %s: %s", addr, gai_strerror(ret));
+		goto fail;
+	}
+	ret = rdma_bind_addr(s->listen, ai->ai_addr);
+	freeaddrinfo(ai);
+	if (ret || rdma_listen(s->listen, 64)) {
+		rlog("listen on %s:%u: %s", addr, port, strerror(errno));
+		goto fail;
+	}
+	rlog("listening on %s:%u", addr, port);
+	return s;
+fail:
+	agg_rdma_stop(s);
+	return NULL;
+}
+
+int agg_rdma_cm_fd(const struct agg_rdma_srv *s)
+{
+	return s->ec->fd;
+}
+
+int agg_rdma_cq_fd(const struct agg_rdma_srv *s)
+{
+	return s->cc ? s->cc->fd : -1;
+}
+
+/* The device, PD and shared CQ, opened by the first connection. */
+static int open_device(struct agg_rdma_srv *s, struct ibv_context *verbs)
+{
+	if (s->verbs)
+		return s->verbs == verbs ? 0 : -1;
+	s->pd = ibv_alloc_pd(verbs);
+	s->cc = s->pd ? ibv_create_comp_channel(verbs) : NULL;
+	s->cq = s->cc ? ibv_create_cq(verbs, CQ_DEPTH, NULL, s->cc, 0) : NULL;
+	if (!s->cq || set_nonblock(s->cc->fd) || ibv_req_notify_cq(s->cq, 0)) {
+		rlog("cannot set up the device: %s", strerror(errno));
+		if (s->cq)
+			ibv_destroy_cq(s->cq);
+		if (s->cc)
+			ibv_destroy_comp_channel(s->cc);
+		if (s->pd)
+			ibv_dealloc_pd(s->pd);
+		s->cq = NULL;
+		s->cc = NULL;
+		s->pd = NULL;
+		return -1;
+	}
+	s->verbs = verbs;
+	return 0;
+}
+
+static uint64_t wr_id(const struct agg_rdma_conn *rc, unsigned int slot)
+{
+	return (uint64_t)rc->gen << 32 | (uint64_t)rc->index << 8 | slot;
+}
+
+static int post_recv(struct agg_rdma_conn *rc, unsigned int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(rc->buf + (size_t)slot * SLOT_SIZE),
+		.length = SLOT_SIZE,
+		.lkey = rc->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = wr_id(rc, slot), .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(rc->id->qp, &wr, &bad);
+}
+
+static void conn_free(struct agg_rdma_conn *rc)
+{
+	struct agg_rdma_srv *s = rc->srv;
+
+	s->conns[rc->index] = NULL;
+	if (rc->id) {
+		if (rc->id->qp)
+			rdma_destroy_qp(rc->id);
+		rdma_destroy_id(rc->id);
+	}
+	if (rc->mr)
+		ibv_dereg_mr(rc->mr);
+	free(rc->buf);
+	free(rc);
+}
+
+static struct agg_rdma_conn *conn_new(struct agg_rdma_srv *s,
+				      struct rdma_cm_id *id)
+{
+	struct agg_rdma_conn *rc = calloc(1, sizeof(*rc));
+	uint32_t i;
+
+	if (!rc)
+		return NULL;
+	for (i = 0; i < s->n_conns && s->conns[i]; i++)
+		;
+	if (i == s->n_conns) {
+		uint32_t n = s->n_conns ? s->n_conns * 2 : 16;
+		void *p = realloc(s->conns, n * sizeof(*s->conns));
+
+		if (!p) {
+			free(rc);
+			return NULL;
+		}
+		s->conns = p;
+		memset(s->conns + s->n_conns, 0,
+		       (n - s->n_conns) * sizeof(*s->conns));
+		s->n_conns = n;
+	}
+	rc->srv = s;
+	rc->index = i;
+	rc->gen = ++s->gen;
+	rc->id = id;
+	rc->cur = -1;
+	id->context = rc;
+	s->conns[i] = rc;
+	return rc;
+}
+
+static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = AGG_RDMA_RECV_DEPTH,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct rdma_conn_param cp = { .rnr_retry_count = 7, .retry_count = 7 };
+	struct agg_rdma_conn *rc;
+	char peer[64] = "?";
+	struct sockaddr_in *sin = (struct sockaddr_in *)rdma_get_peer_addr(id);
+
+	if (sin && sin->sin_family == AF_INET) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+		snprintf(peer, sizeof(peer), "rdma %s:%u", ip, ntohs(sin->sin_port));
+	}
+	if (open_device(s, id->verbs)) {
+		rlog("%s: rejected: device unavailable", peer);
+		rdma_reject(id, NULL, 0);
+		rdma_destroy_id(id);
+		return;
+	}
+	rc = conn_new(s, id);
+	if (!rc) {
+		rlog("%s: rejected: out of memory", peer);
+		rdma_reject(id, NULL, 0);
+		rdma_destroy_id(id);
+		return;
+	}
+	qa.send_cq = qa.recv_cq = s->cq;
+	rc->buf = aligned_alloc(4096, (size_t)N_SLOTS * SLOT_SIZE);
+	rc->mr = rc->buf ? ibv_reg_mr(s->pd, rc->buf, (size_t)N_SLOTS * SLOT_SIZE,
+				      IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!rc->mr || rdma_create_qp(id, s->pd, &qa)) {
+		rlog("%s: rejected: %s", peer, strerror(errno));
+		rdma_reject(id, NULL, 0);
+		conn_free(rc);
+		return;
+	}
+	for (unsigned int i = 0; i < AGG_RDMA_RECV_DEPTH; i++)
+		if (post_recv(rc, i)) {
+			rlog("%s: rejected: ibv_post_recv failed", peer);
+			rdma_reject(id, NULL, 0);
+			conn_free(rc);
+			return;
+		}
+	rc->cookie = s->ops->accepted(rc, peer);
+	if (!rc->cookie) {
+		rdma_reject(id, NULL, 0);
+		conn_free(rc);
+		return;
+	}
+	if (rdma_accept(id, &cp)) {
+		void *cookie = rc->cookie;
+
+		rlog("%s: rdma_accept: %s", peer, strerror(errno));
+		rc->cookie = NULL;
+		s->ops->failed(cookie, "rdma_accept failed");
+	}
+}
+
+void agg_rdma_cm_event(struct agg_rdma_srv *s)
+{
+	struct rdma_cm_event *ev;
+
+	while (!rdma_get_cm_event(s->ec, &ev)) {
+		struct rdma_cm_id *id = ev->id;
+		enum rdma_cm_event_type type = ev->event;
+		struct agg_rdma_conn *rc = id == s->listen ? NULL : id->context;
+		int status = ev->status;
+
+		rdma_ack_cm_event(ev);
+		switch (type) {
+		case RDMA_CM_EVENT_CONNECT_REQUEST:
+			on_connect_request(s, id);
+			break;
+		case RDMA_CM_EVENT_ESTABLISHED:
+			if (rc)
+				rc->established = 1;
+			break;
+		case RDMA_CM_EVENT_DISCONNECTED:
+		case RDMA_CM_EVENT_CONNECT_ERROR:
+		case RDMA_CM_EVENT_UNREACHABLE:
+		case RDMA_CM_EVENT_REJECTED:
+		case RDMA_CM_EVENT_DEVICE_REMOVAL:
+			if (rc && rc->cookie) {
+				char why[64];
+
+				snprintf(why, sizeof(why), "%s (status %d)",
+					 rdma_event_str(type), status);
+				s->ops->failed(rc->cookie, why);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void agg_rdma_cq_event(struct agg_rdma_srv *s)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+	struct ibv_wc wc[16];
+	int n;
+
+	if (!s->cq)
+		return;
+	while (!ibv_get_cq_event(s->cc, &cq, &ctx))
+		ibv_ack_cq_events(cq, 1);
+	if (ibv_req_notify_cq(s->cq, 0))
+		rlog("ibv_req_notify_cq failed");
+	while ((n = ibv_poll_cq(s->cq, 16, wc)) > 0) {
+		for (int i = 0; i < n; i++) {
+			uint32_t idx = (uint32_t)(wc[i].wr_id >> 8) & 0xffffff;
+			uint32_t gen = (uint32_t)(wc[i].wr_id >> 32);
+			unsigned int slot = wc[i].wr_id & 0xff;
+			struct agg_rdma_conn *rc = idx < s->n_conns ? s->conns[idx] : NULL;
+
+			if (!rc || rc->gen != gen || !rc->cookie)
+				continue;	/* a closed connection's flush */
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				char why[96];
+
+				snprintf(why, sizeof(why), "%s failed: %s",
+					 slot == SEND_SLOT ? "send" : "receive",
+					 ibv_wc_status_str(wc[i].status));
+				s->ops->failed(rc->cookie, why);
+				continue;
+			}
+			if (slot == SEND_SLOT) {
+				s->ops->sent(rc->cookie);
+			} else {
+				rc->cur = (int)slot;
+				s->ops->received(rc->cookie,
+						 rc->buf + (size_t)slot * SLOT_SIZE,
+						 wc[i].byte_len);
+			}
+		}
+	}
+}
+
+int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
+		  const void *payload, size_t len)
+{
+	uint8_t *slot = rc->buf + (size_t)SEND_SLOT * SLOT_SIZE;
+	struct ibv_sge sge = { .addr = (uintptr_t)slot, .lkey = rc->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id(rc, SEND_SLOT), .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (hdr_len + len > SLOT_SIZE)
+		return -1;
+	memcpy(slot, hdr, hdr_len);
+	if (len)
+		memcpy(slot + hdr_len, payload, len);
+	sge.length = (uint32_t)(hdr_len + len);
+	return ibv_post_send(rc->id->qp, &wr, &bad) ? -1 : 0;
+}
+
+void agg_rdma_recv_done(struct agg_rdma_conn *rc)
+{
+	int slot = rc->cur;
+
+	rc->cur = -1;
+	if (slot >= 0 && post_recv(rc, (unsigned int)slot) && rc->cookie) {
+		void *cookie = rc->cookie;
+
+		rc->cookie = NULL;
+		rc->srv->ops->failed(cookie, "ibv_post_recv failed");
+	}
+}
+
+void agg_rdma_close(struct agg_rdma_conn *rc)
+{
+	rc->cookie = NULL;
+	if (rc->established)
+		rdma_disconnect(rc->id);
+	conn_free(rc);
+}
+
+void agg_rdma_stop(struct agg_rdma_srv *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->n_conns; i++)
+		if (s->conns[i])
+			agg_rdma_close(s->conns[i]);
+	free(s->conns);
+	if (s->listen)
+		rdma_destroy_id(s->listen);
+	if (s->cq)
+		ibv_destroy_cq(s->cq);
+	if (s->cc)
+		ibv_destroy_comp_channel(s->cc);
+	if (s->pd)
+		ibv_dealloc_pd(s->pd);
+	if (s->ec)
+		rdma_destroy_event_channel(s->ec);
+	free(s);
+}

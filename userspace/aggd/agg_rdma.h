@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd RDMA transport, server side (rdma_cm + verbs, RC QPs).
+ *
+ * The messages are those of agg_proto.h, one message per SEND: header and
+ * payload together, at most AGG_RDMA_MAX_PAYLOAD payload bytes. Each
+ * connection keeps AGG_RDMA_RECV_DEPTH receive buffers posted and one send
+ * in flight; peers set an infinite RNR retry, so a burst of messages waits
+ * for a buffer instead of failing. Completions of every connection share
+ * one CQ; the event loop polls its completion channel and the rdma_cm
+ * event channel (both non-blocking fds) and calls agg_rdma_cq_event() /
+ * agg_rdma_cm_event() when they are readable. Callbacks run from those
+ * calls; after agg_rdma_close() no callback names that connection again.
+ */
+#ifndef SPARE_AGG_RDMA_H
+#define SPARE_AGG_RDMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct agg_rdma_srv;
+struct agg_rdma_conn;
+
+struct agg_rdma_ops {
+	/* A new connection; return the caller's cookie, or NULL to reject. */
+	void *(*accepted)(struct agg_rdma_conn *rc, const char *peer);
+	/* One whole message; valid until agg_rdma_recv_done(). */
+	void (*received)(void *cookie, const uint8_t *msg, size_t len);
+	/* The send in flight completed. */
+	void (*sent)(void *cookie);
+	/* The connection is gone (peer disconnect or a transport error). */
+	void (*failed)(void *cookie, const char *why);
+};
+
+/* Returns NULL and logs the reason on failure. */
+struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
+				     const struct agg_rdma_ops *ops);
+int agg_rdma_cm_fd(const struct agg_rdma_srv *s);
+/* -1 until the first connection has opened the device. */
+int agg_rdma_cq_fd(const struct agg_rdma_srv *s);
+void agg_rdma_cm_event(struct agg_rdma_srv *s);
+void agg_rdma_cq_event(struct agg_rdma_srv *s);
+void agg_rdma_stop(struct agg_rdma_srv *s);
+
+/* 0, or -1 when the message is too long or the post failed. */
+int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
+		  const void *payload, size_t len);
+void agg_rdma_recv_done(struct agg_rdma_conn *rc);
+void agg_rdma_close(struct agg_rdma_conn *rc);
+
+#endif /* SPARE_AGG_RDMA_H */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd scheduling policies and core-count controller (agg_sched.h).
+ */
+#include "agg_sched.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const policy_names[] = {
+	[AGG_POLICY_FIFO] = "fifo",
+	[AGG_POLICY_WFS] = "wfs",
+	[AGG_POLICY_LAS] = "las",
+};
+
+int agg_policy_parse(const char *name, enum agg_policy *p)
+{
+	for (size_t i = 0; i < sizeof(policy_names) / sizeof(*policy_names); i++)
+		if (!strcmp(name, policy_names[i])) {
+			*p = (enum agg_policy)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *agg_policy_name(enum agg_policy p)
+{
+	if ((size_t)p < sizeof(policy_names) / sizeof(*policy_names))
+		return policy_names[p];
+	return "?";
+}
+
+void agg_sched_init(struct agg_sched *s, enum agg_policy policy)
+{
+	memset(s, 0, sizeof(*s));
+	s->policy = policy;
+}
+
+void agg_sched_destroy(struct agg_sched *s)
+{
+	free(s->jobs);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct agg_sched_job *find_job(struct agg_sched *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->n_jobs; i++)
+		if (s->jobs[i].id == id)
+			return &s->jobs[i];
+	return NULL;
+}
+
+int agg_sched_add_job(struct agg_sched *s, uint32_t id, uint32_t weight)
+{
+	struct agg_sched_job *j;
+
+	if (find_job(s, id))
+		return -EEXIST;
+	if (s->n_jobs == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		void *p = realloc(s->jobs, cap * sizeof(*s->jobs));
+
+		if (!p)
+			return -ENOMEM;
+		s->jobs = p;
+		s->cap = cap;
+	}
+	j = &s->jobs[s->n_jobs++];
+	memset(j, 0, sizeof(*j));
+	j->id = id;
+	j->weight = weight ? weight : 1;
+	j->vtime = s->vclock;
+	return 0;
+}
+
+struct agg_task *agg_sched_remove_job(struct agg_sched *s, uint32_t id)
+{
+	struct agg_sched_job *j = find_job(s, id);
+	struct agg_task *list;
+
+	if (!j)
+		return NULL;
+	list = j->head;
+	s->queued -= j->queued;
+	*j = s->jobs[--s->n_jobs];
+	return list;
+}
+
+int agg_sched_enqueue(struct agg_sched *s, struct agg_task *t)
+{
+	struct agg_sched_job *j = find_job(s, t->job);
+
+	if (!j)
+		return -ENOENT;
+	t->next = NULL;
+	t->seq = s->seq++;
+	if (!j->head) {
+		/* becomes backlogged: no credit for the idle time */
+		if (j->vtime < s->vclock)
+			j->vtime = s->vclock;
+		j->head = t;
+	} else {
+		j->tail->next = t;
+	}
+	j->tail = t;
+	j->queued++;
+	s->queued++;
+	return 0;
+}
+
+/* Is a a better choice than b under the policy? Both are backlogged. */
+static int better(const struct agg_sched *s, const struct agg_sched_job *a,
+		  const struct agg_sched_job *b)
+{
+	switch (s->policy) {
+	case AGG_POLICY_WFS:
+		if (a->vtime != b->vtime)
+			return a->vtime < b->vtime;
+		break;
+	case AGG_POLICY_LAS:
+		if (a->attained != b->attained)
+			return a->attained < b->attained;
+		break;
+	case AGG_POLICY_FIFO:
+		break;
+	}
+	return a->head->seq < b->head->seq;
+}
+
+struct agg_task *agg_sched_pick(struct agg_sched *s)
+{
+	struct agg_sched_job *best = NULL;
+	struct agg_task *t;
+
+	for (size_t i = 0; i < s->n_jobs; i++) {
+		struct agg_sched_job *j = &s->jobs[i];
+
+		if (j->head && (!best || better(s, j, best)))
+			best = j;
+	}
+	if (!best)
+		return NULL;
+	t = best->head;
+	best->head = t->next;
+	if (!best->head)
+		best->tail = NULL;
+	t->next = NULL;
+	best->queued--;
+	s->queued--;
+	if (best->vtime > s->vclock)
+		s->vclock = best->vtime;
+	best->vtime += (double)t->cost / best->weight;
+	best->attained += t->cost;
+	return t;
+}
+
+void agg_scale_init(struct agg_scale *sc, unsigned int min, unsigned int max)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->min = min ? min : 1;
+	sc->max = max < sc->min ? sc->min : max;
+	sc->active = sc->min;
+	sc->target_util = 0.7;
+	sc->down_ticks = 5;
+}
+
+unsigned int agg_scale_update(struct agg_scale *sc, double busy_cores,
+			      size_t queued)
+{
+	unsigned int need;
+	double want;
+
+	if (!(busy_cores >= 0.0))
+		busy_cores = 0.0;
+	want = ceil(busy_cores / sc->target_util);
+	need = want > sc->max ? sc->max : (unsigned int)want;
+	/* work still waiting at the end of a tick means one more core */
+	if (queued > sc->active && need <= sc->active)
+		need = sc->active + 1;
+	if (need < sc->min)
+		need = sc->min;
+	if (need > sc->max)
+		need = sc->max;
+
+	if (need > sc->active) {
+		sc->active = need;
+		sc->quiet = 0;
+	} else if (need < sc->active) {
+		if (++sc->quiet >= sc->down_ticks) {
+			sc->active--;
+			sc->quiet = 0;
+		}
+	} else {
+		sc->quiet = 0;
+	}
+	return sc->active;
+}

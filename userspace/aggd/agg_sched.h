@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd scheduling policy: which queued reduction runs next, and how
+ * many cores the pool keeps awake. Pure logic, no threads or clocks: the
+ * daemon calls it under its pool lock, the unit tests call it directly.
+ *
+ * Policies choose among jobs; within a job, tasks run in arrival order.
+ *  - FIFO: the oldest task of any job.
+ *  - WFS (weighted fair share, start-time fair queueing): each job has a
+ *    virtual time advanced by cost / weight when one of its tasks is
+ *    picked; a job that becomes backlogged starts at max(its vtime, the
+ *    virtual clock); the backlogged job with the lowest vtime goes first.
+ *  - LAS (least attained service): the backlogged job that has been given
+ *    the least cost so far goes first; ties go to the oldest task.
+ */
+#ifndef SPARE_AGG_SCHED_H
+#define SPARE_AGG_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum agg_policy {
+	AGG_POLICY_FIFO,
+	AGG_POLICY_WFS,
+	AGG_POLICY_LAS,
+};
+
+struct agg_task {
+	struct agg_task *next;
+	uint32_t job;		/* agg_sched job id */
+	uint64_t cost;		/* bytes the task reads and writes */
+	uint64_t seq;		/* set by agg_sched_enqueue() */
+	uint64_t enq_ns;	/* for latency accounting, not used here */
+	void *ctx;
+};
+
+struct agg_sched_job {
+	uint32_t id;
+	uint32_t weight;
+	double vtime;
+	uint64_t attained;
+	struct agg_task *head, *tail;
+	size_t queued;
+};
+
+struct agg_sched {
+	enum agg_policy policy;
+	struct agg_sched_job *jobs;
+	size_t n_jobs, cap;
+	uint64_t seq;
+	double vclock;
+	size_t queued;
+};
+
+int agg_policy_parse(const char *name, enum agg_policy *p);
+const char *agg_policy_name(enum agg_policy p);
+
+void agg_sched_init(struct agg_sched *s, enum agg_policy policy);
+void agg_sched_destroy(struct agg_sched *s);
+/* 0, -ENOMEM, or -EEXIST. */
+int agg_sched_add_job(struct agg_sched *s, uint32_t id, uint32_t weight);
+/* Forget a job; returns its queued tasks as a list for the caller to free. */
+struct agg_task *agg_sched_remove_job(struct agg_sched *s, uint32_t id);
+/* 0 or -ENOENT when the task's job is unknown. */
+int agg_sched_enqueue(struct agg_sched *s, struct agg_task *t);
+/* Dequeue the next task by policy, or NULL when nothing is queued. */
+struct agg_task *agg_sched_pick(struct agg_sched *s);
+
+/*
+ * Core-count controller: called once per tick with the cores kept busy
+ * during the tick (busy thread-ns / tick-ns) and the tasks still queued.
+ * Grows at once to what the load needs; shrinks one core at a time after
+ * 'down_ticks' quiet ticks in a row.
+ */
+struct agg_scale {
+	unsigned int min, max, active;
+	double target_util;	/* busy / active aimed at, e.g. 0.7 */
+	unsigned int down_ticks;
+	unsigned int quiet;
+};
+
+void agg_scale_init(struct agg_scale *sc, unsigned int min, unsigned int max);
+unsigned int agg_scale_update(struct agg_scale *sc, double busy_cores,
+			      size_t queued);
+
+#endif /* SPARE_AGG_SCHED_H */

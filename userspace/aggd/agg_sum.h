@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Summation kernels of spare-aggd.
+ *
+ * agg_sum() reduces n_in input vectors of n elements into out with the
+ * summation order defined in agg_proto.h: per element, binary32 additions
+ * in input (= worker rank) order, fp16/bf16 widened exactly and rounded once
+ * to nearest even at the end. Every ISA variant gives the same bits for
+ * every non-NaN result; a NaN result is a NaN of unspecified payload.
+ *
+ * Each variant reads every input and writes the output once, in blocks of
+ * four vector registers, so the loop is bound by memory bandwidth.
+ */
+#ifndef SPARE_AGG_SUM_H
+#define SPARE_AGG_SUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum agg_isa {
+	AGG_ISA_SCALAR	= 0,
+	AGG_ISA_AVX2	= 1,
+	AGG_ISA_AVX512	= 2,
+	AGG_ISA_COUNT,
+};
+
+typedef void (*agg_sum_fn)(void *out, const void *const *in,
+			   unsigned int n_in, size_t n);
+
+/* Best ISA this CPU runs, or the one named by $AGG_ISA if it runs it. */
+enum agg_isa agg_isa_selected(void);
+const char *agg_isa_name(enum agg_isa isa);
+int agg_isa_supported(enum agg_isa isa);
+/* Kernel for (isa, dtype), or NULL if the CPU lacks the ISA. */
+agg_sum_fn agg_sum_kernel(enum agg_isa isa, unsigned int dtype);
+/* Sum with the selected ISA. n_in >= 1. */
+void agg_sum(unsigned int dtype, void *out, const void *const *in,
+	     unsigned int n_in, size_t n);
+
+/* Scalar conversions (round to nearest even), exported for tests. */
+float agg_f16_to_f32(uint16_t h);
+uint16_t agg_f32_to_f16(float f);
+float agg_bf16_to_f32(uint16_t h);
+uint16_t agg_f32_to_bf16(float f);
+
+/* The server optimizer step of agg_proto.h over n fp32 elements. */
+void agg_sgd_momentum(float *w, float *v, const float *sum, size_t n,
+		      unsigned int n_workers, float lr, float momentum);
+
+#endif /* SPARE_AGG_SUM_H */

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# spare-aggd: the shared gradient-aggregation pool (Documentation/aggd.md).
+
+# Pure-logic core shared by the daemon, libspare-agg, tests and benchmarks.
+AGG_CORE_SRCS := userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c \
+		 userspace/aggd/agg_sched.c userspace/aggd/agg_job.c
+
+PROGS += spare-aggd
+spare-aggd_SRCS   := userspace/aggd/aggd.c userspace/aggd/agg_pool.c userspace/aggd/agg_rdma.c \
+		     $(AGG_CORE_SRCS)
+spare-aggd_LDLIBS := -luring -lrdmacm -libverbs -lm
+
+# Host integration driver for tests/agg/run.
+PROGS += spare-agg-itest
+spare-agg-itest_SRCS   := tests/agg/agg_itest.c userspace/libspare-agg/spare_agg.c \
+			  userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c
+spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lm
+agg_itest_CFLAGS := -Iuserspace/aggd -Iuserspace/libspare-agg
+
+# The daemon built with ASan+UBSan, for tests/agg/run.
+$(OUT)/agg/spare-aggd-san: $(spare-aggd_SRCS:%.c=$(OUT)/obj-san/%.o) $(OUT)/lib/libspare-san.a
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(spare-aggd_LDLIBS) -lpthread
+
+unit: $(OUT)/agg/spare-aggd-san
+
+# Benchmarks (tools/aggbench, Documentation/perf-aggd.md).
+PROGS += aggbench-sum aggbench-pool
+aggbench-sum_SRCS    := tools/aggbench/sumbench.c userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c
+aggbench-sum_LDLIBS  := -lm
+sumbench_CFLAGS      := -Iuserspace/aggd
+aggbench-pool_SRCS   := tools/aggbench/poolbench.c userspace/libspare-agg/spare_agg.c \
+			userspace/aggd/agg_proto.c
+aggbench-pool_LDLIBS := -lrdmacm -libverbs -lm
+poolbench_CFLAGS     := -Iuserspace/aggd -Iuserspace/libspare-agg

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libspare-agg: blocking TCP client of spare-aggd (spare_agg.h).
+ */
+#include "spare_agg.h"
+#include "agg_proto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <rdma/rdma_cma.h>
+#include <time.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* RDMA transport: one message per SEND (agg_proto.h, AGG_RDMA_*). */
+#define RSLOT_SIZE	(AGG_HDR_SIZE + AGG_RDMA_MAX_PAYLOAD)
+#define RSEND_SLOT	AGG_RDMA_RECV_DEPTH
+#define RN_SLOTS	(AGG_RDMA_RECV_DEPTH + 1)
+
+struct agg_rdma_cli {
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	bool connected;
+	/* received messages not consumed yet, in arrival order */
+	int ready[AGG_RDMA_RECV_DEPTH];
+	uint32_t ready_len[AGG_RDMA_RECV_DEPTH];
+	unsigned int n_ready;
+	int cur;		/* slot being read, or -1 */
+	size_t cur_len, cur_off;
+	/* a message being gathered for sending */
+	size_t tx_len;
+};
+
+struct spare_agg {
+	int fd;
+	struct agg_rdma_cli *r;
+	unsigned int timeout_ms;
+	bool broken;
+	unsigned int status;
+	char err[AGG_MAX_ERR_TEXT + 64];
+	uint32_t job_id;
+	bool registered;
+	struct agg_job_spec spec;
+};
+
+static int fail(struct spare_agg *a, unsigned int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct spare_agg *a, unsigned int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	a->broken = true;
+	a->status = status;
+	va_start(ap, fmt);
+	vsnprintf(a->err, sizeof(a->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- RDMA transport ---- */
+
+static void rdma_cli_free(struct agg_rdma_cli *r)
+{
+	if (r->connected)
+		rdma_disconnect(r->id);
+	if (r->id && r->id->qp)
+		rdma_destroy_qp(r->id);
+	if (r->mr)
+		ibv_dereg_mr(r->mr);
+	if (r->cq)
+		ibv_destroy_cq(r->cq);
+	if (r->pd)
+		ibv_dealloc_pd(r->pd);
+	if (r->id)
+		rdma_destroy_id(r->id);
+	if (r->ec)
+		rdma_destroy_event_channel(r->ec);
+	free(r->buf);
+	free(r);
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Wait for one rdma_cm event of the wanted type. */
+static int rdma_wait_event(struct agg_rdma_cli *r, enum rdma_cm_event_type want,
+			   unsigned int timeout_ms, char *err, size_t err_len)
+{
+	struct pollfd pfd = { .fd = r->ec->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	enum rdma_cm_event_type got;
+	int status;
+
+	if (poll(&pfd, 1, (int)timeout_ms) <= 0) {
+		snprintf(err, err_len, "timed out waiting for %s", rdma_event_str(want));
+		return -1;
+	}
+	if (rdma_get_cm_event(r->ec, &ev)) {
+		snprintf(err, err_len, "rdma_get_cm_event: %s", strerror(errno));
+		return -1;
+	}
+	got = ev->event;
+	status = ev->status;
+	rdma_ack_cm_event(ev);
+	if (got != want) {
+		snprintf(err, err_len, "%s (status %d) instead of %s",
+			 rdma_event_str(got), status, rdma_event_str(want));
+		return -1;
+	}
+	return 0;
+}
+
+static int rdma_post_recv(struct agg_rdma_cli *r, int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(r->buf + (size_t)slot * RSLOT_SIZE),
+		.length = RSLOT_SIZE, .lkey = r->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)slot, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(r->id->qp, &wr, &bad);
+}
+
+struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
+					 const char *src, char *err,
+					 size_t err_len)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV }, *dst = NULL, *sa = NULL;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = AGG_RDMA_RECV_DEPTH,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct rdma_conn_param cp = { .rnr_retry_count = 7, .retry_count = 7 };
+	struct agg_rdma_cli *r = calloc(1, sizeof(*r));
+	struct spare_agg *a = NULL;
+	char portstr[16];
+	int ret;
+
+	if (err_len)
+		err[0] = '\0';
+	if (!r) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	r->cur = -1;
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	ret = getaddrinfo(host, portstr, &hints, &dst);
+	if (!ret && src)
+		ret = getaddrinfo(src, NULL, &hints, &sa);
+	if (ret) {
+		snprintf(err, err_len, "resolve %s: %s", ret && !dst ? host : src,
+			 gai_strerror(ret));
+		goto fail;
+	}
+	r->ec = rdma_create_event_channel();
+	if (!r->ec || rdma_create_id(r->ec, &r->id, NULL, RDMA_PS_TCP)) {
+		snprintf(err, err_len, "rdma_cm: %s", strerror(errno));
+		goto fail;
+	}
+	if (rdma_resolve_addr(r->id, sa ? sa->ai_addr : NULL, dst->ai_addr, 5000) ||
+	    rdma_wait_event(r, RDMA_CM_EVENT_ADDR_RESOLVED, 6000, err, err_len))
+		goto fail_errno;
+	if (rdma_resolve_route(r->id, 5000) ||
+	    rdma_wait_event(r, RDMA_CM_EVENT_ROUTE_RESOLVED, 6000, err, err_len))
+		goto fail_errno;
+	r->pd = ibv_alloc_pd(r->id->verbs);
+	r->cq = r->pd ? ibv_create_cq(r->id->verbs, 64, NULL, NULL, 0) : NULL;
+	r->buf = aligned_alloc(4096, (size_t)RN_SLOTS * RSLOT_SIZE);
+	r->mr = r->cq && r->buf ? ibv_reg_mr(r->pd, r->buf, (size_t)RN_SLOTS * RSLOT_SIZE,
+					      IBV_ACCESS_LOCAL_WRITE) : NULL;
+	qa.send_cq = qa.recv_cq = r->cq;
+	if (!r->mr || rdma_create_qp(r->id, r->pd, &qa)) {
+		snprintf(err, err_len, "verbs setup: %s", strerror(errno));
+		goto fail;
+	}
+	for (int i = 0; i < AGG_RDMA_RECV_DEPTH; i++)
+		if (rdma_post_recv(r, i)) {
+			snprintf(err, err_len, "ibv_post_recv failed");
+			goto fail;
+		}
+	if (rdma_connect(r->id, &cp) ||
+	    rdma_wait_event(r, RDMA_CM_EVENT_ESTABLISHED, 10000, err, err_len))
+		goto fail_errno;
+	r->connected = true;
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(err, err_len, "out of memory");
+		goto fail;
+	}
+	a->fd = -1;
+	a->r = r;
+	freeaddrinfo(dst);
+	if (sa)
+		freeaddrinfo(sa);
+	return a;
+fail_errno:
+	if (!err[0])
+		snprintf(err, err_len, "rdma connect %s:%u: %s", host, port,
+			 strerror(errno));
+fail:
+	if (dst)
+		freeaddrinfo(dst);
+	if (sa)
+		freeaddrinfo(sa);
+	rdma_cli_free(r);
+	return NULL;
+}
+
+/*
+ * A transport failure while an ERROR from the daemon is already received:
+ * report the daemon's reason, which is the useful one.
+ */
+static int rdma_fail(struct spare_agg *a, const char *what)
+{
+	struct agg_rdma_cli *r = a->r;
+
+	for (unsigned int i = 0; i < r->n_ready; i++) {
+		const uint8_t *m = r->buf + (size_t)r->ready[i] * RSLOT_SIZE;
+		struct agg_hdr h;
+
+		if (r->ready_len[i] >= AGG_HDR_SIZE &&
+		    !agg_hdr_decode(m, &h, AGG_RDMA_MAX_PAYLOAD) &&
+		    h.type == AGG_MSG_ERROR &&
+		    r->ready_len[i] == AGG_HDR_SIZE + h.len)
+			return fail(a, h.status ? h.status : AGG_EPROTO,
+				    "spare-aggd: %.*s (%s)", (int)h.len,
+				    (const char *)m + AGG_HDR_SIZE,
+				    agg_status_str(h.status));
+	}
+	return fail(a, AGG_OK, "%s", what);
+}
+
+/*
+ * Poll the CQ until the send completes (want_send) or a message arrives,
+ * within the connection's timeout. Received messages are queued in order.
+ */
+static int rdma_poll(struct spare_agg *a, bool want_send)
+{
+	struct agg_rdma_cli *r = a->r;
+	double deadline = mono_ms() + (a->timeout_ms ? a->timeout_ms : 1e12);
+	unsigned int spins = 0;
+	bool sent = false;
+
+	for (;;) {
+		struct ibv_wc wc[8];
+		int n = ibv_poll_cq(r->cq, 8, wc);
+
+		if (n < 0)
+			return rdma_fail(a, "ibv_poll_cq failed");
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "RDMA %s failed: %s",
+					 wc[i].wr_id == RSEND_SLOT ? "send" : "receive",
+					 ibv_wc_status_str(wc[i].status));
+				return rdma_fail(a, what);
+			}
+			if (wc[i].wr_id == RSEND_SLOT) {
+				sent = true;
+				continue;
+			}
+			r->ready[r->n_ready] = (int)wc[i].wr_id;
+			r->ready_len[r->n_ready++] = wc[i].byte_len;
+		}
+		if (want_send ? sent : r->n_ready > 0)
+			return 0;
+		if (n)
+			continue;
+		if (mono_ms() > deadline)
+			return rdma_fail(a, "RDMA: timed out");
+		if (++spins > 1000) {
+			struct timespec ts = { 0, 20000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static int rdma_send_msg(struct spare_agg *a, const uint8_t *hdr,
+			 const void *payload, size_t len)
+{
+	struct agg_rdma_cli *r = a->r;
+	uint8_t *slot = r->buf + (size_t)RSEND_SLOT * RSLOT_SIZE;
+	struct ibv_sge sge = { .addr = (uintptr_t)slot,
+			       .length = (uint32_t)(AGG_HDR_SIZE + len),
+			       .lkey = r->mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = RSEND_SLOT, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+	if (len > AGG_RDMA_MAX_PAYLOAD)
+		return fail(a, AGG_ESIZE, "RDMA: %zu-byte payload over the %u-byte limit",
+			    len, AGG_RDMA_MAX_PAYLOAD);
+	memcpy(slot, hdr, AGG_HDR_SIZE);
+	if (len)
+		memcpy(slot + AGG_HDR_SIZE, payload, len);
+	if (ibv_post_send(r->id->qp, &wr, &bad))
+		return fail(a, AGG_OK, "ibv_post_send: %s", strerror(errno));
+	/* wait for the send: the slot is reused by the next message */
+	return rdma_poll(a, true);
+}
+
+static int rdma_recv_all(struct spare_agg *a, void *buf, size_t len)
+{
+	struct agg_rdma_cli *r = a->r;
+	uint8_t *p = buf;
+
+	while (len) {
+		size_t n;
+
+		if (r->cur < 0) {
+			if (!r->n_ready && rdma_poll(a, false))
+				return -1;
+			r->cur = r->ready[0];
+			r->cur_len = r->ready_len[0];
+			r->cur_off = 0;
+			memmove(r->ready, r->ready + 1, --r->n_ready * sizeof(int));
+			memmove(r->ready_len, r->ready_len + 1,
+				r->n_ready * sizeof(uint32_t));
+		}
+		n = r->cur_len - r->cur_off;
+		if (n > len)
+			n = len;
+		memcpy(p, r->buf + (size_t)r->cur * RSLOT_SIZE + r->cur_off, n);
+		p += n;
+		len -= n;
+		r->cur_off += n;
+		if (r->cur_off == r->cur_len) {
+			if (rdma_post_recv(r, r->cur))
+				return fail(a, AGG_OK, "ibv_post_recv failed");
+			r->cur = -1;
+		}
+		if (len && !n)
+			return fail(a, AGG_EPROTO, "RDMA: empty message");
+	}
+	return 0;
+}
+
+unsigned int spare_agg_status(const struct spare_agg *a)
+{
+	return a->status;
+}
+
+const char *spare_agg_error(const struct spare_agg *a)
+{
+	return a->err[0] ? a->err : "no error";
+}
+
+struct spare_agg *spare_agg_connect(const char *host, unsigned int port,
+				    char *err, size_t err_len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	struct spare_agg *a;
+	char portstr[16];
+	int fd = -1, ret, one = 1;
+
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	ret = getaddrinfo(host, portstr, &hints, &res);
+	if (ret) {
+		snprintf(err, err_len, "resolve %s: %s", host, gai_strerror(ret));
+		return NULL;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+			    ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		ret = errno;
+		close(fd);
+		fd = -1;
+		errno = ret;
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, err_len, "connect %s:%u: %s", host, port,
+			 strerror(errno));
+		return NULL;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		close(fd);
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	a->fd = fd;
+	return a;
+}
+
+void spare_agg_close(struct spare_agg *a)
+{
+	if (!a)
+		return;
+	if (a->r)
+		rdma_cli_free(a->r);
+	else
+		close(a->fd);
+	agg_spec_free(&a->spec);
+	free(a);
+}
+
+int spare_agg_set_timeout(struct spare_agg *a, unsigned int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	a->timeout_ms = ms;
+	if (a->r)
+		return 0;
+	if (setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(a->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
+		return fail(a, AGG_OK, "setsockopt: %s", strerror(errno));
+	return 0;
+}
+
+static void rdma_cli_free(struct agg_rdma_cli *r);
+static int rdma_send_msg(struct spare_agg *a, const uint8_t *hdr,
+			 const void *payload, size_t len);
+static int rdma_recv_all(struct spare_agg *a, void *buf, size_t len);
+
+static int io_error(struct spare_agg *a, const char *what, ssize_t n)
+{
+	if (n == 0)
+		return fail(a, AGG_OK, "%s: daemon closed the connection", what);
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return fail(a, AGG_OK, "%s: timed out", what);
+	return fail(a, AGG_OK, "%s: %s", what, strerror(errno));
+}
+
+static int send_msg(struct spare_agg *a, const struct agg_hdr *h,
+		    const void *payload, size_t len)
+{
+	uint8_t hdr[AGG_HDR_SIZE];
+	struct iovec iov[2] = {
+		{ .iov_base = hdr, .iov_len = sizeof(hdr) },
+		{ .iov_base = (void *)payload, .iov_len = len },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+
+	if (a->broken)
+		return -1;
+	agg_hdr_encode(h, hdr);
+	if (a->r)
+		return rdma_send_msg(a, hdr, payload, len);
+	while (msg.msg_iovlen) {
+		ssize_t n = sendmsg(a->fd, &msg, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return io_error(a, "send", n);
+		while (msg.msg_iovlen && (size_t)n >= msg.msg_iov->iov_len) {
+			n -= (ssize_t)msg.msg_iov->iov_len;
+			msg.msg_iov++;
+			msg.msg_iovlen--;
+		}
+		if (msg.msg_iovlen) {
+			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + n;
+			msg.msg_iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int recv_all(struct spare_agg *a, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	if (a->r)
+		return rdma_recv_all(a, buf, len);
+	while (len) {
+		ssize_t n = recv(a->fd, p, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return io_error(a, "receive", n);
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Receive one message header. An ERROR is consumed here and turned into a
+ * failure carrying the daemon's status and text.
+ */
+static int recv_hdr(struct spare_agg *a, struct agg_hdr *h)
+{
+	uint8_t hdr[AGG_HDR_SIZE];
+	char text[AGG_MAX_ERR_TEXT + 1];
+	uint32_t max = AGG_MAX_PART_ELEMS * 4;
+	int ret;
+
+	if (a->broken)
+		return -1;
+	if (recv_all(a, hdr, sizeof(hdr)))
+		return -1;
+	ret = agg_hdr_decode(hdr, h, max);
+	if (ret)
+		return fail(a, (unsigned int)-ret, "bad header from daemon: %s",
+			    agg_status_str((unsigned int)-ret));
+	if (h->type != AGG_MSG_ERROR)
+		return 0;
+	if (recv_all(a, text, h->len))
+		return -1;
+	text[h->len] = '\0';
+	return fail(a, h->status ? h->status : AGG_EPROTO, "spare-aggd: %s (%s)",
+		    text, agg_status_str(h->status));
+}
+
+int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
+		       const struct spare_agg_tensor *tensors,
+		       unsigned int n_tensors)
+{
+	struct agg_job_spec *s = &a->spec;
+	uint8_t reply[AGG_REG_REPLY_SIZE];
+	uint32_t n_parts;
+	struct agg_hdr h;
+	uint8_t *body;
+	int len, ret;
+
+	if (a->registered)
+		return fail(a, AGG_ESTATE, "already registered");
+	if (!job->name || !job->token || strlen(job->name) > AGG_NAME_LEN ||
+	    strlen(job->token) > AGG_TOKEN_LEN || !n_tensors ||
+	    n_tensors > AGG_MAX_TENSORS || job->n_workers > AGG_MAX_WORKERS ||
+	    job->rank >= job->n_workers || job->dtype > 255 || job->opt > 255 ||
+	    job->weight > AGG_MAX_WEIGHT)
+		return fail(a, AGG_EINVAL, "register: argument out of range");
+	agg_spec_free(s);
+	memset(s, 0, sizeof(*s));
+	strcpy(s->name, job->name);
+	strcpy(s->token, job->token);
+	s->n_workers = (uint16_t)job->n_workers;
+	s->rank = (uint16_t)job->rank;
+	s->dtype = (uint8_t)job->dtype;
+	s->opt = (uint8_t)job->opt;
+	s->weight = (uint16_t)(job->weight ? job->weight : 1);
+	s->part_elems = job->part_elems;
+	s->n_tensors = n_tensors;
+	s->lr = job->lr;
+	s->momentum = job->momentum;
+	s->tensors = calloc(n_tensors, sizeof(*s->tensors));
+	if (!s->tensors)
+		return fail(a, AGG_ENOMEM, "register: out of memory");
+	for (unsigned int i = 0; i < n_tensors; i++) {
+		if (!tensors[i].name || strlen(tensors[i].name) > AGG_NAME_LEN)
+			return fail(a, AGG_EINVAL, "register: tensor %u name", i);
+		strcpy(s->tensors[i].name, tensors[i].name);
+		s->tensors[i].nelem = tensors[i].nelem;
+	}
+	ret = agg_spec_finish(s);
+	if (ret)
+		return fail(a, (unsigned int)-ret, "register: invalid job: %s",
+			    agg_status_str((unsigned int)-ret));
+	body = malloc(agg_register_size(n_tensors));
+	if (!body)
+		return fail(a, AGG_ENOMEM, "register: out of memory");
+	len = agg_register_encode(s, body, agg_register_size(n_tensors));
+	if (len < 0) {
+		free(body);
+		return fail(a, (unsigned int)-len, "register: encode failed");
+	}
+	agg_hdr_init(&h, AGG_MSG_REGISTER, (uint32_t)len);
+	h.rank = s->rank;
+	ret = send_msg(a, &h, body, (size_t)len);
+	free(body);
+	if (ret || recv_hdr(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_REGISTER_REPLY || h.len != AGG_REG_REPLY_SIZE)
+		return fail(a, AGG_EPROTO, "register: unexpected %s reply",
+			    agg_msg_type_name(h.type));
+	if (recv_all(a, reply, sizeof(reply)))
+		return -1;
+	if (agg_reg_reply_decode(reply, sizeof(reply), &n_parts) ||
+	    n_parts != s->n_parts)
+		return fail(a, AGG_EPROTO,
+			    "register: daemon counts %u partitions, we count %u",
+			    n_parts, s->n_parts);
+	a->job_id = h.job_id;
+	a->registered = true;
+	return 0;
+}
+
+uint32_t spare_agg_job_id(const struct spare_agg *a)
+{
+	return a->job_id;
+}
+
+uint32_t spare_agg_n_parts(const struct spare_agg *a)
+{
+	return a->registered ? a->spec.n_parts : 0;
+}
+
+int spare_agg_part_info(const struct spare_agg *a, uint32_t part,
+			uint32_t *tensor, uint64_t *offset, uint32_t *nelem)
+{
+	if (!a->registered)
+		return -1;
+	return agg_spec_part(&a->spec, part, tensor, offset, nelem) ? -1 : 0;
+}
+
+size_t spare_agg_part_bytes(const struct spare_agg *a, uint32_t part)
+{
+	return a->registered ? agg_spec_push_bytes(&a->spec, part) : 0;
+}
+
+static int check_part(struct spare_agg *a, const char *what, uint32_t part,
+		      size_t len)
+{
+	if (!a->registered)
+		return fail(a, AGG_ENOJOB, "%s: not registered", what);
+	if (part >= a->spec.n_parts)
+		return fail(a, AGG_EINVAL, "%s: partition %u out of range", what,
+			    part);
+	if (len != agg_spec_push_bytes(&a->spec, part))
+		return fail(a, AGG_ESIZE, "%s: partition %u takes %zu bytes, not %zu",
+			    what, part, agg_spec_push_bytes(&a->spec, part), len);
+	return 0;
+}
+
+static int send_part(struct spare_agg *a, unsigned int type, uint32_t part,
+		     uint32_t iter, const void *buf, size_t len)
+{
+	struct agg_hdr h;
+
+	agg_hdr_init(&h, type, (uint32_t)len);
+	h.job_id = a->job_id;
+	h.part = part;
+	h.iter = iter;
+	h.rank = a->spec.rank;
+	return send_msg(a, &h, buf, len);
+}
+
+int spare_agg_push(struct spare_agg *a, uint32_t part, uint32_t iter,
+		   const void *buf, size_t len)
+{
+	if (check_part(a, "push", part, len))
+		return -1;
+	return send_part(a, AGG_MSG_PUSH, part, iter, buf, len);
+}
+
+int spare_agg_set_weights(struct spare_agg *a, uint32_t part,
+			  const void *buf, size_t len)
+{
+	if (check_part(a, "set_weights", part, len))
+		return -1;
+	return send_part(a, AGG_MSG_SET_WEIGHTS, part, 0, buf, len);
+}
+
+/* Receive one PULL_REPLY of iteration iter for a partition in [lo, hi). */
+static int recv_pull_reply(struct spare_agg *a, uint32_t lo, uint32_t hi,
+			   uint32_t iter, uint32_t *part)
+{
+	struct agg_hdr h;
+
+	if (recv_hdr(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_PULL_REPLY || h.part < lo || h.part >= hi ||
+	    h.iter != iter || h.len != agg_spec_push_bytes(&a->spec, h.part))
+		return fail(a, AGG_EPROTO,
+			    "pull: unexpected %s (partition %u iteration %u, %u bytes)",
+			    agg_msg_type_name(h.type), h.part, h.iter, h.len);
+	*part = h.part;
+	return 0;
+}
+
+int spare_agg_pull(struct spare_agg *a, uint32_t part, uint32_t iter,
+		   void *buf, size_t len)
+{
+	uint32_t got;
+
+	if (check_part(a, "pull", part, len) ||
+	    send_part(a, AGG_MSG_PULL, part, iter, NULL, 0) ||
+	    recv_pull_reply(a, part, part + 1, iter, &got))
+		return -1;
+	return recv_all(a, buf, len);
+}
+
+int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
+			const void *in, void *out)
+{
+	size_t esz;
+	uint32_t lo, hi;
+
+	if (!a->registered)
+		return fail(a, AGG_ENOJOB, "allreduce: not registered");
+	if (tensor >= a->spec.n_tensors)
+		return fail(a, AGG_EINVAL, "allreduce: tensor %u out of range",
+			    tensor);
+	esz = agg_dtype_size(a->spec.dtype);
+	lo = a->spec.tensor_first_part[tensor];
+	hi = a->spec.tensor_first_part[tensor + 1];
+	for (uint32_t p = lo; p < hi; p++) {
+		uint64_t off = (uint64_t)(p - lo) * a->spec.part_elems * esz;
+
+		if (send_part(a, AGG_MSG_PUSH, p, iter, (const uint8_t *)in + off,
+			      agg_spec_push_bytes(&a->spec, p)))
+			return -1;
+	}
+	for (uint32_t p = lo; p < hi; p++)
+		if (send_part(a, AGG_MSG_PULL, p, iter, NULL, 0))
+			return -1;
+	/* replies come in the order partitions finish, not request order */
+	for (uint32_t i = lo; i < hi; i++) {
+		uint32_t p;
+		uint64_t off;
+
+		if (recv_pull_reply(a, lo, hi, iter, &p))
+			return -1;
+		off = (uint64_t)(p - lo) * a->spec.part_elems * esz;
+		if (recv_all(a, (uint8_t *)out + off,
+			     agg_spec_push_bytes(&a->spec, p)))
+			return -1;
+	}
+	return 0;
+}
+
+int spare_agg_stats(struct spare_agg *a, char **text)
+{
+	struct agg_hdr h;
+	char *buf;
+
+	agg_hdr_init(&h, AGG_MSG_STATS, 0);
+	if (send_msg(a, &h, NULL, 0) || recv_hdr(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_STATS_REPLY)
+		return fail(a, AGG_EPROTO, "stats: unexpected %s",
+			    agg_msg_type_name(h.type));
+	buf = malloc((size_t)h.len + 1);
+	if (!buf)
+		return fail(a, AGG_ENOMEM, "stats: out of memory");
+	if (recv_all(a, buf, h.len)) {
+		free(buf);
+		return -1;
+	}
+	buf[h.len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+int spare_agg_leave(struct spare_agg *a)
+{
+	struct agg_hdr h;
+
+	agg_hdr_init(&h, AGG_MSG_LEAVE, 0);
+	return send_msg(a, &h, NULL, 0);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libspare-agg: the C client of spare-aggd (Documentation/aggd.md).
+ *
+ * One struct spare_agg is one worker's connection. Calls block; a call that
+ * fails returns -1, and spare_agg_status()/spare_agg_error() say why: the
+ * daemon's status and message for an ERROR it sent, or AGG_OK and a local
+ * reason (connection lost, timeout) otherwise. Once a call has failed the
+ * connection is unusable except for spare_agg_close().
+ *
+ * Not thread-safe: use one struct spare_agg per thread.
+ */
+#ifndef SPARE_AGG_H
+#define SPARE_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct spare_agg;
+
+struct spare_agg_tensor {
+	const char *name;
+	uint64_t nelem;
+};
+
+struct spare_agg_job {
+	const char *name;
+	const char *token;
+	unsigned int n_workers;
+	unsigned int rank;
+	unsigned int dtype;		/* AGG_DTYPE_* (1 fp32, 2 fp16, 3 bf16) */
+	unsigned int part_elems;	/* elements per partition */
+	unsigned int weight;		/* fair-share weight, 0 means 1 */
+	unsigned int opt;		/* AGG_OPT_* */
+	float lr, momentum;		/* with AGG_OPT_SGD_MOMENTUM */
+};
+
+/* NULL on failure, with a reason in err. */
+struct spare_agg *spare_agg_connect(const char *host, unsigned int port,
+				    char *err, size_t err_len);
+/*
+ * The same over RDMA (rdma_cm, RC): the daemon must run with --rdma on the
+ * same port number. src binds the source address (NULL: any). Payloads are
+ * limited to AGG_RDMA_MAX_PAYLOAD bytes, so partitions must be that small.
+ */
+struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
+					 const char *src, char *err,
+					 size_t err_len);
+void spare_agg_close(struct spare_agg *a);
+/* Receive/send timeout for every later call; 0 waits forever. */
+int spare_agg_set_timeout(struct spare_agg *a, unsigned int ms);
+
+int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
+		       const struct spare_agg_tensor *tensors,
+		       unsigned int n_tensors);
+uint32_t spare_agg_job_id(const struct spare_agg *a);
+uint32_t spare_agg_n_parts(const struct spare_agg *a);
+int spare_agg_part_info(const struct spare_agg *a, uint32_t part,
+			uint32_t *tensor, uint64_t *offset, uint32_t *nelem);
+/* Bytes of one partition's push/pull payload. */
+size_t spare_agg_part_bytes(const struct spare_agg *a, uint32_t part);
+
+int spare_agg_push(struct spare_agg *a, uint32_t part, uint32_t iter,
+		   const void *buf, size_t len);
+int spare_agg_pull(struct spare_agg *a, uint32_t part, uint32_t iter,
+		   void *buf, size_t len);
+int spare_agg_set_weights(struct spare_agg *a, uint32_t part,
+			  const void *buf, size_t len);
+/*
+ * Push every partition of tensor 'tensor' from in, then pull them all into
+ * out (in and out hold the whole tensor in the job's dtype; they may be
+ * the same buffer).
+ */
+int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
+			const void *in, void *out);
+/* Daemon metrics (Prometheus text), malloc'ed, NUL terminated. */
+int spare_agg_stats(struct spare_agg *a, char **text);
+/* Orderly goodbye: the daemon will not count this worker as dead. */
+int spare_agg_leave(struct spare_agg *a);
+
+unsigned int spare_agg_status(const struct spare_agg *a);
+const char *spare_agg_error(const struct spare_agg *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPARE_AGG_H */
