@@ -145,3 +145,21 @@ swap_run() {
 	fi
 	[ "$SWAP_RESULT" = ok ]
 }
+
+# perftest TOOL PORT ARGS...: run a perftest pair over rdma_cm, the server on
+# host 2 and the client on host 1, each bounded in time; prints the client's
+# output. Returns the client's status.
+perftest() {
+	local tool=$1 port=$2 srv rc
+	shift 2
+	timeout -s KILL 120 "$tool" -R -F -p "$port" "$@" >/tmp/perftest-srv.out 2>&1 &
+	srv=$!
+	sleep 1
+	timeout -s KILL 110 "$tool" -R -F -p "$port" "$@" \
+		--source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/perftest-cli.out 2>&1
+	rc=$?
+	wait $srv
+	cat /tmp/perftest-cli.out
+	[ $rc = 0 ] || { echo "--- $tool server:"; cat /tmp/perftest-srv.out; }
+	return $rc
+}

@@ -62,19 +62,12 @@ without_brd() { rmmod brd 2>/dev/null; }
 
 run_rdma_raw() {
 	local o
-	timeout -s KILL 120 ib_read_lat -R -s 4096 -n 1000 -F -p 18700 >/dev/null 2>&1 &
-	sleep 1
-	o=$(timeout -s KILL 110 ib_read_lat -R -s 4096 -n 1000 -F -p 18700 \
-		--source_ip "$(host_addr 1)" "$(host_addr 2)" | grep -E '^ *4096 +1000')
 	# columns: bytes iters t_min t_max t_typical t_avg t_stdev p99 p99.9
+	o=$(perftest ib_read_lat 18700 -s 4096 -n 1000 | grep -E '^ *4096 +1000') || return 1
 	result rdma-raw read_lat_typical_us "$(echo "$o" | awk '{print $5}')"
 	result rdma-raw read_lat_p99_us "$(echo "$o" | awk '{print $8}')"
-	timeout -s KILL 120 ib_read_bw -R -s 4096 -n 2000 -F -p 18701 >/dev/null 2>&1 &
-	sleep 1
-	o=$(timeout -s KILL 110 ib_read_bw -R -s 4096 -n 2000 -F -p 18701 \
-		--source_ip "$(host_addr 1)" "$(host_addr 2)" | grep -E '^ *4096 +2000')
+	o=$(perftest ib_read_bw 18701 -s 4096 -n 2000 | grep -E '^ *4096 +2000') || return 1
 	result rdma-raw read_bw_MBps "$(echo "$o" | awk '{print $4}')"
-	wait
 }
 
 run_spare() {
