@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# spared's pure logic: slab pool accounting and slab memory scrubbing.
+UNIT_TESTS += test_spared_pool
+test_spared_pool_SRCS   := tests/unit/test_spared_pool.c \
+			   userspace/spared/pool.c userspace/spared/slabmem.c
+test_spared_pool_CFLAGS := -Iuserspace/spared
+test_spared_pool_LDLIBS :=
+
+UNIT_TESTS += test_spare_lib
+test_spare_lib_SRCS   := tests/unit/test_spare_lib.c
+test_spare_lib_LDLIBS :=
+
+UNIT_TESTS += test_spared_config
+test_spared_config_SRCS   := tests/unit/test_spared_config.c \
+			     userspace/spared/config.c
+test_spared_config_CFLAGS := -Iuserspace/spared
+test_spared_config_LDLIBS :=

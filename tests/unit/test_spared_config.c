@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for spared's settings (userspace/spared/config.c): the
+ * defaults, every setting's accepted and refused values, the config-file
+ * path through the same table, and the cross-checks.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "spare_conf.h"
+#include "spare_log.h"
+#include "spare_proto.h"
+#include "tap.h"
+
+static struct spared_config cfg;
+
+static void test_defaults(void)
+{
+	unsigned int i;
+
+	EXPECT_EQ(spared_config_defaults(&cfg), 0);
+	EXPECT_EQ(cfg.port, SPARE_DEFAULT_PORT);
+	EXPECT_EQ(cfg.budget, 1ULL << 30);
+	EXPECT_EQ(cfg.slab_size, 1ULL << 30);
+	EXPECT_EQ(cfg.slab_shift, SPARE_SLAB_SHIFT_DEFAULT);
+	EXPECT_EQ(cfg.evict_deadline_ms, 5000);
+	EXPECT(cfg.max_clients > 0 && cfg.max_data_conns > 0);
+	EXPECT_EQ(cfg.listen_addr[0], '\0');
+	/* Every setting has a key, help and a unique name. */
+	for (i = 0; i < spared_nsettings; i++) {
+		unsigned int j;
+
+		EXPECT(spared_settings[i].key && spared_settings[i].help);
+		for (j = i + 1; j < spared_nsettings; j++)
+			EXPECT(strcmp(spared_settings[i].key, spared_settings[j].key));
+	}
+	/* The defaults alone make a working donor: one 1G slab. */
+	EXPECT(spared_config_finish(&cfg) == NULL);
+	EXPECT(!strcmp(cfg.ctl_path, "/run/spare/spared-18515.sock"));
+}
+
+static void test_values(void)
+{
+	spared_config_defaults(&cfg);
+	EXPECT(spared_config_set(&cfg, "budget", "4G") == NULL);
+	EXPECT_EQ(cfg.budget, 4ULL << 30);
+	EXPECT(spared_config_set(&cfg, "budget", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "budget", "lots") != NULL);
+	EXPECT(spared_config_set(&cfg, "slab-size", "1M") == NULL);
+	EXPECT_EQ(cfg.slab_shift, 20);
+	EXPECT(spared_config_set(&cfg, "slab-size", "16G") == NULL);
+	EXPECT_EQ(cfg.slab_shift, 34);
+	EXPECT(spared_config_set(&cfg, "slab-size", "512K") != NULL);
+	EXPECT(spared_config_set(&cfg, "slab-size", "32G") != NULL);
+	EXPECT(spared_config_set(&cfg, "slab-size", "3M") != NULL);
+	EXPECT_EQ(cfg.slab_shift, 34);		/* refused values change nothing */
+	EXPECT(spared_config_set(&cfg, "port", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "port", "65536") != NULL);
+	EXPECT(spared_config_set(&cfg, "port", "4791") == NULL);
+	EXPECT_EQ(cfg.port, 4791);
+	EXPECT(spared_config_set(&cfg, "evict-deadline", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "evict-deadline", "250") == NULL);
+	EXPECT_EQ(cfg.evict_deadline_ms, 250);
+	EXPECT(spared_config_set(&cfg, "max-clients", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "hello-timeout", "x") != NULL);
+	EXPECT(spared_config_set(&cfg, "log-level", "chatty") != NULL);
+	EXPECT(spared_config_set(&cfg, "log-level", "err") == NULL);
+	EXPECT(spared_config_set(&cfg, "listen", "10.0.0.2") == NULL);
+	EXPECT(!strcmp(cfg.listen_addr, "10.0.0.2"));
+	EXPECT(spared_config_set(&cfg, "listen",
+		"0123456789012345678901234567890123456789012345678901234567890123456789") != NULL);
+	EXPECT(spared_config_set(&cfg, "nonsense", "1") != NULL);
+}
+
+static void test_finish(void)
+{
+	spared_config_defaults(&cfg);
+	spared_config_set(&cfg, "budget", "3M");
+	spared_config_set(&cfg, "slab-size", "1M");
+	spared_config_set(&cfg, "port", "20000");
+	EXPECT(spared_config_finish(&cfg) == NULL);
+	EXPECT(!strcmp(cfg.ctl_path, "/run/spare/spared-20000.sock"));
+	/* An explicit control socket is kept. */
+	spared_config_set(&cfg, "ctl", "/tmp/x.sock");
+	EXPECT(spared_config_finish(&cfg) == NULL);
+	EXPECT(!strcmp(cfg.ctl_path, "/tmp/x.sock"));
+	spared_config_set(&cfg, "budget", "512K");
+	EXPECT(spared_config_finish(&cfg) != NULL);
+}
+
+static const char *conf_setting(const char *key, const char *value, void *ctx)
+{
+	return spared_config_set(ctx, key, value);
+}
+
+static void test_config_file(void)
+{
+	const char *good = "# donor\nbudget = 64M\nslab-size=1M\nlisten = 10.0.0.2\n";
+	const char *bad = "budget = 64M\nslab-size = 3M\n";
+	FILE *f;
+
+	spared_config_defaults(&cfg);
+	f = fmemopen((void *)good, strlen(good), "r");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, "spared.conf", conf_setting, &cfg), 0);
+	fclose(f);
+	EXPECT_EQ(cfg.budget, 64ULL << 20);
+	EXPECT_EQ(cfg.slab_shift, 20);
+	f = fmemopen((void *)bad, strlen(bad), "r");
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, "spared.conf", conf_setting, &cfg), -1);
+	fclose(f);
+}
+
+int main(void)
+{
+	spare_log_init("test_spared_config", SPARE_LOG_ERR);
+	TAP_RUN(test_defaults);
+	TAP_RUN(test_values);
+	TAP_RUN(test_finish);
+	TAP_RUN(test_config_file);
+	return tap_done();
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for spared's slab pool (userspace/spared/pool.c) and slab
+ * memory (slabmem.c): budget accounting, lending, release paths, eviction
+ * deadlines, and memory that is zero when lent again.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "pool.h"
+#include "slabmem.h"
+#include "spare_util.h"
+#include "tap.h"
+
+#define MiB (1ULL << 20)
+
+static int owner_a, owner_b;	/* addresses stand for two sessions */
+
+static void test_init_budget(void)
+{
+	struct slab_pool p;
+
+	EXPECT_EQ(slab_pool_init(&p, 256 * MiB, 64 * MiB), 0);
+	EXPECT_EQ(p.nslabs, 4);
+	EXPECT_EQ(p.nfree, 4);
+	EXPECT_EQ(slab_pool_lent(&p), 0);
+	slab_pool_destroy(&p);
+	/* A budget that is not a whole number of slabs rounds down. */
+	EXPECT_EQ(slab_pool_init(&p, 100 * MiB, 32 * MiB), 0);
+	EXPECT_EQ(p.nslabs, 3);
+	slab_pool_destroy(&p);
+	/* No whole slab, or a slab size that is not a power of two. */
+	errno = 0;
+	EXPECT_EQ(slab_pool_init(&p, 1 * MiB, 2 * MiB), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(slab_pool_init(&p, 256 * MiB, 3 * MiB), -1);
+	EXPECT_EQ(slab_pool_init(&p, 256 * MiB, 0), -1);
+}
+
+static void test_take_until_full(void)
+{
+	struct slab_pool p;
+	struct slab *s[3];
+
+	EXPECT_EQ(slab_pool_init(&p, 2 * MiB, MiB), 0);
+	s[0] = slab_pool_take(&p, &owner_a, 7);
+	s[1] = slab_pool_take(&p, &owner_b, 7);
+	s[2] = slab_pool_take(&p, &owner_a, 8);
+	EXPECT(s[0] && s[1] && s[0] != s[1]);
+	EXPECT(s[2] == NULL);
+	EXPECT_EQ(p.nfree, 0);
+	EXPECT_EQ(p.stats.maps, 2);
+	EXPECT_EQ(p.stats.refusals, 1);
+	/* Same client id, different owners: distinct slabs. */
+	EXPECT(slab_pool_find(&p, &owner_a, 7) == s[0]);
+	EXPECT(slab_pool_find(&p, &owner_b, 7) == s[1]);
+	EXPECT(slab_pool_find(&p, &owner_a, 8) == NULL);
+	EXPECT_EQ(s[0]->state, SLAB_LENT);
+	slab_pool_destroy(&p);
+}
+
+static void test_put_and_reuse(void)
+{
+	struct slab_pool p;
+	struct slab *s, *t;
+	static char fake_mem;
+
+	EXPECT_EQ(slab_pool_init(&p, 4 * MiB, MiB), 0);
+	s = slab_pool_take(&p, &owner_a, 1);
+	s->mem = &fake_mem;		/* as if spared had mapped it */
+	slab_pool_put(&p, s, SLAB_RELEASE_UNMAP);
+	EXPECT_EQ(s->state, SLAB_FREE);
+	EXPECT(s->owner == NULL);
+	EXPECT_EQ(p.nfree, 4);
+	EXPECT_EQ(p.stats.unmaps, 1);
+	EXPECT(slab_pool_find(&p, &owner_a, 1) == NULL);
+	/* A slab with memory already mapped is preferred. */
+	t = slab_pool_take(&p, &owner_b, 1);
+	EXPECT(t == s);
+	/* Double put is harmless and not counted twice. */
+	slab_pool_put(&p, t, SLAB_RELEASE_RECLAIM);
+	slab_pool_put(&p, t, SLAB_RELEASE_RECLAIM);
+	EXPECT_EQ(p.stats.reclaims, 1);
+	EXPECT_EQ(p.nfree, 4);
+	/* untake rolls a failed lend back. */
+	t = slab_pool_take(&p, &owner_b, 2);
+	slab_pool_untake(&p, t);
+	EXPECT_EQ(p.nfree, 4);
+	EXPECT_EQ(p.stats.maps, 2);
+	slab_pool_destroy(&p);
+}
+
+static void test_owned_iteration(void)
+{
+	struct slab_pool p;
+	struct slab *s;
+	unsigned int n = 0, i;
+
+	EXPECT_EQ(slab_pool_init(&p, 8 * MiB, MiB), 0);
+	for (i = 0; i < 5; i++)
+		slab_pool_take(&p, i & 1 ? &owner_b : &owner_a, i);
+	for (s = slab_pool_next_owned(&p, &owner_a, NULL); s;
+	     s = slab_pool_next_owned(&p, &owner_a, s)) {
+		EXPECT(s->owner == &owner_a);
+		n++;
+	}
+	EXPECT_EQ(n, 3);
+	/* Releasing while iterating (as session teardown does). */
+	for (s = slab_pool_next_owned(&p, &owner_b, NULL); s;
+	     s = slab_pool_next_owned(&p, &owner_b, s))
+		slab_pool_put(&p, s, SLAB_RELEASE_RECLAIM);
+	EXPECT_EQ(p.nfree, 8 - 3);
+	EXPECT_EQ(p.stats.reclaims, 2);
+	slab_pool_destroy(&p);
+}
+
+static void test_eviction(void)
+{
+	struct slab_pool p;
+	struct slab *a, *b, *v;
+
+	EXPECT_EQ(slab_pool_init(&p, 4 * MiB, MiB), 0);
+	EXPECT(slab_pool_pick_victim(&p) == NULL);
+	a = slab_pool_take(&p, &owner_a, 1);
+	b = slab_pool_take(&p, &owner_b, 1);
+	/* Longest lent first. */
+	v = slab_pool_pick_victim(&p);
+	EXPECT(v == a);
+	slab_pool_mark_evicting(&p, v, 1000);
+	EXPECT_EQ(a->state, SLAB_EVICTING);
+	EXPECT_EQ(p.stats.evictions, 1);
+	/* Marking twice is a no-op. */
+	slab_pool_mark_evicting(&p, v, 5);
+	EXPECT_EQ(a->deadline_ms, 1000);
+	EXPECT_EQ(p.nevicting, 1);
+	/* An evicting slab is not picked again. */
+	EXPECT(slab_pool_pick_victim(&p) == b);
+	slab_pool_mark_evicting(&p, b, 500);
+	EXPECT(slab_pool_pick_victim(&p) == NULL);
+	EXPECT_EQ(slab_pool_next_deadline(&p), 500);
+	EXPECT(slab_pool_next_expired(&p, 499) == NULL);
+	EXPECT(slab_pool_next_expired(&p, 500) == b);
+	slab_pool_put(&p, b, SLAB_RELEASE_REVOKE);
+	EXPECT_EQ(p.stats.revocations, 1);
+	EXPECT_EQ(slab_pool_next_deadline(&p), 1000);
+	/* The owner answers before the deadline: an ordinary unmap. */
+	slab_pool_put(&p, a, SLAB_RELEASE_UNMAP);
+	EXPECT_EQ(p.nevicting, 0);
+	EXPECT_EQ(slab_pool_next_deadline(&p), 0);
+	EXPECT(slab_pool_next_expired(&p, UINT64_MAX) == NULL);
+	EXPECT_EQ(p.nfree, 4);
+	slab_pool_destroy(&p);
+}
+
+static void test_slab_mem_zeroed(void)
+{
+	size_t size = 2 * MiB + 4096;	/* not a huge page multiple */
+	unsigned char *mem;
+
+	mem = slab_mem_alloc(size);
+	EXPECT(mem != NULL);
+	if (!mem)
+		return;
+	/* Fresh memory is zero: never lent un-zeroed the first time. */
+	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
+	memset(mem, 0xa5, size);
+	slab_mem_scrub(mem, size);
+	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
+	mem[size - 1] = 1;
+	slab_mem_scrub(mem, size);
+	slab_mem_populate(mem, size);
+	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
+	slab_mem_free(mem, size);
+}
+
+int main(void)
+{
+	TAP_RUN(test_init_budget);
+	TAP_RUN(test_take_until_full);
+	TAP_RUN(test_put_and_reuse);
+	TAP_RUN(test_owned_iteration);
+	TAP_RUN(test_eviction);
+	TAP_RUN(test_slab_mem_zeroed);
+	return tap_done();
+}

@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spared survives misbehaving peers: each malformed message or bad
+# connection request closes only that connection, with one log line naming
+# the client and the reason, while a good client keeps working.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spared.inc
+set -u
+
+step "soft-RoCE: good client 10.0.0.1, donor 10.0.0.2, bad peers 10.0.0.3"
+spared_rxe_up 3
+spared_start --budget 4M --slab-size 1M --hello-timeout 3000
+rm -f /tmp/bad-done
+
+step "a good client maps a slab and waits while bad peers come and go"
+probe_bg /tmp/good.out 1 "$SPARED_ADDR" map:1 write:1:0x42 \
+	wait-file:/tmp/bad-done:900000 read:1:0x42 heartbeat map:2 read:2:0 \
+	unmap:2 unmap:1
+good=$PROBE_PID
+wait_line /tmp/good.out "write slab 1"
+pass "good client holds a slab"
+
+n=0
+mapped=0
+for kind in magic version type reserved pad short long shift donor-msg \
+	    second-hello garbage; do
+	step "bad message: $kind"
+	probe 3 "$SPARED_ADDR" map:1 "bad:$kind" || fail_log "bad:$kind"
+	n=$((n + 1))
+	mapped=$((mapped + 1))
+	spared_alive
+done
+step "bad message: map-before-hello"
+probe 3 --no-hello "$SPARED_ADDR" bad:map-before-hello || fail_log "map-before-hello"
+n=$((n + 1))
+
+step "a HELLO for another slab size is answered BAD_SLAB_SIZE"
+probe 3 -s 2M "$SPARED_ADDR" >/tmp/shift.out 2>&1 && fail_log "2M slabs granted by a 1M donor"
+grep -q 'HELLO refused: status 3 (donor serves slabs of 2^20)' /tmp/shift.out ||
+	{ cat /tmp/shift.out; fail_log "no BAD_SLAB_SIZE"; }
+
+step "a client that never sends HELLO is dropped after --hello-timeout"
+probe 3 --no-hello "$SPARED_ADDR" expect-closed || fail_log "silent client kept"
+
+for kind in garbage none short magic version kind depth cookie; do
+	step "bad connection private data: $kind"
+	probe 3 --bad-priv "$kind" "$SPARED_ADDR" || fail_log "bad-priv $kind"
+	spared_alive
+done
+
+step "bad and good peers at once: 4 send garbage while 2 map, write, read"
+pids=
+for i in 1 2 3 4; do
+	probe_bg "/tmp/bad$i.out" 3 "$SPARED_ADDR" bad:garbage
+	pids="$pids $PROBE_PID"
+done
+for i in 1 2; do
+	probe_bg "/tmp/ok$i.out" $((2 * i - 1)) "$SPARED_ADDR" "map:$((10 + i))" \
+		"write:$((10 + i)):0x6$i" "read:$((10 + i)):0x6$i" "unmap:$((10 + i))"
+	pids="$pids $PROBE_PID"
+done
+for p in $pids; do wait "$p" || { cat /tmp/bad?.out /tmp/ok?.out; fail_log "a concurrent peer failed"; }; done
+n=$((n + 4))
+spared_alive
+pass "concurrent peers"
+
+step "the bad peers' slabs came back; the good client's did not move"
+expect_counter slabs_lent 1
+expect_counter clients 1
+expect_counter slabs_free 3
+# Every slab lent came back, by UNMAP or reclaimed from a closed session,
+# except the good client's. (A client that UNMAPs and disconnects at once
+# may be reclaimed instead: the disconnect can be seen first.)
+maps=$(counter maps_total); unmaps=$(counter unmaps_total); reclaims=$(counter reclaims_total)
+echo "maps $maps, unmaps $unmaps, reclaims $reclaims"
+[ "$maps" = $((mapped + 3)) ] || fail_log "maps_total $maps, expected $((mapped + 3))"
+[ $((unmaps + reclaims)) = $((maps - 1)) ] || fail_log "unmaps + reclaims != maps - 1"
+[ "$reclaims" -ge "$mapped" ] || fail_log "only $reclaims reclaims for $mapped bad peers"
+bad=$(counter bad_msgs_total)
+# the $n bad messages, plus 7 refusals of malformed private data (the
+# unknown cookie is well-formed, so it is refused without counting)
+[ "$bad" = $((n + 7)) ] || fail_log "spared_bad_msgs_total $bad, expected $((n + 7))"
+grep -q "closing session: bad message: bad magic" "$SPARED_LOG" || fail_log "no log line for bad magic"
+grep -q "connection refused: bad private data" "$SPARED_LOG" || fail_log "no log line for bad private data"
+grep -q "DATA connection refused: unknown session cookie" "$SPARED_LOG" || fail_log "no log line for unknown cookie"
+
+step "the good client still reads its data, maps, heartbeats"
+touch /tmp/bad-done
+wait $good || { cat /tmp/good.out; cat "$SPARED_LOG"; fail "the good client was disturbed"; }
+cat /tmp/good.out
+pass "good client unaffected"
+
+step "log lines of the bad peers"
+grep -E 'closing session|connection refused' "$SPARED_LOG"
+sparectl donor -p "$SPARED_PORT" status
+spared_stop
+pass "spared survived every bad peer"

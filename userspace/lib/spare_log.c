@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Logging to stderr with levels. See spare_log.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "spare_log.h"
+
+static const char *log_prog = "spare";
+static enum spare_log_level log_level = SPARE_LOG_INFO;
+
+static const char *const level_names[] = {
+	[SPARE_LOG_ERR]		= "err",
+	[SPARE_LOG_WARN]	= "warn",
+	[SPARE_LOG_INFO]	= "info",
+	[SPARE_LOG_DEBUG]	= "debug",
+};
+
+void spare_log_init(const char *prog, enum spare_log_level level)
+{
+	const char *slash;
+
+	if (prog) {
+		slash = strrchr(prog, '/');
+		log_prog = slash ? slash + 1 : prog;
+	}
+	log_level = level;
+}
+
+void spare_log_set_level(enum spare_log_level level)
+{
+	log_level = level;
+}
+
+enum spare_log_level spare_log_get_level(void)
+{
+	return log_level;
+}
+
+int spare_log_parse_level(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+		if (!strcasecmp(s, level_names[i]))
+			return (int)i;
+	if (s[0] >= '0' && s[0] <= '3' && s[1] == '\0')
+		return s[0] - '0';
+	return -1;
+}
+
+void spare_log(enum spare_log_level level, const char *fmt, ...)
+{
+	char line[1024];
+	int saved_errno = errno;
+	struct timespec ts;
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* CLOCK_MONOTONIC matches the kernel's printk time stamps (and
+	 * /proc/uptime), so daemon and kernel logs line up. One fprintf
+	 * per line so that lines of concurrent writers never mix. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	fprintf(stderr, "%s[%lld.%03ld]: %s: %s\n", log_prog, (long long)ts.tv_sec,
+		ts.tv_nsec / 1000000, level_names[level], line);
+	errno = saved_errno;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Logging for spare's daemons and tools: one line per event, to stderr,
+ * where systemd's journal (or the VM rig's console) picks it up.
+ *
+ *   spared[812.345]: warn: client 10.0.0.1:4711#3: MAP slab 3: already mapped
+ *
+ * The time stamp is CLOCK_MONOTONIC seconds, as in the kernel's log.
+ */
+#ifndef SPARE_LOG_H
+#define SPARE_LOG_H
+
+enum spare_log_level {
+	SPARE_LOG_ERR	= 0,
+	SPARE_LOG_WARN	= 1,
+	SPARE_LOG_INFO	= 2,
+	SPARE_LOG_DEBUG	= 3,
+};
+
+/* @prog prefixes every line; it must outlive the program (argv[0] is fine). */
+void spare_log_init(const char *prog, enum spare_log_level level);
+void spare_log_set_level(enum spare_log_level level);
+enum spare_log_level spare_log_get_level(void);
+
+/* "err", "warn", "info" or "debug" (or 0..3); returns -1 if unknown. */
+int spare_log_parse_level(const char *s);
+
+void spare_log(enum spare_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define log_err(...)	spare_log(SPARE_LOG_ERR, __VA_ARGS__)
+#define log_warn(...)	spare_log(SPARE_LOG_WARN, __VA_ARGS__)
+#define log_info(...)	spare_log(SPARE_LOG_INFO, __VA_ARGS__)
+#define log_dbg(...)	spare_log(SPARE_LOG_DEBUG, __VA_ARGS__)
+
+#endif /* SPARE_LOG_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared's settings: one table for the command line, the config file and
+ * the defaults. Pure logic, unit-tested in tests/unit/test_spared_config.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "spare_log.h"
+#include "spare_proto.h"
+#include "spare_util.h"
+
+/*
+ * Every setting, once: its long option (also its key in spared.conf), its
+ * default and its help line.
+ */
+const struct spared_setting spared_settings[] = {
+	{ "listen",	'l', "ADDR",  "address to listen on (default: any IPv4)", "" },
+	{ "port",	'p', "PORT",  "rdma_cm port", "18515" },
+	{ "budget",	'b', "SIZE",  "memory to lend, e.g. 256M, 8G", "1G" },
+	{ "slab-size",	's', "SIZE",  "slab size, a power of two from 1M to 16G", "1G" },
+	{ "ctl",	'c', "PATH",  "control socket (default /run/spare/spared-<port>.sock)", "" },
+	{ "evict-deadline", 'e', "MS", "time a client has to return an evicted slab", "5000" },
+	{ "max-clients", 0,  "N",     "client sessions served at once", "64" },
+	{ "max-data-conns", 0, "N",   "DATA connections per client session", "256" },
+	{ "hello-timeout", 0, "MS",   "time a new client has to send HELLO", "10000" },
+	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
+};
+
+const unsigned int spared_nsettings = ARRAY_SIZE(spared_settings);
+_Static_assert(ARRAY_SIZE(spared_settings) <= SPARED_MAX_SETTINGS,
+	       "raise SPARED_MAX_SETTINGS");
+
+const char *spared_config_set(struct spared_config *cfg, const char *key,
+			      const char *value)
+{
+	uint64_t v;
+	int level;
+
+	if (!strcmp(key, "listen")) {
+		if (strlen(value) >= sizeof(cfg->listen_addr))
+			return "too long";
+		strcpy(cfg->listen_addr, value);
+	} else if (!strcmp(key, "port")) {
+		if (spare_parse_u64(value, 1, 65535, &v))
+			return "not a port number (1-65535)";
+		cfg->port = (uint16_t)v;
+	} else if (!strcmp(key, "budget")) {
+		if (spare_parse_size(value, &v) || !v)
+			return "not a size (e.g. 256M, 8G)";
+		cfg->budget = v;
+	} else if (!strcmp(key, "slab-size")) {
+		int shift;
+
+		if (spare_parse_size(value, &v))
+			return "not a size (e.g. 1M, 1G)";
+		shift = spare_ilog2_exact(v);
+		if (shift < SPARE_SLAB_SHIFT_MIN || shift > SPARE_SLAB_SHIFT_MAX)
+			return "must be a power of two from 1M to 16G";
+		cfg->slab_size = v;
+		cfg->slab_shift = (unsigned int)shift;
+	} else if (!strcmp(key, "ctl")) {
+		if (strlen(value) >= sizeof(cfg->ctl_path))
+			return "path too long for a unix socket";
+		strcpy(cfg->ctl_path, value);
+	} else if (!strcmp(key, "evict-deadline")) {
+		if (spare_parse_u64(value, 1, 3600000, &v))
+			return "not a time in ms (1-3600000)";
+		cfg->evict_deadline_ms = (unsigned int)v;
+	} else if (!strcmp(key, "max-clients")) {
+		if (spare_parse_u64(value, 1, 65536, &v))
+			return "not a count (1-65536)";
+		cfg->max_clients = (unsigned int)v;
+	} else if (!strcmp(key, "max-data-conns")) {
+		if (spare_parse_u64(value, 1, 65536, &v))
+			return "not a count (1-65536)";
+		cfg->max_data_conns = (unsigned int)v;
+	} else if (!strcmp(key, "hello-timeout")) {
+		if (spare_parse_u64(value, 1, 3600000, &v))
+			return "not a time in ms (1-3600000)";
+		cfg->hello_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "log-level")) {
+		level = spare_log_parse_level(value);
+		if (level < 0)
+			return "not one of err, warn, info, debug";
+		spare_log_set_level((enum spare_log_level)level);
+	} else {
+		return "unknown setting";
+	}
+	return NULL;
+}
+
+int spared_config_defaults(struct spared_config *cfg)
+{
+	unsigned int i;
+	const char *why;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < spared_nsettings; i++) {
+		if (!spared_settings[i].dflt[0])
+			continue;
+		why = spared_config_set(cfg, spared_settings[i].key,
+					spared_settings[i].dflt);
+		if (why) {
+			log_err("default %s: %s", spared_settings[i].key, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *spared_config_finish(struct spared_config *cfg)
+{
+	if (cfg->budget < cfg->slab_size)
+		return "budget is smaller than one slab";
+	if (!cfg->ctl_path[0])
+		snprintf(cfg->ctl_path, sizeof(cfg->ctl_path),
+			 SPARED_CTL_DIR "/spared-%u.sock", cfg->port);
+	return NULL;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spared's settings. Each is a long option and, with the same name, a key
+ * of /etc/spare/spared.conf; the table below holds its default and help.
+ */
+#ifndef SPARED_CONFIG_H
+#define SPARED_CONFIG_H
+
+#include <stdint.h>
+#include <sys/un.h>
+
+#define SPARED_DEFAULT_CONF	"/etc/spare/spared.conf"
+#define SPARED_CTL_DIR		"/run/spare"
+
+struct spared_config {
+	char		listen_addr[64];	/* "" = any */
+	uint16_t	port;
+	uint64_t	budget;
+	uint64_t	slab_size;
+	unsigned int	slab_shift;
+	char		ctl_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	unsigned int	evict_deadline_ms;
+	unsigned int	max_clients;
+	unsigned int	max_data_conns;		/* per client session */
+	unsigned int	hello_timeout_ms;
+};
+
+struct spared_setting {
+	const char	*key;		/* long option and config key */
+	int		short_opt;	/* 0 if none */
+	const char	*arg;		/* placeholder in --help */
+	const char	*help;
+	const char	*dflt;		/* "" if none */
+};
+
+#define SPARED_MAX_SETTINGS	32
+
+extern const struct spared_setting spared_settings[];
+extern const unsigned int spared_nsettings;
+
+/* Reset @cfg to the defaults; 0, or -1 if a default is invalid (a bug). */
+int spared_config_defaults(struct spared_config *cfg);
+
+/* Apply one setting; NULL, or why @value is refused ("unknown setting"). */
+const char *spared_config_set(struct spared_config *cfg, const char *key,
+			      const char *value);
+
+/* Cross-checks and derived values once all settings are in; NULL or why. */
+const char *spared_config_finish(struct spared_config *cfg);
+
+#endif /* SPARED_CONFIG_H */

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared: the spare donor daemon. Options, configuration, signals and the
+ * event loop. See Documentation/spared.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "slabmem.h"
+#include "spared.h"
+#include "spare_conf.h"
+#include "spare_log.h"
+#include "spare_util.h"
+
+static const char *conf_setting(const char *key, const char *value, void *ctx)
+{
+	return spared_config_set(ctx, key, value);
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: %s [options]\n"
+		"Lend this host's memory to spare clients over RDMA.\n\n"
+		"  -f, --config PATH        settings file (default %s; key = value,\n"
+		"                           keys are the long options below)\n",
+		prog, SPARED_DEFAULT_CONF);
+	for (i = 0; i < spared_nsettings; i++) {
+		char left[40];
+
+		if (spared_settings[i].short_opt)
+			snprintf(left, sizeof(left), "-%c, --%s %s",
+				 spared_settings[i].short_opt, spared_settings[i].key, spared_settings[i].arg);
+		else
+			snprintf(left, sizeof(left), "    --%s %s", spared_settings[i].key,
+				 spared_settings[i].arg);
+		if (spared_settings[i].dflt[0] && !strstr(spared_settings[i].help, "default"))
+			fprintf(f, "  %-24s %s [%s]\n", left, spared_settings[i].help,
+				spared_settings[i].dflt);
+		else
+			fprintf(f, "  %-24s %s\n", left, spared_settings[i].help);
+	}
+	fprintf(f, "  -h, --help\n\n"
+		"Control socket commands: status, slabs, evict N, evict all, query.\n"
+		"SIGUSR1 evicts one slab; SIGTERM/SIGINT stop cleanly.\n");
+}
+
+/* Defaults, then the config file, then the command line. */
+static int configure(struct spared_config *cfg, int argc, char **argv)
+{
+	struct option longopts[SPARED_MAX_SETTINGS + 3];
+	char shortopts[3 * SPARED_MAX_SETTINGS + 8] = "hf:";
+	const char *conf_path = SPARED_DEFAULT_CONF;
+	bool conf_explicit = false;
+	unsigned int i, n = 0;
+	const char *why;
+	int opt, idx;
+
+	if (spared_config_defaults(cfg))
+		return -1;
+	for (i = 0; i < spared_nsettings; i++) {
+		longopts[n++] = (struct option){ spared_settings[i].key,
+						 required_argument, NULL,
+						 0x100 + (int)i };
+		if (spared_settings[i].short_opt) {
+			size_t len = strlen(shortopts);
+
+			shortopts[len] = (char)spared_settings[i].short_opt;
+			shortopts[len + 1] = ':';
+			shortopts[len + 2] = '\0';
+		}
+	}
+	longopts[n++] = (struct option){ "config", required_argument, NULL, 'f' };
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ 0 };
+
+	/* First pass: only find the config file. */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		if (opt == 'f') {
+			conf_path = optarg;
+			conf_explicit = true;
+		}
+	}
+	if (spare_conf_parse_file(conf_path, !conf_explicit, conf_setting, cfg))
+		return -1;
+
+	opterr = 1;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		const struct spared_setting *s = NULL;
+
+		if (opt == 'h') {
+			usage(stdout, argv[0]);
+			exit(0);
+		}
+		if (opt == 'f')
+			continue;
+		if (opt == '?') {
+			usage(stderr, argv[0]);
+			return -1;
+		}
+		if (opt >= 0x100)
+			s = &spared_settings[opt - 0x100];
+		for (i = 0; !s && i < spared_nsettings; i++)
+			if (spared_settings[i].short_opt == opt)
+				s = &spared_settings[i];
+		if (!s)
+			return -1;
+		why = spared_config_set(cfg, s->key, optarg);
+		if (why) {
+			log_err("--%s %s: %s", s->key, optarg, why);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		log_err("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	why = spared_config_finish(cfg);
+	if (why) {
+		char b[32], sl[32];
+
+		log_err("%s (budget %s, slab size %s)", why,
+			spare_fmt_size(cfg->budget, b, sizeof(b)),
+			spare_fmt_size(cfg->slab_size, sl, sizeof(sl)));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- event loop plumbing ---- */
+
+int spared_epoll_add(struct spared *d, struct ev_source *src)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = src };
+
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, src->fd, &ev)) {
+		log_err("epoll_ctl(ADD, fd %d): %s", src->fd, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void spared_epoll_del(struct spared *d, struct ev_source *src)
+{
+	if (epoll_ctl(d->epfd, EPOLL_CTL_DEL, src->fd, NULL))
+		log_warn("epoll_ctl(DEL, fd %d): %s", src->fd, strerror(errno));
+}
+
+void spared_arm_timer(struct spared *d)
+{
+	struct itimerspec its = { 0 };
+	uint64_t next = spared_next_timer(d), now = spare_now_ms();
+
+	if (d->timer_src.fd < 0)
+		return;
+	if (next) {
+		uint64_t delay = next > now ? next - now : 1;
+
+		its.it_value.tv_sec = (time_t)(delay / 1000);
+		its.it_value.tv_nsec = (long)(delay % 1000) * 1000000L;
+	}
+	if (timerfd_settime(d->timer_src.fd, 0, &its, NULL))
+		log_err("timerfd_settime: %s", strerror(errno));
+}
+
+static void timer_handler(struct spared *d, struct ev_source *src,
+			  uint32_t events)
+{
+	uint64_t expirations;
+
+	if (read(src->fd, &expirations, sizeof(expirations)) < 0 &&
+	    errno != EAGAIN)
+		log_warn("timerfd read: %s", strerror(errno));
+	spared_timer_work(d, spare_now_ms());
+	spared_arm_timer(d);
+}
+
+static void signal_handler(struct spared *d, struct ev_source *src,
+			   uint32_t events)
+{
+	struct signalfd_siginfo si;
+	ssize_t n;
+
+	n = read(src->fd, &si, sizeof(si));
+	if (n != (ssize_t)sizeof(si)) {
+		if (n < 0 && errno != EAGAIN)
+			log_warn("signalfd read: %s", strerror(errno));
+		return;
+	}
+	switch (si.ssi_signo) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("%s: stopping", strsignal((int)si.ssi_signo));
+		d->stopping = true;
+		break;
+	case SIGUSR1:
+		if (!spared_evict(d, 1, SPARE_EVICT_ADMIN))
+			log_info("SIGUSR1: no lent slab to evict");
+		break;
+	case SIGHUP:
+		log_info("SIGHUP ignored (restart to reload settings)");
+		break;
+	}
+}
+
+static int setup_loop(struct spared *d)
+{
+	sigset_t mask;
+
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->epfd < 0) {
+		log_err("epoll_create1: %s", strerror(errno));
+		return -1;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL)) {
+		log_err("sigprocmask: %s", strerror(errno));
+		return -1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	d->sig_src.fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (d->sig_src.fd < 0) {
+		log_err("signalfd: %s", strerror(errno));
+		return -1;
+	}
+	d->sig_src.handle = signal_handler;
+	if (spared_epoll_add(d, &d->sig_src))
+		return -1;
+	d->timer_src.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->timer_src.fd < 0) {
+		log_err("timerfd_create: %s", strerror(errno));
+		return -1;
+	}
+	d->timer_src.handle = timer_handler;
+	return spared_epoll_add(d, &d->timer_src);
+}
+
+static int run_loop(struct spared *d)
+{
+	struct epoll_event evs[32];
+	int n, i;
+
+	while (!d->stopping) {
+		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), -1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			log_err("epoll_wait: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			struct ev_source *src = evs[i].data.ptr;
+
+			src->handle(d, src, evs[i].events);
+		}
+		/* Sessions that failed this turn are torn down only now, when
+		 * no handler holds a pointer into them. Sources of a reaped
+		 * session may still be in evs[] above, hence not before. */
+		spared_reap_sessions(d);
+	}
+	return 0;
+}
+
+/* Registered slabs are pinned: without CAP_IPC_LOCK they count against
+ * RLIMIT_MEMLOCK, and ibv_reg_mr fails (ENOMEM) beyond it. */
+static void check_memlock(const struct spared_config *cfg)
+{
+	struct rlimit rl;
+	char lim[32], b[32];
+
+	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= cfg->budget)
+		return;
+	log_warn("RLIMIT_MEMLOCK is %s, below the budget of %s: MAPs will be refused once it is reached (raise it, e.g. LimitMEMLOCK=infinity)",
+		 spare_fmt_size(rl.rlim_cur, lim, sizeof(lim)),
+		 spare_fmt_size(cfg->budget, b, sizeof(b)));
+}
+
+int main(int argc, char **argv)
+{
+	static struct spared d;
+	char b[32], s[32];
+	bool ran = false;
+	int ret = 1;
+	unsigned int i;
+
+	spare_log_init(argv[0], SPARE_LOG_INFO);
+	d.epfd = d.sig_src.fd = d.timer_src.fd = d.ctl_src.fd = d.cm_src.fd = -1;
+	if (configure(&d.cfg, argc, argv))
+		return 2;
+	if (slab_pool_init(&d.pool, d.cfg.budget, d.cfg.slab_size)) {
+		log_err("cannot set up a pool of %s in slabs of %s: %s",
+			spare_fmt_size(d.cfg.budget, b, sizeof(b)),
+			spare_fmt_size(d.cfg.slab_size, s, sizeof(s)),
+			strerror(errno));
+		return 1;
+	}
+	check_memlock(&d.cfg);
+	d.start_ms = spare_now_ms();
+	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d))
+		goto out;
+	log_info("lending %s in %u slabs of %s on %s port %u; control socket %s",
+		 spare_fmt_size(d.cfg.budget, b, sizeof(b)), d.pool.nslabs,
+		 spare_fmt_size(d.cfg.slab_size, s, sizeof(s)),
+		 d.cfg.listen_addr[0] ? d.cfg.listen_addr : "*", d.cfg.port,
+		 d.cfg.ctl_path);
+	ret = run_loop(&d) ? 1 : 0;
+	ran = true;
+out:
+	spared_ctl_stop(&d);
+	spared_server_stop(&d);
+	if (ran)
+		spared_print_status(&d, stderr, false);
+	for (i = 0; i < d.pool.nslabs; i++)
+		slab_mem_free(d.pool.slabs[i].mem, d.pool.slab_size);
+	slab_pool_destroy(&d.pool);
+	if (d.timer_src.fd >= 0)
+		close(d.timer_src.fd);
+	if (d.sig_src.fd >= 0)
+		close(d.sig_src.fd);
+	if (d.epfd >= 0)
+		close(d.epfd);
+	log_info("exit %d", ret);
+	return ret;
+}

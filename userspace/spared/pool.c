@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared's slab pool accounting. See pool.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+
+int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size)
+{
+	uint64_t n;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	if (!slab_size || (slab_size & (slab_size - 1))) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = budget / slab_size;
+	if (n == 0 || n > 1u << 20) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->slabs = calloc(n, sizeof(*p->slabs));
+	if (!p->slabs) {
+		errno = ENOMEM;
+		return -1;
+	}
+	p->slab_size = slab_size;
+	p->nslabs = (unsigned int)n;
+	p->nfree = p->nslabs;
+	for (i = 0; i < p->nslabs; i++) {
+		p->slabs[i].index = i;
+		p->slabs[i].state = SLAB_FREE;
+	}
+	return 0;
+}
+
+void slab_pool_destroy(struct slab_pool *p)
+{
+	free(p->slabs);
+	memset(p, 0, sizeof(*p));
+}
+
+struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
+			    uint32_t client_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state != SLAB_FREE && s->owner == owner &&
+		    s->client_id == client_id)
+			return s;
+	}
+	return NULL;
+}
+
+struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
+			    uint32_t client_id)
+{
+	struct slab *pick = NULL;
+	unsigned int i;
+
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state != SLAB_FREE)
+			continue;
+		if (!pick || (s->mem && !pick->mem))
+			pick = s;
+		if (pick->mem)
+			break;
+	}
+	if (!pick) {
+		p->stats.refusals++;
+		return NULL;
+	}
+	pick->state = SLAB_LENT;
+	pick->owner = owner;
+	pick->client_id = client_id;
+	pick->lent_seq = ++p->next_seq;
+	pick->deadline_ms = 0;
+	pick->accesses = 0;
+	p->nfree--;
+	p->stats.maps++;
+	return pick;
+}
+
+static void slab_make_free(struct slab_pool *p, struct slab *s)
+{
+	if (s->state == SLAB_EVICTING)
+		p->nevicting--;
+	s->state = SLAB_FREE;
+	s->owner = NULL;
+	s->client_id = 0;
+	s->deadline_ms = 0;
+	s->mr = NULL;
+	p->nfree++;
+}
+
+void slab_pool_untake(struct slab_pool *p, struct slab *s)
+{
+	if (s->state == SLAB_FREE)
+		return;
+	slab_make_free(p, s);
+	p->stats.maps--;
+	p->stats.refusals++;
+}
+
+void slab_pool_put(struct slab_pool *p, struct slab *s,
+		   enum slab_release_why why)
+{
+	if (s->state == SLAB_FREE)
+		return;
+	slab_make_free(p, s);
+	switch (why) {
+	case SLAB_RELEASE_UNMAP:
+		p->stats.unmaps++;
+		break;
+	case SLAB_RELEASE_REVOKE:
+		p->stats.revocations++;
+		break;
+	case SLAB_RELEASE_RECLAIM:
+		p->stats.reclaims++;
+		break;
+	}
+}
+
+struct slab *slab_pool_pick_victim(struct slab_pool *p)
+{
+	struct slab *pick = NULL;
+	unsigned int i;
+
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state == SLAB_LENT && (!pick || s->lent_seq < pick->lent_seq))
+			pick = s;
+	}
+	return pick;
+}
+
+void slab_pool_mark_evicting(struct slab_pool *p, struct slab *s,
+			     uint64_t deadline_ms)
+{
+	if (s->state != SLAB_LENT)
+		return;
+	s->state = SLAB_EVICTING;
+	s->deadline_ms = deadline_ms;
+	p->nevicting++;
+	p->stats.evictions++;
+}
+
+struct slab *slab_pool_next_expired(struct slab_pool *p, uint64_t now_ms)
+{
+	unsigned int i;
+
+	if (!p->nevicting)
+		return NULL;
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state == SLAB_EVICTING && s->deadline_ms <= now_ms)
+			return s;
+	}
+	return NULL;
+}
+
+uint64_t slab_pool_next_deadline(const struct slab_pool *p)
+{
+	uint64_t best = 0;
+	unsigned int i;
+
+	if (!p->nevicting)
+		return 0;
+	for (i = 0; i < p->nslabs; i++) {
+		const struct slab *s = &p->slabs[i];
+
+		if (s->state == SLAB_EVICTING &&
+		    (!best || s->deadline_ms < best))
+			best = s->deadline_ms;
+	}
+	return best;
+}
+
+struct slab *slab_pool_next_owned(struct slab_pool *p, const void *owner,
+				  struct slab *prev)
+{
+	unsigned int i = prev ? prev->index + 1 : 0;
+
+	for (; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state != SLAB_FREE && s->owner == owner)
+			return s;
+	}
+	return NULL;
+}
+
+const char *slab_state_name(enum slab_state st)
+{
+	switch (st) {
+	case SLAB_FREE:		return "free";
+	case SLAB_LENT:		return "lent";
+	case SLAB_EVICTING:	return "evicting";
+	}
+	return "?";
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spared's slab pool: the accounting of a donor's memory budget.
+ *
+ * Pure logic (no RDMA, no memory mapping) so that it is unit-tested on the
+ * host. The budget is cut into nslabs slabs of slab_size bytes; each slab is
+ * FREE, LENT to one owner (a client session, opaque here) under the
+ * owner's slab id, or EVICTING: lent, asked back, to be revoked at a
+ * deadline unless the owner releases it first.
+ */
+#ifndef SPARED_POOL_H
+#define SPARED_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum slab_state {
+	SLAB_FREE,
+	SLAB_LENT,
+	SLAB_EVICTING,
+};
+
+struct slab {
+	unsigned int	index;
+	enum slab_state	state;
+	void		*mem;		/* NULL until first lent; kept mapped after */
+	void		*mr;		/* the verbs layer's registration, if lent */
+	const void	*owner;		/* session holding it, if not FREE */
+	uint32_t	client_id;	/* the owner's slab id */
+	uint64_t	lent_seq;	/* order of lending, for victim choice */
+	uint64_t	deadline_ms;	/* EVICTING: revoke at this time */
+	uint64_t	accesses;	/* last ACTIVITY_REPLY */
+};
+
+struct slab_pool_stats {
+	uint64_t	maps;		/* slabs lent */
+	uint64_t	unmaps;		/* slabs given back by their owner */
+	uint64_t	evictions;	/* EVICTs sent */
+	uint64_t	revocations;	/* slabs revoked at the deadline */
+	uint64_t	reclaims;	/* slabs taken back from a dead owner */
+	uint64_t	refusals;	/* MAPs refused for lack of space */
+};
+
+struct slab_pool {
+	uint64_t	slab_size;
+	unsigned int	nslabs;
+	unsigned int	nfree;
+	unsigned int	nevicting;
+	uint64_t	next_seq;
+	struct slab	*slabs;
+	struct slab_pool_stats stats;
+};
+
+/*
+ * Cut @budget bytes into slabs of @slab_size (a power of two). Returns 0,
+ * or -1 with errno EINVAL (no whole slab fits) or ENOMEM.
+ */
+int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size);
+void slab_pool_destroy(struct slab_pool *p);
+
+static inline unsigned int slab_pool_lent(const struct slab_pool *p)
+{
+	return p->nslabs - p->nfree;
+}
+
+/* The slab @owner holds under @client_id, or NULL. */
+struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
+			    uint32_t client_id);
+
+/*
+ * Lend a free slab to @owner as @client_id; prefers a slab whose memory is
+ * already mapped. Returns NULL (and counts a refusal) if none is free. The
+ * caller must not lend the same @client_id twice (check slab_pool_find).
+ */
+struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
+			    uint32_t client_id);
+
+/* Undo slab_pool_take() when the caller could not finish lending. */
+void slab_pool_untake(struct slab_pool *p, struct slab *s);
+
+enum slab_release_why {
+	SLAB_RELEASE_UNMAP,	/* the owner gave it back */
+	SLAB_RELEASE_REVOKE,	/* eviction deadline passed */
+	SLAB_RELEASE_RECLAIM,	/* the owner went away */
+};
+
+/* Return a lent or evicting slab to the free list. The caller has already
+ * revoked access and scrubbed the memory. */
+void slab_pool_put(struct slab_pool *p, struct slab *s,
+		   enum slab_release_why why);
+
+/* Pick the slab to evict next: the longest-lent slab not already being
+ * evicted; NULL if none. */
+struct slab *slab_pool_pick_victim(struct slab_pool *p);
+
+/* Mark @s as being evicted, to be revoked at @deadline_ms. */
+void slab_pool_mark_evicting(struct slab_pool *p, struct slab *s,
+			     uint64_t deadline_ms);
+
+/* An EVICTING slab whose deadline is <= @now_ms, or NULL. */
+struct slab *slab_pool_next_expired(struct slab_pool *p, uint64_t now_ms);
+
+/* Earliest eviction deadline, or 0 if nothing is being evicted. */
+uint64_t slab_pool_next_deadline(const struct slab_pool *p);
+
+/* Iterate over the slabs @owner holds: start with NULL. */
+struct slab *slab_pool_next_owned(struct slab_pool *p, const void *owner,
+				  struct slab *prev);
+
+const char *slab_state_name(enum slab_state st);
+
+#endif /* SPARED_POOL_H */

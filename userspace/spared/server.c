@@ -1,0 +1,1280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared's RDMA side: rdma_cm events, client sessions, the control
+ * protocol, and lending/revoking slabs.
+ *
+ * Every client session owns one protection domain. Its CONTROL connection
+ * carries the messages; its DATA connections are bound to it by the
+ * session cookie and live in the same PD, so the rkeys of its slabs are
+ * valid on them and nowhere else. A client that breaks the protocol loses
+ * its session and nothing else: the rest of the daemon never depends on a
+ * peer behaving.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slabmem.h"
+#include "spared.h"
+#include "spare_log.h"
+#include "spare_util.h"
+
+#define WRID_SEND	(1ULL << 32)
+#define WRID_INDEX(w)	((uint32_t)((w) & 0xffffffffULL))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+static const char *peer_name(struct rdma_cm_id *id, char *buf, size_t len)
+{
+	struct sockaddr *sa = rdma_get_peer_addr(id);
+	char host[INET6_ADDRSTRLEN] = "?";
+	const void *a = NULL;
+
+	if (sa && sa->sa_family == AF_INET)
+		a = &((struct sockaddr_in *)sa)->sin_addr;
+	else if (sa && sa->sa_family == AF_INET6)
+		a = &((struct sockaddr_in6 *)sa)->sin6_addr;
+	if (a && !inet_ntop(sa->sa_family, a, host, sizeof(host)))
+		snprintf(host, sizeof(host), "?");
+	snprintf(buf, len, "%s:%u", host, ntohs(rdma_get_dst_port(id)));
+	return buf;
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- failing a session ---- */
+
+static void session_fail(struct session *sess, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Close one client's session: log why, disconnect its control connection
+ * now (so the peer learns at once) and leave the teardown to
+ * spared_reap_sessions() at the end of this loop turn, when no handler
+ * still holds a pointer into it.
+ */
+/*
+ * Mark a session for teardown and disconnect its control connection.
+ *
+ * A client may send before our ESTABLISHED event (its RTU still in
+ * flight). The CM cannot send a DREQ before that, and destroying the id
+ * then would leave the client believing it is connected; forcing the state
+ * with rdma_notify() makes rdma_destroy_id() hang in the kernel (seen on
+ * 6.1 rxe). So the disconnect waits for ESTABLISHED, or at most
+ * SPARED_LINGER_MS, and the session is reaped only after it.
+ */
+static void session_mark_dead(struct session *sess)
+{
+	sess->dead = true;
+	sess->dead_ms = spare_now_ms();
+	if (!sess->ctrl.established) {
+		sess->disconnect_pending = true;
+		spared_arm_timer(sess->d);
+		return;
+	}
+	if (sess->ctrl.id && rdma_disconnect(sess->ctrl.id))
+		log_dbg("client %s: rdma_disconnect: %s", sess->name,
+			strerror(errno));
+}
+
+static void session_fail(struct session *sess, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	if (sess->dead)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	log_warn("client %s: closing session: %s", sess->name, why);
+	session_mark_dead(sess);
+}
+
+/* The peer broke the protocol: count it, then close only its session. */
+static void session_bad_msg(struct session *sess, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void session_bad_msg(struct session *sess, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	sess->d->ctr.bad_msgs++;
+	session_fail(sess, "bad message: %s", why);
+}
+
+/* ---- message buffers ---- */
+
+static struct spare_msg *recv_buf(struct session *sess, uint32_t i)
+{
+	return &sess->bufs[i];
+}
+
+static struct spare_msg *send_buf(struct session *sess, uint32_t i)
+{
+	return &sess->bufs[SPARED_RECV_DEPTH + i];
+}
+
+static int post_recv(struct session *sess, uint32_t i)
+{
+	struct ibv_sge sge = {
+		.addr	= (uintptr_t)recv_buf(sess, i),
+		.length	= SPARE_MSG_SIZE,
+		.lkey	= sess->bufs_mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id	 = i,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+	int ret;
+
+	ret = ibv_post_recv(sess->ctrl.id->qp, &wr, &bad);
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	return 0;
+}
+
+static int post_send(struct session *sess, const struct spare_msg *m)
+{
+	uint32_t i = sess->send_free[--sess->nsend_free];
+	struct ibv_sge sge = {
+		.addr	= (uintptr_t)send_buf(sess, i),
+		.length	= SPARE_MSG_SIZE,
+		.lkey	= sess->bufs_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id	    = WRID_SEND | i,
+		.sg_list    = &sge,
+		.num_sge    = 1,
+		.opcode	    = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	memcpy(send_buf(sess, i), m, sizeof(*m));
+	ret = ibv_post_send(sess->ctrl.id->qp, &wr, &bad);
+	if (ret) {
+		sess->send_free[sess->nsend_free++] = i;
+		errno = ret;
+		return -1;
+	}
+	sess->msgs_out++;
+	return 0;
+}
+
+static bool can_send_now(const struct session *sess)
+{
+	unsigned int outstanding = SPARED_SEND_DEPTH - sess->nsend_free;
+
+	return sess->nsend_free && outstanding < sess->send_limit;
+}
+
+static void session_send(struct session *sess, const struct spare_msg *m)
+{
+	unsigned int tail;
+
+	if (sess->dead)
+		return;
+	if (!sess->backlog_len && can_send_now(sess)) {
+		if (post_send(sess, m))
+			session_fail(sess, "ibv_post_send: %s", strerror(errno));
+		return;
+	}
+	if (sess->backlog_len == SPARED_BACKLOG) {
+		session_fail(sess, "client does not take its messages (%u queued)",
+			     SPARED_BACKLOG);
+		return;
+	}
+	tail = (sess->backlog_head + sess->backlog_len) % SPARED_BACKLOG;
+	sess->backlog[tail] = *m;
+	sess->backlog_len++;
+}
+
+static void drain_backlog(struct session *sess)
+{
+	while (!sess->dead && sess->backlog_len && can_send_now(sess)) {
+		if (post_send(sess, &sess->backlog[sess->backlog_head])) {
+			session_fail(sess, "ibv_post_send: %s", strerror(errno));
+			return;
+		}
+		sess->backlog_head = (sess->backlog_head + 1) % SPARED_BACKLOG;
+		sess->backlog_len--;
+	}
+}
+
+/* ---- slabs ---- */
+
+/* Map (first time) or populate the slab's memory and register it in the
+ * client's PD. The memory is zero: fresh, or scrubbed when last released. */
+static int slab_lend(struct session *sess, struct slab *s)
+{
+	struct spared *d = sess->d;
+	size_t size = d->pool.slab_size;
+	struct ibv_mr *mr;
+
+	if (!s->mem) {
+		s->mem = slab_mem_alloc(size);
+		if (!s->mem) {
+			log_err("slab %u: mmap of %zu bytes: %s", s->index, size,
+				strerror(errno));
+			return -1;
+		}
+	} else {
+		slab_mem_populate(s->mem, size);
+	}
+	mr = ibv_reg_mr(sess->pd, s->mem, size, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	if (!mr) {
+		log_err("slab %u: ibv_reg_mr for client %s: %s", s->index,
+			sess->name, strerror(errno));
+		return -1;
+	}
+	s->mr = mr;
+	return 0;
+}
+
+/* Revoke the client's access (deregister the MR), zero the memory and
+ * return the slab to the pool. */
+static void slab_release(struct spared *d, struct slab *s,
+			 enum slab_release_why why)
+{
+	struct ibv_mr *mr = s->mr;
+	int ret;
+
+	if (mr) {
+		ret = ibv_dereg_mr(mr);
+		if (ret) {
+			/* Still registered: the client may still reach it.
+			 * Zero it, and never lend this memory again. */
+			log_err("slab %u: ibv_dereg_mr: %s; retiring its memory",
+				s->index, strerror(ret));
+			memset(s->mem, 0, d->pool.slab_size);
+			s->mem = NULL;
+		}
+		s->mr = NULL;
+	}
+	if (s->mem)
+		slab_mem_scrub(s->mem, d->pool.slab_size);
+	slab_pool_put(&d->pool, s, why);
+}
+
+/* ---- messages from a client ---- */
+
+static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
+			 enum spare_status st, const struct slab *s)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_MAPPED, seq);
+	m.mapped.slab_id = htole32(slab_id);
+	m.mapped.status = htole32(st);
+	if (st == SPARE_ST_OK) {
+		m.mapped.addr = htole64((uintptr_t)s->mem);
+		m.mapped.rkey = htole32(((struct ibv_mr *)s->mr)->rkey);
+	}
+	session_send(sess, &m);
+}
+
+static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t seq)
+{
+	struct spared *d = sess->d;
+	struct spare_msg m;
+
+	if (sess->hello_done) {
+		session_bad_msg(sess, "second HELLO");
+		return;
+	}
+	if (memcmp(in->hello.client_uuid, sess->uuid, sizeof(sess->uuid))) {
+		session_bad_msg(sess, "HELLO uuid differs from the connection's");
+		return;
+	}
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, seq);
+	m.hello_reply.slab_shift = (uint8_t)d->cfg.slab_shift;
+	if (in->hello.slab_shift != d->cfg.slab_shift) {
+		log_warn("client %s: HELLO asks for slabs of 2^%u bytes, this donor serves 2^%u",
+			 sess->name, in->hello.slab_shift, d->cfg.slab_shift);
+		m.hello_reply.status = htole32(SPARE_ST_BAD_SLAB_SIZE);
+		session_send(sess, &m);
+		return;
+	}
+	sess->hello_done = true;
+	m.hello_reply.status = htole32(SPARE_ST_OK);
+	m.hello_reply.session_cookie = htole64(sess->cookie);
+	m.hello_reply.free_slabs = htole32(d->pool.nfree);
+	session_send(sess, &m);
+	log_info("client %s: HELLO: session ready, %u slabs free", sess->name,
+		 d->pool.nfree);
+}
+
+static void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
+{
+	struct spared *d = sess->d;
+	uint32_t id = le32toh(in->map.slab_id);
+	struct slab *s;
+
+	/* No broker yet: grants are not checked (static configuration). */
+	if (slab_pool_find(&d->pool, sess, id)) {
+		log_warn("client %s: MAP slab %u: already mapped", sess->name, id);
+		reply_mapped(sess, seq, id, SPARE_ST_BUSY, NULL);
+		return;
+	}
+	s = slab_pool_take(&d->pool, sess, id);
+	if (!s) {
+		log_info("client %s: MAP slab %u: no free slab", sess->name, id);
+		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
+		return;
+	}
+	if (slab_lend(sess, s)) {
+		slab_pool_untake(&d->pool, s);
+		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
+		return;
+	}
+	log_info("client %s: MAP slab %u -> donor slab %u (rkey 0x%x)",
+		 sess->name, id, s->index, ((struct ibv_mr *)s->mr)->rkey);
+	reply_mapped(sess, seq, id, SPARE_ST_OK, s);
+}
+
+static void on_unmap(struct session *sess, const struct spare_msg *in)
+{
+	struct spared *d = sess->d;
+	uint32_t id = le32toh(in->unmap.slab_id);
+	struct slab *s = slab_pool_find(&d->pool, sess, id);
+
+	if (!s) {
+		/* Late answer to an EVICT whose deadline already passed. */
+		log_info("client %s: UNMAP slab %u: not mapped (already revoked?)",
+			 sess->name, id);
+		return;
+	}
+	log_info("client %s: UNMAP slab %u (donor slab %u%s)", sess->name, id,
+		 s->index, s->state == SLAB_EVICTING ? ", was being evicted" : "");
+	slab_release(d, s, SLAB_RELEASE_UNMAP);
+	spared_arm_timer(d);
+}
+
+static void on_activity_reply(struct session *sess, const struct spare_msg *in)
+{
+	uint32_t id = le32toh(in->activity_reply.slab_id);
+	struct slab *s = slab_pool_find(&sess->d->pool, sess, id);
+
+	if (!s) {
+		log_dbg("client %s: ACTIVITY_REPLY for slab %u it does not hold",
+			sess->name, id);
+		return;
+	}
+	s->accesses = le64toh(in->activity_reply.accesses);
+}
+
+static void on_heartbeat(struct session *sess, uint32_t seq)
+{
+	struct spare_msg m;
+
+	/* Answer, never initiate: two answering sides cannot ping-pong. */
+	sess->d->ctr.heartbeats++;
+	spare_msg_init(&m, SPARE_MSG_HEARTBEAT, seq);
+	m.heartbeat.now_ns = htole64(spare_now_ns());
+	session_send(sess, &m);
+}
+
+static void handle_msg(struct session *sess, const struct spare_msg *m,
+		       unsigned int type)
+{
+	uint32_t seq = le32toh(m->hdr.seq);
+
+	log_dbg("client %s: got %s seq %u", sess->name,
+		spare_msg_type_name(type), seq);
+	if (type != SPARE_MSG_HELLO && type != SPARE_MSG_HEARTBEAT &&
+	    !sess->hello_done) {
+		session_bad_msg(sess, "%s before a successful HELLO",
+				spare_msg_type_name(type));
+		return;
+	}
+	switch (type) {
+	case SPARE_MSG_HELLO:
+		on_hello(sess, m, seq);
+		return;
+	case SPARE_MSG_MAP:
+		on_map(sess, m, seq);
+		return;
+	case SPARE_MSG_UNMAP:
+		on_unmap(sess, m);
+		return;
+	case SPARE_MSG_ACTIVITY_REPLY:
+		on_activity_reply(sess, m);
+		return;
+	case SPARE_MSG_HEARTBEAT:
+		on_heartbeat(sess, seq);
+		return;
+	}
+	session_bad_msg(sess, "%s is a donor's message",
+			spare_msg_type_name(type));
+}
+
+/* ---- completions ---- */
+
+static void handle_wc(struct session *sess, const struct ibv_wc *wc)
+{
+	bool is_send = wc->wr_id & WRID_SEND;
+	uint32_t i = WRID_INDEX(wc->wr_id);
+	struct spare_msg m;
+	unsigned int type;
+	int err;
+
+	if (wc->qp_num != sess->ctrl.id->qp->qp_num) {
+		/* DATA QPs post nothing; nothing of theirs should complete. */
+		log_warn("client %s: unexpected completion on qp %u: %s",
+			 sess->name, wc->qp_num, ibv_wc_status_str(wc->status));
+		return;
+	}
+	if (wc->status != IBV_WC_SUCCESS) {
+		if (sess->dead && wc->status == IBV_WC_WR_FLUSH_ERR)
+			return;
+		/* A SEND longer than our receive buffer: mlx5 reports a length
+		 * error, rxe a QP operation error. Either way it is the
+		 * peer's doing. */
+		if (!is_send && (wc->status == IBV_WC_LOC_LEN_ERR ||
+				 wc->status == IBV_WC_LOC_QP_OP_ERR)) {
+			session_bad_msg(sess, "does not fit a %u-byte receive (%s)",
+					SPARE_MSG_SIZE,
+					ibv_wc_status_str(wc->status));
+			return;
+		}
+		session_fail(sess, "%s completion: %s", is_send ? "send" : "receive",
+			     ibv_wc_status_str(wc->status));
+		return;
+	}
+	if (is_send) {
+		if (i >= SPARED_SEND_DEPTH) {
+			session_fail(sess, "bad send completion id");
+			return;
+		}
+		sess->send_free[sess->nsend_free++] = i;
+		drain_backlog(sess);
+		return;
+	}
+	if (i >= SPARED_RECV_DEPTH) {
+		session_fail(sess, "bad receive completion id");
+		return;
+	}
+	sess->msgs_in++;
+	memcpy(&m, recv_buf(sess, i), sizeof(m));
+	err = spare_msg_check(&m, wc->byte_len, &type);
+	if (post_recv(sess, i)) {
+		session_fail(sess, "ibv_post_recv: %s", strerror(errno));
+		return;
+	}
+	if (err) {
+		session_bad_msg(sess, "%s (%u bytes, type field %u)",
+				spare_proto_strerror(err), wc->byte_len,
+				le16toh(m.hdr.type));
+		return;
+	}
+	handle_msg(sess, &m, type);
+}
+
+static void channel_handler(struct spared *d, struct ev_source *src,
+			    uint32_t events)
+{
+	struct session *sess = container_of(src, struct session, channel_src);
+	struct ibv_wc wc[16];
+	struct ibv_cq *cq;
+	void *ctx;
+	int n, k, ret;
+
+	if (ibv_get_cq_event(sess->channel, &cq, &ctx)) {
+		if (errno != EAGAIN)
+			session_fail(sess, "ibv_get_cq_event: %s", strerror(errno));
+		return;
+	}
+	if (++sess->cq_unacked >= 64) {
+		ibv_ack_cq_events(sess->cq, sess->cq_unacked);
+		sess->cq_unacked = 0;
+	}
+	/* A dead session's CQ is not re-armed: its channel goes quiet. */
+	if (sess->dead)
+		return;
+	ret = ibv_req_notify_cq(sess->cq, 0);
+	if (ret) {
+		session_fail(sess, "ibv_req_notify_cq: %s", strerror(ret));
+		return;
+	}
+	do {
+		n = ibv_poll_cq(sess->cq, (int)ARRAY_SIZE(wc), wc);
+		if (n < 0) {
+			session_fail(sess, "ibv_poll_cq failed");
+			return;
+		}
+		for (k = 0; k < n && !sess->dead; k++)
+			handle_wc(sess, &wc[k]);
+	} while (n > 0 && !sess->dead);
+}
+
+/* ---- device async events ---- */
+
+static const char *qp_owner(struct spared *d, uint32_t qp_num, char *buf,
+			    size_t len)
+{
+	struct session *s;
+	struct conn *c;
+
+	for (s = d->sessions; s; s = s->next) {
+		if (s->ctrl.id && s->ctrl.id->qp && s->ctrl.id->qp->qp_num == qp_num) {
+			snprintf(buf, len, "client %s control qp %u", s->name, qp_num);
+			return buf;
+		}
+		for (c = s->data; c; c = c->next) {
+			if (c->id->qp && c->id->qp->qp_num == qp_num) {
+				snprintf(buf, len, "client %s data qp %u", s->name,
+					 qp_num);
+				return buf;
+			}
+		}
+	}
+	snprintf(buf, len, "qp %u", qp_num);
+	return buf;
+}
+
+/*
+ * Asynchronous events of a device: read and ack them, so they never pile
+ * up, and log the ones that say a client misused its access (a DATA QP
+ * that touched a revoked or foreign slab goes to the error state; the
+ * client sees the error and rdma_cm tells us of the disconnect).
+ */
+static void async_handler(struct spared *d, struct ev_source *src,
+			  uint32_t events)
+{
+	struct spared_async *a = container_of(src, struct spared_async, src);
+	struct ibv_async_event ev;
+	char who[128];
+
+	while (ibv_get_async_event(a->verbs, &ev) == 0) {
+		switch (ev.event_type) {
+		case IBV_EVENT_QP_FATAL:
+		case IBV_EVENT_QP_REQ_ERR:
+		case IBV_EVENT_QP_ACCESS_ERR:
+			log_info("%s: %s", qp_owner(d, ev.element.qp->qp_num,
+						     who, sizeof(who)),
+				 ibv_event_type_str(ev.event_type));
+			break;
+		case IBV_EVENT_CQ_ERR:
+			log_warn("CQ error on %s", ibv_get_device_name(a->verbs->device));
+			break;
+		case IBV_EVENT_DEVICE_FATAL:
+			log_err("RDMA device %s: fatal error",
+				ibv_get_device_name(a->verbs->device));
+			break;
+		default:
+			log_dbg("RDMA device %s: %s",
+				ibv_get_device_name(a->verbs->device),
+				ibv_event_type_str(ev.event_type));
+			break;
+		}
+		ibv_ack_async_event(&ev);
+	}
+	if (errno != EAGAIN)
+		log_warn("ibv_get_async_event: %s", strerror(errno));
+}
+
+/* Watch @verbs for async events, once per device. Failure is not fatal:
+ * the events then queue in the kernel unread, as before. */
+static void watch_device(struct spared *d, struct ibv_context *verbs)
+{
+	struct spared_async *a;
+	unsigned int i;
+
+	for (i = 0; i < d->nasync; i++)
+		if (d->async[i].verbs == verbs)
+			return;
+	if (d->nasync == SPARED_MAX_DEVICES) {
+		log_warn("more than %u RDMA devices: not watching %s for async events",
+			 SPARED_MAX_DEVICES, ibv_get_device_name(verbs->device));
+		return;
+	}
+	a = &d->async[d->nasync];
+	a->verbs = verbs;
+	a->src.fd = verbs->async_fd;
+	a->src.handle = async_handler;
+	if (set_nonblock(a->src.fd) || spared_epoll_add(d, &a->src)) {
+		log_warn("RDMA device %s: cannot watch async events: %s",
+			 ibv_get_device_name(verbs->device), strerror(errno));
+		return;
+	}
+	d->nasync++;
+}
+
+/* ---- sessions ---- */
+
+static struct session *find_session(struct spared *d, uint64_t cookie)
+{
+	struct session *s;
+
+	for (s = d->sessions; s; s = s->next)
+		if (!s->dead && s->cookie == cookie)
+			return s;
+	return NULL;
+}
+
+static int new_cookie(struct spared *d, uint64_t *cookie)
+{
+	do {
+		if (spare_random_bytes(cookie, sizeof(*cookie)))
+			return -1;
+	} while (!*cookie || find_session(d, *cookie));
+	return 0;
+}
+
+/* Disconnect (if asked and still up) and free one DATA connection that is
+ * no longer on its session's list. */
+static void data_conn_free(struct session *sess, struct conn *c, bool disconnect)
+{
+	if (disconnect && c->established && rdma_disconnect(c->id))
+		log_dbg("client %s: data rdma_disconnect: %s", sess->name,
+			strerror(errno));
+	if (c->id->qp)
+		rdma_destroy_qp(c->id);
+	if (rdma_destroy_id(c->id))
+		log_warn("client %s: rdma_destroy_id: %s", sess->name,
+			 strerror(errno));
+	free(c);
+}
+
+static void data_conn_destroy(struct conn *c, bool disconnect)
+{
+	struct session *sess = c->sess;
+	struct conn **pp;
+
+	for (pp = &sess->data; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			sess->ndata--;
+			break;
+		}
+	}
+	data_conn_free(sess, c, disconnect);
+}
+
+/* Free what session_create() set up; the control cm_id last. */
+static void session_free(struct session *sess)
+{
+	struct spared *d = sess->d;
+	int ret;
+
+	if (sess->ctrl.id && sess->ctrl.id->qp)
+		rdma_destroy_qp(sess->ctrl.id);
+	if (sess->bufs_mr && (ret = ibv_dereg_mr(sess->bufs_mr)))
+		log_warn("client %s: ibv_dereg_mr(buffers): %s", sess->name,
+			 strerror(ret));
+	free(sess->bufs);
+	if (sess->cq) {
+		if (sess->cq_unacked)
+			ibv_ack_cq_events(sess->cq, sess->cq_unacked);
+		ret = ibv_destroy_cq(sess->cq);
+		if (ret)
+			log_warn("client %s: ibv_destroy_cq: %s", sess->name,
+				 strerror(ret));
+	}
+	if (sess->channel_in_epoll)
+		spared_epoll_del(d, &sess->channel_src);
+	if (sess->channel && ibv_destroy_comp_channel(sess->channel))
+		log_warn("client %s: ibv_destroy_comp_channel: %s", sess->name,
+			 strerror(errno));
+	if (sess->pd && (ret = ibv_dealloc_pd(sess->pd)))
+		log_warn("client %s: ibv_dealloc_pd: %s", sess->name,
+			 strerror(ret));
+	if (sess->ctrl.id && rdma_destroy_id(sess->ctrl.id))
+		log_warn("client %s: rdma_destroy_id: %s", sess->name,
+			 strerror(errno));
+	free(sess);
+}
+
+/* Take back everything a finished session held; then free it. */
+static void session_destroy(struct session *sess)
+{
+	struct spared *d = sess->d;
+	unsigned int reclaimed = 0;
+	struct slab *s;
+	struct conn *c;
+
+	for (s = slab_pool_next_owned(&d->pool, sess, NULL); s;
+	     s = slab_pool_next_owned(&d->pool, sess, s)) {
+		slab_release(d, s, SLAB_RELEASE_RECLAIM);
+		reclaimed++;
+	}
+	while ((c = sess->data)) {
+		sess->data = c->next;
+		sess->ndata--;
+		data_conn_free(sess, c, true);
+	}
+	if (sess->ctrl.established && rdma_disconnect(sess->ctrl.id))
+		log_dbg("client %s: rdma_disconnect: %s", sess->name,
+			strerror(errno));
+	log_info("client %s: session closed: %u slabs reclaimed, %" PRIu64
+		 " messages in, %" PRIu64 " out", sess->name, reclaimed,
+		 sess->msgs_in, sess->msgs_out);
+	session_free(sess);
+}
+
+void spared_reap_sessions(struct spared *d)
+{
+	struct session **pp = &d->sessions, *s;
+	bool any = false;
+
+	while ((s = *pp)) {
+		if (!s->dead || s->disconnect_pending) {
+			pp = &s->next;
+			continue;
+		}
+		*pp = s->next;
+		d->nsessions--;
+		session_destroy(s);
+		any = true;
+	}
+	if (any)
+		spared_arm_timer(d);
+}
+
+static void reject(struct spared *d, struct rdma_cm_id *id)
+{
+	d->ctr.conn_rejected++;
+	if (rdma_reject(id, NULL, 0))
+		log_warn("rdma_reject: %s", strerror(errno));
+	if (rdma_destroy_id(id))
+		log_warn("rdma_destroy_id: %s", strerror(errno));
+}
+
+static void session_create(struct spared *d, struct rdma_cm_id *id,
+			   const struct spare_conn_priv *p, const char *peer)
+{
+	struct ibv_qp_init_attr qpa = { 0 };
+	struct rdma_conn_param cp = { 0 };
+	struct session *sess;
+	const char *step;
+	size_t bytes;
+	uint32_t i;
+	int ret;
+
+	if (d->nsessions >= d->cfg.max_clients) {
+		log_warn("%s: connection refused: already %u clients (max_clients)",
+			 peer, d->nsessions);
+		reject(d, id);
+		return;
+	}
+	sess = calloc(1, sizeof(*sess));
+	if (!sess) {
+		log_err("%s: connection refused: out of memory", peer);
+		reject(d, id);
+		return;
+	}
+	sess->d = d;
+	sess->serial = ++d->next_serial;
+	snprintf(sess->name, sizeof(sess->name), "%s#%" PRIu64, peer,
+		 sess->serial);
+	sess->created_ms = spare_now_ms();
+	sess->ctrl.kind = SPARE_CONN_CONTROL;
+	sess->ctrl.sess = sess;
+	sess->ctrl.id = id;
+	id->context = &sess->ctrl;
+	memcpy(sess->uuid, p->client_uuid, sizeof(sess->uuid));
+	sess->send_limit = le32toh(p->queue_depth);
+	if (sess->send_limit > SPARED_SEND_DEPTH)
+		sess->send_limit = SPARED_SEND_DEPTH;
+	sess->verbs = id->verbs;
+
+	step = "ibv_query_device";
+	ret = ibv_query_device(sess->verbs, &sess->dev_attr);
+	if (ret) {
+		errno = ret;
+		goto fail;
+	}
+	watch_device(d, sess->verbs);
+	step = "ibv_alloc_pd";
+	sess->pd = ibv_alloc_pd(sess->verbs);
+	if (!sess->pd)
+		goto fail;
+	step = "ibv_create_comp_channel";
+	sess->channel = ibv_create_comp_channel(sess->verbs);
+	if (!sess->channel || set_nonblock(sess->channel->fd))
+		goto fail;
+	sess->channel_src.fd = sess->channel->fd;
+	sess->channel_src.handle = channel_handler;
+	step = "epoll_ctl";
+	if (spared_epoll_add(d, &sess->channel_src))
+		goto fail;
+	sess->channel_in_epoll = true;
+	step = "ibv_create_cq";
+	sess->cq = ibv_create_cq(sess->verbs, SPARED_RECV_DEPTH + SPARED_SEND_DEPTH,
+				 sess, sess->channel, 0);
+	if (!sess->cq)
+		goto fail;
+	step = "ibv_req_notify_cq";
+	ret = ibv_req_notify_cq(sess->cq, 0);
+	if (ret) {
+		errno = ret;
+		goto fail;
+	}
+	step = "rdma_create_qp";
+	qpa.send_cq = sess->cq;
+	qpa.recv_cq = sess->cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = SPARED_SEND_DEPTH;
+	qpa.cap.max_recv_wr = SPARED_RECV_DEPTH;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, sess->pd, &qpa))
+		goto fail;
+	step = "message buffers";
+	bytes = (SPARED_RECV_DEPTH + SPARED_SEND_DEPTH) * sizeof(struct spare_msg);
+	sess->bufs = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+	if (!sess->bufs)
+		goto fail;
+	memset(sess->bufs, 0, bytes);
+	sess->bufs_mr = ibv_reg_mr(sess->pd, sess->bufs, bytes,
+				   IBV_ACCESS_LOCAL_WRITE);
+	if (!sess->bufs_mr)
+		goto fail;
+	for (i = 0; i < SPARED_SEND_DEPTH; i++)
+		sess->send_free[sess->nsend_free++] = SPARED_SEND_DEPTH - 1 - i;
+	step = "ibv_post_recv";
+	for (i = 0; i < SPARED_RECV_DEPTH; i++)
+		if (post_recv(sess, i))
+			goto fail;
+	step = "session cookie";
+	if (new_cookie(d, &sess->cookie))
+		goto fail;
+	step = "rdma_accept";
+	cp.rnr_retry_count = 7;		/* client reposting late is not fatal */
+	if (rdma_accept(id, &cp))
+		goto fail;
+
+	sess->next = d->sessions;
+	d->sessions = sess;
+	d->nsessions++;
+	d->ctr.sessions++;
+	spared_arm_timer(d);
+	log_info("client %s: control connection accepted (%u clients)",
+		 sess->name, d->nsessions);
+	return;
+fail:
+	log_err("%s: connection refused: %s: %s", peer, step, strerror(errno));
+	d->ctr.conn_rejected++;
+	if (rdma_reject(id, NULL, 0))
+		log_warn("%s: rdma_reject: %s", peer, strerror(errno));
+	session_free(sess);
+}
+
+static uint8_t min_u8(uint32_t a, int b)
+{
+	uint32_t m = b < 0 ? 0 : (uint32_t)b;
+
+	if (a < m)
+		m = a;
+	return m > 255 ? 255 : (uint8_t)m;
+}
+
+static void data_conn_create(struct spared *d, struct rdma_cm_id *id,
+			     const struct spare_conn_priv *p,
+			     const struct rdma_conn_param *req, const char *peer)
+{
+	struct ibv_qp_init_attr qpa = { 0 };
+	struct rdma_conn_param cp = { 0 };
+	struct session *sess;
+	struct conn *c;
+
+	sess = find_session(d, le64toh(p->session_cookie));
+	if (!sess) {
+		log_warn("%s: DATA connection refused: unknown session cookie",
+			 peer);
+		reject(d, id);
+		return;
+	}
+	if (memcmp(p->client_uuid, sess->uuid, sizeof(sess->uuid))) {
+		log_warn("%s: DATA connection refused: uuid differs from session %s",
+			 peer, sess->name);
+		reject(d, id);
+		return;
+	}
+	if (id->verbs != sess->verbs) {
+		log_warn("%s: DATA connection refused: arrived on another RDMA device than session %s",
+			 peer, sess->name);
+		reject(d, id);
+		return;
+	}
+	if (sess->ndata >= d->cfg.max_data_conns) {
+		log_warn("%s: DATA connection refused: session %s already has %u (max_data_conns)",
+			 peer, sess->name, sess->ndata);
+		reject(d, id);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		log_err("%s: DATA connection refused: out of memory", peer);
+		reject(d, id);
+		return;
+	}
+	c->kind = SPARE_CONN_DATA;
+	c->sess = sess;
+	c->id = id;
+	id->context = c;
+	/* The donor posts nothing here: the client's one-sided READ/WRITE
+	 * are served by the responder, bounded by responder_resources. */
+	qpa.send_cq = sess->cq;
+	qpa.recv_cq = sess->cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = 1;
+	qpa.cap.max_recv_wr = 1;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, sess->pd, &qpa)) {
+		log_err("%s: DATA connection refused: rdma_create_qp: %s", peer,
+			strerror(errno));
+		goto fail;
+	}
+	cp.responder_resources = min_u8(req->responder_resources,
+					sess->dev_attr.max_qp_rd_atom);
+	cp.initiator_depth = min_u8(req->initiator_depth,
+				    sess->dev_attr.max_qp_init_rd_atom);
+	cp.rnr_retry_count = 7;
+	if (!cp.responder_resources)
+		log_warn("%s: DATA connection asks for no RDMA READ depth", peer);
+	if (rdma_accept(id, &cp)) {
+		log_err("%s: DATA connection refused: rdma_accept: %s", peer,
+			strerror(errno));
+		goto fail;
+	}
+	c->next = sess->data;
+	sess->data = c;
+	sess->ndata++;
+	d->ctr.data_conns++;
+	log_info("client %s: data connection from %s accepted (%u, read depth %u)",
+		 sess->name, peer, sess->ndata, cp.responder_resources);
+	return;
+fail:
+	d->ctr.conn_rejected++;
+	if (rdma_reject(id, NULL, 0))
+		log_warn("%s: rdma_reject: %s", peer, strerror(errno));
+	if (id->qp)
+		rdma_destroy_qp(id);
+	if (rdma_destroy_id(id))
+		log_warn("%s: rdma_destroy_id: %s", peer, strerror(errno));
+	free(c);
+}
+
+static void on_connect_request(struct spared *d, struct rdma_cm_id *id,
+			       const struct rdma_conn_param *req,
+			       const void *priv, size_t priv_len)
+{
+	const struct spare_conn_priv *p = priv;
+	char peer[80];
+	int err;
+
+	peer_name(id, peer, sizeof(peer));
+	id->context = NULL;
+	err = spare_conn_priv_check(priv, priv_len);
+	if (err) {
+		log_warn("%s: connection refused: bad private data (%zu bytes): %s",
+			 peer, priv_len, spare_proto_strerror(err));
+		d->ctr.bad_msgs++;
+		reject(d, id);
+		return;
+	}
+	if (d->stopping) {
+		reject(d, id);
+		return;
+	}
+	if (le16toh(p->kind) == SPARE_CONN_CONTROL)
+		session_create(d, id, p, peer);
+	else
+		data_conn_create(d, id, p, req, peer);
+}
+
+static void on_conn_gone(struct spared *d, struct conn *c,
+			 enum rdma_cm_event_type ev, int status)
+{
+	struct session *sess = c->sess;
+
+	if (sess->dead)
+		return;		/* being torn down this turn */
+	if (c->kind == SPARE_CONN_CONTROL) {
+		/* The connection is already down: nothing to disconnect and
+		 * no ESTABLISHED to wait for. Reaped at the end of this turn. */
+		if (ev == RDMA_CM_EVENT_DISCONNECTED)
+			log_info("client %s: disconnected", sess->name);
+		else
+			log_warn("client %s: closing session: control connection %s (status %d)",
+				 sess->name, rdma_event_str(ev), status);
+		c->established = false;
+		sess->dead = true;
+		sess->dead_ms = spare_now_ms();
+		sess->disconnect_pending = false;
+		return;
+	}
+	log_info("client %s: data connection %s", sess->name, rdma_event_str(ev));
+	c->established = false;
+	data_conn_destroy(c, false);
+}
+
+static void cm_handler(struct spared *d, struct ev_source *src, uint32_t events)
+{
+	for (;;) {
+		/* private data of RC connect requests fits in 56 bytes */
+		union {
+			struct spare_conn_priv p;
+			uint8_t b[256];
+		} priv;
+		struct rdma_conn_param param;
+		enum rdma_cm_event_type type;
+		struct rdma_cm_event *ev;
+		struct rdma_cm_id *id;
+		size_t priv_len = 0;
+		struct conn *c;
+		int status;
+
+		if (rdma_get_cm_event(d->cm_channel, &ev)) {
+			if (errno != EAGAIN && errno != EINTR)
+				log_err("rdma_get_cm_event: %s", strerror(errno));
+			return;
+		}
+		/* Copy what we need and ack at once: rdma_destroy_id() waits
+		 * for the acks of its events. */
+		type = ev->event;
+		id = ev->id;
+		status = ev->status;
+		param = ev->param.conn;
+		memset(&priv, 0, sizeof(priv));
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST &&
+		    ev->param.conn.private_data) {
+			priv_len = ev->param.conn.private_data_len;
+			if (priv_len > sizeof(priv.b))
+				priv_len = sizeof(priv.b);
+			memcpy(priv.b, ev->param.conn.private_data, priv_len);
+		}
+		param.private_data = NULL;
+		param.private_data_len = 0;
+		if (rdma_ack_cm_event(ev))
+			log_warn("rdma_ack_cm_event: %s", strerror(errno));
+
+		log_dbg("cm event %s status %d", rdma_event_str(type), status);
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			on_connect_request(d, id, &param, priv.b, priv_len);
+			continue;
+		}
+		c = id == d->listen_id ? NULL : id->context;
+		switch (type) {
+		case RDMA_CM_EVENT_ESTABLISHED:
+			if (!c)
+				break;
+			c->established = true;
+			if (c->kind == SPARE_CONN_CONTROL &&
+			    c->sess->disconnect_pending) {
+				c->sess->disconnect_pending = false;
+				if (rdma_disconnect(id))
+					log_dbg("client %s: rdma_disconnect: %s",
+						c->sess->name, strerror(errno));
+			}
+			break;
+		case RDMA_CM_EVENT_DISCONNECTED:
+		case RDMA_CM_EVENT_CONNECT_ERROR:
+		case RDMA_CM_EVENT_UNREACHABLE:
+		case RDMA_CM_EVENT_REJECTED:
+		case RDMA_CM_EVENT_DEVICE_REMOVAL:
+			if (c) {
+				on_conn_gone(d, c, type, status);
+			} else if (type == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+				log_err("RDMA device removed under the listener; stopping");
+				d->stopping = true;
+			}
+			break;
+		default:
+			break;	/* TIMEWAIT_EXIT, ADDR_CHANGE: nothing to do */
+		}
+	}
+}
+
+/* ---- eviction, activity, timers ---- */
+
+unsigned int spared_evict(struct spared *d, unsigned int n,
+			  enum spare_evict_reason reason)
+{
+	unsigned int sent = 0;
+	struct slab *s;
+
+	while (sent < n && (s = slab_pool_pick_victim(&d->pool))) {
+		struct session *sess = (struct session *)s->owner;
+		struct spare_msg m;
+
+		if (sess->dead) {
+			slab_release(d, s, SLAB_RELEASE_RECLAIM);
+			continue;
+		}
+		spare_msg_init(&m, SPARE_MSG_EVICT, ++sess->tx_seq);
+		m.evict.slab_id = htole32(s->client_id);
+		m.evict.reason = htole32(reason);
+		m.evict.deadline_ms = htole32(d->cfg.evict_deadline_ms);
+		slab_pool_mark_evicting(&d->pool, s,
+					spare_now_ms() + d->cfg.evict_deadline_ms);
+		log_info("client %s: EVICT slab %u (donor slab %u), deadline %u ms",
+			 sess->name, s->client_id, s->index, d->cfg.evict_deadline_ms);
+		session_send(sess, &m);
+		sent++;
+	}
+	spared_arm_timer(d);
+	return sent;
+}
+
+unsigned int spared_query_activity(struct spared *d)
+{
+	unsigned int i, sent = 0;
+
+	for (i = 0; i < d->pool.nslabs; i++) {
+		struct slab *s = &d->pool.slabs[i];
+		struct session *sess = (struct session *)s->owner;
+		struct spare_msg m;
+
+		if (s->state == SLAB_FREE || sess->dead)
+			continue;
+		spare_msg_init(&m, SPARE_MSG_ACTIVITY_QUERY, ++sess->tx_seq);
+		m.activity_query.slab_id = htole32(s->client_id);
+		session_send(sess, &m);
+		sent++;
+	}
+	return sent;
+}
+
+uint64_t spared_next_timer(struct spared *d)
+{
+	uint64_t next = slab_pool_next_deadline(&d->pool);
+	struct session *s;
+
+	for (s = d->sessions; s; s = s->next) {
+		uint64_t t = s->created_ms + d->cfg.hello_timeout_ms;
+
+		if (s->disconnect_pending)
+			t = s->dead_ms + SPARED_LINGER_MS;
+		else if (s->hello_done || s->dead)
+			continue;
+		if (!next || t < next)
+			next = t;
+	}
+	return next;
+}
+
+void spared_timer_work(struct spared *d, uint64_t now_ms)
+{
+	struct session *sess;
+	struct slab *s;
+
+	while ((s = slab_pool_next_expired(&d->pool, now_ms))) {
+		sess = (struct session *)s->owner;
+		log_warn("client %s: slab %u not returned within %u ms of EVICT; revoking",
+			 sess->name, s->client_id, d->cfg.evict_deadline_ms);
+		slab_release(d, s, SLAB_RELEASE_REVOKE);
+	}
+	for (sess = d->sessions; sess; sess = sess->next) {
+		if (sess->disconnect_pending &&
+		    now_ms >= sess->dead_ms + SPARED_LINGER_MS) {
+			log_info("client %s: never established; dropping it",
+				 sess->name);
+			sess->disconnect_pending = false;
+		}
+		if (!sess->hello_done &&
+		    now_ms >= sess->created_ms + d->cfg.hello_timeout_ms)
+			session_fail(sess, "no HELLO within %u ms",
+				     d->cfg.hello_timeout_ms);
+	}
+}
+
+/* ---- start and stop ---- */
+
+int spared_server_start(struct spared *d)
+{
+	struct addrinfo hints = { 0 }, *ai = NULL;
+	char port[8];
+	int ret;
+
+	d->cm_channel = rdma_create_event_channel();
+	if (!d->cm_channel) {
+		log_err("rdma_create_event_channel: %s (is an RDMA device up? try 'rdma link')",
+			strerror(errno));
+		return -1;
+	}
+	if (set_nonblock(d->cm_channel->fd)) {
+		log_err("rdma_cm channel: %s", strerror(errno));
+		return -1;
+	}
+	d->cm_src.fd = d->cm_channel->fd;
+	d->cm_src.handle = cm_handler;
+	if (spared_epoll_add(d, &d->cm_src))
+		return -1;
+	if (rdma_create_id(d->cm_channel, &d->listen_id, NULL, RDMA_PS_TCP)) {
+		log_err("rdma_create_id: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(port, sizeof(port), "%u", d->cfg.port);
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_family = d->cfg.listen_addr[0] ? AF_UNSPEC : AF_INET;
+	hints.ai_socktype = SOCK_STREAM;
+	ret = getaddrinfo(d->cfg.listen_addr[0] ? d->cfg.listen_addr : NULL,
+			  port, &hints, &ai);
+	if (ret) {
+		log_err("listen address '%s': %s", d->cfg.listen_addr,
+			gai_strerror(ret));
+		return -1;
+	}
+	ret = rdma_bind_addr(d->listen_id, ai->ai_addr);
+	freeaddrinfo(ai);
+	if (ret) {
+		log_err("rdma_bind_addr %s port %u: %s",
+			d->cfg.listen_addr[0] ? d->cfg.listen_addr : "*",
+			d->cfg.port, strerror(errno));
+		return -1;
+	}
+	if (rdma_listen(d->listen_id, 64)) {
+		log_err("rdma_listen: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void spared_server_stop(struct spared *d)
+{
+	struct session *s;
+
+	for (s = d->sessions; s; s = s->next) {
+		session_fail(s, "donor shutting down");
+		s->disconnect_pending = false;
+	}
+	spared_reap_sessions(d);
+	while (d->nasync)
+		spared_epoll_del(d, &d->async[--d->nasync].src);
+	if (d->listen_id && rdma_destroy_id(d->listen_id))
+		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
+	d->listen_id = NULL;
+	if (d->cm_channel) {
+		if (d->cm_src.fd > 0)
+			spared_epoll_del(d, &d->cm_src);
+		rdma_destroy_event_channel(d->cm_channel);
+		d->cm_channel = NULL;
+	}
+}

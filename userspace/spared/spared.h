@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spared: the donor daemon. Lends slabs of its memory budget to clients
+ * over rdma_cm (see kmod/uapi/spare.h for the protocol and
+ * Documentation/spared.md for operation).
+ *
+ * One thread, one epoll loop. Event sources: the rdma_cm event channel,
+ * one completion channel per client session, a signalfd, a timerfd for
+ * eviction deadlines and the unix control socket (plus its connections).
+ */
+#ifndef SPARED_H
+#define SPARED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/un.h>
+
+#include <rdma/rdma_cma.h>
+#include <infiniband/verbs.h>
+
+#include "config.h"
+#include "pool.h"
+#include "spare_proto.h"
+
+
+/* Control QP depths. The client is told nothing: it must keep at most
+ * SPARED_RECV_DEPTH messages in flight toward us (RNR retry covers a
+ * burst), and we keep at most its announced queue_depth toward it. */
+#define SPARED_RECV_DEPTH	32
+#define SPARED_SEND_DEPTH	32
+#define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
+#define SPARED_LINGER_MS	5000	/* wait for ESTABLISHED to disconnect */
+#define SPARED_MAX_DEVICES	16	/* RDMA devices watched for async events */
+
+
+struct spared;
+
+/* Anything the loop waits on. */
+struct ev_source {
+	int	fd;
+	void	(*handle)(struct spared *d, struct ev_source *src, uint32_t events);
+};
+
+struct session;
+
+/* One rdma_cm connection: the session's CONTROL one or one of its DATA ones. */
+struct conn {
+	enum spare_conn_kind	kind;
+	struct session		*sess;
+	struct rdma_cm_id	*id;
+	struct conn		*next;		/* in sess->data */
+	bool			established;
+};
+
+struct session {
+	struct spared		*d;
+	struct session		*next;
+	uint64_t		serial;		/* for logs */
+	char			name[96];	/* "peer-addr#serial" */
+	uint64_t		cookie;
+	uint8_t			uuid[16];
+	uint64_t		created_ms;
+
+	struct conn		ctrl;
+	struct conn		*data;
+	unsigned int		ndata;
+
+	struct ibv_context	*verbs;
+	struct ibv_device_attr	dev_attr;
+	struct ibv_pd		*pd;
+	struct ibv_comp_channel	*channel;
+	struct ev_source	channel_src;
+	bool			channel_in_epoll;
+	struct ibv_cq		*cq;
+	unsigned int		cq_unacked;
+
+	/* Message buffers: SPARED_RECV_DEPTH receive, then send slots. */
+	struct spare_msg	*bufs;
+	struct ibv_mr		*bufs_mr;
+	uint32_t		send_free[SPARED_SEND_DEPTH];
+	unsigned int		nsend_free;
+	unsigned int		send_limit;	/* min(client queue_depth, SEND_DEPTH) */
+	struct spare_msg	backlog[SPARED_BACKLOG];
+	unsigned int		backlog_head, backlog_len;
+
+	bool			hello_done;
+	bool			dead;		/* torn down at the end of the loop turn */
+	bool			disconnect_pending; /* dead before ESTABLISHED */
+	uint64_t		dead_ms;
+	uint32_t		tx_seq;
+	uint64_t		msgs_in, msgs_out;
+};
+
+struct spared_counters {
+	uint64_t	sessions;		/* CONTROL connections accepted */
+	uint64_t	data_conns;		/* DATA connections accepted */
+	uint64_t	conn_rejected;		/* connection requests refused */
+	uint64_t	bad_msgs;		/* malformed or out-of-place messages */
+	uint64_t	heartbeats;
+};
+
+struct spared {
+	struct spared_config	cfg;
+	int			epfd;
+	bool			stopping;
+
+	struct rdma_event_channel *cm_channel;
+	struct ev_source	cm_src;
+	struct rdma_cm_id	*listen_id;
+
+	struct slab_pool	pool;
+	struct session		*sessions;
+	unsigned int		nsessions;
+	uint64_t		next_serial;
+	struct spared_counters	ctr;
+
+	struct ev_source	sig_src;
+	struct ev_source	timer_src;
+	struct ev_source	ctl_src;
+
+	/* Async event channels of the RDMA devices sessions use. */
+	struct spared_async {
+		struct ev_source	src;
+		struct ibv_context	*verbs;
+	}			async[SPARED_MAX_DEVICES];
+	unsigned int		nasync;
+	uint64_t		start_ms;
+};
+
+/* main.c */
+int spared_epoll_add(struct spared *d, struct ev_source *src);
+void spared_epoll_del(struct spared *d, struct ev_source *src);
+/* (Re)arm the timer for the next eviction deadline or HELLO timeout. */
+void spared_arm_timer(struct spared *d);
+
+/* server.c: rdma_cm, sessions, messages */
+int spared_server_start(struct spared *d);
+void spared_server_stop(struct spared *d);
+void spared_reap_sessions(struct spared *d);
+void spared_timer_work(struct spared *d, uint64_t now_ms);
+/* When spared_timer_work() next has something to do (ms), or 0. */
+uint64_t spared_next_timer(struct spared *d);
+/* Ask @n lent slabs back (UINT32_MAX: all); returns how many EVICTs went out. */
+unsigned int spared_evict(struct spared *d, unsigned int n,
+			  enum spare_evict_reason reason);
+/* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
+unsigned int spared_query_activity(struct spared *d);
+
+/* ctl.c: the unix control socket and the status report */
+int spared_ctl_start(struct spared *d);
+void spared_ctl_stop(struct spared *d);
+/* Write the status report (counters, and each slab if @slabs) to @f. */
+void spared_print_status(struct spared *d, FILE *f, bool slabs);
+
+#endif /* SPARED_H */
