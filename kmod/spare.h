@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare.ko private definitions: the device, its donors and their RDMA
+ * queues, and the per-request command. Files:
+ *   spare_main.c    module init/exit, configfs
+ *   spare_blk.c     gendisk, blk-mq queue, request life cycle
+ *   spare_rdma.c    rdma_cm connections, control messages, error road
+ *   spare_backup.c  backup block device I/O
+ *   spare_sysfs.c   versioned stats under /sys/block/spareN/spare/
+ *   spare_slab.c, spare_split.c, spare_proto.c: pure logic (KUnit tested)
+ */
+#ifndef SPARE_H
+#define SPARE_H
+
+#undef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/completion.h>
+#include <linux/configfs.h>
+#include <linux/inet.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/socket.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "spare_compat.h"
+#include "spare_proto.h"
+#include "spare_slab.h"
+#include "spare_split.h"
+
+#define SPARE_QUEUE_DEPTH	64	/* tags per hardware queue */
+#define SPARE_MAX_SEGS		16	/* segments per request */
+#define SPARE_MAX_IO_BYTES	(SPARE_MAX_SEGS * SPARE_PAGE_SIZE)
+#define SPARE_MAX_EXTENTS	2	/* a request spans at most two slabs */
+#define SPARE_MAX_OPS		(SPARE_MAX_EXTENTS * SPARE_MAX_REPLICAS)
+#define SPARE_CTRL_RECVS	32	/* control receive buffers posted */
+#define SPARE_CTRL_SENDS	16	/* control sends outstanding */
+#define SPARE_MAPS_INFLIGHT	8	/* MAP requests awaiting MAPPED */
+#define SPARE_CM_TIMEOUT_MS	5000
+#define SPARE_CONNECT_WAIT_MS	15000
+#define SPARE_HEARTBEAT_MS	2000
+#define SPARE_BACKOFF_MIN_MS	500
+#define SPARE_BACKOFF_MAX_MS	16000
+#define SPARE_REMAP_DELAY_MS	5000	/* after a refusal or an eviction */
+#define SPARE_REDRIVE_MAX	64
+#define SPARE_REDRIVE_DELAY_MS	20
+#define SPARE_IO_LOSS_TMO_MS	20000	/* give up on a write with no target */
+#define SPARE_ACK_TIMEOUT	16	/* 4.096us << 16 = 268 ms per try */
+
+struct spare_dev;
+struct spare_donor;
+
+enum spare_queue_state {
+	SPARE_Q_NEW,
+	SPARE_Q_CONNECTING,
+	SPARE_Q_LIVE,
+	SPARE_Q_ERROR,
+};
+
+/* A control message buffer: a receive slot or a send slot. */
+struct spare_ctrl_buf {
+	struct ib_cqe cqe;
+	struct spare_queue *q;
+	struct spare_msg *msg;
+	u64 dma;
+	int index;
+};
+
+/* One RC connection to a donor: the CONTROL queue or a DATA queue. */
+struct spare_queue {
+	struct spare_donor *donor;
+	enum spare_conn_kind kind;
+	int hctx;			/* DATA: hardware queue index */
+	struct rdma_cm_id *cm_id;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	atomic_t state;			/* enum spare_queue_state */
+	int cm_error;
+	struct completion cm_done;
+	u32 sq_size;
+	struct work_struct connect_work; /* DATA: lazy connect */
+
+	/* CONTROL only */
+	struct spare_ctrl_buf *recv;
+	struct spare_ctrl_buf *send;
+	unsigned long send_free;	/* bitmap of free send slots */
+	spinlock_t send_lock;
+	wait_queue_head_t send_wait;
+};
+
+enum spare_donor_state {
+	SPARE_DONOR_OFFLINE,		/* not connected; reconnect scheduled */
+	SPARE_DONOR_CONNECTING,
+	SPARE_DONOR_LIVE,
+	SPARE_DONOR_ERROR,		/* error work tearing down */
+	SPARE_DONOR_DELETING,
+};
+
+struct spare_donor_stats {
+	atomic64_t connects;
+	atomic64_t losses;		/* times the error road was taken */
+	atomic64_t evictions;
+	atomic64_t bad_msgs;
+	atomic64_t maps_refused;
+};
+
+struct spare_donor {
+	struct spare_dev *dev;
+	u32 idx;
+	char name[64];			/* "10.0.0.2:18515" */
+	struct sockaddr_storage addr;
+	atomic_t state;			/* enum spare_donor_state */
+	struct mutex lock;		/* connect / teardown */
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	u64 session_cookie;
+	u8 slab_shift;
+	struct spare_queue ctrl;
+	struct spare_queue *data;	/* [nr_hw_queues] */
+	u32 nr_data;
+	atomic_t seq;
+	atomic_t maps_inflight;
+	wait_queue_head_t map_wait;
+	struct completion hello_done;
+	int hello_status;
+	unsigned int backoff_ms;
+	unsigned long remap_after;	/* jiffies */
+	const char *error_reason;
+
+	struct delayed_work connect_work;
+	struct work_struct error_work;
+	struct work_struct map_work;
+	struct work_struct evict_work;
+	struct delayed_work heartbeat_work;
+	unsigned long *evict_pending;	/* slabs the donor asked back */
+	unsigned long *activity_pending; /* slabs the donor asked about */
+	spinlock_t pending_lock;
+	struct spare_donor_stats stats;
+};
+
+struct spare_io_stats {
+	atomic64_t rdma_reads;		/* requests served by RDMA READ */
+	atomic64_t rdma_writes;
+	atomic64_t backup_reads;
+	atomic64_t backup_writes;
+	atomic64_t zero_reads;		/* never-written pages, no copy */
+	atomic64_t redrives;		/* requests re-driven after a failure */
+	atomic64_t failovers;		/* reads served by another copy */
+	atomic64_t io_errors;
+	atomic64_t bytes_read;
+	atomic64_t bytes_written;
+};
+
+enum spare_backup_mode {
+	SPARE_BACKUP_SYNC,
+	SPARE_BACKUP_ASYNC,
+};
+
+/* Configuration, set through configfs while powered off. */
+struct spare_config {
+	u64 size;
+	u8 slab_shift;
+	u32 replicas;
+	char backup[256];
+	enum spare_backup_mode backup_mode;
+	struct sockaddr_storage source;	/* local address, or AF_UNSPEC */
+	u32 nr_donors;
+	struct sockaddr_storage donor_addr[SPARE_MAX_DONORS];
+	char donor_name[SPARE_MAX_DONORS][64];
+};
+
+struct spare_dev {
+	struct config_item item;
+	struct mutex lock;		/* config and power */
+	struct spare_config cfg;
+	bool powered;
+	struct mutex open_lock;		/* openers and dying */
+	bool dying;			/* powering off: refuse opens */
+	unsigned int openers;
+	int index;			/* spareN */
+	u8 uuid[16];
+
+	struct gendisk *disk;
+	struct blk_mq_tag_set tag_set;
+	struct spare_slab_map map;
+	struct spare_donor *donors;	/* [cfg.nr_donors] */
+	struct spare_bdev_handle backup;
+	bool has_backup;
+	struct workqueue_struct *wq;
+	struct spare_io_stats stats;
+	unsigned long *backup_busy;	/* pages with an async backup write */
+	unsigned long *backup_stale;	/* pages whose async backup write failed */
+	spinlock_t backup_lock;
+	wait_queue_head_t backup_wait;
+	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
+};
+
+/* Per-request command (blk-mq PDU). */
+struct spare_op {
+	struct ib_cqe cqe;
+	struct spare_cmd *cmd;
+	struct spare_queue *q;		/* data queue it is posted on */
+	struct ib_device *ibdev;	/* the segments are mapped for */
+	u8 ext;
+	u8 copy;
+	u8 nsge;
+	bool failed;			/* did not land */
+	bool copy_fault;		/* ... because the copy broke */
+	bool done;
+	u32 gen;
+	u32 rkey;
+	u64 raddr;			/* remote address of the extent */
+	struct ib_sge sge[SPARE_MAX_SEGS + 1];
+};
+
+struct spare_cmd {
+	struct spare_dev *dev;
+	atomic_t pending;
+	unsigned long start;		/* jiffies of the first attempt */
+	unsigned int attempts;
+	bool is_write;
+	bool use_backup;
+	blk_status_t backup_status;
+	unsigned int nr_ext;
+	unsigned int nr_ops;
+	struct spare_extent ext[SPARE_MAX_EXTENTS];
+	u32 gens[SPARE_MAX_EXTENTS][SPARE_MAX_REPLICAS];
+	u32 targets[SPARE_MAX_EXTENTS];	/* write: copies written */
+	bool began[SPARE_MAX_EXTENTS];	/* write_begin done on this extent */
+	bool zero[SPARE_MAX_EXTENTS];	/* read: never written, no copy */
+	struct spare_op ops[SPARE_MAX_OPS];
+};
+
+/* spare_main.c */
+extern struct configfs_subsystem spare_subsys;
+
+/* spare_blk.c */
+int spare_blk_init(void);
+void spare_blk_exit(void);
+int spare_dev_power_on(struct spare_dev *dev);
+int spare_dev_power_off(struct spare_dev *dev);
+void spare_cmd_put(struct spare_cmd *cmd);
+void spare_kick_queues(struct spare_dev *dev);
+void spare_uevent(struct spare_dev *dev, const char *event,
+		  const struct spare_donor *donor);
+
+/* spare_rdma.c */
+int spare_donors_start(struct spare_dev *dev);
+void spare_donors_stop(struct spare_dev *dev);
+struct spare_queue *spare_data_queue(struct spare_donor *donor, int hctx);
+void spare_donor_error(struct spare_donor *donor, const char *why);
+void spare_op_post(struct spare_op *op, bool write);
+void spare_op_unmap(struct spare_op *op, bool write);
+const char *spare_donor_state_name(int state);
+
+/* spare_backup.c */
+int spare_backup_open(struct spare_dev *dev);
+void spare_backup_close(struct spare_dev *dev);
+int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write);
+
+/* spare_sysfs.c */
+extern const struct attribute_group *spare_disk_groups[];
+
+static inline struct spare_dev *to_spare_dev(struct config_item *item)
+{
+	return container_of(item, struct spare_dev, item);
+}
+
+#endif /* SPARE_H */

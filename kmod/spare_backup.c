@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Backup block device: any block device given by path. Every write also goes
+ * there; reads come from it when no remote copy is current.
+ *
+ *  backup_mode=sync:  a write completes when the remote copies and the
+ *                     backup write have all landed.
+ *  backup_mode=async: a write completes when the remote copies land; the
+ *                     backup write goes on from a private copy of the data
+ *                     (the bio pages belong to the caller again once we
+ *                     complete). A per-page "busy" bitmap orders a read from
+ *                     the backup, and a newer backup write, after an older
+ *                     backup write of the same page: no stale read.
+ */
+#include <linux/bio.h>
+#include <linux/bitmap.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+
+#include "spare.h"
+
+int spare_backup_open(struct spare_dev *dev)
+{
+	struct block_device *bdev;
+	u64 pages = dev->cfg.size >> SPARE_PAGE_SHIFT;
+	int ret;
+
+	dev->has_backup = false;
+	if (!dev->cfg.backup[0])
+		return 0;
+	ret = spare_bdev_open(dev->cfg.backup, dev, &dev->backup);
+	if (ret) {
+		pr_warn("%s: cannot open backup device %s: %d\n",
+			config_item_name(&dev->item), dev->cfg.backup, ret);
+		return ret;
+	}
+	bdev = spare_bdev(&dev->backup);
+	if (bdev_nr_bytes(bdev) < dev->cfg.size) {
+		pr_warn("%s: backup device %s holds %llu bytes, device size is %llu\n",
+			config_item_name(&dev->item), dev->cfg.backup,
+			(unsigned long long)bdev_nr_bytes(bdev), dev->cfg.size);
+		spare_bdev_close(&dev->backup);
+		return -EINVAL;
+	}
+	if (bdev_logical_block_size(bdev) > SPARE_PAGE_SIZE) {
+		pr_warn("%s: backup device %s has blocks larger than 4 KiB\n",
+			config_item_name(&dev->item), dev->cfg.backup);
+		spare_bdev_close(&dev->backup);
+		return -EINVAL;
+	}
+	dev->backup_busy = bitmap_zalloc(pages, GFP_KERNEL);
+	dev->backup_stale = bitmap_zalloc(pages, GFP_KERNEL);
+	if (!dev->backup_busy || !dev->backup_stale) {
+		spare_backup_close(dev);
+		return -ENOMEM;
+	}
+	dev->has_backup = true;
+	return 0;
+}
+
+static bool range_busy(struct spare_dev *dev, u64 first, u64 n)
+{
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	busy = find_next_bit(dev->backup_busy, first + n, first) < first + n;
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	return busy;
+}
+
+static bool any_busy(struct spare_dev *dev)
+{
+	return range_busy(dev, 0, dev->cfg.size >> SPARE_PAGE_SHIFT);
+}
+
+void spare_backup_close(struct spare_dev *dev)
+{
+	if (dev->backup_busy)
+		wait_event(dev->backup_wait, !any_busy(dev));
+	spare_bdev_close(&dev->backup);
+	bitmap_free(dev->backup_busy);
+	bitmap_free(dev->backup_stale);
+	dev->backup_busy = NULL;
+	dev->backup_stale = NULL;
+	dev->has_backup = false;
+}
+
+static void backup_end_io(struct bio *bio)
+{
+	struct spare_cmd *cmd = bio->bi_private;
+
+	if (bio->bi_status) {
+		pr_warn_ratelimited("%s: backup %s at sector %llu failed: %d\n",
+				    cmd->dev->cfg.backup,
+				    op_is_write(bio_op(bio)) ? "write" : "read",
+				    (unsigned long long)bio->bi_iter.bi_sector,
+				    blk_status_to_errno(bio->bi_status));
+		cmd->backup_status = BLK_STS_IOERR;
+	}
+	bio_put(bio);
+	spare_cmd_put(cmd);
+}
+
+struct async_write {
+	struct spare_dev *dev;
+	u64 first, n;			/* device pages */
+	unsigned int nr_pages;
+	struct page *pages[SPARE_MAX_SEGS + 1];
+};
+
+static void async_end_io(struct bio *bio)
+{
+	struct async_write *aw = bio->bi_private;
+	struct spare_dev *dev = aw->dev;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	if (bio->bi_status) {
+		pr_warn_ratelimited("%s: async backup write at sector %llu failed: %d; those pages now have no backup\n",
+				    dev->cfg.backup,
+				    (unsigned long long)bio->bi_iter.bi_sector,
+				    blk_status_to_errno(bio->bi_status));
+		bitmap_set(dev->backup_stale, aw->first, aw->n);
+	} else {
+		bitmap_clear(dev->backup_stale, aw->first, aw->n);
+	}
+	bitmap_clear(dev->backup_busy, aw->first, aw->n);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	wake_up_all(&dev->backup_wait);
+	for (i = 0; i < aw->nr_pages; i++)
+		__free_page(aw->pages[i]);
+	kfree(aw);
+	bio_put(bio);
+}
+
+/* Claim pages [first, first + n) for an async write, waiting for older ones. */
+static void claim_range(struct spare_dev *dev, u64 first, u64 n)
+{
+	unsigned long flags;
+
+	for (;;) {
+		wait_event(dev->backup_wait, !range_busy(dev, first, n));
+		spin_lock_irqsave(&dev->backup_lock, flags);
+		if (find_next_bit(dev->backup_busy, first + n, first) >=
+		    first + n) {
+			bitmap_set(dev->backup_busy, first, n);
+			spin_unlock_irqrestore(&dev->backup_lock, flags);
+			return;
+		}
+		spin_unlock_irqrestore(&dev->backup_lock, flags);
+	}
+}
+
+static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
+			      struct block_device *bdev, u64 first, u64 n)
+{
+	struct spare_dev *dev = cmd->dev;
+	struct req_iterator iter;
+	struct async_write *aw;
+	struct bio_vec bv;
+	struct bio *bio;
+
+	aw = kzalloc(sizeof(*aw), GFP_NOIO);
+	if (!aw)
+		return -ENOMEM;
+	aw->dev = dev;
+	aw->first = first;
+	aw->n = n;
+	bio = bio_alloc(bdev, SPARE_MAX_SEGS + 1, REQ_OP_WRITE, GFP_NOIO);
+	bio->bi_iter.bi_sector = blk_rq_pos(rq);
+	bio->bi_private = aw;
+	bio->bi_end_io = async_end_io;
+	rq_for_each_segment(bv, rq, iter) {
+		struct page *p;
+
+		if (aw->nr_pages == ARRAY_SIZE(aw->pages))
+			goto fail;
+		p = alloc_page(GFP_NOIO);
+		if (!p)
+			goto fail;
+		aw->pages[aw->nr_pages++] = p;
+		memcpy_page(p, 0, bv.bv_page, bv.bv_offset, bv.bv_len);
+		if (bio_add_page(bio, p, bv.bv_len, 0) != bv.bv_len)
+			goto fail;
+	}
+	claim_range(dev, first, n);
+	submit_bio(bio);
+	return 0;
+fail:
+	while (aw->nr_pages)
+		__free_page(aw->pages[--aw->nr_pages]);
+	kfree(aw);
+	bio_put(bio);
+	return -ENOMEM;
+}
+
+/*
+ * Submit the backup part of @cmd. On success the command's reference taken
+ * by the caller is dropped when the backup I/O is done (or at once for an
+ * async write); on failure the caller drops it.
+ */
+int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
+{
+	struct spare_dev *dev = cmd->dev;
+	struct block_device *bdev = spare_bdev(&dev->backup);
+	u64 first = (blk_rq_pos(rq) << SECTOR_SHIFT) >> SPARE_PAGE_SHIFT;
+	u64 n = DIV_ROUND_UP(blk_rq_bytes(rq), SPARE_PAGE_SIZE);
+	struct req_iterator iter;
+	struct bio_vec bv;
+	struct bio *bio;
+	int ret;
+
+	if (write && dev->cfg.backup_mode == SPARE_BACKUP_ASYNC) {
+		ret = submit_async_write(cmd, rq, bdev, first, n);
+		if (!ret)
+			spare_cmd_put(cmd);
+		return ret;
+	}
+	/* Order after any async backup write of these pages. */
+	wait_event(dev->backup_wait, !range_busy(dev, first, n));
+	if (!write) {
+		unsigned long flags;
+		bool stale;
+
+		spin_lock_irqsave(&dev->backup_lock, flags);
+		stale = find_next_bit(dev->backup_stale, first + n, first) <
+			first + n;
+		spin_unlock_irqrestore(&dev->backup_lock, flags);
+		if (stale) {
+			pr_warn_ratelimited("%s: backup of pages %llu+%llu is stale after a failed write; refusing to read it\n",
+					    dev->cfg.backup, first, n);
+			return -EIO;
+		}
+	}
+	bio = bio_alloc(bdev, SPARE_MAX_SEGS + 1,
+			write ? REQ_OP_WRITE : REQ_OP_READ, GFP_NOIO);
+	bio->bi_iter.bi_sector = blk_rq_pos(rq);
+	bio->bi_private = cmd;
+	bio->bi_end_io = backup_end_io;
+	rq_for_each_segment(bv, rq, iter) {
+		if (bio_add_page(bio, bv.bv_page, bv.bv_len, bv.bv_offset) !=
+		    bv.bv_len) {
+			bio_put(bio);
+			return -EIO;
+		}
+	}
+	submit_bio(bio);
+	return 0;
+}

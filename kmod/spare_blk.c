@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko block side: the gendisk, the blk-mq queue and the life of one
+ * request.
+ *
+ * A request is cut at slab boundaries (spare_split()). For each part:
+ *  - a write goes to every MAPPED copy, as one RDMA WRITE per copy straight
+ *    from the bio pages, and to the backup device when there is one;
+ *  - a read goes to one copy that is current for all its pages; if there is
+ *    none, to the backup device; if there is no backup either, pages never
+ *    written read as zeros and anything else is an I/O error.
+ * When every operation has answered (spare_cmd_put()), the per-page bitmaps
+ * learn which copies the write landed on, failed copies are marked FAILED,
+ * and a request that did not land anywhere is re-driven: requeued, so that
+ * the next attempt sees the new copy states.
+ */
+#include <linux/idr.h>
+#include <linux/highmem.h>
+#include <linux/module.h>
+#include <linux/jiffies.h>
+
+#include "spare.h"
+
+static int spare_major;
+static DEFINE_IDA(spare_index_ida);
+
+void spare_uevent(struct spare_dev *dev, const char *event,
+		  const struct spare_donor *donor)
+{
+	char ev[48], dn[80];
+	char *envp[] = { ev, dn, NULL };
+
+	if (!dev->disk || !dev->powered)
+		return;
+	snprintf(ev, sizeof(ev), "SPARE_EVENT=%s", event);
+	snprintf(dn, sizeof(dn), "SPARE_DONOR=%s", donor ? donor->name : "");
+	kobject_uevent_env(&disk_to_dev(dev->disk)->kobj, KOBJ_CHANGE, envp);
+}
+
+void spare_kick_queues(struct spare_dev *dev)
+{
+	if (dev->disk) {
+		blk_mq_kick_requeue_list(dev->disk->queue);
+		blk_mq_run_hw_queues(dev->disk->queue, true);
+	}
+}
+
+static struct spare_op *cmd_new_op(struct spare_cmd *cmd, unsigned int ext,
+				   u32 c, struct spare_queue *q,
+				   const struct spare_copy *cp)
+{
+	struct spare_op *op = &cmd->ops[cmd->nr_ops++];
+
+	op->cmd = cmd;
+	op->q = q;
+	op->ibdev = q->cm_id->device;
+	op->ext = ext;
+	op->copy = c;
+	op->nsge = 0;
+	op->failed = false;
+	op->copy_fault = false;
+	op->done = false;
+	op->gen = cp->gen;
+	op->rkey = cp->rkey;
+	op->raddr = cp->addr + cmd->ext[ext].offset;
+	return op;
+}
+
+/*
+ * The data queue to reach copy @c's donor from hardware queue @hctx, or NULL
+ * when it is not usable. Sets *wait when it is still connecting.
+ */
+static struct spare_queue *copy_queue(struct spare_dev *dev, u32 donor,
+				      int hctx, bool *wait)
+{
+	struct spare_queue *q = spare_data_queue(&dev->donors[donor], hctx);
+
+	if (IS_ERR(q)) {
+		*wait = true;
+		return NULL;
+	}
+	return q;
+}
+
+/* Choose the copies each part of a write goes to; begin the writes. */
+static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
+			       int hctx)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_queue *qs[SPARE_MAX_REPLICAS];
+	unsigned int e;
+	bool wait = false;
+	u32 c;
+
+	/* First make sure every MAPPED copy's data queue is connected. */
+	for (e = 0; e < cmd->nr_ext; e++) {
+		struct spare_slab *slab = &map->slabs[cmd->ext[e].slab];
+		unsigned long flags;
+		u32 mapped = 0;
+
+		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < map->nr_copies; c++)
+			if (slab->copy[c].state == SPARE_COPY_MAPPED)
+				mapped |= 1U << c;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		for (c = 0; c < map->nr_copies; c++)
+			if (mapped & (1U << c))
+				copy_queue(dev, slab->copy[c].donor, hctx, &wait);
+	}
+	if (wait)
+		return BLK_STS_RESOURCE;
+
+	for (e = 0; e < cmd->nr_ext; e++) {
+		struct spare_extent *x = &cmd->ext[e];
+		struct spare_slab *slab = &map->slabs[x->slab];
+		unsigned long flags;
+		u32 targets;
+
+		for (c = 0; c < map->nr_copies; c++)
+			qs[c] = copy_queue(dev, slab->copy[c].donor, hctx, &wait);
+
+		spin_lock_irqsave(&slab->lock, flags);
+		targets = spare_slab_write_begin(map, slab, x->first_page,
+						 x->nr_pages, cmd->gens[e]);
+		cmd->began[e] = true;
+		for (c = 0; c < map->nr_copies; c++) {
+			if (!(targets & (1U << c)))
+				continue;
+			if (!qs[c]) {
+				/* Not written: the copy stays stale here. */
+				targets &= ~(1U << c);
+				continue;
+			}
+			cmd_new_op(cmd, e, c, qs[c], &slab->copy[c]);
+			slab->copy[c].inflight++;
+		}
+		spin_unlock_irqrestore(&slab->lock, flags);
+		atomic64_add(x->nr_pages, &slab->accesses);
+		cmd->targets[e] = targets;
+		if (!targets && !dev->has_backup)
+			return BLK_STS_TRANSPORT;	/* nowhere to land */
+	}
+	cmd->use_backup = dev->has_backup;
+	return BLK_STS_OK;
+}
+
+/* Choose where each part of a read comes from. */
+static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
+			      int hctx, unsigned int tag)
+{
+	struct spare_slab_map *map = &dev->map;
+	unsigned int e, i;
+	bool wait = false;
+
+	for (e = 0; e < cmd->nr_ext; e++) {
+		struct spare_extent *x = &cmd->ext[e];
+		struct spare_slab *slab = &map->slabs[x->slab];
+		struct spare_queue *q = NULL;
+		unsigned long flags;
+		bool written, busy;
+		u32 mask, c = 0;
+
+		spin_lock_irqsave(&slab->lock, flags);
+		mask = spare_slab_readable_mask(map, slab, x->first_page,
+						x->nr_pages);
+		written = spare_slab_ever_written(slab, x->first_page,
+						  x->nr_pages);
+		busy = slab->writes_inflight;
+		spin_unlock_irqrestore(&slab->lock, flags);
+
+		for (i = 0; i < map->nr_copies && !q; i++) {
+			c = (tag + cmd->attempts + i) % map->nr_copies;
+			if (mask & (1U << c))
+				q = copy_queue(dev, slab->copy[c].donor, hctx,
+					       &wait);
+		}
+		if (q) {
+			spin_lock_irqsave(&slab->lock, flags);
+			/* Recheck: the copy may have failed meanwhile. */
+			if (spare_slab_readable_mask(map, slab, x->first_page,
+						     x->nr_pages) & (1U << c)) {
+				cmd_new_op(cmd, e, c, q, &slab->copy[c]);
+				slab->copy[c].inflight++;
+			} else {
+				wait = true;
+			}
+			spin_unlock_irqrestore(&slab->lock, flags);
+			atomic64_add(x->nr_pages, &slab->accesses);
+			continue;
+		}
+		if (wait)
+			break;
+		if (dev->has_backup) {
+			cmd->use_backup = true;
+		} else if (!written) {
+			cmd->zero[e] = true;
+		} else if (busy) {
+			wait = true;	/* a write to this slab is landing */
+		} else {
+			pr_warn_ratelimited("%s: slab %u pages %u+%u: no current remote copy and no backup, data lost\n",
+					    dev->disk->disk_name, x->slab,
+					    x->first_page, x->nr_pages);
+			return BLK_STS_TRANSPORT;
+		}
+	}
+	if (wait || cmd->use_backup) {
+		/* Nothing posted yet: drop the ops we planned. */
+		for (i = 0; i < cmd->nr_ops; i++) {
+			struct spare_op *op = &cmd->ops[i];
+			struct spare_slab *slab = &map->slabs[cmd->ext[op->ext].slab];
+			unsigned long flags;
+
+			spin_lock_irqsave(&slab->lock, flags);
+			slab->copy[op->copy].inflight--;
+			spin_unlock_irqrestore(&slab->lock, flags);
+		}
+		cmd->nr_ops = 0;
+		if (wait)
+			return BLK_STS_RESOURCE;
+		memset(cmd->zero, 0, sizeof(cmd->zero));
+	}
+	return BLK_STS_OK;
+}
+
+/* Attach every bio segment to the operations of its extent. */
+static int map_segments(struct spare_dev *dev, struct spare_cmd *cmd,
+			struct request *rq)
+{
+	enum dma_data_direction dir = cmd->is_write ? DMA_TO_DEVICE :
+						      DMA_FROM_DEVICE;
+	u8 shift = dev->map.slab_shift;
+	u64 pos = blk_rq_pos(rq) << SECTOR_SHIFT;
+	struct req_iterator iter;
+	struct bio_vec bv;
+	unsigned int i;
+
+	rq_for_each_segment(bv, rq, iter) {
+		u32 done = 0;
+
+		while (done < bv.bv_len) {
+			u32 piece = min_t(u64, bv.bv_len - done,
+					  spare_bytes_to_slab_end(pos, shift));
+			int e = spare_extent_find(cmd->ext, cmd->nr_ext, shift,
+						  pos);
+
+			if (e < 0)
+				return -EIO;
+			if (cmd->zero[e])
+				memzero_page(bv.bv_page, bv.bv_offset + done,
+					     piece);
+			for (i = 0; i < cmd->nr_ops; i++) {
+				struct spare_op *op = &cmd->ops[i];
+				struct ib_device *ibdev = op->ibdev;
+				struct ib_sge *sge;
+				u64 dma;
+
+				if (op->ext != e)
+					continue;
+				if (op->nsge == ARRAY_SIZE(op->sge))
+					return -EIO;
+				dma = ib_dma_map_page(ibdev, bv.bv_page,
+						      bv.bv_offset + done,
+						      piece, dir);
+				if (ib_dma_mapping_error(ibdev, dma))
+					return -ENOMEM;
+				sge = &op->sge[op->nsge++];
+				sge->addr = dma;
+				sge->length = piece;
+				sge->lkey = op->q->donor->pd->local_dma_lkey;
+			}
+			done += piece;
+			pos += piece;
+		}
+	}
+	return 0;
+}
+
+static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
+				   const struct blk_mq_queue_data *bd)
+{
+	struct request *rq = bd->rq;
+	struct spare_dev *dev = hctx->queue->queuedata;
+	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	unsigned int i;
+	blk_status_t st;
+	int n, err;
+
+	blk_mq_start_request(rq);
+	if (!cmd->attempts)
+		cmd->start = jiffies;
+
+	switch (req_op(rq)) {
+	case REQ_OP_FLUSH:
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return BLK_STS_OK;
+	case REQ_OP_READ:
+		cmd->is_write = false;
+		break;
+	case REQ_OP_WRITE:
+		cmd->is_write = true;
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+
+	n = spare_split(blk_rq_pos(rq) << SECTOR_SHIFT, blk_rq_bytes(rq),
+			dev->cfg.size, dev->map.slab_shift, cmd->ext,
+			SPARE_MAX_EXTENTS);
+	if (n < 0) {
+		pr_warn_ratelimited("%s: request at sector %llu, %u bytes, does not fit the device\n",
+				    dev->disk->disk_name,
+				    (unsigned long long)blk_rq_pos(rq),
+				    blk_rq_bytes(rq));
+		return BLK_STS_IOERR;
+	}
+	cmd->dev = dev;
+	cmd->nr_ext = n;
+	cmd->nr_ops = 0;
+	cmd->use_backup = false;
+	cmd->backup_status = BLK_STS_OK;
+	memset(cmd->began, 0, sizeof(cmd->began));
+	memset(cmd->zero, 0, sizeof(cmd->zero));
+	memset(cmd->targets, 0, sizeof(cmd->targets));
+
+	if (cmd->is_write)
+		st = plan_write(dev, cmd, hctx->queue_num);
+	else
+		st = plan_read(dev, cmd, hctx->queue_num, rq->tag);
+	if (st == BLK_STS_RESOURCE) {
+		/* plan_read() dropped its ops; a write has none either. */
+		return st;
+	}
+
+	/* One reference per op and backup bio, plus ours while we post. */
+	atomic_set(&cmd->pending, 1);
+	if (st != BLK_STS_OK) {
+		for (i = 0; i < cmd->nr_ops; i++)
+			cmd->ops[i].failed = cmd->ops[i].done = true;
+		cmd->backup_status = st;
+		cmd->use_backup = false;
+		spare_cmd_put(cmd);
+		return BLK_STS_OK;
+	}
+
+	err = map_segments(dev, cmd, rq);
+	for (i = 0; i < cmd->nr_ops; i++) {
+		struct spare_op *op = &cmd->ops[i];
+
+		atomic_inc(&cmd->pending);
+		if (err) {
+			op->failed = true;
+			op->done = true;
+			spare_cmd_put(cmd);
+			continue;
+		}
+		/* On failure spare_op_post() marks the op and puts it. */
+		spare_op_post(op, cmd->is_write);
+	}
+	if (cmd->use_backup) {
+		atomic_inc(&cmd->pending);
+		if (spare_backup_submit(cmd, rq, cmd->is_write)) {
+			cmd->backup_status = BLK_STS_IOERR;
+			spare_cmd_put(cmd);
+		}
+	}
+	spare_cmd_put(cmd);
+	return BLK_STS_OK;
+}
+
+static bool cmd_extent_landed(const struct spare_cmd *cmd, unsigned int e)
+{
+	unsigned int i;
+
+	for (i = 0; i < cmd->nr_ops; i++)
+		if (cmd->ops[i].ext == e && !cmd->ops[i].failed)
+			return true;
+	return false;
+}
+
+/* Settle the slab map once every op of @cmd has answered. */
+static blk_status_t cmd_settle(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	struct spare_slab_map *map = &dev->map;
+	blk_status_t st = BLK_STS_OK;
+	bool wake = false;
+	unsigned int i, e;
+
+	for (i = 0; i < cmd->nr_ops; i++) {
+		struct spare_op *op = &cmd->ops[i];
+		struct spare_extent *x = &cmd->ext[op->ext];
+		struct spare_slab *slab = &map->slabs[x->slab];
+		struct spare_copy *cp = &slab->copy[op->copy];
+		unsigned long flags;
+
+		spare_op_unmap(op, cmd->is_write);
+		spin_lock_irqsave(&slab->lock, flags);
+		if (op->copy_fault)
+			spare_copy_fail(map, slab, op->copy, op->gen);
+		else if (cmd->is_write)
+			spare_slab_write_landed(map, slab, op->copy, op->gen,
+						x->first_page, x->nr_pages);
+		if (!--cp->inflight && cp->state == SPARE_COPY_EVICTING)
+			wake = true;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (op->failed && !cmd->is_write)
+			st = BLK_STS_TRANSPORT;
+	}
+	for (e = 0; e < cmd->nr_ext; e++) {
+		struct spare_slab *slab = &map->slabs[cmd->ext[e].slab];
+		unsigned long flags;
+
+		if (cmd->began[e]) {
+			spin_lock_irqsave(&slab->lock, flags);
+			spare_slab_write_end(slab);
+			spin_unlock_irqrestore(&slab->lock, flags);
+		}
+		if (cmd->is_write && !cmd_extent_landed(cmd, e) &&
+		    !cmd->use_backup)
+			st = BLK_STS_TRANSPORT;
+	}
+	if (cmd->backup_status != BLK_STS_OK)
+		st = cmd->backup_status;
+	if (wake)
+		wake_up_all(&dev->inflight_wait);
+	return st;
+}
+
+static void cmd_account(struct spare_dev *dev, struct spare_cmd *cmd,
+			struct request *rq)
+{
+	struct spare_io_stats *s = &dev->stats;
+	unsigned int i;
+
+	if (cmd->is_write) {
+		atomic64_add(blk_rq_bytes(rq), &s->bytes_written);
+		if (cmd->nr_ops)
+			atomic64_inc(&s->rdma_writes);
+		if (cmd->use_backup)
+			atomic64_inc(&s->backup_writes);
+		return;
+	}
+	atomic64_add(blk_rq_bytes(rq), &s->bytes_read);
+	if (cmd->use_backup)
+		atomic64_inc(&s->backup_reads);
+	else if (cmd->nr_ops)
+		atomic64_inc(&s->rdma_reads);
+	for (i = 0; i < cmd->nr_ext; i++)
+		if (cmd->zero[i])
+			atomic64_inc(&s->zero_reads);
+	if (cmd->attempts && cmd->nr_ops)
+		atomic64_inc(&s->failovers);
+}
+
+/* Drop one reference; the last one completes or re-drives the request. */
+void spare_cmd_put(struct spare_cmd *cmd)
+{
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct spare_dev *dev = cmd->dev;
+	blk_status_t st;
+
+	if (!atomic_dec_and_test(&cmd->pending))
+		return;
+
+	st = cmd_settle(dev, cmd);
+	if (st == BLK_STS_OK) {
+		cmd_account(dev, cmd, rq);
+		cmd->attempts = 0;
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return;
+	}
+	if (st == BLK_STS_TRANSPORT && ++cmd->attempts < SPARE_REDRIVE_MAX &&
+	    time_before(jiffies, cmd->start +
+			msecs_to_jiffies(SPARE_IO_LOSS_TMO_MS))) {
+		atomic64_inc(&dev->stats.redrives);
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q,
+				msecs_to_jiffies(SPARE_REDRIVE_DELAY_MS));
+		return;
+	}
+	atomic64_inc(&dev->stats.io_errors);
+	pr_warn_ratelimited("%s: %s at sector %llu failed after %u attempts\n",
+			    dev->disk->disk_name,
+			    cmd->is_write ? "write" : "read",
+			    (unsigned long long)blk_rq_pos(rq), cmd->attempts);
+	cmd->attempts = 0;
+	blk_mq_end_request(rq, BLK_STS_IOERR);
+}
+
+static enum blk_eh_timer_return spare_timeout(struct request *rq)
+{
+	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	unsigned int i;
+
+	pr_warn_ratelimited("%s: request at sector %llu timed out\n",
+			    cmd->dev->disk->disk_name,
+			    (unsigned long long)blk_rq_pos(rq));
+	for (i = 0; i < cmd->nr_ops; i++)
+		if (cmd->ops[i].q && !READ_ONCE(cmd->ops[i].done))
+			spare_donor_error(cmd->ops[i].q->donor,
+					  "I/O timeout");
+	return BLK_EH_RESET_TIMER;
+}
+
+static int spare_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			      unsigned int hctx_idx, unsigned int numa_node)
+{
+	memset(blk_mq_rq_to_pdu(rq), 0, sizeof(struct spare_cmd));
+	return 0;
+}
+
+static const struct blk_mq_ops spare_mq_ops = {
+	.queue_rq	= spare_queue_rq,
+	.timeout	= spare_timeout,
+	.init_request	= spare_init_request,
+};
+
+/*
+ * While the device is open its configfs item cannot be removed: the open
+ * holds a configfs dependency on it, so rmdir returns -EBUSY.
+ */
+static int spare_open(struct gendisk *disk)
+{
+	struct spare_dev *dev = disk->private_data;
+	int ret = 0;
+
+	mutex_lock(&dev->open_lock);
+	if (dev->dying) {
+		ret = -ENXIO;
+	} else if (!dev->openers) {
+		ret = configfs_depend_item(&spare_subsys, &dev->item);
+		if (ret)
+			pr_warn("%s: cannot pin configfs item: %d\n",
+				disk->disk_name, ret);
+	}
+	if (!ret)
+		dev->openers++;
+	mutex_unlock(&dev->open_lock);
+	return ret;
+}
+
+static void spare_release(struct gendisk *disk)
+{
+	struct spare_dev *dev = disk->private_data;
+
+	mutex_lock(&dev->open_lock);
+	if (!--dev->openers)
+		configfs_undepend_item(&dev->item);
+	mutex_unlock(&dev->open_lock);
+}
+
+SPARE_BDEV_OPEN_FN(spare_bdev_open_fn, spare_open)
+SPARE_BDEV_RELEASE_FN(spare_bdev_release_fn, spare_release)
+
+static const struct block_device_operations spare_fops = {
+	.owner		= THIS_MODULE,
+	.open		= spare_bdev_open_fn,
+	.release	= spare_bdev_release_fn,
+};
+
+static int check_config(struct spare_dev *dev)
+{
+	struct spare_config *c = &dev->cfg;
+
+	if (!c->size) {
+		pr_warn("%s: size is not set\n", config_item_name(&dev->item));
+		return -EINVAL;
+	}
+	if (!c->nr_donors) {
+		pr_warn("%s: no donors configured\n", config_item_name(&dev->item));
+		return -EINVAL;
+	}
+	if (c->replicas > c->nr_donors) {
+		pr_warn("%s: replicas (%u) exceeds the number of donors (%u)\n",
+			config_item_name(&dev->item), c->replicas, c->nr_donors);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int alloc_disk(struct spare_dev *dev)
+{
+	static const struct spare_limits lim = {
+		.block_size	= SPARE_PAGE_SIZE,
+		.max_hw_sectors	= SPARE_MAX_IO_BYTES >> SECTOR_SHIFT,
+		.max_segments	= SPARE_MAX_SEGS,
+		.max_segment_size = PAGE_SIZE,
+	};
+	struct blk_mq_tag_set *set = &dev->tag_set;
+	struct gendisk *disk;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = &spare_mq_ops;
+	set->nr_hw_queues = min_t(unsigned int, num_possible_cpus(), 64);
+	set->queue_depth = SPARE_QUEUE_DEPTH;
+	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = sizeof(struct spare_cmd);
+	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	set->driver_data = dev;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	disk = spare_alloc_disk(set, &lim, dev);
+	if (IS_ERR(disk)) {
+		blk_mq_free_tag_set(set);
+		return PTR_ERR(disk);
+	}
+	disk->major = spare_major;
+	disk->first_minor = dev->index;
+	disk->minors = 1;
+	disk->flags |= GENHD_FL_NO_PART;	/* a swap device: no partitions */
+	disk->fops = &spare_fops;
+	disk->private_data = dev;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "spare%d", dev->index);
+	set_capacity(disk, dev->cfg.size >> SECTOR_SHIFT);
+	dev->disk = disk;
+	return 0;
+}
+
+static void free_disk(struct spare_dev *dev)
+{
+	if (!dev->disk)
+		return;
+	put_disk(dev->disk);
+	dev->disk = NULL;
+	blk_mq_free_tag_set(&dev->tag_set);
+}
+
+static void power_teardown(struct spare_dev *dev)
+{
+	spare_donors_stop(dev);
+	free_disk(dev);
+	spare_backup_close(dev);
+	if (dev->wq) {
+		destroy_workqueue(dev->wq);
+		dev->wq = NULL;
+	}
+	spare_slab_map_free(&dev->map);
+	if (dev->index >= 0) {
+		ida_free(&spare_index_ida, dev->index);
+		dev->index = -1;
+	}
+}
+
+/* Called with dev->lock held. */
+int spare_dev_power_on(struct spare_dev *dev)
+{
+	const char *name = config_item_name(&dev->item);
+	int ret;
+
+	ret = check_config(dev);
+	if (ret)
+		return ret;
+	ret = spare_slab_map_init(&dev->map, dev->cfg.size, dev->cfg.slab_shift,
+				  dev->cfg.replicas, dev->cfg.nr_donors);
+	if (ret) {
+		pr_warn("%s: cannot build the slab map: %d\n", name, ret);
+		return ret;
+	}
+	ret = ida_alloc_max(&spare_index_ida, 255, GFP_KERNEL);
+	if (ret < 0)
+		goto fail;
+	dev->index = ret;
+	dev->wq = alloc_workqueue("spare%d", WQ_MEM_RECLAIM | WQ_UNBOUND, 0,
+				  dev->index);
+	if (!dev->wq) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = spare_backup_open(dev);
+	if (ret)
+		goto fail;
+	ret = alloc_disk(dev);
+	if (ret)
+		goto fail;
+	ret = spare_donors_start(dev);
+	if (ret)
+		goto fail;
+	ret = device_add_disk(NULL, dev->disk, spare_disk_groups);
+	if (ret) {
+		pr_warn("%s: add_disk failed: %d\n", name, ret);
+		goto fail;
+	}
+	dev->powered = true;
+	dev->dying = false;
+	pr_info("%s: %s up: %llu bytes, %u slabs of %u MiB, %u copies, %u donors%s%s\n",
+		name, dev->disk->disk_name, dev->cfg.size, dev->map.nr_slabs,
+		1U << (dev->map.slab_shift - 20), dev->map.nr_copies,
+		dev->cfg.nr_donors, dev->has_backup ? ", backup " : "",
+		dev->has_backup ? dev->cfg.backup : "");
+	return 0;
+fail:
+	power_teardown(dev);
+	return ret;
+}
+
+/* Called with dev->lock held. */
+int spare_dev_power_off(struct spare_dev *dev)
+{
+	if (!dev->powered)
+		return 0;
+	mutex_lock(&dev->open_lock);
+	if (dev->openers) {
+		pr_warn("%s: %s is in use (open %u times); not powering off\n",
+			config_item_name(&dev->item), dev->disk->disk_name,
+			dev->openers);
+		mutex_unlock(&dev->open_lock);
+		return -EBUSY;
+	}
+	/* No opener can appear now: spare_open() checks dying. */
+	dev->dying = true;
+	mutex_unlock(&dev->open_lock);
+	del_gendisk(dev->disk);
+	power_teardown(dev);
+	dev->powered = false;
+	dev->dying = false;
+	return 0;
+}
+
+int spare_blk_init(void)
+{
+	spare_major = register_blkdev(0, "spare");
+	return spare_major < 0 ? spare_major : 0;
+}
+
+void spare_blk_exit(void)
+{
+	unregister_blkdev(spare_major, "spare");
+	ida_destroy(&spare_index_ida);
+}

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko: remote-memory swap over RDMA. Module glue and configfs.
+ *
+ * Devices are configured in configfs, in the null_blk / nvmet style:
+ *
+ *   mkdir /sys/kernel/config/spare/<name>
+ *   echo 256M                      > size
+ *   echo 16M                       > slab_size
+ *   echo 2                         > replicas
+ *   echo 10.0.0.2:18515,10.0.0.3   > donors
+ *   echo 10.0.0.1                  > source        (optional local address)
+ *   echo /dev/vdb                  > backup        (optional)
+ *   echo sync                      > backup_mode   (sync | async)
+ *   echo 1                         > power         -> /dev/spareN
+ *   cat disk                                       -> spareN
+ *
+ * Attributes other than power can only change while powered off. A write
+ * that is refused returns -EINVAL (-EBUSY while powered) and logs one line
+ * saying why. Documentation/ABI/testing/configfs-spare describes each one.
+ */
+#include <linux/ctype.h>
+#include <linux/inet.h>
+#include <linux/in.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "spare.h"
+
+/* Defaults: the one place they are written down. */
+#define SPARE_DEFAULT_REPLICAS	1
+
+static bool cfg_locked(struct spare_dev *dev, const char *attr)
+{
+	if (dev->powered) {
+		pr_warn("%s: %s cannot change while powered on\n",
+			config_item_name(&dev->item), attr);
+		return true;
+	}
+	return false;
+}
+
+#define SPARE_WARN_INVAL(dev, fmt, ...)					\
+	({								\
+		pr_warn("%s: " fmt "\n", config_item_name(&(dev)->item),	\
+			##__VA_ARGS__);					\
+		-EINVAL;						\
+	})
+
+/* Parse a size with an optional K/M/G suffix; rejects trailing junk. */
+static int parse_size(const char *page, u64 *out)
+{
+	char *end;
+	u64 v;
+
+	if (!isdigit(*page))
+		return -EINVAL;
+	v = memparse(page, &end);
+	if (*end == '\n')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static ssize_t spare_size_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%llu\n", to_spare_dev(item)->cfg.size);
+}
+
+static ssize_t spare_size_store(struct config_item *item, const char *page,
+				size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret = count;
+	u64 v;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "size"))
+		ret = -EBUSY;
+	else if (parse_size(page, &v))
+		ret = SPARE_WARN_INVAL(dev, "size: not a number of bytes");
+	else if (!v || v % SPARE_PAGE_SIZE)
+		ret = SPARE_WARN_INVAL(dev, "size %llu: must be a non-zero multiple of 4096", v);
+	else if (v > (1ULL << 50))
+		ret = SPARE_WARN_INVAL(dev, "size %llu: larger than 1 PiB", v);
+	else
+		dev->cfg.size = v;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_slab_size_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%llu\n",
+			  1ULL << to_spare_dev(item)->cfg.slab_shift);
+}
+
+static ssize_t spare_slab_size_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret = count;
+	u64 v;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "slab_size"))
+		ret = -EBUSY;
+	else if (parse_size(page, &v))
+		ret = SPARE_WARN_INVAL(dev, "slab_size: not a number of bytes");
+	else if (!is_power_of_2(v) || ilog2(v) < SPARE_SLAB_SHIFT_MIN ||
+		 ilog2(v) > SPARE_SLAB_SHIFT_MAX)
+		ret = SPARE_WARN_INVAL(dev, "slab_size %llu: must be a power of two from %llu to %llu",
+				       v, 1ULL << SPARE_SLAB_SHIFT_MIN,
+				       1ULL << SPARE_SLAB_SHIFT_MAX);
+	else
+		dev->cfg.slab_shift = ilog2(v);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_replicas_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%u\n", to_spare_dev(item)->cfg.replicas);
+}
+
+static ssize_t spare_replicas_store(struct config_item *item, const char *page,
+				    size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret = count;
+	u32 v;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "replicas"))
+		ret = -EBUSY;
+	else if (kstrtou32(page, 10, &v) || !v || v > SPARE_MAX_REPLICAS)
+		ret = SPARE_WARN_INVAL(dev, "replicas: must be 1 to %d",
+				       SPARE_MAX_REPLICAS);
+	else
+		dev->cfg.replicas = v;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_backup_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", to_spare_dev(item)->cfg.backup);
+}
+
+static ssize_t spare_backup_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret = count;
+	size_t len = strcspn(page, "\n");
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "backup"))
+		ret = -EBUSY;
+	else if (len >= sizeof(dev->cfg.backup))
+		ret = SPARE_WARN_INVAL(dev, "backup: path longer than %zu bytes",
+				       sizeof(dev->cfg.backup) - 1);
+	else if (len && page[0] != '/')
+		ret = SPARE_WARN_INVAL(dev, "backup: '%.*s' is not an absolute path",
+				       (int)len, page);
+	else
+		strscpy(dev->cfg.backup, page, len + 1);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static const char *const backup_mode_names[] = {
+	[SPARE_BACKUP_SYNC]	= "sync",
+	[SPARE_BACKUP_ASYNC]	= "async",
+};
+
+static ssize_t spare_backup_mode_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  backup_mode_names[to_spare_dev(item)->cfg.backup_mode]);
+}
+
+static ssize_t spare_backup_mode_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret = count;
+	int mode;
+
+	mutex_lock(&dev->lock);
+	mode = sysfs_match_string(backup_mode_names, page);
+	if (cfg_locked(dev, "backup_mode"))
+		ret = -EBUSY;
+	else if (mode < 0)
+		ret = SPARE_WARN_INVAL(dev, "backup_mode: must be sync or async");
+	else
+		dev->cfg.backup_mode = mode;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/* "a.b.c.d[:port]" -> sockaddr_in. */
+static int parse_donor(const char *s, size_t len, struct sockaddr_in *sin)
+{
+	char buf[32];
+	const char *colon;
+	u16 port = SPARE_DEFAULT_PORT;
+	size_t alen;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	colon = strchr(buf, ':');
+	alen = colon ? colon - buf : len;
+	if (colon && (kstrtou16(colon + 1, 10, &port) || !port))
+		return -EINVAL;
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	if (!in4_pton(buf, alen, (u8 *)&sin->sin_addr.s_addr, -1, NULL) ||
+	    !sin->sin_addr.s_addr)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t spare_donors_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t len = 0;
+	u32 i;
+
+	mutex_lock(&dev->lock);
+	for (i = 0; i < dev->cfg.nr_donors; i++)
+		len += sysfs_emit_at(page, len, "%s%s", i ? "," : "",
+				     dev->cfg.donor_name[i]);
+	len += sysfs_emit_at(page, len, "\n");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t spare_donors_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	struct spare_config *cfg = &dev->cfg;
+	struct sockaddr_in addr[SPARE_MAX_DONORS];
+	const char *p = page, *end = page + count;
+	ssize_t ret = count;
+	u32 n = 0, i, j;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "donors")) {
+		ret = -EBUSY;
+		goto out;
+	}
+	while (p < end) {
+		size_t len = strcspn(p, ", \n");
+
+		if (p + len > end)
+			len = end - p;
+		if (len) {
+			if (n == SPARE_MAX_DONORS) {
+				ret = SPARE_WARN_INVAL(dev, "donors: more than %d",
+						       SPARE_MAX_DONORS);
+				goto out;
+			}
+			if (parse_donor(p, len, &addr[n])) {
+				ret = SPARE_WARN_INVAL(dev, "donors: '%.*s' is not IPv4[:port]",
+						       (int)len, p);
+				goto out;
+			}
+			for (j = 0; j < n; j++)
+				if (addr[j].sin_addr.s_addr ==
+				    addr[n].sin_addr.s_addr &&
+				    addr[j].sin_port == addr[n].sin_port) {
+					ret = SPARE_WARN_INVAL(dev, "donors: '%.*s' listed twice",
+							       (int)len, p);
+					goto out;
+				}
+			n++;
+		}
+		p += len + 1;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&cfg->donor_addr[i], 0, sizeof(cfg->donor_addr[i]));
+		memcpy(&cfg->donor_addr[i], &addr[i], sizeof(addr[i]));
+		snprintf(cfg->donor_name[i], sizeof(cfg->donor_name[i]),
+			 "%pI4:%u", &addr[i].sin_addr, ntohs(addr[i].sin_port));
+	}
+	cfg->nr_donors = n;
+out:
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_source_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	struct sockaddr_in *sin = (struct sockaddr_in *)&dev->cfg.source;
+
+	if (sin->sin_family != AF_INET)
+		return sysfs_emit(page, "\n");
+	return sysfs_emit(page, "%pI4\n", &sin->sin_addr);
+}
+
+static ssize_t spare_source_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	size_t len = strcspn(page, "\n");
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	ssize_t ret = count;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "source"))
+		ret = -EBUSY;
+	else if (!len)
+		memset(&dev->cfg.source, 0, sizeof(dev->cfg.source));
+	else if (!in4_pton(page, len, (u8 *)&sin.sin_addr.s_addr, -1, NULL))
+		ret = SPARE_WARN_INVAL(dev, "source: '%.*s' is not an IPv4 address",
+				       (int)len, page);
+	else
+		memcpy(&dev->cfg.source, &sin, sizeof(sin));
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_power_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n", to_spare_dev(item)->powered);
+}
+
+static ssize_t spare_power_store(struct config_item *item, const char *page,
+				 size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	bool on;
+	int ret;
+
+	if (kstrtobool(page, &on))
+		return SPARE_WARN_INVAL(dev, "power: must be 0 or 1");
+	mutex_lock(&dev->lock);
+	if (on == dev->powered)
+		ret = 0;
+	else if (on)
+		ret = spare_dev_power_on(dev);
+	else
+		ret = spare_dev_power_off(dev);
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t spare_disk_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret;
+
+	mutex_lock(&dev->lock);
+	ret = sysfs_emit(page, "%s\n", dev->powered && dev->disk ?
+			 dev->disk->disk_name : "");
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(spare_, size);
+CONFIGFS_ATTR(spare_, slab_size);
+CONFIGFS_ATTR(spare_, replicas);
+CONFIGFS_ATTR(spare_, backup);
+CONFIGFS_ATTR(spare_, backup_mode);
+CONFIGFS_ATTR(spare_, donors);
+CONFIGFS_ATTR(spare_, source);
+CONFIGFS_ATTR(spare_, power);
+CONFIGFS_ATTR_RO(spare_, disk);
+
+static struct configfs_attribute *spare_dev_attrs[] = {
+	&spare_attr_size,
+	&spare_attr_slab_size,
+	&spare_attr_replicas,
+	&spare_attr_backup,
+	&spare_attr_backup_mode,
+	&spare_attr_donors,
+	&spare_attr_source,
+	&spare_attr_power,
+	&spare_attr_disk,
+	NULL,
+};
+
+static void spare_dev_release(struct config_item *item)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+
+	/* Open devices hold a configfs dependency: never powered-and-open here. */
+	mutex_lock(&dev->lock);
+	spare_dev_power_off(dev);
+	mutex_unlock(&dev->lock);
+	kfree(dev);
+}
+
+static struct configfs_item_operations spare_dev_item_ops = {
+	.release	= spare_dev_release,
+};
+
+static const struct config_item_type spare_dev_type = {
+	.ct_item_ops	= &spare_dev_item_ops,
+	.ct_attrs	= spare_dev_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct config_item *spare_group_make_item(struct config_group *group,
+						 const char *name)
+{
+	struct spare_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&dev->lock);
+	mutex_init(&dev->open_lock);
+	dev->index = -1;
+	dev->cfg.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
+	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
+	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;
+	spin_lock_init(&dev->backup_lock);
+	init_waitqueue_head(&dev->backup_wait);
+	init_waitqueue_head(&dev->inflight_wait);
+	get_random_bytes(dev->uuid, sizeof(dev->uuid));
+	config_item_init_type_name(&dev->item, name, &spare_dev_type);
+	return &dev->item;
+}
+
+static struct configfs_group_operations spare_group_ops = {
+	.make_item	= spare_group_make_item,
+};
+
+static const struct config_item_type spare_group_type = {
+	.ct_group_ops	= &spare_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+struct configfs_subsystem spare_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf	= "spare",
+			.ci_type	= &spare_group_type,
+		},
+	},
+};
+
+static int __init spare_init(void)
+{
+	int ret;
+
+	ret = spare_blk_init();
+	if (ret)
+		return ret;
+	config_group_init(&spare_subsys.su_group);
+	mutex_init(&spare_subsys.su_mutex);
+	ret = configfs_register_subsystem(&spare_subsys);
+	if (ret) {
+		pr_err("cannot register configfs subsystem: %d\n", ret);
+		spare_blk_exit();
+		return ret;
+	}
+	pr_info("loaded; configure devices in /sys/kernel/config/spare/\n");
+	return 0;
+}
+
+static void __exit spare_exit(void)
+{
+	configfs_unregister_subsystem(&spare_subsys);
+	spare_blk_exit();
+}
+
+module_init(spare_init);
+module_exit(spare_exit);
+
+MODULE_DESCRIPTION("spare: remote-memory swap block device over RDMA");
+MODULE_AUTHOR("spare developers");
+MODULE_LICENSE("GPL");

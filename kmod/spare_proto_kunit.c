@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the shared wire codec (spare_proto.c), as built into the
+ * kernel: every field of a received message is checked.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "spare_proto.h"
+
+static void proto_roundtrip_every_type(struct kunit *test)
+{
+	struct spare_msg m;
+	unsigned int t, got;
+
+	for (t = 1; t <= SPARE_MSG_TYPE_MAX; t++) {
+		spare_msg_init(&m, t, 42);
+		switch (t) {
+		case SPARE_MSG_HELLO:
+			m.hello.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
+			break;
+		case SPARE_MSG_HELLO_REPLY:
+			m.hello_reply.slab_shift = 26;
+			m.hello_reply.session_cookie = cpu_to_le64(7);
+			break;
+		case SPARE_MSG_MAPPED:
+			m.mapped.addr = cpu_to_le64(0x10000);
+			m.mapped.rkey = cpu_to_le32(5);
+			break;
+		case SPARE_MSG_EVICT:
+			m.evict.reason = cpu_to_le32(SPARE_EVICT_ADMIN);
+			break;
+		}
+		got = 0;
+		KUNIT_EXPECT_EQ_MSG(test, spare_msg_check(&m, sizeof(m), &got),
+				    SPARE_PROTO_OK, "type %s",
+				    spare_msg_type_name(t));
+		KUNIT_EXPECT_EQ(test, got, t);
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(m.hdr.seq), 42U);
+	}
+}
+
+static void proto_rejects_bad_header(struct kunit *test)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_HEARTBEAT, 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m) - 1, NULL),
+			SPARE_PROTO_ESHORT);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m) + 1, NULL),
+			SPARE_PROTO_ELONG);
+	m.hdr.magic = cpu_to_le32(0xdeadbeef);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EMAGIC);
+	spare_msg_init(&m, SPARE_MSG_HEARTBEAT, 1);
+	m.hdr.version = cpu_to_le16(SPARE_PROTO_VERSION + 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EVERSION);
+	spare_msg_init(&m, SPARE_MSG_HEARTBEAT, 1);
+	m.hdr.type = cpu_to_le16(0);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ETYPE);
+	m.hdr.type = cpu_to_le16(SPARE_MSG_TYPE_MAX + 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ETYPE);
+	spare_msg_init(&m, SPARE_MSG_HEARTBEAT, 1);
+	m.hdr.reserved = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+}
+
+static void proto_rejects_nonzero_padding(struct kunit *test)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_UNMAP, 1);
+	m.pad[sizeof(m.pad) - 1] = 1;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+	spare_msg_init(&m, SPARE_MSG_UNMAP, 1);
+	m.unmap.reserved = cpu_to_le32(3);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+}
+
+static void proto_checks_bodies(struct kunit *test)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_HELLO, 1);
+	m.hello.slab_shift = SPARE_SLAB_SHIFT_MIN - 1;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ESLAB_SHIFT);
+
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, 1);
+	m.hello_reply.status = cpu_to_le32(SPARE_ST_MAX + 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ESTATUS);
+	/* an accepted session must carry a cookie */
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, 1);
+	m.hello_reply.slab_shift = 26;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);
+	/* a refusal needs neither */
+	m.hello_reply.slab_shift = 0;
+	m.hello_reply.status = cpu_to_le32(SPARE_ST_VERSION);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+
+	spare_msg_init(&m, SPARE_MSG_MAPPED, 1);	/* OK without address */
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);
+	m.mapped.status = cpu_to_le32(SPARE_ST_NO_SPACE);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.mapped.rkey = cpu_to_le32(9);		/* refusal with a key */
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);
+
+	spare_msg_init(&m, SPARE_MSG_EVICT, 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EREASON);
+	m.evict.reason = cpu_to_le32(SPARE_EVICT_REASON_MAX + 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EREASON);
+}
+
+static void proto_conn_priv(struct kunit *test)
+{
+	static const u8 uuid[16] = { 1, 2, 3 };
+	struct spare_conn_priv p;
+	u8 padded[56];
+
+	spare_conn_priv_init(&p, SPARE_CONN_CONTROL, uuid, 0, 32);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p)), SPARE_PROTO_OK);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p) - 1),
+			SPARE_PROTO_ESHORT);
+	/* rdma_cm pads private data: longer is fine */
+	memset(padded, 0, sizeof(padded));
+	memcpy(padded, &p, sizeof(p));
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(padded, sizeof(padded)),
+			SPARE_PROTO_OK);
+
+	spare_conn_priv_init(&p, SPARE_CONN_CONTROL, uuid, 5, 32);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p)),
+			SPARE_PROTO_EKIND);
+	spare_conn_priv_init(&p, SPARE_CONN_DATA, uuid, 0, 32);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p)),
+			SPARE_PROTO_EKIND);
+	spare_conn_priv_init(&p, SPARE_CONN_DATA, uuid, 5, 0);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p)),
+			SPARE_PROTO_EFIELD);
+	spare_conn_priv_init(&p, 3, uuid, 5, 8);
+	KUNIT_EXPECT_EQ(test, spare_conn_priv_check(&p, sizeof(p)),
+			SPARE_PROTO_EKIND);
+}
+
+static void proto_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, spare_msg_type_name(SPARE_MSG_EVICT), "EVICT");
+	KUNIT_EXPECT_STREQ(test, spare_msg_type_name(0), "?");
+	KUNIT_EXPECT_STREQ(test, spare_proto_strerror(SPARE_PROTO_EMAGIC),
+			   "bad magic");
+	KUNIT_EXPECT_STREQ(test, spare_proto_strerror(-1), "unknown error");
+}
+
+static struct kunit_case proto_cases[] = {
+	KUNIT_CASE(proto_roundtrip_every_type),
+	KUNIT_CASE(proto_rejects_bad_header),
+	KUNIT_CASE(proto_rejects_nonzero_padding),
+	KUNIT_CASE(proto_checks_bodies),
+	KUNIT_CASE(proto_conn_priv),
+	KUNIT_CASE(proto_names),
+	{}
+};
+
+static struct kunit_suite proto_suite = {
+	.name = "spare_proto",
+	.test_cases = proto_cases,
+};
+
+kunit_test_suite(proto_suite);
+
+MODULE_LICENSE("GPL");

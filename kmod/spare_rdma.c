@@ -1,0 +1,1172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko RDMA transport, client side of the protocol in uapi/spare.h.
+ *
+ * Per donor: one CONTROL connection (SEND/RECV of 64-byte messages, every
+ * one checked with spare_msg_check()) and one DATA connection per hardware
+ * queue, connected lazily on first use, carrying only RDMA READ/WRITE.
+ *
+ * Errors follow one road, as in nvme-rdma: anything wrong with a donor (QP
+ * error, disconnect, malformed message, send failure, timeout) calls
+ * spare_donor_error(), which queues error_work. error_work marks every copy
+ * on that donor FAILED (reads fall back to other copies or the backup), tears
+ * all the donor's connections down (flushing in-flight operations, whose
+ * requests are re-driven), emits a uevent and schedules a reconnect with
+ * exponential back-off. Nothing else improvises recovery.
+ */
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+
+#include "spare.h"
+
+static const char *const donor_state_names[] = {
+	[SPARE_DONOR_OFFLINE]		= "offline",
+	[SPARE_DONOR_CONNECTING]	= "connecting",
+	[SPARE_DONOR_LIVE]		= "live",
+	[SPARE_DONOR_ERROR]		= "error",
+	[SPARE_DONOR_DELETING]		= "deleting",
+};
+
+const char *spare_donor_state_name(int state)
+{
+	if (state < 0 || state >= (int)ARRAY_SIZE(donor_state_names))
+		return "?";
+	return donor_state_names[state];
+}
+
+/* ---- queues: rdma_cm connection set-up and teardown ---- */
+
+static void ctrl_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static void free_ctrl_bufs(struct spare_queue *q, struct ib_device *ibdev)
+{
+	int i;
+
+	if (q->recv) {
+		for (i = 0; i < SPARE_CTRL_RECVS; i++) {
+			struct spare_ctrl_buf *b = &q->recv[i];
+
+			if (b->dma)
+				ib_dma_unmap_single(ibdev, b->dma, SPARE_MSG_SIZE,
+						    DMA_FROM_DEVICE);
+			kfree(b->msg);
+		}
+		kfree(q->recv);
+		q->recv = NULL;
+	}
+	if (q->send) {
+		for (i = 0; i < SPARE_CTRL_SENDS; i++) {
+			struct spare_ctrl_buf *b = &q->send[i];
+
+			if (b->dma)
+				ib_dma_unmap_single(ibdev, b->dma, SPARE_MSG_SIZE,
+						    DMA_TO_DEVICE);
+			kfree(b->msg);
+		}
+		kfree(q->send);
+		q->send = NULL;
+	}
+}
+
+static int alloc_ctrl_bufs(struct spare_queue *q, struct ib_device *ibdev)
+{
+	int i;
+
+	q->recv = kcalloc(SPARE_CTRL_RECVS, sizeof(*q->recv), GFP_KERNEL);
+	q->send = kcalloc(SPARE_CTRL_SENDS, sizeof(*q->send), GFP_KERNEL);
+	if (!q->recv || !q->send)
+		goto nomem;
+	for (i = 0; i < SPARE_CTRL_RECVS + SPARE_CTRL_SENDS; i++) {
+		bool rx = i < SPARE_CTRL_RECVS;
+		struct spare_ctrl_buf *b = rx ? &q->recv[i] :
+					   &q->send[i - SPARE_CTRL_RECVS];
+		enum dma_data_direction dir = rx ? DMA_FROM_DEVICE :
+						   DMA_TO_DEVICE;
+		u64 dma;
+
+		b->q = q;
+		b->index = rx ? i : i - SPARE_CTRL_RECVS;
+		b->cqe.done = rx ? ctrl_recv_done : ctrl_send_done;
+		b->msg = kzalloc(SPARE_MSG_SIZE, GFP_KERNEL);
+		if (!b->msg)
+			goto nomem;
+		dma = ib_dma_map_single(ibdev, b->msg, SPARE_MSG_SIZE, dir);
+		if (ib_dma_mapping_error(ibdev, dma))
+			goto nomem;
+		b->dma = dma;
+	}
+	q->send_free = (1UL << SPARE_CTRL_SENDS) - 1;
+	return 0;
+nomem:
+	free_ctrl_bufs(q, ibdev);
+	return -ENOMEM;
+}
+
+static int ctrl_post_recv(struct spare_ctrl_buf *b)
+{
+	struct spare_queue *q = b->q;
+	struct ib_sge sge = {
+		.addr	= b->dma,
+		.length	= SPARE_MSG_SIZE,
+		.lkey	= q->donor->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe	 = &b->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	ib_dma_sync_single_for_device(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(q->qp, &wr, NULL);
+}
+
+static void qp_event(struct ib_event *ev, void *ctx)
+{
+	struct spare_queue *q = ctx;
+
+	pr_warn_ratelimited("donor %s: QP event %s\n", q->donor->name,
+			    ib_event_msg(ev->event));
+	spare_donor_error(q->donor, "QP error event");
+}
+
+/* Runs in the cm handler on ADDR_RESOLVED: PD, CQ, QP, receive buffers. */
+static int queue_create_ib(struct spare_queue *q)
+{
+	struct spare_donor *d = q->donor;
+	struct ib_device *ibdev = q->cm_id->device;
+	bool data = q->kind == SPARE_CONN_DATA;
+	struct ib_qp_init_attr attr = {};
+	u32 rq_size = data ? 1 : SPARE_CTRL_RECVS;
+	int ret, i;
+
+	if (data) {
+		if (!d->pd || d->ibdev != ibdev) {
+			pr_warn("donor %s: data connection resolved to another RDMA device than the control connection\n",
+				d->name);
+			return -EXDEV;
+		}
+		if (ibdev->attrs.max_send_sge < SPARE_MAX_SEGS + 1 ||
+		    ibdev->attrs.max_sge_rd < SPARE_MAX_SEGS + 1) {
+			pr_warn("donor %s: device %s supports %d send / %d read SGEs, spare needs %d\n",
+				d->name, dev_name(&ibdev->dev),
+				ibdev->attrs.max_send_sge,
+				ibdev->attrs.max_sge_rd, SPARE_MAX_SEGS + 1);
+			return -EOPNOTSUPP;
+		}
+		q->sq_size = SPARE_QUEUE_DEPTH * SPARE_MAX_EXTENTS;
+	} else {
+		d->pd = ib_alloc_pd(ibdev, 0);
+		if (IS_ERR(d->pd)) {
+			ret = PTR_ERR(d->pd);
+			d->pd = NULL;
+			return ret;
+		}
+		d->ibdev = ibdev;
+		q->sq_size = SPARE_CTRL_SENDS;
+	}
+
+	q->cq = ib_alloc_cq(ibdev, q, q->sq_size + rq_size + 2,
+			    data ? q->hctx % ibdev->num_comp_vectors : 0,
+			    IB_POLL_SOFTIRQ);
+	if (IS_ERR(q->cq)) {
+		ret = PTR_ERR(q->cq);
+		q->cq = NULL;
+		return ret;
+	}
+
+	attr.event_handler = qp_event;
+	attr.qp_context = q;
+	attr.send_cq = q->cq;
+	attr.recv_cq = q->cq;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.cap.max_send_wr = q->sq_size + 1;	/* +1 for ib_drain_qp() */
+	attr.cap.max_recv_wr = rq_size + 1;
+	attr.cap.max_send_sge = data ? SPARE_MAX_SEGS + 1 : 1;
+	attr.cap.max_recv_sge = 1;
+	ret = rdma_create_qp(q->cm_id, d->pd, &attr);
+	if (ret)
+		return ret;
+	q->qp = q->cm_id->qp;
+
+	if (data)
+		return 0;
+	ret = alloc_ctrl_bufs(q, ibdev);
+	if (ret)
+		return ret;
+	for (i = 0; i < SPARE_CTRL_RECVS; i++) {
+		ret = ctrl_post_recv(&q->recv[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int queue_rdma_connect(struct spare_queue *q)
+{
+	struct spare_donor *d = q->donor;
+	struct ib_device *ibdev = q->cm_id->device;
+	bool data = q->kind == SPARE_CONN_DATA;
+	struct spare_conn_priv priv;
+	struct rdma_conn_param param = {
+		.private_data		= &priv,
+		.private_data_len	= sizeof(priv),
+		.flow_control		= 1,
+		/* 7 would mean "retry forever" to rxe: a cut link would hang. */
+		.retry_count		= 6,
+		.rnr_retry_count	= 7,	/* retry forever on RNR */
+		.initiator_depth	= data ? min_t(int, 16,
+					  ibdev->attrs.max_qp_init_rd_atom) : 0,
+		.responder_resources	= 0,
+	};
+
+	spare_conn_priv_init(&priv, q->kind, d->dev->uuid,
+			     data ? d->session_cookie : 0,
+			     data ? SPARE_QUEUE_DEPTH : SPARE_CTRL_RECVS);
+	return rdma_connect_locked(q->cm_id, &param);
+}
+
+static void cm_finish(struct spare_queue *q, int err)
+{
+	q->cm_error = err;
+	complete(&q->cm_done);
+}
+
+static int spare_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct spare_queue *q = id->context;
+	struct spare_donor *d = q->donor;
+	int ret;
+
+	pr_debug("donor %s: %s queue %d: %s (status %d)\n", d->name,
+		 q->kind == SPARE_CONN_DATA ? "data" : "control", q->hctx,
+		 rdma_event_msg(ev->event), ev->status);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		ret = queue_create_ib(q);
+		if (!ret)
+			ret = rdma_resolve_route(id, SPARE_CM_TIMEOUT_MS);
+		if (ret)
+			cm_finish(q, ret);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		ret = queue_rdma_connect(q);
+		if (ret)
+			cm_finish(q, ret);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		cm_finish(q, 0);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		pr_warn("donor %s: %s connection rejected: %s\n", d->name,
+			q->kind == SPARE_CONN_DATA ? "data" : "control",
+			rdma_reject_msg(id, ev->status));
+		cm_finish(q, -ECONNREFUSED);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+		pr_warn("donor %s: %s (status %d)\n", d->name,
+			rdma_event_msg(ev->event), ev->status);
+		cm_finish(q, -EHOSTUNREACH);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		if (atomic_read(&q->state) == SPARE_Q_CONNECTING)
+			cm_finish(q, -ECONNRESET);
+		else if (atomic_read(&q->state) == SPARE_Q_LIVE)
+			spare_donor_error(d, rdma_event_msg(ev->event));
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Tear one queue down. Safe on a queue in any state; caller holds d->lock. */
+static void queue_destroy(struct spare_queue *q)
+{
+	struct ib_device *ibdev = q->cm_id ? q->cm_id->device : NULL;
+
+	/* After this no ctrl_send() or receive repost touches the queue. */
+	spin_lock_bh(&q->send_lock);
+	atomic_set(&q->state, SPARE_Q_ERROR);
+	q->send_free = 0;
+	spin_unlock_bh(&q->send_lock);
+	wake_up_all(&q->send_wait);
+	if (q->cm_id) {
+		if (q->qp)
+			rdma_disconnect(q->cm_id);
+		/* Waits for a running cm handler; no event comes after. */
+		rdma_destroy_id(q->cm_id);
+		q->cm_id = NULL;
+	}
+	if (q->qp) {
+		/* Flushes every posted WR; their completions run first. */
+		ib_drain_qp(q->qp);
+		ib_destroy_qp(q->qp);
+		q->qp = NULL;
+	}
+	if (q->cq) {
+		ib_free_cq(q->cq);
+		q->cq = NULL;
+	}
+	if (ibdev)
+		free_ctrl_bufs(q, ibdev);
+	atomic_set(&q->state, SPARE_Q_NEW);
+}
+
+/* Connect @q and wait for the outcome; caller holds d->lock. */
+static int queue_connect(struct spare_queue *q)
+{
+	struct spare_donor *d = q->donor;
+	long left;
+	int ret;
+
+	init_completion(&q->cm_done);
+	q->cm_error = -ETIMEDOUT;
+	atomic_set(&q->state, SPARE_Q_CONNECTING);
+	q->cm_id = rdma_create_id(&init_net, spare_cm_handler, q, RDMA_PS_TCP,
+				  IB_QPT_RC);
+	if (IS_ERR(q->cm_id)) {
+		ret = PTR_ERR(q->cm_id);
+		q->cm_id = NULL;
+		return ret;
+	}
+	ret = rdma_set_ack_timeout(q->cm_id, SPARE_ACK_TIMEOUT);
+	if (!ret)
+		ret = rdma_resolve_addr(q->cm_id,
+			d->dev->cfg.source.ss_family == AF_INET ?
+			(struct sockaddr *)&d->dev->cfg.source : NULL,
+			(struct sockaddr *)&d->addr,
+					SPARE_CM_TIMEOUT_MS);
+	if (ret)
+		goto fail;
+	left = wait_for_completion_timeout(&q->cm_done,
+			msecs_to_jiffies(3 * SPARE_CM_TIMEOUT_MS));
+	ret = left ? q->cm_error : -ETIMEDOUT;
+	if (ret)
+		goto fail;
+	atomic_set_release(&q->state, SPARE_Q_LIVE);
+	return 0;
+fail:
+	queue_destroy(q);
+	return ret;
+}
+
+/* ---- control messages ---- */
+
+/*
+ * Send one control message from process context. send_lock (taken with
+ * bottom halves off: the send completion runs in softirq) covers the slot
+ * and the post, and queue_destroy() moves the queue out of LIVE under it, so
+ * no send touches the buffers of a queue being torn down.
+ */
+static int ctrl_send(struct spare_donor *d, struct spare_msg *m)
+{
+	struct spare_queue *q = &d->ctrl;
+	struct spare_ctrl_buf *b;
+	struct ib_sge sge;
+	struct ib_send_wr wr = {};
+	bool live = false;
+	int slot = -1, ret;
+
+	wait_event_timeout(q->send_wait, ({
+		spin_lock_bh(&q->send_lock);
+		live = atomic_read(&q->state) == SPARE_Q_LIVE;
+		if (live && q->send_free) {
+			slot = __ffs(q->send_free);
+			q->send_free &= ~(1UL << slot);
+		}
+		spin_unlock_bh(&q->send_lock);
+		slot >= 0 || !live;
+	}), msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	if (slot < 0)
+		return live ? -ETIMEDOUT : -ENOTCONN;
+
+	spin_lock_bh(&q->send_lock);
+	if (atomic_read(&q->state) != SPARE_Q_LIVE) {
+		spin_unlock_bh(&q->send_lock);
+		return -ENOTCONN;
+	}
+	b = &q->send[slot];
+	memcpy(b->msg, m, SPARE_MSG_SIZE);
+	ib_dma_sync_single_for_device(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+				      DMA_TO_DEVICE);
+	sge.addr = b->dma;
+	sge.length = SPARE_MSG_SIZE;
+	sge.lkey = d->pd->local_dma_lkey;
+	wr.wr_cqe = &b->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	ret = ib_post_send(q->qp, &wr, NULL);
+	if (ret)
+		q->send_free |= 1UL << slot;
+	spin_unlock_bh(&q->send_lock);
+	return ret;
+}
+
+static void ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct spare_ctrl_buf *b = container_of(wc->wr_cqe,
+						struct spare_ctrl_buf, cqe);
+	struct spare_queue *q = b->q;
+
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		pr_warn_ratelimited("donor %s: control send failed: %s\n",
+				    q->donor->name, ib_wc_status_msg(wc->status));
+		spare_donor_error(q->donor, "control send failed");
+	}
+	/* Softirq context (IB_POLL_SOFTIRQ): bottom halves are already off. */
+	spin_lock(&q->send_lock);
+	if (atomic_read(&q->state) == SPARE_Q_LIVE)
+		q->send_free |= 1UL << b->index;
+	spin_unlock(&q->send_lock);
+	wake_up(&q->send_wait);
+}
+
+static void msg_prepare(struct spare_donor *d, struct spare_msg *m,
+			enum spare_msg_type type)
+{
+	spare_msg_init(m, type, atomic_inc_return(&d->seq));
+}
+
+/* The copy of slab @s that lives on donor @d, or -1. */
+static int donor_copy(const struct spare_donor *d, u32 s)
+{
+	const struct spare_slab_map *map = &d->dev->map;
+	u32 c;
+
+	for (c = 0; c < map->nr_copies; c++)
+		if (map->slabs[s].copy[c].donor == d->idx)
+			return c;
+	return -1;
+}
+
+static int handle_hello_reply(struct spare_donor *d, const struct spare_msg *m)
+{
+	if (atomic_read(&d->state) != SPARE_DONOR_CONNECTING ||
+	    completion_done(&d->hello_done))
+		return -EPROTO;
+	d->session_cookie = le64_to_cpu(m->hello_reply.session_cookie);
+	d->slab_shift = m->hello_reply.slab_shift;
+	d->hello_status = le32_to_cpu(m->hello_reply.status);
+	complete(&d->hello_done);
+	return 0;
+}
+
+static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	u32 s = le32_to_cpu(m->mapped.slab_id);
+	u32 st = le32_to_cpu(m->mapped.status);
+	u64 addr = le64_to_cpu(m->mapped.addr);
+	struct spare_slab *slab;
+	unsigned long flags;
+	int c, ret = 0;
+
+	if (s >= map->nr_slabs)
+		return -EPROTO;
+	c = donor_copy(d, s);
+	if (c < 0)
+		return -EPROTO;
+	if (st == SPARE_ST_OK && addr + (1ULL << map->slab_shift) < addr)
+		return -EPROTO;		/* slab would wrap the address space */
+	slab = &map->slabs[s];
+	spin_lock_irqsave(&slab->lock, flags);
+	if (slab->copy[c].state != SPARE_COPY_MAPPING) {
+		ret = -EPROTO;		/* we did not ask */
+	} else if (st == SPARE_ST_OK) {
+		/* Useful progress: a misbehaving donor keeps backing off. */
+		d->backoff_ms = SPARE_BACKOFF_MIN_MS;
+		slab->copy[c].addr = addr;
+		slab->copy[c].rkey = le32_to_cpu(m->mapped.rkey);
+		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+	} else {
+		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+	}
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (ret)
+		return ret;
+	if (st != SPARE_ST_OK) {
+		atomic64_inc(&d->stats.maps_refused);
+		d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
+		pr_info_ratelimited("donor %s: MAP of slab %u refused (status %u)\n",
+				    d->name, s, st);
+	}
+	if (atomic_dec_if_positive(&d->maps_inflight) < 0)
+		return -EPROTO;
+	wake_up(&d->map_wait);
+	return 0;
+}
+
+static int handle_slab_request(struct spare_donor *d, u32 s,
+			       unsigned long *pending)
+{
+	if (s >= d->dev->map.nr_slabs || donor_copy(d, s) < 0)
+		return -EPROTO;
+	spin_lock(&d->pending_lock);
+	set_bit(s, pending);
+	spin_unlock(&d->pending_lock);
+	queue_work(d->dev->wq, &d->evict_work);
+	return 0;
+}
+
+static int handle_msg(struct spare_donor *d, const struct spare_msg *m,
+		      unsigned int type)
+{
+	switch (type) {
+	case SPARE_MSG_HELLO_REPLY:
+		return handle_hello_reply(d, m);
+	case SPARE_MSG_MAPPED:
+		return handle_mapped(d, m);
+	case SPARE_MSG_EVICT:
+		return handle_slab_request(d, le32_to_cpu(m->evict.slab_id),
+					   d->evict_pending);
+	case SPARE_MSG_ACTIVITY_QUERY:
+		return handle_slab_request(d,
+				le32_to_cpu(m->activity_query.slab_id),
+				d->activity_pending);
+	case SPARE_MSG_HEARTBEAT:
+		return 0;
+	default:
+		return -EPROTO;	/* a client-to-donor message */
+	}
+}
+
+static void ctrl_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct spare_ctrl_buf *b = container_of(wc->wr_cqe,
+						struct spare_ctrl_buf, cqe);
+	struct spare_queue *q = b->q;
+	struct spare_donor *d = q->donor;
+	unsigned int type = 0;
+	int err;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			pr_warn_ratelimited("donor %s: control receive failed: %s\n",
+					    d->name, ib_wc_status_msg(wc->status));
+			spare_donor_error(d, "control receive failed");
+		}
+		return;
+	}
+	ib_dma_sync_single_for_cpu(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+				   DMA_FROM_DEVICE);
+	err = spare_msg_check(b->msg, wc->byte_len, &type);
+	if (err) {
+		atomic64_inc(&d->stats.bad_msgs);
+		pr_warn_ratelimited("donor %s: malformed message (%s, %u bytes); closing this connection\n",
+				    d->name, spare_proto_strerror(err),
+				    wc->byte_len);
+		spare_donor_error(d, "malformed message");
+		return;
+	}
+	if (handle_msg(d, b->msg, type)) {
+		atomic64_inc(&d->stats.bad_msgs);
+		pr_warn_ratelimited("donor %s: unexpected %s (slab %u); closing this connection\n",
+				    d->name, spare_msg_type_name(type),
+				    le32_to_cpu(b->msg->unmap.slab_id));
+		spare_donor_error(d, "protocol violation");
+		return;
+	}
+	/* Under send_lock: never repost behind queue_destroy()'s drain. */
+	spin_lock(&q->send_lock);
+	if (atomic_read(&q->state) == SPARE_Q_LIVE ||
+	    atomic_read(&q->state) == SPARE_Q_CONNECTING)
+		err = ctrl_post_recv(b);
+	spin_unlock(&q->send_lock);
+	if (err)
+		spare_donor_error(d, "cannot repost a receive");
+}
+
+/* ---- data operations ---- */
+
+static void op_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct spare_op *op = container_of(wc->wr_cqe, struct spare_op, cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		op->failed = true;
+		op->copy_fault = true;
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_warn_ratelimited("donor %s: RDMA %s of slab %u failed: %s\n",
+					    op->q->donor->name,
+					    op->cmd->is_write ? "WRITE" : "READ",
+					    op->cmd->ext[op->ext].slab,
+					    ib_wc_status_msg(wc->status));
+		spare_donor_error(op->q->donor, "RDMA operation failed");
+	}
+	WRITE_ONCE(op->done, true);
+	spare_cmd_put(op->cmd);
+}
+
+void spare_op_post(struct spare_op *op, bool write)
+{
+	struct ib_rdma_wr wr = {};
+	int ret;
+
+	op->cqe.done = op_done;
+	wr.wr.wr_cqe = &op->cqe;
+	wr.wr.sg_list = op->sge;
+	wr.wr.num_sge = op->nsge;
+	wr.wr.opcode = write ? IB_WR_RDMA_WRITE : IB_WR_RDMA_READ;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = op->raddr;
+	wr.rkey = op->rkey;
+	ret = ib_post_send(op->q->qp, &wr.wr, NULL);
+	if (ret) {
+		pr_warn_ratelimited("donor %s: posting RDMA %s failed: %d\n",
+				    op->q->donor->name, write ? "WRITE" : "READ",
+				    ret);
+		op->failed = true;
+		op->copy_fault = true;
+		op->done = true;
+		spare_donor_error(op->q->donor, "post failed");
+		spare_cmd_put(op->cmd);
+	}
+}
+
+void spare_op_unmap(struct spare_op *op, bool write)
+{
+	unsigned int i;
+
+	for (i = 0; i < op->nsge; i++)
+		ib_dma_unmap_page(op->ibdev, op->sge[i].addr, op->sge[i].length,
+				  write ? DMA_TO_DEVICE : DMA_FROM_DEVICE);
+	op->nsge = 0;
+}
+
+struct spare_queue *spare_data_queue(struct spare_donor *d, int hctx)
+{
+	struct spare_queue *q;
+
+	if (atomic_read_acquire(&d->state) != SPARE_DONOR_LIVE ||
+	    hctx >= d->nr_data)
+		return NULL;
+	q = &d->data[hctx];
+	switch (atomic_read_acquire(&q->state)) {
+	case SPARE_Q_LIVE:
+		return q;
+	case SPARE_Q_NEW:
+		if (atomic_cmpxchg(&q->state, SPARE_Q_NEW,
+				   SPARE_Q_CONNECTING) == SPARE_Q_NEW)
+			queue_work(d->dev->wq, &q->connect_work);
+		return ERR_PTR(-EAGAIN);
+	case SPARE_Q_CONNECTING:
+		return ERR_PTR(-EAGAIN);
+	default:
+		return NULL;
+	}
+}
+
+static void data_connect_work(struct work_struct *work)
+{
+	struct spare_queue *q = container_of(work, struct spare_queue,
+					     connect_work);
+	struct spare_donor *d = q->donor;
+	unsigned int noio = memalloc_noio_save();
+	int ret = 0;
+
+	mutex_lock(&d->lock);
+	if (atomic_read(&d->state) != SPARE_DONOR_LIVE) {
+		atomic_set(&q->state, SPARE_Q_NEW);
+	} else {
+		ret = queue_connect(q);
+		if (ret)
+			pr_warn("donor %s: data connection for queue %d failed: %d\n",
+				d->name, q->hctx, ret);
+		else
+			pr_debug("donor %s: data connection for queue %d up\n",
+				 d->name, q->hctx);
+	}
+	mutex_unlock(&d->lock);
+	memalloc_noio_restore(noio);
+	if (ret)
+		spare_donor_error(d, "data connection failed");
+	spare_kick_queues(d->dev);
+}
+
+/* ---- donor life cycle ---- */
+
+void spare_donor_error(struct spare_donor *d, const char *why)
+{
+	int old = atomic_cmpxchg(&d->state, SPARE_DONOR_LIVE,
+				 SPARE_DONOR_ERROR);
+
+	if (old == SPARE_DONOR_LIVE) {
+		d->error_reason = why;
+		queue_work(d->dev->wq, &d->error_work);
+	} else if (old == SPARE_DONOR_CONNECTING &&
+		   !completion_done(&d->hello_done)) {
+		d->hello_status = -EPROTO;
+		complete(&d->hello_done);
+	}
+}
+
+/* Move this donor's copies in state @from to @to, in every slab. */
+static u32 donor_copies_move(struct spare_donor *d, u32 from_mask,
+			     enum spare_copy_state to)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	u32 s, moved = 0;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+		int c = donor_copy(d, s);
+
+		if (c < 0)
+			continue;
+		spin_lock_irqsave(&slab->lock, flags);
+		if (from_mask & (1U << slab->copy[c].state) &&
+		    !spare_copy_set_state(map, slab, c, to))
+			moved++;
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	return moved;
+}
+
+static void donor_teardown(struct spare_donor *d)
+{
+	struct spare_dev *dev = d->dev;
+	u32 i;
+
+	/*
+	 * Quiesce so that no queue_rq() is posting to a queue we destroy;
+	 * posted operations are flushed by the drain and re-driven.
+	 */
+	if (dev->disk)
+		blk_mq_quiesce_queue(dev->disk->queue);
+	for (i = 0; i < d->nr_data; i++)
+		queue_destroy(&d->data[i]);
+	if (dev->disk)
+		blk_mq_unquiesce_queue(dev->disk->queue);
+	queue_destroy(&d->ctrl);
+	if (d->pd) {
+		ib_dealloc_pd(d->pd);
+		d->pd = NULL;
+	}
+	d->ibdev = NULL;
+	atomic_set(&d->maps_inflight, 0);
+	wake_up_all(&d->map_wait);
+	wake_up_all(&d->ctrl.send_wait);
+}
+
+static void schedule_reconnect(struct spare_donor *d)
+{
+	atomic_set(&d->state, SPARE_DONOR_OFFLINE);
+	queue_delayed_work(d->dev->wq, &d->connect_work,
+			   msecs_to_jiffies(d->backoff_ms));
+	d->backoff_ms = min(d->backoff_ms * 2, SPARE_BACKOFF_MAX_MS);
+}
+
+#define COPY_MASK(s)	(1U << SPARE_COPY_##s)
+
+static void donor_error_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(work, struct spare_donor,
+					     error_work);
+	unsigned int noio = memalloc_noio_save();
+	u32 lost;
+
+	mutex_lock(&d->lock);
+	if (atomic_read(&d->state) != SPARE_DONOR_ERROR)
+		goto out;
+	lost = donor_copies_move(d, COPY_MASK(MAPPED) | COPY_MASK(MAPPING) |
+				 COPY_MASK(EVICTING), SPARE_COPY_FAILED);
+	atomic64_inc(&d->stats.losses);
+	pr_warn("donor %s: %s; %u slab copies dropped, falling back to other copies%s; reconnecting in %u ms\n",
+		d->name, d->error_reason ?: "error", lost,
+		d->dev->has_backup ? " and backup" : "", d->backoff_ms);
+	cancel_delayed_work(&d->heartbeat_work);
+	donor_teardown(d);
+	donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
+	spare_uevent(d->dev, "donor_lost", d);
+	schedule_reconnect(d);
+out:
+	mutex_unlock(&d->lock);
+	memalloc_noio_restore(noio);
+	spare_kick_queues(d->dev);
+}
+
+static int donor_hello(struct spare_donor *d)
+{
+	struct spare_msg m;
+	long left;
+	int ret;
+
+	reinit_completion(&d->hello_done);
+	d->hello_status = -ETIMEDOUT;
+	msg_prepare(d, &m, SPARE_MSG_HELLO);
+	memcpy(m.hello.client_uuid, d->dev->uuid, sizeof(m.hello.client_uuid));
+	m.hello.slab_shift = d->dev->map.slab_shift;
+	ret = ctrl_send(d, &m);
+	if (ret)
+		return ret;
+	left = wait_for_completion_timeout(&d->hello_done,
+				msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	if (!left) {
+		pr_warn("donor %s: no HELLO_REPLY\n", d->name);
+		return -ETIMEDOUT;
+	}
+	if (d->hello_status < 0)
+		return d->hello_status;
+	if (d->hello_status != SPARE_ST_OK) {
+		pr_warn("donor %s: HELLO refused (status %d)\n", d->name,
+			d->hello_status);
+		return -ECONNREFUSED;
+	}
+	if (d->slab_shift != d->dev->map.slab_shift) {
+		pr_warn("donor %s: serves slabs of 2^%u bytes, device uses 2^%u\n",
+			d->name, d->slab_shift, d->dev->map.slab_shift);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void donor_connect_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(to_delayed_work(work),
+					     struct spare_donor, connect_work);
+	unsigned int noio = memalloc_noio_save();
+	int ret;
+
+	mutex_lock(&d->lock);
+	if (atomic_cmpxchg(&d->state, SPARE_DONOR_OFFLINE,
+			   SPARE_DONOR_CONNECTING) != SPARE_DONOR_OFFLINE)
+		goto out;
+	ret = queue_connect(&d->ctrl);
+	if (!ret)
+		ret = donor_hello(d);
+	if (ret) {
+		pr_warn_ratelimited("donor %s: connect failed: %d; retrying in %u ms\n",
+				    d->name, ret, d->backoff_ms);
+		donor_teardown(d);
+		schedule_reconnect(d);
+		goto out;
+	}
+	atomic64_inc(&d->stats.connects);
+	d->remap_after = jiffies;
+	atomic_set_release(&d->state, SPARE_DONOR_LIVE);
+	pr_info("donor %s: connected (session %016llx)\n", d->name,
+		d->session_cookie);
+	spare_uevent(d->dev, "donor_up", d);
+	queue_work(d->dev->wq, &d->map_work);
+	queue_delayed_work(d->dev->wq, &d->heartbeat_work,
+			   msecs_to_jiffies(SPARE_HEARTBEAT_MS));
+out:
+	mutex_unlock(&d->lock);
+	memalloc_noio_restore(noio);
+}
+
+static bool donor_live(struct spare_donor *d)
+{
+	return atomic_read(&d->state) == SPARE_DONOR_LIVE;
+}
+
+/* Ask the donor for every slab copy it should hold and does not. */
+static void donor_map_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(work, struct spare_donor,
+					     map_work);
+	struct spare_slab_map *map = &d->dev->map;
+	unsigned int noio = memalloc_noio_save();
+	struct spare_msg m;
+	u32 s;
+
+	for (s = 0; s < map->nr_slabs && donor_live(d); s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+		int c = donor_copy(d, s), ret;
+
+		if (c < 0)
+			continue;
+		wait_event_timeout(d->map_wait,
+			atomic_read(&d->maps_inflight) < SPARE_MAPS_INFLIGHT ||
+			!donor_live(d), msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+		if (atomic_read(&d->maps_inflight) >= SPARE_MAPS_INFLIGHT) {
+			spare_donor_error(d, "MAPPED replies stalled");
+			break;
+		}
+		spin_lock_irqsave(&slab->lock, flags);
+		ret = slab->copy[c].state == SPARE_COPY_UNMAPPED ?
+		      spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPING) :
+		      -EALREADY;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (ret)
+			continue;
+		msg_prepare(d, &m, SPARE_MSG_MAP);
+		m.map.slab_id = cpu_to_le32(s);
+		m.map.grant = 0;
+		atomic_inc(&d->maps_inflight);
+		if (ctrl_send(d, &m)) {
+			spare_donor_error(d, "cannot send MAP");
+			break;
+		}
+	}
+	memalloc_noio_restore(noio);
+}
+
+static u32 copy_inflight(struct spare_slab *slab, int c)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	n = slab->copy[c].inflight;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	return n;
+}
+
+static void evict_slab(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[s];
+	int c = donor_copy(d, s);
+	unsigned long flags;
+	struct spare_msg m;
+	int ret;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	ret = spare_copy_set_state(map, slab, c, SPARE_COPY_EVICTING);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (ret) {
+		pr_info_ratelimited("donor %s: EVICT of slab %u in state %s ignored\n",
+				    d->name, s,
+				    spare_copy_state_name(slab->copy[c].state));
+		return;
+	}
+	/* Reads may still use the copy; let them finish, then give it back. */
+	wait_event_timeout(dev->inflight_wait, !copy_inflight(slab, c),
+			   msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	spin_lock_irqsave(&slab->lock, flags);
+	spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	atomic64_inc(&d->stats.evictions);
+	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
+	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
+		s, dev->has_backup ? " and backup" : "");
+	msg_prepare(d, &m, SPARE_MSG_UNMAP);
+	m.unmap.slab_id = cpu_to_le32(s);
+	if (ctrl_send(d, &m))
+		spare_donor_error(d, "cannot send UNMAP");
+	spare_uevent(dev, "slab_evicted", d);
+}
+
+static bool take_pending(struct spare_donor *d, unsigned long *bits, u32 *s)
+{
+	u32 n = d->dev->map.nr_slabs;
+	bool found;
+
+	spin_lock_bh(&d->pending_lock);
+	*s = find_first_bit(bits, n);
+	found = *s < n;
+	if (found)
+		clear_bit(*s, bits);
+	spin_unlock_bh(&d->pending_lock);
+	return found;
+}
+
+/* EVICT and ACTIVITY_QUERY need sends, so they are answered here. */
+static void donor_evict_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(work, struct spare_donor,
+					     evict_work);
+	unsigned int noio = memalloc_noio_save();
+	struct spare_msg m;
+	u32 s;
+
+	while (donor_live(d) && take_pending(d, d->evict_pending, &s))
+		evict_slab(d, s);
+	while (donor_live(d) && take_pending(d, d->activity_pending, &s)) {
+		msg_prepare(d, &m, SPARE_MSG_ACTIVITY_REPLY);
+		m.activity_reply.slab_id = cpu_to_le32(s);
+		m.activity_reply.accesses = cpu_to_le64(
+			atomic64_xchg(&d->dev->map.slabs[s].accesses, 0));
+		if (ctrl_send(d, &m))
+			spare_donor_error(d, "cannot send ACTIVITY_REPLY");
+	}
+	memalloc_noio_restore(noio);
+}
+
+static void donor_heartbeat_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(to_delayed_work(work),
+					     struct spare_donor, heartbeat_work);
+	struct spare_msg m;
+
+	if (!donor_live(d))
+		return;
+	msg_prepare(d, &m, SPARE_MSG_HEARTBEAT);
+	m.heartbeat.now_ns = cpu_to_le64(ktime_get_ns());
+	if (ctrl_send(d, &m)) {
+		spare_donor_error(d, "heartbeat not sent");
+		return;
+	}
+	if (time_after_eq(jiffies, d->remap_after))
+		queue_work(d->dev->wq, &d->map_work);
+	queue_delayed_work(d->dev->wq, &d->heartbeat_work,
+			   msecs_to_jiffies(SPARE_HEARTBEAT_MS));
+}
+
+static void queue_init(struct spare_queue *q, struct spare_donor *d,
+		       enum spare_conn_kind kind, int hctx)
+{
+	q->donor = d;
+	q->kind = kind;
+	q->hctx = hctx;
+	atomic_set(&q->state, SPARE_Q_NEW);
+	init_completion(&q->cm_done);
+	spin_lock_init(&q->send_lock);
+	init_waitqueue_head(&q->send_wait);
+	if (kind == SPARE_CONN_DATA)
+		INIT_WORK(&q->connect_work, data_connect_work);
+}
+
+static void donor_free(struct spare_donor *d)
+{
+	kfree(d->data);
+	bitmap_free(d->evict_pending);
+	bitmap_free(d->activity_pending);
+}
+
+static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
+{
+	u32 i;
+
+	d->dev = dev;
+	d->idx = idx;
+	memcpy(&d->addr, &dev->cfg.donor_addr[idx], sizeof(d->addr));
+	strscpy(d->name, dev->cfg.donor_name[idx], sizeof(d->name));
+	atomic_set(&d->state, SPARE_DONOR_OFFLINE);
+	mutex_init(&d->lock);
+	atomic_set(&d->seq, 0);
+	atomic_set(&d->maps_inflight, 0);
+	init_waitqueue_head(&d->map_wait);
+	init_completion(&d->hello_done);
+	spin_lock_init(&d->pending_lock);
+	d->backoff_ms = SPARE_BACKOFF_MIN_MS;
+	INIT_DELAYED_WORK(&d->connect_work, donor_connect_work);
+	INIT_WORK(&d->error_work, donor_error_work);
+	INIT_WORK(&d->map_work, donor_map_work);
+	INIT_WORK(&d->evict_work, donor_evict_work);
+	INIT_DELAYED_WORK(&d->heartbeat_work, donor_heartbeat_work);
+	queue_init(&d->ctrl, d, SPARE_CONN_CONTROL, -1);
+	d->nr_data = dev->tag_set.nr_hw_queues;
+	d->data = kcalloc(d->nr_data, sizeof(*d->data), GFP_KERNEL);
+	d->evict_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
+	d->activity_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
+	if (!d->data || !d->evict_pending || !d->activity_pending) {
+		donor_free(d);
+		return -ENOMEM;
+	}
+	for (i = 0; i < d->nr_data; i++)
+		queue_init(&d->data[i], d, SPARE_CONN_DATA, i);
+	return 0;
+}
+
+/* Every slab has a mapped copy (or there is a backup to fall back to). */
+static bool all_slabs_mapped(struct spare_dev *dev, bool every_copy)
+{
+	struct spare_slab_map *map = &dev->map;
+	u32 s, c;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		u32 mapped = 0;
+
+		for (c = 0; c < map->nr_copies; c++)
+			if (READ_ONCE(map->slabs[s].copy[c].state) ==
+			    SPARE_COPY_MAPPED)
+				mapped++;
+		if (every_copy ? mapped < map->nr_copies : !mapped)
+			return false;
+	}
+	return true;
+}
+
+int spare_donors_start(struct spare_dev *dev)
+{
+	unsigned long deadline;
+	u32 i;
+	int ret;
+
+	dev->donors = kcalloc(dev->cfg.nr_donors, sizeof(*dev->donors),
+			      GFP_KERNEL);
+	if (!dev->donors)
+		return -ENOMEM;
+	for (i = 0; i < dev->cfg.nr_donors; i++) {
+		ret = donor_init(dev, &dev->donors[i], i);
+		if (ret) {
+			while (i--)
+				donor_free(&dev->donors[i]);
+			kfree(dev->donors);
+			dev->donors = NULL;
+			return ret;
+		}
+	}
+	for (i = 0; i < dev->cfg.nr_donors; i++)
+		queue_delayed_work(dev->wq, &dev->donors[i].connect_work, 0);
+
+	/* Wait for every copy, or give up on the missing ones after a while. */
+	deadline = jiffies + msecs_to_jiffies(SPARE_CONNECT_WAIT_MS);
+	while (!all_slabs_mapped(dev, true) && time_before(jiffies, deadline)) {
+		if (msleep_interruptible(50)) {
+			spare_donors_stop(dev);
+			return -EINTR;
+		}
+	}
+	if (!all_slabs_mapped(dev, false) && !dev->has_backup) {
+		pr_warn("%s: some slabs have no remote copy after %u ms and there is no backup device; not starting\n",
+			config_item_name(&dev->item), SPARE_CONNECT_WAIT_MS);
+		spare_donors_stop(dev);
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+void spare_donors_stop(struct spare_dev *dev)
+{
+	u32 i;
+
+	if (!dev->donors)
+		return;
+	for (i = 0; i < dev->cfg.nr_donors; i++) {
+		struct spare_donor *d = &dev->donors[i];
+
+		atomic_set(&d->state, SPARE_DONOR_DELETING);
+		wake_up_all(&d->map_wait);
+		wake_up_all(&d->ctrl.send_wait);
+	}
+	for (i = 0; i < dev->cfg.nr_donors; i++) {
+		struct spare_donor *d = &dev->donors[i];
+		u32 j;
+
+		cancel_work_sync(&d->error_work);
+		cancel_delayed_work_sync(&d->connect_work);
+		cancel_work_sync(&d->map_work);
+		cancel_work_sync(&d->evict_work);
+		cancel_delayed_work_sync(&d->heartbeat_work);
+		for (j = 0; j < d->nr_data; j++)
+			cancel_work_sync(&d->data[j].connect_work);
+		mutex_lock(&d->lock);
+		donor_teardown(d);
+		mutex_unlock(&d->lock);
+		donor_copies_move(d, ~0U & ~COPY_MASK(UNMAPPED),
+				  SPARE_COPY_FAILED);
+		donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
+		donor_free(d);
+	}
+	kfree(dev->donors);
+	dev->donors = NULL;
+}

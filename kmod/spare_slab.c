@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slab map: copy states and per-page bitmaps. See spare_slab.h.
+ *
+ * Pure logic: generic kernel headers only, so that the KUnit build (User-Mode
+ * Linux, no RDMA, no block device) compiles it unchanged.
+ */
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include "spare_slab.h"
+
+static const char *const copy_state_names[SPARE_COPY_NR_STATES] = {
+	[SPARE_COPY_UNMAPPED]	= "unmapped",
+	[SPARE_COPY_MAPPING]	= "mapping",
+	[SPARE_COPY_MAPPED]	= "mapped",
+	[SPARE_COPY_EVICTING]	= "evicting",
+	[SPARE_COPY_FAILED]	= "failed",
+};
+
+const char *spare_copy_state_name(enum spare_copy_state s)
+{
+	if ((unsigned int)s >= SPARE_COPY_NR_STATES)
+		return "?";
+	return copy_state_names[s];
+}
+
+/* Allowed transitions: bit (1 << to) set in allowed_to[from]. */
+#define TO(s)	(1U << SPARE_COPY_##s)
+static const u32 allowed_to[SPARE_COPY_NR_STATES] = {
+	[SPARE_COPY_UNMAPPED]	= TO(MAPPING),
+	[SPARE_COPY_MAPPING]	= TO(MAPPED) | TO(UNMAPPED) | TO(FAILED),
+	[SPARE_COPY_MAPPED]	= TO(EVICTING) | TO(FAILED) | TO(UNMAPPED),
+	[SPARE_COPY_EVICTING]	= TO(UNMAPPED) | TO(FAILED),
+	[SPARE_COPY_FAILED]	= TO(UNMAPPED),
+};
+#undef TO
+
+bool spare_copy_transition_ok(enum spare_copy_state from,
+			      enum spare_copy_state to)
+{
+	if ((unsigned int)from >= SPARE_COPY_NR_STATES ||
+	    (unsigned int)to >= SPARE_COPY_NR_STATES)
+		return false;
+	return allowed_to[from] & (1U << to);
+}
+
+int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
+			u8 slab_shift, u32 nr_copies, u32 nr_donors)
+{
+	u64 nr_slabs;
+	u32 s, c;
+
+	memset(map, 0, sizeof(*map));
+	if (slab_shift < SPARE_PAGE_SHIFT || slab_shift > 40 || !dev_bytes ||
+	    !nr_copies || nr_copies > SPARE_MAX_REPLICAS ||
+	    !nr_donors || nr_donors > SPARE_MAX_DONORS || nr_copies > nr_donors)
+		return -EINVAL;
+	nr_slabs = (dev_bytes + (1ULL << slab_shift) - 1) >> slab_shift;
+	if (nr_slabs > U32_MAX / 2)
+		return -EINVAL;
+
+	map->nr_slabs = nr_slabs;
+	map->nr_copies = nr_copies;
+	map->nr_donors = nr_donors;
+	map->slab_shift = slab_shift;
+	map->pages_per_slab = 1U << (slab_shift - SPARE_PAGE_SHIFT);
+	map->slabs = kvcalloc(map->nr_slabs, sizeof(*map->slabs), GFP_KERNEL);
+	if (!map->slabs)
+		return -ENOMEM;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+
+		spin_lock_init(&slab->lock);
+		slab->id = s;
+		atomic64_set(&slab->accesses, 0);
+		slab->written = bitmap_zalloc(map->pages_per_slab, GFP_KERNEL);
+		if (!slab->written)
+			goto nomem;
+		for (c = 0; c < nr_copies; c++) {
+			struct spare_copy *cp = &slab->copy[c];
+
+			cp->state = SPARE_COPY_UNMAPPED;
+			cp->donor = spare_slab_place(s, c, nr_donors);
+			cp->current_map = bitmap_zalloc(map->pages_per_slab,
+							GFP_KERNEL);
+			if (!cp->current_map)
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	spare_slab_map_free(map);
+	return -ENOMEM;
+}
+
+void spare_slab_map_free(struct spare_slab_map *map)
+{
+	u32 s, c;
+
+	if (!map->slabs)
+		return;
+	for (s = 0; s < map->nr_slabs; s++) {
+		bitmap_free(map->slabs[s].written);
+		for (c = 0; c < SPARE_MAX_REPLICAS; c++)
+			bitmap_free(map->slabs[s].copy[c].current_map);
+	}
+	kvfree(map->slabs);
+	map->slabs = NULL;
+	map->nr_slabs = 0;
+}
+
+int spare_copy_set_state(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 c,
+			 enum spare_copy_state to)
+{
+	struct spare_copy *cp;
+
+	if (c >= map->nr_copies)
+		return -EINVAL;
+	cp = &slab->copy[c];
+	if (!spare_copy_transition_ok(cp->state, to))
+		return -EINVAL;
+
+	if (to == SPARE_COPY_MAPPED) {
+		/* A freshly lent slab is zeroed: current where never written. */
+		bitmap_complement(cp->current_map, slab->written,
+				  map->pages_per_slab);
+	} else if (to != SPARE_COPY_EVICTING) {
+		/* EVICTING keeps its data readable until UNMAP is sent. */
+		bitmap_zero(cp->current_map, map->pages_per_slab);
+	}
+	if (to == SPARE_COPY_UNMAPPED || to == SPARE_COPY_FAILED) {
+		cp->addr = 0;
+		cp->rkey = 0;
+	}
+	cp->state = to;
+	cp->gen++;
+	return 0;
+}
+
+enum spare_copy_state spare_slab_state(const struct spare_slab_map *map,
+				       const struct spare_slab *slab)
+{
+	static const enum spare_copy_state best_first[] = {
+		SPARE_COPY_MAPPED, SPARE_COPY_EVICTING, SPARE_COPY_MAPPING,
+		SPARE_COPY_FAILED,
+	};
+	u32 i, c;
+
+	for (i = 0; i < ARRAY_SIZE(best_first); i++)
+		for (c = 0; c < map->nr_copies; c++)
+			if (slab->copy[c].state == best_first[i])
+				return best_first[i];
+	return SPARE_COPY_UNMAPPED;
+}
+
+/* True if bits [first, first + n) of @map are all set. */
+static bool range_full(const unsigned long *bits, u32 first, u32 n)
+{
+	return find_next_zero_bit(bits, first + n, first) >= first + n;
+}
+
+bool spare_copy_is_current(const struct spare_copy *cp, u32 first, u32 n)
+{
+	return range_full(cp->current_map, first, n);
+}
+
+bool spare_slab_ever_written(const struct spare_slab *slab, u32 first, u32 n)
+{
+	return find_next_bit(slab->written, first + n, first) < first + n;
+}
+
+u32 spare_copy_current_pages(const struct spare_slab_map *map,
+			     const struct spare_copy *cp)
+{
+	return bitmap_weight(cp->current_map, map->pages_per_slab);
+}
+
+static bool range_ok(const struct spare_slab_map *map, u32 first, u32 n)
+{
+	return n && first < map->pages_per_slab &&
+	       n <= map->pages_per_slab - first;
+}
+
+int spare_slab_pick_read(const struct spare_slab_map *map,
+			 const struct spare_slab *slab, u32 first, u32 n,
+			 u32 hint)
+{
+	u32 i;
+
+	if (!range_ok(map, first, n))
+		return -EINVAL;
+	for (i = 0; i < map->nr_copies; i++) {
+		u32 c = (hint + i) % map->nr_copies;
+		const struct spare_copy *cp = &slab->copy[c];
+
+		if (cp->state != SPARE_COPY_MAPPED &&
+		    cp->state != SPARE_COPY_EVICTING)
+			continue;
+		if (spare_copy_is_current(cp, first, n))
+			return c;
+	}
+	return -ENODATA;
+}
+
+u32 spare_slab_readable_mask(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, u32 first, u32 n)
+{
+	u32 c, mask = 0;
+
+	if (!range_ok(map, first, n))
+		return 0;
+	for (c = 0; c < map->nr_copies; c++)
+		if (spare_slab_pick_read(map, slab, first, n, c) == (int)c)
+			mask |= 1U << c;
+	return mask;
+}
+
+u32 spare_slab_write_begin(const struct spare_slab_map *map,
+			   struct spare_slab *slab, u32 first, u32 n,
+			   u32 gens[SPARE_MAX_REPLICAS])
+{
+	u32 c, mask = 0;
+
+	if (!range_ok(map, first, n))
+		return 0;
+	bitmap_set(slab->written, first, n);
+	for (c = 0; c < map->nr_copies; c++) {
+		struct spare_copy *cp = &slab->copy[c];
+
+		bitmap_clear(cp->current_map, first, n);
+		gens[c] = cp->gen;
+		if (cp->state == SPARE_COPY_MAPPED)
+			mask |= 1U << c;
+	}
+	slab->writes_inflight++;
+	return mask;
+}
+
+void spare_slab_write_landed(const struct spare_slab_map *map,
+			     struct spare_slab *slab, u32 c, u32 gen,
+			     u32 first, u32 n)
+{
+	struct spare_copy *cp;
+
+	if (c >= map->nr_copies || !range_ok(map, first, n))
+		return;
+	cp = &slab->copy[c];
+	if (cp->gen != gen || cp->state != SPARE_COPY_MAPPED)
+		return;
+	bitmap_set(cp->current_map, first, n);
+}
+
+void spare_slab_write_end(struct spare_slab *slab)
+{
+	if (!WARN_ON_ONCE(!slab->writes_inflight))
+		slab->writes_inflight--;
+}
+
+bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
+		     u32 c, u32 gen)
+{
+	if (c >= map->nr_copies || slab->copy[c].gen != gen)
+		return false;
+	return spare_copy_set_state(map, slab, c, SPARE_COPY_FAILED) == 0;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Slab map of a spare device: pure logic, no RDMA and no block layer, so that
+ * KUnit can test it (spare_slab_kunit.c).
+ *
+ * The device is cut into slabs of 2^slab_shift bytes. Each slab has
+ * nr_copies remote copies; copy c of slab s lives on donor
+ * spare_slab_place(s, c, nr_donors). Each copy has its own state:
+ *
+ *   UNMAPPED --MAP sent--> MAPPING --MAPPED ok--> MAPPED --EVICT--> EVICTING
+ *      ^                      |                     |                  |
+ *      |<------refused--------+                     |                  |
+ *      |<--------------- drained, UNMAP sent ------+------------------+
+ *      |                                            v                  v
+ *      +<------- connection torn down ---------- FAILED <--- any error-+
+ *
+ * and a per-page bitmap "this copy holds the last written data" (current).
+ * A per-slab bitmap "written" remembers pages written at least once: a copy
+ * freshly lent by a donor is zero filled, so it is current exactly for the
+ * pages never written. The state of a slab as a whole (spare_slab_state())
+ * is the best state among its copies.
+ *
+ * Locking: every function taking a struct spare_slab expects slab->lock held
+ * (spin_lock_irqsave), except spare_slab_map_init()/_free().
+ */
+#ifndef SPARE_SLAB_H
+#define SPARE_SLAB_H
+
+#include <linux/types.h>
+#include <linux/spinlock.h>
+#include <linux/atomic.h>
+
+#define SPARE_PAGE_SHIFT	12	/* device page: the 4 KiB block */
+#define SPARE_PAGE_SIZE		(1U << SPARE_PAGE_SHIFT)
+#define SPARE_MAX_REPLICAS	3
+#define SPARE_MAX_DONORS	8
+
+enum spare_copy_state {
+	SPARE_COPY_UNMAPPED,
+	SPARE_COPY_MAPPING,
+	SPARE_COPY_MAPPED,
+	SPARE_COPY_EVICTING,
+	SPARE_COPY_FAILED,
+	SPARE_COPY_NR_STATES,
+};
+
+struct spare_copy {
+	enum spare_copy_state state;
+	u32 donor;		/* index in the device's donor table */
+	u32 gen;		/* bumped on every state change */
+	u32 rkey;
+	u64 addr;		/* remote address of the slab */
+	u32 inflight;		/* RDMA operations posted on this copy */
+	unsigned long *current_map; /* per page: remote copy is current */
+};
+
+struct spare_slab {
+	spinlock_t lock;
+	u32 id;
+	u32 writes_inflight;	/* write requests between begin and done */
+	atomic64_t accesses;	/* pages read or written since last query */
+	unsigned long *written;	/* per page: written at least once */
+	struct spare_copy copy[SPARE_MAX_REPLICAS];
+};
+
+struct spare_slab_map {
+	u32 nr_slabs;
+	u32 nr_copies;
+	u32 nr_donors;
+	u8 slab_shift;
+	u32 pages_per_slab;
+	struct spare_slab *slabs;
+};
+
+/* Donor of copy @copy of slab @slab when copies are spread round robin. */
+static inline u32 spare_slab_place(u32 slab, u32 copy, u32 nr_donors)
+{
+	return (slab + copy) % nr_donors;
+}
+
+int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
+			u8 slab_shift, u32 nr_copies, u32 nr_donors);
+void spare_slab_map_free(struct spare_slab_map *map);
+
+const char *spare_copy_state_name(enum spare_copy_state s);
+bool spare_copy_transition_ok(enum spare_copy_state from,
+			      enum spare_copy_state to);
+/*
+ * The one function that changes a copy's state. Returns -EINVAL (and changes
+ * nothing) for a transition the diagram above does not allow. Entering
+ * MAPPED makes the copy current for never-written pages; leaving it makes
+ * the copy current for no page.
+ */
+int spare_copy_set_state(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 c,
+			 enum spare_copy_state to);
+enum spare_copy_state spare_slab_state(const struct spare_slab_map *map,
+				       const struct spare_slab *slab);
+
+/* Bitmap queries over pages [first, first + n) of one slab. */
+bool spare_copy_is_current(const struct spare_copy *cp, u32 first, u32 n);
+bool spare_slab_ever_written(const struct spare_slab *slab, u32 first, u32 n);
+u32 spare_copy_current_pages(const struct spare_slab_map *map,
+			     const struct spare_copy *cp);
+
+/*
+ * Pick a copy to read pages [first, first + n) from: MAPPED or EVICTING (the
+ * donor still holds the data until we UNMAP) and current for every page.
+ * Copies are tried starting at @hint, to spread reads. Returns the copy
+ * index, or -ENODATA if no copy is current.
+ */
+int spare_slab_pick_read(const struct spare_slab_map *map,
+			 const struct spare_slab *slab, u32 first, u32 n,
+			 u32 hint);
+
+/*
+ * Bitmask of the copies a read of pages [first, first + n) may use: MAPPED
+ * or EVICTING and current for every page.
+ */
+u32 spare_slab_readable_mask(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, u32 first, u32 n);
+
+/*
+ * A write of pages [first, first + n) starts: no copy is current for them any
+ * more until the write lands on it. Returns the bitmask of MAPPED copies the
+ * write must go to and stores their generations in gens[].
+ */
+u32 spare_slab_write_begin(const struct spare_slab_map *map,
+			   struct spare_slab *slab, u32 first, u32 n,
+			   u32 gens[SPARE_MAX_REPLICAS]);
+/*
+ * The write landed on copy @c (generation @gen at begin): mark it current,
+ * unless the copy changed state meanwhile (then it is current for nothing
+ * the write touched). spare_slab_write_end() closes the write once every
+ * copy has answered.
+ */
+void spare_slab_write_landed(const struct spare_slab_map *map,
+			     struct spare_slab *slab, u32 c, u32 gen,
+			     u32 first, u32 n);
+void spare_slab_write_end(struct spare_slab *slab);
+
+/*
+ * Copy @c failed at generation @gen (an RDMA error): move it to FAILED unless
+ * it already changed generation. Returns true if the state changed.
+ */
+bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
+		     u32 c, u32 gen);
+
+#endif /* SPARE_SLAB_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the slab map (copy state machine, placement) and its
+ * per-page "remote copy is current" bitmaps.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+
+#include "spare_slab.h"
+
+#define MiB	(1ULL << 20)
+
+static void init_map(struct kunit *test, struct spare_slab_map *map,
+		     u64 bytes, u8 shift, u32 copies, u32 donors)
+{
+	KUNIT_ASSERT_EQ(test, spare_slab_map_init(map, bytes, shift, copies,
+						  donors), 0);
+}
+
+static void slab_map_geometry(struct kunit *test)
+{
+	struct spare_slab_map map;
+
+	init_map(test, &map, 10 * MiB, 22, 2, 3);	/* 4 MiB slabs */
+	KUNIT_EXPECT_EQ(test, map.nr_slabs, 3U);	/* last one partial */
+	KUNIT_EXPECT_EQ(test, map.pages_per_slab, 1024U);
+	KUNIT_EXPECT_EQ(test, map.slabs[2].id, 2U);
+	/* copies of one slab go to distinct donors, round robin */
+	KUNIT_EXPECT_EQ(test, map.slabs[0].copy[0].donor, 0U);
+	KUNIT_EXPECT_EQ(test, map.slabs[0].copy[1].donor, 1U);
+	KUNIT_EXPECT_EQ(test, map.slabs[2].copy[0].donor, 2U);
+	KUNIT_EXPECT_EQ(test, map.slabs[2].copy[1].donor, 0U);
+	KUNIT_EXPECT_EQ(test, (int)spare_slab_state(&map, &map.slabs[1]),
+			(int)SPARE_COPY_UNMAPPED);
+	spare_slab_map_free(&map);
+	KUNIT_EXPECT_NULL(test, map.slabs);
+	spare_slab_map_free(&map);	/* idempotent */
+}
+
+static void slab_map_rejects_bad_geometry(struct kunit *test)
+{
+	struct spare_slab_map map;
+
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, 0, 20, 1, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, MiB, 11, 1, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, MiB, 20, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, MiB, 20,
+				SPARE_MAX_REPLICAS + 1, SPARE_MAX_DONORS), -EINVAL);
+	/* two copies of a slab never share a donor */
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, MiB, 20, 2, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_init(&map, MiB, 20, 1,
+				SPARE_MAX_DONORS + 1), -EINVAL);
+}
+
+static void copy_state_machine(struct kunit *test)
+{
+	static const struct {
+		enum spare_copy_state from, to;
+		bool ok;
+	} cases[] = {
+		{ SPARE_COPY_UNMAPPED, SPARE_COPY_MAPPING, true },
+		{ SPARE_COPY_UNMAPPED, SPARE_COPY_MAPPED, false },
+		{ SPARE_COPY_UNMAPPED, SPARE_COPY_FAILED, false },
+		{ SPARE_COPY_MAPPING, SPARE_COPY_MAPPED, true },
+		{ SPARE_COPY_MAPPING, SPARE_COPY_UNMAPPED, true },
+		{ SPARE_COPY_MAPPING, SPARE_COPY_FAILED, true },
+		{ SPARE_COPY_MAPPING, SPARE_COPY_EVICTING, false },
+		{ SPARE_COPY_MAPPED, SPARE_COPY_EVICTING, true },
+		{ SPARE_COPY_MAPPED, SPARE_COPY_FAILED, true },
+		{ SPARE_COPY_MAPPED, SPARE_COPY_MAPPING, false },
+		{ SPARE_COPY_EVICTING, SPARE_COPY_UNMAPPED, true },
+		{ SPARE_COPY_EVICTING, SPARE_COPY_MAPPED, false },
+		{ SPARE_COPY_FAILED, SPARE_COPY_UNMAPPED, true },
+		{ SPARE_COPY_FAILED, SPARE_COPY_MAPPED, false },
+		{ SPARE_COPY_FAILED, SPARE_COPY_NR_STATES, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+			spare_copy_transition_ok(cases[i].from, cases[i].to),
+			cases[i].ok, "%s -> %s",
+			spare_copy_state_name(cases[i].from),
+			spare_copy_state_name(cases[i].to));
+	KUNIT_EXPECT_STREQ(test, spare_copy_state_name(SPARE_COPY_NR_STATES), "?");
+}
+
+static void copy_set_state_walk(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gen;
+
+	init_map(test, &map, 4 * MiB, 20, 2, 2);
+	slab = &map.slabs[0];
+	gen = slab->copy[1].gen;
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_MAPPED), -EINVAL);
+	KUNIT_EXPECT_EQ(test, slab->copy[1].gen, gen);	/* nothing changed */
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 2,
+						   SPARE_COPY_MAPPING), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_MAPPING), 0);
+	KUNIT_EXPECT_EQ(test, (int)spare_slab_state(&map, slab),
+			(int)SPARE_COPY_MAPPING);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_MAPPED), 0);
+	KUNIT_EXPECT_EQ(test, (int)spare_slab_state(&map, slab),
+			(int)SPARE_COPY_MAPPED);
+	KUNIT_EXPECT_NE(test, slab->copy[1].gen, gen);
+	/* an RDMA error seen with a stale generation changes nothing */
+	KUNIT_EXPECT_FALSE(test, spare_copy_fail(&map, slab, 1, gen));
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 1, slab->copy[1].gen));
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[1].state, (int)SPARE_COPY_FAILED);
+	KUNIT_EXPECT_EQ(test, (int)spare_slab_state(&map, slab),
+			(int)SPARE_COPY_FAILED);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_UNMAPPED), 0);
+	spare_slab_map_free(&map);
+}
+
+static struct kunit_case slab_map_cases[] = {
+	KUNIT_CASE(slab_map_geometry),
+	KUNIT_CASE(slab_map_rejects_bad_geometry),
+	KUNIT_CASE(copy_state_machine),
+	KUNIT_CASE(copy_set_state_walk),
+	{}
+};
+
+static struct kunit_suite slab_map_suite = {
+	.name = "spare_slab_map",
+	.test_cases = slab_map_cases,
+};
+
+/* Map copy @c of slab 0; the donor's slab is fresh (zeroed). */
+static void map_copy(struct kunit *test, struct spare_slab_map *map, u32 c)
+{
+	struct spare_slab *slab = &map->slabs[0];
+
+	KUNIT_ASSERT_EQ(test, spare_copy_set_state(map, slab, c,
+						   SPARE_COPY_MAPPING), 0);
+	KUNIT_ASSERT_EQ(test, spare_copy_set_state(map, slab, c,
+						   SPARE_COPY_MAPPED), 0);
+}
+
+static void bitmap_fresh_copy_is_current_where_unwritten(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, MiB, 20, 2, 2);	/* 256 pages */
+	slab = &map.slabs[0];
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 0, 1, 0), -ENODATA);
+	map_copy(test, &map, 0);
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[0]), 256U);
+
+	/* write pages 10..13, landing on copy 0 only */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 10, 4, gens), 1U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 10, 1, 0), -ENODATA);
+	KUNIT_EXPECT_EQ(test, slab->writes_inflight, 1U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 10, 4);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, slab->writes_inflight, 0U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 10, 4, 1), 0);
+	KUNIT_EXPECT_TRUE(test, spare_slab_ever_written(slab, 13, 1));
+	KUNIT_EXPECT_FALSE(test, spare_slab_ever_written(slab, 14, 100));
+
+	/* copy 1 mapped later is current only for pages never written */
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[1]), 252U);
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[1], 9, 2));
+	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[1], 14, 242));
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 10, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 200, 1, 1), 1);
+	spare_slab_map_free(&map);
+}
+
+static void bitmap_failed_copy_never_read(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, MiB, 20, 2, 2);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 0, 256, gens), 3U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 0, 256);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 0, 256);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 0, 256, 1), 1);
+
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 1, gens[1]));
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[1]), 0U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 0, 256, 1), 0);
+
+	/* a write in flight to the failed copy lands late: still not current */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 5, 1, gens), 1U);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 5, 1);
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[1], 5, 1));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[0], 5, 1));
+	spare_slab_write_landed(&map, slab, 0, gens[0], 5, 1);
+	spare_slab_write_end(slab);
+
+	/* remapped after failure: it holds none of the written pages */
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_UNMAPPED), 0);
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[1]), 0U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 5, 1, 1), 0);
+	spare_slab_map_free(&map);
+}
+
+static void bitmap_evicting_copy_readable_not_written(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, MiB, 20, 1, 1);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 7, 1, gens), 1U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 7, 1);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 0,
+						   SPARE_COPY_EVICTING), 0);
+	/* still holds the data until UNMAP */
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 7, 1, 0), 0);
+	/* but new writes do not go there, and make it stale for their pages */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 7, 1, gens), 0U);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 7, 1, 0), -ENODATA);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 0,
+						   SPARE_COPY_UNMAPPED), 0);
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[0]), 0U);
+	spare_slab_map_free(&map);
+}
+
+static void bitmap_rejects_out_of_slab_ranges(struct kunit *test)
+{
+	struct spare_slab_map map;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, MiB, 20, 1, 1);
+	map_copy(test, &map, 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, &map.slabs[0], 255, 2, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, &map.slabs[0], 0, 0, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, &map.slabs[0], 256, 1,
+						     gens), 0U);
+	KUNIT_EXPECT_EQ(test, map.slabs[0].writes_inflight, 0U);
+	spare_slab_map_free(&map);
+}
+
+static struct kunit_case bitmap_cases[] = {
+	KUNIT_CASE(bitmap_fresh_copy_is_current_where_unwritten),
+	KUNIT_CASE(bitmap_failed_copy_never_read),
+	KUNIT_CASE(bitmap_evicting_copy_readable_not_written),
+	KUNIT_CASE(bitmap_rejects_out_of_slab_ranges),
+	{}
+};
+
+static struct kunit_suite bitmap_suite = {
+	.name = "spare_current_bitmap",
+	.test_cases = bitmap_cases,
+};
+
+kunit_test_suites(&slab_map_suite, &bitmap_suite);
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stats under /sys/block/spareN/spare/, versioned like zram's mm_stat: the
+ * first field of every line is the format version, fields are only ever
+ * appended. Documentation/ABI/testing/sysfs-block-spare describes them.
+ */
+#include <linux/device.h>
+#include <linux/sysfs.h>
+
+#include "spare.h"
+
+#define SPARE_IO_STAT_VERSION		1
+#define SPARE_SLAB_STAT_VERSION		1
+#define SPARE_DONOR_STAT_VERSION	1
+
+static struct spare_dev *dev_of(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
+}
+
+static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
+			    char *buf)
+{
+	struct spare_io_stats *s = &dev_of(d)->stats;
+
+	return sysfs_emit(buf,
+		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
+		SPARE_IO_STAT_VERSION,
+		atomic64_read(&s->rdma_reads), atomic64_read(&s->rdma_writes),
+		atomic64_read(&s->backup_reads),
+		atomic64_read(&s->backup_writes),
+		atomic64_read(&s->zero_reads), atomic64_read(&s->redrives),
+		atomic64_read(&s->failovers), atomic64_read(&s->io_errors),
+		atomic64_read(&s->bytes_read), atomic64_read(&s->bytes_written));
+}
+static DEVICE_ATTR_RO(io_stat);
+
+static ssize_t slab_stat_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	struct spare_dev *dev = dev_of(d);
+	struct spare_slab_map *map = &dev->map;
+	u32 count[SPARE_COPY_NR_STATES] = {};
+	u64 current_pages = 0;
+	u32 s, c;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+
+		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < map->nr_copies; c++) {
+			count[slab->copy[c].state]++;
+			current_pages += spare_copy_current_pages(map,
+							&slab->copy[c]);
+		}
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	return sysfs_emit(buf, "%u %u %u %u %u %u %u %u %u %llu\n",
+			  SPARE_SLAB_STAT_VERSION, map->nr_slabs,
+			  map->slab_shift, map->nr_copies,
+			  count[SPARE_COPY_MAPPED], count[SPARE_COPY_MAPPING],
+			  count[SPARE_COPY_UNMAPPED], count[SPARE_COPY_EVICTING],
+			  count[SPARE_COPY_FAILED], current_pages);
+}
+static DEVICE_ATTR_RO(slab_stat);
+
+static ssize_t donor_stat_show(struct device *d, struct device_attribute *attr,
+			       char *buf)
+{
+	struct spare_dev *dev = dev_of(d);
+	ssize_t len = 0;
+	u32 i;
+
+	for (i = 0; i < dev->cfg.nr_donors && dev->donors; i++) {
+		struct spare_donor *dn = &dev->donors[i];
+		struct spare_donor_stats *s = &dn->stats;
+
+		len += sysfs_emit_at(buf, len,
+			"%u %u %s %s %lld %lld %lld %lld %lld\n",
+			SPARE_DONOR_STAT_VERSION, i, dn->name,
+			spare_donor_state_name(atomic_read(&dn->state)),
+			atomic64_read(&s->connects), atomic64_read(&s->losses),
+			atomic64_read(&s->evictions),
+			atomic64_read(&s->bad_msgs),
+			atomic64_read(&s->maps_refused));
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(donor_stat);
+
+static struct attribute *spare_attrs[] = {
+	&dev_attr_io_stat.attr,
+	&dev_attr_slab_stat.attr,
+	&dev_attr_donor_stat.attr,
+	NULL,
+};
+
+static const struct attribute_group spare_attr_group = {
+	.name	= "spare",
+	.attrs	= spare_attrs,
+};
+
+const struct attribute_group *spare_disk_groups[] = {
+	&spare_attr_group,
+	NULL,
+};

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad input: every invalid configfs write returns -EINVAL and logs one line
+# saying why; a device in use cannot be powered off, removed or have its
+# module unloaded; 100 create/power/destroy cycles leak nothing.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+step "one donor on 10.0.0.2, spare.ko loaded"
+spare_rxe_up 2
+donor_start 2 --budget 64M --slab-size 16M
+spare_load
+mkdir "$CFS/bad0" || fail "mkdir"
+pass "ready"
+
+# expect_einval ATTR VALUE: the write fails with EINVAL and logs one line.
+expect_einval() {
+	local before after err
+	before=$(dmesg | grep -c 'spare: bad0: ')
+	err=$( (echo "$2" >"$CFS/bad0/$1") 2>&1 ) && fail "$1='$2' was accepted"
+	echo "$err" | grep -q 'Invalid argument' || fail "$1='$2': '$err', expected EINVAL"
+	after=$(dmesg | grep -c 'spare: bad0: ')
+	[ $((after - before)) = 1 ] || fail "$1='$2': $((after - before)) log lines, expected 1"
+	echo "  $1='$2': EINVAL, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
+}
+
+step "invalid configfs writes"
+expect_einval size abc
+expect_einval size 0
+expect_einval size 4097
+expect_einval size 12k34
+expect_einval slab_size 3M
+expect_einval slab_size 512K
+expect_einval slab_size 64G
+expect_einval replicas 0
+expect_einval replicas 4
+expect_einval replicas two
+expect_einval backup_mode fast
+expect_einval backup relative/path
+expect_einval donors 10.0.0.999
+expect_einval donors 10.0.0.2:0
+expect_einval donors 10.0.0.2:99999
+expect_einval donors "10.0.0.2,10.0.0.2"
+expect_einval donors "1.1.1.1,1.1.1.2,1.1.1.3,1.1.1.4,1.1.1.5,1.1.1.6,1.1.1.7,1.1.1.8,1.1.1.9"
+expect_einval source 10.0.0
+expect_einval power 2
+expect_einval power 1		# no size yet
+echo 32M >"$CFS/bad0/size" && echo 16M >"$CFS/bad0/slab_size" || fail "valid size"
+expect_einval power 1		# no donors yet
+echo 10.0.0.2 >"$CFS/bad0/donors" && echo 2 >"$CFS/bad0/replicas" || fail "valid donors"
+expect_einval power 1		# 2 replicas, 1 donor
+[ "$(cat "$CFS/bad0/donors")" = "10.0.0.2:18515" ] || fail "donors reads back '$(cat "$CFS/bad0/donors")'"
+[ "$(cat "$CFS/bad0/size")" = 33554432 ] || fail "size reads back $(cat "$CFS/bad0/size")"
+pass "every invalid write refused with EINVAL and one log line"
+
+step "a device in use: power off, rmdir and rmmod are refused"
+echo 1 >"$CFS/bad0/replicas"; echo 10.0.0.1 >"$CFS/bad0/source"
+echo 1 >"$CFS/bad0/power" || fail "power on"
+disk=$(cat "$CFS/bad0/disk")
+err=$( (echo 64M >"$CFS/bad0/size") 2>&1 ) && fail "size changed while powered"
+echo "  size while powered: $err"
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
+err=$( (echo 0 >"$CFS/bad0/power") 2>&1 ) && fail "powered off while swapped on"
+echo "  power=0 while swapped on: $err"
+err=$(rmdir "$CFS/bad0" 2>&1) && fail "rmdir while swapped on"
+echo "  rmdir while swapped on: $err"
+err=$(rmmod spare 2>&1) && fail "rmmod while swapped on"
+echo "  rmmod while swapped on: $err"
+[ -b "/dev/$disk" ] && grep -q "$disk" /proc/swaps || fail "device gone"
+swapoff "/dev/$disk" || fail "swapoff"
+spare_destroy bad0
+pass "in-use device protected; released after swapoff"
+
+step "100 create / power on / power off / destroy cycles"
+sync; echo 3 >/proc/sys/vm/drop_caches
+kmalloc_bytes() { awk '/^kmalloc-/ {s += $2 * $4} END {print s}' /proc/slabinfo; }
+k0=$(kmalloc_bytes)
+i=0
+while [ $i -lt 100 ]; do
+	d=$(spare_create cyc size=32M slab_size=16M donors=10.0.0.2 source=10.0.0.1)
+	[ -b "/dev/$d" ] || fail "cycle $i: no /dev/$d"
+	spare_destroy cyc
+	i=$((i + 1))
+done
+sleep 1; echo 3 >/proc/sys/vm/drop_caches
+k1=$(kmalloc_bytes)
+echo "  kmalloc caches: $k0 -> $k1 bytes"
+[ "$(cat /sys/module/spare/refcnt)" = 0 ] || fail "module refcount $(cat /sys/module/spare/refcnt)"
+[ $((k1 - k0)) -lt 262144 ] || fail "kmalloc caches grew by $((k1 - k0)) bytes over 100 cycles"
+wait_until 20 sh -c "sparectl donor -S /run/spare/spared-2.sock status | grep -qx 'spared_slabs_free 4'" ||
+	{ donor_ctl 2 status; fail "the donor did not get its slabs back"; }
+rmmod spare || fail "rmmod after the cycles"
+check_dmesg
+pass "100 cycles: refcount 0, kmalloc growth $((k1 - k0)) bytes, donor has every slab back, rmmod ok"

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Cut link: as spare-swap.sh (two copies of every slab), but RoCE traffic
+# (UDP 4791) to and from the donor on 10.0.0.2 is dropped by netfilter for
+# 10 s, then restored. The workload finishes, every page verifies, and the
+# device reconnects to that donor.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+step "two donors, 2 copies per slab, swap on"
+uevent_watch
+swap_setup 2
+pass "swapping on $disk"
+
+step "workload running; cut 10.0.0.2 for 10 s after 30 s"
+workload_start
+sleep 30
+kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended too early"; }
+cut_link 2
+sleep 10
+nft list table inet spare_cut | grep 'counter packets'
+heal_link
+show_stats "$disk"
+[ "$(donor_field 10.0.0.2 losses)" -ge 1 ] || fail "the cut was not noticed"
+pass "cut noticed, link healed"
+
+step "the workload finishes; donor 2 reconnects"
+# The re-MAPs that follow depend on spared releasing the slabs of the
+# session the cut killed (it cannot tell until it hears of it): only the
+# reconnection is checked here.
+wait_until 90 sh -c "awk '\$3 == \"10.0.0.2:18515\" && \$4 == \"live\" && \$5 >= 2 {ok=1} END {exit !ok}' /sys/block/$disk/spare/donor_stat" ||
+	{ show_stats "$disk"; fail "donor 2 did not come back"; }
+workload_wait
+show_stats "$disk"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+[ "$(donor_field 10.0.0.2 connects)" -ge 2 ] || fail "no reconnect counted"
+grep -q "donor_lost 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_lost uevent"; }
+pass "every page verified; donor 2 reconnected ($(donor_field 10.0.0.2 connects) connects)"
+
+step "teardown"
+swapoff "/dev/$disk" || fail "swapoff"
+spare_destroy swap0
+rmmod spare || fail "rmmod"
+check_dmesg
+pass "clean teardown"

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Eviction under load: two copies of every slab; while the workload runs,
+# the donor on 10.0.0.2 asks slabs back (EVICT, as under memory pressure),
+# twice. spare drains, UNMAPs, reads from the other copy, maps the slabs again
+# later; the workload sees no error and every page verifies.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+step "two donors, 2 copies per slab, swap on"
+uevent_watch
+swap_setup 2
+pass "swapping on $disk"
+
+step "workload running; donor 2 evicts 6 slabs, then all of them"
+workload_start
+sleep 25
+donor_ctl 2 evict 6
+sleep 15
+donor_ctl 2 evict all
+wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 16 ]" ||
+	{ show_stats "$disk"; donor_ctl 2 status; fail "evictions not answered"; }
+show_stats "$disk"
+donor_ctl 2 status | grep -E 'evict|revoc|free'
+pass "$(donor_field 10.0.0.2 evictions) slabs given back to donor 2"
+
+step "the workload finishes; the evicted copies are mapped again"
+workload_wait
+wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = 32 ]" ||
+	{ show_stats "$disk"; donor_ctl 2 status; fail "evicted slabs not mapped again"; }
+show_stats "$disk"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+[ "$(donor_field 10.0.0.2 losses)" = 0 ] || fail "eviction took the error road"
+[ "$(donor_ctl 2 status | awk '$1 == "spared_revocations_total" {print $2}')" = 0 ] ||
+	fail "the donor had to revoke a slab: UNMAP came too late"
+grep -q "slab_evicted 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no slab_evicted uevent"; }
+pass "every page verified through the evictions; every copy mapped again"
+
+step "teardown"
+swapoff "/dev/$disk" || fail "swapoff"
+spare_destroy swap0
+rmmod spare || fail "rmmod"
+check_dmesg
+pass "clean teardown"

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-baddonor: a donor that breaks the protocol on purpose, to test that
+ * a client closes the connection it came on and nothing else
+ * (tests/vm/spare-badpeer.sh). Never use it for anything else.
+ *
+ * usage: spare-baddonor -l ADDR [-p PORT] -m MODE
+ *   MODE hello: answer HELLO with a HELLO_REPLY whose magic is wrong;
+ *   MODE live:  answer HELLO correctly, refuse every MAP (NO_SPACE), then
+ *               send an EVICT whose reason is 0 (out of range).
+ * It accepts connections forever and prints one line per event.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdma/rdma_cma.h>
+
+#include "spare_proto.h"
+
+#define NRECV	16
+
+struct conn {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	struct spare_msg bufs[NRECV + 1];	/* last one: send buffer */
+	unsigned int seq;
+};
+
+static const char *mode = "";
+
+static void die(const char *what)
+{
+	fprintf(stderr, "spare-baddonor: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int post_recv(struct conn *c, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)&c->bufs[i],
+		.length = SPARE_MSG_SIZE,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(c->id->qp, &wr, &bad);
+}
+
+static int send_msg(struct conn *c, const struct spare_msg *m)
+{
+	struct spare_msg *b = &c->bufs[NRECV];
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b,
+		.length = SPARE_MSG_SIZE,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = NRECV, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+
+	memcpy(b, m, sizeof(*m));
+	return ibv_post_send(c->id->qp, &wr, &bad);
+}
+
+static void accept_conn(struct conn *c, struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr qpa = { 0 };
+	struct rdma_conn_param cp = { 0 };
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->pd = ibv_alloc_pd(id->verbs);
+	c->cq = c->pd ? ibv_create_cq(id->verbs, 64, NULL, NULL, 0) : NULL;
+	c->mr = c->cq ? ibv_reg_mr(c->pd, c->bufs, sizeof(c->bufs),
+				   IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!c->mr)
+		die("verbs set-up");
+	qpa.send_cq = c->cq;
+	qpa.recv_cq = c->cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = 8;
+	qpa.cap.max_recv_wr = NRECV;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, c->pd, &qpa))
+		die("rdma_create_qp");
+	for (i = 0; i < NRECV; i++)
+		if (post_recv(c, i))
+			die("ibv_post_recv");
+	cp.rnr_retry_count = 7;
+	if (rdma_accept(id, &cp))
+		die("rdma_accept");
+}
+
+static void close_conn(struct conn *c)
+{
+	if (!c->id)
+		return;
+	rdma_destroy_qp(c->id);
+	ibv_dereg_mr(c->mr);
+	ibv_destroy_cq(c->cq);
+	ibv_dealloc_pd(c->pd);
+	rdma_destroy_id(c->id);
+	c->id = NULL;
+}
+
+/* React to one received message; returns 1 once the bad message is sent. */
+static int on_msg(struct conn *c, const struct spare_msg *in, unsigned int len)
+{
+	struct spare_msg m;
+	unsigned int type;
+
+	if (spare_msg_check(in, len, &type)) {
+		printf("client sent a bad message\n");
+		return 0;
+	}
+	if (type == SPARE_MSG_HELLO) {
+		spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, le32toh(in->hdr.seq));
+		m.hello_reply.session_cookie = htole64(0x5ba5ba5ba5ba5ba5ULL);
+		m.hello_reply.slab_shift = in->hello.slab_shift;
+		if (!strcmp(mode, "hello")) {
+			m.hdr.magic = htole32(0x12345678);
+			printf("HELLO: sending a HELLO_REPLY with a bad magic\n");
+			send_msg(c, &m);
+			return 1;
+		}
+		printf("HELLO: session ready\n");
+		return send_msg(c, &m) ? -1 : 0;
+	}
+	if (type == SPARE_MSG_MAP) {
+		spare_msg_init(&m, SPARE_MSG_MAPPED, le32toh(in->hdr.seq));
+		m.mapped.slab_id = in->map.slab_id;
+		m.mapped.status = htole32(SPARE_ST_NO_SPACE);
+		send_msg(c, &m);
+		usleep(200000);
+		spare_msg_init(&m, SPARE_MSG_EVICT, ++c->seq);
+		m.evict.slab_id = in->map.slab_id;
+		printf("MAP slab %u refused; sending an EVICT with reason 0\n",
+		       le32toh(in->map.slab_id));
+		send_msg(c, &m);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct rdma_cm_event *ev;
+	const char *addr = NULL;
+	struct conn c = { 0 };
+	int port = SPARE_DEFAULT_PORT, opt;
+
+	while ((opt = getopt(argc, argv, "l:p:m:")) != -1) {
+		switch (opt) {
+		case 'l': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'm': mode = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (!addr || (strcmp(mode, "hello") && strcmp(mode, "live")))
+		goto usage;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sin.sin_port = htons((uint16_t)port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		goto usage;
+	ch = rdma_create_event_channel();
+	if (!ch || rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP))
+		die("rdma_cm");
+	if (rdma_bind_addr(listen_id, (struct sockaddr *)&sin) ||
+	    rdma_listen(listen_id, 4))
+		die("listen");
+	printf("listening on %s:%d, mode %s\n", addr, port, mode);
+
+	while (!rdma_get_cm_event(ch, &ev)) {
+		struct rdma_cm_id *id = ev->id;
+		enum rdma_cm_event_type t = ev->event;
+
+		if (t == RDMA_CM_EVENT_CONNECT_REQUEST && c.id) {
+			rdma_reject(id, NULL, 0);	/* one client at a time */
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		rdma_ack_cm_event(ev);
+		if (t == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			accept_conn(&c, id);
+		} else if (t == RDMA_CM_EVENT_ESTABLISHED) {
+			struct ibv_wc wc;
+			int done = 0, n;
+
+			printf("connection established\n");
+			/* Busy-poll until the bad message is out. */
+			while (done <= 0) {
+				n = ibv_poll_cq(c.cq, 1, &wc);
+				if (n < 0)
+					break;
+				if (!n) {
+					usleep(1000);
+					continue;
+				}
+				if (wc.status != IBV_WC_SUCCESS) {
+					printf("completion error %s\n",
+					       ibv_wc_status_str(wc.status));
+					break;
+				}
+				if (wc.opcode & IBV_WC_RECV) {
+					done = on_msg(&c, &c.bufs[wc.wr_id], wc.byte_len);
+					post_recv(&c, (int)wc.wr_id);
+				}
+			}
+		} else if (t == RDMA_CM_EVENT_DISCONNECTED) {
+			printf("client closed the connection\n");
+			close_conn(&c);
+		}
+	}
+	return 0;
+usage:
+	fprintf(stderr, "usage: spare-baddonor -l ADDR [-p PORT] -m hello|live\n");
+	return 2;
+}
