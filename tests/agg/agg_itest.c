@@ -4,8 +4,10 @@
  *
  *   spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] SCENARIO
  *
- * Scenarios: many, dead-worker, bad-push, wrong-token, optimizer, stats.
- * -R: the workers of many, dead-worker, optimizer and stats connect over
+ * Scenarios: many, dead-worker, early-leave, bad-push, wrong-token,
+ * optimizer, stats.
+ * -R: the workers of many, dead-worker, early-leave, optimizer and stats
+ * connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
  * TCP sockets.
  * Each prints what it checks and exits 0 on success, 1 on failure. Every
@@ -145,11 +147,39 @@ struct worker {
 	unsigned int part_elems;
 	uint64_t nelem[2];
 	int die_at_iter;	/* >= 0: close without LEAVE after pushing */
+	bool no_leave;		/* after the last iteration: close, no LEAVE */
+	unsigned int final_delay_ms;	/* last pull: push, wait, then pull */
 	bool expect_fail;	/* the job should fail with EJOBFAIL */
 	unsigned int got_status;
 	char got_err[300];
 	int result;		/* 0 ok */
 };
+
+/*
+ * allreduce of tensor ti with a pause between the pushes and the pulls, so
+ * that the other workers finish the iteration (and may go) first.
+ */
+static int allreduce_slow_pull(struct spare_agg *a, unsigned int ti,
+			       unsigned int it, void *buf, size_t esz,
+			       unsigned int delay_ms)
+{
+	uint32_t n = spare_agg_n_parts(a), t;
+	uint64_t off;
+	uint32_t nelem;
+
+	for (uint32_t p = 0; p < n; p++)
+		if (!spare_agg_part_info(a, p, &t, &off, &nelem) && t == ti &&
+		    spare_agg_push(a, p, it, (uint8_t *)buf + off * esz,
+				   spare_agg_part_bytes(a, p)))
+			return -1;
+	usleep(delay_ms * 1000);
+	for (uint32_t p = 0; p < n; p++)
+		if (!spare_agg_part_info(a, p, &t, &off, &nelem) && t == ti &&
+		    spare_agg_pull(a, p, it, (uint8_t *)buf + off * esz,
+				   spare_agg_part_bytes(a, p)))
+			return -1;
+	return 0;
+}
 
 static void *worker_main(void *arg)
 {
@@ -188,7 +218,10 @@ static void *worker_main(void *arg)
 				wk->result = 0;
 				goto out;
 			}
-			if (spare_agg_allreduce(a, ti, it, buf[ti], buf[ti])) {
+			if (wk->final_delay_ms && it == wk->iters - 1 && ti == 1 ?
+			    allreduce_slow_pull(a, ti, it, buf[ti], esz,
+						wk->final_delay_ms) :
+			    spare_agg_allreduce(a, ti, it, buf[ti], buf[ti])) {
 				wk->got_status = spare_agg_status(a);
 				snprintf(wk->got_err, sizeof(wk->got_err), "%s",
 					 spare_agg_error(a));
@@ -208,7 +241,8 @@ static void *worker_main(void *arg)
 		failf("job %u rank %u: expected the job to fail", wk->job, wk->rank);
 		goto out;
 	}
-	spare_agg_leave(a);
+	if (!wk->no_leave)
+		spare_agg_leave(a);
 	wk->result = 0;
 out:
 	spare_agg_close(a);
@@ -295,6 +329,45 @@ static int scenario_dead_worker(void)
 		}
 	}
 	printf("dead-worker: job 201 %s\n", bad ? "disturbed" : "finished all iterations exactly");
+	free(a);
+	free(b);
+	return bad;
+}
+
+/*
+ * Workers that are done may go while the others still pull the last
+ * iteration: job 210's rank 0 closes without LEAVE and rank 1 sends LEAVE
+ * right after their last pull, while ranks 2 and 3 wait 200 ms between
+ * pushing and pulling it; job 210 must finish exactly. Job 211's rank 2
+ * stops (no LEAVE) after 3 of 5 iterations: its job must fail naming it,
+ * not hang.
+ */
+static int scenario_early_leave(void)
+{
+	struct worker *a = start_job(210, 4, AGG_DTYPE_BF16, 6, 50000, 10, 8192);
+	struct worker *b = start_job(211, 3, AGG_DTYPE_F32, 5, 30000, 10, 8192);
+	int bad = 0;
+
+	a[0].no_leave = true;
+	a[2].final_delay_ms = a[3].final_delay_ms = 200;
+	b[2].iters = 3;
+	b[2].no_leave = true;
+	b[0].expect_fail = b[1].expect_fail = true;
+	run_workers(a, 4);
+	run_workers(b, 3);
+	bad |= join_workers(a, 4);
+	bad |= join_workers(b, 3);
+	printf("early-leave: job 210 %s\n", bad ? "disturbed" :
+	       "finished all iterations exactly after ranks 0 and 1 went");
+	for (int r = 0; r < 2; r++) {
+		printf("early-leave: job 211 rank %d got: %s\n", r, b[r].got_err);
+		if (b[r].got_status != AGG_EJOBFAIL ||
+		    !strstr(b[r].got_err, "rank 2 disconnected")) {
+			failf("job 211 rank %d: want EJOBFAIL naming rank 2, got status %u",
+			      r, b[r].got_status);
+			bad = 1;
+		}
+	}
 	free(a);
 	free(b);
 	return bad;
@@ -728,6 +801,8 @@ int main(int argc, char **argv)
 		ret = scenario_many();
 	else if (!strcmp(argv[optind], "dead-worker"))
 		ret = scenario_dead_worker();
+	else if (!strcmp(argv[optind], "early-leave"))
+		ret = scenario_early_leave();
 	else if (!strcmp(argv[optind], "bad-push"))
 		ret = scenario_bad_push();
 	else if (!strcmp(argv[optind], "wrong-token"))
@@ -741,6 +816,6 @@ int main(int argc, char **argv)
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] "
-		"many|dead-worker|bad-push|wrong-token|optimizer|stats\n");
+		"many|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats\n");
 	return 2;
 }

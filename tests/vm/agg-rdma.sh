@@ -3,7 +3,8 @@
 # spare-aggd over RDMA (soft-RoCE): the push/pull exchange of the host
 # integration tests, with the workers on 10.0.0.1 and the daemon on
 # 10.0.0.2. Exact sums for many jobs x workers in fp32/fp16/bf16, a worker
-# vanishing mid-iteration fails only its own job, the server optimizer, and
+# vanishing mid-iteration fails only its own job, finished workers may go
+# before the others pulled the last iteration, the server optimizer, and
 # a clean daemon exit.
 . /spare/tests/vm/lib.sh
 set -u
@@ -33,6 +34,10 @@ pass "many jobs over RDMA"
 step "a worker vanishes mid-iteration: its job fails with the cause, the other job finishes"
 $ITEST dead-worker || fail_log "dead worker over RDMA"
 pass "dead worker over RDMA"
+
+step "workers that are done go while the others pull the last iteration"
+$ITEST early-leave || fail_log "early leave over RDMA"
+pass "early leave over RDMA"
 
 step "SGD with momentum on the server, over RDMA"
 $ITEST optimizer || fail_log "server optimizer over RDMA"

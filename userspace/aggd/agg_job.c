@@ -237,6 +237,52 @@ int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 	return 1;
 }
 
+/* Does p's iteration 'iter' lack rank's share? */
+static bool lacks_rank(const struct agg_part *p, unsigned int rank,
+		       uint64_t iter)
+{
+	if (iter == p->iter)
+		return p->state == AGG_PART_COLLECT && p->slot_iter[rank] != iter;
+	if (iter == p->iter + 1ULL)
+		/* p must first move on, which takes every rank's pull */
+		return p->slot_iter[rank] != iter ||
+		       p->pulled[rank] != p->iter + 1ULL;
+	return true;
+}
+
+bool agg_job_needs_rank(const struct agg_job *job, unsigned int rank)
+{
+	unsigned int w = job->spec.n_workers;
+
+	for (uint32_t i = 0; i < job->spec.n_parts; i++) {
+		const struct agg_part *p = &job->parts[i];
+
+		for (unsigned int r = 0; r < w; r++) {
+			if (r == rank)
+				continue;
+			/* r pushed or pulls the current iteration, unfinished */
+			if (p->state == AGG_PART_COLLECT &&
+			    (p->slot_iter[r] == p->iter || p->pull_pending[r]) &&
+			    lacks_rank(p, rank, p->iter))
+				return true;
+			/* r pushed or pulls the next one early */
+			if ((p->slot_iter[r] == p->iter + 1ULL || p->next_pull[r]) &&
+			    lacks_rank(p, rank, p->iter + 1ULL))
+				return true;
+		}
+	}
+	return false;
+}
+
+int agg_part_departed_blocks(const struct agg_job *job,
+			     const struct agg_part *p, uint32_t iter)
+{
+	for (unsigned int r = 0; r < job->spec.n_workers; r++)
+		if (job->rank_left[r] && lacks_rank(p, r, iter))
+			return (int)r;
+	return -1;
+}
+
 int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
 			   unsigned int rank)
 {

@@ -58,13 +58,32 @@ struct agg_job {
 	bool failed;
 	char fail_msg[160];
 	unsigned int inflight;		/* reductions handed to the pool */
-	/* per rank: attached connection (opaque to this file), left flag */
+	/* per rank: attached connection (opaque to this file), AGG_RANK_* */
 	void **rank_conn;
 	uint8_t *rank_left;
 	unsigned int n_attached;
 	/* statistics */
 	uint64_t pushes, pulls, reduces, bytes_in, reduce_ns;
 };
+
+/* rank_left: the rank is gone and may not register again */
+#define AGG_RANK_LEFT	1	/* sent LEAVE */
+#define AGG_RANK_GONE	2	/* disconnected without LEAVE, owing nothing */
+
+/*
+ * Is another rank waiting on a partition that this rank has not yet done
+ * its share of (push of the waited-for iteration, or the pull that lets
+ * the partition move on to it)? If so, the rank may not depart without
+ * failing the job.
+ */
+bool agg_job_needs_rank(const struct agg_job *job, unsigned int rank);
+/*
+ * Can partition p still complete iteration 'iter' (p->iter or p->iter + 1)?
+ * Returns a departed rank (rank_left set) whose share of it is missing,
+ * or -1. A push or pull of 'iter' that gets a rank back would wait forever.
+ */
+int agg_part_departed_blocks(const struct agg_job *job,
+			     const struct agg_part *p, uint32_t iter);
 
 /* Bytes a job of this spec needs; 0 on overflow. */
 size_t agg_job_mem_need(const struct agg_job_spec *spec);

@@ -521,9 +521,21 @@ static void conn_close(struct conn *c, const char *why)
 	c->closing = true;
 	if (why)
 		logmsg("conn %u (%s): closed: %s", c->id, c->peer, why);
-	if (job && !c->left && !job->failed)
-		job_fail(job, "worker rank %u disconnected (%s)", c->rank,
-			 why ? why : "closed");
+	if (job && !c->left && !job->failed) {
+		/*
+		 * A rank closed for a protocol error fails its job. Otherwise
+		 * fail it only if the job still waits on this rank: a rank
+		 * that has done its share may go while the others pull.
+		 */
+		if (c->close_after_tx || agg_job_needs_rank(job, c->rank)) {
+			job_fail(job, "worker rank %u disconnected (%s)", c->rank,
+				 why ? why : "closed");
+		} else {
+			job->rank_left[c->rank] = AGG_RANK_GONE;
+			logmsg("job %u '%s': worker rank %u disconnected owing nothing; the others go on",
+			       job->id, job->spec.name, c->rank);
+		}
+	}
 	if (c->rdma) {
 		/* no completion names this connection after the close */
 		agg_rdma_close(c->rdma);
@@ -771,6 +783,23 @@ static struct agg_part *job_part(struct conn *c, const char *what)
 	return &job->parts[c->hdr.part];
 }
 
+/*
+ * Fail the job if partition 'part' can never complete iteration 'iter'
+ * because a departed rank's share of it is missing. Returns 1 if so.
+ */
+static int job_check_departed(struct agg_job *job, struct agg_part *part,
+			      uint32_t iter)
+{
+	int r = agg_part_departed_blocks(job, part, iter);
+
+	if (r < 0)
+		return 0;
+	job_fail(job, "worker rank %d %s before partition %u iteration %u was complete",
+		 r, job->rank_left[r] == AGG_RANK_LEFT ? "left" : "disconnected",
+		 part->index, iter);
+	return 1;
+}
+
 static void job_misbehaved(struct conn *c, unsigned int status,
 			   const char *what)
 {
@@ -869,12 +898,14 @@ static void handle_hdr(struct conn *c)
 		c->job->pulls++;
 		if (ret == 0)
 			queue_pull_reply(c, part);
+		else
+			job_check_departed(c->job, part, h->iter);
 		rx_expect_hdr(c);
 		return;
 	case AGG_MSG_LEAVE:
 		if (c->job) {
 			c->left = true;
-			c->job->rank_left[c->rank] = 1;
+			c->job->rank_left[c->rank] = AGG_RANK_LEFT;
 		}
 		conn_close(c, NULL);
 		return;
@@ -898,7 +929,7 @@ static void handle_body(struct conn *c)
 		part = &job->parts[h->part];
 		job->pushes++;
 		job->bytes_in += h->len;
-		if (job->failed) {
+		if (job->failed || job_check_departed(job, part, h->iter)) {
 			rx_expect_hdr(c);
 			return;
 		}
