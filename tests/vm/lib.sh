@@ -77,6 +77,17 @@ rxe_up() {
 		i=$((i + 1)); [ $i -gt 100 ] && { rdma link show; fail "rxe links did not come up"; }
 		sleep 0.1
 	done
+	# Resolve every pair's neighbours now. A connection whose first CM
+	# packets wait on ARP can take ~30 s or time out (seen in agg-rdma and
+	# spared-isolation), which would test ARP, not our code.
+	local j
+	for i in $(seq 1 "$n"); do
+		for j in $(seq 1 "$n"); do
+			[ "$i" = "$j" ] && continue
+			ping -c1 -W2 -I "$(host_addr "$i")" "$(host_addr "$j")" >/dev/null 2>&1 ||
+				fail "host $i cannot reach host $j"
+		done
+	done
 }
 
 # cut_link N / heal_link N: drop all RoCE (UDP 4791) traffic to and from
