@@ -153,6 +153,7 @@ struct spare_io_stats {
 	atomic64_t io_errors;
 	atomic64_t bytes_read;
 	atomic64_t bytes_written;
+	atomic64_t write_waits;		/* writes held back by the window */
 };
 
 enum spare_backup_mode {
@@ -197,6 +198,8 @@ struct spare_dev {
 	spinlock_t backup_lock;
 	wait_queue_head_t backup_wait;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
+	atomic_t write_pages;		/* pages of write requests in flight */
+	wait_queue_head_t write_wait;	/* write_pages dropped */
 };
 
 /* Per-request command (blk-mq PDU). */
@@ -224,6 +227,7 @@ struct spare_cmd {
 	unsigned int attempts;
 	bool is_write;
 	bool use_backup;
+	unsigned int window_pages;	/* write window pages this request holds */
 	blk_status_t backup_status;
 	unsigned int nr_ext;
 	unsigned int nr_ops;
@@ -239,6 +243,7 @@ struct spare_cmd {
 extern struct configfs_subsystem spare_subsys;
 
 /* spare_blk.c */
+extern unsigned int spare_write_window_kb;
 int spare_blk_init(void);
 void spare_blk_exit(void);
 int spare_dev_power_on(struct spare_dev *dev);

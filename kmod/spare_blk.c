@@ -24,6 +24,72 @@
 static int spare_major;
 static DEFINE_IDA(spare_index_ida);
 
+/*
+ * The write window: how much swap-out may be in flight per device before
+ * the next write waits in ->queue_rq() (the queue is BLK_MQ_F_BLOCKING, so
+ * the wait lands on whoever submitted it, usually the task in reclaim).
+ *
+ * Why: cgroup v2 reclaim never waits for anonymous pages under writeback.
+ * With an asynchronous device it can put a cgroup's whole inactive list
+ * under writeback, find nothing it can free on each of its retries, and
+ * call the OOM killer while the pages are a few hundred microseconds from
+ * being clean. A synchronous device (zram, brd) cannot get there; a disk
+ * rarely does because its tags run out first. Holding the submitter until
+ * older writes land keeps the pages reclaim has written close to the pages
+ * it can free, which is what turns writeback into progress.
+ */
+unsigned int spare_write_window_kb = 1024;
+module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
+MODULE_PARM_DESC(write_window_kb,
+		 "write requests in flight per device before new writes wait, in KiB (0: no limit)");
+
+/*
+ * Take @pages of the write window; a request always fits an empty one.
+ * Returns false when the window is full and this context must not sleep:
+ * inside submit_bio() (current->bio_list set) a backup bio this task
+ * submitted for an earlier request is parked on that list until we return,
+ * so waiting for that request to finish would wait for ourselves. The
+ * caller then answers BLK_STS_RESOURCE and blk-mq runs the request again
+ * from kblockd once a request completes.
+ */
+static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
+			       unsigned int pages)
+{
+	unsigned int limit = READ_ONCE(spare_write_window_kb) >>
+			     (PAGE_SHIFT - 10);
+	int cur;
+
+	cmd->window_pages = 0;
+	if (!limit)
+		return true;
+	for (;;) {
+		cur = atomic_read(&dev->write_pages);
+		if (!cur || cur + pages <= limit) {
+			if (atomic_try_cmpxchg(&dev->write_pages, &cur,
+					       cur + pages))
+				break;
+			continue;
+		}
+		atomic64_inc(&dev->stats.write_waits);
+		if (current->bio_list)
+			return false;
+		wait_event_timeout(dev->write_wait,
+				   atomic_read(&dev->write_pages) + pages <= limit,
+				   HZ / 10);
+	}
+	cmd->window_pages = pages;
+	return true;
+}
+
+static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	if (!cmd->window_pages)
+		return;
+	atomic_sub(cmd->window_pages, &dev->write_pages);
+	cmd->window_pages = 0;
+	wake_up(&dev->write_wait);
+}
+
 void spare_uevent(struct spare_dev *dev, const char *event,
 		  const struct spare_donor *donor)
 {
@@ -285,6 +351,11 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t st;
 	int n, err;
 
+	/* Before the request's timer starts: waiting here is not its fault. */
+	cmd->window_pages = 0;
+	if (req_op(rq) == REQ_OP_WRITE &&
+	    !write_window_enter(dev, cmd, blk_rq_bytes(rq) >> PAGE_SHIFT))
+		return BLK_STS_RESOURCE;
 	blk_mq_start_request(rq);
 	if (!cmd->attempts)
 		cmd->start = jiffies;
@@ -311,6 +382,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 				    dev->disk->disk_name,
 				    (unsigned long long)blk_rq_pos(rq),
 				    blk_rq_bytes(rq));
+		write_window_leave(dev, cmd);
 		return BLK_STS_IOERR;
 	}
 	cmd->dev = dev;
@@ -328,6 +400,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		st = plan_read(dev, cmd, hctx->queue_num, rq->tag);
 	if (st == BLK_STS_RESOURCE) {
 		/* plan_read() dropped its ops; a write has none either. */
+		write_window_leave(dev, cmd);
 		return st;
 	}
 
@@ -460,6 +533,7 @@ void spare_cmd_put(struct spare_cmd *cmd)
 
 	if (!atomic_dec_and_test(&cmd->pending))
 		return;
+	write_window_leave(dev, cmd);
 
 	st = cmd_settle(dev, cmd);
 	if (st == BLK_STS_OK) {
