@@ -5,7 +5,8 @@
  *   spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] SCENARIO
  *
  * Scenarios: many, dead-worker, early-leave, bad-push, wrong-token,
- * optimizer, stats.
+ * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
+ * (two daemons: -p is the source, -q the target).
  * -R: the workers of many, dead-worker, early-leave, optimizer and stats
  * connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
@@ -36,7 +37,7 @@
 static const char *host = "127.0.0.1";
 static const char *rdma_src;	/* with -R: RDMA from this source address */
 static int use_rdma;
-static unsigned int port;
+static unsigned int port, port2;
 static int failures;
 
 static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -150,6 +151,11 @@ struct worker {
 	bool no_leave;		/* after the last iteration: close, no LEAVE */
 	unsigned int final_delay_ms;	/* last pull: push, wait, then pull */
 	bool expect_fail;	/* the job should fail with EJOBFAIL */
+	unsigned int iter_pause_ms;	/* sleep after each iteration */
+	unsigned int slow_iter, slow_ms;	/* tensor 0 of that iteration:
+					 * push, wait slow_ms, pull */
+	unsigned int *in_slow;	/* set when that wait begins */
+	unsigned int *progress;	/* if set: iterations done, for others */
 	unsigned int got_status;
 	char got_err[300];
 	int result;		/* 0 ok */
@@ -161,23 +167,48 @@ struct worker {
  */
 static int allreduce_slow_pull(struct spare_agg *a, unsigned int ti,
 			       unsigned int it, void *buf, size_t esz,
-			       unsigned int delay_ms)
+			       unsigned int delay_ms, unsigned int *in_delay)
 {
 	uint32_t n = spare_agg_n_parts(a), t;
 	uint64_t off;
 	uint32_t nelem;
+	bool pulled;
 
+again:
+	pulled = false;
 	for (uint32_t p = 0; p < n; p++)
 		if (!spare_agg_part_info(a, p, &t, &off, &nelem) && t == ti &&
 		    spare_agg_push(a, p, it, (uint8_t *)buf + off * esz,
 				   spare_agg_part_bytes(a, p)))
 			return -1;
-	usleep(delay_ms * 1000);
-	for (uint32_t p = 0; p < n; p++)
-		if (!spare_agg_part_info(a, p, &t, &off, &nelem) && t == ti &&
-		    spare_agg_pull(a, p, it, (uint8_t *)buf + off * esz,
-				   spare_agg_part_bytes(a, p)))
+	if (in_delay) {
+		char *text = NULL;
+
+		/* a round trip: the daemon has taken the pushes above */
+		if (spare_agg_stats(a, &text))
 			return -1;
+		free(text);
+		__atomic_store_n(in_delay, 1, __ATOMIC_RELEASE);
+	}
+	usleep(delay_ms * 1000);
+	delay_ms = 0;
+	for (uint32_t p = 0; p < n; p++) {
+		if (spare_agg_part_info(a, p, &t, &off, &nelem) || t != ti)
+			continue;
+		if (spare_agg_pull(a, p, it, (uint8_t *)buf + off * esz,
+				   spare_agg_part_bytes(a, p))) {
+			/*
+			 * The job moved: the low-level calls say so instead of
+			 * repeating, and the new instance wants this
+			 * iteration's pushes again (buf is untouched as long
+			 * as no pull of it has landed).
+			 */
+			if (spare_agg_status(a) == AGG_EMOVED && !pulled)
+				goto again;
+			return -1;
+		}
+		pulled = true;
+	}
 	return 0;
 }
 
@@ -220,7 +251,10 @@ static void *worker_main(void *arg)
 			}
 			if (wk->final_delay_ms && it == wk->iters - 1 && ti == 1 ?
 			    allreduce_slow_pull(a, ti, it, buf[ti], esz,
-						wk->final_delay_ms) :
+						wk->final_delay_ms, NULL) :
+			    wk->slow_ms && it == wk->slow_iter && ti == 0 ?
+			    allreduce_slow_pull(a, ti, it, buf[ti], esz, wk->slow_ms,
+						wk->in_slow) :
 			    spare_agg_allreduce(a, ti, it, buf[ti], buf[ti])) {
 				wk->got_status = spare_agg_status(a);
 				snprintf(wk->got_err, sizeof(wk->got_err), "%s",
@@ -236,6 +270,10 @@ static void *worker_main(void *arg)
 				   wk->n_workers, it))
 				goto out;
 		}
+		if (wk->progress)
+			__atomic_store_n(wk->progress, it + 1, __ATOMIC_RELEASE);
+		if (wk->iter_pause_ms)
+			usleep(wk->iter_pause_ms * 1000);
 	}
 	if (wk->expect_fail) {
 		failf("job %u rank %u: expected the job to fail", wk->job, wk->rank);
@@ -782,16 +820,582 @@ static int scenario_stats(void)
 	return bad;
 }
 
+/* ---- idle timeout (the daemon runs with --idle-timeout 1) ---- */
+
+static int raw_send_hdr(int fd, const struct agg_hdr *h)
+{
+	uint8_t hb[AGG_HDR_SIZE];
+
+	agg_hdr_encode(h, hb);
+	return send(fd, hb, sizeof(hb), MSG_NOSIGNAL) == sizeof(hb) ? 0 : -1;
+}
+
+static int raw_push(int fd, uint32_t job_id, uint32_t part, uint32_t iter)
+{
+	uint8_t hb[AGG_HDR_SIZE], body[1024] = { 0 };
+	struct agg_hdr h;
+
+	push_hdr(&h, job_id, sizeof(body));
+	h.part = part;
+	h.iter = iter;
+	agg_hdr_encode(&h, hb);
+	if (send(fd, hb, sizeof(hb), MSG_NOSIGNAL) != sizeof(hb) ||
+	    send(fd, body, sizeof(body), MSG_NOSIGNAL) != sizeof(body))
+		return -1;
+	return 0;
+}
+
+/* A metric's value in STATS text, or -1. */
+static double metric(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t n = strlen(name);
+
+	while ((p = strstr(p, name))) {
+		if ((p == text || p[-1] == '\n') && p[n] == ' ')
+			return strtod(p + n + 1, NULL);
+		p += n;
+	}
+	return -1;
+}
+
+static char *stats_of(unsigned int on_port)
+{
+	char err[256], *text = NULL;
+	struct spare_agg *a = spare_agg_connect(host, on_port, err, sizeof(err));
+
+	if (!a) {
+		failf("stats: %s", err);
+		return NULL;
+	}
+	spare_agg_set_timeout(a, TIMEOUT_MS);
+	if (spare_agg_stats(a, &text)) {
+		failf("stats: %s", spare_agg_error(a));
+		text = NULL;
+	}
+	spare_agg_close(a);
+	return text;
+}
+
+/*
+ * Job "idle-job": rank 0 pushes one partition, then both ranks fall silent
+ * with their connections open, and a third connection sends half a header.
+ * After the timeout the job is reclaimed (both ranks get EJOBFAIL saying
+ * so, then EOF), its name can be registered again, and the half-header
+ * connection is closed. Job 500 keeps iterating with pauses shorter than
+ * the timeout and is not touched.
+ */
+static int scenario_idle(void)
+{
+	struct worker *keep = start_job(500, 2, AGG_DTYPE_F32, 30, 3000, 7, 1024);
+	int fd0 = raw_connect(), fd1 = raw_connect(), fd2 = raw_connect(), fd3;
+	uint32_t j0 = 0, j1 = 0, j2 = 0;
+	char text[300] = "", *st;
+	struct agg_hdr h;
+	uint8_t half[16] = { 0x53, 0x41, 0x47, 0x47 };
+	int bad = 0, ret;
+
+	if (fd0 < 0 || fd1 < 0 || fd2 < 0)
+		return 1;
+	keep[0].iter_pause_ms = keep[1].iter_pause_ms = 60;	/* ~1.8 s */
+	run_workers(keep, 2);
+	if (raw_register(fd0, "idle-job", "t", 2, 0, &j0, NULL, 0) ||
+	    raw_register(fd1, "idle-job", "t", 2, 1, &j1, NULL, 0) ||
+	    raw_push(fd0, j0, 0, 0)) {
+		failf("idle: setting up the silent job failed");
+		bad = 1;
+	}
+	send(fd2, half, sizeof(half), MSG_NOSIGNAL);
+	sleep(3);	/* timeout 1 s, ticks of 0.25 s, 1 s grace */
+	for (int i = 0; i < 2; i++) {
+		int fd = i ? fd1 : fd0;
+
+		ret = raw_read_msg(fd, &h, text, sizeof(text));
+		if (ret != AGG_EJOBFAIL || !strstr(text, "reclaimed")) {
+			failf("idle: rank %d: want EJOBFAIL 'reclaimed', got %d (%s)",
+			      i, ret, text);
+			bad = 1;
+		} else {
+			printf("idle: rank %d of the silent job got: %s\n", i, text);
+		}
+		if (raw_read_msg(fd, &h, NULL, 0) != -1) {
+			failf("idle: rank %d: connection not closed", i);
+			bad = 1;
+		}
+	}
+	errno = 0;
+	if (raw_read_msg(fd2, &h, NULL, 0) != -1 ||
+	    errno == EAGAIN || errno == EWOULDBLOCK) {
+		failf("idle: the half-header connection was not closed");
+		bad = 1;
+	} else {
+		printf("idle: the half-header connection was closed\n");
+	}
+	st = stats_of(port);
+	if (!st || metric(st, "aggd_jobs_reclaimed_total") < 1 ||
+	    strstr(st, "job=\"idle-job\"")) {
+		failf("idle: STATS does not show the job reclaimed and gone");
+		bad = 1;
+	}
+	free(st);
+	/* the name is free again */
+	fd3 = raw_connect();
+	if (fd3 < 0 || raw_register(fd3, "idle-job", "other-token", 1, 0, &j2,
+				    text, sizeof(text)) || j2 == j0) {
+		failf("idle: registering 'idle-job' again: %s", text);
+		bad = 1;
+	} else {
+		printf("idle: 'idle-job' registered again as job %u (was %u)\n",
+		       j2, j0);
+	}
+	if (fd3 >= 0)
+		close(fd3);
+	close(fd0);
+	close(fd1);
+	close(fd2);
+	bad |= join_workers(keep, 2);
+	printf("idle: job 500 %s\n", keep[0].result || keep[1].result ?
+	       "disturbed" : "finished all iterations exactly");
+	free(keep);
+	return bad;
+}
+
+/* ---- moving jobs between instances (-p source, -q target) ---- */
+
+#define MIG_ITERS	60
+
+static unsigned int mig_progress[2];	/* iterations done by rank 0 */
+static unsigned int mig_in_slow;	/* job 410 rank 1 waits mid-iteration */
+
+/*
+ * A worker of job "mig-sgd": server-side SGD with momentum over two fp32
+ * tensors, every iteration checked bit for bit against the same arithmetic
+ * done here (agg_sum() in rank order, then agg_sgd_momentum()), so the
+ * weights and momentum must survive the move exactly.
+ */
+struct sgd_worker {
+	pthread_t tid;
+	unsigned int rank, n_workers;
+	int result;
+};
+
+static void *sgd_worker_main(void *arg)
+{
+	enum { N0 = 20000, N1 = 300 };
+	static const uint64_t n[2] = { N0, N1 };
+	struct sgd_worker *wk = arg;
+	struct spare_agg_tensor t[2] = { { "w.a", N0 }, { "w.b", N1 } };
+	struct spare_agg_job job = {
+		.name = "mig-sgd", .token = "mt", .n_workers = wk->n_workers,
+		.rank = wk->rank, .dtype = AGG_DTYPE_F32, .part_elems = 4096,
+		.opt = AGG_OPT_SGD_MOMENTUM, .lr = 0.05f, .momentum = 0.9f,
+	};
+	unsigned int w = wk->n_workers;
+	float *ref_w[2], *ref_v[2], *sum[2], *got[2], *grads[2][8];
+	struct spare_agg *a = connect_or_fail();
+
+	wk->result = -1;
+	for (int ti = 0; ti < 2; ti++) {
+		ref_w[ti] = calloc(n[ti], 4);
+		ref_v[ti] = calloc(n[ti], 4);
+		sum[ti] = calloc(n[ti], 4);
+		got[ti] = calloc(n[ti], 4);
+		for (unsigned int r = 0; r < w; r++)
+			grads[ti][r] = calloc(n[ti], 4);
+		for (uint64_t i = 0; i < n[ti]; i++)
+			ref_w[ti][i] = gval(77, 9, (unsigned int)ti, i);
+	}
+	if (!a || spare_agg_register(a, &job, t, 2)) {
+		failf("mig-sgd rank %u: register: %s", wk->rank,
+		      a ? spare_agg_error(a) : "no connection");
+		goto out;
+	}
+	if (wk->rank == 0)
+		for (uint32_t p = 0; p < spare_agg_n_parts(a); p++) {
+			uint32_t ti, cnt;
+			uint64_t off;
+
+			spare_agg_part_info(a, p, &ti, &off, &cnt);
+			if (spare_agg_set_weights(a, p, ref_w[ti] + off, cnt * 4)) {
+				failf("mig-sgd: set_weights: %s", spare_agg_error(a));
+				goto out;
+			}
+		}
+	for (unsigned int it = 0; it < MIG_ITERS; it++) {
+		for (int ti = 0; ti < 2; ti++) {
+			const void *in[8];
+
+			for (unsigned int r = 0; r < w; r++) {
+				for (uint64_t i = 0; i < n[ti]; i++)
+					grads[ti][r][i] = gval(78 + (unsigned int)ti, r, it, i);
+				in[r] = grads[ti][r];
+			}
+			if (spare_agg_allreduce(a, (uint32_t)ti, it, grads[ti][wk->rank],
+						got[ti])) {
+				failf("mig-sgd rank %u iter %u: %s", wk->rank, it,
+				      spare_agg_error(a));
+				goto out;
+			}
+			agg_sum(AGG_DTYPE_F32, sum[ti], in, w, n[ti]);
+			agg_sgd_momentum(ref_w[ti], ref_v[ti], sum[ti], n[ti], w,
+					 0.05f, 0.9f);
+			if (memcmp(got[ti], ref_w[ti], n[ti] * 4)) {
+				failf("mig-sgd rank %u iter %u tensor %d: weights differ from the local reference",
+				      wk->rank, it, ti);
+				goto out;
+			}
+		}
+		if (wk->rank == 0)
+			__atomic_store_n(&mig_progress[0], it + 1, __ATOMIC_RELEASE);
+		usleep(2000);
+	}
+	spare_agg_leave(a);
+	wk->result = 0;
+out:
+	spare_agg_close(a);
+	for (int ti = 0; ti < 2; ti++) {
+		free(ref_w[ti]);
+		free(ref_v[ti]);
+		free(sum[ti]);
+		free(got[ti]);
+		for (unsigned int r = 0; r < w; r++)
+			free(grads[ti][r]);
+	}
+	return NULL;
+}
+
+static int migrate_one(const char *job, const char *token, unsigned int to_port,
+		       uint32_t *iter, char *msg, size_t msg_len,
+		       unsigned int *status)
+{
+	char err[256];
+	struct spare_agg *a = spare_agg_connect(host, port, err, sizeof(err));
+	int ret;
+
+	if (!a) {
+		snprintf(msg, msg_len, "%s", err);
+		*status = 0;
+		return -1;
+	}
+	spare_agg_set_timeout(a, 60000);
+	ret = spare_agg_migrate(a, job, token, host, to_port, iter, msg, msg_len);
+	*status = spare_agg_status(a);
+	if (ret)
+		snprintf(msg, msg_len, "%s", spare_agg_error(a));
+	spare_agg_close(a);
+	return ret;
+}
+
+static void wait_progress(unsigned int *p, unsigned int at_least)
+{
+	for (int i = 0; i < 20000 && __atomic_load_n(p, __ATOMIC_ACQUIRE) < at_least; i++)
+		usleep(1000);
+}
+
+/* A port nobody listens on (bound, read, closed). */
+static unsigned int closed_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	unsigned int p = 0;
+
+	inet_pton(AF_INET, host, &sin.sin_addr);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sin, sizeof(sin)) &&
+	    !getsockname(fd, (struct sockaddr *)&sin, &sl))
+		p = ntohs(sin.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
+
+struct late_arg {
+	struct spare_agg *a;
+	float *buf;
+	int ret;
+};
+
+static void *late_allreduce(void *arg)
+{
+	struct late_arg *la = arg;
+
+	la->ret = spare_agg_allreduce(la->a, 0, 0, la->buf, la->buf);
+	return NULL;
+}
+
+/*
+ * A job that has not started moves at once (barrier 0). Its rank 0 learns
+ * of it from the REDIRECT waiting on its connection, its rank 1 registers
+ * at the old instance afterwards and is sent on by a REDIRECT reply; the
+ * first allreduce then happens at the new instance.
+ */
+static int migrate_unstarted(void)
+{
+	enum { N = 5000 };
+	struct spare_agg_tensor t = { "g", N };
+	struct spare_agg *a[2] = { connect_or_fail(), NULL };
+	struct late_arg la[2];
+	pthread_t tid;
+	char msg[300];
+	unsigned int status;
+	uint32_t it = 99;
+	int bad = 0;
+
+	for (int r = 0; r < 2; r++) {
+		struct spare_agg_job job = {
+			.name = "mig-late", .token = "lt", .n_workers = 2,
+			.rank = (unsigned int)r, .dtype = AGG_DTYPE_F32,
+			.part_elems = 1000,
+		};
+
+		if (r == 1) {
+			if (migrate_one("mig-late", "lt", port2, &it, msg, sizeof(msg),
+					&status) || it != 0) {
+				failf("migrate: unstarted job: %s (iteration %u)", msg, it);
+				return 1;
+			}
+			printf("migrate: %s\n", msg);
+			a[1] = connect_or_fail();
+		}
+		if (!a[r] || spare_agg_register(a[r], &job, &t, 1)) {
+			failf("migrate: mig-late rank %d register: %s", r,
+			      a[r] ? spare_agg_error(a[r]) : "no connection");
+			spare_agg_close(a[0]);
+			spare_agg_close(a[1]);
+			return 1;
+		}
+	}
+	for (int r = 0; r < 2; r++) {
+		la[r].a = a[r];
+		la[r].buf = malloc(N * 4);
+		fill(AGG_DTYPE_F32, la[r].buf, N, 600, (unsigned int)r, 0);
+	}
+	pthread_create(&tid, NULL, late_allreduce, &la[1]);
+	late_allreduce(&la[0]);
+	pthread_join(tid, NULL);
+	for (int r = 0; r < 2; r++) {
+		if (la[r].ret) {
+			failf("migrate: mig-late rank %d: %s", r, spare_agg_error(a[r]));
+			bad = 1;
+		} else if (verify(AGG_DTYPE_F32, la[r].buf, N, 600, 2, 0)) {
+			bad = 1;
+		}
+		free(la[r].buf);
+		spare_agg_leave(a[r]);
+		spare_agg_close(a[r]);
+	}
+	if (!bad)
+		printf("migrate: mig-late: a late REGISTER was redirected; both ranks summed exactly at the new instance\n");
+	return bad;
+}
+
+/* Close *arg once the source's STATS show mig-abort draining. */
+static void *close_when_draining(void *arg)
+{
+	for (int i = 0; i < 500; i++) {
+		char *st = stats_of(port);
+		bool draining = st && strstr(st, "aggd_job_moving{job=\"mig-abort\"");
+
+		free(st);
+		if (draining)
+			break;
+		usleep(20 * 1000);
+	}
+	close(*(int *)arg);
+	return NULL;
+}
+
+/*
+ * Moves that fail: to the source itself (the "target" refuses: the name is
+ * in use there; the job goes on), and a move that has started draining when
+ * a worker dies (the job fails, the admin is told why, and the target drops
+ * the job it had reserved).
+ */
+static int migrate_failures(void)
+{
+	char msg[300] = "", text[300] = "", *st;
+	int fd0 = raw_connect(), fd1 = raw_connect();
+	unsigned int status;
+	uint32_t it, j0 = 0, j1 = 0;
+	struct agg_hdr h;
+	pthread_t tid;
+	int bad = 0, ret;
+
+	if (fd0 < 0 || fd1 < 0)
+		return 1;
+	/* rank 0 pushes partition 0 of iteration 0; rank 1 never does; a
+	 * STATS round trip makes sure the push is in before the MIGRATE */
+	agg_hdr_init(&h, AGG_MSG_STATS, 0);
+	if (raw_register(fd0, "mig-abort", "t", 2, 0, &j0, NULL, 0) ||
+	    raw_register(fd1, "mig-abort", "t", 2, 1, &j1, NULL, 0) ||
+	    raw_push(fd0, j0, 0, 0) || raw_send_hdr(fd0, &h) ||
+	    raw_read_msg(fd0, &h, NULL, 0) != 0 || h.type != AGG_MSG_STATS_REPLY) {
+		failf("migrate: setting up mig-abort failed");
+		close(fd0);
+		close(fd1);
+		return 1;
+	}
+	if (!migrate_one("mig-abort", "t", port, &it, msg, sizeof(msg),
+			 &status) || !strstr(msg, "refused") ||
+	    !strstr(msg, "goes on here")) {
+		failf("migrate: to itself: want a refusal leaving the job, got %u (%s)",
+		      status, msg);
+		bad = 1;
+	} else {
+		printf("migrate: to itself -> %s\n", msg);
+	}
+	pthread_create(&tid, NULL, close_when_draining, &fd1);
+	ret = migrate_one("mig-abort", "t", port2, &it, msg, sizeof(msg), &status);
+	pthread_join(tid, NULL);
+	if (!ret || status != AGG_EJOBFAIL || !strstr(msg, "rank 1")) {
+		failf("migrate: a worker dying while draining: want EJOBFAIL naming rank 1, got %u (%s)",
+		      status, msg);
+		bad = 1;
+	} else {
+		printf("migrate: a worker died while draining -> %s\n", msg);
+	}
+	if (raw_read_msg(fd0, &h, text, sizeof(text)) != AGG_EJOBFAIL) {
+		failf("migrate: mig-abort rank 0: want EJOBFAIL (%s)", text);
+		bad = 1;
+	}
+	close(fd0);
+	usleep(300 * 1000);
+	st = stats_of(port2);
+	if (!st || strstr(st, "job=\"mig-abort\"")) {
+		failf("migrate: the target still holds the abandoned import");
+		bad = 1;
+	}
+	free(st);
+	return bad;
+}
+
+/*
+ * Two jobs move from the daemon on -p to the one on -q while they train:
+ * "mig-sgd" (3 workers, server optimizer: weights and momentum move) and
+ * job 410 (fp16 sums, 2 workers). Job 400 (bf16, 3 workers) stays and must
+ * not notice; asking to move it to a dead port, or with a wrong token,
+ * fails cleanly and leaves it where it is. Every result of every iteration
+ * is checked bit for bit.
+ */
+static int scenario_migrate(void)
+{
+	enum { W = 3 };
+	struct worker *stay = start_job(400, 3, AGG_DTYPE_BF16, MIG_ITERS, 30000, 11, 4096);
+	struct worker *mv = start_job(410, 2, AGG_DTYPE_F16, MIG_ITERS, 20000, 5, 2048);
+	struct sgd_worker sgd[W];
+	char msg[300], *sa, *sb;
+	unsigned int status;
+	uint32_t it = 0;
+	int bad = 0;
+
+	if (!port2) {
+		failf("migrate: needs -q PORT of the target daemon");
+		return 1;
+	}
+	for (unsigned int r = 0; r < 3; r++)
+		stay[r].iter_pause_ms = 2;
+	for (unsigned int r = 0; r < 2; r++) {
+		mv[r].iter_pause_ms = 3;
+		mv[r].progress = r == 0 ? &mig_progress[1] : NULL;
+	}
+	/* job 410 is asked to move while rank 1 sits between its push and
+	 * its pull of iteration 15: the move starts mid-iteration */
+	mv[1].slow_iter = 15;
+	mv[1].slow_ms = 300;
+	mv[1].in_slow = &mig_in_slow;
+	run_workers(stay, 3);
+	run_workers(mv, 2);
+	for (unsigned int r = 0; r < W; r++) {
+		sgd[r] = (struct sgd_worker){ .rank = r, .n_workers = W };
+		pthread_create(&sgd[r].tid, NULL, sgd_worker_main, &sgd[r]);
+	}
+
+	/* failures first: the job stays and goes on */
+	if (!migrate_one("itest-job-400", "wrong", port2, &it, msg, sizeof(msg),
+			 &status) || status != AGG_EAUTH) {
+		failf("migrate: wrong token: want EAUTH, got %u (%s)", status, msg);
+		bad = 1;
+	} else {
+		printf("migrate: wrong token -> %s\n", msg);
+	}
+	if (!migrate_one("itest-job-400", "tok", closed_port(), &it, msg,
+			 sizeof(msg), &status) || !strstr(msg, "goes on here")) {
+		failf("migrate: to a dead port: want a failure leaving the job, got %u (%s)",
+		      status, msg);
+		bad = 1;
+	} else {
+		printf("migrate: to a dead port -> %s\n", msg);
+	}
+
+	wait_progress(&mig_progress[0], 10);
+	if (migrate_one("mig-sgd", "mt", port2, &it, msg, sizeof(msg), &status)) {
+		failf("migrate: mig-sgd: %s", msg);
+		bad = 1;
+	} else {
+		printf("migrate: %s (rank 0 had done %u iterations when asked)\n",
+		       msg, 10u);
+		if (it < 10 || it >= MIG_ITERS) {
+			failf("migrate: mig-sgd moved at iteration %u, not mid-training", it);
+			bad = 1;
+		}
+	}
+	wait_progress(&mig_in_slow, 1);
+	if (migrate_one("itest-job-410", "tok", port2, &it, msg, sizeof(msg), &status)) {
+		failf("migrate: job 410: %s", msg);
+		bad = 1;
+	} else {
+		printf("migrate: %s (asked while rank 1 was inside iteration 15)\n", msg);
+		if (it <= 15 || it >= MIG_ITERS) {
+			failf("migrate: job 410 moved at iteration %u, not after the one in flight", it);
+			bad = 1;
+		}
+	}
+
+	for (unsigned int r = 0; r < W; r++) {
+		pthread_join(sgd[r].tid, NULL);
+		bad |= sgd[r].result;
+	}
+	printf("migrate: mig-sgd %s\n", bad ? "failed" :
+	       "finished all iterations; weights equal the local reference bit for bit after the move");
+	if (join_workers(mv, 2)) {
+		bad = 1;
+		printf("migrate: job 410 failed\n");
+	} else {
+		printf("migrate: job 410 finished all iterations exactly after the move\n");
+	}
+	if (join_workers(stay, 3)) {
+		bad = 1;
+		printf("migrate: job 400 (stayed) was disturbed\n");
+	} else {
+		printf("migrate: job 400 stayed and finished all iterations exactly\n");
+	}
+	bad |= migrate_unstarted();
+	bad |= migrate_failures();
+	sa = stats_of(port);
+	sb = stats_of(port2);
+	if (!sa || !sb || metric(sa, "aggd_jobs_moved_out_total") != 3 ||
+	    metric(sb, "aggd_jobs_moved_in_total") != 3) {
+		failf("migrate: STATS: want 3 jobs moved out of the source and into the target");
+		bad = 1;
+	}
+	free(sa);
+	free(sb);
+	free(stay);
+	free(mv);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "h:p:RS:")) != -1) {
+	while ((opt = getopt(argc, argv, "h:p:q:RS:")) != -1) {
 		switch (opt) {
 		case 'h': host = optarg; break;
 		case 'R': use_rdma = 1; break;
 		case 'S': rdma_src = optarg; break;
 		case 'p': port = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'q': port2 = (unsigned int)strtoul(optarg, NULL, 0); break;
 		default: goto usage;
 		}
 	}
@@ -811,11 +1415,15 @@ int main(int argc, char **argv)
 		ret = scenario_optimizer();
 	else if (!strcmp(argv[optind], "stats"))
 		ret = scenario_stats();
+	else if (!strcmp(argv[optind], "idle"))
+		ret = scenario_idle();
+	else if (!strcmp(argv[optind], "migrate"))
+		ret = scenario_migrate();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-R [-S SRC]] "
-		"many|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats\n");
+	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-R [-S SRC]] "
+		"many|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate\n");
 	return 2;
 }

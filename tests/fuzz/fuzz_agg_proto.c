@@ -7,8 +7,9 @@
  * input is also tried as a REGISTER body on its own.
  *
  * Checks beyond "no crash": a header that decodes re-encodes to the same
- * bytes; a REGISTER body that decodes re-encodes to the same bytes and its
- * partitions tile every tensor exactly.
+ * bytes; a REGISTER (or IMPORT) body that decodes re-encodes to the same
+ * bytes and its partitions tile every tensor exactly; MIGRATE and REDIRECT
+ * bodies that decode re-encode to the same bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +55,30 @@ static void fuzz_register(const uint8_t *body, size_t len)
 	agg_spec_free(&s);
 }
 
+static void fuzz_migrate(const uint8_t *body, size_t len)
+{
+	struct agg_migrate_req m;
+	uint8_t again[AGG_MIGRATE_SIZE];
+
+	if (agg_migrate_decode(body, len, &m))
+		return;
+	check(len == AGG_MIGRATE_SIZE);
+	check(agg_migrate_encode(&m, again) == AGG_MIGRATE_SIZE);
+	check(memcmp(again, body, len) == 0);
+}
+
+static void fuzz_redirect(const uint8_t *body, size_t len)
+{
+	struct agg_target t;
+	uint8_t again[AGG_REDIRECT_SIZE];
+
+	if (agg_redirect_decode(body, len, &t))
+		return;
+	check(len == AGG_REDIRECT_SIZE);
+	check(agg_redirect_encode(&t, again) == AGG_REDIRECT_SIZE);
+	check(memcmp(again, body, len) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -65,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the whole input as a REGISTER body too: reached without first
 	 * finding a valid header whose length matches */
 	fuzz_register(data, size);
+	fuzz_migrate(data, size);
+	fuzz_redirect(data, size);
 	if (size < AGG_HDR_SIZE)
 		return 0;
 	if (agg_hdr_decode(data, &h, 1U << 24))
@@ -75,9 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size -= AGG_HDR_SIZE;
 	if (h.len != size)
 		return 0;
-	if (h.type == AGG_MSG_REGISTER)
+	if (h.type == AGG_MSG_REGISTER || h.type == AGG_MSG_IMPORT)
 		fuzz_register(data, size);
 	else if (h.type == AGG_MSG_REGISTER_REPLY)
 		(void)agg_reg_reply_decode(data, size, &n_parts);
+	else if (h.type == AGG_MSG_MIGRATE)
+		fuzz_migrate(data, size);
+	else if (h.type == AGG_MSG_REDIRECT)
+		fuzz_redirect(data, size);
+	else if (h.type == AGG_MSG_IMPORT_COMMIT)
+		(void)agg_departed_check(data, size, h.rank % (AGG_MAX_WORKERS + 1));
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * spare-aggd wire codec (userspace/aggd/agg_proto.c): exact byte layout,
- * every header and REGISTER check, and the partition layout.
+ * every header and REGISTER check, the partition layout, and the messages
+ * that move a job (MIGRATE, REDIRECT, IMPORT_COMMIT's departed ranks).
  */
 #include <math.h>
 #include <stdint.h>
@@ -47,7 +48,7 @@ static void m_none(uint8_t *b) { (void)b; }
 static void m_magic(uint8_t *b) { b[0] ^= 1; }
 static void m_version(uint8_t *b) { b[4] = 2; }
 static void m_type0(uint8_t *b) { b[6] = 0; }
-static void m_type11(uint8_t *b) { b[6] = 11; }
+static void m_type_next(uint8_t *b) { b[6] = AGG_MSG_TYPE_MAX + 1; }
 static void m_typehi(uint8_t *b) { b[7] = 1; }
 static void m_status(uint8_t *b) { b[28] = AGG_STATUS_MAX + 1; }
 static void m_pull_len(uint8_t *b) { b[6] = AGG_MSG_PULL; }
@@ -58,6 +59,15 @@ static void m_reg_huge(uint8_t *b)
 	b[8] = 0; b[9] = 0; b[10] = 0; b[11] = 0x10;
 }
 static void m_err_long(uint8_t *b) { b[6] = AGG_MSG_ERROR; b[9] = 1; }
+/* the length stays 64: over each of these types' bounds */
+static void m_migrate(uint8_t *b) { b[6] = AGG_MSG_MIGRATE; b[8] = 137; }
+static void m_migrate_ok(uint8_t *b) { b[6] = AGG_MSG_MIGRATE; b[8] = 136; }
+static void m_redirect(uint8_t *b) { b[6] = AGG_MSG_REDIRECT; b[8] = 73; }
+static void m_commit(uint8_t *b) { b[6] = AGG_MSG_IMPORT_COMMIT; b[9] = 1; b[8] = 1; }
+static void m_commit_ok(uint8_t *b) { b[6] = AGG_MSG_IMPORT_COMMIT; b[9] = 1; b[8] = 0; }
+static void m_ireply(uint8_t *b) { b[6] = AGG_MSG_IMPORT_REPLY; }
+static void m_import_short(uint8_t *b) { b[6] = AGG_MSG_IMPORT; }
+static void m_state(uint8_t *b) { b[6] = AGG_MSG_IMPORT_STATE; }
 
 static void test_hdr_checks(void)
 {
@@ -66,13 +76,87 @@ static void test_hdr_checks(void)
 	EXPECT_EQ(decode_with(m_magic, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_version, 64), -AGG_EVERSION);
 	EXPECT_EQ(decode_with(m_type0, 64), -AGG_EPROTO);
-	EXPECT_EQ(decode_with(m_type11, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_type_next, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_typehi, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_status, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_pull_len, 64), -AGG_ESIZE);
 	EXPECT_EQ(decode_with(m_reg_short, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_reg_huge, 64), -AGG_ESIZE);
 	EXPECT_EQ(decode_with(m_err_long, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_migrate, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_migrate_ok, 64), 0);
+	EXPECT_EQ(decode_with(m_redirect, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_commit, 64), -AGG_ESIZE);	/* 257 bytes */
+	EXPECT_EQ(decode_with(m_commit_ok, 64), 0);		/* 256 */
+	EXPECT_EQ(decode_with(m_ireply, 64), -AGG_ESIZE);
+	EXPECT_EQ(decode_with(m_import_short, 64), -AGG_EPROTO);
+	EXPECT_EQ(decode_with(m_state, 64), 0);
+	EXPECT_EQ(decode_with(m_state, 63), -AGG_ESIZE);
+}
+
+static void test_migrate_msg(void)
+{
+	struct agg_migrate_req m = { .name = "job-a", .token = "tok",
+				     .to = { .host = "10.0.0.2", .port = 18517 } }, d;
+	uint8_t b[AGG_MIGRATE_SIZE], c[AGG_MIGRATE_SIZE];
+
+	EXPECT_EQ(agg_migrate_encode(&m, b), AGG_MIGRATE_SIZE);
+	EXPECT(!memcmp(b, "job-a\0", 6) && !memcmp(b + 32, "tok\0", 4));
+	EXPECT(!memcmp(b + 64, "10.0.0.2\0", 9));
+	EXPECT(b[128] == 0x55 && b[129] == 0x48 && b[130] == 0 && b[131] == 0);
+	EXPECT_EQ(agg_migrate_decode(b, sizeof(b), &d), 0);
+	EXPECT(!strcmp(d.name, "job-a") && !strcmp(d.token, "tok") &&
+	       !strcmp(d.to.host, "10.0.0.2") && d.to.port == 18517);
+	EXPECT_EQ(agg_migrate_decode(b, sizeof(b) - 1, &d), -AGG_ESIZE);
+	memcpy(c, b, sizeof(b));
+	c[132] = 1;					/* reserved */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EPROTO);
+	memcpy(c, b, sizeof(b));
+	c[128] = 0; c[129] = 0;				/* port 0 */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EINVAL);
+	memcpy(c, b, sizeof(b));
+	c[130] = 1;					/* port > 65535 */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EINVAL);
+	memcpy(c, b, sizeof(b));
+	c[64] = 0;					/* empty host */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EINVAL);
+	memcpy(c, b, sizeof(b));
+	c[100] = 'x';					/* after the NUL */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EPROTO);
+	memcpy(c, b, sizeof(b));
+	c[65] = ' ';					/* not printable */
+	EXPECT_EQ(agg_migrate_decode(c, sizeof(c), &d), -AGG_EINVAL);
+	m.to.port = 0;
+	EXPECT_EQ(agg_migrate_encode(&m, b), -AGG_EINVAL);
+}
+
+static void test_redirect_msg(void)
+{
+	struct agg_target t = { .host = "192.168.1.20", .port = 7 }, d;
+	uint8_t b[AGG_REDIRECT_SIZE];
+
+	EXPECT_EQ(agg_redirect_encode(&t, b), AGG_REDIRECT_SIZE);
+	EXPECT(b[0] == 7 && b[1] == 0 && b[4] == 0 && !memcmp(b + 8, "192.168.1.20", 13));
+	EXPECT_EQ(agg_redirect_decode(b, sizeof(b), &d), 0);
+	EXPECT(!strcmp(d.host, t.host) && d.port == 7);
+	EXPECT_EQ(agg_redirect_decode(b, sizeof(b) - 1, &d), -AGG_ESIZE);
+	b[5] = 1;
+	EXPECT_EQ(agg_redirect_decode(b, sizeof(b), &d), -AGG_EPROTO);
+	b[5] = 0;
+	b[8] = 0;
+	EXPECT_EQ(agg_redirect_decode(b, sizeof(b), &d), -AGG_EINVAL);
+	t.host[0] = '\0';
+	EXPECT_EQ(agg_redirect_encode(&t, b), -AGG_EINVAL);
+}
+
+static void test_departed(void)
+{
+	uint8_t d[4] = { 0, AGG_DEPARTED_LEFT, AGG_DEPARTED_GONE, 0 };
+
+	EXPECT_EQ(agg_departed_check(d, 4, 4), 0);
+	EXPECT_EQ(agg_departed_check(d, 3, 4), -AGG_ESIZE);
+	d[3] = 3;
+	EXPECT_EQ(agg_departed_check(d, 4, 4), -AGG_EINVAL);
 }
 
 static struct agg_tensor_desc tensors[3] = {
@@ -290,5 +374,8 @@ int main(void)
 	TAP_RUN(test_part_layout);
 	TAP_RUN(test_reg_reply);
 	TAP_RUN(test_names);
+	TAP_RUN(test_migrate_msg);
+	TAP_RUN(test_redirect_msg);
+	TAP_RUN(test_departed);
 	return tap_done();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * spare-aggd pure logic: ordering policies (FIFO, WFS, LAS), the core-count
- * controller, and the partition push/pull state machine.
+ * controller, the partition push/pull state machine, and the iteration
+ * barrier of a job that moves to another instance.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -327,6 +328,96 @@ static void test_job_mem(void)
 	agg_job_free(j);
 }
 
+/* Every rank pulls partition part's current iteration (it is READY). */
+static void pull_all(struct agg_job *j, uint32_t part)
+{
+	struct agg_part *p = &j->parts[part];
+
+	for (unsigned int r = 0; r < j->spec.n_workers; r++) {
+		EXPECT(agg_part_pull_check(p, r, p->iter) >= 0);
+		agg_part_pull_done(p, j->spec.n_workers, r);
+	}
+}
+
+static void test_barrier(void)
+{
+	struct agg_job *j = make_job(2, 0);	/* 2 partitions */
+	struct agg_part *p0 = &j->parts[0], *p1 = &j->parts[1];
+
+	/* nothing done yet: move at once, before iteration 0 */
+	EXPECT_EQ(agg_job_barrier(j), 0);
+	EXPECT(agg_part_at_barrier(p0, 2, 0) && agg_part_at_barrier(p1, 2, 0));
+	/* one push of iteration 0 in partition 1: iteration 0 runs here */
+	push(j, 0, 1, 0, 1.0f, 0);
+	EXPECT_EQ(agg_job_barrier(j), 1);
+	EXPECT(!agg_part_at_barrier(p1, 2, 1));
+	/* a pull alone also counts as work of that iteration */
+	EXPECT_EQ(agg_part_pull_check(p0, 1, 0), 1);
+	EXPECT_EQ(agg_job_barrier(j), 1);
+	push(j, 0, 0, 0, 1.0f, 0);
+	push(j, 1, 0, 0, 1.0f, 1);
+	push(j, 1, 1, 0, 1.0f, 1);
+	agg_part_reduced(p0);
+	agg_part_reduced(p1);
+	EXPECT_EQ(agg_job_barrier(j), 1);	/* READY: replies going out */
+	/* rank 0 done with partition 0 pushes iteration 1 early: 2 */
+	EXPECT_EQ(agg_part_pull_check(p0, 0, 0), 0);
+	agg_part_pull_done(p0, 2, 0);
+	push(j, 0, 0, 1, 1.0f, 0);
+	EXPECT_EQ(agg_job_barrier(j), 2);
+	/* an early pull of iteration 1 counts the same */
+	pull_all(j, 1);
+	EXPECT_EQ(p1->iter, 1);
+	EXPECT_EQ(agg_part_pull_check(p1, 0, 1), 1);
+	EXPECT_EQ(agg_job_barrier(j), 2);
+	agg_job_free(j);
+
+	/* partitions at different iterations: the barrier is past all work
+	 * and at least every partition's iteration */
+	j = make_job(2, 0);
+	p0 = &j->parts[0];
+	for (uint32_t it = 0; it < 3; it++) {
+		push(j, 0, 0, it, 1.0f, 0);
+		push(j, 1, 0, it, 1.0f, 1);
+		agg_part_reduced(p0);
+		pull_all(j, 0);
+	}
+	EXPECT_EQ(p0->iter, 3);
+	EXPECT_EQ(agg_job_barrier(j), 3);
+	EXPECT(agg_part_at_barrier(p0, 2, 3));
+	EXPECT(!agg_part_at_barrier(&j->parts[1], 2, 3));	/* still at 0 */
+	agg_job_free(j);
+
+	/* with a server optimizer SET_WEIGHTS must be over: at least 1 */
+	j = make_job(2, AGG_OPT_SGD_MOMENTUM);
+	EXPECT_EQ(agg_job_barrier(j), 1);
+	agg_job_free(j);
+}
+
+static void test_import_start(void)
+{
+	struct agg_job *j = make_job(3, AGG_OPT_SGD_MOMENTUM);
+	struct agg_part *p = &j->parts[0];
+
+	agg_job_import_start(j, 7);
+	EXPECT_EQ(p->iter, 7);
+	EXPECT(p->weights_set);
+	EXPECT(agg_part_at_barrier(p, 3, 7));
+	/* it goes on like a job that ran 7 iterations here */
+	EXPECT_EQ(agg_part_push_check(p, 0, 6), -AGG_ESEQ);
+	EXPECT_EQ(agg_part_weights_check(j, p, 0), -AGG_ESTATE);
+	push(j, 0, 0, 7, 1.0f, 0);
+	push(j, 1, 0, 7, 1.0f, 0);
+	push(j, 2, 0, 7, 1.0f, 1);
+	agg_part_reduced(p);
+	for (unsigned int r = 0; r < 3; r++) {
+		EXPECT_EQ(agg_part_pull_check(p, r, 7), 0);
+		agg_part_pull_done(p, 3, r);
+	}
+	EXPECT_EQ(p->iter, 8);
+	agg_job_free(j);
+}
+
 int main(void)
 {
 	TAP_RUN(test_fifo);
@@ -340,5 +431,7 @@ int main(void)
 	TAP_RUN(test_part_all_early);
 	TAP_RUN(test_optimizer_part);
 	TAP_RUN(test_job_mem);
+	TAP_RUN(test_barrier);
+	TAP_RUN(test_import_start);
 	return tap_done();
 }

@@ -156,9 +156,11 @@ static int same_bits(unsigned int dtype, const void *a, const void *b,
 	}
 }
 
+/* Around every vector width and block size (64, 96, 128, 256 elements,
+ * each followed by one-register steps and a scalar tail). */
 static const size_t lens[] = { 0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47,
-			       63, 64, 65, 95, 127, 128, 129, 191, 255, 1000,
-			       4099 };
+			       63, 64, 65, 95, 96, 97, 127, 128, 129, 191, 200,
+			       255, 256, 257, 300, 383, 1000, 4099 };
 static const unsigned int n_ins[] = { 1, 2, 3, 4, 5, 8, 16 };
 
 static int check_dtype_isa(unsigned int dtype, enum agg_isa isa, int wild)

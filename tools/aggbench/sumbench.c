@@ -3,8 +3,9 @@
  * aggbench-sum: single-core throughput of the spare-aggd summation kernels
  * against a STREAM-style add (c[i] = a[i] + b[i], plain C) in the same run.
  *
- *   aggbench-sum [-n ELEMS] [-r REPEATS] [-c CPU]
+ *   aggbench-sum [-n ELEMS] [-r REPEATS] [-c CPU] [-d DTYPE] [-i ISA]
  *
+ * -d fp32|fp16|bf16 and -i scalar|avx2|avx512 run only that dtype or ISA.
  * Each of REPEATS rounds times both STREAM adds (plain C, and AVX-512
  * intrinsics) and then the kernel, back to back; reported are the medians
  * of the kernel's GB/s and of its ratio to the faster add of its round.
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
 {
 	size_t n = 32u << 20;	/* 128 MiB per fp32 array: far beyond any LLC */
 	int repeats = 10, cpu = 0, opt;
+	const char *only_dtype = NULL, *only_isa = NULL;
 	static const unsigned int dtypes[] = {
 		AGG_DTYPE_F32, AGG_DTYPE_F16, AGG_DTYPE_BF16,
 	};
@@ -119,13 +121,16 @@ int main(int argc, char **argv)
 	void *in[8], *out;
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "n:r:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:c:d:i:")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'r': repeats = atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
+		case 'd': only_dtype = optarg; break;
+		case 'i': only_isa = optarg; break;
 		default:
-			fprintf(stderr, "usage: aggbench-sum [-n ELEMS] [-r REPEATS] [-c CPU]\n");
+			fprintf(stderr, "usage: aggbench-sum [-n ELEMS] [-r REPEATS] [-c CPU] "
+				"[-d fp32|fp16|bf16] [-i scalar|avx2|avx512]\n");
 			return 2;
 		}
 	}
@@ -168,10 +173,13 @@ int main(int argc, char **argv)
 	for (size_t d = 0; d < sizeof(dtypes) / sizeof(*dtypes); d++) {
 		size_t esz = agg_dtype_size(dtypes[d]);
 
+		if (only_dtype && strcmp(only_dtype, agg_dtype_name(dtypes[d])))
+			continue;
 		for (int isa = 0; isa < AGG_ISA_COUNT; isa++) {
 			agg_sum_fn fn = agg_sum_kernel((enum agg_isa)isa, dtypes[d]);
 
-			if (!fn)
+			if (!fn || (only_isa &&
+				    strcmp(only_isa, agg_isa_name((enum agg_isa)isa))))
 				continue;
 			for (size_t k = 0; k < sizeof(inputs) / sizeof(*inputs); k++) {
 				unsigned int w = inputs[k];

@@ -292,6 +292,61 @@ int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
 	return 0;
 }
 
+uint32_t agg_job_barrier(const struct agg_job *job)
+{
+	unsigned int w = job->spec.n_workers;
+	uint64_t barrier = job->spec.opt == AGG_OPT_NONE ? 0 : 1;
+
+	for (uint32_t i = 0; i < job->spec.n_parts; i++) {
+		const struct agg_part *p = &job->parts[i];
+		uint64_t next = p->iter;	/* first iteration not touched */
+
+		if (p->state != AGG_PART_COLLECT || p->n_pushed)
+			next = p->iter + 1ULL;
+		for (unsigned int r = 0; r < w; r++) {
+			if (p->pull_pending[r] && next < p->iter + 1ULL)
+				next = p->iter + 1ULL;
+			if (p->slot_iter[r] == p->iter + 1ULL || p->next_pull[r])
+				next = p->iter + 2ULL;
+		}
+		if (next > barrier)
+			barrier = next;
+	}
+	return barrier > UINT32_MAX ? UINT32_MAX : (uint32_t)barrier;
+}
+
+bool agg_part_at_barrier(const struct agg_part *p, unsigned int n_workers,
+			 uint32_t barrier)
+{
+	if (p->iter != barrier || p->state != AGG_PART_COLLECT || p->n_pushed)
+		return false;
+	for (unsigned int r = 0; r < n_workers; r++)
+		if (p->pull_pending[r] || p->next_pull[r] ||
+		    p->slot_iter[r] == barrier)
+			return false;
+	return true;
+}
+
+void agg_job_import_start(struct agg_job *job, uint32_t iter)
+{
+	unsigned int w = job->spec.n_workers;
+
+	for (uint32_t i = 0; i < job->spec.n_parts; i++) {
+		struct agg_part *p = &job->parts[i];
+
+		p->iter = iter;
+		p->state = AGG_PART_COLLECT;
+		p->n_pushed = p->n_pulled = 0;
+		for (unsigned int r = 0; r < w; r++) {
+			p->slot_iter[r] = AGG_SLOT_EMPTY;
+			p->pulled[r] = iter;
+			p->pull_pending[r] = p->next_pull[r] = 0;
+		}
+		if (job->spec.opt != AGG_OPT_NONE)
+			p->weights_set = true;
+	}
+}
+
 void agg_part_reduce(const struct agg_job *job, struct agg_part *p)
 {
 	const struct agg_job_spec *s = &job->spec;

@@ -62,13 +62,23 @@ struct agg_job {
 	void **rank_conn;
 	uint8_t *rank_left;
 	unsigned int n_attached;
+	/* idle timeout: last byte moved for this job, or reduction done */
+	uint64_t last_active_ns;
+	/* moving (agg_proto.h "Moving a job"): on the source, requests of
+	 * iterations >= mig_barrier are held back while migrating; on the
+	 * target, the job waits for its state while importing */
+	bool migrating, importing;
+	uint32_t mig_barrier;
+	uint32_t mig_ready;		/* partitions at the barrier */
+	void *mig;			/* the daemon's migration, or NULL */
 	/* statistics */
 	uint64_t pushes, pulls, reduces, bytes_in, reduce_ns;
 };
 
-/* rank_left: the rank is gone and may not register again */
-#define AGG_RANK_LEFT	1	/* sent LEAVE */
-#define AGG_RANK_GONE	2	/* disconnected without LEAVE, owing nothing */
+/* rank_left: the rank is gone and may not register again (the values
+ * travel in IMPORT_COMMIT: agg_proto.h AGG_DEPARTED_*) */
+#define AGG_RANK_LEFT	AGG_DEPARTED_LEFT	/* sent LEAVE */
+#define AGG_RANK_GONE	AGG_DEPARTED_GONE	/* disconnected, owing nothing */
 
 /*
  * Is another rank waiting on a partition that this rank has not yet done
@@ -117,6 +127,21 @@ int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 /* SET_WEIGHTS: 0 or -AGG_ESTATE. */
 int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
 			   unsigned int rank);
+/*
+ * Moving a job. The barrier is the first iteration that no partition has
+ * accepted any work of (a push, a pull, a reduction), and at least every
+ * partition's current iteration (and 1 with a server optimizer, so that
+ * SET_WEIGHTS is over). Once the source holds back every request of
+ * iterations >= barrier, the job is quiescent when every partition is at
+ * the barrier: agg_part_at_barrier() for all of them.
+ */
+uint32_t agg_job_barrier(const struct agg_job *job);
+bool agg_part_at_barrier(const struct agg_part *p, unsigned int n_workers,
+			 uint32_t barrier);
+/* Target side: every partition starts at iteration iter (all ranks have
+ * pulled iter - 1; optimizer weights came with the import). */
+void agg_job_import_start(struct agg_job *job, uint32_t iter);
+
 /* The reduction itself; runs on a pool thread. */
 void agg_part_reduce(const struct agg_job *job, struct agg_part *p);
 

@@ -5,6 +5,7 @@
  * daemon, libspare-agg, the fuzz target and the unit tests.
  */
 #include "agg_proto.h"
+#include "agg_bits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,22 +45,6 @@ static uint32_t get32(const uint8_t *p)
 static uint64_t get64(const uint8_t *p)
 {
 	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
 }
 
 size_t agg_dtype_size(unsigned int dtype)
@@ -103,6 +88,7 @@ const char *agg_status_str(unsigned int status)
 		[AGG_ESPEC]	= "job spec differs from the registered job",
 		[AGG_ERANK]	= "rank out of range or already attached",
 		[AGG_ESTATE]	= "request not valid in this state",
+		[AGG_EMOVED]	= "job moved to another spare-aggd instance",
 	};
 
 	if (status < sizeof(str) / sizeof(str[0]) && str[status])
@@ -123,6 +109,13 @@ const char *agg_msg_type_name(unsigned int type)
 		[AGG_MSG_STATS]		 = "STATS",
 		[AGG_MSG_STATS_REPLY]	 = "STATS_REPLY",
 		[AGG_MSG_ERROR]		 = "ERROR",
+		[AGG_MSG_MIGRATE]	 = "MIGRATE",
+		[AGG_MSG_MIGRATE_REPLY]	 = "MIGRATE_REPLY",
+		[AGG_MSG_IMPORT]	 = "IMPORT",
+		[AGG_MSG_IMPORT_STATE]	 = "IMPORT_STATE",
+		[AGG_MSG_IMPORT_COMMIT]	 = "IMPORT_COMMIT",
+		[AGG_MSG_IMPORT_REPLY]	 = "IMPORT_REPLY",
+		[AGG_MSG_REDIRECT]	 = "REDIRECT",
 	};
 
 	if (type < sizeof(str) / sizeof(str[0]) && str[type])
@@ -183,18 +176,35 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 	case AGG_MSG_PUSH:
 	case AGG_MSG_SET_WEIGHTS:
 	case AGG_MSG_PULL_REPLY:
+	case AGG_MSG_IMPORT_STATE:
 		max_len = max_push;
 		break;
 	case AGG_MSG_PULL:
 	case AGG_MSG_LEAVE:
 	case AGG_MSG_STATS:
+	case AGG_MSG_IMPORT_REPLY:
 		max_len = 0;
+		break;
+	case AGG_MSG_IMPORT_COMMIT:
+		max_len = AGG_MAX_WORKERS;
 		break;
 	case AGG_MSG_STATS_REPLY:
 		max_len = AGG_MAX_STATS_TEXT;
 		break;
 	case AGG_MSG_ERROR:
+	case AGG_MSG_MIGRATE_REPLY:
 		max_len = AGG_MAX_ERR_TEXT;
+		break;
+	case AGG_MSG_MIGRATE:
+		max_len = AGG_MIGRATE_SIZE;
+		break;
+	case AGG_MSG_REDIRECT:
+		max_len = AGG_REDIRECT_SIZE;
+		break;
+	case AGG_MSG_IMPORT:
+		max_len = AGG_REG_MAX_SIZE;
+		if (h->len < AGG_REG_FIXED_SIZE)
+			return -AGG_EPROTO;
 		break;
 	default:
 		return -AGG_EPROTO;
@@ -453,5 +463,96 @@ int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts)
 	*n_parts = get32(in);
 	if (*n_parts == 0 || *n_parts > AGG_MAX_PARTS)
 		return -AGG_EPROTO;
+	return 0;
+}
+
+/* A port field: u32 on the wire, 1..65535. */
+static int get_port(const uint8_t *in, uint16_t *port)
+{
+	uint32_t v = get32(in);
+
+	if (v == 0 || v > 65535)
+		return -AGG_EINVAL;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int check_target(const struct agg_target *t)
+{
+	size_t n = strnlen(t->host, sizeof(t->host));
+
+	if (!t->port || n == 0 || n > AGG_HOST_LEN)
+		return -AGG_EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (t->host[i] < 0x21 || t->host[i] > 0x7e)
+			return -AGG_EINVAL;
+	return 0;
+}
+
+int agg_migrate_encode(const struct agg_migrate_req *m,
+		       uint8_t out[AGG_MIGRATE_SIZE])
+{
+	if (!m->name[0] || !m->token[0] || check_target(&m->to))
+		return -AGG_EINVAL;
+	put_name(out, AGG_NAME_LEN, m->name);
+	put_name(out + 32, AGG_TOKEN_LEN, m->token);
+	put_name(out + 64, AGG_HOST_LEN, m->to.host);
+	put32(out + 128, m->to.port);
+	put32(out + 132, 0);
+	return AGG_MIGRATE_SIZE;
+}
+
+int agg_migrate_decode(const uint8_t *in, size_t len, struct agg_migrate_req *m)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (len != AGG_MIGRATE_SIZE)
+		return -AGG_ESIZE;
+	if (get32(in + 132))
+		return -AGG_EPROTO;
+	ret = check_name(in, AGG_NAME_LEN, m->name);
+	if (!ret)
+		ret = check_name(in + 32, AGG_TOKEN_LEN, m->token);
+	if (!ret)
+		ret = check_name(in + 64, AGG_HOST_LEN, m->to.host);
+	if (!ret)
+		ret = get_port(in + 128, &m->to.port);
+	return ret;
+}
+
+int agg_redirect_encode(const struct agg_target *t,
+			uint8_t out[AGG_REDIRECT_SIZE])
+{
+	if (check_target(t))
+		return -AGG_EINVAL;
+	put32(out, t->port);
+	put32(out + 4, 0);
+	put_name(out + 8, AGG_HOST_LEN, t->host);
+	return AGG_REDIRECT_SIZE;
+}
+
+int agg_redirect_decode(const uint8_t *in, size_t len, struct agg_target *t)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (len != AGG_REDIRECT_SIZE)
+		return -AGG_ESIZE;
+	if (get32(in + 4))
+		return -AGG_EPROTO;
+	ret = get_port(in, &t->port);
+	if (!ret)
+		ret = check_name(in + 8, AGG_HOST_LEN, t->host);
+	return ret;
+}
+
+int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers)
+{
+	if (len != n_workers)
+		return -AGG_ESIZE;
+	for (size_t r = 0; r < len; r++)
+		if (in[r] > AGG_DEPARTED_GONE)
+			return -AGG_EINVAL;
 	return 0;
 }

@@ -30,6 +30,20 @@
  *   STATS                       --->          (any connection, no job)
  *                               <---  STATS_REPLY(Prometheus text)
  *                               <---  ERROR(status, text) at any time
+ *                               <---  REDIRECT(host, port): the job moved
+ *
+ * Moving a job between instances (admin, source A, target B):
+ *   admin --MIGRATE(job, token, B)--> A
+ *   A --IMPORT(spec)--> B <--IMPORT_REPLY--    (job reserved on B)
+ *   A serves every iteration below a barrier (1 + the highest iteration
+ *   any partition has accepted work of, and at least every partition's
+ *   current one); pushes of later iterations are dropped and their pulls
+ *   held. When every partition has finished the iteration before it:
+ *   A --IMPORT_STATE(part, weights|momentum)...--> B   (optimizer jobs)
+ *   A --IMPORT_COMMIT(iter = barrier, departed ranks)--> B <--IMPORT_REPLY--
+ *   A --REDIRECT(B, iter = barrier)--> every worker; admin <--MIGRATE_REPLY
+ *   The workers reconnect to B, REGISTER again and repeat the requests of
+ *   iterations >= the barrier there (libspare-agg does this by itself).
  *
  * Partitioning: tensors are cut, in registration order, into partitions of
  * at most part_elems elements; partition numbers run consecutively over
@@ -80,6 +94,18 @@
 				 AGG_MAX_TENSORS * AGG_REG_TENSOR_SIZE)
 #define AGG_REG_REPLY_SIZE	8
 
+/* MIGRATE: name[32] token[32] host[64] port u32 reserved u32 */
+#define AGG_HOST_LEN		64	/* host name or address, NUL padded */
+#define AGG_MIGRATE_SIZE	136
+/* REDIRECT: port u32 reserved u32 host[64] */
+#define AGG_REDIRECT_SIZE	72
+/* IMPORT carries a REGISTER payload (its rank field 0). IMPORT_COMMIT
+ * carries one byte per worker: 0, or how that rank departed on the source
+ * (AGG_DEPARTED_LEFT: sent LEAVE; AGG_DEPARTED_GONE: disconnected owing
+ * nothing), so the target fails the job instead of waiting for it. */
+#define AGG_DEPARTED_LEFT	1
+#define AGG_DEPARTED_GONE	2
+
 enum agg_msg_type {
 	AGG_MSG_REGISTER	= 1,
 	AGG_MSG_REGISTER_REPLY	= 2,
@@ -91,8 +117,19 @@ enum agg_msg_type {
 	AGG_MSG_STATS		= 8,
 	AGG_MSG_STATS_REPLY	= 9,
 	AGG_MSG_ERROR		= 10,
-	AGG_MSG_TYPE_MAX	= AGG_MSG_ERROR,
+	AGG_MSG_MIGRATE		= 11,	/* admin -> source instance */
+	AGG_MSG_MIGRATE_REPLY	= 12,	/* text; hdr.iter = barrier */
+	AGG_MSG_IMPORT		= 13,	/* source -> target: REGISTER payload */
+	AGG_MSG_IMPORT_STATE	= 14,	/* hdr.part; hdr.rank = AGG_STATE_* */
+	AGG_MSG_IMPORT_COMMIT	= 15,	/* hdr.iter = barrier; departed */
+	AGG_MSG_IMPORT_REPLY	= 16,	/* answers IMPORT and IMPORT_COMMIT */
+	AGG_MSG_REDIRECT	= 17,	/* host, port; hdr.iter = barrier */
+	AGG_MSG_TYPE_MAX	= AGG_MSG_REDIRECT,
 };
+
+/* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
+#define AGG_STATE_WEIGHTS	0
+#define AGG_STATE_MOMENTUM	1
 
 enum agg_dtype {
 	AGG_DTYPE_F32	= 1,
@@ -120,7 +157,8 @@ enum agg_status {
 	AGG_ESPEC	= 10,	/* spec differs from the registered job's */
 	AGG_ERANK	= 11,	/* rank out of range or already attached */
 	AGG_ESTATE	= 12,	/* request not valid in this state */
-	AGG_STATUS_MAX	= AGG_ESTATE,
+	AGG_EMOVED	= 13,	/* the job moved to another instance */
+	AGG_STATUS_MAX	= AGG_EMOVED,
 };
 
 struct agg_hdr {
@@ -195,5 +233,26 @@ size_t agg_spec_pull_bytes(const struct agg_job_spec *s, uint32_t p);
 
 void agg_reg_reply_encode(uint32_t n_parts, uint8_t out[AGG_REG_REPLY_SIZE]);
 int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts);
+
+/* Where a job goes (MIGRATE) or went (REDIRECT). */
+struct agg_target {
+	char host[AGG_HOST_LEN + 1];
+	uint16_t port;			/* 1..65535 */
+};
+
+struct agg_migrate_req {
+	char name[AGG_NAME_LEN + 1];
+	char token[AGG_TOKEN_LEN + 1];
+	struct agg_target to;
+};
+
+int agg_migrate_encode(const struct agg_migrate_req *m,
+		       uint8_t out[AGG_MIGRATE_SIZE]);
+int agg_migrate_decode(const uint8_t *in, size_t len, struct agg_migrate_req *m);
+int agg_redirect_encode(const struct agg_target *t,
+			uint8_t out[AGG_REDIRECT_SIZE]);
+int agg_redirect_decode(const uint8_t *in, size_t len, struct agg_target *t);
+/* IMPORT_COMMIT payload: n_workers bytes, each 0 or AGG_DEPARTED_*. */
+int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers);
 
 #endif /* SPARE_AGG_PROTO_H */

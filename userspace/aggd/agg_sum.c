@@ -10,26 +10,11 @@
  */
 #include "agg_sum.h"
 #include "agg_proto.h"
+#include "agg_bits.h"
 
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
 
 float agg_f16_to_f32(uint16_t h)
 {
@@ -165,6 +150,50 @@ static void sum_bf16_scalar(void *out, const void *const *in,
 	sum_bf16_tail(out, in, n_in, 0, n);
 }
 
+/*
+ * Vector kernels. Every variant walks the output once: for a block of
+ * elements it loads rank 0's values, adds every other rank's values in
+ * rank order into binary32 registers, and stores the block once, so
+ * nothing but the inputs and the output crosses the memory bus. A block is
+ * 8 to 16 vector registers of accumulators (below); a one-register loop and
+ * the scalar tail finish the rest.
+ *
+ * Software prefetch: each input stream is prefetched AGG_PREFETCH bytes
+ * ahead. Without it the half-precision kernels missed STREAM add from DRAM
+ * with 4-8 inputs: widening costs extra instructions per cache line, so
+ * the out-of-order window held fewer outstanding misses than the fp32 and
+ * copy loops (which reached the add). Prefetches never fault, so running
+ * past the end of a buffer is harmless.
+ *
+ * bf16 is widened without shuffles: a vector of 2k bf16 is read as k 32-bit
+ * lanes; "lane << 16" is the even element, "lane & 0xffff0000" the odd one.
+ * The sums of even and odd elements live in separate registers and are
+ * rounded and merged back into the same lanes at the store. The order of
+ * additions of each element is unchanged (rank order), only the placement
+ * of elements in registers differs.
+ */
+#define AGG_PREFETCH	1024
+#define PREFETCH(p)	_mm_prefetch((const char *)(p) + AGG_PREFETCH, _MM_HINT_T0)
+#define INLINE		static inline __attribute__((always_inline))
+
+/*
+ * Block widths, measured from DRAM (Documentation/perf-aggd.md): wider
+ * blocks keep more misses in flight per instruction, which pays with 4 or
+ * more inputs; with fewer the rounding and store of the block dominate and
+ * the wider bf16 blocks spill registers there, so they use the narrower one.
+ * The helpers below are instantiated with constant widths; their loops are
+ * fully unrolled and the accumulator arrays live in registers.
+ */
+#define WIDE_FROM_INPUTS	4
+
+/* Prefetch the lines of bytes [p, p + bytes) AGG_PREFETCH ahead. */
+INLINE void prefetch_block(const void *p, size_t bytes)
+{
+#pragma GCC unroll 8
+	for (size_t b = 0; b < bytes; b += 64)
+		PREFETCH((const char *)p + b);
+}
+
 /* ---- AVX2 (+F16C) ---- */
 
 #define AVX2 __attribute__((target("avx2,f16c")))
@@ -206,40 +235,65 @@ AVX2 static void st_f16x8(uint16_t *p, __m256 v)
 			 _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
 }
 
+/* Sums blocks of 8 * nv elements from i = 0; returns where it stopped. */
+AVX2 INLINE size_t f16_avx2_blocks(uint16_t *o, const void *const *in,
+				  unsigned int n_in, size_t n, const int nv)
+{
+	const size_t step = 8 * (size_t)nv;
+	size_t i = 0;
+
+	for (; i + step <= n; i += step) {
+		const uint16_t *p = (const uint16_t *)in[0] + i;
+		__m256 a[16];
+
+		prefetch_block(p, step * 2);
+#pragma GCC unroll 16
+		for (int j = 0; j < nv; j++)
+			a[j] = ld_f16x8(p + 8 * j);
+		for (unsigned int r = 1; r < n_in; r++) {
+			p = (const uint16_t *)in[r] + i;
+			prefetch_block(p, step * 2);
+#pragma GCC unroll 16
+			for (int j = 0; j < nv; j++)
+				a[j] = _mm256_add_ps(a[j], ld_f16x8(p + 8 * j));
+		}
+#pragma GCC unroll 16
+		for (int j = 0; j < nv; j++)
+			st_f16x8(o + i + 8 * j, a[j]);
+	}
+	return i;
+}
+
 AVX2 static void sum_f16_avx2(void *out, const void *const *in,
 			      unsigned int n_in, size_t n)
 {
 	uint16_t *o = out;
-	size_t i = 0;
+	size_t i = f16_avx2_blocks(o, in, n_in, n, 12);
 
-	for (; i + 32 <= n; i += 32) {
-		const uint16_t *p = (const uint16_t *)in[0] + i;
-		__m256 a0 = ld_f16x8(p), a1 = ld_f16x8(p + 8);
-		__m256 a2 = ld_f16x8(p + 16), a3 = ld_f16x8(p + 24);
+	for (; i + 8 <= n; i += 8) {
+		__m256 a = ld_f16x8((const uint16_t *)in[0] + i);
 
-		for (unsigned int r = 1; r < n_in; r++) {
-			p = (const uint16_t *)in[r] + i;
-			a0 = _mm256_add_ps(a0, ld_f16x8(p));
-			a1 = _mm256_add_ps(a1, ld_f16x8(p + 8));
-			a2 = _mm256_add_ps(a2, ld_f16x8(p + 16));
-			a3 = _mm256_add_ps(a3, ld_f16x8(p + 24));
-		}
-		st_f16x8(o + i, a0);
-		st_f16x8(o + i + 8, a1);
-		st_f16x8(o + i + 16, a2);
-		st_f16x8(o + i + 24, a3);
+		for (unsigned int r = 1; r < n_in; r++)
+			a = _mm256_add_ps(a, ld_f16x8((const uint16_t *)in[r] + i));
+		st_f16x8(o + i, a);
 	}
 	sum_f16_tail(o, in, n_in, i, n);
 }
 
-AVX2 static __m256 ld_bf16x8(const uint16_t *p)
+/* Even (<< 16) and odd (& 0xffff0000) bf16 elements of 32-bit lanes. */
+AVX2 static __m256 bf16_even8(__m256i x)
 {
-	__m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
-
-	return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+	return _mm256_castsi256_ps(_mm256_slli_epi32(x, 16));
 }
 
-/* Round 8 binary32 lanes to bf16 (nearest even, NaN kept quiet). */
+AVX2 static __m256 bf16_odd8(__m256i x)
+{
+	return _mm256_castsi256_ps(_mm256_and_si256(x,
+				   _mm256_set1_epi32((int)0xffff0000)));
+}
+
+/* Round 8 binary32 lanes to bf16 in their high halves (nearest even, NaN
+ * kept quiet); the low halves are garbage. */
 AVX2 static __m256i rnd_bf16x8(__m256 v)
 {
 	__m256i x = _mm256_castps_si256(v);
@@ -250,40 +304,81 @@ AVX2 static __m256i rnd_bf16x8(__m256 v)
 	__m256i nan = _mm256_or_si256(x, _mm256_set1_epi32(0x400000));
 	__m256 isnan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
 
-	r = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(r),
-						 _mm256_castsi256_ps(nan),
-						 isnan));
-	return _mm256_srli_epi32(r, 16);
+	return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(r),
+						    _mm256_castsi256_ps(nan),
+						    isnan));
 }
 
-AVX2 static void st_bf16x16(uint16_t *p, __m256 lo, __m256 hi)
+/* Store 16 bf16: the even elements' sums in ev, the odd ones' in od. */
+AVX2 static void st_bf16x16(uint16_t *p, __m256 ev, __m256 od)
 {
-	__m256i packed = _mm256_packus_epi32(rnd_bf16x8(lo), rnd_bf16x8(hi));
+	__m256i hi = _mm256_and_si256(rnd_bf16x8(od),
+				      _mm256_set1_epi32((int)0xffff0000));
+	__m256i lo = _mm256_srli_epi32(rnd_bf16x8(ev), 16);
 
-	packed = _mm256_permute4x64_epi64(packed, 0xd8);
-	_mm256_storeu_si256((__m256i *)p, packed);
+	_mm256_storeu_si256((__m256i *)p, _mm256_or_si256(hi, lo));
+}
+
+AVX2 static __m256i ld_256(const uint16_t *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Sums blocks of 16 * nv elements (nv 256-bit loads per input) from
+ * i = 0; returns where it stopped. */
+AVX2 INLINE size_t bf16_avx2_blocks(uint16_t *o, const void *const *in,
+				   unsigned int n_in, size_t n, const int nv)
+{
+	const size_t step = 16 * (size_t)nv;
+	size_t i = 0;
+
+	for (; i + step <= n; i += step) {
+		const uint16_t *p = (const uint16_t *)in[0] + i;
+		__m256 ev[8], od[8];
+
+		prefetch_block(p, step * 2);
+#pragma GCC unroll 8
+		for (int j = 0; j < nv; j++) {
+			__m256i x = ld_256(p + 16 * j);
+
+			ev[j] = bf16_even8(x);
+			od[j] = bf16_odd8(x);
+		}
+		for (unsigned int r = 1; r < n_in; r++) {
+			p = (const uint16_t *)in[r] + i;
+			prefetch_block(p, step * 2);
+#pragma GCC unroll 8
+			for (int j = 0; j < nv; j++) {
+				__m256i x = ld_256(p + 16 * j);
+
+				ev[j] = _mm256_add_ps(ev[j], bf16_even8(x));
+				od[j] = _mm256_add_ps(od[j], bf16_odd8(x));
+			}
+		}
+#pragma GCC unroll 8
+		for (int j = 0; j < nv; j++)
+			st_bf16x16(o + i + 16 * j, ev[j], od[j]);
+	}
+	return i;
 }
 
 AVX2 static void sum_bf16_avx2(void *out, const void *const *in,
 			       unsigned int n_in, size_t n)
 {
 	uint16_t *o = out;
-	size_t i = 0;
+	size_t i = n_in >= WIDE_FROM_INPUTS ? bf16_avx2_blocks(o, in, n_in, n, 6) :
+					      bf16_avx2_blocks(o, in, n_in, n, 4);
 
-	for (; i + 32 <= n; i += 32) {
-		const uint16_t *p = (const uint16_t *)in[0] + i;
-		__m256 a0 = ld_bf16x8(p), a1 = ld_bf16x8(p + 8);
-		__m256 a2 = ld_bf16x8(p + 16), a3 = ld_bf16x8(p + 24);
+	for (; i + 16 <= n; i += 16) {
+		__m256i x = ld_256((const uint16_t *)in[0] + i);
+		__m256 ev = bf16_even8(x), od = bf16_odd8(x);
 
 		for (unsigned int r = 1; r < n_in; r++) {
-			p = (const uint16_t *)in[r] + i;
-			a0 = _mm256_add_ps(a0, ld_bf16x8(p));
-			a1 = _mm256_add_ps(a1, ld_bf16x8(p + 8));
-			a2 = _mm256_add_ps(a2, ld_bf16x8(p + 16));
-			a3 = _mm256_add_ps(a3, ld_bf16x8(p + 24));
+			x = ld_256((const uint16_t *)in[r] + i);
+			ev = _mm256_add_ps(ev, bf16_even8(x));
+			od = _mm256_add_ps(od, bf16_odd8(x));
 		}
-		st_bf16x16(o + i, a0, a1);
-		st_bf16x16(o + i + 16, a2, a3);
+		st_bf16x16(o + i, ev, od);
 	}
 	sum_bf16_tail(o, in, n_in, i, n);
 }
@@ -330,40 +425,65 @@ AVX512 static void st_f16x16(uint16_t *p, __m512 v)
 					       _MM_FROUND_NO_EXC));
 }
 
+/* Sums blocks of 16 * nv elements from i = 0; returns where it stopped. */
+AVX512 INLINE size_t f16_avx512_blocks(uint16_t *o, const void *const *in,
+				      unsigned int n_in, size_t n, const int nv)
+{
+	const size_t step = 16 * (size_t)nv;
+	size_t i = 0;
+
+	for (; i + step <= n; i += step) {
+		const uint16_t *p = (const uint16_t *)in[0] + i;
+		__m512 a[16];
+
+		prefetch_block(p, step * 2);
+#pragma GCC unroll 16
+		for (int j = 0; j < nv; j++)
+			a[j] = ld_f16x16(p + 16 * j);
+		for (unsigned int r = 1; r < n_in; r++) {
+			p = (const uint16_t *)in[r] + i;
+			prefetch_block(p, step * 2);
+#pragma GCC unroll 16
+			for (int j = 0; j < nv; j++)
+				a[j] = _mm512_add_ps(a[j], ld_f16x16(p + 16 * j));
+		}
+#pragma GCC unroll 16
+		for (int j = 0; j < nv; j++)
+			st_f16x16(o + i + 16 * j, a[j]);
+	}
+	return i;
+}
+
 AVX512 static void sum_f16_avx512(void *out, const void *const *in,
 				  unsigned int n_in, size_t n)
 {
 	uint16_t *o = out;
-	size_t i = 0;
+	size_t i = n_in >= WIDE_FROM_INPUTS ? f16_avx512_blocks(o, in, n_in, n, 16) :
+					      f16_avx512_blocks(o, in, n_in, n, 8);
 
-	for (; i + 64 <= n; i += 64) {
-		const uint16_t *p = (const uint16_t *)in[0] + i;
-		__m512 a0 = ld_f16x16(p), a1 = ld_f16x16(p + 16);
-		__m512 a2 = ld_f16x16(p + 32), a3 = ld_f16x16(p + 48);
+	for (; i + 16 <= n; i += 16) {
+		__m512 a = ld_f16x16((const uint16_t *)in[0] + i);
 
-		for (unsigned int r = 1; r < n_in; r++) {
-			p = (const uint16_t *)in[r] + i;
-			a0 = _mm512_add_ps(a0, ld_f16x16(p));
-			a1 = _mm512_add_ps(a1, ld_f16x16(p + 16));
-			a2 = _mm512_add_ps(a2, ld_f16x16(p + 32));
-			a3 = _mm512_add_ps(a3, ld_f16x16(p + 48));
-		}
-		st_f16x16(o + i, a0);
-		st_f16x16(o + i + 16, a1);
-		st_f16x16(o + i + 32, a2);
-		st_f16x16(o + i + 48, a3);
+		for (unsigned int r = 1; r < n_in; r++)
+			a = _mm512_add_ps(a, ld_f16x16((const uint16_t *)in[r] + i));
+		st_f16x16(o + i, a);
 	}
 	sum_f16_tail(o, in, n_in, i, n);
 }
 
-AVX512 static __m512 ld_bf16x16(const uint16_t *p)
+AVX512 static __m512 bf16_even16(__m512i x)
 {
-	__m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
-
-	return _mm512_castsi512_ps(_mm512_slli_epi32(w, 16));
+	return _mm512_castsi512_ps(_mm512_slli_epi32(x, 16));
 }
 
-AVX512 static void st_bf16x16_512(uint16_t *p, __m512 v)
+AVX512 static __m512 bf16_odd16(__m512i x)
+{
+	return _mm512_castsi512_ps(_mm512_and_si512(x,
+				   _mm512_set1_epi32((int)0xffff0000)));
+}
+
+/* Round 16 binary32 lanes to bf16 in their high halves (see rnd_bf16x8). */
+AVX512 static __m512i rnd_bf16x16(__m512 v)
 {
 	__m512i x = _mm512_castps_si512(v);
 	__m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16),
@@ -372,9 +492,17 @@ AVX512 static void st_bf16x16_512(uint16_t *p, __m512 v)
 					_mm512_set1_epi32(0x7fff)));
 	__mmask16 isnan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
 
-	r = _mm512_mask_or_epi32(r, isnan, x, _mm512_set1_epi32(0x400000));
-	r = _mm512_srli_epi32(r, 16);
-	_mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(r));
+	return _mm512_mask_or_epi32(r, isnan, x, _mm512_set1_epi32(0x400000));
+}
+
+/* Store 32 bf16: the even elements' sums in ev, the odd ones' in od. */
+AVX512 static void st_bf16x32(uint16_t *p, __m512 ev, __m512 od)
+{
+	__m512i hi = _mm512_and_si512(rnd_bf16x16(od),
+				      _mm512_set1_epi32((int)0xffff0000));
+	__m512i lo = _mm512_srli_epi32(rnd_bf16x16(ev), 16);
+
+	_mm512_storeu_si512(p, _mm512_or_si512(hi, lo));
 }
 
 AVX512 static void sum_bf16_avx512(void *out, const void *const *in,
@@ -383,22 +511,43 @@ AVX512 static void sum_bf16_avx512(void *out, const void *const *in,
 	uint16_t *o = out;
 	size_t i = 0;
 
-	for (; i + 64 <= n; i += 64) {
+	for (; i + 128 <= n; i += 128) {
 		const uint16_t *p = (const uint16_t *)in[0] + i;
-		__m512 a0 = ld_bf16x16(p), a1 = ld_bf16x16(p + 16);
-		__m512 a2 = ld_bf16x16(p + 32), a3 = ld_bf16x16(p + 48);
+		__m512 ev[4], od[4];
 
+#pragma GCC unroll 4
+		for (int j = 0; j < 4; j++) {
+			__m512i x = _mm512_loadu_si512(p + 32 * j);
+
+			PREFETCH(p + 32 * j);
+			ev[j] = bf16_even16(x);
+			od[j] = bf16_odd16(x);
+		}
 		for (unsigned int r = 1; r < n_in; r++) {
 			p = (const uint16_t *)in[r] + i;
-			a0 = _mm512_add_ps(a0, ld_bf16x16(p));
-			a1 = _mm512_add_ps(a1, ld_bf16x16(p + 16));
-			a2 = _mm512_add_ps(a2, ld_bf16x16(p + 32));
-			a3 = _mm512_add_ps(a3, ld_bf16x16(p + 48));
+#pragma GCC unroll 4
+			for (int j = 0; j < 4; j++) {
+				__m512i x = _mm512_loadu_si512(p + 32 * j);
+
+				PREFETCH(p + 32 * j);
+				ev[j] = _mm512_add_ps(ev[j], bf16_even16(x));
+				od[j] = _mm512_add_ps(od[j], bf16_odd16(x));
+			}
 		}
-		st_bf16x16_512(o + i, a0);
-		st_bf16x16_512(o + i + 16, a1);
-		st_bf16x16_512(o + i + 32, a2);
-		st_bf16x16_512(o + i + 48, a3);
+#pragma GCC unroll 4
+		for (int j = 0; j < 4; j++)
+			st_bf16x32(o + i + 32 * j, ev[j], od[j]);
+	}
+	for (; i + 32 <= n; i += 32) {
+		__m512i x = _mm512_loadu_si512((const uint16_t *)in[0] + i);
+		__m512 ev = bf16_even16(x), od = bf16_odd16(x);
+
+		for (unsigned int r = 1; r < n_in; r++) {
+			x = _mm512_loadu_si512((const uint16_t *)in[r] + i);
+			ev = _mm512_add_ps(ev, bf16_even16(x));
+			od = _mm512_add_ps(od, bf16_odd16(x));
+		}
+		st_bf16x32(o + i, ev, od);
 	}
 	sum_bf16_tail(o, in, n_in, i, n);
 }

@@ -8,8 +8,10 @@
  * to nearest even at the end. Every ISA variant gives the same bits for
  * every non-NaN result; a NaN result is a NaN of unspecified payload.
  *
- * Each variant reads every input and writes the output once, in blocks of
- * four vector registers, so the loop is bound by memory bandwidth.
+ * Each variant reads every input and writes the output once, summing a
+ * block of 4 to 16 vector registers of binary32 accumulators over all
+ * inputs before storing it, and prefetches every input stream ahead, so the
+ * loop is bound by memory bandwidth (agg_sum.c, Documentation/perf-aggd.md).
  */
 #ifndef SPARE_AGG_SUM_H
 #define SPARE_AGG_SUM_H

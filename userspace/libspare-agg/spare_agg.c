@@ -56,7 +56,15 @@ struct spare_agg {
 	uint32_t job_id;
 	bool registered;
 	struct agg_job_spec spec;
+	/* where we are connected, to follow a REDIRECT the same way */
+	struct agg_target at;
+	bool rdma_src_set;
+	char rdma_src[AGG_HOST_LEN + 1];
+	unsigned int redirects;		/* followed so far */
 };
+
+/* A job moves a few times in its life, not in a loop. */
+#define MAX_REDIRECTS	16
 
 static int fail(struct spare_agg *a, unsigned int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -212,6 +220,12 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 	}
 	a->fd = -1;
 	a->r = r;
+	snprintf(a->at.host, sizeof(a->at.host), "%s", host);
+	a->at.port = (uint16_t)port;
+	if (src) {
+		a->rdma_src_set = true;
+		snprintf(a->rdma_src, sizeof(a->rdma_src), "%s", src);
+	}
 	freeaddrinfo(dst);
 	if (sa)
 		freeaddrinfo(sa);
@@ -410,6 +424,8 @@ struct spare_agg *spare_agg_connect(const char *host, unsigned int port,
 		return NULL;
 	}
 	a->fd = fd;
+	snprintf(a->at.host, sizeof(a->at.host), "%s", host);
+	a->at.port = (uint16_t)port;
 	return a;
 }
 
@@ -452,6 +468,42 @@ static int io_error(struct spare_agg *a, const char *what, ssize_t n)
 	return fail(a, AGG_OK, "%s: %s", what, strerror(errno));
 }
 
+/*
+ * A send failed because the daemon closed the connection: it does that
+ * right after an ERROR, which may be waiting in our receive queue behind
+ * replies we have not read yet. Report the daemon's reason if it is there.
+ */
+static int send_error_reason(struct spare_agg *a, ssize_t n)
+{
+	enum { PEEK = 64 << 10 };
+	int saved = errno;	/* the send's */
+	uint8_t *buf = malloc(PEEK);
+	ssize_t got = buf ? recv(a->fd, buf, PEEK, MSG_PEEK | MSG_DONTWAIT) : -1;
+	size_t off = 0;
+
+	while (got > 0 && off + AGG_HDR_SIZE <= (size_t)got) {
+		struct agg_hdr h;
+
+		if (agg_hdr_decode(buf + off, &h, AGG_MAX_PART_ELEMS * 4))
+			break;
+		if (off + AGG_HDR_SIZE + h.len > (size_t)got)
+			break;
+		if (h.type == AGG_MSG_ERROR) {
+			int ret = fail(a, h.status ? h.status : AGG_EPROTO,
+				       "spare-aggd: %.*s (%s)", (int)h.len,
+				       (const char *)buf + off + AGG_HDR_SIZE,
+				       agg_status_str(h.status));
+
+			free(buf);
+			return ret;
+		}
+		off += AGG_HDR_SIZE + h.len;
+	}
+	free(buf);
+	errno = saved;
+	return io_error(a, "send", n);
+}
+
 static int send_msg(struct spare_agg *a, const struct agg_hdr *h,
 		    const void *payload, size_t len)
 {
@@ -473,7 +525,8 @@ static int send_msg(struct spare_agg *a, const struct agg_hdr *h,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return io_error(a, "send", n);
+			return n < 0 && (errno == EPIPE || errno == ECONNRESET) ?
+			       send_error_reason(a, n) : io_error(a, "send", n);
 		while (msg.msg_iovlen && (size_t)n >= msg.msg_iov->iov_len) {
 			n -= (ssize_t)msg.msg_iov->iov_len;
 			msg.msg_iov++;
@@ -508,9 +561,10 @@ static int recv_all(struct spare_agg *a, void *buf, size_t len)
 
 /*
  * Receive one message header. An ERROR is consumed here and turned into a
- * failure carrying the daemon's status and text.
+ * failure carrying the daemon's status and text. A REDIRECT is returned to
+ * the caller (recv_hdr() below follows it).
  */
-static int recv_hdr(struct spare_agg *a, struct agg_hdr *h)
+static int recv_hdr_raw(struct spare_agg *a, struct agg_hdr *h)
 {
 	uint8_t hdr[AGG_HDR_SIZE];
 	char text[AGG_MAX_ERR_TEXT + 1];
@@ -534,16 +588,98 @@ static int recv_hdr(struct spare_agg *a, struct agg_hdr *h)
 		    text, agg_status_str(h->status));
 }
 
+/* The payload of a REDIRECT whose header is in h. */
+static int recv_redirect(struct spare_agg *a, const struct agg_hdr *h,
+			 struct agg_target *to)
+{
+	uint8_t body[AGG_REDIRECT_SIZE];
+
+	if (h->len != AGG_REDIRECT_SIZE)
+		return fail(a, AGG_EPROTO, "REDIRECT of %u bytes", h->len);
+	if (recv_all(a, body, sizeof(body)))
+		return -1;
+	if (agg_redirect_decode(body, sizeof(body), to))
+		return fail(a, AGG_EPROTO, "malformed REDIRECT");
+	return 0;
+}
+
+/* Replace the transport by a connection to 'to' of the same kind. */
+static int reconnect(struct spare_agg *a, const struct agg_target *to)
+{
+	struct spare_agg *n;
+	char err[256];
+
+	if (++a->redirects > MAX_REDIRECTS)
+		return fail(a, AGG_EMOVED, "more than %d redirects", MAX_REDIRECTS);
+	n = a->r ? spare_agg_connect_rdma(to->host, to->port,
+					  a->rdma_src_set ? a->rdma_src : NULL,
+					  err, sizeof(err)) :
+		   spare_agg_connect(to->host, to->port, err, sizeof(err));
+	if (!n)
+		return fail(a, AGG_EMOVED, "the job moved to %s:%u: %s", to->host,
+			    to->port, err);
+	if (a->r)
+		rdma_cli_free(a->r);
+	else
+		close(a->fd);
+	a->fd = n->fd;
+	a->r = n->r;
+	a->at = *to;
+	free(n);
+	if (a->timeout_ms)
+		return spare_agg_set_timeout(a, a->timeout_ms);
+	return 0;
+}
+
+static int do_register(struct spare_agg *a);
+
+/*
+ * recv_hdr_raw(), following a REDIRECT: reconnect, register again, and
+ * fail with AGG_EMOVED without breaking the connection, so that the caller
+ * repeats what the old instance dropped.
+ */
+static int recv_hdr(struct spare_agg *a, struct agg_hdr *h)
+{
+	struct agg_target to;
+	uint32_t iter;
+
+	if (recv_hdr_raw(a, h))
+		return -1;
+	if (h->type != AGG_MSG_REDIRECT)
+		return 0;
+	iter = h->iter;
+	if (recv_redirect(a, h, &to) || reconnect(a, &to))
+		return -1;
+	if (a->registered) {
+		a->registered = false;
+		if (do_register(a))
+			return -1;
+	}
+	a->status = AGG_EMOVED;
+	snprintf(a->err, sizeof(a->err),
+		 "the job moved to %s:%u at iteration %u; repeat from there",
+		 a->at.host, a->at.port, iter);
+	return -1;
+}
+
+/* Did the last call fail only because the job moved (connection usable)? */
+static bool moved(const struct spare_agg *a)
+{
+	return !a->broken && a->status == AGG_EMOVED;
+}
+
+static void clear_moved(struct spare_agg *a)
+{
+	a->status = AGG_OK;
+	a->err[0] = '\0';
+}
+
 int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
 		       const struct spare_agg_tensor *tensors,
 		       unsigned int n_tensors)
 {
 	struct agg_job_spec *s = &a->spec;
-	uint8_t reply[AGG_REG_REPLY_SIZE];
-	uint32_t n_parts;
-	struct agg_hdr h;
-	uint8_t *body;
-	int len, ret;
+	int ret;
 
 	if (a->registered)
 		return fail(a, AGG_ESTATE, "already registered");
@@ -579,33 +715,56 @@ int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
 	if (ret)
 		return fail(a, (unsigned int)-ret, "register: invalid job: %s",
 			    agg_status_str((unsigned int)-ret));
-	body = malloc(agg_register_size(n_tensors));
+	return do_register(a);
+}
+
+/* Send REGISTER of a->spec; a REDIRECT reply (the job moved) is followed. */
+static int do_register(struct spare_agg *a)
+{
+	struct agg_job_spec *s = &a->spec;
+	uint8_t reply[AGG_REG_REPLY_SIZE];
+	uint32_t n_parts;
+	struct agg_hdr h;
+	uint8_t *body;
+	int len, ret;
+
+	body = malloc(agg_register_size(s->n_tensors));
 	if (!body)
 		return fail(a, AGG_ENOMEM, "register: out of memory");
-	len = agg_register_encode(s, body, agg_register_size(n_tensors));
+	len = agg_register_encode(s, body, agg_register_size(s->n_tensors));
 	if (len < 0) {
 		free(body);
 		return fail(a, (unsigned int)-len, "register: encode failed");
 	}
-	agg_hdr_init(&h, AGG_MSG_REGISTER, (uint32_t)len);
-	h.rank = s->rank;
-	ret = send_msg(a, &h, body, (size_t)len);
+	for (;;) {
+		struct agg_target to;
+
+		agg_hdr_init(&h, AGG_MSG_REGISTER, (uint32_t)len);
+		h.rank = s->rank;
+		if (send_msg(a, &h, body, (size_t)len) || recv_hdr_raw(a, &h))
+			goto err;
+		if (h.type != AGG_MSG_REDIRECT)
+			break;
+		if (recv_redirect(a, &h, &to) || reconnect(a, &to))
+			goto err;
+	}
 	free(body);
-	if (ret || recv_hdr(a, &h))
-		return -1;
 	if (h.type != AGG_MSG_REGISTER_REPLY || h.len != AGG_REG_REPLY_SIZE)
 		return fail(a, AGG_EPROTO, "register: unexpected %s reply",
 			    agg_msg_type_name(h.type));
 	if (recv_all(a, reply, sizeof(reply)))
 		return -1;
-	if (agg_reg_reply_decode(reply, sizeof(reply), &n_parts) ||
-	    n_parts != s->n_parts)
+	ret = agg_reg_reply_decode(reply, sizeof(reply), &n_parts);
+	if (ret || n_parts != s->n_parts)
 		return fail(a, AGG_EPROTO,
 			    "register: daemon counts %u partitions, we count %u",
 			    n_parts, s->n_parts);
 	a->job_id = h.job_id;
 	a->registered = true;
 	return 0;
+err:
+	free(body);
+	return -1;
 }
 
 uint32_t spare_agg_job_id(const struct spare_agg *a)
@@ -703,8 +862,28 @@ int spare_agg_pull(struct spare_agg *a, uint32_t part, uint32_t iter,
 	return recv_all(a, buf, len);
 }
 
+static int allreduce_once(struct spare_agg *a, uint32_t tensor, uint32_t iter,
+			  const void *in, void *out);
+
 int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
 			const void *in, void *out)
+{
+	/*
+	 * A REDIRECT comes before any reply of an iteration the old
+	 * instance dropped, so nothing of out was written: do it all again
+	 * at the new instance.
+	 */
+	for (;;) {
+		if (!allreduce_once(a, tensor, iter, in, out))
+			return 0;
+		if (!moved(a))
+			return -1;
+		clear_moved(a);
+	}
+}
+
+static int allreduce_once(struct spare_agg *a, uint32_t tensor, uint32_t iter,
+			  const void *in, void *out)
 {
 	size_t esz;
 	uint32_t lo, hi;
@@ -732,8 +911,14 @@ int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
 		uint32_t p;
 		uint64_t off;
 
-		if (recv_pull_reply(a, lo, hi, iter, &p))
+		if (recv_pull_reply(a, lo, hi, iter, &p)) {
+			if (moved(a) && i > lo)
+				/* out is half written: cannot repeat */
+				return fail(a, AGG_EMOVED,
+					    "allreduce: the job moved after %u of %u replies",
+					    i - lo, hi - lo);
 			return -1;
+		}
 		off = (uint64_t)(p - lo) * a->spec.part_elems * esz;
 		if (recv_all(a, (uint8_t *)out + off,
 			     agg_spec_push_bytes(&a->spec, p)))
@@ -748,8 +933,15 @@ int spare_agg_stats(struct spare_agg *a, char **text)
 	char *buf;
 
 	agg_hdr_init(&h, AGG_MSG_STATS, 0);
-	if (send_msg(a, &h, NULL, 0) || recv_hdr(a, &h))
-		return -1;
+	if (send_msg(a, &h, NULL, 0) || recv_hdr(a, &h)) {
+		if (!moved(a))
+			return -1;
+		/* a REDIRECT was waiting: ask the new instance */
+		clear_moved(a);
+		agg_hdr_init(&h, AGG_MSG_STATS, 0);
+		if (send_msg(a, &h, NULL, 0) || recv_hdr(a, &h))
+			return -1;
+	}
 	if (h.type != AGG_MSG_STATS_REPLY)
 		return fail(a, AGG_EPROTO, "stats: unexpected %s",
 			    agg_msg_type_name(h.type));
@@ -771,4 +963,40 @@ int spare_agg_leave(struct spare_agg *a)
 
 	agg_hdr_init(&h, AGG_MSG_LEAVE, 0);
 	return send_msg(a, &h, NULL, 0);
+}
+
+int spare_agg_migrate(struct spare_agg *a, const char *job, const char *token,
+		      const char *host, unsigned int port, uint32_t *iter,
+		      char *msg, size_t msg_len)
+{
+	struct agg_migrate_req req;
+	uint8_t body[AGG_MIGRATE_SIZE];
+	char text[AGG_MAX_ERR_TEXT + 1];
+	struct agg_hdr h;
+
+	memset(&req, 0, sizeof(req));
+	if (!job || !token || !host || strlen(job) > AGG_NAME_LEN ||
+	    strlen(token) > AGG_TOKEN_LEN || strlen(host) > AGG_HOST_LEN ||
+	    !port || port > 65535)
+		return fail(a, AGG_EINVAL, "migrate: argument out of range");
+	strcpy(req.name, job);
+	strcpy(req.token, token);
+	strcpy(req.to.host, host);
+	req.to.port = (uint16_t)port;
+	if (agg_migrate_encode(&req, body) < 0)
+		return fail(a, AGG_EINVAL, "migrate: invalid job, token or host");
+	agg_hdr_init(&h, AGG_MSG_MIGRATE, sizeof(body));
+	if (send_msg(a, &h, body, sizeof(body)) || recv_hdr_raw(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_MIGRATE_REPLY)
+		return fail(a, AGG_EPROTO, "migrate: unexpected %s reply",
+			    agg_msg_type_name(h.type));
+	if (recv_all(a, text, h.len))
+		return -1;
+	text[h.len] = '\0';
+	if (iter)
+		*iter = h.iter;
+	if (msg && msg_len)
+		snprintf(msg, msg_len, "%s", text);
+	return 0;
 }

@@ -9,6 +9,15 @@
  * connection is unusable except for spare_agg_close().
  *
  * Not thread-safe: use one struct spare_agg per thread.
+ *
+ * Jobs that move: when the daemon answers with REDIRECT (the job moved to
+ * another spare-aggd instance, see spare_agg_migrate()), the library
+ * connects to the new instance over the same transport and registers
+ * again. spare_agg_allreduce(), _register() and _stats() then repeat the
+ * call there by themselves. spare_agg_pull() returns -1 with
+ * spare_agg_status() == AGG_EMOVED and the connection usable: the old
+ * instance dropped this worker's pushes of that iteration, so push them
+ * again, then pull.
  */
 #ifndef SPARE_AGG_H
 #define SPARE_AGG_H
@@ -81,6 +90,17 @@ int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
 int spare_agg_stats(struct spare_agg *a, char **text);
 /* Orderly goodbye: the daemon will not count this worker as dead. */
 int spare_agg_leave(struct spare_agg *a);
+/*
+ * Admin: ask the daemon behind a (a connection without a job) to move job
+ * 'job' (with its token) to the spare-aggd at host:port (numeric IPv4, as
+ * the workers will reach it). Returns when the job has moved: *iter is the
+ * first iteration served by the new instance, msg the daemon's summary.
+ * On failure the daemon's reason is in spare_agg_error(); if the move
+ * failed before the job reached its barrier, the job goes on where it was.
+ */
+int spare_agg_migrate(struct spare_agg *a, const char *job, const char *token,
+		      const char *host, unsigned int port, uint32_t *iter,
+		      char *msg, size_t msg_len);
 
 unsigned int spare_agg_status(const struct spare_agg *a);
 const char *spare_agg_error(const struct spare_agg *a);

@@ -8,6 +8,9 @@
     c.allreduce(0, step, flat_grad_tensor)   # in place: becomes the sum
     c.leave(); c.close()
 
+If the job is moved to another spare-aggd instance meanwhile, allreduce()
+follows it there by itself.
+
 Works on any contiguous CPU buffer object with data_ptr() (torch.Tensor) or
 a numpy array. The shared library is found through $SPARE_AGG_LIB, then
 build/lib/libspare-agg.so of this source tree, then the loader's path.
@@ -21,7 +24,7 @@ OPT_NONE, OPT_SGD_MOMENTUM = 0, 1
 STATUS = {
     0: "OK", 1: "EPROTO", 2: "EVERSION", 3: "EAUTH", 4: "EINVAL", 5: "ESIZE",
     6: "ENOJOB", 7: "ESEQ", 8: "EJOBFAIL", 9: "ENOMEM", 10: "ESPEC",
-    11: "ERANK", 12: "ESTATE",
+    11: "ERANK", 12: "ESTATE", 13: "EMOVED",
 }
 
 
@@ -91,6 +94,8 @@ def _load():
     lib.spare_agg_allreduce.argtypes = [p, u32, u32, p, p]
     lib.spare_agg_stats.argtypes = [p, ctypes.POINTER(ctypes.c_void_p)]
     lib.spare_agg_leave.argtypes = [p]
+    lib.spare_agg_migrate.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                      ctypes.c_uint, ctypes.POINTER(u32), ctypes.c_char_p, sz]
     lib.spare_agg_status.restype = ctypes.c_uint
     lib.spare_agg_status.argtypes = [p]
     lib.spare_agg_error.restype = ctypes.c_char_p
@@ -188,6 +193,9 @@ class Client:
         self._check(self._lib.spare_agg_push(self._h, part, iteration, addr, nbytes))
 
     def pull(self, part, iteration, buf):
+        """Raises AggError with status "EMOVED" if the job moved to another
+        instance: push this iteration's partitions again, then pull.
+        (allreduce() does that by itself.)"""
         addr, nbytes = _buffer(buf)
         self._check(self._lib.spare_agg_pull(self._h, part, iteration, addr, nbytes))
         return buf
@@ -203,6 +211,17 @@ class Client:
             return ctypes.string_at(text.value).decode()
         finally:
             self._lib._free(text)
+
+    def migrate(self, job, token, host, port):
+        """Admin, on a connection without a job: move `job` to the spare-aggd
+        at host:port (numeric IPv4). Returns (first iteration served there,
+        the daemon's summary) once the job has moved."""
+        it = ctypes.c_uint32()
+        msg = ctypes.create_string_buffer(300)
+        self._check(self._lib.spare_agg_migrate(self._h, job.encode(), token.encode(),
+                                                host.encode(), port, ctypes.byref(it),
+                                                msg, len(msg)))
+        return it.value, msg.value.decode()
 
     def leave(self):
         self._check(self._lib.spare_agg_leave(self._h))

@@ -6,6 +6,10 @@ spare-aggd, and the same training with the sums done locally.
     dp_train.py worker --rank R --world W --port P --out FILE   (one per worker)
     dp_train.py local  --world W --out FILE                     (reference)
 
+With --migrate-to HOST:PORT, rank 0 asks the daemon (from a second thread,
+while training goes on) to move the job to that spare-aggd at step
+--migrate-at; the workers follow it there without noticing.
+
 Every worker holds the same model, computes gradients on its shard of each
 batch, and allreduces one flat fp32 buffer of all gradients. The daemon sums
 in rank order in fp32, exactly like the local reference (acc = g0; acc += g1
@@ -14,6 +18,7 @@ in rank order in fp32, exactly like the local reference (acc = g0; acc += g1
 import argparse
 import os
 import sys
+import threading
 
 import torch
 
@@ -56,6 +61,15 @@ def apply(model, opt, flat_sum, world):
     opt.step()
 
 
+def migrate(a, result):
+    """Admin call on its own connection; returns once the job has moved."""
+    from spare_agg import Client
+    host, port = a.migrate_to.rsplit(":", 1)
+    with Client(a.host, a.port, timeout_ms=120000) as admin:
+        _, msg = admin.migrate(a.job, a.token, host, int(port))
+        result.append(msg)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["worker", "local"])
@@ -66,6 +80,8 @@ def main():
     ap.add_argument("--job", default="dp-train")
     ap.add_argument("--token", default="dp-token")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--migrate-to", default=None, metavar="HOST:PORT")
+    ap.add_argument("--migrate-at", type=int, default=10)
     a = ap.parse_args()
 
     torch.set_num_threads(1)
@@ -88,12 +104,21 @@ def main():
         c = Client(a.host, a.port)
         c.register(a.job, a.token, a.world, a.rank, [("grads", n)],
                    part_elems=1024)
+        moved, mover = [], None
         for step in range(STEPS):
+            if a.migrate_to and a.rank == 0 and step == a.migrate_at:
+                mover = threading.Thread(target=migrate, args=(a, moved))
+                mover.start()
             flat = shard_grads(model, step, a.rank, a.world)
             c.allreduce(0, step, flat)
             apply(model, opt, flat, a.world)
         c.leave()
         c.close()
+        if mover:
+            mover.join()
+            if not moved:
+                sys.exit("rank 0: the job did not move")
+            print("rank 0: asked at step %d: %s" % (a.migrate_at, moved[0]))
     torch.save(model.state_dict(), a.out)
     with torch.no_grad():
         loss = torch.nn.functional.cross_entropy(model(x_test), y_test).item()
