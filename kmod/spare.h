@@ -228,6 +228,7 @@ struct spare_cmd {
 	bool is_write;
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
+	bool reclaim_wait;		/* a direct reclaimer waits for this write */
 	blk_status_t backup_status;
 	unsigned int nr_ext;
 	unsigned int nr_ops;

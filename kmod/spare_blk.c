@@ -83,11 +83,31 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 
 static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
-	if (!cmd->window_pages)
+	if (!cmd->window_pages && !cmd->reclaim_wait)
 		return;
 	atomic_sub(cmd->window_pages, &dev->write_pages);
 	cmd->window_pages = 0;
+	WRITE_ONCE(cmd->reclaim_wait, false);
 	wake_up(&dev->write_wait);
+}
+
+/*
+ * A task in direct reclaim (not kswapd) flushing its plug outside
+ * submit_bio(): it waits for its own swap-out before it goes back to
+ * reclaim, so that its next pass finds those pages clean and can free them,
+ * as it would with a synchronous device. Without this a cgroup's reclaim
+ * can run all its retries while its writes are still on the wire.
+ */
+static bool spare_reclaim_wait = true;
+module_param_named(reclaim_wait, spare_reclaim_wait, bool, 0644);
+MODULE_PARM_DESC(reclaim_wait,
+		 "a task in direct reclaim waits for the swap-out it dispatched");
+
+static bool write_from_direct_reclaim(void)
+{
+	return READ_ONCE(spare_reclaim_wait) &&
+	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC &&
+	       !current->bio_list;
 }
 
 void spare_uevent(struct spare_dev *dev, const char *event,
@@ -349,10 +369,12 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	unsigned int i;
 	blk_status_t st;
+	bool wait;
 	int n, err;
 
 	/* Before the request's timer starts: waiting here is not its fault. */
 	cmd->window_pages = 0;
+	cmd->reclaim_wait = false;
 	if (req_op(rq) == REQ_OP_WRITE &&
 	    !write_window_enter(dev, cmd, blk_rq_bytes(rq) >> PAGE_SHIFT))
 		return BLK_STS_RESOURCE;
@@ -415,6 +437,13 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_OK;
 	}
 
+	/*
+	 * Only the last request of a dispatch batch waits: the batch's writes
+	 * went out in order on the same queue pairs, so when it has landed
+	 * the others almost always have too, and the batch stays pipelined.
+	 */
+	wait = cmd->is_write && bd->last && write_from_direct_reclaim();
+	cmd->reclaim_wait = wait;
 	err = map_segments(dev, cmd, rq);
 	for (i = 0; i < cmd->nr_ops; i++) {
 		struct spare_op *op = &cmd->ops[i];
@@ -437,6 +466,9 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		}
 	}
 	spare_cmd_put(cmd);
+	if (wait)
+		wait_event_timeout(dev->write_wait, !READ_ONCE(cmd->reclaim_wait),
+				   HZ);
 	return BLK_STS_OK;
 }
 

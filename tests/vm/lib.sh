@@ -127,6 +127,26 @@ cg_run() {
 	sh -c 'echo $$ > /sys/fs/cgroup/'"$g"'/cgroup.procs && exec "$@"' sh "$@"
 }
 
+# oom_report: the last OOM-killer report in the kernel log, cut to what
+# tells why reclaim failed (the console only shows its warning lines).
+oom_report() {
+	dmesg | awk '/invoked oom-killer/ {buf = ""; on = 1} on {buf = buf $0 "\n"}
+		/oom-kill:constraint/ {on = 0} END {printf "%s", buf}' |
+		grep -E 'invoked oom-killer|memory: usage|swap: usage|Memory cgroup stats| (anon|file|swapcached|anon_thp|inactive_anon|active_anon|unevictable|file_writeback|pgscan_direct|pgsteal_direct|pgrefill|pgactivate|workingset_refault_anon|workingset_activate_anon) [0-9]|oom-kill:'
+}
+
+# why_died CGROUP: a line saying whether CGROUP's OOM killer has run.
+why_died() {
+	local n
+	n=$(awk '$1 == "oom_kill" {print $2}' "/sys/fs/cgroup/$1/memory.events")
+	if [ "${n:-0}" != 0 ]; then
+		echo "the OOM killer of cgroup $1 ran $n time(s):"
+		oom_report
+	else
+		dmesg | tail -30
+	fi
+}
+
 vmstat_get() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
 
 # swap_run DEV CGROUP SIZE PASSES: make DEV the only swap, run spare-memtest

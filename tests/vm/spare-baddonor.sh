@@ -19,7 +19,7 @@ io_check() {
 	cmp /tmp/pattern /tmp/back || fail "data read back differs"
 }
 
-spare_rxe_up 3
+rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 spare_load
 

@@ -9,7 +9,7 @@ set -u
 watchdog 600
 
 step "one donor on 10.0.0.2, spare.ko loaded"
-spare_rxe_up 2
+rxe_up 2
 donor_start 2 --budget 64M --slab-size 16M
 spare_load
 mkdir "$CFS/bad0" || fail "mkdir"

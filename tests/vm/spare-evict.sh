@@ -38,9 +38,4 @@ show_stats "$disk"
 grep -q "slab_evicted 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no slab_evicted uevent"; }
 pass "every page verified through the evictions; every copy mapped again"
 
-step "teardown"
-swapoff "/dev/$disk" || fail "swapoff"
-spare_destroy swap0
-rmmod spare || fail "rmmod"
-check_dmesg
-pass "clean teardown"
+swap_teardown

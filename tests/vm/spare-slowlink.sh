@@ -36,10 +36,4 @@ show_stats "$disk"
 [ "$(io_stat "$disk" write_waits)" -gt 0 ] || fail "the write window never engaged"
 pass "every page verified, no OOM kill, $(io_stat "$disk" write_waits) writes waited for the window"
 
-step "teardown"
-swapoff "/dev/$disk" || fail "swapoff"
-spare_destroy swap0
-rmmod spare || fail "rmmod"
-rmmod brd
-check_dmesg
-pass "clean teardown"
+swap_teardown

@@ -11,7 +11,7 @@ set -u
 watchdog 600
 
 step "soft-RoCE: client 10.0.0.1, donors 10.0.0.2 and 10.0.0.3"
-spare_rxe_up 3
+rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
 pass "two donors up"
@@ -39,7 +39,7 @@ step "workload: 192 MiB, 3 passes, in a cgroup with memory.max=48M"
 cg_new work 48M
 out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
 t0=$(cut -d' ' -f1 /proc/uptime)
-cg_run work spare-memtest -p 3 192m || { show_stats "$disk"; dmesg | tail -30; fail "memtest found bad pages (or died)"; }
+cg_run work spare-memtest -p 3 192m || { show_stats "$disk"; why_died work; fail "memtest found bad pages (or died)"; }
 t1=$(cut -d' ' -f1 /proc/uptime)
 out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
 echo "pswpout +$out, pswpin +$in, $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"

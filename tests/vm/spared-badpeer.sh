@@ -8,7 +8,7 @@
 set -u
 
 step "soft-RoCE: good client 10.0.0.1, donor 10.0.0.2, bad peers 10.0.0.3"
-spared_rxe_up 3
+rxe_up 3
 spared_start --budget 4M --slab-size 1M --hello-timeout 3000
 rm -f /tmp/bad-done
 

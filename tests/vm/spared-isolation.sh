@@ -8,7 +8,7 @@
 set -u
 
 step "soft-RoCE: clients on 10.0.0.1 and 10.0.0.3, donor on 10.0.0.2"
-spared_rxe_up 3
+rxe_up 3
 spared_start --budget 1M --slab-size 1M --evict-deadline 2000 -v debug
 pass "spared up"
 

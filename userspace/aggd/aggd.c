@@ -253,6 +253,24 @@ static struct txmsg *tx_new(const struct agg_hdr *h)
 }
 
 static void conn_close(struct conn *c, const char *why);
+
+/* Queue one message whose payload is @owned's (freed when sent, or now). */
+static void tx_send(struct conn *c, const struct agg_hdr *h,
+		    const void *payload, size_t len, void *owned)
+{
+	struct txmsg *m = tx_new(h);
+
+	if (!m) {
+		free(owned);
+		conn_close(c, "out of memory for a reply");
+		return;
+	}
+	m->payload = payload;
+	m->owned = owned;
+	m->len = len;
+	tx_queue(c, m);
+}
+
 static void submit_reduce(struct agg_job *job, struct agg_part *part);
 static void mig_fail(struct migration *m, unsigned int status,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -290,7 +308,6 @@ static void send_error(struct conn *c, unsigned int status, uint32_t part,
 		       uint32_t iter, const char *fmt, ...)
 {
 	struct agg_hdr h;
-	struct txmsg *m;
 	char *text = malloc(AGG_MAX_ERR_TEXT);
 	va_list ap;
 	int n;
@@ -311,16 +328,7 @@ static void send_error(struct conn *c, unsigned int status, uint32_t part,
 	h.part = part;
 	h.iter = iter;
 	h.job_id = c->job ? c->job->id : 0;
-	m = tx_new(&h);
-	if (!m) {
-		free(text);
-		conn_close(c, "out of memory for an error reply");
-		return;
-	}
-	m->payload = text;
-	m->owned = text;
-	m->len = (size_t)n;
-	tx_queue(c, m);
+	tx_send(c, &h, text, (size_t)n, text);
 }
 
 /* ERROR reply, then close the connection once it is sent. */
@@ -880,7 +888,6 @@ static void handle_stats(struct conn *c)
 {
 	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
 	struct agg_hdr h;
-	struct txmsg *m;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -936,16 +943,7 @@ static void handle_stats(struct conn *c)
 	if (c->rdma && len > AGG_RDMA_MAX_PAYLOAD)
 		len = AGG_RDMA_MAX_PAYLOAD;
 	agg_hdr_init(&h, AGG_MSG_STATS_REPLY, (uint32_t)len);
-	m = tx_new(&h);
-	if (!m) {
-		free(text);
-		conn_close(c, "out of memory");
-		return;
-	}
-	m->payload = text;
-	m->owned = text;
-	m->len = len;
-	tx_queue(c, m);
+	tx_send(c, &h, text, len, text);
 }
 
 /* ---- moving a job to another instance (source side) ---- */
@@ -954,22 +952,12 @@ static void queue_plain(struct conn *c, unsigned int type, const struct agg_hdr 
 			const void *payload, size_t len, void *owned)
 {
 	struct agg_hdr h = *tmpl;
-	struct txmsg *m;
 
 	h.magic = AGG_PROTO_MAGIC;
 	h.version = AGG_PROTO_VERSION;
 	h.type = (uint16_t)type;
 	h.len = (uint32_t)len;
-	m = tx_new(&h);
-	if (!m) {
-		free(owned);
-		conn_close(c, "out of memory");
-		return;
-	}
-	m->payload = payload;
-	m->owned = owned;
-	m->len = len;
-	tx_queue(c, m);
+	tx_send(c, &h, payload, len, owned);
 }
 
 /* Answer the admin who asked for the migration (if still connected). */
