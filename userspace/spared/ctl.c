@@ -76,6 +76,7 @@ void spared_print_status(struct spared *d, FILE *f, bool slabs)
 	fprintf(f, "spared_sessions_total %" PRIu64 "\n", d->ctr.sessions);
 	fprintf(f, "spared_data_conns_total %" PRIu64 "\n", d->ctr.data_conns);
 	fprintf(f, "spared_conn_rejected_total %" PRIu64 "\n", d->ctr.conn_rejected);
+	fprintf(f, "spared_sessions_superseded_total %" PRIu64 "\n", d->ctr.superseded);
 	fprintf(f, "spared_bad_msgs_total %" PRIu64 "\n", d->ctr.bad_msgs);
 	fprintf(f, "spared_heartbeats_total %" PRIu64 "\n", d->ctr.heartbeats);
 	fprintf(f, "spared_cpu_user_seconds %.3f\n", tv_s(ru.ru_utime));

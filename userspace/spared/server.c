@@ -32,19 +32,26 @@
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-static const char *peer_name(struct rdma_cm_id *id, char *buf, size_t len)
+static const char *peer_host(struct rdma_cm_id *id, char *buf, size_t len)
 {
 	struct sockaddr *sa = rdma_get_peer_addr(id);
-	char host[INET6_ADDRSTRLEN] = "?";
 	const void *a = NULL;
 
 	if (sa && sa->sa_family == AF_INET)
 		a = &((struct sockaddr_in *)sa)->sin_addr;
 	else if (sa && sa->sa_family == AF_INET6)
 		a = &((struct sockaddr_in6 *)sa)->sin6_addr;
-	if (a && !inet_ntop(sa->sa_family, a, host, sizeof(host)))
-		snprintf(host, sizeof(host), "?");
-	snprintf(buf, len, "%s:%u", host, ntohs(rdma_get_dst_port(id)));
+	if (!a || !inet_ntop(sa->sa_family, a, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static const char *peer_name(struct rdma_cm_id *id, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	snprintf(buf, len, "%s:%u", peer_host(id, host, sizeof(host)),
+		 ntohs(rdma_get_dst_port(id)));
 	return buf;
 }
 
@@ -764,9 +771,50 @@ static void reject(struct spared *d, struct rdma_cm_id *id)
 		log_warn("rdma_destroy_id: %s", strerror(errno));
 }
 
+static unsigned int live_sessions(const struct spared *d)
+{
+	const struct session *s;
+	unsigned int n = 0;
+
+	for (s = d->sessions; s; s = s->next)
+		n += !s->dead;
+	return n;
+}
+
+/*
+ * A client that comes back (after a cut link, or its module's reconnect
+ * after any error) sends the same UUID from the same address while its old
+ * session may still look alive here: nothing told us the link died, and
+ * our heartbeats would take a while to find out. That old session's slabs
+ * are lent to nobody, and the new session's MAPs would be refused for want
+ * of budget. The new session replaces the old one: its slabs are released
+ * (and zeroed before they are lent again) at the end of this loop turn,
+ * before the new session can ask for any.
+ *
+ * The UUID is the client's word, so the address must match too: another
+ * host cannot end a session by claiming its UUID. (Hosts able to spoof
+ * addresses on the RDMA network are outside what spared defends against;
+ * see Documentation/spared.md.)
+ */
+static void supersede_sessions(struct spared *d, const uint8_t *uuid,
+			       const char *host, const char *peer)
+{
+	struct session *s;
+
+	for (s = d->sessions; s; s = s->next) {
+		if (s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
+		    strcmp(s->host, host))
+			continue;
+		d->ctr.superseded++;
+		session_fail(s, "superseded by a new session of the same client from %s",
+			     peer);
+	}
+}
+
 static void session_create(struct spared *d, struct rdma_cm_id *id,
 			   const struct spare_conn_priv *p, const char *peer)
 {
+	char host[INET6_ADDRSTRLEN];
 	struct ibv_qp_init_attr qpa = { 0 };
 	struct rdma_conn_param cp = { 0 };
 	struct session *sess;
@@ -775,9 +823,11 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	uint32_t i;
 	int ret;
 
-	if (d->nsessions >= d->cfg.max_clients) {
+	peer_host(id, host, sizeof(host));
+	supersede_sessions(d, p->client_uuid, host, peer);
+	if (live_sessions(d) >= d->cfg.max_clients) {
 		log_warn("%s: connection refused: already %u clients (max_clients)",
-			 peer, d->nsessions);
+			 peer, live_sessions(d));
 		reject(d, id);
 		return;
 	}
@@ -797,6 +847,7 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	sess->ctrl.id = id;
 	id->context = &sess->ctrl;
 	memcpy(sess->uuid, p->client_uuid, sizeof(sess->uuid));
+	snprintf(sess->host, sizeof(sess->host), "%s", host);
 	sess->send_limit = le32toh(p->queue_depth);
 	if (sess->send_limit > SPARED_SEND_DEPTH)
 		sess->send_limit = SPARED_SEND_DEPTH;

@@ -60,6 +60,7 @@ struct session {
 	char			name[96];	/* "peer-addr#serial" */
 	uint64_t		cookie;
 	uint8_t			uuid[16];
+	char			host[64];	/* peer address, no port */
 	uint64_t		created_ms;
 
 	struct conn		ctrl;
@@ -96,6 +97,7 @@ struct spared_counters {
 	uint64_t	sessions;		/* CONTROL connections accepted */
 	uint64_t	data_conns;		/* DATA connections accepted */
 	uint64_t	conn_rejected;		/* connection requests refused */
+	uint64_t	superseded;		/* sessions replaced by a reconnect */
 	uint64_t	bad_msgs;		/* malformed or out-of-place messages */
 	uint64_t	heartbeats;
 };
