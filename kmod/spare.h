@@ -7,6 +7,7 @@
  *   spare_rdma.c    rdma_cm connections, control messages, error road
  *   spare_backup.c  backup block device I/O
  *   spare_sysfs.c   versioned stats under /sys/block/spareN/spare/
+ *   spare_resync.c  refilling copies mapped again after a failure
  *   spare_slab.c, spare_split.c, spare_proto.c: pure logic (KUnit tested)
  */
 #ifndef SPARE_H
@@ -49,6 +50,7 @@
 #define SPARE_REDRIVE_MAX	64
 #define SPARE_REDRIVE_DELAY_MS	20
 #define SPARE_IO_LOSS_TMO_MS	20000	/* give up on a write with no target */
+#define SPARE_RESYNC_PAGES	16	/* pages per resync chunk */
 #define SPARE_ACK_TIMEOUT	16	/* 4.096us << 16 = 268 ms per try */
 
 struct spare_dev;
@@ -154,6 +156,7 @@ struct spare_io_stats {
 	atomic64_t bytes_read;
 	atomic64_t bytes_written;
 	atomic64_t write_waits;		/* writes held back by the window */
+	atomic64_t resync_pages;	/* pages copied to a re-mapped copy */
 };
 
 enum spare_backup_mode {
@@ -200,6 +203,11 @@ struct spare_dev {
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
 	atomic_t write_pages;		/* pages of write requests in flight */
 	wait_queue_head_t write_wait;	/* write_pages dropped */
+
+	/* spare_resync.c: refilling copies mapped again after a failure */
+	struct delayed_work resync_work;
+	bool resync_stop;
+	struct page *resync_pages[SPARE_RESYNC_PAGES];	/* bounce buffer */
 };
 
 /* Per-request command (blk-mq PDU). */
@@ -262,6 +270,11 @@ void spare_donor_error(struct spare_donor *donor, const char *why);
 void spare_op_post(struct spare_op *op, bool write);
 void spare_op_unmap(struct spare_op *op, bool write);
 const char *spare_donor_state_name(int state);
+
+/* spare_resync.c */
+int spare_resync_init(struct spare_dev *dev);
+void spare_resync_stop(struct spare_dev *dev);
+void spare_resync_kick(struct spare_dev *dev);
 
 /* spare_backup.c */
 int spare_backup_open(struct spare_dev *dev);

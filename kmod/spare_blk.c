@@ -735,6 +735,7 @@ static void free_disk(struct spare_dev *dev)
 
 static void power_teardown(struct spare_dev *dev)
 {
+	spare_resync_stop(dev);
 	spare_donors_stop(dev);
 	free_disk(dev);
 	spare_backup_close(dev);
@@ -762,6 +763,11 @@ int spare_dev_power_on(struct spare_dev *dev)
 				  dev->cfg.replicas, dev->cfg.nr_donors);
 	if (ret) {
 		pr_warn("%s: cannot build the slab map: %d\n", name, ret);
+		return ret;
+	}
+	ret = spare_resync_init(dev);
+	if (ret) {
+		spare_slab_map_free(&dev->map);
 		return ret;
 	}
 	ret = ida_alloc_max(&spare_index_ida, 255, GFP_KERNEL);

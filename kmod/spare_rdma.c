@@ -157,7 +157,8 @@ static int queue_create_ib(struct spare_queue *q)
 				ibdev->attrs.max_sge_rd, SPARE_MAX_SEGS + 1);
 			return -EOPNOTSUPP;
 		}
-		q->sq_size = SPARE_QUEUE_DEPTH * SPARE_MAX_EXTENTS;
+		/* every request's ops for this donor, plus one resync op */
+		q->sq_size = SPARE_QUEUE_DEPTH * SPARE_MAX_EXTENTS + 1;
 	} else {
 		d->pd = ib_alloc_pd(ibdev, 0);
 		if (IS_ERR(d->pd)) {
@@ -497,6 +498,8 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (ret)
 		return ret;
+	if (st == SPARE_ST_OK)
+		spare_resync_kick(d->dev);
 	if (st != SPARE_ST_OK) {
 		atomic64_inc(&d->stats.maps_refused);
 		d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);

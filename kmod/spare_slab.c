@@ -235,6 +235,12 @@ u32 spare_slab_write_begin(const struct spare_slab_map *map,
 
 		bitmap_clear(cp->current_map, first, n);
 		gens[c] = cp->gen;
+		if (cp->rs_n && first < cp->rs_first + cp->rs_n &&
+		    cp->rs_first < first + n) {
+			/* the resync in flight owns these pages of this copy */
+			cp->rs_dirty = true;
+			continue;
+		}
 		if (cp->state == SPARE_COPY_MAPPED)
 			mask |= 1U << c;
 	}
@@ -260,6 +266,82 @@ void spare_slab_write_end(struct spare_slab *slab)
 {
 	if (!WARN_ON_ONCE(!slab->writes_inflight))
 		slab->writes_inflight--;
+}
+
+/* First page at or after @p where @t is stale and @src current, or @end. */
+static u32 resync_next(const struct spare_copy *t, const struct spare_copy *src,
+		       u32 p, u32 end)
+{
+	for (;;) {
+		p = find_next_zero_bit(t->current_map, end, p);
+		if (p >= end)
+			return end;
+		p = find_next_bit(src->current_map, end, p);
+		if (p >= end)
+			return end;
+		if (!test_bit(p, t->current_map))
+			return p;
+	}
+}
+
+int spare_slab_resync_begin(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 max,
+			    struct spare_resync *rs)
+{
+	u32 end = map->pages_per_slab, t, s, p, n;
+
+	if (!max)
+		return -EINVAL;
+	for (t = 0; t < map->nr_copies; t++) {
+		struct spare_copy *ct = &slab->copy[t];
+
+		if (ct->state != SPARE_COPY_MAPPED || ct->rs_n)
+			continue;
+		for (s = 0; s < map->nr_copies; s++) {
+			struct spare_copy *cs = &slab->copy[s];
+
+			if (s == t || cs->state != SPARE_COPY_MAPPED)
+				continue;
+			p = resync_next(ct, cs, 0, end);
+			if (p >= end)
+				continue;
+			for (n = 1; n < max && p + n < end; n++)
+				if (test_bit(p + n, ct->current_map) ||
+				    !test_bit(p + n, cs->current_map))
+					break;
+			ct->rs_first = p;
+			ct->rs_n = n;
+			ct->rs_gen = ct->gen;
+			ct->rs_dirty = false;
+			rs->target = t;
+			rs->source = s;
+			rs->first = p;
+			rs->n = n;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+bool spare_slab_resync_end(const struct spare_slab_map *map,
+			   struct spare_slab *slab, const struct spare_resync *rs,
+			   bool ok)
+{
+	struct spare_copy *ct;
+	bool marked;
+
+	if (rs->target >= map->nr_copies)
+		return false;
+	ct = &slab->copy[rs->target];
+	if (!ct->rs_n || ct->rs_first != rs->first || ct->rs_n != rs->n)
+		return false;
+	marked = ok && !ct->rs_dirty && ct->gen == ct->rs_gen &&
+		 ct->state == SPARE_COPY_MAPPED;
+	if (marked)
+		bitmap_set(ct->current_map, rs->first, rs->n);
+	ct->rs_n = 0;
+	ct->rs_dirty = false;
+	return marked;
 }
 
 bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,

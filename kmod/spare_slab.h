@@ -52,6 +52,10 @@ struct spare_copy {
 	u64 addr;		/* remote address of the slab */
 	u32 inflight;		/* RDMA operations posted on this copy */
 	unsigned long *current_map; /* per page: remote copy is current */
+	/* a resync of pages [rs_first, rs_first + rs_n) in flight; rs_n = 0: none */
+	u32 rs_first, rs_n;
+	u32 rs_gen;		/* the copy's gen when the resync began */
+	bool rs_dirty;		/* a write touched those pages meanwhile */
 };
 
 struct spare_slab {
@@ -138,6 +142,36 @@ void spare_slab_write_landed(const struct spare_slab_map *map,
 			     struct spare_slab *slab, u32 c, u32 gen,
 			     u32 first, u32 n);
 void spare_slab_write_end(struct spare_slab *slab);
+
+/*
+ * Resynchronisation: refill a MAPPED copy that is not current for pages
+ * another copy is current for (it was mapped again after a failure).
+ *
+ * spare_slab_resync_begin() picks up to @max such pages, contiguous, with
+ * one source copy current for all of them. That source being current
+ * proves no write to those pages is in flight (write_begin clears every
+ * copy's bits, and a write lands only when its whole request has settled).
+ * The chunk is recorded on the target copy. Until spare_slab_resync_end(),
+ * a write overlapping it leaves the target out (and marks the chunk dirty):
+ * only the resync writes those pages of the target, so a foreground write
+ * can never land there first and be overwritten with older data.
+ * Returns 0 and fills @rs, or -ENOENT if the slab needs nothing.
+ *
+ * spare_slab_resync_end() closes the chunk; with @ok, the target becomes
+ * current for it unless a write touched it or the copy changed generation.
+ * Returns true if it did.
+ */
+struct spare_resync {
+	u32 target, source;	/* copy indexes */
+	u32 first, n;		/* pages of the slab */
+};
+
+int spare_slab_resync_begin(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 max,
+			    struct spare_resync *rs);
+bool spare_slab_resync_end(const struct spare_slab_map *map,
+			   struct spare_slab *slab, const struct spare_resync *rs,
+			   bool ok);
 
 /*
  * Copy @c failed at generation @gen (an RDMA error): move it to FAILED unless

@@ -256,7 +256,121 @@ static void bitmap_rejects_out_of_slab_ranges(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
+/* Slab 0 with both copies mapped, pages 0..63 written to copy 0 only. */
+static void resync_setup(struct kunit *test, struct spare_slab_map *map)
+{
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, map, MiB, 20, 2, 2);	/* 256 pages */
+	slab = &map->slabs[0];
+	map_copy(test, map, 0);
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(map, slab, 0, 64, gens), 1U);
+	spare_slab_write_landed(map, slab, 0, gens[0], 0, 64);
+	spare_slab_write_end(slab);
+	map_copy(test, map, 1);		/* mapped again after a failure */
+	KUNIT_ASSERT_EQ(test, spare_copy_current_pages(map, &slab->copy[1]), 192U);
+}
+
+static void resync_refills_a_remapped_copy(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 done = 0;
+
+	resync_setup(test, &map);
+	slab = &map.slabs[0];
+	while (!spare_slab_resync_begin(&map, slab, 16, &rs)) {
+		KUNIT_EXPECT_EQ(test, rs.target, 1U);
+		KUNIT_EXPECT_EQ(test, rs.source, 0U);
+		KUNIT_EXPECT_EQ(test, rs.first, done);
+		KUNIT_EXPECT_EQ(test, rs.n, 16U);
+		/* one chunk per copy at a time */
+		KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs),
+				-ENOENT);
+		KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+		done += rs.n;
+		if (done > 64)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, done, 64U);
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[1]), 256U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 0, 64, 1), 1);
+	/* nothing left to do; a failed chunk is retried, not marked */
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), -ENOENT);
+	spare_slab_map_free(&map);
+
+	resync_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 100, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.n, 64U);	/* stops where the stale run ends */
+	KUNIT_EXPECT_FALSE(test, spare_slab_resync_end(&map, slab, &rs, false));
+	KUNIT_EXPECT_EQ(test, spare_copy_current_pages(&map, &slab->copy[1]), 192U);
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 100, &rs), 0);
+	spare_slab_map_free(&map);
+}
+
+static void resync_write_meanwhile_leaves_target_out(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	resync_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	/* a write to page 3 during the resync goes to copy 0 only */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 3, 1, gens), 1U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 3, 1);
+	spare_slab_write_end(slab);
+	/* a write elsewhere still goes to both */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 100, 1, gens), 3U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 100, 1);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 100, 1);
+	spare_slab_write_end(slab);
+	/* the resync copied older data for page 3: nothing is marked */
+	KUNIT_EXPECT_FALSE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[1], 0, 1));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[1], 3, 1));
+	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[1], 100, 1));
+	/* and the chunk is picked again */
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.first, 0U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	/* after the resync, writes go to both copies again */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 3, 1, gens), 3U);
+	spare_slab_write_end(slab);
+	spare_slab_map_free(&map);
+}
+
+static void resync_target_failed_meanwhile(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+
+	resync_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 1, slab->copy[1].gen));
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
+						   SPARE_COPY_UNMAPPED), 0);
+	map_copy(test, &map, 1);
+	/* the chunk's copy is gone: its late answer marks nothing */
+	KUNIT_EXPECT_FALSE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[1], 0, 16));
+	/* no source at all: nothing to pick */
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, slab->copy[0].gen));
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), -ENOENT);
+	spare_slab_map_free(&map);
+}
+
 static struct kunit_case bitmap_cases[] = {
+	KUNIT_CASE(resync_refills_a_remapped_copy),
+	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
+	KUNIT_CASE(resync_target_failed_meanwhile),
 	KUNIT_CASE(bitmap_fresh_copy_is_current_where_unwritten),
 	KUNIT_CASE(bitmap_failed_copy_never_read),
 	KUNIT_CASE(bitmap_evicting_copy_readable_not_written),

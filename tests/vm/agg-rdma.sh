@@ -4,8 +4,9 @@
 # integration tests, with the workers on 10.0.0.1 and the daemon on
 # 10.0.0.2. Exact sums for many jobs x workers in fp32/fp16/bf16, a worker
 # vanishing mid-iteration fails only its own job, finished workers may go
-# before the others pulled the last iteration, the server optimizer, and
-# a clean daemon exit.
+# before the others pulled the last iteration, the server optimizer, a job
+# moved to a second daemon with its RDMA workers following, and a clean
+# daemon exit.
 . /spare/tests/vm/lib.sh
 set -u
 
@@ -48,6 +49,18 @@ $ITEST stats || fail_log "stats over RDMA"
 timeout -s KILL 60 /spare/bin/spare-agg-itest -h "$AGG_ADDR" -p "$AGG_PORT" many ||
 	fail_log "TCP beside RDMA"
 pass "stats over RDMA, TCP beside it"
+
+step "a job moves to a second spare-aggd; its RDMA workers follow the REDIRECT"
+B_PORT=18517
+B_LOG=/tmp/aggd-b.log
+/spare/bin/spare-aggd -a "$AGG_ADDR" -p "$B_PORT" --rdma "$AGG_ADDR" \
+	--max-cores 2 >"$B_LOG" 2>&1 &
+B_PID=$!
+wait_for 100 grep -q "rdma: listening" "$B_LOG" || { tail -20 "$B_LOG"; fail "second spare-aggd did not start"; }
+$ITEST -q "$B_PORT" migrate || { tail -n 40 "$B_LOG"; fail_log "migration with RDMA workers"; }
+kill -TERM "$B_PID"
+wait "$B_PID" || { tail -n 40 "$B_LOG"; fail "second spare-aggd exited $?"; }
+pass "job moved mid-training with RDMA workers; sums exact, the other job undisturbed"
 
 step "SIGTERM: clean exit"
 kill -TERM "$AGG_PID"

@@ -181,14 +181,24 @@ swap_run() {
 # host 2 and the client on host 1, each bounded in time; prints the client's
 # output. Returns the client's status.
 perftest() {
-	local tool=$1 port=$2 srv rc
+	local tool=$1 port=$2 srv rc try
 	shift 2
 	timeout -s KILL 120 "$tool" -R -F -p "$port" "$@" >/tmp/perftest-srv.out 2>&1 &
 	srv=$!
-	sleep 1
-	timeout -s KILL 110 "$tool" -R -F -p "$port" "$@" \
-		--source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/perftest-cli.out 2>&1
-	rc=$?
+	# The server may not listen yet: a loaded guest can take more than a
+	# second to open the device. Its CM then answers REJECTED (no listener,
+	# reason 8), and the client is simply started again.
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		timeout -s KILL 100 "$tool" -R -F -p "$port" "$@" \
+			--source_ip "$(host_addr 1)" "$(host_addr 2)" >/tmp/perftest-cli.out 2>&1
+		rc=$?
+		[ $rc = 0 ] && break
+		grep -q 'RDMA_CM_EVENT_REJECTED' /tmp/perftest-cli.out || break
+		kill -0 "$srv" 2>/dev/null || break
+		echo "perftest: $tool connect rejected (server not listening yet?), try $((try + 1))" >&2
+	done
+	[ $rc = 0 ] || kill -9 "$srv" 2>/dev/null
 	wait $srv
 	cat /tmp/perftest-cli.out
 	[ $rc = 0 ] || { echo "--- $tool server:"; cat /tmp/perftest-srv.out; }

@@ -767,21 +767,15 @@ static void send_redirect(struct conn *c, const struct agg_target *to,
 {
 	uint8_t *body = malloc(AGG_REDIRECT_SIZE);
 	struct agg_hdr h;
-	struct txmsg *m;
 
-	agg_hdr_init(&h, AGG_MSG_REDIRECT, AGG_REDIRECT_SIZE);
-	h.iter = iter;
-	m = body ? tx_new(&h) : NULL;
-	if (!m || agg_redirect_encode(to, body) < 0) {
+	if (!body || agg_redirect_encode(to, body) < 0) {
 		free(body);
-		free(m);
-		conn_close(c, "out of memory for a redirect");
+		conn_close(c, "cannot build a redirect (out of memory or bad target)");
 		return;
 	}
-	m->payload = body;
-	m->owned = body;
-	m->len = AGG_REDIRECT_SIZE;
-	tx_queue(c, m);
+	agg_hdr_init(&h, AGG_MSG_REDIRECT, AGG_REDIRECT_SIZE);
+	h.iter = iter;
+	tx_send(c, &h, body, AGG_REDIRECT_SIZE, body);
 }
 
 static void handle_register(struct conn *c)

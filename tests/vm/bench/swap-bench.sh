@@ -13,13 +13,26 @@
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
 #   rdma-raw spare nvme-rdma nbd zram dm-delay
+# and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
+# (memory.max), BENCH_HIGH (memory.high, default none), BENCH_FIO_SECS,
+# BENCH_DELAY_MS (dm-delay).
 . /spare/tests/vm/lib.sh
 [ -f /spare/tests/vm/spare.inc ] && . /spare/tests/vm/spare.inc
 set -u
 
+names=
+for a in "$@"; do
+	case $a in
+	BENCH_[A-Z_]*=*) export "${a?}" ;;
+	*) names="$names $a" ;;
+	esac
+done
+set -- $names
+
 SIZE=${BENCH_SIZE:-192m}
 PASSES=${BENCH_PASSES:-2}
 MAX=${BENCH_MAX:-48M}
+HIGH=${BENCH_HIGH:-max}
 FIO_SECS=${BENCH_FIO_SECS:-10}
 DELAY_MS=${BENCH_DELAY_MS:-1}
 DEV_MB=256
@@ -166,9 +179,12 @@ run_dm_delay() {
 	return $rc
 }
 
-step "set-up: client 10.0.0.1, donors 10.0.0.2 and 10.0.0.3; workload $SIZE x $PASSES passes in memory.max=$MAX"
+step "set-up: client 10.0.0.1, donors 10.0.0.2 and 10.0.0.3; workload $SIZE x $PASSES passes in memory.max=$MAX, memory.high=$HIGH"
 rxe_up 3
 cg_new bench "$MAX"
+echo "$HIGH" >/sys/fs/cgroup/bench/memory.high || fail "memory.high=$HIGH"
+result config memory_max "$MAX"
+result config memory_high "$HIGH"
 for b in $backends; do
 	step "backend $b"
 	if "run_$(echo "$b" | tr - _)"; then

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resynchronisation: after a donor comes back and a copy of a slab is mapped
+ * again, that copy holds none of the pages written before. Until they are
+ * rewritten, those pages have one copy fewer than the device was asked for,
+ * and losing the survivor would turn them into I/O errors. This worker
+ * refills such copies from a current one, a chunk of up to
+ * SPARE_RESYNC_PAGES pages at a time: RDMA READ from the source copy into
+ * bounce pages, then RDMA WRITE to the target. The rules that make it safe
+ * against concurrent writes live in spare_slab.c (spare_slab_resync_begin()
+ * and _end(), tested by KUnit).
+ *
+ * One chunk is in flight per device, and the worker runs on system_long_wq,
+ * not on dev->wq, so that the donor error work it may have to wait for is
+ * never queued behind it. A queue pair is posted to only under its donor's
+ * lock (d->lock), which donor_teardown() holds while it destroys them; the
+ * worker takes it with mutex_trylock() and tries again later if the donor
+ * is busy connecting or failing.
+ */
+#include <linux/highmem.h>
+
+#include "spare.h"
+
+#define SPARE_RESYNC_BUDGET	256	/* chunks per run before yielding */
+#define SPARE_RESYNC_TMO_MS	5000
+#define SPARE_RESYNC_RETRY_MS	1000
+
+struct resync_op {
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+};
+
+static void resync_op_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct resync_op *op = container_of(wc->wr_cqe, struct resync_op, cqe);
+
+	op->status = wc->status;
+	complete(&op->done);
+}
+
+/*
+ * RDMA READ (@write false) or WRITE of @n bounce pages from or to remote
+ * address @raddr of donor @d. Returns 0 once the operation has completed
+ * successfully, -EAGAIN if the donor cannot take it now, -EIO if it failed.
+ */
+static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
+		       u64 raddr, u32 rkey, u32 n, bool write)
+{
+	enum dma_data_direction dir = write ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	struct ib_sge sge[SPARE_RESYNC_PAGES];
+	struct ib_rdma_wr wr = {};
+	struct spare_queue *q;
+	struct ib_device *ibdev;
+	struct resync_op op;
+	u32 i, mapped = 0;
+	int ret;
+
+	if (!mutex_trylock(&d->lock))
+		return -EAGAIN;
+	q = spare_data_queue(d, 0);
+	if (IS_ERR_OR_NULL(q)) {
+		mutex_unlock(&d->lock);
+		return -EAGAIN;
+	}
+	ibdev = q->cm_id->device;
+	for (i = 0; i < n; i++) {
+		u64 a = ib_dma_map_page(ibdev, dev->resync_pages[i], 0,
+					SPARE_PAGE_SIZE, dir);
+
+		if (ib_dma_mapping_error(ibdev, a)) {
+			ret = -ENOMEM;
+			goto unmap;
+		}
+		sge[i].addr = a;
+		sge[i].length = SPARE_PAGE_SIZE;
+		sge[i].lkey = d->pd->local_dma_lkey;
+		mapped++;
+	}
+	init_completion(&op.done);
+	op.cqe.done = resync_op_done;
+	wr.wr.wr_cqe = &op.cqe;
+	wr.wr.sg_list = sge;
+	wr.wr.num_sge = n;
+	wr.wr.opcode = write ? IB_WR_RDMA_WRITE : IB_WR_RDMA_READ;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = raddr;
+	wr.rkey = rkey;
+	ret = ib_post_send(q->qp, &wr.wr, NULL);
+	if (ret) {
+		/* Nothing was posted: undo the mapping, then fail the donor. */
+		for (i = 0; i < mapped; i++)
+			ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE,
+					  dir);
+		mutex_unlock(&d->lock);
+		spare_donor_error(d, "resync post failed");
+		return -EAGAIN;
+	}
+	mutex_unlock(&d->lock);
+	if (!wait_for_completion_timeout(&op.done,
+					 msecs_to_jiffies(SPARE_RESYNC_TMO_MS))) {
+		/* The error road drains the QP, which completes the op. */
+		spare_donor_error(d, "resync timeout");
+		wait_for_completion(&op.done);
+	}
+	ret = op.status == IB_WC_SUCCESS ? 0 : -EIO;
+	if (ret && op.status != IB_WC_WR_FLUSH_ERR) {
+		pr_warn_ratelimited("donor %s: resync RDMA %s failed: %s\n",
+				    d->name, write ? "WRITE" : "READ",
+				    ib_wc_status_msg(op.status));
+		spare_donor_error(d, "RDMA operation failed");
+	}
+	for (i = 0; i < mapped; i++)
+		ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE, dir);
+	return ret;
+unmap:
+	for (i = 0; i < mapped; i++)
+		ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE, dir);
+	mutex_unlock(&d->lock);
+	return ret;
+}
+
+struct resync_chunk {
+	struct spare_resync rs;
+	u32 src_donor, dst_donor;
+	u64 src_addr, dst_addr;		/* remote address of the chunk */
+	u32 src_rkey, dst_rkey;
+};
+
+/* Begin a chunk in slab @s; false if the slab needs nothing now. */
+static bool chunk_begin(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[s];
+	struct spare_copy *src, *dst;
+	unsigned long flags;
+	u64 off;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	if (spare_slab_resync_begin(map, slab, SPARE_RESYNC_PAGES, &ck->rs)) {
+		spin_unlock_irqrestore(&slab->lock, flags);
+		return false;
+	}
+	src = &slab->copy[ck->rs.source];
+	dst = &slab->copy[ck->rs.target];
+	off = (u64)ck->rs.first << SPARE_PAGE_SHIFT;
+	ck->src_donor = src->donor;
+	ck->dst_donor = dst->donor;
+	ck->src_addr = src->addr + off;
+	ck->dst_addr = dst->addr + off;
+	ck->src_rkey = src->rkey;
+	ck->dst_rkey = dst->rkey;
+	/* An eviction of either copy waits for these before its UNMAP. */
+	src->inflight++;
+	dst->inflight++;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	return true;
+}
+
+static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
+		      bool ok)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[s];
+	struct spare_copy *src = &slab->copy[ck->rs.source];
+	struct spare_copy *dst = &slab->copy[ck->rs.target];
+	unsigned long flags;
+	bool marked, wake;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	marked = spare_slab_resync_end(map, slab, &ck->rs, ok);
+	src->inflight--;
+	dst->inflight--;
+	wake = src->state == SPARE_COPY_EVICTING ||
+	       dst->state == SPARE_COPY_EVICTING;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (wake)
+		wake_up_all(&dev->inflight_wait);
+	return marked;
+}
+
+/* Copy one chunk. 0: done (marked or not), -EAGAIN: try again later. */
+static int chunk_copy(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
+{
+	struct spare_donor *sd = &dev->donors[ck->src_donor];
+	struct spare_donor *dd = &dev->donors[ck->dst_donor];
+	int ret;
+
+	ret = resync_rdma(dev, sd, ck->src_addr, ck->src_rkey, ck->rs.n, false);
+	if (!ret)
+		ret = resync_rdma(dev, dd, ck->dst_addr, ck->dst_rkey, ck->rs.n,
+				  true);
+	if (chunk_end(dev, s, ck, !ret))
+		atomic64_add(ck->rs.n, &dev->stats.resync_pages);
+	return ret;
+}
+
+static void resync_work(struct work_struct *work)
+{
+	struct spare_dev *dev = container_of(to_delayed_work(work),
+					     struct spare_dev, resync_work);
+	unsigned int budget = SPARE_RESYNC_BUDGET;
+	unsigned int noio = memalloc_noio_save();
+	struct resync_chunk ck;
+	bool busy = false;
+	u32 s;
+
+	for (s = 0; s < dev->map.nr_slabs; s++) {
+		while (!READ_ONCE(dev->resync_stop) && chunk_begin(dev, s, &ck)) {
+			if (chunk_copy(dev, s, &ck)) {
+				busy = true;	/* a donor was not ready */
+				break;
+			}
+			if (!--budget)
+				goto yield;
+		}
+		if (READ_ONCE(dev->resync_stop))
+			goto out;
+	}
+	if (busy)
+		queue_delayed_work(system_long_wq, &dev->resync_work,
+				   msecs_to_jiffies(SPARE_RESYNC_RETRY_MS));
+	goto out;
+yield:
+	queue_delayed_work(system_long_wq, &dev->resync_work, 1);
+out:
+	memalloc_noio_restore(noio);
+}
+
+/* A copy was mapped (again): look for pages it should hold, soon. */
+void spare_resync_kick(struct spare_dev *dev)
+{
+	if (dev->resync_pages[0] && !READ_ONCE(dev->resync_stop))
+		queue_delayed_work(system_long_wq, &dev->resync_work, HZ);
+}
+
+int spare_resync_init(struct spare_dev *dev)
+{
+	u32 i;
+
+	dev->resync_stop = false;
+	INIT_DELAYED_WORK(&dev->resync_work, resync_work);
+	if (dev->map.nr_copies < 2)
+		return 0;	/* nothing to copy from */
+	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
+		dev->resync_pages[i] = alloc_page(GFP_KERNEL);
+		if (!dev->resync_pages[i]) {
+			spare_resync_stop(dev);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Before the donors are torn down: no chunk runs after this returns. */
+void spare_resync_stop(struct spare_dev *dev)
+{
+	u32 i;
+
+	WRITE_ONCE(dev->resync_stop, true);
+	cancel_delayed_work_sync(&dev->resync_work);
+	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
+		if (dev->resync_pages[i])
+			__free_page(dev->resync_pages[i]);
+		dev->resync_pages[i] = NULL;
+	}
+}
