@@ -964,7 +964,7 @@ static int scenario_idle(void)
 
 #define MIG_ITERS	60
 
-static unsigned int mig_progress[2];	/* iterations done by rank 0 */
+static unsigned int mig_progress[3];	/* iterations done by rank 0 */
 static unsigned int mig_in_slow;	/* job 410 rank 1 waits mid-iteration */
 
 /*
@@ -1088,7 +1088,7 @@ static int migrate_one(const char *job, const char *token, unsigned int to_port,
 
 static void wait_progress(unsigned int *p, unsigned int at_least)
 {
-	for (int i = 0; i < 20000 && __atomic_load_n(p, __ATOMIC_ACQUIRE) < at_least; i++)
+	for (int i = 0; i < 120000 && __atomic_load_n(p, __ATOMIC_ACQUIRE) < at_least; i++)
 		usleep(1000);
 }
 
@@ -1294,6 +1294,7 @@ static int scenario_migrate(void)
 	}
 	for (unsigned int r = 0; r < 3; r++)
 		stay[r].iter_pause_ms = 2;
+	stay[0].progress = &mig_progress[2];
 	for (unsigned int r = 0; r < 2; r++) {
 		mv[r].iter_pause_ms = 3;
 		mv[r].progress = r == 0 ? &mig_progress[1] : NULL;
@@ -1310,6 +1311,9 @@ static int scenario_migrate(void)
 		pthread_create(&sgd[r].tid, NULL, sgd_worker_main, &sgd[r]);
 	}
 
+	/* The job must be registered before it can be asked to move: over
+	 * RDMA in a slow guest the workers take a while to connect. */
+	wait_progress(&mig_progress[2], 1);
 	/* failures first: the job stays and goes on */
 	if (!migrate_one("itest-job-400", "wrong", port2, &it, msg, sizeof(msg),
 			 &status) || status != AGG_EAUTH) {

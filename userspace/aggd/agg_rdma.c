@@ -241,7 +241,10 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
 	rc->mr = rc->buf ? ibv_reg_mr(s->pd, rc->buf, (size_t)N_SLOTS * SLOT_SIZE,
 				      IBV_ACCESS_LOCAL_WRITE) : NULL;
 	if (!rc->mr || rdma_create_qp(id, s->pd, &qa)) {
-		rlog("%s: rejected: %s", peer, strerror(errno));
+		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)", peer,
+		     rc->mr ? "rdma_create_qp" : "ibv_reg_mr", strerror(errno),
+		     ibv_get_device_name(id->verbs->device),
+		     ibv_get_device_name(s->pd->context->device));
 		rdma_reject(id, NULL, 0);
 		conn_free(rc);
 		return;
