@@ -69,6 +69,7 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 					SPARE_PAGE_SIZE, dir);
 
 		if (ib_dma_mapping_error(ibdev, a)) {
+			mutex_unlock(&d->lock);
 			ret = -ENOMEM;
 			goto unmap;
 		}
@@ -87,16 +88,12 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 	wr.remote_addr = raddr;
 	wr.rkey = rkey;
 	ret = ib_post_send(q->qp, &wr.wr, NULL);
-	if (ret) {
-		/* Nothing was posted: undo the mapping, then fail the donor. */
-		for (i = 0; i < mapped; i++)
-			ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE,
-					  dir);
-		mutex_unlock(&d->lock);
-		spare_donor_error(d, "resync post failed");
-		return -EAGAIN;
-	}
 	mutex_unlock(&d->lock);
+	if (ret) {
+		spare_donor_error(d, "resync post failed");
+		ret = -EAGAIN;
+		goto unmap;	/* nothing was posted */
+	}
 	if (!wait_for_completion_timeout(&op.done,
 					 msecs_to_jiffies(SPARE_RESYNC_TMO_MS))) {
 		/* The error road drains the QP, which completes the op. */
@@ -110,13 +107,9 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 				    ib_wc_status_msg(op.status));
 		spare_donor_error(d, "RDMA operation failed");
 	}
-	for (i = 0; i < mapped; i++)
-		ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE, dir);
-	return ret;
 unmap:
 	for (i = 0; i < mapped; i++)
 		ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE, dir);
-	mutex_unlock(&d->lock);
 	return ret;
 }
 
