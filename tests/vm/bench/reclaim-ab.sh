@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# reclaim_wait on and off in one boot: two copies over two donors, a 192 MiB
+# single pass in a 48 MiB cgroup, twice each way (Documentation/kmod.md).
+# Not run by make check:
+#   scripts/vm/run -k KVER -t 1400 tests/vm/bench/reclaim-ab.sh
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 1500
+swap_setup 2
+for i in 1 2; do for rw in Y N; do
+	echo $rw > /sys/module/spare/parameters/reclaim_wait
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	cg_run work spare-memtest -p 1 192m
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "AB reclaim_wait=$rw rc=$? secs=$(echo $t0 $t1 | awk '{print $2-$1}') oom=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/work/memory.events)"
+done; done
+show_stats $disk
+pass done
