@@ -342,6 +342,12 @@ static int queue_connect(struct spare_queue *q)
 		return ret;
 	}
 	ret = rdma_set_ack_timeout(q->cm_id, SPARE_ACK_TIMEOUT);
+	/*
+	 * The CM's default RNR NAK delay is 655 ms: a burst of EVICTs or
+	 * replies beyond our posted receives would stall the queue that long.
+	 */
+	if (!ret)
+		ret = rdma_set_min_rnr_timer(q->cm_id, IB_RNR_TIMER_000_64);
 	if (!ret)
 		ret = rdma_resolve_addr(q->cm_id,
 			d->dev->cfg.source.ss_family == AF_INET ?

@@ -1393,6 +1393,8 @@ int main(int argc, char **argv)
 {
 	int opt, ret;
 
+	/* one line at a time, so a log interleaves it with the daemon's */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "h:p:q:RS:")) != -1) {
 		switch (opt) {
 		case 'h': host = optarg; break;

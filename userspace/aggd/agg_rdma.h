@@ -39,7 +39,11 @@ int agg_rdma_cm_fd(const struct agg_rdma_srv *s);
 /* -1 until the first connection has opened the device. */
 int agg_rdma_cq_fd(const struct agg_rdma_srv *s);
 void agg_rdma_cm_event(struct agg_rdma_srv *s);
-void agg_rdma_cq_event(struct agg_rdma_srv *s);
+/*
+ * Handles at most a bounded batch of completions. Returns 1 when more may be
+ * waiting: call again soon (the completion channel will not signal those).
+ */
+int agg_rdma_cq_event(struct agg_rdma_srv *s);
 void agg_rdma_stop(struct agg_rdma_srv *s);
 
 /* 0, or -1 when the message is too long or the post failed. */
