@@ -177,6 +177,16 @@ struct spare_config {
 	char donor_name[SPARE_MAX_DONORS][64];
 };
 
+/*
+ * The writes one task in direct reclaim dispatched since it last waited
+ * (spare_blk.c). A slot whose count is zero may be taken by another task.
+ */
+#define SPARE_RBATCHES	16
+struct spare_rbatch {
+	struct task_struct *task;	/* compared only, never dereferenced */
+	atomic_t pending;
+};
+
 struct spare_dev {
 	struct config_item item;
 	struct mutex lock;		/* config and power */
@@ -202,7 +212,10 @@ struct spare_dev {
 	wait_queue_head_t backup_wait;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
 	atomic_t write_pages;		/* pages of write requests in flight */
-	wait_queue_head_t write_wait;	/* write_pages dropped */
+	wait_queue_head_t write_wait;	/* write_pages or a batch dropped */
+	/* spare_blk.c: direct reclaimers' write batches still in flight */
+	spinlock_t rbatch_lock;
+	struct spare_rbatch rbatch[SPARE_RBATCHES];
 
 	/* spare_resync.c: refilling copies mapped again after a failure */
 	struct delayed_work resync_work;
@@ -237,6 +250,7 @@ struct spare_cmd {
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
 	bool reclaim_wait;		/* a direct reclaimer waits for this write */
+	struct spare_rbatch *rbatch;	/* counted in this reclaim batch */
 	blk_status_t backup_status;
 	unsigned int nr_ext;
 	unsigned int nr_ops;

@@ -83,10 +83,14 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 
 static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
-	if (!cmd->window_pages && !cmd->reclaim_wait)
+	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch)
 		return;
 	atomic_sub(cmd->window_pages, &dev->write_pages);
 	cmd->window_pages = 0;
+	if (cmd->rbatch) {
+		atomic_dec(&cmd->rbatch->pending);
+		cmd->rbatch = NULL;
+	}
 	WRITE_ONCE(cmd->reclaim_wait, false);
 	wake_up(&dev->write_wait);
 }
@@ -108,6 +112,56 @@ static bool write_from_direct_reclaim(void)
 	return READ_ONCE(spare_reclaim_wait) &&
 	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC &&
 	       !current->bio_list;
+}
+
+/*
+ * Count @cmd in the current task's reclaim batch: its slot, else a slot
+ * whose writes have all landed. Returns false when every slot is busy with
+ * other tasks' writes; the caller then waits for this request alone.
+ */
+static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	struct spare_rbatch *mine = NULL, *idle = NULL;
+	unsigned int i;
+
+	spin_lock(&dev->rbatch_lock);
+	for (i = 0; i < SPARE_RBATCHES; i++) {
+		struct spare_rbatch *b = &dev->rbatch[i];
+
+		if (b->task == current) {
+			mine = b;
+			break;
+		}
+		if (!idle && !atomic_read(&b->pending))
+			idle = b;
+	}
+	if (!mine && idle) {
+		mine = idle;
+		mine->task = current;
+	}
+	if (mine) {
+		atomic_inc(&mine->pending);
+		cmd->rbatch = mine;
+	}
+	spin_unlock(&dev->rbatch_lock);
+	return mine;
+}
+
+/* The current task's batch, if it has writes in flight. */
+static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
+{
+	struct spare_rbatch *mine = NULL;
+	unsigned int i;
+
+	spin_lock(&dev->rbatch_lock);
+	for (i = 0; i < SPARE_RBATCHES; i++)
+		if (dev->rbatch[i].task == current &&
+		    atomic_read(&dev->rbatch[i].pending)) {
+			mine = &dev->rbatch[i];
+			break;
+		}
+	spin_unlock(&dev->rbatch_lock);
+	return mine;
 }
 
 void spare_uevent(struct spare_dev *dev, const char *event,
@@ -375,6 +429,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	/* Before the request's timer starts: waiting here is not its fault. */
 	cmd->window_pages = 0;
 	cmd->reclaim_wait = false;
+	cmd->rbatch = NULL;
 	if (req_op(rq) == REQ_OP_WRITE &&
 	    !write_window_enter(dev, cmd, blk_rq_bytes(rq) >> PAGE_SHIFT))
 		return BLK_STS_RESOURCE;
@@ -438,12 +493,19 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 
 	/*
-	 * Only the last request of a dispatch batch waits: the batch's writes
-	 * went out in order on the same queue pairs, so when it has landed
-	 * the others almost always have too, and the batch stays pipelined.
+	 * A direct reclaimer's writes are counted in its batch, and the last
+	 * request of its dispatch waits until all of them have landed, so the
+	 * batch stays pipelined. Writes of one batch go to different donors
+	 * when they hit different slabs, so the last one landing says nothing
+	 * about the others: the count does. No free slot: this write waits
+	 * for itself.
 	 */
-	wait = cmd->is_write && bd->last && write_from_direct_reclaim();
-	cmd->reclaim_wait = wait;
+	wait = false;
+	if (cmd->is_write && write_from_direct_reclaim() &&
+	    !rbatch_add(dev, cmd)) {
+		cmd->reclaim_wait = true;
+		wait = true;
+	}
 	err = map_segments(dev, cmd, rq);
 	for (i = 0; i < cmd->nr_ops; i++) {
 		struct spare_op *op = &cmd->ops[i];
@@ -466,9 +528,17 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		}
 	}
 	spare_cmd_put(cmd);
+	/* @cmd may be completed and reused from here on: not read again */
 	if (wait)
 		wait_event_timeout(dev->write_wait, !READ_ONCE(cmd->reclaim_wait),
 				   HZ);
+	if (bd->last && write_from_direct_reclaim()) {
+		struct spare_rbatch *b = rbatch_mine(dev);
+
+		if (b)
+			wait_event_timeout(dev->write_wait,
+					   !atomic_read(&b->pending), HZ);
+	}
 	return BLK_STS_OK;
 }
 
