@@ -137,7 +137,7 @@ static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 	}
 	if (!mine && idle) {
 		mine = idle;
-		mine->task = current;
+		WRITE_ONCE(mine->task, current);
 	}
 	if (mine) {
 		atomic_inc(&mine->pending);
@@ -535,9 +535,11 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (bd->last && write_from_direct_reclaim()) {
 		struct spare_rbatch *b = rbatch_mine(dev);
 
+		/* once empty the slot may pass to another task: stop then */
 		if (b)
 			wait_event_timeout(dev->write_wait,
-					   !atomic_read(&b->pending), HZ);
+					   !atomic_read(&b->pending) ||
+					   READ_ONCE(b->task) != current, HZ);
 	}
 	return BLK_STS_OK;
 }
