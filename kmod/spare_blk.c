@@ -119,26 +119,29 @@ static bool write_from_direct_reclaim(void)
  * whose writes have all landed. Returns false when every slot is busy with
  * other tasks' writes; the caller then waits for this request alone.
  */
+/* The slot of the current task, or NULL. Under rbatch_lock. */
+static struct spare_rbatch *rbatch_owned(struct spare_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < SPARE_RBATCHES; i++)
+		if (dev->rbatch[i].task == current)
+			return &dev->rbatch[i];
+	return NULL;
+}
+
 static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 {
-	struct spare_rbatch *mine = NULL, *idle = NULL;
+	struct spare_rbatch *mine;
 	unsigned int i;
 
 	spin_lock(&dev->rbatch_lock);
-	for (i = 0; i < SPARE_RBATCHES; i++) {
-		struct spare_rbatch *b = &dev->rbatch[i];
-
-		if (b->task == current) {
-			mine = b;
-			break;
+	mine = rbatch_owned(dev);
+	for (i = 0; !mine && i < SPARE_RBATCHES; i++)
+		if (!atomic_read(&dev->rbatch[i].pending)) {
+			mine = &dev->rbatch[i];
+			WRITE_ONCE(mine->task, current);
 		}
-		if (!idle && !atomic_read(&b->pending))
-			idle = b;
-	}
-	if (!mine && idle) {
-		mine = idle;
-		WRITE_ONCE(mine->task, current);
-	}
 	if (mine) {
 		atomic_inc(&mine->pending);
 		cmd->rbatch = mine;
@@ -150,16 +153,12 @@ static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 /* The current task's batch, if it has writes in flight. */
 static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
 {
-	struct spare_rbatch *mine = NULL;
-	unsigned int i;
+	struct spare_rbatch *mine;
 
 	spin_lock(&dev->rbatch_lock);
-	for (i = 0; i < SPARE_RBATCHES; i++)
-		if (dev->rbatch[i].task == current &&
-		    atomic_read(&dev->rbatch[i].pending)) {
-			mine = &dev->rbatch[i];
-			break;
-		}
+	mine = rbatch_owned(dev);
+	if (mine && !atomic_read(&mine->pending))
+		mine = NULL;
 	spin_unlock(&dev->rbatch_lock);
 	return mine;
 }

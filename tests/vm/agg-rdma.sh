@@ -8,24 +8,15 @@
 # moved to a second daemon with its RDMA workers following, and a clean
 # daemon exit.
 . /spare/tests/vm/lib.sh
+. /spare/tests/vm/agg.inc
 set -u
-
-AGG_ADDR=$(host_addr 2)
-AGG_PORT=18516
-AGG_LOG=/tmp/aggd.log
-ITEST="timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S $(host_addr 1) -h $AGG_ADDR -p $AGG_PORT"
 
 fail_log() { tail -n 40 "$AGG_LOG"; fail "$*"; }
 
 step "soft-RoCE: workers on 10.0.0.1, spare-aggd on $AGG_ADDR"
-sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
-rxe_up 2
-wait_for 50 ping -c 1 -W 1 -I "$(host_addr 1)" "$AGG_ADDR" ||
-	fail "host 1 cannot reach $AGG_ADDR"
-/spare/bin/spare-aggd -a "$AGG_ADDR" -p "$AGG_PORT" --rdma "$AGG_ADDR" \
-	--max-cores 2 >"$AGG_LOG" 2>&1 &
-AGG_PID=$!
-wait_for 100 grep -q "rdma: listening" "$AGG_LOG" || fail_log "spare-aggd did not start"
+agg_rig_up
+agg_start "$AGG_PORT" "$AGG_LOG" || fail "spare-aggd did not start"
+AGG_PID=$AGG_STARTED
 pass "spare-aggd serves TCP and RDMA"
 
 step "6 jobs x 4 workers over RDMA, fp32/fp16/bf16, every sum exact"
@@ -53,10 +44,8 @@ pass "stats over RDMA, TCP beside it"
 step "a job moves to a second spare-aggd; its RDMA workers follow the REDIRECT"
 B_PORT=18517
 B_LOG=/tmp/aggd-b.log
-/spare/bin/spare-aggd -a "$AGG_ADDR" -p "$B_PORT" --rdma "$AGG_ADDR" \
-	--max-cores 2 >"$B_LOG" 2>&1 &
-B_PID=$!
-wait_for 100 grep -q "rdma: listening" "$B_LOG" || { tail -20 "$B_LOG"; fail "second spare-aggd did not start"; }
+agg_start "$B_PORT" "$B_LOG" || fail "second spare-aggd did not start"
+B_PID=$AGG_STARTED
 $ITEST -q "$B_PORT" migrate || { tail -n 40 "$B_LOG"; fail_log "migration with RDMA workers"; }
 kill -TERM "$B_PID"
 wait "$B_PID" || { tail -n 40 "$B_LOG"; fail "second spare-aggd exited $?"; }

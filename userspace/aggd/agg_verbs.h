@@ -5,6 +5,7 @@
 #ifndef SPARE_AGG_VERBS_H
 #define SPARE_AGG_VERBS_H
 
+#include <fcntl.h>
 #include <infiniband/verbs.h>
 
 /*
@@ -23,6 +24,14 @@ static inline int agg_rdma_fast_rnr(struct ibv_qp *qp)
 	struct ibv_qp_attr attr = { .min_rnr_timer = AGG_RDMA_MIN_RNR_TIMER };
 
 	return ibv_modify_qp(qp, &attr, IBV_QP_MIN_RNR_TIMER) ? -1 : 0;
+}
+
+/* For the event and completion channels both ends poll: 0 or -1. */
+static inline int agg_set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
 #endif

@@ -205,8 +205,7 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 	r->pd = ibv_alloc_pd(r->id->verbs);
 	r->cc = r->pd ? ibv_create_comp_channel(r->id->verbs) : NULL;
 	r->cq = r->cc ? ibv_create_cq(r->id->verbs, 64, NULL, r->cc, 0) : NULL;
-	if (r->cq && fcntl(r->cc->fd, F_SETFL,
-			   fcntl(r->cc->fd, F_GETFL) | O_NONBLOCK)) {
+	if (r->cq && agg_set_nonblock(r->cc->fd)) {
 		snprintf(err, err_len, "completion channel: %s", strerror(errno));
 		goto fail;
 	}

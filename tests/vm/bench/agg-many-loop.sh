@@ -5,18 +5,10 @@
 # in Documentation/aggd.md. Not run by make check:
 #   scripts/vm/run -k KVER tests/vm/bench/agg-many-loop.sh [RUNS]
 . /spare/tests/vm/lib.sh
+. /spare/tests/vm/agg.inc
 set -u
-AGG_ADDR=$(host_addr 2)
-AGG_PORT=18516
-AGG_LOG=/tmp/aggd.log
-ITEST="timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S $(host_addr 1) -h $AGG_ADDR -p $AGG_PORT"
-
-sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
-rxe_up 2
-wait_for 50 ping -c 1 -W 1 -I "$(host_addr 1)" "$AGG_ADDR" || fail "host 1 cannot reach $AGG_ADDR"
-/spare/bin/spare-aggd -a "$AGG_ADDR" -p "$AGG_PORT" --rdma "$AGG_ADDR" \
-	--max-cores 2 >"$AGG_LOG" 2>&1 &
-wait_for 100 grep -q "rdma: listening" "$AGG_LOG" || fail "spare-aggd did not start"
+agg_rig_up
+agg_start "$AGG_PORT" "$AGG_LOG" || fail "spare-aggd did not start"
 ok=0
 bad=0
 for i in $(seq 1 "${1:-12}"); do
