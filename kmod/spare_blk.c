@@ -114,11 +114,6 @@ static bool write_from_direct_reclaim(void)
 	       !current->bio_list;
 }
 
-/*
- * Count @cmd in the current task's reclaim batch: its slot, else a slot
- * whose writes have all landed. Returns false when every slot is busy with
- * other tasks' writes; the caller then waits for this request alone.
- */
 /* The slot of the current task, or NULL. Under rbatch_lock. */
 static struct spare_rbatch *rbatch_owned(struct spare_dev *dev)
 {
@@ -130,6 +125,11 @@ static struct spare_rbatch *rbatch_owned(struct spare_dev *dev)
 	return NULL;
 }
 
+/*
+ * Count @cmd in the current task's reclaim batch: its slot, else a slot
+ * whose writes have all landed. Returns false when every slot is busy with
+ * other tasks' writes; the caller then waits for this request alone.
+ */
 static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 {
 	struct spare_rbatch *mine;
