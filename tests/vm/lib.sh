@@ -104,6 +104,25 @@ cut_link() {
 }
 heal_link() { nft delete table inet spare_cut || fail "cannot remove the netfilter cut"; }
 
+# cut_attempt PORT: with host 2 cut off (cut_link 2), start an ib_read_lat
+# pair on PORT across the cut and give it 8 s. Fails unless the cut dropped
+# RoCE packets and the pair did not get through. The pair is left running,
+# its pids in CUT_PIDS: its CM goes on resending the request for minutes.
+cut_attempt() {
+	local srv
+	ib_read_lat -R -s 4096 -n 50 -F -p "$1" >/tmp/srv-cut.out 2>&1 &
+	srv=$!
+	sleep 1
+	ib_read_lat -R -s 4096 -n 50 -F -p "$1" --source_ip "$(host_addr 1)" \
+		"$(host_addr 2)" >/tmp/cli-cut.out 2>&1 &
+	CUT_PIDS="$srv $!"
+	sleep 8
+	nft list table inet spare_cut | grep -q 'counter packets [1-9]' ||
+		fail "the cut saw no RoCE packets"
+	grep -qE '^ *4096 +50' /tmp/cli-cut.out && fail "ib_read_lat got through a cut link"
+	return 0
+}
+
 # wait_port ADDR PORT: wait until a TCP/RDMA listener exists (by /proc/net).
 # Scenarios mostly use "sleep" after starting servers; this is for TCP ones.
 wait_for() {

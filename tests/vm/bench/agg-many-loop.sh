@@ -24,4 +24,5 @@ for i in $(seq 1 "${1:-12}"); do
 	fi
 done
 echo "many: $ok passed, $bad failed; $(grep -c rejected "$AGG_LOG") connections rejected"
+[ "$bad" = 0 ] || fail "many: $bad of $((ok + bad)) failed"
 pass "agg-many-loop"
