@@ -20,6 +20,7 @@
 #include <linux/completion.h>
 #include <linux/configfs.h>
 #include <linux/inet.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/socket.h>
@@ -52,6 +53,7 @@
 #define SPARE_IO_LOSS_TMO_MS	20000	/* give up on a write with no target */
 #define SPARE_RESYNC_PAGES	16	/* pages per resync chunk */
 #define SPARE_ACK_TIMEOUT	16	/* 4.096us << 16 = 268 ms per try */
+#define SPARE_ASYNC_COPY_PAGES	1024	/* async backup copies in flight (4 MiB) */
 
 struct spare_dev;
 struct spare_donor;
@@ -157,6 +159,8 @@ struct spare_io_stats {
 	atomic64_t bytes_written;
 	atomic64_t write_waits;		/* writes held back by the window */
 	atomic64_t resync_pages;	/* pages copied to a re-mapped copy */
+	atomic64_t backup_waits;	/* waits for async-copy room or an older
+					 * backup write of the same pages */
 };
 
 enum spare_backup_mode {
@@ -208,6 +212,8 @@ struct spare_dev {
 	struct spare_io_stats stats;
 	unsigned long *backup_busy;	/* pages with an async backup write */
 	unsigned long *backup_stale;	/* pages whose async backup write failed */
+	mempool_t *async_pool;		/* pages for async backup copies */
+	atomic_t async_pages;		/* ... reserved by requests in flight */
 	spinlock_t backup_lock;
 	wait_queue_head_t backup_wait;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
@@ -249,7 +255,9 @@ struct spare_cmd {
 	bool is_write;
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
+	unsigned int async_pages;	/* async backup copy pages it reserved */
 	bool reclaim_wait;		/* a direct reclaimer waits for this write */
+	bool *waiter;			/* set true when the write lands */
 	struct spare_rbatch *rbatch;	/* counted in this reclaim batch */
 	blk_status_t backup_status;
 	unsigned int nr_ext;
@@ -265,6 +273,43 @@ struct spare_cmd {
 /* spare_main.c */
 extern struct configfs_subsystem spare_subsys;
 
+/*
+ * spare_rq_wait(): the one way ->queue_rq() and the paths it calls wait for
+ * room or for an older I/O. Evaluates @cond (which may take what it waits
+ * for: it is true at most once); while it is false, counts one wait in
+ * @stat and sleeps on @wq, re-checking every 100 ms. Returns false at once,
+ * without sleeping, inside submit_bio() (current->bio_list set): an I/O
+ * this task submitted for an earlier request may be parked on that list
+ * until we return, so waiting for it would wait for ourselves. The caller
+ * then lets blk-mq run the request again later (BLK_STS_RESOURCE before
+ * blk_mq_start_request(), a re-drive after).
+ */
+#define spare_rq_wait(wq, cond, stat)					\
+({									\
+	bool __ok = true;						\
+	if (!(cond)) {							\
+		atomic64_inc(stat);					\
+		if (current->bio_list)					\
+			__ok = false;					\
+		else							\
+			while (!wait_event_timeout(wq, cond, HZ / 10))	\
+				;					\
+	}								\
+	__ok;								\
+})
+
+/* Take @pages of @used unless that passes @limit; a request fits if empty. */
+static inline bool spare_room_take(atomic_t *used, int limit, int pages)
+{
+	int cur = atomic_read(used);
+
+	do {
+		if (cur && cur + pages > limit)
+			return false;
+	} while (!atomic_try_cmpxchg(used, &cur, cur + pages));
+	return true;
+}
+
 /* spare_blk.c */
 extern unsigned int spare_write_window_kb;
 int spare_blk_init(void);
@@ -279,6 +324,7 @@ void spare_uevent(struct spare_dev *dev, const char *event,
 /* spare_rdma.c */
 int spare_donors_start(struct spare_dev *dev);
 void spare_donors_stop(struct spare_dev *dev);
+void spare_donors_free(struct spare_dev *dev);
 struct spare_queue *spare_data_queue(struct spare_donor *donor, int hctx);
 void spare_donor_error(struct spare_donor *donor, const char *why);
 void spare_op_post(struct spare_op *op, bool write);
@@ -294,6 +340,9 @@ void spare_resync_kick(struct spare_dev *dev);
 int spare_backup_open(struct spare_dev *dev);
 void spare_backup_close(struct spare_dev *dev);
 int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write);
+bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
+			  struct request *rq);
+void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd);
 
 /* spare_sysfs.c */
 extern const struct attribute_group *spare_disk_groups[];

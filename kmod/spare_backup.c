@@ -50,7 +50,12 @@ int spare_backup_open(struct spare_dev *dev)
 	}
 	dev->backup_busy = bitmap_zalloc(pages, GFP_KERNEL);
 	dev->backup_stale = bitmap_zalloc(pages, GFP_KERNEL);
-	if (!dev->backup_busy || !dev->backup_stale) {
+	atomic_set(&dev->async_pages, 0);
+	if (dev->cfg.backup_mode == SPARE_BACKUP_ASYNC)
+		dev->async_pool = mempool_create_page_pool(
+				SPARE_ASYNC_COPY_PAGES + SPARE_MAX_SEGS + 1, 0);
+	if (!dev->backup_busy || !dev->backup_stale ||
+	    (dev->cfg.backup_mode == SPARE_BACKUP_ASYNC && !dev->async_pool)) {
 		spare_backup_close(dev);
 		return -ENOMEM;
 	}
@@ -78,6 +83,10 @@ void spare_backup_close(struct spare_dev *dev)
 {
 	if (dev->backup_busy)
 		wait_event(dev->backup_wait, !any_busy(dev));
+	if (dev->async_pool) {
+		mempool_destroy(dev->async_pool);
+		dev->async_pool = NULL;
+	}
 	spare_bdev_close(&dev->backup);
 	bitmap_free(dev->backup_busy);
 	bitmap_free(dev->backup_stale);
@@ -102,55 +111,117 @@ static void backup_end_io(struct bio *bio)
 	spare_cmd_put(cmd);
 }
 
+/*
+ * An async backup write in flight. Its private copy of the data comes from
+ * dev->async_pool; the request reserved those pages (spare_backup_reserve())
+ * before it started, so the pool always has them and allocation never
+ * fails or sleeps for long. The reservation passes to the write and is
+ * returned when the disk write lands.
+ */
 struct async_write {
 	struct spare_dev *dev;
 	u64 first, n;			/* device pages */
+	unsigned int reserved;		/* pages of dev->async_pages held */
 	unsigned int nr_pages;
 	struct page *pages[SPARE_MAX_SEGS + 1];
 };
+
+static void async_write_free(struct spare_dev *dev, struct async_write *aw)
+{
+	while (aw->nr_pages)
+		mempool_free(aw->pages[--aw->nr_pages], dev->async_pool);
+	kfree(aw);
+}
 
 static void async_end_io(struct bio *bio)
 {
 	struct async_write *aw = bio->bi_private;
 	struct spare_dev *dev = aw->dev;
+	blk_status_t status = bio->bi_status;
+	sector_t sector = bio->bi_iter.bi_sector;
+	u64 first = aw->first, n = aw->n;
+	unsigned int reserved = aw->reserved;
 	unsigned long flags;
-	unsigned int i;
 
-	spin_lock_irqsave(&dev->backup_lock, flags);
-	if (bio->bi_status) {
-		pr_warn_ratelimited("%s: async backup write at sector %llu failed: %d; those pages now have no backup\n",
-				    dev->cfg.backup,
-				    (unsigned long long)bio->bi_iter.bi_sector,
-				    blk_status_to_errno(bio->bi_status));
-		bitmap_set(dev->backup_stale, aw->first, aw->n);
-	} else {
-		bitmap_clear(dev->backup_stale, aw->first, aw->n);
-	}
-	bitmap_clear(dev->backup_busy, aw->first, aw->n);
-	spin_unlock_irqrestore(&dev->backup_lock, flags);
-	wake_up_all(&dev->backup_wait);
-	for (i = 0; i < aw->nr_pages; i++)
-		__free_page(aw->pages[i]);
-	kfree(aw);
 	bio_put(bio);
+	async_write_free(dev, aw);
+	if (status)
+		pr_warn_ratelimited("%s: async backup write at sector %llu failed: %d; those pages now have no backup\n",
+				    dev->cfg.backup, (unsigned long long)sector,
+				    blk_status_to_errno(status));
+	/*
+	 * Last touch of @dev: spare_backup_close() waits (taking backup_lock)
+	 * until no page is busy, then frees the pool and the device. So the
+	 * wake-up happens under the lock, before the bits it reports are
+	 * visible to the closer.
+	 */
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	if (status)
+		bitmap_set(dev->backup_stale, first, n);
+	else
+		bitmap_clear(dev->backup_stale, first, n);
+	bitmap_clear(dev->backup_busy, first, n);
+	atomic_sub(reserved, &dev->async_pages);
+	wake_up_all(&dev->backup_wait);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
 }
 
-/* Claim pages [first, first + n) for an async write, waiting for older ones. */
-static void claim_range(struct spare_dev *dev, u64 first, u64 n)
+/* Claim pages [first, first + n) for an async write if no older one has them. */
+static bool claim_range(struct spare_dev *dev, u64 first, u64 n)
 {
 	unsigned long flags;
+	bool ok;
 
-	for (;;) {
-		wait_event(dev->backup_wait, !range_busy(dev, first, n));
-		spin_lock_irqsave(&dev->backup_lock, flags);
-		if (find_next_bit(dev->backup_busy, first + n, first) >=
-		    first + n) {
-			bitmap_set(dev->backup_busy, first, n);
-			spin_unlock_irqrestore(&dev->backup_lock, flags);
-			return;
-		}
-		spin_unlock_irqrestore(&dev->backup_lock, flags);
-	}
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	ok = find_next_bit(dev->backup_busy, first + n, first) >= first + n;
+	if (ok)
+		bitmap_set(dev->backup_busy, first, n);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	return ok;
+}
+
+static unsigned int rq_segments(struct request *rq)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	unsigned int n = 0;
+
+	rq_for_each_segment(bv, rq, iter)
+		n++;
+	return n;
+}
+
+/*
+ * Reserve room for the private copy of an async backup write before the
+ * request starts (->queue_rq()). Returns false when there is none and this
+ * context must not wait; the caller answers BLK_STS_RESOURCE.
+ */
+bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
+			  struct request *rq)
+{
+	unsigned int pages;
+
+	cmd->async_pages = 0;
+	if (!dev->has_backup || dev->cfg.backup_mode != SPARE_BACKUP_ASYNC)
+		return true;
+	pages = rq_segments(rq);
+	if (!spare_rq_wait(dev->backup_wait,
+			   spare_room_take(&dev->async_pages,
+					   SPARE_ASYNC_COPY_PAGES, pages),
+			   &dev->stats.backup_waits))
+		return false;
+	cmd->async_pages = pages;
+	return true;
+}
+
+/* Give back a reservation the request did not pass to an async write. */
+void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	if (!cmd->async_pages)
+		return;
+	atomic_sub(cmd->async_pages, &dev->async_pages);
+	cmd->async_pages = 0;
+	wake_up_all(&dev->backup_wait);
 }
 
 static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
@@ -162,9 +233,9 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 	struct bio_vec bv;
 	struct bio *bio;
 
-	aw = kzalloc(sizeof(*aw), GFP_NOIO);
+	aw = kzalloc(sizeof(*aw), GFP_NOIO | __GFP_NOWARN);
 	if (!aw)
-		return -ENOMEM;
+		return -EAGAIN;		/* re-driven */
 	aw->dev = dev;
 	aw->first = first;
 	aw->n = n;
@@ -175,31 +246,37 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 	rq_for_each_segment(bv, rq, iter) {
 		struct page *p;
 
-		if (aw->nr_pages == ARRAY_SIZE(aw->pages))
-			goto fail;
-		p = alloc_page(GFP_NOIO);
-		if (!p)
-			goto fail;
+		if (aw->nr_pages == cmd->async_pages ||
+		    aw->nr_pages == ARRAY_SIZE(aw->pages))
+			goto fail;	/* more segments than reserved */
+		p = mempool_alloc(dev->async_pool, GFP_NOIO);
 		aw->pages[aw->nr_pages++] = p;
 		memcpy_page(p, 0, bv.bv_page, bv.bv_offset, bv.bv_len);
 		if (bio_add_page(bio, p, bv.bv_len, 0) != bv.bv_len)
 			goto fail;
 	}
-	claim_range(dev, first, n);
+	/* Order after an older async write of these pages. */
+	if (!spare_rq_wait(dev->backup_wait, claim_range(dev, first, n),
+			   &dev->stats.backup_waits)) {
+		bio_put(bio);
+		async_write_free(dev, aw);
+		return -EAGAIN;
+	}
+	aw->reserved = cmd->async_pages;
+	cmd->async_pages = 0;
 	submit_bio(bio);
 	return 0;
 fail:
-	while (aw->nr_pages)
-		__free_page(aw->pages[--aw->nr_pages]);
-	kfree(aw);
 	bio_put(bio);
-	return -ENOMEM;
+	async_write_free(dev, aw);
+	return -EIO;
 }
 
 /*
  * Submit the backup part of @cmd. On success the command's reference taken
  * by the caller is dropped when the backup I/O is done (or at once for an
- * async write); on failure the caller drops it.
+ * async write); on failure the caller drops it. -EAGAIN: it had to wait and
+ * could not here (spare_rq_wait()); the caller re-drives the request.
  */
 int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 {
@@ -219,7 +296,9 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 		return ret;
 	}
 	/* Order after any async backup write of these pages. */
-	wait_event(dev->backup_wait, !range_busy(dev, first, n));
+	if (!spare_rq_wait(dev->backup_wait, !range_busy(dev, first, n),
+			   &dev->stats.backup_waits))
+		return -EAGAIN;
 	if (!write) {
 		unsigned long flags;
 		bool stale;

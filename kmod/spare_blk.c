@@ -45,53 +45,55 @@ MODULE_PARM_DESC(write_window_kb,
 
 /*
  * Take @pages of the write window; a request always fits an empty one.
- * Returns false when the window is full and this context must not sleep:
- * inside submit_bio() (current->bio_list set) a backup bio this task
- * submitted for an earlier request is parked on that list until we return,
- * so waiting for that request to finish would wait for ourselves. The
- * caller then answers BLK_STS_RESOURCE and blk-mq runs the request again
- * from kblockd once a request completes.
+ * Returns false when the window is full and this context must not sleep
+ * (spare_rq_wait()); the caller then answers BLK_STS_RESOURCE and blk-mq
+ * runs the request again from kblockd once a request completes.
  */
 static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 			       unsigned int pages)
 {
-	unsigned int limit = READ_ONCE(spare_write_window_kb) >>
-			     (PAGE_SHIFT - 10);
-	int cur;
+	int limit = READ_ONCE(spare_write_window_kb) >> (PAGE_SHIFT - 10);
 
 	cmd->window_pages = 0;
 	if (!limit)
 		return true;
-	for (;;) {
-		cur = atomic_read(&dev->write_pages);
-		if (!cur || cur + pages <= limit) {
-			if (atomic_try_cmpxchg(&dev->write_pages, &cur,
-					       cur + pages))
-				break;
-			continue;
-		}
-		atomic64_inc(&dev->stats.write_waits);
-		if (current->bio_list)
-			return false;
-		wait_event_timeout(dev->write_wait,
-				   atomic_read(&dev->write_pages) + pages <= limit,
-				   HZ / 10);
-	}
+	if (!spare_rq_wait(dev->write_wait,
+			   spare_room_take(&dev->write_pages, limit, pages),
+			   &dev->stats.write_waits))
+		return false;
 	cmd->window_pages = pages;
 	return true;
 }
 
+/* Wake a task waiting for this write alone (queue_rq's no-slot case). */
+static void cmd_wake_waiter(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->rbatch_lock, flags);
+	if (cmd->waiter) {
+		WRITE_ONCE(*cmd->waiter, true);
+		cmd->waiter = NULL;
+	}
+	spin_unlock_irqrestore(&dev->rbatch_lock, flags);
+}
+
 static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
-	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch)
+	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch &&
+	    !cmd->async_pages)
 		return;
+	spare_backup_unreserve(dev, cmd);
 	atomic_sub(cmd->window_pages, &dev->write_pages);
 	cmd->window_pages = 0;
 	if (cmd->rbatch) {
 		atomic_dec(&cmd->rbatch->pending);
 		cmd->rbatch = NULL;
 	}
-	WRITE_ONCE(cmd->reclaim_wait, false);
+	if (cmd->reclaim_wait) {
+		cmd_wake_waiter(dev, cmd);
+		cmd->reclaim_wait = false;
+	}
 	wake_up(&dev->write_wait);
 }
 
@@ -135,7 +137,7 @@ static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 	struct spare_rbatch *mine;
 	unsigned int i;
 
-	spin_lock(&dev->rbatch_lock);
+	spin_lock_irq(&dev->rbatch_lock);
 	mine = rbatch_owned(dev);
 	for (i = 0; !mine && i < SPARE_RBATCHES; i++)
 		if (!atomic_read(&dev->rbatch[i].pending)) {
@@ -146,7 +148,7 @@ static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
 		atomic_inc(&mine->pending);
 		cmd->rbatch = mine;
 	}
-	spin_unlock(&dev->rbatch_lock);
+	spin_unlock_irq(&dev->rbatch_lock);
 	return mine;
 }
 
@@ -155,11 +157,11 @@ static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
 {
 	struct spare_rbatch *mine;
 
-	spin_lock(&dev->rbatch_lock);
+	spin_lock_irq(&dev->rbatch_lock);
 	mine = rbatch_owned(dev);
 	if (mine && !atomic_read(&mine->pending))
 		mine = NULL;
-	spin_unlock(&dev->rbatch_lock);
+	spin_unlock_irq(&dev->rbatch_lock);
 	return mine;
 }
 
@@ -422,16 +424,26 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	unsigned int i;
 	blk_status_t st;
-	bool wait;
+	bool wait, landed;
 	int n, err;
 
 	/* Before the request's timer starts: waiting here is not its fault. */
+	cmd->dev = dev;
 	cmd->window_pages = 0;
+	cmd->async_pages = 0;
 	cmd->reclaim_wait = false;
+	cmd->waiter = NULL;
 	cmd->rbatch = NULL;
-	if (req_op(rq) == REQ_OP_WRITE &&
-	    !write_window_enter(dev, cmd, blk_rq_bytes(rq) >> PAGE_SHIFT))
-		return BLK_STS_RESOURCE;
+	if (req_op(rq) == REQ_OP_WRITE) {
+		unsigned int pages = blk_rq_bytes(rq) >> PAGE_SHIFT;
+
+		if (!write_window_enter(dev, cmd, pages))
+			return BLK_STS_RESOURCE;
+		if (!spare_backup_reserve(dev, cmd, rq)) {
+			write_window_leave(dev, cmd);
+			return BLK_STS_RESOURCE;
+		}
+	}
 	blk_mq_start_request(rq);
 	if (!cmd->attempts)
 		cmd->start = jiffies;
@@ -461,7 +473,6 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		write_window_leave(dev, cmd);
 		return BLK_STS_IOERR;
 	}
-	cmd->dev = dev;
 	cmd->nr_ext = n;
 	cmd->nr_ops = 0;
 	cmd->use_backup = false;
@@ -500,9 +511,11 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * for itself.
 	 */
 	wait = false;
+	landed = false;
 	if (cmd->is_write && write_from_direct_reclaim() &&
 	    !rbatch_add(dev, cmd)) {
 		cmd->reclaim_wait = true;
+		cmd->waiter = &landed;
 		wait = true;
 	}
 	err = map_segments(dev, cmd, rq);
@@ -521,16 +534,27 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	if (cmd->use_backup) {
 		atomic_inc(&cmd->pending);
-		if (spare_backup_submit(cmd, rq, cmd->is_write)) {
-			cmd->backup_status = BLK_STS_IOERR;
+		err = spare_backup_submit(cmd, rq, cmd->is_write);
+		if (err) {
+			/* -EAGAIN: it could not wait here; re-drive it */
+			cmd->backup_status = err == -EAGAIN ? BLK_STS_TRANSPORT :
+							      BLK_STS_IOERR;
 			spare_cmd_put(cmd);
 		}
 	}
 	spare_cmd_put(cmd);
-	/* @cmd may be completed and reused from here on: not read again */
-	if (wait)
-		wait_event_timeout(dev->write_wait, !READ_ONCE(cmd->reclaim_wait),
-				   HZ);
+	/*
+	 * @cmd may be completed and reused from here on: not read again. The
+	 * waiter flag lives on our stack; cmd_wake_waiter() sets it, and we
+	 * unhook it under the same lock if we stop waiting first.
+	 */
+	if (wait) {
+		wait_event_timeout(dev->write_wait, READ_ONCE(landed), HZ);
+		spin_lock_irq(&dev->rbatch_lock);
+		if (!landed && cmd->waiter == &landed)
+			cmd->waiter = NULL;
+		spin_unlock_irq(&dev->rbatch_lock);
+	}
 	if (bd->last && write_from_direct_reclaim()) {
 		struct spare_rbatch *b = rbatch_mine(dev);
 
@@ -553,6 +577,13 @@ static bool cmd_extent_landed(const struct spare_cmd *cmd, unsigned int e)
 	return false;
 }
 
+static enum spare_op_result op_result(const struct spare_op *op)
+{
+	if (op->copy_fault)
+		return SPARE_OP_COPY_FAULT;
+	return op->failed ? SPARE_OP_UNSENT : SPARE_OP_DONE;
+}
+
 /* Settle the slab map once every op of @cmd has answered. */
 static blk_status_t cmd_settle(struct spare_dev *dev, struct spare_cmd *cmd)
 {
@@ -570,11 +601,10 @@ static blk_status_t cmd_settle(struct spare_dev *dev, struct spare_cmd *cmd)
 
 		spare_op_unmap(op, cmd->is_write);
 		spin_lock_irqsave(&slab->lock, flags);
-		if (op->copy_fault)
-			spare_copy_fail(map, slab, op->copy, op->gen);
-		else if (cmd->is_write)
-			spare_slab_write_landed(map, slab, op->copy, op->gen,
-						x->first_page, x->nr_pages);
+		/* a write marks a copy current only where it landed */
+		spare_slab_op_settle(map, slab, op->copy, op->gen,
+				     x->first_page, x->nr_pages, cmd->is_write,
+				     op_result(op));
 		if (!--cp->inflight && cp->state == SPARE_COPY_EVICTING)
 			wake = true;
 		spin_unlock_irqrestore(&slab->lock, flags);
@@ -804,16 +834,27 @@ static void free_disk(struct spare_dev *dev)
 	blk_mq_free_tag_set(&dev->tag_set);
 }
 
+/*
+ * The one teardown, in this order (Documentation/kmod.md, "Teardown"): the
+ * disk is gone or was never added, so no request runs; resync stops; the
+ * donors stop (no completion, CM event or work item of theirs runs after);
+ * resync is cancelled again, since a MAPPED reply may have kicked it in
+ * between; the disk and tag set go; the backup closes once its async
+ * writes have landed; the workqueue is drained and destroyed; only then
+ * are the donors and the slab map freed.
+ */
 static void power_teardown(struct spare_dev *dev)
 {
 	spare_resync_stop(dev);
 	spare_donors_stop(dev);
+	spare_resync_stop(dev);
 	free_disk(dev);
 	spare_backup_close(dev);
 	if (dev->wq) {
 		destroy_workqueue(dev->wq);
 		dev->wq = NULL;
 	}
+	spare_donors_free(dev);
 	spare_slab_map_free(&dev->map);
 	if (dev->index >= 0) {
 		ida_free(&spare_index_ida, dev->index);

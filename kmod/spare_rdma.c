@@ -237,7 +237,24 @@ static void cm_finish(struct spare_queue *q, int err)
 	complete(&q->cm_done);
 }
 
+static int spare_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+
+/*
+ * The rdma_cm calls this from its own work items, outside the memalloc_noio
+ * scope of the work that asked for the connection, yet the connection may
+ * be what a swap-out is waiting for: every allocation made here (PD, CQ,
+ * QP, control buffers, the CM's own) runs under a noio scope of its own.
+ */
 static int spare_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	unsigned int noio = memalloc_noio_save();
+	int ret = spare_cm_event(id, ev);
+
+	memalloc_noio_restore(noio);
+	return ret;
+}
+
+static int spare_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct spare_queue *q = id->context;
 	struct spare_donor *d = q->donor;
@@ -324,6 +341,27 @@ static void queue_destroy(struct spare_queue *q)
 	atomic_set(&q->state, SPARE_Q_NEW);
 }
 
+/*
+ * Wait up to @ms for @done, but give up at once when the donor is being
+ * deleted, so that powering a device off never waits out a connection
+ * attempt to a host that does not answer. Returns > 0 when @done
+ * completed, 0 on timeout, -ESHUTDOWN when deleted.
+ */
+static long donor_wait(struct spare_donor *d, struct completion *done,
+		       unsigned int ms)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
+
+	for (;;) {
+		if (wait_for_completion_timeout(done, HZ / 10))
+			return 1;
+		if (atomic_read(&d->state) == SPARE_DONOR_DELETING)
+			return -ESHUTDOWN;
+		if (time_after(jiffies, deadline))
+			return 0;
+	}
+}
+
 /* Connect @q and wait for the outcome; caller holds d->lock. */
 static int queue_connect(struct spare_queue *q)
 {
@@ -356,9 +394,8 @@ static int queue_connect(struct spare_queue *q)
 					SPARE_CM_TIMEOUT_MS);
 	if (ret)
 		goto fail;
-	left = wait_for_completion_timeout(&q->cm_done,
-			msecs_to_jiffies(3 * SPARE_CM_TIMEOUT_MS));
-	ret = left ? q->cm_error : -ETIMEDOUT;
+	left = donor_wait(d, &q->cm_done, 3 * SPARE_CM_TIMEOUT_MS);
+	ret = left > 0 ? q->cm_error : left ?: -ETIMEDOUT;
 	if (ret)
 		goto fail;
 	atomic_set_release(&q->state, SPARE_Q_LIVE);
@@ -447,6 +484,11 @@ static void msg_prepare(struct spare_donor *d, struct spare_msg *m,
 	spare_msg_init(m, type, atomic_inc_return(&d->seq));
 }
 
+static bool donor_live(struct spare_donor *d)
+{
+	return atomic_read(&d->state) == SPARE_DONOR_LIVE;
+}
+
 /* The copy of slab @s that lives on donor @d, or -1. */
 static int donor_copy(const struct spare_donor *d, u32 s)
 {
@@ -523,6 +565,8 @@ static int handle_slab_request(struct spare_donor *d, u32 s,
 {
 	if (s >= d->dev->map.nr_slabs || donor_copy(d, s) < 0)
 		return -EPROTO;
+	if (!donor_live(d))
+		return 0;	/* torn down soon; spare_donors_stop() cancels */
 	spin_lock(&d->pending_lock);
 	set_bit(s, pending);
 	spin_unlock(&d->pending_lock);
@@ -771,9 +815,15 @@ static void donor_teardown(struct spare_donor *d)
 	wake_up_all(&d->ctrl.send_wait);
 }
 
+/* Never out of DELETING: spare_donors_stop() owns the donor then. */
 static void schedule_reconnect(struct spare_donor *d)
 {
-	atomic_set(&d->state, SPARE_DONOR_OFFLINE);
+	int old = atomic_read(&d->state);
+
+	do {
+		if (old == SPARE_DONOR_DELETING)
+			return;
+	} while (!atomic_try_cmpxchg(&d->state, &old, SPARE_DONOR_OFFLINE));
 	queue_delayed_work(d->dev->wq, &d->connect_work,
 			   msecs_to_jiffies(d->backoff_ms));
 	d->backoff_ms = min(d->backoff_ms * 2, SPARE_BACKOFF_MAX_MS);
@@ -822,8 +872,9 @@ static int donor_hello(struct spare_donor *d)
 	ret = ctrl_send(d, &m);
 	if (ret)
 		return ret;
-	left = wait_for_completion_timeout(&d->hello_done,
-				msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	left = donor_wait(d, &d->hello_done, SPARE_CM_TIMEOUT_MS);
+	if (left < 0)
+		return left;
 	if (!left) {
 		pr_warn("donor %s: no HELLO_REPLY\n", d->name);
 		return -ETIMEDOUT;
@@ -864,9 +915,13 @@ static void donor_connect_work(struct work_struct *work)
 		schedule_reconnect(d);
 		goto out;
 	}
-	atomic64_inc(&d->stats.connects);
 	d->remap_after = jiffies;
-	atomic_set_release(&d->state, SPARE_DONOR_LIVE);
+	if (atomic_cmpxchg_release(&d->state, SPARE_DONOR_CONNECTING,
+				   SPARE_DONOR_LIVE) != SPARE_DONOR_CONNECTING) {
+		donor_teardown(d);	/* being deleted */
+		goto out;
+	}
+	atomic64_inc(&d->stats.connects);
 	pr_info("donor %s: connected (session %016llx)\n", d->name,
 		d->session_cookie);
 	spare_uevent(d->dev, "donor_up", d);
@@ -876,11 +931,6 @@ static void donor_connect_work(struct work_struct *work)
 out:
 	mutex_unlock(&d->lock);
 	memalloc_noio_restore(noio);
-}
-
-static bool donor_live(struct spare_donor *d)
-{
-	return atomic_read(&d->state) == SPARE_DONOR_LIVE;
 }
 
 /* Ask the donor for every slab copy it should hold and does not. */
@@ -1144,6 +1194,35 @@ int spare_donors_start(struct spare_dev *dev)
 	return 0;
 }
 
+/* Cancel every work item of @d; each may have queued another before. */
+static void donor_cancel_works(struct spare_donor *d)
+{
+	u32 j;
+
+	/* heartbeat queues map_work; connect queues map and heartbeat */
+	cancel_delayed_work_sync(&d->heartbeat_work);
+	cancel_work_sync(&d->error_work);
+	cancel_delayed_work_sync(&d->connect_work);
+	cancel_delayed_work_sync(&d->heartbeat_work);
+	cancel_work_sync(&d->map_work);
+	cancel_work_sync(&d->evict_work);
+	for (j = 0; j < d->nr_data; j++)
+		cancel_work_sync(&d->data[j].connect_work);
+}
+
+/*
+ * Stop every donor of @dev. The order (Documentation/kmod.md, "Teardown"):
+ *  1. every donor to DELETING: no path queues error, reconnect or map work
+ *     for it any more (spare_donor_error(), schedule_reconnect() and
+ *     donor_connect_work() respect DELETING);
+ *  2. cancel its work items, the self-requeueing ones first;
+ *  3. tear its connections down: after ib_drain_qp() and
+ *     rdma_destroy_id() no completion or CM event runs, so nothing can queue
+ *     evict_work or resync work any more;
+ *  4. cancel again what a completion queued between 2 and 3.
+ * The donors stay allocated until spare_donors_free(), after the device's
+ * workqueue is gone.
+ */
 void spare_donors_stop(struct spare_dev *dev)
 {
 	u32 i;
@@ -1159,23 +1238,27 @@ void spare_donors_stop(struct spare_dev *dev)
 	}
 	for (i = 0; i < dev->cfg.nr_donors; i++) {
 		struct spare_donor *d = &dev->donors[i];
-		u32 j;
 
-		cancel_work_sync(&d->error_work);
-		cancel_delayed_work_sync(&d->connect_work);
-		cancel_work_sync(&d->map_work);
-		cancel_work_sync(&d->evict_work);
-		cancel_delayed_work_sync(&d->heartbeat_work);
-		for (j = 0; j < d->nr_data; j++)
-			cancel_work_sync(&d->data[j].connect_work);
+		donor_cancel_works(d);
 		mutex_lock(&d->lock);
 		donor_teardown(d);
 		mutex_unlock(&d->lock);
+		donor_cancel_works(d);
 		donor_copies_move(d, ~0U & ~COPY_MASK(UNMAPPED),
 				  SPARE_COPY_FAILED);
 		donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
-		donor_free(d);
 	}
+}
+
+/* Free the donors; spare_donors_stop() ran and dev->wq is destroyed. */
+void spare_donors_free(struct spare_dev *dev)
+{
+	u32 i;
+
+	if (!dev->donors)
+		return;
+	for (i = 0; i < dev->cfg.nr_donors; i++)
+		donor_free(&dev->donors[i]);
 	kfree(dev->donors);
 	dev->donors = NULL;
 }

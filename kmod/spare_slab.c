@@ -262,6 +262,25 @@ void spare_slab_write_landed(const struct spare_slab_map *map,
 	bitmap_set(cp->current_map, first, n);
 }
 
+bool spare_slab_op_settle(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c, u32 gen,
+			  u32 first, u32 n, bool write,
+			  enum spare_op_result result)
+{
+	switch (result) {
+	case SPARE_OP_COPY_FAULT:
+		return spare_copy_fail(map, slab, c, gen);
+	case SPARE_OP_DONE:
+		if (write)
+			spare_slab_write_landed(map, slab, c, gen, first, n);
+		return false;
+	case SPARE_OP_UNSENT:
+	default:
+		/* write_begin() cleared the bits: the copy stays stale here */
+		return false;
+	}
+}
+
 void spare_slab_write_end(struct spare_slab *slab)
 {
 	if (!WARN_ON_ONCE(!slab->writes_inflight))

@@ -144,6 +144,33 @@ void spare_slab_write_landed(const struct spare_slab_map *map,
 void spare_slab_write_end(struct spare_slab *slab);
 
 /*
+ * How one RDMA operation on copy @c ended, as the request that posted it
+ * settles:
+ *  - SPARE_OP_DONE:     it completed successfully;
+ *  - SPARE_OP_UNSENT:   it never reached the wire (not posted, or cut short
+ *                       before the post), so the copy holds what it held;
+ *  - SPARE_OP_COPY_FAULT: the copy broke under it (an error completion,
+ *                       a flush, a failed post).
+ */
+enum spare_op_result {
+	SPARE_OP_DONE,
+	SPARE_OP_UNSENT,
+	SPARE_OP_COPY_FAULT,
+};
+
+/*
+ * Settle one operation of a request on copy @c (generation @gen when the
+ * request began) over pages [first, first + n): a fault fails the copy; a
+ * write makes the copy current only for pages it actually wrote (result
+ * DONE); anything else changes nothing. Returns true when the copy moved to
+ * FAILED.
+ */
+bool spare_slab_op_settle(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c, u32 gen,
+			  u32 first, u32 n, bool write,
+			  enum spare_op_result result);
+
+/*
  * Resynchronisation: refill a MAPPED copy that is not current for pages
  * another copy is current for (it was mapped again after a failure).
  *

@@ -239,6 +239,80 @@ static void bitmap_evicting_copy_readable_not_written(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * A request cut in two at a slab boundary whose second half has nowhere to
+ * go is failed before anything is posted: its first half's operation never
+ * wrote the copy, so the copy must not become current for those pages
+ * (stale data would be read once the request's re-drives run out).
+ */
+static void settle_unsent_write_marks_nothing(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, 2 * MiB, 20, 2, 2);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	map_copy(test, &map, 1);
+	/* an older write landed on both copies */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 250, 6, gens), 3U);
+	spare_slab_op_settle(&map, slab, 0, gens[0], 250, 6, true, SPARE_OP_DONE);
+	spare_slab_op_settle(&map, slab, 1, gens[1], 250, 6, true, SPARE_OP_DONE);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 250, 6), 3U);
+
+	/* the new write: copy 0 never sent, copy 1 landed */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 250, 6, gens), 3U);
+	KUNIT_EXPECT_FALSE(test, spare_slab_op_settle(&map, slab, 0, gens[0],
+				250, 6, true, SPARE_OP_UNSENT));
+	spare_slab_op_settle(&map, slab, 1, gens[1], 250, 6, true, SPARE_OP_DONE);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[0], 250, 6));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 250, 6), 2U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 250, 6, 0), 1);
+	/* copy 0 is still MAPPED: only its bits are stale, resync refills them */
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[0].state, (int)SPARE_COPY_MAPPED);
+
+	/* neither sent: no copy is current, a read must not find one */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 250, 6, gens), 3U);
+	spare_slab_op_settle(&map, slab, 0, gens[0], 250, 6, true, SPARE_OP_UNSENT);
+	spare_slab_op_settle(&map, slab, 1, gens[1], 250, 6, true, SPARE_OP_UNSENT);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 250, 6), 0U);
+	KUNIT_EXPECT_EQ(test, spare_slab_pick_read(&map, slab, 250, 6, 0), -ENODATA);
+	spare_slab_map_free(&map);
+}
+
+/* A fault fails the copy; an unsent read changes nothing. */
+static void settle_fault_and_reads(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_REPLICAS];
+
+	init_map(test, &map, MiB, 20, 2, 2);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 0, 1, gens), 3U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_op_settle(&map, slab, 0, gens[0],
+				0, 1, true, SPARE_OP_COPY_FAULT));
+	spare_slab_op_settle(&map, slab, 1, gens[1], 0, 1, true, SPARE_OP_DONE);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[0].state, (int)SPARE_COPY_FAILED);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 0, 1), 2U);
+	/* a read that was never sent leaves copy 1 alone */
+	KUNIT_EXPECT_FALSE(test, spare_slab_op_settle(&map, slab, 1,
+				slab->copy[1].gen, 0, 1, false, SPARE_OP_UNSENT));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 0, 1), 2U);
+	/* a stale generation's fault does not fail the copy */
+	KUNIT_EXPECT_FALSE(test, spare_slab_op_settle(&map, slab, 1, gens[1] - 1,
+				0, 1, false, SPARE_OP_COPY_FAULT));
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[1].state, (int)SPARE_COPY_MAPPED);
+	spare_slab_map_free(&map);
+}
+
 static void bitmap_rejects_out_of_slab_ranges(struct kunit *test)
 {
 	struct spare_slab_map map;
@@ -375,6 +449,8 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(bitmap_failed_copy_never_read),
 	KUNIT_CASE(bitmap_evicting_copy_readable_not_written),
 	KUNIT_CASE(bitmap_rejects_out_of_slab_ranges),
+	KUNIT_CASE(settle_unsent_write_marks_nothing),
+	KUNIT_CASE(settle_fault_and_reads),
 	{}
 };
 

@@ -22,7 +22,8 @@ disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
 	donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1)
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 show_stats "$disk"
-[ "$(io_stat "$disk" version)" = 1 ] || fail "io_stat version"
+[ "$(io_stat "$disk" version)" = 2 ] || fail "io_stat version"
+[ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 14 ] || fail "io_stat: not 14 fields"
 mapped=$(cut -d' ' -f5 "/sys/block/$disk/spare/slab_stat")
 [ "$mapped" = 32 ] || fail "expected 32 mapped slab copies, got $mapped"
 donor_ctl 2 status | grep -E '^spared_(slabs|maps)' || true
