@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+# libspare-sched part B: the MIP allocator, Dike, FlowCon and SpeCon.
+# The sources are compiled here directly, so these tests do not depend on
+# userspace/sched/build.mk. lp_solve 5.5 ships as a static archive only
+# (liblpsolve55-dev); it needs COLAMD from SuiteSparse and libdl.
+SCHED_LPSOLVE_LIBS := /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
+
+UNIT_TESTS += test_sched_mip
+test_sched_mip_SRCS   := tests/unit/test_sched_mip.c userspace/sched/mip.c
+test_sched_mip_CFLAGS := -Iuserspace/sched
+test_sched_mip_LDLIBS := $(SCHED_LPSOLVE_LIBS)
