@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+# spare-sched-bench: harnesses for libspare-sched part B (MIP allocator,
+# Dike, FlowCon, SpeCon). Included from userspace/userspace.mk.
+PROGS += spare-sched-bench
+spare-sched-bench_SRCS := tools/sim/b/bench_main.c tools/sim/b/bench_mip.c tools/sim/b/bench_stubs.c \
+			  userspace/sched/mip.c
+spare-sched-bench_LDLIBS := /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
+bench_main_CFLAGS := -Iuserspace/sched -Itools/sim/b
+bench_mip_CFLAGS := -Iuserspace/sched -Itools/sim/b
+bench_stubs_CFLAGS := -Iuserspace/sched -Itools/sim/b
