@@ -9,3 +9,9 @@ UNIT_TESTS += test_sched_mip
 test_sched_mip_SRCS   := tests/unit/test_sched_mip.c userspace/sched/mip.c
 test_sched_mip_CFLAGS := -Iuserspace/sched
 test_sched_mip_LDLIBS := $(SCHED_LPSOLVE_LIBS)
+
+UNIT_TESTS += test_sched_dike
+test_sched_dike_SRCS   := tests/unit/test_sched_dike.c userspace/sched/dike.c \
+			  tools/sim/b/dike_profiles.c
+test_sched_dike_CFLAGS := -Iuserspace/sched -Itools/sim/b
+test_sched_dike_LDLIBS := -lm
