@@ -15,3 +15,8 @@ test_sched_dike_SRCS   := tests/unit/test_sched_dike.c userspace/sched/dike.c \
 			  tools/sim/b/dike_profiles.c
 test_sched_dike_CFLAGS := -Iuserspace/sched -Itools/sim/b
 test_sched_dike_LDLIBS := -lm
+
+UNIT_TESTS += test_sched_flowcon
+test_sched_flowcon_SRCS   := tests/unit/test_sched_flowcon.c userspace/sched/flowcon.c
+test_sched_flowcon_CFLAGS := -Iuserspace/sched
+test_sched_flowcon_LDLIBS := -lm

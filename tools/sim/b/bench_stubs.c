@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "bench.h"
-int bench_flowcon(int argc, char **argv) { return 2; }
 int bench_specon(int argc, char **argv) { return 2; }
