@@ -20,3 +20,8 @@ UNIT_TESTS += test_sched_flowcon
 test_sched_flowcon_SRCS   := tests/unit/test_sched_flowcon.c userspace/sched/flowcon.c
 test_sched_flowcon_CFLAGS := -Iuserspace/sched
 test_sched_flowcon_LDLIBS := -lm
+
+UNIT_TESTS += test_sched_specon
+test_sched_specon_SRCS   := tests/unit/test_sched_specon.c userspace/sched/specon.c
+test_sched_specon_CFLAGS := -Iuserspace/sched
+test_sched_specon_LDLIBS := -lm
