@@ -104,6 +104,29 @@ static void bad_placements(void)
 	EXPECT_EQ(dike_exhaustive(&small, pair, 2, 5, &p, &c), -E2BIG);
 }
 
+/* One layer; a GPU-less host that can still hold the partition. */
+static void edges(void)
+{
+	static const struct dike_layer one[1] = { { 5e7, DIKE_FC } };
+	struct dike_model m = small;
+	struct dike_host h[2] = { pair[0], pair[1] };
+	struct dike_place ps, po;
+	struct dike_cost cs, co;
+
+	m.layers = one;
+	m.nlayers = 1;
+	h[1].gpus = 0;
+	h[1].cores = 64;
+	EXPECT_EQ(dike_search(&m, h, 2, 4, &ps, &cs), 0);
+	EXPECT_EQ(dike_exhaustive(&m, h, 2, 4, &po, &co), 0);
+	EXPECT_EQ(ps.nparts, 1);
+	EXPECT_EQ(ps.workers[0], 1);
+	EXPECT_EQ(ps.workers[1], 0);
+	/* One worker: its own host is free of traffic and wins. */
+	EXPECT_EQ(po.host[0], 0);
+	EXPECT(near(cs.throughput, co.throughput));
+}
+
 static void profile_totals(void)
 {
 	/* Published totals (torchvision model cards; Howard et al. 2017). */
@@ -203,6 +226,7 @@ int main(void)
 {
 	TAP_RUN(cost_by_hand);
 	TAP_RUN(bad_placements);
+	TAP_RUN(edges);
 	TAP_RUN(profile_totals);
 	TAP_RUN(search_vs_optimum);
 	TAP_RUN(profiles_small);
