@@ -59,9 +59,9 @@ enum {
 
 /*
  * One interval's decision over @n jobs (inactive ones are skipped) sharing
- * @total. @reset is set by the caller on an arrival or a completion.
- * Returns a mask of FLOWCON_RESET and FLOWCON_CUT, or -EINVAL. The active
- * shares always sum to @total.
+ * @total. @reset is set by the caller on an arrival or a completion, and
+ * whenever @total changes. Returns a mask of FLOWCON_RESET and FLOWCON_CUT,
+ * or -EINVAL. The active shares always sum to @total.
  */
 int flowcon_shares(const struct flowcon_params *p, struct flowcon_job *jobs,
 		   unsigned int n, double total, bool reset);
