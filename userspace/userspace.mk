@@ -27,6 +27,7 @@ UNIT_TESTS	:=
 LIBSPARE_SHARED	:= kmod/spare_proto.c
 
 include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/unit/*.mk))
+include tools/sim/b/build.mk
 
 LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(wildcard $(LIBSPARE_SHARED))
 
