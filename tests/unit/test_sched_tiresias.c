@@ -18,7 +18,7 @@ struct run {
 	struct tir_config cfg;
 	struct tir_sched s;
 	struct tir_job jobs[MAXJ];
-	uint32_t active[MAXJ], scratch[MAXJ];
+	uint32_t active[MAXJ], scratch[2 * MAXJ];
 	int ends[MAXJ];		/* times each job was reported ended */
 	size_t n;
 	int64_t max_used;	/* most GPUs ever running at once */

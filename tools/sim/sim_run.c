@@ -48,7 +48,7 @@ int sim_run(const struct sim_spec *spec, struct sim_trace *t, const struct tir_c
 	if (cfg->gpus != spec->gpus || t->n == 0)
 		return -EINVAL;
 	active = calloc(t->n, sizeof(*active));
-	scratch = calloc(t->n, sizeof(*scratch));
+	scratch = calloc(2 * t->n, sizeof(*scratch));
 	jct = calloc(t->n, sizeof(*jct));
 	ret = -ENOMEM;
 	if (!active || !scratch || !jct)

@@ -174,29 +174,53 @@ int tir_gittins_init(struct tir_gittins *g)
 	return 0;
 }
 
-double tir_gittins_rank(const struct tir_gittins *g, int64_t a)
+/*
+ * The rank at service a, given idx = upper_bound(a) and idx_d =
+ * upper_bound(a + delta) in the sample.
+ */
+static double rank_from(const struct tir_gittins *g, int64_t a, size_t idx, size_t idx_d)
 {
-	size_t n = g->n, idx, idx_d;
+	size_t n = g->n;
 	double p, e;
 
-	if (g->faithful) {
-		if (a > g->dur[n - 1])
-			return 0.0;
-		return g->table[upper_bound(g->dur, n, a)];
-	}
+	if (g->faithful)
+		return a > g->dur[n - 1] ? 0.0 : g->table[idx];
 	/*
 	 * Of the sampled jobs still running at a, the share P that ends
 	 * within delta, over the expected service E they receive in that
 	 * time: sum (d - a) for those that end, delta for the others.
 	 */
-	idx = upper_bound(g->dur, n, a);
 	if (idx == n)
 		return 0.0;
-	idx_d = upper_bound(g->dur, n, a + g->delta);
 	p = (double)(idx_d - idx) / (double)(n - idx);
 	e = (g->table[idx_d] - g->table[idx] - (double)a * (double)(idx_d - idx) +
 	     (double)g->delta * (double)(n - idx_d)) / (double)(n - idx);
 	return e > 0 ? p / e : 0.0;
+}
+
+double tir_gittins_rank(const struct tir_gittins *g, int64_t a)
+{
+	return rank_from(g, a, upper_bound(g->dur, g->n, a),
+			 g->faithful ? 0 : upper_bound(g->dur, g->n, a + g->delta));
+}
+
+/*
+ * The same for a job, from cursors into the sample that only move forward
+ * while its service grows: amortized O(1) per decision instead of two
+ * binary searches. A promotion (service back to 0) rewinds them.
+ */
+static double job_rank(const struct tir_gittins *g, struct tir_job *j, int64_t a)
+{
+	size_t n = g->n;
+
+	if (a < j->g_at)
+		j->g_idx = j->g_idx_d = 0;
+	j->g_at = a;
+	while (j->g_idx < n && g->dur[j->g_idx] <= a)
+		j->g_idx++;
+	while (j->g_idx_d < n && g->dur[j->g_idx_d] <= a + g->delta)
+		j->g_idx_d++;
+	return rank_from(g, a, j->g_idx, j->g_idx_d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -230,6 +254,8 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 		j->run_total = j->run_attained = 0;
 		j->pending_total = j->pending_since_run = 0;
 		j->rank = 0;
+		j->g_at = 0;
+		j->g_idx = j->g_idx_d = 0;
 		j->seq = j->start_seq = 0;
 		j->preempt = j->resume = j->promote = 0;
 	}
@@ -239,8 +265,10 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 	s->njobs = n;
 	s->active = active;
 	s->order = scratch;
+	s->walk = scratch + n;
 	s->free_gpus = cfg->gpus;
 	s->next_jump = INT64_MAX;
+	s->next_event = n ? jobs[0].submit : INT64_MAX;
 	return 0;
 }
 
@@ -249,7 +277,7 @@ static int64_t finish_time(const struct tir_job *j)
 	return j->last_check + (j->duration - j->run_total);
 }
 
-int64_t tir_next_event(const struct tir_sched *s)
+static int64_t compute_next_event(const struct tir_sched *s)
 {
 	int64_t t = s->next_jump;
 
@@ -264,6 +292,11 @@ int64_t tir_next_event(const struct tir_sched *s)
 	return t;
 }
 
+int64_t tir_next_event(const struct tir_sched *s)
+{
+	return s->next_event;
+}
+
 /* Service that decides a job's queue and Gittins rank. */
 static int64_t attained(const struct tir_sched *s, const struct tir_job *j)
 {
@@ -276,6 +309,7 @@ static void account(struct tir_sched *s, struct tir_job *j, int64_t now)
 {
 	const struct tir_config *cfg = s->cfg;
 	int64_t dt = now - j->last_check;
+	bool served = j->state == TIR_RUNNING && dt > 0;
 
 	j->last_check = now;
 	if (j->state == TIR_RUNNING) {
@@ -298,10 +332,12 @@ static void account(struct tir_sched *s, struct tir_job *j, int64_t now)
 			j->queue = 0;
 			j->seq = ++s->seq;	/* to the back of Q0 */
 			j->promote++;
+			served = true;
 		}
 	}
-	if (cfg->schedule == TIR_DLAS_GPU_GITTINS)
-		j->rank = tir_gittins_rank(cfg->gittins, attained(s, j));
+	/* A pending job's service, hence its rank, changes only on promotion. */
+	if (cfg->schedule == TIR_DLAS_GPU_GITTINS && served)
+		j->rank = job_rank(cfg->gittins, j, attained(s, j));
 }
 
 static int64_t sort_key(const struct tir_sched *s, const struct tir_job *j)
@@ -369,14 +405,74 @@ static void decide_nonpreemptive(struct tir_sched *s, int64_t now)
 	}
 }
 
+/*
+ * Sort the walk. It is kept from the last decision, when it was in order,
+ * and few keys change between two decisions: insertion sort is then
+ * linear. If it meets much disorder it hands over to qsort.
+ */
+static void sort_walk(struct tir_sched *s)
+{
+	uint32_t *w = s->walk;
+	size_t n = s->nwalk, moves = 0, budget = 8 * n + 64;
+
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = w[i];
+		size_t k = i;
+
+		while (k > 0 && cmp_walk(&w[k - 1], &x, s) > 0) {
+			w[k] = w[k - 1];
+			k--;
+			moves++;
+		}
+		w[k] = x;
+		if (moves > budget) {
+			qsort_r(w, n, sizeof(*w), cmp_walk, s);
+			return;
+		}
+	}
+}
+
+/*
+ * In 2D-LAS, jobs left pending go behind the running ones of their queue,
+ * in the order walked: renumber, and keep the walk in that order.
+ */
+static void requeue_pending(struct tir_sched *s, uint32_t *tmp)
+{
+	uint32_t *w = s->walk;
+	size_t n = s->nwalk, i = 0;
+
+	while (i < n) {
+		int q = s->jobs[w[i]].queue;
+		size_t end = i, kept = i, np = 0;
+
+		while (end < n && s->jobs[w[end]].queue == q)
+			end++;
+		for (size_t k = i; k < end; k++) {
+			struct tir_job *j = &s->jobs[w[k]];
+
+			if (j->state == TIR_RUNNING) {
+				j->seq = ++s->seq;
+				w[kept++] = w[k];
+			} else {
+				tmp[np++] = w[k];
+			}
+		}
+		for (size_t k = 0; k < np; k++) {
+			s->jobs[tmp[k]].seq = ++s->seq;
+			w[kept++] = tmp[k];
+		}
+		i = end;
+	}
+}
+
 /* Walk all runnable jobs in priority order; every job that fits runs. */
-static void decide_preemptive(struct tir_sched *s, uint32_t *walk, int64_t now)
+static void decide_preemptive(struct tir_sched *s, uint32_t *tmp, int64_t now)
 {
 	int64_t free_gpus = s->cfg->gpus;
-	size_t i, n = s->nactive;
+	uint32_t *walk = s->walk;
+	size_t i, n = s->nwalk;
 
-	memcpy(walk, s->active, n * sizeof(*walk));
-	qsort_r(walk, n, sizeof(*walk), cmp_walk, s);
+	sort_walk(s);
 	for (i = 0; i < n; i++) {
 		struct tir_job *j = &s->jobs[walk[i]];
 
@@ -390,17 +486,12 @@ static void decide_preemptive(struct tir_sched *s, uint32_t *walk, int64_t now)
 		}
 	}
 	s->free_gpus = free_gpus;
-	/*
-	 * Keep the order just walked. In 2D-LAS queues, jobs left pending go
-	 * behind the running ones of their queue, in the order walked.
-	 */
-	for (i = 0; i < n; i++)
-		if (!is_dlas(s->cfg->schedule) || s->jobs[walk[i]].state == TIR_RUNNING)
+	if (is_dlas(s->cfg->schedule)) {
+		requeue_pending(s, tmp);
+	} else {
+		for (i = 0; i < n; i++)	/* keep the order just walked */
 			s->jobs[walk[i]].seq = ++s->seq;
-	if (is_dlas(s->cfg->schedule))
-		for (i = 0; i < n; i++)
-			if (s->jobs[walk[i]].state == TIR_PENDING)
-				s->jobs[walk[i]].seq = ++s->seq;
+	}
 }
 
 /* When the next running job changes queue or a pending one is promoted. */
@@ -493,6 +584,13 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		}
 	}
 	s->nactive = kept;
+	if (nended) {
+		kept = 0;
+		for (i = 0; i < s->nwalk; i++)
+			if (s->jobs[s->walk[i]].state != TIR_DONE)
+				s->walk[kept++] = s->walk[i];
+		s->nwalk = kept;
+	}
 	for (i = 1; i < nended; i++) {	/* insertion sort: few at a time */
 		uint32_t x = ended[i];
 		size_t k = i;
@@ -511,6 +609,9 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		j->state = TIR_PENDING;
 		j->last_check = now;
 		j->seq = ++s->seq;
+		if (s->cfg->schedule == TIR_DLAS_GPU_GITTINS)
+			j->rank = job_rank(s->cfg->gittins, j, 0);
+		s->walk[s->nwalk++] = (uint32_t)s->next_arrival;
 		s->active[s->nactive++] = (uint32_t)s->next_arrival++;
 	}
 
@@ -522,6 +623,7 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 	else
 		decide_nonpreemptive(s, now);
 	s->next_jump = next_jump(s, now);
+	s->next_event = compute_next_event(s);
 	s->decisions++;
 
 	res->ended = ended;

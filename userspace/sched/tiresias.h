@@ -72,6 +72,8 @@ struct tir_job {
 	int64_t pending_total;	/* seconds pending after submission */
 	int64_t pending_since_run; /* pending seconds since last promotion (after first run) */
 	double rank;		/* Gittins index; higher runs first */
+	int64_t g_at;		/* Gittins cursors: service last ranked at, */
+	uint32_t g_idx, g_idx_d; /* and where it and it + delta fall in the sample */
 	uint64_t seq;		/* position in its queue (lower first) */
 	uint64_t start_seq;	/* order of (re)starts, for non-preemptive logs */
 	uint32_t preempt, resume, promote;
@@ -107,9 +109,12 @@ struct tir_sched {
 	size_t next_arrival;	/* first job not yet submitted */
 	uint32_t *active;	/* runnable jobs (pending or running) in arrival order */
 	size_t nactive;
-	uint32_t *order;	/* scratch: the walk, then the ended jobs */
+	uint32_t *order;	/* scratch: the ended jobs, then temporary space */
+	uint32_t *walk;		/* runnable jobs in the last priority order */
+	size_t nwalk;
 	int64_t free_gpus;
 	int64_t next_jump;	/* next demotion or promotion, INT64_MAX if none */
+	int64_t next_event;	/* what tir_next_event() returns */
 	uint64_t seq;
 	size_t ndone;
 	uint64_t decisions;
@@ -139,8 +144,8 @@ double tir_gittins_rank(const struct tir_gittins *g, int64_t a);
 
 /*
  * Bind the scheduler to caller-owned jobs[n] (sorted by submit, each with
- * 1 <= num_gpu <= cfg->gpus, duration >= 1, submit >= 0) and two scratch
- * arrays of n entries each. Returns 0 or -EINVAL.
+ * 1 <= num_gpu <= cfg->gpus, duration >= 1, submit >= 0), an array of n
+ * entries and a scratch array of 2 x n entries. Returns 0 or -EINVAL.
  */
 int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 	     struct tir_job *jobs, size_t n, uint32_t *active, uint32_t *scratch);
