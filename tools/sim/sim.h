@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tiresias.h"
+#include "../../userspace/sched/tiresias.h"	/* also for tests/fuzz */
 
 /*
  * Where parse errors go: each is one "FILE:LINE:COL: field: reason" line on
