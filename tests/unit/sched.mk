@@ -13,3 +13,10 @@ test_sched_sim_SRCS        := tests/unit/test_sched_sim.c tools/sim/sim_cli.c to
 			      tools/sim/sim_gen.c $(OUT)/lib/libspare-sched-san.a
 test_sched_sim_CFLAGS      := -Iuserspace/sched -Itools/sim -DSCHED_TESTDIR=\"$(TOP)/tests/sched\"
 test_sched_sim_LDLIBS      := -ljson-c -lm
+
+# Pool job ordering, and spare-aggd's --policy dlas through it.
+UNIT_TESTS += test_sched_order
+test_sched_order_SRCS   := tests/unit/test_sched_order.c userspace/aggd/agg_sched.c \
+			   $(OUT)/lib/libspare-sched-san.a
+test_sched_order_CFLAGS := -Iuserspace/sched -Iuserspace/aggd
+test_sched_order_LDLIBS := -lm
