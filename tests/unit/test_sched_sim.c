@@ -280,6 +280,10 @@ static void bad_trace(void)
 	T("", "1:1", "header: empty file");
 	T(HDR "0,1,9223372036854775808,1,m,10,30\n", "2:5", "submit_time: value past int64");
 	T(HDR "99999999999999999999,1,0,1,m,10,30\n", "2:1", "job_id: value past int64");
+	T(HDR "0,4,0,1,m,2305843009213693951,30\n", "2:11",
+	  "duration: num_gpu x duration past int64 / 4");
+	T(HDR "0,1,0,1,m,2305843009213693000,30\n1,1,2000,1,m,10,30\n", "3:14",
+	  "duration: the trace's last submit_time plus all durations pass int64 / 4");
 	/* errors on several lines are all reported */
 	put("trace.csv", HDR "0,0,0,1,m,10,30\n1,1,x,1,m,10,30\n");
 	rm_out();

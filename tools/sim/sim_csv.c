@@ -270,6 +270,7 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 	struct job_pos *pos_of = NULL;
 	size_t pos = 0, idx[T_NCOLS], ncols, n = 0, cap = 0, pcap = 0;
 	unsigned int before = e->count;
+	int64_t total = 0, max_submit = 0;
 	int ret = -EINVAL;
 
 	memset(t, 0, sizeof(*t));
@@ -309,9 +310,15 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 			if (j.duration == 0) {
 				report(e, l.no, f->col, "duration", "must be at least 1 second");
 				ok = false;
-			} else if (j.submit > INT64_MAX / 4 - j.duration) {
+			} else if (j.num_gpu >= 1 && j.duration > TIR_MAX_TIME / j.num_gpu) {
 				report(e, l.no, f->col, "duration",
-				       "submit_time + duration past int64 / 4");
+				       "num_gpu x duration past int64 / 4");
+				ok = false;
+			} else if (j.submit > TIR_MAX_TIME - total - j.duration ||
+				   total > TIR_MAX_TIME - j.duration ||
+				   max_submit > TIR_MAX_TIME - total - j.duration) {
+				report(e, l.no, f->col, "duration",
+				       "the trace's last submit_time plus all durations pass int64 / 4");
 				ok = false;
 			}
 		} else {
@@ -319,6 +326,9 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 		}
 		if (!ok)
 			continue;
+		total += j.duration;
+		if (j.submit > max_submit)
+			max_submit = j.submit;
 		if (grow((void **)&jobs, &cap, n + 1, sizeof(*jobs)) ||
 		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
 			ret = -ENOMEM;

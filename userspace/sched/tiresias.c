@@ -46,6 +46,14 @@ static bool is_dlas(enum tir_schedule s)
 	return s == TIR_DLAS || s == TIR_DLAS_GPU || s == TIR_DLAS_GPU_GITTINS;
 }
 
+/* K x service as whole seconds, as Python's int() would, saturated. */
+static int64_t scaled(int64_t v, double k)
+{
+	double x = (double)v * k;
+
+	return x >= 9.0e18 ? INT64_MAX / 4 : (int64_t)x;
+}
+
 static bool is_preemptive(enum tir_schedule s)
 {
 	return s != TIR_FIFO && s != TIR_FJF;
@@ -239,14 +247,23 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
 		return -EINVAL;
 	for (int q = 0; q + 1 < cfg->nqueues; q++)
-		if (cfg->limit[q] < 1 || (q && cfg->limit[q] <= cfg->limit[q - 1]))
+		if (cfg->limit[q] < 1 || cfg->limit[q] > TIR_MAX_TIME ||
+		    (q && cfg->limit[q] <= cfg->limit[q - 1]))
 			return -EINVAL;
+	int64_t total = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		struct tir_job *j = &jobs[i];
 
 		if (j->num_gpu < 1 || j->num_gpu > cfg->gpus || j->duration < 1 ||
-		    j->submit < 0 || (i && j->submit < jobs[i - 1].submit))
+		    j->duration > TIR_MAX_TIME / j->num_gpu || j->submit < 0 ||
+		    (i && j->submit < jobs[i - 1].submit))
 			return -EINVAL;
+		/* every time the run reaches stays below TIR_MAX_TIME */
+		if (total > TIR_MAX_TIME - j->duration ||
+		    j->submit > TIR_MAX_TIME - total - j->duration)
+			return -EINVAL;
+		total += j->duration;
 		j->state = TIR_WAITING;
 		j->queue = 0;
 		j->start = j->end = -1;
@@ -326,7 +343,7 @@ static void account(struct tir_sched *s, struct tir_job *j, int64_t now)
 			j->pending_since_run += dt;
 		if (is_dlas(cfg->schedule) && cfg->promote > 0 && j->queue > 0 &&
 		    j->run_total > 0 && j->run_attained > 0 &&
-		    j->pending_since_run >= (int64_t)((double)j->run_attained * cfg->promote)) {
+		    j->pending_since_run >= scaled(j->run_attained, cfg->promote)) {
 			j->run_attained = 0;
 			j->pending_since_run = 0;
 			j->queue = 0;
@@ -527,8 +544,7 @@ static int64_t next_jump(const struct tir_sched *s, int64_t now)
 				t = now + 1;
 		} else if (j->state == TIR_PENDING && cfg->promote > 0 && j->queue > 0 &&
 			   j->run_total > 0 && j->run_attained > 0) {
-			int64_t diff = (int64_t)((double)j->run_attained * cfg->promote -
-						 (double)j->pending_since_run);
+			int64_t diff = scaled(j->run_attained, cfg->promote) - j->pending_since_run;
 
 			if (diff > 0)
 				t = now + diff;

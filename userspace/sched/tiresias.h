@@ -44,6 +44,11 @@ enum tir_schedule {
 #define TIR_DEFAULT_LIMIT0	3250	/* GPU-seconds */
 #define TIR_DEFAULT_LIMIT1	7200
 #define TIR_DEFAULT_GITTINS_DELTA 3250
+/*
+ * Bound on times, durations x GPUs, queue limits, and the last submission
+ * plus all durations (which bounds the makespan): keeps every sum in int64.
+ */
+#define TIR_MAX_TIME		(INT64_MAX / 4)
 
 enum tir_state {
 	TIR_WAITING,		/* not yet submitted */
@@ -144,7 +149,8 @@ double tir_gittins_rank(const struct tir_gittins *g, int64_t a);
 
 /*
  * Bind the scheduler to caller-owned jobs[n] (sorted by submit, each with
- * 1 <= num_gpu <= cfg->gpus, duration >= 1, submit >= 0), an array of n
+ * 1 <= num_gpu <= cfg->gpus, duration >= 1, submit >= 0, all within
+ * TIR_MAX_TIME), an array of n
  * entries and a scratch array of 2 x n entries. Returns 0 or -EINVAL.
  */
 int tir_init(struct tir_sched *s, const struct tir_config *cfg,
