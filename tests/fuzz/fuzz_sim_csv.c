@@ -3,13 +3,57 @@
  * libFuzzer target for spare-sim's CSV readers (tools/sim/sim_csv.c): the
  * cluster spec, the trace and the Gittins duration sample. The first byte
  * picks the reader (and, for a trace, the cluster size); the rest is the
- * file. Whatever a reader accepts must satisfy what the scheduler needs.
+ * file. Whatever a reader accepts must satisfy what the scheduler needs,
+ * and a small accepted trace is then run through Tiresias (the schedule and
+ * mode picked by the first byte too), checking the run's invariants: no GPU
+ * over-allocated, each job ends once, JCT >= duration.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "../../tools/sim/sim_csv.c"
+#include "../../userspace/sched/tiresias.c"
+
+static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
+{
+	static const int64_t sample[] = { 5, 60, 61, 300, 3000, 40000 };
+	static double table[7];
+	static uint32_t active[64], scratch[128], ends[64];
+	struct tir_gittins g = { .dur = sample, .n = 6, .delta = 100, .table = table };
+	struct tir_config cfg;
+	struct tir_sched s;
+	struct tir_step_result res;
+	unsigned int steps = 0;
+
+	tir_config_init(&cfg, (enum tir_schedule)((pick >> 2) % TIR_NR_SCHEDULES), gpus);
+	cfg.faithful = pick & 1;
+	cfg.limit[0] = 50;
+	cfg.limit[1] = 500;
+	g.faithful = cfg.faithful;
+	if (tir_gittins_init(&g))
+		abort();
+	cfg.gittins = &g;
+	if (tir_init(&s, &cfg, t->jobs, t->n, active, scratch))
+		return;	/* past TIR_MAX_TIME: the reader refuses those too */
+	memset(ends, 0, sizeof(ends));
+	while (!tir_done(&s)) {
+		int64_t now = tir_next_event(&s), used = 0;
+
+		if (now == INT64_MAX || tir_step(&s, now, &res) || ++steps > 200000)
+			abort();
+		for (size_t i = 0; i < res.nended; i++)
+			ends[res.ended[i]]++;
+		for (size_t i = 0; i < t->n; i++)
+			if (t->jobs[i].state == TIR_RUNNING)
+				used += t->jobs[i].num_gpu;
+		if (used > gpus || used + s.free_gpus != gpus)
+			abort();
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (ends[i] != 1 || t->jobs[i].end - t->jobs[i].submit < t->jobs[i].duration)
+			abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,6 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (t.jobs[k].id == j->id)
 						abort();	/* duplicates are refused */
 			}
+			if (t.n <= 64)
+				run_trace(&t, gpus, data[0]);
 			sim_trace_free(&t);
 		} else if (t.jobs || t.n) {
 			abort();
