@@ -204,63 +204,61 @@ static void golden_runs(void)
 {
 	for (size_t r = 0; r < sizeof(goldens) / sizeof(goldens[0]); r++) {
 		const struct golden *G = &goldens[r];
-		{
-			char spec[512], gold[512], p[600];
-			char *want, *got, *wantc, *gotc;
-			long long wid[100], wj[100], gid[100], gj[100];
-			double ws = 0, gs = 0;
-			size_t wn, gn;
+		char spec[512], gold[512], p[600];
+		char *want, *got, *wantc, *gotc;
+		long long wid[100], wj[100], gid[100], gj[100];
+		double ws = 0, gs = 0;
+		size_t wn, gn;
 
-			snprintf(spec, sizeof(spec), SCHED_TESTDIR "/specs/%s.csv", G->spec);
-			snprintf(gold, sizeof(gold), SCHED_TESTDIR "/golden/%s-%s", G->spec, G->ref);
-			rm_out();
-			EXPECT_EQ(sim("--cluster-spec", spec, "--trace", SCHED_TESTDIR "/60_job.csv",
-				      "--schedule", G->sched, "--queue-limits", "500,2000",
-				      "--promote", G->promote, "--faithful", "--gittins-dist",
-				      SCHED_TESTDIR "/yarn-gput1000.csv", "--out", tmp("out"), NULL),
-				  0);
-			snprintf(p, sizeof(p), "%s/job.csv", gold);
-			want = slurp(p, NULL);
-			snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
-			got = slurp(p, NULL);
-			snprintf(p, sizeof(p), "%s/cluster.csv", gold);
-			wantc = slurp(p, NULL);
-			snprintf(p, sizeof(p), "%s/out/cluster.csv", tmpdir);
-			gotc = slurp(p, NULL);
-			EXPECT(want && got && wantc && gotc);
-			if (!want || !got || !wantc || !gotc)
-				return;
-			strip_cr(want);
-			strip_cr(wantc);
-			wn = jcts(want, wid, wj, 100);
-			gn = jcts(got, gid, gj, 100);
-			EXPECT_EQ(wn, 60);
-			EXPECT_EQ(gn, wn);
-			for (size_t i = 0; i < wn; i++) {
-				size_t k;
+		snprintf(spec, sizeof(spec), SCHED_TESTDIR "/specs/%s.csv", G->spec);
+		snprintf(gold, sizeof(gold), SCHED_TESTDIR "/golden/%s-%s", G->spec, G->ref);
+		rm_out();
+		EXPECT_EQ(sim("--cluster-spec", spec, "--trace", SCHED_TESTDIR "/60_job.csv",
+			      "--schedule", G->sched, "--queue-limits", "500,2000",
+			      "--promote", G->promote, "--faithful", "--gittins-dist",
+			      SCHED_TESTDIR "/yarn-gput1000.csv", "--out", tmp("out"), NULL),
+			  0);
+		snprintf(p, sizeof(p), "%s/job.csv", gold);
+		want = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+		got = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/cluster.csv", gold);
+		wantc = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/out/cluster.csv", tmpdir);
+		gotc = slurp(p, NULL);
+		EXPECT(want && got && wantc && gotc);
+		if (!want || !got || !wantc || !gotc)
+			return;
+		strip_cr(want);
+		strip_cr(wantc);
+		wn = jcts(want, wid, wj, 100);
+		gn = jcts(got, gid, gj, 100);
+		EXPECT_EQ(wn, 60);
+		EXPECT_EQ(gn, wn);
+		for (size_t i = 0; i < wn; i++) {
+			size_t k;
 
-				for (k = 0; k < gn && gid[k] != wid[i]; k++)
-					;
-				EXPECT(k < gn);
-				if (k < gn && gj[k] != wj[i])
-					fprintf(stderr, "# %s-%s job %lld: JCT %lld, reference %lld\n",
-						G->spec, G->ref, wid[i], gj[k], wj[i]);
-				EXPECT(k < gn && gj[k] == wj[i]);
-				ws += (double)wj[i];
-			}
-			for (size_t i = 0; i < gn; i++)
-				gs += (double)gj[i];
-			EXPECT(fabs(gs - ws) <= 0.01 * ws);
-			if (strcmp(got, want) || strcmp(gotc, wantc)) {
-				fprintf(stderr, "# %s-%s: CSVs differ from the reference\n",
-					G->spec, G->ref);
-				tap_case_failed = 1;
-			}
-			free(want);
-			free(got);
-			free(wantc);
-			free(gotc);
+			for (k = 0; k < gn && gid[k] != wid[i]; k++)
+				;
+			EXPECT(k < gn);
+			if (k < gn && gj[k] != wj[i])
+				fprintf(stderr, "# %s-%s job %lld: JCT %lld, reference %lld\n",
+					G->spec, G->ref, wid[i], gj[k], wj[i]);
+			EXPECT(k < gn && gj[k] == wj[i]);
+			ws += (double)wj[i];
 		}
+		for (size_t i = 0; i < gn; i++)
+			gs += (double)gj[i];
+		EXPECT(fabs(gs - ws) <= 0.01 * ws);
+		if (strcmp(got, want) || strcmp(gotc, wantc)) {
+			fprintf(stderr, "# %s-%s: CSVs differ from the reference\n",
+				G->spec, G->ref);
+			tap_case_failed = 1;
+		}
+		free(want);
+		free(got);
+		free(wantc);
+		free(gotc);
 	}
 }
 
