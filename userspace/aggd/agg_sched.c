@@ -3,6 +3,7 @@
  * spare-aggd scheduling policies and core-count controller (agg_sched.h).
  */
 #include "agg_sched.h"
+#include "order.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@ static const char *const policy_names[] = {
 	[AGG_POLICY_FIFO] = "fifo",
 	[AGG_POLICY_WFS] = "wfs",
 	[AGG_POLICY_LAS] = "las",
+	[AGG_POLICY_DLAS] = "dlas",
 };
 
 int agg_policy_parse(const char *name, enum agg_policy *p)
@@ -36,6 +38,21 @@ void agg_sched_init(struct agg_sched *s, enum agg_policy policy)
 {
 	memset(s, 0, sizeof(*s));
 	s->policy = policy;
+	s->dlas_nlimits = 2;
+	s->dlas_limit[0] = AGG_DLAS_LIMIT0;
+	s->dlas_limit[1] = AGG_DLAS_LIMIT1;
+}
+
+int agg_sched_set_dlas_limits(struct agg_sched *s, const uint64_t *limit, unsigned int n)
+{
+	if (n > AGG_DLAS_MAX_LIMITS || n > SCHED_ORDER_MAX_LIMITS)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		if (limit[i] == 0 || (i && limit[i] <= limit[i - 1]))
+			return -EINVAL;
+	s->dlas_nlimits = n;
+	memcpy(s->dlas_limit, limit, n * sizeof(*limit));
+	return 0;
 }
 
 void agg_sched_destroy(struct agg_sched *s)
@@ -110,35 +127,38 @@ int agg_sched_enqueue(struct agg_sched *s, struct agg_task *t)
 	return 0;
 }
 
-/* Is a a better choice than b under the policy? Both are backlogged. */
-static int better(const struct agg_sched *s, const struct agg_sched_job *a,
-		  const struct agg_sched_job *b)
+static struct sched_order_key order_key(const struct agg_sched_job *j)
 {
-	switch (s->policy) {
-	case AGG_POLICY_WFS:
-		if (a->vtime != b->vtime)
-			return a->vtime < b->vtime;
-		break;
-	case AGG_POLICY_LAS:
-		if (a->attained != b->attained)
-			return a->attained < b->attained;
-		break;
-	case AGG_POLICY_FIFO:
-		break;
-	}
-	return a->head->seq < b->head->seq;
+	return (struct sched_order_key){
+		.head_seq = j->head->seq, .vtime = j->vtime, .attained = j->attained,
+	};
 }
 
 struct agg_task *agg_sched_pick(struct agg_sched *s)
 {
+	static const enum sched_order orders[] = {
+		[AGG_POLICY_FIFO] = SCHED_ORDER_FIFO,
+		[AGG_POLICY_WFS] = SCHED_ORDER_WFS,
+		[AGG_POLICY_LAS] = SCHED_ORDER_LAS,
+		[AGG_POLICY_DLAS] = SCHED_ORDER_DLAS,
+	};
+	struct sched_order_cfg cfg = { .order = orders[s->policy], .nlimits = s->dlas_nlimits };
+	struct sched_order_key best_key = { 0 };
 	struct agg_sched_job *best = NULL;
 	struct agg_task *t;
 
+	memcpy(cfg.limit, s->dlas_limit, s->dlas_nlimits * sizeof(cfg.limit[0]));
 	for (size_t i = 0; i < s->n_jobs; i++) {
 		struct agg_sched_job *j = &s->jobs[i];
+		struct sched_order_key key;
 
-		if (j->head && (!best || better(s, j, best)))
+		if (!j->head)
+			continue;
+		key = order_key(j);
+		if (!best || sched_order_before(&cfg, &key, &best_key)) {
 			best = j;
+			best_key = key;
+		}
 	}
 	if (!best)
 		return NULL;

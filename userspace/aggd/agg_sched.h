@@ -12,6 +12,11 @@
  *    virtual clock); the backlogged job with the lowest vtime goes first.
  *  - LAS (least attained service): the backlogged job that has been given
  *    the least cost so far goes first; ties go to the oldest task.
+ *  - DLAS (Tiresias's discretized LAS): jobs are binned by the cost they
+ *    have been given (below AGG_DLAS_LIMIT0 bytes, below AGG_DLAS_LIMIT1,
+ *    the rest); the lowest bin goes first, the oldest task within a bin.
+ * The comparison itself is libspare-sched's (userspace/sched/order.h), the
+ * same code the simulator uses.
  */
 #ifndef SPARE_AGG_SCHED_H
 #define SPARE_AGG_SCHED_H
@@ -23,7 +28,13 @@ enum agg_policy {
 	AGG_POLICY_FIFO,
 	AGG_POLICY_WFS,
 	AGG_POLICY_LAS,
+	AGG_POLICY_DLAS,
 };
+
+/* DLAS bins by bytes reduced for the job so far (default queue limits). */
+#define AGG_DLAS_LIMIT0 (1ULL << 30)
+#define AGG_DLAS_LIMIT1 (16ULL << 30)
+#define AGG_DLAS_MAX_LIMITS 7
 
 struct agg_task {
 	struct agg_task *next;
@@ -45,6 +56,8 @@ struct agg_sched_job {
 
 struct agg_sched {
 	enum agg_policy policy;
+	unsigned int dlas_nlimits;
+	uint64_t dlas_limit[AGG_DLAS_MAX_LIMITS];
 	struct agg_sched_job *jobs;
 	size_t n_jobs, cap;
 	uint64_t seq;
@@ -57,6 +70,8 @@ const char *agg_policy_name(enum agg_policy p);
 
 void agg_sched_init(struct agg_sched *s, enum agg_policy policy);
 void agg_sched_destroy(struct agg_sched *s);
+/* DLAS queue limits in bytes, strictly increasing; 0 or -EINVAL. */
+int agg_sched_set_dlas_limits(struct agg_sched *s, const uint64_t *limit, unsigned int n);
 /* 0, -ENOMEM, or -EEXIST. */
 int agg_sched_add_job(struct agg_sched *s, uint32_t id, uint32_t weight);
 /* Forget a job; returns its queued tasks as a list for the caller to free. */

@@ -8,7 +8,15 @@ AGG_CORE_SRCS := userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c \
 PROGS += spare-aggd
 spare-aggd_SRCS   := userspace/aggd/aggd.c userspace/aggd/agg_pool.c userspace/aggd/agg_rdma.c \
 		     $(AGG_CORE_SRCS)
-spare-aggd_LDLIBS := -luring -lrdmacm -libverbs -lm
+spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -lm
+
+# agg_sched.c orders jobs through libspare-sched (userspace/sched/order.h).
+agg_sched_CFLAGS := -Iuserspace/sched
+$(OUT)/bin/spare-aggd $(OUT)/agg/spare-aggd-san: $(OUT)/lib/libspare-sched.a
+# tests/unit/agg.mk builds agg_sched.c into these (it is included first).
+test_agg_proto_SRCS += $(OUT)/lib/libspare-sched-san.a
+test_agg_sum_SRCS   += $(OUT)/lib/libspare-sched-san.a
+test_agg_sched_SRCS += $(OUT)/lib/libspare-sched-san.a
 
 # Host integration driver for tests/agg/run.
 PROGS += spare-agg-itest

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for spare-sim's CSV readers (tools/sim/sim_csv.c): the
+ * cluster spec, the trace and the Gittins duration sample. The first byte
+ * picks the reader (and, for a trace, the cluster size); the rest is the
+ * file. Whatever a reader accepts must satisfy what the scheduler needs,
+ * and a small accepted trace is then run through Tiresias (the schedule and
+ * mode picked by the first byte too), checking the run's invariants: no GPU
+ * over-allocated, each job ends once, JCT >= duration.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../tools/sim/sim_csv.c"
+#include "../../userspace/sched/tiresias.c"
+
+static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
+{
+	static const int64_t sample[] = { 5, 60, 61, 300, 3000, 40000 };
+	static double table[7];
+	static uint32_t active[64], scratch[128], ends[64];
+	struct tir_gittins g = { .dur = sample, .n = 6, .delta = 100, .table = table };
+	struct tir_config cfg;
+	struct tir_sched s;
+	struct tir_step_result res;
+	unsigned int steps = 0;
+
+	tir_config_init(&cfg, (enum tir_schedule)((pick >> 2) % TIR_NR_SCHEDULES), gpus);
+	cfg.faithful = pick & 1;
+	cfg.limit[0] = 50;
+	cfg.limit[1] = 500;
+	g.faithful = cfg.faithful;
+	if (tir_gittins_init(&g))
+		abort();
+	cfg.gittins = &g;
+	if (tir_init(&s, &cfg, t->jobs, t->n, active, scratch))
+		return;	/* past TIR_MAX_TIME: the reader refuses those too */
+	memset(ends, 0, sizeof(ends));
+	while (!tir_done(&s)) {
+		int64_t now = tir_next_event(&s), used = 0;
+
+		if (now == INT64_MAX || tir_step(&s, now, &res) || ++steps > 200000)
+			abort();
+		for (size_t i = 0; i < res.nended; i++)
+			ends[res.ended[i]]++;
+		for (size_t i = 0; i < t->n; i++)
+			if (t->jobs[i].state == TIR_RUNNING)
+				used += t->jobs[i].num_gpu;
+		if (used > gpus || used + s.free_gpus != gpus)
+			abort();
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (ends[i] != 1 || t->jobs[i].end - t->jobs[i].submit < t->jobs[i].duration)
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sim_errs e = { .out = NULL, .file = "fuzz" };
+	const char *buf;
+	size_t len;
+	int64_t gpus;
+
+	if (size < 1)
+		return 0;
+	buf = (const char *)data + 1;
+	len = size - 1;
+	gpus = 1 + (data[0] >> 2);
+	switch (data[0] & 3) {
+	case 0: {
+		struct sim_spec spec;
+
+		if (sim_parse_spec(buf, len, &spec, &e) == 0 &&
+		    (spec.gpus < 1 || spec.nodes < 1 || spec.gpus_per_node < 1 ||
+		     spec.gpus != spec.nodes * spec.gpus_per_node))
+			abort();
+		break;
+	}
+	case 1:
+	case 2: {
+		struct sim_trace t;
+
+		if (sim_parse_trace(buf, len, gpus, &t, &e) == 0) {
+			if (t.n == 0)
+				abort();
+			for (size_t i = 0; i < t.n; i++) {
+				const struct tir_job *j = &t.jobs[i];
+
+				if (j->num_gpu < 1 || j->num_gpu > gpus || j->duration < 1 ||
+				    j->submit < 0 || j->id < 0 ||
+				    (i && j->submit < t.jobs[i - 1].submit))
+					abort();
+				for (size_t k = 0; k < i && t.n < 64; k++)
+					if (t.jobs[k].id == j->id)
+						abort();	/* duplicates are refused */
+			}
+			if (t.n <= 64)
+				run_trace(&t, gpus, data[0]);
+			sim_trace_free(&t);
+		} else if (t.jobs || t.n) {
+			abort();
+		}
+		break;
+	}
+	default: {
+		int64_t *d;
+		size_t n;
+
+		if (sim_parse_durations(buf, len, &d, &n, &e) == 0) {
+			if (n == 0)
+				abort();
+			for (size_t i = 0; i < n; i++)
+				if (d[i] < 1 || (i && d[i] < d[i - 1]))
+					abort();
+			free(d);
+		}
+		break;
+	}
+	}
+	return 0;
+}

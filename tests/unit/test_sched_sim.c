@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-sim (tools/sim) end to end, through its command line:
+ *  - the golden runs: Tiresias's 60-job trace on 64, 16 and 8 GPUs with
+ *    limits 500,2000 under fifo, dlas-gpu and dlas-gpu-gittins in faithful
+ *    mode, and every other schedule and promotion on 16 and 8 GPUs, against
+ *    the reference simulator's outputs in tests/sched/golden (per-job JCT
+ *    identical, average JCT within 1%, and both CSVs identical);
+ *  - every bad-input case of issue 9: exit 2, nothing written, and
+ *    "FILE:LINE:COL: field: reason" on stderr; CRLF accepted;
+ *  - properties of generated traces: the same seed gives the same bytes,
+ *    each job ends once, JCT >= duration, no GPU over-allocated.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim.h"
+#include "tap.h"
+
+#ifndef SCHED_TESTDIR
+#define SCHED_TESTDIR "tests/sched"
+#endif
+
+static char tmpdir[64];
+static char errbuf[65536];
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+static void put(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *tmp(const char *name)
+{
+	static char paths[8][512];
+	static int next;
+	char *p = paths[next++ % 8];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+/* Run spare-sim with the given arguments, stderr captured into errbuf. */
+static int sim(const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0, saved, saved2, fd, rc;
+	va_list ap;
+	ssize_t n;
+
+	argv[argc++] = "spare-sim";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	fflush(stdout);
+	fflush(stderr);
+	saved = dup(1);
+	saved2 = dup(2);
+	fd = open(tmp("stderr"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	dup2(fd, 1);	/* the one-line report too */
+	rc = spare_sim_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, errbuf, sizeof(errbuf) - 1);
+	errbuf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	dup2(saved2, 2);
+	close(saved2);
+	return rc;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static void rm_out(void)
+{
+	const char *names[] = { "job.csv", "cluster.csv", "summary.json" };
+	char p[600];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/out/%s", tmpdir, names[i]);
+		unlink(p);
+	}
+	rmdir(tmp("out"));
+}
+
+/* Drop the '\r' of CRLF line ends in place. */
+static void strip_cr(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++)
+		if (*s != '\r')
+			*w++ = *s;
+	*w = '\0';
+}
+
+/* job_id -> JCT from a job.csv (column 2 and 8); returns the number of rows. */
+static size_t jcts(char *csv, long long *id, long long *jct, size_t max)
+{
+	size_t n = 0;
+	char *line = strchr(csv, '\n');
+
+	while (line && line[1] && n < max) {
+		long long f[13];
+
+		line++;
+		if (sscanf(line, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld", &f[0], &f[1], &f[2],
+			   &f[3], &f[4], &f[5], &f[6], &f[7]) != 8)
+			break;
+		id[n] = f[1];
+		jct[n] = f[7];
+		n++;
+		line = strchr(line, '\n');
+	}
+	return n;
+}
+
+/* One golden run: spec, the reference's schedule name, ours, --promote. */
+struct golden {
+	const char *spec, *ref, *sched, *promote;
+};
+
+static const struct golden goldens[] = {
+	/* the issue's targets */
+	{ "g64", "fifo", "fifo", "0" },
+	{ "g64", "dlas-gpu", "dlas-gpu", "0" },
+	{ "g64", "dlas-gpu-gittins", "dlas-gpu-gittins", "0" },
+	{ "g16", "fifo", "fifo", "0" },
+	{ "g16", "dlas-gpu", "dlas-gpu", "0" },
+	{ "g16", "dlas-gpu-gittins", "dlas-gpu-gittins", "0" },
+	{ "g8", "fifo", "fifo", "0" },
+	{ "g8", "dlas-gpu", "dlas-gpu", "0" },
+	{ "g8", "dlas-gpu-gittins", "dlas-gpu-gittins", "0" },
+	/* the other schedules and promotion */
+	{ "g16", "fjf", "fjf", "0" },
+	{ "g16", "sjf", "sjf", "0" },
+	{ "g16", "shortest", "shortest", "0" },
+	{ "g16", "shortest-gpu", "shortest-gpu", "0" },
+	{ "g16", "dlas", "dlas", "0" },
+	{ "g16", "dlas-gpu-05", "dlas-gpu", "0.5" },
+	{ "g16", "dlas-gpu-2", "dlas-gpu", "2" },
+	{ "g8", "fjf", "fjf", "0" },
+	{ "g8", "sjf", "sjf", "0" },
+	{ "g8", "shortest", "shortest", "0" },
+	{ "g8", "shortest-gpu", "shortest-gpu", "0" },
+	{ "g8", "dlas", "dlas", "0" },
+	{ "g8", "dlas-gpu-05", "dlas-gpu", "0.5" },
+	{ "g8", "dlas-gpu-2", "dlas-gpu", "2" },
+};
+
+static void golden_runs(void)
+{
+	for (size_t r = 0; r < sizeof(goldens) / sizeof(goldens[0]); r++) {
+		const struct golden *G = &goldens[r];
+		char spec[512], gold[512], p[600];
+		char *want, *got, *wantc, *gotc;
+		long long wid[100], wj[100], gid[100], gj[100];
+		double ws = 0, gs = 0;
+		size_t wn, gn;
+
+		snprintf(spec, sizeof(spec), SCHED_TESTDIR "/specs/%s.csv", G->spec);
+		snprintf(gold, sizeof(gold), SCHED_TESTDIR "/golden/%s-%s", G->spec, G->ref);
+		rm_out();
+		EXPECT_EQ(sim("--cluster-spec", spec, "--trace", SCHED_TESTDIR "/60_job.csv",
+			      "--schedule", G->sched, "--queue-limits", "500,2000",
+			      "--promote", G->promote, "--faithful", "--gittins-dist",
+			      SCHED_TESTDIR "/yarn-gput1000.csv", "--out", tmp("out"), NULL),
+			  0);
+		snprintf(p, sizeof(p), "%s/job.csv", gold);
+		want = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+		got = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/cluster.csv", gold);
+		wantc = slurp(p, NULL);
+		snprintf(p, sizeof(p), "%s/out/cluster.csv", tmpdir);
+		gotc = slurp(p, NULL);
+		EXPECT(want && got && wantc && gotc);
+		if (!want || !got || !wantc || !gotc)
+			return;
+		strip_cr(want);
+		strip_cr(wantc);
+		wn = jcts(want, wid, wj, 100);
+		gn = jcts(got, gid, gj, 100);
+		EXPECT_EQ(wn, 60);
+		EXPECT_EQ(gn, wn);
+		for (size_t i = 0; i < wn; i++) {
+			size_t k;
+
+			for (k = 0; k < gn && gid[k] != wid[i]; k++)
+				;
+			EXPECT(k < gn);
+			if (k < gn && gj[k] != wj[i])
+				fprintf(stderr, "# %s-%s job %lld: JCT %lld, reference %lld\n",
+					G->spec, G->ref, wid[i], gj[k], wj[i]);
+			EXPECT(k < gn && gj[k] == wj[i]);
+			ws += (double)wj[i];
+		}
+		for (size_t i = 0; i < gn; i++)
+			gs += (double)gj[i];
+		EXPECT(fabs(gs - ws) <= 0.01 * ws);
+		if (strcmp(got, want) || strcmp(gotc, wantc)) {
+			fprintf(stderr, "# %s-%s: CSVs differ from the reference\n",
+				G->spec, G->ref);
+			tap_case_failed = 1;
+		}
+		free(want);
+		free(got);
+		free(wantc);
+		free(gotc);
+	}
+}
+
+#define SPEC4 "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,1,4,8,16\n"
+#define HDR "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+
+/* Runs with spec4.csv and trace.csv; expects exit 2, no output, and msg. */
+static void refused(const char *trace, const char *msg)
+{
+	int rc;
+
+	put("trace.csv", trace);
+	rm_out();
+	rc = sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		 "--schedule", "dlas-gpu", "--out", tmp("out"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("out")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void bad_trace(void)
+{
+	char m[512];
+
+	put("spec4.csv", SPEC4);
+#define T(trace, where, what)						\
+	do {								\
+		snprintf(m, sizeof(m), "%s/trace.csv:%s: %s", tmpdir, where, what); \
+		refused(trace, m);					\
+	} while (0)
+	T("job_id,num_gpu,submit_time,iterations,model_name,interval\n0,1,0,1,m,30\n",
+	  "1:1", "duration: header column missing");
+	T("job_id,num_gpu,submit_time,iterations,model_name,duration,interval,num_gpu\n"
+	  "0,1,0,1,m,30,30,1\n", "1:68", "num_gpu: header column repeated");
+	T(HDR "0,1,0,1,m,30\n", "2:1", "row: 6 fields, header has 7");
+	T(HDR "0,1,0,1,m,30,30,9\n", "2:1", "row: 8 fields, header has 7");
+	T(HDR "0,1,-5,1,m,10,30\n", "2:5", "submit_time: '-5' is not a non-negative integer");
+	T(HDR "0,1,1e3,1,m,10,30\n", "2:5", "submit_time: '1e3' is not a non-negative integer");
+	T(HDR "0,x,0,1,m,10,30\n", "2:3", "num_gpu: 'x' is not a non-negative integer");
+	T(HDR "0,,0,1,m,10,30\n", "2:3", "num_gpu: empty");
+	T(HDR "0,0,0,1,m,10,30\n", "2:3", "num_gpu: must be at least 1");
+	T(HDR "0,5,0,1,m,10,30\n", "2:3", "num_gpu: 5 GPUs, larger than the cluster (4)");
+	T(HDR "0,1,0,1,m,1.5,30\n", "2:11", "duration: '1.5' is not a non-negative integer");
+	T(HDR "0,1,0,1,m,0,30\n", "2:11", "duration: must be at least 1 second");
+	T(HDR "0,1,0,1,m,,30\n", "2:11", "duration: empty");
+	T(HDR "7,1,0,1,m,10,30\n8,1,0,1,m,10,30\n7,1,5,1,m,10,30\n", "4:1",
+	  "job_id: duplicate of line 2");
+	T(HDR, "2:1", "trace: no jobs");
+	T("", "1:1", "header: empty file");
+	T(HDR "0,1,9223372036854775808,1,m,10,30\n", "2:5", "submit_time: value past int64");
+	T(HDR "99999999999999999999,1,0,1,m,10,30\n", "2:1", "job_id: value past int64");
+	T(HDR "0,4,0,1,m,2305843009213693951,30\n", "2:11",
+	  "duration: num_gpu x duration past int64 / 4");
+	T(HDR "0,1,0,1,m,2305843009213693000,30\n1,1,2000,1,m,10,30\n", "3:14",
+	  "duration: the trace's last submit_time plus all durations pass int64 / 4");
+	/* errors on several lines are all reported */
+	put("trace.csv", HDR "0,0,0,1,m,10,30\n1,1,x,1,m,10,30\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fifo", "--out", tmp("out"), NULL), 2);
+	EXPECT(strstr(errbuf, "trace.csv:2:3: num_gpu:") && strstr(errbuf, "trace.csv:3:5: submit_time:"));
+#undef T
+}
+
+static void bad_spec_and_args(void)
+{
+	char m[512];
+
+	put("trace.csv", HDR "0,1,0,1,m,10,30\n");
+#define S(spec, where, what)						\
+	do {								\
+		put("spec4.csv", spec);					\
+		snprintf(m, sizeof(m), "%s/spec4.csv:%s: %s", tmpdir, where, what); \
+		refused(HDR "0,1,0,1,m,10,30\n", m);			\
+	} while (0)
+	S("num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n",
+	  "2:1", "spec: no row (exactly one is needed)");
+	S(SPEC4 "1,1,4,8,16\n", "3:1", "spec: more than one row");
+	S("num_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,4,8,16\n",
+	  "1:1", "num_node_p_switch: header column missing");
+	S("num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,0,4,8,16\n",
+	  "2:3", "num_node_p_switch: must be at least 1");
+	S("num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n"
+	  "4294967296,4294967296,4,8,16\n", "2:1", "spec: cluster size past int64");
+#undef S
+	put("spec4.csv", SPEC4);
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "lpjf", "--out", tmp("out"), NULL), 2);
+	EXPECT(!exists(tmp("out")));
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "dlas-gpu", "--queue-limits", "500,400", "--out", tmp("out"),
+		      NULL), 2);
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "dlas-gpu-gittins", "--out", tmp("out"), NULL), 2);
+	EXPECT_EQ(sim("--cluster-spec", tmp("nope.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fifo", "--out", tmp("out"), NULL), 2);
+	EXPECT(!exists(tmp("out")));
+}
+
+/* CRLF line ends and a missing final newline are accepted. */
+static void crlf_accepted(void)
+{
+	char p[600], *job;
+
+	put("spec4.csv", "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\r\n"
+			 "1,1,4,8,16\r\n");
+	put("trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\r\n"
+			 "0,4,0,1,m,5000,30\r\n1,4,500,1,m,100,30");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "dlas-gpu", "--faithful", "--out", tmp("out"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+	job = slurp(p, NULL);
+	EXPECT(job && strstr(job, "\n1287,1,4,500,1187,1287,100,787,100,687,0,1,0\n"));
+	free(job);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = slurp(a, &la), *y = slurp(b, &lb);
+	bool same = x && y && la == lb && memcmp(x, y, la) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * Generated traces: same seed, same bytes (trace, loss curves and all three
+ * outputs); another seed, other bytes. Each job ends once with JCT >=
+ * duration, and cluster.csv never shows more GPUs busy than exist.
+ */
+static void generated_properties(void)
+{
+	static long long seen[2000];
+	static const char *const scheds[] = { "fifo", "sjf", "shortest-gpu", "dlas-gpu" };
+	char p1[600], p2[600], *csv, *line;
+
+	EXPECT_EQ(sim("gen", "--jobs", "1500", "--gpus", "64", "--load", "0.9", "--seed", "7",
+		      "--out", tmp("g1.csv"), "--loss", tmp("l1.csv"), NULL), 0);
+	EXPECT_EQ(sim("gen", "--jobs", "1500", "--gpus", "64", "--load", "0.9", "--seed", "7",
+		      "--out", tmp("g2.csv"), "--loss", tmp("l2.csv"), NULL), 0);
+	EXPECT_EQ(sim("gen", "--jobs", "1500", "--gpus", "64", "--load", "0.9", "--seed", "8",
+		      "--out", tmp("g3.csv"), NULL), 0);
+	EXPECT(same_file(tmp("g1.csv"), tmp("g2.csv")));
+	EXPECT(same_file(tmp("l1.csv"), tmp("l2.csv")));
+	EXPECT(!same_file(tmp("g1.csv"), tmp("g3.csv")));
+	EXPECT_EQ(sim("gen", "--jobs", "0", "--gpus", "64", "--load", "0.9", NULL), 2);
+	put("spec64.csv", "num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n"
+			  "1,8,8,64,256\n");
+	for (int s = 0; s < 4; s++) {
+		const char *names[3] = { "job.csv", "cluster.csv", "summary.json" };
+
+		for (int run = 0; run < 2; run++) {
+			char dir[32];
+
+			snprintf(dir, sizeof(dir), "run%d-%d", s, run);
+			EXPECT_EQ(sim("--cluster-spec", tmp("spec64.csv"), "--trace", tmp("g1.csv"),
+				      "--schedule", scheds[s], "--out", tmp(dir), NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			snprintf(p1, sizeof(p1), "%s/run%d-0/%s", tmpdir, s, names[k]);
+			snprintf(p2, sizeof(p2), "%s/run%d-1/%s", tmpdir, s, names[k]);
+			EXPECT(same_file(p1, p2));
+		}
+		snprintf(p1, sizeof(p1), "%s/run%d-0/job.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		memset(seen, 0, sizeof(seen));
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long f[9];
+
+			if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld", &f[0],
+				   &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8]) != 9 ||
+			    f[1] < 0 || f[1] >= 1500) {
+				tap_case_failed = 1;
+				break;
+			}
+			seen[f[1]]++;
+			EXPECT(f[7] >= f[8]);		/* JCT >= duration */
+			EXPECT(f[7] == f[5] - f[3]);	/* JCT = end - submit */
+		}
+		for (int i = 0; i < 1500; i++)
+			EXPECT_EQ(seen[i], 1);
+		free(csv);
+		snprintf(p1, sizeof(p1), "%s/run%d-0/cluster.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long f[9];
+
+			if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%lld,%lld", &f[0], &f[1], &f[2],
+				   &f[3], &f[4], &f[5]) != 6) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT(f[4] >= 0 && f[5] <= 64 && f[4] + f[5] == 64);
+		}
+		free(csv);
+	}
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	TAP_RUN(golden_runs);
+	TAP_RUN(bad_trace);
+	TAP_RUN(bad_spec_and_args);
+	TAP_RUN(crlf_accepted);
+	TAP_RUN(generated_properties);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "# could not remove %s\n", tmpdir);
+	}
+	return tap_done();
+}

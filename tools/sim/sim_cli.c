@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-sim's command line (sim_main.c is just main()).
+ *
+ *   spare-sim --cluster-spec F --trace F --schedule S [--queue-limits a,b,...]
+ *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
+ *             --out DIR
+ *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
+ *
+ * Bad input exits 2 and writes nothing; each problem is printed as
+ * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define EXIT_BAD_INPUT 2
+
+static void usage(FILE *f)
+{
+	fputs("usage: spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
+	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
+	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
+	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
+	      "                 [--loss FILE]\n"
+	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
+	      f);
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "spare-sim: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_BAD_INPUT;
+}
+
+static int read_file(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n = 0;
+	char *b = NULL;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *nb = realloc(b, cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				free(b);
+				fclose(f);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap = cap ? cap * 2 : 65536;
+		}
+		got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(b);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* Non-negative decimal integer, whole string. */
+static int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int write_file(const char *dir, const char *name, const char *data, size_t len)
+{
+	char tmp[4096], path[4096];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	f = fopen(tmp, "wb");
+	if (!f)
+		return -errno;
+	if (fwrite(data, 1, len, f) != len)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "jobs", required_argument, NULL, 'n' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "loss", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_gen_opts o = { .jobs = 0, .gpus = 0, .load = 0, .seed = 1 };
+	const char *out = NULL, *loss = NULL;
+	int64_t v;
+	char *end;
+	int c, ret;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_i64(optarg, &v) || v < 1)
+				return bad("--jobs: '%s' is not a positive integer", optarg);
+			o.jobs = (size_t)v;
+			break;
+		case 'g':
+			if (parse_i64(optarg, &o.gpus) || o.gpus < 1)
+				return bad("--gpus: '%s' is not a positive integer", optarg);
+			break;
+		case 'l':
+			errno = 0;
+			o.load = strtod(optarg, &end);
+			if (errno || *end || !(o.load > 0) || o.load > 100)
+				return bad("--load: '%s' is not a number in (0, 100]", optarg);
+			break;
+		case 's':
+			if (parse_i64(optarg, &v))
+				return bad("--seed: '%s' is not a non-negative integer", optarg);
+			o.seed = (uint64_t)v;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'L':
+			loss = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !o.jobs || !o.gpus || !(o.load > 0)) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	{
+		FILE *f = out ? fopen(out, "w") : stdout;
+
+		if (!f)
+			return bad("%s: cannot create", out), 1;
+		ret = sim_gen_trace(&o, f);
+		if ((out && fclose(f)) || ret)
+			return bad("%s: write failed", out ? out : "stdout"), 1;
+	}
+	if (loss) {
+		FILE *f = fopen(loss, "w");
+
+		if (!f)
+			return bad("%s: cannot create", loss), 1;
+		ret = sim_gen_loss(&o, f);
+		if (fclose(f) || ret)
+			return bad("%s: write failed", loss), 1;
+	}
+	return 0;
+}
+
+/* "a,b,..." strictly increasing positive integers. */
+static int parse_limits(const char *arg, struct tir_config *cfg)
+{
+	char buf[512], *save = NULL, *tok;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+
+		if (n >= TIR_MAX_QUEUES - 1 || parse_i64(tok, &v) || v < 1 ||
+		    (n && v <= cfg->limit[n - 1]))
+			return -EINVAL;
+		cfg->limit[n++] = v;
+	}
+	if (n == 0 || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,") || arg[0] == ',')
+		return -EINVAL;
+	cfg->nqueues = n + 1;
+	return 0;
+}
+
+int spare_sim_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cluster-spec", required_argument, NULL, 'c' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "queue-limits", required_argument, NULL, 'q' },
+		{ "promote", required_argument, NULL, 'p' },
+		{ "faithful", no_argument, NULL, 'f' },
+		{ "gittins-dist", required_argument, NULL, 'g' },
+		{ "gittins-delta", required_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
+	const char *gdist_path = NULL, *out = NULL;
+	struct tir_config cfg;
+	struct tir_gittins g = { .delta = TIR_DEFAULT_GITTINS_DELTA };
+	struct sim_spec spec;
+	struct sim_trace trace = { 0 };
+	struct sim_summary sum;
+	struct sim_errs e = { .out = stderr };
+	enum tir_schedule s;
+	double promote = 0;
+	bool faithful = false;
+	char *buf = NULL, *jbuf = NULL, *cbuf = NULL, *json = NULL, *end;
+	size_t len, jlen = 0, clen = 0;
+	int64_t *gdur = NULL;
+	FILE *jf = NULL, *cf = NULL;
+	int c, ret, rc = EXIT_BAD_INPUT;
+
+	optind = 0;	/* callable more than once (the unit tests do) */
+	if (argc > 1 && strcmp(argv[1], "gen") == 0)
+		return cmd_gen(argc - 1, argv + 1);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': spec_path = optarg; break;
+		case 't': trace_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'q': limits = optarg; break;
+		case 'f': faithful = true; break;
+		case 'g': gdist_path = optarg; break;
+		case 'o': out = optarg; break;
+		case 'p':
+			errno = 0;
+			promote = strtod(optarg, &end);
+			if (errno || *end || !(promote >= 0) || promote > 1e6)
+				return bad("--promote: '%s' is not a number in [0, 1e6]", optarg);
+			break;
+		case 'd':
+			if (parse_i64(optarg, &g.delta) || g.delta < 1)
+				return bad("--gittins-delta: '%s' is not a positive integer", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !spec_path || !trace_path || !sched || !out) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (tir_schedule_parse(sched, &s))
+		return bad("--schedule: unknown schedule '%s'", sched);
+	if (tir_schedule_needs_gittins(s) && !gdist_path)
+		return bad("--schedule %s needs --gittins-dist", sched);
+
+	/* Read and check everything before writing anything. */
+	e.file = spec_path;
+	if ((ret = read_file(spec_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", spec_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_spec(buf, len, &spec, &e);
+	free(buf);
+	if (ret)
+		return EXIT_BAD_INPUT;
+	tir_config_init(&cfg, s, spec.gpus);
+	cfg.faithful = faithful;
+	cfg.promote = promote;
+	if (limits && parse_limits(limits, &cfg))
+		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
+			   limits);
+
+	e.file = trace_path;
+	if ((ret = read_file(trace_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_trace(buf, len, spec.gpus, &trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+
+	if (tir_schedule_needs_gittins(s)) {
+		e.file = gdist_path;
+		if ((ret = read_file(gdist_path, &buf, &len))) {
+			fprintf(stderr, "%s: %s\n", gdist_path, strerror(-ret));
+			goto out;
+		}
+		ret = sim_parse_durations(buf, len, &gdur, &g.n, &e);
+		free(buf);
+		if (ret)
+			goto out;
+		g.dur = gdur;
+		g.faithful = faithful;
+		g.table = calloc(g.n + 1, sizeof(double));
+		if (!g.table || tir_gittins_init(&g)) {
+			rc = 1;
+			goto out;
+		}
+		cfg.gittins = &g;
+	}
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	cf = open_memstream(&cbuf, &clen);
+	if (!jf || !cf)
+		goto out;
+	ret = sim_run(&spec, &trace, &cfg, jf, cf, &sum);
+	if (fclose(jf) | fclose(cf) || ret) {
+		jf = cf = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = cf = NULL;
+	json = sim_summary_json(&cfg, &sum);
+	if (!json)
+		goto out;
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(errno));
+		goto out;
+	}
+	if ((ret = write_file(out, "job.csv", jbuf, jlen)) ||
+	    (ret = write_file(out, "cluster.csv", cbuf, clen)) ||
+	    (ret = write_file(out, "summary.json", json, strlen(json)))) {
+		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(-ret));
+		goto out;
+	}
+	printf("%s: %zu jobs, average JCT %.2f s, makespan %lld s\n",
+	       tir_schedule_name(s), sum.jobs, sum.avg_jct, (long long)sum.makespan);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (cf)
+		fclose(cf);
+	free(jbuf);
+	free(cbuf);
+	free(json);
+	free(gdur);
+	free(g.table);
+	sim_trace_free(&trace);
+	return rc;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strict readers for spare-sim's inputs: the Tiresias trace
+ * (job_id,num_gpu,submit_time,iterations,model_name,duration,interval),
+ * its cluster spec (num_switch,num_node_p_switch,num_gpu_p_node,
+ * num_cpu_p_node,mem_p_node) and a duration sample for the Gittins index.
+ *
+ * Comma-separated, one header line, no quoting; LF or CRLF line ends; the
+ * last line may lack its newline. Every problem is reported as
+ * "FILE:LINE:COL: field: reason" and the input is refused.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define MAX_COLS 64
+
+struct field {
+	const char *p;
+	size_t len;
+	size_t col;	/* 1-based byte column */
+};
+
+struct line {
+	const char *p;
+	size_t len;
+	size_t no;	/* 1-based */
+	struct field f[MAX_COLS];
+	size_t nf;	/* fields; MAX_COLS + 1 if there were more */
+};
+
+static void report(struct sim_errs *e, size_t line, size_t col, const char *field,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->count++ >= SIM_MAX_ERRORS || !e->out)
+		return;
+	fprintf(e->out, "%s:%zu:%zu: %s: ", e->file ? e->file : "<input>", line, col, field);
+	va_start(ap, fmt);
+	vfprintf(e->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', e->out);
+}
+
+/* Next line from *pos; false at the end of the buffer. */
+static bool next_line(const char *buf, size_t len, size_t *pos, struct line *l)
+{
+	const char *nl;
+	size_t start = *pos, n;
+
+	if (start >= len)
+		return false;
+	nl = memchr(buf + start, '\n', len - start);
+	n = nl ? (size_t)(nl - (buf + start)) : len - start;
+	*pos = start + n + (nl ? 1 : 0);
+	if (n && buf[start + n - 1] == '\r')
+		n--;
+	l->p = buf + start;
+	l->len = n;
+	l->no++;
+	l->nf = 0;
+	for (size_t i = 0, fs = 0;; i++) {
+		if (i == n || l->p[i] == ',') {
+			if (l->nf < MAX_COLS)
+				l->f[l->nf] = (struct field){ l->p + fs, i - fs, fs + 1 };
+			l->nf += l->nf <= MAX_COLS;
+			fs = i + 1;
+			if (i == n)
+				break;
+		}
+	}
+	return true;
+}
+
+static bool field_is(const struct field *f, const char *name)
+{
+	return f->len == strlen(name) && memcmp(f->p, name, f->len) == 0;
+}
+
+/*
+ * Map the header's columns to the wanted names: idx[k] is the field index
+ * of names[k]. Unknown columns are allowed and ignored.
+ */
+static int parse_header(const struct line *l, const char *const *names, size_t nnames,
+			size_t *idx, struct sim_errs *e)
+{
+	int ret = 0;
+
+	if (l->nf > MAX_COLS) {
+		report(e, l->no, 1, "header", "more than %d columns", MAX_COLS);
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < nnames; k++) {
+		idx[k] = SIZE_MAX;
+		for (size_t i = 0; i < l->nf; i++) {
+			if (!field_is(&l->f[i], names[k]))
+				continue;
+			if (idx[k] != SIZE_MAX) {
+				report(e, l->no, l->f[i].col, names[k],
+				       "header column repeated (first at column %zu)",
+				       l->f[idx[k]].col);
+				ret = -EINVAL;
+			} else {
+				idx[k] = i;
+			}
+		}
+		if (idx[k] == SIZE_MAX) {
+			report(e, l->no, 1, names[k], "header column missing");
+			ret = -EINVAL;
+		}
+	}
+	return ret;
+}
+
+/* A non-negative decimal integer that fits int64. */
+static int parse_int(const struct line *l, const struct field *f, const char *name,
+		     int64_t *out, struct sim_errs *e)
+{
+	int64_t v = 0;
+
+	if (f->len == 0) {
+		report(e, l->no, f->col, name, "empty, expected a non-negative integer");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < f->len; i++) {
+		int d = f->p[i] - '0';
+
+		if (d < 0 || d > 9) {
+			report(e, l->no, f->col, name, "'%.*s' is not a non-negative integer",
+			       (int)(f->len > 40 ? 40 : f->len), f->p);
+			return -EINVAL;
+		}
+		if (v > (INT64_MAX - d) / 10) {
+			report(e, l->no, f->col, name, "value past int64");
+			return -ERANGE;
+		}
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static bool row_shape_ok(const struct line *l, size_t ncols, struct sim_errs *e)
+{
+	if (l->nf == ncols)
+		return true;
+	if (l->nf > MAX_COLS)
+		report(e, l->no, 1, "row", "more than %d fields, header has %zu", MAX_COLS,
+		       ncols);
+	else
+		report(e, l->no, 1, "row", "%zu fields, header has %zu", l->nf, ncols);
+	return false;
+}
+
+static bool header_line(const char *buf, size_t len, size_t *pos, struct line *l,
+			struct sim_errs *e)
+{
+	if (!next_line(buf, len, pos, l)) {
+		report(e, 1, 1, "header", "empty file");
+		return false;
+	}
+	return true;
+}
+
+static const char *const spec_cols[] = {
+	"num_switch", "num_node_p_switch", "num_gpu_p_node", "num_cpu_p_node", "mem_p_node",
+};
+
+int sim_parse_spec(const char *buf, size_t len, struct sim_spec *spec, struct sim_errs *e)
+{
+	struct line l;
+	size_t pos = 0, idx[5], ncols, rows = 0;
+	int64_t v[5] = { 0 };
+	unsigned int before = e->count;
+
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e))
+		return -EINVAL;
+	if (parse_header(&l, spec_cols, 5, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l)) {
+		if (++rows > 1) {
+			report(e, l.no, 1, "spec", "more than one row (exactly one is needed)");
+			return -EINVAL;
+		}
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		for (int k = 0; k < 5; k++) {
+			const struct field *f = &l.f[idx[k]];
+
+			if (parse_int(&l, f, spec_cols[k], &v[k], e) == 0 && v[k] < 1)
+				report(e, l.no, f->col, spec_cols[k], "must be at least 1");
+		}
+	}
+	if (rows == 0) {
+		report(e, l.no + 1, 1, "spec", "no row (exactly one is needed)");
+		return -EINVAL;
+	}
+	if (e->count != before)
+		return -EINVAL;
+	spec->num_switch = v[0];
+	spec->nodes_per_switch = v[1];
+	spec->gpus_per_node = v[2];
+	spec->cpus_per_node = v[3];
+	spec->mem_per_node = v[4];
+	if (__builtin_mul_overflow(v[0], v[1], &spec->nodes) ||
+	    __builtin_mul_overflow(spec->nodes, v[2], &spec->gpus)) {
+		report(e, l.no, 1, "spec", "cluster size past int64");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum { T_JOB_ID, T_NUM_GPU, T_SUBMIT, T_ITER, T_MODEL, T_DURATION, T_INTERVAL, T_NCOLS };
+
+static const char *const trace_cols[T_NCOLS] = {
+	"job_id", "num_gpu", "submit_time", "iterations", "model_name", "duration", "interval",
+};
+
+struct job_pos {
+	int64_t id;
+	size_t line, col, index;
+};
+
+static int cmp_id(const void *pa, const void *pb)
+{
+	const struct job_pos *a = pa, *b = pb;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Submission order; ties in trace order (id holds the row index here). */
+static int cmp_submit(const void *pa, const void *pb)
+{
+	const struct tir_job *a = pa, *b = pb;
+
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	void *np;
+	size_t ncap;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	np = reallocarray(*p, ncap, size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace *t,
+		    struct sim_errs *e)
+{
+	struct line l;
+	struct tir_job *jobs = NULL;
+	struct job_pos *pos_of = NULL;
+	size_t pos = 0, idx[T_NCOLS], ncols, n = 0, cap = 0, pcap = 0;
+	unsigned int before = e->count;
+	int64_t total = 0, max_submit = 0;
+	int ret = -EINVAL;
+
+	memset(t, 0, sizeof(*t));
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e))
+		return -EINVAL;
+	if (parse_header(&l, trace_cols, T_NCOLS, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l)) {
+		struct tir_job j = { 0 };
+		const struct field *f;
+		bool ok = true;
+
+		if (e->count >= SIM_MAX_ERRORS)
+			break;
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		ok &= parse_int(&l, &l.f[idx[T_JOB_ID]], "job_id", &j.id, e) == 0;
+		f = &l.f[idx[T_NUM_GPU]];
+		if (parse_int(&l, f, "num_gpu", &j.num_gpu, e) == 0) {
+			if (j.num_gpu == 0) {
+				report(e, l.no, f->col, "num_gpu", "must be at least 1");
+				ok = false;
+			} else if (j.num_gpu > gpus) {
+				report(e, l.no, f->col, "num_gpu",
+				       "%lld GPUs, larger than the cluster (%lld)",
+				       (long long)j.num_gpu, (long long)gpus);
+				ok = false;
+			}
+		} else {
+			ok = false;
+		}
+		ok &= parse_int(&l, &l.f[idx[T_SUBMIT]], "submit_time", &j.submit, e) == 0;
+		f = &l.f[idx[T_DURATION]];
+		if (parse_int(&l, f, "duration", &j.duration, e) == 0) {
+			if (j.duration == 0) {
+				report(e, l.no, f->col, "duration", "must be at least 1 second");
+				ok = false;
+			} else if (j.num_gpu >= 1 && j.duration > TIR_MAX_TIME / j.num_gpu) {
+				report(e, l.no, f->col, "duration",
+				       "num_gpu x duration past int64 / 4");
+				ok = false;
+			} else if (j.submit > TIR_MAX_TIME - total - j.duration ||
+				   total > TIR_MAX_TIME - j.duration ||
+				   max_submit > TIR_MAX_TIME - total - j.duration) {
+				report(e, l.no, f->col, "duration",
+				       "the trace's last submit_time plus all durations pass int64 / 4");
+				ok = false;
+			}
+		} else {
+			ok = false;
+		}
+		if (!ok)
+			continue;
+		total += j.duration;
+		if (j.submit > max_submit)
+			max_submit = j.submit;
+		if (grow((void **)&jobs, &cap, n + 1, sizeof(*jobs)) ||
+		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		j.seq = n;	/* trace order, for a stable sort */
+		jobs[n] = j;
+		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[T_JOB_ID]].col, n };
+		n++;
+	}
+	if (n == 0 && e->count == before) {
+		report(e, l.no + 1, 1, "trace", "no jobs");
+		goto out;
+	}
+	if (n > 1) {
+		qsort(pos_of, n, sizeof(*pos_of), cmp_id);
+		for (size_t i = 1; i < n; i++)
+			if (pos_of[i].id == pos_of[i - 1].id)
+				report(e, pos_of[i].line, pos_of[i].col, "job_id",
+				       "duplicate of line %zu", pos_of[i - 1].line);
+	}
+	if (e->count != before)
+		goto out;
+	qsort(jobs, n, sizeof(*jobs), cmp_submit);
+	t->jobs = jobs;
+	t->n = n;
+	jobs = NULL;
+	ret = 0;
+out:
+	free(jobs);
+	free(pos_of);
+	return ret;
+}
+
+void sim_trace_free(struct sim_trace *t)
+{
+	free(t->jobs);
+	t->jobs = NULL;
+	t->n = 0;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+int sim_parse_durations(const char *buf, size_t len, int64_t **dur, size_t *n,
+			struct sim_errs *e)
+{
+	static const char *const cols[] = { "duration" };
+	struct line l;
+	size_t pos = 0, idx[1], ncols, cnt = 0, cap = 0;
+	int64_t *d = NULL;
+	unsigned int before = e->count;
+
+	memset(&l, 0, sizeof(l));
+	*dur = NULL;
+	*n = 0;
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 1, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		const struct field *f;
+		int64_t v;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		f = &l.f[idx[0]];
+		if (parse_int(&l, f, "duration", &v, e))
+			continue;
+		if (v < 1 || v > INT64_MAX / 4) {
+			report(e, l.no, f->col, "duration", "must be between 1 and int64 / 4");
+			continue;
+		}
+		if (grow((void **)&d, &cap, cnt + 1, sizeof(*d))) {
+			free(d);
+			return -ENOMEM;
+		}
+		d[cnt++] = v;
+	}
+	if (cnt == 0 && e->count == before)
+		report(e, l.no + 1, 1, "duration", "no samples");
+	if (e->count != before) {
+		free(d);
+		return -EINVAL;
+	}
+	qsort(d, cnt, sizeof(*d), cmp_i64);
+	*dur = d;
+	*n = cnt;
+	return 0;
+}

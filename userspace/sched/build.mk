@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libspare-sched: the scheduling policies (Tiresias, slab placement, and the
+# part-B policies FlowCon, SpeCon, MIP allocator, Dike) as pure functions
+# over caller-owned state. Every userspace/sched/*.c joins the archive; a
+# program pulls in only the members it calls. mip.o needs lp_solve at link
+# time (SCHED_LPSOLVE_LIBS, tests/unit/sched_policies.mk) only if a program
+# calls it.
+#
+#   build/lib/libspare-sched.a       for programs
+#   build/lib/libspare-sched-san.a   ASan/UBSan, for the unit tests
+
+SCHED_SRCS := $(sort $(wildcard userspace/sched/*.c))
+
+$(OUT)/lib/libspare-sched.a: $(SCHED_SRCS:%.c=$(OUT)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(OUT)/lib/libspare-sched-san.a: $(SCHED_SRCS:%.c=$(OUT)/obj-san/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+userspace: $(OUT)/lib/libspare-sched.a
+unit: $(OUT)/lib/libspare-sched-san.a
+
+# spare-sim: the trace-driven simulator (tools/sim, Documentation/sched.md).
+PROGS += spare-sim
+spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
+		    tools/sim/sim_gen.c $(OUT)/lib/libspare-sched.a
+spare-sim_LDLIBS := -ljson-c -lm
+SIM_CFLAGS := -Iuserspace/sched -Itools/sim
+sim_main_CFLAGS := $(SIM_CFLAGS)
+sim_cli_CFLAGS  := $(SIM_CFLAGS)
+sim_run_CFLAGS  := $(SIM_CFLAGS)
+sim_csv_CFLAGS  := $(SIM_CFLAGS)
+sim_gen_CFLAGS  := $(SIM_CFLAGS)
