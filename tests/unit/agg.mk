@@ -2,7 +2,7 @@
 # spare-aggd unit tests: wire codec, summation kernels, policies and the
 # partition state machine (userspace/aggd).
 
-AGG_UNIT_CORE := userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c \
+AGG_UNIT_CORE := userspace/aggd/agg_sum.c \
 		 userspace/aggd/agg_sched.c userspace/aggd/agg_job.c
 
 UNIT_TESTS += test_agg_proto test_agg_sum test_agg_sched

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spare-aggd wire codec (userspace/aggd/agg_proto.c): exact byte layout,
+ * spare-aggd wire codec (userspace/lib/agg_proto.c): exact byte layout,
  * every header and REGISTER check, the partition layout, and the messages
  * that move a job (MIGRATE, REDIRECT, IMPORT_COMMIT's departed ranks).
  */
