@@ -355,7 +355,7 @@ static void test_reg_reply(void)
 
 static void test_names(void)
 {
-	EXPECT(!strcmp(agg_status_str(AGG_EAUTH), "wrong token for this job"));
+	EXPECT(!strcmp(agg_status_str(AGG_EAUTH), "not authorised (wrong job token, or not the daemons' key)"));
 	EXPECT(!strcmp(agg_status_str(999), "unknown status"));
 	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_PUSH), "PUSH"));
 	EXPECT(!strcmp(agg_msg_type_name(0), "?"));

@@ -421,7 +421,7 @@ void on_accept(int listen_fd, struct op *op, int res, bool admin)
 		close(res);
 		return;
 	}
-	c->admin = admin;
+	c->admin = admin || g.stats_open;
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rx_expect_hdr(c);
 }

@@ -101,6 +101,8 @@ struct conn {
 	struct op connect_op;
 	/* daemon-to-daemon authentication (aggd_migrate.c) */
 	uint8_t peer_nonce[32];		/* the challenge we sent */
+	uint8_t peer_hello[32];		/* the challenge it sent */
+	bool peer_challenged;		/* PEER_CHALLENGE sent */
 	bool peer_authed;		/* proved it holds the shared key */
 };
 

@@ -113,45 +113,100 @@ static void handle_register(struct conn *c)
 	rx_expect_hdr(c);
 }
 
+/* A label value in the Prometheus text format: \ " and newline escaped. */
+static void put_label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+static void metric_head(FILE *f, const char *name, const char *type,
+			const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
 void stats_write(FILE *f)
 {
 	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
+	static const struct {
+		const char *name, *type, *help;
+	} job_metrics[] = {
+		{ "aggd_job_pushes_total", "counter", "PUSH messages received for the job." },
+		{ "aggd_job_reductions_total", "counter", "Partition reductions done for the job." },
+		{ "aggd_job_failed", "gauge", "1 if the job has failed." },
+		{ "aggd_job_moving", "gauge", "1 while the job moves to or arrives from another instance; label barrier: the iteration it moves at." },
+	};
 
 	agg_pool_stats(g.pool, &st);
-	fprintf(f, "# HELP aggd_cores_active Pool threads awake now.\n"
-		   "# TYPE aggd_cores_active gauge\naggd_cores_active %u\n",
-		st.active);
+	metric_head(f, "aggd_cores_active", "gauge", "Pool threads awake now.");
+	fprintf(f, "aggd_cores_active %u\n", st.active);
+	metric_head(f, "aggd_cores_max", "gauge", "Pool threads at most (--max-cores).");
 	fprintf(f, "aggd_cores_max %u\n", st.max);
-	fprintf(f, "# TYPE aggd_busy_seconds_total counter\n"
-		   "aggd_busy_seconds_total %.6f\n", (double)st.busy_ns / 1e9);
+	metric_head(f, "aggd_busy_seconds_total", "counter", "Time pool threads spent reducing.");
+	fprintf(f, "aggd_busy_seconds_total %.6f\n", (double)st.busy_ns / 1e9);
+	metric_head(f, "aggd_cpu_seconds_total", "counter", "CPU time of the pool threads.");
 	fprintf(f, "aggd_cpu_seconds_total %.6f\n", st.cpu_seconds);
+	metric_head(f, "aggd_reductions_total", "counter", "Reduction tasks run by the pool.");
 	fprintf(f, "aggd_reductions_total %llu\n", (unsigned long long)st.tasks);
-	fprintf(f, "aggd_queue_wait_seconds_total %.6f\n",
-		(double)st.queue_ns / 1e9);
+	metric_head(f, "aggd_queue_wait_seconds_total", "counter", "Time tasks waited in the pool's queue.");
+	fprintf(f, "aggd_queue_wait_seconds_total %.6f\n", (double)st.queue_ns / 1e9);
+	metric_head(f, "aggd_queued", "gauge", "Reduction tasks waiting now.");
 	fprintf(f, "aggd_queued %zu\n", st.queued);
+	metric_head(f, "aggd_connections", "gauge", "Open connections.");
 	fprintf(f, "aggd_connections %u\n", g.n_conns);
-	fprintf(f, "aggd_jobs_created_total %llu\naggd_jobs_failed_total %llu\n",
-		(unsigned long long)g.jobs_created,
-		(unsigned long long)g.jobs_failed);
-	fprintf(f, "aggd_jobs_reclaimed_total %llu\n",
-		(unsigned long long)g.jobs_reclaimed);
-	fprintf(f, "aggd_jobs_moved_out_total %llu\naggd_jobs_moved_in_total %llu\n",
-		(unsigned long long)g.jobs_moved_out,
-		(unsigned long long)g.jobs_moved_in);
+	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
+	fprintf(f, "aggd_jobs_created_total %llu\n", (unsigned long long)g.jobs_created);
+	metric_head(f, "aggd_jobs_failed_total", "counter", "Jobs failed.");
+	fprintf(f, "aggd_jobs_failed_total %llu\n", (unsigned long long)g.jobs_failed);
+	metric_head(f, "aggd_jobs_reclaimed_total", "counter", "Jobs reclaimed by the idle timeout.");
+	fprintf(f, "aggd_jobs_reclaimed_total %llu\n", (unsigned long long)g.jobs_reclaimed);
+	metric_head(f, "aggd_jobs_moved_out_total", "counter", "Jobs moved to another instance.");
+	fprintf(f, "aggd_jobs_moved_out_total %llu\n", (unsigned long long)g.jobs_moved_out);
+	metric_head(f, "aggd_jobs_moved_in_total", "counter", "Jobs imported from another instance.");
+	fprintf(f, "aggd_jobs_moved_in_total %llu\n", (unsigned long long)g.jobs_moved_in);
+	metric_head(f, "aggd_moves_failed_total", "counter", "Moves that failed and were rolled back.");
+	fprintf(f, "aggd_moves_failed_total %llu\n", (unsigned long long)g.moves_failed);
+	metric_head(f, "aggd_refused_total", "counter", "Connections closed for a peer's mistake (bad header, token, proof, size).");
+	fprintf(f, "aggd_refused_total %llu\n", (unsigned long long)g.refused_total);
+	metric_head(f, "aggd_refused_auth_total", "counter", "Of those, a wrong job token or a failed daemon proof.");
+	fprintf(f, "aggd_refused_auth_total %llu\n", (unsigned long long)g.refused_auth);
+	metric_head(f, "aggd_memory_bytes", "gauge", "Memory held by jobs.");
 	fprintf(f, "aggd_memory_bytes %zu\n", g.mem_used);
+	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
 	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
-	for (struct job_entry *e = g.jobs; e; e = e->next) {
-		struct agg_job *j = e->job;
+	/* one family at a time: the format wants a family's samples together */
+	for (size_t k = 0; k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
+		metric_head(f, job_metrics[k].name, job_metrics[k].type,
+			    job_metrics[k].help);
+		for (struct job_entry *e = g.jobs; e; e = e->next) {
+			struct agg_job *j = e->job;
 
-		fprintf(f, "aggd_job_pushes_total{job=\"%s\"} %llu\n",
-			j->spec.name, (unsigned long long)j->pushes);
-		fprintf(f, "aggd_job_reductions_total{job=\"%s\"} %llu\n",
-			j->spec.name, (unsigned long long)j->reduces);
-		fprintf(f, "aggd_job_failed{job=\"%s\"} %d\n", j->spec.name,
-			j->failed);
-		if (j->migrating || j->importing)
-			fprintf(f, "aggd_job_moving{job=\"%s\",barrier=\"%u\"} 1\n",
-				j->spec.name, j->mig_barrier);
+			if (k == 3 && !j->migrating && !j->importing)
+				continue;
+			fprintf(f, "%s{job=\"", job_metrics[k].name);
+			put_label(f, j->spec.name);
+			switch (k) {
+			case 0:
+				fprintf(f, "\"} %llu\n", (unsigned long long)j->pushes);
+				break;
+			case 1:
+				fprintf(f, "\"} %llu\n", (unsigned long long)j->reduces);
+				break;
+			case 2:
+				fprintf(f, "\"} %d\n", j->failed);
+				break;
+			default:
+				fprintf(f, "\",barrier=\"%u\"} 1\n", j->mig_barrier);
+				break;
+			}
+		}
 	}
 	fprintf(f, "# cores over time: t_ms active busy queued\n");
 	for (unsigned int i = 0; i < st.n_hist; i++)
@@ -274,11 +329,18 @@ static void handle_hdr(struct conn *c)
 		return;
 	}
 	switch (h->type) {
+	case AGG_MSG_PEER_HELLO:
+	case AGG_MSG_PEER_PROOF:
 	case AGG_MSG_REGISTER:
 	case AGG_MSG_MIGRATE:
 	case AGG_MSG_IMPORT:
 		if (h->type == AGG_MSG_MIGRATE && h->len != AGG_MIGRATE_SIZE) {
 			fail_conn(c, AGG_ESIZE, "MIGRATE");
+			return;
+		}
+		if (h->type == AGG_MSG_IMPORT && !c->peer_authed) {
+			fail_conn(c, AGG_EAUTH,
+				  "IMPORT from a peer that did not prove the daemons' shared key");
 			return;
 		}
 		if (h->type == AGG_MSG_IMPORT && (c->job || c->import_job)) {
@@ -313,6 +375,11 @@ static void handle_hdr(struct conn *c)
 		rx_expect_body(c, c->body, h->len);
 		return;
 	case AGG_MSG_STATS:
+		if (!c->admin) {
+			fail_conn(c, AGG_EAUTH,
+				  "STATS is the operator's view: ask on the admin address");
+			return;
+		}
 		handle_stats(c);
 		rx_expect_hdr(c);
 		return;
@@ -429,6 +496,12 @@ static void handle_body(struct conn *c)
 		return;
 	}
 	switch (h->type) {
+	case AGG_MSG_PEER_HELLO:
+		handle_peer_hello(c);
+		return;
+	case AGG_MSG_PEER_PROOF:
+		handle_peer_proof(c);
+		return;
 	case AGG_MSG_REGISTER:
 		handle_register(c);
 		return;

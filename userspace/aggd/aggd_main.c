@@ -30,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sodium.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "aggd_conn.h"
@@ -64,6 +66,40 @@ static void on_signal(int sig)
 	g.stop = 1;
 }
 
+/* The daemons' shared key: the file's bytes (trailing newline dropped). */
+static int read_peer_key(const char *path)
+{
+	unsigned char buf[AGGD_KEY_MAX + 2];
+	struct stat st;
+	size_t n;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		log_err("--peer-key-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
+		log_err("--peer-key-file %s: readable by group or others (chmod 600)",
+			path);
+		fclose(f);
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	if (n < AGGD_KEY_MIN || n > AGGD_KEY_MAX) {
+		log_err("--peer-key-file %s: the key must be %d..%d bytes",
+			path, AGGD_KEY_MIN, AGGD_KEY_MAX);
+		sodium_memzero(buf, sizeof(buf));
+		return -1;
+	}
+	memcpy(g.peer_key, buf, n);
+	g.peer_key_len = n;
+	sodium_memzero(buf, sizeof(buf));
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -83,7 +119,15 @@ static void usage(FILE *f)
 "      --max-part-mib MIB  largest partition payload (default 16)\n"
 "      --idle-timeout SEC  reclaim a job none of whose workers moved a byte\n"
 "                          for SEC seconds, and close a silent connection\n"
-"                          without a job; 0 never (default 600)\n",
+"                          without a job; 0 never (default 600)\n"
+"      --admin-addr ADDR   serve the operator's view (STATS) on ADDR only\n"
+"      --admin-port PORT   its port (default 0: one is picked)\n"
+"      --admin-port-file FILE  write the admin port to FILE\n"
+"      --stats-on-data-port  also answer STATS on the workers' port (job\n"
+"                          names visible to anyone who reaches it)\n"
+"      --peer-key-file FILE  the key daemons prove to each other before a\n"
+"                          job moves (16..256 bytes, mode 0600); without it\n"
+"                          MIGRATE and IMPORT are refused\n",
 		AGG_DEFAULT_PORT);
 }
 
@@ -115,6 +159,9 @@ static void shutdown_all(void)
 	agg_rdma_stop(g.rdma);
 	g.rdma = NULL;
 	close(g.listen_fd);
+	if (g.admin_fd >= 0)
+		close(g.admin_fd);
+	sodium_memzero(g.peer_key, sizeof(g.peer_key));
 	close(g.event_fd);
 	if (g.cores_log)
 		fclose(g.cores_log);
@@ -137,6 +184,11 @@ int main(int argc, char **argv)
 		{ "max-job-mem", required_argument, NULL, 'j' },
 		{ "max-part-mib", required_argument, NULL, 'k' },
 		{ "idle-timeout", required_argument, NULL, 'I' },
+		{ "admin-addr", required_argument, NULL, 'A' },
+		{ "admin-port", required_argument, NULL, 'O' },
+		{ "admin-port-file", required_argument, NULL, 'G' },
+		{ "stats-on-data-port", no_argument, NULL, 'S' },
+		{ "peer-key-file", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -146,7 +198,10 @@ int main(int argc, char **argv)
 		.tick_ms = 100,
 	};
 	const char *addr = "0.0.0.0", *port_file = NULL, *cores_log = NULL;
-	const char *rdma_addr = NULL;
+	const char *rdma_addr = NULL, *admin_addr = NULL, *admin_port_file = NULL;
+	const char *key_file = NULL;
+	uint64_t admin_port = 0;
+	bool stats_open = false;
 	uint64_t port = AGG_DEFAULT_PORT, max_mem = 4096, job_mem = 1024;
 	uint64_t part_mib = 16;
 	double idle_s = 600;
@@ -156,6 +211,10 @@ int main(int argc, char **argv)
 
 	po.max_cores = ncpu > 0 ? (unsigned int)ncpu : 1;
 	spare_log_init("spare-aggd", SPARE_LOG_INFO);
+	if (sodium_init() < 0) {
+		log_err("libsodium failed to initialise");
+		return 1;
+	}
 	while ((opt = getopt_long(argc, argv, "a:p:P:h", lopts, NULL)) != -1) {
 		char *end = NULL;
 		uint64_t v = 0;
@@ -172,7 +231,8 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (optarg && opt != 'a' && opt != 'F' && opt != 'P' && opt != 'L' &&
-		    opt != 'R' && spare_parse_u64(optarg, 0, UINT32_MAX, &v)) {
+		    opt != 'R' && opt != 'A' && opt != 'G' && opt != 'K' &&
+		    spare_parse_u64(optarg, 0, UINT32_MAX, &v)) {
 			fprintf(stderr, "spare-aggd: bad number '%s'\n", optarg);
 			return 2;
 		}
@@ -196,11 +256,16 @@ int main(int argc, char **argv)
 		case 'x': max_mem = v; break;
 		case 'j': job_mem = v; break;
 		case 'k': part_mib = v; break;
+		case 'A': admin_addr = optarg; break;
+		case 'O': admin_port = v; break;
+		case 'G': admin_port_file = optarg; break;
+		case 'S': stats_open = true; break;
+		case 'K': key_file = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (port > 65535 || !po.min_cores || po.max_cores < po.min_cores ||
+	if (port > 65535 || admin_port > 65535 || !po.min_cores || po.max_cores < po.min_cores ||
 	    po.max_cores > 1024 || !po.tick_ms || !part_mib || part_mib > 64 ||
 	    !max_mem || !job_mem) {
 		fprintf(stderr, "spare-aggd: option out of range\n");
@@ -235,9 +300,20 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (key_file && read_peer_key(key_file))
+		return 1;
+	g.stats_open = stats_open;
+	g.admin_fd = -1;
 	g.listen_fd = listen_on(addr, (unsigned int)port, port_file);
 	if (g.listen_fd < 0)
 		return 1;
+	if (admin_addr) {
+		g.admin_fd = listen_on(admin_addr, (unsigned int)admin_port,
+				       admin_port_file);
+		if (g.admin_fd < 0)
+			return 1;
+		log_info("operator's view (STATS) on %s", admin_addr);
+	}
 	g.event_fd = eventfd(0, EFD_CLOEXEC);
 	if (g.event_fd < 0) {
 		log_err("eventfd: %s", strerror(errno));
@@ -266,6 +342,10 @@ int main(int argc, char **argv)
 	g.event_op.kind = OP_EVENT;
 	g.timer_op.kind = OP_TIMER;
 	accept_post(g.listen_fd, &g.accept_op);
+	if (g.admin_fd >= 0) {
+		g.admin_op.kind = OP_ACCEPT_ADMIN;
+		accept_post(g.admin_fd, &g.admin_op);
+	}
 	event_post();
 	timer_post();
 	if (rdma_addr) {

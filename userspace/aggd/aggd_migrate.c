@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,23 @@
 static void mig_fail(struct migration *m, unsigned int status,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void mig_check(struct migration *m);
+
+/* HMAC-SHA-256(key, label | a | b) over the two 32-byte nonces. */
+static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
+		     uint8_t out[AGG_PEER_MAC_LEN])
+{
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, g.peer_key, g.peer_key_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, strlen(label));
+	crypto_auth_hmacsha256_update(&st, a, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_update(&st, b, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_final(&st, out);
+	sodium_memzero(&st, sizeof(st));
+}
+
+#define PEER_LABEL_TARGET	"spare-aggd target"
+#define PEER_LABEL_SOURCE	"spare-aggd source"
 
 /* Answer the admin who asked for the migration (if still connected). */
 static void mig_reply(struct migration *m, unsigned int status, const char *text)
@@ -91,13 +109,14 @@ static void mig_fail(struct migration *m, unsigned int status,
 		return;
 	drained = m->state >= MIG_DRAIN;
 	m->state = MIG_DONE;
+	g.moves_failed++;
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	snprintf(text, sizeof(text), "moving job '%s' to %s:%u failed: %s%s",
 		 job ? job->spec.name : "?", m->to.host, m->to.port, why,
 		 drained || !job || job->failed ? "" : "; the job goes on here");
-	log_info("%s", text);
+	log_warn("%s", text);
 	mig_reply(m, status, text);
 	if (job && drained && !job->failed)
 		job_fail(job, "moving it to %s:%u failed: %s", m->to.host,
@@ -245,6 +264,11 @@ void handle_migrate(struct conn *c)
 			   req.name);
 		return;
 	}
+	if (!g.peer_key_len) {
+		send_error(c, AGG_ESTATE, 0, 0,
+			   "MIGRATE: this daemon has no --peer-key-file to prove itself to the target");
+		return;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		send_error(c, AGG_ENOMEM, 0, 0, "MIGRATE: out of memory");
@@ -296,10 +320,8 @@ void on_connect(struct conn *l, int res)
 {
 	struct migration *m = l->mig_link;
 	struct agg_job *job = m->job;
-	struct agg_job_spec spec;
 	struct agg_hdr h;
 	uint8_t *body;
-	size_t len;
 	int one = 1;
 
 	l->tx_busy = false;
@@ -314,6 +336,38 @@ void on_connect(struct conn *l, int res)
 	if (!job || m->state != MIG_CONNECT)
 		return;
 	setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* first the target proves it holds the shared key (link_body) */
+	body = malloc(AGG_PEER_HELLO_SIZE);
+	if (!body) {
+		mig_fail(m, AGG_ENOMEM, "out of memory");
+		return;
+	}
+	randombytes_buf(m->nonce, sizeof(m->nonce));
+	memcpy(body, m->nonce, AGG_PEER_HELLO_SIZE);
+	memset(&h, 0, sizeof(h));
+	queue_plain(l, AGG_MSG_PEER_HELLO, &h, body, AGG_PEER_HELLO_SIZE, body);
+	m->state = MIG_AUTH;
+	rx_expect_hdr(l);
+}
+
+/* The target proved the key: prove ours, then send the job. */
+static void mig_import(struct migration *m, const uint8_t *nonce_t)
+{
+	struct agg_job *job = m->job;
+	struct conn *l = m->link;
+	struct agg_job_spec spec;
+	struct agg_hdr h;
+	uint8_t *body;
+	size_t len;
+
+	body = malloc(AGG_PEER_PROOF_SIZE);
+	if (!body) {
+		mig_fail(m, AGG_ENOMEM, "out of memory");
+		return;
+	}
+	peer_mac(PEER_LABEL_SOURCE, nonce_t, m->nonce, body);
+	memset(&h, 0, sizeof(h));
+	queue_plain(l, AGG_MSG_PEER_PROOF, &h, body, AGG_PEER_PROOF_SIZE, body);
 	spec = job->spec;
 	spec.rank = 0;		/* nobody registers with an IMPORT */
 	len = agg_register_size(spec.n_tensors);
@@ -323,10 +377,8 @@ void on_connect(struct conn *l, int res)
 		mig_fail(m, AGG_ENOMEM, "cannot encode the job");
 		return;
 	}
-	memset(&h, 0, sizeof(h));
 	queue_plain(l, AGG_MSG_IMPORT, &h, body, len, body);
 	m->state = MIG_IMPORT;
-	rx_expect_hdr(l);
 }
 
 /* A message from the target on the link. */
@@ -335,7 +387,8 @@ void link_hdr(struct conn *l)
 	struct migration *m = l->mig_link;
 	struct agg_hdr *h = &l->hdr;
 
-	if (h->type == AGG_MSG_ERROR) {
+	if (h->type == AGG_MSG_ERROR ||
+	    (h->type == AGG_MSG_PEER_CHALLENGE && m->state == MIG_AUTH)) {
 		l->body = malloc((size_t)h->len + 1);
 		if (!l->body) {
 			mig_fail(m, AGG_ENOMEM, "out of memory");
@@ -358,6 +411,67 @@ void link_hdr(struct conn *l)
 		mig_fail(m, AGG_EPROTO, "unexpected IMPORT_REPLY from the target");
 }
 /* ---- receiving a job from another instance (target side) ---- */
+
+/* PEER_HELLO (body in c->body): answer with our nonce and proof. */
+void handle_peer_hello(struct conn *c)
+{
+	uint8_t *reply;
+	struct agg_hdr h;
+
+	if (!g.peer_key_len || c->job || c->import_job || c->peer_authed) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, g.peer_key_len ? AGG_ESTATE : AGG_EAUTH,
+			  g.peer_key_len ? "PEER_HELLO" :
+			  "PEER_HELLO (this daemon has no --peer-key-file)");
+		return;
+	}
+	reply = malloc(AGG_PEER_CHALLENGE_SIZE);
+	if (!reply) {
+		free(c->body);
+		c->body = NULL;
+		conn_close(c, "out of memory");
+		return;
+	}
+	randombytes_buf(c->peer_nonce, sizeof(c->peer_nonce));
+	memcpy(reply, c->peer_nonce, AGG_PEER_NONCE_LEN);
+	peer_mac(PEER_LABEL_TARGET, c->body, c->peer_nonce,
+		 reply + AGG_PEER_NONCE_LEN);
+	memcpy(c->peer_hello, c->body, sizeof(c->peer_hello));
+	c->peer_challenged = true;
+	free(c->body);
+	c->body = NULL;
+	memset(&h, 0, sizeof(h));
+	queue_plain(c, AGG_MSG_PEER_CHALLENGE, &h, reply, AGG_PEER_CHALLENGE_SIZE,
+		    reply);
+	rx_expect_hdr(c);
+}
+
+/* PEER_PROOF (body in c->body): the source holds the key, or goes. */
+void handle_peer_proof(struct conn *c)
+{
+	uint8_t want[AGG_PEER_MAC_LEN];
+	bool ok;
+
+	if (!c->peer_challenged || c->peer_authed) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, AGG_ESTATE, "PEER_PROOF without a PEER_HELLO");
+		return;
+	}
+	peer_mac(PEER_LABEL_SOURCE, c->peer_nonce, c->peer_hello, want);
+	ok = crypto_verify_32(want, c->body) == 0;
+	free(c->body);
+	c->body = NULL;
+	if (!ok) {
+		fail_conn(c, AGG_EAUTH, "PEER_PROOF (not the daemons' shared key)");
+		return;
+	}
+	c->peer_authed = true;
+	log_info("conn %u (%s): authenticated as a spare-aggd peer", c->id,
+		 c->peer);
+	rx_expect_hdr(c);
+}
 
 void import_abandoned(struct conn *c)
 {
@@ -461,9 +575,31 @@ void *import_state_buf(struct conn *c)
 }
 
 
-/* An ERROR from the target, read whole into l->body (link_hdr). */
+/* An ERROR or the PEER_CHALLENGE from the target, whole in l->body. */
 void link_body(struct conn *l)
 {
+	struct migration *m = l->mig_link;
+
+	if (l->hdr.type == AGG_MSG_PEER_CHALLENGE) {
+		uint8_t want[AGG_PEER_MAC_LEN], nonce_t[AGG_PEER_NONCE_LEN];
+
+		memcpy(nonce_t, l->body, sizeof(nonce_t));
+		peer_mac(PEER_LABEL_TARGET, m->nonce, nonce_t, want);
+		if (crypto_verify_32(want, l->body + AGG_PEER_NONCE_LEN)) {
+			free(l->body);
+			l->body = NULL;
+			g.refused_auth++;
+			mig_fail(m, AGG_EAUTH,
+				 "the target did not prove the daemons' shared key");
+			return;
+		}
+		free(l->body);
+		l->body = NULL;
+		rx_expect_hdr(l);
+		if (m->job)
+			mig_import(m, nonce_t);
+		return;
+	}
 	l->body[l->hdr.len] = '\0';
 	mig_fail(l->mig_link, l->hdr.status ? l->hdr.status : AGG_EPROTO,
 		 "the target refused: %s", (char *)l->body);

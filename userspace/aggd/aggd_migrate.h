@@ -46,6 +46,8 @@ void mig_link_gone(struct migration *m);
 void mig_admin_gone(struct conn *c);
 
 /* target side */
+void handle_peer_hello(struct conn *c);
+void handle_peer_proof(struct conn *c);
 void handle_import(struct conn *c);
 void handle_import_commit(struct conn *c);
 /* Where an IMPORT_STATE payload goes, or NULL after failing the link. */

@@ -17,6 +17,7 @@ static void *rdma_accepted(struct agg_rdma_conn *rc, const char *peer)
 		return NULL;
 	}
 	c->rdma = rc;
+	c->admin = g.stats_open;
 	return c;
 }
 

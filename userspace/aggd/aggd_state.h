@@ -8,6 +8,7 @@
 #define SPARE_AGGD_STATE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,7 +19,8 @@ struct agg_rdma_srv;
 struct job_entry;
 struct moved_job;
 
-#define AGGD_KEY_LEN	32	/* the daemons' shared key (HMAC-SHA-256) */
+#define AGGD_KEY_MIN	16	/* the daemons' shared key, bytes */
+#define AGGD_KEY_MAX	256
 
 struct aggd_state {
 	/* main (aggd_main.c) */
@@ -54,8 +56,9 @@ struct aggd_state {
 	uint64_t jobs_reclaimed;
 	/* moving jobs (aggd_migrate.c) */
 	uint64_t jobs_moved_out, jobs_moved_in, moves_failed;
-	unsigned char peer_key[AGGD_KEY_LEN];
-	bool have_peer_key;		/* without it IMPORT is refused */
+	unsigned char peer_key[AGGD_KEY_MAX];	/* HMAC-SHA-256 key */
+	size_t peer_key_len;		/* 0: no key; IMPORT and MIGRATE refused */
+	bool stats_open;		/* --stats-on-data-port */
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
 	struct op rdma_cm_op, rdma_cq_op;
