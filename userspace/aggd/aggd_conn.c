@@ -216,6 +216,12 @@ void conn_destroy(struct conn *c)
 		free(m);
 	}
 	free(c->body);
+	while (c->held_head) {
+		struct held_msg *hm = c->held_head;
+
+		c->held_head = hm->next;
+		free(hm);
+	}
 	if (c->rdma)
 		agg_rdma_close(c->rdma);
 	if (c->fd >= 0)
@@ -232,7 +238,7 @@ void conn_destroy(struct conn *c)
 
 void conn_maybe_destroy(struct conn *c)
 {
-	if (c->closing && !c->rx_busy && !c->tx_busy)
+	if (c->closing && !c->rx_busy && !c->tx_busy && !c->replaying)
 		conn_destroy(c);
 }
 
@@ -382,6 +388,60 @@ void on_send(struct conn *c, int res)
 		return;
 	}
 	tx_kick(c);
+}
+
+/* ---- holding requests while a job moves ---- */
+
+void conn_hold(struct conn *c)
+{
+	struct held_msg *hm;
+
+	if (!c->rdma) {
+		c->held = true;		/* the rest stays in the socket */
+		return;
+	}
+	hm = malloc(sizeof(*hm) + c->rmsg_len);
+	if (!hm) {
+		conn_close(c, "out of memory holding a request");
+		return;
+	}
+	hm->next = NULL;
+	hm->len = c->rmsg_len;
+	memcpy(hm->msg, c->rmsg, c->rmsg_len);
+	if (c->held_tail)
+		c->held_tail->next = hm;
+	else
+		c->held_head = hm;
+	c->held_tail = hm;
+	c->held = true;
+	rx_expect_hdr(c);	/* the slot goes back; later messages queue too */
+}
+
+void conn_release(struct conn *c)
+{
+	if (!c->held)
+		return;
+	c->held = false;
+	c->replaying = true;
+	if (!c->rdma) {
+		if (!c->closing)
+			up->hdr(c);	/* the header is still in hdr_buf */
+	} else {
+		while (c->held_head && !c->closing && !c->held) {
+			struct held_msg *hm = c->held_head;
+
+			c->held_head = hm->next;
+			if (!c->held_head)
+				c->held_tail = NULL;
+			conn_message(c, hm->msg, hm->len);
+			c->rmsg = NULL;
+			free(hm);
+		}
+		if (c->held_head)
+			c->held = true;	/* held again: the rest waits */
+	}
+	c->replaying = false;
+	conn_maybe_destroy(c);
 }
 
 /* ---- listening ---- */

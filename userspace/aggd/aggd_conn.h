@@ -22,6 +22,12 @@ struct agg_job;
 struct agg_rdma_conn;
 struct migration;
 
+struct held_msg {
+	struct held_msg *next;
+	size_t len;
+	uint8_t msg[];
+};
+
 enum op_kind {
 	OP_ACCEPT,
 	OP_RECV,
@@ -99,6 +105,10 @@ struct conn {
 	struct migration *mig_admin;	/* asked for this migration */
 	struct agg_job *import_job;	/* job being imported over this */
 	struct op connect_op;
+	/* held while its job moves (conn_hold): TCP stops reading after the
+	 * header; RDMA keeps copies of the messages, in order */
+	bool held, replaying;
+	struct held_msg *held_head, *held_tail;
 	/* daemon-to-daemon authentication (aggd_migrate.c) */
 	uint8_t peer_nonce[32];		/* the challenge we sent */
 	uint8_t peer_hello[32];		/* the challenge it sent */
@@ -138,6 +148,16 @@ void fail_conn(struct conn *c, unsigned int status, const char *what);
 
 void rx_expect_hdr(struct conn *c);
 void rx_expect_body(struct conn *c, void *dst, size_t len);
+
+/*
+ * Keep the message just received (header in c->hdr_buf; RDMA: the whole
+ * message) unanswered and read no further request of @c until
+ * conn_release(), which hands it (and, over RDMA, whatever came after it)
+ * to the layer above again, as if just received. Returns with @c possibly
+ * closed; @c is not freed before conn_release() returns.
+ */
+void conn_hold(struct conn *c);
+void conn_release(struct conn *c);
 
 void conn_close(struct conn *c, const char *why);
 void conn_maybe_destroy(struct conn *c);

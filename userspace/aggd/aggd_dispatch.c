@@ -328,6 +328,11 @@ static void handle_hdr(struct conn *c)
 		link_hdr(c);
 		return;
 	}
+	if (c->held_head) {
+		/* RDMA: requests after a held one wait behind it, in order */
+		conn_hold(c);
+		return;
+	}
 	switch (h->type) {
 	case AGG_MSG_PEER_HELLO:
 	case AGG_MSG_PEER_PROOF:
@@ -406,8 +411,10 @@ static void handle_hdr(struct conn *c)
 			return;
 		}
 		if (c->job->migrating && h->iter >= c->job->mig_barrier) {
-			/* repeated at the target after the REDIRECT */
-			sink_push(c);
+			/* held until the move is over: dropped once the job
+			 * moved (repeated at the target after the REDIRECT),
+			 * served here if the move fails */
+			conn_hold(c);
 			return;
 		}
 		ret = agg_part_push_check(part, c->rank, h->iter);
@@ -451,8 +458,9 @@ static void handle_hdr(struct conn *c)
 			return;
 		}
 		if (c->job->migrating && h->iter >= c->job->mig_barrier) {
-			/* held: answered by the REDIRECT once the job moved */
-			rx_expect_hdr(c);
+			/* held: answered by the REDIRECT once the job moved,
+			 * served here if the move fails */
+			conn_hold(c);
 			return;
 		}
 		ret = agg_part_pull_check(part, c->rank, h->iter);

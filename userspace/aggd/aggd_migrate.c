@@ -101,7 +101,7 @@ static void mig_fail(struct migration *m, unsigned int status,
 		     const char *fmt, ...)
 {
 	struct agg_job *job = m->job;
-	char why[160], text[2 * AGG_MAX_ERR_TEXT];
+	char why[160], text[2 * AGG_MAX_ERR_TEXT], tail[80];
 	bool drained;
 	va_list ap;
 
@@ -113,18 +113,43 @@ static void mig_fail(struct migration *m, unsigned int status,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	if (job && !job->failed && drained)
+		snprintf(tail, sizeof(tail),
+			 "; rolled back: the job goes on here from iteration %u",
+			 job->mig_barrier);
+	else if (job && !job->failed)
+		snprintf(tail, sizeof(tail), "; the job goes on here");
+	else
+		tail[0] = '\0';
 	snprintf(text, sizeof(text), "moving job '%s' to %s:%u failed: %s%s",
-		 job ? job->spec.name : "?", m->to.host, m->to.port, why,
-		 drained || !job || job->failed ? "" : "; the job goes on here");
+		 job ? job->spec.name : "?", m->to.host, m->to.port, why, tail);
 	log_warn("%s", text);
 	mig_reply(m, status, text);
-	if (job && drained && !job->failed)
-		job_fail(job, "moving it to %s:%u failed: %s", m->to.host,
-			 m->to.port, why);
-	if (job)
-		job->migrating = false;
 	if (m->link)
 		conn_close(m->link, NULL);
+	if (!job)
+		return;
+	/*
+	 * Roll back: the source never let go of the job's state (weights,
+	 * optimizer state, the partitions at the barrier), so it simply goes
+	 * on. The requests held since the barrier are served now, in the
+	 * order they came, and every result is what it would have been
+	 * without the attempt.
+	 */
+	job->migrating = false;
+	if (drained) {
+		struct conn *held[AGG_MAX_WORKERS];
+		unsigned int n = 0;
+
+		for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+			struct conn *c = job->rank_conn[r];
+
+			if (c && c->held)
+				held[n++] = c;
+		}
+		for (unsigned int i = 0; i < n; i++)
+			conn_release(held[i]);
+	}
 }
 
 /* Every partition is at the barrier: send the state, then commit. */
@@ -196,6 +221,8 @@ static void mig_done(struct migration *m)
 	struct job_entry *e = job_entry_of(job);
 	char text[2 * AGG_MAX_ERR_TEXT];
 	double ms = (double)(g.now_ns - m->start_ns) / 1e6;
+	struct conn *held[AGG_MAX_WORKERS];
+	unsigned int n_held = 0;
 
 	snprintf(text, sizeof(text), "job '%s' moved to %s:%u at iteration %u",
 		 job->spec.name, m->to.host, m->to.port, job->mig_barrier);
@@ -218,7 +245,12 @@ static void mig_done(struct migration *m)
 		c->redirected = true;
 		if (!c->closing)
 			send_redirect(c, &m->to, job->mig_barrier);
+		held[n_held++] = c;
 	}
+	/* what they sent since the barrier is repeated at the target: the
+	 * held requests go through the redirected path (dropped) */
+	for (unsigned int i = 0; i < n_held; i++)
+		conn_release(held[i]);
 	job->migrating = false;
 	if (e) {
 		e->dead = true;		/* freed once the link is gone */
