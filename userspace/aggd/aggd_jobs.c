@@ -21,11 +21,11 @@ struct reduce_task {
 	struct agg_part *part;
 };
 
-static const struct job_mig_ops *mig_ops;
+static const struct job_mig_ops *mig_hooks;
 
 void jobs_set_mig_ops(const struct job_mig_ops *ops)
 {
-	mig_ops = ops;
+	mig_hooks = ops;
 }
 
 bool agg_token_equal(const char *a, const char *b)
@@ -107,7 +107,7 @@ void job_fail(struct agg_job *job, const char *fmt, ...)
 		char why[200];
 
 		snprintf(why, sizeof(why), "the job failed: %s", msg);
-		mig_ops->abort(job->mig, AGG_EJOBFAIL, why);
+		mig_hooks->abort(job->mig, AGG_EJOBFAIL, why);
 	}
 	job_drop_queued(job);
 	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
@@ -168,7 +168,7 @@ void pull_reply_done(struct conn *c, uint32_t part_index)
 	if (job->migrating && part->iter != before &&
 	    part->iter == job->mig_barrier) {
 		job->mig_ready++;
-		mig_ops->progress(job->mig);
+		mig_hooks->progress(job->mig);
 	}
 }
 
@@ -240,7 +240,7 @@ void conn_detach(struct conn *c)
 	if (!e)
 		return;
 	if (job->mig)
-		mig_ops->abort(job->mig, AGG_EJOBFAIL, "every worker of the job left");
+		mig_hooks->abort(job->mig, AGG_EJOBFAIL, "every worker of the job left");
 	job_retire(e);
 }
 
