@@ -328,7 +328,7 @@ static void handle_hdr(struct conn *c)
 		link_hdr(c);
 		return;
 	}
-	if (c->held_head) {
+	if (c->held_head && !c->replaying) {
 		/* RDMA: requests after a held one wait behind it, in order */
 		conn_hold(c);
 		return;
