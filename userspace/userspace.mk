@@ -26,7 +26,8 @@ PROGS		:=
 UNIT_TESTS	:=
 LIBSPARE_SHARED	:= kmod/spare_proto.c
 
-include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/unit/*.mk))
+include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.mk) \
+		 $(wildcard tests/unit/*.mk))
 include tools/sim/b/build.mk
 
 LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(wildcard $(LIBSPARE_SHARED))

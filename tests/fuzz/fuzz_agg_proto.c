@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../userspace/aggd/agg_proto.c"
+#include "../../userspace/lib/agg_proto.c"
 
 static void check(int cond)
 {

@@ -2,7 +2,7 @@
 # spare-aggd unit tests: wire codec, summation kernels, policies and the
 # partition state machine (userspace/aggd).
 
-AGG_UNIT_CORE := userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c \
+AGG_UNIT_CORE := userspace/aggd/agg_sum.c \
 		 userspace/aggd/agg_sched.c userspace/aggd/agg_job.c
 
 UNIT_TESTS += test_agg_proto test_agg_sum test_agg_sched
@@ -15,3 +15,10 @@ test_agg_sum_CFLAGS := -Iuserspace/aggd
 test_agg_sched_SRCS := tests/unit/test_agg_sched.c $(AGG_UNIT_CORE)
 test_agg_sched_LDLIBS := -lm
 test_agg_sched_CFLAGS := -Iuserspace/aggd
+
+# The daemon's hold-and-replay of requests while a job moves, over the
+# message transport (tests/agg/aggd_harness.h: the daemon's own code).
+UNIT_TESTS += test_aggd_hold
+test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
+test_aggd_hold_LDLIBS := -lsodium -lm
+test_aggd_hold_CFLAGS := -Iuserspace/aggd

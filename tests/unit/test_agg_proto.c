@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spare-aggd wire codec (userspace/aggd/agg_proto.c): exact byte layout,
+ * spare-aggd wire codec (userspace/lib/agg_proto.c): exact byte layout,
  * every header and REGISTER check, the partition layout, and the messages
  * that move a job (MIGRATE, REDIRECT, IMPORT_COMMIT's departed ranks).
  */
@@ -355,7 +355,7 @@ static void test_reg_reply(void)
 
 static void test_names(void)
 {
-	EXPECT(!strcmp(agg_status_str(AGG_EAUTH), "wrong token for this job"));
+	EXPECT(!strcmp(agg_status_str(AGG_EAUTH), "not authorised (wrong job token, or not the daemons' key)"));
 	EXPECT(!strcmp(agg_status_str(999), "unknown status"));
 	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_PUSH), "PUSH"));
 	EXPECT(!strcmp(agg_msg_type_name(0), "?"));

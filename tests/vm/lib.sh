@@ -7,7 +7,7 @@
 # so RDMA between them is real rxe traffic (UDP port 4791) that netfilter can
 # drop per address.
 
-# Swap workloads: use /spare/bin/spare-memtest (userspace/memtest), which
+# Swap workloads: use /spare/bin/spare-memtest (tests/tools/memtest), which
 # writes a per-page pattern derived from (seed, pass, page) and verifies every
 # page on the next pass; it exits 1 on any stale, misplaced or corrupt page.
 

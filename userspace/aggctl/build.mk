@@ -3,6 +3,6 @@
 
 PROGS += spare-aggctl
 spare-aggctl_SRCS   := userspace/aggctl/aggctl.c userspace/libspare-agg/spare_agg.c \
-		       userspace/aggd/agg_proto.c
+		      
 spare-aggctl_LDLIBS := -lrdmacm -libverbs -lm
 aggctl_CFLAGS       := -Iuserspace/aggd -Iuserspace/libspare-agg

@@ -3,6 +3,7 @@
  * spare-aggd worker pool (agg_pool.h).
  */
 #include "agg_pool.h"
+#include "spare_log.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -52,13 +53,17 @@ static void pin_to_core(unsigned int index)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
+	int err;
 
 	if (ncpu <= 0)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(index % (unsigned long)ncpu, &set);
-	/* best effort: a cpuset may forbid the core; then run unpinned */
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	/* a cpuset may forbid the core: say so, then run unpinned */
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		log_warn("pool thread %u: cannot pin to core %lu: %s; running unpinned",
+			 index, index % (unsigned long)ncpu, strerror(err));
 }
 
 static void *pool_thread_main(void *arg)

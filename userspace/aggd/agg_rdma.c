@@ -5,6 +5,7 @@
 #include "agg_rdma.h"
 #include "agg_proto.h"
 #include "agg_verbs.h"
+#include "spare_log.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -60,18 +61,8 @@ struct agg_rdma_srv {
 	unsigned int n_cache;
 };
 
-static void rlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void rlog(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("spare-aggd: rdma: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
+/* userspace/lib logging, every line tagged as the RDMA transport's */
+#define rlog(fmt, ...)	log_info("rdma: " fmt, ##__VA_ARGS__)
 
 struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
 				     const struct agg_rdma_ops *ops)

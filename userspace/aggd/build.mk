@@ -2,13 +2,16 @@
 # spare-aggd: the shared gradient-aggregation pool (Documentation/aggd.md).
 
 # Pure-logic core shared by the daemon, libspare-agg, tests and benchmarks.
-AGG_CORE_SRCS := userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c \
+AGG_CORE_SRCS := userspace/aggd/agg_sum.c \
 		 userspace/aggd/agg_sched.c userspace/aggd/agg_job.c
 
 PROGS += spare-aggd
-spare-aggd_SRCS   := userspace/aggd/aggd.c userspace/aggd/agg_pool.c userspace/aggd/agg_rdma.c \
-		     $(AGG_CORE_SRCS)
-spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -lm
+# The daemon's rooms (aggd_main.c says which calls which).
+AGGD_SRCS := $(addprefix userspace/aggd/,aggd_conn.c aggd_jobs.c aggd_migrate.c \
+		aggd_dispatch.c aggd_reclaim.c aggd_rdma_cb.c)
+spare-aggd_SRCS   := userspace/aggd/aggd_main.c $(AGGD_SRCS) userspace/aggd/agg_pool.c \
+		     userspace/aggd/agg_rdma.c $(AGG_CORE_SRCS)
+spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -lsodium -lm
 
 # agg_sched.c orders jobs through libspare-sched (userspace/sched/order.h).
 agg_sched_CFLAGS := -Iuserspace/sched
@@ -21,7 +24,7 @@ test_agg_sched_SRCS += $(OUT)/lib/libspare-sched-san.a
 # Host integration driver for tests/agg/run.
 PROGS += spare-agg-itest
 spare-agg-itest_SRCS   := tests/agg/agg_itest.c userspace/libspare-agg/spare_agg.c \
-			  userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c
+			  userspace/aggd/agg_sum.c
 spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lm
 agg_itest_CFLAGS := -Iuserspace/aggd -Iuserspace/libspare-agg
 
@@ -34,10 +37,9 @@ unit: $(OUT)/agg/spare-aggd-san
 
 # Benchmarks (tools/aggbench, Documentation/perf-aggd.md).
 PROGS += aggbench-sum aggbench-pool
-aggbench-sum_SRCS    := tools/aggbench/sumbench.c userspace/aggd/agg_proto.c userspace/aggd/agg_sum.c
+aggbench-sum_SRCS    := tools/aggbench/sumbench.c userspace/aggd/agg_sum.c
 aggbench-sum_LDLIBS  := -lm
 sumbench_CFLAGS      := -Iuserspace/aggd
-aggbench-pool_SRCS   := tools/aggbench/poolbench.c userspace/libspare-agg/spare_agg.c \
-			userspace/aggd/agg_proto.c
+aggbench-pool_SRCS   := tools/aggbench/poolbench.c userspace/libspare-agg/spare_agg.c
 aggbench-pool_LDLIBS := -lrdmacm -libverbs -lm
 poolbench_CFLAGS     := -Iuserspace/aggd -Iuserspace/libspare-agg

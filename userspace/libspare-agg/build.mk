@@ -2,7 +2,7 @@
 # libspare-agg: C client of spare-aggd, static (for our programs) and
 # shared (build/lib/libspare-agg.so, for the Python binding).
 
-LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/aggd/agg_proto.c
+LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/lib/agg_proto.c
 
 $(OUT)/obj-pic/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,3 +1,3 @@
 PROGS += spare-baddonor
-spare-baddonor_SRCS   := userspace/baddonor/baddonor.c
+spare-baddonor_SRCS   := tests/tools/baddonor/baddonor.c
 spare-baddonor_LDLIBS := -lrdmacm -libverbs

@@ -124,8 +124,26 @@ enum agg_msg_type {
 	AGG_MSG_IMPORT_COMMIT	= 15,	/* hdr.iter = barrier; departed */
 	AGG_MSG_IMPORT_REPLY	= 16,	/* answers IMPORT and IMPORT_COMMIT */
 	AGG_MSG_REDIRECT	= 17,	/* host, port; hdr.iter = barrier */
-	AGG_MSG_TYPE_MAX	= AGG_MSG_REDIRECT,
+	AGG_MSG_PEER_HELLO	= 18,	/* source -> target: nonce_s */
+	AGG_MSG_PEER_CHALLENGE	= 19,	/* target -> source: nonce_t, mac_t */
+	AGG_MSG_PEER_PROOF	= 20,	/* source -> target: mac_s */
+	AGG_MSG_TYPE_MAX	= AGG_MSG_PEER_PROOF,
 };
+
+/*
+ * Daemon-to-daemon authentication, before IMPORT (both ways, a shared key
+ * K, HMAC-SHA-256, 32-byte random nonces):
+ *   PEER_HELLO      nonce_s
+ *   PEER_CHALLENGE  nonce_t | HMAC(K, "spare-aggd target" | nonce_s | nonce_t)
+ *   PEER_PROOF      HMAC(K, "spare-aggd source" | nonce_t | nonce_s)
+ * The source sends nothing of the job before the target's MAC checked out;
+ * the target refuses IMPORT on a connection whose PEER_PROOF did not.
+ */
+#define AGG_PEER_NONCE_LEN	32
+#define AGG_PEER_MAC_LEN	32
+#define AGG_PEER_HELLO_SIZE	AGG_PEER_NONCE_LEN
+#define AGG_PEER_CHALLENGE_SIZE	(AGG_PEER_NONCE_LEN + AGG_PEER_MAC_LEN)
+#define AGG_PEER_PROOF_SIZE	AGG_PEER_MAC_LEN
 
 /* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
 #define AGG_STATE_WEIGHTS	0
@@ -147,7 +165,7 @@ enum agg_status {
 	AGG_OK		= 0,
 	AGG_EPROTO	= 1,	/* malformed header or payload */
 	AGG_EVERSION	= 2,	/* unsupported protocol version */
-	AGG_EAUTH	= 3,	/* wrong token for this job */
+	AGG_EAUTH	= 3,	/* wrong job token, or not the daemons' key */
 	AGG_EINVAL	= 4,	/* bad field value */
 	AGG_ESIZE	= 5,	/* payload size does not match the partition */
 	AGG_ENOJOB	= 6,	/* no such job / not registered */

@@ -78,7 +78,7 @@ const char *agg_status_str(unsigned int status)
 		[AGG_OK]	= "ok",
 		[AGG_EPROTO]	= "malformed message",
 		[AGG_EVERSION]	= "unsupported protocol version",
-		[AGG_EAUTH]	= "wrong token for this job",
+		[AGG_EAUTH]	= "not authorised (wrong job token, or not the daemons' key)",
 		[AGG_EINVAL]	= "invalid argument",
 		[AGG_ESIZE]	= "payload size does not match the partition",
 		[AGG_ENOJOB]	= "no such job on this connection",
@@ -116,6 +116,9 @@ const char *agg_msg_type_name(unsigned int type)
 		[AGG_MSG_IMPORT_COMMIT]	 = "IMPORT_COMMIT",
 		[AGG_MSG_IMPORT_REPLY]	 = "IMPORT_REPLY",
 		[AGG_MSG_REDIRECT]	 = "REDIRECT",
+		[AGG_MSG_PEER_HELLO]	 = "PEER_HELLO",
+		[AGG_MSG_PEER_CHALLENGE] = "PEER_CHALLENGE",
+		[AGG_MSG_PEER_PROOF]	 = "PEER_PROOF",
 	};
 
 	if (type < sizeof(str) / sizeof(str[0]) && str[type])
@@ -200,6 +203,14 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 		break;
 	case AGG_MSG_REDIRECT:
 		max_len = AGG_REDIRECT_SIZE;
+		break;
+	case AGG_MSG_PEER_HELLO:
+	case AGG_MSG_PEER_CHALLENGE:
+	case AGG_MSG_PEER_PROOF:
+		max_len = h->type == AGG_MSG_PEER_CHALLENGE ?
+			  AGG_PEER_CHALLENGE_SIZE : AGG_PEER_HELLO_SIZE;
+		if (h->len != max_len)
+			return -AGG_ESIZE;
 		break;
 	case AGG_MSG_IMPORT:
 		max_len = AGG_REG_MAX_SIZE;

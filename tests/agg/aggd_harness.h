@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A spare-aggd daemon state without the outside world, for tests that
+ * drive its message handling directly (tests/fuzz/fuzz_aggd_dispatch.c,
+ * tests/unit/test_aggd_hold.c). It includes the daemon's own rooms
+ * (connection I/O, jobs, dispatch, migration) and the codec, and replaces
+ * what talks to the outside:
+ *  - peers are message-transport connections (the RDMA path of
+ *    aggd_conn.c): agg_rdma_send/recv_done/close are stubs, every message
+ *    sent is handed to harness_sent() if the test sets it, and a send
+ *    completes in settle();
+ *  - the pool runs each reduction at once on the calling thread and hands
+ *    it back as done in settle() (deterministic);
+ *  - summation copies the first input (agg_sum.c has its own tests) unless
+ *    the test sets harness_real_sum, then it adds fp32;
+ *  - no io_uring: a test must not create TCP connections (MIGRATE with a
+ *    --peer-key-file would).
+ * The including file defines check(int cond), which must stop the test
+ * when cond is false.
+ */
+#ifndef SPARE_AGGD_HARNESS_H
+#define SPARE_AGGD_HARNESS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../userspace/lib/agg_proto.c"
+#include "../../userspace/lib/spare_log.c"
+#include "../../userspace/lib/spare_util.c"
+#include "../../userspace/aggd/agg_job.c"
+#include "../../userspace/aggd/aggd_conn.c"
+#include "../../userspace/aggd/aggd_jobs.c"
+#include "../../userspace/aggd/aggd_migrate.c"
+#include "../../userspace/aggd/aggd_dispatch.c"
+#include "../../userspace/aggd/agg_rdma.h"
+
+struct aggd_state g;
+
+/* ---- summation: agg_sum.c is tested by test_agg_sum (and needs gcc's
+ * cpu-feature names for clang); here the first input, or an fp32 sum ---- */
+static int harness_real_sum;
+
+void agg_sum(unsigned int dtype, void *out, const void *const *in,
+	     unsigned int n_in, size_t n)
+{
+	if (harness_real_sum && dtype == AGG_DTYPE_F32) {
+		float *o = out;
+
+		for (size_t i = 0; i < n; i++) {
+			o[i] = 0;
+			for (unsigned int k = 0; k < n_in; k++)
+				o[i] += ((const float *)in[k])[i];
+		}
+		return;
+	}
+	memcpy(out, in[0], n * agg_dtype_size(dtype));
+}
+
+void agg_sgd_momentum(float *w, float *v, const float *sum, size_t n,
+		      unsigned int n_workers, float lr, float momentum)
+{
+	for (size_t i = 0; i < n; i++) {
+		v[i] = momentum * v[i] + sum[i] / (float)n_workers;
+		w[i] -= lr * v[i];
+	}
+}
+
+enum agg_isa agg_isa_selected(void) { return (enum agg_isa)0; }
+const char *agg_isa_name(enum agg_isa isa) { (void)isa; return "fuzz"; }
+
+/* ---- io_uring: never reached (no TCP connection exists here) ---- */
+int io_uring_submit(struct io_uring *ring)
+{
+	(void)ring;
+	abort();
+}
+
+/* ---- the RDMA transport, as stubs ---- */
+static struct agg_rdma_conn *fake_rc = (struct agg_rdma_conn *)&fake_rc;
+
+/* The test's eye on what the daemon sends (header decoded, payload). */
+static void (*harness_sent)(const struct agg_hdr *h, const void *payload,
+			    size_t len);
+
+int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
+		  const void *payload, size_t len)
+{
+	(void)rc;
+	if (hdr_len + len > AGG_HDR_SIZE + AGG_RDMA_MAX_PAYLOAD)
+		return -1;
+	if (harness_sent) {
+		struct agg_hdr h;
+
+		agg_hdr_decode(hdr, &h, UINT32_MAX);
+		harness_sent(&h, payload, len);
+	}
+	return 0;
+}
+
+void agg_rdma_recv_done(struct agg_rdma_conn *rc) { (void)rc; }
+void agg_rdma_close(struct agg_rdma_conn *rc) { (void)rc; }
+
+/* ---- the pool, synchronous ---- */
+static struct agg_task *done_head;
+static agg_pool_run_fn run_fn = pool_run;
+
+int agg_pool_add_job(struct agg_pool *p, uint32_t id, uint32_t weight)
+{
+	(void)p; (void)id; (void)weight;
+	return 0;
+}
+
+struct agg_task *agg_pool_remove_job(struct agg_pool *p, uint32_t id)
+{
+	(void)p; (void)id;
+	return NULL;		/* nothing waits: every task ran at once */
+}
+
+int agg_pool_submit(struct agg_pool *p, struct agg_task *t)
+{
+	(void)p;
+	run_fn(t);
+	t->next = done_head;
+	done_head = t;
+	return 0;
+}
+
+struct agg_task *agg_pool_take_done(struct agg_pool *p)
+{
+	struct agg_task *t = done_head;
+
+	(void)p;
+	done_head = NULL;
+	return t;
+}
+
+void agg_pool_stats(struct agg_pool *p, struct agg_pool_stats *st)
+{
+	(void)p;
+	memset(st, 0, sizeof(*st));
+}
+
+/* ---- the harness ---- */
+#define N_PEERS 4
+static struct conn *peer[N_PEERS];
+
+static __attribute__((unused)) int alive(struct conn *c)
+{
+	for (struct conn *x = g.conns; x; x = x->next)
+		if (x == c)
+			return 1;
+	return 0;
+}
+
+static __attribute__((unused)) void settle(void)
+{
+	/* complete sends and finished reductions until nothing moves */
+	for (int round = 0; round < 64; round++) {
+		int moved = 0;
+
+		for (struct conn *c = g.conns, *n; c; c = n) {
+			n = c->next;
+			if (c->tx_busy && c->tx_head && !c->closing) {
+				on_send(c, (int)(AGG_HDR_SIZE + c->tx_head->len - c->tx_head->off));
+				moved = 1;
+				break;	/* the list may have changed */
+			}
+		}
+		if (done_head) {
+			handle_done_tasks();
+			moved = 1;
+		}
+		if (!moved)
+			break;
+	}
+	for (int i = 0; i < N_PEERS; i++)
+		if (peer[i] && !alive(peer[i]))
+			peer[i] = NULL;
+}
+
+static __attribute__((unused)) void invariants(void)
+{
+	size_t mem = 0;
+
+	for (struct job_entry *e = g.jobs; e; e = e->next)
+		mem += e->job->mem_bytes;
+	check(mem == g.mem_used);
+	for (struct conn *c = g.conns; c; c = c->next)
+		if (c->job)
+			check(c->job->rank_conn[c->rank] == c);
+}
+
+static __attribute__((unused)) void deliver(struct conn *c, unsigned int type, struct agg_hdr *h,
+		    const uint8_t *body, size_t len)
+{
+	uint8_t *msg = malloc(AGG_HDR_SIZE + len);
+
+	check(msg != NULL);
+	h->magic = AGG_PROTO_MAGIC;
+	h->version = AGG_PROTO_VERSION;
+	h->type = (uint16_t)type;
+	h->len = (uint32_t)len;
+	agg_hdr_encode(h, msg);
+	if (len)
+		memcpy(msg + AGG_HDR_SIZE, body, len);
+	conn_message(c, msg, AGG_HDR_SIZE + len);
+	settle();
+	free(msg);		/* held messages were copied */
+}
+
+/* A new peer: a message-transport connection of the daemon. */
+static __attribute__((unused)) struct conn *harness_peer(void)
+{
+	struct conn *c = conn_open(-1, "harness");
+
+	if (c) {
+		c->rdma = fake_rc;
+		c->admin = g.stats_open;
+	}
+	return c;
+}
+
+static __attribute__((unused)) void teardown(void)
+{
+	while (g.conns) {
+		struct conn *c = g.conns;
+
+		c->closing = true;
+		c->rx_busy = c->tx_busy = false;
+		c->left = true;
+		c->replaying = false;
+		conn_destroy(c);
+	}
+	if (done_head)
+		handle_done_tasks();
+	jobs_free_all();
+	memset(peer, 0, sizeof(peer));
+}
+
+
+#endif /* SPARE_AGGD_HARNESS_H */

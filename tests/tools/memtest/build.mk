@@ -1,0 +1,2 @@
+PROGS += spare-memtest
+spare-memtest_SRCS := tests/tools/memtest/memtest.c

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd message dispatch (aggd_dispatch.h). A peer's mistake never
+ * stops the daemon: a malformed header closes that connection after an
+ * ERROR reply; a worker that misbehaves fails its own job (every other
+ * worker of the job gets an ERROR naming the cause) and no other job
+ * notices.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggd_dispatch.h"
+#include "aggd_jobs.h"
+#include "aggd_migrate.h"
+#include "aggd_state.h"
+#include "agg_pool.h"
+#include "agg_sum.h"
+#include "spare_log.h"
+
+static void handle_register(struct conn *c)
+{
+	struct agg_job_spec spec;
+	struct job_entry *e;
+	struct agg_job *job;
+	struct agg_hdr h;
+	struct txmsg *m;
+	uint8_t *reply;
+	unsigned int rank;
+	int ret;
+
+	ret = agg_register_decode(c->body, c->hdr.len, &spec);
+	free(c->body);
+	c->body = NULL;
+	if (ret) {
+		fail_conn(c, (unsigned int)-ret, "REGISTER rejected");
+		return;
+	}
+	if (c->job) {
+		agg_spec_free(&spec);
+		fail_conn(c, AGG_ESTATE, "REGISTER on a registered connection");
+		return;
+	}
+	rank = spec.rank;	/* agg_job_create() takes spec over */
+	e = job_find(spec.name);
+	if (e) {
+		job = e->job;
+		if (!agg_token_equal(spec.token, job->spec.token)) {
+			agg_spec_free(&spec);
+			fail_conn(c, AGG_EAUTH, "REGISTER");
+			return;
+		}
+		if (!agg_spec_same_job(&spec, &job->spec)) {
+			agg_spec_free(&spec);
+			fail_conn(c, AGG_ESPEC, "REGISTER");
+			return;
+		}
+		if (job->failed) {
+			agg_spec_free(&spec);
+			fail_conn(c, AGG_EJOBFAIL, "REGISTER");
+			return;
+		}
+		if (job->importing) {
+			agg_spec_free(&spec);
+			fail_conn(c, AGG_ESTATE, "REGISTER of a job still being imported");
+			return;
+		}
+		if (job->rank_conn[spec.rank] || job->rank_left[spec.rank]) {
+			agg_spec_free(&spec);
+			fail_conn(c, AGG_ERANK, "REGISTER");
+			return;
+		}
+	} else {
+		const struct moved_job *mv = moved_find(spec.name);
+
+		if (mv && agg_token_equal(mv->token, spec.token)) {
+			/* it moved away: tell the worker where it went */
+			log_info("conn %u (%s): REGISTER of job '%s', which moved to %s:%u",
+			       c->id, c->peer, spec.name, mv->to.host, mv->to.port);
+			agg_spec_free(&spec);
+			send_redirect(c, &mv->to, mv->iter);
+			rx_expect_hdr(c);
+			return;
+		}
+		e = job_new(c, &spec, "REGISTER");
+		if (!e) {
+			agg_spec_free(&spec);
+			return;
+		}
+		job = e->job;
+	}
+	c->job = job;
+	c->rank = rank;
+	job->rank_conn[rank] = c;
+	job->n_attached++;
+	agg_spec_free(&spec);
+
+	agg_hdr_init(&h, AGG_MSG_REGISTER_REPLY, AGG_REG_REPLY_SIZE);
+	h.job_id = job->id;
+	h.rank = c->rank;
+	reply = malloc(AGG_REG_REPLY_SIZE);
+	m = reply ? tx_new(&h) : NULL;
+	if (!m) {
+		free(reply);
+		conn_close(c, "out of memory");
+		return;
+	}
+	agg_reg_reply_encode(job->spec.n_parts, reply);
+	m->payload = reply;
+	m->owned = reply;
+	m->len = AGG_REG_REPLY_SIZE;
+	tx_queue(c, m);
+	rx_expect_hdr(c);
+}
+
+/* A label value in the Prometheus text format: \ " and newline escaped. */
+static void put_label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+static void metric_head(FILE *f, const char *name, const char *type,
+			const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void stats_write(FILE *f)
+{
+	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
+	static const struct {
+		const char *name, *type, *help;
+	} job_metrics[] = {
+		{ "aggd_job_pushes_total", "counter", "PUSH messages received for the job." },
+		{ "aggd_job_reductions_total", "counter", "Partition reductions done for the job." },
+		{ "aggd_job_failed", "gauge", "1 if the job has failed." },
+		{ "aggd_job_moving", "gauge", "1 while the job moves to or arrives from another instance; label barrier: the iteration it moves at." },
+	};
+
+	agg_pool_stats(g.pool, &st);
+	metric_head(f, "aggd_cores_active", "gauge", "Pool threads awake now.");
+	fprintf(f, "aggd_cores_active %u\n", st.active);
+	metric_head(f, "aggd_cores_max", "gauge", "Pool threads at most (--max-cores).");
+	fprintf(f, "aggd_cores_max %u\n", st.max);
+	metric_head(f, "aggd_busy_seconds_total", "counter", "Time pool threads spent reducing.");
+	fprintf(f, "aggd_busy_seconds_total %.6f\n", (double)st.busy_ns / 1e9);
+	metric_head(f, "aggd_cpu_seconds_total", "counter", "CPU time of the pool threads.");
+	fprintf(f, "aggd_cpu_seconds_total %.6f\n", st.cpu_seconds);
+	metric_head(f, "aggd_reductions_total", "counter", "Reduction tasks run by the pool.");
+	fprintf(f, "aggd_reductions_total %llu\n", (unsigned long long)st.tasks);
+	metric_head(f, "aggd_queue_wait_seconds_total", "counter", "Time tasks waited in the pool's queue.");
+	fprintf(f, "aggd_queue_wait_seconds_total %.6f\n", (double)st.queue_ns / 1e9);
+	metric_head(f, "aggd_queued", "gauge", "Reduction tasks waiting now.");
+	fprintf(f, "aggd_queued %zu\n", st.queued);
+	metric_head(f, "aggd_connections", "gauge", "Open connections.");
+	fprintf(f, "aggd_connections %u\n", g.n_conns);
+	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
+	fprintf(f, "aggd_jobs_created_total %llu\n", (unsigned long long)g.jobs_created);
+	metric_head(f, "aggd_jobs_failed_total", "counter", "Jobs failed.");
+	fprintf(f, "aggd_jobs_failed_total %llu\n", (unsigned long long)g.jobs_failed);
+	metric_head(f, "aggd_jobs_reclaimed_total", "counter", "Jobs reclaimed by the idle timeout.");
+	fprintf(f, "aggd_jobs_reclaimed_total %llu\n", (unsigned long long)g.jobs_reclaimed);
+	metric_head(f, "aggd_jobs_moved_out_total", "counter", "Jobs moved to another instance.");
+	fprintf(f, "aggd_jobs_moved_out_total %llu\n", (unsigned long long)g.jobs_moved_out);
+	metric_head(f, "aggd_jobs_moved_in_total", "counter", "Jobs imported from another instance.");
+	fprintf(f, "aggd_jobs_moved_in_total %llu\n", (unsigned long long)g.jobs_moved_in);
+	metric_head(f, "aggd_moves_failed_total", "counter", "Moves that failed and were rolled back.");
+	fprintf(f, "aggd_moves_failed_total %llu\n", (unsigned long long)g.moves_failed);
+	metric_head(f, "aggd_refused_total", "counter", "Connections closed for a peer's mistake (bad header, token, proof, size).");
+	fprintf(f, "aggd_refused_total %llu\n", (unsigned long long)g.refused_total);
+	metric_head(f, "aggd_refused_auth_total", "counter", "Of those, a wrong job token or a failed daemon proof.");
+	fprintf(f, "aggd_refused_auth_total %llu\n", (unsigned long long)g.refused_auth);
+	metric_head(f, "aggd_memory_bytes", "gauge", "Memory held by jobs.");
+	fprintf(f, "aggd_memory_bytes %zu\n", g.mem_used);
+	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
+	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
+	/* one family at a time: the format wants a family's samples together */
+	for (size_t k = 0; k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
+		metric_head(f, job_metrics[k].name, job_metrics[k].type,
+			    job_metrics[k].help);
+		for (struct job_entry *e = g.jobs; e; e = e->next) {
+			struct agg_job *j = e->job;
+
+			if (k == 3 && !j->migrating && !j->importing)
+				continue;
+			fprintf(f, "%s{job=\"", job_metrics[k].name);
+			put_label(f, j->spec.name);
+			switch (k) {
+			case 0:
+				fprintf(f, "\"} %llu\n", (unsigned long long)j->pushes);
+				break;
+			case 1:
+				fprintf(f, "\"} %llu\n", (unsigned long long)j->reduces);
+				break;
+			case 2:
+				fprintf(f, "\"} %d\n", j->failed);
+				break;
+			default:
+				fprintf(f, "\",barrier=\"%u\"} 1\n", j->mig_barrier);
+				break;
+			}
+		}
+	}
+	fprintf(f, "# cores over time: t_ms active busy queued\n");
+	for (unsigned int i = 0; i < st.n_hist; i++)
+		fprintf(f, "# hist %llu %u %.3f %zu\n",
+			(unsigned long long)st.hist[i].t_ms, st.hist[i].active,
+			st.hist[i].busy, st.hist[i].queued);
+}
+
+static void handle_stats(struct conn *c)
+{
+	struct agg_hdr h;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		conn_close(c, "out of memory");
+		return;
+	}
+	stats_write(f);
+	fclose(f);
+	if (len > AGG_MAX_STATS_TEXT)
+		len = AGG_MAX_STATS_TEXT;
+	if (c->rdma && len > AGG_RDMA_MAX_PAYLOAD)
+		len = AGG_RDMA_MAX_PAYLOAD;
+	agg_hdr_init(&h, AGG_MSG_STATS_REPLY, (uint32_t)len);
+	tx_send(c, &h, text, len, text);
+}
+
+static void *sink_buf(void)
+{
+	if (!g.sink)
+		g.sink = malloc(g.max_push ? g.max_push : 1);
+	return g.sink;
+}
+
+/* Drop a push's payload (the job moved, or moves at this iteration). */
+static void sink_push(struct conn *c)
+{
+	void *sink;
+
+	if (!c->hdr.len) {
+		rx_expect_hdr(c);
+		return;
+	}
+	sink = sink_buf();
+	if (!sink) {
+		conn_close(c, "out of memory for a dropped push");
+		return;
+	}
+	c->sinking = true;
+	rx_expect_body(c, sink, c->hdr.len);
+}
+
+static struct agg_part *job_part(struct conn *c, const char *what)
+{
+	struct agg_job *job = c->job;
+
+	if (!job) {
+		fail_conn(c, AGG_ENOJOB, what);
+		return NULL;
+	}
+	if (c->hdr.job_id != job->id) {
+		fail_conn(c, AGG_EINVAL, what);
+		return NULL;
+	}
+	if (c->hdr.part >= job->spec.n_parts) {
+		fail_conn(c, AGG_EINVAL, what);
+		return NULL;
+	}
+	return &job->parts[c->hdr.part];
+}
+
+/*
+ * Fail the job if partition 'part' can never complete iteration 'iter'
+ * because a departed rank's share of it is missing. Returns 1 if so.
+ */
+static int job_check_departed(struct agg_job *job, struct agg_part *part,
+			      uint32_t iter)
+{
+	int r = agg_part_departed_blocks(job, part, iter);
+
+	if (r < 0)
+		return 0;
+	job_fail(job, "worker rank %d %s before partition %u iteration %u was complete",
+		 r, job->rank_left[r] == AGG_RANK_LEFT ? "left" : "disconnected",
+		 part->index, iter);
+	return 1;
+}
+
+static void job_misbehaved(struct conn *c, unsigned int status,
+			   const char *what)
+{
+	struct agg_job *job = c->job;
+
+	fail_conn(c, status, what);
+	job_fail(job, "rank %u sent a bad %s for partition %u iteration %u: %s",
+		 c->rank, what, c->hdr.part, c->hdr.iter, agg_status_str(status));
+}
+
+static void handle_hdr(struct conn *c)
+{
+	struct agg_hdr *h = &c->hdr;
+	struct agg_part *part;
+	int ret;
+
+	ret = agg_hdr_decode(c->hdr_buf, h, c->rdma && g.max_push > AGG_RDMA_MAX_PAYLOAD ?
+			     AGG_RDMA_MAX_PAYLOAD : g.max_push);
+	if (!ret && c->rdma && c->rmsg_len != AGG_HDR_SIZE + (size_t)h->len)
+		ret = -AGG_EPROTO;	/* the SEND is not exactly one message */
+	if (ret) {
+		if (c->job)
+			job_misbehaved(c, (unsigned int)-ret, "header");
+		else
+			fail_conn(c, (unsigned int)-ret, "header");
+		return;
+	}
+	if (c->mig_link) {
+		link_hdr(c);
+		return;
+	}
+	if (c->held_head && !c->replaying) {
+		/* RDMA: requests after a held one wait behind it, in order */
+		conn_hold(c);
+		return;
+	}
+	switch (h->type) {
+	case AGG_MSG_PEER_HELLO:
+	case AGG_MSG_PEER_PROOF:
+	case AGG_MSG_REGISTER:
+	case AGG_MSG_MIGRATE:
+	case AGG_MSG_IMPORT:
+		if (h->type == AGG_MSG_MIGRATE && h->len != AGG_MIGRATE_SIZE) {
+			fail_conn(c, AGG_ESIZE, "MIGRATE");
+			return;
+		}
+		if (h->type == AGG_MSG_IMPORT && !c->peer_authed) {
+			fail_conn(c, AGG_EAUTH,
+				  "IMPORT from a peer that did not prove the daemons' shared key");
+			return;
+		}
+		if (h->type == AGG_MSG_IMPORT && (c->job || c->import_job)) {
+			fail_conn(c, AGG_ESTATE, "IMPORT");
+			return;
+		}
+		c->body = malloc(h->len);
+		if (!c->body) {
+			fail_conn(c, AGG_ENOMEM, agg_msg_type_name(h->type));
+			return;
+		}
+		rx_expect_body(c, c->body, h->len);
+		return;
+	case AGG_MSG_IMPORT_STATE: {
+		void *buf = import_state_buf(c);
+
+		if (buf)
+			rx_expect_body(c, buf, h->len);
+		return;
+	}
+	case AGG_MSG_IMPORT_COMMIT:
+		if (!c->import_job || h->len != c->import_job->spec.n_workers) {
+			fail_conn(c, c->import_job ? AGG_ESIZE : AGG_ESTATE,
+				  "IMPORT_COMMIT");
+			return;
+		}
+		c->body = malloc(h->len);
+		if (!c->body) {
+			fail_conn(c, AGG_ENOMEM, "IMPORT_COMMIT");
+			return;
+		}
+		rx_expect_body(c, c->body, h->len);
+		return;
+	case AGG_MSG_STATS:
+		if (!c->admin) {
+			fail_conn(c, AGG_EAUTH,
+				  "STATS is the operator's view: ask on the admin address");
+			return;
+		}
+		handle_stats(c);
+		rx_expect_hdr(c);
+		return;
+	case AGG_MSG_PUSH:
+		if (c->redirected && !c->job) {
+			sink_push(c);	/* sent before it read the REDIRECT */
+			return;
+		}
+		part = job_part(c, "PUSH");
+		if (!part)
+			return;
+		if (c->job->failed) {
+			if (c->rdma) {
+				/* whole message already here: drop it, the
+				 * worker's next PULL gets EJOBFAIL */
+				rx_expect_hdr(c);
+				return;
+			}
+			fail_conn(c, AGG_EJOBFAIL, c->job->fail_msg);
+			return;
+		}
+		if (h->len != part->bytes) {
+			job_misbehaved(c, AGG_ESIZE, "PUSH");
+			return;
+		}
+		if (c->job->migrating && h->iter >= c->job->mig_barrier) {
+			/* held until the move is over: dropped once the job
+			 * moved (repeated at the target after the REDIRECT),
+			 * served here if the move fails */
+			conn_hold(c);
+			return;
+		}
+		ret = agg_part_push_check(part, c->rank, h->iter);
+		if (ret) {
+			job_misbehaved(c, (unsigned int)-ret, "PUSH");
+			return;
+		}
+		rx_expect_body(c, agg_part_push_buf(part, c->rank), h->len);
+		return;
+	case AGG_MSG_SET_WEIGHTS:
+		if (c->redirected && !c->job) {
+			sink_push(c);
+			return;
+		}
+		part = job_part(c, "SET_WEIGHTS");
+		if (!part)
+			return;
+		if (h->len != part->bytes) {
+			job_misbehaved(c, AGG_ESIZE, "SET_WEIGHTS");
+			return;
+		}
+		ret = agg_part_weights_check(c->job, part, c->rank);
+		if (ret) {
+			job_misbehaved(c, (unsigned int)-ret, "SET_WEIGHTS");
+			return;
+		}
+		rx_expect_body(c, part->out, h->len);
+		return;
+	case AGG_MSG_PULL:
+		if (c->redirected && !c->job) {
+			rx_expect_hdr(c);	/* the REDIRECT is on its way */
+			return;
+		}
+		part = job_part(c, "PULL");
+		if (!part)
+			return;
+		if (c->job->failed) {
+			send_error(c, AGG_EJOBFAIL, h->part, h->iter, "job '%s' failed: %s",
+				   c->job->spec.name, c->job->fail_msg);
+			rx_expect_hdr(c);
+			return;
+		}
+		if (c->job->migrating && h->iter >= c->job->mig_barrier) {
+			/* held: answered by the REDIRECT once the job moved,
+			 * served here if the move fails */
+			conn_hold(c);
+			return;
+		}
+		ret = agg_part_pull_check(part, c->rank, h->iter);
+		if (ret < 0) {
+			job_misbehaved(c, (unsigned int)-ret, "PULL");
+			return;
+		}
+		c->job->pulls++;
+		if (ret == 0)
+			queue_pull_reply(c, part);
+		else
+			job_check_departed(c->job, part, h->iter);
+		rx_expect_hdr(c);
+		return;
+	case AGG_MSG_LEAVE:
+		if (c->job) {
+			c->left = true;
+			c->job->rank_left[c->rank] = AGG_RANK_LEFT;
+		}
+		conn_close(c, NULL);
+		return;
+	default:
+		fail_conn(c, AGG_EPROTO, "unexpected message type");
+		return;
+	}
+}
+
+static void handle_body(struct conn *c)
+{
+	struct agg_hdr *h = &c->hdr;
+	struct agg_job *job = c->job;
+	struct agg_part *part;
+
+	if (c->sinking) {
+		c->sinking = false;
+		rx_expect_hdr(c);
+		return;
+	}
+	if (c->mig_link) {
+		link_body(c);	/* an ERROR from the target */
+		return;
+	}
+	switch (h->type) {
+	case AGG_MSG_PEER_HELLO:
+		handle_peer_hello(c);
+		return;
+	case AGG_MSG_PEER_PROOF:
+		handle_peer_proof(c);
+		return;
+	case AGG_MSG_REGISTER:
+		handle_register(c);
+		return;
+	case AGG_MSG_MIGRATE:
+		handle_migrate(c);
+		return;
+	case AGG_MSG_IMPORT:
+		handle_import(c);
+		return;
+	case AGG_MSG_IMPORT_STATE:
+		rx_expect_hdr(c);
+		return;
+	case AGG_MSG_IMPORT_COMMIT:
+		handle_import_commit(c);
+		return;
+	case AGG_MSG_PUSH:
+		if (!job) {
+			/* cannot happen: a job moves only with no push under way */
+			conn_close(c, "internal: push payload without a job");
+			return;
+		}
+		part = &job->parts[h->part];
+		job->pushes++;
+		job->bytes_in += h->len;
+		if (job->failed || job_check_departed(job, part, h->iter)) {
+			rx_expect_hdr(c);
+			return;
+		}
+		if (agg_part_push_done(part, job->spec.n_workers, c->rank, h->iter))
+			submit_reduce(job, part);
+		rx_expect_hdr(c);
+		return;
+	case AGG_MSG_SET_WEIGHTS:
+		if (!job) {
+			conn_close(c, "internal: weights payload without a job");
+			return;
+		}
+		job->parts[h->part].weights_set = true;
+		rx_expect_hdr(c);
+		return;
+	default:
+		conn_close(c, "internal: body for a message without one");
+		return;
+	}
+}
+
+/* ---- the connections' events (conn_ops) ---- */
+
+static void on_closing(struct conn *c, const char *why)
+{
+	struct agg_job *job = c->job;
+
+	if (c->mig_link)
+		mig_link_closing(c, why);
+	if (job && !c->left && !job->failed) {
+		/*
+		 * A rank closed for a protocol error fails its job. Otherwise
+		 * fail it only if the job still waits on this rank: a rank
+		 * that has done its share may go while the others pull.
+		 */
+		if (c->close_after_tx || agg_job_needs_rank(job, c->rank)) {
+			job_fail(job, "worker rank %u disconnected (%s)", c->rank,
+				 why ? why : "closed");
+		} else {
+			job->rank_left[c->rank] = AGG_RANK_GONE;
+			log_info("job %u '%s': worker rank %u disconnected owing nothing; the others go on",
+				 job->id, job->spec.name, c->rank);
+		}
+	}
+}
+
+static void on_destroyed(struct conn *c)
+{
+	conn_detach(c);
+	if (c->mig_link)
+		mig_link_gone(c->mig_link);
+	if (c->mig_admin)
+		mig_admin_gone(c);
+	if (c->import_job)
+		import_abandoned(c);
+}
+
+static const struct conn_ops dispatch_ops = {
+	.hdr = handle_hdr,
+	.body = handle_body,
+	.pull_sent = pull_reply_done,
+	.closing = on_closing,
+	.destroyed = on_destroyed,
+};
+
+void dispatch_init(void)
+{
+	conn_set_ops(&dispatch_ops);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd message dispatch: what each message of agg_proto.h does
+ * (REGISTER, PUSH, PULL, SET_WEIGHTS, LEAVE, STATS, and handing MIGRATE and
+ * IMPORT to aggd_migrate.c). It registers itself as the connections'
+ * conn_ops.
+ */
+#ifndef SPARE_AGGD_DISPATCH_H
+#define SPARE_AGGD_DISPATCH_H
+
+#include <stdio.h>
+
+#include "aggd_conn.h"
+
+void dispatch_init(void);
+
+/* The operator's view (STATS): Prometheus text exposition format. */
+void stats_write(FILE *f);
+
+#endif /* SPARE_AGGD_DISPATCH_H */

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd's jobs (aggd_jobs.h): the job table and memory budget, the
+ * reductions handed to the pool, pull replies, failing a job, the record
+ * of jobs that moved away.
+ */
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggd_jobs.h"
+#include "aggd_state.h"
+#include "agg_pool.h"
+#include "spare_log.h"
+
+struct reduce_task {
+	struct agg_task task;
+	struct agg_job *job;
+	struct agg_part *part;
+};
+
+static const struct job_mig_ops *mig_hooks;
+
+void jobs_set_mig_ops(const struct job_mig_ops *ops)
+{
+	mig_hooks = ops;
+}
+
+bool agg_token_equal(const char *a, const char *b)
+{
+	/* every byte compared: no early exit on the first mismatch */
+	return sodium_memcmp(a, b, AGG_TOKEN_LEN + 1) == 0;
+}
+
+struct job_entry *job_find(const char *name)
+{
+	for (struct job_entry *e = g.jobs; e; e = e->next)
+		if (!e->dead && !strcmp(e->job->spec.name, name))
+			return e;
+	return NULL;
+}
+
+struct job_entry *job_entry_of(struct agg_job *job)
+{
+	for (struct job_entry *e = g.jobs; e; e = e->next)
+		if (e->job == job)
+			return e;
+	return NULL;
+}
+
+void job_maybe_free(struct job_entry *e)
+{
+	struct job_entry **pp;
+
+	/* a reduction or a migration link may still read its buffers */
+	if (!e->dead || e->job->inflight || e->job->mig)
+		return;
+	for (pp = &g.jobs; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	g.mem_used -= e->job->mem_bytes;
+	log_info("job %u '%s' freed (%zu bytes)", e->job->id, e->job->spec.name,
+		 e->job->mem_bytes);
+	agg_job_free(e->job);
+	free(e);
+}
+
+void job_drop_queued(struct agg_job *job)
+{
+	struct agg_task *t = agg_pool_remove_job(g.pool, job->id);
+
+	while (t) {
+		struct agg_task *next = t->next;
+
+		job->inflight--;
+		free(t->ctx);
+		t = next;
+	}
+}
+
+void job_retire(struct job_entry *e)
+{
+	e->dead = true;
+	job_drop_queued(e->job);
+	agg_pool_remove_job(g.pool, e->job->id);
+	job_maybe_free(e);
+}
+
+void job_fail(struct agg_job *job, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	if (job->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	agg_job_fail(job, "%s", msg);
+	g.jobs_failed++;
+	log_warn("job %u '%s' failed: %s", job->id, job->spec.name, msg);
+	if (job->mig) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "the job failed: %s", msg);
+		mig_hooks->abort(job->mig, AGG_EJOBFAIL, why);
+	}
+	job_drop_queued(job);
+	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+		struct conn *c = job->rank_conn[r];
+
+		if (c && !c->closing && !c->close_after_tx)
+			send_error(c, AGG_EJOBFAIL, 0, 0, "job '%s' failed: %s",
+				   job->spec.name, msg);
+	}
+}
+
+void submit_reduce(struct agg_job *job, struct agg_part *part)
+{
+	struct reduce_task *rt = calloc(1, sizeof(*rt));
+	size_t in_bytes = part->bytes * job->spec.n_workers;
+
+	if (!rt) {
+		job_fail(job, "out of memory queueing partition %u", part->index);
+		return;
+	}
+	rt->job = job;
+	rt->part = part;
+	rt->task.job = job->id;
+	rt->task.cost = in_bytes + part->bytes;
+	rt->task.ctx = rt;
+	job->inflight++;
+	if (agg_pool_submit(g.pool, &rt->task)) {
+		job->inflight--;
+		free(rt);
+		job_fail(job, "scheduler does not know the job");
+	}
+}
+
+void pool_run(struct agg_task *t)
+{
+	struct reduce_task *rt = t->ctx;
+
+	agg_part_reduce(rt->job, rt->part);
+}
+
+/*
+ * The partition's output has left for this rank (sent over TCP, or copied
+ * into the RDMA send buffer): the rank has pulled it.
+ */
+void pull_reply_done(struct conn *c, uint32_t part_index)
+{
+	struct agg_job *job = c->job;
+	struct agg_part *part;
+	uint32_t before;
+
+	if (!job || job->failed)
+		return;
+	part = &job->parts[part_index];
+	before = part->iter;
+	if (agg_part_pull_done(part, job->spec.n_workers, c->rank))
+		submit_reduce(job, part);
+	/* the last pull of barrier - 1 brought the partition to the barrier */
+	if (job->migrating && part->iter != before &&
+	    part->iter == job->mig_barrier) {
+		job->mig_ready++;
+		mig_hooks->progress(job->mig);
+	}
+}
+
+void queue_pull_reply(struct conn *c, struct agg_part *part)
+{
+	struct agg_hdr h;
+	struct txmsg *m;
+
+	agg_hdr_init(&h, AGG_MSG_PULL_REPLY, (uint32_t)part->bytes);
+	h.job_id = c->job->id;
+	h.part = part->index;
+	h.iter = part->iter;
+	h.rank = c->rank;
+	m = tx_new(&h);
+	if (!m) {
+		job_fail(c->job, "out of memory replying to rank %u", c->rank);
+		return;
+	}
+	m->kind = TX_PULL;
+	m->payload = part->out;
+	m->len = part->bytes;
+	m->part = part->index;
+	tx_queue(c, m);
+}
+
+void handle_done_tasks(void)
+{
+	struct agg_task *t = agg_pool_take_done(g.pool);
+
+	while (t) {
+		struct agg_task *next = t->next;
+		struct reduce_task *rt = t->ctx;
+		struct agg_job *job = rt->job;
+		struct agg_part *part = rt->part;
+		struct job_entry *e = job_entry_of(job);
+
+		job->inflight--;
+		job->reduces++;
+		job->last_active_ns = g.now_ns;
+		agg_part_reduced(part);
+		if (!job->failed) {
+			for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+				struct conn *c = job->rank_conn[r];
+
+				if (c && part->pull_pending[r] && !c->closing)
+					queue_pull_reply(c, part);
+			}
+		}
+		free(rt);
+		if (e)
+			job_maybe_free(e);
+		t = next;
+	}
+}
+
+void conn_detach(struct conn *c)
+{
+	struct agg_job *job = c->job;
+	struct job_entry *e;
+
+	if (!job)
+		return;
+	job->rank_conn[c->rank] = NULL;
+	job->n_attached--;
+	c->job = NULL;
+	if (job->n_attached || !g.pool)	/* no pool: exiting, jobs go last */
+		return;
+	e = job_entry_of(job);
+	if (!e)
+		return;
+	if (job->mig)
+		mig_hooks->abort(job->mig, AGG_EJOBFAIL, "every worker of the job left");
+	job_retire(e);
+}
+
+struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
+			  const char *what)
+{
+	size_t need = agg_job_mem_need(spec);
+	struct job_entry *e;
+	struct agg_job *job;
+
+	if (!need || need > g.job_mem_max || need > g.mem_max - g.mem_used) {
+		log_warn("job '%s' needs %zu bytes: over budget (job max %zu, free %zu)",
+			 spec->name, need, g.job_mem_max, g.mem_max - g.mem_used);
+		fail_conn(c, AGG_ENOMEM, what);
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
+	if (!job || agg_pool_add_job(g.pool, job->id, job->spec.weight)) {
+		agg_job_free(job);
+		free(e);
+		fail_conn(c, AGG_ENOMEM, what);
+		return NULL;
+	}
+	e->job = job;
+	e->next = g.jobs;
+	g.jobs = e;
+	g.mem_used += job->mem_bytes;
+	g.jobs_created++;
+	job->last_active_ns = g.now_ns;
+	log_info("job %u '%s' created: %u workers, %u tensors, %u partitions, %s, %zu bytes",
+		 job->id, job->spec.name, job->spec.n_workers,
+		 job->spec.n_tensors, job->spec.n_parts,
+		 agg_dtype_name(job->spec.dtype), job->mem_bytes);
+	return e;
+}
+
+const struct moved_job *moved_find(const char *name)
+{
+	for (const struct moved_job *m = g.moved; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+void moved_add(const struct agg_job *job, const struct agg_target *to,
+	       uint32_t iter)
+{
+	struct moved_job *m = calloc(1, sizeof(*m)), **pp;
+
+	if (!m)
+		return;		/* only late REGISTERs would notice */
+	snprintf(m->name, sizeof(m->name), "%s", job->spec.name);
+	memcpy(m->token, job->spec.token, sizeof(m->token));
+	m->to = *to;
+	m->iter = iter;
+	m->next = g.moved;
+	g.moved = m;
+	if (++g.n_moved <= MOVED_KEEP)
+		return;
+	for (pp = &g.moved; (*pp)->next; pp = &(*pp)->next)
+		;
+	free(*pp);
+	*pp = NULL;
+	g.n_moved--;
+}
+
+void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter)
+{
+	uint8_t *body = malloc(AGG_REDIRECT_SIZE);
+	struct agg_hdr h;
+
+	if (!body || agg_redirect_encode(to, body) < 0) {
+		free(body);
+		conn_close(c, "cannot build a redirect (out of memory or bad target)");
+		return;
+	}
+	agg_hdr_init(&h, AGG_MSG_REDIRECT, AGG_REDIRECT_SIZE);
+	h.iter = iter;
+	tx_send(c, &h, body, AGG_REDIRECT_SIZE, body);
+}
+
+void jobs_free_all(void)
+{
+	while (g.jobs) {
+		struct job_entry *e = g.jobs;
+
+		g.jobs = e->next;
+		agg_job_free(e->job);
+		free(e);
+	}
+	while (g.moved) {
+		struct moved_job *m = g.moved;
+
+		g.moved = m->next;
+		free(m);
+	}
+	free(g.sink);
+	g.sink = NULL;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd's jobs: the table of jobs, their memory budget, the reductions
+ * handed to the pool and the pull replies they answer, failing a job, and
+ * the jobs that moved away. A job being moved is watched through the
+ * job_mig_ops the migration code registers (aggd_migrate.c), so this file
+ * does not call into it.
+ */
+#ifndef SPARE_AGGD_JOBS_H
+#define SPARE_AGGD_JOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg_job.h"
+#include "agg_pool.h"
+#include "aggd_conn.h"
+
+struct job_entry {
+	struct job_entry *next;
+	struct agg_job *job;
+	bool dead;		/* no connections left; freed at inflight 0 */
+};
+
+/* Jobs that moved away: a late REGISTER is redirected, not re-created. */
+struct moved_job {
+	struct moved_job *next;
+	char name[AGG_NAME_LEN + 1];
+	char token[AGG_TOKEN_LEN + 1];
+	struct agg_target to;
+	uint32_t iter;
+};
+
+#define MOVED_KEEP	64	/* most recent moves remembered */
+
+/* How a job under way to another instance hears of its job's events. */
+struct job_mig_ops {
+	/* the job failed, or lost its last worker: the move must stop */
+	void (*abort)(struct migration *m, unsigned int status, const char *why);
+	/* a partition reached the barrier */
+	void (*progress)(struct migration *m);
+};
+
+void jobs_set_mig_ops(const struct job_mig_ops *ops);
+
+/* Constant-time compare of two tokens (AGG_TOKEN_LEN + 1 bytes each). */
+bool agg_token_equal(const char *a, const char *b);
+
+struct job_entry *job_find(const char *name);
+struct job_entry *job_entry_of(struct agg_job *job);
+/* A new job from a spec (REGISTER or IMPORT); NULL after an ERROR reply. */
+struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
+			  const char *what);
+void job_maybe_free(struct job_entry *e);
+/* Retire a job: drop its queued work, leave the pool, free it when idle. */
+void job_retire(struct job_entry *e);
+void job_drop_queued(struct agg_job *job);
+/* Fail a job and tell every attached worker why. */
+void job_fail(struct agg_job *job, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void submit_reduce(struct agg_job *job, struct agg_part *part);
+void queue_pull_reply(struct conn *c, struct agg_part *part);
+/* The rank behind @c has pulled partition @part_index. */
+void pull_reply_done(struct conn *c, uint32_t part_index);
+/* The pool finished tasks (its eventfd fired). */
+void handle_done_tasks(void);
+/* The pool thread's work: one reduction. */
+void pool_run(struct agg_task *t);
+/* @c leaves its job; the job goes when its last worker has gone. */
+void conn_detach(struct conn *c);
+
+const struct moved_job *moved_find(const char *name);
+void moved_add(const struct agg_job *job, const struct agg_target *to,
+	       uint32_t iter);
+void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter);
+
+/* Exiting: free every job and every moved-job record. */
+void jobs_free_all(void);
+
+#endif /* SPARE_AGGD_JOBS_H */

@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd: moving a job to another instance (aggd_migrate.h), the
+ * source's side (MIGRATE from an admin, the link to the target, draining to
+ * a barrier, sending the state, redirecting the workers) and the target's
+ * (IMPORT, IMPORT_STATE, IMPORT_COMMIT).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aggd_jobs.h"
+#include "aggd_migrate.h"
+#include "aggd_state.h"
+#include "agg_pool.h"
+#include "spare_log.h"
+
+static void mig_fail(struct migration *m, unsigned int status,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mig_check(struct migration *m);
+
+/* HMAC-SHA-256(key, label | a | b) over the two 32-byte nonces. */
+static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
+		     uint8_t out[AGG_PEER_MAC_LEN])
+{
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, g.peer_key, g.peer_key_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, strlen(label));
+	crypto_auth_hmacsha256_update(&st, a, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_update(&st, b, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_final(&st, out);
+	sodium_memzero(&st, sizeof(st));
+}
+
+#define PEER_LABEL_TARGET	"spare-aggd target"
+#define PEER_LABEL_SOURCE	"spare-aggd source"
+
+/* Answer the admin who asked for the migration (if still connected). */
+static void mig_reply(struct migration *m, unsigned int status, const char *text)
+{
+	struct conn *a = m->admin;
+	size_t n = strnlen(text, AGG_MAX_ERR_TEXT);
+	struct agg_hdr h;
+	char *copy;
+
+	if (!a)
+		return;
+	m->admin = NULL;
+	a->mig_admin = NULL;
+	if (a->closing)
+		return;
+	if (status != AGG_OK) {
+		send_error(a, status, 0, 0, "%s", text);
+		return;
+	}
+	copy = malloc(n ? n : 1);
+	if (!copy) {
+		conn_close(a, "out of memory");
+		return;
+	}
+	memcpy(copy, text, n);
+	memset(&h, 0, sizeof(h));
+	h.job_id = m->job ? m->job->id : 0;
+	h.iter = m->job ? m->job->mig_barrier : 0;
+	queue_plain(a, AGG_MSG_MIGRATE_REPLY, &h, copy, n, copy);
+}
+
+/* The migration's link connection is gone: forget the migration. */
+void mig_link_gone(struct migration *m)
+{
+	struct agg_job *job = m->job;
+
+	if (m->state != MIG_DONE)
+		mig_fail(m, AGG_EPROTO, "connection to the target lost");
+	if (m->admin)
+		m->admin->mig_admin = NULL;
+	if (job) {
+		struct job_entry *e = job_entry_of(job);
+
+		job->mig = NULL;
+		job->migrating = false;
+		if (e)
+			job_maybe_free(e);
+	}
+	free(m);
+}
+
+/*
+ * The move failed. Before the barrier the job has not noticed and goes on
+ * here; after it, workers wait at the barrier with their requests dropped,
+ * and the job fails (there is no way back yet).
+ */
+static void mig_fail(struct migration *m, unsigned int status,
+		     const char *fmt, ...)
+{
+	struct agg_job *job = m->job;
+	char why[160], text[2 * AGG_MAX_ERR_TEXT], tail[80];
+	bool drained;
+	va_list ap;
+
+	if (m->state == MIG_DONE)
+		return;
+	drained = m->state >= MIG_DRAIN;
+	m->state = MIG_DONE;
+	g.moves_failed++;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (job && !job->failed && drained)
+		snprintf(tail, sizeof(tail),
+			 "; rolled back: the job goes on here from iteration %u",
+			 job->mig_barrier);
+	else if (job && !job->failed)
+		snprintf(tail, sizeof(tail), "; the job goes on here");
+	else
+		tail[0] = '\0';
+	snprintf(text, sizeof(text), "moving job '%s' to %s:%u failed: %s%s",
+		 job ? job->spec.name : "?", m->to.host, m->to.port, why, tail);
+	log_warn("%s", text);
+	mig_reply(m, status, text);
+	if (m->link)
+		conn_close(m->link, NULL);
+	if (!job)
+		return;
+	/*
+	 * Roll back: the source never let go of the job's state (weights,
+	 * optimizer state, the partitions at the barrier), so it simply goes
+	 * on. The requests held since the barrier are served now, in the
+	 * order they came, and every result is what it would have been
+	 * without the attempt.
+	 */
+	job->migrating = false;
+	if (drained) {
+		struct conn *held[AGG_MAX_WORKERS];
+		unsigned int n = 0;
+
+		for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+			struct conn *c = job->rank_conn[r];
+
+			if (c && c->held)
+				held[n++] = c;
+		}
+		for (unsigned int i = 0; i < n; i++)
+			conn_release(held[i]);
+	}
+}
+
+/* Every partition is at the barrier: send the state, then commit. */
+static void mig_check(struct migration *m)
+{
+	struct agg_job *job = m ? m->job : NULL;
+	struct agg_hdr h;
+
+	if (!job || m->state != MIG_DRAIN || job->mig_ready < job->spec.n_parts)
+		return;
+	memset(&h, 0, sizeof(h));
+	if (job->spec.opt != AGG_OPT_NONE) {
+		/* zero copy: the job is quiescent until the link is gone */
+		for (uint32_t i = 0; i < job->spec.n_parts; i++) {
+			struct agg_part *p = &job->parts[i];
+
+			h.part = i;
+			h.rank = AGG_STATE_WEIGHTS;
+			queue_plain(m->link, AGG_MSG_IMPORT_STATE, &h, p->out,
+				    p->bytes, NULL);
+			h.rank = AGG_STATE_MOMENTUM;
+			queue_plain(m->link, AGG_MSG_IMPORT_STATE, &h, p->momentum,
+				    (size_t)p->nelem * sizeof(float), NULL);
+		}
+	}
+	h.part = 0;
+	h.rank = 0;
+	h.iter = job->mig_barrier;
+	/* ranks that left meanwhile: the target must not wait for them */
+	queue_plain(m->link, AGG_MSG_IMPORT_COMMIT, &h, job->rank_left,
+		    job->spec.n_workers, NULL);
+	m->state = MIG_COMMIT;
+	log_info("job %u '%s': quiescent at iteration %u; state sent to %s:%u",
+	       job->id, job->spec.name, job->mig_barrier, m->to.host, m->to.port);
+}
+
+/* The target accepted the job: start holding back the barrier. */
+static void mig_drain(struct migration *m)
+{
+	struct agg_job *job = m->job;
+
+	job->mig_barrier = agg_job_barrier(job);
+	/* a push whose header was accepted and whose payload is still coming
+	 * in is work of its iteration too (TCP; RDMA has it whole) */
+	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+		struct conn *c = job->rank_conn[r];
+
+		if (c && c->rx == RX_BODY && c->hdr.type == AGG_MSG_PUSH &&
+		    !c->sinking && c->hdr.iter >= job->mig_barrier)
+			job->mig_barrier = c->hdr.iter + 1;
+	}
+	job->mig_ready = 0;
+	for (uint32_t i = 0; i < job->spec.n_parts; i++)
+		if (agg_part_at_barrier(&job->parts[i], job->spec.n_workers,
+					job->mig_barrier))
+			job->mig_ready++;
+	job->migrating = true;
+	m->state = MIG_DRAIN;
+	log_info("job %u '%s': moving to %s:%u at iteration %u (%u of %u partitions there)",
+	       job->id, job->spec.name, m->to.host, m->to.port,
+	       job->mig_barrier, job->mig_ready, job->spec.n_parts);
+	mig_check(m);
+}
+
+/* The target committed: send every worker there and let the job go. */
+static void mig_done(struct migration *m)
+{
+	struct agg_job *job = m->job;
+	struct job_entry *e = job_entry_of(job);
+	char text[2 * AGG_MAX_ERR_TEXT];
+	double ms = (double)(g.now_ns - m->start_ns) / 1e6;
+	struct conn *held[AGG_MAX_WORKERS];
+	unsigned int n_held = 0;
+
+	snprintf(text, sizeof(text), "job '%s' moved to %s:%u at iteration %u",
+		 job->spec.name, m->to.host, m->to.port, job->mig_barrier);
+	log_info("job %u '%s' moved to %s:%u at iteration %u in %.1f ms; redirecting %u workers",
+	       job->id, job->spec.name, m->to.host, m->to.port,
+	       job->mig_barrier, ms, job->n_attached);
+	mig_reply(m, AGG_OK, text);
+	m->state = MIG_DONE;
+	g.jobs_moved_out++;
+	moved_add(job, &m->to, job->mig_barrier);
+	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+		struct conn *c = job->rank_conn[r];
+
+		if (!c)
+			continue;
+		/* detached: its later pushes are dropped, the rank may go */
+		job->rank_conn[r] = NULL;
+		job->n_attached--;
+		c->job = NULL;
+		c->redirected = true;
+		if (!c->closing)
+			send_redirect(c, &m->to, job->mig_barrier);
+		held[n_held++] = c;
+	}
+	/* what they sent since the barrier is repeated at the target: the
+	 * held requests go through the redirected path (dropped) */
+	for (unsigned int i = 0; i < n_held; i++)
+		conn_release(held[i]);
+	job->migrating = false;
+	if (e) {
+		e->dead = true;		/* freed once the link is gone */
+		agg_pool_remove_job(g.pool, job->id);
+	}
+	conn_close(m->link, NULL);
+}
+
+void handle_migrate(struct conn *c)
+{
+	struct agg_migrate_req req;
+	struct job_entry *e;
+	struct migration *m;
+	char peer[AGG_HOST_LEN + 16];
+	struct conn *l;
+	struct io_uring_sqe *sqe;
+	int ret, fd;
+
+	ret = agg_migrate_decode(c->body, c->hdr.len, &req);
+	free(c->body);
+	c->body = NULL;
+	rx_expect_hdr(c);
+	if (ret) {
+		send_error(c, (unsigned int)-ret, 0, 0, "MIGRATE: %s",
+			   agg_status_str((unsigned int)-ret));
+		return;
+	}
+	e = job_find(req.name);
+	if (!e) {
+		send_error(c, AGG_ENOJOB, 0, 0, "MIGRATE: no job '%s' here", req.name);
+		return;
+	}
+	if (!agg_token_equal(req.token, e->job->spec.token)) {
+		g.refused_auth++;
+		send_error(c, AGG_EAUTH, 0, 0, "MIGRATE: wrong token for job '%s'",
+			   req.name);
+		return;
+	}
+	if (c->job || c->mig_admin || e->job->failed || e->job->mig ||
+	    e->job->importing) {
+		send_error(c, AGG_ESTATE, 0, 0,
+			   "MIGRATE: job '%s' is failed, moving or arriving, or this connection is busy",
+			   req.name);
+		return;
+	}
+	if (!g.peer_key_len) {
+		send_error(c, AGG_ESTATE, 0, 0,
+			   "MIGRATE: this daemon has no --peer-key-file to prove itself to the target");
+		return;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		send_error(c, AGG_ENOMEM, 0, 0, "MIGRATE: out of memory");
+		return;
+	}
+	m->to = req.to;
+	m->addr.sin_family = AF_INET;
+	m->addr.sin_port = htons(req.to.port);
+	if (inet_pton(AF_INET, req.to.host, &m->addr.sin_addr) != 1) {
+		free(m);
+		send_error(c, AGG_EINVAL, 0, 0,
+			   "MIGRATE: the target must be a numeric IPv4 address, not '%s'",
+			   req.to.host);
+		return;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		free(m);
+		send_error(c, AGG_ENOMEM, 0, 0, "MIGRATE: socket: %s", strerror(errno));
+		return;
+	}
+	/* the link: an ordinary connection of this loop, without a job */
+	snprintf(peer, sizeof(peer), "%s:%u", req.to.host, req.to.port);
+	l = conn_open(fd, peer);
+	if (!l) {
+		close(fd);
+		free(m);
+		send_error(c, AGG_ENOMEM, 0, 0, "MIGRATE: out of memory");
+		return;
+	}
+	l->mig_link = m;
+	m->job = e->job;
+	m->link = l;
+	m->admin = c;
+	m->start_ns = g.now_ns;
+	m->state = MIG_CONNECT;
+	c->mig_admin = m;
+	e->job->mig = m;
+	log_info("job %u '%s': asked by conn %u (%s) to move to %s:%u",
+	       e->job->id, e->job->spec.name, c->id, c->peer, req.to.host,
+	       req.to.port);
+	sqe = get_sqe();
+	io_uring_prep_connect(sqe, fd, (struct sockaddr *)&m->addr, sizeof(m->addr));
+	io_uring_sqe_set_data(sqe, &l->connect_op);
+	l->tx_busy = true;	/* until the connect completes */
+}
+
+void on_connect(struct conn *l, int res)
+{
+	struct migration *m = l->mig_link;
+	struct agg_job *job = m->job;
+	struct agg_hdr h;
+	uint8_t *body;
+	int one = 1;
+
+	l->tx_busy = false;
+	if (l->closing) {
+		conn_maybe_destroy(l);
+		return;
+	}
+	if (res < 0) {
+		mig_fail(m, AGG_EINVAL, "connect: %s", strerror(-res));
+		return;
+	}
+	if (!job || m->state != MIG_CONNECT)
+		return;
+	setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* first the target proves it holds the shared key (link_body) */
+	body = malloc(AGG_PEER_HELLO_SIZE);
+	if (!body) {
+		mig_fail(m, AGG_ENOMEM, "out of memory");
+		return;
+	}
+	randombytes_buf(m->nonce, sizeof(m->nonce));
+	memcpy(body, m->nonce, AGG_PEER_HELLO_SIZE);
+	memset(&h, 0, sizeof(h));
+	queue_plain(l, AGG_MSG_PEER_HELLO, &h, body, AGG_PEER_HELLO_SIZE, body);
+	m->state = MIG_AUTH;
+	rx_expect_hdr(l);
+}
+
+/* The target proved the key: prove ours, then send the job. */
+static void mig_import(struct migration *m, const uint8_t *nonce_t)
+{
+	struct agg_job *job = m->job;
+	struct conn *l = m->link;
+	struct agg_job_spec spec;
+	struct agg_hdr h;
+	uint8_t *body;
+	size_t len;
+
+	body = malloc(AGG_PEER_PROOF_SIZE);
+	if (!body) {
+		mig_fail(m, AGG_ENOMEM, "out of memory");
+		return;
+	}
+	peer_mac(PEER_LABEL_SOURCE, nonce_t, m->nonce, body);
+	memset(&h, 0, sizeof(h));
+	queue_plain(l, AGG_MSG_PEER_PROOF, &h, body, AGG_PEER_PROOF_SIZE, body);
+	spec = job->spec;
+	spec.rank = 0;		/* nobody registers with an IMPORT */
+	len = agg_register_size(spec.n_tensors);
+	body = malloc(len);
+	if (!body || agg_register_encode(&spec, body, len) != (int)len) {
+		free(body);
+		mig_fail(m, AGG_ENOMEM, "cannot encode the job");
+		return;
+	}
+	queue_plain(l, AGG_MSG_IMPORT, &h, body, len, body);
+	m->state = MIG_IMPORT;
+}
+
+/* A message from the target on the link. */
+void link_hdr(struct conn *l)
+{
+	struct migration *m = l->mig_link;
+	struct agg_hdr *h = &l->hdr;
+
+	if (h->type == AGG_MSG_ERROR ||
+	    (h->type == AGG_MSG_PEER_CHALLENGE && m->state == MIG_AUTH)) {
+		l->body = malloc((size_t)h->len + 1);
+		if (!l->body) {
+			mig_fail(m, AGG_ENOMEM, "out of memory");
+			return;
+		}
+		rx_expect_body(l, l->body, h->len);
+		return;
+	}
+	if (h->type != AGG_MSG_IMPORT_REPLY) {
+		mig_fail(m, AGG_EPROTO, "unexpected %s from the target",
+			 agg_msg_type_name(h->type));
+		return;
+	}
+	rx_expect_hdr(l);
+	if (m->state == MIG_IMPORT && m->job)
+		mig_drain(m);
+	else if (m->state == MIG_COMMIT && m->job && h->iter == m->job->mig_barrier)
+		mig_done(m);
+	else if (m->state != MIG_DONE)
+		mig_fail(m, AGG_EPROTO, "unexpected IMPORT_REPLY from the target");
+}
+/* ---- receiving a job from another instance (target side) ---- */
+
+/* PEER_HELLO (body in c->body): answer with our nonce and proof. */
+void handle_peer_hello(struct conn *c)
+{
+	uint8_t *reply;
+	struct agg_hdr h;
+
+	if (!g.peer_key_len || c->job || c->import_job || c->peer_authed) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, g.peer_key_len ? AGG_ESTATE : AGG_EAUTH,
+			  g.peer_key_len ? "PEER_HELLO" :
+			  "PEER_HELLO (this daemon has no --peer-key-file)");
+		return;
+	}
+	reply = malloc(AGG_PEER_CHALLENGE_SIZE);
+	if (!reply) {
+		free(c->body);
+		c->body = NULL;
+		conn_close(c, "out of memory");
+		return;
+	}
+	randombytes_buf(c->peer_nonce, sizeof(c->peer_nonce));
+	memcpy(reply, c->peer_nonce, AGG_PEER_NONCE_LEN);
+	peer_mac(PEER_LABEL_TARGET, c->body, c->peer_nonce,
+		 reply + AGG_PEER_NONCE_LEN);
+	memcpy(c->peer_hello, c->body, sizeof(c->peer_hello));
+	c->peer_challenged = true;
+	free(c->body);
+	c->body = NULL;
+	memset(&h, 0, sizeof(h));
+	queue_plain(c, AGG_MSG_PEER_CHALLENGE, &h, reply, AGG_PEER_CHALLENGE_SIZE,
+		    reply);
+	rx_expect_hdr(c);
+}
+
+/* PEER_PROOF (body in c->body): the source holds the key, or goes. */
+void handle_peer_proof(struct conn *c)
+{
+	uint8_t want[AGG_PEER_MAC_LEN];
+	bool ok;
+
+	if (!c->peer_challenged || c->peer_authed) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, AGG_ESTATE, "PEER_PROOF without a PEER_HELLO");
+		return;
+	}
+	peer_mac(PEER_LABEL_SOURCE, c->peer_nonce, c->peer_hello, want);
+	ok = crypto_verify_32(want, c->body) == 0;
+	free(c->body);
+	c->body = NULL;
+	if (!ok) {
+		fail_conn(c, AGG_EAUTH, "PEER_PROOF (not the daemons' shared key)");
+		return;
+	}
+	c->peer_authed = true;
+	log_info("conn %u (%s): authenticated as a spare-aggd peer", c->id,
+		 c->peer);
+	rx_expect_hdr(c);
+}
+
+void import_abandoned(struct conn *c)
+{
+	struct agg_job *job = c->import_job;
+	struct job_entry *e = job_entry_of(job);
+
+	c->import_job = NULL;
+	if (!e || !job->importing || !g.pool)	/* no pool: exiting */
+		return;
+	log_info("job %u '%s': import abandoned by %s before its commit",
+	       job->id, job->spec.name, c->peer);
+	job_retire(e);
+}
+
+static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter)
+{
+	struct agg_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.job_id = job_id;
+	h.iter = iter;
+	queue_plain(c, AGG_MSG_IMPORT_REPLY, &h, NULL, 0, NULL);
+}
+
+void handle_import(struct conn *c)
+{
+	struct agg_job_spec spec;
+	struct job_entry *e;
+	int ret;
+
+	ret = agg_register_decode(c->body, c->hdr.len, &spec);
+	free(c->body);
+	c->body = NULL;
+	if (ret) {
+		fail_conn(c, (unsigned int)-ret, "IMPORT rejected");
+		return;
+	}
+	if (job_find(spec.name)) {
+		log_info("conn %u (%s): IMPORT of job '%s': a job of that name is here",
+		       c->id, c->peer, spec.name);
+		agg_spec_free(&spec);
+		fail_conn(c, AGG_ESTATE, "IMPORT of a job whose name is in use");
+		return;
+	}
+	e = job_new(c, &spec, "IMPORT");
+	agg_spec_free(&spec);
+	if (!e)
+		return;
+	e->job->importing = true;
+	c->import_job = e->job;
+	log_info("job %u '%s': being imported from %s", e->job->id,
+	       e->job->spec.name, c->peer);
+	import_reply(c, e->job->id, 0);
+	rx_expect_hdr(c);
+}
+
+void handle_import_commit(struct conn *c)
+{
+	struct agg_job *job = c->import_job;
+	int ret;
+
+	/* c->body: the departed ranks (handle_hdr checked the length) */
+	ret = agg_departed_check(c->body, c->hdr.len, job->spec.n_workers);
+	if (ret) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, (unsigned int)-ret, "IMPORT_COMMIT");
+		return;
+	}
+	memcpy(job->rank_left, c->body, job->spec.n_workers);
+	free(c->body);
+	c->body = NULL;
+	agg_job_import_start(job, c->hdr.iter);
+	job->importing = false;
+	job->last_active_ns = g.now_ns;
+	c->import_job = NULL;
+	g.jobs_moved_in++;
+	log_info("job %u '%s': imported from %s at iteration %u; waiting for its workers",
+	       job->id, job->spec.name, c->peer, c->hdr.iter);
+	import_reply(c, job->id, c->hdr.iter);
+	rx_expect_hdr(c);
+}
+
+/* Where an IMPORT_STATE payload goes, or NULL after failing the link. */
+void *import_state_buf(struct conn *c)
+{
+	struct agg_job *job = c->import_job;
+	struct agg_part *p;
+
+	if (!job || job->spec.opt == AGG_OPT_NONE ||
+	    c->hdr.part >= job->spec.n_parts || c->hdr.rank > AGG_STATE_MOMENTUM) {
+		fail_conn(c, AGG_ESTATE, "IMPORT_STATE");
+		return NULL;
+	}
+	p = &job->parts[c->hdr.part];
+	if (c->hdr.len != (size_t)p->nelem * sizeof(float)) {
+		fail_conn(c, AGG_ESIZE, "IMPORT_STATE");
+		return NULL;
+	}
+	return c->hdr.rank == AGG_STATE_WEIGHTS ? p->out : (void *)p->momentum;
+}
+
+
+/* An ERROR or the PEER_CHALLENGE from the target, whole in l->body. */
+void link_body(struct conn *l)
+{
+	struct migration *m = l->mig_link;
+
+	if (l->hdr.type == AGG_MSG_PEER_CHALLENGE) {
+		uint8_t want[AGG_PEER_MAC_LEN], nonce_t[AGG_PEER_NONCE_LEN];
+
+		memcpy(nonce_t, l->body, sizeof(nonce_t));
+		peer_mac(PEER_LABEL_TARGET, m->nonce, nonce_t, want);
+		if (crypto_verify_32(want, l->body + AGG_PEER_NONCE_LEN)) {
+			free(l->body);
+			l->body = NULL;
+			g.refused_auth++;
+			mig_fail(m, AGG_EAUTH,
+				 "the target did not prove the daemons' shared key");
+			return;
+		}
+		free(l->body);
+		l->body = NULL;
+		rx_expect_hdr(l);
+		if (m->job)
+			mig_import(m, nonce_t);
+		return;
+	}
+	l->body[l->hdr.len] = '\0';
+	mig_fail(l->mig_link, l->hdr.status ? l->hdr.status : AGG_EPROTO,
+		 "the target refused: %s", (char *)l->body);
+}
+
+/* The link is closing (conn_close): a move under way fails. */
+void mig_link_closing(struct conn *l, const char *why)
+{
+	if (l->mig_link->state != MIG_DONE)
+		mig_fail(l->mig_link, AGG_EPROTO, "connection to the target closed: %s",
+			 why ? why : "closed");
+}
+
+/* The admin who asked for a move is gone: the move goes on, unanswered. */
+void mig_admin_gone(struct conn *c)
+{
+	c->mig_admin->admin = NULL;
+	c->mig_admin = NULL;
+}
+
+static void mig_abort(struct migration *m, unsigned int status, const char *why)
+{
+	mig_fail(m, status, "%s", why);
+}
+
+static void mig_progress(struct migration *m)
+{
+	mig_check(m);
+}
+
+static const struct job_mig_ops mig_ops = {
+	.abort = mig_abort,
+	.progress = mig_progress,
+};
+
+void migrate_init(void)
+{
+	jobs_set_mig_ops(&mig_ops);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd: moving a job to another instance (agg_proto.h, "Moving a
+ * job"). The source talks to the target over an ordinary outgoing
+ * connection of the loop, the "link"; the target receives the job over an
+ * incoming one. Both ends prove they hold the daemons' shared key before
+ * anything of the job crosses (aggd.md, "Daemon-to-daemon authentication").
+ */
+#ifndef SPARE_AGGD_MIGRATE_H
+#define SPARE_AGGD_MIGRATE_H
+
+#include <netinet/in.h>
+#include <stdint.h>
+
+#include "aggd_conn.h"
+
+enum mig_state {
+	MIG_CONNECT,	/* connecting to the target */
+	MIG_AUTH,	/* HELLO sent, waiting for the target's proof */
+	MIG_IMPORT,	/* IMPORT sent, waiting for the target to accept */
+	MIG_DRAIN,	/* holding back iterations >= barrier until quiescent */
+	MIG_COMMIT,	/* state and IMPORT_COMMIT sent */
+	MIG_DONE,	/* moved, or failed: the link is closing */
+};
+
+struct migration {
+	struct agg_job *job;		/* NULL once the job is gone */
+	struct conn *link, *admin;
+	struct agg_target to;
+	struct sockaddr_in addr;
+	enum mig_state state;
+	uint64_t start_ns;
+	uint8_t nonce[32];		/* our challenge to the target */
+};
+
+/* Registers the migration's hooks with the job layer. */
+void migrate_init(void);
+
+/* source side */
+void handle_migrate(struct conn *c);
+void on_connect(struct conn *l, int res);
+void link_hdr(struct conn *l);
+void link_body(struct conn *l);
+void mig_link_closing(struct conn *l, const char *why);
+void mig_link_gone(struct migration *m);
+void mig_admin_gone(struct conn *c);
+
+/* target side */
+void handle_peer_hello(struct conn *c);
+void handle_peer_proof(struct conn *c);
+void handle_import(struct conn *c);
+void handle_import_commit(struct conn *c);
+/* Where an IMPORT_STATE payload goes, or NULL after failing the link. */
+void *import_state_buf(struct conn *c);
+void import_abandoned(struct conn *c);
+
+#endif /* SPARE_AGGD_MIGRATE_H */

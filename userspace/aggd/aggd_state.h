@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-aggd's state: one instance, owned by the event-loop thread (the
+ * pool threads see only the tasks handed to them). Each file of the daemon
+ * reads the fields of its concern; the comments say whose they are.
+ */
+#ifndef SPARE_AGGD_STATE_H
+#define SPARE_AGGD_STATE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "aggd_conn.h"
+
+struct agg_pool;
+struct agg_rdma_srv;
+struct job_entry;
+struct moved_job;
+
+#define AGGD_KEY_MIN	16	/* the daemons' shared key, bytes */
+#define AGGD_KEY_MAX	256
+
+struct aggd_state {
+	/* main (aggd_main.c) */
+	struct io_uring ring;
+	volatile sig_atomic_t stop;
+	uint64_t now_ns;		/* CLOCK_MONOTONIC at this loop turn */
+	int listen_fd, admin_fd, event_fd;
+	struct op accept_op, admin_op, event_op;
+	uint64_t event_buf;
+	FILE *cores_log;
+	/* connections (aggd_conn.c) */
+	struct conn *conns;
+	uint32_t next_conn_id;
+	unsigned int n_conns;
+	uint64_t conns_total;
+	uint32_t max_push;		/* largest payload a header may announce */
+	/* jobs (aggd_jobs.c) */
+	struct job_entry *jobs;
+	struct agg_pool *pool;
+	uint32_t next_job_id;
+	size_t mem_used, mem_max, job_mem_max;
+	uint64_t jobs_created, jobs_failed;
+	struct moved_job *moved;
+	unsigned int n_moved;
+	void *sink;			/* dropped pushes land here */
+	/* refusals (every connection closed for a peer's mistake) */
+	uint64_t refused_total;
+	uint64_t refused_auth;		/* bad token or failed peer proof */
+	/* idle reclaim (aggd_reclaim.c); idle_ns 0: never */
+	uint64_t idle_ns;
+	struct op timer_op;
+	struct __kernel_timespec timer_ts;
+	uint64_t jobs_reclaimed;
+	/* moving jobs (aggd_migrate.c) */
+	uint64_t jobs_moved_out, jobs_moved_in, moves_failed;
+	unsigned char peer_key[AGGD_KEY_MAX];	/* HMAC-SHA-256 key */
+	size_t peer_key_len;		/* 0: no key; IMPORT and MIGRATE refused */
+	bool stats_open;		/* --stats-on-data-port */
+	/* RDMA (aggd_rdma_cb.c) */
+	struct agg_rdma_srv *rdma;
+	struct op rdma_cm_op, rdma_cq_op;
+	bool rdma_cq_armed;
+};
+
+extern struct aggd_state g;
+
+#endif /* SPARE_AGGD_STATE_H */

@@ -1,2 +1,0 @@
-PROGS += spare-memtest
-spare-memtest_SRCS := userspace/memtest/memtest.c
