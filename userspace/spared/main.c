@@ -100,12 +100,45 @@ void spared_arm_timer(struct spared *d)
 /* The HTTP /metrics endpoint and the systemd watchdog, when configured. */
 static struct spare_http *metrics_http;
 static struct ev_source http_src = { .fd = -1 };
+static struct ev_source http_tick_src = { .fd = -1 };
 static struct ev_source watchdog_src = { .fd = -1 };
 
 static void http_handler(struct spared *d, struct ev_source *src,
 			 uint32_t events)
 {
 	spare_http_run(metrics_http);
+}
+
+/* Once a second: libmicrohttpd closes connections idle past their
+ * timeout only when it runs, so a silent scraper cannot hold a slot. */
+static void http_tick_handler(struct spared *d, struct ev_source *src,
+			      uint32_t events)
+{
+	uint64_t expirations;
+
+	if (read(src->fd, &expirations, sizeof(expirations)) < 0 &&
+	    errno != EAGAIN)
+		log_warn("metrics timerfd read: %s", strerror(errno));
+	spare_http_run(metrics_http);
+}
+
+/* A periodic timerfd every @ms, added to the loop with @handle. */
+static int add_periodic(struct spared *d, struct ev_source *src, uint64_t ms,
+			void (*handle)(struct spared *, struct ev_source *, uint32_t))
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = (time_t)(ms / 1000),
+		.it_value.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	its.it_interval = its.it_value;
+	src->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (src->fd < 0 || timerfd_settime(src->fd, 0, &its, NULL)) {
+		log_err("timerfd: %s", strerror(errno));
+		return -1;
+	}
+	src->handle = handle;
+	return spared_epoll_add(d, src);
 }
 
 static void watchdog_handler(struct spared *d, struct ev_source *src,
@@ -130,25 +163,12 @@ static int setup_metrics_and_watchdog(struct spared *d)
 			return -1;
 		http_src.fd = spare_http_fd(metrics_http);
 		http_src.handle = http_handler;
-		if (spared_epoll_add(d, &http_src))
+		if (spared_epoll_add(d, &http_src) ||
+		    add_periodic(d, &http_tick_src, 1000, http_tick_handler))
 			return -1;
 	}
 	if (ms) {
-		struct itimerspec its = {
-			.it_value.tv_sec = (time_t)(ms / 1000),
-			.it_value.tv_nsec = (long)(ms % 1000) * 1000000L,
-		};
-
-		its.it_interval = its.it_value;
-		watchdog_src.fd = timerfd_create(CLOCK_MONOTONIC,
-						 TFD_NONBLOCK | TFD_CLOEXEC);
-		if (watchdog_src.fd < 0 ||
-		    timerfd_settime(watchdog_src.fd, 0, &its, NULL)) {
-			log_err("watchdog timer: %s", strerror(errno));
-			return -1;
-		}
-		watchdog_src.handle = watchdog_handler;
-		if (spared_epoll_add(d, &watchdog_src))
+		if (add_periodic(d, &watchdog_src, ms, watchdog_handler))
 			return -1;
 		log_info("systemd watchdog: WATCHDOG=1 every %" PRIu64 " ms", ms);
 	}
@@ -160,6 +180,9 @@ static void stop_metrics_and_watchdog(void)
 	spare_http_stop(metrics_http);
 	metrics_http = NULL;
 	http_src.fd = -1;
+	if (http_tick_src.fd >= 0)
+		close(http_tick_src.fd);
+	http_tick_src.fd = -1;
 	if (watchdog_src.fd >= 0)
 		close(watchdog_src.fd);
 	watchdog_src.fd = -1;
