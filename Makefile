@@ -7,6 +7,8 @@
 #   make setup         install build/test dependencies (scripts/setup, root)
 #   make check         every test tier; ends with "N passed, N failed"
 #   make demo          boot the VM rig and show spare at work
+#   make install       programs, library, headers, units, configs, man pages
+#                      (DESTDIR, PREFIX; dist/install.mk); make install-dkms
 #
 # Outputs go to build/: build/bin (programs), build/lib, build/kmod/<kver>/spare.ko.
 
@@ -19,6 +21,7 @@ KVERS	:= $(if $(KVER),$(KVER),$(shell $(TOP)/scripts/kvers))
 all: userspace kmod
 
 include userspace/userspace.mk
+include dist/install.mk
 
 # spare.ko is built out of tree, once per kernel, in a private copy of the
 # sources so that the objects of two kernels never meet.
@@ -56,4 +59,4 @@ demo:
 	$(TOP)/scripts/demo
 
 clean:
-	rm -rf $(OUT)/bin $(OUT)/lib $(OUT)/obj $(OUT)/obj-san $(OUT)/obj-pic $(OUT)/agg $(OUT)/kmod $(OUT)/tests $(OUT)/vm $(OUT)/fuzz $(OUT)/check
+	rm -rf $(OUT)/bin $(OUT)/lib $(OUT)/obj $(OUT)/obj-san $(OUT)/obj-pic $(OUT)/agg $(OUT)/kmod $(OUT)/tests $(OUT)/vm $(OUT)/fuzz $(OUT)/check $(OUT)/man

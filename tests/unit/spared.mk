@@ -8,10 +8,16 @@ test_spared_pool_LDLIBS :=
 
 UNIT_TESTS += test_spare_lib
 test_spare_lib_SRCS   := tests/unit/test_spare_lib.c
-test_spare_lib_LDLIBS :=
+test_spare_lib_LDLIBS := -linih
 
 UNIT_TESTS += test_spared_config
 test_spared_config_SRCS   := tests/unit/test_spared_config.c \
 			     userspace/spared/config.c
 test_spared_config_CFLAGS := -Iuserspace/spared
-test_spared_config_LDLIBS :=
+test_spared_config_LDLIBS := -linih -lmicrohttpd
+
+UNIT_TESTS += test_spared_metrics
+test_spared_metrics_SRCS   := tests/unit/test_spared_metrics.c \
+			      userspace/spared/metrics.c userspace/spared/pool.c
+test_spared_metrics_CFLAGS := -Iuserspace/spared
+test_spared_metrics_LDLIBS := -lm

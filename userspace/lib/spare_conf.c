@@ -1,66 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * key = value configuration files. See spare_conf.h.
+ * Configuration files through libinih, and options from the same settings
+ * table. See spare_conf.h.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
+#include <getopt.h>
+#include <ini.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spare_conf.h"
 #include "spare_log.h"
 
-static char *trim(char *s)
-{
-	char *end;
+#define CONF_MAX_LINE	200	/* libinih's INI_MAX_LINE in Debian's build */
 
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
+struct conf_parse {
+	FILE		*f;
+	const char	*name;
+	spare_conf_fn	fn;
+	void		*ctx;
+	unsigned int	line;		/* of the line inih is handling */
+	bool		failed;
+};
+
+static char conf_err[512];
+
+const char *spare_conf_error(void)
+{
+	return conf_err;
+}
+
+static void conf_fail(struct conf_parse *p, const char *key, const char *why)
+{
+	if (p->failed)
+		return;
+	p->failed = true;
+	if (key)
+		snprintf(conf_err, sizeof(conf_err), "%s:%u: %s: %s", p->name,
+			 p->line, key, why);
+	else
+		snprintf(conf_err, sizeof(conf_err), "%s:%u: %s", p->name,
+			 p->line, why);
+}
+
+/*
+ * inih's reader: one line at a time, counted, with leading whitespace
+ * dropped so that an indented line is never taken for a continuation.
+ */
+static char *conf_reader(char *str, int num, void *stream)
+{
+	struct conf_parse *p = stream;
+	char line[CONF_MAX_LINE + 2], *s;
+	size_t len;
+
+	if (p->failed || !fgets(line, sizeof(line), p->f))
+		return NULL;
+	p->line++;
+	len = strlen(line);
+	if (len && line[len - 1] != '\n' && !feof(p->f)) {
+		conf_fail(p, NULL, "line too long");
+		return NULL;
+	}
+	for (s = line; *s == ' ' || *s == '\t'; s++)
+		;
+	if (*s == '[') {
+		conf_fail(p, NULL, "sections are not used in spare's config files");
+		return NULL;
+	}
+	if (strlen(s) >= (size_t)num) {
+		conf_fail(p, NULL, "line too long");
+		return NULL;
+	}
+	memcpy(str, s, strlen(s) + 1);
+	return str;
+}
+
+static int conf_handler(void *user, const char *section, const char *key,
+			const char *value)
+{
+	struct conf_parse *p = user;
+	const char *why;
+
+	if (p->failed)
+		return 0;
+	if (!*key) {
+		conf_fail(p, NULL, "empty key");
+		return 0;
+	}
+	why = p->fn(key, value, p->ctx);
+	if (why) {
+		conf_fail(p, key, why);
+		return 0;
+	}
+	return 1;
 }
 
 int spare_conf_parse_stream(FILE *f, const char *name, spare_conf_fn fn,
 			    void *ctx)
 {
-	char line[512];
-	unsigned int lineno = 0;
+	struct conf_parse p = { .f = f, .name = name, .fn = fn, .ctx = ctx };
+	int ret;
 
-	while (fgets(line, sizeof(line), f)) {
-		const char *why;
-		char *key, *value, *eq;
-		size_t len = strlen(line);
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
-			log_err("%s:%u: line too long", name, lineno);
-			return -1;
-		}
-		key = trim(line);
-		if (!*key || *key == '#')
-			continue;
-		eq = strchr(key, '=');
-		if (!eq) {
-			log_err("%s:%u: expected 'key = value'", name, lineno);
-			return -1;
-		}
-		*eq = '\0';
-		key = trim(key);
-		value = trim(eq + 1);
-		if (!*key) {
-			log_err("%s:%u: empty key", name, lineno);
-			return -1;
-		}
-		why = fn(key, value, ctx);
-		if (why) {
-			log_err("%s:%u: %s: %s", name, lineno, key, why);
-			return -1;
-		}
+	conf_err[0] = '\0';
+	ret = ini_parse_stream(conf_reader, &p, conf_handler, &p);
+	if (!p.failed && ferror(f)) {
+		snprintf(conf_err, sizeof(conf_err), "%s: read error", name);
+		p.failed = true;
 	}
-	if (ferror(f)) {
-		log_err("%s: read error", name);
+	if (!p.failed && ret > 0) {
+		/* inih found a line it could not read: no '=' in it. */
+		p.line = (unsigned int)ret;
+		conf_fail(&p, NULL, "expected 'key = value'");
+	} else if (!p.failed && ret) {
+		snprintf(conf_err, sizeof(conf_err), "%s: out of memory", name);
+		p.failed = true;
+	}
+	if (p.failed) {
+		log_err("%s", conf_err);
 		return -1;
 	}
 	return 0;
@@ -72,14 +129,135 @@ int spare_conf_parse_file(const char *path, int missing_ok, spare_conf_fn fn,
 	FILE *f;
 	int ret;
 
+	conf_err[0] = '\0';
 	f = fopen(path, "re");
 	if (!f) {
 		if (errno == ENOENT && missing_ok)
 			return 0;
-		log_err("%s: %s", path, strerror(errno));
+		snprintf(conf_err, sizeof(conf_err), "%s: %s", path, strerror(errno));
+		log_err("%s", conf_err);
 		return -1;
 	}
 	ret = spare_conf_parse_stream(f, path, fn, ctx);
 	fclose(f);
 	return ret;
+}
+
+/* ---- the settings table as options ---- */
+
+void spare_cli_usage(const struct spare_cli *cli, FILE *f, const char *prog)
+{
+	const struct spare_setting *s;
+	unsigned int i;
+
+	fprintf(f, "usage: %s [options]\n%s\n"
+		"  -f, --config PATH        settings file (default %s; key = value,\n"
+		"                           keys are the long options below)\n",
+		prog, cli->usage, cli->default_conf);
+	for (i = 0; i < cli->nsettings; i++) {
+		char left[48];
+
+		s = &cli->settings[i];
+		if (s->short_opt)
+			snprintf(left, sizeof(left), "-%c, --%s %s", s->short_opt,
+				 s->key, s->arg);
+		else
+			snprintf(left, sizeof(left), "    --%s %s", s->key, s->arg);
+		if (s->dflt[0] && !strstr(s->help, "default"))
+			fprintf(f, "  %-24s %s [%s]\n", left, s->help, s->dflt);
+		else
+			fprintf(f, "  %-24s %s\n", left, s->help);
+	}
+	fprintf(f, "  -h, --help\n%s", cli->epilog ? cli->epilog : "");
+}
+
+static const struct spare_setting *by_opt(const struct spare_cli *cli, int opt)
+{
+	unsigned int i;
+
+	if (opt >= 0x100 && opt < 0x100 + (int)cli->nsettings)
+		return &cli->settings[opt - 0x100];
+	for (i = 0; i < cli->nsettings; i++)
+		if (cli->settings[i].short_opt == opt)
+			return &cli->settings[i];
+	return NULL;
+}
+
+int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
+{
+	struct option longopts[SPARE_CLI_MAX_SETTINGS + 3];
+	char shortopts[3 * SPARE_CLI_MAX_SETTINGS + 8] = "+hf:";
+	const char *conf_path = cli->default_conf;
+	bool conf_explicit = false;
+	unsigned int i, n = 0;
+	const char *why;
+	int opt;
+
+	if (cli->nsettings > SPARE_CLI_MAX_SETTINGS) {
+		log_err("too many settings (raise SPARE_CLI_MAX_SETTINGS)");
+		return -1;
+	}
+	for (i = 0; i < cli->nsettings; i++) {
+		const struct spare_setting *s = &cli->settings[i];
+
+		if (s->dflt[0]) {
+			why = cli->set(s->key, s->dflt, cli->ctx);
+			if (why) {
+				log_err("default %s = %s: %s", s->key, s->dflt, why);
+				return -1;
+			}
+		}
+		longopts[n++] = (struct option){ s->key, required_argument,
+						 NULL, 0x100 + (int)i };
+		if (s->short_opt) {
+			size_t len = strlen(shortopts);
+
+			shortopts[len] = (char)s->short_opt;
+			shortopts[len + 1] = ':';
+			shortopts[len + 2] = '\0';
+		}
+	}
+	longopts[n++] = (struct option){ "config", required_argument, NULL, 'f' };
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ 0 };
+
+	/* First pass: only find the config file (and --help). */
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == 'f') {
+			conf_path = optarg;
+			conf_explicit = true;
+		} else if (opt == 'h') {
+			spare_cli_usage(cli, stdout, argv[0]);
+			return 1;
+		}
+	}
+	if (spare_conf_parse_file(conf_path, !conf_explicit, cli->set, cli->ctx))
+		return -1;
+
+	/* Second pass: the command line wins over the file. */
+	opterr = 1;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct spare_setting *s;
+
+		if (opt == 'f')
+			continue;
+		s = by_opt(cli, opt);
+		if (!s) {
+			spare_cli_usage(cli, stderr, argv[0]);
+			return -1;
+		}
+		why = cli->set(s->key, optarg, cli->ctx);
+		if (why) {
+			log_err("--%s %s: %s", s->key, optarg, why);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		log_err("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
 }

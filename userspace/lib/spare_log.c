@@ -8,12 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "spare_log.h"
 
 static const char *log_prog = "spare";
 static enum spare_log_level log_level = SPARE_LOG_INFO;
+static bool log_journal;
+
+/* syslog(3) priorities: LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG. */
+static const int level_prio[] = {
+	[SPARE_LOG_ERR]		= 3,
+	[SPARE_LOG_WARN]	= 4,
+	[SPARE_LOG_INFO]	= 6,
+	[SPARE_LOG_DEBUG]	= 7,
+};
 
 static const char *const level_names[] = {
 	[SPARE_LOG_ERR]		= "err",
@@ -31,6 +41,23 @@ void spare_log_init(const char *prog, enum spare_log_level level)
 		log_prog = slash ? slash + 1 : prog;
 	}
 	log_level = level;
+	log_journal = spare_log_stderr_is_journal();
+}
+
+bool spare_log_stderr_is_journal(void)
+{
+	const char *env = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	int used = 0;
+
+	/* systemd sets JOURNAL_STREAM=<dev>:<inode> of the stream it gave us
+	 * as stderr; if stderr was redirected since, it no longer matches. */
+	if (!env || sscanf(env, "%llu:%llu%n", &dev, &ino, &used) != 2 ||
+	    env[used] || fstat(2, &st))
+		return false;
+	return (unsigned long long)st.st_dev == dev &&
+	       (unsigned long long)st.st_ino == ino;
 }
 
 void spare_log_set_level(enum spare_log_level level)
@@ -67,6 +94,14 @@ void spare_log(enum spare_log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (log_journal) {
+		/* The journal stamps time and program itself and reads the
+		 * priority from the "<N>" prefix (sd-daemon(3)). */
+		fprintf(stderr, "<%d>%s: %s\n", level_prio[level],
+			level_names[level], line);
+		errno = saved_errno;
+		return;
+	}
 	/* CLOCK_MONOTONIC matches the kernel's printk time stamps (and
 	 * /proc/uptime), so daemon and kernel logs line up. One fprintf
 	 * per line so that lines of concurrent writers never mix. */

@@ -6,6 +6,9 @@
  *   spared[812.345]: warn: client 10.0.0.1:4711#3: MAP slab 3: already mapped
  *
  * The time stamp is CLOCK_MONOTONIC seconds, as in the kernel's log.
+ * Under systemd (stderr is the stream named by $JOURNAL_STREAM) a line is
+ * "<N>level: message" instead, N the syslog priority (3 err, 4 warn,
+ * 6 info, 7 debug), so that the journal keeps the levels.
  */
 #ifndef SPARE_LOG_H
 #define SPARE_LOG_H
@@ -17,10 +20,15 @@ enum spare_log_level {
 	SPARE_LOG_DEBUG	= 3,
 };
 
+#include <stdbool.h>
+
 /* @prog prefixes every line; it must outlive the program (argv[0] is fine). */
 void spare_log_init(const char *prog, enum spare_log_level level);
 void spare_log_set_level(enum spare_log_level level);
 enum spare_log_level spare_log_get_level(void);
+
+/* Whether stderr is systemd's journal stream (checked by spare_log_init). */
+bool spare_log_stderr_is_journal(void);
 
 /* "err", "warn", "info" or "debug" (or 0..3); returns -1 if unknown. */
 int spare_log_parse_level(const char *s);

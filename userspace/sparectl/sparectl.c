@@ -1,99 +1,421 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sparectl: control CLI for spare. For now it talks to a local donor
- * daemon (spared) through its control socket:
+ * sparectl: spare's control CLI, by object, in the shape of iproute2 and
+ * nvme-cli:
  *
- *   sparectl donor [-j] [-p PORT | -S PATH] status|slabs|evict N|evict all|query
+ *   sparectl [-j] device list | show NAME | create NAME [KEY=VALUE...] | destroy NAME
+ *   sparectl [-j] donor [-p PORT | -S SOCKET] status | slabs | evict N | evict all | query
+ *   sparectl metrics [-o FILE]
  *
- * It prints the daemon's answer and exits 0, or 1 if the daemon could not
- * be reached or answered "error: ...".
+ * A table by default, -j one JSON value (shapes in sparectl(8)). Exit
+ * status: 0 ok, 1 failure (named on stderr), 2 usage.
+ *
+ * A new object is one row in `objects` below (the broker's commands, and
+ * `gen-key` from genkey.c, plug in there).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "devstat.h"
+#include "spare_json.h"
 #include "spare_log.h"
 #include "spare_util.h"
 #include "uapi/spare.h"
 
-static void usage(FILE *f, const char *prog)
+#define EXIT_USAGE 2
+
+struct sparectl {
+	bool		json;
+	struct dev_roots roots;
+};
+
+static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: %s donor [-j] [-p PORT | -S SOCKET] COMMAND...\n"
-"Commands for a local spared: status, slabs, evict N, evict all, query.\n"
-"  -p, --port PORT     the donor's port; socket /run/spare/spared-PORT.sock [%u]\n"
-"  -S, --socket PATH   the donor's control socket\n"
-"  -j, --json          print the status counters as one JSON object\n", prog,
-		(unsigned int)SPARE_DEFAULT_PORT);
+"usage: sparectl [-j] OBJECT COMMAND [ARGS]\n"
+"  sparectl [-j] device list\n"
+"  sparectl [-j] device show NAME\n"
+"  sparectl [-j] device create NAME [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
+"                [donors=ADDR[:PORT],...] [source=ADDR] [backup=PATH] [backup_mode=sync|async]\n"
+"  sparectl [-j] device destroy NAME\n"
+"  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
+"  sparectl metrics [-o FILE]\n"
+"Options:\n"
+"  -j, --json          print one JSON value (shapes in sparectl(8))\n"
+"  -p, --port PORT     donor: the local spared on this port [%u]\n"
+"  -S, --socket PATH   donor: the spared control socket\n"
+"  -o, --output FILE   metrics: write FILE atomically (node_exporter textfile)\n"
+"  -h, --help\n"
+"Exit status: 0 ok, 1 failure, 2 usage.\n", (unsigned int)SPARE_DEFAULT_PORT);
 }
 
-/*
- * Print a status reply ("name value" lines) as one JSON object; lines of
- * another shape (the slabs table) are an error in JSON mode.
- */
-static int print_json(const char *reply)
+static int usage_error(const char *fmt, const char *arg)
 {
-	const char *line, *end;
-	bool first = true;
-	int pass;
+	fprintf(stderr, "sparectl: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (sparectl --help)\n");
+	return EXIT_USAGE;
+}
 
-	/* Pass 0 checks every line, pass 1 prints: no half-printed object. */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass)
-			putchar('{');
-		for (line = reply; *line; line = *end ? end + 1 : end) {
-			char name[64], value[32];
-			int used = 0;
-
-			end = strchrnul(line, '\n');
-			if (end == line)
-				continue;
-			if (sscanf(line, "%63[a-z_] %31[0-9.]%n", name, value,
-				   &used) != 2 || line + used != end) {
-				log_err("-j: not a counter line: %.*s",
-					(int)(end - line), line);
-				return 1;
-			}
-			if (pass)
-				printf("%s\"%s\":%s", first ? "" : ",", name, value);
-			first = false;
-		}
-		first = true;
+static int print_json(struct json_object *o)
+{
+	if (!o) {
+		log_err("out of memory");
+		return 1;
 	}
-	printf("}\n");
+	return spare_json_print(stdout, o) ? 1 : 0;
+}
+
+/* ---- device ---- */
+
+static int device_list(struct sparectl *c)
+{
+	struct dev_info *devs;
+	unsigned int n, i, ok = 0;
+	char why[256];
+	char **names = dev_names(&c->roots, &n);
+	int ret = 0;
+
+	if (!names) {
+		if (errno == ENOENT) {
+			log_err("%s: no such directory (is spare.ko loaded and configfs mounted?)",
+				c->roots.configfs);
+			return 1;
+		}
+		log_err("%s: %s", c->roots.configfs, strerror(errno));
+		return 1;
+	}
+	devs = calloc(n ? n : 1, sizeof(*devs));
+	if (!devs) {
+		dev_names_free(names, n);
+		log_err("out of memory");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (dev_read(&c->roots, names[i], &devs[ok], why, sizeof(why))) {
+			log_err("device %s: %s", names[i], why);
+			ret = 1;
+			continue;
+		}
+		ok++;
+	}
+	if (c->json) {
+		struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+		for (i = 0; i < ok; i++)
+			json_object_array_add(a, dev_json(&devs[i], false));
+		json_object_object_add(o, "devices", a);
+		if (print_json(o))
+			ret = 1;
+	} else {
+		dev_print_table(stdout, devs, ok);
+	}
+	free(devs);
+	dev_names_free(names, n);
+	return ret;
+}
+
+static int device_show(struct sparectl *c, const char *name)
+{
+	struct dev_info d;
+	char why[256];
+
+	if (dev_read(&c->roots, name, &d, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return 1;
+	}
+	if (c->json)
+		return print_json(dev_json(&d, true));
+	dev_print_show(stdout, &d);
 	return 0;
 }
 
-static int donor_cmd(const char *path, int argc, char **argv, bool json)
+static int write_attr(const struct sparectl *c, const char *name, const char *a,
+		      const char *value)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char line[256] = "", buf[4096], *reply = NULL;
-	size_t len = 0, reply_len = 0;
-	bool error = false;
-	FILE *out;
-	ssize_t n;
-	int fd, i;
+	char path[512];
+	size_t len = strlen(value);
+	int fd, err = 0;
 
+	snprintf(path, sizeof(path), "%s/%s/%s", c->roots.configfs, name, a);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, value, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	if (close(fd) && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+static const char *power_hint(int err)
+{
+	switch (err) {
+	case EHOSTUNREACH:	return " (some slab has no reachable donor and there is no backup)";
+	case EINVAL:		return " (a setting is missing or inconsistent; see dmesg)";
+	case EBUSY:		return " (the block device is open: swapoff or close it first)";
+	default:		return "";
+	}
+}
+
+static bool known_attr(const char *key, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; dev_attrs[i]; i++)
+		if (strlen(dev_attrs[i]) == len && !strncmp(dev_attrs[i], key, len))
+			return true;
+	return false;
+}
+
+static int device_create(struct sparectl *c, const char *name, int argc, char **argv)
+{
+	char path[512], why[256];
+	struct dev_info d;
+	int i;
+
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return usage_error("'%s' is not a device name", name);
 	for (i = 0; i < argc; i++) {
-		int w = snprintf(line + len, sizeof(line) - len, "%s%s",
-				 i ? " " : "", argv[i]);
+		const char *eq = strchr(argv[i], '=');
 
-		if (w < 0 || (size_t)w >= sizeof(line) - len - 1) {
-			log_err("command too long");
+		if (!eq || !known_attr(argv[i], (size_t)(eq - argv[i])))
+			return usage_error("'%s': expected KEY=VALUE with KEY one of size, "
+					   "slab_size, replicas, donors, source, backup, backup_mode",
+					   argv[i]);
+	}
+	snprintf(path, sizeof(path), "%s/%s", c->roots.configfs, name);
+	if (mkdir(path, 0755)) {
+		log_err("device %s: cannot create %s: %s%s", name, path, strerror(errno),
+			errno == EEXIST ? " (destroy it first)" :
+			errno == ENOENT ? " (is spare.ko loaded and configfs mounted?)" : "");
+		return 1;
+	}
+	for (i = 0; i < argc; i++) {
+		char key[32];
+		const char *eq = strchr(argv[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);
+		if (write_attr(c, name, key, eq + 1)) {
+			log_err("device %s: %s=%s refused: %s (the kernel log says why)",
+				name, key, eq + 1, strerror(errno));
+			goto undo;
+		}
+	}
+	if (write_attr(c, name, "power", "1")) {
+		int err = errno;
+
+		log_err("device %s: power on failed: %s%s", name, strerror(err),
+			power_hint(err));
+		goto undo;
+	}
+	if (dev_read(&c->roots, name, &d, why, sizeof(why))) {
+		log_err("device %s: created, but %s", name, why);
+		return 1;
+	}
+	if (c->json)
+		return print_json(dev_json(&d, false));
+	printf("%s\n", d.disk);
+	return 0;
+undo:
+	/* Leave nothing half made behind. */
+	if (rmdir(path))
+		log_warn("device %s: could not remove %s: %s", name, path, strerror(errno));
+	return 1;
+}
+
+static int device_destroy(struct sparectl *c, const char *name)
+{
+	struct dev_info d;
+	char path[512], why[256];
+
+	if (dev_read(&c->roots, name, &d, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return 1;
+	}
+	if (d.power && write_attr(c, name, "power", "0")) {
+		int err = errno;
+
+		log_err("device %s: power off failed: %s%s", name, strerror(err),
+			power_hint(err));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", c->roots.configfs, name);
+	if (rmdir(path)) {
+		log_err("device %s: rmdir %s: %s%s", name, path, strerror(errno),
+			power_hint(errno));
+		return 1;
+	}
+	if (c->json)
+		return print_json(json_object_new_object());
+	return 0;
+}
+
+static int cmd_device(struct sparectl *c, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : NULL;
+
+	if (!sub)
+		return usage_error("device: missing command%s", " (list, show, create, destroy)");
+	if (!strcmp(sub, "list") && argc == 2)
+		return device_list(c);
+	if (!strcmp(sub, "show") && argc == 3)
+		return device_show(c, argv[2]);
+	if (!strcmp(sub, "create") && argc >= 3)
+		return device_create(c, argv[2], argc - 3, argv + 3);
+	if (!strcmp(sub, "destroy") && argc == 3)
+		return device_destroy(c, argv[2]);
+	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "create") &&
+	    strcmp(sub, "destroy"))
+		return usage_error("device: unknown command '%s'", sub);
+	return usage_error("device %s: wrong number of arguments", sub);
+}
+
+/* ---- metrics ---- */
+
+static int cmd_metrics(struct sparectl *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ 0 }
+	};
+	const char *out = NULL;
+	struct dev_info *devs = NULL;
+	char **names, why[256], tmp[4096];
+	unsigned int n = 0, i, ok = 0;
+	FILE *f = stdout;
+	int opt, ret = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+		if (opt != 'o')
+			return usage_error("metrics: %s", "bad option");
+		out = optarg;
+	}
+	if (optind != argc)
+		return usage_error("metrics: unexpected argument '%s'", argv[optind]);
+	names = dev_names(&c->roots, &n);
+	if (!names && errno != ENOENT) {
+		log_err("%s: %s", c->roots.configfs, strerror(errno));
+		return 1;
+	}
+	/* No spare.ko loaded: an empty page with the families, not an error. */
+	if (n) {
+		devs = calloc(n, sizeof(*devs));
+		if (!devs) {
+			dev_names_free(names, n);
+			log_err("out of memory");
 			return 1;
 		}
-		len += (size_t)w;
 	}
-	line[len++] = '\n';
+	for (i = 0; i < n; i++) {
+		if (dev_read(&c->roots, names[i], &devs[ok], why, sizeof(why))) {
+			log_err("device %s: %s", names[i], why);
+			ret = 1;
+			continue;
+		}
+		ok++;
+	}
+	dev_names_free(names, n);
+	if (out) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+		f = fopen(tmp, "we");
+		if (!f) {
+			log_err("%s: %s", tmp, strerror(errno));
+			free(devs);
+			return 1;
+		}
+	}
+	if (dev_print_metrics(f, devs, ok)) {
+		log_err("metrics: %s", strerror(errno));
+		ret = 1;
+	}
+	free(devs);
+	if (out) {
+		if (fclose(f) || ret) {
+			if (!ret)
+				log_err("%s: %s", tmp, strerror(errno));
+			unlink(tmp);
+			return 1;
+		}
+		/* The textfile collector must never read a half-written file. */
+		if (rename(tmp, out)) {
+			log_err("%s: %s", out, strerror(errno));
+			unlink(tmp);
+			return 1;
+		}
+	}
+	return ret;
+}
+
+/* ---- donor (a local spared's control socket) ---- */
+
+static struct json_object *slabs_json(char *reply, char *why, size_t whylen)
+{
+	struct json_object *o, *counters, *slabs;
+	char *table = strstr(reply, "\nSLAB ");
+	char *line, *save = NULL;
+
+	if (!table) {
+		snprintf(why, whylen, "no slab table in the reply");
+		return NULL;
+	}
+	table[1] = '\0';
+	counters = spare_json_from_counters(reply, why, whylen);
+	if (!counters)
+		return NULL;
+	slabs = json_object_new_array();
+	line = strtok_r(table + 2, "\n", &save);	/* the header */
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char state[16], client[96], id[16], acc[24];
+		unsigned int index;
+		struct json_object *s;
+
+		if (sscanf(line, "%u %15s %95s %15s %23s", &index, state, client, id, acc) != 5) {
+			snprintf(why, whylen, "slab line not understood: %s", line);
+			json_object_put(counters);
+			json_object_put(slabs);
+			return NULL;
+		}
+		s = json_object_new_object();
+		json_object_object_add(s, "slab", json_object_new_int((int)index));
+		json_object_object_add(s, "state", json_object_new_string(state));
+		json_object_object_add(s, "client", strcmp(client, "-") ?
+				       json_object_new_string(client) : NULL);
+		json_object_object_add(s, "client_id", strcmp(id, "-") ?
+				       json_object_new_int64(strtoll(id, NULL, 10)) : NULL);
+		json_object_object_add(s, "accesses", strcmp(acc, "-") ?
+				       json_object_new_int64(strtoll(acc, NULL, 10)) : NULL);
+		json_object_array_add(slabs, s);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "counters", counters);
+	json_object_object_add(o, "slabs", slabs);
+	return o;
+}
+
+static int donor_request(const char *path, const char *line, size_t len,
+			 char **reply, size_t *reply_len)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char buf[4096];
+	FILE *out;
+	ssize_t n;
+	int fd;
+
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		log_err("%s: path too long", path);
-		return 1;
+		log_err("%s: path too long for a unix socket", path);
+		return -1;
 	}
 	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -101,90 +423,157 @@ static int donor_cmd(const char *path, int argc, char **argv, bool json)
 		log_err("%s: %s (is spared running?)", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return 1;
+		return -1;
 	}
 	if (write(fd, line, len) != (ssize_t)len) {
 		log_err("%s: write: %s", path, strerror(errno));
 		close(fd);
-		return 1;
+		return -1;
 	}
-	out = open_memstream(&reply, &reply_len);
+	out = open_memstream(reply, reply_len);
 	if (!out) {
 		log_err("open_memstream: %s", strerror(errno));
 		close(fd);
-		return 1;
+		return -1;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, (size_t)n, out);
-	if (n < 0) {
+	if (n < 0)
 		log_err("%s: read: %s", path, strerror(errno));
-		error = true;
-	}
 	close(fd);
-	if (fclose(out)) {
-		log_err("reply: %s", strerror(errno));
-		free(reply);
-		return 1;
+	if (fclose(out) || n < 0) {
+		free(*reply);
+		*reply = NULL;
+		return -1;
 	}
-	if (reply_len >= 6 && !memcmp(reply, "error:", 6))
-		error = true;
-	if (json && !error)
-		error = print_json(reply) != 0;
-	else
-		fwrite(reply, 1, reply_len, error ? stderr : stdout);
-	free(reply);
-	return error ? 1 : 0;
+	return 0;
 }
 
-int main(int argc, char **argv)
+static int cmd_donor(struct sparectl *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "port", required_argument, NULL, 'p' },
 		{ "socket", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)] = "";
+	char line[256] = "", *reply = NULL, why[256];
+	size_t len = 0, reply_len = 0;
 	uint64_t port = SPARE_DEFAULT_PORT;
-	bool json = false;
-	int opt;
+	const char *cmd;
+	int opt, i, ret = 0;
 
-	spare_log_init(argv[0], SPARE_LOG_INFO);
-	if (argc < 2 || strcmp(argv[1], "donor")) {
-		usage(argc >= 2 && !strcmp(argv[1], "-h") ? stdout : stderr, argv[0]);
-		return argc >= 2 && !strcmp(argv[1], "-h") ? 0 : 2;
-	}
-	argc--;
-	argv++;
-	while ((opt = getopt_long(argc, argv, "+p:S:jh", longopts, NULL)) != -1) {
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+p:S:j", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			if (spare_parse_u64(optarg, 1, 65535, &port)) {
-				log_err("--port %s: not a port", optarg);
-				return 2;
-			}
+			if (spare_parse_u64(optarg, 1, 65535, &port))
+				return usage_error("--port %s: not a port number (1-65535)", optarg);
 			break;
 		case 'S':
-			snprintf(path, sizeof(path), "%s", optarg);
+			if (strlen(optarg) >= sizeof(path))
+				return usage_error("--socket %s: path too long", optarg);
+			strcpy(path, optarg);
 			break;
 		case 'j':
-			json = true;
+			c->json = true;
+			break;
+		default:
+			return usage_error("donor: %s", "bad option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("donor: missing command%s", " (status, slabs, evict N|all, query)");
+	cmd = argv[optind];
+	if (!strcmp(cmd, "evict") ? argc - optind != 2 :
+	    (strcmp(cmd, "status") && strcmp(cmd, "slabs") && strcmp(cmd, "query")) ||
+	    argc - optind != 1)
+		return usage_error("donor: '%s' is not status, slabs, evict N|all or query", cmd);
+	for (i = optind; i < argc; i++) {
+		int w = snprintf(line + len, sizeof(line) - len, "%s%s", i > optind ? " " : "",
+				 argv[i]);
+
+		if (w < 0 || (size_t)w >= sizeof(line) - len - 1)
+			return usage_error("donor: %s", "command too long");
+		len += (size_t)w;
+	}
+	line[len++] = '\n';
+	if (!path[0])
+		snprintf(path, sizeof(path), "/run/spare/spared-%u.sock", (unsigned int)port);
+	if (donor_request(path, line, len, &reply, &reply_len))
+		return 1;
+	if (reply_len >= 6 && !memcmp(reply, "error:", 6)) {
+		fprintf(stderr, "sparectl: spared (%s): %s", path, reply + 6);
+		ret = 1;
+	} else if (c->json) {
+		struct json_object *o = !strcmp(cmd, "slabs") ?
+			slabs_json(reply, why, sizeof(why)) :
+			spare_json_from_counters(reply, why, sizeof(why));
+
+		if (!o) {
+			log_err("%s: reply to '%s' not understood: %s", path, cmd, why);
+			ret = 1;
+		} else {
+			ret = print_json(o);
+		}
+	} else {
+		fwrite(reply, 1, reply_len, stdout);
+	}
+	free(reply);
+	return ret;
+}
+
+/* ---- dispatch ---- */
+
+static const struct {
+	const char	*name;
+	int		(*run)(struct sparectl *c, int argc, char **argv);
+} objects[] = {
+	{ "device",	cmd_device },
+	{ "donor",	cmd_donor },
+	{ "metrics",	cmd_metrics },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct sparectl c = {
+		.roots = { SPARE_CONFIGFS_ROOT, SPARE_SYSFS_BLOCK },
+	};
+	const char *env;
+	unsigned int i;
+	int opt;
+
+	spare_log_init("sparectl", SPARE_LOG_INFO);
+	/* Fake trees for the tests; never needed on a real host. */
+	if ((env = getenv("SPARECTL_CONFIGFS")))
+		c.roots.configfs = env;
+	if ((env = getenv("SPARECTL_SYSFS_BLOCK")))
+		c.roots.sysfs_block = env;
+	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			c.json = true;
 			break;
 		case 'h':
-			usage(stdout, argv[-1]);
+			usage(stdout);
 			return 0;
 		default:
-			usage(stderr, argv[-1]);
-			return 2;
+			usage(stderr);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr, argv[-1]);
-		return 2;
+		usage(stderr);
+		return EXIT_USAGE;
 	}
-	if (!path[0])
-		snprintf(path, sizeof(path), "/run/spare/spared-%u.sock",
-			 (unsigned int)port);
-	return donor_cmd(path, argc - optind, argv + optind, json);
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(argv[optind], objects[i].name))
+			return objects[i].run(&c, argc - optind, argv + optind);
+	return usage_error("unknown object '%s' (device, donor, metrics)", argv[optind]);
 }

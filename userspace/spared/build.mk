@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 PROGS += spared
 spared_SRCS   := userspace/spared/main.c userspace/spared/config.c \
+		 userspace/spared/metrics.c \
 		 userspace/spared/server.c \
 		 userspace/spared/ctl.c userspace/spared/pool.c \
 		 userspace/spared/slabmem.c
-spared_LDLIBS := -lrdmacm -libverbs
+spared_LDLIBS := -lrdmacm -libverbs -linih -lsystemd -lmicrohttpd

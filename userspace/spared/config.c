@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "spare_http.h"
 #include "spare_log.h"
 #include "spare_proto.h"
 #include "spare_util.h"
@@ -15,7 +16,7 @@
  * Every setting, once: its long option (also its key in spared.conf), its
  * default and its help line.
  */
-const struct spared_setting spared_settings[] = {
+const struct spare_setting spared_settings[] = {
 	{ "listen",	'l', "ADDR",  "address to listen on (default: any IPv4)", "" },
 	{ "port",	'p', "PORT",  "rdma_cm port", "18515" },
 	{ "budget",	'b', "SIZE",  "memory to lend, e.g. 256M, 8G", "1G" },
@@ -26,6 +27,7 @@ const struct spared_setting spared_settings[] = {
 	{ "max-data-conns", 0, "N",   "DATA connections per client session", "256" },
 	{ "hello-timeout", 0, "MS",   "time a new client has to send HELLO", "10000" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
+	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
 };
 
 const unsigned int spared_nsettings = ARRAY_SIZE(spared_settings);
@@ -35,6 +37,7 @@ _Static_assert(ARRAY_SIZE(spared_settings) <= SPARED_MAX_SETTINGS,
 const char *spared_config_set(struct spared_config *cfg, const char *key,
 			      const char *value)
 {
+	const char *why;
 	uint64_t v;
 	int level;
 
@@ -80,6 +83,16 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (spare_parse_u64(value, 1, 3600000, &v))
 			return "not a time in ms (1-3600000)";
 		cfg->hello_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "metrics-listen")) {
+		char host[64];
+		uint16_t port;
+
+		if (strlen(value) >= sizeof(cfg->metrics_listen))
+			return "too long";
+		if (value[0] && spare_http_parse_listen(value, host, sizeof(host),
+							&port, &why))
+			return why;
+		strcpy(cfg->metrics_listen, value);
 	} else if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)
@@ -89,6 +102,11 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		return "unknown setting";
 	}
 	return NULL;
+}
+
+const char *spared_config_apply(const char *key, const char *value, void *ctx)
+{
+	return spared_config_set(ctx, key, value);
 }
 
 int spared_config_defaults(struct spared_config *cfg)

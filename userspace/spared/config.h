@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/un.h>
 
+#include "spare_conf.h"
+
 #define SPARED_DEFAULT_CONF	"/etc/spare/spared.conf"
 #define SPARED_CTL_DIR		"/run/spare"
 
@@ -23,19 +25,12 @@ struct spared_config {
 	unsigned int	max_clients;
 	unsigned int	max_data_conns;		/* per client session */
 	unsigned int	hello_timeout_ms;
+	char		metrics_listen[128];	/* "" = no HTTP /metrics */
 };
 
-struct spared_setting {
-	const char	*key;		/* long option and config key */
-	int		short_opt;	/* 0 if none */
-	const char	*arg;		/* placeholder in --help */
-	const char	*help;
-	const char	*dflt;		/* "" if none */
-};
+#define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS
 
-#define SPARED_MAX_SETTINGS	32
-
-extern const struct spared_setting spared_settings[];
+extern const struct spare_setting spared_settings[];
 extern const unsigned int spared_nsettings;
 
 /* Reset @cfg to the defaults; 0, or -1 if a default is invalid (a bug). */
@@ -44,6 +39,9 @@ int spared_config_defaults(struct spared_config *cfg);
 /* Apply one setting; NULL, or why @value is refused ("unknown setting"). */
 const char *spared_config_set(struct spared_config *cfg, const char *key,
 			      const char *value);
+
+/* spared_config_set() in the shape of spare_conf_fn (@ctx is the config). */
+const char *spared_config_apply(const char *key, const char *value, void *ctx);
 
 /* Cross-checks and derived values once all settings are in; NULL or why. */
 const char *spared_config_finish(struct spared_config *cfg);

@@ -3,7 +3,8 @@
  * spared's control socket: a unix stream socket that takes one text command
  * per connection and answers with text, then closes.
  *
- *   status        counters, Prometheus exposition style ("name value")
+ *   status        counters, "name value" (metrics.c; Prometheus text
+ *                 without HELP/TYPE)
  *   slabs         one line per slab
  *   evict N       ask N lent slabs back (EVICT, reason admin)
  *   evict all     ask every lent slab back
@@ -26,6 +27,7 @@
 
 #include "spared.h"
 #include "spare_log.h"
+#include "spare_metrics.h"
 #include "spare_util.h"
 
 #define CTL_MAX_CLIENTS	8
@@ -41,46 +43,14 @@ struct ctl_client {
 
 static struct ctl_client ctl_clients[CTL_MAX_CLIENTS];
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 void spared_print_status(struct spared *d, FILE *f, bool slabs)
 {
-	const struct slab_pool_stats *st = &d->pool.stats;
-	struct rusage ru;
+	struct spare_metrics m;
 	unsigned int i;
 
-	if (getrusage(RUSAGE_SELF, &ru))
-		memset(&ru, 0, sizeof(ru));
-	fprintf(f, "spared_port %u\n", d->cfg.port);
-	fprintf(f, "spared_uptime_seconds %.3f\n",
-		(double)(spare_now_ms() - d->start_ms) / 1000.0);
-	fprintf(f, "spared_slab_bytes %" PRIu64 "\n", d->pool.slab_size);
-	fprintf(f, "spared_slabs_total %u\n", d->pool.nslabs);
-	fprintf(f, "spared_slabs_free %u\n", d->pool.nfree);
-	fprintf(f, "spared_slabs_lent %u\n", slab_pool_lent(&d->pool));
-	fprintf(f, "spared_slabs_evicting %u\n", d->pool.nevicting);
-	fprintf(f, "spared_bytes_lent %" PRIu64 "\n",
-		(uint64_t)slab_pool_lent(&d->pool) * d->pool.slab_size);
-	fprintf(f, "spared_bytes_lent_total %" PRIu64 "\n",
-		st->maps * d->pool.slab_size);
-	fprintf(f, "spared_maps_total %" PRIu64 "\n", st->maps);
-	fprintf(f, "spared_map_refusals_total %" PRIu64 "\n", st->refusals);
-	fprintf(f, "spared_unmaps_total %" PRIu64 "\n", st->unmaps);
-	fprintf(f, "spared_evictions_total %" PRIu64 "\n", st->evictions);
-	fprintf(f, "spared_revocations_total %" PRIu64 "\n", st->revocations);
-	fprintf(f, "spared_reclaims_total %" PRIu64 "\n", st->reclaims);
-	fprintf(f, "spared_clients %u\n", d->nsessions);
-	fprintf(f, "spared_sessions_total %" PRIu64 "\n", d->ctr.sessions);
-	fprintf(f, "spared_data_conns_total %" PRIu64 "\n", d->ctr.data_conns);
-	fprintf(f, "spared_conn_rejected_total %" PRIu64 "\n", d->ctr.conn_rejected);
-	fprintf(f, "spared_sessions_superseded_total %" PRIu64 "\n", d->ctr.superseded);
-	fprintf(f, "spared_bad_msgs_total %" PRIu64 "\n", d->ctr.bad_msgs);
-	fprintf(f, "spared_heartbeats_total %" PRIu64 "\n", d->ctr.heartbeats);
-	fprintf(f, "spared_cpu_user_seconds %.3f\n", tv_s(ru.ru_utime));
-	fprintf(f, "spared_cpu_system_seconds %.3f\n", tv_s(ru.ru_stime));
+	spare_metrics_begin(&m, f, false);
+	spared_metrics(d, &m);
+	spare_metrics_end(&m);
 	if (!slabs)
 		return;
 	fprintf(f, "%-6s %-9s %-28s %-10s %s\n", "SLAB", "STATE", "CLIENT",

@@ -4,7 +4,6 @@
  * event loop. See Documentation/spared.md.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,115 +19,36 @@
 #include "slabmem.h"
 #include "spared.h"
 #include "spare_conf.h"
+#include "spare_http.h"
 #include "spare_log.h"
+#include "spare_notify.h"
 #include "spare_util.h"
 
-static const char *conf_setting(const char *key, const char *value, void *ctx)
-{
-	return spared_config_set(ctx, key, value);
-}
+static const struct spare_cli spared_cli_tmpl = {
+	.usage		= "Lend this host's memory to spare clients over RDMA.\n",
+	.epilog		= "\nControl socket commands: status, slabs, evict N, evict all, query.\n"
+			  "SIGUSR1 evicts one slab; SIGTERM/SIGINT stop cleanly.\n",
+	.default_conf	= SPARED_DEFAULT_CONF,
+	.settings	= spared_settings,
+	.set		= spared_config_apply,
+};
 
-static void usage(FILE *f, const char *prog)
-{
-	unsigned int i;
-
-	fprintf(f, "usage: %s [options]\n"
-		"Lend this host's memory to spare clients over RDMA.\n\n"
-		"  -f, --config PATH        settings file (default %s; key = value,\n"
-		"                           keys are the long options below)\n",
-		prog, SPARED_DEFAULT_CONF);
-	for (i = 0; i < spared_nsettings; i++) {
-		char left[40];
-
-		if (spared_settings[i].short_opt)
-			snprintf(left, sizeof(left), "-%c, --%s %s",
-				 spared_settings[i].short_opt, spared_settings[i].key, spared_settings[i].arg);
-		else
-			snprintf(left, sizeof(left), "    --%s %s", spared_settings[i].key,
-				 spared_settings[i].arg);
-		if (spared_settings[i].dflt[0] && !strstr(spared_settings[i].help, "default"))
-			fprintf(f, "  %-24s %s [%s]\n", left, spared_settings[i].help,
-				spared_settings[i].dflt);
-		else
-			fprintf(f, "  %-24s %s\n", left, spared_settings[i].help);
-	}
-	fprintf(f, "  -h, --help\n\n"
-		"Control socket commands: status, slabs, evict N, evict all, query.\n"
-		"SIGUSR1 evicts one slab; SIGTERM/SIGINT stop cleanly.\n");
-}
-
-/* Defaults, then the config file, then the command line. */
+/*
+ * Defaults, then the config file, then the command line. 0 to run,
+ * 1 if --help was printed, -1 on a bad setting (logged).
+ */
 static int configure(struct spared_config *cfg, int argc, char **argv)
 {
-	struct option longopts[SPARED_MAX_SETTINGS + 3];
-	char shortopts[3 * SPARED_MAX_SETTINGS + 8] = "hf:";
-	const char *conf_path = SPARED_DEFAULT_CONF;
-	bool conf_explicit = false;
-	unsigned int i, n = 0;
+	struct spare_cli cli = spared_cli_tmpl;
 	const char *why;
-	int opt, idx;
+	int ret;
 
-	if (spared_config_defaults(cfg))
-		return -1;
-	for (i = 0; i < spared_nsettings; i++) {
-		longopts[n++] = (struct option){ spared_settings[i].key,
-						 required_argument, NULL,
-						 0x100 + (int)i };
-		if (spared_settings[i].short_opt) {
-			size_t len = strlen(shortopts);
-
-			shortopts[len] = (char)spared_settings[i].short_opt;
-			shortopts[len + 1] = ':';
-			shortopts[len + 2] = '\0';
-		}
-	}
-	longopts[n++] = (struct option){ "config", required_argument, NULL, 'f' };
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ 0 };
-
-	/* First pass: only find the config file. */
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
-		if (opt == 'f') {
-			conf_path = optarg;
-			conf_explicit = true;
-		}
-	}
-	if (spare_conf_parse_file(conf_path, !conf_explicit, conf_setting, cfg))
-		return -1;
-
-	opterr = 1;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
-		const struct spared_setting *s = NULL;
-
-		if (opt == 'h') {
-			usage(stdout, argv[0]);
-			exit(0);
-		}
-		if (opt == 'f')
-			continue;
-		if (opt == '?') {
-			usage(stderr, argv[0]);
-			return -1;
-		}
-		if (opt >= 0x100)
-			s = &spared_settings[opt - 0x100];
-		for (i = 0; !s && i < spared_nsettings; i++)
-			if (spared_settings[i].short_opt == opt)
-				s = &spared_settings[i];
-		if (!s)
-			return -1;
-		why = spared_config_set(cfg, s->key, optarg);
-		if (why) {
-			log_err("--%s %s: %s", s->key, optarg, why);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		log_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
+	cli.nsettings = spared_nsettings;
+	cli.ctx = cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	ret = spare_cli_configure(&cli, argc, argv);
+	if (ret)
+		return ret;
 	why = spared_config_finish(cfg);
 	if (why) {
 		char b[32], sl[32];
@@ -177,6 +97,97 @@ void spared_arm_timer(struct spared *d)
 		log_err("timerfd_settime: %s", strerror(errno));
 }
 
+/* The HTTP /metrics endpoint and the systemd watchdog, when configured. */
+static struct spare_http *metrics_http;
+static struct ev_source http_src = { .fd = -1 };
+static struct ev_source http_tick_src = { .fd = -1 };
+static struct ev_source watchdog_src = { .fd = -1 };
+
+static void http_handler(struct spared *d, struct ev_source *src,
+			 uint32_t events)
+{
+	spare_http_run(metrics_http);
+}
+
+/* Once a second: libmicrohttpd closes connections idle past their
+ * timeout only when it runs, so a silent scraper cannot hold a slot. */
+static void http_tick_handler(struct spared *d, struct ev_source *src,
+			      uint32_t events)
+{
+	uint64_t expirations;
+
+	if (read(src->fd, &expirations, sizeof(expirations)) < 0 &&
+	    errno != EAGAIN)
+		log_warn("metrics timerfd read: %s", strerror(errno));
+	spare_http_run(metrics_http);
+}
+
+/* A periodic timerfd every @ms, added to the loop with @handle. */
+static int add_periodic(struct spared *d, struct ev_source *src, uint64_t ms,
+			void (*handle)(struct spared *, struct ev_source *, uint32_t))
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = (time_t)(ms / 1000),
+		.it_value.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	its.it_interval = its.it_value;
+	src->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (src->fd < 0 || timerfd_settime(src->fd, 0, &its, NULL)) {
+		log_err("timerfd: %s", strerror(errno));
+		return -1;
+	}
+	src->handle = handle;
+	return spared_epoll_add(d, src);
+}
+
+static void watchdog_handler(struct spared *d, struct ev_source *src,
+			     uint32_t events)
+{
+	uint64_t expirations;
+
+	if (read(src->fd, &expirations, sizeof(expirations)) < 0 &&
+	    errno != EAGAIN)
+		log_warn("watchdog timerfd read: %s", strerror(errno));
+	spare_notify_watchdog();
+}
+
+static int setup_metrics_and_watchdog(struct spared *d)
+{
+	uint64_t ms = spare_notify_watchdog_ms();
+
+	if (d->cfg.metrics_listen[0]) {
+		metrics_http = spare_http_start(d->cfg.metrics_listen,
+						spared_metrics_page, d);
+		if (!metrics_http)
+			return -1;
+		http_src.fd = spare_http_fd(metrics_http);
+		http_src.handle = http_handler;
+		if (spared_epoll_add(d, &http_src) ||
+		    add_periodic(d, &http_tick_src, 1000, http_tick_handler))
+			return -1;
+	}
+	if (ms) {
+		if (add_periodic(d, &watchdog_src, ms, watchdog_handler))
+			return -1;
+		log_info("systemd watchdog: WATCHDOG=1 every %" PRIu64 " ms", ms);
+	}
+	return 0;
+}
+
+static void stop_metrics_and_watchdog(void)
+{
+	spare_http_stop(metrics_http);
+	metrics_http = NULL;
+	http_src.fd = -1;
+	if (http_tick_src.fd >= 0)
+		close(http_tick_src.fd);
+	http_tick_src.fd = -1;
+	if (watchdog_src.fd >= 0)
+		close(watchdog_src.fd);
+	watchdog_src.fd = -1;
+}
+
 static void timer_handler(struct spared *d, struct ev_source *src,
 			  uint32_t events)
 {
@@ -205,6 +216,7 @@ static void signal_handler(struct spared *d, struct ev_source *src,
 	case SIGTERM:
 	case SIGINT:
 		log_info("%s: stopping", strsignal((int)si.ssi_signo));
+		spare_notify_stopping();
 		d->stopping = true;
 		break;
 	case SIGUSR1:
@@ -304,8 +316,10 @@ int main(int argc, char **argv)
 
 	spare_log_init(argv[0], SPARE_LOG_INFO);
 	d.epfd = d.sig_src.fd = d.timer_src.fd = d.ctl_src.fd = d.cm_src.fd = -1;
-	if (configure(&d.cfg, argc, argv))
-		return 2;
+	ret = configure(&d.cfg, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	ret = 1;
 	if (slab_pool_init(&d.pool, d.cfg.budget, d.cfg.slab_size)) {
 		log_err("cannot set up a pool of %s in slabs of %s: %s",
 			spare_fmt_size(d.cfg.budget, b, sizeof(b)),
@@ -315,16 +329,21 @@ int main(int argc, char **argv)
 	}
 	check_memlock(&d.cfg);
 	d.start_ms = spare_now_ms();
-	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d))
+	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d) ||
+	    setup_metrics_and_watchdog(&d))
 		goto out;
 	log_info("lending %s in %u slabs of %s on %s port %u; control socket %s",
 		 spare_fmt_size(d.cfg.budget, b, sizeof(b)), d.pool.nslabs,
 		 spare_fmt_size(d.cfg.slab_size, s, sizeof(s)),
 		 d.cfg.listen_addr[0] ? d.cfg.listen_addr : "*", d.cfg.port,
 		 d.cfg.ctl_path);
+	spare_notify_ready("lending %s in %u slabs of %s on port %u",
+			   spare_fmt_size(d.cfg.budget, b, sizeof(b)), d.pool.nslabs,
+			   spare_fmt_size(d.cfg.slab_size, s, sizeof(s)), d.cfg.port);
 	ret = run_loop(&d) ? 1 : 0;
 	ran = true;
 out:
+	stop_metrics_and_watchdog();
 	spared_ctl_stop(&d);
 	spared_server_stop(&d);
 	if (ran)

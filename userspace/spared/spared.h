@@ -131,6 +131,12 @@ struct spared {
 };
 
 /* main.c */
+struct spare_metrics;
+/* Every counter of @d into @m (metrics.c). */
+void spared_metrics(struct spared *d, struct spare_metrics *m);
+/* The HTTP /metrics page (a spare_http_metrics_fn; @ctx is the spared). */
+int spared_metrics_page(void *ctx, FILE *f);
+
 int spared_epoll_add(struct spared *d, struct ev_source *src);
 void spared_epoll_del(struct spared *d, struct ev_source *src);
 /* (Re)arm the timer for the next eviction deadline or HELLO timeout. */

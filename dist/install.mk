@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install [DESTDIR=/staging] [PREFIX=/usr/local]: programs, library and
+# headers, systemd units, example configs, man pages. make install-dkms puts
+# the module's sources and dkms.conf under /usr/src/spare-<version>.
+
+PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+DOCDIR		?= $(PREFIX)/share/doc/spare
+UNITDIR		?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR	?= /etc
+DKMSDIR		?= /usr/src
+SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
+
+INSTALL_PROGS	:= spared sparectl spare-aggd spare-aggctl
+INSTALL_UNITS	:= spared.service spare-aggd.service
+MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
+MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
+DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
+
+.PHONY: install install-dkms man
+
+# Man pages from scdoc sources: name.N.scd -> name.N.
+$(OUT)/man/%: Documentation/man/%.scd
+	@mkdir -p $(dir $@)
+	scdoc <$< >$@
+
+man: $(MAN_PAGES)
+
+install: userspace man
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/spare $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSCONFDIR)/spare
+	install -m 0755 $(INSTALL_PROGS:%=$(OUT)/bin/%) $(DESTDIR)$(SBINDIR)/
+	install -m 0644 $(OUT)/lib/libspare-agg.so $(DESTDIR)$(LIBDIR)/
+	install -m 0644 userspace/libspare-agg/spare_agg.h kmod/uapi/spare.h \
+		$(DESTDIR)$(INCLUDEDIR)/spare/
+	@# Units with this install's program directory filled in.
+	for u in $(INSTALL_UNITS); do \
+		sed 's|@SBINDIR@|$(SBINDIR)|g' dist/$$u.in >$(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	install -m 0644 dist/spared.conf dist/spare-aggd.env $(DESTDIR)$(DOCDIR)/examples/
+	@# Example configs go to /etc only where the admin has none yet.
+	for f in spared.conf spare-aggd.env; do \
+		[ -e $(DESTDIR)$(SYSCONFDIR)/spare/$$f ] || \
+			install -m 0644 dist/$$f $(DESTDIR)$(SYSCONFDIR)/spare/$$f; \
+	done
+	for p in $(MAN_PAGES); do \
+		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/; \
+	done
+
+install-dkms:
+	install -d $(DESTDIR)$(DKMSDIR)/spare-$(SPARE_VERSION)
+	cp --parents $(DKMS_SRCS) $(DESTDIR)$(DKMSDIR)/spare-$(SPARE_VERSION)/
+	sed 's/@VERSION@/$(SPARE_VERSION)/' dkms.conf \
+		>$(DESTDIR)$(DKMSDIR)/spare-$(SPARE_VERSION)/dkms.conf

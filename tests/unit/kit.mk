@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+# The daemon kit in userspace/lib: config, options, journal logging,
+# sd_notify, Prometheus text, /metrics over HTTP, JSON.
+UNIT_TESTS += test_spare_kit
+test_spare_kit_SRCS   := tests/unit/test_spare_kit.c
+test_spare_kit_LDLIBS := -linih -lsystemd -lmicrohttpd -ljson-c -lm

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparectl's device view (userspace/sparectl/devstat.c) against a fake
+ * configfs/sysfs tree: parsing of the versioned stat files (and refusing
+ * what it does not understand), the JSON shape documented in sparectl(8),
+ * and `sparectl metrics` as valid Prometheus text.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devstat.h"
+#include "promparse.h"
+#include "tap.h"
+
+static char root[64];
+static struct dev_roots roots;
+static char cfs[128], blk[128];
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_dev(const char *name, const char *disk)
+{
+	char dir[256];
+
+	snprintf(dir, sizeof(dir), "%s/%s", cfs, name);
+	mkdir(dir, 0755);
+	put(dir, "size", "268435456\n");
+	put(dir, "slab_size", "16777216\n");
+	put(dir, "replicas", "2\n");
+	put(dir, "donors", "10.0.0.2:18515,10.0.0.3:18515\n");
+	put(dir, "source", "\n");
+	put(dir, "backup", "/dev/vdb\n");
+	put(dir, "backup_mode", "async\n");
+	put(dir, "power", disk ? "1\n" : "0\n");
+	put(dir, "disk", disk ? disk : "\n");
+	if (!disk)
+		return;
+	snprintf(dir, sizeof(dir), "%s/%s", blk, disk);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/%s/spare", blk, disk);
+	mkdir(dir, 0755);
+	put(dir, "io_stat", "1 10 20 0 0 3 1 1 0 40960 81920 2 0\n");
+	put(dir, "slab_stat", "1 16 24 2 30 1 1 0 0 1234\n");
+	put(dir, "donor_stat", "1 0 10.0.0.2:18515 live 1 0 0 0 0\n"
+			       "1 1 10.0.0.3:18515 connecting 2 1 3 0 1\n");
+}
+
+static void test_parse(void)
+{
+	struct dev_donor_stat donors[DEV_MAX_DONORS];
+	uint64_t io[DEV_IO_FIELDS], slab[DEV_SLAB_FIELDS];
+	unsigned int n;
+	char why[256];
+
+	EXPECT_EQ(dev_parse_io_stat("1 1 2 3 4 5 6 7 8 9 10 11 12\n", io, why, sizeof(why)), 0);
+	EXPECT_EQ(io[0], 1);
+	EXPECT_EQ(io[11], 12);
+	/* A later version appends fields: the known ones still read. */
+	EXPECT_EQ(dev_parse_io_stat("2 1 2 3 4 5 6 7 8 9 10 11 12 13 14", io, why, sizeof(why)), 0);
+	EXPECT_EQ(dev_parse_io_stat("0 1 2 3 4 5 6 7 8 9 10 11 12", io, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "io_stat: version 0 not understood") != NULL);
+	EXPECT_EQ(dev_parse_io_stat("1 1 2 3", io, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "4 fields") != NULL);
+	EXPECT_EQ(dev_parse_io_stat("1 1 x 3 4 5 6 7 8 9 10 11 12", io, why, sizeof(why)), -1);
+	EXPECT_EQ(dev_parse_slab_stat("1 16 24 2 30 1 1 0 0 1234", slab, why, sizeof(why)), 0);
+	EXPECT_EQ(slab[8], 1234);
+	EXPECT_EQ(dev_parse_donor_stat("1 0 a:1 live 1 2 3 4 5\n1 1 b:2 error 0 0 0 0 0\n",
+				       donors, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT(!strcmp(donors[1].state, "error") && donors[0].maps_refused == 5);
+	EXPECT_EQ(dev_parse_donor_stat("1 0 a:1 live 1 2\n", donors, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "donor_stat: line not understood: 1 0 a:1 live 1 2") != NULL);
+	EXPECT_EQ(dev_parse_donor_stat("", donors, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 0);
+}
+
+static void test_read(void)
+{
+	struct dev_info d;
+	char why[256], **names;
+	unsigned int n;
+
+	names = dev_names(&roots, &n);
+	EXPECT(names != NULL);
+	EXPECT_EQ(n, 2);
+	if (names && n == 2)
+		EXPECT(!strcmp(names[0], "off0") && !strcmp(names[1], "swap0"));
+	dev_names_free(names, n);
+	EXPECT_EQ(dev_read(&roots, "swap0", &d, why, sizeof(why)), 0);
+	EXPECT(d.power && !strcmp(d.disk, "spare0") && d.has_stats);
+	EXPECT_EQ(d.size, 256 << 20);
+	EXPECT_EQ(d.ndonors, 2);
+	EXPECT_EQ(d.io[9], 81920);
+	EXPECT_EQ(dev_read(&roots, "off0", &d, why, sizeof(why)), 0);
+	EXPECT(!d.power && !d.has_stats && !strcmp(d.backup_mode, "async"));
+	EXPECT_EQ(dev_read(&roots, "gone", &d, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "no device 'gone'") != NULL);
+	EXPECT_EQ(dev_read(&roots, "../x", &d, why, sizeof(why)), -1);
+}
+
+static void test_json_shape(void)
+{
+	struct json_object *o, *v, *a;
+	struct dev_info d;
+	char why[256];
+
+	EXPECT_EQ(dev_read(&roots, "swap0", &d, why, sizeof(why)), 0);
+	o = dev_json(&d, true);
+	EXPECT(json_object_object_get_ex(o, "name", &v) && !strcmp(json_object_get_string(v), "swap0"));
+	EXPECT(json_object_object_get_ex(o, "power", &v) && json_object_is_type(v, json_type_boolean));
+	EXPECT(json_object_object_get_ex(o, "size", &v) && json_object_get_int64(v) == 268435456);
+	EXPECT(json_object_object_get_ex(o, "donors", &a) && json_object_array_length(a) == 2);
+	EXPECT(json_object_object_get_ex(o, "source", &v) && v == NULL);	/* null */
+	EXPECT(json_object_object_get_ex(o, "io_stat", &v) &&
+	       json_object_object_length(v) == DEV_IO_FIELDS);
+	EXPECT(json_object_object_get_ex(v, "bytes_written", &v) && json_object_get_int64(v) == 81920);
+	EXPECT(json_object_object_get_ex(o, "donor_stat", &a) && json_object_array_length(a) == 2);
+	v = json_object_array_get_idx(a, 1);
+	EXPECT(json_object_object_get_ex(v, "state", &v) &&
+	       !strcmp(json_object_get_string(v), "connecting"));
+	json_object_put(o);
+	/* Without stats (device list): no stat keys. */
+	o = dev_json(&d, false);
+	EXPECT(!json_object_object_get_ex(o, "io_stat", NULL));
+	json_object_put(o);
+}
+
+static void test_metrics(void)
+{
+	struct dev_info devs[2];
+	char why[256] = "", *page = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n;
+
+	EXPECT_EQ(dev_read(&roots, "off0", &devs[0], why, sizeof(why)), 0);
+	EXPECT_EQ(dev_read(&roots, "swap0", &devs[1], why, sizeof(why)), 0);
+	f = open_memstream(&page, &len);
+	if (!f)
+		return;
+	EXPECT_EQ(dev_print_metrics(f, devs, 2), 0);
+	fclose(f);
+	n = prom_check(page, why, sizeof(why));
+	if (n < 0)
+		fprintf(stderr, "# %s\n", why);
+	/* 2 powered + 2 size + 12 io + 4 slab + 5 copies + 2 x (1 up + 5 counters). */
+	EXPECT_EQ(n, 2 + 2 + 12 + 4 + 5 + 12);
+	EXPECT(strstr(page, "\nspare_bytes_written_total{device=\"swap0\",disk=\"spare0\"} 81920\n"));
+	EXPECT(strstr(page, "\nspare_slab_copies{device=\"swap0\",disk=\"spare0\",state=\"mapping\"} 1\n"));
+	EXPECT(strstr(page, "\nspare_donor_up{device=\"swap0\",disk=\"spare0\",donor=\"10.0.0.3:18515\",state=\"connecting\"} 0\n"));
+	EXPECT(strstr(page, "\nspare_slab_size_bytes{device=\"swap0\",disk=\"spare0\"} 16777216\n"));
+	free(page);
+	/* No device at all: still a valid page (families, no samples). */
+	page = NULL;
+	f = open_memstream(&page, &len);
+	if (!f)
+		return;
+	EXPECT_EQ(dev_print_metrics(f, NULL, 0), 0);
+	fclose(f);
+	EXPECT_EQ(prom_check(page, why, sizeof(why)), 0);
+	free(page);
+}
+
+int main(void)
+{
+	char cmd[256];
+	int ret;
+
+	snprintf(root, sizeof(root), "/tmp/spare-sparectl-%d", (int)getpid());
+	snprintf(cfs, sizeof(cfs), "%s/cfs", root);
+	snprintf(blk, sizeof(blk), "%s/blk", root);
+	mkdir(root, 0755);
+	mkdir(cfs, 0755);
+	mkdir(blk, 0755);
+	roots.configfs = cfs;
+	roots.sysfs_block = blk;
+	make_dev("swap0", "spare0");
+	make_dev("off0", NULL);
+	TAP_RUN(test_parse);
+	TAP_RUN(test_read);
+	TAP_RUN(test_json_shape);
+	TAP_RUN(test_metrics);
+	ret = tap_done();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", root);
+	return ret;
+}

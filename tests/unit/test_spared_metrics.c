@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared's counters (userspace/spared/metrics.c): the /metrics page is
+ * valid Prometheus text (strict checker in promparse.h) and the control
+ * socket's `status` lines are the same samples without HELP/TYPE, in the
+ * names the VM scenarios read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "promparse.h"
+#include "spared.h"
+#include "spare_metrics.h"
+#include "tap.h"
+
+static struct spared d;
+
+static char *page(bool meta)
+{
+	struct spare_metrics m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (meta) {
+		if (spared_metrics_page(&d, f))
+			fprintf(f, "FAILED");
+	} else {
+		spare_metrics_begin(&m, f, false);
+		spared_metrics(&d, &m);
+		if (spare_metrics_end(&m))
+			fprintf(f, "FAILED");
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_page(void)
+{
+	char why[128] = "", *p;
+	int n;
+
+	p = page(true);
+	EXPECT(p != NULL);
+	if (!p)
+		return;
+	n = prom_check(p, why, sizeof(why));
+	if (n < 0)
+		fprintf(stderr, "# %s\n%s", why, p);
+	EXPECT(n >= 20);
+	EXPECT(strstr(p, "# TYPE spared_maps_total counter\nspared_maps_total 3\n") != NULL);
+	EXPECT(strstr(p, "\nspared_slabs_free 3\n") != NULL);
+	free(p);
+}
+
+static void test_status_lines(void)
+{
+	char *p = page(false);
+	const char *line;
+	int lines = 0;
+
+	EXPECT(p != NULL);
+	if (!p)
+		return;
+	EXPECT(!strncmp(p, "spared_port 18515\nspared_uptime_seconds ", 40));
+	EXPECT(strstr(p, "\nspared_revocations_total 0\n") != NULL);
+	EXPECT(strchr(p, '#') == NULL);
+	for (line = p; *line; line = strchr(line, '\n') + 1)
+		lines++;
+	EXPECT(lines >= 20);
+	free(p);
+}
+
+int main(void)
+{
+	d.cfg.port = 18515;
+	if (slab_pool_init(&d.pool, 6 << 20, 1 << 20))
+		return 1;
+	d.pool.stats.maps = 3;
+	d.pool.nfree = 3;
+	TAP_RUN(test_page);
+	TAP_RUN(test_status_lines);
+	slab_pool_destroy(&d.pool);
+	return tap_done();
+}

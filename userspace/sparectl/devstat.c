@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading spare devices from configfs and sysfs, and printing them as a
+ * table, JSON or Prometheus text. See devstat.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "devstat.h"
+#include "spare_metrics.h"
+#include "spare_util.h"
+
+const char *const dev_io_fields[DEV_IO_FIELDS] = {
+	"rdma_reads", "rdma_writes", "backup_reads", "backup_writes",
+	"zero_reads", "redrives", "failovers", "io_errors", "bytes_read",
+	"bytes_written", "write_waits", "resync_pages",
+};
+
+const char *const dev_slab_fields[DEV_SLAB_FIELDS] = {
+	"nr_slabs", "slab_shift", "copies", "mapped", "mapping", "unmapped",
+	"evicting", "failed", "current_pages",
+};
+
+const char *const dev_attrs[] = {
+	"size", "slab_size", "replicas", "donors", "source", "backup",
+	"backup_mode", NULL,
+};
+
+static int say(char *why, size_t whylen, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t whylen, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	errno = err;
+	return -1;
+}
+
+/* Read a small file into @buf with the trailing newline dropped. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		errno = EIO;
+		return -1;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Split @text into at most @max unsigned fields; how many, or -1. */
+static int split_u64(const char *text, uint64_t *out, int max)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (*p) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		if (n == max)
+			return n;	/* a later version appended fields */
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		out[n++] = strtoull(p, &end, 10);
+		if (errno || (*end && *end != ' ' && *end != '\n'))
+			return -1;
+		p = end;
+	}
+	return n;
+}
+
+static int parse_versioned(const char *what, const char *text, uint64_t *vals,
+			   int nfields, char *why, size_t whylen)
+{
+	uint64_t buf[1 + 16];
+	int n = split_u64(text, buf, 1 + nfields);
+
+	if (n < 1)
+		return say(why, whylen, EPROTO, "%s: not a line of numbers", what);
+	if (buf[0] < 1)
+		return say(why, whylen, EPROTO, "%s: version %" PRIu64 " not understood",
+			   what, buf[0]);
+	if (n < 1 + nfields)
+		return say(why, whylen, EPROTO, "%s: %d fields, version 1 has %d",
+			   what, n, 1 + nfields);
+	memcpy(vals, buf + 1, (size_t)nfields * sizeof(*vals));
+	return 0;
+}
+
+int dev_parse_io_stat(const char *text, uint64_t io[DEV_IO_FIELDS],
+		      char *why, size_t whylen)
+{
+	return parse_versioned("io_stat", text, io, DEV_IO_FIELDS, why, whylen);
+}
+
+int dev_parse_slab_stat(const char *text, uint64_t slab[DEV_SLAB_FIELDS],
+			char *why, size_t whylen)
+{
+	return parse_versioned("slab_stat", text, slab, DEV_SLAB_FIELDS, why, whylen);
+}
+
+int dev_parse_donor_stat(const char *text, struct dev_donor_stat *donor,
+			 unsigned int *n, char *why, size_t whylen)
+{
+	const char *line = text, *end;
+
+	*n = 0;
+	for (; *line; line = *end ? end + 1 : end) {
+		struct dev_donor_stat *s;
+		unsigned int version;
+		int used = 0;
+
+		end = strchrnul(line, '\n');
+		if (end == line)
+			continue;
+		if (*n == DEV_MAX_DONORS)
+			return say(why, whylen, EPROTO, "donor_stat: more than %d donors",
+				   DEV_MAX_DONORS);
+		s = &donor[*n];
+		if (sscanf(line, "%u %u %63s %15s %" SCNu64 " %" SCNu64 " %" SCNu64
+			   " %" SCNu64 " %" SCNu64 "%n", &version, &s->index, s->address,
+			   s->state, &s->connects, &s->losses, &s->evictions,
+			   &s->bad_msgs, &s->maps_refused, &used) != 9 ||
+		    version < 1 || (line[used] != '\n' && line[used] && line[used] != ' '))
+			return say(why, whylen, EPROTO, "donor_stat: line not understood: %.*s",
+				   (int)(end - line), line);
+		(*n)++;
+	}
+	return 0;
+}
+
+static int attr(const struct dev_roots *r, const char *name, const char *a,
+		char *buf, size_t len, char *why, size_t whylen)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", r->configfs, name, a);
+	if (read_small(path, buf, len))
+		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+static int attr_u64(const struct dev_roots *r, const char *name, const char *a,
+		    uint64_t *v, char *why, size_t whylen)
+{
+	char buf[32];
+
+	if (attr(r, name, a, buf, sizeof(buf), why, whylen))
+		return -1;
+	if (spare_parse_u64(buf, 0, UINT64_MAX, v))
+		return say(why, whylen, EPROTO, "%s: '%s' is not a number", a, buf);
+	return 0;
+}
+
+static int stat_file(const struct dev_roots *r, const char *disk, const char *file,
+		     char *buf, size_t len, char *why, size_t whylen)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/spare/%s", r->sysfs_block, disk, file);
+	if (read_small(path, buf, len))
+		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
+	     char *why, size_t whylen)
+{
+	char buf[2048], path[512];
+	uint64_t v;
+
+	memset(d, 0, sizeof(*d));
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strlen(name) >= sizeof(d->name))
+		return say(why, whylen, EINVAL, "'%s' is not a device name", name);
+	snprintf(path, sizeof(path), "%s/%s", r->configfs, name);
+	if (access(path, F_OK))
+		return say(why, whylen, ENOENT, "no device '%s' (%s)", name, path);
+	strcpy(d->name, name);
+	if (attr(r, name, "power", buf, sizeof(buf), why, whylen))
+		return -1;
+	d->power = !strcmp(buf, "1");
+	if (attr(r, name, "disk", d->disk, sizeof(d->disk), why, whylen) ||
+	    attr_u64(r, name, "size", &d->size, why, whylen) ||
+	    attr_u64(r, name, "slab_size", &d->slab_size, why, whylen) ||
+	    attr_u64(r, name, "replicas", &v, why, whylen) ||
+	    attr(r, name, "donors", d->donors, sizeof(d->donors), why, whylen) ||
+	    attr(r, name, "source", d->source, sizeof(d->source), why, whylen) ||
+	    attr(r, name, "backup", d->backup, sizeof(d->backup), why, whylen) ||
+	    attr(r, name, "backup_mode", d->backup_mode, sizeof(d->backup_mode), why, whylen))
+		return -1;
+	d->replicas = (unsigned int)v;
+	if (!d->disk[0])
+		return 0;
+	if (stat_file(r, d->disk, "io_stat", buf, sizeof(buf), why, whylen) ||
+	    dev_parse_io_stat(buf, d->io, why, whylen) ||
+	    stat_file(r, d->disk, "slab_stat", buf, sizeof(buf), why, whylen) ||
+	    dev_parse_slab_stat(buf, d->slab, why, whylen) ||
+	    stat_file(r, d->disk, "donor_stat", buf, sizeof(buf), why, whylen) ||
+	    dev_parse_donor_stat(buf, d->donor, &d->ndonors, why, whylen))
+		return -1;
+	d->has_stats = true;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dev_names(const struct dev_roots *r, unsigned int *n)
+{
+	struct dirent *e;
+	char **names = NULL;
+	unsigned int cap = 0;
+	DIR *dir;
+
+	*n = 0;
+	dir = opendir(r->configfs);
+	if (!dir)
+		return NULL;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+			continue;
+		if (*n == cap) {
+			char **grown = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*names));
+
+			if (!grown)
+				goto fail;
+			names = grown;
+		}
+		names[*n] = strdup(e->d_name);
+		if (!names[*n])
+			goto fail;
+		(*n)++;
+	}
+	closedir(dir);
+	if (!names)
+		names = calloc(1, sizeof(*names));
+	else
+		qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+fail:
+	closedir(dir);
+	dev_names_free(names, *n);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void dev_names_free(char **names, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* ---- printers ---- */
+
+static unsigned int count_donors(const char *list)
+{
+	unsigned int n = 0;
+	const char *p;
+
+	if (!*list)
+		return 0;
+	for (p = list, n = 1; *p; p++)
+		n += *p == ',';
+	return n;
+}
+
+void dev_print_table(FILE *f, const struct dev_info *devs, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(f, "%-16s %-8s %-5s %10s %10s %8s %6s %s\n", "NAME", "DISK", "POWER",
+		"SIZE", "SLAB", "REPLICAS", "DONORS", "BACKUP");
+	for (i = 0; i < n; i++) {
+		const struct dev_info *d = &devs[i];
+		char size[32], slab[32];
+
+		fprintf(f, "%-16s %-8s %-5s %10s %10s %8u %6u %s\n", d->name,
+			d->disk[0] ? d->disk : "-", d->power ? "on" : "off",
+			spare_fmt_size(d->size, size, sizeof(size)),
+			spare_fmt_size(d->slab_size, slab, sizeof(slab)), d->replicas,
+			count_donors(d->donors), d->backup[0] ? d->backup : "-");
+	}
+}
+
+void dev_print_show(FILE *f, const struct dev_info *d)
+{
+	char size[32], slab[32];
+	unsigned int i;
+
+	fprintf(f, "name:        %s\n", d->name);
+	fprintf(f, "disk:        %s\n", d->disk[0] ? d->disk : "-");
+	fprintf(f, "power:       %s\n", d->power ? "on" : "off");
+	fprintf(f, "size:        %s (%" PRIu64 " bytes)\n",
+		spare_fmt_size(d->size, size, sizeof(size)), d->size);
+	fprintf(f, "slab_size:   %s\n", spare_fmt_size(d->slab_size, slab, sizeof(slab)));
+	fprintf(f, "replicas:    %u\n", d->replicas);
+	fprintf(f, "donors:      %s\n", d->donors[0] ? d->donors : "-");
+	fprintf(f, "source:      %s\n", d->source[0] ? d->source : "-");
+	fprintf(f, "backup:      %s\n", d->backup[0] ? d->backup : "-");
+	fprintf(f, "backup_mode: %s\n", d->backup_mode);
+	if (!d->has_stats)
+		return;
+	fprintf(f, "\nio_stat:\n");
+	for (i = 0; i < DEV_IO_FIELDS; i++)
+		fprintf(f, "  %-16s %" PRIu64 "\n", dev_io_fields[i], d->io[i]);
+	fprintf(f, "slab_stat:\n");
+	for (i = 0; i < DEV_SLAB_FIELDS; i++)
+		fprintf(f, "  %-16s %" PRIu64 "\n", dev_slab_fields[i], d->slab[i]);
+	fprintf(f, "\n%-5s %-22s %-10s %8s %6s %9s %8s %11s\n", "DONOR", "ADDRESS",
+		"STATE", "CONNECTS", "LOSSES", "EVICTIONS", "BAD_MSGS", "MAPS_REFUSED");
+	for (i = 0; i < d->ndonors; i++) {
+		const struct dev_donor_stat *s = &d->donor[i];
+
+		fprintf(f, "%-5u %-22s %-10s %8" PRIu64 " %6" PRIu64 " %9" PRIu64 " %8"
+			PRIu64 " %11" PRIu64 "\n", s->index, s->address, s->state,
+			s->connects, s->losses, s->evictions, s->bad_msgs, s->maps_refused);
+	}
+}
+
+static struct json_object *jstr_or_null(const char *s)
+{
+	return *s ? json_object_new_string(s) : NULL;
+}
+
+struct json_object *dev_json(const struct dev_info *d, bool stats)
+{
+	struct json_object *o = json_object_new_object(), *donors, *x;
+	char buf[sizeof(d->donors)], *tok, *save = NULL;
+	unsigned int i;
+
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	json_object_object_add(o, "disk", jstr_or_null(d->disk));
+	json_object_object_add(o, "power", json_object_new_boolean(d->power));
+	json_object_object_add(o, "size", json_object_new_uint64(d->size));
+	json_object_object_add(o, "slab_size", json_object_new_uint64(d->slab_size));
+	json_object_object_add(o, "replicas", json_object_new_int((int)d->replicas));
+	donors = json_object_new_array();
+	snprintf(buf, sizeof(buf), "%s", d->donors);
+	for (tok = strtok_r(buf, ", \n", &save); tok; tok = strtok_r(NULL, ", \n", &save))
+		json_object_array_add(donors, json_object_new_string(tok));
+	json_object_object_add(o, "donors", donors);
+	json_object_object_add(o, "source", jstr_or_null(d->source));
+	json_object_object_add(o, "backup", jstr_or_null(d->backup));
+	json_object_object_add(o, "backup_mode", json_object_new_string(d->backup_mode));
+	if (!stats || !d->has_stats)
+		return o;
+	x = json_object_new_object();
+	for (i = 0; i < DEV_IO_FIELDS; i++)
+		json_object_object_add(x, dev_io_fields[i], json_object_new_uint64(d->io[i]));
+	json_object_object_add(o, "io_stat", x);
+	x = json_object_new_object();
+	for (i = 0; i < DEV_SLAB_FIELDS; i++)
+		json_object_object_add(x, dev_slab_fields[i], json_object_new_uint64(d->slab[i]));
+	json_object_object_add(o, "slab_stat", x);
+	donors = json_object_new_array();
+	for (i = 0; i < d->ndonors; i++) {
+		const struct dev_donor_stat *s = &d->donor[i];
+
+		x = json_object_new_object();
+		json_object_object_add(x, "index", json_object_new_int((int)s->index));
+		json_object_object_add(x, "address", json_object_new_string(s->address));
+		json_object_object_add(x, "state", json_object_new_string(s->state));
+		json_object_object_add(x, "connects", json_object_new_uint64(s->connects));
+		json_object_object_add(x, "losses", json_object_new_uint64(s->losses));
+		json_object_object_add(x, "evictions", json_object_new_uint64(s->evictions));
+		json_object_object_add(x, "bad_msgs", json_object_new_uint64(s->bad_msgs));
+		json_object_object_add(x, "maps_refused", json_object_new_uint64(s->maps_refused));
+		json_object_array_add(donors, x);
+	}
+	json_object_object_add(o, "donor_stat", donors);
+	return o;
+}
+
+/* ---- Prometheus text (Documentation/admin-guide.md lists the names) ---- */
+
+static const char *const io_help[DEV_IO_FIELDS] = {
+	"Read requests served by RDMA READ.",
+	"Write requests that reached at least one remote copy.",
+	"Read requests served by the backup device.",
+	"Write requests also written to the backup device.",
+	"Request parts never written, returned as zeros.",
+	"Requests re-driven after a failure.",
+	"Reads served by RDMA after a re-drive.",
+	"Requests failed with an I/O error.",
+	"Bytes read by completed requests.",
+	"Bytes written by completed requests.",
+	"Times a write waited for the write window.",
+	"Pages copied to a copy mapped again after a failure.",
+};
+
+static const char *const slab_states[] = { "mapped", "mapping", "unmapped",
+					   "evicting", "failed" };
+
+int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
+{
+	struct spare_metrics m;
+	unsigned int i, j, k;
+
+#define DEV_LABELS(d) (const char *const[]){ "device", (d)->name, "disk", (d)->disk, NULL }
+
+	spare_metrics_begin(&m, f, true);
+	spare_metrics_family(&m, "spare_device_powered", SPARE_GAUGE,
+			     "1 if the device is powered on (configfs power).");
+	for (i = 0; i < n; i++)
+		spare_metrics_u64(&m, (const char *const[]){ "device", devs[i].name, NULL },
+				  devs[i].power);
+	spare_metrics_family(&m, "spare_device_size_bytes", SPARE_GAUGE, "Device size in bytes.");
+	for (i = 0; i < n; i++)
+		spare_metrics_u64(&m, (const char *const[]){ "device", devs[i].name, NULL },
+				  devs[i].size);
+	for (j = 0; j < DEV_IO_FIELDS; j++) {
+		/* A static name per family: the writer keeps the pointer. */
+		static char io_names[DEV_IO_FIELDS][64];
+
+		snprintf(io_names[j], sizeof(io_names[j]), "spare_%s_total", dev_io_fields[j]);
+		spare_metrics_family(&m, io_names[j], SPARE_COUNTER, io_help[j]);
+		for (i = 0; i < n; i++)
+			if (devs[i].has_stats)
+				spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].io[j]);
+	}
+	spare_metrics_family(&m, "spare_slabs", SPARE_GAUGE, "Slabs in the device.");
+	for (i = 0; i < n; i++)
+		if (devs[i].has_stats)
+			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[0]);
+	spare_metrics_family(&m, "spare_slab_size_bytes", SPARE_GAUGE, "Slab size in bytes.");
+	for (i = 0; i < n; i++)
+		if (devs[i].has_stats)
+			spare_metrics_u64(&m, DEV_LABELS(&devs[i]),
+					  devs[i].slab[1] < 64 ? 1ULL << devs[i].slab[1] : 0);
+	spare_metrics_family(&m, "spare_slab_replicas", SPARE_GAUGE, "Remote copies of every slab.");
+	for (i = 0; i < n; i++)
+		if (devs[i].has_stats)
+			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[2]);
+	spare_metrics_family(&m, "spare_slab_copies", SPARE_GAUGE, "Slab copies by state.");
+	for (i = 0; i < n; i++) {
+		if (!devs[i].has_stats)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(slab_states); k++)
+			spare_metrics_u64(&m, (const char *const[]){ "device", devs[i].name,
+					  "disk", devs[i].disk, "state", slab_states[k], NULL },
+					  devs[i].slab[3 + k]);
+	}
+	spare_metrics_family(&m, "spare_current_pages", SPARE_GAUGE,
+			     "Pages, over all copies, whose remote copy holds the last written data.");
+	for (i = 0; i < n; i++)
+		if (devs[i].has_stats)
+			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[8]);
+
+	spare_metrics_family(&m, "spare_donor_up", SPARE_GAUGE,
+			     "1 if the connection to the donor is live; the state is a label.");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < devs[i].ndonors; k++)
+			spare_metrics_u64(&m, (const char *const[]){ "device", devs[i].name,
+					  "disk", devs[i].disk, "donor", devs[i].donor[k].address,
+					  "state", devs[i].donor[k].state, NULL },
+					  !strcmp(devs[i].donor[k].state, "live"));
+#define DONOR_FAMILY(field, help)							\
+	do {										\
+		spare_metrics_family(&m, "spare_donor_" #field "_total",		\
+				     SPARE_COUNTER, help);				\
+		for (i = 0; i < n; i++)							\
+			for (k = 0; k < devs[i].ndonors; k++)				\
+				spare_metrics_u64(&m, (const char *const[]){ "device",	\
+						  devs[i].name, "disk", devs[i].disk,	\
+						  "donor", devs[i].donor[k].address, NULL },\
+						  devs[i].donor[k].field);		\
+	} while (0)
+	DONOR_FAMILY(connects, "Successful connections to the donor.");
+	DONOR_FAMILY(losses, "Times the connection to the donor was lost (error road).");
+	DONOR_FAMILY(evictions, "Slabs given back to the donor on EVICT.");
+	DONOR_FAMILY(bad_msgs, "Malformed or unexpected messages from the donor.");
+	DONOR_FAMILY(maps_refused, "MAP requests the donor refused.");
+#undef DONOR_FAMILY
+#undef DEV_LABELS
+	return spare_metrics_end(&m);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare devices as sparectl sees them: the configfs attributes of each
+ * device (/sys/kernel/config/spare/<name>/) and, while it is powered on,
+ * its versioned stat files (/sys/block/<disk>/spare/{io,slab,donor}_stat,
+ * Documentation/ABI/testing/sysfs-block-spare). Reading is separate from
+ * printing so that the printers (table, JSON, Prometheus text) are tested
+ * on the host against a fake tree (tests/unit/test_sparectl.c).
+ */
+#ifndef SPARECTL_DEVSTAT_H
+#define SPARECTL_DEVSTAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#define SPARE_CONFIGFS_ROOT	"/sys/kernel/config/spare"
+#define SPARE_SYSFS_BLOCK	"/sys/block"
+#define DEV_MAX_DONORS		8
+#define DEV_IO_FIELDS		12	/* io_stat version 1, after the version */
+#define DEV_SLAB_FIELDS		9	/* slab_stat version 1, after the version */
+
+/* Where to look: the real paths, or a test's fake tree. */
+struct dev_roots {
+	const char	*configfs;
+	const char	*sysfs_block;
+};
+
+struct dev_donor_stat {
+	unsigned int	index;
+	char		address[64];
+	char		state[16];
+	uint64_t	connects, losses, evictions, bad_msgs, maps_refused;
+};
+
+struct dev_info {
+	char		name[64];	/* configfs directory */
+	char		disk[32];	/* "" while powered off */
+	bool		power;
+	uint64_t	size, slab_size;
+	unsigned int	replicas;
+	char		donors[DEV_MAX_DONORS * 24];	/* as configfs shows it */
+	char		source[64];
+	char		backup[256];
+	char		backup_mode[16];
+
+	bool		has_stats;	/* the three files below were read */
+	uint64_t	io[DEV_IO_FIELDS];
+	uint64_t	slab[DEV_SLAB_FIELDS];
+	struct dev_donor_stat donor[DEV_MAX_DONORS];
+	unsigned int	ndonors;
+};
+
+extern const char *const dev_io_fields[DEV_IO_FIELDS];
+extern const char *const dev_slab_fields[DEV_SLAB_FIELDS];
+
+/* The configfs attributes `device create` accepts, in the order written. */
+extern const char *const dev_attrs[];
+
+/*
+ * Read device @name. 0, or -1 with errno and a reason in @why
+ * ("no such device", "io_stat: version 0 not understood", ...).
+ */
+int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
+	     char *why, size_t whylen);
+
+/* The names of every device, sorted; *@n of them, or NULL + errno. */
+char **dev_names(const struct dev_roots *r, unsigned int *n);
+void dev_names_free(char **names, unsigned int n);
+
+/* Parsers of one stat file's text; 0 or -1 (reason in @why). */
+int dev_parse_io_stat(const char *text, uint64_t io[DEV_IO_FIELDS],
+		      char *why, size_t whylen);
+int dev_parse_slab_stat(const char *text, uint64_t slab[DEV_SLAB_FIELDS],
+			char *why, size_t whylen);
+int dev_parse_donor_stat(const char *text, struct dev_donor_stat *donor,
+			 unsigned int *n, char *why, size_t whylen);
+
+/* Printers. */
+void dev_print_table(FILE *f, const struct dev_info *devs, unsigned int n);
+void dev_print_show(FILE *f, const struct dev_info *d);
+struct json_object *dev_json(const struct dev_info *d, bool stats);
+/* Prometheus text of every device; 0 or -1 (a bug: bad name). */
+int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n);
+
+#endif /* SPARECTL_DEVSTAT_H */

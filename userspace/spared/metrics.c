@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spared's counters, declared once: the control socket's `status` prints
+ * them as "name value" lines, and the HTTP endpoint (--metrics-listen)
+ * serves them with HELP and TYPE in the Prometheus text format.
+ */
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include "spared.h"
+#include "spare_metrics.h"
+#include "spare_util.h"
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void put_u64(struct spare_metrics *m, const char *name,
+		enum spare_metric_type type, const char *help, uint64_t v)
+{
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_u64(m, NULL, v);
+}
+
+static void put_f3(struct spare_metrics *m, const char *name,
+	       enum spare_metric_type type, const char *help, double v)
+{
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_f3(m, NULL, v);
+}
+
+void spared_metrics(struct spared *d, struct spare_metrics *m)
+{
+	const struct slab_pool_stats *st = &d->pool.stats;
+	const uint64_t lent = slab_pool_lent(&d->pool);
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		memset(&ru, 0, sizeof(ru));
+	put_u64(m, "spared_port", SPARE_GAUGE, "rdma_cm port this donor listens on.", d->cfg.port);
+	put_f3(m, "spared_uptime_seconds", SPARE_GAUGE, "Seconds since spared started.",
+	   (double)(spare_now_ms() - d->start_ms) / 1000.0);
+	put_u64(m, "spared_slab_bytes", SPARE_GAUGE, "Size of one slab in bytes.", d->pool.slab_size);
+	put_u64(m, "spared_slabs_total", SPARE_GAUGE, "Slabs in the pool (budget / slab size).", d->pool.nslabs);
+	put_u64(m, "spared_slabs_free", SPARE_GAUGE, "Slabs not lent.", d->pool.nfree);
+	put_u64(m, "spared_slabs_lent", SPARE_GAUGE, "Slabs mapped by a client.", lent);
+	put_u64(m, "spared_slabs_evicting", SPARE_GAUGE, "Lent slabs asked back and not yet returned.",
+	    d->pool.nevicting);
+	put_u64(m, "spared_bytes_lent", SPARE_GAUGE, "Bytes mapped by clients now.", lent * d->pool.slab_size);
+	put_u64(m, "spared_bytes_lent_total", SPARE_COUNTER, "Bytes of every slab ever mapped.",
+	    st->maps * d->pool.slab_size);
+	put_u64(m, "spared_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
+	put_u64(m, "spared_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
+	put_u64(m, "spared_unmaps_total", SPARE_COUNTER, "Slabs given back by clients.", st->unmaps);
+	put_u64(m, "spared_evictions_total", SPARE_COUNTER, "EVICT messages sent.", st->evictions);
+	put_u64(m, "spared_revocations_total", SPARE_COUNTER,
+	    "Slabs revoked at the eviction deadline.", st->revocations);
+	put_u64(m, "spared_reclaims_total", SPARE_COUNTER,
+	    "Slabs taken back from clients that went away.", st->reclaims);
+	put_u64(m, "spared_clients", SPARE_GAUGE, "Client sessions now.", d->nsessions);
+	put_u64(m, "spared_sessions_total", SPARE_COUNTER, "CONTROL connections accepted.", d->ctr.sessions);
+	put_u64(m, "spared_data_conns_total", SPARE_COUNTER, "DATA connections accepted.", d->ctr.data_conns);
+	put_u64(m, "spared_conn_rejected_total", SPARE_COUNTER, "Connection requests refused.",
+	    d->ctr.conn_rejected);
+	put_u64(m, "spared_sessions_superseded_total", SPARE_COUNTER,
+	    "Sessions replaced by a reconnect of the same client.", d->ctr.superseded);
+	put_u64(m, "spared_bad_msgs_total", SPARE_COUNTER, "Malformed or out-of-place messages received.",
+	    d->ctr.bad_msgs);
+	put_u64(m, "spared_heartbeats_total", SPARE_COUNTER, "Heartbeats received.", d->ctr.heartbeats);
+	put_f3(m, "spared_cpu_user_seconds_total", SPARE_COUNTER, "CPU time in user mode (getrusage).",
+	   tv_s(ru.ru_utime));
+	put_f3(m, "spared_cpu_system_seconds_total", SPARE_COUNTER, "CPU time in the kernel (getrusage).",
+	   tv_s(ru.ru_stime));
+}
+
+int spared_metrics_page(void *ctx, FILE *f)
+{
+	struct spare_metrics m;
+
+	spare_metrics_begin(&m, f, true);
+	spared_metrics(ctx, &m);
+	return spare_metrics_end(&m);
+}
