@@ -1,4 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
 PROGS += sparectl
-sparectl_SRCS   := userspace/sparectl/sparectl.c
-sparectl_LDLIBS :=
+sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/genkey.c
+sparectl_LDLIBS := -lsodium -lz

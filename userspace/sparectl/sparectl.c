@@ -26,12 +26,15 @@ static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "usage: %s donor [-j] [-p PORT | -S SOCKET] COMMAND...\n"
+"       %s gen-key [--check]   (new host secret; --check: validate stdin)\n"
 "Commands for a local spared: status, slabs, evict N, evict all, query.\n"
 "  -p, --port PORT     the donor's port; socket /run/spare/spared-PORT.sock [%u]\n"
 "  -S, --socket PATH   the donor's control socket\n"
 "  -j, --json          print the status counters as one JSON object\n", prog,
-		(unsigned int)SPARE_DEFAULT_PORT);
+		prog, (unsigned int)SPARE_DEFAULT_PORT);
 }
+
+int sparectl_gen_key(int argc, char **argv);
 
 /*
  * Print a status reply ("name value" lines) as one JSON object; lines of
@@ -151,6 +154,8 @@ int main(int argc, char **argv)
 	int opt;
 
 	spare_log_init(argv[0], SPARE_LOG_INFO);
+	if (argc >= 2 && !strcmp(argv[1], "gen-key"))
+		return sparectl_gen_key(argc - 1, argv + 1);
 	if (argc < 2 || strcmp(argv[1], "donor")) {
 		usage(argc >= 2 && !strcmp(argv[1], "-h") ? stdout : stderr, argv[0]);
 		return argc >= 2 && !strcmp(argv[1], "-h") ? 0 : 2;

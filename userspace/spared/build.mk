@@ -4,4 +4,4 @@ spared_SRCS   := userspace/spared/main.c userspace/spared/config.c \
 		 userspace/spared/server.c \
 		 userspace/spared/ctl.c userspace/spared/pool.c \
 		 userspace/spared/slabmem.c
-spared_LDLIBS := -lrdmacm -libverbs
+spared_LDLIBS := -lrdmacm -libverbs -lsodium -lz

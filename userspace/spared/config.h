@@ -23,6 +23,7 @@ struct spared_config {
 	unsigned int	max_clients;
 	unsigned int	max_data_conns;		/* per client session */
 	unsigned int	hello_timeout_ms;
+	char		host_keys[256];		/* clients' secrets; "" = open */
 };
 
 struct spared_setting {

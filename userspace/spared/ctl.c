@@ -79,6 +79,8 @@ void spared_print_status(struct spared *d, FILE *f, bool slabs)
 	fprintf(f, "spared_sessions_superseded_total %" PRIu64 "\n", d->ctr.superseded);
 	fprintf(f, "spared_bad_msgs_total %" PRIu64 "\n", d->ctr.bad_msgs);
 	fprintf(f, "spared_heartbeats_total %" PRIu64 "\n", d->ctr.heartbeats);
+	fprintf(f, "spared_auth_ok_total %" PRIu64 "\n", d->ctr.auth_ok);
+	fprintf(f, "spared_auth_refused_total %" PRIu64 "\n", d->ctr.auth_refused);
 	fprintf(f, "spared_cpu_user_seconds %.3f\n", tv_s(ru.ru_utime));
 	fprintf(f, "spared_cpu_system_seconds %.3f\n", tv_s(ru.ru_stime));
 	if (!slabs)
