@@ -127,8 +127,12 @@ struct spare_donor {
 	atomic_t seq;
 	atomic_t maps_inflight;
 	wait_queue_head_t map_wait;
-	struct completion hello_done;
-	int hello_status;
+	struct completion hello_done;	/* one count per handshake message */
+	int hello_status;		/* < 0: the handshake failed */
+	/* Handshake messages (HELLO_REPLY, AUTH_*) from the CQ to connect work. */
+	spinlock_t hs_lock;
+	struct spare_msg hs_ring[4];
+	unsigned int hs_count, hs_taken;
 	unsigned int backoff_ms;
 	unsigned long remap_after;	/* jiffies */
 	const char *error_reason;
@@ -164,6 +168,8 @@ enum spare_backup_mode {
 	SPARE_BACKUP_ASYNC,
 };
 
+struct crypto_shash;
+
 /* Configuration, set through configfs while powered off. */
 struct spare_config {
 	u64 size;
@@ -197,6 +203,7 @@ struct spare_dev {
 	unsigned int openers;
 	int index;			/* spareN */
 	u8 uuid[16];
+	struct crypto_shash *auth_tfm;	/* hmac(sha256) keyed; NULL: no key */
 
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
@@ -271,6 +278,15 @@ int spare_blk_init(void);
 void spare_blk_exit(void);
 int spare_dev_power_on(struct spare_dev *dev);
 int spare_dev_power_off(struct spare_dev *dev);
+
+/* spare_auth.c: host authentication */
+int spare_auth_set_key(struct spare_dev *dev, const char *page, size_t count);
+void spare_auth_free(struct spare_dev *dev);
+int spare_auth_mac(struct spare_dev *dev, u8 *mac, unsigned int dir,
+		   const u8 *donor_id, const u8 *nonce_c, const u8 *nonce_d);
+bool spare_auth_donor_ok(struct spare_dev *dev, const u8 *mac,
+			 const u8 *donor_id, const u8 *nonce_c,
+			 const u8 *nonce_d);
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,
