@@ -15,3 +15,8 @@ test_spared_config_SRCS   := tests/unit/test_spared_config.c \
 			     userspace/spared/config.c
 test_spared_config_CFLAGS := -Iuserspace/spared
 test_spared_config_LDLIBS :=
+
+# host authentication: secrets, host-keys files, HMAC proofs (known answers)
+UNIT_TESTS += test_spare_auth
+test_spare_auth_SRCS   := tests/unit/test_spare_auth.c
+test_spare_auth_LDLIBS := -lsodium -lz
