@@ -14,6 +14,7 @@
  * requests are re-driven), emits a uevent and schedules a reconnect with
  * exponential back-off. Nothing else improvises recovery.
  */
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/random.h>
@@ -849,6 +850,17 @@ static unsigned int hs_type(const struct spare_msg *m)
 	return le16_to_cpu(m->hdr.type);
 }
 
+/* The donor's name for the log: its bytes up to a NUL, non-printables as '?'. */
+static const char *printable_id(const u8 *donor_id, char *out)
+{
+	int i;
+
+	for (i = 0; i < SPARE_AUTH_ID_LEN && donor_id[i]; i++)
+		out[i] = isprint(donor_id[i]) ? donor_id[i] : '?';
+	out[i] = '\0';
+	return out;
+}
+
 /*
  * Answer the donor's AUTH_CHALLENGE with our proof, then check its proof.
  * On return @m holds the message that follows (HELLO_REPLY if all went
@@ -858,6 +870,7 @@ static int donor_authenticate(struct spare_donor *d, struct spare_msg *m,
 			      const u8 *nonce_c)
 {
 	u8 donor_id[SPARE_AUTH_ID_LEN], nonce_d[SPARE_AUTH_NONCE_LEN];
+	char id[SPARE_AUTH_ID_LEN + 1];
 	struct spare_msg out;
 	int ret;
 
@@ -884,8 +897,8 @@ static int donor_authenticate(struct spare_donor *d, struct spare_msg *m,
 			d->name);
 		return -EACCES;
 	}
-	pr_info("donor %s: authenticated (donor id %.*s)\n", d->name,
-		(int)strnlen(donor_id, sizeof(donor_id)), donor_id);
+	pr_info("donor %s: authenticated (donor id %s)\n", d->name,
+		printable_id(donor_id, id));
 	ret = hs_next(d, m);
 	return ret ? ret : 1;	/* 1: the donor proved itself */
 }
@@ -921,7 +934,8 @@ static int donor_hello(struct spare_donor *d)
 	if (!ret && hs_type(&m) == SPARE_MSG_AUTH_CHALLENGE && auth) {
 		ret = donor_authenticate(d, &m, nonce_c);
 		proven = ret == 1;
-		ret = max(ret, 0);
+		if (proven)
+			ret = 0;
 	}
 	if (ret)
 		return ret;

@@ -306,7 +306,8 @@ static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
 }
 
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
-			       const char *host, const char *peer);
+			       const char *host, const char *peer,
+			       const struct session *keep);
 
 /* HELLO_REPLY, once the client is known (or the donor is open). */
 static void finish_hello(struct session *sess, uint32_t seq, uint8_t slab_shift)
@@ -414,7 +415,7 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	d->ctr.auth_ok++;
 	log_info("client %s: authenticated as %s", sess->name, k->name);
 	/* Only a proven client may end its own earlier session. */
-	supersede_sessions(d, sess->uuid, sess->host, sess->name);
+	supersede_sessions(d, sess->uuid, sess->host, sess->name, sess);
 	spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, seq);
 	spare_auth_mac(m.auth_response.mac, k->key, SPARE_AUTH_DIR_DONOR,
 		       sess->uuid, d->donor_id, sess->nonce_c, sess->nonce_d);
@@ -896,12 +897,13 @@ static unsigned int live_sessions(const struct spared *d)
  * see Documentation/spared.md.)
  */
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
-			       const char *host, const char *peer)
+			       const char *host, const char *peer,
+			       const struct session *keep)
 {
 	struct session *s;
 
 	for (s = d->sessions; s; s = s->next) {
-		if (s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
+		if (s == keep || s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
 		    strcmp(s->host, host))
 			continue;
 		d->ctr.superseded++;
@@ -925,7 +927,7 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	peer_host(id, host, sizeof(host));
 	/* With host-keys, only after the new session has authenticated. */
 	if (!d->keys.n)
-		supersede_sessions(d, p->client_uuid, host, peer);
+		supersede_sessions(d, p->client_uuid, host, peer, NULL);
 	if (live_sessions(d) >= d->cfg.max_clients) {
 		log_warn("%s: connection refused: already %u clients (max_clients)",
 			 peer, live_sessions(d));
@@ -1352,7 +1354,7 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 		}
 		if (!sess->hello_done &&
 		    now_ms >= sess->created_ms + d->cfg.hello_timeout_ms)
-			session_fail(sess, "no HELLO within %u ms",
+			session_fail(sess, "no completed HELLO (and authentication) within %u ms",
 				     d->cfg.hello_timeout_ms);
 	}
 }
