@@ -161,6 +161,7 @@ struct spare_io_stats {
 	atomic64_t bytes_written;
 	atomic64_t write_waits;		/* writes held back by the window */
 	atomic64_t resync_pages;	/* pages copied to a re-mapped copy */
+	atomic64_t integrity_errors;	/* pages read back with a wrong crc32c */
 };
 
 enum spare_backup_mode {
@@ -181,6 +182,7 @@ struct spare_config {
 	u32 nr_donors;
 	struct sockaddr_storage donor_addr[SPARE_MAX_DONORS];
 	char donor_name[SPARE_MAX_DONORS][64];
+	bool integrity;			/* crc32c per page (spare_integrity.c) */
 };
 
 /*
@@ -204,6 +206,8 @@ struct spare_dev {
 	int index;			/* spareN */
 	u8 uuid[16];
 	struct crypto_shash *auth_tfm;	/* hmac(sha256) keyed; NULL: no key */
+	u32 *crc;			/* crc32c per page, or NULL (integrity) */
+	struct crypto_shash *crc_tfm;
 
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
@@ -253,6 +257,7 @@ struct spare_cmd {
 	atomic_t pending;
 	unsigned long start;		/* jiffies of the first attempt */
 	unsigned int attempts;
+	unsigned int bad_reads;		/* reads that failed their crc32c */
 	bool is_write;
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
@@ -287,6 +292,15 @@ int spare_auth_mac(struct spare_dev *dev, u8 *mac, unsigned int dir,
 bool spare_auth_donor_ok(struct spare_dev *dev, const u8 *mac,
 			 const u8 *donor_id, const u8 *nonce_c,
 			 const u8 *nonce_d);
+
+/* spare_integrity.c: crc32c per page */
+int spare_integrity_start(struct spare_dev *dev);
+void spare_integrity_stop(struct spare_dev *dev);
+void spare_integrity_write(struct spare_dev *dev, struct request *rq);
+bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
+			     struct request *rq);
+bool spare_integrity_want_backup(struct spare_dev *dev,
+				 const struct spare_cmd *cmd);
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,

@@ -24,7 +24,7 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 	struct spare_io_stats *s = &dev_of(d)->stats;
 
 	return sysfs_emit(buf,
-		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
+		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
 		SPARE_IO_STAT_VERSION,
 		atomic64_read(&s->rdma_reads), atomic64_read(&s->rdma_writes),
 		atomic64_read(&s->backup_reads),
@@ -33,7 +33,8 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 		atomic64_read(&s->failovers), atomic64_read(&s->io_errors),
 		atomic64_read(&s->bytes_read), atomic64_read(&s->bytes_written),
 		atomic64_read(&s->write_waits),
-		atomic64_read(&s->resync_pages));
+		atomic64_read(&s->resync_pages),
+		atomic64_read(&s->integrity_errors));
 }
 static DEVICE_ATTR_RO(io_stat);
 
