@@ -21,15 +21,18 @@ MB=32
 # integrity_errors DISK: io_stat field 14 (appended after resync_pages).
 integrity_errors() { cut -d' ' -f14 "/sys/block/$1/spare/io_stat"; }
 
-# corrupt N: overwrite every lent slab of donor N with random bytes.
+# corrupt N: overwrite every slab mapping of donor N with random bytes
+# (16 MiB pieces; the kernel may merge neighbours into one mapping).
 corrupt() {
 	local pid n=0 range start end
 	pid=$(donor_pid "$1")
-	for range in $(awk '$6 == "" {print $1}' "/proc/$pid/maps"); do
+	for range in $(awk '$2 == "rw-p" && $6 == "" {print $1}' "/proc/$pid/maps"); do
 		start=$((0x${range%-*})); end=$((0x${range#*-}))
-		[ $((end - start)) = $((16 << 20)) ] || continue
+		# slabs: private anonymous rw mappings of 16 MiB or more
+		# (neighbours may be merged); heap, arenas and stacks are smaller
+		[ $((end - start)) -ge $((16 << 20)) ] || continue
 		dd if=/dev/urandom of="/proc/$pid/mem" bs=4096 seek=$((start / 4096)) \
-			count=4096 conv=notrunc 2>/dev/null || fail "cannot write donor $1's slab at $range"
+			count=$(((end - start) / 4096)) conv=notrunc 2>/dev/null || fail "cannot write donor $1's slab at $range"
 		n=$((n + 1))
 	done
 	[ $n -gt 0 ] || fail "donor $1 lends no slab"
