@@ -38,6 +38,8 @@
 #define MAX_SLABS	64
 #define CHUNK		((size_t)64 * 1024)
 #define WINDOW		8
+/* recv_msg(): any handshake message (HELLO_REPLY, AUTH_*) */
+#define RECV_HANDSHAKE	0x10000
 
 struct probe_slab {
 	uint32_t id;
@@ -436,7 +438,11 @@ static int recv_msg(struct probe *p, unsigned int want, struct spare_msg *out,
 		} else if (type == SPARE_MSG_ACTIVITY_QUERY) {
 			answer_query(p, &m);
 		}
-		if (type == want) {
+		if (type == want ||
+		    (want == RECV_HANDSHAKE &&
+		     (type == SPARE_MSG_HELLO_REPLY ||
+		      type == SPARE_MSG_AUTH_CHALLENGE ||
+		      type == SPARE_MSG_AUTH_RESPONSE))) {
 			*out = m;
 			return 0;
 		}
@@ -516,7 +522,7 @@ static uint32_t hello_auth(struct probe *p, const char *save,
 	m.hello.flags = SPARE_HELLO_F_AUTH;
 	memcpy(m.hello.nonce, rec.nonce_c, sizeof(rec.nonce_c));
 	send_msg(p, &m);
-	if (recv_msg(p, 0, &m, p->timeout_ms))
+	if (recv_msg(p, RECV_HANDSHAKE, &m, p->timeout_ms))
 		die("HELLO: no answer: %s", strerror(errno));
 	if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_CHALLENGE) {
 		memcpy(nonce_d, m.auth_challenge.nonce, sizeof(nonce_d));
@@ -530,7 +536,7 @@ static uint32_t hello_auth(struct probe *p, const char *save,
 		spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, ++p->seq);
 		memcpy(m.auth_response.mac, rec.mac, sizeof(rec.mac));
 		send_msg(p, &m);
-		if (recv_msg(p, 0, &m, p->timeout_ms))
+		if (recv_msg(p, RECV_HANDSHAKE, &m, p->timeout_ms))
 			die("AUTH_RESPONSE: no answer: %s", strerror(errno));
 		if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_RESPONSE) {
 			if (!spare_auth_mac_ok(m.auth_response.mac, p->key,
