@@ -86,52 +86,56 @@ dmesg | grep -q 'donor 10.0.0.2:18515: authenticated' || fail "A did not authent
 [ "$(slab_stat mapped)" = 16 ] || fail "expected 16 mapped slabs"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 cg_new work 48M
-workload_start 4
+workload_start 3
 sleep 3
 workload_alive
 pass "A swapping through an authenticated donor"
 
-step "device B (unknown key KB) refused by donor 2 while A swaps"
+step "while A swaps: B (unknown key), C (no key), D (key, open donor) powered at once"
 l0=$(wc -l </tmp/spared-2.log)
-r0=$(count /tmp/spared-2.log 'refused: authentication failed')
 mkdir "$CFS/swapb" && echo 256M >"$CFS/swapb/size" && echo 16M >"$CFS/swapb/slab_size" &&
 	echo 10.0.0.2:18515 >"$CFS/swapb/donors" && echo "$KB" >"$CFS/swapb/key" || fail "configure B"
-power_refused swapb
-r1=$(count /tmp/spared-2.log 'refused: authentication failed')
-[ "$r1" -gt "$r0" ] || { tail -20 /tmp/spared-2.log; fail "donor 2 logged no refusal for B"; }
-refused=$(donor_ctl 2 status | awk '$1 == "spared_auth_refused_total" {print $2}')
-[ "$refused" = "$r1" ] || fail "spared_auth_refused_total $refused, but $r1 refusal lines"
-# one line per refused attempt: no other warning about those sessions
-other=$(tail -n +$((l0 + 1)) /tmp/spared-2.log | grep 'warn:' | grep -v -c 'refused: authentication failed' || true)
-[ "$other" = 0 ] || { tail -n +$((l0 + 1)) /tmp/spared-2.log; fail "donor 2 logged $other other warnings"; }
-dmesg | grep -q 'donor 10.0.0.2:18515: refused our key' || fail "B's log does not say its key was refused"
-workload_alive
-[ "$(donor_field 10.0.0.2 state)" = live ] || fail "A's donor is not live"
-[ "$(donor_field 10.0.0.2 losses)" = 0 ] || fail "A lost its donor"
-rmdir "$CFS/swapb"
-pass "B refused ($r1 attempts, one line each); A still live and swapping"
-
-step "device C (no key) refused by donor 2: authentication required"
 mkdir "$CFS/swapc" && echo 256M >"$CFS/swapc/size" && echo 16M >"$CFS/swapc/slab_size" &&
 	echo 10.0.0.2:18515 >"$CFS/swapc/donors" || fail "configure C"
-power_refused swapc
-grep -q 'refused: no key (this donor has host-keys' /tmp/spared-2.log || fail "donor 2 did not say C had no key"
-dmesg | grep -q 'donor 10.0.0.2:18515: refused: it requires authentication and this device has no key' ||
-	fail "C's log does not say a key is needed"
-rmdir "$CFS/swapc"
-workload_alive
-pass "keyless client refused with a clear error on both sides"
-
-step "device D (key KA) refuses the open donor 3"
 mkdir "$CFS/swapd" && echo 256M >"$CFS/swapd/size" && echo 16M >"$CFS/swapd/slab_size" &&
 	echo 10.0.0.3:18515 >"$CFS/swapd/donors" && echo "$KA" >"$CFS/swapd/key" || fail "configure D"
-power_refused swapd
+# each power-on gives up after the module's connect wait (15 s): in parallel
+pids=
+for d in swapb swapc swapd; do
+	power_refused "$d" &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p" || fail "a device powered on although its donor should refuse it"; done
+workload_alive
+pass "B, C and D all refused"
+
+step "B: wrong key: one line per attempt on donor 2, 'refused our key' on the client"
+r1=$(count /tmp/spared-2.log 'refused: authentication failed')
+n1=$(count /tmp/spared-2.log 'refused: no key (this donor has host-keys')
+[ "$r1" -gt 0 ] || { tail -20 /tmp/spared-2.log; fail "donor 2 logged no refusal for B"; }
+refused=$(donor_ctl 2 status | awk '$1 == "spared_auth_refused_total" {print $2}')
+[ "$refused" = $((r1 + n1)) ] || fail "spared_auth_refused_total $refused, but $r1 + $n1 refusal lines"
+# one line per refused attempt: no other warning about those sessions
+other=$(tail -n +$((l0 + 1)) /tmp/spared-2.log | grep 'warn:' | grep -v 'refused: ' | grep -c . || true)
+[ "$other" = 0 ] || { tail -n +$((l0 + 1)) /tmp/spared-2.log; fail "donor 2 logged $other other warnings"; }
+dmesg | grep -q 'donor 10.0.0.2:18515: refused our key' || fail "B's log does not say its key was refused"
+[ "$(donor_field 10.0.0.2 state)" = live ] || fail "A's donor is not live"
+[ "$(donor_field 10.0.0.2 losses)" = 0 ] || fail "A lost its donor"
+pass "B refused ($r1 attempts, one line each); A still live and swapping"
+
+step "C: no key: AUTH_REQUIRED, a clear line on both sides"
+[ "$n1" -gt 0 ] || fail "donor 2 did not say C had no key"
+dmesg | grep -q 'donor 10.0.0.2:18515: refused: it requires authentication and this device has no key' ||
+	fail "C's log does not say a key is needed"
+pass "keyless client refused with a clear error on both sides"
+
+step "D: a client with a key uses nothing from the open donor 3"
 dmesg | grep -q 'donor 10.0.0.3:18515: did not authenticate (open donor?); refusing it' ||
 	fail "D's log does not say the donor did not authenticate"
 grep -q 'asks to authenticate; this donor has no host-keys' /tmp/spared-3.log || fail "donor 3 did not note the request"
 maps=$(donor_ctl 3 status | awk '$1 == "spared_maps_total" {print $2}')
 [ "$maps" = 0 ] || fail "D mapped $maps slabs on the open donor"
-rmdir "$CFS/swapd"
+rmdir "$CFS/swapb" "$CFS/swapc" "$CFS/swapd"
 pass "client with a key used nothing from an unauthenticated donor"
 
 step "open mode: a keyless device uses the open donor"
