@@ -129,8 +129,12 @@ struct spare_donor {
 	atomic_t seq;
 	atomic_t maps_inflight;
 	wait_queue_head_t map_wait;
-	struct completion hello_done;
-	int hello_status;
+	struct completion hello_done;	/* one count per handshake message */
+	int hello_status;		/* < 0: the handshake failed */
+	/* Handshake messages (HELLO_REPLY, AUTH_*) from the CQ to connect work. */
+	spinlock_t hs_lock;
+	struct spare_msg hs_ring[4];
+	unsigned int hs_count, hs_taken;
 	unsigned int backoff_ms;
 	unsigned long remap_after;	/* jiffies */
 	const char *error_reason;
@@ -161,12 +165,15 @@ struct spare_io_stats {
 	atomic64_t resync_pages;	/* pages copied to a re-mapped copy */
 	atomic64_t backup_waits;	/* waits for async-copy room or an older
 					 * backup write of the same pages */
+	atomic64_t integrity_errors;	/* pages read back with a wrong crc32c */
 };
 
 enum spare_backup_mode {
 	SPARE_BACKUP_SYNC,
 	SPARE_BACKUP_ASYNC,
 };
+
+struct crypto_shash;
 
 /* Configuration, set through configfs while powered off. */
 struct spare_config {
@@ -179,6 +186,7 @@ struct spare_config {
 	u32 nr_donors;
 	struct sockaddr_storage donor_addr[SPARE_MAX_DONORS];
 	char donor_name[SPARE_MAX_DONORS][64];
+	bool integrity;			/* crc32c per page (spare_integrity.c) */
 };
 
 /*
@@ -201,6 +209,9 @@ struct spare_dev {
 	unsigned int openers;
 	int index;			/* spareN */
 	u8 uuid[16];
+	struct crypto_shash *auth_tfm;	/* hmac(sha256) keyed; NULL: no key */
+	u32 *crc;			/* crc32c per page, or NULL (integrity) */
+	struct crypto_shash *crc_tfm;
 
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
@@ -252,6 +263,7 @@ struct spare_cmd {
 	atomic_t pending;
 	unsigned long start;		/* jiffies of the first attempt */
 	unsigned int attempts;
+	unsigned int bad_reads;		/* reads that failed their crc32c */
 	bool is_write;
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
@@ -316,6 +328,24 @@ int spare_blk_init(void);
 void spare_blk_exit(void);
 int spare_dev_power_on(struct spare_dev *dev);
 int spare_dev_power_off(struct spare_dev *dev);
+
+/* spare_auth.c: host authentication */
+int spare_auth_set_key(struct spare_dev *dev, const char *page, size_t count);
+void spare_auth_free(struct spare_dev *dev);
+int spare_auth_mac(struct spare_dev *dev, u8 *mac, unsigned int dir,
+		   const u8 *donor_id, const u8 *nonce_c, const u8 *nonce_d);
+bool spare_auth_donor_ok(struct spare_dev *dev, const u8 *mac,
+			 const u8 *donor_id, const u8 *nonce_c,
+			 const u8 *nonce_d);
+
+/* spare_integrity.c: crc32c per page */
+int spare_integrity_start(struct spare_dev *dev);
+void spare_integrity_stop(struct spare_dev *dev);
+void spare_integrity_write(struct spare_dev *dev, struct request *rq);
+bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
+			     struct request *rq);
+bool spare_integrity_want_backup(struct spare_dev *dev,
+				 const struct spare_cmd *cmd);
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,

@@ -293,6 +293,10 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 	unsigned int e, i;
 	bool wait = false;
 
+	if (spare_integrity_want_backup(dev, cmd)) {
+		cmd->use_backup = true;	/* every copy failed its crc32c */
+		return BLK_STS_OK;
+	}
 	for (e = 0; e < cmd->nr_ext; e++) {
 		struct spare_extent *x = &cmd->ext[e];
 		struct spare_slab *slab = &map->slabs[x->slab];
@@ -445,8 +449,10 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		}
 	}
 	blk_mq_start_request(rq);
-	if (!cmd->attempts)
+	if (!cmd->attempts) {
 		cmd->start = jiffies;
+		cmd->bad_reads = 0;
+	}
 
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
@@ -481,6 +487,8 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	memset(cmd->zero, 0, sizeof(cmd->zero));
 	memset(cmd->targets, 0, sizeof(cmd->targets));
 
+	if (cmd->is_write && !cmd->attempts)
+		spare_integrity_write(dev, rq);
 	if (cmd->is_write)
 		st = plan_write(dev, cmd, hctx->queue_num);
 	else
@@ -669,6 +677,8 @@ void spare_cmd_put(struct spare_cmd *cmd)
 	write_window_leave(dev, cmd);
 
 	st = cmd_settle(dev, cmd);
+	if (st == BLK_STS_OK && !spare_integrity_read_ok(dev, cmd, rq))
+		st = BLK_STS_TRANSPORT;	/* re-driven from another source */
 	if (st == BLK_STS_OK) {
 		cmd_account(dev, cmd, rq);
 		cmd->attempts = 0;
@@ -849,6 +859,7 @@ static void power_teardown(struct spare_dev *dev)
 	spare_donors_stop(dev);
 	spare_resync_stop(dev);
 	free_disk(dev);
+	spare_integrity_stop(dev);
 	spare_backup_close(dev);
 	if (dev->wq) {
 		destroy_workqueue(dev->wq);
@@ -893,6 +904,9 @@ int spare_dev_power_on(struct spare_dev *dev)
 		goto fail;
 	}
 	ret = spare_backup_open(dev);
+	if (ret)
+		goto fail;
+	ret = spare_integrity_start(dev);
 	if (ret)
 		goto fail;
 	ret = alloc_disk(dev);

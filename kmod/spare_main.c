@@ -12,6 +12,8 @@
  *   echo 10.0.0.1                  > source        (optional local address)
  *   echo /dev/vdb                  > backup        (optional)
  *   echo sync                      > backup_mode   (sync | async)
+ *   echo crc32c                    > integrity     (none | crc32c)
+ *   echo SPARE-1:...               > key           (optional; sparectl gen-key)
  *   echo 1                         > power         -> /dev/spareN
  *   cat disk                                       -> spareN
  *
@@ -355,6 +357,56 @@ static ssize_t spare_power_store(struct config_item *item, const char *page,
 	return ret ? ret : count;
 }
 
+static ssize_t spare_integrity_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  to_spare_dev(item)->cfg.integrity ? "crc32c" : "none");
+}
+
+static ssize_t spare_integrity_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	int ret = 0;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "integrity"))
+		ret = -EBUSY;
+	else if (sysfs_streq(page, "crc32c"))
+		dev->cfg.integrity = true;
+	else if (sysfs_streq(page, "none"))
+		dev->cfg.integrity = false;
+	else
+		ret = SPARE_WARN_INVAL(dev, "integrity: must be none or crc32c");
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
+/* Write-only: reads say whether a secret is set, never what it is. */
+static ssize_t spare_key_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t ret;
+
+	mutex_lock(&dev->lock);
+	ret = sysfs_emit(page, "%s\n", dev->auth_tfm ? "set" : "unset");
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+static ssize_t spare_key_store(struct config_item *item, const char *page,
+			       size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	int ret = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (!cfg_locked(dev, "key"))
+		ret = spare_auth_set_key(dev, page, count);
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
 static ssize_t spare_disk_show(struct config_item *item, char *page)
 {
 	struct spare_dev *dev = to_spare_dev(item);
@@ -374,6 +426,8 @@ CONFIGFS_ATTR(spare_, backup);
 CONFIGFS_ATTR(spare_, backup_mode);
 CONFIGFS_ATTR(spare_, donors);
 CONFIGFS_ATTR(spare_, source);
+CONFIGFS_ATTR(spare_, integrity);
+CONFIGFS_ATTR(spare_, key);
 CONFIGFS_ATTR(spare_, power);
 CONFIGFS_ATTR_RO(spare_, disk);
 
@@ -385,6 +439,8 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_backup_mode,
 	&spare_attr_donors,
 	&spare_attr_source,
+	&spare_attr_integrity,
+	&spare_attr_key,
 	&spare_attr_power,
 	&spare_attr_disk,
 	NULL,
@@ -397,6 +453,7 @@ static void spare_dev_release(struct config_item *item)
 	/* Open devices hold a configfs dependency: never powered-and-open here. */
 	mutex_lock(&dev->lock);
 	spare_dev_power_off(dev);
+	spare_auth_free(dev);
 	mutex_unlock(&dev->lock);
 	kfree(dev);
 }

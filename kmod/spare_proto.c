@@ -59,6 +59,8 @@ static const char *const msg_type_names[SPARE_MSG_TYPE_MAX + 1] = {
 	[SPARE_MSG_ACTIVITY_QUERY]	= "ACTIVITY_QUERY",
 	[SPARE_MSG_ACTIVITY_REPLY]	= "ACTIVITY_REPLY",
 	[SPARE_MSG_HEARTBEAT]		= "HEARTBEAT",
+	[SPARE_MSG_AUTH_CHALLENGE]	= "AUTH_CHALLENGE",
+	[SPARE_MSG_AUTH_RESPONSE]	= "AUTH_RESPONSE",
 };
 
 const char *spare_msg_type_name(unsigned int type)
@@ -101,6 +103,8 @@ static size_t body_size(unsigned int type)
 	case SPARE_MSG_ACTIVITY_QUERY:	return sizeof(struct spare_msg_activity_query);
 	case SPARE_MSG_ACTIVITY_REPLY:	return sizeof(struct spare_msg_activity_reply);
 	case SPARE_MSG_HEARTBEAT:	return sizeof(struct spare_msg_heartbeat);
+	case SPARE_MSG_AUTH_CHALLENGE:	return sizeof(struct spare_msg_auth_challenge);
+	case SPARE_MSG_AUTH_RESPONSE:	return sizeof(struct spare_msg_auth_response);
 	}
 	return 0;
 }
@@ -116,10 +120,15 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 
 	switch (type) {
 	case SPARE_MSG_HELLO:
-		if (!all_zero(m->hello.reserved, sizeof(m->hello.reserved)))
+		if (!all_zero(m->hello.reserved, sizeof(m->hello.reserved)) ||
+		    (m->hello.flags & ~SPARE_HELLO_F_AUTH))
 			return SPARE_PROTO_ERESERVED;
 		if (!slab_shift_ok(m->hello.slab_shift))
 			return SPARE_PROTO_ESLAB_SHIFT;
+		/* A nonce goes with, and only with, a request to authenticate. */
+		if (!(m->hello.flags & SPARE_HELLO_F_AUTH) !=
+		    all_zero(m->hello.nonce, sizeof(m->hello.nonce)))
+			return SPARE_PROTO_EFIELD;
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_HELLO_REPLY:
 		if (!all_zero(m->hello_reply.reserved,
@@ -165,6 +174,13 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 		return m->activity_reply.reserved ? SPARE_PROTO_ERESERVED :
 						    SPARE_PROTO_OK;
 	case SPARE_MSG_HEARTBEAT:
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_AUTH_CHALLENGE:
+		if (all_zero(m->auth_challenge.nonce,
+			     sizeof(m->auth_challenge.nonce)))
+			return SPARE_PROTO_EFIELD;
+		return SPARE_PROTO_OK;
+	case SPARE_MSG_AUTH_RESPONSE:
 		return SPARE_PROTO_OK;
 	}
 	return SPARE_PROTO_ETYPE;
@@ -238,4 +254,26 @@ int spare_conn_priv_check(const void *buf, size_t len)
 	if (!le32_to_cpu(p->queue_depth) || le32_to_cpu(p->queue_depth) > 4096)
 		return SPARE_PROTO_EFIELD;
 	return SPARE_PROTO_OK;
+}
+
+void spare_auth_transcript(u8 out[SPARE_AUTH_TRANSCRIPT_LEN], unsigned int dir,
+			   const u8 client_uuid[16],
+			   const u8 donor_id[SPARE_AUTH_ID_LEN],
+			   const u8 client_nonce[SPARE_AUTH_NONCE_LEN],
+			   const u8 donor_nonce[SPARE_AUTH_NONCE_LEN])
+{
+	u8 *p = out;
+
+	SPARE_STATIC_ASSERT(sizeof(SPARE_AUTH_LABEL) <= 16, "label fits");
+	memset(p, 0, 16);
+	memcpy(p, SPARE_AUTH_LABEL, sizeof(SPARE_AUTH_LABEL) - 1);
+	p += 16;
+	*p++ = (u8)dir;
+	memcpy(p, client_uuid, 16);
+	p += 16;
+	memcpy(p, donor_id, SPARE_AUTH_ID_LEN);
+	p += SPARE_AUTH_ID_LEN;
+	memcpy(p, client_nonce, SPARE_AUTH_NONCE_LEN);
+	p += SPARE_AUTH_NONCE_LEN;
+	memcpy(p, donor_nonce, SPARE_AUTH_NONCE_LEN);
 }

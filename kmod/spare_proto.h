@@ -63,4 +63,14 @@ void spare_conn_priv_init(struct spare_conn_priv *p, enum spare_conn_kind kind,
 			  u32 queue_depth);
 int spare_conn_priv_check(const void *buf, size_t len);
 
+/*
+ * Lay out the bytes both sides feed to HMAC-SHA-256 for the proof of
+ * direction @dir (enum spare_auth_dir); see uapi/spare.h.
+ */
+void spare_auth_transcript(u8 out[SPARE_AUTH_TRANSCRIPT_LEN], unsigned int dir,
+			   const u8 client_uuid[16],
+			   const u8 donor_id[SPARE_AUTH_ID_LEN],
+			   const u8 client_nonce[SPARE_AUTH_NONCE_LEN],
+			   const u8 donor_nonce[SPARE_AUTH_NONCE_LEN]);
+
 #endif /* SPARE_PROTO_H */

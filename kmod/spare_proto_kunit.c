@@ -30,6 +30,9 @@ static void proto_roundtrip_every_type(struct kunit *test)
 		case SPARE_MSG_EVICT:
 			m.evict.reason = cpu_to_le32(SPARE_EVICT_ADMIN);
 			break;
+		case SPARE_MSG_AUTH_CHALLENGE:
+			m.auth_challenge.nonce[3] = 1;
+			break;
 		}
 		got = 0;
 		KUNIT_EXPECT_EQ_MSG(test, spare_msg_check(&m, sizeof(m), &got),
@@ -164,6 +167,75 @@ static void proto_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, spare_proto_strerror(-1), "unknown error");
 }
 
+/* Protocol version 2: the handshake messages and HELLO's auth fields. */
+static void proto_auth_messages(struct kunit *test)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_HELLO, 1);
+	m.hello.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
+	m.hello.flags = SPARE_HELLO_F_AUTH;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* auth without a nonce */
+	m.hello.nonce[0] = 0x42;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.hello.flags = 0;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* a nonce without auth */
+	m.hello.flags = 0x02;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);	/* unknown flag */
+
+	spare_msg_init(&m, SPARE_MSG_AUTH_CHALLENGE, 2);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* zero nonce */
+	m.auth_challenge.nonce[15] = 1;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.pad[sizeof(m.auth_challenge)] = 1;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+
+	spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, 3);
+	memset(m.auth_response.mac, 0xff, sizeof(m.auth_response.mac));
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.pad[SPARE_AUTH_MAC_LEN] = 1;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, 4);
+	m.hello_reply.status = cpu_to_le32(SPARE_ST_AUTH_FAILED);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.hello_reply.status = cpu_to_le32(SPARE_ST_AUTH_FAILED + 1);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ESTATUS);
+}
+
+/* The bytes both sides feed to HMAC-SHA-256, as uapi/spare.h lays out. */
+static void proto_auth_transcript(struct kunit *test)
+{
+	u8 t[SPARE_AUTH_TRANSCRIPT_LEN], uuid[16], id[16], nc[16], nd[16];
+
+	memset(uuid, 1, sizeof(uuid));
+	memset(id, 2, sizeof(id));
+	memset(nc, 3, sizeof(nc));
+	memset(nd, 4, sizeof(nd));
+	memset(t, 0xee, sizeof(t));
+	spare_auth_transcript(t, SPARE_AUTH_DIR_CLIENT, uuid, id, nc, nd);
+	KUNIT_EXPECT_EQ(test, sizeof(t), (size_t)81);
+	KUNIT_EXPECT_EQ(test, memcmp(t, "spare-auth-v1\0\0\0", 16), 0);
+	KUNIT_EXPECT_EQ(test, t[16], (u8)SPARE_AUTH_DIR_CLIENT);
+	KUNIT_EXPECT_EQ(test, memcmp(t + 17, uuid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t + 33, id, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t + 49, nc, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t + 65, nd, 16), 0);
+	spare_auth_transcript(t, SPARE_AUTH_DIR_DONOR, uuid, id, nc, nd);
+	KUNIT_EXPECT_EQ(test, t[16], (u8)SPARE_AUTH_DIR_DONOR);
+}
+
 static struct kunit_case proto_cases[] = {
 	KUNIT_CASE(proto_roundtrip_every_type),
 	KUNIT_CASE(proto_rejects_bad_header),
@@ -171,6 +243,8 @@ static struct kunit_case proto_cases[] = {
 	KUNIT_CASE(proto_checks_bodies),
 	KUNIT_CASE(proto_conn_priv),
 	KUNIT_CASE(proto_names),
+	KUNIT_CASE(proto_auth_messages),
+	KUNIT_CASE(proto_auth_transcript),
 	{}
 };
 

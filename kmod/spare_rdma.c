@@ -14,8 +14,10 @@
  * requests are re-driven), emits a uevent and schedules a reconnect with
  * exponential back-off. Nothing else improvises recovery.
  */
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
+#include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
@@ -501,16 +503,27 @@ static int donor_copy(const struct spare_donor *d, u32 s)
 	return -1;
 }
 
-static int handle_hello_reply(struct spare_donor *d, const struct spare_msg *m)
+/*
+ * HELLO_REPLY and the AUTH_* messages belong to the handshake that
+ * donor_hello() runs in connect work: queue them for it, one completion
+ * count each. Outside the handshake they are protocol violations.
+ */
+static int handle_handshake_msg(struct spare_donor *d, const struct spare_msg *m)
 {
-	if (atomic_read(&d->state) != SPARE_DONOR_CONNECTING ||
-	    completion_done(&d->hello_done))
+	unsigned long flags;
+	int ret = 0;
+
+	if (atomic_read(&d->state) != SPARE_DONOR_CONNECTING)
 		return -EPROTO;
-	d->session_cookie = le64_to_cpu(m->hello_reply.session_cookie);
-	d->slab_shift = m->hello_reply.slab_shift;
-	d->hello_status = le32_to_cpu(m->hello_reply.status);
-	complete(&d->hello_done);
-	return 0;
+	spin_lock_irqsave(&d->hs_lock, flags);
+	if (d->hs_count - d->hs_taken >= ARRAY_SIZE(d->hs_ring))
+		ret = -EPROTO;		/* more than a handshake's worth */
+	else
+		d->hs_ring[d->hs_count++ % ARRAY_SIZE(d->hs_ring)] = *m;
+	spin_unlock_irqrestore(&d->hs_lock, flags);
+	if (!ret)
+		complete(&d->hello_done);
+	return ret;
 }
 
 static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
@@ -579,7 +592,9 @@ static int handle_msg(struct spare_donor *d, const struct spare_msg *m,
 {
 	switch (type) {
 	case SPARE_MSG_HELLO_REPLY:
-		return handle_hello_reply(d, m);
+	case SPARE_MSG_AUTH_CHALLENGE:
+	case SPARE_MSG_AUTH_RESPONSE:
+		return handle_handshake_msg(d, m);
 	case SPARE_MSG_MAPPED:
 		return handle_mapped(d, m);
 	case SPARE_MSG_EVICT:
@@ -858,33 +873,151 @@ out:
 	spare_kick_queues(d->dev);
 }
 
-static int donor_hello(struct spare_donor *d)
+/* The next handshake message from the donor, in order. */
+static int hs_next(struct spare_donor *d, struct spare_msg *m)
 {
-	struct spare_msg m;
+	unsigned long flags;
 	long left;
-	int ret;
+	int ret = 0;
 
-	reinit_completion(&d->hello_done);
-	d->hello_status = -ETIMEDOUT;
-	msg_prepare(d, &m, SPARE_MSG_HELLO);
-	memcpy(m.hello.client_uuid, d->dev->uuid, sizeof(m.hello.client_uuid));
-	m.hello.slab_shift = d->dev->map.slab_shift;
-	ret = ctrl_send(d, &m);
-	if (ret)
-		return ret;
 	left = donor_wait(d, &d->hello_done, SPARE_CM_TIMEOUT_MS);
 	if (left < 0)
 		return left;
 	if (!left) {
-		pr_warn("donor %s: no HELLO_REPLY\n", d->name);
+		pr_warn("donor %s: no answer to the handshake\n", d->name);
 		return -ETIMEDOUT;
 	}
 	if (d->hello_status < 0)
 		return d->hello_status;
-	if (d->hello_status != SPARE_ST_OK) {
-		pr_warn("donor %s: HELLO refused (status %d)\n", d->name,
-			d->hello_status);
+	spin_lock_irqsave(&d->hs_lock, flags);
+	if (d->hs_taken == d->hs_count)
+		ret = -EPROTO;
+	else
+		*m = d->hs_ring[d->hs_taken++ % ARRAY_SIZE(d->hs_ring)];
+	spin_unlock_irqrestore(&d->hs_lock, flags);
+	return ret;
+}
+
+static unsigned int hs_type(const struct spare_msg *m)
+{
+	return le16_to_cpu(m->hdr.type);
+}
+
+/* The donor's name for the log: its bytes up to a NUL, non-printables as '?'. */
+static const char *printable_id(const u8 *donor_id, char *out)
+{
+	int i;
+
+	for (i = 0; i < SPARE_AUTH_ID_LEN && donor_id[i]; i++)
+		out[i] = isprint(donor_id[i]) ? donor_id[i] : '?';
+	out[i] = '\0';
+	return out;
+}
+
+/*
+ * Answer the donor's AUTH_CHALLENGE with our proof, then check its proof.
+ * On return @m holds the message that follows (HELLO_REPLY if all went
+ * well, or the donor's refusal).
+ */
+static int donor_authenticate(struct spare_donor *d, struct spare_msg *m,
+			      const u8 *nonce_c)
+{
+	u8 donor_id[SPARE_AUTH_ID_LEN], nonce_d[SPARE_AUTH_NONCE_LEN];
+	char id[SPARE_AUTH_ID_LEN + 1];
+	struct spare_msg out;
+	int ret;
+
+	memcpy(donor_id, m->auth_challenge.donor_id, sizeof(donor_id));
+	memcpy(nonce_d, m->auth_challenge.nonce, sizeof(nonce_d));
+	if (!memcmp(nonce_d, nonce_c, sizeof(nonce_d))) {
+		pr_warn("donor %s: challenge echoes our own nonce (reflection); refusing this donor\n",
+			d->name);
+		return -EACCES;
+	}
+	msg_prepare(d, &out, SPARE_MSG_AUTH_RESPONSE);
+	ret = spare_auth_mac(d->dev, out.auth_response.mac,
+			     SPARE_AUTH_DIR_CLIENT, donor_id, nonce_c, nonce_d);
+	if (!ret)
+		ret = ctrl_send(d, &out);
+	memzero_explicit(&out, sizeof(out));
+	if (!ret)
+		ret = hs_next(d, m);
+	if (ret || hs_type(m) != SPARE_MSG_AUTH_RESPONSE)
+		return ret;	/* the caller reads the refusal */
+	if (!spare_auth_donor_ok(d->dev, m->auth_response.mac, donor_id,
+				 nonce_c, nonce_d)) {
+		pr_warn("donor %s: could not prove it knows this device's key; refusing this donor\n",
+			d->name);
+		return -EACCES;
+	}
+	pr_info("donor %s: authenticated (donor id %s)\n", d->name,
+		printable_id(donor_id, id));
+	ret = hs_next(d, m);
+	return ret ? ret : 1;	/* 1: the donor proved itself */
+}
+
+static int donor_hello(struct spare_donor *d)
+{
+	u8 nonce_c[SPARE_AUTH_NONCE_LEN] = { 0 };
+	bool auth = d->dev->auth_tfm;
+	bool proven = false;
+	struct spare_msg m;
+	unsigned long flags;
+	u32 st;
+	int ret;
+
+	reinit_completion(&d->hello_done);
+	spin_lock_irqsave(&d->hs_lock, flags);
+	d->hs_count = d->hs_taken = 0;
+	d->hello_status = 0;
+	spin_unlock_irqrestore(&d->hs_lock, flags);
+	msg_prepare(d, &m, SPARE_MSG_HELLO);
+	memcpy(m.hello.client_uuid, d->dev->uuid, sizeof(m.hello.client_uuid));
+	m.hello.slab_shift = d->dev->map.slab_shift;
+	if (auth) {
+		do
+			get_random_bytes(nonce_c, sizeof(nonce_c));
+		while (!memchr_inv(nonce_c, 0, sizeof(nonce_c)));
+		m.hello.flags = SPARE_HELLO_F_AUTH;
+		memcpy(m.hello.nonce, nonce_c, sizeof(nonce_c));
+	}
+	ret = ctrl_send(d, &m);
+	if (!ret)
+		ret = hs_next(d, &m);
+	if (!ret && hs_type(&m) == SPARE_MSG_AUTH_CHALLENGE && auth) {
+		ret = donor_authenticate(d, &m, nonce_c);
+		proven = ret == 1;
+		if (proven)
+			ret = 0;
+	}
+	if (ret)
+		return ret;
+	if (hs_type(&m) != SPARE_MSG_HELLO_REPLY) {
+		pr_warn("donor %s: %s out of place in the handshake; closing\n",
+			d->name, spare_msg_type_name(hs_type(&m)));
+		return -EPROTO;
+	}
+	d->session_cookie = le64_to_cpu(m.hello_reply.session_cookie);
+	d->slab_shift = m.hello_reply.slab_shift;
+	st = le32_to_cpu(m.hello_reply.status);
+	if (st == SPARE_ST_AUTH_REQUIRED) {
+		pr_warn("donor %s: refused: it requires authentication and this device has no key (see sparectl gen-key)\n",
+			d->name);
+		return -EACCES;
+	}
+	if (st == SPARE_ST_AUTH_FAILED) {
+		pr_warn("donor %s: refused our key (wrong key, or this host is not in its host-keys)\n",
+			d->name);
+		return -EACCES;
+	}
+	if (st != SPARE_ST_OK) {
+		pr_warn("donor %s: HELLO refused (status %u)\n", d->name, st);
 		return -ECONNREFUSED;
+	}
+	if (auth && !proven) {
+		pr_warn("donor %s: did not authenticate (open donor?); refusing it because this device has a key\n",
+			d->name);
+		return -EACCES;
 	}
 	if (d->slab_shift != d->dev->map.slab_shift) {
 		pr_warn("donor %s: serves slabs of 2^%u bytes, device uses 2^%u\n",
@@ -1114,6 +1247,7 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	atomic_set(&d->maps_inflight, 0);
 	init_waitqueue_head(&d->map_wait);
 	init_completion(&d->hello_done);
+	spin_lock_init(&d->hs_lock);
 	spin_lock_init(&d->pending_lock);
 	d->backoff_ms = SPARE_BACKOFF_MIN_MS;
 	INIT_DELAYED_WORK(&d->connect_work, donor_connect_work);

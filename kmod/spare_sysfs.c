@@ -34,7 +34,8 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 		atomic64_read(&s->bytes_read), atomic64_read(&s->bytes_written),
 		atomic64_read(&s->write_waits),
 		atomic64_read(&s->resync_pages),
-		atomic64_read(&s->backup_waits));
+		atomic64_read(&s->backup_waits),
+		atomic64_read(&s->integrity_errors));
 }
 static DEVICE_ATTR_RO(io_stat);
 

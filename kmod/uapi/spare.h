@@ -25,6 +25,10 @@
  * Message flow:
  *   client                         donor
  *   HELLO            ------->
+ *   (with a key: the handshake below, before the donor's HELLO_REPLY)
+ *                    <-------      AUTH_CHALLENGE (donor nonce, donor id)
+ *   AUTH_RESPONSE    ------->      (client's proof)
+ *                    <-------      AUTH_RESPONSE (donor's proof)
  *                    <-------      HELLO_REPLY (session cookie, slab size)
  *   MAP(slab, grant) ------->
  *                    <-------      MAPPED(slab, addr, rkey) or status != 0
@@ -41,7 +45,7 @@
 #include <linux/types.h>
 
 #define SPARE_PROTO_MAGIC	0x31525053U	/* "SPR1" little-endian */
-#define SPARE_PROTO_VERSION	1
+#define SPARE_PROTO_VERSION	2	/* 2: host authentication */
 #define SPARE_MSG_SIZE		64
 #define SPARE_DEFAULT_PORT	18515
 
@@ -60,7 +64,9 @@ enum spare_msg_type {
 	SPARE_MSG_ACTIVITY_QUERY = 7,
 	SPARE_MSG_ACTIVITY_REPLY = 8,
 	SPARE_MSG_HEARTBEAT	 = 9,
-	SPARE_MSG_TYPE_MAX	 = 9,
+	SPARE_MSG_AUTH_CHALLENGE = 10,
+	SPARE_MSG_AUTH_RESPONSE	 = 11,
+	SPARE_MSG_TYPE_MAX	 = 11,
 };
 
 /* Status codes carried in replies. */
@@ -71,7 +77,9 @@ enum spare_status {
 	SPARE_ST_BAD_SLAB_SIZE	= 3,	/* donor cannot serve this slab size */
 	SPARE_ST_BUSY		= 4,	/* slab id already mapped */
 	SPARE_ST_VERSION	= 5,	/* protocol version not supported */
-	SPARE_ST_MAX		= 5,
+	SPARE_ST_AUTH_REQUIRED	= 6,	/* donor has keys; HELLO offered none */
+	SPARE_ST_AUTH_FAILED	= 7,	/* unknown client or wrong proof */
+	SPARE_ST_MAX		= 7,
 };
 
 /* Why a donor evicts a slab. */
@@ -90,11 +98,51 @@ struct spare_msg_hdr {
 	__le32	reserved;
 };
 
+/*
+ * Host authentication (protocol version 2), after NVMe's DH-HMAC-CHAP
+ * without the Diffie-Hellman part. Each client has a 32-byte secret, known
+ * to it and to the donors that serve it (see Documentation/protocol.md for
+ * the "SPARE-1:" text form). Each side proves it knows the secret with
+ * HMAC-SHA-256(secret, transcript), the transcript being
+ *   SPARE_AUTH_LABEL (16 bytes, NUL padded) | direction (1 byte) |
+ *   client_uuid (16) | donor_id (16) | client nonce (16) | donor nonce (16)
+ * (see spare_auth_transcript()). The direction byte keeps one side's proof
+ * from being reflected as the other's; fresh nonces on both sides keep a
+ * recorded proof from being replayed.
+ */
+#define SPARE_AUTH_LABEL	"spare-auth-v1"
+#define SPARE_AUTH_KEY_LEN	32
+#define SPARE_AUTH_NONCE_LEN	16
+#define SPARE_AUTH_ID_LEN	16
+#define SPARE_AUTH_MAC_LEN	32	/* HMAC-SHA-256 */
+#define SPARE_AUTH_TRANSCRIPT_LEN	(16 + 1 + 16 + 16 + 16 + 16)
+
+enum spare_auth_dir {
+	SPARE_AUTH_DIR_CLIENT	= 1,	/* the client's proof */
+	SPARE_AUTH_DIR_DONOR	= 2,	/* the donor's proof */
+};
+
+/* HELLO flags */
+#define SPARE_HELLO_F_AUTH	0x01	/* client has a key: authenticate both ways */
+
 /* client -> donor, first message on the control connection */
 struct spare_msg_hello {
 	__u8	client_uuid[16];	/* stable per client device */
 	__u8	slab_shift;		/* log2 of the slab size wanted */
-	__u8	reserved[7];
+	__u8	flags;			/* SPARE_HELLO_F_* */
+	__u8	reserved[6];
+	__u8	nonce[SPARE_AUTH_NONCE_LEN]; /* random with F_AUTH, else 0 */
+};
+
+/* donor -> client, answer to a HELLO with F_AUTH */
+struct spare_msg_auth_challenge {
+	__u8	nonce[SPARE_AUTH_NONCE_LEN];	/* random, never 0 */
+	__u8	donor_id[SPARE_AUTH_ID_LEN];	/* donor's name, NUL padded */
+};
+
+/* either way: HMAC-SHA-256(client secret, transcript of the direction) */
+struct spare_msg_auth_response {
+	__u8	mac[SPARE_AUTH_MAC_LEN];
 };
 
 /* donor -> client */
@@ -163,6 +211,8 @@ struct spare_msg {
 		struct spare_msg_activity_query	 activity_query;
 		struct spare_msg_activity_reply	 activity_reply;
 		struct spare_msg_heartbeat	 heartbeat;
+		struct spare_msg_auth_challenge	 auth_challenge;
+		struct spare_msg_auth_response	 auth_response;
 		__u8 pad[SPARE_MSG_SIZE - sizeof(struct spare_msg_hdr)];
 	};
 };

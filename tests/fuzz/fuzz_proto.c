@@ -12,6 +12,15 @@
 
 #include "spare_proto.h"
 
+/* Whether @len bytes at @p hold any non-zero byte. */
+static int memchr_inv_zero(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return 1;
+	return 0;
+}
+
 static void check_msg(const uint8_t *data, size_t size)
 {
 	struct spare_msg hdr_only;
@@ -43,6 +52,20 @@ static void check_msg(const uint8_t *data, size_t size)
 		abort();
 	if (type == SPARE_MSG_MAPPED &&
 	    le32toh(m->mapped.status) == SPARE_ST_OK && !m->mapped.addr)
+		abort();
+	/* Version 2: a nonce travels with, and only with, the auth flag ... */
+	if (type == SPARE_MSG_HELLO &&
+	    (m->hello.flags & ~SPARE_HELLO_F_AUTH ||
+	     !(m->hello.flags & SPARE_HELLO_F_AUTH) !=
+	     !memchr_inv_zero(m->hello.nonce, sizeof(m->hello.nonce))))
+		abort();
+	/* ... and a challenge always has one. */
+	if (type == SPARE_MSG_AUTH_CHALLENGE &&
+	    !memchr_inv_zero(m->auth_challenge.nonce,
+			     sizeof(m->auth_challenge.nonce)))
+		abort();
+	if (type == SPARE_MSG_HELLO_REPLY &&
+	    le32toh(m->hello_reply.status) > SPARE_ST_MAX)
 		abort();
 }
 

@@ -14,10 +14,15 @@ UNIT_TESTS += test_spared_config
 test_spared_config_SRCS   := tests/unit/test_spared_config.c \
 			     userspace/spared/config.c
 test_spared_config_CFLAGS := -Iuserspace/spared
-test_spared_config_LDLIBS := -linih -lmicrohttpd
+test_spared_config_LDLIBS := -linih -lmicrohttpd -lsodium -lz
 
 UNIT_TESTS += test_spared_metrics
 test_spared_metrics_SRCS   := tests/unit/test_spared_metrics.c \
 			      userspace/spared/metrics.c userspace/spared/pool.c
 test_spared_metrics_CFLAGS := -Iuserspace/spared
 test_spared_metrics_LDLIBS := -lm
+
+# host authentication: secrets, host-keys files, HMAC proofs (known answers)
+UNIT_TESTS += test_spare_auth
+test_spare_auth_SRCS   := tests/unit/test_spare_auth.c
+test_spare_auth_LDLIBS := -lsodium -lz

@@ -77,6 +77,15 @@ static void make_valid(struct spare_msg *m, unsigned int type)
 	case SPARE_MSG_HEARTBEAT:
 		m->heartbeat.now_ns = htole64(123456789ULL);
 		break;
+	case SPARE_MSG_AUTH_CHALLENGE:
+		memset(m->auth_challenge.nonce, 0x5a,
+		       sizeof(m->auth_challenge.nonce));
+		memcpy(m->auth_challenge.donor_id, "donor-1", 7);
+		break;
+	case SPARE_MSG_AUTH_RESPONSE:
+		memset(m->auth_response.mac, 0xc3,
+		       sizeof(m->auth_response.mac));
+		break;
 	}
 }
 
@@ -93,6 +102,8 @@ static size_t body_len(unsigned int type)
 	case SPARE_MSG_ACTIVITY_QUERY:	return sizeof(struct spare_msg_activity_query);
 	case SPARE_MSG_ACTIVITY_REPLY:	return sizeof(struct spare_msg_activity_reply);
 	case SPARE_MSG_HEARTBEAT:	return sizeof(struct spare_msg_heartbeat);
+	case SPARE_MSG_AUTH_CHALLENGE:	return sizeof(struct spare_msg_auth_challenge);
+	case SPARE_MSG_AUTH_RESPONSE:	return sizeof(struct spare_msg_auth_response);
 	}
 	return 0;
 }
@@ -106,10 +117,10 @@ static void test_layout(void)
 	EXPECT_EQ(sizeof(struct spare_msg_hdr), 16);
 	EXPECT(sizeof(struct spare_conn_priv) <= 56);
 	EXPECT_EQ(offsetof(struct spare_msg, hello), 16);
-	/* Little-endian on the wire whatever the host: "SPR1", version 1. */
+	/* Little-endian on the wire whatever the host: "SPR1", version 2. */
 	spare_msg_init(&m, SPARE_MSG_UNMAP, 0x0a0b0c0d);
 	EXPECT(!memcmp(b, "SPR1", 4));
-	EXPECT_EQ(b[4], 1);
+	EXPECT_EQ(b[4], 2);
 	EXPECT_EQ(b[5], 0);
 	EXPECT_EQ(b[6], SPARE_MSG_UNMAP);
 	EXPECT_EQ(b[7], 0);
@@ -146,7 +157,8 @@ static void test_roundtrip_all_types(void)
 		 * those whose zero body breaks a field rule. */
 		spare_msg_init(&m, t, 0);
 		if (t != SPARE_MSG_HELLO && t != SPARE_MSG_HELLO_REPLY &&
-		    t != SPARE_MSG_MAPPED && t != SPARE_MSG_EVICT)
+		    t != SPARE_MSG_MAPPED && t != SPARE_MSG_EVICT &&
+		    t != SPARE_MSG_AUTH_CHALLENGE)
 			EXPECT_EQ(check(&m), SPARE_PROTO_OK);
 	}
 	/* Type argument is optional. */
@@ -243,7 +255,7 @@ static void test_hello_rules(void)
 	struct spare_msg m;
 
 	make_valid(&m, SPARE_MSG_HELLO);
-	m.hello.reserved[6] = 1;
+	m.hello.reserved[5] = 1;
 	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
 	make_valid(&m, SPARE_MSG_HELLO);
 	m.hello.slab_shift = SPARE_SLAB_SHIFT_MIN - 1;
@@ -256,6 +268,77 @@ static void test_hello_rules(void)
 	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
 	m.hello.slab_shift = SPARE_SLAB_SHIFT_MIN;
 	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+}
+
+/* Version 2: HELLO's auth flag and nonce, and the AUTH_* messages. */
+static void test_auth_rules(void)
+{
+	struct spare_msg m;
+
+	/* A nonce with the flag is good, each without the other is not. */
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.hello.flags = SPARE_HELLO_F_AUTH;
+	m.hello.nonce[15] = 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	EXPECT_EQ(rx.m.hello.nonce[15], 1);
+	m.hello.nonce[15] = 0;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	m.hello.flags = 0;
+	m.hello.nonce[0] = 9;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	/* Unknown flags are reserved. */
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.hello.flags = 0x80;
+	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
+	/* A challenge must carry a nonce; the donor id may be anything. */
+	make_valid(&m, SPARE_MSG_AUTH_CHALLENGE);
+	memset(m.auth_challenge.donor_id, 0xff,
+	       sizeof(m.auth_challenge.donor_id));
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	memset(m.auth_challenge.nonce, 0, sizeof(m.auth_challenge.nonce));
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	m.auth_challenge.nonce[7] = 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	/* The new statuses are in range, the next one is not. */
+	make_valid(&m, SPARE_MSG_HELLO_REPLY);
+	m.hello_reply.status = htole32(SPARE_ST_AUTH_FAILED);
+	m.hello_reply.session_cookie = 0;
+	m.hello_reply.slab_shift = 0;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	m.hello_reply.status = htole32(SPARE_ST_AUTH_REQUIRED);
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	m.hello_reply.status = htole32(SPARE_ST_AUTH_FAILED + 1);
+	EXPECT_EQ(check(&m), SPARE_PROTO_ESTATUS);
+	/* A version 1 peer is refused by the version check. */
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.hdr.version = htole16(1);
+	EXPECT_EQ(check(&m), SPARE_PROTO_EVERSION);
+	EXPECT_EQ(strcmp(spare_msg_type_name(SPARE_MSG_AUTH_CHALLENGE),
+			 "AUTH_CHALLENGE"), 0);
+	EXPECT_EQ(strcmp(spare_msg_type_name(SPARE_MSG_AUTH_RESPONSE),
+			 "AUTH_RESPONSE"), 0);
+}
+
+/* The transcript layout of uapi/spare.h, byte for byte. */
+static void test_auth_transcript(void)
+{
+	uint8_t t[SPARE_AUTH_TRANSCRIPT_LEN], uuid[16], id[16], nc[16], nd[16];
+
+	EXPECT_EQ(SPARE_AUTH_TRANSCRIPT_LEN, 81);
+	memset(uuid, 0x11, 16);
+	memset(id, 0x22, 16);
+	memset(nc, 0x33, 16);
+	memset(nd, 0x44, 16);
+	memset(t, 0xee, sizeof(t));
+	spare_auth_transcript(t, SPARE_AUTH_DIR_DONOR, uuid, id, nc, nd);
+	EXPECT(!memcmp(t, "spare-auth-v1\0\0\0", 16));
+	EXPECT_EQ(t[16], SPARE_AUTH_DIR_DONOR);
+	EXPECT(!memcmp(t + 17, uuid, 16));
+	EXPECT(!memcmp(t + 33, id, 16));
+	EXPECT(!memcmp(t + 49, nc, 16));
+	EXPECT(!memcmp(t + 65, nd, 16));
+	spare_auth_transcript(t, SPARE_AUTH_DIR_CLIENT, uuid, id, nc, nd);
+	EXPECT_EQ(t[16], SPARE_AUTH_DIR_CLIENT);
 }
 
 static void test_hello_reply_rules(void)
@@ -452,6 +535,8 @@ int main(void)
 	TAP_RUN(test_header_rules);
 	TAP_RUN(test_padding_rule);
 	TAP_RUN(test_hello_rules);
+	TAP_RUN(test_auth_rules);
+	TAP_RUN(test_auth_transcript);
 	TAP_RUN(test_hello_reply_rules);
 	TAP_RUN(test_map_rules);
 	TAP_RUN(test_mapped_rules);

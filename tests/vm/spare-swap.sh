@@ -23,7 +23,7 @@ disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 show_stats "$disk"
 [ "$(io_stat "$disk" version)" = 2 ] || fail "io_stat version"
-[ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 14 ] || fail "io_stat: not 14 fields"
+[ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 15 ] || fail "io_stat: not 15 fields"
 mapped=$(cut -d' ' -f5 "/sys/block/$disk/spare/slab_stat")
 [ "$mapped" = 32 ] || fail "expected 32 mapped slab copies, got $mapped"
 donor_ctl 2 status | grep -E '^spared_(slabs|maps)' || true

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 PROGS += sparectl
-sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/devstat.c
-sparectl_LDLIBS := -ljson-c
+sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/devstat.c \
+		   userspace/sparectl/genkey.c
+sparectl_LDLIBS := -ljson-c -lsodium -lz

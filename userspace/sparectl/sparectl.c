@@ -49,6 +49,7 @@ static void usage(FILE *f)
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
+"  sparectl gen-key [--check]     a new host secret; --check: validate stdin\n"
 "Options:\n"
 "  -j, --json          print one JSON value (shapes in sparectl(8))\n"
 "  -p, --port PORT     donor: the local spared on this port [%u]\n"
@@ -526,6 +527,13 @@ static int cmd_donor(struct sparectl *c, int argc, char **argv)
 
 /* ---- dispatch ---- */
 
+int sparectl_gen_key(int argc, char **argv);	/* genkey.c */
+
+static int cmd_gen_key(struct sparectl *c, int argc, char **argv)
+{
+	return sparectl_gen_key(argc, argv);
+}
+
 static const struct {
 	const char	*name;
 	int		(*run)(struct sparectl *c, int argc, char **argv);
@@ -533,6 +541,7 @@ static const struct {
 	{ "device",	cmd_device },
 	{ "donor",	cmd_donor },
 	{ "metrics",	cmd_metrics },
+	{ "gen-key",	cmd_gen_key },
 };
 
 int main(int argc, char **argv)
@@ -575,5 +584,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(argv[optind], objects[i].name))
 			return objects[i].run(&c, argc - optind, argv + optind);
-	return usage_error("unknown object '%s' (device, donor, metrics)", argv[optind]);
+	return usage_error("unknown object '%s' (device, donor, metrics, gen-key)", argv[optind]);
 }

@@ -5,4 +5,4 @@ spared_SRCS   := userspace/spared/main.c userspace/spared/config.c \
 		 userspace/spared/server.c \
 		 userspace/spared/ctl.c userspace/spared/pool.c \
 		 userspace/spared/slabmem.c
-spared_LDLIBS := -lrdmacm -libverbs -linih -lsystemd -lmicrohttpd
+spared_LDLIBS := -lrdmacm -libverbs -linih -lsystemd -lmicrohttpd -lsodium -lz

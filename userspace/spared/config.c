@@ -26,6 +26,7 @@ const struct spare_setting spared_settings[] = {
 	{ "max-clients", 0,  "N",     "client sessions served at once", "64" },
 	{ "max-data-conns", 0, "N",   "DATA connections per client session", "256" },
 	{ "hello-timeout", 0, "MS",   "time a new client has to send HELLO", "10000" },
+	{ "host-keys",	0,  "PATH",  "clients' secrets, \"<name> SPARE-1:...\" lines (default: none, open to any host)", "" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
 };
@@ -93,6 +94,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 							&port, &why))
 			return why;
 		strcpy(cfg->metrics_listen, value);
+	} else if (!strcmp(key, "host-keys")) {
+		if (strlen(value) >= sizeof(cfg->host_keys))
+			return "path too long";
+		strcpy(cfg->host_keys, value);
 	} else if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)

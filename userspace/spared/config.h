@@ -26,6 +26,7 @@ struct spared_config {
 	unsigned int	max_data_conns;		/* per client session */
 	unsigned int	hello_timeout_ms;
 	char		metrics_listen[128];	/* "" = no HTTP /metrics */
+	char		host_keys[256];		/* clients' secrets; "" = open */
 };
 
 #define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS

@@ -69,6 +69,10 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	put_u64(m, "spared_bad_msgs_total", SPARE_COUNTER, "Malformed or out-of-place messages received.",
 	    d->ctr.bad_msgs);
 	put_u64(m, "spared_heartbeats_total", SPARE_COUNTER, "Heartbeats received.", d->ctr.heartbeats);
+	put_u64(m, "spared_auth_ok_total", SPARE_COUNTER,
+	    "Clients that proved their host key.", d->ctr.auth_ok);
+	put_u64(m, "spared_auth_refused_total", SPARE_COUNTER,
+	    "Clients refused by host authentication.", d->ctr.auth_refused);
 	put_f3(m, "spared_cpu_user_seconds_total", SPARE_COUNTER, "CPU time in user mode (getrusage).",
 	   tv_s(ru.ru_utime));
 	put_f3(m, "spared_cpu_system_seconds_total", SPARE_COUNTER, "CPU time in the kernel (getrusage).",

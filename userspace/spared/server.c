@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slabmem.h"
 #include "spared.h"
@@ -304,24 +305,21 @@ static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
 	session_send(sess, &m);
 }
 
-static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t seq)
+static void supersede_sessions(struct spared *d, const uint8_t *uuid,
+			       const char *host, const char *peer,
+			       const struct session *keep);
+
+/* HELLO_REPLY, once the client is known (or the donor is open). */
+static void finish_hello(struct session *sess, uint32_t seq, uint8_t slab_shift)
 {
 	struct spared *d = sess->d;
 	struct spare_msg m;
 
-	if (sess->hello_done) {
-		session_bad_msg(sess, "second HELLO");
-		return;
-	}
-	if (memcmp(in->hello.client_uuid, sess->uuid, sizeof(sess->uuid))) {
-		session_bad_msg(sess, "HELLO uuid differs from the connection's");
-		return;
-	}
 	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, seq);
 	m.hello_reply.slab_shift = (uint8_t)d->cfg.slab_shift;
-	if (in->hello.slab_shift != d->cfg.slab_shift) {
+	if (slab_shift != d->cfg.slab_shift) {
 		log_warn("client %s: HELLO asks for slabs of 2^%u bytes, this donor serves 2^%u",
-			 sess->name, in->hello.slab_shift, d->cfg.slab_shift);
+			 sess->name, slab_shift, d->cfg.slab_shift);
 		m.hello_reply.status = htole32(SPARE_ST_BAD_SLAB_SIZE);
 		session_send(sess, &m);
 		return;
@@ -333,6 +331,96 @@ static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t 
 	session_send(sess, &m);
 	log_info("client %s: HELLO: session ready, %u slabs free", sess->name,
 		 d->pool.nfree);
+}
+
+/*
+ * Refuse a client that did not authenticate: say why in HELLO_REPLY and
+ * take nothing more from it. The client closes the connection on reading
+ * the status; one that does not is closed at hello-timeout. (Closing here
+ * would flush the reply before it leaves.)
+ */
+static void refuse_auth(struct session *sess, uint32_t seq,
+			enum spare_status st, const char *why)
+{
+	struct spare_msg m;
+
+	sess->d->ctr.auth_refused++;
+	sess->auth = AUTH_REFUSED;
+	log_warn("client %s: refused: %s", sess->name, why);
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, seq);
+	m.hello_reply.status = htole32(st);
+	session_send(sess, &m);
+}
+
+static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t seq)
+{
+	struct spared *d = sess->d;
+	struct spare_msg m;
+
+	if (sess->hello_done || sess->auth != AUTH_NONE) {
+		session_bad_msg(sess, "second HELLO");
+		return;
+	}
+	if (memcmp(in->hello.client_uuid, sess->uuid, sizeof(sess->uuid))) {
+		session_bad_msg(sess, "HELLO uuid differs from the connection's");
+		return;
+	}
+	if (!(in->hello.flags & SPARE_HELLO_F_AUTH)) {
+		if (d->keys.n) {
+			refuse_auth(sess, seq, SPARE_ST_AUTH_REQUIRED,
+				    "no key (this donor has host-keys; give the client a key)");
+			return;
+		}
+		finish_hello(sess, seq, in->hello.slab_shift);
+		return;
+	}
+	if (!d->keys.n) {
+		/* Open donor: the client will refuse an unproven donor itself. */
+		log_info("client %s: asks to authenticate; this donor has no host-keys (open mode)",
+			 sess->name);
+		finish_hello(sess, seq, in->hello.slab_shift);
+		return;
+	}
+	memcpy(sess->nonce_c, in->hello.nonce, sizeof(sess->nonce_c));
+	do
+		spare_auth_nonce(sess->nonce_d);
+	while (!memcmp(sess->nonce_d, sess->nonce_c, sizeof(sess->nonce_d)));
+	sess->auth = AUTH_WAIT_RESPONSE;
+	sess->hello_shift = in->hello.slab_shift;
+	spare_msg_init(&m, SPARE_MSG_AUTH_CHALLENGE, seq);
+	memcpy(m.auth_challenge.nonce, sess->nonce_d, sizeof(sess->nonce_d));
+	memcpy(m.auth_challenge.donor_id, d->donor_id, sizeof(d->donor_id));
+	session_send(sess, &m);
+}
+
+static void on_auth_response(struct session *sess, const struct spare_msg *in,
+			     uint32_t seq)
+{
+	struct spared *d = sess->d;
+	const struct spare_host_key *k;
+	struct spare_msg m;
+
+	if (sess->auth != AUTH_WAIT_RESPONSE) {
+		session_bad_msg(sess, "AUTH_RESPONSE without a challenge outstanding");
+		return;
+	}
+	k = spare_host_keys_match(&d->keys, in->auth_response.mac, sess->uuid,
+				  d->donor_id, sess->nonce_c, sess->nonce_d);
+	if (!k) {
+		refuse_auth(sess, seq, SPARE_ST_AUTH_FAILED,
+			    "authentication failed (wrong key, or a host not in host-keys)");
+		return;
+	}
+	sess->auth = AUTH_DONE;
+	d->ctr.auth_ok++;
+	log_info("client %s: authenticated as %s", sess->name, k->name);
+	/* Only a proven client may end its own earlier session. */
+	supersede_sessions(d, sess->uuid, sess->host, sess->name, sess);
+	spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, seq);
+	spare_auth_mac(m.auth_response.mac, k->key, SPARE_AUTH_DIR_DONOR,
+		       sess->uuid, d->donor_id, sess->nonce_c, sess->nonce_d);
+	session_send(sess, &m);
+	finish_hello(sess, seq, sess->hello_shift);
 }
 
 static void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
@@ -412,8 +500,13 @@ static void handle_msg(struct session *sess, const struct spare_msg *m,
 
 	log_dbg("client %s: got %s seq %u", sess->name,
 		spare_msg_type_name(type), seq);
+	if (sess->auth == AUTH_REFUSED) {
+		session_bad_msg(sess, "%s after its authentication was refused",
+				spare_msg_type_name(type));
+		return;
+	}
 	if (type != SPARE_MSG_HELLO && type != SPARE_MSG_HEARTBEAT &&
-	    !sess->hello_done) {
+	    type != SPARE_MSG_AUTH_RESPONSE && !sess->hello_done) {
 		session_bad_msg(sess, "%s before a successful HELLO",
 				spare_msg_type_name(type));
 		return;
@@ -421,6 +514,13 @@ static void handle_msg(struct session *sess, const struct spare_msg *m,
 	switch (type) {
 	case SPARE_MSG_HELLO:
 		on_hello(sess, m, seq);
+		return;
+	case SPARE_MSG_AUTH_RESPONSE:
+		if (sess->hello_done) {
+			session_bad_msg(sess, "AUTH_RESPONSE after HELLO_REPLY");
+			return;
+		}
+		on_auth_response(sess, m, seq);
 		return;
 	case SPARE_MSG_MAP:
 		on_map(sess, m, seq);
@@ -797,12 +897,13 @@ static unsigned int live_sessions(const struct spared *d)
  * see Documentation/spared.md.)
  */
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
-			       const char *host, const char *peer)
+			       const char *host, const char *peer,
+			       const struct session *keep)
 {
 	struct session *s;
 
 	for (s = d->sessions; s; s = s->next) {
-		if (s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
+		if (s == keep || s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
 		    strcmp(s->host, host))
 			continue;
 		d->ctr.superseded++;
@@ -824,7 +925,9 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	int ret;
 
 	peer_host(id, host, sizeof(host));
-	supersede_sessions(d, p->client_uuid, host, peer);
+	/* With host-keys, only after the new session has authenticated. */
+	if (!d->keys.n)
+		supersede_sessions(d, p->client_uuid, host, peer, NULL);
 	if (live_sessions(d) >= d->cfg.max_clients) {
 		log_warn("%s: connection refused: already %u clients (max_clients)",
 			 peer, live_sessions(d));
@@ -1251,18 +1354,48 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 		}
 		if (!sess->hello_done &&
 		    now_ms >= sess->created_ms + d->cfg.hello_timeout_ms)
-			session_fail(sess, "no HELLO within %u ms",
+			session_fail(sess, "no completed HELLO (and authentication) within %u ms",
 				     d->cfg.hello_timeout_ms);
 	}
 }
 
 /* ---- start and stop ---- */
 
+/* Host keys from the config, the donor's name for the transcript. */
+static int auth_start(struct spared *d)
+{
+	char why[160], name[256] = "";
+
+	if (spare_auth_init()) {
+		log_err("libsodium cannot initialise");
+		return -1;
+	}
+	if (gethostname(name, sizeof(name) - 1))
+		strcpy(name, "spared");
+	memset(d->donor_id, 0, sizeof(d->donor_id));
+	memcpy(d->donor_id, name, strnlen(name, sizeof(d->donor_id)));
+	if (!d->cfg.host_keys[0]) {
+		log_warn("open mode: no host-keys, so any host that reaches port %u can borrow memory (see 'sparectl gen-key' and Documentation/spared.md)",
+			 d->cfg.port);
+		return 0;
+	}
+	if (spare_host_keys_load(d->cfg.host_keys, &d->keys, why, sizeof(why))) {
+		log_err("host-keys %s: %s", d->cfg.host_keys, why);
+		return -1;
+	}
+	log_info("host-keys %s: %u clients may connect, each must authenticate",
+		 d->cfg.host_keys, d->keys.n);
+	return 0;
+}
+
 int spared_server_start(struct spared *d)
 {
 	struct addrinfo hints = { 0 }, *ai = NULL;
 	char port[8];
 	int ret;
+
+	if (auth_start(d))
+		return -1;
 
 	d->cm_channel = rdma_create_event_channel();
 	if (!d->cm_channel) {
@@ -1322,6 +1455,7 @@ void spared_server_stop(struct spared *d)
 	if (d->listen_id && rdma_destroy_id(d->listen_id))
 		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
 	d->listen_id = NULL;
+	spare_host_keys_free(&d->keys);
 	if (d->cm_channel) {
 		if (d->cm_src.fd > 0)
 			spared_epoll_del(d, &d->cm_src);

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "pool.h"
+#include "spare_auth.h"
 #include "spare_proto.h"
 
 
@@ -86,6 +87,15 @@ struct session {
 	unsigned int		backlog_head, backlog_len;
 
 	bool			hello_done;
+	enum {
+		AUTH_NONE,		/* no HELLO yet, or open mode */
+		AUTH_WAIT_RESPONSE,	/* AUTH_CHALLENGE sent */
+		AUTH_DONE,		/* both proofs checked */
+		AUTH_REFUSED,		/* told so in HELLO_REPLY; nothing more */
+	}			auth;
+	uint8_t			nonce_c[SPARE_AUTH_NONCE_LEN];
+	uint8_t			nonce_d[SPARE_AUTH_NONCE_LEN];
+	uint8_t			hello_shift;	/* slab size asked in HELLO */
 	bool			dead;		/* torn down at the end of the loop turn */
 	bool			disconnect_pending; /* dead before ESTABLISHED */
 	uint64_t		dead_ms;
@@ -100,6 +110,8 @@ struct spared_counters {
 	uint64_t	superseded;		/* sessions replaced by a reconnect */
 	uint64_t	bad_msgs;		/* malformed or out-of-place messages */
 	uint64_t	heartbeats;
+	uint64_t	auth_ok;		/* clients authenticated */
+	uint64_t	auth_refused;		/* wrong key or no key */
 };
 
 struct spared {
@@ -112,6 +124,8 @@ struct spared {
 	struct rdma_cm_id	*listen_id;
 
 	struct slab_pool	pool;
+	struct spare_host_keys	keys;		/* empty: open mode */
+	uint8_t			donor_id[SPARE_AUTH_ID_LEN]; /* host name */
 	struct session		*sessions;
 	unsigned int		nsessions;
 	uint64_t		next_serial;

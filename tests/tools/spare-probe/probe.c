@@ -29,6 +29,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "spare_auth.h"
 #include "spare_log.h"
 #include "spare_proto.h"
 #include "spare_util.h"
@@ -37,6 +38,8 @@
 #define MAX_SLABS	64
 #define CHUNK		((size_t)64 * 1024)
 #define WINDOW		8
+/* recv_msg(): any handshake message (HELLO_REPLY, AUTH_*) */
+#define RECV_HANDSHAKE	0x10000
 
 struct probe_slab {
 	uint32_t id;
@@ -66,6 +69,9 @@ struct probe {
 	uint64_t	cookie;
 	uint32_t	seq;
 	bool		hello_done;
+	bool		has_key;	/* --key: authenticate in HELLO */
+	uint8_t		reply_shift;	/* slab_shift of the last HELLO_REPLY */
+	uint8_t		key[SPARE_AUTH_KEY_LEN];
 
 	struct ibv_pd	*pd;
 	struct link	ctrl, data;
@@ -432,7 +438,11 @@ static int recv_msg(struct probe *p, unsigned int want, struct spare_msg *out,
 		} else if (type == SPARE_MSG_ACTIVITY_QUERY) {
 			answer_query(p, &m);
 		}
-		if (type == want) {
+		if (type == want ||
+		    (want == RECV_HANDSHAKE &&
+		     (type == SPARE_MSG_HELLO_REPLY ||
+		      type == SPARE_MSG_AUTH_CHALLENGE ||
+		      type == SPARE_MSG_AUTH_RESPONSE))) {
 			*out = m;
 			return 0;
 		}
@@ -476,11 +486,96 @@ static void ctrl_connect(struct probe *p, const void *priv, size_t priv_len,
 		die("control connection: %s", rdma_event_str(t));
 }
 
-static void do_hello(struct probe *p)
+/* What an authenticated HELLO saves for a later replay: Nc and MACc. */
+struct auth_record {
+	uint8_t nonce_c[SPARE_AUTH_NONCE_LEN];
+	uint8_t mac[SPARE_AUTH_MAC_LEN];
+};
+
+/*
+ * HELLO, with --key the authenticated handshake. @save: write Nc and our
+ * proof there; @replay: send that old Nc and proof instead of fresh ones;
+ * @truncate: stop after the challenge. Returns the HELLO_REPLY status (or
+ * 0 after a truncated handshake); dies on anything unexpected.
+ */
+static uint32_t hello_auth(struct probe *p, const char *save,
+			   const char *replay, bool truncate)
+{
+	struct auth_record rec;
+	uint8_t nonce_d[SPARE_AUTH_NONCE_LEN], donor_id[SPARE_AUTH_ID_LEN];
+	struct spare_msg m;
+	bool proven = false;
+	uint32_t st;
+	FILE *f;
+
+	if (replay) {
+		f = fopen(replay, "rb");
+		if (!f || fread(&rec, sizeof(rec), 1, f) != 1)
+			die("%s: cannot read a saved handshake", replay);
+		fclose(f);
+	} else {
+		spare_auth_nonce(rec.nonce_c);
+	}
+	spare_msg_init(&m, SPARE_MSG_HELLO, ++p->seq);
+	memcpy(m.hello.client_uuid, p->uuid, sizeof(p->uuid));
+	m.hello.slab_shift = (uint8_t)p->slab_shift;
+	m.hello.flags = SPARE_HELLO_F_AUTH;
+	memcpy(m.hello.nonce, rec.nonce_c, sizeof(rec.nonce_c));
+	send_msg(p, &m);
+	if (recv_msg(p, RECV_HANDSHAKE, &m, p->timeout_ms))
+		die("HELLO: no answer: %s", strerror(errno));
+	if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_CHALLENGE) {
+		memcpy(nonce_d, m.auth_challenge.nonce, sizeof(nonce_d));
+		memcpy(donor_id, m.auth_challenge.donor_id, sizeof(donor_id));
+		printf("hello: challenge from donor %.16s\n", (char *)donor_id);
+		if (truncate)
+			return 0;
+		if (!replay)
+			spare_auth_mac(rec.mac, p->key, SPARE_AUTH_DIR_CLIENT,
+				       p->uuid, donor_id, rec.nonce_c, nonce_d);
+		spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, ++p->seq);
+		memcpy(m.auth_response.mac, rec.mac, sizeof(rec.mac));
+		send_msg(p, &m);
+		if (recv_msg(p, RECV_HANDSHAKE, &m, p->timeout_ms))
+			die("AUTH_RESPONSE: no answer: %s", strerror(errno));
+		if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_RESPONSE) {
+			if (!spare_auth_mac_ok(m.auth_response.mac, p->key,
+					       SPARE_AUTH_DIR_DONOR, p->uuid,
+					       donor_id, rec.nonce_c, nonce_d))
+				die("donor's proof is wrong");
+			proven = true;
+			if (recv_msg(p, SPARE_MSG_HELLO_REPLY, &m, p->timeout_ms))
+				die("HELLO: no reply: %s", strerror(errno));
+		}
+	}
+	if (le16toh(m.hdr.type) != SPARE_MSG_HELLO_REPLY)
+		die("HELLO: got %s", spare_msg_type_name(le16toh(m.hdr.type)));
+	st = le32toh(m.hello_reply.status);
+	p->reply_shift = m.hello_reply.slab_shift;
+	if (st == SPARE_ST_OK && !proven)
+		die("donor accepted us without proving itself");
+	if (st == SPARE_ST_OK && save) {
+		f = fopen(save, "wb");
+		if (!f || fwrite(&rec, sizeof(rec), 1, f) != 1 || fclose(f))
+			die("%s: cannot save the handshake", save);
+	}
+	if (st == SPARE_ST_OK) {
+		p->cookie = le64toh(m.hello_reply.session_cookie);
+		p->hello_done = true;
+		printf("hello: authenticated both ways, session ready, %u slabs free\n",
+		       le32toh(m.hello_reply.free_slabs));
+	}
+	return st;
+}
+
+/* HELLO (authenticated with --key); returns the HELLO_REPLY status. */
+static uint32_t hello_status(struct probe *p)
 {
 	struct spare_msg m;
 	uint32_t st;
 
+	if (p->has_key)
+		return hello_auth(p, NULL, NULL, false);
 	spare_msg_init(&m, SPARE_MSG_HELLO, ++p->seq);
 	memcpy(m.hello.client_uuid, p->uuid, sizeof(p->uuid));
 	m.hello.slab_shift = (uint8_t)p->slab_shift;
@@ -488,13 +583,23 @@ static void do_hello(struct probe *p)
 	if (recv_msg(p, SPARE_MSG_HELLO_REPLY, &m, p->timeout_ms))
 		die("HELLO: no reply: %s", strerror(errno));
 	st = le32toh(m.hello_reply.status);
+	p->reply_shift = m.hello_reply.slab_shift;
+	if (st == SPARE_ST_OK) {
+		p->cookie = le64toh(m.hello_reply.session_cookie);
+		p->hello_done = true;
+		printf("hello: session ready, %u slabs free\n",
+		       le32toh(m.hello_reply.free_slabs));
+	}
+	return st;
+}
+
+static void do_hello(struct probe *p)
+{
+	uint32_t st = hello_status(p);
+
 	if (st != SPARE_ST_OK)
 		die("HELLO refused: status %u (donor serves slabs of 2^%u)", st,
-		    m.hello_reply.slab_shift);
-	p->cookie = le64toh(m.hello_reply.session_cookie);
-	p->hello_done = true;
-	printf("hello: session ready, %u slabs free\n",
-	       le32toh(m.hello_reply.free_slabs));
+		    p->reply_shift);
 }
 
 static void data_connect(struct probe *p)
@@ -839,6 +944,7 @@ static void usage(FILE *f, const char *prog)
 "  -u, --uuid N             client uuid (every byte N) [random]\n"
 "  -t, --timeout MS         per-step timeout [10000]\n"
 "      --no-hello           do not send HELLO on connect\n"
+"  -k, --key SECRET         authenticate with this SPARE-1: secret\n"
 "      --bad-priv KIND      connect with bad private data and expect a refusal\n"
 "                           (garbage none short magic version kind depth cookie)\n"
 "  -v, --log-level LEVEL\n\n"
@@ -857,6 +963,11 @@ static void usage(FILE *f, const char *prog)
 "  sleep:MS                 sleep (answering queries, recording EVICTs)\n"
 "  wait-file:PATH:MS        wait until PATH exists (as sleep meanwhile)\n"
 "  expect-closed            the donor must close the connection\n"
+"  hello-refused:WHY        HELLO must be refused (auth-required, auth-failed)\n"
+"  auth-save:FILE           authenticated HELLO; keep its nonce and proof\n"
+"  auth-replay:FILE         HELLO replaying a saved nonce and proof: refused\n"
+"  auth-truncate            stop the handshake after the donor's challenge\n"
+"  auth-again               send AUTH_RESPONSE after the handshake\n"
 "  bad:KIND                 send a malformed message; the donor must close\n"
 "                           (magic version type reserved pad short long shift\n"
 "                            donor-msg second-hello map-before-hello garbage)\n",
@@ -928,6 +1039,40 @@ static void run_step(struct probe *p, char *step)
 		}
 	} else if (!strcmp(verb, "expect-closed")) {
 		expect_closed(p, "expect-closed");
+	} else if (!strcmp(verb, "hello-refused")) {
+		uint32_t want = !a1 ? 0 : !strcmp(a1, "auth-required") ?
+				SPARE_ST_AUTH_REQUIRED : !strcmp(a1, "auth-failed") ?
+				SPARE_ST_AUTH_FAILED : 0, st;
+
+		if (!want)
+			die("hello-refused: auth-required or auth-failed");
+		st = hello_status(p);
+		if (st != want)
+			die("HELLO: status %u, expected %u", st, want);
+		printf("hello: refused with status %u: ok\n", st);
+	} else if (!strcmp(verb, "auth-save") || !strcmp(verb, "auth-replay")) {
+		bool saving = !strcmp(verb, "auth-save");
+		uint32_t st;
+
+		if (!a1 || !p->has_key)
+			die("%s: needs a file and --key", verb);
+		st = hello_auth(p, saving ? a1 : NULL, saving ? NULL : a1, false);
+		if (saving && st != SPARE_ST_OK)
+			die("auth-save: HELLO refused: status %u", st);
+		if (!saving && st != SPARE_ST_AUTH_FAILED)
+			die("auth-replay: status %u, expected AUTH_FAILED", st);
+		if (!saving)
+			printf("auth-replay: replayed proof refused: ok\n");
+	} else if (!strcmp(verb, "auth-truncate")) {
+		if (!p->has_key)
+			die("auth-truncate: needs --key");
+		hello_auth(p, NULL, NULL, true);
+	} else if (!strcmp(verb, "auth-again")) {
+		struct spare_msg m;
+
+		/* A proof after the handshake is over: a protocol error. */
+		spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, ++p->seq);
+		send_msg(p, &m);
 	} else if (!strcmp(verb, "bad")) {
 		if (!a1)
 			die("bad: which kind?");
@@ -949,6 +1094,7 @@ int main(int argc, char **argv)
 		{ "no-hello", no_argument, NULL, 'H' },
 		{ "bad-priv", required_argument, NULL, 'B' },
 		{ "log-level", required_argument, NULL, 'v' },
+		{ "key", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -963,8 +1109,19 @@ int main(int argc, char **argv)
 	p.port = SPARE_DEFAULT_PORT;
 	p.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
 	p.timeout_ms = 10000;
-	while ((opt = getopt_long(argc, argv, "p:S:s:u:t:v:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:S:s:u:t:v:k:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'k': {
+			const char *why;
+
+			if (spare_auth_init())
+				die("libsodium cannot initialise");
+			why = spare_key_parse(optarg, p.key);
+			if (why)
+				die("--key: %s", why);
+			p.has_key = true;
+			break;
+		}
 		case 'p':
 			if (spare_parse_u64(optarg, 1, 65535, &v))
 				die("--port %s: not a port", optarg);

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-page integrity (configfs integrity=crc32c). The fault is real and
+# comes from outside spare: after 32 MiB of random data are written, one
+# donor's lent memory is overwritten through /proc/<spared>/mem (as a
+# faulty DIMM or a stray writer on the donor would), with no hook in spared.
+#   - control, integrity=none: the corrupted data is returned silently (so
+#     the corruption does reach readers);
+#   - crc32c, 2 copies: every byte reads back right, the bad pages were
+#     detected (io_stat integrity_errors) and re-read from the other copy;
+#   - crc32c, 1 copy and a backup device: right data, from the backup;
+#   - crc32c, 1 copy, no backup: the read fails with an I/O error; the bad
+#     data is never returned.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+MB=32
+
+# integrity_errors DISK: io_stat field 15 (appended after backup_waits).
+integrity_errors() { io_stat "$1" integrity_errors; }
+
+# corrupt N: overwrite every slab mapping of donor N with random bytes
+# (16 MiB pieces; the kernel may merge neighbours into one mapping).
+corrupt() {
+	local pid n=0 range start end
+	pid=$(donor_pid "$1")
+	for range in $(awk '$2 == "rw-p" && $6 == "" {print $1}' "/proc/$pid/maps"); do
+		start=$((0x${range%-*})); end=$((0x${range#*-}))
+		# slabs: private anonymous rw mappings of 16 MiB or more
+		# (neighbours may be merged); heap, arenas and stacks are smaller
+		[ $((end - start)) -ge $((16 << 20)) ] || continue
+		dd if=/dev/urandom of="/proc/$pid/mem" bs=4096 seek=$((start / 4096)) \
+			count=$(((end - start) / 4096)) conv=notrunc 2>/dev/null || fail "cannot write donor $1's slab at $range"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || fail "donor $1 lends no slab"
+	echo "corrupted $n slabs of donor $1"
+}
+
+# fill DISK: 32 MiB of random data at offset 0, then the page cache dropped.
+fill() {
+	dd if=/dev/urandom of=/tmp/pattern bs=1M count=$MB 2>/dev/null
+	dd if=/tmp/pattern of="/dev/$1" bs=1M conv=fsync 2>/dev/null || fail "write $1"
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# readback DISK: 0 if the data reads back right, 1 if it differs, 2 on EIO.
+readback() {
+	rm -f /tmp/back
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if="/dev/$1" of=/tmp/back bs=1M count=$MB 2>/dev/null || return 2
+	cmp -s /tmp/pattern /tmp/back || return 1
+	return 0
+}
+
+step "soft-RoCE, two donors, a backup ramdisk"
+rxe_up 3
+donor_start 2 --budget 256M --slab-size 16M
+donor_start 3 --budget 256M --slab-size 16M
+spare_load
+modprobe brd rd_nr=1 rd_size=$((64 * 1024)) || fail "modprobe brd"
+pass "ready"
+
+step "control: integrity=none returns corrupted data"
+disk=$(spare_create d0 size=64M slab_size=16M replicas=1 \
+	donors=10.0.0.2:18515 source=10.0.0.1)
+[ "$(cat "$CFS/d0/integrity")" = none ] || fail "integrity is not off by default"
+fill "$disk"
+corrupt 2
+rc=0; readback "$disk" || rc=$?
+[ $rc = 1 ] || fail "without integrity the read gave rc $rc, expected corrupted data"
+spare_destroy d0
+pass "corruption on the donor reaches the reader without integrity"
+
+step "crc32c, 2 copies: bad pages re-read from the other copy"
+disk=$(spare_create d1 size=64M slab_size=16M replicas=2 integrity=crc32c \
+	donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1)
+dmesg | grep -q 'd1: integrity crc32c: 64 KiB of checksums' || fail "no checksum array (1 MiB per GiB)"
+fill "$disk"
+corrupt 2
+readback "$disk" || fail "read back differs or failed with crc32c and 2 copies (rc $?)"
+show_stats "$disk"
+ie=$(integrity_errors "$disk")
+[ "$ie" -gt 0 ] || fail "no integrity error counted although donor 2 was corrupted"
+[ "$(io_stat "$disk" failovers)" -gt 0 ] || fail "no failover counted"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+spare_destroy d1
+pass "every byte right; $ie bad pages caught and read from the other copy"
+
+step "crc32c, 1 copy + backup: bad pages read from the backup"
+disk=$(spare_create d2 size=64M slab_size=16M replicas=1 integrity=crc32c \
+	backup=/dev/ram0 donors=10.0.0.3:18515 source=10.0.0.1)
+fill "$disk"
+corrupt 3
+readback "$disk" || fail "read back differs or failed with crc32c and a backup (rc $?)"
+show_stats "$disk"
+[ "$(integrity_errors "$disk")" -gt 0 ] || fail "no integrity error counted"
+[ "$(io_stat "$disk" backup_reads)" -gt 0 ] || fail "nothing read from the backup"
+spare_destroy d2
+pass "every byte right, from the backup"
+
+step "crc32c, 1 copy, no backup: an I/O error, never the bad data"
+disk=$(spare_create d3 size=64M slab_size=16M replicas=1 integrity=crc32c \
+	donors=10.0.0.2:18515 source=10.0.0.1)
+fill "$disk"
+corrupt 2
+rc=0; readback "$disk" || rc=$?
+[ $rc = 2 ] || fail "expected an I/O error, got rc $rc (1 = corrupted data returned)"
+show_stats "$disk"
+[ "$(integrity_errors "$disk")" -gt 0 ] || fail "no integrity error counted"
+[ "$(io_stat "$disk" io_errors)" -gt 0 ] || fail "no I/O error counted"
+spare_destroy d3
+pass "no good source: EIO, never wrong data"
+
+step "teardown"
+rmmod spare || fail "rmmod"
+rmmod brd
+for n in 2 3; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+done
+# the only warnings are the expected crc32c and I/O error lines
+check_dmesg
+pass "clean teardown"
