@@ -24,7 +24,7 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 	struct spare_io_stats *s = &dev_of(d)->stats;
 
 	return sysfs_emit(buf,
-		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
+		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
 		SPARE_IO_STAT_VERSION,
 		atomic64_read(&s->rdma_reads), atomic64_read(&s->rdma_writes),
 		atomic64_read(&s->backup_reads),
