@@ -54,5 +54,14 @@ pass "job moved mid-training with RDMA workers; sums exact, the other job undist
 step "SIGTERM: clean exit"
 kill -TERM "$AGG_PID"
 wait "$AGG_PID" || fail_log "spare-aggd exited $?"
-grep -c "rdma" "$AGG_LOG" >/dev/null
 pass "spare-aggd exited cleanly"
+
+step "the daemon's log: the workers came over RDMA, and no RDMA error"
+# A connection closed with a reason is logged with its peer, "rdma IP:PORT"
+# for RDMA ones; the vanished worker's connection was closed so.
+grep -q "(rdma $(host_addr 1):[0-9]*): closed:" "$AGG_LOG" ||
+	fail_log "no connection from $(host_addr 1) over RDMA in the daemon's log"
+if grep -E 'spare-aggd: rdma: .*(rejected|failed|cannot|rdma_accept|bad address)' "$AGG_LOG"; then
+	fail_log "RDMA errors in the daemon's log"
+fi
+pass "RDMA connections from $(host_addr 1) in the log, no RDMA error"

@@ -231,3 +231,18 @@ perftest() {
 	[ $rc = 0 ] || { echo "--- $tool server:"; cat /tmp/perftest-srv.out; }
 	return $rc
 }
+
+# redrives_check: after a donor's link was cut under swap I/O, the
+# operations in flight to it were flushed by the error road and their
+# requests re-driven: io_stat's redrives is counted, and failovers (reads
+# served by RDMA after a re-drive) never exceeds it
+# (Documentation/ABI/testing/sysfs-block-spare). A SIGKILLed donor need not
+# cause any: on 6.1 its loss in the write phase re-drove nothing.
+# Needs $disk and io_stat from spare.inc.
+redrives_check() {
+	local r f
+	r=$(io_stat "$disk" redrives); f=$(io_stat "$disk" failovers)
+	echo "redrives $r, failovers $f"
+	[ "$r" -ge 1 ] || fail "no re-drive counted after the cut"
+	[ "$f" -le "$r" ] || fail "more failovers ($f) than re-drives ($r)"
+}

@@ -23,11 +23,44 @@ rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 spare_load
 
+# backoff_check FROM: the kernel log's lines after line FROM that retry the
+# bad donor ("...; retrying in N ms" after a failed connect, "...;
+# reconnecting in N ms" after an error on a live session) show the
+# exponential back-off of spare_rdma.c: 500 ms first, each delay twice the
+# one before up to 16 s, and each retry logged no sooner than the delay the
+# one before announced (kernel timestamps: a lower bound, which a slow
+# machine cannot break).
+backoff_check() {
+	dmesg | tail -n +"$(( $1 + 1 ))" | grep 'donor 10.0.0.3:18515: ' |
+		grep -E '(retrying|reconnecting) in [0-9]+ ms' >/tmp/retries
+	cat /tmp/retries
+	awk '{
+		t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t)
+		d = $0; sub(/.* in /, "", d); sub(/ ms.*/, "", d)
+		n++
+		if (n == 1 && d != 500) { print "first delay " d " ms, not 500"; bad = 1 }
+		if (n > 1) {
+			want = 2 * prev; if (want > 16000) want = 16000
+			if (d != want) { print "retry " n ": delay " d " ms after " prev " ms"; bad = 1 }
+			if (t - pt < prev / 1000 - 0.005) {
+				printf "retry %d logged %.3f s after the one before, which announced %d ms\n", n, t - pt, prev
+				bad = 1
+			}
+		}
+		prev = d; pt = t
+	}
+	END {
+		if (n < 3) { print "only " n " retries logged"; bad = 1 }
+		exit bad
+	}' /tmp/retries
+}
+
 for m in hello live; do
 	step "bad donor on 10.0.0.3 in mode '$m'"
 	spare-baddonor -l 10.0.0.3 -m "$m" >/tmp/bad.log 2>&1 &
 	bad=$!
 	sleep 1
+	log0=$(dmesg | wc -l)
 	disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
 		donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1)
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$8}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
@@ -44,6 +77,12 @@ for m in hello live; do
 	io_check
 	[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
 	pass "mode $m: bad donor disconnected, good donor untouched, I/O verified"
+
+	step "mode $m: the bad donor is retried with exponential back-off"
+	wait_until 60 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$8}' /sys/block/$disk/spare/donor_stat)\" -ge 4 ]" ||
+		{ show_stats "$disk"; cat /tmp/bad.log; fail "fewer than 4 bad messages counted in 60 s"; }
+	backoff_check "$log0" || fail "no exponential back-off"
+	pass "mode $m: $(wc -l </tmp/retries) retries, delays doubling from 500 ms, none early"
 	spare_destroy swap0
 	kill "$bad"; wait "$bad" 2>/dev/null
 done

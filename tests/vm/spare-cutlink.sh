@@ -38,6 +38,7 @@ grep -q "superseded by a new session" /tmp/spared-2.log ||
 workload_wait
 show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+redrives_check
 [ "$(donor_field 10.0.0.2 connects)" -ge 2 ] || fail "no reconnect counted"
 grep -q "donor_lost 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_lost uevent"; }
 pass "every page verified; donor 2 reconnected ($(donor_field 10.0.0.2 connects) connects) and all 32 copies are mapped"

@@ -17,12 +17,20 @@ pass "swapping on $disk"
 step "workload running; donor 2 evicts 6 slabs, then all of them"
 workload_start
 sleep 25
+# Each EVICT must land while the workload swaps: it is running, and swap
+# I/O went on between the first EVICT and the last one answered.
+workload_alive
+io0=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
 donor_ctl 2 evict 6
 sleep 15
+workload_alive
 donor_ctl 2 evict all
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 16 ]" ||
 	{ show_stats "$disk"; donor_ctl 2 status; fail "evictions not answered"; }
+io1=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
 show_stats "$disk"
+[ "$io1" -gt "$io0" ] || fail "no swap I/O while donor 2 evicted ($io0 -> $io1 pages)"
+echo "swap I/O during the evictions: $((io1 - io0)) pages"
 donor_ctl 2 status | grep -E 'evict|revoc|free'
 pass "$(donor_field 10.0.0.2 evictions) slabs given back to donor 2"
 

@@ -57,7 +57,17 @@ br=$(io_stat "$disk" backup_reads); err=$(io_stat "$disk" io_errors)
 [ "$br" = 0 ] || fail "$br reads came from a backup"
 [ "$err" = 0 ] || fail "$err I/O errors"
 for n in 2 3; do
-	donor_ctl $n status | grep -E '^spared_(slabs_lent|maps_total|clients)' || true
+	donor_ctl $n status | grep -E '^spared_(slabs_lent|maps_total|clients|data_conns_total)' || true
+done
+# One RC QP per (hardware queue, donor), connected lazily
+# (Documentation/kmod.md): each donor accepted at least one DATA connection
+# and never more than the device has hardware queues.
+nq=$(ls -d /sys/block/"$disk"/mq/*/ | wc -l)
+for n in 2 3; do
+	dc=$(donor_ctl $n status | awk '$1 == "spared_data_conns_total" {print $2}')
+	[ "${dc:-0}" -ge 1 ] && [ "$dc" -le "$nq" ] ||
+		fail "donor $n accepted ${dc:-no} DATA connections for $nq hardware queues"
+	echo "donor $n: $dc DATA connections, $nq hardware queues"
 done
 check_dmesg
 pass "$rr RDMA reads, $rw RDMA writes, 0 backup reads, 0 errors"

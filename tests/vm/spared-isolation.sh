@@ -84,3 +84,22 @@ spared_alive
 spared_stop
 echo "---- spared log"; cat "$SPARED_LOG"; echo "----"
 pass "spared isolation"
+
+step "max-clients 1: a second client is refused while the first is served, then served"
+spared_start --budget 1M --slab-size 1M --max-clients 1
+probe_bg /tmp/a.out 1 "$SPARED_ADDR" map:1 write:1:0x5a sleep:600000
+a=$PROBE_PID
+wait_line /tmp/a.out "write slab 1"
+expect_counter clients 1
+probe 3 "$SPARED_ADDR" heartbeat && fail_log "a second client was served beyond max-clients 1"
+expect_counter conn_rejected_total 1
+grep -q 'connection refused: already 1 clients (max_clients)' "$SPARED_LOG" ||
+	fail_log "no log line for the refused client"
+kill -KILL $a; wait $a 2>/dev/null
+wait_for 150 sh -c "[ \"\$(sparectl donor -p $SPARED_PORT status | awk '\$1==\"spared_clients\"{print \$2}')\" = 0 ]" ||
+	fail_log "the killed client's session was not reaped"
+probe 3 "$SPARED_ADDR" map:2 read:2:0 unmap:2 || fail_log "a client refused at the limit is not served once there is room"
+expect_counter conn_rejected_total 1
+spared_alive
+spared_stop
+pass "max-clients: the client beyond the limit refused (counted, logged), served once the first left"
