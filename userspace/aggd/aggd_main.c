@@ -107,7 +107,7 @@ static void usage(FILE *f)
 "  -a, --addr ADDR         listen address (default 0.0.0.0)\n"
 "  -p, --port PORT         TCP port (default %u; 0 picks one)\n"
 "      --port-file FILE    write the bound port to FILE\n"
-"  -P, --policy NAME       fifo | wfs | las (default wfs)\n"
+"  -P, --policy NAME       fifo | wfs | las | dlas (default wfs)\n"
 "      --min-cores N       pool threads always awake (default 1)\n"
 "      --max-cores N       pool threads at most (default: online CPUs)\n"
 "      --tick-ms MS        controller period (default 100)\n"
