@@ -345,6 +345,31 @@ static int scenario_many(void)
 	return bad;
 }
 
+/*
+ * Enough summing to keep more than one core of the pool busy for a while:
+ * four jobs of two workers push 1 Mi fp32 elements each, 20 times.  The
+ * test that calls it watches the pool scale up and back down.
+ */
+static int scenario_load(void)
+{
+	enum { JOBS = 4, W = 2 };
+	struct worker *jobs[JOBS];
+	int bad = 0;
+
+	for (unsigned int j = 0; j < JOBS; j++) {
+		jobs[j] = start_job(150 + j, W, AGG_DTYPE_F32, 20,
+				    1u << 20, 4096 + j, 65536);
+		run_workers(jobs[j], W);
+	}
+	for (unsigned int j = 0; j < JOBS; j++) {
+		bad |= join_workers(jobs[j], W);
+		free(jobs[j]);
+	}
+	printf("load: %d jobs x %d workers x 20 iterations of 1 Mi fp32: %s\n",
+	       JOBS, W, bad ? "errors" : "all sums exact");
+	return bad;
+}
+
 static int scenario_dead_worker(void)
 {
 	struct worker *a = start_job(200, 3, AGG_DTYPE_F32, 4, 50000, 10, 8192);
@@ -1409,6 +1434,8 @@ int main(int argc, char **argv)
 		goto usage;
 	if (!strcmp(argv[optind], "many"))
 		ret = scenario_many();
+	else if (!strcmp(argv[optind], "load"))
+		ret = scenario_load();
 	else if (!strcmp(argv[optind], "dead-worker"))
 		ret = scenario_dead_worker();
 	else if (!strcmp(argv[optind], "early-leave"))
@@ -1430,6 +1457,6 @@ int main(int argc, char **argv)
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-R [-S SRC]] "
-		"many|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate\n");
+		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate\n");
 	return 2;
 }
