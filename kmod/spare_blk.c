@@ -734,6 +734,18 @@ static const struct blk_mq_ops spare_mq_ops = {
 /*
  * While the device is open its configfs item cannot be removed: the open
  * holds a configfs dependency on it, so rmdir returns -EBUSY.
+ *
+ * The pin uses configfs_depend_item_unlocked(), which takes only configfs's
+ * dirent spinlock. configfs_depend_item() would take the configfs root's
+ * inode lock here, under the disk's open_mutex and our open_lock, and an
+ * rmdir (inode lock, then the item's frag_sem) racing a power=0 write
+ * (frag_sem, dev->lock, open_lock, then open_mutex in del_gendisk) closes
+ * that into a cycle: lockdep reported it on the debug kernel. The unlocked
+ * variant needs the subsystem to stay registered, which holds: the open
+ * holds a reference on this module (taken before ->open), and the
+ * subsystem is unregistered only at module exit. It finds the item by
+ * walking the subsystem's tree, skipping items being dropped, so an open
+ * racing rmdir gets -ENOENT rather than a dangling pin.
  */
 static int spare_open(struct gendisk *disk)
 {
@@ -744,7 +756,7 @@ static int spare_open(struct gendisk *disk)
 	if (dev->dying) {
 		ret = -ENXIO;
 	} else if (!dev->openers) {
-		ret = configfs_depend_item(&spare_subsys, &dev->item);
+		ret = configfs_depend_item_unlocked(&spare_subsys, &dev->item);
 		if (ret)
 			pr_warn("%s: cannot pin configfs item: %d\n",
 				disk->disk_name, ret);

@@ -70,8 +70,16 @@ static void test_parse(void)
 	EXPECT_EQ(dev_parse_io_stat("1 1 2 3 4 5 6 7 8 9 10 11 12\n", io, why, sizeof(why)), 0);
 	EXPECT_EQ(io[0], 1);
 	EXPECT_EQ(io[11], 12);
-	/* A later version appends fields: the known ones still read. */
+	EXPECT_EQ(io[12], 0);	/* version 1 has no backup_waits */
 	EXPECT_EQ(dev_parse_io_stat("2 1 2 3 4 5 6 7 8 9 10 11 12 13 14", io, why, sizeof(why)), 0);
+	EXPECT_EQ(io[12], 13);
+	EXPECT_EQ(io[13], 14);
+	/* version 2 needs its 14 fields */
+	EXPECT_EQ(dev_parse_io_stat("2 1 2 3 4 5 6 7 8 9 10 11 12", io, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "version 2 has 15") != NULL);
+	/* A later version appends fields: the known ones still read. */
+	EXPECT_EQ(dev_parse_io_stat("3 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", io, why, sizeof(why)), 0);
+	EXPECT_EQ(io[13], 14);
 	EXPECT_EQ(dev_parse_io_stat("0 1 2 3 4 5 6 7 8 9 10 11 12", io, why, sizeof(why)), -1);
 	EXPECT(strstr(why, "io_stat: version 0 not understood") != NULL);
 	EXPECT_EQ(dev_parse_io_stat("1 1 2 3", io, why, sizeof(why)), -1);
@@ -158,8 +166,10 @@ static void test_metrics(void)
 	n = prom_check(page, why, sizeof(why));
 	if (n < 0)
 		fprintf(stderr, "# %s\n", why);
-	/* 2 powered + 2 size + 12 io + 4 slab + 5 copies + 2 x (1 up + 5 counters). */
-	EXPECT_EQ(n, 2 + 2 + 12 + 4 + 5 + 12);
+	/* 2 powered + 2 size + 14 io + 4 slab + 5 copies + 2 x (1 up + 5 counters). */
+	EXPECT_EQ(n, 2 + 2 + 14 + 4 + 5 + 12);
+	/* the test device's io_stat is version 1: the v2 counters read 0 */
+	EXPECT(strstr(page, "\nspare_integrity_errors_total{device=\"swap0\",disk=\"spare0\"} 0\n"));
 	EXPECT(strstr(page, "\nspare_bytes_written_total{device=\"swap0\",disk=\"spare0\"} 81920\n"));
 	EXPECT(strstr(page, "\nspare_slab_copies{device=\"swap0\",disk=\"spare0\",state=\"mapping\"} 1\n"));
 	EXPECT(strstr(page, "\nspare_donor_up{device=\"swap0\",disk=\"spare0\",donor=\"10.0.0.3:18515\",state=\"connecting\"} 0\n"));

@@ -18,7 +18,8 @@
 const char *const dev_io_fields[DEV_IO_FIELDS] = {
 	"rdma_reads", "rdma_writes", "backup_reads", "backup_writes",
 	"zero_reads", "redrives", "failovers", "io_errors", "bytes_read",
-	"bytes_written", "write_waits", "resync_pages",
+	"bytes_written", "write_waits", "resync_pages", "backup_waits",
+	"integrity_errors",
 };
 
 const char *const dev_slab_fields[DEV_SLAB_FIELDS] = {
@@ -92,34 +93,44 @@ static int split_u64(const char *text, uint64_t *out, int max)
 	return n;
 }
 
+/*
+ * Parse "VERSION F1 F2 ..." into @vals[0..nfields). Version 1 must carry at
+ * least @v1_fields fields (the rest read as 0: that kernel does not count
+ * them); any later version at least @nfields. Fields a newer version
+ * appends after those are ignored.
+ */
 static int parse_versioned(const char *what, const char *text, uint64_t *vals,
-			   int nfields, char *why, size_t whylen)
+			   int nfields, int v1_fields, char *why, size_t whylen)
 {
 	uint64_t buf[1 + 16];
-	int n = split_u64(text, buf, 1 + nfields);
+	int n = split_u64(text, buf, 1 + nfields), need;
 
 	if (n < 1)
 		return say(why, whylen, EPROTO, "%s: not a line of numbers", what);
 	if (buf[0] < 1)
 		return say(why, whylen, EPROTO, "%s: version %" PRIu64 " not understood",
 			   what, buf[0]);
-	if (n < 1 + nfields)
-		return say(why, whylen, EPROTO, "%s: %d fields, version 1 has %d",
-			   what, n, 1 + nfields);
-	memcpy(vals, buf + 1, (size_t)nfields * sizeof(*vals));
+	need = buf[0] == 1 ? v1_fields : nfields;
+	if (n < 1 + need)
+		return say(why, whylen, EPROTO, "%s: %d fields, version %" PRIu64 " has %d",
+			   what, n, buf[0], 1 + need);
+	memset(vals, 0, (size_t)nfields * sizeof(*vals));
+	memcpy(vals, buf + 1, (size_t)(n - 1) * sizeof(*vals));
 	return 0;
 }
 
 int dev_parse_io_stat(const char *text, uint64_t io[DEV_IO_FIELDS],
 		      char *why, size_t whylen)
 {
-	return parse_versioned("io_stat", text, io, DEV_IO_FIELDS, why, whylen);
+	return parse_versioned("io_stat", text, io, DEV_IO_FIELDS, DEV_IO_FIELDS_V1,
+			       why, whylen);
 }
 
 int dev_parse_slab_stat(const char *text, uint64_t slab[DEV_SLAB_FIELDS],
 			char *why, size_t whylen)
 {
-	return parse_versioned("slab_stat", text, slab, DEV_SLAB_FIELDS, why, whylen);
+	return parse_versioned("slab_stat", text, slab, DEV_SLAB_FIELDS, DEV_SLAB_FIELDS,
+			       why, whylen);
 }
 
 int dev_parse_donor_stat(const char *text, struct dev_donor_stat *donor,
@@ -415,6 +426,8 @@ static const char *const io_help[DEV_IO_FIELDS] = {
 	"Bytes written by completed requests.",
 	"Times a write waited for the write window.",
 	"Pages copied to a copy mapped again after a failure.",
+	"Times a write waited for room for its asynchronous backup copy.",
+	"Pages whose checksum did not match when read from a copy.",
 };
 
 static const char *const slab_states[] = { "mapped", "mapping", "unmapped",

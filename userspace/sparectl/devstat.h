@@ -19,7 +19,8 @@
 #define SPARE_CONFIGFS_ROOT	"/sys/kernel/config/spare"
 #define SPARE_SYSFS_BLOCK	"/sys/block"
 #define DEV_MAX_DONORS		8
-#define DEV_IO_FIELDS		12	/* io_stat version 1, after the version */
+#define DEV_IO_FIELDS		14	/* io_stat version 2, after the version */
+#define DEV_IO_FIELDS_V1	12	/* version 1 lacks backup_waits, integrity_errors */
 #define DEV_SLAB_FIELDS		9	/* slab_stat version 1, after the version */
 
 /* Where to look: the real paths, or a test's fake tree. */
