@@ -85,7 +85,7 @@ grep -q 'authenticated as trainer-a' /tmp/spared-2.log || { cat /tmp/spared-2.lo
 dmesg | grep -q 'donor 10.0.0.2:18515: authenticated' || fail "A did not authenticate donor 2"
 [ "$(slab_stat mapped)" = 16 ] || fail "expected 16 mapped slabs"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
-cg_new work 48M
+cg_new work ${WL_CG_MB}M
 workload_start 3
 sleep 3
 workload_alive

@@ -18,9 +18,9 @@ swap_setup 1 backup=/dev/ram0 backup_mode="$mode"
 [ "$(slab_stat mapped)" = 16 ] || fail "not every copy mapped"
 pass "swapping on $disk with a $mode backup"
 
-step "workload running; SIGKILL the donor on 10.0.0.3 after 30 s"
+step "workload running; SIGKILL the donor on 10.0.0.3 once 6000 pages went out"
 workload_start
-sleep 30
+workload_swapped 6000
 workload_alive
 kill -KILL "$(donor_pid 3)"
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||

@@ -14,9 +14,9 @@ uevent_watch
 swap_setup 2
 pass "swapping on $disk"
 
-step "workload running; cut 10.0.0.2 for 10 s after 30 s"
+step "workload running; cut 10.0.0.2 for 10 s once 6000 pages went out"
 workload_start
-sleep 30
+workload_swapped 6000
 workload_alive
 cut_link 2
 sleep 10

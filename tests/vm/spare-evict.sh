@@ -16,13 +16,14 @@ pass "swapping on $disk"
 
 step "workload running; donor 2 evicts 6 slabs, then all of them"
 workload_start
-sleep 25
+workload_swapped 6000
 # Each EVICT must land while the workload swaps: it is running, and swap
 # I/O went on between the first EVICT and the last one answered.
 workload_alive
 io0=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
 donor_ctl 2 evict 6
-sleep 15
+wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 6 ]" ||
+	{ show_stats "$disk"; donor_ctl 2 status; fail "the first 6 evictions not answered"; }
 workload_alive
 donor_ctl 2 evict all
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 16 ]" ||

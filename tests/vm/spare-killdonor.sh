@@ -15,9 +15,9 @@ swap_setup 2
 [ "$(slab_stat mapped)" = 32 ] || fail "not every copy mapped"
 pass "swapping on $disk"
 
-step "workload running; SIGKILL the donor on 10.0.0.3 after 30 s"
+step "workload running; SIGKILL the donor on 10.0.0.3 once 6000 pages went out"
 workload_start
-sleep 30
+workload_swapped 6000
 workload_alive
 reads0=$(io_stat "$disk" rdma_reads)
 kill -KILL "$(donor_pid 3)"

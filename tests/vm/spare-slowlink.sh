@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Slow link: 5 ms of netem delay on both donors' links makes every RDMA
-# operation slow, as on a loaded machine. A 192 MiB job in a 48 MiB cgroup
+# operation slow, as on a loaded machine. A 96 MiB job in a 24 MiB cgroup
 # must still finish with every page verified and without the cgroup's OOM
 # killer: spare.ko's write window (write_window_kb) holds reclaim until its
 # writes land (Documentation/kmod.md, "I/O path").
