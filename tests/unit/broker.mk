@@ -6,3 +6,10 @@ test_spare_grant_SRCS    := tests/unit/test_spare_grant.c
 test_spare_grant_LDLIBS  := -lsodium
 test_broker_proto_SRCS   := tests/unit/test_broker_proto.c
 test_broker_proto_LDLIBS := -lsodium
+
+# spare-broker's soft state: heartbeats, expiry, leases, debits.
+UNIT_TESTS += test_broker_state
+test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bstate.c \
+			    $(OUT)/lib/libspare-sched-san.a
+test_broker_state_CFLAGS := -Iuserspace/broker -Iuserspace/sched
+test_broker_state_LDLIBS := -lsodium
