@@ -36,7 +36,8 @@
 #include "spare_util.h"
 
 #define BROKER_DEFAULT_CONF	"/etc/spare/spare-broker.conf"
-#define OUT_CAP			(2 * BROKER_MAX_FRAME)
+#define OUT_CAP			(2 * BROKER_MAX_FRAME)	/* most a peer's output may hold */
+#define BUF_START		4096	/* buffers grow to a frame's size when one needs it */
 #define LINGER_MS		1000	/* drain a refused peer this long */
 #define TICK_MS			250
 
@@ -172,7 +173,7 @@ struct conn {
 	uint8_t		*in;
 	size_t		in_len, in_cap;
 	uint8_t		*out;
-	size_t		out_len, out_off;
+	size_t		out_len, out_off, out_cap;
 	uint64_t	deadline_ms;	/* hello timeout, or end of linger */
 	uint32_t	events;		/* registered with epoll */
 	struct conn	*prev, *next;
@@ -252,8 +253,22 @@ static int queue(struct conn *c, uint16_t type, uint32_t seq, const uint8_t *bod
 		c->out_len -= c->out_off;
 		c->out_off = 0;
 	}
+	if (c->out_len + BROKER_HDR_SIZE + len > c->out_cap) {
+		size_t cap = c->out_cap;
+		uint8_t *p;
+
+		while (cap < c->out_len + BROKER_HDR_SIZE + len)
+			cap *= 2;
+		if (cap > OUT_CAP)
+			cap = OUT_CAP;
+		p = realloc(c->out, cap);
+		if (!p)
+			return -1;
+		c->out = p;
+		c->out_cap = cap;
+	}
 	broker_hdr_encode(c->out + c->out_len, type, seq, (uint32_t)len);
-	if (len && body != c->out + c->out_len + BROKER_HDR_SIZE)
+	if (len)
 		memcpy(c->out + c->out_len + BROKER_HDR_SIZE, body, len);
 	c->out_len += BROKER_HDR_SIZE + len;
 	return 0;
@@ -500,8 +515,20 @@ static void parse(struct broker *b, struct conn *c)
 			refuse(b, c, h.seq, BROKER_E_BAD_FRAME, "bad frame header (magic or type)");
 			break;
 		}
-		if (c->in_len - off < BROKER_HDR_SIZE + h.len)
+		if (c->in_len - off < BROKER_HDR_SIZE + h.len) {
+			/* room for the whole frame (h.len <= BROKER_MAX_BODY) */
+			if (BROKER_HDR_SIZE + h.len > c->in_cap) {
+				uint8_t *p = realloc(c->in, BROKER_MAX_FRAME);
+
+				if (!p) {
+					refuse(b, c, h.seq, BROKER_E_INTERNAL, "out of memory");
+					break;
+				}
+				c->in = p;
+				c->in_cap = BROKER_MAX_FRAME;
+			}
 			break;
+		}
 		on_frame(b, c, &h, c->in + off + BROKER_HDR_SIZE);
 		off += BROKER_HDR_SIZE + h.len;
 	}
@@ -553,18 +580,17 @@ static void conn_event(struct broker *b, struct conn *c, uint32_t events)
 	if (c->state == C_CLOSING && c->out_len == 0) {
 		shutdown(c->src.fd, SHUT_WR);	/* the ERROR is out; drain until EOF */
 	}
-	ep_mod(b, c, EPOLLIN | (c->out_len ? EPOLLOUT : 0));
 	/* frames left unparsed for lack of output room: try again after sending */
 	if (c->state != C_CLOSING && c->in_len >= BROKER_HDR_SIZE && c->out_len == 0) {
 		parse(b, c);
-		if (c->out_len) {
-			if (flush(c)) {
-				conn_close(b, c);
-				return;
-			}
-			ep_mod(b, c, EPOLLIN | (c->out_len ? EPOLLOUT : 0));
+		if (flush(c)) {
+			conn_close(b, c);
+			return;
 		}
 	}
+	/* a full input buffer waits for the output to drain, without spinning */
+	ep_mod(b, c, (c->in_len < c->in_cap || c->state == C_CLOSING ? EPOLLIN : 0) |
+		     (c->out_len ? EPOLLOUT : 0));
 }
 
 static void on_accept(struct broker *b)
@@ -591,9 +617,9 @@ static void on_accept(struct broker *b)
 		}
 		c = calloc(1, sizeof(*c));
 		if (c) {
-			c->in_cap = BROKER_MAX_FRAME;
+			c->in_cap = c->out_cap = BUF_START;
 			c->in = malloc(c->in_cap);
-			c->out = malloc(OUT_CAP);
+			c->out = malloc(c->out_cap);
 		}
 		if (!c || !c->in || !c->out) {
 			log_warn("out of memory: connection dropped");

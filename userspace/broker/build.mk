@@ -14,3 +14,10 @@ $(OUT)/broker/spare-broker-san: $(patsubst %.c,$(OUT)/obj-san/%.o,$(filter %.c,$
 	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(spare-broker_LDLIBS) -lpthread
 
 unit: $(OUT)/broker/spare-broker-san
+
+# Benchmark: grant throughput and latency (tools/brokerbench,
+# Documentation/perf-broker.md).
+PROGS += brokerbench
+brokerbench_SRCS   := tools/brokerbench/brokerbench.c $(BROKER_CORE_SRCS) $(OUT)/lib/libspare-sched.a
+brokerbench_LDLIBS := -lsodium
+brokerbench_CFLAGS := -Iuserspace/broker -Iuserspace/sched
