@@ -13,3 +13,9 @@ test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bsta
 			    $(OUT)/lib/libspare-sched-san.a
 test_broker_state_CFLAGS := -Iuserspace/broker -Iuserspace/sched
 test_broker_state_LDLIBS := -lsodium
+
+# spared's broker side: the brokers list and spared_grant_check().
+UNIT_TESTS += test_spared_broker_link
+test_spared_broker_link_SRCS   := tests/unit/test_spared_broker_link.c userspace/spared/broker_link.c
+test_spared_broker_link_CFLAGS := -Iuserspace/spared
+test_spared_broker_link_LDLIBS := -lsodium -lz

@@ -884,7 +884,6 @@ static int setup(struct broker *b)
 		b->http = spare_http_start(b->cfg.metrics_listen, metrics_page, b);
 		if (!b->http)
 			return -1;
-		log_info("serving /metrics on port %u", spare_http_port(b->http));
 		b->http_src.kind = SRC_HTTP;
 		b->http_src.fd = spare_http_fd(b->http);
 		if (add_src(b, &b->http_src))

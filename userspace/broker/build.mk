@@ -21,3 +21,6 @@ PROGS += brokerbench
 brokerbench_SRCS   := tools/brokerbench/brokerbench.c $(BROKER_CORE_SRCS) $(OUT)/lib/libspare-sched.a
 brokerbench_LDLIBS := -lsodium
 brokerbench_CFLAGS := -Iuserspace/broker -Iuserspace/sched
+PROGS += brokerbench-tcp
+brokerbench-tcp_SRCS   := tools/brokerbench/tcpbench.c
+brokerbench-tcp_LDLIBS := -lsodium -lz

@@ -8,6 +8,8 @@
  *   spare-broker-peer client -b HOST:PORT -n NAME -K KEYFILE [--slabs N]
  *                     [--copies R] [--lease S] [--grant-key F --grant-key-id I]
  *   spare-broker-peer bad    -b HOST:PORT --kind KIND [-n NAME -K KEYFILE]
+ *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
+ *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
  *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
@@ -16,6 +18,9 @@
  * client: one GRANT_REQ; prints one "grant slab=S copy=C donor=ID addr=A
  *   expiry=T [tag=ok]" line per grant (the tag is checked with the grant
  *   key when given), or "error NAME: text" and exits 3.
+ * link: spared's own broker link (userspace/spared/broker_link.c) for
+ *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
+ *   number of brokers that acknowledged the last heartbeat changes.
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
  *   (GRANT_REQ before HELLO), badmac, magic, version, oversized, badbody
@@ -23,6 +28,7 @@
  *   client sending HEARTBEAT), wrongid (a donor registering another id).
  */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -36,6 +42,7 @@
 #include <sodium.h>
 
 #include "broker_client.h"
+#include "broker_link.h"
 #include "spare_grant_lib.h"
 
 static uint8_t body[BROKER_MAX_BODY];
@@ -286,6 +293,57 @@ static int do_bad(int fd, const struct opts *o)
 	return expect_refusal(fd);
 }
 
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	got_term = 1;
+}
+
+static int do_link(const struct opts *o)
+{
+	struct broker_link_cfg c;
+	struct broker_link *l;
+	const char *why;
+	char err[256];
+	unsigned int last = ~0u;
+
+	memset(&c, 0, sizeof(c));
+	why = broker_link_parse_list(&c, o->broker);
+	if (why) {
+		printf("brokers: %s\n", why);
+		return 2;
+	}
+	if (broker_read_key_file(o->key_file, c.key, err, sizeof(err))) {
+		printf("%s\n", err);
+		return 1;
+	}
+	snprintf(c.donor_id, sizeof(c.donor_id), "%s", o->name);
+	snprintf(c.addr, sizeof(c.addr), "%s", o->addr);
+	snprintf(c.domain, sizeof(c.domain), "%s", o->domain);
+	c.slab_shift = 30;
+	c.hb_interval_ms = o->interval_ms;
+	c.backoff_min_ms = 200;
+	c.backoff_max_ms = 2000;
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	l = broker_link_start(&c, o->free_slabs);
+	if (!l)
+		return 1;
+	for (unsigned int t = 0; !got_term && (!o->count || t < o->count * 10); t++) {
+		struct timespec ts = { .tv_nsec = 100000000L };
+		unsigned int n = broker_link_connected(l);
+
+		if (n != last)
+			printf("connected=%u\n", n);
+		last = n;
+		nanosleep(&ts, NULL);
+	}
+	broker_link_stop(l);
+	printf("stopped\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -340,6 +398,9 @@ int main(int argc, char **argv)
 		return usage();
 	if (sodium_init() < 0)
 		return 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "link"))
+		return do_link(&o);
 	fd = broker_connect(o.broker, 5000, why, sizeof(why));
 	if (fd < 0 && strcmp(mode, "donor")) {
 		printf("connect: %s\n", why);
