@@ -66,6 +66,21 @@ static void heartbeats_and_expiry(void)
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 5000), 0);
 	d = hb("e", "r1", 1);
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 5000), -ENOSPC);
+	/* once "a" is forgotten its slot goes to a newcomer */
+	EXPECT_EQ(bstate_expire(&st, 5001), 1);	/* "a" last heard at 2000 */
+	EXPECT(!bstate_find(&st, "a")->live);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 5002), 0);
+	EXPECT(bstate_find(&st, "a") == NULL);
+	EXPECT(bstate_find(&st, "e") != NULL && bstate_find(&st, "e")->live);
+	EXPECT(strcmp(bstate_find(&st, "b")->addr, "b.example:18515") == 0);
+	EXPECT_EQ(st.live, 4);
+	EXPECT_EQ(bstate_total_free(&st), 7 + 1 + 1 + 1);
+	{
+		struct spare_grant g[3];
+
+		EXPECT_EQ(bstate_grant(&st, "t", 1, 2, 0, 100, g), 0);	/* r1 and r2 */
+		EXPECT(strcmp(g[0].donor_id, "a") && strcmp(g[1].donor_id, "a"));
+	}
 	d = hb("f", "r1", 1);
 	d.hb_interval_ms = 0;
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 5000), -EINVAL);

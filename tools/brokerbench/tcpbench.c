@@ -147,7 +147,7 @@ static int do_run(const char *broker, const char *dir, unsigned int ndonors, uns
 	struct donors ds = { .n = ndonors, .domains = domains };
 	uint8_t key[BROKER_KEY_LEN], req[BROKER_GRANT_REQ_SIZE];
 	static uint8_t body[BROKER_MAX_BODY];
-	char why[256], path[512];
+	char why[256] = "no key in hostkeys, or no ACK to REGISTER", path[512];
 	uint64_t *sent_at, *lat, t0, secs_ns, errors = 0;
 	unsigned int sent = 0, got = 0;
 	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies };
@@ -160,6 +160,8 @@ static int do_run(const char *broker, const char *dir, unsigned int ndonors, uns
 		return 1;
 	}
 	ds.fd = calloc(ndonors, sizeof(*ds.fd));
+	if (!ds.fd)
+		return 1;
 	for (unsigned int i = 0; i < ndonors; i++) {
 		char name[32];
 		const uint8_t *k = NULL;
@@ -173,6 +175,7 @@ static int do_run(const char *broker, const char *dir, unsigned int ndonors, uns
 		    broker_authenticate(ds.fd[i], BROKER_ROLE_DONOR, name, k, NULL, why, sizeof(why)) ||
 		    donor_msg(ds.fd[i], i, domains, BROKER_REGISTER, 1)) {
 			fprintf(stderr, "donor%u: %s\n", i, why);
+			free(ds.fd);
 			return 1;
 		}
 	}

@@ -119,6 +119,40 @@ static uint32_t domain_index(struct bstate *st, const char *label)
 	return st->by_domain.slot[s] - 1;
 }
 
+/*
+ * Drop forgotten donors from the table: live ones move down, the id map and
+ * the tree are rebuilt. O(n); only when a new donor finds the table full.
+ */
+static void compact(struct bstate *st)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (!st->donors[i].live)
+			continue;
+		if (i != j) {
+			st->donors[j] = st->donors[i];
+			st->pd[j] = st->pd[i];
+		}
+		j++;
+	}
+	for (size_t i = j; i < st->n; i++) {
+		memset(&st->donors[i], 0, sizeof(st->donors[i]));
+		st->pd[i].free_slabs = 0;
+		st->pd[i].domain = 0;
+	}
+	st->n = j;
+	memset(st->by_id.slot, 0, st->by_id.cap * sizeof(*st->by_id.slot));
+	for (size_t i = 0; i < j; i++) {
+		bool found;
+		size_t s = map_find(&st->by_id, st->donors[i].id, BROKER_ID_LEN,
+				    (const char *)st->donors, sizeof(*st->donors), &found);
+
+		st->by_id.slot[s] = (uint32_t)(i + 1);
+	}
+	place_tree_build(&st->tree, st->bit, st->w, st->pd, st->max_donors);
+}
+
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms)
 {
 	struct bdonor *b;
@@ -133,6 +167,11 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 	if (found) {
 		i = st->by_id.slot[s] - 1;
 	} else {
+		if (st->n >= st->max_donors && st->live < st->n) {
+			compact(st);
+			s = map_find(&st->by_id, d->donor_id, BROKER_ID_LEN,
+				     (const char *)st->donors, sizeof(*st->donors), &found);
+		}
 		if (st->n >= st->max_donors)
 			return -ENOSPC;
 		i = st->n++;

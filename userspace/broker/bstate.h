@@ -39,7 +39,8 @@ struct bstr_map {
 };
 
 struct bstate {
-	struct bdonor		*donors;	/* [max_donors]; slots are never freed */
+	struct bdonor		*donors;	/* [max_donors]; forgotten ones are dropped
+						 * when a new donor finds the table full */
 	struct place_donor	*pd;		/* [max_donors]: free and domain index */
 	uint64_t		*bit, *w;	/* the placement tree's arrays */
 	struct place_tree	tree;
@@ -70,7 +71,7 @@ void bstate_free(struct bstate *st);
  * A REGISTER or HEARTBEAT from donor @d at monotonic @now_ms: adds it or
  * refreshes it, and sets its free count to what it reported (the donor is
  * the authority; the broker's debits since are forgotten). Returns 0,
- * -ENOSPC when max_donors are known already, -EINVAL for a bad field.
+ * -ENOSPC when max_donors donors are live already, -EINVAL for a bad field.
  */
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms);
 
