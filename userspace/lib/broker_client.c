@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -136,15 +137,32 @@ static int read_all(int fd, uint8_t *p, size_t len)
 int broker_send(int fd, uint16_t type, uint32_t seq, const void *body, size_t len)
 {
 	uint8_t h[BROKER_HDR_SIZE];
+	struct iovec iov[2] = {
+		{ .iov_base = h, .iov_len = sizeof(h) },
+		{ .iov_base = (void *)body, .iov_len = len },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+	ssize_t n;
 
 	if (len > BROKER_MAX_BODY) {
 		errno = EMSGSIZE;
 		return -1;
 	}
 	broker_hdr_encode(h, type, seq, (uint32_t)len);
-	if (write_all(fd, h, sizeof(h)))
+	/* one syscall for the whole frame, and the rest if it was cut short */
+	do
+		n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
 		return -1;
-	return len ? write_all(fd, body, len) : 0;
+	if ((size_t)n < sizeof(h)) {
+		if (write_all(fd, h + n, sizeof(h) - (size_t)n))
+			return -1;
+		n = 0;
+	} else {
+		n -= (ssize_t)sizeof(h);
+	}
+	return (size_t)n < len ? write_all(fd, (const uint8_t *)body + n, len - (size_t)n) : 0;
 }
 
 int broker_recv(int fd, struct broker_hdr *h, uint8_t *body, size_t cap)
