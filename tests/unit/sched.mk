@@ -20,3 +20,8 @@ test_sched_order_SRCS   := tests/unit/test_sched_order.c userspace/aggd/agg_sche
 			   $(OUT)/lib/libspare-sched-san.a
 test_sched_order_CFLAGS := -Iuserspace/sched -Iuserspace/aggd
 test_sched_order_LDLIBS := -lm
+
+# The O(log n) placement spare-broker uses (userspace/sched/place_tree.c).
+UNIT_TESTS += test_sched_place_tree
+test_sched_place_tree_SRCS   := tests/unit/test_sched_place_tree.c $(OUT)/lib/libspare-sched-san.a
+test_sched_place_tree_CFLAGS := -Iuserspace/sched

@@ -185,10 +185,13 @@ int spare_host_keys_parse(const char *text, struct spare_host_keys *hk,
 	return ret;
 }
 
+/* Big enough for a broker's file of some 60,000 peers. */
+#define HOST_KEYS_MAX	(4u << 20)
+
 int spare_host_keys_load(const char *path, struct spare_host_keys *hk,
 			 char *why, size_t whylen)
 {
-	char buf[65536];
+	char *buf;
 	size_t n;
 	FILE *f;
 	int ret;
@@ -200,12 +203,19 @@ int spare_host_keys_load(const char *path, struct spare_host_keys *hk,
 		snprintf(why, whylen, "%s", strerror(errno));
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf), f);
-	if (ferror(f) || n == sizeof(buf)) {
-		snprintf(why, whylen, ferror(f) ? "read error" :
-			 "larger than %zu bytes", sizeof(buf) - 1);
+	buf = malloc(HOST_KEYS_MAX);
+	if (!buf) {
+		snprintf(why, whylen, "out of memory");
 		fclose(f);
-		sodium_memzero(buf, sizeof(buf));
+		return -1;
+	}
+	n = fread(buf, 1, HOST_KEYS_MAX, f);
+	if (ferror(f) || n == HOST_KEYS_MAX) {
+		snprintf(why, whylen, ferror(f) ? "read error" :
+			 "larger than %u bytes", HOST_KEYS_MAX - 1);
+		fclose(f);
+		sodium_memzero(buf, n);
+		free(buf);
 		return -1;
 	}
 	fclose(f);
@@ -216,7 +226,8 @@ int spare_host_keys_load(const char *path, struct spare_host_keys *hk,
 	} else {
 		ret = spare_host_keys_parse(buf, hk, why, whylen);
 	}
-	sodium_memzero(buf, sizeof(buf));
+	sodium_memzero(buf, n);
+	free(buf);
 	return ret;
 }
 

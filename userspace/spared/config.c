@@ -29,6 +29,9 @@ const struct spare_setting spared_settings[] = {
 	{ "host-keys",	0,  "PATH",  "clients' secrets, \"<name> SPARE-1:...\" lines (default: none, open to any host)", "" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
+	{ "brokers",	0,  "HOST:PORT,...", "spare-brokers to register and heartbeat with (default: none)", "" },
+	{ "broker-key-file", 0, "PATH", "this donor's \"SPARE-1:...\" secret at the brokers", "" },
+	{ "domain",	0,  "LABEL", "failure domain (rack, PDU) reported to the brokers", "default" },
 };
 
 const unsigned int spared_nsettings = ARRAY_SIZE(spared_settings);
@@ -98,6 +101,18 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (strlen(value) >= sizeof(cfg->host_keys))
 			return "path too long";
 		strcpy(cfg->host_keys, value);
+	} else if (!strcmp(key, "brokers")) {	/* checked by broker_link at start */
+		if (strlen(value) >= sizeof(cfg->brokers))
+			return "too long";
+		strcpy(cfg->brokers, value);
+	} else if (!strcmp(key, "broker-key-file")) {
+		if (strlen(value) >= sizeof(cfg->broker_key_file))
+			return "path too long";
+		strcpy(cfg->broker_key_file, value);
+	} else if (!strcmp(key, "domain")) {
+		if (!value[0] || strlen(value) >= sizeof(cfg->domain) || strpbrk(value, " \t"))
+			return "a label of 1-31 characters without blanks";
+		strcpy(cfg->domain, value);
 	} else if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)

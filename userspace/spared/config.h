@@ -27,6 +27,9 @@ struct spared_config {
 	unsigned int	hello_timeout_ms;
 	char		metrics_listen[128];	/* "" = no HTTP /metrics */
 	char		host_keys[256];		/* clients' secrets; "" = open */
+	char		brokers[1024];		/* "host:port,..."; "" = none */
+	char		broker_key_file[256];	/* this donor's secret at the brokers */
+	char		domain[32];		/* failure-domain label for the brokers */
 };
 
 #define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS

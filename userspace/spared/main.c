@@ -15,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "broker_link.h"
 #include "config.h"
 #include "slabmem.h"
 #include "spared.h"
@@ -265,6 +266,8 @@ static int setup_loop(struct spared *d)
 	return spared_epoll_add(d, &d->timer_src);
 }
 
+static struct broker_link *brokers;	/* NULL without "brokers" */
+
 static int run_loop(struct spared *d)
 {
 	struct epoll_event evs[32];
@@ -287,6 +290,7 @@ static int run_loop(struct spared *d)
 		 * no handler holds a pointer into them. Sources of a reaped
 		 * session may still be in evs[] above, hence not before. */
 		spared_reap_sessions(d);
+		broker_link_set_free(brokers, d->pool.nfree);
 	}
 	return 0;
 }
@@ -330,7 +334,8 @@ int main(int argc, char **argv)
 	check_memlock(&d.cfg);
 	d.start_ms = spare_now_ms();
 	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d) ||
-	    setup_metrics_and_watchdog(&d))
+	    setup_metrics_and_watchdog(&d) ||
+	    (d.cfg.brokers[0] && !(brokers = spared_broker_link_start(&d))))
 		goto out;
 	log_info("lending %s in %u slabs of %s on %s port %u; control socket %s",
 		 spare_fmt_size(d.cfg.budget, b, sizeof(b)), d.pool.nslabs,
@@ -343,6 +348,7 @@ int main(int argc, char **argv)
 	ret = run_loop(&d) ? 1 : 0;
 	ran = true;
 out:
+	broker_link_stop(brokers);
 	stop_metrics_and_watchdog();
 	spared_ctl_stop(&d);
 	spared_server_stop(&d);

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * spare grant: a lease on donor memory, issued by spare-broker and checked
+ * by the donor (spared) when a client maps a slab.
+ *
+ * A grant says: client <client_id> may map up to <slabs> slabs on donor
+ * <donor_id> (reached at <donor_addr>) from <not_before> until <expiry>.
+ * The broker signs it with a secret it shares with the donors (the grant
+ * key, named by key_id); the donor verifies the tag, the time window, that
+ * it is the donor named, that the client is the one that authenticated, and
+ * that it has not seen grant_id before (replay).
+ *
+ * Rules:
+ *  - every multi-byte field is little-endian;
+ *  - a grant is exactly SPARE_GRANT_SIZE bytes; strings are NUL padded and
+ *    the last byte of each string field is always NUL;
+ *  - reserved bytes are zero on issue and checked on receipt;
+ *  - tag = HMAC-SHA-256(grant key, every byte before tag).
+ *
+ * The kernel carries a grant opaque: in MAP, and in configfs
+ * slabs/<i>/grant as 2 * SPARE_GRANT_SIZE lowercase hex digits.
+ */
+#ifndef _UAPI_SPARE_GRANT_H
+#define _UAPI_SPARE_GRANT_H
+
+#include <linux/types.h>
+
+#define SPARE_GRANT_MAGIC	0x31524753U	/* "SGR1" little-endian */
+#define SPARE_GRANT_VERSION	1
+#define SPARE_GRANT_SIZE	256
+#define SPARE_GRANT_ID_LEN	16	/* random; the replay key */
+#define SPARE_GRANT_CLIENT_LEN	64	/* host name, as in a host-keys file */
+#define SPARE_GRANT_DONOR_LEN	16	/* donor id, as SPARE_AUTH_ID_LEN */
+#define SPARE_GRANT_ADDR_LEN	64	/* "host:port" or "[v6]:port" */
+#define SPARE_GRANT_KEY_LEN	32
+#define SPARE_GRANT_TAG_LEN	32	/* HMAC-SHA-256 */
+#define SPARE_GRANT_HEX_LEN	(2 * SPARE_GRANT_SIZE)
+
+struct spare_grant {
+	__le32	magic;				/* SPARE_GRANT_MAGIC */
+	__le16	version;			/* SPARE_GRANT_VERSION */
+	__le16	size;				/* SPARE_GRANT_SIZE */
+	__u8	grant_id[SPARE_GRANT_ID_LEN];
+	char	client_id[SPARE_GRANT_CLIENT_LEN];
+	char	donor_id[SPARE_GRANT_DONOR_LEN];
+	char	donor_addr[SPARE_GRANT_ADDR_LEN];
+	__le32	slabs;				/* slabs this grant covers, >= 1 */
+	__le32	key_id;				/* which grant key signed it */
+	__le64	not_before;			/* seconds since the epoch, UTC */
+	__le64	expiry;				/* seconds since the epoch, UTC */
+	__u8	reserved[32];
+	__u8	tag[SPARE_GRANT_TAG_LEN];	/* HMAC over bytes [0, 224) */
+};
+
+#define SPARE_GRANT_SIGNED_LEN	(SPARE_GRANT_SIZE - SPARE_GRANT_TAG_LEN)
+
+#ifdef __KERNEL__
+static_assert(sizeof(struct spare_grant) == SPARE_GRANT_SIZE);
+#else
+_Static_assert(sizeof(struct spare_grant) == SPARE_GRANT_SIZE,
+	       "struct spare_grant must be SPARE_GRANT_SIZE bytes");
+#endif
+
+#endif /* _UAPI_SPARE_GRANT_H */

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-broker-peer: fake donors, clients and bad peers for spare-broker's
+ * tests (tests/broker/run) and by hand.
+ *
+ *   spare-broker-peer donor  -b HOST:PORT -n NAME -K KEYFILE [--addr A]
+ *                     [--domain D] [--free N] [--interval MS] [--count N]
+ *   spare-broker-peer client -b HOST:PORT -n NAME -K KEYFILE [--slabs N]
+ *                     [--copies R] [--lease S] [--grant-key F --grant-key-id I]
+ *   spare-broker-peer bad    -b HOST:PORT --kind KIND [-n NAME -K KEYFILE]
+ *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
+ *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
+ *
+ * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
+ *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
+ *   the broker goes away it reconnects every --interval ms and registers
+ *   again (as spared does).
+ * client: one GRANT_REQ; prints one "grant slab=S copy=C donor=ID addr=A
+ *   expiry=T [tag=ok]" line per grant (the tag is checked with the grant
+ *   key when given), or "error NAME: text" and exits 3.
+ * link: spared's own broker link (userspace/spared/broker_link.c) for
+ *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
+ *   number of brokers that acknowledged the last heartbeat changes.
+ * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
+ *   broker refuses and closes as it should, exits 0 then. KIND: noauth
+ *   (GRANT_REQ before HELLO), badmac, magic, version, oversized, badbody
+ *   (a malformed GRANT_REQ after authenticating), clientheartbeat (a
+ *   client sending HEARTBEAT), wrongid (a donor registering another id).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "broker_client.h"
+#include "broker_link.h"
+#include "spare_grant_lib.h"
+
+static uint8_t body[BROKER_MAX_BODY];
+
+struct opts {
+	const char	*broker, *name, *key_file, *addr, *domain, *kind, *grant_key;
+	uint64_t	free_slabs;
+	unsigned int	interval_ms, count, slabs, copies, lease, grant_key_id;
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: spare-broker-peer donor|client|bad -b HOST:PORT ... (see the source)\n");
+	return 2;
+}
+
+static int auth(int fd, const struct opts *o, unsigned int role)
+{
+	uint8_t key[BROKER_KEY_LEN];
+	char why[256];
+
+	if (broker_read_key_file(o->key_file, key, why, sizeof(why)) ||
+	    broker_authenticate(fd, role, o->name, key, NULL, why, sizeof(why))) {
+		printf("auth failed: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int print_error(const struct broker_hdr *h)
+{
+	struct broker_error e;
+
+	if (h->type != BROKER_ERROR || broker_error_decode(body, h->len, &e)) {
+		printf("unexpected %s\n", broker_type_name(h->type));
+		return -1;
+	}
+	printf("error %s: %s\n", broker_err_name(e.code), e.text);
+	return 0;
+}
+
+/*
+ * One connection's worth of REGISTER + HEARTBEATs; returns 0 when --count
+ * heartbeats are done, 3 when the broker refused, 1 when the connection
+ * failed (the caller reconnects).
+ */
+static int donor_session(int fd, const struct opts *o, unsigned int *sent)
+{
+	struct broker_donor d;
+	struct broker_hdr h;
+	struct broker_ack a;
+	bool first = true;
+
+	if (auth(fd, o, BROKER_ROLE_DONOR))
+		return 1;
+	memset(&d, 0, sizeof(d));
+	d.free_slabs = o->free_slabs;
+	d.hb_interval_ms = o->interval_ms;
+	d.slab_shift = 30;
+	snprintf(d.donor_id, sizeof(d.donor_id), "%s", o->name);
+	snprintf(d.addr, sizeof(d.addr), "%s", o->addr);
+	snprintf(d.domain, sizeof(d.domain), "%s", o->domain);
+	while (!o->count || *sent < o->count) {
+		int n = broker_donor_encode(&d, body, sizeof(body));
+		struct timespec ts = { .tv_sec = o->interval_ms / 1000,
+				       .tv_nsec = (long)(o->interval_ms % 1000) * 1000000L };
+
+		if (n < 0) {
+			printf("bad donor fields\n");
+			return 3;
+		}
+		if (broker_send(fd, first ? BROKER_REGISTER : BROKER_HEARTBEAT, *sent + 2, body,
+				(size_t)n) ||
+		    broker_recv(fd, &h, body, sizeof(body))) {
+			printf("broker gone: %s\n", strerror(errno));
+			return 1;
+		}
+		if (h.type != BROKER_ACK || broker_ack_decode(body, h.len, &a)) {
+			print_error(&h);
+			return 3;
+		}
+		if (first)
+			printf("ack donors=%u\n", a.donors);
+		first = false;
+		++*sent;
+		if (o->count && *sent == o->count)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* Heartbeat until --count is done; reconnect every --interval if the broker goes. */
+static int do_donor(int fd, const struct opts *o)
+{
+	unsigned int sent = 0;
+	char why[256];
+	int ret;
+
+	for (;;) {
+		struct timespec ts = { .tv_sec = o->interval_ms / 1000,
+				       .tv_nsec = (long)(o->interval_ms % 1000) * 1000000L };
+
+		if (fd >= 0) {
+			ret = donor_session(fd, o, &sent);
+			close(fd);
+			if (ret != 1)
+				return ret;
+		}
+		nanosleep(&ts, NULL);
+		fd = broker_connect(o->broker, 5000, why, sizeof(why));
+		if (fd >= 0)
+			printf("reconnected\n");
+	}
+}
+
+static int do_client(int fd, const struct opts *o)
+{
+	struct broker_grant_req r = { .slabs = (uint16_t)o->slabs, .copies = (uint16_t)o->copies,
+				      .lease_s = o->lease };
+	struct broker_grant_rep rep;
+	struct broker_hdr h;
+	struct spare_grant_key gk = { .id = o->grant_key_id };
+	char why[256];
+	int n;
+
+	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	if (auth(fd, o, BROKER_ROLE_CLIENT))
+		return 1;
+	n = broker_grant_req_encode(&r, body, sizeof(body));
+	if (n < 0) {
+		printf("bad request size\n");
+		return 1;
+	}
+	if (broker_send(fd, BROKER_GRANT_REQ, 2, body, (size_t)n) ||
+	    broker_recv(fd, &h, body, sizeof(body))) {
+		printf("broker gone: %s\n", strerror(errno));
+		return 1;
+	}
+	if (h.type != BROKER_GRANT_REP) {
+		return print_error(&h) ? 1 : 3;
+	}
+	if (h.seq != 2 || broker_grant_rep_decode(body, h.len, &rep)) {
+		printf("malformed GRANT_REP\n");
+		return 1;
+	}
+	for (unsigned int i = 0; i < (unsigned int)rep.slabs * rep.copies; i++) {
+		struct spare_grant g;
+		struct spare_grant_info gi;
+		const char *tag = "";
+
+		memcpy(&g, (const uint8_t *)rep.grants + (size_t)i * SPARE_GRANT_SIZE, sizeof(g));
+		if (spare_grant_decode(&g, &gi)) {
+			printf("malformed grant %u\n", i);
+			return 1;
+		}
+		if (o->grant_key) {
+			int v = spare_grant_verify(&g, &gk, 1, gi.donor_id, o->name,
+						   (uint64_t)time(NULL), NULL, NULL);
+
+			tag = v ? " tag=BAD" : " tag=ok";
+		}
+		printf("grant slab=%u copy=%u donor=%s addr=%s client=%s expiry=%" PRIu64 "%s\n",
+		       i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr, gi.client_id,
+		       gi.expiry, tag);
+	}
+	return 0;
+}
+
+/* After a bad frame: expect ERROR, then EOF. */
+static int expect_refusal(int fd)
+{
+	struct broker_hdr h;
+	char c;
+
+	if (broker_recv(fd, &h, body, sizeof(body))) {
+		printf("no ERROR: %s\n", strerror(errno));
+		return 1;
+	}
+	if (print_error(&h))
+		return 1;
+	if (recv(fd, &c, 1, 0) == 0) {
+		printf("closed\n");
+		return 0;
+	}
+	printf("not closed\n");
+	return 1;
+}
+
+static int do_bad(int fd, const struct opts *o)
+{
+	struct broker_hdr h;
+	uint8_t hdr[BROKER_HDR_SIZE];
+
+	if (!strcmp(o->kind, "noauth")) {
+		struct broker_grant_req r = { .slabs = 1, .copies = 1 };
+
+		broker_recv(fd, &h, body, sizeof(body));	/* CHALLENGE */
+		broker_grant_req_encode(&r, body, sizeof(body));
+		broker_send(fd, BROKER_GRANT_REQ, 1, body, BROKER_GRANT_REQ_SIZE);
+	} else if (!strcmp(o->kind, "badmac")) {
+		struct broker_challenge ch;
+		struct broker_hello m = { .role = BROKER_ROLE_CLIENT };
+
+		broker_recv(fd, &h, body, sizeof(body));
+		broker_challenge_decode(body, h.len, &ch);
+		snprintf(m.name, sizeof(m.name), "%s", o->name ? o->name : "nobody");
+		randombytes_buf(m.nonce, sizeof(m.nonce));
+		m.nonce[0] |= 1;
+		randombytes_buf(m.mac, sizeof(m.mac));	/* no key */
+		broker_hello_encode(&m, body, sizeof(body));
+		broker_send(fd, BROKER_HELLO, 1, body, BROKER_HELLO_SIZE);
+	} else if (!strcmp(o->kind, "magic") || !strcmp(o->kind, "version") ||
+		   !strcmp(o->kind, "oversized")) {
+		broker_recv(fd, &h, body, sizeof(body));
+		broker_hdr_encode(hdr, BROKER_HELLO, 1,
+				  !strcmp(o->kind, "oversized") ? 16u << 20 : BROKER_HELLO_SIZE);
+		if (!strcmp(o->kind, "magic"))
+			hdr[0] = 'X';
+		if (!strcmp(o->kind, "version"))
+			hdr[4] = 9;
+		send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL);
+		memset(body, 0xa5, 4096);
+		send(fd, body, 4096, MSG_NOSIGNAL);	/* part of a body the broker must not take */
+	} else if (!strcmp(o->kind, "badbody")) {
+		if (auth(fd, o, BROKER_ROLE_CLIENT))
+			return 1;
+		memset(body, 0, 8);
+		body[0] = 0xff;	/* 255 slabs */
+		broker_send(fd, BROKER_GRANT_REQ, 2, body, BROKER_GRANT_REQ_SIZE);
+	} else if (!strcmp(o->kind, "clientheartbeat") || !strcmp(o->kind, "wrongid")) {
+		struct broker_donor d = { .free_slabs = 1000, .hb_interval_ms = 1000,
+					  .slab_shift = 30, .addr = "127.0.0.1:1", .domain = "evil" };
+
+		if (auth(fd, o, !strcmp(o->kind, "wrongid") ? BROKER_ROLE_DONOR : BROKER_ROLE_CLIENT))
+			return 1;
+		snprintf(d.donor_id, sizeof(d.donor_id), "%s",
+			 !strcmp(o->kind, "wrongid") ? "someone-else" : o->name);
+		broker_donor_encode(&d, body, sizeof(body));
+		broker_send(fd, BROKER_HEARTBEAT, 2, body, BROKER_DONOR_SIZE);
+	} else {
+		printf("unknown --kind %s\n", o->kind);
+		return 2;
+	}
+	return expect_refusal(fd);
+}
+
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	got_term = 1;
+}
+
+static int do_link(const struct opts *o)
+{
+	struct broker_link_cfg c;
+	struct broker_link *l;
+	const char *why;
+	char err[256];
+	unsigned int last = ~0u;
+
+	memset(&c, 0, sizeof(c));
+	why = broker_link_parse_list(&c, o->broker);
+	if (why) {
+		printf("brokers: %s\n", why);
+		return 2;
+	}
+	if (broker_read_key_file(o->key_file, c.key, err, sizeof(err))) {
+		printf("%s\n", err);
+		return 1;
+	}
+	snprintf(c.donor_id, sizeof(c.donor_id), "%s", o->name);
+	snprintf(c.addr, sizeof(c.addr), "%s", o->addr);
+	snprintf(c.domain, sizeof(c.domain), "%s", o->domain);
+	c.slab_shift = 30;
+	c.hb_interval_ms = o->interval_ms;
+	c.backoff_min_ms = 200;
+	c.backoff_max_ms = 2000;
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	l = broker_link_start(&c, o->free_slabs);
+	if (!l)
+		return 1;
+	for (unsigned int t = 0; !got_term && (!o->count || t < o->count * 10); t++) {
+		struct timespec ts = { .tv_nsec = 100000000L };
+		unsigned int n = broker_link_connected(l);
+
+		if (n != last)
+			printf("connected=%u\n", n);
+		last = n;
+		nanosleep(&ts, NULL);
+	}
+	broker_link_stop(l);
+	printf("stopped\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "broker", required_argument, NULL, 'b' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "key-file", required_argument, NULL, 'K' },
+		{ "addr", required_argument, NULL, 'a' },
+		{ "domain", required_argument, NULL, 'd' },
+		{ "free", required_argument, NULL, 'f' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "slabs", required_argument, NULL, 's' },
+		{ "copies", required_argument, NULL, 'r' },
+		{ "lease", required_argument, NULL, 'l' },
+		{ "kind", required_argument, NULL, 'k' },
+		{ "grant-key", required_argument, NULL, 'g' },
+		{ "grant-key-id", required_argument, NULL, 'G' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
+			  .interval_ms = 1000, .count = 0, .slabs = 1, .copies = 1,
+			  .grant_key_id = 1 };
+	const char *mode;
+	char why[256];
+	int c, fd, ret;
+
+	if (argc < 2)
+		return usage();
+	mode = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "b:n:K:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.broker = optarg; break;
+		case 'n': o.name = optarg; break;
+		case 'K': o.key_file = optarg; break;
+		case 'a': o.addr = optarg; break;
+		case 'd': o.domain = optarg; break;
+		case 'f': o.free_slabs = strtoull(optarg, NULL, 0); break;
+		case 'i': o.interval_ms = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'c': o.count = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 's': o.slabs = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'r': o.copies = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'l': o.lease = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'k': o.kind = optarg; break;
+		case 'g': o.grant_key = optarg; break;
+		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
+		default: return usage();
+		}
+	}
+	if (!o.broker || (strcmp(mode, "bad") && (!o.name || !o.key_file)) ||
+	    (!strcmp(mode, "bad") && !o.kind))
+		return usage();
+	if (sodium_init() < 0)
+		return 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "link"))
+		return do_link(&o);
+	fd = broker_connect(o.broker, 5000, why, sizeof(why));
+	if (fd < 0 && strcmp(mode, "donor")) {
+		printf("connect: %s\n", why);
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "donor"))
+		ret = do_donor(fd, &o);
+	else if (!strcmp(mode, "client"))
+		ret = do_client(fd, &o);
+	else if (!strcmp(mode, "bad"))
+		ret = do_bad(fd, &o);
+	else
+		ret = usage();
+	if (strcmp(mode, "donor"))
+		close(fd);
+	return ret;
+}

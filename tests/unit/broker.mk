@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# spare-broker: grants (userspace/lib/spare_grant.c) and the broker wire
+# codec (userspace/lib/broker_proto.c).
+UNIT_TESTS += test_spare_grant test_broker_proto
+test_spare_grant_SRCS    := tests/unit/test_spare_grant.c
+test_spare_grant_LDLIBS  := -lsodium
+test_broker_proto_SRCS   := tests/unit/test_broker_proto.c
+test_broker_proto_LDLIBS := -lsodium
+
+# spare-broker's soft state: heartbeats, expiry, leases, debits.
+UNIT_TESTS += test_broker_state
+test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bstate.c \
+			    $(OUT)/lib/libspare-sched-san.a
+test_broker_state_CFLAGS := -Iuserspace/broker -Iuserspace/sched
+test_broker_state_LDLIBS := -lsodium
+
+# spared's broker side: the brokers list and spared_grant_check().
+UNIT_TESTS += test_spared_broker_link
+test_spared_broker_link_SRCS   := tests/unit/test_spared_broker_link.c userspace/spared/broker_link.c
+test_spared_broker_link_CFLAGS := -Iuserspace/spared
+test_spared_broker_link_LDLIBS := -lsodium -lz

@@ -1,0 +1,1011 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-broker: tells clients which donors to map slabs on, and signs the
+ * grants the donors check. TCP, one thread, epoll, non-blocking sockets
+ * with bounded per-peer buffers. Soft state only (bstate.h). See
+ * Documentation/broker.md and Documentation/protocol.md "Broker protocol".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "bstate.h"
+#include "broker_proto.h"
+#include "spare_auth.h"
+#include "spare_conf.h"
+#include "spare_http.h"
+#include "spare_log.h"
+#include "spare_metrics.h"
+#include "spare_notify.h"
+#include "spare_util.h"
+
+#define BROKER_DEFAULT_CONF	"/etc/spare/spare-broker.conf"
+#define OUT_CAP			(2 * BROKER_MAX_FRAME)	/* most a peer's output may hold */
+#define BUF_START		4096	/* buffers grow to a frame's size when one needs it */
+#define LINGER_MS		1000	/* drain a refused peer this long */
+#define TICK_MS			250
+
+struct cfg {
+	char		listen[128];
+	char		port_file[256];
+	char		broker_id[BROKER_ID_LEN];
+	char		host_keys[256];
+	char		grant_key_file[256];
+	uint32_t	grant_key_id;
+	uint32_t	lease_s;
+	uint32_t	skew_s;
+	uint32_t	missed_hb;
+	uint32_t	max_donors;
+	uint32_t	max_conns;
+	uint32_t	hello_timeout_ms;
+	char		metrics_listen[128];
+};
+
+static const struct spare_setting settings[] = {
+	{ "listen",	'l', "ADDR:PORT", "address and TCP port to listen on", "0.0.0.0:18517" },
+	{ "port-file",	0,  "PATH",  "write the bound port here (for listen port 0)", "" },
+	{ "broker-id",	'i', "ID",    "this broker's name in proofs (max 15 chars; default: host name)", "" },
+	{ "host-keys",	'k', "PATH",  "peers' secrets, \"<name> SPARE-1:...\" lines (required)", "" },
+	{ "grant-key-file", 'g', "PATH", "secret shared with the donors, \"SPARE-1:...\" (required)", "" },
+	{ "grant-key-id", 0, "N",     "key id written into grants", "1" },
+	{ "lease",	0,  "SECONDS", "grant lifetime, and the longest a client may ask for", "300" },
+	{ "clock-skew",	0,  "SECONDS", "grants start this long before issue", "5" },
+	{ "missed-heartbeats", 0, "K", "forget a donor after K heartbeat periods of silence", "3" },
+	{ "max-donors",	0,  "N",     "donors remembered at once", "16384" },
+	{ "max-conns",	0,  "N",     "peer connections at once", "4096" },
+	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
+	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
+	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
+};
+
+static const char *set_u32(const char *value, uint64_t min, uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (spare_parse_u64(value, min, max, &v))
+		return "not a number in range";
+	*out = (uint32_t)v;
+	return NULL;
+}
+
+static const char *set_str(char *dst, size_t len, const char *value)
+{
+	if (strlen(value) >= len)
+		return "too long";
+	strcpy(dst, value);
+	return NULL;
+}
+
+static const char *cfg_set(const char *key, const char *value, void *ctx)
+{
+	struct cfg *c = ctx;
+	char host[128];
+	uint16_t port;
+	const char *why;
+	int level;
+
+	if (!strcmp(key, "listen")) {
+		if (spare_http_parse_listen(value, host, sizeof(host), &port, &why))
+			return why;
+		return set_str(c->listen, sizeof(c->listen), value);
+	}
+	if (!strcmp(key, "port-file"))
+		return set_str(c->port_file, sizeof(c->port_file), value);
+	if (!strcmp(key, "broker-id")) {
+		char id[BROKER_ID_LEN] = "";
+
+		if (strlen(value) >= BROKER_ID_LEN)
+			return "1-15 printable characters, no blanks";
+		strcpy(id, value);
+		if (value[0] && !broker_str_ok(id, sizeof(id)))
+			return "1-15 printable characters, no blanks";
+		memcpy(c->broker_id, id, sizeof(id));
+		return NULL;
+	}
+	if (!strcmp(key, "host-keys"))
+		return set_str(c->host_keys, sizeof(c->host_keys), value);
+	if (!strcmp(key, "grant-key-file"))
+		return set_str(c->grant_key_file, sizeof(c->grant_key_file), value);
+	if (!strcmp(key, "grant-key-id"))
+		return set_u32(value, 0, UINT32_MAX, &c->grant_key_id);
+	if (!strcmp(key, "lease"))
+		return set_u32(value, 1, 30 * 86400, &c->lease_s);
+	if (!strcmp(key, "clock-skew"))
+		return set_u32(value, 0, 3600, &c->skew_s);
+	if (!strcmp(key, "missed-heartbeats"))
+		return set_u32(value, 1, 1000, &c->missed_hb);
+	if (!strcmp(key, "max-donors"))
+		return set_u32(value, 1, 1u << 24, &c->max_donors);
+	if (!strcmp(key, "max-conns"))
+		return set_u32(value, 1, 1u << 20, &c->max_conns);
+	if (!strcmp(key, "hello-timeout"))
+		return set_u32(value, 10, 3600000, &c->hello_timeout_ms);
+	if (!strcmp(key, "log-level")) {
+		level = spare_log_parse_level(value);
+		if (level < 0)
+			return "not a level (err, warn, info, debug)";
+		spare_log_set_level((enum spare_log_level)level);
+		return NULL;
+	}
+	if (!strcmp(key, "metrics-listen")) {
+		if (value[0] && spare_http_parse_listen(value, host, sizeof(host), &port, &why))
+			return why;
+		return set_str(c->metrics_listen, sizeof(c->metrics_listen), value);
+	}
+	return "unknown setting";
+}
+
+/* ---- connections ---- */
+
+enum src_kind { SRC_LISTEN, SRC_SIGNAL, SRC_TICK, SRC_HTTP, SRC_WATCHDOG, SRC_CONN };
+
+struct src {
+	enum src_kind	kind;
+	int		fd;
+};
+
+enum conn_state { C_HELLO, C_READY, C_CLOSING, C_DEAD };
+
+struct conn {
+	struct src	src;		/* first: epoll's data.ptr */
+	enum conn_state	state;
+	uint8_t		role;
+	char		name[BROKER_NAME_LEN];
+	char		peer[80];	/* address, for logs */
+	const uint8_t	*key;		/* into the host-keys table */
+	uint8_t		bnonce[BROKER_NONCE_LEN];
+	uint8_t		*in;
+	size_t		in_len, in_cap;
+	uint8_t		*out;
+	size_t		out_len, out_off, out_cap;
+	uint64_t	deadline_ms;	/* hello timeout, or end of linger */
+	uint32_t	events;		/* registered with epoll */
+	struct conn	*prev, *next;
+};
+
+struct broker {
+	struct cfg		cfg;
+	struct bstate		st;
+	struct spare_host_keys	hk;
+	int			epfd;
+	struct src		listen_src, sig_src, tick_src, http_src, wd_src;
+	struct spare_http	*http;
+	struct conn		*conns;
+	struct conn		*dead;		/* closed in this epoll batch; freed after it */
+	unsigned int		nconns;
+	bool			stopping;
+	uint64_t		start_ms;
+	/* counters */
+	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
+	uint64_t		grant_reqs;
+	struct spare_grant	grants[BROKER_MAX_GRANTS];
+	uint8_t			frame[BROKER_MAX_FRAME];
+};
+
+static int ep_mod(struct broker *b, struct conn *c, uint32_t events)
+{
+	struct epoll_event ev = { .events = events, .data.ptr = &c->src };
+
+	if (c->events == events)
+		return 0;
+	if (epoll_ctl(b->epfd, EPOLL_CTL_MOD, c->src.fd, &ev)) {
+		log_warn("%s: epoll_ctl: %s", c->peer, strerror(errno));
+		return -1;
+	}
+	c->events = events;
+	return 0;
+}
+
+static void conn_close(struct broker *b, struct conn *c)
+{
+	epoll_ctl(b->epfd, EPOLL_CTL_DEL, c->src.fd, NULL);
+	close(c->src.fd);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		b->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	free(c->in);
+	free(c->out);
+	c->in = c->out = NULL;
+	c->state = C_DEAD;	/* a later event of this batch may still name it */
+	c->src.fd = -1;
+	c->next = b->dead;
+	b->dead = c;
+	b->nconns--;
+}
+
+static void free_dead(struct broker *b)
+{
+	while (b->dead) {
+		struct conn *c = b->dead;
+
+		b->dead = c->next;
+		sodium_memzero(c, sizeof(*c));
+		free(c);
+	}
+}
+
+/* Queue one frame; -1 if the peer's output buffer is full (slow reader). */
+static int queue(struct conn *c, uint16_t type, uint32_t seq, const uint8_t *body, size_t len)
+{
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + len > OUT_CAP)
+		return -1;
+	if (c->out_off && c->out_len + BROKER_HDR_SIZE + len > OUT_CAP) {
+		memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
+		c->out_len -= c->out_off;
+		c->out_off = 0;
+	}
+	if (c->out_len + BROKER_HDR_SIZE + len > c->out_cap) {
+		size_t cap = c->out_cap;
+		uint8_t *p;
+
+		while (cap < c->out_len + BROKER_HDR_SIZE + len)
+			cap *= 2;
+		if (cap > OUT_CAP)
+			cap = OUT_CAP;
+		p = realloc(c->out, cap);
+		if (!p)
+			return -1;
+		c->out = p;
+		c->out_cap = cap;
+	}
+	broker_hdr_encode(c->out + c->out_len, type, seq, (uint32_t)len);
+	if (len)
+		memcpy(c->out + c->out_len + BROKER_HDR_SIZE, body, len);
+	c->out_len += BROKER_HDR_SIZE + len;
+	return 0;
+}
+
+/*
+ * Refuse: queue ERROR, stop reading requests, close once it is sent (and
+ * the peer has had LINGER_MS to read it). Nothing the peer sent after the
+ * refused frame is acted on.
+ */
+static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+		   const char *fmt, ...)
+{
+	struct broker_error e = { .code = code };
+	uint8_t body[8 + BROKER_ERR_TEXT_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(e.text, sizeof(e.text), fmt, ap);
+	va_end(ap);
+	for (char *p = e.text; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
+	log_info("%s%s%s: refused (%s): %s", c->peer, c->name[0] ? " " : "", c->name,
+		 broker_err_name(code), e.text);
+	b->refused[code]++;
+	n = broker_error_encode(&e, body, sizeof(body));
+	if (n > 0)
+		queue(c, BROKER_ERROR, seq, body, (size_t)n);
+	c->state = C_CLOSING;
+	c->deadline_ms = spare_now_ms() + LINGER_MS;
+}
+
+static void send_challenge(struct broker *b, struct conn *c)
+{
+	struct broker_challenge ch;
+	uint8_t body[BROKER_CHALLENGE_SIZE];
+
+	memset(&ch, 0, sizeof(ch));
+	do
+		randombytes_buf(c->bnonce, sizeof(c->bnonce));
+	while (sodium_is_zero(c->bnonce, sizeof(c->bnonce)));
+	memcpy(ch.nonce, c->bnonce, sizeof(ch.nonce));
+	memcpy(ch.broker_id, b->cfg.broker_id, BROKER_ID_LEN);
+	if (broker_challenge_encode(&ch, body, sizeof(body)) == BROKER_CHALLENGE_SIZE)
+		queue(c, BROKER_CHALLENGE, 0, body, sizeof(body));
+}
+
+static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *h,
+		     const uint8_t *body)
+{
+	struct broker_hello m;
+	struct broker_welcome w;
+	const struct spare_host_key *k = NULL;
+	uint8_t out[BROKER_WELCOME_SIZE];
+
+	if (broker_hello_decode(body, h->len, &m)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "malformed HELLO");
+		return;
+	}
+	for (unsigned int i = 0; i < b->hk.n; i++)
+		if (!strncmp(b->hk.v[i].name, m.name, BROKER_NAME_LEN))
+			k = &b->hk.v[i];
+	/* one answer for unknown names and wrong proofs */
+	if (!k || !broker_auth_mac_ok(m.mac, k->key, BROKER_DIR_PEER, m.role, m.name,
+				      b->cfg.broker_id, m.nonce, c->bnonce)) {
+		b->auth_fail++;
+		memcpy(c->name, m.name, sizeof(c->name));
+		refuse(b, c, h->seq, BROKER_E_AUTH_FAILED, "authentication failed");
+		return;
+	}
+	c->key = k->key;
+	c->role = m.role;
+	memcpy(c->name, m.name, sizeof(c->name));
+	broker_auth_mac(w.mac, k->key, BROKER_DIR_BROKER, m.role, m.name, b->cfg.broker_id,
+			m.nonce, c->bnonce);
+	broker_welcome_encode(&w, out, sizeof(out));
+	queue(c, BROKER_WELCOME, h->seq, out, sizeof(out));
+	sodium_memzero(&w, sizeof(w));
+	c->state = C_READY;
+	b->auth_ok++;
+	log_dbg("%s: %s authenticated as a %s", c->peer, c->name,
+		c->role == BROKER_ROLE_DONOR ? "donor" : "client");
+}
+
+static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *h,
+		     const uint8_t *body)
+{
+	struct broker_donor d;
+	struct broker_ack a;
+	uint8_t out[BROKER_ACK_SIZE];
+	bool known;
+	int ret;
+
+	if (c->role != BROKER_ROLE_DONOR) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s from a client", broker_type_name(h->type));
+		return;
+	}
+	if (broker_donor_decode(body, h->len, &d)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "malformed %s", broker_type_name(h->type));
+		return;
+	}
+	/* a donor speaks for itself only */
+	if (strncmp(d.donor_id, c->name, BROKER_NAME_LEN)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "donor id must be the name the donor authenticated as");
+		return;
+	}
+	known = bstate_find(&b->st, d.donor_id) != NULL;
+	ret = bstate_heartbeat(&b->st, &d, spare_now_ms());
+	if (ret == -ENOSPC) {
+		refuse(b, c, h->seq, BROKER_E_NO_SPACE, "broker knows max-donors (%u) donors",
+		       b->cfg.max_donors);
+		return;
+	}
+	if (ret) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "bad donor fields");
+		return;
+	}
+	if (!known)
+		log_info("donor %s at %s in %s: %" PRIu64 " free slabs", d.donor_id, d.addr,
+			 d.domain, d.free_slabs);
+	b->heartbeats++;
+	a.donors = b->st.live;
+	a.expire_ms = (uint32_t)(b->st.missed_hb * (uint64_t)d.hb_interval_ms);
+	broker_ack_encode(&a, out, sizeof(out));
+	queue(c, BROKER_ACK, h->seq, out, sizeof(out));
+}
+
+static void on_grant_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			 const uint8_t *body)
+{
+	struct broker_grant_req r;
+	struct broker_error e = { .code = BROKER_E_NO_SPACE };
+	uint8_t *out;
+	size_t n;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "GRANT_REQ from a donor");
+		return;
+	}
+	if (broker_grant_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed GRANT_REQ (1-%u slabs, 1-%u copies, at most %u grants)",
+		       BROKER_MAX_SLABS, BROKER_MAX_COPIES, BROKER_MAX_GRANTS);
+		return;
+	}
+	b->grant_reqs++;
+	n = BROKER_GRANT_REP_SIZE(r.slabs * r.copies);
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + n > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_grant(&b->st, c->name, r.slabs, r.copies, r.lease_s, (uint64_t)time(NULL),
+			   b->grants);
+	if (ret) {
+		uint8_t eb[8 + BROKER_ERR_TEXT_MAX];
+		int en;
+
+		/* not the peer's mistake: answer and keep the connection */
+		snprintf(e.text, sizeof(e.text),
+			 "cannot place %u slabs x %u copies on distinct donors and domains now",
+			 r.slabs, r.copies);
+		en = broker_error_encode(&e, eb, sizeof(eb));
+		if (en > 0)
+			queue(c, BROKER_ERROR, h->seq, eb, (size_t)en);
+		log_dbg("%s: no space for %ux%u", c->name, r.slabs, r.copies);
+		return;
+	}
+	out = b->frame;
+	broker_grant_rep_encode_head(r.slabs, r.copies, out, sizeof(b->frame));
+	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, (size_t)r.slabs * r.copies * SPARE_GRANT_SIZE);
+	queue(c, BROKER_GRANT_REP, h->seq, out, n);
+}
+
+/* One complete frame in c->in. */
+static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *h,
+		     const uint8_t *body)
+{
+	if (c->state == C_HELLO) {
+		if (h->type != BROKER_HELLO)
+			refuse(b, c, h->seq, BROKER_E_AUTH_REQUIRED,
+			       "%s before HELLO: authenticate first", broker_type_name(h->type));
+		else
+			on_hello(b, c, h, body);
+		return;
+	}
+	switch (h->type) {
+	case BROKER_REGISTER:
+	case BROKER_HEARTBEAT:
+		on_donor(b, c, h, body);
+		break;
+	case BROKER_GRANT_REQ:
+		on_grant_req(b, c, h, body);
+		break;
+	default:
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s is not a request",
+		       broker_type_name(h->type));
+	}
+}
+
+static int flush(struct conn *c)
+{
+	while (c->out_off < c->out_len) {
+		ssize_t n = send(c->src.fd, c->out + c->out_off, c->out_len - c->out_off,
+				 MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return 0;
+			return -1;
+		}
+		c->out_off += (size_t)n;
+	}
+	c->out_off = c->out_len = 0;
+	return 0;
+}
+
+/* Handle every complete frame buffered; 0, or -1 to drop the peer. */
+static void parse(struct broker *b, struct conn *c)
+{
+	size_t off = 0;
+
+	while (c->state != C_CLOSING && c->in_len - off >= BROKER_HDR_SIZE &&
+	       c->out_len - c->out_off < BROKER_MAX_FRAME) {
+		struct broker_hdr h;
+		int ret = broker_hdr_decode(c->in + off, &h);
+
+		if (ret == -EMSGSIZE) {
+			refuse(b, c, h.seq, BROKER_E_TOO_BIG, "frame body of %" PRIu32
+			       " bytes is over the %u-byte limit", h.len, BROKER_MAX_BODY);
+			break;
+		}
+		if (ret == -EPROTONOSUPPORT) {
+			refuse(b, c, h.seq, BROKER_E_VERSION, "protocol version %u not supported (want %u)",
+			       h.version, BROKER_VERSION);
+			break;
+		}
+		if (ret) {
+			refuse(b, c, h.seq, BROKER_E_BAD_FRAME, "bad frame header (magic or type)");
+			break;
+		}
+		if (c->in_len - off < BROKER_HDR_SIZE + h.len) {
+			/* room for the whole frame (h.len <= BROKER_MAX_BODY) */
+			if (BROKER_HDR_SIZE + h.len > c->in_cap) {
+				uint8_t *p = realloc(c->in, BROKER_MAX_FRAME);
+
+				if (!p) {
+					refuse(b, c, h.seq, BROKER_E_INTERNAL, "out of memory");
+					break;
+				}
+				c->in = p;
+				c->in_cap = BROKER_MAX_FRAME;
+			}
+			break;
+		}
+		on_frame(b, c, &h, c->in + off + BROKER_HDR_SIZE);
+		off += BROKER_HDR_SIZE + h.len;
+	}
+	if (off) {
+		memmove(c->in, c->in + off, c->in_len - off);
+		c->in_len -= off;
+	}
+}
+
+static void conn_event(struct broker *b, struct conn *c, uint32_t events)
+{
+	uint8_t junk[4096];
+
+	if (events & (EPOLLERR | EPOLLHUP) && !(events & EPOLLIN)) {
+		conn_close(b, c);
+		return;
+	}
+	if (events & EPOLLIN) {
+		for (;;) {
+			ssize_t n;
+
+			if (c->state == C_CLOSING) {
+				n = recv(c->src.fd, junk, sizeof(junk), 0);	/* drain */
+			} else {
+				if (c->in_len == c->in_cap)
+					break;	/* a full frame waits for room to reply */
+				n = recv(c->src.fd, c->in + c->in_len, c->in_cap - c->in_len, 0);
+			}
+			if (n == 0) {
+				conn_close(b, c);
+				return;
+			}
+			if (n < 0) {
+				if (errno == EAGAIN || errno == EINTR)
+					break;
+				conn_close(b, c);
+				return;
+			}
+			if (c->state != C_CLOSING) {
+				c->in_len += (size_t)n;
+				parse(b, c);
+			}
+		}
+	}
+	if (flush(c)) {
+		conn_close(b, c);
+		return;
+	}
+	if (c->state == C_CLOSING && c->out_len == 0) {
+		shutdown(c->src.fd, SHUT_WR);	/* the ERROR is out; drain until EOF */
+	}
+	/* frames left unparsed for lack of output room: try again after sending */
+	if (c->state != C_CLOSING && c->in_len >= BROKER_HDR_SIZE && c->out_len == 0) {
+		parse(b, c);
+		if (flush(c)) {
+			conn_close(b, c);
+			return;
+		}
+	}
+	/* a full input buffer waits for the output to drain, without spinning */
+	ep_mod(b, c, (c->in_len < c->in_cap || c->state == C_CLOSING ? EPOLLIN : 0) |
+		     (c->out_len ? EPOLLOUT : 0));
+}
+
+static void on_accept(struct broker *b)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		struct epoll_event ev;
+		struct conn *c;
+		char host[INET6_ADDRSTRLEN + 8], serv[8];
+		int one = 1;
+		int fd = accept4(b->listen_src.fd, (struct sockaddr *)&ss, &sl,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				log_warn("accept: %s", strerror(errno));
+			return;
+		}
+		if (b->nconns >= b->cfg.max_conns) {
+			log_warn("max-conns (%u) reached: connection dropped", b->cfg.max_conns);
+			close(fd);
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (c) {
+			c->in_cap = c->out_cap = BUF_START;
+			c->in = malloc(c->in_cap);
+			c->out = malloc(c->out_cap);
+		}
+		if (!c || !c->in || !c->out) {
+			log_warn("out of memory: connection dropped");
+			if (c) {
+				free(c->in);
+				free(c->out);
+			}
+			free(c);
+			close(fd);
+			continue;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
+				NI_NUMERICHOST | NI_NUMERICSERV))
+			snprintf(c->peer, sizeof(c->peer), "?");
+		else
+			snprintf(c->peer, sizeof(c->peer), "%s:%s", host, serv);
+		c->src.kind = SRC_CONN;
+		c->src.fd = fd;
+		c->state = C_HELLO;
+		c->deadline_ms = spare_now_ms() + b->cfg.hello_timeout_ms;
+		c->events = EPOLLIN | EPOLLOUT;
+		ev.events = c->events;
+		ev.data.ptr = &c->src;
+		if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+			log_warn("epoll_ctl: %s", strerror(errno));
+			free(c->in);
+			free(c->out);
+			free(c);
+			close(fd);
+			continue;
+		}
+		c->next = b->conns;
+		if (b->conns)
+			b->conns->prev = c;
+		b->conns = c;
+		b->nconns++;
+		b->accepted++;
+		send_challenge(b, c);
+	}
+}
+
+static void on_tick(struct broker *b)
+{
+	uint64_t now = spare_now_ms(), x;
+	struct conn *c, *next;
+	unsigned int gone;
+
+	if (read(b->tick_src.fd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+		log_warn("timerfd read: %s", strerror(errno));
+	gone = bstate_expire(&b->st, now);
+	if (gone)
+		log_info("%u donor(s) forgotten after %u missed heartbeats; %u live", gone,
+			 b->st.missed_hb, b->st.live);
+	for (c = b->conns; c; c = next) {
+		next = c->next;
+		if (c->state == C_HELLO && now >= c->deadline_ms) {
+			refuse(b, c, 0, BROKER_E_AUTH_REQUIRED, "no HELLO within %u ms",
+			       b->cfg.hello_timeout_ms);
+			conn_event(b, c, 0);
+		} else if (c->state == C_CLOSING && now >= c->deadline_ms) {
+			conn_close(b, c);
+		}
+	}
+	if (b->http)
+		spare_http_run(b->http);
+	spare_notify_status("%u donors live, %" PRIu64 " free slabs, %" PRIu64 " grants issued",
+			    b->st.live, bstate_total_free(&b->st), b->st.grants_issued);
+}
+
+static int metrics_page(void *ctx, FILE *f)
+{
+	struct broker *b = ctx;
+	struct spare_metrics m;
+
+	spare_metrics_begin(&m, f, true);
+#define U64(name, type, help, v) do { spare_metrics_family(&m, name, type, help); \
+		spare_metrics_u64(&m, NULL, v); } while (0)
+	U64("spare_broker_donors", SPARE_GAUGE, "Donors heard from within their heartbeat lease.",
+	    b->st.live);
+	U64("spare_broker_donors_expired_total", SPARE_COUNTER,
+	    "Donors forgotten after missed heartbeats.", b->st.donors_expired);
+	U64("spare_broker_domains", SPARE_GAUGE, "Failure domains ever seen.", b->st.ndomains);
+	U64("spare_broker_free_slabs", SPARE_GAUGE,
+	    "Free slabs on live donors, as reported minus granted since.", bstate_total_free(&b->st));
+	U64("spare_broker_heartbeats_total", SPARE_COUNTER, "REGISTER and HEARTBEAT messages.",
+	    b->heartbeats);
+	U64("spare_broker_grant_requests_total", SPARE_COUNTER, "GRANT_REQ messages.", b->grant_reqs);
+	U64("spare_broker_grant_requests_no_space_total", SPARE_COUNTER,
+	    "GRANT_REQ that could not be placed.", b->st.requests_nospace);
+	U64("spare_broker_grants_total", SPARE_COUNTER, "Grants issued (one per slab copy).",
+	    b->st.grants_issued);
+	U64("spare_broker_connections", SPARE_GAUGE, "Peer connections open.", b->nconns);
+	U64("spare_broker_connections_total", SPARE_COUNTER, "Peer connections accepted.", b->accepted);
+	U64("spare_broker_auth_failures_total", SPARE_COUNTER, "HELLOs refused.", b->auth_fail);
+	spare_metrics_family(&m, "spare_broker_refused_total", SPARE_COUNTER,
+			     "Connections refused and closed, by error.");
+	for (unsigned int e = 1; e <= BROKER_E_MAX; e++) {
+		const char *labels[] = { "error", broker_err_name(e), NULL };
+
+		spare_metrics_u64(&m, labels, b->refused[e]);
+	}
+	spare_metrics_family(&m, "spare_broker_uptime_seconds", SPARE_GAUGE,
+			     "Seconds since spare-broker started.");
+	spare_metrics_f3(&m, NULL, (double)(spare_now_ms() - b->start_ms) / 1000.0);
+#undef U64
+	return spare_metrics_end(&m);
+}
+
+static int read_grant_key(const char *path, struct spare_grant_key *k, uint32_t id)
+{
+	char text[256];
+	const char *why;
+	size_t n;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		log_err("grant-key-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	_Static_assert(SPARE_AUTH_KEY_LEN == SPARE_GRANT_KEY_LEN, "key sizes");
+	why = spare_key_parse(text, k->key);
+	sodium_memzero(text, sizeof(text));
+	if (why) {
+		log_err("grant-key-file %s: %s", path, why);
+		return -1;
+	}
+	k->id = id;
+	return 0;
+}
+
+static int open_listener(struct broker *b)
+{
+	char host[128], port_s[8];
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV };
+	struct addrinfo *ai;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const char *why;
+	uint16_t port;
+	int fd, one = 1, ret;
+
+	if (spare_http_parse_listen(b->cfg.listen, host, sizeof(host), &port, &why)) {
+		log_err("listen %s: %s", b->cfg.listen, why);
+		return -1;
+	}
+	snprintf(port_s, sizeof(port_s), "%u", port);
+	ret = getaddrinfo(host[0] ? host : NULL, port_s, &hints, &ai);
+	if (ret) {
+		log_err("listen %s: %s", b->cfg.listen, gai_strerror(ret));
+		return -1;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1024) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sl)) {
+		log_err("listen %s: %s", b->cfg.listen, strerror(errno));
+		freeaddrinfo(ai);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					      : ((struct sockaddr_in *)&ss)->sin_port);
+	b->listen_src.kind = SRC_LISTEN;
+	b->listen_src.fd = fd;
+	log_info("listening on %s (port %u) as broker %s", b->cfg.listen, port, b->cfg.broker_id);
+	if (b->cfg.port_file[0]) {
+		char tmp[300];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", b->cfg.port_file);
+		f = fopen(tmp, "we");
+		if (!f || fprintf(f, "%u\n", port) < 0 || fclose(f) || rename(tmp, b->cfg.port_file)) {
+			log_err("port-file %s: %s", b->cfg.port_file, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int add_src(struct broker *b, struct src *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = s };
+
+	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, s->fd, &ev)) {
+		log_err("epoll_ctl: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int periodic(struct src *s, enum src_kind kind, uint64_t ms)
+{
+	struct itimerspec its = {
+		.it_value.tv_sec = (time_t)(ms / 1000),
+		.it_value.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	its.it_interval = its.it_value;
+	s->kind = kind;
+	s->fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->fd < 0 || timerfd_settime(s->fd, 0, &its, NULL)) {
+		log_err("timerfd: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int setup(struct broker *b)
+{
+	struct spare_grant_key key;
+	char why[256];
+	sigset_t mask;
+	uint64_t seed;
+	uint64_t wd = spare_notify_watchdog_ms();
+
+	if (!b->cfg.host_keys[0] || !b->cfg.grant_key_file[0]) {
+		log_err("host-keys and grant-key-file are required (see spare-broker(8))");
+		return -1;
+	}
+	if (spare_host_keys_load(b->cfg.host_keys, &b->hk, why, sizeof(why))) {
+		log_err("host-keys %s: %s", b->cfg.host_keys, why);
+		return -1;
+	}
+	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))
+		return -1;
+	randombytes_buf(&seed, sizeof(seed));
+	if (bstate_init(&b->st, b->cfg.max_donors, b->cfg.missed_hb, b->cfg.lease_s,
+			b->cfg.skew_s, &key, seed)) {
+		sodium_memzero(&key, sizeof(key));
+		log_err("out of memory for %u donors", b->cfg.max_donors);
+		return -1;
+	}
+	sodium_memzero(&key, sizeof(key));
+	b->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (b->epfd < 0) {
+		log_err("epoll_create1: %s", strerror(errno));
+		return -1;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	b->sig_src.kind = SRC_SIGNAL;
+	b->sig_src.fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (b->sig_src.fd < 0 || add_src(b, &b->sig_src))
+		return -1;
+	if (open_listener(b) || add_src(b, &b->listen_src))
+		return -1;
+	if (periodic(&b->tick_src, SRC_TICK, TICK_MS) || add_src(b, &b->tick_src))
+		return -1;
+	b->http_src.fd = b->wd_src.fd = -1;
+	if (b->cfg.metrics_listen[0]) {
+		b->http = spare_http_start(b->cfg.metrics_listen, metrics_page, b);
+		if (!b->http)
+			return -1;
+		b->http_src.kind = SRC_HTTP;
+		b->http_src.fd = spare_http_fd(b->http);
+		if (add_src(b, &b->http_src))
+			return -1;
+	}
+	if (wd) {
+		if (periodic(&b->wd_src, SRC_WATCHDOG, wd) || add_src(b, &b->wd_src))
+			return -1;
+	}
+	return 0;
+}
+
+static void run(struct broker *b)
+{
+	struct epoll_event ev[64];
+
+	while (!b->stopping) {
+		int n = epoll_wait(b->epfd, ev, 64, -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			log_err("epoll_wait: %s", strerror(errno));
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			struct src *s = ev[i].data.ptr;
+			struct signalfd_siginfo si;
+			uint64_t x;
+
+			switch (s->kind) {
+			case SRC_LISTEN:
+				on_accept(b);
+				break;
+			case SRC_SIGNAL:
+				if (read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+					if (si.ssi_signo == SIGHUP) {
+						log_info("SIGHUP ignored (restart to reload settings)");
+					} else {
+						log_info("%s: stopping", strsignal((int)si.ssi_signo));
+						spare_notify_stopping();
+						b->stopping = true;
+					}
+				}
+				break;
+			case SRC_TICK:
+				on_tick(b);
+				break;
+			case SRC_HTTP:
+				spare_http_run(b->http);
+				break;
+			case SRC_WATCHDOG:
+				if (read(s->fd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+					log_warn("watchdog timerfd: %s", strerror(errno));
+				spare_notify_watchdog();
+				break;
+			case SRC_CONN:
+				if (((struct conn *)s)->state != C_DEAD)
+					conn_event(b, (struct conn *)s, ev[i].events);
+				break;
+			}
+		}
+		free_dead(b);
+	}
+}
+
+static void teardown(struct broker *b)
+{
+	while (b->conns)
+		conn_close(b, b->conns);
+	free_dead(b);
+	spare_http_stop(b->http);
+	for (struct src *s = &b->listen_src; s <= &b->wd_src; s++)
+		if (s->fd > 0)
+			close(s->fd);
+	if (b->epfd > 0)
+		close(b->epfd);
+	spare_host_keys_free(&b->hk);
+	bstate_free(&b->st);
+}
+
+int main(int argc, char **argv)
+{
+	static struct broker b;
+	struct spare_cli cli = {
+		.usage = "Place slabs on donors for spare clients and sign their grants.\n",
+		.epilog = "\nSIGTERM/SIGINT stop. State is soft: it is rebuilt from donors' heartbeats.\n",
+		.default_conf = BROKER_DEFAULT_CONF,
+		.settings = settings,
+		.nsettings = ARRAY_SIZE(settings),
+		.set = cfg_set,
+		.ctx = &b.cfg,
+	};
+	int ret;
+
+	spare_log_init("spare-broker", SPARE_LOG_INFO);
+	if (sodium_init() < 0) {
+		log_err("libsodium cannot start");
+		return 1;
+	}
+	ret = spare_cli_configure(&cli, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	if (!b.cfg.broker_id[0]) {
+		char h[256] = "";
+
+		gethostname(h, sizeof(h) - 1);
+		h[BROKER_ID_LEN - 1] = 0;
+		for (char *p = h; *p; p++)
+			if (*p < 0x21 || *p > 0x7e)
+				*p = '_';
+		if (!h[0])
+			strcpy(h, "broker");
+		memcpy(b.cfg.broker_id, h, BROKER_ID_LEN);
+	}
+	b.start_ms = spare_now_ms();
+	if (setup(&b)) {
+		teardown(&b);
+		return 1;
+	}
+	spare_notify_ready("listening on %s", b.cfg.listen);
+	run(&b);
+	teardown(&b);
+	return 0;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-broker's soft state and grant issue (bstate.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bstate.h"
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < len && s[i]; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int map_init(struct bstr_map *m, size_t entries)
+{
+	size_t cap = 16;
+
+	while (cap < entries * 2)
+		cap *= 2;
+	m->slot = calloc(cap, sizeof(*m->slot));
+	m->cap = cap;
+	return m->slot ? 0 : -ENOMEM;
+}
+
+/*
+ * Find @key among strings at base + idx * stride; the slot it is in, or
+ * the empty slot where it would go (*found false).
+ */
+static size_t map_find(const struct bstr_map *m, const char *key, size_t len,
+		       const char *base, size_t stride, bool *found)
+{
+	size_t i = (size_t)str_hash(key, len) & (m->cap - 1);
+
+	while (m->slot[i]) {
+		if (!strncmp(base + (size_t)(m->slot[i] - 1) * stride, key, len)) {
+			*found = true;
+			return i;
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	*found = false;
+	return i;
+}
+
+int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
+		uint32_t lease_s, uint32_t skew_s, const struct spare_grant_key *key,
+		uint64_t seed)
+{
+	memset(st, 0, sizeof(*st));
+	if (!max_donors || max_donors > (1u << 24) || !missed_hb || !lease_s || !key)
+		return -EINVAL;
+	st->max_donors = max_donors;
+	st->missed_hb = missed_hb;
+	st->lease_s = lease_s;
+	st->skew_s = skew_s;
+	st->key = *key;
+	st->rng.s = seed ? seed : 1;
+	st->donors = calloc(max_donors, sizeof(*st->donors));
+	st->pd = calloc(max_donors, sizeof(*st->pd));
+	st->bit = calloc(max_donors + 1, sizeof(*st->bit));
+	st->w = calloc(max_donors, sizeof(*st->w));
+	st->domains = calloc(max_donors, sizeof(*st->domains));
+	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
+	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors)) {
+		bstate_free(st);
+		return -ENOMEM;
+	}
+	/* the tree covers every slot; unused slots weigh 0 */
+	return place_tree_build(&st->tree, st->bit, st->w, st->pd, max_donors);
+}
+
+void bstate_free(struct bstate *st)
+{
+	free(st->donors);
+	free(st->pd);
+	free(st->bit);
+	free(st->w);
+	free(st->domains);
+	free(st->by_id.slot);
+	free(st->by_domain.slot);
+	memset(&st->key, 0, sizeof(st->key));
+	memset(st, 0, sizeof(*st));
+}
+
+const struct bdonor *bstate_find(const struct bstate *st, const char *id)
+{
+	bool found;
+	size_t s = map_find(&st->by_id, id, BROKER_ID_LEN, (const char *)st->donors,
+			    sizeof(*st->donors), &found);
+
+	return found ? &st->donors[st->by_id.slot[s] - 1] : NULL;
+}
+
+static void set_free(struct bstate *st, size_t i, uint64_t free_slabs)
+{
+	st->pd[i].free_slabs = free_slabs;
+	place_tree_set(&st->tree, i, free_slabs);
+}
+
+static uint32_t domain_index(struct bstate *st, const char *label)
+{
+	bool found;
+	size_t s = map_find(&st->by_domain, label, BROKER_DOMAIN_LEN,
+			    (const char *)st->domains, sizeof(*st->domains), &found);
+
+	if (!found) {
+		/* at most one new domain per donor slot: always room */
+		memcpy(st->domains[st->ndomains], label, BROKER_DOMAIN_LEN);
+		st->by_domain.slot[s] = (uint32_t)++st->ndomains;
+	}
+	return st->by_domain.slot[s] - 1;
+}
+
+/*
+ * Drop forgotten donors from the table: live ones move down, the id map and
+ * the tree are rebuilt. O(n); only when a new donor finds the table full.
+ */
+static void compact(struct bstate *st)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (!st->donors[i].live)
+			continue;
+		if (i != j) {
+			st->donors[j] = st->donors[i];
+			st->pd[j] = st->pd[i];
+		}
+		j++;
+	}
+	for (size_t i = j; i < st->n; i++) {
+		memset(&st->donors[i], 0, sizeof(st->donors[i]));
+		st->pd[i].free_slabs = 0;
+		st->pd[i].domain = 0;
+	}
+	st->n = j;
+	memset(st->by_id.slot, 0, st->by_id.cap * sizeof(*st->by_id.slot));
+	for (size_t i = 0; i < j; i++) {
+		bool found;
+		size_t s = map_find(&st->by_id, st->donors[i].id, BROKER_ID_LEN,
+				    (const char *)st->donors, sizeof(*st->donors), &found);
+
+		st->by_id.slot[s] = (uint32_t)(i + 1);
+	}
+	place_tree_build(&st->tree, st->bit, st->w, st->pd, st->max_donors);
+}
+
+int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms)
+{
+	struct bdonor *b;
+	bool found;
+	size_t s, i;
+
+	if (!broker_str_ok(d->donor_id, BROKER_ID_LEN) || !broker_str_ok(d->addr, BROKER_ADDR_LEN) ||
+	    !broker_str_ok(d->domain, BROKER_DOMAIN_LEN) || !d->hb_interval_ms)
+		return -EINVAL;
+	s = map_find(&st->by_id, d->donor_id, BROKER_ID_LEN, (const char *)st->donors,
+		     sizeof(*st->donors), &found);
+	if (found) {
+		i = st->by_id.slot[s] - 1;
+	} else {
+		if (st->n >= st->max_donors && st->live < st->n) {
+			compact(st);
+			s = map_find(&st->by_id, d->donor_id, BROKER_ID_LEN,
+				     (const char *)st->donors, sizeof(*st->donors), &found);
+		}
+		if (st->n >= st->max_donors)
+			return -ENOSPC;
+		i = st->n++;
+		memcpy(st->donors[i].id, d->donor_id, BROKER_ID_LEN);
+		st->by_id.slot[s] = (uint32_t)(i + 1);
+	}
+	b = &st->donors[i];
+	memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
+	if (!found || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
+		memcpy(b->domain, d->domain, BROKER_DOMAIN_LEN);
+		st->pd[i].domain = domain_index(st, d->domain);
+	}
+	b->reported = d->free_slabs;
+	b->last_hb_ms = now_ms;
+	b->hb_interval_ms = d->hb_interval_ms;
+	b->slab_shift = d->slab_shift;
+	if (!b->live) {
+		b->live = true;
+		st->live++;
+	}
+	set_free(st, i, d->free_slabs);
+	return 0;
+}
+
+unsigned int bstate_expire(struct bstate *st, uint64_t now_ms)
+{
+	unsigned int gone = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		struct bdonor *b = &st->donors[i];
+
+		if (!b->live ||
+		    now_ms - b->last_hb_ms <= (uint64_t)st->missed_hb * b->hb_interval_ms)
+			continue;
+		b->live = false;
+		st->live--;
+		set_free(st, i, 0);
+		gone++;
+	}
+	st->donors_expired += gone;
+	return gone;
+}
+
+uint64_t bstate_free_slabs(const struct bstate *st, size_t i)
+{
+	return i < st->n ? st->pd[i].free_slabs : 0;
+}
+
+uint64_t bstate_total_free(const struct bstate *st)
+{
+	return st->tree.total;
+}
+
+int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
+		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
+		 struct spare_grant *out)
+{
+	struct spare_grant_info gi;
+	uint32_t idx[BROKER_MAX_GRANTS];
+	unsigned int s, done = 0;
+	int ret = 0;
+
+	if (!slabs || slabs > BROKER_MAX_SLABS || !copies || copies > BROKER_MAX_COPIES ||
+	    copies > PLACE_MAX_COPIES || slabs * copies > BROKER_MAX_GRANTS ||
+	    strnlen(client, SPARE_GRANT_CLIENT_LEN) >= SPARE_GRANT_CLIENT_LEN || !client[0])
+		return -EINVAL;
+	if (!lease_s || lease_s > st->lease_s)
+		lease_s = st->lease_s;
+	for (s = 0; s < slabs; s++) {
+		ret = place_slab_tree(st->pd, &st->tree, copies, &st->rng, idx + done);
+		if (ret)
+			break;
+		for (unsigned int c = 0; c < copies; c++, done++)
+			set_free(st, idx[done], st->pd[idx[done]].free_slabs - 1);
+	}
+	if (ret) {
+		for (unsigned int k = 0; k < done; k++)
+			set_free(st, idx[k], st->pd[idx[k]].free_slabs + 1);
+		st->requests_nospace += ret == -ENOSPC;
+		return ret;
+	}
+	memset(&gi, 0, sizeof(gi));
+	strncpy(gi.client_id, client, sizeof(gi.client_id) - 1);
+	gi.slabs = 1;
+	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
+	gi.expiry = now_s + lease_s;
+	for (unsigned int k = 0; k < done; k++) {
+		const struct bdonor *b = &st->donors[idx[k]];
+
+		spare_grant_new_id(gi.id);
+		memcpy(gi.donor_id, b->id, sizeof(gi.donor_id));
+		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
+		if (spare_grant_issue(&gi, &st->key, &out[k]))
+			return -EINVAL;	/* not reached: fields checked on heartbeat */
+	}
+	st->grants_issued += done;
+	st->requests_ok++;
+	return 0;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-broker's soft state: the donors it has heard from, their free
+ * slabs and failure domains, and grant issue (placement + signing +
+ * debit). Pure logic over caller-supplied clocks: no I/O, no logging, so
+ * the unit tests and tools/brokerbench drive it directly.
+ *
+ * Soft state only: a donor is added by its first REGISTER or HEARTBEAT,
+ * its free count is what it last reported minus what the broker granted
+ * on it since, and it is forgotten after missed_hb heartbeat periods of
+ * silence. A restarted broker rebuilds all of this from heartbeats.
+ */
+#ifndef SPARE_BROKER_STATE_H
+#define SPARE_BROKER_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "broker_proto.h"
+#include "place_tree.h"
+#include "spare_grant_lib.h"
+
+struct bdonor {
+	char		id[BROKER_ID_LEN];
+	char		addr[BROKER_ADDR_LEN];
+	char		domain[BROKER_DOMAIN_LEN];
+	uint64_t	reported;	/* free slabs in the last heartbeat */
+	uint64_t	last_hb_ms;	/* monotonic */
+	uint32_t	hb_interval_ms;
+	uint8_t		slab_shift;
+	bool		live;
+};
+
+/* String -> index, open addressing; keys are owned by the caller's table. */
+struct bstr_map {
+	uint32_t	*slot;		/* index + 1, 0 = empty */
+	size_t		cap;		/* power of two */
+};
+
+struct bstate {
+	struct bdonor		*donors;	/* [max_donors]; forgotten ones are dropped
+						 * when a new donor finds the table full */
+	struct place_donor	*pd;		/* [max_donors]: free and domain index */
+	uint64_t		*bit, *w;	/* the placement tree's arrays */
+	struct place_tree	tree;
+	size_t			n, max_donors;	/* slots used, slots allowed */
+	struct bstr_map		by_id;
+	char			(*domains)[BROKER_DOMAIN_LEN];
+	size_t			ndomains;
+	struct bstr_map		by_domain;
+	struct place_rng	rng;
+	unsigned int		live;		/* donors live now */
+	/* settings */
+	unsigned int		missed_hb;	/* forget after this many periods */
+	uint32_t		lease_s;	/* default and longest lease */
+	uint32_t		skew_s;		/* not_before = now - skew */
+	struct spare_grant_key	key;
+	/* counters */
+	uint64_t		grants_issued, requests_ok, requests_nospace;
+	uint64_t		donors_expired;
+};
+
+/* 0, -EINVAL or -ENOMEM. The key is copied. */
+int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
+		uint32_t lease_s, uint32_t skew_s, const struct spare_grant_key *key,
+		uint64_t seed);
+void bstate_free(struct bstate *st);
+
+/*
+ * A REGISTER or HEARTBEAT from donor @d at monotonic @now_ms: adds it or
+ * refreshes it, and sets its free count to what it reported (the donor is
+ * the authority; the broker's debits since are forgotten). Returns 0,
+ * -ENOSPC when max_donors donors are live already, -EINVAL for a bad field.
+ */
+int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms);
+
+/* Forget donors silent for missed_hb periods; returns how many. */
+unsigned int bstate_expire(struct bstate *st, uint64_t now_ms);
+
+/* The donor with this id, or NULL. */
+const struct bdonor *bstate_find(const struct bstate *st, const char *id);
+
+/* Free slabs the broker believes donor @i has now. */
+uint64_t bstate_free_slabs(const struct bstate *st, size_t i);
+uint64_t bstate_total_free(const struct bstate *st);
+
+/*
+ * Grants for @slabs slabs x @copies copies for @client at wall-clock
+ * @now_s, each copy on a distinct donor in a distinct domain, slab-major
+ * into out[slabs * copies]. @lease_s 0 or above the broker's lease gets
+ * the broker's lease. All or nothing: on -ENOSPC nothing is debited.
+ * Returns 0, -ENOSPC or -EINVAL.
+ */
+int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
+		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
+		 struct spare_grant *out);
+
+#endif /* SPARE_BROKER_STATE_H */

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spare-broker wire protocol (Documentation/protocol.md, "Broker
+ * protocol"): framing, message bodies, and the HMAC challenge-response that
+ * authenticates a peer before the broker changes any state.
+ *
+ * TCP. Every frame is a 16-byte header followed by exactly `len` body bytes
+ * (len <= BROKER_MAX_BODY). All integers little-endian; reserved fields are
+ * zero on send and checked on receipt; strings are NUL padded in fixed
+ * fields, with at least one NUL. Any check that fails is a protocol error:
+ * the broker answers ERROR and closes the connection.
+ *
+ * Pure codec: no I/O, no allocation. The MAC functions use libsodium.
+ */
+#ifndef BROKER_PROTO_H
+#define BROKER_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spare_grant.h"	/* uapi */
+
+#define BROKER_MAGIC		0x31524253U	/* "SBR1" little-endian */
+#define BROKER_VERSION		1
+#define BROKER_HDR_SIZE		16
+#define BROKER_MAX_BODY		(64 * 1024)
+#define BROKER_MAX_FRAME	(BROKER_HDR_SIZE + BROKER_MAX_BODY)
+#define BROKER_DEFAULT_PORT	18517
+
+#define BROKER_NONCE_LEN	16
+#define BROKER_ID_LEN		16	/* broker and donor ids */
+#define BROKER_NAME_LEN		64	/* peer (host) name, as in host-keys */
+#define BROKER_ADDR_LEN		SPARE_GRANT_ADDR_LEN
+#define BROKER_DOMAIN_LEN	32	/* failure-domain label */
+#define BROKER_MAC_LEN		32
+#define BROKER_KEY_LEN		32
+#define BROKER_ERR_TEXT_MAX	200
+
+/* Limits of one GRANT_REQ. */
+#define BROKER_MAX_SLABS	64
+#define BROKER_MAX_COPIES	8
+#define BROKER_MAX_GRANTS	128	/* slabs * copies */
+
+enum broker_msg_type {
+	BROKER_CHALLENGE	= 1,	/* broker -> peer, on connect */
+	BROKER_HELLO		= 2,	/* peer -> broker: who, and proof */
+	BROKER_WELCOME		= 3,	/* broker -> peer: broker's proof */
+	BROKER_REGISTER		= 4,	/* donor -> broker */
+	BROKER_HEARTBEAT	= 5,	/* donor -> broker */
+	BROKER_ACK		= 6,	/* broker -> donor */
+	BROKER_GRANT_REQ	= 7,	/* client -> broker */
+	BROKER_GRANT_REP	= 8,	/* broker -> client */
+	BROKER_ERROR		= 9,	/* broker -> peer; then closes */
+	BROKER_TYPE_MAX		= 9,
+};
+
+enum broker_role {
+	BROKER_ROLE_DONOR	= 1,
+	BROKER_ROLE_CLIENT	= 2,
+};
+
+enum broker_err {
+	BROKER_E_BAD_FRAME	= 1,	/* bad magic, type, length or field */
+	BROKER_E_VERSION	= 2,	/* protocol version not supported */
+	BROKER_E_TOO_BIG	= 3,	/* frame longer than BROKER_MAX_FRAME */
+	BROKER_E_AUTH_REQUIRED	= 4,	/* request before authentication */
+	BROKER_E_AUTH_FAILED	= 5,	/* unknown peer or wrong proof */
+	BROKER_E_BAD_REQUEST	= 6,	/* well formed but not allowed */
+	BROKER_E_NO_SPACE	= 7,	/* not enough donors / domains */
+	BROKER_E_INTERNAL	= 8,
+	BROKER_E_MAX		= 8,
+};
+
+enum broker_auth_dir {
+	BROKER_DIR_PEER		= 1,
+	BROKER_DIR_BROKER	= 2,
+};
+
+struct broker_hdr {
+	uint32_t	magic;
+	uint16_t	version;
+	uint16_t	type;
+	uint32_t	seq;	/* sender's; replies echo the request's */
+	uint32_t	len;	/* body bytes */
+};
+
+struct broker_challenge {
+	uint8_t	nonce[BROKER_NONCE_LEN];
+	char	broker_id[BROKER_ID_LEN];
+};
+#define BROKER_CHALLENGE_SIZE	32
+
+struct broker_hello {
+	uint8_t	role;			/* enum broker_role */
+	char	name[BROKER_NAME_LEN];	/* the peer's key name */
+	uint8_t	nonce[BROKER_NONCE_LEN];
+	uint8_t	mac[BROKER_MAC_LEN];
+};
+#define BROKER_HELLO_SIZE	(8 + BROKER_NAME_LEN + BROKER_NONCE_LEN + BROKER_MAC_LEN)
+
+struct broker_welcome {
+	uint8_t	mac[BROKER_MAC_LEN];
+};
+#define BROKER_WELCOME_SIZE	BROKER_MAC_LEN
+
+/* REGISTER and HEARTBEAT share this body. */
+struct broker_donor {
+	uint64_t	free_slabs;
+	uint32_t	hb_interval_ms;	/* donor's heartbeat period, > 0 */
+	uint8_t		slab_shift;
+	char		donor_id[BROKER_ID_LEN];
+	char		addr[BROKER_ADDR_LEN];
+	char		domain[BROKER_DOMAIN_LEN];
+};
+#define BROKER_DONOR_SIZE	(16 + BROKER_ID_LEN + BROKER_ADDR_LEN + BROKER_DOMAIN_LEN)
+
+struct broker_ack {
+	uint32_t	donors;		/* donors the broker knows now */
+	uint32_t	expire_ms;	/* forgets this donor after this silence */
+};
+#define BROKER_ACK_SIZE		8
+
+struct broker_grant_req {
+	uint16_t	slabs;		/* 1..BROKER_MAX_SLABS */
+	uint16_t	copies;		/* 1..BROKER_MAX_COPIES */
+	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
+};
+#define BROKER_GRANT_REQ_SIZE	8
+
+/* GRANT_REP: header fields, then slabs * copies grants, slab-major. */
+struct broker_grant_rep {
+	uint16_t		slabs;
+	uint16_t		copies;
+	const struct spare_grant *grants;	/* decode: points into the body */
+};
+#define BROKER_GRANT_REP_HDR	8
+#define BROKER_GRANT_REP_SIZE(n) (BROKER_GRANT_REP_HDR + (size_t)(n) * SPARE_GRANT_SIZE)
+
+struct broker_error {
+	uint32_t	code;		/* enum broker_err */
+	char		text[BROKER_ERR_TEXT_MAX + 1];
+};
+
+/* Header. decode: 0, -EBADMSG (magic, type, reserved), -EPROTONOSUPPORT
+ * (version), -EMSGSIZE (len > BROKER_MAX_BODY). */
+void broker_hdr_encode(uint8_t out[BROKER_HDR_SIZE], uint16_t type, uint32_t seq,
+		       uint32_t len);
+int broker_hdr_decode(const uint8_t in[BROKER_HDR_SIZE], struct broker_hdr *h);
+
+/*
+ * Bodies. encode writes into out[0..cap) and returns the body size, or
+ * -EINVAL (bad field) / -ENOSPC (cap too small). decode takes the exact
+ * body and returns 0 or -EBADMSG.
+ */
+int broker_challenge_encode(const struct broker_challenge *m, uint8_t *out, size_t cap);
+int broker_challenge_decode(const uint8_t *in, size_t len, struct broker_challenge *m);
+int broker_hello_encode(const struct broker_hello *m, uint8_t *out, size_t cap);
+int broker_hello_decode(const uint8_t *in, size_t len, struct broker_hello *m);
+int broker_welcome_encode(const struct broker_welcome *m, uint8_t *out, size_t cap);
+int broker_welcome_decode(const uint8_t *in, size_t len, struct broker_welcome *m);
+int broker_donor_encode(const struct broker_donor *m, uint8_t *out, size_t cap);
+int broker_donor_decode(const uint8_t *in, size_t len, struct broker_donor *m);
+int broker_ack_encode(const struct broker_ack *m, uint8_t *out, size_t cap);
+int broker_ack_decode(const uint8_t *in, size_t len, struct broker_ack *m);
+int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size_t cap);
+int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
+/* The grants (slabs * copies of them) must already be in the body at
+ * BROKER_GRANT_REP_HDR (encode writes only the 8-byte head). decode checks
+ * each grant's form (not its tag: the client cannot). */
+int broker_grant_rep_encode_head(uint16_t slabs, uint16_t copies, uint8_t *out, size_t cap);
+int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m);
+int broker_error_encode(const struct broker_error *m, uint8_t *out, size_t cap);
+int broker_error_decode(const uint8_t *in, size_t len, struct broker_error *m);
+
+/* Name of a message type / error code, for logs. */
+const char *broker_type_name(unsigned int type);
+const char *broker_err_name(unsigned int code);
+
+/* Is @s a valid fixed-field string of @len bytes ("" not allowed)? */
+bool broker_str_ok(const char *s, size_t len);
+
+/*
+ * Proofs: HMAC-SHA-256(key, "spare-broker-v1" (16, NUL padded) | dir |
+ * role | name (64) | broker_id (16) | peer nonce | broker nonce).
+ */
+void broker_auth_mac(uint8_t mac[BROKER_MAC_LEN], const uint8_t key[BROKER_KEY_LEN],
+		     unsigned int dir, unsigned int role, const char name[BROKER_NAME_LEN],
+		     const char broker_id[BROKER_ID_LEN],
+		     const uint8_t peer_nonce[BROKER_NONCE_LEN],
+		     const uint8_t broker_nonce[BROKER_NONCE_LEN]);
+bool broker_auth_mac_ok(const uint8_t mac[BROKER_MAC_LEN], const uint8_t key[BROKER_KEY_LEN],
+			unsigned int dir, unsigned int role, const char name[BROKER_NAME_LEN],
+			const char broker_id[BROKER_ID_LEN],
+			const uint8_t peer_nonce[BROKER_NONCE_LEN],
+			const uint8_t broker_nonce[BROKER_NONCE_LEN]);
+
+#endif /* BROKER_PROTO_H */
