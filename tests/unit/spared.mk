@@ -26,3 +26,9 @@ test_spared_metrics_LDLIBS := -lm
 UNIT_TESTS += test_spare_auth
 test_spare_auth_SRCS   := tests/unit/test_spare_auth.c
 test_spare_auth_LDLIBS := -lsodium -lz
+
+# spared's lending policy and batch eviction choice
+UNIT_TESTS += test_spared_lend
+test_spared_lend_SRCS   := tests/unit/test_spared_lend.c userspace/spared/lend.c
+test_spared_lend_CFLAGS := -Iuserspace/spared
+test_spared_lend_LDLIBS :=
