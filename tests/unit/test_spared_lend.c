@@ -324,6 +324,29 @@ static void test_choose_victims(void)
 	EXPECT_EQ(lend_choose_victims(c, 0, 5), 0);
 }
 
+static void test_parse(void)
+{
+	const char *mi = "MemTotal:       24568724 kB\nMemFree:         1000 kB\n"
+			 "MemAvailable:   12345678 kB\nBuffers: 1 kB\n";
+	const char *psi = "some avg10=12.34 avg60=1.00 avg300=0.10 total=123\n"
+			  "full avg10=0.50 avg60=0.00 avg300=0.00 total=45\n";
+	uint64_t avail = 0;
+	double some = -1, full = -1;
+
+	EXPECT_EQ(lend_parse_meminfo(mi, &avail), 0);
+	EXPECT_EQ(avail, 12345678ULL * 1024);
+	EXPECT_EQ(lend_parse_meminfo("MemTotal: 5 kB\n", &avail), -1);
+	EXPECT_EQ(lend_parse_meminfo("MemAvailable: lots\n", &avail), -1);
+	EXPECT_EQ(lend_parse_meminfo("", &avail), -1);
+	EXPECT_EQ(lend_parse_psi(psi, &some, &full), 0);
+	EXPECT(some == 12.34 && full == 0.5);
+	EXPECT_EQ(lend_parse_psi("some avg10=3.00 avg60=0 avg300=0 total=0\n",
+				 &some, &full), 0);
+	EXPECT(some == 3.0 && full == 0);
+	EXPECT_EQ(lend_parse_psi("full avg10=3.00\n", &some, &full), -1);
+	EXPECT_EQ(lend_parse_psi("garbage", &some, &full), -1);
+}
+
 int main(void)
 {
 	TAP_RUN(test_params_check);
@@ -336,5 +359,6 @@ int main(void)
 	TAP_RUN(test_release_shortfall);
 	TAP_RUN(test_sample);
 	TAP_RUN(test_choose_victims);
+	TAP_RUN(test_parse);
 	return tap_done();
 }

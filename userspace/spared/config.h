@@ -27,6 +27,23 @@ struct spared_config {
 	unsigned int	hello_timeout_ms;
 	char		metrics_listen[128];	/* "" = no HTTP /metrics */
 	char		host_keys[256];		/* clients' secrets; "" = open */
+
+	/* Lending what is idle (lend.h); max_lend 0: the fixed budget. */
+	uint64_t	max_lend;
+	uint64_t	min_lend;
+	uint64_t	headroom;
+	char		cgroup[256];		/* donor cgroup dir; "" = host */
+	unsigned int	lend_interval_ms;
+	unsigned int	lend_idle_ms;
+	unsigned int	lend_grow_step;
+	double		psi_some;		/* % avg10: pressure */
+	double		psi_full;
+	double		psi_some_idle;		/* % avg10: idle below */
+	unsigned int	psi_stall_ms;		/* trigger: stall ... */
+	unsigned int	psi_window_ms;		/* ... within window */
+	unsigned int	evict_batch;		/* E */
+	unsigned int	evict_sample_extra;	/* E' */
+	unsigned int	activity_timeout_ms;
 };
 
 #define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS

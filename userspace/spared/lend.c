@@ -2,7 +2,10 @@
 /*
  * spared's lending policy and batch eviction choice. See lend.h.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lend.h"
 
@@ -178,4 +181,51 @@ size_t lend_choose_victims(struct lend_candidate *c, size_t n, size_t e)
 	if (n)
 		qsort(c, n, sizeof(*c), cand_cmp);
 	return e < n ? e : n;
+}
+
+/* ---- readings ---- */
+
+int lend_parse_meminfo(const char *text, uint64_t *avail)
+{
+	const char *line = text;
+	uint64_t kb;
+	char unit[8];
+
+	while (line && *line) {
+		if (!strncmp(line, "MemAvailable:", 13)) {
+			if (sscanf(line + 13, " %" SCNu64 " %7s", &kb, unit) != 2 ||
+			    strcmp(unit, "kB") || kb > UINT64_MAX / 1024)
+				return -1;
+			*avail = kb * 1024;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
+}
+
+int lend_parse_psi(const char *text, double *some_avg10, double *full_avg10)
+{
+	const char *line = text;
+	bool some = false;
+
+	*full_avg10 = 0;
+	while (line && *line) {
+		double v;
+
+		if (!strncmp(line, "some avg10=", 11) &&
+		    sscanf(line + 11, "%lf", &v) == 1 && v >= 0) {
+			*some_avg10 = v;
+			some = true;
+		} else if (!strncmp(line, "full avg10=", 11) &&
+			   sscanf(line + 11, "%lf", &v) == 1 && v >= 0) {
+			*full_avg10 = v;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return some ? 0 : -1;
 }

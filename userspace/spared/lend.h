@@ -124,4 +124,13 @@ struct lend_candidate {
  */
 size_t lend_choose_victims(struct lend_candidate *c, size_t n, size_t e);
 
+/* ---- readings (parsing only: the caller reads the files) ---- */
+
+/* MemAvailable out of /proc/meminfo's text, in bytes. 0, or -1 if absent. */
+int lend_parse_meminfo(const char *text, uint64_t *avail);
+
+/* some and full avg10 out of a PSI file's text (/proc/pressure/memory or a
+ * cgroup's memory.pressure); a missing "full" line reads 0. 0 or -1. */
+int lend_parse_psi(const char *text, double *some_avg10, double *full_avg10);
+
 #endif /* SPARED_LEND_H */
