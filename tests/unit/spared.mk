@@ -32,3 +32,10 @@ UNIT_TESTS += test_spared_lend
 test_spared_lend_SRCS   := tests/unit/test_spared_lend.c userspace/spared/lend.c
 test_spared_lend_CFLAGS := -Iuserspace/spared
 test_spared_lend_LDLIBS :=
+
+# tools/lendsim: a short simulated run with its invariant checks
+UNIT_TESTS += test_lendsim
+test_lendsim_SRCS   := tests/unit/test_lendsim.c tools/lendsim/lendsim.c \
+		       userspace/spared/lend.c userspace/sched/place.c
+test_lendsim_CFLAGS := -Iuserspace/spared -Iuserspace/sched -Itools/lendsim
+test_lendsim_LDLIBS := -lm
