@@ -135,6 +135,9 @@ static void test_lend_settings(void)
 	EXPECT(spared_config_set(&cfg, "max-lend", "8G") == NULL);
 	EXPECT(spared_config_set(&cfg, "min-lend", "128M") == NULL);
 	EXPECT(spared_config_set(&cfg, "headroom", "512M") == NULL);
+	EXPECT(spared_config_set(&cfg, "lend-grow-margin", "1G") == NULL);
+	EXPECT_EQ(cfg.lend_grow_margin, 1ULL << 30);
+	EXPECT(spared_config_set(&cfg, "lend-grow-margin", "-1") != NULL);
 	EXPECT(spared_config_set(&cfg, "psi-some", "12.5") == NULL);
 	EXPECT(cfg.psi_some == 12.5);
 	EXPECT(spared_config_set(&cfg, "psi-some", "101") != NULL);

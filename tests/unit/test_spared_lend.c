@@ -124,6 +124,32 @@ static void test_grow_limits(void)
 	EXPECT_EQ(d.action, LEND_HOLD);
 }
 
+/* The growth band: no growth within grow_margin of the headroom, and the
+ * margin does not make the donor take anything back. */
+static void test_grow_margin(void)
+{
+	struct lend_params p = params();
+	struct lend_state st = { 0 };
+	struct lend_input in = reading(0, 10 * GiB, 4, 4);
+	struct lend_decision d;
+
+	p.grow_margin = 6 * GiB;
+	lend_decide(&p, &st, &in);
+	in.now_ms = 100000;
+	d = lend_decide(&p, &st, &in);
+	EXPECT_EQ(d.action, LEND_HOLD);		/* 6 above headroom, margin 6 */
+	EXPECT(!d.pressure);
+	in.mem_available = 12 * GiB;
+	lend_decide(&p, &st, &in);
+	in.now_ms = 200000;
+	d = lend_decide(&p, &st, &in);
+	EXPECT_EQ(d.action, LEND_GROW);
+	EXPECT_EQ(d.grow, 2);			/* 8 - 6 */
+	in.mem_available = 5 * GiB;		/* inside the band: hold */
+	d = lend_decide(&p, &st, &in);
+	EXPECT_EQ(d.action, LEND_HOLD);
+}
+
 /* Without PSI the decision runs on MemAvailable alone. */
 static void test_no_psi(void)
 {
@@ -352,6 +378,7 @@ int main(void)
 	TAP_RUN(test_params_check);
 	TAP_RUN(test_grow_hysteresis);
 	TAP_RUN(test_grow_limits);
+	TAP_RUN(test_grow_margin);
 	TAP_RUN(test_no_psi);
 	TAP_RUN(test_floor);
 	TAP_RUN(test_headroom_breach);

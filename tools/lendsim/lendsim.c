@@ -83,6 +83,7 @@ void lsim_print_params(const struct lsim_params *p, FILE *f)
 		p->job_mean_h, p->gap_mean_h);
 	fprintf(f, "place_per_step %u\nmove_s %u\nreply_prob %g\n", p->place_per_step,
 		p->move_s, p->reply_prob);
+	fprintf(f, "grow_margin_gib %u\n", p->grow_margin_gib);
 	fprintf(f, "slab_gib %u\nheadroom_gib %u\nmin_lend_gib %u\nmax_lend_gib %u\nfixed_gib %u\n",
 		p->slab_gib, p->headroom_gib, p->min_lend_gib, p->max_lend_gib,
 		p->fixed_gib);
@@ -420,6 +421,7 @@ static int lsim_setup(struct lsim *s, const struct lsim_params *p, char *err,
 	s->lp = (struct lend_params){
 		.slab_size = (uint64_t)p->slab_gib * GiB,
 		.headroom = (uint64_t)p->headroom_gib * GiB,
+		.grow_margin = (uint64_t)p->grow_margin_gib * GiB,
 		.min_slabs = p->min_lend_gib / p->slab_gib,
 		.max_slabs = s->max_slabs,
 		.psi_some_high = p->psi_some, .psi_full_high = p->psi_full,

@@ -48,6 +48,7 @@ struct lsim_params {
 	/* spared's settings */
 	unsigned int	slab_gib;
 	unsigned int	headroom_gib;
+	unsigned int	grow_margin_gib;
 	unsigned int	min_lend_gib, max_lend_gib;
 	unsigned int	fixed_gib;	/* LSIM_FIXED budget */
 	unsigned int	lend_idle_s;

@@ -22,6 +22,7 @@ static void usage(FILE *f)
 		"  --trainers N       trainers (default 16)\n"
 		"  --headroom GIB     spared headroom (default 16)\n"
 		"  --max-lend GIB     spared max-lend (default 192)\n"
+		"  --grow-margin GIB  spared lend-grow-margin (default 0)\n"
 		"  --fixed GIB        budget in --mode fixed (default 96)\n"
 		"  --burst-per-h X    burst jobs per donor per hour (default 0.5)\n"
 		"  --burst-ramp-s S   time a burst job takes to allocate (default 120)\n"
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
 		{ "trainers", required_argument, NULL, 't' },
 		{ "headroom", required_argument, NULL, 'r' },
 		{ "max-lend", required_argument, NULL, 'x' },
+		{ "grow-margin", required_argument, NULL, 'g' },
 		{ "fixed", required_argument, NULL, 'f' },
 		{ "burst-per-h", required_argument, NULL, 'b' },
 		{ "burst-ramp-s", required_argument, NULL, 'R' },
@@ -79,12 +81,14 @@ int main(int argc, char **argv)
 	lsim_defaults(&p);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'R': case 'M':
+		case 'R': case 'M': case 'g':
 			if (spare_parse_u64(optarg, 0, 86400, &v)) {
 				fprintf(stderr, "spare-lendsim: bad time '%s'\n", optarg);
 				return 2;
 			}
-			if (c == 'R')
+			if (c == 'g')
+				p.grow_margin_gib = (unsigned int)v;
+			else if (c == 'R')
 				p.burst_ramp_s = (unsigned int)v;
 			else
 				p.move_s = (unsigned int)v;

@@ -34,6 +34,7 @@ const struct spare_setting spared_settings[] = {
 	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
 	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
 	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
+	{ "lend-grow-margin", 0, "SIZE", "with max-lend: lend more only with this much free above the headroom", "0" },
 	{ "cgroup",	0,  "PATH",  "with max-lend: the donor jobs' cgroup v2 directory to watch (default: the whole host)", "" },
 	{ "lend-interval", 0, "MS",  "with max-lend: how often to look at memory when nothing happens", "1000" },
 	{ "lend-idle",	0,  "MS",   "with max-lend: memory idle this long before lending more", "60000" },
@@ -130,10 +131,12 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 			return "path too long";
 		strcpy(cfg->host_keys, value);
 	} else if (!strcmp(key, "max-lend") || !strcmp(key, "min-lend") ||
-		   !strcmp(key, "headroom")) {
+		   !strcmp(key, "headroom") || !strcmp(key, "lend-grow-margin")) {
 		if (spare_parse_size(value, &v))
 			return "not a size (e.g. 0, 256M, 8G)";
-		if (key[0] == 'h')
+		if (key[0] == 'l')
+			cfg->lend_grow_margin = v;
+		else if (key[0] == 'h')
 			cfg->headroom = v;
 		else if (key[1] == 'a')
 			cfg->max_lend = v;

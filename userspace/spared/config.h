@@ -32,6 +32,7 @@ struct spared_config {
 	uint64_t	max_lend;
 	uint64_t	min_lend;
 	uint64_t	headroom;
+	uint64_t	lend_grow_margin;
 	char		cgroup[256];		/* donor cgroup dir; "" = host */
 	unsigned int	lend_interval_ms;
 	unsigned int	lend_idle_ms;

@@ -88,6 +88,8 @@ struct lend_decision lend_decide(const struct lend_params *p,
 		return dec;
 	}
 	spare = room - unlent;
+	/* The band: lend more only with grow_margin to spare beyond that. */
+	spare = spare > p->grow_margin / slab ? spare - p->grow_margin / slab : 0;
 	if (!spare || in->cap >= p->max_slabs ||
 	    (in->psi_valid && in->psi_some_avg10 >= p->psi_some_idle)) {
 		st->idle = false;

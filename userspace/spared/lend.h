@@ -16,8 +16,10 @@
  *     only PSI complains and no eviction is already in flight.
  *   - Shortfall without pressure: unlent capacity that MemAvailable above the
  *     headroom could no longer back is released.
- *   - Idle: MemAvailable at least one slab above the headroom, PSI some avg10
- *     below psi_some_idle, for idle_ms in a row. Then the capacity grows by
+ *   - Idle: MemAvailable at least grow_margin plus one slab above the
+ *     headroom (beyond what the unlent capacity would take), PSI some avg10
+ *     below psi_some_idle, for idle_ms in a row. The margin is a band
+ *     between taking back and lending more, against churn. Then the capacity grows by
  *     at most grow_step slabs, and the idle clock restarts, so growth comes
  *     in steps idle_ms apart (hysteresis: one busy reading resets it).
  *   - Otherwise hold.
@@ -35,6 +37,7 @@
 struct lend_params {
 	uint64_t	slab_size;	/* bytes */
 	uint64_t	headroom;	/* bytes MemAvailable must keep */
+	uint64_t	grow_margin;	/* growth needs this much above it too */
 	unsigned int	min_slabs;
 	unsigned int	max_slabs;
 	double		psi_some_high;	/* % avg10 that means pressure */

@@ -350,6 +350,7 @@ int spared_lend_start(struct spared *d)
 	l->params = (struct lend_params){
 		.slab_size	= d->pool.slab_size,
 		.headroom	= c->headroom,
+		.grow_margin	= c->lend_grow_margin,
 		.min_slabs	= (unsigned int)(c->min_lend / d->pool.slab_size),
 		.max_slabs	= d->pool.nslabs,
 		.psi_some_high	= c->psi_some,
