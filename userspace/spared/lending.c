@@ -247,6 +247,10 @@ static void lend_tick(struct spared *d, uint64_t now_ms)
 	case LEND_EVICT:
 		break;
 	}
+	/* One batch at a time: while one is under way (its slabs already
+	 * counted as evicting), this reading only releases. */
+	if (l->batch_active)
+		dec.evict = 0;
 	newcap = d->pool.cap < in_service ? d->pool.cap : in_service;
 	newcap -= dec.release + dec.evict < newcap ? dec.release + dec.evict : newcap;
 	slab_pool_set_cap(&d->pool, newcap);
@@ -257,7 +261,7 @@ static void lend_tick(struct spared *d, uint64_t now_ms)
 		 spare_fmt_size(d->cfg.headroom, b, sizeof(b)),
 		 in.psi_some_avg10, in.psi_full_avg10,
 		 in.psi_valid ? "" : ", no PSI", newcap, dec.release, dec.evict);
-	if (dec.evict && !l->batch_active)
+	if (dec.evict)
 		batch_start(d, dec.evict, now_ms);
 }
 
