@@ -29,6 +29,7 @@ LIBSPARE_SHARED	:= kmod/spare_proto.c
 include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.mk) \
 		 $(wildcard tests/unit/*.mk))
 include tools/sim/b/build.mk
+include tools/lendsim/build.mk
 
 LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(wildcard $(LIBSPARE_SHARED))
 

@@ -26,3 +26,16 @@ test_spared_metrics_LDLIBS := -lm
 UNIT_TESTS += test_spare_auth
 test_spare_auth_SRCS   := tests/unit/test_spare_auth.c
 test_spare_auth_LDLIBS := -lsodium -lz
+
+# spared's lending policy and batch eviction choice
+UNIT_TESTS += test_spared_lend
+test_spared_lend_SRCS   := tests/unit/test_spared_lend.c userspace/spared/lend.c
+test_spared_lend_CFLAGS := -Iuserspace/spared
+test_spared_lend_LDLIBS :=
+
+# tools/lendsim: a short simulated run with its invariant checks
+UNIT_TESTS += test_lendsim
+test_lendsim_SRCS   := tests/unit/test_lendsim.c tools/lendsim/lendsim.c \
+		       userspace/spared/lend.c userspace/sched/place.c
+test_lendsim_CFLAGS := -Iuserspace/spared -Iuserspace/sched -Itools/lendsim
+test_lendsim_LDLIBS := -lm

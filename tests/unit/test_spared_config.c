@@ -116,6 +116,61 @@ static void test_config_file(void)
 	fclose(f);
 }
 
+/* Lending what is idle: its settings and cross-checks; the fixed budget
+ * stays the default. */
+static void test_lend_settings(void)
+{
+	spared_config_defaults(&cfg);
+	EXPECT_EQ(cfg.max_lend, 0);
+	EXPECT_EQ(cfg.headroom, 2ULL << 30);
+	EXPECT_EQ(cfg.evict_batch, 2);
+	EXPECT_EQ(cfg.evict_sample_extra, 2);
+	EXPECT_EQ(cfg.psi_stall_ms, 150);
+	EXPECT_EQ(cfg.psi_window_ms, 1000);
+	EXPECT(cfg.psi_some == 10.0 && cfg.psi_full == 2.0 && cfg.psi_some_idle == 1.0);
+	EXPECT(spared_config_finish(&cfg) == NULL);
+	EXPECT_EQ(cfg.budget, 1ULL << 30);		/* fixed budget */
+
+	EXPECT(spared_config_set(&cfg, "slab-size", "64M") == NULL);
+	EXPECT(spared_config_set(&cfg, "max-lend", "8G") == NULL);
+	EXPECT(spared_config_set(&cfg, "min-lend", "128M") == NULL);
+	EXPECT(spared_config_set(&cfg, "headroom", "512M") == NULL);
+	EXPECT(spared_config_set(&cfg, "lend-grow-margin", "1G") == NULL);
+	EXPECT_EQ(cfg.lend_grow_margin, 1ULL << 30);
+	EXPECT(spared_config_set(&cfg, "lend-grow-margin", "-1") != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-some", "12.5") == NULL);
+	EXPECT(cfg.psi_some == 12.5);
+	EXPECT(spared_config_set(&cfg, "psi-some", "101") != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-some", "-1") != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-full", "x") != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-some", "nan") != NULL);
+	EXPECT(cfg.psi_some == 12.5);
+	EXPECT(spared_config_set(&cfg, "evict-batch", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "evict-batch", "4") == NULL);
+	EXPECT(spared_config_set(&cfg, "evict-sample-extra", "0") == NULL);
+	EXPECT(spared_config_set(&cfg, "lend-idle", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "lend-idle", "5000") == NULL);
+	EXPECT(spared_config_set(&cfg, "max-lend", "8 G") != NULL);
+	EXPECT(spared_config_finish(&cfg) == NULL);
+	EXPECT_EQ(cfg.budget, 8ULL << 30);		/* max-lend replaces it */
+	EXPECT_EQ(cfg.lend_idle_ms, 5000);
+
+	EXPECT(spared_config_set(&cfg, "min-lend", "9G") == NULL);
+	EXPECT(spared_config_finish(&cfg) != NULL);
+	EXPECT(spared_config_set(&cfg, "min-lend", "0") == NULL);
+	EXPECT(spared_config_set(&cfg, "psi-some-idle", "20") == NULL);
+	EXPECT(spared_config_finish(&cfg) != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-some-idle", "1") == NULL);
+	EXPECT(spared_config_set(&cfg, "psi-window", "200") == NULL);
+	EXPECT(spared_config_finish(&cfg) != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-window", "2000") == NULL);
+	EXPECT(spared_config_set(&cfg, "psi-stall", "3000") == NULL);
+	EXPECT(spared_config_finish(&cfg) != NULL);
+	EXPECT(spared_config_set(&cfg, "psi-stall", "100") == NULL);
+	EXPECT(spared_config_set(&cfg, "max-lend", "32M") == NULL);
+	EXPECT(spared_config_finish(&cfg) != NULL);		/* < one slab */
+}
+
 int main(void)
 {
 	spare_log_init("test_spared_config", SPARE_LOG_ERR);
@@ -123,5 +178,6 @@ int main(void)
 	TAP_RUN(test_values);
 	TAP_RUN(test_finish);
 	TAP_RUN(test_config_file);
+	TAP_RUN(test_lend_settings);
 	return tap_done();
 }

@@ -53,6 +53,12 @@ static void test_page(void)
 	EXPECT(n >= 20);
 	EXPECT(strstr(p, "# TYPE spared_maps_total counter\nspared_maps_total 3\n") != NULL);
 	EXPECT(strstr(p, "\nspared_slabs_free 3\n") != NULL);
+	/* Lending what is idle: 6 slots, 5 in service, 2 of them lent. */
+	EXPECT(strstr(p, "\nspared_slabs_capacity 5\n") != NULL);
+	EXPECT(strstr(p, "\nspared_slabs_lent 2\n") != NULL);
+	EXPECT(strstr(p, "\nspared_lend_slabs_released_total 5\n") != NULL);
+	EXPECT(strstr(p, "\nspared_pressure_events_total 7\n") != NULL);
+	EXPECT(strstr(p, "\nspared_psi_some_avg10 12.500\n") != NULL);
 	free(p);
 }
 
@@ -81,8 +87,17 @@ int main(void)
 		return 1;
 	d.pool.stats.maps = 3;
 	d.pool.nfree = 3;
-	TAP_RUN(test_page);
 	TAP_RUN(test_status_lines);
+	/* The same pool shrunk to 5 slabs in service, as lending does. */
+	slab_pool_destroy(&d.pool);
+	if (slab_pool_init_cap(&d.pool, 6 << 20, 1 << 20, 5))
+		return 1;
+	d.pool.stats.maps = 3;
+	d.pool.nfree = 3;
+	d.pool.stats.retired = 5;
+	d.lend.psi_events_total = 7;
+	d.lend.psi_some = 12.5;
+	TAP_RUN(test_page);
 	slab_pool_destroy(&d.pool);
 	return tap_done();
 }

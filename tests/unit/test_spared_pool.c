@@ -174,6 +174,64 @@ static void test_slab_mem_zeroed(void)
 	slab_mem_free(mem, size);
 }
 
+/* A pool between min and max: grows, retires free slots at once and lent
+ * ones when they come back, never re-lending a retired slot. */
+static void test_capacity(void)
+{
+	struct slab_pool p;
+	struct slab *a, *b, *c, *r;
+
+	EXPECT_EQ(slab_pool_init_cap(&p, 8 * MiB, 1 * MiB, 2), 0);
+	EXPECT_EQ(p.nslabs, 8);
+	EXPECT_EQ(slab_pool_in_service(&p), 2);
+	EXPECT_EQ(p.nfree, 2);
+	EXPECT_EQ(slab_pool_lent(&p), 0);
+	a = slab_pool_take(&p, &owner_a, 1);
+	b = slab_pool_take(&p, &owner_a, 2);
+	EXPECT(a && b);
+	EXPECT(slab_pool_take(&p, &owner_a, 3) == NULL);	/* at capacity */
+	EXPECT_EQ(slab_pool_set_cap(&p, 5), 3);
+	EXPECT_EQ(p.nfree, 3);
+	EXPECT_EQ(p.stats.grown, 3);
+	c = slab_pool_take(&p, &owner_b, 1);
+	EXPECT(c != NULL);
+	EXPECT_EQ(slab_pool_lent(&p), 3);
+	EXPECT_EQ(slab_pool_set_cap(&p, 99), 3);		/* clamped to 8 */
+	EXPECT_EQ(p.cap, 8);
+	EXPECT_EQ(slab_pool_in_service(&p), 8);
+
+	/* Shrink to 1: the 5 free go at once, the lent stay. */
+	c->mem = slab_mem_alloc(1 * MiB);
+	slab_pool_put(&p, c, SLAB_RELEASE_UNMAP);		/* free, mapped */
+	EXPECT_EQ(slab_pool_set_cap(&p, 1), 0);
+	r = slab_pool_retire_free(&p);
+	EXPECT(r == c);					/* mapped one first */
+	slab_mem_free(r->mem, 1 * MiB);
+	r->mem = NULL;
+	EXPECT_EQ(r->state, SLAB_OFFLINE);
+	while ((r = slab_pool_retire_free(&p)))
+		EXPECT(r->mem == NULL);
+	EXPECT_EQ(slab_pool_in_service(&p), 2);
+	EXPECT_EQ(p.nfree, 0);
+	EXPECT_EQ(slab_pool_lent(&p), 2);
+	EXPECT_EQ(p.stats.retired, 6);
+	/* One lent slab comes back: retired, not freed for re-lending. */
+	slab_pool_mark_evicting(&p, a, 100);
+	slab_pool_put(&p, a, SLAB_RELEASE_REVOKE);
+	EXPECT_EQ(a->state, SLAB_OFFLINE);
+	EXPECT_EQ(p.nevicting, 0);
+	EXPECT_EQ(slab_pool_in_service(&p), 1);
+	EXPECT(slab_pool_take(&p, &owner_b, 7) == NULL);
+	EXPECT(slab_pool_find(&p, &owner_a, 1) == NULL);
+	/* At capacity now: the next one back is free again. */
+	slab_pool_put(&p, b, SLAB_RELEASE_UNMAP);
+	EXPECT_EQ(b->state, SLAB_FREE);
+	EXPECT_EQ(p.nfree, 1);
+	EXPECT(slab_pool_retire_free(&p) == NULL);
+	EXPECT_EQ(slab_pool_lent(&p), 0);
+	slab_pool_destroy(&p);
+}
+
 int main(void)
 {
 	TAP_RUN(test_init_budget);
@@ -182,5 +240,6 @@ int main(void)
 	TAP_RUN(test_owned_iteration);
 	TAP_RUN(test_eviction);
 	TAP_RUN(test_slab_mem_zeroed);
+	TAP_RUN(test_capacity);
 	return tap_done();
 }

@@ -3,7 +3,9 @@
  * spared's settings: one table for the command line, the config file and
  * the defaults. Pure logic, unit-tested in tests/unit/test_spared_config.c.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -32,11 +34,41 @@ const struct spare_setting spared_settings[] = {
 	{ "brokers",	0,  "HOST:PORT,...", "spare-brokers to register and heartbeat with (default: none)", "" },
 	{ "broker-key-file", 0, "PATH", "this donor's \"SPARE-1:...\" secret at the brokers", "" },
 	{ "domain",	0,  "LABEL", "failure domain (rack, PDU) reported to the brokers", "default" },
+	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
+	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
+	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
+	{ "lend-grow-margin", 0, "SIZE", "with max-lend: lend more only with this much free above the headroom", "0" },
+	{ "cgroup",	0,  "PATH",  "with max-lend: the donor jobs' cgroup v2 directory to watch (default: the whole host)", "" },
+	{ "lend-interval", 0, "MS",  "with max-lend: how often to look at memory when nothing happens", "1000" },
+	{ "lend-idle",	0,  "MS",   "with max-lend: memory idle this long before lending more", "60000" },
+	{ "lend-grow-step", 0, "N",  "with max-lend: slabs added per growth step", "1" },
+	{ "psi-some",	0,  "PCT",   "with max-lend: PSI some avg10 that means pressure", "10" },
+	{ "psi-full",	0,  "PCT",   "with max-lend: PSI full avg10 that means pressure", "2" },
+	{ "psi-some-idle", 0, "PCT", "with max-lend: PSI some avg10 below which memory is idle", "1" },
+	{ "psi-stall",	0,  "MS",    "with max-lend: PSI trigger: stall time ...", "150" },
+	{ "psi-window",	0,  "MS",    "with max-lend: ... within this window", "1000" },
+	{ "evict-batch", 0, "N",     "with max-lend: lent slabs evicted per batch (E)", "2" },
+	{ "evict-sample-extra", 0, "N", "with max-lend: extra slabs sampled per batch (E')", "2" },
+	{ "activity-timeout", 0, "MS", "with max-lend: wait this long for ACTIVITY_REPLY", "200" },
 };
 
 const unsigned int spared_nsettings = ARRAY_SIZE(spared_settings);
 _Static_assert(ARRAY_SIZE(spared_settings) <= SPARED_MAX_SETTINGS,
 	       "raise SPARED_MAX_SETTINGS");
+
+/* A percentage, 0 to 100, decimals allowed. */
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.0 && v <= 100.0))
+		return -1;
+	*out = v;
+	return 0;
+}
 
 const char *spared_config_set(struct spared_config *cfg, const char *key,
 			      const char *value)
@@ -113,6 +145,60 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (!value[0] || strlen(value) >= sizeof(cfg->domain) || strpbrk(value, " \t"))
 			return "a label of 1-31 characters without blanks";
 		strcpy(cfg->domain, value);
+	} else if (!strcmp(key, "max-lend") || !strcmp(key, "min-lend") ||
+		   !strcmp(key, "headroom") || !strcmp(key, "lend-grow-margin")) {
+		if (spare_parse_size(value, &v))
+			return "not a size (e.g. 0, 256M, 8G)";
+		if (key[0] == 'l')
+			cfg->lend_grow_margin = v;
+		else if (key[0] == 'h')
+			cfg->headroom = v;
+		else if (key[1] == 'a')
+			cfg->max_lend = v;
+		else
+			cfg->min_lend = v;
+	} else if (!strcmp(key, "cgroup")) {
+		if (strlen(value) >= sizeof(cfg->cgroup) - 32)
+			return "path too long";
+		strcpy(cfg->cgroup, value);
+	} else if (!strcmp(key, "psi-some") || !strcmp(key, "psi-full") ||
+		   !strcmp(key, "psi-some-idle")) {
+		double pct;
+
+		if (parse_pct(value, &pct))
+			return "not a percentage (0-100)";
+		if (!strcmp(key, "psi-some"))
+			cfg->psi_some = pct;
+		else if (!strcmp(key, "psi-full"))
+			cfg->psi_full = pct;
+		else
+			cfg->psi_some_idle = pct;
+	} else if (!strcmp(key, "lend-interval") || !strcmp(key, "lend-idle") ||
+		   !strcmp(key, "psi-stall") || !strcmp(key, "psi-window") ||
+		   !strcmp(key, "activity-timeout")) {
+		if (spare_parse_u64(value, 1, 3600000, &v))
+			return "not a time in ms (1-3600000)";
+		if (!strcmp(key, "lend-interval"))
+			cfg->lend_interval_ms = (unsigned int)v;
+		else if (!strcmp(key, "lend-idle"))
+			cfg->lend_idle_ms = (unsigned int)v;
+		else if (!strcmp(key, "psi-stall"))
+			cfg->psi_stall_ms = (unsigned int)v;
+		else if (!strcmp(key, "psi-window"))
+			cfg->psi_window_ms = (unsigned int)v;
+		else
+			cfg->activity_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "lend-grow-step") || !strcmp(key, "evict-batch")) {
+		if (spare_parse_u64(value, 1, 65536, &v))
+			return "not a count (1-65536)";
+		if (key[0] == 'l')
+			cfg->lend_grow_step = (unsigned int)v;
+		else
+			cfg->evict_batch = (unsigned int)v;
+	} else if (!strcmp(key, "evict-sample-extra")) {
+		if (spare_parse_u64(value, 0, 65536, &v))
+			return "not a count (0-65536)";
+		cfg->evict_sample_extra = (unsigned int)v;
 	} else if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)
@@ -150,6 +236,20 @@ int spared_config_defaults(struct spared_config *cfg)
 
 const char *spared_config_finish(struct spared_config *cfg)
 {
+	if (cfg->max_lend) {
+		/* Lending what is idle: max-lend replaces the budget. */
+		if (cfg->max_lend < cfg->slab_size)
+			return "max-lend is smaller than one slab";
+		if (cfg->min_lend > cfg->max_lend)
+			return "min-lend is above max-lend";
+		if (cfg->psi_some_idle > cfg->psi_some)
+			return "psi-some-idle is above psi-some";
+		if (cfg->psi_stall_ms > cfg->psi_window_ms)
+			return "psi-stall is longer than psi-window";
+		if (cfg->psi_window_ms < 500 || cfg->psi_window_ms > 10000)
+			return "psi-window must be 500-10000 ms (the kernel's limits)";
+		cfg->budget = cfg->max_lend;
+	}
 	if (cfg->budget < cfg->slab_size)
 		return "budget is smaller than one slab";
 	if (!cfg->ctl_path[0])

@@ -30,6 +30,24 @@ struct spared_config {
 	char		brokers[1024];		/* "host:port,..."; "" = none */
 	char		broker_key_file[256];	/* this donor's secret at the brokers */
 	char		domain[32];		/* failure-domain label for the brokers */
+
+	/* Lending what is idle (lend.h); max_lend 0: the fixed budget. */
+	uint64_t	max_lend;
+	uint64_t	min_lend;
+	uint64_t	headroom;
+	uint64_t	lend_grow_margin;
+	char		cgroup[256];		/* donor cgroup dir; "" = host */
+	unsigned int	lend_interval_ms;
+	unsigned int	lend_idle_ms;
+	unsigned int	lend_grow_step;
+	double		psi_some;		/* % avg10: pressure */
+	double		psi_full;
+	double		psi_some_idle;		/* % avg10: idle below */
+	unsigned int	psi_stall_ms;		/* trigger: stall ... */
+	unsigned int	psi_window_ms;		/* ... within window */
+	unsigned int	evict_batch;		/* E */
+	unsigned int	evict_sample_extra;	/* E' */
+	unsigned int	activity_timeout_ms;
 };
 
 #define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS

@@ -59,7 +59,7 @@ void spared_print_status(struct spared *d, FILE *f, bool slabs)
 		const struct slab *s = &d->pool.slabs[i];
 		const struct session *sess = s->owner;
 
-		if (s->state == SLAB_FREE) {
+		if (!slab_held(s)) {
 			fprintf(f, "%-6u %-9s %-28s %-10s %s\n", s->index,
 				slab_state_name(s->state), "-", "-", "-");
 			continue;

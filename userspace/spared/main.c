@@ -320,11 +320,15 @@ int main(int argc, char **argv)
 
 	spare_log_init(argv[0], SPARE_LOG_INFO);
 	d.epfd = d.sig_src.fd = d.timer_src.fd = d.ctl_src.fd = d.cm_src.fd = -1;
+	d.lend.tick_src.fd = d.lend.psi_src.fd = -1;
 	ret = configure(&d.cfg, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
 	ret = 1;
-	if (slab_pool_init(&d.pool, d.cfg.budget, d.cfg.slab_size)) {
+	if (d.cfg.max_lend ?
+	    slab_pool_init_cap(&d.pool, d.cfg.max_lend, d.cfg.slab_size,
+			       (unsigned int)(d.cfg.min_lend / d.cfg.slab_size)) :
+	    slab_pool_init(&d.pool, d.cfg.budget, d.cfg.slab_size)) {
 		log_err("cannot set up a pool of %s in slabs of %s: %s",
 			spare_fmt_size(d.cfg.budget, b, sizeof(b)),
 			spare_fmt_size(d.cfg.slab_size, s, sizeof(s)),
@@ -334,7 +338,7 @@ int main(int argc, char **argv)
 	check_memlock(&d.cfg);
 	d.start_ms = spare_now_ms();
 	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d) ||
-	    setup_metrics_and_watchdog(&d) ||
+	    setup_metrics_and_watchdog(&d) || spared_lend_start(&d) ||
 	    (d.cfg.brokers[0] && !(brokers = spared_broker_link_start(&d))))
 		goto out;
 	log_info("lending %s in %u slabs of %s on %s port %u; control socket %s",
@@ -350,6 +354,7 @@ int main(int argc, char **argv)
 out:
 	broker_link_stop(brokers);
 	stop_metrics_and_watchdog();
+	spared_lend_stop(&d);
 	spared_ctl_stop(&d);
 	spared_server_stop(&d);
 	if (ran)

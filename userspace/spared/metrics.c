@@ -43,7 +43,7 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	put_f3(m, "spared_uptime_seconds", SPARE_GAUGE, "Seconds since spared started.",
 	   (double)(spare_now_ms() - d->start_ms) / 1000.0);
 	put_u64(m, "spared_slab_bytes", SPARE_GAUGE, "Size of one slab in bytes.", d->pool.slab_size);
-	put_u64(m, "spared_slabs_total", SPARE_GAUGE, "Slabs in the pool (budget / slab size).", d->pool.nslabs);
+	put_u64(m, "spared_slabs_total", SPARE_GAUGE, "Slabs in the pool (budget, or max-lend, / slab size).", d->pool.nslabs);
 	put_u64(m, "spared_slabs_free", SPARE_GAUGE, "Slabs not lent.", d->pool.nfree);
 	put_u64(m, "spared_slabs_lent", SPARE_GAUGE, "Slabs mapped by a client.", lent);
 	put_u64(m, "spared_slabs_evicting", SPARE_GAUGE, "Lent slabs asked back and not yet returned.",
@@ -59,6 +59,34 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    "Slabs revoked at the eviction deadline.", st->revocations);
 	put_u64(m, "spared_reclaims_total", SPARE_COUNTER,
 	    "Slabs taken back from clients that went away.", st->reclaims);
+	put_u64(m, "spared_slabs_capacity", SPARE_GAUGE,
+	    "Slabs that may be lent now (max-lend: grows and shrinks; else the budget).",
+	    slab_pool_in_service(&d->pool));
+	put_u64(m, "spared_bytes_capacity", SPARE_GAUGE, "Bytes that may be lent now.",
+	    (uint64_t)slab_pool_in_service(&d->pool) * d->pool.slab_size);
+	put_u64(m, "spared_lend_slabs_grown_total", SPARE_COUNTER,
+	    "Slabs added to the capacity because memory was idle.", st->grown);
+	put_u64(m, "spared_lend_slabs_released_total", SPARE_COUNTER,
+	    "Slabs taken out of the capacity, their memory unmapped.", st->retired);
+	put_u64(m, "spared_lend_evictions_total", SPARE_COUNTER,
+	    "Lent slabs evicted by the lending policy (batch eviction).", d->lend.evicted);
+	put_u64(m, "spared_lend_eviction_batches_total", SPARE_COUNTER,
+	    "Batch evictions started under pressure.", d->lend.batches);
+	put_u64(m, "spared_lend_activity_timeouts_total", SPARE_COUNTER,
+	    "Sampled slabs whose client did not answer ACTIVITY_QUERY in time.",
+	    d->lend.no_replies);
+	put_u64(m, "spared_pressure_events_total", SPARE_COUNTER,
+	    "PSI trigger events (memory stall over psi-stall within psi-window).",
+	    d->lend.psi_events_total);
+	put_u64(m, "spared_pressure_readings_total", SPARE_COUNTER,
+	    "Readings the lending policy counted as pressure.", d->lend.pressure_readings);
+	put_u64(m, "spared_mem_available_bytes", SPARE_GAUGE,
+	    "MemAvailable (or the donor cgroup's room, if less) at the last reading.",
+	    d->lend.mem_available);
+	put_f3(m, "spared_psi_some_avg10", SPARE_GAUGE, "PSI memory some avg10 (%) at the last reading.",
+	   d->lend.psi_some);
+	put_f3(m, "spared_psi_full_avg10", SPARE_GAUGE, "PSI memory full avg10 (%) at the last reading.",
+	   d->lend.psi_full);
 	put_u64(m, "spared_clients", SPARE_GAUGE, "Client sessions now.", d->nsessions);
 	put_u64(m, "spared_sessions_total", SPARE_COUNTER, "CONTROL connections accepted.", d->ctr.sessions);
 	put_u64(m, "spared_data_conns_total", SPARE_COUNTER, "DATA connections accepted.", d->ctr.data_conns);

@@ -3,12 +3,19 @@
  * spared's slab pool accounting. See pool.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pool.h"
 
 int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size)
+{
+	return slab_pool_init_cap(p, budget, slab_size, UINT_MAX);
+}
+
+int slab_pool_init_cap(struct slab_pool *p, uint64_t budget,
+		       uint64_t slab_size, unsigned int cap)
 {
 	uint64_t n;
 	unsigned int i;
@@ -30,12 +37,63 @@ int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size)
 	}
 	p->slab_size = slab_size;
 	p->nslabs = (unsigned int)n;
-	p->nfree = p->nslabs;
+	p->cap = cap < p->nslabs ? cap : p->nslabs;
+	p->nfree = p->cap;
+	p->noffline = p->nslabs - p->cap;
 	for (i = 0; i < p->nslabs; i++) {
 		p->slabs[i].index = i;
-		p->slabs[i].state = SLAB_FREE;
+		p->slabs[i].state = i < p->cap ? SLAB_FREE : SLAB_OFFLINE;
 	}
 	return 0;
+}
+
+unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap)
+{
+	unsigned int i, grown = 0;
+
+	p->cap = cap < p->nslabs ? cap : p->nslabs;
+	for (i = 0; i < p->nslabs && slab_pool_in_service(p) < p->cap; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state != SLAB_OFFLINE)
+			continue;
+		s->state = SLAB_FREE;
+		p->noffline--;
+		p->nfree++;
+		grown++;
+	}
+	p->stats.grown += grown;
+	return grown;
+}
+
+static void slab_make_offline(struct slab_pool *p, struct slab *s)
+{
+	s->state = SLAB_OFFLINE;
+	p->nfree--;
+	p->noffline++;
+	p->stats.retired++;
+}
+
+struct slab *slab_pool_retire_free(struct slab_pool *p)
+{
+	struct slab *pick = NULL;
+	unsigned int i;
+
+	if (slab_pool_in_service(p) <= p->cap)
+		return NULL;
+	for (i = p->nslabs; i-- > 0;) {
+		struct slab *s = &p->slabs[i];
+
+		if (s->state != SLAB_FREE)
+			continue;
+		if (!pick || (s->mem && !pick->mem))
+			pick = s;
+		if (pick->mem)
+			break;
+	}
+	if (pick)
+		slab_make_offline(p, pick);
+	return pick;
 }
 
 void slab_pool_destroy(struct slab_pool *p)
@@ -52,7 +110,7 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
 	for (i = 0; i < p->nslabs; i++) {
 		struct slab *s = &p->slabs[i];
 
-		if (s->state != SLAB_FREE && s->owner == owner &&
+		if (slab_held(s) && s->owner == owner &&
 		    s->client_id == client_id)
 			return s;
 	}
@@ -99,12 +157,13 @@ static void slab_make_free(struct slab_pool *p, struct slab *s)
 	s->client_id = 0;
 	s->deadline_ms = 0;
 	s->mr = NULL;
+	s->sampled = s->replied = false;
 	p->nfree++;
 }
 
 void slab_pool_untake(struct slab_pool *p, struct slab *s)
 {
-	if (s->state == SLAB_FREE)
+	if (!slab_held(s))
 		return;
 	slab_make_free(p, s);
 	p->stats.maps--;
@@ -114,9 +173,11 @@ void slab_pool_untake(struct slab_pool *p, struct slab *s)
 void slab_pool_put(struct slab_pool *p, struct slab *s,
 		   enum slab_release_why why)
 {
-	if (s->state == SLAB_FREE)
+	if (!slab_held(s))
 		return;
 	slab_make_free(p, s);
+	if (slab_pool_in_service(p) > p->cap)
+		slab_make_offline(p, s);
 	switch (why) {
 	case SLAB_RELEASE_UNMAP:
 		p->stats.unmaps++;
@@ -195,7 +256,7 @@ struct slab *slab_pool_next_owned(struct slab_pool *p, const void *owner,
 	for (; i < p->nslabs; i++) {
 		struct slab *s = &p->slabs[i];
 
-		if (s->state != SLAB_FREE && s->owner == owner)
+		if (slab_held(s) && s->owner == owner)
 			return s;
 	}
 	return NULL;
@@ -207,6 +268,7 @@ const char *slab_state_name(enum slab_state st)
 	case SLAB_FREE:		return "free";
 	case SLAB_LENT:		return "lent";
 	case SLAB_EVICTING:	return "evicting";
+	case SLAB_OFFLINE:	return "offline";
 	}
 	return "?";
 }

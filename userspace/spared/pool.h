@@ -7,6 +7,13 @@
  * FREE, LENT to one owner (a client session, opaque here) under the
  * owner's slab id, or EVICTING: lent, asked back, to be revoked at a
  * deadline unless the owner releases it first.
+ *
+ * The pool can grow and shrink (spared lends what is idle, lend.h): nslabs
+ * slots exist (max-lend), of which cap are in service. A slot out of
+ * service is OFFLINE, with no memory behind it. Shrinking retires FREE
+ * slots at once (the caller unmaps their memory); a lent slot above the
+ * capacity is retired when it comes back (unmapped, revoked or reclaimed),
+ * so an evicted slab is never lent again while the host needs its memory.
  */
 #ifndef SPARED_POOL_H
 #define SPARED_POOL_H
@@ -18,6 +25,7 @@ enum slab_state {
 	SLAB_FREE,
 	SLAB_LENT,
 	SLAB_EVICTING,
+	SLAB_OFFLINE,	/* out of service: not lendable, no memory */
 };
 
 struct slab {
@@ -30,6 +38,8 @@ struct slab {
 	uint64_t	lent_seq;	/* order of lending, for victim choice */
 	uint64_t	deadline_ms;	/* EVICTING: revoke at this time */
 	uint64_t	accesses;	/* last ACTIVITY_REPLY */
+	bool		sampled;	/* in the eviction batch being queried */
+	bool		replied;	/* ... and its client answered */
 };
 
 struct slab_pool_stats {
@@ -39,6 +49,8 @@ struct slab_pool_stats {
 	uint64_t	revocations;	/* slabs revoked at the deadline */
 	uint64_t	reclaims;	/* slabs taken back from a dead owner */
 	uint64_t	refusals;	/* MAPs refused for lack of space */
+	uint64_t	grown;		/* slots brought into service */
+	uint64_t	retired;	/* slots taken out of service */
 };
 
 struct slab_pool {
@@ -46,6 +58,8 @@ struct slab_pool {
 	unsigned int	nslabs;
 	unsigned int	nfree;
 	unsigned int	nevicting;
+	unsigned int	noffline;
+	unsigned int	cap;		/* slots wanted in service */
 	uint64_t	next_seq;
 	struct slab	*slabs;
 	struct slab_pool_stats stats;
@@ -56,12 +70,44 @@ struct slab_pool {
  * or -1 with errno EINVAL (no whole slab fits) or ENOMEM.
  */
 int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size);
+/*
+ * A pool that can grow to @max_bytes, with @cap slabs in service at first
+ * (the others OFFLINE). Same errors as slab_pool_init().
+ */
+int slab_pool_init_cap(struct slab_pool *p, uint64_t max_bytes,
+		       uint64_t slab_size, unsigned int cap);
 void slab_pool_destroy(struct slab_pool *p);
 
+/* Slabs lent (LENT or EVICTING). */
 static inline unsigned int slab_pool_lent(const struct slab_pool *p)
 {
-	return p->nslabs - p->nfree;
+	return p->nslabs - p->nfree - p->noffline;
 }
+
+/* Slots in service now (FREE, LENT or EVICTING). */
+static inline unsigned int slab_pool_in_service(const struct slab_pool *p)
+{
+	return p->nslabs - p->noffline;
+}
+
+static inline bool slab_held(const struct slab *s)
+{
+	return s->state == SLAB_LENT || s->state == SLAB_EVICTING;
+}
+
+/*
+ * Set the capacity (clamped to nslabs) and bring OFFLINE slots into service
+ * up to it. Slots above it are retired with slab_pool_retire_free() now, or
+ * by slab_pool_put() when they come back. Returns the slots brought in.
+ */
+unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap);
+
+/*
+ * While more slots are in service than the capacity, take a FREE one out
+ * (preferring one with memory) and return it: the caller unmaps s->mem and
+ * clears it. NULL when nothing more can be retired now.
+ */
+struct slab *slab_pool_retire_free(struct slab_pool *p);
 
 /* The slab @owner holds under @client_id, or NULL. */
 struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
@@ -84,8 +130,9 @@ enum slab_release_why {
 	SLAB_RELEASE_RECLAIM,	/* the owner went away */
 };
 
-/* Return a lent or evicting slab to the free list. The caller has already
- * revoked access and scrubbed the memory. */
+/* Return a lent or evicting slab to the free list, or retire it (OFFLINE)
+ * if the pool is above its capacity: then the caller unmaps s->mem. The
+ * caller has already revoked access and scrubbed the memory. */
 void slab_pool_put(struct slab_pool *p, struct slab *s,
 		   enum slab_release_why why);
 

@@ -286,6 +286,13 @@ static void slab_release(struct spared *d, struct slab *s,
 	if (s->mem)
 		slab_mem_scrub(s->mem, d->pool.slab_size);
 	slab_pool_put(&d->pool, s, why);
+	if (s->state == SLAB_OFFLINE) {
+		/* Above the capacity: the host gets the mapping back. */
+		slab_mem_free(s->mem, d->pool.slab_size);
+		s->mem = NULL;
+		log_info("slab %u retired: the pool shrinks to %u slabs",
+			 s->index, slab_pool_in_service(&d->pool));
+	}
 }
 
 /* ---- messages from a client ---- */
@@ -480,6 +487,10 @@ static void on_activity_reply(struct session *sess, const struct spare_msg *in)
 		return;
 	}
 	s->accesses = le64toh(in->activity_reply.accesses);
+	if (s->sampled && !s->replied) {
+		s->replied = true;
+		spared_lend_activity_reply(sess->d);
+	}
 }
 
 static void on_heartbeat(struct session *sess, uint32_t seq)
@@ -1268,33 +1279,54 @@ static void cm_handler(struct spared *d, struct ev_source *src, uint32_t events)
 
 /* ---- eviction, activity, timers ---- */
 
+bool spared_evict_slab(struct spared *d, struct slab *s,
+		       enum spare_evict_reason reason)
+{
+	struct session *sess = (struct session *)s->owner;
+	struct spare_msg m;
+
+	if (s->state != SLAB_LENT)
+		return false;
+	if (sess->dead) {
+		slab_release(d, s, SLAB_RELEASE_RECLAIM);
+		return false;
+	}
+	spare_msg_init(&m, SPARE_MSG_EVICT, ++sess->tx_seq);
+	m.evict.slab_id = htole32(s->client_id);
+	m.evict.reason = htole32(reason);
+	m.evict.deadline_ms = htole32(d->cfg.evict_deadline_ms);
+	slab_pool_mark_evicting(&d->pool, s,
+				spare_now_ms() + d->cfg.evict_deadline_ms);
+	log_info("client %s: EVICT slab %u (donor slab %u), deadline %u ms",
+		 sess->name, s->client_id, s->index, d->cfg.evict_deadline_ms);
+	session_send(sess, &m);
+	return true;
+}
+
 unsigned int spared_evict(struct spared *d, unsigned int n,
 			  enum spare_evict_reason reason)
 {
 	unsigned int sent = 0;
 	struct slab *s;
 
-	while (sent < n && (s = slab_pool_pick_victim(&d->pool))) {
-		struct session *sess = (struct session *)s->owner;
-		struct spare_msg m;
-
-		if (sess->dead) {
-			slab_release(d, s, SLAB_RELEASE_RECLAIM);
-			continue;
-		}
-		spare_msg_init(&m, SPARE_MSG_EVICT, ++sess->tx_seq);
-		m.evict.slab_id = htole32(s->client_id);
-		m.evict.reason = htole32(reason);
-		m.evict.deadline_ms = htole32(d->cfg.evict_deadline_ms);
-		slab_pool_mark_evicting(&d->pool, s,
-					spare_now_ms() + d->cfg.evict_deadline_ms);
-		log_info("client %s: EVICT slab %u (donor slab %u), deadline %u ms",
-			 sess->name, s->client_id, s->index, d->cfg.evict_deadline_ms);
-		session_send(sess, &m);
-		sent++;
-	}
+	while (sent < n && (s = slab_pool_pick_victim(&d->pool)))
+		if (spared_evict_slab(d, s, reason))
+			sent++;
 	spared_arm_timer(d);
 	return sent;
+}
+
+bool spared_query_slab(struct spared *d, struct slab *s)
+{
+	struct session *sess = (struct session *)s->owner;
+	struct spare_msg m;
+
+	if (!slab_held(s) || sess->dead)
+		return false;
+	spare_msg_init(&m, SPARE_MSG_ACTIVITY_QUERY, ++sess->tx_seq);
+	m.activity_query.slab_id = htole32(s->client_id);
+	session_send(sess, &m);
+	return true;
 }
 
 unsigned int spared_query_activity(struct spared *d)
@@ -1303,15 +1335,9 @@ unsigned int spared_query_activity(struct spared *d)
 
 	for (i = 0; i < d->pool.nslabs; i++) {
 		struct slab *s = &d->pool.slabs[i];
-		struct session *sess = (struct session *)s->owner;
-		struct spare_msg m;
 
-		if (s->state == SLAB_FREE || sess->dead)
-			continue;
-		spare_msg_init(&m, SPARE_MSG_ACTIVITY_QUERY, ++sess->tx_seq);
-		m.activity_query.slab_id = htole32(s->client_id);
-		session_send(sess, &m);
-		sent++;
+		if (spared_query_slab(d, s))
+			sent++;
 	}
 	return sent;
 }
@@ -1319,8 +1345,11 @@ unsigned int spared_query_activity(struct spared *d)
 uint64_t spared_next_timer(struct spared *d)
 {
 	uint64_t next = slab_pool_next_deadline(&d->pool);
+	uint64_t batch = spared_lend_next_timer(d);
 	struct session *s;
 
+	if (batch && (!next || batch < next))
+		next = batch;
 	for (s = d->sessions; s; s = s->next) {
 		uint64_t t = s->created_ms + d->cfg.hello_timeout_ms;
 
@@ -1345,6 +1374,7 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 			 sess->name, s->client_id, d->cfg.evict_deadline_ms);
 		slab_release(d, s, SLAB_RELEASE_REVOKE);
 	}
+	spared_lend_timer_work(d, now_ms);
 	for (sess = d->sessions; sess; sess = sess->next) {
 		if (sess->disconnect_pending &&
 		    now_ms >= sess->dead_ms + SPARED_LINGER_MS) {

@@ -20,6 +20,7 @@
 #include <infiniband/verbs.h>
 
 #include "config.h"
+#include "lend.h"
 #include "pool.h"
 #include "spare_auth.h"
 #include "spare_proto.h"
@@ -114,6 +115,31 @@ struct spared_counters {
 	uint64_t	auth_refused;		/* wrong key or no key */
 };
 
+#define SPARED_LEND_MAX_SAMPLE	256	/* E+E' at most */
+
+/* Lending what is idle (lending.c); off unless max-lend is set. */
+struct spared_lend {
+	bool			enabled;
+	struct lend_params	params;
+	struct lend_state	st;
+	struct lend_rng		rng;
+	struct ev_source	tick_src;
+	struct ev_source	psi_src;	/* PSI trigger, POLLPRI */
+	char			psi_path[320];	/* "" = no PSI */
+	bool			psi_read_warned, meminfo_warned;
+	unsigned int		psi_events;	/* since the last decision */
+	uint32_t		*cand, *scratch; /* nslabs each, for sampling */
+	/* the batch eviction under way */
+	bool			batch_active;
+	unsigned int		batch_want, batch_pending;
+	uint64_t		batch_deadline_ms;
+	/* last readings and counters */
+	uint64_t		mem_available;
+	double			psi_some, psi_full;
+	uint64_t		ticks, psi_events_total, pressure_readings;
+	uint64_t		batches, evicted, no_replies;
+};
+
 struct spared {
 	struct spared_config	cfg;
 	int			epfd;
@@ -142,6 +168,7 @@ struct spared {
 	}			async[SPARED_MAX_DEVICES];
 	unsigned int		nasync;
 	uint64_t		start_ms;
+	struct spared_lend	lend;
 };
 
 /* main.c */
@@ -166,8 +193,22 @@ uint64_t spared_next_timer(struct spared *d);
 /* Ask @n lent slabs back (UINT32_MAX: all); returns how many EVICTs went out. */
 unsigned int spared_evict(struct spared *d, unsigned int n,
 			  enum spare_evict_reason reason);
+/* EVICT one LENT slab; false if it is not LENT or its owner is gone
+ * (then it is reclaimed). */
+bool spared_evict_slab(struct spared *d, struct slab *s,
+		       enum spare_evict_reason reason);
+/* ACTIVITY_QUERY for one lent slab; false if not sent. */
+bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
 unsigned int spared_query_activity(struct spared *d);
+
+/* lending.c: lend what is idle (no-ops unless max-lend is set) */
+int spared_lend_start(struct spared *d);
+void spared_lend_stop(struct spared *d);
+/* A sampled slab's client answered its ACTIVITY_QUERY. */
+void spared_lend_activity_reply(struct spared *d);
+uint64_t spared_lend_next_timer(struct spared *d);
+void spared_lend_timer_work(struct spared *d, uint64_t now_ms);
 
 /* ctl.c: the unix control socket and the status report */
 int spared_ctl_start(struct spared *d);
