@@ -22,7 +22,18 @@ SPLAT_RE="$SPLAT_RE|rcu: INFO:|self-detected stall|detected (expedited )?stalls|
 SPLAT_RE="$SPLAT_RE|ODEBUG: .*(active state|object type)"	# debug objects (not its boot-time "N of N active objects replaced")
 SPLAT_RE="$SPLAT_RE|hard LOCKUP|list_(add|del) corruption"
 
+# Known reports from kernel code that is not spare's, dropped before
+# matching. Each entry names the bug; keep the list short and exact.
+#  - rdma_rxe in Debian's 6.1: rxe_mr_copy() steps to the next map after
+#    the last buffer of a copy, so a copy that ends on an MR's last page at
+#    a map boundary (the last page of every 16 MiB slab: 16 maps of 256
+#    pages) reads one pointer past mr->map[] (kmalloc-128), then never uses
+#    it. Seen on the debug kernel in spare-killdonor; linux 6.3 replaced the
+#    maps with an xarray. Only this report of this function is dropped: a
+#    use-after-free there, or anything in another function, still counts.
+SPLAT_KNOWN_RE='BUG: KASAN: slab-out-of-bounds in rxe_mr_copy\+'
+
 # splat_lines: the splat lines of the kernel log on stdin.
 splat_lines() {
-	grep -v 'traps: ' | grep -E "$SPLAT_RE"
+	grep -v 'traps: ' | grep -v -E "$SPLAT_KNOWN_RE" | grep -E "$SPLAT_RE"
 }

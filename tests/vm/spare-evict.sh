@@ -24,6 +24,9 @@ io0=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
 donor_ctl 2 evict 6
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 6 ]" ||
 	{ show_stats "$disk"; donor_ctl 2 status; fail "the first 6 evictions not answered"; }
+# the workload goes on swapping with 6 slabs gone before the rest go
+wait_until 60 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" || \$1 == \"pswpin\" {s += \$2} END {print s}' /proc/vmstat) )) -ge $((io0 + 1000)) ]" ||
+	{ show_stats "$disk"; fail "no swap I/O after the first evictions"; }
 workload_alive
 donor_ctl 2 evict all
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 16 ]" ||
