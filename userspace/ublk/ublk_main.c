@@ -58,6 +58,7 @@
 struct rq_op {
 	u32 ext, copy, gen;
 	enum spare_op_result res;
+	bool settled;		/* a re-driven read's failed op, settled early */
 };
 
 struct rq {
@@ -67,11 +68,12 @@ struct rq {
 	int	err;			/* -errno for the request, or 0 */
 	unsigned int nr_ext, nr_ops, inflight;
 	struct spare_extent ext[MAX_EXT];
-	struct rq_op ops[MAX_OPS];
+	struct rq_op ops[MAX_OPS];	/* a read re-driven per failed copy */
 };
 
 struct stats {
 	u64 reads, writes, rdma_reads, rdma_writes, io_errors, copy_faults;
+	u64 redrives;
 };
 
 struct dev {
@@ -131,6 +133,8 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		struct spare_extent *e = &r->ext[op->ext];
 		struct spare_slab *slab = &d->map.slabs[e->slab];
 
+		if (op->settled)
+			continue;
 		spin_lock(&slab->lock);
 		if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
 					 e->first_page, e->nr_pages, r->write,
@@ -141,16 +145,19 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		spin_unlock(&slab->lock);
 		if (op->res == SPARE_OP_DONE)
 			landed[op->ext] = true;
-		else if (!r->write)
-			r->err = -EIO;
 	}
-	for (i = 0; r->write && i < r->nr_ext; i++) {
+	for (i = 0; i < r->nr_ext; i++) {
 		struct spare_slab *slab = &d->map.slabs[r->ext[i].slab];
 
-		spin_lock(&slab->lock);
-		spare_slab_write_end(slab);
-		spin_unlock(&slab->lock);
-		/* No copy holds the data and there is no backup: an error. */
+		if (r->write) {
+			spin_lock(&slab->lock);
+			spare_slab_write_end(slab);
+			spin_unlock(&slab->lock);
+		}
+		/*
+		 * No copy took the write, or none could be read, and there is
+		 * no backup yet: an error.
+		 */
 		if (!landed[i])
 			r->err = -EIO;
 	}
@@ -185,6 +192,36 @@ static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
 		d->st.rdma_reads++;
 	r->nr_ops++;
 	r->inflight++;
+}
+
+static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i);
+
+/*
+ * Read extent @ext from a copy current for all its pages (never a stale
+ * read). Returns false if no copy can serve it.
+ */
+static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
+{
+	struct rq *r = &d->rqs[tag];
+	struct spare_extent *e = &r->ext[ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+	u32 gen = 0;
+	int pick;
+
+	if (r->nr_ops == MAX_OPS)
+		return false;
+	spin_lock(&slab->lock);
+	pick = spare_slab_pick_read(&d->map, slab, e->first_page, e->nr_pages,
+				    tag % d->copies);
+	if (pick >= 0)
+		gen = slab->copy[pick].gen;
+	spin_unlock(&slab->lock);
+	if (pick < 0)
+		return false;
+	rq_post(d, tag, ext, (u32)pick, gen);
+	if (r->ops[r->nr_ops - 1].res == SPARE_OP_COPY_FAULT)	/* not posted */
+		return rq_redrive_read(d, tag, r->nr_ops - 1);
+	return true;
 }
 
 static void rq_start(struct dev *d, unsigned int tag)
@@ -226,27 +263,17 @@ static void rq_start(struct dev *d, unsigned int tag)
 		struct spare_extent *e = &r->ext[i];
 		struct spare_slab *slab = &d->map.slabs[e->slab];
 		u32 gens[SPARE_MAX_REPLICAS], mask = 0, c;
-		int pick = -ENODATA;
 
 		spin_lock(&slab->lock);
 		atomic64_add(e->nr_pages, &slab->accesses);
 		if (r->write)
 			mask = spare_slab_write_begin(&d->map, slab, e->first_page,
 						      e->nr_pages, gens);
-		else
-			pick = spare_slab_pick_read(&d->map, slab, e->first_page,
-						    e->nr_pages, tag % d->copies);
-		if (pick >= 0)
-			gens[pick] = slab->copy[pick].gen;
 		spin_unlock(&slab->lock);
 
-		if (!r->write && pick < 0) {
-			/* No current copy: never a stale or zero read. */
-			r->err = -EIO;
-			continue;
-		}
 		if (!r->write) {
-			rq_post(d, tag, i, (u32)pick, gens[pick]);
+			if (!rq_read_ext(d, tag, i))
+				r->err = -EIO;	/* no current copy */
 			continue;
 		}
 		for (c = 0; c < d->copies; c++)
@@ -255,6 +282,31 @@ static void rq_start(struct dev *d, unsigned int tag)
 	}
 	if (!r->inflight)
 		rq_finish(d, tag);
+}
+
+/*
+ * A read failed on its copy: fail the copy now (the shared state machine
+ * then keeps every later read away from it) and read the extent from
+ * another current copy, so that the swapping process sees no error.
+ */
+static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
+{
+	struct rq *r = &d->rqs[tag];
+	struct rq_op *op = &r->ops[i];
+	struct spare_extent *e = &r->ext[op->ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+
+	spin_lock(&slab->lock);
+	if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
+				 e->first_page, e->nr_pages, false, op->res))
+		log_warn("slab %u copy %u failed (donor %s)", e->slab, op->copy,
+			 d->donors[slab->copy[op->copy].donor].host);
+	spin_unlock(&slab->lock);
+	op->settled = true;
+	if (!rq_read_ext(d, tag, op->ext))
+		return false;
+	d->st.redrives++;
+	return true;
 }
 
 static void rdma_done(struct dev *d, const struct ibv_wc *wc)
@@ -273,8 +325,13 @@ static void rdma_done(struct dev *d, const struct ibv_wc *wc)
 	} else {
 		r->ops[i].res = SPARE_OP_COPY_FAULT;
 		d->st.copy_faults++;
-		log_warn("RDMA %s for tag %u: %s", r->write ? "WRITE" : "READ",
-			 tag, ibv_wc_status_str(wc->status));
+		/* The first error of a broken QP is worth a line; its flushes not. */
+		spare_log(wc->status == IBV_WC_WR_FLUSH_ERR ? SPARE_LOG_DEBUG :
+			  SPARE_LOG_WARN, "RDMA %s for tag %u: %s",
+			  r->write ? "WRITE" : "READ", tag,
+			  ibv_wc_status_str(wc->status));
+		if (!r->write)
+			rq_redrive_read(d, tag, i);
 	}
 	if (--r->inflight == 0)
 		rq_finish(d, tag);
@@ -655,9 +712,10 @@ static void print_stats(const struct dev *d)
 {
 	printf("spare-ublk: reads %" PRIu64 " writes %" PRIu64
 	       " rdma_reads %" PRIu64 " rdma_writes %" PRIu64
-	       " io_errors %" PRIu64 " copy_faults %" PRIu64 "\n",
+	       " io_errors %" PRIu64 " copy_faults %" PRIu64
+	       " redrives %" PRIu64 "\n",
 	       d->st.reads, d->st.writes, d->st.rdma_reads, d->st.rdma_writes,
-	       d->st.io_errors, d->st.copy_faults);
+	       d->st.io_errors, d->st.copy_faults, d->st.redrives);
 	fflush(stdout);
 }
 
