@@ -10,6 +10,7 @@
 #   pager's counters that RDMA served it with no I/O error.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
 set -u
 watchdog 300
 
@@ -33,15 +34,28 @@ rxe_up 2
 donor_start 2 --budget 256M --slab-size 16M
 pass "donor up"
 
-step "spare-ublk: 128 MiB device, 16 MiB slabs, 1 copy"
+step "bad input: refused with one clear line, no device left behind"
 [ -c /dev/ublk-control ] || fail "ublk_drv loaded but no /dev/ublk-control"
-spare-ublk --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT \
-	--source 10.0.0.1 >/tmp/ublk.out 2>/tmp/ublk.log &
-UBLK_PID=$!
-wait_for 150 grep -q '^ublkb' /tmp/ublk.out ||
-	{ cat /tmp/ublk.log; donor_logs; fail "spare-ublk did not bring a device up"; }
-disk=$(head -1 /tmp/ublk.out)
-wait_for 50 test -b "/dev/$disk" || fail "no /dev/$disk"
+# bad_run STATUS PATTERN ARGS...: spare-ublk exits STATUS saying PATTERN.
+bad_run() {
+	local want=$1 pat=$2 rc=0; shift 2
+	spare-ublk "$@" >/tmp/bad.out 2>/tmp/bad.log || rc=$?
+	[ "$rc" = "$want" ] || { cat /tmp/bad.log; fail "spare-ublk $*: exit $rc, expected $want"; }
+	grep -q "$pat" /tmp/bad.log || { cat /tmp/bad.log; fail "spare-ublk $*: no '$pat'"; }
+	ls /dev/ublkb* >/dev/null 2>&1 && fail "spare-ublk $*: left a device"
+	echo "refused ($rc): $(grep -m1 "$pat" /tmp/bad.log)"
+}
+bad_run 2 'needs as many donors' --size 64M --slab-size 16M --copies 2 --donor 10.0.0.2
+bad_run 2 'power of two' --size 64M --slab-size 3M --donor 10.0.0.2
+bad_run 2 'expected HOST' --size 64M --donor 10.0.0.2:notaport
+bad_run 1 'BAD_SLAB_SIZE\|slab size' --size 64M --slab-size 32M --source 10.0.0.1 \
+	--donor 10.0.0.2:$DONOR_PORT
+bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeout 2000 \
+	--donor 10.0.0.2:$((DONOR_PORT + 1))
+pass "bad options and a refusing or absent donor: clear errors, no device"
+
+step "spare-ublk: 128 MiB device, 16 MiB slabs, 1 copy"
+ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT
 cat /tmp/ublk.log
 [ "$(cat "/sys/block/$disk/size")" = $((128 * 2048)) ] || fail "/dev/$disk: wrong size"
 lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
@@ -74,19 +88,14 @@ pass "every page verified after swapping ($out out, $in in)"
 
 step "teardown: swapoff, SIGTERM, counters, device gone, slabs returned"
 swapoff "/dev/$disk" || fail "swapoff"
-kill -TERM "$UBLK_PID"
-wait "$UBLK_PID" || { cat /tmp/ublk.log; fail "spare-ublk exit $?"; }
+ublk_down
 cat /tmp/ublk.log
-stats=$(grep '^spare-ublk: reads' /tmp/ublk.out) || fail "no counters at exit"
-echo "$stats"
-field() { echo "$stats" | awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}'; }
-[ "$(field rdma_reads)" -gt 1000 ] || fail "only $(field rdma_reads) RDMA reads"
-[ "$(field rdma_writes)" -gt 1000 ] || fail "only $(field rdma_writes) RDMA writes"
-[ "$(field io_errors)" = 0 ] || fail "$(field io_errors) I/O errors"
-[ -e "/dev/$disk" ] && fail "/dev/$disk still there"
+[ "$(ublk_stat rdma_reads)" -gt 1000 ] || fail "only $(ublk_stat rdma_reads) RDMA reads"
+[ "$(ublk_stat rdma_writes)" -gt 1000 ] || fail "only $(ublk_stat rdma_writes) RDMA writes"
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
 	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor still lends slabs after spare-ublk stopped"
 kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared exit"; }
 check_dmesg
-pass "clean teardown: $(field rdma_reads) RDMA reads, $(field rdma_writes) RDMA writes, 0 errors"
+pass "clean teardown: $(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors"
