@@ -84,6 +84,7 @@ struct dev {
 	unsigned int	depth;
 	const char	*source;
 	unsigned int	timeout_ms;
+	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
 	u8		uuid[16];
 	u8		key[SPARE_AUTH_KEY_LEN];
 	bool		has_key;
@@ -100,6 +101,7 @@ struct dev {
 	struct rq	*rqs;
 	int		stop_fd;	/* eventfd: the queue thread ends */
 	struct stats	st;
+	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
 
 	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
 	pthread_cond_t	 start_cond;
@@ -192,6 +194,7 @@ static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
 		d->st.rdma_reads++;
 	r->nr_ops++;
 	r->inflight++;
+	d->rdma_inflight++;
 }
 
 static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i);
@@ -320,6 +323,7 @@ static void rdma_done(struct dev *d, const struct ibv_wc *wc)
 		return;
 	}
 	r = &d->rqs[tag];
+	d->rdma_inflight--;
 	if (wc->status == IBV_WC_SUCCESS) {
 		r->ops[i].res = SPARE_OP_DONE;
 	} else {
@@ -368,6 +372,27 @@ static void reap_cq(struct dev *d, u32 i)
 	arm_poll(d, l->cc->fd, UD_POLL_CQ + i);
 }
 
+/*
+ * --poll-us: while RDMA operations are in flight, reap the data CQs for up
+ * to poll_us before sleeping, to save the wake-up of the completion
+ * channel. Never spins when nothing is in flight (an idle device sleeps).
+ */
+static void poll_cqs(struct dev *d)
+{
+	uint64_t end = spare_now_ns() + (uint64_t)d->poll_us * 1000;
+	struct ibv_wc wc[16];
+	int n, k;
+	u32 i;
+
+	while (d->rdma_inflight && spare_now_ns() < end) {
+		for (i = 0; i < d->nr_donors; i++) {
+			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
+			for (k = 0; k < n; k++)
+				rdma_done(d, &wc[k]);
+		}
+	}
+}
+
 static void *queue_thread(void *arg)
 {
 	struct dev *d = arg;
@@ -393,6 +418,8 @@ static void *queue_thread(void *arg)
 		return NULL;
 
 	while (!stopping && aborted < d->depth) {
+		if (d->poll_us)
+			poll_cqs(d);
 		ret = io_uring_submit_and_wait(&d->q.ring, 1);
 		if (ret < 0 && ret != -EINTR) {
 			log_err("queue io_uring: %s", strerror(-ret));
@@ -519,6 +546,8 @@ static void usage(FILE *f)
 "  -q, --queue-depth N    ublk queue depth, 1..1024 (64)\n"
 "  -k, --key-file PATH    this host's SPARE-1: secret (authenticate donors)\n"
 "  -t, --timeout MS       set-up timeout per step (10000)\n"
+"  -P, --poll-us US       reap RDMA completions this long before sleeping,\n"
+"                         only while RDMA is in flight (0: never, default)\n"
 "  -v, --verbose          debug logging\n"
 "  -h, --help\n", SPARE_MAX_DONORS, SPARE_MAX_REPLICAS);
 }
@@ -581,6 +610,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 		{ "queue-depth", required_argument, NULL, 'q' },
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "poll-us", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -591,7 +621,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 	d->copies = 1;
 	d->depth = 64;
 	d->timeout_ms = 10000;
-	while ((o = getopt_long(argc, argv, "s:S:d:c:b:q:k:t:vh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:S:d:c:b:q:k:t:P:vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (spare_parse_size(optarg, &d->size) || !d->size ||
@@ -637,6 +667,13 @@ static int parse_args(struct dev *d, int argc, char **argv)
 				return -1;
 			}
 			d->timeout_ms = (unsigned int)v;
+			break;
+		case 'P':
+			if (spare_parse_u64(optarg, 0, 1000000, &v)) {
+				log_err("--poll-us '%s': 0..1000000", optarg);
+				return -1;
+			}
+			d->poll_us = (unsigned int)v;
 			break;
 		case 'v':
 			spare_log_set_level(SPARE_LOG_DEBUG);
