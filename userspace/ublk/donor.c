@@ -17,6 +17,12 @@
 #include "spare_util.h"
 
 #define SEND_WR_ID	((uint64_t)1 << 40)
+/*
+ * Local ACK timeout, as spare.ko's SPARE_ACK_TIMEOUT (kmod/spare.h):
+ * 4.096 us << 16 = 268 ms per try. Without it rxe never retransmits, and an
+ * operation posted to a donor that died never completes.
+ */
+#define DONOR_ACK_TIMEOUT	16
 
 /* ---- rdma_cm ---- */
 
@@ -98,6 +104,14 @@ static int link_resolve(struct donor *d, struct donor_link *l,
 	}
 	if (cm_expect(d, l, RDMA_CM_EVENT_ADDR_RESOLVED, what))
 		return -1;
+	{
+		uint8_t ack = DONOR_ACK_TIMEOUT;
+
+		if (rdma_set_option(l->id, RDMA_OPTION_ID,
+				    RDMA_OPTION_ID_ACK_TIMEOUT, &ack, sizeof(ack)))
+			log_warn("donor %s: %s: cannot set the ACK timeout: %s",
+				 d->host, what, strerror(errno));
+	}
 	if (rdma_resolve_route(l->id, (int)d->timeout_ms)) {
 		log_err("donor %s: %s: rdma_resolve_route: %s", d->host, what,
 			strerror(errno));
