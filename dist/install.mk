@@ -15,7 +15,7 @@ SYSCONFDIR	?= /etc
 DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
-INSTALL_PROGS	:= spared sparectl spare-aggd spare-aggctl spare-broker
+INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker
 INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)

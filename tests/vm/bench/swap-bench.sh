@@ -12,7 +12,7 @@
 #
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
-#   rdma-raw spare nvme-rdma nbd zram dm-delay
+#   rdma-raw spare spare-ublk spare-ublk-poll nvme-rdma nbd zram dm-delay
 # and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
 # (memory.max), BENCH_HIGH (memory.high, default none), BENCH_FIO_SECS,
 # BENCH_DELAY_MS (dm-delay).
@@ -101,6 +101,33 @@ run_spare() {
 	rmmod spare
 	return $rc
 }
+
+# spare-ublk (the userspace pager) on the same two donors, one copy, as
+# run_spare; also its own CPU time during the swap workload (the pager's
+# threads, including the io_uring and ublk work done in its context).
+run_spare_ublk() {
+	local pid t0 t1 rc=0 name=${UBLK_NAME:-spare-ublk}
+	modprobe ublk_drv || { echo "no ublk in $(uname -r)"; return 1; }
+	donor_start 2 --budget 320M --slab-size 16M
+	donor_start 3 --budget 320M --slab-size 16M
+	spare-ublk --size ${DEV_MB}M --slab-size 16M --source 10.0.0.1 \
+		--donor 10.0.0.2:18515 --donor 10.0.0.3:18515 ${UBLK_ARGS:-} >/tmp/ublk.out 2>/tmp/ublk.log &
+	pid=$!
+	wait_for 150 grep -q '^ublkb' /tmp/ublk.out || { cat /tmp/ublk.log; return 1; }
+	wait_for 50 test -b "/dev/$(head -1 /tmp/ublk.out)" || return 1
+	bench_fio "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+	t0=$(cpu_ticks "$pid")
+	bench_swap "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+	t1=$(cpu_ticks "$pid")
+	result "$name" pager_cpu_ms $(( (t1 - t0) * 10 ))
+	kill -TERM "$pid"; wait "$pid" || rc=1
+	cat /tmp/ublk.log; grep '^spare-ublk:' /tmp/ublk.out
+	kill "$(donor_pid 2)" "$(donor_pid 3)"; wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
+	return $rc
+}
+
+# The same with --poll-us 200 (reap completions before sleeping).
+run_spare_ublk_poll() { UBLK_NAME=spare-ublk-poll UBLK_ARGS="--poll-us 200" run_spare_ublk; }
 
 run_nvme_rdma() {
 	local n=/sys/kernel/config/nvmet dev i rc=0

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spare-ublk with two copies on two donors; one donor SIGKILLed while the
+# device is swapped on and under load. Writes land on the surviving copy,
+# reads that hit the dead donor are re-driven to the survivor: the
+# workload verifies every page and the pager reports no I/O error.
+# (Reconnecting to the restarted donor is not built yet: Documentation/ublk.md.)
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 300
+
+modprobe ublk_drv 2>/dev/null || { echo "SKIP: no ublk in $(uname -r) (see ublk-swap)"; exit 0; }
+
+step "two donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies"
+rxe_up 3
+donor_start 2 --budget 256M --slab-size 16M
+donor_start 3 --budget 256M --slab-size 16M
+ublk_up --size 128M --slab-size 16M --copies 2 \
+	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
+pass "swapping on $disk, 8 slabs x 2 copies"
+
+step "workload: 96 MiB, 2 passes in 32 MiB; SIGKILL donor 3 mid-run"
+cg_new work 32M
+out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
+cg_run work spare-memtest -p 2 96m >/tmp/memtest.out 2>&1 &
+WL_PID=$!
+wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 15000 ]" ||
+	{ cat /tmp/memtest.out; fail "no swapping"; }
+kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended before the kill"; }
+kill -KILL "$(donor_pid 3)"
+echo "donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - out0 ))"
+wait "$WL_PID" || { cat /tmp/memtest.out /tmp/ublk.log; why_died work; fail "memtest: pages lost or corrupt"; }
+cat /tmp/memtest.out
+out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
+echo "pswpout +$out, pswpin +$in"
+[ "$in" -gt 5000 ] || fail "pswpin grew by only $in pages"
+pass "every page verified across the loss of donor 3"
+
+step "teardown and the pager's counters"
+swapoff "/dev/$disk" || fail "swapoff"
+ublk_down
+tail -20 /tmp/ublk.log
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+[ "$(ublk_stat copy_faults)" -gt 0 ] || fail "no copy fault seen: was donor 3 used at all?"
+grep -q 'copy 1 failed (donor 10.0.0.3)\|copy 0 failed (donor 10.0.0.3)' /tmp/ublk.log ||
+	fail "no copy on donor 3 was failed"
+kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared 2 exit"; }
+check_dmesg
+pass "0 I/O errors, $(ublk_stat copy_faults) copy faults, $(ublk_stat redrives) reads re-driven"

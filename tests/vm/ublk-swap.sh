@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spare-ublk, the userspace pager (issue 10).
+# - On a kernel without ublk (Debian's 6.1): spare-ublk refuses at once,
+#   with exit status 3 and a message naming what is missing.
+# - With ublk (6.12): plain swap on /dev/ublkbN backed by one donor
+#   (spared on 10.0.0.2), one copy of every slab. A workload of about 3x
+#   its cgroup's memory.max writes a per-page pattern and verifies every
+#   page on the next pass; pswpout/pswpin must show swapping, and the
+#   pager's counters that RDMA served it with no I/O error.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 300
+
+if ! modprobe ublk_drv 2>/dev/null; then
+	step "no ublk in $(uname -r): spare-ublk must refuse clearly"
+	[ -e /dev/ublk-control ] && fail "/dev/ublk-control exists without ublk_drv"
+	rc=0
+	spare-ublk --size 64M --slab-size 16M --donor 10.0.0.2 \
+		>/tmp/ublk.out 2>/tmp/ublk.log || rc=$?
+	cat /tmp/ublk.log
+	[ "$rc" = 3 ] || fail "spare-ublk exited $rc, expected 3 (kernel refused)"
+	grep -q '/dev/ublk-control is missing' /tmp/ublk.log || fail "no word of /dev/ublk-control"
+	grep -q 'CONFIG_BLK_DEV_UBLK is not set' /tmp/ublk.log || fail "no word of Debian 6.1's config"
+	[ -s /tmp/ublk.out ] && fail "spare-ublk printed a device"
+	pass "spare-ublk refused: no ublk in this kernel"
+	exit 0
+fi
+
+step "soft-RoCE: client 10.0.0.1, donor 10.0.0.2"
+rxe_up 2
+donor_start 2 --budget 256M --slab-size 16M
+pass "donor up"
+
+step "bad input: refused with one clear line, no device left behind"
+[ -c /dev/ublk-control ] || fail "ublk_drv loaded but no /dev/ublk-control"
+# bad_run STATUS PATTERN ARGS...: spare-ublk exits STATUS saying PATTERN.
+bad_run() {
+	local want=$1 pat=$2 rc=0; shift 2
+	spare-ublk "$@" >/tmp/bad.out 2>/tmp/bad.log || rc=$?
+	[ "$rc" = "$want" ] || { cat /tmp/bad.log; fail "spare-ublk $*: exit $rc, expected $want"; }
+	grep -q "$pat" /tmp/bad.log || { cat /tmp/bad.log; fail "spare-ublk $*: no '$pat'"; }
+	ls /dev/ublkb* >/dev/null 2>&1 && fail "spare-ublk $*: left a device"
+	echo "refused ($rc): $(grep -m1 "$pat" /tmp/bad.log)"
+}
+bad_run 2 'needs as many donors' --size 64M --slab-size 16M --copies 2 --donor 10.0.0.2
+bad_run 2 'power of two' --size 64M --slab-size 3M --donor 10.0.0.2
+bad_run 2 'expected HOST' --size 64M --donor 10.0.0.2:notaport
+bad_run 1 'BAD_SLAB_SIZE\|slab size' --size 64M --slab-size 32M --source 10.0.0.1 \
+	--donor 10.0.0.2:$DONOR_PORT
+bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeout 2000 \
+	--donor 10.0.0.2:$((DONOR_PORT + 1))
+pass "bad options and a refusing or absent donor: clear errors, no device"
+
+step "spare-ublk: 128 MiB device, 16 MiB slabs, 1 copy"
+ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT
+cat /tmp/ublk.log
+[ "$(cat "/sys/block/$disk/size")" = $((128 * 2048)) ] || fail "/dev/$disk: wrong size"
+lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
+[ "${lent:-0}" = 8 ] || fail "donor lends ${lent:-no} slabs, expected 8"
+pass "/dev/$disk up, 8 slabs lent"
+
+step "reads of never-written pages are zero"
+[ "$(dd if="/dev/$disk" bs=4096 count=16 skip=1000 iflag=direct 2>/dev/null |
+     od -An -v -tx1 | tr -d ' \n' | tr -d 0 | wc -c)" = 0 ] || fail "fresh device is not zero"
+pass "zero before any write"
+
+step "mkswap + swapon /dev/$disk"
+mkswap "/dev/$disk" >/dev/null || fail "mkswap"
+swapon "/dev/$disk" || fail "swapon"
+grep -q "/dev/$disk" /proc/swaps || fail "not in /proc/swaps"
+pass "swapping on $disk"
+
+step "workload: 96 MiB, 2 passes, in a cgroup with memory.max=32M"
+cg_new work 32M
+out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
+t0=$(cut -d' ' -f1 /proc/uptime)
+cg_run work spare-memtest -p 2 96m ||
+	{ cat /tmp/ublk.log; why_died work; fail "memtest found bad pages (or died)"; }
+t1=$(cut -d' ' -f1 /proc/uptime)
+out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
+echo "pswpout +$out, pswpin +$in, $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
+[ "$out" -gt 10000 ] || fail "pswpout grew by only $out pages"
+[ "$in" -gt 5000 ] || fail "pswpin grew by only $in pages"
+pass "every page verified after swapping ($out out, $in in)"
+
+step "teardown: swapoff, SIGTERM, counters, device gone, slabs returned"
+swapoff "/dev/$disk" || fail "swapoff"
+ublk_down
+cat /tmp/ublk.log
+[ "$(ublk_stat rdma_reads)" -gt 1000 ] || fail "only $(ublk_stat rdma_reads) RDMA reads"
+[ "$(ublk_stat rdma_writes)" -gt 1000 ] || fail "only $(ublk_stat rdma_writes) RDMA writes"
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
+	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
+	fail "donor still lends slabs after spare-ublk stopped"
+kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared exit"; }
+check_dmesg
+pass "clean teardown: $(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors"

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# spare-ublk: the userspace pager (issue 10). libspare-ublk.a is the kmod
+# pure logic (slab map, copy states, per-page bitmaps, request splitting)
+# compiled for userspace from the very same sources as spare.ko, through
+# the kernel-call shim in userspace/ublk/kcompat.h; the wire codec
+# (kmod/spare_proto.c) is already in libspare.a.
+UBLK_KMOD_SRCS := kmod/spare_slab.c kmod/spare_split.c
+spare_slab_CFLAGS  := -Iuserspace/ublk/kshim
+spare_split_CFLAGS := -Iuserspace/ublk/kshim
+
+$(OUT)/lib/libspare-ublk.a: $(UBLK_KMOD_SRCS:%.c=$(OUT)/obj/%.o)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(OUT)/lib/libspare-ublk-san.a: $(UBLK_KMOD_SRCS:%.c=$(OUT)/obj-san/%.o)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+PROGS += spare-ublk
+spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/ublk_dev.c \
+		     userspace/ublk/donor.c $(OUT)/lib/libspare-ublk.a
+spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -lsystemd -lsodium -lz
+ublk_main_CFLAGS  := -Iuserspace/ublk/kshim

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * donor: spare-ublk's RDMA connections to one donor. See donor.h and
+ * Documentation/protocol.md.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "donor.h"
+#include "spare_auth.h"
+#include "spare_log.h"
+#include "spare_util.h"
+
+#define SEND_WR_ID	((uint64_t)1 << 40)
+/*
+ * Local ACK timeout, as spare.ko's SPARE_ACK_TIMEOUT (kmod/spare.h):
+ * 4.096 us << 16 = 268 ms per try. Without it rxe never retransmits, and an
+ * operation posted to a donor that died never completes.
+ */
+#define DONOR_ACK_TIMEOUT	16
+
+/* ---- rdma_cm ---- */
+
+static int cm_wait(struct donor_link *l, unsigned int timeout_ms,
+		   enum rdma_cm_event_type *type, int *status)
+{
+	struct pollfd pfd = { .fd = l->ev->fd, .events = POLLIN };
+	struct rdma_cm_event *e;
+	int n;
+
+	n = poll(&pfd, 1, (int)timeout_ms);
+	if (n <= 0) {
+		errno = n ? errno : ETIMEDOUT;
+		return -1;
+	}
+	if (rdma_get_cm_event(l->ev, &e))
+		return -1;
+	*type = e->event;
+	*status = e->status;
+	rdma_ack_cm_event(e);
+	return 0;
+}
+
+static int cm_expect(struct donor *d, struct donor_link *l,
+		     enum rdma_cm_event_type want, const char *what)
+{
+	enum rdma_cm_event_type t;
+	int st;
+
+	if (cm_wait(l, d->timeout_ms, &t, &st)) {
+		log_err("donor %s: %s: waiting for %s: %s", d->host, what,
+			rdma_event_str(want), strerror(errno));
+		return -1;
+	}
+	if (t != want) {
+		log_err("donor %s: %s: got %s (status %d), wanted %s", d->host,
+			what, rdma_event_str(t), st, rdma_event_str(want));
+		return -1;
+	}
+	return 0;
+}
+
+static int link_resolve(struct donor *d, struct donor_link *l,
+			const char *what)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV }, *dst, *src = NULL;
+	int ret;
+
+	l->ev = rdma_create_event_channel();
+	if (!l->ev || rdma_create_id(l->ev, &l->id, NULL, RDMA_PS_TCP)) {
+		log_err("donor %s: %s: rdma_cm: %s (is an RDMA device up?)",
+			d->host, what, strerror(errno));
+		return -1;
+	}
+	ret = getaddrinfo(d->host, d->port, &hints, &dst);
+	if (ret) {
+		log_err("donor %s: %s", d->host, gai_strerror(ret));
+		return -1;
+	}
+	if (d->source) {
+		ret = getaddrinfo(d->source, NULL, &hints, &src);
+		if (ret) {
+			freeaddrinfo(dst);
+			log_err("--source %s: %s", d->source, gai_strerror(ret));
+			return -1;
+		}
+	}
+	ret = rdma_resolve_addr(l->id, src ? src->ai_addr : NULL, dst->ai_addr,
+				(int)d->timeout_ms);
+	freeaddrinfo(dst);
+	if (src)
+		freeaddrinfo(src);
+	if (ret) {
+		log_err("donor %s: %s: rdma_resolve_addr: %s", d->host, what,
+			strerror(errno));
+		return -1;
+	}
+	if (cm_expect(d, l, RDMA_CM_EVENT_ADDR_RESOLVED, what))
+		return -1;
+	{
+		uint8_t ack = DONOR_ACK_TIMEOUT;
+
+		if (rdma_set_option(l->id, RDMA_OPTION_ID,
+				    RDMA_OPTION_ID_ACK_TIMEOUT, &ack, sizeof(ack)))
+			log_warn("donor %s: %s: cannot set the ACK timeout: %s",
+				 d->host, what, strerror(errno));
+	}
+	if (rdma_resolve_route(l->id, (int)d->timeout_ms)) {
+		log_err("donor %s: %s: rdma_resolve_route: %s", d->host, what,
+			strerror(errno));
+		return -1;
+	}
+	return cm_expect(d, l, RDMA_CM_EVENT_ROUTE_RESOLVED, what);
+}
+
+static int link_make_qp(struct donor *d, struct donor_link *l,
+			unsigned int send, unsigned int recv, const char *what)
+{
+	struct ibv_qp_init_attr qpa = { 0 };
+
+	l->cc = ibv_create_comp_channel(l->id->verbs);
+	if (!l->cc)
+		goto fail;
+	l->cq = ibv_create_cq(l->id->verbs, (int)(send + recv), NULL, l->cc, 0);
+	if (!l->cq)
+		goto fail;
+	if (ibv_req_notify_cq(l->cq, 0))
+		goto fail;
+	qpa.send_cq = l->cq;
+	qpa.recv_cq = l->cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = send;
+	qpa.cap.max_recv_wr = recv;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.sq_sig_all = 0;
+	if (rdma_create_qp(l->id, d->pd, &qpa))
+		goto fail;
+	return 0;
+fail:
+	log_err("donor %s: %s: CQ/QP set-up: %s", d->host, what, strerror(errno));
+	return -1;
+}
+
+static int link_connect(struct donor *d, struct donor_link *l,
+			const struct spare_conn_priv *priv, uint8_t rd_depth,
+			const char *what)
+{
+	struct rdma_conn_param cp = {
+		.private_data	     = priv,
+		.private_data_len    = sizeof(*priv),
+		.initiator_depth     = rd_depth,
+		.responder_resources = 0,
+		.retry_count	     = 7,
+		.rnr_retry_count     = 7,
+	};
+	enum rdma_cm_event_type t;
+	int st;
+
+	if (rdma_connect(l->id, &cp)) {
+		log_err("donor %s: %s: rdma_connect: %s", d->host, what,
+			strerror(errno));
+		return -1;
+	}
+	if (cm_wait(l, d->timeout_ms, &t, &st)) {
+		log_err("donor %s: %s: no answer: %s", d->host, what,
+			strerror(errno));
+		return -1;
+	}
+	if (t != RDMA_CM_EVENT_ESTABLISHED) {
+		log_err("donor %s: %s connection refused: %s (status %d)",
+			d->host, what, rdma_event_str(t), st);
+		return -1;
+	}
+	l->up = true;
+	return 0;
+}
+
+static void link_destroy(struct donor_link *l)
+{
+	if (l->id) {
+		if (l->up)
+			rdma_disconnect(l->id);
+		if (l->id->qp)
+			rdma_destroy_qp(l->id);
+	}
+	if (l->cq)
+		ibv_destroy_cq(l->cq);
+	if (l->cc)
+		ibv_destroy_comp_channel(l->cc);
+	if (l->id)
+		rdma_destroy_id(l->id);
+	if (l->ev)
+		rdma_destroy_event_channel(l->ev);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- control messages ---- */
+
+/* Next completion on @l within @timeout_ms (0: do not wait): 1, 0 if none. */
+static int cq_next(struct donor_link *l, struct ibv_wc *wc,
+		   unsigned int timeout_ms)
+{
+	uint64_t end = spare_now_ms() + timeout_ms;
+	struct ibv_cq *cq;
+	void *ctx;
+	int n;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = l->cc->fd, .events = POLLIN };
+		uint64_t now;
+
+		n = ibv_poll_cq(l->cq, 1, wc);
+		if (n)
+			return n < 0 ? -1 : 1;
+		/* Consume a notification even when not waiting, so that the
+		 * channel's fd does not stay readable for a poller. */
+		now = spare_now_ms();
+		n = poll(&pfd, 1, now >= end ? 0 : (int)(end - now));
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n > 0 && ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
+			ibv_ack_cq_events(cq, 1);
+			if (ibv_req_notify_cq(l->cq, 0))
+				return -1;
+			continue;
+		}
+		if (n == 0 && spare_now_ms() >= end)
+			return 0;
+	}
+}
+
+static int post_recv(struct donor *d, uint32_t i)
+{
+	struct ibv_sge sge = { (uintptr_t)&d->bufs[i], SPARE_MSG_SIZE,
+			       d->bufs_mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 },
+			   *bad;
+
+	return ibv_post_recv(d->ctrl.id->qp, &wr, &bad) ? -1 : 0;
+}
+
+/* A received message in slot @i: keep it for recv_msg(), re-post the slot. */
+static int keep_recv(struct donor *d, const struct ibv_wc *wc)
+{
+	uint32_t i = (uint32_t)wc->wr_id;
+
+	if (d->npending < DONOR_RECV_DEPTH) {
+		d->pending[d->npending] = d->bufs[i];
+		d->pending_len[d->npending++] = wc->byte_len;
+	} else {
+		log_warn("donor %s: control messages overflow; one dropped",
+			 d->host);
+	}
+	return post_recv(d, i);
+}
+
+static int send_msg(struct donor *d, const struct spare_msg *m)
+{
+	struct spare_msg *slot = &d->bufs[DONOR_RECV_DEPTH];
+	struct ibv_sge sge = { (uintptr_t)slot, SPARE_MSG_SIZE,
+			       d->bufs_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = SEND_WR_ID, .sg_list = &sge,
+				  .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+	int n;
+
+	*slot = *m;
+	if (ibv_post_send(d->ctrl.id->qp, &wr, &bad))
+		goto fail;
+	for (;;) {
+		n = cq_next(&d->ctrl, &wc, d->timeout_ms);
+		if (n <= 0 || wc.status != IBV_WC_SUCCESS)
+			goto fail;
+		if (wc.wr_id == SEND_WR_ID)
+			return 0;
+		if (keep_recv(d, &wc))
+			goto fail;
+	}
+fail:
+	log_err("donor %s: sending %s failed (connection lost?)", d->host,
+		spare_msg_type_name(le16toh(m->hdr.type)));
+	return -1;
+}
+
+/* Take one message: from pending, or from the CQ within @timeout_ms.
+ * Returns 1, 0 if none came, -1 if the connection failed. */
+static int take_msg(struct donor *d, struct spare_msg *m, unsigned int timeout_ms)
+{
+	struct ibv_wc wc;
+	unsigned int type;
+	uint32_t len;
+	int n, err;
+
+	for (;;) {
+		if (d->npending) {
+			*m = d->pending[0];
+			len = d->pending_len[0];
+			d->npending--;
+			memmove(d->pending, d->pending + 1,
+				d->npending * sizeof(d->pending[0]));
+			memmove(d->pending_len, d->pending_len + 1,
+				d->npending * sizeof(d->pending_len[0]));
+		} else {
+			n = cq_next(&d->ctrl, &wc, timeout_ms);
+			if (n <= 0)
+				return n;
+			if (wc.status != IBV_WC_SUCCESS)
+				return -1;
+			if (wc.wr_id == SEND_WR_ID)
+				continue;
+			*m = d->bufs[wc.wr_id];
+			len = wc.byte_len;
+			if (post_recv(d, (uint32_t)wc.wr_id))
+				return -1;
+		}
+		err = spare_msg_check(m, len, &type);
+		if (!err)
+			return 1;
+		/* A peer's mistake: log it, drop the message, carry on. */
+		log_warn("donor %s: malformed message dropped: %s", d->host,
+			 spare_proto_strerror(err));
+	}
+}
+
+static void answer_query(struct donor *d, const struct spare_msg *q)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_ACTIVITY_REPLY, le32toh(q->hdr.seq));
+	m.activity_reply.slab_id = q->activity_query.slab_id;
+	m.activity_reply.accesses = htole64(1);
+	send_msg(d, &m);
+}
+
+/* Wait for a message of type @want (or, with @want2, that one too). */
+static int recv_msg(struct donor *d, unsigned int want, unsigned int want2,
+		    struct spare_msg *out)
+{
+	uint64_t end = spare_now_ms() + d->timeout_ms;
+
+	for (;;) {
+		uint64_t now = spare_now_ms();
+		unsigned int type;
+		int n;
+
+		if (now >= end) {
+			log_err("donor %s: no %s within %u ms", d->host,
+				spare_msg_type_name(want), d->timeout_ms);
+			return -1;
+		}
+		n = take_msg(d, out, (unsigned int)(end - now));
+		if (n < 0) {
+			log_err("donor %s: control connection failed", d->host);
+			return -1;
+		}
+		if (!n)
+			continue;
+		type = le16toh(out->hdr.type);
+		if (type == want || (want2 && type == want2))
+			return 0;
+		if (type == SPARE_MSG_ACTIVITY_QUERY)
+			answer_query(d, out);
+		else
+			log_dbg("donor %s: %s ignored during set-up", d->host,
+				spare_msg_type_name(type));
+	}
+}
+
+/* HELLO and, with a key, the two-way proof. */
+static int hello(struct donor *d, uint8_t slab_shift)
+{
+	uint8_t nonce_c[SPARE_AUTH_NONCE_LEN], nonce_d[SPARE_AUTH_NONCE_LEN];
+	uint8_t donor_id[SPARE_AUTH_ID_LEN], mac[SPARE_AUTH_MAC_LEN];
+	bool proven = false;
+	struct spare_msg m;
+	uint32_t st;
+
+	spare_msg_init(&m, SPARE_MSG_HELLO, ++d->seq);
+	memcpy(m.hello.client_uuid, d->uuid, 16);
+	m.hello.slab_shift = slab_shift;
+	if (d->key) {
+		spare_auth_nonce(nonce_c);
+		m.hello.flags = SPARE_HELLO_F_AUTH;
+		memcpy(m.hello.nonce, nonce_c, sizeof(nonce_c));
+	}
+	if (send_msg(d, &m) ||
+	    recv_msg(d, SPARE_MSG_HELLO_REPLY,
+		     d->key ? SPARE_MSG_AUTH_CHALLENGE : 0, &m))
+		return -1;
+	if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_CHALLENGE) {
+		memcpy(nonce_d, m.auth_challenge.nonce, sizeof(nonce_d));
+		memcpy(donor_id, m.auth_challenge.donor_id, sizeof(donor_id));
+		spare_auth_mac(mac, d->key, SPARE_AUTH_DIR_CLIENT, d->uuid,
+			       donor_id, nonce_c, nonce_d);
+		spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, ++d->seq);
+		memcpy(m.auth_response.mac, mac, sizeof(mac));
+		if (send_msg(d, &m) ||
+		    recv_msg(d, SPARE_MSG_HELLO_REPLY, SPARE_MSG_AUTH_RESPONSE,
+			     &m))
+			return -1;
+		if (le16toh(m.hdr.type) == SPARE_MSG_AUTH_RESPONSE) {
+			if (!spare_auth_mac_ok(m.auth_response.mac, d->key,
+					       SPARE_AUTH_DIR_DONOR, d->uuid,
+					       donor_id, nonce_c, nonce_d)) {
+				log_err("donor %s: its proof is wrong: not the "
+					"donor our key is shared with", d->host);
+				return -1;
+			}
+			proven = true;
+			if (recv_msg(d, SPARE_MSG_HELLO_REPLY, 0, &m))
+				return -1;
+		}
+	}
+	st = le32toh(m.hello_reply.status);
+	if (st != SPARE_ST_OK) {
+		log_err("donor %s: HELLO refused: status %u%s", d->host, st,
+			st == SPARE_ST_AUTH_REQUIRED ? " (the donor requires a key: --key-file)" :
+			st == SPARE_ST_AUTH_FAILED ? " (the donor does not know our key)" :
+			st == SPARE_ST_BAD_SLAB_SIZE ? " (slab size: see --slab-size)" : "");
+		return -1;
+	}
+	if (d->key && !proven) {
+		log_err("donor %s: accepted us without proving itself", d->host);
+		return -1;
+	}
+	d->cookie = le64toh(m.hello_reply.session_cookie);
+	d->free_slabs = le32toh(m.hello_reply.free_slabs);
+	log_info("donor %s: session ready%s, %u slabs free", d->host,
+		 d->key ? " (authenticated both ways)" : "", d->free_slabs);
+	return 0;
+}
+
+int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
+		  unsigned int data_depth)
+{
+	struct spare_conn_priv priv;
+	uint32_t i;
+
+	if (link_resolve(d, &d->ctrl, "control"))
+		return -1;
+	if (!*pd) {
+		*pd = ibv_alloc_pd(d->ctrl.id->verbs);
+		if (!*pd) {
+			log_err("ibv_alloc_pd: %s", strerror(errno));
+			return -1;
+		}
+	}
+	d->pd = *pd;
+	if (link_make_qp(d, &d->ctrl, 4, DONOR_RECV_DEPTH, "control"))
+		return -1;
+	d->bufs = aligned_alloc(4096, 4096);
+	if (!d->bufs)
+		return -1;
+	memset(d->bufs, 0, 4096);
+	d->bufs_mr = ibv_reg_mr(d->pd, d->bufs, 4096, IBV_ACCESS_LOCAL_WRITE);
+	if (!d->bufs_mr) {
+		log_err("ibv_reg_mr: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < DONOR_RECV_DEPTH; i++)
+		if (post_recv(d, i))
+			return -1;
+	spare_conn_priv_init(&priv, SPARE_CONN_CONTROL, d->uuid, 0,
+			     DONOR_RECV_DEPTH);
+	if (link_connect(d, &d->ctrl, &priv, 0, "control") ||
+	    hello(d, slab_shift))
+		return -1;
+
+	if (link_resolve(d, &d->data, "data") ||
+	    link_make_qp(d, &d->data, data_depth, 1, "data"))
+		return -1;
+	spare_conn_priv_init(&priv, SPARE_CONN_DATA, d->uuid, d->cookie, 1);
+	return link_connect(d, &d->data, &priv, 8, "data");
+}
+
+int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
+{
+	struct spare_msg m;
+	uint32_t st;
+
+	spare_msg_init(&m, SPARE_MSG_MAP, ++d->seq);
+	m.map.slab_id = htole32(id);
+	if (send_msg(d, &m))
+		return -1;
+	for (;;) {
+		if (recv_msg(d, SPARE_MSG_MAPPED, 0, &m))
+			return -1;
+		if (le32toh(m.mapped.slab_id) == id)
+			break;
+		log_warn("donor %s: MAPPED for slab %u, not %u: ignored",
+			 d->host, le32toh(m.mapped.slab_id), id);
+	}
+	st = le32toh(m.mapped.status);
+	if (st != SPARE_ST_OK) {
+		log_err("donor %s: MAP slab %u refused: status %u%s", d->host,
+			id, st, st == SPARE_ST_NO_SPACE ? " (no free slab)" : "");
+		return -1;
+	}
+	*addr = le64toh(m.mapped.addr);
+	*rkey = le32toh(m.mapped.rkey);
+	return 0;
+}
+
+int donor_unmap(struct donor *d, uint32_t id)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_UNMAP, ++d->seq);
+	m.unmap.slab_id = htole32(id);
+	return send_msg(d, &m);
+}
+
+int donor_poll_ctrl(struct donor *d,
+		    void (*on_evict)(struct donor *d, uint32_t slab_id,
+				     uint32_t reason, uint32_t deadline_ms,
+				     void *arg),
+		    void *arg)
+{
+	struct spare_msg m;
+	int n;
+
+	while ((n = take_msg(d, &m, 0)) > 0) {
+		switch (le16toh(m.hdr.type)) {
+		case SPARE_MSG_ACTIVITY_QUERY:
+			answer_query(d, &m);
+			break;
+		case SPARE_MSG_EVICT:
+			on_evict(d, le32toh(m.evict.slab_id),
+				 le32toh(m.evict.reason),
+				 le32toh(m.evict.deadline_ms), arg);
+			break;
+		default:
+			log_dbg("donor %s: %s ignored", d->host,
+				spare_msg_type_name(le16toh(m.hdr.type)));
+		}
+	}
+	return n;
+}
+
+int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
+		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+		.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+
+	return ibv_post_send(d->data.id->qp, &wr, &bad) ? -1 : 0;
+}
+
+void donor_close(struct donor *d)
+{
+	link_destroy(&d->data);
+	link_destroy(&d->ctrl);
+	if (d->bufs_mr)
+		ibv_dereg_mr(d->bufs_mr);
+	d->bufs_mr = NULL;
+	free(d->bufs);
+	d->bufs = NULL;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * donor: spare-ublk's connections to one donor (spared), in the protocol of
+ * kmod/uapi/spare.h: a CONTROL connection for messages (HELLO and the
+ * optional authentication, MAP, UNMAP, EVICT, ACTIVITY_QUERY) and a DATA
+ * connection for one-sided RDMA READ and WRITE into lent slabs.
+ *
+ * Set-up (donor_connect(), donor_map()) is synchronous and runs before the
+ * device starts. Afterwards the control connection belongs to the control
+ * thread (donor_poll_ctrl()) and the data QP to the queue thread, which
+ * posts with donor_post_rdma() and reaps the data CQ itself.
+ */
+#ifndef SPARE_UBLK_DONOR_H
+#define SPARE_UBLK_DONOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "spare_proto.h"
+
+#define DONOR_RECV_DEPTH	16
+
+/* One rdma_cm connection with its own event channel, CQ and QP. */
+struct donor_link {
+	struct rdma_event_channel *ev;
+	struct rdma_cm_id	*id;
+	struct ibv_comp_channel	*cc;
+	struct ibv_cq		*cq;
+	bool			up;
+};
+
+struct donor {
+	char		host[64];
+	char		port[8];
+	const char	*source;	/* local address, or NULL */
+	unsigned int	timeout_ms;
+	const uint8_t	*uuid;		/* 16 bytes, the device's */
+	const uint8_t	*key;		/* SPARE_AUTH_KEY_LEN bytes, or NULL */
+	uint64_t	cookie;
+	uint32_t	seq;
+	uint32_t	free_slabs;
+
+	struct ibv_pd	*pd;		/* shared by every donor on a device */
+	struct donor_link ctrl, data;
+
+	struct spare_msg *bufs;		/* RECV_DEPTH receive slots + 1 send */
+	struct ibv_mr	*bufs_mr;
+	/* messages that arrived while a send was completing */
+	struct spare_msg pending[DONOR_RECV_DEPTH];
+	uint32_t	pending_len[DONOR_RECV_DEPTH];
+	unsigned int	npending;
+};
+
+/*
+ * Connect the control link, HELLO (authenticated if d->key), and connect
+ * the data link with room for @data_depth RDMA operations. @pd may point to
+ * NULL: it is then allocated on the device of the first donor. Returns 0,
+ * or -1 after logging why.
+ */
+int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
+		  unsigned int data_depth);
+/* MAP slab @id; 0 and addr/rkey, or -1 after logging why. */
+int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey);
+/* UNMAP slab @id (no answer expected). */
+int donor_unmap(struct donor *d, uint32_t id);
+/*
+ * Handle what arrived on the control connection without blocking: answer
+ * ACTIVITY_QUERY, report EVICT through @on_evict. Returns 0, or -1 if the
+ * connection failed.
+ */
+int donor_poll_ctrl(struct donor *d,
+		    void (*on_evict)(struct donor *d, uint32_t slab_id,
+				     uint32_t reason, uint32_t deadline_ms,
+				     void *arg),
+		    void *arg);
+/* Post one signalled RDMA READ or WRITE on the data link. */
+int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
+		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey);
+void donor_close(struct donor *d);
+
+#endif /* SPARE_UBLK_DONOR_H */

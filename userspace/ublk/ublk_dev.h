@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ublk_dev: the kernel's ublk driver seen from spare-ublk. The control
+ * commands (ADD_DEV, SET_PARAMS, START_DEV, STOP_DEV, DEL_DEV, GET_FEATURES)
+ * go through a small io_uring of 128-byte SQEs on /dev/ublk-control; each
+ * queue's I/O commands (FETCH_REQ, COMMIT_AND_FETCH_REQ) go through that
+ * queue's own io_uring on /dev/ublkcN (ublk_queue_*()).
+ *
+ * The UAPI header of the build host (Debian 12: linux-libc-dev 6.1) has the
+ * structures but only the legacy command numbers; the ioctl-encoded numbers
+ * (Linux 6.3+) are derived here from them, exactly as the kernel defines
+ * them, and the driver of 6.12 accepts both.
+ */
+#ifndef SPARE_UBLK_DEV_H
+#define SPARE_UBLK_DEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <liburing.h>
+#include <linux/ublk_cmd.h>
+
+#define UBLK_CONTROL_PATH	"/dev/ublk-control"
+
+struct ublk_ctrl {
+	int			fd;		/* /dev/ublk-control */
+	struct io_uring		ring;
+	bool			ring_ok;
+	struct ublksrv_ctrl_dev_info info;	/* dev_id filled by ADD_DEV */
+	bool			added, started;
+};
+
+/*
+ * Check that this kernel can serve spare-ublk: /dev/ublk-control exists and
+ * the driver offers UBLK_F_USER_RECOVERY. Returns 0, or -1 with a sentence
+ * naming what is missing in @why.
+ */
+int ublk_check_kernel(struct ublk_ctrl *c, char *why, size_t whylen);
+
+/* ADD_DEV with @nr_queues queues of @depth tags of @max_io bytes each. */
+int ublk_add_dev(struct ublk_ctrl *c, unsigned int nr_queues,
+		 unsigned int depth, unsigned int max_io, uint64_t flags);
+/* SET_PARAMS: 4 KiB blocks, @bytes long, non-rotational. */
+int ublk_set_params(struct ublk_ctrl *c, uint64_t bytes, unsigned int max_io);
+/* START_DEV: every queue must have fetched its tags first. */
+int ublk_start_dev(struct ublk_ctrl *c);
+int ublk_stop_dev(struct ublk_ctrl *c);
+/* DEL_DEV and close. Safe on a half-set-up control. */
+void ublk_ctrl_close(struct ublk_ctrl *c);
+
+/* One queue: its io_uring, the mapped I/O descriptors, one buffer per tag. */
+struct ublk_queue {
+	unsigned int		q_id, depth;
+	int			cdev_fd;	/* /dev/ublkcN */
+	struct io_uring		ring;
+	bool			ring_ok;
+	const struct ublksrv_io_desc *iod;	/* mmap of the descriptors */
+	size_t			iod_len;
+	char			*bufs;		/* depth * max_io, page aligned */
+	unsigned int		max_io;
+};
+
+/* Open /dev/ublkc<dev_id>, map the descriptors, set up the io_uring. */
+int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
+		    unsigned int q_id, unsigned int depth, char *bufs,
+		    unsigned int max_io);
+void ublk_queue_close(struct ublk_queue *q);
+
+/*
+ * Queue (without submitting) FETCH_REQ for @tag, or COMMIT_AND_FETCH_REQ
+ * with @result (bytes done, or -errno). The user_data of its completion is
+ * @tag. Returns 0 or -EBUSY if the submission queue is full.
+ */
+int ublk_queue_fetch(struct ublk_queue *q, unsigned int tag);
+int ublk_queue_commit_fetch(struct ublk_queue *q, unsigned int tag,
+			    int result);
+
+#endif /* SPARE_UBLK_DEV_H */
