@@ -14,9 +14,11 @@ uevent_watch
 swap_setup 2
 pass "swapping on $disk"
 
-step "workload running; cut 10.0.0.2 for 10 s once 6000 pages went out"
+step "workload running; cut 10.0.0.2 for 10 s once 3000 pages came back in"
 workload_start
-workload_swapped 6000
+# in its second pass, so that reads are in flight to the donor when it is
+# cut and some must be re-driven (redrives_check below)
+workload_swapped 3000 in
 workload_alive
 cut_link 2
 sleep 10
