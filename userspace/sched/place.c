@@ -8,7 +8,7 @@
 
 #include "place.h"
 
-static uint64_t rng_next(struct place_rng *rng)
+uint64_t place_rng_next(struct place_rng *rng)
 {
 	uint64_t x = rng->s ? rng->s : 0x9e3779b97f4a7c15ULL;
 
@@ -19,13 +19,12 @@ static uint64_t rng_next(struct place_rng *rng)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
-/* Uniform in [0, bound), bound > 0, without modulo bias. */
-static uint64_t rng_below(struct place_rng *rng, uint64_t bound)
+uint64_t place_rng_below(struct place_rng *rng, uint64_t bound)
 {
 	uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
 
 	do
-		x = rng_next(rng);
+		x = place_rng_next(rng);
 	while (x >= limit);
 	return x % bound;
 }
@@ -45,7 +44,7 @@ static bool eligible(const struct place_donor *donors, size_t i,
 static size_t draw(const struct place_donor *donors, size_t n, const uint32_t *chosen,
 		   unsigned int nchosen, uint64_t total, struct place_rng *rng)
 {
-	uint64_t r = rng_below(rng, total);
+	uint64_t r = place_rng_below(rng, total);
 	size_t i, last = 0;
 
 	for (i = 0; i < n; i++) {

@@ -26,6 +26,11 @@ struct place_rng {
 	uint64_t s;
 };
 
+/* The next 64 random bits. */
+uint64_t place_rng_next(struct place_rng *rng);
+/* Uniform in [0, bound), bound > 0, without modulo bias. */
+uint64_t place_rng_below(struct place_rng *rng, uint64_t bound);
+
 /*
  * Choose copies (1..PLACE_MAX_COPIES) donors out of donors[0..n) for one
  * slab, writing their indices to out[0..copies). Does not change the free

@@ -7,28 +7,6 @@
 
 #include "place_tree.h"
 
-/* The same xorshift64* as place.c, on the same state. */
-static uint64_t rng_next(struct place_rng *rng)
-{
-	uint64_t x = rng->s ? rng->s : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng->s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static uint64_t rng_below(struct place_rng *rng, uint64_t bound)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
-
-	do
-		x = rng_next(rng);
-	while (x >= limit);
-	return x % bound;
-}
-
 int place_tree_build(struct place_tree *t, uint64_t *bit, uint64_t *w,
 		     const struct place_donor *donors, size_t n)
 {
@@ -99,7 +77,7 @@ static bool draw(const struct place_donor *donors, const struct place_tree *t,
 		 size_t *pick)
 {
 	for (unsigned int tries = 0; tries < PLACE_TREE_MAX_REJECT; tries++) {
-		size_t i = place_tree_find(t, rng_below(rng, t->total));
+		size_t i = place_tree_find(t, place_rng_below(rng, t->total));
 		bool ok = true;
 
 		for (unsigned int k = 0; k < c && ok; k++)
