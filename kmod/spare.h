@@ -48,8 +48,15 @@
 #define SPARE_BACKOFF_MIN_MS	500
 #define SPARE_BACKOFF_MAX_MS	16000
 #define SPARE_REMAP_DELAY_MS	5000	/* after a refusal or an eviction */
-#define SPARE_REDRIVE_MAX	64
+/*
+ * Re-driving a request that landed nowhere: after 20, 40, 80 ... ms, at
+ * most 500 ms apart, until SPARE_IO_LOSS_TMO_MS after its first attempt.
+ * The time bound governs; the count is only a backstop (other kicks of the
+ * requeue list can re-drive sooner than the request's own delay).
+ */
 #define SPARE_REDRIVE_DELAY_MS	20
+#define SPARE_REDRIVE_DELAY_MAX_MS 500
+#define SPARE_REDRIVE_MAX	4096
 #define SPARE_IO_LOSS_TMO_MS	20000	/* give up on a write with no target */
 #define SPARE_RESYNC_PAGES	16	/* pages per resync chunk */
 #define SPARE_ACK_TIMEOUT	16	/* 4.096us << 16 = 268 ms per try */

@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# spare-ublk with two copies on two donors; one donor SIGKILLed while the
-# device is swapped on and under load. Writes land on the surviving copy,
-# reads that hit the dead donor are re-driven to the survivor: the
-# workload verifies every page and the pager reports no I/O error.
+# spare-ublk with two copies on two donors; one donor's host vanishes while
+# the device is swapped on and under load: its RoCE traffic is dropped,
+# then its spared is SIGKILLed, so neither a NAK nor a disconnect reaches
+# the pager, which must notice the silence itself (RDMA retries, or its
+# --io-timeout). A plain SIGKILL sometimes left operations unanswered for
+# ever on 6.12's soft-RoCE, and the swapping task hung in D state (CI,
+# 2026-11-23). Writes land on the surviving copy, reads that hit the dead
+# donor are re-driven to the survivor: the workload verifies every page and
+# the pager reports no I/O error.
 # (Reconnecting to the restarted donor is not built yet: Documentation/ublk.md.)
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -22,7 +27,7 @@ ublk_up --size 128M --slab-size 16M --copies 2 \
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 pass "swapping on $disk, 8 slabs x 2 copies"
 
-step "workload: 96 MiB, 2 passes in 32 MiB; SIGKILL donor 3 mid-run"
+step "workload: 96 MiB, 2 passes in 32 MiB; host 3 cut off and its donor SIGKILLed mid-run"
 cg_new work 32M
 out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
 cg_run work spare-memtest -p 2 96m >/tmp/memtest.out 2>&1 &
@@ -30,8 +35,9 @@ WL_PID=$!
 wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 15000 ]" ||
 	{ cat /tmp/memtest.out; fail "no swapping"; }
 kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended before the kill"; }
+cut_link 3
 kill -KILL "$(donor_pid 3)"
-echo "donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - out0 ))"
+echo "host 3 cut off, donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - out0 ))"
 wait "$WL_PID" || { cat /tmp/memtest.out /tmp/ublk.log; why_died work; fail "memtest: pages lost or corrupt"; }
 cat /tmp/memtest.out
 out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
@@ -40,8 +46,10 @@ echo "pswpout +$out, pswpin +$in"
 pass "every page verified across the loss of donor 3"
 
 step "teardown and the pager's counters"
+grep 'donor 10.0.0.3' /tmp/ublk.log | grep -v 'session ready' | head -5
 swapoff "/dev/$disk" || fail "swapoff"
 ublk_down
+heal_link
 tail -20 /tmp/ublk.log
 [ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
 [ "$(ublk_stat copy_faults)" -gt 0 ] || fail "no copy fault seen: was donor 3 used at all?"

@@ -560,6 +560,57 @@ int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
 	return ibv_post_send(d->data.id->qp, &wr, &bad) ? -1 : 0;
 }
 
+/*
+ * Take one rdma_cm event of @l (its channel polled readable). Returns -1
+ * when the link is gone (the peer disconnected, the device went away),
+ * 0 for an event that changes nothing.
+ */
+int donor_cm_event(struct donor *d, struct donor_link *l)
+{
+	struct rdma_cm_event *ev;
+	enum rdma_cm_event_type t;
+
+	if (rdma_get_cm_event(l->ev, &ev))
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	t = ev->event;
+	rdma_ack_cm_event(ev);
+	switch (t) {
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		log_warn("donor %s: %s link: %s", d->host,
+			 l == &d->data ? "data" : "control", rdma_event_str(t));
+		return -1;
+	default:
+		log_dbg("donor %s: %s ignored", d->host, rdma_event_str(t));
+		return 0;
+	}
+}
+
+/*
+ * The donor is lost (its link went down, or the RDMA it was given stopped
+ * completing): move both QPs to the error state, so that every operation
+ * still posted to it completes now, flushed, and the requests fail over
+ * to the other copies. Safe from either thread; acts once.
+ */
+void donor_fail(struct donor *d, const char *why)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+
+	if (__atomic_exchange_n(&d->failed, 1, __ATOMIC_ACQ_REL))
+		return;
+	log_warn("donor %s: %s: failing its copies", d->host, why);
+	if (d->data.id && d->data.id->qp &&
+	    ibv_modify_qp(d->data.id->qp, &attr, IBV_QP_STATE))
+		log_err("donor %s: data QP to the error state: %s", d->host,
+			strerror(errno));
+	if (d->ctrl.id && d->ctrl.id->qp &&
+	    ibv_modify_qp(d->ctrl.id->qp, &attr, IBV_QP_STATE))
+		log_err("donor %s: control QP to the error state: %s", d->host,
+			strerror(errno));
+}
+
 void donor_close(struct donor *d)
 {
 	link_destroy(&d->data);

@@ -45,6 +45,7 @@ struct donor {
 
 	struct ibv_pd	*pd;		/* shared by every donor on a device */
 	struct donor_link ctrl, data;
+	int		failed;		/* donor_fail() ran (atomic) */
 
 	struct spare_msg *bufs;		/* RECV_DEPTH receive slots + 1 send */
 	struct ibv_mr	*bufs_mr;
@@ -79,6 +80,8 @@ int donor_poll_ctrl(struct donor *d,
 /* Post one signalled RDMA READ or WRITE on the data link. */
 int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
 		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey);
+int donor_cm_event(struct donor *d, struct donor_link *l);
+void donor_fail(struct donor *d, const char *why);
 void donor_close(struct donor *d);
 
 #endif /* SPARE_UBLK_DONOR_H */

@@ -240,7 +240,7 @@ int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
 		return ret;
 	}
 	q->iod = m;
-	ret = io_uring_queue_init(2 * depth, &q->ring, IORING_SETUP_SQE128);
+	ret = io_uring_queue_init(2 * depth + UBLK_EXTRA_SQES, &q->ring, IORING_SETUP_SQE128);
 	if (ret) {
 		log_err("ublk: io_uring for queue %u: %s", q_id, strerror(-ret));
 		return ret;

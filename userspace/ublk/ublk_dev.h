@@ -21,6 +21,11 @@
 #include <linux/ublk_cmd.h>
 
 #define UBLK_CONTROL_PATH	"/dev/ublk-control"
+/*
+ * A queue's ring has room for a command per tag twice over, plus the
+ * pager's own entries: a poll per donor's CQ, the stop event, the timer.
+ */
+#define UBLK_EXTRA_SQES		16	/* spare-ublk asserts it is enough */
 
 struct ublk_ctrl {
 	int			fd;		/* /dev/ublk-control */

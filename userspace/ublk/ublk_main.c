@@ -53,6 +53,11 @@
 #define MAX_OPS		(MAX_EXT * SPARE_MAX_REPLICAS)
 #define UD_POLL_CQ	(1ULL << 32)	/* user_data: + donor index */
 #define UD_STOP		(2ULL << 32)
+#define UD_TIMER	(3ULL << 32)
+#define STALL_CHECK_MS	1000	/* how often in-flight RDMA is checked */
+
+_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 2,
+	       "the queue ring needs a poll per donor, the stop event, the timer");
 
 /* One RDMA operation of a request. */
 struct rq_op {
@@ -84,6 +89,7 @@ struct dev {
 	unsigned int	depth;
 	const char	*source;
 	unsigned int	timeout_ms;
+	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
 	u8		uuid[16];
 	u8		key[SPARE_AUTH_KEY_LEN];
@@ -102,6 +108,11 @@ struct dev {
 	int		stop_fd;	/* eventfd: the queue thread ends */
 	struct stats	st;
 	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
+	/* per donor: operations in flight, and when one last completed */
+	unsigned int	dn_inflight[SPARE_MAX_DONORS];
+	u64		dn_progress_ns[SPARE_MAX_DONORS];
+	bool		timer_armed;
+	struct __kernel_timespec timer_ts;
 
 	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
 	pthread_cond_t	 start_cond;
@@ -192,6 +203,8 @@ static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
 		d->st.rdma_writes++;
 	else
 		d->st.rdma_reads++;
+	if (d->dn_inflight[cp->donor]++ == 0)
+		d->dn_progress_ns[cp->donor] = spare_now_ns();
 	r->nr_ops++;
 	r->inflight++;
 	d->rdma_inflight++;
@@ -312,7 +325,7 @@ static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
 	return true;
 }
 
-static void rdma_done(struct dev *d, const struct ibv_wc *wc)
+static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 {
 	unsigned int tag = (unsigned int)(wc->wr_id >> 8);
 	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
@@ -324,6 +337,8 @@ static void rdma_done(struct dev *d, const struct ibv_wc *wc)
 	}
 	r = &d->rqs[tag];
 	d->rdma_inflight--;
+	d->dn_inflight[dn]--;
+	d->dn_progress_ns[dn] = spare_now_ns();
 	if (wc->status == IBV_WC_SUCCESS) {
 		r->ops[i].res = SPARE_OP_DONE;
 	} else {
@@ -368,8 +383,9 @@ static void reap_cq(struct dev *d, u32 i)
 	}
 	while ((n = ibv_poll_cq(l->cq, 16, wc)) > 0)
 		for (k = 0; k < n; k++)
-			rdma_done(d, &wc[k]);
-	arm_poll(d, l->cc->fd, UD_POLL_CQ + i);
+			rdma_done(d, i, &wc[k]);
+	if (arm_poll(d, l->cc->fd, UD_POLL_CQ + i))
+		log_err("donor %s: cannot re-arm its CQ poll", d->donors[i].host);
 }
 
 /*
@@ -388,8 +404,49 @@ static void poll_cqs(struct dev *d)
 		for (i = 0; i < d->nr_donors; i++) {
 			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
 			for (k = 0; k < n; k++)
-				rdma_done(d, &wc[k]);
+				rdma_done(d, i, &wc[k]);
 		}
+	}
+}
+
+/*
+ * While RDMA is in flight, wake every STALL_CHECK_MS and fail a donor whose
+ * operations stopped completing: a donor that died without a word can
+ * leave its operations unanswered for ever (soft-RoCE does not always time
+ * them out), and the swapping task would wait on them in D state. As
+ * spare.ko's request timeout does, failing the link flushes them, and the
+ * requests fail over to the other copies.
+ */
+static void arm_timer(struct dev *d)
+{
+	struct io_uring_sqe *sqe;
+
+	if (d->timer_armed || !d->rdma_inflight)
+		return;
+	sqe = io_uring_get_sqe(&d->q.ring);
+	if (!sqe)
+		return;		/* the next request will try again */
+	d->timer_ts.tv_sec = STALL_CHECK_MS / 1000;
+	d->timer_ts.tv_nsec = (STALL_CHECK_MS % 1000) * 1000000LL;
+	io_uring_prep_timeout(sqe, &d->timer_ts, 0, 0);
+	io_uring_sqe_set_data64(sqe, UD_TIMER);
+	d->timer_armed = true;
+}
+
+static void check_stalls(struct dev *d)
+{
+	u64 now = spare_now_ns();
+	char why[96];
+	u32 i;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		if (!d->dn_inflight[i] ||
+		    now - d->dn_progress_ns[i] < (u64)d->io_timeout_ms * 1000000)
+			continue;
+		snprintf(why, sizeof(why),
+			 "%u RDMA operations without a completion for %u ms",
+			 d->dn_inflight[i], d->io_timeout_ms);
+		donor_fail(&d->donors[i], why);
 	}
 }
 
@@ -432,6 +489,9 @@ static void *queue_thread(void *arg)
 			seen++;
 			if (ud == UD_STOP) {
 				stopping = true;
+			} else if (ud == UD_TIMER) {
+				d->timer_armed = false;
+				check_stalls(d);
 			} else if (ud >= UD_POLL_CQ) {
 				reap_cq(d, (u32)(ud - UD_POLL_CQ));
 			} else if (cqe->res == UBLK_IO_RES_OK) {
@@ -442,6 +502,7 @@ static void *queue_thread(void *arg)
 			}
 		}
 		io_uring_cq_advance(&d->q.ring, seen);
+		arm_timer(d);
 	}
 	return NULL;
 }
@@ -494,20 +555,33 @@ static void unmap_slabs(struct dev *d)
 					    s * SPARE_MAX_REPLICAS + c);
 }
 
-/* Serve the control connections until SIGTERM/SIGINT. */
+/*
+ * Serve the control connections until SIGTERM/SIGINT, and watch every
+ * donor's two rdma_cm channels: a link the peer ended fails the donor at
+ * once (donor_fail()), before its RDMA would time out.
+ */
+#define PFD_PER_DONOR	3	/* control CQ, control CM, data CM */
+
 static void control_loop(struct dev *d, int sfd)
 {
-	struct pollfd pfd[SPARE_MAX_DONORS + 1];
+	struct pollfd pfd[1 + SPARE_MAX_DONORS * PFD_PER_DONOR];
 	bool lost[SPARE_MAX_DONORS] = { false };
 	u32 i;
 
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		for (i = 0; i < d->nr_donors; i++)
-			pfd[i + 1] = (struct pollfd){
-				.fd = lost[i] ? -1 : d->donors[i].ctrl.cc->fd,
-				.events = POLLIN };
-		if (poll(pfd, d->nr_donors + 1, -1) < 0) {
+		for (i = 0; i < d->nr_donors; i++) {
+			struct donor *dn = &d->donors[i];
+			struct pollfd *p = &pfd[1 + i * PFD_PER_DONOR];
+
+			p[0] = (struct pollfd){ .fd = lost[i] ? -1 : dn->ctrl.cc->fd,
+						.events = POLLIN };
+			p[1] = (struct pollfd){ .fd = lost[i] ? -1 : dn->ctrl.ev->fd,
+						.events = POLLIN };
+			p[2] = (struct pollfd){ .fd = lost[i] ? -1 : dn->data.ev->fd,
+						.events = POLLIN };
+		}
+		if (poll(pfd, 1 + d->nr_donors * PFD_PER_DONOR, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_err("poll: %s", strerror(errno));
@@ -521,14 +595,24 @@ static void control_loop(struct dev *d, int sfd)
 			return;
 		}
 		for (i = 0; i < d->nr_donors; i++) {
-			if (!pfd[i + 1].revents)
+			struct donor *dn = &d->donors[i];
+			struct pollfd *p = &pfd[1 + i * PFD_PER_DONOR];
+			const char *why = NULL;
+
+			if (p[0].revents &&
+			    donor_poll_ctrl(dn, on_evict, d) < 0)
+				why = "control connection lost";
+			if (!why && p[1].revents &&
+			    donor_cm_event(dn, &dn->ctrl) < 0)
+				why = "control link down";
+			if (!why && p[2].revents &&
+			    donor_cm_event(dn, &dn->data) < 0)
+				why = "data link down";
+			if (!why)
 				continue;
-			if (donor_poll_ctrl(&d->donors[i], on_evict, d) < 0) {
-				log_err("donor %s: control connection lost",
-					d->donors[i].host);
-				lost[i] = true;
-				d->donors[i].ctrl.up = false;
-			}
+			lost[i] = true;
+			dn->ctrl.up = false;
+			donor_fail(dn, why);
 		}
 	}
 }
@@ -546,6 +630,8 @@ static void usage(FILE *f)
 "  -q, --queue-depth N    ublk queue depth, 1..1024 (64)\n"
 "  -k, --key-file PATH    this host's SPARE-1: secret (authenticate donors)\n"
 "  -t, --timeout MS       set-up timeout per step (10000)\n"
+"  -T, --io-timeout MS    fail a donor whose RDMA makes no progress this long\n"
+"                         (10000): its requests fail over to the other copies\n"
 "  -P, --poll-us US       reap RDMA completions this long before sleeping,\n"
 "                         only while RDMA is in flight (0: never, default)\n"
 "  -v, --verbose          debug logging\n"
@@ -611,6 +697,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "poll-us", required_argument, NULL, 'P' },
+		{ "io-timeout", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -621,7 +708,8 @@ static int parse_args(struct dev *d, int argc, char **argv)
 	d->copies = 1;
 	d->depth = 64;
 	d->timeout_ms = 10000;
-	while ((o = getopt_long(argc, argv, "s:S:d:c:b:q:k:t:P:vh", opts, NULL)) != -1) {
+	d->io_timeout_ms = 10000;
+	while ((o = getopt_long(argc, argv, "s:S:d:c:b:q:k:t:T:P:vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			if (spare_parse_size(optarg, &d->size) || !d->size ||
@@ -667,6 +755,13 @@ static int parse_args(struct dev *d, int argc, char **argv)
 				return -1;
 			}
 			d->timeout_ms = (unsigned int)v;
+			break;
+		case 'T':
+			if (spare_parse_u64(optarg, 1000, 600000, &v)) {
+				log_err("--io-timeout '%s': 1000..600000 ms", optarg);
+				return -1;
+			}
+			d->io_timeout_ms = (unsigned int)v;
 			break;
 		case 'P':
 			if (spare_parse_u64(optarg, 0, 1000000, &v)) {
