@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # spare-aggd over RDMA (soft-RoCE): the push/pull exchange of the host
 # integration tests, with the workers on 10.0.0.1 and the daemon on

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # spared with host-keys against peers that fail authentication: a wrong
 # key, no key, a replayed proof, a handshake cut short, a proof sent after

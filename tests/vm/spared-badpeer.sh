@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # spared survives misbehaving peers: each malformed message or bad
 # connection request closes only that connection, with one log line naming

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # spared isolation: one PD per client, one MR per lent slab deregistered on
 # release, memory zeroed before it is lent again, eviction on command.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
 #
 # spare-ublk with two copies on two donors; one donor's host vanishes while
 # the device is swapped on and under load: its RoCE traffic is dropped,
