@@ -101,8 +101,12 @@ void spare_integrity_write(struct spare_dev *dev, struct request *rq)
  * @cmd: the settled command
  * @rq: its request
  *
- * Return: false (counted, and remembered in @cmd so that the re-drive
- * tries another source) if a page does not match its checksum.
+ * Pages read from the backup device are checked too: it is the last
+ * source, so a mismatch there fails the read (spare_cmd_put()).
+ *
+ * Return: false (counted, and for an RDMA read remembered in @cmd so that
+ * the re-drive tries another source) if a page does not match its
+ * checksum.
  */
 bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 			     struct request *rq)
@@ -112,13 +116,19 @@ bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 	struct bio_vec bv;
 	u32 want;
 
-	if (!dev->crc || cmd->is_write || cmd->use_backup || !cmd->nr_ops)
+	if (!dev->crc || cmd->is_write || (!cmd->use_backup && !cmd->nr_ops))
 		return true;
 	rq_for_each_segment(bv, rq, iter) {
 		want = READ_ONCE(dev->crc[idx]);
 		if (want && bv.bv_len == PAGE_SIZE &&
 		    page_crc(dev, bv.bv_page, bv.bv_offset, PAGE_SIZE) != want) {
 			atomic64_inc(&dev->stats.integrity_errors);
+			if (cmd->use_backup) {
+				/* the last source: the caller fails the read */
+				pr_warn_ratelimited("%s: page %llu from the backup device failed its crc32c check: I/O error\n",
+						    dev->disk->disk_name, idx);
+				return false;
+			}
 			cmd->bad_reads++;
 			pr_warn_ratelimited("%s: page %llu failed its crc32c check; reading it from another source\n",
 					    dev->disk->disk_name, idx);

@@ -9,6 +9,8 @@
 #   - crc32c, 2 copies: every byte reads back right, the bad pages were
 #     detected (io_stat integrity_errors) and re-read from the other copy;
 #   - crc32c, 1 copy and a backup device: right data, from the backup;
+#   - crc32c, 1 copy and a backup device, both corrupted: an I/O error
+#     (pages read from the backup are checked too);
 #   - crc32c, 1 copy, no backup: the read fails with an I/O error; the bad
 #     data is never returned.
 . /spare/tests/vm/lib.sh
@@ -100,6 +102,25 @@ show_stats "$disk"
 [ "$(io_stat "$disk" backup_reads)" -gt 0 ] || fail "nothing read from the backup"
 spare_destroy d2
 pass "every byte right, from the backup"
+
+step "crc32c, 1 copy + backup, both corrupted: an I/O error, never the bad data"
+disk=$(spare_create d4 size=64M slab_size=16M replicas=1 integrity=crc32c \
+	backup=/dev/ram0 donors=10.0.0.3:18515 source=10.0.0.1)
+fill "$disk"
+corrupt 3
+# the backup too, behind the module's back (it holds /dev/ram0, not
+# exclusively for writers)
+dd if=/dev/urandom of=/dev/ram0 bs=1M count=$MB conv=fsync 2>/dev/null ||
+	fail "cannot overwrite the backup ramdisk"
+rc=0; readback "$disk" || rc=$?
+[ $rc = 2 ] || fail "expected an I/O error, got rc $rc (1 = corrupted data returned from the backup)"
+show_stats "$disk"
+[ "$(integrity_errors "$disk")" -gt 0 ] || fail "no integrity error counted"
+[ "$(io_stat "$disk" io_errors)" -gt 0 ] || fail "no I/O error counted"
+dmesg | grep -q 'd4: page .* from the backup device failed its crc32c check' ||
+	fail "no line for the bad backup page"
+spare_destroy d4
+pass "a bad backup page is caught too: EIO, never wrong data"
 
 step "crc32c, 1 copy, no backup: an I/O error, never the bad data"
 disk=$(spare_create d3 size=64M slab_size=16M replicas=1 integrity=crc32c \
