@@ -12,7 +12,7 @@
 static void distinct_donors_and_domains(void)
 {
 	struct place_donor d[12];
-	struct place_rng rng = { 42 };
+	struct spare_rng rng = { 42 };
 	uint32_t out[3];
 
 	for (int i = 0; i < 12; i++) {
@@ -37,7 +37,7 @@ static void not_enough_domains(void)
 	struct place_donor d[4] = {
 		{ 5, 0 }, { 7, 0 }, { 0, 1 }, { 3, 2 },
 	};
-	struct place_rng rng = { 7 };
+	struct spare_rng rng = { 7 };
 	uint32_t out[PLACE_MAX_COPIES + 1];
 
 	EXPECT_EQ(place_slab(d, 4, 2, &rng, out), 0);
@@ -56,7 +56,7 @@ static void not_enough_domains(void)
 static void prefers_free_donors(void)
 {
 	struct place_donor d[10];
-	struct place_rng rng = { 12345 };
+	struct spare_rng rng = { 12345 };
 	uint32_t out[1];
 	int big = 0, tiny = 0, rounds = 20000;
 
@@ -78,7 +78,7 @@ static void prefers_free_donors(void)
 static void deterministic(void)
 {
 	struct place_donor d[16];
-	struct place_rng r1 = { 99 }, r2 = { 99 };
+	struct spare_rng r1 = { 99 }, r2 = { 99 };
 	uint32_t a[2], b[2];
 
 	for (int i = 0; i < 16; i++)

@@ -54,7 +54,7 @@ static void distinct_donors_and_domains(void)
 	struct place_donor d[12];
 	uint64_t bit[13], w[12];
 	struct place_tree t;
-	struct place_rng rng = { 42 };
+	struct spare_rng rng = { 42 };
 	uint32_t out[3];
 
 	for (int i = 0; i < 12; i++) {
@@ -83,7 +83,7 @@ static void no_capacity(void)
 	struct place_donor d[4] = { { 5, 0 }, { 7, 0 }, { 0, 1 }, { 3, 2 } };
 	uint64_t bit[5], w[4];
 	struct place_tree t;
-	struct place_rng rng = { 7 };
+	struct spare_rng rng = { 7 };
 	uint32_t out[PLACE_MAX_COPIES + 1];
 
 	EXPECT_EQ(place_tree_build(&t, bit, w, d, 4), 0);
@@ -108,7 +108,7 @@ static void prefers_free_donors(void)
 	struct place_donor d[10];
 	uint64_t bit[11], w[10];
 	struct place_tree t;
-	struct place_rng rng = { 12345 };
+	struct spare_rng rng = { 12345 };
 	uint32_t out[1];
 	int big = 0, tiny = 0, rounds = 20000;
 
@@ -135,7 +135,7 @@ static void skewed_domains_fall_back(void)
 	struct place_donor d[3] = { { 1000000, 0 }, { 1000000, 0 }, { 1, 1 } };
 	uint64_t bit[4], w[3];
 	struct place_tree t;
-	struct place_rng rng = { 3 };
+	struct spare_rng rng = { 3 };
 	uint32_t out[2];
 
 	EXPECT_EQ(place_tree_build(&t, bit, w, d, 3), 0);
@@ -152,7 +152,7 @@ static void debit_until_full(void)
 	struct place_donor d[6];
 	uint64_t bit[7], w[6];
 	struct place_tree t;
-	struct place_rng rng = { 11 };
+	struct spare_rng rng = { 11 };
 	uint32_t out[2];
 	int placed = 0, ret;
 

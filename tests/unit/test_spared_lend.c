@@ -292,7 +292,7 @@ static void test_release_shortfall(void)
 
 static void test_sample(void)
 {
-	struct lend_rng r = { 42 };
+	struct spare_rng r = { 42 };
 	uint32_t scratch[10], out[10];
 	unsigned int seen[10] = { 0 }, i, t;
 	size_t k;
@@ -320,7 +320,7 @@ static void test_sample(void)
 		EXPECT(seen[i] > 300 && seen[i] < 500);
 	/* Same seed, same sample. */
 	{
-		struct lend_rng a = { 7 }, b = { 7 };
+		struct spare_rng a = { 7 }, b = { 7 };
 		uint32_t oa[5], ob[5];
 
 		lend_sample(10, 5, &a, scratch, oa);

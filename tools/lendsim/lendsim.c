@@ -133,23 +133,23 @@ struct lsim {
 	unsigned int	nfree_ids, nslab_recs;
 	struct place_donor *pd;
 	uint32_t	*cand, *scratch;
-	struct lend_rng	prof, trng, pol;
-	struct place_rng prng;
+	struct spare_rng	prof, trng, pol;
+	struct spare_rng prng;
 	struct lend_params lp;
 	unsigned int	max_slabs;
 };
 
-static double unif(struct lend_rng *r)
+static double unif(struct spare_rng *r)
 {
-	return (double)(lend_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	return (double)(spare_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static double expo(struct lend_rng *r, double mean)
+static double expo(struct spare_rng *r, double mean)
 {
 	return -mean * log(1.0 - unif(r));
 }
 
-static double gauss(struct lend_rng *r)
+static double gauss(struct spare_rng *r)
 {
 	double u = unif(r), v = unif(r);
 

@@ -49,7 +49,7 @@ struct bstate {
 	char			(*domains)[BROKER_DOMAIN_LEN];
 	size_t			ndomains;
 	struct bstr_map		by_domain;
-	struct place_rng	rng;
+	struct spare_rng	rng;
 	unsigned int		live;		/* donors live now */
 	/* settings */
 	unsigned int		missed_hb;	/* forget after this many periods */

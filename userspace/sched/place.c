@@ -8,27 +8,6 @@
 
 #include "place.h"
 
-uint64_t place_rng_next(struct place_rng *rng)
-{
-	uint64_t x = rng->s ? rng->s : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng->s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-uint64_t place_rng_below(struct place_rng *rng, uint64_t bound)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % bound, x;
-
-	do
-		x = place_rng_next(rng);
-	while (x >= limit);
-	return x % bound;
-}
-
 static bool eligible(const struct place_donor *donors, size_t i,
 		     const uint32_t *chosen, unsigned int nchosen)
 {
@@ -42,9 +21,9 @@ static bool eligible(const struct place_donor *donors, size_t i,
 
 /* Draw one eligible donor with probability free / total. */
 static size_t draw(const struct place_donor *donors, size_t n, const uint32_t *chosen,
-		   unsigned int nchosen, uint64_t total, struct place_rng *rng)
+		   unsigned int nchosen, uint64_t total, struct spare_rng *rng)
 {
-	uint64_t r = place_rng_below(rng, total);
+	uint64_t r = spare_rng_below(rng, total);
 	size_t i, last = 0;
 
 	for (i = 0; i < n; i++) {
@@ -59,7 +38,7 @@ static size_t draw(const struct place_donor *donors, size_t n, const uint32_t *c
 }
 
 int place_slab(const struct place_donor *donors, size_t n, unsigned int copies,
-	       struct place_rng *rng, uint32_t *out)
+	       struct spare_rng *rng, uint32_t *out)
 {
 	if (!donors || !rng || !out || copies < 1 || copies > PLACE_MAX_COPIES ||
 	    n > UINT32_MAX)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spare_rng.h"
+
 struct place_donor {
 	uint64_t free_slabs;
 	uint32_t domain;	/* failure domain (rack, PDU, ...) */
@@ -21,15 +23,6 @@ struct place_donor {
 
 #define PLACE_MAX_COPIES 8
 
-/* xorshift64* state; any nonzero seed. */
-struct place_rng {
-	uint64_t s;
-};
-
-/* The next 64 random bits. */
-uint64_t place_rng_next(struct place_rng *rng);
-/* Uniform in [0, bound), bound > 0, without modulo bias. */
-uint64_t place_rng_below(struct place_rng *rng, uint64_t bound);
 
 /*
  * Choose copies (1..PLACE_MAX_COPIES) donors out of donors[0..n) for one
@@ -39,6 +32,6 @@ uint64_t place_rng_below(struct place_rng *rng, uint64_t bound);
  * slab.
  */
 int place_slab(const struct place_donor *donors, size_t n, unsigned int copies,
-	       struct place_rng *rng, uint32_t *out);
+	       struct spare_rng *rng, uint32_t *out);
 
 #endif /* SPARE_SCHED_PLACE_H */

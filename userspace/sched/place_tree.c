@@ -73,11 +73,11 @@ size_t place_tree_find(const struct place_tree *t, uint64_t r)
 
 /* One weighted draw among donors outside the domains of out[0..c). */
 static bool draw(const struct place_donor *donors, const struct place_tree *t,
-		 const uint32_t *out, unsigned int c, struct place_rng *rng,
+		 const uint32_t *out, unsigned int c, struct spare_rng *rng,
 		 size_t *pick)
 {
 	for (unsigned int tries = 0; tries < PLACE_TREE_MAX_REJECT; tries++) {
-		size_t i = place_tree_find(t, place_rng_below(rng, t->total));
+		size_t i = place_tree_find(t, spare_rng_below(rng, t->total));
 		bool ok = true;
 
 		for (unsigned int k = 0; k < c && ok; k++)
@@ -92,7 +92,7 @@ static bool draw(const struct place_donor *donors, const struct place_tree *t,
 }
 
 int place_slab_tree(const struct place_donor *donors, struct place_tree *t,
-		    unsigned int copies, struct place_rng *rng, uint32_t *out)
+		    unsigned int copies, struct spare_rng *rng, uint32_t *out)
 {
 	unsigned int c;
 	int ret = 0;

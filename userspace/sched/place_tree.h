@@ -52,6 +52,6 @@ size_t place_tree_find(const struct place_tree *t, uint64_t r);
  * with free_slabs equal to the tree's weights. Same results and errors.
  */
 int place_slab_tree(const struct place_donor *donors, struct place_tree *t,
-		    unsigned int copies, struct place_rng *rng, uint32_t *out);
+		    unsigned int copies, struct spare_rng *rng, uint32_t *out);
 
 #endif /* SPARE_SCHED_PLACE_TREE_H */

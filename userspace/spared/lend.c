@@ -123,29 +123,7 @@ const char *lend_action_name(enum lend_action a)
 
 /* ---- batch eviction choice ---- */
 
-uint64_t lend_rng_next(struct lend_rng *r)
-{
-	uint64_t x = r->s ? r->s : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	r->s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-/* Uniform in [0, n) without modulo bias; n > 0. */
-static uint64_t rng_below(struct lend_rng *r, uint64_t n)
-{
-	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
-
-	do
-		x = lend_rng_next(r);
-	while (x >= lim);
-	return x % n;
-}
-
-size_t lend_sample(size_t n, size_t want, struct lend_rng *rng,
+size_t lend_sample(size_t n, size_t want, struct spare_rng *rng,
 		   uint32_t *scratch, uint32_t *out)
 {
 	size_t i, k = want < n ? want : n;
@@ -153,7 +131,7 @@ size_t lend_sample(size_t n, size_t want, struct lend_rng *rng,
 	for (i = 0; i < n; i++)
 		scratch[i] = (uint32_t)i;
 	for (i = 0; i < k; i++) {
-		size_t j = i + (size_t)rng_below(rng, n - i);
+		size_t j = i + (size_t)spare_rng_below(rng, n - i);
 		uint32_t t = scratch[i];
 
 		scratch[i] = scratch[j];

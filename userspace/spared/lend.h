@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spare_rng.h"
+
 struct lend_params {
 	uint64_t	slab_size;	/* bytes */
 	uint64_t	headroom;	/* bytes MemAvailable must keep */
@@ -94,19 +96,12 @@ const char *lend_action_name(enum lend_action a);
 
 /* ---- batch eviction choice ---- */
 
-/* xorshift64* state, any nonzero seed; owned by the caller. */
-struct lend_rng {
-	uint64_t s;
-};
-
-uint64_t lend_rng_next(struct lend_rng *r);
-
 /*
  * Choose min(want, n) distinct entries of 0..n-1 uniformly at random into
  * out[] (partial Fisher-Yates over @scratch, which holds n entries). Returns
  * how many were chosen.
  */
-size_t lend_sample(size_t n, size_t want, struct lend_rng *rng,
+size_t lend_sample(size_t n, size_t want, struct spare_rng *rng,
 		   uint32_t *scratch, uint32_t *out);
 
 /* A sampled lent slab, after its ACTIVITY_QUERY. */

@@ -122,7 +122,7 @@ struct spared_lend {
 	bool			enabled;
 	struct lend_params	params;
 	struct lend_state	st;
-	struct lend_rng		rng;
+	struct spare_rng		rng;
 	struct ev_source	tick_src;
 	struct ev_source	psi_src;	/* PSI trigger, POLLPRI */
 	char			psi_path[320];	/* "" = no PSI */
