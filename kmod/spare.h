@@ -353,6 +353,8 @@ bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 			     struct request *rq);
 bool spare_integrity_want_backup(struct spare_dev *dev,
 				 const struct spare_cmd *cmd);
+bool spare_integrity_no_source(struct spare_dev *dev,
+			       const struct spare_cmd *cmd);
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,

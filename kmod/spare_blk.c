@@ -687,8 +687,9 @@ void spare_cmd_put(struct spare_cmd *cmd)
 
 	st = cmd_settle(dev, cmd);
 	if (st == BLK_STS_OK && !spare_integrity_read_ok(dev, cmd, rq))
-		/* re-driven from another source; the backup is the last */
-		st = cmd->use_backup ? BLK_STS_IOERR : BLK_STS_TRANSPORT;
+		/* re-driven from another source, while there is one */
+		st = cmd->use_backup || spare_integrity_no_source(dev, cmd) ?
+		     BLK_STS_IOERR : BLK_STS_TRANSPORT;
 	if (st == BLK_STS_OK) {
 		cmd_account(dev, cmd, rq);
 		cmd->attempts = 0;

@@ -149,3 +149,15 @@ bool spare_integrity_want_backup(struct spare_dev *dev,
 	return dev->has_backup && cmd->bad_reads &&
 	       cmd->bad_reads >= dev->map.nr_copies;
 }
+
+/*
+ * Every copy has failed its check and there is no backup: no source is
+ * left, and re-driving would read the same bad pages again until the
+ * re-drive time runs out, so the read fails now.
+ */
+bool spare_integrity_no_source(struct spare_dev *dev,
+			       const struct spare_cmd *cmd)
+{
+	return !dev->has_backup && cmd->bad_reads &&
+	       cmd->bad_reads >= dev->map.nr_copies;
+}

@@ -117,7 +117,7 @@ rc=0; readback "$disk" || rc=$?
 show_stats "$disk"
 [ "$(integrity_errors "$disk")" -gt 0 ] || fail "no integrity error counted"
 [ "$(io_stat "$disk" io_errors)" -gt 0 ] || fail "no I/O error counted"
-dmesg | grep -q 'd4: page .* from the backup device failed its crc32c check' ||
+dmesg | grep -q "$disk: page .* from the backup device failed its crc32c check" ||
 	fail "no line for the bad backup page"
 spare_destroy d4
 pass "a bad backup page is caught too: EIO, never wrong data"
