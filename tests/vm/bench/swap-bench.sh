@@ -148,7 +148,7 @@ run_spare_ublk_poll() { UBLK_NAME=spare-ublk-poll UBLK_ARGS="--poll-us 200" run_
 # puts its 16 MiB slabs on the two donors in turn.
 NVME_HOSTS="2 3"
 run_nvme_rdma() {
-	local n=/sys/kernel/config/nvmet h i rc=0 half=$((DEV_MB / 2)) devs=() d
+	local n=/sys/kernel/config/nvmet h i rc=0 half=$((DEV_MB / 2)) dev2= dev3= d
 	modprobe brd rd_nr=2 rd_size=$((half * 1024)) || fail "modprobe brd"
 	modprobe nvmet && modprobe nvmet_rdma && modprobe nvme_rdma || { echo "nvme modules"; return 1; }
 	i=0
@@ -173,15 +173,14 @@ run_nvme_rdma() {
 	while [ "$(ls /dev/nvme*n1 2>/dev/null | wc -l)" -lt 2 ]; do
 		i=$((i + 1)); [ $i -gt 100 ] && { echo "not two nvme namespaces"; return 1; }; sleep 0.1
 	done
+	# which controller reached which donor (busybox sh: no arrays)
 	for d in /sys/class/nvme/nvme*; do
-		for h in $NVME_HOSTS; do
-			grep -q "traddr=$(host_addr "$h")," "$d/address" &&
-				devs[$h]=/dev/$(basename "$d")n1
-		done
+		grep -q "traddr=$(host_addr 2)," "$d/address" && dev2=/dev/$(basename "$d")n1
+		grep -q "traddr=$(host_addr 3)," "$d/address" && dev3=/dev/$(basename "$d")n1
 	done
-	[ -b "${devs[2]:-}" ] && [ -b "${devs[3]:-}" ] || { echo "nvme namespaces not found"; return 1; }
+	[ -b "$dev2" ] && [ -b "$dev3" ] || { cat /sys/class/nvme/nvme*/address; echo "nvme namespaces not found"; return 1; }
 	dmsetup create nvstripe --noudevsync --table \
-		"0 $((DEV_MB * 2048)) striped 2 32768 ${devs[2]} 0 ${devs[3]} 0" ||
+		"0 $((DEV_MB * 2048)) striped 2 32768 $dev2 0 $dev3 0" ||
 		{ echo "dm-stripe failed"; return 1; }
 	dmsetup mknodes nvstripe 2>/dev/null
 	bench_fio nvme-rdma /dev/mapper/nvstripe || rc=1
