@@ -21,4 +21,4 @@ test_agg_sched_CFLAGS := -Iuserspace/aggd
 UNIT_TESTS += test_aggd_hold
 test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
 test_aggd_hold_LDLIBS := -lsodium -lm
-test_aggd_hold_CFLAGS := -Iuserspace/aggd
+test_aggd_hold_CFLAGS := -Iuserspace/aggd -Iuserspace/sched

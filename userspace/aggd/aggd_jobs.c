@@ -85,6 +85,7 @@ void job_drop_queued(struct agg_job *job)
 void job_retire(struct job_entry *e)
 {
 	e->dead = true;
+	report_jobs_changed();
 	job_drop_queued(e->job);
 	agg_pool_remove_job(g.pool, e->job->id);
 	job_maybe_free(e);
@@ -266,6 +267,8 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 		return NULL;
 	}
 	e->job = job;
+	report_job_init(&e->rep);
+	report_jobs_changed();
 	e->next = g.jobs;
 	g.jobs = e;
 	g.mem_used += job->mem_bytes;
