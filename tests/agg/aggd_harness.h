@@ -247,6 +247,7 @@ static __attribute__((unused)) void teardown(void)
 	if (done_head)
 		handle_done_tasks();
 	jobs_free_all();
+	report_free();
 	memset(peer, 0, sizeof(peer));
 }
 
