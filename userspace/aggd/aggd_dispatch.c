@@ -147,14 +147,14 @@ void stats_write(FILE *f)
 		{ "aggd_job_report_iterations_total", "gauge", "Iterations the job will run (its REPORT's iter_total; jobs that gave one)." },
 		{ "aggd_job_report_loss", "gauge", "Loss in the job's last REPORT." },
 		{ "aggd_job_report_prev_loss", "gauge", "Loss in the REPORT before the last (jobs with two reports)." },
-		{ "aggd_job_report_cpu_seconds", "counter", "CPU-seconds of the job's trainers, as last reported." },
+		{ "aggd_job_report_cpu_seconds", "gauge", "CPU-seconds of the job's trainers, as last reported." },
 		{ "aggd_job_report_cpu_rate", "gauge", "Cores the job's trainers used between its last two REPORTs (daemon clock)." },
 		{ "aggd_job_report_remaining_cpu_seconds", "gauge", "CPU-seconds of work left: (iter_total - iteration) x CPU-seconds per iteration so far." },
 		{ "aggd_job_growth", "gauge", "FlowCon growth efficiency G: loss drop relative to the first loss per CPU-second, EWMA-smoothed." },
 		/* --flowcon only */
 		{ "aggd_job_flowcon_share", "gauge", "The job's FlowCon share of --max-cores (cores)." },
 		{ "aggd_job_flowcon_watched", "gauge", "1 if the job is on FlowCon's watch list." },
-		{ "aggd_job_weight", "gauge", "The job's weight in the pool's WFS order, set by FlowCon." },
+		{ "aggd_job_weight", "gauge", "The job's weight in the pool's WFS order (100: an equal FlowCon share)." },
 	};
 
 	agg_pool_stats(g.pool, &st);
