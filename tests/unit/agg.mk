@@ -22,3 +22,10 @@ UNIT_TESTS += test_aggd_hold
 test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
 test_aggd_hold_LDLIBS := -lsodium -lm
 test_aggd_hold_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
+# REPORT handling and FlowCon's weights through the daemon's own dispatch
+# (tests/agg/aggd_harness.h).
+UNIT_TESTS += test_aggd_report
+test_aggd_report_SRCS := tests/unit/test_aggd_report.c
+test_aggd_report_LDLIBS := -lsodium -lm
+test_aggd_report_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
