@@ -29,3 +29,9 @@ UNIT_TESTS += test_aggd_report
 test_aggd_report_SRCS := tests/unit/test_aggd_report.c
 test_aggd_report_LDLIBS := -lsodium -lm
 test_aggd_report_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
+# spare-aggctl's metrics reader and cgroup path checks.
+UNIT_TESTS += test_aggctl
+test_aggctl_SRCS := tests/unit/test_aggctl.c userspace/aggctl/aggctl_util.c
+test_aggctl_LDLIBS := -lm
+test_aggctl_CFLAGS := -Iuserspace/aggctl
