@@ -188,10 +188,26 @@ static void test_flowcon_weights(void)
 	c[3] = harness_peer();
 	e[3] = reg(c[3], "late");
 	check(e[3] != NULL);
+	EXPECT(!e[3]->rep.decided);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		check(f != NULL);
+		stats_write(f);
+		fclose(f);
+		/* no share for it yet; the others keep theirs */
+		EXPECT(!strstr(text, "aggd_job_flowcon_share{job=\"late\"}"));
+		EXPECT(strstr(text, "aggd_job_flowcon_share{job=\"slow\"}") != NULL);
+		EXPECT(strstr(text, "aggd_job_flowcon_watched{job=\"slow\"} 1\n") != NULL);
+		free(text);
+	}
 	EXPECT_EQ(report(c[3], "late", "tok", 1, 5.0, 1, 1), 0);
 	EXPECT(fabs(e[2]->rep.fc.share - 0.375) < 1e-9);
 	EXPECT(e[2]->rep.fc.watched);
 	EXPECT(e[3]->rep.fc.share >= 0.75 - 1e-9);
+	EXPECT(e[3]->rep.decided);
 	teardown();
 	report_free();
 }

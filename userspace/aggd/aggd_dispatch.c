@@ -212,15 +212,16 @@ void stats_write(FILE *f)
 
 			if (k == 3 && !j->migrating && !j->importing)
 				continue;
-			if (k >= 4 && (e->dead || !r->n))
+			if (k >= 4 && k < 12 && (e->dead || !r->n))
+				continue;
+			/* FlowCon: every job a decision gave a share, reported or not */
+			if (k >= 12 && (e->dead || !report_flowcon_on() || !r->decided))
 				continue;
 			if ((k == 5 || k == 10) && !r->iter_total)
 				continue;
 			if ((k == 7 || k == 9) && r->n < 2)
 				continue;
 			if ((k == 9 && !(r->t_ns > r->prev_t_ns)) || (k == 10 && !r->iter))
-				continue;
-			if (k >= 12 && !report_flowcon_on())
 				continue;
 			fprintf(f, "%s{job=\"", job_metrics[k].name);
 			put_label(f, j->spec.name);

@@ -113,6 +113,7 @@ static void flowcon_decide(void)
 			continue;
 		r->fc = fc.scratch[i++];
 		r->fresh = false;
+		r->decided = true;
 		w = weight_of(r->fc.share, n);
 		if (w != r->weight && !agg_pool_set_weight(g.pool, e->job->id, w))
 			r->weight = w;

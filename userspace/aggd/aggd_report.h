@@ -25,6 +25,7 @@ struct job_report {
 	uint64_t t_ns, prev_t_ns;	/* daemon clock at the last two */
 	struct flowcon_job fc;		/* FlowCon's view of the job */
 	bool fresh;			/* reported since the last decision */
+	bool decided;			/* a FlowCon decision gave it a share */
 	uint32_t weight;		/* pool weight FlowCon set; 0: none */
 };
 
