@@ -1414,6 +1414,333 @@ static int scenario_migrate(void)
 	return bad;
 }
 
+/* ---- progress reports (REPORT) and FlowCon ---- */
+
+/* A REPORT's bytes, built by hand so that invalid values can be sent. */
+static void report_bytes(uint8_t b[AGG_REPORT_SIZE], const char *name,
+			 const char *token, uint64_t iter, double loss,
+			 double cpu, uint64_t iter_total)
+{
+	uint64_t u;
+
+	memset(b, 0, AGG_REPORT_SIZE);
+	memcpy(b, name, strlen(name));
+	memcpy(b + 32, token, strlen(token));
+	b[64] = AGG_REPORT_VERSION;
+	for (int i = 0; i < 8; i++)
+		b[72 + i] = (uint8_t)(iter >> (8 * i));
+	memcpy(&u, &loss, 8);
+	for (int i = 0; i < 8; i++)
+		b[80 + i] = (uint8_t)(u >> (8 * i));
+	memcpy(&u, &cpu, 8);
+	for (int i = 0; i < 8; i++)
+		b[88 + i] = (uint8_t)(u >> (8 * i));
+	for (int i = 0; i < 8; i++)
+		b[96 + i] = (uint8_t)(iter_total >> (8 * i));
+}
+
+/* Send a REPORT; the ERROR status, 0 for a REPORT_REPLY (share, flags
+ * filled), -1 for anything else or a closed connection. */
+static int raw_report(int fd, const uint8_t b[AGG_REPORT_SIZE], uint32_t len,
+		      double *share, uint32_t *flags, char *text, size_t tl)
+{
+	uint8_t hb[AGG_HDR_SIZE], body[AGG_REPORT_REPLY_SIZE];
+	struct agg_hdr h;
+
+	agg_hdr_init(&h, AGG_MSG_REPORT, len);
+	agg_hdr_encode(&h, hb);
+	if (send(fd, hb, sizeof(hb), MSG_NOSIGNAL) != sizeof(hb) ||
+	    send(fd, b, len, MSG_NOSIGNAL) != (ssize_t)len)
+		return -1;
+	if (raw_recv(fd, hb, sizeof(hb)) || agg_hdr_decode(hb, &h, AGG_MAX_PART_ELEMS * 4))
+		return -1;
+	if (h.type == AGG_MSG_ERROR) {
+		char *t = malloc(h.len + 1);
+
+		if (!t || raw_recv(fd, t, h.len)) {
+			free(t);
+			return -1;
+		}
+		t[h.len] = 0;
+		if (text)
+			snprintf(text, tl, "%s", t);
+		free(t);
+		return (int)h.status;
+	}
+	if (h.type != AGG_MSG_REPORT_REPLY || raw_recv(fd, body, h.len) ||
+	    agg_report_reply_decode(body, h.len, share, flags))
+		return -1;
+	return 0;
+}
+
+static double job_metric(const char *text, const char *name, const char *job)
+{
+	char key[160];
+
+	snprintf(key, sizeof(key), "%s{job=\"%s\"}", name, job);
+	return metric(text, key);
+}
+
+/*
+ * Bad REPORTs: each gets an ERROR with the right status on the same
+ * connection, the job's report state and its workers are untouched, and a
+ * good REPORT afterwards is accepted. A REPORT header of the wrong size
+ * breaks the header rule: ERROR, then that connection (only) is closed.
+ */
+static int scenario_report_bad(void)
+{
+	static const struct {
+		const char *what, *name, *token;
+		uint64_t iter;
+		double loss, cpu;
+		uint64_t total;
+		int byte, val;		/* byte >= 0: then set b[byte] = val */
+		unsigned int want;
+	} cases[] = {
+		{ "unknown job", "no-such-job", "tok-r", 20, 1.0, 6, 0, -1, 0, AGG_ENOJOB },
+		{ "wrong token", "rep-job", "tok-x", 20, 1.0, 6, 0, -1, 0, AGG_EAUTH },
+		{ "NaN loss", "rep-job", "tok-r", 20, NAN, 6, 0, -1, 0, AGG_EINVAL },
+		{ "inf loss", "rep-job", "tok-r", 20, INFINITY, 6, 0, -1, 0, AGG_EINVAL },
+		{ "negative loss", "rep-job", "tok-r", 20, -1.0, 6, 0, -1, 0, AGG_EINVAL },
+		{ "NaN CPU-seconds", "rep-job", "tok-r", 20, 1.0, NAN, 0, -1, 0, AGG_EINVAL },
+		{ "same iteration", "rep-job", "tok-r", 10, 1.0, 6, 0, -1, 0, AGG_ESEQ },
+		{ "iteration backwards", "rep-job", "tok-r", 5, 1.0, 6, 0, -1, 0, AGG_ESEQ },
+		{ "CPU-seconds backwards", "rep-job", "tok-r", 20, 1.0, 4, 0, -1, 0, AGG_EINVAL },
+		{ "iter_total below iteration", "rep-job", "tok-r", 20, 1.0, 6, 19, -1, 0, AGG_EINVAL },
+		{ "payload version 2", "rep-job", "tok-r", 20, 1.0, 6, 0, 64, 2, AGG_EVERSION },
+		{ "reserved byte set", "rep-job", "tok-r", 20, 1.0, 6, 0, 68, 1, AGG_EPROTO },
+	};
+	uint8_t b[AGG_REPORT_SIZE];
+	char text[300], *st = NULL;
+	uint32_t job_id = 0, flags = 99;
+	double share = 0;
+	int fdw, fdr, bad = 0, r;
+
+	fdw = raw_connect();
+	fdr = raw_connect();
+	if (fdw < 0 || fdr < 0)
+		return 1;
+	if (raw_register(fdw, "rep-job", "tok-r", 1, 0, &job_id, text, sizeof(text))) {
+		failf("register rep-job: %s", text);
+		return 1;
+	}
+	report_bytes(b, "rep-job", "tok-r", 10, 2.0, 5, 1000);
+	r = raw_report(fdr, b, AGG_REPORT_SIZE, &share, &flags, text, sizeof(text));
+	if (r) {
+		failf("first REPORT: %d %s", r, r > 0 ? text : "");
+		return 1;
+	}
+	/* without --flowcon: no share, no flags */
+	if (!(share < 0) || flags != 0)
+		failf("REPORT_REPLY without FlowCon: share %g flags %u", share, flags), bad = 1;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		report_bytes(b, cases[i].name, cases[i].token, cases[i].iter,
+			     cases[i].loss, cases[i].cpu, cases[i].total);
+		if (cases[i].byte >= 0)
+			b[cases[i].byte] = (uint8_t)cases[i].val;
+		text[0] = 0;
+		r = raw_report(fdr, b, AGG_REPORT_SIZE, &share, &flags, text, sizeof(text));
+		if (r != (int)cases[i].want) {
+			failf("%s: got %d (%s), want ERROR %s", cases[i].what, r,
+			      text, agg_status_str(cases[i].want));
+			bad = 1;
+		} else {
+			printf("%s: ERROR %s: %s\n", cases[i].what,
+			       agg_status_str(cases[i].want), text);
+		}
+	}
+	st = stats_of(port);
+	if (!st)
+		return 1;
+	if (job_metric(st, "aggd_job_report_iteration", "rep-job") != 10 ||
+	    job_metric(st, "aggd_job_report_loss", "rep-job") != 2.0 ||
+	    job_metric(st, "aggd_job_report_cpu_seconds", "rep-job") != 5 ||
+	    job_metric(st, "aggd_job_failed", "rep-job") != 0) {
+		failf("a refused REPORT changed the job:\n%s", st);
+		bad = 1;
+	}
+	if (metric(st, "aggd_reports_refused_total") < (double)(sizeof(cases) / sizeof(cases[0]))) {
+		failf("aggd_reports_refused_total %g", metric(st, "aggd_reports_refused_total"));
+		bad = 1;
+	}
+	free(st);
+	/* the same connection goes on; the worker's own connection may report */
+	report_bytes(b, "rep-job", "tok-r", 11, 1.5, 6, 1000);
+	r = raw_report(fdr, b, AGG_REPORT_SIZE, &share, &flags, text, sizeof(text));
+	if (r)
+		failf("good REPORT after the bad ones: %d %s", r, text), bad = 1;
+	report_bytes(b, "rep-job", "tok-r", 12, 1.25, 7, 1000);
+	r = raw_report(fdw, b, AGG_REPORT_SIZE, &share, &flags, text, sizeof(text));
+	if (r)
+		failf("REPORT on the worker's connection: %d %s", r, text), bad = 1;
+	/* the library: a refused report leaves the connection usable */
+	{
+		struct spare_agg *a = connect_or_fail();
+
+		if (!a)
+			return 1;
+		if (!spare_agg_report(a, "rep-job", "tok-r", 12, 1.0, 8, 0, NULL, NULL) ||
+		    spare_agg_status(a) != AGG_ESEQ)
+			failf("spare_agg_report of an old iteration: status %u", spare_agg_status(a)), bad = 1;
+		if (spare_agg_report(a, "rep-job", "tok-r", 13, 1.0, 8, 1000, &share, &flags))
+			failf("spare_agg_report: %s", spare_agg_error(a)), bad = 1;
+		spare_agg_close(a);
+	}
+	st = stats_of(port);
+	if (!st)
+		return 1;
+	if (job_metric(st, "aggd_job_report_iteration", "rep-job") != 13 ||
+	    job_metric(st, "aggd_job_report_prev_loss", "rep-job") != 1.25 ||
+	    job_metric(st, "aggd_job_report_remaining_cpu_seconds", "rep-job") <= 0) {
+		failf("good REPORTs not taken:\n%s", st);
+		bad = 1;
+	}
+	free(st);
+	/* a REPORT header of the wrong size: ERROR, then this connection closes */
+	r = raw_report(fdr, b, AGG_REPORT_SIZE - 8, &share, &flags, text, sizeof(text));
+	if (r != AGG_ESIZE)
+		failf("short REPORT: got %d, want ESIZE", r), bad = 1;
+	{
+		struct agg_hdr h;
+
+		if (raw_read_msg(fdr, &h, NULL, 0) != -1)
+			failf("the connection of a short REPORT stayed open"), bad = 1;
+	}
+	close(fdr);
+	/* the daemon and the job live on */
+	st = stats_of(port);
+	if (!st || job_metric(st, "aggd_job_failed", "rep-job") != 0) {
+		failf("after the short REPORT: %s", st ? st : "no stats");
+		bad = 1;
+	}
+	free(st);
+	close(fdw);
+	if (!bad)
+		printf("report-bad: %zu bad REPORTs refused, the job untouched\n",
+		       sizeof(cases) / sizeof(cases[0]));
+	return bad;
+}
+
+static bool wait_file(const char *path, int seconds)
+{
+	for (int i = 0; i < seconds * 10; i++) {
+		if (!access(path, F_OK))
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * FlowCon live (the daemon at -p runs --flowcon; -q is a second daemon).
+ * Jobs fc-fast1, fc-fast2 (loss x 0.8 per interval) and fc-slow (loss
+ * down by 0.01 %) report 1 CPU-s per interval of 0.1 s and more (so each
+ * wants more cores than a daemon's two) on -p, fc-other
+ * (fast) on -q. After 8 intervals fc-slow must be on the watch list with
+ * the smallest share and weight. Then, if $AGG_ITEST_READY is set, the
+ * jobs stay until $AGG_ITEST_DONE exists (the run script's spare-aggctl
+ * checks happen meanwhile).
+ */
+static int scenario_flowcon(void)
+{
+	static const char *const names[4] = { "fc-fast1", "fc-fast2", "fc-slow", "fc-other" };
+	const char *ready = getenv("AGG_ITEST_READY"), *done = getenv("AGG_ITEST_DONE");
+	int fdw[4], fdr[4], bad = 0;
+	uint32_t flags[4] = { 0 };
+	double share[4] = { 0 };
+	char text[300], *st;
+	unsigned int save = port;
+
+	if (!port2) {
+		failf("flowcon needs -q PORT2");
+		return 1;
+	}
+	for (int j = 0; j < 4; j++) {
+		uint32_t id;
+
+		port = j == 3 ? port2 : save;
+		fdw[j] = raw_connect();
+		fdr[j] = raw_connect();
+		if (fdw[j] < 0 || fdr[j] < 0)
+			return 1;
+		if (raw_register(fdw[j], names[j], "tok-fc", 1, 0, &id, text, sizeof(text))) {
+			failf("register %s: %s", names[j], text);
+			return 1;
+		}
+	}
+	port = save;
+	for (unsigned int r = 1; r <= 8; r++) {
+		for (int j = 0; j < 4; j++) {
+			uint8_t b[AGG_REPORT_SIZE];
+			double loss = j == 2 ? 10.0 - 0.001 * r : 10.0 * pow(0.8, r);
+			int ret;
+
+			report_bytes(b, names[j], "tok-fc", 10 * r, loss, 1.0 * r, 1000000);
+			ret = raw_report(fdr[j], b, AGG_REPORT_SIZE, &share[j], &flags[j],
+					 text, sizeof(text));
+			if (ret) {
+				failf("REPORT %s interval %u: %d %s", names[j], r, ret, text);
+				return 1;
+			}
+		}
+		usleep(100000);
+	}
+	printf("REPORT_REPLY shares: fast1 %.3f fast2 %.3f slow %.3f (flags %u) other %g\n",
+	       share[0], share[1], share[2], flags[2], share[3]);
+	if (!(flags[2] & AGG_REPORT_WATCHED) || (flags[0] & AGG_REPORT_WATCHED) ||
+	    !(flags[0] & AGG_REPORT_FLOWCON) || (flags[3] & AGG_REPORT_FLOWCON)) {
+		failf("REPORT_REPLY flags: fast1 %u slow %u other %u", flags[0], flags[2], flags[3]);
+		bad = 1;
+	}
+	st = stats_of(port);
+	if (!st)
+		return 1;
+	{
+		double s1 = job_metric(st, "aggd_job_flowcon_share", "fc-fast1");
+		double s2 = job_metric(st, "aggd_job_flowcon_share", "fc-fast2");
+		double ss = job_metric(st, "aggd_job_flowcon_share", "fc-slow");
+		double w1 = job_metric(st, "aggd_job_weight", "fc-fast1");
+		double ws = job_metric(st, "aggd_job_weight", "fc-slow");
+		double total = metric(st, "aggd_cores_max");
+
+		printf("stats: shares %.3f %.3f %.3f of %g cores, weights %g %g\n",
+		       s1, s2, ss, total, w1, ws);
+		if (job_metric(st, "aggd_job_flowcon_watched", "fc-slow") != 1 ||
+		    job_metric(st, "aggd_job_flowcon_watched", "fc-fast1") != 0 ||
+		    job_metric(st, "aggd_job_flowcon_watched", "fc-fast2") != 0) {
+			failf("watch list wrong:\n%s", st);
+			bad = 1;
+		}
+		if (!(ss > 0 && ss < total / 3 && ss < s1 && ss < s2) ||
+		    fabs(s1 + s2 + ss - total) > 1e-3 || fabs(ss - share[2]) > 1e-5) {
+			failf("shares wrong: %g %g %g of %g (reply %g)", s1, s2, ss, total, share[2]);
+			bad = 1;
+		}
+		if (!(ws >= 1 && ws < w1 && w1 > 100)) {
+			failf("weights wrong: fast1 %g slow %g", w1, ws);
+			bad = 1;
+		}
+		if (metric(st, "aggd_flowcon") != 1 || metric(st, "aggd_flowcon_decisions_total") < 3) {
+			failf("aggd_flowcon / decisions:\n%s", st);
+			bad = 1;
+		}
+	}
+	free(st);
+	if (ready && done) {
+		FILE *f = fopen(ready, "w");
+
+		if (f)
+			fclose(f);
+		if (!wait_file(done, 90))
+			failf("%s never appeared", done), bad = 1;
+	}
+	for (int j = 0; j < 4; j++) {
+		close(fdr[j]);
+		close(fdw[j]);
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int opt, ret;
@@ -1452,11 +1779,16 @@ int main(int argc, char **argv)
 		ret = scenario_idle();
 	else if (!strcmp(argv[optind], "migrate"))
 		ret = scenario_migrate();
+	else if (!strcmp(argv[optind], "report-bad"))
+		ret = scenario_report_bad();
+	else if (!strcmp(argv[optind], "flowcon"))
+		ret = scenario_flowcon();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-R [-S SRC]] "
-		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate\n");
+		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
+		"report-bad|flowcon\n");
 	return 2;
 }

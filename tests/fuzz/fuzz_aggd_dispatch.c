@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for spare-aggd's message handling, not only its codec:
  * sequences of REGISTER, PUSH, PULL, SET_WEIGHTS, LEAVE, STATS, MIGRATE,
- * PEER_HELLO/PEER_PROOF, IMPORT, IMPORT_STATE, IMPORT_COMMIT and raw
+ * PEER_HELLO/PEER_PROOF, IMPORT, IMPORT_STATE, IMPORT_COMMIT, REPORT (with
+ * FlowCon on in half the runs) and raw
  * messages from up to four peers, against one daemon state.
  *
  * The daemon state is tests/agg/aggd_harness.h's: the daemon's own rooms
@@ -94,6 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		g.peer_key_len = sizeof(key);
 	}
 	g.stats_open = data[0] & 2;
+	if (data[0] & 4)
+		report_flowcon_enable(2.0, 50000000);
 	data++;
 	size--;
 
@@ -199,6 +202,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < len; i++)
 				body[i] = (uint8_t)(a[1] >> i & 1 ? a[2] % 3 : 0);
 			deliver(c, AGG_MSG_IMPORT_COMMIT, &h, body, len);
+			break;
+		}
+		case 13: {	/* REPORT: a job's name, values from the input */
+			static const double losses[] = { 2.0, 1.0, 0.5, 0.0, -1.0, 1e300 };
+			uint8_t *b = body;
+
+			memset(b, 0, AGG_REPORT_SIZE);
+			snprintf((char *)b, 32, "job%u", a[0] % 3);
+			snprintf((char *)b + 32, 32, "tok%u", a[1] % 2);
+			b[64] = a[1] & 0x80 ? a[1] : AGG_REPORT_VERSION;
+			b[72] = a[2];
+			memcpy(b + 80, &losses[a[3] % 6], 8);
+			{
+				double cpu = (double)(a[3] >> 3) / 2;
+
+				memcpy(b + 88, &cpu, 8);
+			}
+			b[96] = a[1] & 0x40 ? a[2] : 0;
+			deliver(c, AGG_MSG_REPORT, &h, b, AGG_REPORT_SIZE);
 			break;
 		}
 		case 12:	/* close the connection */

@@ -21,4 +21,17 @@ test_agg_sched_CFLAGS := -Iuserspace/aggd
 UNIT_TESTS += test_aggd_hold
 test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
 test_aggd_hold_LDLIBS := -lsodium -lm
-test_aggd_hold_CFLAGS := -Iuserspace/aggd
+test_aggd_hold_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
+# REPORT handling and FlowCon's weights through the daemon's own dispatch
+# (tests/agg/aggd_harness.h).
+UNIT_TESTS += test_aggd_report
+test_aggd_report_SRCS := tests/unit/test_aggd_report.c
+test_aggd_report_LDLIBS := -lsodium -lm
+test_aggd_report_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
+# spare-aggctl's metrics reader and cgroup path checks.
+UNIT_TESTS += test_aggctl
+test_aggctl_SRCS := tests/unit/test_aggctl.c userspace/aggctl/aggctl_util.c
+test_aggctl_LDLIBS := -lm
+test_aggctl_CFLAGS := -Iuserspace/aggctl

@@ -363,6 +363,151 @@ static void test_names(void)
 	EXPECT_EQ(agg_dtype_size(7), 0);
 }
 
+static struct agg_report good_report(void)
+{
+	struct agg_report r = { .name = "job-a", .token = "tok", .iter = 12,
+				.loss = 0.75, .cpu_seconds = 30.5, .iter_total = 1000 };
+	return r;
+}
+
+static void test_report_layout(void)
+{
+	struct agg_report r = good_report(), d;
+	uint8_t b[AGG_REPORT_SIZE];
+	double loss = 0.75;
+	uint8_t lb[8];
+	uint64_t u;
+
+	EXPECT_EQ(agg_report_encode(&r, b), AGG_REPORT_SIZE);
+	EXPECT(!memcmp(b, "job-a\0", 6));
+	EXPECT(!memcmp(b + 32, "tok\0", 4));
+	EXPECT_EQ(b[64], AGG_REPORT_VERSION);
+	EXPECT_EQ(b[65], 0);
+	EXPECT_EQ(b[72], 12);
+	EXPECT_EQ(b[96], 1000 & 0xff);
+	EXPECT_EQ(b[97], 1000 >> 8);
+	memcpy(&u, &loss, 8);
+	for (int i = 0; i < 8; i++)
+		lb[i] = (uint8_t)(u >> (8 * i));
+	EXPECT(!memcmp(b + 80, lb, 8));	/* binary64, little-endian */
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), 0);
+	EXPECT(!strcmp(d.name, "job-a") && !strcmp(d.token, "tok"));
+	EXPECT_EQ(d.version, AGG_REPORT_VERSION);
+	EXPECT_EQ(d.iter, 12);
+	EXPECT(d.loss == 0.75 && d.cpu_seconds == 30.5);
+	EXPECT_EQ(d.iter_total, 1000);
+	/* a header announcing a REPORT of another size fails at the header */
+	{
+		struct agg_hdr h, hd;
+		uint8_t hb[AGG_HDR_SIZE];
+
+		agg_hdr_init(&h, AGG_MSG_REPORT, AGG_REPORT_SIZE);
+		agg_hdr_encode(&h, hb);
+		EXPECT_EQ(agg_hdr_decode(hb, &hd, 64), 0);
+		agg_hdr_init(&h, AGG_MSG_REPORT, AGG_REPORT_SIZE - 1);
+		agg_hdr_encode(&h, hb);
+		EXPECT_EQ(agg_hdr_decode(hb, &hd, 64), -AGG_ESIZE);
+		agg_hdr_init(&h, AGG_MSG_REPORT_REPLY, AGG_REPORT_REPLY_SIZE + 1);
+		agg_hdr_encode(&h, hb);
+		EXPECT_EQ(agg_hdr_decode(hb, &hd, 64), -AGG_ESIZE);
+	}
+	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_REPORT), "REPORT"));
+}
+
+static void put_f64_at(uint8_t *b, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, 8);
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(u >> (8 * i));
+}
+
+static void test_report_checks(void)
+{
+	struct agg_report r = good_report(), d;
+	uint8_t good[AGG_REPORT_SIZE], b[AGG_REPORT_SIZE];
+	static const struct {
+		const char *what;
+		size_t off;
+		double v;
+	} bad_f64[] = {
+		{ "NaN loss", 80, NAN }, { "inf loss", 80, INFINITY },
+		{ "-inf loss", 80, -INFINITY }, { "negative loss", 80, -0.5 },
+		{ "NaN cpu", 88, NAN }, { "inf cpu", 88, INFINITY },
+		{ "negative cpu", 88, -1 },
+	};
+
+	EXPECT_EQ(agg_report_encode(&r, good), AGG_REPORT_SIZE);
+	for (size_t i = 0; i < sizeof(bad_f64) / sizeof(bad_f64[0]); i++) {
+		memcpy(b, good, sizeof(b));
+		put_f64_at(b + bad_f64[i].off, bad_f64[i].v);
+		if (agg_report_decode(b, sizeof(b), &d) != -AGG_EINVAL)
+			EXPECT(!bad_f64[i].what);
+	}
+	/* loss 0 is a finished job, not an error */
+	memcpy(b, good, sizeof(b));
+	put_f64_at(b + 80, 0.0);
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), 0);
+	/* iter_total below the iteration */
+	memcpy(b, good, sizeof(b));
+	b[96] = 11; b[97] = 0;
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EINVAL);
+	/* iter_total 0: unknown */
+	memcpy(b, good, sizeof(b));
+	b[96] = 0; b[97] = 0;
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), 0);
+	EXPECT_EQ(d.iter_total, 0);
+	/* another payload version */
+	memcpy(b, good, sizeof(b));
+	b[64] = AGG_REPORT_VERSION + 1;
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EVERSION);
+	memcpy(b, good, sizeof(b));
+	b[64] = 0;
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EVERSION);
+	/* reserved bytes */
+	for (size_t off = 66; off < 72; off++) {
+		memcpy(b, good, sizeof(b));
+		b[off] = 1;
+		EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EPROTO);
+	}
+	/* names */
+	memcpy(b, good, sizeof(b));
+	memset(b, 0, 32);
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EINVAL);
+	memcpy(b, good, sizeof(b));
+	b[2] = ' ';
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EINVAL);
+	memcpy(b, good, sizeof(b));
+	b[40] = 'x';	/* after the token's NUL */
+	EXPECT_EQ(agg_report_decode(b, sizeof(b), &d), -AGG_EPROTO);
+	/* size */
+	EXPECT_EQ(agg_report_decode(good, sizeof(good) - 1, &d), -AGG_ESIZE);
+	/* encode refuses what decode would */
+	r.loss = NAN;
+	EXPECT_EQ(agg_report_encode(&r, b), -AGG_EINVAL);
+	r = good_report();
+	r.name[0] = '\0';
+	EXPECT_EQ(agg_report_encode(&r, b), -AGG_EINVAL);
+}
+
+static void test_report_reply(void)
+{
+	uint8_t b[AGG_REPORT_REPLY_SIZE];
+	double share;
+	uint32_t flags;
+
+	agg_report_reply_encode(1.25, AGG_REPORT_WATCHED | AGG_REPORT_FLOWCON, b);
+	EXPECT_EQ(agg_report_reply_decode(b, sizeof(b), &share, &flags), 0);
+	EXPECT(share == 1.25);
+	EXPECT_EQ(flags, AGG_REPORT_WATCHED | AGG_REPORT_FLOWCON);
+	EXPECT_EQ(agg_report_reply_decode(b, sizeof(b) - 1, &share, &flags), -AGG_ESIZE);
+	b[8] = 4;
+	EXPECT_EQ(agg_report_reply_decode(b, sizeof(b), &share, &flags), -AGG_EPROTO);
+	agg_report_reply_encode(NAN, 0, b);
+	EXPECT_EQ(agg_report_reply_decode(b, sizeof(b), &share, &flags), -AGG_EPROTO);
+}
+
 int main(void)
 {
 	TAP_RUN(test_hdr_layout);
@@ -377,5 +522,8 @@ int main(void)
 	TAP_RUN(test_migrate_msg);
 	TAP_RUN(test_redirect_msg);
 	TAP_RUN(test_departed);
+	TAP_RUN(test_report_layout);
+	TAP_RUN(test_report_checks);
+	TAP_RUN(test_report_reply);
 	return tap_done();
 }

@@ -66,6 +66,33 @@ static void test_wfs_weights(void)
 	agg_sched_destroy(&s);
 }
 
+/* FlowCon's path: weights changed while both jobs stay backlogged. */
+static void test_wfs_set_weight(void)
+{
+	struct agg_sched s;
+	int got[3] = { 0 };
+
+	agg_sched_init(&s, AGG_POLICY_WFS);
+	agg_sched_add_job(&s, 1, 100);
+	agg_sched_add_job(&s, 2, 100);
+	EXPECT_EQ(agg_sched_set_weight(&s, 9, 10), -ENOENT);
+	EXPECT_EQ(agg_sched_set_weight(&s, 1, 0), -EINVAL);
+	for (int i = 0; i < 400; i++)
+		agg_sched_enqueue(&s, task(i, 1 + (i & 1), 100));
+	for (int i = 0; i < 40; i++)
+		got[agg_sched_pick(&s)->job]++;
+	EXPECT(got[1] >= 19 && got[1] <= 21);	/* equal so far */
+	/* job 1 on the watch list: 50 against 150 */
+	EXPECT_EQ(agg_sched_set_weight(&s, 1, 50), 0);
+	EXPECT_EQ(agg_sched_set_weight(&s, 2, 150), 0);
+	got[1] = got[2] = 0;
+	for (int i = 0; i < 200; i++)
+		got[agg_sched_pick(&s)->job]++;
+	/* the bigger share gets three quarters of the summation from now on */
+	EXPECT(got[2] >= 145 && got[2] <= 155);
+	agg_sched_destroy(&s);
+}
+
 static void test_wfs_cost(void)
 {
 	struct agg_sched s;
@@ -422,6 +449,7 @@ int main(void)
 {
 	TAP_RUN(test_fifo);
 	TAP_RUN(test_wfs_weights);
+	TAP_RUN(test_wfs_set_weight);
 	TAP_RUN(test_wfs_cost);
 	TAP_RUN(test_wfs_no_idle_credit);
 	TAP_RUN(test_las);

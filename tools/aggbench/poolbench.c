@@ -6,7 +6,7 @@
  *
  *   aggbench-pool -p PORT[,PORT...] [-j JOBS] [-w WORKERS] [-n ELEMS]
  *                 [-e PART_ELEMS] [-i ITERS] [-g GAP_MS] [-J JITTER]
- *                 [-l LATENCY_FILE] [-t LABEL]
+ *                 [-l LATENCY_FILE] [-t LABEL] [-R SLOW_JOBS]
  *
  * Each worker thread loops: "compute" (sleep GAP_MS +- JITTER, seeded per
  * worker and iteration, the same in every run), then allreduce one fp32
@@ -18,6 +18,11 @@
  *    this is pure aggregation latency: push transfer + queueing + summing +
  *    pull transfer), written one per line to LATENCY_FILE in microseconds;
  *  - CPU-seconds the daemon(s) used during the run (from their STATS).
+ * With -R, rank 0 of every job sends a REPORT after each allreduce (one
+ * CPU-second per iteration; the first SLOW_JOBS jobs' loss barely falls,
+ * the others' falls 10 % an iteration), and the mean iteration time of the
+ * slow jobs and of the others is printed too: against spare-aggd
+ * --flowcon, the slow jobs join the watch list and lose weight.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,6 +41,7 @@ static unsigned int jobs = 8, workers = 4, iters = 40, part_elems = 65536;
 static unsigned long elems = 262144;
 static double gap_ms = 50.0, jitter = 0.2;
 static const char *label = "run";
+static int report_slow = -1;	/* -R: jobs below this report slow growth */
 static pthread_barrier_t start_barrier;
 static double *t_start, *t_end;	/* [job][iter][rank] */
 static volatile int failed;
@@ -119,6 +125,18 @@ static void *worker_main(void *p)
 			break;
 		}
 		t_end[at(wa->job, it, wa->rank)] = now();
+		if (report_slow >= 0 && wa->rank == 0) {
+			double loss = (int)wa->job < report_slow ? 10.0 - 0.001 * it :
+				      10.0 * pow(0.9, it);
+
+			if (spare_agg_report(a, name, "bench", it + 1, loss, it + 1.0,
+					     iters, NULL, NULL)) {
+				fprintf(stderr, "aggbench-pool: report: %s\n",
+					spare_agg_error(a));
+				failed = 1;
+				break;
+			}
+		}
 		/* keep the values small: the sum of W copies each round */
 		for (unsigned long i = 0; i < elems; i++)
 			buf[i] = (float)(i % 97) * 0.01f;
@@ -170,7 +188,7 @@ int main(int argc, char **argv)
 	size_t n_lat = 0, n_it = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:R:")) != -1) {
 		switch (opt) {
 		case 'p': {
 			char *s = optarg, *tok;
@@ -188,6 +206,7 @@ int main(int argc, char **argv)
 		case 'J': jitter = atof(optarg); break;
 		case 'l': lat_file = optarg; break;
 		case 't': label = optarg; break;
+		case 'R': report_slow = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of tools/aggbench/poolbench.c\n");
 			return 2;
@@ -227,6 +246,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (report_slow >= 0) {
+		double sum[2] = { 0, 0 };
+		unsigned int n[2] = { 0, 0 };
+
+		/* the second half of the run: FlowCon has decided by then */
+		for (unsigned int j = 0; j < jobs; j++)
+			for (unsigned int it = iters / 2 + 1; it < iters; it++) {
+				int k = (int)j < report_slow ? 0 : 1;
+
+				sum[k] += t_end[at(j, it, 0)] - t_end[at(j, it - 1, 0)];
+				n[k]++;
+			}
+		printf("# reports: slow_jobs %d slow_iter_mean_ms %.2f other_iter_mean_ms %.2f (second half)\n",
+		       report_slow, n[0] ? sum[0] / n[0] * 1e3 : 0.0,
+		       n[1] ? sum[1] / n[1] * 1e3 : 0.0);
+	}
 	for (unsigned int j = 0; j < jobs; j++) {
 		for (unsigned int it = 1; it < iters; it++) {
 			unsigned int last = 0;

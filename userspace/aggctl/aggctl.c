@@ -4,47 +4,105 @@
  *
  *   spare-aggctl [-a HOST] [-p PORT] stats
  *   spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT
+ *   spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR]
+ *                [--dry-run]
+ *   spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon
+ *                --peer HOST:PORT[:STATS_PORT]... [--alpha A]
+ *                [--move-cost SEC] [--dry-run]
  *
  * stats prints the daemon's metrics. migrate asks the daemon at HOST:PORT
  * to move job JOB to the spare-aggd at TO_HOST:TO_PORT (numeric IPv4, as
  * the job's workers reach it) and waits until it has moved; the job's
- * token comes from -t or $SPARE_AGG_TOKEN. Exit status 0 on success, 1 if
- * the daemon refused or failed (its reason on stderr), 2 on bad usage.
+ * token comes from -t or $SPARE_AGG_TOKEN.
+ *
+ * flowcon reads the FlowCon shares of a daemon running --flowcon (its
+ * metrics) and writes each job's share to the cpu.max of its trainers'
+ * cgroup, PATTERN with %j replaced by the job's name. The cgroup must lie
+ * under /sys/fs/cgroup, or under --root DIR; no symlink is followed out of
+ * that root (openat2 RESOLVE_BENEATH).
+ *
+ * specon reads the REPORT-derived progress of the jobs of this daemon and
+ * of every --peer, runs libspare-sched's SpeCon decision and, when it says
+ * move, performs the migrate (without --dry-run).
+ *
+ * Exit status 0 on success, 1 if a daemon refused or an action failed
+ * (the reason on stderr), 2 on bad usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "agg_proto.h"
+#include "aggctl.h"
 #include "spare_agg.h"
 
-static void usage(void)
+void usage(void)
 {
 	fprintf(stderr,
 		"usage: spare-aggctl [-a HOST] [-p PORT] stats\n"
-		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n");
+		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n"
+		"       spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR] [--dry-run]\n"
+		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon\n"
+		"                    --peer HOST:PORT[:STATS_PORT]... [--alpha A] [--move-cost SEC] [--dry-run]\n");
 	exit(2);
+}
+
+int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d)
+{
+	char err[256], *text = NULL;
+	struct spare_agg *a = spare_agg_connect(host, port, err, sizeof(err));
+	int ret;
+
+	if (!a) {
+		fprintf(stderr, "spare-aggctl: %s:%u: %s\n", host, port, err);
+		return -1;
+	}
+	spare_agg_set_timeout(a, 10000);
+	if (spare_agg_stats(a, &text)) {
+		fprintf(stderr, "spare-aggctl: %s:%u: %s\n", host, port,
+			spare_agg_error(a));
+		spare_agg_close(a);
+		return -1;
+	}
+	spare_agg_close(a);
+	ret = parse_metrics(text, d);
+	free(text);
+	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	const char *host = "127.0.0.1", *token = getenv("SPARE_AGG_TOKEN");
-	unsigned long port = AGG_DEFAULT_PORT;
+	unsigned long port = AGG_DEFAULT_PORT, stats_port = 0;
 	struct spare_agg *a;
 	char err[256];
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "a:p:t:")) != -1) {
+	/* '+': options after the command are the command's */
+	while ((opt = getopt(argc, argv, "+a:p:s:t:")) != -1) {
 		switch (opt) {
 		case 'a': host = optarg; break;
 		case 'p': port = strtoul(optarg, NULL, 0); break;
+		case 's': stats_port = strtoul(optarg, NULL, 0); break;
 		case 't': token = optarg; break;
 		default: usage();
 		}
 	}
-	if (optind >= argc || !port || port > 65535)
+	if (optind >= argc || !port || port > 65535 || stats_port > 65535)
 		usage();
+	if (!strcmp(argv[optind], "flowcon"))
+		return cmd_flowcon(host, (unsigned int)port, argc - optind,
+				   argv + optind);
+	if (!strcmp(argv[optind], "specon")) {
+		struct host self;
+
+		if (strlen(host) > AGG_HOST_LEN)
+			usage();
+		strcpy(self.addr, host);
+		self.port = (unsigned int)port;
+		self.stats_port = stats_port ? (unsigned int)stats_port : self.port;
+		return cmd_specon(&self, token, argc - optind, argv + optind);
+	}
 	a = spare_agg_connect(host, (unsigned int)port, err, sizeof(err));
 	if (!a) {
 		fprintf(stderr, "spare-aggctl: %s\n", err);

@@ -260,6 +260,16 @@ int agg_pool_add_job(struct agg_pool *p, uint32_t id, uint32_t weight)
 	return ret;
 }
 
+int agg_pool_set_weight(struct agg_pool *p, uint32_t id, uint32_t weight)
+{
+	int ret;
+
+	pthread_mutex_lock(&p->lock);
+	ret = agg_sched_set_weight(&p->sched, id, weight);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
+}
+
 struct agg_task *agg_pool_remove_job(struct agg_pool *p, uint32_t id)
 {
 	struct agg_task *list;

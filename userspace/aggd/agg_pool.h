@@ -51,6 +51,8 @@ struct agg_pool *agg_pool_start(const struct agg_pool_opts *o,
 /* Joins the threads; returns every task not handed back yet, as a list. */
 struct agg_task *agg_pool_stop(struct agg_pool *p);
 int agg_pool_add_job(struct agg_pool *p, uint32_t id, uint32_t weight);
+/* The job's weight in the policy's order from now on (agg_sched_set_weight). */
+int agg_pool_set_weight(struct agg_pool *p, uint32_t id, uint32_t weight);
 /* Drops the job's queued tasks; returns them as a list. */
 struct agg_task *agg_pool_remove_job(struct agg_pool *p, uint32_t id);
 int agg_pool_submit(struct agg_pool *p, struct agg_task *t);

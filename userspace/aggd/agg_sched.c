@@ -92,6 +92,18 @@ int agg_sched_add_job(struct agg_sched *s, uint32_t id, uint32_t weight)
 	return 0;
 }
 
+int agg_sched_set_weight(struct agg_sched *s, uint32_t id, uint32_t weight)
+{
+	struct agg_sched_job *j = find_job(s, id);
+
+	if (!weight)
+		return -EINVAL;
+	if (!j)
+		return -ENOENT;
+	j->weight = weight;
+	return 0;
+}
+
 struct agg_task *agg_sched_remove_job(struct agg_sched *s, uint32_t id)
 {
 	struct agg_sched_job *j = find_job(s, id);

@@ -74,6 +74,8 @@ void agg_sched_destroy(struct agg_sched *s);
 int agg_sched_set_dlas_limits(struct agg_sched *s, const uint64_t *limit, unsigned int n);
 /* 0, -ENOMEM, or -EEXIST. */
 int agg_sched_add_job(struct agg_sched *s, uint32_t id, uint32_t weight);
+/* A job's WFS weight from now on (1..AGG_MAX_WEIGHT); 0, -ENOENT, -EINVAL. */
+int agg_sched_set_weight(struct agg_sched *s, uint32_t id, uint32_t weight);
 /* Forget a job; returns its queued tasks as a list for the caller to free. */
 struct agg_task *agg_sched_remove_job(struct agg_sched *s, uint32_t id);
 /* 0 or -ENOENT when the task's job is unknown. */

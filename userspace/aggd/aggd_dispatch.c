@@ -142,6 +142,19 @@ void stats_write(FILE *f)
 		{ "aggd_job_reductions_total", "counter", "Partition reductions done for the job." },
 		{ "aggd_job_failed", "gauge", "1 if the job has failed." },
 		{ "aggd_job_moving", "gauge", "1 while the job moves to or arrives from another instance; label barrier: the iteration it moves at." },
+		/* from the job's REPORTs: only jobs that reported */
+		{ "aggd_job_report_iteration", "gauge", "Iteration of the job's last REPORT." },
+		{ "aggd_job_report_iterations_total", "gauge", "Iterations the job will run (its REPORT's iter_total; jobs that gave one)." },
+		{ "aggd_job_report_loss", "gauge", "Loss in the job's last REPORT." },
+		{ "aggd_job_report_prev_loss", "gauge", "Loss in the REPORT before the last (jobs with two reports)." },
+		{ "aggd_job_report_cpu_seconds", "gauge", "CPU-seconds of the job's trainers, as last reported." },
+		{ "aggd_job_report_cpu_rate", "gauge", "Cores the job's trainers used between its last two REPORTs (daemon clock)." },
+		{ "aggd_job_report_remaining_cpu_seconds", "gauge", "CPU-seconds of work left: (iter_total - iteration) x CPU-seconds per iteration so far." },
+		{ "aggd_job_growth", "gauge", "FlowCon growth efficiency G: loss drop relative to the first loss per CPU-second, EWMA-smoothed." },
+		/* --flowcon only */
+		{ "aggd_job_flowcon_share", "gauge", "The job's FlowCon share of --max-cores (cores)." },
+		{ "aggd_job_flowcon_watched", "gauge", "1 if the job is on FlowCon's watch list." },
+		{ "aggd_job_weight", "gauge", "The job's weight in the pool's WFS order (100: an equal FlowCon share)." },
 	};
 
 	agg_pool_stats(g.pool, &st);
@@ -179,6 +192,14 @@ void stats_write(FILE *f)
 	fprintf(f, "aggd_refused_auth_total %llu\n", (unsigned long long)g.refused_auth);
 	metric_head(f, "aggd_memory_bytes", "gauge", "Memory held by jobs.");
 	fprintf(f, "aggd_memory_bytes %zu\n", g.mem_used);
+	metric_head(f, "aggd_reports_total", "counter", "REPORTs accepted.");
+	fprintf(f, "aggd_reports_total %llu\n", (unsigned long long)g.reports_total);
+	metric_head(f, "aggd_reports_refused_total", "counter", "REPORTs refused with an ERROR (nothing changed).");
+	fprintf(f, "aggd_reports_refused_total %llu\n", (unsigned long long)g.reports_refused);
+	metric_head(f, "aggd_flowcon", "gauge", "1 if the daemon runs FlowCon (--flowcon).");
+	fprintf(f, "aggd_flowcon %d\n", report_flowcon_on());
+	metric_head(f, "aggd_flowcon_decisions_total", "counter", "FlowCon intervals decided.");
+	fprintf(f, "aggd_flowcon_decisions_total %llu\n", (unsigned long long)g.flowcon_decisions);
 	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
 	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
 	/* one family at a time: the format wants a family's samples together */
@@ -187,12 +208,59 @@ void stats_write(FILE *f)
 			    job_metrics[k].help);
 		for (struct job_entry *e = g.jobs; e; e = e->next) {
 			struct agg_job *j = e->job;
+			const struct job_report *r = &e->rep;
 
 			if (k == 3 && !j->migrating && !j->importing)
+				continue;
+			if (k >= 4 && k < 12 && (e->dead || !r->n))
+				continue;
+			/* FlowCon: every job a decision gave a share, reported or not */
+			if (k >= 12 && (e->dead || !report_flowcon_on() || !r->decided))
+				continue;
+			if ((k == 5 || k == 10) && !r->iter_total)
+				continue;
+			if ((k == 7 || k == 9) && r->n < 2)
+				continue;
+			if ((k == 9 && !(r->t_ns > r->prev_t_ns)) || (k == 10 && !r->iter))
 				continue;
 			fprintf(f, "%s{job=\"", job_metrics[k].name);
 			put_label(f, j->spec.name);
 			switch (k) {
+			case 4:
+				fprintf(f, "\"} %llu\n", (unsigned long long)r->iter);
+				break;
+			case 5:
+				fprintf(f, "\"} %llu\n", (unsigned long long)r->iter_total);
+				break;
+			case 6:
+				fprintf(f, "\"} %.17g\n", r->loss);
+				break;
+			case 7:
+				fprintf(f, "\"} %.17g\n", r->prev_loss);
+				break;
+			case 8:
+				fprintf(f, "\"} %.6f\n", r->cpu);
+				break;
+			case 9:
+				fprintf(f, "\"} %.6f\n", (r->cpu - r->prev_cpu) * 1e9 /
+					(double)(r->t_ns - r->prev_t_ns));
+				break;
+			case 10:
+				fprintf(f, "\"} %.6f\n", (double)(r->iter_total - r->iter) *
+					(r->cpu / (double)r->iter));
+				break;
+			case 11:
+				fprintf(f, "\"} %.9g\n", r->fc.g);
+				break;
+			case 12:
+				fprintf(f, "\"} %.6f\n", r->fc.share);
+				break;
+			case 13:
+				fprintf(f, "\"} %d\n", r->fc.watched);
+				break;
+			case 14:
+				fprintf(f, "\"} %u\n", r->weight);
+				break;
 			case 0:
 				fprintf(f, "\"} %llu\n", (unsigned long long)j->pushes);
 				break;
@@ -339,6 +407,7 @@ static void handle_hdr(struct conn *c)
 	case AGG_MSG_REGISTER:
 	case AGG_MSG_MIGRATE:
 	case AGG_MSG_IMPORT:
+	case AGG_MSG_REPORT:
 		if (h->type == AGG_MSG_MIGRATE && h->len != AGG_MIGRATE_SIZE) {
 			fail_conn(c, AGG_ESIZE, "MIGRATE");
 			return;
@@ -518,6 +587,9 @@ static void handle_body(struct conn *c)
 		return;
 	case AGG_MSG_IMPORT:
 		handle_import(c);
+		return;
+	case AGG_MSG_REPORT:
+		handle_report(c);
 		return;
 	case AGG_MSG_IMPORT_STATE:
 		rx_expect_hdr(c);

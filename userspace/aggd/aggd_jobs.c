@@ -85,6 +85,7 @@ void job_drop_queued(struct agg_job *job)
 void job_retire(struct job_entry *e)
 {
 	e->dead = true;
+	report_jobs_changed();
 	job_drop_queued(e->job);
 	agg_pool_remove_job(g.pool, e->job->id);
 	job_maybe_free(e);
@@ -259,13 +260,18 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 	}
 	e = calloc(1, sizeof(*e));
 	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
-	if (!job || agg_pool_add_job(g.pool, job->id, job->spec.weight)) {
+	/* under FlowCon every job starts at an equal share's weight */
+	if (!job || agg_pool_add_job(g.pool, job->id, report_flowcon_on() ?
+				     AGGD_FLOWCON_UNIT_WEIGHT : job->spec.weight)) {
 		agg_job_free(job);
 		free(e);
 		fail_conn(c, AGG_ENOMEM, what);
 		return NULL;
 	}
 	e->job = job;
+	report_job_init(&e->rep);
+	e->rep.weight = report_flowcon_on() ? AGGD_FLOWCON_UNIT_WEIGHT : job->spec.weight;
+	report_jobs_changed();
 	e->next = g.jobs;
 	g.jobs = e;
 	g.mem_used += job->mem_bytes;

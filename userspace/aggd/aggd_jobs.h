@@ -15,11 +15,13 @@
 #include "agg_job.h"
 #include "agg_pool.h"
 #include "aggd_conn.h"
+#include "aggd_report.h"
 
 struct job_entry {
 	struct job_entry *next;
 	struct agg_job *job;
 	bool dead;		/* no connections left; freed at inflight 0 */
+	struct job_report rep;	/* REPORTs and FlowCon (aggd_report.c) */
 };
 
 /* Jobs that moved away: a late REGISTER is redirected, not re-created. */

@@ -16,6 +16,7 @@
  *   aggd_reclaim.c   idle reclaim (timer)
  *   aggd_dispatch.c  message dispatch (register, push/pull, stats);
  *                    registers itself as the connections' conn_ops
+ *   aggd_report.c    progress reports (REPORT) and FlowCon's shares
  *   aggd_migrate.c   moving a job (source and target); registers itself
  *                    as the jobs' job_mig_ops
  *   aggd_jobs.c      the job table, reductions, failing a job
@@ -41,6 +42,7 @@
 #include "aggd_migrate.h"
 #include "aggd_rdma_cb.h"
 #include "aggd_reclaim.h"
+#include "aggd_report.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
 #include "agg_rdma.h"
@@ -127,7 +129,12 @@ static void usage(FILE *f)
 "                          names visible to anyone who reaches it)\n"
 "      --peer-key-file FILE  the key daemons prove to each other before a\n"
 "                          job moves (16..256 bytes, mode 0600); without it\n"
-"                          MIGRATE and IMPORT are refused\n",
+"                          MIGRATE and IMPORT are refused\n"
+"      --flowcon           FlowCon: split --max-cores among the jobs by their\n"
+"                          REPORTed loss growth and make the shares the\n"
+"                          jobs' weights (needs --policy wfs, the default)\n"
+"      --flowcon-interval SEC  decide at least every SEC seconds (default 10;\n"
+"                          sooner once every reporting job reported again)\n",
 		AGG_DEFAULT_PORT);
 }
 
@@ -162,6 +169,7 @@ static void shutdown_all(void)
 	if (g.admin_fd >= 0)
 		close(g.admin_fd);
 	sodium_memzero(g.peer_key, sizeof(g.peer_key));
+	report_free();
 	close(g.event_fd);
 	if (g.cores_log)
 		fclose(g.cores_log);
@@ -189,6 +197,8 @@ int main(int argc, char **argv)
 		{ "admin-port-file", required_argument, NULL, 'G' },
 		{ "stats-on-data-port", no_argument, NULL, 'S' },
 		{ "peer-key-file", required_argument, NULL, 'K' },
+		{ "flowcon", no_argument, NULL, 'f' },
+		{ "flowcon-interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -204,7 +214,8 @@ int main(int argc, char **argv)
 	bool stats_open = false;
 	uint64_t port = AGG_DEFAULT_PORT, max_mem = 4096, job_mem = 1024;
 	uint64_t part_mib = 16;
-	double idle_s = 600;
+	double idle_s = 600, fc_interval_s = 10;
+	bool flowcon = false;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt;
@@ -228,6 +239,21 @@ int main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
+			continue;
+		}
+		if (opt == 'i') {
+			errno = 0;
+			fc_interval_s = strtod(optarg, &end);
+			if (errno || !*optarg || *end || !(fc_interval_s > 0) ||
+			    fc_interval_s > 1e6) {
+				fprintf(stderr, "spare-aggd: bad --flowcon-interval '%s'\n",
+					optarg);
+				return 2;
+			}
+			continue;
+		}
+		if (opt == 'f') {
+			flowcon = true;
 			continue;
 		}
 		if (optarg && opt != 'a' && opt != 'F' && opt != 'P' && opt != 'L' &&
@@ -272,6 +298,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (flowcon && po.policy != AGG_POLICY_WFS) {
+		fprintf(stderr, "spare-aggd: --flowcon sets WFS weights: it needs --policy wfs\n");
+		return 2;
+	}
+	if (flowcon)
+		report_flowcon_enable((double)po.max_cores,
+				      (uint64_t)(fc_interval_s * 1e9));
 	g.mem_max = (size_t)max_mem << 20;
 	g.job_mem_max = (size_t)job_mem << 20;
 	g.max_push = (uint32_t)(part_mib << 20);
@@ -334,6 +367,9 @@ int main(int argc, char **argv)
 	log_info("pool: %u..%u cores, policy %s, kernels %s", po.min_cores,
 	       po.max_cores, agg_policy_name(po.policy),
 	       agg_isa_name(agg_isa_selected()));
+	if (flowcon)
+		log_info("FlowCon: %u cores shared by REPORTed growth, decisions at least every %.3f s",
+			 po.max_cores, fc_interval_s);
 	if (g.idle_ns)
 		log_info("idle timeout %.3f s", idle_s);
 	else

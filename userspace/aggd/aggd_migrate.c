@@ -254,6 +254,7 @@ static void mig_done(struct migration *m)
 	job->migrating = false;
 	if (e) {
 		e->dead = true;		/* freed once the link is gone */
+		report_jobs_changed();
 		agg_pool_remove_job(g.pool, job->id);
 	}
 	conn_close(m->link, NULL);

@@ -59,6 +59,8 @@ struct aggd_state {
 	unsigned char peer_key[AGGD_KEY_MAX];	/* HMAC-SHA-256 key */
 	size_t peer_key_len;		/* 0: no key; IMPORT and MIGRATE refused */
 	bool stats_open;		/* --stats-on-data-port */
+	/* progress reports and FlowCon (aggd_report.c) */
+	uint64_t reports_total, reports_refused, flowcon_decisions;
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
 	struct op rdma_cm_op, rdma_cq_op;

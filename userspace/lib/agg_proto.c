@@ -119,6 +119,8 @@ const char *agg_msg_type_name(unsigned int type)
 		[AGG_MSG_PEER_HELLO]	 = "PEER_HELLO",
 		[AGG_MSG_PEER_CHALLENGE] = "PEER_CHALLENGE",
 		[AGG_MSG_PEER_PROOF]	 = "PEER_PROOF",
+		[AGG_MSG_REPORT]	 = "REPORT",
+		[AGG_MSG_REPORT_REPLY]	 = "REPORT_REPLY",
 	};
 
 	if (type < sizeof(str) / sizeof(str[0]) && str[type])
@@ -209,6 +211,13 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 	case AGG_MSG_PEER_PROOF:
 		max_len = h->type == AGG_MSG_PEER_CHALLENGE ?
 			  AGG_PEER_CHALLENGE_SIZE : AGG_PEER_HELLO_SIZE;
+		if (h->len != max_len)
+			return -AGG_ESIZE;
+		break;
+	case AGG_MSG_REPORT:
+	case AGG_MSG_REPORT_REPLY:
+		max_len = h->type == AGG_MSG_REPORT ? AGG_REPORT_SIZE :
+			  AGG_REPORT_REPLY_SIZE;
 		if (h->len != max_len)
 			return -AGG_ESIZE;
 		break;
@@ -565,5 +574,93 @@ int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers)
 	for (size_t r = 0; r < len; r++)
 		if (in[r] > AGG_DEPARTED_GONE)
 			return -AGG_EINVAL;
+	return 0;
+}
+
+static void put_f64(uint8_t *p, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	put64(p, u);
+}
+
+static double get_f64(const uint8_t *p)
+{
+	uint64_t u = get64(p);
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+static int report_check(const struct agg_report *r)
+{
+	if (!isfinite(r->loss) || r->loss < 0 || !isfinite(r->cpu_seconds) ||
+	    r->cpu_seconds < 0 || (r->iter_total && r->iter_total < r->iter))
+		return -AGG_EINVAL;
+	return 0;
+}
+
+int agg_report_encode(const struct agg_report *r, uint8_t out[AGG_REPORT_SIZE])
+{
+	if (!r->name[0] || !r->token[0] || strlen(r->name) > AGG_NAME_LEN ||
+	    strlen(r->token) > AGG_TOKEN_LEN || report_check(r))
+		return -AGG_EINVAL;
+	put_name(out, AGG_NAME_LEN, r->name);
+	put_name(out + 32, AGG_TOKEN_LEN, r->token);
+	put16(out + 64, AGG_REPORT_VERSION);
+	put16(out + 66, 0);
+	put32(out + 68, 0);
+	put64(out + 72, r->iter);
+	put_f64(out + 80, r->loss);
+	put_f64(out + 88, r->cpu_seconds);
+	put64(out + 96, r->iter_total);
+	return AGG_REPORT_SIZE;
+}
+
+int agg_report_decode(const uint8_t *in, size_t len, struct agg_report *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (len != AGG_REPORT_SIZE)
+		return -AGG_ESIZE;
+	r->version = get16(in + 64);
+	if (r->version != AGG_REPORT_VERSION)
+		return -AGG_EVERSION;
+	if (get16(in + 66) || get32(in + 68))
+		return -AGG_EPROTO;
+	ret = check_name(in, AGG_NAME_LEN, r->name);
+	if (!ret)
+		ret = check_name(in + 32, AGG_TOKEN_LEN, r->token);
+	if (ret)
+		return ret;
+	r->iter = get64(in + 72);
+	r->loss = get_f64(in + 80);
+	r->cpu_seconds = get_f64(in + 88);
+	r->iter_total = get64(in + 96);
+	return report_check(r);
+}
+
+void agg_report_reply_encode(double share, uint32_t flags,
+			     uint8_t out[AGG_REPORT_REPLY_SIZE])
+{
+	put_f64(out, share);
+	put32(out + 8, flags);
+	put32(out + 12, 0);
+}
+
+int agg_report_reply_decode(const uint8_t *in, size_t len, double *share,
+			    uint32_t *flags)
+{
+	if (len != AGG_REPORT_REPLY_SIZE)
+		return -AGG_ESIZE;
+	if (get32(in + 12) || (get32(in + 8) & ~(AGG_REPORT_WATCHED | AGG_REPORT_FLOWCON)))
+		return -AGG_EPROTO;
+	*share = get_f64(in);
+	*flags = get32(in + 8);
+	if (isnan(*share))
+		return -AGG_EPROTO;
 	return 0;
 }

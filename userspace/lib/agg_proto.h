@@ -31,6 +31,10 @@
  *                               <---  STATS_REPLY(Prometheus text)
  *                               <---  ERROR(status, text) at any time
  *                               <---  REDIRECT(host, port): the job moved
+ *   REPORT(job, token, iter,    --->          (any connection; every interval)
+ *          loss, cpu_s)         <---  REPORT_REPLY(share) or ERROR; a bad
+ *                                     REPORT changes nothing and the
+ *                                     connection stays up
  *
  * Moving a job between instances (admin, source A, target B):
  *   admin --MIGRATE(job, token, B)--> A
@@ -127,7 +131,9 @@ enum agg_msg_type {
 	AGG_MSG_PEER_HELLO	= 18,	/* source -> target: nonce_s */
 	AGG_MSG_PEER_CHALLENGE	= 19,	/* target -> source: nonce_t, mac_t */
 	AGG_MSG_PEER_PROOF	= 20,	/* source -> target: mac_s */
-	AGG_MSG_TYPE_MAX	= AGG_MSG_PEER_PROOF,
+	AGG_MSG_REPORT		= 21,	/* job's progress: iteration, loss, CPU */
+	AGG_MSG_REPORT_REPLY	= 22,	/* its FlowCon share */
+	AGG_MSG_TYPE_MAX	= AGG_MSG_REPORT_REPLY,
 };
 
 /*
@@ -144,6 +150,23 @@ enum agg_msg_type {
 #define AGG_PEER_HELLO_SIZE	AGG_PEER_NONCE_LEN
 #define AGG_PEER_CHALLENGE_SIZE	(AGG_PEER_NONCE_LEN + AGG_PEER_MAC_LEN)
 #define AGG_PEER_PROOF_SIZE	AGG_PEER_MAC_LEN
+
+/*
+ * REPORT (FlowCon/SpeCon progress reports, Documentation/protocol.md):
+ *   name[32] token[32] version u16 (AGG_REPORT_VERSION) reserved u16
+ *   reserved u32 iteration u64 loss f64 cpu_seconds f64 iter_total u64
+ * f64 is IEEE-754 binary64, little-endian. loss finite and >= 0;
+ * cpu_seconds (cumulative, the job's trainers) finite and >= 0; iter_total
+ * 0 (unknown) or >= iteration. A newer payload version is refused with
+ * AGG_EVERSION, so the message can grow without a new header version.
+ * REPORT_REPLY: share f64 (cores; < 0 when the daemon runs without
+ * FlowCon) flags u32 (AGG_REPORT_*) reserved u32.
+ */
+#define AGG_REPORT_VERSION	1
+#define AGG_REPORT_SIZE		104
+#define AGG_REPORT_REPLY_SIZE	16
+#define AGG_REPORT_WATCHED	1U	/* the job is on FlowCon's watch list */
+#define AGG_REPORT_FLOWCON	2U	/* the daemon runs FlowCon */
 
 /* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
 #define AGG_STATE_WEIGHTS	0
@@ -270,6 +293,25 @@ int agg_migrate_decode(const uint8_t *in, size_t len, struct agg_migrate_req *m)
 int agg_redirect_encode(const struct agg_target *t,
 			uint8_t out[AGG_REDIRECT_SIZE]);
 int agg_redirect_decode(const uint8_t *in, size_t len, struct agg_target *t);
+struct agg_report {
+	char name[AGG_NAME_LEN + 1];
+	char token[AGG_TOKEN_LEN + 1];
+	uint16_t version;
+	uint64_t iter;
+	double loss;
+	double cpu_seconds;
+	uint64_t iter_total;	/* 0: unknown */
+};
+
+/* REPORT: encode returns AGG_REPORT_SIZE or -AGG_E*; decode validates every
+ * field (-AGG_ESIZE, -AGG_EPROTO reserved bits, -AGG_EVERSION, -AGG_EINVAL). */
+int agg_report_encode(const struct agg_report *r, uint8_t out[AGG_REPORT_SIZE]);
+int agg_report_decode(const uint8_t *in, size_t len, struct agg_report *r);
+void agg_report_reply_encode(double share, uint32_t flags,
+			     uint8_t out[AGG_REPORT_REPLY_SIZE]);
+int agg_report_reply_decode(const uint8_t *in, size_t len, double *share,
+			    uint32_t *flags);
+
 /* IMPORT_COMMIT payload: n_workers bytes, each 0 or AGG_DEPARTED_*. */
 int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers);
 

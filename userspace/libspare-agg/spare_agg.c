@@ -1057,3 +1057,71 @@ int spare_agg_migrate(struct spare_agg *a, const char *job, const char *token,
 		snprintf(msg, msg_len, "%s", text);
 	return 0;
 }
+
+int spare_agg_report(struct spare_agg *a, const char *job, const char *token,
+		     uint64_t iter, double loss, double cpu_seconds,
+		     uint64_t iter_total, double *share, uint32_t *flags)
+{
+	struct agg_report r;
+	uint8_t body[AGG_REPORT_SIZE], reply[AGG_REPORT_REPLY_SIZE];
+	char text[AGG_MAX_ERR_TEXT + 1];
+	uint8_t hb[AGG_HDR_SIZE];
+	struct agg_hdr h;
+	double sh;
+	uint32_t fl;
+	int ret;
+
+	if (a->broken)
+		return -1;
+	memset(&r, 0, sizeof(r));
+	if (!job || !token || strlen(job) > AGG_NAME_LEN ||
+	    strlen(token) > AGG_TOKEN_LEN) {
+		a->status = AGG_EINVAL;
+		snprintf(a->err, sizeof(a->err), "report: job or token too long");
+		return -1;
+	}
+	strcpy(r.name, job);
+	strcpy(r.token, token);
+	r.iter = iter;
+	r.loss = loss;
+	r.cpu_seconds = cpu_seconds;
+	r.iter_total = iter_total;
+	if (agg_report_encode(&r, body) < 0) {
+		/* nothing sent: the connection stays usable */
+		a->status = AGG_EINVAL;
+		snprintf(a->err, sizeof(a->err),
+			 "report: invalid job, token, loss, CPU-seconds or iter_total");
+		return -1;
+	}
+	agg_hdr_init(&h, AGG_MSG_REPORT, sizeof(body));
+	if (send_msg(a, &h, body, sizeof(body)) || recv_all(a, hb, sizeof(hb)))
+		return -1;
+	ret = agg_hdr_decode(hb, &h, AGG_MAX_PART_ELEMS * 4);
+	if (ret)
+		return fail(a, (unsigned int)-ret, "bad header from daemon: %s",
+			    agg_status_str((unsigned int)-ret));
+	if (h.type == AGG_MSG_ERROR) {
+		if (recv_all(a, text, h.len))
+			return -1;
+		text[h.len] = '\0';
+		/* the daemon refused the report and reads on */
+		a->status = h.status ? h.status : AGG_EPROTO;
+		snprintf(a->err, sizeof(a->err), "spare-aggd: %s (%s)", text,
+			 agg_status_str(a->status));
+		return -1;
+	}
+	if (h.type != AGG_MSG_REPORT_REPLY)
+		return fail(a, AGG_EPROTO, "report: unexpected %s reply",
+			    agg_msg_type_name(h.type));
+	if (recv_all(a, reply, h.len))
+		return -1;
+	if (agg_report_reply_decode(reply, h.len, &sh, &fl))
+		return fail(a, AGG_EPROTO, "report: malformed REPORT_REPLY");
+	a->status = AGG_OK;
+	a->err[0] = '\0';
+	if (share)
+		*share = sh;
+	if (flags)
+		*flags = fl;
+	return 0;
+}

@@ -102,6 +102,20 @@ int spare_agg_migrate(struct spare_agg *a, const char *job, const char *token,
 		      const char *host, unsigned int port, uint32_t *iter,
 		      char *msg, size_t msg_len);
 
+/*
+ * Progress report (FlowCon/SpeCon, Documentation/aggd.md): job 'job' with
+ * its token is at iteration 'iter' (each report's after the last) with
+ * 'loss', its trainers having used 'cpu_seconds' so far; 'iter_total' is
+ * the iterations it will run, 0 if unknown. Any connection may carry it.
+ * On success *share is the job's FlowCon share in cores (< 0 when the
+ * daemon runs without FlowCon) and *flags AGG_REPORT_* (either may be
+ * NULL). A report the daemon refuses returns -1 with its status and reason
+ * and leaves the connection usable.
+ */
+int spare_agg_report(struct spare_agg *a, const char *job, const char *token,
+		     uint64_t iter, double loss, double cpu_seconds,
+		     uint64_t iter_total, double *share, uint32_t *flags);
+
 unsigned int spare_agg_status(const struct spare_agg *a);
 const char *spare_agg_error(const struct spare_agg *a);
 

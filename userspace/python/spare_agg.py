@@ -96,6 +96,9 @@ def _load():
     lib.spare_agg_leave.argtypes = [p]
     lib.spare_agg_migrate.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                       ctypes.c_uint, ctypes.POINTER(u32), ctypes.c_char_p, sz]
+    lib.spare_agg_report.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64,
+                                     ctypes.c_double, ctypes.c_double, ctypes.c_uint64,
+                                     ctypes.POINTER(ctypes.c_double), ctypes.POINTER(u32)]
     lib.spare_agg_status.restype = ctypes.c_uint
     lib.spare_agg_status.argtypes = [p]
     lib.spare_agg_error.restype = ctypes.c_char_p
@@ -222,6 +225,19 @@ class Client:
                                                 host.encode(), port, ctypes.byref(it),
                                                 msg, len(msg)))
         return it.value, msg.value.decode()
+
+    def report(self, job, token, iteration, loss, cpu_seconds, iter_total=0):
+        """Progress report for FlowCon/SpeCon (any connection): `job` is at
+        `iteration` (after the last report's) with `loss`, its trainers
+        having used `cpu_seconds` so far. Returns (share in cores or None
+        when the daemon runs without FlowCon, watched). A refused report
+        raises AggError and leaves the connection usable."""
+        share = ctypes.c_double()
+        flags = ctypes.c_uint32()
+        self._check(self._lib.spare_agg_report(self._h, job.encode(), token.encode(),
+                                               iteration, loss, cpu_seconds, iter_total,
+                                               ctypes.byref(share), ctypes.byref(flags)))
+        return (share.value if flags.value & 2 else None), bool(flags.value & 1)
 
     def leave(self):
         self._check(self._lib.spare_agg_leave(self._h))

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd: REPORT handling and FlowCon's weights, through the daemon's
+ * own dispatch code on message-transport peers (tests/agg/aggd_harness.h).
+ *
+ *  - every refused REPORT (unknown job, wrong token, old iteration,
+ *    CPU-seconds going back, NaN loss, a first loss of 0, another payload
+ *    version) gets an ERROR with its status, leaves the job's report state
+ *    as it was and the connection open;
+ *  - with FlowCon on, three jobs report rounds in which one barely
+ *    improves: it joins the watch list, its REPORT_REPLY says so, and the
+ *    weight set in the pool is the smallest; the shares sum to the cores;
+ *  - a new job resets the shares: the next decision splits them equally
+ *    again apart from the watched job's cut.
+ */
+#include <math.h>
+
+#include "tap.h"
+
+static void check(int cond)
+{
+	if (!cond)
+		abort();
+}
+
+#include "../agg/aggd_harness.h"
+
+static struct agg_hdr last;
+static double last_share;
+static uint32_t last_flags;
+
+static void on_sent(const struct agg_hdr *h, const void *payload, size_t len)
+{
+	last = *h;
+	if (h->type == AGG_MSG_REPORT_REPLY &&
+	    agg_report_reply_decode(payload, len, &last_share, &last_flags))
+		last.type = 0;	/* a malformed reply fails the checks */
+}
+
+static void setup(bool flowcon)
+{
+	static int once;
+
+	if (!once) {
+		spare_log_init("test_aggd_report", SPARE_LOG_ERR);
+		check(sodium_init() >= 0);
+		dispatch_init();
+		migrate_init();
+		once = 1;
+	}
+	memset(&g, 0, sizeof(g));
+	g.pool = (struct agg_pool *)&g;
+	g.mem_max = 1 << 20;
+	g.job_mem_max = 1 << 18;
+	g.max_push = 4096;
+	g.now_ns = 1;
+	harness_sent = on_sent;
+	memset(harness_weight, 0, sizeof(harness_weight));
+	if (flowcon)
+		report_flowcon_enable(3.0, 60000000000ULL);
+}
+
+static struct job_entry *reg(struct conn *c, const char *name)
+{
+	struct agg_tensor_desc t = { .name = "t", .nelem = 16 };
+	struct agg_job_spec s;
+	uint8_t body[256];
+	struct agg_hdr h;
+	int len;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.token, sizeof(s.token), "tok");
+	s.n_workers = 1;
+	s.dtype = AGG_DTYPE_F32;
+	s.weight = 1;
+	s.part_elems = 16;
+	s.n_tensors = 1;
+	s.tensors = &t;
+	len = agg_register_encode(&s, body, sizeof(body));
+	check(len > 0);
+	memset(&h, 0, sizeof(h));
+	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
+	check(last.type == AGG_MSG_REGISTER_REPLY);
+	return job_find(name);
+}
+
+/* Deliver a REPORT; returns the ERROR status, 0 for a REPORT_REPLY. */
+static int report(struct conn *c, const char *name, const char *token,
+		  uint64_t iter, double loss, double cpu, int version)
+{
+	uint8_t b[AGG_REPORT_SIZE];
+	struct agg_report r;
+	struct agg_hdr h;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	snprintf(r.token, sizeof(r.token), "%s", token);
+	r.iter = iter;
+	r.loss = 1;
+	r.cpu_seconds = cpu;
+	check(agg_report_encode(&r, b) == AGG_REPORT_SIZE);
+	memcpy(b + 80, &loss, 8);	/* any value, NaN included */
+	b[64] = (uint8_t)version;
+	memset(&h, 0, sizeof(h));
+	memset(&last, 0, sizeof(last));
+	deliver(c, AGG_MSG_REPORT, &h, b, sizeof(b));
+	if (last.type == AGG_MSG_ERROR)
+		return (int)last.status;
+	return last.type == AGG_MSG_REPORT_REPLY ? 0 : -1;
+}
+
+static void test_refused(void)
+{
+	struct conn *w, *r;
+	struct job_entry *e;
+	struct job_report before;
+
+	setup(false);
+	w = harness_peer();
+	r = harness_peer();
+	e = reg(w, "job");
+	EXPECT(e != NULL);
+	if (!e)
+		return;
+	/* a first loss of 0 cannot anchor the growth */
+	EXPECT_EQ(report(r, "job", "tok", 1, 0.0, 1, 1), AGG_EINVAL);
+	EXPECT_EQ(e->rep.n, 0);
+	EXPECT_EQ(report(r, "job", "tok", 10, 4.0, 5, 1), 0);
+	EXPECT(last_share < 0 && last_flags == 0);
+	before = e->rep;
+	EXPECT_EQ(report(r, "nope", "tok", 11, 3.0, 6, 1), AGG_ENOJOB);
+	EXPECT_EQ(report(r, "job", "bad", 11, 3.0, 6, 1), AGG_EAUTH);
+	EXPECT_EQ(report(r, "job", "tok", 10, 3.0, 6, 1), AGG_ESEQ);
+	EXPECT_EQ(report(r, "job", "tok", 9, 3.0, 6, 1), AGG_ESEQ);
+	EXPECT_EQ(report(r, "job", "tok", 11, 3.0, 4, 1), AGG_EINVAL);
+	EXPECT_EQ(report(r, "job", "tok", 11, NAN, 6, 1), AGG_EINVAL);
+	EXPECT_EQ(report(r, "job", "tok", 11, -INFINITY, 6, 1), AGG_EINVAL);
+	EXPECT_EQ(report(r, "job", "tok", 11, 3.0, 6, 2), AGG_EVERSION);
+	EXPECT(!memcmp(&before, &e->rep, sizeof(before)));
+	EXPECT_EQ(g.reports_refused, 9);
+	EXPECT(alive(r) && alive(w));
+	EXPECT(!e->job->failed);
+	/* and it reads on */
+	EXPECT_EQ(report(r, "job", "tok", 11, 3.0, 6, 1), 0);
+	EXPECT_EQ(e->rep.n, 2);
+	EXPECT(e->rep.prev_loss == 4.0 && e->rep.loss == 3.0);
+	/* the growth: (4 - 3) / 4 per CPU-second */
+	EXPECT(fabs(e->rep.fc.g - 0.25) < 1e-12);
+	teardown();
+	report_free();
+}
+
+static void test_flowcon_weights(void)
+{
+	static const char *const names[3] = { "fast1", "fast2", "slow" };
+	struct conn *c[4];
+	struct job_entry *e[4];
+	double sum = 0;
+
+	setup(true);
+	for (int j = 0; j < 3; j++) {
+		c[j] = harness_peer();
+		e[j] = reg(c[j], names[j]);
+		check(e[j] != NULL);
+		EXPECT_EQ(e[j]->rep.weight, AGGD_FLOWCON_UNIT_WEIGHT);
+	}
+	for (unsigned int r = 1; r <= 6; r++)
+		for (int j = 0; j < 3; j++) {
+			double loss = j == 2 ? 10.0 - 0.001 * r : 10.0 * pow(0.7, r);
+
+			EXPECT_EQ(report(c[j], names[j], "tok", r, loss, r, 1), 0);
+		}
+	EXPECT(last_flags == (AGG_REPORT_FLOWCON | AGG_REPORT_WATCHED));
+	EXPECT(e[2]->rep.fc.watched && !e[0]->rep.fc.watched && !e[1]->rep.fc.watched);
+	for (int j = 0; j < 3; j++)
+		sum += e[j]->rep.fc.share;
+	EXPECT(fabs(sum - 3.0) < 1e-9);
+	EXPECT(fabs(last_share - e[2]->rep.fc.share) < 1e-12);
+	/* the pool got the weights: the slow job's is the smallest */
+	EXPECT(harness_weight[e[2]->job->id] > 0);
+	EXPECT(harness_weight[e[2]->job->id] < harness_weight[e[0]->job->id]);
+	EXPECT(harness_weight[e[2]->job->id] < harness_weight[e[1]->job->id]);
+	EXPECT(harness_weight[e[2]->job->id] < AGGD_FLOWCON_UNIT_WEIGHT);
+	EXPECT_EQ(harness_weight[e[0]->job->id], e[0]->rep.weight);
+	/* an arrival resets the shares at the next report: 4 equal shares of
+	 * 0.75, then the watched job gives up half of its own */
+	c[3] = harness_peer();
+	e[3] = reg(c[3], "late");
+	check(e[3] != NULL);
+	EXPECT(!e[3]->rep.decided);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		check(f != NULL);
+		stats_write(f);
+		fclose(f);
+		/* no share for it yet; the others keep theirs */
+		EXPECT(!strstr(text, "aggd_job_flowcon_share{job=\"late\"}"));
+		EXPECT(strstr(text, "aggd_job_flowcon_share{job=\"slow\"}") != NULL);
+		EXPECT(strstr(text, "aggd_job_flowcon_watched{job=\"slow\"} 1\n") != NULL);
+		free(text);
+	}
+	EXPECT_EQ(report(c[3], "late", "tok", 1, 5.0, 1, 1), 0);
+	EXPECT(fabs(e[2]->rep.fc.share - 0.375) < 1e-9);
+	EXPECT(e[2]->rep.fc.watched);
+	EXPECT(e[3]->rep.fc.share >= 0.75 - 1e-9);
+	EXPECT(e[3]->rep.decided);
+	teardown();
+	report_free();
+}
+
+int main(void)
+{
+	TAP_RUN(test_refused);
+	TAP_RUN(test_flowcon_weights);
+	return tap_done();
+}
