@@ -43,9 +43,9 @@ install: userspace man
 		sed 's|@SBINDIR@|$(SBINDIR)|g' dist/$$u.in >$(DESTDIR)$(UNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	install -m 0644 dist/spared.conf dist/spare-aggd.env $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 dist/spared.conf dist/spare-aggd.conf $(DESTDIR)$(DOCDIR)/examples/
 	@# Example configs go to /etc only where the admin has none yet.
-	for f in spared.conf spare-aggd.env; do \
+	for f in spared.conf spare-aggd.conf; do \
 		[ -e $(DESTDIR)$(SYSCONFDIR)/spare/$$f ] || \
 			install -m 0644 dist/$$f $(DESTDIR)$(SYSCONFDIR)/spare/$$f; \
 	done

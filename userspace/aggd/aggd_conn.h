@@ -38,6 +38,7 @@ enum op_kind {
 	OP_TIMER,
 	OP_CONNECT,
 	OP_ACCEPT_ADMIN,
+	OP_HTTP,
 };
 
 /* What an io_uring completion is for (its user_data). */

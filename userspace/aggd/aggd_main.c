@@ -23,7 +23,7 @@
  *   aggd_conn.c      connection I/O
  */
 #include <errno.h>
-#include <getopt.h>
+#include <poll.h>
 #include <liburing.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -47,7 +47,10 @@
 #include "agg_pool.h"
 #include "agg_rdma.h"
 #include "agg_sum.h"
+#include "spare_conf.h"
+#include "spare_http.h"
 #include "spare_log.h"
+#include "spare_notify.h"
 #include "spare_util.h"
 
 #define RING_DEPTH	512
@@ -102,40 +105,158 @@ static int read_peer_key(const char *path)
 	return 0;
 }
 
-static void usage(FILE *f)
+/*
+ * Settings: every key of /etc/spare/spare-aggd.conf is also a long option,
+ * and the command line wins (spare_conf.h).
+ */
+#define AGGD_DEFAULT_CONF	"/etc/spare/spare-aggd.conf"
+#define STR_(x)			#x
+#define STR(x)			STR_(x)
+
+static const struct spare_setting aggd_settings[] = {
+	{ "addr", 'a', "ADDR", "listen address", "0.0.0.0" },
+	{ "port", 'p', "PORT", "TCP port (0 picks one)", STR(AGG_DEFAULT_PORT) },
+	{ "port-file", 0, "FILE", "write the bound port to FILE", "" },
+	{ "policy", 'P', "NAME", "fifo | wfs | las | dlas", "wfs" },
+	{ "min-cores", 0, "N", "pool threads always awake", "1" },
+	{ "max-cores", 0, "N", "pool threads at most (default: online CPUs)", "" },
+	{ "tick-ms", 0, "MS", "controller period", "100" },
+	{ "first-core", 0, "N", "pin pool thread i to core (N + i) mod CPUs", "0" },
+	{ "rdma", 0, "ADDR", "also serve RDMA (rdma_cm) on ADDR, same port number", "" },
+	{ "cores-log", 0, "FILE", "append 't_ms active busy queued' every tick", "" },
+	{ "max-mem", 0, "MIB", "memory for all jobs", "4096" },
+	{ "max-job-mem", 0, "MIB", "memory for one job", "1024" },
+	{ "max-part-mib", 0, "MIB", "largest partition payload", "16" },
+	{ "idle-timeout", 0, "SEC", "reclaim a job none of whose workers moved a byte for SEC seconds, and close a silent connection without a job; 0 never", "600" },
+	{ "admin-addr", 0, "ADDR", "serve the operator's view (STATS) on ADDR only", "" },
+	{ "admin-port", 0, "PORT", "its port (0: one is picked)", "0" },
+	{ "admin-port-file", 0, "FILE", "write the admin port to FILE", "" },
+	{ "stats-on-data-port", 0, NULL, "also answer STATS on the workers' port (job names visible to anyone who reaches it)", "" },
+	{ "peer-key-file", 0, "FILE", "the key daemons prove to each other before a job moves (16..256 bytes, mode 0600); without it MIGRATE and IMPORT are refused", "" },
+	{ "flowcon", 0, NULL, "FlowCon: split --max-cores among the jobs by their REPORTed loss growth and make the shares the jobs' weights (needs --policy wfs)", "" },
+	{ "flowcon-interval", 0, "SEC", "FlowCon decides at least every SEC seconds (sooner once every reporting job reported again)", "10" },
+	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
+};
+
+struct aggd_cfg {
+	struct agg_pool_opts po;
+	char addr[64], port_file[256], rdma_addr[64], cores_log[256];
+	char admin_addr[64], admin_port_file[256], key_file[256];
+	char metrics_listen[80];
+	uint64_t port, admin_port, max_mem, job_mem, part_mib;
+	double idle_s, fc_interval_s;
+	bool stats_open, flowcon;
+};
+
+static const char *cfg_str(char *dst, size_t len, const char *value)
 {
-	fprintf(f,
-"usage: spare-aggd [options]\n"
-"  -a, --addr ADDR         listen address (default 0.0.0.0)\n"
-"  -p, --port PORT         TCP port (default %u; 0 picks one)\n"
-"      --port-file FILE    write the bound port to FILE\n"
-"  -P, --policy NAME       fifo | wfs | las | dlas (default wfs)\n"
-"      --min-cores N       pool threads always awake (default 1)\n"
-"      --max-cores N       pool threads at most (default: online CPUs)\n"
-"      --tick-ms MS        controller period (default 100)\n"
-"      --first-core N      pin pool thread i to core (N + i) mod CPUs (default 0)\n"
-"      --rdma ADDR         also serve RDMA (rdma_cm) on ADDR, same port number\n"
-"      --cores-log FILE    append 't_ms active busy queued' every tick\n"
-"      --max-mem MIB       memory for all jobs (default 4096)\n"
-"      --max-job-mem MIB   memory for one job (default 1024)\n"
-"      --max-part-mib MIB  largest partition payload (default 16)\n"
-"      --idle-timeout SEC  reclaim a job none of whose workers moved a byte\n"
-"                          for SEC seconds, and close a silent connection\n"
-"                          without a job; 0 never (default 600)\n"
-"      --admin-addr ADDR   serve the operator's view (STATS) on ADDR only\n"
-"      --admin-port PORT   its port (default 0: one is picked)\n"
-"      --admin-port-file FILE  write the admin port to FILE\n"
-"      --stats-on-data-port  also answer STATS on the workers' port (job\n"
-"                          names visible to anyone who reaches it)\n"
-"      --peer-key-file FILE  the key daemons prove to each other before a\n"
-"                          job moves (16..256 bytes, mode 0600); without it\n"
-"                          MIGRATE and IMPORT are refused\n"
-"      --flowcon           FlowCon: split --max-cores among the jobs by their\n"
-"                          REPORTed loss growth and make the shares the\n"
-"                          jobs' weights (needs --policy wfs, the default)\n"
-"      --flowcon-interval SEC  decide at least every SEC seconds (default 10;\n"
-"                          sooner once every reporting job reported again)\n",
-		AGG_DEFAULT_PORT);
+	if (strlen(value) >= len)
+		return "too long";
+	memcpy(dst, value, strlen(value) + 1);
+	return NULL;
+}
+
+static const char *cfg_u64(const char *value, uint64_t max, uint64_t *out)
+{
+	return spare_parse_u64(value, 0, max, out) ? "not a number in range" : NULL;
+}
+
+/* Seconds in [0, max] (@zero_ok) or (0, max]. */
+static const char *cfg_seconds(const char *value, bool zero_ok, double max,
+			       double *out)
+{
+	char *end = NULL;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (errno || !*value || *end || !(v >= 0) || (!zero_ok && v == 0) ||
+	    v > max)
+		return "not a number of seconds in range";
+	*out = v;
+	return NULL;
+}
+
+static const char *cfg_set(const char *key, const char *value, void *ctx)
+{
+	struct aggd_cfg *c = ctx;
+	uint64_t v;
+	const char *why;
+
+	if (!strcmp(key, "addr"))
+		return cfg_str(c->addr, sizeof(c->addr), value);
+	if (!strcmp(key, "port"))
+		return cfg_u64(value, 65535, &c->port);
+	if (!strcmp(key, "port-file"))
+		return cfg_str(c->port_file, sizeof(c->port_file), value);
+	if (!strcmp(key, "policy"))
+		return agg_policy_parse(value, &c->po.policy) ? "unknown policy" : NULL;
+	if (!strcmp(key, "min-cores") || !strcmp(key, "max-cores") ||
+	    !strcmp(key, "tick-ms") || !strcmp(key, "first-core")) {
+		why = cfg_u64(value, UINT32_MAX, &v);
+		if (why)
+			return why;
+		if (!strcmp(key, "min-cores"))
+			c->po.min_cores = (unsigned int)v;
+		else if (!strcmp(key, "max-cores"))
+			c->po.max_cores = (unsigned int)v;
+		else if (!strcmp(key, "tick-ms"))
+			c->po.tick_ms = (unsigned int)v;
+		else
+			c->po.first_core = (unsigned int)v;
+		return NULL;
+	}
+	if (!strcmp(key, "rdma"))
+		return cfg_str(c->rdma_addr, sizeof(c->rdma_addr), value);
+	if (!strcmp(key, "cores-log"))
+		return cfg_str(c->cores_log, sizeof(c->cores_log), value);
+	if (!strcmp(key, "max-mem"))
+		return cfg_u64(value, UINT32_MAX, &c->max_mem);
+	if (!strcmp(key, "max-job-mem"))
+		return cfg_u64(value, UINT32_MAX, &c->job_mem);
+	if (!strcmp(key, "max-part-mib"))
+		return cfg_u64(value, 64, &c->part_mib);
+	if (!strcmp(key, "idle-timeout"))
+		return cfg_seconds(value, true, 1e7, &c->idle_s);
+	if (!strcmp(key, "admin-addr"))
+		return cfg_str(c->admin_addr, sizeof(c->admin_addr), value);
+	if (!strcmp(key, "admin-port"))
+		return cfg_u64(value, 65535, &c->admin_port);
+	if (!strcmp(key, "admin-port-file"))
+		return cfg_str(c->admin_port_file, sizeof(c->admin_port_file), value);
+	if (!strcmp(key, "stats-on-data-port"))
+		return spare_conf_bool(value, &c->stats_open);
+	if (!strcmp(key, "peer-key-file"))
+		return cfg_str(c->key_file, sizeof(c->key_file), value);
+	if (!strcmp(key, "flowcon"))
+		return spare_conf_bool(value, &c->flowcon);
+	if (!strcmp(key, "flowcon-interval"))
+		return cfg_seconds(value, false, 1e6, &c->fc_interval_s);
+	if (!strcmp(key, "metrics-listen")) {
+		char host[64];
+		uint16_t port;
+
+		if (value[0] && spare_http_parse_listen(value, host, sizeof(host),
+							&port, &why))
+			return why;
+		return cfg_str(c->metrics_listen, sizeof(c->metrics_listen), value);
+	}
+	return "unknown setting";
+}
+
+/* The metrics page for /metrics: the same text STATS answers with. */
+static int metrics_page(void *ctx, FILE *f)
+{
+	stats_write(f);
+	return ferror(f) ? -1 : 0;
+}
+
+static void http_arm(void)
+{
+	struct io_uring_sqe *sqe = get_sqe();
+
+	io_uring_prep_poll_add(sqe, spare_http_fd(g.http), POLLIN);
+	io_uring_sqe_set_data(sqe, &g.http_op);
 }
 
 /* Orderly exit: stop the pool, then free every connection and job. */
@@ -171,135 +292,70 @@ static void shutdown_all(void)
 	sodium_memzero(g.peer_key, sizeof(g.peer_key));
 	report_free();
 	close(g.event_fd);
+	spare_http_stop(g.http);
+	g.http = NULL;
 	if (g.cores_log)
 		fclose(g.cores_log);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "addr", required_argument, NULL, 'a' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "port-file", required_argument, NULL, 'F' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "min-cores", required_argument, NULL, 'm' },
-		{ "max-cores", required_argument, NULL, 'M' },
-		{ "tick-ms", required_argument, NULL, 't' },
-		{ "first-core", required_argument, NULL, 'c' },
-		{ "rdma", required_argument, NULL, 'R' },
-		{ "cores-log", required_argument, NULL, 'L' },
-		{ "max-mem", required_argument, NULL, 'x' },
-		{ "max-job-mem", required_argument, NULL, 'j' },
-		{ "max-part-mib", required_argument, NULL, 'k' },
-		{ "idle-timeout", required_argument, NULL, 'I' },
-		{ "admin-addr", required_argument, NULL, 'A' },
-		{ "admin-port", required_argument, NULL, 'O' },
-		{ "admin-port-file", required_argument, NULL, 'G' },
-		{ "stats-on-data-port", no_argument, NULL, 'S' },
-		{ "peer-key-file", required_argument, NULL, 'K' },
-		{ "flowcon", no_argument, NULL, 'f' },
-		{ "flowcon-interval", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static struct aggd_cfg c = {
+		.po = { .policy = AGG_POLICY_WFS, .min_cores = 1, .tick_ms = 100 },
 	};
-	struct agg_pool_opts po = {
-		.policy = AGG_POLICY_WFS,
-		.min_cores = 1,
-		.tick_ms = 100,
+	struct spare_cli cli = {
+		.usage = "The shared gradient-aggregation pool of spare (spare-aggd(8)).\n",
+		.epilog = "\nSIGTERM/SIGINT stop.\n",
+		.default_conf = AGGD_DEFAULT_CONF,
+		.settings = aggd_settings,
+		.nsettings = sizeof(aggd_settings) / sizeof(aggd_settings[0]),
+		.set = cfg_set,
+		.ctx = &c,
 	};
-	const char *addr = "0.0.0.0", *port_file = NULL, *cores_log = NULL;
-	const char *rdma_addr = NULL, *admin_addr = NULL, *admin_port_file = NULL;
-	const char *key_file = NULL;
-	uint64_t admin_port = 0;
-	bool stats_open = false;
-	uint64_t port = AGG_DEFAULT_PORT, max_mem = 4096, job_mem = 1024;
-	uint64_t part_mib = 16;
-	double idle_s = 600, fc_interval_s = 10;
-	bool flowcon = false;
+	struct agg_pool_opts po;
+	const char *addr, *port_file, *cores_log, *rdma_addr, *admin_addr;
+	const char *admin_port_file, *key_file;
+	uint64_t port, admin_port, max_mem, job_mem, part_mib;
+	double idle_s, fc_interval_s;
+	bool stats_open, flowcon;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct sigaction sa = { .sa_handler = on_signal };
 	int opt;
 
-	po.max_cores = ncpu > 0 ? (unsigned int)ncpu : 1;
+	c.po.max_cores = ncpu > 0 ? (unsigned int)ncpu : 1;
 	spare_log_init("spare-aggd", SPARE_LOG_INFO);
 	if (sodium_init() < 0) {
 		log_err("libsodium failed to initialise");
 		return 1;
 	}
-	while ((opt = getopt_long(argc, argv, "a:p:P:h", lopts, NULL)) != -1) {
-		char *end = NULL;
-		uint64_t v = 0;
-
-		if (opt == 'I') {
-			errno = 0;
-			idle_s = strtod(optarg, &end);
-			if (errno || !*optarg || *end || !(idle_s >= 0) ||
-			    idle_s > 1e7) {
-				fprintf(stderr, "spare-aggd: bad --idle-timeout '%s'\n",
-					optarg);
-				return 2;
-			}
-			continue;
-		}
-		if (opt == 'i') {
-			errno = 0;
-			fc_interval_s = strtod(optarg, &end);
-			if (errno || !*optarg || *end || !(fc_interval_s > 0) ||
-			    fc_interval_s > 1e6) {
-				fprintf(stderr, "spare-aggd: bad --flowcon-interval '%s'\n",
-					optarg);
-				return 2;
-			}
-			continue;
-		}
-		if (opt == 'f') {
-			flowcon = true;
-			continue;
-		}
-		if (optarg && opt != 'a' && opt != 'F' && opt != 'P' && opt != 'L' &&
-		    opt != 'R' && opt != 'A' && opt != 'G' && opt != 'K' &&
-		    spare_parse_u64(optarg, 0, UINT32_MAX, &v)) {
-			fprintf(stderr, "spare-aggd: bad number '%s'\n", optarg);
-			return 2;
-		}
-		switch (opt) {
-		case 'a': addr = optarg; break;
-		case 'p': port = v; break;
-		case 'F': port_file = optarg; break;
-		case 'P':
-			if (agg_policy_parse(optarg, &po.policy)) {
-				fprintf(stderr, "spare-aggd: unknown policy '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'm': po.min_cores = (unsigned int)v; break;
-		case 'M': po.max_cores = (unsigned int)v; break;
-		case 't': po.tick_ms = (unsigned int)v; break;
-		case 'c': po.first_core = (unsigned int)v; break;
-		case 'R': rdma_addr = optarg; break;
-		case 'L': cores_log = optarg; break;
-		case 'x': max_mem = v; break;
-		case 'j': job_mem = v; break;
-		case 'k': part_mib = v; break;
-		case 'A': admin_addr = optarg; break;
-		case 'O': admin_port = v; break;
-		case 'G': admin_port_file = optarg; break;
-		case 'S': stats_open = true; break;
-		case 'K': key_file = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (port > 65535 || admin_port > 65535 || !po.min_cores || po.max_cores < po.min_cores ||
-	    po.max_cores > 1024 || !po.tick_ms || !part_mib || part_mib > 64 ||
-	    !max_mem || !job_mem) {
-		fprintf(stderr, "spare-aggd: option out of range\n");
-		usage(stderr);
+	opt = spare_cli_configure(&cli, argc, argv);
+	if (opt)
+		return opt > 0 ? 0 : 2;
+	po = c.po;
+	addr = c.addr;
+	port_file = c.port_file[0] ? c.port_file : NULL;
+	cores_log = c.cores_log[0] ? c.cores_log : NULL;
+	rdma_addr = c.rdma_addr[0] ? c.rdma_addr : NULL;
+	admin_addr = c.admin_addr[0] ? c.admin_addr : NULL;
+	admin_port_file = c.admin_port_file[0] ? c.admin_port_file : NULL;
+	key_file = c.key_file[0] ? c.key_file : NULL;
+	port = c.port;
+	admin_port = c.admin_port;
+	max_mem = c.max_mem;
+	job_mem = c.job_mem;
+	part_mib = c.part_mib;
+	idle_s = c.idle_s;
+	fc_interval_s = c.fc_interval_s;
+	stats_open = c.stats_open;
+	flowcon = c.flowcon;
+	if (!po.min_cores || po.max_cores < po.min_cores || po.max_cores > 1024 ||
+	    !po.tick_ms || !part_mib || !max_mem || !job_mem) {
+		log_err("option out of range: need 1 <= min-cores <= max-cores <= 1024, "
+			"and tick-ms, max-part-mib, max-mem, max-job-mem above 0");
 		return 2;
 	}
 	if (flowcon && po.policy != AGG_POLICY_WFS) {
-		fprintf(stderr, "spare-aggd: --flowcon sets WFS weights: it needs --policy wfs\n");
+		log_err("--flowcon sets WFS weights: it needs --policy wfs");
 		return 2;
 	}
 	if (flowcon)
@@ -347,6 +403,11 @@ int main(int argc, char **argv)
 			return 1;
 		log_info("operator's view (STATS) on %s", admin_addr);
 	}
+	if (c.metrics_listen[0]) {
+		g.http = spare_http_start(c.metrics_listen, metrics_page, NULL);
+		if (!g.http)
+			return 1;
+	}
 	g.event_fd = eventfd(0, EFD_CLOEXEC);
 	if (g.event_fd < 0) {
 		log_err("eventfd: %s", strerror(errno));
@@ -384,6 +445,10 @@ int main(int argc, char **argv)
 	}
 	event_post();
 	timer_post();
+	if (g.http) {
+		g.http_op.kind = OP_HTTP;
+		http_arm();
+	}
 	if (rdma_addr) {
 		struct sockaddr_in sin;
 		socklen_t sl = sizeof(sin);
@@ -395,6 +460,8 @@ int main(int argc, char **argv)
 		}
 	}
 
+	spare_notify_ready("serving on %s, %u..%u cores", addr, po.min_cores,
+			   po.max_cores);
 	while (!g.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, seen = 0;
@@ -442,12 +509,17 @@ int main(int argc, char **argv)
 			case OP_RDMA_CQ:
 				aggd_rdma_cq_ready();
 				break;
+			case OP_HTTP:
+				spare_http_run(g.http);
+				http_arm();
+				break;
 			}
 		}
 		io_uring_cq_advance(&g.ring, seen);
 		if (timer)
 			on_timer();
 	}
+	spare_notify_stopping();
 	log_info("stopping: %u connections, %llu jobs created, %llu failed",
 	       g.n_conns, (unsigned long long)g.jobs_created,
 	       (unsigned long long)g.jobs_failed);

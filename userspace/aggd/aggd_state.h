@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "aggd_conn.h"
+#include "spare_http.h"
 
 struct agg_pool;
 struct agg_rdma_srv;
@@ -64,6 +65,8 @@ struct aggd_state {
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
 	struct op rdma_cm_op, rdma_cq_op;
+	struct spare_http *http;	/* --metrics-listen, or NULL */
+	struct op http_op;
 	bool rdma_cq_armed;
 };
 

@@ -13,7 +13,7 @@ AGGD_SRCS := $(addprefix userspace/aggd/,aggd_conn.c aggd_jobs.c aggd_migrate.c 
 $(foreach f,aggd_main $(basename $(notdir $(AGGD_SRCS))),$(eval $(f)_CFLAGS := -Iuserspace/sched))
 spare-aggd_SRCS   := userspace/aggd/aggd_main.c $(AGGD_SRCS) userspace/aggd/agg_pool.c \
 		     userspace/aggd/agg_rdma.c $(AGG_CORE_SRCS)
-spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -lsodium -lm
+spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -linih -lmicrohttpd -lsystemd -lsodium -lm
 
 # agg_sched.c orders jobs through libspare-sched (userspace/sched/order.h).
 agg_sched_CFLAGS := -Iuserspace/sched

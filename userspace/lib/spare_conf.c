@@ -160,15 +160,29 @@ void spare_cli_usage(const struct spare_cli *cli, FILE *f, const char *prog)
 		s = &cli->settings[i];
 		if (s->short_opt)
 			snprintf(left, sizeof(left), "-%c, --%s %s", s->short_opt,
-				 s->key, s->arg);
+				 s->key, s->arg ? s->arg : "");
 		else
-			snprintf(left, sizeof(left), "    --%s %s", s->key, s->arg);
+			snprintf(left, sizeof(left), "    --%s %s", s->key,
+				 s->arg ? s->arg : "");
 		if (s->dflt[0] && !strstr(s->help, "default"))
 			fprintf(f, "  %-24s %s [%s]\n", left, s->help, s->dflt);
 		else
 			fprintf(f, "  %-24s %s\n", left, s->help);
 	}
 	fprintf(f, "  -h, --help\n%s", cli->epilog ? cli->epilog : "");
+}
+
+const char *spare_conf_bool(const char *value, bool *out)
+{
+	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1")) {
+		*out = true;
+		return NULL;
+	}
+	if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0")) {
+		*out = false;
+		return NULL;
+	}
+	return "not yes or no";
 }
 
 static const struct spare_setting *by_opt(const struct spare_cli *cli, int opt)
@@ -207,13 +221,14 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 				return -1;
 			}
 		}
-		longopts[n++] = (struct option){ s->key, required_argument,
+		longopts[n++] = (struct option){ s->key,
+						 s->arg ? required_argument : no_argument,
 						 NULL, 0x100 + (int)i };
 		if (s->short_opt) {
 			size_t len = strlen(shortopts);
 
 			shortopts[len] = (char)s->short_opt;
-			shortopts[len + 1] = ':';
+			shortopts[len + 1] = s->arg ? ':' : '\0';
 			shortopts[len + 2] = '\0';
 		}
 	}
@@ -249,9 +264,9 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 			spare_cli_usage(cli, stderr, argv[0]);
 			return -1;
 		}
-		why = cli->set(s->key, optarg, cli->ctx);
+		why = cli->set(s->key, s->arg ? optarg : "yes", cli->ctx);
 		if (why) {
-			log_err("--%s %s: %s", s->key, optarg, why);
+			log_err("--%s %s: %s", s->key, s->arg ? optarg : "", why);
 			return -1;
 		}
 	}

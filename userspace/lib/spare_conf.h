@@ -51,10 +51,16 @@ const char *spare_conf_error(void);
 struct spare_setting {
 	const char	*key;		/* long option and config key */
 	int		short_opt;	/* 0 if none */
-	const char	*arg;		/* placeholder in --help */
+	const char	*arg;		/* placeholder in --help; NULL: a flag */
 	const char	*help;
 	const char	*dflt;		/* "" if none */
 };
+
+/*
+ * A flag (arg NULL) takes no argument on the command line, where it sets
+ * "yes"; in the file it is "key = yes" or "key = no" (spare_conf_bool()).
+ */
+const char *spare_conf_bool(const char *value, bool *out);
 
 struct spare_cli {
 	const char			*usage;		/* first lines of --help */
