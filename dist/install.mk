@@ -11,6 +11,7 @@ INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/spare
 UNITDIR		?= $(PREFIX)/lib/systemd/system
+PYDIR		?= $(PREFIX)/lib/python3/dist-packages
 SYSCONFDIR	?= /etc
 DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
@@ -36,6 +37,9 @@ install: userspace man
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSCONFDIR)/spare
 	install -m 0755 $(INSTALL_PROGS:%=$(OUT)/bin/%) $(DESTDIR)$(SBINDIR)/
 	install -m 0644 $(OUT)/lib/libspare-agg.so $(DESTDIR)$(LIBDIR)/
+	@# The binding beside the library it loads (spare_agg.py looks in ../..).
+	install -d $(DESTDIR)$(PYDIR)
+	install -m 0644 userspace/python/spare_agg.py $(DESTDIR)$(PYDIR)/
 	install -m 0644 userspace/libspare-agg/spare_agg.h kmod/uapi/spare.h \
 		$(DESTDIR)$(INCLUDEDIR)/spare/
 	@# Units with this install's program directory filled in.

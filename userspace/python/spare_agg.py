@@ -13,7 +13,9 @@ follows it there by itself.
 
 Works on any contiguous CPU buffer object with data_ptr() (torch.Tensor) or
 a numpy array. The shared library is found through $SPARE_AGG_LIB, then
-build/lib/libspare-agg.so of this source tree, then the loader's path.
+build/lib/libspare-agg.so of this source tree, then the installed one
+(PREFIX/lib beside PREFIX/lib/python3/dist-packages), then the loader's
+path. Packaged with userspace/python/pyproject.toml (pip wheel).
 """
 import ctypes
 import os
@@ -61,6 +63,9 @@ def _load():
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.environ.get("SPARE_AGG_LIB"),
                   os.path.join(here, "..", "..", "build", "lib", "libspare-agg.so"),
+                  # installed: PREFIX/lib/python3/dist-packages/spare_agg.py
+                  # beside PREFIX/lib/libspare-agg.so (make install, Debian)
+                  os.path.join(here, "..", "..", "libspare-agg.so"),
                   "libspare-agg.so"]
     err = None
     for path in candidates:
