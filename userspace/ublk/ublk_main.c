@@ -27,7 +27,6 @@
  */
 #include <endian.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -41,6 +40,7 @@
 
 #include "donor.h"
 #include "spare_auth.h"
+#include "spare_conf.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_slab.h"
@@ -51,6 +51,8 @@
 #define MAX_IO		(256U * 1024)	/* bytes per request */
 #define MAX_EXT		2		/* MAX_IO <= the smallest slab */
 #define MAX_OPS		(MAX_EXT * SPARE_MAX_REPLICAS)
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
 #define UD_POLL_CQ	(1ULL << 32)	/* user_data: + donor index */
 #define UD_STOP		(2ULL << 32)
 #define UD_TIMER	(3ULL << 32)
@@ -617,180 +619,145 @@ static void control_loop(struct dev *d, int sfd)
 	}
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: spare-ublk --size SIZE --donor HOST[:PORT] [--donor ...] [options]\n"
-"Serve a spare remote-memory swap device through ublk (/dev/ublkbN).\n"
-"  -s, --size SIZE        device size (e.g. 256M)\n"
-"  -S, --slab-size SIZE   slab size, a power of two of 1M..16G (default 1G)\n"
-"  -d, --donor HOST[:PORT] a donor (spared); repeat for more (max %u)\n"
-"  -c, --copies N         copies of every slab, 1..%u, at most the donors (1)\n"
-"  -b, --source ADDR      local address to connect from\n"
-"  -q, --queue-depth N    ublk queue depth, 1..1024 (64)\n"
-"  -k, --key-file PATH    this host's SPARE-1: secret (authenticate donors)\n"
-"  -t, --timeout MS       set-up timeout per step (10000)\n"
-"  -T, --io-timeout MS    fail a donor whose RDMA makes no progress this long\n"
-"                         (10000): its requests fail over to the other copies\n"
-"  -P, --poll-us US       reap RDMA completions this long before sleeping,\n"
-"                         only while RDMA is in flight (0: never, default)\n"
-"  -v, --verbose          debug logging\n"
-"  -h, --help\n", SPARE_MAX_DONORS, SPARE_MAX_REPLICAS);
-}
-
-static int read_key(struct dev *d, const char *path)
+/* The secret never reaches a log line: only the reason does. */
+static const char *read_key(struct dev *d, const char *path)
 {
 	char buf[256];
 	const char *why;
 	FILE *f = fopen(path, "r");
 	size_t n;
 
-	if (!f) {
-		log_err("--key-file %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return strerror(errno);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
 	why = spare_key_parse(buf, d->key);
 	memset(buf, 0, sizeof(buf));
-	if (why) {
-		log_err("--key-file %s: %s", path, why);
-		return -1;
-	}
+	if (why)
+		return why;
 	d->has_key = true;
-	return 0;
+	return NULL;
 }
 
-static int add_donor(struct dev *d, const char *arg)
+static const char *add_donor(struct dev *d, const char *arg)
 {
 	struct donor *dn;
 	const char *colon = strrchr(arg, ':');
 	uint64_t port = SPARE_DEFAULT_PORT;
 	size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
 
-	if (d->nr_donors == SPARE_MAX_DONORS) {
-		log_err("--donor: at most %u donors", SPARE_MAX_DONORS);
-		return -1;
-	}
+	if (d->nr_donors == SPARE_MAX_DONORS)
+		return "too many donors (at most " STR(SPARE_MAX_DONORS) ")";
 	if (!hl || hl >= sizeof(dn->host) ||
-	    (colon && spare_parse_u64(colon + 1, 1, 65535, &port))) {
-		log_err("--donor '%s': expected HOST[:PORT]", arg);
-		return -1;
-	}
+	    (colon && spare_parse_u64(colon + 1, 1, 65535, &port)))
+		return "expected HOST[:PORT]";
 	dn = &d->donors[d->nr_donors++];
 	memcpy(dn->host, arg, hl);
 	dn->host[hl] = 0;
 	snprintf(dn->port, sizeof(dn->port), "%u", (unsigned int)port);
-	return 0;
+	return NULL;
 }
 
+/*
+ * Settings: every key of the config file (/etc/spare/spare-ublk.conf, or
+ * --config PATH, e.g. one per device for spare-ublk@.service) is a long
+ * option too, and the command line wins; "donor" lines add up.
+ */
+#define UBLK_DEFAULT_CONF	"/etc/spare/spare-ublk.conf"
+
+static const struct spare_setting ublk_settings[] = {
+	{ "size", 's', "SIZE", "device size (e.g. 256M; required)", "" },
+	{ "slab-size", 'S', "SIZE", "slab size, a power of two of 1M..16G", "1G" },
+	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " STR(SPARE_MAX_DONORS) " (required)", "" },
+	{ "copies", 'c', "N", "copies of every slab, 1.." STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
+	{ "source", 'b', "ADDR", "local address to connect from", "" },
+	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024", "64" },
+	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
+	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
+	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
+	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
+	{ "verbose", 'v', NULL, "debug logging", "" },
+};
+
+static const char *ublk_set(const char *key, const char *value, void *ctx)
+{
+	struct dev *d = ctx;
+	uint64_t v;
+	bool on;
+	int sh;
+
+	if (!strcmp(key, "size")) {
+		if (spare_parse_size(value, &d->size) || !d->size ||
+		    d->size % SPARE_PAGE_SIZE)
+			return "a size in 4 KiB units";
+	} else if (!strcmp(key, "slab-size")) {
+		if (spare_parse_size(value, &v))
+			return "not a size";
+		sh = spare_ilog2_exact(v);
+		if (sh < SPARE_SLAB_SHIFT_MIN || sh > SPARE_SLAB_SHIFT_MAX)
+			return "a power of two from 1M to 16G";
+		d->slab_shift = (u8)sh;
+	} else if (!strcmp(key, "donor")) {
+		return add_donor(d, value);
+	} else if (!strcmp(key, "copies")) {
+		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
+			return "1.." STR(SPARE_MAX_REPLICAS);
+		d->copies = (u32)v;
+	} else if (!strcmp(key, "source")) {
+		d->source = value[0] ? strdup(value) : NULL;
+		if (value[0] && !d->source)
+			return "out of memory";
+	} else if (!strcmp(key, "queue-depth")) {
+		if (spare_parse_u64(value, 1, 1024, &v))
+			return "1..1024";
+		d->depth = (unsigned int)v;
+	} else if (!strcmp(key, "key-file")) {
+		return value[0] ? read_key(d, value) : NULL;
+	} else if (!strcmp(key, "timeout")) {
+		if (spare_parse_u64(value, 100, 600000, &v))
+			return "100..600000 ms";
+		d->timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "io-timeout")) {
+		if (spare_parse_u64(value, 1000, 600000, &v))
+			return "1000..600000 ms";
+		d->io_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "poll-us")) {
+		if (spare_parse_u64(value, 0, 1000000, &v))
+			return "0..1000000";
+		d->poll_us = (unsigned int)v;
+	} else if (!strcmp(key, "verbose")) {
+		const char *why = spare_conf_bool(value, &on);
+
+		if (why)
+			return why;
+		spare_log_set_level(on ? SPARE_LOG_DEBUG : SPARE_LOG_INFO);
+	} else {
+		return "unknown setting";
+	}
+	return NULL;
+}
+
+/* 0 configured, 1 --help printed, -1 refused (said why). */
 static int parse_args(struct dev *d, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "slab-size", required_argument, NULL, 'S' },
-		{ "donor", required_argument, NULL, 'd' },
-		{ "copies", required_argument, NULL, 'c' },
-		{ "source", required_argument, NULL, 'b' },
-		{ "queue-depth", required_argument, NULL, 'q' },
-		{ "key-file", required_argument, NULL, 'k' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "poll-us", required_argument, NULL, 'P' },
-		{ "io-timeout", required_argument, NULL, 'T' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	const struct spare_cli cli = {
+		.usage = "Serve a spare remote-memory swap device through ublk (/dev/ublkbN).\n"
+			 "Needs --size and at least one --donor.\n",
+		.default_conf = UBLK_DEFAULT_CONF,
+		.settings = ublk_settings,
+		.nsettings = sizeof(ublk_settings) / sizeof(ublk_settings[0]),
+		.set = ublk_set,
+		.ctx = d,
 	};
-	uint64_t v, slab = 1ULL << SPARE_SLAB_SHIFT_DEFAULT;
-	int o, sh;
+	int ret = spare_cli_configure(&cli, argc, argv);
 
-	d->copies = 1;
-	d->depth = 64;
-	d->timeout_ms = 10000;
-	d->io_timeout_ms = 10000;
-	while ((o = getopt_long(argc, argv, "s:S:d:c:b:q:k:t:T:P:vh", opts, NULL)) != -1) {
-		switch (o) {
-		case 's':
-			if (spare_parse_size(optarg, &d->size) || !d->size ||
-			    d->size % SPARE_PAGE_SIZE) {
-				log_err("--size '%s': a size in 4 KiB units", optarg);
-				return -1;
-			}
-			break;
-		case 'S':
-			if (spare_parse_size(optarg, &slab)) {
-				log_err("--slab-size '%s': not a size", optarg);
-				return -1;
-			}
-			break;
-		case 'd':
-			if (add_donor(d, optarg))
-				return -1;
-			break;
-		case 'c':
-			if (spare_parse_u64(optarg, 1, SPARE_MAX_REPLICAS, &v)) {
-				log_err("--copies '%s': 1..%u", optarg, SPARE_MAX_REPLICAS);
-				return -1;
-			}
-			d->copies = (u32)v;
-			break;
-		case 'b':
-			d->source = optarg;
-			break;
-		case 'q':
-			if (spare_parse_u64(optarg, 1, 1024, &v)) {
-				log_err("--queue-depth '%s': 1..1024", optarg);
-				return -1;
-			}
-			d->depth = (unsigned int)v;
-			break;
-		case 'k':
-			if (read_key(d, optarg))
-				return -1;
-			break;
-		case 't':
-			if (spare_parse_u64(optarg, 100, 600000, &v)) {
-				log_err("--timeout '%s': 100..600000 ms", optarg);
-				return -1;
-			}
-			d->timeout_ms = (unsigned int)v;
-			break;
-		case 'T':
-			if (spare_parse_u64(optarg, 1000, 600000, &v)) {
-				log_err("--io-timeout '%s': 1000..600000 ms", optarg);
-				return -1;
-			}
-			d->io_timeout_ms = (unsigned int)v;
-			break;
-		case 'P':
-			if (spare_parse_u64(optarg, 0, 1000000, &v)) {
-				log_err("--poll-us '%s': 0..1000000", optarg);
-				return -1;
-			}
-			d->poll_us = (unsigned int)v;
-			break;
-		case 'v':
-			spare_log_set_level(SPARE_LOG_DEBUG);
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc || !d->size || !d->nr_donors) {
-		usage(stderr);
+	if (ret)
+		return ret;
+	if (!d->size || !d->nr_donors) {
+		log_err("--size and at least one --donor are required (--help)");
 		return -1;
 	}
-	sh = spare_ilog2_exact(slab);
-	if (sh < SPARE_SLAB_SHIFT_MIN || sh > SPARE_SLAB_SHIFT_MAX) {
-		log_err("--slab-size: a power of two from 1M to 16G");
-		return -1;
-	}
-	d->slab_shift = (u8)sh;
 	if (d->copies > d->nr_donors) {
 		log_err("--copies %u needs as many donors (%u given)", d->copies,
 			d->nr_donors);
@@ -863,8 +830,9 @@ int main(int argc, char **argv)
 	u32 i;
 
 	spare_log_init("spare-ublk", SPARE_LOG_INFO);
-	if (parse_args(d, argc, argv))
-		return 2;
+	ret = parse_args(d, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 2;
 	if (ublk_check_kernel(&d->ctrl, why, sizeof(why))) {
 		log_err("%s", why);
 		ublk_ctrl_close(&d->ctrl);
