@@ -71,24 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int once;
 	int keyed;
 
-	if (!once) {
-		spare_log_init("fuzz", SPARE_LOG_ERR);
-		check(sodium_init() >= 0);
-		dispatch_init();
-		migrate_init();
-		once = 1;
-	}
 	if (size < 1)
 		return 0;
-	memset(&g, 0, sizeof(g));
-	g.pool = (struct agg_pool *)&g;	/* not dereferenced by the stubs */
-	g.mem_max = 1 << 20;
-	g.job_mem_max = 1 << 18;
-	g.max_push = 4096;
-	g.now_ns = 1;
+	harness_reset("fuzz");
 	keyed = data[0] & 1;
 	if (keyed) {
 		memcpy(g.peer_key, key, sizeof(key));

@@ -39,21 +39,7 @@ static void on_sent(const struct agg_hdr *h, const void *payload, size_t len)
 
 static void setup(bool flowcon)
 {
-	static int once;
-
-	if (!once) {
-		spare_log_init("test_aggd_report", SPARE_LOG_ERR);
-		check(sodium_init() >= 0);
-		dispatch_init();
-		migrate_init();
-		once = 1;
-	}
-	memset(&g, 0, sizeof(g));
-	g.pool = (struct agg_pool *)&g;
-	g.mem_max = 1 << 20;
-	g.job_mem_max = 1 << 18;
-	g.max_push = 4096;
-	g.now_ns = 1;
+	harness_reset("test_aggd_report");
 	harness_sent = on_sent;
 	memset(harness_weight, 0, sizeof(harness_weight));
 	if (flowcon)
