@@ -148,14 +148,6 @@ struct aggd_cfg {
 	bool stats_open, flowcon;
 };
 
-static const char *cfg_str(char *dst, size_t len, const char *value)
-{
-	if (strlen(value) >= len)
-		return "too long";
-	memcpy(dst, value, strlen(value) + 1);
-	return NULL;
-}
-
 static const char *cfg_u64(const char *value, uint64_t max, uint64_t *out)
 {
 	return spare_parse_u64(value, 0, max, out) ? "not a number in range" : NULL;
@@ -184,11 +176,11 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	const char *why;
 
 	if (!strcmp(key, "addr"))
-		return cfg_str(c->addr, sizeof(c->addr), value);
+		return spare_conf_str(c->addr, sizeof(c->addr), value);
 	if (!strcmp(key, "port"))
 		return cfg_u64(value, 65535, &c->port);
 	if (!strcmp(key, "port-file"))
-		return cfg_str(c->port_file, sizeof(c->port_file), value);
+		return spare_conf_str(c->port_file, sizeof(c->port_file), value);
 	if (!strcmp(key, "policy"))
 		return agg_policy_parse(value, &c->po.policy) ? "unknown policy" : NULL;
 	if (!strcmp(key, "min-cores") || !strcmp(key, "max-cores") ||
@@ -207,9 +199,9 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return NULL;
 	}
 	if (!strcmp(key, "rdma"))
-		return cfg_str(c->rdma_addr, sizeof(c->rdma_addr), value);
+		return spare_conf_str(c->rdma_addr, sizeof(c->rdma_addr), value);
 	if (!strcmp(key, "cores-log"))
-		return cfg_str(c->cores_log, sizeof(c->cores_log), value);
+		return spare_conf_str(c->cores_log, sizeof(c->cores_log), value);
 	if (!strcmp(key, "max-mem"))
 		return cfg_u64(value, UINT32_MAX, &c->max_mem);
 	if (!strcmp(key, "max-job-mem"))
@@ -219,15 +211,15 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	if (!strcmp(key, "idle-timeout"))
 		return cfg_seconds(value, true, 1e7, &c->idle_s);
 	if (!strcmp(key, "admin-addr"))
-		return cfg_str(c->admin_addr, sizeof(c->admin_addr), value);
+		return spare_conf_str(c->admin_addr, sizeof(c->admin_addr), value);
 	if (!strcmp(key, "admin-port"))
 		return cfg_u64(value, 65535, &c->admin_port);
 	if (!strcmp(key, "admin-port-file"))
-		return cfg_str(c->admin_port_file, sizeof(c->admin_port_file), value);
+		return spare_conf_str(c->admin_port_file, sizeof(c->admin_port_file), value);
 	if (!strcmp(key, "stats-on-data-port"))
 		return spare_conf_bool(value, &c->stats_open);
 	if (!strcmp(key, "peer-key-file"))
-		return cfg_str(c->key_file, sizeof(c->key_file), value);
+		return spare_conf_str(c->key_file, sizeof(c->key_file), value);
 	if (!strcmp(key, "flowcon"))
 		return spare_conf_bool(value, &c->flowcon);
 	if (!strcmp(key, "flowcon-interval"))
@@ -239,7 +231,7 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		if (value[0] && spare_http_parse_listen(value, host, sizeof(host),
 							&port, &why))
 			return why;
-		return cfg_str(c->metrics_listen, sizeof(c->metrics_listen), value);
+		return spare_conf_str(c->metrics_listen, sizeof(c->metrics_listen), value);
 	}
 	return "unknown setting";
 }

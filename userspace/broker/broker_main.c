@@ -84,14 +84,6 @@ static const char *set_u32(const char *value, uint64_t min, uint64_t max, uint32
 	return NULL;
 }
 
-static const char *set_str(char *dst, size_t len, const char *value)
-{
-	if (strlen(value) >= len)
-		return "too long";
-	strcpy(dst, value);
-	return NULL;
-}
-
 static const char *cfg_set(const char *key, const char *value, void *ctx)
 {
 	struct cfg *c = ctx;
@@ -103,10 +95,10 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	if (!strcmp(key, "listen")) {
 		if (spare_http_parse_listen(value, host, sizeof(host), &port, &why))
 			return why;
-		return set_str(c->listen, sizeof(c->listen), value);
+		return spare_conf_str(c->listen, sizeof(c->listen), value);
 	}
 	if (!strcmp(key, "port-file"))
-		return set_str(c->port_file, sizeof(c->port_file), value);
+		return spare_conf_str(c->port_file, sizeof(c->port_file), value);
 	if (!strcmp(key, "broker-id")) {
 		char id[BROKER_ID_LEN] = "";
 
@@ -119,9 +111,9 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return NULL;
 	}
 	if (!strcmp(key, "host-keys"))
-		return set_str(c->host_keys, sizeof(c->host_keys), value);
+		return spare_conf_str(c->host_keys, sizeof(c->host_keys), value);
 	if (!strcmp(key, "grant-key-file"))
-		return set_str(c->grant_key_file, sizeof(c->grant_key_file), value);
+		return spare_conf_str(c->grant_key_file, sizeof(c->grant_key_file), value);
 	if (!strcmp(key, "grant-key-id"))
 		return set_u32(value, 0, UINT32_MAX, &c->grant_key_id);
 	if (!strcmp(key, "lease"))
@@ -146,7 +138,7 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	if (!strcmp(key, "metrics-listen")) {
 		if (value[0] && spare_http_parse_listen(value, host, sizeof(host), &port, &why))
 			return why;
-		return set_str(c->metrics_listen, sizeof(c->metrics_listen), value);
+		return spare_conf_str(c->metrics_listen, sizeof(c->metrics_listen), value);
 	}
 	return "unknown setting";
 }

@@ -185,6 +185,16 @@ const char *spare_conf_bool(const char *value, bool *out)
 	return "not yes or no";
 }
 
+const char *spare_conf_str(char *dst, size_t len, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (n >= len)
+		return "too long";
+	memcpy(dst, value, n + 1);
+	return NULL;
+}
+
 static const struct spare_setting *by_opt(const struct spare_cli *cli, int opt)
 {
 	unsigned int i;

@@ -62,6 +62,9 @@ struct spare_setting {
  */
 const char *spare_conf_bool(const char *value, bool *out);
 
+/* Copy @value into @dst (@len bytes with the NUL), or "too long". */
+const char *spare_conf_str(char *dst, size_t len, const char *value);
+
 struct spare_cli {
 	const char			*usage;		/* first lines of --help */
 	const char			*epilog;	/* last lines, or NULL */
