@@ -110,12 +110,10 @@ static int read_peer_key(const char *path)
  * and the command line wins (spare_conf.h).
  */
 #define AGGD_DEFAULT_CONF	"/etc/spare/spare-aggd.conf"
-#define STR_(x)			#x
-#define STR(x)			STR_(x)
 
 static const struct spare_setting aggd_settings[] = {
 	{ "addr", 'a', "ADDR", "listen address", "0.0.0.0" },
-	{ "port", 'p', "PORT", "TCP port (0 picks one)", STR(AGG_DEFAULT_PORT) },
+	{ "port", 'p', "PORT", "TCP port (0 picks one)", SPARE_STR(AGG_DEFAULT_PORT) },
 	{ "port-file", 0, "FILE", "write the bound port to FILE", "" },
 	{ "policy", 'P', "NAME", "fifo | wfs | las | dlas", "wfs" },
 	{ "min-cores", 0, "N", "pool threads always awake", "1" },
@@ -300,7 +298,7 @@ int main(int argc, char **argv)
 		.epilog = "\nSIGTERM/SIGINT stop.\n",
 		.default_conf = AGGD_DEFAULT_CONF,
 		.settings = aggd_settings,
-		.nsettings = sizeof(aggd_settings) / sizeof(aggd_settings[0]),
+		.nsettings = ARRAY_SIZE(aggd_settings),
 		.set = cfg_set,
 		.ctx = &c,
 	};

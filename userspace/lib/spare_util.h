@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal: SPARE_STR(SPARE_MAX_DONORS) is "8". */
+#define SPARE_STR_(x)	#x
+#define SPARE_STR(x)	SPARE_STR_(x)
 
 /*
  * Parse a byte size: a decimal number with an optional binary suffix

@@ -51,8 +51,6 @@
 #define MAX_IO		(256U * 1024)	/* bytes per request */
 #define MAX_EXT		2		/* MAX_IO <= the smallest slab */
 #define MAX_OPS		(MAX_EXT * SPARE_MAX_REPLICAS)
-#define STR_(x)		#x
-#define STR(x)		STR_(x)
 #define UD_POLL_CQ	(1ULL << 32)	/* user_data: + donor index */
 #define UD_STOP		(2ULL << 32)
 #define UD_TIMER	(3ULL << 32)
@@ -648,7 +646,7 @@ static const char *add_donor(struct dev *d, const char *arg)
 	size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
 
 	if (d->nr_donors == SPARE_MAX_DONORS)
-		return "too many donors (at most " STR(SPARE_MAX_DONORS) ")";
+		return "too many donors (at most " SPARE_STR(SPARE_MAX_DONORS) ")";
 	if (!hl || hl >= sizeof(dn->host) ||
 	    (colon && spare_parse_u64(colon + 1, 1, 65535, &port)))
 		return "expected HOST[:PORT]";
@@ -669,8 +667,8 @@ static const char *add_donor(struct dev *d, const char *arg)
 static const struct spare_setting ublk_settings[] = {
 	{ "size", 's', "SIZE", "device size (e.g. 256M; required)", "" },
 	{ "slab-size", 'S', "SIZE", "slab size, a power of two of 1M..16G", "1G" },
-	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " STR(SPARE_MAX_DONORS) " (required)", "" },
-	{ "copies", 'c', "N", "copies of every slab, 1.." STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
+	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
+	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024", "64" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
@@ -702,7 +700,7 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		return add_donor(d, value);
 	} else if (!strcmp(key, "copies")) {
 		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
-			return "1.." STR(SPARE_MAX_REPLICAS);
+			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
 		d->copies = (u32)v;
 	} else if (!strcmp(key, "source")) {
 		d->source = value[0] ? strdup(value) : NULL;
@@ -746,7 +744,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 			 "Needs --size and at least one --donor.\n",
 		.default_conf = UBLK_DEFAULT_CONF,
 		.settings = ublk_settings,
-		.nsettings = sizeof(ublk_settings) / sizeof(ublk_settings[0]),
+		.nsettings = ARRAY_SIZE(ublk_settings),
 		.set = ublk_set,
 		.ctx = d,
 	};
