@@ -87,7 +87,7 @@ struct dev {
 	u8		slab_shift;
 	u32		copies;
 	unsigned int	depth;
-	const char	*source;
+	char		source[64];	/* local address, or "" */
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
@@ -703,9 +703,7 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
 		d->copies = (u32)v;
 	} else if (!strcmp(key, "source")) {
-		d->source = value[0] ? strdup(value) : NULL;
-		if (value[0] && !d->source)
-			return "out of memory";
+		return spare_conf_str(d->source, sizeof(d->source), value);
 	} else if (!strcmp(key, "queue-depth")) {
 		if (spare_parse_u64(value, 1, 1024, &v))
 			return "1..1024";
@@ -781,7 +779,7 @@ static int setup_rdma(struct dev *d)
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];
 
-		dn->source = d->source;
+		dn->source = d->source[0] ? d->source : NULL;
 		dn->timeout_ms = d->timeout_ms;
 		dn->uuid = d->uuid;
 		dn->key = d->has_key ? d->key : NULL;
