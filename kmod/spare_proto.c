@@ -24,6 +24,11 @@
 #include "spare_proto.h"
 
 SPARE_STATIC_ASSERT(sizeof(struct spare_msg_hdr) == 16, "header size");
+SPARE_STATIC_ASSERT(SPARE_GRANT_PARTS * SPARE_GRANT_PART_LEN >= SPARE_GRANT_SIZE &&
+		    (SPARE_GRANT_PARTS - 1) * SPARE_GRANT_PART_LEN < SPARE_GRANT_SIZE,
+		    "grant parts");
+SPARE_STATIC_ASSERT(sizeof(struct spare_msg_grant) ==
+		    SPARE_MSG_SIZE - sizeof(struct spare_msg_hdr), "grant part size");
 SPARE_STATIC_ASSERT(sizeof(struct spare_msg) == SPARE_MSG_SIZE, "message size");
 SPARE_STATIC_ASSERT(sizeof(struct spare_conn_priv) <= 56, "RC private data");
 
@@ -61,6 +66,7 @@ static const char *const msg_type_names[SPARE_MSG_TYPE_MAX + 1] = {
 	[SPARE_MSG_HEARTBEAT]		= "HEARTBEAT",
 	[SPARE_MSG_AUTH_CHALLENGE]	= "AUTH_CHALLENGE",
 	[SPARE_MSG_AUTH_RESPONSE]	= "AUTH_RESPONSE",
+	[SPARE_MSG_GRANT]		= "GRANT",
 };
 
 const char *spare_msg_type_name(unsigned int type)
@@ -105,6 +111,7 @@ static size_t body_size(unsigned int type)
 	case SPARE_MSG_HEARTBEAT:	return sizeof(struct spare_msg_heartbeat);
 	case SPARE_MSG_AUTH_CHALLENGE:	return sizeof(struct spare_msg_auth_challenge);
 	case SPARE_MSG_AUTH_RESPONSE:	return sizeof(struct spare_msg_auth_response);
+	case SPARE_MSG_GRANT:		return sizeof(struct spare_msg_grant);
 	}
 	return 0;
 }
@@ -182,6 +189,22 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_AUTH_RESPONSE:
 		return SPARE_PROTO_OK;
+	case SPARE_MSG_GRANT:
+		if (!all_zero(m->grant.reserved, sizeof(m->grant.reserved)))
+			return SPARE_PROTO_ERESERVED;
+		if (m->grant.parts != SPARE_GRANT_PARTS ||
+		    m->grant.part >= SPARE_GRANT_PARTS)
+			return SPARE_PROTO_EFIELD;
+		/* The last part's bytes past the grant are padding. */
+		if (m->grant.part == SPARE_GRANT_PARTS - 1) {
+			size_t used = SPARE_GRANT_SIZE -
+				      (SPARE_GRANT_PARTS - 1) * SPARE_GRANT_PART_LEN;
+
+			if (!all_zero(m->grant.data + used,
+				      SPARE_GRANT_PART_LEN - used))
+				return SPARE_PROTO_ERESERVED;
+		}
+		return SPARE_PROTO_OK;
 	}
 	return SPARE_PROTO_ETYPE;
 }
@@ -215,6 +238,42 @@ int spare_msg_check(const void *buf, size_t len, unsigned int *type)
 	if (type)
 		*type = t;
 	return SPARE_PROTO_OK;
+}
+
+static size_t grant_part_len(unsigned int part)
+{
+	size_t off = (size_t)part * SPARE_GRANT_PART_LEN;
+
+	return SPARE_GRANT_SIZE - off < SPARE_GRANT_PART_LEN ?
+	       SPARE_GRANT_SIZE - off : SPARE_GRANT_PART_LEN;
+}
+
+void spare_grant_part_init(struct spare_msg *m, const void *grant,
+			   unsigned int part, u32 seq)
+{
+	spare_msg_init(m, SPARE_MSG_GRANT, seq);
+	m->grant.part = (u8)part;
+	m->grant.parts = SPARE_GRANT_PARTS;
+	memcpy(m->grant.data, (const u8 *)grant + part * SPARE_GRANT_PART_LEN,
+	       grant_part_len(part));
+}
+
+int spare_grant_part_take(struct spare_grant_rx *rx, const struct spare_msg *m)
+{
+	unsigned int part = m->grant.part;
+
+	if (part != rx->next) {
+		rx->next = 0;
+		return -1;
+	}
+	memcpy(rx->buf + part * SPARE_GRANT_PART_LEN, m->grant.data,
+	       grant_part_len(part));
+	if (part + 1 < SPARE_GRANT_PARTS) {
+		rx->next = part + 1;
+		return 0;
+	}
+	rx->next = 0;
+	return 1;
 }
 
 void spare_conn_priv_init(struct spare_conn_priv *p, enum spare_conn_kind kind,

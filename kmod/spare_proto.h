@@ -22,6 +22,7 @@ typedef uint64_t u64;
 #endif
 
 #include "uapi/spare.h"
+#include "uapi/spare_grant.h"
 
 /*
  * Errors returned by spare_msg_check(); each names the first rule broken.
@@ -62,6 +63,23 @@ void spare_conn_priv_init(struct spare_conn_priv *p, enum spare_conn_kind kind,
 			  const u8 client_uuid[16], u64 session_cookie,
 			  u32 queue_depth);
 int spare_conn_priv_check(const void *buf, size_t len);
+
+/*
+ * Grants travel in SPARE_GRANT_PARTS GRANT messages (uapi/spare.h).
+ * spare_grant_part_init() builds part @part of the SPARE_GRANT_SIZE bytes
+ * at @grant. The receiver feeds each checked GRANT message to
+ * spare_grant_part_take(): 1 when @rx->buf holds a whole grant, 0 when
+ * more parts are due, -1 when the part is out of order (the partial grant
+ * is dropped; the next part 0 starts over).
+ */
+struct spare_grant_rx {
+	u8		buf[SPARE_GRANT_SIZE];
+	unsigned int	next;		/* part expected */
+};
+
+void spare_grant_part_init(struct spare_msg *m, const void *grant,
+			   unsigned int part, u32 seq);
+int spare_grant_part_take(struct spare_grant_rx *rx, const struct spare_msg *m);
 
 /*
  * Lay out the bytes both sides feed to HMAC-SHA-256 for the proof of

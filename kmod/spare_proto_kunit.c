@@ -33,6 +33,9 @@ static void proto_roundtrip_every_type(struct kunit *test)
 		case SPARE_MSG_AUTH_CHALLENGE:
 			m.auth_challenge.nonce[3] = 1;
 			break;
+		case SPARE_MSG_GRANT:
+			m.grant.parts = SPARE_GRANT_PARTS;
+			break;
 		}
 		got = 0;
 		KUNIT_EXPECT_EQ_MSG(test, spare_msg_check(&m, sizeof(m), &got),

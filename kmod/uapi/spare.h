@@ -30,6 +30,7 @@
  *   AUTH_RESPONSE    ------->      (client's proof)
  *                    <-------      AUTH_RESPONSE (donor's proof)
  *                    <-------      HELLO_REPLY (session cookie, slab size)
+ *   GRANT(part 0..6) ------->      (a broker's grant, 40 bytes a part; no reply)
  *   MAP(slab, grant) ------->
  *                    <-------      MAPPED(slab, addr, rkey) or status != 0
  *   UNMAP(slab)      ------->      (MR deregistered, memory zeroed)
@@ -45,7 +46,7 @@
 #include <linux/types.h>
 
 #define SPARE_PROTO_MAGIC	0x31525053U	/* "SPR1" little-endian */
-#define SPARE_PROTO_VERSION	2	/* 2: host authentication */
+#define SPARE_PROTO_VERSION	3	/* 2: host authentication; 3: GRANT */
 #define SPARE_MSG_SIZE		64
 #define SPARE_DEFAULT_PORT	18515
 
@@ -66,7 +67,8 @@ enum spare_msg_type {
 	SPARE_MSG_HEARTBEAT	 = 9,
 	SPARE_MSG_AUTH_CHALLENGE = 10,
 	SPARE_MSG_AUTH_RESPONSE	 = 11,
-	SPARE_MSG_TYPE_MAX	 = 11,
+	SPARE_MSG_GRANT		 = 12,
+	SPARE_MSG_TYPE_MAX	 = 12,
 };
 
 /* Status codes carried in replies. */
@@ -154,9 +156,36 @@ struct spare_msg_hello_reply {
 	__u8	reserved[7];
 };
 
-/* client -> donor: lend me one slab, identified by the client's slab id */
+/*
+ * client -> donor: one part of a grant (kmod/uapi/spare_grant.h), which is
+ * larger than a message. The SPARE_GRANT_PARTS parts of one grant are sent
+ * back to back, in order, part p carrying bytes [40p, 40p + 40) of it (the
+ * last part's bytes past the grant are zero). The donor verifies the grant
+ * when the last part arrives and sends nothing back: a grant it refused
+ * (logged there with the reason) makes the MAPs that name it fail with
+ * SPARE_ST_BAD_GRANT. Grants are sent after HELLO_REPLY, before the MAPs
+ * they cover, again on every new session.
+ */
+#define SPARE_GRANT_PART_LEN	40
+#define SPARE_GRANT_PARTS	7	/* DIV_ROUND_UP(SPARE_GRANT_SIZE, 40) */
+
+struct spare_msg_grant {
+	__u8	part;			/* 0 .. SPARE_GRANT_PARTS - 1 */
+	__u8	parts;			/* SPARE_GRANT_PARTS */
+	__u8	reserved[6];
+	__u8	data[SPARE_GRANT_PART_LEN];
+};
+
+/*
+ * client -> donor: lend me one slab, identified by the client's slab id.
+ * A donor with a grant key lends only against grants: @grant names one the
+ * client sent in this session (the first 8 bytes of its grant_id, as a
+ * little-endian number), and the client may hold at most as many slabs as
+ * the grants it sent and that have not expired cover together. A donor
+ * without a grant key ignores @grant.
+ */
 struct spare_msg_map {
-	__le64	grant;			/* grant token from the broker, or 0 */
+	__le64	grant;			/* a grant's token, or 0 */
 	__le32	slab_id;		/* client-chosen, unique per session */
 	__le32	reserved;
 };
@@ -213,6 +242,7 @@ struct spare_msg {
 		struct spare_msg_heartbeat	 heartbeat;
 		struct spare_msg_auth_challenge	 auth_challenge;
 		struct spare_msg_auth_response	 auth_response;
+		struct spare_msg_grant		 grant;
 		__u8 pad[SPARE_MSG_SIZE - sizeof(struct spare_msg_hdr)];
 	};
 };

@@ -14,7 +14,12 @@ test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bsta
 test_broker_state_CFLAGS := -Iuserspace/broker -Iuserspace/sched
 test_broker_state_LDLIBS := -lsodium
 
-# spared's broker side: the brokers list and spared_grant_check().
+# spared: the grant ledger (grants.c) and the brokers list (broker_link.c).
+UNIT_TESTS += test_spared_grants
+test_spared_grants_SRCS   := tests/unit/test_spared_grants.c userspace/spared/grants.c
+test_spared_grants_CFLAGS := -Iuserspace/spared
+test_spared_grants_LDLIBS := -lsodium -lz
+
 UNIT_TESTS += test_spared_broker_link
 test_spared_broker_link_SRCS   := tests/unit/test_spared_broker_link.c userspace/spared/broker_link.c
 test_spared_broker_link_CFLAGS := -Iuserspace/spared

@@ -86,6 +86,11 @@ static void make_valid(struct spare_msg *m, unsigned int type)
 		memset(m->auth_response.mac, 0xc3,
 		       sizeof(m->auth_response.mac));
 		break;
+	case SPARE_MSG_GRANT:
+		m->grant.part = 1;
+		m->grant.parts = SPARE_GRANT_PARTS;
+		memset(m->grant.data, 0x77, sizeof(m->grant.data));
+		break;
 	}
 }
 
@@ -104,6 +109,7 @@ static size_t body_len(unsigned int type)
 	case SPARE_MSG_HEARTBEAT:	return sizeof(struct spare_msg_heartbeat);
 	case SPARE_MSG_AUTH_CHALLENGE:	return sizeof(struct spare_msg_auth_challenge);
 	case SPARE_MSG_AUTH_RESPONSE:	return sizeof(struct spare_msg_auth_response);
+	case SPARE_MSG_GRANT:		return sizeof(struct spare_msg_grant);
 	}
 	return 0;
 }
@@ -117,10 +123,10 @@ static void test_layout(void)
 	EXPECT_EQ(sizeof(struct spare_msg_hdr), 16);
 	EXPECT(sizeof(struct spare_conn_priv) <= 56);
 	EXPECT_EQ(offsetof(struct spare_msg, hello), 16);
-	/* Little-endian on the wire whatever the host: "SPR1", version 2. */
+	/* Little-endian on the wire whatever the host: "SPR1", version 3. */
 	spare_msg_init(&m, SPARE_MSG_UNMAP, 0x0a0b0c0d);
 	EXPECT(!memcmp(b, "SPR1", 4));
-	EXPECT_EQ(b[4], 2);
+	EXPECT_EQ(b[4], 3);
 	EXPECT_EQ(b[5], 0);
 	EXPECT_EQ(b[6], SPARE_MSG_UNMAP);
 	EXPECT_EQ(b[7], 0);
@@ -158,7 +164,7 @@ static void test_roundtrip_all_types(void)
 		spare_msg_init(&m, t, 0);
 		if (t != SPARE_MSG_HELLO && t != SPARE_MSG_HELLO_REPLY &&
 		    t != SPARE_MSG_MAPPED && t != SPARE_MSG_EVICT &&
-		    t != SPARE_MSG_AUTH_CHALLENGE)
+		    t != SPARE_MSG_AUTH_CHALLENGE && t != SPARE_MSG_GRANT)
 			EXPECT_EQ(check(&m), SPARE_PROTO_OK);
 	}
 	/* Type argument is optional. */
@@ -248,6 +254,54 @@ static void test_padding_rule(void)
 			}
 		}
 	}
+}
+
+/* Version 3: a grant in SPARE_GRANT_PARTS GRANT messages. */
+static void test_grant_rules(void)
+{
+	struct spare_grant_rx grx = { .next = 0 };
+	uint8_t grant[SPARE_GRANT_SIZE];
+	struct spare_msg m;
+	unsigned int p;
+	size_t i;
+
+	EXPECT_EQ(sizeof(struct spare_msg_grant), SPARE_MSG_SIZE - 16);
+	make_valid(&m, SPARE_MSG_GRANT);
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	m.grant.reserved[0] = 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
+	make_valid(&m, SPARE_MSG_GRANT);
+	m.grant.parts = SPARE_GRANT_PARTS + 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	make_valid(&m, SPARE_MSG_GRANT);
+	m.grant.part = SPARE_GRANT_PARTS;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+
+	/* round trip, and the last part's tail is padding */
+	for (i = 0; i < sizeof(grant); i++)
+		grant[i] = (uint8_t)(i * 7 + 1);
+	for (p = 0; p < SPARE_GRANT_PARTS; p++) {
+		spare_grant_part_init(&m, grant, p, p);
+		EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+		if (p == SPARE_GRANT_PARTS - 1) {
+			struct spare_msg bad = m;
+
+			bad.grant.data[SPARE_GRANT_PART_LEN - 1] = 1;
+			EXPECT_EQ(check(&bad), SPARE_PROTO_ERESERVED);
+		}
+		EXPECT_EQ(spare_grant_part_take(&grx, &m), p + 1 == SPARE_GRANT_PARTS);
+	}
+	EXPECT(memcmp(grx.buf, grant, sizeof(grant)) == 0);
+	EXPECT_EQ(grx.next, 0);
+
+	/* out of order: dropped, and part 0 starts over */
+	spare_grant_part_init(&m, grant, 0, 0);
+	EXPECT_EQ(spare_grant_part_take(&grx, &m), 0);
+	spare_grant_part_init(&m, grant, 2, 0);
+	EXPECT_EQ(spare_grant_part_take(&grx, &m), -1);
+	EXPECT_EQ(grx.next, 0);
+	spare_grant_part_init(&m, grant, 1, 0);
+	EXPECT_EQ(spare_grant_part_take(&grx, &m), -1);
 }
 
 static void test_hello_rules(void)
@@ -535,6 +589,7 @@ int main(void)
 	TAP_RUN(test_header_rules);
 	TAP_RUN(test_padding_rule);
 	TAP_RUN(test_hello_rules);
+	TAP_RUN(test_grant_rules);
 	TAP_RUN(test_auth_rules);
 	TAP_RUN(test_auth_transcript);
 	TAP_RUN(test_hello_reply_rules);

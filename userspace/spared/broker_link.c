@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spared <-> spare-broker: heartbeats and grant checks (broker_link.h).
+ * spared <-> spare-broker: registration and heartbeats (broker_link.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -255,45 +255,6 @@ void broker_link_stop(struct broker_link *l)
 	pthread_mutex_destroy(&l->mu);
 	sodium_memzero(l, sizeof(*l));
 	free(l);
-}
-
-int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *key,
-		       const char *donor_id, size_t max_live)
-{
-	memset(g, 0, sizeof(*g));
-	if (!key || !donor_id || !donor_id[0] || strlen(donor_id) >= sizeof(g->donor_id))
-		return -EINVAL;
-	g->key = *key;
-	strcpy(g->donor_id, donor_id);
-	return spare_grant_replay_init(&g->replay, max_live);
-}
-
-void spared_grants_free(struct spared_grants *g)
-{
-	spare_grant_replay_free(&g->replay);
-	sodium_memzero(g, sizeof(*g));
-}
-
-int spared_grant_check(struct spared_grants *g, const void *buf, size_t len, bool hex,
-		       const char *client_id, uint64_t now, struct spare_grant_info *info)
-{
-	struct spare_grant gr;
-
-	if (hex) {
-		char text[SPARE_GRANT_HEX_LEN + 1];
-
-		if (len != SPARE_GRANT_HEX_LEN)
-			return SPARE_GRANT_MALFORMED;
-		memcpy(text, buf, len);
-		text[len] = 0;
-		if (spare_grant_from_hex(text, &gr))
-			return SPARE_GRANT_MALFORMED;
-	} else {
-		if (len != SPARE_GRANT_SIZE)
-			return SPARE_GRANT_MALFORMED;
-		memcpy(&gr, buf, sizeof(gr));
-	}
-	return spare_grant_verify(&gr, &g->key, 1, g->donor_id, client_id, now, &g->replay, info);
 }
 
 struct broker_link *spared_broker_link_start(const struct spared *d)

@@ -2,7 +2,7 @@
 /*
  * spared's side of spare-broker: REGISTER and HEARTBEAT to every broker in
  * its config (one thread per broker, blocking I/O with timeouts, reconnect
- * with exponential back-off), and the grant check for the MAP path.
+ * with exponential back-off). The grant check is grants.h's.
  * Documentation/spared.md "Brokers".
  */
 #ifndef SPARED_BROKER_LINK_H
@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "broker_proto.h"
-#include "spare_grant_lib.h"
 
 #define BROKER_LINK_MAX		8	/* brokers in "brokers = a:p,b:p" */
 
@@ -45,35 +44,6 @@ void broker_link_set_free(struct broker_link *l, uint64_t free_slabs);
 unsigned int broker_link_connected(const struct broker_link *l);
 /* Stop and join the threads, wipe the key. NULL is fine. */
 void broker_link_stop(struct broker_link *l);
-
-/*
- * The MAP path's grant check (not wired to MAP yet: the kernel does not send
- * grants). A donor with a grant key verifies each grant's form, key, tag,
- * time window, donor (this one) and client (the authenticated one, or any
- * when the session is not authenticated: @client_id NULL), and records it
- * in the replay cache.
- */
-struct spared_grants {
-	struct spare_grant_key		key;
-	char				donor_id[SPARE_GRANT_DONOR_LEN];
-	struct spare_grant_replay	replay;
-};
-
-/* 0, or -errno. @max_live: grants remembered for replay at once. */
-int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *key,
-		       const char *donor_id, size_t max_live);
-void spared_grants_free(struct spared_grants *g);
-
-/*
- * Check the grant in @buf (@len bytes: SPARE_GRANT_SIZE, or
- * SPARE_GRANT_HEX_LEN hex digits when @hex) at wall-clock @now. Returns
- * SPARE_GRANT_OK or a negative enum spare_grant_result; fills @info on
- * success.
- */
-int spared_grant_check(struct spared_grants *g, const void *buf, size_t len, bool hex,
-		       const char *client_id, uint64_t now, struct spare_grant_info *info);
-
-
 
 struct spared;
 /*

@@ -34,6 +34,9 @@ const struct spare_setting spared_settings[] = {
 	{ "brokers",	0,  "HOST:PORT,...", "spare-brokers to register and heartbeat with (default: none)", "" },
 	{ "broker-key-file", 0, "PATH", "this donor's \"SPARE-1:...\" secret at the brokers", "" },
 	{ "domain",	0,  "LABEL", "failure domain (rack, PDU) reported to the brokers", "default" },
+	{ "grant-key-file", 0, "PATH", "the brokers' grant key, \"SPARE-1:...\": lend only against grants (default: none, no grants needed)", "" },
+	{ "grant-key-id", 0, "N",    "the grant key's id, as the brokers' grant-key-id", "1" },
+	{ "max-grants",	0,  "N",     "with grant-key-file: unexpired grants remembered at once", "65536" },
 	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
 	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
 	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
@@ -141,6 +144,18 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (strlen(value) >= sizeof(cfg->broker_key_file))
 			return "path too long";
 		strcpy(cfg->broker_key_file, value);
+	} else if (!strcmp(key, "grant-key-file")) {
+		if (strlen(value) >= sizeof(cfg->grant_key_file))
+			return "path too long";
+		strcpy(cfg->grant_key_file, value);
+	} else if (!strcmp(key, "grant-key-id")) {
+		if (spare_parse_u64(value, 0, UINT32_MAX, &v))
+			return "not a key id (0-4294967295)";
+		cfg->grant_key_id = (uint32_t)v;
+	} else if (!strcmp(key, "max-grants")) {
+		if (spare_parse_u64(value, 1, 1 << 24, &v))
+			return "not a count (1-16777216)";
+		cfg->max_grants = (unsigned int)v;
 	} else if (!strcmp(key, "domain")) {
 		if (!value[0] || strlen(value) >= sizeof(cfg->domain) || strpbrk(value, " \t"))
 			return "a label of 1-31 characters without blanks";

@@ -53,6 +53,15 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    st->maps * d->pool.slab_size);
 	put_u64(m, "spared_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
 	put_u64(m, "spared_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
+	put_u64(m, "spared_grants_required", SPARE_GAUGE,
+	    "1 if MAPs need a broker's grant (grant-key-file is set).", d->grants_on);
+	put_u64(m, "spared_grants_accepted_total", SPARE_COUNTER,
+	    "Grants verified and recorded (each grant once).", d->ctr.grants_accepted);
+	put_u64(m, "spared_grants_refused_total", SPARE_COUNTER,
+	    "Grants refused: malformed, forged, expired, another donor's or client's, replayed.",
+	    d->ctr.grants_refused);
+	put_u64(m, "spared_map_grant_refusals_total", SPARE_COUNTER,
+	    "MAPs refused because no grant of the client covers them.", d->ctr.maps_no_grant);
 	put_u64(m, "spared_unmaps_total", SPARE_COUNTER, "Slabs given back by clients.", st->unmaps);
 	put_u64(m, "spared_evictions_total", SPARE_COUNTER, "EVICT messages sent.", st->evictions);
 	put_u64(m, "spared_revocations_total", SPARE_COUNTER,

@@ -20,8 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
+#include "broker_client.h"
 #include "slabmem.h"
 #include "spared.h"
 #include "spare_log.h"
@@ -332,6 +336,12 @@ static void finish_hello(struct session *sess, uint32_t seq, uint8_t slab_shift)
 		return;
 	}
 	sess->hello_done = true;
+	if (sess->client[0]) {
+		strcpy(sess->owner, sess->client);
+	} else {
+		for (unsigned int i = 0; i < sizeof(sess->uuid); i++)
+			sprintf(sess->owner + 2 * i, "%02x", sess->uuid[i]);
+	}
 	m.hello_reply.status = htole32(SPARE_ST_OK);
 	m.hello_reply.session_cookie = htole64(sess->cookie);
 	m.hello_reply.free_slabs = htole32(d->pool.nfree);
@@ -420,6 +430,7 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	}
 	sess->auth = AUTH_DONE;
 	d->ctr.auth_ok++;
+	snprintf(sess->client, sizeof(sess->client), "%s", k->name);
 	log_info("client %s: authenticated as %s", sess->name, k->name);
 	/* Only a proven client may end its own earlier session. */
 	supersede_sessions(d, sess->uuid, sess->host, sess->name, sess);
@@ -430,13 +441,107 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	finish_hello(sess, seq, sess->hello_shift);
 }
 
+static uint64_t wall_seconds(void)
+{
+	return (uint64_t)time(NULL);
+}
+
+/* A whole grant arrived: verify it and add it to the client's budget. */
+static void grant_arrived(struct session *sess)
+{
+	struct spared *d = sess->d;
+	struct spare_grant_info info;
+	bool known;
+	int ret;
+
+	if (!d->grants_on) {
+		log_info("client %s: sent a grant; this donor has no grant-key-file and needs none",
+			 sess->name);
+		return;
+	}
+	ret = spared_grant_accept(&d->grants, sess->grx.buf, sizeof(sess->grx.buf), false,
+				  sess->client[0] ? sess->client : NULL, sess->owner,
+				  wall_seconds(), &info, &known);
+	if (ret) {
+		d->ctr.grants_refused++;
+		log_warn("client %s: grant refused: %s", sess->name, spare_grant_strerror(ret));
+		return;
+	}
+	if (!known)
+		d->ctr.grants_accepted++;
+	log_info("client %s: grant %016" PRIx64 " for %u slab(s) until %" PRIu64 "%s; %" PRIu64
+		 " slab(s) granted in all", sess->name, spared_grant_token(info.id), info.slabs,
+		 info.expiry, known ? " (known already)" : "",
+		 spared_grant_budget(&d->grants, sess->owner, wall_seconds()));
+}
+
+static void on_grant(struct session *sess, const struct spare_msg *in)
+{
+	int ret = spare_grant_part_take(&sess->grx, in);
+
+	if (ret < 0) {
+		session_bad_msg(sess, "GRANT part %u out of order", in->grant.part);
+		return;
+	}
+	if (ret > 0)
+		grant_arrived(sess);
+}
+
+/* Slabs held (lent or being evicted) by any session of @owner. */
+static uint64_t slabs_held(const struct spared *d, const char *owner)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < d->pool.nslabs; i++) {
+		const struct slab *s = &d->pool.slabs[i];
+		const struct session *o = s->owner;
+
+		if ((s->state == SLAB_LENT || s->state == SLAB_EVICTING) && o &&
+		    !strcmp(o->owner, owner))
+			n++;
+	}
+	return n;
+}
+
+/* With a grant key: does a grant the client sent cover one more slab? */
+static bool map_granted(struct session *sess, uint32_t id, uint64_t token)
+{
+	struct spared *d = sess->d;
+	uint64_t now = wall_seconds(), budget, held;
+
+	if (!d->grants_on)
+		return true;
+	if (!token) {
+		log_warn("client %s: MAP slab %u refused: no grant (this donor lends only against a broker's grant)",
+			 sess->name, id);
+		return false;
+	}
+	if (!spared_grant_held(&d->grants, sess->owner, token, now)) {
+		log_warn("client %s: MAP slab %u refused: grant %016" PRIx64
+			 " was not accepted from this client, or has expired", sess->name, id, token);
+		return false;
+	}
+	budget = spared_grant_budget(&d->grants, sess->owner, now);
+	held = slabs_held(d, sess->owner);
+	if (held >= budget) {
+		log_warn("client %s: MAP slab %u refused: its grants cover %" PRIu64
+			 " slab(s), all in use", sess->name, id, budget);
+		return false;
+	}
+	return true;
+}
+
 static void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
 {
 	struct spared *d = sess->d;
 	uint32_t id = le32toh(in->map.slab_id);
 	struct slab *s;
 
-	/* No broker yet: grants are not checked (static configuration). */
+	if (!map_granted(sess, id, le64toh(in->map.grant))) {
+		d->ctr.maps_no_grant++;
+		reply_mapped(sess, seq, id, SPARE_ST_BAD_GRANT, NULL);
+		return;
+	}
 	if (slab_pool_find(&d->pool, sess, id)) {
 		log_warn("client %s: MAP slab %u: already mapped", sess->name, id);
 		reply_mapped(sess, seq, id, SPARE_ST_BUSY, NULL);
@@ -544,6 +649,9 @@ static void handle_msg(struct session *sess, const struct spare_msg *m,
 		return;
 	case SPARE_MSG_HEARTBEAT:
 		on_heartbeat(sess, seq);
+		return;
+	case SPARE_MSG_GRANT:
+		on_grant(sess, m);
 		return;
 	}
 	session_bad_msg(sess, "%s is a donor's message",
@@ -1418,13 +1526,40 @@ static int auth_start(struct spared *d)
 	return 0;
 }
 
+/* With grant-key-file, MAPs need the brokers' grants. */
+static int grants_start(struct spared *d)
+{
+	struct spare_grant_key key = { .id = d->cfg.grant_key_id };
+	char why[256], id[SPARE_AUTH_ID_LEN + 1] = "";
+	int ret;
+
+	if (!d->cfg.grant_key_file[0])
+		return 0;
+	if (broker_read_key_file(d->cfg.grant_key_file, key.key, why, sizeof(why))) {
+		log_err("grant-key-file %s", why);
+		return -1;
+	}
+	/* As broker_link registers it: at most 15 characters. */
+	memcpy(id, d->donor_id, SPARE_AUTH_ID_LEN - 1);
+	ret = spared_grants_init(&d->grants, &key, id, d->cfg.max_grants);
+	sodium_memzero(&key, sizeof(key));
+	if (ret) {
+		log_err("grants: %s", strerror(-ret));
+		return -1;
+	}
+	d->grants_on = true;
+	log_info("grant-key-file %s (key id %u): lending only against grants for donor %s",
+		 d->cfg.grant_key_file, d->cfg.grant_key_id, id);
+	return 0;
+}
+
 int spared_server_start(struct spared *d)
 {
 	struct addrinfo hints = { 0 }, *ai = NULL;
 	char port[8];
 	int ret;
 
-	if (auth_start(d))
+	if (auth_start(d) || grants_start(d))
 		return -1;
 
 	d->cm_channel = rdma_create_event_channel();
@@ -1486,6 +1621,9 @@ void spared_server_stop(struct spared *d)
 		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
 	d->listen_id = NULL;
 	spare_host_keys_free(&d->keys);
+	if (d->grants_on)
+		spared_grants_free(&d->grants);
+	d->grants_on = false;
 	if (d->cm_channel) {
 		if (d->cm_src.fd > 0)
 			spared_epoll_del(d, &d->cm_src);

@@ -20,6 +20,7 @@
 #include <infiniband/verbs.h>
 
 #include "config.h"
+#include "grants.h"
 #include "lend.h"
 #include "pool.h"
 #include "spare_auth.h"
@@ -97,6 +98,9 @@ struct session {
 	uint8_t			nonce_c[SPARE_AUTH_NONCE_LEN];
 	uint8_t			nonce_d[SPARE_AUTH_NONCE_LEN];
 	uint8_t			hello_shift;	/* slab size asked in HELLO */
+	char			client[SPARE_GRANT_CLIENT_LEN]; /* authenticated name, or "" */
+	char			owner[SPARE_GRANT_CLIENT_LEN];	/* grants' owner: client or uuid */
+	struct spare_grant_rx	grx;		/* a grant arriving in parts */
 	bool			dead;		/* torn down at the end of the loop turn */
 	bool			disconnect_pending; /* dead before ESTABLISHED */
 	uint64_t		dead_ms;
@@ -113,6 +117,9 @@ struct spared_counters {
 	uint64_t	heartbeats;
 	uint64_t	auth_ok;		/* clients authenticated */
 	uint64_t	auth_refused;		/* wrong key or no key */
+	uint64_t	grants_accepted;	/* grants verified and recorded */
+	uint64_t	grants_refused;		/* forged, expired, replayed, ... */
+	uint64_t	maps_no_grant;		/* MAPs refused: no grant covers them */
 };
 
 #define SPARED_LEND_MAX_SAMPLE	256	/* E+E' at most */
@@ -152,6 +159,8 @@ struct spared {
 	struct slab_pool	pool;
 	struct spare_host_keys	keys;		/* empty: open mode */
 	uint8_t			donor_id[SPARE_AUTH_ID_LEN]; /* host name */
+	struct spared_grants	grants;		/* with grant-key-file */
+	bool			grants_on;	/* MAPs need grants */
 	struct session		*sessions;
 	unsigned int		nsessions;
 	uint64_t		next_serial;
