@@ -36,6 +36,7 @@
 
 #define SPARE_QUEUE_DEPTH	64	/* tags per hardware queue */
 #define SPARE_MAX_SEGS		16	/* segments per request */
+#define SPARE_MAX_GRANTS	1024	/* grants one device holds */
 #define SPARE_MAX_IO_BYTES	(SPARE_MAX_SEGS * SPARE_PAGE_SIZE)
 #define SPARE_MAX_EXTENTS	2	/* a request spans at most two slabs */
 #define SPARE_MAX_OPS		(SPARE_MAX_EXTENTS * SPARE_MAX_REPLICAS)
@@ -151,6 +152,9 @@ struct spare_donor {
 	struct work_struct map_work;
 	struct work_struct evict_work;
 	struct delayed_work heartbeat_work;
+	/* map_work: grants sent in this session (spare_grants.c) */
+	u32 grant_gen, grants_sent;
+	u64 grant_token;		/* MAP names this grant; 0: none */
 	unsigned long *evict_pending;	/* slabs the donor asked back */
 	unsigned long *activity_pending; /* slabs the donor asked about */
 	spinlock_t pending_lock;
@@ -193,6 +197,8 @@ struct spare_config {
 	u32 nr_donors;
 	struct sockaddr_storage donor_addr[SPARE_MAX_DONORS];
 	char donor_name[SPARE_MAX_DONORS][64];
+	u16 *placement;			/* donor per slab copy, or NULL */
+	u32 nr_placement;
 	bool integrity;			/* crc32c per page (spare_integrity.c) */
 };
 
@@ -241,10 +247,21 @@ struct spare_dev {
 	spinlock_t rbatch_lock;
 	struct spare_rbatch rbatch[SPARE_RBATCHES];
 
+	/* spare_grants.c: grants to send the donors; dev->lock for writers */
+	struct spare_grant_slot *grants;	/* [SPARE_MAX_GRANTS], or NULL */
+	u32 nr_grants, grant_gen;	/* grant_lock */
+	spinlock_t grant_lock;
+
 	/* spare_resync.c: refilling copies mapped again after a failure */
 	struct delayed_work resync_work;
 	bool resync_stop;
 	struct page *resync_pages[SPARE_RESYNC_PAGES];	/* bounce buffer */
+};
+
+struct spare_grant_slot {
+	struct spare_grant g;
+	struct sockaddr_in addr;	/* its donor */
+	u64 token;
 };
 
 /* Per-request command (blk-mq PDU). */
@@ -345,6 +362,22 @@ bool spare_auth_donor_ok(struct spare_dev *dev, const u8 *mac,
 			 const u8 *donor_id, const u8 *nonce_c,
 			 const u8 *nonce_d);
 
+/* spare_grants.c: a broker's grants, from configfs to the donors */
+int spare_grants_store(struct spare_dev *dev, const char *page, size_t count);
+ssize_t spare_grants_show(struct spare_dev *dev, char *page);
+/*
+ * Copy grant @i to @out if it is for the donor at @addr: 1 copied, 0 not
+ * this donor's, -ENOENT no grant @i, -ESTALE the list was cleared since
+ * generation *@gen (now updated: start again from 0).
+ */
+int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
+		     const struct sockaddr_in *addr, struct spare_grant *out,
+		     u64 *token);
+void spare_grants_free(struct spare_dev *dev);
+
+/* spare_main.c */
+int spare_parse_donor(const char *s, size_t len, struct sockaddr_in *sin);
+
 /* spare_integrity.c: crc32c per page */
 int spare_integrity_start(struct spare_dev *dev);
 void spare_integrity_stop(struct spare_dev *dev);
@@ -364,6 +397,8 @@ void spare_uevent(struct spare_dev *dev, const char *event,
 int spare_donors_start(struct spare_dev *dev);
 void spare_donors_stop(struct spare_dev *dev);
 void spare_donors_free(struct spare_dev *dev);
+/* New grants were written: live donors' map work sends them. */
+void spare_donors_grants_added(struct spare_dev *dev);
 struct spare_queue *spare_data_queue(struct spare_donor *donor, int hctx);
 void spare_donor_error(struct spare_donor *donor, const char *why);
 void spare_op_post(struct spare_op *op, bool write);

@@ -911,6 +911,16 @@ int spare_dev_power_on(struct spare_dev *dev)
 		pr_warn("%s: cannot build the slab map: %d\n", name, ret);
 		return ret;
 	}
+	if (dev->cfg.placement &&
+	    spare_slab_map_place(&dev->map, dev->cfg.placement,
+				 dev->cfg.nr_placement)) {
+		pr_warn("%s: placement: want %u donor indices (%u slabs x %u copies), each below %u, no slab twice on one donor; got %u\n",
+			name, dev->map.nr_slabs * dev->map.nr_copies,
+			dev->map.nr_slabs, dev->map.nr_copies,
+			dev->cfg.nr_donors, dev->cfg.nr_placement);
+		spare_slab_map_free(&dev->map);
+		return -EINVAL;
+	}
 	ret = spare_resync_init(dev);
 	if (ret) {
 		spare_slab_map_free(&dev->map);

@@ -9,6 +9,8 @@
  *   echo 16M                       > slab_size
  *   echo 2                         > replicas
  *   echo 10.0.0.2:18515,10.0.0.3   > donors
+ *   echo 0,1,1,0                   > placement     (optional; from a broker)
+ *   echo <512 hex digits>          > grants        (optional; one per write)
  *   echo 10.0.0.1                  > source        (optional local address)
  *   echo /dev/vdb                  > backup        (optional)
  *   echo sync                      > backup_mode   (sync | async)
@@ -206,7 +208,7 @@ static ssize_t spare_backup_mode_store(struct config_item *item,
 }
 
 /* "a.b.c.d[:port]" -> sockaddr_in. */
-static int parse_donor(const char *s, size_t len, struct sockaddr_in *sin)
+int spare_parse_donor(const char *s, size_t len, struct sockaddr_in *sin)
 {
 	char buf[32];
 	const char *colon;
@@ -271,7 +273,7 @@ static ssize_t spare_donors_store(struct config_item *item, const char *page,
 						       SPARE_MAX_DONORS);
 				goto out;
 			}
-			if (parse_donor(p, len, &addr[n])) {
+			if (spare_parse_donor(p, len, &addr[n])) {
 				ret = SPARE_WARN_INVAL(dev, "donors: '%.*s' is not IPv4[:port]",
 						       (int)len, p);
 				goto out;
@@ -419,12 +421,107 @@ static ssize_t spare_disk_show(struct config_item *item, char *page)
 	return ret;
 }
 
+/*
+ * "placement": the donor of every slab copy, slab-major, as indices into
+ * "donors" ("0,1,1,2,2,0" for three slabs of two copies). Checked against
+ * the geometry at power on; empty: round robin.
+ */
+static ssize_t spare_placement_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t len = 0;
+	u32 i;
+
+	mutex_lock(&dev->lock);
+	for (i = 0; i < dev->cfg.nr_placement && len < PAGE_SIZE - 8; i++)
+		len += sysfs_emit_at(page, len, "%s%u", i ? "," : "",
+				     dev->cfg.placement[i]);
+	len += sysfs_emit_at(page, len, "\n");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t spare_placement_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	const char *p = page, *end = page + count;
+	u16 *v = NULL;
+	ssize_t ret = count;
+	u32 n = 0, max = count / 2 + 1;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "placement")) {
+		ret = -EBUSY;
+		goto out;
+	}
+	v = kcalloc(max, sizeof(*v), GFP_KERNEL);
+	if (!v) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (p < end) {
+		size_t len = strcspn(p, ", \n");
+		char num[8];
+
+		if (p + len > end)
+			len = end - p;
+		if (len) {
+			if (len >= sizeof(num) || n == max)
+				goto bad;
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (kstrtou16(num, 10, &v[n]) || v[n] >= SPARE_MAX_DONORS)
+				goto bad;
+			n++;
+		}
+		p += len + 1;
+	}
+	kfree(dev->cfg.placement);
+	dev->cfg.placement = n ? v : NULL;
+	dev->cfg.nr_placement = n;
+	if (!n)
+		kfree(v);
+	v = NULL;
+	goto out;
+bad:
+	ret = SPARE_WARN_INVAL(dev, "placement: want donor indices (0-%d) separated by commas",
+			       SPARE_MAX_DONORS - 1);
+out:
+	kfree(v);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/* "grants": spare_grants.c. */
+static ssize_t spare_grants_show_attr(struct config_item *item, char *page)
+{
+	return spare_grants_show(to_spare_dev(item), page);
+}
+
+static ssize_t spare_grants_store_attr(struct config_item *item,
+				       const char *page, size_t count)
+{
+	int ret = spare_grants_store(to_spare_dev(item), page, count);
+
+	return ret ? ret : count;
+}
+
+static struct configfs_attribute spare_attr_grants = {
+	.ca_name	= "grants",
+	.ca_mode	= 0600,
+	.ca_owner	= THIS_MODULE,
+	.show		= spare_grants_show_attr,
+	.store		= spare_grants_store_attr,
+};
+
 CONFIGFS_ATTR(spare_, size);
 CONFIGFS_ATTR(spare_, slab_size);
 CONFIGFS_ATTR(spare_, replicas);
 CONFIGFS_ATTR(spare_, backup);
 CONFIGFS_ATTR(spare_, backup_mode);
 CONFIGFS_ATTR(spare_, donors);
+CONFIGFS_ATTR(spare_, placement);
 CONFIGFS_ATTR(spare_, source);
 CONFIGFS_ATTR(spare_, integrity);
 CONFIGFS_ATTR(spare_, key);
@@ -438,6 +535,8 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_backup,
 	&spare_attr_backup_mode,
 	&spare_attr_donors,
+	&spare_attr_placement,
+	&spare_attr_grants,
 	&spare_attr_source,
 	&spare_attr_integrity,
 	&spare_attr_key,
@@ -454,6 +553,8 @@ static void spare_dev_release(struct config_item *item)
 	mutex_lock(&dev->lock);
 	spare_dev_power_off(dev);
 	spare_auth_free(dev);
+	spare_grants_free(dev);
+	kfree(dev->cfg.placement);
 	mutex_unlock(&dev->lock);
 	kfree(dev);
 }
@@ -482,6 +583,7 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
 	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;
 	spin_lock_init(&dev->backup_lock);
+	spin_lock_init(&dev->grant_lock);
 	init_waitqueue_head(&dev->backup_wait);
 	init_waitqueue_head(&dev->inflight_wait);
 	init_waitqueue_head(&dev->write_wait);

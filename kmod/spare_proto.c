@@ -76,6 +76,24 @@ const char *spare_msg_type_name(unsigned int type)
 	return msg_type_names[type];
 }
 
+static const char *const status_names[SPARE_ST_MAX + 1] = {
+	[SPARE_ST_OK]		= "ok",
+	[SPARE_ST_NO_SPACE]	= "no free slab",
+	[SPARE_ST_BAD_GRANT]	= "no valid grant covers it",
+	[SPARE_ST_BAD_SLAB_SIZE] = "slab size not served",
+	[SPARE_ST_BUSY]		= "slab id already mapped",
+	[SPARE_ST_VERSION]	= "protocol version not supported",
+	[SPARE_ST_AUTH_REQUIRED] = "authentication required",
+	[SPARE_ST_AUTH_FAILED]	= "authentication failed",
+};
+
+const char *spare_status_name(unsigned int status)
+{
+	if (status > SPARE_ST_MAX)
+		return "unknown status";
+	return status_names[status];
+}
+
 void spare_msg_init(struct spare_msg *m, enum spare_msg_type type, u32 seq)
 {
 	memset(m, 0, sizeof(*m));

@@ -46,6 +46,8 @@ enum spare_proto_err {
 
 const char *spare_proto_strerror(int err);
 const char *spare_msg_type_name(unsigned int type);
+/* What a status code (enum spare_status) means, for logs. */
+const char *spare_status_name(unsigned int status);
 
 /* Zero @m and fill its header. */
 void spare_msg_init(struct spare_msg *m, enum spare_msg_type type, u32 seq);

@@ -564,8 +564,8 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 	if (st != SPARE_ST_OK) {
 		atomic64_inc(&d->stats.maps_refused);
 		d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
-		pr_info_ratelimited("donor %s: MAP of slab %u refused (status %u)\n",
-				    d->name, s, st);
+		pr_info_ratelimited("donor %s: MAP of slab %u refused (%s)\n",
+				    d->name, s, spare_status_name(st));
 	}
 	if (atomic_dec_if_positive(&d->maps_inflight) < 0)
 		return -EPROTO;
@@ -1049,6 +1049,9 @@ static void donor_connect_work(struct work_struct *work)
 		goto out;
 	}
 	d->remap_after = jiffies;
+	/* A new session: the donor has none of our grants yet. */
+	d->grants_sent = 0;
+	d->grant_token = 0;
 	if (atomic_cmpxchg_release(&d->state, SPARE_DONOR_CONNECTING,
 				   SPARE_DONOR_LIVE) != SPARE_DONOR_CONNECTING) {
 		donor_teardown(d);	/* being deleted */
@@ -1066,6 +1069,65 @@ out:
 	memalloc_noio_restore(noio);
 }
 
+/*
+ * Send the donor the grants written for it since the last call in this
+ * session (spare_grants.c); MAPs then name the last one. 0, or -ENOTCONN.
+ */
+static int donor_send_grants(struct spare_donor *d)
+{
+	const struct sockaddr_in *addr = (const struct sockaddr_in *)&d->addr;
+	struct spare_grant *g;
+	struct spare_msg m;
+	unsigned int sent = 0, p;
+	u64 token;
+	int ret;
+
+	g = kmalloc(sizeof(*g), GFP_NOIO);
+	if (!g)
+		return 0;	/* MAPs go without; the donor may refuse them */
+	for (;;) {
+		ret = spare_grant_take(d->dev, &d->grant_gen, d->grants_sent,
+				       addr, g, &token);
+		if (ret == -ESTALE) {
+			d->grants_sent = 0;
+			d->grant_token = 0;
+			continue;
+		}
+		if (ret < 0)
+			break;
+		d->grants_sent++;
+		if (!ret)
+			continue;
+		for (p = 0; p < SPARE_GRANT_PARTS; p++) {
+			spare_grant_part_init(&m, g, p, atomic_inc_return(&d->seq));
+			if (ctrl_send(d, &m)) {
+				spare_donor_error(d, "cannot send GRANT");
+				ret = -ENOTCONN;
+				goto out;
+			}
+		}
+		d->grant_token = token;
+		sent++;
+	}
+	ret = 0;
+	if (sent)
+		pr_info("donor %s: sent %u grant(s); MAPs name %016llx\n",
+			d->name, sent, d->grant_token);
+out:
+	memzero_explicit(&m, sizeof(m));
+	kfree_sensitive(g);
+	return ret;
+}
+
+void spare_donors_grants_added(struct spare_dev *dev)
+{
+	u32 i;
+
+	for (i = 0; dev->donors && i < dev->cfg.nr_donors; i++)
+		if (donor_live(&dev->donors[i]))
+			queue_work(dev->wq, &dev->donors[i].map_work);
+}
+
 /* Ask the donor for every slab copy it should hold and does not. */
 static void donor_map_work(struct work_struct *work)
 {
@@ -1076,6 +1138,10 @@ static void donor_map_work(struct work_struct *work)
 	struct spare_msg m;
 	u32 s;
 
+	if (donor_live(d) && donor_send_grants(d)) {
+		memalloc_noio_restore(noio);
+		return;
+	}
 	for (s = 0; s < map->nr_slabs && donor_live(d); s++) {
 		struct spare_slab *slab = &map->slabs[s];
 		unsigned long flags;
@@ -1099,7 +1165,7 @@ static void donor_map_work(struct work_struct *work)
 			continue;
 		msg_prepare(d, &m, SPARE_MSG_MAP);
 		m.map.slab_id = cpu_to_le32(s);
-		m.map.grant = 0;
+		m.map.grant = cpu_to_le64(d->grant_token);
 		atomic_inc(&d->maps_inflight);
 		if (ctrl_send(d, &m)) {
 			spare_donor_error(d, "cannot send MAP");

@@ -98,6 +98,30 @@ nomem:
 	return -ENOMEM;
 }
 
+int spare_slab_map_place(struct spare_slab_map *map, const u16 *donor, u32 n)
+{
+	u32 s, c, k;
+
+	if ((u64)map->nr_slabs * map->nr_copies != n)
+		return -EINVAL;
+	for (s = 0; s < map->nr_slabs; s++) {
+		const u16 *d = donor + (size_t)s * map->nr_copies;
+
+		for (c = 0; c < map->nr_copies; c++) {
+			if (d[c] >= map->nr_donors)
+				return -EINVAL;
+			for (k = 0; k < c; k++)
+				if (d[k] == d[c])
+					return -EINVAL;
+		}
+	}
+	for (s = 0; s < map->nr_slabs; s++)
+		for (c = 0; c < map->nr_copies; c++)
+			map->slabs[s].copy[c].donor =
+				donor[(size_t)s * map->nr_copies + c];
+	return 0;
+}
+
 void spare_slab_map_free(struct spare_slab_map *map)
 {
 	u32 s, c;

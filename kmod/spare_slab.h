@@ -85,6 +85,14 @@ static inline u32 spare_slab_place(u32 slab, u32 copy, u32 nr_donors)
 int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
 			u8 slab_shift, u32 nr_copies, u32 nr_donors);
 void spare_slab_map_free(struct spare_slab_map *map);
+/*
+ * Replace the round robin by an explicit placement (from a broker, through
+ * configfs "placement"): @donor holds @n donor indices, slab-major,
+ * nr_copies per slab. Returns 0, or -EINVAL and changes nothing when @n is
+ * not nr_slabs * nr_copies, an index is not below nr_donors, or a slab has
+ * two copies on one donor. Only before the map is in use.
+ */
+int spare_slab_map_place(struct spare_slab_map *map, const u16 *donor, u32 n);
 
 const char *spare_copy_state_name(enum spare_copy_state s);
 bool spare_copy_transition_ok(enum spare_copy_state from,

@@ -37,6 +37,27 @@ static void slab_map_geometry(struct kunit *test)
 	spare_slab_map_free(&map);	/* idempotent */
 }
 
+static void slab_map_explicit_placement(struct kunit *test)
+{
+	static const u16 good[] = { 2, 0, 1, 3, 0, 2 };
+	static const u16 twice[] = { 2, 0, 1, 1, 0, 2 };
+	static const u16 far[] = { 2, 0, 1, 4, 0, 2 };
+	struct spare_slab_map map;
+
+	init_map(test, &map, 10 * MiB, 22, 2, 4);	/* 3 slabs, 2 copies */
+	KUNIT_EXPECT_EQ(test, spare_slab_map_place(&map, good, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_place(&map, twice, 6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_place(&map, far, 6), -EINVAL);
+	/* a refusal changes nothing: still round robin */
+	KUNIT_EXPECT_EQ(test, map.slabs[1].copy[1].donor, 2U);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_place(&map, good, 6), 0);
+	KUNIT_EXPECT_EQ(test, map.slabs[0].copy[0].donor, 2U);
+	KUNIT_EXPECT_EQ(test, map.slabs[1].copy[1].donor, 3U);
+	KUNIT_EXPECT_EQ(test, map.slabs[2].copy[0].donor, 0U);
+	KUNIT_EXPECT_EQ(test, map.slabs[2].copy[1].donor, 2U);
+	spare_slab_map_free(&map);
+}
+
 static void slab_map_rejects_bad_geometry(struct kunit *test)
 {
 	struct spare_slab_map map;
@@ -122,6 +143,7 @@ static void copy_set_state_walk(struct kunit *test)
 static struct kunit_case slab_map_cases[] = {
 	KUNIT_CASE(slab_map_geometry),
 	KUNIT_CASE(slab_map_rejects_bad_geometry),
+	KUNIT_CASE(slab_map_explicit_placement),
 	KUNIT_CASE(copy_state_machine),
 	KUNIT_CASE(copy_set_state_walk),
 	{}

@@ -500,6 +500,10 @@ static void test_strerror(void)
 	EXPECT(!strcmp(spare_msg_type_name(0), "?"));
 	EXPECT(!strcmp(spare_msg_type_name(SPARE_MSG_TYPE_MAX + 1), "?"));
 	EXPECT(!strcmp(spare_msg_type_name(SPARE_MSG_MAP), "MAP"));
+	for (e = 0; e <= SPARE_ST_MAX; e++)
+		EXPECT(spare_status_name(e) != NULL &&
+		       strcmp(spare_status_name(e), "unknown status") != 0);
+	EXPECT(!strcmp(spare_status_name(SPARE_ST_MAX + 1), "unknown status"));
 }
 
 /* ---- connection private data ---- */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko grants: leases on donor memory, issued and signed by
+ * spare-broker (uapi/spare_grant.h), written by sparectl into the configfs
+ * attribute "grants", one per write, as 512 hex digits.
+ *
+ * The module does not verify a grant: it cannot, the key is the broker's
+ * and the donors'. It checks the form, that the grant has not expired and
+ * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
+ * "clear" or the device's removal. After each HELLO, connect work's
+ * map_work sends a donor every grant whose address is that donor's
+ * (GRANT messages, uapi/spare.h), and MAPs name the last one sent. The
+ * donor decides. Grants may be added while powered (renewal, new donors):
+ * live donors get them at once.
+ *
+ * A grant is a credential: it is never logged whole, only its token (the
+ * first 8 bytes of its random id).
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "spare.h"
+
+static u64 grant_token(const struct spare_grant *g)
+{
+	__le64 t;
+
+	memcpy(&t, g->grant_id, sizeof(t));
+	return le64_to_cpu(t);
+}
+
+static bool str_ok(const char *s, size_t len)
+{
+	return s[0] && s[len - 1] == '\0';
+}
+
+/* Checks a decoded grant; NULL or why it is refused. */
+static const char *grant_check(const struct spare_grant *g,
+			       struct sockaddr_in *addr)
+{
+	static const u8 zero[sizeof(g->reserved)];
+	u64 now = ktime_get_real_seconds();
+
+	if (le32_to_cpu(g->magic) != SPARE_GRANT_MAGIC)
+		return "not a grant (bad magic)";
+	if (le16_to_cpu(g->version) != SPARE_GRANT_VERSION ||
+	    le16_to_cpu(g->size) != SPARE_GRANT_SIZE)
+		return "grant version or size not supported";
+	if (!str_ok(g->client_id, sizeof(g->client_id)) ||
+	    !str_ok(g->donor_id, sizeof(g->donor_id)) ||
+	    !str_ok(g->donor_addr, sizeof(g->donor_addr)) ||
+	    memcmp(g->reserved, zero, sizeof(zero)) || !le32_to_cpu(g->slabs))
+		return "malformed grant";
+	if (le64_to_cpu(g->expiry) <= now)
+		return "grant has expired";
+	if (spare_parse_donor(g->donor_addr, strlen(g->donor_addr), addr))
+		return "grant's donor address is not IPv4 a.b.c.d:port";
+	return NULL;
+}
+
+int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
+{
+	const char *name = config_item_name(&dev->item);
+	struct spare_grant_slot *slot;
+	struct sockaddr_in addr;
+	const char *why;
+	int ret = 0;
+
+	if (count && page[count - 1] == '\n')
+		count--;
+	mutex_lock(&dev->lock);
+	if (count == 5 && !memcmp(page, "clear", 5)) {
+		spin_lock(&dev->grant_lock);
+		dev->nr_grants = 0;
+		dev->grant_gen++;
+		spin_unlock(&dev->grant_lock);
+		pr_info("%s: grants cleared\n", name);
+		goto out;
+	}
+	if (count != SPARE_GRANT_HEX_LEN) {
+		pr_warn("%s: grants: want %d hex digits (one grant) or 'clear', got %zu characters\n",
+			name, SPARE_GRANT_HEX_LEN, count);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!dev->grants) {
+		dev->grants = kvcalloc(SPARE_MAX_GRANTS, sizeof(*dev->grants),
+				       GFP_KERNEL);
+		if (!dev->grants) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	if (dev->nr_grants == SPARE_MAX_GRANTS) {
+		pr_warn("%s: grants: already %d (write 'clear' first)\n", name,
+			SPARE_MAX_GRANTS);
+		ret = -ENOSPC;
+		goto out;
+	}
+	/* Decode into the free slot: readers look only below nr_grants. */
+	slot = &dev->grants[dev->nr_grants];
+	if (hex2bin((u8 *)&slot->g, page, SPARE_GRANT_SIZE)) {
+		pr_warn("%s: grants: not hex\n", name);
+		ret = -EINVAL;
+		goto out;
+	}
+	why = grant_check(&slot->g, &addr);
+	if (why) {
+		pr_warn("%s: grants: %s\n", name, why);
+		memzero_explicit(&slot->g, sizeof(slot->g));
+		ret = -EINVAL;
+		goto out;
+	}
+	slot->addr = addr;
+	slot->token = grant_token(&slot->g);
+	spin_lock(&dev->grant_lock);
+	dev->nr_grants++;
+	spin_unlock(&dev->grant_lock);
+	pr_info("%s: grant %016llx for %u slab(s) on %pI4:%u until %llu\n", name,
+		slot->token, le32_to_cpu(slot->g.slabs), &addr.sin_addr,
+		ntohs(addr.sin_port), le64_to_cpu(slot->g.expiry));
+	if (dev->powered)
+		spare_donors_grants_added(dev);
+out:
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+ssize_t spare_grants_show(struct spare_dev *dev, char *page)
+{
+	ssize_t len = 0;
+	u32 i;
+
+	mutex_lock(&dev->lock);
+	for (i = 0; i < dev->nr_grants && len < PAGE_SIZE - 96; i++) {
+		const struct spare_grant_slot *s = &dev->grants[i];
+
+		len += sysfs_emit_at(page, len, "%016llx %pI4:%u slabs=%u expiry=%llu\n",
+				     s->token, &s->addr.sin_addr,
+				     ntohs(s->addr.sin_port),
+				     le32_to_cpu(s->g.slabs),
+				     le64_to_cpu(s->g.expiry));
+	}
+	if (i < dev->nr_grants)
+		len += sysfs_emit_at(page, len, "... %u more\n", dev->nr_grants - i);
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
+		     const struct sockaddr_in *addr, struct spare_grant *out,
+		     u64 *token)
+{
+	int ret = 0;
+
+	spin_lock(&dev->grant_lock);
+	if (*gen != dev->grant_gen) {
+		*gen = dev->grant_gen;
+		ret = -ESTALE;
+	} else if (i >= dev->nr_grants) {
+		ret = -ENOENT;
+	} else if (dev->grants[i].addr.sin_addr.s_addr == addr->sin_addr.s_addr &&
+		   dev->grants[i].addr.sin_port == addr->sin_port) {
+		*out = dev->grants[i].g;
+		*token = dev->grants[i].token;
+		ret = 1;
+	}
+	spin_unlock(&dev->grant_lock);
+	return ret;
+}
+
+void spare_grants_free(struct spare_dev *dev)
+{
+	if (!dev->grants)
+		return;
+	memzero_explicit(dev->grants, SPARE_MAX_GRANTS * sizeof(*dev->grants));
+	kvfree(dev->grants);
+	dev->grants = NULL;
+	dev->nr_grants = 0;
+}
