@@ -31,7 +31,7 @@ const char *spare_grant_strerror(int result)
 	case SPARE_GRANT_WRONG_DONOR:	return "grant is for another donor";
 	case SPARE_GRANT_WRONG_CLIENT:	return "grant is for another client";
 	case SPARE_GRANT_REPLAYED:	return "grant replayed";
-	case SPARE_GRANT_CACHE_FULL:	return "replay cache full";
+	case SPARE_GRANT_CACHE_FULL:	return "too many live grants (ledger full)";
 	}
 	return "unknown grant error";
 }

@@ -24,12 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <sodium.h>
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "broker_client.h"
 #include "spare_auth.h"
+#include "spare_grant_lib.h"
 #include "spare_log.h"
 #include "spare_proto.h"
 #include "spare_util.h"
@@ -72,6 +77,14 @@ struct probe {
 	bool		has_key;	/* --key: authenticate in HELLO */
 	uint8_t		reply_shift;	/* slab_shift of the last HELLO_REPLY */
 	uint8_t		key[SPARE_AUTH_KEY_LEN];
+
+	/* Grants (--grant-key): minted here as a broker would. */
+	struct spare_grant_key grant_key;
+	bool		has_grant_key;
+	const char	*grant_client;	/* client_id written into grants */
+	const char	*grant_donor;	/* donor_id written into grants */
+	struct spare_grant last_grant;	/* the last one sent */
+	uint64_t	token;		/* MAPs name this grant; 0: none */
 
 	struct ibv_pd	*pd;
 	struct link	ctrl, data;
@@ -703,6 +716,7 @@ static enum spare_status do_map(struct probe *p, uint32_t id)
 
 	spare_msg_init(&m, SPARE_MSG_MAP, ++p->seq);
 	m.map.slab_id = htole32(id);
+	m.map.grant = htole64(p->token);
 	send_msg(p, &m);
 	if (recv_msg(p, SPARE_MSG_MAPPED, &m, p->timeout_ms))
 		die("MAP %u: no reply: %s", id, strerror(errno));
@@ -885,6 +899,11 @@ static void do_bad(struct probe *p, const char *kind)
 		if (p->hello_done)
 			die("bad:map-before-hello needs --no-hello");
 		spare_msg_init(m, SPARE_MSG_MAP, p->seq);
+	} else if (!strcmp(kind, "grant-order")) {
+		/* part 1 of a grant whose part 0 never came */
+		uint8_t zero[SPARE_GRANT_SIZE] = { 0 };
+
+		spare_grant_part_init(m, zero, 1, p->seq);
 	} else if (!strcmp(kind, "garbage")) {
 		if (spare_random_bytes(m, SPARE_MSG_SIZE))
 			die("getrandom: %s", strerror(errno));
@@ -895,6 +914,102 @@ static void do_bad(struct probe *p, const char *kind)
 	if (send_raw(p, len))
 		printf("bad %s: send did not complete\n", kind);
 	expect_closed(p, kind);
+}
+
+static uint64_t grant_token_of(const struct spare_grant *g)
+{
+	uint64_t t;
+
+	memcpy(&t, g->grant_id, sizeof(t));
+	return le64toh(t);
+}
+
+/* Send @g in its GRANT parts; MAPs then name it. */
+static void send_grant(struct probe *p, const struct spare_grant *g)
+{
+	struct spare_msg m;
+
+	for (unsigned int part = 0; part < SPARE_GRANT_PARTS; part++) {
+		spare_grant_part_init(&m, g, part, ++p->seq);
+		send_msg(p, &m);
+	}
+	p->last_grant = *g;
+	p->token = grant_token_of(g);
+	printf("grant %016" PRIx64 " sent\n", p->token);
+}
+
+/*
+ * grant:KIND[:SLABS]: mint a grant with --grant-key and send it. KIND ok,
+ * or a bad one: forged (another key), expired, not-yet, other-donor,
+ * other-client.
+ */
+static void do_grant(struct probe *p, const char *kind, const char *slabs)
+{
+	struct spare_grant_key forger = p->grant_key;
+	const struct spare_grant_key *k = &p->grant_key;
+	struct spare_grant_info gi;
+	struct spare_grant g;
+	uint64_t now = (uint64_t)time(NULL), v = 1;
+
+	if (!p->has_grant_key || !p->grant_donor)
+		die("grant: needs --grant-key and --grant-donor");
+	if (slabs && spare_parse_u64(slabs, 1, 1 << 20, &v))
+		die("grant: bad slab count '%s'", slabs);
+	memset(&gi, 0, sizeof(gi));
+	spare_grant_new_id(gi.id);
+	snprintf(gi.client_id, sizeof(gi.client_id), "%s", p->grant_client);
+	snprintf(gi.donor_id, sizeof(gi.donor_id), "%s", p->grant_donor);
+	snprintf(gi.donor_addr, sizeof(gi.donor_addr), "%s:%u", p->host, p->port);
+	gi.slabs = (uint32_t)v;
+	gi.not_before = now - 60;
+	gi.expiry = now + 600;
+	if (!strcmp(kind, "forged")) {
+		forger.key[0] ^= 1;
+		k = &forger;
+	} else if (!strcmp(kind, "expired")) {
+		gi.not_before = now - 600;
+		gi.expiry = now - 1;
+	} else if (!strcmp(kind, "not-yet")) {
+		gi.not_before = now + 300;
+	} else if (!strcmp(kind, "other-donor")) {
+		snprintf(gi.donor_id, sizeof(gi.donor_id), "not-%s", p->grant_donor);
+	} else if (!strcmp(kind, "other-client")) {
+		snprintf(gi.client_id, sizeof(gi.client_id), "not-%s", p->grant_client);
+	} else if (strcmp(kind, "ok")) {
+		die("grant: unknown kind '%s'", kind);
+	}
+	if (spare_grant_issue(&gi, k, &g))
+		die("grant: cannot encode (names too long?)");
+	send_grant(p, &g);
+	sodium_memzero(&forger, sizeof(forger));
+}
+
+/* grant-save:FILE writes the last grant as hex; grant-load:FILE sends one. */
+static void grant_file(struct probe *p, const char *path, bool save)
+{
+	char hex[SPARE_GRANT_HEX_LEN + 2];
+	struct spare_grant g;
+	FILE *f;
+
+	if (!path)
+		die("grant-%s: needs a file", save ? "save" : "load");
+	f = fopen(path, save ? "w" : "r");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (save) {
+		spare_grant_to_hex(&p->last_grant, hex, sizeof(hex));
+		fprintf(f, "%s\n", hex);
+	} else if (!fgets(hex, sizeof(hex), f)) {
+		die("%s: empty", path);
+	}
+	if (fclose(f))
+		die("%s: %s", path, strerror(errno));
+	if (save)
+		return;
+	hex[strcspn(hex, "\n")] = 0;
+	if (spare_grant_from_hex(hex, &g))
+		die("%s: not a grant", path);
+	send_grant(p, &g);
 }
 
 /* Connect with bad private data and expect the donor to refuse. */
@@ -945,6 +1060,10 @@ static void usage(FILE *f, const char *prog)
 "  -t, --timeout MS         per-step timeout [10000]\n"
 "      --no-hello           do not send HELLO on connect\n"
 "  -k, --key SECRET         authenticate with this SPARE-1: secret\n"
+"  -G, --grant-key FILE     the brokers' grant key (SPARE-1: file), to mint grants\n"
+"      --grant-key-id N     its key id [1]\n"
+"      --grant-client NAME  client_id written into grants [probe]\n"
+"      --grant-donor ID     donor_id written into grants (the donor's host name)\n"
 "      --bad-priv KIND      connect with bad private data and expect a refusal\n"
 "                           (garbage none short magic version kind depth cookie)\n"
 "  -v, --log-level LEVEL\n\n"
@@ -952,6 +1071,12 @@ static void usage(FILE *f, const char *prog)
 "  hello                    send HELLO (with --no-hello)\n"
 "  map:ID                   MAP slab ID; must succeed\n"
 "  map-refused:ID           MAP slab ID; must be refused (no space, busy)\n"
+"  map-bad-grant:ID         MAP slab ID; must be refused for want of a grant\n"
+"  grant:KIND[:SLABS]       send a grant minted with --grant-key; MAPs name it\n"
+"                           (ok forged expired not-yet other-donor other-client)\n"
+"  grant-save:FILE          write the last grant sent to FILE (hex)\n"
+"  grant-load:FILE          send the grant in FILE; MAPs name it\n"
+"  token:none|bogus         MAPs name no grant, or one never sent\n"
 "  write:ID:BYTE            RDMA WRITE BYTE over the whole slab\n"
 "  read:ID:BYTE             RDMA READ the whole slab; every byte must be BYTE\n"
 "  read-fails:ID            an RDMA READ of the slab must fail (revoked)\n"
@@ -970,7 +1095,8 @@ static void usage(FILE *f, const char *prog)
 "  auth-again               send AUTH_RESPONSE after the handshake\n"
 "  bad:KIND                 send a malformed message; the donor must close\n"
 "                           (magic version type reserved pad short long shift\n"
-"                            donor-msg second-hello map-before-hello garbage)\n",
+"                            donor-msg second-hello map-before-hello garbage\n"
+"                            grant-order)\n",
 		prog);
 }
 
@@ -991,6 +1117,24 @@ static void run_step(struct probe *p, char *step)
 
 		if (do_map(p, id) != SPARE_ST_OK)
 			die("map slab %u: refused", id);
+	} else if (!strcmp(verb, "map-bad-grant")) {
+		uint32_t id = parse_id(a1, verb);
+		enum spare_status st = do_map(p, id);
+
+		if (st != SPARE_ST_BAD_GRANT)
+			die("map slab %u: %s, expected a grant refusal", id,
+			    spare_status_name(st));
+	} else if (!strcmp(verb, "grant")) {
+		do_grant(p, a1 ? a1 : "", a2);
+	} else if (!strcmp(verb, "grant-save") || !strcmp(verb, "grant-load")) {
+		grant_file(p, a1, !strcmp(verb, "grant-save"));
+	} else if (!strcmp(verb, "token")) {
+		if (a1 && !strcmp(a1, "none"))
+			p->token = 0;
+		else if (a1 && !strcmp(a1, "bogus"))
+			p->token = 0x0123456789abcdefULL;
+		else
+			die("token: none or bogus");
 	} else if (!strcmp(verb, "map-refused")) {
 		uint32_t id = parse_id(a1, verb);
 
@@ -1095,6 +1239,10 @@ int main(int argc, char **argv)
 		{ "bad-priv", required_argument, NULL, 'B' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "key", required_argument, NULL, 'k' },
+		{ "grant-key", required_argument, NULL, 'G' },
+		{ "grant-key-id", required_argument, NULL, 'I' },
+		{ "grant-client", required_argument, NULL, 'C' },
+		{ "grant-donor", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -1109,8 +1257,31 @@ int main(int argc, char **argv)
 	p.port = SPARE_DEFAULT_PORT;
 	p.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
 	p.timeout_ms = 10000;
-	while ((opt = getopt_long(argc, argv, "p:S:s:u:t:v:k:h", longopts, NULL)) != -1) {
+	p.grant_client = "probe";
+	p.grant_key.id = 1;
+	while ((opt = getopt_long(argc, argv, "p:S:s:u:t:v:k:G:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'G': {
+			char why[256];
+
+			if (spare_auth_init())
+				die("libsodium cannot initialise");
+			if (broker_read_key_file(optarg, p.grant_key.key, why, sizeof(why)))
+				die("--grant-key %s", why);
+			p.has_grant_key = true;
+			break;
+		}
+		case 'I':
+			if (spare_parse_u64(optarg, 0, UINT32_MAX, &v))
+				die("--grant-key-id %s: not a key id", optarg);
+			p.grant_key.id = (uint32_t)v;
+			break;
+		case 'C':
+			p.grant_client = optarg;
+			break;
+		case 'D':
+			p.grant_donor = optarg;
+			break;
 		case 'k': {
 			const char *why;
 
