@@ -943,12 +943,37 @@ static void send_grant(struct probe *p, const struct spare_grant *g)
  * or a bad one: forged (another key), expired, not-yet, other-donor,
  * other-client.
  */
+static void mint_grant(struct probe *p, const char *kind, const char *slabs,
+		       struct spare_grant *g);
+
 static void do_grant(struct probe *p, const char *kind, const char *slabs)
+{
+	struct spare_grant g;
+
+	mint_grant(p, kind, slabs, &g);
+	send_grant(p, &g);
+}
+
+/* --mint KIND[:SLABS]: print one grant in hex (as configfs takes it). */
+static void print_grant(struct probe *p, char *arg)
+{
+	char hex[SPARE_GRANT_HEX_LEN + 1], *save = NULL;
+	const char *kind = strtok_r(arg, ":", &save);
+	struct spare_grant g;
+
+	mint_grant(p, kind ? kind : "", strtok_r(NULL, ":", &save), &g);
+	spare_grant_to_hex(&g, hex, sizeof(hex));
+	printf("%s\n", hex);
+	if (fflush(stdout))
+		die("--mint: writing the grant: %s", strerror(errno));
+}
+
+static void mint_grant(struct probe *p, const char *kind, const char *slabs,
+		       struct spare_grant *out)
 {
 	struct spare_grant_key forger = p->grant_key;
 	const struct spare_grant_key *k = &p->grant_key;
 	struct spare_grant_info gi;
-	struct spare_grant g;
 	uint64_t now = (uint64_t)time(NULL), v = 1;
 
 	if (!p->has_grant_key || !p->grant_donor)
@@ -978,9 +1003,8 @@ static void do_grant(struct probe *p, const char *kind, const char *slabs)
 	} else if (strcmp(kind, "ok")) {
 		die("grant: unknown kind '%s'", kind);
 	}
-	if (spare_grant_issue(&gi, k, &g))
+	if (spare_grant_issue(&gi, k, out))
 		die("grant: cannot encode (names too long?)");
-	send_grant(p, &g);
 	sodium_memzero(&forger, sizeof(forger));
 }
 
@@ -1064,6 +1088,8 @@ static void usage(FILE *f, const char *prog)
 "      --grant-key-id N     its key id [1]\n"
 "      --grant-client NAME  client_id written into grants [probe]\n"
 "      --grant-donor ID     donor_id written into grants (the donor's host name)\n"
+"      --mint KIND[:SLABS]  print a grant for ADDR in hex (as configfs takes it)\n"
+"                           and exit without connecting; KIND as grant:\n"
 "      --bad-priv KIND      connect with bad private data and expect a refusal\n"
 "                           (garbage none short magic version kind depth cookie)\n"
 "  -v, --log-level LEVEL\n\n"
@@ -1243,11 +1269,13 @@ int main(int argc, char **argv)
 		{ "grant-key-id", required_argument, NULL, 'I' },
 		{ "grant-client", required_argument, NULL, 'C' },
 		{ "grant-donor", required_argument, NULL, 'D' },
+		{ "mint", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	static struct probe p;
 	const char *bad_priv_kind = NULL;
+	char *mint = NULL;
 	bool hello = true, uuid_set = false;
 	uint64_t v;
 	int opt, i, level;
@@ -1281,6 +1309,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			p.grant_donor = optarg;
+			break;
+		case 'M':
+			mint = optarg;
 			break;
 		case 'k': {
 			const char *why;
@@ -1349,6 +1380,10 @@ int main(int argc, char **argv)
 	if (!uuid_set && spare_random_bytes(p.uuid, sizeof(p.uuid)))
 		die("getrandom: %s", strerror(errno));
 
+	if (mint) {
+		print_grant(&p, mint);
+		return 0;
+	}
 	if (bad_priv_kind) {
 		bad_priv(&p, bad_priv_kind);
 		return 0;

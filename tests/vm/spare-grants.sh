@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spare.ko with donors that lend only against grants (issue 8). Donors 2
+# and 3 have the brokers' grant key and host-keys naming this client
+# "trainer". The grants are minted here with that key, as spare-broker
+# signs them (spare-probe --mint; the broker's own grants are used by
+# sparectl in spare-broker.sh). On the client:
+#   - configfs refuses malformed, non-hex and expired grants and a bad
+#     placement, each with a reason, and never shows a grant whole;
+#   - a device without grants, and one with a forged grant, do not start,
+#     with "no valid grant" on the client and the reason on the donor;
+#   - "placement" puts slabs where it says, not round robin;
+#   - a device whose grants cover its copies swaps a memory-hungry job,
+#     every page verified;
+#   - a grant written while powered reaches the live donors at once;
+#   - a donor restarted with an empty ledger gets the grants again on the
+#     next session, and the copies it held are mapped and refilled.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+DONOR_ID=$(hostname | cut -c1-15)
+# mint ADDR KIND[:SLABS] [KEYFILE]: one grant (hex) for the donor at ADDR,
+# for "trainer"; add_grant DEV ADDR KIND[:SLABS]: mint one into DEV's grants
+mint() {
+	spare-probe --grant-key "${3:-/tmp/grant.key}" --grant-donor "$DONOR_ID" \
+		--grant-client trainer --mint "$2" "$1"
+}
+add_grant() {
+	local g
+	g=$(mint "$2" "$3") || fail "mint $3"
+	echo "$g" >"$CFS/$1/grants" || { dmesg | tail -5; fail "$1: grant for $2 refused"; }
+}
+# granted N: spared_grants_accepted_total of donor N
+granted() { donor_ctl "$1" status | awk '$1 == "spared_grants_accepted_total" {print $2}'; }
+# dmesg_has PATTERN: the kernel log says PATTERN
+dmesg_has() { dmesg | grep -q -- "$1" || { dmesg | tail -20; fail "no '$1' in the kernel log"; }; }
+
+step "grant key, host keys, two donors that lend only against grants"
+sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
+sparectl gen-key >/tmp/wrong.key || fail "gen-key"
+KT=$(sparectl gen-key) || fail "gen-key"
+printf 'trainer %s\n' "$KT" >/tmp/host-keys
+chmod 600 /tmp/host-keys
+rxe_up 3
+for n in 2 3; do
+	donor_start $n --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
+		--grant-key-file /tmp/grant.key
+	grep -q 'lending only against grants' "/tmp/spared-$n.log" || fail "donor $n does not need grants"
+done
+spare_load
+pass "donors need grants"
+
+step "configfs: malformed, non-hex and expired grants and a bad placement are refused"
+mkdir "$CFS/g" || fail "mkdir"
+echo garbage >"$CFS/g/grants" 2>/dev/null && fail "garbage accepted as a grant"
+dmesg_has "g: grants: want 512 hex digits"
+printf '%0512d\n' 0 | tr 0 z >"$CFS/g/grants" 2>/dev/null && fail "non-hex accepted"
+dmesg_has "g: grants: not hex"
+printf '%0512d\n' 0 >"$CFS/g/grants" 2>/dev/null && fail "zeros accepted as a grant"
+dmesg_has "g: grants: not a grant (bad magic)"
+g=$(mint 10.0.0.2 expired) || fail "mint"
+echo "$g" >"$CFS/g/grants" 2>/dev/null && fail "an expired grant accepted"
+dmesg_has "g: grants: grant has expired"
+[ -z "$(cat "$CFS/g/grants")" ] || fail "a refused grant was kept"
+echo 0,x >"$CFS/g/placement" 2>/dev/null && fail "placement '0,x' accepted"
+dmesg_has "g: placement: want donor indices"
+g=$(mint 10.0.0.2 ok:4) || fail "mint"
+echo "$g" >"$CFS/g/grants" || fail "a good grant refused"
+grep -q "^[0-9a-f]\{16\} 10.0.0.2:18515 slabs=4 expiry=[0-9]*$" "$CFS/g/grants" ||
+	{ cat "$CFS/g/grants"; fail "grants does not list the grant"; }
+cat "$CFS/g/grants"
+dmesg | grep -q -F "${g#????????????????????????????????????????}" && fail "a grant appears whole in the kernel log"
+echo clear >"$CFS/g/grants" || fail "clear refused"
+[ -z "$(cat "$CFS/g/grants")" ] || fail "grants not cleared"
+rmdir "$CFS/g"
+pass "bad grants refused with a reason; grants listed by token only"
+
+step "no grant, and a forged grant: the device does not start"
+mkdir "$CFS/none" "$CFS/forged" || fail "mkdir"
+for d in none forged; do
+	echo 32M >"$CFS/$d/size" && echo 16M >"$CFS/$d/slab_size" &&
+		echo 10.0.0.2:18515 >"$CFS/$d/donors" && echo "$KT" >"$CFS/$d/key" ||
+		fail "configure $d"
+done
+g=$(mint 10.0.0.2 ok:2 /tmp/wrong.key) || fail "mint"
+echo "$g" >"$CFS/forged/grants" || fail "forged grant refused by configfs"
+pids=
+for d in none forged; do
+	( echo 1 >"$CFS/$d/power" ) 2>/dev/null &
+	pids="$pids $!"
+done
+for p in $pids; do wait "$p" && fail "a device without a valid grant powered on"; done
+dmesg_has "MAP of slab 0 refused (no valid grant covers it)"
+grep -q "MAP slab 0 refused: no grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: no grant"; }
+grep -q "grant refused: forged grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: forged"; }
+[ "$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')" = 0 ] || fail "donor 2 lent without a grant"
+rmdir "$CFS/none" "$CFS/forged"
+pass "no slab lent without a valid grant"
+
+step "placement, not round robin: 4 one-copy slabs all on donor 3, granted there only"
+lent2=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
+mkdir "$CFS/placed" || fail "mkdir"
+for kv in size=64M slab_size=16M replicas=1 donors=10.0.0.2:18515,10.0.0.3:18515 \
+	  source=10.0.0.1 "key=$KT" placement=1,1,1; do
+	echo "${kv#*=}" >"$CFS/placed/${kv%%=*}" || fail "placed: ${kv%%=*} refused"
+done
+add_grant placed 10.0.0.3 ok:4
+echo 1 >"$CFS/placed/power" 2>/dev/null && fail "3 placements for 4 slabs accepted"
+dmesg_has "placed: placement: want 4 donor indices (4 slabs x 1 copies), each below 2"
+echo 1,1,1,1 >"$CFS/placed/placement" || fail "placement refused"
+echo 1 >"$CFS/placed/power" || { dmesg | tail -20; donor_logs; fail "placed: power on refused"; }
+[ "$(donor_ctl 3 status | awk '$1 == "spared_slabs_lent" {print $2}')" = 4 ] || fail "donor 3 does not hold the 4 slabs"
+[ "$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')" = "$lent2" ] || fail "donor 2 got a slab"
+echo 0 >"$CFS/placed/power" && rmdir "$CFS/placed" || fail "placed: teardown"
+pass "every slab where the placement says"
+
+step "a device placed by 'placement', its grants covering every copy, swaps"
+# 16 slabs x 2 copies; copy 0 of every slab on donor 1 (10.0.0.3), copy 1
+# on donor 0 (10.0.0.2): the round robin would alternate.
+placement=$(for s in $(seq 16); do printf '1,0,'; done | sed 's/,$//')
+mkdir "$CFS/swap0" || fail "mkdir"
+for kv in size=256M slab_size=16M replicas=2 donors=10.0.0.2:18515,10.0.0.3:18515 \
+	  source=10.0.0.1 "key=$KT" "placement=$placement"; do
+	echo "${kv#*=}" >"$CFS/swap0/${kv%%=*}" || fail "swap0: ${kv%%=*} refused"
+done
+# donor 2's 16 slabs in two grants (10 + 6), donor 3's in one
+add_grant swap0 10.0.0.2 ok:10
+add_grant swap0 10.0.0.2 ok:6
+add_grant swap0 10.0.0.3 ok:16
+echo 1 >"$CFS/swap0/power" || { dmesg | tail -20; donor_logs; fail "swap0: power on refused"; }
+disk=$(cat "$CFS/swap0/disk")
+[ "$(slab_stat mapped)" = 32 ] || { show_stats "$disk"; fail "not every copy mapped"; }
+[ "$(granted 2)" = 2 ] && [ "$(granted 3)" = 2 ] || fail "grants accepted: $(granted 2) and $(granted 3)"
+dmesg_has "donor 10.0.0.2:18515: sent 2 grant(s)"
+dmesg_has "donor 10.0.0.3:18515: sent 1 grant(s)"
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
+cg_new work ${WL_CG_MB}M
+workload_start 2
+workload_swapped 2000
+pass "granted device swapping"
+
+step "a grant written while powered reaches the live donors at once"
+a2=$(granted 2)
+add_grant swap0 10.0.0.2 ok:1
+wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_grants_accepted_total\" {print \$2}') = $((a2 + 1)) ]" ||
+	fail "the new grant did not reach donor 2"
+pass "renewal while powered"
+
+step "donor 3 restarts with an empty ledger; the grants are sent again, copies refilled"
+kill -TERM "$(donor_pid 3)"; wait "$(donor_pid 3)"
+donor_start 3 --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
+	--grant-key-file /tmp/grant.key
+wait_until 90 sh -c "[ \$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat) = 32 ]" ||
+	{ show_stats "$disk"; donor_logs; fail "donor 3's copies were not mapped again"; }
+[ "$(granted 3)" = 1 ] || fail "donor 3 accepted $(granted 3) grants after its restart"
+workload_wait
+show_stats "$disk"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+pass "every page verified; donor 3 re-granted and re-mapped"
+
+swap_teardown
+for n in 2 3; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+done
+pass "grants end to end"
