@@ -4,7 +4,8 @@
 # - On a kernel without ublk (Debian's 6.1): spare-ublk refuses at once,
 #   with exit status 3 and a message naming what is missing.
 # - With ublk (6.12): plain swap on /dev/ublkbN backed by one donor
-#   (spared on 10.0.0.2), one copy of every slab. A workload of about 3x
+#   (spared on 10.0.0.2, which lends only against a broker's grant: without
+#   one spare-ublk is refused, with one it maps), one copy of every slab. A workload of about 3x
 #   its cgroup's memory.max writes a per-page pattern and verifies every
 #   page on the next pass; pswpout/pswpin must show swapping, and the
 #   pager's counters that RDMA served it with no I/O error.
@@ -29,9 +30,13 @@ if ! modprobe ublk_drv 2>/dev/null; then
 	exit 0
 fi
 
-step "soft-RoCE: client 10.0.0.1, donor 10.0.0.2"
+step "soft-RoCE: client 10.0.0.1, donor 10.0.0.2, which lends only against grants"
 rxe_up 2
-donor_start 2 --budget 256M --slab-size 16M
+sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
+donor_start 2 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
+# a broker's grant for the 8 slabs, minted with the grant key as the broker does
+GRANT=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
+	--mint ok:8 10.0.0.2) || fail "mint"
 pass "donor up"
 
 step "bad input: refused with one clear line, no device left behind"
@@ -52,10 +57,14 @@ bad_run 1 'BAD_SLAB_SIZE\|slab size' --size 64M --slab-size 32M --source 10.0.0.
 	--donor 10.0.0.2:$DONOR_PORT
 bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeout 2000 \
 	--donor 10.0.0.2:$((DONOR_PORT + 1))
-pass "bad options and a refusing or absent donor: clear errors, no device"
+bad_run 2 'not a grant' --size 64M --slab-size 16M --donor 10.0.0.2 --grant abcd
+bad_run 1 'MAP slab 0 refused: no valid grant covers it' --size 64M --slab-size 16M \
+	--source 10.0.0.1 --donor 10.0.0.2:$DONOR_PORT
+pass "bad options, a refusing or absent donor, no grant: clear errors, no device"
 
 step "spare-ublk: 128 MiB device, 16 MiB slabs, 1 copy"
-ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT
+ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT --grant "$GRANT"
+grep -q 'donor 10.0.0.2:18515: sent 1 grant(s)' /tmp/ublk.log || fail "the grant was not sent"
 cat /tmp/ublk.log
 [ "$(cat "/sys/block/$disk/size")" = $((128 * 2048)) ] || fail "/dev/$disk: wrong size"
 lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')

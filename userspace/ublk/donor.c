@@ -482,6 +482,21 @@ int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
 	return link_connect(d, &d->data, &priv, 8, "data");
 }
 
+int donor_send_grant(struct donor *d, const struct spare_grant *g)
+{
+	struct spare_msg m;
+	uint64_t token;
+
+	for (unsigned int p = 0; p < SPARE_GRANT_PARTS; p++) {
+		spare_grant_part_init(&m, g, p, ++d->seq);
+		if (send_msg(d, &m))
+			return -1;
+	}
+	memcpy(&token, g->grant_id, sizeof(token));
+	d->grant_token = le64toh(token);
+	return 0;
+}
+
 int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 {
 	struct spare_msg m;
@@ -489,6 +504,7 @@ int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 
 	spare_msg_init(&m, SPARE_MSG_MAP, ++d->seq);
 	m.map.slab_id = htole32(id);
+	m.map.grant = htole64(d->grant_token);
 	if (send_msg(d, &m))
 		return -1;
 	for (;;) {
@@ -501,8 +517,8 @@ int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 	}
 	st = le32toh(m.mapped.status);
 	if (st != SPARE_ST_OK) {
-		log_err("donor %s: MAP slab %u refused: status %u%s", d->host,
-			id, st, st == SPARE_ST_NO_SPACE ? " (no free slab)" : "");
+		log_err("donor %s: MAP slab %u refused: %s", d->host, id,
+			spare_status_name(st));
 		return -1;
 	}
 	*addr = le64toh(m.mapped.addr);

@@ -42,6 +42,7 @@ struct donor {
 	uint64_t	cookie;
 	uint32_t	seq;
 	uint32_t	free_slabs;
+	uint64_t	grant_token;	/* MAPs name this grant; 0: none */
 
 	struct ibv_pd	*pd;		/* shared by every donor on a device */
 	struct donor_link ctrl, data;
@@ -63,6 +64,9 @@ struct donor {
  */
 int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
 		  unsigned int data_depth);
+/* Send a broker's grant (GRANT parts); MAPs then name it. 0, or -1. */
+struct spare_grant;
+int donor_send_grant(struct donor *d, const struct spare_grant *g);
 /* MAP slab @id; 0 and addr/rkey, or -1 after logging why. */
 int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey);
 /* UNMAP slab @id (no answer expected). */

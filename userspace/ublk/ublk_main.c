@@ -41,6 +41,7 @@
 #include "donor.h"
 #include "spare_auth.h"
 #include "spare_conf.h"
+#include "spare_grant_lib.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_slab.h"
@@ -97,6 +98,8 @@ struct dev {
 
 	struct donor	donors[SPARE_MAX_DONORS];
 	u32		nr_donors;
+	struct spare_grant *grants;	/* a broker's, sent to their donors */
+	u32		nr_grants;
 	struct ibv_pd	*pd;
 	struct spare_slab_map map;
 
@@ -657,6 +660,47 @@ static const char *add_donor(struct dev *d, const char *arg)
 	return NULL;
 }
 
+#define UBLK_MAX_GRANTS	1024
+
+static const char *add_grant(struct dev *d, const char *hex)
+{
+	struct spare_grant_info gi;
+	struct spare_grant *g;
+
+	if (d->nr_grants == UBLK_MAX_GRANTS)
+		return "too many grants";
+	if (!d->grants) {
+		d->grants = calloc(UBLK_MAX_GRANTS, sizeof(*d->grants));
+		if (!d->grants)
+			return "out of memory";
+	}
+	g = &d->grants[d->nr_grants];
+	if (strlen(hex) != SPARE_GRANT_HEX_LEN || spare_grant_from_hex(hex, g) ||
+	    spare_grant_decode(g, &gi))
+		return "not a grant (512 hex digits, as a broker issues it)";
+	d->nr_grants++;
+	return NULL;
+}
+
+/* Send @dn every grant for "host:port". 0, or -1. */
+static int send_grants(struct dev *d, struct donor *dn)
+{
+	char addr[SPARE_GRANT_ADDR_LEN + 16];
+	unsigned int sent = 0;
+
+	snprintf(addr, sizeof(addr), "%s:%s", dn->host, dn->port);
+	for (u32 i = 0; i < d->nr_grants; i++) {
+		if (strncmp(d->grants[i].donor_addr, addr, sizeof(d->grants[i].donor_addr)))
+			continue;
+		if (donor_send_grant(dn, &d->grants[i]))
+			return -1;
+		sent++;
+	}
+	if (sent)
+		log_info("donor %s: sent %u grant(s)", addr, sent);
+	return 0;
+}
+
 /*
  * Settings: every key of the config file (/etc/spare/spare-ublk.conf, or
  * --config PATH, e.g. one per device for spare-ublk@.service) is a long
@@ -672,6 +716,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024", "64" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
+	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
 	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
@@ -698,6 +743,8 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		d->slab_shift = (u8)sh;
 	} else if (!strcmp(key, "donor")) {
 		return add_donor(d, value);
+	} else if (!strcmp(key, "grant")) {
+		return value[0] ? add_grant(d, value) : NULL;
 	} else if (!strcmp(key, "copies")) {
 		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
 			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
@@ -784,7 +831,7 @@ static int setup_rdma(struct dev *d)
 		dn->uuid = d->uuid;
 		dn->key = d->has_key ? d->key : NULL;
 		if (donor_connect(dn, &d->pd, d->slab_shift,
-				  d->depth * MAX_OPS + 1))
+				  d->depth * MAX_OPS + 1) || send_grants(d, dn))
 			return -1;
 	}
 	if (map_slabs(d))
@@ -909,6 +956,7 @@ out:
 		ibv_dealloc_pd(d->pd);
 	spare_slab_map_free(&d->map);
 	free(d->bufs);
+	free(d->grants);
 	free(d->rqs);
 	memset(d->key, 0, sizeof(d->key));
 	return rc;
