@@ -67,6 +67,22 @@ static void check_msg(const uint8_t *data, size_t size)
 	if (type == SPARE_MSG_HELLO_REPLY &&
 	    le32toh(m->hello_reply.status) > SPARE_ST_MAX)
 		abort();
+	/* Version 3: an accepted GRANT part is exactly what
+	 * spare_grant_part_init() makes of the same grant bytes. */
+	if (type == SPARE_MSG_GRANT) {
+		uint8_t grant[SPARE_GRANT_PARTS * SPARE_GRANT_PART_LEN] = { 0 };
+		struct spare_msg again;
+
+		if (m->grant.parts != SPARE_GRANT_PARTS ||
+		    m->grant.part >= SPARE_GRANT_PARTS)
+			abort();
+		memcpy(grant + m->grant.part * SPARE_GRANT_PART_LEN, m->grant.data,
+		       SPARE_GRANT_PART_LEN);
+		spare_grant_part_init(&again, grant, m->grant.part,
+				      le32toh(m->hdr.seq));
+		if (memcmp(&again, m, sizeof(again)))
+			abort();
+	}
 }
 
 static void check_priv(const uint8_t *data, size_t size)
