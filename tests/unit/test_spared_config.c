@@ -47,6 +47,18 @@ static void test_values(void)
 	EXPECT_EQ(cfg.budget, 4ULL << 30);
 	EXPECT(spared_config_set(&cfg, "budget", "0") != NULL);
 	EXPECT(spared_config_set(&cfg, "budget", "lots") != NULL);
+	/* the donor's name, grant key settings */
+	EXPECT(spared_config_set(&cfg, "name", "donor-7") == NULL);
+	EXPECT(!strcmp(cfg.name, "donor-7"));
+	EXPECT(spared_config_set(&cfg, "name", "a-name-of-16-chr") != NULL);
+	EXPECT(spared_config_set(&cfg, "name", "two words") != NULL);
+	EXPECT(!strcmp(cfg.name, "donor-7"));
+	EXPECT(spared_config_set(&cfg, "grant-key-id", "7") == NULL);
+	EXPECT_EQ(cfg.grant_key_id, 7);
+	EXPECT(spared_config_set(&cfg, "grant-key-id", "-1") != NULL);
+	EXPECT(spared_config_set(&cfg, "max-grants", "0") != NULL);
+	EXPECT(spared_config_set(&cfg, "max-grants", "10") == NULL);
+	EXPECT_EQ(cfg.max_grants, 10);
 	EXPECT(spared_config_set(&cfg, "slab-size", "1M") == NULL);
 	EXPECT_EQ(cfg.slab_shift, 20);
 	EXPECT(spared_config_set(&cfg, "slab-size", "16G") == NULL);

@@ -34,6 +34,7 @@ const struct spare_setting spared_settings[] = {
 	{ "brokers",	0,  "HOST:PORT,...", "spare-brokers to register and heartbeat with (default: none)", "" },
 	{ "broker-key-file", 0, "PATH", "this donor's \"SPARE-1:...\" secret at the brokers", "" },
 	{ "domain",	0,  "LABEL", "failure domain (rack, PDU) reported to the brokers", "default" },
+	{ "name",	0,  "NAME",  "this donor's name: at the brokers, in grants, to authenticated clients (default: the host name, cut to 15 characters)", "" },
 	{ "grant-key-file", 0, "PATH", "the brokers' grant key, \"SPARE-1:...\": lend only against grants (default: none, no grants needed)", "" },
 	{ "grant-key-id", 0, "N",    "the grant key's id, as the brokers' grant-key-id", "1" },
 	{ "max-grants",	0,  "N",     "with grant-key-file: unexpired grants remembered at once", "65536" },
@@ -144,6 +145,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (strlen(value) >= sizeof(cfg->broker_key_file))
 			return "path too long";
 		strcpy(cfg->broker_key_file, value);
+	} else if (!strcmp(key, "name")) {
+		if (strlen(value) >= sizeof(cfg->name) || strpbrk(value, " \t"))
+			return "a name of at most 15 characters without blanks";
+		strcpy(cfg->name, value);
 	} else if (!strcmp(key, "grant-key-file")) {
 		if (strlen(value) >= sizeof(cfg->grant_key_file))
 			return "path too long";

@@ -30,6 +30,7 @@ struct spared_config {
 	char		brokers[1024];		/* "host:port,..."; "" = none */
 	char		broker_key_file[256];	/* this donor's secret at the brokers */
 	char		domain[32];		/* failure-domain label for the brokers */
+	char		name[16];		/* donor id; "" = host name */
 	char		grant_key_file[256];	/* "" = no grants needed */
 	uint32_t	grant_key_id;
 	unsigned int	max_grants;		/* ledger size */

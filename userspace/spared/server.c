@@ -1508,7 +1508,9 @@ static int auth_start(struct spared *d)
 		log_err("libsodium cannot initialise");
 		return -1;
 	}
-	if (gethostname(name, sizeof(name) - 1))
+	if (d->cfg.name[0])
+		snprintf(name, sizeof(name), "%s", d->cfg.name);
+	else if (gethostname(name, sizeof(name) - 1))
 		strcpy(name, "spared");
 	memset(d->donor_id, 0, sizeof(d->donor_id));
 	memcpy(d->donor_id, name, strnlen(name, sizeof(d->donor_id)));
