@@ -438,6 +438,7 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	broker_grant_rep_encode_head(r.slabs, r.copies, out, sizeof(b->frame));
 	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, (size_t)r.slabs * r.copies * SPARE_GRANT_SIZE);
 	queue(c, BROKER_GRANT_REP, h->seq, out, n);
+	log_dbg("%s: granted %u slab(s) x %u copies", c->name, r.slabs, r.copies);
 }
 
 /* One complete frame in c->in. */

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spare-broker in the data path (issue 8). A broker on the client host;
+# donors 2 and 3 register and heartbeat to it and lend only against its
+# grants. On the client:
+#   - "sparectl device create ... broker=" asks the broker for slabs x
+#     copies, writes the donors, the placement and the grants to configfs
+#     and powers the device on; every copy maps, each donor accepted its
+#     grants, and a memory-hungry job swaps onto it;
+#   - the broker restarts while the job swaps: the data path does not
+#     notice (no I/O error, every page verified) and the broker knows both
+#     donors again from their heartbeats;
+#   - a donor that joins afterwards (donor 4) registers and receives the
+#     grants of the next device, the only donor with room left.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+set -u
+watchdog 600
+
+BROKER=10.0.0.1:18517
+# broker_up LOG: spare-broker on the client host in the background
+broker_up() {
+	spare-broker -l "$BROKER" -i broker1 -k /tmp/broker-hosts -g /tmp/grant.key \
+		--lease 600 --missed-heartbeats 3 -v debug 2>"$1" &
+	BROKER_PID=$!
+	wait_for 100 grep -q "listening" "$1" || { cat "$1"; fail "spare-broker did not start"; }
+}
+# broker_knows LOG DONOR: the broker has heard DONOR's registration
+broker_knows() { wait_for 150 grep -q "donor $2 at" "$1" || { cat "$1"; fail "the broker does not know $2"; }; }
+stat_of() { donor_ctl "$1" status | awk -v k="spared_$2" '$1 == k {print $2}'; }
+# a donor that lends only against the broker's grants
+donor_up() {
+	local n=$1 name=$2; shift 2
+	donor_start "$n" --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
+		--grant-key-file /tmp/grant.key --name "$name" --brokers "$BROKER" \
+		--broker-key-file "/tmp/b-$name.key" "$@"
+}
+
+step "keys; a broker; donors 2 and 3 (racks 2 and 3) registered with it"
+rxe_up 3
+(
+	umask 077
+	sparectl gen-key >/tmp/grant.key
+	for p in donor2 donor3 donor4 trainer; do sparectl gen-key >"/tmp/b-$p.key"; done
+	for p in donor2 donor3 donor4 trainer; do echo "$p $(cat "/tmp/b-$p.key")"; done >/tmp/broker-hosts
+	KT=$(sparectl gen-key)
+	echo "$KT" >/tmp/trainer.key
+	echo "trainer $KT" >/tmp/host-keys
+) || fail "keys"
+KT=$(cat /tmp/trainer.key)
+broker_up /tmp/broker.log
+donor_up 2 donor2 --domain rack2
+donor_up 3 donor3 --domain rack3
+broker_knows /tmp/broker.log donor2
+broker_knows /tmp/broker.log donor3
+spare_load
+pass "broker and donors up"
+
+step "sparectl device create through the broker: 16 slabs x 2 copies"
+disk=$(sparectl device create swap0 size=256M slab_size=16M replicas=2 source=10.0.0.1 \
+	"key=$KT" broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
+	{ cat /tmp/broker.log; dmesg | tail -20; donor_logs; fail "device create through the broker"; }
+[ -b "/dev/$disk" ] || fail "no /dev/$disk"
+cat "$CFS/swap0/donors"
+[ "$(tr ',' '\n' <"$CFS/swap0/donors" | sort | tr '\n' ' ')" = "10.0.0.2:18515 10.0.0.3:18515 " ] ||
+	fail "donors: $(cat "$CFS/swap0/donors")"
+[ "$(tr ',' '\n' <"$CFS/swap0/placement" | grep -c .)" = 32 ] || fail "placement: $(cat "$CFS/swap0/placement")"
+[ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || { cat "$CFS/swap0/grants"; fail "not 32 grants"; }
+[ "$(slab_stat mapped)" = 32 ] || { show_stats "$disk"; fail "not every copy mapped"; }
+[ "$(stat_of 2 grants_accepted_total)" = 16 ] && [ "$(stat_of 3 grants_accepted_total)" = 16 ] ||
+	fail "grants accepted: $(stat_of 2 grants_accepted_total) and $(stat_of 3 grants_accepted_total)"
+[ "$(stat_of 2 map_grant_refusals_total)" = 0 ] && [ "$(stat_of 3 map_grant_refusals_total)" = 0 ] ||
+	fail "a MAP was refused for want of a grant"
+grep -q "trainer: granted 16 slab(s) x 2 copies" /tmp/broker.log ||
+	{ cat /tmp/broker.log; fail "the broker logged no grant"; }
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
+cg_new work ${WL_CG_MB}M
+workload_start 2
+workload_swapped 2000
+pass "a broker-placed, granted device swapping"
+
+step "the broker restarts mid-run; the data path does not notice"
+kill -TERM "$BROKER_PID"; wait "$BROKER_PID" || { cat /tmp/broker.log; fail "spare-broker exit"; }
+broker_up /tmp/broker-2.log
+broker_knows /tmp/broker-2.log donor2
+broker_knows /tmp/broker-2.log donor3
+workload_alive
+pass "broker state rebuilt from heartbeats"
+
+step "donor 4 joins (10.0.0.3:18516) and receives the next device's grants"
+spared --listen 10.0.0.3 --port 18516 -f /dev/null --ctl /run/spare/spared-4.sock \
+	--budget 128M --slab-size 16M --host-keys /tmp/host-keys --grant-key-file /tmp/grant.key \
+	--name donor4 --brokers "$BROKER" --broker-key-file /tmp/b-donor4.key --domain rack4 \
+	>/tmp/spared-4.log 2>&1 &
+DONOR_PID_4=$!
+wait_for 100 test -S /run/spare/spared-4.sock || { cat /tmp/spared-4.log; fail "donor 4 did not start"; }
+broker_knows /tmp/broker-2.log donor4
+# donors 2 and 3 have lent all 16 of their slabs: only donor 4 has room
+disk1=$(sparectl device create swap1 size=64M slab_size=16M replicas=1 source=10.0.0.1 \
+	"key=$KT" broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
+	{ cat /tmp/broker-2.log; dmesg | tail -20; fail "second device through the broker"; }
+[ "$(cat "$CFS/swap1/donors")" = "10.0.0.3:18516" ] || fail "swap1's donors: $(cat "$CFS/swap1/donors")"
+[ "$(stat_of 4 slabs_lent)" = 4 ] || fail "donor 4 lends $(stat_of 4 slabs_lent) slabs, not 4"
+dd if=/dev/urandom of=/tmp/pattern bs=1M count=48 2>/dev/null
+dd if=/tmp/pattern of="/dev/$disk1" bs=1M oflag=direct 2>/dev/null || fail "write $disk1"
+dd if="/dev/$disk1" of=/tmp/back bs=1M count=48 iflag=direct 2>/dev/null || fail "read $disk1"
+cmp /tmp/pattern /tmp/back || fail "$disk1 read back differs"
+spare_destroy swap1
+pass "the new donor got the new grants"
+
+step "the job verifies every page"
+workload_wait
+show_stats "$disk"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+[ "$(donor_field 10.0.0.2 losses)" = 0 ] && [ "$(donor_field 10.0.0.3 losses)" = 0 ] ||
+	fail "a donor connection was lost"
+pass "no error across the broker restart"
+
+swap_teardown
+kill -TERM "$BROKER_PID"; wait "$BROKER_PID" || { cat /tmp/broker-2.log; fail "spare-broker exit"; }
+for n in 2 3 4; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+done
+pass "broker end to end"
