@@ -4,6 +4,7 @@
  * nvme-cli:
  *
  *   sparectl [-j] device list | show NAME | create NAME [KEY=VALUE...] | destroy NAME
+ *       (create ... broker=HOST:PORT,... broker-name=N broker-key=F: brokerask.c, grantplan.c)
  *   sparectl [-j] donor [-p PORT | -S SOCKET] status | slabs | evict N | evict all | query
  *   sparectl metrics [-o FILE]
  *
