@@ -4,3 +4,8 @@ UNIT_TESTS += test_sparectl
 test_sparectl_SRCS   := tests/unit/test_sparectl.c userspace/sparectl/devstat.c
 test_sparectl_CFLAGS := -Iuserspace/sparectl
 test_sparectl_LDLIBS := -ljson-c -lm
+
+# sparectl's broker path: grants to the donors and placement strings.
+UNIT_TESTS += test_grantplan
+test_grantplan_SRCS   := tests/unit/test_grantplan.c userspace/sparectl/grantplan.c
+test_grantplan_CFLAGS := -Iuserspace/sparectl

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 PROGS += sparectl
 sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/devstat.c \
-		   userspace/sparectl/genkey.c
+		   userspace/sparectl/genkey.c userspace/sparectl/grantplan.c \
+		   userspace/sparectl/brokerask.c
 sparectl_LDLIBS := -ljson-c -lsodium -lz

@@ -28,7 +28,7 @@ const char *const dev_slab_fields[DEV_SLAB_FIELDS] = {
 };
 
 const char *const dev_attrs[] = {
-	"size", "slab_size", "replicas", "donors", "source", "backup",
+	"size", "slab_size", "replicas", "donors", "placement", "source", "backup",
 	"backup_mode", NULL,
 };
 
@@ -174,8 +174,8 @@ static int attr(const struct dev_roots *r, const char *name, const char *a,
 	return 0;
 }
 
-static int attr_u64(const struct dev_roots *r, const char *name, const char *a,
-		    uint64_t *v, char *why, size_t whylen)
+int dev_attr_u64(const struct dev_roots *r, const char *name, const char *a,
+		 uint64_t *v, char *why, size_t whylen)
 {
 	char buf[32];
 
@@ -215,9 +215,9 @@ int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
 		return -1;
 	d->power = !strcmp(buf, "1");
 	if (attr(r, name, "disk", d->disk, sizeof(d->disk), why, whylen) ||
-	    attr_u64(r, name, "size", &d->size, why, whylen) ||
-	    attr_u64(r, name, "slab_size", &d->slab_size, why, whylen) ||
-	    attr_u64(r, name, "replicas", &v, why, whylen) ||
+	    dev_attr_u64(r, name, "size", &d->size, why, whylen) ||
+	    dev_attr_u64(r, name, "slab_size", &d->slab_size, why, whylen) ||
+	    dev_attr_u64(r, name, "replicas", &v, why, whylen) ||
 	    attr(r, name, "donors", d->donors, sizeof(d->donors), why, whylen) ||
 	    attr(r, name, "source", d->source, sizeof(d->source), why, whylen) ||
 	    attr(r, name, "backup", d->backup, sizeof(d->backup), why, whylen) ||

@@ -67,6 +67,10 @@ extern const char *const dev_attrs[];
 int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
 	     char *why, size_t whylen);
 
+/* One numeric configfs attribute of device @name; 0 or -1 (@why). */
+int dev_attr_u64(const struct dev_roots *r, const char *name, const char *a,
+		 uint64_t *v, char *why, size_t whylen);
+
 /* The names of every device, sorted; *@n of them, or NULL + errno. */
 char **dev_names(const struct dev_roots *r, unsigned int *n);
 void dev_names_free(char **names, unsigned int n);

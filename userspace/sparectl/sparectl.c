@@ -4,6 +4,7 @@
  * nvme-cli:
  *
  *   sparectl [-j] device list | show NAME | create NAME [KEY=VALUE...] | destroy NAME
+ *       (create ... broker=HOST:PORT,... broker-name=N broker-key=F: brokerask.c, grantplan.c)
  *   sparectl [-j] donor [-p PORT | -S SOCKET] status | slabs | evict N | evict all | query
  *   sparectl metrics [-o FILE]
  *
@@ -13,10 +14,12 @@
  * A new object is one row in `objects` below (the broker's commands, and
  * `gen-key` from genkey.c, plug in there).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +28,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
+#include "broker_client.h"
+#include "brokerask.h"
 #include "devstat.h"
+#include "grantplan.h"
+#include "spare_grant_lib.h"
 #include "spare_json.h"
 #include "spare_log.h"
 #include "spare_util.h"
@@ -45,7 +54,10 @@ static void usage(FILE *f)
 "  sparectl [-j] device list\n"
 "  sparectl [-j] device show NAME\n"
 "  sparectl [-j] device create NAME [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
-"                [donors=ADDR[:PORT],...] [source=ADDR] [backup=PATH] [backup_mode=sync|async]\n"
+"                [donors=ADDR[:PORT],... [placement=I,I,...]] [source=ADDR] [backup=PATH]\n"
+"                [backup_mode=sync|async]\n"
+"                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
+"                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
@@ -179,10 +191,207 @@ static bool known_attr(const char *key, size_t len)
 	return false;
 }
 
+/* `device create` settings that are sparectl's own, not configfs's. */
+struct create_broker {
+	const char	*brokers, *name, *key_file, *lease;
+};
+
+static bool broker_arg(const char *arg, struct create_broker *b)
+{
+	static const struct {
+		const char	*key;
+		size_t		off;
+	} keys[] = {
+		{ "broker=",		offsetof(struct create_broker, brokers) },
+		{ "broker-name=",	offsetof(struct create_broker, name) },
+		{ "broker-key=",	offsetof(struct create_broker, key_file) },
+		{ "lease=",		offsetof(struct create_broker, lease) },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(arg, keys[i].key, strlen(keys[i].key))) {
+			*(const char **)((char *)b + keys[i].off) = arg + strlen(keys[i].key);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Tests only (tests/broker/run): configfs makes a device's attribute files
+ * on mkdir; a fake tree gets copies of the files in
+ * $SPARECTL_CONFIGFS_TEMPLATE instead, and loses them again on undo.
+ */
+static int fake_populate(const char *tmpl, const char *dir)
+{
+	char buf[4096];
+	struct dirent *e;
+	DIR *d = opendir(tmpl);
+	int to = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+
+	if (!d || to < 0) {
+		ret = -1;
+		goto out;
+	}
+	while (!ret && (e = readdir(d))) {
+		ssize_t n;
+		int in, out;
+
+		if (e->d_type != DT_REG)
+			continue;
+		in = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC);
+		out = openat(to, e->d_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				ret = -1;
+		if (in < 0 || out < 0)
+			ret = -1;
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+	}
+out:
+	if (d)
+		closedir(d);
+	if (to >= 0)
+		close(to);
+	return ret;
+}
+
+static void fake_unpopulate(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_type == DT_REG)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+/* Append one line to attribute @a (configfs `grants` takes one per write). */
+static int append_attr(const struct sparectl *c, const char *name, const char *a,
+		       const char *value)
+{
+	char path[512];
+	size_t len = strlen(value);
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", c->roots.configfs, name, a);
+	/* O_APPEND: configfs ignores the offset; a fake tree's file grows */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, value, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	if (close(fd) && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/*
+ * Grants for every slab of device @name from the brokers in @b, then its
+ * donors, placement and grants attributes. 0, or -1 (logged).
+ */
+static int place_by_broker(const struct sparectl *c, const char *name,
+			   const struct create_broker *b, const uint8_t *key)
+{
+	struct brokerask a = { .brokers = b->brokers, .name = b->name, .key = key,
+			       .timeout_ms = 5000 };
+	struct spare_grant_info *info = NULL;
+	struct spare_grant *grants = NULL;
+	struct grantplan *plan = NULL;
+	uint64_t size, slab_size, replicas, lease = 0;
+	char why[512], hex[SPARE_GRANT_HEX_LEN + 2];
+	uint32_t slabs;
+	size_t n, i;
+	int ret = -1;
+
+	if (b->lease)
+		spare_parse_u64(b->lease, 1, UINT32_MAX, &lease);	/* checked by the caller */
+	a.lease_s = (uint32_t)lease;
+	/* what the kernel took: the values given, or its defaults */
+	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	slabs = grantplan_nr_slabs(size, slab_size);
+	if (!slabs || replicas > UINT32_MAX ||
+	    grantplan_check(slabs, (unsigned int)replicas, why, sizeof(why))) {
+		log_err("device %s: size %llu, slab_size %llu, replicas %llu: %s", name,
+			(unsigned long long)size, (unsigned long long)slab_size,
+			(unsigned long long)replicas, slabs ? why : "no slabs");
+		return -1;
+	}
+	n = (size_t)slabs * replicas;
+	grants = calloc(n, sizeof(*grants));
+	info = calloc(n, sizeof(*info));
+	plan = malloc(sizeof(*plan));
+	if (!grants || !info || !plan) {
+		log_err("out of memory");
+		goto out;
+	}
+	if (brokerask_grants(&a, slabs, (unsigned int)replicas, grants))
+		goto out;
+	for (i = 0; i < n; i++)
+		if (spare_grant_decode(&grants[i], &info[i])) {	/* checked by brokerask */
+			log_err("device %s: grant %zu is malformed", name, i);
+			goto out;
+		}
+	if (grantplan_build(info, n, slabs, (unsigned int)replicas, GRANTPLAN_MAX_DONORS, plan,
+			    why, sizeof(why))) {
+		log_err("device %s: the brokers' grants cannot be placed: %s", name, why);
+		goto out;
+	}
+	if (write_attr(c, name, "donors", plan->donors)) {
+		log_err("device %s: donors=%s refused: %s (the kernel log says why)", name,
+			plan->donors, strerror(errno));
+		goto out;
+	}
+	if (write_attr(c, name, "placement", plan->placement)) {
+		log_err("device %s: placement=%s refused: %s (the kernel log says why)", name,
+			plan->placement, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		spare_grant_to_hex(&grants[i], hex, sizeof(hex));
+		strcat(hex, "\n");
+		if (append_attr(c, name, "grants", hex)) {
+			/* the grant's id would do, but a grant is a credential: not its text */
+			log_err("device %s: grant %zu (slab %zu copy %zu) refused: %s "
+				"(the kernel log says why)", name, i, i / replicas, i % replicas,
+				strerror(errno));
+			goto out;
+		}
+	}
+	log_info("device %s: %u slabs x %u copies granted on %u donors", name, slabs,
+		 (unsigned int)replicas, plan->ndonors);
+	ret = 0;
+out:
+	if (grants)
+		sodium_memzero(grants, n * sizeof(*grants));
+	sodium_memzero(hex, sizeof(hex));
+	free(grants);
+	free(info);
+	free(plan);
+	return ret;
+}
+
 static int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 {
+	const char *tmpl = getenv("SPARECTL_CONFIGFS_TEMPLATE");
+	struct create_broker b = { 0 };
+	uint8_t key[BROKER_KEY_LEN];
 	char path[512], why[256];
+	bool placed = false;
 	struct dev_info d;
+	uint64_t lease;
 	int i;
 
 	if (!*name || strchr(name, '/') || name[0] == '.')
@@ -190,29 +399,69 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 	for (i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 
+		if (broker_arg(argv[i], &b))
+			continue;
 		if (!eq || !known_attr(argv[i], (size_t)(eq - argv[i])))
 			return usage_error("'%s': expected KEY=VALUE with KEY one of size, "
-					   "slab_size, replicas, donors, source, backup, backup_mode",
+					   "slab_size, replicas, donors, placement, source, backup, "
+					   "backup_mode, broker, broker-name, broker-key, lease",
 					   argv[i]);
+		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10))
+			placed = true;
+	}
+	if (b.brokers) {
+		const char *err = brokerask_check_list(b.brokers);
+
+		if (placed)
+			return usage_error("%s", "broker= places the slabs: not with donors= "
+					   "or placement=");
+		if (err)
+			return usage_error("broker=%s", err);
+		if (!b.name || !*b.name || !b.key_file || !*b.key_file)
+			return usage_error("%s", "broker= needs broker-name=NAME and "
+					   "broker-key=FILE");
+		if (strlen(b.name) >= BROKER_NAME_LEN)
+			return usage_error("broker-name=%s: too long", b.name);
+		if (b.lease && spare_parse_u64(b.lease, 1, UINT32_MAX, &lease))
+			return usage_error("lease=%s: not a number of seconds", b.lease);
+		if (sodium_init() < 0) {
+			log_err("libsodium failed to initialise");
+			return 1;
+		}
+		if (broker_read_key_file(b.key_file, key, why, sizeof(why))) {
+			log_err("broker-key=%s", why);
+			return 1;
+		}
+	} else if (b.name || b.key_file || b.lease) {
+		return usage_error("%s", "broker-name=, broker-key= and lease= go with broker=");
 	}
 	snprintf(path, sizeof(path), "%s/%s", c->roots.configfs, name);
 	if (mkdir(path, 0755)) {
 		log_err("device %s: cannot create %s: %s%s", name, path, strerror(errno),
 			errno == EEXIST ? " (destroy it first)" :
 			errno == ENOENT ? " (is spare.ko loaded and configfs mounted?)" : "");
-		return 1;
+		goto fail;
+	}
+	if (tmpl && fake_populate(tmpl, path)) {
+		log_err("device %s: fake configfs template %s: %s", name, tmpl, strerror(errno));
+		goto undo;
 	}
 	for (i = 0; i < argc; i++) {
-		char key[32];
+		char key_[32];
 		const char *eq = strchr(argv[i], '=');
 
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);
-		if (write_attr(c, name, key, eq + 1)) {
+		if (broker_arg(argv[i], &(struct create_broker){ 0 }))
+			continue;
+		snprintf(key_, sizeof(key_), "%.*s", (int)(eq - argv[i]), argv[i]);
+		if (write_attr(c, name, key_, eq + 1)) {
 			log_err("device %s: %s=%s refused: %s (the kernel log says why)",
-				name, key, eq + 1, strerror(errno));
+				name, key_, eq + 1, strerror(errno));
 			goto undo;
 		}
 	}
+	if (b.brokers && place_by_broker(c, name, &b, key))
+		goto undo;
+	sodium_memzero(key, sizeof(key));
 	if (write_attr(c, name, "power", "1")) {
 		int err = errno;
 
@@ -230,8 +479,12 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 	return 0;
 undo:
 	/* Leave nothing half made behind. */
+	if (tmpl)
+		fake_unpopulate(path);
 	if (rmdir(path))
 		log_warn("device %s: could not remove %s: %s", name, path, strerror(errno));
+fail:
+	sodium_memzero(key, sizeof(key));
 	return 1;
 }
 

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparectl's grants-to-configfs plan (userspace/sparectl/grantplan.c): the
+ * donors and placement strings `device create ... broker=` writes, and
+ * every refusal: a grant count that is not slabs x copies, two copies of a
+ * slab on one donor, an address under two donor ids, too many donors,
+ * strings longer than one configfs write.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "broker_proto.h"
+#include "grantplan.h"
+#include "tap.h"
+
+static struct spare_grant_info g[2 * BROKER_MAX_GRANTS];
+static struct grantplan plan;
+static char why[256];
+
+/* grant i: on donor "dN" at 10.0.0.N:18515 */
+static void set(unsigned int i, unsigned int donor)
+{
+	memset(&g[i], 0, sizeof(g[i]));
+	snprintf(g[i].donor_id, sizeof(g[i].donor_id), "d%u", donor);
+	snprintf(g[i].donor_addr, sizeof(g[i].donor_addr), "10.0.0.%u:18515", donor);
+	snprintf(g[i].client_id, sizeof(g[i].client_id), "trainer1");
+	g[i].slabs = 1;
+	g[i].expiry = 100;
+}
+
+static void sets(const unsigned int *donor, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		set(i, donor[i]);
+}
+
+static int build(size_t n, uint32_t slabs, unsigned int copies)
+{
+	why[0] = 0;
+	return grantplan_build(g, n, slabs, copies, 0, &plan, why, sizeof(why));
+}
+
+static void nr_slabs_and_batches(void)
+{
+	EXPECT_EQ(grantplan_nr_slabs(3 << 20, 1 << 20), 3);
+	EXPECT_EQ(grantplan_nr_slabs((3 << 20) + 1, 1 << 20), 4);	/* rounded up */
+	EXPECT_EQ(grantplan_nr_slabs(1, 1 << 30), 1);
+	EXPECT_EQ(grantplan_nr_slabs(0, 1 << 20), 0);
+	EXPECT_EQ(grantplan_nr_slabs(1 << 20, 0), 0);
+	EXPECT_EQ(grantplan_nr_slabs(UINT64_MAX, 1), 0);		/* > 32 bits */
+	EXPECT_EQ(grantplan_batch_slabs(1), BROKER_MAX_SLABS);
+	EXPECT_EQ(grantplan_batch_slabs(2), 64);
+	EXPECT_EQ(grantplan_batch_slabs(3), 42);			/* 126 grants */
+	EXPECT_EQ(grantplan_batch_slabs(8), 16);
+	EXPECT_EQ(grantplan_batch_slabs(0), 0);
+	EXPECT_EQ(grantplan_batch_slabs(BROKER_MAX_COPIES + 1), 0);
+	for (unsigned int c = 1; c <= BROKER_MAX_COPIES; c++)
+		EXPECT(grantplan_batch_slabs(c) * c <= BROKER_MAX_GRANTS);
+}
+
+/* The example in the report and sparectl(8): 3 slabs, 2 copies. */
+static void three_slabs_two_copies(void)
+{
+	static const unsigned int d[] = { 1, 2, 2, 3, 3, 1 };
+
+	sets(d, 6);
+	EXPECT_EQ(build(6, 3, 2), 0);
+	EXPECT(!strcmp(plan.donors, "10.0.0.1:18515,10.0.0.2:18515,10.0.0.3:18515"));
+	EXPECT(!strcmp(plan.placement, "0,1,1,2,2,0"));
+	EXPECT_EQ(plan.ndonors, 3);
+}
+
+/* donors in order of first appearance, however the broker numbers them */
+static void donor_order(void)
+{
+	static const unsigned int d[] = { 7, 4, 4, 9, 7, 9, 5, 4 };
+
+	sets(d, 8);
+	EXPECT_EQ(build(8, 4, 2), 0);
+	EXPECT(!strcmp(plan.donors,
+		       "10.0.0.7:18515,10.0.0.4:18515,10.0.0.9:18515,10.0.0.5:18515"));
+	EXPECT(!strcmp(plan.placement, "0,1,1,2,0,2,3,1"));
+	/* one copy: every slab can be on the same donor */
+	sets((const unsigned int[]){ 3, 3, 3 }, 3);
+	EXPECT_EQ(build(3, 3, 1), 0);
+	EXPECT(!strcmp(plan.donors, "10.0.0.3:18515"));
+	EXPECT(!strcmp(plan.placement, "0,0,0"));
+}
+
+static void wrong_count(void)
+{
+	static const unsigned int d[] = { 1, 2, 2, 3, 3, 1 };
+
+	sets(d, 6);
+	EXPECT_EQ(build(5, 3, 2), -1);
+	EXPECT(strstr(why, "5 grants for 3 slabs x 2 copies"));
+	EXPECT(!plan.donors[0] && !plan.placement[0]);	/* nothing half built */
+	EXPECT_EQ(build(6, 2, 2), -1);
+	EXPECT_EQ(build(6, 3, 3), -1);
+	EXPECT_EQ(build(0, 0, 2), -1);
+	EXPECT(strstr(why, "no slabs"));
+	EXPECT_EQ(build(6, 6, 0), -1);
+	EXPECT_EQ(build(9, 1, 9), -1);			/* more than BROKER_MAX_COPIES */
+	EXPECT(strstr(why, "replicas 9"));
+}
+
+static void same_donor_twice_in_a_slab(void)
+{
+	static const unsigned int d[] = { 1, 2, 3, 3, 1, 2 };
+	static const unsigned int d3[] = { 1, 2, 3, 4, 5, 4 };
+
+	sets(d, 6);
+	EXPECT_EQ(build(6, 3, 2), -1);
+	EXPECT(strstr(why, "slab 1: copies 0 and 1 both on donor 10.0.0.3:18515"));
+	EXPECT(!plan.placement[0]);
+	/* three copies: the first and third the same */
+	sets(d3, 6);
+	EXPECT_EQ(build(6, 2, 3), -1);
+	EXPECT(strstr(why, "slab 1: copies 0 and 2 both on donor 10.0.0.4:18515"));
+	/* the same address under another donor id counts as the same donor */
+	sets((const unsigned int[]){ 1, 2, 3, 4 }, 4);
+	strcpy(g[3].donor_addr, g[2].donor_addr);
+	EXPECT_EQ(build(4, 2, 2), -1);
+	EXPECT(strstr(why, "slab 1"));
+}
+
+static void address_under_two_ids(void)
+{
+	sets((const unsigned int[]){ 1, 2, 3, 4 }, 4);
+	strcpy(g[3].donor_addr, g[0].donor_addr);	/* d4 claims d1's address */
+	EXPECT_EQ(build(4, 2, 2), -1);
+	EXPECT(strstr(why, "both donor 'd1' and donor 'd4'"));
+}
+
+static void bad_addresses(void)
+{
+	static const char *const bad[] = { "", "10.0.0.1:1,10.0.0.2:2", "a b:1", "x:1\n",
+					   "\x7f:1" };
+
+	for (unsigned int k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		sets((const unsigned int[]){ 1, 2 }, 2);
+		snprintf(g[1].donor_addr, sizeof(g[1].donor_addr), "%s", bad[k]);
+		EXPECT_EQ(build(2, 1, 2), -1);
+		EXPECT(strstr(why, "cannot be listed in donors"));
+	}
+	/* an address filling its field without a NUL */
+	sets((const unsigned int[]){ 1, 2 }, 2);
+	memset(g[1].donor_addr, 'a', sizeof(g[1].donor_addr));
+	EXPECT_EQ(build(2, 1, 2), -1);
+	/* "[v6]:port" may be listed: the kernel decides what it accepts */
+	sets((const unsigned int[]){ 1, 2 }, 2);
+	strcpy(g[1].donor_addr, "[fd00::2]:18515");
+	EXPECT_EQ(build(2, 1, 2), 0);
+	EXPECT(!strcmp(plan.donors, "10.0.0.1:18515,[fd00::2]:18515"));
+}
+
+static void grant_for_no_slab(void)
+{
+	sets((const unsigned int[]){ 1, 2 }, 2);
+	g[1].slabs = 0;
+	EXPECT_EQ(build(2, 1, 2), -1);
+	EXPECT(strstr(why, "covers no slab"));
+}
+
+static void too_many_donors(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < GRANTPLAN_MAX_DONORS; i++)
+		set(i, i + 1);
+	EXPECT_EQ(build(GRANTPLAN_MAX_DONORS, GRANTPLAN_MAX_DONORS, 1), 0);
+	EXPECT_EQ(plan.ndonors, GRANTPLAN_MAX_DONORS);
+	set(GRANTPLAN_MAX_DONORS, GRANTPLAN_MAX_DONORS + 1);
+	EXPECT_EQ(build(GRANTPLAN_MAX_DONORS + 1, GRANTPLAN_MAX_DONORS + 1, 1), -1);
+	EXPECT(strstr(why, "more than 8 donors"));
+	/* a lower limit from the caller */
+	EXPECT_EQ(grantplan_build(g, 4, 4, 1, 3, &plan, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "more than 3 donors"));
+	EXPECT_EQ(grantplan_build(g, 3, 3, 1, 3, &plan, why, sizeof(why)), 0);
+}
+
+/* One configfs write takes at most 4095 bytes: 2048 one-digit entries
+ * (4095 bytes) fit, 2049 (4097) are refused before any broker is asked. */
+static void placement_size_limit(void)
+{
+	unsigned int i;
+
+	EXPECT_EQ(grantplan_check(2048, 1, why, sizeof(why)), 0);
+	EXPECT_EQ(grantplan_check(2049, 1, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "more than one configfs write"));
+	EXPECT_EQ(grantplan_check(682, 3, why, sizeof(why)), 0);
+	EXPECT_EQ(grantplan_check(683, 3, why, sizeof(why)), -1);
+	EXPECT_EQ(grantplan_check(UINT32_MAX, 8, why, sizeof(why)), -1);
+	/* 256 grants (two broker batches at 1 copy) build fine */
+	for (i = 0; i < 2 * BROKER_MAX_GRANTS; i++)
+		set(i, i % 8 + 1);
+	EXPECT_EQ(build(2 * BROKER_MAX_GRANTS, 2 * BROKER_MAX_GRANTS, 1), 0);
+	EXPECT_EQ(strlen(plan.placement), 2 * 2 * BROKER_MAX_GRANTS - 1);
+	EXPECT_EQ(plan.placement[2 * 2 * BROKER_MAX_GRANTS - 2], '7');
+}
+
+/* Long addresses: 8 of 63 characters fit (8 * 64 - 1 bytes), so the
+ * donors list is bounded by the donor limit; it is checked anyway. */
+static void long_addresses(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		set(i, i + 1);
+		memset(g[i].donor_addr, 'a', sizeof(g[i].donor_addr) - 1);
+		g[i].donor_addr[sizeof(g[i].donor_addr) - 1] = 0;
+		g[i].donor_addr[0] = (char)('0' + i);
+	}
+	EXPECT_EQ(build(8, 8, 1), 0);
+	EXPECT_EQ(strlen(plan.donors), 8 * 64 - 1);
+}
+
+int main(void)
+{
+	TAP_RUN(nr_slabs_and_batches);
+	TAP_RUN(three_slabs_two_copies);
+	TAP_RUN(donor_order);
+	TAP_RUN(wrong_count);
+	TAP_RUN(same_donor_twice_in_a_slab);
+	TAP_RUN(address_under_two_ids);
+	TAP_RUN(bad_addresses);
+	TAP_RUN(grant_for_no_slab);
+	TAP_RUN(too_many_donors);
+	TAP_RUN(placement_size_limit);
+	TAP_RUN(long_addresses);
+	return tap_done();
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Grants from spare-broker for `sparectl device create` (brokerask.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "broker_client.h"
+#include "brokerask.h"
+#include "grantplan.h"
+#include "spare_grant_lib.h"
+#include "spare_log.h"
+
+struct blist {
+	char		text[BROKERASK_MAX_BROKERS * 80];
+	const char	*v[BROKERASK_MAX_BROKERS];
+	unsigned int	n;
+};
+
+static const char *split(const char *brokers, struct blist *l)
+{
+	char *p, *save = NULL;
+
+	l->n = 0;
+	if (strlen(brokers) >= sizeof(l->text))
+		return "the brokers list is too long";
+	strcpy(l->text, brokers);
+	for (p = strtok_r(l->text, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = p + strlen(p);
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = 0;
+		if (!*p)
+			return "an empty entry in the brokers list";
+		if (!strchr(p, ':') || p[strlen(p) - 1] == ':' || p[0] == ':')
+			return "a broker is not HOST:PORT";
+		if (l->n == BROKERASK_MAX_BROKERS)
+			return "more than 16 brokers";
+		l->v[l->n++] = p;
+	}
+	return l->n ? NULL : "no broker given";
+}
+
+const char *brokerask_check_list(const char *brokers)
+{
+	struct blist l;
+
+	return split(brokers, &l);
+}
+
+/* Connect and authenticate as a client: the fd, or -1 (reason in @why). */
+static int open_broker(const struct brokerask *a, const char *b, char *why, size_t whylen)
+{
+	char err[256], id[BROKER_ID_LEN + 1] = "";
+	int fd = broker_connect(b, a->timeout_ms, err, sizeof(err));
+
+	if (fd < 0) {
+		snprintf(why, whylen, "unreachable: %s", err);
+		return -1;
+	}
+	if (broker_authenticate(fd, BROKER_ROLE_CLIENT, a->name, a->key, id, err,
+				sizeof(err))) {
+		snprintf(why, whylen, "authentication as '%s' failed: %s", a->name, err);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One GRANT_REQ for @slabs x @copies: 0, or -1 (reason in @why). */
+static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
+	       unsigned int copies, struct spare_grant *out, char *why, size_t whylen)
+{
+	static uint8_t body[BROKER_MAX_BODY];
+	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies,
+				      .lease_s = a->lease_s };
+	struct broker_grant_rep rep;
+	struct broker_error e;
+	struct broker_hdr h;
+	unsigned int i;
+	int n = broker_grant_req_encode(&r, body, sizeof(body));
+
+	if (n < 0) {
+		snprintf(why, whylen, "cannot ask for %u slabs x %u copies", slabs, copies);
+		return -1;
+	}
+	if (broker_send(fd, BROKER_GRANT_REQ, seq, body, (size_t)n) ||
+	    broker_recv(fd, &h, body, sizeof(body))) {
+		snprintf(why, whylen, "connection lost: %s", strerror(errno));
+		return -1;
+	}
+	if (h.type == BROKER_ERROR) {
+		if (broker_error_decode(body, h.len, &e))
+			snprintf(why, whylen, "malformed ERROR");
+		else
+			snprintf(why, whylen, "refused: %s: %s", broker_err_name(e.code), e.text);
+		return -1;
+	}
+	if (h.type != BROKER_GRANT_REP || h.seq != seq ||
+	    broker_grant_rep_decode(body, h.len, &rep)) {
+		snprintf(why, whylen, "malformed reply (%s)", broker_type_name(h.type));
+		return -1;
+	}
+	if (rep.slabs != slabs || rep.copies != copies) {
+		snprintf(why, whylen, "granted %u slabs x %u copies, asked for %u x %u",
+			 rep.slabs, rep.copies, slabs, copies);
+		return -1;
+	}
+	for (i = 0; i < slabs * copies; i++) {
+		struct spare_grant_info gi;
+
+		memcpy(&out[i], (const uint8_t *)rep.grants + (size_t)i * SPARE_GRANT_SIZE,
+		       SPARE_GRANT_SIZE);
+		if (spare_grant_decode(&out[i], &gi)) {
+			snprintf(why, whylen, "grant %u is malformed", i);
+			return -1;
+		}
+		if (strcmp(gi.client_id, a->name)) {
+			snprintf(why, whylen, "grant %u is for client '%s', not '%s'", i,
+				 gi.client_id, a->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
+		     struct spare_grant *grants)
+{
+	unsigned int batch = grantplan_batch_slabs(copies), cur = 0;
+	uint32_t done = 0, seq = 1;
+	char why[512];
+	struct blist l;
+	const char *err = split(a->brokers, &l);
+	int fd = -1;
+
+	if (err) {
+		log_err("broker=%s: %s", a->brokers, err);
+		return -1;
+	}
+	if (!batch) {
+		log_err("replicas %u: a broker grants 1 to %u copies", copies, BROKER_MAX_COPIES);
+		return -1;
+	}
+	while (done < slabs) {
+		unsigned int n = slabs - done < batch ? slabs - done : batch;
+
+		for (; cur < l.n; cur++) {
+			if (fd < 0)
+				fd = open_broker(a, l.v[cur], why, sizeof(why));
+			if (fd >= 0 && !ask(fd, a, ++seq, n, copies, grants + (size_t)done * copies,
+					    why, sizeof(why)))
+				break;
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			log_warn("broker %s: %s%s", l.v[cur], why,
+				 cur + 1 < l.n ? "; trying the next broker" : "");
+		}
+		if (cur == l.n) {
+			log_err("no broker granted %u slabs x %u copies (%u of %u slabs granted)",
+				n, copies, done, slabs);
+			return -1;
+		}
+		done += n;
+	}
+	close(fd);
+	return 0;
+}

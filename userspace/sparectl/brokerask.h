@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sparectl asks spare-broker(s) for grants (`device create ... broker=`):
+ * the brokers in turn, in batches within one GRANT_REQ's limits. Logs
+ * which broker failed and why; never logs a key or a grant.
+ */
+#ifndef SPARECTL_BROKERASK_H
+#define SPARECTL_BROKERASK_H
+
+#include <stdint.h>
+
+#include "broker_proto.h"
+
+#define BROKERASK_MAX_BROKERS	16
+
+struct brokerask {
+	const char	*brokers;	/* "HOST:PORT[,HOST:PORT...]" */
+	const char	*name;		/* our name in the brokers' host-keys */
+	const uint8_t	*key;		/* its BROKER_KEY_LEN-byte secret */
+	uint32_t	lease_s;	/* 0: the broker's default */
+	unsigned int	timeout_ms;	/* connect, and every send and receive */
+};
+
+/*
+ * Check the brokers list (1..BROKERASK_MAX_BROKERS "HOST:PORT" entries,
+ * blanks around commas allowed): NULL, or what is wrong with it.
+ */
+const char *brokerask_check_list(const char *brokers);
+
+/*
+ * Fill @grants[0 .. slabs * copies), slab-major: copy c of slab s is
+ * grants[s * copies + c]. Each batch goes to the broker that granted the
+ * last one; on a refusal or a broken connection the next broker is asked,
+ * and the grants already held are kept. Each grant is checked for form
+ * and for being issued to @a->name. 0, or -1 when no broker granted a
+ * batch (each failure logged).
+ */
+int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
+		     struct spare_grant *grants);
+
+#endif /* SPARECTL_BROKERASK_H */
