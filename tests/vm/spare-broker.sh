@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# spare-broker in the data path (issue 8). A broker on the client host;
+# spare-broker in the data path (issue 8). A broker on donor host 2;
 # donors 2 and 3 register and heartbeat to it and lend only against its
 # grants. On the client:
 #   - "sparectl device create ... broker=" asks the broker for slabs x
@@ -17,8 +17,10 @@
 set -u
 watchdog 600
 
-BROKER=10.0.0.1:18517
-# broker_up LOG: spare-broker on the client host in the background
+BROKER=10.0.0.2:18517
+# broker_up LOG: spare-broker on host 2 in the background (from the
+# client host, an unbound TCP connect to the client's own address would
+# leave through its NIC and be dropped by the rig's bridge)
 broker_up() {
 	spare-broker -l "$BROKER" -i broker1 -k /tmp/broker-hosts -g /tmp/grant.key \
 		--lease 600 --missed-heartbeats 3 -v debug 2>"$1" &
@@ -26,7 +28,7 @@ broker_up() {
 	wait_for 100 grep -q "listening" "$1" || { cat "$1"; fail "spare-broker did not start"; }
 }
 # broker_knows LOG DONOR: the broker has heard DONOR's registration
-broker_knows() { wait_for 150 grep -q "donor $2 at" "$1" || { cat "$1"; fail "the broker does not know $2"; }; }
+broker_knows() { wait_for 150 grep -q "donor $2 at" "$1" || { cat "$1"; donor_logs; fail "the broker does not know $2"; }; }
 stat_of() { donor_ctl "$1" status | awk -v k="spared_$2" '$1 == k {print $2}'; }
 # a donor that lends only against the broker's grants
 donor_up() {
@@ -47,7 +49,6 @@ rxe_up 3
 	echo "$KT" >/tmp/trainer.key
 	echo "trainer $KT" >/tmp/host-keys
 ) || fail "keys"
-KT=$(cat /tmp/trainer.key)
 broker_up /tmp/broker.log
 donor_up 2 donor2 --domain rack2
 donor_up 3 donor3 --domain rack3
@@ -58,7 +59,7 @@ pass "broker and donors up"
 
 step "sparectl device create through the broker: 16 slabs x 2 copies"
 disk=$(sparectl device create swap0 size=256M slab_size=16M replicas=2 source=10.0.0.1 \
-	"key=$KT" broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
+	key-file=/tmp/trainer.key broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
 	{ cat /tmp/broker.log; dmesg | tail -20; donor_logs; fail "device create through the broker"; }
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 cat "$CFS/swap0/donors"
@@ -97,7 +98,7 @@ wait_for 100 test -S /run/spare/spared-4.sock || { cat /tmp/spared-4.log; fail "
 broker_knows /tmp/broker-2.log donor4
 # donors 2 and 3 have lent all 16 of their slabs: only donor 4 has room
 disk1=$(sparectl device create swap1 size=64M slab_size=16M replicas=1 source=10.0.0.1 \
-	"key=$KT" broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
+	key-file=/tmp/trainer.key broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
 	{ cat /tmp/broker-2.log; dmesg | tail -20; fail "second device through the broker"; }
 [ "$(cat "$CFS/swap1/donors")" = "10.0.0.3:18516" ] || fail "swap1's donors: $(cat "$CFS/swap1/donors")"
 [ "$(stat_of 4 slabs_lent)" = 4 ] || fail "donor 4 lends $(stat_of 4 slabs_lent) slabs, not 4"

@@ -29,7 +29,7 @@ const char *const dev_slab_fields[DEV_SLAB_FIELDS] = {
 
 const char *const dev_attrs[] = {
 	"size", "slab_size", "replicas", "donors", "placement", "source", "backup",
-	"backup_mode", NULL,
+	"backup_mode", "integrity", NULL,
 };
 
 static int say(char *why, size_t whylen, int err, const char *fmt, ...)

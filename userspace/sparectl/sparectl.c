@@ -55,7 +55,7 @@ static void usage(FILE *f)
 "  sparectl [-j] device show NAME\n"
 "  sparectl [-j] device create NAME [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
 "                [donors=ADDR[:PORT],... [placement=I,I,...]] [source=ADDR] [backup=PATH]\n"
-"                [backup_mode=sync|async]\n"
+"                [backup_mode=sync|async] [integrity=none|crc32c] [key-file=FILE]\n"
 "                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
 "  sparectl [-j] device destroy NAME\n"
@@ -194,6 +194,7 @@ static bool known_attr(const char *key, size_t len)
 /* `device create` settings that are sparectl's own, not configfs's. */
 struct create_broker {
 	const char	*brokers, *name, *key_file, *lease;
+	const char	*dev_key_file;	/* key-file=: the device's host key */
 };
 
 static bool broker_arg(const char *arg, struct create_broker *b)
@@ -206,6 +207,7 @@ static bool broker_arg(const char *arg, struct create_broker *b)
 		{ "broker-name=",	offsetof(struct create_broker, name) },
 		{ "broker-key=",	offsetof(struct create_broker, key_file) },
 		{ "lease=",		offsetof(struct create_broker, lease) },
+		{ "key-file=",		offsetof(struct create_broker, dev_key_file) },
 	};
 	unsigned int i;
 
@@ -383,6 +385,34 @@ out:
 	return ret;
 }
 
+/*
+ * key-file=PATH: the device's "SPARE-1:" host key, from a file (a secret
+ * on the command line would show in ps), into configfs "key". The kernel
+ * checks it; nothing here prints it.
+ */
+static int write_key_file(struct sparectl *c, const char *name, const char *path)
+{
+	char buf[128] = "";
+	size_t n;
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f) {
+		log_err("device %s: key-file=%s: %s", name, path, strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	ret = write_attr(c, name, "key", buf);
+	if (ret)
+		log_err("device %s: key-file=%s refused: %s (not a SPARE-1: key? the kernel log says why)",
+			name, path, strerror(errno));
+	sodium_memzero(buf, sizeof(buf));
+	return ret;
+}
+
 static int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	const char *tmpl = getenv("SPARECTL_CONFIGFS_TEMPLATE");
@@ -404,7 +434,8 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 		if (!eq || !known_attr(argv[i], (size_t)(eq - argv[i])))
 			return usage_error("'%s': expected KEY=VALUE with KEY one of size, "
 					   "slab_size, replicas, donors, placement, source, backup, "
-					   "backup_mode, broker, broker-name, broker-key, lease",
+					   "backup_mode, integrity, key-file, broker, broker-name, "
+					   "broker-key, lease",
 					   argv[i]);
 		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10))
 			placed = true;
@@ -459,6 +490,8 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 			goto undo;
 		}
 	}
+	if (b.dev_key_file && write_key_file(c, name, b.dev_key_file))
+		goto undo;
 	if (b.brokers && place_by_broker(c, name, &b, key))
 		goto undo;
 	sodium_memzero(key, sizeof(key));
