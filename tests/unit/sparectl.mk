@@ -7,5 +7,7 @@ test_sparectl_LDLIBS := -ljson-c -lm
 
 # sparectl's broker path: grants to the donors and placement strings.
 UNIT_TESTS += test_grantplan
-test_grantplan_SRCS   := tests/unit/test_grantplan.c userspace/sparectl/grantplan.c
+test_grantplan_SRCS   := tests/unit/test_grantplan.c userspace/sparectl/grantplan.c \
+			 userspace/sparectl/brokerask.c
 test_grantplan_CFLAGS := -Iuserspace/sparectl
+test_grantplan_LDLIBS := -lsodium -lz

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "broker_proto.h"
+#include "brokerask.h"
 #include "grantplan.h"
 #include "tap.h"
 
@@ -215,6 +216,27 @@ static void long_addresses(void)
 	EXPECT_EQ(strlen(plan.donors), 8 * 64 - 1);
 }
 
+/* brokerask.c's check of broker=: before anything is made */
+static void broker_lists(void)
+{
+	char many[40 * 17] = "";
+
+	EXPECT(!brokerask_check_list("10.0.0.9:18517"));
+	EXPECT(!brokerask_check_list("10.0.0.9:18517, b2:18517 ,[fd00::9]:18517"));
+	EXPECT(brokerask_check_list(""));
+	EXPECT(brokerask_check_list("10.0.0.9"));
+	EXPECT(brokerask_check_list("10.0.0.9:"));
+	EXPECT(brokerask_check_list(":18517"));
+	EXPECT(brokerask_check_list("a:1,,b:2"));
+	EXPECT(brokerask_check_list("a:1, ,b:2"));
+	EXPECT(brokerask_check_list("a:1,"));
+	for (unsigned int i = 0; i < 16; i++)
+		strcat(many, i ? ",b:1" : "b:1");
+	EXPECT(!brokerask_check_list(many));	/* 16 */
+	strcat(many, ",b:1");
+	EXPECT(brokerask_check_list(many));	/* 17 */
+}
+
 int main(void)
 {
 	TAP_RUN(nr_slabs_and_batches);
@@ -228,5 +250,6 @@ int main(void)
 	TAP_RUN(too_many_donors);
 	TAP_RUN(placement_size_limit);
 	TAP_RUN(long_addresses);
+	TAP_RUN(broker_lists);
 	return tap_done();
 }

@@ -22,13 +22,15 @@ struct blist {
 
 static const char *split(const char *brokers, struct blist *l)
 {
-	char *p, *save = NULL;
+	char *p, *rest;
 
 	l->n = 0;
 	if (strlen(brokers) >= sizeof(l->text))
 		return "the brokers list is too long";
 	strcpy(l->text, brokers);
-	for (p = strtok_r(l->text, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+	rest = l->text;
+	/* strsep, not strtok: "a:1,,b:2" has an empty entry, refused */
+	while ((p = strsep(&rest, ","))) {
 		char *end;
 
 		while (*p == ' ' || *p == '\t')

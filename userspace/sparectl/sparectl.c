@@ -478,15 +478,16 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 		goto undo;
 	}
 	for (i = 0; i < argc; i++) {
-		char key_[32];
+		struct create_broker sparectls_own;
 		const char *eq = strchr(argv[i], '=');
+		char attr[32];
 
-		if (broker_arg(argv[i], &(struct create_broker){ 0 }))
+		if (broker_arg(argv[i], &sparectls_own))	/* not for configfs */
 			continue;
-		snprintf(key_, sizeof(key_), "%.*s", (int)(eq - argv[i]), argv[i]);
-		if (write_attr(c, name, key_, eq + 1)) {
+		snprintf(attr, sizeof(attr), "%.*s", (int)(eq - argv[i]), argv[i]);
+		if (write_attr(c, name, attr, eq + 1)) {
 			log_err("device %s: %s=%s refused: %s (the kernel log says why)",
-				name, key_, eq + 1, strerror(errno));
+				name, attr, eq + 1, strerror(errno));
 			goto undo;
 		}
 	}
