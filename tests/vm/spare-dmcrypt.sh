@@ -4,7 +4,7 @@
 # random key per boot (what crypttab's "swap" option sets up), and the same
 # workload on /dev/spareN directly as the control.
 #
-# The workload writes a recognisable plaintext marker into 96 MiB of tmpfs
+# The workload writes a recognisable plaintext marker into 80 MiB of tmpfs
 # inside a 24 MiB cgroup, so the shmem pages go out to swap, then reads it
 # all back and compares. Each donor's lent memory is then read from outside
 # (/proc/<spared>/mem over its slab mappings, as anyone with root on the
@@ -19,7 +19,7 @@ set -u
 watchdog 600
 
 MARKER=SPARE-PLAINTEXT-MARKER-4f1c2a9e
-WL_MB=96
+WL_MB=80
 
 # slab_hits N: how many of donor N's slab-sized anonymous mappings hold the
 # marker (spared's slabs are its only anonymous mappings made of 16 MiB

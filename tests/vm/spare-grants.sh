@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # spare.ko with donors that lend only against grants (issue 8). Donors 2
 # and 3 have the brokers' grant key and host-keys naming this client
