@@ -17,18 +17,6 @@
 set -u
 watchdog 600
 
-BROKER=10.0.0.2:18517
-# broker_up LOG: spare-broker on host 2 in the background (from the
-# client host, an unbound TCP connect to the client's own address would
-# leave through its NIC and be dropped by the rig's bridge)
-broker_up() {
-	spare-broker -l "$BROKER" -i broker1 -k /tmp/broker-hosts -g /tmp/grant.key \
-		--lease 600 --missed-heartbeats 3 -v debug 2>"$1" &
-	BROKER_PID=$!
-	wait_for 100 grep -q "listening" "$1" || { cat "$1"; fail "spare-broker did not start"; }
-}
-# broker_knows LOG DONOR: the broker has heard DONOR's registration
-broker_knows() { wait_for 150 grep -q "donor $2 at" "$1" || { cat "$1"; donor_logs; fail "the broker does not know $2"; }; }
 stat_of() { donor_ctl "$1" status | awk -v k="spared_$2" '$1 == k {print $2}'; }
 # a donor that lends only against the broker's grants
 donor_up() {
@@ -40,15 +28,7 @@ donor_up() {
 
 step "keys; a broker; donors 2 and 3 (racks 2 and 3) registered with it"
 rxe_up 3
-(
-	umask 077
-	sparectl gen-key >/tmp/grant.key
-	for p in donor2 donor3 donor4 trainer; do sparectl gen-key >"/tmp/b-$p.key"; done
-	for p in donor2 donor3 donor4 trainer; do echo "$p $(cat "/tmp/b-$p.key")"; done >/tmp/broker-hosts
-	KT=$(sparectl gen-key)
-	echo "$KT" >/tmp/trainer.key
-	echo "trainer $KT" >/tmp/host-keys
-) || fail "keys"
+broker_keys donor2 donor3 donor4 trainer
 broker_up /tmp/broker.log
 donor_up 2 donor2 --domain rack2
 donor_up 3 donor3 --domain rack3

@@ -152,15 +152,16 @@ static int device_show(struct sparectl *c, const char *name)
 	return 0;
 }
 
-static int write_attr(const struct sparectl *c, const char *name, const char *a,
-		      const char *value)
+/* One write of @value to attribute @a; @oflags adds to O_WRONLY. */
+static int put_attr(const struct sparectl *c, const char *name, const char *a,
+		    const char *value, int oflags)
 {
 	char path[512];
 	size_t len = strlen(value);
 	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", c->roots.configfs, name, a);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | oflags);
 	if (fd < 0)
 		return -1;
 	if (write(fd, value, len) != (ssize_t)len)
@@ -169,6 +170,12 @@ static int write_attr(const struct sparectl *c, const char *name, const char *a,
 		err = errno;
 	errno = err;
 	return err ? -1 : 0;
+}
+
+static int write_attr(const struct sparectl *c, const char *name, const char *a,
+		      const char *value)
+{
+	return put_attr(c, name, a, value, 0);
 }
 
 static const char *power_hint(int err)
@@ -274,25 +281,14 @@ static void fake_unpopulate(const char *dir)
 	closedir(d);
 }
 
-/* Append one line to attribute @a (configfs `grants` takes one per write). */
+/*
+ * Append one line to attribute @a (configfs `grants` takes one per write).
+ * O_APPEND: configfs ignores the offset; a fake tree's file grows.
+ */
 static int append_attr(const struct sparectl *c, const char *name, const char *a,
 		       const char *value)
 {
-	char path[512];
-	size_t len = strlen(value);
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s/%s", c->roots.configfs, name, a);
-	/* O_APPEND: configfs ignores the offset; a fake tree's file grows */
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (write(fd, value, len) != (ssize_t)len)
-		err = errno ? errno : EIO;
-	if (close(fd) && !err)
-		err = errno;
-	errno = err;
-	return err ? -1 : 0;
+	return put_attr(c, name, a, value, O_APPEND);
 }
 
 /*
