@@ -78,6 +78,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	{
+		struct broker_renew_req m;
+
+		if (!broker_renew_req_decode(body, len, &m)) {
+			n = broker_renew_req_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+			check(m.slabs >= 1 && m.slabs <= BROKER_MAX_RENEW);
+		}
+	}
+	{
 		struct broker_grant_rep m;
 
 		if (!broker_grant_rep_decode(body, len, &m)) {

@@ -179,6 +179,34 @@ static void grant_req_rep(void)
 	EXPECT_EQ(broker_grant_rep_encode_head(3, 2, buf, 100), -ENOSPC);
 }
 
+static void renew_req(void)
+{
+	struct broker_renew_req r = { .donor_addr = "10.0.0.2:18515", .slabs = 16,
+				      .lease_s = 60 }, r2;
+	uint8_t rb[BROKER_RENEW_REQ_SIZE + 8];
+
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, sizeof(rb)), BROKER_RENEW_REQ_SIZE);
+	EXPECT_EQ(broker_renew_req_decode(rb, BROKER_RENEW_REQ_SIZE, &r2), 0);
+	EXPECT(!strcmp(r2.donor_addr, r.donor_addr) && r2.slabs == 16 && r2.lease_s == 60);
+	EXPECT_EQ(broker_renew_req_decode(rb, BROKER_RENEW_REQ_SIZE - 1, &r2), -EBADMSG);
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, BROKER_RENEW_REQ_SIZE - 1), -ENOSPC);
+	/* no slabs, too many, an address without its NUL, one with garbage after it */
+	rb[BROKER_ADDR_LEN] = 0;
+	EXPECT_EQ(broker_renew_req_decode(rb, BROKER_RENEW_REQ_SIZE, &r2), -EBADMSG);
+	r.slabs = BROKER_MAX_RENEW + 1;
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, sizeof(rb)), -EINVAL);
+	r.slabs = 1;
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, sizeof(rb)), BROKER_RENEW_REQ_SIZE);
+	memset(rb, 'a', BROKER_ADDR_LEN);
+	EXPECT_EQ(broker_renew_req_decode(rb, BROKER_RENEW_REQ_SIZE, &r2), -EBADMSG);
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, sizeof(rb)), BROKER_RENEW_REQ_SIZE);
+	rb[BROKER_ADDR_LEN - 1] = 'x';
+	EXPECT_EQ(broker_renew_req_decode(rb, BROKER_RENEW_REQ_SIZE, &r2), -EBADMSG);
+	r.donor_addr[0] = 0;
+	EXPECT_EQ(broker_renew_req_encode(&r, rb, sizeof(rb)), -EINVAL);
+	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_REQ), "RENEW_REQ"));
+}
+
 static void error_body(void)
 {
 	struct broker_error e = { .code = BROKER_E_AUTH_REQUIRED }, e2;
@@ -210,6 +238,7 @@ int main(void)
 	TAP_RUN(donor_body);
 	TAP_RUN(hello_and_proofs);
 	TAP_RUN(grant_req_rep);
+	TAP_RUN(renew_req);
 	TAP_RUN(error_body);
 	return tap_done();
 }

@@ -135,6 +135,38 @@ static void grants_are_signed_leases(void)
 	bstate_free(&st);
 }
 
+/* Renewal: one grant for N slabs on a live donor, found by address; no debit. */
+static void renewals(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[1];
+	struct spare_grant_info gi;
+
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 2), 0);
+	d = hb("d0", "r0", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 7, 0, 1000, g), 0);
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT_EQ(gi.slabs, 7);
+	EXPECT(!strcmp(gi.donor_id, "d0") && !strcmp(gi.client_id, "trainer"));
+	EXPECT(gi.expiry == 1060);
+	EXPECT_EQ(spare_grant_verify(&g[0], &key, 1, "d0", "trainer", 1000, NULL, NULL), 0);
+	EXPECT_EQ(bstate_total_free(&st), 10);	/* nothing debited */
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d9.example:18515", 1, 0, 1000, g), -ENOENT);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 0, 0, 1000, g), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", BROKER_MAX_RENEW + 1, 0,
+			       1000, g), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "", "d0.example:18515", 1, 0, 1000, g), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 10, 1000, g), 0);
+	EXPECT_EQ(le64toh(g[0].expiry), 1010);
+	/* a forgotten donor is not renewed */
+	bstate_expire(&st, 60000);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1000, g), -ENOENT);
+	EXPECT_EQ(st.renewals, 2);
+	bstate_free(&st);
+}
+
 /* All or nothing, and a heartbeat undoes the debits. */
 static void debit_all_or_nothing(void)
 {
@@ -206,6 +238,7 @@ int main(void)
 	TAP_RUN(heartbeats_and_expiry);
 	TAP_RUN(grants_are_signed_leases);
 	TAP_RUN(debit_all_or_nothing);
+	TAP_RUN(renewals);
 	TAP_RUN(many_donors);
 	return tap_done();
 }

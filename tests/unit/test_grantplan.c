@@ -237,6 +237,28 @@ static void broker_lists(void)
 	EXPECT(brokerask_check_list(many));	/* 17 */
 }
 
+/* Renewal: copies per donor from a placement, or the round robin. */
+static void counts(void)
+{
+	uint32_t n[4];
+	char msg[128];
+
+	EXPECT_EQ(grantplan_counts("0,1,1,2,2,0", 3, 2, 3, n, msg, sizeof(msg)), 0);
+	EXPECT(n[0] == 2 && n[1] == 2 && n[2] == 2);
+	EXPECT_EQ(grantplan_counts("1,1,1,1", 4, 1, 2, n, msg, sizeof(msg)), 0);
+	EXPECT(n[0] == 0 && n[1] == 4);
+	/* "" is the kernel's round robin: copy c of slab s on (s + c) mod 3 */
+	EXPECT_EQ(grantplan_counts("", 4, 2, 3, n, msg, sizeof(msg)), 0);
+	EXPECT(n[0] == 3 && n[1] == 3 && n[2] == 2);
+	EXPECT_EQ(grantplan_counts("0,1,1", 2, 2, 3, n, msg, sizeof(msg)), -1);
+	EXPECT(strstr(msg, "3 entries") != NULL);
+	EXPECT_EQ(grantplan_counts("0,3", 1, 2, 3, n, msg, sizeof(msg)), -1);
+	EXPECT_EQ(grantplan_counts("0,-1", 1, 2, 3, n, msg, sizeof(msg)), -1);
+	EXPECT_EQ(grantplan_counts("0;1", 1, 2, 3, n, msg, sizeof(msg)), -1);
+	EXPECT_EQ(grantplan_counts("0,1", 1, 2, 1, n, msg, sizeof(msg)), -1);
+	EXPECT_EQ(grantplan_counts("", 1, 1, 0, n, msg, sizeof(msg)), -1);
+}
+
 int main(void)
 {
 	TAP_RUN(nr_slabs_and_batches);
@@ -251,5 +273,6 @@ int main(void)
 	TAP_RUN(placement_size_limit);
 	TAP_RUN(long_addresses);
 	TAP_RUN(broker_lists);
+	TAP_RUN(counts);
 	return tap_done();
 }

@@ -10,6 +10,8 @@
 #   - the broker restarts while the job swaps: the data path does not
 #     notice (no I/O error, every page verified) and the broker knows both
 #     donors again from their heartbeats;
+#   - "sparectl device renew" gets one fresh grant per donor from the new
+#     broker, and the live donors take it while the job swaps;
 #   - a donor that joins afterwards (donor 4) registers and receives the
 #     grants of the next device, the only donor with room left.
 . /spare/tests/vm/lib.sh
@@ -67,6 +69,18 @@ broker_knows /tmp/broker-2.log donor2
 broker_knows /tmp/broker-2.log donor3
 workload_alive
 pass "broker state rebuilt from heartbeats"
+
+step "renewal: sparectl device renew gets one fresh grant per donor; the live donors take it"
+a2=$(stat_of 2 grants_accepted_total); a3=$(stat_of 3 grants_accepted_total)
+sparectl device renew swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
+	lease=900 || { cat /tmp/broker-2.log; fail "renew"; }
+[ "$(grep -c . "$CFS/swap0/grants")" = 34 ] || { cat "$CFS/swap0/grants"; fail "not 32 + 2 grants"; }
+grep -q "slabs=16 expiry" "$CFS/swap0/grants" || fail "no 16-slab renewal grant"
+renewed() { [ "$(stat_of 2 grants_accepted_total)" = $((a2 + 1)) ] &&
+	    [ "$(stat_of 3 grants_accepted_total)" = $((a3 + 1)) ]; }
+wait_until 10 renewed || fail "the renewed grants did not reach both donors"
+workload_alive
+pass "renewed while swapping"
 
 step "donor 4 joins (10.0.0.3:18516) and receives the next device's grants"
 spared --listen 10.0.0.3 --port 18516 -f /dev/null --ctl /run/spare/spared-4.sock \

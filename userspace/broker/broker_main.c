@@ -441,6 +441,47 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	log_dbg("%s: granted %u slab(s) x %u copies", c->name, r.slabs, r.copies);
 }
 
+static void on_renew_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			 const uint8_t *body)
+{
+	struct broker_renew_req r;
+	struct broker_error e = { .code = BROKER_E_NO_SPACE };
+	uint8_t *out;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_REQ from a donor");
+		return;
+	}
+	if (broker_renew_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed RENEW_REQ (a donor address, 1-%u slabs)", BROKER_MAX_RENEW);
+		return;
+	}
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(1) > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_renew(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
+			   (uint64_t)time(NULL), b->grants);
+	if (ret) {
+		uint8_t eb[8 + BROKER_ERR_TEXT_MAX];
+		int en;
+
+		/* not the peer's mistake: answer and keep the connection */
+		snprintf(e.text, sizeof(e.text), "no live donor at %s", r.donor_addr);
+		en = broker_error_encode(&e, eb, sizeof(eb));
+		if (en > 0)
+			queue(c, BROKER_ERROR, h->seq, eb, (size_t)en);
+		return;
+	}
+	out = b->frame;
+	broker_grant_rep_encode_head(1, 1, out, sizeof(b->frame));
+	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, SPARE_GRANT_SIZE);
+	queue(c, BROKER_GRANT_REP, h->seq, out, BROKER_GRANT_REP_SIZE(1));
+	log_dbg("%s: renewed %u slab(s) on %s", c->name, r.slabs, r.donor_addr);
+}
+
 /* One complete frame in c->in. */
 static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
@@ -457,6 +498,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 	case BROKER_REGISTER:
 	case BROKER_HEARTBEAT:
 		on_donor(b, c, h, body);
+		break;
+	case BROKER_RENEW_REQ:
+		on_renew_req(b, c, h, body);
 		break;
 	case BROKER_GRANT_REQ:
 		on_grant_req(b, c, h, body);

@@ -271,3 +271,36 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 	st->requests_ok++;
 	return 0;
 }
+
+int bstate_renew(struct bstate *st, const char *client, const char *addr,
+		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
+		 struct spare_grant *out)
+{
+	struct spare_grant_info gi;
+	const struct bdonor *b = NULL;
+
+	if (!slabs || slabs > BROKER_MAX_RENEW || !client[0] ||
+	    strnlen(client, SPARE_GRANT_CLIENT_LEN) >= SPARE_GRANT_CLIENT_LEN)
+		return -EINVAL;
+	for (size_t i = 0; i < st->n && !b; i++)
+		if (st->donors[i].live &&
+		    !strncmp(st->donors[i].addr, addr, sizeof(st->donors[i].addr)))
+			b = &st->donors[i];
+	if (!b)
+		return -ENOENT;
+	if (!lease_s || lease_s > st->lease_s)
+		lease_s = st->lease_s;
+	memset(&gi, 0, sizeof(gi));
+	strncpy(gi.client_id, client, sizeof(gi.client_id) - 1);
+	spare_grant_new_id(gi.id);
+	memcpy(gi.donor_id, b->id, sizeof(gi.donor_id));
+	memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
+	gi.slabs = slabs;
+	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
+	gi.expiry = now_s + lease_s;
+	if (spare_grant_issue(&gi, &st->key, out))
+		return -EINVAL;
+	st->grants_issued++;
+	st->renewals++;
+	return 0;
+}

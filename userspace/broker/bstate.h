@@ -58,7 +58,7 @@ struct bstate {
 	struct spare_grant_key	key;
 	/* counters */
 	uint64_t		grants_issued, requests_ok, requests_nospace;
-	uint64_t		donors_expired;
+	uint64_t		donors_expired, renewals;
 };
 
 /* 0, -EINVAL or -ENOMEM. The key is copied. */
@@ -94,6 +94,16 @@ uint64_t bstate_total_free(const struct bstate *st);
  */
 int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
+		 struct spare_grant *out);
+
+/*
+ * Renewal: one grant for @slabs slabs on the live donor whose address is
+ * @addr, for @client, at @now_s (lease as bstate_grant). Debits nothing:
+ * the client holds those slabs already, and the donor caps it by what its
+ * grants cover. Returns 0, -ENOENT (no live donor there) or -EINVAL.
+ */
+int bstate_renew(struct bstate *st, const char *client, const char *addr,
+		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out);
 
 #endif /* SPARE_BROKER_STATE_H */

@@ -233,6 +233,30 @@ int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_r
 	return req_ok(m->slabs, m->copies) ? 0 : -EBADMSG;
 }
 
+int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap)
+{
+	if (cap < BROKER_RENEW_REQ_SIZE)
+		return -ENOSPC;
+	if (!m->slabs || m->slabs > BROKER_MAX_RENEW ||
+	    !broker_str_ok(m->donor_addr, BROKER_ADDR_LEN))
+		return -EINVAL;
+	memset(out, 0, BROKER_RENEW_REQ_SIZE);
+	memcpy(out, m->donor_addr, BROKER_ADDR_LEN);
+	put32(out + BROKER_ADDR_LEN, m->slabs);
+	put32(out + BROKER_ADDR_LEN + 4, m->lease_s);
+	return BROKER_RENEW_REQ_SIZE;
+}
+
+int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m)
+{
+	if (len != BROKER_RENEW_REQ_SIZE ||
+	    !get_str(m->donor_addr, in, BROKER_ADDR_LEN))
+		return -EBADMSG;
+	m->slabs = get32(in + BROKER_ADDR_LEN);
+	m->lease_s = get32(in + BROKER_ADDR_LEN + 4);
+	return m->slabs && m->slabs <= BROKER_MAX_RENEW ? 0 : -EBADMSG;
+}
+
 int broker_grant_rep_encode_head(uint16_t slabs, uint16_t copies, uint8_t *out, size_t cap)
 {
 	if (!req_ok(slabs, copies))
@@ -320,7 +344,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_WELCOME] = "WELCOME", [BROKER_REGISTER] = "REGISTER",
 		[BROKER_HEARTBEAT] = "HEARTBEAT", [BROKER_ACK] = "ACK",
 		[BROKER_GRANT_REQ] = "GRANT_REQ", [BROKER_GRANT_REP] = "GRANT_REP",
-		[BROKER_ERROR] = "ERROR",
+		[BROKER_ERROR] = "ERROR", [BROKER_RENEW_REQ] = "RENEW_REQ",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";

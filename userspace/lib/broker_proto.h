@@ -52,7 +52,8 @@ enum broker_msg_type {
 	BROKER_GRANT_REQ	= 7,	/* client -> broker */
 	BROKER_GRANT_REP	= 8,	/* broker -> client */
 	BROKER_ERROR		= 9,	/* broker -> peer; then closes */
-	BROKER_TYPE_MAX		= 9,
+	BROKER_RENEW_REQ	= 10,	/* client -> broker: grants on a given donor */
+	BROKER_TYPE_MAX		= 10,
 };
 
 enum broker_role {
@@ -128,6 +129,21 @@ struct broker_grant_req {
 };
 #define BROKER_GRANT_REQ_SIZE	8
 
+/*
+ * RENEW_REQ: a grant for @slabs slabs on the donor at @donor_addr, for a
+ * client that holds them there already (the device's current grants are
+ * running out). Answered by a GRANT_REP of one slab, one copy: a single
+ * grant covering @slabs. It moves no free slabs: the slabs are lent
+ * already, and the donor caps the client by what its grants cover.
+ */
+#define BROKER_MAX_RENEW	4096	/* slabs in one RENEW_REQ */
+struct broker_renew_req {
+	char		donor_addr[BROKER_ADDR_LEN];
+	uint32_t	slabs;		/* 1..BROKER_MAX_RENEW */
+	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
+};
+#define BROKER_RENEW_REQ_SIZE	(BROKER_ADDR_LEN + 8)
+
 /* GRANT_REP: header fields, then slabs * copies grants, slab-major. */
 struct broker_grant_rep {
 	uint16_t		slabs;
@@ -165,6 +181,8 @@ int broker_ack_encode(const struct broker_ack *m, uint8_t *out, size_t cap);
 int broker_ack_decode(const uint8_t *in, size_t len, struct broker_ack *m);
 int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size_t cap);
 int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
+int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap);
+int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m);
 /* The grants (slabs * copies of them) must already be in the body at
  * BROKER_GRANT_REP_HDR (encode writes only the 8-byte head). decode checks
  * each grant's form (not its tag: the client cannot). */

@@ -75,25 +75,20 @@ static int open_broker(const struct brokerask *a, const char *b, char *why, size
 	return fd;
 }
 
-/* One GRANT_REQ for @slabs x @copies: 0, or -1 (reason in @why). */
-static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
-	       unsigned int copies, struct spare_grant *out, char *why, size_t whylen)
+/*
+ * The reply to request @seq: a GRANT_REP of @slabs x @copies grants, each
+ * well formed and for us, into @out. 0, or -1 (reason in @why).
+ */
+static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
+		      unsigned int copies, struct spare_grant *out, uint8_t *body,
+		      char *why, size_t whylen)
 {
-	static uint8_t body[BROKER_MAX_BODY];
-	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies,
-				      .lease_s = a->lease_s };
 	struct broker_grant_rep rep;
 	struct broker_error e;
 	struct broker_hdr h;
 	unsigned int i;
-	int n = broker_grant_req_encode(&r, body, sizeof(body));
 
-	if (n < 0) {
-		snprintf(why, whylen, "cannot ask for %u slabs x %u copies", slabs, copies);
-		return -1;
-	}
-	if (broker_send(fd, BROKER_GRANT_REQ, seq, body, (size_t)n) ||
-	    broker_recv(fd, &h, body, sizeof(body))) {
+	if (broker_recv(fd, &h, body, BROKER_MAX_BODY)) {
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
@@ -130,6 +125,82 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 		}
 	}
 	return 0;
+}
+
+static uint8_t body[BROKER_MAX_BODY];
+
+/* One GRANT_REQ for @slabs x @copies: 0, or -1 (reason in @why). */
+static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
+	       unsigned int copies, struct spare_grant *out, char *why, size_t whylen)
+{
+	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies,
+				      .lease_s = a->lease_s };
+	int n = broker_grant_req_encode(&r, body, sizeof(body));
+
+	if (n < 0) {
+		snprintf(why, whylen, "cannot ask for %u slabs x %u copies", slabs, copies);
+		return -1;
+	}
+	if (broker_send(fd, BROKER_GRANT_REQ, seq, body, (size_t)n)) {
+		snprintf(why, whylen, "connection lost: %s", strerror(errno));
+		return -1;
+	}
+	return take_reply(fd, a, seq, slabs, copies, out, body, why, whylen);
+}
+
+/* One RENEW_REQ: 0, or -1 (reason in @why). */
+static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char *addr,
+		     uint32_t slabs, struct spare_grant *out, char *why, size_t whylen)
+{
+	struct broker_renew_req r = { .slabs = slabs, .lease_s = a->lease_s };
+	struct spare_grant_info gi;
+	int n;
+
+	snprintf(r.donor_addr, sizeof(r.donor_addr), "%s", addr);
+	n = broker_renew_req_encode(&r, body, sizeof(body));
+	if (n < 0) {
+		snprintf(why, whylen, "cannot ask to renew %u slabs on %s", slabs, addr);
+		return -1;
+	}
+	if (broker_send(fd, BROKER_RENEW_REQ, seq, body, (size_t)n)) {
+		snprintf(why, whylen, "connection lost: %s", strerror(errno));
+		return -1;
+	}
+	if (take_reply(fd, a, seq, 1, 1, out, body, why, whylen))
+		return -1;
+	spare_grant_decode(out, &gi);	/* checked by take_reply */
+	if (gi.slabs != slabs || strcmp(gi.donor_addr, addr)) {
+		snprintf(why, whylen, "renewed %u slabs on %s, asked for %u on %s", gi.slabs,
+			 gi.donor_addr, slabs, addr);
+		return -1;
+	}
+	return 0;
+}
+
+int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
+		    struct spare_grant *grant)
+{
+	char why[512];
+	struct blist l;
+	const char *err = split(a->brokers, &l);
+
+	if (err) {
+		log_err("broker=%s: %s", a->brokers, err);
+		return -1;
+	}
+	for (unsigned int i = 0; i < l.n; i++) {
+		int fd = open_broker(a, l.v[i], why, sizeof(why));
+
+		if (fd >= 0 && !ask_renew(fd, a, 2, donor_addr, slabs, grant, why, sizeof(why))) {
+			close(fd);
+			return 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		log_warn("broker %s: %s%s", l.v[i], why, i + 1 < l.n ? "; trying the next broker" : "");
+	}
+	log_err("no broker renewed %u slabs on %s", slabs, donor_addr);
+	return -1;
 }
 
 int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,

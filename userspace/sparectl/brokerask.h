@@ -38,4 +38,12 @@ const char *brokerask_check_list(const char *brokers);
 int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
 		     struct spare_grant *grants);
 
+/*
+ * Renewal: one grant for @slabs slabs on the donor at @donor_addr (which
+ * the device holds already), from the first broker that gives it. 0, or -1
+ * (each failure logged).
+ */
+int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
+		    struct spare_grant *grant);
+
 #endif /* SPARECTL_BROKERASK_H */

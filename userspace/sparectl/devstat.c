@@ -174,6 +174,12 @@ static int attr(const struct dev_roots *r, const char *name, const char *a,
 	return 0;
 }
 
+int dev_attr_text(const struct dev_roots *r, const char *name, const char *a,
+		  char *buf, size_t len, char *why, size_t whylen)
+{
+	return attr(r, name, a, buf, len, why, whylen);
+}
+
 int dev_attr_u64(const struct dev_roots *r, const char *name, const char *a,
 		 uint64_t *v, char *why, size_t whylen)
 {

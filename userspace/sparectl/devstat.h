@@ -68,6 +68,9 @@ int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
 	     char *why, size_t whylen);
 
 /* One numeric configfs attribute of device @name; 0 or -1 (@why). */
+/* One configfs attribute's text, trailing newlines cut. 0, or -1 (@why). */
+int dev_attr_text(const struct dev_roots *r, const char *name, const char *a,
+		  char *buf, size_t len, char *why, size_t whylen);
 int dev_attr_u64(const struct dev_roots *r, const char *name, const char *a,
 		 uint64_t *v, char *why, size_t whylen);
 

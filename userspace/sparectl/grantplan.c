@@ -2,8 +2,10 @@
 /*
  * Grants to configfs strings (grantplan.h). Pure.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "broker_proto.h"
@@ -151,6 +153,50 @@ int grantplan_build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 {
 	if (build(g, n, slabs, copies, max_donors, p, why, whylen)) {
 		memset(p, 0, sizeof(*p));	/* nothing half built is written */
+		return -1;
+	}
+	return 0;
+}
+
+int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
+		     unsigned int ndonors, uint32_t *count, char *why, size_t whylen)
+{
+	uint64_t want = (uint64_t)slabs * copies, got = 0;
+	const char *p = placement;
+
+	if (!ndonors || !copies || copies > ndonors) {
+		snprintf(why, whylen, "%u copies over %u donors", copies, ndonors);
+		return -1;
+	}
+	memset(count, 0, ndonors * sizeof(*count));
+	if (!*p) {
+		for (uint64_t k = 0; k < want; k++)
+			count[(k / copies + k % copies) % ndonors]++;
+		return 0;
+	}
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v >= ndonors) {
+			snprintf(why, whylen, "placement entry %llu is not a donor index below %u",
+				 (unsigned long long)got, ndonors);
+			return -1;
+		}
+		count[v]++;
+		got++;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',') {
+			snprintf(why, whylen, "placement has '%c' after entry %llu", *end,
+				 (unsigned long long)got);
+			return -1;
+		}
+	}
+	if (got != want) {
+		snprintf(why, whylen, "placement has %llu entries, the device %llu",
+			 (unsigned long long)got, (unsigned long long)want);
 		return -1;
 	}
 	return 0;

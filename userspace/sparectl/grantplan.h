@@ -55,4 +55,13 @@ int grantplan_build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 		    unsigned int copies, unsigned int max_donors, struct grantplan *p,
 		    char *why, size_t whylen);
 
+/*
+ * Renewal: how many slab copies each donor holds, from the device's
+ * @placement ("" for the kernel's round robin: copy c of slab s on donor
+ * (s + c) mod @ndonors) into @count[0 .. @ndonors). 0, or -1 with the
+ * reason in @why (wrong number of entries, an index out of range).
+ */
+int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
+		     unsigned int ndonors, uint32_t *count, char *why, size_t whylen);
+
 #endif /* SPARECTL_GRANTPLAN_H */

@@ -58,6 +58,8 @@ static void usage(FILE *f)
 "                [backup_mode=sync|async] [integrity=none|crc32c] [key-file=FILE]\n"
 "                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
+"  sparectl [-j] device renew NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
+"                [lease=SECONDS]   fresh grants for the slabs the device holds\n"
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
@@ -518,6 +520,86 @@ fail:
 	return 1;
 }
 
+/*
+ * sparectl device renew NAME broker=... broker-name=... broker-key=...
+ * [lease=S]: fresh grants for the slabs the device holds on each of its
+ * donors, written to its grants while it runs (the kernel sends them to
+ * the live donors at once). Run it before the grants expire, e.g. from a
+ * timer: a copy mapped again after a reconnect or an eviction needs an
+ * unexpired grant.
+ */
+static int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
+{
+	struct create_broker b = { 0 };
+	struct brokerask a = { .timeout_ms = 5000 };
+	uint64_t size, slab_size, replicas, lease = 0;
+	char donors[GRANTPLAN_ATTR_MAX], placement[GRANTPLAN_ATTR_MAX], why[512];
+	char hex[SPARE_GRANT_HEX_LEN + 2], *addr[GRANTPLAN_MAX_DONORS], *save = NULL, *t;
+	uint32_t count[GRANTPLAN_MAX_DONORS], renewed = 0;
+	uint8_t key[BROKER_KEY_LEN];
+	struct spare_grant g;
+	unsigned int nd = 0, i;
+	int ret = 1;
+
+	for (i = 0; i < (unsigned int)argc; i++)
+		if (!broker_arg(argv[i], &b) || b.dev_key_file)
+			return usage_error("renew: '%s': expected broker=, broker-name=, "
+					   "broker-key= or lease=", argv[i]);
+	if (!b.brokers || !b.name || !b.key_file)
+		return usage_error("%s", "renew needs broker=, broker-name= and broker-key=");
+	if (brokerask_check_list(b.brokers))
+		return usage_error("broker=%s", brokerask_check_list(b.brokers));
+	if (b.lease && spare_parse_u64(b.lease, 1, UINT32_MAX, &lease))
+		return usage_error("lease=%s: not a number of seconds", b.lease);
+	if (sodium_init() < 0 || broker_read_key_file(b.key_file, key, why, sizeof(why))) {
+		log_err("broker-key=%s", why);
+		return 1;
+	}
+	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why)) ||
+	    dev_attr_text(&c->roots, name, "donors", donors, sizeof(donors), why, sizeof(why)) ||
+	    dev_attr_text(&c->roots, name, "placement", placement, sizeof(placement), why,
+			  sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		goto out;
+	}
+	for (t = strtok_r(donors, ",", &save); t && nd < GRANTPLAN_MAX_DONORS;
+	     t = strtok_r(NULL, ",", &save))
+		addr[nd++] = t;
+	if (grantplan_counts(placement, grantplan_nr_slabs(size, slab_size),
+			     replicas > UINT32_MAX ? 0 : (unsigned int)replicas, nd, count,
+			     why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		goto out;
+	}
+	a.brokers = b.brokers;
+	a.name = b.name;
+	a.key = key;
+	a.lease_s = (uint32_t)lease;
+	for (i = 0; i < nd; i++) {
+		if (!count[i])
+			continue;
+		if (brokerask_renew(&a, addr[i], count[i], &g))
+			goto out;
+		spare_grant_to_hex(&g, hex, sizeof(hex));
+		strcat(hex, "\n");
+		if (append_attr(c, name, "grants", hex)) {
+			log_err("device %s: the renewed grant for %s was refused: %s "
+				"(the kernel log says why)", name, addr[i], strerror(errno));
+			goto out;
+		}
+		renewed += count[i];
+	}
+	log_info("device %s: %u slab copies renewed on %u donors", name, renewed, nd);
+	ret = c->json ? print_json(json_object_new_object()) : 0;
+out:
+	sodium_memzero(key, sizeof(key));
+	sodium_memzero(hex, sizeof(hex));
+	sodium_memzero(&g, sizeof(g));
+	return ret;
+}
+
 static int device_destroy(struct sparectl *c, const char *name)
 {
 	struct dev_info d;
@@ -550,7 +632,7 @@ static int cmd_device(struct sparectl *c, int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
 	if (!sub)
-		return usage_error("device: missing command%s", " (list, show, create, destroy)");
+		return usage_error("device: missing command%s", " (list, show, create, renew, destroy)");
 	if (!strcmp(sub, "list") && argc == 2)
 		return device_list(c);
 	if (!strcmp(sub, "show") && argc == 3)
@@ -559,8 +641,10 @@ static int cmd_device(struct sparectl *c, int argc, char **argv)
 		return device_create(c, argv[2], argc - 3, argv + 3);
 	if (!strcmp(sub, "destroy") && argc == 3)
 		return device_destroy(c, argv[2]);
+	if (!strcmp(sub, "renew") && argc >= 3)
+		return device_renew(c, argv[2], argc - 3, argv + 3);
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "create") &&
-	    strcmp(sub, "destroy"))
+	    strcmp(sub, "destroy") && strcmp(sub, "renew"))
 		return usage_error("device: unknown command '%s'", sub);
 	return usage_error("device %s: wrong number of arguments", sub);
 }
