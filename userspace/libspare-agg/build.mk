@@ -22,8 +22,11 @@ $(LIBSPARE_AGG_SO): $(LIBSPARE_AGG_SRCS:%.c=$(OUT)/obj-pic/%.o)
 		-Wl,--as-needed -Wl,-z,defs -o $@ $^ -lrdmacm -libverbs -lm
 
 # The soname link (what programs and the binding load) and the link-time
-# name (what -lspare-agg finds; only the -dev package ships it).
-$(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) $(OUT)/lib/libspare-agg.so: $(LIBSPARE_AGG_SO)
+# name (what -lspare-agg finds; only the -dev package ships it), chained
+# as installed: .so -> .so.0 -> .so.0.1.0. Making the .so makes both.
+$(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION): $(LIBSPARE_AGG_SO)
+	ln -sf $(notdir $<) $@
+$(OUT)/lib/libspare-agg.so: $(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION)
 	ln -sf $(notdir $<) $@
 
 userspace: $(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) $(OUT)/lib/libspare-agg.so
