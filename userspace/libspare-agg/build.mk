@@ -16,10 +16,11 @@ $(OUT)/obj-pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CPPFLAGS) -Iuserspace/aggd $(USER_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
-$(LIBSPARE_AGG_SO): $(LIBSPARE_AGG_SRCS:%.c=$(OUT)/obj-pic/%.o)
+$(LIBSPARE_AGG_SO): $(LIBSPARE_AGG_SRCS:%.c=$(OUT)/obj-pic/%.o) userspace/libspare-agg/libspare-agg.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
-		-Wl,--as-needed -Wl,-z,defs -o $@ $^ -lrdmacm -libverbs -lm
+		-Wl,--version-script=userspace/libspare-agg/libspare-agg.map \
+		-Wl,--as-needed -Wl,-z,defs -o $@ $(filter %.o,$^) -lrdmacm -libverbs -lm
 
 # The soname link (what programs and the binding load) and the link-time
 # name (what -lspare-agg finds; only the -dev package ships it), chained
