@@ -36,7 +36,12 @@ install: userspace man
 		$(DESTDIR)$(INCLUDEDIR)/spare $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSCONFDIR)/spare
 	install -m 0755 $(INSTALL_PROGS:%=$(OUT)/bin/%) $(DESTDIR)$(SBINDIR)/
-	install -m 0644 $(OUT)/lib/libspare-agg.so $(DESTDIR)$(LIBDIR)/
+	@# The library under its full version, the soname link that programs
+	@# and the binding load, and the link-time name for -lspare-agg.
+	install -m 0644 $(LIBSPARE_AGG_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIBSPARE_AGG_SO)) \
+		$(DESTDIR)$(LIBDIR)/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION)
+	ln -sf libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) $(DESTDIR)$(LIBDIR)/libspare-agg.so
 	@# The binding beside the library it loads (spare_agg.py looks in ../..).
 	install -d $(DESTDIR)$(PYDIR)
 	install -m 0644 userspace/python/spare_agg.py $(DESTDIR)$(PYDIR)/

@@ -12,10 +12,10 @@ If the job is moved to another spare-aggd instance meanwhile, allreduce()
 follows it there by itself.
 
 Works on any contiguous CPU buffer object with data_ptr() (torch.Tensor) or
-a numpy array. The shared library is found through $SPARE_AGG_LIB, then
-build/lib/libspare-agg.so of this source tree, then the installed one
-(PREFIX/lib beside PREFIX/lib/python3/dist-packages), then the loader's
-path. Packaged with userspace/python/pyproject.toml (pip wheel).
+a numpy array. The shared library (soname libspare-agg.so.0) is found
+through $SPARE_AGG_LIB, then build/lib/ of this source tree, then the
+installed one (PREFIX/lib beside PREFIX/lib/python3/dist-packages), then
+the loader's path (Debian's libspare-agg0 in the multiarch directory). Packaged with userspace/python/pyproject.toml (pip wheel).
 """
 import ctypes
 import os
@@ -54,6 +54,8 @@ class _Job(ctypes.Structure):
 
 
 _lib = None
+# The library's soname: its major version is the ABI this binding speaks.
+_SONAME = "libspare-agg.so.0"
 
 
 def _load():
@@ -62,11 +64,13 @@ def _load():
         return _lib
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.environ.get("SPARE_AGG_LIB"),
-                  os.path.join(here, "..", "..", "build", "lib", "libspare-agg.so"),
+                  os.path.join(here, "..", "..", "build", "lib", _SONAME),
                   # installed: PREFIX/lib/python3/dist-packages/spare_agg.py
-                  # beside PREFIX/lib/libspare-agg.so (make install, Debian)
-                  os.path.join(here, "..", "..", "libspare-agg.so"),
-                  "libspare-agg.so"]
+                  # beside PREFIX/lib/libspare-agg.so.0 (make install)
+                  os.path.join(here, "..", "..", _SONAME),
+                  # the loader's path: Debian's libspare-agg0 in
+                  # /usr/lib/<multiarch>/, without the -dev package's link
+                  _SONAME]
     err = None
     for path in candidates:
         if not path:
@@ -77,7 +81,7 @@ def _load():
         except OSError as e:
             err = e
     else:
-        raise OSError("libspare-agg.so not found (build it with make): %s" % err)
+        raise OSError("%s not found (build it with make): %s" % (_SONAME, err))
     p, u32, sz = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_size_t
     lib.spare_agg_connect.restype = p
     lib.spare_agg_connect.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.c_char_p, sz]
