@@ -393,12 +393,35 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	queue(c, BROKER_ACK, h->seq, out, sizeof(out));
 }
 
+/* Not the peer's mistake (no room, no such donor): answer NO_SPACE and
+ * keep the connection. */
+static void answer_no_space(struct conn *c, uint32_t seq, const char *text)
+{
+	struct broker_error e = { .code = BROKER_E_NO_SPACE };
+	uint8_t eb[8 + BROKER_ERR_TEXT_MAX];
+	int en;
+
+	snprintf(e.text, sizeof(e.text), "%s", text);
+	en = broker_error_encode(&e, eb, sizeof(eb));
+	if (en > 0)
+		queue(c, BROKER_ERROR, seq, eb, (size_t)en);
+}
+
+/* GRANT_REP with the @slabs x @copies grants bstate left in b->grants. */
+static void reply_grants(struct broker *b, struct conn *c, uint32_t seq,
+			 unsigned int slabs, unsigned int copies)
+{
+	uint8_t *out = b->frame;
+
+	broker_grant_rep_encode_head((uint16_t)slabs, (uint16_t)copies, out, sizeof(b->frame));
+	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, (size_t)slabs * copies * SPARE_GRANT_SIZE);
+	queue(c, BROKER_GRANT_REP, seq, out, BROKER_GRANT_REP_SIZE(slabs * copies));
+}
+
 static void on_grant_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
 			 const uint8_t *body)
 {
 	struct broker_grant_req r;
-	struct broker_error e = { .code = BROKER_E_NO_SPACE };
-	uint8_t *out;
 	size_t n;
 	int ret;
 
@@ -421,23 +444,16 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	ret = bstate_grant(&b->st, c->name, r.slabs, r.copies, r.lease_s, (uint64_t)time(NULL),
 			   b->grants);
 	if (ret) {
-		uint8_t eb[8 + BROKER_ERR_TEXT_MAX];
-		int en;
+		char text[BROKER_ERR_TEXT_MAX + 1];
 
-		/* not the peer's mistake: answer and keep the connection */
-		snprintf(e.text, sizeof(e.text),
+		snprintf(text, sizeof(text),
 			 "cannot place %u slabs x %u copies on distinct donors and domains now",
 			 r.slabs, r.copies);
-		en = broker_error_encode(&e, eb, sizeof(eb));
-		if (en > 0)
-			queue(c, BROKER_ERROR, h->seq, eb, (size_t)en);
+		answer_no_space(c, h->seq, text);
 		log_dbg("%s: no space for %ux%u", c->name, r.slabs, r.copies);
 		return;
 	}
-	out = b->frame;
-	broker_grant_rep_encode_head(r.slabs, r.copies, out, sizeof(b->frame));
-	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, (size_t)r.slabs * r.copies * SPARE_GRANT_SIZE);
-	queue(c, BROKER_GRANT_REP, h->seq, out, n);
+	reply_grants(b, c, h->seq, r.slabs, r.copies);
 	log_dbg("%s: granted %u slab(s) x %u copies", c->name, r.slabs, r.copies);
 }
 
@@ -445,8 +461,6 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 			 const uint8_t *body)
 {
 	struct broker_renew_req r;
-	struct broker_error e = { .code = BROKER_E_NO_SPACE };
-	uint8_t *out;
 	int ret;
 
 	if (c->role != BROKER_ROLE_CLIENT) {
@@ -465,20 +479,13 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 	ret = bstate_renew(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
 			   (uint64_t)time(NULL), b->grants);
 	if (ret) {
-		uint8_t eb[8 + BROKER_ERR_TEXT_MAX];
-		int en;
+		char text[BROKER_ERR_TEXT_MAX + 1];
 
-		/* not the peer's mistake: answer and keep the connection */
-		snprintf(e.text, sizeof(e.text), "no live donor at %s", r.donor_addr);
-		en = broker_error_encode(&e, eb, sizeof(eb));
-		if (en > 0)
-			queue(c, BROKER_ERROR, h->seq, eb, (size_t)en);
+		snprintf(text, sizeof(text), "no live donor at %s", r.donor_addr);
+		answer_no_space(c, h->seq, text);
 		return;
 	}
-	out = b->frame;
-	broker_grant_rep_encode_head(1, 1, out, sizeof(b->frame));
-	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, SPARE_GRANT_SIZE);
-	queue(c, BROKER_GRANT_REP, h->seq, out, BROKER_GRANT_REP_SIZE(1));
+	reply_grants(b, c, h->seq, 1, 1);
 	log_dbg("%s: renewed %u slab(s) on %s", c->name, r.slabs, r.donor_addr);
 }
 
