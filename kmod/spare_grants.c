@@ -60,6 +60,37 @@ static const char *grant_check(const struct spare_grant *g,
 	return NULL;
 }
 
+/*
+ * A full table drops its expired grants, so that renewal (sparectl device
+ * monitor adds one grant per donor every two thirds of a lease) can run for
+ * the device's life. The order of the rest is kept: MAPs name the newest
+ * grant a donor was sent. Readers walk the table by index under grant_gen,
+ * so the generation changes and they start again. Called with dev->lock.
+ */
+static void grants_drop_expired(struct spare_dev *dev)
+{
+	u64 now = ktime_get_real_seconds();
+	u32 i, n = 0;
+
+	spin_lock(&dev->grant_lock);
+	for (i = 0; i < dev->nr_grants; i++) {
+		if (le64_to_cpu(dev->grants[i].g.expiry) <= now)
+			continue;
+		if (n != i)
+			dev->grants[n] = dev->grants[i];
+		n++;
+	}
+	for (i = n; i < dev->nr_grants; i++)
+		memzero_explicit(&dev->grants[i], sizeof(dev->grants[i]));
+	if (n != dev->nr_grants) {
+		pr_info("%s: grants: dropped %u expired\n",
+			config_item_name(&dev->item), dev->nr_grants - n);
+		dev->nr_grants = n;
+		dev->grant_gen++;
+	}
+	spin_unlock(&dev->grant_lock);
+}
+
 int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
 {
 	const char *name = config_item_name(&dev->item);
@@ -93,9 +124,11 @@ int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
 			goto out;
 		}
 	}
+	if (dev->nr_grants == SPARE_MAX_GRANTS)
+		grants_drop_expired(dev);
 	if (dev->nr_grants == SPARE_MAX_GRANTS) {
-		pr_warn("%s: grants: already %d (write 'clear' first)\n", name,
-			SPARE_MAX_GRANTS);
+		pr_warn("%s: grants: already %d unexpired (write 'clear' first)\n",
+			name, SPARE_MAX_GRANTS);
 		ret = -ENOSPC;
 		goto out;
 	}

@@ -75,8 +75,28 @@ cat "$CFS/g/grants"
 dmesg | grep -q -F "${g#????????????????????????????????????????}" && fail "a grant appears whole in the kernel log"
 echo clear >"$CFS/g/grants" || fail "clear refused"
 [ -z "$(cat "$CFS/g/grants")" ] || fail "grants not cleared"
-rmdir "$CFS/g"
 pass "bad grants refused with a reason; grants listed by token only"
+
+step "a full grant table drops its expired grants (renewal for a device's life)"
+# a grant that expires 8 s after it is minted, written 1023 times (one
+# grant per write), then a 10-minute one: the table is full
+t0=$(date +%s)
+s=$(mint 10.0.0.2 short) || fail "mint"
+i=0
+while [ $i -lt 1023 ]; do echo "$s"; i=$((i + 1)); done >/tmp/short-grants
+while read -r l; do echo "$l" >"$CFS/g/grants" || fail "a short grant refused"; done </tmp/short-grants
+echo "$g" >"$CFS/g/grants" || fail "the 1024th grant refused"
+echo "$g" >"$CFS/g/grants" 2>/dev/null && fail "a 1025th unexpired grant accepted"
+echo "table full after $(($(date +%s) - t0)) s"
+dmesg_has "g: grants: already 1024 unexpired"
+while [ "$(date +%s)" -le $((t0 + 9)) ]; do sleep 1; done
+echo "$g" >"$CFS/g/grants" || { dmesg | tail -3; fail "no room made from expired grants"; }
+dmesg_has "g: grants: dropped 1023 expired"
+[ "$(grep -c "slabs=4 expiry" "$CFS/g/grants")" = 2 ] ||
+	{ head -5 "$CFS/g/grants"; fail "not the 2 unexpired grants left"; }
+echo clear >"$CFS/g/grants"
+rmdir "$CFS/g"
+pass "1023 expired grants dropped when the table was full, the unexpired kept in order"
 
 step "no grant, and a forged grant: the device does not start"
 mkdir "$CFS/none" "$CFS/forged" || fail "mkdir"

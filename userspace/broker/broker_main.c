@@ -1051,5 +1051,6 @@ int main(int argc, char **argv)
 	spare_notify_ready("listening on %s", b.cfg.listen);
 	run(&b);
 	teardown(&b);
+	log_dbg("stopped");
 	return 0;
 }

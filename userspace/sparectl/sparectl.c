@@ -15,14 +15,17 @@
  * `gen-key` from genkey.c, plug in there).
  */
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -60,6 +63,9 @@ static void usage(FILE *f)
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
 "  sparectl [-j] device renew NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
 "                [lease=SECONDS]   fresh grants for the slabs the device holds\n"
+"  sparectl device monitor NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
+"                [lease=SECONDS] [renew-before=SECONDS] [interval=SECONDS] [once]\n"
+"                renews the device's grants before they expire, until SIGTERM\n"
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
@@ -520,83 +526,284 @@ fail:
 	return 1;
 }
 
+/* What renewing a device needs: its brokers, key and the per-donor counts. */
+struct renew_ctx {
+	struct create_broker b;
+	struct brokerask a;
+	uint8_t key[BROKER_KEY_LEN];
+	char donors[GRANTPLAN_ATTR_MAX];
+	char *addr[GRANTPLAN_MAX_DONORS];
+	uint32_t count[GRANTPLAN_MAX_DONORS];
+	unsigned int nd;
+};
+
+/*
+ * The broker arguments of renew and monitor (@extra: monitor's own keys,
+ * left for it in @rest). 0, or the exit status of a usage error or a bad
+ * key file (logged).
+ */
+static int renew_args(struct renew_ctx *r, const char *cmd, int argc, char **argv,
+		      bool (*extra)(const char *arg, void *ctx), void *ctx)
+{
+	uint64_t lease = 0;
+	char why[512];
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (extra && extra(argv[i], ctx))
+			continue;
+		if (!broker_arg(argv[i], &r->b) || r->b.dev_key_file) {
+			fprintf(stderr, "sparectl: %s: '%s': expected broker=, broker-name=, "
+				"broker-key=%s or lease= (sparectl --help)\n", cmd, argv[i],
+				extra ? ", renew-before=, interval=, once" : "");
+			return EXIT_USAGE;
+		}
+	}
+	if (!r->b.brokers || !r->b.name || !r->b.key_file) {
+		fprintf(stderr, "sparectl: %s needs broker=, broker-name= and broker-key= "
+			"(sparectl --help)\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (brokerask_check_list(r->b.brokers))
+		return usage_error("broker=%s", brokerask_check_list(r->b.brokers));
+	if (r->b.lease && spare_parse_u64(r->b.lease, 1, UINT32_MAX, &lease))
+		return usage_error("lease=%s: not a number of seconds", r->b.lease);
+	if (sodium_init() < 0 || broker_read_key_file(r->b.key_file, r->key, why, sizeof(why))) {
+		log_err("broker-key=%s", why);
+		return 1;
+	}
+	r->a.brokers = r->b.brokers;
+	r->a.name = r->b.name;
+	r->a.key = r->key;
+	r->a.lease_s = (uint32_t)lease;
+	r->a.timeout_ms = 5000;
+	return 0;
+}
+
+/* The device's donors and the slab copies placed on each. 0, or -1 (logged). */
+static int renew_plan(const struct sparectl *c, const char *name, struct renew_ctx *r)
+{
+	char placement[GRANTPLAN_ATTR_MAX], why[512], *save = NULL, *t;
+	uint64_t size, slab_size, replicas;
+
+	r->nd = 0;
+	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
+	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why)) ||
+	    dev_attr_text(&c->roots, name, "donors", r->donors, sizeof(r->donors), why,
+			  sizeof(why)) ||
+	    dev_attr_text(&c->roots, name, "placement", placement, sizeof(placement), why,
+			  sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	for (t = strtok_r(r->donors, ",", &save); t && r->nd < GRANTPLAN_MAX_DONORS;
+	     t = strtok_r(NULL, ",", &save))
+		r->addr[r->nd++] = t;
+	if (grantplan_counts(placement, grantplan_nr_slabs(size, slab_size),
+			     replicas > UINT32_MAX ? 0 : (unsigned int)replicas, r->nd,
+			     r->count, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One fresh grant for donor @i's slab copies, appended to the device's
+ * grants. 0 with the grant's lease in @g, or -1 (logged).
+ */
+static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
+		       unsigned int i, struct spare_grant *g)
+{
+	char hex[SPARE_GRANT_HEX_LEN + 2];
+	int ret = 0;
+
+	if (brokerask_renew(&r->a, r->addr[i], r->count[i], g))
+		return -1;
+	spare_grant_to_hex(g, hex, sizeof(hex));
+	strcat(hex, "\n");
+	if (append_attr(c, name, "grants", hex)) {
+		log_err("device %s: the renewed grant for %s was refused: %s "
+			"(the kernel log says why)", name, r->addr[i], strerror(errno));
+		ret = -1;
+	}
+	sodium_memzero(hex, sizeof(hex));
+	return ret;
+}
+
+static void renew_ctx_wipe(struct renew_ctx *r)
+{
+	sodium_memzero(r->key, sizeof(r->key));
+}
+
 /*
  * sparectl device renew NAME broker=... broker-name=... broker-key=...
  * [lease=S]: fresh grants for the slabs the device holds on each of its
  * donors, written to its grants while it runs (the kernel sends them to
- * the live donors at once). Run it before the grants expire, e.g. from a
- * timer: a copy mapped again after a reconnect or an eviction needs an
- * unexpired grant.
+ * the live donors at once). `device monitor` does it before they expire:
+ * a copy mapped again after a reconnect or an eviction needs an unexpired
+ * grant.
  */
 static int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 {
-	struct create_broker b = { 0 };
-	struct brokerask a = { .timeout_ms = 5000 };
-	uint64_t size, slab_size, replicas, lease = 0;
-	char donors[GRANTPLAN_ATTR_MAX], placement[GRANTPLAN_ATTR_MAX], why[512];
-	char hex[SPARE_GRANT_HEX_LEN + 2], *addr[GRANTPLAN_MAX_DONORS], *save = NULL, *t;
-	uint32_t count[GRANTPLAN_MAX_DONORS], renewed = 0;
-	uint8_t key[BROKER_KEY_LEN];
+	struct renew_ctx r = { 0 };
 	struct spare_grant g;
-	unsigned int nd = 0, i;
-	int ret = 1;
+	uint32_t renewed = 0;
+	unsigned int i;
+	int ret;
 
-	for (i = 0; i < (unsigned int)argc; i++)
-		if (!broker_arg(argv[i], &b) || b.dev_key_file)
-			return usage_error("renew: '%s': expected broker=, broker-name=, "
-					   "broker-key= or lease=", argv[i]);
-	if (!b.brokers || !b.name || !b.key_file)
-		return usage_error("%s", "renew needs broker=, broker-name= and broker-key=");
-	if (brokerask_check_list(b.brokers))
-		return usage_error("broker=%s", brokerask_check_list(b.brokers));
-	if (b.lease && spare_parse_u64(b.lease, 1, UINT32_MAX, &lease))
-		return usage_error("lease=%s: not a number of seconds", b.lease);
-	if (sodium_init() < 0 || broker_read_key_file(b.key_file, key, why, sizeof(why))) {
-		log_err("broker-key=%s", why);
-		return 1;
-	}
-	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
-	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
-	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why)) ||
-	    dev_attr_text(&c->roots, name, "donors", donors, sizeof(donors), why, sizeof(why)) ||
-	    dev_attr_text(&c->roots, name, "placement", placement, sizeof(placement), why,
-			  sizeof(why))) {
-		log_err("device %s: %s", name, why);
+	ret = renew_args(&r, "renew", argc, argv, NULL, NULL);
+	if (ret)
+		return ret;
+	ret = 1;
+	if (renew_plan(c, name, &r))
 		goto out;
-	}
-	for (t = strtok_r(donors, ",", &save); t && nd < GRANTPLAN_MAX_DONORS;
-	     t = strtok_r(NULL, ",", &save))
-		addr[nd++] = t;
-	if (grantplan_counts(placement, grantplan_nr_slabs(size, slab_size),
-			     replicas > UINT32_MAX ? 0 : (unsigned int)replicas, nd, count,
-			     why, sizeof(why))) {
-		log_err("device %s: %s", name, why);
-		goto out;
-	}
-	a.brokers = b.brokers;
-	a.name = b.name;
-	a.key = key;
-	a.lease_s = (uint32_t)lease;
-	for (i = 0; i < nd; i++) {
-		if (!count[i])
+	for (i = 0; i < r.nd; i++) {
+		if (!r.count[i])
 			continue;
-		if (brokerask_renew(&a, addr[i], count[i], &g))
+		if (renew_donor(c, name, &r, i, &g))
 			goto out;
-		spare_grant_to_hex(&g, hex, sizeof(hex));
-		strcat(hex, "\n");
-		if (append_attr(c, name, "grants", hex)) {
-			log_err("device %s: the renewed grant for %s was refused: %s "
-				"(the kernel log says why)", name, addr[i], strerror(errno));
-			goto out;
-		}
-		renewed += count[i];
+		renewed += r.count[i];
 	}
-	log_info("device %s: %u slab copies renewed on %u donors", name, renewed, nd);
+	log_info("device %s: %u slab copies renewed on %u donors", name, renewed, r.nd);
 	ret = c->json ? print_json(json_object_new_object()) : 0;
 out:
-	sodium_memzero(key, sizeof(key));
-	sodium_memzero(hex, sizeof(hex));
+	renew_ctx_wipe(&r);
 	sodium_memzero(&g, sizeof(g));
+	return ret;
+}
+
+/* ---- device monitor ---- */
+
+struct monitor_opts {
+	const char	*renew_before, *interval;
+	bool		once;
+};
+
+static bool monitor_arg(const char *arg, void *ctx)
+{
+	struct monitor_opts *o = ctx;
+
+	if (!strncmp(arg, "renew-before=", 13))
+		o->renew_before = arg + 13;
+	else if (!strncmp(arg, "interval=", 9))
+		o->interval = arg + 9;
+	else if (!strcmp(arg, "once"))
+		o->once = true;
+	else
+		return false;
+	return true;
+}
+
+static volatile sig_atomic_t monitor_stop;
+
+static void monitor_signal(int sig)
+{
+	monitor_stop = sig;
+}
+
+/*
+ * sparectl device monitor NAME broker=... broker-name=... broker-key=...
+ * [lease=S] [renew-before=S] [interval=S] [once]: keeps the device's
+ * grants alive while it runs. At start it renews every donor that holds
+ * copies (the monitor knows no lease before it has seen a grant), then
+ * renews each donor again when its newest grant has renew-before seconds
+ * left (default: a third of that grant's lease). A failed renewal is
+ * retried every interval seconds (default 5) with the brokers in turn; an
+ * expired grant is logged, and the device keeps running on what it has
+ * mapped. Ends on SIGTERM/SIGINT (0), or when the device is removed (0).
+ * `once`: one round, then exit (1 if a donor could not be renewed).
+ */
+static int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
+{
+	struct monitor_opts o = { 0 };
+	struct renew_ctx r = { 0 };
+	uint64_t before = 0, interval = 5, expiry[GRANTPLAN_MAX_DONORS] = { 0 };
+	uint64_t lease[GRANTPLAN_MAX_DONORS] = { 0 };
+	bool warned[GRANTPLAN_MAX_DONORS] = { 0 };
+	struct sigaction sa = { .sa_handler = monitor_signal };
+	struct spare_grant g;
+	unsigned long rounds = 0;
+	int ret;
+
+	ret = renew_args(&r, "monitor", argc, argv, monitor_arg, &o);
+	if (ret)
+		return ret;
+	ret = EXIT_USAGE;
+	if (o.renew_before && spare_parse_u64(o.renew_before, 1, UINT32_MAX, &before)) {
+		usage_error("renew-before=%s: not a number of seconds", o.renew_before);
+		goto out;
+	}
+	if (o.interval && spare_parse_u64(o.interval, 1, 3600, &interval)) {
+		usage_error("interval=%s: not a number of seconds (1-3600)", o.interval);
+		goto out;
+	}
+	ret = 1;
+	if (renew_plan(c, name, &r))
+		goto out;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	log_info("device %s: monitoring the grants of %u donors", name, r.nd);
+	for (;;) {
+		uint64_t now = (uint64_t)time(NULL), next = now + interval;
+		unsigned int i, failed = 0;
+		struct stat st;
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%s", c->roots.configfs, name);
+		if (stat(path, &st)) {
+			log_info("device %s: removed; monitor ends", name);
+			ret = 0;
+			break;
+		}
+		for (i = 0; i < r.nd; i++) {
+			uint64_t left = expiry[i] > now ? expiry[i] - now : 0;
+			uint64_t margin = before ? before : lease[i] / 3;
+
+			if (!r.count[i] || (expiry[i] && left > margin)) {
+				if (r.count[i] && expiry[i] - margin < next)
+					next = expiry[i] - margin;
+				continue;
+			}
+			if (renew_donor(c, name, &r, i, &g)) {
+				failed++;
+				if (expiry[i] && !left && !warned[i]) {
+					log_err("device %s: the grants for %s have expired: a copy "
+						"mapped there again will be refused", name, r.addr[i]);
+					warned[i] = true;
+				}
+				continue;
+			}
+			expiry[i] = le64toh(g.expiry);
+			lease[i] = expiry[i] > le64toh(g.not_before) ?
+				   expiry[i] - le64toh(g.not_before) : 0;
+			warned[i] = false;
+			log_info("device %s: %u slab copies on %s renewed until %llu",
+				 name, r.count[i], r.addr[i], (unsigned long long)expiry[i]);
+			margin = before ? before : lease[i] / 3;
+			if (expiry[i] - margin < next)
+				next = expiry[i] - margin;
+		}
+		sodium_memzero(&g, sizeof(g));
+		rounds++;
+		if (o.once) {
+			ret = failed ? 1 : 0;
+			break;
+		}
+		if (failed && next > now + interval)
+			next = now + interval;
+		while (!monitor_stop && (uint64_t)time(NULL) < next)
+			sleep(1);
+		if (monitor_stop) {
+			log_info("device %s: %s: monitor ends after %lu rounds", name,
+				 strsignal(monitor_stop), rounds);
+			ret = 0;
+			break;
+		}
+	}
+out:
+	renew_ctx_wipe(&r);
 	return ret;
 }
 
@@ -632,7 +839,7 @@ static int cmd_device(struct sparectl *c, int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
 	if (!sub)
-		return usage_error("device: missing command%s", " (list, show, create, renew, destroy)");
+		return usage_error("device: missing command%s", " (list, show, create, renew, monitor, destroy)");
 	if (!strcmp(sub, "list") && argc == 2)
 		return device_list(c);
 	if (!strcmp(sub, "show") && argc == 3)
@@ -643,8 +850,10 @@ static int cmd_device(struct sparectl *c, int argc, char **argv)
 		return device_destroy(c, argv[2]);
 	if (!strcmp(sub, "renew") && argc >= 3)
 		return device_renew(c, argv[2], argc - 3, argv + 3);
+	if (!strcmp(sub, "monitor") && argc >= 3)
+		return device_monitor(c, argv[2], argc - 3, argv + 3);
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "create") &&
-	    strcmp(sub, "destroy") && strcmp(sub, "renew"))
+	    strcmp(sub, "destroy") && strcmp(sub, "renew") && strcmp(sub, "monitor"))
 		return usage_error("device: unknown command '%s'", sub);
 	return usage_error("device %s: wrong number of arguments", sub);
 }

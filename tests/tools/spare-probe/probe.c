@@ -994,6 +994,8 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 	} else if (!strcmp(kind, "expired")) {
 		gi.not_before = now - 600;
 		gi.expiry = now - 1;
+	} else if (!strcmp(kind, "short")) {
+		gi.expiry = now + 8;
 	} else if (!strcmp(kind, "not-yet")) {
 		gi.not_before = now + 300;
 	} else if (!strcmp(kind, "other-donor")) {
