@@ -24,6 +24,7 @@ static struct flowcon_params fp;
 
 struct fjob {
 	double arrive, work, tau, l0, lf, done_w, end;
+	double watch_t, watch_w;	/* first joined the watch list, -1: never */
 };
 
 static void gen(struct bench_rng *r, struct fjob *j)
@@ -36,6 +37,8 @@ static void gen(struct bench_rng *r, struct fjob *j)
 		j[i].lf = 0.05 + 0.3 * bench_unif(r);
 		j[i].done_w = 0;
 		j[i].end = -1;
+		j[i].watch_t = -1;
+		j[i].watch_w = -1;
 	}
 }
 
@@ -44,8 +47,12 @@ static double loss(const struct fjob *j)
 	return j->lf + (j->l0 - j->lf) * exp(-j->done_w / j->tau);
 }
 
-/* Returns makespan; @shares (may be NULL) gets "t,job,share" rows. */
-static double run(struct fjob *j, int flowcon, FILE *shares)
+/*
+ * Returns makespan; @shares (may be NULL) gets "t,job,share" rows. @moved
+ * gets the CPU-seconds the watched jobs gave up against an equal split of
+ * the cores among the active jobs (what FlowCon hands to the others).
+ */
+static double run(struct fjob *j, int flowcon, FILE *shares, double *moved)
 {
 	struct flowcon_job st[NJOBS];
 	double t = 0;
@@ -53,7 +60,10 @@ static double run(struct fjob *j, int flowcon, FILE *shares)
 	bool reset = false;
 
 	memset(st, 0, sizeof(st));
+	*moved = 0;
 	while (finished < NJOBS) {
+		unsigned int act = 0;
+
 		while (arrived < NJOBS && j[arrived].arrive <= t) {
 			flowcon_job_init(&st[arrived]);
 			flowcon_report(&fp, &st[arrived], loss(&j[arrived]), 0);
@@ -72,6 +82,17 @@ static double run(struct fjob *j, int flowcon, FILE *shares)
 				st[i].share = st[i].active ? CORES / m : 0;
 		}
 		reset = false;
+		for (int i = 0; i < arrived; i++)
+			act += st[i].active;
+		for (int i = 0; i < arrived; i++) {
+			if (!st[i].active || !st[i].watched)
+				continue;
+			if (j[i].watch_t < 0) {
+				j[i].watch_t = t;
+				j[i].watch_w = j[i].done_w / j[i].work;
+			}
+			*moved += fmax(0, CORES / act - st[i].share) * STEP;
+		}
 		if (shares)
 			for (int i = 0; i < arrived; i++)
 				if (st[i].active)
@@ -141,27 +162,30 @@ int bench_flowcon(int argc, char **argv)
 	js = bench_open(out, "flowcon.json");
 	if (!jobs_csv || !shares || !js)
 		return 1;
-	fprintf(jobs_csv, "seed,job,arrive_s,work_cpu_s,tau_cpu_s,jct_fair_s,jct_flowcon_s,reduction\n");
+	fprintf(jobs_csv, "seed,job,arrive_s,work_cpu_s,tau_cpu_s,jct_fair_s,jct_flowcon_s,reduction,watched_at_s,work_done_at_watch\n");
 	fprintf(shares, "t_s,job,share_cores,watched\n");
 	fprintf(js, "{\"cores\": 16, \"jobs\": %d, \"interval_s\": %.0f, \"alpha\": %g, \"beta\": %g, \"k\": %u, \"seeds\": [\n",
 		NJOBS, STEP, fp.alpha, fp.beta, fp.k);
 	for (int s = 0; s < seeds; s++) {
 		struct bench_rng r = { .s = 300 + s };
 		struct fjob a[NJOBS], b[NJOBS];
-		double mf, mc, best = 0, sum_f = 0, sum_c = 0;
-		int bj = -1;
+		double mf, mc, best = 0, sum_f = 0, sum_c = 0, mv, mv0, wsum = 0;
+		int bj = -1, nw = 0;
 
 		gen(&r, a);
 		memcpy(b, a, sizeof(a));
-		mf = run(a, 0, NULL);
-		mc = run(b, 1, s == 0 ? shares : NULL);
+		mf = run(a, 0, NULL, &mv0);
+		mc = run(b, 1, s == 0 ? shares : NULL, &mv);
 		if (mf < 0 || mc < 0)
 			return 1;
 		for (int i = 0; i < NJOBS; i++) {
 			double jf = a[i].end - a[i].arrive, jc = b[i].end - b[i].arrive;
 
-			fprintf(jobs_csv, "%d,%d,%.0f,%.1f,%.1f,%.1f,%.1f,%.4f\n", s, i,
-				a[i].arrive, a[i].work, a[i].tau, jf, jc, 1 - jc / jf);
+			fprintf(jobs_csv, "%d,%d,%.0f,%.1f,%.1f,%.1f,%.1f,%.4f,%.0f,%.4f\n",
+				s, i, a[i].arrive, a[i].work, a[i].tau, jf, jc,
+				1 - jc / jf, b[i].watch_t, b[i].watch_w);
+			wsum += a[i].work;
+			nw += b[i].watch_t >= 0;
 			if (1 - jc / jf > best) {
 				best = 1 - jc / jf;
 				bj = i;
@@ -176,12 +200,13 @@ int bench_flowcon(int argc, char **argv)
 		met += best >= 0.20 && mc / mf - 1 <= 0.05;
 		fprintf(js, "  {\"seed\": %d, \"best_job\": %d, \"best_jct_reduction\": %.4f, "
 			"\"mean_jct_change\": %.4f, \"makespan_fair_s\": %.1f, "
-			"\"makespan_flowcon_s\": %.1f, \"makespan_change\": %.4f}%s\n",
+			"\"makespan_flowcon_s\": %.1f, \"makespan_change\": %.4f, "
+			"\"jobs_watched\": %d, \"moved_cpu_fraction\": %.4f}%s\n",
 			s, bj, best, sum_c / sum_f - 1, mf, mc, mc / mf - 1,
-			s + 1 < seeds ? "," : "");
-		printf("seed %d: job %d JCT %.1f%% lower; mean JCT %+.1f%%; makespan %.0f -> %.0f s (%+.2f%%)\n",
+			nw, mv / wsum, s + 1 < seeds ? "," : "");
+		printf("seed %d: job %d JCT %.1f%% lower; mean JCT %+.1f%%; makespan %.0f -> %.0f s (%+.2f%%); %d watched, %.1f%% of CPU moved\n",
 		       s, bj, 100 * best, 100 * (sum_c / sum_f - 1), mf, mc,
-		       100 * (mc / mf - 1));
+		       100 * (mc / mf - 1), nw, 100 * mv / wsum);
 	}
 	fprintf(js, " ], \"seeds_meeting_target\": %d, \"seed0_best_reduction\": %.4f, "
 		"\"seed0_makespan_change\": %.4f,\n \"target\": \"some job >= 20%% lower JCT, makespan <= 5%% worse\"}\n",
