@@ -6,6 +6,8 @@
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
  *             --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
+ *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
+ *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -29,6 +31,9 @@ static void usage(FILE *f)
 	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
+	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
+	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
+	      "                 [--interval S] --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -197,6 +202,161 @@ static int cmd_gen(int argc, char **argv)
 	return 0;
 }
 
+/* A finite number in [lo, hi]. */
+static int parse_dbl(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (!*s || errno || *end || !(*out >= lo && *out <= hi))
+		return -EINVAL;
+	return 0;
+}
+
+static int cmd_flowcon(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "loss", required_argument, NULL, 'L' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "beta", required_argument, NULL, 'b' },
+		{ "k", required_argument, NULL, 'k' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_flowcon_opts o = { .interval = 10, .fp = flowcon_defaults };
+	struct sim_flowcon_summary sum;
+	struct sim_trace trace = { 0 };
+	struct sim_errs e = { .out = stderr };
+	struct sim_loss *loss = NULL;
+	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
+	char *buf = NULL, *jbuf = NULL, *sbuf = NULL, *json = NULL;
+	size_t len, jlen = 0, slen = 0;
+	FILE *jf = NULL, *sf = NULL;
+	int64_t v;
+	double d;
+	int c, ret, rc = EXIT_BAD_INPUT;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': trace_path = optarg; break;
+		case 'L': loss_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'o': out = optarg; break;
+		case 'c':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
+				return bad("--cores: '%s' is not an integer in [1, 1e6]", optarg);
+			o.cores = (double)v;
+			break;
+		case 'a':
+			if (parse_dbl(optarg, 0, 1e6, &o.fp.alpha))
+				return bad("--alpha: '%s' is not a number >= 0", optarg);
+			break;
+		case 'b':
+			if (parse_dbl(optarg, 0, 1, &o.fp.beta) || !(o.fp.beta > 0 && o.fp.beta < 1))
+				return bad("--beta: '%s' is not a number in (0, 1)", optarg);
+			break;
+		case 'k':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
+				return bad("--k: '%s' is not an integer in [1, 1000]", optarg);
+			o.fp.k = (unsigned int)v;
+			break;
+		case 'i':
+			if (parse_dbl(optarg, 1e-3, 86400, &d))
+				return bad("--interval: '%s' is not a number in [0.001, 86400]",
+					   optarg);
+			o.interval = d;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !trace_path || !loss_path || !sched || !out || !(o.cores > 0)) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(sched, "flowcon") == 0)
+		o.flowcon = true;
+	else if (strcmp(sched, "fair") != 0)
+		return bad("--schedule: '%s' is not fair or flowcon", sched);
+
+	/* Read and check everything before writing anything. */
+	e.file = trace_path;
+	if ((ret = read_file(trace_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_trace(buf, len, (int64_t)o.cores, &trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	loss = calloc(trace.n, sizeof(*loss));
+	if (!loss) {
+		rc = 1;
+		goto out;
+	}
+	e.file = loss_path;
+	if ((ret = read_file(loss_path, &buf, &len))) {
+		fprintf(stderr, "%s: %s\n", loss_path, strerror(-ret));
+		goto out;
+	}
+	ret = sim_parse_loss(buf, len, &trace, loss, &e);
+	free(buf);
+	if (ret) {
+		rc = ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+		goto out;
+	}
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	sf = open_memstream(&sbuf, &slen);
+	if (!jf || !sf)
+		goto out;
+	fputs("t_s,job_id,share_cores,watched\n", sf);
+	ret = sim_flowcon_run(&trace, loss, &o, jf, sf, &sum);
+	if (fclose(jf) | fclose(sf) || ret) {
+		jf = sf = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = sf = NULL;
+	json = sim_flowcon_json(&o, &sum);
+	if (!json)
+		goto out;
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(errno));
+		goto out;
+	}
+	if ((ret = write_file(out, "job.csv", jbuf, jlen)) ||
+	    (ret = write_file(out, "shares.csv", sbuf, slen)) ||
+	    (ret = write_file(out, "summary.json", json, strlen(json)))) {
+		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(-ret));
+		goto out;
+	}
+	printf("%s: %zu jobs on %g cores, average JCT %.2f s, makespan %.2f s, %zu watched\n",
+	       sched, sum.jobs, o.cores, sum.avg_jct, sum.makespan, sum.watched);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (sf)
+		fclose(sf);
+	free(jbuf);
+	free(sbuf);
+	free(json);
+	free(loss);
+	sim_trace_free(&trace);
+	return rc;
+}
+
 /* "a,b,..." strictly increasing positive integers. */
 static int parse_limits(const char *arg, struct tir_config *cfg)
 {
@@ -255,6 +415,8 @@ int spare_sim_main(int argc, char **argv)
 	optind = 0;	/* callable more than once (the unit tests do) */
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return cmd_gen(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
+		return cmd_flowcon(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': spec_path = optarg; break;

@@ -31,7 +31,8 @@ static void gen(struct bench_rng *r, struct fjob *j)
 {
 	for (int i = 0; i < NJOBS; i++) {
 		j[i].arrive = 30.0 * i;
-		j[i].work = 2000 + 4000 * bench_unif(r);
+		/* Whole CPU-seconds, so that spare-sim can run the same jobs. */
+		j[i].work = round(2000 + 4000 * bench_unif(r));
 		j[i].tau = j[i].work * (i % 2 ? 0.6 : 0.08);
 		j[i].l0 = 2 + bench_unif(r);
 		j[i].lf = 0.05 + 0.3 * bench_unif(r);
@@ -123,6 +124,33 @@ static double run(struct fjob *j, int flowcon, FILE *shares, double *moved)
 	return t;
 }
 
+/*
+ * The same jobs as spare-sim input (Documentation/sched.md): one CPU each
+ * (num_gpu 1, so a job's time axis is its CPU-seconds), duration = work,
+ * and the loss curve exactly (%.17g).
+ */
+static int export_seed(const char *dir, int seed, const struct fjob *j)
+{
+	char name[64];
+	FILE *t, *l;
+
+	snprintf(name, sizeof(name), "trace-%d.csv", seed);
+	t = bench_open(dir, name);
+	snprintf(name, sizeof(name), "loss-%d.csv", seed);
+	l = bench_open(dir, name);
+	if (!t || !l)
+		return -1;
+	fprintf(t, "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n");
+	fprintf(l, "job_id,loss0,loss_final,tau_s\n");
+	for (int i = 0; i < NJOBS; i++) {
+		fprintf(t, "%d,1,%.0f,%.0f,synthetic,%.0f,1\n", i, j[i].arrive, j[i].work,
+			j[i].work);
+		fprintf(l, "%d,%.17g,%.17g,%.17g\n", i, j[i].l0, j[i].lf, j[i].tau);
+	}
+	fclose(t);
+	return fclose(l) ? -1 : 0;
+}
+
 int bench_flowcon(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -131,9 +159,10 @@ int bench_flowcon(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "beta", required_argument, NULL, 'b' },
 		{ "k", required_argument, NULL, 'k' },
+		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
+	const char *out = NULL, *exp_dir = NULL;
 	int seeds = 10, c, met = 0;
 	FILE *jobs_csv, *shares, *js;
 	double best0 = 0, mk0 = 0;
@@ -150,11 +179,13 @@ int bench_flowcon(int argc, char **argv)
 			fp.beta = atof(optarg);
 		else if (c == 'k')
 			fp.k = atoi(optarg);
+		else if (c == 'e')
+			exp_dir = optarg;
 		else
 			return 2;
 	}
 	if (!out || seeds <= 0) {
-		fprintf(stderr, "usage: spare-sched-bench flowcon --out DIR [--seeds N] [--alpha A] [--beta B] [--k K]\n");
+		fprintf(stderr, "usage: spare-sched-bench flowcon --out DIR [--seeds N] [--alpha A] [--beta B] [--k K] [--export DIR]\n");
 		return 2;
 	}
 	jobs_csv = bench_open(out, "flowcon_jobs.csv");
@@ -174,6 +205,8 @@ int bench_flowcon(int argc, char **argv)
 
 		gen(&r, a);
 		memcpy(b, a, sizeof(a));
+		if (exp_dir && export_seed(exp_dir, s, a))
+			return 1;
 		mf = run(a, 0, NULL, &mv0);
 		mc = run(b, 1, s == 0 ? shares : NULL, &mv);
 		if (mf < 0 || mc < 0)
