@@ -13,7 +13,11 @@
  *  - spare-sim flowcon: a flat job is watched and the others finish sooner
  *    than under a fair share; on generated traces each job ends once, no
  *    interval hands out more than the cores, JCT >= work / cores, the same
- *    input gives the same bytes; bad loss files are refused.
+ *    input gives the same bytes; bad loss files are refused;
+ *  - spare-sim specon: a flat job on a crowded host moves to the idle one
+ *    and the makespan falls; on a generated trace each job ends once, no
+ *    host runs more than its cores, JCT >= work / num_gpu, the same input
+ *    gives the same bytes; bad arguments are refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -644,6 +648,133 @@ static void flowcon_bad_input(void)
 	EXPECT(!exists(tmp("fcbad")));
 }
 
+static double json_num(const char *json, const char *key)
+{
+	char k[64];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = json ? strstr(json, k) : NULL;
+	return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/*
+ * Two hosts of 2 cores, jobs of 2 cores: jobs 0 and 2 share host 0, job 1
+ * (short) has host 1. Job 2's loss is flat at once: SpeCon moves it to host
+ * 1 at t = 20 s (its first interval still shows the fall from 2 to ~1,
+ * the second is flat), and both long jobs end near 1,000 s instead of
+ * 2,000 s.
+ */
+static void specon_moves_flat_job(void)
+{
+	char p[600], *js[2], *mv;
+
+	put("sp_trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			    "0,2,0,1,a,1000,1\n1,2,0,1,b,100,1\n2,2,0,1,c,1000,1\n");
+	/* Jobs 0 and 1: loss 2 e^(-t/20) falls >= 22 % an interval, never slow. */
+	put("sp_loss.csv", "job_id,loss0,loss_final,tau_s\n"
+			   "0,2,0,20\n1,2,0,20\n2,2,1,1\n");
+	for (int f = 0; f < 2; f++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "sp%d", f);
+		EXPECT_EQ(sim("specon", "--trace", tmp("sp_trace.csv"), "--loss",
+			      tmp("sp_loss.csv"), "--hosts", "2", "--cores-per-host", "2",
+			      "--schedule", f ? "specon" : "static", "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/summary.json", tmpdir, dir);
+		js[f] = slurp(p, NULL);
+	}
+	EXPECT(fabs(json_num(js[0], "makespan") - 2000) < 1e-6);
+	EXPECT_EQ(json_num(js[0], "moves"), 0);
+	EXPECT(json_num(js[1], "makespan") < 1100);
+	EXPECT_EQ(json_num(js[1], "moves"), 1);
+	snprintf(p, sizeof(p), "%s/sp1/moves.csv", tmpdir);
+	mv = slurp(p, NULL);
+	EXPECT(mv && strstr(mv, "\n20,2,0,1,"));
+	free(mv);
+	free(js[0]);
+	free(js[1]);
+	/* The move cost is paid: 1,000 s more of it and the move loses. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sp_trace.csv"), "--loss", tmp("sp_loss.csv"),
+		      "--hosts", "2", "--cores-per-host", "2", "--schedule", "specon",
+		      "--move-cost", "5000", "--out", tmp("sp2"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/sp2/summary.json", tmpdir);
+	js[0] = slurp(p, NULL);
+	EXPECT_EQ(json_num(js[0], "moves"), 0);
+	free(js[0]);
+}
+
+static void specon_properties(void)
+{
+	static const char *const scheds[] = { "static", "specon" };
+	static int seen[150];
+	char p1[600], p2[600], *csv, *line;
+
+	EXPECT_EQ(sim("gen", "--jobs", "150", "--gpus", "8", "--load", "0.9", "--seed", "5",
+		      "--out", tmp("sg.csv"), "--loss", tmp("sl.csv"), NULL), 0);
+	for (int s = 0; s < 2; s++) {
+		const char *names[3] = { "job.csv", "moves.csv", "summary.json" };
+
+		for (int run = 0; run < 2; run++) {
+			char dir[32];
+
+			snprintf(dir, sizeof(dir), "srun%d-%d", s, run);
+			EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"),
+				      "--hosts", "4", "--cores-per-host", "8", "--schedule",
+				      scheds[s], "--out", tmp(dir), NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			snprintf(p1, sizeof(p1), "%s/srun%d-0/%s", tmpdir, s, names[k]);
+			snprintf(p2, sizeof(p2), "%s/srun%d-1/%s", tmpdir, s, names[k]);
+			EXPECT(same_file(p1, p2));
+		}
+		snprintf(p1, sizeof(p1), "%s/srun%d-0/summary.json", tmpdir, s);
+		csv = slurp(p1, NULL);
+		EXPECT(json_num(csv, "max_host_load") <= 8 + 1e-9);
+		EXPECT(s == 1 ? json_num(csv, "moves") > 0 : json_num(csv, "moves") == 0);
+		free(csv);
+		snprintf(p1, sizeof(p1), "%s/srun%d-0/job.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		memset(seen, 0, sizeof(seen));
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long id, g, sub, work;
+			double end, jct;
+			unsigned int moves, host;
+
+			if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%lf,%lf,%u,%u", &id, &g, &sub,
+				   &work, &end, &jct, &moves, &host) != 8 || id < 0 || id >= 150) {
+				tap_case_failed = 1;
+				break;
+			}
+			seen[id]++;
+			EXPECT(host < 4);
+			EXPECT(fabs(jct - (end - (double)sub)) < 1e-2);
+			EXPECT(jct >= (double)work / (double)g - 1e-6);	/* its cores at most */
+			EXPECT(s == 1 || moves == 0);
+		}
+		for (int i = 0; i < 150; i++)
+			EXPECT_EQ(seen[i], 1);
+		free(csv);
+	}
+	/* Bad arguments: nothing written. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "8", "--schedule", "spread", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "0", "--cores-per-host", "8", "--schedule", "specon", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "8", "--schedule", "specon", "--alpha", "2",
+		      "--out", tmp("spbad"), NULL), 2);
+	/* Jobs wider than a host are refused like jobs wider than the cluster. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "1", "--schedule", "specon", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "num_gpu") != NULL);
+	EXPECT(!exists(tmp("spbad")));
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
@@ -659,6 +790,8 @@ int main(void)
 	TAP_RUN(flowcon_cuts_flat_job);
 	TAP_RUN(flowcon_properties);
 	TAP_RUN(flowcon_bad_input);
+	TAP_RUN(specon_moves_flat_job);
+	TAP_RUN(specon_properties);
 	{
 		char cmd[300];
 

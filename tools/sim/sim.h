@@ -7,6 +7,7 @@
  *  sim_gen.c   seeded synthetic traces and loss curves
  *  sim_flowcon.c  FlowCon against a fair CPU share over a trace (spare-sim
  *                 flowcon)
+ *  sim_specon.c   SpeCon against no migration over a trace (spare-sim specon)
  */
 #ifndef SPARE_SIM_H
 #define SPARE_SIM_H
@@ -18,6 +19,7 @@
 
 #include "../../userspace/sched/tiresias.h"	/* also for tests/fuzz */
 #include "../../userspace/sched/flowcon.h"
+#include "../../userspace/sched/specon.h"
 
 /*
  * Where parse errors go: each is one "FILE:LINE:COL: field: reason" line on
@@ -125,6 +127,35 @@ int sim_flowcon_run(const struct sim_trace *t, const struct sim_loss *loss,
 /* summary.json for a finished flowcon run, pretty-printed; free(). */
 char *sim_flowcon_json(const struct sim_flowcon_opts *o,
 		       const struct sim_flowcon_summary *sum);
+
+struct sim_specon_opts {
+	unsigned int hosts;
+	double cores;		/* per host */
+	double interval;	/* report and decision interval, seconds */
+	bool migrate;		/* false: the arrival placement is kept */
+	unsigned int per;	/* moves per interval at most, >= 1 */
+	struct specon_params sp;
+};
+
+struct sim_specon_summary {
+	size_t jobs;
+	double avg_jct, makespan;
+	double max_host_load;	/* most cores in use on one host */
+	uint64_t moves, decisions;
+};
+
+/*
+ * Run trace t on o->hosts hosts of o->cores cores (job i can use num_gpu
+ * cores, needs num_gpu x duration CPU-seconds, loss as for flowcon),
+ * writing one job.csv row per job (trace order) and, if moves_csv is not
+ * NULL, one "t,job_id,from,to,gain" row per move. 0 or -errno.
+ */
+int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
+		   const struct sim_specon_opts *o, FILE *job_csv, FILE *moves_csv,
+		   struct sim_specon_summary *sum);
+/* summary.json for a finished specon run, pretty-printed; free(). */
+char *sim_specon_json(const struct sim_specon_opts *o,
+		      const struct sim_specon_summary *sum);
 
 /* The command line; returns the exit status (2: bad input, nothing written). */
 int spare_sim_main(int argc, char **argv);
