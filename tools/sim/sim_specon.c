@@ -16,6 +16,7 @@
  * meanwhile.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,15 @@
 
 #include "sim.h"
 
+/*
+ * SpeCon takes only positive losses. With loss_final 0 the curve can
+ * underflow to 0 after some 745 time constants; it is held at the smallest
+ * normal double there (no further drop: slow, as the job surely is).
+ */
 static double loss_at(const struct sim_loss *l, const struct tir_job *j, double w)
 {
-	return l->final + (l->loss0 - l->final) *
-	       exp(-(w / (double)j->num_gpu) / l->tau);
+	return fmax(DBL_MIN, l->final + (l->loss0 - l->final) *
+			     exp(-(w / (double)j->num_gpu) / l->tau));
 }
 
 struct sp_state {
