@@ -694,7 +694,14 @@ static void specon_moves_flat_job(void)
 	free(mv);
 	free(js[0]);
 	free(js[1]);
-	/* The move cost is paid: 1,000 s more of it and the move loses. */
+	/* A loss that falls to 0 (underflow after ~745 tau) still runs. */
+	put("sp_uf_trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			       "0,1,0,1,a,100000,1\n1,1,0,1,b,100,1\n");
+	put("sp_uf_loss.csv", "job_id,loss0,loss_final,tau_s\n0,2,0,1\n1,2,0,1\n");
+	EXPECT_EQ(sim("specon", "--trace", tmp("sp_uf_trace.csv"), "--loss", tmp("sp_uf_loss.csv"),
+		      "--hosts", "2", "--cores-per-host", "2", "--schedule", "specon", "--out",
+		      tmp("sp_uf"), NULL), 0);
+	/* The move cost is paid: with 5,000 s of it the move loses. */
 	EXPECT_EQ(sim("specon", "--trace", tmp("sp_trace.csv"), "--loss", tmp("sp_loss.csv"),
 		      "--hosts", "2", "--cores-per-host", "2", "--schedule", "specon",
 		      "--move-cost", "5000", "--out", tmp("sp2"), NULL), 0);
