@@ -3,10 +3,11 @@
  * libFuzzer target for spare-sim's CSV readers (tools/sim/sim_csv.c): the
  * cluster spec, the trace, the Gittins duration sample and the loss file
  * (for a fixed three-job trace). The first byte picks the reader (and, for
- * a trace, the cluster size); the rest is the file. Whatever a reader accepts must satisfy what the scheduler needs,
- * and a small accepted trace is then run through Tiresias (the schedule and
- * mode picked by the first byte too), checking the run's invariants: no GPU
- * over-allocated, each job ends once, JCT >= duration.
+ * a trace, the cluster size); the rest is the file. Whatever a reader
+ * accepts must satisfy what the scheduler needs, and a small accepted trace
+ * is then run through Tiresias (the schedule and mode picked by the first
+ * byte too), checking the run's invariants: no GPU over-allocated, each job
+ * ends once, JCT >= duration.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -441,7 +441,8 @@ static int cmd_specon(int argc, char **argv)
 			break;
 		case 'm':
 			if (parse_dbl(optarg, 0, 86400, &o.sp.move_cost))
-				return bad("--move-cost: '%s' is not a number in [0, 86400]", optarg);
+				return bad("--move-cost: '%s' is not a number in [0, 86400]",
+					   optarg);
 			break;
 		case 'M':
 			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
