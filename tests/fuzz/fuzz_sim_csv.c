@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for spare-sim's CSV readers (tools/sim/sim_csv.c): the
- * cluster spec, the trace and the Gittins duration sample. The first byte
- * picks the reader (and, for a trace, the cluster size); the rest is the
- * file. Whatever a reader accepts must satisfy what the scheduler needs,
- * and a small accepted trace is then run through Tiresias (the schedule and
- * mode picked by the first byte too), checking the run's invariants: no GPU
- * over-allocated, each job ends once, JCT >= duration.
+ * cluster spec, the trace, the Gittins duration sample and the loss file
+ * (for a fixed three-job trace). The first byte picks the reader (and, for
+ * a trace, the cluster size); the rest is the file. Whatever a reader
+ * accepts must satisfy what the scheduler needs, and a small accepted trace
+ * is then run through Tiresias (the schedule and mode picked by the first
+ * byte too), checking the run's invariants: no GPU over-allocated, each job
+ * ends once, JCT >= duration.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,41 @@ static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
 	for (size_t i = 0; i < t->n; i++)
 		if (ends[i] != 1 || t->jobs[i].end - t->jobs[i].submit < t->jobs[i].duration)
 			abort();
+}
+
+/* A loss file for a fixed trace: what is accepted is in range. */
+static void fuzz_loss(const char *buf, size_t len, struct sim_errs *e)
+{
+	static struct tir_job three[3] = {
+		{ .id = 0, .num_gpu = 1, .duration = 10 },
+		{ .id = 5, .num_gpu = 2, .duration = 10 },
+		{ .id = 9, .num_gpu = 1, .submit = 7, .duration = 10 },
+	};
+	struct sim_trace t = { .jobs = three, .n = 3 };
+	struct sim_loss l[3];
+
+	if (sim_parse_loss(buf, len, &t, l, e))
+		return;
+	for (size_t i = 0; i < 3; i++)
+		if (!(l[i].loss0 > 0) || !isfinite(l[i].loss0) ||
+		    !(l[i].final >= 0 && l[i].final <= l[i].loss0) ||
+		    !(l[i].tau > 0) || !isfinite(l[i].tau))
+			abort();
+}
+
+static void fuzz_durations(const char *buf, size_t len, struct sim_errs *e)
+{
+	int64_t *d;
+	size_t n;
+
+	if (sim_parse_durations(buf, len, &d, &n, e))
+		return;
+	if (n == 0)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (d[i] < 1 || (i && d[i] < d[i - 1]))
+			abort();
+	free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -105,20 +141,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	}
-	default: {
-		int64_t *d;
-		size_t n;
-
-		if (sim_parse_durations(buf, len, &d, &n, &e) == 0) {
-			if (n == 0)
-				abort();
-			for (size_t i = 0; i < n; i++)
-				if (d[i] < 1 || (i && d[i] < d[i - 1]))
-					abort();
-			free(d);
-		}
+	default:
+		if (data[0] & 4)
+			fuzz_loss(buf, len, &e);
+		else
+			fuzz_durations(buf, len, &e);
 		break;
-	}
 	}
 	return 0;
 }

@@ -139,6 +139,50 @@ static void min_share_floor(void)
 	EXPECT(near(j[0].share, 3.5));
 }
 
+/*
+ * An even count: the median is the mean of the two middle values. With
+ * G = 0.001, 0.002, 0.2, 0.3 it is 0.101 and the threshold 0.0101, so the
+ * two flat jobs are low; the lower middle value alone (0.002, threshold
+ * 0.0002) would have watched neither.
+ */
+static void median_even_count(void)
+{
+	static const double g[4] = { 0.001, 0.002, 0.2, 0.3 };
+	struct flowcon_job j[4];
+
+	for (int i = 0; i < 4; i++) {
+		flowcon_job_init(&j[i]);
+		j[i].reports = 5;
+		j[i].g = g[i];
+	}
+	EXPECT_EQ(flowcon_shares(P, j, 4, 8, true), FLOWCON_RESET);
+	EXPECT_EQ(flowcon_shares(P, j, 4, 8, false), 0);
+	EXPECT_EQ(flowcon_shares(P, j, 4, 8, false), FLOWCON_CUT);
+	EXPECT(j[0].watched && j[1].watched);
+	EXPECT(!j[2].watched && !j[3].watched);
+	/*
+	 * In index order: job 0 gives 1 of its 2 cores to jobs 1-3 pro rata
+	 * to G (sum 0.502), then job 1 gives half of what it has then to
+	 * jobs 2 and 3 (0.4 / 0.6).
+	 */
+	{
+		double s1 = 2 + 0.002 / 0.502;
+
+		EXPECT(near(j[0].share, 1));
+		EXPECT(near(j[1].share, s1 / 2));
+		EXPECT(near(j[2].share, 2 + 0.2 / 0.502 + 0.4 * s1 / 2));
+		EXPECT(near(j[3].share, 2 + 0.3 / 0.502 + 0.6 * s1 / 2));
+	}
+	/* Equal G: every rank is that value, nobody is below it. */
+	for (int i = 0; i < 4; i++) {
+		flowcon_job_init(&j[i]);
+		j[i].reports = 5;
+		j[i].g = 0.05;
+	}
+	for (int r = 0; r < 4; r++)
+		EXPECT_EQ(flowcon_shares(P, j, 4, 8, r == 0), r == 0 ? FLOWCON_RESET : 0);
+}
+
 static uint64_t rng = 7;
 
 static double unif(void)
@@ -209,6 +253,7 @@ int main(void)
 	TAP_RUN(watch_and_cut);
 	TAP_RUN(recovery_resets);
 	TAP_RUN(min_share_floor);
+	TAP_RUN(median_even_count);
 	TAP_RUN(shares_conserved);
 	return tap_done();
 }

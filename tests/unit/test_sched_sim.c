@@ -9,7 +9,15 @@
  *  - every bad-input case of issue 9: exit 2, nothing written, and
  *    "FILE:LINE:COL: field: reason" on stderr; CRLF accepted;
  *  - properties of generated traces: the same seed gives the same bytes,
- *    each job ends once, JCT >= duration, no GPU over-allocated.
+ *    each job ends once, JCT >= duration, no GPU over-allocated;
+ *  - spare-sim flowcon: a flat job is watched and the others finish sooner
+ *    than under a fair share; on generated traces each job ends once, no
+ *    interval hands out more than the cores, JCT >= work / cores, the same
+ *    input gives the same bytes; bad loss files are refused;
+ *  - spare-sim specon: a flat job on a crowded host moves to the idle one
+ *    and the makespan falls; on a generated trace each job ends once, no
+ *    host runs more than its cores, JCT >= work / num_gpu, the same input
+ *    gives the same bytes; bad arguments are refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -466,6 +474,314 @@ static void generated_properties(void)
 	}
 }
 
+/* Three 3000 CPU-second jobs on 12 cores; job 0's loss is flat at once. */
+static void flowcon_cuts_flat_job(void)
+{
+	double jct[2][3];
+	char p[600], *csv, *line;
+
+	put("fc_trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			    "0,1,0,1,a,3000,1\n1,1,0,1,b,3000,1\n2,1,0,1,c,3000,1\n");
+	put("fc_loss.csv", "job_id,loss0,loss_final,tau_s\n"
+			   "0,2,1,1\n1,2,1,100000\n2,2,1,100000\n");
+	for (int f = 0; f < 2; f++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "fc%d", f);
+		EXPECT_EQ(sim("flowcon", "--trace", tmp("fc_trace.csv"), "--loss",
+			      tmp("fc_loss.csv"), "--cores", "12", "--schedule",
+			      f ? "flowcon" : "fair", "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/job.csv", tmpdir, dir);
+		csv = slurp(p, NULL);
+		EXPECT(csv != NULL);
+		line = csv ? strchr(csv, '\n') : NULL;
+		for (int i = 0; i < 3; i++) {
+			long long id, g, sub, work;
+			double end, watched;
+
+			jct[f][i] = -1;
+			if (!line || sscanf(line + 1, "%lld,%lld,%lld,%lld,%lf,%lf,%lf", &id, &g,
+					    &sub, &work, &end, &jct[f][i], &watched) != 7 ||
+			    id != i) {
+				tap_case_failed = 1;
+				break;
+			}
+			/* Only the flat job, and only under FlowCon, is watched. */
+			EXPECT((watched >= 0) == (f == 1 && i == 0));
+			line = strchr(line + 1, '\n');
+		}
+		free(csv);
+	}
+	/*
+	 * Fair: 4 cores each, 750 s. FlowCon moves cores from job 0 to jobs 1
+	 * and 2, which end sooner; job 0 then has all 12 cores, so it ends
+	 * only a little later (the work is fixed, no core is left idle).
+	 */
+	for (int i = 0; i < 3; i++)
+		EXPECT(fabs(jct[0][i] - 750) < 1e-6);
+	EXPECT(jct[1][0] > 750 + 1);
+	EXPECT(jct[1][1] < 750 - 50 && jct[1][2] < 750 - 50);
+	EXPECT(fabs(jct[1][1] - jct[1][2]) < 1e-6);
+	snprintf(p, sizeof(p), "%s/fc1/summary.json", tmpdir);
+	csv = slurp(p, NULL);
+	EXPECT(csv && strstr(csv, "\"jobs_watched\": 1"));
+	free(csv);
+}
+
+static void flowcon_properties(void)
+{
+	static const char *const scheds[] = { "fair", "flowcon" };
+	static int seen[120];
+	char p1[600], p2[600], *csv, *line;
+
+	EXPECT_EQ(sim("gen", "--jobs", "120", "--gpus", "16", "--load", "0.9", "--seed", "3",
+		      "--out", tmp("fg.csv"), "--loss", tmp("fl.csv"), NULL), 0);
+	for (int s = 0; s < 2; s++) {
+		const char *names[3] = { "job.csv", "shares.csv", "summary.json" };
+		double last_t = -1, sum = 0;
+
+		for (int run = 0; run < 2; run++) {
+			char dir[32];
+
+			snprintf(dir, sizeof(dir), "frun%d-%d", s, run);
+			EXPECT_EQ(sim("flowcon", "--trace", tmp("fg.csv"), "--loss", tmp("fl.csv"),
+				      "--cores", "16", "--schedule", scheds[s], "--out", tmp(dir),
+				      NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			snprintf(p1, sizeof(p1), "%s/frun%d-0/%s", tmpdir, s, names[k]);
+			snprintf(p2, sizeof(p2), "%s/frun%d-1/%s", tmpdir, s, names[k]);
+			EXPECT(same_file(p1, p2));
+		}
+		snprintf(p1, sizeof(p1), "%s/frun%d-0/job.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		memset(seen, 0, sizeof(seen));
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long id, g, sub, work;
+			double end, jct, watched;
+
+			if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%lf,%lf,%lf", &id, &g, &sub,
+				   &work, &end, &jct, &watched) != 7 || id < 0 || id >= 120) {
+				tap_case_failed = 1;
+				break;
+			}
+			seen[id]++;
+			EXPECT(end >= (double)sub);
+			EXPECT(fabs(jct - (end - (double)sub)) < 1e-2);
+			EXPECT(jct >= (double)work / 16 - 1e-6);	/* no more than all cores */
+			EXPECT(s == 1 || watched < 0);
+		}
+		for (int i = 0; i < 120; i++)
+			EXPECT_EQ(seen[i], 1);
+		free(csv);
+		/* No interval hands out more than the 16 cores, nor a share <= 0. */
+		snprintf(p1, sizeof(p1), "%s/frun%d-0/shares.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			double t, share;
+			long long id;
+			int w;
+
+			if (sscanf(line + 1, "%lf,%lld,%lf,%d", &t, &id, &share, &w) != 4) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT(share > 0);
+			if (t != last_t) {
+				EXPECT(sum <= 16 + 1e-4);
+				sum = 0;
+				last_t = t;
+			}
+			sum += share;
+		}
+		EXPECT(sum <= 16 + 1e-4);
+		free(csv);
+	}
+}
+
+static void flowcon_refused(const char *loss, const char *msg)
+{
+	int rc;
+
+	put("bad_loss.csv", loss);
+	rc = sim("flowcon", "--trace", tmp("fc_trace.csv"), "--loss", tmp("bad_loss.csv"),
+		 "--cores", "12", "--schedule", "flowcon", "--out", tmp("fcbad"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("fcbad")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void flowcon_bad_input(void)
+{
+	char m[600];
+
+#define H "job_id,loss0,loss_final,tau_s\n"
+	snprintf(m, sizeof(m), "%s:4:1: job_id: duplicate 1", tmp("bad_loss.csv"));
+	flowcon_refused(H "0,2,1,1\n1,2,1,5\n1,2,1,5\n2,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:4:1: job_id: no loss curve for job 2", tmp("bad_loss.csv"));
+	flowcon_refused(H "0,2,1,1\n1,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:2:1: job_id: 7 is not in the trace", tmp("bad_loss.csv"));
+	flowcon_refused(H "7,2,1,1\n0,2,1,1\n1,2,1,5\n2,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:3:5: loss_final: must be in [0, loss0]", tmp("bad_loss.csv"));
+	flowcon_refused(H "0,2,1,1\n1,2,3,5\n2,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:2:3: loss0: 'x' is not a finite number", tmp("bad_loss.csv"));
+	flowcon_refused(H "0,x,1,1\n1,2,1,5\n2,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:2:7: tau_s: must be > 0", tmp("bad_loss.csv"));
+	flowcon_refused(H "0,2,1,0\n1,2,1,5\n2,2,1,5\n", m);
+	snprintf(m, sizeof(m), "%s:1:1: tau_s: header column missing", tmp("bad_loss.csv"));
+	flowcon_refused("job_id,loss0,loss_final\n0,2,1\n", m);
+#undef H
+	/* Bad arguments. */
+	EXPECT_EQ(sim("flowcon", "--trace", tmp("fc_trace.csv"), "--loss", tmp("fc_loss.csv"),
+		      "--cores", "12", "--schedule", "lifo", "--out", tmp("fcbad"), NULL), 2);
+	EXPECT_EQ(sim("flowcon", "--trace", tmp("fc_trace.csv"), "--loss", tmp("fc_loss.csv"),
+		      "--cores", "12", "--schedule", "flowcon", "--beta", "1", "--out",
+		      tmp("fcbad"), NULL), 2);
+	/* A job wider than the cores, as for GPUs. */
+	EXPECT_EQ(sim("flowcon", "--trace", tmp("fc_trace.csv"), "--loss", tmp("fc_loss.csv"),
+		      "--cores", "0", "--schedule", "fair", "--out", tmp("fcbad"), NULL), 2);
+	EXPECT(!exists(tmp("fcbad")));
+}
+
+static double json_num(const char *json, const char *key)
+{
+	char k[64];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = json ? strstr(json, k) : NULL;
+	return p ? strtod(p + strlen(k), NULL) : NAN;
+}
+
+/*
+ * Two hosts of 2 cores, jobs of 2 cores: jobs 0 and 2 share host 0, job 1
+ * (short) has host 1. Job 2's loss is flat at once: SpeCon moves it to host
+ * 1 at t = 20 s (its first interval still shows the fall from 2 to ~1,
+ * the second is flat), and both long jobs end near 1,000 s instead of
+ * 2,000 s.
+ */
+static void specon_moves_flat_job(void)
+{
+	char p[600], *js[2], *mv;
+
+	put("sp_trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			    "0,2,0,1,a,1000,1\n1,2,0,1,b,100,1\n2,2,0,1,c,1000,1\n");
+	/* Jobs 0 and 1: loss 2 e^(-t/20) falls >= 22 % an interval, never slow. */
+	put("sp_loss.csv", "job_id,loss0,loss_final,tau_s\n"
+			   "0,2,0,20\n1,2,0,20\n2,2,1,1\n");
+	for (int f = 0; f < 2; f++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "sp%d", f);
+		EXPECT_EQ(sim("specon", "--trace", tmp("sp_trace.csv"), "--loss",
+			      tmp("sp_loss.csv"), "--hosts", "2", "--cores-per-host", "2",
+			      "--schedule", f ? "specon" : "static", "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/summary.json", tmpdir, dir);
+		js[f] = slurp(p, NULL);
+	}
+	EXPECT(fabs(json_num(js[0], "makespan") - 2000) < 1e-6);
+	EXPECT_EQ(json_num(js[0], "moves"), 0);
+	EXPECT(json_num(js[1], "makespan") < 1100);
+	EXPECT_EQ(json_num(js[1], "moves"), 1);
+	snprintf(p, sizeof(p), "%s/sp1/moves.csv", tmpdir);
+	mv = slurp(p, NULL);
+	EXPECT(mv && strstr(mv, "\n20,2,0,1,"));
+	free(mv);
+	free(js[0]);
+	free(js[1]);
+	/* A loss that falls to 0 (underflow after ~745 tau) still runs. */
+	put("sp_uf_trace.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			       "0,1,0,1,a,100000,1\n1,1,0,1,b,100,1\n");
+	put("sp_uf_loss.csv", "job_id,loss0,loss_final,tau_s\n0,2,0,1\n1,2,0,1\n");
+	EXPECT_EQ(sim("specon", "--trace", tmp("sp_uf_trace.csv"), "--loss", tmp("sp_uf_loss.csv"),
+		      "--hosts", "2", "--cores-per-host", "2", "--schedule", "specon", "--out",
+		      tmp("sp_uf"), NULL), 0);
+	/* The move cost is paid: with 5,000 s of it the move loses. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sp_trace.csv"), "--loss", tmp("sp_loss.csv"),
+		      "--hosts", "2", "--cores-per-host", "2", "--schedule", "specon",
+		      "--move-cost", "5000", "--out", tmp("sp2"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/sp2/summary.json", tmpdir);
+	js[0] = slurp(p, NULL);
+	EXPECT_EQ(json_num(js[0], "moves"), 0);
+	free(js[0]);
+}
+
+static void specon_properties(void)
+{
+	static const char *const scheds[] = { "static", "specon" };
+	static int seen[150];
+	char p1[600], p2[600], *csv, *line;
+
+	EXPECT_EQ(sim("gen", "--jobs", "150", "--gpus", "8", "--load", "0.9", "--seed", "5",
+		      "--out", tmp("sg.csv"), "--loss", tmp("sl.csv"), NULL), 0);
+	for (int s = 0; s < 2; s++) {
+		const char *names[3] = { "job.csv", "moves.csv", "summary.json" };
+
+		for (int run = 0; run < 2; run++) {
+			char dir[32];
+
+			snprintf(dir, sizeof(dir), "srun%d-%d", s, run);
+			EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"),
+				      "--hosts", "4", "--cores-per-host", "8", "--schedule",
+				      scheds[s], "--out", tmp(dir), NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			snprintf(p1, sizeof(p1), "%s/srun%d-0/%s", tmpdir, s, names[k]);
+			snprintf(p2, sizeof(p2), "%s/srun%d-1/%s", tmpdir, s, names[k]);
+			EXPECT(same_file(p1, p2));
+		}
+		snprintf(p1, sizeof(p1), "%s/srun%d-0/summary.json", tmpdir, s);
+		csv = slurp(p1, NULL);
+		EXPECT(json_num(csv, "max_host_load") <= 8 + 1e-9);
+		EXPECT(s == 1 ? json_num(csv, "moves") > 0 : json_num(csv, "moves") == 0);
+		free(csv);
+		snprintf(p1, sizeof(p1), "%s/srun%d-0/job.csv", tmpdir, s);
+		csv = slurp(p1, NULL);
+		memset(seen, 0, sizeof(seen));
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long id, g, sub, work;
+			double end, jct;
+			unsigned int moves, host;
+
+			if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%lf,%lf,%u,%u", &id, &g, &sub,
+				   &work, &end, &jct, &moves, &host) != 8 || id < 0 || id >= 150) {
+				tap_case_failed = 1;
+				break;
+			}
+			seen[id]++;
+			EXPECT(host < 4);
+			EXPECT(fabs(jct - (end - (double)sub)) < 1e-2);
+			EXPECT(jct >= (double)work / (double)g - 1e-6);	/* its cores at most */
+			EXPECT(s == 1 || moves == 0);
+		}
+		for (int i = 0; i < 150; i++)
+			EXPECT_EQ(seen[i], 1);
+		free(csv);
+	}
+	/* Bad arguments: nothing written. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "8", "--schedule", "spread", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "0", "--cores-per-host", "8", "--schedule", "specon", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "8", "--schedule", "specon", "--alpha", "2",
+		      "--out", tmp("spbad"), NULL), 2);
+	/* Jobs wider than a host are refused like jobs wider than the cluster. */
+	EXPECT_EQ(sim("specon", "--trace", tmp("sg.csv"), "--loss", tmp("sl.csv"), "--hosts",
+		      "4", "--cores-per-host", "1", "--schedule", "specon", "--out",
+		      tmp("spbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "num_gpu") != NULL);
+	EXPECT(!exists(tmp("spbad")));
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
@@ -478,6 +794,11 @@ int main(void)
 	TAP_RUN(bad_spec_and_args);
 	TAP_RUN(crlf_accepted);
 	TAP_RUN(generated_properties);
+	TAP_RUN(flowcon_cuts_flat_job);
+	TAP_RUN(flowcon_properties);
+	TAP_RUN(flowcon_bad_input);
+	TAP_RUN(specon_moves_flat_job);
+	TAP_RUN(specon_properties);
 	{
 		char cmd[300];
 

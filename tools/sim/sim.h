@@ -5,6 +5,9 @@
  *  sim_csv.c   strict readers for the Tiresias trace and cluster spec
  *  sim_run.c   the event loop and the job.csv / cluster.csv / summary.json
  *  sim_gen.c   seeded synthetic traces and loss curves
+ *  sim_flowcon.c  FlowCon against a fair CPU share over a trace (spare-sim
+ *                 flowcon)
+ *  sim_specon.c   SpeCon against no migration over a trace (spare-sim specon)
  */
 #ifndef SPARE_SIM_H
 #define SPARE_SIM_H
@@ -15,6 +18,8 @@
 #include <stdio.h>
 
 #include "../../userspace/sched/tiresias.h"	/* also for tests/fuzz */
+#include "../../userspace/sched/flowcon.h"
+#include "../../userspace/sched/specon.h"
 
 /*
  * Where parse errors go: each is one "FILE:LINE:COL: field: reason" line on
@@ -78,6 +83,79 @@ struct sim_gen_opts {
 int sim_gen_trace(const struct sim_gen_opts *o, FILE *out);
 /* Loss curves for the same jobs: job_id,loss0,loss_final,tau_s. */
 int sim_gen_loss(const struct sim_gen_opts *o, FILE *out);
+
+/* One job's loss curve: loss(t) = final + (loss0 - final) exp(-t / tau). */
+struct sim_loss {
+	double loss0, final, tau;
+};
+
+/*
+ * Parse a loss file (job_id,loss0,loss_final,tau_s, as spare-sim gen --loss
+ * writes it) for trace t: loss[i] is for t->jobs[i]. Every job needs exactly
+ * one row; loss0 > 0, 0 <= loss_final <= loss0, tau_s > 0. 0, -EINVAL with
+ * the errors reported, or -ENOMEM.
+ */
+int sim_parse_loss(const char *buf, size_t len, const struct sim_trace *t,
+		   struct sim_loss *loss, struct sim_errs *e);
+
+struct sim_flowcon_opts {
+	double cores;		/* CPU cores shared by the jobs */
+	double interval;	/* report and decision interval, seconds */
+	bool flowcon;		/* false: fair share (equal split) */
+	struct flowcon_params fp;
+};
+
+struct sim_flowcon_summary {
+	size_t jobs, watched;
+	double avg_jct, makespan;
+	double max_share_sum;	/* most cores handed out in one interval */
+	double moved_cpu;	/* CPU-seconds the watched jobs gave up */
+	double work;		/* CPU-seconds of all jobs */
+	uint64_t decisions;
+};
+
+/*
+ * Run trace t (job i's work: num_gpu x duration CPU-seconds; its loss after
+ * w CPU-seconds: loss[i] at t = w / num_gpu) on o->cores, writing one
+ * job.csv row per job (in trace order) and, if shares is not NULL, one
+ * "t,job_id,share,watched" row per job and interval. 0 or -errno.
+ */
+int sim_flowcon_run(const struct sim_trace *t, const struct sim_loss *loss,
+		    const struct sim_flowcon_opts *o, FILE *job_csv, FILE *shares,
+		    struct sim_flowcon_summary *sum);
+
+/* summary.json for a finished flowcon run, pretty-printed; free(). */
+char *sim_flowcon_json(const struct sim_flowcon_opts *o,
+		       const struct sim_flowcon_summary *sum);
+
+struct sim_specon_opts {
+	unsigned int hosts;
+	double cores;		/* per host */
+	double interval;	/* report and decision interval, seconds */
+	bool migrate;		/* false: the arrival placement is kept */
+	unsigned int per;	/* moves per interval at most, >= 1 */
+	struct specon_params sp;
+};
+
+struct sim_specon_summary {
+	size_t jobs;
+	double avg_jct, makespan;
+	double max_host_load;	/* most cores in use on one host */
+	uint64_t moves, decisions;
+};
+
+/*
+ * Run trace t on o->hosts hosts of o->cores cores (job i can use num_gpu
+ * cores, needs num_gpu x duration CPU-seconds, loss as for flowcon),
+ * writing one job.csv row per job (trace order) and, if moves_csv is not
+ * NULL, one "t,job_id,from,to,gain" row per move. 0 or -errno.
+ */
+int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
+		   const struct sim_specon_opts *o, FILE *job_csv, FILE *moves_csv,
+		   struct sim_specon_summary *sum);
+/* summary.json for a finished specon run, pretty-printed; free(). */
+char *sim_specon_json(const struct sim_specon_opts *o,
+		      const struct sim_specon_summary *sum);
 
 /* The command line; returns the exit status (2: bad input, nothing written). */
 int spare_sim_main(int argc, char **argv);

@@ -6,6 +6,11 @@
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
  *             --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
+ *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
+ *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
+ *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
+ *             --schedule static|specon [--alpha A] [--move-cost S]
+ *             [--moves-per-interval M] [--interval S] --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -29,6 +34,12 @@ static void usage(FILE *f)
 	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
+	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
+	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
+	      "                 [--interval S] --out DIR\n"
+	      "       spare-sim specon --trace FILE --loss FILE --hosts H --cores-per-host C\n"
+	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
+	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -197,6 +208,317 @@ static int cmd_gen(int argc, char **argv)
 	return 0;
 }
 
+/* A finite number in [lo, hi]. */
+static int parse_dbl(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (!*s || errno || *end || !(*out >= lo && *out <= hi))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Read and check a trace (jobs of at most @width cores or GPUs) and its loss
+ * file. 0, or the exit status with the problems printed.
+ */
+static int read_trace_loss(const char *trace_path, const char *loss_path, int64_t width,
+			   struct sim_trace *trace, struct sim_loss **loss)
+{
+	struct sim_errs e = { .out = stderr, .file = trace_path };
+	char *buf;
+	size_t len;
+	int ret;
+
+	*loss = NULL;
+	if ((ret = read_file(trace_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_trace(buf, len, width, trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	*loss = calloc(trace->n, sizeof(**loss));
+	if (!*loss)
+		return 1;
+	e.file = loss_path;
+	if ((ret = read_file(loss_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", loss_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_loss(buf, len, trace, *loss, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	return 0;
+}
+
+/* Write DIR/names[k] = bufs[k] (k < 3), each through a rename. 0 or 1. */
+static int write_outputs(const char *out, const char *const *names, char *const *bufs,
+			 const size_t *lens)
+{
+	int ret;
+
+	if (mkdir(out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	for (int k = 0; k < 3; k++)
+		if ((ret = write_file(out, names[k], bufs[k], lens[k]))) {
+			fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(-ret));
+			return 1;
+		}
+	return 0;
+}
+
+static int cmd_flowcon(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "loss", required_argument, NULL, 'L' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "beta", required_argument, NULL, 'b' },
+		{ "k", required_argument, NULL, 'k' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_flowcon_opts o = { .interval = 10, .fp = flowcon_defaults };
+	struct sim_flowcon_summary sum;
+	struct sim_trace trace = { 0 };
+	struct sim_loss *loss = NULL;
+	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
+	char *jbuf = NULL, *sbuf = NULL, *json = NULL;
+	size_t jlen = 0, slen = 0;
+	FILE *jf = NULL, *sf = NULL;
+	int64_t v;
+	double d;
+	int c, ret, rc = EXIT_BAD_INPUT;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': trace_path = optarg; break;
+		case 'L': loss_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'o': out = optarg; break;
+		case 'c':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
+				return bad("--cores: '%s' is not an integer in [1, 1e6]", optarg);
+			o.cores = (double)v;
+			break;
+		case 'a':
+			if (parse_dbl(optarg, 0, 1e6, &o.fp.alpha))
+				return bad("--alpha: '%s' is not a number >= 0", optarg);
+			break;
+		case 'b':
+			if (parse_dbl(optarg, 0, 1, &o.fp.beta) || !(o.fp.beta > 0 && o.fp.beta < 1))
+				return bad("--beta: '%s' is not a number in (0, 1)", optarg);
+			break;
+		case 'k':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
+				return bad("--k: '%s' is not an integer in [1, 1000]", optarg);
+			o.fp.k = (unsigned int)v;
+			break;
+		case 'i':
+			if (parse_dbl(optarg, 1e-3, 86400, &d))
+				return bad("--interval: '%s' is not a number in [0.001, 86400]",
+					   optarg);
+			o.interval = d;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !trace_path || !loss_path || !sched || !out || !(o.cores > 0)) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(sched, "flowcon") == 0)
+		o.flowcon = true;
+	else if (strcmp(sched, "fair") != 0)
+		return bad("--schedule: '%s' is not fair or flowcon", sched);
+
+	/* Read and check everything before writing anything. */
+	rc = read_trace_loss(trace_path, loss_path, (int64_t)o.cores, &trace, &loss);
+	if (rc)
+		goto out;
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	sf = open_memstream(&sbuf, &slen);
+	if (!jf || !sf)
+		goto out;
+	fputs("t_s,job_id,share_cores,watched\n", sf);
+	ret = sim_flowcon_run(&trace, loss, &o, jf, sf, &sum);
+	if (fclose(jf) | fclose(sf) || ret) {
+		jf = sf = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = sf = NULL;
+	json = sim_flowcon_json(&o, &sum);
+	if (!json)
+		goto out;
+	{
+		static const char *const names[3] = { "job.csv", "shares.csv", "summary.json" };
+		char *bufs[3] = { jbuf, sbuf, json };
+		size_t lens[3] = { jlen, slen, strlen(json) };
+
+		if (write_outputs(out, names, bufs, lens))
+			goto out;
+	}
+	printf("%s: %zu jobs on %g cores, average JCT %.2f s, makespan %.2f s, %zu watched\n",
+	       sched, sum.jobs, o.cores, sum.avg_jct, sum.makespan, sum.watched);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (sf)
+		fclose(sf);
+	free(jbuf);
+	free(sbuf);
+	free(json);
+	free(loss);
+	sim_trace_free(&trace);
+	return rc;
+}
+
+static int cmd_specon(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "loss", required_argument, NULL, 'L' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "cores-per-host", required_argument, NULL, 'c' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "move-cost", required_argument, NULL, 'm' },
+		{ "moves-per-interval", required_argument, NULL, 'M' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_specon_opts o = { .interval = 10, .per = 1, .sp = specon_defaults };
+	struct sim_specon_summary sum;
+	struct sim_trace trace = { 0 };
+	struct sim_loss *loss = NULL;
+	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
+	char *jbuf = NULL, *mbuf = NULL, *json = NULL;
+	size_t jlen = 0, mlen = 0;
+	FILE *jf = NULL, *mf = NULL;
+	int64_t v;
+	int c, ret, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': trace_path = optarg; break;
+		case 'L': loss_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'o': out = optarg; break;
+		case 'H':
+			if (parse_i64(optarg, &v) || v < 1 || v > 4096)
+				return bad("--hosts: '%s' is not an integer in [1, 4096]", optarg);
+			o.hosts = (unsigned int)v;
+			break;
+		case 'c':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
+				return bad("--cores-per-host: '%s' is not an integer in [1, 1e6]",
+					   optarg);
+			o.cores = (double)v;
+			break;
+		case 'a':
+			if (parse_dbl(optarg, 0, 1, &o.sp.alpha))
+				return bad("--alpha: '%s' is not a number in [0, 1]", optarg);
+			break;
+		case 'm':
+			if (parse_dbl(optarg, 0, 86400, &o.sp.move_cost))
+				return bad("--move-cost: '%s' is not a number in [0, 86400]",
+					   optarg);
+			break;
+		case 'M':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
+				return bad("--moves-per-interval: '%s' is not an integer in [1, 1000]",
+					   optarg);
+			o.per = (unsigned int)v;
+			break;
+		case 'i':
+			if (parse_dbl(optarg, 1e-3, 86400, &o.interval))
+				return bad("--interval: '%s' is not a number in [0.001, 86400]",
+					   optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !trace_path || !loss_path || !sched || !out || !o.hosts ||
+	    !(o.cores > 0)) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(sched, "specon") == 0)
+		o.migrate = true;
+	else if (strcmp(sched, "static") != 0)
+		return bad("--schedule: '%s' is not static or specon", sched);
+
+	/* Read and check everything before writing anything. */
+	rc = read_trace_loss(trace_path, loss_path, (int64_t)o.cores, &trace, &loss);
+	if (rc)
+		goto out;
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	mf = open_memstream(&mbuf, &mlen);
+	if (!jf || !mf)
+		goto out;
+	fputs("t_s,job_id,from,to,modelled_gain_s\n", mf);
+	ret = sim_specon_run(&trace, loss, &o, jf, mf, &sum);
+	if (fclose(jf) | fclose(mf) || ret) {
+		jf = mf = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = mf = NULL;
+	json = sim_specon_json(&o, &sum);
+	if (!json)
+		goto out;
+	{
+		static const char *const names[3] = { "job.csv", "moves.csv", "summary.json" };
+		char *bufs[3] = { jbuf, mbuf, json };
+		size_t lens[3] = { jlen, mlen, strlen(json) };
+
+		if (write_outputs(out, names, bufs, lens))
+			goto out;
+	}
+	printf("%s: %zu jobs on %u x %g cores, average JCT %.2f s, makespan %.2f s, %llu moves\n",
+	       sched, sum.jobs, o.hosts, o.cores, sum.avg_jct, sum.makespan,
+	       (unsigned long long)sum.moves);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (mf)
+		fclose(mf);
+	free(jbuf);
+	free(mbuf);
+	free(json);
+	free(loss);
+	sim_trace_free(&trace);
+	return rc;
+}
+
 /* "a,b,..." strictly increasing positive integers. */
 static int parse_limits(const char *arg, struct tir_config *cfg)
 {
@@ -255,6 +577,10 @@ int spare_sim_main(int argc, char **argv)
 	optind = 0;	/* callable more than once (the unit tests do) */
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return cmd_gen(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
+		return cmd_flowcon(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "specon") == 0)
+		return cmd_specon(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': spec_path = optarg; break;

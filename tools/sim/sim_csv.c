@@ -10,6 +10,7 @@
  * "FILE:LINE:COL: field: reason" and the input is refused.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,4 +422,115 @@ int sim_parse_durations(const char *buf, size_t len, int64_t **dur, size_t *n,
 	*dur = d;
 	*n = cnt;
 	return 0;
+}
+
+/* A finite decimal number (strtod syntax, no spaces). */
+static int parse_num(const struct line *l, const struct field *f, const char *name,
+		     double *out, struct sim_errs *e)
+{
+	char tmp[64], *end;
+	double v;
+
+	if (f->len == 0 || f->len >= sizeof(tmp) || f->p[0] == ' ' ||
+	    f->p[f->len - 1] == ' ') {
+		report(e, l->no, f->col, name, "'%.*s' is not a number",
+		       (int)(f->len > 40 ? 40 : f->len), f->p);
+		return -EINVAL;
+	}
+	memcpy(tmp, f->p, f->len);
+	tmp[f->len] = '\0';
+	errno = 0;
+	v = strtod(tmp, &end);
+	if (errno || *end || !isfinite(v)) {
+		report(e, l->no, f->col, name, "'%s' is not a finite number", tmp);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+struct id_pos {
+	int64_t id;
+	size_t idx;
+};
+
+static int cmp_id_pos(const void *pa, const void *pb)
+{
+	const struct id_pos *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+int sim_parse_loss(const char *buf, size_t len, const struct sim_trace *t,
+		   struct sim_loss *loss, struct sim_errs *e)
+{
+	static const char *const cols[] = { "job_id", "loss0", "loss_final", "tau_s" };
+	struct id_pos *ix, key, *hit;
+	unsigned char *seen;
+	struct line l;
+	size_t pos = 0, idx[4], ncols;
+	unsigned int before = e->count;
+
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 4, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	ix = calloc(t->n ? t->n : 1, sizeof(*ix));
+	seen = calloc(t->n ? t->n : 1, 1);
+	if (!ix || !seen) {
+		free(ix);
+		free(seen);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		ix[i] = (struct id_pos){ .id = t->jobs[i].id, .idx = i };
+	qsort(ix, t->n, sizeof(*ix), cmp_id_pos);
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		struct sim_loss v;
+		const struct field *f;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (parse_int(&l, &l.f[idx[0]], "job_id", &key.id, e))
+			continue;
+		hit = bsearch(&key, ix, t->n, sizeof(*ix), cmp_id_pos);
+		if (!hit) {
+			report(e, l.no, l.f[idx[0]].col, "job_id", "%lld is not in the trace",
+			       (long long)key.id);
+			continue;
+		}
+		if (seen[hit->idx]) {
+			report(e, l.no, l.f[idx[0]].col, "job_id", "duplicate %lld",
+			       (long long)key.id);
+			continue;
+		}
+		seen[hit->idx] = 1;
+		if (parse_num(&l, &l.f[idx[1]], "loss0", &v.loss0, e) ||
+		    parse_num(&l, &l.f[idx[2]], "loss_final", &v.final, e) ||
+		    parse_num(&l, &l.f[idx[3]], "tau_s", &v.tau, e))
+			continue;
+		f = &l.f[idx[1]];
+		if (!(v.loss0 > 0)) {
+			report(e, l.no, f->col, "loss0", "must be > 0");
+			continue;
+		}
+		f = &l.f[idx[2]];
+		if (!(v.final >= 0 && v.final <= v.loss0)) {
+			report(e, l.no, f->col, "loss_final", "must be in [0, loss0]");
+			continue;
+		}
+		f = &l.f[idx[3]];
+		if (!(v.tau > 0)) {
+			report(e, l.no, f->col, "tau_s", "must be > 0");
+			continue;
+		}
+		loss[hit->idx] = v;
+	}
+	for (size_t i = 0; i < t->n && e->count < SIM_MAX_ERRORS; i++)
+		if (!seen[i])
+			report(e, l.no + 1, 1, "job_id", "no loss curve for job %lld",
+			       (long long)t->jobs[i].id);
+	free(ix);
+	free(seen);
+	return e->count != before ? -EINVAL : 0;
 }

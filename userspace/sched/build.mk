@@ -28,7 +28,7 @@ unit: $(OUT)/lib/libspare-sched-san.a
 # spare-sim: the trace-driven simulator (tools/sim, Documentation/sched.md).
 PROGS += spare-sim
 spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
-		    tools/sim/sim_gen.c $(OUT)/lib/libspare-sched.a
+		    tools/sim/sim_gen.c tools/sim/sim_flowcon.c tools/sim/sim_specon.c $(OUT)/lib/libspare-sched.a
 spare-sim_LDLIBS := -ljson-c -lm
 SIM_CFLAGS := -Iuserspace/sched -Itools/sim
 sim_main_CFLAGS := $(SIM_CFLAGS)
@@ -36,3 +36,5 @@ sim_cli_CFLAGS  := $(SIM_CFLAGS)
 sim_run_CFLAGS  := $(SIM_CFLAGS)
 sim_csv_CFLAGS  := $(SIM_CFLAGS)
 sim_gen_CFLAGS  := $(SIM_CFLAGS)
+sim_flowcon_CFLAGS := $(SIM_CFLAGS)
+sim_specon_CFLAGS := $(SIM_CFLAGS)

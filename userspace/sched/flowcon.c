@@ -44,34 +44,53 @@ int flowcon_report(const struct flowcon_params *p, struct flowcon_job *j,
 	return 0;
 }
 
-/* Median of G over active jobs with a growth sample; O(n^2), no scratch. */
+static bool has_g(const struct flowcon_job *j)
+{
+	return j->active && j->reports >= 2;
+}
+
+/* The G of rank @k (0-based, ascending) among jobs with a sample. */
+static double g_of_rank(const struct flowcon_job *jobs, unsigned int n,
+			unsigned int k)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int below = 0, equal = 0;
+
+		if (!has_g(&jobs[i]))
+			continue;
+		for (unsigned int j = 0; j < n; j++) {
+			if (!has_g(&jobs[j]))
+				continue;
+			below += jobs[j].g < jobs[i].g;
+			equal += jobs[j].g == jobs[i].g;
+		}
+		if (below <= k && k < below + equal)
+			return jobs[i].g;
+	}
+	return NAN;	/* not reached: some job holds every rank < m */
+}
+
+/*
+ * Median of G over active jobs with a growth sample; O(n^2), no scratch.
+ * For an even count it is the mean of the two middle values, the usual
+ * definition: with half the jobs converged, the lower middle value alone
+ * would be a converged job's G and would hide the others' plateau.
+ */
 static bool median_g(const struct flowcon_job *jobs, unsigned int n,
 		     double *med)
 {
 	unsigned int m = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		m += jobs[i].active && jobs[i].reports >= 2;
+		m += has_g(&jobs[i]);
 	if (!m)
 		return false;
-	for (unsigned int i = 0; i < n; i++) {
-		unsigned int below = 0, equal = 0;
-
-		if (!jobs[i].active || jobs[i].reports < 2)
-			continue;
-		for (unsigned int j = 0; j < n; j++) {
-			if (!jobs[j].active || jobs[j].reports < 2)
-				continue;
-			below += jobs[j].g < jobs[i].g;
-			equal += jobs[j].g == jobs[i].g;
-		}
-		/* The lower median: rank (m - 1) / 2 in sorted order. */
-		if (below <= (m - 1) / 2 && (m - 1) / 2 < below + equal) {
-			*med = jobs[i].g;
-			return true;
-		}
-	}
-	return false;
+	if (m % 2)
+		*med = g_of_rank(jobs, n, m / 2);
+	else
+		*med = (g_of_rank(jobs, n, m / 2 - 1) +
+			g_of_rank(jobs, n, m / 2)) / 2;
+	return isfinite(*med);
 }
 
 /* Give @cut of job @i's share to the unwatched jobs, pro rata to G. */

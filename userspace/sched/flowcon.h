@@ -7,11 +7,12 @@
  * Every interval each job reports its loss and CPU-seconds used. Its growth
  * efficiency is the loss drop since its last report relative to its first
  * loss, per CPU-second, smoothed by an EWMA. After k intervals in a row with
- * G < alpha * median(G), a job joins the watch list: its share is cut by
- * beta and the cut is given to the jobs not watched, pro rata to their G. A
- * watched job whose G recovers leaves the list; that, an arrival and a
- * completion reset the shares to an equal split, after which the jobs still
- * watched are cut again (the list itself survives a reset).
+ * G < alpha * median(G) (over the jobs with a sample; for an even count the
+ * mean of the two middle values), a job joins the watch list: its share is
+ * cut by beta and the cut is given to the jobs not watched, pro rata to
+ * their G. A watched job whose G recovers leaves the list; that, an arrival
+ * and a completion reset the shares to an equal split, after which the jobs
+ * still watched are cut again (the list itself survives a reset).
  *
  * Pure functions over caller-owned state: no I/O, no clock, no allocation.
  */

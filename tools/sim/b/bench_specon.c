@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SpeCon harness: 4 hosts of 8 cores, 20 jobs (each can use 4 cores)
- * arriving 5-40 s apart, placed on arrival on the least-loaded host (the
+ * arriving 5-40 s apart (whole seconds), placed on arrival on the least-loaded host (the
  * default spreading scheduler). Work lognormal (median 2,000 CPU-seconds),
  * loss L(w) = Lf + (L0 - Lf) exp(-w / tau). Every 10 s the jobs report and
  * SpeCon may move one slow-growing job (5 s without progress). Against the
@@ -18,21 +18,27 @@
 
 #define NHOSTS	4
 #define NJOBS	20
-#define STEP	10.0
+
+/* Report and decision interval, seconds (--interval; SpeCon's 10 s). */
+static double step = 10;
 
 struct sjob {
 	double arrive, work, tau, l0, lf, done_w, end, move_until;
-};
+};	/* tau: seconds on the job's 4 cores */
 
 static void gen(struct bench_rng *r, struct sjob *j)
 {
 	double t = 0;
 
 	for (int i = 0; i < NJOBS; i++) {
-		t += 5 + 35 * bench_unif(r);
+		t += round(5 + 35 * bench_unif(r));	/* whole seconds */
 		j[i].arrive = t;
-		j[i].work = bench_lognormal(r, 2000, 0.8);
-		j[i].tau = j[i].work * (0.2 + 0.3 * bench_unif(r));
+		/*
+		 * Whole seconds on the job's 4 cores, and tau in those seconds,
+		 * so that spare-sim can run the same jobs (--export).
+		 */
+		j[i].work = 4 * round(bench_lognormal(r, 2000, 0.8) / 4);
+		j[i].tau = j[i].work / 4 * (0.2 + 0.3 * bench_unif(r));
 		j[i].l0 = 2 + bench_unif(r);
 		j[i].lf = 0.05 + 0.3 * bench_unif(r);
 		j[i].done_w = 0;
@@ -43,7 +49,7 @@ static void gen(struct bench_rng *r, struct sjob *j)
 
 static double loss(const struct sjob *j)
 {
-	return j->lf + (j->l0 - j->lf) * exp(-j->done_w / j->tau);
+	return j->lf + (j->l0 - j->lf) * exp(-(j->done_w / 4) / j->tau);
 }
 
 static double run(struct sjob *j, const struct specon_params *p, int migrate,
@@ -110,12 +116,12 @@ static double run(struct sjob *j, const struct specon_params *p, int migrate,
 			rate[i] = specon_rate(h, NHOSTS, st, arrived, i);
 		for (int i = 0; i < arrived; i++) {
 			struct sjob *f = &j[i];
-			double busy = STEP, start = t;
+			double busy = step, start = t;
 
 			if (!st[i].active)
 				continue;
 			if (f->move_until > t) {
-				busy = fmax(0, t + STEP - f->move_until);
+				busy = fmax(0, t + step - f->move_until);
 				start = f->move_until;
 			}
 			if (rate[i] <= 0)
@@ -132,12 +138,35 @@ static double run(struct sjob *j, const struct specon_params *p, int migrate,
 			st[i].remaining = f->work - f->done_w;
 			specon_report(&st[i], loss(f));
 		}
-		t += STEP;
+		t += step;
 	}
 	t = 0;
 	for (int i = 0; i < NJOBS; i++)
 		t = fmax(t, j[i].end);
 	return t;
+}
+
+/* The same jobs as spare-sim input: 4 cores each, the loss curve exactly. */
+static int export_seed(const char *dir, int seed, const struct sjob *j)
+{
+	char name[64];
+	FILE *t, *l;
+
+	snprintf(name, sizeof(name), "trace-%d.csv", seed);
+	t = bench_open(dir, name);
+	snprintf(name, sizeof(name), "loss-%d.csv", seed);
+	l = bench_open(dir, name);
+	if (!t || !l)
+		return -1;
+	fprintf(t, "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n");
+	fprintf(l, "job_id,loss0,loss_final,tau_s\n");
+	for (int i = 0; i < NJOBS; i++) {
+		fprintf(t, "%d,4,%.0f,%.0f,synthetic,%.0f,1\n", i, j[i].arrive,
+			j[i].work / 4, j[i].work / 4);
+		fprintf(l, "%d,%.17g,%.17g,%.17g\n", i, j[i].l0, j[i].lf, j[i].tau);
+	}
+	fclose(t);
+	return fclose(l) ? -1 : 0;
 }
 
 int bench_specon(int argc, char **argv)
@@ -148,11 +177,13 @@ int bench_specon(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "move-cost", required_argument, NULL, 'm' },
 		{ "moves-per-interval", required_argument, NULL, 'M' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct specon_params p = specon_defaults;
-	const char *out = NULL;
-	int seeds = 10, c, met = 0, per = 1;
+	const char *out = NULL, *exp_dir = NULL;
+	int seeds = 100, c, met = 0, per = 1;
 	double sum_red = 0;
 	FILE *csv, *moves, *js;
 
@@ -167,11 +198,15 @@ int bench_specon(int argc, char **argv)
 			p.move_cost = atof(optarg);
 		else if (c == 'M')
 			per = atoi(optarg);
+		else if (c == 'i')
+			step = atof(optarg);
+		else if (c == 'e')
+			exp_dir = optarg;
 		else
 			return 2;
 	}
-	if (!out || seeds <= 0 || per <= 0) {
-		fprintf(stderr, "usage: spare-sched-bench specon --out DIR [--seeds N] [--alpha A] [--move-cost S] [--moves-per-interval N]\n");
+	if (!out || seeds <= 0 || per <= 0 || !(step > 0) || step > 3600) {
+		fprintf(stderr, "usage: spare-sched-bench specon --out DIR [--seeds N] [--alpha A] [--move-cost S] [--moves-per-interval N] [--interval S] [--export DIR]\n");
 		return 2;
 	}
 	csv = bench_open(out, "specon.csv");
@@ -189,6 +224,8 @@ int bench_specon(int argc, char **argv)
 
 		gen(&r, a);
 		memcpy(b, a, sizeof(a));
+		if (exp_dir && export_seed(exp_dir, s, a))
+			return 1;
 		ma = run(a, &p, 0, per, &na, NULL);
 		mb = run(b, &p, 1, per, &nb, s == 0 ? moves : NULL);
 		if (ma < 0 || mb < 0)
@@ -205,8 +242,8 @@ int bench_specon(int argc, char **argv)
 		met += 1 - mb / ma >= 0.10;
 	}
 	fprintf(js, "{\"hosts\": 4, \"cores_per_host\": 8, \"jobs\": %d, \"alpha\": %g, \"move_cost_s\": %g, \"moves_per_interval\": %d,\n"
-		" \"seeds\": %d, \"mean_makespan_reduction\": %.4f, \"seeds_meeting_target\": %d,\n"
-		" \"target\": 0.10, \"met\": %s}\n", NJOBS, p.alpha, p.move_cost, per, seeds,
+		" \"interval_s\": %g, \"seeds\": %d, \"mean_makespan_reduction\": %.4f, \"seeds_meeting_target\": %d,\n"
+		" \"target\": 0.10, \"met\": %s}\n", NJOBS, p.alpha, p.move_cost, per, step, seeds,
 		sum_red / seeds, met, sum_red / seeds >= 0.10 ? "true" : "false");
 	fclose(csv);
 	fclose(moves);

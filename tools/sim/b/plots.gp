@@ -49,11 +49,14 @@ set key outside right
 plot for [j=0:9] "< awk -F, '$2==".j."' ".d."/flowcon/flowcon_shares.csv" using 1:3 with steps lw 2 title sprintf("job %d", j)
 set key top left
 
-# SpeCon makespan per seed.
+# SpeCon makespan reduction per seed, sorted, at 10 s and 30 s intervals.
 set output d."/specon/specon.png"
-set title "Makespan per seed, 4 hosts x 8 cores, 20 jobs, 5 s move cost"
-set xlabel "seed"
-set ylabel "seconds"
-set style data histograms
-set style fill solid 0.6
-plot d."/specon/specon.csv" using 2:xtic(1) title "no migration", "" using 3 title "SpeCon"
+set title "SpeCon makespan reduction, 100 seeds (4 x 8 cores, 20 jobs)"
+set xlabel "seeds, sorted by reduction"
+set ylabel "makespan reduction (%)"
+set style data lines
+set xtics autofreq
+set ytics autofreq
+plot "< tail -n +2 ".d."/specon/specon.csv | cut -d, -f4 | sort -g" using 0:($1*100) with lines lw 2 title "10 s interval", \
+     "< tail -n +2 ".d."/specon/interval30/specon.csv | cut -d, -f4 | sort -g" using 0:($1*100) with lines lw 2 title "30 s interval", \
+     10 with lines dt 2 title "target 10 %"
