@@ -12,6 +12,7 @@
 #     donors again from their heartbeats;
 #   - "sparectl device renew" gets one fresh grant per donor from the new
 #     broker, and the live donors take it while the job swaps;
+#   - "sparectl device monitor" renews them again and again (8 s grants);
 #   - a donor that joins afterwards (donor 4) registers and receives the
 #     grants of the next device, the only donor with room left.
 . /spare/tests/vm/lib.sh
@@ -81,6 +82,23 @@ renewed() { [ "$(stat_of 2 grants_accepted_total)" = $((a2 + 1)) ] &&
 wait_until 10 renewed || fail "the renewed grants did not reach both donors"
 workload_alive
 pass "renewed while swapping"
+
+step "sparectl device monitor keeps renewing: 8 s grants, each renewed with 4 s left"
+a2=$(stat_of 2 grants_accepted_total); a3=$(stat_of 3 grants_accepted_total)
+n0=$(grep -c . "$CFS/swap0/grants")
+sparectl device monitor swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
+	lease=8 renew-before=4 interval=1 2>/tmp/monitor.log &
+MON_PID=$!
+# at start, then about every 4 s: three rounds in 10 s
+rounds3() { [ "$(stat_of 2 grants_accepted_total)" -ge $((a2 + 3)) ] &&
+	    [ "$(stat_of 3 grants_accepted_total)" -ge $((a3 + 3)) ]; }
+wait_until 14 rounds3 || { cat /tmp/monitor.log; fail "the monitor did not renew 3 times"; }
+kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor.log; fail "monitor exit on SIGTERM"; }
+grep -q "monitor ends after" /tmp/monitor.log || { cat /tmp/monitor.log; fail "no monitor end"; }
+[ "$(grep -c . "$CFS/swap0/grants")" -ge $((n0 + 6)) ] || fail "not 3 grants per donor added"
+cat /tmp/monitor.log
+workload_alive
+pass "grants renewed by the monitor while swapping"
 
 step "donor 4 joins (10.0.0.3:18516) and receives the next device's grants"
 spared --listen 10.0.0.3 --port 18516 -f /dev/null --ctl /run/spare/spared-4.sock \
