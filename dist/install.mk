@@ -17,7 +17,8 @@ DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
 INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker
-INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service
+INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service \
+		   sparectl-monitor@.service
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')

@@ -3,4 +3,4 @@ PROGS += sparectl
 sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/devstat.c \
 		   userspace/sparectl/genkey.c userspace/sparectl/grantplan.c \
 		   userspace/sparectl/brokerask.c
-sparectl_LDLIBS := -ljson-c -lsodium -lz
+sparectl_LDLIBS := -ljson-c -lsodium -lsystemd -lz

@@ -40,6 +40,7 @@
 #include "spare_grant_lib.h"
 #include "spare_json.h"
 #include "spare_log.h"
+#include "spare_notify.h"
 #include "spare_util.h"
 #include "uapi/spare.h"
 
@@ -745,6 +746,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	log_info("device %s: monitoring the grants of %u donors", name, r.nd);
+	/* under systemd (Type=notify): ready once the first round is done */
 	for (;;) {
 		uint64_t now = (uint64_t)time(NULL), next = now + interval;
 		unsigned int i, failed = 0;
@@ -786,7 +788,11 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 				next = expiry[i] - margin;
 		}
 		sodium_memzero(&g, sizeof(g));
-		rounds++;
+		if (!rounds++)
+			spare_notify_ready("device %s: %u of %u donors renewed", name,
+					   r.nd - failed, r.nd);
+		else
+			spare_notify_status("device %s: %u donors failed to renew", name, failed);
 		if (o.once) {
 			ret = failed ? 1 : 0;
 			break;
@@ -796,6 +802,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 		while (!monitor_stop && (uint64_t)time(NULL) < next)
 			sleep(1);
 		if (monitor_stop) {
+			spare_notify_stopping();
 			log_info("device %s: %s: monitor ends after %lu rounds", name,
 				 strsignal(monitor_stop), rounds);
 			ret = 0;
