@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # The rig proves itself: soft-RoCE carries RDMA, spare.ko loads and unloads
 # cleanly, and swap works under a cgroup memory limit with verified data.
