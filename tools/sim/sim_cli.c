@@ -11,6 +11,8 @@
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
  *             --schedule static|specon [--alpha A] [--move-cost S]
  *             [--moves-per-interval M] [--interval S] --out DIR
+ *   spare-sim mip --trace F --gpus G --schedule greedy|mip [--solver lp|dp]
+ *             --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -40,6 +42,8 @@ static void usage(FILE *f)
 	      "       spare-sim specon --trace FILE --loss FILE --hosts H --cores-per-host C\n"
 	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
 	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
+	      "       spare-sim mip --trace FILE --gpus G --schedule greedy|mip\n"
+	      "                 [--solver lp|dp] --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -519,6 +523,110 @@ out:
 	return rc;
 }
 
+static int cmd_mip(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "solver", required_argument, NULL, 'S' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_mip_trace trace = { 0 };
+	struct sim_mip_summary sum;
+	struct sim_errs e = { .out = stderr };
+	const char *trace_path = NULL, *sched = NULL, *solver = "lp", *out = NULL;
+	enum sim_mip_policy p;
+	char *buf, *jbuf = NULL, *abuf = NULL, *json = NULL;
+	size_t len, jlen = 0, alen = 0;
+	FILE *jf = NULL, *af = NULL;
+	int64_t gpus = 0;
+	int c, ret, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': trace_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'S': solver = optarg; break;
+		case 'o': out = optarg; break;
+		case 'g':
+			if (parse_i64(optarg, &gpus) || gpus < 1 || gpus > 65536)
+				return bad("--gpus: '%s' is not an integer in [1, 65536]", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !trace_path || !sched || !out || !gpus) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(solver, "lp") && strcmp(solver, "dp"))
+		return bad("--solver: '%s' is not lp or dp", solver);
+	if (strcmp(sched, "greedy") == 0)
+		p = SIM_MIP_GREEDY;
+	else if (strcmp(sched, "mip") == 0)
+		p = strcmp(solver, "dp") ? SIM_MIP_LP : SIM_MIP_DP;
+	else
+		return bad("--schedule: '%s' is not greedy or mip", sched);
+
+	/* Read and check everything before writing anything. */
+	e.file = trace_path;
+	if ((ret = read_file(trace_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	af = open_memstream(&abuf, &alen);
+	if (!jf || !af)
+		goto out;
+	ret = sim_mip_run(&trace, (unsigned int)gpus, p, jf, af, &sum);
+	if (fclose(jf) | fclose(af) || ret) {
+		jf = af = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = af = NULL;
+	json = sim_mip_json((unsigned int)gpus, p, &sum);
+	if (!json)
+		goto out;
+	{
+		static const char *const names[3] = { "job.csv", "alloc.csv", "summary.json" };
+		char *bufs[3] = { jbuf, abuf, json };
+		size_t lens[3] = { jlen, alen, strlen(json) };
+
+		if (write_outputs(out, names, bufs, lens))
+			goto out;
+	}
+	printf("%s: %zu jobs on %lld GPUs, mean queueing %.1f s, mean JCT %.1f s, "
+	       "efficiency %.1f work/GPU-h, %llu decisions, %.6f s each\n",
+	       sched, sum.jobs, (long long)gpus, sum.mean_queue, sum.mean_jct,
+	       sum.efficiency, (unsigned long long)sum.decisions,
+	       sum.decisions ? sum.decide_s / (double)sum.decisions : 0);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (af)
+		fclose(af);
+	free(jbuf);
+	free(abuf);
+	free(json);
+	sim_mip_trace_free(&trace);
+	return rc;
+}
+
 /* "a,b,..." strictly increasing positive integers. */
 static int parse_limits(const char *arg, struct tir_config *cfg)
 {
@@ -581,6 +689,8 @@ int spare_sim_main(int argc, char **argv)
 		return cmd_flowcon(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "specon") == 0)
 		return cmd_specon(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "mip") == 0)
+		return cmd_mip(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': spec_path = optarg; break;
