@@ -17,7 +17,14 @@
  *  - spare-sim specon: a flat job on a crowded host moves to the idle one
  *    and the makespan falls; on a generated trace each job ends once, no
  *    host runs more than its cores, JCT >= work / num_gpu, the same input
- *    gives the same bytes; bad arguments are refused.
+ *    gives the same bytes; bad arguments are refused;
+ *  - spare-sim mip: a short job arriving behind a wide one is squeezed in
+ *    by the MIP allocator and waits under greedy FIFO (exact times); on
+ *    random elastic traces under greedy, lp_solve and the DP, no GPU is
+ *    over-allocated at any instant (replaying alloc.csv), each job ends
+ *    once, JCT >= its work at its largest option, the same input gives
+ *    the same bytes; bad traces and arguments are refused with
+ *    FILE:LINE:COL.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -782,6 +789,292 @@ static void specon_properties(void)
 	EXPECT(!exists(tmp("spbad")));
 }
 
+/* Field k (0-based) of a CSV row as a number. */
+static double csv_col(const char *row, int k)
+{
+	for (; k > 0 && row; k--) {
+		row = strchr(row, ',');
+		row = row ? row + 1 : NULL;
+	}
+	return row ? strtod(row, NULL) : NAN;
+}
+
+/* The row of job @id in a CSV keyed by its first column, or NULL. */
+static const char *csv_row(const char *csv, long long id)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%lld,", id);
+	p = csv ? strstr(csv, key) : NULL;
+	return p ? p + 1 : NULL;
+}
+
+/*
+ * 4 GPUs. Job 0 (t = 0, work 400, 2 or 4 GPUs at rate 2 or 4) has all 4;
+ * job 1 (t = 1, work 10, 2 GPUs at rate 2) arrives. Greedy FIFO keeps job 0
+ * on 4 GPUs (it ends at 100) and job 1 waits (ends at 105). The MIP
+ * allocator values 2/396 + 2/10 over 4/396 and splits: job 1 ends at 6,
+ * job 0 runs on 2 GPUs meanwhile and ends at 6 + 386 / 4 = 102.5.
+ */
+static void mip_squeezes_short_job(void)
+{
+	static const char *const scheds[] = { "greedy", "mip", "mip" };
+	static const char *const solvers[] = { "lp", "lp", "dp" };
+	static const double end0[] = { 100, 102.5, 102.5 }, end1[] = { 105, 6, 6 };
+	char p[600], *csv, *js;
+
+	put("mip_two.csv", "job_id,submit_time,work,gpus,tput\n"
+			   "0,0,400,2;4,2;4\n1,1,10,2,2\n");
+	for (int k = 0; k < 3; k++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "mt%d", k);
+		EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+			      scheds[k], "--solver", solvers[k], "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/job.csv", tmpdir, dir);
+		csv = slurp(p, NULL);
+		EXPECT(fabs(csv_col(csv_row(csv, 0), 6) - end0[k]) < 1e-9);
+		EXPECT(fabs(csv_col(csv_row(csv, 1), 6) - end1[k]) < 1e-9);
+		EXPECT(fabs(csv_col(csv_row(csv, 1), 7) - (k ? 0 : 99)) < 1e-9);
+		free(csv);
+		snprintf(p, sizeof(p), "%s/%s/summary.json", tmpdir, dir);
+		js = slurp(p, NULL);
+		EXPECT_EQ(json_num(js, "max_used_gpus"), 4);
+		EXPECT(fabs(json_num(js, "makespan") - fmax(end0[k], end1[k])) < 1e-9);
+		free(js);
+	}
+}
+
+#define MIP_N	80
+#define MIP_CAP	16
+
+static uint64_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return *s >> 33;
+}
+
+/*
+ * A random elastic trace for MIP_CAP GPUs from seed, its rows in reverse
+ * id order (the reader sorts by submit time); fast[id] is the job's
+ * shortest possible run, work / its largest rate.
+ */
+static void mip_gen(const char *name, uint64_t seed, double *fast)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	double t = 0;
+
+	fputs("job_id,submit_time,work,gpus,tput\n", f);
+	for (int i = 0; i < MIP_N; i++) {
+		unsigned int g[MIP_MAX_OPT], nopt = 0, c = 0;
+		double rate[MIP_MAX_OPT], sigma, work;
+		int id = MIP_N - 1 - i;
+
+		t += (double)(lcg(&seed) % 400);
+		work = 50 + (double)(lcg(&seed) % 20000) / 8;
+		sigma = 0.3 + 0.7 * (double)(lcg(&seed) % 1000) / 1000;
+		for (unsigned int k = 1 + lcg(&seed) % 6; nopt < k; nopt++) {
+			c += 1 + lcg(&seed) % 4;
+			if (c > MIP_CAP)
+				break;
+			g[nopt] = c;
+			rate[nopt] = pow(c, sigma);
+		}
+		if (!nopt) {
+			g[0] = MIP_CAP;
+			rate[nopt++] = pow(MIP_CAP, sigma);
+		}
+		fprintf(f, "%d,%.17g,%.17g,", id, t, work);
+		for (unsigned int o = 0; o < nopt; o++)
+			fprintf(f, "%s%u", o ? ";" : "", g[o]);
+		fputc(',', f);
+		for (unsigned int o = 0; o < nopt; o++)
+			fprintf(f, "%s%.17g", o ? ";" : "", rate[o]);
+		fputc('\n', f);
+		fast[id] = work / rate[nopt - 1];
+	}
+	fclose(f);
+	put(name, buf);
+	free(buf);
+}
+
+/*
+ * Replay alloc.csv (t_s,job_id,gpus rows, in time order): after each
+ * instant's changes the GPUs held never pass MIP_CAP, and every job ends
+ * holding none. Returns the most held at once.
+ */
+static unsigned int mip_replay(const char *csv)
+{
+	static unsigned int held[MIP_N];
+	unsigned int sum = 0, most = 0;
+	double at = -1;
+	const char *l;
+
+	memset(held, 0, sizeof(held));
+	for (l = csv ? strchr(csv, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n')) {
+		double t;
+		long long id;
+		unsigned int g;
+
+		if (sscanf(l + 1, "%lf,%lld,%u", &t, &id, &g) != 3 || id < 0 || id >= MIP_N ||
+		    t < at) {
+			tap_case_failed = 1;
+			return 0;
+		}
+		if (t > at) {
+			/* The previous instant's total, after all its changes. */
+			EXPECT(sum <= MIP_CAP);
+			if (sum > most)
+				most = sum;
+			at = t;
+		}
+		sum = sum - held[id] + g;
+		held[id] = g;
+	}
+	EXPECT_EQ(sum, 0);
+	return most;
+}
+
+static void mip_properties(void)
+{
+	static const char *const scheds[] = { "greedy", "mip", "mip" };
+	static const char *const solvers[] = { "lp", "lp", "dp" };
+	static double fast[MIP_N];
+	static int seen[MIP_N];
+	char p1[600], p2[600], *csv, *line;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		mip_gen("mg.csv", seed, fast);
+		for (int k = 0; k < 3; k++) {
+			const char *names[3] = { "job.csv", "alloc.csv", "summary.json" };
+			unsigned int most;
+
+			for (int run = 0; run < 2; run++) {
+				char dir[32];
+
+				snprintf(dir, sizeof(dir), "mrun%d-%d", k, run);
+				EXPECT_EQ(sim("mip", "--trace", tmp("mg.csv"), "--gpus", "16",
+					      "--schedule", scheds[k], "--solver", solvers[k],
+					      "--out", tmp(dir), NULL), 0);
+			}
+			for (int f = 0; f < 3; f++) {
+				snprintf(p1, sizeof(p1), "%s/mrun%d-0/%s", tmpdir, k, names[f]);
+				snprintf(p2, sizeof(p2), "%s/mrun%d-1/%s", tmpdir, k, names[f]);
+				EXPECT(same_file(p1, p2));
+			}
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/alloc.csv", tmpdir, k);
+			csv = slurp(p1, NULL);
+			most = mip_replay(csv);
+			EXPECT(most > 0 && most <= MIP_CAP);
+			free(csv);
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/summary.json", tmpdir, k);
+			csv = slurp(p1, NULL);
+			EXPECT_EQ(json_num(csv, "max_used_gpus"), most);
+			EXPECT_EQ(json_num(csv, "jobs"), MIP_N);
+			free(csv);
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/job.csv", tmpdir, k);
+			csv = slurp(p1, NULL);
+			memset(seen, 0, sizeof(seen));
+			for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+			     line = strchr(line + 1, '\n')) {
+				long long id;
+				unsigned int gmin, gmax;
+				double sub, work, start, end, q, jct, gs;
+
+				if (sscanf(line + 1, "%lld,%lf,%lf,%u,%u,%lf,%lf,%lf,%lf,%lf",
+					   &id, &sub, &work, &gmin, &gmax, &start, &end, &q,
+					   &jct, &gs) != 10 || id < 0 || id >= MIP_N) {
+					tap_case_failed = 1;
+					break;
+				}
+				seen[id]++;
+				EXPECT(start >= sub - 1e-6 && end > start);
+				EXPECT(jct >= fast[id] * (1 - 1e-6));
+				EXPECT(gs >= gmin * fast[id] * (1 - 1e-6) - 1e-3);
+				EXPECT(gs <= gmax * (end - start) + 1e-3);
+			}
+			for (int i = 0; i < MIP_N; i++)
+				EXPECT_EQ(seen[i], 1);
+			free(csv);
+		}
+		/* Another seed, another trace and other results. */
+		snprintf(p1, sizeof(p1), "%s/mrun1-0/job.csv", tmpdir);
+		snprintf(p2, sizeof(p2), "%s/mprev-job.csv", tmpdir);
+		EXPECT(seed == 1 || !same_file(p1, p2));
+		rename(p1, p2);
+	}
+}
+
+static void mip_refused(const char *trace, const char *msg)
+{
+	int rc;
+
+	put("bad_mip.csv", trace);
+	rc = sim("mip", "--trace", tmp("bad_mip.csv"), "--gpus", "4", "--schedule", "mip",
+		 "--out", tmp("mipbad"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("mipbad")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void mip_bad_input(void)
+{
+	char m[600];
+
+#define H "job_id,submit_time,work,gpus,tput\n"
+#define REFUSE(line, col, what, trace)						\
+	do {									\
+		snprintf(m, sizeof(m), "%s:%d:%d: %s", tmp("bad_mip.csv"), line, col,	\
+			 what);							\
+		mip_refused(H trace, m);					\
+	} while (0)
+	REFUSE(3, 1, "job_id: duplicate of line 2", "0,0,10,1,1\n0,5,10,1,1\n");
+	REFUSE(2, 10, "gpus: options must increase", "0,0,10,2;1,1;1\n");
+	REFUSE(2, 12, "tput: 1 rates for 2 GPU options", "0,0,10,1;2,1\n");
+	REFUSE(2, 8, "gpus: 8 is not between 1 and the cluster's 4 GPUs", "0,0,10,8,1\n");
+	REFUSE(2, 8, "gpus: 0 is not between 1", "0,0,10,0,1\n");
+	REFUSE(2, 10, "tput: must be > 0", "0,0,10,1,0\n");
+	REFUSE(2, 14, "tput: 'inf' is not a finite number", "0,0,10,1;2,1;inf\n");
+	REFUSE(2, 5, "work: must be in (0, 1e15]", "0,0,-1,1,1\n");
+	REFUSE(2, 3, "submit_time: 'nan' is not a finite number", "0,nan,1,1,1\n");
+	REFUSE(2, 3, "submit_time: must be in [0, 1e15]", "0,-5,1,1,1\n");
+	REFUSE(2, 10, "gpus: empty, expected a non-negative integer", "0,0,10,1;,1;1\n");
+	REFUSE(2, 8, "gpus: more than 16 options",
+	       "0,0,10,1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17,1\n");
+	REFUSE(2, 1, "row: 4 fields, header has 5", "0,0,10,1\n");
+	REFUSE(2, 1, "job_id: '-1' is not a non-negative integer", "-1,0,10,1,1\n");
+	REFUSE(2, 1, "trace: no jobs", "");
+	snprintf(m, sizeof(m), "%s:1:1: tput: header column missing", tmp("bad_mip.csv"));
+	mip_refused("job_id,submit_time,work,gpus\n0,0,10,1\n", m);
+#undef REFUSE
+#undef H
+	/* Every problem, not just the first. */
+	put("bad_mip.csv", "job_id,submit_time,work,gpus,tput\n0,x,10,1,1\n1,0,10,1,-1\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("bad_mip.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT(strstr(errbuf, ":2:3: submit_time") && strstr(errbuf, ":3:10: tput"));
+	/* Bad arguments. */
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "srtf", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--solver", "cbc", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "0", "--schedule",
+		      "mip", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--schedule", "mip", "--out",
+		      tmp("mipbad"), NULL), 2);
+	/* A job wider than the cluster. */
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "3", "--schedule",
+		      "greedy", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "gpus: 4 is not between 1 and the cluster's 3 GPUs") != NULL);
+	EXPECT(!exists(tmp("mipbad")));
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
@@ -799,6 +1092,9 @@ int main(void)
 	TAP_RUN(flowcon_bad_input);
 	TAP_RUN(specon_moves_flat_job);
 	TAP_RUN(specon_properties);
+	TAP_RUN(mip_squeezes_short_job);
+	TAP_RUN(mip_properties);
+	TAP_RUN(mip_bad_input);
 	{
 		char cmd[300];
 
