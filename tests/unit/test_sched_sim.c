@@ -1039,9 +1039,10 @@ static void mip_bad_input(void)
 	REFUSE(2, 12, "tput: 1 rates for 2 GPU options", "0,0,10,1;2,1\n");
 	REFUSE(2, 8, "gpus: 8 is not between 1 and the cluster's 4 GPUs", "0,0,10,8,1\n");
 	REFUSE(2, 8, "gpus: 0 is not between 1", "0,0,10,0,1\n");
-	REFUSE(2, 10, "tput: must be > 0", "0,0,10,1,0\n");
+	REFUSE(2, 10, "tput: must be in [1e-6, 1e12]", "0,0,10,1,0\n");
 	REFUSE(2, 14, "tput: 'inf' is not a finite number", "0,0,10,1;2,1;inf\n");
-	REFUSE(2, 5, "work: must be in (0, 1e15]", "0,0,-1,1,1\n");
+	REFUSE(2, 5, "work: must be in [1e-6, 1e15]", "0,0,-1,1,1\n");
+	REFUSE(2, 5, "work: must be in [1e-6, 1e15]", "0,0,1e-300,1,1\n");
 	REFUSE(2, 3, "submit_time: 'nan' is not a finite number", "0,nan,1,1,1\n");
 	REFUSE(2, 3, "submit_time: must be in [0, 1e15]", "0,-5,1,1,1\n");
 	REFUSE(2, 10, "gpus: empty, expected a non-negative integer", "0,0,10,1;,1;1\n");
@@ -1059,6 +1060,14 @@ static void mip_bad_input(void)
 	EXPECT_EQ(sim("mip", "--trace", tmp("bad_mip.csv"), "--gpus", "4", "--schedule",
 		      "mip", "--out", tmp("mipbad"), NULL), 2);
 	EXPECT(strstr(errbuf, ":2:3: submit_time") && strstr(errbuf, ":3:10: tput"));
+	/*
+	 * A job whose whole run is below the clock's resolution late in a long
+	 * trace (1e15 + 1e-3 == 1e15) still ends: the loop moves on.
+	 */
+	put("mip_tiny.csv", "job_id,submit_time,work,gpus,tput\n0,1e15,1e-3,1,1\n"
+			    "1,1e15,5,1,1\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_tiny.csv"), "--gpus", "1", "--schedule",
+		      "greedy", "--out", tmp("mip_tiny"), NULL), 0);
 	/* Bad arguments. */
 	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
 		      "srtf", "--out", tmp("mipbad"), NULL), 2);

@@ -180,7 +180,9 @@ struct sim_mip_trace {
 /*
  * Parse an elastic trace (job_id,submit_time,work,gpus,tput; gpus and tput
  * are ';'-separated lists of equal length, 1..MIP_MAX_OPT options, GPU
- * counts strictly increasing and at most @gpus, rates finite and > 0) for
+ * counts strictly increasing and at most @gpus; submit_time in [0, 1e15],
+ * work in [1e-6, 1e15], rates in [1e-6, 1e12], so that no event time
+ * overflows) for
  * a cluster of @gpus GPUs. 0, -EINVAL with the errors reported, or
  * -ENOMEM. Free with sim_mip_trace_free().
  */

@@ -602,8 +602,8 @@ static bool parse_options(const struct line *l, const struct field *fg,
 			report(e, l->no, sg[o].col, "gpus", "options must increase");
 			return false;
 		}
-		if (!(m->tput[o] > 0)) {
-			report(e, l->no, st[o].col, "tput", "must be > 0");
+		if (!(m->tput[o] >= 1e-6 && m->tput[o] <= 1e12)) {
+			report(e, l->no, st[o].col, "tput", "must be in [1e-6, 1e12]");
 			return false;
 		}
 		m->gpus[o] = (unsigned int)g;
@@ -645,8 +645,8 @@ int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 		f = &l.f[idx[M_WORK]];
 		if (parse_num(&l, f, "work", &j.work, e))
 			continue;
-		if (!(j.work > 0 && j.work <= 1e15)) {
-			report(e, l.no, f->col, "work", "must be in (0, 1e15]");
+		if (!(j.work >= 1e-6 && j.work <= 1e15)) {
+			report(e, l.no, f->col, "work", "must be in [1e-6, 1e15]");
 			continue;
 		}
 		if (!parse_options(&l, &l.f[idx[M_GPUS]], &l.f[idx[M_TPUT]], gpus, &j.m, e))

@@ -10,7 +10,7 @@
  * options or nothing (a job holding GPUs keeps some). Between two events a
  * job on option o progresses at tput[o] work units per second. A job ends
  * when its remaining work is at most 1e-9 of its work (rounding of the
- * event times). Queueing time is the wait from arrival to the first GPUs;
+ * event times), or when its end rounds to the current time. Queueing time is the wait from arrival to the first GPUs;
  * efficiency is work units per GPU-hour held.
  */
 #include <errno.h>
@@ -116,9 +116,17 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 
 			if (s.done[i] || s.alloc[i] == MIP_NONE)
 				continue;
+			/*
+			 * dt == 0: this job's end rounds to now (a short
+			 * remainder late in a long trace). It ends here, or the
+			 * loop would never move on.
+			 */
+			bool at_end = dt == 0 && now + m->remaining /
+						 m->tput[s.alloc[i]] <= tnext;
+
 			m->remaining -= m->tput[s.alloc[i]] * dt;
 			s.gpu_s[i] += m->gpus[s.alloc[i]] * dt;
-			if (m->remaining <= 1e-9 * t->jobs[i].work) {
+			if (m->remaining <= 1e-9 * t->jobs[i].work || at_end) {
 				s.done[i] = true;
 				s.end[i] = tnext;
 				s.alloc[i] = MIP_NONE;
