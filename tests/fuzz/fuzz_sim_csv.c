@@ -7,7 +7,12 @@
  * accepts must satisfy what the scheduler needs, and a small accepted trace
  * is then run through Tiresias (the schedule and mode picked by the first
  * byte too), checking the run's invariants: no GPU over-allocated, each job
- * ends once, JCT >= duration.
+ * ends once, JCT >= duration. The elastic trace of spare-sim mip too:
+ * what it accepts is in range, and a small accepted trace runs under
+ * greedy FIFO and the exact DP without over-allocating and with each job
+ * ending once.
+ *
+ * fuzz-ldlibs: -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +20,8 @@
 
 #include "../../tools/sim/sim_csv.c"
 #include "../../userspace/sched/tiresias.c"
+#include "../../tools/sim/sim_mip.c"
+#include "../../userspace/sched/mip.c"
 
 static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
 {
@@ -91,6 +98,47 @@ static void fuzz_durations(const char *buf, size_t len, struct sim_errs *e)
 	free(d);
 }
 
+/* An elastic trace for a cluster of gpus GPUs (spare-sim mip). */
+static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs *e)
+{
+	struct sim_mip_trace t;
+	struct sim_mip_summary sum;
+
+	if (sim_parse_mip_trace(buf, len, gpus, &t, e)) {
+		if (t.jobs || t.n)
+			abort();
+		return;
+	}
+	if (t.n == 0)
+		abort();
+	for (size_t i = 0; i < t.n; i++) {
+		const struct sim_mip_job *j = &t.jobs[i];
+
+		if (j->id < 0 || !(j->submit >= 0) || !(j->work > 0) ||
+		    !isfinite(j->submit) || !isfinite(j->work) ||
+		    j->m.nopt < 1 || j->m.nopt > MIP_MAX_OPT ||
+		    (i && j->submit < t.jobs[i - 1].submit))
+			abort();
+		for (unsigned int o = 0; o < j->m.nopt; o++)
+			if (j->m.gpus[o] < 1 || j->m.gpus[o] > gpus ||
+			    (o && j->m.gpus[o] <= j->m.gpus[o - 1]) ||
+			    !(j->m.tput[o] > 0) || !isfinite(j->m.tput[o]))
+				abort();
+		for (size_t k = 0; k < i && t.n < 64; k++)
+			if (t.jobs[k].id == j->id)
+				abort();	/* duplicates are refused */
+	}
+	/* sim_mip_run() itself fails on an over-allocation; a run must end. */
+	for (int p = 0; t.n <= 32 && p < 2; p++) {
+		if (sim_mip_run(&t, (unsigned int)gpus, p ? SIM_MIP_DP : SIM_MIP_GREEDY,
+				NULL, NULL, &sum) ||
+		    sum.jobs != t.n || sum.max_used > gpus || sum.max_used < 1 ||
+		    !(sum.mean_queue >= 0) || !(sum.mean_jct >= sum.mean_queue))
+			abort();
+	}
+	sim_mip_trace_free(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -142,7 +190,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	default:
-		if (data[0] & 4)
+		if (data[0] & 8)
+			fuzz_mip(buf, len, 1 + (data[0] >> 4), &e);
+		else if (data[0] & 4)
 			fuzz_loss(buf, len, &e);
 		else
 			fuzz_durations(buf, len, &e);
