@@ -10,6 +10,7 @@
  *  sim_specon.c   SpeCon against no migration over a trace (spare-sim specon)
  *  sim_mip.c      the MIP allocator against greedy FIFO over a trace of
  *                 elastic jobs (spare-sim mip)
+ *  sim_dike.c     Dike's placement of a model on hosts (spare-sim dike)
  */
 #ifndef SPARE_SIM_H
 #define SPARE_SIM_H
@@ -23,6 +24,7 @@
 #include "../../userspace/sched/flowcon.h"
 #include "../../userspace/sched/specon.h"
 #include "../../userspace/sched/mip.h"
+#include "../../userspace/sched/dike.h"
 
 /*
  * Where parse errors go: each is one "FILE:LINE:COL: field: reason" line on
@@ -212,6 +214,33 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 /* summary.json for a finished mip run, pretty-printed; free(). */
 char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p,
 		   const struct sim_mip_summary *sum);
+
+/*
+ * Dike's inputs. A model file is layer,type,params: one row per layer in
+ * model order (layer is a free label), type conv, fc or other, params in
+ * [0, 1e13], 1..DIKE_MAX_LAYERS rows, some parameters in all; @layers must
+ * hold DIKE_MAX_LAYERS. A hosts file is host,gpus,gpu_flops,cores,sum_rate,
+ * nic_bytes_per_s: gpus 0..1024 (some host has one), cores 1..1e6,
+ * gpu_flops in (0, 1e18], sum_rate (parameters per second per core) and
+ * nic_bytes_per_s in (0, 1e15], 1..DIKE_MAX_HOSTS rows. 0, or -EINVAL with
+ * the errors reported.
+ */
+int sim_parse_dike_model(const char *buf, size_t len, struct dike_layer *layers,
+			 unsigned int *n, struct sim_errs *e);
+int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
+			 unsigned int *n, struct sim_errs *e);
+
+/*
+ * Dike's placement (and, if opt is not NULL, the exhaustive optimum) as
+ * placement.csv (host,workers,partitions,params), partitions.csv
+ * (partition,first_layer,last_layer,params,host; layers 0-based, in model
+ * order) and summary.json. 0 or -ENOMEM; *json is free()d by the caller.
+ */
+int sim_dike_write(const struct dike_model *m, const struct dike_host *h,
+		   unsigned int nhosts, unsigned int max_parts,
+		   const struct dike_place *p, const struct dike_cost *c,
+		   const struct dike_cost *opt, FILE *placement, FILE *parts,
+		   char **json);
 
 /* The command line; returns the exit status (2: bad input, nothing written). */
 int spare_sim_main(int argc, char **argv);

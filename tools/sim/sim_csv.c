@@ -693,3 +693,129 @@ void sim_mip_trace_free(struct sim_mip_trace *t)
 	t->jobs = NULL;
 	t->n = 0;
 }
+
+/* A finite number in [lo, hi] (lo itself allowed only if lo_ok). */
+static bool num_in(const struct line *l, const struct field *f, const char *name,
+		   double lo, bool lo_ok, double hi, double *out, struct sim_errs *e)
+{
+	if (parse_num(l, f, name, out, e))
+		return false;
+	if (!((lo_ok ? *out >= lo : *out > lo) && *out <= hi)) {
+		report(e, l->no, f->col, name, "must be in %s%g, %g]", lo_ok ? "[" : "(",
+		       lo, hi);
+		return false;
+	}
+	return true;
+}
+
+int sim_parse_dike_model(const char *buf, size_t len, struct dike_layer *layers,
+			 unsigned int *n, struct sim_errs *e)
+{
+	static const char *const cols[] = { "layer", "type", "params" };
+	struct line l;
+	size_t pos = 0, idx[3], ncols;
+	unsigned int before = e->count, cnt = 0;
+	double total = 0;
+
+	*n = 0;
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 3, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		const struct field *f;
+		struct dike_layer ly;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (cnt >= DIKE_MAX_LAYERS) {
+			report(e, l.no, 1, "layer", "more than %d layers", DIKE_MAX_LAYERS);
+			return -EINVAL;
+		}
+		f = &l.f[idx[1]];
+		if (field_is(f, "conv")) {
+			ly.type = DIKE_CONV;
+		} else if (field_is(f, "fc")) {
+			ly.type = DIKE_FC;
+		} else if (field_is(f, "other")) {
+			ly.type = DIKE_OTHER;
+		} else {
+			report(e, l.no, f->col, "type", "'%.*s' is not conv, fc or other",
+			       (int)(f->len > 40 ? 40 : f->len), f->p);
+			continue;
+		}
+		if (!num_in(&l, &l.f[idx[2]], "params", 0, true, 1e13, &ly.params, e))
+			continue;
+		total += ly.params;
+		layers[cnt++] = ly;
+	}
+	if (cnt == 0 && e->count == before)
+		report(e, l.no + 1, 1, "model", "no layers");
+	else if (!(total > 0) && e->count == before)
+		report(e, l.no + 1, 1, "params", "the model has no parameters");
+	if (e->count != before)
+		return -EINVAL;
+	*n = cnt;
+	return 0;
+}
+
+int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
+			 unsigned int *n, struct sim_errs *e)
+{
+	static const char *const cols[] = {
+		"host", "gpus", "gpu_flops", "cores", "sum_rate", "nic_bytes_per_s",
+	};
+	struct line l;
+	size_t pos = 0, idx[6], ncols;
+	unsigned int before = e->count, cnt = 0;
+	int64_t gpus = 0;
+
+	*n = 0;
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 6, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		const struct field *f;
+		struct dike_host x;
+		int64_t g, c;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (cnt >= DIKE_MAX_HOSTS) {
+			report(e, l.no, 1, "host", "more than %d hosts", DIKE_MAX_HOSTS);
+			return -EINVAL;
+		}
+		f = &l.f[idx[1]];
+		if (parse_int(&l, f, "gpus", &g, e))
+			continue;
+		if (g > 1024) {
+			report(e, l.no, f->col, "gpus", "more than 1024");
+			continue;
+		}
+		f = &l.f[idx[3]];
+		if (parse_int(&l, f, "cores", &c, e))
+			continue;
+		if (c < 1 || c > 1000000) {
+			report(e, l.no, f->col, "cores", "must be in [1, 1000000]");
+			continue;
+		}
+		if (!num_in(&l, &l.f[idx[2]], "gpu_flops", 0, false, 1e18, &x.gpu_flops, e) ||
+		    !num_in(&l, &l.f[idx[4]], "sum_rate", 0, false, 1e15, &x.sum_rate, e) ||
+		    !num_in(&l, &l.f[idx[5]], "nic_bytes_per_s", 0, false, 1e15, &x.nic_bps,
+			    e))
+			continue;
+		x.gpus = (unsigned int)g;
+		x.cores = (unsigned int)c;
+		gpus += g;
+		h[cnt++] = x;
+	}
+	if (cnt == 0 && e->count == before)
+		report(e, l.no + 1, 1, "hosts", "no hosts");
+	else if (gpus == 0 && e->count == before)
+		report(e, l.no + 1, 1, "gpus", "no host has a GPU");
+	if (e->count != before)
+		return -EINVAL;
+	*n = cnt;
+	return 0;
+}
