@@ -24,7 +24,12 @@
  *    over-allocated at any instant (replaying alloc.csv), each job ends
  *    once, JCT >= its work at its largest option, the same input gives
  *    the same bytes; bad traces and arguments are refused with
- *    FILE:LINE:COL.
+ *    FILE:LINE:COL;
+ *  - spare-sim dike: a one-host case worked by hand (two workers, 100/7
+ *    samples a second); on random models and hosts, the placement fits the
+ *    GPUs, the partitions cover the layers once, the throughput is the
+ *    cost model's and at most the exhaustive optimum, the same bytes twice;
+ *    bad model and hosts files and arguments are refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -1084,6 +1089,238 @@ static void mip_bad_input(void)
 	EXPECT(!exists(tmp("mipbad")));
 }
 
+/*
+ * One host of 2 GPUs (1e10 FLOP/s each), one core summing 1e6 parameters a
+ * second, one layer of 1e6 parameters, 1e9 FLOPs a sample, batch 100. One
+ * worker: 10 s compute + 1 s summation; two: 5 s + 2 s (each worker's
+ * gradient is summed); traffic inside the host is free. Dike takes two
+ * workers: 100 / 7 samples a second, the optimum too.
+ */
+static void dike_one_host(void)
+{
+	char p[600], *js, *csv;
+
+	put("dk_model.csv", "layer,type,params\nfc1,fc,1e6\n");
+	put("dk_hosts.csv", "host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n"
+			    "a,2,1e10,1,1e6,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("dk_model.csv"), "--hosts", tmp("dk_hosts.csv"),
+		      "--flops-per-sample", "1e9", "--batch", "100", "--exhaustive", "--out",
+		      tmp("dk1"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/dk1/summary.json", tmpdir);
+	js = slurp(p, NULL);
+	EXPECT(fabs(json_num(js, "throughput") - 100.0 / 7) < 1e-9);
+	EXPECT(fabs(json_num(js, "optimum_throughput") - 100.0 / 7) < 1e-9);
+	EXPECT(fabs(json_num(js, "compute_s") - 5) < 1e-12);
+	EXPECT(fabs(json_num(js, "sum_s") - 2) < 1e-12);
+	EXPECT_EQ(json_num(js, "nic_s"), 0);
+	EXPECT_EQ(json_num(js, "workers"), 2);
+	free(js);
+	snprintf(p, sizeof(p), "%s/dk1/placement.csv", tmpdir);
+	csv = slurp(p, NULL);
+	EXPECT(csv && strcmp(csv, "host,workers,partitions,params\n0,2,1,1000000\n") == 0);
+	free(csv);
+}
+
+/*
+ * A random model and 2-4 random hosts: the placement uses at most each
+ * host's GPUs, its partitions cover the layers once in order and hold all
+ * parameters, the throughput is the cost model's and at most the
+ * exhaustive optimum, and two runs give the same bytes.
+ */
+static void dike_properties(void)
+{
+	uint64_t seed = 99;
+
+	for (int t = 0; t < 6; t++) {
+		char *buf = NULL, *js, *csv, p[600], q[600];
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		unsigned int nl = 2 + lcg(&seed) % 10, nh = 2 + lcg(&seed) % 3, gpus[4];
+		double total = 0, sum = 0, tput, cost;
+		const char *line;
+		unsigned int next = 0, w = 0;
+
+		fputs("layer,type,params\n", f);
+		for (unsigned int i = 0; i < nl; i++) {
+			double par = (double)(1 + lcg(&seed) % 5000000);
+
+			fprintf(f, "L%u,%s,%.0f\n", i, i + 2 < nl ? "conv" : "fc", par);
+			total += par;
+		}
+		fclose(f);
+		put("dkr_model.csv", buf);
+		free(buf);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		fputs("host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n", f);
+		for (unsigned int k = 0; k < nh; k++) {
+			gpus[k] = lcg(&seed) % 4;
+			if (k == 0 && !gpus[k])
+				gpus[k] = 1;
+			fprintf(f, "h%u,%u,%.0f,%u,1e9,%.0f\n", k, gpus[k],
+				1e12 * (double)(1 + lcg(&seed) % 15), 1 + (unsigned)(lcg(&seed) % 32),
+				1e9 * (double)(1 + lcg(&seed) % 12));
+		}
+		fclose(f);
+		put("dkr_hosts.csv", buf);
+		free(buf);
+		for (int run = 0; run < 2; run++) {
+			char dir[16];
+
+			snprintf(dir, sizeof(dir), "dkr%d", run);
+			EXPECT_EQ(sim("dike", "--model", tmp("dkr_model.csv"), "--hosts",
+				      tmp("dkr_hosts.csv"), "--flops-per-sample", "2e10", "--batch",
+				      "512", "--max-parts", "3", "--exhaustive", "--out", tmp(dir),
+				      NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			static const char *const names[] = {
+				"placement.csv", "partitions.csv", "summary.json",
+			};
+
+			snprintf(p, sizeof(p), "%s/dkr0/%s", tmpdir, names[k]);
+			snprintf(q, sizeof(q), "%s/dkr1/%s", tmpdir, names[k]);
+			EXPECT(same_file(p, q));
+		}
+		snprintf(p, sizeof(p), "%s/dkr0/summary.json", tmpdir);
+		js = slurp(p, NULL);
+		tput = json_num(js, "throughput");
+		cost = json_num(js, "compute_s") + json_num(js, "nic_s") + json_num(js, "sum_s");
+		EXPECT(tput > 0 && fabs(tput - 512 / cost) <= 1e-9 * tput);
+		EXPECT(tput <= json_num(js, "optimum_throughput") * (1 + 1e-12));
+		EXPECT(json_num(js, "partitions") >= 1 && json_num(js, "partitions") <= 3);
+		free(js);
+		snprintf(p, sizeof(p), "%s/dkr0/partitions.csv", tmpdir);
+		csv = slurp(p, NULL);
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			unsigned int part, first, last, host;
+			double par;
+
+			if (sscanf(line + 1, "%u,%u,%u,%lf,%u", &part, &first, &last, &par,
+				   &host) != 5) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT_EQ(first, next);
+			EXPECT(last >= first && last < nl && host < nh);
+			next = last + 1;
+			sum += par;
+		}
+		EXPECT_EQ(next, nl);
+		EXPECT(fabs(sum - total) < 0.5);
+		free(csv);
+		snprintf(p, sizeof(p), "%s/dkr0/placement.csv", tmpdir);
+		csv = slurp(p, NULL);
+		sum = 0;
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			unsigned int host, wk, parts;
+			double par;
+
+			if (sscanf(line + 1, "%u,%u,%u,%lf", &host, &wk, &parts, &par) != 4 ||
+			    host >= nh) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT(wk <= gpus[host]);
+			w += wk;
+			sum += par;
+		}
+		EXPECT(w >= 1);
+		EXPECT(fabs(sum - total) < 0.5);
+		free(csv);
+	}
+}
+
+static void dike_refused(const char *model, const char *hosts, const char *msg)
+{
+	int rc;
+
+	put("bad_dk_model.csv", model);
+	put("bad_dk_hosts.csv", hosts);
+	rc = sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts", tmp("bad_dk_hosts.csv"),
+		 "--flops-per-sample", "1e9", "--batch", "64", "--out", tmp("dkbad"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("dkbad")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void dike_bad_input(void)
+{
+	char m[600], many[2048];
+
+#define MH "layer,type,params\n"
+#define HH "host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n"
+#define OKM MH "a,conv,10\nb,fc,20\n"
+#define OKH HH "0,1,1e12,4,1e9,1e9\n"
+	snprintf(m, sizeof(m), "%s:3:3: type: 'lstm' is not conv, fc or other",
+		 tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,10\nb,lstm,20\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:8: params: must be in [0, 1e+13]", tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,-1\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:3:1: params: the model has no parameters",
+		 tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,0\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:1: model: no layers", tmp("bad_dk_model.csv"));
+	dike_refused(MH, OKH, m);
+	snprintf(m, sizeof(m), "%s:1:1: params: header column missing", tmp("bad_dk_model.csv"));
+	dike_refused("layer,type\na,conv\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:3: gpus: more than 1024", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,2000,1e12,4,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:5: gpu_flops: must be in (0, 1e+18]", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,0,4,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:10: cores: must be in [1, 1000000]", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,1e12,0,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:16: nic_bytes_per_s: 'inf' is not a finite number",
+		 tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,1e12,4,1e9,inf\n", m);
+	snprintf(m, sizeof(m), "%s:3:1: gpus: no host has a GPU", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,0,1e12,4,1e9,1e9\n", m);
+	strcpy(many, HH);
+	for (int k = 0; k < 17; k++)
+		strcat(many, "0,1,1e12,4,1e9,1e9\n");
+	snprintf(m, sizeof(m), "%s:18:1: host: more than 16 hosts", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, many, m);
+	/* Both files' problems are reported. */
+	put("bad_dk_model.csv", MH "a,x,1\n");
+	put("bad_dk_hosts.csv", HH "0,1,1e12,4,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--out", tmp("dkbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "bad_dk_model.csv:2:3: type") &&
+	       strstr(errbuf, "bad_dk_hosts.csv:2:1: row: 5 fields, header has 6"));
+	/* Arguments. */
+	put("bad_dk_model.csv", OKM);
+	put("bad_dk_hosts.csv", OKH);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--batch", "64", "--out", tmp("dkbad"), NULL), 2);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "0",
+		      "--out", tmp("dkbad"), NULL), 2);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--max-parts", "17", "--out", tmp("dkbad"), NULL), 2);
+	/* The oracle's limits: 5 hosts are refused with --exhaustive only. */
+	put("bad_dk_hosts.csv", HH "0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n"
+				"0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--exhaustive", "--out", tmp("dkbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "--exhaustive: at most 4 hosts") != NULL);
+	EXPECT(!exists(tmp("dkbad")));
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--out", tmp("dk5"), NULL), 0);
+#undef MH
+#undef HH
+#undef OKM
+#undef OKH
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
@@ -1104,6 +1341,9 @@ int main(void)
 	TAP_RUN(mip_squeezes_short_job);
 	TAP_RUN(mip_properties);
 	TAP_RUN(mip_bad_input);
+	TAP_RUN(dike_one_host);
+	TAP_RUN(dike_properties);
+	TAP_RUN(dike_bad_input);
 	{
 		char cmd[300];
 
