@@ -10,7 +10,8 @@
  * ends once, JCT >= duration. The elastic trace of spare-sim mip too:
  * what it accepts is in range, and a small accepted trace runs under
  * greedy FIFO and the exact DP without over-allocating and with each job
- * ending once.
+ * ending once. And Dike's model and hosts files: what they accept passes
+ * dike_check(), and Dike places it (against a fixed cluster or model).
  *
  * fuzz-ldlibs: -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
  */
@@ -22,6 +23,8 @@
 #include "../../userspace/sched/tiresias.c"
 #include "../../tools/sim/sim_mip.c"
 #include "../../userspace/sched/mip.c"
+#include "../../tools/sim/sim_dike.c"
+#include "../../userspace/sched/dike.c"
 
 static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
 {
@@ -139,6 +142,41 @@ static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs 
 	sim_mip_trace_free(&t);
 }
 
+/* Dike's model file (hosts fixed) or hosts file (model fixed). */
+static void fuzz_dike(const char *buf, size_t len, bool hosts, struct sim_errs *e)
+{
+	static const struct dike_host two[2] = {
+		{ .gpus = 2, .gpu_flops = 1e13, .cores = 8, .sum_rate = 1e9, .nic_bps = 1e10 },
+		{ .gpus = 1, .gpu_flops = 4e12, .cores = 4, .sum_rate = 1e9, .nic_bps = 3e9 },
+	};
+	static const struct dike_layer three[3] = {
+		{ 1e6, DIKE_CONV }, { 3e7, DIKE_FC }, { 1e3, DIKE_OTHER },
+	};
+	static struct dike_layer layers[DIKE_MAX_LAYERS];
+	struct dike_host h[DIKE_MAX_HOSTS];
+	struct dike_model m = { .flops_per_sample = 1e9, .batch = 256, .bytes_per_param = 4 };
+	const struct dike_host *hp = two;
+	unsigned int n, nh = 2;
+	struct dike_place p;
+	struct dike_cost c;
+
+	if (hosts) {
+		if (sim_parse_dike_hosts(buf, len, h, &nh, e))
+			return;
+		hp = h;
+		m.layers = three;
+		m.nlayers = 3;
+	} else {
+		if (sim_parse_dike_model(buf, len, layers, &n, e))
+			return;
+		m.layers = layers;
+		m.nlayers = n;
+	}
+	if (dike_check(&m, hp, nh, 4) || dike_search(&m, hp, nh, 4, &p, &c) ||
+	    !(c.throughput > 0))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -192,6 +230,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	default:
 		if (data[0] & 8)
 			fuzz_mip(buf, len, 1 + (data[0] >> 4), &e);
+		else if (data[0] & 16)
+			fuzz_dike(buf, len, data[0] & 32, &e);
 		else if (data[0] & 4)
 			fuzz_loss(buf, len, &e);
 		else
