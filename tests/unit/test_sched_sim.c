@@ -1157,8 +1157,10 @@ static void dike_properties(void)
 			gpus[k] = lcg(&seed) % 4;
 			if (k == 0 && !gpus[k])
 				gpus[k] = 1;
-			fprintf(f, "h%u,%u,%.0f,%u,1e9,%.0f\n", k, gpus[k],
-				1e12 * (double)(1 + lcg(&seed) % 15), 1 + (unsigned)(lcg(&seed) % 32),
+			double gf = 1e12 * (double)(1 + lcg(&seed) % 15);
+			unsigned int cores = 1 + (unsigned int)(lcg(&seed) % 32);
+
+			fprintf(f, "h%u,%u,%.0f,%u,1e9,%.0f\n", k, gpus[k], gf, cores,
 				1e9 * (double)(1 + lcg(&seed) % 12));
 		}
 		fclose(f);
@@ -1168,10 +1170,11 @@ static void dike_properties(void)
 			char dir[16];
 
 			snprintf(dir, sizeof(dir), "dkr%d", run);
-			EXPECT_EQ(sim("dike", "--model", tmp("dkr_model.csv"), "--hosts",
-				      tmp("dkr_hosts.csv"), "--flops-per-sample", "2e10", "--batch",
-				      "512", "--max-parts", "3", "--exhaustive", "--out", tmp(dir),
-				      NULL), 0);
+			EXPECT_EQ(sim("dike", "--model", tmp("dkr_model.csv"),
+				      "--hosts", tmp("dkr_hosts.csv"),
+				      "--flops-per-sample", "2e10", "--batch", "512",
+				      "--max-parts", "3", "--exhaustive", "--out",
+				      tmp(dir), NULL), 0);
 		}
 		for (int k = 0; k < 3; k++) {
 			static const char *const names[] = {
@@ -1271,7 +1274,8 @@ static void dike_bad_input(void)
 	dike_refused("layer,type\na,conv\n", OKH, m);
 	snprintf(m, sizeof(m), "%s:2:3: gpus: more than 1024", tmp("bad_dk_hosts.csv"));
 	dike_refused(OKM, HH "0,2000,1e12,4,1e9,1e9\n", m);
-	snprintf(m, sizeof(m), "%s:2:5: gpu_flops: must be in (0, 1e+18]", tmp("bad_dk_hosts.csv"));
+	snprintf(m, sizeof(m), "%s:2:5: gpu_flops: must be in (0, 1e+18]",
+		 tmp("bad_dk_hosts.csv"));
 	dike_refused(OKM, HH "0,1,0,4,1e9,1e9\n", m);
 	snprintf(m, sizeof(m), "%s:2:10: cores: must be in [1, 1000000]", tmp("bad_dk_hosts.csv"));
 	dike_refused(OKM, HH "0,1,1e12,0,1e9,1e9\n", m);

@@ -684,7 +684,8 @@ static int cmd_dike(int argc, char **argv)
 			break;
 		case 'p':
 			if (parse_i64(optarg, &v) || v < 1 || v > DIKE_MAX_PARTS)
-				return bad("--max-parts: '%s' is not an integer in [1, 16]", optarg);
+				return bad("--max-parts: '%s' is not an integer in [1, 16]",
+					   optarg);
 			max_parts = (unsigned int)v;
 			break;
 		case 'h':

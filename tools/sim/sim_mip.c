@@ -10,8 +10,9 @@
  * options or nothing (a job holding GPUs keeps some). Between two events a
  * job on option o progresses at tput[o] work units per second. A job ends
  * when its remaining work is at most 1e-9 of its work (rounding of the
- * event times), or when its end rounds to the current time. Queueing time is the wait from arrival to the first GPUs;
- * efficiency is work units per GPU-hour held.
+ * event times), or when its end rounds to the current time. Queueing time
+ * is the wait from arrival to the first GPUs; efficiency is work units per
+ * GPU-hour held.
  */
 #include <errno.h>
 #include <math.h>

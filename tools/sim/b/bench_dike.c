@@ -112,7 +112,8 @@ int bench_dike(int argc, char **argv)
 	if (exp_dir)
 		return export_profiles(exp_dir) ? 1 : 0;
 	if (!out || inst <= 0) {
-		fprintf(stderr, "usage: spare-sched-bench dike --out DIR [--instances N] [--export DIR]\n");
+		fprintf(stderr, "usage: spare-sched-bench dike --out DIR [--instances N] "
+			"[--export DIR]\n");
 		return 2;
 	}
 	csv = bench_open(out, "dike_profiles.csv");

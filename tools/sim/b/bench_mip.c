@@ -370,8 +370,8 @@ int bench_mip(int argc, char **argv)
 
 	if (parse(argc, argv, &o)) {
 		fprintf(stderr, "usage: spare-sched-bench mip-decide|mip-sim --out DIR "
-			"[--instances N] [--seeds N] [--jobs N] [--interarrival S] [--solver lp|dp]\n"
-			"       [--export DIR]\n");
+			"[--instances N] [--seeds N] [--jobs N] [--interarrival S]\n"
+			"       [--solver lp|dp] [--export DIR]\n");
 		return 2;
 	}
 	return !strcmp(argv[1], "mip-decide") ? decide(&o) : sim(&o);
