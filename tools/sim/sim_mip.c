@@ -28,8 +28,9 @@ struct mip_state {
 	double *start, *end, *gpu_s;
 	int *alloc, *idx, *choice;
 	bool *done;
-	void *ws;
+	void *ws;		/* the DP's, for ws_jobs jobs */
 	size_t wsz;
+	unsigned int ws_jobs;
 };
 
 static void ms_free(struct mip_state *s)
@@ -72,12 +73,8 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 	s.idx = calloc(n, sizeof(int));
 	s.choice = calloc(n, sizeof(int));
 	s.done = calloc(n, sizeof(bool));
-	if (p == SIM_MIP_DP) {
-		s.wsz = (mip_dp_ws_size((unsigned int)n, gpus) + 7) & ~(size_t)7;
-		s.ws = aligned_alloc(8, s.wsz);
-	}
 	if (!s.act || !s.start || !s.end || !s.gpu_s || !s.alloc || !s.idx ||
-	    !s.choice || !s.done || (p == SIM_MIP_DP && !s.ws)) {
+	    !s.choice || !s.done) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -152,6 +149,17 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 		{
 			double t0 = wall(), v;
 
+			if (p == SIM_MIP_DP && na > s.ws_jobs) {
+				/* Sized for the most jobs present so far, doubled. */
+				s.ws_jobs = na > s.ws_jobs * 2 ? na : s.ws_jobs * 2;
+				s.wsz = (mip_dp_ws_size(s.ws_jobs, gpus) + 7) & ~(size_t)7;
+				free(s.ws);
+				s.ws = aligned_alloc(8, s.wsz);
+				if (!s.ws) {
+					ret = -ENOMEM;
+					goto out;
+				}
+			}
 			if (p == SIM_MIP_GREEDY)
 				ret = mip_greedy_fifo(s.act, na, gpus, s.choice);
 			else if (p == SIM_MIP_DP)
