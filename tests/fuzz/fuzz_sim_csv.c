@@ -134,7 +134,7 @@ static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs 
 	/* sim_mip_run() itself fails on an over-allocation; a run must end. */
 	for (int p = 0; t.n <= 32 && p < 2; p++) {
 		if (sim_mip_run(&t, (unsigned int)gpus, p ? SIM_MIP_DP : SIM_MIP_GREEDY,
-				NULL, NULL, &sum) ||
+				0, NULL, NULL, &sum) ||
 		    sum.jobs != t.n || sum.max_used > gpus || sum.max_used < 1 ||
 		    !(sum.mean_queue >= 0) || !(sum.mean_jct >= sum.mean_queue))
 			abort();

@@ -19,7 +19,8 @@
  *    host runs more than its cores, JCT >= work / num_gpu, the same input
  *    gives the same bytes; bad arguments are refused;
  *  - spare-sim mip: a short job arriving behind a wide one is squeezed in
- *    by the MIP allocator and waits under greedy FIFO (exact times); on
+ *    by the MIP allocator and waits under greedy FIFO (exact times, with
+ *    and without 10 s epochs); on
  *    random elastic traces under greedy, lp_solve and the DP, no GPU is
  *    over-allocated at any instant (replaying alloc.csv), each job ends
  *    once, JCT >= its work at its largest option, the same input gives
@@ -821,27 +822,36 @@ static const char *csv_row(const char *csv, long long id)
  * on 4 GPUs (it ends at 100) and job 1 waits (ends at 105). The MIP
  * allocator values 2/396 + 2/10 over 4/396 and splits: job 1 ends at 6,
  * job 0 runs on 2 GPUs meanwhile and ends at 6 + 386 / 4 = 102.5.
+ * With 10 s epochs job 1 waits for t = 10: greedy is unchanged; the MIP
+ * runs job 1 from 10 to 15 and job 0 on 2 GPUs until the boundary at 20
+ * (360 - 20 = 340 left), then on 4: it ends at 105.
  */
 static void mip_squeezes_short_job(void)
 {
-	static const char *const scheds[] = { "greedy", "mip", "mip" };
-	static const char *const solvers[] = { "lp", "lp", "dp" };
-	static const double end0[] = { 100, 102.5, 102.5 }, end1[] = { 105, 6, 6 };
+	static const char *const scheds[] = {
+		"greedy", "mip", "mip", "greedy", "mip", "mip",
+	};
+	static const char *const solvers[] = { "lp", "lp", "dp", "lp", "lp", "dp" };
+	static const char *const epochs[] = { "0", "0", "0", "10", "10", "10" };
+	static const double end0[] = { 100, 102.5, 102.5, 100, 105, 105 };
+	static const double end1[] = { 105, 6, 6, 105, 15, 15 };
+	static const double wait1[] = { 99, 0, 0, 99, 9, 9 };
 	char p[600], *csv, *js;
 
 	put("mip_two.csv", "job_id,submit_time,work,gpus,tput\n"
 			   "0,0,400,2;4,2;4\n1,1,10,2,2\n");
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 6; k++) {
 		char dir[16];
 
 		snprintf(dir, sizeof(dir), "mt%d", k);
 		EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
-			      scheds[k], "--solver", solvers[k], "--out", tmp(dir), NULL), 0);
+			      scheds[k], "--solver", solvers[k], "--epoch", epochs[k],
+			      "--out", tmp(dir), NULL), 0);
 		snprintf(p, sizeof(p), "%s/%s/job.csv", tmpdir, dir);
 		csv = slurp(p, NULL);
 		EXPECT(fabs(csv_col(csv_row(csv, 0), 6) - end0[k]) < 1e-9);
 		EXPECT(fabs(csv_col(csv_row(csv, 1), 6) - end1[k]) < 1e-9);
-		EXPECT(fabs(csv_col(csv_row(csv, 1), 7) - (k ? 0 : 99)) < 1e-9);
+		EXPECT(fabs(csv_col(csv_row(csv, 1), 7) - wait1[k]) < 1e-9);
 		free(csv);
 		snprintf(p, sizeof(p), "%s/%s/summary.json", tmpdir, dir);
 		js = slurp(p, NULL);
@@ -945,15 +955,16 @@ static unsigned int mip_replay(const char *csv)
 
 static void mip_properties(void)
 {
-	static const char *const scheds[] = { "greedy", "mip", "mip" };
-	static const char *const solvers[] = { "lp", "lp", "dp" };
+	static const char *const scheds[] = { "greedy", "mip", "mip", "mip" };
+	static const char *const solvers[] = { "lp", "lp", "dp", "dp" };
+	static const char *const epochs[] = { "0", "0", "0", "60" };
 	static double fast[MIP_N];
 	static int seen[MIP_N];
 	char p1[600], p2[600], *csv, *line;
 
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		mip_gen("mg.csv", seed, fast);
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < 4; k++) {
 			const char *names[3] = { "job.csv", "alloc.csv", "summary.json" };
 			unsigned int most;
 
@@ -963,7 +974,7 @@ static void mip_properties(void)
 				snprintf(dir, sizeof(dir), "mrun%d-%d", k, run);
 				EXPECT_EQ(sim("mip", "--trace", tmp("mg.csv"), "--gpus", "16",
 					      "--schedule", scheds[k], "--solver", solvers[k],
-					      "--out", tmp(dir), NULL), 0);
+					      "--epoch", epochs[k], "--out", tmp(dir), NULL), 0);
 			}
 			for (int f = 0; f < 3; f++) {
 				snprintf(p1, sizeof(p1), "%s/mrun%d-0/%s", tmpdir, k, names[f]);
@@ -1080,6 +1091,8 @@ static void mip_bad_input(void)
 		      "mip", "--solver", "cbc", "--out", tmp("mipbad"), NULL), 2);
 	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "0", "--schedule",
 		      "mip", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--epoch", "-1", "--out", tmp("mipbad"), NULL), 2);
 	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--schedule", "mip", "--out",
 		      tmp("mipbad"), NULL), 2);
 	/* A job wider than the cluster. */

@@ -204,15 +204,17 @@ struct sim_mip_summary {
 
 /*
  * Run trace t on @gpus GPUs: the allocation is decided again at every
- * arrival and completion, over the jobs present in arrival order. Writes
+ * arrival and completion, or with @epoch > 0 only at multiples of @epoch
+ * seconds (an arriving job waits, a finished job's GPUs stay idle, until
+ * the next), over the jobs present in arrival order. Writes
  * one job.csv row per job (arrival order) and, if alloc_csv is not NULL, a
  * "t_s,job_id,gpus" row whenever a job's GPU count changes. The jobs'
  * m.remaining is used up. 0 or -errno.
  */
 int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy p,
-		FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum);
+		double epoch, FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum);
 /* summary.json for a finished mip run, pretty-printed; free(). */
-char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p,
+char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p, double epoch,
 		   const struct sim_mip_summary *sum);
 
 /*

@@ -12,7 +12,7 @@
  *             --schedule static|specon [--alpha A] [--move-cost S]
  *             [--moves-per-interval M] [--interval S] --out DIR
  *   spare-sim mip --trace F --gpus G --schedule greedy|mip [--solver lp|dp]
- *             --out DIR
+ *             [--epoch S] --out DIR
  *   spare-sim dike --model F --hosts F --flops-per-sample X --batch B
  *             [--bytes-per-param N] [--max-parts P] [--exhaustive] --out DIR
  *
@@ -45,7 +45,7 @@ static void usage(FILE *f)
 	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
 	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
 	      "       spare-sim mip --trace FILE --gpus G --schedule greedy|mip\n"
-	      "                 [--solver lp|dp] --out DIR\n"
+	      "                 [--solver lp|dp] [--epoch S] --out DIR\n"
 	      "       spare-sim dike --model FILE --hosts FILE --flops-per-sample X\n"
 	      "                 --batch B [--bytes-per-param N] [--max-parts P]\n"
 	      "                 [--exhaustive] --out DIR\n"
@@ -535,11 +535,13 @@ static int cmd_mip(int argc, char **argv)
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "schedule", required_argument, NULL, 's' },
 		{ "solver", required_argument, NULL, 'S' },
+		{ "epoch", required_argument, NULL, 'e' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct sim_mip_trace trace = { 0 };
+	double epoch = 0;
 	struct sim_mip_summary sum;
 	struct sim_errs e = { .out = stderr };
 	const char *trace_path = NULL, *sched = NULL, *solver = "lp", *out = NULL;
@@ -557,6 +559,10 @@ static int cmd_mip(int argc, char **argv)
 		case 's': sched = optarg; break;
 		case 'S': solver = optarg; break;
 		case 'o': out = optarg; break;
+		case 'e':
+			if (parse_dbl(optarg, 0, 86400, &epoch))
+				return bad("--epoch: '%s' is not a number in [0, 86400]", optarg);
+			break;
 		case 'g':
 			if (parse_i64(optarg, &gpus) || gpus < 1 || gpus > 65536)
 				return bad("--gpus: '%s' is not an integer in [1, 65536]", optarg);
@@ -596,14 +602,14 @@ static int cmd_mip(int argc, char **argv)
 	af = open_memstream(&abuf, &alen);
 	if (!jf || !af)
 		goto out;
-	ret = sim_mip_run(&trace, (unsigned int)gpus, p, jf, af, &sum);
+	ret = sim_mip_run(&trace, (unsigned int)gpus, p, epoch, jf, af, &sum);
 	if (fclose(jf) | fclose(af) || ret) {
 		jf = af = NULL;
 		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
 		goto out;
 	}
 	jf = af = NULL;
-	json = sim_mip_json((unsigned int)gpus, p, &sum);
+	json = sim_mip_json((unsigned int)gpus, p, epoch, &sum);
 	if (!json)
 		goto out;
 	{

@@ -5,8 +5,9 @@
  * spare-sched-bench mip-sim (Documentation/perf-sched-policies.md) driven by
  * a trace file.
  *
- * Event driven: at every arrival and every completion the jobs present are
- * handed, in arrival order, to the allocator, which gives each one of its
+ * Event driven: at every arrival and every completion (or, with an epoch,
+ * only at multiples of it) the jobs present are handed, in arrival order,
+ * to the allocator, which gives each one of its
  * options or nothing (a job holding GPUs keeps some). Between two events a
  * job on option o progresses at tput[o] work units per second. A job ends
  * when its remaining work is at most 1e-9 of its work (rounding of the
@@ -55,15 +56,16 @@ static double wall(void)
 }
 
 int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy p,
-		FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum)
+		double epoch, FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum)
 {
 	struct mip_state s = { 0 };
 	size_t n = t->n, next = 0, finished = 0;
 	double now = 0, qsum = 0, jsum = 0;
+	uint64_t kb = 0;	/* the next epoch boundary is kb * epoch */
 	int ret = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	if (!n || !gpus || n > INT32_MAX)
+	if (!n || !gpus || n > INT32_MAX || !(epoch >= 0) || !isfinite(epoch))
 		return -EINVAL;
 	s.act = calloc(n, sizeof(*s.act));
 	s.start = calloc(n, sizeof(double));
@@ -104,6 +106,8 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 				continue;
 			tnext = fmin(tnext, now + m->remaining / m->tput[s.alloc[i]]);
 		}
+		if (epoch > 0 && finished < next)	/* jobs present: wait for it */
+			tnext = fmin(tnext, (double)kb * epoch);
 		if (tnext == INFINITY) {
 			ret = -EINVAL;	/* jobs present but none runs: never ends */
 			goto out;
@@ -137,6 +141,16 @@ int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy 
 		now = tnext;
 		while (next < n && t->jobs[next].submit <= now)
 			next++;
+		if (epoch > 0) {
+			/* Boundaries passed while the cluster was empty. */
+			if ((double)kb * epoch < now)
+				kb = (uint64_t)ceil(now / epoch);
+			while ((double)kb * epoch < now)
+				kb++;
+			if ((double)kb * epoch > now)
+				continue;	/* decisions only at boundaries */
+			kb++;
+		}
 		for (size_t i = 0; i < next; i++) {
 			if (s.done[i])
 				continue;
@@ -222,7 +236,7 @@ static const char *policy_name(enum sim_mip_policy p)
 	return p == SIM_MIP_GREEDY ? "greedy" : "mip";
 }
 
-char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p,
+char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p, double epoch,
 		   const struct sim_mip_summary *sum)
 {
 	struct json_object *j = json_object_new_object();
@@ -235,6 +249,7 @@ char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p,
 		json_object_object_add(j, "solver",
 				       json_object_new_string(p == SIM_MIP_DP ? "dp" : "lp"));
 	json_object_object_add(j, "gpus", json_object_new_int64(gpus));
+	json_object_object_add(j, "epoch_s", json_object_new_double(epoch));
 	json_object_object_add(j, "jobs", json_object_new_int64((int64_t)sum->jobs));
 	json_object_object_add(j, "mean_queue_s", json_object_new_double(sum->mean_queue));
 	json_object_object_add(j, "mean_jct_s", json_object_new_double(sum->mean_jct));
