@@ -7,7 +7,13 @@
  * accepts must satisfy what the scheduler needs, and a small accepted trace
  * is then run through Tiresias (the schedule and mode picked by the first
  * byte too), checking the run's invariants: no GPU over-allocated, each job
- * ends once, JCT >= duration.
+ * ends once, JCT >= duration. The elastic trace of spare-sim mip too:
+ * what it accepts is in range, and a small accepted trace runs under
+ * greedy FIFO and the exact DP without over-allocating and with each job
+ * ending once. And Dike's model and hosts files: what they accept passes
+ * dike_check(), and Dike places it (against a fixed cluster or model).
+ *
+ * fuzz-ldlibs: -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +21,10 @@
 
 #include "../../tools/sim/sim_csv.c"
 #include "../../userspace/sched/tiresias.c"
+#include "../../tools/sim/sim_mip.c"
+#include "../../userspace/sched/mip.c"
+#include "../../tools/sim/sim_dike.c"
+#include "../../userspace/sched/dike.c"
 
 static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
 {
@@ -91,6 +101,82 @@ static void fuzz_durations(const char *buf, size_t len, struct sim_errs *e)
 	free(d);
 }
 
+/* An elastic trace for a cluster of gpus GPUs (spare-sim mip). */
+static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs *e)
+{
+	struct sim_mip_trace t;
+	struct sim_mip_summary sum;
+
+	if (sim_parse_mip_trace(buf, len, gpus, &t, e)) {
+		if (t.jobs || t.n)
+			abort();
+		return;
+	}
+	if (t.n == 0)
+		abort();
+	for (size_t i = 0; i < t.n; i++) {
+		const struct sim_mip_job *j = &t.jobs[i];
+
+		if (j->id < 0 || !(j->submit >= 0) || !(j->work > 0) ||
+		    !isfinite(j->submit) || !isfinite(j->work) ||
+		    j->m.nopt < 1 || j->m.nopt > MIP_MAX_OPT ||
+		    (i && j->submit < t.jobs[i - 1].submit))
+			abort();
+		for (unsigned int o = 0; o < j->m.nopt; o++)
+			if (j->m.gpus[o] < 1 || j->m.gpus[o] > gpus ||
+			    (o && j->m.gpus[o] <= j->m.gpus[o - 1]) ||
+			    !(j->m.tput[o] > 0) || !isfinite(j->m.tput[o]))
+				abort();
+		for (size_t k = 0; k < i && t.n < 64; k++)
+			if (t.jobs[k].id == j->id)
+				abort();	/* duplicates are refused */
+	}
+	/* sim_mip_run() itself fails on an over-allocation; a run must end. */
+	for (int p = 0; t.n <= 32 && p < 2; p++) {
+		if (sim_mip_run(&t, (unsigned int)gpus, p ? SIM_MIP_DP : SIM_MIP_GREEDY,
+				0, NULL, NULL, &sum) ||
+		    sum.jobs != t.n || sum.max_used > gpus || sum.max_used < 1 ||
+		    !(sum.mean_queue >= 0) || !(sum.mean_jct >= sum.mean_queue))
+			abort();
+	}
+	sim_mip_trace_free(&t);
+}
+
+/* Dike's model file (hosts fixed) or hosts file (model fixed). */
+static void fuzz_dike(const char *buf, size_t len, bool hosts, struct sim_errs *e)
+{
+	static const struct dike_host two[2] = {
+		{ .gpus = 2, .gpu_flops = 1e13, .cores = 8, .sum_rate = 1e9, .nic_bps = 1e10 },
+		{ .gpus = 1, .gpu_flops = 4e12, .cores = 4, .sum_rate = 1e9, .nic_bps = 3e9 },
+	};
+	static const struct dike_layer three[3] = {
+		{ 1e6, DIKE_CONV }, { 3e7, DIKE_FC }, { 1e3, DIKE_OTHER },
+	};
+	static struct dike_layer layers[DIKE_MAX_LAYERS];
+	struct dike_host h[DIKE_MAX_HOSTS];
+	struct dike_model m = { .flops_per_sample = 1e9, .batch = 256, .bytes_per_param = 4 };
+	const struct dike_host *hp = two;
+	unsigned int n, nh = 2;
+	struct dike_place p;
+	struct dike_cost c;
+
+	if (hosts) {
+		if (sim_parse_dike_hosts(buf, len, h, &nh, e))
+			return;
+		hp = h;
+		m.layers = three;
+		m.nlayers = 3;
+	} else {
+		if (sim_parse_dike_model(buf, len, layers, &n, e))
+			return;
+		m.layers = layers;
+		m.nlayers = n;
+	}
+	if (dike_check(&m, hp, nh, 4) || dike_search(&m, hp, nh, 4, &p, &c) ||
+	    !(c.throughput > 0))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -142,7 +228,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	default:
-		if (data[0] & 4)
+		if (data[0] & 8)
+			fuzz_mip(buf, len, 1 + (data[0] >> 4), &e);
+		else if (data[0] & 16)
+			fuzz_dike(buf, len, data[0] & 32, &e);
+		else if (data[0] & 4)
 			fuzz_loss(buf, len, &e);
 		else
 			fuzz_durations(buf, len, &e);

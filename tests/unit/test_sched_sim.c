@@ -17,7 +17,20 @@
  *  - spare-sim specon: a flat job on a crowded host moves to the idle one
  *    and the makespan falls; on a generated trace each job ends once, no
  *    host runs more than its cores, JCT >= work / num_gpu, the same input
- *    gives the same bytes; bad arguments are refused.
+ *    gives the same bytes; bad arguments are refused;
+ *  - spare-sim mip: a short job arriving behind a wide one is squeezed in
+ *    by the MIP allocator and waits under greedy FIFO (exact times, with
+ *    and without 10 s epochs); on
+ *    random elastic traces under greedy, lp_solve and the DP, no GPU is
+ *    over-allocated at any instant (replaying alloc.csv), each job ends
+ *    once, JCT >= its work at its largest option, the same input gives
+ *    the same bytes; bad traces and arguments are refused with
+ *    FILE:LINE:COL;
+ *  - spare-sim dike: a one-host case worked by hand (two workers, 100/7
+ *    samples a second); on random models and hosts, the placement fits the
+ *    GPUs, the partitions cover the layers once, the throughput is the
+ *    cost model's and at most the exhaustive optimum, the same bytes twice;
+ *    bad model and hosts files and arguments are refused.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -782,6 +795,549 @@ static void specon_properties(void)
 	EXPECT(!exists(tmp("spbad")));
 }
 
+/* Field k (0-based) of a CSV row as a number. */
+static double csv_col(const char *row, int k)
+{
+	for (; k > 0 && row; k--) {
+		row = strchr(row, ',');
+		row = row ? row + 1 : NULL;
+	}
+	return row ? strtod(row, NULL) : NAN;
+}
+
+/* The row of job @id in a CSV keyed by its first column, or NULL. */
+static const char *csv_row(const char *csv, long long id)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%lld,", id);
+	p = csv ? strstr(csv, key) : NULL;
+	return p ? p + 1 : NULL;
+}
+
+/*
+ * 4 GPUs. Job 0 (t = 0, work 400, 2 or 4 GPUs at rate 2 or 4) has all 4;
+ * job 1 (t = 1, work 10, 2 GPUs at rate 2) arrives. Greedy FIFO keeps job 0
+ * on 4 GPUs (it ends at 100) and job 1 waits (ends at 105). The MIP
+ * allocator values 2/396 + 2/10 over 4/396 and splits: job 1 ends at 6,
+ * job 0 runs on 2 GPUs meanwhile and ends at 6 + 386 / 4 = 102.5.
+ * With 10 s epochs job 1 waits for t = 10: greedy is unchanged; the MIP
+ * runs job 1 from 10 to 15 and job 0 on 2 GPUs until the boundary at 20
+ * (360 - 20 = 340 left), then on 4: it ends at 105.
+ */
+static void mip_squeezes_short_job(void)
+{
+	static const char *const scheds[] = {
+		"greedy", "mip", "mip", "greedy", "mip", "mip",
+	};
+	static const char *const solvers[] = { "lp", "lp", "dp", "lp", "lp", "dp" };
+	static const char *const epochs[] = { "0", "0", "0", "10", "10", "10" };
+	static const double end0[] = { 100, 102.5, 102.5, 100, 105, 105 };
+	static const double end1[] = { 105, 6, 6, 105, 15, 15 };
+	static const double wait1[] = { 99, 0, 0, 99, 9, 9 };
+	char p[600], *csv, *js;
+
+	put("mip_two.csv", "job_id,submit_time,work,gpus,tput\n"
+			   "0,0,400,2;4,2;4\n1,1,10,2,2\n");
+	for (int k = 0; k < 6; k++) {
+		char dir[16];
+
+		snprintf(dir, sizeof(dir), "mt%d", k);
+		EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+			      scheds[k], "--solver", solvers[k], "--epoch", epochs[k],
+			      "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/job.csv", tmpdir, dir);
+		csv = slurp(p, NULL);
+		EXPECT(fabs(csv_col(csv_row(csv, 0), 6) - end0[k]) < 1e-9);
+		EXPECT(fabs(csv_col(csv_row(csv, 1), 6) - end1[k]) < 1e-9);
+		EXPECT(fabs(csv_col(csv_row(csv, 1), 7) - wait1[k]) < 1e-9);
+		free(csv);
+		snprintf(p, sizeof(p), "%s/%s/summary.json", tmpdir, dir);
+		js = slurp(p, NULL);
+		EXPECT_EQ(json_num(js, "max_used_gpus"), 4);
+		EXPECT(fabs(json_num(js, "makespan") - fmax(end0[k], end1[k])) < 1e-9);
+		free(js);
+	}
+}
+
+#define MIP_N	80
+#define MIP_CAP	16
+
+static uint64_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return *s >> 33;
+}
+
+/*
+ * A random elastic trace for MIP_CAP GPUs from seed, its rows in reverse
+ * id order (the reader sorts by submit time); fast[id] is the job's
+ * shortest possible run, work / its largest rate.
+ */
+static void mip_gen(const char *name, uint64_t seed, double *fast)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	double t = 0;
+
+	fputs("job_id,submit_time,work,gpus,tput\n", f);
+	for (int i = 0; i < MIP_N; i++) {
+		unsigned int g[MIP_MAX_OPT], nopt = 0, c = 0;
+		double rate[MIP_MAX_OPT], sigma, work;
+		int id = MIP_N - 1 - i;
+
+		t += (double)(lcg(&seed) % 400);
+		work = 50 + (double)(lcg(&seed) % 20000) / 8;
+		sigma = 0.3 + 0.7 * (double)(lcg(&seed) % 1000) / 1000;
+		for (unsigned int k = 1 + lcg(&seed) % 6; nopt < k; nopt++) {
+			c += 1 + lcg(&seed) % 4;
+			if (c > MIP_CAP)
+				break;
+			g[nopt] = c;
+			rate[nopt] = pow(c, sigma);
+		}
+		if (!nopt) {
+			g[0] = MIP_CAP;
+			rate[nopt++] = pow(MIP_CAP, sigma);
+		}
+		fprintf(f, "%d,%.17g,%.17g,", id, t, work);
+		for (unsigned int o = 0; o < nopt; o++)
+			fprintf(f, "%s%u", o ? ";" : "", g[o]);
+		fputc(',', f);
+		for (unsigned int o = 0; o < nopt; o++)
+			fprintf(f, "%s%.17g", o ? ";" : "", rate[o]);
+		fputc('\n', f);
+		fast[id] = work / rate[nopt - 1];
+	}
+	fclose(f);
+	put(name, buf);
+	free(buf);
+}
+
+/*
+ * Replay alloc.csv (t_s,job_id,gpus rows, in time order): after each
+ * instant's changes the GPUs held never pass MIP_CAP, and every job ends
+ * holding none. Returns the most held at once.
+ */
+static unsigned int mip_replay(const char *csv)
+{
+	static unsigned int held[MIP_N];
+	unsigned int sum = 0, most = 0;
+	double at = -1;
+	const char *l;
+
+	memset(held, 0, sizeof(held));
+	for (l = csv ? strchr(csv, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n')) {
+		double t;
+		long long id;
+		unsigned int g;
+
+		if (sscanf(l + 1, "%lf,%lld,%u", &t, &id, &g) != 3 || id < 0 || id >= MIP_N ||
+		    t < at) {
+			tap_case_failed = 1;
+			return 0;
+		}
+		if (t > at) {
+			/* The previous instant's total, after all its changes. */
+			EXPECT(sum <= MIP_CAP);
+			if (sum > most)
+				most = sum;
+			at = t;
+		}
+		sum = sum - held[id] + g;
+		held[id] = g;
+	}
+	EXPECT_EQ(sum, 0);
+	return most;
+}
+
+static void mip_properties(void)
+{
+	static const char *const scheds[] = { "greedy", "mip", "mip", "mip" };
+	static const char *const solvers[] = { "lp", "lp", "dp", "dp" };
+	static const char *const epochs[] = { "0", "0", "0", "60" };
+	static double fast[MIP_N];
+	static int seen[MIP_N];
+	char p1[600], p2[600], *csv, *line;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		mip_gen("mg.csv", seed, fast);
+		for (int k = 0; k < 4; k++) {
+			const char *names[3] = { "job.csv", "alloc.csv", "summary.json" };
+			unsigned int most;
+
+			for (int run = 0; run < 2; run++) {
+				char dir[32];
+
+				snprintf(dir, sizeof(dir), "mrun%d-%d", k, run);
+				EXPECT_EQ(sim("mip", "--trace", tmp("mg.csv"), "--gpus", "16",
+					      "--schedule", scheds[k], "--solver", solvers[k],
+					      "--epoch", epochs[k], "--out", tmp(dir), NULL), 0);
+			}
+			for (int f = 0; f < 3; f++) {
+				snprintf(p1, sizeof(p1), "%s/mrun%d-0/%s", tmpdir, k, names[f]);
+				snprintf(p2, sizeof(p2), "%s/mrun%d-1/%s", tmpdir, k, names[f]);
+				EXPECT(same_file(p1, p2));
+			}
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/alloc.csv", tmpdir, k);
+			csv = slurp(p1, NULL);
+			most = mip_replay(csv);
+			EXPECT(most > 0 && most <= MIP_CAP);
+			free(csv);
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/summary.json", tmpdir, k);
+			csv = slurp(p1, NULL);
+			EXPECT_EQ(json_num(csv, "max_used_gpus"), most);
+			EXPECT_EQ(json_num(csv, "jobs"), MIP_N);
+			free(csv);
+			snprintf(p1, sizeof(p1), "%s/mrun%d-0/job.csv", tmpdir, k);
+			csv = slurp(p1, NULL);
+			memset(seen, 0, sizeof(seen));
+			for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+			     line = strchr(line + 1, '\n')) {
+				long long id;
+				unsigned int gmin, gmax;
+				double sub, work, start, end, q, jct, gs;
+
+				if (sscanf(line + 1, "%lld,%lf,%lf,%u,%u,%lf,%lf,%lf,%lf,%lf",
+					   &id, &sub, &work, &gmin, &gmax, &start, &end, &q,
+					   &jct, &gs) != 10 || id < 0 || id >= MIP_N) {
+					tap_case_failed = 1;
+					break;
+				}
+				seen[id]++;
+				EXPECT(start >= sub - 1e-6 && end > start);
+				EXPECT(jct >= fast[id] * (1 - 1e-6));
+				EXPECT(gs >= gmin * fast[id] * (1 - 1e-6) - 1e-3);
+				EXPECT(gs <= gmax * (end - start) + 1e-3);
+			}
+			for (int i = 0; i < MIP_N; i++)
+				EXPECT_EQ(seen[i], 1);
+			free(csv);
+		}
+		/* Another seed, another trace and other results. */
+		snprintf(p1, sizeof(p1), "%s/mrun1-0/job.csv", tmpdir);
+		snprintf(p2, sizeof(p2), "%s/mprev-job.csv", tmpdir);
+		EXPECT(seed == 1 || !same_file(p1, p2));
+		rename(p1, p2);
+	}
+}
+
+static void mip_refused(const char *trace, const char *msg)
+{
+	int rc;
+
+	put("bad_mip.csv", trace);
+	rc = sim("mip", "--trace", tmp("bad_mip.csv"), "--gpus", "4", "--schedule", "mip",
+		 "--out", tmp("mipbad"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("mipbad")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void mip_bad_input(void)
+{
+	char m[600];
+
+#define H "job_id,submit_time,work,gpus,tput\n"
+#define REFUSE(line, col, what, trace)						\
+	do {									\
+		snprintf(m, sizeof(m), "%s:%d:%d: %s", tmp("bad_mip.csv"), line, col,	\
+			 what);							\
+		mip_refused(H trace, m);					\
+	} while (0)
+	REFUSE(3, 1, "job_id: duplicate of line 2", "0,0,10,1,1\n0,5,10,1,1\n");
+	REFUSE(2, 10, "gpus: options must increase", "0,0,10,2;1,1;1\n");
+	REFUSE(2, 12, "tput: 1 rates for 2 GPU options", "0,0,10,1;2,1\n");
+	REFUSE(2, 8, "gpus: 8 is not between 1 and the cluster's 4 GPUs", "0,0,10,8,1\n");
+	REFUSE(2, 8, "gpus: 0 is not between 1", "0,0,10,0,1\n");
+	REFUSE(2, 10, "tput: must be in [1e-6, 1e12]", "0,0,10,1,0\n");
+	REFUSE(2, 14, "tput: 'inf' is not a finite number", "0,0,10,1;2,1;inf\n");
+	REFUSE(2, 5, "work: must be in [1e-6, 1e15]", "0,0,-1,1,1\n");
+	REFUSE(2, 5, "work: must be in [1e-6, 1e15]", "0,0,1e-300,1,1\n");
+	REFUSE(2, 3, "submit_time: 'nan' is not a finite number", "0,nan,1,1,1\n");
+	REFUSE(2, 3, "submit_time: must be in [0, 1e15]", "0,-5,1,1,1\n");
+	REFUSE(2, 10, "gpus: empty, expected a non-negative integer", "0,0,10,1;,1;1\n");
+	REFUSE(2, 8, "gpus: more than 16 options",
+	       "0,0,10,1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17,1\n");
+	REFUSE(2, 1, "row: 4 fields, header has 5", "0,0,10,1\n");
+	REFUSE(2, 1, "job_id: '-1' is not a non-negative integer", "-1,0,10,1,1\n");
+	REFUSE(2, 1, "trace: no jobs", "");
+	snprintf(m, sizeof(m), "%s:1:1: tput: header column missing", tmp("bad_mip.csv"));
+	mip_refused("job_id,submit_time,work,gpus\n0,0,10,1\n", m);
+#undef REFUSE
+#undef H
+	/* Every problem, not just the first. */
+	put("bad_mip.csv", "job_id,submit_time,work,gpus,tput\n0,x,10,1,1\n1,0,10,1,-1\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("bad_mip.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT(strstr(errbuf, ":2:3: submit_time") && strstr(errbuf, ":3:10: tput"));
+	/*
+	 * A job whose whole run is below the clock's resolution late in a long
+	 * trace (1e15 + 1e-3 == 1e15) still ends: the loop moves on.
+	 */
+	put("mip_tiny.csv", "job_id,submit_time,work,gpus,tput\n0,1e15,1e-3,1,1\n"
+			    "1,1e15,5,1,1\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_tiny.csv"), "--gpus", "1", "--schedule",
+		      "greedy", "--out", tmp("mip_tiny"), NULL), 0);
+	/* Bad arguments. */
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "srtf", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--solver", "cbc", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "0", "--schedule",
+		      "mip", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "4", "--schedule",
+		      "mip", "--epoch", "-1", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--schedule", "mip", "--out",
+		      tmp("mipbad"), NULL), 2);
+	/* A job wider than the cluster. */
+	EXPECT_EQ(sim("mip", "--trace", tmp("mip_two.csv"), "--gpus", "3", "--schedule",
+		      "greedy", "--out", tmp("mipbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "gpus: 4 is not between 1 and the cluster's 3 GPUs") != NULL);
+	EXPECT(!exists(tmp("mipbad")));
+}
+
+/*
+ * One host of 2 GPUs (1e10 FLOP/s each), one core summing 1e6 parameters a
+ * second, one layer of 1e6 parameters, 1e9 FLOPs a sample, batch 100. One
+ * worker: 10 s compute + 1 s summation; two: 5 s + 2 s (each worker's
+ * gradient is summed); traffic inside the host is free. Dike takes two
+ * workers: 100 / 7 samples a second, the optimum too.
+ */
+static void dike_one_host(void)
+{
+	char p[600], *js, *csv;
+
+	put("dk_model.csv", "layer,type,params\nfc1,fc,1e6\n");
+	put("dk_hosts.csv", "host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n"
+			    "a,2,1e10,1,1e6,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("dk_model.csv"), "--hosts", tmp("dk_hosts.csv"),
+		      "--flops-per-sample", "1e9", "--batch", "100", "--exhaustive", "--out",
+		      tmp("dk1"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/dk1/summary.json", tmpdir);
+	js = slurp(p, NULL);
+	EXPECT(fabs(json_num(js, "throughput") - 100.0 / 7) < 1e-9);
+	EXPECT(fabs(json_num(js, "optimum_throughput") - 100.0 / 7) < 1e-9);
+	EXPECT(fabs(json_num(js, "compute_s") - 5) < 1e-12);
+	EXPECT(fabs(json_num(js, "sum_s") - 2) < 1e-12);
+	EXPECT_EQ(json_num(js, "nic_s"), 0);
+	EXPECT_EQ(json_num(js, "workers"), 2);
+	free(js);
+	snprintf(p, sizeof(p), "%s/dk1/placement.csv", tmpdir);
+	csv = slurp(p, NULL);
+	EXPECT(csv && strcmp(csv, "host,workers,partitions,params\n0,2,1,1000000\n") == 0);
+	free(csv);
+}
+
+/*
+ * A random model and 2-4 random hosts: the placement uses at most each
+ * host's GPUs, its partitions cover the layers once in order and hold all
+ * parameters, the throughput is the cost model's and at most the
+ * exhaustive optimum, and two runs give the same bytes.
+ */
+static void dike_properties(void)
+{
+	uint64_t seed = 99;
+
+	for (int t = 0; t < 6; t++) {
+		char *buf = NULL, *js, *csv, p[600], q[600];
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		unsigned int nl = 2 + lcg(&seed) % 10, nh = 2 + lcg(&seed) % 3, gpus[4];
+		double total = 0, sum = 0, tput, cost;
+		const char *line;
+		unsigned int next = 0, w = 0;
+
+		fputs("layer,type,params\n", f);
+		for (unsigned int i = 0; i < nl; i++) {
+			double par = (double)(1 + lcg(&seed) % 5000000);
+
+			fprintf(f, "L%u,%s,%.0f\n", i, i + 2 < nl ? "conv" : "fc", par);
+			total += par;
+		}
+		fclose(f);
+		put("dkr_model.csv", buf);
+		free(buf);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		fputs("host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n", f);
+		for (unsigned int k = 0; k < nh; k++) {
+			gpus[k] = lcg(&seed) % 4;
+			if (k == 0 && !gpus[k])
+				gpus[k] = 1;
+			double gf = 1e12 * (double)(1 + lcg(&seed) % 15);
+			unsigned int cores = 1 + (unsigned int)(lcg(&seed) % 32);
+
+			fprintf(f, "h%u,%u,%.0f,%u,1e9,%.0f\n", k, gpus[k], gf, cores,
+				1e9 * (double)(1 + lcg(&seed) % 12));
+		}
+		fclose(f);
+		put("dkr_hosts.csv", buf);
+		free(buf);
+		for (int run = 0; run < 2; run++) {
+			char dir[16];
+
+			snprintf(dir, sizeof(dir), "dkr%d", run);
+			EXPECT_EQ(sim("dike", "--model", tmp("dkr_model.csv"),
+				      "--hosts", tmp("dkr_hosts.csv"),
+				      "--flops-per-sample", "2e10", "--batch", "512",
+				      "--max-parts", "3", "--exhaustive", "--out",
+				      tmp(dir), NULL), 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			static const char *const names[] = {
+				"placement.csv", "partitions.csv", "summary.json",
+			};
+
+			snprintf(p, sizeof(p), "%s/dkr0/%s", tmpdir, names[k]);
+			snprintf(q, sizeof(q), "%s/dkr1/%s", tmpdir, names[k]);
+			EXPECT(same_file(p, q));
+		}
+		snprintf(p, sizeof(p), "%s/dkr0/summary.json", tmpdir);
+		js = slurp(p, NULL);
+		tput = json_num(js, "throughput");
+		cost = json_num(js, "compute_s") + json_num(js, "nic_s") + json_num(js, "sum_s");
+		EXPECT(tput > 0 && fabs(tput - 512 / cost) <= 1e-9 * tput);
+		EXPECT(tput <= json_num(js, "optimum_throughput") * (1 + 1e-12));
+		EXPECT(json_num(js, "partitions") >= 1 && json_num(js, "partitions") <= 3);
+		free(js);
+		snprintf(p, sizeof(p), "%s/dkr0/partitions.csv", tmpdir);
+		csv = slurp(p, NULL);
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			unsigned int part, first, last, host;
+			double par;
+
+			if (sscanf(line + 1, "%u,%u,%u,%lf,%u", &part, &first, &last, &par,
+				   &host) != 5) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT_EQ(first, next);
+			EXPECT(last >= first && last < nl && host < nh);
+			next = last + 1;
+			sum += par;
+		}
+		EXPECT_EQ(next, nl);
+		EXPECT(fabs(sum - total) < 0.5);
+		free(csv);
+		snprintf(p, sizeof(p), "%s/dkr0/placement.csv", tmpdir);
+		csv = slurp(p, NULL);
+		sum = 0;
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			unsigned int host, wk, parts;
+			double par;
+
+			if (sscanf(line + 1, "%u,%u,%u,%lf", &host, &wk, &parts, &par) != 4 ||
+			    host >= nh) {
+				tap_case_failed = 1;
+				break;
+			}
+			EXPECT(wk <= gpus[host]);
+			w += wk;
+			sum += par;
+		}
+		EXPECT(w >= 1);
+		EXPECT(fabs(sum - total) < 0.5);
+		free(csv);
+	}
+}
+
+static void dike_refused(const char *model, const char *hosts, const char *msg)
+{
+	int rc;
+
+	put("bad_dk_model.csv", model);
+	put("bad_dk_hosts.csv", hosts);
+	rc = sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts", tmp("bad_dk_hosts.csv"),
+		 "--flops-per-sample", "1e9", "--batch", "64", "--out", tmp("dkbad"), NULL);
+	EXPECT_EQ(rc, 2);
+	EXPECT(!exists(tmp("dkbad")));
+	if (!strstr(errbuf, msg)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", msg, errbuf);
+		tap_case_failed = 1;
+	}
+}
+
+static void dike_bad_input(void)
+{
+	char m[600], many[2048];
+
+#define MH "layer,type,params\n"
+#define HH "host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n"
+#define OKM MH "a,conv,10\nb,fc,20\n"
+#define OKH HH "0,1,1e12,4,1e9,1e9\n"
+	snprintf(m, sizeof(m), "%s:3:3: type: 'lstm' is not conv, fc or other",
+		 tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,10\nb,lstm,20\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:8: params: must be in [0, 1e+13]", tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,-1\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:3:1: params: the model has no parameters",
+		 tmp("bad_dk_model.csv"));
+	dike_refused(MH "a,conv,0\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:1: model: no layers", tmp("bad_dk_model.csv"));
+	dike_refused(MH, OKH, m);
+	snprintf(m, sizeof(m), "%s:1:1: params: header column missing", tmp("bad_dk_model.csv"));
+	dike_refused("layer,type\na,conv\n", OKH, m);
+	snprintf(m, sizeof(m), "%s:2:3: gpus: more than 1024", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,2000,1e12,4,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:5: gpu_flops: must be in (0, 1e+18]",
+		 tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,0,4,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:10: cores: must be in [1, 1000000]", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,1e12,0,1e9,1e9\n", m);
+	snprintf(m, sizeof(m), "%s:2:16: nic_bytes_per_s: 'inf' is not a finite number",
+		 tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,1,1e12,4,1e9,inf\n", m);
+	snprintf(m, sizeof(m), "%s:3:1: gpus: no host has a GPU", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, HH "0,0,1e12,4,1e9,1e9\n", m);
+	strcpy(many, HH);
+	for (int k = 0; k < 17; k++)
+		strcat(many, "0,1,1e12,4,1e9,1e9\n");
+	snprintf(m, sizeof(m), "%s:18:1: host: more than 16 hosts", tmp("bad_dk_hosts.csv"));
+	dike_refused(OKM, many, m);
+	/* Both files' problems are reported. */
+	put("bad_dk_model.csv", MH "a,x,1\n");
+	put("bad_dk_hosts.csv", HH "0,1,1e12,4,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--out", tmp("dkbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "bad_dk_model.csv:2:3: type") &&
+	       strstr(errbuf, "bad_dk_hosts.csv:2:1: row: 5 fields, header has 6"));
+	/* Arguments. */
+	put("bad_dk_model.csv", OKM);
+	put("bad_dk_hosts.csv", OKH);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--batch", "64", "--out", tmp("dkbad"), NULL), 2);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "0",
+		      "--out", tmp("dkbad"), NULL), 2);
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--max-parts", "17", "--out", tmp("dkbad"), NULL), 2);
+	/* The oracle's limits: 5 hosts are refused with --exhaustive only. */
+	put("bad_dk_hosts.csv", HH "0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n"
+				"0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n0,1,1e12,4,1e9,1e9\n");
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--exhaustive", "--out", tmp("dkbad"), NULL), 2);
+	EXPECT(strstr(errbuf, "--exhaustive: at most 4 hosts") != NULL);
+	EXPECT(!exists(tmp("dkbad")));
+	EXPECT_EQ(sim("dike", "--model", tmp("bad_dk_model.csv"), "--hosts",
+		      tmp("bad_dk_hosts.csv"), "--flops-per-sample", "1e9", "--batch", "64",
+		      "--out", tmp("dk5"), NULL), 0);
+#undef MH
+#undef HH
+#undef OKM
+#undef OKH
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_sched_sim.XXXXXX");
@@ -799,6 +1355,12 @@ int main(void)
 	TAP_RUN(flowcon_bad_input);
 	TAP_RUN(specon_moves_flat_job);
 	TAP_RUN(specon_properties);
+	TAP_RUN(mip_squeezes_short_job);
+	TAP_RUN(mip_properties);
+	TAP_RUN(mip_bad_input);
+	TAP_RUN(dike_one_host);
+	TAP_RUN(dike_properties);
+	TAP_RUN(dike_bad_input);
 	{
 		char cmd[300];
 

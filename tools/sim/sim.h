@@ -8,6 +8,9 @@
  *  sim_flowcon.c  FlowCon against a fair CPU share over a trace (spare-sim
  *                 flowcon)
  *  sim_specon.c   SpeCon against no migration over a trace (spare-sim specon)
+ *  sim_mip.c      the MIP allocator against greedy FIFO over a trace of
+ *                 elastic jobs (spare-sim mip)
+ *  sim_dike.c     Dike's placement of a model on hosts (spare-sim dike)
  */
 #ifndef SPARE_SIM_H
 #define SPARE_SIM_H
@@ -20,6 +23,8 @@
 #include "../../userspace/sched/tiresias.h"	/* also for tests/fuzz */
 #include "../../userspace/sched/flowcon.h"
 #include "../../userspace/sched/specon.h"
+#include "../../userspace/sched/mip.h"
+#include "../../userspace/sched/dike.h"
 
 /*
  * Where parse errors go: each is one "FILE:LINE:COL: field: reason" line on
@@ -156,6 +161,88 @@ int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
 /* summary.json for a finished specon run, pretty-printed; free(). */
 char *sim_specon_json(const struct sim_specon_opts *o,
 		      const struct sim_specon_summary *sum);
+
+/*
+ * An elastic job (spare-sim mip): it may run on any of its options' GPU
+ * counts; m.tput[o] is its progress (work units per second) on m.gpus[o].
+ */
+struct sim_mip_job {
+	int64_t id;
+	double submit;		/* seconds, >= 0 */
+	double work;		/* work units, > 0 */
+	struct mip_job m;	/* options; m.remaining = work, not running */
+	size_t seq;		/* trace row, for a stable sort */
+};
+
+struct sim_mip_trace {
+	struct sim_mip_job *jobs;	/* sorted by submit time, ties in trace order */
+	size_t n;
+};
+
+/*
+ * Parse an elastic trace (job_id,submit_time,work,gpus,tput; gpus and tput
+ * are ';'-separated lists of equal length, 1..MIP_MAX_OPT options, GPU
+ * counts strictly increasing and at most @gpus; submit_time in [0, 1e15],
+ * work in [1e-6, 1e15], rates in [1e-6, 1e12], so that no event time
+ * overflows) for
+ * a cluster of @gpus GPUs. 0, -EINVAL with the errors reported, or
+ * -ENOMEM. Free with sim_mip_trace_free().
+ */
+int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
+			struct sim_mip_trace *t, struct sim_errs *e);
+void sim_mip_trace_free(struct sim_mip_trace *t);
+
+enum sim_mip_policy { SIM_MIP_GREEDY, SIM_MIP_LP, SIM_MIP_DP };
+
+struct sim_mip_summary {
+	size_t jobs;
+	double mean_queue, mean_jct, efficiency, makespan, work, gpu_s;
+	unsigned int max_used;	/* most GPUs held at once */
+	uint64_t decisions;
+	double decide_s;	/* wall time in the allocator (not in the JSON) */
+};
+
+/*
+ * Run trace t on @gpus GPUs: the allocation is decided again at every
+ * arrival and completion, or with @epoch > 0 only at multiples of @epoch
+ * seconds (an arriving job waits, a finished job's GPUs stay idle, until
+ * the next), over the jobs present in arrival order. Writes
+ * one job.csv row per job (arrival order) and, if alloc_csv is not NULL, a
+ * "t_s,job_id,gpus" row whenever a job's GPU count changes. The jobs'
+ * m.remaining is used up. 0 or -errno.
+ */
+int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy p,
+		double epoch, FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum);
+/* summary.json for a finished mip run, pretty-printed; free(). */
+char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p, double epoch,
+		   const struct sim_mip_summary *sum);
+
+/*
+ * Dike's inputs. A model file is layer,type,params: one row per layer in
+ * model order (layer is a free label), type conv, fc or other, params in
+ * [0, 1e13], 1..DIKE_MAX_LAYERS rows, some parameters in all; @layers must
+ * hold DIKE_MAX_LAYERS. A hosts file is host,gpus,gpu_flops,cores,sum_rate,
+ * nic_bytes_per_s: gpus 0..1024 (some host has one), cores 1..1e6,
+ * gpu_flops in (0, 1e18], sum_rate (parameters per second per core) and
+ * nic_bytes_per_s in (0, 1e15], 1..DIKE_MAX_HOSTS rows. 0, or -EINVAL with
+ * the errors reported.
+ */
+int sim_parse_dike_model(const char *buf, size_t len, struct dike_layer *layers,
+			 unsigned int *n, struct sim_errs *e);
+int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
+			 unsigned int *n, struct sim_errs *e);
+
+/*
+ * Dike's placement (and, if opt is not NULL, the exhaustive optimum) as
+ * placement.csv (host,workers,partitions,params), partitions.csv
+ * (partition,first_layer,last_layer,params,host; layers 0-based, in model
+ * order) and summary.json. 0 or -ENOMEM; *json is free()d by the caller.
+ */
+int sim_dike_write(const struct dike_model *m, const struct dike_host *h,
+		   unsigned int nhosts, unsigned int max_parts,
+		   const struct dike_place *p, const struct dike_cost *c,
+		   const struct dike_cost *opt, FILE *placement, FILE *parts,
+		   char **json);
 
 /* The command line; returns the exit status (2: bad input, nothing written). */
 int spare_sim_main(int argc, char **argv);

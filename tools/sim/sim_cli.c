@@ -11,6 +11,10 @@
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
  *             --schedule static|specon [--alpha A] [--move-cost S]
  *             [--moves-per-interval M] [--interval S] --out DIR
+ *   spare-sim mip --trace F --gpus G --schedule greedy|mip [--solver lp|dp]
+ *             [--epoch S] --out DIR
+ *   spare-sim dike --model F --hosts F --flops-per-sample X --batch B
+ *             [--bytes-per-param N] [--max-parts P] [--exhaustive] --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -40,6 +44,11 @@ static void usage(FILE *f)
 	      "       spare-sim specon --trace FILE --loss FILE --hosts H --cores-per-host C\n"
 	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
 	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
+	      "       spare-sim mip --trace FILE --gpus G --schedule greedy|mip\n"
+	      "                 [--solver lp|dp] [--epoch S] --out DIR\n"
+	      "       spare-sim dike --model FILE --hosts FILE --flops-per-sample X\n"
+	      "                 --batch B [--bytes-per-param N] [--max-parts P]\n"
+	      "                 [--exhaustive] --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -519,6 +528,252 @@ out:
 	return rc;
 }
 
+static int cmd_mip(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "schedule", required_argument, NULL, 's' },
+		{ "solver", required_argument, NULL, 'S' },
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sim_mip_trace trace = { 0 };
+	double epoch = 0;
+	struct sim_mip_summary sum;
+	struct sim_errs e = { .out = stderr };
+	const char *trace_path = NULL, *sched = NULL, *solver = "lp", *out = NULL;
+	enum sim_mip_policy p;
+	char *buf, *jbuf = NULL, *abuf = NULL, *json = NULL;
+	size_t len, jlen = 0, alen = 0;
+	FILE *jf = NULL, *af = NULL;
+	int64_t gpus = 0;
+	int c, ret, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': trace_path = optarg; break;
+		case 's': sched = optarg; break;
+		case 'S': solver = optarg; break;
+		case 'o': out = optarg; break;
+		case 'e':
+			if (parse_dbl(optarg, 0, 86400, &epoch))
+				return bad("--epoch: '%s' is not a number in [0, 86400]", optarg);
+			break;
+		case 'g':
+			if (parse_i64(optarg, &gpus) || gpus < 1 || gpus > 65536)
+				return bad("--gpus: '%s' is not an integer in [1, 65536]", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !trace_path || !sched || !out || !gpus) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(solver, "lp") && strcmp(solver, "dp"))
+		return bad("--solver: '%s' is not lp or dp", solver);
+	if (strcmp(sched, "greedy") == 0)
+		p = SIM_MIP_GREEDY;
+	else if (strcmp(sched, "mip") == 0)
+		p = strcmp(solver, "dp") ? SIM_MIP_LP : SIM_MIP_DP;
+	else
+		return bad("--schedule: '%s' is not greedy or mip", sched);
+
+	/* Read and check everything before writing anything. */
+	e.file = trace_path;
+	if ((ret = read_file(trace_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+
+	rc = 1;
+	jf = open_memstream(&jbuf, &jlen);
+	af = open_memstream(&abuf, &alen);
+	if (!jf || !af)
+		goto out;
+	ret = sim_mip_run(&trace, (unsigned int)gpus, p, epoch, jf, af, &sum);
+	if (fclose(jf) | fclose(af) || ret) {
+		jf = af = NULL;
+		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+		goto out;
+	}
+	jf = af = NULL;
+	json = sim_mip_json((unsigned int)gpus, p, epoch, &sum);
+	if (!json)
+		goto out;
+	{
+		static const char *const names[3] = { "job.csv", "alloc.csv", "summary.json" };
+		char *bufs[3] = { jbuf, abuf, json };
+		size_t lens[3] = { jlen, alen, strlen(json) };
+
+		if (write_outputs(out, names, bufs, lens))
+			goto out;
+	}
+	printf("%s: %zu jobs on %lld GPUs, mean queueing %.1f s, mean JCT %.1f s, "
+	       "efficiency %.1f work/GPU-h, %llu decisions, %.6f s each\n",
+	       sched, sum.jobs, (long long)gpus, sum.mean_queue, sum.mean_jct,
+	       sum.efficiency, (unsigned long long)sum.decisions,
+	       sum.decisions ? sum.decide_s / (double)sum.decisions : 0);
+	rc = 0;
+out:
+	if (jf)
+		fclose(jf);
+	if (af)
+		fclose(af);
+	free(jbuf);
+	free(abuf);
+	free(json);
+	sim_mip_trace_free(&trace);
+	return rc;
+}
+
+static int cmd_dike(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "flops-per-sample", required_argument, NULL, 'f' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "bytes-per-param", required_argument, NULL, 'B' },
+		{ "max-parts", required_argument, NULL, 'p' },
+		{ "exhaustive", no_argument, NULL, 'x' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static struct dike_layer layers[DIKE_MAX_LAYERS];
+	struct dike_host hosts[DIKE_MAX_HOSTS];
+	struct dike_model m = { .bytes_per_param = 4 };
+	struct dike_place p, po;
+	struct dike_cost cost, co;
+	struct sim_errs e = { .out = stderr };
+	const char *model_path = NULL, *hosts_path = NULL, *out = NULL;
+	char *buf, *pbuf = NULL, *qbuf = NULL, *json = NULL;
+	size_t len, plen = 0, qlen = 0;
+	unsigned int nhosts = 0, max_parts = 4;
+	bool exhaustive = false;
+	FILE *pf = NULL, *qf = NULL;
+	int64_t v;
+	int c, ret, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': model_path = optarg; break;
+		case 'H': hosts_path = optarg; break;
+		case 'o': out = optarg; break;
+		case 'x': exhaustive = true; break;
+		case 'f':
+			if (parse_dbl(optarg, 1e-300, 1e18, &m.flops_per_sample))
+				return bad("--flops-per-sample: '%s' is not a number in (0, 1e18]",
+					   optarg);
+			break;
+		case 'b':
+			if (parse_dbl(optarg, 1e-300, 1e9, &m.batch))
+				return bad("--batch: '%s' is not a number in (0, 1e9]", optarg);
+			break;
+		case 'B':
+			if (parse_dbl(optarg, 1e-300, 64, &m.bytes_per_param))
+				return bad("--bytes-per-param: '%s' is not a number in (0, 64]",
+					   optarg);
+			break;
+		case 'p':
+			if (parse_i64(optarg, &v) || v < 1 || v > DIKE_MAX_PARTS)
+				return bad("--max-parts: '%s' is not an integer in [1, 16]",
+					   optarg);
+			max_parts = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !model_path || !hosts_path || !out ||
+	    !(m.flops_per_sample > 0) || !(m.batch > 0)) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+
+	/* Read and check everything before writing anything. */
+	e.file = model_path;
+	if ((ret = read_file(model_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", model_path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = sim_parse_dike_model(buf, len, layers, &m.nlayers, &e);
+	free(buf);
+	e.file = hosts_path;
+	if ((rc = read_file(hosts_path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", hosts_path, strerror(-rc)), EXIT_BAD_INPUT;
+	rc = sim_parse_dike_hosts(buf, len, hosts, &nhosts, &e);
+	free(buf);
+	if (ret || rc)
+		return EXIT_BAD_INPUT;
+	m.layers = layers;
+	if (dike_check(&m, hosts, nhosts, max_parts))
+		return bad("%s: the model and hosts are not a valid Dike instance", model_path);
+	if (dike_search(&m, hosts, nhosts, max_parts, &p, &cost))
+		return bad("%s: no placement found", model_path), 1;
+	if (exhaustive) {
+		ret = dike_exhaustive(&m, hosts, nhosts, max_parts, &po, &co);
+		if (ret == -E2BIG)
+			return bad("--exhaustive: %s",
+				   "at most 4 hosts, 4 partitions and 4 GPUs per host");
+		if (ret)
+			return bad("%s: the exhaustive search failed", model_path), 1;
+	}
+
+	rc = 1;
+	pf = open_memstream(&pbuf, &plen);
+	qf = open_memstream(&qbuf, &qlen);
+	if (!pf || !qf)
+		goto out;
+	ret = sim_dike_write(&m, hosts, nhosts, max_parts, &p, &cost,
+			     exhaustive ? &co : NULL, pf, qf, &json);
+	if (fclose(pf) | fclose(qf) || ret) {
+		pf = qf = NULL;
+		goto out;
+	}
+	pf = qf = NULL;
+	{
+		static const char *const names[3] = {
+			"placement.csv", "partitions.csv", "summary.json",
+		};
+		char *bufs[3] = { pbuf, qbuf, json };
+		size_t lens[3] = { plen, qlen, strlen(json) };
+
+		if (write_outputs(out, names, bufs, lens))
+			goto out;
+	}
+	printf("dike: %u layers on %u hosts: %.3f samples/s", m.nlayers, nhosts,
+	       cost.throughput);
+	if (exhaustive)
+		printf(", optimum %.3f (%.4f)", co.throughput, cost.throughput / co.throughput);
+	printf(", %u partitions\n", p.nparts);
+	rc = 0;
+out:
+	if (pf)
+		fclose(pf);
+	if (qf)
+		fclose(qf);
+	free(pbuf);
+	free(qbuf);
+	free(json);
+	return rc;
+}
+
 /* "a,b,..." strictly increasing positive integers. */
 static int parse_limits(const char *arg, struct tir_config *cfg)
 {
@@ -581,6 +836,10 @@ int spare_sim_main(int argc, char **argv)
 		return cmd_flowcon(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "specon") == 0)
 		return cmd_specon(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "mip") == 0)
+		return cmd_mip(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "dike") == 0)
+		return cmd_dike(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': spec_path = optarg; break;

@@ -534,3 +534,288 @@ int sim_parse_loss(const char *buf, size_t len, const struct sim_trace *t,
 	free(seen);
 	return e->count != before ? -EINVAL : 0;
 }
+
+enum { M_JOB_ID, M_SUBMIT, M_WORK, M_GPUS, M_TPUT, M_NCOLS };
+
+static const char *const mip_cols[M_NCOLS] = {
+	"job_id", "submit_time", "work", "gpus", "tput",
+};
+
+static int cmp_mip_submit(const void *pa, const void *pb)
+{
+	const struct sim_mip_job *a = pa, *b = pb;
+
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Split a ';' list into sub-fields; the count, or MIP_MAX_OPT + 1 if more. */
+static size_t split_list(const struct field *f, struct field *sub)
+{
+	size_t n = 0;
+
+	for (size_t i = 0, s = 0;; i++) {
+		if (i == f->len || f->p[i] == ';') {
+			if (n < MIP_MAX_OPT)
+				sub[n] = (struct field){ f->p + s, i - s, f->col + s };
+			n++;
+			s = i + 1;
+			if (i == f->len || n > MIP_MAX_OPT)
+				break;
+		}
+	}
+	return n;
+}
+
+/* The gpus and tput lists of one row into m; false (reported) if bad. */
+static bool parse_options(const struct line *l, const struct field *fg,
+			  const struct field *ft, int64_t gpus, struct mip_job *m,
+			  struct sim_errs *e)
+{
+	struct field sg[MIP_MAX_OPT], st[MIP_MAX_OPT];
+	size_t ng = split_list(fg, sg), nt = split_list(ft, st);
+
+	if (ng > MIP_MAX_OPT) {
+		report(e, l->no, fg->col, "gpus", "more than %d options", MIP_MAX_OPT);
+		return false;
+	}
+	if (nt != ng) {
+		report(e, l->no, ft->col, "tput", "%zu%s rates for %zu GPU options", nt,
+		       nt > MIP_MAX_OPT ? " or more" : "", ng);
+		return false;
+	}
+	m->nopt = (unsigned int)ng;
+	for (size_t o = 0; o < ng; o++) {
+		int64_t g;
+
+		if (parse_int(l, &sg[o], "gpus", &g, e) ||
+		    parse_num(l, &st[o], "tput", &m->tput[o], e))
+			return false;
+		if (g < 1 || g > gpus) {
+			report(e, l->no, sg[o].col, "gpus",
+			       "%lld is not between 1 and the cluster's %lld GPUs",
+			       (long long)g, (long long)gpus);
+			return false;
+		}
+		if (o && (unsigned int)g <= m->gpus[o - 1]) {
+			report(e, l->no, sg[o].col, "gpus", "options must increase");
+			return false;
+		}
+		if (!(m->tput[o] >= 1e-6 && m->tput[o] <= 1e12)) {
+			report(e, l->no, st[o].col, "tput", "must be in [1e-6, 1e12]");
+			return false;
+		}
+		m->gpus[o] = (unsigned int)g;
+	}
+	return true;
+}
+
+int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
+			struct sim_mip_trace *t, struct sim_errs *e)
+{
+	struct line l;
+	struct sim_mip_job *jobs = NULL;
+	struct job_pos *pos_of = NULL;
+	size_t pos = 0, idx[M_NCOLS], ncols, n = 0, cap = 0, pcap = 0;
+	unsigned int before = e->count;
+	int ret = -EINVAL;
+
+	memset(t, 0, sizeof(*t));
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) ||
+	    parse_header(&l, mip_cols, M_NCOLS, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		struct sim_mip_job j = { 0 };
+		const struct field *f;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (parse_int(&l, &l.f[idx[M_JOB_ID]], "job_id", &j.id, e))
+			continue;
+		f = &l.f[idx[M_SUBMIT]];
+		if (parse_num(&l, f, "submit_time", &j.submit, e))
+			continue;
+		if (!(j.submit >= 0 && j.submit <= 1e15)) {
+			report(e, l.no, f->col, "submit_time", "must be in [0, 1e15]");
+			continue;
+		}
+		f = &l.f[idx[M_WORK]];
+		if (parse_num(&l, f, "work", &j.work, e))
+			continue;
+		if (!(j.work >= 1e-6 && j.work <= 1e15)) {
+			report(e, l.no, f->col, "work", "must be in [1e-6, 1e15]");
+			continue;
+		}
+		if (!parse_options(&l, &l.f[idx[M_GPUS]], &l.f[idx[M_TPUT]], gpus, &j.m, e))
+			continue;
+		j.m.remaining = j.work;
+		j.m.running = false;
+		if (grow((void **)&jobs, &cap, n + 1, sizeof(*jobs)) ||
+		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		j.seq = n;
+		jobs[n] = j;
+		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[M_JOB_ID]].col, n };
+		n++;
+	}
+	if (n == 0 && e->count == before) {
+		report(e, l.no + 1, 1, "trace", "no jobs");
+		goto out;
+	}
+	if (n > 1) {
+		qsort(pos_of, n, sizeof(*pos_of), cmp_id);
+		for (size_t i = 1; i < n; i++)
+			if (pos_of[i].id == pos_of[i - 1].id)
+				report(e, pos_of[i].line, pos_of[i].col, "job_id",
+				       "duplicate of line %zu", pos_of[i - 1].line);
+	}
+	if (e->count != before)
+		goto out;
+	qsort(jobs, n, sizeof(*jobs), cmp_mip_submit);
+	t->jobs = jobs;
+	t->n = n;
+	jobs = NULL;
+	ret = 0;
+out:
+	free(jobs);
+	free(pos_of);
+	return ret;
+}
+
+void sim_mip_trace_free(struct sim_mip_trace *t)
+{
+	free(t->jobs);
+	t->jobs = NULL;
+	t->n = 0;
+}
+
+/* A finite number in [lo, hi] (lo itself allowed only if lo_ok). */
+static bool num_in(const struct line *l, const struct field *f, const char *name,
+		   double lo, bool lo_ok, double hi, double *out, struct sim_errs *e)
+{
+	if (parse_num(l, f, name, out, e))
+		return false;
+	if (!((lo_ok ? *out >= lo : *out > lo) && *out <= hi)) {
+		report(e, l->no, f->col, name, "must be in %s%g, %g]", lo_ok ? "[" : "(",
+		       lo, hi);
+		return false;
+	}
+	return true;
+}
+
+int sim_parse_dike_model(const char *buf, size_t len, struct dike_layer *layers,
+			 unsigned int *n, struct sim_errs *e)
+{
+	static const char *const cols[] = { "layer", "type", "params" };
+	struct line l;
+	size_t pos = 0, idx[3], ncols;
+	unsigned int before = e->count, cnt = 0;
+	double total = 0;
+
+	*n = 0;
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 3, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		const struct field *f;
+		struct dike_layer ly;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (cnt >= DIKE_MAX_LAYERS) {
+			report(e, l.no, 1, "layer", "more than %d layers", DIKE_MAX_LAYERS);
+			return -EINVAL;
+		}
+		f = &l.f[idx[1]];
+		if (field_is(f, "conv")) {
+			ly.type = DIKE_CONV;
+		} else if (field_is(f, "fc")) {
+			ly.type = DIKE_FC;
+		} else if (field_is(f, "other")) {
+			ly.type = DIKE_OTHER;
+		} else {
+			report(e, l.no, f->col, "type", "'%.*s' is not conv, fc or other",
+			       (int)(f->len > 40 ? 40 : f->len), f->p);
+			continue;
+		}
+		if (!num_in(&l, &l.f[idx[2]], "params", 0, true, 1e13, &ly.params, e))
+			continue;
+		total += ly.params;
+		layers[cnt++] = ly;
+	}
+	if (cnt == 0 && e->count == before)
+		report(e, l.no + 1, 1, "model", "no layers");
+	else if (!(total > 0) && e->count == before)
+		report(e, l.no + 1, 1, "params", "the model has no parameters");
+	if (e->count != before)
+		return -EINVAL;
+	*n = cnt;
+	return 0;
+}
+
+int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
+			 unsigned int *n, struct sim_errs *e)
+{
+	static const char *const cols[] = {
+		"host", "gpus", "gpu_flops", "cores", "sum_rate", "nic_bytes_per_s",
+	};
+	struct line l;
+	size_t pos = 0, idx[6], ncols;
+	unsigned int before = e->count, cnt = 0;
+	int64_t gpus = 0;
+
+	*n = 0;
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 6, idx, e))
+		return -EINVAL;
+	ncols = l.nf;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		const struct field *f;
+		struct dike_host x;
+		int64_t g, c;
+
+		if (!row_shape_ok(&l, ncols, e))
+			continue;
+		if (cnt >= DIKE_MAX_HOSTS) {
+			report(e, l.no, 1, "host", "more than %d hosts", DIKE_MAX_HOSTS);
+			return -EINVAL;
+		}
+		f = &l.f[idx[1]];
+		if (parse_int(&l, f, "gpus", &g, e))
+			continue;
+		if (g > 1024) {
+			report(e, l.no, f->col, "gpus", "more than 1024");
+			continue;
+		}
+		f = &l.f[idx[3]];
+		if (parse_int(&l, f, "cores", &c, e))
+			continue;
+		if (c < 1 || c > 1000000) {
+			report(e, l.no, f->col, "cores", "must be in [1, 1000000]");
+			continue;
+		}
+		if (!num_in(&l, &l.f[idx[2]], "gpu_flops", 0, false, 1e18, &x.gpu_flops, e) ||
+		    !num_in(&l, &l.f[idx[4]], "sum_rate", 0, false, 1e15, &x.sum_rate, e) ||
+		    !num_in(&l, &l.f[idx[5]], "nic_bytes_per_s", 0, false, 1e15, &x.nic_bps,
+			    e))
+			continue;
+		x.gpus = (unsigned int)g;
+		x.cores = (unsigned int)c;
+		gpus += g;
+		h[cnt++] = x;
+	}
+	if (cnt == 0 && e->count == before)
+		report(e, l.no + 1, 1, "hosts", "no hosts");
+	else if (gpus == 0 && e->count == before)
+		report(e, l.no + 1, 1, "gpus", "no host has a GPU");
+	if (e->count != before)
+		return -EINVAL;
+	*n = cnt;
+	return 0;
+}

@@ -2,6 +2,9 @@
 /*
  * Dike harness: dike_search() against dike_exhaustive() on the nine CNN
  * profiles (a fixed heterogeneous 4-host cluster) and on random instances.
+ * --export DIR writes the profiles and the cluster as spare-sim dike input:
+ * model-NAME.csv, hosts.csv, and models.csv (name,flops_per_sample,batch,
+ * bytes_per_param), every number exactly (%.17g).
  */
 #include <getopt.h>
 #include <math.h>
@@ -46,14 +49,52 @@ static void dike_bench_random(struct bench_rng *r, struct dike_model *m,
 	m->bytes_per_param = 4;
 }
 
+static int export_profiles(const char *dir)
+{
+	static const char *const type[] = { "conv", "fc", "other" };
+	FILE *f = bench_open(dir, "hosts.csv"), *l;
+	char name[96];
+
+	if (!f)
+		return -1;
+	fprintf(f, "host,gpus,gpu_flops,cores,sum_rate,nic_bytes_per_s\n");
+	for (int k = 0; k < 4; k++)
+		fprintf(f, "%d,%u,%.17g,%u,%.17g,%.17g\n", k, dike_bench_hosts[k].gpus,
+			dike_bench_hosts[k].gpu_flops, dike_bench_hosts[k].cores,
+			dike_bench_hosts[k].sum_rate, dike_bench_hosts[k].nic_bps);
+	if (fclose(f))
+		return -1;
+	f = bench_open(dir, "models.csv");
+	if (!f)
+		return -1;
+	fprintf(f, "name,flops_per_sample,batch,bytes_per_param\n");
+	for (int i = 0; i < DIKE_NPROFILES; i++) {
+		const struct dike_profile *pr = &dike_profiles[i];
+
+		fprintf(f, "%s,%.17g,1024,4\n", pr->name, pr->flops_per_sample);
+		snprintf(name, sizeof(name), "model-%s.csv", pr->name);
+		l = bench_open(dir, name);
+		if (!l)
+			return -1;
+		fprintf(l, "layer,type,params\n");
+		for (unsigned int j = 0; j < pr->nlayers; j++)
+			fprintf(l, "%u,%s,%.17g\n", j, type[pr->layers[j].type],
+				pr->layers[j].params);
+		if (fclose(l))
+			return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 int bench_dike(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "instances", required_argument, NULL, 'i' },
+		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
+	const char *out = NULL, *exp_dir = NULL;
 	int inst = 1000, c, below = 0;
 	double sum_ratio = 0, min_ratio = 1, prof_min = 1;
 	FILE *csv, *js;
@@ -63,11 +104,16 @@ int bench_dike(int argc, char **argv)
 			out = optarg;
 		else if (c == 'i')
 			inst = atoi(optarg);
+		else if (c == 'e')
+			exp_dir = optarg;
 		else
 			return 2;
 	}
+	if (exp_dir)
+		return export_profiles(exp_dir) ? 1 : 0;
 	if (!out || inst <= 0) {
-		fprintf(stderr, "usage: spare-sched-bench dike --out DIR [--instances N]\n");
+		fprintf(stderr, "usage: spare-sched-bench dike --out DIR [--instances N] "
+			"[--export DIR]\n");
 		return 2;
 	}
 	csv = bench_open(out, "dike_profiles.csv");

@@ -7,6 +7,8 @@
  * mip-sim: an event-driven elastic cluster (128 GPUs, Poisson arrivals,
  *   re-allocation at every arrival and completion) under greedy FIFO and
  *   under the MIP allocator: queueing time and progress per GPU-hour.
+ *   --export DIR writes each seed's jobs as a spare-sim mip trace
+ *   (trace-SEED.csv, every number exactly: %.17g).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +24,7 @@
 
 struct opts {
 	const char *out;
+	const char *export;
 	int seeds;
 	int instances;
 	int jobs;
@@ -38,6 +41,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "interarrival", required_argument, NULL, 'a' },
 		{ "solver", required_argument, NULL, 'S' },
+		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -45,6 +49,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc - 1, argv + 1, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out = optarg; break;
+		case 'e': o->export = optarg; break;
 		case 's': o->seeds = atoi(optarg); break;
 		case 'i': o->instances = atoi(optarg); break;
 		case 'j': o->jobs = atoi(optarg); break;
@@ -169,6 +174,29 @@ static int decide(const struct opts *o)
 	return failed ? 1 : 0;
 }
 
+/* The jobs of one seed as a spare-sim mip trace (Documentation/sched.md). */
+static int export_seed(const char *dir, int seed, const struct simjob *j, int n)
+{
+	char name[64];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "trace-%d.csv", seed);
+	f = bench_open(dir, name);
+	if (!f)
+		return -1;
+	fprintf(f, "job_id,submit_time,work,gpus,tput\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%d,%.17g,%.17g,", i, j[i].arrive, j[i].work);
+		for (unsigned int o = 0; o < j[i].m.nopt; o++)
+			fprintf(f, "%s%u", o ? ";" : "", j[i].m.gpus[o]);
+		fputc(',', f);
+		for (unsigned int o = 0; o < j[i].m.nopt; o++)
+			fprintf(f, "%s%.17g", o ? ";" : "", j[i].m.tput[o]);
+		fputc('\n', f);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 struct simres {
 	double mean_queue, mean_jct, efficiency, makespan, decide_s;
 	long decisions;
@@ -198,6 +226,10 @@ static int simulate(const struct opts *o, int seed, int policy,
 		jobs[i].arrive = t;
 		jobs[i].alloc = MIP_NONE;
 		jobs[i].start = -1;
+	}
+	if (policy == 0 && o->export && export_seed(o->export, seed, jobs, n)) {
+		rc = -EIO;
+		goto out;
 	}
 	memset(res, 0, sizeof(*res));
 	while (done < n) {
@@ -338,7 +370,8 @@ int bench_mip(int argc, char **argv)
 
 	if (parse(argc, argv, &o)) {
 		fprintf(stderr, "usage: spare-sched-bench mip-decide|mip-sim --out DIR "
-			"[--instances N] [--seeds N] [--jobs N] [--interarrival S] [--solver lp|dp]\n");
+			"[--instances N] [--seeds N] [--jobs N] [--interarrival S]\n"
+			"       [--solver lp|dp] [--export DIR]\n");
 		return 2;
 	}
 	return !strcmp(argv[1], "mip-decide") ? decide(&o) : sim(&o);
