@@ -279,6 +279,59 @@ static int write_outputs(const char *out, const char *const *names, char *const 
 	return 0;
 }
 
+/*
+ * A command's two CSV files, built in memory so that a run that fails
+ * writes nothing, then written with summary.json by mem_out_write().
+ */
+struct mem_out {
+	FILE	*f[2];
+	char	*buf[2];
+	size_t	len[2];
+};
+
+static int mem_out_open(struct mem_out *m)
+{
+	m->f[0] = open_memstream(&m->buf[0], &m->len[0]);
+	m->f[1] = open_memstream(&m->buf[1], &m->len[1]);
+	return m->f[0] && m->f[1] ? 0 : -1;
+}
+
+/* Ends the run that wrote into @m: 0, or 1 with the reason printed when
+ * the run (@ret, -errno) or a stream failed. */
+static int mem_out_close(struct mem_out *m, int ret)
+{
+	int bad = 0;
+
+	for (int k = 0; k < 2; k++) {
+		if (m->f[k] && fclose(m->f[k]))
+			bad = 1;
+		m->f[k] = NULL;
+	}
+	if (!ret && !bad)
+		return 0;
+	fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+	return 1;
+}
+
+static int mem_out_write(const struct mem_out *m, const char *dir, const char *name0,
+			 const char *name1, char *json)
+{
+	const char *const names[3] = { name0, name1, "summary.json" };
+	char *const bufs[3] = { m->buf[0], m->buf[1], json };
+	const size_t lens[3] = { m->len[0], m->len[1], strlen(json) };
+
+	return write_outputs(dir, names, bufs, lens);
+}
+
+static void mem_out_free(struct mem_out *m)
+{
+	for (int k = 0; k < 2; k++) {
+		if (m->f[k])
+			fclose(m->f[k]);
+		free(m->buf[k]);
+	}
+}
+
 static int cmd_flowcon(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -299,9 +352,8 @@ static int cmd_flowcon(int argc, char **argv)
 	struct sim_trace trace = { 0 };
 	struct sim_loss *loss = NULL;
 	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
-	char *jbuf = NULL, *sbuf = NULL, *json = NULL;
-	size_t jlen = 0, slen = 0;
-	FILE *jf = NULL, *sf = NULL;
+	struct mem_out mo = { 0 };
+	char *json = NULL;
 	int64_t v;
 	double d;
 	int c, ret, rc = EXIT_BAD_INPUT;
@@ -360,39 +412,20 @@ static int cmd_flowcon(int argc, char **argv)
 		goto out;
 
 	rc = 1;
-	jf = open_memstream(&jbuf, &jlen);
-	sf = open_memstream(&sbuf, &slen);
-	if (!jf || !sf)
+	if (mem_out_open(&mo))
 		goto out;
-	fputs("t_s,job_id,share_cores,watched\n", sf);
-	ret = sim_flowcon_run(&trace, loss, &o, jf, sf, &sum);
-	if (fclose(jf) | fclose(sf) || ret) {
-		jf = sf = NULL;
-		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+	fputs("t_s,job_id,share_cores,watched\n", mo.f[1]);
+	ret = sim_flowcon_run(&trace, loss, &o, mo.f[0], mo.f[1], &sum);
+	if (mem_out_close(&mo, ret))
 		goto out;
-	}
-	jf = sf = NULL;
 	json = sim_flowcon_json(&o, &sum);
-	if (!json)
+	if (!json || mem_out_write(&mo, out, "job.csv", "shares.csv", json))
 		goto out;
-	{
-		static const char *const names[3] = { "job.csv", "shares.csv", "summary.json" };
-		char *bufs[3] = { jbuf, sbuf, json };
-		size_t lens[3] = { jlen, slen, strlen(json) };
-
-		if (write_outputs(out, names, bufs, lens))
-			goto out;
-	}
 	printf("%s: %zu jobs on %g cores, average JCT %.2f s, makespan %.2f s, %zu watched\n",
 	       sched, sum.jobs, o.cores, sum.avg_jct, sum.makespan, sum.watched);
 	rc = 0;
 out:
-	if (jf)
-		fclose(jf);
-	if (sf)
-		fclose(sf);
-	free(jbuf);
-	free(sbuf);
+	mem_out_free(&mo);
 	free(json);
 	free(loss);
 	sim_trace_free(&trace);
@@ -420,9 +453,8 @@ static int cmd_specon(int argc, char **argv)
 	struct sim_trace trace = { 0 };
 	struct sim_loss *loss = NULL;
 	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
-	char *jbuf = NULL, *mbuf = NULL, *json = NULL;
-	size_t jlen = 0, mlen = 0;
-	FILE *jf = NULL, *mf = NULL;
+	struct mem_out mo = { 0 };
+	char *json = NULL;
 	int64_t v;
 	int c, ret, rc;
 
@@ -488,40 +520,21 @@ static int cmd_specon(int argc, char **argv)
 		goto out;
 
 	rc = 1;
-	jf = open_memstream(&jbuf, &jlen);
-	mf = open_memstream(&mbuf, &mlen);
-	if (!jf || !mf)
+	if (mem_out_open(&mo))
 		goto out;
-	fputs("t_s,job_id,from,to,modelled_gain_s\n", mf);
-	ret = sim_specon_run(&trace, loss, &o, jf, mf, &sum);
-	if (fclose(jf) | fclose(mf) || ret) {
-		jf = mf = NULL;
-		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+	fputs("t_s,job_id,from,to,modelled_gain_s\n", mo.f[1]);
+	ret = sim_specon_run(&trace, loss, &o, mo.f[0], mo.f[1], &sum);
+	if (mem_out_close(&mo, ret))
 		goto out;
-	}
-	jf = mf = NULL;
 	json = sim_specon_json(&o, &sum);
-	if (!json)
+	if (!json || mem_out_write(&mo, out, "job.csv", "moves.csv", json))
 		goto out;
-	{
-		static const char *const names[3] = { "job.csv", "moves.csv", "summary.json" };
-		char *bufs[3] = { jbuf, mbuf, json };
-		size_t lens[3] = { jlen, mlen, strlen(json) };
-
-		if (write_outputs(out, names, bufs, lens))
-			goto out;
-	}
 	printf("%s: %zu jobs on %u x %g cores, average JCT %.2f s, makespan %.2f s, %llu moves\n",
 	       sched, sum.jobs, o.hosts, o.cores, sum.avg_jct, sum.makespan,
 	       (unsigned long long)sum.moves);
 	rc = 0;
 out:
-	if (jf)
-		fclose(jf);
-	if (mf)
-		fclose(mf);
-	free(jbuf);
-	free(mbuf);
+	mem_out_free(&mo);
 	free(json);
 	free(loss);
 	sim_trace_free(&trace);
@@ -546,9 +559,9 @@ static int cmd_mip(int argc, char **argv)
 	struct sim_errs e = { .out = stderr };
 	const char *trace_path = NULL, *sched = NULL, *solver = "lp", *out = NULL;
 	enum sim_mip_policy p;
-	char *buf, *jbuf = NULL, *abuf = NULL, *json = NULL;
-	size_t len, jlen = 0, alen = 0;
-	FILE *jf = NULL, *af = NULL;
+	struct mem_out mo = { 0 };
+	char *buf, *json = NULL;
+	size_t len;
 	int64_t gpus = 0;
 	int c, ret, rc;
 
@@ -598,28 +611,14 @@ static int cmd_mip(int argc, char **argv)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
 
 	rc = 1;
-	jf = open_memstream(&jbuf, &jlen);
-	af = open_memstream(&abuf, &alen);
-	if (!jf || !af)
+	if (mem_out_open(&mo))
 		goto out;
-	ret = sim_mip_run(&trace, (unsigned int)gpus, p, epoch, jf, af, &sum);
-	if (fclose(jf) | fclose(af) || ret) {
-		jf = af = NULL;
-		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+	ret = sim_mip_run(&trace, (unsigned int)gpus, p, epoch, mo.f[0], mo.f[1], &sum);
+	if (mem_out_close(&mo, ret))
 		goto out;
-	}
-	jf = af = NULL;
 	json = sim_mip_json((unsigned int)gpus, p, epoch, &sum);
-	if (!json)
+	if (!json || mem_out_write(&mo, out, "job.csv", "alloc.csv", json))
 		goto out;
-	{
-		static const char *const names[3] = { "job.csv", "alloc.csv", "summary.json" };
-		char *bufs[3] = { jbuf, abuf, json };
-		size_t lens[3] = { jlen, alen, strlen(json) };
-
-		if (write_outputs(out, names, bufs, lens))
-			goto out;
-	}
 	printf("%s: %zu jobs on %lld GPUs, mean queueing %.1f s, mean JCT %.1f s, "
 	       "efficiency %.1f work/GPU-h, %llu decisions, %.6f s each\n",
 	       sched, sum.jobs, (long long)gpus, sum.mean_queue, sum.mean_jct,
@@ -627,12 +626,7 @@ static int cmd_mip(int argc, char **argv)
 	       sum.decisions ? sum.decide_s / (double)sum.decisions : 0);
 	rc = 0;
 out:
-	if (jf)
-		fclose(jf);
-	if (af)
-		fclose(af);
-	free(jbuf);
-	free(abuf);
+	mem_out_free(&mo);
 	free(json);
 	sim_mip_trace_free(&trace);
 	return rc;
@@ -659,11 +653,11 @@ static int cmd_dike(int argc, char **argv)
 	struct dike_cost cost, co;
 	struct sim_errs e = { .out = stderr };
 	const char *model_path = NULL, *hosts_path = NULL, *out = NULL;
-	char *buf, *pbuf = NULL, *qbuf = NULL, *json = NULL;
-	size_t len, plen = 0, qlen = 0;
+	struct mem_out mo = { 0 };
+	char *buf, *json = NULL;
+	size_t len;
 	unsigned int nhosts = 0, max_parts = 4;
 	bool exhaustive = false;
-	FILE *pf = NULL, *qf = NULL;
 	int64_t v;
 	int c, ret, rc;
 
@@ -736,27 +730,13 @@ static int cmd_dike(int argc, char **argv)
 	}
 
 	rc = 1;
-	pf = open_memstream(&pbuf, &plen);
-	qf = open_memstream(&qbuf, &qlen);
-	if (!pf || !qf)
+	if (mem_out_open(&mo))
 		goto out;
 	ret = sim_dike_write(&m, hosts, nhosts, max_parts, &p, &cost,
-			     exhaustive ? &co : NULL, pf, qf, &json);
-	if (fclose(pf) | fclose(qf) || ret) {
-		pf = qf = NULL;
+			     exhaustive ? &co : NULL, mo.f[0], mo.f[1], &json);
+	if (mem_out_close(&mo, ret) ||
+	    mem_out_write(&mo, out, "placement.csv", "partitions.csv", json))
 		goto out;
-	}
-	pf = qf = NULL;
-	{
-		static const char *const names[3] = {
-			"placement.csv", "partitions.csv", "summary.json",
-		};
-		char *bufs[3] = { pbuf, qbuf, json };
-		size_t lens[3] = { plen, qlen, strlen(json) };
-
-		if (write_outputs(out, names, bufs, lens))
-			goto out;
-	}
 	printf("dike: %u layers on %u hosts: %.3f samples/s", m.nlayers, nhosts,
 	       cost.throughput);
 	if (exhaustive)
@@ -764,12 +744,7 @@ static int cmd_dike(int argc, char **argv)
 	printf(", %u partitions\n", p.nparts);
 	rc = 0;
 out:
-	if (pf)
-		fclose(pf);
-	if (qf)
-		fclose(qf);
-	free(pbuf);
-	free(qbuf);
+	mem_out_free(&mo);
 	free(json);
 	return rc;
 }
@@ -823,10 +798,10 @@ int spare_sim_main(int argc, char **argv)
 	enum tir_schedule s;
 	double promote = 0;
 	bool faithful = false;
-	char *buf = NULL, *jbuf = NULL, *cbuf = NULL, *json = NULL, *end;
-	size_t len, jlen = 0, clen = 0;
+	struct mem_out mo = { 0 };
+	char *buf = NULL, *json = NULL, *end;
+	size_t len;
 	int64_t *gdur = NULL;
-	FILE *jf = NULL, *cf = NULL;
 	int c, ret, rc = EXIT_BAD_INPUT;
 
 	optind = 0;	/* callable more than once (the unit tests do) */
@@ -920,40 +895,19 @@ int spare_sim_main(int argc, char **argv)
 	}
 
 	rc = 1;
-	jf = open_memstream(&jbuf, &jlen);
-	cf = open_memstream(&cbuf, &clen);
-	if (!jf || !cf)
+	if (mem_out_open(&mo))
 		goto out;
-	ret = sim_run(&spec, &trace, &cfg, jf, cf, &sum);
-	if (fclose(jf) | fclose(cf) || ret) {
-		jf = cf = NULL;
-		fprintf(stderr, "spare-sim: simulation failed: %s\n", strerror(ret ? -ret : EIO));
+	ret = sim_run(&spec, &trace, &cfg, mo.f[0], mo.f[1], &sum);
+	if (mem_out_close(&mo, ret))
 		goto out;
-	}
-	jf = cf = NULL;
 	json = sim_summary_json(&cfg, &sum);
-	if (!json)
+	if (!json || mem_out_write(&mo, out, "job.csv", "cluster.csv", json))
 		goto out;
-	if (mkdir(out, 0777) && errno != EEXIST) {
-		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(errno));
-		goto out;
-	}
-	if ((ret = write_file(out, "job.csv", jbuf, jlen)) ||
-	    (ret = write_file(out, "cluster.csv", cbuf, clen)) ||
-	    (ret = write_file(out, "summary.json", json, strlen(json)))) {
-		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(-ret));
-		goto out;
-	}
 	printf("%s: %zu jobs, average JCT %.2f s, makespan %lld s\n",
 	       tir_schedule_name(s), sum.jobs, sum.avg_jct, (long long)sum.makespan);
 	rc = 0;
 out:
-	if (jf)
-		fclose(jf);
-	if (cf)
-		fclose(cf);
-	free(jbuf);
-	free(cbuf);
+	mem_out_free(&mo);
 	free(json);
 	free(gdur);
 	free(g.table);
