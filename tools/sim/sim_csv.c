@@ -237,6 +237,27 @@ static int cmp_id(const void *pa, const void *pb)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/*
+ * What every trace reader checks once all rows are read: a trace without
+ * jobs (reported at @end_line, after the last line, when no other error
+ * explains it), and each job_id seen twice, at the later line.
+ */
+static void trace_end_checks(struct sim_errs *e, unsigned int before, size_t end_line,
+			     struct job_pos *pos_of, size_t n)
+{
+	if (n == 0 && e->count == before) {
+		report(e, end_line, 1, "trace", "no jobs");
+		return;
+	}
+	if (n < 2)
+		return;
+	qsort(pos_of, n, sizeof(*pos_of), cmp_id);
+	for (size_t i = 1; i < n; i++)
+		if (pos_of[i].id == pos_of[i - 1].id)
+			report(e, pos_of[i].line, pos_of[i].col, "job_id",
+			       "duplicate of line %zu", pos_of[i - 1].line);
+}
+
 /* Submission order; ties in trace order (id holds the row index here). */
 static int cmp_submit(const void *pa, const void *pb)
 {
@@ -340,17 +361,7 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[T_JOB_ID]].col, n };
 		n++;
 	}
-	if (n == 0 && e->count == before) {
-		report(e, l.no + 1, 1, "trace", "no jobs");
-		goto out;
-	}
-	if (n > 1) {
-		qsort(pos_of, n, sizeof(*pos_of), cmp_id);
-		for (size_t i = 1; i < n; i++)
-			if (pos_of[i].id == pos_of[i - 1].id)
-				report(e, pos_of[i].line, pos_of[i].col, "job_id",
-				       "duplicate of line %zu", pos_of[i - 1].line);
-	}
+	trace_end_checks(e, before, l.no + 1, pos_of, n);
 	if (e->count != before)
 		goto out;
 	qsort(jobs, n, sizeof(*jobs), cmp_submit);
@@ -663,17 +674,7 @@ int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[M_JOB_ID]].col, n };
 		n++;
 	}
-	if (n == 0 && e->count == before) {
-		report(e, l.no + 1, 1, "trace", "no jobs");
-		goto out;
-	}
-	if (n > 1) {
-		qsort(pos_of, n, sizeof(*pos_of), cmp_id);
-		for (size_t i = 1; i < n; i++)
-			if (pos_of[i].id == pos_of[i - 1].id)
-				report(e, pos_of[i].line, pos_of[i].col, "job_id",
-				       "duplicate of line %zu", pos_of[i - 1].line);
-	}
+	trace_end_checks(e, before, l.no + 1, pos_of, n);
 	if (e->count != before)
 		goto out;
 	qsort(jobs, n, sizeof(*jobs), cmp_mip_submit);

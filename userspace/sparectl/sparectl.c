@@ -760,32 +760,36 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 			break;
 		}
 		for (i = 0; i < r.nd; i++) {
-			uint64_t left = expiry[i] > now ? expiry[i] - now : 0;
+			/* when donor i is due: renew-before (or a third of its
+			 * lease) before its newest grant ends; 0 before the first */
 			uint64_t margin = before ? before : lease[i] / 3;
+			uint64_t due = expiry[i] > margin ? expiry[i] - margin : 0;
 
-			if (!r.count[i] || (expiry[i] && left > margin)) {
-				if (r.count[i] && expiry[i] - margin < next)
-					next = expiry[i] - margin;
+			if (!r.count[i])
 				continue;
-			}
-			if (renew_donor(c, name, &r, i, &g)) {
-				failed++;
-				if (expiry[i] && !left && !warned[i]) {
-					log_err("device %s: the grants for %s have expired: a copy "
-						"mapped there again will be refused", name, r.addr[i]);
-					warned[i] = true;
+			if (due <= now) {
+				if (renew_donor(c, name, &r, i, &g)) {
+					/* retried at the next interval */
+					failed++;
+					if (expiry[i] && expiry[i] <= now && !warned[i]) {
+						log_err("device %s: the grants for %s have expired: a "
+							"copy mapped there again will be refused",
+							name, r.addr[i]);
+						warned[i] = true;
+					}
+					continue;
 				}
-				continue;
+				expiry[i] = le64toh(g.expiry);
+				lease[i] = expiry[i] > le64toh(g.not_before) ?
+					   expiry[i] - le64toh(g.not_before) : 0;
+				warned[i] = false;
+				log_info("device %s: %u slab copies on %s renewed until %llu",
+					 name, r.count[i], r.addr[i], (unsigned long long)expiry[i]);
+				margin = before ? before : lease[i] / 3;
+				due = expiry[i] > margin ? expiry[i] - margin : 0;
 			}
-			expiry[i] = le64toh(g.expiry);
-			lease[i] = expiry[i] > le64toh(g.not_before) ?
-				   expiry[i] - le64toh(g.not_before) : 0;
-			warned[i] = false;
-			log_info("device %s: %u slab copies on %s renewed until %llu",
-				 name, r.count[i], r.addr[i], (unsigned long long)expiry[i]);
-			margin = before ? before : lease[i] / 3;
-			if (expiry[i] - margin < next)
-				next = expiry[i] - margin;
+			if (due < next)
+				next = due;
 		}
 		sodium_memzero(&g, sizeof(g));
 		if (!rounds++)
@@ -797,8 +801,6 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 			ret = failed ? 1 : 0;
 			break;
 		}
-		if (failed && next > now + interval)
-			next = now + interval;
 		while (!monitor_stop && (uint64_t)time(NULL) < next)
 			sleep(1);
 		if (monitor_stop) {
