@@ -39,7 +39,7 @@
 #define SPARE_MAX_GRANTS	1024	/* grants one device holds */
 #define SPARE_MAX_IO_BYTES	(SPARE_MAX_SEGS * SPARE_PAGE_SIZE)
 #define SPARE_MAX_EXTENTS	2	/* a request spans at most two slabs */
-#define SPARE_MAX_OPS		(SPARE_MAX_EXTENTS * SPARE_MAX_REPLICAS)
+#define SPARE_MAX_OPS		(SPARE_MAX_EXTENTS * SPARE_MAX_SLOTS)
 #define SPARE_CTRL_RECVS	32	/* control receive buffers posted */
 #define SPARE_CTRL_SENDS	16	/* control sends outstanding */
 #define SPARE_MAPS_INFLIGHT	8	/* MAP requests awaiting MAPPED */
@@ -59,7 +59,9 @@
 #define SPARE_REDRIVE_DELAY_MAX_MS 500
 #define SPARE_REDRIVE_MAX	4096
 #define SPARE_IO_LOSS_TMO_MS	20000	/* give up on a write with no target */
-#define SPARE_RESYNC_PAGES	16	/* pages per resync chunk */
+#define SPARE_RESYNC_PAGES	16	/* bounce blocks (one SGE each) */
+#define SPARE_RESYNC_ORDER	2	/* a block is 2^order pages */
+#define SPARE_RESYNC_MAX	(SPARE_RESYNC_PAGES << SPARE_RESYNC_ORDER)
 #define SPARE_ACK_TIMEOUT	16	/* 4.096us << 16 = 268 ms per try */
 #define SPARE_ASYNC_COPY_PAGES	1024	/* async backup copies in flight (4 MiB) */
 
@@ -118,6 +120,8 @@ struct spare_donor_stats {
 	atomic64_t evictions;
 	atomic64_t bad_msgs;
 	atomic64_t maps_refused;
+	atomic64_t moves;		/* evicted copies moved to another donor */
+	atomic64_t moves_short;		/* ... cut short by the EVICT deadline */
 };
 
 struct spare_donor {
@@ -156,6 +160,9 @@ struct spare_donor {
 	u32 grant_gen, grants_sent;
 	u64 grant_token;		/* MAP names this grant; 0: none */
 	unsigned long *evict_pending;	/* slabs the donor asked back */
+	unsigned long *evict_at;	/* [nr_slabs]: jiffies the EVICT came */
+	struct spare_move *moves;	/* [nr_slabs]: evict_work's moves */
+	u32 evict_deadline_ms;		/* the donor's grace period (EVICT) */
 	unsigned long *activity_pending; /* slabs the donor asked about */
 	spinlock_t pending_lock;
 	struct spare_donor_stats stats;
@@ -255,7 +262,7 @@ struct spare_dev {
 	/* spare_resync.c: refilling copies mapped again after a failure */
 	struct delayed_work resync_work;
 	bool resync_stop;
-	struct page *resync_pages[SPARE_RESYNC_PAGES];	/* bounce buffer */
+	struct page *resync_pages[SPARE_RESYNC_PAGES];	/* bounce blocks */
 };
 
 struct spare_grant_slot {
@@ -299,7 +306,7 @@ struct spare_cmd {
 	unsigned int nr_ext;
 	unsigned int nr_ops;
 	struct spare_extent ext[SPARE_MAX_EXTENTS];
-	u32 gens[SPARE_MAX_EXTENTS][SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_EXTENTS][SPARE_MAX_SLOTS];
 	u32 targets[SPARE_MAX_EXTENTS];	/* write: copies written */
 	bool began[SPARE_MAX_EXTENTS];	/* write_begin done on this extent */
 	bool zero[SPARE_MAX_EXTENTS];	/* read: never written, no copy */
@@ -409,6 +416,7 @@ const char *spare_donor_state_name(int state);
 int spare_resync_init(struct spare_dev *dev);
 void spare_resync_stop(struct spare_dev *dev);
 void spare_resync_kick(struct spare_dev *dev);
+void spare_resync_kick_now(struct spare_dev *dev);
 
 /* spare_backup.c */
 int spare_backup_open(struct spare_dev *dev);

@@ -214,7 +214,11 @@ static struct spare_op *cmd_new_op(struct spare_cmd *cmd, unsigned int ext,
 static struct spare_queue *copy_queue(struct spare_dev *dev, u32 donor,
 				      int hctx, bool *wait)
 {
-	struct spare_queue *q = spare_data_queue(&dev->donors[donor], hctx);
+	struct spare_queue *q;
+
+	if (donor >= dev->cfg.nr_donors)
+		return NULL;		/* a spare slot: no copy there */
+	q = spare_data_queue(&dev->donors[donor], hctx);
 
 	if (IS_ERR(q)) {
 		*wait = true;
@@ -228,7 +232,8 @@ static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
 			       int hctx)
 {
 	struct spare_slab_map *map = &dev->map;
-	struct spare_queue *qs[SPARE_MAX_REPLICAS];
+	struct spare_queue *qs[SPARE_MAX_SLOTS];
+	u32 donors[SPARE_MAX_SLOTS];
 	unsigned int e;
 	bool wait = false;
 	u32 c;
@@ -240,13 +245,15 @@ static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
 		u32 mapped = 0;
 
 		spin_lock_irqsave(&slab->lock, flags);
-		for (c = 0; c < map->nr_copies; c++)
+		for (c = 0; c < map->nr_slots; c++) {
+			donors[c] = slab->copy[c].donor;
 			if (slab->copy[c].state == SPARE_COPY_MAPPED)
 				mapped |= 1U << c;
+		}
 		spin_unlock_irqrestore(&slab->lock, flags);
-		for (c = 0; c < map->nr_copies; c++)
+		for (c = 0; c < map->nr_slots; c++)
 			if (mapped & (1U << c))
-				copy_queue(dev, slab->copy[c].donor, hctx, &wait);
+				copy_queue(dev, donors[c], hctx, &wait);
 	}
 	if (wait)
 		return BLK_STS_RESOURCE;
@@ -257,17 +264,20 @@ static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
 		unsigned long flags;
 		u32 targets;
 
-		for (c = 0; c < map->nr_copies; c++)
-			qs[c] = copy_queue(dev, slab->copy[c].donor, hctx, &wait);
+		for (c = 0; c < map->nr_slots; c++) {
+			donors[c] = READ_ONCE(slab->copy[c].donor);
+			qs[c] = copy_queue(dev, donors[c], hctx, &wait);
+		}
 
 		spin_lock_irqsave(&slab->lock, flags);
 		targets = spare_slab_write_begin(map, slab, x->first_page,
 						 x->nr_pages, cmd->gens[e]);
 		cmd->began[e] = true;
-		for (c = 0; c < map->nr_copies; c++) {
+		for (c = 0; c < map->nr_slots; c++) {
 			if (!(targets & (1U << c)))
 				continue;
-			if (!qs[c]) {
+			/* a slot whose copy moved meanwhile: not this queue */
+			if (!qs[c] || slab->copy[c].donor != donors[c]) {
 				/* Not written: the copy stays stale here. */
 				targets &= ~(1U << c);
 				continue;
@@ -301,11 +311,14 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 		struct spare_extent *x = &cmd->ext[e];
 		struct spare_slab *slab = &map->slabs[x->slab];
 		struct spare_queue *q = NULL;
+		u32 donors[SPARE_MAX_SLOTS];
 		unsigned long flags;
 		bool written, busy;
 		u32 mask, c = 0;
 
 		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < map->nr_slots; c++)
+			donors[c] = slab->copy[c].donor;
 		mask = spare_slab_readable_mask(map, slab, x->first_page,
 						x->nr_pages);
 		written = spare_slab_ever_written(slab, x->first_page,
@@ -313,17 +326,17 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 		busy = slab->writes_inflight;
 		spin_unlock_irqrestore(&slab->lock, flags);
 
-		for (i = 0; i < map->nr_copies && !q; i++) {
-			c = (tag + cmd->attempts + i) % map->nr_copies;
+		for (i = 0; i < map->nr_slots && !q; i++) {
+			c = (tag + cmd->attempts + i) % map->nr_slots;
 			if (mask & (1U << c))
-				q = copy_queue(dev, slab->copy[c].donor, hctx,
-					       &wait);
+				q = copy_queue(dev, donors[c], hctx, &wait);
 		}
 		if (q) {
 			spin_lock_irqsave(&slab->lock, flags);
-			/* Recheck: the copy may have failed meanwhile. */
-			if (spare_slab_readable_mask(map, slab, x->first_page,
-						     x->nr_pages) & (1U << c)) {
+			/* Recheck: the copy may have failed or moved meanwhile. */
+			if ((spare_slab_readable_mask(map, slab, x->first_page,
+						      x->nr_pages) & (1U << c)) &&
+			    slab->copy[c].donor == donors[c]) {
 				cmd_new_op(cmd, e, c, q, &slab->copy[c]);
 				slab->copy[c].inflight++;
 			} else {

@@ -491,14 +491,18 @@ static bool donor_live(struct spare_donor *d)
 	return atomic_read(&d->state) == SPARE_DONOR_LIVE;
 }
 
-/* The copy of slab @s that lives on donor @d, or -1. */
+/*
+ * The slot of slab @s whose copy lives on donor @d, or -1. Without the slab
+ * lock: a slot's donor changes only when a copy moves (spare_slab_move_*()),
+ * and callers recheck the slot's state under the lock.
+ */
 static int donor_copy(const struct spare_donor *d, u32 s)
 {
 	const struct spare_slab_map *map = &d->dev->map;
 	u32 c;
 
-	for (c = 0; c < map->nr_copies; c++)
-		if (map->slabs[s].copy[c].donor == d->idx)
+	for (c = 0; c < map->nr_slots; c++)
+		if (READ_ONCE(map->slabs[s].copy[c].donor) == d->idx)
 			return c;
 	return -1;
 }
@@ -545,7 +549,8 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		return -EPROTO;		/* slab would wrap the address space */
 	slab = &map->slabs[s];
 	spin_lock_irqsave(&slab->lock, flags);
-	if (slab->copy[c].state != SPARE_COPY_MAPPING) {
+	if (slab->copy[c].state != SPARE_COPY_MAPPING ||
+	    slab->copy[c].donor != d->idx) {
 		ret = -EPROTO;		/* we did not ask */
 	} else if (st == SPARE_ST_OK) {
 		/* Useful progress: a misbehaving donor keeps backing off. */
@@ -597,9 +602,16 @@ static int handle_msg(struct spare_donor *d, const struct spare_msg *m,
 		return handle_handshake_msg(d, m);
 	case SPARE_MSG_MAPPED:
 		return handle_mapped(d, m);
-	case SPARE_MSG_EVICT:
-		return handle_slab_request(d, le32_to_cpu(m->evict.slab_id),
-					   d->evict_pending);
+	case SPARE_MSG_EVICT: {
+		u32 s = le32_to_cpu(m->evict.slab_id);
+
+		if (s < d->dev->map.nr_slabs && !test_bit(s, d->evict_pending)) {
+			d->evict_at[s] = jiffies;
+			WRITE_ONCE(d->evict_deadline_ms,
+				   le32_to_cpu(m->evict.deadline_ms));
+		}
+		return handle_slab_request(d, s, d->evict_pending);
+	}
 	case SPARE_MSG_ACTIVITY_QUERY:
 		return handle_slab_request(d,
 				le32_to_cpu(m->activity_query.slab_id),
@@ -1186,6 +1198,186 @@ static u32 copy_inflight(struct spare_slab *slab, int c)
 	return n;
 }
 
+static void send_unmap(struct spare_donor *d, u32 s)
+{
+	struct spare_msg m;
+
+	msg_prepare(d, &m, SPARE_MSG_UNMAP);
+	m.unmap.slab_id = cpu_to_le32(s);
+	if (ctrl_send(d, &m))
+		spare_donor_error(d, "cannot send UNMAP");
+}
+
+/*
+ * Where an evicted copy of slab @s may go: a live donor other than those in
+ * @tried that holds no copy of @s, the one holding the fewest copies.
+ */
+static struct spare_donor *move_target(struct spare_dev *dev, u32 s,
+				       u32 tried)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_donor *best = NULL;
+	u32 i, x, load, best_load = U32_MAX;
+
+	for (i = 0; i < dev->cfg.nr_donors; i++) {
+		struct spare_donor *t = &dev->donors[i];
+
+		if ((tried & BIT(i)) || !donor_live(t) || donor_copy(t, s) >= 0)
+			continue;
+		for (load = 0, x = 0; x < map->nr_slabs; x++)
+			load += donor_copy(t, x) >= 0;
+		if (load < best_load) {
+			best = t;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+/*
+ * Moving an evicted copy (Documentation/kmod.md, "Moving an evicted copy"):
+ * copy @from of slab @slab, which donor @d asked back, gets a new copy on
+ * another donor in the slab's spare slot @to before it is given back. The
+ * new copy takes writes beside the old one once mapped, and resync fills
+ * it from the old one; when it holds every page the old one holds, the old
+ * one drains and goes (UNMAP). All the moves of a batch of EVICTs run side
+ * by side, each within three quarters of its EVICT's grace period; a donor
+ * that refuses the MAP is replaced by the next one.
+ */
+static void evict_slab(struct spare_donor *d, u32 s);
+
+struct spare_move {
+	u32 slab;
+	int from, to;			/* slots */
+	u32 gen0;			/* @to's generation at move_begin */
+	u32 tried;			/* donors asked, as a bit mask */
+	struct spare_donor *t;		/* the donor of @to */
+	unsigned long start, due;	/* jiffies */
+	bool kicked, draining;
+};
+
+/* Ask the next donor to take the move; false if there is none left. */
+static bool move_next_target(struct spare_dev *dev, struct spare_move *mv)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[mv->slab];
+	unsigned long flags;
+
+	for (;;) {
+		mv->t = move_target(dev, mv->slab, mv->tried);
+		if (!mv->t)
+			return false;
+		mv->tried |= BIT(mv->t->idx);
+		spin_lock_irqsave(&slab->lock, flags);
+		mv->to = spare_slab_move_begin(map, slab, mv->from, mv->t->idx);
+		if (mv->to >= 0)
+			mv->gen0 = slab->copy[mv->to].gen;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (mv->to >= 0)
+			break;
+		if (mv->to != -EEXIST)
+			return false;	/* no spare slot, or the copy changed */
+	}
+	mv->kicked = false;
+	queue_work(dev->wq, &mv->t->map_work);
+	return true;
+}
+
+static bool move_start(struct spare_donor *d, u32 s, struct spare_move *mv)
+{
+	u32 grace = READ_ONCE(d->evict_deadline_ms);
+
+	mv->from = donor_copy(d, s);
+	if (mv->from < 0 || !d->dev->resync_pages[0] || !grace)
+		return false;
+	mv->slab = s;
+	mv->tried = BIT(d->idx);
+	mv->start = jiffies;
+	mv->due = d->evict_at[s] + msecs_to_jiffies(grace / 4 * 3);
+	mv->draining = false;
+	return move_next_target(d->dev, mv);
+}
+
+static void move_done(struct spare_donor *d, struct spare_move *mv)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab *slab = &dev->map.slabs[mv->slab];
+	unsigned long flags;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	spare_slab_slot_free(&dev->map, slab, mv->from);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	atomic64_inc(&d->stats.evictions);
+	atomic64_inc(&d->stats.moves);
+	pr_info("donor %s: slab %u evicted; moved to donor %s in %u ms\n",
+		d->name, mv->slab, mv->t->name,
+		jiffies_to_msecs(jiffies - mv->start));
+	send_unmap(d, mv->slab);
+	spare_uevent(dev, "slab_evicted", d);
+}
+
+/*
+ * One look at a move. Returns true when it is over: the old copy is gone,
+ * or the eviction went the old way (evict_slab()).
+ */
+static bool move_step(struct spare_donor *d, struct spare_move *mv)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[mv->slab];
+	bool late = !time_before(jiffies, mv->due), ready, lost, shorted = false;
+	enum spare_copy_state st;
+	unsigned long flags;
+
+	if (mv->draining) {
+		/* Operations posted to the old copy finish; then it goes. */
+		if (copy_inflight(slab, mv->from) &&
+		    time_before(jiffies, mv->due + msecs_to_jiffies(SPARE_CM_TIMEOUT_MS)))
+			return false;
+		move_done(d, mv);
+		return true;
+	}
+	spin_lock_irqsave(&slab->lock, flags);
+	st = slab->copy[mv->to].state;
+	lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
+	ready = !lost && spare_slab_move_ready(map, slab, mv->from, mv->to);
+	if (!ready && !lost && late && st == SPARE_COPY_MAPPED)
+		shorted = true;	/* the pages not copied yet are lost */
+	if (ready || shorted) {
+		spare_slab_move_release(map, slab, mv->from);
+	} else if ((lost || late ||
+		    slab->copy[mv->to].gen != mv->gen0) &&
+		   st == SPARE_COPY_UNMAPPED &&
+		   spare_slab_move_abort(map, slab, mv->to)) {
+		mv->to = -1;	/* refused, its donor failed, or out of time */
+	}
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (ready || shorted) {
+		if (shorted) {
+			atomic64_inc(&d->stats.moves_short);
+			pr_warn("donor %s: slab %u moved to donor %s only in part: out of time\n",
+				d->name, mv->slab, mv->t->name);
+		}
+		mv->draining = true;
+		return move_step(d, mv);
+	}
+	if (mv->to < 0 && !lost && !late && move_next_target(dev, mv))
+		return false;
+	if (mv->to < 0 || lost || late) {
+		/*
+		 * Nowhere to go, the old copy failed, or out of time before the
+		 * new copy was mapped (a new copy still MAPPING stays a copy).
+		 */
+		evict_slab(d, mv->slab);
+		return true;
+	}
+	if (st == SPARE_COPY_MAPPED && !mv->kicked) {
+		spare_resync_kick_now(dev);
+		mv->kicked = true;
+	}
+	return false;
+}
+
 static void evict_slab(struct spare_donor *d, u32 s)
 {
 	struct spare_dev *dev = d->dev;
@@ -1193,7 +1385,6 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	struct spare_slab *slab = &map->slabs[s];
 	int c = donor_copy(d, s);
 	unsigned long flags;
-	struct spare_msg m;
 	int ret;
 
 	spin_lock_irqsave(&slab->lock, flags);
@@ -1215,12 +1406,10 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
 	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
 		s, dev->has_backup ? " and backup" : "");
-	msg_prepare(d, &m, SPARE_MSG_UNMAP);
-	m.unmap.slab_id = cpu_to_le32(s);
-	if (ctrl_send(d, &m))
-		spare_donor_error(d, "cannot send UNMAP");
+	send_unmap(d, s);
 	spare_uevent(dev, "slab_evicted", d);
 }
+
 
 static bool take_pending(struct spare_donor *d, unsigned long *bits, u32 *s)
 {
@@ -1236,17 +1425,11 @@ static bool take_pending(struct spare_donor *d, unsigned long *bits, u32 *s)
 	return found;
 }
 
-/* EVICT and ACTIVITY_QUERY need sends, so they are answered here. */
-static void donor_evict_work(struct work_struct *work)
+static void answer_activity(struct spare_donor *d)
 {
-	struct spare_donor *d = container_of(work, struct spare_donor,
-					     evict_work);
-	unsigned int noio = memalloc_noio_save();
 	struct spare_msg m;
 	u32 s;
 
-	while (donor_live(d) && take_pending(d, d->evict_pending, &s))
-		evict_slab(d, s);
 	while (donor_live(d) && take_pending(d, d->activity_pending, &s)) {
 		msg_prepare(d, &m, SPARE_MSG_ACTIVITY_REPLY);
 		m.activity_reply.slab_id = cpu_to_le32(s);
@@ -1254,6 +1437,36 @@ static void donor_evict_work(struct work_struct *work)
 			atomic64_xchg(&d->dev->map.slabs[s].accesses, 0));
 		if (ctrl_send(d, &m))
 			spare_donor_error(d, "cannot send ACTIVITY_REPLY");
+	}
+}
+
+/*
+ * EVICT and ACTIVITY_QUERY need sends, so they are answered here. EVICTs
+ * that come while moves run join them; activity is answered meanwhile.
+ */
+static void donor_evict_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(work, struct spare_donor,
+					     evict_work);
+	unsigned int noio = memalloc_noio_save();
+	u32 s, i, n = 0;
+
+	for (;;) {
+		while (donor_live(d) && take_pending(d, d->evict_pending, &s)) {
+			if (move_start(d, s, &d->moves[n]))
+				n++;
+			else
+				evict_slab(d, s);
+		}
+		answer_activity(d);
+		for (i = 0; i < n; )
+			if (move_step(d, &d->moves[i]))
+				d->moves[i] = d->moves[--n];
+			else
+				i++;
+		if (!n)
+			break;
+		msleep(5);
 	}
 	memalloc_noio_restore(noio);
 }
@@ -1296,6 +1509,8 @@ static void donor_free(struct spare_donor *d)
 {
 	kfree(d->data);
 	bitmap_free(d->evict_pending);
+	kfree(d->evict_at);
+	kfree(d->moves);
 	bitmap_free(d->activity_pending);
 }
 
@@ -1325,8 +1540,12 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	d->nr_data = dev->tag_set.nr_hw_queues;
 	d->data = kcalloc(d->nr_data, sizeof(*d->data), GFP_KERNEL);
 	d->evict_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
+	d->evict_at = kcalloc(dev->map.nr_slabs, sizeof(*d->evict_at),
+			      GFP_KERNEL);
+	d->moves = kcalloc(dev->map.nr_slabs, sizeof(*d->moves), GFP_KERNEL);
 	d->activity_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
-	if (!d->data || !d->evict_pending || !d->activity_pending) {
+	if (!d->data || !d->evict_pending || !d->evict_at || !d->moves ||
+	    !d->activity_pending) {
 		donor_free(d);
 		return -ENOMEM;
 	}
@@ -1344,7 +1563,7 @@ static bool all_slabs_mapped(struct spare_dev *dev, bool every_copy)
 	for (s = 0; s < map->nr_slabs; s++) {
 		u32 mapped = 0;
 
-		for (c = 0; c < map->nr_copies; c++)
+		for (c = 0; c < map->nr_slots; c++)
 			if (READ_ONCE(map->slabs[s].copy[c].state) ==
 			    SPARE_COPY_MAPPED)
 				mapped++;

@@ -5,8 +5,12 @@
  * rewritten, those pages have one copy fewer than the device was asked for,
  * and losing the survivor would turn them into I/O errors. This worker
  * refills such copies from a current one, a chunk of up to
- * SPARE_RESYNC_PAGES pages at a time: RDMA READ from the source copy into
- * bounce pages, then RDMA WRITE to the target. The rules that make it safe
+ * SPARE_RESYNC_MAX pages (256 KiB) at a time: RDMA READ from the source
+ * copy into bounce blocks, then RDMA WRITE to the target. The same worker
+ * fills the new copy of a slab that moves off an evicting donor
+ * (evict_move() in spare_rdma.c), where its speed decides whether the move
+ * fits in the donor's grace period: hence blocks of several pages, one SGE
+ * each, rather than one page per SGE. The rules that make it safe
  * against concurrent writes live in spare_slab.c (spare_slab_resync_begin()
  * and _end(), tested by KUnit).
  *
@@ -40,8 +44,8 @@ static void resync_op_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /*
- * RDMA READ (@write false) or WRITE of @n bounce pages from or to remote
- * address @raddr of donor @d. Returns 0 once the operation has completed
+ * RDMA READ (@write false) or WRITE of @n pages, through the bounce blocks,
+ * from or to remote address @raddr of donor @d. Returns 0 once the operation has completed
  * successfully, -EAGAIN if the donor cannot take it now, -EIO if it failed.
  */
 static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
@@ -53,7 +57,9 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 	struct spare_queue *q;
 	struct ib_device *ibdev;
 	struct resync_op op;
-	u32 i, mapped = 0;
+	u32 i, mapped = 0, nsge;
+	u32 block = SPARE_PAGE_SIZE << SPARE_RESYNC_ORDER;
+	u64 left = (u64)n << SPARE_PAGE_SHIFT;
 	int ret;
 
 	if (!mutex_trylock(&d->lock))
@@ -64,9 +70,11 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 		return -EAGAIN;
 	}
 	ibdev = q->cm_id->device;
-	for (i = 0; i < n; i++) {
-		u64 a = ib_dma_map_page(ibdev, dev->resync_pages[i], 0,
-					SPARE_PAGE_SIZE, dir);
+	nsge = DIV_ROUND_UP(n, 1U << SPARE_RESYNC_ORDER);
+	for (i = 0; i < nsge; i++) {
+		u32 len = min_t(u64, left, block);
+		u64 a = ib_dma_map_page(ibdev, dev->resync_pages[i], 0, len,
+					dir);
 
 		if (ib_dma_mapping_error(ibdev, a)) {
 			mutex_unlock(&d->lock);
@@ -74,15 +82,16 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 			goto unmap;
 		}
 		sge[i].addr = a;
-		sge[i].length = SPARE_PAGE_SIZE;
+		sge[i].length = len;
 		sge[i].lkey = d->pd->local_dma_lkey;
 		mapped++;
+		left -= len;
 	}
 	init_completion(&op.done);
 	op.cqe.done = resync_op_done;
 	wr.wr.wr_cqe = &op.cqe;
 	wr.wr.sg_list = sge;
-	wr.wr.num_sge = n;
+	wr.wr.num_sge = nsge;
 	wr.wr.opcode = write ? IB_WR_RDMA_WRITE : IB_WR_RDMA_READ;
 	wr.wr.send_flags = IB_SEND_SIGNALED;
 	wr.remote_addr = raddr;
@@ -109,7 +118,7 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 	}
 unmap:
 	for (i = 0; i < mapped; i++)
-		ib_dma_unmap_page(ibdev, sge[i].addr, SPARE_PAGE_SIZE, dir);
+		ib_dma_unmap_page(ibdev, sge[i].addr, sge[i].length, dir);
 	return ret;
 }
 
@@ -130,7 +139,7 @@ static bool chunk_begin(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
 	u64 off;
 
 	spin_lock_irqsave(&slab->lock, flags);
-	if (spare_slab_resync_begin(map, slab, SPARE_RESYNC_PAGES, &ck->rs)) {
+	if (spare_slab_resync_begin(map, slab, SPARE_RESYNC_MAX, &ck->rs)) {
 		spin_unlock_irqrestore(&slab->lock, flags);
 		return false;
 	}
@@ -227,16 +236,24 @@ void spare_resync_kick(struct spare_dev *dev)
 		queue_delayed_work(system_long_wq, &dev->resync_work, HZ);
 }
 
+/* A copy is moving (evict_move()): fill the new one now. */
+void spare_resync_kick_now(struct spare_dev *dev)
+{
+	if (dev->resync_pages[0] && !READ_ONCE(dev->resync_stop))
+		mod_delayed_work(system_long_wq, &dev->resync_work, 0);
+}
+
 int spare_resync_init(struct spare_dev *dev)
 {
 	u32 i;
 
 	dev->resync_stop = false;
 	INIT_DELAYED_WORK(&dev->resync_work, resync_work);
-	if (dev->map.nr_copies < 2)
-		return 0;	/* nothing to copy from */
+	if (dev->map.nr_copies < 2 && dev->map.nr_donors <= dev->map.nr_copies)
+		return 0;	/* nothing to copy from, nowhere to move to */
 	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
-		dev->resync_pages[i] = alloc_page(GFP_KERNEL);
+		dev->resync_pages[i] = alloc_pages(GFP_KERNEL,
+						   SPARE_RESYNC_ORDER);
 		if (!dev->resync_pages[i]) {
 			spare_resync_stop(dev);
 			return -ENOMEM;
@@ -254,7 +271,8 @@ void spare_resync_stop(struct spare_dev *dev)
 	cancel_delayed_work_sync(&dev->resync_work);
 	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
 		if (dev->resync_pages[i])
-			__free_page(dev->resync_pages[i]);
+			__free_pages(dev->resync_pages[i],
+				     SPARE_RESYNC_ORDER);
 		dev->resync_pages[i] = NULL;
 	}
 }

@@ -65,6 +65,7 @@ int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
 
 	map->nr_slabs = nr_slabs;
 	map->nr_copies = nr_copies;
+	map->nr_slots = nr_copies + 1;
 	map->nr_donors = nr_donors;
 	map->slab_shift = slab_shift;
 	map->pages_per_slab = 1U << (slab_shift - SPARE_PAGE_SHIFT);
@@ -81,11 +82,13 @@ int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
 		slab->written = bitmap_zalloc(map->pages_per_slab, GFP_KERNEL);
 		if (!slab->written)
 			goto nomem;
-		for (c = 0; c < nr_copies; c++) {
+		for (c = 0; c < map->nr_slots; c++) {
 			struct spare_copy *cp = &slab->copy[c];
 
 			cp->state = SPARE_COPY_UNMAPPED;
-			cp->donor = spare_slab_place(s, c, nr_donors);
+			cp->donor = c < nr_copies ?
+				    spare_slab_place(s, c, nr_donors) :
+				    SPARE_NO_DONOR;
 			cp->current_map = bitmap_zalloc(map->pages_per_slab,
 							GFP_KERNEL);
 			if (!cp->current_map)
@@ -130,7 +133,7 @@ void spare_slab_map_free(struct spare_slab_map *map)
 		return;
 	for (s = 0; s < map->nr_slabs; s++) {
 		bitmap_free(map->slabs[s].written);
-		for (c = 0; c < SPARE_MAX_REPLICAS; c++)
+		for (c = 0; c < SPARE_MAX_SLOTS; c++)
 			bitmap_free(map->slabs[s].copy[c].current_map);
 	}
 	kvfree(map->slabs);
@@ -144,11 +147,13 @@ int spare_copy_set_state(const struct spare_slab_map *map,
 {
 	struct spare_copy *cp;
 
-	if (c >= map->nr_copies)
+	if (c >= map->nr_slots)
 		return -EINVAL;
 	cp = &slab->copy[c];
 	if (!spare_copy_transition_ok(cp->state, to))
 		return -EINVAL;
+	if (cp->donor == SPARE_NO_DONOR && to != SPARE_COPY_UNMAPPED)
+		return -EINVAL;		/* the spare slot holds no copy */
 
 	if (to == SPARE_COPY_MAPPED) {
 		/* A freshly lent slab is zeroed: current where never written. */
@@ -177,7 +182,7 @@ enum spare_copy_state spare_slab_state(const struct spare_slab_map *map,
 	u32 i, c;
 
 	for (i = 0; i < ARRAY_SIZE(best_first); i++)
-		for (c = 0; c < map->nr_copies; c++)
+		for (c = 0; c < map->nr_slots; c++)
 			if (slab->copy[c].state == best_first[i])
 				return best_first[i];
 	return SPARE_COPY_UNMAPPED;
@@ -219,8 +224,8 @@ int spare_slab_pick_read(const struct spare_slab_map *map,
 
 	if (!range_ok(map, first, n))
 		return -EINVAL;
-	for (i = 0; i < map->nr_copies; i++) {
-		u32 c = (hint + i) % map->nr_copies;
+	for (i = 0; i < map->nr_slots; i++) {
+		u32 c = (hint + i) % map->nr_slots;
 		const struct spare_copy *cp = &slab->copy[c];
 
 		if (cp->state != SPARE_COPY_MAPPED &&
@@ -239,7 +244,7 @@ u32 spare_slab_readable_mask(const struct spare_slab_map *map,
 
 	if (!range_ok(map, first, n))
 		return 0;
-	for (c = 0; c < map->nr_copies; c++)
+	for (c = 0; c < map->nr_slots; c++)
 		if (spare_slab_pick_read(map, slab, first, n, c) == (int)c)
 			mask |= 1U << c;
 	return mask;
@@ -247,14 +252,14 @@ u32 spare_slab_readable_mask(const struct spare_slab_map *map,
 
 u32 spare_slab_write_begin(const struct spare_slab_map *map,
 			   struct spare_slab *slab, u32 first, u32 n,
-			   u32 gens[SPARE_MAX_REPLICAS])
+			   u32 gens[SPARE_MAX_SLOTS])
 {
 	u32 c, mask = 0;
 
 	if (!range_ok(map, first, n))
 		return 0;
 	bitmap_set(slab->written, first, n);
-	for (c = 0; c < map->nr_copies; c++) {
+	for (c = 0; c < map->nr_slots; c++) {
 		struct spare_copy *cp = &slab->copy[c];
 
 		bitmap_clear(cp->current_map, first, n);
@@ -278,7 +283,7 @@ void spare_slab_write_landed(const struct spare_slab_map *map,
 {
 	struct spare_copy *cp;
 
-	if (c >= map->nr_copies || !range_ok(map, first, n))
+	if (c >= map->nr_slots || !range_ok(map, first, n))
 		return;
 	cp = &slab->copy[c];
 	if (cp->gen != gen || cp->state != SPARE_COPY_MAPPED)
@@ -335,12 +340,12 @@ int spare_slab_resync_begin(const struct spare_slab_map *map,
 
 	if (!max)
 		return -EINVAL;
-	for (t = 0; t < map->nr_copies; t++) {
+	for (t = 0; t < map->nr_slots; t++) {
 		struct spare_copy *ct = &slab->copy[t];
 
 		if (ct->state != SPARE_COPY_MAPPED || ct->rs_n)
 			continue;
-		for (s = 0; s < map->nr_copies; s++) {
+		for (s = 0; s < map->nr_slots; s++) {
 			struct spare_copy *cs = &slab->copy[s];
 
 			if (s == t || cs->state != SPARE_COPY_MAPPED)
@@ -373,7 +378,7 @@ bool spare_slab_resync_end(const struct spare_slab_map *map,
 	struct spare_copy *ct;
 	bool marked;
 
-	if (rs->target >= map->nr_copies)
+	if (rs->target >= map->nr_slots)
 		return false;
 	ct = &slab->copy[rs->target];
 	if (!ct->rs_n || ct->rs_first != rs->first || ct->rs_n != rs->n)
@@ -390,7 +395,109 @@ bool spare_slab_resync_end(const struct spare_slab_map *map,
 bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
 		     u32 c, u32 gen)
 {
-	if (c >= map->nr_copies || slab->copy[c].gen != gen)
+	if (c >= map->nr_slots || slab->copy[c].gen != gen)
 		return false;
 	return spare_copy_set_state(map, slab, c, SPARE_COPY_FAILED) == 0;
+}
+
+int spare_slab_donor_slot(const struct spare_slab_map *map,
+			  const struct spare_slab *slab, u32 donor)
+{
+	u32 c;
+
+	if (donor == SPARE_NO_DONOR)
+		return -1;
+	for (c = 0; c < map->nr_slots; c++)
+		if (slab->copy[c].donor == donor)
+			return c;
+	return -1;
+}
+
+int spare_slab_move_begin(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 from, u32 to)
+{
+	u32 c;
+
+	if (from >= map->nr_slots || to >= map->nr_donors ||
+	    slab->copy[from].state != SPARE_COPY_MAPPED)
+		return -EINVAL;
+	if (spare_slab_donor_slot(map, slab, to) >= 0)
+		return -EEXIST;
+	for (c = 0; c < map->nr_slots; c++) {
+		struct spare_copy *cp = &slab->copy[c];
+
+		if (cp->donor != SPARE_NO_DONOR)
+			continue;
+		if (cp->state != SPARE_COPY_UNMAPPED || cp->inflight)
+			return -EBUSY;	/* still draining */
+		WRITE_ONCE(cp->donor, to);
+		cp->gen++;
+		return c;
+	}
+	return -EBUSY;
+}
+
+bool spare_slab_move_ready(const struct spare_slab_map *map,
+			   const struct spare_slab *slab, u32 from, u32 to_slot)
+{
+	const struct spare_copy *src, *dst;
+	u32 p;
+
+	if (from >= map->nr_slots || to_slot >= map->nr_slots ||
+	    from == to_slot)
+		return false;
+	src = &slab->copy[from];
+	dst = &slab->copy[to_slot];
+	if (dst->state != SPARE_COPY_MAPPED || dst->rs_n ||
+	    slab->writes_inflight)
+		return false;
+	/* every page the old copy holds, the new one holds too */
+	for_each_set_bit(p, src->current_map, map->pages_per_slab)
+		if (!test_bit(p, dst->current_map))
+			return false;
+	return true;
+}
+
+int spare_slab_move_release(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 from)
+{
+	struct spare_copy *cp;
+	int ret;
+
+	if (from >= map->nr_slots)
+		return -EINVAL;
+	cp = &slab->copy[from];
+	if (cp->state == SPARE_COPY_MAPPED) {
+		ret = spare_copy_set_state(map, slab, from,
+					   SPARE_COPY_EVICTING);
+		if (ret)
+			return ret;
+	} else if (cp->state != SPARE_COPY_EVICTING) {
+		return -EINVAL;
+	}
+	/* posted operations finish; no new one picks this copy */
+	bitmap_zero(cp->current_map, map->pages_per_slab);
+	return 0;
+}
+
+void spare_slab_slot_free(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c)
+{
+	if (c >= map->nr_slots)
+		return;
+	if (slab->copy[c].state != SPARE_COPY_UNMAPPED)
+		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+	if (slab->copy[c].state == SPARE_COPY_UNMAPPED)
+		WRITE_ONCE(slab->copy[c].donor, SPARE_NO_DONOR);
+}
+
+bool spare_slab_move_abort(const struct spare_slab_map *map,
+			   struct spare_slab *slab, u32 to_slot)
+{
+	if (to_slot >= map->nr_slots ||
+	    slab->copy[to_slot].state != SPARE_COPY_UNMAPPED)
+		return false;
+	WRITE_ONCE(slab->copy[to_slot].donor, SPARE_NO_DONOR);
+	slab->copy[to_slot].gen++;
+	return true;
 }

@@ -5,7 +5,12 @@
  *
  * The device is cut into slabs of 2^slab_shift bytes. Each slab has
  * nr_copies remote copies; copy c of slab s lives on donor
- * spare_slab_place(s, c, nr_donors). Each copy has its own state:
+ * spare_slab_place(s, c, nr_donors) (or where configfs "placement" says).
+ * A slab has one copy slot more than it has copies (nr_slots): the spare
+ * slot, with no donor (SPARE_NO_DONOR), lets a copy move to another donor
+ * while the one that asked it back still serves it (spare_slab_move_*()).
+ * Which slot holds which copy is not fixed: after a move, the spare slot is
+ * the one the old copy left. Each copy has its own state:
  *
  *   UNMAPPED --MAP sent--> MAPPING --MAPPED ok--> MAPPED --EVICT--> EVICTING
  *      ^                      |                     |                  |
@@ -34,6 +39,8 @@
 #define SPARE_PAGE_SIZE		(1U << SPARE_PAGE_SHIFT)
 #define SPARE_MAX_REPLICAS	3
 #define SPARE_MAX_DONORS	8
+#define SPARE_MAX_SLOTS		(SPARE_MAX_REPLICAS + 1)
+#define SPARE_NO_DONOR		U32_MAX	/* a slot that holds no copy */
 
 enum spare_copy_state {
 	SPARE_COPY_UNMAPPED,
@@ -46,7 +53,7 @@ enum spare_copy_state {
 
 struct spare_copy {
 	enum spare_copy_state state;
-	u32 donor;		/* index in the device's donor table */
+	u32 donor;		/* index in the device's donor table, or NO_DONOR */
 	u32 gen;		/* bumped on every state change */
 	u32 rkey;
 	u64 addr;		/* remote address of the slab */
@@ -64,12 +71,13 @@ struct spare_slab {
 	u32 writes_inflight;	/* write requests between begin and done */
 	atomic64_t accesses;	/* pages read or written since last query */
 	unsigned long *written;	/* per page: written at least once */
-	struct spare_copy copy[SPARE_MAX_REPLICAS];
+	struct spare_copy copy[SPARE_MAX_SLOTS];
 };
 
 struct spare_slab_map {
 	u32 nr_slabs;
 	u32 nr_copies;
+	u32 nr_slots;		/* nr_copies + 1: see the spare slot above */
 	u32 nr_donors;
 	u8 slab_shift;
 	u32 pages_per_slab;
@@ -139,7 +147,7 @@ u32 spare_slab_readable_mask(const struct spare_slab_map *map,
  */
 u32 spare_slab_write_begin(const struct spare_slab_map *map,
 			   struct spare_slab *slab, u32 first, u32 n,
-			   u32 gens[SPARE_MAX_REPLICAS]);
+			   u32 gens[SPARE_MAX_SLOTS]);
 /*
  * The write landed on copy @c (generation @gen at begin): mark it current,
  * unless the copy changed state meanwhile (then it is current for nothing
@@ -214,5 +222,43 @@ bool spare_slab_resync_end(const struct spare_slab_map *map,
  */
 bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
 		     u32 c, u32 gen);
+
+/*
+ * Moving a copy (after an EVICT, while the donor still serves it):
+ *
+ * spare_slab_move_begin() puts copy @from's slab on donor @to in the spare
+ * slot (state UNMAPPED, for the caller's MAP) and returns that slot, or
+ * -EBUSY when no slot is free, -EEXIST when @to holds a copy of the slab
+ * already, -EINVAL when @from is not MAPPED. @from stays MAPPED: writes
+ * keep landing on it, and once the new copy is MAPPED they land on both,
+ * while resync fills the new copy from the old one.
+ *
+ * spare_slab_move_ready() says whether the new copy @to_slot holds every
+ * page the old one @from is current for, with no write in flight in the
+ * slab (a write that began before the new copy was mapped would land on
+ * the old copy only).
+ *
+ * spare_slab_move_release() takes @from out of use once the caller has
+ * decided it goes (ready, or out of time): EVICTING with no page current,
+ * so that no new read picks it while operations already posted to it
+ * drain. spare_slab_slot_free() then empties the slot (UNMAPPED, no
+ * donor) after the caller sent UNMAP; it is the new spare slot.
+ *
+ * spare_slab_move_abort() gives up a move whose new copy never got mapped:
+ * the spare slot is emptied again (only from UNMAPPED; false otherwise).
+ */
+int spare_slab_move_begin(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 from, u32 to);
+bool spare_slab_move_ready(const struct spare_slab_map *map,
+			   const struct spare_slab *slab, u32 from, u32 to_slot);
+int spare_slab_move_release(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 from);
+void spare_slab_slot_free(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c);
+bool spare_slab_move_abort(const struct spare_slab_map *map,
+			   struct spare_slab *slab, u32 to_slot);
+/* The slot of @slab holding a copy on @donor, or -1. */
+int spare_slab_donor_slot(const struct spare_slab_map *map,
+			  const struct spare_slab *slab, u32 donor);
 
 #endif /* SPARE_SLAB_H */

@@ -118,7 +118,10 @@ static void copy_set_state_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
 						   SPARE_COPY_MAPPED), -EINVAL);
 	KUNIT_EXPECT_EQ(test, slab->copy[1].gen, gen);	/* nothing changed */
+	/* slot 2 is the spare one: no donor, so it cannot be mapped */
 	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 2,
+						   SPARE_COPY_MAPPING), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 3,
 						   SPARE_COPY_MAPPING), -EINVAL);
 	KUNIT_EXPECT_EQ(test, spare_copy_set_state(&map, slab, 1,
 						   SPARE_COPY_MAPPING), 0);
@@ -169,7 +172,7 @@ static void bitmap_fresh_copy_is_current_where_unwritten(struct kunit *test)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, MiB, 20, 2, 2);	/* 256 pages */
 	slab = &map.slabs[0];
@@ -202,7 +205,7 @@ static void bitmap_failed_copy_never_read(struct kunit *test)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, MiB, 20, 2, 2);
 	slab = &map.slabs[0];
@@ -239,7 +242,7 @@ static void bitmap_evicting_copy_readable_not_written(struct kunit *test)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, MiB, 20, 1, 1);
 	slab = &map.slabs[0];
@@ -271,7 +274,7 @@ static void settle_unsent_write_marks_nothing(struct kunit *test)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, 2 * MiB, 20, 2, 2);
 	slab = &map.slabs[0];
@@ -311,7 +314,7 @@ static void settle_fault_and_reads(struct kunit *test)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, MiB, 20, 2, 2);
 	slab = &map.slabs[0];
@@ -338,7 +341,7 @@ static void settle_fault_and_reads(struct kunit *test)
 static void bitmap_rejects_out_of_slab_ranges(struct kunit *test)
 {
 	struct spare_slab_map map;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, &map, MiB, 20, 1, 1);
 	map_copy(test, &map, 0);
@@ -356,7 +359,7 @@ static void bitmap_rejects_out_of_slab_ranges(struct kunit *test)
 static void resync_setup(struct kunit *test, struct spare_slab_map *map)
 {
 	struct spare_slab *slab;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	init_map(test, map, MiB, 20, 2, 2);	/* 256 pages */
 	slab = &map->slabs[0];
@@ -412,7 +415,7 @@ static void resync_write_meanwhile_leaves_target_out(struct kunit *test)
 	struct spare_slab_map map;
 	struct spare_slab *slab;
 	struct spare_resync rs;
-	u32 gens[SPARE_MAX_REPLICAS];
+	u32 gens[SPARE_MAX_SLOTS];
 
 	resync_setup(test, &map);
 	slab = &map.slabs[0];
@@ -463,6 +466,152 @@ static void resync_target_failed_meanwhile(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
+
+/* A one-copy slab written at pages 3-5, mapped on donor 0 of 2. */
+static void move_setup(struct kunit *test, struct spare_slab_map *map)
+{
+	struct spare_slab *slab;
+	u32 gens[SPARE_MAX_SLOTS];
+
+	init_map(test, map, MiB, 20, 1, 2);	/* 256 pages, 2 slots */
+	KUNIT_ASSERT_EQ(test, map->nr_slots, 2U);
+	slab = &map->slabs[0];
+	KUNIT_ASSERT_EQ(test, slab->copy[1].donor, SPARE_NO_DONOR);
+	map_copy(test, map, 0);
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(map, slab, 3, 3, gens), 1U);
+	spare_slab_write_landed(map, slab, 0, gens[0], 3, 3);
+	spare_slab_write_end(slab);
+}
+
+/*
+ * An evicted copy moves to another donor: the new copy is ready only once
+ * it holds every page the old one holds, and only then may the old one go;
+ * after that, reads and writes use the new copy alone.
+ */
+static void move_copy_to_another_donor(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS];
+	int to;
+
+	move_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 0, 0), -EEXIST);
+	to = spare_slab_move_begin(&map, slab, 0, 1);
+	KUNIT_ASSERT_EQ(test, to, 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_donor_slot(&map, slab, 1), 1);
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[1].state, (int)SPARE_COPY_UNMAPPED);
+	/* the old copy still takes writes and serves reads */
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[0].state, (int)SPARE_COPY_MAPPED);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+
+	map_copy(test, &map, 1);
+	/* zero filled: current where never written, not for pages 3-5 */
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	/* a write now goes to both copies; in flight, nothing is ready */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 10, 1, gens), 3U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 10, 1);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 10, 1);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	spare_slab_write_end(slab);
+
+	/* resync copies pages 3-5 from the old copy */
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.source, 0U);
+	KUNIT_EXPECT_EQ(test, rs.target, 1U);
+	KUNIT_EXPECT_EQ(test, rs.first, 3U);
+	KUNIT_EXPECT_EQ(test, rs.n, 3U);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_TRUE(test, spare_slab_move_ready(&map, slab, 0, 1));
+
+	/* the old copy goes: no new read picks it while it drains */
+	KUNIT_EXPECT_EQ(test, spare_slab_move_release(&map, slab, 0), 0);
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[0].state, (int)SPARE_COPY_EVICTING);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 3, 3), 2U);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 10, 1), 2U);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 4, 1, gens), 2U);
+	spare_slab_write_end(slab);
+	spare_slab_slot_free(&map, slab, 0);
+	KUNIT_EXPECT_EQ(test, slab->copy[0].donor, SPARE_NO_DONOR);
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[0].state, (int)SPARE_COPY_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, spare_slab_donor_slot(&map, slab, 0), -1);
+	/* slot 0 is the spare one now: the copy can move back later */
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 1, 0), 0);
+	spare_slab_map_free(&map);
+}
+
+/*
+ * A write that began before the new copy was mapped goes to the old copy
+ * only: the move is not ready while it is in flight, nor after it landed,
+ * until resync brought its page over.
+ */
+static void move_waits_for_older_write(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS];
+
+	move_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_ASSERT_EQ(test, spare_slab_move_begin(&map, slab, 0, 1), 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 20, 1, gens), 1U);
+	map_copy(test, &map, 1);
+	/* pages 3-5 resynced; page 20 is current nowhere while in flight */
+	while (!spare_slab_resync_begin(&map, slab, 16, &rs))
+		spare_slab_resync_end(&map, slab, &rs, true);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	spare_slab_write_landed(&map, slab, 0, gens[0], 20, 1);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.first, 20U);
+	spare_slab_resync_end(&map, slab, &rs, true);
+	KUNIT_EXPECT_TRUE(test, spare_slab_move_ready(&map, slab, 0, 1));
+	spare_slab_map_free(&map);
+}
+
+static void move_refused_and_aborted(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+
+	move_setup(test, &map);
+	slab = &map.slabs[0];
+	/* only a MAPPED copy moves */
+	KUNIT_ASSERT_EQ(test, spare_copy_set_state(&map, slab, 0,
+						   SPARE_COPY_EVICTING), 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 0, 1), -EINVAL);
+	spare_slab_map_free(&map);
+
+	move_setup(test, &map);
+	slab = &map.slabs[0];
+	KUNIT_ASSERT_EQ(test, spare_slab_move_begin(&map, slab, 0, 1), 1);
+	/* one move at a time: the spare slot is taken */
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 0, 1), -EEXIST);
+	/* the MAP was refused: the slot is spare again, the old copy stays */
+	KUNIT_EXPECT_TRUE(test, spare_slab_move_abort(&map, slab, 1));
+	KUNIT_EXPECT_EQ(test, spare_slab_donor_slot(&map, slab, 1), -1);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 3, 3), 1U);
+	/* a mapped new copy is not aborted */
+	KUNIT_ASSERT_EQ(test, spare_slab_move_begin(&map, slab, 0, 1), 1);
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_FALSE(test, spare_slab_move_abort(&map, slab, 1));
+	/* a slot still draining is not handed out */
+	KUNIT_ASSERT_EQ(test, spare_slab_move_release(&map, slab, 0), 0);
+	slab->copy[0].inflight = 1;
+	KUNIT_ASSERT_EQ(test, spare_copy_set_state(&map, slab, 0,
+						   SPARE_COPY_UNMAPPED), 0);
+	slab->copy[0].donor = SPARE_NO_DONOR;
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 1, 0), -EBUSY);
+	slab->copy[0].inflight = 0;
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 1, 0), 0);
+	spare_slab_map_free(&map);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -473,6 +622,9 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(bitmap_rejects_out_of_slab_ranges),
 	KUNIT_CASE(settle_unsent_write_marks_nothing),
 	KUNIT_CASE(settle_fault_and_reads),
+	KUNIT_CASE(move_copy_to_another_donor),
+	KUNIT_CASE(move_waits_for_older_write),
+	KUNIT_CASE(move_refused_and_aborted),
 	{}
 };
 

@@ -11,7 +11,7 @@
 
 #define SPARE_IO_STAT_VERSION		2
 #define SPARE_SLAB_STAT_VERSION		1
-#define SPARE_DONOR_STAT_VERSION	1
+#define SPARE_DONOR_STAT_VERSION	2
 
 static struct spare_dev *dev_of(struct device *d)
 {
@@ -53,7 +53,9 @@ static ssize_t slab_stat_show(struct device *d, struct device_attribute *attr,
 		unsigned long flags;
 
 		spin_lock_irqsave(&slab->lock, flags);
-		for (c = 0; c < map->nr_copies; c++) {
+		for (c = 0; c < map->nr_slots; c++) {
+			if (slab->copy[c].donor == SPARE_NO_DONOR)
+				continue;	/* the spare slot */
 			count[slab->copy[c].state]++;
 			current_pages += spare_copy_current_pages(map,
 							&slab->copy[c]);
@@ -81,13 +83,14 @@ static ssize_t donor_stat_show(struct device *d, struct device_attribute *attr,
 		struct spare_donor_stats *s = &dn->stats;
 
 		len += sysfs_emit_at(buf, len,
-			"%u %u %s %s %lld %lld %lld %lld %lld\n",
+			"%u %u %s %s %lld %lld %lld %lld %lld %lld %lld\n",
 			SPARE_DONOR_STAT_VERSION, i, dn->name,
 			spare_donor_state_name(atomic_read(&dn->state)),
 			atomic64_read(&s->connects), atomic64_read(&s->losses),
 			atomic64_read(&s->evictions),
 			atomic64_read(&s->bad_msgs),
-			atomic64_read(&s->maps_refused));
+			atomic64_read(&s->maps_refused),
+			atomic64_read(&s->moves), atomic64_read(&s->moves_short));
 	}
 	return len;
 }
