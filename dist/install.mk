@@ -53,8 +53,11 @@ install: userspace man
 		sed 's|@SBINDIR@|$(SBINDIR)|g' dist/$$u.in >$(DESTDIR)$(UNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	install -m 0644 dist/spared.conf dist/spare-aggd.conf $(DESTDIR)$(DOCDIR)/examples/
-	@# Example configs go to /etc only where the admin has none yet.
+	install -m 0644 dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
+		$(DESTDIR)$(DOCDIR)/examples/
+	@# Example configs go to /etc only where the admin has none yet; not
+	@# spare-broker's (its unit starts once the file exists, and the
+	@# example names key files the admin must make first).
 	for f in spared.conf spare-aggd.conf; do \
 		[ -e $(DESTDIR)$(SYSCONFDIR)/spare/$$f ] || \
 			install -m 0644 dist/$$f $(DESTDIR)$(SYSCONFDIR)/spare/$$f; \

@@ -13,7 +13,8 @@ test_spare_lib_LDLIBS := -linih
 UNIT_TESTS += test_spared_config
 test_spared_config_SRCS   := tests/unit/test_spared_config.c \
 			     userspace/spared/config.c
-test_spared_config_CFLAGS := -Iuserspace/spared
+# the example config that make install ships (dist/spared.conf) must parse
+test_spared_config_CFLAGS := -Iuserspace/spared -DSPARED_EXAMPLE_CONF='"$(TOP)/dist/spared.conf"'
 test_spared_config_LDLIBS := -linih -lmicrohttpd -lsodium -lz
 
 UNIT_TESTS += test_spared_metrics

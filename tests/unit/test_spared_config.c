@@ -128,6 +128,23 @@ static void test_config_file(void)
 	fclose(f);
 }
 
+/* The example that make install puts in /etc/spare/spared.conf parses,
+ * sets what it shows (8G in 1G slabs) and passes the cross-checks. */
+static void test_example_config(void)
+{
+	FILE *f = fopen(SPARED_EXAMPLE_CONF, "re");
+
+	spared_config_defaults(&cfg);
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, SPARED_EXAMPLE_CONF, conf_setting, &cfg), 0);
+	fclose(f);
+	EXPECT_EQ(cfg.budget, 8ULL << 30);
+	EXPECT_EQ(cfg.slab_size, 1ULL << 30);
+	EXPECT(spared_config_finish(&cfg) == NULL);
+}
+
 /* Lending what is idle: its settings and cross-checks; the fixed budget
  * stays the default. */
 static void test_lend_settings(void)
@@ -190,6 +207,7 @@ int main(void)
 	TAP_RUN(test_values);
 	TAP_RUN(test_finish);
 	TAP_RUN(test_config_file);
+	TAP_RUN(test_example_config);
 	TAP_RUN(test_lend_settings);
 	return tap_done();
 }

@@ -6,7 +6,8 @@
 # in valid Prometheus text next to its control socket; spare-aggd, started
 # the same way from its unit and /etc/spare/spare-aggd.conf, serves its
 # /metrics too; sparectl creates, lists, shows (table and JSON), scrapes
-# (metrics -o) and destroys a real spare device, with exit codes 0/1/2.
+# (metrics -o) and destroys a real spare device, with exit codes 0/1/2;
+# the module's two parameters are set at load time and through sysfs.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -121,5 +122,18 @@ step "stop"
 kill -TERM "$DONOR_PID_2"
 wait "$DONOR_PID_2" || { cat /tmp/spared-2.log; fail "spared exit status"; }
 rmmod spare || fail "rmmod"
+
+step "module parameters at load time and through sysfs"
+# The admin guide's `modprobe spare write_window_kb=N reclaim_wait=...`,
+# as insmod: the guest has spare.ko in /spare, not under /lib/modules.
+P=/sys/module/spare/parameters
+insmod /spare/spare.ko write_window_kb=256 reclaim_wait=0 || fail "insmod with parameters"
+[ "$(cat $P/write_window_kb)" = 256 ] && [ "$(cat $P/reclaim_wait)" = N ] ||
+	fail "parameters at load: write_window_kb $(cat $P/write_window_kb), reclaim_wait $(cat $P/reclaim_wait)"
+echo 1024 >$P/write_window_kb && echo Y >$P/reclaim_wait || fail "writing the parameters"
+[ "$(cat $P/write_window_kb)" = 1024 ] && [ "$(cat $P/reclaim_wait)" = Y ] ||
+	fail "parameters after writing: $(cat $P/write_window_kb) $(cat $P/reclaim_wait)"
+rmmod spare || fail "rmmod"
+pass "module parameters"
 check_dmesg
 pass "ops kit"
