@@ -9,7 +9,7 @@
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
- *             --schedule static|specon [--alpha A] [--move-cost S]
+ *             --schedule static|specon [--alpha A] [--move-cost S] [--cooldown S]
  *             [--moves-per-interval M] [--interval S] --out DIR
  *   spare-sim mip --trace F --gpus G --schedule greedy|mip [--solver lp|dp]
  *             [--epoch S] --out DIR
@@ -42,7 +42,7 @@ static void usage(FILE *f)
 	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
 	      "                 [--interval S] --out DIR\n"
 	      "       spare-sim specon --trace FILE --loss FILE --hosts H --cores-per-host C\n"
-	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
+	      "                 --schedule static|specon [--alpha A] [--move-cost S] [--cooldown S]\n"
 	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
 	      "       spare-sim mip --trace FILE --gpus G --schedule greedy|mip\n"
 	      "                 [--solver lp|dp] [--epoch S] --out DIR\n"
@@ -442,6 +442,7 @@ static int cmd_specon(int argc, char **argv)
 		{ "schedule", required_argument, NULL, 's' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "move-cost", required_argument, NULL, 'm' },
+		{ "cooldown", required_argument, NULL, 'C' },
 		{ "moves-per-interval", required_argument, NULL, 'M' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
@@ -483,6 +484,11 @@ static int cmd_specon(int argc, char **argv)
 		case 'm':
 			if (parse_dbl(optarg, 0, 86400, &o.sp.move_cost))
 				return bad("--move-cost: '%s' is not a number in [0, 86400]",
+					   optarg);
+			break;
+		case 'C':
+			if (parse_dbl(optarg, 0, 1e9, &o.sp.cooldown))
+				return bad("--cooldown: '%s' is not a number in [0, 1e9]",
 					   optarg);
 			break;
 		case 'M':
