@@ -24,6 +24,7 @@
 #include "../../tools/sim/sim_mip.c"
 #include "../../userspace/sched/mip.c"
 #include "../../tools/sim/sim_dike.c"
+#include "../../tools/sim/b/dike_random.c"
 #include "../../userspace/sched/dike.c"
 
 static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)

@@ -134,7 +134,68 @@ static void bad_input(void)
 	h[1].cores = 8;
 	p.move_cost = -1;
 	EXPECT_EQ(specon_decide(&p, h, 2, j, 3, &mv), -EINVAL);
+	p = *P;
+	p.cooldown = NAN;
+	EXPECT_EQ(specon_decide(&p, h, 2, j, 3, &mv), -EINVAL);
+	j[1].moved = true;
+	j[1].left = 1;
+	j[1].since_move = -1;
+	EXPECT_EQ(specon_decide(P, h, 2, j, 3, &mv), -EINVAL);
+	j[1].since_move = 0;
+	j[1].left = 2;
+	EXPECT_EQ(specon_decide(P, h, 2, j, 3, &mv), -EINVAL);
+	j[1].left = 1;
 	EXPECT_EQ(specon_decide(P, h, 2, j, 3, &mv), 0);
+}
+
+/*
+ * Ping-pong (spare-sim seed 1, job 4, before the cool-down: host 0 -> 1 at
+ * 190 s, 1 -> 0 at 320 s). Job 0 has just come to host 1 from host 0, which
+ * is now empty while host 1 is crowded: the model would send it straight
+ * back. Within the cool-down it stays; with a third host it goes there;
+ * after the cool-down, or with none, it may return.
+ */
+static void no_ping_pong(void)
+{
+	struct specon_host h[3] = { { 8 }, { 8 }, { 8 } };
+	struct specon_params p = *P;
+	struct specon_job j[3];
+	struct specon_move mv;
+
+	setup(h, j);
+	for (int i = 0; i < 3; i++)
+		j[i].host = 1;
+	j[0].moved = true;
+	j[0].left = 0;
+	j[0].since_move = 130;
+	/* Jobs 1 and 2 never moved: either may go to host 0. */
+	j[1].loss = j[2].loss = 0.5;
+	EXPECT(P->cooldown > 130);
+	EXPECT_EQ(specon_decide(P, h, 2, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, -1);
+	/* A third, empty host is allowed. */
+	EXPECT_EQ(specon_decide(P, h, 3, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, 0);
+	EXPECT_EQ(mv.to, 2);
+	/* Once the cool-down is over, host 0 is open again. */
+	j[0].since_move = P->cooldown;
+	EXPECT_EQ(specon_decide(P, h, 2, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, 0);
+	EXPECT_EQ(mv.to, 0);
+	/* And with no cool-down at all (the old behaviour). */
+	j[0].since_move = 0;
+	p.cooldown = 0;
+	EXPECT_EQ(specon_decide(&p, h, 2, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, 0);
+	EXPECT_EQ(mv.to, 0);
+	/* A job that moved before may still go elsewhere than back. */
+	p.cooldown = INFINITY;
+	j[0].since_move = 1e9;
+	EXPECT_EQ(specon_decide(&p, h, 2, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, -1);
+	EXPECT_EQ(specon_decide(&p, h, 3, j, 3, &mv), 0);
+	EXPECT_EQ(mv.job, 0);
+	EXPECT_EQ(mv.to, 2);
 }
 
 int main(void)
@@ -144,5 +205,6 @@ int main(void)
 	TAP_RUN(moves_when_it_pays);
 	TAP_RUN(least_loaded_target);
 	TAP_RUN(bad_input);
+	TAP_RUN(no_ping_pong);
 	return tap_done();
 }

@@ -244,6 +244,24 @@ int sim_dike_write(const struct dike_model *m, const struct dike_host *h,
 		   const struct dike_cost *opt, FILE *placement, FILE *parts,
 		   char **json);
 
+struct sim_dike_random_summary {
+	unsigned int instances;
+	double mean_ratio, min_ratio;	/* search / optimum throughput */
+	unsigned int below;		/* instances under 0.95 */
+	uint64_t worst_seed;
+};
+
+/*
+ * dike_search() against dike_exhaustive() on @n random instances
+ * (tools/sim/b/dike_random.h), instance i drawn from seed @seed + i: one
+ * random.csv row each (instance,seed,hosts,gpus,layers,params,max_parts,
+ * search_tput,optimum_tput,ratio,search_workers,search_partitions,
+ * optimum_workers,optimum_partitions). 0, or -EINVAL if a search fails.
+ */
+int sim_dike_random(unsigned int n, uint64_t seed, FILE *csv,
+		    struct sim_dike_random_summary *sum);
+char *sim_dike_random_json(uint64_t seed, const struct sim_dike_random_summary *sum);
+
 /* The command line; returns the exit status (2: bad input, nothing written). */
 int spare_sim_main(int argc, char **argv);
 

@@ -9,12 +9,13 @@
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
- *             --schedule static|specon [--alpha A] [--move-cost S]
+ *             --schedule static|specon [--alpha A] [--move-cost S] [--cooldown S]
  *             [--moves-per-interval M] [--interval S] --out DIR
  *   spare-sim mip --trace F --gpus G --schedule greedy|mip [--solver lp|dp]
  *             [--epoch S] --out DIR
  *   spare-sim dike --model F --hosts F --flops-per-sample X --batch B
  *             [--bytes-per-param N] [--max-parts P] [--exhaustive] --out DIR
+ *   spare-sim dike --random N --seed S --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -42,13 +43,14 @@ static void usage(FILE *f)
 	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
 	      "                 [--interval S] --out DIR\n"
 	      "       spare-sim specon --trace FILE --loss FILE --hosts H --cores-per-host C\n"
-	      "                 --schedule static|specon [--alpha A] [--move-cost S]\n"
+	      "                 --schedule static|specon [--alpha A] [--move-cost S] [--cooldown S]\n"
 	      "                 [--moves-per-interval M] [--interval S] --out DIR\n"
 	      "       spare-sim mip --trace FILE --gpus G --schedule greedy|mip\n"
 	      "                 [--solver lp|dp] [--epoch S] --out DIR\n"
 	      "       spare-sim dike --model FILE --hosts FILE --flops-per-sample X\n"
 	      "                 --batch B [--bytes-per-param N] [--max-parts P]\n"
 	      "                 [--exhaustive] --out DIR\n"
+	      "       spare-sim dike --random N --seed S --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -262,8 +264,8 @@ static int read_trace_loss(const char *trace_path, const char *loss_path, int64_
 }
 
 /* Write DIR/names[k] = bufs[k] (k < 3), each through a rename. 0 or 1. */
-static int write_outputs(const char *out, const char *const *names, char *const *bufs,
-			 const size_t *lens)
+static int write_outputs(const char *out, int n, const char *const *names,
+			 char *const *bufs, const size_t *lens)
 {
 	int ret;
 
@@ -271,7 +273,7 @@ static int write_outputs(const char *out, const char *const *names, char *const 
 		fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < n; k++)
 		if ((ret = write_file(out, names[k], bufs[k], lens[k]))) {
 			fprintf(stderr, "spare-sim: %s: %s\n", out, strerror(-ret));
 			return 1;
@@ -320,7 +322,18 @@ static int mem_out_write(const struct mem_out *m, const char *dir, const char *n
 	char *const bufs[3] = { m->buf[0], m->buf[1], json };
 	const size_t lens[3] = { m->len[0], m->len[1], strlen(json) };
 
-	return write_outputs(dir, names, bufs, lens);
+	return write_outputs(dir, 3, names, bufs, lens);
+}
+
+/* As mem_out_write(), for a command with one CSV file (the first). */
+static int mem_out_write_one(const struct mem_out *m, const char *dir,
+			     const char *name0, char *json)
+{
+	const char *const names[2] = { name0, "summary.json" };
+	char *const bufs[2] = { m->buf[0], json };
+	const size_t lens[2] = { m->len[0], strlen(json) };
+
+	return write_outputs(dir, 2, names, bufs, lens);
 }
 
 static void mem_out_free(struct mem_out *m)
@@ -442,6 +455,7 @@ static int cmd_specon(int argc, char **argv)
 		{ "schedule", required_argument, NULL, 's' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "move-cost", required_argument, NULL, 'm' },
+		{ "cooldown", required_argument, NULL, 'C' },
 		{ "moves-per-interval", required_argument, NULL, 'M' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
@@ -483,6 +497,11 @@ static int cmd_specon(int argc, char **argv)
 		case 'm':
 			if (parse_dbl(optarg, 0, 86400, &o.sp.move_cost))
 				return bad("--move-cost: '%s' is not a number in [0, 86400]",
+					   optarg);
+			break;
+		case 'C':
+			if (parse_dbl(optarg, 0, 1e9, &o.sp.cooldown))
+				return bad("--cooldown: '%s' is not a number in [0, 1e9]",
 					   optarg);
 			break;
 		case 'M':
@@ -632,6 +651,33 @@ out:
 	return rc;
 }
 
+/* spare-sim dike --random N --seed S: the search against the optimum. */
+static int dike_random_cmd(unsigned int n, uint64_t seed, const char *out)
+{
+	struct sim_dike_random_summary sum;
+	struct mem_out mo = { 0 };
+	char *json = NULL;
+	int ret, rc = 1;
+
+	if (mem_out_open(&mo))
+		goto out;
+	ret = sim_dike_random(n, seed, mo.f[0], &sum);
+	if (mem_out_close(&mo, ret))
+		goto out;
+	json = sim_dike_random_json(seed, &sum);
+	/* The second stream stays empty: the instances are in random.csv. */
+	if (!json || mem_out_write_one(&mo, out, "random.csv", json))
+		goto out;
+	printf("dike: %u random instances from seed %llu: search / optimum mean %.4f, min %.4f (seed %llu), %u below 0.95\n",
+	       sum.instances, (unsigned long long)seed, sum.mean_ratio,
+	       sum.min_ratio, (unsigned long long)sum.worst_seed, sum.below);
+	rc = 0;
+out:
+	mem_out_free(&mo);
+	free(json);
+	return rc;
+}
+
 static int cmd_dike(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -642,6 +688,8 @@ static int cmd_dike(int argc, char **argv)
 		{ "bytes-per-param", required_argument, NULL, 'B' },
 		{ "max-parts", required_argument, NULL, 'p' },
 		{ "exhaustive", no_argument, NULL, 'x' },
+		{ "random", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -656,18 +704,35 @@ static int cmd_dike(int argc, char **argv)
 	struct mem_out mo = { 0 };
 	char *buf, *json = NULL;
 	size_t len;
-	unsigned int nhosts = 0, max_parts = 4;
-	bool exhaustive = false;
+	unsigned int nhosts = 0, max_parts = 4, random = 0;
+	bool exhaustive = false, model_opts = false, have_seed = false;
+	uint64_t seed = 0;
 	int64_t v;
 	int c, ret, rc;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'r' && c != 'S' && c != 'o' && c != 'h')
+			model_opts = true;
 		switch (c) {
 		case 'm': model_path = optarg; break;
 		case 'H': hosts_path = optarg; break;
 		case 'o': out = optarg; break;
 		case 'x': exhaustive = true; break;
+		case 'r':
+			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
+				return bad("--random: '%s' is not an integer in [1, 1e6]",
+					   optarg);
+			random = (unsigned int)v;
+			break;
+		case 'S':
+			if (parse_i64(optarg, &v) || v < 0 ||
+			    v > INT64_MAX - 1000000)
+				return bad("--seed: '%s' is not a non-negative integer",
+					   optarg);
+			seed = (uint64_t)v;
+			have_seed = true;
+			break;
 		case 'f':
 			if (parse_dbl(optarg, 1e-300, 1e18, &m.flops_per_sample))
 				return bad("--flops-per-sample: '%s' is not a number in (0, 1e18]",
@@ -695,6 +760,14 @@ static int cmd_dike(int argc, char **argv)
 			usage(stderr);
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (random || have_seed) {
+		if (!random || !have_seed || model_opts || optind != argc || !out) {
+			fputs("spare-sim: dike --random N takes --seed S and --out DIR, and no model or hosts\n",
+			      stderr);
+			return EXIT_BAD_INPUT;
+		}
+		return dike_random_cmd(random, seed, out);
 	}
 	if (optind != argc || !model_path || !hosts_path || !out ||
 	    !(m.flops_per_sample > 0) || !(m.batch > 0)) {

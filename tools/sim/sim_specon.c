@@ -13,7 +13,8 @@
  * interval the jobs report their loss and, with migration, SpeCon may move
  * up to moves-per-interval slow-growing jobs, one decision after another. A
  * moved job makes no progress for the move cost and counts on its new host
- * meanwhile.
+ * meanwhile. A moved job does not go back to the host it left within the
+ * cool-down (specon_params.cooldown, --cooldown).
  */
 #include <errno.h>
 #include <float.h>
@@ -37,7 +38,7 @@ static double loss_at(const struct sim_loss *l, const struct tir_job *j, double 
 
 struct sp_state {
 	struct specon_job *st;
-	double *done, *end, *move_until, *rate, *load;
+	double *done, *end, *move_until, *moved_at, *rate, *load;
 	unsigned int *moves;
 	struct specon_host *h;
 };
@@ -48,6 +49,7 @@ static void sp_free(struct sp_state *s)
 	free(s->done);
 	free(s->end);
 	free(s->move_until);
+	free(s->moved_at);
 	free(s->rate);
 	free(s->load);
 	free(s->moves);
@@ -72,12 +74,13 @@ int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
 	s.done = calloc(n, sizeof(double));
 	s.end = calloc(n, sizeof(double));
 	s.move_until = calloc(n, sizeof(double));
+	s.moved_at = calloc(n, sizeof(double));
 	s.rate = calloc(n, sizeof(double));
 	s.moves = calloc(n, sizeof(unsigned int));
 	s.load = calloc(o->hosts, sizeof(double));
 	s.h = calloc(o->hosts, sizeof(*s.h));
-	if (!s.st || !s.done || !s.end || !s.move_until || !s.rate || !s.moves ||
-	    !s.load || !s.h) {
+	if (!s.st || !s.done || !s.end || !s.move_until || !s.moved_at ||
+	    !s.rate || !s.moves || !s.load || !s.h) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -130,8 +133,10 @@ int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
 		for (unsigned int m = 0; o->migrate && m < o->per; m++) {
 			struct specon_move mv;
 
-			for (size_t i = 0; i < arrived; i++)
+			for (size_t i = 0; i < arrived; i++) {
 				s.st[i].moving = s.move_until[i] > now;
+				s.st[i].since_move = now - s.moved_at[i];
+			}
 			ret = specon_decide(&o->sp, s.h, o->hosts, s.st,
 					    (unsigned int)arrived, &mv);
 			for (size_t i = 0; i < arrived; i++)
@@ -141,6 +146,9 @@ int sim_specon_run(const struct sim_trace *t, const struct sim_loss *loss,
 			if (mv.job < 0)
 				break;
 			s.st[mv.job].host = mv.to;
+			s.st[mv.job].moved = true;
+			s.st[mv.job].left = mv.from;
+			s.moved_at[mv.job] = now;
 			s.move_until[mv.job] = now + o->sp.move_cost;
 			s.moves[mv.job]++;
 			sum->moves++;
@@ -238,6 +246,8 @@ char *sim_specon_json(const struct sim_specon_opts *o,
 		json_object_object_add(j, "alpha", json_object_new_double(o->sp.alpha));
 		json_object_object_add(j, "move_cost_s",
 				       json_object_new_double(o->sp.move_cost));
+		json_object_object_add(j, "cooldown_s",
+				       json_object_new_double(o->sp.cooldown));
 		json_object_object_add(j, "moves_per_interval",
 				       json_object_new_int64(o->per));
 	}

@@ -29,7 +29,7 @@ unit: $(OUT)/lib/libspare-sched-san.a
 PROGS += spare-sim
 spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
 		    tools/sim/sim_gen.c tools/sim/sim_flowcon.c tools/sim/sim_specon.c tools/sim/sim_mip.c tools/sim/sim_dike.c \
-		    $(OUT)/lib/libspare-sched.a
+		    tools/sim/b/dike_random.c $(OUT)/lib/libspare-sched.a
 # lp_solve 5.5 is a static archive only (see tests/unit/sched_policies.mk).
 spare-sim_LDLIBS := -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
 SIM_CFLAGS := -Iuserspace/sched -Itools/sim

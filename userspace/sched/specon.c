@@ -5,7 +5,15 @@
 
 #include "specon.h"
 
-const struct specon_params specon_defaults = { .alpha = 0.1, .move_cost = 5 };
+const struct specon_params specon_defaults = {
+	.alpha = 0.1, .move_cost = 5, .cooldown = 300,
+};
+
+/* True while @j may not return to the host it last left. */
+static bool cooling(const struct specon_params *p, const struct specon_job *j)
+{
+	return j->moved && j->since_move < p->cooldown;
+}
 
 int specon_report(struct specon_job *j, double loss)
 {
@@ -80,7 +88,8 @@ int specon_decide(const struct specon_params *p, const struct specon_host *h,
 {
 	mv->job = -1;
 	mv->gain = 0;
-	if (!(p->move_cost >= 0) || !isfinite(p->move_cost) || nhosts == 0)
+	if (!(p->move_cost >= 0) || !isfinite(p->move_cost) ||
+	    !(p->cooldown >= 0) || nhosts == 0)
 		return -EINVAL;
 	for (unsigned int k = 0; k < nhosts; k++)
 		if (!(h[k].cores > 0) || !isfinite(h[k].cores))
@@ -91,7 +100,8 @@ int specon_decide(const struct specon_params *p, const struct specon_host *h,
 		if (!j->active)
 			continue;
 		if (j->host >= nhosts || !(j->demand > 0) || !isfinite(j->demand) ||
-		    !(j->remaining >= 0) || !isfinite(j->remaining))
+		    !(j->remaining >= 0) || !isfinite(j->remaining) ||
+		    (j->moved && (!(j->since_move >= 0) || j->left >= nhosts)))
 			return -EINVAL;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -101,10 +111,15 @@ int specon_decide(const struct specon_params *p, const struct specon_host *h,
 
 		if (!j->active || j->moving || !specon_slow(p, j))
 			continue;
-		/* The least-loaded other host by demand per core. */
+		/*
+		 * The least-loaded other host by demand per core, but not the
+		 * one it just left.
+		 */
 		for (unsigned int k = 0; k < nhosts; k++) {
 			double load = host_demand(jobs, n, k, -1, -1) / h[k].cores;
 
+			if (k == j->left && cooling(p, j))
+				continue;
 			if (k != s && load < best_load) {
 				best_load = load;
 				t = k;

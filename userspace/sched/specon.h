@@ -13,6 +13,8 @@
  * time as remaining work over rate, and takes the gain as the drop in the
  * summed remaining time of the jobs on both hosts. The best move whose gain
  * beats the move's cost (the moved job stands still for it) is returned.
+ * A job does not go back to the host it last left within a cool-down after
+ * that move (no ping-pong: see Documentation/sched-policies.md).
  *
  * Pure functions over caller-owned state: no I/O, no clock, no allocation.
  */
@@ -24,9 +26,14 @@
 struct specon_params {
 	double alpha;		/* slow growth: relative loss drop < alpha */
 	double move_cost;	/* seconds a moved job makes no progress */
+	double cooldown;	/* seconds before a job may return to the host
+				 * it last left; 0: at once, INFINITY: never */
 };
 
-/* alpha 0.1 per interval (SpeCon's deployment: threshold 0.1, 10 s). */
+/*
+ * alpha 0.1 per interval (SpeCon's deployment: threshold 0.1, 10 s), a 5 s
+ * move, and a 300 s cool-down (our choice; SpeCon's is not published).
+ */
 extern const struct specon_params specon_defaults;
 
 struct specon_host {
@@ -40,6 +47,9 @@ struct specon_job {
 	double demand;		/* cores the job can use, > 0 */
 	double remaining;	/* CPU-seconds of work left, >= 0 */
 	double prev_loss, loss;	/* the last two reports; prev 0: none */
+	bool moved;		/* it has moved: @left and @since_move hold */
+	unsigned int left;	/* the host its last move left */
+	double since_move;	/* seconds since that move began, >= 0 */
 };
 
 /* Record a loss report (finite, > 0). -EINVAL otherwise, state unchanged. */
@@ -59,8 +69,11 @@ struct specon_move {
 };
 
 /*
- * The best move this interval, or job = -1. Returns 0, or -EINVAL for a job
- * on a host that does not exist, a bad demand or remaining work.
+ * The best move this interval, or job = -1. A job that moved less than
+ * p->cooldown seconds ago does not go back to the host it left (the least
+ * loaded of the others is its candidate). Returns 0, or -EINVAL for a job
+ * on a host that does not exist, a bad demand, remaining work or
+ * since_move, or a bad move cost or cool-down.
  */
 int specon_decide(const struct specon_params *p, const struct specon_host *h,
 		  unsigned int nhosts, const struct specon_job *jobs,

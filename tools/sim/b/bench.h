@@ -3,6 +3,7 @@
 #ifndef SPARE_SCHED_BENCH_H
 #define SPARE_SCHED_BENCH_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,8 +26,20 @@ static inline double bench_unif(struct bench_rng *r)
 	return (double)(bench_u64(r) >> 11) / 9007199254740992.0;
 }
 
-double bench_exp(struct bench_rng *r, double mean);
-double bench_lognormal(struct bench_rng *r, double median, double sigma);
+static inline double bench_exp(struct bench_rng *r, double mean)
+{
+	return -mean * log1p(-bench_unif(r));
+}
+
+static inline double bench_lognormal(struct bench_rng *r, double median,
+				     double sigma)
+{
+	double u1 = bench_unif(r), u2 = bench_unif(r);
+	double z = sqrt(-2 * log1p(-u1)) * cos(2 * M_PI * u2);
+
+	return median * exp(sigma * z);
+}
+
 double bench_now(void);
 int bench_cmp_double(const void *a, const void *b);
 /* Quantile q in [0, 1] of sorted v[n] (nearest rank). */

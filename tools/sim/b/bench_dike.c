@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "dike.h"
 #include "dike_profiles.h"
+#include "dike_random.h"
 
 /* The cluster for the CNN profiles (Documentation/sched-policies.md). */
 static const struct dike_host dike_bench_hosts[4] = {
@@ -23,31 +24,6 @@ static const struct dike_host dike_bench_hosts[4] = {
 	{ .gpus = 2, .gpu_flops = 12e12, .cores = 8, .sum_rate = 1e9, .nic_bps = 7e9 },
 	{ .gpus = 1, .gpu_flops = 4e12, .cores = 32, .sum_rate = 1e9, .nic_bps = 12.5e9 },
 };
-
-/* A random instance; @layers must hold 12. */
-static void dike_bench_random(struct bench_rng *r, struct dike_model *m,
-		       struct dike_layer *layers, struct dike_host *h,
-		       unsigned int *nhosts, unsigned int *max_parts)
-{
-	*nhosts = 2 + bench_u64(r) % 3;
-	*max_parts = 1 + bench_u64(r) % 4;
-	for (unsigned int k = 0; k < *nhosts; k++) {
-		h[k].gpus = 1 + bench_u64(r) % 3;
-		h[k].gpu_flops = 2e12 + 14e12 * bench_unif(r);
-		h[k].cores = 4 + bench_u64(r) % 29;
-		h[k].sum_rate = 0.5e9 + 1e9 * bench_unif(r);
-		h[k].nic_bps = 1.25e9 * pow(10, bench_unif(r));
-	}
-	m->nlayers = 2 + bench_u64(r) % 11;
-	for (unsigned int i = 0; i < m->nlayers; i++) {
-		layers[i].params = bench_lognormal(r, 1e6, 1.5);
-		layers[i].type = DIKE_OTHER;
-	}
-	m->layers = layers;
-	m->flops_per_sample = 1e9 * pow(100, bench_unif(r));
-	m->batch = 32 << (bench_u64(r) % 5);
-	m->bytes_per_param = 4;
-}
 
 static int export_profiles(const char *dir)
 {
@@ -164,16 +140,15 @@ int bench_dike(int argc, char **argv)
 		return 1;
 	fprintf(csv, "instance,hosts,layers,max_parts,search_tput,optimum_tput,ratio\n");
 	for (int t = 0; t < inst; t++) {
-		struct bench_rng r = { .s = 5000 + t };
-		struct dike_layer layers[12];
-		struct dike_host h[4];
+		struct dike_layer layers[DIKE_RANDOM_LAYERS];
+		struct dike_host h[DIKE_RANDOM_HOSTS];
 		struct dike_model m;
 		struct dike_place ps, po;
 		struct dike_cost cs, co;
 		unsigned int nh, mp;
 		double ratio;
 
-		dike_bench_random(&r, &m, layers, h, &nh, &mp);
+		dike_random(DIKE_RANDOM_SEED + (uint64_t)t, &m, layers, h, &nh, &mp);
 		if (dike_search(&m, h, nh, mp, &ps, &cs) ||
 		    dike_exhaustive(&m, h, nh, mp, &po, &co))
 			return 1;

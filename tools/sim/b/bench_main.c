@@ -15,19 +15,6 @@
 
 #include "bench.h"
 
-double bench_exp(struct bench_rng *r, double mean)
-{
-	return -mean * log1p(-bench_unif(r));
-}
-
-double bench_lognormal(struct bench_rng *r, double median, double sigma)
-{
-	double u1 = bench_unif(r), u2 = bench_unif(r);
-	double z = sqrt(-2 * log1p(-u1)) * cos(2 * M_PI * u2);
-
-	return median * exp(sigma * z);
-}
-
 double bench_now(void)
 {
 	struct timespec ts;

@@ -4,7 +4,8 @@
  * arriving 5-40 s apart (whole seconds), placed on arrival on the least-loaded host (the
  * default spreading scheduler). Work lognormal (median 2,000 CPU-seconds),
  * loss L(w) = Lf + (L0 - Lf) exp(-w / tau). Every 10 s the jobs report and
- * SpeCon may move one slow-growing job (5 s without progress). Against the
+ * SpeCon may move one slow-growing job (5 s without progress; not back to
+ * the host it left within --cooldown, 300 s by default). Against the
  * same placement with no migration: makespan and mean JCT.
  */
 #include <getopt.h>
@@ -23,7 +24,7 @@
 static double step = 10;
 
 struct sjob {
-	double arrive, work, tau, l0, lf, done_w, end, move_until;
+	double arrive, work, tau, l0, lf, done_w, end, move_until, moved_at;
 };	/* tau: seconds on the job's 4 cores */
 
 static void gen(struct bench_rng *r, struct sjob *j)
@@ -44,6 +45,7 @@ static void gen(struct bench_rng *r, struct sjob *j)
 		j[i].done_w = 0;
 		j[i].end = -1;
 		j[i].move_until = 0;
+		j[i].moved_at = 0;
 	}
 }
 
@@ -92,8 +94,10 @@ static double run(struct sjob *j, const struct specon_params *p, int migrate,
 		for (int m = 0; migrate && m < per; m++) {
 			struct specon_move mv;
 
-			for (int i = 0; i < arrived; i++)
+			for (int i = 0; i < arrived; i++) {
 				st[i].moving = j[i].move_until > t;
+				st[i].since_move = t - j[i].moved_at;
+			}
 			if (specon_decide(p, h, NHOSTS, st, arrived, &mv))
 				return -1;
 			for (int i = 0; i < arrived; i++)
@@ -101,6 +105,9 @@ static double run(struct sjob *j, const struct specon_params *p, int migrate,
 			if (mv.job < 0)
 				break;
 			st[mv.job].host = mv.to;
+			st[mv.job].moved = true;
+			st[mv.job].left = mv.from;
+			j[mv.job].moved_at = t;
 			j[mv.job].move_until = t + p->move_cost;
 			(*moves)++;
 			if (log)
@@ -179,6 +186,7 @@ int bench_specon(int argc, char **argv)
 		{ "moves-per-interval", required_argument, NULL, 'M' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "export", required_argument, NULL, 'e' },
+		{ "cooldown", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct specon_params p = specon_defaults;
@@ -202,11 +210,14 @@ int bench_specon(int argc, char **argv)
 			step = atof(optarg);
 		else if (c == 'e')
 			exp_dir = optarg;
+		else if (c == 'c')
+			p.cooldown = atof(optarg);
 		else
 			return 2;
 	}
-	if (!out || seeds <= 0 || per <= 0 || !(step > 0) || step > 3600) {
-		fprintf(stderr, "usage: spare-sched-bench specon --out DIR [--seeds N] [--alpha A] [--move-cost S] [--moves-per-interval N] [--interval S] [--export DIR]\n");
+	if (!out || seeds <= 0 || per <= 0 || !(step > 0) || step > 3600 ||
+	    !(p.cooldown >= 0) || p.cooldown > 1e9) {
+		fprintf(stderr, "usage: spare-sched-bench specon --out DIR [--seeds N] [--alpha A] [--move-cost S] [--moves-per-interval N] [--interval S] [--cooldown S] [--export DIR]\n");
 		return 2;
 	}
 	csv = bench_open(out, "specon.csv");
@@ -241,9 +252,10 @@ int bench_specon(int argc, char **argv)
 		sum_red += 1 - mb / ma;
 		met += 1 - mb / ma >= 0.10;
 	}
-	fprintf(js, "{\"hosts\": 4, \"cores_per_host\": 8, \"jobs\": %d, \"alpha\": %g, \"move_cost_s\": %g, \"moves_per_interval\": %d,\n"
+	fprintf(js, "{\"hosts\": 4, \"cores_per_host\": 8, \"jobs\": %d, \"alpha\": %g, \"move_cost_s\": %g, \"cooldown_s\": %g, \"moves_per_interval\": %d,\n"
 		" \"interval_s\": %g, \"seeds\": %d, \"mean_makespan_reduction\": %.4f, \"seeds_meeting_target\": %d,\n"
-		" \"target\": 0.10, \"met\": %s}\n", NJOBS, p.alpha, p.move_cost, per, step, seeds,
+		" \"target\": 0.10, \"met\": %s}\n", NJOBS, p.alpha, p.move_cost, p.cooldown, per, step,
+		seeds,
 		sum_red / seeds, met, sum_red / seeds >= 0.10 ? "true" : "false");
 	fclose(csv);
 	fclose(moves);

@@ -4,6 +4,7 @@
 PROGS += spare-sched-bench
 spare-sched-bench_SRCS := tools/sim/b/bench_main.c tools/sim/b/bench_mip.c \
 			  tools/sim/b/bench_dike.c tools/sim/b/dike_profiles.c \
+			  tools/sim/b/dike_random.c \
 			  tools/sim/b/bench_flowcon.c userspace/sched/flowcon.c \
 			  tools/sim/b/bench_specon.c userspace/sched/specon.c \
 			  userspace/sched/mip.c userspace/sched/dike.c
@@ -12,5 +13,6 @@ bench_main_CFLAGS := -Iuserspace/sched -Itools/sim/b
 bench_mip_CFLAGS := -Iuserspace/sched -Itools/sim/b
 bench_dike_CFLAGS := -Iuserspace/sched -Itools/sim/b
 dike_profiles_CFLAGS := -Iuserspace/sched -Itools/sim/b
+dike_random_CFLAGS := -Iuserspace/sched -Itools/sim/b
 bench_flowcon_CFLAGS := -Iuserspace/sched -Itools/sim/b
 bench_specon_CFLAGS := -Iuserspace/sched -Itools/sim/b

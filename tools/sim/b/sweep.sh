@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The FlowCon and SpeCon sweeps of Documentation/perf-sched-policies.md:
 # runs spare-sched-bench for each setting and collects its JSON into
-# $D/flowcon/sweep.csv and $D/specon/sweep.csv.
+# $D/flowcon/sweep.csv, $D/specon/sweep.csv and (SpeCon's cool-down against
+# ping-pong) $D/specon/cooldown.csv.
 #   tools/sim/b/sweep.sh [BENCH [D]]
 set -eu
 B=${1:-build/bin/spare-sched-bench}
@@ -47,5 +48,22 @@ EOF
 		done
 	done
 done
+
+echo "interval_s,cooldown_s,seeds,mean_makespan_reduction,seeds_meeting_target,moves" \
+	>"$T/cooldown.csv"
+for i in 10 30; do
+	for c in 0 30 60 120 300 600 1e9; do
+		mkdir -p "$T/s"
+		"$B" specon --out "$T/s" --seeds 100 --interval $i --cooldown $c >/dev/null
+		python3 - "$T/s/specon.json" "$T/s/specon.csv" >>"$T/cooldown.csv" <<'EOF'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+moves = sum(int(r["moves"]) for r in csv.DictReader(open(sys.argv[2])))
+print("%g,%g,%d,%.4f,%d,%d" % (j["interval_s"], j["cooldown_s"], j["seeds"],
+    j["mean_makespan_reduction"], j["seeds_meeting_target"], moves))
+EOF
+	done
+done
 cp "$T/flowcon.csv" "$D/flowcon/sweep.csv"
 cp "$T/specon.csv" "$D/specon/sweep.csv"
+cp "$T/cooldown.csv" "$D/specon/cooldown.csv"
