@@ -91,6 +91,14 @@ static void test_parse(void)
 				       donors, &n, why, sizeof(why)), 0);
 	EXPECT_EQ(n, 2);
 	EXPECT(!strcmp(donors[1].state, "error") && donors[0].maps_refused == 5);
+	EXPECT_EQ(donors[0].moves, 0);
+	/* version 2 appends moves and moves_short */
+	EXPECT_EQ(dev_parse_donor_stat("2 0 a:1 live 1 2 3 4 5 6 7\n3 1 b:2 live 0 0 0 0 0 8 9 10\n",
+				       donors, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT(donors[0].moves == 6 && donors[0].moves_short == 7 && donors[1].moves == 8);
+	EXPECT_EQ(dev_parse_donor_stat("2 0 a:1 live 1 2 3 4 5 6\n", donors, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "donor_stat: version 2 line not understood") != NULL);
 	EXPECT_EQ(dev_parse_donor_stat("1 0 a:1 live 1 2\n", donors, &n, why, sizeof(why)), -1);
 	EXPECT(strstr(why, "donor_stat: line not understood: 1 0 a:1 live 1 2") != NULL);
 	EXPECT_EQ(dev_parse_donor_stat("", donors, &n, why, sizeof(why)), 0);
@@ -166,8 +174,10 @@ static void test_metrics(void)
 	n = prom_check(page, why, sizeof(why));
 	if (n < 0)
 		fprintf(stderr, "# %s\n", why);
-	/* 2 powered + 2 size + 14 io + 4 slab + 5 copies + 2 x (1 up + 5 counters). */
-	EXPECT_EQ(n, 2 + 2 + 14 + 4 + 5 + 12);
+	/* 2 powered + 2 size + 14 io + 4 slab + 5 copies + 2 x (1 up + 7 counters). */
+	EXPECT_EQ(n, 2 + 2 + 14 + 4 + 5 + 16);
+	/* the test device's donor_stat is version 1: moves read 0 */
+	EXPECT(strstr(page, "\nspare_donor_moves_total{device=\"swap0\",disk=\"spare0\",donor=\"10.0.0.3:18515\"} 0\n"));
 	/* the test device's io_stat is version 1: the v2 counters read 0 */
 	EXPECT(strstr(page, "\nspare_integrity_errors_total{device=\"swap0\",disk=\"spare0\"} 0\n"));
 	EXPECT(strstr(page, "\nspare_bytes_written_total{device=\"swap0\",disk=\"spare0\"} 81920\n"));

@@ -57,7 +57,7 @@ static void test_write_then_read(void)
 {
 	struct spare_slab_map map;
 	struct spare_slab *s;
-	u32 gens[SPARE_MAX_REPLICAS], mask;
+	u32 gens[SPARE_MAX_SLOTS], mask;
 
 	if (spare_slab_map_init(&map, 1 << 20, 20, 1, 1)) {
 		EXPECT(0);

@@ -158,6 +158,18 @@ int dev_parse_donor_stat(const char *text, struct dev_donor_stat *donor,
 		    version < 1 || (line[used] != '\n' && line[used] && line[used] != ' '))
 			return say(why, whylen, EPROTO, "donor_stat: line not understood: %.*s",
 				   (int)(end - line), line);
+		s->moves = s->moves_short = 0;
+		if (version >= 2) {
+			int more = 0;
+
+			if (sscanf(line + used, " %" SCNu64 " %" SCNu64 "%n", &s->moves,
+				   &s->moves_short, &more) != 2 ||
+			    (line[used + more] != '\n' && line[used + more] &&
+			     line[used + more] != ' '))
+				return say(why, whylen, EPROTO,
+					   "donor_stat: version %u line not understood: %.*s",
+					   version, (int)(end - line), line);
+		}
 		(*n)++;
 	}
 	return 0;
@@ -352,14 +364,16 @@ void dev_print_show(FILE *f, const struct dev_info *d)
 	fprintf(f, "slab_stat:\n");
 	for (i = 0; i < DEV_SLAB_FIELDS; i++)
 		fprintf(f, "  %-16s %" PRIu64 "\n", dev_slab_fields[i], d->slab[i]);
-	fprintf(f, "\n%-5s %-22s %-10s %8s %6s %9s %8s %11s\n", "DONOR", "ADDRESS",
-		"STATE", "CONNECTS", "LOSSES", "EVICTIONS", "BAD_MSGS", "MAPS_REFUSED");
+	fprintf(f, "\n%-5s %-22s %-10s %8s %6s %9s %8s %11s %6s %11s\n", "DONOR", "ADDRESS",
+		"STATE", "CONNECTS", "LOSSES", "EVICTIONS", "BAD_MSGS", "MAPS_REFUSED",
+		"MOVES", "MOVES_SHORT");
 	for (i = 0; i < d->ndonors; i++) {
 		const struct dev_donor_stat *s = &d->donor[i];
 
 		fprintf(f, "%-5u %-22s %-10s %8" PRIu64 " %6" PRIu64 " %9" PRIu64 " %8"
-			PRIu64 " %11" PRIu64 "\n", s->index, s->address, s->state,
-			s->connects, s->losses, s->evictions, s->bad_msgs, s->maps_refused);
+			PRIu64 " %11" PRIu64 " %6" PRIu64 " %11" PRIu64 "\n", s->index,
+			s->address, s->state, s->connects, s->losses, s->evictions,
+			s->bad_msgs, s->maps_refused, s->moves, s->moves_short);
 	}
 }
 
@@ -411,6 +425,8 @@ struct json_object *dev_json(const struct dev_info *d, bool stats)
 		json_object_object_add(x, "evictions", json_object_new_uint64(s->evictions));
 		json_object_object_add(x, "bad_msgs", json_object_new_uint64(s->bad_msgs));
 		json_object_object_add(x, "maps_refused", json_object_new_uint64(s->maps_refused));
+		json_object_object_add(x, "moves", json_object_new_uint64(s->moves));
+		json_object_object_add(x, "moves_short", json_object_new_uint64(s->moves_short));
 		json_object_array_add(donors, x);
 	}
 	json_object_object_add(o, "donor_stat", donors);
@@ -518,6 +534,8 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 	DONOR_FAMILY(evictions, "Slabs given back to the donor on EVICT.");
 	DONOR_FAMILY(bad_msgs, "Malformed or unexpected messages from the donor.");
 	DONOR_FAMILY(maps_refused, "MAP requests the donor refused.");
+	DONOR_FAMILY(moves, "Evicted copies moved to another donor before UNMAP.");
+	DONOR_FAMILY(moves_short, "Moves cut short by the EVICT deadline (pages not copied lost).");
 #undef DONOR_FAMILY
 #undef DEV_LABELS
 	return spare_metrics_end(&m);

@@ -34,6 +34,7 @@ struct dev_donor_stat {
 	char		address[64];
 	char		state[16];
 	uint64_t	connects, losses, evictions, bad_msgs, maps_refused;
+	uint64_t	moves, moves_short;	/* version 2; 0 from version 1 */
 };
 
 struct dev_info {

@@ -175,4 +175,12 @@ static inline unsigned long find_next_zero_bit(const unsigned long *b,
 	return size;
 }
 
+#define for_each_set_bit(bit, addr, size)				\
+	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+
+/* Plain stores and loads: the map is used under its slab lock here. */
+#define WRITE_ONCE(x, v)	do { (x) = (v); } while (0)
+#define READ_ONCE(x)		(x)
+
 #endif /* SPARE_UBLK_KCOMPAT_H */

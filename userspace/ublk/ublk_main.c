@@ -281,7 +281,7 @@ static void rq_start(struct dev *d, unsigned int tag)
 	for (i = 0; i < r->nr_ext; i++) {
 		struct spare_extent *e = &r->ext[i];
 		struct spare_slab *slab = &d->map.slabs[e->slab];
-		u32 gens[SPARE_MAX_REPLICAS], mask = 0, c;
+		u32 gens[SPARE_MAX_SLOTS], mask = 0, c;
 
 		spin_lock(&slab->lock);
 		atomic64_add(e->nr_pages, &slab->accesses);
