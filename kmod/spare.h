@@ -425,6 +425,9 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write);
 bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
 			  struct request *rq);
 void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd);
+bool spare_backup_range_ok(struct spare_dev *dev, u64 first, u64 n);
+int spare_backup_read_pages(struct spare_dev *dev, u64 first, u32 n,
+			    struct page **blocks, unsigned int order);
 
 /* spare_sysfs.c */
 extern const struct attribute_group *spare_disk_groups[];

@@ -328,3 +328,50 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 	submit_bio(bio);
 	return 0;
 }
+
+/*
+ * Resync from the backup (spare_resync.c): may pages [first, first + n) of
+ * the device be read from it now? Not while an async backup write of them
+ * is in flight, nor where a backup write failed.
+ */
+bool spare_backup_range_ok(struct spare_dev *dev, u64 first, u64 n)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	ok = find_next_bit(dev->backup_busy, first + n, first) >= first + n &&
+	     find_next_bit(dev->backup_stale, first + n, first) >= first + n;
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	return ok;
+}
+
+/*
+ * Read @n pages at device page @first from the backup into @blocks, blocks
+ * of 2^@order pages; waits for the read. 0 or a negative errno.
+ */
+int spare_backup_read_pages(struct spare_dev *dev, u64 first, u32 n,
+			    struct page **blocks, unsigned int order)
+{
+	u32 block = SPARE_PAGE_SIZE << order, i, nblocks;
+	u64 left = (u64)n << SPARE_PAGE_SHIFT;
+	struct bio *bio;
+	int ret;
+
+	nblocks = DIV_ROUND_UP(n, 1U << order);
+	bio = bio_alloc(spare_bdev(&dev->backup), nblocks, REQ_OP_READ,
+			GFP_NOIO);
+	bio->bi_iter.bi_sector = (first << SPARE_PAGE_SHIFT) >> SECTOR_SHIFT;
+	for (i = 0; i < nblocks; i++) {
+		u32 len = min_t(u64, left, block);
+
+		if (bio_add_page(bio, blocks[i], len, 0) != len) {
+			bio_put(bio);
+			return -EIO;
+		}
+		left -= len;
+	}
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}

@@ -129,34 +129,59 @@ struct resync_chunk {
 	u32 src_rkey, dst_rkey;
 };
 
-/* Begin a chunk in slab @s; false if the slab needs nothing now. */
-static bool chunk_begin(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
+static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
+		      bool ok);
+
+/*
+ * Begin a chunk in slab @s: from a current copy, or else from the backup
+ * device. 1: begun; 0: the slab needs nothing; -EAGAIN: it needs a chunk
+ * from the backup, which cannot be read for it now (a write in flight).
+ */
+static int chunk_begin(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[s];
-	struct spare_copy *src, *dst;
+	struct spare_copy *src = NULL, *dst;
 	unsigned long flags;
 	u64 off;
+	int ret;
 
 	spin_lock_irqsave(&slab->lock, flags);
-	if (spare_slab_resync_begin(map, slab, SPARE_RESYNC_MAX, &ck->rs)) {
+	ret = spare_slab_resync_begin(map, slab, SPARE_RESYNC_MAX, &ck->rs);
+	if (ret && dev->has_backup)
+		ret = spare_slab_resync_begin_backup(map, slab,
+						     SPARE_RESYNC_MAX, &ck->rs);
+	if (ret) {
 		spin_unlock_irqrestore(&slab->lock, flags);
-		return false;
+		return ret == -EBUSY ? -EAGAIN : 0;
 	}
-	src = &slab->copy[ck->rs.source];
+	if (ck->rs.source != SPARE_RESYNC_BACKUP)
+		src = &slab->copy[ck->rs.source];
 	dst = &slab->copy[ck->rs.target];
 	off = (u64)ck->rs.first << SPARE_PAGE_SHIFT;
-	ck->src_donor = src->donor;
+	if (src) {
+		ck->src_donor = src->donor;
+		ck->src_addr = src->addr + off;
+		ck->src_rkey = src->rkey;
+		/* An eviction of either copy waits for these before UNMAP. */
+		src->inflight++;
+	}
 	ck->dst_donor = dst->donor;
-	ck->src_addr = src->addr + off;
 	ck->dst_addr = dst->addr + off;
-	ck->src_rkey = src->rkey;
 	ck->dst_rkey = dst->rkey;
-	/* An eviction of either copy waits for these before its UNMAP. */
-	src->inflight++;
 	dst->inflight++;
 	spin_unlock_irqrestore(&slab->lock, flags);
-	return true;
+	/*
+	 * No write of the slab was in flight when the chunk began; one that
+	 * begins now leaves the target out and makes the chunk dirty. An
+	 * async backup write of these pages may still be going on, though.
+	 */
+	if (!src && !spare_backup_range_ok(dev, ((u64)s * map->pages_per_slab) +
+					   ck->rs.first, ck->rs.n)) {
+		chunk_end(dev, s, ck, false);
+		return -EAGAIN;
+	}
+	return 1;
 }
 
 static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
@@ -164,16 +189,18 @@ static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[s];
-	struct spare_copy *src = &slab->copy[ck->rs.source];
+	bool backup = ck->rs.source == SPARE_RESYNC_BACKUP;
+	struct spare_copy *src = backup ? NULL : &slab->copy[ck->rs.source];
 	struct spare_copy *dst = &slab->copy[ck->rs.target];
 	unsigned long flags;
 	bool marked, wake;
 
 	spin_lock_irqsave(&slab->lock, flags);
 	marked = spare_slab_resync_end(map, slab, &ck->rs, ok);
-	src->inflight--;
+	if (src)
+		src->inflight--;
 	dst->inflight--;
-	wake = src->state == SPARE_COPY_EVICTING ||
+	wake = (src && src->state == SPARE_COPY_EVICTING) ||
 	       dst->state == SPARE_COPY_EVICTING;
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (wake)
@@ -184,11 +211,22 @@ static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
 /* Copy one chunk. 0: done (marked or not), -EAGAIN: try again later. */
 static int chunk_copy(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
 {
-	struct spare_donor *sd = &dev->donors[ck->src_donor];
 	struct spare_donor *dd = &dev->donors[ck->dst_donor];
 	int ret;
 
-	ret = resync_rdma(dev, sd, ck->src_addr, ck->src_rkey, ck->rs.n, false);
+	if (ck->rs.source == SPARE_RESYNC_BACKUP) {
+		ret = spare_backup_read_pages(dev,
+				(u64)s * dev->map.pages_per_slab + ck->rs.first,
+				ck->rs.n, dev->resync_pages, SPARE_RESYNC_ORDER);
+		if (ret) {
+			pr_warn_ratelimited("%s: resync read from the backup failed: %d\n",
+					    dev->cfg.backup, ret);
+			ret = -EAGAIN;
+		}
+	} else {
+		ret = resync_rdma(dev, &dev->donors[ck->src_donor], ck->src_addr,
+				  ck->src_rkey, ck->rs.n, false);
+	}
 	if (!ret)
 		ret = resync_rdma(dev, dd, ck->dst_addr, ck->dst_rkey, ck->rs.n,
 				  true);
@@ -205,10 +243,13 @@ static void resync_work(struct work_struct *work)
 	unsigned int noio = memalloc_noio_save();
 	struct resync_chunk ck;
 	bool busy = false;
+	int begun;
 	u32 s;
 
 	for (s = 0; s < dev->map.nr_slabs; s++) {
-		while (!READ_ONCE(dev->resync_stop) && chunk_begin(dev, s, &ck)) {
+		begun = 0;
+		while (!READ_ONCE(dev->resync_stop) &&
+		       (begun = chunk_begin(dev, s, &ck)) > 0) {
 			if (chunk_copy(dev, s, &ck)) {
 				busy = true;	/* a donor was not ready */
 				break;
@@ -216,6 +257,8 @@ static void resync_work(struct work_struct *work)
 			if (!--budget)
 				goto yield;
 		}
+		if (begun < 0)
+			busy = true;	/* the backup could not be read yet */
 		if (READ_ONCE(dev->resync_stop))
 			goto out;
 	}
@@ -249,7 +292,8 @@ int spare_resync_init(struct spare_dev *dev)
 
 	dev->resync_stop = false;
 	INIT_DELAYED_WORK(&dev->resync_work, resync_work);
-	if (dev->map.nr_copies < 2 && dev->map.nr_donors <= dev->map.nr_copies)
+	if (dev->map.nr_copies < 2 && dev->map.nr_donors <= dev->map.nr_copies &&
+	    !dev->cfg.backup[0])
 		return 0;	/* nothing to copy from, nowhere to move to */
 	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
 		dev->resync_pages[i] = alloc_pages(GFP_KERNEL,

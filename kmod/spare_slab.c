@@ -371,6 +371,58 @@ int spare_slab_resync_begin(const struct spare_slab_map *map,
 	return -ENOENT;
 }
 
+/* True if no slot of @slab is current for page @p. */
+static bool current_nowhere(const struct spare_slab_map *map,
+			    const struct spare_slab *slab, u32 p)
+{
+	u32 c;
+
+	for (c = 0; c < map->nr_slots; c++)
+		if ((slab->copy[c].state == SPARE_COPY_MAPPED ||
+		     slab->copy[c].state == SPARE_COPY_EVICTING) &&
+		    test_bit(p, slab->copy[c].current_map))
+			return false;
+	return true;
+}
+
+int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
+				   struct spare_slab *slab, u32 max,
+				   struct spare_resync *rs)
+{
+	u32 end = map->pages_per_slab, t, p, n;
+
+	if (!max)
+		return -EINVAL;
+	for (t = 0; t < map->nr_slots; t++) {
+		struct spare_copy *ct = &slab->copy[t];
+
+		if (ct->state != SPARE_COPY_MAPPED || ct->rs_n)
+			continue;
+		for (p = find_next_bit(slab->written, end, 0); p < end;
+		     p = find_next_bit(slab->written, end, p + 1))
+			if (current_nowhere(map, slab, p))
+				break;
+		if (p >= end)
+			continue;
+		if (slab->writes_inflight)
+			return -EBUSY;
+		for (n = 1; n < max && p + n < end; n++)
+			if (!test_bit(p + n, slab->written) ||
+			    !current_nowhere(map, slab, p + n))
+				break;
+		ct->rs_first = p;
+		ct->rs_n = n;
+		ct->rs_gen = ct->gen;
+		ct->rs_dirty = false;
+		rs->target = t;
+		rs->source = SPARE_RESYNC_BACKUP;
+		rs->first = p;
+		rs->n = n;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 bool spare_slab_resync_end(const struct spare_slab_map *map,
 			   struct spare_slab *slab, const struct spare_resync *rs,
 			   bool ok)

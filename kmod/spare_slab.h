@@ -205,13 +205,26 @@ bool spare_slab_op_settle(const struct spare_slab_map *map,
  * Returns true if it did.
  */
 struct spare_resync {
-	u32 target, source;	/* copy indexes */
+	u32 target, source;	/* copy indexes, or SPARE_RESYNC_BACKUP */
 	u32 first, n;		/* pages of the slab */
 };
+
+#define SPARE_RESYNC_BACKUP	U32_MAX	/* the source is the backup device */
 
 int spare_slab_resync_begin(const struct spare_slab_map *map,
 			    struct spare_slab *slab, u32 max,
 			    struct spare_resync *rs);
+/*
+ * The same from the backup device, for written pages no copy is current
+ * for (a one-copy slab mapped again after a failure, or every copy lost):
+ * only while no write is in flight in the slab, so that every write that
+ * ended is on the backup (the caller also checks that no async backup
+ * write of those pages is in flight). -EBUSY while writes are in flight,
+ * -ENOENT if nothing needs it. Closed by spare_slab_resync_end().
+ */
+int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
+				   struct spare_slab *slab, u32 max,
+				   struct spare_resync *rs);
 bool spare_slab_resync_end(const struct spare_slab_map *map,
 			   struct spare_slab *slab, const struct spare_resync *rs,
 			   bool ok);

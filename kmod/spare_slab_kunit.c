@@ -612,6 +612,90 @@ static void move_refused_and_aborted(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
+
+/*
+ * A one-copy slab mapped again after a failure is refilled from the backup
+ * device: only pages written and current nowhere, and never while a write
+ * is in flight (every write that ended is on the backup then; a write that
+ * begins later makes the chunk dirty).
+ */
+static void resync_from_backup(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS];
+
+	init_map(test, &map, MiB, 20, 1, 1);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 10, 100, gens), 1U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 10, 100);
+	spare_slab_write_end(slab);
+	/* a current copy: nothing to take from the backup */
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs),
+			-ENOENT);
+	/* the donor failed and came back: current only where never written */
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, slab->copy[0].gen));
+	KUNIT_ASSERT_EQ(test, spare_copy_set_state(&map, slab, 0,
+						   SPARE_COPY_UNMAPPED), 0);
+	/* an unmapped copy is no target */
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs),
+			-ENOENT);
+	map_copy(test, &map, 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 64, &rs), -ENOENT);
+
+	/* a write in flight: the backup may not hold it yet */
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 200, 1, gens), 1U);
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs),
+			-EBUSY);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 200, 1);
+	spare_slab_write_end(slab);
+
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.source, SPARE_RESYNC_BACKUP);
+	KUNIT_EXPECT_EQ(test, rs.target, 0U);
+	KUNIT_EXPECT_EQ(test, rs.first, 10U);
+	KUNIT_EXPECT_EQ(test, rs.n, 64U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[0], 10, 64));
+
+	/* a write during the chunk: it lands, the chunk marks nothing */
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.first, 74U);
+	KUNIT_EXPECT_EQ(test, rs.n, 36U);	/* page 110 was never written */
+	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 80, 1, gens), 0U);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_FALSE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[0], 74, 1));
+	/* picked again, now with page 80 too (written, current nowhere) */
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.first, 74U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	spare_slab_map_free(&map);
+}
+
+/* With two copies, a page one copy holds is copied from it, not the backup. */
+static void resync_backup_only_where_no_copy(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+
+	resync_setup(test, &map);	/* copy 0 holds pages 0-63, copy 1 not */
+	slab = &map.slabs[0];
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs),
+			-ENOENT);
+	/* copy 0 lost too: now the backup is the only source */
+	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, slab->copy[0].gen));
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.target, 1U);
+	KUNIT_EXPECT_EQ(test, rs.first, 0U);
+	KUNIT_EXPECT_EQ(test, rs.n, 64U);
+	spare_slab_resync_end(&map, slab, &rs, true);
+	spare_slab_map_free(&map);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -625,6 +709,8 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(move_copy_to_another_donor),
 	KUNIT_CASE(move_waits_for_older_write),
 	KUNIT_CASE(move_refused_and_aborted),
+	KUNIT_CASE(resync_from_backup),
+	KUNIT_CASE(resync_backup_only_where_no_copy),
 	{}
 };
 

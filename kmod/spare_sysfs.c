@@ -12,6 +12,7 @@
 #define SPARE_IO_STAT_VERSION		2
 #define SPARE_SLAB_STAT_VERSION		1
 #define SPARE_DONOR_STAT_VERSION	2
+#define SPARE_SLAB_MAP_VERSION		1
 
 static struct spare_dev *dev_of(struct device *d)
 {
@@ -96,6 +97,52 @@ static ssize_t donor_stat_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(donor_stat);
 
+/*
+ * slab_map: one line per slab copy, where it lives now (a copy moves on
+ * eviction, so this is the live placement, not configfs "placement"):
+ * version, slab, slot, donor index, donor address, state, current pages.
+ * One line per copy does not fit a page for large devices: a binary
+ * attribute, text all the same, built whole on each read.
+ */
+static ssize_t slab_map_read(struct file *f, struct kobject *kobj,
+			     struct bin_attribute *attr, char *buf, loff_t off,
+			     size_t count)
+{
+	struct spare_dev *dev = dev_of(kobj_to_dev(kobj));
+	struct spare_slab_map *map = &dev->map;
+	size_t cap = (size_t)map->nr_slabs * map->nr_slots * 96 + 1, len = 0;
+	ssize_t ret;
+	char *text;
+	u32 s, c;
+
+	text = kvmalloc(cap, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+
+		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < map->nr_slots; c++) {
+			const struct spare_copy *cp = &slab->copy[c];
+
+			if (cp->donor >= dev->cfg.nr_donors || !dev->donors)
+				continue;	/* the spare slot */
+			len += scnprintf(text + len, cap - len,
+					 "%u %u %u %u %s %s %u\n",
+					 SPARE_SLAB_MAP_VERSION, s, c, cp->donor,
+					 dev->donors[cp->donor].name,
+					 spare_copy_state_name(cp->state),
+					 spare_copy_current_pages(map, cp));
+		}
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	ret = memory_read_from_buffer(buf, count, &off, text, len);
+	kvfree(text);
+	return ret;
+}
+static BIN_ATTR_RO(slab_map, 0);
+
 static struct attribute *spare_attrs[] = {
 	&dev_attr_io_stat.attr,
 	&dev_attr_slab_stat.attr,
@@ -103,9 +150,15 @@ static struct attribute *spare_attrs[] = {
 	NULL,
 };
 
+static struct bin_attribute *spare_bin_attrs[] = {
+	&bin_attr_slab_map,
+	NULL,
+};
+
 static const struct attribute_group spare_attr_group = {
-	.name	= "spare",
-	.attrs	= spare_attrs,
+	.name		= "spare",
+	.attrs		= spare_attrs,
+	.bin_attrs	= spare_bin_attrs,
 };
 
 const struct attribute_group *spare_disk_groups[] = {

@@ -101,6 +101,28 @@ static void test_parse(void)
 	EXPECT(strstr(why, "donor_stat: version 2 line not understood") != NULL);
 	EXPECT_EQ(dev_parse_donor_stat("1 0 a:1 live 1 2\n", donors, &n, why, sizeof(why)), -1);
 	EXPECT(strstr(why, "donor_stat: line not understood: 1 0 a:1 live 1 2") != NULL);
+	{
+		struct dev_slab_copy *sc;
+		unsigned int ns;
+
+		EXPECT_EQ(dev_parse_slab_map("1 0 0 1 10.0.0.3:18515 mapped 4096\n"
+					     "1 0 1 0 10.0.0.2:18515 evicting 0\n"
+					     "2 1 2 1 10.0.0.3:18515 mapping 7 99\n",
+					     &sc, &ns, why, sizeof(why)), 0);
+		EXPECT_EQ(ns, 3);
+		if (ns == 3) {
+			EXPECT(sc[0].slab == 0 && sc[0].slot == 0 && sc[0].donor == 1 &&
+			       sc[0].current_pages == 4096 && !strcmp(sc[0].state, "mapped"));
+			EXPECT(!strcmp(sc[1].address, "10.0.0.2:18515") && sc[2].slab == 1);
+		}
+		free(sc);
+		EXPECT_EQ(dev_parse_slab_map("1 0 0 1 a:1 mapped\n", &sc, &ns, why, sizeof(why)), -1);
+		EXPECT(strstr(why, "slab_map: line not understood: 1 0 0 1 a:1 mapped") != NULL);
+		EXPECT(sc == NULL && ns == 0);
+		EXPECT_EQ(dev_parse_slab_map("", &sc, &ns, why, sizeof(why)), 0);
+		EXPECT_EQ(ns, 0);
+		free(sc);
+	}
 	EXPECT_EQ(dev_parse_donor_stat("", donors, &n, why, sizeof(why)), 0);
 	EXPECT_EQ(n, 0);
 }

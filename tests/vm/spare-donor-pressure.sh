@@ -3,12 +3,14 @@
 #
 # Pressure on a donor that lends what is idle (spared max-lend): donor 2
 # lends up to 20 slabs of 16 MiB and watches the cgroup "donor" (PSI
-# trigger on its memory.pressure, MemAvailable); donor 3 lends a fixed
-# 256 MiB. A trainer swaps onto a 2-copy device while a memory hog in the
-# donor cgroup takes what the host has available. Donor 2 must take memory
-# back: its unlent slabs first, then lent ones by batch eviction; the hog
-# is not OOM-killed, the trainer sees no I/O error and every page verifies
-# (the evicted copies are read from donor 3).
+# trigger on its memory.pressure, MemAvailable); donors 3 and 4 lend a
+# fixed 256 MiB each. A trainer swaps onto a 2-copy device over the three
+# while a memory hog in the donor cgroup takes what the host has available.
+# Donor 2 must take memory back: its unlent slabs first, then lent ones by
+# batch eviction; the hog is not OOM-killed, the trainer sees no I/O error
+# and every page verifies. Each evicted copy is remapped elsewhere: spare
+# moves it to whichever of donors 3 and 4 holds no copy of that slab before
+# it gives it back (the time each move took is printed).
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -16,23 +18,24 @@ watchdog 300
 
 metric() { donor_ctl "$1" status | awk -v k="$2" '$1 == k {print $2}'; }
 
-step "donor 2 lends what is idle (up to 320 MiB, headroom 256 MiB), donor 3 a fixed 256 MiB"
-rxe_up 3
+step "donor 2 lends what is idle (up to 320 MiB, headroom 256 MiB), donors 3 and 4 a fixed 256 MiB"
+rxe_up 4
 cg_new donor max
 echo 0 >/sys/fs/cgroup/donor/memory.swap.max || fail "memory.swap.max of donor"
 donor_start 2 --max-lend 320M --slab-size 16M --headroom 256M --lend-idle 300 \
 	--lend-interval 200 --lend-grow-step 20 --cgroup /sys/fs/cgroup/donor \
 	--evict-batch 2 --evict-sample-extra 2 -v debug
 donor_start 3 --budget 256M --slab-size 16M
+donor_start 4 --budget 256M --slab-size 16M
 wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 20 ]" ||
 	{ donor_logs; fail "donor 2 did not grow to 20 slabs while idle"; }
 grep -E 'lend: (PSI|no PSI|cannot)' /tmp/spared-2.log || true
 pass "donor 2 grew to $(metric 2 spared_slabs_capacity) slabs while memory was idle"
 
-step "a 2-copy swap device over both donors; the trainer swaps"
+step "a 2-copy swap device over the three donors; the trainer swaps"
 spare_load
 disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
-	donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1)
+	donors=10.0.0.2:18515,10.0.0.3:18515,10.0.0.4:18515 source=10.0.0.1)
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 mkswap "/dev/$disk" >/dev/null || fail "mkswap"
 swapon "/dev/$disk" || fail "swapon"
@@ -87,6 +90,17 @@ echo "lowest capacity under pressure: ${low:-none}"
 [ "$(metric 2 spared_revocations_total)" = 0 ] || fail "the client did not answer an EVICT in time"
 pass "hog not OOM-killed; donor 2 released its ${before} unlent slabs first, then evicted $ev"
 
+step "the evicted copies were remapped elsewhere"
+dmesg | grep -E 'donor 10.0.0.2:18515: slab [0-9]+ (evicted|moved)' | sed 's/^/    /'
+moved=$(donor_field 10.0.0.2 moves)
+short=$(donor_field 10.0.0.2 moves_short)
+cev=$(donor_field 10.0.0.2 evictions)
+times=$(dmesg | sed -n 's/.*donor 10.0.0.2:18515: slab [0-9]* evicted; moved to donor .* in \([0-9]*\) ms$/\1/p' | sort -n | tr '\n' ' ')
+echo "spare: $cev evictions from donor 2, $moved moved ($short cut short); move times in ms: ${times:-none}"
+[ "$cev" -ge 1 ] && [ "$moved" = "$cev" ] || fail "$cev evictions but $moved moves: a copy was not remapped elsewhere"
+[ "$(( $(donor_field 10.0.0.3 moves) + $(donor_field 10.0.0.4 moves) ))" = 0 ] || fail "donors 3 and 4 evicted nothing, yet moves are counted on them"
+pass "every evicted copy moved to donor 3 or 4 before UNMAP"
+
 step "the hog is gone: donor 2 lends again"
 wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 20 ]" ||
 	{ tail -20 /tmp/spared-2.log; fail "donor 2 did not grow back once memory was idle"; }
@@ -105,7 +119,7 @@ show_stats "$disk"
 pass "every page verified while donor 2 took memory back"
 
 swap_teardown
-for n in 2 3; do
+for n in 2 3 4; do
 	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
 done
 pass "donors stopped cleanly"

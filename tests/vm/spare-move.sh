@@ -72,6 +72,15 @@ ev=$(donor_field 10.0.0.2 evictions)
 [ "$(lent 2)" = 0 ] || fail "donor 2 still lends $(lent 2) slabs"
 [ "$(slab_stat mapped)" = 16 ] || fail "$(slab_stat mapped) of 16 copies mapped"
 [ "$(lent 3)" = 16 ] || fail "donor 3 lends $(lent 3) slabs, want all 16"
-pass "every page verified; all 16 slabs on donor 3, none on donor 2"
+# The live placement (slab_map, sparectl device show) says so too.
+cat "/sys/block/$disk/spare/slab_map" | head -4
+on3=$(awk '$5 == "10.0.0.3:18515" && $6 == "mapped"' "/sys/block/$disk/spare/slab_map" | wc -l)
+[ "$on3" = 16 ] && [ "$(wc -l <"/sys/block/$disk/spare/slab_map")" = 16 ] ||
+	fail "slab_map: $on3 mapped copies on donor 3 of $(wc -l <"/sys/block/$disk/spare/slab_map") lines"
+sparectl device show swap0 | tail -3
+[ "$(sparectl device show swap0 | grep -c ' 10.0.0.3:18515 *mapped ')" = 16 ] || fail "device show: not 16 copies on donor 3"
+[ "$(sparectl -j device show swap0 | grep -o '"address":"10.0.0.3:18515","state":"mapped"' | wc -l)" = 16 ] ||
+	fail "device show -j: not 16 copies on donor 3"
+pass "every page verified; all 16 slabs on donor 3, none on donor 2 (slab_map, device show)"
 
 swap_teardown

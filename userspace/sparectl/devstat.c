@@ -540,3 +540,123 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 #undef DEV_LABELS
 	return spare_metrics_end(&m);
 }
+
+int dev_parse_slab_map(const char *text, struct dev_slab_copy **out,
+		       unsigned int *n, char *why, size_t whylen)
+{
+	const char *line = text, *end;
+	struct dev_slab_copy *v = NULL, *nv;
+	unsigned int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (; *line; line = *end ? end + 1 : end) {
+		unsigned int version;
+		int used = 0;
+
+		end = strchrnul(line, '\n');
+		if (end == line)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return say(why, whylen, ENOMEM, "slab_map: out of memory");
+			}
+			v = nv;
+		}
+		if (sscanf(line, "%u %u %u %u %63s %15s %" SCNu64 "%n", &version,
+			   &v[*n].slab, &v[*n].slot, &v[*n].donor, v[*n].address,
+			   v[*n].state, &v[*n].current_pages, &used) != 7 ||
+		    version < 1 || (line[used] != '\n' && line[used] && line[used] != ' ')) {
+			free(v);
+			*n = 0;
+			return say(why, whylen, EPROTO, "slab_map: line not understood: %.*s",
+				   (int)(end - line), line);
+		}
+		(*n)++;
+	}
+	*out = v;
+	return 0;
+}
+
+int dev_read_slab_map(const struct dev_roots *r, const char *disk,
+		      struct dev_slab_copy **out, unsigned int *n,
+		      char *why, size_t whylen)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/%s/spare/slab_map", r->sysfs_block, disk);
+	f = fopen(path, "re");
+	if (!f)
+		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
+	m = open_memstream(&text, &len);
+	if (!m) {
+		fclose(f);
+		return say(why, whylen, ENOMEM, "slab_map: out of memory");
+	}
+	for (;;) {
+		char buf[8192];
+		size_t got = fread(buf, 1, sizeof(buf), f);
+
+		fwrite(buf, 1, got, m);
+		if (got < sizeof(buf))
+			break;
+	}
+	ret = ferror(f);
+	fclose(f);
+	fclose(m);
+	if (ret) {
+		free(text);
+		return say(why, whylen, EIO, "%s: read error", path);
+	}
+	ret = dev_parse_slab_map(text, out, n, why, whylen);
+	free(text);
+	return ret;
+}
+
+void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(f, "\n%-5s %-4s %-5s %-22s %-9s %s\n", "SLAB", "SLOT", "DONOR",
+		"ADDRESS", "STATE", "CURRENT_PAGES");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%-5u %-4u %-5u %-22s %-9s %" PRIu64 "\n", c[i].slab,
+			c[i].slot, c[i].donor, c[i].address, c[i].state,
+			c[i].current_pages);
+}
+
+/* [{"slab":0,"copies":[{"slot":0,"donor":0,"address":..,"state":..,"current_pages":N}]}] */
+struct json_object *dev_slab_map_json(const struct dev_slab_copy *c,
+				      unsigned int n)
+{
+	struct json_object *slabs = json_object_new_array(), *slab = NULL, *copies = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *x = json_object_new_object();
+
+		if (i == 0 || c[i].slab != c[i - 1].slab) {
+			slab = json_object_new_object();
+			copies = json_object_new_array();
+			json_object_object_add(slab, "slab", json_object_new_int((int)c[i].slab));
+			json_object_object_add(slab, "copies", copies);
+			json_object_array_add(slabs, slab);
+		}
+		json_object_object_add(x, "slot", json_object_new_int((int)c[i].slot));
+		json_object_object_add(x, "donor", json_object_new_int((int)c[i].donor));
+		json_object_object_add(x, "address", json_object_new_string(c[i].address));
+		json_object_object_add(x, "state", json_object_new_string(c[i].state));
+		json_object_object_add(x, "current_pages",
+				       json_object_new_uint64(c[i].current_pages));
+		json_object_array_add(copies, x);
+	}
+	return slabs;
+}

@@ -87,6 +87,28 @@ int dev_parse_slab_stat(const char *text, uint64_t slab[DEV_SLAB_FIELDS],
 int dev_parse_donor_stat(const char *text, struct dev_donor_stat *donor,
 			 unsigned int *n, char *why, size_t whylen);
 
+/* One line of slab_map: where a slab's copy lives now. */
+struct dev_slab_copy {
+	unsigned int	slab, slot, donor;
+	char		address[64];
+	char		state[16];
+	uint64_t	current_pages;
+};
+
+/*
+ * Parse slab_map text into a malloc'd array (*@out, *@n; free() it).
+ * 0, or -1 with a reason.
+ */
+int dev_parse_slab_map(const char *text, struct dev_slab_copy **out,
+		       unsigned int *n, char *why, size_t whylen);
+/* Read and parse /sys/block/DISK/spare/slab_map. */
+int dev_read_slab_map(const struct dev_roots *r, const char *disk,
+		      struct dev_slab_copy **out, unsigned int *n,
+		      char *why, size_t whylen);
+void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n);
+struct json_object *dev_slab_map_json(const struct dev_slab_copy *c,
+				      unsigned int n);
+
 /* Printers. */
 void dev_print_table(FILE *f, const struct dev_info *devs, unsigned int n);
 void dev_print_show(FILE *f, const struct dev_info *d);

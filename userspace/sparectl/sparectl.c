@@ -148,6 +148,9 @@ static int device_list(struct sparectl *c)
 
 static int device_show(struct sparectl *c, const char *name)
 {
+	struct dev_slab_copy *slabs = NULL;
+	unsigned int nslabs = 0;
+	bool have_map = false;
 	struct dev_info d;
 	char why[256];
 
@@ -155,9 +158,28 @@ static int device_show(struct sparectl *c, const char *name)
 		log_err("device %s: %s", name, why);
 		return 1;
 	}
-	if (c->json)
-		return print_json(dev_json(&d, true));
+	if (d.has_stats) {
+		/* A module older than slab_map has none: show the rest. */
+		have_map = !dev_read_slab_map(&c->roots, d.disk, &slabs, &nslabs,
+					      why, sizeof(why));
+		if (!have_map && errno != ENOENT) {
+			log_err("device %s: %s", name, why);
+			return 1;
+		}
+	}
+	if (c->json) {
+		struct json_object *o = dev_json(&d, true);
+
+		if (have_map)
+			json_object_object_add(o, "slabs",
+					       dev_slab_map_json(slabs, nslabs));
+		free(slabs);
+		return print_json(o);
+	}
 	dev_print_show(stdout, &d);
+	if (have_map)
+		dev_print_slab_map(stdout, slabs, nslabs);
+	free(slabs);
 	return 0;
 }
 
