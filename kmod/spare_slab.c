@@ -332,6 +332,22 @@ static u32 resync_next(const struct spare_copy *t, const struct spare_copy *src,
 	}
 }
 
+/* Record chunk [p, p + n) of copy @t, from @source, on the copy and in @rs. */
+static void resync_record(struct spare_slab *slab, u32 t, u32 source, u32 p,
+			  u32 n, struct spare_resync *rs)
+{
+	struct spare_copy *ct = &slab->copy[t];
+
+	ct->rs_first = p;
+	ct->rs_n = n;
+	ct->rs_gen = ct->gen;
+	ct->rs_dirty = false;
+	rs->target = t;
+	rs->source = source;
+	rs->first = p;
+	rs->n = n;
+}
+
 int spare_slab_resync_begin(const struct spare_slab_map *map,
 			    struct spare_slab *slab, u32 max,
 			    struct spare_resync *rs)
@@ -357,14 +373,7 @@ int spare_slab_resync_begin(const struct spare_slab_map *map,
 				if (test_bit(p + n, ct->current_map) ||
 				    !test_bit(p + n, cs->current_map))
 					break;
-			ct->rs_first = p;
-			ct->rs_n = n;
-			ct->rs_gen = ct->gen;
-			ct->rs_dirty = false;
-			rs->target = t;
-			rs->source = s;
-			rs->first = p;
-			rs->n = n;
+			resync_record(slab, t, s, p, n, rs);
 			return 0;
 		}
 	}
@@ -410,14 +419,7 @@ int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
 			if (!test_bit(p + n, slab->written) ||
 			    !current_nowhere(map, slab, p + n))
 				break;
-		ct->rs_first = p;
-		ct->rs_n = n;
-		ct->rs_gen = ct->gen;
-		ct->rs_dirty = false;
-		rs->target = t;
-		rs->source = SPARE_RESYNC_BACKUP;
-		rs->first = p;
-		rs->n = n;
+		resync_record(slab, t, SPARE_RESYNC_BACKUP, p, n, rs);
 		return 0;
 	}
 	return -ENOENT;
