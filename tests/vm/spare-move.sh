@@ -19,12 +19,13 @@ lent() { donor_ctl "$1" status | awk '$1 == "spared_slabs_lent" {print $2}'; }
 
 step "two donors, 1 copy per slab, no backup, swap on"
 # The move copies each evicted slab over the emulated link (~45 MB/s idle,
-# RIG.md; a 16 MiB slab took 0.2-3.4 s under this workload, five of them at
-# once): donor 2 gives 10 s of grace instead of spared's 5 s default, so
-# that a batch fits on this rig (Documentation/kmod.md, "Moving an evicted
-# copy", on sizing the grace period).
+# RIG.md; a 256 KiB resync chunk took 7-35 ms each way under this
+# workload, so five 16 MiB slabs evicted at once took up to 4.8 s, and 7.5 s
+# once with the host busy): donor 2 gives 20 s of grace instead of
+# spared's 5 s default (Documentation/kmod.md, "Moving an evicted copy",
+# on sizing the grace period).
 rxe_up 3
-donor_start 2 --budget 256M --slab-size 16M --evict-deadline 10000
+donor_start 2 --budget 256M --slab-size 16M --evict-deadline 20000
 donor_start 3 --budget 256M --slab-size 16M
 spare_load
 disk=$(spare_create swap0 size=256M slab_size=16M replicas=1 \

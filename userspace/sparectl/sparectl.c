@@ -604,6 +604,42 @@ static int renew_args(struct renew_ctx *r, const char *cmd, int argc, char **arg
 }
 
 /* The device's donors and the slab copies placed on each. 0, or -1 (logged). */
+/*
+ * A powered device's copies move when a donor evicts them: count each
+ * donor's copies from slab_map, where they are now, rather than from the
+ * placement written at create time. A device powered off, or a module
+ * without slab_map, keeps the placement's counts.
+ */
+static int renew_live_counts(const struct sparectl *c, const char *name,
+			     struct renew_ctx *r)
+{
+	struct dev_slab_copy *sc;
+	char disk[64], why[512];
+	unsigned int n, i;
+
+	if (dev_attr_text(&c->roots, name, "disk", disk, sizeof(disk), why,
+			  sizeof(why)) || !disk[0])
+		return 0;
+	if (dev_read_slab_map(&c->roots, disk, &sc, &n, why, sizeof(why))) {
+		if (errno == ENOENT)
+			return 0;
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	memset(r->count, 0, sizeof(r->count));
+	for (i = 0; i < n; i++) {
+		if (sc[i].donor >= r->nd) {
+			log_err("device %s: slab_map names donor %u of %u", name,
+				sc[i].donor, r->nd);
+			free(sc);
+			return -1;
+		}
+		r->count[sc[i].donor]++;
+	}
+	free(sc);
+	return 0;
+}
+
 static int renew_plan(const struct sparectl *c, const char *name, struct renew_ctx *r)
 {
 	char placement[GRANTPLAN_ATTR_MAX], why[512], *save = NULL, *t;
@@ -629,7 +665,7 @@ static int renew_plan(const struct sparectl *c, const char *name, struct renew_c
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
-	return 0;
+	return renew_live_counts(c, name, r);
 }
 
 /*
