@@ -1325,9 +1325,12 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 	struct spare_dev *dev = d->dev;
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[mv->slab];
-	bool late = !time_before(jiffies, mv->due), ready, lost, shorted = false;
+	bool late, ready, lost, shorted = false;
 	enum spare_copy_state st;
 	unsigned long flags;
+
+	/* Powering off stops resync: then no move can complete, end them. */
+	late = !time_before(jiffies, mv->due) || READ_ONCE(dev->resync_stop);
 
 	if (mv->draining) {
 		/* Operations posted to the old copy finish; then it goes. */
@@ -1453,7 +1456,12 @@ static void donor_evict_work(struct work_struct *work)
 
 	for (;;) {
 		while (donor_live(d) && take_pending(d, d->evict_pending, &s)) {
-			if (move_start(d, s, &d->moves[n]))
+			for (i = 0; i < n && d->moves[i].slab != s; i++)
+				;
+			if (i < n)
+				pr_info_ratelimited("donor %s: EVICT of slab %u again while it moves; ignored\n",
+						    d->name, s);
+			else if (move_start(d, s, &d->moves[n]))
 				n++;
 			else
 				evict_slab(d, s);
