@@ -326,10 +326,10 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 		busy = slab->writes_inflight;
 		spin_unlock_irqrestore(&slab->lock, flags);
 
-		for (i = 0; i < map->nr_slots && !q; i++) {
-			c = (tag + cmd->attempts + i) % map->nr_slots;
-			if (mask & (1U << c))
-				q = copy_queue(dev, donors[c], hctx, &wait);
+		/* each re-drive starts at the next readable copy */
+		for (i = 0; mask && i < hweight32(mask) && !q; i++) {
+			c = spare_read_slot(mask, tag + cmd->attempts + i);
+			q = copy_queue(dev, donors[c], hctx, &wait);
 		}
 		if (q) {
 			spin_lock_irqsave(&slab->lock, flags);

@@ -34,6 +34,7 @@
 #include <linux/types.h>
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 
 #define SPARE_PAGE_SHIFT	12	/* device page: the 4 KiB block */
 #define SPARE_PAGE_SIZE		(1U << SPARE_PAGE_SHIFT)
@@ -132,6 +133,23 @@ u32 spare_copy_current_pages(const struct spare_slab_map *map,
 int spare_slab_pick_read(const struct spare_slab_map *map,
 			 const struct spare_slab *slab, u32 first, u32 n,
 			 u32 hint);
+
+/*
+ * The slot to try on a read's @k-th try (k counts re-drives and fallbacks)
+ * among the readable slots in @mask: the (k mod popcount)-th set bit, so
+ * that successive tries go round the readable copies, whichever slots
+ * (the spare one included) hold them. @mask must not be 0.
+ */
+static inline u32 spare_read_slot(u32 mask, u32 k)
+{
+	u32 c;
+
+	k %= hweight32(mask);
+	for (c = 0; c < 32; c++)
+		if ((mask & (1U << c)) && !k--)
+			break;
+	return c;
+}
 
 /*
  * Bitmask of the copies a read of pages [first, first + n) may use: MAPPED

@@ -696,6 +696,29 @@ static void resync_backup_only_where_no_copy(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
+
+/*
+ * A read re-driven after a bad copy (crc32c) must try the other copy next,
+ * whichever slots hold the copies: with two copies in three slots, going
+ * round all the slots would try the bad copy twice in a row.
+ */
+static void read_slot_goes_round_the_readable_copies(struct kunit *test)
+{
+	u32 k;
+
+	for (k = 0; k < 8; k++) {
+		/* copies in slots 0 and 1, spare slot 2 */
+		KUNIT_EXPECT_NE(test, spare_read_slot(0x3, k), spare_read_slot(0x3, k + 1));
+		/* after a move: copies in slots 0 and 2 */
+		KUNIT_EXPECT_NE(test, spare_read_slot(0x5, k), spare_read_slot(0x5, k + 1));
+		KUNIT_EXPECT_TRUE(test, 0x5 & (1U << spare_read_slot(0x5, k)));
+		KUNIT_EXPECT_EQ(test, spare_read_slot(0x4, k), 2U);
+	}
+	KUNIT_EXPECT_EQ(test, spare_read_slot(0x6, 0), 1U);
+	KUNIT_EXPECT_EQ(test, spare_read_slot(0x6, 1), 2U);
+	KUNIT_EXPECT_EQ(test, spare_read_slot(0x6, 2), 1U);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -711,6 +734,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(move_refused_and_aborted),
 	KUNIT_CASE(resync_from_backup),
 	KUNIT_CASE(resync_backup_only_where_no_copy),
+	KUNIT_CASE(read_slot_goes_round_the_readable_copies),
 	{}
 };
 

@@ -175,6 +175,8 @@ static inline unsigned long find_next_zero_bit(const unsigned long *b,
 	return size;
 }
 
+#define hweight32(x)		((unsigned int)__builtin_popcount(x))
+
 #define for_each_set_bit(bit, addr, size)				\
 	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace stand-in for <linux/bitops.h>: see userspace/ublk/kcompat.h. */
+#include "../../kcompat.h"
