@@ -499,12 +499,8 @@ static bool donor_live(struct spare_donor *d)
 static int donor_copy(const struct spare_donor *d, u32 s)
 {
 	const struct spare_slab_map *map = &d->dev->map;
-	u32 c;
 
-	for (c = 0; c < map->nr_slots; c++)
-		if (READ_ONCE(map->slabs[s].copy[c].donor) == d->idx)
-			return c;
-	return -1;
+	return spare_slab_donor_slot(map, &map->slabs[s], d->idx);
 }
 
 /*

@@ -380,18 +380,11 @@ int spare_slab_resync_begin(const struct spare_slab_map *map,
 	return -ENOENT;
 }
 
-/* True if no slot of @slab is current for page @p. */
+/* True if no copy of @slab could serve a read of page @p. */
 static bool current_nowhere(const struct spare_slab_map *map,
 			    const struct spare_slab *slab, u32 p)
 {
-	u32 c;
-
-	for (c = 0; c < map->nr_slots; c++)
-		if ((slab->copy[c].state == SPARE_COPY_MAPPED ||
-		     slab->copy[c].state == SPARE_COPY_EVICTING) &&
-		    test_bit(p, slab->copy[c].current_map))
-			return false;
-	return true;
+	return !spare_slab_readable_mask(map, slab, p, 1);
 }
 
 int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
@@ -462,7 +455,7 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 	if (donor == SPARE_NO_DONOR)
 		return -1;
 	for (c = 0; c < map->nr_slots; c++)
-		if (slab->copy[c].donor == donor)
+		if (READ_ONCE(slab->copy[c].donor) == donor)
 			return c;
 	return -1;
 }
@@ -495,7 +488,6 @@ bool spare_slab_move_ready(const struct spare_slab_map *map,
 			   const struct spare_slab *slab, u32 from, u32 to_slot)
 {
 	const struct spare_copy *src, *dst;
-	u32 p;
 
 	if (from >= map->nr_slots || to_slot >= map->nr_slots ||
 	    from == to_slot)
@@ -506,10 +498,8 @@ bool spare_slab_move_ready(const struct spare_slab_map *map,
 	    slab->writes_inflight)
 		return false;
 	/* every page the old copy holds, the new one holds too */
-	for_each_set_bit(p, src->current_map, map->pages_per_slab)
-		if (!test_bit(p, dst->current_map))
-			return false;
-	return true;
+	return bitmap_subset(src->current_map, dst->current_map,
+			     map->pages_per_slab);
 }
 
 int spare_slab_move_release(const struct spare_slab_map *map,

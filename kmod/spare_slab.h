@@ -288,7 +288,10 @@ void spare_slab_slot_free(const struct spare_slab_map *map,
 			  struct spare_slab *slab, u32 c);
 bool spare_slab_move_abort(const struct spare_slab_map *map,
 			   struct spare_slab *slab, u32 to_slot);
-/* The slot of @slab holding a copy on @donor, or -1. */
+/*
+ * The slot of @slab holding a copy on @donor, or -1. Safe without the slab
+ * lock (a slot's donor changes only under it, by a move); recheck under it.
+ */
 int spare_slab_donor_slot(const struct spare_slab_map *map,
 			  const struct spare_slab *slab, u32 donor);
 

@@ -175,6 +175,18 @@ static inline unsigned long find_next_zero_bit(const unsigned long *b,
 	return size;
 }
 
+/* Every bit of @a set in @b too, over @nbits. */
+static inline bool bitmap_subset(const unsigned long *a, const unsigned long *b,
+				 unsigned int nbits)
+{
+	unsigned int i;
+
+	for (i = 0; i < nbits; i++)
+		if (test_bit(i, a) && !test_bit(i, b))
+			return false;
+	return true;
+}
+
 #define hweight32(x)		((unsigned int)__builtin_popcount(x))
 
 #define for_each_set_bit(bit, addr, size)				\
