@@ -257,6 +257,7 @@ struct spare_dev {
 	/* spare_grants.c: grants to send the donors; dev->lock for writers */
 	struct spare_grant_slot *grants;	/* [SPARE_MAX_GRANTS], or NULL */
 	u32 nr_grants, grant_gen;	/* grant_lock */
+	u32 grant_seq;			/* grant_lock; changes with any write */
 	spinlock_t grant_lock;
 
 	/* spare_resync.c: refilling copies mapped again after a failure */
@@ -381,6 +382,8 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		     const struct sockaddr_in *addr, struct spare_grant *out,
 		     u64 *token);
 void spare_grants_free(struct spare_dev *dev);
+s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr);
+u32 spare_grants_seq(struct spare_dev *dev);
 
 /* spare_main.c */
 int spare_parse_donor(const char *s, size_t len, struct sockaddr_in *sin);
@@ -398,7 +401,7 @@ bool spare_integrity_no_source(struct spare_dev *dev,
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,
-		  const struct spare_donor *donor);
+		  const struct spare_donor *donor, s64 slab);
 
 /* spare_rdma.c */
 int spare_donors_start(struct spare_dev *dev);

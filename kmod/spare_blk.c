@@ -166,15 +166,16 @@ static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
 }
 
 void spare_uevent(struct spare_dev *dev, const char *event,
-		  const struct spare_donor *donor)
+		  const struct spare_donor *donor, s64 slab)
 {
-	char ev[48], dn[80];
-	char *envp[] = { ev, dn, NULL };
+	char ev[48], dn[80], sl[32];
+	char *envp[] = { ev, dn, slab >= 0 ? sl : NULL, NULL };
 
 	if (!dev->disk || !dev->powered)
 		return;
 	snprintf(ev, sizeof(ev), "SPARE_EVENT=%s", event);
 	snprintf(dn, sizeof(dn), "SPARE_DONOR=%s", donor ? donor->name : "");
+	snprintf(sl, sizeof(sl), "SPARE_SLAB=%lld", slab);
 	kobject_uevent_env(&disk_to_dev(dev->disk)->kobj, KOBJ_CHANGE, envp);
 }
 

@@ -87,6 +87,7 @@ static void grants_drop_expired(struct spare_dev *dev)
 			config_item_name(&dev->item), dev->nr_grants - n);
 		dev->nr_grants = n;
 		dev->grant_gen++;
+		dev->grant_seq++;
 	}
 	spin_unlock(&dev->grant_lock);
 }
@@ -106,6 +107,7 @@ int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
 		spin_lock(&dev->grant_lock);
 		dev->nr_grants = 0;
 		dev->grant_gen++;
+		dev->grant_seq++;
 		spin_unlock(&dev->grant_lock);
 		pr_info("%s: grants cleared\n", name);
 		goto out;
@@ -150,6 +152,7 @@ int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
 	slot->token = grant_token(&slot->g);
 	spin_lock(&dev->grant_lock);
 	dev->nr_grants++;
+	dev->grant_seq++;
 	spin_unlock(&dev->grant_lock);
 	pr_info("%s: grant %016llx for %u slab(s) on %pI4:%u until %llu\n", name,
 		slot->token, le32_to_cpu(slot->g.slabs), &addr.sin_addr,
@@ -202,6 +205,43 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 	}
 	spin_unlock(&dev->grant_lock);
 	return ret;
+}
+
+/*
+ * How many slabs the unexpired grants for the donor at @addr cover (the
+ * donor's budget for this client is their sum), or SPARE_ROOM_OPEN if the
+ * device holds none for it. For choosing where a moved copy goes.
+ */
+s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr)
+{
+	u64 now = ktime_get_real_seconds();
+	s64 cover = 0;
+	bool any = false;
+	u32 i;
+
+	spin_lock(&dev->grant_lock);
+	for (i = 0; i < dev->nr_grants; i++) {
+		const struct spare_grant_slot *g = &dev->grants[i];
+
+		if (g->addr.sin_addr.s_addr != addr->sin_addr.s_addr ||
+		    g->addr.sin_port != addr->sin_port)
+			continue;
+		any = true;
+		if (le64_to_cpu(g->g.expiry) > now)
+			cover += le32_to_cpu(g->g.slabs);
+	}
+	spin_unlock(&dev->grant_lock);
+	return any ? cover : SPARE_ROOM_OPEN;
+}
+
+u32 spare_grants_seq(struct spare_dev *dev)
+{
+	u32 seq;
+
+	spin_lock(&dev->grant_lock);
+	seq = dev->grant_seq;
+	spin_unlock(&dev->grant_lock);
+	return seq;
 }
 
 void spare_grants_free(struct spare_dev *dev)

@@ -873,7 +873,7 @@ static void donor_error_work(struct work_struct *work)
 	cancel_delayed_work(&d->heartbeat_work);
 	donor_teardown(d);
 	donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
-	spare_uevent(d->dev, "donor_lost", d);
+	spare_uevent(d->dev, "donor_lost", d, -1);
 	schedule_reconnect(d);
 out:
 	mutex_unlock(&d->lock);
@@ -1068,7 +1068,7 @@ static void donor_connect_work(struct work_struct *work)
 	atomic64_inc(&d->stats.connects);
 	pr_info("donor %s: connected (session %016llx)\n", d->name,
 		d->session_cookie);
-	spare_uevent(d->dev, "donor_up", d);
+	spare_uevent(d->dev, "donor_up", d, -1);
 	queue_work(d->dev->wq, &d->map_work);
 	queue_delayed_work(d->dev->wq, &d->heartbeat_work,
 			   msecs_to_jiffies(SPARE_HEARTBEAT_MS));
@@ -1205,29 +1205,36 @@ static void send_unmap(struct spare_donor *d, u32 s)
 }
 
 /*
- * Where an evicted copy of slab @s may go: a live donor other than those in
- * @tried that holds no copy of @s, the one holding the fewest copies.
+ * The donor the move of slab @s asks next (spare_move_pick()): not one in
+ * @tried, live, without a copy of the slab; one whose grants have room
+ * first. *@roomy: whether it has room (else a grant is asked for).
  */
 static struct spare_donor *move_target(struct spare_dev *dev, u32 s,
-				       u32 tried)
+				       u32 tried, bool *roomy)
 {
 	struct spare_slab_map *map = &dev->map;
-	struct spare_donor *best = NULL;
-	u32 i, x, load, best_load = U32_MAX;
+	struct spare_move_cand c[SPARE_MAX_DONORS];
+	u32 i, x, n = min_t(u32, dev->cfg.nr_donors, SPARE_MAX_DONORS);
+	int best;
 
-	for (i = 0; i < dev->cfg.nr_donors; i++) {
+	for (i = 0; i < n; i++) {
 		struct spare_donor *t = &dev->donors[i];
 
-		if ((tried & BIT(i)) || !donor_live(t) || donor_copy(t, s) >= 0)
+		c[i].ok = !(tried & BIT(i)) && donor_live(t) &&
+			  donor_copy(t, s) < 0;
+		c[i].load = 0;
+		c[i].room = 0;
+		if (!c[i].ok)
 			continue;
-		for (load = 0, x = 0; x < map->nr_slabs; x++)
-			load += donor_copy(t, x) >= 0;
-		if (load < best_load) {
-			best = t;
-			best_load = load;
-		}
+		for (x = 0; x < map->nr_slabs; x++)
+			c[i].load += donor_copy(t, x) >= 0;
+		c[i].room = spare_grants_cover(dev,
+				(const struct sockaddr_in *)&t->addr);
+		if (c[i].room != SPARE_ROOM_OPEN)
+			c[i].room -= c[i].load;
 	}
-	return best;
+	best = spare_move_pick(c, n, roomy);
+	return best < 0 ? NULL : &dev->donors[best];
 }
 
 /*
@@ -1249,18 +1256,34 @@ struct spare_move {
 	u32 tried;			/* donors asked, as a bit mask */
 	struct spare_donor *t;		/* the donor of @to */
 	unsigned long start, due;	/* jiffies */
+	u32 grant_seq;			/* the grants when a target was sought */
 	bool kicked, draining;
+	bool waiting;			/* for a grant: no target would take it */
+	bool asked;			/* the slab_moving uevent went out */
 };
 
-/* Ask the next donor to take the move; false if there is none left. */
-static bool move_next_target(struct spare_dev *dev, struct spare_move *mv)
+/*
+ * Ask the next donor to take the move; false if there is none left. A
+ * target whose grants are used up is still asked (the kernel's count of
+ * them may lag the donor's), but the slab_moving uevent tells userspace
+ * (sparectl device monitor) to get a grant for one, once per move.
+ */
+static bool move_next_target(struct spare_donor *d, struct spare_move *mv)
 {
+	struct spare_dev *dev = d->dev;
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[mv->slab];
 	unsigned long flags;
+	bool roomy;
 
 	for (;;) {
-		mv->t = move_target(dev, mv->slab, mv->tried);
+		mv->t = move_target(dev, mv->slab, mv->tried, &roomy);
+		if (!roomy && !mv->asked && READ_ONCE(dev->nr_grants)) {
+			mv->asked = true;
+			pr_info("donor %s: slab %u: no other donor's grants have room for it; asking for a grant\n",
+				d->name, mv->slab);
+			spare_uevent(dev, "slab_moving", d, mv->slab);
+		}
 		if (!mv->t)
 			return false;
 		mv->tried |= BIT(mv->t->idx);
@@ -1275,7 +1298,24 @@ static bool move_next_target(struct spare_dev *dev, struct spare_move *mv)
 			return false;	/* no spare slot, or the copy changed */
 	}
 	mv->kicked = false;
+	mv->waiting = false;
 	queue_work(dev->wq, &mv->t->map_work);
+	return true;
+}
+
+/*
+ * No donor took the move. With grants on the device (a broker's donors lend
+ * only against them) a grant may yet come: once the device's grants have
+ * changed since every donor was last asked (mv->grant_seq), ask them all
+ * again, until the move's time is up.
+ */
+static bool move_wait_grant(struct spare_donor *d, struct spare_move *mv)
+{
+	if (!READ_ONCE(d->dev->nr_grants))
+		return false;
+	mv->to = -1;
+	mv->t = NULL;
+	mv->waiting = true;
 	return true;
 }
 
@@ -1291,7 +1331,11 @@ static bool move_start(struct spare_donor *d, u32 s, struct spare_move *mv)
 	mv->start = jiffies;
 	mv->due = d->evict_at[s] + msecs_to_jiffies(grace / 4 * 3);
 	mv->draining = false;
-	return move_next_target(d->dev, mv);
+	mv->waiting = false;
+	mv->asked = false;
+	mv->to = -1;
+	mv->grant_seq = spare_grants_seq(d->dev);
+	return move_next_target(d, mv) || move_wait_grant(d, mv);
 }
 
 static void move_done(struct spare_donor *d, struct spare_move *mv)
@@ -1309,7 +1353,7 @@ static void move_done(struct spare_donor *d, struct spare_move *mv)
 		d->name, mv->slab, mv->t->name,
 		jiffies_to_msecs(jiffies - mv->start));
 	send_unmap(d, mv->slab);
-	spare_uevent(dev, "slab_evicted", d);
+	spare_uevent(dev, "slab_evicted", d, mv->slab);
 }
 
 /*
@@ -1336,6 +1380,23 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 		move_done(d, mv);
 		return true;
 	}
+	if (mv->waiting) {
+		spin_lock_irqsave(&slab->lock, flags);
+		lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (lost || late) {
+			evict_slab(d, mv->slab);
+			return true;
+		}
+		if (spare_grants_seq(dev) != mv->grant_seq) {
+			/* new grants since the donors were last asked */
+			mv->grant_seq = spare_grants_seq(dev);
+			mv->tried = BIT(d->idx);
+			mv->asked = false;
+			move_next_target(d, mv);
+		}
+		return false;
+	}
 	spin_lock_irqsave(&slab->lock, flags);
 	st = slab->copy[mv->to].state;
 	lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
@@ -1360,7 +1421,8 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 		mv->draining = true;
 		return move_step(d, mv);
 	}
-	if (mv->to < 0 && !lost && !late && move_next_target(dev, mv))
+	if (mv->to < 0 && !lost && !late &&
+	    (move_next_target(d, mv) || move_wait_grant(d, mv)))
 		return false;
 	if (mv->to < 0 || lost || late) {
 		/*
@@ -1406,7 +1468,7 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
 		s, dev->has_backup ? " and backup" : "");
 	send_unmap(d, s);
-	spare_uevent(dev, "slab_evicted", d);
+	spare_uevent(dev, "slab_evicted", d, s);
 }
 
 

@@ -460,6 +460,28 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 	return -1;
 }
 
+int spare_move_pick(const struct spare_move_cand *c, u32 n, bool *roomy)
+{
+	int best = -1;
+	bool best_room = false;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		bool room = c[i].room > 0;
+
+		if (!c[i].ok)
+			continue;
+		if (best < 0 || (room && !best_room) ||
+		    (room == best_room && c[i].load < c[best].load)) {
+			best = i;
+			best_room = room;
+		}
+	}
+	if (roomy)
+		*roomy = best_room;
+	return best;
+}
+
 int spare_slab_move_begin(const struct spare_slab_map *map,
 			  struct spare_slab *slab, u32 from, u32 to)
 {

@@ -295,4 +295,28 @@ bool spare_slab_move_abort(const struct spare_slab_map *map,
 int spare_slab_donor_slot(const struct spare_slab_map *map,
 			  const struct spare_slab *slab, u32 donor);
 
+/*
+ * Where a moved copy goes: one candidate per donor of the device.
+ * @ok: live, holds no copy of the slab, not asked yet for this move.
+ * @load: slab copies it holds. @room: how many more slabs the device's
+ * unexpired grants for it cover (cover - load, may be <= 0), or
+ * SPARE_ROOM_OPEN when the device holds no grant for it (a donor without a
+ * grant key, or none written).
+ */
+#define SPARE_ROOM_OPEN	S64_MAX
+struct spare_move_cand {
+	bool ok;
+	u32 load;
+	s64 room;
+};
+
+/*
+ * The donor a move asks first, or -1 if no candidate is @ok: those whose
+ * grants have room (or who need none) before those whose grants are used
+ * up (a grant-only donor refuses the MAP until a new grant comes), then
+ * the fewest copies, then the lowest index. *@roomy (if not NULL) says
+ * whether the pick has room: false tells the caller to ask for a grant.
+ */
+int spare_move_pick(const struct spare_move_cand *c, u32 n, bool *roomy);
+
 #endif /* SPARE_SLAB_H */

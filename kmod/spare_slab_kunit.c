@@ -719,6 +719,41 @@ static void read_slot_goes_round_the_readable_copies(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, spare_read_slot(0x6, 2), 1U);
 }
 
+/*
+ * A move goes first to a donor whose grants have room (or that needs none),
+ * and only then to the one with the fewest copies: a broker's grant-only
+ * donor with its grants used up would refuse the MAP and cost the move a
+ * round trip of its grace period.
+ */
+static void move_pick_prefers_grant_room(struct kunit *test)
+{
+	struct spare_move_cand c[4] = {
+		{ .ok = false, .load = 0, .room = SPARE_ROOM_OPEN },	/* evicting */
+		{ .ok = true, .load = 1, .room = 0 },	/* grants used up */
+		{ .ok = true, .load = 5, .room = 1 },
+		{ .ok = true, .load = 3, .room = 2 },
+	};
+	bool roomy = false;
+
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 3);
+	KUNIT_EXPECT_TRUE(test, roomy);
+	c[1].room = SPARE_ROOM_OPEN;	/* no grant for it: it needs none */
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 1);
+	c[1].room = -2;			/* more copies than its grants cover */
+	c[3].ok = false;		/* holds a copy of the slab */
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 2);
+	c[2].room = 0;
+	/* none has room: the fewest copies, and the caller asks for a grant */
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 1);
+	KUNIT_EXPECT_FALSE(test, roomy);
+	c[1].ok = c[2].ok = false;
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), -1);
+	KUNIT_EXPECT_FALSE(test, roomy);
+	/* a tie goes to the lowest index */
+	c[1] = c[2] = (struct spare_move_cand){ .ok = true, .load = 2, .room = 1 };
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, NULL), 1);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -735,6 +770,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_from_backup),
 	KUNIT_CASE(resync_backup_only_where_no_copy),
 	KUNIT_CASE(read_slot_goes_round_the_readable_copies),
+	KUNIT_CASE(move_pick_prefers_grant_room),
 	{}
 };
 

@@ -11,3 +11,9 @@ test_grantplan_SRCS   := tests/unit/test_grantplan.c userspace/sparectl/grantpla
 			 userspace/sparectl/brokerask.c
 test_grantplan_CFLAGS := -Iuserspace/sparectl
 test_grantplan_LDLIBS := -lsodium -lz
+
+# sparectl device monitor: the module's uevents decoded.
+UNIT_TESTS += test_uevent
+test_uevent_SRCS   := tests/unit/test_uevent.c userspace/sparectl/uevent.c
+test_uevent_CFLAGS := -Iuserspace/sparectl
+test_uevent_LDLIBS := -ludev

@@ -259,6 +259,19 @@ static void counts(void)
 	EXPECT_EQ(grantplan_counts("", 1, 1, 0, n, msg, sizeof(msg)), -1);
 }
 
+/* The monitor's target for a slab being moved. */
+static void move_target(void)
+{
+	const uint32_t n[4] = { 5, 2, 2, 1 };
+
+	EXPECT_EQ(grantplan_move_target(n, 4, 0), 3);
+	EXPECT_EQ(grantplan_move_target(n, 4, 1u << 3), 1);	/* tie: lowest index */
+	EXPECT_EQ(grantplan_move_target(n, 4, (1u << 3) | (1u << 1)), 2);
+	EXPECT_EQ(grantplan_move_target(n, 3, 0x6), 0);	/* only 3 donors */
+	EXPECT_EQ(grantplan_move_target(n, 4, 0xf), -1);
+	EXPECT_EQ(grantplan_move_target(n, 0, 0), -1);
+}
+
 int main(void)
 {
 	TAP_RUN(nr_slabs_and_batches);
@@ -274,5 +287,6 @@ int main(void)
 	TAP_RUN(long_addresses);
 	TAP_RUN(broker_lists);
 	TAP_RUN(counts);
+	TAP_RUN(move_target);
 	return tap_done();
 }

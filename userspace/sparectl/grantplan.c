@@ -201,3 +201,13 @@ int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
 	}
 	return 0;
 }
+
+int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip)
+{
+	int best = -1;
+
+	for (unsigned int i = 0; i < nd && i < 32; i++)
+		if (!(skip & (UINT32_C(1) << i)) && (best < 0 || count[i] < count[best]))
+			best = (int)i;
+	return best;
+}

@@ -64,4 +64,13 @@ int grantplan_build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
 		     unsigned int ndonors, uint32_t *count, char *why, size_t whylen);
 
+/*
+ * Where the copy of a slab being moved should go, for `device monitor` on
+ * the kernel's slab_moving uevent (no donor's grants had room for it): of
+ * @nd donors, not in the bit mask @skip (the evicting donor, those holding
+ * a copy of the slab, those a broker would not renew), the one holding the
+ * fewest copies (@count), the lowest index on a tie. -1 if none is left.
+ */
+int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip);
+
 #endif /* SPARECTL_GRANTPLAN_H */

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,6 +43,7 @@
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
+#include "uevent.h"
 #include "uapi/spare.h"
 
 #define EXIT_USAGE 2
@@ -65,8 +67,9 @@ static void usage(FILE *f)
 "  sparectl [-j] device renew NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
 "                [lease=SECONDS]   fresh grants for the slabs the device holds\n"
 "  sparectl device monitor NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
-"                [lease=SECONDS] [renew-before=SECONDS] [interval=SECONDS] [once]\n"
-"                renews the device's grants before they expire, until SIGTERM\n"
+"                [lease=SECONDS] [renew-before=SECONDS] [interval=SECONDS] [standby=N]\n"
+"                [once]   renews the device's grants before they expire and when the\n"
+"                module asks (uevents), N slabs spare on each donor, until SIGTERM\n"
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
@@ -578,7 +581,7 @@ static int renew_args(struct renew_ctx *r, const char *cmd, int argc, char **arg
 		if (!broker_arg(argv[i], &r->b) || r->b.dev_key_file) {
 			fprintf(stderr, "sparectl: %s: '%s': expected broker=, broker-name=, "
 				"broker-key=%s or lease= (sparectl --help)\n", cmd, argv[i],
-				extra ? ", renew-before=, interval=, once" : "");
+				extra ? ", renew-before=, interval=, standby=, once" : "");
 			return EXIT_USAGE;
 		}
 	}
@@ -669,16 +672,16 @@ static int renew_plan(const struct sparectl *c, const char *name, struct renew_c
 }
 
 /*
- * One fresh grant for donor @i's slab copies, appended to the device's
+ * One fresh grant for @slabs slabs on donor @i, appended to the device's
  * grants. 0 with the grant's lease in @g, or -1 (logged).
  */
 static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
-		       unsigned int i, struct spare_grant *g)
+		       unsigned int i, uint32_t slabs, struct spare_grant *g)
 {
 	char hex[SPARE_GRANT_HEX_LEN + 2];
 	int ret = 0;
 
-	if (brokerask_renew(&r->a, r->addr[i], r->count[i], g))
+	if (brokerask_renew(&r->a, r->addr[i], slabs, g))
 		return -1;
 	spare_grant_to_hex(g, hex, sizeof(hex));
 	strcat(hex, "\n");
@@ -721,7 +724,7 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 	for (i = 0; i < r.nd; i++) {
 		if (!r.count[i])
 			continue;
-		if (renew_donor(c, name, &r, i, &g))
+		if (renew_donor(c, name, &r, i, r.count[i], &g))
 			goto out;
 		renewed += r.count[i];
 	}
@@ -736,7 +739,7 @@ out:
 /* ---- device monitor ---- */
 
 struct monitor_opts {
-	const char	*renew_before, *interval;
+	const char	*renew_before, *interval, *standby;
 	bool		once;
 };
 
@@ -748,6 +751,8 @@ static bool monitor_arg(const char *arg, void *ctx)
 		o->renew_before = arg + 13;
 	else if (!strncmp(arg, "interval=", 9))
 		o->interval = arg + 9;
+	else if (!strncmp(arg, "standby=", 8))
+		o->standby = arg + 8;
 	else if (!strcmp(arg, "once"))
 		o->once = true;
 	else
@@ -762,28 +767,150 @@ static void monitor_signal(int sig)
 	monitor_stop = sig;
 }
 
+/* What the monitor knows of each donor's grants. */
+struct monitor_state {
+	uint64_t	standby;
+	uint64_t	expiry[GRANTPLAN_MAX_DONORS], lease[GRANTPLAN_MAX_DONORS];
+	uint32_t	covered[GRANTPLAN_MAX_DONORS];	/* slabs of the newest grant */
+	bool		warned[GRANTPLAN_MAX_DONORS];
+};
+
+/*
+ * Renew donor @i for @slabs slabs and remember the grant. 0, or -1
+ * (logged; retried at the next round).
+ */
+static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx *r,
+			 struct monitor_state *m, unsigned int i, uint32_t slabs,
+			 const char *why)
+{
+	struct spare_grant g;
+	uint64_t now = (uint64_t)time(NULL);
+
+	if (renew_donor(c, name, r, i, slabs, &g)) {
+		if (m->expiry[i] && m->expiry[i] <= now && !m->warned[i]) {
+			log_err("device %s: the grants for %s have expired: a copy mapped "
+				"there again will be refused", name, r->addr[i]);
+			m->warned[i] = true;
+		}
+		return -1;
+	}
+	m->expiry[i] = le64toh(g.expiry);
+	m->lease[i] = m->expiry[i] > le64toh(g.not_before) ?
+		      m->expiry[i] - le64toh(g.not_before) : 0;
+	m->covered[i] = slabs;
+	m->warned[i] = false;
+	sodium_memzero(&g, sizeof(g));
+	log_info("device %s: %s: %u slab(s) on %s (%u held) granted until %llu", name, why,
+		 slabs, r->addr[i], r->count[i], (unsigned long long)m->expiry[i]);
+	return 0;
+}
+
+/* slab_moving events acted on together, at most */
+#define MONITOR_MOVES_MAX	64
+
+/*
+ * The kernel found no donor whose grants have room for the copies of the
+ * slabs in @ev[0 .. @nev) (slab_moving uevents, taken together so that one
+ * grant per donor covers them all). Each copy's target: the donor the
+ * module is asking already (the slab's new copy, "unmapped" or "mapping" in
+ * slab_map on a donor other than the evicting one), else the donor with
+ * the fewest copies (counting those assigned here) that holds none of the
+ * slab; a slab asked for twice counts once. Then one grant per target
+ * donor for its copies (slab_map's, with the new copies already on it),
+ * the standby and the copies assigned here. 0, or -1 (logged).
+ */
+static int monitor_move_grants(struct sparectl *c, const char *name, const char *disk,
+			       struct renew_ctx *r, struct monitor_state *m,
+			       const struct spare_ev *ev, unsigned int nev)
+{
+	uint32_t extra[GRANTPLAN_MAX_DONORS] = { 0 }, load[GRANTPLAN_MAX_DONORS];
+	bool touched[GRANTPLAN_MAX_DONORS] = { 0 };
+	struct dev_slab_copy *sc;
+	char why[512];
+	unsigned int n, i, e, k;
+	int ret = 0;
+
+	if (dev_read_slab_map(&c->roots, disk, &sc, &n, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	memcpy(load, r->count, sizeof(load));
+	for (e = 0; e < nev; e++) {
+		uint32_t skip = 0;
+		int t = -1, from = -1;
+
+		for (k = 0; k < e && ev[k].slab != ev[e].slab; k++)
+			;
+		if (k < e)
+			continue;	/* asked again after a grant: once is enough */
+		for (i = 0; i < r->nd; i++)
+			if (!strcmp(r->addr[i], ev[e].donor))
+				from = (int)i;
+		if (from >= 0)
+			skip |= UINT32_C(1) << from;
+		for (i = 0; i < n; i++) {
+			if (sc[i].slab != ev[e].slab || sc[i].donor >= r->nd)
+				continue;
+			skip |= UINT32_C(1) << sc[i].donor;
+			if ((int)sc[i].donor != from && (!strcmp(sc[i].state, "mapping") ||
+							 !strcmp(sc[i].state, "unmapped")))
+				t = (int)sc[i].donor;
+		}
+		if (t >= 0) {
+			touched[t] = true;	/* slab_map counted that copy */
+			continue;
+		}
+		t = grantplan_move_target(load, r->nd, skip);
+		if (t < 0) {
+			log_err("device %s: no donor can take the copy of slab %lld that %s evicts",
+				name, (long long)ev[e].slab, ev[e].donor);
+			ret = -1;
+			continue;
+		}
+		load[t]++;
+		extra[t]++;
+		touched[t] = true;
+	}
+	free(sc);
+	for (i = 0; i < r->nd; i++)
+		if (touched[i] && monitor_renew(c, name, r, m, i,
+					      r->count[i] + (uint32_t)m->standby + extra[i],
+					      "copies moving there"))
+			ret = -1;
+	return ret;
+}
+
 /*
  * sparectl device monitor NAME broker=... broker-name=... broker-key=...
- * [lease=S] [renew-before=S] [interval=S] [once]: keeps the device's
- * grants alive while it runs. At start it renews every donor that holds
- * copies (the monitor knows no lease before it has seen a grant), then
- * renews each donor again when its newest grant has renew-before seconds
- * left (default: a third of that grant's lease). A failed renewal is
- * retried every interval seconds (default 5) with the brokers in turn; an
- * expired grant is logged, and the device keeps running on what it has
- * mapped. Ends on SIGTERM/SIGINT (0), or when the device is removed (0).
- * `once`: one round, then exit (1 if a donor could not be renewed).
+ * [lease=S] [renew-before=S] [interval=S] [standby=N] [once]: keeps the
+ * device's grants alive while it runs, and its copies movable.
+ *   - Each donor's grant covers the copies it holds plus `standby` (default
+ *     1), so that the kernel can move a copy a donor evicts onto any other
+ *     donor without waiting for a grant. At start every donor is renewed,
+ *     then each again when its newest grant has renew-before seconds left
+ *     (default: a third of its lease), or when it holds more copies than
+ *     that grant covers less the standby.
+ *   - The module's uevents wake it: on slab_evicted and donor_up it counts
+ *     each donor's copies again (slab_map); on slab_moving (no donor's
+ *     grants had room) it grants more on a target for each such copy
+ *     (monitor_move_grants()); the kernel, which waits for its grants to
+ *     change, moves the copies there.
+ * A failed renewal is retried every interval seconds (default 5) with the
+ * brokers in turn; an expired grant is logged, and the device keeps running
+ * on what it has mapped. Ends on SIGTERM/SIGINT (0), or when the device is
+ * removed (0). `once`: one round, then exit (1 if a donor could not be
+ * renewed).
  */
 static int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	struct monitor_opts o = { 0 };
 	struct renew_ctx r = { 0 };
-	uint64_t before = 0, interval = 5, expiry[GRANTPLAN_MAX_DONORS] = { 0 };
-	uint64_t lease[GRANTPLAN_MAX_DONORS] = { 0 };
-	bool warned[GRANTPLAN_MAX_DONORS] = { 0 };
+	struct monitor_state m = { .standby = 1 };
+	uint64_t before = 0, interval = 5;
 	struct sigaction sa = { .sa_handler = monitor_signal };
-	struct spare_grant g;
+	struct spare_uevents *ue = NULL;
 	unsigned long rounds = 0;
+	char disk[64] = "", why[512];
 	int ret;
 
 	ret = renew_args(&r, "monitor", argc, argv, monitor_arg, &o);
@@ -798,12 +925,24 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 		usage_error("interval=%s: not a number of seconds (1-3600)", o.interval);
 		goto out;
 	}
+	if (o.standby && spare_parse_u64(o.standby, 0, 64, &m.standby)) {
+		usage_error("standby=%s: not a number of slabs (0-64)", o.standby);
+		goto out;
+	}
 	ret = 1;
 	if (renew_plan(c, name, &r))
 		goto out;
+	if (!dev_attr_text(&c->roots, name, "disk", disk, sizeof(disk), why, sizeof(why)) &&
+	    disk[0] && !o.once) {
+		ue = spare_uevents_open(disk);
+		if (!ue)
+			log_warn("device %s: cannot listen for %s's uevents (%s): renewing on "
+				 "the timer only", name, disk, strerror(errno));
+	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	log_info("device %s: monitoring the grants of %u donors", name, r.nd);
+	log_info("device %s: monitoring the grants of %u donors, %llu slab(s) standby on each",
+		 name, r.nd, (unsigned long long)m.standby);
 	/* under systemd (Type=notify): ready once the first round is done */
 	for (;;) {
 		uint64_t now = (uint64_t)time(NULL), next = now + interval;
@@ -820,36 +959,24 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 		for (i = 0; i < r.nd; i++) {
 			/* when donor i is due: renew-before (or a third of its
 			 * lease) before its newest grant ends; 0 before the first */
-			uint64_t margin = before ? before : lease[i] / 3;
-			uint64_t due = expiry[i] > margin ? expiry[i] - margin : 0;
+			uint64_t margin = before ? before : m.lease[i] / 3;
+			uint64_t due = m.expiry[i] > margin ? m.expiry[i] - margin : 0;
+			uint32_t want = r.count[i] + (uint32_t)m.standby;
 
-			if (!r.count[i])
+			if (!want)
 				continue;
-			if (due <= now) {
-				if (renew_donor(c, name, &r, i, &g)) {
-					/* retried at the next interval */
-					failed++;
-					if (expiry[i] && expiry[i] <= now && !warned[i]) {
-						log_err("device %s: the grants for %s have expired: a "
-							"copy mapped there again will be refused",
-							name, r.addr[i]);
-						warned[i] = true;
-					}
+			if (due <= now || want > m.covered[i]) {
+				if (monitor_renew(c, name, &r, &m, i, want,
+						  due <= now ? "renewed" : "more copies")) {
+					failed++;	/* retried at the next interval */
 					continue;
 				}
-				expiry[i] = le64toh(g.expiry);
-				lease[i] = expiry[i] > le64toh(g.not_before) ?
-					   expiry[i] - le64toh(g.not_before) : 0;
-				warned[i] = false;
-				log_info("device %s: %u slab copies on %s renewed until %llu",
-					 name, r.count[i], r.addr[i], (unsigned long long)expiry[i]);
-				margin = before ? before : lease[i] / 3;
-				due = expiry[i] > margin ? expiry[i] - margin : 0;
+				margin = before ? before : m.lease[i] / 3;
+				due = m.expiry[i] > margin ? m.expiry[i] - margin : 0;
 			}
 			if (due < next)
 				next = due;
 		}
-		sodium_memzero(&g, sizeof(g));
 		if (!rounds++)
 			spare_notify_ready("device %s: %u of %u donors renewed", name,
 					   r.nd - failed, r.nd);
@@ -859,8 +986,33 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 			ret = failed ? 1 : 0;
 			break;
 		}
-		while (!monitor_stop && (uint64_t)time(NULL) < next)
-			sleep(1);
+		while (!monitor_stop && (uint64_t)time(NULL) < next) {
+			struct pollfd pfd = { .fd = ue ? spare_uevents_fd(ue) : -1,
+					      .events = POLLIN };
+			struct spare_ev ev, moving[MONITOR_MOVES_MAX];
+			unsigned int nmoving = 0;
+			bool recount = false;
+			int k;
+
+			if (poll(&pfd, 1, 1000) <= 0 || !(pfd.revents & POLLIN))
+				continue;
+			while ((k = spare_uevents_next(ue, &ev, why, sizeof(why))) != 0) {
+				if (k < 0) {
+					log_warn("device %s: a uevent ignored: %s", name, why);
+					continue;
+				}
+				log_info("device %s: uevent %s%s%s", name, spare_ev_name(ev.kind),
+					 ev.donor[0] ? " from " : "", ev.donor);
+				if (ev.kind == SPARE_EV_SLAB_MOVING && nmoving < MONITOR_MOVES_MAX)
+					moving[nmoving++] = ev;
+				recount |= ev.kind == SPARE_EV_SLAB_EVICTED ||
+					   ev.kind == SPARE_EV_DONOR_UP;
+			}
+			if (nmoving && !renew_plan(c, name, &r))
+				monitor_move_grants(c, name, disk, &r, &m, moving, nmoving);
+			if (recount && !renew_plan(c, name, &r))
+				break;	/* a round now: a donor may hold more */
+		}
 		if (monitor_stop) {
 			spare_notify_stopping();
 			log_info("device %s: %s: monitor ends after %lu rounds", name,
@@ -870,6 +1022,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 		}
 	}
 out:
+	spare_uevents_close(ue);
 	renew_ctx_wipe(&r);
 	return ret;
 }

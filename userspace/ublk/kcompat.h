@@ -37,6 +37,9 @@ typedef int64_t s64;
 #ifndef U32_MAX
 #define U32_MAX		UINT32_MAX
 #endif
+#ifndef S64_MAX
+#define S64_MAX		INT64_MAX
+#endif
 
 #define GFP_KERNEL	0
 #define kvcalloc(n, size, gfp)	calloc((n), (size))
