@@ -506,8 +506,14 @@ int main(int argc, char **argv)
 			}
 		}
 		io_uring_cq_advance(&g.ring, seen);
-		if (timer)
+		if (timer) {
 			on_timer();
+			/* libmicrohttpd closes connections idle past their
+			 * timeout only when it runs: without this tick, 16
+			 * silent scrapers would hold every slot of /metrics */
+			if (g.http)
+				spare_http_run(g.http);
+		}
 	}
 	spare_notify_stopping();
 	log_info("stopping: %u connections, %llu jobs created, %llu failed",
