@@ -1415,8 +1415,10 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 	if (ready || shorted) {
 		if (shorted) {
 			atomic64_inc(&d->stats.moves_short);
-			pr_warn("donor %s: slab %u moved to donor %s only in part: out of time\n",
-				d->name, mv->slab, mv->t->name);
+			pr_warn("donor %s: slab %u moved to donor %s only in part: %s\n",
+				d->name, mv->slab, mv->t->name,
+				READ_ONCE(dev->resync_stop) ?
+				"the device is powering off" : "out of time");
 		}
 		mv->draining = true;
 		return move_step(d, mv);

@@ -26,11 +26,7 @@ moved() { donor_field "10.0.0.$1" moves; }
 # over the emulated link, 4-20 MB/s with the host busy ("Moving an evicted
 # copy" in Documentation/kmod.md); a move out of time loses what it did not
 # copy, and this device has one copy and no backup.
-donor_up() {
-	donor_start "$1" --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
-		--grant-key-file /tmp/grant.key --name "donor$1" --brokers "$BROKER" \
-		--broker-key-file "/tmp/b-donor$1.key" --domain "rack$1" --evict-deadline 30000
-}
+donor_up() { grant_donor "$1" "donor$1" --domain "rack$1" --evict-deadline 30000; }
 monitor_up() {
 	sparectl device monitor swap0 broker=$BROKER broker-name=trainer \
 		broker-key=/tmp/b-trainer.key lease=12 renew-before=4 interval=1 "$@" \

@@ -21,20 +21,13 @@ set -u
 watchdog 600
 
 stat_of() { donor_ctl "$1" status | awk -v k="spared_$2" '$1 == k {print $2}'; }
-# a donor that lends only against the broker's grants
-donor_up() {
-	local n=$1 name=$2; shift 2
-	donor_start "$n" --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
-		--grant-key-file /tmp/grant.key --name "$name" --brokers "$BROKER" \
-		--broker-key-file "/tmp/b-$name.key" "$@"
-}
 
 step "keys; a broker; donors 2 and 3 (racks 2 and 3) registered with it"
 rxe_up 3
 broker_keys donor2 donor3 donor4 trainer
 broker_up /tmp/broker.log
-donor_up 2 donor2 --domain rack2
-donor_up 3 donor3 --domain rack3
+grant_donor 2 donor2 --domain rack2
+grant_donor 3 donor3 --domain rack3
 broker_knows /tmp/broker.log donor2
 broker_knows /tmp/broker.log donor3
 spare_load
