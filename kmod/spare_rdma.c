@@ -1266,7 +1266,9 @@ struct spare_move {
  * Ask the next donor to take the move; false if there is none left. A
  * target whose grants are used up is still asked (the kernel's count of
  * them may lag the donor's), but the slab_moving uevent tells userspace
- * (sparectl device monitor) to get a grant for one, once per move.
+ * (sparectl device monitor) to get a grant for one, once per move: asking
+ * again on every change of the grants would feed back into itself (each
+ * answer is a change), as it did on the debug kernel with a target lost.
  */
 static bool move_next_target(struct spare_donor *d, struct spare_move *mv)
 {
@@ -1392,7 +1394,6 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 			/* new grants since the donors were last asked */
 			mv->grant_seq = spare_grants_seq(dev);
 			mv->tried = BIT(d->idx);
-			mv->asked = false;
 			move_next_target(d, mv);
 		}
 		return false;

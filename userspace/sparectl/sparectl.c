@@ -872,11 +872,21 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		touched[t] = true;
 	}
 	free(sc);
-	for (i = 0; i < r->nd; i++)
-		if (touched[i] && monitor_renew(c, name, r, m, i,
-					      r->count[i] + (uint32_t)m->standby + extra[i],
-					      "copies moving there"))
+	for (i = 0; i < r->nd; i++) {
+		uint32_t want = r->count[i] + (uint32_t)m->standby + extra[i];
+
+		if (!touched[i])
+			continue;
+		/* its newest grant covers them already (for a while yet): the
+		 * donor's budget, the sum of the unexpired ones, does too */
+		if (m->covered[i] >= want && m->expiry[i] > (uint64_t)time(NULL) + 2) {
+			log_info("device %s: %s's grant covers %u slab(s) already", name,
+				 r->addr[i], m->covered[i]);
+			continue;
+		}
+		if (monitor_renew(c, name, r, m, i, want, "copies moving there"))
 			ret = -1;
+	}
 	return ret;
 }
 
