@@ -40,7 +40,7 @@ monitor_down() {
 }
 diag() {
 	show_stats "$disk"; cat "/sys/block/$disk/spare/slab_map"
-	dmesg | grep -vE 'I/O error|Buffer I/O' | grep -E 'spare|donor' | tail -40
+	dmesg | grep -vE 'I/O error|Buffer I/O|grant' | grep -E 'spare|donor' | tail -40
 	cat /tmp/monitor.log; donor_logs
 }
 # The first 4 MiB of each 16 MiB slab hold data (a move copies only
@@ -105,7 +105,7 @@ writer_start
 sleep 1
 donor_ctl $X evict all
 wait_until 40 sh -c "[ \"\$(awk '\$3 == \"10.0.0.$X:18515\" {print \$10}' /sys/block/$disk/spare/donor_stat)\" -ge $nx ]" ||
-	{ show_stats "$disk"; dmesg | grep -E 'moved|evicted|refused|lost|grant' | tail -20; cat /tmp/monitor.log; donor_logs; fail "not every slab moved"; }
+	{ diag; fail "not every slab moved"; }
 writer_stop
 dd if=/tmp/pattern-b of=/tmp/want bs=1M conv=notrunc 2>/dev/null
 verify "after the first moves"
@@ -132,7 +132,7 @@ gone() { ! awk -v now="$(date +%s)" -v d="10.0.0.$X:18515" \
 wait_until 30 gone || { cat "$CFS/swap0/grants"; fail "donor $X's grants did not run out"; }
 donor_ctl $Y evict 1
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.$Y:18515\" {print \$10}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
-	{ show_stats "$disk"; dmesg | grep -E 'moved|evicted|refused|lost|grant' | tail -20; cat /tmp/monitor.log; donor_logs; fail "the slab did not move back"; }
+	{ diag; fail "the slab did not move back"; }
 dmesg | grep -q "asking for a grant" || fail "the kernel did not ask for a grant"
 grep -q "uevent slab_moving from 10.0.0.$Y:18515" /tmp/monitor.log ||
 	{ cat /tmp/monitor.log; fail "the monitor saw no slab_moving"; }
@@ -147,7 +147,7 @@ pass "slab moved back to donor $X on a grant asked for by the kernel"
 step "donor $Y evicts the rest: every copy moves, every byte reads back"
 donor_ctl $Y evict all
 wait_until 40 sh -c "[ \"\$(awk '\$3 == \"10.0.0.$Y:18515\" {print \$10}' /sys/block/$disk/spare/donor_stat)\" -ge 8 ]" ||
-	{ show_stats "$disk"; dmesg | grep -E 'moved|evicted|refused|lost|grant' | tail -20; cat /tmp/monitor.log; donor_logs; fail "not every slab moved back"; }
+	{ diag; fail "not every slab moved back"; }
 show_stats "$disk"
 cat /tmp/monitor.log
 verify "after every move"
