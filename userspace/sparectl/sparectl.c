@@ -776,6 +776,17 @@ struct monitor_state {
 };
 
 /*
+ * When donor @i is due: @before seconds (else a third of its lease) before
+ * its newest grant ends; 0 before the monitor has seen one.
+ */
+static uint64_t monitor_due(const struct monitor_state *m, unsigned int i, uint64_t before)
+{
+	uint64_t margin = before ? before : m->lease[i] / 3;
+
+	return m->expiry[i] > margin ? m->expiry[i] - margin : 0;
+}
+
+/*
  * Renew donor @i for @slabs slabs and remember the grant. 0, or -1
  * (logged; retried at the next round).
  */
@@ -967,10 +978,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 			break;
 		}
 		for (i = 0; i < r.nd; i++) {
-			/* when donor i is due: renew-before (or a third of its
-			 * lease) before its newest grant ends; 0 before the first */
-			uint64_t margin = before ? before : m.lease[i] / 3;
-			uint64_t due = m.expiry[i] > margin ? m.expiry[i] - margin : 0;
+			uint64_t due = monitor_due(&m, i, before);
 			uint32_t want = r.count[i] + (uint32_t)m.standby;
 
 			if (!want)
@@ -981,8 +989,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 					failed++;	/* retried at the next interval */
 					continue;
 				}
-				margin = before ? before : m.lease[i] / 3;
-				due = m.expiry[i] > margin ? m.expiry[i] - margin : 0;
+				due = monitor_due(&m, i, before);
 			}
 			if (due < next)
 				next = due;
@@ -1018,9 +1025,11 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 				recount |= ev.kind == SPARE_EV_SLAB_EVICTED ||
 					   ev.kind == SPARE_EV_DONOR_UP;
 			}
-			if (nmoving && !renew_plan(c, name, &r))
+			if ((!nmoving && !recount) || renew_plan(c, name, &r))
+				continue;
+			if (nmoving)
 				monitor_move_grants(c, name, disk, &r, &m, moving, nmoving);
-			if (recount && !renew_plan(c, name, &r))
+			if (recount)
 				break;	/* a round now: a donor may hold more */
 		}
 		if (monitor_stop) {
