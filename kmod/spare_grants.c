@@ -185,6 +185,14 @@ ssize_t spare_grants_show(struct spare_dev *dev, char *page)
 	return len;
 }
 
+/* Is grant @g for the donor at @addr? */
+static bool grant_is_for(const struct spare_grant_slot *g,
+			 const struct sockaddr_in *addr)
+{
+	return g->addr.sin_addr.s_addr == addr->sin_addr.s_addr &&
+	       g->addr.sin_port == addr->sin_port;
+}
+
 int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		     const struct sockaddr_in *addr, struct spare_grant *out,
 		     u64 *token)
@@ -197,8 +205,7 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		ret = -ESTALE;
 	} else if (i >= dev->nr_grants) {
 		ret = -ENOENT;
-	} else if (dev->grants[i].addr.sin_addr.s_addr == addr->sin_addr.s_addr &&
-		   dev->grants[i].addr.sin_port == addr->sin_port) {
+	} else if (grant_is_for(&dev->grants[i], addr)) {
 		*out = dev->grants[i].g;
 		*token = dev->grants[i].token;
 		ret = 1;
@@ -223,8 +230,7 @@ s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr)
 	for (i = 0; i < dev->nr_grants; i++) {
 		const struct spare_grant_slot *g = &dev->grants[i];
 
-		if (g->addr.sin_addr.s_addr != addr->sin_addr.s_addr ||
-		    g->addr.sin_port != addr->sin_port)
+		if (!grant_is_for(g, addr))
 			continue;
 		any = true;
 		if (le64_to_cpu(g->g.expiry) > now)

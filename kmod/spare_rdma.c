@@ -1370,6 +1370,7 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 	bool late, ready, lost, shorted = false;
 	enum spare_copy_state st;
 	unsigned long flags;
+	u32 seq;
 
 	/* Powering off stops resync: then no move can complete, end them. */
 	late = !time_before(jiffies, mv->due) || READ_ONCE(dev->resync_stop);
@@ -1390,9 +1391,10 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 			evict_slab(d, mv->slab);
 			return true;
 		}
-		if (spare_grants_seq(dev) != mv->grant_seq) {
+		seq = spare_grants_seq(dev);
+		if (seq != mv->grant_seq) {
 			/* new grants since the donors were last asked */
-			mv->grant_seq = spare_grants_seq(dev);
+			mv->grant_seq = seq;
 			mv->tried = BIT(d->idx);
 			move_next_target(d, mv);
 		}
