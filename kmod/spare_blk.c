@@ -925,6 +925,12 @@ int spare_dev_power_on(struct spare_dev *dev)
 		pr_warn("%s: cannot build the slab map: %d\n", name, ret);
 		return ret;
 	}
+	if (dev->cfg.nr_domains && dev->cfg.nr_domains != dev->cfg.nr_donors) {
+		pr_warn("%s: domains: want one per donor (%u), got %u\n",
+			name, dev->cfg.nr_donors, dev->cfg.nr_domains);
+		spare_slab_map_free(&dev->map);
+		return -EINVAL;
+	}
 	if (dev->cfg.placement &&
 	    spare_slab_map_place(&dev->map, dev->cfg.placement,
 				 dev->cfg.nr_placement)) {

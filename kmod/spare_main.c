@@ -10,6 +10,7 @@
  *   echo 2                         > replicas
  *   echo 10.0.0.2:18515,10.0.0.3   > donors
  *   echo 0,1,1,0                   > placement     (optional; from a broker)
+ *   echo 0,0,1                     > domains       (optional; from a broker)
  *   echo <512 hex digits>          > grants        (optional; one per write)
  *   echo 10.0.0.1                  > source        (optional local address)
  *   echo /dev/vdb                  > backup        (optional)
@@ -441,11 +442,41 @@ static ssize_t spare_placement_show(struct config_item *item, char *page)
 	return len;
 }
 
+/*
+ * Parse a list of donor indices (each below SPARE_MAX_DONORS) separated by
+ * commas, blanks or newlines into @v[0 .. *@n), at most @max of them.
+ */
+static int parse_donor_indices(const char *page, size_t count, u16 *v,
+			       u32 max, u32 *n)
+{
+	const char *p = page, *end = page + count;
+
+	*n = 0;
+	while (p < end) {
+		size_t len = strcspn(p, ", \n");
+		char num[8];
+
+		if (p + len > end)
+			len = end - p;
+		if (len) {
+			if (len >= sizeof(num) || *n == max)
+				return -EINVAL;
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (kstrtou16(num, 10, &v[*n]) ||
+			    v[*n] >= SPARE_MAX_DONORS)
+				return -EINVAL;
+			(*n)++;
+		}
+		p += len + 1;
+	}
+	return 0;
+}
+
 static ssize_t spare_placement_store(struct config_item *item,
 				     const char *page, size_t count)
 {
 	struct spare_dev *dev = to_spare_dev(item);
-	const char *p = page, *end = page + count;
 	u16 *v = NULL;
 	ssize_t ret = count;
 	u32 n = 0, max = count / 2 + 1;
@@ -460,23 +491,8 @@ static ssize_t spare_placement_store(struct config_item *item,
 		ret = -ENOMEM;
 		goto out;
 	}
-	while (p < end) {
-		size_t len = strcspn(p, ", \n");
-		char num[8];
-
-		if (p + len > end)
-			len = end - p;
-		if (len) {
-			if (len >= sizeof(num) || n == max)
-				goto bad;
-			memcpy(num, p, len);
-			num[len] = '\0';
-			if (kstrtou16(num, 10, &v[n]) || v[n] >= SPARE_MAX_DONORS)
-				goto bad;
-			n++;
-		}
-		p += len + 1;
-	}
+	if (parse_donor_indices(page, count, v, max, &n))
+		goto bad;
 	kfree(dev->cfg.placement);
 	dev->cfg.placement = n ? v : NULL;
 	dev->cfg.nr_placement = n;
@@ -489,6 +505,51 @@ bad:
 			       SPARE_MAX_DONORS - 1);
 out:
 	kfree(v);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/*
+ * "domains": the failure domain of each donor, in the order of "donors",
+ * as small numbers ("0,0,1": the first two share one), from a broker's
+ * donor labels (sparectl numbers them). A moved copy goes to a domain
+ * holding no other copy of its slab when one can take it. Checked against
+ * the donors at power on; empty: every donor is its own domain.
+ */
+static ssize_t spare_domains_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t len = 0;
+	u32 i;
+
+	mutex_lock(&dev->lock);
+	for (i = 0; i < dev->cfg.nr_domains; i++)
+		len += sysfs_emit_at(page, len, "%s%u", i ? "," : "",
+				     dev->cfg.domain[i]);
+	len += sysfs_emit_at(page, len, "\n");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t spare_domains_store(struct config_item *item,
+				   const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	u16 v[SPARE_MAX_DONORS];
+	ssize_t ret = count;
+	u32 i, n;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "domains")) {
+		ret = -EBUSY;
+	} else if (parse_donor_indices(page, count, v, SPARE_MAX_DONORS, &n)) {
+		ret = SPARE_WARN_INVAL(dev, "domains: want one domain number (0-%d) per donor, separated by commas",
+				       SPARE_MAX_DONORS - 1);
+	} else {
+		for (i = 0; i < n; i++)
+			dev->cfg.domain[i] = v[i];
+		dev->cfg.nr_domains = n;
+	}
 	mutex_unlock(&dev->lock);
 	return ret;
 }
@@ -522,6 +583,7 @@ CONFIGFS_ATTR(spare_, backup);
 CONFIGFS_ATTR(spare_, backup_mode);
 CONFIGFS_ATTR(spare_, donors);
 CONFIGFS_ATTR(spare_, placement);
+CONFIGFS_ATTR(spare_, domains);
 CONFIGFS_ATTR(spare_, source);
 CONFIGFS_ATTR(spare_, integrity);
 CONFIGFS_ATTR(spare_, key);
@@ -536,6 +598,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_backup_mode,
 	&spare_attr_donors,
 	&spare_attr_placement,
+	&spare_attr_domains,
 	&spare_attr_grants,
 	&spare_attr_source,
 	&spare_attr_integrity,

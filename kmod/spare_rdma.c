@@ -1205,15 +1205,18 @@ static void send_unmap(struct spare_donor *d, u32 s)
 }
 
 /*
- * The donor the move of slab @s asks next (spare_move_pick()): not one in
- * @tried, live, without a copy of the slab; one whose grants have room
- * first. *@roomy: whether it has room (else a grant is asked for).
+ * The donor the move of slab @s away from donor @from asks next
+ * (spare_move_pick()): not one in @tried, live, without a copy of the
+ * slab; one whose grants have room first, then one in a failure domain
+ * holding no other copy. *@roomy: whether it has room (else a grant is
+ * asked for).
  */
-static struct spare_donor *move_target(struct spare_dev *dev, u32 s,
+static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 				       u32 tried, bool *roomy)
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
+	const u8 *domain = dev->cfg.nr_domains ? dev->cfg.domain : NULL;
 	u32 i, x, n = min_t(u32, dev->cfg.nr_donors, SPARE_MAX_DONORS);
 	int best;
 
@@ -1222,10 +1225,13 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s,
 
 		c[i].ok = !(tried & BIT(i)) && donor_live(t) &&
 			  donor_copy(t, s) < 0;
+		c[i].fresh = false;
 		c[i].load = 0;
 		c[i].room = 0;
 		if (!c[i].ok)
 			continue;
+		c[i].fresh = spare_slab_domain_fresh(map, &map->slabs[s],
+						     domain, i, from);
 		for (x = 0; x < map->nr_slabs; x++)
 			c[i].load += donor_copy(t, x) >= 0;
 		c[i].room = spare_grants_cover(dev,
@@ -1279,7 +1285,7 @@ static bool move_next_target(struct spare_donor *d, struct spare_move *mv)
 	bool roomy;
 
 	for (;;) {
-		mv->t = move_target(dev, mv->slab, mv->tried, &roomy);
+		mv->t = move_target(dev, mv->slab, d->idx, mv->tried, &roomy);
 		if (!roomy && !mv->asked && READ_ONCE(dev->nr_grants)) {
 			mv->asked = true;
 			pr_info("donor %s: slab %u: no other donor's grants have room for it; asking for a grant\n",

@@ -460,25 +460,45 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 	return -1;
 }
 
+bool spare_slab_domain_fresh(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, const u8 *domain,
+			     u32 to, u32 from)
+{
+	u32 c, o;
+
+	for (c = 0; c < map->nr_slots; c++) {
+		o = READ_ONCE(slab->copy[c].donor);
+		if (o == SPARE_NO_DONOR || o == from || o >= map->nr_donors)
+			continue;
+		if (o == to || (domain && domain[o] == domain[to]))
+			return false;
+	}
+	return true;
+}
+
+/* Whether candidate @a goes before @b: room, then fresh domain, then load. */
+static bool move_cand_before(const struct spare_move_cand *a,
+			     const struct spare_move_cand *b)
+{
+	bool ra = a->room > 0, rb = b->room > 0;
+
+	if (ra != rb)
+		return ra;
+	if (a->fresh != b->fresh)
+		return a->fresh;
+	return a->load < b->load;
+}
+
 int spare_move_pick(const struct spare_move_cand *c, u32 n, bool *roomy)
 {
 	int best = -1;
-	bool best_room = false;
 	u32 i;
 
-	for (i = 0; i < n; i++) {
-		bool room = c[i].room > 0;
-
-		if (!c[i].ok)
-			continue;
-		if (best < 0 || (room && !best_room) ||
-		    (room == best_room && c[i].load < c[best].load)) {
+	for (i = 0; i < n; i++)
+		if (c[i].ok && (best < 0 || move_cand_before(&c[i], &c[best])))
 			best = i;
-			best_room = room;
-		}
-	}
 	if (roomy)
-		*roomy = best_room;
+		*roomy = best >= 0 && c[best].room > 0;
 	return best;
 }
 

@@ -296,8 +296,18 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 			  const struct spare_slab *slab, u32 donor);
 
 /*
+ * Whether donor @to's failure domain holds no copy of @slab but the one on
+ * donor @from (the copy being moved away; SPARE_NO_DONOR: none). @domain
+ * gives each donor's domain number; NULL: every donor is its own domain.
+ */
+bool spare_slab_domain_fresh(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, const u8 *domain,
+			     u32 to, u32 from);
+
+/*
  * Where a moved copy goes: one candidate per donor of the device.
  * @ok: live, holds no copy of the slab, not asked yet for this move.
+ * @fresh: its failure domain holds no other copy of the slab.
  * @load: slab copies it holds. @room: how many more slabs the device's
  * unexpired grants for it cover (cover - load, may be <= 0), or
  * SPARE_ROOM_OPEN when the device holds no grant for it (a donor without a
@@ -306,6 +316,7 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 #define SPARE_ROOM_OPEN	S64_MAX
 struct spare_move_cand {
 	bool ok;
+	bool fresh;
 	u32 load;
 	s64 room;
 };
@@ -314,8 +325,9 @@ struct spare_move_cand {
  * The donor a move asks first, or -1 if no candidate is @ok: those whose
  * grants have room (or who need none) before those whose grants are used
  * up (a grant-only donor refuses the MAP until a new grant comes), then
- * the fewest copies, then the lowest index. *@roomy (if not NULL) says
- * whether the pick has room: false tells the caller to ask for a grant.
+ * those in a fresh failure domain, then the fewest copies, then the lowest
+ * index. *@roomy (if not NULL) says whether the pick has room: false tells
+ * the caller to ask for a grant.
  */
 int spare_move_pick(const struct spare_move_cand *c, u32 n, bool *roomy);
 

@@ -754,6 +754,52 @@ static void move_pick_prefers_grant_room(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, NULL), 1);
 }
 
+/*
+ * A moved copy goes to a failure domain that holds no other copy of its
+ * slab: the copy leaving does not count, and a donor with grant room still
+ * comes first (a fresh domain whose grants are used up means waiting for a
+ * grant within the grace period).
+ */
+static void move_pick_prefers_fresh_domain(struct kunit *test)
+{
+	static const u16 place[] = { 2, 0, 1, 3, 0, 2 };
+	static const u8 domain[] = { 0, 0, 1, 1 };
+	struct spare_slab_map map;
+	struct spare_slab *s0;
+	struct spare_move_cand c[4] = {
+		{ .ok = false },				/* copy of slab 0 */
+		{ .ok = true, .load = 1, .room = 2 },
+		{ .ok = false },				/* evicting */
+		{ .ok = true, .load = 2, .room = 2 },
+	};
+	bool roomy;
+
+	init_map(test, &map, 10 * MiB, 22, 2, 4);	/* 3 slabs, 2 copies */
+	KUNIT_ASSERT_EQ(test, spare_slab_map_place(&map, place, 6), 0);
+	s0 = &map.slabs[0];				/* on donors 2 and 0 */
+	/* moving slab 0 away from donor 2: domain 1 is fresh, domain 0 not */
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 1, 2));
+	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, domain, 3, 2));
+	/* the copy that stays on donor 2 would count */
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 3,
+							 SPARE_NO_DONOR));
+	/* no domains: each donor is its own */
+	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, NULL, 1, 2));
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, NULL, 0, 2));
+	spare_slab_map_free(&map);
+
+	c[1].fresh = false;
+	c[3].fresh = true;
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 3);
+	KUNIT_EXPECT_TRUE(test, roomy);
+	c[3].room = 0;		/* fresh but no room: room comes first */
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 1);
+	KUNIT_EXPECT_TRUE(test, roomy);
+	c[1].room = -1;		/* neither has room: the fresh one, and ask */
+	KUNIT_EXPECT_EQ(test, spare_move_pick(c, 4, &roomy), 3);
+	KUNIT_EXPECT_FALSE(test, roomy);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -771,6 +817,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_backup_only_where_no_copy),
 	KUNIT_CASE(read_slot_goes_round_the_readable_copies),
 	KUNIT_CASE(move_pick_prefers_grant_room),
+	KUNIT_CASE(move_pick_prefers_fresh_domain),
 	{}
 };
 
