@@ -154,14 +154,17 @@ oom_report() {
 		grep -E 'invoked oom-killer|memory: usage|swap: usage|Memory cgroup stats| (anon|file|swapcached|anon_thp|inactive_anon|active_anon|unevictable|file_writeback|pgscan_direct|pgsteal_direct|pgrefill|pgactivate|workingset_refault_anon|workingset_activate_anon) [0-9]|oom-kill:'
 }
 
-# why_died CGROUP: a line saying whether CGROUP's OOM killer has run.
+# why_died CGROUP: whether CGROUP's OOM killer has run, on a line that starts
+# with "why:" (scripts/check shows those lines of a failed scenario's log),
+# then the OOM report or the kernel log's tail.
 why_died() {
 	local n
 	n=$(awk '$1 == "oom_kill" {print $2}' "/sys/fs/cgroup/$1/memory.events")
 	if [ "${n:-0}" != 0 ]; then
-		echo "the OOM killer of cgroup $1 ran $n time(s):"
+		echo "why: the OOM killer of cgroup $1 ran $n time(s)"
 		oom_report
 	else
+		echo "why: cgroup $1 was not OOM-killed (the workload's own output is above)"
 		dmesg | tail -30
 	fi
 }
