@@ -8,7 +8,9 @@
  *
  * Checks beyond "no crash": a header that decodes has len <= the maximum
  * and re-encodes to the same bytes; every fixed body that decodes
- * re-encodes to the same bytes; a decoded ERROR's text is printable.
+ * re-encodes to the same bytes, GRANT_REP too (its grants and their
+ * domains, each domain a non-empty string NUL-padded to its field); a
+ * decoded ERROR's text is printable.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -87,16 +89,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	{
+		static struct spare_grant g[BROKER_MAX_GRANTS];
+		static char dom[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];
 		struct broker_grant_rep m;
 
 		if (!broker_grant_rep_decode(body, len, &m)) {
-			check(len == BROKER_GRANT_REP_SIZE(m.slabs * m.copies));
-			for (unsigned int i = 0; i < (unsigned int)m.slabs * m.copies; i++) {
-				struct spare_grant g;
+			unsigned int nr = (unsigned int)m.slabs * m.copies;
 
-				memcpy(&g, (const uint8_t *)m.grants + i * SPARE_GRANT_SIZE, sizeof(g));
-				check(g.donor_id[SPARE_GRANT_DONOR_LEN - 1] == 0);
+			check(nr >= 1 && nr <= BROKER_MAX_GRANTS);
+			check(len == BROKER_GRANT_REP_HDR +
+				     nr * (SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN));
+			for (unsigned int i = 0; i < nr; i++) {
+				size_t k;
+
+				broker_grant_rep_entry(&m, i, &g[i], dom[i]);
+				check(g[i].donor_id[SPARE_GRANT_DONOR_LEN - 1] == 0);
+				k = strnlen(dom[i], BROKER_DOMAIN_LEN);
+				check(k >= 1 && k < BROKER_DOMAIN_LEN);
+				for (size_t b = 0; b < BROKER_DOMAIN_LEN; b++)
+					check(b < k ? dom[i][b] > ' ' && dom[i][b] < 0x7f
+						    : dom[i][b] == 0);
 			}
+			n = broker_grant_rep_encode(m.slabs, m.copies, g, dom, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
 		}
 	}
 	{

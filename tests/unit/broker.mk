@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # spare-broker: grants (userspace/lib/spare_grant.c) and the broker wire
-# codec (userspace/lib/broker_proto.c).
+# codec (userspace/lib/broker_proto.c), with broker_client.c meeting another
+# protocol version.
 UNIT_TESTS += test_spare_grant test_broker_proto
 test_spare_grant_SRCS    := tests/unit/test_spare_grant.c
 test_spare_grant_LDLIBS  := -lsodium
 test_broker_proto_SRCS   := tests/unit/test_broker_proto.c
-test_broker_proto_LDLIBS := -lsodium
+test_broker_proto_LDLIBS := -lsodium -lz
 
 # spare-broker's soft state: heartbeats, expiry, leases, debits.
 UNIT_TESTS += test_broker_state

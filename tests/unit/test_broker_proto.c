@@ -5,9 +5,12 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
+#include "broker_client.h"
 #include "broker_proto.h"
 #include "spare_grant_lib.h"
 #include "tap.h"
@@ -34,8 +37,16 @@ static void header(void)
 	EXPECT_EQ(broker_hdr_decode(h, &hd), -EBADMSG);
 	broker_hdr_encode(h, BROKER_TYPE_MAX + 1, 1, 0);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), -EBADMSG);
+	/* version 2 (GRANT_REP with domains); a version-1 peer is refused */
+	EXPECT_EQ(h[4], 2);
+	EXPECT_EQ(h[5], 0);
 	broker_hdr_encode(h, BROKER_HELLO, 1, 0);
+	h[4] = 1;
+	EXPECT_EQ(broker_hdr_decode(h, &hd), -EPROTONOSUPPORT);
+	h[4] = 3;
+	EXPECT_EQ(broker_hdr_decode(h, &hd), -EPROTONOSUPPORT);
 	h[4] = 2;
+	h[5] = 1;	/* version 258 */
 	EXPECT_EQ(broker_hdr_decode(h, &hd), -EPROTONOSUPPORT);
 	broker_hdr_encode(h, BROKER_HELLO, 1, 0);
 	h[0] = 'X';
@@ -138,13 +149,9 @@ static void hello_and_proofs(void)
 	EXPECT_EQ(broker_hello_encode(&h, buf, sizeof(buf)), -EINVAL);
 }
 
-static void grant_req_rep(void)
+static void grant_req(void)
 {
 	struct broker_grant_req r = { .slabs = 4, .copies = 2, .lease_s = 60 }, r2;
-	struct broker_grant_rep rep;
-	struct spare_grant_key k = { .id = 1 };
-	struct spare_grant_info gi;
-	int n;
 
 	EXPECT_EQ(broker_grant_req_encode(&r, buf, sizeof(buf)), BROKER_GRANT_REQ_SIZE);
 	EXPECT_EQ(broker_grant_req_decode(buf, BROKER_GRANT_REQ_SIZE, &r2), 0);
@@ -157,26 +164,154 @@ static void grant_req_rep(void)
 	buf[0] = 0; buf[1] = 1;	/* 256 slabs */
 	EXPECT_EQ(broker_grant_req_decode(buf, BROKER_GRANT_REQ_SIZE, &r2), -EBADMSG);
 	EXPECT_EQ(broker_grant_req_decode(buf, BROKER_GRANT_REQ_SIZE + 1, &r2), -EBADMSG);
+}
 
-	n = broker_grant_rep_encode_head(3, 2, buf, sizeof(buf));
-	EXPECT_EQ(n, BROKER_GRANT_REP_HDR + 6 * SPARE_GRANT_SIZE);
+/* GRANT_REP (version 2): 8-byte head, then per grant 256 + 32 bytes. */
+static struct spare_grant rep_g[BROKER_MAX_GRANTS];
+static char rep_dom[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];
+
+static void rep_fill(unsigned int n)
+{
+	struct spare_grant_key k = { .id = 1 };
+	struct spare_grant_info gi;
+
 	memset(&gi, 0, sizeof(gi));
 	strcpy(gi.client_id, "c");
-	strcpy(gi.donor_addr, "h:1");
 	gi.slabs = 1;
 	gi.expiry = 10;
-	for (int i = 0; i < 6; i++) {
-		snprintf(gi.donor_id, sizeof(gi.donor_id), "d%d", i);
-		EXPECT_EQ(spare_grant_issue(&gi, &k, (struct spare_grant *)
-					    (buf + BROKER_GRANT_REP_HDR + i * SPARE_GRANT_SIZE)), 0);
+	memset(rep_dom, 0, sizeof(rep_dom));
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(gi.donor_id, sizeof(gi.donor_id), "d%u", i);
+		snprintf(gi.donor_addr, sizeof(gi.donor_addr), "h%u:1", i);
+		EXPECT_EQ(spare_grant_issue(&gi, &k, &rep_g[i]), 0);
+		snprintf(rep_dom[i], sizeof(rep_dom[i]), "rack-%u", i / 2);
 	}
+}
+
+static void grant_rep(void)
+{
+	static uint8_t want[BROKER_GRANT_REP_SIZE(6)];
+	struct broker_grant_rep rep;
+	struct spare_grant g;
+	char dom[BROKER_DOMAIN_LEN];
+	int n;
+
+	EXPECT_EQ(BROKER_GRANT_REP_ENTRY, 288);
+	rep_fill(6);
+	n = broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, sizeof(buf));
+	EXPECT_EQ(n, 8 + 6 * 288);
+	/* the layout, byte by byte: slabs, copies, reserved, then per entry
+	 * the grant and its domain, NUL padded to 32 */
+	memset(want, 0, sizeof(want));
+	want[0] = 3;
+	want[2] = 2;
+	for (int i = 0; i < 6; i++) {
+		memcpy(want + 8 + 288 * i, &rep_g[i], 256);
+		memcpy(want + 8 + 288 * i + 256, "rack-", 5);
+		want[8 + 288 * i + 261] = (uint8_t)('0' + i / 2);
+	}
+	EXPECT(!memcmp(buf, want, sizeof(want)));
+	/* round trip, and each entry read back */
 	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
 	EXPECT(rep.slabs == 3 && rep.copies == 2);
-	EXPECT(strcmp(rep.grants[5].donor_id, "d5") == 0);
+	for (unsigned int i = 0; i < 6; i++) {
+		memset(dom, 0x55, sizeof(dom));
+		broker_grant_rep_entry(&rep, i, &g, dom);
+		EXPECT(!memcmp(&g, &rep_g[i], sizeof(g)));
+		EXPECT(!memcmp(dom, rep_dom[i], sizeof(dom)));
+	}
+	broker_grant_rep_entry(&rep, 5, NULL, dom);
+	EXPECT(!strcmp(dom, "rack-2"));
+	broker_grant_rep_entry(&rep, 4, &g, NULL);
+	EXPECT(!strcmp(g.donor_id, "d4"));
+
+	/* lengths: one byte short or long, and version 1's (no domains) */
 	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n - 1, &rep), -EBADMSG);
-	buf[BROKER_GRANT_REP_HDR + 3 * SPARE_GRANT_SIZE] ^= 1;	/* grant 3's magic */
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n + 1, &rep), -EBADMSG);
+	EXPECT_EQ(broker_grant_rep_decode(buf, 8 + 6 * 256, &rep), -EBADMSG);
+	EXPECT_EQ(broker_grant_rep_decode(buf, 7, &rep), -EBADMSG);
+	/* every reserved byte of the head */
+	for (int b = 4; b < 8; b++) {
+		buf[b] = 1;
+		EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+		buf[b] = 0;
+	}
+	/* slabs x copies out of range */
+	buf[0] = 0;
 	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
-	EXPECT_EQ(broker_grant_rep_encode_head(3, 2, buf, 100), -ENOSPC);
+	buf[0] = 3;
+	/* a grant's form: entry 3's magic (at 8 + 288 * 3, not 8 + 256 * 3) */
+	buf[8 + 288 * 3] ^= 1;
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+	buf[8 + 288 * 3] ^= 1;
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
+	/* the domain ("rack-N", its NUL at 6): every pad byte after the NUL,
+	 * of every entry */
+	for (int i = 0; i < 6; i++)
+		for (int b = 7; b < BROKER_DOMAIN_LEN; b++) {
+			uint8_t *p = buf + 8 + 288 * i + 256 + b;
+
+			*p = 'x';
+			EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+			*p = 0;
+		}
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
+	/* empty, no NUL, a blank, a control character, DEL, non-ASCII */
+	{
+		uint8_t *d = buf + 8 + 288 * 5 + 256, save[BROKER_DOMAIN_LEN];
+		static const uint8_t bad[] = { ' ', '\t', 0x01, 0x7f, 0x80, 0xff };
+
+		memcpy(save, d, sizeof(save));
+		d[0] = 0;
+		EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+		memset(d, 'r', BROKER_DOMAIN_LEN);
+		EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+		for (unsigned int k = 0; k < sizeof(bad); k++) {
+			memcpy(d, save, sizeof(save));
+			d[2] = bad[k];
+			EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+		}
+		memcpy(d, save, sizeof(save));
+		d[BROKER_DOMAIN_LEN - 2] = 'z';	/* "rack-2" NUL ... 'z' NUL */
+		EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), -EBADMSG);
+		memset(d + 6, 'z', BROKER_DOMAIN_LEN - 7);	/* 31 characters: fits */
+		EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
+	}
+
+	/* encode refuses what decode would */
+	EXPECT_EQ(broker_grant_rep_encode(0, 2, rep_g, rep_dom, buf, sizeof(buf)), -EINVAL);
+	EXPECT_EQ(broker_grant_rep_encode(BROKER_MAX_SLABS, BROKER_MAX_COPIES, rep_g, rep_dom,
+					  buf, sizeof(buf)), -EINVAL);
+	rep_dom[4][0] = 0;
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, sizeof(buf)), -EINVAL);
+	rep_fill(6);
+	rep_dom[4][20] = 'x';	/* garbage after the NUL */
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, sizeof(buf)), -EINVAL);
+	rep_fill(6);
+	rep_dom[1][3] = ' ';
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, sizeof(buf)), -EINVAL);
+	rep_fill(6);
+	rep_g[2].magic ^= 1;
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, sizeof(buf)), -EINVAL);
+	rep_fill(6);
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, 8 + 6 * 288 - 1), -ENOSPC);
+	EXPECT_EQ(broker_grant_rep_encode(3, 2, rep_g, rep_dom, buf, 8 + 6 * 288), 8 + 6 * 288);
+
+	/* the largest reply (128 grants, 36,872 bytes) fits one frame */
+	rep_fill(BROKER_MAX_GRANTS);
+	n = broker_grant_rep_encode(BROKER_MAX_SLABS, BROKER_MAX_GRANTS / BROKER_MAX_SLABS,
+				    rep_g, rep_dom, buf, sizeof(buf));
+	EXPECT_EQ(n, 36872);
+	EXPECT(n <= BROKER_MAX_BODY);
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
+	broker_grant_rep_entry(&rep, BROKER_MAX_GRANTS - 1, &g, dom);
+	EXPECT(!strcmp(g.donor_id, "d127") && !strcmp(dom, "rack-63"));
+	/* a renewal's answer: 1 x 1, with the domain */
+	n = broker_grant_rep_encode(1, 1, rep_g, rep_dom, buf, sizeof(buf));
+	EXPECT_EQ(n, 8 + 288);
+	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
+	broker_grant_rep_entry(&rep, 0, NULL, dom);
+	EXPECT(!strcmp(dom, "rack-0"));
 }
 
 static void renew_req(void)
@@ -230,6 +365,36 @@ static void error_body(void)
 	EXPECT(strcmp(broker_type_name(99), "?") == 0);
 }
 
+/*
+ * A peer of the other version: broker_recv() says EPROTONOSUPPORT (not a
+ * bad frame), and authenticating names both versions.
+ */
+static void other_version(void)
+{
+	struct broker_challenge c = { .broker_id = "old-broker", .nonce = { 1 } };
+	uint8_t key[BROKER_KEY_LEN] = { 0 }, f[BROKER_HDR_SIZE + BROKER_CHALLENGE_SIZE];
+	struct broker_hdr h;
+	char why[128] = "";
+	int sv[2];
+
+	EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	broker_hdr_encode(f, BROKER_CHALLENGE, 0, BROKER_CHALLENGE_SIZE);
+	f[4] = 1;	/* a version-1 broker's CHALLENGE */
+	broker_challenge_encode(&c, f + BROKER_HDR_SIZE, BROKER_CHALLENGE_SIZE);
+	EXPECT_EQ(write(sv[1], f, sizeof(f)), (ssize_t)sizeof(f));
+	EXPECT_EQ(broker_authenticate(sv[0], BROKER_ROLE_CLIENT, "c1", key, NULL, why,
+				      sizeof(why)), -1);
+	EXPECT(!strcmp(why, "the broker speaks protocol version 1, we speak 2"));
+	f[4] = 2;
+	f[0] = 'X';	/* a bad magic stays a bad frame */
+	EXPECT_EQ(write(sv[1], f, BROKER_HDR_SIZE), BROKER_HDR_SIZE);
+	errno = 0;
+	EXPECT_EQ(broker_recv(sv[0], &h, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, EBADMSG);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -237,8 +402,10 @@ int main(void)
 	TAP_RUN(header);
 	TAP_RUN(donor_body);
 	TAP_RUN(hello_and_proofs);
-	TAP_RUN(grant_req_rep);
+	TAP_RUN(grant_req);
+	TAP_RUN(grant_rep);
 	TAP_RUN(renew_req);
 	TAP_RUN(error_body);
+	TAP_RUN(other_version);
 	return tap_done();
 }

@@ -78,7 +78,7 @@ static void heartbeats_and_expiry(void)
 	{
 		struct spare_grant g[3];
 
-		EXPECT_EQ(bstate_grant(&st, "t", 1, 2, 0, 100, g), 0);	/* r1 and r2 */
+		EXPECT_EQ(bstate_grant(&st, "t", 1, 2, 0, 100, g, NULL), 0);	/* r1 and r2 */
 		EXPECT(strcmp(g[0].donor_id, "a") && strcmp(g[1].donor_id, "a"));
 	}
 	d = hb("f", "r1", 1);
@@ -92,6 +92,7 @@ static void grants_are_signed_leases(void)
 	struct bstate st;
 	struct broker_donor d;
 	struct spare_grant g[6];
+	char gdom[6][BROKER_DOMAIN_LEN];
 	struct spare_grant_info gi;
 
 	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 2), 0);
@@ -103,7 +104,8 @@ static void grants_are_signed_leases(void)
 		d = hb(id, dom, 10);
 		EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
 	}
-	EXPECT_EQ(bstate_grant(&st, "trainer", 2, 3, 0, 100000, g), 0);
+	memset(gdom, 0x55, sizeof(gdom));
+	EXPECT_EQ(bstate_grant(&st, "trainer", 2, 3, 0, 100000, g, gdom), 0);
 	EXPECT_EQ(bstate_total_free(&st), 34);
 	for (int i = 0; i < 6; i++) {
 		EXPECT_EQ(spare_grant_decode(&g[i], &gi), 0);
@@ -116,6 +118,10 @@ static void grants_are_signed_leases(void)
 		EXPECT_EQ(spare_grant_verify(&g[i], &key, 1, gi.donor_id, "trainer", 100060,
 					     NULL, NULL), SPARE_GRANT_EXPIRED);
 		EXPECT(strcmp(gi.donor_addr + strlen(gi.donor_id), ".example:18515") == 0);
+		/* each grant with its donor's domain, NUL padded: d0, d3 in r0 */
+		EXPECT(broker_str_ok(gdom[i], BROKER_DOMAIN_LEN));
+		EXPECT_EQ(gdom[i][1] - '0', (gi.donor_id[1] - '0') % 3);
+		EXPECT(!memcmp(gdom[i], bstate_find(&st, gi.donor_id)->domain, BROKER_DOMAIN_LEN));
 	}
 	/* a slab's copies: distinct donors, never d0 with d3 */
 	for (int s = 0; s < 2; s++) {
@@ -126,11 +132,11 @@ static void grants_are_signed_leases(void)
 		EXPECT(seen[0] + seen[3] == 1 && seen[1] == 1 && seen[2] == 1);
 	}
 	/* a shorter lease is kept, a longer one capped */
-	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 10, 200, g), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 10, 200, g, NULL), 0);
 	EXPECT_EQ(le64toh(g[0].expiry), 210);
-	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 1000, 200, g), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 1000, 200, g, NULL), 0);
 	EXPECT_EQ(le64toh(g[0].expiry), 260);
-	EXPECT_EQ(bstate_grant(&st, "", 1, 1, 0, 200, g), -EINVAL);
+	EXPECT_EQ(bstate_grant(&st, "", 1, 1, 0, 200, g, NULL), -EINVAL);
 	EXPECT_EQ(st.grants_issued, 8);
 	bstate_free(&st);
 }
@@ -141,28 +147,31 @@ static void renewals(void)
 	struct bstate st;
 	struct broker_donor d;
 	struct spare_grant g[1];
+	char dom[BROKER_DOMAIN_LEN];
 	struct spare_grant_info gi;
 
 	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 2), 0);
-	d = hb("d0", "r0", 10);
+	d = hb("d0", "rack-7", 10);
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
-	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 7, 0, 1000, g), 0);
+	memset(dom, 0x55, sizeof(dom));
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 7, 0, 1000, g, dom), 0);
+	EXPECT(!memcmp(dom, "rack-7", 7) && broker_str_ok(dom, sizeof(dom)));
 	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
 	EXPECT_EQ(gi.slabs, 7);
 	EXPECT(!strcmp(gi.donor_id, "d0") && !strcmp(gi.client_id, "trainer"));
 	EXPECT(gi.expiry == 1060);
 	EXPECT_EQ(spare_grant_verify(&g[0], &key, 1, "d0", "trainer", 1000, NULL, NULL), 0);
 	EXPECT_EQ(bstate_total_free(&st), 10);	/* nothing debited */
-	EXPECT_EQ(bstate_renew(&st, "trainer", "d9.example:18515", 1, 0, 1000, g), -ENOENT);
-	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 0, 0, 1000, g), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d9.example:18515", 1, 0, 1000, g, NULL), -ENOENT);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 0, 0, 1000, g, NULL), -EINVAL);
 	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", BROKER_MAX_RENEW + 1, 0,
-			       1000, g), -EINVAL);
-	EXPECT_EQ(bstate_renew(&st, "", "d0.example:18515", 1, 0, 1000, g), -EINVAL);
-	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 10, 1000, g), 0);
+			       1000, g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "", "d0.example:18515", 1, 0, 1000, g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 10, 1000, g, NULL), 0);
 	EXPECT_EQ(le64toh(g[0].expiry), 1010);
 	/* a forgotten donor is not renewed */
 	bstate_expire(&st, 60000);
-	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1000, g), -ENOENT);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1000, g, NULL), -ENOENT);
 	EXPECT_EQ(st.renewals, 2);
 	bstate_free(&st);
 }
@@ -182,19 +191,19 @@ static void debit_all_or_nothing(void)
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
 	/* 3 slabs x 2 copies need 3 on each domain: b has 2 */
 	before = bstate_total_free(&st);
-	EXPECT_EQ(bstate_grant(&st, "c", 3, 2, 0, 10, g), -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "c", 3, 2, 0, 10, g, NULL), -ENOSPC);
 	EXPECT_EQ(bstate_total_free(&st), before);
 	EXPECT_EQ(bstate_free_slabs(&st, 0), 3);
 	EXPECT_EQ(bstate_free_slabs(&st, 1), 2);
 	EXPECT_EQ(st.requests_nospace, 1);
-	EXPECT_EQ(bstate_grant(&st, "c", 2, 2, 0, 10, g), 0);
+	EXPECT_EQ(bstate_grant(&st, "c", 2, 2, 0, 10, g, NULL), 0);
 	EXPECT_EQ(bstate_free_slabs(&st, 0), 1);
 	EXPECT_EQ(bstate_free_slabs(&st, 1), 0);
-	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g), -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), -ENOSPC);
 	/* the donor is the authority: its heartbeat restores the count */
 	d = hb("b", "r2", 2);
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 100), 0);
-	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g), 0);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), 0);
 	bstate_free(&st);
 }
 
@@ -218,7 +227,7 @@ static void many_donors(void)
 		total += (uint64_t)(i % 5);
 	}
 	EXPECT_EQ(bstate_total_free(&st), total);
-	while (bstate_grant(&st, "c", 16, 3, 0, 10, g) == 0)
+	while (bstate_grant(&st, "c", 16, 3, 0, 10, g, NULL) == 0)
 		ok++;
 	EXPECT(ok * 48 <= (int)total && ok * 48 > (int)total - 48 * 2);
 	{

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sparectl's grants-to-configfs plan (userspace/sparectl/grantplan.c): the
- * donors and placement strings `device create ... broker=` writes, and
- * every refusal: a grant count that is not slabs x copies, two copies of a
- * slab on one donor, an address under two donor ids, too many donors,
- * strings longer than one configfs write.
+ * donors, placement and domains strings `device create ... broker=` writes,
+ * and every refusal: a grant count that is not slabs x copies, two copies
+ * of a slab on one donor, an address under two donor ids, too many donors,
+ * strings longer than one configfs write, a donor under two failure
+ * domains. And `device monitor`'s move target: a fresh failure domain
+ * first.
  */
 #include <stdio.h>
 #include <string.h>
@@ -264,12 +266,182 @@ static void move_target(void)
 {
 	const uint32_t n[4] = { 5, 2, 2, 1 };
 
-	EXPECT_EQ(grantplan_move_target(n, 4, 0), 3);
-	EXPECT_EQ(grantplan_move_target(n, 4, 1u << 3), 1);	/* tie: lowest index */
-	EXPECT_EQ(grantplan_move_target(n, 4, (1u << 3) | (1u << 1)), 2);
-	EXPECT_EQ(grantplan_move_target(n, 3, 0x6), 0);	/* only 3 donors */
-	EXPECT_EQ(grantplan_move_target(n, 4, 0xf), -1);
-	EXPECT_EQ(grantplan_move_target(n, 0, 0), -1);
+	EXPECT_EQ(grantplan_move_target(n, 4, 0, 0), 3);
+	EXPECT_EQ(grantplan_move_target(n, 4, 1u << 3, 0), 1);	/* tie: lowest index */
+	EXPECT_EQ(grantplan_move_target(n, 4, (1u << 3) | (1u << 1), 0), 2);
+	EXPECT_EQ(grantplan_move_target(n, 3, 0x6, 0), 0);	/* only 3 donors */
+	EXPECT_EQ(grantplan_move_target(n, 4, 0xf, 0), -1);
+	EXPECT_EQ(grantplan_move_target(n, 0, 0, 0), -1);
+	/* crowded donors only when no other is left */
+	EXPECT_EQ(grantplan_move_target(n, 4, 0, 1u << 3), 1);
+	EXPECT_EQ(grantplan_move_target(n, 4, 1u << 0, 0xe), 3);
+	EXPECT_EQ(grantplan_move_target(n, 4, 0xf, 0xf), -1);
+}
+
+/* sparectl device create: one failure-domain number per donor. */
+static char lab[2 * BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];
+
+static void labels(const char *const *l, unsigned int n)
+{
+	memset(lab, 0, sizeof(lab));
+	for (unsigned int i = 0; i < n; i++)
+		snprintf(lab[i], sizeof(lab[i]), "%s", l[i]);
+}
+
+static int domains(size_t n)
+{
+	why[0] = 0;
+	return grantplan_domains(g, lab, n, &plan, why, sizeof(why));
+}
+
+static void domains_numbered(void)
+{
+	static const unsigned int d[] = { 1, 2, 2, 3, 3, 1 };
+	static const char *const l[] = { "rack-1", "rack-1", "rack-1", "rack-2", "rack-2",
+					 "rack-1" };
+	static const unsigned int d2[] = { 7, 4, 4, 9, 7, 9, 5, 4 };
+	static const char *const l2[] = { "z", "a", "a", "z", "z", "z", "m", "a" };
+
+	/* sparectl(8)'s example: A and B in one domain, C in another */
+	sets(d, 6);
+	labels(l, 6);
+	EXPECT_EQ(build(6, 3, 2), 0);
+	EXPECT_EQ(domains(6), 0);
+	EXPECT(!strcmp(plan.domains, "0,0,1"));
+	/* numbered in the donors list's order, not by label */
+	sets(d2, 8);
+	labels(l2, 8);
+	EXPECT_EQ(build(8, 4, 2), 0);
+	EXPECT(!strcmp(plan.donors,
+		       "10.0.0.7:18515,10.0.0.4:18515,10.0.0.9:18515,10.0.0.5:18515"));
+	EXPECT_EQ(domains(8), 0);
+	EXPECT(!strcmp(plan.domains, "0,1,0,2"));
+	/* every donor its own domain */
+	sets(d, 6);
+	labels((const char *const[]){ "a", "b", "b", "c", "c", "a" }, 6);
+	EXPECT_EQ(build(6, 3, 2), 0);
+	EXPECT_EQ(domains(6), 0);
+	EXPECT(!strcmp(plan.domains, "0,1,2"));
+	/* eight donors in one domain */
+	for (unsigned int i = 0; i < 8; i++) {
+		set(i, i + 1);
+		snprintf(lab[i], sizeof(lab[i]), "room");
+	}
+	EXPECT_EQ(build(8, 8, 1), 0);
+	EXPECT_EQ(domains(8), 0);
+	EXPECT(!strcmp(plan.domains, "0,0,0,0,0,0,0,0"));
+	/* a label of 31 characters, the longest */
+	sets(d, 6);
+	labels(l, 6);
+	memset(lab[3], 'q', BROKER_DOMAIN_LEN - 1);
+	memset(lab[4], 'q', BROKER_DOMAIN_LEN - 1);
+	EXPECT_EQ(build(6, 3, 2), 0);
+	EXPECT_EQ(domains(6), 0);
+	EXPECT(!strcmp(plan.domains, "0,0,1"));
+}
+
+static void domains_refused(void)
+{
+	static const unsigned int d[] = { 1, 2, 2, 3, 3, 1 };
+	static const char *const l[] = { "r1", "r1", "r1", "r2", "r2", "r1" };
+
+	/* donor 3's two grants under two labels */
+	sets(d, 6);
+	labels(l, 6);
+	snprintf(lab[4], sizeof(lab[4]), "r3");
+	EXPECT_EQ(build(6, 3, 2), 0);
+	EXPECT_EQ(domains(6), -1);
+	EXPECT(strstr(why, "donor 10.0.0.3:18515 is in failure domain 'r2' in grant 3 and "
+		       "'r3' in grant 4"));
+	EXPECT(!plan.domains[0]);
+	/* an empty label, one without its NUL */
+	labels(l, 6);
+	lab[5][0] = 0;
+	EXPECT_EQ(domains(6), -1);
+	EXPECT(strstr(why, "grant 5 (donor 10.0.0.1:18515): no failure domain"));
+	labels(l, 6);
+	memset(lab[2], 'x', BROKER_DOMAIN_LEN);
+	EXPECT_EQ(domains(6), -1);
+	/* grants that are not the plan's */
+	labels(l, 6);
+	EXPECT_EQ(domains(6), 0);
+	EXPECT_EQ(domains(2), -1);		/* donors 1 and 2 only */
+	EXPECT(strstr(why, "2 donors, the plan 3"));
+	set(5, 4);
+	EXPECT_EQ(domains(6), -1);		/* a fourth donor */
+	EXPECT(!plan.domains[0]);
+}
+
+/* sparectl device monitor: configfs `domains` read back. */
+static void domains_parsed(void)
+{
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
+
+	EXPECT_EQ(grantplan_parse_domains("0,0,1", 3, dom, why, sizeof(why)), 0);
+	EXPECT(dom[0] == 0 && dom[1] == 0 && dom[2] == 1);
+	EXPECT_EQ(grantplan_parse_domains("63 5\n7", 3, dom, why, sizeof(why)), 0);
+	EXPECT(dom[0] == 63 && dom[1] == 5 && dom[2] == 7);
+	/* empty: every donor its own domain */
+	memset(dom, 9, sizeof(dom));
+	EXPECT_EQ(grantplan_parse_domains("", 4, dom, why, sizeof(why)), 0);
+	EXPECT(dom[0] == 0 && dom[1] == 1 && dom[2] == 2 && dom[3] == 3);
+	EXPECT_EQ(grantplan_parse_domains("0,0", 3, dom, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "2 entries for 3 donors"));
+	EXPECT_EQ(grantplan_parse_domains("0,0,1,1", 3, dom, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "more entries than the 3 donors"));
+	EXPECT_EQ(grantplan_parse_domains("0,64,1", 3, dom, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "entry 1 is above 63"));
+	EXPECT_EQ(grantplan_parse_domains("0,-1,1", 3, dom, why, sizeof(why)), -1);
+	EXPECT_EQ(grantplan_parse_domains("0,1x,1", 3, dom, why, sizeof(why)), -1);
+	EXPECT_EQ(grantplan_parse_domains("0;1;1", 3, dom, why, sizeof(why)), -1);
+	EXPECT_EQ(grantplan_parse_domains("99999999999999999999999,0,0", 3, dom, why,
+					  sizeof(why)), -1);
+	EXPECT_EQ(grantplan_parse_domains("", 9, dom, why, sizeof(why)), -1);
+}
+
+/*
+ * The monitor's choice for a copy being moved, as monitor_move_grants()
+ * makes it: skip the donors holding a copy of the slab (and the evicting
+ * one), prefer a domain where no copy stays.
+ */
+static int pick(const uint32_t *load, const char *domains_attr, unsigned int nd,
+		unsigned int from, uint32_t holders)
+{
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
+	uint32_t stay = holders & ~(1u << from);
+
+	EXPECT_EQ(grantplan_parse_domains(domains_attr, nd, dom, why, sizeof(why)), 0);
+	return grantplan_move_target(load, nd, holders | (1u << from),
+				     grantplan_domain_mask(dom, nd, stay));
+}
+
+static void move_to_a_fresh_domain(void)
+{
+	const uint32_t load[4] = { 5, 1, 2, 3 };
+	uint8_t dom[4] = { 0, 0, 1, 2 };
+
+	EXPECT_EQ(grantplan_domain_mask(dom, 4, 0), 0);
+	EXPECT_EQ(grantplan_domain_mask(dom, 4, 1u << 2), 1u << 2);
+	EXPECT_EQ(grantplan_domain_mask(dom, 4, 1u << 0), 0x3);
+	EXPECT_EQ(grantplan_domain_mask(dom, 4, 0x5), 0x7);
+	/* donor 0 evicts slab s, whose other copy stays on donor 2 (domain
+	 * 1): donor 1 has the fewest copies but shares domain 1 with donor 2,
+	 * so donor 3 (domain 2) takes it */
+	EXPECT_EQ(pick(load, "0,1,1,2", 4, 0, 0x5), 3);
+	/* without domains (every donor its own): donor 1, as before */
+	EXPECT_EQ(pick(load, "", 4, 0, 0x5), 1);
+	/* the evicting donor's domain is free: its copy leaves */
+	EXPECT_EQ(pick(load, "0,0,1,2", 4, 0, 0x5), 1);
+	/* every other donor in a domain with a copy: the fewest copies */
+	EXPECT_EQ(pick(load, "0,1,1,1", 4, 0, 0x5), 1);
+	/* three copies: 0 evicts, 1 (domain 0) and 2 (domain 1) stay; donor
+	 * 3 shares domain 0 with donor 1, donor 4 is in domain 2 */
+	{
+		const uint32_t l5[5] = { 1, 1, 1, 0, 4 };
+
+		EXPECT_EQ(pick(l5, "2,0,1,0,2", 5, 0, 0x7), 4);
+		EXPECT_EQ(pick(l5, "", 5, 0, 0x7), 3);
+	}
 }
 
 int main(void)
@@ -288,5 +460,9 @@ int main(void)
 	TAP_RUN(broker_lists);
 	TAP_RUN(counts);
 	TAP_RUN(move_target);
+	TAP_RUN(domains_numbered);
+	TAP_RUN(domains_refused);
+	TAP_RUN(domains_parsed);
+	TAP_RUN(move_to_a_fresh_domain);
 	return tap_done();
 }

@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 			hbs++;
 		}
 		ret = scan ? grant_scan(&st, slabs, copies, out)
-			   : bstate_grant(&st, "bench", slabs, copies, 0, 1000, out);
+			   : bstate_grant(&st, "bench", slabs, copies, 0, 1000, out, NULL);
 		if (ret)
 			nospace++;
 		lat[i] = now_ns() - a;

@@ -187,6 +187,7 @@ struct broker {
 	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
 	uint64_t		grant_reqs;
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
+	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
 	uint8_t			frame[BROKER_MAX_FRAME];
 };
 
@@ -407,15 +408,21 @@ static void answer_no_space(struct conn *c, uint32_t seq, const char *text)
 		queue(c, BROKER_ERROR, seq, eb, (size_t)en);
 }
 
-/* GRANT_REP with the @slabs x @copies grants bstate left in b->grants. */
+/*
+ * GRANT_REP with the @slabs x @copies grants bstate left in b->grants, each
+ * with its donor's failure domain (b->domains).
+ */
 static void reply_grants(struct broker *b, struct conn *c, uint32_t seq,
 			 unsigned int slabs, unsigned int copies)
 {
-	uint8_t *out = b->frame;
+	int n = broker_grant_rep_encode((uint16_t)slabs, (uint16_t)copies, b->grants,
+					b->domains, b->frame, sizeof(b->frame));
 
-	broker_grant_rep_encode_head((uint16_t)slabs, (uint16_t)copies, out, sizeof(b->frame));
-	memcpy(out + BROKER_GRANT_REP_HDR, b->grants, (size_t)slabs * copies * SPARE_GRANT_SIZE);
-	queue(c, BROKER_GRANT_REP, seq, out, BROKER_GRANT_REP_SIZE(slabs * copies));
+	if (n < 0) {	/* not reached: bstate issued them from checked fields */
+		refuse(b, c, seq, BROKER_E_INTERNAL, "cannot encode the grants");
+		return;
+	}
+	queue(c, BROKER_GRANT_REP, seq, b->frame, (size_t)n);
 }
 
 static void on_grant_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
@@ -442,7 +449,7 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 		return;
 	}
 	ret = bstate_grant(&b->st, c->name, r.slabs, r.copies, r.lease_s, (uint64_t)time(NULL),
-			   b->grants);
+			   b->grants, b->domains);
 	if (ret) {
 		char text[BROKER_ERR_TEXT_MAX + 1];
 
@@ -477,7 +484,7 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 		return;
 	}
 	ret = bstate_renew(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
-			   (uint64_t)time(NULL), b->grants);
+			   (uint64_t)time(NULL), b->grants, b->domains[0]);
 	if (ret) {
 		char text[BROKER_ERR_TEXT_MAX + 1];
 

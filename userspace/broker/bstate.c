@@ -227,7 +227,7 @@ uint64_t bstate_total_free(const struct bstate *st)
 
 int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
-		 struct spare_grant *out)
+		 struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN])
 {
 	struct spare_grant_info gi;
 	uint32_t idx[BROKER_MAX_GRANTS];
@@ -266,6 +266,8 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
 		if (spare_grant_issue(&gi, &st->key, &out[k]))
 			return -EINVAL;	/* not reached: fields checked on heartbeat */
+		if (domains)
+			memcpy(domains[k], b->domain, BROKER_DOMAIN_LEN);
 	}
 	st->grants_issued += done;
 	st->requests_ok++;
@@ -274,7 +276,7 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
-		 struct spare_grant *out)
+		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
 {
 	struct spare_grant_info gi;
 	const struct bdonor *b = NULL;
@@ -300,6 +302,8 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 	gi.expiry = now_s + lease_s;
 	if (spare_grant_issue(&gi, &st->key, out))
 		return -EINVAL;
+	if (domain)
+		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
 	st->grants_issued++;
 	st->renewals++;
 	return 0;

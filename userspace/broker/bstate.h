@@ -88,22 +88,24 @@ uint64_t bstate_total_free(const struct bstate *st);
 /*
  * Grants for @slabs slabs x @copies copies for @client at wall-clock
  * @now_s, each copy on a distinct donor in a distinct domain, slab-major
- * into out[slabs * copies]. @lease_s 0 or above the broker's lease gets
- * the broker's lease. All or nothing: on -ENOSPC nothing is debited.
- * Returns 0, -ENOSPC or -EINVAL.
+ * into out[slabs * copies], and (@domains not NULL) the failure domain of
+ * each grant's donor into domains[slabs * copies]. @lease_s 0 or above the
+ * broker's lease gets the broker's lease. All or nothing: on -ENOSPC
+ * nothing is debited. Returns 0, -ENOSPC or -EINVAL.
  */
 int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
-		 struct spare_grant *out);
+		 struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN]);
 
 /*
  * Renewal: one grant for @slabs slabs on the live donor whose address is
  * @addr, for @client, at @now_s (lease as bstate_grant). Debits nothing:
  * the client holds those slabs already, and the donor caps it by what its
- * grants cover. Returns 0, -ENOENT (no live donor there) or -EINVAL.
+ * grants cover. The donor's failure domain goes to @domain (if not NULL).
+ * Returns 0, -ENOENT (no live donor there) or -EINVAL.
  */
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
-		 struct spare_grant *out);
+		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
 
 #endif /* SPARE_BROKER_STATE_H */

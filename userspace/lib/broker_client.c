@@ -171,7 +171,13 @@ int broker_recv(int fd, struct broker_hdr *h, uint8_t *body, size_t cap)
 
 	if (read_all(fd, hb, sizeof(hb)))
 		return -1;
-	if (broker_hdr_decode(hb, h)) {
+	switch (broker_hdr_decode(hb, h)) {
+	case 0:
+		break;
+	case -EPROTONOSUPPORT:	/* h->version is the peer's */
+		errno = EPROTONOSUPPORT;
+		return -1;
+	default:
 		errno = EBADMSG;
 		return -1;
 	}
@@ -205,7 +211,11 @@ int broker_authenticate(int fd, unsigned int role, const char *name,
 	int n;
 
 	if (broker_recv(fd, &h, body, sizeof(body))) {
-		snprintf(why, whylen, "no CHALLENGE: %s", strerror(errno));
+		if (errno == EPROTONOSUPPORT)
+			snprintf(why, whylen, "the broker speaks protocol version %u, we speak %u",
+				 h.version, BROKER_VERSION);
+		else
+			snprintf(why, whylen, "no CHALLENGE: %s", strerror(errno));
 		return -1;
 	}
 	if (h.type == BROKER_ERROR) {

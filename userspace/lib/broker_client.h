@@ -24,7 +24,8 @@ int broker_send(int fd, uint16_t type, uint32_t seq, const void *body, size_t le
 
 /*
  * Receive one frame into body[0..cap). 0, or -1: errno EMSGSIZE (longer
- * than cap), EBADMSG (bad header), EPIPE (closed), or the socket's error.
+ * than cap), EPROTONOSUPPORT (another protocol version: h->version is the
+ * peer's), EBADMSG (bad header), EPIPE (closed), or the socket's error.
  */
 int broker_recv(int fd, struct broker_hdr *h, uint8_t *body, size_t cap);
 

@@ -13,8 +13,9 @@
 
 _Static_assert(BROKER_DONOR_SIZE == 128, "donor body");
 _Static_assert(BROKER_HELLO_SIZE == 120, "hello body");
+_Static_assert(BROKER_GRANT_REP_ENTRY == 288, "grant_rep entry");
 _Static_assert(BROKER_GRANT_REP_SIZE(BROKER_MAX_GRANTS) <= BROKER_MAX_BODY,
-	       "a full GRANT_REP fits a frame");
+	       "a full GRANT_REP fits a frame");	/* 36,872 bytes */
 
 static void put16(uint8_t *p, uint16_t v) { v = htole16(v); memcpy(p, &v, 2); }
 static void put32(uint8_t *p, uint32_t v) { v = htole32(v); memcpy(p, &v, 4); }
@@ -257,21 +258,48 @@ int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_r
 	return m->slabs && m->slabs <= BROKER_MAX_RENEW ? 0 : -EBADMSG;
 }
 
-int broker_grant_rep_encode_head(uint16_t slabs, uint16_t copies, uint8_t *out, size_t cap)
+/* A grant's form (magic, version, size, strings): what a client can check. */
+static bool grant_form_ok(const uint8_t *p)
 {
+	struct spare_grant g;
+
+	memcpy(&g, p, sizeof(g));
+	return le32toh(g.magic) == SPARE_GRANT_MAGIC &&
+	       le16toh(g.version) == SPARE_GRANT_VERSION &&
+	       le16toh(g.size) == SPARE_GRANT_SIZE &&
+	       broker_str_ok(g.donor_id, sizeof(g.donor_id)) &&
+	       broker_str_ok(g.donor_addr, sizeof(g.donor_addr)) &&
+	       broker_str_ok(g.client_id, sizeof(g.client_id));
+}
+
+int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_grant *grants,
+			    const char (*domains)[BROKER_DOMAIN_LEN], uint8_t *out, size_t cap)
+{
+	unsigned int n = (unsigned int)slabs * copies;
+
 	if (!req_ok(slabs, copies))
 		return -EINVAL;
-	if (cap < BROKER_GRANT_REP_SIZE(slabs * copies))
+	for (unsigned int i = 0; i < n; i++)
+		if (!grant_form_ok((const uint8_t *)&grants[i]) ||
+		    !broker_str_ok(domains[i], BROKER_DOMAIN_LEN))
+			return -EINVAL;
+	if (cap < BROKER_GRANT_REP_SIZE(n))
 		return -ENOSPC;
 	put16(out, slabs);
 	put16(out + 2, copies);
 	put32(out + 4, 0);
-	return (int)BROKER_GRANT_REP_SIZE(slabs * copies);
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t *e = out + BROKER_GRANT_REP_HDR + (size_t)i * BROKER_GRANT_REP_ENTRY;
+
+		memcpy(e, &grants[i], SPARE_GRANT_SIZE);
+		memcpy(e + SPARE_GRANT_SIZE, domains[i], BROKER_DOMAIN_LEN);
+	}
+	return (int)BROKER_GRANT_REP_SIZE(n);
 }
 
 int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m)
 {
-	struct spare_grant g;
+	char domain[BROKER_DOMAIN_LEN];
 	unsigned int n;
 
 	if (len < BROKER_GRANT_REP_HDR || !zero(in + 4, 4))
@@ -284,17 +312,24 @@ int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_r
 	if (len != BROKER_GRANT_REP_SIZE(n))
 		return -EBADMSG;
 	for (unsigned int i = 0; i < n; i++) {
-		memcpy(&g, in + BROKER_GRANT_REP_HDR + (size_t)i * SPARE_GRANT_SIZE, sizeof(g));
-		if (le32toh(g.magic) != SPARE_GRANT_MAGIC ||
-		    le16toh(g.version) != SPARE_GRANT_VERSION ||
-		    le16toh(g.size) != SPARE_GRANT_SIZE ||
-		    !broker_str_ok(g.donor_id, sizeof(g.donor_id)) ||
-		    !broker_str_ok(g.donor_addr, sizeof(g.donor_addr)) ||
-		    !broker_str_ok(g.client_id, sizeof(g.client_id)))
+		const uint8_t *e = in + BROKER_GRANT_REP_HDR + (size_t)i * BROKER_GRANT_REP_ENTRY;
+
+		if (!grant_form_ok(e) || !get_str(domain, e + SPARE_GRANT_SIZE, BROKER_DOMAIN_LEN))
 			return -EBADMSG;
 	}
-	m->grants = (const struct spare_grant *)(in + BROKER_GRANT_REP_HDR);
+	m->entries = in + BROKER_GRANT_REP_HDR;
 	return 0;
+}
+
+void broker_grant_rep_entry(const struct broker_grant_rep *m, unsigned int i,
+			    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
+{
+	const uint8_t *e = m->entries + (size_t)i * BROKER_GRANT_REP_ENTRY;
+
+	if (grant)
+		memcpy(grant, e, SPARE_GRANT_SIZE);
+	if (domain)
+		memcpy(domain, e + SPARE_GRANT_SIZE, BROKER_DOMAIN_LEN);
 }
 
 static bool text_ok(const char *s, size_t n)

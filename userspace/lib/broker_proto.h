@@ -22,7 +22,7 @@
 #include "spare_grant.h"	/* uapi */
 
 #define BROKER_MAGIC		0x31524253U	/* "SBR1" little-endian */
-#define BROKER_VERSION		1
+#define BROKER_VERSION		2	/* 2: GRANT_REP carries each donor's domain */
 #define BROKER_HDR_SIZE		16
 #define BROKER_MAX_BODY		(64 * 1024)
 #define BROKER_MAX_FRAME	(BROKER_HDR_SIZE + BROKER_MAX_BODY)
@@ -133,7 +133,7 @@ struct broker_grant_req {
  * RENEW_REQ: a grant for @slabs slabs on the donor at @donor_addr, for a
  * client that holds them there already (the device's current grants are
  * running out). Answered by a GRANT_REP of one slab, one copy: a single
- * grant covering @slabs. It moves no free slabs: the slabs are lent
+ * grant covering @slabs, with the donor's domain. It moves no free slabs: the slabs are lent
  * already, and the donor caps the client by what its grants cover.
  */
 #define BROKER_MAX_RENEW	4096	/* slabs in one RENEW_REQ */
@@ -144,14 +144,19 @@ struct broker_renew_req {
 };
 #define BROKER_RENEW_REQ_SIZE	(BROKER_ADDR_LEN + 8)
 
-/* GRANT_REP: header fields, then slabs * copies grants, slab-major. */
+/*
+ * GRANT_REP: header fields, then slabs * copies entries, slab-major (copy c
+ * of slab s is entry s * copies + c): each a grant and the failure-domain
+ * label of the donor it names, as that donor reports it in its heartbeats.
+ */
 struct broker_grant_rep {
 	uint16_t		slabs;
 	uint16_t		copies;
-	const struct spare_grant *grants;	/* decode: points into the body */
+	const uint8_t		*entries;	/* decode: points into the body */
 };
 #define BROKER_GRANT_REP_HDR	8
-#define BROKER_GRANT_REP_SIZE(n) (BROKER_GRANT_REP_HDR + (size_t)(n) * SPARE_GRANT_SIZE)
+#define BROKER_GRANT_REP_ENTRY	(SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN)	/* 288 */
+#define BROKER_GRANT_REP_SIZE(n) (BROKER_GRANT_REP_HDR + (size_t)(n) * BROKER_GRANT_REP_ENTRY)
 
 struct broker_error {
 	uint32_t	code;		/* enum broker_err */
@@ -183,11 +188,18 @@ int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size
 int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
 int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap);
 int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m);
-/* The grants (slabs * copies of them) must already be in the body at
- * BROKER_GRANT_REP_HDR (encode writes only the 8-byte head). decode checks
- * each grant's form (not its tag: the client cannot). */
-int broker_grant_rep_encode_head(uint16_t slabs, uint16_t copies, uint8_t *out, size_t cap);
+/*
+ * GRANT_REP of @slabs x @copies entries: grants[i] and domains[i] for entry
+ * i. encode checks each grant's form and each domain string as decode
+ * does; decode checks each grant's form (not its tag: the client cannot).
+ * broker_grant_rep_entry() copies entry @i (< slabs * copies) of a decoded
+ * GRANT_REP out; either of @grant and @domain may be NULL.
+ */
+int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_grant *grants,
+			    const char (*domains)[BROKER_DOMAIN_LEN], uint8_t *out, size_t cap);
 int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m);
+void broker_grant_rep_entry(const struct broker_grant_rep *m, unsigned int i,
+			    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 int broker_error_encode(const struct broker_error *m, uint8_t *out, size_t cap);
 int broker_error_decode(const uint8_t *in, size_t len, struct broker_error *m);
 

@@ -77,11 +77,13 @@ static int open_broker(const struct brokerask *a, const char *b, char *why, size
 
 /*
  * The reply to request @seq: a GRANT_REP of @slabs x @copies grants, each
- * well formed and for us, into @out. 0, or -1 (reason in @why).
+ * well formed and for us, into @out, and their donors' domains into
+ * @domains (if not NULL). 0, or -1 (reason in @why).
  */
 static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
-		      unsigned int copies, struct spare_grant *out, uint8_t *body,
-		      char *why, size_t whylen)
+		      unsigned int copies, struct spare_grant *out,
+		      char (*domains)[BROKER_DOMAIN_LEN], uint8_t *body, char *why,
+		      size_t whylen)
 {
 	struct broker_grant_rep rep;
 	struct broker_error e;
@@ -112,8 +114,7 @@ static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned 
 	for (i = 0; i < slabs * copies; i++) {
 		struct spare_grant_info gi;
 
-		memcpy(&out[i], (const uint8_t *)rep.grants + (size_t)i * SPARE_GRANT_SIZE,
-		       SPARE_GRANT_SIZE);
+		broker_grant_rep_entry(&rep, i, &out[i], domains ? domains[i] : NULL);
 		if (spare_grant_decode(&out[i], &gi)) {
 			snprintf(why, whylen, "grant %u is malformed", i);
 			return -1;
@@ -131,7 +132,8 @@ static uint8_t body[BROKER_MAX_BODY];
 
 /* One GRANT_REQ for @slabs x @copies: 0, or -1 (reason in @why). */
 static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
-	       unsigned int copies, struct spare_grant *out, char *why, size_t whylen)
+	       unsigned int copies, struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN],
+	       char *why, size_t whylen)
 {
 	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies,
 				      .lease_s = a->lease_s };
@@ -145,13 +147,15 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	return take_reply(fd, a, seq, slabs, copies, out, body, why, whylen);
+	return take_reply(fd, a, seq, slabs, copies, out, domains, body, why, whylen);
 }
 
 /* One RENEW_REQ: 0, or -1 (reason in @why). */
 static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char *addr,
-		     uint32_t slabs, struct spare_grant *out, char *why, size_t whylen)
+		     uint32_t slabs, struct spare_grant *out, char *domain, char *why,
+		     size_t whylen)
 {
+	char dom[1][BROKER_DOMAIN_LEN];
 	struct broker_renew_req r = { .slabs = slabs, .lease_s = a->lease_s };
 	struct spare_grant_info gi;
 	int n;
@@ -166,7 +170,7 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, 1, 1, out, body, why, whylen))
+	if (take_reply(fd, a, seq, 1, 1, out, dom, body, why, whylen))
 		return -1;
 	spare_grant_decode(out, &gi);	/* checked by take_reply */
 	if (gi.slabs != slabs || strcmp(gi.donor_addr, addr)) {
@@ -174,11 +178,13 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
 			 gi.donor_addr, slabs, addr);
 		return -1;
 	}
+	if (domain)
+		memcpy(domain, dom[0], BROKER_DOMAIN_LEN);
 	return 0;
 }
 
 int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
-		    struct spare_grant *grant)
+		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
 {
 	char why[512];
 	struct blist l;
@@ -191,7 +197,8 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 	for (unsigned int i = 0; i < l.n; i++) {
 		int fd = open_broker(a, l.v[i], why, sizeof(why));
 
-		if (fd >= 0 && !ask_renew(fd, a, 2, donor_addr, slabs, grant, why, sizeof(why))) {
+		if (fd >= 0 && !ask_renew(fd, a, 2, donor_addr, slabs, grant, domain, why,
+					  sizeof(why))) {
 			close(fd);
 			return 0;
 		}
@@ -204,7 +211,7 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 }
 
 int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
-		     struct spare_grant *grants)
+		     struct spare_grant *grants, char (*domains)[BROKER_DOMAIN_LEN])
 {
 	unsigned int batch = grantplan_batch_slabs(copies), cur = 0;
 	uint32_t done = 0, seq = 1;
@@ -228,6 +235,7 @@ int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int cop
 			if (fd < 0)
 				fd = open_broker(a, l.v[cur], why, sizeof(why));
 			if (fd >= 0 && !ask(fd, a, ++seq, n, copies, grants + (size_t)done * copies,
+					    domains ? domains + (size_t)done * copies : NULL,
 					    why, sizeof(why)))
 				break;
 			if (fd >= 0)

@@ -29,21 +29,24 @@ const char *brokerask_check_list(const char *brokers);
 
 /*
  * Fill @grants[0 .. slabs * copies), slab-major: copy c of slab s is
- * grants[s * copies + c]. Each batch goes to the broker that granted the
- * last one; on a refusal or a broken connection the next broker is asked,
- * and the grants already held are kept. Each grant is checked for form
- * and for being issued to @a->name. 0, or -1 when no broker granted a
- * batch (each failure logged).
+ * grants[s * copies + c], and (@domains not NULL) @domains[] alike with
+ * the failure-domain label of each grant's donor (NUL padded, as the
+ * broker sent it). Each batch goes to the broker that granted the last
+ * one; on a refusal or a broken connection the next broker is asked, and
+ * the grants already held are kept. Each grant is checked for form and
+ * for being issued to @a->name. 0, or -1 when no broker granted a batch
+ * (each failure logged).
  */
 int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
-		     struct spare_grant *grants);
+		     struct spare_grant *grants, char (*domains)[BROKER_DOMAIN_LEN]);
 
 /*
  * Renewal: one grant for @slabs slabs on the donor at @donor_addr (which
- * the device holds already), from the first broker that gives it. 0, or -1
- * (each failure logged).
+ * the device holds already), from the first broker that gives it, and
+ * (@domain not NULL) that donor's failure-domain label. 0, or -1 (each
+ * failure logged).
  */
 int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
-		    struct spare_grant *grant);
+		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 
 #endif /* SPARECTL_BROKERASK_H */

@@ -158,6 +158,48 @@ int grantplan_build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 	return 0;
 }
 
+int grantplan_domains(const struct spare_grant_info *g, const char (*label)[BROKER_DOMAIN_LEN],
+		      size_t n, struct grantplan *p, char *why, size_t whylen)
+{
+	size_t first[GRANTPLAN_MAX_DONORS], len = 0, i;	/* each donor's first grant */
+	unsigned int num[GRANTPLAN_MAX_DONORS], nd = 0, ndom = 0, d, e;
+
+	p->domains[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (!memchr(label[i], 0, BROKER_DOMAIN_LEN) || !label[i][0])
+			return refuse(why, whylen, "grant %zu (donor %.*s): no failure domain", i,
+				      (int)strnlen(g[i].donor_addr, sizeof(g[i].donor_addr)),
+				      g[i].donor_addr);
+		for (d = 0; d < nd; d++)
+			if (!strncmp(g[first[d]].donor_addr, g[i].donor_addr,
+				     sizeof(g[i].donor_addr)))
+				break;
+		if (d == nd) {
+			if (nd == p->ndonors || nd == GRANTPLAN_MAX_DONORS)
+				return refuse(why, whylen, "the grants name more donors than the "
+					      "plan's %u", p->ndonors);
+			first[nd++] = i;
+		} else if (strcmp(label[first[d]], label[i])) {
+			return refuse(why, whylen, "donor %.*s is in failure domain '%s' in grant "
+				      "%zu and '%s' in grant %zu",
+				      (int)strnlen(g[i].donor_addr, sizeof(g[i].donor_addr)),
+				      g[i].donor_addr, label[first[d]], first[d], label[i], i);
+		}
+	}
+	if (nd != p->ndonors)
+		return refuse(why, whylen, "the grants name %u donors, the plan %u", nd,
+			      p->ndonors);
+	/* at most GRANTPLAN_MAX_DONORS one-digit numbers: always fits */
+	for (d = 0; d < nd; d++) {
+		for (e = 0; e < d && strcmp(label[first[e]], label[first[d]]); e++)
+			;
+		num[d] = e < d ? num[e] : ndom++;
+		len += (size_t)snprintf(p->domains + len, sizeof(p->domains) - len, "%s%u",
+					d ? "," : "", num[d]);
+	}
+	return 0;
+}
+
 int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
 		     unsigned int ndonors, uint32_t *count, char *why, size_t whylen)
 {
@@ -202,12 +244,78 @@ int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
 	return 0;
 }
 
-int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip)
+int grantplan_parse_domains(const char *text, unsigned int nd, uint8_t *dom, char *why,
+			    size_t whylen)
 {
-	int best = -1;
+	static const char sep[] = ", \t\n";
+	const char *p = text;
+	unsigned int got = 0, i;
 
-	for (unsigned int i = 0; i < nd && i < 32; i++)
-		if (!(skip & (UINT32_C(1) << i)) && (best < 0 || count[i] < count[best]))
-			best = (int)i;
-	return best;
+	if (nd > GRANTPLAN_MAX_DONORS)
+		return refuse(why, whylen, "%u donors, more than %u", nd, GRANTPLAN_MAX_DONORS);
+	for (;;) {
+		unsigned long v;
+		char *end;
+
+		p += strspn(p, sep);
+		if (!*p)
+			break;
+		if (*p < '0' || *p > '9')
+			return refuse(why, whylen, "domains entry %u is not a number", got);
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v > GRANTPLAN_MAX_DOMAIN)
+			return refuse(why, whylen, "domains entry %u is above %u", got,
+				      GRANTPLAN_MAX_DOMAIN);
+		if (*end && !strchr(sep, *end))
+			return refuse(why, whylen, "domains has '%c' after entry %u", *end, got);
+		if (got == nd)
+			return refuse(why, whylen, "domains has more entries than the %u donors",
+				      nd);
+		dom[got++] = (uint8_t)v;
+		p = end;
+	}
+	if (!got) {	/* the default: every donor its own domain */
+		for (i = 0; i < nd; i++)
+			dom[i] = (uint8_t)i;
+		return 0;
+	}
+	if (got != nd)
+		return refuse(why, whylen, "domains has %u entries for %u donors", got, nd);
+	return 0;
+}
+
+uint32_t grantplan_domain_mask(const uint8_t *dom, unsigned int nd, uint32_t holders)
+{
+	uint64_t in = 0;	/* domains (0..63) holding a copy */
+	uint32_t m = 0;
+	unsigned int i;
+
+	for (i = 0; i < nd && i < 32; i++)
+		if (holders & (UINT32_C(1) << i) && dom[i] <= GRANTPLAN_MAX_DOMAIN)
+			in |= UINT64_C(1) << dom[i];
+	for (i = 0; i < nd && i < 32; i++)
+		if ((holders & (UINT32_C(1) << i)) ||
+		    (dom[i] <= GRANTPLAN_MAX_DOMAIN && in & (UINT64_C(1) << dom[i])))
+			m |= UINT32_C(1) << i;
+	return m;
+}
+
+int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip,
+			  uint32_t crowded)
+{
+	/* first in a failure domain without a copy, then anywhere */
+	const uint32_t pass[2] = { skip | crowded, skip };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		int best = -1;
+
+		for (unsigned int i = 0; i < nd && i < 32; i++)
+			if (!(pass[k] & (UINT32_C(1) << i)) &&
+			    (best < 0 || count[i] < count[best]))
+				best = (int)i;
+		if (best >= 0)
+			return best;
+	}
+	return -1;
 }

@@ -2,8 +2,10 @@
 /*
  * From a broker's grants to a device's configfs strings, for
  * `sparectl device create ... broker=...`: the `donors` list (each grant's
- * donor_addr, distinct, in order of first appearance) and the `placement`
- * list (slab-major, `copies` donor indices per slab). Pure: no I/O, no
+ * donor_addr, distinct, in order of first appearance), the `placement`
+ * list (slab-major, `copies` donor indices per slab) and the `domains`
+ * list (one failure-domain number per donor). And for `sparectl device
+ * monitor`, where a copy being moved should go. Pure: no I/O, no
  * allocation, no logging; tested in tests/unit/test_grantplan.c.
  */
 #ifndef SPARECTL_GRANTPLAN_H
@@ -12,16 +14,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "broker_proto.h"
 #include "spare_grant_lib.h"
 
 /* One configfs write: at most 4095 bytes of text, so 4096 with the NUL. */
 #define GRANTPLAN_ATTR_MAX	4096
 /* Donors one device can list (kmod/spare_slab.h SPARE_MAX_DONORS). */
 #define GRANTPLAN_MAX_DONORS	8
+/* Failure-domain numbers in configfs `domains`: 0 .. GRANTPLAN_MAX_DOMAIN. */
+#define GRANTPLAN_MAX_DOMAIN	63
 
 struct grantplan {
 	char		donors[GRANTPLAN_ATTR_MAX];	/* "a:p,b:p,..." */
 	char		placement[GRANTPLAN_ATTR_MAX];	/* "0,1,1,2,..." */
+	char		domains[4 * GRANTPLAN_MAX_DONORS];	/* "0,0,1", or "" */
 	unsigned int	ndonors;
 };
 
@@ -56,6 +62,20 @@ int grantplan_build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 		    char *why, size_t whylen);
 
 /*
+ * The `domains` string of a plan that grantplan_build() made from the same
+ * @n grants @g: @label[i] is the failure-domain label (BROKER_DOMAIN_LEN
+ * bytes, NUL padded) of grant i's donor, as the broker sent it. The
+ * distinct labels are numbered 0, 1, 2, ... in the order the donors list
+ * first shows them, and @p->domains gets one number per donor, in the
+ * order of @p->donors: donors A,B,C in "rack-1", "rack-1", "rack-2" give
+ * "0,0,1". Refused (-1, reason in @why, @p->domains ""): a label that is
+ * empty or not NUL terminated, a donor under two labels, or grants that
+ * do not match @p. 0 on success.
+ */
+int grantplan_domains(const struct spare_grant_info *g, const char (*label)[BROKER_DOMAIN_LEN],
+		      size_t n, struct grantplan *p, char *why, size_t whylen);
+
+/*
  * Renewal: how many slab copies each donor holds, from the device's
  * @placement ("" for the kernel's round robin: copy c of slab s on donor
  * (s + c) mod @ndonors) into @count[0 .. @ndonors). 0, or -1 with the
@@ -65,12 +85,32 @@ int grantplan_counts(const char *placement, uint32_t slabs, unsigned int copies,
 		     unsigned int ndonors, uint32_t *count, char *why, size_t whylen);
 
 /*
+ * A device's configfs `domains` (@text, trailing newline cut) as one
+ * failure-domain number per donor into @dom[0 .. @nd): numbers 0 ..
+ * GRANTPLAN_MAX_DOMAIN separated by commas or blanks, exactly @nd of them.
+ * "" (the default) means every donor is its own domain: @dom[i] = i.
+ * 0, or -1 with the reason in @why.
+ */
+int grantplan_parse_domains(const char *text, unsigned int nd, uint8_t *dom, char *why,
+			    size_t whylen);
+
+/*
+ * The donors (bit mask, of @nd, with domains @dom) that share a failure
+ * domain with any donor in the bit mask @holders: those in @holders too.
+ */
+uint32_t grantplan_domain_mask(const uint8_t *dom, unsigned int nd, uint32_t holders);
+
+/*
  * Where the copy of a slab being moved should go, for `device monitor` on
  * the kernel's slab_moving uevent (no donor's grants had room for it): of
  * @nd donors, not in the bit mask @skip (the evicting donor, those holding
- * a copy of the slab, those a broker would not renew), the one holding the
- * fewest copies (@count), the lowest index on a tie. -1 if none is left.
+ * a copy of the slab, those a broker would not renew), one not in the bit
+ * mask @crowded (a donor whose failure domain holds another copy of the
+ * slab: grantplan_domain_mask() of the donors that keep one) if any is
+ * left, and of those the one holding the fewest copies (@count), the
+ * lowest index on a tie. -1 if none is left.
  */
-int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip);
+int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip,
+			  uint32_t crowded);
 
 #endif /* SPARECTL_GRANTPLAN_H */

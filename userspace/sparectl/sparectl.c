@@ -327,7 +327,7 @@ static int append_attr(const struct sparectl *c, const char *name, const char *a
 
 /*
  * Grants for every slab of device @name from the brokers in @b, then its
- * donors, placement and grants attributes. 0, or -1 (logged).
+ * donors, placement, domains and grants attributes. 0, or -1 (logged).
  */
 static int place_by_broker(const struct sparectl *c, const char *name,
 			   const struct create_broker *b, const uint8_t *key)
@@ -336,6 +336,7 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 			       .timeout_ms = 5000 };
 	struct spare_grant_info *info = NULL;
 	struct spare_grant *grants = NULL;
+	char (*domains)[BROKER_DOMAIN_LEN] = NULL;
 	struct grantplan *plan = NULL;
 	uint64_t size, slab_size, replicas, lease = 0;
 	char why[512], hex[SPARE_GRANT_HEX_LEN + 2];
@@ -364,12 +365,13 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 	n = (size_t)slabs * replicas;
 	grants = calloc(n, sizeof(*grants));
 	info = calloc(n, sizeof(*info));
+	domains = calloc(n, sizeof(*domains));
 	plan = malloc(sizeof(*plan));
-	if (!grants || !info || !plan) {
+	if (!grants || !info || !domains || !plan) {
 		log_err("out of memory");
 		goto out;
 	}
-	if (brokerask_grants(&a, slabs, (unsigned int)replicas, grants))
+	if (brokerask_grants(&a, slabs, (unsigned int)replicas, grants, domains))
 		goto out;
 	for (i = 0; i < n; i++)
 		if (spare_grant_decode(&grants[i], &info[i])) {	/* checked by brokerask */
@@ -379,6 +381,10 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 	if (grantplan_build(info, n, slabs, (unsigned int)replicas, GRANTPLAN_MAX_DONORS, plan,
 			    why, sizeof(why))) {
 		log_err("device %s: the brokers' grants cannot be placed: %s", name, why);
+		goto out;
+	}
+	if (grantplan_domains(info, domains, n, plan, why, sizeof(why))) {
+		log_err("device %s: the donors' failure domains: %s", name, why);
 		goto out;
 	}
 	if (write_attr(c, name, "donors", plan->donors)) {
@@ -391,6 +397,17 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 			plan->placement, strerror(errno));
 		goto out;
 	}
+	/* a module without `domains` places moved copies without them */
+	if (write_attr(c, name, "domains", plan->domains)) {
+		if (errno != ENOENT) {
+			log_err("device %s: domains=%s refused: %s (the kernel log says why)",
+				name, plan->domains, strerror(errno));
+			goto out;
+		}
+		log_warn("device %s: the module has no domains attribute: donors %s are in "
+			 "failure domains %s, which it cannot use", name, plan->donors,
+			 plan->domains);
+	}
 	for (i = 0; i < n; i++) {
 		spare_grant_to_hex(&grants[i], hex, sizeof(hex));
 		strcat(hex, "\n");
@@ -402,8 +419,8 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 			goto out;
 		}
 	}
-	log_info("device %s: %u slabs x %u copies granted on %u donors", name, slabs,
-		 (unsigned int)replicas, plan->ndonors);
+	log_info("device %s: %u slabs x %u copies granted on %u donors (domains %s)", name,
+		 slabs, (unsigned int)replicas, plan->ndonors, plan->domains);
 	ret = 0;
 out:
 	if (grants)
@@ -411,6 +428,7 @@ out:
 	sodium_memzero(hex, sizeof(hex));
 	free(grants);
 	free(info);
+	free(domains);
 	free(plan);
 	return ret;
 }
@@ -681,7 +699,7 @@ static int renew_donor(const struct sparectl *c, const char *name, struct renew_
 	char hex[SPARE_GRANT_HEX_LEN + 2];
 	int ret = 0;
 
-	if (brokerask_renew(&r->a, r->addr[i], slabs, g))
+	if (brokerask_renew(&r->a, r->addr[i], slabs, g, NULL))
 		return -1;
 	spare_grant_to_hex(g, hex, sizeof(hex));
 	strcat(hex, "\n");
@@ -820,15 +838,41 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
 #define MONITOR_MOVES_MAX	64
 
 /*
+ * The device's failure domains (configfs `domains`, one number per donor)
+ * into @dom[0 .. r->nd). Absent (a module without it), empty or not
+ * understood: every donor its own domain (the last logged), so that a move
+ * still finds a target.
+ */
+static void monitor_domains(const struct sparectl *c, const char *name,
+			    const struct renew_ctx *r, uint8_t *dom)
+{
+	char text[GRANTPLAN_ATTR_MAX], why[512];
+
+	if (dev_attr_text(&c->roots, name, "domains", text, sizeof(text), why, sizeof(why))) {
+		if (errno != ENOENT)
+			log_warn("device %s: %s", name, why);
+		text[0] = 0;
+	}
+	if (!grantplan_parse_domains(text, r->nd, dom, why, sizeof(why)))
+		return;
+	log_warn("device %s: %s: moving copies as if every donor were its own failure domain",
+		 name, why);
+	grantplan_parse_domains("", r->nd, dom, why, sizeof(why));
+}
+
+/*
  * The kernel found no donor whose grants have room for the copies of the
  * slabs in @ev[0 .. @nev) (slab_moving uevents, taken together so that one
  * grant per donor covers them all). Each copy's target: the donor the
  * module is asking already (the slab's new copy, "unmapped" or "mapping" in
- * slab_map on a donor other than the evicting one), else the donor with
- * the fewest copies (counting those assigned here) that holds none of the
- * slab; a slab asked for twice counts once. Then one grant per target
- * donor for its copies (slab_map's, with the new copies already on it),
- * the standby and the copies assigned here. 0, or -1 (logged).
+ * slab_map on a donor other than the evicting one), else, of the donors
+ * that hold none of the slab, one in a failure domain (configfs `domains`)
+ * where no other copy of the slab stays (the evicting donor's copy leaves,
+ * so its domain is free unless another copy is there) if there is one, and
+ * of those the one with the fewest copies (counting those assigned here); a
+ * slab asked for twice counts once. Then one grant per target donor for
+ * its copies (slab_map's, with the new copies already on it), the standby
+ * and the copies assigned here. 0, or -1 (logged).
  */
 static int monitor_move_grants(struct sparectl *c, const char *name, const char *disk,
 			       struct renew_ctx *r, struct monitor_state *m,
@@ -836,6 +880,7 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 {
 	uint32_t extra[GRANTPLAN_MAX_DONORS] = { 0 }, load[GRANTPLAN_MAX_DONORS];
 	bool touched[GRANTPLAN_MAX_DONORS] = { 0 };
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
 	struct dev_slab_copy *sc;
 	char why[512];
 	unsigned int n, i, e, k;
@@ -845,9 +890,10 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
+	monitor_domains(c, name, r, dom);
 	memcpy(load, r->count, sizeof(load));
 	for (e = 0; e < nev; e++) {
-		uint32_t skip = 0;
+		uint32_t skip = 0, stay = 0;	/* stay: donors keeping a copy */
 		int t = -1, from = -1;
 
 		for (k = 0; k < e && ev[k].slab != ev[e].slab; k++)
@@ -863,6 +909,8 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 			if (sc[i].slab != ev[e].slab || sc[i].donor >= r->nd)
 				continue;
 			skip |= UINT32_C(1) << sc[i].donor;
+			if ((int)sc[i].donor != from)
+				stay |= UINT32_C(1) << sc[i].donor;
 			if ((int)sc[i].donor != from && (!strcmp(sc[i].state, "mapping") ||
 							 !strcmp(sc[i].state, "unmapped")))
 				t = (int)sc[i].donor;
@@ -871,7 +919,8 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 			touched[t] = true;	/* slab_map counted that copy */
 			continue;
 		}
-		t = grantplan_move_target(load, r->nd, skip);
+		t = grantplan_move_target(load, r->nd, skip,
+					  grantplan_domain_mask(dom, r->nd, stay));
 		if (t < 0) {
 			log_err("device %s: no donor can take the copy of slab %lld that %s evicts",
 				name, (long long)ev[e].slab, ev[e].donor);

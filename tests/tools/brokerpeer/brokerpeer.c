@@ -16,14 +16,16 @@
  *   the broker goes away it reconnects every --interval ms and registers
  *   again (as spared does).
  * client: one GRANT_REQ; prints one "grant slab=S copy=C donor=ID addr=A
- *   expiry=T [tag=ok]" line per grant (the tag is checked with the grant
- *   key when given), or "error NAME: text" and exits 3.
+ *   domain=D client=C expiry=T [tag=ok]" line per grant (D: the donor's
+ *   failure domain, as the GRANT_REP carries it; the tag is checked with
+ *   the grant key when given), or "error NAME: text" and exits 3.
  * link: spared's own broker link (userspace/spared/broker_link.c) for
  *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
  *   number of brokers that acknowledged the last heartbeat changes.
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
- *   (GRANT_REQ before HELLO), badmac, magic, version, oversized, badbody
+ *   (GRANT_REQ before HELLO), badmac, magic, version (a version-1 peer's
+ *   header), oversized, badbody
  *   (a malformed GRANT_REQ after authenticating), clientheartbeat (a
  *   client sending HEARTBEAT), wrongid (a donor registering another id).
  */
@@ -195,9 +197,10 @@ static int do_client(int fd, const struct opts *o)
 	for (unsigned int i = 0; i < (unsigned int)rep.slabs * rep.copies; i++) {
 		struct spare_grant g;
 		struct spare_grant_info gi;
+		char domain[BROKER_DOMAIN_LEN];
 		const char *tag = "";
 
-		memcpy(&g, (const uint8_t *)rep.grants + (size_t)i * SPARE_GRANT_SIZE, sizeof(g));
+		broker_grant_rep_entry(&rep, i, &g, domain);	/* domain: checked by decode */
 		if (spare_grant_decode(&g, &gi)) {
 			printf("malformed grant %u\n", i);
 			return 1;
@@ -208,9 +211,9 @@ static int do_client(int fd, const struct opts *o)
 
 			tag = v ? " tag=BAD" : " tag=ok";
 		}
-		printf("grant slab=%u copy=%u donor=%s addr=%s client=%s expiry=%" PRIu64 "%s\n",
-		       i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr, gi.client_id,
-		       gi.expiry, tag);
+		printf("grant slab=%u copy=%u donor=%s addr=%s domain=%s client=%s expiry=%" PRIu64
+		       "%s\n", i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr, domain,
+		       gi.client_id, gi.expiry, tag);
 	}
 	return 0;
 }
@@ -266,7 +269,7 @@ static int do_bad(int fd, const struct opts *o)
 		if (!strcmp(o->kind, "magic"))
 			hdr[0] = 'X';
 		if (!strcmp(o->kind, "version"))
-			hdr[4] = 9;
+			hdr[4] = 1;	/* the broker protocol before GRANT_REP's domains */
 		send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL);
 		memset(body, 0xa5, 4096);
 		send(fd, body, 4096, MSG_NOSIGNAL);	/* part of a body the broker must not take */
