@@ -98,11 +98,11 @@ static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 }
 
 /*
- * A task in direct reclaim (not kswapd) flushing its plug outside
- * submit_bio(): it waits for its own swap-out before it goes back to
- * reclaim, so that its next pass finds those pages clean and can free them,
- * as it would with a synchronous device. Without this a cgroup's reclaim
- * can run all its retries while its writes are still on the wire.
+ * A task in direct reclaim (not kswapd) waits for its own swap-out before
+ * it goes back to reclaim, so that its next pass finds those pages clean
+ * and can free them, as it would with a synchronous device. Without this a
+ * cgroup's reclaim can run all its retries while its writes are still on
+ * the wire.
  */
 static bool spare_reclaim_wait = true;
 module_param_named(reclaim_wait, spare_reclaim_wait, bool, 0644);
@@ -112,8 +112,21 @@ MODULE_PARM_DESC(reclaim_wait,
 static bool write_from_direct_reclaim(void)
 {
 	return READ_ONCE(spare_reclaim_wait) &&
-	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC &&
-	       !current->bio_list;
+	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC;
+}
+
+/*
+ * Whether the reclaimer may wait here. Most of its writes are dispatched
+ * inside submit_bio() (current->bio_list set): its plug is flushed there
+ * whenever the next swap bio finds 128 KiB or 32 requests queued. Waiting
+ * there is safe unless a backup bio this task submitted for an earlier
+ * request is parked on that list until it returns; so with a backup
+ * device those writes are only counted, and the wait comes at the flush
+ * outside submit_bio() (blk_finish_plug()).
+ */
+static bool reclaim_may_wait(const struct spare_dev *dev)
+{
+	return !current->bio_list || !dev->has_backup;
 }
 
 /* The slot of the current task, or NULL. Under rbatch_lock. */
@@ -535,7 +548,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	wait = false;
 	landed = false;
 	if (cmd->is_write && write_from_direct_reclaim() &&
-	    !rbatch_add(dev, cmd)) {
+	    !rbatch_add(dev, cmd) && reclaim_may_wait(dev)) {
 		cmd->reclaim_wait = true;
 		cmd->waiter = &landed;
 		wait = true;
@@ -577,7 +590,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 			cmd->waiter = NULL;
 		spin_unlock_irq(&dev->rbatch_lock);
 	}
-	if (bd->last && write_from_direct_reclaim()) {
+	if (bd->last && write_from_direct_reclaim() && reclaim_may_wait(dev)) {
 		struct spare_rbatch *b = rbatch_mine(dev);
 
 		/* once empty the slot may pass to another task: stop then */
