@@ -206,7 +206,7 @@ struct spare_config {
 	char donor_name[SPARE_MAX_DONORS][64];
 	u16 *placement;			/* donor per slab copy, or NULL */
 	u32 nr_placement;
-	u8 domain[SPARE_MAX_DONORS];	/* failure domain per donor */
+	u16 domain[SPARE_MAX_DONORS];	/* failure domain per donor */
 	u32 nr_domains;			/* 0: each donor its own */
 	bool integrity;			/* crc32c per page (spare_integrity.c) */
 };

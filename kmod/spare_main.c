@@ -427,17 +427,24 @@ static ssize_t spare_disk_show(struct config_item *item, char *page)
  * "donors" ("0,1,1,2,2,0" for three slabs of two copies). Checked against
  * the geometry at power on; empty: round robin.
  */
-static ssize_t spare_placement_show(struct config_item *item, char *page)
+/* Show a list of donor indices ("placement", "domains"). Under dev->lock. */
+static ssize_t show_donor_indices(char *page, const u16 *v, u32 n)
 {
-	struct spare_dev *dev = to_spare_dev(item);
 	ssize_t len = 0;
 	u32 i;
 
+	for (i = 0; i < n && len < PAGE_SIZE - 8; i++)
+		len += sysfs_emit_at(page, len, "%s%u", i ? "," : "", v[i]);
+	return len + sysfs_emit_at(page, len, "\n");
+}
+
+static ssize_t spare_placement_show(struct config_item *item, char *page)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	ssize_t len;
+
 	mutex_lock(&dev->lock);
-	for (i = 0; i < dev->cfg.nr_placement && len < PAGE_SIZE - 8; i++)
-		len += sysfs_emit_at(page, len, "%s%u", i ? "," : "",
-				     dev->cfg.placement[i]);
-	len += sysfs_emit_at(page, len, "\n");
+	len = show_donor_indices(page, dev->cfg.placement, dev->cfg.nr_placement);
 	mutex_unlock(&dev->lock);
 	return len;
 }
@@ -519,14 +526,10 @@ out:
 static ssize_t spare_domains_show(struct config_item *item, char *page)
 {
 	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t len = 0;
-	u32 i;
+	ssize_t len;
 
 	mutex_lock(&dev->lock);
-	for (i = 0; i < dev->cfg.nr_domains; i++)
-		len += sysfs_emit_at(page, len, "%s%u", i ? "," : "",
-				     dev->cfg.domain[i]);
-	len += sysfs_emit_at(page, len, "\n");
+	len = show_donor_indices(page, dev->cfg.domain, dev->cfg.nr_domains);
 	mutex_unlock(&dev->lock);
 	return len;
 }
@@ -537,7 +540,7 @@ static ssize_t spare_domains_store(struct config_item *item,
 	struct spare_dev *dev = to_spare_dev(item);
 	u16 v[SPARE_MAX_DONORS];
 	ssize_t ret = count;
-	u32 i, n;
+	u32 n;
 
 	mutex_lock(&dev->lock);
 	if (cfg_locked(dev, "domains")) {
@@ -546,8 +549,7 @@ static ssize_t spare_domains_store(struct config_item *item,
 		ret = SPARE_WARN_INVAL(dev, "domains: want one domain number (0-%d) per donor, separated by commas",
 				       SPARE_MAX_DONORS - 1);
 	} else {
-		for (i = 0; i < n; i++)
-			dev->cfg.domain[i] = v[i];
+		memcpy(dev->cfg.domain, v, n * sizeof(v[0]));
 		dev->cfg.nr_domains = n;
 	}
 	mutex_unlock(&dev->lock);

@@ -1216,7 +1216,7 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
-	const u8 *domain = dev->cfg.nr_domains ? dev->cfg.domain : NULL;
+	const u16 *domain = dev->cfg.nr_domains ? dev->cfg.domain : NULL;
 	u32 i, x, n = min_t(u32, dev->cfg.nr_donors, SPARE_MAX_DONORS);
 	int best;
 

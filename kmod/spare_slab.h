@@ -301,7 +301,7 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
  * gives each donor's domain number; NULL: every donor is its own domain.
  */
 bool spare_slab_domain_fresh(const struct spare_slab_map *map,
-			     const struct spare_slab *slab, const u8 *domain,
+			     const struct spare_slab *slab, const u16 *domain,
 			     u32 to, u32 from);
 
 /*

@@ -763,7 +763,7 @@ static void move_pick_prefers_grant_room(struct kunit *test)
 static void move_pick_prefers_fresh_domain(struct kunit *test)
 {
 	static const u16 place[] = { 2, 0, 1, 3, 0, 2 };
-	static const u8 domain[] = { 0, 0, 1, 1 };
+	static const u16 domain[] = { 0, 0, 1, 1 };
 	struct spare_slab_map map;
 	struct spare_slab *s0;
 	struct spare_move_cand c[4] = {

@@ -42,6 +42,8 @@ cat "$CFS/swap0/donors"
 [ "$(tr ',' '\n' <"$CFS/swap0/donors" | sort | tr '\n' ' ')" = "10.0.0.2:18515 10.0.0.3:18515 " ] ||
 	fail "donors: $(cat "$CFS/swap0/donors")"
 [ "$(tr ',' '\n' <"$CFS/swap0/placement" | grep -c .)" = 32 ] || fail "placement: $(cat "$CFS/swap0/placement")"
+# racks 2 and 3, from the broker's GRANT_REP: one domain number per donor
+[ "$(cat "$CFS/swap0/domains")" = 0,1 ] || fail "domains: $(cat "$CFS/swap0/domains"), want 0,1"
 [ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || { cat "$CFS/swap0/grants"; fail "not 32 grants"; }
 [ "$(slab_stat mapped)" = 32 ] || { show_stats "$disk"; fail "not every copy mapped"; }
 [ "$(stat_of 2 grants_accepted_total)" = 16 ] && [ "$(stat_of 3 grants_accepted_total)" = 16 ] ||
