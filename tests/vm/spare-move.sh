@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 #
 # An evicted copy moves to another donor before it is given back: one copy
 # per slab and no backup, so an eviction without the move would lose the
