@@ -68,8 +68,11 @@ struct broker_link {
 	struct link_thread	t[BROKER_LINK_MAX];
 };
 
-/* Sleep @ms unless told to stop; true if stopping. */
-static bool nap(struct broker_link *l, uint64_t ms)
+/*
+ * Sleep @ms unless told to stop; true if stopping. With @until_change, wake
+ * early too when the free count is no longer *@until_change.
+ */
+static bool nap_or_change(struct broker_link *l, uint64_t ms, const uint64_t *until_change)
 {
 	struct timespec ts;
 	bool stop;
@@ -82,11 +85,33 @@ static bool nap(struct broker_link *l, uint64_t ms)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&l->mu);
-	while (!l->stop && pthread_cond_timedwait(&l->cv, &l->mu, &ts) != ETIMEDOUT)
+	while (!l->stop &&
+	       (!until_change || atomic_load(&l->free_slabs) == *until_change) &&
+	       pthread_cond_timedwait(&l->cv, &l->mu, &ts) != ETIMEDOUT)
 		;
 	stop = l->stop;
 	pthread_mutex_unlock(&l->mu);
 	return stop;
+}
+
+static bool nap(struct broker_link *l, uint64_t ms)
+{
+	return nap_or_change(l, ms, NULL);
+}
+
+/*
+ * Between heartbeats: the next one goes after hb_interval_ms, or as soon as
+ * the free count changes (a donor that has just grown its lending is
+ * granted from at once, not a heartbeat later), but never sooner than
+ * BROKER_LINK_MIN_GAP_MS after the last. True if stopping.
+ */
+#define BROKER_LINK_MIN_GAP_MS	100
+static bool nap_heartbeat(struct broker_link *l, uint64_t sent)
+{
+	uint64_t gap = l->cfg.hb_interval_ms < BROKER_LINK_MIN_GAP_MS ? l->cfg.hb_interval_ms :
+									BROKER_LINK_MIN_GAP_MS;
+
+	return nap(l, gap) || nap_or_change(l, l->cfg.hb_interval_ms - gap, &sent);
 }
 
 static bool stopping(struct broker_link *l)
@@ -153,7 +178,7 @@ static void session(struct link_thread *t, int fd, uint64_t *backoff)
 		atomic_store(&t->up, true);
 		*backoff = l->cfg.backoff_min_ms;
 		seq++;
-		if (nap(l, l->cfg.hb_interval_ms))
+		if (nap_heartbeat(l, d.free_slabs))
 			break;
 	}
 	atomic_store(&t->up, false);
@@ -225,8 +250,11 @@ struct broker_link *broker_link_start(const struct broker_link_cfg *cfg, uint64_
 
 void broker_link_set_free(struct broker_link *l, uint64_t free_slabs)
 {
-	if (l)
-		atomic_store(&l->free_slabs, free_slabs);
+	if (!l || atomic_exchange(&l->free_slabs, free_slabs) == free_slabs)
+		return;
+	pthread_mutex_lock(&l->mu);	/* wake the links: report it now */
+	pthread_cond_broadcast(&l->cv);
+	pthread_mutex_unlock(&l->mu);
 }
 
 unsigned int broker_link_connected(const struct broker_link *l)

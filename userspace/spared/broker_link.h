@@ -38,7 +38,11 @@ struct broker_link;
 
 /* Start one thread per broker; NULL on failure (logged). */
 struct broker_link *broker_link_start(const struct broker_link_cfg *cfg, uint64_t free_slabs);
-/* The free slab count the next heartbeats carry. Any thread. */
+/*
+ * The free slab count the next heartbeats carry; a change is reported at
+ * once (at most one heartbeat per 100 ms), not at the next interval. Any
+ * thread.
+ */
 void broker_link_set_free(struct broker_link *l, uint64_t free_slabs);
 /* Brokers that acknowledged this donor's last heartbeat. */
 unsigned int broker_link_connected(const struct broker_link *l);

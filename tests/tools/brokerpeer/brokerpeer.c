@@ -10,6 +10,7 @@
  *   spare-broker-peer bad    -b HOST:PORT --kind KIND [-n NAME -K KEYFILE]
  *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
  *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
+ *                     [--then-free N]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
  *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
@@ -21,7 +22,9 @@
  *   the grant key when given), or "error NAME: text" and exits 3.
  * link: spared's own broker link (userspace/spared/broker_link.c) for
  *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
- *   number of brokers that acknowledged the last heartbeat changes.
+ *   number of brokers that acknowledged the last heartbeat changes. With
+ *   --then-free, the free count becomes N a second after every broker has
+ *   acknowledged (prints "free=N").
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
  *   (GRANT_REQ before HELLO), badmac, magic, version (a version-1 peer's
@@ -52,6 +55,7 @@ static uint8_t body[BROKER_MAX_BODY];
 struct opts {
 	const char	*broker, *name, *key_file, *addr, *domain, *kind, *grant_key;
 	uint64_t	free_slabs;
+	long long	then_free;	/* link: the free count once connected; -1: none */
 	unsigned int	interval_ms, count, slabs, copies, lease, grant_key_id;
 };
 
@@ -310,6 +314,8 @@ static int do_link(const struct opts *o)
 	const char *why;
 	char err[256];
 	unsigned int last = ~0u;
+	long long then_free = o->then_free;
+	unsigned int settled = 0;	/* ticks with every broker connected */
 
 	memset(&c, 0, sizeof(c));
 	why = broker_link_parse_list(&c, o->broker);
@@ -340,6 +346,11 @@ static int do_link(const struct opts *o)
 		if (n != last)
 			printf("connected=%u\n", n);
 		last = n;
+		if (then_free >= 0 && n == c.nbrokers && ++settled > 10) {
+			broker_link_set_free(l, (uint64_t)then_free);
+			printf("free=%lld\n", then_free);
+			then_free = -1;
+		}
 		nanosleep(&ts, NULL);
 	}
 	broker_link_stop(l);
@@ -364,11 +375,12 @@ int main(int argc, char **argv)
 		{ "kind", required_argument, NULL, 'k' },
 		{ "grant-key", required_argument, NULL, 'g' },
 		{ "grant-key-id", required_argument, NULL, 'G' },
+		{ "then-free", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
 			  .interval_ms = 1000, .count = 0, .slabs = 1, .copies = 1,
-			  .grant_key_id = 1 };
+			  .grant_key_id = 1, .then_free = -1 };
 	const char *mode;
 	char why[256];
 	int c, fd, ret;
@@ -393,6 +405,7 @@ int main(int argc, char **argv)
 		case 'k': o.kind = optarg; break;
 		case 'g': o.grant_key = optarg; break;
 		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
 		default: return usage();
 		}
 	}
