@@ -10,14 +10,8 @@
 . /spare/tests/vm/spare.inc
 set -u
 watchdog 600
-rxe_up 3
-donor_start 2 --budget 256M --slab-size 16M
-donor_start 3 --budget 256M --slab-size 16M
-spare_load
-disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
-	donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1)
-mkswap "/dev/$disk" >/dev/null; swapon "/dev/$disk"
-cg_new work 48M
+swap_setup 2
+echo 48M >/sys/fs/cgroup/work/memory.max
 for i in 1 2; do
 cg_run work spare-memtest -p 2 192m || why_died work
 for f in instr_in_submit instr_outside instr_waits; do echo "INSTR $i $f $(cat /sys/module/spare/parameters/$f 2>/dev/null)"; done
