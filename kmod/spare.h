@@ -238,7 +238,11 @@ struct spare_dev {
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	struct spare_slab_map map;
-	struct spare_donor *donors;	/* [cfg.nr_donors] */
+	struct spare_donor *donors;	/* [SPARE_MAX_DONORS], cfg.nr_donors
+					 * of them in use (more may be
+					 * appended while running) */
+	atomic_t donor_ups;		/* donors that came up, ever: a move
+					 * waiting for a target asks again */
 	struct spare_bdev_handle backup;
 	bool has_backup;
 	struct workqueue_struct *wq;
@@ -408,6 +412,7 @@ void spare_uevent(struct spare_dev *dev, const char *event,
 /* spare_rdma.c */
 int spare_donors_start(struct spare_dev *dev);
 void spare_donors_stop(struct spare_dev *dev);
+int spare_donors_add(struct spare_dev *dev, u32 nr);
 void spare_donors_free(struct spare_dev *dev);
 /* New grants were written: live donors' map work sends them. */
 void spare_donors_grants_added(struct spare_dev *dev);

@@ -20,7 +20,9 @@
  *   echo 1                         > power         -> /dev/spareN
  *   cat disk                                       -> spareN
  *
- * Attributes other than power can only change while powered off. A write
+ * Attributes other than power and grants can only change while powered
+ * off, except that donors (and their domains) can be appended to a running
+ * device for moved copies to go to. A write
  * that is refused returns -EINVAL (-EBUSY while powered) and logs one line
  * saying why. Documentation/ABI/testing/configfs-spare describes each one.
  */
@@ -248,6 +250,52 @@ static ssize_t spare_donors_show(struct config_item *item, char *page)
 	return len;
 }
 
+static void donor_set(struct spare_config *cfg, u32 i,
+		      const struct sockaddr_in *addr)
+{
+	memset(&cfg->donor_addr[i], 0, sizeof(cfg->donor_addr[i]));
+	memcpy(&cfg->donor_addr[i], addr, sizeof(*addr));
+	snprintf(cfg->donor_name[i], sizeof(cfg->donor_name[i]), "%pI4:%u",
+		 &addr->sin_addr, ntohs(addr->sin_port));
+}
+
+/*
+ * "donors" written while the device runs: the list must be the current one
+ * with donors added at its end (sparectl device monitor adds the donor a
+ * broker granted for a copy that must move). They connect at once and can
+ * take moved copies; no copy is placed on them otherwise. Anything else
+ * cannot change while powered (-EBUSY). 0, or an error (logged).
+ */
+static int donors_append(struct spare_dev *dev, const struct sockaddr_in *addr,
+			 u32 n)
+{
+	struct spare_config *cfg = &dev->cfg;
+	u32 old = cfg->nr_donors, i;
+	int ret;
+
+	for (i = 0; i < old && i < n; i++) {
+		const struct sockaddr_in *cur =
+			(const struct sockaddr_in *)&cfg->donor_addr[i];
+
+		if (cur->sin_addr.s_addr != addr[i].sin_addr.s_addr ||
+		    cur->sin_port != addr[i].sin_port)
+			break;
+	}
+	if (i < old || n == old) {
+		pr_warn("%s: donors: while powered on, only new donors at the end of the list can be written (%s)\n",
+			config_item_name(&dev->item),
+			i < old ? "the current ones changed" : "none added");
+		return -EBUSY;
+	}
+	for (i = old; i < n; i++)
+		donor_set(cfg, i, &addr[i]);
+	ret = spare_donors_add(dev, n);
+	if (ret)
+		pr_warn("%s: donors: cannot add: %d\n",
+			config_item_name(&dev->item), ret);
+	return ret;
+}
+
 static ssize_t spare_donors_store(struct config_item *item, const char *page,
 				  size_t count)
 {
@@ -259,10 +307,6 @@ static ssize_t spare_donors_store(struct config_item *item, const char *page,
 	u32 n = 0, i, j;
 
 	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "donors")) {
-		ret = -EBUSY;
-		goto out;
-	}
 	while (p < end) {
 		size_t len = strcspn(p, ", \n");
 
@@ -291,12 +335,12 @@ static ssize_t spare_donors_store(struct config_item *item, const char *page,
 		}
 		p += len + 1;
 	}
-	for (i = 0; i < n; i++) {
-		memset(&cfg->donor_addr[i], 0, sizeof(cfg->donor_addr[i]));
-		memcpy(&cfg->donor_addr[i], &addr[i], sizeof(addr[i]));
-		snprintf(cfg->donor_name[i], sizeof(cfg->donor_name[i]),
-			 "%pI4:%u", &addr[i].sin_addr, ntohs(addr[i].sin_port));
+	if (dev->powered) {
+		ret = donors_append(dev, addr, n) ?: count;
+		goto out;
 	}
+	for (i = 0; i < n; i++)
+		donor_set(cfg, i, &addr[i]);
 	cfg->nr_donors = n;
 out:
 	mutex_unlock(&dev->lock);
@@ -534,6 +578,35 @@ static ssize_t spare_domains_show(struct config_item *item, char *page)
 	return len;
 }
 
+/*
+ * "domains" written while the device runs: the current list with numbers
+ * added at its end, for donors appended to "donors" (before or after them;
+ * a donor beyond the list is its own domain meanwhile). A device started
+ * without domains keeps every donor its own. 0 or -EBUSY (logged).
+ */
+static int domains_extend(struct spare_dev *dev, const u16 *v, u32 n)
+{
+	struct spare_config *cfg = &dev->cfg;
+	u32 old = cfg->nr_domains, i;
+
+	for (i = 0; i < old && i < n; i++)
+		if (v[i] != cfg->domain[i])
+			break;
+	if (!old || i < old || n == old) {
+		pr_warn("%s: domains: while powered on, only numbers for added donors at the end of the list can be written (%s)\n",
+			config_item_name(&dev->item),
+			!old ? "the device started without domains" :
+			i < old ? "the current ones changed" : "none added");
+		return -EBUSY;
+	}
+	for (i = old; i < n; i++)
+		WRITE_ONCE(cfg->domain[i], v[i]);
+	/* the numbers before their count (move_target() reads unlocked) */
+	smp_wmb();
+	WRITE_ONCE(cfg->nr_domains, n);
+	return 0;
+}
+
 static ssize_t spare_domains_store(struct config_item *item,
 				   const char *page, size_t count)
 {
@@ -543,11 +616,11 @@ static ssize_t spare_domains_store(struct config_item *item,
 	u32 n;
 
 	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "domains")) {
-		ret = -EBUSY;
-	} else if (parse_donor_indices(page, count, v, SPARE_MAX_DONORS, &n)) {
+	if (parse_donor_indices(page, count, v, SPARE_MAX_DONORS, &n)) {
 		ret = SPARE_WARN_INVAL(dev, "domains: want one domain number (0-%d) per donor, separated by commas",
 				       SPARE_MAX_DONORS - 1);
+	} else if (dev->powered) {
+		ret = domains_extend(dev, v, n) ?: count;
 	} else {
 		memcpy(dev->cfg.domain, v, n * sizeof(v[0]));
 		dev->cfg.nr_domains = n;

@@ -1066,6 +1066,7 @@ static void donor_connect_work(struct work_struct *work)
 		goto out;
 	}
 	atomic64_inc(&d->stats.connects);
+	atomic_inc(&d->dev->donor_ups);
 	pr_info("donor %s: connected (session %016llx)\n", d->name,
 		d->session_cookie);
 	spare_uevent(d->dev, "donor_up", d, -1);
@@ -1216,8 +1217,9 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
-	const u16 *domain = dev->cfg.nr_domains ? dev->cfg.domain : NULL;
-	u32 i, x, n = min_t(u32, dev->cfg.nr_donors, SPARE_MAX_DONORS);
+	u32 nr_domain = READ_ONCE(dev->cfg.nr_domains);
+	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	u32 i, x, n = min_t(u32, READ_ONCE(dev->cfg.nr_donors), SPARE_MAX_DONORS);
 	int best;
 
 	for (i = 0; i < n; i++) {
@@ -1231,7 +1233,7 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 		if (!c[i].ok)
 			continue;
 		c[i].fresh = spare_slab_domain_fresh(map, &map->slabs[s],
-						     domain, i, from);
+						     domain, nr_domain, i, from);
 		for (x = 0; x < map->nr_slabs; x++)
 			c[i].load += donor_copy(t, x) >= 0;
 		c[i].room = spare_grants_cover(dev,
@@ -1263,6 +1265,7 @@ struct spare_move {
 	struct spare_donor *t;		/* the donor of @to */
 	unsigned long start, due;	/* jiffies */
 	u32 grant_seq;			/* the grants when a target was sought */
+	u32 ups;			/* dev->donor_ups then */
 	bool kicked, draining;
 	bool waiting;			/* for a grant: no target would take it */
 	bool asked;			/* the slab_moving uevent went out */
@@ -1343,6 +1346,7 @@ static bool move_start(struct spare_donor *d, u32 s, struct spare_move *mv)
 	mv->asked = false;
 	mv->to = -1;
 	mv->grant_seq = spare_grants_seq(d->dev);
+	mv->ups = atomic_read(&d->dev->donor_ups);
 	return move_next_target(d, mv) || move_wait_grant(d, mv);
 }
 
@@ -1376,7 +1380,7 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 	bool late, ready, lost, shorted = false;
 	enum spare_copy_state st;
 	unsigned long flags;
-	u32 seq;
+	u32 seq, ups;
 
 	/* Powering off stops resync: then no move can complete, end them. */
 	late = !time_before(jiffies, mv->due) || READ_ONCE(dev->resync_stop);
@@ -1398,9 +1402,15 @@ static bool move_step(struct spare_donor *d, struct spare_move *mv)
 			return true;
 		}
 		seq = spare_grants_seq(dev);
-		if (seq != mv->grant_seq) {
-			/* new grants since the donors were last asked */
+		ups = atomic_read(&dev->donor_ups);
+		if (seq != mv->grant_seq || ups != mv->ups) {
+			/*
+			 * New grants, or a donor came up (one appended for
+			 * this move connects after its grant was written),
+			 * since the donors were last asked.
+			 */
 			mv->grant_seq = seq;
+			mv->ups = ups;
 			mv->tried = BIT(d->idx);
 			move_next_target(d, mv);
 		}
@@ -1656,7 +1666,8 @@ int spare_donors_start(struct spare_dev *dev)
 	u32 i;
 	int ret;
 
-	dev->donors = kcalloc(dev->cfg.nr_donors, sizeof(*dev->donors),
+	/* room for donors appended while running (spare_donors_add()) */
+	dev->donors = kcalloc(SPARE_MAX_DONORS, sizeof(*dev->donors),
 			      GFP_KERNEL);
 	if (!dev->donors)
 		return -ENOMEM;
@@ -1686,6 +1697,45 @@ int spare_donors_start(struct spare_dev *dev)
 			config_item_name(&dev->item), SPARE_CONNECT_WAIT_MS);
 		spare_donors_stop(dev);
 		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+/*
+ * Donors appended to the running device (configfs "donors", under
+ * dev->lock): cfg.donor_addr/donor_name hold entries cfg.nr_donors ..
+ * @nr - 1 already. Each is set up before the count that makes it visible
+ * is raised, so that every reader of cfg.nr_donors and map.nr_donors (the
+ * I/O path, a move looking for a target, sysfs) finds it whole; then it
+ * connects like the others. It takes no copy of its own: moves and the
+ * slab_moving answer of sparectl device monitor use it. 0, or an error
+ * with nothing changed.
+ */
+int spare_donors_add(struct spare_dev *dev, u32 nr)
+{
+	u32 old = dev->cfg.nr_donors, i;
+	int ret;
+
+	if (!dev->donors || nr <= old || nr > SPARE_MAX_DONORS)
+		return -EINVAL;
+	for (i = old; i < nr; i++) {
+		memset(&dev->donors[i], 0, sizeof(dev->donors[i]));
+		ret = donor_init(dev, &dev->donors[i], i);
+		if (ret) {
+			while (i-- > old)
+				donor_free(&dev->donors[i]);
+			return ret;
+		}
+	}
+	/* donor_init()'s stores before the counts (readers hold no lock) */
+	smp_wmb();
+	WRITE_ONCE(dev->cfg.nr_donors, nr);
+	ret = spare_slab_map_grow_donors(&dev->map, nr);
+	WARN_ON_ONCE(ret);	/* nr checked above */
+	for (i = old; i < nr; i++) {
+		pr_info("%s: donor %s added\n", config_item_name(&dev->item),
+			dev->donors[i].name);
+		queue_delayed_work(dev->wq, &dev->donors[i].connect_work, 0);
 	}
 	return 0;
 }

@@ -21,6 +21,14 @@ static const char *const copy_state_names[SPARE_COPY_NR_STATES] = {
 	[SPARE_COPY_FAILED]	= "failed",
 };
 
+int spare_slab_map_grow_donors(struct spare_slab_map *map, u32 nr_donors)
+{
+	if (nr_donors <= map->nr_donors || nr_donors > SPARE_MAX_DONORS)
+		return -EINVAL;
+	WRITE_ONCE(map->nr_donors, nr_donors);
+	return 0;
+}
+
 const char *spare_copy_state_name(enum spare_copy_state s)
 {
 	if ((unsigned int)s >= SPARE_COPY_NR_STATES)
@@ -462,15 +470,17 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 
 bool spare_slab_domain_fresh(const struct spare_slab_map *map,
 			     const struct spare_slab *slab, const u16 *domain,
-			     u32 to, u32 from)
+			     u32 nr_domain, u32 to, u32 from)
 {
+	bool named = domain && to < nr_domain;
 	u32 c, o;
 
 	for (c = 0; c < map->nr_slots; c++) {
 		o = READ_ONCE(slab->copy[c].donor);
-		if (o == SPARE_NO_DONOR || o == from || o >= map->nr_donors)
+		if (o == SPARE_NO_DONOR || o == from ||
+		    o >= READ_ONCE(map->nr_donors))
 			continue;
-		if (o == to || (domain && domain[o] == domain[to]))
+		if (o == to || (named && o < nr_domain && domain[o] == domain[to]))
 			return false;
 	}
 	return true;

@@ -102,6 +102,12 @@ void spare_slab_map_free(struct spare_slab_map *map);
  * two copies on one donor. Only before the map is in use.
  */
 int spare_slab_map_place(struct spare_slab_map *map, const u16 *donor, u32 n);
+/*
+ * Donors appended to a running device (configfs "donors"): from now on
+ * donors up to @nr_donors - 1 may take a moved copy. Only more, and at most
+ * SPARE_MAX_DONORS: -EINVAL otherwise. Existing copies stay where they are.
+ */
+int spare_slab_map_grow_donors(struct spare_slab_map *map, u32 nr_donors);
 
 const char *spare_copy_state_name(enum spare_copy_state s);
 bool spare_copy_transition_ok(enum spare_copy_state from,
@@ -298,11 +304,13 @@ int spare_slab_donor_slot(const struct spare_slab_map *map,
 /*
  * Whether donor @to's failure domain holds no copy of @slab but the one on
  * donor @from (the copy being moved away; SPARE_NO_DONOR: none). @domain
- * gives each donor's domain number; NULL: every donor is its own domain.
+ * gives the domain number of donors 0 .. @nr_domain - 1; a donor beyond
+ * them (one appended to a running device without a domain) and every donor
+ * when @domain is NULL is its own domain.
  */
 bool spare_slab_domain_fresh(const struct spare_slab_map *map,
 			     const struct spare_slab *slab, const u16 *domain,
-			     u32 to, u32 from);
+			     u32 nr_domain, u32 to, u32 from);
 
 /*
  * Where a moved copy goes: one candidate per donor of the device.

@@ -544,6 +544,30 @@ static void move_copy_to_another_donor(struct kunit *test)
 }
 
 /*
+ * A donor appended to a running device can take a moved copy; before it is
+ * appended it cannot, and the donors can only grow, up to the maximum.
+ */
+static void move_to_appended_donor(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+
+	move_setup(test, &map);			/* donors 0 and 1 */
+	slab = &map.slabs[0];
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 0, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_grow_donors(&map, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, spare_slab_map_grow_donors(&map, SPARE_MAX_DONORS + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, map.nr_donors, 2U);
+	KUNIT_ASSERT_EQ(test, spare_slab_map_grow_donors(&map, 3), 0);
+	KUNIT_EXPECT_EQ(test, spare_slab_move_begin(&map, slab, 0, 2), 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_donor_slot(&map, slab, 2), 1);
+	/* the copies already placed stay where they were */
+	KUNIT_EXPECT_EQ(test, slab->copy[0].donor, 0U);
+	spare_slab_map_free(&map);
+}
+
+/*
  * A write that began before the new copy was mapped goes to the old copy
  * only: the move is not ready while it is in flight, nor after it landed,
  * until resync brought its page over.
@@ -778,14 +802,17 @@ static void move_pick_prefers_fresh_domain(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, spare_slab_map_place(&map, place, 6), 0);
 	s0 = &map.slabs[0];				/* on donors 2 and 0 */
 	/* moving slab 0 away from donor 2: domain 1 is fresh, domain 0 not */
-	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 1, 2));
-	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, domain, 3, 2));
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 4, 1, 2));
+	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, domain, 4, 3, 2));
 	/* the copy that stays on donor 2 would count */
-	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 3,
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, domain, 4, 3,
 							 SPARE_NO_DONOR));
 	/* no domains: each donor is its own */
-	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, NULL, 1, 2));
-	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, NULL, 0, 2));
+	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, NULL, 0, 1, 2));
+	KUNIT_EXPECT_FALSE(test, spare_slab_domain_fresh(&map, s0, NULL, 0, 0, 2));
+	/* donors beyond the domains given (appended while running): their own */
+	KUNIT_EXPECT_TRUE(test, spare_slab_domain_fresh(&map, s0, domain, 2, 3,
+							SPARE_NO_DONOR));
 	spare_slab_map_free(&map);
 
 	c[1].fresh = false;
@@ -812,6 +839,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(settle_fault_and_reads),
 	KUNIT_CASE(move_copy_to_another_donor),
 	KUNIT_CASE(move_waits_for_older_write),
+	KUNIT_CASE(move_to_appended_donor),
 	KUNIT_CASE(move_refused_and_aborted),
 	KUNIT_CASE(resync_from_backup),
 	KUNIT_CASE(resync_backup_only_where_no_copy),
