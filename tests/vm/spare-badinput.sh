@@ -61,6 +61,27 @@ echo 1 >"$CFS/bad0/power" || fail "power on"
 disk=$(cat "$CFS/bad0/disk")
 err=$( (echo 64M >"$CFS/bad0/size") 2>&1 ) && fail "size changed while powered"
 echo "  size while powered: $err"
+# expect_ebusy ATTR VALUE: refused while powered, the old value kept.
+expect_ebusy() {
+	local old err
+	old=$(cat "$CFS/bad0/$1")
+	err=$( (echo "$2" >"$CFS/bad0/$1") 2>&1 ) && fail "$1='$2' was accepted while powered"
+	echo "$err" | grep -q 'busy' || fail "$1='$2': '$err', expected EBUSY"
+	[ "$(cat "$CFS/bad0/$1")" = "$old" ] || fail "$1 changed to '$(cat "$CFS/bad0/$1")'"
+	echo "  $1='$2' while powered: EBUSY, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
+}
+# donors may only grow at the end of the list while powered
+expect_ebusy donors 10.0.0.3
+expect_ebusy donors 10.0.0.2
+expect_ebusy domains 0,1		# the device started without domains
+expect_einval donors "10.0.0.2,10.0.0.2"
+# a donor appended that never answers: retried, no harm to the device
+echo 10.0.0.2,10.0.0.9:18516 >"$CFS/bad0/donors" || fail "appending a donor"
+[ "$(cat "$CFS/bad0/donors")" = "10.0.0.2:18515,10.0.0.9:18516" ] ||
+	fail "donors after the append: $(cat "$CFS/bad0/donors")"
+grep -q " 10.0.0.9:18516 " "/sys/block/$disk/spare/donor_stat" ||
+	{ cat "/sys/block/$disk/spare/donor_stat"; fail "the appended donor is not in donor_stat"; }
+dmesg | grep -q "bad0: donor 10.0.0.9:18516 added" || fail "no log line for the appended donor"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 err=$( (echo 0 >"$CFS/bad0/power") 2>&1 ) && fail "powered off while swapped on"
 echo "  power=0 while swapped on: $err"

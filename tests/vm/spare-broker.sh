@@ -14,7 +14,11 @@
 #     broker, and the live donors take it while the job swaps;
 #   - "sparectl device monitor" renews them again and again (8 s grants);
 #   - a donor that joins afterwards (donor 4) registers and receives the
-#     grants of the next device, the only donor with room left.
+#     grants of the next device, the only donor with room left;
+#   - donor 2 evicts two slabs whose other copy is on donor 3: no donor of
+#     the device can take them, so the monitor asks the broker for a donor
+#     outside it (MOVE_REQ), adds donor 4 to the running device (grant,
+#     donors, domains), and the copies move there while the job swaps.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -26,7 +30,9 @@ step "keys; a broker; donors 2 and 3 (racks 2 and 3) registered with it"
 rxe_up 3
 broker_keys donor2 donor3 donor4 trainer
 broker_up /tmp/broker.log
-grant_donor 2 donor2 --domain rack2
+# 20 s of grace for an eviction: a move copies over the emulated link
+# (Documentation/kmod.md, "Moving an evicted copy", on sizing it)
+grant_donor 2 donor2 --domain rack2 --evict-deadline 20000
 grant_donor 3 donor3 --domain rack3
 broker_knows /tmp/broker.log donor2
 broker_knows /tmp/broker.log donor3
@@ -115,6 +121,40 @@ dd if="/dev/$disk1" of=/tmp/back bs=1M count=48 iflag=direct 2>/dev/null || fail
 cmp /tmp/pattern /tmp/back || fail "$disk1 read back differs"
 spare_destroy swap1
 pass "the new donor got the new grants"
+
+step "donor 2 evicts 2 slabs held on donor 3 too: they move to donor 4, added to the device"
+sparectl device monitor swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
+	lease=600 interval=1 standby=0 2>/tmp/monitor-2.log &
+MON_PID=$!
+wait_until 10 grep -q "monitoring the grants" /tmp/monitor-2.log ||
+	{ cat /tmp/monitor-2.log; fail "the monitor did not start"; }
+# its first round renews both donors (and learns their racks)
+wait_until 10 sh -c "[ \$(grep -c 'granted until' /tmp/monitor-2.log) -ge 2 ]" ||
+	{ cat /tmp/monitor-2.log; fail "the monitor did not renew both donors"; }
+donor_ctl 2 evict 2
+moved2() { [ "$(donor_field 10.0.0.2 moves)" -ge 2 ]; }
+wait_until 40 moved2 ||
+	{ show_stats "$disk"; cat /tmp/monitor-2.log; dmesg | grep -E 'spare|donor' | tail -30
+	  fail "the 2 evicted copies did not move"; }
+kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor-2.log; fail "monitor exit on SIGTERM"; }
+cat /tmp/monitor-2.log
+dmesg | grep -E 'donor 10.0.0.3:18516 added|moved to donor 10.0.0.3:18516' | sed 's/^/    /'
+grep -q "a donor the device did not use" /tmp/monitor-2.log ||
+	fail "the monitor did not get a donor from outside the device"
+case $(cat "$CFS/swap0/donors") in
+10.0.0.[23]:18515,10.0.0.[23]:18515,10.0.0.3:18516) ;;
+*) fail "donors: $(cat "$CFS/swap0/donors"), want donor 4 added at the end" ;;
+esac
+# racks 2, 3 and now 4: a third domain number
+[ "$(cat "$CFS/swap0/domains")" = 0,1,2 ] || fail "domains: $(cat "$CFS/swap0/domains"), want 0,1,2"
+[ "$(stat_of 4 slabs_lent)" = 2 ] || fail "donor 4 lends $(stat_of 4 slabs_lent) slabs, not 2"
+[ "$(awk '$5 == "10.0.0.3:18516" && $6 == "mapped"' "/sys/block/$disk/spare/slab_map" | wc -l)" = 2 ] ||
+	{ cat "/sys/block/$disk/spare/slab_map"; fail "slab_map: not 2 copies mapped on donor 4"; }
+[ "$(donor_field 10.0.0.2 moves_short)" = 0 ] || fail "a move ran out of time"
+[ "$(donor_field 10.0.0.2 evictions)" = "$(donor_field 10.0.0.2 moves)" ] ||
+	fail "an eviction went the old way"
+workload_alive
+pass "2 copies moved to donor 4, which the device did not use before"
 
 step "the job verifies every page"
 workload_wait
