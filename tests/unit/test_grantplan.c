@@ -262,6 +262,24 @@ static void counts(void)
 }
 
 /* The monitor's target for a slab being moved. */
+/* A donor appended to a running device: its label's number, or a new one. */
+static void domain_for(void)
+{
+	const uint8_t dom[3] = { 0, 1, 0 };
+	char labels[3][BROKER_DOMAIN_LEN] = { "rack-a", "", "rack-a" };
+	char unterminated[BROKER_DOMAIN_LEN];
+
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, "rack-a", 7), 0);
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, "rack-b", 7), 2);	/* a new one */
+	strcpy(labels[1], "rack-b");
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, "rack-b", 7), 1);
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, "rack-c", 1), -1);	/* past the max */
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 0, "rack-c", 7), 0);
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, "", 7), -1);
+	memset(unterminated, 'x', sizeof(unterminated));
+	EXPECT_EQ(grantplan_domain_for(dom, labels, 3, unterminated, 7), -1);
+}
+
 static void move_target(void)
 {
 	const uint32_t n[4] = { 5, 2, 2, 1 };
@@ -460,6 +478,7 @@ int main(void)
 	TAP_RUN(broker_lists);
 	TAP_RUN(counts);
 	TAP_RUN(move_target);
+	TAP_RUN(domain_for);
 	TAP_RUN(domains_numbered);
 	TAP_RUN(domains_refused);
 	TAP_RUN(domains_parsed);

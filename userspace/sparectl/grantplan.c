@@ -319,3 +319,19 @@ int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip,
 	}
 	return -1;
 }
+
+int grantplan_domain_for(const uint8_t *dom, const char (*labels)[BROKER_DOMAIN_LEN],
+			 unsigned int nd, const char *label, unsigned int max_number)
+{
+	unsigned int i, next = 0;
+
+	if (!label[0] || !memchr(label, 0, BROKER_DOMAIN_LEN))
+		return -1;
+	for (i = 0; i < nd && i < GRANTPLAN_MAX_DONORS; i++) {
+		if (labels[i][0] && !strncmp(labels[i], label, BROKER_DOMAIN_LEN))
+			return dom[i];
+		if (dom[i] + 1U > next)
+			next = dom[i] + 1U;
+	}
+	return next <= max_number ? (int)next : -1;
+}

@@ -113,4 +113,16 @@ uint32_t grantplan_domain_mask(const uint8_t *dom, unsigned int nd, uint32_t hol
 int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip,
 			  uint32_t crowded);
 
+/*
+ * The failure-domain number for a donor appended to a running device
+ * (`device monitor`, a copy moving to a donor the device did not use),
+ * whose broker label is @label: the number of a donor of the device with
+ * the same label (@labels[i], "" where not known; @dom[i] its number), else
+ * one more than the largest number in use. -1 if that would pass
+ * @max_number (the module takes 0 .. SPARE_MAX_DONORS - 1) or @label is
+ * empty or unterminated.
+ */
+int grantplan_domain_for(const uint8_t *dom, const char (*labels)[BROKER_DOMAIN_LEN],
+			 unsigned int nd, const char *label, unsigned int max_number);
+
 #endif /* SPARECTL_GRANTPLAN_H */

@@ -689,28 +689,37 @@ static int renew_plan(const struct sparectl *c, const char *name, struct renew_c
 	return renew_live_counts(c, name, r);
 }
 
-/*
- * One fresh grant for @slabs slabs on donor @i, appended to the device's
- * grants. 0 with the grant's lease in @g, or -1 (logged).
- */
-static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
-		       unsigned int i, uint32_t slabs, struct spare_grant *g)
+/* Append grant @g (for donor @addr) to the device's grants. 0, or -1 (logged). */
+static int add_grant(const struct sparectl *c, const char *name, const struct spare_grant *g,
+		     const char *addr)
 {
 	char hex[SPARE_GRANT_HEX_LEN + 2];
 	int ret = 0;
 
-	if (brokerask_renew(&r->a, r->addr[i], slabs, g, NULL))
-		return -1;
 	spare_grant_to_hex(g, hex, sizeof(hex));
 	strcat(hex, "\n");
 	if (append_attr(c, name, "grants", hex)) {
-		log_err("device %s: the renewed grant for %s was refused: %s "
-			"(the kernel log says why)", name, r->addr[i], strerror(errno));
+		log_err("device %s: the grant for %s was refused: %s "
+			"(the kernel log says why)", name, addr, strerror(errno));
 		ret = -1;
 	}
 	sodium_memzero(hex, sizeof(hex));
 	return ret;
 }
+
+/*
+ * One fresh grant for @slabs slabs on donor @i, appended to the device's
+ * grants. 0 with the grant's lease in @g, or -1 (logged).
+ */
+static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
+		       unsigned int i, uint32_t slabs, struct spare_grant *g,
+		       char domain[BROKER_DOMAIN_LEN])
+{
+	if (brokerask_renew(&r->a, r->addr[i], slabs, g, domain))
+		return -1;
+	return add_grant(c, name, g, r->addr[i]);
+}
+
 
 static void renew_ctx_wipe(struct renew_ctx *r)
 {
@@ -742,7 +751,7 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 	for (i = 0; i < r.nd; i++) {
 		if (!r.count[i])
 			continue;
-		if (renew_donor(c, name, &r, i, r.count[i], &g))
+		if (renew_donor(c, name, &r, i, r.count[i], &g, NULL))
 			goto out;
 		renewed += r.count[i];
 	}
@@ -791,6 +800,8 @@ struct monitor_state {
 	uint64_t	expiry[GRANTPLAN_MAX_DONORS], lease[GRANTPLAN_MAX_DONORS];
 	uint32_t	covered[GRANTPLAN_MAX_DONORS];	/* slabs of the newest grant */
 	bool		warned[GRANTPLAN_MAX_DONORS];
+	/* each donor's failure-domain label, as the broker last said ("") */
+	char		label[GRANTPLAN_MAX_DONORS][BROKER_DOMAIN_LEN];
 };
 
 /*
@@ -804,6 +815,17 @@ static uint64_t monitor_due(const struct monitor_state *m, unsigned int i, uint6
 	return m->expiry[i] > margin ? m->expiry[i] - margin : 0;
 }
 
+/* Remember donor @i's newest grant @g, for @slabs slabs. */
+static void monitor_note(struct monitor_state *m, unsigned int i, const struct spare_grant *g,
+			 uint32_t slabs)
+{
+	m->expiry[i] = le64toh(g->expiry);
+	m->lease[i] = m->expiry[i] > le64toh(g->not_before) ?
+		      m->expiry[i] - le64toh(g->not_before) : 0;
+	m->covered[i] = slabs;
+	m->warned[i] = false;
+}
+
 /*
  * Renew donor @i for @slabs slabs and remember the grant. 0, or -1
  * (logged; retried at the next round).
@@ -815,7 +837,7 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
 	struct spare_grant g;
 	uint64_t now = (uint64_t)time(NULL);
 
-	if (renew_donor(c, name, r, i, slabs, &g)) {
+	if (renew_donor(c, name, r, i, slabs, &g, m->label[i])) {
 		if (m->expiry[i] && m->expiry[i] <= now && !m->warned[i]) {
 			log_err("device %s: the grants for %s have expired: a copy mapped "
 				"there again will be refused", name, r->addr[i]);
@@ -823,11 +845,7 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
 		}
 		return -1;
 	}
-	m->expiry[i] = le64toh(g.expiry);
-	m->lease[i] = m->expiry[i] > le64toh(g.not_before) ?
-		      m->expiry[i] - le64toh(g.not_before) : 0;
-	m->covered[i] = slabs;
-	m->warned[i] = false;
+	monitor_note(m, i, &g, slabs);
 	sodium_memzero(&g, sizeof(g));
 	log_info("device %s: %s: %u slab(s) on %s (%u held) granted until %llu", name, why,
 		 slabs, r->addr[i], r->count[i], (unsigned long long)m->expiry[i]);
@@ -860,6 +878,122 @@ static void monitor_domains(const struct sparectl *c, const char *name,
 	grantplan_parse_domains("", r->nd, dom, why, sizeof(why));
 }
 
+/* Attribute @a's text, its newline cut. 0, or -1 (logged). */
+static int attr_line(const struct sparectl *c, const char *name, const char *a, char *text,
+		     size_t len)
+{
+	char why[512];
+
+	if (dev_attr_text(&c->roots, name, a, text, len, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	text[strcspn(text, "\n")] = 0;
+	return 0;
+}
+
+/* Add @item at the end of the list in attribute @a. 0, or -1 (logged). */
+static int attr_append_item(const struct sparectl *c, const char *name, const char *a,
+			    const char *item)
+{
+	char text[GRANTPLAN_ATTR_MAX];
+	size_t len;
+
+	if (attr_line(c, name, a, text, sizeof(text)))
+		return -1;
+	len = strlen(text);
+	if (snprintf(text + len, sizeof(text) - len, "%s%s", len ? "," : "", item) >=
+	    (int)(sizeof(text) - len)) {
+		log_err("device %s: %s: too long to add %s", name, a, item);
+		return -1;
+	}
+	if (write_attr(c, name, a, text)) {
+		log_err("device %s: %s: cannot add %s: %s (the kernel log says why)", name, a,
+			item, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * No donor of the device can take @copies copies that must move (each holds
+ * a copy of its slab already, or is the one evicting it): ask the brokers
+ * for a grant of @copies + standby slabs on a donor the device does not use
+ * (MOVE_REQ: all of the device's donors avoided, and where possible the
+ * failure domains @avoid_dom of the copies that stay), then add it to the
+ * running device: its grant, then `donors`, then `domains` (the number of
+ * a donor of the device with the same label, else a new one). The kernel,
+ * whose moves wait for a grant or a donor coming up, moves the copies
+ * there. Reloads @r. 0, or -1 (logged).
+ */
+static int monitor_new_donor(struct sparectl *c, const char *name, struct renew_ctx *r,
+			     struct monitor_state *m, uint32_t copies,
+			     const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom)
+{
+	char avoid[GRANTPLAN_MAX_DONORS][BROKER_ADDR_LEN];
+	char label[BROKER_DOMAIN_LEN], addr[BROKER_ADDR_LEN], num[16];
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
+	uint32_t slabs = copies + (uint32_t)m->standby;
+	unsigned int i, nd = r->nd;
+	char text[GRANTPLAN_ATTR_MAX];
+	struct spare_grant g;
+	int d, ret = -1;
+
+	if (nd >= GRANTPLAN_MAX_DONORS) {
+		log_err("device %s: no donor of the device can take %u moving cop%s, and it "
+			"lists %u donors already, the most it can", name, copies,
+			copies == 1 ? "y" : "ies", nd);
+		return -1;
+	}
+	memset(avoid, 0, sizeof(avoid));
+	for (i = 0; i < nd; i++)
+		snprintf(avoid[i], sizeof(avoid[i]), "%s", r->addr[i]);
+	monitor_domains(c, name, r, dom);
+	if (brokerask_move(&r->a, slabs, (const char (*)[BROKER_ADDR_LEN])avoid, nd, avoid_dom,
+			   n_avoid_dom, &g, label))
+		return -1;
+	memcpy(addr, g.donor_addr, sizeof(addr));
+	addr[sizeof(addr) - 1] = 0;
+	if (add_grant(c, name, &g, addr) ||
+	    attr_append_item(c, name, "donors", addr) ||
+	    attr_line(c, name, "domains", text, sizeof(text)))
+		goto out;
+	if (text[0]) {		/* a device without domains keeps none */
+		d = grantplan_domain_for(dom, (const char (*)[BROKER_DOMAIN_LEN])m->label, nd,
+					 label, GRANTPLAN_MAX_DONORS - 1);
+		if (d < 0)
+			log_warn("device %s: %s's failure domain cannot be numbered: the "
+				 "kernel counts it as its own", name, addr);
+		snprintf(num, sizeof(num), "%d", d);
+		if (d >= 0 && attr_append_item(c, name, "domains", num))
+			goto out;
+	}
+	monitor_note(m, nd, &g, slabs);
+	memcpy(m->label[nd], label, sizeof(label));
+	log_info("device %s: %u cop%s moving to %s, a donor the device did not use: "
+		 "%u slab(s) granted until %llu", name, copies, copies == 1 ? "y" : "ies",
+		 addr, slabs, (unsigned long long)m->expiry[nd]);
+	ret = renew_plan(c, name, r);
+out:
+	sodium_memzero(&g, sizeof(g));
+	return ret;
+}
+
+/* Add failure-domain label @l ("": unknown, skipped) to the set, once. */
+static void avoid_dom_add(char (*set)[BROKER_DOMAIN_LEN], unsigned int *n, const char *l)
+{
+	unsigned int i;
+
+	if (!l[0] || *n == BROKER_MAX_AVOID)
+		return;
+	for (i = 0; i < *n; i++)
+		if (!strncmp(set[i], l, BROKER_DOMAIN_LEN))
+			return;
+	memset(set[*n], 0, BROKER_DOMAIN_LEN);
+	memcpy(set[*n], l, strnlen(l, BROKER_DOMAIN_LEN - 1));
+	(*n)++;
+}
+
 /*
  * The kernel found no donor whose grants have room for the copies of the
  * slabs in @ev[0 .. @nev) (slab_moving uevents, taken together so that one
@@ -872,14 +1006,20 @@ static void monitor_domains(const struct sparectl *c, const char *name,
  * of those the one with the fewest copies (counting those assigned here); a
  * slab asked for twice counts once. Then one grant per target donor for
  * its copies (slab_map's, with the new copies already on it), the standby
- * and the copies assigned here. 0, or -1 (logged).
+ * and the copies assigned here. Copies no donor of the device can take
+ * (each holds the slab or evicts it) go to a donor the broker finds
+ * outside the device, which is added to it (monitor_new_donor()). 0, or -1
+ * (logged).
  */
 static int monitor_move_grants(struct sparectl *c, const char *name, const char *disk,
 			       struct renew_ctx *r, struct monitor_state *m,
 			       const struct spare_ev *ev, unsigned int nev)
 {
 	uint32_t extra[GRANTPLAN_MAX_DONORS] = { 0 }, load[GRANTPLAN_MAX_DONORS];
+	char avoid_dom[BROKER_MAX_AVOID][BROKER_DOMAIN_LEN];
 	bool touched[GRANTPLAN_MAX_DONORS] = { 0 };
+	unsigned int n_avoid_dom = 0;
+	uint32_t elsewhere = 0;		/* copies for a donor the device lacks */
 	uint8_t dom[GRANTPLAN_MAX_DONORS];
 	struct dev_slab_copy *sc;
 	char why[512];
@@ -922,9 +1062,13 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		t = grantplan_move_target(load, r->nd, skip,
 					  grantplan_domain_mask(dom, r->nd, stay));
 		if (t < 0) {
-			log_err("device %s: no donor can take the copy of slab %lld that %s evicts",
-				name, (long long)ev[e].slab, ev[e].donor);
-			ret = -1;
+			/* every donor of the device holds the slab or evicts it */
+			log_info("device %s: no donor of the device can take the copy of slab "
+				 "%lld that %s evicts", name, (long long)ev[e].slab, ev[e].donor);
+			elsewhere++;
+			for (i = 0; i < r->nd; i++)
+				if (stay & (UINT32_C(1) << i))
+					avoid_dom_add(avoid_dom, &n_avoid_dom, m->label[i]);
 			continue;
 		}
 		load[t]++;
@@ -947,6 +1091,10 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		if (monitor_renew(c, name, r, m, i, want, "copies moving there"))
 			ret = -1;
 	}
+	if (elsewhere && monitor_new_donor(c, name, r, m, elsewhere,
+					   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom,
+					   n_avoid_dom))
+		ret = -1;
 	return ret;
 }
 
