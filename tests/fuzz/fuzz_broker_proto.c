@@ -10,7 +10,8 @@
  * and re-encodes to the same bytes; every fixed body that decodes
  * re-encodes to the same bytes, GRANT_REP too (its grants and their
  * domains, each domain a non-empty string NUL-padded to its field); a
- * decoded ERROR's text is printable.
+ * decoded MOVE_REQ's entries within its counts are strings and the rest
+ * all zero; a decoded ERROR's text is printable.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -86,6 +87,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = broker_renew_req_encode(&m, out, sizeof(out));
 			check(n == (int)len && !memcmp(out, body, len));
 			check(m.slabs >= 1 && m.slabs <= BROKER_MAX_RENEW);
+		}
+	}
+	{
+		struct broker_move_req m;
+
+		if (!broker_move_req_decode(body, len, &m)) {
+			n = broker_move_req_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+			check(m.slabs >= 1 && m.slabs <= BROKER_MAX_RENEW);
+			check(m.n_avoid <= BROKER_MAX_AVOID && m.n_avoid_domains <= BROKER_MAX_AVOID);
+			/* entries within the counts are strings, the rest all zero */
+			for (unsigned int i = 0; i < BROKER_MAX_AVOID; i++) {
+				check(i < m.n_avoid ? broker_str_ok(m.avoid[i], BROKER_ADDR_LEN)
+						    : zero((const uint8_t *)m.avoid[i],
+							   BROKER_ADDR_LEN));
+				check(i < m.n_avoid_domains
+					      ? broker_str_ok(m.avoid_domains[i], BROKER_DOMAIN_LEN)
+					      : zero((const uint8_t *)m.avoid_domains[i],
+						     BROKER_DOMAIN_LEN));
+			}
 		}
 	}
 	{

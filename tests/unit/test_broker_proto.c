@@ -342,6 +342,157 @@ static void renew_req(void)
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_REQ), "RENEW_REQ"));
 }
 
+static struct broker_move_req move_req_example(void)
+{
+	struct broker_move_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.slabs = 3;
+	r.lease_s = 90;
+	r.n_avoid = 2;
+	r.n_avoid_domains = 1;
+	strcpy(r.avoid[0], "10.0.0.1:18515");
+	strcpy(r.avoid[1], "[fd00::2]:18515");
+	strcpy(r.avoid_domains[0], "rack-a");
+	return r;
+}
+
+/* Field by field: the struct has padding at its end. */
+static bool move_eq(const struct broker_move_req *a, const struct broker_move_req *b)
+{
+	return a->slabs == b->slabs && a->lease_s == b->lease_s && a->n_avoid == b->n_avoid &&
+	       a->n_avoid_domains == b->n_avoid_domains &&
+	       !memcmp(a->avoid, b->avoid, sizeof(a->avoid)) &&
+	       !memcmp(a->avoid_domains, b->avoid_domains, sizeof(a->avoid_domains));
+}
+
+static void move_req(void)
+{
+	struct broker_move_req r = move_req_example(), r2;
+	uint8_t mb[BROKER_MOVE_REQ_SIZE + 8];
+	const size_t dom0 = 12 + BROKER_MAX_AVOID * BROKER_ADDR_LEN;	/* avoid_domains[0] */
+
+	EXPECT_EQ(BROKER_MOVE_REQ_SIZE, 780);
+	EXPECT_EQ(BROKER_MAX_AVOID, 8);
+	EXPECT(!strcmp(broker_type_name(BROKER_MOVE_REQ), "MOVE_REQ"));
+	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_MOVE_REQ);
+	/* round trip, and the layout */
+	memset(&r2, 0x55, sizeof(r2));
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
+	EXPECT_EQ(mb[0], 3);
+	EXPECT_EQ(mb[4], 90);
+	EXPECT(mb[8] == 2 && mb[9] == 1 && mb[10] == 0 && mb[11] == 0);
+	EXPECT(!memcmp(mb + 12, "10.0.0.1:18515", 15));
+	EXPECT(!memcmp(mb + 12 + BROKER_ADDR_LEN, "[fd00::2]:18515", 16));
+	EXPECT(!memcmp(mb + dom0, "rack-a", 7));
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0);
+	EXPECT(move_eq(&r, &r2));	/* entries past the counts zeroed too */
+	/* encode writes zeros past the counts, whatever the struct holds there */
+	strcpy(r.avoid[5], "junk");
+	strcpy(r.avoid_domains[7], "junk");
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0);
+	EXPECT(r2.avoid[5][0] == 0 && r2.avoid_domains[7][0] == 0);
+	/* none to avoid, and all eight of each */
+	r = move_req_example();
+	r.n_avoid = r.n_avoid_domains = 0;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0);
+	EXPECT(r2.n_avoid == 0 && r2.avoid[0][0] == 0 && r2.avoid_domains[0][0] == 0);
+	memset(r.avoid, 0, sizeof(r.avoid));
+	memset(r.avoid_domains, 0, sizeof(r.avoid_domains));
+	for (int i = 0; i < BROKER_MAX_AVOID; i++) {
+		snprintf(r.avoid[i], sizeof(r.avoid[i]), "10.0.0.%d:18515", i);
+		snprintf(r.avoid_domains[i], sizeof(r.avoid_domains[i]), "r%d", i);
+	}
+	r.n_avoid = r.n_avoid_domains = BROKER_MAX_AVOID;
+	r.slabs = BROKER_MAX_RENEW;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0);
+	EXPECT(move_eq(&r, &r2));
+	EXPECT(!strcmp(r2.avoid[7], "10.0.0.7:18515") && !strcmp(r2.avoid_domains[7], "r7"));
+	/* a count of 9 with all eight entries well formed */
+	mb[8] = BROKER_MAX_AVOID + 1;
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), -EBADMSG);
+	mb[8] = BROKER_MAX_AVOID;
+	mb[9] = BROKER_MAX_AVOID + 1;
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), -EBADMSG);
+	mb[9] = BROKER_MAX_AVOID;
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0);
+
+	/* encode refuses what decode would */
+	r = move_req_example();
+	EXPECT_EQ(broker_move_req_encode(&r, mb, BROKER_MOVE_REQ_SIZE - 1), -ENOSPC);
+	r.slabs = 0;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+	r.slabs = BROKER_MAX_RENEW + 1;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+	r = move_req_example();
+	r.n_avoid = BROKER_MAX_AVOID + 1;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+	r = move_req_example();
+	r.n_avoid_domains = BROKER_MAX_AVOID + 1;
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+	r = move_req_example();
+	r.avoid[1][0] = 0;	/* an empty entry within the count */
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+	r = move_req_example();
+	r.avoid_domains[0][2] = ' ';	/* a blank */
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), -EINVAL);
+
+	/* decode: every bad field refused */
+#define BAD_MOVE(mutate) do {							\
+		r = move_req_example();						\
+		EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE); \
+		EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), 0); \
+		mutate;								\
+		EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE, &r2), -EBADMSG); \
+	} while (0)
+	BAD_MOVE(memset(mb, 0, 4));				/* 0 slabs */
+	BAD_MOVE(mb[0] = 1; mb[1] = 0x10);			/* 4097 slabs */
+	BAD_MOVE(mb[3] = 0x80);					/* 2^31 + 3 slabs */
+	BAD_MOVE(mb[8] = BROKER_MAX_AVOID + 1);			/* n_avoid 9 */
+	BAD_MOVE(mb[8] = 0xff);
+	BAD_MOVE(mb[9] = BROKER_MAX_AVOID + 1);			/* n_avoid_domains 9 */
+	BAD_MOVE(mb[10] = 1);					/* reserved */
+	BAD_MOVE(mb[11] = 0x80);
+	BAD_MOVE(mb[8] = 1);				/* avoid[1] non-zero past n_avoid */
+	BAD_MOVE(mb[12 + 2 * BROKER_ADDR_LEN + 40] = 'x');	/* a byte in avoid[2] */
+	BAD_MOVE(mb[12 + 8 * BROKER_ADDR_LEN - 1] = 1);	/* the last byte of avoid[7] */
+	BAD_MOVE(mb[9] = 0);				/* avoid_domains[0] non-zero past the count */
+	BAD_MOVE(mb[dom0 + BROKER_DOMAIN_LEN] = 'r');		/* avoid_domains[1] */
+	BAD_MOVE(mb[BROKER_MOVE_REQ_SIZE - 1] = 1);		/* the last byte of the body */
+	BAD_MOVE(mb[8] = 3);				/* avoid[2] empty within the count */
+	BAD_MOVE(mb[9] = 2);				/* avoid_domains[1] empty */
+	BAD_MOVE(memset(mb + 12, 'a', BROKER_ADDR_LEN));	/* avoid[0] without its NUL */
+	BAD_MOVE(mb[12 + BROKER_ADDR_LEN - 1] = 'x');		/* garbage after avoid[0]'s NUL */
+	BAD_MOVE(mb[12 + 3] = ' ');				/* a blank in avoid[0] */
+	BAD_MOVE(mb[12 + 3] = 0x7f);				/* not printable */
+	BAD_MOVE(mb[12 + BROKER_ADDR_LEN] = 0);			/* avoid[1] empty */
+	BAD_MOVE(mb[dom0] = 0);					/* avoid_domains[0] empty */
+	BAD_MOVE(mb[dom0 + 3] = '\t');				/* a tab in it */
+	BAD_MOVE(memset(mb + dom0, 'd', BROKER_DOMAIN_LEN));	/* no NUL */
+#undef BAD_MOVE
+	/* wrong lengths */
+	r = move_req_example();
+	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE - 1, &r2), -EBADMSG);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_MOVE_REQ_SIZE + 1, &r2), -EBADMSG);
+	EXPECT_EQ(broker_move_req_decode(mb, BROKER_RENEW_REQ_SIZE, &r2), -EBADMSG);
+	EXPECT_EQ(broker_move_req_decode(mb, 0, &r2), -EBADMSG);
+	/* and a header of type 11 decodes, 12 does not */
+	{
+		uint8_t h[BROKER_HDR_SIZE];
+		struct broker_hdr hd;
+
+		broker_hdr_encode(h, BROKER_MOVE_REQ, 5, BROKER_MOVE_REQ_SIZE);
+		EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
+		EXPECT_EQ(hd.type, 11);
+		broker_hdr_encode(h, BROKER_MOVE_REQ + 1, 5, 0);
+		EXPECT_EQ(broker_hdr_decode(h, &hd), -EBADMSG);
+	}
+}
+
 static void error_body(void)
 {
 	struct broker_error e = { .code = BROKER_E_AUTH_REQUIRED }, e2;
@@ -405,6 +556,7 @@ int main(void)
 	TAP_RUN(grant_req);
 	TAP_RUN(grant_rep);
 	TAP_RUN(renew_req);
+	TAP_RUN(move_req);
 	TAP_RUN(error_body);
 	TAP_RUN(other_version);
 	return tap_done();

@@ -176,6 +176,203 @@ static void renewals(void)
 	bstate_free(&st);
 }
 
+/* The address hb() gives donor @id. */
+static void addr_of(char out[BROKER_ADDR_LEN], const char *id)
+{
+	memset(out, 0, BROKER_ADDR_LEN);
+	snprintf(out, BROKER_ADDR_LEN, "%s.example:18515", id);
+}
+
+static size_t slot_of(const struct bstate *st, const char *id)
+{
+	return (size_t)(bstate_find(st, id) - st->donors);
+}
+
+/*
+ * Moves: one grant on a live donor outside the avoid list with room for
+ * all the slabs, in a fresh domain when one has room, debited.
+ */
+static void moves(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g;
+	struct spare_grant_info gi;
+	char avoid[BROKER_MAX_AVOID + 1][BROKER_ADDR_LEN];
+	char adom[BROKER_MAX_AVOID + 1][BROKER_DOMAIN_LEN];
+	char dom[BROKER_DOMAIN_LEN];
+	int seen[4] = { 0 };
+
+	memset(adom, 0, sizeof(adom));
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 5), 0);
+	/* a0, a1 in rack-a; b0 in rack-b; c0 in rack-c */
+	d = hb("a0", "rack-a", 50);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("a1", "rack-a", 40);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("b0", "rack-b", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("c0", "rack-c", 3);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+
+	/*
+	 * Copies on a0 (staying, rack-a) and b0 (evicting): avoid both
+	 * addresses and rack-a. a1 and c0 are left; c0 is in a fresh domain
+	 * (rack-c) and has 3 free: for 2 slabs it is chosen every time, though
+	 * a1 has more free.
+	 */
+	addr_of(avoid[0], "a0");
+	addr_of(avoid[1], "b0");
+	strcpy(adom[0], "rack-a");
+	memset(dom, 0x55, sizeof(dom));
+	EXPECT_EQ(bstate_move(&st, "trainer", 2, avoid, 2, adom, 1, 0, 1000, &g, dom), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(!strcmp(gi.donor_id, "c0") && !strcmp(gi.donor_addr, "c0.example:18515"));
+	EXPECT(!strcmp(dom, "rack-c") && broker_str_ok(dom, sizeof(dom)));
+	/* a lease signed with the broker's key, for the client, of 2 slabs */
+	EXPECT_EQ(gi.slabs, 2);
+	EXPECT(!strcmp(gi.client_id, "trainer"));
+	EXPECT_EQ(gi.key_id, 3);
+	EXPECT(gi.not_before == 1000 - 5 && gi.expiry == 1000 + 60);
+	EXPECT_EQ(spare_grant_verify(&g, &key, 1, "c0", "trainer", 1000, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_verify(&g, &key, 1, "c0", "other", 1000, NULL, NULL),
+		  SPARE_GRANT_WRONG_CLIENT);
+	{
+		struct spare_grant_key other = key;
+
+		other.key[0] ^= 1;
+		EXPECT(spare_grant_verify(&g, &other, 1, "c0", "trainer", 1000, NULL, NULL) != 0);
+	}
+	/* debited: c0 has 1 left, visible to the next move */
+	EXPECT_EQ(bstate_free_slabs(&st, slot_of(&st, "c0")), 1);
+	EXPECT_EQ(bstate_total_free(&st), 50 + 40 + 10 + 1);
+	EXPECT_EQ(st.moves, 1);
+	EXPECT_EQ(st.grants_issued, 1);
+
+	/*
+	 * Now no donor in a fresh domain has 2 free (c0 has 1; b0 is avoided
+	 * by address): the move falls back to a1, in rack-a with a copy that
+	 * stays, the only donor with room.
+	 */
+	EXPECT_EQ(bstate_move(&st, "trainer", 2, avoid, 2, adom, 1, 0, 1000, &g, dom), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(!strcmp(gi.donor_id, "a1") && !strcmp(dom, "rack-a"));
+	EXPECT_EQ(bstate_free_slabs(&st, slot_of(&st, "a1")), 38);
+	/* with rack-c avoided too it still goes there: the only one with room */
+	strcpy(adom[1], "rack-c");
+	EXPECT_EQ(bstate_move(&st, "trainer", 2, avoid, 2, adom, 2, 0, 1000, &g, dom), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(!strcmp(gi.donor_id, "a1"));
+	EXPECT_EQ(bstate_free_slabs(&st, slot_of(&st, "a1")), 36);
+	/* one slab fits c0 again: back to the fresh domain */
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 2, adom, 1, 0, 1000, &g, dom), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(!strcmp(gi.donor_id, "c0") && !strcmp(dom, "rack-c"));
+	EXPECT_EQ(bstate_free_slabs(&st, slot_of(&st, "c0")), 0);
+
+	/* every live donor avoided: no space, nothing debited */
+	addr_of(avoid[2], "a1");
+	addr_of(avoid[3], "c0");
+	{
+		uint64_t before = bstate_total_free(&st);
+		uint64_t moved = st.moves;
+
+		EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 4, adom, 0, 0, 1000, &g, dom),
+			  -ENOSPC);
+		/* or the only one not avoided lacks the slabs (a1 has 36) */
+		EXPECT_EQ(bstate_move(&st, "trainer", 37, avoid, 2, adom, 0, 0, 1000, &g, NULL),
+			  -ENOSPC);
+		EXPECT_EQ(bstate_total_free(&st), before);
+		EXPECT_EQ(st.moves, moved);
+		/* all of a1's 36 is fine */
+		EXPECT_EQ(bstate_move(&st, "trainer", 36, avoid, 2, adom, 0, 0, 1000, &g, NULL), 0);
+		EXPECT_EQ(bstate_free_slabs(&st, slot_of(&st, "a1")), 0);
+	}
+	/* the donor's next heartbeat restores its count, and it can be chosen again */
+	d = hb("a1", "rack-a", 40);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_move(&st, "trainer", 5, avoid, 2, adom, 0, 0, 1000, &g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(!strcmp(gi.donor_id, "a1"));
+
+	/*
+	 * Forgotten donors are never chosen: b0 and c0 (heard at 0) expire, a0
+	 * and a1 (heard at 3000) do not. Nothing avoided: only rack-a's donors remain,
+	 * though b0 had the room.
+	 */
+	d = hb("a0", "rack-a", 50);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	d = hb("a1", "rack-a", 40);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	EXPECT_EQ(bstate_expire(&st, 3001), 2);
+	for (int i = 0; i < 200; i++) {
+		EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 0, adom, 0, 0, 1000, &g, dom), 0);
+		EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+		EXPECT(!strcmp(dom, "rack-a"));
+		EXPECT(gi.donor_id[0] == 'a');
+		/* give it back, so that the counts stay put */
+		d = hb(gi.donor_id, "rack-a", gi.donor_id[1] == '0' ? 50 : 40);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	}
+	/* with a0 and a1 avoided, nothing is left (b0 had 10 free before it went) */
+	{
+		char aa[2][BROKER_ADDR_LEN];
+
+		addr_of(aa[0], "a0");
+		addr_of(aa[1], "a1");
+		EXPECT_EQ(bstate_move(&st, "trainer", 1, aa, 2, adom, 0, 0, 1000, &g, NULL),
+			  -ENOSPC);
+		d = hb("b0", "rack-b", 10);	/* until it is heard from again */
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+		EXPECT_EQ(bstate_move(&st, "trainer", 1, aa, 2, adom, 0, 0, 1000, &g, dom), 0);
+		EXPECT(!strcmp(g.donor_id, "b0") && !strcmp(dom, "rack-b"));
+	}
+
+	/* bad arguments */
+	EXPECT_EQ(bstate_move(&st, "trainer", 0, avoid, 0, adom, 0, 0, 1000, &g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_move(&st, "trainer", BROKER_MAX_RENEW + 1, avoid, 0, adom, 0, 0, 1000,
+			      &g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_move(&st, "", 1, avoid, 0, adom, 0, 0, 1000, &g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, BROKER_MAX_AVOID + 1, adom, 0, 0, 1000,
+			      &g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 0, adom, BROKER_MAX_AVOID + 1, 0, 1000,
+			      &g, NULL), -EINVAL);
+	memset(avoid[4], 0, sizeof(avoid[4]));
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 5, adom, 0, 0, 1000, &g, NULL), -EINVAL);
+	/* the lease: a shorter one kept, a longer one capped */
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 0, adom, 0, 10, 1000, &g, NULL), 0);
+	EXPECT_EQ(le64toh(g.expiry), 1010);
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 0, adom, 0, 1000, 1000, &g, NULL), 0);
+	EXPECT_EQ(le64toh(g.expiry), 1060);
+	bstate_free(&st);
+
+	/*
+	 * Weighted by free slabs among the fresh-domain donors: x0 (90 free)
+	 * wins far more often than x1 (10 free); y0 (rack-y, avoided) never,
+	 * though it has the most.
+	 */
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 6), 0);
+	d = hb("x0", "rack-x", 90);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("x1", "rack-x", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("y0", "rack-y", 1000);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	strcpy(adom[0], "rack-y");
+	strcpy(adom[1], "rack-none");	/* a domain no donor has */
+	for (int i = 0; i < 1000; i++) {
+		EXPECT_EQ(bstate_move(&st, "t", 1, avoid, 0, adom, 2, 0, 1000, &g, NULL), 0);
+		seen[g.donor_id[0] == 'y' ? 2 : g.donor_id[1] - '0']++;
+		d = hb(g.donor_id, g.donor_id[0] == 'y' ? "rack-y" : "rack-x",
+		       g.donor_id[0] == 'y' ? 1000 : g.donor_id[1] == '0' ? 90 : 10);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	}
+	/* two draws, the larger wins: x1 only when both land on it (1 %) */
+	EXPECT_EQ(seen[2], 0);
+	EXPECT(seen[0] > 950 && seen[1] > 0 && seen[1] < 50);
+	bstate_free(&st);
+}
+
 /* All or nothing, and a heartbeat undoes the debits. */
 static void debit_all_or_nothing(void)
 {
@@ -248,6 +445,7 @@ int main(void)
 	TAP_RUN(grants_are_signed_leases);
 	TAP_RUN(debit_all_or_nothing);
 	TAP_RUN(renewals);
+	TAP_RUN(moves);
 	TAP_RUN(many_donors);
 	return tap_done();
 }

@@ -496,6 +496,52 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 	log_dbg("%s: renewed %u slab(s) on %s", c->name, r.slabs, r.donor_addr);
 }
 
+/*
+ * MOVE_REQ: one grant on a donor outside the given set, in a fresh failure
+ * domain if one has room (bstate_move). A linear scan of the donors: moves
+ * are rare.
+ */
+static void on_move_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			const uint8_t *body)
+{
+	struct broker_move_req r;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "MOVE_REQ from a donor");
+		return;
+	}
+	if (broker_move_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed MOVE_REQ (1-%u slabs, at most %u donor addresses and %u domains to avoid)",
+		       BROKER_MAX_RENEW, BROKER_MAX_AVOID, BROKER_MAX_AVOID);
+		return;
+	}
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(1) > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_move(&b->st, c->name, r.slabs, r.avoid, r.n_avoid, r.avoid_domains,
+			  r.n_avoid_domains, r.lease_s, (uint64_t)time(NULL), b->grants,
+			  b->domains[0]);
+	if (ret && ret != -ENOSPC) {	/* not reached: decode checked every field */
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot issue the grant");
+		return;
+	}
+	if (ret) {
+		char text[BROKER_ERR_TEXT_MAX + 1];
+
+		snprintf(text, sizeof(text), "no live donor outside the %u given can take %u slab(s)",
+			 r.n_avoid, r.slabs);
+		answer_no_space(c, h->seq, text);
+		log_dbg("%s: no donor for a move of %u slab(s) avoiding %u donor(s)", c->name,
+			r.slabs, r.n_avoid);
+		return;
+	}
+	reply_grants(b, c, h->seq, 1, 1);
+	log_dbg("%s: move of %u slab(s) granted on %s", c->name, r.slabs, b->grants[0].donor_addr);
+}
+
 /* One complete frame in c->in. */
 static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
@@ -518,6 +564,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_GRANT_REQ:
 		on_grant_req(b, c, h, body);
+		break;
+	case BROKER_MOVE_REQ:
+		on_move_req(b, c, h, body);
 		break;
 	default:
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s is not a request",

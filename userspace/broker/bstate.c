@@ -274,22 +274,21 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 	return 0;
 }
 
-int bstate_renew(struct bstate *st, const char *client, const char *addr,
-		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
-		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+static bool client_ok(const char *client)
+{
+	return client[0] && strnlen(client, SPARE_GRANT_CLIENT_LEN) < SPARE_GRANT_CLIENT_LEN;
+}
+
+/*
+ * One grant for @slabs slabs on donor @b for @client (renewals and moves),
+ * and @b's domain into @domain (if not NULL). 0 or -EINVAL.
+ */
+static int issue_one(struct bstate *st, const struct bdonor *b, const char *client,
+		     uint32_t slabs, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		     char domain[BROKER_DOMAIN_LEN])
 {
 	struct spare_grant_info gi;
-	const struct bdonor *b = NULL;
 
-	if (!slabs || slabs > BROKER_MAX_RENEW || !client[0] ||
-	    strnlen(client, SPARE_GRANT_CLIENT_LEN) >= SPARE_GRANT_CLIENT_LEN)
-		return -EINVAL;
-	for (size_t i = 0; i < st->n && !b; i++)
-		if (st->donors[i].live &&
-		    !strncmp(st->donors[i].addr, addr, sizeof(st->donors[i].addr)))
-			b = &st->donors[i];
-	if (!b)
-		return -ENOENT;
 	if (!lease_s || lease_s > st->lease_s)
 		lease_s = st->lease_s;
 	memset(&gi, 0, sizeof(gi));
@@ -301,10 +300,127 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 	gi.expiry = now_s + lease_s;
 	if (spare_grant_issue(&gi, &st->key, out))
-		return -EINVAL;
+		return -EINVAL;	/* not reached: fields checked on heartbeat */
 	if (domain)
 		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
 	st->grants_issued++;
-	st->renewals++;
+	return 0;
+}
+
+int bstate_renew(struct bstate *st, const char *client, const char *addr,
+		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
+		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+{
+	const struct bdonor *b = NULL;
+	int ret;
+
+	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
+		return -EINVAL;
+	for (size_t i = 0; i < st->n && !b; i++)
+		if (st->donors[i].live &&
+		    !strncmp(st->donors[i].addr, addr, sizeof(st->donors[i].addr)))
+			b = &st->donors[i];
+	if (!b)
+		return -ENOENT;
+	ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);
+	if (!ret)
+		st->renewals++;
+	return ret;
+}
+
+/* What a move may not use: addresses, and the indices of known domains. */
+struct move_rule {
+	const char	(*avoid)[BROKER_ADDR_LEN];
+	unsigned int	n_avoid;
+	uint32_t	dom[BROKER_MAX_AVOID];
+	unsigned int	ndom;
+	uint32_t	slabs;
+};
+
+/* Donor i for a move: 0 (in a fresh domain), 1 (in a domain to avoid), -1 (not at all). */
+static int move_tier(const struct bstate *st, const struct move_rule *m, size_t i)
+{
+	const struct bdonor *b = &st->donors[i];
+
+	if (!b->live || st->pd[i].free_slabs < m->slabs)
+		return -1;
+	for (unsigned int k = 0; k < m->n_avoid; k++)
+		if (!strncmp(b->addr, m->avoid[k], BROKER_ADDR_LEN))
+			return -1;
+	for (unsigned int k = 0; k < m->ndom; k++)
+		if (st->pd[i].domain == m->dom[k])
+			return 1;
+	return 0;
+}
+
+/* One donor of @tier drawn with probability free / @total (place.c's draw). */
+static size_t move_draw(struct bstate *st, const struct move_rule *m, int tier, uint64_t total)
+{
+	uint64_t r = spare_rng_below(&st->rng, total);
+	size_t last = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (move_tier(st, m, i) != tier)
+			continue;
+		last = i;
+		if (r < st->pd[i].free_slabs)
+			return i;
+		r -= st->pd[i].free_slabs;
+	}
+	return last;	/* not reached: r < total */
+}
+
+int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
+		const char (*avoid)[BROKER_ADDR_LEN], unsigned int n_avoid,
+		const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
+		uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		char domain[BROKER_DOMAIN_LEN])
+{
+	struct move_rule m = { .avoid = avoid, .n_avoid = n_avoid, .slabs = slabs };
+	uint64_t total[2] = { 0, 0 };
+	size_t a, b;
+	int tier, ret;
+
+	if (!slabs || slabs > BROKER_MAX_RENEW || n_avoid > BROKER_MAX_AVOID ||
+	    n_avoid_dom > BROKER_MAX_AVOID || !client_ok(client))
+		return -EINVAL;
+	for (unsigned int k = 0; k < n_avoid; k++)
+		if (!broker_str_ok(avoid[k], BROKER_ADDR_LEN))
+			return -EINVAL;
+	for (unsigned int k = 0; k < n_avoid_dom; k++) {
+		bool found;
+		size_t s;
+
+		if (!broker_str_ok(avoid_dom[k], BROKER_DOMAIN_LEN))
+			return -EINVAL;
+		/* a domain no donor ever had holds no donor to avoid */
+		s = map_find(&st->by_domain, avoid_dom[k], BROKER_DOMAIN_LEN,
+			     (const char *)st->domains, sizeof(*st->domains), &found);
+		if (found)
+			m.dom[m.ndom++] = st->by_domain.slot[s] - 1;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		tier = move_tier(st, &m, i);
+		if (tier < 0)
+			continue;
+		/* not reached from the wire: 2^24 donors of at most 2^32 - 1 free */
+		if (st->pd[i].free_slabs > UINT64_MAX - total[tier])
+			return -EINVAL;
+		total[tier] += st->pd[i].free_slabs;
+	}
+	tier = total[0] ? 0 : 1;
+	if (!total[tier])
+		return -ENOSPC;
+	/* power of two choices: the one with more free slabs, the lower index on a tie */
+	a = move_draw(st, &m, tier, total[tier]);
+	b = move_draw(st, &m, tier, total[tier]);
+	if (st->pd[b].free_slabs > st->pd[a].free_slabs ||
+	    (st->pd[b].free_slabs == st->pd[a].free_slabs && b < a))
+		a = b;
+	ret = issue_one(st, &st->donors[a], client, slabs, lease_s, now_s, out, domain);
+	if (ret)
+		return ret;
+	set_free(st, a, st->pd[a].free_slabs - slabs);
+	st->moves++;
 	return 0;
 }

@@ -58,7 +58,7 @@ struct bstate {
 	struct spare_grant_key	key;
 	/* counters */
 	uint64_t		grants_issued, requests_ok, requests_nospace;
-	uint64_t		donors_expired, renewals;
+	uint64_t		donors_expired, renewals, moves;
 };
 
 /* 0, -EINVAL or -ENOMEM. The key is copied. */
@@ -107,5 +107,30 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
+
+/*
+ * Move: one grant for @slabs slabs (1..BROKER_MAX_RENEW) for @client, at
+ * @now_s (lease as bstate_grant), on a live donor whose address is none of
+ * avoid[0 .. n_avoid) and that has at least @slabs free. Among those, the
+ * donors whose failure domain is none of avoid_dom[0 .. n_avoid_dom) come
+ * first; only if none of them has room are the others drawn from. The
+ * draw is place_slab()'s: power of two choices weighted by free slabs.
+ * Debits @slabs from the chosen donor, as bstate_grant does, so that the
+ * next move does not count them free again. The donor's failure domain
+ * goes to @domain (if not NULL).
+ *
+ * O(donors x n_avoid): a linear scan over the table, not the placement
+ * tree (whose draws cannot skip a set of donors); moves are rare (one per
+ * copy a donor evicts and no donor of the device can take).
+ *
+ * Returns 0, -ENOSPC (no live donor outside @avoid has @slabs free;
+ * nothing debited) or -EINVAL (@slabs, a count above BROKER_MAX_AVOID, an
+ * entry that is not a valid NUL-padded string, @client).
+ */
+int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
+		const char (*avoid)[BROKER_ADDR_LEN], unsigned int n_avoid,
+		const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
+		uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		char domain[BROKER_DOMAIN_LEN]);
 
 #endif /* SPARE_BROKER_STATE_H */

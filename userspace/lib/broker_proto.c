@@ -14,6 +14,7 @@
 _Static_assert(BROKER_DONOR_SIZE == 128, "donor body");
 _Static_assert(BROKER_HELLO_SIZE == 120, "hello body");
 _Static_assert(BROKER_GRANT_REP_ENTRY == 288, "grant_rep entry");
+_Static_assert(BROKER_MOVE_REQ_SIZE == 780, "move_req body");
 _Static_assert(BROKER_GRANT_REP_SIZE(BROKER_MAX_GRANTS) <= BROKER_MAX_BODY,
 	       "a full GRANT_REP fits a frame");	/* 36,872 bytes */
 
@@ -258,6 +259,71 @@ int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_r
 	return m->slabs && m->slabs <= BROKER_MAX_RENEW ? 0 : -EBADMSG;
 }
 
+/* MOVE_REQ's layout: the two lists follow the 12-byte fixed part. */
+#define MOVE_AVOID_OFF		12
+#define MOVE_DOMAINS_OFF	(MOVE_AVOID_OFF + BROKER_MAX_AVOID * BROKER_ADDR_LEN)
+
+static bool move_counts_ok(uint32_t slabs, unsigned int n_avoid, unsigned int n_avoid_domains)
+{
+	return slabs >= 1 && slabs <= BROKER_MAX_RENEW && n_avoid <= BROKER_MAX_AVOID &&
+	       n_avoid_domains <= BROKER_MAX_AVOID;
+}
+
+int broker_move_req_encode(const struct broker_move_req *m, uint8_t *out, size_t cap)
+{
+	if (cap < BROKER_MOVE_REQ_SIZE)
+		return -ENOSPC;
+	if (!move_counts_ok(m->slabs, m->n_avoid, m->n_avoid_domains))
+		return -EINVAL;
+	for (unsigned int i = 0; i < m->n_avoid; i++)
+		if (!broker_str_ok(m->avoid[i], BROKER_ADDR_LEN))
+			return -EINVAL;
+	for (unsigned int i = 0; i < m->n_avoid_domains; i++)
+		if (!broker_str_ok(m->avoid_domains[i], BROKER_DOMAIN_LEN))
+			return -EINVAL;
+	memset(out, 0, BROKER_MOVE_REQ_SIZE);
+	put32(out, m->slabs);
+	put32(out + 4, m->lease_s);
+	out[8] = m->n_avoid;
+	out[9] = m->n_avoid_domains;
+	/* entries past the counts stay zero, whatever the struct holds there */
+	for (unsigned int i = 0; i < m->n_avoid; i++)
+		memcpy(out + MOVE_AVOID_OFF + (size_t)i * BROKER_ADDR_LEN, m->avoid[i],
+		       BROKER_ADDR_LEN);
+	for (unsigned int i = 0; i < m->n_avoid_domains; i++)
+		memcpy(out + MOVE_DOMAINS_OFF + (size_t)i * BROKER_DOMAIN_LEN, m->avoid_domains[i],
+		       BROKER_DOMAIN_LEN);
+	return BROKER_MOVE_REQ_SIZE;
+}
+
+int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req *m)
+{
+	if (len != BROKER_MOVE_REQ_SIZE || get16(in + 10))
+		return -EBADMSG;
+	m->slabs = get32(in);
+	m->lease_s = get32(in + 4);
+	m->n_avoid = in[8];
+	m->n_avoid_domains = in[9];
+	if (!move_counts_ok(m->slabs, m->n_avoid, m->n_avoid_domains))
+		return -EBADMSG;
+	for (unsigned int i = 0; i < BROKER_MAX_AVOID; i++) {
+		const uint8_t *a = in + MOVE_AVOID_OFF + (size_t)i * BROKER_ADDR_LEN;
+		const uint8_t *d = in + MOVE_DOMAINS_OFF + (size_t)i * BROKER_DOMAIN_LEN;
+
+		if (i < m->n_avoid ? !get_str(m->avoid[i], a, BROKER_ADDR_LEN)
+				   : !zero(a, BROKER_ADDR_LEN))
+			return -EBADMSG;
+		if (i < m->n_avoid_domains ? !get_str(m->avoid_domains[i], d, BROKER_DOMAIN_LEN)
+					   : !zero(d, BROKER_DOMAIN_LEN))
+			return -EBADMSG;
+		if (i >= m->n_avoid)
+			memset(m->avoid[i], 0, BROKER_ADDR_LEN);
+		if (i >= m->n_avoid_domains)
+			memset(m->avoid_domains[i], 0, BROKER_DOMAIN_LEN);
+	}
+	return 0;
+}
+
 /* A grant's form (magic, version, size, strings): what a client can check. */
 static bool grant_form_ok(const uint8_t *p)
 {
@@ -380,6 +446,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_HEARTBEAT] = "HEARTBEAT", [BROKER_ACK] = "ACK",
 		[BROKER_GRANT_REQ] = "GRANT_REQ", [BROKER_GRANT_REP] = "GRANT_REP",
 		[BROKER_ERROR] = "ERROR", [BROKER_RENEW_REQ] = "RENEW_REQ",
+		[BROKER_MOVE_REQ] = "MOVE_REQ",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";

@@ -53,7 +53,8 @@ enum broker_msg_type {
 	BROKER_GRANT_REP	= 8,	/* broker -> client */
 	BROKER_ERROR		= 9,	/* broker -> peer; then closes */
 	BROKER_RENEW_REQ	= 10,	/* client -> broker: grants on a given donor */
-	BROKER_TYPE_MAX		= 10,
+	BROKER_MOVE_REQ		= 11,	/* client -> broker: a grant on a donor not in a set */
+	BROKER_TYPE_MAX		= 11,
 };
 
 enum broker_role {
@@ -145,6 +146,28 @@ struct broker_renew_req {
 #define BROKER_RENEW_REQ_SIZE	(BROKER_ADDR_LEN + 8)
 
 /*
+ * MOVE_REQ: one grant for @slabs slabs on a live donor whose address is
+ * none of avoid[0 .. n_avoid) (the donors holding a copy of the slab
+ * already, and the one evicting it), on one whose failure domain is none
+ * of avoid_domains[0 .. n_avoid_domains) if any can take @slabs (the
+ * domains of the copies that stay). Answered as RENEW_REQ is (a GRANT_REP
+ * of one slab, one copy, with the donor's domain), but it debits @slabs
+ * from that donor's free count, as GRANT_REQ does. Entries at and after
+ * n_avoid (n_avoid_domains) are all zero on the wire; encode writes them
+ * so whatever the struct holds there, decode leaves them zero.
+ */
+#define BROKER_MAX_AVOID	8	/* addresses, and domains, in one MOVE_REQ */
+struct broker_move_req {
+	uint32_t	slabs;		/* 1..BROKER_MAX_RENEW */
+	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
+	uint8_t		n_avoid;	/* 0..BROKER_MAX_AVOID */
+	uint8_t		n_avoid_domains;	/* 0..BROKER_MAX_AVOID */
+	char		avoid[BROKER_MAX_AVOID][BROKER_ADDR_LEN];
+	char		avoid_domains[BROKER_MAX_AVOID][BROKER_DOMAIN_LEN];
+};
+#define BROKER_MOVE_REQ_SIZE	(12 + BROKER_MAX_AVOID * (BROKER_ADDR_LEN + BROKER_DOMAIN_LEN))
+
+/*
  * GRANT_REP: header fields, then slabs * copies entries, slab-major (copy c
  * of slab s is entry s * copies + c): each a grant and the failure-domain
  * label of the donor it names, as that donor reports it in its heartbeats.
@@ -188,6 +211,8 @@ int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size
 int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
 int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap);
 int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m);
+int broker_move_req_encode(const struct broker_move_req *m, uint8_t *out, size_t cap);
+int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req *m);
 /*
  * GRANT_REP of @slabs x @copies entries: grants[i] and domains[i] for entry
  * i. encode checks each grant's form and each domain string as decode

@@ -78,27 +78,33 @@ static int open_broker(const struct brokerask *a, const char *b, char *why, size
 /*
  * The reply to request @seq: a GRANT_REP of @slabs x @copies grants, each
  * well formed and for us, into @out, and their donors' domains into
- * @domains (if not NULL). 0, or -1 (reason in @why).
+ * @domains (if not NULL). 0, or -1 (reason in @why; and, @code not NULL,
+ * the ERROR's code if the broker refused, else 0).
  */
 static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
 		      unsigned int copies, struct spare_grant *out,
-		      char (*domains)[BROKER_DOMAIN_LEN], uint8_t *body, char *why,
-		      size_t whylen)
+		      char (*domains)[BROKER_DOMAIN_LEN], uint8_t *body, unsigned int *code,
+		      char *why, size_t whylen)
 {
 	struct broker_grant_rep rep;
 	struct broker_error e;
 	struct broker_hdr h;
 	unsigned int i;
 
+	if (code)
+		*code = 0;
 	if (broker_recv(fd, &h, body, BROKER_MAX_BODY)) {
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
 	if (h.type == BROKER_ERROR) {
-		if (broker_error_decode(body, h.len, &e))
+		if (broker_error_decode(body, h.len, &e)) {
 			snprintf(why, whylen, "malformed ERROR");
-		else
+		} else {
 			snprintf(why, whylen, "refused: %s: %s", broker_err_name(e.code), e.text);
+			if (code)
+				*code = e.code;
+		}
 		return -1;
 	}
 	if (h.type != BROKER_GRANT_REP || h.seq != seq ||
@@ -147,7 +153,7 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	return take_reply(fd, a, seq, slabs, copies, out, domains, body, why, whylen);
+	return take_reply(fd, a, seq, slabs, copies, out, domains, body, NULL, why, whylen);
 }
 
 /* One RENEW_REQ: 0, or -1 (reason in @why). */
@@ -170,7 +176,7 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, 1, 1, out, dom, body, why, whylen))
+	if (take_reply(fd, a, seq, 1, 1, out, dom, body, NULL, why, whylen))
 		return -1;
 	spare_grant_decode(out, &gi);	/* checked by take_reply */
 	if (gi.slabs != slabs || strcmp(gi.donor_addr, addr)) {
@@ -207,6 +213,114 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 		log_warn("broker %s: %s%s", l.v[i], why, i + 1 < l.n ? "; trying the next broker" : "");
 	}
 	log_err("no broker renewed %u slabs on %s", slabs, donor_addr);
+	return -1;
+}
+
+/* One MOVE_REQ @r: 0, or -1 (reason in @why). */
+static int ask_move(int fd, const struct brokerask *a, uint32_t seq,
+		    const struct broker_move_req *r, struct spare_grant *out, char *domain,
+		    char *why, size_t whylen)
+{
+	char dom[1][BROKER_DOMAIN_LEN];
+	struct spare_grant_info gi;
+	unsigned int code;
+	int n = broker_move_req_encode(r, body, sizeof(body));
+
+	if (n < 0) {	/* not reached: brokerask_move checked the fields */
+		snprintf(why, whylen, "cannot ask to move %u slabs", r->slabs);
+		return -1;
+	}
+	if (broker_send(fd, BROKER_MOVE_REQ, seq, body, (size_t)n)) {
+		snprintf(why, whylen, "connection lost: %s", strerror(errno));
+		return -1;
+	}
+	if (take_reply(fd, a, seq, 1, 1, out, dom, body, &code, why, whylen)) {
+		/* what a broker older than MOVE_REQ answers an unknown type */
+		if (code == BROKER_E_BAD_FRAME) {
+			size_t k = strlen(why);
+
+			snprintf(why + k, whylen - k, " (a broker older than MOVE_REQ?)");
+		}
+		return -1;
+	}
+	spare_grant_decode(out, &gi);	/* checked by take_reply */
+	if (gi.slabs != r->slabs) {
+		snprintf(why, whylen, "granted %u slabs on %s, asked for %u", gi.slabs,
+			 gi.donor_addr, r->slabs);
+		return -1;
+	}
+	for (unsigned int i = 0; i < r->n_avoid; i++)
+		if (!strncmp(gi.donor_addr, r->avoid[i], BROKER_ADDR_LEN)) {
+			snprintf(why, whylen, "granted a move to %s, one of the donors to avoid",
+				 gi.donor_addr);
+			return -1;
+		}
+	if (domain)
+		memcpy(domain, dom[0], BROKER_DOMAIN_LEN);
+	return 0;
+}
+
+/* Copy a caller's string into a zeroed fixed field: false if it does not end within it. */
+static bool put_field(char *dst, const char *src, size_t len)
+{
+	size_t k = strnlen(src, len);
+
+	if (k == len)
+		return false;
+	memcpy(dst, src, k);
+	return broker_str_ok(dst, len);
+}
+
+int brokerask_move(const struct brokerask *a, uint32_t slabs,
+		   const char (*avoid)[BROKER_ADDR_LEN], unsigned int n_avoid,
+		   const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
+		   struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
+{
+	struct broker_move_req r;
+	struct spare_grant g;	/* a broker's answer, until it passes the checks */
+	char why[512];
+	struct blist l;
+	const char *err = split(a->brokers, &l);
+
+	if (err) {
+		log_err("broker=%s: %s", a->brokers, err);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.slabs = slabs;
+	r.lease_s = a->lease_s;
+	if (!slabs || slabs > BROKER_MAX_RENEW || n_avoid > BROKER_MAX_AVOID ||
+	    n_avoid_dom > BROKER_MAX_AVOID) {
+		log_err("a move asks for 1-%u slabs avoiding at most %u donors and %u domains, "
+			"not %u slabs avoiding %u and %u", BROKER_MAX_RENEW, BROKER_MAX_AVOID,
+			BROKER_MAX_AVOID, slabs, n_avoid, n_avoid_dom);
+		return -1;
+	}
+	r.n_avoid = (uint8_t)n_avoid;
+	r.n_avoid_domains = (uint8_t)n_avoid_dom;
+	for (unsigned int i = 0; i < n_avoid; i++)
+		if (!put_field(r.avoid[i], avoid[i], BROKER_ADDR_LEN)) {
+			log_err("a move cannot avoid donor %u: not a donor address", i);
+			return -1;
+		}
+	for (unsigned int i = 0; i < n_avoid_dom; i++)
+		if (!put_field(r.avoid_domains[i], avoid_dom[i], BROKER_DOMAIN_LEN)) {
+			log_err("a move cannot avoid domain %u: not a failure-domain label", i);
+			return -1;
+		}
+	for (unsigned int i = 0; i < l.n; i++) {
+		int fd = open_broker(a, l.v[i], why, sizeof(why));
+
+		if (fd >= 0 && !ask_move(fd, a, 2, &r, &g, domain, why, sizeof(why))) {
+			close(fd);
+			*grant = g;
+			return 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		log_warn("broker %s: %s%s", l.v[i], why, i + 1 < l.n ? "; trying the next broker" : "");
+	}
+	log_err("no broker granted %u slab(s) on a donor outside the %u to avoid", slabs, n_avoid);
 	return -1;
 }
 

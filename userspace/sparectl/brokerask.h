@@ -49,4 +49,25 @@ int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int cop
 int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
 		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 
+/*
+ * Move: one grant for @slabs slabs (1..BROKER_MAX_RENEW: the copies to put
+ * there plus a standby) on a donor whose address is none of
+ * avoid[0 .. n_avoid) (the donors holding a copy of the slab, and the one
+ * evicting it), preferably in a failure domain that is none of
+ * avoid_dom[0 .. n_avoid_dom) (the domains of the copies that stay), from
+ * the first broker that gives it (MOVE_REQ); and (@domain not NULL) that
+ * donor's failure-domain label. n_avoid and n_avoid_dom are at most
+ * BROKER_MAX_AVOID; each entry is a string ending within its field (bytes
+ * after its NUL are ignored). The grant is checked for form, for being
+ * issued to @a->name for @slabs slabs, and for naming a donor not in
+ * @avoid: a broker that breaks a rule counts as a failure (logged) and the
+ * next broker is asked. A broker older than MOVE_REQ refuses it as a bad
+ * frame and closes; that is logged too. 0, or -1 (each failure logged;
+ * @grant and @domain untouched).
+ */
+int brokerask_move(const struct brokerask *a, uint32_t slabs,
+		   const char (*avoid)[BROKER_ADDR_LEN], unsigned int n_avoid,
+		   const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
+		   struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
+
 #endif /* SPARECTL_BROKERASK_H */

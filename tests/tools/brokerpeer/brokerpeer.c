@@ -11,6 +11,11 @@
  *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
  *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
  *                     [--then-free N]
+ *   spare-broker-peer move   -b HOST:PORT -n NAME -K KEYFILE --move SPEC [--move SPEC...]
+ *                     [--lease S] [--grant-key F --grant-key-id I]
+ *   spare-broker-peer askmove -b HOST:PORT[,HOST:PORT...] -n NAME -K KEYFILE --move SPEC
+ *                     [--lease S]
+ *   spare-broker-peer fakebroker -n NAME -K KEYFILE --kind KIND [--count N]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
  *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
@@ -30,13 +35,31 @@
  *   (GRANT_REQ before HELLO), badmac, magic, version (a version-1 peer's
  *   header), oversized, badbody
  *   (a malformed GRANT_REQ after authenticating), clientheartbeat (a
- *   client sending HEARTBEAT), wrongid (a donor registering another id).
+ *   client sending HEARTBEAT), wrongid (a donor registering another id),
+ *   noauthmove (MOVE_REQ before HELLO), donormove (a donor sending
+ *   MOVE_REQ), badmove (a MOVE_REQ with a non-zero reserved field).
+ * move: one MOVE_REQ per --move, in order, on one connection. SPEC is
+ *   "SLABS/ADDR,ADDR.../DOMAIN,DOMAIN..." (either list may be empty):
+ *   the slabs, the donor addresses to avoid, the failure domains to avoid.
+ *   Prints, for each, "grant donor=ID addr=A domain=D client=C slabs=S
+ *   expiry=T [tag=ok]" or "error NAME: text"; exits 0 when every request
+ *   was answered so, 1 when the connection broke or a reply was malformed.
+ * askmove: sparectl's brokerask_move() (userspace/sparectl/brokerask.c)
+ *   with the first --move's SPEC over the brokers in turn: prints the
+ *   grant line, or exits 3 (the reasons are logged on stderr).
+ * fakebroker: a broker that breaks the rules, for askmove: listens on
+ *   127.0.0.1 (prints "port=N"), authenticates the client NAME with
+ *   KEYFILE and answers its first request by KIND: old (ERROR bad-frame,
+ *   as a broker without MOVE_REQ does, and closes), avoided (a grant on
+ *   the first address the MOVE_REQ avoids), otherclient (a grant for
+ *   another client). Serves --count connections (0: until killed).
  */
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +71,18 @@
 
 #include "broker_client.h"
 #include "broker_link.h"
+#include "brokerask.h"
 #include "spare_grant_lib.h"
+#include "spare_log.h"
 
 static uint8_t body[BROKER_MAX_BODY];
 
+#define MAX_MOVES	8
+
 struct opts {
 	const char	*broker, *name, *key_file, *addr, *domain, *kind, *grant_key;
+	const char	*moves[MAX_MOVES];
+	unsigned int	nmoves;
 	uint64_t	free_slabs;
 	long long	then_free;	/* link: the free count once connected; -1: none */
 	unsigned int	interval_ms, count, slabs, copies, lease, grant_key_id;
@@ -61,7 +90,8 @@ struct opts {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: spare-broker-peer donor|client|bad -b HOST:PORT ... (see the source)\n");
+	fprintf(stderr, "usage: spare-broker-peer donor|client|bad|link|move|askmove|fakebroker "
+		"-b HOST:PORT ... (see the source)\n");
 	return 2;
 }
 
@@ -222,6 +252,258 @@ static int do_client(int fd, const struct opts *o)
 	return 0;
 }
 
+/* Split a comma-separated list into NUL-padded fields; the count or -1. */
+static int split_fields(char *list, char *out, size_t len, unsigned int max)
+{
+	unsigned int n = 0;
+	char *p;
+
+	if (!*list)
+		return 0;
+	while ((p = strsep(&list, ","))) {
+		if (n == max || strlen(p) >= len)
+			return -1;
+		memset(out + (size_t)n * len, 0, len);
+		memcpy(out + (size_t)n * len, p, strlen(p));
+		n++;
+	}
+	return (int)n;
+}
+
+/* "SLABS/ADDR,.../DOMAIN,..." into @r (lease_s not set); 0 or -1. */
+static int parse_move(const char *spec, struct broker_move_req *r)
+{
+	char buf[2048], *rest = buf, *slabs, *addrs, *doms;
+	int na, nd;
+
+	memset(r, 0, sizeof(*r));
+	if (strlen(spec) >= sizeof(buf))
+		return -1;
+	strcpy(buf, spec);
+	slabs = strsep(&rest, "/");
+	addrs = strsep(&rest, "/");
+	doms = strsep(&rest, "/");
+	if (!slabs || !addrs || !doms || rest)
+		return -1;
+	r->slabs = (uint32_t)strtoul(slabs, NULL, 0);
+	na = split_fields(addrs, r->avoid[0], BROKER_ADDR_LEN, BROKER_MAX_AVOID);
+	nd = split_fields(doms, r->avoid_domains[0], BROKER_DOMAIN_LEN, BROKER_MAX_AVOID);
+	if (na < 0 || nd < 0)
+		return -1;
+	r->n_avoid = (uint8_t)na;
+	r->n_avoid_domains = (uint8_t)nd;
+	return 0;
+}
+
+/* Print one grant of a GRANT_REP as a "grant ..." line; 0 or -1. */
+static int print_move_grant(const struct opts *o, const struct spare_grant_key *gk,
+			    const struct spare_grant *g, const char *domain)
+{
+	struct spare_grant_info gi;
+	const char *tag = "";
+
+	if (spare_grant_decode(g, &gi)) {
+		printf("malformed grant\n");
+		return -1;
+	}
+	if (gk)
+		tag = spare_grant_verify(g, gk, 1, gi.donor_id, o->name, (uint64_t)time(NULL),
+					 NULL, NULL) ? " tag=BAD" : " tag=ok";
+	printf("grant donor=%s addr=%s domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n",
+	       gi.donor_id, gi.donor_addr, domain, gi.client_id, gi.slabs, gi.expiry, tag);
+	return 0;
+}
+
+static int do_move(int fd, const struct opts *o)
+{
+	struct spare_grant_key gk = { .id = o->grant_key_id };
+	char why[256];
+
+	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	if (auth(fd, o, BROKER_ROLE_CLIENT))
+		return 1;
+	for (unsigned int i = 0; i < o->nmoves; i++) {
+		struct broker_move_req r;
+		struct broker_grant_rep rep;
+		struct broker_hdr h;
+		struct spare_grant g;
+		char domain[BROKER_DOMAIN_LEN];
+		uint32_t seq = 2 + i;
+		int n;
+
+		if (parse_move(o->moves[i], &r)) {
+			printf("bad --move %s\n", o->moves[i]);
+			return 2;
+		}
+		r.lease_s = o->lease;
+		n = broker_move_req_encode(&r, body, sizeof(body));
+		if (n < 0) {
+			printf("cannot encode --move %s\n", o->moves[i]);
+			return 2;
+		}
+		if (broker_send(fd, BROKER_MOVE_REQ, seq, body, (size_t)n) ||
+		    broker_recv(fd, &h, body, sizeof(body))) {
+			printf("broker gone: %s\n", strerror(errno));
+			return 1;
+		}
+		if (h.seq != seq) {
+			printf("reply to %u, not %u\n", h.seq, seq);
+			return 1;
+		}
+		if (h.type != BROKER_GRANT_REP) {
+			if (print_error(&h))
+				return 1;
+			continue;
+		}
+		if (broker_grant_rep_decode(body, h.len, &rep) || rep.slabs != 1 || rep.copies != 1) {
+			printf("malformed GRANT_REP\n");
+			return 1;
+		}
+		broker_grant_rep_entry(&rep, 0, &g, domain);
+		if (print_move_grant(o, o->grant_key ? &gk : NULL, &g, domain))
+			return 1;
+	}
+	return 0;
+}
+
+/* sparectl's own client path (brokerask_move). */
+static int do_askmove(const struct opts *o)
+{
+	struct brokerask a = { .brokers = o->broker, .name = o->name, .lease_s = o->lease,
+			       .timeout_ms = 5000 };
+	struct broker_move_req r;
+	uint8_t key[BROKER_KEY_LEN];
+	struct spare_grant g;
+	char domain[BROKER_DOMAIN_LEN], why[256];
+
+	if (!o->nmoves || parse_move(o->moves[0], &r)) {
+		printf("bad --move\n");
+		return 2;
+	}
+	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	a.key = key;
+	spare_log_init("spare-broker-peer", SPARE_LOG_INFO);
+	if (brokerask_move(&a, r.slabs, r.avoid, r.n_avoid, r.avoid_domains, r.n_avoid_domains,
+			   &g, domain)) {
+		printf("failed\n");
+		return 3;
+	}
+	return print_move_grant(o, NULL, &g, domain) ? 1 : 0;
+}
+
+/* fakebroker: one connection, CHALLENGE to the first request's answer. */
+static void fake_session(int fd, const struct opts *o, const uint8_t key[BROKER_KEY_LEN])
+{
+	static const char broker_id[BROKER_ID_LEN] = "fake";
+	struct broker_challenge ch = { .broker_id = "fake" };
+	struct broker_hello hello;
+	struct broker_welcome w;
+	struct broker_move_req r;
+	struct spare_grant_info gi;
+	struct spare_grant_key gk = { .id = 7 };
+	struct spare_grant g;
+	struct broker_hdr h;
+	char dom[1][BROKER_DOMAIN_LEN] = { "rack-fake" };
+	int n;
+
+	randombytes_buf(ch.nonce, sizeof(ch.nonce));
+	ch.nonce[0] |= 1;
+	broker_challenge_encode(&ch, body, sizeof(body));
+	if (broker_send(fd, BROKER_CHALLENGE, 0, body, BROKER_CHALLENGE_SIZE) ||
+	    broker_recv(fd, &h, body, sizeof(body)) || h.type != BROKER_HELLO ||
+	    broker_hello_decode(body, h.len, &hello) || strcmp(hello.name, o->name) ||
+	    !broker_auth_mac_ok(hello.mac, key, BROKER_DIR_PEER, hello.role, hello.name,
+				broker_id, hello.nonce, ch.nonce)) {
+		printf("bad HELLO\n");
+		return;
+	}
+	broker_auth_mac(w.mac, key, BROKER_DIR_BROKER, hello.role, hello.name, broker_id,
+			hello.nonce, ch.nonce);
+	broker_welcome_encode(&w, body, sizeof(body));
+	if (broker_send(fd, BROKER_WELCOME, h.seq, body, BROKER_WELCOME_SIZE) ||
+	    broker_recv(fd, &h, body, sizeof(body))) {
+		printf("no request\n");
+		return;
+	}
+	printf("request %s\n", broker_type_name(h.type));
+	if (!strcmp(o->kind, "old")) {
+		struct broker_error e = { .code = BROKER_E_BAD_FRAME,
+					  .text = "bad frame header (magic or type)" };
+
+		n = broker_error_encode(&e, body, sizeof(body));
+		broker_send(fd, BROKER_ERROR, h.seq, body, (size_t)n);
+		return;
+	}
+	if (h.type != BROKER_MOVE_REQ || broker_move_req_decode(body, h.len, &r)) {
+		printf("not a MOVE_REQ\n");
+		return;
+	}
+	memset(&gi, 0, sizeof(gi));
+	spare_grant_new_id(gi.id);
+	snprintf(gi.donor_id, sizeof(gi.donor_id), "fake");
+	snprintf(gi.donor_addr, sizeof(gi.donor_addr), "%s",
+		 !strcmp(o->kind, "avoided") && r.n_avoid ? r.avoid[0] : "10.99.0.1:18515");
+	snprintf(gi.client_id, sizeof(gi.client_id), "%s",
+		 !strcmp(o->kind, "otherclient") ? "mallory" : o->name);
+	gi.slabs = r.slabs;
+	gi.expiry = (uint64_t)time(NULL) + 60;
+	if (spare_grant_issue(&gi, &gk, &g)) {
+		printf("cannot issue\n");
+		return;
+	}
+	n = broker_grant_rep_encode(1, 1, &g, dom, body, sizeof(body));
+	if (n > 0)
+		broker_send(fd, BROKER_GRANT_REP, h.seq, body, (size_t)n);
+}
+
+static int do_fakebroker(const struct opts *o)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	uint8_t key[BROKER_KEY_LEN];
+	char why[256];
+	int lfd, one = 1;
+
+	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	if (strcmp(o->kind, "old") && strcmp(o->kind, "avoided") && strcmp(o->kind, "otherclient")) {
+		printf("unknown --kind %s\n", o->kind);
+		return 2;
+	}
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 16) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &sl)) {
+		printf("listen: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("port=%u\n", ntohs(sa.sin_port));
+	for (unsigned int served = 0; !o->count || served < o->count; served++) {
+		int fd = accept(lfd, NULL, NULL);
+		char c;
+
+		if (fd < 0) {
+			printf("accept: %s\n", strerror(errno));
+			break;
+		}
+		fake_session(fd, o, key);
+		shutdown(fd, SHUT_WR);
+		while (recv(fd, &c, 1, 0) > 0)
+			;
+		close(fd);
+	}
+	close(lfd);
+	return 0;
+}
+
 /* After a bad frame: expect ERROR, then EOF. */
 static int expect_refusal(int fd)
 {
@@ -277,6 +559,19 @@ static int do_bad(int fd, const struct opts *o)
 		send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL);
 		memset(body, 0xa5, 4096);
 		send(fd, body, 4096, MSG_NOSIGNAL);	/* part of a body the broker must not take */
+	} else if (!strcmp(o->kind, "noauthmove") || !strcmp(o->kind, "donormove") ||
+		   !strcmp(o->kind, "badmove")) {
+		struct broker_move_req r = { .slabs = 1 };
+
+		if (!strcmp(o->kind, "noauthmove"))
+			broker_recv(fd, &h, body, sizeof(body));	/* CHALLENGE */
+		else if (auth(fd, o, !strcmp(o->kind, "donormove") ? BROKER_ROLE_DONOR
+								   : BROKER_ROLE_CLIENT))
+			return 1;
+		broker_move_req_encode(&r, body, sizeof(body));
+		if (!strcmp(o->kind, "badmove"))
+			body[10] = 1;	/* reserved */
+		broker_send(fd, BROKER_MOVE_REQ, 2, body, BROKER_MOVE_REQ_SIZE);
 	} else if (!strcmp(o->kind, "badbody")) {
 		if (auth(fd, o, BROKER_ROLE_CLIENT))
 			return 1;
@@ -376,6 +671,7 @@ int main(int argc, char **argv)
 		{ "grant-key", required_argument, NULL, 'g' },
 		{ "grant-key-id", required_argument, NULL, 'G' },
 		{ "then-free", required_argument, NULL, 'F' },
+		{ "move", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
@@ -406,17 +702,28 @@ int main(int argc, char **argv)
 		case 'g': o.grant_key = optarg; break;
 		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
+		case 'M':
+			if (o.nmoves == MAX_MOVES)
+				return usage();
+			o.moves[o.nmoves++] = optarg;
+			break;
 		default: return usage();
 		}
 	}
-	if (!o.broker || (strcmp(mode, "bad") && (!o.name || !o.key_file)) ||
-	    (!strcmp(mode, "bad") && !o.kind))
+	if ((!o.broker && strcmp(mode, "fakebroker")) ||
+	    (strcmp(mode, "bad") && (!o.name || !o.key_file)) ||
+	    ((!strcmp(mode, "bad") || !strcmp(mode, "fakebroker")) && !o.kind) ||
+	    ((!strcmp(mode, "move") || !strcmp(mode, "askmove")) && !o.nmoves))
 		return usage();
 	if (sodium_init() < 0)
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(mode, "link"))
 		return do_link(&o);
+	if (!strcmp(mode, "askmove"))
+		return do_askmove(&o);
+	if (!strcmp(mode, "fakebroker"))
+		return do_fakebroker(&o);
 	fd = broker_connect(o.broker, 5000, why, sizeof(why));
 	if (fd < 0 && strcmp(mode, "donor")) {
 		printf("connect: %s\n", why);
@@ -429,6 +736,8 @@ int main(int argc, char **argv)
 		ret = do_client(fd, &o);
 	else if (!strcmp(mode, "bad"))
 		ret = do_bad(fd, &o);
+	else if (!strcmp(mode, "move"))
+		ret = do_move(fd, &o);
 	else
 		ret = usage();
 	if (strcmp(mode, "donor"))
