@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# vm-kernels: first
 #
 # Pressure on a donor that lends what is idle (spared max-lend): donor 2
 # lends up to 20 slabs of 16 MiB and watches the cgroup "donor" (PSI
