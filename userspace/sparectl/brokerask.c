@@ -189,8 +189,13 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
 	return 0;
 }
 
-int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
-		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
+/*
+ * One request on a fresh connection to each broker in turn (@one), until
+ * one answers: 0, or -1 (each failure logged as a warning).
+ */
+typedef int (*ask_one_fn)(int fd, const struct brokerask *a, void *ctx, char *why,
+			  size_t whylen);
+static int ask_in_turn(const struct brokerask *a, ask_one_fn one, void *ctx)
 {
 	char why[512];
 	struct blist l;
@@ -203,15 +208,39 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 	for (unsigned int i = 0; i < l.n; i++) {
 		int fd = open_broker(a, l.v[i], why, sizeof(why));
 
-		if (fd >= 0 && !ask_renew(fd, a, 2, donor_addr, slabs, grant, domain, why,
-					  sizeof(why))) {
+		if (fd >= 0) {
+			int ret = one(fd, a, ctx, why, sizeof(why));
+
 			close(fd);
-			return 0;
+			if (!ret)
+				return 0;
 		}
-		if (fd >= 0)
-			close(fd);
 		log_warn("broker %s: %s%s", l.v[i], why, i + 1 < l.n ? "; trying the next broker" : "");
 	}
+	return -1;
+}
+
+struct renew_call {
+	const char		*addr;
+	uint32_t		slabs;
+	struct spare_grant	*grant;
+	char			*domain;
+};
+
+static int renew_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
+{
+	struct renew_call *c = ctx;
+
+	return ask_renew(fd, a, 2, c->addr, c->slabs, c->grant, c->domain, why, whylen);
+}
+
+int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
+		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
+{
+	struct renew_call c = { donor_addr, slabs, grant, domain };
+
+	if (!ask_in_turn(a, renew_one, &c))
+		return 0;
 	log_err("no broker renewed %u slabs on %s", slabs, donor_addr);
 	return -1;
 }
@@ -271,6 +300,19 @@ static bool put_field(char *dst, const char *src, size_t len)
 	return broker_str_ok(dst, len);
 }
 
+struct move_call {
+	const struct broker_move_req	*r;
+	struct spare_grant		*g;
+	char				*domain;
+};
+
+static int move_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
+{
+	struct move_call *c = ctx;
+
+	return ask_move(fd, a, 2, c->r, c->g, c->domain, why, whylen);
+}
+
 int brokerask_move(const struct brokerask *a, uint32_t slabs,
 		   const char (*avoid)[BROKER_ADDR_LEN], unsigned int n_avoid,
 		   const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
@@ -278,14 +320,8 @@ int brokerask_move(const struct brokerask *a, uint32_t slabs,
 {
 	struct broker_move_req r;
 	struct spare_grant g;	/* a broker's answer, until it passes the checks */
-	char why[512];
-	struct blist l;
-	const char *err = split(a->brokers, &l);
+	struct move_call c = { &r, &g, domain };
 
-	if (err) {
-		log_err("broker=%s: %s", a->brokers, err);
-		return -1;
-	}
 	memset(&r, 0, sizeof(r));
 	r.slabs = slabs;
 	r.lease_s = a->lease_s;
@@ -308,17 +344,9 @@ int brokerask_move(const struct brokerask *a, uint32_t slabs,
 			log_err("a move cannot avoid domain %u: not a failure-domain label", i);
 			return -1;
 		}
-	for (unsigned int i = 0; i < l.n; i++) {
-		int fd = open_broker(a, l.v[i], why, sizeof(why));
-
-		if (fd >= 0 && !ask_move(fd, a, 2, &r, &g, domain, why, sizeof(why))) {
-			close(fd);
-			*grant = g;
-			return 0;
-		}
-		if (fd >= 0)
-			close(fd);
-		log_warn("broker %s: %s%s", l.v[i], why, i + 1 < l.n ? "; trying the next broker" : "");
+	if (!ask_in_turn(a, move_one, &c)) {
+		*grant = g;
+		return 0;
 	}
 	log_err("no broker granted %u slab(s) on a donor outside the %u to avoid", slabs, n_avoid);
 	return -1;
