@@ -4,8 +4,8 @@
  */
 #include "agg_rdma.h"
 #include "agg_proto.h"
-#include "agg_verbs.h"
 #include "spare_log.h"
+#include "spare_rdma.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -69,20 +69,15 @@ struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
 {
 	struct agg_rdma_srv *s = calloc(1, sizeof(*s));
 	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICHOST }, *ai;
+	struct spare_rdma_err e;
 	char portstr[16];
 	int ret;
 
 	if (!s)
 		return NULL;
 	s->ops = ops;
-	s->ec = rdma_create_event_channel();
-	if (!s->ec) {
-		rlog("rdma_create_event_channel: %s", strerror(errno));
-		goto fail;
-	}
-	if (agg_set_nonblock(s->ec->fd) ||
-	    rdma_create_id(s->ec, &s->listen, s, RDMA_PS_TCP)) {
-		rlog("rdma_create_id: %s", strerror(errno));
+	if (spare_rdma_open(&s->ec, &s->listen, s, true, &e)) {
+		rlog("%s: %s", e.step, strerror(e.err));
 		goto fail;
 	}
 	snprintf(portstr, sizeof(portstr), "%u", port);
@@ -91,10 +86,10 @@ struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
 		rlog("bad address %s: %s", addr, gai_strerror(ret));
 		goto fail;
 	}
-	ret = rdma_bind_addr(s->listen, ai->ai_addr);
+	ret = spare_rdma_listen(s->listen, ai->ai_addr, 64, &e);
 	freeaddrinfo(ai);
-	if (ret || rdma_listen(s->listen, 64)) {
-		rlog("listen on %s:%u: %s", addr, port, strerror(errno));
+	if (ret) {
+		rlog("listen on %s:%u: %s", addr, port, strerror(e.err));
 		goto fail;
 	}
 	rlog("listening on %s:%u", addr, port);
@@ -117,19 +112,17 @@ int agg_rdma_cq_fd(const struct agg_rdma_srv *s)
 /* The device, PD and shared CQ, opened by the first connection. */
 static int open_device(struct agg_rdma_srv *s, struct ibv_context *verbs)
 {
+	struct spare_rdma_err e;
+
 	if (s->verbs)
 		return s->verbs == verbs ? 0 : -1;
 	s->pd = ibv_alloc_pd(verbs);
-	s->cc = s->pd ? ibv_create_comp_channel(verbs) : NULL;
-	s->cq = s->cc ? ibv_create_cq(verbs, CQ_DEPTH, NULL, s->cc, 0) : NULL;
-	if (!s->cq || agg_set_nonblock(s->cc->fd) || ibv_req_notify_cq(s->cq, 0)) {
+	if (!s->pd || spare_rdma_cq(verbs, CQ_DEPTH, NULL, SPARE_RDMA_CQ_CHANNEL |
+				    SPARE_RDMA_CQ_NONBLOCK | SPARE_RDMA_CQ_ARM,
+				    &s->cc, &s->cq, &e)) {
 		rlog("cannot set up the device: %s", strerror(errno));
-		if (s->cq)
-			ibv_destroy_cq(s->cq);
-		if (s->cc)
-			ibv_destroy_comp_channel(s->cc);
-		if (s->pd)
-			ibv_dealloc_pd(s->pd);
+		spare_rdma_teardown(&(struct spare_rdma_objs){
+			.cq = s->cq, .cc = s->cc, .pd = s->pd });
 		s->cq = NULL;
 		s->cc = NULL;
 		s->pd = NULL;
@@ -194,11 +187,7 @@ static void conn_free(struct agg_rdma_conn *rc)
 	struct agg_rdma_srv *s = rc->srv;
 
 	s->conns[rc->index] = NULL;
-	if (rc->id) {
-		if (rc->id->qp)
-			rdma_destroy_qp(rc->id);
-		rdma_destroy_id(rc->id);
-	}
+	spare_rdma_teardown(&(struct spare_rdma_objs){ .id = rc->id });
 	conn_buf_put(s, rc->buf, rc->mr);
 	free(rc);
 }
@@ -238,12 +227,6 @@ static struct agg_rdma_conn *conn_new(struct agg_rdma_srv *s,
 
 static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
 {
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_recv_wr = AGG_RDMA_RECV_DEPTH,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct rdma_conn_param cp = { .rnr_retry_count = 7, .retry_count = 7 };
 	struct agg_rdma_conn *rc;
 	char peer[64] = "?";
 	struct sockaddr_in *sin = (struct sockaddr_in *)rdma_get_peer_addr(id);
@@ -267,8 +250,8 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
 		rdma_destroy_id(id);
 		return;
 	}
-	qa.send_cq = qa.recv_cq = s->cq;
-	if (conn_buf_get(s, rc) || rdma_create_qp(id, s->pd, &qa)) {
+	if (conn_buf_get(s, rc) ||
+	    spare_rdma_qp(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH)) {
 		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)", peer,
 		     rc->mr ? "rdma_create_qp" : "ibv_reg_mr", strerror(errno),
 		     ibv_get_device_name(id->verbs->device),
@@ -290,7 +273,7 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
 		conn_free(rc);
 		return;
 	}
-	if (rdma_accept(id, &cp)) {
+	if (spare_rdma_accept(id, 0, 0)) {
 		void *cookie = rc->cookie;
 
 		rlog("%s: rdma_accept: %s", peer, strerror(errno));
@@ -299,7 +282,7 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
 		return;
 	}
 	/* the QP is in RTS now; a failure here only costs speed */
-	if (agg_rdma_fast_rnr(id->qp))
+	if (spare_rdma_fast_rnr(id->qp))
 		rlog("%s: cannot shorten the RNR timer: %s", peer, strerror(errno));
 }
 
@@ -435,20 +418,14 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 		if (s->conns[i])
 			agg_rdma_close(s->conns[i]);
 	free(s->conns);
-	if (s->listen)
-		rdma_destroy_id(s->listen);
-	if (s->cq)
-		ibv_destroy_cq(s->cq);
-	if (s->cc)
-		ibv_destroy_comp_channel(s->cc);
 	while (s->n_cache) {
 		s->n_cache--;
 		ibv_dereg_mr(s->cache[s->n_cache].mr);
 		free(s->cache[s->n_cache].buf);
 	}
-	if (s->pd)
-		ibv_dealloc_pd(s->pd);
-	if (s->ec)
-		rdma_destroy_event_channel(s->ec);
+	/* the listener's cm_id, then the shared CQ, channel and PD */
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.ec = s->ec, .id = s->listen, .cq = s->cq, .cc = s->cc,
+		.pd = s->pd });
 	free(s);
 }

@@ -10,7 +10,8 @@ LIBSPARE_AGG_SOVERSION := 0
 LIBSPARE_AGG_VERSION   := $(LIBSPARE_AGG_SOVERSION).1.0
 LIBSPARE_AGG_SO        := $(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_VERSION)
 
-LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/lib/agg_proto.c
+LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/lib/agg_proto.c \
+		     userspace/lib/spare_rdma.c
 
 $(OUT)/obj-pic/%.o: %.c
 	@mkdir -p $(dir $@)

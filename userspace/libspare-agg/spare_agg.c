@@ -4,7 +4,7 @@
  */
 #include "spare_agg.h"
 #include "agg_proto.h"
-#include "agg_verbs.h"
+#include "spare_rdma.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,22 +91,9 @@ static int fail(struct spare_agg *a, unsigned int status, const char *fmt, ...)
 
 static void rdma_cli_free(struct agg_rdma_cli *r)
 {
-	if (r->connected)
-		rdma_disconnect(r->id);
-	if (r->id && r->id->qp)
-		rdma_destroy_qp(r->id);
-	if (r->mr)
-		ibv_dereg_mr(r->mr);
-	if (r->cq)
-		ibv_destroy_cq(r->cq);
-	if (r->cc)
-		ibv_destroy_comp_channel(r->cc);
-	if (r->pd)
-		ibv_dealloc_pd(r->pd);
-	if (r->id)
-		rdma_destroy_id(r->id);
-	if (r->ec)
-		rdma_destroy_event_channel(r->ec);
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.ec = r->ec, .id = r->id, .mr = r->mr, .cq = r->cq, .cc = r->cc,
+		.pd = r->pd, .up = r->connected });
 	free(r->buf);
 	free(r);
 }
@@ -117,34 +104,6 @@ static double mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Wait for one rdma_cm event of the wanted type. */
-static int rdma_wait_event(struct agg_rdma_cli *r, enum rdma_cm_event_type want,
-			   unsigned int timeout_ms, char *err, size_t err_len)
-{
-	struct pollfd pfd = { .fd = r->ec->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-	enum rdma_cm_event_type got;
-	int status;
-
-	if (poll(&pfd, 1, (int)timeout_ms) <= 0) {
-		snprintf(err, err_len, "timed out waiting for %s", rdma_event_str(want));
-		return -1;
-	}
-	if (rdma_get_cm_event(r->ec, &ev)) {
-		snprintf(err, err_len, "rdma_get_cm_event: %s", strerror(errno));
-		return -1;
-	}
-	got = ev->event;
-	status = ev->status;
-	rdma_ack_cm_event(ev);
-	if (got != want) {
-		snprintf(err, err_len, "%s (status %d) instead of %s",
-			 rdma_event_str(got), status, rdma_event_str(want));
-		return -1;
-	}
-	return 0;
 }
 
 static int rdma_post_recv(struct agg_rdma_cli *r, int slot)
@@ -164,12 +123,7 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 					 size_t err_len)
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV }, *dst = NULL, *sa = NULL;
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_recv_wr = AGG_RDMA_RECV_DEPTH,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct rdma_conn_param cp = { .rnr_retry_count = 7, .retry_count = 7 };
+	struct spare_rdma_err e;
 	struct agg_rdma_cli *r = calloc(1, sizeof(*r));
 	struct spare_agg *a = NULL;
 	char portstr[16];
@@ -191,29 +145,24 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 			 gai_strerror(ret));
 		goto fail;
 	}
-	r->ec = rdma_create_event_channel();
-	if (!r->ec || rdma_create_id(r->ec, &r->id, NULL, RDMA_PS_TCP)) {
-		snprintf(err, err_len, "rdma_cm: %s", strerror(errno));
+	if (spare_rdma_open(&r->ec, &r->id, NULL, false, &e)) {
+		snprintf(err, err_len, "rdma_cm: %s", strerror(e.err));
 		goto fail;
 	}
-	if (rdma_resolve_addr(r->id, sa ? sa->ai_addr : NULL, dst->ai_addr, 5000) ||
-	    rdma_wait_event(r, RDMA_CM_EVENT_ADDR_RESOLVED, 6000, err, err_len))
-		goto fail_errno;
-	if (rdma_resolve_route(r->id, 5000) ||
-	    rdma_wait_event(r, RDMA_CM_EVENT_ROUTE_RESOLVED, 6000, err, err_len))
-		goto fail_errno;
+	if (spare_rdma_resolve(r->ec, r->id, sa ? sa->ai_addr : NULL,
+			       dst->ai_addr, 5000, 6000, 0, &e))
+		goto fail_rdma;
 	r->pd = ibv_alloc_pd(r->id->verbs);
-	r->cc = r->pd ? ibv_create_comp_channel(r->id->verbs) : NULL;
-	r->cq = r->cc ? ibv_create_cq(r->id->verbs, 64, NULL, r->cc, 0) : NULL;
-	if (r->cq && agg_set_nonblock(r->cc->fd)) {
-		snprintf(err, err_len, "completion channel: %s", strerror(errno));
+	if (!r->pd || spare_rdma_cq(r->id->verbs, 64, NULL,
+				    SPARE_RDMA_CQ_CHANNEL | SPARE_RDMA_CQ_NONBLOCK,
+				    &r->cc, &r->cq, &e)) {
+		snprintf(err, err_len, "verbs setup: %s", strerror(errno));
 		goto fail;
 	}
 	r->buf = aligned_alloc(4096, (size_t)RN_SLOTS * RSLOT_SIZE);
-	r->mr = r->cq && r->buf ? ibv_reg_mr(r->pd, r->buf, (size_t)RN_SLOTS * RSLOT_SIZE,
-					      IBV_ACCESS_LOCAL_WRITE) : NULL;
-	qa.send_cq = qa.recv_cq = r->cq;
-	if (!r->mr || rdma_create_qp(r->id, r->pd, &qa)) {
+	r->mr = r->buf ? ibv_reg_mr(r->pd, r->buf, (size_t)RN_SLOTS * RSLOT_SIZE,
+				    IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!r->mr || spare_rdma_qp(r->id, r->pd, r->cq, 4, AGG_RDMA_RECV_DEPTH)) {
 		snprintf(err, err_len, "verbs setup: %s", strerror(errno));
 		goto fail;
 	}
@@ -229,12 +178,10 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 	 * (soft-RoCE under load: 10 s was missed), and the daemon then
 	 * failed to set up a connection whose peer had already left.
 	 */
-	if (rdma_connect(r->id, &cp) ||
-	    rdma_wait_event(r, RDMA_CM_EVENT_ESTABLISHED, RDMA_CONNECT_MS, err,
-			    err_len))
-		goto fail_errno;
+	if (spare_rdma_connect(r->ec, r->id, NULL, 0, 0, RDMA_CONNECT_MS, &e))
+		goto fail_rdma;
 	r->connected = true;
-	if (agg_rdma_fast_rnr(r->id->qp)) {
+	if (spare_rdma_fast_rnr(r->id->qp)) {
 		snprintf(err, err_len, "cannot shorten the RNR timer: %s",
 			 strerror(errno));
 		goto fail;
@@ -256,10 +203,13 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 	if (sa)
 		freeaddrinfo(sa);
 	return a;
-fail_errno:
-	if (!err[0])
+fail_rdma:
+	{
+		char why[160];
+
 		snprintf(err, err_len, "rdma connect %s:%u: %s", host, port,
-			 strerror(errno));
+			 spare_rdma_strerr(&e, why, sizeof(why)));
+	}
 fail:
 	if (dst)
 		freeaddrinfo(dst);

@@ -29,6 +29,7 @@
 #include "slabmem.h"
 #include "spared.h"
 #include "spare_log.h"
+#include "spare_rdma.h"
 #include "spare_util.h"
 
 #define WRID_SEND	(1ULL << 32)
@@ -58,15 +59,6 @@ static const char *peer_name(struct rdma_cm_id *id, char *buf, size_t len)
 	snprintf(buf, len, "%s:%u", peer_host(id, host, sizeof(host)),
 		 ntohs(rdma_get_dst_port(id)));
 	return buf;
-}
-
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
-	return 0;
 }
 
 /* ---- failing a session ---- */
@@ -842,7 +834,7 @@ static void watch_device(struct spared *d, struct ibv_context *verbs)
 	a->verbs = verbs;
 	a->src.fd = verbs->async_fd;
 	a->src.handle = async_handler;
-	if (set_nonblock(a->src.fd) || spared_epoll_add(d, &a->src)) {
+	if (spare_rdma_nonblock(a->src.fd) || spared_epoll_add(d, &a->src)) {
 		log_warn("RDMA device %s: cannot watch async events: %s",
 			 ibv_get_device_name(verbs->device), strerror(errno));
 		return;
@@ -1035,8 +1027,7 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 			   const struct spare_conn_priv *p, const char *peer)
 {
 	char host[INET6_ADDRSTRLEN];
-	struct ibv_qp_init_attr qpa = { 0 };
-	struct rdma_conn_param cp = { 0 };
+	struct spare_rdma_err e;
 	struct session *sess;
 	const char *step;
 	size_t bytes;
@@ -1086,36 +1077,21 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	sess->pd = ibv_alloc_pd(sess->verbs);
 	if (!sess->pd)
 		goto fail;
-	step = "ibv_create_comp_channel";
-	sess->channel = ibv_create_comp_channel(sess->verbs);
-	if (!sess->channel || set_nonblock(sess->channel->fd))
+	if (spare_rdma_cq(sess->verbs, SPARED_RECV_DEPTH + SPARED_SEND_DEPTH,
+			  sess, SPARE_RDMA_CQ_CHANNEL | SPARE_RDMA_CQ_NONBLOCK |
+			  SPARE_RDMA_CQ_ARM, &sess->channel, &sess->cq, &e)) {
+		step = e.step;
 		goto fail;
+	}
 	sess->channel_src.fd = sess->channel->fd;
 	sess->channel_src.handle = channel_handler;
 	step = "epoll_ctl";
 	if (spared_epoll_add(d, &sess->channel_src))
 		goto fail;
 	sess->channel_in_epoll = true;
-	step = "ibv_create_cq";
-	sess->cq = ibv_create_cq(sess->verbs, SPARED_RECV_DEPTH + SPARED_SEND_DEPTH,
-				 sess, sess->channel, 0);
-	if (!sess->cq)
-		goto fail;
-	step = "ibv_req_notify_cq";
-	ret = ibv_req_notify_cq(sess->cq, 0);
-	if (ret) {
-		errno = ret;
-		goto fail;
-	}
 	step = "rdma_create_qp";
-	qpa.send_cq = sess->cq;
-	qpa.recv_cq = sess->cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = SPARED_SEND_DEPTH;
-	qpa.cap.max_recv_wr = SPARED_RECV_DEPTH;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, sess->pd, &qpa))
+	if (spare_rdma_qp(id, sess->pd, sess->cq, SPARED_SEND_DEPTH,
+			  SPARED_RECV_DEPTH))
 		goto fail;
 	step = "message buffers";
 	bytes = (SPARED_RECV_DEPTH + SPARED_SEND_DEPTH) * sizeof(struct spare_msg);
@@ -1137,8 +1113,7 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	if (new_cookie(d, &sess->cookie))
 		goto fail;
 	step = "rdma_accept";
-	cp.rnr_retry_count = 7;		/* client reposting late is not fatal */
-	if (rdma_accept(id, &cp))
+	if (spare_rdma_accept(id, 0, 0))
 		goto fail;
 
 	sess->next = d->sessions;
@@ -1170,8 +1145,7 @@ static void data_conn_create(struct spared *d, struct rdma_cm_id *id,
 			     const struct spare_conn_priv *p,
 			     const struct rdma_conn_param *req, const char *peer)
 {
-	struct ibv_qp_init_attr qpa = { 0 };
-	struct rdma_conn_param cp = { 0 };
+	uint8_t responder_resources, initiator_depth;
 	struct session *sess;
 	struct conn *c;
 
@@ -1212,26 +1186,18 @@ static void data_conn_create(struct spared *d, struct rdma_cm_id *id,
 	id->context = c;
 	/* The donor posts nothing here: the client's one-sided READ/WRITE
 	 * are served by the responder, bounded by responder_resources. */
-	qpa.send_cq = sess->cq;
-	qpa.recv_cq = sess->cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = 1;
-	qpa.cap.max_recv_wr = 1;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, sess->pd, &qpa)) {
+	if (spare_rdma_qp(id, sess->pd, sess->cq, 1, 1)) {
 		log_err("%s: DATA connection refused: rdma_create_qp: %s", peer,
 			strerror(errno));
 		goto fail;
 	}
-	cp.responder_resources = min_u8(req->responder_resources,
-					sess->dev_attr.max_qp_rd_atom);
-	cp.initiator_depth = min_u8(req->initiator_depth,
-				    sess->dev_attr.max_qp_init_rd_atom);
-	cp.rnr_retry_count = 7;
-	if (!cp.responder_resources)
+	responder_resources = min_u8(req->responder_resources,
+				     sess->dev_attr.max_qp_rd_atom);
+	initiator_depth = min_u8(req->initiator_depth,
+				 sess->dev_attr.max_qp_init_rd_atom);
+	if (!responder_resources)
 		log_warn("%s: DATA connection asks for no RDMA READ depth", peer);
-	if (rdma_accept(id, &cp)) {
+	if (spare_rdma_accept(id, responder_resources, initiator_depth)) {
 		log_err("%s: DATA connection refused: rdma_accept: %s", peer,
 			strerror(errno));
 		goto fail;
@@ -1241,7 +1207,7 @@ static void data_conn_create(struct spared *d, struct rdma_cm_id *id,
 	sess->ndata++;
 	d->ctr.data_conns++;
 	log_info("client %s: data connection from %s accepted (%u, read depth %u)",
-		 sess->name, peer, sess->ndata, cp.responder_resources);
+		 sess->name, peer, sess->ndata, responder_resources);
 	return;
 fail:
 	d->ctr.conn_rejected++;
@@ -1558,30 +1524,22 @@ static int grants_start(struct spared *d)
 int spared_server_start(struct spared *d)
 {
 	struct addrinfo hints = { 0 }, *ai = NULL;
+	struct spare_rdma_err e;
 	char port[8];
 	int ret;
 
 	if (auth_start(d) || grants_start(d))
 		return -1;
 
-	d->cm_channel = rdma_create_event_channel();
-	if (!d->cm_channel) {
-		log_err("rdma_create_event_channel: %s (is an RDMA device up? try 'rdma link')",
-			strerror(errno));
-		return -1;
-	}
-	if (set_nonblock(d->cm_channel->fd)) {
-		log_err("rdma_cm channel: %s", strerror(errno));
+	if (spare_rdma_open(&d->cm_channel, &d->listen_id, NULL, true, &e)) {
+		log_err("%s: %s%s", e.step, strerror(e.err), d->cm_channel ? "" :
+			" (is an RDMA device up? try 'rdma link')");
 		return -1;
 	}
 	d->cm_src.fd = d->cm_channel->fd;
 	d->cm_src.handle = cm_handler;
 	if (spared_epoll_add(d, &d->cm_src))
 		return -1;
-	if (rdma_create_id(d->cm_channel, &d->listen_id, NULL, RDMA_PS_TCP)) {
-		log_err("rdma_create_id: %s", strerror(errno));
-		return -1;
-	}
 	snprintf(port, sizeof(port), "%u", d->cfg.port);
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
 	hints.ai_family = d->cfg.listen_addr[0] ? AF_UNSPEC : AF_INET;
@@ -1593,16 +1551,12 @@ int spared_server_start(struct spared *d)
 			gai_strerror(ret));
 		return -1;
 	}
-	ret = rdma_bind_addr(d->listen_id, ai->ai_addr);
+	ret = spare_rdma_listen(d->listen_id, ai->ai_addr, 64, &e);
 	freeaddrinfo(ai);
 	if (ret) {
-		log_err("rdma_bind_addr %s port %u: %s",
+		log_err("%s %s port %u: %s", e.step,
 			d->cfg.listen_addr[0] ? d->cfg.listen_addr : "*",
-			d->cfg.port, strerror(errno));
-		return -1;
-	}
-	if (rdma_listen(d->listen_id, 64)) {
-		log_err("rdma_listen: %s", strerror(errno));
+			d->cfg.port, strerror(e.err));
 		return -1;
 	}
 	return 0;

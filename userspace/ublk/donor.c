@@ -14,6 +14,7 @@
 #include "donor.h"
 #include "spare_auth.h"
 #include "spare_log.h"
+#include "spare_rdma.h"
 #include "spare_util.h"
 
 #define SEND_WR_ID	((uint64_t)1 << 40)
@@ -26,43 +27,13 @@
 
 /* ---- rdma_cm ---- */
 
-static int cm_wait(struct donor_link *l, unsigned int timeout_ms,
-		   enum rdma_cm_event_type *type, int *status)
+static void link_err(struct donor *d, const char *what,
+		     const struct spare_rdma_err *e)
 {
-	struct pollfd pfd = { .fd = l->ev->fd, .events = POLLIN };
-	struct rdma_cm_event *e;
-	int n;
+	char why[160];
 
-	n = poll(&pfd, 1, (int)timeout_ms);
-	if (n <= 0) {
-		errno = n ? errno : ETIMEDOUT;
-		return -1;
-	}
-	if (rdma_get_cm_event(l->ev, &e))
-		return -1;
-	*type = e->event;
-	*status = e->status;
-	rdma_ack_cm_event(e);
-	return 0;
-}
-
-static int cm_expect(struct donor *d, struct donor_link *l,
-		     enum rdma_cm_event_type want, const char *what)
-{
-	enum rdma_cm_event_type t;
-	int st;
-
-	if (cm_wait(l, d->timeout_ms, &t, &st)) {
-		log_err("donor %s: %s: waiting for %s: %s", d->host, what,
-			rdma_event_str(want), strerror(errno));
-		return -1;
-	}
-	if (t != want) {
-		log_err("donor %s: %s: got %s (status %d), wanted %s", d->host,
-			what, rdma_event_str(t), st, rdma_event_str(want));
-		return -1;
-	}
-	return 0;
+	log_err("donor %s: %s: %s", d->host, what,
+		spare_rdma_strerr(e, why, sizeof(why)));
 }
 
 static int link_resolve(struct donor *d, struct donor_link *l,
@@ -71,12 +42,12 @@ static int link_resolve(struct donor *d, struct donor_link *l,
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICSERV }, *dst, *src = NULL;
+	struct spare_rdma_err e;
 	int ret;
 
-	l->ev = rdma_create_event_channel();
-	if (!l->ev || rdma_create_id(l->ev, &l->id, NULL, RDMA_PS_TCP)) {
+	if (spare_rdma_open(&l->ev, &l->id, NULL, false, &e)) {
 		log_err("donor %s: %s: rdma_cm: %s (is an RDMA device up?)",
-			d->host, what, strerror(errno));
+			d->host, what, strerror(e.err));
 		return -1;
 	}
 	ret = getaddrinfo(d->host, d->port, &hints, &dst);
@@ -92,56 +63,30 @@ static int link_resolve(struct donor *d, struct donor_link *l,
 			return -1;
 		}
 	}
-	ret = rdma_resolve_addr(l->id, src ? src->ai_addr : NULL, dst->ai_addr,
-				(int)d->timeout_ms);
+	ret = spare_rdma_resolve(l->ev, l->id, src ? src->ai_addr : NULL,
+				 dst->ai_addr, (int)d->timeout_ms, d->timeout_ms,
+				 DONOR_ACK_TIMEOUT, &e);
 	freeaddrinfo(dst);
 	if (src)
 		freeaddrinfo(src);
-	if (ret) {
-		log_err("donor %s: %s: rdma_resolve_addr: %s", d->host, what,
-			strerror(errno));
-		return -1;
-	}
-	if (cm_expect(d, l, RDMA_CM_EVENT_ADDR_RESOLVED, what))
-		return -1;
-	{
-		uint8_t ack = DONOR_ACK_TIMEOUT;
-
-		if (rdma_set_option(l->id, RDMA_OPTION_ID,
-				    RDMA_OPTION_ID_ACK_TIMEOUT, &ack, sizeof(ack)))
-			log_warn("donor %s: %s: cannot set the ACK timeout: %s",
-				 d->host, what, strerror(errno));
-	}
-	if (rdma_resolve_route(l->id, (int)d->timeout_ms)) {
-		log_err("donor %s: %s: rdma_resolve_route: %s", d->host, what,
-			strerror(errno));
-		return -1;
-	}
-	return cm_expect(d, l, RDMA_CM_EVENT_ROUTE_RESOLVED, what);
+	if (e.ack_err)
+		log_warn("donor %s: %s: cannot set the ACK timeout: %s",
+			 d->host, what, strerror(e.ack_err));
+	if (ret)
+		link_err(d, what, &e);
+	return ret;
 }
 
 static int link_make_qp(struct donor *d, struct donor_link *l,
 			unsigned int send, unsigned int recv, const char *what)
 {
-	struct ibv_qp_init_attr qpa = { 0 };
+	struct spare_rdma_err e;
 
-	l->cc = ibv_create_comp_channel(l->id->verbs);
-	if (!l->cc)
+	if (spare_rdma_cq(l->id->verbs, (int)(send + recv), NULL,
+			  SPARE_RDMA_CQ_CHANNEL | SPARE_RDMA_CQ_ARM, &l->cc,
+			  &l->cq, &e))
 		goto fail;
-	l->cq = ibv_create_cq(l->id->verbs, (int)(send + recv), NULL, l->cc, 0);
-	if (!l->cq)
-		goto fail;
-	if (ibv_req_notify_cq(l->cq, 0))
-		goto fail;
-	qpa.send_cq = l->cq;
-	qpa.recv_cq = l->cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = send;
-	qpa.cap.max_recv_wr = recv;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.sq_sig_all = 0;
-	if (rdma_create_qp(l->id, d->pd, &qpa))
+	if (spare_rdma_qp(l->id, d->pd, l->cq, send, recv))
 		goto fail;
 	return 0;
 fail:
@@ -153,30 +98,15 @@ static int link_connect(struct donor *d, struct donor_link *l,
 			const struct spare_conn_priv *priv, uint8_t rd_depth,
 			const char *what)
 {
-	struct rdma_conn_param cp = {
-		.private_data	     = priv,
-		.private_data_len    = sizeof(*priv),
-		.initiator_depth     = rd_depth,
-		.responder_resources = 0,
-		.retry_count	     = 7,
-		.rnr_retry_count     = 7,
-	};
-	enum rdma_cm_event_type t;
-	int st;
+	struct spare_rdma_err e;
 
-	if (rdma_connect(l->id, &cp)) {
-		log_err("donor %s: %s: rdma_connect: %s", d->host, what,
-			strerror(errno));
-		return -1;
-	}
-	if (cm_wait(l, d->timeout_ms, &t, &st)) {
-		log_err("donor %s: %s: no answer: %s", d->host, what,
-			strerror(errno));
-		return -1;
-	}
-	if (t != RDMA_CM_EVENT_ESTABLISHED) {
-		log_err("donor %s: %s connection refused: %s (status %d)",
-			d->host, what, rdma_event_str(t), st);
+	if (spare_rdma_connect(l->ev, l->id, priv, sizeof(*priv), rd_depth,
+			       d->timeout_ms, &e)) {
+		if (e.err)
+			link_err(d, what, &e);
+		else
+			log_err("donor %s: %s connection refused: %s (status %d)",
+				d->host, what, rdma_event_str(e.got), e.status);
 		return -1;
 	}
 	l->up = true;
@@ -185,20 +115,8 @@ static int link_connect(struct donor *d, struct donor_link *l,
 
 static void link_destroy(struct donor_link *l)
 {
-	if (l->id) {
-		if (l->up)
-			rdma_disconnect(l->id);
-		if (l->id->qp)
-			rdma_destroy_qp(l->id);
-	}
-	if (l->cq)
-		ibv_destroy_cq(l->cq);
-	if (l->cc)
-		ibv_destroy_comp_channel(l->cc);
-	if (l->id)
-		rdma_destroy_id(l->id);
-	if (l->ev)
-		rdma_destroy_event_channel(l->ev);
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.ec = l->ev, .id = l->id, .cq = l->cq, .cc = l->cc, .up = l->up });
 	memset(l, 0, sizeof(*l));
 }
 

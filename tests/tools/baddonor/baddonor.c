@@ -21,6 +21,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "spare_proto.h"
+#include "spare_rdma.h"
 
 #define NRECV	16
 
@@ -74,32 +75,23 @@ static int send_msg(struct conn *c, const struct spare_msg *m)
 
 static void accept_conn(struct conn *c, struct rdma_cm_id *id)
 {
-	struct ibv_qp_init_attr qpa = { 0 };
-	struct rdma_conn_param cp = { 0 };
+	struct spare_rdma_err e;
 	int i;
 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->pd = ibv_alloc_pd(id->verbs);
-	c->cq = c->pd ? ibv_create_cq(id->verbs, 64, NULL, NULL, 0) : NULL;
-	c->mr = c->cq ? ibv_reg_mr(c->pd, c->bufs, sizeof(c->bufs),
-				   IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!c->pd || spare_rdma_cq(id->verbs, 64, NULL, 0, NULL, &c->cq, &e))
+		die("verbs set-up");
+	c->mr = ibv_reg_mr(c->pd, c->bufs, sizeof(c->bufs), IBV_ACCESS_LOCAL_WRITE);
 	if (!c->mr)
 		die("verbs set-up");
-	qpa.send_cq = c->cq;
-	qpa.recv_cq = c->cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = 8;
-	qpa.cap.max_recv_wr = NRECV;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, c->pd, &qpa))
+	if (spare_rdma_qp(id, c->pd, c->cq, 8, NRECV))
 		die("rdma_create_qp");
 	for (i = 0; i < NRECV; i++)
 		if (post_recv(c, i))
 			die("ibv_post_recv");
-	cp.rnr_retry_count = 7;
-	if (rdma_accept(id, &cp))
+	if (spare_rdma_accept(id, 0, 0))
 		die("rdma_accept");
 }
 
@@ -107,11 +99,8 @@ static void close_conn(struct conn *c)
 {
 	if (!c->id)
 		return;
-	rdma_destroy_qp(c->id);
-	ibv_dereg_mr(c->mr);
-	ibv_destroy_cq(c->cq);
-	ibv_dealloc_pd(c->pd);
-	rdma_destroy_id(c->id);
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.id = c->id, .mr = c->mr, .cq = c->cq, .pd = c->pd });
 	c->id = NULL;
 }
 
@@ -160,6 +149,7 @@ int main(int argc, char **argv)
 	struct rdma_cm_id *listen_id;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct rdma_cm_event *ev;
+	struct spare_rdma_err e;
 	const char *addr = NULL;
 	struct conn c = { 0 };
 	int port = SPARE_DEFAULT_PORT, opt;
@@ -178,11 +168,9 @@ int main(int argc, char **argv)
 	sin.sin_port = htons((uint16_t)port);
 	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
 		goto usage;
-	ch = rdma_create_event_channel();
-	if (!ch || rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP))
+	if (spare_rdma_open(&ch, &listen_id, NULL, false, &e))
 		die("rdma_cm");
-	if (rdma_bind_addr(listen_id, (struct sockaddr *)&sin) ||
-	    rdma_listen(listen_id, 4))
+	if (spare_rdma_listen(listen_id, (struct sockaddr *)&sin, 4, &e))
 		die("listen");
 	printf("listening on %s:%d, mode %s\n", addr, port, mode);
 

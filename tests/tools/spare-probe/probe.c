@@ -37,6 +37,7 @@
 #include "spare_grant_lib.h"
 #include "spare_log.h"
 #include "spare_proto.h"
+#include "spare_rdma.h"
 #include "spare_util.h"
 
 #define RECV_DEPTH	16
@@ -118,75 +119,33 @@ static void die(const char *fmt, ...)
 
 /* ---- rdma_cm ---- */
 
-static int cm_wait(struct link *l, unsigned int timeout_ms,
-		   enum rdma_cm_event_type *type, int *status)
-{
-	struct pollfd pfd = { .fd = l->ev->fd, .events = POLLIN };
-	struct rdma_cm_event *e;
-	int n;
-
-	n = poll(&pfd, 1, (int)timeout_ms);
-	if (n <= 0) {
-		errno = n ? errno : ETIMEDOUT;
-		return -1;
-	}
-	if (rdma_get_cm_event(l->ev, &e))
-		return -1;
-	*type = e->event;
-	*status = e->status;
-	rdma_ack_cm_event(e);
-	return 0;
-}
-
-static void cm_expect(struct probe *p, struct link *l,
-		      enum rdma_cm_event_type want, const char *what)
-{
-	enum rdma_cm_event_type t;
-	int st;
-
-	if (cm_wait(l, p->timeout_ms, &t, &st))
-		die("%s: waiting for %s: %s", what, rdma_event_str(want),
-		    strerror(errno));
-	if (t != want)
-		die("%s: got %s (status %d), wanted %s", what, rdma_event_str(t),
-		    st, rdma_event_str(want));
-}
-
 static void resolve(struct probe *p, struct link *l, const char *what)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV }, *ai;
-	char port[8];
+				  .ai_flags = AI_NUMERICSERV }, *ai, *src = NULL;
+	struct spare_rdma_err e;
+	char port[8], why[160];
 	int ret;
 
-	l->ev = rdma_create_event_channel();
-	if (!l->ev)
-		die("%s: rdma_create_event_channel: %s", what, strerror(errno));
-	if (rdma_create_id(l->ev, &l->id, NULL, RDMA_PS_TCP))
-		die("%s: rdma_create_id: %s", what, strerror(errno));
+	if (spare_rdma_open(&l->ev, &l->id, NULL, false, &e))
+		die("%s: %s", what, spare_rdma_strerr(&e, why, sizeof(why)));
 	snprintf(port, sizeof(port), "%u", p->port);
 	ret = getaddrinfo(p->host, port, &hints, &ai);
 	if (ret)
 		die("%s: %s: %s", what, p->host, gai_strerror(ret));
 	if (p->source) {
-		struct addrinfo *src;
-
 		ret = getaddrinfo(p->source, NULL, &hints, &src);
 		if (ret)
 			die("%s: --source %s: %s", what, p->source, gai_strerror(ret));
-		ret = rdma_resolve_addr(l->id, src->ai_addr, ai->ai_addr,
-					(int)p->timeout_ms);
-		freeaddrinfo(src);
-	} else {
-		ret = rdma_resolve_addr(l->id, NULL, ai->ai_addr, (int)p->timeout_ms);
 	}
+	ret = spare_rdma_resolve(l->ev, l->id, src ? src->ai_addr : NULL,
+				 ai->ai_addr, (int)p->timeout_ms, p->timeout_ms,
+				 0, &e);
+	if (src)
+		freeaddrinfo(src);
 	freeaddrinfo(ai);
 	if (ret)
-		die("%s: rdma_resolve_addr: %s", what, strerror(errno));
-	cm_expect(p, l, RDMA_CM_EVENT_ADDR_RESOLVED, what);
-	if (rdma_resolve_route(l->id, (int)p->timeout_ms))
-		die("%s: rdma_resolve_route: %s", what, strerror(errno));
-	cm_expect(p, l, RDMA_CM_EVENT_ROUTE_RESOLVED, what);
+		die("%s: %s", what, spare_rdma_strerr(&e, why, sizeof(why)));
 	if (!p->pd) {
 		p->pd = ibv_alloc_pd(l->id->verbs);
 		if (!p->pd)
@@ -197,22 +156,13 @@ static void resolve(struct probe *p, struct link *l, const char *what)
 static void make_qp(struct probe *p, struct link *l, unsigned int send,
 		    unsigned int recv, const char *what)
 {
-	struct ibv_qp_init_attr qpa = { 0 };
+	struct spare_rdma_err e;
+	char why[160];
 
-	l->cc = ibv_create_comp_channel(l->id->verbs);
-	if (!l->cc)
-		die("%s: ibv_create_comp_channel: %s", what, strerror(errno));
-	l->cq = ibv_create_cq(l->id->verbs, (int)(send + recv), NULL, l->cc, 0);
-	if (!l->cq)
-		die("%s: ibv_create_cq: %s", what, strerror(errno));
-	qpa.send_cq = l->cq;
-	qpa.recv_cq = l->cq;
-	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = send;
-	qpa.cap.max_recv_wr = recv;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(l->id, p->pd, &qpa))
+	if (spare_rdma_cq(l->id->verbs, (int)(send + recv), NULL,
+			  SPARE_RDMA_CQ_CHANNEL, &l->cc, &l->cq, &e))
+		die("%s: %s", what, spare_rdma_strerr(&e, why, sizeof(why)));
+	if (spare_rdma_qp(l->id, p->pd, l->cq, send, recv))
 		die("%s: rdma_create_qp: %s", what, strerror(errno));
 }
 
@@ -221,41 +171,24 @@ static enum rdma_cm_event_type connect_link(struct probe *p, struct link *l,
 					    const void *priv, size_t priv_len,
 					    uint8_t initiator_depth)
 {
-	struct rdma_conn_param cp = {
-		.private_data	  = priv,
-		.private_data_len = (uint8_t)priv_len,
-		.initiator_depth  = initiator_depth,
-		.responder_resources = 0,
-		.retry_count	  = 7,
-		.rnr_retry_count  = 7,
-	};
-	enum rdma_cm_event_type t;
-	int st;
+	struct spare_rdma_err e;
+	char why[160];
 
-	if (rdma_connect(l->id, &cp))
-		die("rdma_connect: %s", strerror(errno));
-	if (cm_wait(l, p->timeout_ms, &t, &st))
-		die("rdma_connect: no answer: %s", strerror(errno));
-	l->up = t == RDMA_CM_EVENT_ESTABLISHED;
-	return t;
+	if (!spare_rdma_connect(l->ev, l->id, priv, (uint8_t)priv_len,
+				initiator_depth, p->timeout_ms, &e)) {
+		l->up = true;
+		return RDMA_CM_EVENT_ESTABLISHED;
+	}
+	if (e.err)
+		die("%s", spare_rdma_strerr(&e, why, sizeof(why)));
+	l->up = false;
+	return e.got;
 }
 
 static void link_destroy(struct link *l)
 {
-	if (l->id) {
-		if (l->up)
-			rdma_disconnect(l->id);
-		if (l->id->qp)
-			rdma_destroy_qp(l->id);
-	}
-	if (l->cq)
-		ibv_destroy_cq(l->cq);
-	if (l->cc)
-		ibv_destroy_comp_channel(l->cc);
-	if (l->id)
-		rdma_destroy_id(l->id);
-	if (l->ev)
-		rdma_destroy_event_channel(l->ev);
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.ec = l->ev, .id = l->id, .cq = l->cq, .cc = l->cc, .up = l->up });
 	memset(l, 0, sizeof(*l));
 }
 
@@ -853,7 +786,8 @@ static void expect_closed(struct probe *p, const char *why)
 	int st;
 
 	while (spare_now_ms() < end) {
-		if (cm_wait(&p->ctrl, (unsigned int)(end - spare_now_ms()), &t, &st))
+		if (spare_rdma_wait(p->ctrl.ev, (unsigned int)(end - spare_now_ms()),
+				    &t, &st))
 			break;
 		if (t == RDMA_CM_EVENT_DISCONNECTED) {
 			p->ctrl.up = false;

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma_cm/verbs set-up shared by spared, spare-aggd, libspare-agg,
+ * spare-ublk's donor links, spare-probe and spare-baddonor
+ * (Documentation/spared.md, "RDMA set-up helper").
+ *
+ * Every connection is RC, port space TCP, one SGE per work request, one CQ
+ * for sends and receives, and an infinite RNR retry (a peer that reposts
+ * late is not fatal). Calls return 0, or -1 with errno set; the ones that
+ * can fail at several steps say which in a struct spare_rdma_err. Nothing
+ * here logs (libspare-agg links it without the daemons' logging); what a
+ * failed call made is left for spare_rdma_teardown() or the caller's own.
+ */
+#ifndef SPARE_RDMA_H
+#define SPARE_RDMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <rdma/rdma_cma.h>
+
+/* retry_count and rnr_retry_count of every connection (7: RNR forever) */
+#define SPARE_RDMA_RETRY	7
+
+/*
+ * The RNR NAK delay a sender waits when this end has no receive posted, as
+ * IB's 5-bit code: 12 is 0.64 ms. The kernel's CM moves RC QPs to RTR with
+ * code 0, which means 655 ms, and userspace rdma_cm has no option to change
+ * it. With 8 receives per connection, an aggd worker pushing 11 partitions
+ * in a row met that delay about once per iteration (1.2 s per iteration of
+ * a job that needs milliseconds).
+ */
+#define SPARE_RDMA_MIN_RNR_TIMER	12
+
+/* Which step of a set-up failed, and how. */
+struct spare_rdma_err {
+	const char *step;	/* the call, e.g. "rdma_resolve_addr" */
+	int err;		/* its errno; 0 when another event came */
+	enum rdma_cm_event_type want;	/* when waiting for an event */
+	enum rdma_cm_event_type got;	/* when err is 0 */
+	int status;			/* got's status */
+	int ack_err;	/* spare_rdma_resolve(): errno of setting the ACK
+			 * timeout (not fatal), else 0 */
+};
+
+/* "STEP: strerror", "waiting for WANT: strerror" or
+ * "GOT (status N) instead of WANT", in @buf; returns @buf. */
+const char *spare_rdma_strerr(const struct spare_rdma_err *e, char *buf,
+			      size_t len);
+
+/* O_NONBLOCK on @fd (event and completion channels): 0 or -1. */
+int spare_rdma_nonblock(int fd);
+
+/* An event channel (non-blocking if @nonblock) and a TCP-port-space cm_id
+ * on it with @context. */
+int spare_rdma_open(struct rdma_event_channel **ec, struct rdma_cm_id **id,
+		    void *context, bool nonblock, struct spare_rdma_err *e);
+
+/* Server side: bind @id to @addr and listen. */
+int spare_rdma_listen(struct rdma_cm_id *id, const struct sockaddr *addr,
+		      int backlog, struct spare_rdma_err *e);
+
+/* The next event on a blocking @ec within @timeout_ms, acked at once: its
+ * type and status, or -1 with errno (ETIMEDOUT). */
+int spare_rdma_wait(struct rdma_event_channel *ec, unsigned int timeout_ms,
+		    enum rdma_cm_event_type *type, int *status);
+
+/* spare_rdma_wait() for an event of type @want; another is an error. */
+int spare_rdma_expect(struct rdma_event_channel *ec,
+		      enum rdma_cm_event_type want, unsigned int timeout_ms,
+		      struct spare_rdma_err *e);
+
+/*
+ * Client side: resolve the address (from @src, or any when NULL) and the
+ * route to @dst, each with rdma_cm's @timeout_ms and a wait of @wait_ms
+ * for its event. A nonzero @ack_timeout is set as the local ACK timeout
+ * (4.096 us << @ack_timeout) once the address is resolved.
+ */
+int spare_rdma_resolve(struct rdma_event_channel *ec, struct rdma_cm_id *id,
+		       const struct sockaddr *src, const struct sockaddr *dst,
+		       int timeout_ms, unsigned int wait_ms, uint8_t ack_timeout,
+		       struct spare_rdma_err *e);
+
+#define SPARE_RDMA_CQ_CHANNEL	0x1	/* with a completion channel, *cc */
+#define SPARE_RDMA_CQ_NONBLOCK	0x2	/* ... whose fd does not block */
+#define SPARE_RDMA_CQ_ARM	0x4	/* ibv_req_notify_cq() it at once */
+
+/* A CQ of @depth entries on @verbs, as @flags say. */
+int spare_rdma_cq(struct ibv_context *verbs, int depth, void *cq_context,
+		  unsigned int flags, struct ibv_comp_channel **cc,
+		  struct ibv_cq **cq, struct spare_rdma_err *e);
+
+/* @id's RC QP on @pd, both queues on @cq, @send and @recv work requests
+ * of one SGE, only signalled sends completing. */
+int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
+		  uint32_t send, uint32_t recv);
+
+/* Server side: accept a connect request whose QP is made. */
+int spare_rdma_accept(struct rdma_cm_id *id, uint8_t responder_resources,
+		      uint8_t initiator_depth);
+
+/* Client side: connect with @priv as private data, initiating up to
+ * @initiator_depth RDMA READs, and wait up to @wait_ms for ESTABLISHED
+ * (e->got says what came instead: REJECTED, UNREACHABLE...). */
+int spare_rdma_connect(struct rdma_event_channel *ec, struct rdma_cm_id *id,
+		       const void *priv, uint8_t priv_len,
+		       uint8_t initiator_depth, unsigned int wait_ms,
+		       struct spare_rdma_err *e);
+
+/* The RNR NAK delay to SPARE_RDMA_MIN_RNR_TIMER, on a QP in RTS (after
+ * rdma_accept(), or once ESTABLISHED). */
+int spare_rdma_fast_rnr(struct ibv_qp *qp);
+
+/* What one connection holds; any member may be NULL. */
+struct spare_rdma_objs {
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *id;		/* and its QP */
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_comp_channel *cc;
+	struct ibv_pd *pd;
+	bool up;			/* established: disconnect first */
+};
+
+/* Disconnect if up, then destroy the QP, MR, CQ, completion channel, PD,
+ * cm_id and event channel, in that order. */
+void spare_rdma_teardown(const struct spare_rdma_objs *o);
+
+#endif
