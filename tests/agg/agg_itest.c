@@ -6,9 +6,10 @@
  *
  * Scenarios: many, dead-worker, early-leave, bad-push, wrong-token,
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
- * (two daemons: -p is the source, -q the target).
- * -R: the workers of many, dead-worker, early-leave, optimizer and stats
- * connect over
+ * (two daemons: -p is the source, -q the target), rollback (-k: the
+ * daemons' key file; moves to fake targets that die must roll back).
+ * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
+ * migrate and rollback connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
  * TCP sockets.
  * Each prints what it checks and exits 0 on success, 1 on failure. Every
@@ -31,6 +32,8 @@
 #include "agg_proto.h"
 #include "agg_sum.h"
 #include "spare_agg.h"
+
+#include <sodium.h>
 
 #define TIMEOUT_MS 20000
 
@@ -1001,8 +1004,21 @@ static unsigned int mig_in_slow;	/* job 410 rank 1 waits mid-iteration */
 struct sgd_worker {
 	pthread_t tid;
 	unsigned int rank, n_workers;
+	const char *name;	/* default "mig-sgd" */
+	unsigned int iters;	/* default MIG_ITERS */
+	unsigned int *progress;	/* iterations done, if set */
+	uint64_t hash;		/* FNV-1a of every iteration's weights */
 	int result;
 };
+
+static uint64_t fnv1a(uint64_t h, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
 
 static void *sgd_worker_main(void *arg)
 {
@@ -1011,15 +1027,17 @@ static void *sgd_worker_main(void *arg)
 	struct sgd_worker *wk = arg;
 	struct spare_agg_tensor t[2] = { { "w.a", N0 }, { "w.b", N1 } };
 	struct spare_agg_job job = {
-		.name = "mig-sgd", .token = "mt", .n_workers = wk->n_workers,
+		.name = wk->name ? wk->name : "mig-sgd", .token = "mt",
+		.n_workers = wk->n_workers,
 		.rank = wk->rank, .dtype = AGG_DTYPE_F32, .part_elems = 4096,
 		.opt = AGG_OPT_SGD_MOMENTUM, .lr = 0.05f, .momentum = 0.9f,
 	};
-	unsigned int w = wk->n_workers;
+	unsigned int w = wk->n_workers, iters = wk->iters ? wk->iters : MIG_ITERS;
 	float *ref_w[2], *ref_v[2], *sum[2], *got[2], *grads[2][8];
 	struct spare_agg *a = connect_or_fail();
 
 	wk->result = -1;
+	wk->hash = 0xcbf29ce484222325ULL;
 	for (int ti = 0; ti < 2; ti++) {
 		ref_w[ti] = calloc(n[ti], 4);
 		ref_v[ti] = calloc(n[ti], 4);
@@ -1031,7 +1049,7 @@ static void *sgd_worker_main(void *arg)
 			ref_w[ti][i] = gval(77, 9, (unsigned int)ti, i);
 	}
 	if (!a || spare_agg_register(a, &job, t, 2)) {
-		failf("mig-sgd rank %u: register: %s", wk->rank,
+		failf("%s rank %u: register: %s", job.name, wk->rank,
 		      a ? spare_agg_error(a) : "no connection");
 		goto out;
 	}
@@ -1046,7 +1064,7 @@ static void *sgd_worker_main(void *arg)
 				goto out;
 			}
 		}
-	for (unsigned int it = 0; it < MIG_ITERS; it++) {
+	for (unsigned int it = 0; it < iters; it++) {
 		for (int ti = 0; ti < 2; ti++) {
 			const void *in[8];
 
@@ -1057,21 +1075,22 @@ static void *sgd_worker_main(void *arg)
 			}
 			if (spare_agg_allreduce(a, (uint32_t)ti, it, grads[ti][wk->rank],
 						got[ti])) {
-				failf("mig-sgd rank %u iter %u: %s", wk->rank, it,
+				failf("%s rank %u iter %u: %s", job.name, wk->rank, it,
 				      spare_agg_error(a));
 				goto out;
 			}
+			wk->hash = fnv1a(wk->hash, got[ti], n[ti] * 4);
 			agg_sum(AGG_DTYPE_F32, sum[ti], in, w, n[ti]);
 			agg_sgd_momentum(ref_w[ti], ref_v[ti], sum[ti], n[ti], w,
 					 0.05f, 0.9f);
 			if (memcmp(got[ti], ref_w[ti], n[ti] * 4)) {
-				failf("mig-sgd rank %u iter %u tensor %d: weights differ from the local reference",
-				      wk->rank, it, ti);
+				failf("%s rank %u iter %u tensor %d: weights differ from the local reference",
+				      job.name, wk->rank, it, ti);
 				goto out;
 			}
 		}
-		if (wk->rank == 0)
-			__atomic_store_n(&mig_progress[0], it + 1, __ATOMIC_RELEASE);
+		if (wk->progress)
+			__atomic_store_n(wk->progress, it + 1, __ATOMIC_RELEASE);
 		usleep(2000);
 	}
 	spare_agg_leave(a);
@@ -1332,7 +1351,8 @@ static int scenario_migrate(void)
 	run_workers(stay, 3);
 	run_workers(mv, 2);
 	for (unsigned int r = 0; r < W; r++) {
-		sgd[r] = (struct sgd_worker){ .rank = r, .n_workers = W };
+		sgd[r] = (struct sgd_worker){ .rank = r, .n_workers = W,
+			.progress = r == 0 ? &mig_progress[0] : NULL };
 		pthread_create(&sgd[r].tid, NULL, sgd_worker_main, &sgd[r]);
 	}
 
@@ -1411,6 +1431,293 @@ static int scenario_migrate(void)
 	free(sb);
 	free(stay);
 	free(mv);
+	return bad;
+}
+
+/*
+ * ---- a move whose target dies rolls back (-k KEYFILE: the daemons' key) ----
+ *
+ * The same fake target as tests/agg/rollback.py, for the VM rig (no Python
+ * there): it holds the daemons' key, speaks the target's side of a move and
+ * "dies" (closes) before IMPORT (after the PEER_HELLO), during the drain
+ * (0.5 s after accepting the IMPORT) or after the state and IMPORT_COMMIT
+ * but before confirming, so before the source would REDIRECT the workers.
+ */
+enum { RB_BEFORE, RB_DURING, RB_AFTER, RB_MODES };
+static const char *const rb_mode[RB_MODES] = { "before", "during", "after" };
+static const char *key_file;
+static uint8_t rb_key[256];
+static size_t rb_key_len;
+
+#define RB_ITERS	40
+#define RB_MOVE_AT	10
+
+struct fake_target {
+	pthread_t tid;
+	int mode, lfd;
+	unsigned int port, n_state;
+	bool hello, import, commit, bad_proof;
+};
+
+static int ft_read(int fd, struct agg_hdr *h, uint8_t **body)
+{
+	uint8_t hb[AGG_HDR_SIZE];
+
+	*body = NULL;
+	if (raw_recv(fd, hb, sizeof(hb)) ||
+	    agg_hdr_decode(hb, h, AGG_MAX_PART_ELEMS * 4))
+		return -1;
+	*body = malloc(h->len + 1);
+	if (!*body || raw_recv(fd, *body, h->len)) {
+		free(*body);
+		*body = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int ft_send(int fd, unsigned int type, const void *body, uint32_t len,
+		   uint32_t job_id)
+{
+	uint8_t hb[AGG_HDR_SIZE];
+	struct agg_hdr h;
+
+	agg_hdr_init(&h, type, len);
+	h.job_id = job_id;
+	agg_hdr_encode(&h, hb);
+	if (send(fd, hb, sizeof(hb), MSG_NOSIGNAL) != (ssize_t)sizeof(hb) ||
+	    (len && send(fd, body, len, MSG_NOSIGNAL) != (ssize_t)len))
+		return -1;
+	return 0;
+}
+
+static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
+		     uint8_t out[AGG_PEER_MAC_LEN])
+{
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, rb_key, rb_key_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, strlen(label));
+	crypto_auth_hmacsha256_update(&st, a, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_update(&st, b, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_final(&st, out);
+}
+
+static void *fake_target_main(void *arg)
+{
+	struct fake_target *ft = arg;
+	struct timeval tv = { .tv_sec = TIMEOUT_MS / 1000 };
+	uint8_t nonce_s[AGG_PEER_NONCE_LEN], chal[AGG_PEER_CHALLENGE_SIZE];
+	uint8_t want[AGG_PEER_MAC_LEN], *body = NULL;
+	struct agg_hdr h;
+	int fd;
+
+	setsockopt(ft->lfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	fd = accept(ft->lfd, NULL, NULL);
+	close(ft->lfd);
+	if (fd < 0)
+		return NULL;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_HELLO ||
+	    h.len != AGG_PEER_NONCE_LEN)
+		goto out;
+	ft->hello = true;
+	if (ft->mode == RB_BEFORE)
+		goto out;
+	memcpy(nonce_s, body, sizeof(nonce_s));
+	randombytes_buf(chal, AGG_PEER_NONCE_LEN);
+	peer_mac("spare-aggd target", nonce_s, chal, chal + AGG_PEER_NONCE_LEN);
+	free(body);
+	if (ft_send(fd, AGG_MSG_PEER_CHALLENGE, chal, sizeof(chal), 0) ||
+	    ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_PROOF ||
+	    h.len != AGG_PEER_MAC_LEN)
+		goto out;
+	peer_mac("spare-aggd source", chal, nonce_s, want);
+	if (sodium_memcmp(body, want, sizeof(want))) {
+		ft->bad_proof = true;
+		goto out;
+	}
+	free(body);
+	if (ft_read(fd, &h, &body) || h.type != AGG_MSG_IMPORT)
+		goto out;
+	ft->import = true;
+	if (ft_send(fd, AGG_MSG_IMPORT_REPLY, NULL, 0, 7))
+		goto out;
+	if (ft->mode == RB_DURING) {
+		usleep(500 * 1000);	/* the source drains meanwhile */
+		goto out;
+	}
+	for (;;) {			/* after: take the state and the commit */
+		free(body);
+		if (ft_read(fd, &h, &body))
+			goto out;
+		ft->n_state += h.type == AGG_MSG_IMPORT_STATE;
+		if (h.type == AGG_MSG_IMPORT_COMMIT) {
+			ft->commit = true;
+			goto out;
+		}
+	}
+out:
+	free(body);
+	close(fd);
+	return NULL;
+}
+
+static int fake_target_start(struct fake_target *ft, int mode)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(sin);
+
+	*ft = (struct fake_target){ .mode = mode };
+	ft->lfd = socket(AF_INET, SOCK_STREAM, 0);
+	inet_pton(AF_INET, host, &sin.sin_addr);
+	if (ft->lfd < 0 || bind(ft->lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    listen(ft->lfd, 1) ||
+	    getsockname(ft->lfd, (struct sockaddr *)&sin, &sl)) {
+		failf("rollback: fake target: %s", strerror(errno));
+		if (ft->lfd >= 0)
+			close(ft->lfd);
+		return -1;
+	}
+	ft->port = ntohs(sin.sin_port);
+	pthread_create(&ft->tid, NULL, fake_target_main, ft);
+	return 0;
+}
+
+static int read_key(void)
+{
+	FILE *f = key_file ? fopen(key_file, "re") : NULL;
+
+	if (!f) {
+		failf("rollback: needs -k KEYFILE, the daemons' key");
+		return -1;
+	}
+	rb_key_len = fread(rb_key, 1, sizeof(rb_key), f);
+	fclose(f);
+	while (rb_key_len && (rb_key[rb_key_len - 1] == '\n' ||
+			      rb_key[rb_key_len - 1] == '\r'))
+		rb_key_len--;
+	return sodium_init() < 0 ? -1 : 0;
+}
+
+struct rb_move {
+	pthread_t tid;
+	int mode, bad;
+	unsigned int progress;		/* of the job's rank 0 */
+};
+
+/* Move job rb-MODE to a fake target dying at MODE: it must roll back. */
+static void *rb_move_main(void *arg)
+{
+	struct rb_move *mv = arg;
+	const char *m = rb_mode[mv->mode];
+	struct fake_target ft;
+	char job[32], msg[300];
+	unsigned int status;
+	uint32_t it = 0;
+	int ret;
+
+	snprintf(job, sizeof(job), "rb-%s", m);
+	wait_progress(&mv->progress, RB_MOVE_AT);
+	if (fake_target_start(&ft, mv->mode)) {
+		mv->bad = 1;
+		return NULL;
+	}
+	ret = migrate_one(job, "mt", ft.port, &it, msg, sizeof(msg), &status);
+	pthread_join(ft.tid, NULL);
+	printf("rollback: %s: target saw%s%s%s (%u state messages); the move: %s\n",
+	       m, ft.hello ? " PEER_HELLO" : "", ft.import ? " IMPORT" : "",
+	       ft.commit ? " IMPORT_COMMIT" : "", ft.n_state, msg);
+	if (!ret) {
+		failf("rollback: %s: the move succeeded", m);
+		mv->bad = 1;
+	} else if (!strstr(msg, mv->mode == RB_BEFORE ? "the job goes on here" :
+			   "rolled back")) {
+		failf("rollback: %s: the admin is not told the job goes on / rolled back", m);
+		mv->bad = 1;
+	}
+	if (ft.bad_proof || !ft.hello ||
+	    (mv->mode == RB_DURING && !ft.import) ||
+	    (mv->mode == RB_AFTER && !ft.commit)) {
+		failf("rollback: %s: the fake target did not get as far as it should", m);
+		mv->bad = 1;
+	}
+	return NULL;
+}
+
+/*
+ * Job rb-ref is not moved; jobs rb-before, rb-during and rb-after (same
+ * spec, same gradients: server SGD with momentum, 2 workers, two tensors)
+ * are asked at iteration RB_MOVE_AT to move to a target that dies then.
+ * Each move must fail, its workers must go on at the source without
+ * noticing, and every iteration's weights must equal, bit for bit, both the
+ * local reference and rb-ref's. The source counts three failed moves.
+ */
+static int scenario_rollback(void)
+{
+	enum { W = 2 };
+	struct sgd_worker ref[W], wk[RB_MODES][W];
+	struct rb_move mv[RB_MODES];
+	double failed0, failed1;
+	char *st;
+	int bad = 0;
+
+	if (read_key())
+		return 1;
+	st = stats_of(port);
+	failed0 = st ? metric(st, "aggd_moves_failed_total") : -1;
+	free(st);
+	for (unsigned int r = 0; r < W; r++) {
+		ref[r] = (struct sgd_worker){ .rank = r, .n_workers = W,
+			.name = "rb-ref", .iters = RB_ITERS };
+		pthread_create(&ref[r].tid, NULL, sgd_worker_main, &ref[r]);
+	}
+	for (int m = 0; m < RB_MODES; m++) {
+		static char names[RB_MODES][16];
+
+		snprintf(names[m], sizeof(names[m]), "rb-%s", rb_mode[m]);
+		mv[m] = (struct rb_move){ .mode = m };
+		for (unsigned int r = 0; r < W; r++) {
+			wk[m][r] = (struct sgd_worker){ .rank = r, .n_workers = W,
+				.name = names[m], .iters = RB_ITERS,
+				.progress = r == 0 ? &mv[m].progress : NULL };
+			pthread_create(&wk[m][r].tid, NULL, sgd_worker_main, &wk[m][r]);
+		}
+		pthread_create(&mv[m].tid, NULL, rb_move_main, &mv[m]);
+	}
+	for (unsigned int r = 0; r < W; r++) {
+		pthread_join(ref[r].tid, NULL);
+		bad |= ref[r].result;
+	}
+	for (int m = 0; m < RB_MODES; m++) {
+		int jb = 0;
+
+		pthread_join(mv[m].tid, NULL);
+		bad |= mv[m].bad;
+		for (unsigned int r = 0; r < W; r++) {
+			pthread_join(wk[m][r].tid, NULL);
+			jb |= wk[m][r].result;
+			if (!wk[m][r].result && !ref[r].result &&
+			    wk[m][r].hash != ref[r].hash) {
+				failf("rollback: %s rank %u: weights differ from the unmoved job's",
+				      rb_mode[m], r);
+				jb = 1;
+			}
+		}
+		if (!jb)
+			printf("rollback: %s: both %sworkers went on at the source; all %u iterations bit-identical to the unmoved job\n",
+			       rb_mode[m], use_rdma ? "RDMA " : "", RB_ITERS);
+		bad |= jb;
+	}
+	st = stats_of(port);
+	failed1 = st ? metric(st, "aggd_moves_failed_total") : -1;
+	free(st);
+	if (failed0 < 0 || failed1 - failed0 != RB_MODES) {
+		failf("rollback: STATS: want %d more failed moves, got %g -> %g",
+		      RB_MODES, failed0, failed1);
+		bad = 1;
+	}
 	return bad;
 }
 
@@ -1747,9 +2054,10 @@ int main(int argc, char **argv)
 
 	/* one line at a time, so a log interleaves it with the daemon's */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "h:p:q:RS:")) != -1) {
+	while ((opt = getopt(argc, argv, "h:k:p:q:RS:")) != -1) {
 		switch (opt) {
 		case 'h': host = optarg; break;
+		case 'k': key_file = optarg; break;
 		case 'R': use_rdma = 1; break;
 		case 'S': rdma_src = optarg; break;
 		case 'p': port = (unsigned int)strtoul(optarg, NULL, 0); break;
@@ -1779,6 +2087,8 @@ int main(int argc, char **argv)
 		ret = scenario_idle();
 	else if (!strcmp(argv[optind], "migrate"))
 		ret = scenario_migrate();
+	else if (!strcmp(argv[optind], "rollback"))
+		ret = scenario_rollback();
 	else if (!strcmp(argv[optind], "report-bad"))
 		ret = scenario_report_bad();
 	else if (!strcmp(argv[optind], "flowcon"))
@@ -1787,8 +2097,8 @@ int main(int argc, char **argv)
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-R [-S SRC]] "
+	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"report-bad|flowcon\n");
+		"rollback|report-bad|flowcon\n");
 	return 2;
 }

@@ -6,7 +6,8 @@
 # 10.0.0.2. Exact sums for many jobs x workers in fp32/fp16/bf16, a worker
 # vanishing mid-iteration fails only its own job, finished workers may go
 # before the others pulled the last iteration, the server optimizer, a job
-# moved to a second daemon with its RDMA workers following, and a clean
+# moved to a second daemon with its RDMA workers following, moves to a
+# target that dies rolling back with the RDMA workers staying, and a clean
 # daemon exit.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/agg.inc
@@ -51,6 +52,20 @@ $ITEST -q "$B_PORT" migrate || { tail -n 40 "$B_LOG"; fail_log "migration with R
 kill -TERM "$B_PID"
 wait "$B_PID" || { tail -n 40 "$B_LOG"; fail "second spare-aggd exited $?"; }
 pass "job moved mid-training with RDMA workers; sums exact, the other job undisturbed"
+
+step "moves to a target that dies before IMPORT, during it, after it but before REDIRECT roll back; the RDMA workers go on"
+# spare-agg-itest's fake target (tests/agg/rollback.py's, in C) holds the
+# rig's key and closes at each point; the jobs must train on at this daemon.
+RB_FROM=$(($(wc -l <"$AGG_LOG") + 1))
+$ITEST -k "$AGG_KEY" rollback || fail_log "rollback with RDMA workers"
+if [ "$(tail -n +"$RB_FROM" "$AGG_LOG" | grep -c "rolled back: the job goes on here")" -ne 2 ] ||
+   [ "$(tail -n +"$RB_FROM" "$AGG_LOG" | grep -c "'rb-before' .* failed: .*; the job goes on here$")" -ne 1 ]; then
+	fail_log "the daemon did not log the three failed moves (two rolled back)"
+fi
+if tail -n +"$RB_FROM" "$AGG_LOG" | grep "' failed:"; then
+	fail_log "a job failed during the roll-backs"
+fi
+pass "three moves rolled back; the RDMA workers went on at the source, bit-identical to an unmoved job"
 
 step "SIGTERM: clean exit"
 kill -TERM "$AGG_PID"

@@ -27,7 +27,7 @@ test_agg_sched_SRCS += $(OUT)/lib/libspare-sched-san.a
 PROGS += spare-agg-itest
 spare-agg-itest_SRCS   := tests/agg/agg_itest.c userspace/libspare-agg/spare_agg.c \
 			  userspace/aggd/agg_sum.c
-spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lm
+spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lsodium -lm
 agg_itest_CFLAGS := -Iuserspace/aggd -Iuserspace/libspare-agg
 
 # The daemon built with ASan+UBSan, for tests/agg/run.
