@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-ublk's request path, run by the queue thread: it fetches ublk
+ * requests, splits them at slab boundaries, posts RDMA READ/WRITE straight
+ * into the tag's registered buffer, reaps the data CQs through
+ * IORING_OP_POLL_ADD on their completion channels, and commits the result.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <string.h>
+
+#include "pager.h"
+#include "spare_log.h"
+#include "spare_util.h"
+
+
+
+static void commit(struct dev *d, unsigned int tag, int res)
+{
+	if (res < 0)
+		d->st.io_errors++;
+	if (ublk_queue_commit_fetch(&d->q, tag, res))
+		log_err("queue full committing tag %u", tag);	/* cannot be */
+}
+
+static u64 wr_id(unsigned int tag, unsigned int op)
+{
+	return (u64)tag << 8 | op;
+}
+
+/* Settle every op and close the writes, then answer the kernel. */
+static void rq_finish(struct dev *d, unsigned int tag)
+{
+	struct rq *r = &d->rqs[tag];
+	bool landed[MAX_EXT] = { false };
+	unsigned int i;
+
+	for (i = 0; i < r->nr_ops; i++) {
+		struct rq_op *op = &r->ops[i];
+		struct spare_extent *e = &r->ext[op->ext];
+		struct spare_slab *slab = &d->map.slabs[e->slab];
+
+		if (op->settled)
+			continue;
+		spin_lock(&slab->lock);
+		if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
+					 e->first_page, e->nr_pages, r->write,
+					 op->res))
+			log_warn("slab %u copy %u failed (donor %s)", e->slab,
+				 op->copy,
+				 d->donors[slab->copy[op->copy].donor].host);
+		spin_unlock(&slab->lock);
+		if (op->res == SPARE_OP_DONE)
+			landed[op->ext] = true;
+	}
+	for (i = 0; i < r->nr_ext; i++) {
+		struct spare_slab *slab = &d->map.slabs[r->ext[i].slab];
+
+		if (r->write) {
+			spin_lock(&slab->lock);
+			spare_slab_write_end(slab);
+			spin_unlock(&slab->lock);
+		}
+		/*
+		 * No copy took the write, or none could be read, and there is
+		 * no backup yet: an error.
+		 */
+		if (!landed[i])
+			r->err = -EIO;
+	}
+	commit(d, tag, r->err ? r->err : (int)r->len);
+}
+
+static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
+		    u32 c, u32 gen)
+{
+	struct rq *r = &d->rqs[tag];
+	struct spare_extent *e = &r->ext[ext];
+	struct spare_copy *cp = &d->map.slabs[e->slab].copy[c];
+	struct rq_op *op = &r->ops[r->nr_ops];
+	char *local = d->bufs + (size_t)tag * MAX_IO +
+		      (size_t)(((u64)e->slab << d->slab_shift) + e->offset - r->pos);
+
+	op->ext = ext;
+	op->copy = c;
+	op->gen = gen;
+	op->res = SPARE_OP_UNSENT;
+	if (donor_post_rdma(&d->donors[cp->donor], r->write,
+			    wr_id(tag, r->nr_ops), local, d->bufs_mr->lkey,
+			    e->len, cp->addr + e->offset, cp->rkey)) {
+		op->res = SPARE_OP_COPY_FAULT;	/* the QP is broken */
+		d->st.copy_faults++;
+		r->nr_ops++;
+		return;
+	}
+	if (r->write)
+		d->st.rdma_writes++;
+	else
+		d->st.rdma_reads++;
+	if (d->dn_inflight[cp->donor]++ == 0)
+		d->dn_progress_ns[cp->donor] = spare_now_ns();
+	r->nr_ops++;
+	r->inflight++;
+	d->rdma_inflight++;
+}
+
+static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i);
+
+/*
+ * Read extent @ext from a copy current for all its pages (never a stale
+ * read). Returns false if no copy can serve it.
+ */
+static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
+{
+	struct rq *r = &d->rqs[tag];
+	struct spare_extent *e = &r->ext[ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+	u32 gen = 0;
+	int pick;
+
+	if (r->nr_ops == MAX_OPS)
+		return false;
+	spin_lock(&slab->lock);
+	pick = spare_slab_pick_read(&d->map, slab, e->first_page, e->nr_pages,
+				    tag % d->copies);
+	if (pick >= 0)
+		gen = slab->copy[pick].gen;
+	spin_unlock(&slab->lock);
+	if (pick < 0)
+		return false;
+	rq_post(d, tag, ext, (u32)pick, gen);
+	if (r->ops[r->nr_ops - 1].res == SPARE_OP_COPY_FAULT)	/* not posted */
+		return rq_redrive_read(d, tag, r->nr_ops - 1);
+	return true;
+}
+
+static void rq_start(struct dev *d, unsigned int tag)
+{
+	const struct ublksrv_io_desc *iod = &d->q.iod[tag];
+	struct rq *r = &d->rqs[tag];
+	unsigned int op = ublksrv_get_op(iod), i;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	switch (op) {
+	case UBLK_IO_OP_READ:
+	case UBLK_IO_OP_WRITE:
+		break;
+	case UBLK_IO_OP_FLUSH:	/* RDMA WRITE completions mean "placed" */
+		commit(d, tag, 0);
+		return;
+	default:
+		commit(d, tag, -EOPNOTSUPP);
+		return;
+	}
+	r->write = op == UBLK_IO_OP_WRITE;
+	r->pos = iod->start_sector << 9;
+	r->len = iod->nr_sectors << 9;
+	if (r->write)
+		d->st.writes++;
+	else
+		d->st.reads++;
+	n = r->len > MAX_IO ? -EINVAL :
+	    spare_split(r->pos, r->len, d->size, d->slab_shift, r->ext, MAX_EXT);
+	if (n < 0) {
+		log_warn("request of %u bytes at %" PRIu64 " refused", r->len,
+			 r->pos);
+		commit(d, tag, -EIO);
+		return;
+	}
+	r->nr_ext = (unsigned int)n;
+	for (i = 0; i < r->nr_ext; i++) {
+		struct spare_extent *e = &r->ext[i];
+		struct spare_slab *slab = &d->map.slabs[e->slab];
+		u32 gens[SPARE_MAX_SLOTS], mask = 0, c;
+
+		spin_lock(&slab->lock);
+		atomic64_add(e->nr_pages, &slab->accesses);
+		if (r->write)
+			mask = spare_slab_write_begin(&d->map, slab, e->first_page,
+						      e->nr_pages, gens);
+		spin_unlock(&slab->lock);
+
+		if (!r->write) {
+			if (!rq_read_ext(d, tag, i))
+				r->err = -EIO;	/* no current copy */
+			continue;
+		}
+		for (c = 0; c < d->copies; c++)
+			if (mask & (1U << c))
+				rq_post(d, tag, i, c, gens[c]);
+	}
+	if (!r->inflight)
+		rq_finish(d, tag);
+}
+
+/*
+ * A read failed on its copy: fail the copy now (the shared state machine
+ * then keeps every later read away from it) and read the extent from
+ * another current copy, so that the swapping process sees no error.
+ */
+static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
+{
+	struct rq *r = &d->rqs[tag];
+	struct rq_op *op = &r->ops[i];
+	struct spare_extent *e = &r->ext[op->ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+
+	spin_lock(&slab->lock);
+	if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
+				 e->first_page, e->nr_pages, false, op->res))
+		log_warn("slab %u copy %u failed (donor %s)", e->slab, op->copy,
+			 d->donors[slab->copy[op->copy].donor].host);
+	spin_unlock(&slab->lock);
+	op->settled = true;
+	if (!rq_read_ext(d, tag, op->ext))
+		return false;
+	d->st.redrives++;
+	return true;
+}
+
+static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
+{
+	unsigned int tag = (unsigned int)(wc->wr_id >> 8);
+	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
+	struct rq *r;
+
+	if (tag >= d->depth || i >= MAX_OPS) {
+		log_err("stray RDMA completion %" PRIx64, (uint64_t)wc->wr_id);
+		return;
+	}
+	r = &d->rqs[tag];
+	d->rdma_inflight--;
+	d->dn_inflight[dn]--;
+	d->dn_progress_ns[dn] = spare_now_ns();
+	if (wc->status == IBV_WC_SUCCESS) {
+		r->ops[i].res = SPARE_OP_DONE;
+	} else {
+		r->ops[i].res = SPARE_OP_COPY_FAULT;
+		d->st.copy_faults++;
+		/* The first error of a broken QP is worth a line; its flushes not. */
+		spare_log(wc->status == IBV_WC_WR_FLUSH_ERR ? SPARE_LOG_DEBUG :
+			  SPARE_LOG_WARN, "RDMA %s for tag %u: %s",
+			  r->write ? "WRITE" : "READ", tag,
+			  ibv_wc_status_str(wc->status));
+		if (!r->write)
+			rq_redrive_read(d, tag, i);
+	}
+	if (--r->inflight == 0)
+		rq_finish(d, tag);
+}
+
+static int arm_poll(struct dev *d, int fd, u64 ud)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->q.ring);
+
+	if (!sqe)
+		return -EBUSY;
+	io_uring_prep_poll_add(sqe, fd, POLLIN);
+	io_uring_sqe_set_data64(sqe, ud);
+	return 0;
+}
+
+/* Reap one donor's data CQ after its channel fired; re-arm. */
+static void reap_cq(struct dev *d, u32 i)
+{
+	struct donor_link *l = &d->donors[i].data;
+	struct ibv_wc wc[16];
+	struct ibv_cq *cq;
+	void *ctx;
+	int n, k;
+
+	if (ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
+		ibv_ack_cq_events(cq, 1);
+		if (ibv_req_notify_cq(l->cq, 0))
+			log_err("donor %s: ibv_req_notify_cq failed", d->donors[i].host);
+	}
+	while ((n = ibv_poll_cq(l->cq, 16, wc)) > 0)
+		for (k = 0; k < n; k++)
+			rdma_done(d, i, &wc[k]);
+	if (arm_poll(d, l->cc->fd, UD_POLL_CQ + i))
+		log_err("donor %s: cannot re-arm its CQ poll", d->donors[i].host);
+}
+
+/*
+ * --poll-us: while RDMA operations are in flight, reap the data CQs for up
+ * to poll_us before sleeping, to save the wake-up of the completion
+ * channel. Never spins when nothing is in flight (an idle device sleeps).
+ */
+static void poll_cqs(struct dev *d)
+{
+	uint64_t end = spare_now_ns() + (uint64_t)d->poll_us * 1000;
+	struct ibv_wc wc[16];
+	int n, k;
+	u32 i;
+
+	while (d->rdma_inflight && spare_now_ns() < end) {
+		for (i = 0; i < d->nr_donors; i++) {
+			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
+			for (k = 0; k < n; k++)
+				rdma_done(d, i, &wc[k]);
+		}
+	}
+}
+
+/*
+ * While RDMA is in flight, wake every STALL_CHECK_MS and fail a donor whose
+ * operations stopped completing: a donor that died without a word can
+ * leave its operations unanswered for ever (soft-RoCE does not always time
+ * them out), and the swapping task would wait on them in D state. As
+ * spare.ko's request timeout does, failing the link flushes them, and the
+ * requests fail over to the other copies.
+ */
+static void arm_timer(struct dev *d)
+{
+	struct io_uring_sqe *sqe;
+
+	if (d->timer_armed || !d->rdma_inflight)
+		return;
+	sqe = io_uring_get_sqe(&d->q.ring);
+	if (!sqe)
+		return;		/* the next request will try again */
+	d->timer_ts.tv_sec = STALL_CHECK_MS / 1000;
+	d->timer_ts.tv_nsec = (STALL_CHECK_MS % 1000) * 1000000LL;
+	io_uring_prep_timeout(sqe, &d->timer_ts, 0, 0);
+	io_uring_sqe_set_data64(sqe, UD_TIMER);
+	d->timer_armed = true;
+}
+
+static void check_stalls(struct dev *d)
+{
+	u64 now = spare_now_ns();
+	char why[96];
+	u32 i;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		if (!d->dn_inflight[i] ||
+		    now - d->dn_progress_ns[i] < (u64)d->io_timeout_ms * 1000000)
+			continue;
+		snprintf(why, sizeof(why),
+			 "%u RDMA operations without a completion for %u ms",
+			 d->dn_inflight[i], d->io_timeout_ms);
+		donor_fail(&d->donors[i], why);
+	}
+}
+
+void *queue_thread(void *arg)
+{
+	struct dev *d = arg;
+	struct io_uring_cqe *cqe;
+	unsigned int tag, head, seen, aborted = 0;
+	bool stopping = false;
+	u32 i;
+	int ret = 0;
+
+	for (tag = 0; tag < d->depth && !ret; tag++)
+		ret = ublk_queue_fetch(&d->q, tag);
+	for (i = 0; i < d->nr_donors && !ret; i++)
+		ret = arm_poll(d, d->donors[i].data.cc->fd, UD_POLL_CQ + i);
+	if (!ret)
+		ret = arm_poll(d, d->stop_fd, UD_STOP);
+	if (!ret)
+		ret = io_uring_submit(&d->q.ring) < 0 ? -EIO : 0;
+	pthread_mutex_lock(&d->start_lock);
+	d->start_state = ret ? -1 : 1;
+	pthread_cond_signal(&d->start_cond);
+	pthread_mutex_unlock(&d->start_lock);
+	if (ret)
+		return NULL;
+
+	while (!stopping && aborted < d->depth) {
+		if (d->poll_us)
+			poll_cqs(d);
+		ret = io_uring_submit_and_wait(&d->q.ring, 1);
+		if (ret < 0 && ret != -EINTR) {
+			log_err("queue io_uring: %s", strerror(-ret));
+			break;
+		}
+		seen = 0;
+		io_uring_for_each_cqe(&d->q.ring, head, cqe) {
+			u64 ud = io_uring_cqe_get_data64(cqe);
+
+			seen++;
+			if (ud == UD_STOP) {
+				stopping = true;
+			} else if (ud == UD_TIMER) {
+				d->timer_armed = false;
+				check_stalls(d);
+			} else if (ud >= UD_POLL_CQ) {
+				reap_cq(d, (u32)(ud - UD_POLL_CQ));
+			} else if (cqe->res == UBLK_IO_RES_OK) {
+				rq_start(d, (unsigned int)ud);
+			} else {
+				/* UBLK_IO_RES_ABORT: the device is going away */
+				aborted++;
+			}
+		}
+		io_uring_cq_advance(&d->q.ring, seen);
+		arm_timer(d);
+	}
+	return NULL;
+}

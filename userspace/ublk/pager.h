@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pager: spare-ublk's device state, shared by the queue thread (io.c: the
+ * request path) and the main thread (ublk_main.c: set-up, the donors'
+ * control connections, signals).
+ */
+#ifndef SPARE_UBLK_PAGER_H
+#define SPARE_UBLK_PAGER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "donor.h"
+#include "spare_auth.h"
+#include "spare_slab.h"
+#include "spare_split.h"
+#include "ublk_dev.h"
+
+
+#define MAX_IO		(256U * 1024)	/* bytes per request */
+#define MAX_EXT		2		/* MAX_IO <= the smallest slab */
+#define MAX_OPS		(MAX_EXT * SPARE_MAX_REPLICAS)
+#define UD_POLL_CQ	(1ULL << 32)	/* user_data: + donor index */
+#define UD_STOP		(2ULL << 32)
+#define UD_TIMER	(3ULL << 32)
+#define STALL_CHECK_MS	1000	/* how often in-flight RDMA is checked */
+
+_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 2,
+	       "the queue ring needs a poll per donor, the stop event, the timer");
+
+/* One RDMA operation of a request. */
+struct rq_op {
+	u32 ext, copy, gen;
+	enum spare_op_result res;
+	bool settled;		/* a re-driven read's failed op, settled early */
+};
+
+struct rq {
+	bool	write;
+	u64	pos;
+	u32	len;
+	int	err;			/* -errno for the request, or 0 */
+	unsigned int nr_ext, nr_ops, inflight;
+	struct spare_extent ext[MAX_EXT];
+	struct rq_op ops[MAX_OPS];	/* a read re-driven per failed copy */
+};
+
+struct stats {
+	u64 reads, writes, rdma_reads, rdma_writes, io_errors, copy_faults;
+	u64 redrives;
+};
+
+struct dev {
+	/* options */
+	u64		size;
+	u8		slab_shift;
+	u32		copies;
+	unsigned int	depth;
+	char		source[64];	/* local address, or "" */
+	unsigned int	timeout_ms;
+	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
+	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
+	u8		uuid[16];
+	u8		key[SPARE_AUTH_KEY_LEN];
+	bool		has_key;
+
+	struct donor	donors[SPARE_MAX_DONORS];
+	u32		nr_donors;
+	struct spare_grant *grants;	/* a broker's, sent to their donors */
+	u32		nr_grants;
+	struct ibv_pd	*pd;
+	struct spare_slab_map map;
+
+	struct ublk_ctrl ctrl;
+	struct ublk_queue q;
+	char		*bufs;
+	struct ibv_mr	*bufs_mr;
+	struct rq	*rqs;
+	int		stop_fd;	/* eventfd: the queue thread ends */
+	struct stats	st;
+	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
+	/* per donor: operations in flight, and when one last completed */
+	unsigned int	dn_inflight[SPARE_MAX_DONORS];
+	u64		dn_progress_ns[SPARE_MAX_DONORS];
+	bool		timer_armed;
+	struct __kernel_timespec timer_ts;
+
+	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
+	pthread_cond_t	 start_cond;
+	int		 start_state;	/* 0 waiting, 1 fetched, -1 failed */
+};
+
+/* The queue thread: serves the ublk queue until told to stop (io.c). */
+void *queue_thread(void *arg);
+
+#endif /* SPARE_UBLK_PAGER_H */
