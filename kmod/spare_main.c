@@ -260,6 +260,24 @@ static void donor_set(struct spare_config *cfg, u32 i,
 }
 
 /*
+ * A list attribute written while powered (donors, domains) may only grow:
+ * the @old current entries, the first @same of which the write repeats,
+ * and new ones after them (@n in all). Logs why not, and returns false.
+ */
+static bool appends_only(struct spare_dev *dev, const char *attr, u32 old,
+			 u32 n, u32 same)
+{
+	const char *why = !old ? "the device started without it" :
+			  same < old ? "the current entries changed" :
+			  n == old ? "none added" : NULL;
+
+	if (why)
+		pr_warn("%s: %s: while powered on, only new entries at the end of the list can be written (%s)\n",
+			config_item_name(&dev->item), attr, why);
+	return !why;
+}
+
+/*
  * "donors" written while the device runs: the list must be the current one
  * with donors added at its end (sparectl device monitor adds the donor a
  * broker granted for a copy that must move). They connect at once and can
@@ -281,12 +299,8 @@ static int donors_append(struct spare_dev *dev, const struct sockaddr_in *addr,
 		    cur->sin_port != addr[i].sin_port)
 			break;
 	}
-	if (i < old || n == old) {
-		pr_warn("%s: donors: while powered on, only new donors at the end of the list can be written (%s)\n",
-			config_item_name(&dev->item),
-			i < old ? "the current ones changed" : "none added");
+	if (!appends_only(dev, "donors", old, n, i))
 		return -EBUSY;
-	}
 	for (i = old; i < n; i++)
 		donor_set(cfg, i, &addr[i]);
 	ret = spare_donors_add(dev, n);
@@ -592,18 +606,12 @@ static int domains_extend(struct spare_dev *dev, const u16 *v, u32 n)
 	for (i = 0; i < old && i < n; i++)
 		if (v[i] != cfg->domain[i])
 			break;
-	if (!old || i < old || n == old) {
-		pr_warn("%s: domains: while powered on, only numbers for added donors at the end of the list can be written (%s)\n",
-			config_item_name(&dev->item),
-			!old ? "the device started without domains" :
-			i < old ? "the current ones changed" : "none added");
+	if (!appends_only(dev, "domains", old, n, i))
 		return -EBUSY;
-	}
 	for (i = old; i < n; i++)
 		WRITE_ONCE(cfg->domain[i], v[i]);
-	/* the numbers before their count (move_target() reads unlocked) */
-	smp_wmb();
-	WRITE_ONCE(cfg->nr_domains, n);
+	/* the numbers before their count: move_target() reads it unlocked */
+	smp_store_release(&cfg->nr_domains, n);
 	return 0;
 }
 

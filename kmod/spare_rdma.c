@@ -1217,9 +1217,11 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
-	u32 nr_domain = READ_ONCE(dev->cfg.nr_domains);
+	/* pairs with the store-release of each count when it grows */
+	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
 	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
-	u32 i, x, n = min_t(u32, READ_ONCE(dev->cfg.nr_donors), SPARE_MAX_DONORS);
+	u32 i, x, n = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+			    SPARE_MAX_DONORS);
 	int best;
 
 	for (i = 0; i < n; i++) {
@@ -1727,9 +1729,8 @@ int spare_donors_add(struct spare_dev *dev, u32 nr)
 			return ret;
 		}
 	}
-	/* donor_init()'s stores before the counts (readers hold no lock) */
-	smp_wmb();
-	WRITE_ONCE(dev->cfg.nr_donors, nr);
+	/* donor_init()'s stores before the count (readers hold no lock) */
+	smp_store_release(&dev->cfg.nr_donors, nr);
 	ret = spare_slab_map_grow_donors(&dev->map, nr);
 	WARN_ON_ONCE(ret);	/* nr checked above */
 	for (i = old; i < nr; i++) {

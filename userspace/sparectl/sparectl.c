@@ -861,7 +861,7 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
  * understood: every donor its own domain (the last logged), so that a move
  * still finds a target.
  */
-static void monitor_domains(const struct sparectl *c, const char *name,
+static bool monitor_domains(const struct sparectl *c, const char *name,
 			    const struct renew_ctx *r, uint8_t *dom)
 {
 	char text[GRANTPLAN_ATTR_MAX], why[512];
@@ -872,10 +872,11 @@ static void monitor_domains(const struct sparectl *c, const char *name,
 		text[0] = 0;
 	}
 	if (!grantplan_parse_domains(text, r->nd, dom, why, sizeof(why)))
-		return;
+		return text[0] != 0;
 	log_warn("device %s: %s: moving copies as if every donor were its own failure domain",
 		 name, why);
 	grantplan_parse_domains("", r->nd, dom, why, sizeof(why));
+	return false;
 }
 
 /* Attribute @a's text, its newline cut. 0, or -1 (logged). */
@@ -922,20 +923,20 @@ static int attr_append_item(const struct sparectl *c, const char *name, const ch
  * (MOVE_REQ: all of the device's donors avoided, and where possible the
  * failure domains @avoid_dom of the copies that stay), then add it to the
  * running device: its grant, then `donors`, then `domains` (the number of
- * a donor of the device with the same label, else a new one). The kernel,
- * whose moves wait for a grant or a donor coming up, moves the copies
- * there. Reloads @r. 0, or -1 (logged).
+ * a donor of the device with the same label, else a new one; only if the
+ * device has domains, @has_dom, numbered @dom). The kernel, whose moves
+ * wait for a grant or a donor coming up, moves the copies there. Reloads
+ * @r. 0, or -1 (logged).
  */
 static int monitor_new_donor(struct sparectl *c, const char *name, struct renew_ctx *r,
-			     struct monitor_state *m, uint32_t copies,
-			     const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom)
+			     struct monitor_state *m, uint32_t copies, const uint8_t *dom,
+			     bool has_dom, const char (*avoid_dom)[BROKER_DOMAIN_LEN],
+			     unsigned int n_avoid_dom)
 {
 	char avoid[GRANTPLAN_MAX_DONORS][BROKER_ADDR_LEN];
 	char label[BROKER_DOMAIN_LEN], addr[BROKER_ADDR_LEN], num[16];
-	uint8_t dom[GRANTPLAN_MAX_DONORS];
 	uint32_t slabs = copies + (uint32_t)m->standby;
 	unsigned int i, nd = r->nd;
-	char text[GRANTPLAN_ATTR_MAX];
 	struct spare_grant g;
 	int d, ret = -1;
 
@@ -948,17 +949,14 @@ static int monitor_new_donor(struct sparectl *c, const char *name, struct renew_
 	memset(avoid, 0, sizeof(avoid));
 	for (i = 0; i < nd; i++)
 		snprintf(avoid[i], sizeof(avoid[i]), "%s", r->addr[i]);
-	monitor_domains(c, name, r, dom);
 	if (brokerask_move(&r->a, slabs, (const char (*)[BROKER_ADDR_LEN])avoid, nd, avoid_dom,
 			   n_avoid_dom, &g, label))
 		return -1;
 	memcpy(addr, g.donor_addr, sizeof(addr));
 	addr[sizeof(addr) - 1] = 0;
-	if (add_grant(c, name, &g, addr) ||
-	    attr_append_item(c, name, "donors", addr) ||
-	    attr_line(c, name, "domains", text, sizeof(text)))
+	if (add_grant(c, name, &g, addr) || attr_append_item(c, name, "donors", addr))
 		goto out;
-	if (text[0]) {		/* a device without domains keeps none */
+	if (has_dom) {		/* a device without domains keeps none */
 		d = grantplan_domain_for(dom, (const char (*)[BROKER_DOMAIN_LEN])m->label, nd,
 					 label, GRANTPLAN_MAX_DONORS - 1);
 		if (d < 0)
@@ -1024,13 +1022,14 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 	struct dev_slab_copy *sc;
 	char why[512];
 	unsigned int n, i, e, k;
+	bool has_dom;
 	int ret = 0;
 
 	if (dev_read_slab_map(&c->roots, disk, &sc, &n, why, sizeof(why))) {
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
-	monitor_domains(c, name, r, dom);
+	has_dom = monitor_domains(c, name, r, dom);
 	memcpy(load, r->count, sizeof(load));
 	for (e = 0; e < nev; e++) {
 		uint32_t skip = 0, stay = 0;	/* stay: donors keeping a copy */
@@ -1091,7 +1090,7 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		if (monitor_renew(c, name, r, m, i, want, "copies moving there"))
 			ret = -1;
 	}
-	if (elsewhere && monitor_new_donor(c, name, r, m, elsewhere,
+	if (elsewhere && monitor_new_donor(c, name, r, m, elsewhere, dom, has_dom,
 					   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom,
 					   n_avoid_dom))
 		ret = -1;
