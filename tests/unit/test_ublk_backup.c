@@ -36,6 +36,7 @@ static int fin_err[DEPTH];
 static bool fin_covered[DEPTH];
 static char path[128];
 static bool fail_next_write;	/* deliver the next backup write as -EIO */
+static bool fixed;		/* the second round: registered buffers */
 
 /* io.c's, as the request path uses them. */
 void rq_put(struct dev *d, unsigned int tag)
@@ -110,6 +111,10 @@ static int setup(enum backup_mode mode)
 	dev.rqs = calloc(DEPTH, sizeof(*dev.rqs));
 	if (!dev.bufs || !dev.rqs || backup_bufs_init(&dev))
 		return -1;
+	if (fixed) {
+		backup_ring_init(&dev);
+		EXPECT(backup_fixed(&dev));
+	}
 	return 0;
 }
 
@@ -315,5 +320,10 @@ int main(void)
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_sync);
 	TAP_RUN(test_open_refusals);
+	fixed = true;	/* the same with IORING_OP_READ_FIXED/WRITE_FIXED */
+	TAP_RUN(test_async_fence);
+	TAP_RUN(test_async_buffers_bounded);
+	TAP_RUN(test_async_stale);
+	TAP_RUN(test_sync);
 	return tap_done();
 }

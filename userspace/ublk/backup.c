@@ -66,6 +66,7 @@ struct backup {
 	u32		nr_rd_wait;
 	u64		seq;
 	bool		waking;
+	bool		fixed;		/* bufs registered with the ring */
 	unsigned int	warned;
 };
 
@@ -206,6 +207,44 @@ int backup_bufs_init(struct dev *d)
 	return 0;
 }
 
+void backup_ring_init(struct dev *d)
+{
+	struct backup *bk = d->bk;
+	struct iovec iov;
+	int ret;
+
+	if (!bk)
+		return;
+	iov.iov_base = d->bufs;
+	iov.iov_len = (size_t)bk->nbufs * MAX_IO;
+	ret = io_uring_register_buffers(&d->q.ring, &iov, 1);
+	if (ret)
+		log_warn("backup %s: io_uring cannot register the buffers (%s): "
+			 "plain reads and writes", bk->path, strerror(-ret));
+	bk->fixed = !ret;
+}
+
+bool backup_fixed(const struct dev *d)
+{
+	return d->bk && d->bk->fixed;
+}
+
+/* A backup read or write of @len bytes at @off from/into @buf (in bufs). */
+static void prep_rw(struct dev *d, struct io_uring_sqe *sqe, bool write,
+		    char *buf, u32 len, u64 off)
+{
+	struct backup *bk = d->bk;
+
+	if (bk->fixed && write)
+		io_uring_prep_write_fixed(sqe, bk->fd, buf, len, off, 0);
+	else if (bk->fixed)
+		io_uring_prep_read_fixed(sqe, bk->fd, buf, len, off, 0);
+	else if (write)
+		io_uring_prep_write(sqe, bk->fd, buf, len, off);
+	else
+		io_uring_prep_read(sqe, bk->fd, buf, len, off);
+}
+
 void backup_close(struct dev *d)
 {
 	struct backup *bk = d->bk;
@@ -277,8 +316,7 @@ static void aw_try_post(struct dev *d, u32 b)
 	sqe = get_sqe(d);
 	if (!sqe)
 		return;		/* tried again at the next backup completion */
-	io_uring_prep_write(sqe, bk->fd, buf_addr(d, b), aw->len,
-			    aw->first << SPARE_PAGE_SHIFT);
+	prep_rw(d, sqe, true, buf_addr(d, b), aw->len, aw->first << SPARE_PAGE_SHIFT);
 	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)b << 2);
 	aw->posted = true;
 }
@@ -330,7 +368,7 @@ void backup_write(struct dev *d, unsigned int tag)
 		t->err = -EIO;
 		return;
 	}
-	io_uring_prep_write(sqe, bk->fd, buf_addr(d, t->cur), r->len, r->pos);
+	prep_rw(d, sqe, true, buf_addr(d, t->cur), r->len, r->pos);
 	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)t->cur << 2);
 	r->inflight++;
 }
@@ -353,8 +391,7 @@ static bool post_read(struct dev *d, unsigned int tag, unsigned int ext)
 	sqe = get_sqe(d);
 	if (!sqe)
 		return false;
-	io_uring_prep_read(sqe, bk->fd, buf_addr(d, bk->t[tag].cur) + (off - r->pos),
-			   e->len, off);
+	prep_rw(d, sqe, false, buf_addr(d, bk->t[tag].cur) + (off - r->pos), e->len, off);
 	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)bk->t[tag].cur << 2 | (1 + ext));
 	return true;
 }

@@ -44,6 +44,14 @@ int backup_open(struct dev *d, const char *path, enum backup_mode mode,
 		char *why, size_t whylen);
 /* After the buffers exist: give every tag its buffer. 0 or -1. */
 int backup_bufs_init(struct dev *d);
+/*
+ * Once the queue's io_uring exists: register the buffer region with it
+ * (IORING_OP_READ_FIXED/WRITE_FIXED: no page pinning per I/O). Without
+ * it (a refusal is logged) backup I/O uses plain READ/WRITE.
+ */
+void backup_ring_init(struct dev *d);
+/* Whether it did. */
+bool backup_fixed(const struct dev *d);
 /* Extra buffers the async mode needs beyond one per tag. */
 unsigned int backup_extra_bufs(const struct dev *d);
 void backup_close(struct dev *d);

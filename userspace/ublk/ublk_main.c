@@ -525,6 +525,7 @@ int main(int argc, char **argv)
 			    MAX_IO))
 		goto out;
 	d->q.tag_addr = d->tag_addr;	/* the async backup swaps buffers */
+	backup_ring_init(d);
 	if (pthread_create(&qt, NULL, queue_thread, d))
 		goto out;
 	qt_up = true;
