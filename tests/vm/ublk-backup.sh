@@ -35,9 +35,9 @@ run() {
 	mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 	cg_new "work-$mode" 32M
 	out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
-	cg_run "work-$mode" spare-memtest -p 2 80m >/tmp/memtest.out 2>&1 &
+	cg_run "work-$mode" spare-memtest -p 2 64m >/tmp/memtest.out 2>&1 &
 	WL_PID=$!
-	wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 8000 ]" ||
+	wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 6000 ]" ||
 		{ cat /tmp/memtest.out; fail "no swapping"; }
 	kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended before the kill"; }
 	kill -KILL "$(donor_pid 3)"
