@@ -289,6 +289,20 @@ static void test_sync(void)
 	EXPECT(backup_read_ext(&dev, 1, 0));
 	reap(&dev);
 	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'S', 2 << SPARE_PAGE_SHIFT));
+
+	/* page 98 never written, though the backup disk holds bytes there */
+	{
+		int fd = open(path, O_WRONLY);
+
+		EXPECT(fd >= 0 && pwrite(fd, "junk", 4, 98 << SPARE_PAGE_SHIFT) == 4);
+		if (fd >= 0)
+			close(fd);
+	}
+	rq_set(1, false, 98, 3);	/* 98 never written, 99 never, 100 written */
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 0, 2 << SPARE_PAGE_SHIFT) &&
+	       all(tag_buf(&dev, 1) + (2 << SPARE_PAGE_SHIFT), 'S', SPARE_PAGE_SIZE));
 	teardown();
 }
 

@@ -474,6 +474,25 @@ static void wake(struct dev *d)
 	bk->waking = false;
 }
 
+/*
+ * An extent read from the backup: its pages never written read as zeros,
+ * whatever the backup disk held there before.
+ */
+static void zero_unwritten(struct dev *d, unsigned int tag, unsigned int ext)
+{
+	struct rq *r = &d->rqs[tag];
+	struct spare_extent *e = &r->ext[ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+	char *p = buf_addr(d, d->bk->t[tag].cur) +
+		  (((u64)e->slab << d->slab_shift) + e->offset - r->pos);
+
+	spin_lock(&slab->lock);
+	for (u32 i = 0; i < e->nr_pages; i++)
+		if (!test_bit(e->first_page + i, slab->written))
+			memset(p + ((size_t)i << SPARE_PAGE_SHIFT), 0, SPARE_PAGE_SIZE);
+	spin_unlock(&slab->lock);
+}
+
 int backup_finish(struct dev *d, unsigned int tag, int err)
 {
 	struct backup *bk = d->bk;
@@ -558,6 +577,7 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 		unsigned int ext = kind - 1;
 
 		if (ext < r->nr_ext && res == (int)r->ext[ext].len) {
+			zero_unwritten(d, tag, ext);
 			bk->t[tag].ext_ok |= (u8)(1U << ext);
 			d->st.backup_reads++;
 		} else {
