@@ -17,3 +17,11 @@ UNIT_TESTS += test_uevent
 test_uevent_SRCS   := tests/unit/test_uevent.c userspace/sparectl/uevent.c
 test_uevent_CFLAGS := -Iuserspace/sparectl
 test_uevent_LDLIBS := -ludev
+
+# sparectl and spare-ublk devices: the config `device create --backend=ublk`
+# writes, and the pager's live counters file read as a device.
+UNIT_TESTS += test_sparectl_ublk
+test_sparectl_ublk_SRCS   := tests/unit/test_sparectl_ublk.c userspace/sparectl/devstat.c \
+			     userspace/sparectl/ublkdev.c
+test_sparectl_ublk_CFLAGS := -Iuserspace/sparectl
+test_sparectl_ublk_LDLIBS := -ljson-c -lsystemd -linih -lm

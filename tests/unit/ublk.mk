@@ -3,3 +3,11 @@
 UNIT_TESTS += test_ublk_logic
 test_ublk_logic_SRCS   := tests/unit/test_ublk_logic.c $(OUT)/lib/libspare-ublk-san.a
 test_ublk_logic_CFLAGS := -Iuserspace/ublk/kshim
+
+# spare-ublk's backup device (backup.c) with a real io_uring and an O_DIRECT
+# file under /var/tmp, the test standing in for the queue thread.
+UNIT_TESTS += test_ublk_backup
+test_ublk_backup_SRCS   := tests/unit/test_ublk_backup.c userspace/ublk/backup.c \
+			   $(OUT)/lib/libspare-ublk-san.a
+test_ublk_backup_CFLAGS := -Iuserspace/ublk -Iuserspace/ublk/kshim
+test_ublk_backup_LDLIBS := -luring

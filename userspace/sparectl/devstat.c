@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,143 @@ static int stat_file(const struct dev_roots *r, const char *disk, const char *fi
 	return 0;
 }
 
+bool dev_ublk_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && n < 64 && !strchr(name, '/') && name[0] != '.' &&
+	       !(n >= 4 && (!strcmp(name + n - 4, ".tmp") || !strcmp(name + n - 4, ".log")));
+}
+
+/* Copy @val into @dst of @len bytes; -1 if it does not fit. */
+static int put_field(char *dst, size_t len, const char *val)
+{
+	size_t n = strlen(val);
+
+	if (n >= len)
+		return -1;
+	memcpy(dst, val, n + 1);
+	return 0;
+}
+
+/* "key value" lines; io_stat, slab_stat and donor_stat as spare.ko's files. */
+int dev_parse_ublk(const char *text, struct dev_info *d, char *why, size_t whylen)
+{
+	char donors[2048] = "";
+	const char *line, *end;
+	bool io = false, slab = false, version = false;
+	size_t dl = 0;
+
+	for (line = text; *line; line = *end ? end + 1 : end) {
+		char key[32], val[512];
+		int klen;
+
+		end = strchrnul(line, '\n');
+		klen = (int)strcspn(line, " \n");
+		if (line + klen > end || klen == 0 || klen >= (int)sizeof(key)) {
+			if (end == line)
+				continue;
+			return say(why, whylen, EPROTO, "counters file: line not understood: %.*s",
+				   (int)(end - line), line);
+		}
+		snprintf(key, sizeof(key), "%.*s", klen, line);
+		snprintf(val, sizeof(val), "%.*s", (int)(end - line - klen - (line[klen] == ' ')),
+			 line + klen + (line[klen] == ' '));
+		if (!strcmp(key, "spare-ublk")) {
+			version = !strcmp(val, "1") || atoi(val) >= 1;
+		} else if (!strcmp(key, "name")) {
+			if (put_field(d->name, sizeof(d->name), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "pid")) {
+			d->pid = atol(val);
+		} else if (!strcmp(key, "disk")) {
+			if (put_field(d->disk, sizeof(d->disk), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "size")) {
+			if (spare_parse_u64(val, 0, UINT64_MAX, &d->size))
+				return say(why, whylen, EPROTO, "counters file: size '%s'", val);
+		} else if (!strcmp(key, "slab_size")) {
+			if (spare_parse_u64(val, 0, UINT64_MAX, &d->slab_size))
+				return say(why, whylen, EPROTO, "counters file: slab_size '%s'", val);
+		} else if (!strcmp(key, "replicas")) {
+			d->replicas = (unsigned int)atoi(val);
+		} else if (!strcmp(key, "donors")) {
+			if (put_field(d->donors, sizeof(d->donors), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "source")) {
+			if (put_field(d->source, sizeof(d->source), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "backup")) {
+			if (put_field(d->backup, sizeof(d->backup), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "backup_mode")) {
+			if (put_field(d->backup_mode, sizeof(d->backup_mode), val))
+				return say(why, whylen, EPROTO, "counters file: %s too long",
+					   key);
+		} else if (!strcmp(key, "io_stat")) {
+			if (dev_parse_io_stat(val, d->io, why, whylen))
+				return -1;
+			io = true;
+		} else if (!strcmp(key, "slab_stat")) {
+			if (dev_parse_slab_stat(val, d->slab, why, whylen))
+				return -1;
+			slab = true;
+		} else if (!strcmp(key, "donor_stat")) {
+			int n = snprintf(donors + dl, sizeof(donors) - dl, "%s\n", val);
+
+			if (n < 0 || (size_t)n >= sizeof(donors) - dl)
+				return say(why, whylen, EPROTO, "counters file: too many donors");
+			dl += (size_t)n;
+		}	/* a later version's keys are ignored */
+	}
+	if (!version || !io || !slab)
+		return say(why, whylen, EPROTO, "counters file: %s",
+			   !version ? "not a spare-ublk counters file" : "no io_stat or slab_stat");
+	if (dev_parse_donor_stat(donors, d->donor, &d->ndonors, why, whylen))
+		return -1;
+	if (!d->backup_mode[0])
+		snprintf(d->backup_mode, sizeof(d->backup_mode), "sync");
+	d->ublk = true;
+	d->has_stats = true;
+	return 0;
+}
+
+bool dev_pid_running(long pid)
+{
+	char path[64], buf[512], *rp;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (read_small(path, buf, sizeof(buf)))
+		return false;
+	rp = strrchr(buf, ')');		/* "pid (comm) S ..." */
+	return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+static int read_ublk(const struct dev_roots *r, const char *name, struct dev_info *d,
+		     char *why, size_t whylen)
+{
+	char buf[4096], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", r->ublk_run, name);
+	if (read_small(path, buf, sizeof(buf)))
+		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
+	if (dev_parse_ublk(buf, d, why, whylen))
+		return -1;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	/* A pager that died leaves its file: its device is gone with it. */
+	d->power = dev_pid_running(d->pid);
+	if (!d->power)
+		d->disk[0] = '\0';
+	return 0;
+}
+
 int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
 	     char *why, size_t whylen)
 {
@@ -226,8 +364,16 @@ int dev_read(const struct dev_roots *r, const char *name, struct dev_info *d,
 	    strlen(name) >= sizeof(d->name))
 		return say(why, whylen, EINVAL, "'%s' is not a device name", name);
 	snprintf(path, sizeof(path), "%s/%s", r->configfs, name);
-	if (access(path, F_OK))
+	if (access(path, F_OK)) {
+		char upath[512];
+
+		if (r->ublk_run && dev_ublk_name_ok(name)) {
+			snprintf(upath, sizeof(upath), "%s/%s", r->ublk_run, name);
+			if (!access(upath, F_OK))
+				return read_ublk(r, name, d, why, whylen);
+		}
 		return say(why, whylen, ENOENT, "no device '%s' (%s)", name, path);
+	}
 	strcpy(d->name, name);
 	if (attr(r, name, "power", buf, sizeof(buf), why, whylen))
 		return -1;
@@ -260,19 +406,40 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static bool have_name(char **names, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
 char **dev_names(const struct dev_roots *r, unsigned int *n)
 {
 	struct dirent *e;
 	char **names = NULL;
 	unsigned int cap = 0;
+	bool ublk_pass = false;
 	DIR *dir;
 
 	*n = 0;
 	dir = opendir(r->configfs);
-	if (!dir)
-		return NULL;
+	if (!dir) {
+		/* No spare.ko: the spare-ublk devices only, if there are any. */
+		if (errno != ENOENT || !r->ublk_run ||
+		    !(dir = opendir(r->ublk_run))) {
+			errno = ENOENT;
+			return NULL;
+		}
+		ublk_pass = true;
+	}
+again:
 	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+		if (e->d_name[0] == '.' ||
+		    e->d_type != (ublk_pass ? DT_REG : DT_DIR))
+			continue;
+		if (ublk_pass && (!dev_ublk_name_ok(e->d_name) ||
+				  have_name(names, *n, e->d_name)))
 			continue;
 		if (*n == cap) {
 			char **grown = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*names));
@@ -287,6 +454,10 @@ char **dev_names(const struct dev_roots *r, unsigned int *n)
 		(*n)++;
 	}
 	closedir(dir);
+	if (!ublk_pass && r->ublk_run && (dir = opendir(r->ublk_run))) {
+		ublk_pass = true;
+		goto again;
+	}
 	if (!names)
 		names = calloc(1, sizeof(*names));
 	else
@@ -356,6 +527,9 @@ void dev_print_show(FILE *f, const struct dev_info *d)
 	fprintf(f, "source:      %s\n", d->source[0] ? d->source : "-");
 	fprintf(f, "backup:      %s\n", d->backup[0] ? d->backup : "-");
 	fprintf(f, "backup_mode: %s\n", d->backup_mode);
+	if (d->ublk)
+		fprintf(f, "backend:     ublk (spare-ublk pid %ld%s)\n", d->pid,
+			d->power ? "" : ", not running");
 	if (!d->has_stats)
 		return;
 	fprintf(f, "\nio_stat:\n");
@@ -402,6 +576,7 @@ struct json_object *dev_json(const struct dev_info *d, bool stats)
 	json_object_object_add(o, "source", jstr_or_null(d->source));
 	json_object_object_add(o, "backup", jstr_or_null(d->backup));
 	json_object_object_add(o, "backup_mode", json_object_new_string(d->backup_mode));
+	json_object_object_add(o, "backend", json_object_new_string(d->ublk ? "ublk" : "module"));
 	if (!stats || !d->has_stats)
 		return o;
 	x = json_object_new_object();

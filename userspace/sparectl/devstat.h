@@ -23,10 +23,18 @@
 #define DEV_IO_FIELDS_V1	12	/* version 1 lacks backup_waits, integrity_errors */
 #define DEV_SLAB_FIELDS		9	/* slab_stat version 1, after the version */
 
+/*
+ * spare-ublk devices (the userspace pager) are not in configfs: each pager
+ * keeps a counters file, UBLK_RUN_DIR/NAME, in the same versioned lines
+ * as spare.ko's stat files (Documentation/ublk.md, "Live counters").
+ */
+#define SPARE_UBLK_RUN_DIR	"/run/spare/ublk"
+
 /* Where to look: the real paths, or a test's fake tree. */
 struct dev_roots {
 	const char	*configfs;
 	const char	*sysfs_block;
+	const char	*ublk_run;	/* NULL: no spare-ublk devices */
 };
 
 struct dev_donor_stat {
@@ -47,6 +55,8 @@ struct dev_info {
 	char		source[64];
 	char		backup[256];
 	char		backup_mode[16];
+	bool		ublk;		/* served by spare-ublk, not spare.ko */
+	long		pid;		/* spare-ublk's, from its counters file */
 
 	bool		has_stats;	/* the three files below were read */
 	uint64_t	io[DEV_IO_FIELDS];
@@ -78,6 +88,16 @@ int dev_attr_u64(const struct dev_roots *r, const char *name, const char *a,
 /* The names of every device, sorted; *@n of them, or NULL + errno. */
 char **dev_names(const struct dev_roots *r, unsigned int *n);
 void dev_names_free(char **names, unsigned int n);
+
+/*
+ * Parse a spare-ublk counters file's text into @d (name, disk, settings,
+ * stats; not power). 0, or -1 with a reason.
+ */
+int dev_parse_ublk(const char *text, struct dev_info *d, char *why, size_t whylen);
+/* Whether process @pid exists and is not a zombie. */
+bool dev_pid_running(long pid);
+/* Whether @name may name a spare-ublk device ("" "." ".." "a/b" "x.tmp" "x.log": no). */
+bool dev_ublk_name_ok(const char *name);
 
 /* Parsers of one stat file's text; 0 or -1 (reason in @why). */
 int dev_parse_io_stat(const char *text, uint64_t io[DEV_IO_FIELDS],

@@ -44,6 +44,7 @@
 #include "spare_notify.h"
 #include "spare_util.h"
 #include "uevent.h"
+#include "ublkdev.h"
 #include "uapi/spare.h"
 
 #define EXIT_USAGE 2
@@ -51,6 +52,7 @@
 struct sparectl {
 	bool		json;
 	struct dev_roots roots;
+	struct ublk_paths ublk;
 };
 
 static void usage(FILE *f)
@@ -59,11 +61,13 @@ static void usage(FILE *f)
 "usage: sparectl [-j] OBJECT COMMAND [ARGS]\n"
 "  sparectl [-j] device list\n"
 "  sparectl [-j] device show NAME\n"
-"  sparectl [-j] device create NAME [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
+"  sparectl [-j] device create NAME [--backend=module|ublk] [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
 "                [donors=ADDR[:PORT],... [placement=I,I,...]] [source=ADDR] [backup=PATH]\n"
 "                [backup_mode=sync|async] [integrity=none|crc32c] [key-file=FILE]\n"
 "                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
+"                --backend=ublk: served by the userspace pager spare-ublk (no broker=,\n"
+"                placement= or integrity=crc32c), as unit spare-ublk@NAME under systemd\n"
 "  sparectl [-j] device renew NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
 "                [lease=SECONDS]   fresh grants for the slabs the device holds\n"
 "  sparectl device monitor NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
@@ -461,6 +465,26 @@ static int write_key_file(struct sparectl *c, const char *name, const char *path
 	return ret;
 }
 
+static int device_create_ublk(struct sparectl *c, const char *name, int argc, char **argv)
+{
+	struct dev_info d;
+	char disk[32], why[256];
+	int ret = ublk_device_create(&c->roots, &c->ublk, name, argc, argv, disk,
+				     sizeof(disk));
+
+	if (ret)
+		return ret;
+	if (c->json) {
+		if (dev_read(&c->roots, name, &d, why, sizeof(why))) {
+			log_err("device %s: created, but %s", name, why);
+			return 1;
+		}
+		return print_json(dev_json(&d, false));
+	}
+	printf("%s\n", disk);
+	return 0;
+}
+
 static int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	const char *tmpl = getenv("SPARECTL_CONFIGFS_TEMPLATE");
@@ -474,6 +498,21 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 
 	if (!*name || strchr(name, '/') || name[0] == '.')
 		return usage_error("'%s' is not a device name", name);
+	/* --backend=ublk|module, anywhere among the settings */
+	for (i = 0; i < argc; i++) {
+		const char *be;
+
+		if (strncmp(argv[i], "--backend=", 10))
+			continue;
+		be = argv[i] + 10;
+		if (strcmp(be, "ublk") && strcmp(be, "module"))
+			return usage_error("--backend=%s: module or ublk", be);
+		memmove(&argv[i], &argv[i + 1], (size_t)(argc - i - 1) * sizeof(*argv));
+		argc--;
+		if (!strcmp(be, "ublk"))
+			return device_create_ublk(c, name, argc, argv);
+		i--;
+	}
 	for (i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 
@@ -1251,6 +1290,11 @@ static int device_destroy(struct sparectl *c, const char *name)
 		log_err("device %s: %s", name, why);
 		return 1;
 	}
+	if (d.ublk) {
+		if (ublk_device_destroy(&c->roots, &c->ublk, name, d.disk, d.pid, d.power))
+			return 1;
+		return c->json ? print_json(json_object_new_object()) : 0;
+	}
 	if (d.power && write_attr(c, name, "power", "0")) {
 		int err = errno;
 
@@ -1563,7 +1607,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct sparectl c = {
-		.roots = { SPARE_CONFIGFS_ROOT, SPARE_SYSFS_BLOCK },
+		.roots = { SPARE_CONFIGFS_ROOT, SPARE_SYSFS_BLOCK, SPARE_UBLK_RUN_DIR },
+		.ublk = { SPARE_UBLK_CONF_DIR, "spare-ublk" },
 	};
 	const char *env;
 	unsigned int i;
@@ -1575,6 +1620,10 @@ int main(int argc, char **argv)
 		c.roots.configfs = env;
 	if ((env = getenv("SPARECTL_SYSFS_BLOCK")))
 		c.roots.sysfs_block = env;
+	if ((env = getenv("SPARECTL_UBLK_RUN")))
+		c.roots.ublk_run = env;
+	if ((env = getenv("SPARECTL_UBLK_CONF_DIR")))
+		c.ublk.conf_dir = env;
 	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "backup.h"
 #include "pager.h"
 #include "spare_log.h"
 #include "spare_util.h"
@@ -63,12 +64,14 @@ static void rq_finish(struct dev *d, unsigned int tag)
 			spin_unlock(&slab->lock);
 		}
 		/*
-		 * No copy took the write, or none could be read, and there is
-		 * no backup yet: an error.
+		 * No copy took the write, or none could be read, and the
+		 * backup (if any) does not cover it: an error.
 		 */
-		if (!landed[i])
+		if (!landed[i] && !backup_covers(d, tag, i))
 			r->err = -EIO;
 	}
+	if (d->bk)
+		r->err = backup_finish(d, tag, r->err);
 	commit(d, tag, r->err ? r->err : (int)r->len);
 }
 
@@ -79,7 +82,7 @@ static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_copy *cp = &d->map.slabs[e->slab].copy[c];
 	struct rq_op *op = &r->ops[r->nr_ops];
-	char *local = d->bufs + (size_t)tag * MAX_IO +
+	char *local = tag_buf(d, tag) +
 		      (size_t)(((u64)e->slab << d->slab_shift) + e->offset - r->pos);
 
 	op->ext = ext;
@@ -120,15 +123,15 @@ static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
 	int pick;
 
 	if (r->nr_ops == MAX_OPS)
-		return false;
+		return d->bk ? backup_read_ext(d, tag, ext) : false;
 	spin_lock(&slab->lock);
 	pick = spare_slab_pick_read(&d->map, slab, e->first_page, e->nr_pages,
 				    tag % d->copies);
 	if (pick >= 0)
 		gen = slab->copy[pick].gen;
 	spin_unlock(&slab->lock);
-	if (pick < 0)
-		return false;
+	if (pick < 0)	/* no current copy: the backup, or an error */
+		return d->bk ? backup_read_ext(d, tag, ext) : false;
 	rq_post(d, tag, ext, (u32)pick, gen);
 	if (r->ops[r->nr_ops - 1].res == SPARE_OP_COPY_FAULT)	/* not posted */
 		return rq_redrive_read(d, tag, r->nr_ops - 1);
@@ -154,13 +157,19 @@ static void rq_start(struct dev *d, unsigned int tag)
 		commit(d, tag, -EOPNOTSUPP);
 		return;
 	}
+	/* async backup: a write waits for a spare buffer (backup.c) */
+	if (op == UBLK_IO_OP_WRITE && !backup_admit(d, tag))
+		return;
 	r->write = op == UBLK_IO_OP_WRITE;
 	r->pos = iod->start_sector << 9;
 	r->len = iod->nr_sectors << 9;
-	if (r->write)
+	if (r->write) {
 		d->st.writes++;
-	else
+		d->st.bytes_written += r->len;
+	} else {
 		d->st.reads++;
+		d->st.bytes_read += r->len;
+	}
 	n = r->len > MAX_IO ? -EINVAL :
 	    spare_split(r->pos, r->len, d->size, d->slab_shift, r->ext, MAX_EXT);
 	if (n < 0) {
@@ -191,7 +200,20 @@ static void rq_start(struct dev *d, unsigned int tag)
 			if (mask & (1U << c))
 				rq_post(d, tag, i, c, gens[c]);
 	}
+	if (r->write && d->bk)
+		backup_write(d, tag);
 	if (!r->inflight)
+		rq_finish(d, tag);
+}
+
+void rq_restart(struct dev *d, unsigned int tag)
+{
+	rq_start(d, tag);
+}
+
+void rq_put(struct dev *d, unsigned int tag)
+{
+	if (--d->rqs[tag].inflight == 0)
 		rq_finish(d, tag);
 }
 
@@ -247,8 +269,7 @@ static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 		if (!r->write)
 			rq_redrive_read(d, tag, i);
 	}
-	if (--r->inflight == 0)
-		rq_finish(d, tag);
+	rq_put(d, tag);
 }
 
 static int arm_poll(struct dev *d, int fd, u64 ud)
@@ -387,6 +408,8 @@ void *queue_thread(void *arg)
 			} else if (ud == UD_TIMER) {
 				d->timer_armed = false;
 				check_stalls(d);
+			} else if (ud >= UD_BACKUP && ud < UD_BACKUP_END) {
+				backup_done(d, ud, cqe->res);
 			} else if (ud >= UD_POLL_CQ) {
 				reap_cq(d, (u32)(ud - UD_POLL_CQ));
 			} else if (cqe->res == UBLK_IO_RES_OK) {
@@ -398,6 +421,8 @@ void *queue_thread(void *arg)
 		}
 		io_uring_cq_advance(&d->q.ring, seen);
 		arm_timer(d);
+		stats_publish(d);
 	}
+	backup_drain(d);
 	return NULL;
 }

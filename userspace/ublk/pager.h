@@ -48,7 +48,12 @@ struct rq {
 struct stats {
 	u64 reads, writes, rdma_reads, rdma_writes, io_errors, copy_faults;
 	u64 redrives;
+	/* the backup device (backup.c) */
+	u64 backup_reads, backup_writes, backup_waits, backup_errors;
+	u64 zero_reads, bytes_read, bytes_written;
 };
+
+struct backup;
 
 struct dev {
 	/* options */
@@ -88,9 +93,27 @@ struct dev {
 	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
 	pthread_cond_t	 start_cond;
 	int		 start_state;	/* 0 waiting, 1 fetched, -1 failed */
+
+	/* the backup device (backup.c), or NULL */
+	struct backup	*bk;
+	char		**tag_addr;	/* each tag's buffer, if not bufs + tag * MAX_IO */
+	/* live counters for the main thread (stats.c) */
+	pthread_mutex_t	 st_lock;
+	struct stats	 st_pub;	/* a copy of st, under st_lock */
 };
+
+/* The buffer tag @tag uses now. */
+static inline char *tag_buf(const struct dev *d, unsigned int tag)
+{
+	return d->tag_addr ? d->tag_addr[tag] : d->bufs + (size_t)tag * MAX_IO;
+}
 
 /* The queue thread: serves the ublk queue until told to stop (io.c). */
 void *queue_thread(void *arg);
+void stats_publish(struct dev *d);	/* stats.c */
+/* One operation of @tag's request ended: finish it if it was the last (io.c). */
+void rq_put(struct dev *d, unsigned int tag);
+/* Start @tag's request again, after it waited (io.c). */
+void rq_restart(struct dev *d, unsigned int tag);
 
 #endif /* SPARE_UBLK_PAGER_H */

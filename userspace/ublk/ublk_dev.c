@@ -274,7 +274,8 @@ static int queue_io_cmd(struct ublk_queue *q, uint32_t op, unsigned int tag,
 	cmd->q_id = (uint16_t)q->q_id;
 	cmd->tag = (uint16_t)tag;
 	cmd->result = result;
-	cmd->addr = (uintptr_t)(q->bufs + (size_t)tag * q->max_io);
+	cmd->addr = (uintptr_t)(q->tag_addr ? q->tag_addr[tag] :
+				q->bufs + (size_t)tag * q->max_io);
 	io_uring_sqe_set_data64(sqe, tag);
 	return 0;
 }

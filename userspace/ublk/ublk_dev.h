@@ -63,6 +63,7 @@ struct ublk_queue {
 	size_t			iod_len;
 	char			*bufs;		/* depth * max_io, page aligned */
 	unsigned int		max_io;
+	char			**tag_addr;	/* if set: each tag's buffer (it may change) */
 };
 
 /* Open /dev/ublkc<dev_id>, map the descriptors, set up the io_uring. */

@@ -36,9 +36,12 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "backup.h"
 #include "pager.h"
+#include "stats.h"
 #include "spare_conf.h"
 #include "spare_grant_lib.h"
 #include "spare_log.h"
@@ -46,6 +49,41 @@
 #include "spare_util.h"
 
 /* ---- set-up and the control loop (main thread); io.c has the request path ---- */
+
+/* Options kept until set-up (backup.c opens the device; stats.c's file). */
+static struct stats_id g_id;
+static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
+static enum backup_mode g_backup_mode = BACKUP_SYNC;
+static u64 g_stats_ns;	/* when the counters file was last written */
+
+/* mkdir -p @dir (mode 0755); 0 or -1 (errno). */
+static int mkdir_parents(const char *dir)
+{
+	char p[sizeof(g_run_dir)];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The counters file, at most once a second (stats.c). */
+static void stats_tick(struct dev *d)
+{
+	u64 now = spare_now_ns();
+
+	if (!g_id.path[0] || now - g_stats_ns < 1000000000ULL)
+		return;
+	g_stats_ns = now;
+	if (stats_write(d, &g_id))
+		log_warn("%s: %s", g_id.path, strerror(errno));
+}
 
 static void on_evict(struct donor *dn, uint32_t slab_id, uint32_t reason,
 		     uint32_t deadline_ms, void *arg)
@@ -119,7 +157,9 @@ static void control_loop(struct dev *d, int sfd)
 			p[2] = (struct pollfd){ .fd = lost[i] ? -1 : dn->data.ev->fd,
 						.events = POLLIN };
 		}
-		if (poll(pfd, 1 + d->nr_donors * PFD_PER_DONOR, -1) < 0) {
+		stats_tick(d);
+		if (poll(pfd, 1 + d->nr_donors * PFD_PER_DONOR,
+			 g_id.path[0] ? 1000 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			log_err("poll: %s", strerror(errno));
@@ -255,6 +295,10 @@ static const struct spare_setting ublk_settings[] = {
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
 	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
+	{ "backup", 'B', "PATH", "backup block device or file (O_DIRECT), at least --size long", "" },
+	{ "backup-mode", 'M', "MODE", "sync: a write waits for the backup; async: it does not", "sync" },
+	{ "name", 'n', "NAME", "name of the live counters file RUN-DIR/NAME (default: the disk's name)", "" },
+	{ "run-dir", 'R', "DIR", "where the live counters file goes (\"\": none)", UBLK_RUN_DIR },
 	{ "verbose", 'v', NULL, "debug logging", "" },
 };
 
@@ -304,6 +348,27 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 0, 1000000, &v))
 			return "0..1000000";
 		d->poll_us = (unsigned int)v;
+	} else if (!strcmp(key, "backup")) {
+		if (value[0] && value[0] != '/')
+			return "an absolute path";
+		return spare_conf_str(g_id.backup, sizeof(g_id.backup), value);
+	} else if (!strcmp(key, "backup-mode")) {
+		if (!strcmp(value, "sync"))
+			g_backup_mode = BACKUP_SYNC;
+		else if (!strcmp(value, "async"))
+			g_backup_mode = BACKUP_ASYNC;
+		else
+			return "sync or async";
+	} else if (!strcmp(key, "name")) {
+		char path[PATH_MAX_STATS];
+
+		if (value[0] && stats_path("/", value, path, sizeof(path)))
+			return "a plain name of at most 63 characters";
+		return spare_conf_str(g_id.name, sizeof(g_id.name), value);
+	} else if (!strcmp(key, "run-dir")) {
+		if (value[0] && value[0] != '/')
+			return "an absolute path, or \"\"";
+		return spare_conf_str(g_run_dir, sizeof(g_run_dir), value);
 	} else if (!strcmp(key, "verbose")) {
 		const char *why = spare_conf_bool(value, &on);
 
@@ -346,8 +411,20 @@ static int parse_args(struct dev *d, int argc, char **argv)
 
 static int setup_rdma(struct dev *d)
 {
-	size_t len = (size_t)d->depth * MAX_IO;
+	size_t len;
 	u32 i;
+
+	if (g_id.backup[0]) {
+		char why[512];
+
+		if (backup_open(d, g_id.backup, g_backup_mode, why, sizeof(why))) {
+			log_err("%s", why);
+			return -1;
+		}
+		snprintf(g_id.backup_mode, sizeof(g_id.backup_mode), "%s",
+			 g_backup_mode == BACKUP_ASYNC ? "async" : "sync");
+	}
+	len = (size_t)(d->depth + backup_extra_bufs(d)) * MAX_IO;
 
 	if (d->has_key && spare_auth_init())
 		return -1;
@@ -382,7 +459,9 @@ static int setup_rdma(struct dev *d)
 		return -1;
 	}
 	d->rqs = calloc(d->depth, sizeof(*d->rqs));
-	return d->rqs ? 0 : -1;
+	if (!d->rqs || backup_bufs_init(d))
+		return -1;
+	return 0;
 }
 
 static void print_stats(const struct dev *d)
@@ -390,9 +469,13 @@ static void print_stats(const struct dev *d)
 	printf("spare-ublk: reads %" PRIu64 " writes %" PRIu64
 	       " rdma_reads %" PRIu64 " rdma_writes %" PRIu64
 	       " io_errors %" PRIu64 " copy_faults %" PRIu64
-	       " redrives %" PRIu64 "\n",
+	       " redrives %" PRIu64 " backup_reads %" PRIu64
+	       " backup_writes %" PRIu64 " backup_waits %" PRIu64
+	       " backup_errors %" PRIu64 " zero_reads %" PRIu64 "\n",
 	       d->st.reads, d->st.writes, d->st.rdma_reads, d->st.rdma_writes,
-	       d->st.io_errors, d->st.copy_faults, d->st.redrives);
+	       d->st.io_errors, d->st.copy_faults, d->st.redrives,
+	       d->st.backup_reads, d->st.backup_writes, d->st.backup_waits,
+	       d->st.backup_errors, d->st.zero_reads);
 	fflush(stdout);
 }
 
@@ -424,6 +507,7 @@ int main(int argc, char **argv)
 	d->stop_fd = eventfd(0, EFD_CLOEXEC);
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
+	pthread_mutex_init(&d->st_lock, NULL);
 	if (sfd < 0 || d->stop_fd < 0 || setup_rdma(d))
 		goto out;
 
@@ -440,6 +524,8 @@ int main(int argc, char **argv)
 	if (ublk_queue_open(&d->q, d->ctrl.info.dev_id, 0, d->depth, d->bufs,
 			    MAX_IO))
 		goto out;
+	d->q.tag_addr = d->tag_addr;	/* the async backup swaps buffers */
+	backup_ring_init(d);
 	if (pthread_create(&qt, NULL, queue_thread, d))
 		goto out;
 	qt_up = true;
@@ -462,6 +548,15 @@ int main(int argc, char **argv)
 	printf("ublkb%u\n", d->ctrl.info.dev_id);
 	fflush(stdout);
 	spare_notify_ready("/dev/ublkb%u ready", d->ctrl.info.dev_id);
+	snprintf(g_id.disk, sizeof(g_id.disk), "ublkb%u", d->ctrl.info.dev_id);
+	if (!g_id.name[0])
+		snprintf(g_id.name, sizeof(g_id.name), "%s", g_id.disk);
+	if (g_run_dir[0]) {
+		if (mkdir_parents(g_run_dir))
+			log_warn("%s: %s: no live counters", g_run_dir, strerror(errno));
+		else if (stats_path(g_run_dir, g_id.name, g_id.path, sizeof(g_id.path)))
+			log_warn("no live counters: bad name %s", g_id.name);
+	}
 
 	control_loop(d, sfd);
 	spare_notify_stopping();
@@ -482,7 +577,9 @@ out:
 	ublk_queue_close(&d->q);
 	ublk_ctrl_close(&d->ctrl);
 	unmap_slabs(d);
+	stats_remove(&g_id);
 	print_stats(d);
+	backup_close(d);
 	for (i = 0; i < d->nr_donors; i++)
 		donor_close(&d->donors[i]);
 	if (d->bufs_mr)

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sparectl and spare-ublk devices, on the host: the config file that
+ * `device create NAME --backend=ublk` writes (in the daemon kit's dialect,
+ * read back with the kit's own parser, and refusing what spare-ublk cannot
+ * do), and the pager's live counters file read as a device (parsing,
+ * bad files refused, listing beside configfs devices, power from the pid).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devstat.h"
+#include "spare_conf.h"
+#include "tap.h"
+#include "ublkdev.h"
+
+/* ---- the config file ---- */
+
+struct seen {
+	char	text[2048];
+	size_t	len;
+};
+
+static const char *collect(const char *key, const char *value, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->len += (size_t)snprintf(s->text + s->len, sizeof(s->text) - s->len, "%s=%s|",
+				   key, value);
+	return NULL;
+}
+
+static int conf(const char *name, int argc, char *const *argv, char *out, size_t outlen,
+		char *why, size_t whylen)
+{
+	FILE *f = fmemopen(out, outlen, "w");
+	int ret;
+
+	if (!f)
+		return -2;
+	ret = ublk_conf_write(f, name, argc, argv, why, whylen);
+	fclose(f);
+	return ret;
+}
+
+static void test_conf_good(void)
+{
+	char *const argv[] = {
+		"size=256M", "slab_size=16M", "replicas=2",
+		"donors=10.0.0.2:18515,10.0.0.3", "source=10.0.0.1",
+		"backup=/dev/vdb", "backup_mode=async", "integrity=none",
+		"key-file=/etc/spare/host.key",
+	};
+	char out[2048] = "", why[256] = "";
+	struct seen s = { .len = 0 };
+	FILE *f;
+
+	EXPECT_EQ(conf("swap0", 9, argv, out, sizeof(out), why, sizeof(why)), 0);
+	/* The kit's own parser reads it back, every key a spare-ublk option. */
+	f = fmemopen(out, strlen(out), "r");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
+	fclose(f);
+	EXPECT(!strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
+		       "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
+		       "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"));
+	if (strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
+		   "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
+		   "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"))
+		fprintf(stderr, "# got %s\n", s.text);
+}
+
+static void test_conf_refused(void)
+{
+	static const struct {
+		const char *args[3];
+		const char *says;
+	} bad[] = {
+		{ { "size=1G", "donors=a", "placement=0" }, "placement" },
+		{ { "size=1G", "donors=a", "broker=b:1" }, "broker=" },
+		{ { "size=1G", "donors=a", "lease=60" }, "lease=" },
+		{ { "size=1G", "donors=a", "integrity=crc32c" }, "integrity=crc32c" },
+		{ { "size=1G", "donors=a", "backup=dev/vdb" }, "absolute path" },
+		{ { "size=1G", "donors=a", "key-file=host.key" }, "absolute path" },
+		{ { "size=1G", "donors=a", "source=10.0.0.1 # x" }, "'#'" },
+		{ { "size=1G", "donors=a,,b", "replicas=2" }, "empty donor" },
+		{ { "size=1G", "donors=", "replicas=1" }, "empty" },
+		{ { "size=1G", "donors=a", "colour=red" }, "KEY is one of" },
+		{ { "size=1G", "donors=a", "justaword" }, "KEY=VALUE" },
+		{ { "size=1G", "replicas=1", "source=x" }, "needs size= and donors=" },
+		{ { "donors=a", "replicas=1", "source=x" }, "needs size= and donors=" },
+	};
+	char out[2048], why[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = 0;
+		EXPECT_EQ(conf("swap0", 3, (char *const *)bad[i].args, out, sizeof(out), why,
+			       sizeof(why)), -1);
+		EXPECT(strstr(why, bad[i].says) != NULL);
+		if (!strstr(why, bad[i].says))
+			fprintf(stderr, "# case %u: %s\n", i, why);
+	}
+	EXPECT_EQ(conf("a/b", 0, NULL, out, sizeof(out), why, sizeof(why)), -1);
+	EXPECT_EQ(conf("x.log", 0, NULL, out, sizeof(out), why, sizeof(why)), -1);
+	EXPECT(!dev_ublk_name_ok("") && !dev_ublk_name_ok(".hidden") &&
+	       !dev_ublk_name_ok("n.tmp") && dev_ublk_name_ok("swap0") &&
+	       dev_ublk_name_ok("a.b"));
+}
+
+/* ---- the counters file ---- */
+
+#define GOOD_FILE							\
+	"spare-ublk 1\nname u0\npid %ld\ndisk ublkb3\nsize 134217728\n"	\
+	"slab_size 16777216\nreplicas 1\ndonors 10.0.0.2:18515,10.0.0.3:18515\n" \
+	"source 10.0.0.1\nbackup /dev/ram0\nbackup_mode async\n"	\
+	"io_stat 2 2772 500 2650 895 0 0 0 0 167895040 196067328 0 0 7 0\n" \
+	"slab_stat 1 8 24 1 4 0 0 0 4 16384\n"				\
+	"donor_stat 2 0 10.0.0.2:18515 live 1 0 0 0 0 0 0\n"		\
+	"donor_stat 2 1 10.0.0.3:18515 error 1 1 0 0 0 0 0\n"
+
+static void test_parse_file(void)
+{
+	char text[1024], why[256];
+	struct dev_info d;
+
+	snprintf(text, sizeof(text), GOOD_FILE, 42L);
+	memset(&d, 0, sizeof(d));
+	EXPECT_EQ(dev_parse_ublk(text, &d, why, sizeof(why)), 0);
+	EXPECT(d.ublk && d.has_stats && d.pid == 42 && !strcmp(d.disk, "ublkb3"));
+	EXPECT_EQ(d.size, 134217728);
+	EXPECT_EQ(d.slab_size, 16777216);
+	EXPECT_EQ(d.replicas, 1);
+	EXPECT(!strcmp(d.backup, "/dev/ram0") && !strcmp(d.backup_mode, "async"));
+	EXPECT_EQ(d.io[2], 2650);	/* backup_reads */
+	EXPECT_EQ(d.io[12], 7);		/* backup_waits */
+	EXPECT_EQ(d.slab[7], 4);	/* failed */
+	EXPECT_EQ(d.ndonors, 2);
+	EXPECT(!strcmp(d.donor[1].state, "error") && d.donor[1].losses == 1);
+
+	memset(&d, 0, sizeof(d));
+	EXPECT_EQ(dev_parse_ublk("name u0\nio_stat 2 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+				 "slab_stat 1 8 24 1 8 0 0 0 0 0\n", &d, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "not a spare-ublk counters file") != NULL);
+	EXPECT_EQ(dev_parse_ublk("spare-ublk 1\nio_stat 2 1 2\n"
+				 "slab_stat 1 8 24 1 8 0 0 0 0 0\n", &d, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "io_stat") != NULL);
+	EXPECT_EQ(dev_parse_ublk("spare-ublk 1\nslab_stat 1 8 24 1 8 0 0 0 0 0\n", &d, why,
+				 sizeof(why)), -1);
+	EXPECT(strstr(why, "no io_stat") != NULL);
+	snprintf(text, sizeof(text), GOOD_FILE "donor_stat 2 x\n", 42L);
+	EXPECT_EQ(dev_parse_ublk(text, &d, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "donor_stat") != NULL);
+}
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_list(void)
+{
+	char root[64], cfs[128], run[160], text[1024], why[256], cmd[200], **names;
+	struct dev_roots r;
+	struct dev_info d;
+	unsigned int n;
+
+	snprintf(root, sizeof(root), "/tmp/spare-sparectl-ublk-%d", (int)getpid());
+	snprintf(cfs, sizeof(cfs), "%s/cfs", root);
+	snprintf(run, sizeof(run), "%s/run", root);
+	mkdir(root, 0755);
+	mkdir(run, 0755);
+	r = (struct dev_roots){ cfs, "/nonexistent", run };
+
+	/* no spare.ko (no configfs): the pager's devices only */
+	snprintf(text, sizeof(text), GOOD_FILE, (long)getpid());
+	put(run, "u0", text);
+	snprintf(text, sizeof(text), GOOD_FILE, 999999999L);	/* no such process */
+	put(run, "dead", text);
+	put(run, "u0.tmp", "half");
+	put(run, "u0.log", "log");
+	names = dev_names(&r, &n);
+	EXPECT(names != NULL);
+	EXPECT_EQ(n, 2);
+	if (names && n == 2)
+		EXPECT(!strcmp(names[0], "dead") && !strcmp(names[1], "u0"));
+	dev_names_free(names, n);
+	EXPECT_EQ(dev_read(&r, "u0", &d, why, sizeof(why)), 0);
+	EXPECT(d.ublk && d.power && !strcmp(d.name, "u0") && !strcmp(d.disk, "ublkb3"));
+	EXPECT_EQ(dev_read(&r, "dead", &d, why, sizeof(why)), 0);
+	EXPECT(d.ublk && !d.power && !d.disk[0]);
+	EXPECT_EQ(dev_read(&r, "u0.tmp", &d, why, sizeof(why)), -1);
+	EXPECT_EQ(dev_read(&r, "nope", &d, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "no device 'nope'") != NULL);
+
+	/* with configfs: both kinds, sorted, a configfs name not listed twice */
+	mkdir(cfs, 0755);
+	snprintf(cmd, sizeof(cmd), "%s/u0", cfs);
+	mkdir(cmd, 0755);
+	snprintf(cmd, sizeof(cmd), "%s/m0", cfs);
+	mkdir(cmd, 0755);
+	names = dev_names(&r, &n);
+	EXPECT_EQ(n, 3);
+	if (names && n == 3)
+		EXPECT(!strcmp(names[0], "dead") && !strcmp(names[1], "m0") &&
+		       !strcmp(names[2], "u0"));
+	dev_names_free(names, n);
+
+	/* neither directory: ENOENT, as before */
+	r = (struct dev_roots){ "/nonexistent/a", "/nonexistent", "/nonexistent/b" };
+	errno = 0;
+	names = dev_names(&r, &n);
+	EXPECT(names == NULL && errno == ENOENT);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", root);
+}
+
+int main(void)
+{
+	TAP_RUN(test_conf_good);
+	TAP_RUN(test_conf_refused);
+	TAP_RUN(test_parse_file);
+	TAP_RUN(test_list);
+	return tap_done();
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-ublk's backup device (userspace/ublk/backup.c) on the host, with a
+ * real io_uring and an O_DIRECT file under /var/tmp, without ublk or RDMA:
+ * the test plays the queue thread (it reaps the ring and calls
+ * backup_done()) and stands in for io.c's rq_put()/rq_restart().
+ *
+ *  - async: a request's buffer is left to its backup write and the tag
+ *    gets a spare one; a newer write of the same pages is not posted while
+ *    the older is in flight, and a backup read of them waits for both, then
+ *    reads the newer data (the fence: no stale read);
+ *  - async: with the 16 spare buffers held by backup writes in flight, a
+ *    write waits, and is restarted when one lands;
+ *  - async: a failed backup write makes its pages stale (the read is
+ *    refused), a later good write of them clears it;
+ *  - sync: the request waits for its backup write, a failed one fails it;
+ *    pages never written read as zeros without touching the disk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backup.h"
+#include "pager.h"
+#include "tap.h"
+
+#define DEPTH	4
+#define SIZE	(4U << 20)
+
+static struct dev dev;
+static unsigned int finished[DEPTH], restarted[DEPTH];
+static int fin_err[DEPTH];
+static bool fin_covered[DEPTH];
+static char path[128];
+static bool fail_next_write;	/* deliver the next backup write as -EIO */
+static bool fixed;		/* the second round: registered buffers */
+
+/* io.c's, as the request path uses them. */
+void rq_put(struct dev *d, unsigned int tag)
+{
+	struct rq *r = &d->rqs[tag];
+
+	if (--r->inflight)
+		return;
+	fin_covered[tag] = backup_covers(d, tag, 0);
+	fin_err[tag] = backup_finish(d, tag, r->err);
+	finished[tag]++;
+}
+
+void rq_restart(struct dev *d, unsigned int tag)
+{
+	restarted[tag]++;
+}
+
+/* Reap every backup completion until the ring is quiet. */
+static unsigned int reap(struct dev *d)
+{
+	struct __kernel_timespec ts = { .tv_nsec = 200000000 };	/* quiet for 0.2 s */
+	struct io_uring_cqe *cqe;
+	unsigned int n = 0;
+
+	for (;;) {
+		io_uring_submit(&d->q.ring);
+		if (io_uring_wait_cqe_timeout(&d->q.ring, &cqe, &ts))
+			return n;
+		{
+			u64 ud = io_uring_cqe_get_data64(cqe);
+			int res = cqe->res;
+
+			io_uring_cqe_seen(&d->q.ring, cqe);
+			if ((ud & 3) == 0 && fail_next_write) {
+				fail_next_write = false;
+				res = -EIO;
+			}
+			backup_done(d, ud, res);
+			n++;
+		}
+	}
+}
+
+static int setup(enum backup_mode mode)
+{
+	char why[256];
+	int fd;
+
+	memset(&dev, 0, sizeof(dev));
+	memset(finished, 0, sizeof(finished));
+	memset(restarted, 0, sizeof(restarted));
+	dev.size = SIZE;
+	dev.slab_shift = 20;
+	dev.copies = 1;
+	dev.depth = DEPTH;
+	snprintf(path, sizeof(path), "/var/tmp/spare-ublk-backup-%d.img", (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, SIZE)) {
+		fprintf(stderr, "# %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (io_uring_queue_init(64, &dev.q.ring, 0) ||
+	    spare_slab_map_init(&dev.map, SIZE, 20, 1, 1))
+		return -1;
+	if (backup_open(&dev, path, mode, why, sizeof(why))) {
+		fprintf(stderr, "# %s\n", why);
+		return -1;
+	}
+	dev.bufs = aligned_alloc(4096, (size_t)(DEPTH + backup_extra_bufs(&dev)) * MAX_IO);
+	dev.rqs = calloc(DEPTH, sizeof(*dev.rqs));
+	if (!dev.bufs || !dev.rqs || backup_bufs_init(&dev))
+		return -1;
+	if (fixed) {
+		backup_ring_init(&dev);
+		EXPECT(backup_fixed(&dev));
+	}
+	return 0;
+}
+
+static void teardown(void)
+{
+	backup_close(&dev);
+	io_uring_queue_exit(&dev.q.ring);
+	spare_slab_map_free(&dev.map);
+	free(dev.bufs);
+	free(dev.rqs);
+	unlink(path);
+}
+
+/* A one-extent request on @tag: pages [page, page + n) of slab 0. */
+static void rq_set(unsigned int tag, bool write, u32 page, u32 n)
+{
+	struct rq *r = &dev.rqs[tag];
+
+	memset(r, 0, sizeof(*r));
+	r->write = write;
+	r->pos = (u64)page << SPARE_PAGE_SHIFT;
+	r->len = n << SPARE_PAGE_SHIFT;
+	r->nr_ext = 1;
+	r->ext[0] = (struct spare_extent){ .slab = 0, .offset = r->pos, .len = r->len,
+					   .first_page = page, .nr_pages = n };
+	if (write) {	/* as io.c: the slab records the pages as written */
+		struct spare_slab *slab = &dev.map.slabs[0];
+		u32 gens[SPARE_MAX_SLOTS];
+
+		spin_lock(&slab->lock);
+		spare_slab_write_begin(&dev.map, slab, page, n, gens);
+		spare_slab_write_end(slab);
+		spin_unlock(&slab->lock);
+	}
+}
+
+/* An async write whose RDMA part settles at once (it landed on no copy). */
+static void async_write(unsigned int tag, u32 page, u32 n, char fill)
+{
+	rq_set(tag, true, page, n);
+	memset(tag_buf(&dev, tag), fill, n << SPARE_PAGE_SHIFT);
+	backup_write(&dev, tag);
+	fin_err[tag] = backup_finish(&dev, tag, 0);	/* rq_finish, committed */
+}
+
+static bool all(const char *p, char c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != c)
+			return false;
+	return true;
+}
+
+static void test_async_fence(void)
+{
+	char *first;
+
+	if (setup(BACKUP_ASYNC)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	EXPECT(backup_admit(&dev, 0));
+	first = tag_buf(&dev, 0);
+	async_write(0, 0, 4, 'A');
+	EXPECT(tag_buf(&dev, 0) != first);	/* the buffer stays with the backup write */
+	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 2, 4, 'B');		/* overlaps pages 2, 3 */
+	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);	/* fenced: not posted */
+	EXPECT(all(first, 'A', 4 << SPARE_PAGE_SHIFT));	/* 'A' untouched meanwhile */
+	rq_set(1, false, 0, 6);
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	EXPECT_EQ(dev.rqs[1].inflight, 1);	/* waits for both writes */
+	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);
+	EXPECT(dev.st.backup_waits >= 2);
+	EXPECT_EQ(reap(&dev), 3);		/* A, then B, then the read */
+	EXPECT_EQ(finished[1], 1);
+	EXPECT(fin_covered[1] && fin_err[1] == 0);
+	EXPECT(all(tag_buf(&dev, 1), 'A', 2 << SPARE_PAGE_SHIFT));
+	EXPECT(all(tag_buf(&dev, 1) + (2 << SPARE_PAGE_SHIFT), 'B', 4 << SPARE_PAGE_SHIFT));
+	EXPECT_EQ(dev.st.backup_reads, 1);
+	teardown();
+}
+
+static void test_async_buffers_bounded(void)
+{
+	unsigned int i;
+
+	if (setup(BACKUP_ASYNC)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	for (i = 0; i < BACKUP_ASYNC_BUFS; i++) {
+		EXPECT(backup_admit(&dev, 0));
+		async_write(0, i * 4, 4, (char)('a' + i));
+	}
+	/* every spare buffer is held by a backup write in flight */
+	EXPECT(!backup_admit(&dev, 0));
+	EXPECT_EQ(restarted[0], 0);
+	EXPECT(reap(&dev) >= 1);
+	EXPECT_EQ(restarted[0], 1);		/* it got a buffer */
+	EXPECT(backup_admit(&dev, 0));		/* already reserved */
+	async_write(0, 64, 4, 'z');
+	reap(&dev);
+	rq_set(1, false, 4 * 5, 4);
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'f', 4 << SPARE_PAGE_SHIFT));
+	teardown();
+}
+
+static void test_async_stale(void)
+{
+	if (setup(BACKUP_ASYNC)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 8, 4, 'x');
+	fail_next_write = true;
+	reap(&dev);
+	EXPECT_EQ(dev.st.backup_errors, 1);
+	rq_set(1, false, 9, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* stale: refused, not old data */
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 8, 4, 'y');
+	reap(&dev);
+	rq_set(1, false, 9, 1);
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'y', SPARE_PAGE_SIZE));
+	teardown();
+}
+
+static void test_sync(void)
+{
+	if (setup(BACKUP_SYNC)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	EXPECT_EQ(backup_extra_bufs(&dev), 0);
+	rq_set(1, false, 100, 2);		/* never written: zeros, no I/O */
+	memset(tag_buf(&dev, 1), 0x55, 2 << SPARE_PAGE_SHIFT);
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	EXPECT(backup_covers(&dev, 1, 0));
+	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 0);
+	EXPECT(all(tag_buf(&dev, 1), 0, 2 << SPARE_PAGE_SHIFT));
+	EXPECT_EQ(dev.st.zero_reads, 1);
+	backup_finish(&dev, 1, 0);
+
+	rq_set(0, true, 100, 2);
+	memset(tag_buf(&dev, 0), 'S', 2 << SPARE_PAGE_SHIFT);
+	backup_write(&dev, 0);
+	EXPECT_EQ(dev.rqs[0].inflight, 1);	/* the request waits for the disk */
+	EXPECT_EQ(finished[0], 0);
+	reap(&dev);
+	EXPECT(finished[0] == 1 && fin_err[0] == 0 && fin_covered[0]);
+
+	rq_set(0, true, 102, 1);
+	backup_write(&dev, 0);
+	fail_next_write = true;
+	reap(&dev);
+	EXPECT(finished[0] == 2 && fin_err[0] == -EIO);	/* a failed backup write fails it */
+	rq_set(1, false, 102, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* and its page is stale */
+
+	rq_set(1, false, 100, 2);
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'S', 2 << SPARE_PAGE_SHIFT));
+
+	/* page 98 never written, though the backup disk holds bytes there */
+	{
+		int fd = open(path, O_WRONLY);
+
+		EXPECT(fd >= 0 && pwrite(fd, "junk", 4, 98 << SPARE_PAGE_SHIFT) == 4);
+		if (fd >= 0)
+			close(fd);
+	}
+	rq_set(1, false, 98, 3);	/* 98 never written, 99 never, 100 written */
+	EXPECT(backup_read_ext(&dev, 1, 0));
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 0, 2 << SPARE_PAGE_SHIFT) &&
+	       all(tag_buf(&dev, 1) + (2 << SPARE_PAGE_SHIFT), 'S', SPARE_PAGE_SIZE));
+	teardown();
+}
+
+static void test_open_refusals(void)
+{
+	char why[256];
+	int fd;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.size = SIZE;
+	EXPECT_EQ(backup_open(&dev, "/nonexistent/x", BACKUP_SYNC, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "/nonexistent/x") != NULL);
+	snprintf(path, sizeof(path), "/var/tmp/spare-ublk-short-%d.img", (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	EXPECT(fd >= 0 && !ftruncate(fd, SIZE / 2));
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(backup_open(&dev, path, BACKUP_SYNC, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "holds 2097152 bytes") != NULL);
+	EXPECT_EQ(backup_open(&dev, "/var/tmp", BACKUP_SYNC, why, sizeof(why)), -1);
+	EXPECT(dev.bk == NULL);
+	unlink(path);
+}
+
+int main(void)
+{
+	TAP_RUN(test_async_fence);
+	TAP_RUN(test_async_buffers_bounded);
+	TAP_RUN(test_async_stale);
+	TAP_RUN(test_sync);
+	TAP_RUN(test_open_refusals);
+	fixed = true;	/* the same with IORING_OP_READ_FIXED/WRITE_FIXED */
+	TAP_RUN(test_async_fence);
+	TAP_RUN(test_async_buffers_bounded);
+	TAP_RUN(test_async_stale);
+	TAP_RUN(test_sync);
+	return tap_done();
+}

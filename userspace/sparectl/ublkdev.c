@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-ublk devices from sparectl: see ublkdev.h and Documentation/ublk.md
+ * ("sparectl and the live counters").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "devstat.h"
+#include "spare_log.h"
+#include "ublkdev.h"
+
+static int say(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int say(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A value the config dialect carries as it is: no comment, no newline. */
+static const char *value_problem(const char *v)
+{
+	if (!*v)
+		return "empty";
+	if (strpbrk(v, "\n\r#;"))
+		return "contains a newline, '#' or ';', which the config file cannot carry";
+	if (strlen(v) > 180)
+		return "longer than 180 characters";
+	return NULL;
+}
+
+/* Module attribute (sparectl's name) -> spare-ublk's option. */
+static const struct {
+	const char	*attr, *key;
+	bool		abs_path;
+} simple[] = {
+	{ "size",	 "size",	false },
+	{ "slab_size",	 "slab-size",	false },
+	{ "replicas",	 "copies",	false },
+	{ "source",	 "source",	false },
+	{ "backup",	 "backup",	true },
+	{ "backup_mode", "backup-mode",	false },
+	{ "key-file",	 "key-file",	true },
+};
+
+int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
+		    char *why, size_t whylen)
+{
+	bool size = false, donors = false;
+	const char *bad;
+	int i;
+
+	if (!dev_ublk_name_ok(name))
+		return say(why, whylen, "'%s' is not a name for a spare-ublk device", name);
+	fprintf(f, "# spare-ublk device %s, written by `sparectl device create %s "
+		"--backend=ublk`;\n# removed by `sparectl device destroy %s`. "
+		"Keys: spare-ublk(8).\nname = %s\n", name, name, name, name);
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '='), *v;
+		size_t kl;
+		unsigned int k;
+
+		if (!eq)
+			return say(why, whylen, "'%s': expected KEY=VALUE", arg);
+		kl = (size_t)(eq - arg);
+		v = eq + 1;
+		if ((bad = value_problem(v)))
+			return say(why, whylen, "%.*s=: the value is %s", (int)kl, arg, bad);
+		for (k = 0; k < sizeof(simple) / sizeof(simple[0]); k++)
+			if (strlen(simple[k].attr) == kl && !strncmp(arg, simple[k].attr, kl))
+				break;
+		if (k < sizeof(simple) / sizeof(simple[0])) {
+			if (simple[k].abs_path && v[0] != '/')
+				return say(why, whylen, "%s=%s: an absolute path (the pager "
+					   "does not run in this directory)", simple[k].attr, v);
+			fprintf(f, "%s = %s\n", simple[k].key, v);
+			size |= !strcmp(simple[k].attr, "size");
+			continue;
+		}
+		if (kl == 6 && !strncmp(arg, "donors", 6)) {
+			const char *p = v;
+
+			while (*p) {
+				size_t n = strcspn(p, ",");
+
+				if (!n)
+					return say(why, whylen, "donors=%s: an empty donor", v);
+				fprintf(f, "donor = %.*s\n", (int)n, p);
+				p += n + (p[n] == ',');
+			}
+			donors = true;
+		} else if (kl == 9 && !strncmp(arg, "integrity", 9)) {
+			if (strcmp(v, "none"))
+				return say(why, whylen, "integrity=%s: spare-ublk has no "
+					   "checksums yet (only integrity=none)", v);
+		} else if (kl == 9 && !strncmp(arg, "placement", 9)) {
+			return say(why, whylen, "placement=: spare-ublk places copies "
+				   "round robin and takes no placement");
+		} else if ((kl == 6 && !strncmp(arg, "broker", 6)) ||
+			   (kl == 11 && !strncmp(arg, "broker-name", 11)) ||
+			   (kl == 10 && !strncmp(arg, "broker-key", 10)) ||
+			   (kl == 5 && !strncmp(arg, "lease", 5))) {
+			return say(why, whylen, "%.*s=: not with --backend=ublk yet (spare-ublk "
+				   "takes a broker's grants with --grant, but no placement)",
+				   (int)kl, arg);
+		} else {
+			return say(why, whylen, "'%s': KEY is one of size, slab_size, replicas, "
+				   "donors, source, backup, backup_mode, integrity=none, "
+				   "key-file with --backend=ublk", arg);
+		}
+	}
+	if (!size || !donors)
+		return say(why, whylen, "--backend=ublk needs size= and donors=");
+	return ferror(f) ? say(why, whylen, "write: %s", strerror(errno)) : 0;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Run @argv, wait for it; its exit status, or -1. Output goes to ours. */
+static int run(char *const argv[])
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The same, output discarded. */
+static int run_quiet(char *const argv[])
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int mkdir_parents(const char *dir)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static void print_log_tail(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+	long n = 0, skip;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	rewind(f);
+	skip = n > 10 ? n - 10 : 0;
+	while (fgets(line, sizeof(line), f))
+		if (skip-- <= 0)
+			fprintf(stderr, "  %s", line);
+	fclose(f);
+}
+
+#define START_WAIT_MS	60000	/* set-up: connect, HELLO, MAP every slab copy */
+#define STOP_WAIT_MS	70000	/* the unit's TimeoutStopSec, and some */
+
+int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
+		       const char *name, int argc, char *const *argv, char *disk,
+		       size_t disklen)
+{
+	char conf[512], tmp[530], log[512], unit[128], why[512];
+	bool systemd = sd_booted() > 0;
+	struct dev_info d;
+	pid_t child = -1;
+	unsigned int waited;
+	FILE *f;
+	int fd;
+
+	if (!dev_ublk_name_ok(name)) {
+		log_err("device %s: not a name for a spare-ublk device", name);
+		return 2;
+	}
+	if (!dev_read(r, name, &d, why, sizeof(why))) {
+		log_err("device %s: exists already (%s; destroy it first)", name,
+			d.ublk ? "spare-ublk" : "spare.ko");
+		return 1;
+	}
+	snprintf(conf, sizeof(conf), "%s/ublk-%s.conf", p->conf_dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", conf);
+	if (!access(conf, F_OK)) {
+		log_err("device %s: %s exists: not overwritten (remove it, or "
+			"start spare-ublk@%s with it)", name, conf, name);
+		return 1;
+	}
+	if (mkdir_parents(p->conf_dir)) {
+		log_err("device %s: %s: %s", name, p->conf_dir, strerror(errno));
+		return 1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		log_err("device %s: %s: %s", name, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	if (ublk_conf_write(f, name, argc, argv, why, sizeof(why))) {
+		fclose(f);
+		unlink(tmp);
+		log_err("device %s: %s (sparectl --help)", name, why);
+		return 2;
+	}
+	if (fclose(f) || rename(tmp, conf)) {
+		log_err("device %s: %s: %s", name, conf, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+
+	snprintf(unit, sizeof(unit), "spare-ublk@%s.service", name);
+	snprintf(log, sizeof(log), "%s/%s.log", r->ublk_run, name);
+	if (systemd) {
+		char *const argv_start[] = { "systemctl", "start", unit, NULL };
+
+		/* Type=notify: returns once /dev/ublkbN is live, or failed. */
+		if (run(argv_start)) {
+			log_err("device %s: systemctl start %s failed (journalctl -u %s "
+				"says why); %s removed", name, unit, unit, conf);
+			unlink(conf);
+			return 1;
+		}
+	} else {
+		if (mkdir_parents(r->ublk_run)) {
+			log_err("device %s: %s: %s", name, r->ublk_run, strerror(errno));
+			unlink(conf);
+			return 1;
+		}
+		child = fork();
+		if (child < 0) {
+			log_err("device %s: fork: %s", name, strerror(errno));
+			unlink(conf);
+			return 1;
+		}
+		if (!child) {
+			int lfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+			int nfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+			setsid();
+			if (chdir("/"))
+				_exit(127);
+			if (lfd >= 0) {
+				dup2(lfd, 1);
+				dup2(lfd, 2);
+			}
+			if (nfd >= 0)
+				dup2(nfd, 0);
+			execlp(p->bin, p->bin, "--config", conf, (char *)NULL);
+			dprintf(2, "sparectl: cannot run %s: %s\n", p->bin, strerror(errno));
+			_exit(127);
+		}
+	}
+	/* Up once its counters file names the disk. */
+	for (waited = 0; waited < START_WAIT_MS; waited += 100) {
+		int st;
+
+		if (!dev_read(r, name, &d, why, sizeof(why)) && d.ublk && d.power &&
+		    d.disk[0]) {
+			snprintf(disk, disklen, "%s", d.disk);
+			return 0;
+		}
+		if (child > 0 && waitpid(child, &st, WNOHANG) == child) {
+			log_err("device %s: spare-ublk exited (%s %d) before its device "
+				"was up; %s removed. Its log, %s:", name,
+				WIFEXITED(st) ? "status" : "signal",
+				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), conf, log);
+			print_log_tail(log);
+			unlink(conf);
+			return 1;
+		}
+		if (systemd && waited >= 10000)
+			break;
+		sleep_ms(100);
+	}
+	log_err("device %s: spare-ublk did not bring its device up in %u s; stopping it",
+		name, waited / 1000);
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+		print_log_tail(log);
+	} else {
+		char *const argv_stop[] = { "systemctl", "stop", unit, NULL };
+
+		run(argv_stop);
+	}
+	unlink(conf);
+	return 1;
+}
+
+int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
+			const char *name, const char *disk, long pid, int power)
+{
+	char conf[512], path[512], unit[128], comm[32] = "";
+	char *const argv_active[] = { "systemctl", "is-active", "--quiet", unit, NULL };
+	char *const argv_stop[] = { "systemctl", "stop", unit, NULL };
+	unsigned int waited;
+
+	snprintf(unit, sizeof(unit), "spare-ublk@%s.service", name);
+	snprintf(conf, sizeof(conf), "%s/ublk-%s.conf", p->conf_dir, name);
+	snprintf(path, sizeof(path), "%s/%s", r->ublk_run, name);
+	if (power && disk[0]) {
+		char dev[64];
+		int fd;
+
+		/* As the module refuses to power off a device in use. */
+		snprintf(dev, sizeof(dev), "/dev/%s", disk);
+		fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+		if (fd < 0 && errno == EBUSY) {
+			log_err("device %s: %s is in use (swapped on or mounted): "
+				"swapoff or close it first", name, dev);
+			return 1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (power && sd_booted() > 0 && run_quiet(argv_active) == 0) {
+		if (run(argv_stop)) {
+			log_err("device %s: systemctl stop %s failed", name, unit);
+			return 1;
+		}
+	} else if (power) {
+		char cpath[64];
+		FILE *f;
+
+		snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
+		f = fopen(cpath, "re");
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = 0;
+			fclose(f);
+		}
+		comm[strcspn(comm, "\n")] = 0;
+		if (strcmp(comm, "spare-ublk")) {
+			log_err("device %s: process %ld is not spare-ublk (%s): not signalled",
+				name, pid, comm[0] ? comm : "gone");
+			return 1;
+		}
+		if (kill((pid_t)pid, SIGTERM)) {
+			log_err("device %s: kill %ld: %s", name, pid, strerror(errno));
+			return 1;
+		}
+	}
+	/* A clean stop removes the counters file; the pager's pid goes too. */
+	for (waited = 0; power && waited < STOP_WAIT_MS; waited += 100) {
+		if (access(path, F_OK) && !dev_pid_running(pid))
+			break;
+		sleep_ms(100);
+	}
+	if (power && waited >= STOP_WAIT_MS) {
+		log_err("device %s: spare-ublk (pid %ld) still running after %u s",
+			name, pid, STOP_WAIT_MS / 1000);
+		return 1;
+	}
+	if (unlink(path) && errno != ENOENT)	/* left by a pager that died */
+		log_warn("device %s: %s: %s", name, path, strerror(errno));
+	if (unlink(conf) && errno != ENOENT)
+		log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	return 0;
+}

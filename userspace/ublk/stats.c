@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-ublk's live counters for sparectl: one small text file,
+ * RUN_DIR/NAME (default /run/spare/ublk/NAME), rewritten by the main thread
+ * at most once a second (write to NAME.tmp, then rename: a reader sees a
+ * whole snapshot, never a half-written file) and removed at exit. Its
+ * lines are "key value"; io_stat, slab_stat and donor_stat carry exactly
+ * the versioned lines of spare.ko's /sys/block/DISK/spare/ files, so
+ * sparectl reads both kinds of device with the same parsers
+ * (Documentation/ublk.md, "Live counters").
+ *
+ * The queue thread owns the counters (struct stats); it copies them under
+ * st_lock once per turn of its loop (stats_publish()), and the main
+ * thread reads that copy. The file is written from the main thread, never
+ * from the request path: a tmpfs page can itself be swapped out, and the
+ * queue thread must never wait for a page that only it can bring back.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backup.h"
+#include "pager.h"
+#include "spare_log.h"
+#include "stats.h"
+
+#define UBLK_STAT_VERSION	1
+#define IO_STAT_VERSION		2	/* as spare.ko's io_stat */
+#define SLAB_STAT_VERSION	1
+#define DONOR_STAT_VERSION	2
+
+void stats_publish(struct dev *d)
+{
+	pthread_mutex_lock(&d->st_lock);
+	d->st_pub = d->st;
+	pthread_mutex_unlock(&d->st_lock);
+}
+
+int stats_path(const char *dir, const char *name, char *path, size_t len)
+{
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..") || strlen(name) > 63)
+		return -1;
+	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
+		return -1;
+	return 0;
+}
+
+static void slab_line(struct dev *d, FILE *f)
+{
+	struct spare_slab_map *map = &d->map;
+	u32 count[SPARE_COPY_NR_STATES] = { 0 };
+	u64 current_pages = 0;
+
+	for (u32 s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+
+		spin_lock(&slab->lock);
+		for (u32 c = 0; c < map->nr_slots; c++) {
+			if (slab->copy[c].donor == SPARE_NO_DONOR)
+				continue;	/* the spare slot */
+			count[slab->copy[c].state]++;
+			current_pages += spare_copy_current_pages(map, &slab->copy[c]);
+		}
+		spin_unlock(&slab->lock);
+	}
+	fprintf(f, "slab_stat %u %u %u %u %u %u %u %u %u %" PRIu64 "\n",
+		SLAB_STAT_VERSION, map->nr_slabs, map->slab_shift, map->nr_copies,
+		count[SPARE_COPY_MAPPED], count[SPARE_COPY_MAPPING],
+		count[SPARE_COPY_UNMAPPED], count[SPARE_COPY_EVICTING],
+		count[SPARE_COPY_FAILED], current_pages);
+}
+
+int stats_write(struct dev *d, const struct stats_id *id)
+{
+	char tmp[PATH_MAX_STATS + 8];
+	struct stats st;
+	FILE *f;
+	u32 i;
+
+	if (!id->path[0])
+		return 0;
+	pthread_mutex_lock(&d->st_lock);
+	st = d->st_pub;
+	pthread_mutex_unlock(&d->st_lock);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", id->path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	fprintf(f, "spare-ublk %u\nname %s\npid %ld\ndisk %s\n", UBLK_STAT_VERSION,
+		id->name, (long)getpid(), id->disk);
+	fprintf(f, "size %" PRIu64 "\nslab_size %" PRIu64 "\nreplicas %u\n",
+		d->size, (u64)1 << d->slab_shift, d->copies);
+	fprintf(f, "donors ");
+	for (i = 0; i < d->nr_donors; i++)
+		fprintf(f, "%s%s:%s", i ? "," : "", d->donors[i].host,
+			d->donors[i].port);
+	fprintf(f, "\nsource %s\nbackup %s\nbackup_mode %s\n", d->source,
+		id->backup, id->backup[0] ? id->backup_mode : "");
+	/* spare.ko's io_stat fields (sparectl's dev_io_fields), in order */
+	fprintf(f, "io_stat %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		IO_STAT_VERSION, st.rdma_reads, st.rdma_writes, st.backup_reads,
+		st.backup_writes, st.zero_reads, st.redrives, (u64)0 /* failovers */,
+		st.io_errors, st.bytes_read, st.bytes_written, (u64)0 /* write_waits */,
+		(u64)0 /* resync_pages */, st.backup_waits, (u64)0 /* integrity */);
+	slab_line(d, f);
+	for (i = 0; i < d->nr_donors; i++) {
+		struct donor *dn = &d->donors[i];
+		bool failed = __atomic_load_n(&dn->failed, __ATOMIC_RELAXED);
+
+		fprintf(f, "donor_stat %u %u %s:%s %s 1 %u 0 0 0 0 0\n",
+			DONOR_STAT_VERSION, i, dn->host, dn->port,
+			failed ? "error" : "live", failed ? 1U : 0U);
+	}
+	if (fflush(f) || ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, id->path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void stats_remove(const struct stats_id *id)
+{
+	if (id->path[0])
+		unlink(id->path);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* stats: spare-ublk's live counters file for sparectl (stats.c). */
+#ifndef SPARE_UBLK_STATS_H
+#define SPARE_UBLK_STATS_H
+
+#include <stddef.h>
+
+struct dev;
+
+#define UBLK_RUN_DIR	"/run/spare/ublk"
+#define PATH_MAX_STATS	320
+
+/* What the file says about the device besides the counters. */
+struct stats_id {
+	char	name[64];		/* --name, or the disk's name */
+	char	disk[32];		/* ublkbN */
+	char	backup[256];
+	char	backup_mode[8];
+	char	path[PATH_MAX_STATS];	/* "" until the device is up */
+};
+
+/* The queue thread: copy its counters for the main thread. */
+void stats_publish(struct dev *d);
+/* DIR/NAME into @path; -1 if NAME is not a plain file name. */
+int stats_path(const char *dir, const char *name, char *path, size_t len);
+/* The main thread: (re)write the file. 0 or -1 (errno). */
+int stats_write(struct dev *d, const struct stats_id *id);
+void stats_remove(const struct stats_id *id);
+
+#endif /* SPARE_UBLK_STATS_H */
