@@ -253,6 +253,9 @@ struct spare_dev {
 	atomic_t async_pages;		/* ... reserved by requests in flight */
 	spinlock_t backup_lock;
 	wait_queue_head_t backup_wait;
+	/* backup bios made inside submit_bio(), submitted from dev->wq */
+	struct bio_list backup_punt;	/* under backup_lock */
+	struct work_struct backup_punt_work;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
 	atomic_t write_pages;		/* pages of write requests in flight */
 	wait_queue_head_t write_wait;	/* write_pages or a batch dropped */

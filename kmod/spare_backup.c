@@ -19,6 +19,8 @@
 
 #include "spare.h"
 
+static void backup_punt_work(struct work_struct *w);
+
 int spare_backup_open(struct spare_dev *dev)
 {
 	struct block_device *bdev;
@@ -26,6 +28,8 @@ int spare_backup_open(struct spare_dev *dev)
 	int ret;
 
 	dev->has_backup = false;
+	bio_list_init(&dev->backup_punt);
+	INIT_WORK(&dev->backup_punt_work, backup_punt_work);
 	if (!dev->cfg.backup[0])
 		return 0;
 	ret = spare_bdev_open(dev->cfg.backup, dev, &dev->backup);
@@ -93,6 +97,51 @@ void spare_backup_close(struct spare_dev *dev)
 	dev->backup_busy = NULL;
 	dev->backup_stale = NULL;
 	dev->has_backup = false;
+}
+
+/*
+ * Submit a backup bio. Inside submit_bio() (current->bio_list set: most
+ * swap-out requests are dispatched there, when the task's plug is
+ * flushed) a bio we submit is only parked on that list until the outer
+ * submit_bio() returns, so a direct reclaimer waiting there for its own
+ * write (reclaim_wait, spare_blk.c) would wait for a bio not yet sent.
+ * Such bios go to the device's workqueue (WQ_MEM_RECLAIM: it has a rescuer
+ * thread, so it makes progress under memory pressure), as the block
+ * layer's own bio-set rescuer does; spare_backup_close() runs before that
+ * queue is destroyed, and every punted bio holds a busy range or a
+ * command, which it waits for.
+ */
+static void backup_issue(struct spare_dev *dev, struct bio *bio)
+{
+	unsigned long flags;
+
+	if (!current->bio_list) {
+		submit_bio(bio);
+		return;
+	}
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	bio_list_add(&dev->backup_punt, bio);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	queue_work(dev->wq, &dev->backup_punt_work);
+}
+
+static void backup_punt_work(struct work_struct *w)
+{
+	struct spare_dev *dev = container_of(w, struct spare_dev,
+					     backup_punt_work);
+	struct blk_plug plug;
+	struct bio_list list;
+	struct bio *bio;
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	list = dev->backup_punt;
+	bio_list_init(&dev->backup_punt);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+	blk_start_plug(&plug);
+	while ((bio = bio_list_pop(&list)))
+		submit_bio(bio);
+	blk_finish_plug(&plug);
 }
 
 static void backup_end_io(struct bio *bio)
@@ -264,7 +313,7 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 	}
 	aw->reserved = cmd->async_pages;
 	cmd->async_pages = 0;
-	submit_bio(bio);
+	backup_issue(dev, bio);
 	return 0;
 fail:
 	bio_put(bio);
@@ -325,7 +374,7 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 			return -EIO;
 		}
 	}
-	submit_bio(bio);
+	backup_issue(dev, bio);
 	return 0;
 }
 

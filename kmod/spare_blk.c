@@ -115,20 +115,6 @@ static bool write_from_direct_reclaim(void)
 	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC;
 }
 
-/*
- * Whether the reclaimer may wait here. Most of its writes are dispatched
- * inside submit_bio() (current->bio_list set): its plug is flushed there
- * whenever the next swap bio finds 128 KiB or 32 requests queued. Waiting
- * there is safe unless a backup bio this task submitted for an earlier
- * request is parked on that list until it returns; so with a backup
- * device those writes are only counted, and the wait comes at the flush
- * outside submit_bio() (blk_finish_plug()).
- */
-static bool reclaim_may_wait(const struct spare_dev *dev)
-{
-	return !current->bio_list || !dev->has_backup;
-}
-
 /* The slot of the current task, or NULL. Under rbatch_lock. */
 static struct spare_rbatch *rbatch_owned(struct spare_dev *dev)
 {
@@ -548,7 +534,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	wait = false;
 	landed = false;
 	if (cmd->is_write && write_from_direct_reclaim() &&
-	    !rbatch_add(dev, cmd) && reclaim_may_wait(dev)) {
+	    !rbatch_add(dev, cmd)) {
 		cmd->reclaim_wait = true;
 		cmd->waiter = &landed;
 		wait = true;
@@ -590,7 +576,13 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 			cmd->waiter = NULL;
 		spin_unlock_irq(&dev->rbatch_lock);
 	}
-	if (bd->last && write_from_direct_reclaim() && reclaim_may_wait(dev)) {
+	/*
+	 * Most of a reclaimer's writes are dispatched inside submit_bio()
+	 * (its plug is flushed there whenever the next swap bio finds 128 KiB
+	 * or 32 requests queued): waiting there is safe, since the backup
+	 * bios made there are submitted from dev->wq (backup_issue()).
+	 */
+	if (bd->last && write_from_direct_reclaim()) {
 		struct spare_rbatch *b = rbatch_mine(dev);
 
 		/* once empty the slot may pass to another task: stop then */
