@@ -3,3 +3,10 @@
 UNIT_TESTS += test_ublk_logic
 test_ublk_logic_SRCS   := tests/unit/test_ublk_logic.c $(OUT)/lib/libspare-ublk-san.a
 test_ublk_logic_CFLAGS := -Iuserspace/ublk/kshim
+
+# spare-ublk's state file (pager restart): round trip, torn and damaged files
+UNIT_TESTS += test_ublk_state
+test_ublk_state_SRCS   := tests/unit/test_ublk_state.c userspace/ublk/state.c \
+			  $(OUT)/lib/libspare-ublk-san.a
+test_ublk_state_CFLAGS := -Iuserspace/ublk/kshim -Iuserspace/ublk
+test_ublk_state_LDLIBS := -lz

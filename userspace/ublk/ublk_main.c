@@ -44,6 +44,7 @@
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
+#include "state.h"
 
 /* ---- set-up and the control loop (main thread); io.c has the request path ---- */
 
@@ -106,6 +107,8 @@ static void control_loop(struct dev *d, int sfd)
 	bool lost[SPARE_MAX_DONORS] = { false };
 	u32 i;
 
+	for (i = 0; i < d->nr_donors; i++)
+		lost[i] = !d->donors[i].ctrl.up || !d->donors[i].data.up;
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		for (i = 0; i < d->nr_donors; i++) {
@@ -255,6 +258,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
 	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
+	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with; \"none\": no restart (its donors free the slabs at once)", UBLK_STATE_DEFAULT },
 	{ "verbose", 'v', NULL, "debug logging", "" },
 };
 
@@ -304,6 +308,14 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 0, 1000000, &v))
 			return "0..1000000";
 		d->poll_us = (unsigned int)v;
+	} else if (!strcmp(key, "state-file")) {
+		if (!strcmp(value, "none")) {
+			d->state_path[0] = 0;
+			return NULL;
+		}
+		if (value[0] != '/')
+			return "an absolute path, or none";
+		return spare_conf_str(d->state_path, sizeof(d->state_path), value);
 	} else if (!strcmp(key, "verbose")) {
 		const char *why = spare_conf_bool(value, &on);
 
@@ -344,14 +356,16 @@ static int parse_args(struct dev *d, int argc, char **argv)
 	return 0;
 }
 
-static int setup_rdma(struct dev *d)
+static int setup_rdma(struct dev *d, const struct ublk_state *st)
 {
 	size_t len = (size_t)d->depth * MAX_IO;
-	u32 i;
+	u32 i, up = 0;
 
 	if (d->has_key && spare_auth_init())
 		return -1;
-	if (spare_random_bytes(d->uuid, sizeof(d->uuid)))
+	if (d->recovering)
+		memcpy(d->uuid, st->uuid, sizeof(d->uuid));	/* the same client */
+	else if (spare_random_bytes(d->uuid, sizeof(d->uuid)))
 		return -1;
 	if (spare_slab_map_init(&d->map, d->size, d->slab_shift, d->copies,
 				d->nr_donors)) {
@@ -365,11 +379,27 @@ static int setup_rdma(struct dev *d)
 		dn->timeout_ms = d->timeout_ms;
 		dn->uuid = d->uuid;
 		dn->key = d->has_key ? d->key : NULL;
+		dn->hold = d->state_path[0] != 0;
+		dn->resume_token = d->recovering ? st->donors[i].token : 0;
 		if (donor_connect(dn, &d->pd, d->slab_shift,
-				  d->depth * MAX_OPS + 1) || send_grants(d, dn))
-			return -1;
+				  d->depth * MAX_OPS + 1) || send_grants(d, dn)) {
+			if (!d->recovering)
+				return -1;
+			/* Taking a device back: its copies there fail, the
+			 * others serve (EIO only where none is left). */
+			log_err("donor %s: unreachable on restart: its copies are failed",
+				dn->host);
+			dn->ctrl.up = false;
+			continue;
+		}
+		up++;
 	}
-	if (map_slabs(d))
+	if (d->recovering && !up) {
+		log_err("no donor reachable: /dev/ublkb%u stays as it is (quiesced) for the next try",
+			d->ctrl.info.dev_id);
+		return -1;
+	}
+	if (d->recovering ? pager_restore_map(d, st) : map_slabs(d))
 		return -1;
 	/* Every tag's ublk buffer, registered once for RDMA. */
 	d->bufs = aligned_alloc(4096, len);
@@ -399,6 +429,7 @@ static void print_stats(const struct dev *d)
 int main(int argc, char **argv)
 {
 	static struct dev dev;
+	static struct ublk_state st;
 	struct dev *d = &dev;
 	char why[512];
 	pthread_t qt;
@@ -408,6 +439,8 @@ int main(int argc, char **argv)
 	u32 i;
 
 	spare_log_init("spare-ublk", SPARE_LOG_INFO);
+	snprintf(d->state_path, sizeof(d->state_path), "%s", UBLK_STATE_DEFAULT);
+	pthread_mutex_init(&d->state_lock, NULL);
 	ret = parse_args(d, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
@@ -424,18 +457,46 @@ int main(int argc, char **argv)
 	d->stop_fd = eventfd(0, EFD_CLOEXEC);
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
-	if (sfd < 0 || d->stop_fd < 0 || setup_rdma(d))
+	if (sfd < 0 || d->stop_fd < 0)
 		goto out;
-
-	ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO, 0);
-	if (ret) {
-		log_err("ublk ADD_DEV: %s", strerror(-ret));
+	ret = pager_state_open(d, &st);
+	if (ret < 0) {
+		rc = 2;
 		goto out;
 	}
-	ret = ublk_set_params(&d->ctrl, d->size, MAX_IO);
-	if (ret) {
-		log_err("ublk SET_PARAMS: %s", strerror(-ret));
+	d->recovering = ret > 0;
+	if (d->recovering)
+		d->depth = st.depth;
+	if (setup_rdma(d, &st))
 		goto out;
+
+	if (d->recovering) {
+		/* The state first: the copies lost in the meantime are failed
+		 * in it before the device serves again. */
+		if (pager_state_save(d))
+			goto out;
+		ret = ublk_start_recovery(&d->ctrl, 30000);
+		if (ret) {
+			log_err("ublk START_USER_RECOVERY of /dev/ublkb%u: %s",
+				d->ctrl.info.dev_id, strerror(-ret));
+			goto out;
+		}
+	} else {
+		ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO,
+				   d->state_path[0] ? UBLK_F_USER_RECOVERY |
+				   UBLK_F_USER_RECOVERY_REISSUE : 0);
+		if (ret) {
+			log_err("ublk ADD_DEV: %s", strerror(-ret));
+			goto out;
+		}
+		/* Before the device can be used: a restart can find it. */
+		if (pager_state_save(d))
+			goto out;
+		ret = ublk_set_params(&d->ctrl, d->size, MAX_IO);
+		if (ret) {
+			log_err("ublk SET_PARAMS: %s", strerror(-ret));
+			goto out;
+		}
 	}
 	if (ublk_queue_open(&d->q, d->ctrl.info.dev_id, 0, d->depth, d->bufs,
 			    MAX_IO))
@@ -449,11 +510,15 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&d->start_lock);
 	if (d->start_state < 0)
 		goto out;
-	ret = ublk_start_dev(&d->ctrl);
+	ret = d->recovering ? ublk_end_recovery(&d->ctrl) : ublk_start_dev(&d->ctrl);
 	if (ret) {
-		log_err("ublk START_DEV: %s", strerror(-ret));
+		log_err("ublk %s: %s", d->recovering ? "END_USER_RECOVERY" :
+			"START_DEV", strerror(-ret));
 		goto out;
 	}
+	if (d->recovering)
+		log_info("/dev/ublkb%u taken back: the requests the old pager held are re-issued",
+			 d->ctrl.info.dev_id);
 	log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
 		 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
 		 d->map.nr_slabs, 1U << (d->slab_shift - 20), d->copies,
@@ -480,8 +545,21 @@ out:
 		pthread_join(qt, NULL);
 	}
 	ublk_queue_close(&d->q);
+	/*
+	 * A device taken back only half (END_USER_RECOVERY not done) is left
+	 * as it is, quiesced, with its state file, for the next try: deleting
+	 * it would fail every page swapped out to it.
+	 */
+	if (d->recovering && !d->ctrl.started) {
+		d->ctrl.added = false;
+		log_err("/dev/ublkb%u left quiesced; state file %s kept for the next try",
+			d->ctrl.info.dev_id, d->state_path);
+	} else {
+		ublk_ctrl_close(&d->ctrl);
+		unmap_slabs(d);
+		pager_state_remove(d);
+	}
 	ublk_ctrl_close(&d->ctrl);
-	unmap_slabs(d);
 	print_stats(d);
 	for (i = 0; i < d->nr_donors; i++)
 		donor_close(&d->donors[i]);
@@ -490,6 +568,11 @@ out:
 	if (d->pd)
 		ibv_dealloc_pd(d->pd);
 	spare_slab_map_free(&d->map);
+	ublk_state_free(&st);
+	if (d->state) {
+		ublk_state_free(d->state);
+		free(d->state);
+	}
 	free(d->bufs);
 	free(d->grants);
 	free(d->rqs);
