@@ -22,19 +22,34 @@
 #include "spare_log.h"
 #include "state.h"
 
-/* The parent directory of the state file, made if missing (one level). */
+/* The parent directories of the state file, made if missing (0700). */
 static void state_dir(const char *path)
 {
 	char dir[sizeof(((struct dev *)0)->state_path)];
-	char *slash;
+	char *p;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
 		return;
-	*slash = 0;
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		log_warn("state file directory %s: %s", dir, strerror(errno));
+	*p = 0;
+	for (p = dir + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		{
+			char c = *p;
+
+			*p = 0;
+			if (mkdir(dir, 0700) && errno != EEXIST) {
+				log_warn("state file directory %s: %s", dir,
+					 strerror(errno));
+				return;
+			}
+			*p = c;
+		}
+		if (!*p)
+			return;
+	}
 }
 
 static bool same_donors(const struct dev *d, const struct ublk_state *st)

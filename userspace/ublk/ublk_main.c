@@ -415,6 +415,34 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 	return d->rqs ? 0 : -1;
 }
 
+/*
+ * A pager that dies while it holds every tag leaves no ublk command for
+ * io_uring to cancel: the driver then learns of the death only when a
+ * request times out (ublk_timeout(), which re-arms the timer while the
+ * pager lives), 30 s by default. A shorter timeout makes a restart take the
+ * device back sooner; for a live pager it only re-arms timers.
+ */
+#define UBLK_IO_TIMEOUT_MS	5000
+
+static void set_io_timeout(const struct dev *d)
+{
+	char path[96], val[16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/io_timeout",
+		 d->ctrl.info.dev_id);
+	snprintf(val, sizeof(val), "%u", UBLK_IO_TIMEOUT_MS);
+	f = fopen(path, "w");
+	if (f) {
+		bool ok = fputs(val, f) >= 0;
+
+		if (fclose(f) == 0 && ok)
+			return;
+	}
+	log_warn("%s: %s: a dead pager holding every request is noticed only at the kernel's default timeout",
+		 path, strerror(errno));
+}
+
 static void print_stats(const struct dev *d)
 {
 	printf("spare-ublk: reads %" PRIu64 " writes %" PRIu64
@@ -475,11 +503,17 @@ int main(int argc, char **argv)
 		 * in it before the device serves again. */
 		if (pager_state_save(d))
 			goto out;
-		ret = ublk_start_recovery(&d->ctrl, 30000);
-		if (ret) {
-			log_err("ublk START_USER_RECOVERY of /dev/ublkb%u: %s",
-				d->ctrl.info.dev_id, strerror(-ret));
-			goto out;
+		{
+			uint64_t t0 = spare_now_ms();
+
+			ret = ublk_start_recovery(&d->ctrl, 120000);
+			if (ret) {
+				log_err("ublk START_USER_RECOVERY of /dev/ublkb%u: %s",
+					d->ctrl.info.dev_id, strerror(-ret));
+				goto out;
+			}
+			log_info("ublk START_USER_RECOVERY of /dev/ublkb%u after %" PRIu64 " ms",
+				 d->ctrl.info.dev_id, spare_now_ms() - t0);
 		}
 	} else {
 		ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO,
@@ -519,6 +553,8 @@ int main(int argc, char **argv)
 	if (d->recovering)
 		log_info("/dev/ublkb%u taken back: the requests the old pager held are re-issued",
 			 d->ctrl.info.dev_id);
+	if (d->state_path[0])
+		set_io_timeout(d);
 	log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
 		 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
 		 d->map.nr_slabs, 1U << (d->slab_shift - 20), d->copies,
