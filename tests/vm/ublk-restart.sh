@@ -36,12 +36,12 @@ head -8 "$STATE"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 pass "swapping on $disk, state in $STATE"
 
-step "workload: 96 MiB, 2 passes in 32 MiB; the pager SIGKILLed mid-run"
-cg_new work 32M
+step "workload: 80 MiB, 2 passes in 28 MiB; the pager SIGKILLed mid-run"
+cg_new work 28M
 out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
-cg_run work spare-memtest -p 2 96m >/tmp/memtest.out 2>&1 &
+cg_run work spare-memtest -p 2 80m >/tmp/memtest.out 2>&1 &
 WL_PID=$!
-wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 12000 ]" ||
+wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 10000 ]" ||
 	{ cat /tmp/memtest.out; fail "no swapping"; }
 kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended before the kill"; }
 kill -KILL "$UBLK_PID"

@@ -553,7 +553,8 @@ int main(int argc, char **argv)
 	if (d->recovering)
 		log_info("/dev/ublkb%u taken back: the requests the old pager held are re-issued",
 			 d->ctrl.info.dev_id);
-	if (d->state_path[0])
+	/* (kept by the queue across a restart; set while no I/O is queued) */
+	if (d->state_path[0] && !d->recovering)
 		set_io_timeout(d);
 	log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
 		 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
