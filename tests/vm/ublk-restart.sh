@@ -32,16 +32,16 @@ rm -f "$STATE"
 # shellcheck disable=SC2086
 ublk_up $UBLK_ARGS
 [ -s "$STATE" ] || fail "no state file $STATE"
-head -8 "$STATE"
+head -7 "$STATE"	# not the donor lines: their tokens are secrets
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 pass "swapping on $disk, state in $STATE"
 
-step "workload: 80 MiB, 2 passes in 28 MiB; the pager SIGKILLed mid-run"
-cg_new work 28M
+step "workload: 64 MiB, 2 passes in 24 MiB; the pager SIGKILLed mid-run"
+cg_new work 24M
 out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
-cg_run work spare-memtest -p 2 80m >/tmp/memtest.out 2>&1 &
+cg_run work spare-memtest -p 2 64m >/tmp/memtest.out 2>&1 &
 WL_PID=$!
-wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 10000 ]" ||
+wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 8000 ]" ||
 	{ cat /tmp/memtest.out; fail "no swapping"; }
 kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "workload ended before the kill"; }
 kill -KILL "$UBLK_PID"
@@ -97,7 +97,7 @@ wait "$WL_PID" || { cat /tmp/memtest.out /tmp/ublk.log; why_died work; fail "mem
 cat /tmp/memtest.out
 out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
 echo "pswpout +$out, pswpin +$in"
-[ "$in" -gt 5000 ] || fail "pswpin grew by only $in pages"
+[ "$in" -gt 4000 ] || fail "pswpin grew by only $in pages"
 if dmesg | grep -E -i 'error on swap|I/O error, dev ublkb|Buffer I/O error'; then
 	fail "swap I/O errors in dmesg"
 fi

@@ -96,6 +96,18 @@ int pager_state_open(struct dev *d, struct ublk_state *st)
 			d->state_path, st->dev_id, strerror(-ret));
 		return -1;
 	}
+	if (info->state == UBLK_S_DEV_DEAD && (info->flags & UBLK_F_USER_RECOVERY)) {
+		/* Added but never started (the pager died in its set-up), or
+		 * stopped: no page was ever swapped to it, or none is left. */
+		log_warn("state file %s: /dev/ublkb%u was never started or was stopped: deleting it and starting a new device",
+			 d->state_path, st->dev_id);
+		ret = ublk_del_dev(&d->ctrl, st->dev_id);
+		if (ret && ret != -ENODEV)
+			log_warn("ublk DEL_DEV %u: %s", st->dev_id, strerror(-ret));
+		ublk_state_free(st);
+		memset(&d->ctrl.info, 0, sizeof(d->ctrl.info));
+		return 0;
+	}
 	if (info->state == UBLK_S_DEV_LIVE && info->ublksrv_pid > 0 &&
 	    info->ublksrv_pid != getpid() &&
 	    (kill(info->ublksrv_pid, 0) == 0 || errno == EPERM)) {

@@ -221,6 +221,11 @@ int ublk_start_recovery(struct ublk_ctrl *c, unsigned int timeout_ms)
 	}
 }
 
+int ublk_del_dev(struct ublk_ctrl *c, unsigned int dev_id)
+{
+	return ctrl_cmd(c, UBLK_U_CMD_DEL_DEV, (int)dev_id, NULL, 0, 0);
+}
+
 int ublk_end_recovery(struct ublk_ctrl *c)
 {
 	int ret = ctrl_cmd(c, UBLK_U_CMD_END_USER_RECOVERY, (int)c->info.dev_id,

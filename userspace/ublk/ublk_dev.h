@@ -63,6 +63,8 @@ int ublk_stop_dev(struct ublk_ctrl *c);
 int ublk_get_dev_info(struct ublk_ctrl *c, unsigned int dev_id);
 int ublk_start_recovery(struct ublk_ctrl *c, unsigned int timeout_ms);
 int ublk_end_recovery(struct ublk_ctrl *c);
+/* DEL_DEV of device @dev_id (not the one c->info describes). */
+int ublk_del_dev(struct ublk_ctrl *c, unsigned int dev_id);
 /* DEL_DEV and close. Safe on a half-set-up control. */
 void ublk_ctrl_close(struct ublk_ctrl *c);
 
