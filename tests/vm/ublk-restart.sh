@@ -11,7 +11,9 @@
 # pager held are re-issued (UBLK_F_USER_RECOVERY_REISSUE). The workload
 # verifies every page and the kernel logs no swap I/O error. Meanwhile a
 # stranger that knows the device's uuid but not the token (another host)
-# asks a donor for the held slabs and gets none.
+# asks a donor for the held slabs and gets none, and donor 3 restarts, so
+# that it holds nothing: its copies must be failed (every page is read
+# from donor 2's copy, never from a fresh slab of zeros).
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -78,6 +80,12 @@ held=$(donor_ctl 2 status | awk '$1 == "spared_slabs_held" {print $2}')
 [ "${held:-0}" -ge 8 ] || fail "after the stranger, donor 2 holds ${held:-no} slabs"
 pass "held: $held slabs on donor 2; the stranger's resume refused"
 
+step "donor 3 restarts meanwhile: it holds nothing any more"
+kill -KILL "$(donor_pid 3)"
+wait "$(donor_pid 3)" 2>/dev/null
+donor_start 3 --budget 256M --slab-size 16M --resume-hold 60
+pass "spared on host 3 restarted, empty"
+
 step "restart spare-ublk with the same settings: it takes the device back"
 # shellcheck disable=SC2086
 ublk_up $UBLK_ARGS
@@ -85,12 +93,17 @@ t_back=$(cut -d' ' -f1 /proc/uptime)
 cat /tmp/ublk.log
 grep -q "taking /dev/$disk back" /tmp/ublk.log || fail "the new pager did not take $disk back"
 [ "$(head -1 /tmp/ublk.out)" = "$disk" ] || fail "a new device instead of $disk"
-grep -q 'restart: 16 copies kept by their donors, 0 lost' /tmp/ublk.log ||
-	fail "not every copy came back with its contents"
-grep -q 'resumes 8 slab(s)' /tmp/spared-2.log && grep -q 'resumes 8 slab(s)' /tmp/spared-3.log ||
-	{ donor_logs; fail "a donor did not resume the held slabs"; }
+# donor 2 kept its 8 copies; donor 3's 8 are gone: failed, never read
+grep -q 'restart: 8 copies kept by their donors, 8 lost, 0 had failed before' /tmp/ublk.log ||
+	fail "expected donor 2's 8 copies kept and donor 3's 8 lost"
+[ "$(grep -c 'donor 10.0.0.3 no longer holds it' /tmp/ublk.log)" = 8 ] ||
+	fail "donor 3's copies were not all failed"
+grep -q 'no copy left' /tmp/ublk.log && fail "a slab lost every copy"
+grep -q 'resumes 8 slab(s)' /tmp/spared-2.log || { donor_logs; fail "donor 2 did not resume the held slabs"; }
+awk '$1 == "slab" {for (i = 3; i <= NF; i++) if ($i ~ /^1:/ && $i != "1:F") bad = 1} END {exit bad}' "$STATE" ||
+	{ cat "$STATE" | grep '^slab'; fail "the state file still calls a copy on donor 3 whole"; }
 echo "device back $(echo "$t_kill $t_back" | awk '{printf "%.1f", $2 - $1}') s after the kill"
-pass "/dev/$disk taken back, 16 copies kept"
+pass "/dev/$disk taken back: donor 2's 8 copies kept, donor 3's 8 failed (also in the state file)"
 
 step "the workload finishes with every page verified"
 wait "$WL_PID" || { cat /tmp/memtest.out /tmp/ublk.log; why_died work; fail "memtest: pages lost or corrupt"; }
