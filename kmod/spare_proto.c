@@ -146,13 +146,21 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 	switch (type) {
 	case SPARE_MSG_HELLO:
 		if (!all_zero(m->hello.reserved, sizeof(m->hello.reserved)) ||
-		    (m->hello.flags & ~SPARE_HELLO_F_AUTH))
+		    (m->hello.flags & ~SPARE_HELLO_FLAGS))
 			return SPARE_PROTO_ERESERVED;
 		if (!slab_shift_ok(m->hello.slab_shift))
 			return SPARE_PROTO_ESLAB_SHIFT;
 		/* A nonce goes with, and only with, a request to authenticate. */
 		if (!(m->hello.flags & SPARE_HELLO_F_AUTH) !=
 		    all_zero(m->hello.nonce, sizeof(m->hello.nonce)))
+			return SPARE_PROTO_EFIELD;
+		/* Resuming needs holding, and a token goes with, and only
+		 * with, a request to resume. */
+		if ((m->hello.flags & SPARE_HELLO_F_RESUME) &&
+		    !(m->hello.flags & SPARE_HELLO_F_HOLD))
+			return SPARE_PROTO_EFIELD;
+		if (!(m->hello.flags & SPARE_HELLO_F_RESUME) !=
+		    !m->hello.resume_token)
 			return SPARE_PROTO_EFIELD;
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_HELLO_REPLY:
@@ -166,13 +174,16 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 		    (!slab_shift_ok(m->hello_reply.slab_shift) ||
 		     !m->hello_reply.session_cookie))
 			return SPARE_PROTO_EFIELD;
+		/* A refusal holds nothing. */
+		if (st != SPARE_ST_OK && m->hello_reply.resume_token)
+			return SPARE_PROTO_EFIELD;
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_MAP:
 		if (m->map.reserved)
 			return SPARE_PROTO_ERESERVED;
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_MAPPED:
-		if (m->mapped.reserved)
+		if (le32_to_cpu(m->mapped.flags) & ~SPARE_MAPPED_F_KEPT)
 			return SPARE_PROTO_ERESERVED;
 		st = le32_to_cpu(m->mapped.status);
 		if (st > SPARE_ST_MAX)
@@ -180,7 +191,7 @@ static int check_body(const struct spare_msg *m, unsigned int type)
 		/* A refusal carries no address; a grant must carry one. */
 		if ((st == SPARE_ST_OK) != (m->mapped.addr != 0))
 			return SPARE_PROTO_EFIELD;
-		if (st != SPARE_ST_OK && m->mapped.rkey)
+		if (st != SPARE_ST_OK && (m->mapped.rkey || m->mapped.flags))
 			return SPARE_PROTO_EFIELD;
 		return SPARE_PROTO_OK;
 	case SPARE_MSG_UNMAP:

@@ -186,7 +186,7 @@ static void proto_auth_messages(struct kunit *test)
 	m.hello.flags = 0;
 	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
 			SPARE_PROTO_EFIELD);	/* a nonce without auth */
-	m.hello.flags = 0x02;
+	m.hello.flags = 0x08;
 	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
 			SPARE_PROTO_ERESERVED);	/* unknown flag */
 
@@ -239,7 +239,44 @@ static void proto_auth_transcript(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t[16], (u8)SPARE_AUTH_DIR_DONOR);
 }
 
+/* Pager restart: HELLO's hold/resume, HELLO_REPLY's token, MAPPED F_KEPT. */
+static void proto_resume_messages(struct kunit *test)
+{
+	struct spare_msg m;
+
+	spare_msg_init(&m, SPARE_MSG_HELLO, 1);
+	m.hello.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
+	m.hello.flags = SPARE_HELLO_F_HOLD;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.hello.resume_token = cpu_to_le64(7);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* a token without F_RESUME */
+	m.hello.flags |= SPARE_HELLO_F_RESUME;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.hello.flags = SPARE_HELLO_F_RESUME;
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* resume without hold */
+
+	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, 1);
+	m.hello_reply.status = cpu_to_le32(SPARE_ST_NO_SPACE);
+	m.hello_reply.resume_token = cpu_to_le64(7);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_EFIELD);	/* a refusal with a token */
+
+	spare_msg_init(&m, SPARE_MSG_MAPPED, 1);
+	m.mapped.addr = cpu_to_le64(0x1000);
+	m.mapped.flags = cpu_to_le32(SPARE_MAPPED_F_KEPT);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_OK);
+	m.mapped.flags = cpu_to_le32(2);
+	KUNIT_EXPECT_EQ(test, spare_msg_check(&m, sizeof(m), NULL),
+			SPARE_PROTO_ERESERVED);
+}
+
 static struct kunit_case proto_cases[] = {
+	KUNIT_CASE(proto_resume_messages),
 	KUNIT_CASE(proto_roundtrip_every_type),
 	KUNIT_CASE(proto_rejects_bad_header),
 	KUNIT_CASE(proto_rejects_nonzero_padding),

@@ -33,6 +33,8 @@
  *   GRANT(part 0..6) ------->      (a broker's grant, 40 bytes a part; no reply)
  *   MAP(slab, grant) ------->
  *                    <-------      MAPPED(slab, addr, rkey) or status != 0
+ *   (HELLO F_HOLD: slabs kept a while if the session ends without UNMAP;
+ *    HELLO F_RESUME + token: a new session adopts them, MAPPED F_KEPT)
  *   UNMAP(slab)      ------->      (MR deregistered, memory zeroed)
  *                    <-------      EVICT(slab): donor wants the slab back
  *   UNMAP(slab)      ------->      client has stopped using it
@@ -126,6 +128,21 @@ enum spare_auth_dir {
 
 /* HELLO flags */
 #define SPARE_HELLO_F_AUTH	0x01	/* client has a key: authenticate both ways */
+/*
+ * Pager restart (spare-ublk): F_HOLD asks the donor to keep this session's
+ * slabs, contents and all, for a while (spared's resume-hold) if the
+ * session ends without UNMAPping them; the donor that agrees answers with a
+ * non-zero resume_token in HELLO_REPLY. F_RESUME (with F_HOLD) asks it to
+ * give this new session the slabs held for the earlier one: resume_token is
+ * that session's token, and the identity must match (same uuid; with host
+ * authentication the same name; with grants the same owner). The slabs
+ * come back through MAP of the same slab ids, answered MAPPED with
+ * SPARE_MAPPED_F_KEPT.
+ */
+#define SPARE_HELLO_F_HOLD	0x02	/* keep my slabs if I vanish */
+#define SPARE_HELLO_F_RESUME	0x04	/* adopt the slabs held for me */
+#define SPARE_HELLO_FLAGS	(SPARE_HELLO_F_AUTH | SPARE_HELLO_F_HOLD | \
+				 SPARE_HELLO_F_RESUME)
 
 /* client -> donor, first message on the control connection */
 struct spare_msg_hello {
@@ -134,6 +151,7 @@ struct spare_msg_hello {
 	__u8	flags;			/* SPARE_HELLO_F_* */
 	__u8	reserved[6];
 	__u8	nonce[SPARE_AUTH_NONCE_LEN]; /* random with F_AUTH, else 0 */
+	__le64	resume_token;		/* with F_RESUME (never 0), else 0 */
 };
 
 /* donor -> client, answer to a HELLO with F_AUTH */
@@ -154,6 +172,7 @@ struct spare_msg_hello_reply {
 	__le32	free_slabs;		/* slabs the donor could lend now */
 	__u8	slab_shift;		/* slab size the donor serves */
 	__u8	reserved[7];
+	__le64	resume_token;		/* F_HOLD granted: the proof for F_RESUME; else 0 */
 };
 
 /*
@@ -190,13 +209,16 @@ struct spare_msg_map {
 	__le32	reserved;
 };
 
+/* MAPPED flags */
+#define SPARE_MAPPED_F_KEPT	0x01	/* a held slab, back with its contents */
+
 /* donor -> client */
 struct spare_msg_mapped {
 	__le64	addr;			/* remote virtual address of the slab */
 	__le32	rkey;
 	__le32	slab_id;
 	__le32	status;			/* enum spare_status; addr/rkey 0 if != OK */
-	__le32	reserved;
+	__le32	flags;			/* SPARE_MAPPED_F_*, only with OK */
 };
 
 /* client -> donor: release (also the answer to EVICT) */

@@ -55,9 +55,23 @@ static void check_msg(const uint8_t *data, size_t size)
 		abort();
 	/* Version 2: a nonce travels with, and only with, the auth flag ... */
 	if (type == SPARE_MSG_HELLO &&
-	    (m->hello.flags & ~SPARE_HELLO_F_AUTH ||
+	    (m->hello.flags & ~SPARE_HELLO_FLAGS ||
 	     !(m->hello.flags & SPARE_HELLO_F_AUTH) !=
 	     !memchr_inv_zero(m->hello.nonce, sizeof(m->hello.nonce))))
+		abort();
+	/* Pager restart: a resume token with, and only with, F_RESUME,
+	 * which needs F_HOLD; F_KEPT only on a successful MAPPED. */
+	if (type == SPARE_MSG_HELLO &&
+	    (!(m->hello.flags & SPARE_HELLO_F_RESUME) != !m->hello.resume_token ||
+	     ((m->hello.flags & SPARE_HELLO_F_RESUME) &&
+	      !(m->hello.flags & SPARE_HELLO_F_HOLD))))
+		abort();
+	if (type == SPARE_MSG_HELLO_REPLY && m->hello_reply.resume_token &&
+	    le32toh(m->hello_reply.status) != SPARE_ST_OK)
+		abort();
+	if (type == SPARE_MSG_MAPPED &&
+	    (le32toh(m->mapped.flags) & ~SPARE_MAPPED_F_KEPT ||
+	     (m->mapped.flags && le32toh(m->mapped.status) != SPARE_ST_OK)))
 		abort();
 	/* ... and a challenge always has one. */
 	if (type == SPARE_MSG_AUTH_CHALLENGE &&

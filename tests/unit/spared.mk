@@ -2,7 +2,8 @@
 # spared's pure logic: slab pool accounting and slab memory scrubbing.
 UNIT_TESTS += test_spared_pool
 test_spared_pool_SRCS   := tests/unit/test_spared_pool.c \
-			   userspace/spared/pool.c userspace/spared/slabmem.c
+			   userspace/spared/pool.c userspace/spared/slabmem.c \
+			   userspace/spared/hold.c
 test_spared_pool_CFLAGS := -Iuserspace/spared
 test_spared_pool_LDLIBS :=
 

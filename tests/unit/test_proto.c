@@ -429,12 +429,72 @@ static void test_map_rules(void)
 	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
 }
 
+/* Pager restart: HELLO F_HOLD/F_RESUME and its token, HELLO_REPLY's
+ * token, MAPPED's F_KEPT. */
+static void test_resume_rules(void)
+{
+	struct spare_msg m;
+
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.hello.flags = SPARE_HELLO_F_HOLD;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	m.hello.flags = SPARE_HELLO_F_HOLD | SPARE_HELLO_F_AUTH;
+	m.hello.nonce[3] = 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	/* resume: with hold and a token, each alone refused */
+	m.hello.flags |= SPARE_HELLO_F_RESUME;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	m.hello.resume_token = htole64(0x0102030405060708ULL);
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	EXPECT_EQ(le64toh(rx.m.hello.resume_token), 0x0102030405060708ULL);
+	m.hello.flags &= (uint8_t)~SPARE_HELLO_F_HOLD;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	m.hello.flags = SPARE_HELLO_F_HOLD;
+	m.hello.nonce[3] = 0;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);	/* token, no F_RESUME */
+	/* the token is the body's last 8 bytes: offset 40 */
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.pad[40] = 1;
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	m.hello.flags = SPARE_HELLO_F_HOLD | SPARE_HELLO_F_RESUME;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	make_valid(&m, SPARE_MSG_HELLO);
+	m.hello.flags = 0x08;
+	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
+
+	/* HELLO_REPLY: a token with OK, none with a refusal; at offset 24 */
+	make_valid(&m, SPARE_MSG_HELLO_REPLY);
+	m.hello_reply.resume_token = htole64(99);
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	EXPECT_EQ(m.pad[24], 99);
+	m.hello_reply.status = htole32(SPARE_ST_AUTH_FAILED);
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+	make_valid(&m, SPARE_MSG_HELLO_REPLY);
+	m.pad[32] = 1;			/* past the token: padding */
+	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
+
+	/* MAPPED: F_KEPT only with OK; other flags reserved; offset 44 */
+	make_valid(&m, SPARE_MSG_MAPPED);
+	m.mapped.flags = htole32(SPARE_MAPPED_F_KEPT);
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	EXPECT_EQ(m.pad[20], SPARE_MAPPED_F_KEPT);
+	m.mapped.flags = htole32(SPARE_MAPPED_F_KEPT | 0x100);
+	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
+	make_valid(&m, SPARE_MSG_MAPPED);
+	m.mapped.status = htole32(SPARE_ST_NO_SPACE);
+	m.mapped.addr = 0;
+	m.mapped.rkey = 0;
+	EXPECT_EQ(check(&m), SPARE_PROTO_OK);
+	m.mapped.flags = htole32(SPARE_MAPPED_F_KEPT);
+	EXPECT_EQ(check(&m), SPARE_PROTO_EFIELD);
+}
+
 static void test_mapped_rules(void)
 {
 	struct spare_msg m;
 
 	make_valid(&m, SPARE_MSG_MAPPED);
-	m.mapped.reserved = htole32(1);
+	m.mapped.flags = htole32(2);
 	EXPECT_EQ(check(&m), SPARE_PROTO_ERESERVED);
 	make_valid(&m, SPARE_MSG_MAPPED);
 	m.mapped.status = htole32(SPARE_ST_MAX + 1);
@@ -599,6 +659,7 @@ int main(void)
 	TAP_RUN(test_hello_reply_rules);
 	TAP_RUN(test_map_rules);
 	TAP_RUN(test_mapped_rules);
+	TAP_RUN(test_resume_rules);
 	TAP_RUN(test_unmap_activity_rules);
 	TAP_RUN(test_evict_rules);
 	TAP_RUN(test_strerror);

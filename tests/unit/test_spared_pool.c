@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hold.h"
 #include "pool.h"
 #include "slabmem.h"
 #include "spare_util.h"
@@ -232,6 +233,79 @@ static void test_capacity(void)
 	slab_pool_destroy(&p);
 }
 
+/* Pager restart: a held (kept) slab is the first given back, still counts
+ * as lent, and moves whole to the session that resumes. */
+static void test_kept_slabs(void)
+{
+	struct slab_pool p;
+	int a, b;
+	struct slab *s1, *s2, *s3, *v;
+
+	EXPECT_EQ(slab_pool_init(&p, 4 << 20, 1 << 20), 0);
+	s1 = slab_pool_take(&p, &a, 1);
+	s2 = slab_pool_take(&p, &a, 2);
+	s3 = slab_pool_take(&p, &b, 7);
+	EXPECT(s1 && s2 && s3);
+	/* without a kept slab: the longest lent */
+	EXPECT(slab_pool_pick_victim(&p) == s1);
+	/* a kept slab goes first, however recently lent */
+	s3->kept = true;
+	v = slab_pool_pick_victim(&p);
+	EXPECT(v == s3);
+	EXPECT_EQ(slab_pool_lent(&p), 3);
+	EXPECT_EQ(p.nfree, 1);
+	/* adopting moves every slab of the held owner, and only those */
+	EXPECT_EQ(slab_pool_reown(&p, &b, &a), 1);
+	EXPECT(slab_pool_find(&p, &a, 7) == s3);
+	EXPECT(slab_pool_find(&p, &b, 7) == NULL);
+	EXPECT_EQ(slab_pool_reown(&p, &b, &a), 0);
+	/* released, it is no longer kept when lent again */
+	slab_pool_put(&p, s3, SLAB_RELEASE_RECLAIM);
+	EXPECT(!s3->kept);
+	EXPECT(slab_pool_pick_victim(&p) == s1);
+	slab_pool_destroy(&p);
+}
+
+/* Who may adopt held slabs (hold.h). */
+static void test_hold_match(void)
+{
+	uint8_t u1[16], u2[16];
+	struct hold_id held, ask;
+
+	memset(u1, 0x11, 16);
+	memset(u2, 0x22, 16);
+	held = (struct hold_id){ u1, "", "1111", 0xabcdef };
+	ask = held;
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_ADOPT);
+	ask.token = 0xabcdee;
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_TOKEN);
+	ask.token = 0;
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_TOKEN);
+	ask = held;
+	ask.uuid = u2;	/* another device: not a candidate at all */
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_NOT_MINE);
+	/* an authenticated client's slabs: only the same name */
+	held.client = "node-a";
+	held.owner = "node-a";
+	ask = held;
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_ADOPT);
+	ask.client = "node-b";
+	ask.owner = "node-b";
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_NAME);
+	ask.client = "";	/* unauthenticated, right uuid and token */
+	ask.owner = "1111";
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_NAME);
+	/* the same name, another grants' owner */
+	ask = held;
+	ask.owner = "other";
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_OWNER);
+	/* a held session without a token is never adopted */
+	held.token = 0;
+	ask = held;
+	EXPECT_EQ(spared_hold_match(&held, &ask), HOLD_BAD_TOKEN);
+	EXPECT(strcmp(spared_hold_verdict_name(HOLD_BAD_TOKEN), "wrong resume token") == 0);
+}
+
 int main(void)
 {
 	TAP_RUN(test_init_budget);
@@ -241,5 +315,7 @@ int main(void)
 	TAP_RUN(test_eviction);
 	TAP_RUN(test_slab_mem_zeroed);
 	TAP_RUN(test_capacity);
+	TAP_RUN(test_kept_slabs);
+	TAP_RUN(test_hold_match);
 	return tap_done();
 }

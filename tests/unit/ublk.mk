@@ -11,3 +11,10 @@ test_ublk_backup_SRCS   := tests/unit/test_ublk_backup.c userspace/ublk/backup.c
 			   $(OUT)/lib/libspare-ublk-san.a
 test_ublk_backup_CFLAGS := -Iuserspace/ublk -Iuserspace/ublk/kshim
 test_ublk_backup_LDLIBS := -luring
+
+# spare-ublk's state file (pager restart): round trip, torn and damaged files
+UNIT_TESTS += test_ublk_state
+test_ublk_state_SRCS   := tests/unit/test_ublk_state.c userspace/ublk/state.c \
+			  $(OUT)/lib/libspare-ublk-san.a
+test_ublk_state_CFLAGS := -Iuserspace/ublk/kshim -Iuserspace/ublk
+test_ublk_state_LDLIBS := -lz

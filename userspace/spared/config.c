@@ -28,6 +28,7 @@ const struct spare_setting spared_settings[] = {
 	{ "max-clients", 0,  "N",     "client sessions served at once", "64" },
 	{ "max-data-conns", 0, "N",   "DATA connections per client session", "256" },
 	{ "hello-timeout", 0, "MS",   "time a new client has to send HELLO", "10000" },
+	{ "resume-hold", 0, "SECONDS", "keep the slabs of a client that vanished without giving them back (and asked for it: a restartable spare-ublk) this long, for it to resume; 0: never", "120" },
 	{ "host-keys",	0,  "PATH",  "clients' secrets, \"<name> SPARE-1:...\" lines (default: none, open to any host)", "" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
@@ -123,6 +124,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (spare_parse_u64(value, 1, 3600000, &v))
 			return "not a time in ms (1-3600000)";
 		cfg->hello_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "resume-hold")) {
+		if (spare_parse_u64(value, 0, 86400, &v))
+			return "not a time in seconds (0-86400)";
+		cfg->resume_hold_s = (unsigned int)v;
 	} else if (!strcmp(key, "metrics-listen")) {
 		char host[64];
 		uint16_t port;

@@ -25,6 +25,7 @@ struct spared_config {
 	unsigned int	max_clients;
 	unsigned int	max_data_conns;		/* per client session */
 	unsigned int	hello_timeout_ms;
+	unsigned int	resume_hold_s;		/* keep a vanished F_HOLD session's slabs; 0: never */
 	char		metrics_listen[128];	/* "" = no HTTP /metrics */
 	char		host_keys[256];		/* clients' secrets; "" = open */
 	char		brokers[1024];		/* "host:port,..."; "" = none */

@@ -35,7 +35,11 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 {
 	const struct slab_pool_stats *st = &d->pool.stats;
 	const uint64_t lent = slab_pool_lent(&d->pool);
+	uint64_t held = 0;
 	struct rusage ru;
+
+	for (unsigned int i = 0; i < d->pool.nslabs; i++)
+		held += slab_held(&d->pool.slabs[i]) && d->pool.slabs[i].kept;
 
 	if (getrusage(RUSAGE_SELF, &ru))
 		memset(&ru, 0, sizeof(ru));
@@ -103,6 +107,19 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    d->ctr.conn_rejected);
 	put_u64(m, "spared_sessions_superseded_total", SPARE_COUNTER,
 	    "Sessions replaced by a reconnect of the same client.", d->ctr.superseded);
+	put_u64(m, "spared_slabs_held", SPARE_GAUGE,
+	    "Lent slabs held for a client that may resume (pager restart).", held);
+	put_u64(m, "spared_holds_total", SPARE_COUNTER,
+	    "Sessions that ended without UNMAP and whose slabs were held.", d->ctr.holds);
+	put_u64(m, "spared_resumes_total", SPARE_COUNTER,
+	    "Held slabs adopted by a new session of the same client.", d->ctr.resumes);
+	put_u64(m, "spared_resumes_refused_total", SPARE_COUNTER,
+	    "Resumes asked by another identity (uuid, name, owner or token) and refused.",
+	    d->ctr.resumes_refused);
+	put_u64(m, "spared_holds_expired_total", SPARE_COUNTER,
+	    "Held sessions freed at resume-hold without a resume.", d->ctr.holds_expired);
+	put_u64(m, "spared_slabs_kept_total", SPARE_COUNTER,
+	    "Slabs mapped again with their contents (MAPPED F_KEPT).", d->ctr.slabs_kept);
 	put_u64(m, "spared_bad_msgs_total", SPARE_COUNTER, "Malformed or out-of-place messages received.",
 	    d->ctr.bad_msgs);
 	put_u64(m, "spared_heartbeats_total", SPARE_COUNTER, "Heartbeats received.", d->ctr.heartbeats);

@@ -158,6 +158,7 @@ static void slab_make_free(struct slab_pool *p, struct slab *s)
 	s->deadline_ms = 0;
 	s->mr = NULL;
 	s->sampled = s->replied = false;
+	s->kept = false;
 	p->nfree++;
 }
 
@@ -199,7 +200,11 @@ struct slab *slab_pool_pick_victim(struct slab_pool *p)
 	for (i = 0; i < p->nslabs; i++) {
 		struct slab *s = &p->slabs[i];
 
-		if (s->state == SLAB_LENT && (!pick || s->lent_seq < pick->lent_seq))
+		if (s->state != SLAB_LENT)
+			continue;
+		/* The donor's needs win: held slabs go back first. */
+		if (!pick || (s->kept && !pick->kept) ||
+		    (s->kept == pick->kept && s->lent_seq < pick->lent_seq))
 			pick = s;
 	}
 	return pick;
@@ -260,6 +265,22 @@ struct slab *slab_pool_next_owned(struct slab_pool *p, const void *owner,
 			return s;
 	}
 	return NULL;
+}
+
+unsigned int slab_pool_reown(struct slab_pool *p, const void *from,
+			     const void *to)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[i];
+
+		if (slab_held(s) && s->owner == from) {
+			s->owner = to;
+			n++;
+		}
+	}
+	return n;
 }
 
 const char *slab_state_name(enum slab_state st)

@@ -40,6 +40,14 @@ struct slab {
 	uint64_t	accesses;	/* last ACTIVITY_REPLY */
 	bool		sampled;	/* in the eviction batch being queried */
 	bool		replied;	/* ... and its client answered */
+	/*
+	 * Held for a resume (pager restart): the owner's session ended
+	 * without UNMAP and asked for its slabs to be kept; the memory keeps
+	 * its contents, registered for no one, until a new session of the
+	 * same client claims it with MAP or the hold ends. Still LENT: it
+	 * counts against the budget, and it is the first slab given back.
+	 */
+	bool		kept;
 };
 
 struct slab_pool_stats {
@@ -136,8 +144,8 @@ enum slab_release_why {
 void slab_pool_put(struct slab_pool *p, struct slab *s,
 		   enum slab_release_why why);
 
-/* Pick the slab to evict next: the longest-lent slab not already being
- * evicted; NULL if none. */
+/* Pick the slab to evict next: a slab held for a resume (kept) first, else
+ * the longest-lent slab not already being evicted; NULL if none. */
 struct slab *slab_pool_pick_victim(struct slab_pool *p);
 
 /* Mark @s as being evicted, to be revoked at @deadline_ms. */
@@ -153,6 +161,11 @@ uint64_t slab_pool_next_deadline(const struct slab_pool *p);
 /* Iterate over the slabs @owner holds: start with NULL. */
 struct slab *slab_pool_next_owned(struct slab_pool *p, const void *owner,
 				  struct slab *prev);
+
+/* Give every slab @from holds to @to (a resumed session adopts a held
+ * one's slabs). Returns how many. */
+unsigned int slab_pool_reown(struct slab_pool *p, const void *from,
+			     const void *to);
 
 const char *slab_state_name(enum slab_state st);
 

@@ -27,6 +27,7 @@
 
 #include "broker_client.h"
 #include "slabmem.h"
+#include "hold.h"
 #include "spared.h"
 #include "spare_log.h"
 #include "spare_rdma.h"
@@ -230,13 +231,29 @@ static void drain_backlog(struct session *sess)
 
 /* ---- slabs ---- */
 
+/* Register the slab's memory in the client's PD. */
+static int slab_register(struct session *sess, struct slab *s)
+{
+	struct ibv_mr *mr;
+
+	mr = ibv_reg_mr(sess->pd, s->mem, sess->d->pool.slab_size,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+			IBV_ACCESS_REMOTE_WRITE);
+	if (!mr) {
+		log_err("slab %u: ibv_reg_mr for client %s: %s", s->index,
+			sess->name, strerror(errno));
+		return -1;
+	}
+	s->mr = mr;
+	return 0;
+}
+
 /* Map (first time) or populate the slab's memory and register it in the
  * client's PD. The memory is zero: fresh, or scrubbed when last released. */
 static int slab_lend(struct session *sess, struct slab *s)
 {
 	struct spared *d = sess->d;
 	size_t size = d->pool.slab_size;
-	struct ibv_mr *mr;
 
 	if (!s->mem) {
 		s->mem = slab_mem_alloc(size);
@@ -248,15 +265,7 @@ static int slab_lend(struct session *sess, struct slab *s)
 	} else {
 		slab_mem_populate(s->mem, size);
 	}
-	mr = ibv_reg_mr(sess->pd, s->mem, size, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
-	if (!mr) {
-		log_err("slab %u: ibv_reg_mr for client %s: %s", s->index,
-			sess->name, strerror(errno));
-		return -1;
-	}
-	s->mr = mr;
-	return 0;
+	return slab_register(sess, s);
 }
 
 /* Revoke the client's access (deregister the MR), zero the memory and
@@ -293,8 +302,9 @@ static void slab_release(struct spared *d, struct slab *s,
 
 /* ---- messages from a client ---- */
 
-static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
-			 enum spare_status st, const struct slab *s)
+static void reply_mapped_flags(struct session *sess, uint32_t seq,
+			       uint32_t slab_id, enum spare_status st,
+			       const struct slab *s, uint32_t flags)
 {
 	struct spare_msg m;
 
@@ -304,9 +314,18 @@ static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
 	if (st == SPARE_ST_OK) {
 		m.mapped.addr = htole64((uintptr_t)s->mem);
 		m.mapped.rkey = htole32(((struct ibv_mr *)s->mr)->rkey);
+		m.mapped.flags = htole32(flags);
 	}
 	session_send(sess, &m);
 }
+
+static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
+			 enum spare_status st, const struct slab *s)
+{
+	reply_mapped_flags(sess, seq, slab_id, st, s, 0);
+}
+
+static bool try_resume(struct session *sess);
 
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
 			       const char *host, const char *peer,
@@ -334,8 +353,20 @@ static void finish_hello(struct session *sess, uint32_t seq, uint8_t slab_shift)
 		for (unsigned int i = 0; i < sizeof(sess->uuid); i++)
 			sprintf(sess->owner + 2 * i, "%02x", sess->uuid[i]);
 	}
+	if (sess->resume_open)
+		try_resume(sess);
+	/* A resumed session keeps its token; a new one gets a fresh one. */
+	if (sess->hold && !sess->resume_token &&
+	    (spare_random_bytes(&sess->resume_token, sizeof(sess->resume_token)) ||
+	     !sess->resume_token)) {
+		log_warn("client %s: no resume token could be drawn: its slabs will not be held",
+			 sess->name);
+		sess->resume_token = 0;
+		sess->hold = false;
+	}
 	m.hello_reply.status = htole32(SPARE_ST_OK);
 	m.hello_reply.session_cookie = htole64(sess->cookie);
+	m.hello_reply.resume_token = htole64(sess->hold ? sess->resume_token : 0);
 	m.hello_reply.free_slabs = htole32(d->pool.nfree);
 	session_send(sess, &m);
 	log_info("client %s: HELLO: session ready, %u slabs free", sess->name,
@@ -374,6 +405,11 @@ static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t 
 		session_bad_msg(sess, "HELLO uuid differs from the connection's");
 		return;
 	}
+	/* Held slabs only if this donor holds at all (resume-hold 0: never). */
+	sess->hold = (in->hello.flags & SPARE_HELLO_F_HOLD) &&
+		     d->cfg.resume_hold_s;
+	sess->resume_open = in->hello.flags & SPARE_HELLO_F_RESUME;
+	sess->resume_shown = le64toh(in->hello.resume_token);
 	if (!(in->hello.flags & SPARE_HELLO_F_AUTH)) {
 		if (d->keys.n) {
 			refuse_auth(sess, seq, SPARE_ST_AUTH_REQUIRED,
@@ -529,6 +565,25 @@ static void on_map(struct session *sess, const struct spare_msg *in, uint32_t se
 	uint32_t id = le32toh(in->map.slab_id);
 	struct slab *s;
 
+	/*
+	 * A slab held for this client (adopted at HELLO): it comes back with
+	 * its contents, registered in this session's PD. It was granted and
+	 * counted when first lent, so no grant is asked again.
+	 */
+	s = slab_pool_find(&d->pool, sess, id);
+	if (s && s->kept) {
+		if (slab_register(sess, s)) {
+			slab_release(d, s, SLAB_RELEASE_RECLAIM);
+			reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
+			return;
+		}
+		s->kept = false;
+		d->ctr.slabs_kept++;
+		log_info("client %s: MAP slab %u -> donor slab %u, kept with its contents (rkey 0x%x)",
+			 sess->name, id, s->index, ((struct ibv_mr *)s->mr)->rkey);
+		reply_mapped_flags(sess, seq, id, SPARE_ST_OK, s, SPARE_MAPPED_F_KEPT);
+		return;
+	}
 	if (!map_granted(sess, id, le64toh(in->map.grant))) {
 		d->ctr.maps_no_grant++;
 		reply_mapped(sess, seq, id, SPARE_ST_BAD_GRANT, NULL);
@@ -893,8 +948,9 @@ static void data_conn_destroy(struct conn *c, bool disconnect)
 	data_conn_free(sess, c, disconnect);
 }
 
-/* Free what session_create() set up; the control cm_id last. */
-static void session_free(struct session *sess)
+/* Free what session_create() set up, but not the session itself; the
+ * control cm_id last. */
+static void session_free_rdma(struct session *sess)
 {
 	struct spared *d = sess->d;
 	int ret;
@@ -924,19 +980,76 @@ static void session_free(struct session *sess)
 	if (sess->ctrl.id && rdma_destroy_id(sess->ctrl.id))
 		log_warn("client %s: rdma_destroy_id: %s", sess->name,
 			 strerror(errno));
+	sess->ctrl.id = NULL;
+	sess->bufs = NULL;
+	sess->bufs_mr = NULL;
+	sess->cq = NULL;
+	sess->channel = NULL;
+	sess->channel_in_epoll = false;
+	sess->pd = NULL;
+}
+
+static void session_free(struct session *sess)
+{
+	session_free_rdma(sess);
 	free(sess);
 }
 
-/* Take back everything a finished session held; then free it. */
-static void session_destroy(struct session *sess)
+/*
+ * Keep a vanished session's slabs for a resume (it asked with F_HOLD and
+ * did not UNMAP them): revoke every access (deregister the MRs: its PD
+ * goes with it), keep the memory as it is. Returns how many are kept; a
+ * slab whose MR cannot be deregistered is released as before.
+ */
+static unsigned int session_keep_slabs(struct session *sess)
 {
 	struct spared *d = sess->d;
-	unsigned int reclaimed = 0;
+	unsigned int kept = 0;
 	struct slab *s;
-	struct conn *c;
+	int ret;
 
 	for (s = slab_pool_next_owned(&d->pool, sess, NULL); s;
 	     s = slab_pool_next_owned(&d->pool, sess, s)) {
+		if (s->state != SLAB_LENT) {
+			/* being evicted: the donor wants it back anyway */
+			slab_release(d, s, SLAB_RELEASE_RECLAIM);
+			continue;
+		}
+		if (s->mr) {
+			ret = ibv_dereg_mr(s->mr);
+			if (ret) {
+				log_err("slab %u: ibv_dereg_mr: %s", s->index,
+					strerror(ret));
+				s->mr = NULL;
+				memset(s->mem, 0, d->pool.slab_size);
+				s->mem = NULL;
+				slab_release(d, s, SLAB_RELEASE_RECLAIM);
+				continue;
+			}
+			s->mr = NULL;
+		}
+		s->kept = true;
+		kept++;
+	}
+	return kept;
+}
+
+/* Take back everything a finished session held; then free it. With
+ * F_HOLD and resume-hold, its slabs are kept instead (see above) and the
+ * session waits on d->held, without any RDMA resource, for a resume. */
+static void session_destroy(struct session *sess)
+{
+	struct spared *d = sess->d;
+	unsigned int reclaimed = 0, kept = 0;
+	struct slab *s;
+	struct conn *c;
+
+	if (sess->hold && sess->hello_done && !d->stopping)
+		kept = session_keep_slabs(sess);
+	for (s = slab_pool_next_owned(&d->pool, sess, NULL); s;
+	     s = slab_pool_next_owned(&d->pool, sess, s)) {
+		if (s->kept)
+			continue;
 		slab_release(d, s, SLAB_RELEASE_RECLAIM);
 		reclaimed++;
 	}
@@ -951,7 +1064,103 @@ static void session_destroy(struct session *sess)
 	log_info("client %s: session closed: %u slabs reclaimed, %" PRIu64
 		 " messages in, %" PRIu64 " out", sess->name, reclaimed,
 		 sess->msgs_in, sess->msgs_out);
-	session_free(sess);
+	if (!kept) {
+		session_free(sess);
+		return;
+	}
+	session_free_rdma(sess);
+	sess->dead = true;
+	sess->hold_until_ms = spare_now_ms() + (uint64_t)d->cfg.resume_hold_s * 1000;
+	sess->next = d->held;
+	d->held = sess;
+	d->ctr.holds++;
+	log_info("client %s: %u slab(s) held for a resume for %u s", sess->name,
+		 kept, d->cfg.resume_hold_s);
+	/* A new session of the same client may be waiting for them. */
+	for (struct session *n = d->sessions; n; n = n->next)
+		if (!n->dead && n->resume_open && try_resume(n))
+			break;
+}
+
+/* Free a held session: its slabs go back to the pool, scrubbed. */
+static void held_free(struct spared *d, struct session *h, const char *why)
+{
+	unsigned int n = 0;
+	struct slab *s;
+
+	for (s = slab_pool_next_owned(&d->pool, h, NULL); s;
+	     s = slab_pool_next_owned(&d->pool, h, s)) {
+		slab_release(d, s, SLAB_RELEASE_RECLAIM);
+		n++;
+	}
+	if (n)
+		log_info("client %s: %u held slab(s) freed: %s", h->name, n, why);
+	free(h);
+}
+
+static void held_unlink(struct spared *d, struct session *h)
+{
+	struct session **pp;
+
+	for (pp = &d->held; *pp; pp = &(*pp)->next)
+		if (*pp == h) {
+			*pp = h->next;
+			return;
+		}
+}
+
+/*
+ * F_RESUME: adopt the slabs held for this client, if a held session
+ * matches it (hold.h: same uuid, same authenticated name, same grants'
+ * owner, its token). Sessions of this client that are dead but not yet
+ * reaped are reaped (and so held) first. Returns true if it adopted.
+ */
+static bool try_resume(struct session *sess)
+{
+	struct spared *d = sess->d;
+	struct hold_id asker = { sess->uuid, sess->client, sess->owner,
+				 sess->resume_shown };
+	struct session *h;
+	bool refused = false;
+
+	if (!sess->resume_open || !sess->hello_done)
+		return false;
+	for (h = d->sessions; h; h = h->next)
+		if (h != sess && h->dead && !h->disconnect_pending &&
+		    !memcmp(h->uuid, sess->uuid, sizeof(h->uuid)))
+			break;
+	if (h) {
+		sess->resume_open = false;	/* no recursion from the reap */
+		spared_reap_sessions(d);
+		sess->resume_open = true;
+	}
+	for (h = d->held; h; h = h->next) {
+		struct hold_id held = { h->uuid, h->client, h->owner,
+					h->resume_token };
+		enum hold_verdict v = spared_hold_match(&held, &asker);
+		unsigned int n;
+
+		if (v == HOLD_NOT_MINE)
+			continue;
+		if (v != HOLD_ADOPT) {
+			refused = true;
+			log_warn("client %s: may not resume the slabs held for %s: %s",
+				 sess->name, h->name, spared_hold_verdict_name(v));
+			continue;
+		}
+		held_unlink(d, h);
+		n = slab_pool_reown(&d->pool, h, sess);
+		sess->resume_token = h->resume_token;
+		sess->resume_open = false;
+		d->ctr.resumes++;
+		log_info("client %s: resumes %u slab(s) held for %s", sess->name,
+			 n, h->name);
+		free(h);
+		return true;
+	}
+	if (refused)
+		d->ctr.resumes_refused++;
+	return false;
 }
 
 void spared_reap_sessions(struct spared *d)
@@ -1361,7 +1570,7 @@ bool spared_evict_slab(struct spared *d, struct slab *s,
 
 	if (s->state != SLAB_LENT)
 		return false;
-	if (sess->dead) {
+	if (sess->dead || s->kept) {	/* gone, or held for a resume */
 		slab_release(d, s, SLAB_RELEASE_RECLAIM);
 		return false;
 	}
@@ -1395,7 +1604,7 @@ bool spared_query_slab(struct spared *d, struct slab *s)
 	struct session *sess = (struct session *)s->owner;
 	struct spare_msg m;
 
-	if (!slab_held(s) || sess->dead)
+	if (!slab_held(s) || sess->dead || s->kept)
 		return false;
 	spare_msg_init(&m, SPARE_MSG_ACTIVITY_QUERY, ++sess->tx_seq);
 	m.activity_query.slab_id = htole32(s->client_id);
@@ -1424,6 +1633,9 @@ uint64_t spared_next_timer(struct spared *d)
 
 	if (batch && (!next || batch < next))
 		next = batch;
+	for (s = d->held; s; s = s->next)
+		if (!next || s->hold_until_ms < next)
+			next = s->hold_until_ms;
 	for (s = d->sessions; s; s = s->next) {
 		uint64_t t = s->created_ms + d->cfg.hello_timeout_ms;
 
@@ -1449,6 +1661,15 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 		slab_release(d, s, SLAB_RELEASE_REVOKE);
 	}
 	spared_lend_timer_work(d, now_ms);
+	for (struct session **pp = &d->held; (sess = *pp);) {
+		if (now_ms < sess->hold_until_ms) {
+			pp = &sess->next;
+			continue;
+		}
+		*pp = sess->next;
+		d->ctr.holds_expired++;
+		held_free(d, sess, "no resume within resume-hold");
+	}
 	for (sess = d->sessions; sess; sess = sess->next) {
 		if (sess->disconnect_pending &&
 		    now_ms >= sess->dead_ms + SPARED_LINGER_MS) {
@@ -1571,6 +1792,10 @@ void spared_server_stop(struct spared *d)
 		s->disconnect_pending = false;
 	}
 	spared_reap_sessions(d);
+	while ((s = d->held)) {
+		d->held = s->next;
+		held_free(d, s, "donor shutting down");
+	}
 	while (d->nasync)
 		spared_epoll_del(d, &d->async[--d->nasync].src);
 	if (d->listen_id && rdma_destroy_id(d->listen_id))

@@ -106,6 +106,13 @@ struct session {
 	uint64_t		dead_ms;
 	uint32_t		tx_seq;
 	uint64_t		msgs_in, msgs_out;
+
+	/* Pager restart (HELLO F_HOLD / F_RESUME): hold.h, server.c. */
+	bool			hold;		/* keep our slabs if we vanish */
+	uint64_t		resume_token;	/* ours, sent in HELLO_REPLY */
+	uint64_t		resume_shown;	/* F_RESUME: the token shown */
+	bool			resume_open;	/* F_RESUME, nothing adopted yet */
+	uint64_t		hold_until_ms;	/* parked: hold ends then */
 };
 
 struct spared_counters {
@@ -120,6 +127,11 @@ struct spared_counters {
 	uint64_t	grants_accepted;	/* grants verified and recorded */
 	uint64_t	grants_refused;		/* forged, expired, replayed, ... */
 	uint64_t	maps_no_grant;		/* MAPs refused: no grant covers them */
+	uint64_t	holds;			/* sessions whose slabs were held */
+	uint64_t	resumes;		/* held slabs adopted by a new session */
+	uint64_t	resumes_refused;	/* F_RESUME of another identity */
+	uint64_t	holds_expired;		/* held slabs freed at resume-hold */
+	uint64_t	slabs_kept;		/* MAPPED with F_KEPT */
 };
 
 #define SPARED_LEND_MAX_SAMPLE	256	/* E+E' at most */
@@ -163,6 +175,7 @@ struct spared {
 	bool			grants_on;	/* MAPs need grants */
 	struct session		*sessions;
 	unsigned int		nsessions;
+	struct session		*held;		/* ended, slabs kept for a resume */
 	uint64_t		next_serial;
 	struct spared_counters	ctr;
 

@@ -493,6 +493,14 @@ static void zero_unwritten(struct dev *d, unsigned int tag, unsigned int ext)
 	spin_unlock(&slab->lock);
 }
 
+void backup_distrust(struct dev *d)
+{
+	struct backup *bk = d->bk;
+
+	if (bk && bk->mode == BACKUP_ASYNC)
+		bits_set(bk->stale, 0, bk->pages, true);
+}
+
 int backup_finish(struct dev *d, unsigned int tag, int err)
 {
 	struct backup *bk = d->bk;

@@ -55,6 +55,14 @@ bool backup_fixed(const struct dev *d);
 /* Extra buffers the async mode needs beyond one per tag. */
 unsigned int backup_extra_bufs(const struct dev *d);
 void backup_close(struct dev *d);
+/*
+ * A restarted pager taking its device back: an async backup may lack the
+ * last writes before the old pager died (they completed on their RDMA), and
+ * which pages those were died with it. Every page of the backup is then
+ * stale until written again: a read with no current copy fails rather
+ * than return old data. A sync backup holds every completed write.
+ */
+void backup_distrust(struct dev *d);
 
 /* Request path hooks (io.c), queue thread only. */
 /* A write may start (a spare buffer is reserved in async mode); false: it waits. */

@@ -19,9 +19,12 @@ $(OUT)/lib/libspare-ublk-san.a: $(UBLK_KMOD_SRCS:%.c=$(OUT)/obj-san/%.o)
 PROGS += spare-ublk
 spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/io.c userspace/ublk/ublk_dev.c \
 		     userspace/ublk/donor.c userspace/ublk/backup.c userspace/ublk/stats.c \
+		     userspace/ublk/state.c userspace/ublk/recover.c \
 		     $(OUT)/lib/libspare-ublk.a
 spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz
 ublk_main_CFLAGS  := -Iuserspace/ublk/kshim
 io_CFLAGS         := -Iuserspace/ublk/kshim
 backup_CFLAGS     := -Iuserspace/ublk/kshim
 stats_CFLAGS      := -Iuserspace/ublk/kshim
+state_CFLAGS      := -Iuserspace/ublk/kshim
+recover_CFLAGS    := -Iuserspace/ublk/kshim

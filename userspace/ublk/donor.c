@@ -310,6 +310,12 @@ static int hello(struct donor *d, uint8_t slab_shift)
 		m.hello.flags = SPARE_HELLO_F_AUTH;
 		memcpy(m.hello.nonce, nonce_c, sizeof(nonce_c));
 	}
+	if (d->hold)
+		m.hello.flags |= SPARE_HELLO_F_HOLD;
+	if (d->hold && d->resume_token) {
+		m.hello.flags |= SPARE_HELLO_F_RESUME;
+		m.hello.resume_token = htole64(d->resume_token);
+	}
 	if (send_msg(d, &m) ||
 	    recv_msg(d, SPARE_MSG_HELLO_REPLY,
 		     d->key ? SPARE_MSG_AUTH_CHALLENGE : 0, &m))
@@ -352,6 +358,12 @@ static int hello(struct donor *d, uint8_t slab_shift)
 	}
 	d->cookie = le64toh(m.hello_reply.session_cookie);
 	d->free_slabs = le32toh(m.hello_reply.free_slabs);
+	if (d->hold) {
+		d->resume_token = le64toh(m.hello_reply.resume_token);
+		if (!d->resume_token)
+			log_warn("donor %s: it does not hold slabs for a restart (resume-hold 0, or an older spared): a restarted pager loses the copies there",
+				 d->host);
+	}
 	log_info("donor %s: session ready%s, %u slabs free", d->host,
 		 d->key ? " (authenticated both ways)" : "", d->free_slabs);
 	return 0;
@@ -417,6 +429,14 @@ int donor_send_grant(struct donor *d, const struct spare_grant *g)
 
 int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 {
+	uint32_t flags;
+
+	return donor_map_flags(d, id, addr, rkey, &flags);
+}
+
+int donor_map_flags(struct donor *d, uint32_t id, uint64_t *addr,
+		    uint32_t *rkey, uint32_t *flags)
+{
 	struct spare_msg m;
 	uint32_t st;
 
@@ -441,6 +461,7 @@ int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 	}
 	*addr = le64toh(m.mapped.addr);
 	*rkey = le32toh(m.mapped.rkey);
+	*flags = le32toh(m.mapped.flags);
 	return 0;
 }
 

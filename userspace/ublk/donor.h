@@ -43,6 +43,10 @@ struct donor {
 	uint32_t	seq;
 	uint32_t	free_slabs;
 	uint64_t	grant_token;	/* MAPs name this grant; 0: none */
+	/* Pager restart: HELLO F_HOLD, and F_RESUME with a token. */
+	bool		hold;		/* ask the donor to hold our slabs */
+	uint64_t	resume_token;	/* in: resume with it (0: do not);
+					 * out: the donor's (0: it holds nothing) */
 
 	struct ibv_pd	*pd;		/* shared by every donor on a device */
 	struct donor_link ctrl, data;
@@ -69,6 +73,10 @@ struct spare_grant;
 int donor_send_grant(struct donor *d, const struct spare_grant *g);
 /* MAP slab @id; 0 and addr/rkey, or -1 after logging why. */
 int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey);
+/* The same, with MAPPED's flags (SPARE_MAPPED_F_KEPT: a held slab came
+ * back with its contents). */
+int donor_map_flags(struct donor *d, uint32_t id, uint64_t *addr,
+		    uint32_t *rkey, uint32_t *flags);
 /* UNMAP slab @id (no answer expected). */
 int donor_unmap(struct donor *d, uint32_t id);
 /*

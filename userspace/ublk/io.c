@@ -21,6 +21,9 @@ static void commit(struct dev *d, unsigned int tag, int res)
 {
 	if (res < 0)
 		d->st.io_errors++;
+	/* A copy failed under this request: the state file says so first. */
+	if (__atomic_load_n(&d->state_dirty, __ATOMIC_ACQUIRE))
+		pager_state_sync(d);
 	if (ublk_queue_commit_fetch(&d->q, tag, res))
 		log_err("queue full committing tag %u", tag);	/* cannot be */
 }
@@ -47,7 +50,7 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		spin_lock(&slab->lock);
 		if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
 					 e->first_page, e->nr_pages, r->write,
-					 op->res))
+					 op->res) && (pager_state_mark(d), true))
 			log_warn("slab %u copy %u failed (donor %s)", e->slab,
 				 op->copy,
 				 d->donors[slab->copy[op->copy].donor].host);
@@ -231,7 +234,8 @@ static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
 
 	spin_lock(&slab->lock);
 	if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
-				 e->first_page, e->nr_pages, false, op->res))
+				 e->first_page, e->nr_pages, false, op->res) &&
+	    (pager_state_mark(d), true))
 		log_warn("slab %u copy %u failed (donor %s)", e->slab, op->copy,
 			 d->donors[slab->copy[op->copy].donor].host);
 	spin_unlock(&slab->lock);
@@ -318,6 +322,8 @@ static void poll_cqs(struct dev *d)
 
 	while (d->rdma_inflight && spare_now_ns() < end) {
 		for (i = 0; i < d->nr_donors; i++) {
+			if (!d->donors[i].data.up)
+				continue;
 			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
 			for (k = 0; k < n; k++)
 				rdma_done(d, i, &wc[k]);
@@ -378,7 +384,8 @@ void *queue_thread(void *arg)
 	for (tag = 0; tag < d->depth && !ret; tag++)
 		ret = ublk_queue_fetch(&d->q, tag);
 	for (i = 0; i < d->nr_donors && !ret; i++)
-		ret = arm_poll(d, d->donors[i].data.cc->fd, UD_POLL_CQ + i);
+		if (d->donors[i].data.up)	/* a restart may go on without one */
+			ret = arm_poll(d, d->donors[i].data.cc->fd, UD_POLL_CQ + i);
 	if (!ret)
 		ret = arm_poll(d, d->stop_fd, UD_STOP);
 	if (!ret)

@@ -100,6 +100,14 @@ struct dev {
 	/* live counters for the main thread (stats.c) */
 	pthread_mutex_t	 st_lock;
 	struct stats	 st_pub;	/* a copy of st, under st_lock */
+
+	/* Pager restart (recover.c, state.h) */
+	char		state_path[256];	/* "" (--state-file none): no restart */
+	struct ublk_state *state;	/* as last written */
+	pthread_mutex_t	state_lock;
+	int		state_dirty;	/* a copy changed state: save before the next commit */
+	bool		state_broken;	/* a save failed: the file is gone */
+	bool		recovering;	/* taking an orphaned device back */
 };
 
 /* The buffer tag @tag uses now. */
@@ -115,5 +123,29 @@ void stats_publish(struct dev *d);	/* stats.c */
 void rq_put(struct dev *d, unsigned int tag);
 /* Start @tag's request again, after it waited (io.c). */
 void rq_restart(struct dev *d, unsigned int tag);
+
+/*
+ * recover.c: the state file and taking a device back after a restart.
+ * Anything that changes a copy's state while the device runs sets
+ * d->state_dirty (atomically); the queue thread calls pager_state_sync()
+ * before it commits a request to the kernel, so that the file never says
+ * "whole" of a copy a committed request saw fail.
+ */
+struct ublk_state;
+/* 0: start a new device; 1: @st is an orphaned device to take back (its
+ * info in d->ctrl.info); -1: refused, said why. */
+int pager_state_open(struct dev *d, struct ublk_state *st);
+/* Copy states from @st after the donors' HELLO: MAP every whole copy, a
+ * copy the donor no longer holds (no F_KEPT) fails. 0, or -1. */
+int pager_restore_map(struct dev *d, const struct ublk_state *st);
+/* Write the state file now (set-up). 0, or -1. */
+int pager_state_save(struct dev *d);
+static inline void pager_state_mark(struct dev *d)
+{
+	__atomic_store_n(&d->state_dirty, 1, __ATOMIC_RELEASE);
+}
+void pager_state_sync(struct dev *d);
+/* Clean stop, or a new device never started: the file goes. */
+void pager_state_remove(struct dev *d);
 
 #endif /* SPARE_UBLK_PAGER_H */

@@ -29,6 +29,13 @@
 #ifndef UBLK_U_CMD_GET_FEATURES
 #define UBLK_U_CMD_GET_FEATURES	_IOR('u', 0x13, struct ublksrv_ctrl_cmd)
 #endif
+#ifndef UBLK_U_CMD_GET_DEV_INFO
+#define UBLK_U_CMD_GET_DEV_INFO	_IOR('u', UBLK_CMD_GET_DEV_INFO, struct ublksrv_ctrl_cmd)
+#define UBLK_U_CMD_START_USER_RECOVERY \
+	_IOWR('u', UBLK_CMD_START_USER_RECOVERY, struct ublksrv_ctrl_cmd)
+#define UBLK_U_CMD_END_USER_RECOVERY \
+	_IOWR('u', UBLK_CMD_END_USER_RECOVERY, struct ublksrv_ctrl_cmd)
+#endif
 
 static struct io_uring_sqe *cmd_sqe(struct io_uring *ring, int fd, uint32_t op)
 {
@@ -119,13 +126,16 @@ int ublk_check_kernel(struct ublk_ctrl *c, char *why, size_t whylen)
 			 strerror(-ret));
 		return -1;
 	}
-	if (!(features & UBLK_F_USER_RECOVERY)) {
+	if (!(features & UBLK_F_USER_RECOVERY) ||
+	    !(features & UBLK_F_USER_RECOVERY_REISSUE)) {
 		snprintf(why, whylen,
 			 "this kernel's ublk driver (%s) lacks UBLK_F_USER_RECOVERY "
-			 "(features 0x%llx): a restarted pager could not take the "
-			 "device back", u.release, (unsigned long long)features);
+			 "or UBLK_F_USER_RECOVERY_REISSUE (features 0x%llx): a "
+			 "restarted pager could not take the device back",
+			 u.release, (unsigned long long)features);
 		return -1;
 	}
+	c->features = features;
 	log_dbg("ublk features 0x%llx", (unsigned long long)features);
 	return 0;
 }
@@ -178,6 +188,52 @@ int ublk_start_dev(struct ublk_ctrl *c)
 int ublk_stop_dev(struct ublk_ctrl *c)
 {
 	return ctrl_cmd(c, UBLK_U_CMD_STOP_DEV, (int)c->info.dev_id, NULL, 0, 0);
+}
+
+int ublk_get_dev_info(struct ublk_ctrl *c, unsigned int dev_id)
+{
+	struct ublksrv_ctrl_dev_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	ret = ctrl_cmd(c, UBLK_U_CMD_GET_DEV_INFO, (int)dev_id, &info,
+		       sizeof(info), 0);
+	if (ret < 0)
+		return ret;
+	c->info = info;
+	return 0;
+}
+
+int ublk_start_recovery(struct ublk_ctrl *c, unsigned int timeout_ms)
+{
+	unsigned int waited = 0;
+	int ret;
+
+	for (;;) {
+		ret = ctrl_cmd(c, UBLK_U_CMD_START_USER_RECOVERY,
+			       (int)c->info.dev_id, NULL, 0, 0);
+		/* -EBUSY: the old pager's files are still being released,
+		 * or the driver has not quiesced the device yet. */
+		if (ret != -EBUSY || waited >= timeout_ms)
+			return ret;
+		usleep(100000);
+		waited += 100;
+	}
+}
+
+int ublk_del_dev(struct ublk_ctrl *c, unsigned int dev_id)
+{
+	return ctrl_cmd(c, UBLK_U_CMD_DEL_DEV, (int)dev_id, NULL, 0, 0);
+}
+
+int ublk_end_recovery(struct ublk_ctrl *c)
+{
+	int ret = ctrl_cmd(c, UBLK_U_CMD_END_USER_RECOVERY, (int)c->info.dev_id,
+			   NULL, 0, (uint64_t)getpid());
+
+	if (!ret)
+		c->added = c->started = true;
+	return ret;
 }
 
 void ublk_ctrl_close(struct ublk_ctrl *c)

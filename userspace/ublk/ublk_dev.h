@@ -33,6 +33,7 @@ struct ublk_ctrl {
 	bool			ring_ok;
 	struct ublksrv_ctrl_dev_info info;	/* dev_id filled by ADD_DEV */
 	bool			added, started;
+	uint64_t		features;	/* GET_FEATURES */
 };
 
 /*
@@ -50,6 +51,20 @@ int ublk_set_params(struct ublk_ctrl *c, uint64_t bytes, unsigned int max_io);
 /* START_DEV: every queue must have fetched its tags first. */
 int ublk_start_dev(struct ublk_ctrl *c);
 int ublk_stop_dev(struct ublk_ctrl *c);
+
+/*
+ * Pager restart (UBLK_F_USER_RECOVERY). GET_DEV_INFO of device @dev_id
+ * into c->info: 0, -ENODEV if there is no such device. START_USER_RECOVERY
+ * (retried while the driver still quiesces the device after the old
+ * pager's death, up to @timeout_ms): then the queues are opened and every
+ * tag fetched again, and END_USER_RECOVERY makes the device live, with
+ * the requests the dead pager held re-issued (UBLK_F_USER_RECOVERY_REISSUE).
+ */
+int ublk_get_dev_info(struct ublk_ctrl *c, unsigned int dev_id);
+int ublk_start_recovery(struct ublk_ctrl *c, unsigned int timeout_ms);
+int ublk_end_recovery(struct ublk_ctrl *c);
+/* DEL_DEV of device @dev_id (not the one c->info describes). */
+int ublk_del_dev(struct ublk_ctrl *c, unsigned int dev_id);
 /* DEL_DEV and close. Safe on a half-set-up control. */
 void ublk_ctrl_close(struct ublk_ctrl *c);
 

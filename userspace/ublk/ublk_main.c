@@ -47,6 +47,7 @@
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
+#include "state.h"
 
 /* ---- set-up and the control loop (main thread); io.c has the request path ---- */
 
@@ -144,6 +145,8 @@ static void control_loop(struct dev *d, int sfd)
 	bool lost[SPARE_MAX_DONORS] = { false };
 	u32 i;
 
+	for (i = 0; i < d->nr_donors; i++)
+		lost[i] = !d->donors[i].ctrl.up || !d->donors[i].data.up;
 	for (;;) {
 		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		for (i = 0; i < d->nr_donors; i++) {
@@ -299,6 +302,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "backup-mode", 'M', "MODE", "sync: a write waits for the backup; async: it does not", "sync" },
 	{ "name", 'n', "NAME", "name of the live counters file RUN-DIR/NAME (default: the disk's name)", "" },
 	{ "run-dir", 'R', "DIR", "where the live counters file goes (\"\": none)", UBLK_RUN_DIR },
+	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with; \"none\": no restart (its donors free the slabs at once)", UBLK_STATE_DEFAULT },
 	{ "verbose", 'v', NULL, "debug logging", "" },
 };
 
@@ -369,6 +373,14 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (value[0] && value[0] != '/')
 			return "an absolute path, or \"\"";
 		return spare_conf_str(g_run_dir, sizeof(g_run_dir), value);
+	} else if (!strcmp(key, "state-file")) {
+		if (!strcmp(value, "none")) {
+			d->state_path[0] = 0;
+			return NULL;
+		}
+		if (value[0] != '/')
+			return "an absolute path, or none";
+		return spare_conf_str(d->state_path, sizeof(d->state_path), value);
 	} else if (!strcmp(key, "verbose")) {
 		const char *why = spare_conf_bool(value, &on);
 
@@ -409,10 +421,10 @@ static int parse_args(struct dev *d, int argc, char **argv)
 	return 0;
 }
 
-static int setup_rdma(struct dev *d)
+static int setup_rdma(struct dev *d, const struct ublk_state *st)
 {
 	size_t len;
-	u32 i;
+	u32 i, up = 0;
 
 	if (g_id.backup[0]) {
 		char why[512];
@@ -423,12 +435,16 @@ static int setup_rdma(struct dev *d)
 		}
 		snprintf(g_id.backup_mode, sizeof(g_id.backup_mode), "%s",
 			 g_backup_mode == BACKUP_ASYNC ? "async" : "sync");
+		if (d->recovering)
+			backup_distrust(d);
 	}
 	len = (size_t)(d->depth + backup_extra_bufs(d)) * MAX_IO;
 
 	if (d->has_key && spare_auth_init())
 		return -1;
-	if (spare_random_bytes(d->uuid, sizeof(d->uuid)))
+	if (d->recovering)
+		memcpy(d->uuid, st->uuid, sizeof(d->uuid));	/* the same client */
+	else if (spare_random_bytes(d->uuid, sizeof(d->uuid)))
 		return -1;
 	if (spare_slab_map_init(&d->map, d->size, d->slab_shift, d->copies,
 				d->nr_donors)) {
@@ -442,11 +458,27 @@ static int setup_rdma(struct dev *d)
 		dn->timeout_ms = d->timeout_ms;
 		dn->uuid = d->uuid;
 		dn->key = d->has_key ? d->key : NULL;
+		dn->hold = d->state_path[0] != 0;
+		dn->resume_token = d->recovering ? st->donors[i].token : 0;
 		if (donor_connect(dn, &d->pd, d->slab_shift,
-				  d->depth * MAX_OPS + 1) || send_grants(d, dn))
-			return -1;
+				  d->depth * MAX_OPS + 1) || send_grants(d, dn)) {
+			if (!d->recovering)
+				return -1;
+			/* Taking a device back: its copies there fail, the
+			 * others serve (EIO only where none is left). */
+			log_err("donor %s: unreachable on restart: its copies are failed",
+				dn->host);
+			dn->ctrl.up = false;
+			continue;
+		}
+		up++;
 	}
-	if (map_slabs(d))
+	if (d->recovering && !up) {
+		log_err("no donor reachable: /dev/ublkb%u stays as it is (quiesced) for the next try",
+			d->ctrl.info.dev_id);
+		return -1;
+	}
+	if (d->recovering ? pager_restore_map(d, st) : map_slabs(d))
 		return -1;
 	/* Every tag's ublk buffer, registered once for RDMA. */
 	d->bufs = aligned_alloc(4096, len);
@@ -462,6 +494,34 @@ static int setup_rdma(struct dev *d)
 	if (!d->rqs || backup_bufs_init(d))
 		return -1;
 	return 0;
+}
+
+/*
+ * A pager that dies while it holds every tag leaves no ublk command for
+ * io_uring to cancel: the driver then learns of the death only when a
+ * request times out (ublk_timeout(), which re-arms the timer while the
+ * pager lives), 30 s by default. A shorter timeout makes a restart take the
+ * device back sooner; for a live pager it only re-arms timers.
+ */
+#define UBLK_IO_TIMEOUT_MS	5000
+
+static void set_io_timeout(const struct dev *d)
+{
+	char path[96], val[16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/io_timeout",
+		 d->ctrl.info.dev_id);
+	snprintf(val, sizeof(val), "%u", UBLK_IO_TIMEOUT_MS);
+	f = fopen(path, "w");
+	if (f) {
+		bool ok = fputs(val, f) >= 0;
+
+		if (fclose(f) == 0 && ok)
+			return;
+	}
+	log_warn("%s: %s: a dead pager holding every request is noticed only at the kernel's default timeout",
+		 path, strerror(errno));
 }
 
 static void print_stats(const struct dev *d)
@@ -482,6 +542,7 @@ static void print_stats(const struct dev *d)
 int main(int argc, char **argv)
 {
 	static struct dev dev;
+	static struct ublk_state st;
 	struct dev *d = &dev;
 	char why[512];
 	pthread_t qt;
@@ -491,6 +552,8 @@ int main(int argc, char **argv)
 	u32 i;
 
 	spare_log_init("spare-ublk", SPARE_LOG_INFO);
+	snprintf(d->state_path, sizeof(d->state_path), "%s", UBLK_STATE_DEFAULT);
+	pthread_mutex_init(&d->state_lock, NULL);
 	ret = parse_args(d, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
@@ -508,18 +571,52 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
 	pthread_mutex_init(&d->st_lock, NULL);
-	if (sfd < 0 || d->stop_fd < 0 || setup_rdma(d))
+	if (sfd < 0 || d->stop_fd < 0)
 		goto out;
-
-	ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO, 0);
-	if (ret) {
-		log_err("ublk ADD_DEV: %s", strerror(-ret));
+	ret = pager_state_open(d, &st);
+	if (ret < 0) {
+		rc = 2;
 		goto out;
 	}
-	ret = ublk_set_params(&d->ctrl, d->size, MAX_IO);
-	if (ret) {
-		log_err("ublk SET_PARAMS: %s", strerror(-ret));
+	d->recovering = ret > 0;
+	if (d->recovering)
+		d->depth = st.depth;
+	if (setup_rdma(d, &st))
 		goto out;
+
+	if (d->recovering) {
+		/* The state first: the copies lost in the meantime are failed
+		 * in it before the device serves again. */
+		if (pager_state_save(d))
+			goto out;
+		{
+			uint64_t t0 = spare_now_ms();
+
+			ret = ublk_start_recovery(&d->ctrl, 120000);
+			if (ret) {
+				log_err("ublk START_USER_RECOVERY of /dev/ublkb%u: %s",
+					d->ctrl.info.dev_id, strerror(-ret));
+				goto out;
+			}
+			log_info("ublk START_USER_RECOVERY of /dev/ublkb%u after %" PRIu64 " ms",
+				 d->ctrl.info.dev_id, spare_now_ms() - t0);
+		}
+	} else {
+		ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO,
+				   d->state_path[0] ? UBLK_F_USER_RECOVERY |
+				   UBLK_F_USER_RECOVERY_REISSUE : 0);
+		if (ret) {
+			log_err("ublk ADD_DEV: %s", strerror(-ret));
+			goto out;
+		}
+		/* Before the device can be used: a restart can find it. */
+		if (pager_state_save(d))
+			goto out;
+		ret = ublk_set_params(&d->ctrl, d->size, MAX_IO);
+		if (ret) {
+			log_err("ublk SET_PARAMS: %s", strerror(-ret));
+			goto out;
+		}
 	}
 	if (ublk_queue_open(&d->q, d->ctrl.info.dev_id, 0, d->depth, d->bufs,
 			    MAX_IO))
@@ -535,11 +632,18 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&d->start_lock);
 	if (d->start_state < 0)
 		goto out;
-	ret = ublk_start_dev(&d->ctrl);
+	ret = d->recovering ? ublk_end_recovery(&d->ctrl) : ublk_start_dev(&d->ctrl);
 	if (ret) {
-		log_err("ublk START_DEV: %s", strerror(-ret));
+		log_err("ublk %s: %s", d->recovering ? "END_USER_RECOVERY" :
+			"START_DEV", strerror(-ret));
 		goto out;
 	}
+	if (d->recovering)
+		log_info("/dev/ublkb%u taken back: the requests the old pager held are re-issued",
+			 d->ctrl.info.dev_id);
+	/* (kept by the queue across a restart; set while no I/O is queued) */
+	if (d->state_path[0] && !d->recovering)
+		set_io_timeout(d);
 	log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
 		 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
 		 d->map.nr_slabs, 1U << (d->slab_shift - 20), d->copies,
@@ -575,8 +679,21 @@ out:
 		pthread_join(qt, NULL);
 	}
 	ublk_queue_close(&d->q);
+	/*
+	 * A device taken back only half (END_USER_RECOVERY not done) is left
+	 * as it is, quiesced, with its state file, for the next try: deleting
+	 * it would fail every page swapped out to it.
+	 */
+	if (d->recovering && !d->ctrl.started) {
+		d->ctrl.added = false;
+		log_err("/dev/ublkb%u left quiesced; state file %s kept for the next try",
+			d->ctrl.info.dev_id, d->state_path);
+	} else {
+		ublk_ctrl_close(&d->ctrl);
+		unmap_slabs(d);
+		pager_state_remove(d);
+	}
 	ublk_ctrl_close(&d->ctrl);
-	unmap_slabs(d);
 	stats_remove(&g_id);
 	print_stats(d);
 	backup_close(d);
@@ -587,6 +704,11 @@ out:
 	if (d->pd)
 		ibv_dealloc_pd(d->pd);
 	spare_slab_map_free(&d->map);
+	ublk_state_free(&st);
+	if (d->state) {
+		ublk_state_free(d->state);
+		free(d->state);
+	}
 	free(d->bufs);
 	free(d->grants);
 	free(d->rqs);

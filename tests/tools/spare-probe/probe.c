@@ -86,6 +86,7 @@ struct probe {
 	const char	*grant_donor;	/* donor_id written into grants */
 	struct spare_grant last_grant;	/* the last one sent */
 	uint64_t	token;		/* MAPs name this grant; 0: none */
+	uint64_t	resume;		/* --resume: HELLO F_HOLD|F_RESUME with it */
 
 	struct ibv_pd	*pd;
 	struct link	ctrl, data;
@@ -438,6 +439,15 @@ struct auth_record {
 	uint8_t mac[SPARE_AUTH_MAC_LEN];
 };
 
+/* --resume: ask to adopt the slabs held for this uuid. */
+static void hello_resume(const struct probe *p, struct spare_msg *m)
+{
+	if (!p->resume)
+		return;
+	m->hello.flags |= SPARE_HELLO_F_HOLD | SPARE_HELLO_F_RESUME;
+	m->hello.resume_token = htole64(p->resume);
+}
+
 /*
  * HELLO, with --key the authenticated handshake. @save: write Nc and our
  * proof there; @replay: send that old Nc and proof instead of fresh ones;
@@ -467,6 +477,7 @@ static uint32_t hello_auth(struct probe *p, const char *save,
 	m.hello.slab_shift = (uint8_t)p->slab_shift;
 	m.hello.flags = SPARE_HELLO_F_AUTH;
 	memcpy(m.hello.nonce, rec.nonce_c, sizeof(rec.nonce_c));
+	hello_resume(p, &m);
 	send_msg(p, &m);
 	if (recv_msg(p, RECV_HANDSHAKE, &m, p->timeout_ms))
 		die("HELLO: no answer: %s", strerror(errno));
@@ -525,6 +536,7 @@ static uint32_t hello_status(struct probe *p)
 	spare_msg_init(&m, SPARE_MSG_HELLO, ++p->seq);
 	memcpy(m.hello.client_uuid, p->uuid, sizeof(p->uuid));
 	m.hello.slab_shift = (uint8_t)p->slab_shift;
+	hello_resume(p, &m);
 	send_msg(p, &m);
 	if (recv_msg(p, SPARE_MSG_HELLO_REPLY, &m, p->timeout_ms))
 		die("HELLO: no reply: %s", strerror(errno));
@@ -664,7 +676,8 @@ static enum spare_status do_map(struct probe *p, uint32_t id)
 	s->addr = le64toh(m.mapped.addr);
 	s->rkey = le32toh(m.mapped.rkey);
 	s->mapped = true;
-	printf("map slab %u: addr 0x%" PRIx64 " rkey 0x%x\n", id, s->addr, s->rkey);
+	printf("map slab %u: addr 0x%" PRIx64 " rkey 0x%x%s\n", id, s->addr, s->rkey,
+	       le32toh(m.mapped.flags) & SPARE_MAPPED_F_KEPT ? " kept" : "");
 	return SPARE_ST_OK;
 }
 
@@ -1017,6 +1030,9 @@ static void usage(FILE *f, const char *prog)
 "  -S, --source ADDR        local address to connect from\n"
 "  -s, --slab-size SIZE     slab size to ask for [1G]\n"
 "  -u, --uuid N             client uuid (every byte N) [random]\n"
+"      --uuid-hex HEX       client uuid, 32 hex digits\n"
+"      --resume TOKEN       HELLO asks to adopt the slabs a donor holds for this\n"
+"                           uuid (F_HOLD|F_RESUME, hex token); map prints \"kept\"\n"
 "  -t, --timeout MS         per-step timeout [10000]\n"
 "      --no-hello           do not send HELLO on connect\n"
 "  -k, --key SECRET         authenticate with this SPARE-1: secret\n"
@@ -1196,6 +1212,8 @@ int main(int argc, char **argv)
 		{ "source", required_argument, NULL, 'S' },
 		{ "slab-size", required_argument, NULL, 's' },
 		{ "uuid", required_argument, NULL, 'u' },
+		{ "uuid-hex", required_argument, NULL, 'U' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "no-hello", no_argument, NULL, 'H' },
 		{ "bad-priv", required_argument, NULL, 'B' },
@@ -1282,6 +1300,23 @@ int main(int argc, char **argv)
 			memset(p.uuid, (int)v, sizeof(p.uuid));
 			uuid_set = true;
 			break;
+		case 'U':
+			if (strlen(optarg) != 32)
+				die("--uuid-hex %s: 32 hex digits expected", optarg);
+			for (unsigned int b = 0; b < 16; b++)
+				if (sscanf(optarg + 2 * b, "%2hhx", &p.uuid[b]) != 1)
+					die("--uuid-hex %s: 32 hex digits expected", optarg);
+			uuid_set = true;
+			break;
+		case 'R': {
+			char *end;
+
+			errno = 0;
+			p.resume = strtoull(optarg, &end, 16);
+			if (errno || *end || !p.resume)
+				die("--resume %s: a non-zero hex token expected", optarg);
+			break;
+		}
 		case 't':
 			if (spare_parse_u64(optarg, 1, 3600000, &v))
 				die("--timeout %s: not a time in ms", optarg);

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * recover: spare-ublk's pager restart (Documentation/ublk.md, "Pager
+ * restart"). The state file (state.c) is written before the device starts
+ * and at every copy state change, before the request that saw it is
+ * committed; a pager started with the file of an orphaned ublk device (its
+ * pager died: the driver holds the device quiesced, UBLK_F_USER_RECOVERY)
+ * takes that device back: same uuid, the donors asked to resume (HELLO
+ * F_RESUME with each one's token), every whole copy mapped again and kept
+ * only if the donor says it kept its contents (MAPPED F_KEPT).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pager.h"
+#include "spare_log.h"
+#include "state.h"
+
+/* The parent directories of the state file, made if missing (0700). */
+static void state_dir(const char *path)
+{
+	char dir[sizeof(((struct dev *)0)->state_path)];
+	char *p;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return;
+	*p = 0;
+	for (p = dir + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		{
+			char c = *p;
+
+			*p = 0;
+			if (mkdir(dir, 0700) && errno != EEXIST) {
+				log_warn("state file directory %s: %s", dir,
+					 strerror(errno));
+				return;
+			}
+			*p = c;
+		}
+		if (!*p)
+			return;
+	}
+}
+
+static bool same_donors(const struct dev *d, const struct ublk_state *st)
+{
+	u32 i;
+
+	if (st->nr_donors != d->nr_donors)
+		return false;
+	for (i = 0; i < d->nr_donors; i++)
+		if (strcmp(st->donors[i].host, d->donors[i].host) ||
+		    strcmp(st->donors[i].port, d->donors[i].port))
+			return false;
+	return true;
+}
+
+int pager_state_open(struct dev *d, struct ublk_state *st)
+{
+	const struct ublksrv_ctrl_dev_info *info = &d->ctrl.info;
+	char why[256];
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!d->state_path[0])
+		return 0;
+	state_dir(d->state_path);
+	ret = ublk_state_load(d->state_path, st, why, sizeof(why));
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		log_err("state file %s: %s. It is left as it is: a restarted pager needs it to take its device back; move it away to start a new, empty device",
+			d->state_path, why);
+		return -1;
+	}
+	ret = ublk_get_dev_info(&d->ctrl, st->dev_id);
+	if (ret == -ENODEV) {
+		log_warn("state file %s names /dev/ublkb%u, which does not exist (the host restarted, or it was deleted): starting a new device",
+			 d->state_path, st->dev_id);
+		ublk_state_free(st);
+		memset(&d->ctrl.info, 0, sizeof(d->ctrl.info));
+		return 0;
+	}
+	if (ret) {
+		log_err("state file %s: ublk GET_DEV_INFO of device %u: %s",
+			d->state_path, st->dev_id, strerror(-ret));
+		return -1;
+	}
+	if (info->state == UBLK_S_DEV_DEAD && (info->flags & UBLK_F_USER_RECOVERY)) {
+		/* Added but never started (the pager died in its set-up), or
+		 * stopped: no page was ever swapped to it, or none is left. */
+		log_warn("state file %s: /dev/ublkb%u was never started or was stopped: deleting it and starting a new device",
+			 d->state_path, st->dev_id);
+		ret = ublk_del_dev(&d->ctrl, st->dev_id);
+		if (ret && ret != -ENODEV)
+			log_warn("ublk DEL_DEV %u: %s", st->dev_id, strerror(-ret));
+		ublk_state_free(st);
+		memset(&d->ctrl.info, 0, sizeof(d->ctrl.info));
+		return 0;
+	}
+	if (info->state == UBLK_S_DEV_LIVE && info->ublksrv_pid > 0 &&
+	    info->ublksrv_pid != getpid() &&
+	    (kill(info->ublksrv_pid, 0) == 0 || errno == EPERM)) {
+		log_err("state file %s: /dev/ublkb%u is served by a live pager (pid %d): not touching it",
+			d->state_path, st->dev_id, info->ublksrv_pid);
+		return -1;
+	}
+	if (!(info->flags & UBLK_F_USER_RECOVERY) || info->nr_hw_queues != 1 ||
+	    info->queue_depth != st->depth || info->max_io_buf_bytes != MAX_IO) {
+		log_err("state file %s: /dev/ublkb%u is not a device this pager can take back (flags 0x%llx, %u queues of %u)",
+			d->state_path, st->dev_id, (unsigned long long)info->flags,
+			info->nr_hw_queues, info->queue_depth);
+		return -1;
+	}
+	if (st->size != d->size || st->slab_shift != d->slab_shift ||
+	    st->copies != d->copies || !same_donors(d, st)) {
+		log_err("state file %s: /dev/ublkb%u was %" PRIu64 " bytes in slabs of 2^%u, %u cop%s on %u donor(s) starting with %s:%s; the configuration differs: a restarted pager must be given the same device",
+			d->state_path, st->dev_id, st->size, st->slab_shift,
+			st->copies, st->copies == 1 ? "y" : "ies", st->nr_donors,
+			st->donors[0].host, st->donors[0].port);
+		return -1;
+	}
+	log_info("state file %s: taking /dev/ublkb%u back (its pager is gone)",
+		 d->state_path, st->dev_id);
+	return 1;
+}
+
+int pager_restore_map(struct dev *d, const struct ublk_state *st)
+{
+	struct spare_slab_map *map = &d->map;
+	u32 s, c, kept = 0, lost = 0, failed = 0, empty = 0;
+
+	if (st->nr_slabs != map->nr_slabs || st->nr_slots != map->nr_slots) {
+		log_err("state file: %u slabs x %u slots, the map has %u x %u",
+			st->nr_slabs, st->nr_slots, map->nr_slabs, map->nr_slots);
+		return -1;
+	}
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		u32 whole = 0;
+
+		/* The file's placement, not the round robin (copies move). */
+		for (c = 0; c < map->nr_slots; c++)
+			slab->copy[c].donor = st->slots[s * st->nr_slots + c].donor;
+		for (c = 0; c < map->nr_slots; c++) {
+			const struct ublk_state_slot *sl = &st->slots[s * st->nr_slots + c];
+			struct spare_copy *cp = &slab->copy[c];
+			struct donor *dn;
+			u32 id = s * SPARE_MAX_REPLICAS + c, flags = 0;
+			bool ok = false;
+
+			if (sl->donor == SPARE_NO_DONOR)
+				continue;
+			dn = &d->donors[sl->donor];
+			spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPING);
+			if (sl->state == UBLK_SLOT_WHOLE && dn->ctrl.up &&
+			    donor_map_flags(dn, id, &cp->addr, &cp->rkey, &flags) == 0) {
+				ok = flags & SPARE_MAPPED_F_KEPT;
+				if (!ok) {
+					/* a fresh, zeroed slab: not our data */
+					log_warn("slab %u copy %u: donor %s no longer holds it (restarted, or resume-hold passed): the copy is failed",
+						 s, c, dn->host);
+					donor_unmap(dn, id);
+					lost++;
+				}
+			} else if (dn->ctrl.up) {
+				/* A copy that had failed: what the donor still
+				 * holds for it goes back. */
+				donor_unmap(dn, id);
+				if (sl->state == UBLK_SLOT_WHOLE)
+					lost++;
+				else
+					failed++;
+			} else {
+				lost += sl->state == UBLK_SLOT_WHOLE;
+				failed += sl->state != UBLK_SLOT_WHOLE;
+			}
+			/*
+			 * "written" is still empty: entering MAPPED makes the
+			 * copy current for every page. The kept slab holds
+			 * every page the device ever wrote there.
+			 */
+			spare_copy_set_state(map, slab, c,
+					     ok ? SPARE_COPY_MAPPED : SPARE_COPY_FAILED);
+			whole += ok;
+			kept += ok;
+		}
+		/*
+		 * Every page counts as written: which ones were is not in
+		 * the file, and a page no copy holds must read as an error,
+		 * never as zeros.
+		 */
+		bitmap_set(slab->written, 0, map->pages_per_slab);
+		if (!whole)
+			empty++;
+	}
+	log_info("restart: %u copies kept by their donors, %u lost, %u had failed before",
+		 kept, lost, failed);
+	if (empty)
+		log_err("restart: %u slab(s) have no copy left: their pages read as I/O errors, never as wrong data",
+			empty);
+	return 0;
+}
+
+static int state_write(struct dev *d)
+{
+	struct ublk_state *st = d->state;
+	char why[256];
+	u32 i;
+	int ret;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		snprintf(st->donors[i].host, sizeof(st->donors[i].host), "%s",
+			 d->donors[i].host);
+		snprintf(st->donors[i].port, sizeof(st->donors[i].port), "%s",
+			 d->donors[i].port);
+		st->donors[i].token = d->donors[i].resume_token;
+	}
+	ublk_state_from_map(st, &d->map);
+	ret = ublk_state_save(d->state_path, st, why, sizeof(why));
+	if (ret)
+		log_err("state file %s: %s", d->state_path, why);
+	return ret;
+}
+
+int pager_state_save(struct dev *d)
+{
+	struct ublk_state *st;
+	int ret;
+
+	if (!d->state_path[0])
+		return 0;
+	if (!d->state) {
+		st = calloc(1, sizeof(*st));
+		if (!st || ublk_state_alloc(st, d->map.nr_slabs, d->map.nr_slots)) {
+			free(st);
+			log_err("state file: out of memory");
+			return -1;
+		}
+		d->state = st;
+	}
+	st = d->state;
+	memcpy(st->uuid, d->uuid, sizeof(st->uuid));
+	st->dev_id = d->ctrl.info.dev_id;
+	st->size = d->size;
+	st->slab_shift = d->slab_shift;
+	st->copies = d->copies;
+	st->depth = d->depth;
+	st->nr_donors = d->nr_donors;
+	pthread_mutex_lock(&d->state_lock);
+	__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
+	ret = state_write(d);
+	pthread_mutex_unlock(&d->state_lock);
+	return ret ? -1 : 0;
+}
+
+void pager_state_sync(struct dev *d)
+{
+	if (!d->state || d->state_broken) {
+		__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	pthread_mutex_lock(&d->state_lock);
+	/* Cleared first: a change made while writing marks it again. */
+	__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
+	if (state_write(d)) {
+		/*
+		 * The file no longer says the truth and cannot be made to:
+		 * it goes, so that a restart never reads a copy that failed.
+		 * (Such a restart starts a new device; this one's data is
+		 * lost with this pager.)
+		 */
+		if (unlink(d->state_path) && errno != ENOENT)
+			log_err("state file %s: cannot remove it either: %s. Remove it before restarting this pager",
+				d->state_path, strerror(errno));
+		else
+			log_err("state file %s removed: a restarted pager will not take this device back",
+				d->state_path);
+		d->state_broken = true;
+	}
+	pthread_mutex_unlock(&d->state_lock);
+}
+
+void pager_state_remove(struct dev *d)
+{
+	if (!d->state_path[0] || !d->state)
+		return;
+	if (unlink(d->state_path) && errno != ENOENT)
+		log_warn("state file %s: %s", d->state_path, strerror(errno));
+	ublk_state_free(d->state);
+	free(d->state);
+	d->state = NULL;
+}
