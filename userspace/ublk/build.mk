@@ -18,7 +18,10 @@ $(OUT)/lib/libspare-ublk-san.a: $(UBLK_KMOD_SRCS:%.c=$(OUT)/obj-san/%.o)
 
 PROGS += spare-ublk
 spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/io.c userspace/ublk/ublk_dev.c \
-		     userspace/ublk/donor.c $(OUT)/lib/libspare-ublk.a
+		     userspace/ublk/donor.c userspace/ublk/lifecycle.c userspace/ublk/resync.c \
+		     $(OUT)/lib/libspare-ublk.a
 spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz
 ublk_main_CFLAGS  := -Iuserspace/ublk/kshim
 io_CFLAGS         := -Iuserspace/ublk/kshim
+lifecycle_CFLAGS  := -Iuserspace/ublk/kshim
+resync_CFLAGS     := -Iuserspace/ublk/kshim
