@@ -12,14 +12,17 @@
 #      line, not one per try), reconnects once it is back (a new session),
 #      maps the copies again and resyncs them from the current ones until
 #      every copy is current ("resync: all 16 copies mapped and current").
-#  (b) Host 3 asks back every slab it lends (EVICT, 40 s grace). Each copy
+#  (b) Host 3 asks back every slab it lends (EVICT, 60 s grace). Each copy
 #      moves to the one donor holding no copy of its slab; the donor never
 #      has to revoke one.
 #  Then every slab's copies are on hosts 2 and 4, host 2's either resynced
-#  in (a) or moved there in (b). Host 4's donor is killed: the job's
-#  remaining passes read every page back from host 2 alone (the pager would
-#  re-home host 4's copies only after 30 s), so a resync or move that lost
-#  or misplaced a page fails the job's verification.
+#  in (a) or moved there in (b). Host 4's donor is killed: from then on
+#  (until the pager re-homes host 4's copies, 30 s on) host 2 holds the
+#  only copy of every slab. Two things are read back from it: 16 MiB of
+#  random data written to tmpfs before the cut and swapped out since (cold
+#  pages nobody rewrites, so every one of them reached host 2 through the
+#  resync or a move), checked by its SHA-256; and the job's remaining
+#  passes (a full one at least), verified page by page.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -31,7 +34,7 @@ modprobe ublk_drv 2>/dev/null || { echo "SKIP: no ublk in $(uname -r) (see ublk-
 step "three donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies"
 rxe_up 4
 donor_start 2 --budget 256M --slab-size 16M
-donor_start 3 --budget 256M --slab-size 16M --evict-deadline 40000
+donor_start 3 --budget 256M --slab-size 16M --evict-deadline 60000
 donor_start 4 --budget 256M --slab-size 16M
 ublk_up --size 128M --slab-size 16M --copies 2 --io-timeout 2000 --timeout 3000 \
 	--donor 10.0.0.2:$DONOR_PORT \
@@ -44,8 +47,10 @@ log_after() {
 	awk -v a="$1" -v b="$2" '$0 ~ a {seen = 1} seen && $0 ~ b {ok = 1} END {exit !ok}' /tmp/ublk.log
 }
 
-step "(a) workload: 64 MiB x 7 passes in 16 MiB; the link to host 2 cut for 10 s"
+step "(a) cold data, then the workload: 64 MiB x 7 passes in 16 MiB; the link to host 2 cut for 10 s"
 cg_new work 16M
+cg_run work dd if=/dev/urandom of=/dev/shm/cold bs=1M count=16 status=none || fail "cannot write the cold data"
+sum0=$(sha256sum </dev/shm/cold)
 out0=$(vmstat_get pswpout)
 cg_run work spare-memtest -p 7 64m >/tmp/memtest.out 2>&1 &
 WL_PID=$!
@@ -87,15 +92,31 @@ pass "$n3 copies moved off host 3, none revoked"
 
 step "host 4's donor killed: the rest of the job reads every page from host 2 alone"
 in1=$(vmstat_get pswpin)
+shmem=$(awk '$1 == "shmem" {print $2}' /sys/fs/cgroup/work/memory.stat)
 kill -KILL "$(donor_pid 4)"
+echo "cold data: $((shmem >> 20)) of 16 MiB resident when host 4 went"
+[ "$shmem" -lt $((8 << 20)) ] || fail "the cold data was not swapped out"
+sum1=$(cg_run work sha256sum </dev/shm/cold)
+[ "$sum1" = "$sum0" ] || fail "the cold data changed: $sum0 -> $sum1"
+grep -q 'goes to donor' /tmp/ublk.log && fail "re-homed before the cold data was read"
+echo "cold data read back intact from host 2 alone"
+# Until the pager re-homes host 4's copies (30 s on), host 2 holds the only
+# copy of every slab: count the pages swapped in until then.
+( while ! grep -q 'goes to donor' /tmp/ublk.log; do sleep 0.2; done
+  vmstat_get pswpin >/tmp/pswpin.rehome ) &
+REHOME_WATCH=$!
 wait "$WL_PID" || { cat /tmp/memtest.out; tail -30 /tmp/ublk.log; why_died work; fail "memtest: pages lost or corrupt"; }
 cat /tmp/memtest.out
-in=$(( $(vmstat_get pswpin) - in1 ))
-echo "pswpin +$in after host 4 went"
-[ "$in" -gt 12000 ] || fail "only $in pages read back after host 4 went"
+kill "$REHOME_WATCH" 2>/dev/null; wait "$REHOME_WATCH" 2>/dev/null
+in2=$(cat /tmp/pswpin.rehome 2>/dev/null || vmstat_get pswpin)
+in=$(( in2 - in1 ))
+echo "pswpin +$in after host 4 went, from host 2 alone"
+# a full pass over the 64 MiB job with 16 MiB resident reads 12288 pages
+[ "$in" -gt 12288 ] || fail "only $in pages read back from host 2 alone"
 pass "every page verified"
 
 step "teardown and the pager's counters"
+rm -f /dev/shm/cold	# swapoff could not bring it back into the cgroup
 swapoff "/dev/$disk" || fail "swapoff"
 ublk_down
 tail -12 /tmp/ublk.log
