@@ -292,10 +292,17 @@ static void donor_step(struct dev *d, u32 i)
 			return;
 		pthread_join(l->th, NULL);
 		if (l->conn_rc) {
+			const char *why = l->why[0] ? l->why : "?";
+			size_t hl = strlen(dn->host);
+
+			/* donor.c's lines name the donor already */
+			if (!strncmp(why, "donor ", 6) &&
+			    !strncmp(why + 6, dn->host, hl) &&
+			    !strncmp(why + 6 + hl, ": ", 2))
+				why += 8 + hl;
 			if (!l->warned)
 				log_warn("donor %s: reconnect failed: %s; retrying "
-					 "with back-off up to %u s", dn->host,
-					 l->why[0] ? l->why : "?",
+					 "with back-off up to %u s", dn->host, why,
 					 LIFE_BACKOFF_MAX_MS / 1000);
 			l->warned = true;
 			l->backoff_ms = life_backoff_next(l->backoff_ms);
