@@ -47,12 +47,12 @@ log_after() {
 	awk -v a="$1" -v b="$2" '$0 ~ a {seen = 1} seen && $0 ~ b {ok = 1} END {exit !ok}' /tmp/ublk.log
 }
 
-step "(a) cold data, then the workload: 64 MiB x 7 passes in 16 MiB; the link to host 2 cut for 10 s"
+step "(a) cold data, then the workload: 64 MiB x 5 passes in 16 MiB; the link to host 2 cut for 10 s"
 cg_new work 16M
 cg_run work dd if=/dev/urandom of=/dev/shm/cold bs=1M count=16 status=none || fail "cannot write the cold data"
 sum0=$(sha256sum </dev/shm/cold)
 out0=$(vmstat_get pswpout)
-cg_run work spare-memtest -p 7 64m >/tmp/memtest.out 2>&1 &
+cg_run work spare-memtest -p 5 64m >/tmp/memtest.out 2>&1 &
 WL_PID=$!
 wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 6000 ]" ||
 	{ cat /tmp/memtest.out; fail "no swapping"; }
