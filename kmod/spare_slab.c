@@ -177,6 +177,7 @@ int spare_copy_set_state(const struct spare_slab_map *map,
 	}
 	cp->state = to;
 	cp->gen++;
+	spare_slab_changed(map);
 	return 0;
 }
 
@@ -531,6 +532,7 @@ int spare_slab_move_begin(const struct spare_slab_map *map,
 			return -EBUSY;	/* still draining */
 		WRITE_ONCE(cp->donor, to);
 		cp->gen++;
+		spare_slab_changed(map);
 		return c;
 	}
 	return -EBUSY;
@@ -583,8 +585,10 @@ void spare_slab_slot_free(const struct spare_slab_map *map,
 		return;
 	if (slab->copy[c].state != SPARE_COPY_UNMAPPED)
 		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
-	if (slab->copy[c].state == SPARE_COPY_UNMAPPED)
+	if (slab->copy[c].state == SPARE_COPY_UNMAPPED) {
 		WRITE_ONCE(slab->copy[c].donor, SPARE_NO_DONOR);
+		spare_slab_changed(map);
+	}
 }
 
 bool spare_slab_move_abort(const struct spare_slab_map *map,
@@ -595,5 +599,6 @@ bool spare_slab_move_abort(const struct spare_slab_map *map,
 		return false;
 	WRITE_ONCE(slab->copy[to_slot].donor, SPARE_NO_DONOR);
 	slab->copy[to_slot].gen++;
+	spare_slab_changed(map);
 	return true;
 }

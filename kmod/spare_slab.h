@@ -36,6 +36,16 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 
+/*
+ * spare_slab_changed(map): a copy's state or donor just changed, under the
+ * slab's lock. Nothing for the kernel. spare-ublk, which builds this file
+ * for userspace, counts the changes to know when its state file must be
+ * written again (userspace/ublk/kcompat.h).
+ */
+#ifndef spare_slab_changed
+#define spare_slab_changed(map) do { } while (0)
+#endif
+
 #define SPARE_PAGE_SHIFT	12	/* device page: the 4 KiB block */
 #define SPARE_PAGE_SIZE		(1U << SPARE_PAGE_SHIFT)
 #define SPARE_MAX_REPLICAS	3

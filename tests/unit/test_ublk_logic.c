@@ -12,6 +12,7 @@
 
 #include "spare_slab.h"
 #include "spare_split.h"
+#include "lifecycle.h"
 #include "tap.h"
 
 static void test_bitmap_shim(void)
@@ -108,11 +109,235 @@ static void test_split(void)
 	EXPECT_EQ(spare_split(0, 3 << 20, 4 << 20, 20, e, 2), -EINVAL);
 }
 
+
+/* The reconnect back-off: 0.5 s doubling to 16 s, then 16 s for ever. */
+static void test_backoff(void)
+{
+	static const unsigned int want[] = { 500, 1000, 2000, 4000, 8000,
+					     16000, 16000, 16000 };
+	unsigned int ms = LIFE_BACKOFF_MIN_MS, i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		EXPECT_EQ(ms, want[i]);
+		ms = life_backoff_next(ms);
+	}
+	EXPECT_EQ(life_backoff_next(0), LIFE_BACKOFF_MIN_MS);
+	EXPECT_EQ(life_backoff_next(12000), LIFE_BACKOFF_MAX_MS);
+	EXPECT_EQ(life_backoff_next(UINT32_MAX), LIFE_BACKOFF_MAX_MS);
+	/* a move is due at three quarters of the grace period */
+	EXPECT_EQ(life_move_due(1000, 20000), 16000);
+	EXPECT_EQ(life_move_due(7, 0), 7);
+}
+
+/* Wire ids: per donor one copy of a slab, the slab found again from an id. */
+static void test_wire_ids(void)
+{
+	u32 s, c;
+
+	for (s = 0; s < 1000; s++)
+		for (c = 0; c < SPARE_MAX_SLOTS; c++) {
+			EXPECT_EQ(pager_wire_id(s, c) / SPARE_MAX_REPLICAS, s);
+			if (c < SPARE_MAX_REPLICAS)
+				EXPECT_EQ(pager_wire_id(s, c) % SPARE_MAX_REPLICAS, c);
+		}
+	EXPECT(pager_wire_id(1, 0) != pager_wire_id(0, 2));
+}
+
+static void map_copy(struct spare_slab_map *map, struct spare_slab *s, u32 c)
+{
+	EXPECT_EQ(spare_copy_set_state(map, s, c, SPARE_COPY_MAPPING), 0);
+	EXPECT_EQ(spare_copy_set_state(map, s, c, SPARE_COPY_MAPPED), 0);
+}
+
+/* A write of pages [first, first + n) as io.c does it, landing everywhere. */
+static void write_pages(struct spare_slab_map *map, struct spare_slab *s,
+			u32 first, u32 n)
+{
+	u32 gens[SPARE_MAX_SLOTS], mask, c;
+
+	mask = spare_slab_write_begin(map, s, first, n, gens);
+	for (c = 0; c < map->nr_slots; c++)
+		if (mask & (1U << c))
+			spare_slab_op_settle(map, s, c, gens[c], first, n, true,
+					     SPARE_OP_DONE);
+	spare_slab_write_end(s);
+}
+
+/*
+ * The reconnect road (lifecycle.c) on a 2-copy slab: the lost donor's copy
+ * is FAILED, then UNMAPPED once its link is gone, MAPped again on the new
+ * session (fresh: current only where never written), and resync (resync.c)
+ * refills it chunk by chunk; reads avoid it for a page until then, and a
+ * write during a chunk keeps the chunk from marking anything.
+ */
+static void test_reconnect_resync(void)
+{
+	struct spare_slab_map map;
+	struct spare_resync rs;
+	struct spare_slab *s;
+	u32 gens[SPARE_MAX_SLOTS], mask;
+
+	if (spare_slab_map_init(&map, 1 << 20, 20, 2, 2)) {
+		EXPECT(0);
+		return;
+	}
+	s = &map.slabs[0];
+	map_copy(&map, s, 0);
+	map_copy(&map, s, 1);
+	write_pages(&map, s, 0, 100);
+	EXPECT_EQ(spare_slab_resync_begin(&map, s, 64, &rs), -ENOENT);
+
+	/* donor of copy 1 lost: the failure road, then the new session */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_FAILED), 0);
+	write_pages(&map, s, 100, 4);		/* lands on copy 0 only */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_UNMAPPED), 0);
+	map_copy(&map, s, 1);
+	EXPECT_EQ(spare_copy_current_pages(&map, &s->copy[1]), 256 - 104);
+	EXPECT_EQ(spare_slab_readable_mask(&map, s, 0, 1), 1U);	/* copy 0 */
+
+	/* first chunk: 64 pages from copy 0; a write meanwhile dirties it */
+	EXPECT_EQ(spare_slab_resync_begin(&map, s, 64, &rs), 0);
+	EXPECT_EQ(rs.target, 1);
+	EXPECT_EQ(rs.source, 0);
+	EXPECT_EQ(rs.first, 0);
+	EXPECT_EQ(rs.n, 64);
+	mask = spare_slab_write_begin(&map, s, 10, 1, gens);
+	EXPECT_EQ(mask, 1U);		/* the target is left out */
+	spare_slab_op_settle(&map, s, 0, gens[0], 10, 1, true, SPARE_OP_DONE);
+	spare_slab_write_end(s);
+	EXPECT(!spare_slab_resync_end(&map, s, &rs, true));
+	EXPECT(!spare_copy_is_current(&s->copy[1], 0, 1));
+
+	/* again, clean: then the rest; the copy is current everywhere */
+	while (spare_slab_resync_begin(&map, s, 64, &rs) == 0)
+		EXPECT(spare_slab_resync_end(&map, s, &rs, true));
+	EXPECT_EQ(spare_copy_current_pages(&map, &s->copy[1]), 256);
+	EXPECT_EQ(spare_slab_readable_mask(&map, s, 0, 256), 3U);
+
+	/* a chunk whose target failed meanwhile marks nothing */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_FAILED), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_UNMAPPED), 0);
+	map_copy(&map, s, 1);
+	EXPECT_EQ(spare_slab_resync_begin(&map, s, 64, &rs), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_FAILED), 0);
+	EXPECT(!spare_slab_resync_end(&map, s, &rs, true));
+	EXPECT_EQ(spare_copy_current_pages(&map, &s->copy[1]), 0);
+	spare_slab_map_free(&map);
+}
+
+/*
+ * A move on EVICT as lifecycle.c runs it: 2 copies over 3 donors, donor 1
+ * evicts; the target is the donor holding no copy (spare_move_pick()), the
+ * new copy takes the spare slot, writes land on both, resync fills it,
+ * ready only with no write in flight; the old copy is released (no read
+ * picks it), drained (its inflight), and its slot is the new spare one.
+ */
+static void test_move_on_evict(void)
+{
+	struct spare_slab_map map;
+	struct spare_move_cand cand[3];
+	struct spare_resync rs;
+	struct spare_slab *s;
+	u32 gens[SPARE_MAX_SLOTS], mask, i;
+	int to, from, t;
+
+	if (spare_slab_map_init(&map, 1 << 20, 20, 2, 3)) {
+		EXPECT(0);
+		return;
+	}
+	s = &map.slabs[0];		/* copies on donors 0 and 1 */
+	map_copy(&map, s, 0);
+	map_copy(&map, s, 1);
+	write_pages(&map, s, 0, 128);
+	from = spare_slab_donor_slot(&map, s, 1);
+	EXPECT_EQ(from, 1);
+
+	for (i = 0; i < 3; i++) {
+		cand[i].ok = i != 1 && spare_slab_donor_slot(&map, s, i) < 0;
+		cand[i].fresh = cand[i].ok &&
+				spare_slab_domain_fresh(&map, s, NULL, 0, i, 1);
+		cand[i].load = 0;
+		cand[i].room = SPARE_ROOM_OPEN;
+	}
+	t = spare_move_pick(cand, 3, NULL);
+	EXPECT_EQ(t, 2);
+	EXPECT_EQ(spare_slab_move_begin(&map, s, from, 0), -EEXIST);
+	to = spare_slab_move_begin(&map, s, from, 2);
+	EXPECT_EQ(to, 2);		/* the spare slot */
+	map_copy(&map, s, to);
+	EXPECT(!spare_slab_move_ready(&map, s, from, to));
+
+	/* a write that began before the new copy was mapped is not on it */
+	mask = spare_slab_write_begin(&map, s, 200, 1, gens);
+	EXPECT_EQ(mask, 7U);		/* all three now */
+	while (spare_slab_resync_begin(&map, s, 64, &rs) == 0)
+		spare_slab_resync_end(&map, s, &rs, true);
+	EXPECT(!spare_slab_move_ready(&map, s, from, to));	/* in flight */
+	for (i = 0; i < 3; i++)
+		spare_slab_op_settle(&map, s, i, gens[i], 200, 1, true,
+				     SPARE_OP_DONE);
+	spare_slab_write_end(s);
+	EXPECT(spare_slab_move_ready(&map, s, from, to));
+
+	/* release: EVICTING, current nowhere; a read in flight drains */
+	s->copy[from].inflight = 1;
+	EXPECT_EQ(spare_slab_move_release(&map, s, from), 0);
+	EXPECT_EQ(s->copy[from].state, SPARE_COPY_EVICTING);
+	EXPECT_EQ(spare_slab_readable_mask(&map, s, 0, 256), (1U << 0) | (1U << 2));
+	mask = spare_slab_write_begin(&map, s, 5, 1, gens);
+	EXPECT_EQ(mask, (1U << 0) | (1U << 2));
+	spare_slab_write_end(s);
+	s->copy[from].inflight = 0;
+	spare_slab_slot_free(&map, s, from);
+	EXPECT_EQ(s->copy[from].donor, SPARE_NO_DONOR);
+	EXPECT_EQ(spare_slab_donor_slot(&map, s, 1), -1);
+	EXPECT_EQ(spare_slab_donor_slot(&map, s, 2), 2);
+	/* the wire id of the new copy names the slab on its donor */
+	EXPECT_EQ(pager_wire_id(0, (u32)to) / SPARE_MAX_REPLICAS, 0);
+	spare_slab_map_free(&map);
+}
+
+/*
+ * Re-homing (lifecycle.c): the copy of a donor that stays down goes to a
+ * live donor through the spare slot, refilled from the mapped copy; a
+ * slab with no mapped copy cannot (nothing to refill from).
+ */
+static void test_rehome(void)
+{
+	struct spare_slab_map map;
+	struct spare_slab *s;
+	int to;
+
+	if (spare_slab_map_init(&map, 1 << 20, 20, 2, 3)) {
+		EXPECT(0);
+		return;
+	}
+	s = &map.slabs[0];		/* donors 0 and 1; donor 1 stays down */
+	map_copy(&map, s, 0);
+	write_pages(&map, s, 0, 8);
+	spare_slab_slot_free(&map, s, 1);
+	to = spare_slab_move_begin(&map, s, 0, 2);
+	EXPECT(to >= 0);
+	map_copy(&map, s, (u32)to);
+	EXPECT_EQ(spare_copy_current_pages(&map, &s->copy[to]), 256 - 8);
+	EXPECT_EQ(spare_slab_donor_slot(&map, s, 2), to);
+	/* and with no mapped copy, no source: move_begin refuses */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_FAILED), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, (u32)to, SPARE_COPY_FAILED), 0);
+	EXPECT_EQ(spare_slab_move_begin(&map, s, 0, 1), -EINVAL);
+	spare_slab_map_free(&map);
+}
+
 int main(void)
 {
 	TAP_RUN(test_bitmap_shim);
 	TAP_RUN(test_map_init_rules);
 	TAP_RUN(test_write_then_read);
 	TAP_RUN(test_split);
+	TAP_RUN(test_backoff);
+	TAP_RUN(test_wire_ids);
+	TAP_RUN(test_reconnect_resync);
+	TAP_RUN(test_move_on_evict);
+	TAP_RUN(test_rehome);
 	return tap_done();
 }

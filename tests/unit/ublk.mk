@@ -2,7 +2,7 @@
 # spare-ublk: the kmod pure logic built for userspace (libspare-ublk).
 UNIT_TESTS += test_ublk_logic
 test_ublk_logic_SRCS   := tests/unit/test_ublk_logic.c $(OUT)/lib/libspare-ublk-san.a
-test_ublk_logic_CFLAGS := -Iuserspace/ublk/kshim
+test_ublk_logic_CFLAGS := -Iuserspace/ublk/kshim -Iuserspace/ublk
 
 # spare-ublk's backup device (backup.c) with a real io_uring and an O_DIRECT
 # file under /var/tmp, the test standing in for the queue thread.

@@ -16,6 +16,8 @@
 static const char *log_prog = "spare";
 static enum spare_log_level log_level = SPARE_LOG_INFO;
 static bool log_journal;
+static __thread char *cap_buf;
+static __thread unsigned int cap_len;
 
 /* syslog(3) priorities: LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG. */
 static const int level_prio[] = {
@@ -82,6 +84,14 @@ int spare_log_parse_level(const char *s)
 	return -1;
 }
 
+void spare_log_thread_capture(char *buf, unsigned int len)
+{
+	cap_buf = len ? buf : NULL;
+	cap_len = len;
+	if (cap_buf)
+		cap_buf[0] = 0;
+}
+
 void spare_log(enum spare_log_level level, const char *fmt, ...)
 {
 	char line[1024];
@@ -89,6 +99,15 @@ void spare_log(enum spare_log_level level, const char *fmt, ...)
 	struct timespec ts;
 	va_list ap;
 
+	if (cap_buf && level <= SPARE_LOG_WARN) {
+		if (!cap_buf[0]) {
+			va_start(ap, fmt);
+			vsnprintf(cap_buf, cap_len, fmt, ap);
+			va_end(ap);
+		}
+		errno = saved_errno;
+		return;
+	}
 	if (level > log_level)
 		return;
 	va_start(ap, fmt);

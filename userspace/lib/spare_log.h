@@ -33,6 +33,14 @@ bool spare_log_stderr_is_journal(void);
 /* "err", "warn", "info" or "debug" (or 0..3); returns -1 if unknown. */
 int spare_log_parse_level(const char *s);
 
+/*
+ * For a thread that retries something and should log once per change, not
+ * per try: while @buf is set, this thread's errors and warnings are not
+ * printed; the first one since the call is kept in @buf (NUL terminated,
+ * "" if none). NULL ends it.
+ */
+void spare_log_thread_capture(char *buf, unsigned int len);
+
 void spare_log(enum spare_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "donor.h"
 #include "spare_auth.h"
@@ -285,11 +286,19 @@ static int recv_msg(struct donor *d, unsigned int want, unsigned int want2,
 		type = le16toh(out->hdr.type);
 		if (type == want || (want2 && type == want2))
 			return 0;
-		if (type == SPARE_MSG_ACTIVITY_QUERY)
+		if (type == SPARE_MSG_ACTIVITY_QUERY) {
 			answer_query(d, out);
-		else
+		} else if (type == SPARE_MSG_EVICT &&
+			   d->nevq < DONOR_RECV_DEPTH) {
+			/* for donor_poll_ctrl(): a move must not miss it */
+			d->evq[d->nevq].id = le32toh(out->evict.slab_id);
+			d->evq[d->nevq].reason = le32toh(out->evict.reason);
+			d->evq[d->nevq++].deadline_ms =
+				le32toh(out->evict.deadline_ms);
+		} else {
 			log_dbg("donor %s: %s ignored during set-up", d->host,
 				spare_msg_type_name(type));
+		}
 	}
 }
 
@@ -391,6 +400,8 @@ int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
 	if (!d->bufs)
 		return -1;
 	memset(d->bufs, 0, 4096);
+	d->npending = 0;
+	d->nevq = 0;
 	d->bufs_mr = ibv_reg_mr(d->pd, d->bufs, 4096, IBV_ACCESS_LOCAL_WRITE);
 	if (!d->bufs_mr) {
 		log_err("ibv_reg_mr: %s", strerror(errno));
@@ -481,8 +492,13 @@ int donor_poll_ctrl(struct donor *d,
 		    void *arg)
 {
 	struct spare_msg m;
+	unsigned int i;
 	int n;
 
+	for (i = 0; i < d->nevq; i++)
+		on_evict(d, d->evq[i].id, d->evq[i].reason,
+			 d->evq[i].deadline_ms, arg);
+	d->nevq = 0;
 	while ((n = take_msg(d, &m, 0)) > 0) {
 		switch (le16toh(m.hdr.type)) {
 		case SPARE_MSG_ACTIVITY_QUERY:
@@ -513,6 +529,48 @@ int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
 	}, *bad;
 
 	return ibv_post_send(d->data.id->qp, &wr, &bad) ? -1 : 0;
+}
+
+int donor_connect_rs(struct donor *d, unsigned int depth)
+{
+	struct spare_conn_priv priv;
+
+	if (link_resolve(d, &d->rs, "resync") ||
+	    link_make_qp(d, &d->rs, depth, 1, "resync"))
+		return -1;
+	spare_conn_priv_init(&priv, SPARE_CONN_DATA, d->uuid, d->cookie, 1);
+	return link_connect(d, &d->rs, &priv, 1, "resync");
+}
+
+int donor_rs_rdma(struct donor *d, bool write, void *local, uint32_t lkey,
+		  uint32_t len, uint64_t raddr, uint32_t rkey,
+		  unsigned int timeout_ms)
+{
+	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .sg_list = &sge, .num_sge = 1,
+		.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+	struct ibv_wc wc;
+	int n;
+
+	if (!d->rs.id || !d->rs.id->qp || ibv_post_send(d->rs.id->qp, &wr, &bad))
+		return -EIO;
+	n = cq_next(&d->rs, &wc, timeout_ms);
+	if (n == 0)
+		return -ETIMEDOUT;	/* the caller fails the donor: a flush */
+	if (n < 0)
+		return -EIO;
+	if (wc.status == IBV_WC_SUCCESS)
+		return 0;
+	if (wc.status != IBV_WC_WR_FLUSH_ERR) {
+		log_warn("donor %s: resync RDMA %s: %s", d->host,
+			 write ? "WRITE" : "READ", ibv_wc_status_str(wc.status));
+		donor_fail(d, "resync RDMA failed");
+	}
+	return -EIO;
 }
 
 /*
@@ -564,10 +622,24 @@ void donor_fail(struct donor *d, const char *why)
 	    ibv_modify_qp(d->ctrl.id->qp, &attr, IBV_QP_STATE))
 		log_err("donor %s: control QP to the error state: %s", d->host,
 			strerror(errno));
+	if (d->rs.id && d->rs.id->qp &&
+	    ibv_modify_qp(d->rs.id->qp, &attr, IBV_QP_STATE))
+		log_err("donor %s: resync QP to the error state: %s", d->host,
+			strerror(errno));
+	if (d->notify_fd) {
+		uint64_t one = 1;
+
+		if (write(*d->notify_fd, &one, sizeof(one)) != sizeof(one))
+			log_err("donor %s: cannot wake the control thread: %s",
+				d->host, strerror(errno));
+	}
 }
 
 void donor_close(struct donor *d)
 {
+	if (d->abandoned)
+		return;		/* the process ends; its thread still runs */
+	link_destroy(&d->rs);
 	link_destroy(&d->data);
 	link_destroy(&d->ctrl);
 	if (d->bufs_mr)

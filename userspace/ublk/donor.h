@@ -51,6 +51,13 @@ struct donor {
 	struct ibv_pd	*pd;		/* shared by every donor on a device */
 	struct donor_link ctrl, data;
 	int		failed;		/* donor_fail() ran (atomic) */
+	/* resync's own DATA connection (resync.c), besides the queue's */
+	struct donor_link rs;
+	int		*notify_fd;	/* eventfd donor_fail() writes, or NULL */
+	/* EVICTs that arrived while a set-up step waited for its answer */
+	struct { uint32_t id, reason, deadline_ms; } evq[DONOR_RECV_DEPTH];
+	unsigned int	nevq;
+	bool		abandoned;	/* a connect thread still owns it at exit */
 
 	struct spare_msg *bufs;		/* RECV_DEPTH receive slots + 1 send */
 	struct ibv_mr	*bufs_mr;
@@ -92,6 +99,19 @@ int donor_poll_ctrl(struct donor *d,
 /* Post one signalled RDMA READ or WRITE on the data link. */
 int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
 		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey);
+/*
+ * Connect the resync link (d->rs): a second DATA connection of the session
+ * for @depth operations, used by one thread at a time (resync.c). 0, or -1.
+ */
+int donor_connect_rs(struct donor *d, unsigned int depth);
+/*
+ * One signalled RDMA READ or WRITE on the resync link, waited for up to
+ * @timeout_ms. 0 once it completed well; -EIO if it failed (a flush of a
+ * failed link, or an error: then the donor is failed); -ETIMEDOUT.
+ */
+int donor_rs_rdma(struct donor *d, bool write, void *local, uint32_t lkey,
+		  uint32_t len, uint64_t raddr, uint32_t rkey,
+		  unsigned int timeout_ms);
 int donor_cm_event(struct donor *d, struct donor_link *l);
 void donor_fail(struct donor *d, const char *why);
 void donor_close(struct donor *d);

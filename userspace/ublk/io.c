@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backup.h"
 #include "pager.h"
@@ -22,7 +23,7 @@ static void commit(struct dev *d, unsigned int tag, int res)
 	if (res < 0)
 		d->st.io_errors++;
 	/* A copy failed under this request: the state file says so first. */
-	if (__atomic_load_n(&d->state_dirty, __ATOMIC_ACQUIRE))
+	if (pager_state_stale(d))
 		pager_state_sync(d);
 	if (ublk_queue_commit_fetch(&d->q, tag, res))
 		log_err("queue full committing tag %u", tag);	/* cannot be */
@@ -48,6 +49,7 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		if (op->settled)
 			continue;
 		spin_lock(&slab->lock);
+		slab->copy[op->copy].inflight--;
 		if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
 					 e->first_page, e->nr_pages, r->write,
 					 op->res) && (pager_state_mark(d), true))
@@ -130,8 +132,11 @@ static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
 	spin_lock(&slab->lock);
 	pick = spare_slab_pick_read(&d->map, slab, e->first_page, e->nr_pages,
 				    tag % d->copies);
-	if (pick >= 0)
+	if (pick >= 0) {
 		gen = slab->copy[pick].gen;
+		/* an eviction waits for it before UNMAP; settling ends it */
+		slab->copy[pick].inflight++;
+	}
 	spin_unlock(&slab->lock);
 	if (pick < 0)	/* no current copy: the backup, or an error */
 		return d->bk ? backup_read_ext(d, tag, ext) : false;
@@ -189,9 +194,13 @@ static void rq_start(struct dev *d, unsigned int tag)
 
 		spin_lock(&slab->lock);
 		atomic64_add(e->nr_pages, &slab->accesses);
-		if (r->write)
+		if (r->write) {
 			mask = spare_slab_write_begin(&d->map, slab, e->first_page,
 						      e->nr_pages, gens);
+			for (c = 0; c < d->map.nr_slots; c++)
+				if (mask & (1U << c))
+					slab->copy[c].inflight++;
+		}
 		spin_unlock(&slab->lock);
 
 		if (!r->write) {
@@ -199,7 +208,7 @@ static void rq_start(struct dev *d, unsigned int tag)
 				r->err = -EIO;	/* no current copy */
 			continue;
 		}
-		for (c = 0; c < d->copies; c++)
+		for (c = 0; c < d->map.nr_slots; c++)
 			if (mask & (1U << c))
 				rq_post(d, tag, i, c, gens[c]);
 	}
@@ -233,6 +242,7 @@ static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
 	struct spare_slab *slab = &d->map.slabs[e->slab];
 
 	spin_lock(&slab->lock);
+	slab->copy[op->copy].inflight--;
 	if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
 				 e->first_page, e->nr_pages, false, op->res) &&
 	    (pager_state_mark(d), true))
@@ -270,6 +280,13 @@ static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 			  SPARE_LOG_WARN, "RDMA %s for tag %u: %s",
 			  r->write ? "WRITE" : "READ", tag,
 			  ibv_wc_status_str(wc->status));
+		/*
+		 * A real error (not the flush of a link already failed) leaves
+		 * the QP in the error state: the donor is lost, as in spare.ko;
+		 * the lifecycle reconnects it.
+		 */
+		if (wc->status != IBV_WC_WR_FLUSH_ERR)
+			donor_fail(&d->donors[dn], "RDMA operation failed");
 		if (!r->write)
 			rq_redrive_read(d, tag, i);
 	}
@@ -287,25 +304,110 @@ static int arm_poll(struct dev *d, int fd, u64 ud)
 	return 0;
 }
 
-/* Reap one donor's data CQ after its channel fired; re-arm. */
-static void reap_cq(struct dev *d, u32 i)
+static u64 poll_ud(struct dev *d, u32 i)
+{
+	return UD_POLL_CQ + ((u64)(d->dn_poll_gen[i] & 0xffffff) << 8) + i;
+}
+
+static void arm_cq_poll(struct dev *d, u32 i)
+{
+	if (arm_poll(d, d->donors[i].data.cc->fd, poll_ud(d, i)))
+		log_err("donor %s: cannot arm its CQ poll", d->donors[i].host);
+	else
+		d->dn_poll_armed[i] = true;
+}
+
+static void reap_now(struct dev *d, u32 i)
 {
 	struct donor_link *l = &d->donors[i].data;
 	struct ibv_wc wc[16];
-	struct ibv_cq *cq;
-	void *ctx;
 	int n, k;
 
-	if (ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
+	while ((n = ibv_poll_cq(l->cq, 16, wc)) > 0)
+		for (k = 0; k < n; k++)
+			rdma_done(d, i, &wc[k]);
+}
+
+/*
+ * Donor @i's CQ poll completed (@res: POLLIN, or -ECANCELED after a
+ * removal): reap its data CQ and re-arm, unless the lifecycle asked to
+ * detach the link. A completion of an older link's poll is ignored.
+ */
+static void reap_cq(struct dev *d, u64 ud, int res)
+{
+	u32 i = (u32)(ud & 0xff), gen = (u32)((ud >> 8) & 0xffffff);
+	struct donor_link *l;
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (i >= d->nr_donors || gen != (d->dn_poll_gen[i] & 0xffffff) ||
+	    !d->dn_poll_armed[i])
+		return;
+	d->dn_poll_armed[i] = false;
+	d->dn_poll_removing[i] = false;
+	l = &d->donors[i].data;
+	if (res > 0 && ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
 		ibv_ack_cq_events(cq, 1);
 		if (ibv_req_notify_cq(l->cq, 0))
 			log_err("donor %s: ibv_req_notify_cq failed", d->donors[i].host);
 	}
-	while ((n = ibv_poll_cq(l->cq, 16, wc)) > 0)
-		for (k = 0; k < n; k++)
-			rdma_done(d, i, &wc[k]);
-	if (arm_poll(d, l->cc->fd, UD_POLL_CQ + i))
-		log_err("donor %s: cannot re-arm its CQ poll", d->donors[i].host);
+	reap_now(d, i);
+	if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) == DN_ATTACHED)
+		arm_cq_poll(d, i);
+}
+
+/*
+ * The lifecycle's requests about data links (pager.h, enum dn_link_state).
+ * Detaching: reap until nothing posted to the donor is outstanding (its QP
+ * is in the error state, so all of it completes, flushed), remove the CQ
+ * poll, then say DETACHED. Attaching: arm the poll of the new link.
+ */
+static void links_step(struct dev *d)
+{
+	bool told = false;
+	u32 i;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		int st = __atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE);
+
+		if (st == DN_ATTACH_REQ) {
+			d->dn_poll_gen[i]++;
+			d->dn_inflight[i] = 0;
+			d->dn_progress_ns[i] = spare_now_ns();
+			arm_cq_poll(d, i);
+			__atomic_store_n(&d->dn_link[i], DN_ATTACHED,
+					 __ATOMIC_RELEASE);
+			told = true;
+			continue;
+		}
+		if (st != DN_DETACH_REQ)
+			continue;
+		if (d->dn_inflight[i])
+			reap_now(d, i);
+		if (d->dn_inflight[i])
+			continue;	/* the flushes come */
+		if (d->dn_poll_armed[i]) {
+			struct io_uring_sqe *sqe;
+
+			if (d->dn_poll_removing[i])
+				continue;
+			sqe = io_uring_get_sqe(&d->q.ring);
+			if (!sqe)
+				continue;	/* next turn */
+			io_uring_prep_poll_remove(sqe, poll_ud(d, i));
+			io_uring_sqe_set_data64(sqe, UD_NOP);
+			d->dn_poll_removing[i] = true;
+			continue;
+		}
+		__atomic_store_n(&d->dn_link[i], DN_DETACHED, __ATOMIC_RELEASE);
+		told = true;
+	}
+	if (told) {
+		uint64_t one = 1;
+
+		if (write(d->life_fd, &one, sizeof(one)) != sizeof(one))
+			log_err("cannot wake the control thread: %s", strerror(errno));
+	}
 }
 
 /*
@@ -322,8 +424,8 @@ static void poll_cqs(struct dev *d)
 
 	while (d->rdma_inflight && spare_now_ns() < end) {
 		for (i = 0; i < d->nr_donors; i++) {
-			if (!d->donors[i].data.up)
-				continue;
+			if (!d->dn_poll_armed[i])
+				continue;	/* no link, or one going away */
 			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
 			for (k = 0; k < n; k++)
 				rdma_done(d, i, &wc[k]);
@@ -362,6 +464,8 @@ static void check_stalls(struct dev *d)
 	u32 i;
 
 	for (i = 0; i < d->nr_donors; i++) {
+		if (d->dn_link[i] == DN_DETACH_REQ)
+			reap_now(d, i);		/* flushes, if no poll saw them */
 		if (!d->dn_inflight[i] ||
 		    now - d->dn_progress_ns[i] < (u64)d->io_timeout_ms * 1000000)
 			continue;
@@ -377,17 +481,22 @@ void *queue_thread(void *arg)
 	struct dev *d = arg;
 	struct io_uring_cqe *cqe;
 	unsigned int tag, head, seen, aborted = 0;
-	bool stopping = false;
+	bool stopping = false, links_check = true;	/* a restart may start with a donor to detach */
 	u32 i;
 	int ret = 0;
 
 	for (tag = 0; tag < d->depth && !ret; tag++)
 		ret = ublk_queue_fetch(&d->q, tag);
-	for (i = 0; i < d->nr_donors && !ret; i++)
-		if (d->donors[i].data.up)	/* a restart may go on without one */
-			ret = arm_poll(d, d->donors[i].data.cc->fd, UD_POLL_CQ + i);
+	for (i = 0; i < d->nr_donors && !ret; i++) {
+		if (!d->donors[i].data.up)	/* a restart may go on without one */
+			continue;
+		ret = arm_poll(d, d->donors[i].data.cc->fd, poll_ud(d, i));
+		d->dn_poll_armed[i] = !ret;
+	}
 	if (!ret)
 		ret = arm_poll(d, d->stop_fd, UD_STOP);
+	if (!ret)
+		ret = arm_poll(d, d->links_fd, UD_LINKS);
 	if (!ret)
 		ret = io_uring_submit(&d->q.ring) < 0 ? -EIO : 0;
 	pthread_mutex_lock(&d->start_lock);
@@ -415,10 +524,23 @@ void *queue_thread(void *arg)
 			} else if (ud == UD_TIMER) {
 				d->timer_armed = false;
 				check_stalls(d);
+				links_check = true;
 			} else if (ud >= UD_BACKUP && ud < UD_BACKUP_END) {
 				backup_done(d, ud, cqe->res);
-			} else if (ud >= UD_POLL_CQ) {
-				reap_cq(d, (u32)(ud - UD_POLL_CQ));
+			} else if (ud == UD_LINKS) {
+				uint64_t v;
+
+				if (read(d->links_fd, &v, sizeof(v)) < 0 &&
+				    errno != EAGAIN)
+					log_err("links eventfd: %s", strerror(errno));
+				if (arm_poll(d, d->links_fd, UD_LINKS))
+					log_err("cannot re-arm the links poll");
+				links_check = true;
+			} else if (ud == UD_NOP) {
+				/* a poll removal ended */
+			} else if (ud >= UD_POLL_CQ && ud < UD_TIMER) {
+				reap_cq(d, ud, cqe->res);
+				links_check = true;
 			} else if (cqe->res == UBLK_IO_RES_OK) {
 				rq_start(d, (unsigned int)ud);
 			} else {
@@ -427,6 +549,10 @@ void *queue_thread(void *arg)
 			}
 		}
 		io_uring_cq_advance(&d->q.ring, seen);
+		if (links_check) {
+			links_step(d);
+			links_check = false;
+		}
 		arm_timer(d);
 		stats_publish(d);
 	}

@@ -16,6 +16,19 @@
 #ifndef SPARE_UBLK_KCOMPAT_H
 #define SPARE_UBLK_KCOMPAT_H
 
+#include <stdint.h>
+
+/*
+ * Copy state and placement changes of the slab map (kmod/spare_slab.h's
+ * hook), counted for spare-ublk's state file: the queue thread writes the
+ * file again before it commits a request once the count has moved
+ * (io.c). One map per process. Defined in kcompat.c.
+ */
+extern uint64_t spare_ublk_map_changes;
+#define spare_slab_changed(map) \
+	((void)(map), (void)__atomic_fetch_add(&spare_ublk_map_changes, 1, \
+					       __ATOMIC_RELEASE))
+
 
 
 #include <errno.h>

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "donor.h"
+#include "lifecycle.h"
 #include "spare_auth.h"
 #include "spare_slab.h"
 #include "spare_split.h"
@@ -19,14 +20,32 @@
 
 #define MAX_IO		(256U * 1024)	/* bytes per request */
 #define MAX_EXT		2		/* MAX_IO <= the smallest slab */
-#define MAX_OPS		(MAX_EXT * SPARE_MAX_REPLICAS)
+#define MAX_OPS		(MAX_EXT * SPARE_MAX_SLOTS)	/* a moving copy: one slot more */
 #define UD_POLL_CQ	(1ULL << 32)	/* user_data: + donor index */
 #define UD_STOP		(2ULL << 32)
 #define UD_TIMER	(3ULL << 32)
+#define UD_LINKS	(4ULL << 32)	/* the lifecycle asks about data links */
+#define UD_NOP		(5ULL << 32)	/* a POLL_REMOVE's own completion */
 #define STALL_CHECK_MS	1000	/* how often in-flight RDMA is checked */
 
-_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 2,
-	       "the queue ring needs a poll per donor, the stop event, the timer");
+_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 5,
+	       "the queue ring needs a poll per donor, the stop event, the timer, "
+	       "the link requests and a poll removal");
+
+/*
+ * A donor's data link between the lifecycle (lifecycle.c, main thread) and
+ * the queue thread, which owns it while ATTACHED: the lifecycle asks to
+ * DETACH after failing every copy on the donor; the queue thread answers
+ * DETACHED once nothing it posted there is outstanding and its CQ poll is
+ * gone, and only then is the link destroyed; after a reconnect the
+ * lifecycle asks to ATTACH the new link.
+ */
+enum dn_link_state {
+	DN_ATTACHED,
+	DN_DETACH_REQ,
+	DN_DETACHED,
+	DN_ATTACH_REQ,
+};
 
 /* One RDMA operation of a request. */
 struct rq_op {
@@ -51,9 +70,14 @@ struct stats {
 	/* the backup device (backup.c) */
 	u64 backup_reads, backup_writes, backup_waits, backup_errors;
 	u64 zero_reads, bytes_read, bytes_written;
+	/* lifecycle (lifecycle.c, resync.c); atomic */
+	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
+	    moves_short;
 };
 
 struct backup;
+struct life;
+struct resync;
 
 struct dev {
 	/* options */
@@ -90,6 +114,17 @@ struct dev {
 	bool		timer_armed;
 	struct __kernel_timespec timer_ts;
 
+	/* lifecycle (lifecycle.c): reconnect, re-map, resync, moves */
+	int		dn_link[SPARE_MAX_DONORS];	/* enum dn_link_state, atomic */
+	int		links_fd;	/* eventfd: lifecycle -> queue thread */
+	int		life_fd;	/* eventfd: wakes the lifecycle */
+	/* queue thread only: its CQ poll per donor */
+	u32		dn_poll_gen[SPARE_MAX_DONORS];
+	bool		dn_poll_armed[SPARE_MAX_DONORS];
+	bool		dn_poll_removing[SPARE_MAX_DONORS];
+	struct life	*life;
+	struct resync	*rsync;
+
 	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
 	pthread_cond_t	 start_cond;
 	int		 start_state;	/* 0 waiting, 1 fetched, -1 failed */
@@ -106,6 +141,7 @@ struct dev {
 	struct ublk_state *state;	/* as last written */
 	pthread_mutex_t	state_lock;
 	int		state_dirty;	/* a copy changed state: save before the next commit */
+	u64		state_changes;	/* spare_ublk_map_changes at the last write */
 	bool		state_broken;	/* a save failed: the file is gone */
 	bool		recovering;	/* taking an orphaned device back */
 };
@@ -115,6 +151,10 @@ static inline char *tag_buf(const struct dev *d, unsigned int tag)
 {
 	return d->tag_addr ? d->tag_addr[tag] : d->bufs + (size_t)tag * MAX_IO;
 }
+
+/* The live counters file, at most once a second (ublk_main.c); the main
+ * thread's loop (life_loop()) calls it at least once a second. */
+void pager_tick(struct dev *d);
 
 /* The queue thread: serves the ublk queue until told to stop (io.c). */
 void *queue_thread(void *arg);
@@ -144,8 +184,43 @@ static inline void pager_state_mark(struct dev *d)
 {
 	__atomic_store_n(&d->state_dirty, 1, __ATOMIC_RELEASE);
 }
+/*
+ * Whether the state file must be written before a request is committed: a
+ * copy failed under a request (pager_state_mark()), or any copy changed
+ * state or place since the last write (spare_slab_changed(), counted in
+ * kcompat.h: the lifecycle's failures, re-maps, resyncs and moves). A
+ * change made under a slab's lock is seen by every request that saw it.
+ */
+static inline bool pager_state_stale(const struct dev *d)
+{
+	return __atomic_load_n(&d->state_dirty, __ATOMIC_ACQUIRE) ||
+	       (d->state && !d->state_broken &&
+		__atomic_load_n(&spare_ublk_map_changes, __ATOMIC_ACQUIRE) !=
+		d->state_changes);
+}
 void pager_state_sync(struct dev *d);
 /* Clean stop, or a new device never started: the file goes. */
 void pager_state_remove(struct dev *d);
+
+
+/* Send @dn every grant named for it (ublk_main.c). 0, or -1. */
+int send_grants(struct dev *d, struct donor *dn);
+
+/* lifecycle.c: before the device starts, after every donor is connected */
+int life_init(struct dev *d);
+/* Serve the control connections, reconnect, re-map, move, until a signal. */
+void life_loop(struct dev *d, int sfd);
+void life_stop(struct dev *d);
+/* resync.c */
+int resync_init(struct dev *d);
+void resync_kick(struct dev *d);
+void resync_stop(struct dev *d);
+/*
+ * Donor @i's resync link goes away (after donor_fail(): a chunk in progress
+ * on it ends at once, flushed) or is back (after a reconnect). Resync posts
+ * only to donors that are up.
+ */
+void resync_donor_down(struct dev *d, u32 i);
+void resync_donor_up(struct dev *d, u32 i);
 
 #endif /* SPARE_UBLK_PAGER_H */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
 #include "state.h"
@@ -156,7 +157,7 @@ int pager_restore_map(struct dev *d, const struct ublk_state *st)
 			const struct ublk_state_slot *sl = &st->slots[s * st->nr_slots + c];
 			struct spare_copy *cp = &slab->copy[c];
 			struct donor *dn;
-			u32 id = s * SPARE_MAX_REPLICAS + c, flags = 0;
+			u32 id = pager_wire_id(s, c), flags = 0;
 			bool ok = false;
 
 			if (sl->donor == SPARE_NO_DONOR)
@@ -219,6 +220,9 @@ static int state_write(struct dev *d)
 	u32 i;
 	int ret;
 
+	/* before reading the map: a change made meanwhile writes again */
+	d->state_changes = __atomic_load_n(&spare_ublk_map_changes,
+					   __ATOMIC_ACQUIRE);
 	for (i = 0; i < d->nr_donors; i++) {
 		snprintf(st->donors[i].host, sizeof(st->donors[i].host), "%s",
 			 d->donors[i].host);

@@ -74,8 +74,8 @@ static int mkdir_parents(const char *dir)
 	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* The counters file, at most once a second (stats.c). */
-static void stats_tick(struct dev *d)
+/* The counters file, at most once a second (stats.c); life_loop() calls it. */
+void pager_tick(struct dev *d)
 {
 	u64 now = spare_now_ns();
 
@@ -84,15 +84,6 @@ static void stats_tick(struct dev *d)
 	g_stats_ns = now;
 	if (stats_write(d, &g_id))
 		log_warn("%s: %s", g_id.path, strerror(errno));
-}
-
-static void on_evict(struct donor *dn, uint32_t slab_id, uint32_t reason,
-		     uint32_t deadline_ms, void *arg)
-{
-	/* Not in this slice: moving the slab's pages elsewhere first. */
-	log_warn("donor %s evicts slab %u (reason %u, deadline %u ms): "
-		 "spare-ublk cannot move slabs yet; the copy fails at the deadline",
-		 dn->host, slab_id, reason, deadline_ms);
 }
 
 static int map_slabs(struct dev *d)
@@ -109,7 +100,7 @@ static int map_slabs(struct dev *d)
 
 			spare_copy_set_state(&d->map, slab, c, SPARE_COPY_MAPPING);
 			/* slab ids are per session: copy c of slab s */
-			ok = donor_map(dn, s * SPARE_MAX_REPLICAS + c, &cp->addr,
+			ok = donor_map(dn, pager_wire_id(s, c), &cp->addr,
 				       &cp->rkey) == 0;
 			spare_copy_set_state(&d->map, slab, c,
 					     ok ? SPARE_COPY_MAPPED : SPARE_COPY_UNMAPPED);
@@ -125,77 +116,18 @@ static void unmap_slabs(struct dev *d)
 	u32 s, c;
 
 	for (s = 0; s < d->map.nr_slabs; s++)
-		for (c = 0; c < d->copies; c++)
-			if (d->map.slabs[s].copy[c].state == SPARE_COPY_MAPPED &&
-			    d->donors[d->map.slabs[s].copy[c].donor].ctrl.up)
-				donor_unmap(&d->donors[d->map.slabs[s].copy[c].donor],
-					    s * SPARE_MAX_REPLICAS + c);
-}
+		for (c = 0; c < d->map.nr_slots; c++) {
+			struct spare_copy *cp = &d->map.slabs[s].copy[c];
 
-/*
- * Serve the control connections until SIGTERM/SIGINT, and watch every
- * donor's two rdma_cm channels: a link the peer ended fails the donor at
- * once (donor_fail()), before its RDMA would time out.
- */
-#define PFD_PER_DONOR	3	/* control CQ, control CM, data CM */
-
-static void control_loop(struct dev *d, int sfd)
-{
-	struct pollfd pfd[1 + SPARE_MAX_DONORS * PFD_PER_DONOR];
-	bool lost[SPARE_MAX_DONORS] = { false };
-	u32 i;
-
-	for (i = 0; i < d->nr_donors; i++)
-		lost[i] = !d->donors[i].ctrl.up || !d->donors[i].data.up;
-	for (;;) {
-		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		for (i = 0; i < d->nr_donors; i++) {
-			struct donor *dn = &d->donors[i];
-			struct pollfd *p = &pfd[1 + i * PFD_PER_DONOR];
-
-			p[0] = (struct pollfd){ .fd = lost[i] ? -1 : dn->ctrl.cc->fd,
-						.events = POLLIN };
-			p[1] = (struct pollfd){ .fd = lost[i] ? -1 : dn->ctrl.ev->fd,
-						.events = POLLIN };
-			p[2] = (struct pollfd){ .fd = lost[i] ? -1 : dn->data.ev->fd,
-						.events = POLLIN };
+			if ((cp->state == SPARE_COPY_MAPPED ||
+			     cp->state == SPARE_COPY_EVICTING) &&
+			    cp->donor < d->nr_donors &&
+			    !d->donors[cp->donor].abandoned &&
+			    d->donors[cp->donor].ctrl.up &&
+			    !d->donors[cp->donor].failed)
+				donor_unmap(&d->donors[cp->donor],
+					    pager_wire_id(s, c));
 		}
-		stats_tick(d);
-		if (poll(pfd, 1 + d->nr_donors * PFD_PER_DONOR,
-			 g_id.path[0] ? 1000 : -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			log_err("poll: %s", strerror(errno));
-			return;
-		}
-		if (pfd[0].revents) {
-			struct signalfd_siginfo si;
-
-			if (read(sfd, &si, sizeof(si)) == sizeof(si))
-				log_info("signal %u: stopping", si.ssi_signo);
-			return;
-		}
-		for (i = 0; i < d->nr_donors; i++) {
-			struct donor *dn = &d->donors[i];
-			struct pollfd *p = &pfd[1 + i * PFD_PER_DONOR];
-			const char *why = NULL;
-
-			if (p[0].revents &&
-			    donor_poll_ctrl(dn, on_evict, d) < 0)
-				why = "control connection lost";
-			if (!why && p[1].revents &&
-			    donor_cm_event(dn, &dn->ctrl) < 0)
-				why = "control link down";
-			if (!why && p[2].revents &&
-			    donor_cm_event(dn, &dn->data) < 0)
-				why = "data link down";
-			if (!why)
-				continue;
-			lost[i] = true;
-			dn->ctrl.up = false;
-			donor_fail(dn, why);
-		}
-	}
 }
 
 /* The secret never reaches a log line: only the reason does. */
@@ -261,7 +193,7 @@ static const char *add_grant(struct dev *d, const char *hex)
 }
 
 /* Send @dn every grant for "host:port". 0, or -1. */
-static int send_grants(struct dev *d, struct donor *dn)
+int send_grants(struct dev *d, struct donor *dn)
 {
 	char addr[SPARE_GRANT_ADDR_LEN + 16];
 	unsigned int sent = 0;
@@ -461,11 +393,13 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		dn->hold = d->state_path[0] != 0;
 		dn->resume_token = d->recovering ? st->donors[i].token : 0;
 		if (donor_connect(dn, &d->pd, d->slab_shift,
-				  d->depth * MAX_OPS + 1) || send_grants(d, dn)) {
+				  d->depth * MAX_OPS + 1) ||
+		    donor_connect_rs(dn, 2) || send_grants(d, dn)) {
 			if (!d->recovering)
 				return -1;
 			/* Taking a device back: its copies there fail, the
-			 * others serve (EIO only where none is left). */
+			 * others serve (EIO only where none is left), and the
+			 * lifecycle reconnects it (life_init()). */
 			log_err("donor %s: unreachable on restart: its copies are failed",
 				dn->host);
 			dn->ctrl.up = false;
@@ -478,7 +412,8 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 			d->ctrl.info.dev_id);
 		return -1;
 	}
-	if (d->recovering ? pager_restore_map(d, st) : map_slabs(d))
+	if ((d->recovering ? pager_restore_map(d, st) : map_slabs(d)) ||
+	    life_init(d) || resync_init(d))
 		return -1;
 	/* Every tag's ublk buffer, registered once for RDMA. */
 	d->bufs = aligned_alloc(4096, len);
@@ -531,11 +466,17 @@ static void print_stats(const struct dev *d)
 	       " io_errors %" PRIu64 " copy_faults %" PRIu64
 	       " redrives %" PRIu64 " backup_reads %" PRIu64
 	       " backup_writes %" PRIu64 " backup_waits %" PRIu64
-	       " backup_errors %" PRIu64 " zero_reads %" PRIu64 "\n",
+	       " backup_errors %" PRIu64 " zero_reads %" PRIu64
+	       " losses %" PRIu64 " reconnects %" PRIu64
+	       " remaps %" PRIu64 " resync_pages %" PRIu64 " evictions %" PRIu64
+	       " moves %" PRIu64 " moves_short %" PRIu64 "\n",
 	       d->st.reads, d->st.writes, d->st.rdma_reads, d->st.rdma_writes,
 	       d->st.io_errors, d->st.copy_faults, d->st.redrives,
 	       d->st.backup_reads, d->st.backup_writes, d->st.backup_waits,
-	       d->st.backup_errors, d->st.zero_reads);
+	       d->st.backup_errors, d->st.zero_reads,
+	       d->st.losses, d->st.reconnects, d->st.remaps,
+	       d->st.resync_pages, d->st.evictions, d->st.moves,
+	       d->st.moves_short);
 	fflush(stdout);
 }
 
@@ -568,10 +509,12 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	d->stop_fd = eventfd(0, EFD_CLOEXEC);
+	d->links_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	d->life_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
 	pthread_mutex_init(&d->st_lock, NULL);
-	if (sfd < 0 || d->stop_fd < 0)
+	if (sfd < 0 || d->stop_fd < 0 || d->links_fd < 0 || d->life_fd < 0)
 		goto out;
 	ret = pager_state_open(d, &st);
 	if (ret < 0) {
@@ -662,7 +605,7 @@ int main(int argc, char **argv)
 			log_warn("no live counters: bad name %s", g_id.name);
 	}
 
-	control_loop(d, sfd);
+	life_loop(d, sfd);
 	spare_notify_stopping();
 	rc = 0;
 out:
@@ -679,6 +622,8 @@ out:
 		pthread_join(qt, NULL);
 	}
 	ublk_queue_close(&d->q);
+	resync_stop(d);
+	life_stop(d);
 	/*
 	 * A device taken back only half (END_USER_RECOVERY not done) is left
 	 * as it is, quiesced, with its state file, for the next try: deleting
@@ -693,7 +638,6 @@ out:
 		unmap_slabs(d);
 		pager_state_remove(d);
 	}
-	ublk_ctrl_close(&d->ctrl);
 	stats_remove(&g_id);
 	print_stats(d);
 	backup_close(d);

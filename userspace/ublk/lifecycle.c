@@ -1,0 +1,796 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-ublk's lifecycle, run by the main thread once the device is up:
+ * the donors' control connections (ACTIVITY_QUERY, EVICT), and what
+ * spare.ko does in its error, connect, map and evict works
+ * (kmod/spare_rdma.c, Documentation/kmod.md "Failures: one road"):
+ *
+ *  - a donor lost (donor_fail(): link down, stall timer, an RDMA error, the
+ *    control connection) has every copy on it FAILED by the shared state
+ *    machine; the queue thread lets go of its data link (DETACH, pager.h),
+ *    the links are torn down, its copies go UNMAPPED, and it is reconnected
+ *    with a back-off that doubles from 0.5 s to 16 s (life_backoff_next()),
+ *    in a connect thread of its own, so that the other donors are served
+ *    meanwhile; logged once per change of state, not per try;
+ *  - a reconnected donor is a new session: its copies are MAPped again
+ *    (fresh: current only where never written) and resync.c refills them
+ *    from a current copy. A donor down for over LIFE_REHOME_MS gives up
+ *    its copies: each goes to another donor with room, if the slab has a
+ *    mapped copy to refill it from;
+ *  - EVICT: the copy moves to another donor before the grace period ends,
+ *    with the shared move rules (spare_move_pick(), spare_slab_move_*());
+ *    when no donor takes it, it goes the old way (EVICTING, drained,
+ *    UNMAP) and fails at the deadline if the donor has not had it back.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "lifecycle.h"
+#include "pager.h"
+#include "spare_log.h"
+#include "spare_util.h"
+
+#define LIFE_REMAP_DELAY_MS	5000	/* after a refused MAP or an eviction */
+#define LIFE_REHOME_MS		30000	/* a donor down this long: copies move */
+#define LIFE_DRAIN_MS		10000	/* longest wait for posted operations */
+#define LIFE_MOVE_POLL_MS	5	/* a move is looked at this often */
+
+enum dl_state {
+	DL_LIVE,
+	DL_DETACHING,	/* copies failed; the queue thread lets go of the link */
+	DL_WAIT,	/* links torn down; reconnect at retry_at */
+	DL_CONNECTING,	/* a connect thread runs */
+	DL_ATTACHING,	/* connected; the queue thread takes the new link */
+};
+
+struct dl {
+	enum dl_state	st;
+	unsigned int	backoff_ms;
+	u64		retry_at, down_since, remap_at;
+	unsigned int	tries;
+	bool		warned;
+	pthread_t	th;
+	int		conn_rc;	/* 1 running, 0 ok, -1 failed; atomic */
+	char		why[256];	/* the first error of a failed try */
+	struct dev	*d;
+	u32		idx;
+};
+
+struct move {
+	u32	slab;
+	u32	evictor;		/* donor that sent EVICT */
+	int	from, to;		/* slots; to < 0: none */
+	u32	to_gen;
+	u32	tried;			/* donors asked, as a bit mask */
+	u64	start, due;		/* ms */
+	bool	draining, old_way;
+	u64	drain_until;
+};
+
+struct life {
+	struct dl	dl[SPARE_MAX_DONORS];
+	struct move	*mv;		/* one per slot of every slab, at most */
+	unsigned int	nmv, max_mv;
+};
+
+/* ---- helpers ---- */
+
+static void wake(int fd)
+{
+	uint64_t one = 1;
+
+	if (write(fd, &one, sizeof(one)) != sizeof(one))
+		log_err("eventfd: %s", strerror(errno));
+}
+
+static bool dl_live(struct dev *d, u32 i)
+{
+	return d->life->dl[i].st == DL_LIVE &&
+	       !__atomic_load_n(&d->donors[i].failed, __ATOMIC_ACQUIRE);
+}
+
+/* Move donor @i's copies in a state of @from_mask to @to. */
+static u32 donor_copies_set(struct dev *d, u32 i, u32 from_mask,
+			    enum spare_copy_state to)
+{
+	struct spare_slab_map *map = &d->map;
+	u32 s, n = 0;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		int c = spare_slab_donor_slot(map, slab, i);
+
+		if (c < 0)
+			continue;
+		spin_lock(&slab->lock);
+		if ((from_mask & (1U << slab->copy[c].state)) &&
+		    !spare_copy_set_state(map, slab, (u32)c, to))
+			n++;
+		spin_unlock(&slab->lock);
+	}
+	return n;
+}
+
+#define CMASK(s)	(1U << SPARE_COPY_##s)
+
+static u32 copy_inflight(struct spare_slab *slab, int c)
+{
+	u32 n;
+
+	spin_lock(&slab->lock);
+	n = slab->copy[c].inflight;
+	spin_unlock(&slab->lock);
+	return n;
+}
+
+/*
+ * MAP slot @c of slab @s (UNMAPPED, its donor live). Returns 0 mapped,
+ * 1 refused, -1 the control connection failed (the donor is failed).
+ */
+static int map_copy(struct dev *d, u32 s, u32 c)
+{
+	struct spare_slab_map *map = &d->map;
+	struct spare_slab *slab = &map->slabs[s];
+	struct donor *dn;
+	u32 i, rkey = 0;
+	u64 addr = 0;
+	int ok, ret;
+
+	spin_lock(&slab->lock);
+	i = slab->copy[c].donor;
+	ret = i < d->nr_donors ? spare_copy_set_state(map, slab, c,
+						       SPARE_COPY_MAPPING) : -EINVAL;
+	spin_unlock(&slab->lock);
+	if (ret)
+		return 1;
+	dn = &d->donors[i];
+	ok = donor_map(dn, pager_wire_id(s, c), &addr, &rkey) == 0;
+	spin_lock(&slab->lock);
+	if (slab->copy[c].state == SPARE_COPY_MAPPING && ok) {
+		slab->copy[c].addr = addr;
+		slab->copy[c].rkey = rkey;
+		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+	} else if (slab->copy[c].state == SPARE_COPY_MAPPING) {
+		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+		ok = 0;
+	} else {
+		ok = 0;		/* the donor failed meanwhile */
+	}
+	spin_unlock(&slab->lock);
+	if (ok) {
+		d->life->dl[i].backoff_ms = LIFE_BACKOFF_MIN_MS;
+		resync_kick(d);
+		return 0;
+	}
+	/* A refusal keeps the control connection; a lost one fails below. */
+	return dn->ctrl.up && !__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE) ? 1 : -1;
+}
+
+static void send_unmap(struct dev *d, u32 i, u32 id)
+{
+	if (d->life->dl[i].st == DL_LIVE && donor_unmap(&d->donors[i], id))
+		donor_fail(&d->donors[i], "cannot send UNMAP");
+}
+
+/*
+ * The donor a copy of slab @s goes to (moving off @from, SPARE_NO_DONOR:
+ * none): live, holding no copy of the slab, not in @tried; the shared
+ * ranking (spare_move_pick()). -1 if none.
+ */
+static int pick_target(struct dev *d, u32 s, u32 from, u32 tried)
+{
+	struct spare_slab_map *map = &d->map;
+	struct spare_move_cand c[SPARE_MAX_DONORS];
+	u32 i, x;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		c[i].ok = !(tried & (1U << i)) && dl_live(d, i) &&
+			  spare_slab_donor_slot(map, &map->slabs[s], i) < 0;
+		c[i].fresh = c[i].ok &&
+			     spare_slab_domain_fresh(map, &map->slabs[s], NULL,
+						     0, i, from);
+		c[i].load = 0;
+		for (x = 0; c[i].ok && x < map->nr_slabs; x++)
+			c[i].load += spare_slab_donor_slot(map, &map->slabs[x], i) >= 0;
+		/* The pager's grants are fixed at start: a donor without
+		 * room refuses the MAP, and the next one is asked. */
+		c[i].room = SPARE_ROOM_OPEN;
+	}
+	return spare_move_pick(c, d->nr_donors, NULL);
+}
+
+/* ---- a donor lost, and back ---- */
+
+static void *connect_thread(void *arg)
+{
+	struct dl *l = arg;
+	struct dev *d = l->d;
+	struct donor *dn = &d->donors[l->idx];
+	int rc = -1;
+
+	/* one log line per change of state (the caller's), not per try */
+	spare_log_thread_capture(l->why, sizeof(l->why));
+	if (donor_connect(dn, &d->pd, d->slab_shift, d->depth * MAX_OPS + 1) == 0) {
+		if (dn->ctrl.id->verbs != d->pd->context)
+			log_err("donor %s: now reached through another RDMA "
+				"device than the device's memory", dn->host);
+		else if (donor_connect_rs(dn, 2) == 0 && send_grants(d, dn) == 0)
+			rc = 0;
+	}
+	if (rc)
+		donor_close(dn);
+	spare_log_thread_capture(NULL, 0);
+	__atomic_store_n(&l->conn_rc, rc, __ATOMIC_RELEASE);
+	wake(d->life_fd);
+	return NULL;
+}
+
+static void donor_step(struct dev *d, u32 i)
+{
+	struct dl *l = &d->life->dl[i];
+	struct donor *dn = &d->donors[i];
+	u64 now = spare_now_ms();
+	u32 n;
+
+	switch (l->st) {
+	case DL_LIVE:
+		if (!__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE))
+			return;
+		donor_copies_set(d, i, CMASK(MAPPED) | CMASK(MAPPING) |
+				 CMASK(EVICTING), SPARE_COPY_FAILED);
+		/* every copy on it, failed here or by a request before */
+		n = donor_copies_set(d, i, 0, SPARE_COPY_FAILED);
+		for (u32 s = 0; s < d->map.nr_slabs; s++) {
+			int c = spare_slab_donor_slot(&d->map, &d->map.slabs[s], i);
+
+			n += c >= 0 && d->map.slabs[s].copy[c].state == SPARE_COPY_FAILED;
+		}
+		__atomic_add_fetch(&d->st.losses, 1, __ATOMIC_RELAXED);
+		log_warn("donor %s lost: %u slab copies failed, the other copies "
+			 "serve; reconnecting in %u ms (back-off up to %u s)",
+			 dn->host, n, l->backoff_ms, LIFE_BACKOFF_MAX_MS / 1000);
+		dn->ctrl.up = false;	/* no UNMAP goes there any more */
+		l->down_since = now;
+		l->tries = 0;
+		l->warned = false;
+		resync_donor_down(d, i);
+		__atomic_store_n(&d->dn_link[i], DN_DETACH_REQ, __ATOMIC_RELEASE);
+		wake(d->links_fd);
+		l->st = DL_DETACHING;
+		return;
+	case DL_DETACHING:
+		if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) != DN_DETACHED)
+			return;
+		donor_close(dn);
+		donor_copies_set(d, i, CMASK(FAILED), SPARE_COPY_UNMAPPED);
+		l->retry_at = now + l->backoff_ms;
+		l->st = DL_WAIT;
+		return;
+	case DL_WAIT:
+		if (now < l->retry_at)
+			return;
+		l->d = d;
+		l->idx = i;
+		l->conn_rc = 1;
+		l->tries++;
+		if (pthread_create(&l->th, NULL, connect_thread, l)) {
+			log_err("donor %s: cannot start a connect thread", dn->host);
+			l->retry_at = now + l->backoff_ms;
+			return;
+		}
+		l->st = DL_CONNECTING;
+		return;
+	case DL_CONNECTING:
+		if (__atomic_load_n(&l->conn_rc, __ATOMIC_ACQUIRE) == 1)
+			return;
+		pthread_join(l->th, NULL);
+		if (l->conn_rc) {
+			const char *why = l->why[0] ? l->why : "?";
+			size_t hl = strlen(dn->host);
+
+			/* donor.c's lines name the donor already */
+			if (!strncmp(why, "donor ", 6) &&
+			    !strncmp(why + 6, dn->host, hl) &&
+			    !strncmp(why + 6 + hl, ": ", 2))
+				why += 8 + hl;
+			if (!l->warned)
+				log_warn("donor %s: reconnect failed: %s; retrying "
+					 "with back-off up to %u s", dn->host, why,
+					 LIFE_BACKOFF_MAX_MS / 1000);
+			l->warned = true;
+			l->backoff_ms = life_backoff_next(l->backoff_ms);
+			l->retry_at = now + l->backoff_ms;
+			l->st = DL_WAIT;
+			return;
+		}
+		__atomic_store_n(&dn->failed, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&d->st.reconnects, 1, __ATOMIC_RELAXED);
+		log_info("donor %s: reconnected after %u tr%s, %.1f s down; "
+			 "mapping its copies again", dn->host, l->tries,
+			 l->tries == 1 ? "y" : "ies",
+			 (double)(now - l->down_since) / 1000);
+		__atomic_store_n(&d->dn_link[i], DN_ATTACH_REQ, __ATOMIC_RELEASE);
+		wake(d->links_fd);
+		l->st = DL_ATTACHING;
+		return;
+	case DL_ATTACHING:
+		if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) != DN_ATTACHED)
+			return;
+		resync_donor_up(d, i);
+		l->remap_at = now;
+		l->st = DL_LIVE;
+		return;
+	}
+}
+
+/* Whether slot @c of slab @s is the target of a move in progress. */
+static bool move_target_slot(struct dev *d, u32 s, int c)
+{
+	struct life *lf = d->life;
+
+	for (unsigned int k = 0; k < lf->nmv; k++)
+		if (lf->mv[k].slab == s && lf->mv[k].to == c)
+			return true;
+	return false;
+}
+
+/* Map donor @i's UNMAPPED copies again (after a reconnect or an eviction). */
+static void remap_donor(struct dev *d, u32 i)
+{
+	struct spare_slab_map *map = &d->map;
+	struct dl *l = &d->life->dl[i];
+	u32 s, mapped = 0;
+
+	if (!dl_live(d, i) || spare_now_ms() < l->remap_at)
+		return;
+	l->remap_at = UINT64_MAX;
+	for (s = 0; s < map->nr_slabs && dl_live(d, i); s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		int c = spare_slab_donor_slot(map, slab, i), ret;
+
+		if (c < 0 || slab->copy[c].state != SPARE_COPY_UNMAPPED ||
+		    move_target_slot(d, s, c))
+			continue;
+		ret = map_copy(d, s, (u32)c);
+		if (ret > 0) {
+			l->remap_at = spare_now_ms() + LIFE_REMAP_DELAY_MS;
+			log_info("donor %s: MAP of slab %u refused; trying again "
+				 "in %u s", d->donors[i].host, s,
+				 LIFE_REMAP_DELAY_MS / 1000);
+			break;
+		}
+		if (ret < 0)
+			break;
+		mapped++;
+	}
+	if (mapped) {
+		__atomic_add_fetch(&d->st.remaps, mapped, __ATOMIC_RELAXED);
+		log_info("donor %s: %u slab copies mapped again; resync refills "
+			 "them", d->donors[i].host, mapped);
+	}
+}
+
+/*
+ * A donor down for LIFE_REHOME_MS gives up its copies: each goes to another
+ * live donor, as a move would take it (the shared spare slot), refilled
+ * from a mapped copy of the slab; without one the copy waits for its donor.
+ */
+static void rehome(struct dev *d)
+{
+	struct spare_slab_map *map = &d->map;
+	u64 now = spare_now_ms();
+	u32 i, s, c;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		struct dl *l = &d->life->dl[i];
+
+		if (l->st == DL_LIVE || now - l->down_since < LIFE_REHOME_MS)
+			continue;
+		for (s = 0; s < map->nr_slabs; s++) {
+			struct spare_slab *slab = &map->slabs[s];
+			int from = -1, to, t, old = spare_slab_donor_slot(map, slab, i);
+
+			if (old < 0)
+				continue;
+			t = pick_target(d, s, i, 1U << i);
+			if (t < 0)
+				continue;
+			spin_lock(&slab->lock);
+			for (c = 0; c < map->nr_slots && from < 0; c++)
+				if (slab->copy[c].state == SPARE_COPY_MAPPED)
+					from = (int)c;
+			to = -1;
+			if (from >= 0 && slab->copy[old].state == SPARE_COPY_UNMAPPED &&
+			    !slab->copy[old].inflight) {
+				spare_slab_slot_free(map, slab, old);
+				to = spare_slab_move_begin(map, slab, from, t);
+				if (to < 0)	/* cannot be: a slot was just freed */
+					WRITE_ONCE(slab->copy[old].donor, i);
+			}
+			spin_unlock(&slab->lock);
+			if (to < 0)
+				continue;
+			log_info("slab %u: its copy on donor %s (down %" PRIu64
+				 " s) goes to donor %s", s, d->donors[i].host,
+				 (now - l->down_since) / 1000, d->donors[t].host);
+			if (map_copy(d, s, (u32)to) == 0) {
+				__atomic_add_fetch(&d->st.remaps, 1, __ATOMIC_RELAXED);
+				continue;
+			}
+			/* refused: the slab has a copy fewer; the slot stays
+			 * with the target, which is asked again later */
+			d->life->dl[t].remap_at = now + LIFE_REMAP_DELAY_MS;
+		}
+	}
+}
+
+/* ---- eviction: moving a copy ---- */
+
+static void move_end(struct dev *d, unsigned int k)
+{
+	struct life *lf = d->life;
+
+	lf->mv[k] = lf->mv[--lf->nmv];
+}
+
+/* The old way: EVICTING (reads may still use it), drained, UNMAP. */
+static void move_old_way(struct dev *d, struct move *mv, const char *why)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	int ret;
+
+	spin_lock(&slab->lock);
+	ret = spare_copy_set_state(&d->map, slab, mv->from, SPARE_COPY_EVICTING);
+	spin_unlock(&slab->lock);
+	if (ret) {
+		mv->from = -1;	/* it failed meanwhile: the failure road has it */
+		return;
+	}
+	log_warn("donor %s: slab %u cannot move (%s): given back; the other "
+		 "copies serve it", d->donors[mv->evictor].host, mv->slab, why);
+	mv->old_way = true;
+	mv->drain_until = spare_now_ms() + LIFE_DRAIN_MS;
+}
+
+/* Ask the next donor to take the move. false: none would. */
+static bool move_next_target(struct dev *d, struct move *mv)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	int t, to;
+
+	for (;;) {
+		t = pick_target(d, mv->slab, mv->evictor, mv->tried);
+		if (t < 0)
+			return false;
+		mv->tried |= 1U << t;
+		spin_lock(&slab->lock);
+		to = spare_slab_move_begin(&d->map, slab, mv->from, t);
+		spin_unlock(&slab->lock);
+		if (to == -EEXIST)
+			continue;
+		if (to < 0)
+			return false;	/* no spare slot, or the copy changed */
+		mv->to = to;
+		if (map_copy(d, mv->slab, (u32)to) == 0) {
+			mv->to_gen = slab->copy[to].gen;
+			return true;
+		}
+		spin_lock(&slab->lock);
+		spare_slab_move_abort(&d->map, slab, to);
+		spin_unlock(&slab->lock);
+		mv->to = -1;
+	}
+}
+
+static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
+		     uint32_t deadline_ms, void *arg)
+{
+	struct dev *d = arg;
+	struct life *lf = d->life;
+	u32 i = (u32)(dn - d->donors), s = id / SPARE_MAX_REPLICAS;
+	struct spare_slab *slab;
+	struct move *mv;
+	int c;
+
+	if (s >= d->map.nr_slabs) {
+		log_warn("donor %s: EVICT of slab id %u, which it does not lend "
+			 "us: ignored", dn->host, id);
+		return;
+	}
+	slab = &d->map.slabs[s];
+	c = spare_slab_donor_slot(&d->map, slab, i);
+	if (c < 0 || pager_wire_id(s, (u32)c) != id) {
+		log_warn("donor %s: EVICT of slab id %u, which it does not lend "
+			 "us: ignored", dn->host, id);
+		return;
+	}
+	for (unsigned int k = 0; k < lf->nmv; k++)
+		if (lf->mv[k].slab == s && lf->mv[k].evictor == i) {
+			log_info("donor %s: EVICT of slab %u again while it "
+				 "moves: ignored", dn->host, s);
+			return;
+		}
+	if (slab->copy[c].state != SPARE_COPY_MAPPED) {
+		log_info("donor %s: EVICT of slab %u in state %s: ignored",
+			 dn->host, s, spare_copy_state_name(slab->copy[c].state));
+		return;
+	}
+	if (lf->nmv == lf->max_mv) {	/* cannot be: one per slot */
+		log_warn("donor %s: too many moves at once; EVICT of slab %u "
+			 "ignored", dn->host, s);
+		return;
+	}
+	mv = &lf->mv[lf->nmv++];
+	memset(mv, 0, sizeof(*mv));
+	mv->slab = s;
+	mv->evictor = i;
+	mv->from = c;
+	mv->to = -1;
+	mv->tried = 1U << i;
+	mv->start = spare_now_ms();
+	mv->due = life_move_due(mv->start, deadline_ms);
+	log_info("donor %s: EVICT slab %u (reason %u, deadline %u ms): moving it",
+		 dn->host, s, reason, deadline_ms);
+	if (!deadline_ms || !move_next_target(d, mv))
+		move_old_way(d, mv, deadline_ms ? "no other donor takes it" :
+			     "no grace period");
+	else
+		resync_kick(d);
+}
+
+/* One look at move @k. true: it is over. */
+static bool move_step(struct dev *d, struct move *mv)
+{
+	struct spare_slab_map *map = &d->map;
+	struct spare_slab *slab = &map->slabs[mv->slab];
+	u64 now = spare_now_ms();
+	bool late = now >= mv->due, ready, lost, shorted = false, tgt_ok;
+	u32 id;
+
+	if (mv->from < 0)
+		return true;
+	id = pager_wire_id(mv->slab, (u32)mv->from);
+	if (mv->old_way) {
+		if (copy_inflight(slab, mv->from) && now < mv->drain_until)
+			return false;
+		spin_lock(&slab->lock);
+		if (slab->copy[mv->from].state == SPARE_COPY_EVICTING)
+			spare_copy_set_state(map, slab, mv->from, SPARE_COPY_UNMAPPED);
+		spin_unlock(&slab->lock);
+		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+		d->life->dl[mv->evictor].remap_at = now + LIFE_REMAP_DELAY_MS;
+		send_unmap(d, mv->evictor, id);
+		return true;
+	}
+	if (mv->draining) {
+		if (copy_inflight(slab, mv->from) && now < mv->drain_until)
+			return false;
+		spin_lock(&slab->lock);
+		spare_slab_slot_free(map, slab, mv->from);
+		spin_unlock(&slab->lock);
+		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&d->st.moves, 1, __ATOMIC_RELAXED);
+		log_info("donor %s: slab %u moved to donor %s in %" PRIu64 " ms",
+			 d->donors[mv->evictor].host, mv->slab,
+			 d->donors[slab->copy[mv->to].donor].host, now - mv->start);
+		send_unmap(d, mv->evictor, id);
+		return true;
+	}
+	spin_lock(&slab->lock);
+	tgt_ok = mv->to >= 0 && slab->copy[mv->to].state == SPARE_COPY_MAPPED &&
+		 slab->copy[mv->to].gen == mv->to_gen;
+	lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
+	ready = tgt_ok && !lost && spare_slab_move_ready(map, slab, mv->from, mv->to);
+	if (!ready && tgt_ok && !lost && late)
+		shorted = true;		/* pages not copied yet: only elsewhere */
+	if (ready || shorted)
+		spare_slab_move_release(map, slab, mv->from);
+	else if (mv->to >= 0 && !tgt_ok &&
+		 slab->copy[mv->to].state == SPARE_COPY_UNMAPPED &&
+		 spare_slab_move_abort(map, slab, mv->to))
+		mv->to = -1;		/* its donor failed */
+	spin_unlock(&slab->lock);
+	if (ready || shorted) {
+		if (shorted) {
+			__atomic_add_fetch(&d->st.moves_short, 1, __ATOMIC_RELAXED);
+			log_warn("donor %s: slab %u moved only in part: out of time",
+				 d->donors[mv->evictor].host, mv->slab);
+		}
+		mv->draining = true;
+		mv->drain_until = now + LIFE_DRAIN_MS;
+		return move_step(d, mv);
+	}
+	if (lost) {
+		/*
+		 * The evicting donor failed (its road fails the copy): a new
+		 * copy already mapped takes its place, refilled from the
+		 * others; else the move is over.
+		 */
+		spin_lock(&slab->lock);
+		if (tgt_ok && (slab->copy[mv->from].state == SPARE_COPY_FAILED ||
+			       slab->copy[mv->from].state == SPARE_COPY_UNMAPPED))
+			spare_slab_slot_free(map, slab, mv->from);
+		spin_unlock(&slab->lock);
+		return true;
+	}
+	if (mv->to < 0 && !tgt_ok) {
+		if (!late && move_next_target(d, mv)) {
+			resync_kick(d);
+			return false;
+		}
+		move_old_way(d, mv, late ? "out of time" : "no other donor takes it");
+	}
+	return false;
+}
+
+/* ---- the loop ---- */
+
+int life_init(struct dev *d)
+{
+	u32 i;
+
+	d->life = calloc(1, sizeof(*d->life));
+	if (!d->life)
+		return -1;
+	d->life->max_mv = d->map.nr_slabs * SPARE_MAX_SLOTS;
+	d->life->mv = calloc(d->life->max_mv, sizeof(*d->life->mv));
+	if (!d->life->mv)
+		return -1;
+	for (i = 0; i < d->nr_donors; i++) {
+		struct dl *l = &d->life->dl[i];
+
+		l->st = DL_LIVE;
+		l->backoff_ms = LIFE_BACKOFF_MIN_MS;
+		l->remap_at = UINT64_MAX;
+		d->donors[i].notify_fd = &d->life_fd;
+		if (d->donors[i].ctrl.up && d->donors[i].data.up)
+			continue;
+		/*
+		 * A restarted pager that could not reach this donor (its
+		 * copies are failed, pager_restore_map()): it is a lost
+		 * donor from the start, detached (no poll was armed for it),
+		 * then reconnected with back-off like any other.
+		 */
+		__atomic_store_n(&d->donors[i].failed, 1, __ATOMIC_RELEASE);
+		d->donors[i].ctrl.up = false;
+		l->down_since = spare_now_ms();
+		__atomic_store_n(&d->dn_link[i], DN_DETACH_REQ, __ATOMIC_RELEASE);
+		l->st = DL_DETACHING;
+	}
+	return 0;
+}
+
+#define PFD_PER_DONOR	4	/* control CQ, control CM, data CM, resync CM */
+
+void life_loop(struct dev *d, int sfd)
+{
+	struct pollfd pfd[2 + SPARE_MAX_DONORS * PFD_PER_DONOR];
+	struct life *lf = d->life;
+	u32 i;
+
+	for (;;) {
+		int timeout = -1;
+		u64 now = spare_now_ms();
+
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = d->life_fd, .events = POLLIN };
+		for (i = 0; i < d->nr_donors; i++) {
+			struct donor *dn = &d->donors[i];
+			struct pollfd *p = &pfd[2 + i * PFD_PER_DONOR];
+			bool on = lf->dl[i].st == DL_LIVE;
+
+			p[0] = (struct pollfd){ .fd = on ? dn->ctrl.cc->fd : -1, .events = POLLIN };
+			p[1] = (struct pollfd){ .fd = on ? dn->ctrl.ev->fd : -1, .events = POLLIN };
+			p[2] = (struct pollfd){ .fd = on ? dn->data.ev->fd : -1, .events = POLLIN };
+			p[3] = (struct pollfd){ .fd = on && dn->rs.ev ? dn->rs.ev->fd : -1,
+						.events = POLLIN };
+			if (lf->dl[i].st == DL_WAIT) {
+				int w = lf->dl[i].retry_at > now ?
+					(int)(lf->dl[i].retry_at - now) : 0;
+
+				if (timeout < 0 || w < timeout)
+					timeout = w;
+			}
+			if (lf->dl[i].st == DL_LIVE && lf->dl[i].remap_at != UINT64_MAX) {
+				int w = lf->dl[i].remap_at > now ?
+					(int)(lf->dl[i].remap_at - now) : 0;
+
+				if (timeout < 0 || w < timeout)
+					timeout = w;
+			}
+			if (lf->dl[i].st != DL_LIVE && lf->dl[i].st != DL_DETACHING &&
+			    (timeout < 0 || timeout > 1000))
+				timeout = 1000;		/* re-homing */
+		}
+		if (lf->nmv && (timeout < 0 || timeout > LIFE_MOVE_POLL_MS))
+			timeout = LIFE_MOVE_POLL_MS;
+		pager_tick(d);
+		if (timeout < 0 || timeout > 1000)
+			timeout = 1000;		/* the live counters file */
+		if (poll(pfd, 2 + d->nr_donors * PFD_PER_DONOR, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			log_err("poll: %s", strerror(errno));
+			return;
+		}
+		if (pfd[0].revents) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si))
+				log_info("signal %u: stopping", si.ssi_signo);
+			return;
+		}
+		if (pfd[1].revents) {
+			uint64_t v;
+
+			if (read(d->life_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				log_err("lifecycle eventfd: %s", strerror(errno));
+		}
+		for (i = 0; i < d->nr_donors; i++) {
+			struct donor *dn = &d->donors[i];
+			struct pollfd *p = &pfd[2 + i * PFD_PER_DONOR];
+			const char *why = NULL;
+
+			if (lf->dl[i].st != DL_LIVE)
+				continue;
+			if (p[0].revents && donor_poll_ctrl(dn, on_evict, d) < 0)
+				why = "control connection lost";
+			if (!why && p[1].revents && donor_cm_event(dn, &dn->ctrl) < 0)
+				why = "control link down";
+			if (!why && p[2].revents && donor_cm_event(dn, &dn->data) < 0)
+				why = "data link down";
+			if (!why && p[3].revents && donor_cm_event(dn, &dn->rs) < 0)
+				why = "resync link down";
+			if (why)
+				donor_fail(dn, why);
+		}
+		for (i = 0; i < d->nr_donors; i++)
+			donor_step(d, i);
+		for (unsigned int k = 0; k < lf->nmv; )
+			if (move_step(d, &lf->mv[k]))
+				move_end(d, k);
+			else
+				k++;
+		for (i = 0; i < d->nr_donors; i++)
+			remap_donor(d, i);
+		rehome(d);
+	}
+}
+
+/*
+ * Stopping: a connect thread still trying (its steps time out only after
+ * --timeout) is left to run while the process ends; its donor is not
+ * touched any more (no UNMAP, no close: the donor releases the session's
+ * slabs when the connection goes with the process).
+ */
+void life_stop(struct dev *d)
+{
+	bool keep = false;
+	u32 i;
+
+	if (!d->life)
+		return;
+	for (i = 0; i < d->nr_donors; i++)
+		if (d->life->dl[i].st == DL_CONNECTING) {
+			if (__atomic_load_n(&d->life->dl[i].conn_rc,
+					    __ATOMIC_ACQUIRE) == 1) {
+				pthread_detach(d->life->dl[i].th);
+				d->donors[i].abandoned = true;
+				keep = true;	/* the thread uses it */
+				continue;
+			}
+			pthread_join(d->life->dl[i].th, NULL);
+		}
+	if (keep)
+		return;
+	free(d->life->mv);
+	free(d->life);
+	d->life = NULL;
+}

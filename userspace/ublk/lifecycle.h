@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lifecycle: the pure rules of spare-ublk's reconnect and moves
+ * (lifecycle.c), here so that tests/unit/test_ublk_logic.c checks them.
+ */
+#ifndef SPARE_UBLK_LIFECYCLE_H
+#define SPARE_UBLK_LIFECYCLE_H
+
+#include <stdint.h>
+
+#include "spare_slab.h"
+
+/* Reconnect back-off, as spare.ko's SPARE_BACKOFF_MIN_MS/_MAX_MS. */
+#define LIFE_BACKOFF_MIN_MS	500
+#define LIFE_BACKOFF_MAX_MS	16000
+
+/*
+ * The wait before the next try after one that failed @ms after the last:
+ * doubles from LIFE_BACKOFF_MIN_MS up to LIFE_BACKOFF_MAX_MS, and stays
+ * there. It goes back to the minimum only once the donor maps a slab
+ * again (a donor that fails right after connecting keeps backing off).
+ */
+static inline unsigned int life_backoff_next(unsigned int ms)
+{
+	if (ms < LIFE_BACKOFF_MIN_MS)
+		return LIFE_BACKOFF_MIN_MS;
+	return ms >= LIFE_BACKOFF_MAX_MS / 2 ? LIFE_BACKOFF_MAX_MS : ms * 2;
+}
+
+/*
+ * A move must be over by three quarters of the donor's grace period (as
+ * in spare.ko): then a new copy that is mapped but not complete takes over
+ * anyway, and a move without a mapped new copy gives the slab back.
+ */
+static inline uint64_t life_move_due(uint64_t evict_at_ms, uint32_t deadline_ms)
+{
+	return evict_at_ms + deadline_ms / 4 * 3;
+}
+
+/*
+ * The slab id on the wire of slot @c of slab @s. A donor holds at most one
+ * copy of a slab (spare_slab_move_begin() refuses a second), so
+ * s * SPARE_MAX_REPLICAS plus anything below it names one copy per donor;
+ * the spare slot (SPARE_MAX_REPLICAS, with 3 copies) shares the number of
+ * slot 0. An EVICT names its slab by id / SPARE_MAX_REPLICAS, and the slot
+ * is the one on that donor (spare_slab_donor_slot()).
+ */
+static inline uint32_t pager_wire_id(uint32_t s, uint32_t c)
+{
+	return s * SPARE_MAX_REPLICAS + c % SPARE_MAX_REPLICAS;
+}
+
+#endif /* SPARE_UBLK_LIFECYCLE_H */
