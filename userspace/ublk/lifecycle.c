@@ -280,7 +280,7 @@ static void donor_step(struct dev *d, u32 i)
 		l->idx = i;
 		l->conn_rc = 1;
 		l->tries++;
-		if (pthread_create(&l->th, NULL, connect_thread, l)) {
+		if (pager_thread_create(&l->th, connect_thread, l)) {
 			log_err("donor %s: cannot start a connect thread", dn->host);
 			l->retry_at = now + l->backoff_ms;
 			return;

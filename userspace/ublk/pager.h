@@ -156,6 +156,9 @@ static inline char *tag_buf(const struct dev *d, unsigned int tag)
  * thread's loop (life_loop()) calls it at least once a second. */
 void pager_tick(struct dev *d);
 
+/* pthread_create() with the pager's small stack (its memory is locked). */
+int pager_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
+
 /* The queue thread: serves the ublk queue until told to stop (io.c). */
 void *queue_thread(void *arg);
 void stats_publish(struct dev *d);	/* stats.c */

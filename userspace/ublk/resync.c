@@ -295,7 +295,7 @@ int resync_init(struct dev *d)
 		return -1;
 	}
 	d->rsync = r;
-	if (pthread_create(&r->th, NULL, resync_thread, d)) {
+	if (pager_thread_create(&r->th, resync_thread, d)) {
 		log_err("cannot start the resync thread");
 		return -1;
 	}

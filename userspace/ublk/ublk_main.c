@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,21 +59,46 @@ static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
 
-/* mkdir -p @dir (mode 0755); 0 or -1 (errno). */
-static int mkdir_parents(const char *dir)
-{
-	char p[sizeof(g_run_dir)];
+/*
+ * Every thread of the pager: its memory is locked (mlockall() in main()),
+ * so a default 8 MiB stack would be 8 MiB of locked memory; none of them
+ * needs more than a few KiB.
+ */
+#define PAGER_STACK	(512U * 1024)
 
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
+int pager_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t a;
+	int ret;
+
+	if (pthread_attr_init(&a))
+		return -1;
+	ret = pthread_attr_setstacksize(&a, PAGER_STACK) ||
+	      pthread_create(t, &a, fn, arg) ? -1 : 0;
+	pthread_attr_destroy(&a);
+	return ret;
+}
+
+/*
+ * The pager serves swap. A page of its own swapped out to its own device
+ * could only come back through the pager, which would be waiting for it:
+ * so all its memory is locked, now and as it grows (and its stacks are
+ * small, above). PR_SET_IO_FLUSHER (Linux 5.6) makes the kernel treat its
+ * allocations as an I/O path's (no reclaim that waits on I/O), as it asks
+ * of userspace block servers; without CAP_SYS_RESOURCE it is only a
+ * warning.
+ */
+static int pager_lock_memory(void)
+{
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		log_err("mlockall: %s: the pager's memory must not be swapped out (to its own device it could never come back); run it as root, or with CAP_IPC_LOCK and LimitMEMLOCK=infinity",
+			strerror(errno));
+		return -1;
 	}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+	if (prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0))
+		log_warn("PR_SET_IO_FLUSHER: %s: allocations of the pager may wait on reclaim",
+			 strerror(errno));
+	return 0;
 }
 
 /* The counters file, at most once a second (stats.c); life_loop() calls it. */
@@ -503,6 +530,10 @@ int main(int argc, char **argv)
 		ublk_ctrl_close(&d->ctrl);
 		return 3;
 	}
+	if (pager_lock_memory()) {
+		ublk_ctrl_close(&d->ctrl);
+		return 1;
+	}
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
@@ -566,7 +597,7 @@ int main(int argc, char **argv)
 		goto out;
 	d->q.tag_addr = d->tag_addr;	/* the async backup swaps buffers */
 	backup_ring_init(d);
-	if (pthread_create(&qt, NULL, queue_thread, d))
+	if (pager_thread_create(&qt, queue_thread, d))
 		goto out;
 	qt_up = true;
 	pthread_mutex_lock(&d->start_lock);
@@ -599,7 +630,7 @@ int main(int argc, char **argv)
 	if (!g_id.name[0])
 		snprintf(g_id.name, sizeof(g_id.name), "%s", g_id.disk);
 	if (g_run_dir[0]) {
-		if (mkdir_parents(g_run_dir))
+		if (spare_mkdir_p(g_run_dir, 0755))
 			log_warn("%s: %s: no live counters", g_run_dir, strerror(errno));
 		else if (stats_path(g_run_dir, g_id.name, g_id.path, sizeof(g_id.path)))
 			log_warn("no live counters: bad name %s", g_id.name);
