@@ -16,7 +16,7 @@
 set -u
 watchdog 300
 
-modprobe ublk_drv 2>/dev/null || { echo "SKIP: no ublk in $(uname -r) (see ublk-swap)"; exit 0; }
+ublk_require
 modprobe brd rd_nr=2 rd_size=131072 || fail "modprobe brd"
 rxe_up 3
 

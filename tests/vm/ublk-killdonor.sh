@@ -18,7 +18,7 @@
 set -u
 watchdog 300
 
-modprobe ublk_drv 2>/dev/null || { echo "SKIP: no ublk in $(uname -r) (see ublk-swap)"; exit 0; }
+ublk_require
 
 step "two donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies"
 rxe_up 3

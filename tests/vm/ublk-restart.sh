@@ -20,7 +20,7 @@
 set -u
 watchdog 300
 
-modprobe ublk_drv 2>/dev/null || { echo "SKIP: no ublk in $(uname -r) (see ublk-swap)"; exit 0; }
+ublk_require
 
 STATE=/var/lib/spare/ublk-restart.state
 UBLK_ARGS="--size 128M --slab-size 16M --copies 2 --state-file $STATE

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "spare_util.h"
@@ -147,4 +148,23 @@ size_t spare_find_not_byte(const void *p, size_t len, uint8_t byte)
 		if (b[i] != byte)
 			return i;
 	return len;
+}
+
+int spare_mkdir_p(const char *dir, unsigned int mode)
+{
+	char p[4096];
+
+	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, mode) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, mode) && errno != EEXIST ? -1 : 0;
 }

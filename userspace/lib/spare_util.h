@@ -25,6 +25,12 @@ int spare_parse_size(const char *s, uint64_t *out);
 /* Parse an unsigned decimal (or 0x hex) in [min, max]; 0 or -1 as above. */
 int spare_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * mkdir -p: @dir and its missing parents, made with @mode (existing ones
+ * are left as they are). 0, or -1 with errno.
+ */
+int spare_mkdir_p(const char *dir, unsigned int mode);
+
 /* log2 of @v if @v is a power of two, else -1. */
 int spare_ilog2_exact(uint64_t v);
 

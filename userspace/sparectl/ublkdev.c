@@ -19,6 +19,7 @@
 
 #include "devstat.h"
 #include "spare_log.h"
+#include "spare_util.h"
 #include "ublkdev.h"
 
 static int say(char *why, size_t whylen, const char *fmt, ...)
@@ -178,21 +179,6 @@ static int run_quiet(char *const argv[])
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int mkdir_parents(const char *dir)
-{
-	char p[512];
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
-}
 
 static void print_log_tail(const char *path)
 {
@@ -243,7 +229,7 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 			"start spare-ublk@%s with it)", name, conf, name);
 		return 1;
 	}
-	if (mkdir_parents(p->conf_dir)) {
+	if (spare_mkdir_p(p->conf_dir, 0755)) {
 		log_err("device %s: %s: %s", name, p->conf_dir, strerror(errno));
 		return 1;
 	}
@@ -280,7 +266,7 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 			return 1;
 		}
 	} else {
-		if (mkdir_parents(r->ublk_run)) {
+		if (spare_mkdir_p(r->ublk_run, 0755)) {
 			log_err("device %s: %s: %s", name, r->ublk_run, strerror(errno));
 			unlink(conf);
 			return 1;

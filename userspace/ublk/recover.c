@@ -21,6 +21,7 @@
 #include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
+#include "spare_util.h"
 #include "state.h"
 
 /* The parent directories of the state file, made if missing (0700). */
@@ -34,23 +35,8 @@ static void state_dir(const char *path)
 	if (!p || p == dir)
 		return;
 	*p = 0;
-	for (p = dir + 1; ; p++) {
-		if (*p && *p != '/')
-			continue;
-		{
-			char c = *p;
-
-			*p = 0;
-			if (mkdir(dir, 0700) && errno != EEXIST) {
-				log_warn("state file directory %s: %s", dir,
-					 strerror(errno));
-				return;
-			}
-			*p = c;
-		}
-		if (!*p)
-			return;
-	}
+	if (spare_mkdir_p(dir, 0700))
+		log_warn("state file directory %s: %s", dir, strerror(errno));
 }
 
 static bool same_donors(const struct dev *d, const struct ublk_state *st)
