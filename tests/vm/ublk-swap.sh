@@ -31,7 +31,7 @@ if ! modprobe ublk_drv 2>/dev/null; then
 fi
 
 step "soft-RoCE: client 10.0.0.1, donor 10.0.0.2, which lends only against grants"
-rxe_up 2
+rxe_up 3
 sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
 donor_start 2 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
 # a broker's grant for the 8 slabs, minted with the grant key as the broker does
@@ -60,7 +60,26 @@ bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeou
 bad_run 2 'not a grant' --size 64M --slab-size 16M --donor 10.0.0.2 --grant abcd
 bad_run 1 'MAP slab 0 refused: no valid grant covers it' --size 64M --slab-size 16M \
 	--source 10.0.0.1 --donor 10.0.0.2:$DONOR_PORT
-pass "bad options, a refusing or absent donor, no grant: clear errors, no device"
+# A donor that breaks the protocol (spare-baddonor on host 3 answers HELLO
+# with a bad magic): the pager drops the message with a line naming that
+# donor, ends at set-up, leaves no device, and the good donor is left
+# holding nothing of it.
+# (its own grant: a grant belongs to the first client that sends it)
+GRANT_BD=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
+	--mint ok:8 10.0.0.2) || fail "mint"
+spare-baddonor -l 10.0.0.3 -m hello >/tmp/baddonor.log 2>&1 &
+bd=$!
+wait_for 50 grep -q listening /tmp/baddonor.log || fail "spare-baddonor did not start"
+bad_run 1 'donor 10.0.0.3: malformed message dropped: bad magic' --size 32M --slab-size 16M \
+	--copies 2 --source 10.0.0.1 --timeout 3000 --state-file none --grant "$GRANT_BD" \
+	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+kill "$bd"; wait "$bd" 2>/dev/null
+grep -q 'HELLO_REPLY with a bad magic' /tmp/baddonor.log ||
+	{ cat /tmp/baddonor.log; fail "spare-baddonor never got to break the protocol"; }
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
+	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
+	fail "donor 2 still lends slabs of the refused pager"
+pass "bad options, a refusing or absent donor, no grant, a donor breaking the protocol: clear errors, no device"
 
 step "spare-ublk: 128 MiB device, 16 MiB slabs, 1 copy"
 ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT --grant "$GRANT"

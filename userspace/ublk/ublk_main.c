@@ -251,7 +251,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
-	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024", "64" },
+	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB: the most write data in flight)", "16" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
 	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },

@@ -82,6 +82,25 @@ bench_swap() {	# bench_swap NAME DEV
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The client's CPU time during the swap workload, whatever backend: every
+# busy tick of the guest (user, nice, system, irq, softirq: /proc/stat)
+# less the donors' processes' own, per GiB that went through swap (pages
+# out plus pages in). It includes the workload itself and soft-RoCE's
+# kernel work for both ends, alike for every backend run this way.
+busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+donor_ticks() { echo $(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") )); }
+client_cpu_begin() {
+	CC_B0=$(busy_ticks); CC_D0=$(donor_ticks)
+	CC_O0=$(vmstat_get pswpout); CC_I0=$(vmstat_get pswpin)
+}
+client_cpu_end() {	# client_cpu_end NAME
+	local ticks pages
+	ticks=$(( $(busy_ticks) - CC_B0 - ($(donor_ticks) - CC_D0) ))
+	pages=$(( $(vmstat_get pswpout) - CC_O0 + $(vmstat_get pswpin) - CC_I0 ))
+	result "$1" client_cpu_ms $(( ticks * 10 ))
+	[ "$pages" -gt 0 ] && result "$1" client_cpu_ms_per_gib $(( ticks * 10 * 262144 / pages ))
+	return 0
+}
 
 with_brd() { modprobe brd rd_nr=1 rd_size=$((DEV_MB * 1024)) || fail "modprobe brd"; }
 without_brd() { rmmod brd 2>/dev/null; }
@@ -106,7 +125,9 @@ run_spare() {
 		donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1) || return 1
 	bench_fio spare "/dev/$disk" || rc=1
 	t2=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
+	client_cpu_begin
 	bench_swap spare "/dev/$disk" || rc=1
+	client_cpu_end spare
 	t3=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
 	result spare donor_cpu_ms $(( (t3 - t2) * 10 ))
 	spare_destroy bench0
@@ -130,7 +151,9 @@ run_spare_ublk() {
 	wait_for 50 test -b "/dev/$(head -1 /tmp/ublk.out)" || return 1
 	bench_fio "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
 	t0=$(cpu_ticks "$pid")
+	client_cpu_begin
 	bench_swap "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+	client_cpu_end "$name"
 	t1=$(cpu_ticks "$pid")
 	result "$name" pager_cpu_ms $(( (t1 - t0) * 10 ))
 	kill -TERM "$pid"; wait "$pid" || rc=1
