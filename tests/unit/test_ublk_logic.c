@@ -328,6 +328,43 @@ static void test_rehome(void)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * The state file's trigger (kcompat.h, pager_state_stale()): every change
+ * of a copy's state or donor in spare_slab.c moves spare_ublk_map_changes;
+ * a refused transition does not.
+ */
+static void test_state_change_hook(void)
+{
+	struct spare_slab_map map;
+	struct spare_slab *s;
+	uint64_t n;
+	int to;
+
+	if (spare_slab_map_init(&map, 1 << 20, 20, 2, 3)) {
+		EXPECT(0);
+		return;
+	}
+	s = &map.slabs[0];
+	n = spare_ublk_map_changes;
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING), 0);
+	EXPECT(spare_ublk_map_changes == n + 1);
+	n = spare_ublk_map_changes;
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_EVICTING), -EINVAL);
+	EXPECT(spare_ublk_map_changes == n);		/* refused: no change */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPED), 0);
+	n = spare_ublk_map_changes;
+	to = spare_slab_move_begin(&map, s, 0, 2);	/* a donor for the spare slot */
+	EXPECT(to >= 0);
+	EXPECT(spare_ublk_map_changes == n + 1);
+	n = spare_ublk_map_changes;
+	EXPECT(spare_slab_move_abort(&map, s, (u32)to));	/* its donor goes */
+	EXPECT(spare_ublk_map_changes == n + 1);
+	n = spare_ublk_map_changes;
+	spare_slab_slot_free(&map, s, 0);	/* MAPPED -> UNMAPPED, no donor */
+	EXPECT(spare_ublk_map_changes >= n + 2);
+	spare_slab_map_free(&map);
+}
+
 int main(void)
 {
 	TAP_RUN(test_bitmap_shim);
@@ -339,5 +376,6 @@ int main(void)
 	TAP_RUN(test_reconnect_resync);
 	TAP_RUN(test_move_on_evict);
 	TAP_RUN(test_rehome);
+	TAP_RUN(test_state_change_hook);
 	return tap_done();
 }
