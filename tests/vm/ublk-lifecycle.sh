@@ -48,14 +48,12 @@ log_after() {
 }
 
 step "(a) cold data, then the workload: 64 MiB x 5 passes in 16 MiB; the link to host 2 cut for 10 s"
-cg_new work 16M
+WL_SIZE_MB=64 WL_CG_MB=16
+cg_new work ${WL_CG_MB}M
 cg_run work dd if=/dev/urandom of=/dev/shm/cold bs=1M count=16 status=none || fail "cannot write the cold data"
 sum0=$(sha256sum </dev/shm/cold)
-out0=$(vmstat_get pswpout)
-cg_run work spare-memtest -p 5 64m >/tmp/memtest.out 2>&1 &
-WL_PID=$!
-wait_for 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" {print \$2}' /proc/vmstat) - $out0 )) -gt 6000 ]" ||
-	{ cat /tmp/memtest.out; fail "no swapping"; }
+workload_start 5
+workload_swapped 6000
 cut_link 2
 t_cut=$(cut -d' ' -f1 /proc/uptime)
 sleep 10
@@ -105,8 +103,7 @@ echo "cold data read back intact from host 2 alone"
 ( while ! grep -q 'goes to donor' /tmp/ublk.log; do sleep 0.2; done
   vmstat_get pswpin >/tmp/pswpin.rehome ) &
 REHOME_WATCH=$!
-wait "$WL_PID" || { cat /tmp/memtest.out; tail -30 /tmp/ublk.log; why_died work; fail "memtest: pages lost or corrupt"; }
-cat /tmp/memtest.out
+workload_wait
 kill "$REHOME_WATCH" 2>/dev/null; wait "$REHOME_WATCH" 2>/dev/null
 in2=$(cat /tmp/pswpin.rehome 2>/dev/null || vmstat_get pswpin)
 in=$(( in2 - in1 ))
