@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # The operations kit in a guest: spared configured from a spared.conf file
 # (the command line winning over it) refuses a broken file and names the

@@ -45,15 +45,15 @@ grep -q '^spare ' /proc/modules && fail "spare still loaded"
 [ -d /sys/kernel/config/spare ] && fail "configfs root left behind"
 pass "spare.ko load/unload"
 
-step "swap onto zram under memory.max=64M with a verifying workload"
+step "swap onto zram under memory.max=32M with a verifying workload"
 modprobe zram num_devices=1 || fail "modprobe zram"
 echo 512M >/sys/block/zram0/disksize || fail "zram disksize"
 mkswap /dev/zram0 >/dev/null || fail "mkswap zram0"
 swapon /dev/zram0 || fail "swapon zram0"
-cg_new work 64M
+cg_new work 32M
 out=$(vmstat_get pswpout); in=$(vmstat_get pswpin)
-# 256 MiB written and verified page by page in three passes, 4x memory.max.
-cg_run work spare-memtest -p 3 256m || fail "spare-memtest found bad pages"
+# 128 MiB written and verified page by page in two passes, 4x memory.max.
+cg_run work spare-memtest -p 2 128m || fail "spare-memtest found bad pages"
 dout=$(( $(vmstat_get pswpout) - out )); din=$(( $(vmstat_get pswpin) - in ))
 echo "pswpout +$dout pswpin +$din"
 [ "$dout" -gt 10000 ] || fail "too little swapped out ($dout pages)"

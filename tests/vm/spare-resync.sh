@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
 #
 # Resynchronisation: two copies of every slab, one on each donor. 64 MiB of
 # random data is written to the raw device; the donor on 10.0.0.3 is killed

@@ -36,11 +36,11 @@ cat /proc/swaps
 grep -q "/dev/$disk" /proc/swaps || fail "not in /proc/swaps"
 pass "swapping on $disk"
 
-step "workload: 192 MiB, 2 passes, in a cgroup with memory.max=48M"
-cg_new work 48M
+step "workload: 128 MiB, 2 passes, in a cgroup with memory.max=32M"
+cg_new work 32M
 out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
 t0=$(cut -d' ' -f1 /proc/uptime)
-cg_run work spare-memtest -p 2 192m || { show_stats "$disk"; why_died work; fail "memtest found bad pages (or died)"; }
+cg_run work spare-memtest -p 2 128m || { show_stats "$disk"; why_died work; fail "memtest found bad pages (or died)"; }
 t1=$(cut -d' ' -f1 /proc/uptime)
 out=$(( $(vmstat_get pswpout) - out0 )); in=$(( $(vmstat_get pswpin) - in0 ))
 echo "pswpout +$out, pswpin +$in, $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
