@@ -10,11 +10,13 @@
  * only if the donor says it kept its contents (MAPPED F_KEPT).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +54,35 @@ static bool same_donors(const struct dev *d, const struct ublk_state *st)
 	return true;
 }
 
+/*
+ * One pager per state file: two would each add a device and overwrite
+ * the other's placement, and a restart would take the wrong device back.
+ * The lock is on PATH.lock (the state file itself is replaced by rename)
+ * and lasts as long as the process; its descriptor is not inherited.
+ */
+static int state_lock(const char *path)
+{
+	char lock[sizeof(((struct dev *)0)->state_path) + 8];
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		log_err("state file lock %s: %s", lock, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			log_err("state file %s is in use by another spare-ublk: give each pager its own --state-file (the default is per --name)",
+				path);
+		else
+			log_err("state file lock %s: %s", lock, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;	/* held until exit */
+}
+
 int pager_state_open(struct dev *d, struct ublk_state *st)
 {
 	const struct ublksrv_ctrl_dev_info *info = &d->ctrl.info;
@@ -62,6 +93,8 @@ int pager_state_open(struct dev *d, struct ublk_state *st)
 	if (!d->state_path[0])
 		return 0;
 	state_dir(d->state_path);
+	if (state_lock(d->state_path) < 0)
+		return -1;
 	ret = ublk_state_load(d->state_path, st, why, sizeof(why));
 	if (ret == -ENOENT)
 		return 0;

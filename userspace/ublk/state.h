@@ -35,7 +35,10 @@
 #include "spare_slab.h"
 
 #define UBLK_STATE_VERSION	1
-#define UBLK_STATE_DEFAULT	"/var/lib/spare/spare-ublk.state"
+#define UBLK_STATE_DIR		"/var/lib/spare"
+/* without --state-file: UBLK_STATE_DIR/ublk-NAME.state with --name (as the
+ * systemd unit), this without */
+#define UBLK_STATE_DEFAULT	UBLK_STATE_DIR "/spare-ublk.state"
 
 enum ublk_slot_state {
 	UBLK_SLOT_UNMAPPED = 'U',	/* no copy here (or never mapped) */

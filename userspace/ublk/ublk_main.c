@@ -55,6 +55,7 @@
 
 /* Options kept until set-up (backup.c opens the device; stats.c's file). */
 static struct stats_id g_id;
+static bool g_state_given;	/* --state-file, else the default per --name */
 static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
@@ -261,7 +262,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "backup-mode", 'M', "MODE", "sync: a write waits for the backup; async: it does not", "sync" },
 	{ "name", 'n', "NAME", "name of the live counters file RUN-DIR/NAME (default: the disk's name)", "" },
 	{ "run-dir", 'R', "DIR", "where the live counters file goes (\"\": none)", UBLK_RUN_DIR },
-	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with; \"none\": no restart (its donors free the slabs at once)", UBLK_STATE_DEFAULT },
+	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with (default: " UBLK_STATE_DIR "/ublk-NAME.state with --name); one pager per file; \"none\": no restart (its donors free the slabs at once)", UBLK_STATE_DEFAULT },
 	{ "verbose", 'v', NULL, "debug logging", "" },
 };
 
@@ -333,6 +334,7 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 			return "an absolute path, or \"\"";
 		return spare_conf_str(g_run_dir, sizeof(g_run_dir), value);
 	} else if (!strcmp(key, "state-file")) {
+		g_state_given = true;
 		if (!strcmp(value, "none")) {
 			d->state_path[0] = 0;
 			return NULL;
@@ -525,6 +527,9 @@ int main(int argc, char **argv)
 	ret = parse_args(d, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
+	if (!g_state_given && g_id.name[0])
+		snprintf(d->state_path, sizeof(d->state_path),
+			 UBLK_STATE_DIR "/ublk-%s.state", g_id.name);
 	if (ublk_check_kernel(&d->ctrl, why, sizeof(why))) {
 		log_err("%s", why);
 		ublk_ctrl_close(&d->ctrl);
