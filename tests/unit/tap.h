@@ -47,6 +47,21 @@ static int tap_n, tap_failed, tap_case_failed;
 		tap_failed += tap_case_failed;				\
 	} while (0)
 
+/* tap_put_file: DIR/FILE made to hold TEXT (a fixture; errors show up
+ * as the test's own failures when it reads the file back). */
+static inline void tap_put_file(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);

@@ -20,43 +20,30 @@ static char root[64];
 static struct dev_roots roots;
 static char cfs[128], blk[128];
 
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
 static void make_dev(const char *name, const char *disk)
 {
 	char dir[256];
 
 	snprintf(dir, sizeof(dir), "%s/%s", cfs, name);
 	mkdir(dir, 0755);
-	put(dir, "size", "268435456\n");
-	put(dir, "slab_size", "16777216\n");
-	put(dir, "replicas", "2\n");
-	put(dir, "donors", "10.0.0.2:18515,10.0.0.3:18515\n");
-	put(dir, "source", "\n");
-	put(dir, "backup", "/dev/vdb\n");
-	put(dir, "backup_mode", "async\n");
-	put(dir, "power", disk ? "1\n" : "0\n");
-	put(dir, "disk", disk ? disk : "\n");
+	tap_put_file(dir, "size", "268435456\n");
+	tap_put_file(dir, "slab_size", "16777216\n");
+	tap_put_file(dir, "replicas", "2\n");
+	tap_put_file(dir, "donors", "10.0.0.2:18515,10.0.0.3:18515\n");
+	tap_put_file(dir, "source", "\n");
+	tap_put_file(dir, "backup", "/dev/vdb\n");
+	tap_put_file(dir, "backup_mode", "async\n");
+	tap_put_file(dir, "power", disk ? "1\n" : "0\n");
+	tap_put_file(dir, "disk", disk ? disk : "\n");
 	if (!disk)
 		return;
 	snprintf(dir, sizeof(dir), "%s/%s", blk, disk);
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/%s/spare", blk, disk);
 	mkdir(dir, 0755);
-	put(dir, "io_stat", "1 10 20 0 0 3 1 1 0 40960 81920 2 0\n");
-	put(dir, "slab_stat", "1 16 24 2 30 1 1 0 0 1234\n");
-	put(dir, "donor_stat", "1 0 10.0.0.2:18515 live 1 0 0 0 0\n"
+	tap_put_file(dir, "io_stat", "1 10 20 0 0 3 1 1 0 40960 81920 2 0\n");
+	tap_put_file(dir, "slab_stat", "1 16 24 2 30 1 1 0 0 1234\n");
+	tap_put_file(dir, "donor_stat", "1 0 10.0.0.2:18515 live 1 0 0 0 0\n"
 			       "1 1 10.0.0.3:18515 connecting 2 1 3 0 1\n");
 }
 

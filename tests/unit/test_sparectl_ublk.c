@@ -159,19 +159,6 @@ static void test_parse_file(void)
 	EXPECT(strstr(why, "donor_stat") != NULL);
 }
 
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_list(void)
 {
 	char root[64], cfs[128], run[160], text[1024], why[256], cmd[200], **names;
@@ -188,11 +175,11 @@ static void test_list(void)
 
 	/* no spare.ko (no configfs): the pager's devices only */
 	snprintf(text, sizeof(text), GOOD_FILE, (long)getpid());
-	put(run, "u0", text);
+	tap_put_file(run, "u0", text);
 	snprintf(text, sizeof(text), GOOD_FILE, 999999999L);	/* no such process */
-	put(run, "dead", text);
-	put(run, "u0.tmp", "half");
-	put(run, "u0.log", "log");
+	tap_put_file(run, "dead", text);
+	tap_put_file(run, "u0.tmp", "half");
+	tap_put_file(run, "u0.log", "log");
 	names = dev_names(&r, &n);
 	EXPECT(names != NULL);
 	EXPECT_EQ(n, 2);
