@@ -252,6 +252,45 @@ static void test_async_stale(void)
 	teardown();
 }
 
+/* After a restart, an async backup is trusted for no page until the page
+ * is written again (the old pager's writes may not all have landed). */
+static void test_async_distrust(void)
+{
+	u32 last = (1U << (20 - SPARE_PAGE_SHIFT)) - 1;	/* slab 0's */
+
+	if (setup(BACKUP_ASYNC)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 8, 4, 'x');
+	reap(&dev);
+	rq_set(1, false, 9, 1);
+	EXPECT(backup_read_ext(&dev, 1, 0));	/* trusted before */
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'x', SPARE_PAGE_SIZE));
+	/* as a restart does: every page counts as written */
+	bitmap_set(dev.map.slabs[0].written, 0, dev.map.pages_per_slab);
+	backup_distrust(&dev);
+	rq_set(1, false, 9, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* written, now distrusted */
+	rq_set(1, false, 0, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* first page */
+	rq_set(1, false, last, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* last page */
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 9, 1, 'z');
+	reap(&dev);
+	rq_set(1, false, 9, 1);
+	EXPECT(backup_read_ext(&dev, 1, 0));	/* written again: trusted */
+	reap(&dev);
+	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'z', SPARE_PAGE_SIZE));
+	rq_set(1, false, 10, 1);
+	EXPECT(!backup_read_ext(&dev, 1, 0));	/* its neighbour still not */
+	teardown();
+}
+
 static void test_sync(void)
 {
 	if (setup(BACKUP_SYNC)) {
@@ -332,12 +371,14 @@ int main(void)
 	TAP_RUN(test_async_fence);
 	TAP_RUN(test_async_buffers_bounded);
 	TAP_RUN(test_async_stale);
+	TAP_RUN(test_async_distrust);
 	TAP_RUN(test_sync);
 	TAP_RUN(test_open_refusals);
 	fixed = true;	/* the same with IORING_OP_READ_FIXED/WRITE_FIXED */
 	TAP_RUN(test_async_fence);
 	TAP_RUN(test_async_buffers_bounded);
 	TAP_RUN(test_async_stale);
+	TAP_RUN(test_async_distrust);
 	TAP_RUN(test_sync);
 	return tap_done();
 }

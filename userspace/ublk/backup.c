@@ -496,9 +496,15 @@ static void zero_unwritten(struct dev *d, unsigned int tag, unsigned int ext)
 void backup_distrust(struct dev *d)
 {
 	struct backup *bk = d->bk;
+	u64 full;
 
-	if (bk && bk->mode == BACKUP_ASYNC)
-		bits_set(bk->stale, 0, bk->pages, true);
+	if (!bk || bk->mode != BACKUP_ASYNC)
+		return;
+	/* every page, a word at a time (a large device has millions) */
+	full = bk->pages / BPL;
+	memset(bk->stale, 0xff, full * sizeof(*bk->stale));
+	if (bk->pages % BPL)
+		bk->stale[full] |= (1UL << (bk->pages % BPL)) - 1;
 }
 
 int backup_finish(struct dev *d, unsigned int tag, int err)
