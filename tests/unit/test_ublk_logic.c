@@ -362,6 +362,19 @@ static void test_state_change_hook(void)
 	n = spare_ublk_map_changes;
 	spare_slab_slot_free(&map, s, 0);	/* MAPPED -> UNMAPPED, no donor */
 	EXPECT(spare_ublk_map_changes >= n + 2);
+	/* A request's copy fault (io.c's only trigger since state_dirty went):
+	 * the copy fails and the counter moves; a stale generation's fault
+	 * changes nothing. */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_MAPPING), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_MAPPED), 0);
+	n = spare_ublk_map_changes;
+	EXPECT(!spare_slab_op_settle(&map, s, 1, s->copy[1].gen - 1, 0, 1, false,
+				     SPARE_OP_COPY_FAULT));
+	EXPECT(spare_ublk_map_changes == n);
+	EXPECT(spare_slab_op_settle(&map, s, 1, s->copy[1].gen, 0, 1, false,
+				    SPARE_OP_COPY_FAULT));
+	EXPECT(s->copy[1].state == SPARE_COPY_FAILED);
+	EXPECT(spare_ublk_map_changes == n + 1);
 	spare_slab_map_free(&map);
 }
 

@@ -52,7 +52,7 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		slab->copy[op->copy].inflight--;
 		if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
 					 e->first_page, e->nr_pages, r->write,
-					 op->res) && (pager_state_mark(d), true))
+					 op->res))
 			log_warn("slab %u copy %u failed (donor %s)", e->slab,
 				 op->copy,
 				 d->donors[slab->copy[op->copy].donor].host);
@@ -244,8 +244,7 @@ static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
 	spin_lock(&slab->lock);
 	slab->copy[op->copy].inflight--;
 	if (spare_slab_op_settle(&d->map, slab, op->copy, op->gen,
-				 e->first_page, e->nr_pages, false, op->res) &&
-	    (pager_state_mark(d), true))
+				 e->first_page, e->nr_pages, false, op->res))
 		log_warn("slab %u copy %u failed (donor %s)", e->slab, op->copy,
 			 d->donors[slab->copy[op->copy].donor].host);
 	spin_unlock(&slab->lock);

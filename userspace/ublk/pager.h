@@ -140,7 +140,6 @@ struct dev {
 	char		state_path[256];	/* "" (--state-file none): no restart */
 	struct ublk_state *state;	/* as last written */
 	pthread_mutex_t	state_lock;
-	int		state_dirty;	/* a copy changed state: save before the next commit */
 	u64		state_changes;	/* spare_ublk_map_changes at the last write */
 	bool		state_broken;	/* a save failed: the file is gone */
 	bool		recovering;	/* taking an orphaned device back */
@@ -169,10 +168,10 @@ void rq_restart(struct dev *d, unsigned int tag);
 
 /*
  * recover.c: the state file and taking a device back after a restart.
- * Anything that changes a copy's state while the device runs sets
- * d->state_dirty (atomically); the queue thread calls pager_state_sync()
- * before it commits a request to the kernel, so that the file never says
- * "whole" of a copy a committed request saw fail.
+ * Anything that changes a copy's state while the device runs moves
+ * spare_ublk_map_changes; the queue thread calls pager_state_sync() before
+ * it commits a request to the kernel when it moved, so that the file never
+ * says "whole" of a copy a committed request saw fail.
  */
 struct ublk_state;
 /* 0: start a new device; 1: @st is an orphaned device to take back (its
@@ -183,23 +182,18 @@ int pager_state_open(struct dev *d, struct ublk_state *st);
 int pager_restore_map(struct dev *d, const struct ublk_state *st);
 /* Write the state file now (set-up). 0, or -1. */
 int pager_state_save(struct dev *d);
-static inline void pager_state_mark(struct dev *d)
-{
-	__atomic_store_n(&d->state_dirty, 1, __ATOMIC_RELEASE);
-}
 /*
- * Whether the state file must be written before a request is committed: a
- * copy failed under a request (pager_state_mark()), or any copy changed
- * state or place since the last write (spare_slab_changed(), counted in
- * kcompat.h: the lifecycle's failures, re-maps, resyncs and moves). A
- * change made under a slab's lock is seen by every request that saw it.
+ * Whether the state file must be written before a request is committed:
+ * some copy changed state or place since the last write. Every such
+ * change (a copy failed under a request, or by the lifecycle; re-maps,
+ * resyncs, moves) goes through spare_slab_changed(), counted in kcompat.h.
+ * A change made under a slab's lock is seen by every request that saw it.
  */
 static inline bool pager_state_stale(const struct dev *d)
 {
-	return __atomic_load_n(&d->state_dirty, __ATOMIC_ACQUIRE) ||
-	       (d->state && !d->state_broken &&
-		__atomic_load_n(&spare_ublk_map_changes, __ATOMIC_ACQUIRE) !=
-		d->state_changes);
+	return d->state && !d->state_broken &&
+	       __atomic_load_n(&spare_ublk_map_changes, __ATOMIC_ACQUIRE) !=
+	       d->state_changes;
 }
 void pager_state_sync(struct dev *d);
 /* Clean stop, or a new device never started: the file goes. */

@@ -281,7 +281,6 @@ int pager_state_save(struct dev *d)
 	st->depth = d->depth;
 	st->nr_donors = d->nr_donors;
 	pthread_mutex_lock(&d->state_lock);
-	__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
 	ret = state_write(d);
 	pthread_mutex_unlock(&d->state_lock);
 	return ret ? -1 : 0;
@@ -289,13 +288,11 @@ int pager_state_save(struct dev *d)
 
 void pager_state_sync(struct dev *d)
 {
-	if (!d->state || d->state_broken) {
-		__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
+	if (!d->state || d->state_broken)
 		return;
-	}
 	pthread_mutex_lock(&d->state_lock);
-	/* Cleared first: a change made while writing marks it again. */
-	__atomic_store_n(&d->state_dirty, 0, __ATOMIC_RELEASE);
+	/* state_write() reads the counter first: a change made while it
+	 * writes makes the state stale again. */
 	if (state_write(d)) {
 		/*
 		 * The file no longer says the truth and cannot be made to:
