@@ -115,9 +115,41 @@ cat /tmp/ublk.log
 [ "$(ublk_stat rdma_reads)" -gt 1000 ] || fail "only $(ublk_stat rdma_reads) RDMA reads"
 [ "$(ublk_stat rdma_writes)" -gt 1000 ] || fail "only $(ublk_stat rdma_writes) RDMA writes"
 [ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+TD="$(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
 	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor still lends slabs after spare-ublk stopped"
+
+step "a donor that breaks the protocol on a live session: the message is dropped, no data lost"
+# spare-baddonor -m live-map serves two MAPs with real memory, answers
+# heartbeats, and 2 s after the first MAP sends 50 EVICTs whose reason is
+# out of range, while the marker is being written through both copies.
+spare-baddonor -l 10.0.0.3 -m live-map -d 2 -n 50 >/tmp/baddonor.log 2>&1 &
+bd=$!
+wait_for 50 grep -q listening /tmp/baddonor.log || fail "spare-baddonor did not start"
+GRANT_LV=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
+	--mint ok:2 10.0.0.2) || fail "mint"
+ublk_up --size 32M --slab-size 16M --copies 2 --state-file none --name live \
+	--grant "$GRANT_LV" --donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+want=$(yes SPARELIVE | head -c $((32 << 20)) | sha256sum)
+yes SPARELIVE | head -c $((32 << 20)) | dd of="/dev/$disk" bs=1M oflag=direct iflag=fullblock status=none ||
+	fail "writing /dev/$disk"
+wait_for 100 grep -q 'donor 10.0.0.3: malformed message dropped' /tmp/ublk.log ||
+	{ cat /tmp/baddonor.log /tmp/ublk.log; fail "the pager did not name the bad message"; }
+got=$(dd if="/dev/$disk" bs=1M iflag=direct status=none | sha256sum)
+[ "$got" = "$want" ] || fail "the data read back differs"
+grep 'malformed\|lost' /tmp/ublk.log
+grep -q 'donor 10.0.0.2.* lost' /tmp/ublk.log && fail "the good donor was disturbed"
+# 50 bad messages in well under 10 s: one line (or two, across a 10 s edge)
+n=$(grep -c 'donor 10.0.0.3: malformed message dropped' /tmp/ublk.log)
+[ "$n" -le 2 ] || fail "$n log lines for the bad messages: the log is not rate-limited"
+ublk_down
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+grep -q 'live session: sending 50 EVICT(s) with reason 0' /tmp/baddonor.log ||
+	{ cat /tmp/baddonor.log; fail "spare-baddonor never got to break the protocol"; }
+kill "$bd"; wait "$bd" 2>/dev/null
+pass "50 bad EVICTs dropped, $n line(s) naming donor 10.0.0.3; 32 MiB read back intact, 0 I/O errors"
+
 kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared exit"; }
 check_dmesg
-pass "clean teardown: $(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors"
+pass "clean teardown: $TD"

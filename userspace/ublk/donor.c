@@ -5,6 +5,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
  * operation posted to a donor that died never completes.
  */
 #define DONOR_ACK_TIMEOUT	16
+#define BAD_MSG_LOG_MS		10000	/* a malformed message's line, at most */
 
 /* ---- rdma_cm ---- */
 
@@ -244,9 +246,16 @@ static int take_msg(struct donor *d, struct spare_msg *m, unsigned int timeout_m
 		err = spare_msg_check(m, len, &type);
 		if (!err)
 			return 1;
-		/* A peer's mistake: log it, drop the message, carry on. */
-		log_warn("donor %s: malformed message dropped: %s", d->host,
-			 spare_proto_strerror(err));
+		/* A peer's mistake: log it, drop the message, carry on. The
+		 * first is logged, then at most a line every 10 s. */
+		d->bad_msgs++;
+		if (d->bad_msgs == 1 ||
+		    spare_now_ms() - d->bad_logged_ms >= BAD_MSG_LOG_MS) {
+			log_warn("donor %s: malformed message dropped: %s (%" PRIu64
+				 " so far)", d->host, spare_proto_strerror(err),
+				 d->bad_msgs);
+			d->bad_logged_ms = spare_now_ms();
+		}
 	}
 }
 

@@ -58,6 +58,10 @@ struct donor {
 	struct { uint32_t id, reason, deadline_ms; } evq[DONOR_RECV_DEPTH];
 	unsigned int	nevq;
 	bool		abandoned;	/* a connect thread still owns it at exit */
+	/* malformed messages dropped, and when the last line about them was
+	 * logged (a donor sending garbage in a loop floods no log) */
+	uint64_t	bad_msgs;
+	uint64_t	bad_logged_ms;
 
 	struct spare_msg *bufs;		/* RECV_DEPTH receive slots + 1 send */
 	struct ibv_mr	*bufs_mr;
