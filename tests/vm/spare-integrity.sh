@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
 #
 # Per-page integrity (configfs integrity=crc32c). The fault is real and
 # comes from outside spare: after 32 MiB of random data are written, one
