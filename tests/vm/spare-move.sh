@@ -14,7 +14,7 @@ set -u
 watchdog 400
 
 moves() { donor_field 10.0.0.2 moves; }
-lent() { donor_ctl "$1" status | awk '$1 == "spared_slabs_lent" {print $2}'; }
+lent() { donor_metric "$1" spared_slabs_lent; }
 
 step "two donors, 1 copy per slab, no backup, swap on"
 # The move copies each evicted slab over the emulated link (~45 MB/s idle,

@@ -19,7 +19,6 @@
 set -u
 watchdog 240
 
-metric() { donor_ctl "$1" status | awk -v k="$2" '$1 == k {print $2}'; }
 
 step "donor 2 lends up to 10 slabs of 16 MiB while memory is idle (headroom 64 MiB)"
 rxe_up 2
@@ -33,7 +32,7 @@ wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | 
 	{ donor_logs; fail "donor 2 did not grow to 10 slabs while idle"; }
 grep -q 'lend: PSI trigger "some 100000 1000000" on /sys/fs/cgroup/donor/memory.pressure' \
 	/tmp/spared-2.log || { donor_logs; fail "no PSI trigger armed on the donor cgroup"; }
-[ "$(metric 2 spared_pressure_events_total)" = 0 ] || fail "PSI events before any pressure"
+[ "$(donor_metric 2 spared_pressure_events_total)" = 0 ] || fail "PSI events before any pressure"
 pass "10 slabs lendable, PSI trigger armed"
 
 step "a job throttled at memory.high (no swap) stalls; the host has memory to spare"
@@ -48,7 +47,7 @@ wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | 
 avail1=$(awk '$1 == "MemAvailable:" {print int($2 / 1024)}' /proc/meminfo)
 cat /sys/fs/cgroup/donor/memory.pressure
 grep -E 'lend: (pressure|less idle)' /tmp/spared-2.log | head -5
-echo "MemAvailable ${avail0} MiB before the job, ${avail1} MiB after the release; PSI events $(metric 2 spared_pressure_events_total), pressure readings $(metric 2 spared_pressure_readings_total), capacity $(metric 2 spared_slabs_capacity), released $(metric 2 spared_lend_slabs_released_total)"
+echo "MemAvailable ${avail0} MiB before the job, ${avail1} MiB after the release; PSI events $(donor_metric 2 spared_pressure_events_total), pressure readings $(donor_metric 2 spared_pressure_readings_total), capacity $(donor_metric 2 spared_slabs_capacity), released $(donor_metric 2 spared_lend_slabs_released_total)"
 # Not MemAvailable: it never came near the 64 MiB headroom.
 [ "$avail1" -gt 256 ] || fail "MemAvailable ${avail1} MiB: the host itself was short"
 kill "$JOB_PID" 2>/dev/null; wait "$JOB_PID" 2>/dev/null

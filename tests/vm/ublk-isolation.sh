@@ -48,8 +48,9 @@ marker_write() {
 	got=$(dd if="/dev/$disk" bs=1M iflag=direct status=none | sha256sum)
 	[ "$got" = "$want" ] || fail "the marker did not read back from /dev/$disk"
 }
-lent() { donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}'; }
-metric2() { donor_ctl 2 status | awk -v k="$1" '$1 == k {print $2}'; }
+lent() { donor_metric 2 spared_slabs_lent; }
+lent_none() { [ "$(lent)" = 0 ]; }
+hold_expired() { [ "$(donor_metric 2 spared_holds_expired_total)" = 1 ]; }
 
 step "one donor with four 4 MiB slabs (resume-hold $HOLD s); pager A takes all four and writes a marker"
 rxe_up 3
@@ -77,8 +78,7 @@ cp /tmp/ublk.log /tmp/ublk-a.log
 wait_for 100 grep -q 'slab(s) held for a resume' /tmp/spared-2.log ||
 	{ donor_logs; fail "donor 2 did not hold A's slabs"; }
 stranger map-refused:1 || fail "a stranger got a held slab"
-wait_for 150 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_holds_expired_total\" {print \$2}')\" = 1 ]" ||
+wait_until 30 hold_expired ||
 	{ donor_logs; fail "the hold did not run out"; }
 grep 'held slab(s) freed' /tmp/spared-2.log
 [ "$(lent)" = 0 ] || fail "donor 2 still lends $(lent) slabs"
@@ -105,8 +105,7 @@ rm -f "$STATE"
 ublk_up $A_ARGS
 marker_write
 ublk_down
-wait_for 100 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" || fail "A's slabs were not given back"
+wait_until 20 lent_none || fail "A's slabs were not given back"
 zeros_everywhere
 ublk_up --size 16M --slab-size 4M --copies 1 --name iso-b --donor "10.0.0.2:$DONOR_PORT"
 [ "$(lent)" = 4 ] || fail "B got $(lent) slabs, expected A's 4"

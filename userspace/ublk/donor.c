@@ -218,6 +218,7 @@ static int take_msg(struct donor *d, struct spare_msg *m, unsigned int timeout_m
 {
 	struct ibv_wc wc;
 	unsigned int type;
+	uint64_t now;
 	uint32_t len;
 	int n, err;
 
@@ -248,13 +249,12 @@ static int take_msg(struct donor *d, struct spare_msg *m, unsigned int timeout_m
 			return 1;
 		/* A peer's mistake: log it, drop the message, carry on. The
 		 * first is logged, then at most a line every 10 s. */
-		d->bad_msgs++;
-		if (d->bad_msgs == 1 ||
-		    spare_now_ms() - d->bad_logged_ms >= BAD_MSG_LOG_MS) {
+		now = spare_now_ms();
+		if (++d->bad_msgs == 1 || now - d->bad_logged_ms >= BAD_MSG_LOG_MS) {
 			log_warn("donor %s: malformed message dropped: %s (%" PRIu64
 				 " so far)", d->host, spare_proto_strerror(err),
 				 d->bad_msgs);
-			d->bad_logged_ms = spare_now_ms();
+			d->bad_logged_ms = now;
 		}
 	}
 }

@@ -84,14 +84,15 @@ static int send_msg(struct conn *c, const struct spare_msg *m)
 	return ibv_post_send(c->id->qp, &wr, &bad);
 }
 
-static void accept_conn(struct conn *c, struct rdma_cm_id *id)
+/* Accept a CONTROL connection on @pd (or a PD of its own, if NULL). */
+static void accept_conn(struct conn *c, struct rdma_cm_id *id, struct ibv_pd *pd)
 {
 	struct spare_rdma_err e;
 	int i;
 
 	memset(c, 0, sizeof(*c));
 	c->id = id;
-	c->pd = ibv_alloc_pd(id->verbs);
+	c->pd = pd ? pd : ibv_alloc_pd(id->verbs);
 	if (!c->pd || spare_rdma_cq(id->verbs, 64, NULL, 0, NULL, &c->cq, &e))
 		die("verbs set-up");
 	c->mr = ibv_reg_mr(c->pd, c->bufs, sizeof(c->bufs), IBV_ACCESS_LOCAL_WRITE);
@@ -190,8 +191,6 @@ static void lm_connect(struct rdma_cm_event *ev)
 	struct ibv_device_attr da;
 	struct spare_rdma_err e;
 	struct conn *c = lm_slot();
-	unsigned int kind;
-	int i;
 
 	if (!c || !p || ev->param.conn.private_data_len < sizeof(*p) ||
 	    spare_conn_priv_check(p, ev->param.conn.private_data_len)) {
@@ -199,16 +198,15 @@ static void lm_connect(struct rdma_cm_event *ev)
 		rdma_reject(id, NULL, 0);
 		return;
 	}
-	kind = le16toh(p->kind);
 	if (!lm_pd && !(lm_pd = ibv_alloc_pd(id->verbs)))
 		die("ibv_alloc_pd");
-	memset(c, 0, sizeof(*c));
-	c->id = id;
-	c->pd = lm_pd;
-	id->context = c;
-	if (spare_rdma_cq(id->verbs, 64, NULL, 0, NULL, &c->cq, &e))
-		die("verbs set-up");
-	if (kind == SPARE_CONN_DATA) {
+	if (le16toh(p->kind) == SPARE_CONN_DATA) {
+		memset(c, 0, sizeof(*c));
+		c->id = id;
+		c->pd = lm_pd;
+		id->context = c;
+		if (spare_rdma_cq(id->verbs, 64, NULL, 0, NULL, &c->cq, &e))
+			die("verbs set-up");
 		if (ibv_query_device(id->verbs, &da) ||
 		    spare_rdma_qp(id, c->pd, c->cq, 1, 1))
 			die("DATA QP");
@@ -220,14 +218,8 @@ static void lm_connect(struct rdma_cm_event *ev)
 		printf("DATA connection accepted\n");
 		return;
 	}
-	c->mr = ibv_reg_mr(c->pd, c->bufs, sizeof(c->bufs), IBV_ACCESS_LOCAL_WRITE);
-	if (!c->mr || spare_rdma_qp(id, c->pd, c->cq, 8, NRECV))
-		die("CONTROL QP");
-	for (i = 0; i < NRECV; i++)
-		if (post_recv(c, i))
-			die("ibv_post_recv");
-	if (spare_rdma_accept(id, 0, 0))
-		die("rdma_accept");
+	accept_conn(c, id, lm_pd);
+	id->context = c;
 	lm_ctrl = c;
 	printf("CONTROL connection accepted\n");
 }
@@ -406,7 +398,7 @@ int main(int argc, char **argv)
 		}
 		rdma_ack_cm_event(ev);
 		if (t == RDMA_CM_EVENT_CONNECT_REQUEST) {
-			accept_conn(&c, id);
+			accept_conn(&c, id, NULL);
 		} else if (t == RDMA_CM_EVENT_ESTABLISHED) {
 			struct ibv_wc wc;
 			int done = 0, n;
