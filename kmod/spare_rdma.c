@@ -17,6 +17,7 @@
 #include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -209,6 +210,32 @@ static int queue_create_ib(struct spare_queue *q)
 	return 0;
 }
 
+/*
+ * The local ACK timeout of every queue pair, as IBTA's exponent of 4.096 us:
+ * the default 16 is 268 ms per try, so a donor that acknowledges nothing is
+ * given up after the first try and 6 retries, about 1.9 s, which is what
+ * makes a cut link count as a lost donor within seconds. A fabric (or a
+ * host) slow enough to take longer than one try to acknowledge gets
+ * spurious retransmissions instead; 6.1's soft-RoCE then sometimes fails a
+ * multi-packet RDMA WRITE with "remote invalid request" (the rig's debug
+ * kernel under emulation, Documentation/testing.md), so the rig loads
+ * spare.ko there with a longer timeout. Read when a connection is made.
+ */
+static unsigned int spare_ack_timeout = SPARE_ACK_TIMEOUT;
+
+static int ack_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 12, 22);
+}
+
+static const struct kernel_param_ops ack_timeout_ops = {
+	.set = ack_timeout_set,
+	.get = param_get_uint,
+};
+module_param_cb(ack_timeout, &ack_timeout_ops, &spare_ack_timeout, 0644);
+MODULE_PARM_DESC(ack_timeout,
+		 "RDMA local ACK timeout exponent, 12-22 (4.096 us << N per try, 7 tries; default 16: 268 ms)");
+
 static int queue_rdma_connect(struct spare_queue *q)
 {
 	struct spare_donor *d = q->donor;
@@ -381,7 +408,7 @@ static int queue_connect(struct spare_queue *q)
 		q->cm_id = NULL;
 		return ret;
 	}
-	ret = rdma_set_ack_timeout(q->cm_id, SPARE_ACK_TIMEOUT);
+	ret = rdma_set_ack_timeout(q->cm_id, READ_ONCE(spare_ack_timeout));
 	/*
 	 * The CM's default RNR NAK delay is 655 ms: a burst of EVICTs or
 	 * replies beyond our posted receives would stall the queue that long.
