@@ -15,12 +15,12 @@ modprobe brd rd_nr=1 rd_size=262144 || fail "modprobe brd"
 uevent_watch
 swap_setup 1 backup=/dev/ram0 backup_mode="$mode"
 [ "$(cat "$CFS/swap0/backup_mode")" = "$mode" ] || fail "backup_mode reads back wrong"
-[ "$(slab_stat mapped)" = 16 ] || fail "not every copy mapped"
+[ "$(slab_stat mapped)" = $SLABS ] || fail "not every copy mapped"
 pass "swapping on $disk with a $mode backup"
 
-step "workload running; SIGKILL the donor on 10.0.0.3 once 6000 pages went out"
+step "workload running; SIGKILL the donor on 10.0.0.3 once $((6000 / WL_DIV)) pages went out"
 workload_start
-workload_swapped 6000
+workload_swapped $((6000 / WL_DIV))
 workload_alive
 kill -KILL "$(donor_pid 3)"
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
@@ -32,9 +32,9 @@ step "the workload finishes from donor 2 and the backup"
 workload_wait
 show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
-[ "$(io_stat "$disk" backup_reads)" -gt 100 ] || fail "only $(io_stat "$disk" backup_reads) backup reads"
-[ "$(io_stat "$disk" rdma_reads)" -gt 100 ] || fail "no RDMA reads"
-[ "$(io_stat "$disk" backup_writes)" -gt 1000 ] || fail "few backup writes"
+[ "$(io_stat "$disk" backup_reads)" -gt $((100 / WL_DIV)) ] || fail "only $(io_stat "$disk" backup_reads) backup reads"
+[ "$(io_stat "$disk" rdma_reads)" -gt $((100 / WL_DIV)) ] || fail "no RDMA reads"
+[ "$(io_stat "$disk" backup_writes)" -gt $((1000 / WL_DIV)) ] || fail "few backup writes"
 pass "every page verified: $(io_stat "$disk" backup_reads) reads from the backup, $(io_stat "$disk" rdma_reads) by RDMA"
 
 swap_teardown

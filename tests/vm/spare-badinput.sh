@@ -109,7 +109,15 @@ sleep 1; echo 3 >/proc/sys/vm/drop_caches
 k1=$(kmalloc_bytes)
 echo "  kmalloc caches: $k0 -> $k1 bytes"
 [ "$(cat /sys/module/spare/refcnt)" = 0 ] || fail "module refcount $(cat /sys/module/spare/refcnt)"
-[ $((k1 - k0)) -lt 262144 ] || fail "kmalloc caches grew by $((k1 - k0)) bytes over 100 cycles"
+# KASAN's quarantine holds freed objects back (up to 1/32 of memory), so
+# on the debug kernel the caches grew by 34 MB over the 100 cycles; this
+# leak check runs on Debian's kernels only (the debug config has no
+# kmemleak).
+if [ -z "$DEBUG_KERNEL" ]; then
+	[ $((k1 - k0)) -lt 262144 ] || fail "kmalloc caches grew by $((k1 - k0)) bytes over 100 cycles"
+else
+	echo "  (kmalloc growth not judged on the debug kernel: KASAN's quarantine)"
+fi
 wait_until 20 sh -c "sparectl donor -S /run/spare/spared-2.sock status | grep -qx 'spared_slabs_free 4'" ||
 	{ donor_ctl 2 status; fail "the donor did not get its slabs back"; }
 rmmod spare || fail "rmmod after the cycles"

@@ -22,7 +22,7 @@ pass "swapping on $disk"
 
 step "workload swapping; cut 10.0.0.2 for 10 s"
 workload_start 2
-workload_swapped 6000
+workload_swapped $((6000 / WL_DIV))
 workload_alive
 # A reader of the device's first 64 MiB (direct I/O, beside swap) keeps
 # reads in flight to both copies across the cut. Without it the cut often
@@ -47,7 +47,7 @@ step "the workload finishes; donor 2 reconnects and its copies are mapped again"
 # ends the one the cut left behind, so the re-MAPs find its budget free.
 wait_until 90 sh -c "awk '\$3 == \"10.0.0.2:18515\" && \$4 == \"live\" && \$5 >= 2 {ok=1} END {exit !ok}' /sys/block/$disk/spare/donor_stat" ||
 	{ show_stats "$disk"; fail "donor 2 did not come back"; }
-wait_until 90 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = 32 ]" ||
+wait_until 90 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = $((2 * SLABS)) ]" ||
 	{ show_stats "$disk"; donor_logs; fail "donor 2's copies were not mapped again"; }
 grep -q "superseded by a new session" /tmp/spared-2.log ||
 	{ donor_logs; fail "spared did not replace the old session"; }
@@ -57,6 +57,6 @@ show_stats "$disk"
 redrives_check
 [ "$(donor_field 10.0.0.2 connects)" -ge 2 ] || fail "no reconnect counted"
 grep -q "donor_lost 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_lost uevent"; }
-pass "every page verified; donor 2 reconnected ($(donor_field 10.0.0.2 connects) connects) and all 32 copies are mapped"
+pass "every page verified; donor 2 reconnected ($(donor_field 10.0.0.2 connects) connects) and all $((2 * SLABS)) copies are mapped"
 
 swap_teardown

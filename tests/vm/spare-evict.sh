@@ -12,24 +12,25 @@ watchdog 600
 step "two donors, 2 copies per slab, swap on"
 uevent_watch
 swap_setup 2
+EV1=$((SLABS * 3 / 8))	# 6 of 16 slabs first
 pass "swapping on $disk"
 
-step "workload running; donor 2 evicts 6 slabs, then all of them"
+step "workload running; donor 2 evicts $EV1 slabs, then all of them"
 workload_start
-workload_swapped 6000
+workload_swapped $((6000 / WL_DIV))
 # Each EVICT must land while the workload swaps: it is running, and swap
 # I/O went on between the first EVICT and the last one answered.
 workload_alive
 io0=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
-donor_ctl 2 evict 6
-wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 6 ]" ||
-	{ show_stats "$disk"; donor_ctl 2 status; fail "the first 6 evictions not answered"; }
-# the workload goes on swapping with 6 slabs gone before the rest go
-wait_until 60 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" || \$1 == \"pswpin\" {s += \$2} END {print s}' /proc/vmstat) )) -ge $((io0 + 1000)) ]" ||
+donor_ctl 2 evict $EV1
+wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge $EV1 ]" ||
+	{ show_stats "$disk"; donor_ctl 2 status; fail "the first $EV1 evictions not answered"; }
+# the workload goes on swapping with $EV1 slabs gone before the rest go
+wait_until 60 sh -c "[ \$(( \$(awk '\$1 == \"pswpout\" || \$1 == \"pswpin\" {s += \$2} END {print s}' /proc/vmstat) )) -ge $((io0 + 1000 / WL_DIV)) ]" ||
 	{ show_stats "$disk"; fail "no swap I/O after the first evictions"; }
 workload_alive
 donor_ctl 2 evict all
-wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge 16 ]" ||
+wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/block/$disk/spare/donor_stat)\" -ge $SLABS ]" ||
 	{ show_stats "$disk"; donor_ctl 2 status; fail "evictions not answered"; }
 io1=$(( $(vmstat_get pswpout) + $(vmstat_get pswpin) ))
 show_stats "$disk"
@@ -40,7 +41,7 @@ pass "$(donor_field 10.0.0.2 evictions) slabs given back to donor 2"
 
 step "the workload finishes; the evicted copies are mapped again"
 workload_wait
-wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = 32 ]" ||
+wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = $((2 * SLABS)) ]" ||
 	{ show_stats "$disk"; donor_ctl 2 status; fail "evicted slabs not mapped again"; }
 show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"

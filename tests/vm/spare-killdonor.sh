@@ -12,26 +12,26 @@ watchdog 600
 step "two donors, 2 copies per slab, swap on"
 uevent_watch
 swap_setup 2
-[ "$(slab_stat mapped)" = 32 ] || fail "not every copy mapped"
+[ "$(slab_stat mapped)" = $((2 * SLABS)) ] || fail "not every copy mapped"
 pass "swapping on $disk"
 
-step "workload running; SIGKILL the donor on 10.0.0.3 once 6000 pages went out"
+step "workload running; SIGKILL the donor on 10.0.0.3 once $((6000 / WL_DIV)) pages went out"
 workload_start
-workload_swapped 6000
+workload_swapped $((6000 / WL_DIV))
 workload_alive
 reads0=$(io_stat "$disk" rdma_reads)
 kill -KILL "$(donor_pid 3)"
 wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
 	{ show_stats "$disk"; fail "the loss of donor 3 was not noticed"; }
 show_stats "$disk"
-[ "$(slab_stat mapped)" = 16 ] || fail "expected 16 surviving copies, got $(slab_stat mapped)"
-pass "donor 3 lost; 16 copies left on donor 2"
+[ "$(slab_stat mapped)" = $SLABS ] || fail "expected $SLABS surviving copies, got $(slab_stat mapped)"
+pass "donor 3 lost; $SLABS copies left on donor 2"
 
 step "the workload finishes on the surviving copies"
 workload_wait
 show_stats "$disk"
 reads1=$(io_stat "$disk" rdma_reads)
-[ "$reads1" -gt $((reads0 + 1000)) ] || fail "few RDMA reads after the kill ($reads0 -> $reads1)"
+[ "$reads1" -gt $((reads0 + 1000 / WL_DIV)) ] || fail "few RDMA reads after the kill ($reads0 -> $reads1)"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
 [ "$(io_stat "$disk" backup_reads)" = 0 ] || fail "backup reads without a backup"
 grep -q "change spare0 donor_lost 10.0.0.3:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_lost uevent"; }
@@ -39,7 +39,7 @@ pass "every page verified after the kill; $((reads1 - reads0)) reads from the su
 
 step "spared comes back on 10.0.0.3: reconnect with back-off, slabs mapped again"
 donor_start 3 --budget 256M --slab-size 16M
-wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = 32 ]" ||
+wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = $((2 * SLABS)) ]" ||
 	{ show_stats "$disk"; fail "slabs not mapped again on donor 3"; }
 show_stats "$disk"
 [ "$(donor_field 10.0.0.3 connects)" -ge 2 ] || fail "no reconnect counted"
