@@ -14,7 +14,13 @@
  *  - async: a failed backup write makes its pages stale (the read is
  *    refused), a later good write of them clears it;
  *  - sync: the request waits for its backup write, a failed one fails it;
- *    pages never written read as zeros without touching the disk.
+ *    pages never written read as zeros without touching the disk;
+ *  - resync from the backup (resync.c's rule, with the shared
+ *    spare_slab_resync_begin_backup()): a copy mapped again is refilled
+ *    only from pages the backup holds for sure: not while a write is in
+ *    flight in the slab, nor while an async backup write of the pages is,
+ *    nor from stale pages; a write during the chunk keeps it from being
+ *    marked; backup_read_pages() reads what the last write left.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -345,6 +351,180 @@ static void test_sync(void)
 	teardown();
 }
 
+/* The copy of slab 0 mapped again (fresh): current only where never written. */
+static void remap_copy(void)
+{
+	struct spare_slab *slab = &dev.map.slabs[0];
+
+	spin_lock(&slab->lock);
+	if (slab->copy[0].state == SPARE_COPY_MAPPED)
+		spare_copy_set_state(&dev.map, slab, 0, SPARE_COPY_FAILED);
+	if (slab->copy[0].state != SPARE_COPY_UNMAPPED)
+		spare_copy_set_state(&dev.map, slab, 0, SPARE_COPY_UNMAPPED);
+	spare_copy_set_state(&dev.map, slab, 0, SPARE_COPY_MAPPING);
+	spare_copy_set_state(&dev.map, slab, 0, SPARE_COPY_MAPPED);
+	spin_unlock(&slab->lock);
+}
+
+/*
+ * resync.c's chunk_begin() for slab 0 of this one-copy map: 1 begun (in
+ * *rs), 0 nothing to do, -EBUSY a write in flight, -EAGAIN the backup
+ * cannot be read for it now (the chunk is closed again, not marked).
+ */
+static int rs_begin(struct spare_resync *rs)
+{
+	struct spare_slab *slab = &dev.map.slabs[0];
+	int ret;
+
+	spin_lock(&slab->lock);
+	ret = spare_slab_resync_begin(&dev.map, slab, 64, rs);
+	if (ret)
+		ret = spare_slab_resync_begin_backup(&dev.map, slab, 64, rs);
+	spin_unlock(&slab->lock);
+	if (ret)
+		return ret == -EBUSY ? -EBUSY : 0;
+	if (rs->source != SPARE_RESYNC_BACKUP)
+		return -EINVAL;		/* there is no other copy */
+	if (!backup_range_ok(&dev, rs->first, rs->n)) {
+		spin_lock(&slab->lock);
+		spare_slab_resync_end(&dev.map, slab, rs, false);
+		spin_unlock(&slab->lock);
+		return -EAGAIN;
+	}
+	return 1;
+}
+
+static bool rs_end(const struct spare_resync *rs, bool ok)
+{
+	struct spare_slab *slab = &dev.map.slabs[0];
+	bool marked;
+
+	spin_lock(&slab->lock);
+	marked = spare_slab_resync_end(&dev.map, slab, rs, ok);
+	spin_unlock(&slab->lock);
+	return marked;
+}
+
+static bool copy_current(u32 first, u32 n)
+{
+	return spare_copy_is_current(&dev.map.slabs[0].copy[0], first, n);
+}
+
+static void test_resync_async(void)
+{
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	char *buf = aligned_alloc(4096, 64 << SPARE_PAGE_SHIFT);
+	u32 gens[SPARE_MAX_SLOTS];
+
+	if (!buf || setup(BACKUP_ASYNC)) {
+		EXPECT(0);
+		teardown();
+		free(buf);
+		return;
+	}
+	slab = &dev.map.slabs[0];
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 8, 4, 'x');		/* completed, its backup write not landed */
+	remap_copy();
+	EXPECT(!copy_current(8, 1) && copy_current(0, 8));
+	EXPECT_EQ(rs_begin(&rs), -EAGAIN);	/* the fence: not from older bytes */
+	EXPECT(!copy_current(8, 4));
+	EXPECT_EQ(reap(&dev), 1);		/* it lands */
+	EXPECT_EQ(rs_begin(&rs), 1);
+	EXPECT(rs.first == 8 && rs.n == 4);
+	EXPECT_EQ(backup_read_pages(&dev, rs.first, rs.n, buf), 0);
+	EXPECT(all(buf, 'x', 4 << SPARE_PAGE_SHIFT));
+	EXPECT(rs_end(&rs, true));		/* (the RDMA WRITE to the copy) */
+	EXPECT(copy_current(8, 4));
+	EXPECT_EQ(rs_begin(&rs), 0);		/* nothing left */
+
+	/* A write during the chunk: it is not marked, and taken again. */
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 20, 2, 'p');
+	reap(&dev);
+	remap_copy();
+	EXPECT_EQ(rs_begin(&rs), 1);
+	EXPECT(rs.first == 8 && rs.n == 4);	/* the first pages no copy holds */
+	spin_lock(&slab->lock);
+	EXPECT_EQ(spare_slab_write_begin(&dev.map, slab, 9, 1, gens), 0);	/* not the target */
+	spin_unlock(&slab->lock);
+	EXPECT_EQ(backup_read_pages(&dev, rs.first, rs.n, buf), 0);
+	EXPECT(!rs_end(&rs, true));		/* dirty: not marked */
+	EXPECT_EQ(rs_begin(&rs), -EBUSY);	/* the write is still in flight */
+	spin_lock(&slab->lock);
+	spare_slab_write_end(slab);
+	spin_unlock(&slab->lock);
+	EXPECT(!copy_current(8, 4));
+
+	/* A failed async backup write: its pages are never refilled from it. */
+	EXPECT(backup_admit(&dev, 0));
+	async_write(0, 9, 1, 'q');
+	fail_next_write = true;
+	reap(&dev);
+	EXPECT_EQ(rs_begin(&rs), -EAGAIN);	/* the chunk 8+4 holds a stale page */
+	EXPECT(!copy_current(8, 4));
+	EXPECT(!backup_range_ok(&dev, 9, 1));
+	EXPECT(backup_range_ok(&dev, 8, 1));
+	EXPECT(!backup_range_ok(&dev, (SIZE >> SPARE_PAGE_SHIFT) - 1, 2));	/* past the end */
+	EXPECT_EQ(backup_read_pages(&dev, (SIZE >> SPARE_PAGE_SHIFT) - 1, 2, buf), -EINVAL);
+	teardown();
+	free(buf);
+}
+
+static void test_resync_sync(void)
+{
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	char *buf = aligned_alloc(4096, 64 << SPARE_PAGE_SHIFT);
+	u32 gens[SPARE_MAX_SLOTS];
+
+	if (!buf || setup(BACKUP_SYNC)) {
+		EXPECT(0);
+		teardown();
+		free(buf);
+		return;
+	}
+	slab = &dev.map.slabs[0];
+	/* 70 pages written and on the backup (sync writes completed) */
+	rq_set(0, true, 0, 64);
+	memset(tag_buf(&dev, 0), 's', 64 << SPARE_PAGE_SHIFT);
+	backup_write(&dev, 0);
+	reap(&dev);
+	rq_set(0, true, 64, 6);
+	memset(tag_buf(&dev, 0), 't', 6 << SPARE_PAGE_SHIFT);
+	backup_write(&dev, 0);
+	reap(&dev);
+	remap_copy();
+	/* a sync write in flight in the slab: its backup write too, wait */
+	spin_lock(&slab->lock);
+	spare_slab_write_begin(&dev.map, slab, 200, 1, gens);
+	spin_unlock(&slab->lock);
+	EXPECT_EQ(rs_begin(&rs), -EBUSY);
+	spin_lock(&slab->lock);
+	spare_slab_write_end(slab);
+	spin_unlock(&slab->lock);
+	EXPECT_EQ(rs_begin(&rs), 1);
+	EXPECT(rs.first == 0 && rs.n == 64);	/* a chunk is at most 64 pages */
+	EXPECT_EQ(backup_read_pages(&dev, rs.first, rs.n, buf), 0);
+	EXPECT(all(buf, 's', 64 << SPARE_PAGE_SHIFT));
+	EXPECT(rs_end(&rs, true));
+	EXPECT_EQ(rs_begin(&rs), 1);
+	EXPECT(rs.first == 64 && rs.n == 6);
+	EXPECT_EQ(backup_read_pages(&dev, rs.first, rs.n, buf), 0);
+	EXPECT(all(buf, 't', 6 << SPARE_PAGE_SHIFT));
+	EXPECT(!rs_end(&rs, false));		/* the RDMA WRITE failed: not marked */
+	EXPECT_EQ(rs_begin(&rs), 1);		/* taken again */
+	EXPECT(rs_end(&rs, true));
+	EXPECT_EQ(rs_begin(&rs), 1);		/* page 200: its write ended */
+	EXPECT(rs.first == 200 && rs.n == 1);
+	EXPECT(rs_end(&rs, true));
+	EXPECT_EQ(rs_begin(&rs), 0);
+	EXPECT(copy_current(0, dev.map.pages_per_slab));
+	teardown();
+	free(buf);
+}
+
 static void test_open_refusals(void)
 {
 	char why[256];
@@ -373,6 +553,8 @@ int main(void)
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_async_distrust);
 	TAP_RUN(test_sync);
+	TAP_RUN(test_resync_async);
+	TAP_RUN(test_resync_sync);
 	TAP_RUN(test_open_refusals);
 	fixed = true;	/* the same with IORING_OP_READ_FIXED/WRITE_FIXED */
 	TAP_RUN(test_async_fence);
@@ -380,5 +562,7 @@ int main(void)
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_async_distrust);
 	TAP_RUN(test_sync);
+	TAP_RUN(test_resync_async);
+	TAP_RUN(test_resync_sync);
 	return tap_done();
 }

@@ -8,8 +8,11 @@
 # --backup-mode sync, once with async (a write completes on its RDMA; the
 # backup write goes on from the tag's buffer; reads of those pages wait
 # for it). Then bad --backup input, and the live counters file sparectl
-# reads (/run/spare/ublk/NAME). (On 6.1 there is no ublk: ublk-swap covers
-# the refusal.)
+# reads (/run/spare/ublk/NAME). Then the refill: donor 3 killed and
+# started again under load, its re-mapped copies refilled from the backup
+# (the only source: one copy per slab), the backup zeroed, and every page
+# the job reads afterwards verified and read by RDMA, none from the
+# backup. (On 6.1 there is no ublk: ublk-swap covers the refusal.)
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -63,6 +66,60 @@ run() {
 
 run sync /dev/ram0
 run async /dev/ram1
+
+# io_stat FIELD from the live counters file of pager NAME (spare.ko's
+# io_stat line: rdma_reads 2, backup_reads 4, resync_pages 13).
+ublk_io_stat() {
+	awk -v f="$2" '$1 == "io_stat" {print $(f + 1)}' "/run/spare/ublk/$1"
+}
+
+step "refill from the backup: 1 copy, sync backup; donor 3 killed and started again under load"
+# 4 MiB slabs, so that donor 3 holds pages early in the job (slab 1), and
+# half the job of the runs above: this step's time is the job's.
+rm -f /run/spare/spared-2.sock /run/spare/spared-3.sock
+donor_start 2 --budget 128M --slab-size 4M
+donor_start 3 --budget 128M --slab-size 4M
+ublk_up --size 128M --slab-size 4M --copies 1 --io-timeout 2000 \
+	--backup /dev/ram0 --backup-mode sync --name bk-refill \
+	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
+WL_CG=work-refill WL_SIZE_MB=32 WL_CG_MB=16
+cg_new "$WL_CG" ${WL_CG_MB}M
+workload_start 2
+workload_swapped 2000	# 8 MiB: past slab 0 (donor 2), donor 3 holds pages
+kill -KILL "$(donor_pid 3)"
+wait "$(donor_pid 3)" 2>/dev/null
+wait_for 100 grep -q 'donor 10.0.0.3 lost: [1-9]' /tmp/ublk.log ||
+	{ tail -20 /tmp/ublk.log; fail "the loss of donor 3 was not noticed"; }
+rm -f /run/spare/spared-3.sock
+donor_start 3 --budget 128M --slab-size 4M
+echo "donor 3 killed and started again at pswpout +$(( $(vmstat_get pswpout) - WL_OUT0 ))"
+wait_for 300 grep -q 'resync: all 32 copies mapped and current' /tmp/ublk.log ||
+	{ tail -20 /tmp/ublk.log; fail "donor 3's copies were not refilled from the backup"; }
+workload_alive		# the job reads the refilled pages from here on
+grep -E 'donor 10.0.0.3|resync' /tmp/ublk.log
+grep -q 'resync: all 32 copies mapped and current ([1-9][0-9]* pages copied, [1-9][0-9]* from the backup)' \
+	/tmp/ublk.log || fail "the refill did not come from the backup"
+sleep 1.5	# the counters file is rewritten once a second
+rs=$(ublk_io_stat bk-refill 13) b0=$(ublk_io_stat bk-refill 4) r0=$(ublk_io_stat bk-refill 2)
+[ "$rs" -gt 0 ] || fail "resync_pages $rs in the counters file"
+# From here no read may go to the backup: zeroed, it would fail the job.
+dd if=/dev/zero of=/dev/ram0 bs=1M count=128 oflag=direct 2>/dev/null || fail "zeroing the backup"
+echo "resync_pages $rs; backup_reads $b0, rdma_reads $r0 when the backup was zeroed"
+workload_wait
+swapoff "/dev/$disk" || fail "swapoff"
+ublk_down
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+[ "$(ublk_stat backup_errors)" = 0 ] || fail "$(ublk_stat backup_errors) backup errors"
+[ "$(ublk_stat backup_reads)" = "$b0" ] ||
+	fail "$(( $(ublk_stat backup_reads) - b0 )) reads from the backup after the refill"
+[ "$(ublk_stat rdma_reads)" -gt $(( r0 + 500 )) ] ||
+	fail "only $(( $(ublk_stat rdma_reads) - r0 )) RDMA reads after the refill"
+[ "$(ublk_stat resync_pages)" -ge "$rs" ] || fail "resync_pages went down"
+for n in 2 3; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat /tmp/spared-$n.log; fail "spared $n exit"; }
+done
+pass "$(ublk_stat resync_pages) pages refilled from the backup; then $(( $(ublk_stat rdma_reads) - r0 )) RDMA reads, 0 from the zeroed backup, every page verified"
 
 step "bad --backup input: a clear refusal, no device"
 donor_start 2 --budget 128M --slab-size 16M

@@ -13,12 +13,17 @@
  * in flight is bounded by (queue depth + BACKUP_ASYNC_BUFS) x 256 KiB, all
  * registered at start, and no byte is copied.
  *
- * Everything here runs on the queue thread: no lock.
+ * Everything here runs on the queue thread, except backup_range_ok() and
+ * backup_read_pages(), which the resync thread calls (resync.c, a copy
+ * refilled from the backup): the queue thread changes the in-flight async
+ * writes (aw[].used and their pages) and the stale bitmap under bk->lock,
+ * which those two take; its own reads of them need no lock.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +57,7 @@ struct bk_aw {
 
 struct backup {
 	int		fd;
+	pthread_mutex_t	lock;		/* aw[].used and pages, stale: see above */
 	enum backup_mode mode;
 	char		path[256];
 	u64		pages;
@@ -159,6 +165,7 @@ int backup_open(struct dev *d, const char *path, enum backup_mode mode,
 		return -1;
 	}
 	bk->fd = fd;
+	pthread_mutex_init(&bk->lock, NULL);
 	bk->mode = mode;
 	snprintf(bk->path, sizeof(bk->path), "%s", path);
 	bk->pages = d->size >> SPARE_PAGE_SHIFT;
@@ -252,6 +259,7 @@ void backup_close(struct dev *d)
 	if (!bk)
 		return;
 	close(bk->fd);
+	pthread_mutex_destroy(&bk->lock);
 	free(bk->stale);
 	free(bk->t);
 	free(bk->owner);
@@ -354,8 +362,10 @@ void backup_write(struct dev *d, unsigned int tag)
 	if (bk->mode == BACKUP_ASYNC) {
 		struct bk_aw *aw = &bk->aw[t->cur];
 
+		pthread_mutex_lock(&bk->lock);
 		*aw = (struct bk_aw){ .used = true, .seq = ++bk->seq,
 				      .first = first, .n = n, .len = r->len };
+		pthread_mutex_unlock(&bk->lock);
 		bk->outstanding++;
 		t->ext_ok = (u8)((1U << r->nr_ext) - 1);
 		if (fenced(bk, first, n, aw->seq))
@@ -502,9 +512,11 @@ void backup_distrust(struct dev *d)
 		return;
 	/* every page, a word at a time (a large device has millions) */
 	full = bk->pages / BPL;
+	pthread_mutex_lock(&bk->lock);
 	memset(bk->stale, 0xff, full * sizeof(*bk->stale));
 	if (bk->pages % BPL)
 		bk->stale[full] |= (1UL << (bk->pages % BPL)) - 1;
+	pthread_mutex_unlock(&bk->lock);
 }
 
 int backup_finish(struct dev *d, unsigned int tag, int err)
@@ -554,8 +566,10 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 				     res < 0 ? strerror(-res) : "short write");
 			d->st.backup_errors++;
 		}
+		pthread_mutex_lock(&bk->lock);
 		bits_set(bk->stale, aw->first, aw->n, res != (int)aw->len);
 		aw->used = false;
+		pthread_mutex_unlock(&bk->lock);
 		bk->outstanding--;
 		if (bk->owner[b] == NONE)	/* its tag moved on: a spare again */
 			bk->free[bk->nfree++] = b;
@@ -586,7 +600,9 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 			bk->t[tag].ext_ok = (u8)((1U << r->nr_ext) - 1);
 		}
 		/* A failed write leaves the backup's copy undefined: stale. */
+		pthread_mutex_lock(&bk->lock);
 		bits_set(bk->stale, first, n, !ok);
+		pthread_mutex_unlock(&bk->lock);
 	} else {
 		unsigned int ext = kind - 1;
 
@@ -630,4 +646,50 @@ void backup_drain(struct dev *d)
 		}
 		io_uring_cq_advance(&d->q.ring, seen);
 	}
+}
+
+/*
+ * Resync from the backup (resync.c), from the resync thread. The rule is
+ * spare.ko's (spare_backup_range_ok()): once spare_slab_resync_begin_backup()
+ * has found no write in flight in the slab, every write that ended is on
+ * the backup, except an async backup write still in flight (which would
+ * make the read older than the copy should be) and a failed one (stale:
+ * the backup holds undefined bytes there). A write that begins after the
+ * chunk began makes it dirty (spare_slab_write_begin()), so a read racing
+ * with its backup write is never marked current.
+ */
+bool backup_range_ok(struct dev *d, u64 first, u64 n)
+{
+	struct backup *bk = d->bk;
+	bool ok;
+
+	if (!bk || !n || first > bk->pages || n > bk->pages - first)
+		return false;
+	pthread_mutex_lock(&bk->lock);
+	ok = !fenced(bk, first, n, UINT64_MAX) && !bits_any(bk->stale, first, n);
+	pthread_mutex_unlock(&bk->lock);
+	return ok;
+}
+
+int backup_read_pages(struct dev *d, u64 first, u32 n, void *buf)
+{
+	struct backup *bk = d->bk;
+	size_t len = (size_t)n << SPARE_PAGE_SHIFT, done = 0;
+	off_t off = (off_t)(first << SPARE_PAGE_SHIFT);
+
+	if (!bk || !n || first > bk->pages || n > bk->pages - first)
+		return -EINVAL;
+	while (done < len) {
+		ssize_t got = pread(bk->fd, (char *)buf + done, len - done,
+				    off + (off_t)done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return -EIO;	/* the backup is shorter than the device */
+		done += (size_t)got;
+	}
+	return 0;
 }

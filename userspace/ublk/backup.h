@@ -20,7 +20,8 @@
  *
  * All backup I/O goes through the queue's own io_uring, O_DIRECT, straight
  * from and into the tag's buffer: no extra thread, no extra copy, no
- * polling. Everything here runs on the queue thread.
+ * polling. Everything here runs on the queue thread, except the two
+ * functions for the resync thread at the end.
  */
 #ifndef SPARE_UBLK_BACKUP_H
 #define SPARE_UBLK_BACKUP_H
@@ -83,5 +84,15 @@ int backup_finish(struct dev *d, unsigned int tag, int err);
 void backup_done(struct dev *d, uint64_t ud, int res);
 /* The queue thread ends: wait for every async backup write. */
 void backup_drain(struct dev *d);
+
+/*
+ * Resync from the backup (resync.c), any thread: whether device pages
+ * [first, first + n) may be read from the backup now (no async backup
+ * write of them in flight, none failed), as spare.ko's
+ * spare_backup_range_ok(); and the read itself, @n pages into @buf
+ * (4 KiB aligned, for O_DIRECT), waiting for it: 0 or -errno.
+ */
+bool backup_range_ok(struct dev *d, uint64_t first, uint64_t n);
+int backup_read_pages(struct dev *d, uint64_t first, uint32_t n, void *buf);
 
 #endif /* SPARE_UBLK_BACKUP_H */

@@ -15,6 +15,20 @@
  * current only for a clean chunk of an unchanged copy. Both copies count
  * the chunk in their inflight, so an eviction waits for it before UNMAP.
  *
+ * With a backup device (--backup), a copy is refilled from the backup
+ * where no copy is current for written pages (one copy per slab, mapped
+ * again after its donor was lost; or every copy lost), as spare.ko does:
+ * spare_slab_resync_begin_backup() takes such a chunk only while no write
+ * is in flight in the slab, so every write that ended is on the backup;
+ * backup_range_ok() then refuses the chunk while an async backup write of
+ * its pages is still going on or one of them failed (stale); the chunk is
+ * read from the backup fd (pread, O_DIRECT) into the bounce buffer and
+ * written to the target by RDMA. A write that begins meanwhile makes the
+ * chunk dirty and leaves the target out, as for a chunk from a copy, so
+ * older backup data never overwrites it. A slab busy with writes is tried
+ * again a few times 5 ms apart (writes are short), then, as a slab whose
+ * backup pages are not readable yet, a second later.
+ *
  * Each donor has a resync DATA connection of its own (donor->rs), so the
  * queue thread's QPs and CQs stay its own. Memory in flight: one chunk.
  */
@@ -23,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "backup.h"
 #include "pager.h"
 #include "spare_log.h"
 #include "spare_util.h"
@@ -31,6 +47,8 @@
 #define RS_MAX_PAGES	64		/* 256 KiB, as spare.ko's chunk */
 #define RS_TMO_MS	5000		/* one RDMA operation; then the donor fails */
 #define RS_RETRY_MS	1000		/* a donor was busy: try again */
+#define RS_BUSY_MS	5		/* writes in flight in a slab (backup chunk) */
+#define RS_BUSY_TRIES	20		/* then the next slab, and again in a while */
 
 struct resync {
 	pthread_t	th;
@@ -44,6 +62,8 @@ struct resync {
 	char		*buf;
 	struct ibv_mr	*mr;
 	bool		all_current;	/* logged once per change */
+	u64		backup_pages;	/* pages refilled from the backup */
+	unsigned int	bk_warned;	/* backup read failures logged */
 };
 
 struct chunk {
@@ -53,46 +73,77 @@ struct chunk {
 	u32 src_rkey, dst_rkey;
 };
 
-/* 1: a chunk of slab @s began; 0: the slab needs nothing now. */
+static bool chunk_end(struct dev *d, u32 s, struct chunk *ck, bool ok);
+
+/*
+ * Begin a chunk in slab @s: from a current copy, or else (with a backup)
+ * from the backup device. 1: begun; 0: the slab needs nothing now; it
+ * needs a chunk from the backup, which cannot be read for it now:
+ * -EBUSY, a write is in flight in the slab; -EAGAIN, an async backup
+ * write of the pages is, or the backup lost one of them (stale).
+ */
 static int chunk_begin(struct dev *d, u32 s, struct chunk *ck)
 {
 	struct spare_slab_map *map = &d->map;
 	struct spare_slab *slab = &map->slabs[s];
-	struct spare_copy *src, *dst;
+	struct spare_copy *src = NULL, *dst;
 	u64 off;
+	int ret;
 
 	spin_lock(&slab->lock);
-	if (spare_slab_resync_begin(map, slab, RS_MAX_PAGES, &ck->rs)) {
+	ret = spare_slab_resync_begin(map, slab, RS_MAX_PAGES, &ck->rs);
+	if (ret && d->bk)
+		ret = spare_slab_resync_begin_backup(map, slab, RS_MAX_PAGES,
+						     &ck->rs);
+	if (ret) {
 		spin_unlock(&slab->lock);
-		return 0;
+		return ret == -EBUSY ? -EBUSY : 0;
 	}
-	src = &slab->copy[ck->rs.source];
+	if (ck->rs.source != SPARE_RESYNC_BACKUP)
+		src = &slab->copy[ck->rs.source];
 	dst = &slab->copy[ck->rs.target];
 	off = (u64)ck->rs.first << SPARE_PAGE_SHIFT;
-	ck->src_donor = src->donor;
-	ck->src_addr = src->addr + off;
-	ck->src_rkey = src->rkey;
+	if (src) {
+		ck->src_donor = src->donor;
+		ck->src_addr = src->addr + off;
+		ck->src_rkey = src->rkey;
+		src->inflight++;
+	}
 	ck->dst_donor = dst->donor;
 	ck->dst_addr = dst->addr + off;
 	ck->dst_rkey = dst->rkey;
-	src->inflight++;
 	dst->inflight++;
 	spin_unlock(&slab->lock);
+	/*
+	 * No write of the slab was in flight when the chunk began; one that
+	 * begins now leaves the target out and makes the chunk dirty. An
+	 * async backup write of these pages may still be going on, though.
+	 */
+	if (!src && !backup_range_ok(d, (u64)s * map->pages_per_slab +
+				     ck->rs.first, ck->rs.n)) {
+		chunk_end(d, s, ck, false);
+		return -EAGAIN;
+	}
 	return 1;
 }
 
 static bool chunk_end(struct dev *d, u32 s, struct chunk *ck, bool ok)
 {
 	struct spare_slab *slab = &d->map.slabs[s];
+	bool backup = ck->rs.source == SPARE_RESYNC_BACKUP;
 	bool marked;
 
 	spin_lock(&slab->lock);
 	marked = spare_slab_resync_end(&d->map, slab, &ck->rs, ok);
-	slab->copy[ck->rs.source].inflight--;
+	if (!backup)
+		slab->copy[ck->rs.source].inflight--;
 	slab->copy[ck->rs.target].inflight--;
 	spin_unlock(&slab->lock);
-	if (marked)
+	if (marked) {
 		__atomic_add_fetch(&d->st.resync_pages, ck->rs.n, __ATOMIC_RELAXED);
+		if (backup)
+			d->rsync->backup_pages += ck->rs.n;
+	}
 	return marked;
 }
 
@@ -120,13 +171,35 @@ static int chunk_rdma(struct dev *d, u32 i, bool write, u64 raddr, u32 rkey,
 	return ret;
 }
 
-/* Copy one chunk. 0: done (marked or not); -EAGAIN: a donor was not ready. */
+/*
+ * Copy one chunk. 0: done (marked or not); -EAGAIN: a donor was not ready,
+ * or the backup could not be read.
+ */
 static int chunk_copy(struct dev *d, u32 s, struct chunk *ck)
 {
+	struct resync *r = d->rsync;
 	u32 len = ck->rs.n << SPARE_PAGE_SHIFT;
 	int ret;
 
-	ret = chunk_rdma(d, ck->src_donor, false, ck->src_addr, ck->src_rkey, len);
+	if (ck->rs.source == SPARE_RESYNC_BACKUP) {
+		u64 first = (u64)s * d->map.pages_per_slab + ck->rs.first;
+
+		ret = backup_read_pages(d, first, ck->rs.n, r->buf);
+		if (ret) {
+			if (r->bk_warned < 20) {
+				r->bk_warned++;
+				log_warn("resync: reading pages %" PRIu64 "+%u "
+					 "from the backup failed: %s%s", first,
+					 ck->rs.n, strerror(-ret),
+					 r->bk_warned == 20 ?
+					 " (further failures not logged)" : "");
+			}
+			ret = -EAGAIN;
+		}
+	} else {
+		ret = chunk_rdma(d, ck->src_donor, false, ck->src_addr,
+				 ck->src_rkey, len);
+	}
 	if (!ret)
 		ret = chunk_rdma(d, ck->dst_donor, true, ck->dst_addr,
 				 ck->dst_rkey, len);
@@ -134,7 +207,38 @@ static int chunk_copy(struct dev *d, u32 s, struct chunk *ck)
 	return ret == -EAGAIN ? -EAGAIN : 0;
 }
 
-/* Whether every copy of every slab is MAPPED and current wherever any is. */
+/*
+ * With a backup: whether some written page of @slab is current on no copy
+ * that a read may use (the backup alone holds it, or nothing does). A word
+ * of the bitmaps at a time: this runs over every slab once per pass. Under
+ * the slab's lock.
+ */
+static bool backup_only(const struct spare_slab_map *map,
+			const struct spare_slab *slab)
+{
+	u32 w, c, words = BITS_TO_LONGS(map->pages_per_slab);
+
+	for (w = 0; w < words; w++) {
+		unsigned long held = 0, want = slab->written[w];
+
+		if (w == words - 1 && map->pages_per_slab % BITS_PER_LONG)
+			want &= BIT_MASK(map->pages_per_slab) - 1;
+		if (!want)
+			continue;
+		for (c = 0; c < map->nr_slots; c++)
+			if (slab->copy[c].state == SPARE_COPY_MAPPED ||
+			    slab->copy[c].state == SPARE_COPY_EVICTING)
+				held |= slab->copy[c].current_map[w];
+		if (want & ~held)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether every copy of every slab is MAPPED and current wherever any is
+ * (with a backup: and for every written page).
+ */
 static bool all_current(struct dev *d, u32 *mapped)
 {
 	struct spare_slab_map *map = &d->map;
@@ -147,6 +251,8 @@ static bool all_current(struct dev *d, u32 *mapped)
 		u32 k = 0;
 
 		spin_lock(&slab->lock);
+		if (d->bk && backup_only(map, slab))
+			ok = false;
 		for (c = 0; c < map->nr_slots; c++) {
 			cp = &slab->copy[c];
 			if (cp->state != SPARE_COPY_MAPPED)
@@ -174,11 +280,11 @@ static void *resync_thread(void *arg)
 	struct dev *d = arg;
 	struct resync *r = d->rsync;
 	struct chunk ck;
-	u64 pages0 = 0;
+	u64 pages0 = 0, bk0 = 0;
 
 	pthread_mutex_lock(&r->lock);
 	for (;;) {
-		bool busy = false;
+		bool busy = false, later = false;
 		u32 s, mapped;
 
 		while (!r->kick && !r->stop)
@@ -189,11 +295,24 @@ static void *resync_thread(void *arg)
 		pthread_mutex_unlock(&r->lock);
 
 		for (s = 0; s < d->map.nr_slabs && !busy; s++) {
-			while (chunk_begin(d, s, &ck) > 0) {
+			unsigned int tries = 0;
+			int begun;
+
+			while ((begun = chunk_begin(d, s, &ck)) != 0) {
+				if (begun == -EBUSY && ++tries <= RS_BUSY_TRIES) {
+					/* writes in flight in the slab: they are short */
+					usleep(RS_BUSY_MS * 1000);
+					continue;
+				}
+				if (begun < 0) {
+					later = true;	/* the backup, in a while */
+					break;
+				}
 				if (r->all_current) {
 					r->all_current = false;
 					pages0 = __atomic_load_n(&d->st.resync_pages,
 								 __ATOMIC_RELAXED);
+					bk0 = r->backup_pages;
 				}
 				if (chunk_copy(d, s, &ck)) {
 					busy = true;
@@ -204,23 +323,34 @@ static void *resync_thread(void *arg)
 			}
 		}
 		if (!busy) {
-			bool now = all_current(d, &mapped);
+			/* a slab waits for the backup: not all current */
+			bool now = !later && all_current(d, &mapped);
 
-			if (now && !r->all_current)
+			if (now && !r->all_current && d->bk)
+				log_info("resync: all %u copies mapped and current "
+					 "(%" PRIu64 " pages copied, %" PRIu64
+					 " from the backup)", mapped,
+					 __atomic_load_n(&d->st.resync_pages,
+							 __ATOMIC_RELAXED) - pages0,
+					 r->backup_pages - bk0);
+			else if (now && !r->all_current)
 				log_info("resync: all %u copies mapped and current "
 					 "(%" PRIu64 " pages copied)", mapped,
 					 __atomic_load_n(&d->st.resync_pages,
 							 __ATOMIC_RELAXED) - pages0);
-			if (!now && r->all_current)
+			if (!now && r->all_current) {
 				pages0 = __atomic_load_n(&d->st.resync_pages,
 							 __ATOMIC_RELAXED);
+				bk0 = r->backup_pages;
+			}
 			r->all_current = now;
 		}
 		pthread_mutex_lock(&r->lock);
-		if (busy && !r->stop && !r->kick) {
+		if ((busy || later) && !r->stop && !r->kick) {
 			struct timespec ts;
 
-			/* a donor was busy or down: look again in a while */
+			/* a donor was busy or down, or the backup could not
+			 * be read yet: look again in a while */
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_sec += RS_RETRY_MS / 1000;
 			pthread_cond_timedwait(&r->cond, &r->lock, &ts);
