@@ -225,6 +225,13 @@ static bool range_ok(const struct spare_slab_map *map, u32 first, u32 n)
 	       n <= map->pages_per_slab - first;
 }
 
+/* A copy a read may use: MAPPED, or EVICTING until its UNMAP is sent. */
+static bool copy_readable(const struct spare_copy *cp)
+{
+	return cp->state == SPARE_COPY_MAPPED ||
+	       cp->state == SPARE_COPY_EVICTING;
+}
+
 int spare_slab_pick_read(const struct spare_slab_map *map,
 			 const struct spare_slab *slab, u32 first, u32 n,
 			 u32 hint)
@@ -237,8 +244,7 @@ int spare_slab_pick_read(const struct spare_slab_map *map,
 		u32 c = (hint + i) % map->nr_slots;
 		const struct spare_copy *cp = &slab->copy[c];
 
-		if (cp->state != SPARE_COPY_MAPPED &&
-		    cp->state != SPARE_COPY_EVICTING)
+		if (!copy_readable(cp))
 			continue;
 		if (spare_copy_is_current(cp, first, n))
 			return c;
@@ -394,6 +400,34 @@ static bool current_nowhere(const struct spare_slab_map *map,
 			    const struct spare_slab *slab, u32 p)
 {
 	return !spare_slab_readable_mask(map, slab, p, 1);
+}
+
+/*
+ * Whether some written page of @slab is current on no copy a read may use,
+ * so that only a backup can hold it: the pages
+ * spare_slab_resync_begin_backup() refills. A word of the bitmaps at a
+ * time, for a caller that asks of every slab (spare-ublk's resync, before
+ * it says every copy is whole). Under the slab's lock.
+ */
+bool spare_slab_backup_only(const struct spare_slab_map *map,
+			    const struct spare_slab *slab)
+{
+	u32 w, c, words = BITS_TO_LONGS(map->pages_per_slab);
+
+	for (w = 0; w < words; w++) {
+		unsigned long held = 0, want = slab->written[w];
+
+		if (w == words - 1 && map->pages_per_slab % BITS_PER_LONG)
+			want &= BIT_MASK(map->pages_per_slab) - 1;
+		if (!want)
+			continue;
+		for (c = 0; c < map->nr_slots; c++)
+			if (copy_readable(&slab->copy[c]))
+				held |= slab->copy[c].current_map[w];
+		if (want & ~held)
+			return true;
+	}
+	return false;
 }
 
 int spare_slab_resync_begin_backup(const struct spare_slab_map *map,

@@ -259,6 +259,9 @@ int spare_slab_resync_begin(const struct spare_slab_map *map,
 int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
 				   struct spare_slab *slab, u32 max,
 				   struct spare_resync *rs);
+/* Some written page current on no readable copy: the backup's alone. */
+bool spare_slab_backup_only(const struct spare_slab_map *map,
+			    const struct spare_slab *slab);
 bool spare_slab_resync_end(const struct spare_slab_map *map,
 			   struct spare_slab *slab, const struct spare_resync *rs,
 			   bool ok);

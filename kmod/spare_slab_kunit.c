@@ -710,13 +710,17 @@ static void resync_backup_only_where_no_copy(struct kunit *test)
 	slab = &map.slabs[0];
 	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs),
 			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, spare_slab_backup_only(&map, slab));
 	/* copy 0 lost too: now the backup is the only source */
 	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, slab->copy[0].gen));
+	KUNIT_EXPECT_TRUE(test, spare_slab_backup_only(&map, slab));
 	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
 	KUNIT_EXPECT_EQ(test, rs.target, 1U);
 	KUNIT_EXPECT_EQ(test, rs.first, 0U);
 	KUNIT_EXPECT_EQ(test, rs.n, 64U);
 	spare_slab_resync_end(&map, slab, &rs, true);
+	/* the refill made copy 1 current for every written page */
+	KUNIT_EXPECT_FALSE(test, spare_slab_backup_only(&map, slab));
 	spare_slab_map_free(&map);
 }
 

@@ -208,34 +208,6 @@ static int chunk_copy(struct dev *d, u32 s, struct chunk *ck)
 }
 
 /*
- * With a backup: whether some written page of @slab is current on no copy
- * that a read may use (the backup alone holds it, or nothing does). A word
- * of the bitmaps at a time: this runs over every slab once per pass. Under
- * the slab's lock.
- */
-static bool backup_only(const struct spare_slab_map *map,
-			const struct spare_slab *slab)
-{
-	u32 w, c, words = BITS_TO_LONGS(map->pages_per_slab);
-
-	for (w = 0; w < words; w++) {
-		unsigned long held = 0, want = slab->written[w];
-
-		if (w == words - 1 && map->pages_per_slab % BITS_PER_LONG)
-			want &= BIT_MASK(map->pages_per_slab) - 1;
-		if (!want)
-			continue;
-		for (c = 0; c < map->nr_slots; c++)
-			if (slab->copy[c].state == SPARE_COPY_MAPPED ||
-			    slab->copy[c].state == SPARE_COPY_EVICTING)
-				held |= slab->copy[c].current_map[w];
-		if (want & ~held)
-			return true;
-	}
-	return false;
-}
-
-/*
  * Whether every copy of every slab is MAPPED and current wherever any is
  * (with a backup: and for every written page).
  */
@@ -251,7 +223,7 @@ static bool all_current(struct dev *d, u32 *mapped)
 		u32 k = 0;
 
 		spin_lock(&slab->lock);
-		if (d->bk && backup_only(map, slab))
+		if (d->bk && spare_slab_backup_only(map, slab))
 			ok = false;
 		for (c = 0; c < map->nr_slots; c++) {
 			cp = &slab->copy[c];
@@ -326,18 +298,19 @@ static void *resync_thread(void *arg)
 			/* a slab waits for the backup: not all current */
 			bool now = !later && all_current(d, &mapped);
 
-			if (now && !r->all_current && d->bk)
+			if (now && !r->all_current) {
+				char from_bk[48] = "";
+
+				if (d->bk)
+					snprintf(from_bk, sizeof(from_bk),
+						 ", %" PRIu64 " from the backup",
+						 r->backup_pages - bk0);
 				log_info("resync: all %u copies mapped and current "
-					 "(%" PRIu64 " pages copied, %" PRIu64
-					 " from the backup)", mapped,
+					 "(%" PRIu64 " pages copied%s)", mapped,
 					 __atomic_load_n(&d->st.resync_pages,
 							 __ATOMIC_RELAXED) - pages0,
-					 r->backup_pages - bk0);
-			else if (now && !r->all_current)
-				log_info("resync: all %u copies mapped and current "
-					 "(%" PRIu64 " pages copied)", mapped,
-					 __atomic_load_n(&d->st.resync_pages,
-							 __ATOMIC_RELAXED) - pages0);
+					 from_bk);
+			}
 			if (!now && r->all_current) {
 				pages0 = __atomic_load_n(&d->st.resync_pages,
 							 __ATOMIC_RELAXED);
