@@ -7,7 +7,7 @@ test_sparectl_LDLIBS := -ljson-c -lm
 
 # sparectl's broker path: grants to the donors and placement strings.
 UNIT_TESTS += test_grantplan
-test_grantplan_SRCS   := tests/unit/test_grantplan.c userspace/sparectl/grantplan.c \
+test_grantplan_SRCS   := tests/unit/test_grantplan.c \
 			 userspace/sparectl/brokerask.c
 test_grantplan_CFLAGS := -Iuserspace/sparectl
 test_grantplan_LDLIBS := -lsodium -lz
@@ -24,4 +24,4 @@ UNIT_TESTS += test_sparectl_ublk
 test_sparectl_ublk_SRCS   := tests/unit/test_sparectl_ublk.c userspace/sparectl/devstat.c \
 			     userspace/sparectl/ublkdev.c
 test_sparectl_ublk_CFLAGS := -Iuserspace/sparectl
-test_sparectl_ublk_LDLIBS := -ljson-c -lsystemd -linih -lm
+test_sparectl_ublk_LDLIBS := -ljson-c -lsystemd -linih -lsodium -lm

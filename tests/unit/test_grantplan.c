@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sparectl's grants-to-configfs plan (userspace/sparectl/grantplan.c): the
+ * sparectl's grants-to-configfs plan (userspace/lib/grantplan.c): the
  * donors, placement and domains strings `device create ... broker=` writes,
  * and every refusal: a grant count that is not slabs x copies, two copies
  * of a slab on one donor, an address under two donor ids, too many donors,

@@ -42,6 +42,7 @@ pass "donor up"
 step "bad input: refused with one clear line, no device left behind"
 [ -c /dev/ublk-control ] || fail "ublk_drv loaded but no /dev/ublk-control"
 # bad_run STATUS PATTERN ARGS...: spare-ublk exits STATUS saying PATTERN.
+printf '# a comment, then a line that is no grant\nabcd\n' >/tmp/badgrants
 bad_run() {
 	local want=$1 pat=$2 rc=0; shift 2
 	spare-ublk "$@" >/tmp/bad.out 2>/tmp/bad.log || rc=$?
@@ -58,6 +59,8 @@ bad_run 1 'BAD_SLAB_SIZE\|slab size' --size 64M --slab-size 32M --source 10.0.0.
 bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeout 2000 \
 	--donor 10.0.0.2:$((DONOR_PORT + 1))
 bad_run 2 'not a grant' --size 64M --slab-size 16M --donor 10.0.0.2 --grant abcd
+bad_run 2 '12..22' --size 64M --slab-size 16M --donor 10.0.0.2 --ack-timeout 23
+bad_run 2 'line 2: not a grant' --size 64M --slab-size 16M --grant-file /tmp/badgrants
 bad_run 1 'MAP slab 0 refused: no valid grant covers it' --size 64M --slab-size 16M \
 	--source 10.0.0.1 --donor 10.0.0.2:$DONOR_PORT
 # A donor that breaks the protocol (spare-baddonor on host 3 answers HELLO

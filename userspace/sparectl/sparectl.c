@@ -66,8 +66,8 @@ static void usage(FILE *f)
 "                [backup_mode=sync|async] [integrity=none|crc32c] [key-file=FILE]\n"
 "                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
-"                --backend=ublk: served by the userspace pager spare-ublk (no broker=,\n"
-"                placement= or integrity=crc32c), as unit spare-ublk@NAME under systemd\n"
+"                --backend=ublk: served by the userspace pager spare-ublk (no placement=\n"
+"                or integrity=crc32c), as unit spare-ublk@NAME under systemd\n"
 "  sparectl [-j] device renew NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
 "                [lease=SECONDS]   fresh grants for the slabs the device holds\n"
 "  sparectl device monitor NAME broker=HOST:PORT[,...] broker-name=NAME broker-key=FILE\n"
@@ -329,6 +329,81 @@ static int append_attr(const struct sparectl *c, const char *name, const char *a
 	return put_attr(c, name, a, value, O_APPEND);
 }
 
+/* A broker's grants for one device: what both backends are placed by. */
+struct broker_grants {
+	struct spare_grant	*grants;	/* slab-major: copy c of slab s at s * copies + c */
+	struct spare_grant_info	*info;
+	char			(*domains)[BROKER_DOMAIN_LEN];
+	struct grantplan	*plan;
+	size_t			n;
+};
+
+static void broker_grants_free(struct broker_grants *g)
+{
+	if (g->grants)
+		sodium_memzero(g->grants, g->n * sizeof(*g->grants));
+	free(g->grants);
+	free(g->info);
+	free(g->domains);
+	free(g->plan);
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Grants for @slabs slabs x @copies copies of device @name from the brokers
+ * in @b, checked to place as a plan (donors, placement, domains). 0, or -1
+ * (logged; @g freed).
+ */
+static int broker_grants_get(const char *name, const struct create_broker *b,
+			     const uint8_t *key, uint32_t slabs, unsigned int copies,
+			     struct broker_grants *g)
+{
+	struct brokerask a = { .brokers = b->brokers, .name = b->name, .key = key,
+			       .timeout_ms = 5000 };
+	uint64_t lease = 0;
+	char why[512];
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	if (b->lease)
+		spare_parse_u64(b->lease, 1, UINT32_MAX, &lease);	/* checked by the caller */
+	a.lease_s = (uint32_t)lease;
+	if (!slabs || grantplan_check(slabs, copies, why, sizeof(why))) {
+		log_err("device %s: %u slabs x %u copies: %s", name, slabs, copies,
+			slabs ? why : "no slabs");
+		return -1;
+	}
+	g->n = (size_t)slabs * copies;
+	g->grants = calloc(g->n, sizeof(*g->grants));
+	g->info = calloc(g->n, sizeof(*g->info));
+	g->domains = calloc(g->n, sizeof(*g->domains));
+	g->plan = malloc(sizeof(*g->plan));
+	if (!g->grants || !g->info || !g->domains || !g->plan) {
+		log_err("out of memory");
+		goto fail;
+	}
+	if (brokerask_grants(&a, slabs, copies, g->grants, g->domains))
+		goto fail;
+	for (i = 0; i < g->n; i++)
+		if (spare_grant_decode(&g->grants[i], &g->info[i])) {	/* checked by brokerask */
+			log_err("device %s: grant %zu is malformed", name, i);
+			goto fail;
+		}
+	if (grantplan_build(g->info, g->n, slabs, copies, GRANTPLAN_MAX_DONORS, g->plan,
+			    why, sizeof(why))) {
+		log_err("device %s: the brokers' grants cannot be placed: %s", name, why);
+		goto fail;
+	}
+	if (grantplan_domains(g->info, g->domains, g->n, g->plan, why, sizeof(why))) {
+		log_err("device %s: the donors' failure domains: %s", name, why);
+		goto fail;
+	}
+	return 0;
+fail:
+	broker_grants_free(g);
+	return -1;
+}
+
 /*
  * Grants for every slab of device @name from the brokers in @b, then its
  * donors, placement, domains and grants attributes. 0, or -1 (logged).
@@ -336,21 +411,14 @@ static int append_attr(const struct sparectl *c, const char *name, const char *a
 static int place_by_broker(const struct sparectl *c, const char *name,
 			   const struct create_broker *b, const uint8_t *key)
 {
-	struct brokerask a = { .brokers = b->brokers, .name = b->name, .key = key,
-			       .timeout_ms = 5000 };
-	struct spare_grant_info *info = NULL;
-	struct spare_grant *grants = NULL;
-	char (*domains)[BROKER_DOMAIN_LEN] = NULL;
-	struct grantplan *plan = NULL;
-	uint64_t size, slab_size, replicas, lease = 0;
+	struct broker_grants g;
+	struct grantplan *plan;
+	uint64_t size, slab_size, replicas;
 	char why[512], hex[SPARE_GRANT_HEX_LEN + 2];
 	uint32_t slabs;
-	size_t n, i;
+	size_t i;
 	int ret = -1;
 
-	if (b->lease)
-		spare_parse_u64(b->lease, 1, UINT32_MAX, &lease);	/* checked by the caller */
-	a.lease_s = (uint32_t)lease;
 	/* what the kernel took: the values given, or its defaults */
 	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
 	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
@@ -359,38 +427,10 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 		return -1;
 	}
 	slabs = grantplan_nr_slabs(size, slab_size);
-	if (!slabs || replicas > UINT32_MAX ||
-	    grantplan_check(slabs, (unsigned int)replicas, why, sizeof(why))) {
-		log_err("device %s: size %llu, slab_size %llu, replicas %llu: %s", name,
-			(unsigned long long)size, (unsigned long long)slab_size,
-			(unsigned long long)replicas, slabs ? why : "no slabs");
+	if (replicas > UINT32_MAX ||
+	    broker_grants_get(name, b, key, slabs, (unsigned int)replicas, &g))
 		return -1;
-	}
-	n = (size_t)slabs * replicas;
-	grants = calloc(n, sizeof(*grants));
-	info = calloc(n, sizeof(*info));
-	domains = calloc(n, sizeof(*domains));
-	plan = malloc(sizeof(*plan));
-	if (!grants || !info || !domains || !plan) {
-		log_err("out of memory");
-		goto out;
-	}
-	if (brokerask_grants(&a, slabs, (unsigned int)replicas, grants, domains))
-		goto out;
-	for (i = 0; i < n; i++)
-		if (spare_grant_decode(&grants[i], &info[i])) {	/* checked by brokerask */
-			log_err("device %s: grant %zu is malformed", name, i);
-			goto out;
-		}
-	if (grantplan_build(info, n, slabs, (unsigned int)replicas, GRANTPLAN_MAX_DONORS, plan,
-			    why, sizeof(why))) {
-		log_err("device %s: the brokers' grants cannot be placed: %s", name, why);
-		goto out;
-	}
-	if (grantplan_domains(info, domains, n, plan, why, sizeof(why))) {
-		log_err("device %s: the donors' failure domains: %s", name, why);
-		goto out;
-	}
+	plan = g.plan;
 	if (write_attr(c, name, "donors", plan->donors)) {
 		log_err("device %s: donors=%s refused: %s (the kernel log says why)", name,
 			plan->donors, strerror(errno));
@@ -412,8 +452,8 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 			 "failure domains %s, which it cannot use", name, plan->donors,
 			 plan->domains);
 	}
-	for (i = 0; i < n; i++) {
-		spare_grant_to_hex(&grants[i], hex, sizeof(hex));
+	for (i = 0; i < g.n; i++) {
+		spare_grant_to_hex(&g.grants[i], hex, sizeof(hex));
 		strcat(hex, "\n");
 		if (append_attr(c, name, "grants", hex)) {
 			/* the grant's id would do, but a grant is a credential: not its text */
@@ -427,13 +467,8 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 		 slabs, (unsigned int)replicas, plan->ndonors, plan->domains);
 	ret = 0;
 out:
-	if (grants)
-		sodium_memzero(grants, n * sizeof(*grants));
 	sodium_memzero(hex, sizeof(hex));
-	free(grants);
-	free(info);
-	free(domains);
-	free(plan);
+	broker_grants_free(&g);
 	return ret;
 }
 
@@ -465,13 +500,84 @@ static int write_key_file(struct sparectl *c, const char *name, const char *path
 	return ret;
 }
 
+/*
+ * The broker settings of `device create`, checked; @key gets the broker
+ * key when broker= is given. 0, or an exit status (said why).
+ */
+static int create_broker_check(const struct create_broker *b, bool placed, uint8_t *key)
+{
+	char why[256];
+	uint64_t lease;
+
+	if (b->brokers) {
+		const char *err = brokerask_check_list(b->brokers);
+
+		if (placed)
+			return usage_error("%s", "broker= places the slabs: not with donors= "
+					   "or placement=");
+		if (err)
+			return usage_error("broker=%s", err);
+		if (!b->name || !*b->name || !b->key_file || !*b->key_file)
+			return usage_error("%s", "broker= needs broker-name=NAME and "
+					   "broker-key=FILE");
+		if (strlen(b->name) >= BROKER_NAME_LEN)
+			return usage_error("broker-name=%s: too long", b->name);
+		if (b->lease && spare_parse_u64(b->lease, 1, UINT32_MAX, &lease))
+			return usage_error("lease=%s: not a number of seconds", b->lease);
+		if (sodium_init() < 0) {
+			log_err("libsodium failed to initialise");
+			return 1;
+		}
+		if (broker_read_key_file(b->key_file, key, why, sizeof(why))) {
+			log_err("broker-key=%s", why);
+			return 1;
+		}
+	} else if (b->name || b->key_file || b->lease) {
+		return usage_error("%s", "broker-name=, broker-key= and lease= go with broker=");
+	}
+	return 0;
+}
+
 static int device_create_ublk(struct sparectl *c, const char *name, int argc, char **argv)
 {
+	struct create_broker b = { 0 };
+	struct broker_grants g = { 0 };
+	uint8_t key[BROKER_KEY_LEN];
+	struct ublk_geometry geo;
 	struct dev_info d;
 	char disk[32], why[256];
-	int ret = ublk_device_create(&c->roots, &c->ublk, name, argc, argv, disk,
-				     sizeof(disk));
+	bool placed = false;
+	int i, n = 0, ret;
 
+	/* sparectl's own broker settings out; key-file= is spare-ublk's too */
+	for (i = 0; i < argc; i++) {
+		if (strncmp(argv[i], "key-file=", 9) && broker_arg(argv[i], &b))
+			continue;
+		placed |= !strncmp(argv[i], "donors=", 7);
+		argv[n++] = argv[i];
+	}
+	argc = n;
+	if ((ret = create_broker_check(&b, placed, key)))
+		return ret;
+	if (b.brokers) {
+		if (ublk_conf_geometry(argc, argv, &geo, why, sizeof(why))) {
+			sodium_memzero(key, sizeof(key));
+			log_err("device %s: %s (sparectl --help)", name, why);
+			return 2;
+		}
+		ret = broker_grants_get(name, &b, key, grantplan_nr_slabs(geo.size, geo.slab_size),
+					geo.copies, &g);
+		sodium_memzero(key, sizeof(key));
+		if (ret)
+			return 1;
+		/* spare-ublk places by the grants (and their plan) itself */
+		log_info("device %s: %u slabs x %u copies granted on %u donors %s", name,
+			 grantplan_nr_slabs(geo.size, geo.slab_size), geo.copies, g.plan->ndonors,
+			 g.plan->donors);
+	}
+	ret = ublk_device_create(&c->roots, &c->ublk, name, argc, argv, g.grants, g.n, disk,
+				 sizeof(disk));
+	broker_grants_free(&g);
 	if (ret)
 		return ret;
 	if (c->json) {
@@ -493,7 +599,6 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 	char path[512], why[256];
 	bool placed = false;
 	struct dev_info d;
-	uint64_t lease;
 	int i;
 
 	if (!*name || strchr(name, '/') || name[0] == '.')
@@ -527,32 +632,8 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10))
 			placed = true;
 	}
-	if (b.brokers) {
-		const char *err = brokerask_check_list(b.brokers);
-
-		if (placed)
-			return usage_error("%s", "broker= places the slabs: not with donors= "
-					   "or placement=");
-		if (err)
-			return usage_error("broker=%s", err);
-		if (!b.name || !*b.name || !b.key_file || !*b.key_file)
-			return usage_error("%s", "broker= needs broker-name=NAME and "
-					   "broker-key=FILE");
-		if (strlen(b.name) >= BROKER_NAME_LEN)
-			return usage_error("broker-name=%s: too long", b.name);
-		if (b.lease && spare_parse_u64(b.lease, 1, UINT32_MAX, &lease))
-			return usage_error("lease=%s: not a number of seconds", b.lease);
-		if (sodium_init() < 0) {
-			log_err("libsodium failed to initialise");
-			return 1;
-		}
-		if (broker_read_key_file(b.key_file, key, why, sizeof(why))) {
-			log_err("broker-key=%s", why);
-			return 1;
-		}
-	} else if (b.name || b.key_file || b.lease) {
-		return usage_error("%s", "broker-name=, broker-key= and lease= go with broker=");
-	}
+	if ((i = create_broker_check(&b, placed, key)))
+		return i;
 	snprintf(path, sizeof(path), "%s/%s", c->roots.configfs, name);
 	if (mkdir(path, 0755)) {
 		log_err("device %s: cannot create %s: %s%s", name, path, strerror(errno),

@@ -17,7 +17,10 @@
 
 #include <systemd/sd-daemon.h>
 
+#include <sodium.h>
+
 #include "devstat.h"
+#include "spare_grant_lib.h"
 #include "spare_log.h"
 #include "spare_util.h"
 #include "ublkdev.h"
@@ -62,7 +65,7 @@ static const struct {
 };
 
 int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
-		    char *why, size_t whylen)
+		    const char *grant_file, char *why, size_t whylen)
 {
 	bool size = false, donors = false;
 	const char *bad;
@@ -98,6 +101,9 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 		if (kl == 6 && !strncmp(arg, "donors", 6)) {
 			const char *p = v;
 
+			if (grant_file)
+				return say(why, whylen, "broker= places the slabs: not with donors=");
+
 			while (*p) {
 				size_t n = strcspn(p, ",");
 
@@ -114,22 +120,90 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 		} else if (kl == 9 && !strncmp(arg, "placement", 9)) {
 			return say(why, whylen, "placement=: spare-ublk places copies "
 				   "round robin and takes no placement");
-		} else if ((kl == 6 && !strncmp(arg, "broker", 6)) ||
-			   (kl == 11 && !strncmp(arg, "broker-name", 11)) ||
-			   (kl == 10 && !strncmp(arg, "broker-key", 10)) ||
-			   (kl == 5 && !strncmp(arg, "lease", 5))) {
-			return say(why, whylen, "%.*s=: not with --backend=ublk yet (spare-ublk "
-				   "takes a broker's grants with --grant, but no placement)",
-				   (int)kl, arg);
 		} else {
 			return say(why, whylen, "'%s': KEY is one of size, slab_size, replicas, "
 				   "donors, source, backup, backup_mode, integrity=none, "
 				   "key-file with --backend=ublk", arg);
 		}
 	}
+	if (grant_file) {
+		if ((bad = value_problem(grant_file)))
+			return say(why, whylen, "the grants file's path is %s", bad);
+		fprintf(f, "grant-file = %s\n", grant_file);
+		donors = true;
+	}
 	if (!size || !donors)
-		return say(why, whylen, "--backend=ublk needs size= and donors=");
+		return say(why, whylen, "--backend=ublk needs size= and donors= (or broker=)");
 	return ferror(f) ? say(why, whylen, "write: %s", strerror(errno)) : 0;
+}
+
+int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
+		       char *why, size_t whylen)
+{
+	uint64_t copies = 1;
+	int i;
+
+	g->size = 0;
+	g->slab_size = 1ULL << 30;	/* spare-ublk's default */
+	for (i = 0; i < argc; i++) {
+		const char *v = strchr(argv[i], '=');
+
+		if (!v)
+			continue;
+		v++;
+		if (!strncmp(argv[i], "size=", 5)) {
+			if (spare_parse_size(v, &g->size) || !g->size)
+				return say(why, whylen, "size=%s: not a size", v);
+		} else if (!strncmp(argv[i], "slab_size=", 10)) {
+			if (spare_parse_size(v, &g->slab_size) || !g->slab_size ||
+			    (g->slab_size & (g->slab_size - 1)))
+				return say(why, whylen, "slab_size=%s: not a power of two", v);
+		} else if (!strncmp(argv[i], "replicas=", 9)) {
+			if (spare_parse_u64(v, 1, 64, &copies))
+				return say(why, whylen, "replicas=%s: not a copy count", v);
+		}
+	}
+	if (!g->size)
+		return say(why, whylen, "--backend=ublk needs size=");
+	g->copies = (unsigned int)copies;
+	return 0;
+}
+
+/*
+ * The broker's grants for spare-ublk's --grant-file: one per line, mode
+ * 0600 (a grant is a credential), written whole or not at all. 0, or -1
+ * (logged).
+ */
+static int write_grants(const char *name, const char *path,
+			const struct spare_grant *grants, size_t n)
+{
+	char tmp[560], hex[SPARE_GRANT_HEX_LEN + 1];
+	size_t i;
+	FILE *f;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		log_err("device %s: %s: %s", name, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "# a broker's grants for spare-ublk device %s, slab-major; written by "
+		"sparectl device create, removed by sparectl device destroy\n", name);
+	for (i = 0; i < n; i++) {
+		spare_grant_to_hex(&grants[i], hex, sizeof(hex));
+		fprintf(f, "%s\n", hex);
+	}
+	sodium_memzero(hex, sizeof(hex));
+	if (ferror(f) | fclose(f) || rename(tmp, path)) {
+		log_err("device %s: %s: %s", name, path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
 }
 
 static void sleep_ms(unsigned int ms)
@@ -198,14 +272,24 @@ static void print_log_tail(const char *path)
 	fclose(f);
 }
 
+/* Remove a device's config (@conf, if given) and grants file (@grants). */
+static void forget(const char *conf, const char *grants)
+{
+	if (conf)
+		unlink(conf);
+	if (grants)
+		unlink(grants);
+}
+
 #define START_WAIT_MS	60000	/* set-up: connect, HELLO, MAP every slab copy */
 #define STOP_WAIT_MS	70000	/* the unit's TimeoutStopSec, and some */
 
 int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
-		       const char *name, int argc, char *const *argv, char *disk,
+		       const char *name, int argc, char *const *argv,
+		       const struct spare_grant *grants, size_t ngrants, char *disk,
 		       size_t disklen)
 {
-	char conf[512], tmp[530], log[512], unit[128], why[512];
+	char conf[512], tmp[530], gpath[512], log[512], unit[128], why[512];
 	bool systemd = sd_booted() > 0;
 	struct dev_info d;
 	pid_t child = -1;
@@ -223,6 +307,7 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 		return 1;
 	}
 	snprintf(conf, sizeof(conf), "%s/ublk-%s.conf", p->conf_dir, name);
+	snprintf(gpath, sizeof(gpath), "%s/ublk-%s.grants", p->conf_dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", conf);
 	if (!access(conf, F_OK)) {
 		log_err("device %s: %s exists: not overwritten (remove it, or "
@@ -233,23 +318,28 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 		log_err("device %s: %s: %s", name, p->conf_dir, strerror(errno));
 		return 1;
 	}
+	if (ngrants && write_grants(name, gpath, grants, ngrants))
+		return 1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		log_err("device %s: %s: %s", name, tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		forget(NULL, ngrants ? gpath : NULL);
 		return 1;
 	}
-	if (ublk_conf_write(f, name, argc, argv, why, sizeof(why))) {
+	if (ublk_conf_write(f, name, argc, argv, ngrants ? gpath : NULL, why, sizeof(why))) {
 		fclose(f);
 		unlink(tmp);
+		forget(NULL, ngrants ? gpath : NULL);
 		log_err("device %s: %s (sparectl --help)", name, why);
 		return 2;
 	}
 	if (fclose(f) || rename(tmp, conf)) {
 		log_err("device %s: %s: %s", name, conf, strerror(errno));
 		unlink(tmp);
+		forget(NULL, ngrants ? gpath : NULL);
 		return 1;
 	}
 
@@ -262,19 +352,19 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 		if (run(argv_start)) {
 			log_err("device %s: systemctl start %s failed (journalctl -u %s "
 				"says why); %s removed", name, unit, unit, conf);
-			unlink(conf);
+			forget(conf, gpath);
 			return 1;
 		}
 	} else {
 		if (spare_mkdir_p(r->ublk_run, 0755)) {
 			log_err("device %s: %s: %s", name, r->ublk_run, strerror(errno));
-			unlink(conf);
+			forget(conf, gpath);
 			return 1;
 		}
 		child = fork();
 		if (child < 0) {
 			log_err("device %s: fork: %s", name, strerror(errno));
-			unlink(conf);
+			forget(conf, gpath);
 			return 1;
 		}
 		if (!child) {
@@ -310,7 +400,7 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 				WIFEXITED(st) ? "status" : "signal",
 				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), conf, log);
 			print_log_tail(log);
-			unlink(conf);
+			forget(conf, gpath);
 			return 1;
 		}
 		if (systemd && waited >= 10000)
@@ -328,7 +418,7 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 
 		run(argv_stop);
 	}
-	unlink(conf);
+	forget(conf, gpath);
 	return 1;
 }
 
@@ -399,6 +489,9 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 	if (unlink(path) && errno != ENOENT)	/* left by a pager that died */
 		log_warn("device %s: %s: %s", name, path, strerror(errno));
 	if (unlink(conf) && errno != ENOENT)
+		log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	snprintf(conf, sizeof(conf), "%s/ublk-%s.grants", p->conf_dir, name);
+	if (unlink(conf) && errno != ENOENT)	/* placed by a broker */
 		log_warn("device %s: %s: %s", name, conf, strerror(errno));
 	return 0;
 }

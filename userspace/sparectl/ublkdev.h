@@ -12,19 +12,37 @@
 #define SPARECTL_UBLKDEV_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+struct spare_grant;
 
 #define SPARE_UBLK_CONF_DIR	"/etc/spare"
 
 /*
  * Write spare-ublk's config for device @name from `device create`'s
  * KEY=VALUE arguments (size, slab_size, replicas, donors, source, backup,
- * backup_mode, integrity=none, key-file) to @f. 0, or -1 with a sentence
- * in @why (a setting spare-ublk does not have, a value that cannot go in
- * the file); nothing is started then.
+ * backup_mode, integrity=none, key-file) to @f. With @grant_file (a
+ * broker's grants, written by ublk_device_create()) the grants place the
+ * device and donors= is refused; without it donors= is required. 0, or -1
+ * with a sentence in @why (a setting spare-ublk does not have, a value that
+ * cannot go in the file); nothing is started then.
  */
 int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
-		    char *why, size_t whylen);
+		    const char *grant_file, char *why, size_t whylen);
+
+/* The geometry `device create --backend=ublk` asks a broker to grant. */
+struct ublk_geometry {
+	uint64_t	size, slab_size;	/* bytes */
+	unsigned int	copies;
+};
+
+/*
+ * @g from size=, slab_size= and replicas= among @argv, with spare-ublk's
+ * defaults (1 GiB slabs, 1 copy). 0, or -1 with a sentence in @why.
+ */
+int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
+		       char *why, size_t whylen);
 
 struct dev_roots;
 
@@ -33,9 +51,14 @@ struct ublk_paths {
 	const char	*bin;		/* "spare-ublk", looked up in PATH */
 };
 
-/* `device create NAME --backend=ublk ARGS`: the exit status. */
+/*
+ * `device create NAME --backend=ublk ARGS`: the exit status. With @ngrants
+ * grants (a broker's, slab-major), they go to CONF_DIR/ublk-NAME.grants
+ * (mode 0600, removed with the config) for spare-ublk's --grant-file.
+ */
 int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
-		       const char *name, int argc, char *const *argv, char *disk,
+		       const char *name, int argc, char *const *argv,
+		       const struct spare_grant *grants, size_t ngrants, char *disk,
 		       size_t disklen);
 /* `device destroy NAME` of a spare-ublk device: the exit status. */
 int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,

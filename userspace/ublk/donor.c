@@ -21,11 +21,11 @@
 
 #define SEND_WR_ID	((uint64_t)1 << 40)
 /*
- * Local ACK timeout, as spare.ko's SPARE_ACK_TIMEOUT (kmod/spare.h):
- * 4.096 us << 16 = 268 ms per try. Without it rxe never retransmits, and an
- * operation posted to a donor that died never completes.
+ * The local ACK timeout (struct donor's ack_timeout, --ack-timeout) is, as
+ * spare.ko's ack_timeout parameter, 4.096 us << 16 = 268 ms per try by
+ * default. Without it rxe never retransmits, and an operation posted to a
+ * donor that died never completes.
  */
-#define DONOR_ACK_TIMEOUT	16
 #define BAD_MSG_LOG_MS		10000	/* a malformed message's line, at most */
 
 /* ---- rdma_cm ---- */
@@ -68,7 +68,7 @@ static int link_resolve(struct donor *d, struct donor_link *l,
 	}
 	ret = spare_rdma_resolve(l->ev, l->id, src ? src->ai_addr : NULL,
 				 dst->ai_addr, (int)d->timeout_ms, d->timeout_ms,
-				 DONOR_ACK_TIMEOUT, &e);
+				 d->ack_timeout, &e);
 	freeaddrinfo(dst);
 	if (src)
 		freeaddrinfo(src);

@@ -37,6 +37,7 @@ struct donor {
 	char		port[8];
 	const char	*source;	/* local address, or NULL */
 	unsigned int	timeout_ms;
+	uint8_t		ack_timeout;	/* RC local ACK timeout: 4.096 us << this */
 	const uint8_t	*uuid;		/* 16 bytes, the device's */
 	const uint8_t	*key;		/* SPARE_AUTH_KEY_LEN bytes, or NULL */
 	uint64_t	cookie;

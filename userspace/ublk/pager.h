@@ -89,6 +89,7 @@ struct dev {
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
+	u8		ack_timeout;	/* --ack-timeout: as spare.ko's ack_timeout */
 	u8		uuid[16];
 	u8		key[SPARE_AUTH_KEY_LEN];
 	bool		has_key;
@@ -97,6 +98,9 @@ struct dev {
 	u32		nr_donors;
 	struct spare_grant *grants;	/* a broker's, sent to their donors */
 	u32		nr_grants;
+	bool		grant_file;	/* --grant-file given */
+	u16		*placement;	/* from the grants: donor per slab copy, or NULL */
+	u32		nr_placement;
 	struct ibv_pd	*pd;
 	struct spare_slab_map map;
 

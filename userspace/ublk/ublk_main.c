@@ -41,7 +41,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "backup.h"
+#include "grantplan.h"
 #include "pager.h"
 #include "stats.h"
 #include "spare_conf.h"
@@ -220,6 +223,107 @@ static const char *add_grant(struct dev *d, const char *hex)
 	return NULL;
 }
 
+/*
+ * --grant-file: a broker's grants, one per line as `sparectl device create
+ * --backend=ublk broker=...` writes them (blank lines and '#' comments
+ * skipped). A grant is a credential: a refusal names the line, never its
+ * text.
+ */
+static const char *read_grant_file(struct dev *d, const char *path)
+{
+	static char why[96];
+	char line[SPARE_GRANT_HEX_LEN + 64];
+	unsigned int no = 0;
+	const char *bad = NULL;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return strerror(errno);
+	while (!bad && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\r\n");
+
+		no++;
+		if (!line[n] && !feof(f)) {
+			snprintf(why, sizeof(why), "line %u: too long for a grant", no);
+			bad = why;
+			break;
+		}
+		line[n] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if ((bad = add_grant(d, line))) {
+			snprintf(why, sizeof(why), "line %u: %s", no, bad);
+			bad = why;
+		}
+	}
+	if (!bad && ferror(f))
+		bad = "read error";
+	sodium_memzero(line, sizeof(line));
+	fclose(f);
+	d->grant_file = true;
+	return bad;
+}
+
+/*
+ * Without --donor, a grant file places the device: its donors and the donor
+ * of every slab copy come from the grants (slab-major, copy c of slab s is
+ * grant s * copies + c), through the same plan sparectl makes for the
+ * module's configfs. 0, or -1 (said why).
+ */
+static int place_by_grants(struct dev *d)
+{
+	uint32_t slabs = grantplan_nr_slabs(d->size, 1ULL << d->slab_shift);
+	struct spare_grant_info *info = calloc(d->nr_grants ? d->nr_grants : 1, sizeof(*info));
+	struct grantplan *p = malloc(sizeof(*p));
+	unsigned int max = SPARE_MAX_DONORS < GRANTPLAN_MAX_DONORS ?
+			   SPARE_MAX_DONORS : GRANTPLAN_MAX_DONORS;
+	char why[256];
+	const char *c, *err;
+	int ret = -1;
+	u32 i;
+
+	if (!info || !p) {
+		log_err("out of memory");
+		goto out;
+	}
+	for (i = 0; i < d->nr_grants; i++)
+		spare_grant_decode(&d->grants[i], &info[i]);	/* checked by add_grant */
+	if (grantplan_check(slabs, d->copies, why, sizeof(why)) ||
+	    grantplan_build(info, d->nr_grants, slabs, d->copies, max, p, why, sizeof(why))) {
+		log_err("--grant-file: the grants do not place %u slab(s) x %u copies: %s",
+			slabs, d->copies, why);
+		goto out;
+	}
+	for (c = p->donors; *c; ) {
+		char one[SPARE_GRANT_ADDR_LEN + 1];
+		size_t n = strcspn(c, ",");
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, c);
+		if ((err = add_donor(d, one))) {
+			log_err("--grant-file: donor %s: %s", one, err);
+			goto out;
+		}
+		c += n + (c[n] == ',');
+	}
+	d->placement = calloc((size_t)slabs * d->copies, sizeof(*d->placement));
+	if (!d->placement) {
+		log_err("out of memory");
+		goto out;
+	}
+	for (c = p->placement; *c && d->nr_placement < slabs * d->copies; ) {
+		d->placement[d->nr_placement++] = (u16)strtoul(c, NULL, 10);
+		c += strcspn(c, ",");
+		c += *c == ',';
+	}
+	log_info("--grant-file: %u slab(s) x %u copies on %u donor(s) %s", slabs, d->copies,
+		 p->ndonors, p->donors);
+	ret = 0;
+out:
+	free(info);
+	free(p);
+	return ret;
+}
+
 /* Send @dn every grant for "host:port". 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn)
 {
@@ -255,8 +359,10 @@ static const struct spare_setting ublk_settings[] = {
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB: the most write data in flight)", "16" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
 	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
+	{ "grant-file", 'G', "PATH", "a file of a broker's grants, one per line; without --donor its grants name the donors and place every slab copy", "" },
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
+	{ "ack-timeout", 'A', "N", "RDMA ACK timeout per try, 4.096 us << N, 12..22 (16: 268 ms), as spare.ko's ack_timeout; longer on a slow link (retransmits), shorter to notice a dead donor sooner", "16" },
 	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
 	{ "backup", 'B', "PATH", "backup block device or file (O_DIRECT), at least --size long", "" },
 	{ "backup-mode", 'M', "MODE", "sync: a write waits for the backup; async: it does not", "sync" },
@@ -288,6 +394,8 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		return add_donor(d, value);
 	} else if (!strcmp(key, "grant")) {
 		return value[0] ? add_grant(d, value) : NULL;
+	} else if (!strcmp(key, "grant-file")) {
+		return value[0] ? read_grant_file(d, value) : NULL;
 	} else if (!strcmp(key, "copies")) {
 		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
 			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
@@ -308,6 +416,10 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 1000, 600000, &v))
 			return "1000..600000 ms";
 		d->io_timeout_ms = (unsigned int)v;
+	} else if (!strcmp(key, "ack-timeout")) {
+		if (spare_parse_u64(value, 12, 22, &v))
+			return "12..22 (4.096 us << N per try)";
+		d->ack_timeout = (u8)v;
 	} else if (!strcmp(key, "poll-us")) {
 		if (spare_parse_u64(value, 0, 1000000, &v))
 			return "0..1000000";
@@ -359,7 +471,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 {
 	const struct spare_cli cli = {
 		.usage = "Serve a spare remote-memory swap device through ublk (/dev/ublkbN).\n"
-			 "Needs --size and at least one --donor.\n",
+			 "Needs --size and at least one --donor, or a --grant-file that names them.\n",
 		.default_conf = UBLK_DEFAULT_CONF,
 		.settings = ublk_settings,
 		.nsettings = ARRAY_SIZE(ublk_settings),
@@ -370,8 +482,10 @@ static int parse_args(struct dev *d, int argc, char **argv)
 
 	if (ret)
 		return ret;
+	if (d->size && !d->nr_donors && d->grant_file && place_by_grants(d))
+		return -1;
 	if (!d->size || !d->nr_donors) {
-		log_err("--size and at least one --donor are required (--help)");
+		log_err("--size and at least one --donor (or --grant-file) are required (--help)");
 		return -1;
 	}
 	if (d->copies > d->nr_donors) {
@@ -412,11 +526,19 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		log_err("cannot build a slab map for %" PRIu64 " bytes", d->size);
 		return -1;
 	}
+	/* a restart takes the placement from its state file instead */
+	if (d->placement && !d->recovering &&
+	    spare_slab_map_place(&d->map, d->placement, d->nr_placement)) {
+		log_err("--grant-file: %u placements for %u slab(s) x %u copies on %u donor(s) refused",
+			d->nr_placement, d->map.nr_slabs, d->copies, d->nr_donors);
+		return -1;
+	}
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];
 
 		dn->source = d->source[0] ? d->source : NULL;
 		dn->timeout_ms = d->timeout_ms;
+		dn->ack_timeout = d->ack_timeout;
 		dn->uuid = d->uuid;
 		dn->key = d->has_key ? d->key : NULL;
 		dn->hold = d->state_path[0] != 0;
@@ -690,7 +812,10 @@ out:
 		free(d->state);
 	}
 	free(d->bufs);
+	if (d->grants)
+		sodium_memzero(d->grants, (size_t)d->nr_grants * sizeof(*d->grants));
 	free(d->grants);
+	free(d->placement);
 	free(d->rqs);
 	memset(d->key, 0, sizeof(d->key));
 	return rc;

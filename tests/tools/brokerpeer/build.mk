@@ -4,7 +4,7 @@
 # "askmove" sparectl's brokerask_move() (userspace/sparectl/brokerask.c).
 PROGS += spare-broker-peer
 spare-broker-peer_SRCS   := tests/tools/brokerpeer/brokerpeer.c userspace/spared/broker_link.c \
-			    userspace/sparectl/brokerask.c userspace/sparectl/grantplan.c
+			    userspace/sparectl/brokerask.c
 spare-broker-peer_LDLIBS := -lsodium -lz
 brokerpeer_CFLAGS  := -Iuserspace/spared -Iuserspace/sparectl
 broker_link_CFLAGS := -Iuserspace/spared

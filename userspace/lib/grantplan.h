@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * From a broker's grants to a device's configfs strings, for
- * `sparectl device create ... broker=...`: the `donors` list (each grant's
+ * `sparectl device create ... broker=...` (and to spare-ublk's donors and
+ * placement, from its --grant-file): the `donors` list (each grant's
  * donor_addr, distinct, in order of first appearance), the `placement`
  * list (slab-major, `copies` donor indices per slab) and the `domains`
  * list (one failure-domain number per donor). And for `sparectl device
  * monitor`, where a copy being moved should go. Pure: no I/O, no
  * allocation, no logging; tested in tests/unit/test_grantplan.c.
  */
-#ifndef SPARECTL_GRANTPLAN_H
-#define SPARECTL_GRANTPLAN_H
+#ifndef SPARE_GRANTPLAN_H
+#define SPARE_GRANTPLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -125,4 +126,4 @@ int grantplan_move_target(const uint32_t *count, unsigned int nd, uint32_t skip,
 int grantplan_domain_for(const uint8_t *dom, const char (*labels)[BROKER_DOMAIN_LEN],
 			 unsigned int nd, const char *label, unsigned int max_number);
 
-#endif /* SPARECTL_GRANTPLAN_H */
+#endif /* SPARE_GRANTPLAN_H */

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
+#
+# spare-ublk placed by spare-broker (issue 10: `sparectl device create
+# --backend=ublk` with the module backend's broker= settings). A broker on
+# host 2; donors 2 and 3 (racks 2 and 3) register with it and lend only
+# against its grants, to the authenticated client "trainer".
+#   - refused at once, nothing left behind: broker= with donors=; a broker
+#     key the broker does not know (the broker refuses, sparectl says so);
+#   - "sparectl device create ub0 --backend=ublk ... broker=": sparectl asks
+#     the broker for 8 slabs x 2 copies and writes the grants to
+#     /etc/spare/ublk-ub0.grants (mode 0600) and the config names that
+#     file and no donor; spare-ublk takes its donors and the placement of
+#     every copy from the grants, both donors accept their 8 grants, no MAP
+#     is refused, and every copy of a slab is on a different donor;
+#   - a job of 4x its cgroup swaps on it, every page verified;
+#   - destroy removes the config and the grants; the donors lend nothing.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 400
+ublk_require
+
+stat_of() { donor_ctl "$1" status | awk -v k="spared_$2" '$1 == k {print $2}'; }
+B="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
+
+step "keys; a broker; donors 2 and 3 registered with it, lending only against grants"
+rxe_up 3
+broker_keys donor2 donor3 trainer
+broker_up /tmp/broker.log
+grant_donor 2 donor2 --domain rack2
+grant_donor 3 donor3 --domain rack3
+broker_knows /tmp/broker.log donor2
+broker_knows /tmp/broker.log donor3
+pass "broker and donors up"
+
+step "refused with a reason, nothing left behind"
+rc=0
+sparectl device create bad --backend=ublk size=64M slab_size=16M donors=10.0.0.2 $B \
+	2>/tmp/bad.log || rc=$?
+cat /tmp/bad.log
+[ "$rc" = 2 ] && grep -q 'broker= places the slabs' /tmp/bad.log || fail "broker= with donors=: exit $rc"
+(umask 077; sparectl gen-key >/tmp/stranger.key) || fail "gen-key"
+rc=0
+sparectl device create bad --backend=ublk size=64M slab_size=16M source=10.0.0.1 \
+	key-file=/tmp/trainer.key broker=$BROKER broker-name=trainer \
+	broker-key=/tmp/stranger.key 2>/tmp/bad.log || rc=$?
+cat /tmp/bad.log
+[ "$rc" = 1 ] && grep -qi 'broker' /tmp/bad.log || fail "an unknown broker key: exit $rc"
+ls /etc/spare/ublk-bad.* 2>/dev/null && fail "a refused create left files"
+ls /dev/ublkb* 2>/dev/null && fail "a refused create left a device"
+[ "$(stat_of 2 slabs_lent)" = 0 ] && [ "$(stat_of 3 slabs_lent)" = 0 ] || fail "donors lent slabs"
+pass "broker= with donors=, and a key the broker refuses"
+
+step "sparectl device create --backend=ublk through the broker: 8 slabs x 2 copies"
+disk=$(sparectl device create ub0 --backend=ublk size=128M slab_size=16M replicas=2 \
+	source=10.0.0.1 key-file=/tmp/trainer.key $B lease=900) ||
+	{ cat /tmp/broker.log; cat /run/spare/ublk/ub0.log; donor_logs; fail "device create through the broker"; }
+echo "created $disk"
+cat /etc/spare/ublk-ub0.conf
+grep -qx 'grant-file = /etc/spare/ublk-ub0.grants' /etc/spare/ublk-ub0.conf ||
+	fail "the config names no grants file"
+grep -q '^donor' /etc/spare/ublk-ub0.conf && fail "the config lists donors: the grants place it"
+[ "$(stat -c %a /etc/spare/ublk-ub0.grants)" = 600 ] || fail "grants file mode $(stat -c %a /etc/spare/ublk-ub0.grants)"
+[ "$(grep -c '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)" = 16 ] || fail "not 16 grants in the file"
+grep -q "trainer: granted 8 slab(s) x 2 copies" /tmp/broker.log ||
+	{ cat /tmp/broker.log; fail "the broker logged no grant"; }
+grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' /run/spare/ublk/ub0.log ||
+	{ cat /run/spare/ublk/ub0.log; fail "spare-ublk was not placed by its grants"; }
+[ "$(stat_of 2 grants_accepted_total)" = 8 ] && [ "$(stat_of 3 grants_accepted_total)" = 8 ] ||
+	fail "grants accepted: $(stat_of 2 grants_accepted_total) and $(stat_of 3 grants_accepted_total)"
+[ "$(stat_of 2 map_grant_refusals_total)" = 0 ] && [ "$(stat_of 3 map_grant_refusals_total)" = 0 ] ||
+	fail "a MAP was refused for want of a grant"
+# two copies of each of the 8 slabs, one on each donor
+[ "$(stat_of 2 slabs_lent)" = 8 ] && [ "$(stat_of 3 slabs_lent)" = 8 ] ||
+	fail "slabs lent: $(stat_of 2 slabs_lent) and $(stat_of 3 slabs_lent)"
+pass "placed by the broker's grants, every copy mapped"
+
+step "a job of 4x its cgroup swaps on it; every page verified"
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
+cg_new work ${WL_CG_MB}M
+workload_start 2
+workload_wait
+swapoff "/dev/$disk" || fail "swapoff"
+pass "swapped through a broker-placed spare-ublk"
+
+step "destroy: config and grants removed, the donors lend nothing"
+G1=$(grep -m1 '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)
+sparectl device destroy ub0 || { cat /run/spare/ublk/ub0.log; fail "destroy"; }
+[ ! -e /etc/spare/ublk-ub0.conf ] && [ ! -e /etc/spare/ublk-ub0.grants ] || fail "destroy left files"
+[ ! -e "/dev/$disk" ] || fail "/dev/$disk still there"
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
+	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 2 still lends"
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
+	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 3 still lends"
+# no credential in any log: the keys, and a grant (a bearer credential)
+for secret in "$G1" "$(cut -c9- /tmp/trainer.key)" "$(cut -c9- /tmp/b-trainer.key)"; do
+	grep -qF "$secret" /run/spare/ublk/ub0.log /tmp/broker.log /tmp/spared-2.log \
+		/tmp/spared-3.log && fail "a secret in a log"
+done
+pass "destroyed cleanly"
+
+kill -TERM "$BROKER_PID"; wait "$BROKER_PID" || { cat /tmp/broker.log; fail "spare-broker exit"; }
+check_dmesg
