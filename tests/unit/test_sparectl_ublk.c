@@ -13,8 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+#include <time.h>
+
 #include "devstat.h"
 #include "spare_conf.h"
+#include "spare_grant_lib.h"
 #include "tap.h"
 #include "ublkdev.h"
 
@@ -180,6 +184,131 @@ static void test_geometry(void)
 	}
 }
 
+/* ---- renewing a broker-placed device's grants ---- */
+
+static struct spare_grant mk_grant(const char *addr, uint32_t slabs, uint64_t expiry)
+{
+	struct spare_grant_info gi;
+	struct spare_grant g;
+
+	memset(&gi, 0, sizeof(gi));
+	spare_grant_new_id(gi.id);
+	snprintf(gi.client_id, sizeof(gi.client_id), "trainer");
+	snprintf(gi.donor_id, sizeof(gi.donor_id), "donor");
+	snprintf(gi.donor_addr, sizeof(gi.donor_addr), "%s", addr);
+	gi.slabs = slabs;
+	gi.key_id = 1;
+	gi.expiry = expiry;
+	memset(&g, 0, sizeof(g));
+	EXPECT_EQ(spare_grant_encode(&gi, &g), 0);
+	return g;
+}
+
+struct asked {
+	char		addr[4][64];
+	uint32_t	slabs[4];
+	unsigned int	n;
+	bool		refuse;
+};
+
+static int fake_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	struct asked *a = ctx;
+
+	if (a->refuse || a->n == 4)
+		return -1;
+	snprintf(a->addr[a->n], sizeof(a->addr[0]), "%s", addr);
+	a->slabs[a->n++] = slabs;
+	*g = mk_grant(addr, slabs, (uint64_t)time(NULL) + 900);
+	return 0;
+}
+
+/* The grants in @path (decoded), or -1. */
+static int read_grants(const char *path, struct spare_grant_info *gi, unsigned int max)
+{
+	char line[600];
+	unsigned int n = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct spare_grant g;
+
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (n == max || spare_grant_from_hex(line, &g) || spare_grant_decode(&g, &gi[n]))
+			break;
+		n++;
+	}
+	fclose(f);
+	return (int)n;
+}
+
+static void test_renew(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], before[8192] = "", after[8192] = "";
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	uint64_t now = (uint64_t)time(NULL);
+	struct spare_grant_info gi[16];
+	struct asked a = { .n = 0 };
+	struct spare_grant g;
+	uint32_t renewed = 99;
+	struct stat st;
+	FILE *f;
+	int i;
+
+	EXPECT(sodium_init() >= 0 && mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/ublk-u0.grants", dir);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "# placement: 2 slabs x 2 copies\n");
+	/* placement A B A B, then an expired renewal of A and a good one of B */
+	for (i = 0; i < 6; i++) {
+		char hex[SPARE_GRANT_HEX_LEN + 1];
+
+		g = mk_grant(i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", i < 4 ? 1 : 2,
+			     i == 4 ? now - 10 : now + 600);
+		spare_grant_to_hex(&g, hex, sizeof(hex));
+		fprintf(f, "%s\n", hex);
+	}
+	fclose(f);
+	/* a pid that is not spare-ublk: the file is renewed, nobody is signalled */
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(a.n, 2);
+	EXPECT(!strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 2);
+	EXPECT(!strcmp(a.addr[1], "10.0.0.3:18515") && a.slabs[1] == 2);
+	EXPECT_EQ(renewed, 4);
+	EXPECT_EQ(read_grants(path, gi, 16), 7);	/* 4 placed + 1 still good + 2 new */
+	EXPECT(gi[4].expiry == now + 600 && gi[4].slabs == 2);
+	EXPECT(gi[5].slabs == 2 && gi[6].slabs == 2 && gi[6].expiry > now + 600);
+	EXPECT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+
+	/* a refusing broker, or a device with more copies than grants: the
+	 * file is left as it was */
+	f = fopen(path, "r");
+	if (f) {
+		before[fread(before, 1, sizeof(before) - 1, f)] = 0;
+		fclose(f);
+	}
+	a.refuse = true;
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	a.refuse = false;
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 12, fake_ask, &a, &renewed), 1);
+	f = fopen(path, "r");
+	if (f) {
+		after[fread(after, 1, sizeof(after) - 1, f)] = 0;
+		fclose(f);
+	}
+	EXPECT(before[0] && !strcmp(before, after));
+	EXPECT_EQ(ublk_device_renew(&p, "none", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* ---- the counters file ---- */
 
 #define GOOD_FILE							\
@@ -290,6 +419,7 @@ int main(void)
 	TAP_RUN(test_conf_refused);
 	TAP_RUN(test_conf_broker);
 	TAP_RUN(test_geometry);
+	TAP_RUN(test_renew);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);
 	return tap_done();

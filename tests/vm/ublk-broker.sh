@@ -13,7 +13,10 @@
 #     file and no donor; spare-ublk takes its donors and the placement of
 #     every copy from the grants, both donors accept their 8 grants, no MAP
 #     is refused, and every copy of a slab is on a different donor;
-#   - a job of 4x its cgroup swaps on it, every page verified;
+#   - a job of 4x its cgroup swaps on it, every page verified; meanwhile
+#     "sparectl device renew" asks the broker for one grant per donor,
+#     adds them to the grants file and sends the pager SIGHUP: it reads the
+#     file again and both donors accept their new grant;
 #   - destroy removes the config and the grants; the donors lend nothing.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -77,13 +80,28 @@ grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' /run/spare/ublk/ub
 	fail "slabs lent: $(stat_of 2 slabs_lent) and $(stat_of 3 slabs_lent)"
 pass "placed by the broker's grants, every copy mapped"
 
-step "a job of 4x its cgroup swaps on it; every page verified"
+step "a job of 4x its cgroup swaps on it; renewed meanwhile; every page verified"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 cg_new work ${WL_CG_MB}M
 workload_start 2
+workload_swapped 1000
+# one fresh grant per donor for its 8 copies, into the file, and SIGHUP
+sparectl device renew ub0 $B lease=900 || { cat /tmp/broker.log; fail "renew"; }
+[ "$(grep -c '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)" = 18 ] || fail "not 16 + 2 grants in the file"
+[ "$(stat -c %a /etc/spare/ublk-ub0.grants)" = 600 ] || fail "grants file mode after renew"
+wait_for 100 grep -q 'SIGHUP: 18 grant(s) in /etc/spare/ublk-ub0.grants, 2 new' /run/spare/ublk/ub0.log ||
+	{ cat /run/spare/ublk/ub0.log; fail "the pager did not read its grants again"; }
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
+	awk '\$1 == \"spared_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
+	fail "donor 2 accepted $(stat_of 2 grants_accepted_total) grants, want 9"
+wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
+	awk '\$1 == \"spared_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
+	fail "donor 3 accepted $(stat_of 3 grants_accepted_total) grants, want 9"
+[ "$(grep -c 'trainer: renewed 8 slab(s) on 10.0.0.[23]:18515' /tmp/broker.log)" = 2 ] ||
+	{ cat /tmp/broker.log; fail "the broker did not renew 8 slabs on each donor"; }
 workload_wait
 swapoff "/dev/$disk" || fail "swapoff"
-pass "swapped through a broker-placed spare-ublk"
+pass "swapped through a broker-placed spare-ublk, renewed while it ran"
 
 step "destroy: config and grants removed, the donors lend nothing"
 G1=$(grep -m1 '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)

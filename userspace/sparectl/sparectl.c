@@ -854,11 +854,21 @@ static void renew_ctx_wipe(struct renew_ctx *r)
  * a copy mapped again after a reconnect or an eviction needs an unexpired
  * grant.
  */
+/* ublk_device_renew()'s broker. */
+static int renew_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	const struct renew_ctx *r = ctx;
+
+	return brokerask_renew(&r->a, addr, slabs, g, NULL);
+}
+
 static int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	struct renew_ctx r = { 0 };
 	struct spare_grant g;
+	struct dev_info d;
 	uint32_t renewed = 0;
+	char why[256];
 	unsigned int i;
 	int ret;
 
@@ -866,6 +876,21 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 	if (ret)
 		return ret;
 	ret = 1;
+	if (!dev_read(&c->roots, name, &d, why, sizeof(why)) && d.ublk) {
+		uint32_t slabs = grantplan_nr_slabs(d.size, d.slab_size);
+
+		if (!slabs || !d.replicas || d.replicas > 64) {
+			log_err("device %s: its counters file gives no geometry", name);
+			goto out;
+		}
+		if (ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas,
+				      renew_ask, &r, &renewed))
+			goto out;
+		log_info("device %s: %u slab copies renewed; spare-ublk told to read its "
+			 "grants again", name, renewed);
+		ret = c->json ? print_json(json_object_new_object()) : 0;
+		goto out;
+	}
 	if (renew_plan(c, name, &r))
 		goto out;
 	for (i = 0; i < r.nd; i++) {

@@ -422,6 +422,24 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 	return 1;
 }
 
+/* Is @pid a spare-ublk process? Its /proc comm says. */
+static bool is_pager(long pid, char *comm, size_t commlen)
+{
+	char cpath[64];
+	FILE *f;
+
+	comm[0] = 0;
+	snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
+	f = fopen(cpath, "re");
+	if (f) {
+		if (!fgets(comm, (int)commlen, f))
+			comm[0] = 0;
+		fclose(f);
+	}
+	comm[strcspn(comm, "\n")] = 0;
+	return !strcmp(comm, "spare-ublk");
+}
+
 int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 			const char *name, const char *disk, long pid, int power)
 {
@@ -454,18 +472,7 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 			return 1;
 		}
 	} else if (power) {
-		char cpath[64];
-		FILE *f;
-
-		snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
-		f = fopen(cpath, "re");
-		if (f) {
-			if (!fgets(comm, sizeof(comm), f))
-				comm[0] = 0;
-			fclose(f);
-		}
-		comm[strcspn(comm, "\n")] = 0;
-		if (strcmp(comm, "spare-ublk")) {
+		if (!is_pager(pid, comm, sizeof(comm))) {
 			log_err("device %s: process %ld is not spare-ublk (%s): not signalled",
 				name, pid, comm[0] ? comm : "gone");
 			return 1;
@@ -494,4 +501,96 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 	if (unlink(conf) && errno != ENOENT)	/* placed by a broker */
 		log_warn("device %s: %s: %s", name, conf, strerror(errno));
 	return 0;
+}
+
+#define RENEW_MAX_GRANTS	1024	/* spare-ublk's UBLK_MAX_GRANTS */
+
+int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
+		      uint32_t placed, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
+{
+	char gpath[512], line[SPARE_GRANT_HEX_LEN + 64], comm[32];
+	char addr[8][SPARE_GRANT_ADDR_LEN];
+	uint32_t count[8] = { 0 }, nd = 0, k, n = 0;
+	struct spare_grant *g = calloc(RENEW_MAX_GRANTS, sizeof(*g));
+	uint64_t now = (uint64_t)time(NULL);
+	int ret = 1;
+	FILE *f;
+
+	*renewed = 0;
+	snprintf(gpath, sizeof(gpath), "%s/ublk-%s.grants", p->conf_dir, name);
+	if (!g) {
+		log_err("out of memory");
+		return 1;
+	}
+	f = fopen(gpath, "re");
+	if (!f) {
+		log_err("device %s: %s: %s (a spare-ublk device placed by a broker has one)",
+			name, gpath, strerror(errno));
+		goto out;
+	}
+	/* what the pager read: the placement grants, then renewals */
+	while (fgets(line, sizeof(line), f)) {
+		struct spare_grant_info gi;
+
+		line[strcspn(line, "\r\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (n == RENEW_MAX_GRANTS || spare_grant_from_hex(line, &g[n]) ||
+		    spare_grant_decode(&g[n], &gi)) {
+			log_err("device %s: %s: grant %u is not one (or too many)", name, gpath,
+				n + 1);
+			fclose(f);
+			goto out;
+		}
+		if (n < placed) {	/* one slab copy each */
+			for (k = 0; k < nd; k++)
+				if (!strncmp(addr[k], gi.donor_addr, sizeof(addr[k])))
+					break;
+			if (k == nd) {
+				if (nd == 8) {
+					log_err("device %s: grants on more than 8 donors", name);
+					fclose(f);
+					goto out;
+				}
+				memcpy(addr[nd++], gi.donor_addr, sizeof(addr[0]));
+			}
+			count[k]++;
+			n++;
+		} else if (gi.expiry > now) {
+			n++;	/* a renewal still good: kept */
+		}
+	}
+	fclose(f);
+	if (n < placed) {
+		log_err("device %s: %s holds %u grants, the device has %u slab copies", name,
+			gpath, n, placed);
+		goto out;
+	}
+	for (k = 0; k < nd; k++) {
+		if (n == RENEW_MAX_GRANTS) {
+			log_err("device %s: %s is full", name, gpath);
+			goto out;
+		}
+		if (ask(ctx, addr[k], count[k], &g[n]))
+			goto out;
+		n++;
+		*renewed += count[k];
+	}
+	if (write_grants(name, gpath, g, n))
+		goto out;
+	if (!is_pager(pid, comm, sizeof(comm))) {
+		log_err("device %s: process %ld is not spare-ublk (%s): the new grants wait in "
+			"%s for its next start", name, pid, comm[0] ? comm : "gone", gpath);
+		goto out;
+	}
+	if (kill((pid_t)pid, SIGHUP)) {
+		log_err("device %s: kill -HUP %ld: %s", name, pid, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	sodium_memzero(line, sizeof(line));
+	sodium_memzero(g, RENEW_MAX_GRANTS * sizeof(*g));
+	free(g);
+	return ret;
 }

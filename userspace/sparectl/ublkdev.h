@@ -64,4 +64,23 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 			const char *name, const char *disk, long pid, int power);
 
+/*
+ * A fresh grant for @slabs slabs on donor @addr (the broker's answer to a
+ * renewal): 0 with it in @g, or -1 (logged).
+ */
+typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
+			      struct spare_grant *g);
+
+/*
+ * `device renew NAME` of a spare-ublk device placed by a broker: the
+ * grants file's first @placed grants place the device (one slab copy
+ * each); a renewal asks @ask for one grant per donor covering the copies
+ * those name there, rewrites the file as the placement grants, the later
+ * grants not yet expired and the new ones (0600, whole or not at all), and
+ * sends the pager (@pid, checked to be spare-ublk) SIGHUP to read it
+ * again. @renewed gets the copies renewed. The exit status (logged).
+ */
+int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
+		      uint32_t placed, ublk_renew_ask ask, void *ctx, uint32_t *renewed);
+
 #endif /* SPARECTL_UBLKDEV_H */

@@ -199,8 +199,8 @@ static int pick_target(struct dev *d, u32 s, u32 from, u32 tried)
 		c[i].load = 0;
 		for (x = 0; c[i].ok && x < map->nr_slabs; x++)
 			c[i].load += spare_slab_donor_slot(map, &map->slabs[x], i) >= 0;
-		/* The pager's grants are fixed at start: a donor without
-		 * room refuses the MAP, and the next one is asked. */
+		/* No grant accounting here: a donor without room (or
+		 * grant) refuses the MAP, and the next one is asked. */
 		c[i].room = SPARE_ROOM_OPEN;
 	}
 	return spare_move_pick(c, d->nr_donors, NULL);
@@ -230,6 +230,13 @@ static void *connect_thread(void *arg)
 	__atomic_store_n(&l->conn_rc, rc, __ATOMIC_RELEASE);
 	wake(d->life_fd);
 	return NULL;
+}
+
+/* The lifecycle thread owns donor @i's control connection (SIGHUP's grants). */
+static bool donor_is_live(struct dev *d, u32 i)
+{
+	return d->life->dl[i].st == DL_LIVE && !__atomic_load_n(&d->donors[i].failed,
+								 __ATOMIC_ACQUIRE);
 }
 
 static void donor_step(struct dev *d, u32 i)
@@ -723,8 +730,12 @@ void life_loop(struct dev *d, int sfd)
 		if (pfd[0].revents) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) == sizeof(si))
-				log_info("signal %u: stopping", si.ssi_signo);
+			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
+			    si.ssi_signo == SIGHUP) {
+				pager_reload_grants(d, donor_is_live);
+				continue;
+			}
+			log_info("signal %u: stopping", si.ssi_signo);
 			return;
 		}
 		if (pfd[1].revents) {

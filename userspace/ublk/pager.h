@@ -98,7 +98,10 @@ struct dev {
 	u32		nr_donors;
 	struct spare_grant *grants;	/* a broker's, sent to their donors */
 	u32		nr_grants;
-	bool		grant_file;	/* --grant-file given */
+	char		grant_path[256];	/* --grant-file, or "" */
+	/* d->grants and nr_grants: the lifecycle thread reloads them (SIGHUP)
+	 * while a connect thread may be sending them */
+	pthread_mutex_t	grants_lock;
 	u16		*placement;	/* from the grants: donor per slab copy, or NULL */
 	u32		nr_placement;
 	struct ibv_pd	*pd;
@@ -206,6 +209,9 @@ void pager_state_remove(struct dev *d);
 
 /* Send @dn every grant named for it (ublk_main.c). 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn);
+/* SIGHUP: read --grant-file again; send its new grants to the donors for
+ * which @live says so (the others get them when they reconnect). */
+void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i));
 
 /* lifecycle.c: before the device starts, after every donor is connected */
 int life_init(struct dev *d);

@@ -39,6 +39,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -203,35 +204,59 @@ static const char *add_donor(struct dev *d, const char *arg)
 
 #define UBLK_MAX_GRANTS	1024
 
-static const char *add_grant(struct dev *d, const char *hex)
+struct grant_list {
+	struct spare_grant	*g;
+	u32			n;
+};
+
+static const char *grant_list_add(struct grant_list *l, const char *hex)
 {
 	struct spare_grant_info gi;
 	struct spare_grant *g;
 
-	if (d->nr_grants == UBLK_MAX_GRANTS)
-		return "too many grants";
-	if (!d->grants) {
-		d->grants = calloc(UBLK_MAX_GRANTS, sizeof(*d->grants));
-		if (!d->grants)
+	if (l->n == UBLK_MAX_GRANTS)
+		return "too many grants (at most " SPARE_STR(UBLK_MAX_GRANTS) ")";
+	if (!l->g) {
+		l->g = calloc(UBLK_MAX_GRANTS, sizeof(*l->g));
+		if (!l->g)
 			return "out of memory";
 	}
-	g = &d->grants[d->nr_grants];
+	g = &l->g[l->n];
 	if (strlen(hex) != SPARE_GRANT_HEX_LEN || spare_grant_from_hex(hex, g) ||
 	    spare_grant_decode(g, &gi))
 		return "not a grant (512 hex digits, as a broker issues it)";
-	d->nr_grants++;
+	l->n++;
 	return NULL;
 }
 
-/*
- * --grant-file: a broker's grants, one per line as `sparectl device create
- * --backend=ublk broker=...` writes them (blank lines and '#' comments
- * skipped). A grant is a credential: a refusal names the line, never its
- * text.
- */
-static const char *read_grant_file(struct dev *d, const char *path)
+static void grant_list_free(struct grant_list *l)
 {
-	static char why[96];
+	if (l->g)
+		sodium_memzero(l->g, (size_t)l->n * sizeof(*l->g));
+	free(l->g);
+	l->g = NULL;
+	l->n = 0;
+}
+
+static const char *add_grant(struct dev *d, const char *hex)
+{
+	struct grant_list l = { d->grants, d->nr_grants };
+	const char *why = grant_list_add(&l, hex);
+
+	d->grants = l.g;
+	d->nr_grants = l.n;
+	return why;
+}
+
+/*
+ * A grant file: a broker's grants, one per line, as `sparectl device create
+ * --backend=ublk broker=...` writes it (blank lines and '#' comments
+ * skipped), appended to @l. A grant is a credential: a refusal names the
+ * line, never its text.
+ */
+static const char *grant_list_read(struct grant_list *l, const char *path)
+{
+	static __thread char why[96];
 	char line[SPARE_GRANT_HEX_LEN + 64];
 	unsigned int no = 0;
 	const char *bad = NULL;
@@ -251,7 +276,7 @@ static const char *read_grant_file(struct dev *d, const char *path)
 		line[n] = 0;
 		if (!line[0] || line[0] == '#')
 			continue;
-		if ((bad = add_grant(d, line))) {
+		if ((bad = grant_list_add(l, line))) {
 			snprintf(why, sizeof(why), "line %u: %s", no, bad);
 			bad = why;
 		}
@@ -260,15 +285,30 @@ static const char *read_grant_file(struct dev *d, const char *path)
 		bad = "read error";
 	sodium_memzero(line, sizeof(line));
 	fclose(f);
-	d->grant_file = true;
 	return bad;
+}
+
+/* --grant-file: its grants join --grant's. */
+static const char *read_grant_file(struct dev *d, const char *path)
+{
+	struct grant_list l = { d->grants, d->nr_grants };
+	const char *why;
+
+	if (strlen(path) >= sizeof(d->grant_path))
+		return "path too long";
+	why = grant_list_read(&l, path);
+	d->grants = l.g;
+	d->nr_grants = l.n;
+	snprintf(d->grant_path, sizeof(d->grant_path), "%s", path);
+	return why;
 }
 
 /*
  * Without --donor, a grant file places the device: its donors and the donor
- * of every slab copy come from the grants (slab-major, copy c of slab s is
- * grant s * copies + c), through the same plan sparectl makes for the
- * module's configfs. 0, or -1 (said why).
+ * of every slab copy come from its first slabs x copies grants (slab-major,
+ * copy c of slab s is grant s * copies + c; later lines are renewals),
+ * through the same plan sparectl makes for the module's configfs. 0, or -1
+ * (said why).
  */
 static int place_by_grants(struct dev *d)
 {
@@ -280,30 +320,34 @@ static int place_by_grants(struct dev *d)
 	char why[256];
 	const char *c, *err;
 	int ret = -1;
+	u64 n;
 	u32 i;
 
 	if (!info || !p) {
 		log_err("out of memory");
 		goto out;
 	}
-	for (i = 0; i < d->nr_grants; i++)
+	n = (u64)slabs * d->copies;
+	if (n > d->nr_grants)
+		n = d->nr_grants;	/* refused by grantplan_build(), with the count */
+	for (i = 0; i < n; i++)
 		spare_grant_decode(&d->grants[i], &info[i]);	/* checked by add_grant */
 	if (grantplan_check(slabs, d->copies, why, sizeof(why)) ||
-	    grantplan_build(info, d->nr_grants, slabs, d->copies, max, p, why, sizeof(why))) {
+	    grantplan_build(info, (size_t)n, slabs, d->copies, max, p, why, sizeof(why))) {
 		log_err("--grant-file: the grants do not place %u slab(s) x %u copies: %s",
 			slabs, d->copies, why);
 		goto out;
 	}
 	for (c = p->donors; *c; ) {
 		char one[SPARE_GRANT_ADDR_LEN + 1];
-		size_t n = strcspn(c, ",");
+		size_t len = strcspn(c, ",");
 
-		snprintf(one, sizeof(one), "%.*s", (int)n, c);
+		snprintf(one, sizeof(one), "%.*s", (int)len, c);
 		if ((err = add_donor(d, one))) {
 			log_err("--grant-file: donor %s: %s", one, err);
 			goto out;
 		}
-		c += n + (c[n] == ',');
+		c += len + (c[len] == ',');
 	}
 	d->placement = calloc((size_t)slabs * d->copies, sizeof(*d->placement));
 	if (!d->placement) {
@@ -324,23 +368,84 @@ out:
 	return ret;
 }
 
-/* Send @dn every grant for "host:port". 0, or -1. */
-int send_grants(struct dev *d, struct donor *dn)
+/* Send @dn every unexpired grant for "host:port" in @g[from..n). */
+static int send_grant_range(struct donor *dn, const struct spare_grant *g, u32 from, u32 n)
 {
 	char addr[SPARE_GRANT_ADDR_LEN + 16];
-	unsigned int sent = 0;
+	unsigned int sent = 0, expired = 0;
+	uint64_t now = (uint64_t)time(NULL);
 
 	snprintf(addr, sizeof(addr), "%s:%s", dn->host, dn->port);
-	for (u32 i = 0; i < d->nr_grants; i++) {
-		if (strncmp(d->grants[i].donor_addr, addr, sizeof(d->grants[i].donor_addr)))
+	for (u32 i = from; i < n; i++) {
+		if (strncmp(g[i].donor_addr, addr, sizeof(g[i].donor_addr)))
 			continue;
-		if (donor_send_grant(dn, &d->grants[i]))
+		if (le64toh(g[i].expiry) <= now) {	/* the donor would refuse it */
+			expired++;
+			continue;
+		}
+		if (donor_send_grant(dn, &g[i]))
 			return -1;
 		sent++;
 	}
-	if (sent)
-		log_info("donor %s: sent %u grant(s)", addr, sent);
+	if (sent || expired)
+		log_info("donor %s: sent %u grant(s)%s", addr, sent,
+			 expired ? ", not those expired" : "");
 	return 0;
+}
+
+/* Send @dn every unexpired grant for "host:port". 0, or -1. */
+int send_grants(struct dev *d, struct donor *dn)
+{
+	int ret;
+
+	pthread_mutex_lock(&d->grants_lock);
+	ret = send_grant_range(dn, d->grants, 0, d->nr_grants);
+	pthread_mutex_unlock(&d->grants_lock);
+	return ret;
+}
+
+void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
+{
+	struct grant_list l = { NULL, 0 }, fresh = { NULL, 0 };
+	const char *why;
+	u32 i, j, k;
+
+	if (!d->grant_path[0]) {
+		log_info("SIGHUP: no --grant-file to read again");
+		return;
+	}
+	why = grant_list_read(&l, d->grant_path);
+	if (why) {
+		log_err("SIGHUP: --grant-file %s: %s; the grants stay as they were",
+			d->grant_path, why);
+		grant_list_free(&l);
+		return;
+	}
+	pthread_mutex_lock(&d->grants_lock);
+	/* the new ones: grant ids not held before, in the file's order */
+	for (i = 0; i < l.n; i++) {
+		for (j = 0; j < d->nr_grants; j++)
+			if (!memcmp(l.g[i].grant_id, d->grants[j].grant_id,
+				    sizeof(l.g[i].grant_id)))
+				break;
+		if (j < d->nr_grants)
+			continue;
+		if (!fresh.g && !(fresh.g = calloc(UBLK_MAX_GRANTS, sizeof(*fresh.g))))
+			break;
+		fresh.g[fresh.n++] = l.g[i];
+	}
+	/* the file's list from now on (a reconnect sends it); the ones it
+	 * dropped are expired */
+	grant_list_free(&(struct grant_list){ d->grants, d->nr_grants });
+	d->grants = l.g;
+	d->nr_grants = l.n;
+	for (k = 0; k < d->nr_donors; k++)
+		if (fresh.n && live(d, k) &&
+		    send_grant_range(&d->donors[k], fresh.g, 0, fresh.n))
+			donor_fail(&d->donors[k], "sending a grant failed");
+	pthread_mutex_unlock(&d->grants_lock);
+	log_info("SIGHUP: %u grant(s) in %s, %u new", l.n, d->grant_path, fresh.n);
+	grant_list_free(&fresh);
 }
 
 /*
@@ -482,7 +587,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (d->size && !d->nr_donors && d->grant_file && place_by_grants(d))
+	if (d->size && !d->nr_donors && d->grant_path[0] && place_by_grants(d))
 		return -1;
 	if (!d->size || !d->nr_donors) {
 		log_err("--size and at least one --donor (or --grant-file) are required (--help)");
@@ -664,6 +769,7 @@ int main(int argc, char **argv)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);	/* read --grant-file again */
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	d->stop_fd = eventfd(0, EFD_CLOEXEC);
@@ -672,6 +778,7 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
 	pthread_mutex_init(&d->st_lock, NULL);
+	pthread_mutex_init(&d->grants_lock, NULL);
 	if (sfd < 0 || d->stop_fd < 0 || d->links_fd < 0 || d->life_fd < 0)
 		goto out;
 	ret = pager_state_open(d, &st);
@@ -812,9 +919,7 @@ out:
 		free(d->state);
 	}
 	free(d->bufs);
-	if (d->grants)
-		sodium_memzero(d->grants, (size_t)d->nr_grants * sizeof(*d->grants));
-	free(d->grants);
+	grant_list_free(&(struct grant_list){ d->grants, d->nr_grants });
 	free(d->placement);
 	free(d->rqs);
 	memset(d->key, 0, sizeof(d->key));
