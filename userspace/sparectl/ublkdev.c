@@ -169,6 +169,20 @@ int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
 	return 0;
 }
 
+/* @tmp created (truncated) mode 0600 for writing, or NULL (logged). */
+static FILE *open_private(const char *name, const char *tmp)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		log_err("device %s: %s: %s", name, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
 /*
  * The broker's grants for spare-ublk's --grant-file: one per line, mode
  * 0600 (a grant is a credential), written whole or not at all. 0, or -1
@@ -180,17 +194,11 @@ static int write_grants(const char *name, const char *path,
 	char tmp[560], hex[SPARE_GRANT_HEX_LEN + 1];
 	size_t i;
 	FILE *f;
-	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		log_err("device %s: %s: %s", name, tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	f = open_private(name, tmp);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# a broker's grants for spare-ublk device %s, slab-major; written by "
 		"sparectl device create, removed by sparectl device destroy\n", name);
 	for (i = 0; i < n; i++) {
@@ -295,7 +303,6 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 	pid_t child = -1;
 	unsigned int waited;
 	FILE *f;
-	int fd;
 
 	if (!dev_ublk_name_ok(name)) {
 		log_err("device %s: not a name for a spare-ublk device", name);
@@ -320,12 +327,8 @@ int ublk_device_create(const struct dev_roots *r, const struct ublk_paths *p,
 	}
 	if (ngrants && write_grants(name, gpath, grants, ngrants))
 		return 1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	f = open_private(name, tmp);
 	if (!f) {
-		log_err("device %s: %s: %s", name, tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		forget(NULL, ngrants ? gpath : NULL);
 		return 1;
 	}
