@@ -408,7 +408,7 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 {
 	struct grant_list l = { NULL, 0 }, fresh = { NULL, 0 };
 	const char *why;
-	u32 i, j, k;
+	u32 i, j, k, file_n;
 
 	if (!d->grant_path[0]) {
 		log_info("SIGHUP: no --grant-file to read again");
@@ -419,6 +419,11 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 		log_err("SIGHUP: --grant-file %s: %s; the grants stay as they were",
 			d->grant_path, why);
 		grant_list_free(&l);
+		return;
+	}
+	file_n = l.n;
+	if (!l.g && !(l.g = calloc(UBLK_MAX_GRANTS, sizeof(*l.g)))) {
+		log_err("SIGHUP: out of memory; the grants stay as they were");
 		return;
 	}
 	pthread_mutex_lock(&d->grants_lock);
@@ -434,8 +439,18 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 			break;
 		fresh.g[fresh.n++] = l.g[i];
 	}
-	/* the file's list from now on (a reconnect sends it); the ones it
-	 * dropped are expired */
+	/* the file's list from now on (a reconnect sends it), and what was
+	 * held besides (--grant's) while unexpired */
+	for (j = 0; j < d->nr_grants && l.n < UBLK_MAX_GRANTS; j++) {
+		if (le64toh(d->grants[j].expiry) <= (uint64_t)time(NULL))
+			continue;
+		for (i = 0; i < l.n; i++)
+			if (!memcmp(l.g[i].grant_id, d->grants[j].grant_id,
+				    sizeof(l.g[i].grant_id)))
+				break;
+		if (i == l.n)
+			l.g[l.n++] = d->grants[j];
+	}
 	grant_list_free(&(struct grant_list){ d->grants, d->nr_grants });
 	d->grants = l.g;
 	d->nr_grants = l.n;
@@ -444,7 +459,7 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 		    send_grant_range(&d->donors[k], fresh.g, 0, fresh.n))
 			donor_fail(&d->donors[k], "sending a grant failed");
 	pthread_mutex_unlock(&d->grants_lock);
-	log_info("SIGHUP: %u grant(s) in %s, %u new", l.n, d->grant_path, fresh.n);
+	log_info("SIGHUP: %u grant(s) in %s, %u new", file_n, d->grant_path, fresh.n);
 	grant_list_free(&fresh);
 }
 
