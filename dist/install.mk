@@ -25,10 +25,12 @@ DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
 .PHONY: install install-dkms man
 
-# Man pages from scdoc sources: name.N.scd -> name.N.
+# Man pages from scdoc sources: name.N.scd -> name.N. Written to a
+# temporary file first: scdoc failing half way must not leave a page that
+# make takes as up to date.
 $(OUT)/man/%: Documentation/man/%.scd
 	@mkdir -p $(dir $@)
-	scdoc <$< >$@
+	scdoc <$< >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 man: $(MAN_PAGES)
 
