@@ -421,6 +421,7 @@ void spare_donors_free(struct spare_dev *dev);
 void spare_donors_grants_added(struct spare_dev *dev);
 struct spare_queue *spare_data_queue(struct spare_donor *donor, int hctx);
 void spare_donor_error(struct spare_donor *donor, const char *why);
+unsigned int spare_rdma_giveup_ms(void);
 void spare_op_post(struct spare_op *op, bool write);
 void spare_op_unmap(struct spare_op *op, bool write);
 const char *spare_donor_state_name(int state);

@@ -236,6 +236,20 @@ module_param_cb(ack_timeout, &ack_timeout_ops, &spare_ack_timeout, 0644);
 MODULE_PARM_DESC(ack_timeout,
 		 "RDMA local ACK timeout exponent, 12-22 (4.096 us << N per try, 7 tries; default 16: 268 ms)");
 
+/*
+ * How long RC takes to give up on a peer that acknowledges nothing, at the
+ * ACK timeout now set: 7 tries (retry_count 6 below) of 4.096 us << N.
+ * A wait on one RDMA operation must last longer than this, or a donor
+ * that is slow but alive is dropped before the transport has decided
+ * (resync, spare_resync.c).
+ */
+unsigned int spare_rdma_giveup_ms(void)
+{
+	u64 try_ns = 4096ULL << READ_ONCE(spare_ack_timeout);
+
+	return (unsigned int)div_u64(7 * try_ns, NSEC_PER_MSEC) + 1;
+}
+
 static int queue_rdma_connect(struct spare_queue *q)
 {
 	struct spare_donor *d = q->donor;

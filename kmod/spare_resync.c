@@ -103,8 +103,16 @@ static int resync_rdma(struct spare_dev *dev, struct spare_donor *d,
 		ret = -EAGAIN;
 		goto unmap;	/* nothing was posted */
 	}
+	/*
+	 * Never shorter than the transport's own verdict on a dead peer: a
+	 * timeout here drops every copy the donor holds, the only current
+	 * one of some pages included (on the debug kernel, ack_timeout=18
+	 * gives up after 7.5 s, and a 5 s wait dropped a slow but live
+	 * source mid-resync: pages lost in spare-cutlink).
+	 */
 	if (!wait_for_completion_timeout(&op.done,
-					 msecs_to_jiffies(SPARE_RESYNC_TMO_MS))) {
+					 msecs_to_jiffies(max(SPARE_RESYNC_TMO_MS,
+							      2 * spare_rdma_giveup_ms())))) {
 		/* The error road drains the QP, which completes the op. */
 		spare_donor_error(d, "resync timeout");
 		wait_for_completion(&op.done);
