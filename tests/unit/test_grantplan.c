@@ -83,6 +83,9 @@ static void donor_order(void)
 	EXPECT(!strcmp(plan.donors,
 		       "10.0.0.7:18515,10.0.0.4:18515,10.0.0.9:18515,10.0.0.5:18515"));
 	EXPECT(!strcmp(plan.placement, "0,1,1,2,0,2,3,1"));
+	/* the same placement as numbers (spare-ublk's --grant-file) */
+	EXPECT_EQ(plan.nwhere, 8);
+	EXPECT(!memcmp(plan.where, (const uint8_t[]){ 0, 1, 1, 2, 0, 2, 3, 1 }, 8));
 	/* one copy: every slab can be on the same donor */
 	sets((const unsigned int[]){ 3, 3, 3 }, 3);
 	EXPECT_EQ(build(3, 3, 1), 0);
@@ -98,6 +101,7 @@ static void wrong_count(void)
 	EXPECT_EQ(build(5, 3, 2), -1);
 	EXPECT(strstr(why, "5 grants for 3 slabs x 2 copies"));
 	EXPECT(!plan.donors[0] && !plan.placement[0]);	/* nothing half built */
+	EXPECT_EQ(plan.nwhere, 0);
 	EXPECT_EQ(build(6, 2, 2), -1);
 	EXPECT_EQ(build(6, 3, 3), -1);
 	EXPECT_EQ(build(0, 0, 2), -1);
@@ -200,6 +204,8 @@ static void placement_size_limit(void)
 	EXPECT_EQ(build(2 * BROKER_MAX_GRANTS, 2 * BROKER_MAX_GRANTS, 1), 0);
 	EXPECT_EQ(strlen(plan.placement), 2 * 2 * BROKER_MAX_GRANTS - 1);
 	EXPECT_EQ(plan.placement[2 * 2 * BROKER_MAX_GRANTS - 2], '7');
+	EXPECT_EQ(plan.nwhere, 2 * BROKER_MAX_GRANTS);
+	EXPECT_EQ(plan.where[2 * BROKER_MAX_GRANTS - 1], 7);
 }
 
 /* Long addresses: 8 of 63 characters fit (8 * 64 - 1 bytes), so the

@@ -3,12 +3,15 @@
  * Unit tests for grants (userspace/lib/spare_grant.c): the wire form, sign
  * and verify with each refusal (forged, expired, not yet valid, wrong
  * donor/client, unknown key, replayed), hex, and the replay cache (lease
- * expiry, bounded memory).
+ * expiry, bounded memory), and the grant file reader.
  */
 #include <endian.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -241,6 +244,81 @@ static void hex(void)
 	EXPECT_EQ(spare_grant_from_hex(h, &back), SPARE_GRANT_MALFORMED);
 }
 
+/* A grant file of @text (where "G1"/"G2" stand for two grants' hex). */
+static int grant_file(char *path, const char *text, const char *h1, const char *h2)
+{
+	int fd;
+	FILE *f;
+
+	strcpy(path, "/tmp/spare-grant-test.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return -1;
+	for (; *text; text++) {
+		if (text[0] == 'G' && (text[1] == '1' || text[1] == '2')) {
+			fputs(text[1] == '1' ? h1 : h2, f);
+			text++;
+		} else {
+			fputc(*text, f);
+		}
+	}
+	return fclose(f);
+}
+
+static void file_read(void)
+{
+	struct spare_grant_info gi = sample();
+	struct spare_grant g1, g2, got[3];
+	char h1[SPARE_GRANT_HEX_LEN + 1], h2[SPARE_GRANT_HEX_LEN + 1];
+	char path[64], why[96], *long_line;
+	uint32_t n;
+
+	EXPECT_EQ(spare_grant_issue(&gi, &key1, &g1), 0);
+	gi = sample();
+	EXPECT_EQ(spare_grant_issue(&gi, &key2, &g2), 0);
+	spare_grant_to_hex(&g1, h1, sizeof(h1));
+	spare_grant_to_hex(&g2, h2, sizeof(h2));
+
+	/* comments and blank lines skipped; appended after what is there */
+	EXPECT_EQ(grant_file(path, "# header\nG1\n\nG2\r\n", h1, h2), 0);
+	n = 1;
+	got[0] = g2;
+	EXPECT_EQ(spare_grant_file_read(path, got, 3, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 3);
+	EXPECT(!memcmp(&got[0], &g2, sizeof(g2)) && !memcmp(&got[1], &g1, sizeof(g1)) &&
+	       !memcmp(&got[2], &g2, sizeof(g2)));
+	/* one more than fits: refused, naming the line */
+	n = 2;
+	EXPECT_EQ(spare_grant_file_read(path, got, 3, &n, why, sizeof(why)), -1);
+	EXPECT(!strcmp(why, "line 4: more than 3 grants"));
+	unlink(path);
+
+	/* a bad line is named by number, and its text is not quoted */
+	EXPECT_EQ(grant_file(path, "G1\nG1xyz\n", h1, h2), 0);
+	n = 0;
+	EXPECT_EQ(spare_grant_file_read(path, got, 3, &n, why, sizeof(why)), -1);
+	EXPECT(!strncmp(why, "line 2: not a grant", 19));
+	EXPECT(!strstr(why, "xyz") && !strstr(why, h1));
+	unlink(path);
+
+	/* a line too long to be a grant */
+	long_line = malloc(2 * SPARE_GRANT_HEX_LEN + 2);
+	memset(long_line, 'a', 2 * SPARE_GRANT_HEX_LEN);
+	strcpy(long_line + 2 * SPARE_GRANT_HEX_LEN, "\n");
+	EXPECT_EQ(grant_file(path, long_line, h1, h2), 0);
+	n = 0;
+	EXPECT_EQ(spare_grant_file_read(path, got, 3, &n, why, sizeof(why)), -1);
+	EXPECT(!strcmp(why, "line 1: too long for a grant"));
+	unlink(path);
+	free(long_line);
+
+	/* no file */
+	n = 0;
+	EXPECT_EQ(spare_grant_file_read(path, got, 3, &n, why, sizeof(why)), -1);
+	EXPECT(!strcmp(why, strerror(ENOENT)));
+	EXPECT_EQ(n, 0);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -252,5 +330,6 @@ int main(void)
 	TAP_RUN(replay_bounded_and_lease_expiry);
 	TAP_RUN(replay_stress);
 	TAP_RUN(hex);
+	TAP_RUN(file_read);
 	return tap_done();
 }

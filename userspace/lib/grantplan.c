@@ -142,6 +142,7 @@ static int build(const struct spare_grant_info *g, size_t n, uint32_t slabs,
 				      "the placement does not fit one configfs write (%u bytes)",
 				      GRANTPLAN_ATTR_MAX - 1);
 		plen += (size_t)w;
+		p->where[p->nwhere++] = (uint8_t)d;	/* fits: the string did */
 	}
 	p->ndonors = nd;
 	return 0;

@@ -25,11 +25,17 @@
 /* Failure-domain numbers in configfs `domains`: 0 .. GRANTPLAN_MAX_DOMAIN. */
 #define GRANTPLAN_MAX_DOMAIN	63
 
+/* Entries a placement can have: one digit and a comma each. */
+#define GRANTPLAN_MAX_ENTRIES	(GRANTPLAN_ATTR_MAX / 2)
+
 struct grantplan {
 	char		donors[GRANTPLAN_ATTR_MAX];	/* "a:p,b:p,..." */
 	char		placement[GRANTPLAN_ATTR_MAX];	/* "0,1,1,2,..." */
 	char		domains[4 * GRANTPLAN_MAX_DONORS];	/* "0,0,1", or "" */
 	unsigned int	ndonors;
+	/* the placement as numbers: donor index of entry k (spare-ublk's) */
+	uint8_t		where[GRANTPLAN_MAX_ENTRIES];
+	uint32_t	nwhere;
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,54 @@ int spare_grant_from_hex(const char *hex, struct spare_grant *g)
 	    *end)
 		return SPARE_GRANT_MALFORMED;
 	return 0;
+}
+
+int spare_grant_file_read(const char *path, struct spare_grant *g, uint32_t max,
+			  uint32_t *n, char *why, size_t whylen)
+{
+	char line[SPARE_GRANT_HEX_LEN + 64];
+	struct spare_grant_info gi;
+	unsigned int no = 0;
+	int ret = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\r\n");
+
+		no++;
+		if (!line[len] && !feof(f)) {
+			snprintf(why, whylen, "line %u: too long for a grant", no);
+			ret = -1;
+			break;
+		}
+		line[len] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (*n >= max) {
+			snprintf(why, whylen, "line %u: more than %u grants", no, max);
+			ret = -1;
+		} else if (spare_grant_from_hex(line, &g[*n]) ||
+			   spare_grant_decode(&g[*n], &gi)) {
+			snprintf(why, whylen,
+				 "line %u: not a grant (%u hex digits, as a broker issues it)",
+				 no, SPARE_GRANT_HEX_LEN);
+			ret = -1;
+		} else {
+			(*n)++;
+		}
+	}
+	if (!ret && ferror(f)) {
+		snprintf(why, whylen, "read error");
+		ret = -1;
+	}
+	sodium_memzero(line, sizeof(line));
+	sodium_memzero(&gi, sizeof(gi));
+	fclose(f);
+	return ret;
 }
 
 /* Replay cache: open addressing, linear probing, SipHash of the id. */

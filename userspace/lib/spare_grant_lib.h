@@ -79,6 +79,17 @@ void spare_grant_to_hex(const struct spare_grant *g, char *hex, size_t len);
 int spare_grant_from_hex(const char *hex, struct spare_grant *g);
 
 /*
+ * A grant file: grants as lowercase hex, one per line, blank lines and '#'
+ * comments skipped (what `sparectl device create --backend=ublk broker=...`
+ * writes for spare-ublk). Appends to @g[*n...] up to @max in all; every
+ * grant is decoded (not verified: the donor does that). 0, or -1 with a
+ * reason in @why that names the line, never its text (a grant is a
+ * credential). Nothing read is left on the stack.
+ */
+int spare_grant_file_read(const char *path, struct spare_grant *g, uint32_t max,
+			  uint32_t *n, char *why, size_t whylen);
+
+/*
  * The donor's replay cache: the ids of grants accepted, each kept until its
  * expiry. Memory is bounded by the capacity given at init; when it is full
  * of grants that have not expired, new grants are refused

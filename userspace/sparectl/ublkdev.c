@@ -511,13 +511,12 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t placed, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
 {
-	char gpath[512], line[SPARE_GRANT_HEX_LEN + 64], comm[32];
+	char gpath[512], why[96], comm[32];
 	char addr[8][SPARE_GRANT_ADDR_LEN];
-	uint32_t count[8] = { 0 }, nd = 0, k, n = 0;
+	uint32_t count[8] = { 0 }, nd = 0, k, n = 0, i, nread = 0;
 	struct spare_grant *g = calloc(RENEW_MAX_GRANTS, sizeof(*g));
 	uint64_t now = (uint64_t)time(NULL);
 	int ret = 1;
-	FILE *f;
 
 	*renewed = 0;
 	snprintf(gpath, sizeof(gpath), "%s/ublk-%s.grants", p->conf_dir, name);
@@ -525,45 +524,33 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		log_err("out of memory");
 		return 1;
 	}
-	f = fopen(gpath, "re");
-	if (!f) {
-		log_err("device %s: %s: %s (a spare-ublk device placed by a broker has one)",
-			name, gpath, strerror(errno));
+	if (spare_grant_file_read(gpath, g, RENEW_MAX_GRANTS, &nread, why, sizeof(why))) {
+		log_err("device %s: %s: %s%s", name, gpath, why,
+			access(gpath, F_OK) ? " (a spare-ublk device placed by a broker has one)" : "");
 		goto out;
 	}
 	/* what the pager read: the placement grants, then renewals */
-	while (fgets(line, sizeof(line), f)) {
+	for (i = 0; i < nread; i++) {
 		struct spare_grant_info gi;
 
-		line[strcspn(line, "\r\n")] = 0;
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (n == RENEW_MAX_GRANTS || spare_grant_from_hex(line, &g[n]) ||
-		    spare_grant_decode(&g[n], &gi)) {
-			log_err("device %s: %s: grant %u is not one (or too many)", name, gpath,
-				n + 1);
-			fclose(f);
-			goto out;
-		}
-		if (n < placed) {	/* one slab copy each */
+		spare_grant_decode(&g[i], &gi);	/* decoded once already */
+		if (i < placed) {	/* one slab copy each */
 			for (k = 0; k < nd; k++)
 				if (!strncmp(addr[k], gi.donor_addr, sizeof(addr[k])))
 					break;
 			if (k == nd) {
 				if (nd == 8) {
 					log_err("device %s: grants on more than 8 donors", name);
-					fclose(f);
 					goto out;
 				}
 				memcpy(addr[nd++], gi.donor_addr, sizeof(addr[0]));
 			}
 			count[k]++;
-			n++;
-		} else if (gi.expiry > now) {
-			n++;	/* a renewal still good: kept */
+		} else if (gi.expiry <= now) {
+			continue;	/* an expired renewal: dropped */
 		}
+		g[n++] = g[i];	/* n <= i */
 	}
-	fclose(f);
 	if (n < placed) {
 		log_err("device %s: %s holds %u grants, the device has %u slab copies", name,
 			gpath, n, placed);
@@ -592,7 +579,6 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 	}
 	ret = 0;
 out:
-	sodium_memzero(line, sizeof(line));
 	sodium_memzero(g, RENEW_MAX_GRANTS * sizeof(*g));
 	free(g);
 	return ret;

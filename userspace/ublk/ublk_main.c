@@ -249,43 +249,17 @@ static const char *add_grant(struct dev *d, const char *hex)
 }
 
 /*
- * A grant file: a broker's grants, one per line, as `sparectl device create
- * --backend=ublk broker=...` writes it (blank lines and '#' comments
- * skipped), appended to @l. A grant is a credential: a refusal names the
- * line, never its text.
+ * A grant file (spare_grant_file_read(): a broker's grants, as `sparectl
+ * device create --backend=ublk broker=...` writes it), appended to @l.
  */
 static const char *grant_list_read(struct grant_list *l, const char *path)
 {
 	static __thread char why[96];
-	char line[SPARE_GRANT_HEX_LEN + 64];
-	unsigned int no = 0;
-	const char *bad = NULL;
-	FILE *f = fopen(path, "re");
 
-	if (!f)
-		return strerror(errno);
-	while (!bad && fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, "\r\n");
-
-		no++;
-		if (!line[n] && !feof(f)) {
-			snprintf(why, sizeof(why), "line %u: too long for a grant", no);
-			bad = why;
-			break;
-		}
-		line[n] = 0;
-		if (!line[0] || line[0] == '#')
-			continue;
-		if ((bad = grant_list_add(l, line))) {
-			snprintf(why, sizeof(why), "line %u: %s", no, bad);
-			bad = why;
-		}
-	}
-	if (!bad && ferror(f))
-		bad = "read error";
-	sodium_memzero(line, sizeof(line));
-	fclose(f);
-	return bad;
+	if (!l->g && !(l->g = calloc(UBLK_MAX_GRANTS, sizeof(*l->g))))
+		return "out of memory";
+	return spare_grant_file_read(path, l->g, UBLK_MAX_GRANTS, &l->n, why,
+				     sizeof(why)) ? why : NULL;
 }
 
 /* --grant-file: its grants join --grant's. */
@@ -354,11 +328,8 @@ static int place_by_grants(struct dev *d)
 		log_err("out of memory");
 		goto out;
 	}
-	for (c = p->placement; *c && d->nr_placement < slabs * d->copies; ) {
-		d->placement[d->nr_placement++] = (u16)strtoul(c, NULL, 10);
-		c += strcspn(c, ",");
-		c += *c == ',';
-	}
+	for (i = 0; i < p->nwhere; i++)
+		d->placement[d->nr_placement++] = p->where[i];
 	log_info("--grant-file: %u slab(s) x %u copies on %u donor(s) %s", slabs, d->copies,
 		 p->ndonors, p->donors);
 	ret = 0;
