@@ -8,8 +8,8 @@
  * and the donors'. It checks the form, that the grant has not expired and
  * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
  * "clear" or the device's removal. After each HELLO, connect work's
- * map_work sends a donor every grant whose address is that donor's
- * (GRANT messages, uapi/spare.h), and MAPs name the last one sent. The
+ * map_work sends a donor every unexpired grant whose address is that
+ * donor's (GRANT messages, uapi/spare.h), and MAPs name the last one sent. The
  * donor decides. Grants may be added while powered (renewal, new donors):
  * live donors get them at once.
  *
@@ -205,7 +205,9 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		ret = -ESTALE;
 	} else if (i >= dev->nr_grants) {
 		ret = -ENOENT;
-	} else if (grant_is_for(&dev->grants[i], addr)) {
+	} else if (grant_is_for(&dev->grants[i], addr) &&
+		   le64_to_cpu(dev->grants[i].g.expiry) > ktime_get_real_seconds()) {
+		/* an expired one is skipped: the donor would only refuse it */
 		*out = dev->grants[i].g;
 		*token = dev->grants[i].token;
 		ret = 1;

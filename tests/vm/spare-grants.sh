@@ -15,7 +15,8 @@
 #     every page verified;
 #   - a grant written while powered reaches the live donors at once;
 #   - a donor restarted with an empty ledger gets the grants again on the
-#     next session, and the copies it held are mapped and refilled.
+#     next session, but not one that has expired meanwhile, and the
+#     copies it held are mapped and refilled.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -164,18 +165,28 @@ pass "granted device swapping"
 
 step "a grant written while powered reaches the live donors at once"
 a2=$(granted 2)
+a3=$(granted 3)
 add_grant swap0 10.0.0.2 ok:1
+# and one for donor 3 that expires 8 s after it is minted
+t_short=$(date +%s)
+add_grant swap0 10.0.0.3 short
 wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_grants_accepted_total\" {print \$2}') = $((a2 + 1)) ]" ||
 	fail "the new grant did not reach donor 2"
+wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status | awk '\$1 == \"spared_grants_accepted_total\" {print \$2}') = $((a3 + 1)) ]" ||
+	fail "the new grant did not reach donor 3"
 pass "renewal while powered"
 
-step "donor 3 restarts with an empty ledger; the grants are sent again, copies refilled"
+step "donor 3 restarts with an empty ledger; the unexpired grants are sent again, copies refilled"
+# the short grant has expired by now: the module must not send it again
+while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
 kill -TERM "$(donor_pid 3)"; wait "$(donor_pid 3)"
 donor_start 3 --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
 	--grant-key-file /tmp/grant.key
 wait_until 90 sh -c "[ \$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat) = 32 ]" ||
 	{ show_stats "$disk"; donor_logs; fail "donor 3's copies were not mapped again"; }
 [ "$(granted 3)" = 1 ] || fail "donor 3 accepted $(granted 3) grants after its restart"
+refused=$(donor_ctl 3 status | awk '$1 == "spared_grants_refused_total" {print $2}')
+[ "$refused" = 0 ] || { donor_logs; fail "donor 3 was sent $refused grant(s) it refused (an expired one)"; }
 workload_wait
 show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
