@@ -9,9 +9,9 @@
  * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
  * "clear" or the device's removal. After each HELLO, connect work's
  * map_work sends a donor every unexpired grant whose address is that
- * donor's (GRANT messages, uapi/spare.h), and MAPs name the last one sent. The
- * donor decides. Grants may be added while powered (renewal, new donors):
- * live donors get them at once.
+ * donor's (GRANT messages, uapi/spare.h), and MAPs name the last one
+ * sent. The donor decides. Grants may be added while powered (renewal,
+ * new donors): live donors get them at once.
  *
  * A grant is a credential: it is never logged whole, only its token (the
  * first 8 bytes of its random id).
