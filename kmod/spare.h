@@ -383,9 +383,10 @@ bool spare_auth_donor_ok(struct spare_dev *dev, const u8 *mac,
 int spare_grants_store(struct spare_dev *dev, const char *page, size_t count);
 ssize_t spare_grants_show(struct spare_dev *dev, char *page);
 /*
- * Copy grant @i to @out if it is for the donor at @addr and unexpired: 1
- * copied, 0 not this donor's or expired, -ENOENT no grant @i, -ESTALE the list was cleared since
- * generation *@gen (now updated: start again from 0).
+ * Copy grant @i to @out if it is for the donor at @addr and unexpired:
+ * 1 copied, 0 not this donor's or expired, -ENOENT no grant @i, -ESTALE
+ * the list was cleared since generation *@gen (now updated: start again
+ * from 0).
  */
 int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		     const struct sockaddr_in *addr, struct spare_grant *out,
