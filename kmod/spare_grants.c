@@ -37,6 +37,12 @@ static bool str_ok(const char *s, size_t len)
 }
 
 /* Checks a decoded grant; NULL or why it is refused. */
+/* Whether @g is still good at @now (seconds, wall clock, as its expiry). */
+static bool grant_live(const struct spare_grant *g, u64 now)
+{
+	return le64_to_cpu(g->expiry) > now;
+}
+
 static const char *grant_check(const struct spare_grant *g,
 			       struct sockaddr_in *addr)
 {
@@ -53,7 +59,7 @@ static const char *grant_check(const struct spare_grant *g,
 	    !str_ok(g->donor_addr, sizeof(g->donor_addr)) ||
 	    memcmp(g->reserved, zero, sizeof(zero)) || !le32_to_cpu(g->slabs))
 		return "malformed grant";
-	if (le64_to_cpu(g->expiry) <= now)
+	if (!grant_live(g, now))
 		return "grant has expired";
 	if (spare_parse_donor(g->donor_addr, strlen(g->donor_addr), addr))
 		return "grant's donor address is not IPv4 a.b.c.d:port";
@@ -74,7 +80,7 @@ static void grants_drop_expired(struct spare_dev *dev)
 
 	spin_lock(&dev->grant_lock);
 	for (i = 0; i < dev->nr_grants; i++) {
-		if (le64_to_cpu(dev->grants[i].g.expiry) <= now)
+		if (!grant_live(&dev->grants[i].g, now))
 			continue;
 		if (n != i)
 			dev->grants[n] = dev->grants[i];
@@ -206,7 +212,7 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 	} else if (i >= dev->nr_grants) {
 		ret = -ENOENT;
 	} else if (grant_is_for(&dev->grants[i], addr) &&
-		   le64_to_cpu(dev->grants[i].g.expiry) > ktime_get_real_seconds()) {
+		   grant_live(&dev->grants[i].g, ktime_get_real_seconds())) {
 		/* an expired one is skipped: the donor would only refuse it */
 		*out = dev->grants[i].g;
 		*token = dev->grants[i].token;
@@ -235,7 +241,7 @@ s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr)
 		if (!grant_is_for(g, addr))
 			continue;
 		any = true;
-		if (le64_to_cpu(g->g.expiry) > now)
+		if (grant_live(&g->g, now))
 			cover += le32_to_cpu(g->g.slabs);
 	}
 	spin_unlock(&dev->grant_lock);

@@ -37,3 +37,16 @@ SPLAT_KNOWN_RE='BUG: KASAN: slab-out-of-bounds in rxe_mr_copy\+'
 splat_lines() {
 	grep -v 'traps: ' | grep -v -E "$SPLAT_KNOWN_RE" | grep -E "$SPLAT_RE"
 }
+
+# rxe_counters: soft-RoCE's error and retry counters that are not 0, one
+# "rxe: DEVICE/ports/1/hw_counters/NAME VALUE" line each: whether the
+# transport was retrying when a report about its copies came. lifespan is
+# a setting, not a count. (The guest's /init after a splat, and a failed
+# scenario's fail() in tests/vm/spare.inc.)
+rxe_counters() {
+	for f in /sys/class/infiniband/*/ports/1/hw_counters/*; do
+		[ "${f##*/}" = lifespan ] && continue
+		v=$(cat "$f" 2>/dev/null) || continue
+		[ "$v" = 0 ] || echo "rxe: ${f#/sys/class/infiniband/} $v"
+	done
+}

@@ -238,6 +238,14 @@ static void hex(void)
 	EXPECT(strncmp(h, "53475231", 8) == 0);
 	EXPECT_EQ(spare_grant_from_hex(h, &back), 0);
 	EXPECT(memcmp(&g, &back, sizeof(g)) == 0);
+	EXPECT_EQ(spare_grant_parse_hex(h, &back), 0);
+	EXPECT(memcmp(&g, &back, sizeof(g)) == 0);
+	/* hex, but not a grant: the magic changed, then a hole in a field */
+	h[1] = '4';
+	EXPECT_EQ(spare_grant_from_hex(h, &back), 0);
+	EXPECT_EQ(spare_grant_parse_hex(h, &back), SPARE_GRANT_MALFORMED);
+	h[1] = '3';
+	EXPECT_EQ(spare_grant_parse_hex(h, &back), 0);
 	h[7] = 'g';
 	EXPECT_EQ(spare_grant_from_hex(h, &back), SPARE_GRANT_MALFORMED);
 	h[SPARE_GRANT_HEX_LEN - 1] = 0;

@@ -168,11 +168,21 @@ int spare_grant_from_hex(const char *hex, struct spare_grant *g)
 	return 0;
 }
 
+int spare_grant_parse_hex(const char *hex, struct spare_grant *g)
+{
+	struct spare_grant_info gi;
+	int ret = spare_grant_from_hex(hex, g);
+
+	if (!ret && spare_grant_decode(g, &gi))
+		ret = SPARE_GRANT_MALFORMED;
+	sodium_memzero(&gi, sizeof(gi));
+	return ret;
+}
+
 int spare_grant_file_read(const char *path, struct spare_grant *g, uint32_t max,
 			  uint32_t *n, char *why, size_t whylen)
 {
 	char line[SPARE_GRANT_HEX_LEN + 64];
-	struct spare_grant_info gi;
 	unsigned int no = 0;
 	int ret = 0;
 	FILE *f = fopen(path, "re");
@@ -196,8 +206,7 @@ int spare_grant_file_read(const char *path, struct spare_grant *g, uint32_t max,
 		if (*n >= max) {
 			snprintf(why, whylen, "line %u: more than %u grants", no, max);
 			ret = -1;
-		} else if (spare_grant_from_hex(line, &g[*n]) ||
-			   spare_grant_decode(&g[*n], &gi)) {
+		} else if (spare_grant_parse_hex(line, &g[*n])) {
 			snprintf(why, whylen,
 				 "line %u: not a grant (%u hex digits, as a broker issues it)",
 				 no, SPARE_GRANT_HEX_LEN);
@@ -211,7 +220,6 @@ int spare_grant_file_read(const char *path, struct spare_grant *g, uint32_t max,
 		ret = -1;
 	}
 	sodium_memzero(line, sizeof(line));
-	sodium_memzero(&gi, sizeof(gi));
 	fclose(f);
 	return ret;
 }

@@ -79,6 +79,14 @@ void spare_grant_to_hex(const struct spare_grant *g, char *hex, size_t len);
 int spare_grant_from_hex(const char *hex, struct spare_grant *g);
 
 /*
+ * A grant as a client takes it (a line of a grant file, `--grant HEX`):
+ * spare_grant_from_hex(), then spare_grant_decode() to see that its fields
+ * are well formed (not verified: the donor does that). 0 or
+ * SPARE_GRANT_MALFORMED; nothing decoded is left on the stack.
+ */
+int spare_grant_parse_hex(const char *hex, struct spare_grant *g);
+
+/*
  * A grant file: grants as lowercase hex, one per line, blank lines and '#'
  * comments skipped (what `sparectl device create --backend=ublk broker=...`
  * writes for spare-ublk). Appends to @g[*n...] up to @max in all; every

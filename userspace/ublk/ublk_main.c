@@ -211,9 +211,6 @@ struct grant_list {
 
 static const char *grant_list_add(struct grant_list *l, const char *hex)
 {
-	struct spare_grant_info gi;
-	struct spare_grant *g;
-
 	if (l->n == UBLK_MAX_GRANTS)
 		return "too many grants (at most " SPARE_STR(UBLK_MAX_GRANTS) ")";
 	if (!l->g) {
@@ -221,9 +218,7 @@ static const char *grant_list_add(struct grant_list *l, const char *hex)
 		if (!l->g)
 			return "out of memory";
 	}
-	g = &l->g[l->n];
-	if (strlen(hex) != SPARE_GRANT_HEX_LEN || spare_grant_from_hex(hex, g) ||
-	    spare_grant_decode(g, &gi))
+	if (spare_grant_parse_hex(hex, &l->g[l->n]))
 		return "not a grant (512 hex digits, as a broker issues it)";
 	l->n++;
 	return NULL;
