@@ -18,3 +18,9 @@ test_ublk_state_SRCS   := tests/unit/test_ublk_state.c userspace/ublk/state.c \
 			  $(OUT)/lib/libspare-ublk-san.a
 test_ublk_state_CFLAGS := -Iuserspace/ublk/kshim -Iuserspace/ublk
 test_ublk_state_LDLIBS := -lz
+
+# spare-ublk's read-time split for the benchmark (stats.c): its quantiles
+UNIT_TESTS += test_ublk_split
+test_ublk_split_SRCS   := tests/unit/test_ublk_split.c userspace/ublk/stats.c \
+			  $(OUT)/lib/libspare-ublk-san.a
+test_ublk_split_CFLAGS := -Iuserspace/ublk/kshim -Iuserspace/ublk

@@ -14,6 +14,7 @@
 #include "backup.h"
 #include "pager.h"
 #include "spare_log.h"
+#include "stats.h"
 #include "spare_util.h"
 
 
@@ -77,6 +78,9 @@ static void rq_finish(struct dev *d, unsigned int tag)
 	}
 	if (d->bk)
 		r->err = backup_finish(d, tag, r->err);
+	if (!r->write && !r->err && r->t_post && r->t_done > r->t_post)
+		read_split_note(&d->split, spare_now_ns() - r->t_start,
+				r->t_done - r->t_post);
 	commit(d, tag, r->err ? r->err : (int)r->len);
 }
 
@@ -106,8 +110,10 @@ static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
 		d->st.rdma_writes++;
 	else
 		d->st.rdma_reads++;
+	if (!r->t_post)
+		r->t_post = spare_now_ns();
 	if (d->dn_inflight[cp->donor]++ == 0)
-		d->dn_progress_ns[cp->donor] = spare_now_ns();
+		d->dn_progress_ns[cp->donor] = r->t_post;
 	r->nr_ops++;
 	r->inflight++;
 	d->rdma_inflight++;
@@ -154,6 +160,7 @@ static void rq_start(struct dev *d, unsigned int tag)
 	int n;
 
 	memset(r, 0, sizeof(*r));
+	r->t_start = spare_now_ns();
 	switch (op) {
 	case UBLK_IO_OP_READ:
 	case UBLK_IO_OP_WRITE:
@@ -269,6 +276,7 @@ static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 	d->rdma_inflight--;
 	d->dn_inflight[dn]--;
 	d->dn_progress_ns[dn] = spare_now_ns();
+	r->t_done = d->dn_progress_ns[dn];
 	if (wc->status == IBV_WC_SUCCESS) {
 		r->ops[i].res = SPARE_OP_DONE;
 	} else {
@@ -484,6 +492,7 @@ void *queue_thread(void *arg)
 	u32 i;
 	int ret = 0;
 
+	ret = ublk_queue_start(&d->q);
 	for (tag = 0; tag < d->depth && !ret; tag++)
 		ret = ublk_queue_fetch(&d->q, tag);
 	for (i = 0; i < d->nr_donors && !ret; i++) {

@@ -56,6 +56,9 @@ struct rq_op {
 
 struct rq {
 	bool	write;
+	/* for struct read_split: the FETCH's completion reaped, the first
+	 * RDMA operation posted, the last one reaped (ns) */
+	u64	t_start, t_post, t_done;
 	u64	pos;
 	u32	len;
 	int	err;			/* -errno for the request, or 0 */
@@ -73,6 +76,21 @@ struct stats {
 	/* lifecycle (lifecycle.c, resync.c); atomic */
 	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
 	    moves_short;
+};
+
+/*
+ * Where a read's time goes inside the pager, for the benchmark (logged at
+ * exit, stats.c): histograms in READ_SPLIT_US buckets of the time from
+ * reaping the ublk request to committing it ("held"), and of the part of
+ * it from posting the first RDMA READ to reaping the last ("rdma"). The
+ * rest of what fio sees is the ublk driver and io_uring: getting the
+ * request to the pager and the answer back.
+ */
+#define READ_SPLIT_US		10
+#define READ_SPLIT_BUCKETS	1000	/* 10 ms; the last bucket: longer */
+struct read_split {
+	u64	n;
+	u32	held[READ_SPLIT_BUCKETS], rdma[READ_SPLIT_BUCKETS];
 };
 
 struct backup;
@@ -114,6 +132,7 @@ struct dev {
 	struct rq	*rqs;
 	int		stop_fd;	/* eventfd: the queue thread ends */
 	struct stats	st;
+	struct read_split split;	/* the queue thread's; read at exit */
 	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
 	/* per donor: operations in flight, and when one last completed */
 	unsigned int	dn_inflight[SPARE_MAX_DONORS];

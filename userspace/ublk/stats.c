@@ -135,3 +135,42 @@ void stats_remove(const struct stats_id *id)
 	if (id->path[0])
 		unlink(id->path);
 }
+
+static void split_add(u32 *h, unsigned long long ns)
+{
+	unsigned long long b = ns / 1000 / READ_SPLIT_US;
+
+	h[b < READ_SPLIT_BUCKETS ? b : READ_SPLIT_BUCKETS - 1]++;
+}
+
+void read_split_note(struct read_split *s, unsigned long long held_ns,
+		     unsigned long long rdma_ns)
+{
+	s->n++;
+	split_add(s->held, held_ns);
+	split_add(s->rdma, rdma_ns);
+}
+
+unsigned int read_split_quantile(const struct read_split *s, bool rdma, double q)
+{
+	const u32 *h = rdma ? s->rdma : s->held;
+	u64 want = (u64)(q * (double)s->n), seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < READ_SPLIT_BUCKETS - 1; b++) {
+		seen += h[b];
+		if (seen > want)
+			break;
+	}
+	return b * READ_SPLIT_US + READ_SPLIT_US / 2;
+}
+
+void read_split_log(const struct read_split *s)
+{
+	if (!s->n)
+		return;
+	log_info("reads served by RDMA: %" PRIu64 "; held by the pager p50 %u us, "
+		 "p99 %u us; of that, RDMA p50 %u us, p99 %u us", s->n,
+		 read_split_quantile(s, false, 0.5), read_split_quantile(s, false, 0.99),
+		 read_split_quantile(s, true, 0.5), read_split_quantile(s, true, 0.99));
+}

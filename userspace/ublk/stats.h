@@ -3,6 +3,7 @@
 #ifndef SPARE_UBLK_STATS_H
 #define SPARE_UBLK_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dev;
@@ -26,5 +27,14 @@ int stats_path(const char *dir, const char *name, char *path, size_t len);
 /* The main thread: (re)write the file. 0 or -1 (errno). */
 int stats_write(struct dev *d, const struct stats_id *id);
 void stats_remove(const struct stats_id *id);
+
+struct read_split;
+/* The queue thread: one read served by RDMA, held @held_ns, @rdma_ns of it RDMA. */
+void read_split_note(struct read_split *s, unsigned long long held_ns,
+		     unsigned long long rdma_ns);
+/* The middle of the bucket that holds quantile @q of held or RDMA time (µs). */
+unsigned int read_split_quantile(const struct read_split *s, bool rdma, double q);
+/* At exit: one log line with the medians and 99th percentiles. */
+void read_split_log(const struct read_split *s);
 
 #endif /* SPARE_UBLK_STATS_H */

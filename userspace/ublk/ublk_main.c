@@ -866,6 +866,7 @@ out:
 		if (write(d->stop_fd, &one, sizeof(one)) != sizeof(one))
 			log_warn("stop: %s", strerror(errno));
 		pthread_join(qt, NULL);
+		read_split_log(&d->split);
 	}
 	ublk_queue_close(&d->q);
 	resync_stop(d);

@@ -12,7 +12,9 @@
 #
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
-#   rdma-raw spare spare-ublk spare-ublk-poll nvme-rdma nbd zram dm-delay
+#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-plainring
+#   spare-ublk-split spare-ublk-plainring-split nvme-rdma nbd zram dm-delay
+# (a name given twice runs twice)
 # and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
 # (memory.max), BENCH_HIGH (memory.high, default none), BENCH_FIO_SECS,
 # BENCH_DELAY_MS (dm-delay).
@@ -51,7 +53,7 @@ fio_pct() {
 		f && index($0, p) {sub(/.*: */, ""); sub(/[,}].*/, ""); print; exit}' "$1"
 }
 
-bench_fio() {	# bench_fio NAME DEV
+bench_fio_qd1() {	# bench_fio_qd1 NAME DEV
 	local name=$1 dev=$2
 	fio --name=qd1 --filename="$dev" --direct=1 --rw=randread --bs=4k \
 		--iodepth=1 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
@@ -65,6 +67,11 @@ bench_fio() {	# bench_fio NAME DEV
 	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
 	result "$name" qd1_lat_p50_us $(( $(fio_pct /tmp/fio1.json lat_ns 50.000000) / 1000 ))
 	result "$name" qd1_lat_p99_us $(( $(fio_pct /tmp/fio1.json lat_ns 99.000000) / 1000 ))
+}
+
+bench_fio() {	# bench_fio NAME DEV
+	local name=$1 dev=$2
+	bench_fio_qd1 "$name" "$dev" || return 1
 	fio --name=qd32 --filename="$dev" --direct=1 --rw=randread --bs=4k \
 		--iodepth=32 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
 		--output-format=json >/tmp/fio32.json 2>/tmp/fio.err ||
@@ -144,26 +151,62 @@ run_spare_ublk() {
 	modprobe ublk_drv || { echo "no ublk in $(uname -r)"; return 1; }
 	donor_start 2 --budget 320M --slab-size 16M
 	donor_start 3 --budget 320M --slab-size 16M
-	spare-ublk --size ${DEV_MB}M --slab-size 16M --source 10.0.0.1 \
+	${UBLK_ENV:+env $UBLK_ENV} spare-ublk --size ${DEV_MB}M --slab-size 16M --source 10.0.0.1 \
 		--donor 10.0.0.2:18515 --donor 10.0.0.3:18515 ${UBLK_ARGS:-} >/tmp/ublk.out 2>/tmp/ublk.log &
 	pid=$!
 	wait_for 150 grep -q '^ublkb' /tmp/ublk.out || { cat /tmp/ublk.log; return 1; }
 	wait_for 50 test -b "/dev/$(head -1 /tmp/ublk.out)" || return 1
-	bench_fio "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
-	t0=$(cpu_ticks "$pid")
-	client_cpu_begin
-	bench_swap "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
-	client_cpu_end "$name"
-	t1=$(cpu_ticks "$pid")
-	result "$name" pager_cpu_ms $(( (t1 - t0) * 10 ))
+	if [ -n "${UBLK_QD1_ONLY:-}" ]; then
+		bench_fio_qd1 "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+	else
+		bench_fio "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+		t0=$(cpu_ticks "$pid")
+		client_cpu_begin
+		bench_swap "$name" "/dev/$(head -1 /tmp/ublk.out)" || rc=1
+		client_cpu_end "$name"
+		t1=$(cpu_ticks "$pid")
+		result "$name" pager_cpu_ms $(( (t1 - t0) * 10 ))
+	fi
 	kill -TERM "$pid"; wait "$pid" || rc=1
 	cat /tmp/ublk.log; grep '^spare-ublk:' /tmp/ublk.out
+	if [ -n "${UBLK_QD1_ONLY:-}" ]; then
+		# the pager's own split of those reads, logged at its exit
+		set -- $(sed -n 's/.*reads served by RDMA: \([0-9]*\); held by the pager p50 \([0-9]*\) us, p99 \([0-9]*\) us; of that, RDMA p50 \([0-9]*\) us, p99 \([0-9]*\) us.*/\1 \2 \3 \4 \5/p' /tmp/ublk.log)
+		if [ $# = 5 ]; then
+			result "$name" split_reads "$1"
+			result "$name" held_p50_us "$2"
+			result "$name" held_p99_us "$3"
+			result "$name" rdma_p50_us "$4"
+			result "$name" rdma_p99_us "$5"
+		else
+			echo "no read split in the pager's log"; rc=1
+		fi
+	fi
 	kill "$(donor_pid 2)" "$(donor_pid 3)"; wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
 	return $rc
 }
 
 # The same with --poll-us 200 (reap completions before sleeping).
 run_spare_ublk_poll() { UBLK_NAME=spare-ublk-poll UBLK_ARGS="--poll-us 200" run_spare_ublk; }
+
+# QD1 alone, then the pager's split of its reads' time (logged at exit):
+# how long the pager held them, and how much of that was RDMA. What fio
+# sees beyond "held" is the ublk driver and io_uring.
+run_spare_ublk_split() { UBLK_NAME=spare-ublk-split UBLK_QD1_ONLY=1 run_spare_ublk; }
+
+# The same on the ring as it was (below): the A/B pair for QD1, which can
+# be alternated in one boot (backends may be named more than once).
+run_spare_ublk_plainring_split() {
+	UBLK_NAME=spare-ublk-plainring-split UBLK_QD1_ONLY=1 \
+		UBLK_ENV=SPARE_UBLK_PLAIN_RING=1 run_spare_ublk
+}
+
+# The same with the queue's io_uring as it was before session 23: task work
+# run by interrupting the queue thread, not when it waits
+# (SPARE_UBLK_PLAIN_RING, Documentation/ublk.md).
+run_spare_ublk_plainring() {
+	UBLK_NAME=spare-ublk-plainring UBLK_ENV=SPARE_UBLK_PLAIN_RING=1 run_spare_ublk
+}
 
 # nvme-rdma, striped like spare: a 128 MiB brd namespace exported by
 # nvmet-rdma on each donor address (10.0.0.2 and 10.0.0.3), both connected,
