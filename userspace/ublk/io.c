@@ -492,7 +492,6 @@ void *queue_thread(void *arg)
 	u32 i;
 	int ret = 0;
 
-	ret = ublk_queue_start(&d->q);
 	for (tag = 0; tag < d->depth && !ret; tag++)
 		ret = ublk_queue_fetch(&d->q, tag);
 	for (i = 0; i < d->nr_donors && !ret; i++) {

@@ -6,11 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -298,30 +296,12 @@ int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
 		return ret;
 	}
 	q->iod = m;
-	q->deferred = !getenv("SPARE_UBLK_PLAIN_RING");
-	ret = io_uring_queue_init(2 * depth + UBLK_EXTRA_SQES, &q->ring,
-				  IORING_SETUP_SQE128 | (q->deferred ?
-				  IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-				  IORING_SETUP_R_DISABLED : 0));
+	ret = io_uring_queue_init(2 * depth + UBLK_EXTRA_SQES, &q->ring, IORING_SETUP_SQE128);
 	if (ret) {
 		log_err("ublk: io_uring for queue %u: %s", q_id, strerror(-ret));
 		return ret;
 	}
 	q->ring_ok = true;
-	return 0;
-}
-
-int ublk_queue_start(struct ublk_queue *q)
-{
-	/* (liburing 2.3 declares io_uring_enable_rings() but does not export it) */
-	if (q->deferred && syscall(__NR_io_uring_register, q->ring.ring_fd,
-				   IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0) {
-		int ret = -errno;
-
-		log_err("ublk: io_uring of queue %u: cannot enable it: %s", q->q_id,
-			strerror(errno));
-		return ret;
-	}
 	return 0;
 }
 

@@ -74,7 +74,6 @@ struct ublk_queue {
 	int			cdev_fd;	/* /dev/ublkcN */
 	struct io_uring		ring;
 	bool			ring_ok;
-	bool			deferred;	/* single issuer, deferred task work */
 	const struct ublksrv_io_desc *iod;	/* mmap of the descriptors */
 	size_t			iod_len;
 	char			*bufs;		/* depth * max_io, page aligned */
@@ -86,15 +85,6 @@ struct ublk_queue {
 int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
 		    unsigned int q_id, unsigned int depth, char *bufs,
 		    unsigned int max_io);
-/*
- * On the thread that will serve the queue, before its first submission:
- * the ring is that thread's alone (IORING_SETUP_SINGLE_ISSUER), so its
- * task work runs when that thread waits for completions
- * (IORING_SETUP_DEFER_TASKRUN), not by interrupting it. Set up disabled
- * (IORING_SETUP_R_DISABLED) so that the opening thread can still register
- * buffers on it.
- */
-int ublk_queue_start(struct ublk_queue *q);
 void ublk_queue_close(struct ublk_queue *q);
 
 /*

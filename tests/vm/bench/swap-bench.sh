@@ -12,8 +12,8 @@
 #
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
-#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-plainring
-#   spare-ublk-split spare-ublk-plainring-split nvme-rdma nbd zram dm-delay
+#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-split nvme-rdma nbd
+#   zram dm-delay
 # (a name given twice runs twice)
 # and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
 # (memory.max), BENCH_HIGH (memory.high, default none), BENCH_FIO_SECS,
@@ -151,7 +151,7 @@ run_spare_ublk() {
 	modprobe ublk_drv || { echo "no ublk in $(uname -r)"; return 1; }
 	donor_start 2 --budget 320M --slab-size 16M
 	donor_start 3 --budget 320M --slab-size 16M
-	${UBLK_ENV:+env $UBLK_ENV} spare-ublk --size ${DEV_MB}M --slab-size 16M --source 10.0.0.1 \
+	spare-ublk --size ${DEV_MB}M --slab-size 16M --source 10.0.0.1 \
 		--donor 10.0.0.2:18515 --donor 10.0.0.3:18515 ${UBLK_ARGS:-} >/tmp/ublk.out 2>/tmp/ublk.log &
 	pid=$!
 	wait_for 150 grep -q '^ublkb' /tmp/ublk.out || { cat /tmp/ublk.log; return 1; }
@@ -194,19 +194,6 @@ run_spare_ublk_poll() { UBLK_NAME=spare-ublk-poll UBLK_ARGS="--poll-us 200" run_
 # sees beyond "held" is the ublk driver and io_uring.
 run_spare_ublk_split() { UBLK_NAME=spare-ublk-split UBLK_QD1_ONLY=1 run_spare_ublk; }
 
-# The same on the ring as it was (below): the A/B pair for QD1, which can
-# be alternated in one boot (backends may be named more than once).
-run_spare_ublk_plainring_split() {
-	UBLK_NAME=spare-ublk-plainring-split UBLK_QD1_ONLY=1 \
-		UBLK_ENV=SPARE_UBLK_PLAIN_RING=1 run_spare_ublk
-}
-
-# The same with the queue's io_uring as it was before session 23: task work
-# run by interrupting the queue thread, not when it waits
-# (SPARE_UBLK_PLAIN_RING, Documentation/ublk.md).
-run_spare_ublk_plainring() {
-	UBLK_NAME=spare-ublk-plainring UBLK_ENV=SPARE_UBLK_PLAIN_RING=1 run_spare_ublk
-}
 
 # nvme-rdma, striped like spare: a 128 MiB brd namespace exported by
 # nvmet-rdma on each donor address (10.0.0.2 and 10.0.0.3), both connected,
