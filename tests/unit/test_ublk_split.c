@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* spare-ublk's read-time split (stats.c): the quantiles of its histograms. */
-#include <stdlib.h>
-
 #include "pager.h"
 #include "stats.h"
 #include "tap.h"

@@ -144,6 +144,18 @@ run_spare() {
 }
 
 # spare-ublk (the userspace pager) on the same two donors, one copy, as
+# split_results NAME LOG: the pager's own split of its reads' time, from
+# the line it logs at exit, as RESULT lines.
+split_results() {
+	set -- "$1" $(sed -n 's/.*reads served by RDMA: \([0-9]*\); held by the pager p50 \([0-9]*\) us, p99 \([0-9]*\) us; of that, RDMA p50 \([0-9]*\) us, p99 \([0-9]*\) us.*/\1 \2 \3 \4 \5/p' "$2")
+	[ $# = 6 ] || { echo "no read split in the pager's log"; return 1; }
+	result "$1" split_reads "$2"
+	result "$1" held_p50_us "$3"
+	result "$1" held_p99_us "$4"
+	result "$1" rdma_p50_us "$5"
+	result "$1" rdma_p99_us "$6"
+}
+
 # run_spare; also its own CPU time during the swap workload (the pager's
 # threads, including the io_uring and ublk work done in its context).
 run_spare_ublk() {
@@ -170,17 +182,7 @@ run_spare_ublk() {
 	kill -TERM "$pid"; wait "$pid" || rc=1
 	cat /tmp/ublk.log; grep '^spare-ublk:' /tmp/ublk.out
 	if [ -n "${UBLK_QD1_ONLY:-}" ]; then
-		# the pager's own split of those reads, logged at its exit
-		set -- $(sed -n 's/.*reads served by RDMA: \([0-9]*\); held by the pager p50 \([0-9]*\) us, p99 \([0-9]*\) us; of that, RDMA p50 \([0-9]*\) us, p99 \([0-9]*\) us.*/\1 \2 \3 \4 \5/p' /tmp/ublk.log)
-		if [ $# = 5 ]; then
-			result "$name" split_reads "$1"
-			result "$name" held_p50_us "$2"
-			result "$name" held_p99_us "$3"
-			result "$name" rdma_p50_us "$4"
-			result "$name" rdma_p99_us "$5"
-		else
-			echo "no read split in the pager's log"; rc=1
-		fi
+		split_results "$name" /tmp/ublk.log || rc=1
 	fi
 	kill "$(donor_pid 2)" "$(donor_pid 3)"; wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
 	return $rc
