@@ -36,13 +36,13 @@ static bool str_ok(const char *s, size_t len)
 	return s[0] && s[len - 1] == '\0';
 }
 
-/* Checks a decoded grant; NULL or why it is refused. */
 /* Whether @g is still good at @now (seconds, wall clock, as its expiry). */
 static bool grant_live(const struct spare_grant *g, u64 now)
 {
 	return le64_to_cpu(g->expiry) > now;
 }
 
+/* Checks a decoded grant; NULL or why it is refused. */
 static const char *grant_check(const struct spare_grant *g,
 			       struct sockaddr_in *addr)
 {
