@@ -143,7 +143,6 @@ run_spare() {
 	return $rc
 }
 
-# spare-ublk (the userspace pager) on the same two donors, one copy, as
 # split_results NAME LOG: the pager's own split of its reads' time, from
 # the line it logs at exit, as RESULT lines.
 split_results() {
@@ -156,6 +155,7 @@ split_results() {
 	result "$1" rdma_p99_us "$6"
 }
 
+# spare-ublk (the userspace pager) on the same two donors, one copy, as
 # run_spare; also its own CPU time during the swap workload (the pager's
 # threads, including the io_uring and ublk work done in its context).
 run_spare_ublk() {
