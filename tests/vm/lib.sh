@@ -44,6 +44,9 @@ host_addr() { echo "$SPARE_NET.$1"; }
 #   - ARP is answered only by the NIC that owns the address (arp_ignore=1,
 #     arp_announce=2); otherwise h3 may answer for 10.0.0.2 and frames for
 #     host 2 land on rxe3, which drops them.
+# The links carry jumbo frames (MTU $RIG_MTU, 9000 unless a scenario sets
+# it), so soft-RoCE's path MTU is 4096, as on RoCE fabrics run for storage
+# traffic: a page is one packet, not four.
 rxe_up() {
 	local n=${1:-2} i
 	modprobe crc32_generic || fail "modprobe crc32_generic"
@@ -57,7 +60,8 @@ rxe_up() {
 		net.ipv4.conf.all.accept_local=1 net.ipv4.conf.default.accept_local=1 \
 		net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2
 	for i in $(seq 1 "$n"); do
-		ip link add "h$i" type veth peer name "p$i" netns switch || fail "veth of host $i"
+		ip link add "h$i" mtu "${RIG_MTU:-9000}" type veth peer name "p$i" \
+			mtu "${RIG_MTU:-9000}" netns switch || fail "veth of host $i"
 		ip -n switch link set "p$i" master br0 up
 		sysctl -qw "net.ipv4.conf.h$i.rp_filter=0" "net.ipv4.conf.h$i.accept_local=1"
 		ip addr add "$(host_addr "$i")/24" dev "h$i" || fail "address of host $i"
