@@ -159,6 +159,7 @@ struct spare_donor {
 	/* map_work: grants sent in this session (spare_grants.c) */
 	u32 grant_gen, grants_sent;
 	u64 grant_token;		/* MAP names this grant; 0: none */
+	u64 grant_expiry;		/* its expiry (wall clock, s) */
 	unsigned long *evict_pending;	/* slabs the donor asked back */
 	unsigned long *evict_at;	/* [nr_slabs]: jiffies the EVICT came */
 	struct spare_move *moves;	/* [nr_slabs]: evict_work's moves */

@@ -1121,7 +1121,10 @@ out:
 
 /*
  * Send the donor the grants written for it since the last call in this
- * session (spare_grants.c); MAPs then name the last one. 0, or -ENOTCONN.
+ * session (spare_grants.c). MAPs then name, of all sent in this session,
+ * the one that expires last: the donor refuses a MAP that names an expired
+ * grant, though the client's other grants may still hold (a short grant
+ * written after a long one). 0, or -ENOTCONN.
  */
 static int donor_send_grants(struct spare_donor *d)
 {
@@ -1156,7 +1159,11 @@ static int donor_send_grants(struct spare_donor *d)
 				goto out;
 			}
 		}
-		d->grant_token = token;
+		if (!d->grant_token ||
+		    le64_to_cpu(g->expiry) >= d->grant_expiry) {
+			d->grant_token = token;
+			d->grant_expiry = le64_to_cpu(g->expiry);
+		}
 		sent++;
 	}
 	ret = 0;

@@ -14,6 +14,8 @@
 #   - a device whose grants cover its copies swaps a memory-hungry job,
 #     every page verified;
 #   - a grant written while powered reaches the live donors at once;
+#   - once a short grant sent after a long one expires, MAPs name the
+#     long one, so a copy the donor evicts is mapped there again;
 #   - a donor restarted with an empty ledger gets the grants again on the
 #     next session, but not one that has expired meanwhile, and the
 #     copies it held are mapped and refilled.
@@ -176,9 +178,24 @@ wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status | aw
 	fail "the new grant did not reach donor 3"
 pass "renewal while powered"
 
+step "the short grant expires; a copy donor 3 evicts is mapped again under its long grant"
+# The short grant was the last one sent to donor 3. A MAP that named it
+# now would be refused, though the grant for 16 slabs still holds.
+while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
+maps0=$(donor_metric 3 spared_maps_total)
+remapped() {
+	[ "$(donor_metric 3 spared_maps_total)" -gt "$maps0" ] &&
+		[ "$(slab_stat mapped)" = 32 ]
+}
+donor_ctl 3 evict 1 >/dev/null || fail "donor 3: evict"
+wait_until 60 remapped ||
+	{ show_stats "$disk"; donor_logs; fail "the copy donor 3 evicted was not mapped again"; }
+[ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+	{ donor_logs; fail "donor 3 refused a MAP: it named the expired grant"; }
+pass "MAPs name the grant that expires last"
+
 step "donor 3 restarts with an empty ledger; the unexpired grants are sent again, copies refilled"
 # the short grant has expired by now: the module must not send it again
-while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
 kill -TERM "$(donor_pid 3)"; wait "$(donor_pid 3)"
 donor_start 3 --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
 	--grant-key-file /tmp/grant.key

@@ -442,8 +442,12 @@ int donor_send_grant(struct donor *d, const struct spare_grant *g)
 		if (send_msg(d, &m))
 			return -1;
 	}
+	/* MAPs name the grant sent that expires last (as spare.ko's do) */
 	memcpy(&token, g->grant_id, sizeof(token));
-	d->grant_token = le64toh(token);
+	if (!d->grant_token || le64toh(g->expiry) >= d->grant_expiry) {
+		d->grant_token = le64toh(token);
+		d->grant_expiry = le64toh(g->expiry);
+	}
 	return 0;
 }
 

@@ -44,6 +44,7 @@ struct donor {
 	uint32_t	seq;
 	uint32_t	free_slabs;
 	uint64_t	grant_token;	/* MAPs name this grant; 0: none */
+	uint64_t	grant_expiry;	/* its expiry (wall clock, s) */
 	/* Pager restart: HELLO F_HOLD, and F_RESUME with a token. */
 	bool		hold;		/* ask the donor to hold our slabs */
 	uint64_t	resume_token;	/* in: resume with it (0: do not);
