@@ -10,8 +10,8 @@
  * "clear" or the device's removal. After each HELLO, connect work's
  * map_work sends a donor every unexpired grant whose address is that
  * donor's (GRANT messages, uapi/spare.h), and MAPs name the one sent
- * that expires last. The donor decides. Grants may be added while powered (renewal,
- * new donors): live donors get them at once.
+ * that expires last. The donor decides. Grants may be added while powered
+ * (renewal, new donors): live donors get them at once.
  *
  * A grant is a credential: it is never logged whole, only its token (the
  * first 8 bytes of its random id).
