@@ -118,7 +118,14 @@ cat /tmp/ublk.log
 [ "$(ublk_stat rdma_reads)" -gt 1000 ] || fail "only $(ublk_stat rdma_reads) RDMA reads"
 [ "$(ublk_stat rdma_writes)" -gt 1000 ] || fail "only $(ublk_stat rdma_writes) RDMA writes"
 [ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
-TD="$(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors"
+# The default write window (1024 KiB, 4 requests of up to 256 KiB) holds
+# while the swap-out ran: the block layer never handed the pager more
+# writes at once (without it, up to the queue depth: 16).
+grep -q 'write window 1024 KiB: at most 4 write request' /tmp/ublk.log ||
+	fail "the write window was not set"
+[ "$(ublk_stat writes_held_max)" -le 4 ] ||
+	fail "$(ublk_stat writes_held_max) write requests held at once, beyond the window's 4"
+TD="$(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors, at most $(ublk_stat writes_held_max) writes at once"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
 	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor still lends slabs after spare-ublk stopped"

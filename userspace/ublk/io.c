@@ -23,6 +23,9 @@ static void commit(struct dev *d, unsigned int tag, int res)
 {
 	if (res < 0)
 		d->st.io_errors++;
+	/* the descriptor is the kernel's until the commit below */
+	if (ublksrv_get_op(&d->q.iod[tag]) == UBLK_IO_OP_WRITE)
+		d->writes_held--;
 	/* A copy failed under this request: the state file says so first. */
 	if (pager_state_stale(d))
 		pager_state_sync(d);
@@ -549,6 +552,9 @@ void *queue_thread(void *arg)
 				reap_cq(d, ud, cqe->res);
 				links_check = true;
 			} else if (cqe->res == UBLK_IO_RES_OK) {
+				if (ublksrv_get_op(&d->q.iod[ud]) == UBLK_IO_OP_WRITE &&
+				    ++d->writes_held > d->st.writes_held_max)
+					d->st.writes_held_max = d->writes_held;
 				rq_start(d, (unsigned int)ud);
 			} else {
 				/* UBLK_IO_RES_ABORT: the device is going away */

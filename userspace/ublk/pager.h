@@ -73,6 +73,8 @@ struct stats {
 	/* the backup device (backup.c) */
 	u64 backup_reads, backup_writes, backup_waits, backup_errors;
 	u64 zero_reads, bytes_read, bytes_written;
+	/* the most write requests held at once (--write-window's check) */
+	u64 writes_held_max;
 	/* lifecycle (lifecycle.c, resync.c); atomic */
 	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
 	    moves_short;
@@ -107,6 +109,7 @@ struct dev {
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
+	unsigned int	write_window_kb;	/* 0: only the depth bounds writes */
 	u8		ack_timeout;	/* --ack-timeout: as spare.ko's ack_timeout */
 	u8		uuid[16];
 	u8		key[SPARE_AUTH_KEY_LEN];
@@ -134,6 +137,7 @@ struct dev {
 	struct stats	st;
 	struct read_split split;	/* the queue thread's; read at exit */
 	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
+	unsigned int	writes_held;	/* write requests fetched, not committed */
 	/* per donor: operations in flight, and when one last completed */
 	unsigned int	dn_inflight[SPARE_MAX_DONORS];
 	u64		dn_progress_ns[SPARE_MAX_DONORS];

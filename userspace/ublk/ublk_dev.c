@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -183,6 +184,35 @@ int ublk_start_dev(struct ublk_ctrl *c)
 	if (!ret)
 		c->started = true;
 	return ret;
+}
+
+int ublk_set_write_depth(unsigned int dev_id, unsigned int nr)
+{
+	char path[96], buf[16];
+	ssize_t n;
+	int fd, len, err = 0;
+
+	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/iosched/async_depth",
+		 dev_id);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%u\n", nr);
+	if (write(fd, buf, (size_t)len) != len) {
+		err = -errno;
+		goto out;
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		err = n < 0 ? -errno : -EIO;
+		goto out;
+	}
+	buf[n] = 0;
+	if (strtoul(buf, NULL, 10) != nr)
+		err = -EINVAL;	/* taken but not kept: say so */
+out:
+	close(fd);
+	return err;
 }
 
 int ublk_stop_dev(struct ublk_ctrl *c)

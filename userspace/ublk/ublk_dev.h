@@ -51,6 +51,15 @@ int ublk_set_params(struct ublk_ctrl *c, uint64_t bytes, unsigned int max_io);
 /* START_DEV: every queue must have fetched its tags first. */
 int ublk_start_dev(struct ublk_ctrl *c);
 int ublk_stop_dev(struct ublk_ctrl *c);
+/*
+ * Bound the write requests the block layer keeps allocated for disk
+ * ublkb@dev_id to @nr, through its I/O scheduler's async_depth (mq-deadline,
+ * the default for ublk's single queue): a task that would start one more
+ * sleeps in the block layer, as spare.ko's write window makes it sleep in
+ * ->queue_rq(). Reads are not bounded by it. Returns 0, -ENOENT when the
+ * disk's scheduler has no async_depth (none, bfq, kyber), or -errno.
+ */
+int ublk_set_write_depth(unsigned int dev_id, unsigned int nr);
 
 /*
  * Pager restart (UBLK_F_USER_RECOVERY). GET_DEV_INFO of device @dev_id

@@ -442,7 +442,8 @@ static const struct spare_setting ublk_settings[] = {
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
-	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB: the most write data in flight)", "16" },
+	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB: the most data in flight)", "16" },
+	{ "write-window", 'W', "KIB", "the most write data in flight, through the disk's I/O scheduler (mq-deadline's async_depth), as spare.ko's write_window_kb (0: only --queue-depth bounds it)", "1024" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
 	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
 	{ "grant-file", 'G', "PATH", "a file of a broker's grants, one per line; without --donor its grants name the donors and place every slab copy", "" },
@@ -492,6 +493,10 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 1, 1024, &v))
 			return "1..1024";
 		d->depth = (unsigned int)v;
+	} else if (!strcmp(key, "write-window")) {
+		if (spare_parse_u64(value, 0, 1048576, &v))
+			return "0..1048576 KiB";
+		d->write_window_kb = (unsigned int)v;
 	} else if (!strcmp(key, "key-file")) {
 		return value[0] ? read_key(d, value) : NULL;
 	} else if (!strcmp(key, "timeout")) {
@@ -696,6 +701,36 @@ static void set_io_timeout(const struct dev *d)
 		 path, strerror(errno));
 }
 
+/*
+ * --write-window: spare.ko makes a task that would put more than
+ * write_window_kb of writes in flight sleep in ->queue_rq(); ublk_drv's
+ * ->queue_rq() never waits for the pager, so the bound is set where the
+ * block layer itself makes the submitter sleep: the scheduler's tags for
+ * writes. Pages under writeback cannot be reclaimed, and a cgroup whose
+ * pages are mostly in flight to the pager finds nothing to free in its
+ * reclaim retries and OOM-kills (Documentation/ublk.md, "Write window").
+ * A scheduler without async_depth leaves only the queue depth as the bound.
+ */
+static void set_write_window(struct dev *d)
+{
+	unsigned int nr = (unsigned int)(((u64)d->write_window_kb * 1024 +
+					  MAX_IO - 1) / MAX_IO);
+	int ret;
+
+	if (!d->write_window_kb)
+		return;
+	ret = ublk_set_write_depth(d->ctrl.info.dev_id, nr);
+	if (ret == -ENOENT)
+		log_warn("/dev/ublkb%u: its I/O scheduler has no async_depth (not mq-deadline): --write-window is not applied, only --queue-depth bounds writes in flight (%u x %u KiB)",
+			 d->ctrl.info.dev_id, d->depth, MAX_IO >> 10);
+	else if (ret)
+		log_warn("/dev/ublkb%u: setting the write window (async_depth %u): %s: only --queue-depth bounds writes in flight",
+			 d->ctrl.info.dev_id, nr, strerror(-ret));
+	else
+		log_info("/dev/ublkb%u: write window %u KiB: at most %u write request(s) of up to %u KiB in flight",
+			 d->ctrl.info.dev_id, d->write_window_kb, nr, MAX_IO >> 10);
+}
+
 static void print_stats(const struct dev *d)
 {
 	printf("spare-ublk: reads %" PRIu64 " writes %" PRIu64
@@ -706,14 +741,15 @@ static void print_stats(const struct dev *d)
 	       " backup_errors %" PRIu64 " zero_reads %" PRIu64
 	       " losses %" PRIu64 " reconnects %" PRIu64
 	       " remaps %" PRIu64 " resync_pages %" PRIu64 " evictions %" PRIu64
-	       " moves %" PRIu64 " moves_short %" PRIu64 "\n",
+	       " moves %" PRIu64 " moves_short %" PRIu64
+	       " writes_held_max %" PRIu64 "\n",
 	       d->st.reads, d->st.writes, d->st.rdma_reads, d->st.rdma_writes,
 	       d->st.io_errors, d->st.copy_faults, d->st.redrives,
 	       d->st.backup_reads, d->st.backup_writes, d->st.backup_waits,
 	       d->st.backup_errors, d->st.zero_reads,
 	       d->st.losses, d->st.reconnects, d->st.remaps,
 	       d->st.resync_pages, d->st.evictions, d->st.moves,
-	       d->st.moves_short);
+	       d->st.moves_short, d->st.writes_held_max);
 	fflush(stdout);
 }
 
@@ -830,6 +866,7 @@ int main(int argc, char **argv)
 	if (d->recovering)
 		log_info("/dev/ublkb%u taken back: the requests the old pager held are re-issued",
 			 d->ctrl.info.dev_id);
+	set_write_window(d);
 	/* (kept by the queue across a restart; set while no I/O is queued) */
 	if (d->state_path[0] && !d->recovering)
 		set_io_timeout(d);
