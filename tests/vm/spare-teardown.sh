@@ -21,11 +21,7 @@ watchdog 1500
 # race shows as a splat, a round takes ~20 s, so this is what make check
 # can afford there (a 45-round run is in Documentation/status.md); Debian's
 # kernels would not report a race, only its damage.
-if dmesg | grep -q 'KernelAddressSanitizer initialized'; then
-	ROUNDS=${SPARE_TEARDOWN_ROUNDS:-10}
-else
-	ROUNDS=${SPARE_TEARDOWN_ROUNDS:-10}
-fi
+ROUNDS=${SPARE_TEARDOWN_ROUNDS:-10}
 
 step "three hosts; a slow backup (brd behind dm-delay, 20 ms)"
 rxe_up 3
