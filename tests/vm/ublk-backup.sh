@@ -38,7 +38,7 @@ run() {
 		{ cat "/run/spare/ublk/bk-$mode"; fail "the counters file does not say $mode"; }
 	mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 	WL_CG="work-$mode"
-	cg_new "$WL_CG" ${WL_CG_MB}M
+	ublk_cg "$WL_CG" ${WL_CG_MB}M
 	workload_start 2
 	workload_swapped 6000
 	kill -KILL "$(donor_pid 3)"
@@ -84,7 +84,7 @@ ublk_up --size 128M --slab-size 4M --copies 1 --io-timeout 2000 \
 	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 WL_CG=work-refill WL_SIZE_MB=32 WL_CG_MB=16
-cg_new "$WL_CG" ${WL_CG_MB}M
+ublk_cg "$WL_CG" ${WL_CG_MB}M
 workload_start 2
 workload_swapped 2000	# 8 MiB: past slab 0 (donor 2), donor 3 holds pages
 kill -KILL "$(donor_pid 3)"

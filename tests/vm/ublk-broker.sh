@@ -82,7 +82,7 @@ pass "placed by the broker's grants, every copy mapped"
 
 step "a job of 4x its cgroup swaps on it; renewed meanwhile; every page verified"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
-cg_new work ${WL_CG_MB}M
+ublk_cg work ${WL_CG_MB}M
 workload_start 2
 workload_swapped 1000
 # one fresh grant per donor for its 8 copies, into the file, and SIGHUP

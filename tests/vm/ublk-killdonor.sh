@@ -31,7 +31,7 @@ pass "swapping on $disk, 8 slabs x 2 copies"
 
 step "workload: 96 MiB, 2 passes in 32 MiB; host 3 cut off and its donor SIGKILLed mid-run"
 WL_SIZE_MB=96 WL_CG_MB=32
-cg_new work ${WL_CG_MB}M
+ublk_cg work ${WL_CG_MB}M
 workload_start 2
 workload_swapped 15000
 cut_link 3

@@ -49,7 +49,7 @@ log_after() {
 
 step "(a) cold data, then the workload: 64 MiB x 5 passes in 16 MiB; the link to host 2 cut for 10 s"
 WL_SIZE_MB=64 WL_CG_MB=16
-cg_new work ${WL_CG_MB}M
+ublk_cg work ${WL_CG_MB}M
 cg_run work dd if=/dev/urandom of=/dev/shm/cold bs=1M count=16 status=none || fail "cannot write the cold data"
 sum0=$(sha256sum </dev/shm/cold)
 workload_start 5

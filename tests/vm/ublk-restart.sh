@@ -40,7 +40,7 @@ pass "swapping on $disk, state in $STATE"
 
 step "workload: 64 MiB, 2 passes in 24 MiB; the pager SIGKILLed mid-run"
 WL_SIZE_MB=64 WL_CG_MB=24
-cg_new work ${WL_CG_MB}M
+ublk_cg work ${WL_CG_MB}M
 workload_start 2
 workload_swapped 8000
 kill -KILL "$UBLK_PID"

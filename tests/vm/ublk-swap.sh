@@ -5,10 +5,14 @@
 #   with exit status 3 and a message naming what is missing.
 # - With ublk (6.12): plain swap on /dev/ublkbN backed by one donor
 #   (spared on 10.0.0.2, which lends only against a broker's grant: without
-#   one spare-ublk is refused, with one it maps), one copy of every slab. A workload of about 3x
-#   its cgroup's memory.max writes a per-page pattern and verifies every
-#   page on the next pass; pswpout/pswpin must show swapping, and the
-#   pager's counters that RDMA served it with no I/O error.
+#   one spare-ublk is refused, with one it maps), one copy of every slab. A
+#   workload of about 3x its cgroup's memory.max (memory.high at 7/8 of it,
+#   ublk.inc's ublk_cg) writes a per-page pattern and verifies every page
+#   on the next pass; pswpout/pswpin must show swapping, the pager's
+#   counters that RDMA served it with no I/O error, and that the write
+#   window held (at most 4 write requests at once).
+# - A donor breaking the protocol on a live session; two grants to one
+#   donor, the later one short: the MAPs name the one that expires last.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -104,9 +108,9 @@ swapon "/dev/$disk" || fail "swapon"
 grep -q "/dev/$disk" /proc/swaps || fail "not in /proc/swaps"
 pass "swapping on $disk"
 
-step "workload: 96 MiB, 2 passes, in a cgroup with memory.max=32M"
+step "workload: 96 MiB, 2 passes, in a cgroup with memory.max=32M (memory.high 28M)"
 WL_SIZE_MB=96 WL_CG_MB=32
-cg_new work ${WL_CG_MB}M
+ublk_cg work ${WL_CG_MB}M
 workload_start 2
 workload_wait
 pass "every page verified after swapping"
@@ -159,6 +163,49 @@ grep -q 'live session: sending 50 EVICT(s) with reason 0' /tmp/baddonor.log ||
 	{ cat /tmp/baddonor.log; fail "spare-baddonor never got to break the protocol"; }
 kill "$bd"; wait "$bd" 2>/dev/null
 pass "50 bad EVICTs dropped, $n line(s) naming donor 10.0.0.3; 32 MiB read back intact, 0 I/O errors"
+
+step "two grants to one donor, the later one short: the MAPs name the one that expires last"
+# Donor 3 (lending only against grants) is sent a grant for 3 slabs, then
+# one that expires 8 s after it is minted. Once the short one has expired,
+# donor 3 evicts a slab: its copy has nowhere else to go (donor 2 holds the
+# other copy of every slab), so the pager unmaps it and maps it on donor 3
+# again, in the same session, with no grant sent in between. A MAP that
+# named the grant sent last, as spare-ublk's did before 2026-11-27, would
+# name the expired one and be refused; it must name the long one.
+donor_start 3 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
+mint() {
+	spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
+		--mint "$1" "$2" || fail "mint $1 for $2"
+}
+G2=$(mint ok:2 10.0.0.2)
+G3L=$(mint ok:3 10.0.0.3)
+t_short=$(date +%s)
+G3S=$(mint short:2 10.0.0.3)
+ublk_up --size 32M --slab-size 16M --copies 2 --state-file none --name grants \
+	--grant "$G2" --grant "$G3L" --grant "$G3S" \
+	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+grep -q 'donor 10.0.0.3:18515: sent 2 grant(s)' /tmp/ublk.log ||
+	{ cat /tmp/ublk.log; fail "donor 3 was not sent both grants"; }
+[ "$(donor_metric 3 spared_slabs_lent)" = 2 ] || fail "donor 3 lends $(donor_metric 3 spared_slabs_lent) slabs, not 2"
+yes SPAREGRANT | head -c $((32 << 20)) | dd of="/dev/$disk" bs=1M oflag=direct iflag=fullblock status=none ||
+	fail "writing /dev/$disk"
+while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
+maps0=$(donor_metric 3 spared_maps_total)
+donor_ctl 3 evict 1 >/dev/null || fail "donor 3: evict"
+wait_for 300 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status |
+	awk '\$1 == \"spared_maps_total\" {print \$2}') -gt $maps0 ] &&
+	[ \$(sparectl donor -S /run/spare/spared-3.sock status |
+	awk '\$1 == \"spared_slabs_lent\" {print \$2}') = 2 ]" ||
+	{ cat /tmp/ublk.log; donor_logs; fail "the copy donor 3 evicted was not mapped on it again"; }
+grep 'evict\|EVICT\|refused' /tmp/ublk.log
+[ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+	{ donor_logs; fail "donor 3 refused a MAP: it named the expired grant"; }
+[ "$(dd if="/dev/$disk" bs=1M iflag=direct status=none | sha256sum)" = \
+  "$(yes SPAREGRANT | head -c $((32 << 20)) | sha256sum)" ] || fail "the data read back differs"
+ublk_down
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+kill -TERM "$(donor_pid 3)"; wait "$(donor_pid 3)" || { cat /tmp/spared-3.log; fail "spared 3 exit"; }
+pass "the evicted copy was mapped again under the long grant; 32 MiB read back intact"
 
 kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared exit"; }
 check_dmesg
