@@ -708,8 +708,10 @@ static void set_io_timeout(const struct dev *d)
  * block layer itself makes the submitter sleep: the scheduler's tags for
  * writes. Pages under writeback cannot be reclaimed, and a cgroup whose
  * pages are mostly in flight to the pager finds nothing to free in its
- * reclaim retries and OOM-kills (Documentation/ublk.md, "Write window").
- * A scheduler without async_depth leaves only the queue depth as the bound.
+ * reclaim retries and OOM-kills (Documentation/ublk.md, "Write window";
+ * the kills counted since had little in flight: the window bounds the
+ * writes, it does not end those). A scheduler without async_depth leaves
+ * only the queue depth as the bound.
  */
 static void set_write_window(struct dev *d)
 {
