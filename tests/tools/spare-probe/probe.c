@@ -943,6 +943,8 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 		gi.expiry = now - 1;
 	} else if (!strcmp(kind, "short")) {
 		gi.expiry = now + 8;
+	} else if (!strcmp(kind, "short30")) {
+		gi.expiry = now + 30;	/* for steps that write many before it ends */
 	} else if (!strcmp(kind, "not-yet")) {
 		gi.not_before = now + 300;
 	} else if (!strcmp(kind, "other-donor")) {
@@ -1051,7 +1053,8 @@ static void usage(FILE *f, const char *prog)
 "  map-refused:ID           MAP slab ID; must be refused (no space, busy)\n"
 "  map-bad-grant:ID         MAP slab ID; must be refused for want of a grant\n"
 "  grant:KIND[:SLABS]       send a grant minted with --grant-key; MAPs name it\n"
-"                           (ok forged expired not-yet other-donor other-client)\n"
+"                           (ok short short30 forged expired not-yet other-donor\n"
+"                           other-client)\n"
 "  grant-save:FILE          write the last grant sent to FILE (hex)\n"
 "  grant-load:FILE          send the grant in FILE; MAPs name it\n"
 "  token:none|bogus         MAPs name no grant, or one never sent\n"
