@@ -39,8 +39,7 @@ rxe_up 3
 sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
 donor_start 2 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
 # a broker's grant for the 8 slabs, minted with the grant key as the broker does
-GRANT=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
-	--mint ok:8 10.0.0.2) || fail "mint"
+GRANT=$(ublk_mint ok:8 10.0.0.2) || fail "mint"
 pass "donor up"
 
 step "bad input: refused with one clear line, no device left behind"
@@ -72,8 +71,7 @@ bad_run 1 'MAP slab 0 refused: no valid grant covers it' --size 64M --slab-size 
 # donor, ends at set-up, leaves no device, and the good donor is left
 # holding nothing of it.
 # (its own grant: a grant belongs to the first client that sends it)
-GRANT_BD=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
-	--mint ok:8 10.0.0.2) || fail "mint"
+GRANT_BD=$(ublk_mint ok:8 10.0.0.2) || fail "mint"
 spare-baddonor -l 10.0.0.3 -m hello >/tmp/baddonor.log 2>&1 &
 bd=$!
 wait_for 50 grep -q listening /tmp/baddonor.log || fail "spare-baddonor did not start"
@@ -141,8 +139,7 @@ step "a donor that breaks the protocol on a live session: the message is dropped
 spare-baddonor -l 10.0.0.3 -m live-map -d 2 -n 50 >/tmp/baddonor.log 2>&1 &
 bd=$!
 wait_for 50 grep -q listening /tmp/baddonor.log || fail "spare-baddonor did not start"
-GRANT_LV=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
-	--mint ok:2 10.0.0.2) || fail "mint"
+GRANT_LV=$(ublk_mint ok:2 10.0.0.2) || fail "mint"
 ublk_up --size 32M --slab-size 16M --copies 2 --state-file none --name live \
 	--grant "$GRANT_LV" --donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 want=$(yes SPARELIVE | head -c $((32 << 20)) | sha256sum)
@@ -173,14 +170,10 @@ step "two grants to one donor, the later one short: the MAPs name the one that e
 # named the grant sent last, as spare-ublk's did before 2026-11-27, would
 # name the expired one and be refused; it must name the long one.
 donor_start 3 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
-mint() {
-	spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
-		--mint "$1" "$2" || fail "mint $1 for $2"
-}
-G2=$(mint ok:2 10.0.0.2)
-G3L=$(mint ok:3 10.0.0.3)
+G2=$(ublk_mint ok:2 10.0.0.2) || fail "mint"
+G3L=$(ublk_mint ok:3 10.0.0.3) || fail "mint"
 t_short=$(date +%s)
-G3S=$(mint short:2 10.0.0.3)
+G3S=$(ublk_mint short:2 10.0.0.3) || fail "mint"
 ublk_up --size 32M --slab-size 16M --copies 2 --state-file none --name grants \
 	--grant "$G2" --grant "$G3L" --grant "$G3S" \
 	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
@@ -192,10 +185,11 @@ yes SPAREGRANT | head -c $((32 << 20)) | dd of="/dev/$disk" bs=1M oflag=direct i
 while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
 maps0=$(donor_metric 3 spared_maps_total)
 donor_ctl 3 evict 1 >/dev/null || fail "donor 3: evict"
-wait_for 300 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status |
-	awk '\$1 == \"spared_maps_total\" {print \$2}') -gt $maps0 ] &&
-	[ \$(sparectl donor -S /run/spare/spared-3.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}') = 2 ]" ||
+remapped() {
+	[ "$(donor_metric 3 spared_maps_total)" -gt "$maps0" ] &&
+		[ "$(donor_metric 3 spared_slabs_lent)" = 2 ]
+}
+wait_until 75 remapped ||
 	{ cat /tmp/ublk.log; donor_logs; fail "the copy donor 3 evicted was not mapped on it again"; }
 grep 'evict\|EVICT\|refused' /tmp/ublk.log
 [ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||

@@ -25,8 +25,7 @@ echo "lru_gen: $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null)"
 rxe_up 2
 sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
 donor_start 2 --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key
-GRANT=$(spare-probe --grant-key /tmp/grant.key --grant-donor "$(hostname | cut -c1-15)" \
-	--mint ok:8 10.0.0.2) || fail "mint"
+GRANT=$(ublk_mint ok:8 10.0.0.2) || fail "mint"
 if [ "$delay" != - ]; then
 	modprobe sch_netem
 	ip netns exec switch tc qdisc add dev p2 root netem delay "$delay" || fail "tc"
