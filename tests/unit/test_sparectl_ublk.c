@@ -63,13 +63,13 @@ static void test_conf_good(void)
 		"size=256M", "slab_size=16M", "replicas=2",
 		"donors=10.0.0.2:18515,10.0.0.3", "source=10.0.0.1",
 		"backup=/dev/vdb", "backup_mode=async", "integrity=none",
-		"key-file=/etc/spare/host.key",
+		"key-file=/etc/spare/host.key", "domains=0,1",
 	};
 	char out[2048] = "", why[256] = "";
 	struct seen s = { .len = 0 };
 	FILE *f;
 
-	EXPECT_EQ(conf("swap0", 9, argv, out, sizeof(out), why, sizeof(why)), 0);
+	EXPECT_EQ(conf("swap0", 10, argv, out, sizeof(out), why, sizeof(why)), 0);
 	/* The kit's own parser reads it back, every key a spare-ublk option. */
 	f = fmemopen(out, strlen(out), "r");
 	EXPECT(f != NULL);
@@ -79,10 +79,12 @@ static void test_conf_good(void)
 	fclose(f);
 	EXPECT(!strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		       "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		       "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"));
+		       "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
+		       "domains=0,1|"));
 	if (strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		   "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		   "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"))
+		   "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
+		       "domains=0,1|"))
 		fprintf(stderr, "# got %s\n", s.text);
 }
 
@@ -128,13 +130,14 @@ static void test_conf_refused(void)
 /* A broker-placed device: the grants file, not donors=, names the donors. */
 static void test_conf_broker(void)
 {
-	char *const argv[] = { "size=64M", "slab_size=16M", "replicas=2" };
+	/* the plan's failure domains, which sparectl adds to the settings */
+	char *const argv[] = { "size=64M", "slab_size=16M", "replicas=2", "domains=0,0,1" };
 	char *const with_donors[] = { "size=64M", "donors=a" };
 	char out[2048] = "", why[256] = "";
 	struct seen s = { .len = 0 };
 	FILE *f;
 
-	EXPECT_EQ(conf_g("u0", 3, argv, "/etc/spare/ublk-u0.grants", out, sizeof(out), why,
+	EXPECT_EQ(conf_g("u0", 4, argv, "/etc/spare/ublk-u0.grants", out, sizeof(out), why,
 			 sizeof(why)), 0);
 	f = fmemopen(out, strlen(out), "r");
 	EXPECT(f != NULL);
@@ -142,9 +145,9 @@ static void test_conf_broker(void)
 		EXPECT_EQ(spare_conf_parse_stream(f, "ublk-u0.conf", collect, &s), 0);
 		fclose(f);
 	}
-	EXPECT(!strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|"
+	EXPECT(!strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|domains=0,0,1|"
 		       "grant-file=/etc/spare/ublk-u0.grants|"));
-	if (strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|"
+	if (strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|domains=0,0,1|"
 		   "grant-file=/etc/spare/ublk-u0.grants|"))
 		fprintf(stderr, "# got %s\n", s.text);
 	/* without grants, no donors is still refused (above); with them, donors= is */

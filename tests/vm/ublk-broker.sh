@@ -12,7 +12,9 @@
 #     /etc/spare/ublk-ub0.grants (mode 0600) and the config names that
 #     file and no donor; spare-ublk takes its donors and the placement of
 #     every copy from the grants, both donors accept their 8 grants, no MAP
-#     is refused, and every copy of a slab is on a different donor;
+#     is refused, and every copy of a slab is on a different donor; the
+#     config gives the donors' failure domains (racks 2 and 3: 0,1), as
+#     sparectl's plan numbers them;
 #   - a job of 4x its cgroup swaps on it, every page verified; meanwhile
 #     "sparectl device renew" asks the broker for one grant per donor,
 #     adds them to the grants file and sends the pager SIGHUP: it reads the
@@ -71,6 +73,10 @@ grep -q "trainer: granted 8 slab(s) x 2 copies" /tmp/broker.log ||
 	{ cat /tmp/broker.log; fail "the broker logged no grant"; }
 grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' /run/spare/ublk/ub0.log ||
 	{ cat /run/spare/ublk/ub0.log; fail "spare-ublk was not placed by its grants"; }
+# the donors' racks, numbered by sparectl's plan, for the pager's moves
+grep -qx 'domains = 0,1' /etc/spare/ublk-ub0.conf || fail "the config has not the donors' domains"
+grep -q 'failure domains 0,1 of donors 0..1' /run/spare/ublk/ub0.log ||
+	{ cat /run/spare/ublk/ub0.log; fail "spare-ublk did not take the domains"; }
 [ "$(stat_of 2 grants_accepted_total)" = 8 ] && [ "$(stat_of 3 grants_accepted_total)" = 8 ] ||
 	fail "grants accepted: $(stat_of 2 grants_accepted_total) and $(stat_of 3 grants_accepted_total)"
 [ "$(stat_of 2 map_grant_refusals_total)" = 0 ] && [ "$(stat_of 3 map_grant_refusals_total)" = 0 ] ||

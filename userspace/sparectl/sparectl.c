@@ -513,8 +513,8 @@ static int create_broker_check(const struct create_broker *b, bool placed, uint8
 		const char *err = brokerask_check_list(b->brokers);
 
 		if (placed)
-			return usage_error("%s", "broker= places the slabs: not with donors= "
-					   "or placement=");
+			return usage_error("%s", "broker= places the slabs: not with donors=, "
+					   "placement= or domains=");
 		if (err)
 			return usage_error("broker=%s", err);
 		if (!b->name || !*b->name || !b->key_file || !*b->key_file)
@@ -545,7 +545,7 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 	uint8_t key[BROKER_KEY_LEN];
 	struct ublk_geometry geo;
 	struct dev_info d;
-	char disk[32], why[256];
+	char disk[32], why[256], doms[16 + sizeof(g.plan->domains)];
 	bool placed = false;
 	int i, n = 0, ret;
 
@@ -553,7 +553,7 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "key-file=", 9) && broker_arg(argv[i], &b))
 			continue;
-		placed |= !strncmp(argv[i], "donors=", 7);
+		placed |= !strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "domains=", 8);
 		argv[n++] = argv[i];
 	}
 	argc = n;
@@ -570,10 +570,16 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 		sodium_memzero(key, sizeof(key));
 		if (ret)
 			return 1;
-		/* spare-ublk places by the grants (and their plan) itself */
-		log_info("device %s: %u slabs x %u copies granted on %u donors %s", name,
-			 grantplan_nr_slabs(geo.size, geo.slab_size), geo.copies, g.plan->ndonors,
-			 g.plan->donors);
+		/*
+		 * spare-ublk places by the grants (and their plan) itself; it
+		 * numbers the donors as this plan does (the same grants, in
+		 * the same order), so the plan's failure domains are its
+		 */
+		log_info("device %s: %u slabs x %u copies granted on %u donors %s (domains %s)",
+			 name, grantplan_nr_slabs(geo.size, geo.slab_size), geo.copies,
+			 g.plan->ndonors, g.plan->donors, g.plan->domains);
+		snprintf(doms, sizeof(doms), "domains=%s", g.plan->domains);
+		argv[argc++] = doms;	/* argv has room: broker= was taken out */
 	}
 	ret = ublk_device_create(&c->roots, &c->ublk, name, argc, argv, g.grants, g.n, disk,
 				 sizeof(disk));
@@ -625,11 +631,12 @@ static int device_create(struct sparectl *c, const char *name, int argc, char **
 			continue;
 		if (!eq || !known_attr(argv[i], (size_t)(eq - argv[i])))
 			return usage_error("'%s': expected KEY=VALUE with KEY one of size, "
-					   "slab_size, replicas, donors, placement, source, backup, "
+					   "slab_size, replicas, donors, placement, domains, source, backup, "
 					   "backup_mode, integrity, key-file, broker, broker-name, "
 					   "broker-key, lease",
 					   argv[i]);
-		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10))
+		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10) ||
+		    !strncmp(argv[i], "domains=", 8))
 			placed = true;
 	}
 	if ((i = create_broker_check(&b, placed, key)))

@@ -59,6 +59,7 @@ static const struct {
 	{ "slab_size",	 "slab-size",	false },
 	{ "replicas",	 "copies",	false },
 	{ "source",	 "source",	false },
+	{ "domains",	 "domains",	false },
 	{ "backup",	 "backup",	true },
 	{ "backup_mode", "backup-mode",	false },
 	{ "key-file",	 "key-file",	true },
@@ -122,7 +123,7 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 				   "round robin and takes no placement");
 		} else {
 			return say(why, whylen, "'%s': KEY is one of size, slab_size, replicas, "
-				   "donors, source, backup, backup_mode, integrity=none, "
+				   "donors, domains, source, backup, backup_mode, integrity=none, "
 				   "key-file with --backend=ublk", arg);
 		}
 	}

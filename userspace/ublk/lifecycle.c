@@ -182,7 +182,8 @@ static void send_unmap(struct dev *d, u32 i, u32 id)
 /*
  * The donor a copy of slab @s goes to (moving off @from, SPARE_NO_DONOR:
  * none): live, holding no copy of the slab, not in @tried; the shared
- * ranking (spare_move_pick()). -1 if none.
+ * ranking (spare_move_pick(): first a failure domain holding no other copy
+ * of the slab, by --domains, then the fewest copies). -1 if none.
  */
 static int pick_target(struct dev *d, u32 s, u32 from, u32 tried)
 {
@@ -194,8 +195,9 @@ static int pick_target(struct dev *d, u32 s, u32 from, u32 tried)
 		c[i].ok = !(tried & (1U << i)) && dl_live(d, i) &&
 			  spare_slab_donor_slot(map, &map->slabs[s], i) < 0;
 		c[i].fresh = c[i].ok &&
-			     spare_slab_domain_fresh(map, &map->slabs[s], NULL,
-						     0, i, from);
+			     spare_slab_domain_fresh(map, &map->slabs[s],
+						     d->nr_domains ? d->domain : NULL,
+						     d->nr_domains, i, from);
 		c[i].load = 0;
 		for (x = 0; c[i].ok && x < map->nr_slabs; x++)
 			c[i].load += spare_slab_donor_slot(map, &map->slabs[x], i) >= 0;

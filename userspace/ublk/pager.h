@@ -125,6 +125,10 @@ struct dev {
 	pthread_mutex_t	grants_lock;
 	u16		*placement;	/* from the grants: donor per slab copy, or NULL */
 	u32		nr_placement;
+	/* --domains: the failure domain of each donor (nr_domains of them, 0:
+	 * every donor its own), for the donor a moved copy goes to */
+	u16		domain[SPARE_MAX_DONORS];
+	u32		nr_domains;
 	struct ibv_pd	*pd;
 	struct spare_slab_map map;
 

@@ -63,6 +63,7 @@ static bool g_state_given;	/* --state-file, else the default per --name */
 static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
+static char g_domains[4 * SPARE_MAX_DONORS];	/* --domains, read once the donors are known */
 
 /*
  * Every thread of the pager: its memory is locked (mlockall() in main()),
@@ -447,6 +448,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
 	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
 	{ "grant-file", 'G', "PATH", "a file of a broker's grants, one per line; without --donor its grants name the donors and place every slab copy", "" },
+	{ "domains", 'D', "LIST", "the failure domain of each donor, in --donor order (or the grants'), e.g. 0,0,1: a moved copy goes first to a domain holding no other copy of its slab; \"\": every donor its own", "" },
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
 	{ "ack-timeout", 'A', "N", "RDMA ACK timeout per try, 4.096 us << N, 12..22 (16: 268 ms), as spare.ko's ack_timeout; longer on a slow link (retransmits), shorter to notice a dead donor sooner", "16" },
@@ -483,6 +485,8 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		return value[0] ? add_grant(d, value) : NULL;
 	} else if (!strcmp(key, "grant-file")) {
 		return value[0] ? read_grant_file(d, value) : NULL;
+	} else if (!strcmp(key, "domains")) {
+		return spare_conf_str(g_domains, sizeof(g_domains), value);
 	} else if (!strcmp(key, "copies")) {
 		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
 			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
@@ -557,6 +561,36 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 	return NULL;
 }
 
+/*
+ * --domains, once the donors are known (from --donor, or the grants): one
+ * number per donor, 0 .. SPARE_MAX_DONORS - 1 as the module's configfs
+ * "domains". 0, or -1 (said why).
+ */
+static int set_domains(struct dev *d)
+{
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
+	char why[128];
+	u32 i;
+
+	if (!g_domains[0])
+		return 0;
+	if (grantplan_parse_domains(g_domains, d->nr_donors, dom, why, sizeof(why))) {
+		log_err("--domains %s: %s", g_domains, why);
+		return -1;
+	}
+	for (i = 0; i < d->nr_donors; i++) {
+		if (dom[i] >= SPARE_MAX_DONORS) {
+			log_err("--domains %s: entry %u is above %u", g_domains, i,
+				SPARE_MAX_DONORS - 1);
+			return -1;
+		}
+		d->domain[i] = dom[i];
+	}
+	d->nr_domains = d->nr_donors;
+	log_info("failure domains %s of donors 0..%u", g_domains, d->nr_donors - 1);
+	return 0;
+}
+
 /* 0 configured, 1 --help printed, -1 refused (said why). */
 static int parse_args(struct dev *d, int argc, char **argv)
 {
@@ -584,7 +618,7 @@ static int parse_args(struct dev *d, int argc, char **argv)
 			d->nr_donors);
 		return -1;
 	}
-	return 0;
+	return set_domains(d);
 }
 
 static int setup_rdma(struct dev *d, const struct ublk_state *st)

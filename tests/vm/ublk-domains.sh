@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
+#
+# Failure domains in spare-ublk's moves (issue 10; spare-domains proves the
+# same for the module). Four donors, hosts 2, 3, 4 and 5 (donors 0-3 in
+# --donor order), in two racks: --domains 0,1,0,1, so rack A is hosts 2 and
+# 4, rack B hosts 3 and 5. Two 16 MiB slabs x 2 copies, placed round robin
+# (copy c of slab s on donor (s + c) mod 4): slab 0 on hosts 2 and 3, slab 1
+# on hosts 3 and 4; host 5 holds nothing. Host 2 asks its slab back: the
+# fewest copies alone would send it to host 5, in rack B beside the copy on
+# host 3, so that losing rack B would lose slab 0. It must go to host 4, in
+# rack A, which holds no other copy of it. Every byte reads back. Then bad
+# --domains: refused with a reason, before any device is made.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 300
+ublk_require
+
+lent() { donor_metric "$1" spared_slabs_lent; }
+lents() { echo "$(lent 2) $(lent 3) $(lent 4) $(lent 5)"; }
+diag() { cat /tmp/ublk.log; donor_logs; }
+D="--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT --donor 10.0.0.4:$DONOR_PORT \
+--donor 10.0.0.5:$DONOR_PORT"
+
+step "four donors, racks A (hosts 2, 4) and B (3, 5); 2 slabs x 2 copies"
+rxe_up 5
+# 20 s of grace: a move copies its slab over the emulated link.
+donor_start 2 --budget 64M --slab-size 16M --evict-deadline 20000
+for n in 3 4 5; do
+	donor_start $n --budget 64M --slab-size 16M
+done
+# shellcheck disable=SC2086
+ublk_up --size 32M --slab-size 16M --copies 2 --domains 0,1,0,1 $D
+grep -q 'failure domains 0,1,0,1 of donors 0..3' /tmp/ublk.log || { diag; fail "--domains not taken"; }
+[ "$(lents)" = "1 2 1 0" ] || { diag; fail "slabs lent by hosts 2-5: $(lents), want 1 2 1 0"; }
+dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
+dd if=/tmp/want of="/dev/$disk" bs=1M oflag=direct 2>/dev/null || fail "write $disk"
+pass "4 copies mapped; host 5 lends nothing"
+
+step "host 2 asks slab 0 back: it moves to host 4 (rack A), not host 5"
+donor_ctl 2 evict all || fail "evict"
+moved() { grep -q 'slab 0 moved to donor' /tmp/ublk.log; }
+wait_until 40 moved || { diag; fail "slab 0 did not move"; }
+grep 'slab 0 moved to donor' /tmp/ublk.log
+grep -q 'slab 0 moved to donor 10\.0\.0\.4' /tmp/ublk.log || { diag; fail "slab 0 moved to the wrong donor"; }
+empty2() { [ "$(lent 2)" = 0 ]; }
+wait_until 20 empty2 || { diag; fail "host 2 still lends $(lent 2) slab(s)"; }
+[ "$(lents)" = "0 2 2 0" ] || { diag; fail "slabs lent by hosts 2-5: $(lents), want 0 2 2 0"; }
+dd if="/dev/$disk" of=/tmp/back bs=1M iflag=direct 2>/dev/null || { diag; fail "read $disk"; }
+cmp /tmp/want /tmp/back || { diag; fail "$disk does not read back after the move"; }
+ublk_down
+[ "$(ublk_stat io_errors)" = 0 ] || fail "I/O errors"
+[ "$(ublk_stat moves)" = 1 ] && [ "$(ublk_stat moves_short)" = 0 ] ||
+	fail "moves $(ublk_stat moves), short $(ublk_stat moves_short)"
+pass "slab 0 on hosts 3 and 4, one copy per rack; every byte reads back"
+
+step "bad --domains: refused with a reason, no device"
+for bad in "0,1,0:has 3 entries for 4 donors" "0,1,0,8:entry 3 is above 7" \
+	   "0,1,x,1:entry 2 is not a number"; do
+	rc=0
+	# shellcheck disable=SC2086
+	spare-ublk --source 10.0.0.1 --size 32M --slab-size 16M --copies 2 \
+		--domains "${bad%%:*}" $D >/tmp/bad.out 2>/tmp/bad.log || rc=$?
+	cat /tmp/bad.log
+	[ "$rc" = 2 ] && grep -q "^spare-ublk.*--domains ${bad%%:*}: .*${bad#*:}" /tmp/bad.log ||
+		fail "--domains ${bad%%:*}: exit $rc"
+done
+ls /dev/ublkb* 2>/dev/null && fail "a refused start left a device"
+none_lent() { [ "$(lents)" = "0 0 0 0" ]; }
+wait_until 20 none_lent || fail "slabs lent after the refusals: $(lents)"
+pass "a wrong count, a number above 7 and a letter refused"
+
+step "teardown"
+for n in 2 3 4 5; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+done
+check_dmesg
+pass "moves keep copies in distinct failure domains"
