@@ -202,6 +202,7 @@ static struct spare_grant mk_grant(const char *addr, uint32_t slabs, uint64_t ex
 	gi.slabs = slabs;
 	gi.key_id = 1;
 	gi.expiry = expiry;
+	gi.not_before = expiry > 900 ? expiry - 900 : 0;	/* a 900 s lease */
 	memset(&g, 0, sizeof(g));
 	EXPECT_EQ(spare_grant_encode(&gi, &g), 0);
 	return g;
@@ -258,6 +259,7 @@ static void test_renew(void)
 	struct asked a = { .n = 0 };
 	struct spare_grant g;
 	uint32_t renewed = 99;
+	uint64_t due = 0;
 	struct stat st;
 	FILE *f;
 	int i;
@@ -279,8 +281,16 @@ static void test_renew(void)
 		fprintf(f, "%s\n", hex);
 	}
 	fclose(f);
+	/* what a donor lends against is all its unexpired grants together:
+	 * A's two (one slab each, 900 s leases ending at now + 600) cover its
+	 * 2 copies, so a renewal is due a third of a lease before they end;
+	 * with a standby slab they cover too few: due now */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT(due == now);
 	/* a pid that is not spare-ublk: the file is renewed, nobody is signalled */
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
 	EXPECT_EQ(a.n, 2);
 	EXPECT(!strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 2);
 	EXPECT(!strcmp(a.addr[1], "10.0.0.3:18515") && a.slabs[1] == 2);
@@ -289,6 +299,19 @@ static void test_renew(void)
 	EXPECT(gi[4].expiry == now + 600 && gi[4].slabs == 2);
 	EXPECT(gi[5].slabs == 2 && gi[6].slabs == 2 && gi[6].expiry > now + 600);
 	EXPECT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	/* the new grants (2 slabs, ending at now + 900) cover the copies
+	 * alone: due a third of the lease before they end, or @before
+	 * seconds; a standby slab also needs a placement grant (now + 600);
+	 * 50 standby slabs are more than every grant together */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 0, now, &due), 0);
+	EXPECT(due >= now + 600 && due <= now + 602);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 100, now, &due), 0);
+	EXPECT(due >= now + 800 && due <= now + 802);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 50, 0, now, &due), 0);
+	EXPECT(due == now);
+	EXPECT_EQ(ublk_grants_due(&p, "none", 4, 0, 0, now, &due), -1);
 
 	/* a refusing broker, or a device with more copies than grants: the
 	 * file is left as it was */
@@ -298,16 +321,22 @@ static void test_renew(void)
 		fclose(f);
 	}
 	a.refuse = true;
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
 	a.refuse = false;
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 12, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 12, 0, fake_ask, &a, &renewed), 1);
 	f = fopen(path, "r");
 	if (f) {
 		after[fread(after, 1, sizeof(after) - 1, f)] = 0;
 		fclose(f);
 	}
 	EXPECT(before[0] && !strcmp(before, after));
-	EXPECT_EQ(ublk_device_renew(&p, "none", (long)getpid(), 4, fake_ask, &a, &renewed), 1);
+	/* the monitor's renewal: each donor's copies and one standby slab */
+	a.n = 0;
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 1, fake_ask, &a, &renewed), 1);
+	EXPECT(a.n == 2 && a.slabs[0] == 3 && a.slabs[1] == 3 && renewed == 4);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT(due >= now + 600 && due <= now + 602);
+	EXPECT_EQ(ublk_device_renew(&p, "none", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
 	unlink(path);
 	rmdir(dir);
 }

@@ -19,7 +19,11 @@
 #     "sparectl device renew" asks the broker for one grant per donor,
 #     adds them to the grants file and sends the pager SIGHUP: it reads the
 #     file again and both donors accept their new grant;
-#   - destroy removes the config and the grants; the donors lend nothing.
+#   - "sparectl device monitor" (30 s leases) renews at once, for one
+#     standby slab per donor, then again a third of the lease before the
+#     grants end; the pager reads each renewal;
+#   - destroy removes the config and the grants; the donors lend nothing;
+#     the monitor ends by itself.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -60,7 +64,7 @@ pass "broker= with donors=, and a key the broker refuses"
 
 step "sparectl device create --backend=ublk through the broker: 8 slabs x 2 copies"
 disk=$(sparectl device create ub0 --backend=ublk size=128M slab_size=16M replicas=2 \
-	source=10.0.0.1 key-file=/tmp/trainer.key $B lease=900) ||
+	source=10.0.0.1 key-file=/tmp/trainer.key $B lease=60) ||
 	{ cat /tmp/broker.log; cat /run/spare/ublk/ub0.log; donor_logs; fail "device create through the broker"; }
 echo "created $disk"
 cat /etc/spare/ublk-ub0.conf
@@ -109,9 +113,37 @@ workload_wait
 swapoff "/dev/$disk" || fail "swapoff"
 pass "swapped through a broker-placed spare-ublk, renewed while it ran"
 
-step "destroy: config and grants removed, the donors lend nothing"
+step "sparectl device monitor renews the grants before they end, one standby slab per donor"
+accepted() { [ "$(stat_of 2 grants_accepted_total)" = "$1" ] && [ "$(stat_of 3 grants_accepted_total)" = "$1" ]; }
+sparectl device monitor ub0 $B lease=30 interval=2 >/tmp/mon.log 2>&1 &
+MON_PID=$!
+# A donor lends against all the unexpired grants together: the renewal's
+# (8 slabs, 900 s) and the placement's (1 slab each, 60 s from the create).
+# 8 copies and a standby slab need one of the latter: due 20 s before they
+# end, which the job's step has about reached.
+wait_until 30 accepted 10 || { cat /tmp/mon.log; fail "first round: grants accepted $(stat_of 2 grants_accepted_total), $(stat_of 3 grants_accepted_total)"; }
+grep -q 'device ub0: 16 slab copies renewed, 1 standby per donor' /tmp/mon.log ||
+	{ cat /tmp/mon.log; fail "the monitor did not say what it renewed"; }
+t_first=$(cut -d' ' -f1 /proc/uptime)
+# then again a third of the 35 s grant (30 s lease, 5 s of clock skew)
+# before it ends
+wait_until 45 accepted 11 || { cat /tmp/mon.log; fail "no second round before the grants ended"; }
+t_second=$(cut -d' ' -f1 /proc/uptime)
+echo "second round $(awk -v a="$t_first" -v b="$t_second" 'BEGIN {printf "%.0f", b - a}') s after the first"
+awk -v a="$t_first" -v b="$t_second" 'BEGIN {exit !(b - a >= 15 && b - a <= 30)}' ||
+	fail "the second round came at the wrong time"
+grep -c 'SIGHUP: .* grant(s) in /etc/spare/ublk-ub0.grants, 2 new' /run/spare/ublk/ub0.log |
+	grep -qx 3 || { cat /run/spare/ublk/ub0.log; fail "the pager did not read each renewal"; }
+pass "renewed at once for the standby slab, then before the lease ran out"
+
+step "destroy: config and grants removed, the donors lend nothing; the monitor ends"
 G1=$(grep -m1 '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)
 sparectl device destroy ub0 || { cat /run/spare/ublk/ub0.log; fail "destroy"; }
+mon_done() { ! kill -0 "$MON_PID" 2>/dev/null; }
+wait_until 15 mon_done || fail "the monitor outlived the device"
+wait "$MON_PID" || { cat /tmp/mon.log; fail "monitor exit $?"; }
+cat /tmp/mon.log
+grep -q 'device ub0: removed; monitor ends' /tmp/mon.log || fail "monitor end not logged"
 [ ! -e /etc/spare/ublk-ub0.conf ] && [ ! -e /etc/spare/ublk-ub0.grants ] || fail "destroy left files"
 [ ! -e "/dev/$disk" ] || fail "/dev/$disk still there"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
@@ -121,7 +153,7 @@ wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
 # no credential in any log: the keys, and a grant (a bearer credential)
 for secret in "$G1" "$(cut -c9- /tmp/trainer.key)" "$(cut -c9- /tmp/b-trainer.key)"; do
 	grep -qF "$secret" /run/spare/ublk/ub0.log /tmp/broker.log /tmp/spared-2.log \
-		/tmp/spared-3.log && fail "a secret in a log"
+		/tmp/spared-3.log /tmp/mon.log && fail "a secret in a log"
 done
 pass "destroyed cleanly"
 

@@ -890,7 +890,7 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 			log_err("device %s: its counters file gives no geometry", name);
 			goto out;
 		}
-		if (ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas,
+		if (ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas, 0,
 				      renew_ask, &r, &renewed))
 			goto out;
 		log_info("device %s: %u slab copies renewed; spare-ublk told to read its "
@@ -1250,6 +1250,85 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 }
 
 /*
+ * The monitor of a spare-ublk device placed by a broker (its config names
+ * a grants file): the pager sends no uevents, so the timer alone drives
+ * it. Each round renews every donor (ublk_device_renew(), covering its
+ * copies plus @standby) once the grants file says one is due
+ * (ublk_grants_due()), then sleeps until the next is due, at most
+ * @interval seconds. A pager that is not running (a restart) is waited
+ * for; the monitor ends when the device's config is removed (destroy).
+ */
+static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *r,
+			uint64_t before, uint64_t interval, uint32_t standby, bool once)
+{
+	unsigned long rounds = 0;
+	bool down_said = false;
+	char conf[512], why[256];
+	int ret = 1;
+
+	snprintf(conf, sizeof(conf), "%s/ublk-%s.conf", c->ublk.conf_dir, name);
+	log_info("device %s: monitoring the grants of a spare-ublk device, %u slab(s) "
+		 "standby on each donor", name, standby);
+	for (;;) {
+		uint64_t now = (uint64_t)time(NULL), next = now + interval, due;
+		uint32_t placed, renewed = 0;
+		struct dev_info d;
+		bool failed = false;
+
+		if (access(conf, F_OK)) {
+			log_info("device %s: removed; monitor ends", name);
+			ret = 0;
+			break;
+		}
+		snprintf(why, sizeof(why), "not a spare-ublk device now");
+		if (dev_read(&c->roots, name, &d, why, sizeof(why)) || !d.ublk) {
+			if (!down_said)
+				log_warn("device %s: %s: waiting for its pager", name, why);
+			down_said = true;
+			failed = true;
+		} else if ((placed = grantplan_nr_slabs(d.size, d.slab_size) *
+				     (uint32_t)d.replicas) == 0 ||
+			   ublk_grants_due(&c->ublk, name, placed, standby, before, now, &due)) {
+			failed = true;	/* logged */
+		} else {
+			down_said = false;
+			if (due <= now) {
+				if (ublk_device_renew(&c->ublk, name, d.pid, placed, standby,
+						      renew_ask, r, &renewed)) {
+					failed = true;	/* retried at the next interval */
+				} else {
+					log_info("device %s: %u slab copies renewed, %u standby "
+						 "per donor; spare-ublk told to read its grants "
+						 "again", name, renewed, standby);
+					if (ublk_grants_due(&c->ublk, name, placed, standby,
+							    before, now, &due))
+						due = next;
+				}
+			}
+			if (!failed && due > now && due < next)
+				next = due;
+		}
+		if (!rounds++)
+			spare_notify_ready("device %s: grants %s", name,
+					   failed ? "not renewed yet" : "renewed");
+		if (once) {
+			ret = failed ? 1 : 0;
+			break;
+		}
+		while (!monitor_stop && (uint64_t)time(NULL) < next)
+			sleep(1);
+		if (monitor_stop) {
+			spare_notify_stopping();
+			log_info("device %s: %s: monitor ends after %lu rounds", name,
+				 strsignal(monitor_stop), rounds);
+			ret = 0;
+			break;
+		}
+	}
+	return ret;
+}
+
+/*
  * sparectl device monitor NAME broker=... broker-name=... broker-key=...
  * [lease=S] [renew-before=S] [interval=S] [standby=N] [once]: keeps the
  * device's grants alive while it runs, and its copies movable.
@@ -1299,6 +1378,17 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 		goto out;
 	}
 	ret = 1;
+	{
+		struct dev_info d;
+
+		if (!dev_read(&c->roots, name, &d, why, sizeof(why)) && d.ublk) {
+			sigaction(SIGTERM, &sa, NULL);
+			sigaction(SIGINT, &sa, NULL);
+			ret = monitor_ublk(c, name, &r, before, interval, (uint32_t)m.standby,
+					   o.once);
+			goto out;
+		}
+	}
 	if (renew_plan(c, name, &r))
 		goto out;
 	if (!dev_attr_text(&c->roots, name, "disk", disk, sizeof(disk), why, sizeof(why)) &&

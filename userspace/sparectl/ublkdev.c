@@ -508,70 +508,180 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 }
 
 #define RENEW_MAX_GRANTS	1024	/* spare-ublk's UBLK_MAX_GRANTS */
+#define RENEW_MAX_DONORS	8
 
-int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
-		      uint32_t placed, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
+/* A broker-placed device's grants file, as the pager reads it. */
+struct grants_read {
+	char			path[512];
+	struct spare_grant	*g;	/* RENEW_MAX_GRANTS */
+	uint32_t		n;	/* kept: the placement, then live renewals */
+	char			addr[RENEW_MAX_DONORS][SPARE_GRANT_ADDR_LEN];
+	uint32_t		count[RENEW_MAX_DONORS];	/* copies placed there */
+	uint32_t		nd;
+	/* what each kept grant allows: its donor (index, or RENEW_MAX_DONORS
+	 * for one outside the placement), slabs, expiry and lease */
+	struct grant_room {
+		uint64_t	expiry, lease;
+		uint32_t	slabs, donor;
+	} *room;			/* n of them */
+};
+
+static void grants_read_free(struct grants_read *gr)
 {
-	char gpath[512], why[96], comm[32];
-	char addr[8][SPARE_GRANT_ADDR_LEN];
-	uint32_t count[8] = { 0 }, nd = 0, k, n = 0, i, nread = 0;
-	struct spare_grant *g = calloc(RENEW_MAX_GRANTS, sizeof(*g));
-	uint64_t now = (uint64_t)time(NULL);
-	int ret = 1;
+	if (gr->g)
+		sodium_memzero(gr->g, RENEW_MAX_GRANTS * sizeof(*gr->g));
+	free(gr->g);
+	free(gr->room);
+	gr->g = NULL;
+	gr->room = NULL;
+}
 
-	*renewed = 0;
-	snprintf(gpath, sizeof(gpath), "%s/ublk-%s.grants", p->conf_dir, name);
-	if (!g) {
+/*
+ * Read device @name's grants file into @gr: its first @placed grants place
+ * the device (one slab copy each: the donors and their counts), later ones
+ * are renewals, kept unless expired at @now. 0, or -1 (logged; @gr freed).
+ */
+static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
+		       uint64_t now, struct grants_read *gr)
+{
+	uint32_t i, k, nread = 0;
+	char why[96];
+
+	memset(gr, 0, sizeof(*gr));
+	snprintf(gr->path, sizeof(gr->path), "%s/ublk-%s.grants", p->conf_dir, name);
+	gr->g = calloc(RENEW_MAX_GRANTS, sizeof(*gr->g));
+	gr->room = calloc(RENEW_MAX_GRANTS, sizeof(*gr->room));
+	if (!gr->g || !gr->room) {
 		log_err("out of memory");
-		return 1;
+		return -1;
 	}
-	if (spare_grant_file_read(gpath, g, RENEW_MAX_GRANTS, &nread, why, sizeof(why))) {
-		log_err("device %s: %s: %s%s", name, gpath, why,
-			access(gpath, F_OK) ? " (a spare-ublk device placed by a broker has one)" : "");
-		goto out;
+	if (spare_grant_file_read(gr->path, gr->g, RENEW_MAX_GRANTS, &nread, why, sizeof(why))) {
+		log_err("device %s: %s: %s%s", name, gr->path, why,
+			access(gr->path, F_OK) ? " (a spare-ublk device placed by a broker has one)" : "");
+		goto fail;
 	}
-	/* what the pager read: the placement grants, then renewals */
 	for (i = 0; i < nread; i++) {
 		struct spare_grant_info gi;
 
-		spare_grant_decode(&g[i], &gi);	/* decoded once already */
-		if (i < placed) {	/* one slab copy each */
-			for (k = 0; k < nd; k++)
-				if (!strncmp(addr[k], gi.donor_addr, sizeof(addr[k])))
-					break;
-			if (k == nd) {
-				if (nd == 8) {
-					log_err("device %s: grants on more than 8 donors", name);
-					goto out;
-				}
-				memcpy(addr[nd++], gi.donor_addr, sizeof(addr[0]));
+		spare_grant_decode(&gr->g[i], &gi);	/* decoded once already */
+		for (k = 0; k < gr->nd; k++)
+			if (!strncmp(gr->addr[k], gi.donor_addr, sizeof(gr->addr[k])))
+				break;
+		if (i < placed && k == gr->nd) {
+			if (gr->nd == RENEW_MAX_DONORS) {
+				log_err("device %s: grants on more than %u donors", name,
+					RENEW_MAX_DONORS);
+				goto fail;
 			}
-			count[k]++;
-		} else if (gi.expiry <= now) {
+			memcpy(gr->addr[gr->nd++], gi.donor_addr, sizeof(gr->addr[0]));
+		}
+		if (i >= placed && gi.expiry <= now)
 			continue;	/* an expired renewal: dropped */
-		}
-		g[n++] = g[i];	/* n <= i */
+		if (i < placed)
+			gr->count[k]++;
+		gr->room[gr->n] = (struct grant_room){
+			.expiry = gi.expiry, .slabs = gi.slabs, .donor = k,
+			.lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0,
+		};
+		gr->g[gr->n++] = gr->g[i];	/* n <= i */
 	}
-	if (n < placed) {
+	if (gr->n < placed) {
 		log_err("device %s: %s holds %u grants, the device has %u slab copies", name,
-			gpath, n, placed);
-		goto out;
+			gr->path, gr->n, placed);
+		goto fail;
 	}
-	for (k = 0; k < nd; k++) {
-		if (n == RENEW_MAX_GRANTS) {
-			log_err("device %s: %s is full", name, gpath);
+	return 0;
+fail:
+	grants_read_free(gr);
+	return -1;
+}
+
+static int later_first(const void *a, const void *b)
+{
+	const struct grant_room *x = a, *y = b;
+
+	return x->expiry < y->expiry ? 1 : x->expiry > y->expiry ? -1 : 0;
+}
+
+/*
+ * Until when donor @k's unexpired grants together (the donor's budget for
+ * this client: spared_grant_budget()) cover @need slabs: taking them
+ * latest-ending first, the expiry of the one at which they reach it, with
+ * that grant's lease in @lease; @now (lease 0) if they never do.
+ */
+static uint64_t covered_until(const struct grants_read *gr, uint32_t k, uint64_t need,
+			      uint64_t now, uint64_t *lease)
+{
+	struct grant_room *v = calloc(gr->n ? gr->n : 1, sizeof(*v));
+	uint64_t sum = 0, until = now;
+	uint32_t i, m = 0;
+
+	*lease = 0;
+	if (!v)
+		return now;	/* renew: the safe side */
+	for (i = 0; i < gr->n; i++)
+		if (gr->room[i].donor == k && gr->room[i].expiry > now)
+			v[m++] = gr->room[i];
+	qsort(v, m, sizeof(*v), later_first);
+	for (i = 0; i < m && sum < need; i++) {
+		sum += v[i].slabs;
+		if (sum >= need) {
+			until = v[i].expiry;
+			*lease = v[i].lease;
+		}
+	}
+	free(v);
+	return until;
+}
+
+int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t placed,
+		    uint32_t standby, uint64_t before, uint64_t now, uint64_t *due)
+{
+	struct grants_read gr;
+	uint32_t k;
+
+	if (grants_read(p, name, placed, now, &gr))
+		return -1;
+	*due = UINT64_MAX;
+	for (k = 0; k < gr.nd; k++) {
+		uint64_t lease, until = covered_until(&gr, k, gr.count[k] + standby, now, &lease);
+		uint64_t margin = before ? before : lease / 3;
+		uint64_t at = until > now + margin ? until - margin : now;
+
+		if (at < *due)
+			*due = at;
+	}
+	grants_read_free(&gr);
+	return 0;
+}
+
+int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
+		      uint32_t placed, uint32_t standby, ublk_renew_ask ask, void *ctx,
+		      uint32_t *renewed)
+{
+	struct grants_read gr;
+	char comm[32];
+	uint32_t k;
+	int ret = 1;
+
+	*renewed = 0;
+	if (grants_read(p, name, placed, (uint64_t)time(NULL), &gr))
+		return 1;
+	for (k = 0; k < gr.nd; k++) {
+		if (gr.n == RENEW_MAX_GRANTS) {
+			log_err("device %s: %s is full", name, gr.path);
 			goto out;
 		}
-		if (ask(ctx, addr[k], count[k], &g[n]))
+		if (ask(ctx, gr.addr[k], gr.count[k] + standby, &gr.g[gr.n]))
 			goto out;
-		n++;
-		*renewed += count[k];
+		gr.n++;
+		*renewed += gr.count[k];
 	}
-	if (write_grants(name, gpath, g, n))
+	if (write_grants(name, gr.path, gr.g, gr.n))
 		goto out;
 	if (!is_pager(pid, comm, sizeof(comm))) {
 		log_err("device %s: process %ld is not spare-ublk (%s): the new grants wait in "
-			"%s for its next start", name, pid, comm[0] ? comm : "gone", gpath);
+			"%s for its next start", name, pid, comm[0] ? comm : "gone", gr.path);
 		goto out;
 	}
 	if (kill((pid_t)pid, SIGHUP)) {
@@ -580,7 +690,6 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 	}
 	ret = 0;
 out:
-	sodium_memzero(g, RENEW_MAX_GRANTS * sizeof(*g));
-	free(g);
+	grants_read_free(&gr);
 	return ret;
 }
