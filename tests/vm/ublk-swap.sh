@@ -10,7 +10,8 @@
 #   ublk.inc's ublk_cg) writes a per-page pattern and verifies every page
 #   on the next pass; pswpout/pswpin must show swapping, the pager's
 #   counters that RDMA served it with no I/O error, and that the write
-#   window held (at most 4 write requests at once).
+#   window held (at most 4 write requests at once). Before that, the window
+#   is set again when nr_requests or the scheduler changes under the pager.
 # - A donor breaking the protocol on a live session; two grants to one
 #   donor, the later one short: the MAPs name the one that expires last.
 . /spare/tests/vm/lib.sh
@@ -94,6 +95,28 @@ cat /tmp/ublk.log
 lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
 [ "${lent:-0}" = 8 ] || fail "donor lends ${lent:-no} slabs, expected 8"
 pass "/dev/$disk up, 8 slabs lent"
+
+step "the write window kept when nr_requests or the scheduler changes under the pager"
+q=/sys/block/$disk/queue
+[ "$(cat "$q/scheduler")" = "none [mq-deadline] " ] || [ "$(cat "$q/scheduler")" = "[mq-deadline] none" ] ||
+	fail "scheduler $(cat "$q/scheduler")"
+[ "$(cat "$q/iosched/async_depth")" = 4 ] || fail "async_depth $(cat "$q/iosched/async_depth"), want 4"
+agains() { [ "$(grep -c 'the write window is 4 request(s) again' /tmp/ublk.log)" = "$1" ]; }
+# mq-deadline sets async_depth to 3/4 of nr_requests when it changes
+echo 16 >"$q/nr_requests" || fail "nr_requests 16"
+wait_until 5 agains 1 ||
+	{ cat /tmp/ublk.log; fail "the window was not set again after nr_requests changed"; }
+[ "$(cat "$q/iosched/async_depth")" = 4 ] || fail "async_depth $(cat "$q/iosched/async_depth") after nr_requests"
+echo none >"$q/scheduler" || fail "scheduler none"
+wait_for 25 grep -q 'no async_depth now (not mq-deadline): the write window is lost' /tmp/ublk.log ||
+	{ cat /tmp/ublk.log; fail "a lost window not said"; }
+echo mq-deadline >"$q/scheduler" || fail "scheduler mq-deadline"
+wait_until 5 agains 2 ||
+	{ cat /tmp/ublk.log; fail "the window was not set again under mq-deadline"; }
+[ "$(cat "$q/iosched/async_depth")" = 4 ] || fail "async_depth $(cat "$q/iosched/async_depth") under mq-deadline again"
+[ "$(grep -c 'write window is lost' /tmp/ublk.log)" = 1 ] || fail "the lost window said more than once"
+grep 'async_depth was\|window is lost' /tmp/ublk.log
+pass "set again after nr_requests 16 and after none, then mq-deadline; the loss said once"
 
 step "reads of never-written pages are zero"
 [ "$(dd if="/dev/$disk" bs=4096 count=16 skip=1000 iflag=direct 2>/dev/null |

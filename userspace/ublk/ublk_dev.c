@@ -215,6 +215,26 @@ out:
 	return err;
 }
 
+int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr)
+{
+	char path[96], buf[16];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/iosched/async_depth",
+		 dev_id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	buf[n] = 0;
+	*nr = (unsigned int)strtoul(buf, NULL, 10);
+	return 0;
+}
+
 int ublk_stop_dev(struct ublk_ctrl *c)
 {
 	return ctrl_cmd(c, UBLK_U_CMD_STOP_DEV, (int)c->info.dev_id, NULL, 0, 0);

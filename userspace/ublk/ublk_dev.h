@@ -60,6 +60,8 @@ int ublk_stop_dev(struct ublk_ctrl *c);
  * disk's scheduler has no async_depth (none, bfq, kyber), or -errno.
  */
 int ublk_set_write_depth(unsigned int dev_id, unsigned int nr);
+/* Its async_depth now into @nr: 0, -ENOENT (no such scheduler), or -errno. */
+int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr);
 
 /*
  * Pager restart (UBLK_F_USER_RECOVERY). GET_DEV_INFO of device @dev_id

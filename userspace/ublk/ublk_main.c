@@ -64,6 +64,10 @@ static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
 static char g_domains[4 * SPARE_MAX_DONORS];	/* --domains, read once the donors are known */
+/* the write window's async_depth (0: none), and what keeping it last saw */
+static unsigned int g_win_nr;
+static int g_win_seen;		/* 0 kept, or the -errno last logged */
+static u64 g_win_ns;		/* when it was last looked at */
 
 /*
  * Every thread of the pager: its memory is locked (mlockall() in main()),
@@ -107,11 +111,40 @@ static int pager_lock_memory(void)
 	return 0;
 }
 
+/*
+ * Once a second: keep the write window. A change of the disk's scheduler
+ * or of its nr_requests (an administrator, a udev rule) resets or removes
+ * async_depth; set it again, and say so once per change. Under a scheduler
+ * without it the window is lost until mq-deadline is back.
+ */
+static void keep_write_window(struct dev *d, u64 now)
+{
+	unsigned int dev = d->ctrl.info.dev_id, cur = 0;
+	int ret;
+
+	if (!g_win_nr || now - g_win_ns < 1000000000ULL)
+		return;
+	g_win_ns = now;
+	ret = ublk_get_write_depth(dev, &cur);
+	if (!ret && cur != g_win_nr) {
+		ret = ublk_set_write_depth(dev, g_win_nr);
+		if (!ret)
+			log_info("/dev/ublkb%u: async_depth was %u (its I/O scheduler or nr_requests changed): the write window is %u request(s) again",
+				 dev, cur, g_win_nr);
+	}
+	if (ret && ret != g_win_seen)
+		log_warn("/dev/ublkb%u: %s: the write window is lost until it can be set again (only --queue-depth bounds writes in flight)",
+			 dev, ret == -ENOENT ? "its I/O scheduler has no async_depth now (not mq-deadline)" :
+			 strerror(-ret));
+	g_win_seen = ret;
+}
+
 /* The counters file, at most once a second (stats.c); life_loop() calls it. */
 void pager_tick(struct dev *d)
 {
 	u64 now = spare_now_ns();
 
+	keep_write_window(d, now);
 	if (!g_id.path[0] || now - g_stats_ns < 1000000000ULL)
 		return;
 	g_stats_ns = now;
@@ -756,6 +789,8 @@ static void set_write_window(struct dev *d)
 	if (!d->write_window_kb)
 		return;
 	ret = ublk_set_write_depth(d->ctrl.info.dev_id, nr);
+	g_win_nr = nr;		/* kept from now on: keep_write_window() */
+	g_win_seen = ret;
 	if (ret == -ENOENT)
 		log_warn("/dev/ublkb%u: its I/O scheduler has no async_depth (not mq-deadline): --write-window is not applied, only --queue-depth bounds writes in flight (%u x %u KiB)",
 			 d->ctrl.info.dev_id, d->depth, MAX_IO >> 10);
