@@ -1289,7 +1289,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		} else if ((placed = grantplan_nr_slabs(d.size, d.slab_size) *
 				     (uint32_t)d.replicas) == 0 ||
 			   ublk_grants_due(&c->ublk, name, placed, standby, before, now, &due)) {
-			failed = true;	/* logged */
+			failed = true;	/* logged (a counters file without geometry: not) */
 		} else {
 			down_said = false;
 			if (due <= now) {
