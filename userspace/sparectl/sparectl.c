@@ -1249,6 +1249,15 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 	return ret;
 }
 
+/* SIGTERM or SIGINT ended a monitor: said, and its exit status (0). */
+static int monitor_stopped(const char *name, unsigned long rounds)
+{
+	spare_notify_stopping();
+	log_info("device %s: %s: monitor ends after %lu rounds", name, strsignal(monitor_stop),
+		 rounds);
+	return 0;
+}
+
 /*
  * The monitor of a spare-ublk device placed by a broker (its config names
  * a grants file): the pager sends no uevents, so the timer alone drives
@@ -1318,10 +1327,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		while (!monitor_stop && (uint64_t)time(NULL) < next)
 			sleep(1);
 		if (monitor_stop) {
-			spare_notify_stopping();
-			log_info("device %s: %s: monitor ends after %lu rounds", name,
-				 strsignal(monitor_stop), rounds);
-			ret = 0;
+			ret = monitor_stopped(name, rounds);
 			break;
 		}
 	}
@@ -1471,10 +1477,7 @@ static int device_monitor(struct sparectl *c, const char *name, int argc, char *
 				break;	/* a round now: a donor may hold more */
 		}
 		if (monitor_stop) {
-			spare_notify_stopping();
-			log_info("device %s: %s: monitor ends after %lu rounds", name,
-				 strsignal(monitor_stop), rounds);
-			ret = 0;
+			ret = monitor_stopped(name, rounds);
 			break;
 		}
 	}
