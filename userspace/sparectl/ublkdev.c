@@ -580,7 +580,8 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 		if (i < placed)
 			gr->count[k]++;
 		gr->room[gr->n] = (struct grant_room){
-			.expiry = gi.expiry, .slabs = gi.slabs, .donor = k,
+			.expiry = gi.expiry, .slabs = gi.slabs,
+			.donor = k < gr->nd ? k : RENEW_MAX_DONORS,
 			.lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0,
 		};
 		gr->g[gr->n++] = gr->g[i];	/* n <= i */

@@ -186,33 +186,10 @@ int ublk_start_dev(struct ublk_ctrl *c)
 	return ret;
 }
 
-int ublk_set_write_depth(unsigned int dev_id, unsigned int nr)
+/* The disk's mq-deadline async_depth file. */
+static void depth_path(unsigned int dev_id, char *path, size_t len)
 {
-	char path[96], buf[16];
-	ssize_t n;
-	int fd, len, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/iosched/async_depth",
-		 dev_id);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%u\n", nr);
-	if (write(fd, buf, (size_t)len) != len) {
-		err = -errno;
-		goto out;
-	}
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0) {
-		err = n < 0 ? -errno : -EIO;
-		goto out;
-	}
-	buf[n] = 0;
-	if (strtoul(buf, NULL, 10) != nr)
-		err = -EINVAL;	/* taken but not kept: say so */
-out:
-	close(fd);
-	return err;
+	snprintf(path, len, "/sys/block/ublkb%u/queue/iosched/async_depth", dev_id);
 }
 
 int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr)
@@ -221,8 +198,7 @@ int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/iosched/async_depth",
-		 dev_id);
+	depth_path(dev_id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -233,6 +209,25 @@ int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr)
 	buf[n] = 0;
 	*nr = (unsigned int)strtoul(buf, NULL, 10);
 	return 0;
+}
+
+int ublk_set_write_depth(unsigned int dev_id, unsigned int nr)
+{
+	char path[96], buf[16];
+	unsigned int now;
+	int fd, len, err = 0;
+
+	depth_path(dev_id, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%u\n", nr);
+	if (write(fd, buf, (size_t)len) != len)
+		err = -errno;
+	close(fd);
+	if (!err && !(err = ublk_get_write_depth(dev_id, &now)) && now != nr)
+		err = -EINVAL;	/* taken but not kept: say so */
+	return err;
 }
 
 int ublk_stop_dev(struct ublk_ctrl *c)
