@@ -9,8 +9,11 @@
  * page's content) or corrupt is caught. Run it under a cgroup memory.max
  * smaller than SIZE and every page travels through swap.
  *
- * usage: spare-memtest [-p PASSES] [-s SEED] [-r] SIZE[k|m|g]
- *   -r  visit pages in a pseudo-random order instead of sequentially
+ * usage: spare-memtest [-p PASSES] [-u FILE] [-s SEED] [-r] SIZE[k|m|g]
+ *   -r       visit pages in a pseudo-random order instead of sequentially
+ *   -u FILE  after PASSES passes, go on making passes while FILE exists
+ *            (a test removes it once its faults are done, so the job
+ *            swaps through all of them and not much longer)
  * Exit status 0 when every page verified, 1 on a mismatch, 2 on bad usage.
  */
 #include <errno.h>
@@ -99,15 +102,17 @@ int main(int argc, char **argv)
 	size_t size, psize = (size_t)sysconf(_SC_PAGESIZE), npages, nwords, n;
 	int random_order = 0, opt;
 	unsigned long pass;
+	const char *until = NULL;
 	unsigned long long bad = 0;
 	uint8_t *mem;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "p:s:r")) != -1) {
+	while ((opt = getopt(argc, argv, "p:s:ru:")) != -1) {
 		switch (opt) {
 		case 'p': passes = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'r': random_order = 1; break;
+		case 'u': until = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -126,7 +131,7 @@ int main(int argc, char **argv)
 	madvise(mem, npages * psize, MADV_NOHUGEPAGE);
 
 	t0 = now();
-	for (pass = 0; pass < passes; pass++) {
+	for (pass = 0; pass < passes || (until && access(until, F_OK) == 0); pass++) {
 		for (n = 0; n < npages; n++) {
 			/* A full-period walk of the pages when random: odd stride. */
 			size_t page = random_order ?
@@ -148,6 +153,7 @@ int main(int argc, char **argv)
 			fill_page(w, nwords, seed, pass, page);
 		}
 	}
+	passes = pass;
 	/* The last pass is verified too. */
 	for (n = 0; n < npages; n++)
 		if (check_page((uint64_t *)(mem + n * psize), nwords, seed,
@@ -159,6 +165,6 @@ int main(int argc, char **argv)
 	munmap(mem, npages * psize);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: spare-memtest [-p PASSES] [-s SEED] [-r] SIZE[k|m|g]\n");
+	fprintf(stderr, "usage: spare-memtest [-p PASSES] [-u FILE] [-s SEED] [-r] SIZE[k|m|g]\n");
 	return 2;
 }
