@@ -123,7 +123,8 @@ static void test_conf_refused(void)
 	EXPECT_EQ(conf("a/b", 0, NULL, out, sizeof(out), why, sizeof(why)), -1);
 	EXPECT_EQ(conf("x.log", 0, NULL, out, sizeof(out), why, sizeof(why)), -1);
 	EXPECT(!dev_ublk_name_ok("") && !dev_ublk_name_ok(".hidden") &&
-	       !dev_ublk_name_ok("n.tmp") && dev_ublk_name_ok("swap0") &&
+	       !dev_ublk_name_ok("n.tmp") && !dev_ublk_name_ok("n.map") &&
+	       dev_ublk_name_ok("swap0") &&
 	       dev_ublk_name_ok("a.b"));
 }
 
@@ -250,6 +251,28 @@ static int read_grants(const char *path, struct spare_grant_info *gi, unsigned i
 	return (int)n;
 }
 
+/* A fresh grants file DIR/ublk-u0.grants (@dir a mkdtemp template), or NULL. */
+static FILE *grants_file_new(char *dir, char *path, size_t len)
+{
+	FILE *f;
+
+	EXPECT(sodium_init() >= 0 && mkdtemp(dir) != NULL);
+	snprintf(path, len, "%s/ublk-u0.grants", dir);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	return f;
+}
+
+/* One grant line: @slabs on @addr, ending at @expiry (a 900 s lease). */
+static void grant_line(FILE *f, const char *addr, uint32_t slabs, uint64_t expiry)
+{
+	char hex[SPARE_GRANT_HEX_LEN + 1];
+	struct spare_grant g = mk_grant(addr, slabs, expiry);
+
+	spare_grant_to_hex(&g, hex, sizeof(hex));
+	fprintf(f, "%s\n", hex);
+}
+
 static void test_renew(void)
 {
 	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], before[8192] = "", after[8192] = "";
@@ -257,40 +280,31 @@ static void test_renew(void)
 	uint64_t now = (uint64_t)time(NULL);
 	struct spare_grant_info gi[16];
 	struct asked a = { .n = 0 };
-	struct spare_grant g;
 	uint32_t renewed = 99;
 	uint64_t due = 0;
 	struct stat st;
 	FILE *f;
 	int i;
 
-	EXPECT(sodium_init() >= 0 && mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/ublk-u0.grants", dir);
-	f = fopen(path, "w");
-	EXPECT(f != NULL);
+	f = grants_file_new(dir, path, sizeof(path));
 	if (!f)
 		return;
 	fprintf(f, "# placement: 2 slabs x 2 copies\n");
 	/* placement A B A B, then an expired renewal of A and a good one of B */
-	for (i = 0; i < 6; i++) {
-		char hex[SPARE_GRANT_HEX_LEN + 1];
-
-		g = mk_grant(i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", i < 4 ? 1 : 2,
-			     i == 4 ? now - 10 : now + 600);
-		spare_grant_to_hex(&g, hex, sizeof(hex));
-		fprintf(f, "%s\n", hex);
-	}
+	for (i = 0; i < 6; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", i < 4 ? 1 : 2,
+			   i == 4 ? now - 10 : now + 600);
 	fclose(f);
 	/* what a donor lends against is all its unexpired grants together:
 	 * A's two (one slab each, 900 s leases ending at now + 600) cover its
 	 * 2 copies, so a renewal is due a third of a lease before they end;
 	 * with a standby slab they cover too few: due now */
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 0, 0, now, &due), 0);
 	EXPECT(due == now + 300);
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 1, 0, now, &due), 0);
 	EXPECT(due == now);
 	/* a pid that is not spare-ublk: the file is renewed, nobody is signalled */
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, NULL, 0, 0, fake_ask, &a, &renewed), 1);
 	EXPECT_EQ(a.n, 2);
 	EXPECT(!strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 2);
 	EXPECT(!strcmp(a.addr[1], "10.0.0.3:18515") && a.slabs[1] == 2);
@@ -303,15 +317,15 @@ static void test_renew(void)
 	 * alone: due a third of the lease before they end, or @before
 	 * seconds; a standby slab also needs a placement grant (now + 600);
 	 * 50 standby slabs are more than every grant together */
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 0, 0, now, &due), 0);
 	EXPECT(due >= now + 600 && due <= now + 602);
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 0, 100, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 0, 100, now, &due), 0);
 	EXPECT(due >= now + 800 && due <= now + 802);
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 1, 0, now, &due), 0);
 	EXPECT(due == now + 300);
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 50, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 50, 0, now, &due), 0);
 	EXPECT(due == now);
-	EXPECT_EQ(ublk_grants_due(&p, "none", 4, 0, 0, now, &due), -1);
+	EXPECT_EQ(ublk_grants_due(&p, "none", 4, NULL, 0, 0, 0, now, &due), -1);
 
 	/* a refusing broker, or a device with more copies than grants: the
 	 * file is left as it was */
@@ -321,9 +335,9 @@ static void test_renew(void)
 		fclose(f);
 	}
 	a.refuse = true;
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, NULL, 0, 0, fake_ask, &a, &renewed), 1);
 	a.refuse = false;
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 12, 0, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 12, NULL, 0, 0, fake_ask, &a, &renewed), 1);
 	f = fopen(path, "r");
 	if (f) {
 		after[fread(after, 1, sizeof(after) - 1, f)] = 0;
@@ -332,11 +346,12 @@ static void test_renew(void)
 	EXPECT(before[0] && !strcmp(before, after));
 	/* the monitor's renewal: each donor's copies and one standby slab */
 	a.n = 0;
-	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, 1, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, NULL, 0, 1, fake_ask, &a, &renewed), 1);
 	EXPECT(a.n == 2 && a.slabs[0] == 3 && a.slabs[1] == 3 && renewed == 4);
-	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, 1, 0, now, &due), 0);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 1, 0, now, &due), 0);
 	EXPECT(due >= now + 600 && due <= now + 602);
-	EXPECT_EQ(ublk_device_renew(&p, "none", (long)getpid(), 4, 0, fake_ask, &a, &renewed), 1);
+	EXPECT_EQ(ublk_device_renew(&p, "none", (long)getpid(), 4, NULL, 0, 0, fake_ask, &a, &renewed), 1);
+
 	unlink(path);
 	rmdir(dir);
 }
@@ -445,6 +460,70 @@ static void test_list(void)
 		fprintf(stderr, "# could not remove %s\n", root);
 }
 
+/*
+ * Copies move: given the pager's slab map, each donor's count is the copies
+ * it holds now, not the placement's. Placement A B A B (one slab each, a
+ * 900 s lease ending at now + 600); slab 1's copy left A for B: A holds 1,
+ * B 3. B's grants (2 slabs) cover its placed copies and nothing more, so
+ * with the map a renewal is due now, and it asks A for 1 + standby, B for
+ * 3 + standby.
+ */
+static void test_renew_moves(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128];
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	static const struct dev_slab_copy moved[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 0, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+		{ 1, 0, 1, "10.0.0.3:18515", "mapping", 0 },
+		{ 1, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+	};
+	static const struct dev_slab_copy stranger[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 0, 1, 2, "10.0.0.9:18515", "failed", 0 },
+	};
+	uint64_t now = (uint64_t)time(NULL), due = 0;
+	struct asked a = { .n = 0 };
+	uint32_t renewed = 99;
+	FILE *f;
+	int i;
+
+	f = grants_file_new(dir, path, sizeof(path));
+	if (!f)
+		return;
+	for (i = 0; i < 4; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	fclose(f);
+	/* by the placement: 2 copies each, covered until now + 600 */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	/* the same map as the placement: the same due time */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 2, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, moved, 4, 1, fake_ask, &a,
+				    &renewed), 1);
+	EXPECT(a.n == 2 && !strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 2 &&
+	       !strcmp(a.addr[1], "10.0.0.3:18515") && a.slabs[1] == 4);
+	EXPECT_EQ(renewed, 4);
+	/* B's new grant (4 slabs to now + 900) covers its 3 and a standby */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 4, 1, 0, now, &due), 0);
+	EXPECT(due >= now + 600 && due <= now + 602);
+	/* a copy on a donor the grants do not name counts nowhere, and a
+	 * donor left with no copy and no standby is asked for nothing (nor
+	 * is a renewal due for it) */
+	a.n = 0;
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, stranger, 2, 0, fake_ask, &a,
+				    &renewed), 1);
+	EXPECT(a.n == 1 && !strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 1 &&
+	       renewed == 1);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, stranger, 2, 0, 0, now, &due), 0);
+	EXPECT(due > now);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	TAP_RUN(test_conf_good);
@@ -452,6 +531,7 @@ int main(void)
 	TAP_RUN(test_conf_broker);
 	TAP_RUN(test_geometry);
 	TAP_RUN(test_renew);
+	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);
 	return tap_done();

@@ -50,7 +50,18 @@ wait_until 20 empty2 || { diag; fail "host 2 still lends $(lent 2) slab(s)"; }
 [ "$(lents)" = "0 2 2 0" ] || { diag; fail "slabs lent by hosts 2-5: $(lents), want 0 2 2 0"; }
 dd if="/dev/$disk" of=/tmp/back bs=1M iflag=direct 2>/dev/null || { diag; fail "read $disk"; }
 cmp /tmp/want /tmp/back || { diag; fail "$disk does not read back after the move"; }
+# The live placement, as spare.ko's slab_map (the pager's NAME.map, what
+# sparectl's monitor renews grants by): slab 0 on hosts 3 and 4 now.
+on4() { sparectl device show "$disk" | grep -Eq '^0 +[0-9]+ +2 +10\.0\.0\.4:18515 +mapped'; }
+wait_until 10 on4 || { sparectl device show "$disk"; fail "device show: slab 0 not on host 4"; }
+sparectl device show "$disk" | tail -5
+[ "$(sparectl device show "$disk" | grep -Ec '^[0-9]+ +[0-9]+ +[0-9]+ +10\.0\.0\.2:18515 ')" = 0 ] &&
+	[ "$(sparectl device show "$disk" | grep -Ec '^[01] +[0-9]+ +[0-9]+ +10\.0\.0\.[34]:18515 +mapped')" = 4 ] ||
+	fail "device show: not 4 copies on hosts 3 and 4"
+[ "$(sparectl -j device show "$disk" | grep -o '"address":"10.0.0.4:18515","state":"mapped"' | wc -l)" = 2 ] ||
+	fail "device show -j: not 2 copies on host 4"
 ublk_down
+[ -e "/run/spare/ublk/$disk.map" ] && fail "the slab map outlived its pager"
 [ "$(ublk_stat io_errors)" = 0 ] || fail "I/O errors"
 [ "$(ublk_stat moves)" = 1 ] && [ "$(ublk_stat moves_short)" = 0 ] ||
 	fail "moves $(ublk_stat moves), short $(ublk_stat moves_short)"

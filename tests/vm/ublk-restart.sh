@@ -14,6 +14,11 @@
 # asks a donor for the held slabs and gets none, and donor 3 restarts, so
 # that it holds nothing: its copies must be failed (every page is read
 # from donor 2's copy, never from a fresh slab of zeros).
+# The donors require host keys and lend only against a broker's grants, so
+# every restart authenticates both ways and sends its grants again. The
+# second pager is SIGKILLed too, while it takes the device back (it has
+# resumed donor 2's session and waits on host 3, cut off); a third takes the
+# device back.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -23,18 +28,30 @@ watchdog 300
 ublk_require
 
 STATE=/var/lib/spare/ublk-restart.state
-UBLK_ARGS="--size 128M --slab-size 16M --copies 2 --state-file $STATE
-	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT"
 
-step "two donors holding a vanished client's slabs 60 s; spare-ublk 128 MiB, 16 MiB slabs, 2 copies"
+step "two donors holding a vanished client's slabs 60 s, with host keys and grants; spare-ublk 128 MiB, 16 MiB slabs, 2 copies"
 rxe_up 3
-donor_start 2 --budget 256M --slab-size 16M --resume-hold 60
-donor_start 3 --budget 256M --slab-size 16M --resume-hold 60
+(
+	umask 077
+	sparectl gen-key >/tmp/grant.key && sparectl gen-key >/tmp/trainer.key &&
+		echo "trainer $(cat /tmp/trainer.key)" >/tmp/host-keys
+) || fail "keys"
+DONOR_ARGS="--budget 256M --slab-size 16M --resume-hold 60 --host-keys /tmp/host-keys --grant-key-file /tmp/grant.key"
+# shellcheck disable=SC2086
+donor_start 2 $DONOR_ARGS
+# shellcheck disable=SC2086
+donor_start 3 $DONOR_ARGS
+G2=$(ublk_mint ok:8 10.0.0.2 trainer) && G3=$(ublk_mint ok:8 10.0.0.3 trainer) || fail "mint"
+UBLK_ARGS="--size 128M --slab-size 16M --copies 2 --state-file $STATE --key-file /tmp/trainer.key
+	--grant $G2 --grant $G3 --donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT"
 rm -f "$STATE"
 # shellcheck disable=SC2086
 ublk_up $UBLK_ARGS
 [ -s "$STATE" ] || fail "no state file $STATE"
 head -7 "$STATE"	# not the donor lines: their tokens are secrets
+grep -q 'donor 10.0.0.2: session ready (authenticated both ways)' /tmp/ublk.log &&
+	grep -q 'donor 10.0.0.3:18515: sent 1 grant(s)' /tmp/ublk.log ||
+	{ cat /tmp/ublk.log; fail "not authenticated, or the grants not sent"; }
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 pass "swapping on $disk, state in $STATE"
 
@@ -65,8 +82,12 @@ TOKEN=$(awk '$1 == "donor" && $2 == 0 {print $5}' "$STATE")
 [ -n "$UUID" ] && [ -n "$TOKEN" ] || fail "no uuid or token in $STATE"
 last=${TOKEN#???????????????}
 if [ "$last" = 0 ]; then WRONG=$(echo "$TOKEN" | cut -c1-15)1; else WRONG=$(echo "$TOKEN" | cut -c1-15)0; fi
+# The stranger holds the trainer's key (a host given it, or a stolen copy)
+# and a grant of its own, but not the state file's token.
 spare-probe --source 10.0.0.3 --port "$DONOR_PORT" --slab-size 16M \
-	--uuid-hex "$UUID" --resume "$WRONG" 10.0.0.2 map:0 unmap:0 >/tmp/stranger.out 2>&1 ||
+	-k "$(cat /tmp/trainer.key)" --grant-key /tmp/grant.key --grant-client trainer \
+	--grant-donor "$(hostname | cut -c1-15)" \
+	--uuid-hex "$UUID" --resume "$WRONG" 10.0.0.2 grant:ok:1 map:0 unmap:0 >/tmp/stranger.out 2>&1 ||
 	{ cat /tmp/stranger.out; fail "stranger probe"; }
 cat /tmp/stranger.out
 grep -q '^map slab 0: addr' /tmp/stranger.out || fail "the stranger was not even lent a fresh slab"
@@ -80,27 +101,59 @@ pass "held: $held slabs on donor 2; the stranger's resume refused"
 step "donor 3 restarts meanwhile: it holds nothing any more"
 kill -KILL "$(donor_pid 3)"
 wait "$(donor_pid 3)" 2>/dev/null
-donor_start 3 --budget 256M --slab-size 16M --resume-hold 60
+# shellcheck disable=SC2086
+donor_start 3 $DONOR_ARGS
 pass "spared on host 3 restarted, empty"
 
-step "restart spare-ublk with the same settings: it takes the device back"
+step "a second pager, host 3 unreachable, is SIGKILLed while it takes the device back"
+# With RoCE to host 3 dropped, the second pager resumes donor 2's session
+# (HELLO with the resume token, both ways authenticated) and then waits on
+# host 3 (--timeout, 10 s a step): it is killed there, so donor 2 must
+# hold the slabs a second time, under the same token.
+cut_link 3
+: >/tmp/ublk.log
+# shellcheck disable=SC2086
+spare-ublk $UBLK_ARGS >/tmp/ublk-2.out 2>/tmp/ublk.log &
+P2=$!
+wait_for 300 grep -q 'donor 10.0.0.2: session ready (authenticated both ways)' /tmp/ublk.log ||
+	{ cat /tmp/ublk.log; fail "the second pager did not resume donor 2's session"; }
+kill -KILL "$P2"
+wait "$P2" 2>/dev/null
+heal_link
+cp /tmp/ublk.log /tmp/ublk-2.log
+cat /tmp/ublk-2.log
+grep -q "taken back\|START_USER_RECOVERY" /tmp/ublk-2.log && fail "the second pager got past its set-up with host 3 cut off"
+[ -b "/dev/$disk" ] && grep -q "/dev/$disk" /proc/swaps || fail "/dev/$disk or its swap went with the second pager"
+kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "the workload died with the second pager"; }
+grep -q 'resumes 8 slab(s)' /tmp/spared-2.log || { donor_logs; fail "donor 2 did not resume for the second pager"; }
+wait_for 100 sh -c "[ \$(grep -c 'slab(s) held for a resume' /tmp/spared-2.log) -ge 2 ]" ||
+	{ donor_logs; fail "donor 2 did not hold the slabs again"; }
+pass "device and swap still there; donor 2 holds the slabs again"
+
+step "a third pager with the same settings takes the device back"
 # shellcheck disable=SC2086
 ublk_up $UBLK_ARGS
 t_back=$(cut -d' ' -f1 /proc/uptime)
 cat /tmp/ublk.log
 grep -q "taking /dev/$disk back" /tmp/ublk.log || fail "the new pager did not take $disk back"
 [ "$(head -1 /tmp/ublk.out)" = "$disk" ] || fail "a new device instead of $disk"
-# donor 2 kept its 8 copies; donor 3's 8 are gone: failed, never read
+# donor 2 kept its 8 copies (held through two pagers); donor 3's 8 are
+# gone: failed, never read
 grep -q 'restart: 8 copies kept by their donors, 8 lost, 0 had failed before' /tmp/ublk.log ||
 	fail "expected donor 2's 8 copies kept and donor 3's 8 lost"
 [ "$(grep -c 'donor 10.0.0.3 no longer holds it' /tmp/ublk.log)" = 8 ] ||
 	fail "donor 3's copies were not all failed"
+grep -q 'donor 10.0.0.2: session ready (authenticated both ways)' /tmp/ublk.log ||
+	fail "the third pager did not authenticate donor 2"
 grep -q 'no copy left' /tmp/ublk.log && fail "a slab lost every copy"
-grep -q 'resumes 8 slab(s)' /tmp/spared-2.log || { donor_logs; fail "donor 2 did not resume the held slabs"; }
+[ "$(grep -c 'resumes 8 slab(s)' /tmp/spared-2.log)" = 2 ] ||
+	{ donor_logs; fail "donor 2 did not resume the held slabs twice"; }
+[ "$(donor_metric 2 spared_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+	{ donor_logs; fail "a donor refused a MAP for want of a grant"; }
 awk '$1 == "slab" {for (i = 3; i <= NF; i++) if ($i ~ /^1:/ && $i != "1:F") bad = 1} END {exit bad}' "$STATE" ||
 	{ cat "$STATE" | grep '^slab'; fail "the state file still calls a copy on donor 3 whole"; }
 echo "device back $(echo "$t_kill $t_back" | awk '{printf "%.1f", $2 - $1}') s after the kill"
-pass "/dev/$disk taken back: donor 2's 8 copies kept, donor 3's 8 failed (also in the state file)"
+pass "/dev/$disk taken back by a third pager: donor 2's 8 copies kept, donor 3's 8 failed (also in the state file)"
 
 step "the workload finishes with every page verified"
 workload_wait

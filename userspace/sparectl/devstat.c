@@ -221,7 +221,8 @@ bool dev_ublk_name_ok(const char *name)
 	size_t n = strlen(name);
 
 	return n && n < 64 && !strchr(name, '/') && name[0] != '.' &&
-	       !(n >= 4 && (!strcmp(name + n - 4, ".tmp") || !strcmp(name + n - 4, ".log")));
+	       !(n >= 4 && (!strcmp(name + n - 4, ".tmp") || !strcmp(name + n - 4, ".log") ||
+			    !strcmp(name + n - 4, ".map")));
 }
 
 /* Copy @val into @dst of @len bytes; -1 if it does not fit. */
@@ -756,18 +757,16 @@ int dev_parse_slab_map(const char *text, struct dev_slab_copy **out,
 	return 0;
 }
 
-int dev_read_slab_map(const struct dev_roots *r, const char *disk,
-		      struct dev_slab_copy **out, unsigned int *n,
-		      char *why, size_t whylen)
+static int read_slab_map(const char *path, struct dev_slab_copy **out, unsigned int *n,
+			 char *why, size_t whylen)
 {
-	char path[512], *text = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *f, *m;
 	int ret;
 
 	*out = NULL;
 	*n = 0;
-	snprintf(path, sizeof(path), "%s/%s/spare/slab_map", r->sysfs_block, disk);
 	f = fopen(path, "re");
 	if (!f)
 		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
@@ -794,6 +793,30 @@ int dev_read_slab_map(const struct dev_roots *r, const char *disk,
 	ret = dev_parse_slab_map(text, out, n, why, whylen);
 	free(text);
 	return ret;
+}
+
+int dev_read_slab_map(const struct dev_roots *r, const char *disk,
+		      struct dev_slab_copy **out, unsigned int *n,
+		      char *why, size_t whylen)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/spare/slab_map", r->sysfs_block, disk);
+	return read_slab_map(path, out, n, why, whylen);
+}
+
+int dev_read_ublk_slab_map(const struct dev_roots *r, const char *name,
+			   struct dev_slab_copy **out, unsigned int *n,
+			   char *why, size_t whylen)
+{
+	char path[512];
+
+	*out = NULL;
+	*n = 0;
+	if (!r->ublk_run || !dev_ublk_name_ok(name))
+		return say(why, whylen, ENOENT, "%s: no spare-ublk device of that name", name);
+	snprintf(path, sizeof(path), "%s/%s.map", r->ublk_run, name);
+	return read_slab_map(path, out, n, why, whylen);
 }
 
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n)

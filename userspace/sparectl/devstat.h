@@ -125,6 +125,10 @@ int dev_parse_slab_map(const char *text, struct dev_slab_copy **out,
 int dev_read_slab_map(const struct dev_roots *r, const char *disk,
 		      struct dev_slab_copy **out, unsigned int *n,
 		      char *why, size_t whylen);
+/* The same for spare-ublk device NAME: its pager's UBLK_RUN/NAME.map. */
+int dev_read_ublk_slab_map(const struct dev_roots *r, const char *name,
+			   struct dev_slab_copy **out, unsigned int *n,
+			   char *why, size_t whylen);
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n);
 struct json_object *dev_slab_map_json(const struct dev_slab_copy *c,
 				      unsigned int n);

@@ -166,9 +166,12 @@ static int device_show(struct sparectl *c, const char *name)
 		return 1;
 	}
 	if (d.has_stats) {
-		/* A module older than slab_map has none: show the rest. */
-		have_map = !dev_read_slab_map(&c->roots, d.disk, &slabs, &nslabs,
-					      why, sizeof(why));
+		/* A module older than slab_map (or a pager older than its
+		 * NAME.map) has none: show the rest. */
+		have_map = !(d.ublk ? dev_read_ublk_slab_map(&c->roots, name, &slabs, &nslabs,
+							     why, sizeof(why)) :
+			     dev_read_slab_map(&c->roots, d.disk, &slabs, &nslabs,
+					       why, sizeof(why)));
 		if (!have_map && errno != ENOENT) {
 			log_err("device %s: %s", name, why);
 			return 1;
@@ -854,6 +857,24 @@ static void renew_ctx_wipe(struct renew_ctx *r)
 }
 
 /*
+ * The pager's slab map of device @name (where each copy is now) into
+ * *@live, *@nlive (free() it); none (NULL, 0) from a pager older than its
+ * NAME.map, whose copies are counted from the placement. 0, or -1 (logged).
+ */
+static int ublk_live_map(const struct sparectl *c, const char *name,
+			 struct dev_slab_copy **live, unsigned int *nlive)
+{
+	char why[512];
+
+	if (!dev_read_ublk_slab_map(&c->roots, name, live, nlive, why, sizeof(why)))
+		return 0;
+	if (errno == ENOENT)
+		return 0;
+	log_err("device %s: %s", name, why);
+	return -1;
+}
+
+/*
  * sparectl device renew NAME broker=... broker-name=... broker-key=...
  * [lease=S]: fresh grants for the slabs the device holds on each of its
  * donors, written to its grants while it runs (the kernel sends them to
@@ -885,14 +906,23 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 	ret = 1;
 	if (!dev_read(&c->roots, name, &d, why, sizeof(why)) && d.ublk) {
 		uint32_t slabs = grantplan_nr_slabs(d.size, d.slab_size);
+		struct dev_slab_copy *live = NULL;
+		unsigned int nlive = 0;
 
 		if (!slabs || !d.replicas || d.replicas > 64) {
 			log_err("device %s: its counters file gives no geometry", name);
 			goto out;
 		}
-		if (ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas, 0,
-				      renew_ask, &r, &renewed))
+		/* as the module's renewal: the copies where they are now */
+		if (ublk_live_map(c, name, &live, &nlive))
 			goto out;
+		ret = ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas,
+					live, nlive, 0, renew_ask, &r, &renewed);
+		free(live);
+		if (ret) {
+			ret = 1;
+			goto out;
+		}
 		log_info("device %s: %u slab copies renewed; spare-ublk told to read its "
 			 "grants again", name, renewed);
 		ret = c->json ? print_json(json_object_new_object()) : 0;
@@ -1261,8 +1291,10 @@ static int monitor_stopped(const char *name, unsigned long rounds)
 /*
  * The monitor of a spare-ublk device placed by a broker (its config names
  * a grants file): the pager sends no uevents, so the timer alone drives
- * it. Each round renews every donor (ublk_device_renew(), covering its
- * copies plus @standby) once the grants file says one is due
+ * it. Each round renews every donor (ublk_device_renew(), covering the
+ * copies it holds now, from the pager's slab map, plus @standby: a copy
+ * moved there takes a standby slab, and the next round renews for it)
+ * once the grants file says one is due
  * (ublk_grants_due()), then sleeps until the next is due, at most
  * @interval seconds. A pager that is not running (a restart) is waited
  * for; the monitor ends when the device's config is removed (destroy).
@@ -1281,6 +1313,8 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 	for (;;) {
 		uint64_t now = (uint64_t)time(NULL), next = now + interval, due;
 		uint32_t placed, renewed = 0;
+		struct dev_slab_copy *live = NULL;
+		unsigned int nlive = 0;
 		struct dev_info d;
 		bool failed = false;
 
@@ -1297,26 +1331,30 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 			failed = true;
 		} else if ((placed = grantplan_nr_slabs(d.size, d.slab_size) *
 				     (uint32_t)d.replicas) == 0 ||
-			   ublk_grants_due(&c->ublk, name, placed, standby, before, now, &due)) {
+			   ublk_live_map(c, name, &live, &nlive) ||
+			   ublk_grants_due(&c->ublk, name, placed, live, nlive, standby,
+					   before, now, &due)) {
 			failed = true;	/* logged (a counters file without geometry: not) */
 		} else {
 			down_said = false;
 			if (due <= now) {
-				if (ublk_device_renew(&c->ublk, name, d.pid, placed, standby,
-						      renew_ask, r, &renewed)) {
+				if (ublk_device_renew(&c->ublk, name, d.pid, placed, live, nlive,
+						      standby, renew_ask, r, &renewed)) {
 					failed = true;	/* retried at the next interval */
 				} else {
 					log_info("device %s: %u slab copies renewed, %u standby "
 						 "per donor; spare-ublk told to read its grants "
 						 "again", name, renewed, standby);
-					if (ublk_grants_due(&c->ublk, name, placed, standby,
-							    before, now, &due))
+					if (ublk_grants_due(&c->ublk, name, placed, live, nlive,
+							    standby, before, now, &due))
 						due = next;
 				}
 			}
 			if (!failed && due > now && due < next)
 				next = due;
 		}
+		free(live);
+		live = NULL;
 		if (!rounds++)
 			spare_notify_ready("device %s: grants %s", name,
 					   failed ? "not renewed yet" : "renewed");

@@ -526,6 +526,29 @@ struct grants_read {
 	} *room;			/* n of them */
 };
 
+/*
+ * Each donor's copies as the pager's slab map has them now (a copy on a
+ * donor the grants do not name is left out, with a warning: the pager
+ * only uses the donors its grants place it on).
+ */
+static void live_counts(const char *name, struct grants_read *gr,
+			const struct dev_slab_copy *live, unsigned int nlive)
+{
+	unsigned int i, k;
+
+	memset(gr->count, 0, sizeof(gr->count));
+	for (i = 0; i < nlive; i++) {
+		for (k = 0; k < gr->nd; k++)
+			if (!strncmp(gr->addr[k], live[i].address, sizeof(gr->addr[k])))
+				break;
+		if (k < gr->nd)
+			gr->count[k]++;
+		else
+			log_warn("device %s: slab %u has a copy on %s, which its grants do not name",
+				 name, live[i].slab, live[i].address);
+	}
+}
+
 static void grants_read_free(struct grants_read *gr)
 {
 	if (gr->g)
@@ -539,9 +562,12 @@ static void grants_read_free(struct grants_read *gr)
 /*
  * Read device @name's grants file into @gr: its first @placed grants place
  * the device (one slab copy each: the donors and their counts), later ones
- * are renewals, kept unless expired at @now. 0, or -1 (logged; @gr freed).
+ * are renewals, kept unless expired at @now. With the pager's slab map
+ * (@live, @nlive copies; NULL: none) each donor's count is the copies it
+ * holds now instead: copies move. 0, or -1 (logged; @gr freed).
  */
 static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
+		       const struct dev_slab_copy *live, unsigned int nlive,
 		       uint64_t now, struct grants_read *gr)
 {
 	uint32_t i, k, nread = 0;
@@ -591,6 +617,8 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 			gr->path, gr->n, placed);
 		goto fail;
 	}
+	if (live)
+		live_counts(name, gr, live, nlive);
 	return 0;
 fail:
 	grants_read_free(gr);
@@ -636,16 +664,21 @@ static uint64_t covered_until(const struct grants_read *gr, uint32_t k, uint64_t
 }
 
 int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t placed,
+		    const struct dev_slab_copy *live, unsigned int nlive,
 		    uint32_t standby, uint64_t before, uint64_t now, uint64_t *due)
 {
 	struct grants_read gr;
 	uint32_t k;
 
-	if (grants_read(p, name, placed, now, &gr))
+	if (grants_read(p, name, placed, live, nlive, now, &gr))
 		return -1;
 	*due = UINT64_MAX;
 	for (k = 0; k < gr.nd; k++) {
-		uint64_t lease, until = covered_until(&gr, k, gr.count[k] + standby, now, &lease);
+		uint64_t lease, until;
+
+		if (!(gr.count[k] + standby))
+			continue;	/* its copies all moved away: it needs nothing */
+		until = covered_until(&gr, k, gr.count[k] + standby, now, &lease);
 		uint64_t margin = before ? before : lease / 3;
 		uint64_t at = until > now + margin ? until - margin : now;
 
@@ -657,8 +690,8 @@ int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t place
 }
 
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
-		      uint32_t placed, uint32_t standby, ublk_renew_ask ask, void *ctx,
-		      uint32_t *renewed)
+		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
+		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
 {
 	struct grants_read gr;
 	char comm[32];
@@ -666,9 +699,11 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 	int ret = 1;
 
 	*renewed = 0;
-	if (grants_read(p, name, placed, (uint64_t)time(NULL), &gr))
+	if (grants_read(p, name, placed, live, nlive, (uint64_t)time(NULL), &gr))
 		return 1;
 	for (k = 0; k < gr.nd; k++) {
+		if (!(gr.count[k] + standby))
+			continue;	/* its copies all moved away: nothing to ask */
 		if (gr.n == RENEW_MAX_GRANTS) {
 			log_err("device %s: %s is full", name, gr.path);
 			goto out;

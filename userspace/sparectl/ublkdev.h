@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 struct spare_grant;
+struct dev_slab_copy;
 
 #define SPARE_UBLK_CONF_DIR	"/etc/spare"
 
@@ -75,24 +76,28 @@ typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
  * `device renew NAME` of a spare-ublk device placed by a broker: the
  * grants file's first @placed grants place the device (one slab copy
  * each); a renewal asks @ask for one grant per donor covering the copies
- * those name there plus @standby (room for copies moved there), rewrites
+ * those name there (or, given the pager's slab map @live of @nlive copies,
+ * the copies there now: copies move) plus @standby (room for copies moved
+ * there), rewrites
  * the file as the placement grants, the later grants not yet expired and
  * the new ones (0600, whole or not at all), and sends the pager (@pid,
  * checked to be spare-ublk) SIGHUP to read it again. @renewed gets the
  * copies renewed. The exit status (logged).
  */
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
-		      uint32_t placed, uint32_t standby, ublk_renew_ask ask, void *ctx,
-		      uint32_t *renewed);
+		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
+		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed);
 
 /*
  * When `device monitor` must renew such a device (wall clock, s), in
  * @due: the earliest over its donors of the newest grant's expiry less
  * @before seconds (0: a third of that grant's lease), or @now when a
- * donor's newest grant covers fewer slabs than its copies plus @standby.
- * 0, or -1 (logged: no readable grants file).
+ * donor's newest grant covers fewer slabs than its copies (@live: as for
+ * ublk_device_renew()) plus @standby. 0, or -1 (logged: no readable
+ * grants file).
  */
 int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t placed,
+		    const struct dev_slab_copy *live, unsigned int nlive,
 		    uint32_t standby, uint64_t before, uint64_t now, uint64_t *due);
 
 #endif /* SPARECTL_UBLKDEV_H */

@@ -3,7 +3,8 @@
  * spare-ublk's live counters for sparectl: one small text file,
  * RUN_DIR/NAME (default /run/spare/ublk/NAME), rewritten by the main thread
  * at most once a second (write to NAME.tmp, then rename: a reader sees a
- * whole snapshot, never a half-written file) and removed at exit. Its
+ * whole snapshot, never a half-written file) and removed at exit, with
+ * NAME.map beside it, the slab map (map_write()). Its
  * lines are "key value"; io_stat, slab_stat and donor_stat carry exactly
  * the versioned lines of spare.ko's /sys/block/DISK/spare/ files, so
  * sparectl reads both kinds of device with the same parsers
@@ -31,6 +32,7 @@
 #define IO_STAT_VERSION		2	/* as spare.ko's io_stat */
 #define SLAB_STAT_VERSION	1
 #define DONOR_STAT_VERSION	2
+#define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 
 void stats_publish(struct dev *d)
 {
@@ -72,6 +74,53 @@ static void slab_line(struct dev *d, FILE *f)
 		count[SPARE_COPY_MAPPED], count[SPARE_COPY_MAPPING],
 		count[SPARE_COPY_UNMAPPED], count[SPARE_COPY_EVICTING],
 		count[SPARE_COPY_FAILED], current_pages);
+}
+
+/*
+ * PATH.map: one line per slab copy, where it lives now (copies move), as
+ * spare.ko's sysfs slab_map: version, slab, slot, donor index, donor,
+ * state, current pages. `sparectl device show` prints it, and the
+ * monitor renews each donor's grants for the copies it holds. Written as
+ * the counters file is (tmp, rename). 0 or -1 (errno).
+ */
+static int map_write(struct dev *d, const char *path)
+{
+	struct spare_slab_map *map = &d->map;
+	char tmp[PATH_MAX_STATS + 16], dst[PATH_MAX_STATS + 8];
+	FILE *f;
+
+	snprintf(dst, sizeof(dst), "%s.map", path);
+	snprintf(tmp, sizeof(tmp), "%s.map.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	for (u32 s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+
+		spin_lock(&slab->lock);
+		for (u32 c = 0; c < map->nr_slots; c++) {
+			const struct spare_copy *cp = &slab->copy[c];
+
+			if (cp->donor >= d->nr_donors)
+				continue;	/* the spare slot */
+			fprintf(f, "%u %u %u %u %s:%s %s %u\n", SLAB_MAP_VERSION, s, c,
+				cp->donor, d->donors[cp->donor].host,
+				d->donors[cp->donor].port, spare_copy_state_name(cp->state),
+				spare_copy_current_pages(map, cp));
+		}
+		spin_unlock(&slab->lock);
+	}
+	if (fflush(f) || ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, dst)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
 }
 
 int stats_write(struct dev *d, const struct stats_id *id)
@@ -127,13 +176,18 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	return map_write(d, id->path);
 }
 
 void stats_remove(const struct stats_id *id)
 {
-	if (id->path[0])
-		unlink(id->path);
+	char map[PATH_MAX_STATS + 8];
+
+	if (!id->path[0])
+		return;
+	unlink(id->path);
+	snprintf(map, sizeof(map), "%s.map", id->path);
+	unlink(map);
 }
 
 static void split_add(u32 *h, unsigned long long ns)
