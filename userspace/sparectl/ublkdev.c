@@ -674,13 +674,13 @@ int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t place
 		return -1;
 	*due = UINT64_MAX;
 	for (k = 0; k < gr.nd; k++) {
-		uint64_t lease, until;
+		uint64_t lease, until, margin, at;
 
 		if (!(gr.count[k] + standby))
 			continue;	/* its copies all moved away: it needs nothing */
 		until = covered_until(&gr, k, gr.count[k] + standby, now, &lease);
-		uint64_t margin = before ? before : lease / 3;
-		uint64_t at = until > now + margin ? until - margin : now;
+		margin = before ? before : lease / 3;
+		at = until > now + margin ? until - margin : now;
 
 		if (at < *due)
 			*due = at;

@@ -96,19 +96,29 @@ static int map_write(struct dev *d, const char *path)
 		return -1;
 	for (u32 s = 0; s < map->nr_slabs; s++) {
 		struct spare_slab *slab = &map->slabs[s];
+		struct { u32 donor, pages; enum spare_copy_state state; } v[SPARE_MAX_SLOTS];
+		u32 c, n = 0;
 
+		/* copied under the lock, printed after it: the queue thread
+		 * takes it, and a write to tmpfs may wait on reclaim */
 		spin_lock(&slab->lock);
-		for (u32 c = 0; c < map->nr_slots; c++) {
+		for (c = 0; c < map->nr_slots && c < SPARE_MAX_SLOTS; c++) {
 			const struct spare_copy *cp = &slab->copy[c];
 
-			if (cp->donor >= d->nr_donors)
-				continue;	/* the spare slot */
-			fprintf(f, "%u %u %u %u %s:%s %s %u\n", SLAB_MAP_VERSION, s, c,
-				cp->donor, d->donors[cp->donor].host,
-				d->donors[cp->donor].port, spare_copy_state_name(cp->state),
-				spare_copy_current_pages(map, cp));
+			v[c].donor = cp->donor;
+			v[c].state = cp->state;
+			v[c].pages = spare_copy_current_pages(map, cp);
+			n++;
 		}
 		spin_unlock(&slab->lock);
+		for (c = 0; c < n; c++) {
+			if (v[c].donor >= d->nr_donors)
+				continue;	/* the spare slot */
+			fprintf(f, "%u %u %u %u %s:%s %s %u\n", SLAB_MAP_VERSION, s, c,
+				v[c].donor, d->donors[v[c].donor].host,
+				d->donors[v[c].donor].port, spare_copy_state_name(v[c].state),
+				v[c].pages);
+		}
 	}
 	if (fflush(f) || ferror(f)) {
 		fclose(f);
