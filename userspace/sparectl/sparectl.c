@@ -919,10 +919,8 @@ static int device_renew(struct sparectl *c, const char *name, int argc, char **a
 		ret = ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas,
 					live, nlive, 0, renew_ask, &r, &renewed);
 		free(live);
-		if (ret) {
-			ret = 1;
-			goto out;
-		}
+		if (ret)
+			goto out;	/* its exit status, 1 */
 		log_info("device %s: %u slab copies renewed; spare-ublk told to read its "
 			 "grants again", name, renewed);
 		ret = c->json ? print_json(json_object_new_object()) : 0;
