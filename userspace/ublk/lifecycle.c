@@ -19,7 +19,13 @@
  *    mapped copy to refill it from;
  *  - EVICT: the copy moves to another donor before the grace period ends,
  *    with the shared move rules (spare_move_pick(), spare_slab_move_*());
- *    when no donor takes it, it goes the old way (EVICTING, drained,
+ *    when no donor takes it and the device lends against a broker's
+ *    grants, it waits for one (as spare.ko's move_wait_grant()): its new
+ *    copy stays on the first donor that refused it, unmapped, where the
+ *    slab map (NAME.map) shows it, so that `sparectl device monitor`
+ *    asks the broker for a grant there and sends SIGHUP; the MAP is asked
+ *    again whenever new grants came. With no grant by the deadline, or
+ *    without grants at all, it goes the old way (EVICTING, drained,
  *    UNMAP) and fails at the deadline if the donor has not had it back.
  */
 #include <errno.h>
@@ -71,6 +77,10 @@ struct move {
 	u32	tried;			/* donors asked, as a bit mask */
 	u64	start, due;		/* ms */
 	bool	draining, old_way;
+	/* for a grant: @to is on a donor that refused the MAP, unmapped;
+	 * asked again once d->grants_seq is past @grants_seq */
+	bool	waiting;
+	u32	grants_seq;
 	u64	drain_until;
 };
 
@@ -468,16 +478,53 @@ static void move_old_way(struct dev *d, struct move *mv, const char *why)
 	mv->drain_until = spare_now_ms() + LIFE_DRAIN_MS;
 }
 
-/* Ask the next donor to take the move. false: none would. */
+static u32 grants_seq(struct dev *d)
+{
+	return __atomic_load_n(&d->grants_seq, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * No donor took the move, and @t, the first to refuse its MAP, may yet take
+ * it with a grant: with the device's grants from a broker (--grant-file),
+ * the new copy stays there, unmapped, until new grants come or the move's
+ * time is up (move_step()). false: no waiting (no grants, or the slot is
+ * gone).
+ */
+static bool move_wait_grant(struct dev *d, struct move *mv, int t)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	int to;
+
+	if (t < 0 || !d->grant_path[0])
+		return false;
+	spin_lock(&slab->lock);
+	to = spare_slab_move_begin(&d->map, slab, mv->from, (u32)t);
+	spin_unlock(&slab->lock);
+	if (to < 0)
+		return false;
+	mv->to = to;
+	mv->waiting = true;
+	mv->grants_seq = grants_seq(d);
+	log_info("donor %s: slab %u: no donor's grants have room for it; waiting "
+		 "for a grant on donor %s", d->donors[mv->evictor].host, mv->slab,
+		 d->donors[t].host);
+	return true;
+}
+
+/*
+ * Ask the next donor to take the move. false: none would, and no grant is
+ * waited for.
+ */
 static bool move_next_target(struct dev *d, struct move *mv)
 {
 	struct spare_slab *slab = &d->map.slabs[mv->slab];
-	int t, to;
+	int t, to, refused = -1, ret;
 
+	mv->waiting = false;
 	for (;;) {
 		t = pick_target(d, mv->slab, mv->evictor, mv->tried);
 		if (t < 0)
-			return false;
+			return move_wait_grant(d, mv, refused);
 		mv->tried |= 1U << t;
 		spin_lock(&slab->lock);
 		to = spare_slab_move_begin(&d->map, slab, mv->from, t);
@@ -487,15 +534,63 @@ static bool move_next_target(struct dev *d, struct move *mv)
 		if (to < 0)
 			return false;	/* no spare slot, or the copy changed */
 		mv->to = to;
-		if (map_copy(d, mv->slab, (u32)to) == 0) {
+		ret = map_copy(d, mv->slab, (u32)to);
+		if (ret == 0) {
 			mv->to_gen = slab->copy[to].gen;
 			return true;
 		}
+		if (ret > 0 && refused < 0)
+			refused = t;	/* the best ranked that said no */
 		spin_lock(&slab->lock);
 		spare_slab_move_abort(&d->map, slab, to);
 		spin_unlock(&slab->lock);
 		mv->to = -1;
 	}
+}
+
+/*
+ * A move waiting for a grant (move_wait_grant()): the MAP asked again
+ * once new grants came. true: it goes on as a move (mapped, or waiting
+ * still); false: it has no target now (its donor was lost, or the time
+ * is up: the caller goes on without one).
+ */
+static bool move_wait_step(struct dev *d, struct move *mv, bool late)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	u32 seq = grants_seq(d), t = slab->copy[mv->to].donor;
+	int ret = 1;
+
+	if (!late && seq != mv->grants_seq) {
+		mv->grants_seq = seq;
+		ret = map_copy(d, mv->slab, (u32)mv->to);
+		if (ret == 0) {
+			mv->waiting = false;
+			mv->to_gen = slab->copy[mv->to].gen;
+			log_info("donor %s: slab %u: donor %s takes it now",
+				 d->donors[mv->evictor].host, mv->slab, d->donors[t].host);
+			resync_kick(d);
+			return true;
+		}
+	}
+	if (!late && ret > 0 && dl_live(d, t))
+		return true;		/* refused again, or nothing new: waits */
+	spin_lock(&slab->lock);
+	if (spare_slab_move_abort(&d->map, slab, (u32)mv->to))
+		mv->to = -1;
+	spin_unlock(&slab->lock);
+	if (mv->to >= 0)	/* its donor's failure road has the slot yet */
+		return true;
+	mv->waiting = false;
+	if (late) {
+		log_warn("donor %s: slab %u: no grant on donor %s came in time",
+			 d->donors[mv->evictor].host, mv->slab, d->donors[t].host);
+	} else {
+		log_info("donor %s: slab %u: donor %s, whose grant it waited for, "
+			 "is gone; asking the others again", d->donors[mv->evictor].host,
+			 mv->slab, d->donors[t].host);
+		mv->tried = 1U << mv->evictor;
+	}
+	return false;
 }
 
 static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
@@ -592,6 +687,9 @@ static bool move_step(struct dev *d, struct move *mv)
 		send_unmap(d, mv->evictor, id);
 		return true;
 	}
+	if (mv->waiting && slab->copy[mv->from].state == SPARE_COPY_MAPPED &&
+	    move_wait_step(d, mv, late))
+		return false;
 	spin_lock(&slab->lock);
 	tgt_ok = mv->to >= 0 && slab->copy[mv->to].state == SPARE_COPY_MAPPED &&
 		 slab->copy[mv->to].gen == mv->to_gen;

@@ -123,6 +123,9 @@ struct dev {
 	/* d->grants and nr_grants: the lifecycle thread reloads them (SIGHUP)
 	 * while a connect thread may be sending them */
 	pthread_mutex_t	grants_lock;
+	/* moves once a SIGHUP brought new grants (a move waiting for one
+	 * asks again); atomic */
+	u32		grants_seq;
 	u16		*placement;	/* from the grants: donor per slab copy, or NULL */
 	u32		nr_placement;
 	/* --domains: the failure domain of each donor (nr_domains of them, 0:

@@ -458,6 +458,8 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 		if (fresh.n && live(d, k) &&
 		    send_grant_range(&d->donors[k], fresh.g, 0, fresh.n))
 			donor_fail(&d->donors[k], "sending a grant failed");
+	if (fresh.n)
+		__atomic_add_fetch(&d->grants_seq, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&d->grants_lock);
 	log_info("SIGHUP: %u grant(s) in %s, %u new", file_n, d->grant_path, fresh.n);
 	grant_list_free(&fresh);
