@@ -1385,7 +1385,8 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		}
 		while (!monitor_stop && (uint64_t)time(NULL) < next) {
 			sleep(1);
-			if (!failed && ublk_due_now(c, name, placed, standby, before))
+			if (access(conf, F_OK) ||	/* destroyed: said above */
+			    (!failed && ublk_due_now(c, name, placed, standby, before)))
 				break;
 		}
 		if (monitor_stop) {
