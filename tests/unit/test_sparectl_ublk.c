@@ -478,6 +478,15 @@ static void test_renew_moves(void)
 		{ 1, 0, 1, "10.0.0.3:18515", "mapping", 0 },
 		{ 1, 1, 1, "10.0.0.3:18515", "mapped", 0 },
 	};
+	/* a move waiting for a grant (the pager's move_wait_grant()): its new
+	 * copy unmapped on the donor that refused it, beside the evicting one */
+	static const struct dev_slab_copy waiting[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 0, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+		{ 1, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 1, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+		{ 1, 2, 0, "10.0.0.2:18515", "unmapped", 0 },
+	};
 	static const struct dev_slab_copy stranger[] = {
 		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
 		{ 0, 1, 2, "10.0.0.9:18515", "failed", 0 },
@@ -501,6 +510,11 @@ static void test_renew_moves(void)
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 2, 0, 0, now, &due), 0);
 	EXPECT(due == now + 300);
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now);
+	/* the waiting copy counts on its target: due at once */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, waiting, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, waiting, 5, 0, 0, now, &due), 0);
 	EXPECT(due == now);
 	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, moved, 4, 1, fake_ask, &a,
 				    &renewed), 1);
