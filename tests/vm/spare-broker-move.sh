@@ -27,39 +27,10 @@ moved() { donor_field "10.0.0.$1" moves; }
 # copy" in Documentation/kmod.md); a move out of time loses what it did not
 # copy, and this device has one copy and no backup.
 donor_up() { grant_donor "$1" "donor$1" --domain "rack$1" --evict-deadline 30000; }
-monitor_up() {
-	sparectl device monitor swap0 broker=$BROKER broker-name=trainer \
-		broker-key=/tmp/b-trainer.key lease=12 renew-before=4 interval=1 "$@" \
-		2>>/tmp/monitor.log &
-	MON_PID=$!
-	wait_until 10 grep -q "monitoring the grants" /tmp/monitor.log ||
-		{ cat /tmp/monitor.log; fail "the monitor did not start"; }
-}
-monitor_down() {
-	kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor.log; fail "monitor exit on SIGTERM"; }
-}
 diag() {
 	show_stats "$disk"; cat "/sys/block/$disk/spare/slab_map"
 	dmesg | grep -vE 'I/O error|Buffer I/O|grant' | grep -E 'spare|donor' | tail -40
 	cat /tmp/monitor.log; donor_logs
-}
-# The first 4 MiB of each 16 MiB slab hold data (a move copies only
-# written pages): 32 MiB in all.
-write_all() {
-	local i
-	for i in 0 1 2 3 4 5 6 7; do
-		dd if=/tmp/want of="/dev/$disk" bs=1M count=4 skip=$((i * 4)) seek=$((i * 16)) \
-			oflag=direct 2>/dev/null || fail "write $disk"
-	done
-}
-verify() {
-	local i
-	for i in 0 1 2 3 4 5 6 7; do
-		dd if="/dev/$disk" of=/tmp/back bs=1M count=4 skip=$((i * 16)) iflag=direct \
-			2>/dev/null || { diag; fail "read $disk"; }
-		dd if=/tmp/want of=/tmp/want-i bs=1M count=4 skip=$((i * 4)) 2>/dev/null
-		cmp /tmp/back /tmp/want-i || { diag; fail "$disk: $1: slab $i does not read back"; }
-	done
 }
 # rewrite the first 4 MiB with pattern B again and again until stopped
 writer_start() {
@@ -89,12 +60,12 @@ disk=$(sparectl device create swap0 size=128M slab_size=16M replicas=1 source=10
 	broker-key=/tmp/b-trainer.key lease=12) ||
 	{ cat /tmp/broker.log; dmesg | tail -20; donor_logs; fail "device create through the broker"; }
 [ "$(slab_stat mapped)" = 8 ] || { show_stats "$disk"; fail "not every copy mapped"; }
-monitor_up standby=1
+broker_monitor_up swap0 interval=1 standby=1
 uevent_watch
 dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
 dd if=/dev/urandom of=/tmp/pattern-b bs=1M count=4 2>/dev/null
-write_all
-verify "written"
+slabs_write "$disk"
+slabs_verify "$disk" "written"
 # X: the donor holding more copies evicts first; Y takes them
 if [ "$(lent 2)" -ge "$(lent 3)" ]; then X=2 Y=3; else X=3 Y=2; fi
 nx=$(lent $X)
@@ -108,7 +79,7 @@ wait_until 40 sh -c "[ \"\$(awk '\$3 == \"10.0.0.$X:18515\" {print \$10}' /sys/b
 	{ diag; fail "not every slab moved"; }
 writer_stop
 dd if=/tmp/pattern-b of=/tmp/want bs=1M conv=notrunc 2>/dev/null
-verify "after the first moves"
+slabs_verify "$disk" "after the first moves"
 dmesg | grep -E 'moved to donor' | sed 's/^/    /'
 [ "$(lent $X)" = 0 ] && [ "$(lent $Y)" = 8 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 [ "$(donor_field 10.0.0.$X moves_short)" = 0 ] || fail "a move ran out of time"
@@ -122,9 +93,9 @@ covered=$(awk -v d="on 10.0.0.$Y:18515" 'index($0, d) && /granted until/ {
 pass "$(moved $X) copies moved to donor $Y; the monitor followed the uevents"
 
 step "standby=0: donor $X's grants run out; donor $Y evicts; a grant is asked for"
-monitor_down
+broker_monitor_down
 : >/tmp/monitor.log
-monitor_up standby=0
+broker_monitor_up swap0 interval=1 standby=0
 # donor X holds nothing: the monitor renews it no more; its last grants
 # (12 s) run out. The kernel's view: no unexpired grant left for X.
 gone() { ! awk -v now="$(date +%s)" -v d="10.0.0.$X:18515" \
@@ -141,7 +112,7 @@ grep -Eq "copies moving there: [0-9]+ slab\(s\) on 10.0.0.$X:18515" /tmp/monitor
 grep -Eq "^change $disk slab_moving 10.0.0.$Y:18515 slab [0-9]+$" /tmp/uevents ||
 	{ cat /tmp/uevents; fail "no slab_moving uevent with its slab recorded"; }
 [ "$(lent $X)" = 1 ] || fail "donor $X lends $(lent $X), want 1"
-verify "after the move back"
+slabs_verify "$disk" "after the move back"
 pass "slab moved back to donor $X on a grant asked for by the kernel"
 
 step "donor $Y evicts the rest: every copy moves, every byte reads back"
@@ -150,7 +121,7 @@ wait_until 40 sh -c "[ \"\$(awk '\$3 == \"10.0.0.$Y:18515\" {print \$10}' /sys/b
 	{ diag; fail "not every slab moved back"; }
 show_stats "$disk"
 cat /tmp/monitor.log
-verify "after every move"
+slabs_verify "$disk" "after every move"
 [ "$(lent $X)" = 8 ] && [ "$(lent $Y)" = 0 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
 for h in $X $Y; do
@@ -161,7 +132,7 @@ done
 pass "16 moves, no byte lost, no I/O error"
 
 step "teardown"
-monitor_down
+broker_monitor_down
 spare_destroy swap0
 rmmod spare || fail "rmmod"
 kill -TERM "$BROKER_PID"; wait "$BROKER_PID" || { cat /tmp/broker.log; fail "spare-broker exit"; }

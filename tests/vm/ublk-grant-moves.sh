@@ -34,36 +34,7 @@ B="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
 # moves copy their written pages over the emulated link, and a move waits
 # for the monitor's grant besides; this device has one copy and no backup.
 donor_up() { grant_donor "$1" "donor$1" --domain "rack$1" --evict-deadline 30000; }
-monitor_up() {
-	# interval=60: the slab map, not the timer, brings the moves' rounds
-	sparectl device monitor ub0 $B lease=12 renew-before=4 interval=60 "$@" \
-		2>>/tmp/monitor.log &
-	MON_PID=$!
-	wait_until 10 grep -q "monitoring the grants" /tmp/monitor.log ||
-		{ cat /tmp/monitor.log; fail "the monitor did not start"; }
-}
-monitor_down() {
-	kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor.log; fail "monitor exit on SIGTERM"; }
-}
 diag() { sparectl device show ub0; tail -40 $LOG; cat /tmp/monitor.log; donor_logs; }
-# The first 4 MiB of each 16 MiB slab hold data (a move copies only
-# written pages): 32 MiB in all.
-write_all() {
-	local i
-	for i in 0 1 2 3 4 5 6 7; do
-		dd if=/tmp/want of="/dev/$disk" bs=1M count=4 skip=$((i * 4)) seek=$((i * 16)) \
-			oflag=direct 2>/dev/null || fail "write $disk"
-	done
-}
-verify() {
-	local i
-	for i in 0 1 2 3 4 5 6 7; do
-		dd if="/dev/$disk" of=/tmp/back bs=1M count=4 skip=$((i * 16)) iflag=direct \
-			2>/dev/null || { diag; fail "read $disk"; }
-		dd if=/tmp/want of=/tmp/want-i bs=1M count=4 skip=$((i * 4)) 2>/dev/null
-		cmp /tmp/back /tmp/want-i || { diag; fail "$disk: $1: slab $i does not read back"; }
-	done
-}
 # donor N as the pager's log names it (its address, with the port or not)
 dn() { echo "donor 10\.0\.0\.$1(:$DONOR_PORT)?"; }
 moves_to() { grep -Ec "moved to $(dn $1) in" $LOG; }
@@ -83,10 +54,11 @@ disk=$(sparectl device create ub0 --backend=ublk size=128M slab_size=16M replica
 	source=10.0.0.1 key-file=/tmp/trainer.key $B lease=12) ||
 	{ cat /tmp/broker.log; cat $LOG; donor_logs; fail "device create through the broker"; }
 [ "$(($(lent 2) + $(lent 3)))" = 8 ] || { diag; fail "not every copy mapped"; }
-monitor_up standby=1
+# interval=60: the slab map, not the timer, brings the rounds the moves need
+broker_monitor_up ub0 interval=60 standby=1
 dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
-write_all
-verify "written"
+slabs_write "$disk"
+slabs_verify "$disk" "written"
 # X: the donor holding more copies evicts first; Y takes them
 if [ "$(lent 2)" -ge "$(lent 3)" ]; then X=2 Y=3; else X=3 Y=2; fi
 nx=$(lent $X)
@@ -100,7 +72,7 @@ donor_ctl $X evict all || fail "evict"
 all_moved() { [ "$(moves_to $Y)" -ge "$nx" ]; }
 wait_until 60 all_moved || { diag; fail "$(moves_to $Y) of $nx copies moved"; }
 grep -E "waiting for a grant|takes it now|moved to donor" $LOG | sed 's/^/    /'
-verify "after the moves"
+slabs_verify "$disk" "after the moves"
 [ "$(lent $X)" = 0 ] && [ "$(lent $Y)" = 8 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 grep -q "cannot move" $LOG && { diag; fail "a copy went the old way"; }
 grep -q "moved only in part" $LOG && { diag; fail "a move ran out of time"; }
@@ -112,9 +84,9 @@ waited=$(grep -Ec "waiting for a grant on $(dn $Y)\$" $LOG)
 pass "$nx copies moved to donor $Y ($waited waited for a grant)"
 
 step "standby=0: donor $X's grants run out; donor $Y evicts one slab; it waits for a grant on $X"
-monitor_down
+broker_monitor_down
 : >/tmp/monitor.log
-monitor_up standby=0
+broker_monitor_up ub0 interval=60 standby=0
 # donor X holds nothing: the monitor renews it no more, and its last grant
 # (12 s) runs out
 sleep 18
@@ -124,7 +96,7 @@ donor_ctl $Y evict 1 || fail "evict 1"
 back() { [ "$(moves_to $X)" -ge 1 ]; }
 wait_until 40 back || { diag; fail "the slab did not move back"; }
 grep -E "waiting for a grant|takes it now|moved to $(dn $X)" $LOG | tail -3 | sed 's/^/    /'
-verify "after the move back"
+slabs_verify "$disk" "after the move back"
 [ "$(grep -Ec "waiting for a grant on $(dn $X)\$" $LOG)" -gt "$w0" ] ||
 	{ diag; fail "the move did not wait for a grant on donor $X"; }
 [ "$(stat_of $X map_grant_refusals_total)" -gt "$r0" ] || fail "donor $X refused no MAP"
