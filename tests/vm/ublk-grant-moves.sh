@@ -87,9 +87,9 @@ step "standby=0: donor $X's grants run out; donor $Y evicts one slab; it waits f
 broker_monitor_down
 : >/tmp/monitor.log
 broker_monitor_up ub0 interval=60 standby=0
-# donor X holds nothing: the monitor renews it no more, and its last grant
-# (12 s) runs out
-sleep 18
+# donor X holds nothing: the monitor renews it no more, and its last grant,
+# minted before the old monitor ended (12 s and 5 s of clock skew), runs out
+sleep 20
 w0=$(grep -Ec "waiting for a grant on $(dn $X)\$" $LOG)
 r0=$(stat_of $X map_grant_refusals_total)
 donor_ctl $Y evict 1 || fail "evict 1"
