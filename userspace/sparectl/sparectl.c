@@ -1287,38 +1287,16 @@ static int monitor_stopped(const char *name, unsigned long rounds)
 }
 
 /*
- * Whether a spare-ublk device's grants are due now by its slab map: a copy
- * the pager moved to a donor beyond the grants there (one waiting for a
- * grant, unmapped on its target, counts) makes them due at once.
- */
-static bool ublk_due_now(const struct sparectl *c, const char *name, uint32_t placed,
-			 uint32_t standby, uint64_t before)
-{
-	struct dev_slab_copy *live = NULL;
-	uint64_t now = (uint64_t)time(NULL), due;
-	unsigned int nlive = 0;
-	bool yes;
-
-	if (ublk_live_map(c, name, &live, &nlive) || !live)
-		return false;
-	yes = !ublk_grants_due(&c->ublk, name, placed, live, nlive, standby, before, now,
-			       &due) && due <= now;
-	free(live);
-	return yes;
-}
-
-/*
  * The monitor of a spare-ublk device placed by a broker (its config names
- * a grants file): the pager sends no uevents, so the timer drives it, and
- * the pager's slab map. Each round renews every donor
- * (ublk_device_renew(), covering the copies it holds now, from the
- * pager's slab map, plus @standby: a copy moved there takes a standby
- * slab) once the grants file says one is due (ublk_grants_due()), then
- * sleeps until the next is due, at most @interval seconds, looking at the
- * slab map every second: a copy moved beyond a donor's grants, or waiting
- * for one (the pager's move_wait_grant()), starts a round at once. A
- * pager that is not running (a restart) is waited for; the monitor ends
- * when the device's config is removed (destroy).
+ * a grants file): the pager sends no uevents, so its slab map drives it.
+ * A round a second reads the slab map and the grants file, and renews
+ * every donor (ublk_device_renew(), covering the copies it holds now plus
+ * @standby) once one is due (ublk_grants_due()): when its grants would
+ * stop covering them within the margin, or at once when a copy moved
+ * beyond them, or waits there for one (the pager's move_wait_grant()).
+ * A round that failed, or a renewal still short, is tried again after
+ * @interval seconds. A pager that is not running (a restart) is waited
+ * for; the monitor ends when the device's config is removed (destroy).
  */
 static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *r,
 			uint64_t before, uint64_t interval, uint32_t standby, bool once)
@@ -1333,7 +1311,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		 "standby on each donor", name, standby);
 	for (;;) {
 		uint64_t now = (uint64_t)time(NULL), next = now + interval, due;
-		uint32_t placed = 0, renewed = 0;
+		uint32_t placed, renewed = 0;
 		struct dev_slab_copy *live = NULL;
 		unsigned int nlive = 0;
 		struct dev_info d;
@@ -1358,21 +1336,22 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 			failed = true;	/* logged (a counters file without geometry: not) */
 		} else {
 			down_said = false;
+			next = now + 1;		/* the slab map again in a second */
 			if (due <= now) {
 				if (ublk_device_renew(&c->ublk, name, d.pid, placed, live, nlive,
 						      standby, renew_ask, r, &renewed)) {
 					failed = true;	/* retried at the next interval */
+					next = now + interval;
 				} else {
 					log_info("device %s: %u slab copies renewed, %u standby "
 						 "per donor; spare-ublk told to read its grants "
 						 "again", name, renewed, standby);
+					/* still short: not asked again at once */
 					if (ublk_grants_due(&c->ublk, name, placed, live, nlive,
-							    standby, before, now, &due))
-						due = next;
+							    standby, before, now, &due) || due <= now)
+						next = now + interval;
 				}
 			}
-			if (!failed && due > now && due < next)
-				next = due;
 		}
 		free(live);
 		live = NULL;
@@ -1385,9 +1364,8 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		}
 		while (!monitor_stop && (uint64_t)time(NULL) < next) {
 			sleep(1);
-			if (access(conf, F_OK) ||	/* destroyed: said above */
-			    (!failed && ublk_due_now(c, name, placed, standby, before)))
-				break;
+			if (access(conf, F_OK))
+				break;	/* destroyed: said above */
 		}
 		if (monitor_stop) {
 			ret = monitor_stopped(name, rounds);
