@@ -63,13 +63,13 @@ static void test_conf_good(void)
 		"size=256M", "slab_size=16M", "replicas=2",
 		"donors=10.0.0.2:18515,10.0.0.3", "source=10.0.0.1",
 		"backup=/dev/vdb", "backup_mode=async", "integrity=none",
-		"key-file=/etc/spare/host.key", "domains=0,1",
+		"key-file=/etc/spare/host.key", "domains=0,1", "queues=2",
 	};
 	char out[2048] = "", why[256] = "";
 	struct seen s = { .len = 0 };
 	FILE *f;
 
-	EXPECT_EQ(conf("swap0", 10, argv, out, sizeof(out), why, sizeof(why)), 0);
+	EXPECT_EQ(conf("swap0", 11, argv, out, sizeof(out), why, sizeof(why)), 0);
 	/* The kit's own parser reads it back, every key a spare-ublk option. */
 	f = fmemopen(out, strlen(out), "r");
 	EXPECT(f != NULL);
@@ -80,11 +80,11 @@ static void test_conf_good(void)
 	EXPECT(!strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		       "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
 		       "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
-		       "domains=0,1|"));
+		       "domains=0,1|queues=2|"));
 	if (strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		   "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
 		   "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
-		       "domains=0,1|"))
+		       "domains=0,1|queues=2|"))
 		fprintf(stderr, "# got %s\n", s.text);
 }
 

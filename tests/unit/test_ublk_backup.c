@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "backup.h"
@@ -36,63 +37,81 @@
 #define DEPTH	4
 #define SIZE	(4U << 20)
 
+#define NQ	2	/* queues, at most */
+
 static struct dev dev;
-static unsigned int finished[DEPTH], restarted[DEPTH];
-static int fin_err[DEPTH];
-static bool fin_covered[DEPTH];
+static struct queue qs[NQ];
+#define q0	(qs[0])
+#define q1	(qs[1])		/* in the two-queue cases */
+/* by device tag: queue id * DEPTH + tag */
+static unsigned int finished[NQ * DEPTH], restarted[NQ * DEPTH];
+static int fin_err[NQ * DEPTH];
+static bool fin_covered[NQ * DEPTH];
 static char path[128];
 static bool fail_next_write;	/* deliver the next backup write as -EIO */
 static bool fixed;		/* the second round: registered buffers */
 
 /* io.c's, as the request path uses them. */
-void rq_put(struct dev *d, unsigned int tag)
+void rq_put(struct queue *q, unsigned int tag)
 {
-	struct rq *r = &d->rqs[tag];
+	struct rq *r = &q->rqs[tag];
+	unsigned int g = q_gtag(q, tag);
 
 	if (--r->inflight)
 		return;
-	fin_covered[tag] = backup_covers(d, tag, 0);
-	fin_err[tag] = backup_finish(d, tag, r->err);
-	finished[tag]++;
+	fin_covered[g] = backup_covers(q, tag, 0);
+	fin_err[g] = backup_finish(q, tag, r->err);
+	finished[g]++;
 }
 
-void rq_restart(struct dev *d, unsigned int tag)
+void rq_restart(struct queue *q, unsigned int tag)
 {
-	restarted[tag]++;
+	restarted[q_gtag(q, tag)]++;
 }
 
 /* Reap every backup completion until the ring is quiet. */
-static unsigned int reap(struct dev *d)
+static unsigned int reap(struct queue *q)
 {
 	struct __kernel_timespec ts = { .tv_nsec = 200000000 };	/* quiet for 0.2 s */
 	struct io_uring_cqe *cqe;
 	unsigned int n = 0;
 
 	for (;;) {
-		io_uring_submit(&d->q.ring);
-		if (io_uring_wait_cqe_timeout(&d->q.ring, &cqe, &ts))
+		io_uring_submit(&q->q.ring);
+		if (io_uring_wait_cqe_timeout(&q->q.ring, &cqe, &ts))
 			return n;
 		{
 			u64 ud = io_uring_cqe_get_data64(cqe);
 			int res = cqe->res;
 
-			io_uring_cqe_seen(&d->q.ring, cqe);
+			io_uring_cqe_seen(&q->q.ring, cqe);
 			if ((ud & 3) == 0 && fail_next_write) {
 				fail_next_write = false;
 				res = -EIO;
 			}
-			backup_done(d, ud, res);
+			backup_done(q, ud, res);
 			n++;
 		}
 	}
 }
 
-static int setup(enum backup_mode mode)
+static int setup_n(enum backup_mode mode, unsigned int nq)
 {
 	char why[256];
+	unsigned int i;
 	int fd;
 
 	memset(&dev, 0, sizeof(dev));
+	memset(qs, 0, sizeof(qs));
+	dev.queues = qs;
+	dev.nr_queues = nq;
+	for (i = 0; i < nq; i++) {
+		qs[i].d = &dev;
+		qs[i].id = i;
+		qs[i].kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (qs[i].kick_fd < 0 || io_uring_queue_init(64, &qs[i].q.ring, 0))
+			return -1;
+	}
 	memset(finished, 0, sizeof(finished));
 	memset(restarted, 0, sizeof(restarted));
 	dev.size = SIZE;
@@ -106,28 +125,39 @@ static int setup(enum backup_mode mode)
 		return -1;
 	}
 	close(fd);
-	if (io_uring_queue_init(64, &dev.q.ring, 0) ||
-	    spare_slab_map_init(&dev.map, SIZE, 20, 1, 1))
+	if (spare_slab_map_init(&dev.map, SIZE, 20, 1, 1))
 		return -1;
 	if (backup_open(&dev, path, mode, why, sizeof(why))) {
 		fprintf(stderr, "# %s\n", why);
 		return -1;
 	}
-	dev.bufs = aligned_alloc(4096, (size_t)(DEPTH + backup_extra_bufs(&dev)) * MAX_IO);
-	dev.rqs = calloc(DEPTH, sizeof(*dev.rqs));
+	dev.bufs = aligned_alloc(4096, (size_t)(nq * DEPTH + backup_extra_bufs(&dev)) * MAX_IO);
+	dev.rqs = calloc(nq * DEPTH, sizeof(*dev.rqs));
 	if (!dev.bufs || !dev.rqs || backup_bufs_init(&dev))
 		return -1;
-	if (fixed) {
-		backup_ring_init(&dev);
-		EXPECT(backup_fixed(&dev));
+	for (i = 0; i < nq; i++) {
+		qs[i].rqs = dev.rqs + i * DEPTH;
+		qs[i].tag_addr = dev.tag_addr + i * DEPTH;
+		if (fixed)
+			backup_ring_init(&qs[i]);
 	}
+	if (fixed)
+		EXPECT(backup_fixed(&dev));
 	return 0;
+}
+
+static int setup(enum backup_mode mode)
+{
+	return setup_n(mode, 1);
 }
 
 static void teardown(void)
 {
 	backup_close(&dev);
-	io_uring_queue_exit(&dev.q.ring);
+	for (unsigned int i = 0; i < dev.nr_queues; i++) {
+		io_uring_queue_exit(&qs[i].q.ring);
+		close(qs[i].kick_fd);
+	}
 	spare_slab_map_free(&dev.map);
 	free(dev.bufs);
 	free(dev.rqs);
@@ -157,13 +187,27 @@ static void rq_set(unsigned int tag, bool write, u32 page, u32 n)
 	}
 }
 
-/* An async write whose RDMA part settles at once (it landed on no copy). */
+/* An async write on queue @q whose RDMA part settles at once (it landed on no copy). */
+static void async_write_q(struct queue *q, unsigned int tag, u32 page, u32 n,
+			  char fill)
+{
+	rq_set(q_gtag(q, tag), true, page, n);
+	memset(tag_buf(q, tag), fill, n << SPARE_PAGE_SHIFT);
+	backup_write(q, tag);
+	fin_err[q_gtag(q, tag)] = backup_finish(q, tag, 0);	/* rq_finish, committed */
+}
+
 static void async_write(unsigned int tag, u32 page, u32 n, char fill)
 {
-	rq_set(tag, true, page, n);
-	memset(tag_buf(&dev, tag), fill, n << SPARE_PAGE_SHIFT);
-	backup_write(&dev, tag);
-	fin_err[tag] = backup_finish(&dev, tag, 0);	/* rq_finish, committed */
+	async_write_q(&q0, tag, page, n, fill);
+}
+
+/* Whether queue @q was kicked (its eventfd read, so: since the last look). */
+static bool kicked(struct queue *q)
+{
+	uint64_t v;
+
+	return read(q->kick_fd, &v, sizeof(v)) == sizeof(v);
 }
 
 static bool all(const char *p, char c, size_t n)
@@ -183,26 +227,26 @@ static void test_async_fence(void)
 		teardown();
 		return;
 	}
-	EXPECT(backup_admit(&dev, 0));
-	first = tag_buf(&dev, 0);
+	EXPECT(backup_admit(&q0, 0));
+	first = tag_buf(&q0, 0);
 	async_write(0, 0, 4, 'A');
-	EXPECT(tag_buf(&dev, 0) != first);	/* the buffer stays with the backup write */
-	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(tag_buf(&q0, 0) != first);	/* the buffer stays with the backup write */
+	EXPECT_EQ(io_uring_sq_ready(&q0.q.ring), 1);
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 2, 4, 'B');		/* overlaps pages 2, 3 */
-	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);	/* fenced: not posted */
+	EXPECT_EQ(io_uring_sq_ready(&q0.q.ring), 1);	/* fenced: not posted */
 	EXPECT(all(first, 'A', 4 << SPARE_PAGE_SHIFT));	/* 'A' untouched meanwhile */
 	rq_set(1, false, 0, 6);
-	EXPECT(backup_read_ext(&dev, 1, 0));
+	EXPECT(backup_read_ext(&q0, 1, 0));
 	EXPECT_EQ(dev.rqs[1].inflight, 1);	/* waits for both writes */
-	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 1);
-	EXPECT(dev.st.backup_waits >= 2);
-	EXPECT_EQ(reap(&dev), 3);		/* A, then B, then the read */
+	EXPECT_EQ(io_uring_sq_ready(&q0.q.ring), 1);
+	EXPECT(q0.st.backup_waits >= 2);
+	EXPECT_EQ(reap(&q0), 3);		/* A, then B, then the read */
 	EXPECT_EQ(finished[1], 1);
 	EXPECT(fin_covered[1] && fin_err[1] == 0);
-	EXPECT(all(tag_buf(&dev, 1), 'A', 2 << SPARE_PAGE_SHIFT));
-	EXPECT(all(tag_buf(&dev, 1) + (2 << SPARE_PAGE_SHIFT), 'B', 4 << SPARE_PAGE_SHIFT));
-	EXPECT_EQ(dev.st.backup_reads, 1);
+	EXPECT(all(tag_buf(&q0, 1), 'A', 2 << SPARE_PAGE_SHIFT));
+	EXPECT(all(tag_buf(&q0, 1) + (2 << SPARE_PAGE_SHIFT), 'B', 4 << SPARE_PAGE_SHIFT));
+	EXPECT_EQ(q0.st.backup_reads, 1);
 	teardown();
 }
 
@@ -216,21 +260,21 @@ static void test_async_buffers_bounded(void)
 		return;
 	}
 	for (i = 0; i < BACKUP_ASYNC_BUFS; i++) {
-		EXPECT(backup_admit(&dev, 0));
+		EXPECT(backup_admit(&q0, 0));
 		async_write(0, i * 4, 4, (char)('a' + i));
 	}
 	/* every spare buffer is held by a backup write in flight */
-	EXPECT(!backup_admit(&dev, 0));
+	EXPECT(!backup_admit(&q0, 0));
 	EXPECT_EQ(restarted[0], 0);
-	EXPECT(reap(&dev) >= 1);
+	EXPECT(reap(&q0) >= 1);
 	EXPECT_EQ(restarted[0], 1);		/* it got a buffer */
-	EXPECT(backup_admit(&dev, 0));		/* already reserved */
+	EXPECT(backup_admit(&q0, 0));		/* already reserved */
 	async_write(0, 64, 4, 'z');
-	reap(&dev);
+	reap(&q0);
 	rq_set(1, false, 4 * 5, 4);
-	EXPECT(backup_read_ext(&dev, 1, 0));
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'f', 4 << SPARE_PAGE_SHIFT));
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'f', 4 << SPARE_PAGE_SHIFT));
 	teardown();
 }
 
@@ -241,20 +285,20 @@ static void test_async_stale(void)
 		teardown();
 		return;
 	}
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 8, 4, 'x');
 	fail_next_write = true;
-	reap(&dev);
-	EXPECT_EQ(dev.st.backup_errors, 1);
+	reap(&q0);
+	EXPECT_EQ(q0.st.backup_errors, 1);
 	rq_set(1, false, 9, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* stale: refused, not old data */
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* stale: refused, not old data */
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 8, 4, 'y');
-	reap(&dev);
+	reap(&q0);
 	rq_set(1, false, 9, 1);
-	EXPECT(backup_read_ext(&dev, 1, 0));
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'y', SPARE_PAGE_SIZE));
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'y', SPARE_PAGE_SIZE));
 	teardown();
 }
 
@@ -269,31 +313,31 @@ static void test_async_distrust(void)
 		teardown();
 		return;
 	}
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 8, 4, 'x');
-	reap(&dev);
+	reap(&q0);
 	rq_set(1, false, 9, 1);
-	EXPECT(backup_read_ext(&dev, 1, 0));	/* trusted before */
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'x', SPARE_PAGE_SIZE));
+	EXPECT(backup_read_ext(&q0, 1, 0));	/* trusted before */
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'x', SPARE_PAGE_SIZE));
 	/* as a restart does: every page counts as written */
 	bitmap_set(dev.map.slabs[0].written, 0, dev.map.pages_per_slab);
 	backup_distrust(&dev);
 	rq_set(1, false, 9, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* written, now distrusted */
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* written, now distrusted */
 	rq_set(1, false, 0, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* first page */
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* first page */
 	rq_set(1, false, last, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* last page */
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* last page */
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 9, 1, 'z');
-	reap(&dev);
+	reap(&q0);
 	rq_set(1, false, 9, 1);
-	EXPECT(backup_read_ext(&dev, 1, 0));	/* written again: trusted */
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'z', SPARE_PAGE_SIZE));
+	EXPECT(backup_read_ext(&q0, 1, 0));	/* written again: trusted */
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'z', SPARE_PAGE_SIZE));
 	rq_set(1, false, 10, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* its neighbour still not */
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* its neighbour still not */
 	teardown();
 }
 
@@ -306,34 +350,34 @@ static void test_sync(void)
 	}
 	EXPECT_EQ(backup_extra_bufs(&dev), 0);
 	rq_set(1, false, 100, 2);		/* never written: zeros, no I/O */
-	memset(tag_buf(&dev, 1), 0x55, 2 << SPARE_PAGE_SHIFT);
-	EXPECT(backup_read_ext(&dev, 1, 0));
-	EXPECT(backup_covers(&dev, 1, 0));
-	EXPECT_EQ(io_uring_sq_ready(&dev.q.ring), 0);
-	EXPECT(all(tag_buf(&dev, 1), 0, 2 << SPARE_PAGE_SHIFT));
-	EXPECT_EQ(dev.st.zero_reads, 1);
-	backup_finish(&dev, 1, 0);
+	memset(tag_buf(&q0, 1), 0x55, 2 << SPARE_PAGE_SHIFT);
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	EXPECT(backup_covers(&q0, 1, 0));
+	EXPECT_EQ(io_uring_sq_ready(&q0.q.ring), 0);
+	EXPECT(all(tag_buf(&q0, 1), 0, 2 << SPARE_PAGE_SHIFT));
+	EXPECT_EQ(q0.st.zero_reads, 1);
+	backup_finish(&q0, 1, 0);
 
 	rq_set(0, true, 100, 2);
-	memset(tag_buf(&dev, 0), 'S', 2 << SPARE_PAGE_SHIFT);
-	backup_write(&dev, 0);
+	memset(tag_buf(&q0, 0), 'S', 2 << SPARE_PAGE_SHIFT);
+	backup_write(&q0, 0);
 	EXPECT_EQ(dev.rqs[0].inflight, 1);	/* the request waits for the disk */
 	EXPECT_EQ(finished[0], 0);
-	reap(&dev);
+	reap(&q0);
 	EXPECT(finished[0] == 1 && fin_err[0] == 0 && fin_covered[0]);
 
 	rq_set(0, true, 102, 1);
-	backup_write(&dev, 0);
+	backup_write(&q0, 0);
 	fail_next_write = true;
-	reap(&dev);
+	reap(&q0);
 	EXPECT(finished[0] == 2 && fin_err[0] == -EIO);	/* a failed backup write fails it */
 	rq_set(1, false, 102, 1);
-	EXPECT(!backup_read_ext(&dev, 1, 0));	/* and its page is stale */
+	EXPECT(!backup_read_ext(&q0, 1, 0));	/* and its page is stale */
 
 	rq_set(1, false, 100, 2);
-	EXPECT(backup_read_ext(&dev, 1, 0));
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 'S', 2 << SPARE_PAGE_SHIFT));
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'S', 2 << SPARE_PAGE_SHIFT));
 
 	/* page 98 never written, though the backup disk holds bytes there */
 	{
@@ -344,10 +388,10 @@ static void test_sync(void)
 			close(fd);
 	}
 	rq_set(1, false, 98, 3);	/* 98 never written, 99 never, 100 written */
-	EXPECT(backup_read_ext(&dev, 1, 0));
-	reap(&dev);
-	EXPECT(fin_covered[1] && all(tag_buf(&dev, 1), 0, 2 << SPARE_PAGE_SHIFT) &&
-	       all(tag_buf(&dev, 1) + (2 << SPARE_PAGE_SHIFT), 'S', SPARE_PAGE_SIZE));
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 0, 2 << SPARE_PAGE_SHIFT) &&
+	       all(tag_buf(&q0, 1) + (2 << SPARE_PAGE_SHIFT), 'S', SPARE_PAGE_SIZE));
 	teardown();
 }
 
@@ -424,13 +468,13 @@ static void test_resync_async(void)
 		return;
 	}
 	slab = &dev.map.slabs[0];
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 8, 4, 'x');		/* completed, its backup write not landed */
 	remap_copy();
 	EXPECT(!copy_current(8, 1) && copy_current(0, 8));
 	EXPECT_EQ(rs_begin(&rs), -EAGAIN);	/* the fence: not from older bytes */
 	EXPECT(!copy_current(8, 4));
-	EXPECT_EQ(reap(&dev), 1);		/* it lands */
+	EXPECT_EQ(reap(&q0), 1);		/* it lands */
 	EXPECT_EQ(rs_begin(&rs), 1);
 	EXPECT(rs.first == 8 && rs.n == 4);
 	EXPECT_EQ(backup_read_pages(&dev, rs.first, rs.n, buf), 0);
@@ -440,9 +484,9 @@ static void test_resync_async(void)
 	EXPECT_EQ(rs_begin(&rs), 0);		/* nothing left */
 
 	/* A write during the chunk: it is not marked, and taken again. */
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 20, 2, 'p');
-	reap(&dev);
+	reap(&q0);
 	remap_copy();
 	EXPECT_EQ(rs_begin(&rs), 1);
 	EXPECT(rs.first == 8 && rs.n == 4);	/* the first pages no copy holds */
@@ -458,10 +502,10 @@ static void test_resync_async(void)
 	EXPECT(!copy_current(8, 4));
 
 	/* A failed async backup write: its pages are never refilled from it. */
-	EXPECT(backup_admit(&dev, 0));
+	EXPECT(backup_admit(&q0, 0));
 	async_write(0, 9, 1, 'q');
 	fail_next_write = true;
-	reap(&dev);
+	reap(&q0);
 	EXPECT_EQ(rs_begin(&rs), -EAGAIN);	/* the chunk 8+4 holds a stale page */
 	EXPECT(!copy_current(8, 4));
 	EXPECT(!backup_range_ok(&dev, 9, 1));
@@ -488,13 +532,13 @@ static void test_resync_sync(void)
 	slab = &dev.map.slabs[0];
 	/* 70 pages written and on the backup (sync writes completed) */
 	rq_set(0, true, 0, 64);
-	memset(tag_buf(&dev, 0), 's', 64 << SPARE_PAGE_SHIFT);
-	backup_write(&dev, 0);
-	reap(&dev);
+	memset(tag_buf(&q0, 0), 's', 64 << SPARE_PAGE_SHIFT);
+	backup_write(&q0, 0);
+	reap(&q0);
 	rq_set(0, true, 64, 6);
-	memset(tag_buf(&dev, 0), 't', 6 << SPARE_PAGE_SHIFT);
-	backup_write(&dev, 0);
-	reap(&dev);
+	memset(tag_buf(&q0, 0), 't', 6 << SPARE_PAGE_SHIFT);
+	backup_write(&q0, 0);
+	reap(&q0);
 	remap_copy();
 	/* a sync write in flight in the slab: its backup write too, wait */
 	spin_lock(&slab->lock);
@@ -531,6 +575,10 @@ static void test_open_refusals(void)
 	int fd;
 
 	memset(&dev, 0, sizeof(dev));
+	memset(&q0, 0, sizeof(q0));
+	q0.d = &dev;
+	dev.queues = &q0;
+	dev.nr_queues = 1;
 	dev.size = SIZE;
 	EXPECT_EQ(backup_open(&dev, "/nonexistent/x", BACKUP_SYNC, why, sizeof(why)), -1);
 	EXPECT(strstr(why, "/nonexistent/x") != NULL);
@@ -546,9 +594,71 @@ static void test_open_refusals(void)
 	unlink(path);
 }
 
+/*
+ * Two queues, one async backup: the fence and the spare buffers are the
+ * device's. A read on queue 1 of pages queue 0's async write is still
+ * writing waits for it, and is kicked (queue 1's eventfd) when it lands
+ * on queue 0's ring; a write on queue 1 that finds every spare buffer
+ * held by queue 0's writes waits, gets the first one freed (before a
+ * later waiter of queue 0), and is restarted on its own queue.
+ */
+static void test_async_two_queues(void)
+{
+	unsigned int i;
+
+	if (setup_n(BACKUP_ASYNC, 2)) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	EXPECT(backup_admit(&q0, 0));
+	async_write_q(&q0, 0, 0, 4, 'Q');
+	EXPECT_EQ(io_uring_sq_ready(&q0.q.ring), 1);
+	rq_set(DEPTH + 1, false, 0, 6);
+	EXPECT(backup_read_ext(&q1, 1, 0));
+	EXPECT_EQ(io_uring_sq_ready(&q1.q.ring), 0);	/* fenced: not posted */
+	EXPECT(!kicked(&q1));
+	EXPECT_EQ(reap(&q0), 1);		/* queue 0's write lands */
+	EXPECT(kicked(&q1));
+	EXPECT(!kicked(&q0));
+	EXPECT_EQ(finished[DEPTH + 1], 0);
+	backup_kicked(&q1);			/* on queue 1's thread */
+	EXPECT_EQ(io_uring_sq_ready(&q1.q.ring), 1);
+	EXPECT_EQ(reap(&q1), 1);
+	EXPECT_EQ(finished[DEPTH + 1], 1);
+	EXPECT(fin_covered[DEPTH + 1] && fin_err[DEPTH + 1] == 0);
+	EXPECT(all(tag_buf(&q1, 1), 'Q', 4 << SPARE_PAGE_SHIFT));
+	EXPECT(all(tag_buf(&q1, 1) + (4 << SPARE_PAGE_SHIFT), 0, 2 << SPARE_PAGE_SHIFT));
+
+	for (i = 0; i < BACKUP_ASYNC_BUFS; i++) {
+		EXPECT(backup_admit(&q0, 0));
+		async_write_q(&q0, 0, 8 + i * 4, 4, (char)('a' + i));
+	}
+	EXPECT(!backup_admit(&q1, 2));		/* none left: waits */
+	EXPECT(!backup_admit(&q0, 1));		/* a later waiter */
+	EXPECT(!backup_admit(&q0, 3));		/* not before the waiters either */
+	EXPECT_EQ(restarted[DEPTH + 2], 0);
+	EXPECT(reap(&q0) >= 3);			/* they land, on queue 0's ring */
+	EXPECT_EQ(restarted[1], 1);		/* queue 0's own, at once */
+	EXPECT_EQ(restarted[3], 1);
+	EXPECT_EQ(restarted[DEPTH + 2], 0);	/* queue 1's, on its own thread */
+	EXPECT(kicked(&q1));
+	backup_kicked(&q1);
+	EXPECT_EQ(restarted[DEPTH + 2], 1);
+	EXPECT(backup_admit(&q1, 2));		/* reserved for it */
+	async_write_q(&q1, 2, 100, 2, 'x');
+	EXPECT_EQ(reap(&q1), 1);		/* posted and landed on queue 1's ring */
+	rq_set(DEPTH + 3, false, 100, 2);
+	EXPECT(backup_read_ext(&q1, 3, 0));
+	EXPECT_EQ(reap(&q1), 1);
+	EXPECT(fin_covered[DEPTH + 3] && all(tag_buf(&q1, 3), 'x', 2 << SPARE_PAGE_SHIFT));
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(test_async_fence);
+	TAP_RUN(test_async_two_queues);
 	TAP_RUN(test_async_buffers_bounded);
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_async_distrust);
@@ -558,6 +668,7 @@ int main(void)
 	TAP_RUN(test_open_refusals);
 	fixed = true;	/* the same with IORING_OP_READ_FIXED/WRITE_FIXED */
 	TAP_RUN(test_async_fence);
+	TAP_RUN(test_async_two_queues);
 	TAP_RUN(test_async_buffers_bounded);
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_async_distrust);

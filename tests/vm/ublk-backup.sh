@@ -5,7 +5,7 @@
 # over two donors. The donor on 10.0.0.3 is SIGKILLed under swap load: its
 # slabs have no current copy left, so the pages it held are read from the
 # backup; every page verifies and no request fails. Once with
-# --backup-mode sync, once with async (a write completes on its RDMA; the
+# --backup-mode sync, once with async on two queues (a write completes on its RDMA; the
 # backup write goes on from the tag's buffer; reads of those pages wait
 # for it). Then bad --backup input, and the live counters file sparectl
 # reads (/run/spare/ublk/NAME). Then the refill: donor 3 killed and
@@ -26,13 +26,15 @@ WL_SIZE_MB=64 WL_CG_MB=32
 
 # run MODE RAMDISK: one device, donor 3 killed under load, checks.
 run() {
-	local mode=$1 bk=$2
-	step "$mode backup $bk, 1 copy per slab over two donors; donor 3 SIGKILLed under load"
+	local mode=$1 bk=$2 nq=1
+	# two queues share the async backup's spare buffers and per-page fence
+	[ "$mode" = async ] && nq=2
+	step "$mode backup $bk, $nq queue(s), 1 copy per slab over two donors; donor 3 SIGKILLed under load"
 	rm -f /run/spare/spared-2.sock /run/spare/spared-3.sock	# a killed donor's
 	donor_start 2 --budget 128M --slab-size 16M
 	donor_start 3 --budget 128M --slab-size 16M
 	ublk_up --size 128M --slab-size 16M --copies 1 --io-timeout 2000 \
-		--backup "$bk" --backup-mode "$mode" --name "bk-$mode" \
+		--backup "$bk" --backup-mode "$mode" --name "bk-$mode" --queues $nq \
 		--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 	grep -q "^backup_mode $mode\$" "/run/spare/ublk/bk-$mode" ||
 		{ cat "/run/spare/ublk/bk-$mode"; fail "the counters file does not say $mode"; }
@@ -73,14 +75,14 @@ ublk_io_stat() {
 	awk -v f="$2" '$1 == "io_stat" {print $(f + 1)}' "/run/spare/ublk/$1"
 }
 
-step "refill from the backup: 1 copy, sync backup; donor 3 killed and started again under load"
+step "refill from the backup: 1 copy, sync backup, 2 queues; donor 3 killed and started again under load"
 # 4 MiB slabs, so that donor 3 holds pages early in the job (slab 1), and
 # half the job of the runs above: this step's time is the job's.
 rm -f /run/spare/spared-2.sock /run/spare/spared-3.sock
 donor_start 2 --budget 128M --slab-size 4M
 donor_start 3 --budget 128M --slab-size 4M
 ublk_up --size 128M --slab-size 4M --copies 1 --io-timeout 2000 \
-	--backup /dev/ram0 --backup-mode sync --name bk-refill \
+	--backup /dev/ram0 --backup-mode sync --name bk-refill --queues 2 \
 	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 WL_CG=work-refill WL_SIZE_MB=32 WL_CG_MB=16

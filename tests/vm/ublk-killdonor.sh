@@ -11,7 +11,8 @@
 # donor are re-driven to the survivor: the workload verifies every page and
 # the pager reports no I/O error. The pager then tries to reconnect with
 # back-off (nothing answers: host 3 stays cut off); the reconnect itself,
-# resync and moves are proven by ublk-lifecycle.
+# resync and moves are proven by ublk-lifecycle. Two queues: the lost
+# donor's QP of each is failed and detached.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -20,11 +21,11 @@ watchdog 300
 
 ublk_require
 
-step "two donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies"
+step "two donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies, 2 queues"
 rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
-ublk_up --size 128M --slab-size 16M --copies 2 \
+ublk_up --size 128M --slab-size 16M --copies 2 --queues 2 \
 	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 pass "swapping on $disk, 8 slabs x 2 copies"

@@ -31,12 +31,12 @@ watchdog 420
 
 ublk_require
 
-step "three donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies"
+step "three donors, spare-ublk: 128 MiB, 16 MiB slabs, 2 copies, 2 queues"
 rxe_up 4
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M --evict-deadline 60000
 donor_start 4 --budget 256M --slab-size 16M
-ublk_up --size 128M --slab-size 16M --copies 2 --io-timeout 2000 --timeout 3000 \
+ublk_up --size 128M --slab-size 16M --copies 2 --queues 2 --io-timeout 2000 --timeout 3000 \
 	--donor 10.0.0.2:$DONOR_PORT \
 	--donor 10.0.0.3:$DONOR_PORT --donor 10.0.0.4:$DONOR_PORT
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"

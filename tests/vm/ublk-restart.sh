@@ -29,7 +29,7 @@ ublk_require
 
 STATE=/var/lib/spare/ublk-restart.state
 
-step "two donors holding a vanished client's slabs 60 s, with host keys and grants; spare-ublk 128 MiB, 16 MiB slabs, 2 copies"
+step "two donors holding a vanished client's slabs 60 s, with host keys and grants; spare-ublk 128 MiB, 16 MiB slabs, 2 copies, 2 queues"
 rxe_up 3
 (
 	umask 077
@@ -42,7 +42,7 @@ donor_start 2 $DONOR_ARGS
 # shellcheck disable=SC2086
 donor_start 3 $DONOR_ARGS
 G2=$(ublk_mint ok:8 10.0.0.2 trainer) && G3=$(ublk_mint ok:8 10.0.0.3 trainer) || fail "mint"
-UBLK_ARGS="--size 128M --slab-size 16M --copies 2 --state-file $STATE --key-file /tmp/trainer.key
+UBLK_ARGS="--size 128M --slab-size 16M --copies 2 --queues 2 --state-file $STATE --key-file /tmp/trainer.key
 	--grant $G2 --grant $G3 --donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT"
 rm -f "$STATE"
 # shellcheck disable=SC2086
@@ -166,6 +166,8 @@ step "teardown: a clean stop removes the state file and returns every slab"
 swapoff "/dev/$disk" || fail "swapoff"
 ublk_down
 [ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+# the device's two queues, taken back by as many queue threads
+[ "$(ublk_stat queues)" = 2 ] || fail "the last pager served $(ublk_stat queues) queue(s), not 2"
 [ -e "$STATE" ] && fail "state file left after a clean stop"
 for n in 2 3; do
 	wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-$n.sock status |

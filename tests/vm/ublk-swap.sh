@@ -64,6 +64,7 @@ bad_run 1 'donor 10.0.0.2' --size 64M --slab-size 16M --source 10.0.0.1 --timeou
 	--donor 10.0.0.2:$((DONOR_PORT + 1))
 bad_run 2 'not a grant' --size 64M --slab-size 16M --donor 10.0.0.2 --grant abcd
 bad_run 2 '12..22' --size 64M --slab-size 16M --donor 10.0.0.2 --ack-timeout 23
+bad_run 2 '1\.\.8' --size 64M --slab-size 16M --donor 10.0.0.2 --queues 9
 bad_run 2 'line 2: not a grant' --size 64M --slab-size 16M --grant-file /tmp/badgrants
 bad_run 1 'MAP slab 0 refused: no valid grant covers it' --size 64M --slab-size 16M \
 	--source 10.0.0.1 --donor 10.0.0.2:$DONOR_PORT
@@ -154,6 +155,51 @@ TD="$(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
 	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor still lends slabs after spare-ublk stopped"
+
+step "two queues (--queues 2): a thread, an io_uring and a QP to the donor each; the swap workload on both"
+# As spare.ko has a hardware queue (and a QP per donor) per CPU. Each CPU
+# submits to its own queue: direct I/O pinned to CPU 0 and to CPU 1 reaches
+# both, and the swap workload runs on both as well.
+GRANT_Q=$(ublk_mint ok:8 10.0.0.2) || fail "mint"
+conns0=$(donor_metric 2 spared_data_conns_total)
+ublk_up --size 128M --slab-size 16M --queues 2 --state-file none --name twoq \
+	--donor 10.0.0.2:$DONOR_PORT --grant "$GRANT_Q"
+[ "$(ls "/sys/block/$disk/mq" | wc -l)" = 2 ] ||
+	fail "/dev/$disk has $(ls "/sys/block/$disk/mq" | wc -l) hardware queue(s), not 2"
+grep -qx 'queues 2' /run/spare/ublk/twoq || fail "the counters file does not say 'queues 2'"
+# a DATA connection per queue, and resync's own
+[ "$(donor_metric 2 spared_data_conns_total)" = $((conns0 + 3)) ] ||
+	fail "donor 2 took $(( $(donor_metric 2 spared_data_conns_total) - conns0 )) DATA connections, not 3"
+# several queues start without a scheduler: the pager chooses mq-deadline
+# for the window, whose async_depth bounds each queue (4 requests / 2)
+q=/sys/block/$disk/queue
+grep -q '\[mq-deadline\]' "$q/scheduler" || fail "scheduler $(cat "$q/scheduler")"
+[ "$(cat "$q/iosched/async_depth")" = 2 ] || fail "async_depth $(cat "$q/iosched/async_depth"), want 2"
+grep -q 'at most 2 write request(s) of up to 256 KiB in flight per queue' /tmp/ublk.log ||
+	{ cat /tmp/ublk.log; fail "the window per queue was not said"; }
+for c in 0 1; do
+	yes "SPAREQ$c" | head -c $((32 << 20)) | taskset -c $c dd of="/dev/$disk" bs=256k \
+		seek=$((c * 128)) oflag=direct iflag=fullblock status=none || fail "writing on CPU $c"
+done
+for c in 0 1; do
+	[ "$(taskset -c $((1 - c)) dd if="/dev/$disk" bs=256k skip=$((c * 128)) count=128 \
+	     iflag=direct status=none | sha256sum)" = \
+	  "$(yes "SPAREQ$c" | head -c $((32 << 20)) | sha256sum)" ] ||
+		fail "the 32 MiB written on CPU $c read back differently on CPU $((1 - c))"
+done
+mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
+WL_SIZE_MB=64	# in the same 32 MiB cgroup: a shorter job than above
+workload_start 2
+workload_wait
+swapoff "/dev/$disk" || fail "swapoff"
+ublk_down
+for k in q0_reads q0_writes q1_reads q1_writes; do
+	[ "$(ublk_stat $k)" -gt 0 ] || fail "$k is $(ublk_stat $k): a queue served nothing"
+done
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+[ "$(ublk_stat writes_held_max)" -le 2 ] ||
+	fail "$(ublk_stat writes_held_max) write requests held at once by a queue, beyond its window of 2"
+pass "2 queues: $(ublk_stat q0_reads)/$(ublk_stat q0_writes) and $(ublk_stat q1_reads)/$(ublk_stat q1_writes) reads/writes, 3 DATA connections, every page verified"
 
 step "a donor that breaks the protocol on a live session: the message is dropped, no data lost"
 # spare-baddonor -m live-map serves two MAPs with real memory, answers

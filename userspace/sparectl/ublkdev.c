@@ -63,6 +63,7 @@ static const struct {
 	{ "backup",	 "backup",	true },
 	{ "backup_mode", "backup-mode",	false },
 	{ "key-file",	 "key-file",	true },
+	{ "queues",	 "queues",	false },	/* ublk only: the module has one per CPU */
 };
 
 int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,

@@ -13,11 +13,21 @@
  * in flight is bounded by (queue depth + BACKUP_ASYNC_BUFS) x 256 KiB, all
  * registered at start, and no byte is copied.
  *
- * Everything here runs on the queue thread, except backup_range_ok() and
- * backup_read_pages(), which the resync thread calls (resync.c, a copy
- * refilled from the backup): the queue thread changes the in-flight async
- * writes (aw[].used and their pages) and the stale bitmap under bk->lock,
- * which those two take; its own reads of them need no lock.
+ * Threads. The request hooks run on the queue threads (each for its own
+ * tags: a tag's bk_tag is its queue's), backup_range_ok() and
+ * backup_read_pages() on the resync thread (resync.c, a copy refilled from
+ * the backup). What several of them share is under bk->lock: the stale
+ * bitmap, and in async mode the spare buffers (free, owner), the async
+ * writes (aw[]: any queue's write may fence any queue's later write or
+ * read of the same pages), the writes waiting for a buffer (one FIFO for
+ * every queue) and each tag's spare and handed. An async write is posted
+ * on the ring of the thread that finds it unfenced (its own at first, or
+ * the one that reaped the write it waited for) and completes there; it
+ * touches no request. A request's own waits end on its own thread: the
+ * thread that frees a buffer hands it to the oldest waiting write and
+ * kicks that write's queue (its kick eventfd, polled on its ring:
+ * backup_kicked()), and a landed write kicks every queue with a read
+ * waiting for the fence.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,11 +50,20 @@
 #define BPL	(8 * sizeof(unsigned long))
 
 struct bk_tag {
-	u32	cur;		/* the buffer the tag uses */
-	u32	spare;		/* a reserved spare buffer (async), or NONE */
+	u32	cur;		/* the buffer the tag uses (changed under the lock) */
+	u32	spare;		/* a reserved spare buffer (async), or NONE (lock) */
+	bool	handed;		/* it waited for one and got it: restart (lock) */
 	u8	ext_ok;		/* extents the backup covers */
 	u8	rd_wait;	/* extents whose backup read waits for the fence */
 	int	err;		/* the backup's error for the request */
+};
+
+/* Per queue. */
+struct bk_queue {
+	u32	nr_rd_wait;	/* its reads waiting for the fence (its thread
+				 * changes it under the lock) */
+	u32	inflight;	/* async writes posted on its ring (its thread) */
+	bool	waking, again;	/* in backup_kicked() (its thread) */
 };
 
 /* An async backup write, by the buffer it writes from. */
@@ -67,12 +86,13 @@ struct backup {
 	u32		*owner;		/* per buffer: the tag using it, or NONE */
 	struct bk_aw	*aw;
 	u32		*free, nfree;
-	u32		*wq, wq_head, wq_len;	/* writes waiting for a buffer */
+	u32		*wq, wq_head, wq_len;	/* device tags of writes waiting
+						 * for a buffer, oldest first */
+	u32		ntags;		/* queues x depth */
 	u32		outstanding;	/* async writes not landed */
-	u32		nr_rd_wait;
+	struct bk_queue	*q;		/* per queue */
 	u64		seq;
-	bool		waking;
-	bool		fixed;		/* bufs registered with the ring */
+	bool		fixed;		/* bufs registered with every ring */
 	unsigned int	warned;
 };
 
@@ -187,35 +207,39 @@ err_errno:
 int backup_bufs_init(struct dev *d)
 {
 	struct backup *bk = d->bk;
-	u32 i;
+	u32 i, ntags;
 
 	if (!bk)
 		return 0;
-	bk->nbufs = d->depth + backup_extra_bufs(d);
-	bk->t = calloc(d->depth, sizeof(*bk->t));
+	ntags = d->nr_queues * d->depth;
+	bk->ntags = ntags;
+	bk->nbufs = ntags + backup_extra_bufs(d);
+	bk->q = calloc(d->nr_queues, sizeof(*bk->q));
+	bk->t = calloc(ntags, sizeof(*bk->t));
 	bk->owner = calloc(bk->nbufs, sizeof(*bk->owner));
 	bk->aw = calloc(bk->nbufs, sizeof(*bk->aw));
 	bk->free = calloc(bk->nbufs, sizeof(*bk->free));
-	bk->wq = calloc(d->depth, sizeof(*bk->wq));
-	d->tag_addr = calloc(d->depth, sizeof(*d->tag_addr));
+	bk->wq = calloc(ntags, sizeof(*bk->wq));
+	d->tag_addr = calloc(ntags, sizeof(*d->tag_addr));
 	if (!bk->t || !bk->owner || !bk->aw || !bk->free || !bk->wq ||
-	    !d->tag_addr)
+	    !bk->q || !d->tag_addr)
 		return -1;
 	for (i = 0; i < bk->nbufs; i++)
 		bk->owner[i] = NONE;
-	for (i = 0; i < d->depth; i++) {
+	for (i = 0; i < ntags; i++) {
 		bk->t[i].cur = i;
 		bk->t[i].spare = NONE;
 		bk->owner[i] = i;
 		d->tag_addr[i] = buf_addr(d, i);
 	}
-	for (i = d->depth; i < bk->nbufs; i++)
+	for (i = ntags; i < bk->nbufs; i++)
 		bk->free[bk->nfree++] = i;
 	return 0;
 }
 
-void backup_ring_init(struct dev *d)
+void backup_ring_init(struct queue *q)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
 	struct iovec iov;
 	int ret;
@@ -224,11 +248,12 @@ void backup_ring_init(struct dev *d)
 		return;
 	iov.iov_base = d->bufs;
 	iov.iov_len = (size_t)bk->nbufs * MAX_IO;
-	ret = io_uring_register_buffers(&d->q.ring, &iov, 1);
+	ret = io_uring_register_buffers(&q->q.ring, &iov, 1);
 	if (ret)
 		log_warn("backup %s: io_uring cannot register the buffers (%s): "
 			 "plain reads and writes", bk->path, strerror(-ret));
-	bk->fixed = !ret;
+	/* fixed only if every queue's ring took them */
+	bk->fixed = !ret && (q->id == 0 || bk->fixed);
 }
 
 bool backup_fixed(const struct dev *d)
@@ -237,10 +262,9 @@ bool backup_fixed(const struct dev *d)
 }
 
 /* A backup read or write of @len bytes at @off from/into @buf (in bufs). */
-static void prep_rw(struct dev *d, struct io_uring_sqe *sqe, bool write,
+static void prep_rw(struct backup *bk, struct io_uring_sqe *sqe, bool write,
 		    char *buf, u32 len, u64 off)
 {
-	struct backup *bk = d->bk;
 
 	if (bk->fixed && write)
 		io_uring_prep_write_fixed(sqe, bk->fd, buf, len, off, 0);
@@ -266,6 +290,7 @@ void backup_close(struct dev *d)
 	free(bk->aw);
 	free(bk->free);
 	free(bk->wq);
+	free(bk->q);
 	free(bk);
 	free(d->tag_addr);
 	d->tag_addr = NULL;
@@ -273,12 +298,12 @@ void backup_close(struct dev *d)
 }
 
 /* An SQE on the queue's ring; submits what is queued if the ring is full. */
-static struct io_uring_sqe *get_sqe(struct dev *d)
+static struct io_uring_sqe *get_sqe(struct queue *q)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->q.ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->q.ring);
 
-	if (!sqe && io_uring_submit(&d->q.ring) >= 0)
-		sqe = io_uring_get_sqe(&d->q.ring);
+	if (!sqe && io_uring_submit(&q->q.ring) >= 0)
+		sqe = io_uring_get_sqe(&q->q.ring);
 	if (!sqe)
 		log_err("backup: the queue's io_uring is full");
 	return sqe;
@@ -292,9 +317,11 @@ static void warn_limited(struct backup *bk, const char *fmt, ...)
 	char line[256];
 	va_list ap;
 
-	if (bk->warned >= 20)
+	unsigned int n = __atomic_add_fetch(&bk->warned, 1, __ATOMIC_RELAXED);
+
+	if (n > 20)
 		return;
-	if (++bk->warned == 20)
+	if (n == 20)
 		log_warn("backup %s: further warnings suppressed", bk->path);
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -312,188 +339,271 @@ static bool fenced(const struct backup *bk, u64 first, u64 n, u64 before_seq)
 	return false;
 }
 
-/* Post async write @b unless an older one of the same pages is in flight. */
-static void aw_try_post(struct dev *d, u32 b)
+/*
+ * Post async write @b on @q's ring unless an older one of the same pages
+ * is in flight. Under the lock.
+ */
+static void aw_try_post(struct queue *q, u32 b)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
 	struct bk_aw *aw = &bk->aw[b];
 	struct io_uring_sqe *sqe;
 
 	if (aw->posted || fenced(bk, aw->first, aw->n, aw->seq))
 		return;
-	sqe = get_sqe(d);
+	sqe = get_sqe(q);
 	if (!sqe)
 		return;		/* tried again at the next backup completion */
-	prep_rw(d, sqe, true, buf_addr(d, b), aw->len, aw->first << SPARE_PAGE_SHIFT);
+	prep_rw(bk, sqe, true, buf_addr(d, b), aw->len, aw->first << SPARE_PAGE_SHIFT);
 	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)b << 2);
 	aw->posted = true;
+	bk->q[q->id].inflight++;
 }
 
-bool backup_admit(struct dev *d, unsigned int tag)
+/*
+ * Hand free spare buffers to the oldest waiting writes. Under the lock.
+ * Returns the queues (a bit each) that have a write to restart now.
+ */
+static u32 hand_locked(struct dev *d)
 {
+	struct backup *bk = d->bk;
+	u32 kick = 0;
+
+	while (bk->wq_len && bk->nfree) {
+		u32 g = bk->wq[bk->wq_head];
+
+		bk->wq_head = (bk->wq_head + 1) % bk->ntags;
+		bk->wq_len--;
+		bk->t[g].spare = bk->free[--bk->nfree];
+		bk->t[g].handed = true;
+		kick |= 1U << (g / d->depth);
+	}
+	return kick;
+}
+
+/* Wake the queues in @kick: @self at once (its thread), the others by eventfd. */
+static void kick(struct queue *self, u32 kick)
+{
+	struct dev *d = self->d;
+
+	for (u32 k = 0; kick && k < d->nr_queues; k++) {
+		uint64_t one = 1;
+
+		if (!(kick & (1U << k)) || k == self->id)
+			continue;
+		if (d->queues[k].kick_fd < 0 ||
+		    write(d->queues[k].kick_fd, &one, sizeof(one)) != sizeof(one))
+			log_err("backup: cannot wake queue %u", k);
+	}
+	if (kick & (1U << self->id))
+		backup_kicked(self);
+}
+
+bool backup_admit(struct queue *q, unsigned int tag)
+{
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
 	struct bk_tag *t;
 
 	if (!bk || bk->mode != BACKUP_ASYNC)
 		return true;
-	t = &bk->t[tag];
-	if (t->spare != NONE)
-		return true;
-	if (!bk->wq_len && bk->nfree) {
+	t = &bk->t[q_gtag(q, tag)];
+	pthread_mutex_lock(&bk->lock);
+	if (t->spare == NONE && !bk->wq_len && bk->nfree)
 		t->spare = bk->free[--bk->nfree];
+	if (t->spare != NONE) {
+		pthread_mutex_unlock(&bk->lock);
 		return true;
 	}
 	/* The backup has fallen BACKUP_ASYNC_BUFS writes behind: wait. */
-	bk->wq[(bk->wq_head + bk->wq_len++) % d->depth] = tag;
-	d->st.backup_waits++;
+	bk->wq[(bk->wq_head + bk->wq_len++) % bk->ntags] = q_gtag(q, tag);
+	pthread_mutex_unlock(&bk->lock);
+	q->st.backup_waits++;
 	return false;
 }
 
-void backup_write(struct dev *d, unsigned int tag)
+void backup_write(struct queue *q, unsigned int tag)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
-	struct rq *r = &d->rqs[tag];
-	struct bk_tag *t = &bk->t[tag];
+	struct rq *r = &q->rqs[tag];
+	struct bk_tag *t = &bk->t[q_gtag(q, tag)];
 	u64 first = r->pos >> SPARE_PAGE_SHIFT;
 	u64 n = (r->len + SPARE_PAGE_SIZE - 1) >> SPARE_PAGE_SHIFT;
 	struct io_uring_sqe *sqe;
 
-	d->st.backup_writes++;
+	q->st.backup_writes++;
 	if (bk->mode == BACKUP_ASYNC) {
 		struct bk_aw *aw = &bk->aw[t->cur];
 
+		t->ext_ok = (u8)((1U << r->nr_ext) - 1);
 		pthread_mutex_lock(&bk->lock);
 		*aw = (struct bk_aw){ .used = true, .seq = ++bk->seq,
 				      .first = first, .n = n, .len = r->len };
-		pthread_mutex_unlock(&bk->lock);
 		bk->outstanding++;
-		t->ext_ok = (u8)((1U << r->nr_ext) - 1);
 		if (fenced(bk, first, n, aw->seq))
-			d->st.backup_waits++;
-		aw_try_post(d, t->cur);
+			q->st.backup_waits++;
+		aw_try_post(q, t->cur);
+		pthread_mutex_unlock(&bk->lock);
 		return;
 	}
-	sqe = get_sqe(d);
+	sqe = get_sqe(q);
 	if (!sqe) {
 		t->err = -EIO;
 		return;
 	}
-	prep_rw(d, sqe, true, buf_addr(d, t->cur), r->len, r->pos);
+	prep_rw(bk, sqe, true, buf_addr(d, t->cur), r->len, r->pos);
 	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)t->cur << 2);
 	r->inflight++;
 }
 
 /* Post the backup read of extent @ext; the request counts it in flight. */
-static bool post_read(struct dev *d, unsigned int tag, unsigned int ext)
+static bool post_read(struct queue *q, unsigned int tag, unsigned int ext)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
-	struct rq *r = &d->rqs[tag];
+	struct rq *r = &q->rqs[tag];
+	struct bk_tag *t = &bk->t[q_gtag(q, tag)];
 	struct spare_extent *e = &r->ext[ext];
 	u64 off = ((u64)e->slab << d->slab_shift) + e->offset;
 	struct io_uring_sqe *sqe;
+	bool stale;
 
-	if (bits_any(bk->stale, off >> SPARE_PAGE_SHIFT, e->nr_pages)) {
+	/* other queues' writes change it (under the lock) */
+	pthread_mutex_lock(&bk->lock);
+	stale = bits_any(bk->stale, off >> SPARE_PAGE_SHIFT, e->nr_pages);
+	pthread_mutex_unlock(&bk->lock);
+	if (stale) {
 		warn_limited(bk, "pages %" PRIu64 "+%u are stale after a failed "
 			     "backup write: refusing to read them",
 			     off >> SPARE_PAGE_SHIFT, e->nr_pages);
 		return false;
 	}
-	sqe = get_sqe(d);
+	sqe = get_sqe(q);
 	if (!sqe)
 		return false;
-	prep_rw(d, sqe, false, buf_addr(d, bk->t[tag].cur) + (off - r->pos), e->len, off);
-	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)bk->t[tag].cur << 2 | (1 + ext));
+	prep_rw(bk, sqe, false, buf_addr(d, t->cur) + (off - r->pos), e->len, off);
+	io_uring_sqe_set_data64(sqe, UD_BACKUP | (u64)t->cur << 2 | (1 + ext));
 	return true;
 }
 
-bool backup_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
+bool backup_read_ext(struct queue *q, unsigned int tag, unsigned int ext)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
-	struct rq *r = &d->rqs[tag];
+	struct bk_tag *t = &bk->t[q_gtag(q, tag)];
+	struct rq *r = &q->rqs[tag];
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_slab *slab = &d->map.slabs[e->slab];
 	u64 off = ((u64)e->slab << d->slab_shift) + e->offset;
-	bool written;
+	bool written, wait;
 
 	spin_lock(&slab->lock);
 	written = spare_slab_ever_written(slab, e->first_page, e->nr_pages);
 	spin_unlock(&slab->lock);
 	if (!written) {
 		/* Never written: zeros, as a fresh copy would read. */
-		memset(buf_addr(d, bk->t[tag].cur) + (off - r->pos), 0, e->len);
-		bk->t[tag].ext_ok |= (u8)(1U << ext);
-		d->st.zero_reads++;
+		memset(buf_addr(d, t->cur) + (off - r->pos), 0, e->len);
+		t->ext_ok |= (u8)(1U << ext);
+		q->st.zero_reads++;
 		return true;
 	}
-	if (fenced(bk, off >> SPARE_PAGE_SHIFT, e->nr_pages, UINT64_MAX)) {
-		/* An async write of these pages is on its way: read after it. */
-		bk->t[tag].rd_wait |= (u8)(1U << ext);
-		bk->nr_rd_wait++;
-		d->st.backup_waits++;
+	/* An async write of these pages (any queue's) is on its way: read after it. */
+	pthread_mutex_lock(&bk->lock);
+	wait = fenced(bk, off >> SPARE_PAGE_SHIFT, e->nr_pages, UINT64_MAX);
+	if (wait) {
+		t->rd_wait |= (u8)(1U << ext);
+		bk->q[q->id].nr_rd_wait++;
+	}
+	pthread_mutex_unlock(&bk->lock);
+	if (wait) {
+		q->st.backup_waits++;
 		r->inflight++;
 		return true;
 	}
-	if (!post_read(d, tag, ext))
+	if (!post_read(q, tag, ext))
 		return false;
 	r->inflight++;
 	return true;
 }
 
-bool backup_covers(const struct dev *d, unsigned int tag, unsigned int ext)
+bool backup_covers(const struct queue *q, unsigned int tag, unsigned int ext)
 {
-	return d->bk && (d->bk->t[tag].ext_ok & (1U << ext));
+	const struct backup *bk = q->d->bk;
+
+	return bk && (bk->t[q_gtag(q, tag)].ext_ok & (1U << ext));
 }
 
-/* Hand the waiting writes their spare buffers, and the waiting reads the disk. */
-static void wake(struct dev *d)
+/*
+ * On @q's thread, after a kick (backup.h): restart its writes that were
+ * handed a spare buffer, and post its reads whose fence has lifted.
+ */
+void backup_kicked(struct queue *q)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
+	struct bk_queue *bq;
 
-	if (bk->waking)
-		return;		/* the outer call loops until nothing changes */
-	bk->waking = true;
-	if (bk->nr_rd_wait) {
+	if (!bk || bk->mode != BACKUP_ASYNC)
+		return;
+	bq = &bk->q[q->id];
+	if (bq->waking) {
+		bq->again = true;	/* the outer call loops */
+		return;
+	}
+	bq->waking = true;
+	do {
+		bq->again = false;
 		for (unsigned int tag = 0; tag < d->depth; tag++) {
-			struct bk_tag *t = &bk->t[tag];
+			struct bk_tag *t = &bk->t[q_gtag(q, tag)];
+			bool go;
+
+			pthread_mutex_lock(&bk->lock);
+			go = t->handed;
+			t->handed = false;
+			pthread_mutex_unlock(&bk->lock);
+			if (go)
+				rq_restart(q, tag);
+		}
+		for (unsigned int tag = 0; bq->nr_rd_wait && tag < d->depth; tag++) {
+			struct bk_tag *t = &bk->t[q_gtag(q, tag)];
 
 			for (unsigned int ext = 0; t->rd_wait && ext < MAX_EXT; ext++) {
-				struct spare_extent *e = &d->rqs[tag].ext[ext];
+				struct spare_extent *e = &q->rqs[tag].ext[ext];
 				u64 off;
+				bool still;
 
 				if (!(t->rd_wait & (1U << ext)))
 					continue;
 				off = ((u64)e->slab << d->slab_shift) + e->offset;
-				if (fenced(bk, off >> SPARE_PAGE_SHIFT, e->nr_pages,
-					   UINT64_MAX))
-					continue;
-				t->rd_wait &= (u8)~(1U << ext);
-				bk->nr_rd_wait--;
-				if (!post_read(d, tag, ext))
-					rq_put(d, tag);	/* not covered: EIO */
+				pthread_mutex_lock(&bk->lock);
+				still = fenced(bk, off >> SPARE_PAGE_SHIFT, e->nr_pages,
+					       UINT64_MAX);
+				if (!still) {
+					t->rd_wait &= (u8)~(1U << ext);
+					bq->nr_rd_wait--;
+				}
+				pthread_mutex_unlock(&bk->lock);
+				if (!still && !post_read(q, tag, ext))
+					rq_put(q, tag);	/* not covered: EIO */
 			}
 		}
-	}
-	while (bk->wq_len && bk->nfree) {
-		unsigned int tag = bk->wq[bk->wq_head];
-
-		bk->wq_head = (bk->wq_head + 1) % d->depth;
-		bk->wq_len--;
-		bk->t[tag].spare = bk->free[--bk->nfree];
-		rq_restart(d, tag);
-	}
-	bk->waking = false;
+	} while (bq->again);
+	bq->waking = false;
 }
 
 /*
  * An extent read from the backup: its pages never written read as zeros,
  * whatever the backup disk held there before.
  */
-static void zero_unwritten(struct dev *d, unsigned int tag, unsigned int ext)
+static void zero_unwritten(struct queue *q, unsigned int tag, unsigned int ext)
 {
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_slab *slab = &d->map.slabs[e->slab];
-	char *p = buf_addr(d, d->bk->t[tag].cur) +
+	char *p = buf_addr(d, d->bk->t[q_gtag(q, tag)].cur) +
 		  (((u64)e->slab << d->slab_shift) + e->offset - r->pos);
 
 	spin_lock(&slab->lock);
@@ -519,37 +629,46 @@ void backup_distrust(struct dev *d)
 	pthread_mutex_unlock(&bk->lock);
 }
 
-int backup_finish(struct dev *d, unsigned int tag, int err)
+int backup_finish(struct queue *q, unsigned int tag, int err)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
-	struct bk_tag *t = &bk->t[tag];
+	unsigned int gtag = q_gtag(q, tag);
+	struct bk_tag *t = &bk->t[gtag];
+
+	u32 wake = 0;
 
 	if (t->err)
 		err = t->err;
+	t->ext_ok = 0;
+	t->err = 0;
+	if (bk->mode != BACKUP_ASYNC)
+		return err;
+	pthread_mutex_lock(&bk->lock);
 	if (t->spare != NONE) {
 		if (bk->aw[t->cur].used) {
 			/* Its backup write goes on from this buffer: take the spare. */
 			bk->owner[t->cur] = NONE;
 			t->cur = t->spare;
-			bk->owner[t->cur] = tag;
-			d->tag_addr[tag] = buf_addr(d, t->cur);
+			bk->owner[t->cur] = gtag;
+			d->tag_addr[gtag] = buf_addr(d, t->cur);
 		} else {
 			bk->free[bk->nfree++] = t->spare;
 		}
 		t->spare = NONE;
 	}
-	t->ext_ok = 0;
-	t->err = 0;
-	if (bk->wq_len && bk->nfree)
-		wake(d);
+	wake = hand_locked(d);
+	pthread_mutex_unlock(&bk->lock);
+	kick(q, wake);
 	return err;
 }
 
-void backup_done(struct dev *d, uint64_t ud, int res)
+void backup_done(struct queue *q, uint64_t ud, int res)
 {
+	struct dev *d = q->d;
 	struct backup *bk = d->bk;
 	u32 b = (u32)((ud - UD_BACKUP) >> 2), kind = (u32)(ud & 3);
-	unsigned int tag;
+	unsigned int tag, gtag;
 	struct rq *r;
 
 	if (!bk || b >= bk->nbufs) {
@@ -564,27 +683,38 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 				     " failed (%s); those pages now have no backup",
 				     aw->first, aw->n,
 				     res < 0 ? strerror(-res) : "short write");
-			d->st.backup_errors++;
+			q->st.backup_errors++;
 		}
+		u32 wake;
+
+		bk->q[q->id].inflight--;	/* posted on this ring */
 		pthread_mutex_lock(&bk->lock);
 		bits_set(bk->stale, aw->first, aw->n, res != (int)aw->len);
 		aw->used = false;
-		pthread_mutex_unlock(&bk->lock);
 		bk->outstanding--;
 		if (bk->owner[b] == NONE)	/* its tag moved on: a spare again */
 			bk->free[bk->nfree++] = b;
 		for (u32 j = 0; j < bk->nbufs; j++)
 			if (bk->aw[j].used && !bk->aw[j].posted)
-				aw_try_post(d, j);
-		wake(d);
+				aw_try_post(q, j);
+		wake = hand_locked(d);
+		/* a fence may have lifted: every queue with a read waiting looks */
+		for (u32 k = 0; k < d->nr_queues; k++)
+			if (bk->q[k].nr_rd_wait)
+				wake |= 1U << k;
+		pthread_mutex_unlock(&bk->lock);
+		kick(q, wake);
 		return;
 	}
-	tag = bk->owner[b];
-	if (tag == NONE || tag >= d->depth) {
+	pthread_mutex_lock(&bk->lock);	/* another queue's hand-over changes owner[] */
+	gtag = bk->owner[b];
+	pthread_mutex_unlock(&bk->lock);
+	if (gtag == NONE || gtag / d->depth != q->id) {
 		log_err("backup completion %" PRIx64 " for no request", (uint64_t)ud);
 		return;
 	}
-	r = &d->rqs[tag];
+	tag = gtag % d->depth;
+	r = &q->rqs[tag];
 	if (kind == 0) {		/* sync write */
 		u64 first = r->pos >> SPARE_PAGE_SHIFT;
 		u64 n = (r->len + SPARE_PAGE_SIZE - 1) >> SPARE_PAGE_SHIFT;
@@ -594,10 +724,10 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 			warn_limited(bk, "write of pages %" PRIu64 "+%" PRIu64
 				     " failed (%s): the request fails",
 				     first, n, res < 0 ? strerror(-res) : "short write");
-			d->st.backup_errors++;
-			bk->t[tag].err = -EIO;
+			q->st.backup_errors++;
+			bk->t[gtag].err = -EIO;
 		} else {
-			bk->t[tag].ext_ok = (u8)((1U << r->nr_ext) - 1);
+			bk->t[gtag].ext_ok = (u8)((1U << r->nr_ext) - 1);
 		}
 		/* A failed write leaves the backup's copy undefined: stale. */
 		pthread_mutex_lock(&bk->lock);
@@ -607,44 +737,49 @@ void backup_done(struct dev *d, uint64_t ud, int res)
 		unsigned int ext = kind - 1;
 
 		if (ext < r->nr_ext && res == (int)r->ext[ext].len) {
-			zero_unwritten(d, tag, ext);
-			bk->t[tag].ext_ok |= (u8)(1U << ext);
-			d->st.backup_reads++;
+			zero_unwritten(q, tag, ext);
+			bk->t[gtag].ext_ok |= (u8)(1U << ext);
+			q->st.backup_reads++;
 		} else {
 			warn_limited(bk, "read at %" PRIu64 " failed (%s)",
 				     r->pos, res < 0 ? strerror(-res) : "short read");
-			d->st.backup_errors++;
+			q->st.backup_errors++;
 		}
 	}
-	rq_put(d, tag);
+	rq_put(q, tag);
 }
 
-void backup_drain(struct dev *d)
+void backup_drain(struct queue *q)
 {
-	struct backup *bk = d->bk;
+	struct backup *bk = q->d->bk;
 	struct io_uring_cqe *cqe;
 
-	if (!bk || !bk->outstanding)
+	/*
+	 * The async writes posted on this ring. One still fenced by another
+	 * queue's is posted, and waited for, by the thread that reaps that
+	 * one, which is draining too.
+	 */
+	if (!bk || !bk->q[q->id].inflight)
 		return;
-	log_info("backup %s: waiting for %u async writes", bk->path,
-		 bk->outstanding);
-	while (bk->outstanding) {
+	log_info("backup %s: queue %u waiting for %u async writes", bk->path,
+		 q->id, bk->q[q->id].inflight);
+	while (bk->q[q->id].inflight) {
 		unsigned int head, seen = 0;
 
-		int ret = io_uring_submit_and_wait(&d->q.ring, 1);
+		int ret = io_uring_submit_and_wait(&q->q.ring, 1);
 
 		if (ret < 0 && ret != -EINTR) {
 			log_err("backup drain: %s", strerror(-ret));
 			break;
 		}
-		io_uring_for_each_cqe(&d->q.ring, head, cqe) {
+		io_uring_for_each_cqe(&q->q.ring, head, cqe) {
 			u64 ud = io_uring_cqe_get_data64(cqe);
 
 			seen++;
 			if (ud >= UD_BACKUP && ud < UD_BACKUP_END)
-				backup_done(d, ud, cqe->res);
+				backup_done(q, ud, cqe->res);
 		}
-		io_uring_cq_advance(&d->q.ring, seen);
+		io_uring_cq_advance(&q->q.ring, seen);
 	}
 }
 

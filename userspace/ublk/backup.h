@@ -20,8 +20,13 @@
  *
  * All backup I/O goes through the queue's own io_uring, O_DIRECT, straight
  * from and into the tag's buffer: no extra thread, no extra copy, no
- * polling. Everything here runs on the queue thread, except the two
- * functions for the resync thread at the end.
+ * polling. Everything here runs on the queue threads, except the two
+ * functions for the resync thread at the end. In async mode the spare
+ * buffers and the per-page fence are the device's, shared by every queue:
+ * a queue's write may wait for a buffer another queue's backup write
+ * frees, and a read for another queue's async write of its pages; the
+ * thread that ends the wait kicks the waiting queue's thread
+ * (backup_kicked()), which restarts its own request (backup.c).
  */
 #ifndef SPARE_UBLK_BACKUP_H
 #define SPARE_UBLK_BACKUP_H
@@ -30,6 +35,7 @@
 #include <stdint.h>
 
 struct dev;
+struct queue;
 
 #define BACKUP_ASYNC_BUFS	16	/* spare 256 KiB buffers: 4 MiB, as spare.ko's pool */
 #define UD_BACKUP		(0x100ULL << 32)	/* user_data: + buffer << 2 | kind */
@@ -46,11 +52,11 @@ int backup_open(struct dev *d, const char *path, enum backup_mode mode,
 /* After the buffers exist: give every tag its buffer. 0 or -1. */
 int backup_bufs_init(struct dev *d);
 /*
- * Once the queue's io_uring exists: register the buffer region with it
+ * Once queue @q's io_uring exists: register the buffer region with it
  * (IORING_OP_READ_FIXED/WRITE_FIXED: no page pinning per I/O). Without
  * it (a refusal is logged) backup I/O uses plain READ/WRITE.
  */
-void backup_ring_init(struct dev *d);
+void backup_ring_init(struct queue *q);
 /* Whether it did. */
 bool backup_fixed(const struct dev *d);
 /* Extra buffers the async mode needs beyond one per tag. */
@@ -65,25 +71,31 @@ void backup_close(struct dev *d);
  */
 void backup_distrust(struct dev *d);
 
-/* Request path hooks (io.c), queue thread only. */
+/* Request path hooks (io.c), on queue @q's thread; @tag is the queue's. */
 /* A write may start (a spare buffer is reserved in async mode); false: it waits. */
-bool backup_admit(struct dev *d, unsigned int tag);
+bool backup_admit(struct queue *q, unsigned int tag);
 /* The request's backup write, after its RDMA writes are posted. */
-void backup_write(struct dev *d, unsigned int tag);
+void backup_write(struct queue *q, unsigned int tag);
 /*
  * Read extent @ext of @tag's request from the backup (no copy is current).
  * True if it is served (posted, waiting for an older async write, or zero
  * filled); false means an I/O error.
  */
-bool backup_read_ext(struct dev *d, unsigned int tag, unsigned int ext);
+bool backup_read_ext(struct queue *q, unsigned int tag, unsigned int ext);
 /* Whether the backup covers extent @ext of the request (see rq_finish). */
-bool backup_covers(const struct dev *d, unsigned int tag, unsigned int ext);
+bool backup_covers(const struct queue *q, unsigned int tag, unsigned int ext);
 /* Before the commit: the backup's verdict on the request, buffer hand-over. */
-int backup_finish(struct dev *d, unsigned int tag, int err);
+int backup_finish(struct queue *q, unsigned int tag, int err);
 /* A backup I/O completed (user_data in [UD_BACKUP, UD_BACKUP_END)). */
-void backup_done(struct dev *d, uint64_t ud, int res);
-/* The queue thread ends: wait for every async backup write. */
-void backup_drain(struct dev *d);
+void backup_done(struct queue *q, uint64_t ud, int res);
+/* The queue thread ends: wait for every async backup write on its ring. */
+void backup_drain(struct queue *q);
+/*
+ * Queue @q's kick eventfd fired (another queue freed a buffer @q's write
+ * waited for, or landed an async write a read of @q's waited for): on @q's
+ * thread, restart those writes and post those reads.
+ */
+void backup_kicked(struct queue *q);
 
 /*
  * Resync from the backup (resync.c), any thread: whether device pages

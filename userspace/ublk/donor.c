@@ -425,11 +425,26 @@ int donor_connect(struct donor *d, struct ibv_pd **pd, uint8_t slab_shift,
 	    hello(d, slab_shift))
 		return -1;
 
-	if (link_resolve(d, &d->data, "data") ||
-	    link_make_qp(d, &d->data, data_depth, 1, "data"))
+	if (!d->nr_data || d->nr_data > DONOR_MAX_DATA) {
+		log_err("donor %s: %u data links asked for (1..%u)", d->host,
+			d->nr_data, DONOR_MAX_DATA);
 		return -1;
+	}
 	spare_conn_priv_init(&priv, SPARE_CONN_DATA, d->uuid, d->cookie, 1);
-	return link_connect(d, &d->data, &priv, 8, "data");
+	for (i = 0; i < d->nr_data; i++)
+		if (link_resolve(d, &d->data[i], "data") ||
+		    link_make_qp(d, &d->data[i], data_depth, 1, "data") ||
+		    link_connect(d, &d->data[i], &priv, 8, "data"))
+			return -1;
+	return 0;
+}
+
+bool donor_data_up(const struct donor *d)
+{
+	for (unsigned int i = 0; i < d->nr_data; i++)
+		if (!d->data[i].up)
+			return false;
+	return d->nr_data > 0;
 }
 
 int donor_send_grant(struct donor *d, const struct spare_grant *g)
@@ -530,7 +545,8 @@ int donor_poll_ctrl(struct donor *d,
 	return n;
 }
 
-int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
+int donor_post_rdma(struct donor *d, unsigned int q, bool write,
+		    uint64_t wr_id, void *local,
 		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey)
 {
 	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
@@ -541,7 +557,9 @@ int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
 		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
 	}, *bad;
 
-	return ibv_post_send(d->data.id->qp, &wr, &bad) ? -1 : 0;
+	if (q >= d->nr_data || !d->data[q].id || !d->data[q].id->qp)
+		return -1;
+	return ibv_post_send(d->data[q].id->qp, &wr, &bad) ? -1 : 0;
 }
 
 int donor_connect_rs(struct donor *d, unsigned int depth)
@@ -606,7 +624,8 @@ int donor_cm_event(struct donor *d, struct donor_link *l)
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		log_warn("donor %s: %s link: %s", d->host,
-			 l == &d->data ? "data" : "control", rdma_event_str(t));
+			 l == &d->ctrl ? "control" : l == &d->rs ? "resync" : "data",
+			 rdma_event_str(t));
 		return -1;
 	default:
 		log_dbg("donor %s: %s ignored", d->host, rdma_event_str(t));
@@ -627,10 +646,11 @@ void donor_fail(struct donor *d, const char *why)
 	if (__atomic_exchange_n(&d->failed, 1, __ATOMIC_ACQ_REL))
 		return;
 	log_warn("donor %s: %s: failing its copies", d->host, why);
-	if (d->data.id && d->data.id->qp &&
-	    ibv_modify_qp(d->data.id->qp, &attr, IBV_QP_STATE))
-		log_err("donor %s: data QP to the error state: %s", d->host,
-			strerror(errno));
+	for (unsigned int i = 0; i < d->nr_data; i++)
+		if (d->data[i].id && d->data[i].id->qp &&
+		    ibv_modify_qp(d->data[i].id->qp, &attr, IBV_QP_STATE))
+			log_err("donor %s: data QP %u to the error state: %s",
+				d->host, i, strerror(errno));
 	if (d->ctrl.id && d->ctrl.id->qp &&
 	    ibv_modify_qp(d->ctrl.id->qp, &attr, IBV_QP_STATE))
 		log_err("donor %s: control QP to the error state: %s", d->host,
@@ -653,7 +673,8 @@ void donor_close(struct donor *d)
 	if (d->abandoned)
 		return;		/* the process ends; its thread still runs */
 	link_destroy(&d->rs);
-	link_destroy(&d->data);
+	for (unsigned int i = 0; i < DONOR_MAX_DATA; i++)
+		link_destroy(&d->data[i]);
 	link_destroy(&d->ctrl);
 	if (d->bufs_mr)
 		ibv_dereg_mr(d->bufs_mr);

@@ -7,8 +7,9 @@
  *
  * Set-up (donor_connect(), donor_map()) is synchronous and runs before the
  * device starts. Afterwards the control connection belongs to the control
- * thread (donor_poll_ctrl()) and the data QP to the queue thread, which
- * posts with donor_post_rdma() and reaps the data CQ itself.
+ * thread (donor_poll_ctrl()) and each DATA connection (one per ublk queue,
+ * as spare.ko has one per hardware queue) to its queue thread, which posts
+ * with donor_post_rdma() and reaps that link's CQ itself.
  */
 #ifndef SPARE_UBLK_DONOR_H
 #define SPARE_UBLK_DONOR_H
@@ -22,6 +23,7 @@
 #include "spare_proto.h"
 
 #define DONOR_RECV_DEPTH	16
+#define DONOR_MAX_DATA		8	/* DATA connections: one per queue */
 
 /* One rdma_cm connection with its own event channel, CQ and QP. */
 struct donor_link {
@@ -51,7 +53,9 @@ struct donor {
 					 * out: the donor's (0: it holds nothing) */
 
 	struct ibv_pd	*pd;		/* shared by every donor on a device */
-	struct donor_link ctrl, data;
+	struct donor_link ctrl;
+	struct donor_link data[DONOR_MAX_DATA];	/* one per queue */
+	unsigned int	nr_data;	/* set before donor_connect() */
 	int		failed;		/* donor_fail() ran (atomic) */
 	/* resync's own DATA connection (resync.c), besides the queue's */
 	struct donor_link rs;
@@ -75,7 +79,7 @@ struct donor {
 
 /*
  * Connect the control link, HELLO (authenticated if d->key), and connect
- * the data link with room for @data_depth RDMA operations. @pd may point to
+ * d->nr_data data links, each with room for @data_depth RDMA operations. @pd may point to
  * NULL: it is then allocated on the device of the first donor. Returns 0,
  * or -1 after logging why.
  */
@@ -102,8 +106,11 @@ int donor_poll_ctrl(struct donor *d,
 				     uint32_t reason, uint32_t deadline_ms,
 				     void *arg),
 		    void *arg);
-/* Post one signalled RDMA READ or WRITE on the data link. */
-int donor_post_rdma(struct donor *d, bool write, uint64_t wr_id, void *local,
+/* Whether every data link is up. */
+bool donor_data_up(const struct donor *d);
+/* Post one signalled RDMA READ or WRITE on data link @q (queue @q's). */
+int donor_post_rdma(struct donor *d, unsigned int q, bool write,
+		    uint64_t wr_id, void *local,
 		    uint32_t lkey, uint32_t len, uint64_t raddr, uint32_t rkey);
 /*
  * Connect the resync link (d->rs): a second DATA connection of the session

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spare-ublk's request path, run by the queue thread: it fetches ublk
+ * spare-ublk's request path, run by each queue's thread: it fetches ublk
  * requests, splits them at slab boundaries, posts RDMA READ/WRITE straight
  * into the tag's registered buffer, reaps the data CQs through
  * IORING_OP_POLL_ADD on their completion channels, and commits the result.
@@ -19,17 +19,19 @@
 
 
 
-static void commit(struct dev *d, unsigned int tag, int res)
+static void commit(struct queue *q, unsigned int tag, int res)
 {
+	struct dev *d = q->d;
+
 	if (res < 0)
-		d->st.io_errors++;
+		q->st.io_errors++;
 	/* the descriptor is the kernel's until the commit below */
-	if (ublksrv_get_op(&d->q.iod[tag]) == UBLK_IO_OP_WRITE)
-		d->writes_held--;
+	if (ublksrv_get_op(&q->q.iod[tag]) == UBLK_IO_OP_WRITE)
+		q->writes_held--;
 	/* A copy failed under this request: the state file says so first. */
 	if (pager_state_stale(d))
 		pager_state_sync(d);
-	if (ublk_queue_commit_fetch(&d->q, tag, res))
+	if (ublk_queue_commit_fetch(&q->q, tag, res))
 		log_err("queue full committing tag %u", tag);	/* cannot be */
 }
 
@@ -39,9 +41,10 @@ static u64 wr_id(unsigned int tag, unsigned int op)
 }
 
 /* Settle every op and close the writes, then answer the kernel. */
-static void rq_finish(struct dev *d, unsigned int tag)
+static void rq_finish(struct queue *q, unsigned int tag)
 {
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
 	bool landed[MAX_EXT] = { false };
 	unsigned int i;
 
@@ -76,68 +79,70 @@ static void rq_finish(struct dev *d, unsigned int tag)
 		 * No copy took the write, or none could be read, and the
 		 * backup (if any) does not cover it: an error.
 		 */
-		if (!landed[i] && !backup_covers(d, tag, i))
+		if (!landed[i] && !backup_covers(q, tag, i))
 			r->err = -EIO;
 	}
 	if (d->bk)
-		r->err = backup_finish(d, tag, r->err);
+		r->err = backup_finish(q, tag, r->err);
 	if (!r->write && !r->err && r->t_post && r->t_done > r->t_post)
-		read_split_note(&d->split, spare_now_ns() - r->t_start,
+		read_split_note(&q->split, spare_now_ns() - r->t_start,
 				r->t_done - r->t_post);
-	commit(d, tag, r->err ? r->err : (int)r->len);
+	commit(q, tag, r->err ? r->err : (int)r->len);
 }
 
-static void rq_post(struct dev *d, unsigned int tag, unsigned int ext,
+static void rq_post(struct queue *q, unsigned int tag, unsigned int ext,
 		    u32 c, u32 gen)
 {
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_copy *cp = &d->map.slabs[e->slab].copy[c];
 	struct rq_op *op = &r->ops[r->nr_ops];
-	char *local = tag_buf(d, tag) +
+	char *local = tag_buf(q, tag) +
 		      (size_t)(((u64)e->slab << d->slab_shift) + e->offset - r->pos);
 
 	op->ext = ext;
 	op->copy = c;
 	op->gen = gen;
 	op->res = SPARE_OP_UNSENT;
-	if (donor_post_rdma(&d->donors[cp->donor], r->write,
+	if (donor_post_rdma(&d->donors[cp->donor], q->id, r->write,
 			    wr_id(tag, r->nr_ops), local, d->bufs_mr->lkey,
 			    e->len, cp->addr + e->offset, cp->rkey)) {
 		op->res = SPARE_OP_COPY_FAULT;	/* the QP is broken */
-		d->st.copy_faults++;
+		q->st.copy_faults++;
 		r->nr_ops++;
 		return;
 	}
 	if (r->write)
-		d->st.rdma_writes++;
+		q->st.rdma_writes++;
 	else
-		d->st.rdma_reads++;
+		q->st.rdma_reads++;
 	if (!r->t_post)
 		r->t_post = spare_now_ns();
-	if (d->dn_inflight[cp->donor]++ == 0)
-		d->dn_progress_ns[cp->donor] = r->t_post;
+	if (q->dn_inflight[cp->donor]++ == 0)
+		q->dn_progress_ns[cp->donor] = r->t_post;
 	r->nr_ops++;
 	r->inflight++;
-	d->rdma_inflight++;
+	q->rdma_inflight++;
 }
 
-static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i);
+static bool rq_redrive_read(struct queue *q, unsigned int tag, unsigned int i);
 
 /*
  * Read extent @ext from a copy current for all its pages (never a stale
  * read). Returns false if no copy can serve it.
  */
-static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
+static bool rq_read_ext(struct queue *q, unsigned int tag, unsigned int ext)
 {
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_slab *slab = &d->map.slabs[e->slab];
 	u32 gen = 0;
 	int pick;
 
 	if (r->nr_ops == MAX_OPS)
-		return d->bk ? backup_read_ext(d, tag, ext) : false;
+		return d->bk ? backup_read_ext(q, tag, ext) : false;
 	spin_lock(&slab->lock);
 	pick = spare_slab_pick_read(&d->map, slab, e->first_page, e->nr_pages,
 				    tag % d->copies);
@@ -148,17 +153,18 @@ static bool rq_read_ext(struct dev *d, unsigned int tag, unsigned int ext)
 	}
 	spin_unlock(&slab->lock);
 	if (pick < 0)	/* no current copy: the backup, or an error */
-		return d->bk ? backup_read_ext(d, tag, ext) : false;
-	rq_post(d, tag, ext, (u32)pick, gen);
+		return d->bk ? backup_read_ext(q, tag, ext) : false;
+	rq_post(q, tag, ext, (u32)pick, gen);
 	if (r->ops[r->nr_ops - 1].res == SPARE_OP_COPY_FAULT)	/* not posted */
-		return rq_redrive_read(d, tag, r->nr_ops - 1);
+		return rq_redrive_read(q, tag, r->nr_ops - 1);
 	return true;
 }
 
-static void rq_start(struct dev *d, unsigned int tag)
+static void rq_start(struct queue *q, unsigned int tag)
 {
-	const struct ublksrv_io_desc *iod = &d->q.iod[tag];
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	const struct ublksrv_io_desc *iod = &q->q.iod[tag];
+	struct rq *r = &q->rqs[tag];
 	unsigned int op = ublksrv_get_op(iod), i;
 	int n;
 
@@ -169,31 +175,31 @@ static void rq_start(struct dev *d, unsigned int tag)
 	case UBLK_IO_OP_WRITE:
 		break;
 	case UBLK_IO_OP_FLUSH:	/* RDMA WRITE completions mean "placed" */
-		commit(d, tag, 0);
+		commit(q, tag, 0);
 		return;
 	default:
-		commit(d, tag, -EOPNOTSUPP);
+		commit(q, tag, -EOPNOTSUPP);
 		return;
 	}
 	/* async backup: a write waits for a spare buffer (backup.c) */
-	if (op == UBLK_IO_OP_WRITE && !backup_admit(d, tag))
+	if (op == UBLK_IO_OP_WRITE && !backup_admit(q, tag))
 		return;
 	r->write = op == UBLK_IO_OP_WRITE;
 	r->pos = iod->start_sector << 9;
 	r->len = iod->nr_sectors << 9;
 	if (r->write) {
-		d->st.writes++;
-		d->st.bytes_written += r->len;
+		q->st.writes++;
+		q->st.bytes_written += r->len;
 	} else {
-		d->st.reads++;
-		d->st.bytes_read += r->len;
+		q->st.reads++;
+		q->st.bytes_read += r->len;
 	}
 	n = r->len > MAX_IO ? -EINVAL :
 	    spare_split(r->pos, r->len, d->size, d->slab_shift, r->ext, MAX_EXT);
 	if (n < 0) {
 		log_warn("request of %u bytes at %" PRIu64 " refused", r->len,
 			 r->pos);
-		commit(d, tag, -EIO);
+		commit(q, tag, -EIO);
 		return;
 	}
 	r->nr_ext = (unsigned int)n;
@@ -214,29 +220,29 @@ static void rq_start(struct dev *d, unsigned int tag)
 		spin_unlock(&slab->lock);
 
 		if (!r->write) {
-			if (!rq_read_ext(d, tag, i))
+			if (!rq_read_ext(q, tag, i))
 				r->err = -EIO;	/* no current copy */
 			continue;
 		}
 		for (c = 0; c < d->map.nr_slots; c++)
 			if (mask & (1U << c))
-				rq_post(d, tag, i, c, gens[c]);
+				rq_post(q, tag, i, c, gens[c]);
 	}
 	if (r->write && d->bk)
-		backup_write(d, tag);
+		backup_write(q, tag);
 	if (!r->inflight)
-		rq_finish(d, tag);
+		rq_finish(q, tag);
 }
 
-void rq_restart(struct dev *d, unsigned int tag)
+void rq_restart(struct queue *q, unsigned int tag)
 {
-	rq_start(d, tag);
+	rq_start(q, tag);
 }
 
-void rq_put(struct dev *d, unsigned int tag)
+void rq_put(struct queue *q, unsigned int tag)
 {
-	if (--d->rqs[tag].inflight == 0)
-		rq_finish(d, tag);
+	if (--q->rqs[tag].inflight == 0)
+		rq_finish(q, tag);
 }
 
 /*
@@ -244,9 +250,10 @@ void rq_put(struct dev *d, unsigned int tag)
  * then keeps every later read away from it) and read the extent from
  * another current copy, so that the swapping process sees no error.
  */
-static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
+static bool rq_redrive_read(struct queue *q, unsigned int tag, unsigned int i)
 {
-	struct rq *r = &d->rqs[tag];
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
 	struct rq_op *op = &r->ops[i];
 	struct spare_extent *e = &r->ext[op->ext];
 	struct spare_slab *slab = &d->map.slabs[e->slab];
@@ -259,14 +266,15 @@ static bool rq_redrive_read(struct dev *d, unsigned int tag, unsigned int i)
 			 d->donors[slab->copy[op->copy].donor].host);
 	spin_unlock(&slab->lock);
 	op->settled = true;
-	if (!rq_read_ext(d, tag, op->ext))
+	if (!rq_read_ext(q, tag, op->ext))
 		return false;
-	d->st.redrives++;
+	q->st.redrives++;
 	return true;
 }
 
-static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
+static void rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 {
+	struct dev *d = q->d;
 	unsigned int tag = (unsigned int)(wc->wr_id >> 8);
 	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
 	struct rq *r;
@@ -275,16 +283,16 @@ static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 		log_err("stray RDMA completion %" PRIx64, (uint64_t)wc->wr_id);
 		return;
 	}
-	r = &d->rqs[tag];
-	d->rdma_inflight--;
-	d->dn_inflight[dn]--;
-	d->dn_progress_ns[dn] = spare_now_ns();
-	r->t_done = d->dn_progress_ns[dn];
+	r = &q->rqs[tag];
+	q->rdma_inflight--;
+	q->dn_inflight[dn]--;
+	q->dn_progress_ns[dn] = spare_now_ns();
+	r->t_done = q->dn_progress_ns[dn];
 	if (wc->status == IBV_WC_SUCCESS) {
 		r->ops[i].res = SPARE_OP_DONE;
 	} else {
 		r->ops[i].res = SPARE_OP_COPY_FAULT;
-		d->st.copy_faults++;
+		q->st.copy_faults++;
 		/* The first error of a broken QP is worth a line; its flushes not. */
 		spare_log(wc->status == IBV_WC_WR_FLUSH_ERR ? SPARE_LOG_DEBUG :
 			  SPARE_LOG_WARN, "RDMA %s for tag %u: %s",
@@ -298,14 +306,14 @@ static void rdma_done(struct dev *d, u32 dn, const struct ibv_wc *wc)
 		if (wc->status != IBV_WC_WR_FLUSH_ERR)
 			donor_fail(&d->donors[dn], "RDMA operation failed");
 		if (!r->write)
-			rq_redrive_read(d, tag, i);
+			rq_redrive_read(q, tag, i);
 	}
-	rq_put(d, tag);
+	rq_put(q, tag);
 }
 
-static int arm_poll(struct dev *d, int fd, u64 ud)
+static int arm_poll(struct queue *q, int fd, u64 ud)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&d->q.ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->q.ring);
 
 	if (!sqe)
 		return -EBUSY;
@@ -314,28 +322,31 @@ static int arm_poll(struct dev *d, int fd, u64 ud)
 	return 0;
 }
 
-static u64 poll_ud(struct dev *d, u32 i)
+static u64 poll_ud(struct queue *q, u32 i)
 {
-	return UD_POLL_CQ + ((u64)(d->dn_poll_gen[i] & 0xffffff) << 8) + i;
+	return UD_POLL_CQ + ((u64)(q->dn_poll_gen[i] & 0xffffff) << 8) + i;
 }
 
-static void arm_cq_poll(struct dev *d, u32 i)
+static void arm_cq_poll(struct queue *q, u32 i)
 {
-	if (arm_poll(d, d->donors[i].data.cc->fd, poll_ud(d, i)))
+	struct dev *d = q->d;
+
+	if (arm_poll(q, d->donors[i].data[q->id].cc->fd, poll_ud(q, i)))
 		log_err("donor %s: cannot arm its CQ poll", d->donors[i].host);
 	else
-		d->dn_poll_armed[i] = true;
+		q->dn_poll_armed[i] = true;
 }
 
-static void reap_now(struct dev *d, u32 i)
+static void reap_now(struct queue *q, u32 i)
 {
-	struct donor_link *l = &d->donors[i].data;
+	struct dev *d = q->d;
+	struct donor_link *l = &d->donors[i].data[q->id];
 	struct ibv_wc wc[16];
 	int n, k;
 
 	while ((n = ibv_poll_cq(l->cq, 16, wc)) > 0)
 		for (k = 0; k < n; k++)
-			rdma_done(d, i, &wc[k]);
+			rdma_done(q, i, &wc[k]);
 }
 
 /*
@@ -343,27 +354,28 @@ static void reap_now(struct dev *d, u32 i)
  * removal): reap its data CQ and re-arm, unless the lifecycle asked to
  * detach the link. A completion of an older link's poll is ignored.
  */
-static void reap_cq(struct dev *d, u64 ud, int res)
+static void reap_cq(struct queue *q, u64 ud, int res)
 {
+	struct dev *d = q->d;
 	u32 i = (u32)(ud & 0xff), gen = (u32)((ud >> 8) & 0xffffff);
 	struct donor_link *l;
 	struct ibv_cq *cq;
 	void *ctx;
 
-	if (i >= d->nr_donors || gen != (d->dn_poll_gen[i] & 0xffffff) ||
-	    !d->dn_poll_armed[i])
+	if (i >= d->nr_donors || gen != (q->dn_poll_gen[i] & 0xffffff) ||
+	    !q->dn_poll_armed[i])
 		return;
-	d->dn_poll_armed[i] = false;
-	d->dn_poll_removing[i] = false;
-	l = &d->donors[i].data;
+	q->dn_poll_armed[i] = false;
+	q->dn_poll_removing[i] = false;
+	l = &d->donors[i].data[q->id];
 	if (res > 0 && ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
 		ibv_ack_cq_events(cq, 1);
 		if (ibv_req_notify_cq(l->cq, 0))
 			log_err("donor %s: ibv_req_notify_cq failed", d->donors[i].host);
 	}
-	reap_now(d, i);
-	if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) == DN_ATTACHED)
-		arm_cq_poll(d, i);
+	reap_now(q, i);
+	if (__atomic_load_n(&q->dn_link[i], __ATOMIC_ACQUIRE) == DN_ATTACHED)
+		arm_cq_poll(q, i);
 }
 
 /*
@@ -372,44 +384,45 @@ static void reap_cq(struct dev *d, u64 ud, int res)
  * is in the error state, so all of it completes, flushed), remove the CQ
  * poll, then say DETACHED. Attaching: arm the poll of the new link.
  */
-static void links_step(struct dev *d)
+static void links_step(struct queue *q)
 {
+	struct dev *d = q->d;
 	bool told = false;
 	u32 i;
 
 	for (i = 0; i < d->nr_donors; i++) {
-		int st = __atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE);
+		int st = __atomic_load_n(&q->dn_link[i], __ATOMIC_ACQUIRE);
 
 		if (st == DN_ATTACH_REQ) {
-			d->dn_poll_gen[i]++;
-			d->dn_inflight[i] = 0;
-			d->dn_progress_ns[i] = spare_now_ns();
-			arm_cq_poll(d, i);
-			__atomic_store_n(&d->dn_link[i], DN_ATTACHED,
+			q->dn_poll_gen[i]++;
+			q->dn_inflight[i] = 0;
+			q->dn_progress_ns[i] = spare_now_ns();
+			arm_cq_poll(q, i);
+			__atomic_store_n(&q->dn_link[i], DN_ATTACHED,
 					 __ATOMIC_RELEASE);
 			told = true;
 			continue;
 		}
 		if (st != DN_DETACH_REQ)
 			continue;
-		if (d->dn_inflight[i])
-			reap_now(d, i);
-		if (d->dn_inflight[i])
+		if (q->dn_inflight[i])
+			reap_now(q, i);
+		if (q->dn_inflight[i])
 			continue;	/* the flushes come */
-		if (d->dn_poll_armed[i]) {
+		if (q->dn_poll_armed[i]) {
 			struct io_uring_sqe *sqe;
 
-			if (d->dn_poll_removing[i])
+			if (q->dn_poll_removing[i])
 				continue;
-			sqe = io_uring_get_sqe(&d->q.ring);
+			sqe = io_uring_get_sqe(&q->q.ring);
 			if (!sqe)
 				continue;	/* next turn */
-			io_uring_prep_poll_remove(sqe, poll_ud(d, i));
+			io_uring_prep_poll_remove(sqe, poll_ud(q, i));
 			io_uring_sqe_set_data64(sqe, UD_NOP);
-			d->dn_poll_removing[i] = true;
+			q->dn_poll_removing[i] = true;
 			continue;
 		}
-		__atomic_store_n(&d->dn_link[i], DN_DETACHED, __ATOMIC_RELEASE);
+		__atomic_store_n(&q->dn_link[i], DN_DETACHED, __ATOMIC_RELEASE);
 		told = true;
 	}
 	if (told) {
@@ -425,20 +438,21 @@ static void links_step(struct dev *d)
  * to poll_us before sleeping, to save the wake-up of the completion
  * channel. Never spins when nothing is in flight (an idle device sleeps).
  */
-static void poll_cqs(struct dev *d)
+static void poll_cqs(struct queue *q)
 {
+	struct dev *d = q->d;
 	uint64_t end = spare_now_ns() + (uint64_t)d->poll_us * 1000;
 	struct ibv_wc wc[16];
 	int n, k;
 	u32 i;
 
-	while (d->rdma_inflight && spare_now_ns() < end) {
+	while (q->rdma_inflight && spare_now_ns() < end) {
 		for (i = 0; i < d->nr_donors; i++) {
-			if (!d->dn_poll_armed[i])
+			if (!q->dn_poll_armed[i])
 				continue;	/* no link, or one going away */
-			n = ibv_poll_cq(d->donors[i].data.cq, 16, wc);
+			n = ibv_poll_cq(d->donors[i].data[q->id].cq, 16, wc);
 			for (k = 0; k < n; k++)
-				rdma_done(d, i, &wc[k]);
+				rdma_done(q, i, &wc[k]);
 		}
 	}
 }
@@ -451,44 +465,46 @@ static void poll_cqs(struct dev *d)
  * spare.ko's request timeout does, failing the link flushes them, and the
  * requests fail over to the other copies.
  */
-static void arm_timer(struct dev *d)
+static void arm_timer(struct queue *q)
 {
 	struct io_uring_sqe *sqe;
 
-	if (d->timer_armed || !d->rdma_inflight)
+	if (q->timer_armed || !q->rdma_inflight)
 		return;
-	sqe = io_uring_get_sqe(&d->q.ring);
+	sqe = io_uring_get_sqe(&q->q.ring);
 	if (!sqe)
 		return;		/* the next request will try again */
-	d->timer_ts.tv_sec = STALL_CHECK_MS / 1000;
-	d->timer_ts.tv_nsec = (STALL_CHECK_MS % 1000) * 1000000LL;
-	io_uring_prep_timeout(sqe, &d->timer_ts, 0, 0);
+	q->timer_ts.tv_sec = STALL_CHECK_MS / 1000;
+	q->timer_ts.tv_nsec = (STALL_CHECK_MS % 1000) * 1000000LL;
+	io_uring_prep_timeout(sqe, &q->timer_ts, 0, 0);
 	io_uring_sqe_set_data64(sqe, UD_TIMER);
-	d->timer_armed = true;
+	q->timer_armed = true;
 }
 
-static void check_stalls(struct dev *d)
+static void check_stalls(struct queue *q)
 {
+	struct dev *d = q->d;
 	u64 now = spare_now_ns();
 	char why[96];
 	u32 i;
 
 	for (i = 0; i < d->nr_donors; i++) {
-		if (d->dn_link[i] == DN_DETACH_REQ)
-			reap_now(d, i);		/* flushes, if no poll saw them */
-		if (!d->dn_inflight[i] ||
-		    now - d->dn_progress_ns[i] < (u64)d->io_timeout_ms * 1000000)
+		if (q->dn_link[i] == DN_DETACH_REQ)
+			reap_now(q, i);		/* flushes, if no poll saw them */
+		if (!q->dn_inflight[i] ||
+		    now - q->dn_progress_ns[i] < (u64)d->io_timeout_ms * 1000000)
 			continue;
 		snprintf(why, sizeof(why),
 			 "%u RDMA operations without a completion for %u ms",
-			 d->dn_inflight[i], d->io_timeout_ms);
+			 q->dn_inflight[i], d->io_timeout_ms);
 		donor_fail(&d->donors[i], why);
 	}
 }
 
 void *queue_thread(void *arg)
 {
-	struct dev *d = arg;
+	struct queue *q = arg;
+	struct dev *d = q->d;
 	struct io_uring_cqe *cqe;
 	unsigned int tag, head, seen, aborted = 0;
 	bool stopping = false, links_check = true;	/* a restart may start with a donor to detach */
@@ -496,21 +512,26 @@ void *queue_thread(void *arg)
 	int ret = 0;
 
 	for (tag = 0; tag < d->depth && !ret; tag++)
-		ret = ublk_queue_fetch(&d->q, tag);
+		ret = ublk_queue_fetch(&q->q, tag);
 	for (i = 0; i < d->nr_donors && !ret; i++) {
-		if (!d->donors[i].data.up)	/* a restart may go on without one */
+		if (!d->donors[i].data[q->id].up)	/* a restart may go on without one */
 			continue;
-		ret = arm_poll(d, d->donors[i].data.cc->fd, poll_ud(d, i));
-		d->dn_poll_armed[i] = !ret;
+		ret = arm_poll(q, d->donors[i].data[q->id].cc->fd, poll_ud(q, i));
+		q->dn_poll_armed[i] = !ret;
 	}
 	if (!ret)
-		ret = arm_poll(d, d->stop_fd, UD_STOP);
+		ret = arm_poll(q, d->stop_fd, UD_STOP);
 	if (!ret)
-		ret = arm_poll(d, d->links_fd, UD_LINKS);
+		ret = arm_poll(q, q->links_fd, UD_LINKS);
 	if (!ret)
-		ret = io_uring_submit(&d->q.ring) < 0 ? -EIO : 0;
+		ret = arm_poll(q, q->kick_fd, UD_KICK);
+	if (!ret)
+		ret = io_uring_submit(&q->q.ring) < 0 ? -EIO : 0;
 	pthread_mutex_lock(&d->start_lock);
-	d->start_state = ret ? -1 : 1;
+	if (ret)
+		d->start_state = -1;
+	else if (d->start_state >= 0)
+		d->start_state++;
 	pthread_cond_signal(&d->start_cond);
 	pthread_mutex_unlock(&d->start_lock);
 	if (ret)
@@ -518,57 +539,66 @@ void *queue_thread(void *arg)
 
 	while (!stopping && aborted < d->depth) {
 		if (d->poll_us)
-			poll_cqs(d);
-		ret = io_uring_submit_and_wait(&d->q.ring, 1);
+			poll_cqs(q);
+		ret = io_uring_submit_and_wait(&q->q.ring, 1);
 		if (ret < 0 && ret != -EINTR) {
 			log_err("queue io_uring: %s", strerror(-ret));
 			break;
 		}
 		seen = 0;
-		io_uring_for_each_cqe(&d->q.ring, head, cqe) {
+		io_uring_for_each_cqe(&q->q.ring, head, cqe) {
 			u64 ud = io_uring_cqe_get_data64(cqe);
 
 			seen++;
 			if (ud == UD_STOP) {
 				stopping = true;
 			} else if (ud == UD_TIMER) {
-				d->timer_armed = false;
-				check_stalls(d);
+				q->timer_armed = false;
+				check_stalls(q);
 				links_check = true;
 			} else if (ud >= UD_BACKUP && ud < UD_BACKUP_END) {
-				backup_done(d, ud, cqe->res);
+				backup_done(q, ud, cqe->res);
 			} else if (ud == UD_LINKS) {
 				uint64_t v;
 
-				if (read(d->links_fd, &v, sizeof(v)) < 0 &&
+				if (read(q->links_fd, &v, sizeof(v)) < 0 &&
 				    errno != EAGAIN)
 					log_err("links eventfd: %s", strerror(errno));
-				if (arm_poll(d, d->links_fd, UD_LINKS))
+				if (arm_poll(q, q->links_fd, UD_LINKS))
 					log_err("cannot re-arm the links poll");
 				links_check = true;
+			} else if (ud == UD_KICK) {
+				uint64_t v;
+
+				if (read(q->kick_fd, &v, sizeof(v)) < 0 &&
+				    errno != EAGAIN)
+					log_err("kick eventfd: %s", strerror(errno));
+				if (arm_poll(q, q->kick_fd, UD_KICK))
+					log_err("cannot re-arm the kick poll");
+				backup_kicked(q);
 			} else if (ud == UD_NOP) {
 				/* a poll removal ended */
 			} else if (ud >= UD_POLL_CQ && ud < UD_TIMER) {
-				reap_cq(d, ud, cqe->res);
+				reap_cq(q, ud, cqe->res);
 				links_check = true;
 			} else if (cqe->res == UBLK_IO_RES_OK) {
-				if (ublksrv_get_op(&d->q.iod[ud]) == UBLK_IO_OP_WRITE &&
-				    ++d->writes_held > d->st.writes_held_max)
-					d->st.writes_held_max = d->writes_held;
-				rq_start(d, (unsigned int)ud);
+				if (ublksrv_get_op(&q->q.iod[ud]) == UBLK_IO_OP_WRITE &&
+				    ++q->writes_held > q->st.writes_held_max)
+					q->st.writes_held_max = q->writes_held;
+				rq_start(q, (unsigned int)ud);
 			} else {
 				/* UBLK_IO_RES_ABORT: the device is going away */
 				aborted++;
 			}
 		}
-		io_uring_cq_advance(&d->q.ring, seen);
+		io_uring_cq_advance(&q->q.ring, seen);
 		if (links_check) {
-			links_step(d);
+			links_step(q);
 			links_check = false;
 		}
-		arm_timer(d);
-		stats_publish(d);
+		arm_timer(q);
+		stats_publish(q);
 	}
-	backup_drain(d);
+	backup_drain(q);
 	return NULL;
 }

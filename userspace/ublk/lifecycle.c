@@ -100,6 +100,28 @@ static void wake(int fd)
 		log_err("eventfd: %s", strerror(errno));
 }
 
+/*
+ * Donor @i's data links (one per queue, pager.h enum dn_link_state): ask
+ * every queue thread to move to @st (DN_DETACH_REQ, DN_ATTACH_REQ), and
+ * whether every queue has reached @st (DN_DETACHED, DN_ATTACHED).
+ */
+static void links_ask(struct dev *d, u32 i, int st, bool tell)
+{
+	for (unsigned int k = 0; k < d->nr_queues; k++) {
+		__atomic_store_n(&d->queues[k].dn_link[i], st, __ATOMIC_RELEASE);
+		if (tell)
+			wake(d->queues[k].links_fd);
+	}
+}
+
+static bool links_are(struct dev *d, u32 i, int st)
+{
+	for (unsigned int k = 0; k < d->nr_queues; k++)
+		if (__atomic_load_n(&d->queues[k].dn_link[i], __ATOMIC_ACQUIRE) != st)
+			return false;
+	return true;
+}
+
 static bool dl_live(struct dev *d, u32 i)
 {
 	return d->life->dl[i].st == DL_LIVE &&
@@ -280,12 +302,11 @@ static void donor_step(struct dev *d, u32 i)
 		l->tries = 0;
 		l->warned = false;
 		resync_donor_down(d, i);
-		__atomic_store_n(&d->dn_link[i], DN_DETACH_REQ, __ATOMIC_RELEASE);
-		wake(d->links_fd);
+		links_ask(d, i, DN_DETACH_REQ, true);
 		l->st = DL_DETACHING;
 		return;
 	case DL_DETACHING:
-		if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) != DN_DETACHED)
+		if (!links_are(d, i, DN_DETACHED))
 			return;
 		donor_close(dn);
 		donor_copies_set(d, i, CMASK(FAILED), SPARE_COPY_UNMAPPED);
@@ -335,12 +356,11 @@ static void donor_step(struct dev *d, u32 i)
 			 "mapping its copies again", dn->host, l->tries,
 			 l->tries == 1 ? "y" : "ies",
 			 (double)(now - l->down_since) / 1000);
-		__atomic_store_n(&d->dn_link[i], DN_ATTACH_REQ, __ATOMIC_RELEASE);
-		wake(d->links_fd);
+		links_ask(d, i, DN_ATTACH_REQ, true);
 		l->st = DL_ATTACHING;
 		return;
 	case DL_ATTACHING:
-		if (__atomic_load_n(&d->dn_link[i], __ATOMIC_ACQUIRE) != DN_ATTACHED)
+		if (!links_are(d, i, DN_ATTACHED))
 			return;
 		resync_donor_up(d, i);
 		l->remap_at = now;
@@ -757,7 +777,7 @@ int life_init(struct dev *d)
 		l->backoff_ms = LIFE_BACKOFF_MIN_MS;
 		l->remap_at = UINT64_MAX;
 		d->donors[i].notify_fd = &d->life_fd;
-		if (d->donors[i].ctrl.up && d->donors[i].data.up)
+		if (d->donors[i].ctrl.up && donor_data_up(&d->donors[i]))
 			continue;
 		/*
 		 * A restarted pager that could not reach this donor (its
@@ -768,13 +788,14 @@ int life_init(struct dev *d)
 		__atomic_store_n(&d->donors[i].failed, 1, __ATOMIC_RELEASE);
 		d->donors[i].ctrl.up = false;
 		l->down_since = spare_now_ms();
-		__atomic_store_n(&d->dn_link[i], DN_DETACH_REQ, __ATOMIC_RELEASE);
+		links_ask(d, i, DN_DETACH_REQ, false);	/* the queues start looking */
 		l->st = DL_DETACHING;
 	}
 	return 0;
 }
 
-#define PFD_PER_DONOR	4	/* control CQ, control CM, data CM, resync CM */
+/* control CQ, control CM, resync CM, each data link's CM */
+#define PFD_PER_DONOR	(3 + DONOR_MAX_DATA)
 
 void life_loop(struct dev *d, int sfd)
 {
@@ -795,9 +816,13 @@ void life_loop(struct dev *d, int sfd)
 
 			p[0] = (struct pollfd){ .fd = on ? dn->ctrl.cc->fd : -1, .events = POLLIN };
 			p[1] = (struct pollfd){ .fd = on ? dn->ctrl.ev->fd : -1, .events = POLLIN };
-			p[2] = (struct pollfd){ .fd = on ? dn->data.ev->fd : -1, .events = POLLIN };
-			p[3] = (struct pollfd){ .fd = on && dn->rs.ev ? dn->rs.ev->fd : -1,
+			p[2] = (struct pollfd){ .fd = on && dn->rs.ev ? dn->rs.ev->fd : -1,
 						.events = POLLIN };
+			for (unsigned int k = 0; k < DONOR_MAX_DATA; k++)
+				p[3 + k] = (struct pollfd){
+					.fd = on && k < dn->nr_data && dn->data[k].ev ?
+					      dn->data[k].ev->fd : -1,
+					.events = POLLIN };
 			if (lf->dl[i].st == DL_WAIT) {
 				int w = lf->dl[i].retry_at > now ?
 					(int)(lf->dl[i].retry_at - now) : 0;
@@ -855,10 +880,12 @@ void life_loop(struct dev *d, int sfd)
 				why = "control connection lost";
 			if (!why && p[1].revents && donor_cm_event(dn, &dn->ctrl) < 0)
 				why = "control link down";
-			if (!why && p[2].revents && donor_cm_event(dn, &dn->data) < 0)
-				why = "data link down";
-			if (!why && p[3].revents && donor_cm_event(dn, &dn->rs) < 0)
+			if (!why && p[2].revents && donor_cm_event(dn, &dn->rs) < 0)
 				why = "resync link down";
+			for (unsigned int k = 0; !why && k < dn->nr_data; k++)
+				if (p[3 + k].revents &&
+				    donor_cm_event(dn, &dn->data[k]) < 0)
+					why = "data link down";
 			if (why)
 				donor_fail(dn, why);
 		}

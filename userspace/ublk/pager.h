@@ -26,11 +26,13 @@
 #define UD_TIMER	(3ULL << 32)
 #define UD_LINKS	(4ULL << 32)	/* the lifecycle asks about data links */
 #define UD_NOP		(5ULL << 32)	/* a POLL_REMOVE's own completion */
+#define UD_KICK		(6ULL << 32)	/* another queue's kick (backup.h) */
 #define STALL_CHECK_MS	1000	/* how often in-flight RDMA is checked */
+#define PAGER_MAX_QUEUES	8	/* --queues */
 
-_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 5,
+_Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 6,
 	       "the queue ring needs a poll per donor, the stop event, the timer, "
-	       "the link requests and a poll removal");
+	       "the link requests, the kicks and a poll removal");
 
 /*
  * A donor's data link between the lifecycle (lifecycle.c, main thread) and
@@ -98,13 +100,52 @@ struct read_split {
 struct backup;
 struct life;
 struct resync;
+struct dev;
+
+/*
+ * One ublk queue (--queues), served by its own thread (io.c) on its own
+ * io_uring, with its own tags, its own RDMA QP and CQ to every donor
+ * (donor.h: data[id]) and its own counters: queues share no lock on the
+ * request path but each slab's, as spare.ko's hardware queues share only
+ * theirs. Its tag @tag is the device-wide tag id * depth + tag where the
+ * device keeps one array for every queue (the backup's buffers, dev.rqs).
+ */
+struct queue {
+	struct dev	*d;
+	unsigned int	id;
+	struct ublk_queue q;
+	struct rq	*rqs;		/* depth of them: d->rqs + id * depth */
+	char		**tag_addr;	/* async backup: d->tag_addr + id * depth */
+	struct stats	st;
+	struct stats	st_pub;		/* a copy of st, under d->st_lock */
+	struct read_split split;	/* read at exit */
+	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
+	unsigned int	writes_held;	/* write requests fetched, not committed */
+	/* per donor: operations in flight, and when one last completed */
+	unsigned int	dn_inflight[SPARE_MAX_DONORS];
+	u64		dn_progress_ns[SPARE_MAX_DONORS];
+	bool		timer_armed;
+	struct __kernel_timespec timer_ts;
+	/* enum dn_link_state per donor (atomic): the lifecycle asks every
+	 * queue, and a link is detached once every queue said so */
+	int		dn_link[SPARE_MAX_DONORS];
+	int		links_fd;	/* eventfd: lifecycle -> this queue */
+	int		kick_fd;	/* eventfd: another queue -> this one (backup.h) */
+	/* its CQ poll per donor */
+	u32		dn_poll_gen[SPARE_MAX_DONORS];
+	bool		dn_poll_armed[SPARE_MAX_DONORS];
+	bool		dn_poll_removing[SPARE_MAX_DONORS];
+	pthread_t	th;
+	bool		th_up;
+};
 
 struct dev {
 	/* options */
 	u64		size;
 	u8		slab_shift;
 	u32		copies;
-	unsigned int	depth;
+	unsigned int	depth;		/* tags per queue */
+	unsigned int	nr_queues;	/* --queues */
 	char		source[64];	/* local address, or "" */
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
@@ -136,42 +177,29 @@ struct dev {
 	struct spare_slab_map map;
 
 	struct ublk_ctrl ctrl;
-	struct ublk_queue q;
-	char		*bufs;
+	struct queue	*queues;	/* nr_queues of them */
+	char		*bufs;		/* every queue's tags, then the backup's spares */
 	struct ibv_mr	*bufs_mr;
-	struct rq	*rqs;
-	int		stop_fd;	/* eventfd: the queue thread ends */
+	struct rq	*rqs;		/* nr_queues * depth */
+	int		stop_fd;	/* eventfd: the queue threads end */
+	/* the lifecycle's counters (atomic); the queues count the rest */
 	struct stats	st;
-	struct read_split split;	/* the queue thread's; read at exit */
-	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
-	unsigned int	writes_held;	/* write requests fetched, not committed */
-	/* per donor: operations in flight, and when one last completed */
-	unsigned int	dn_inflight[SPARE_MAX_DONORS];
-	u64		dn_progress_ns[SPARE_MAX_DONORS];
-	bool		timer_armed;
-	struct __kernel_timespec timer_ts;
 
 	/* lifecycle (lifecycle.c): reconnect, re-map, resync, moves */
-	int		dn_link[SPARE_MAX_DONORS];	/* enum dn_link_state, atomic */
-	int		links_fd;	/* eventfd: lifecycle -> queue thread */
 	int		life_fd;	/* eventfd: wakes the lifecycle */
-	/* queue thread only: its CQ poll per donor */
-	u32		dn_poll_gen[SPARE_MAX_DONORS];
-	bool		dn_poll_armed[SPARE_MAX_DONORS];
-	bool		dn_poll_removing[SPARE_MAX_DONORS];
 	struct life	*life;
 	struct resync	*rsync;
 
-	pthread_mutex_t	 start_lock;	/* queue thread -> main: fetched */
+	pthread_mutex_t	 start_lock;	/* queue threads -> main: fetched */
 	pthread_cond_t	 start_cond;
-	int		 start_state;	/* 0 waiting, 1 fetched, -1 failed */
+	/* queues that fetched every tag; -1 once one failed */
+	int		 start_state;
 
 	/* the backup device (backup.c), or NULL */
 	struct backup	*bk;
 	char		**tag_addr;	/* each tag's buffer, if not bufs + tag * MAX_IO */
-	/* live counters for the main thread (stats.c) */
+	/* live counters for the main thread (stats.c): the queues' st_pub */
 	pthread_mutex_t	 st_lock;
-	struct stats	 st_pub;	/* a copy of st, under st_lock */
 
 	/* Pager restart (recover.c, state.h) */
 	char		state_path[256];	/* "" (--state-file none): no restart */
@@ -182,10 +210,17 @@ struct dev {
 	bool		recovering;	/* taking an orphaned device back */
 };
 
-/* The buffer tag @tag uses now. */
-static inline char *tag_buf(const struct dev *d, unsigned int tag)
+/* The device-wide number of queue @q's tag @tag (pager.h, struct queue). */
+static inline unsigned int q_gtag(const struct queue *q, unsigned int tag)
 {
-	return d->tag_addr ? d->tag_addr[tag] : d->bufs + (size_t)tag * MAX_IO;
+	return q->id * q->d->depth + tag;
+}
+
+/* The buffer tag @tag of queue @q uses now. */
+static inline char *tag_buf(const struct queue *q, unsigned int tag)
+{
+	return q->tag_addr ? q->tag_addr[tag] :
+	       q->d->bufs + (size_t)q_gtag(q, tag) * MAX_IO;
 }
 
 /* The live counters file, at most once a second (ublk_main.c); the main
@@ -195,13 +230,13 @@ void pager_tick(struct dev *d);
 /* pthread_create() with the pager's small stack (its memory is locked). */
 int pager_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
-/* The queue thread: serves the ublk queue until told to stop (io.c). */
+/* A queue thread (arg: its struct queue): serves it until told to stop (io.c). */
 void *queue_thread(void *arg);
-void stats_publish(struct dev *d);	/* stats.c */
+void stats_publish(struct queue *q);	/* stats.c */
 /* One operation of @tag's request ended: finish it if it was the last (io.c). */
-void rq_put(struct dev *d, unsigned int tag);
+void rq_put(struct queue *q, unsigned int tag);
 /* Start @tag's request again, after it waited (io.c). */
-void rq_restart(struct dev *d, unsigned int tag);
+void rq_restart(struct queue *q, unsigned int tag);
 
 /*
  * recover.c: the state file and taking a device back after a restart.

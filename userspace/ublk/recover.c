@@ -135,7 +135,8 @@ int pager_state_open(struct dev *d, struct ublk_state *st)
 			d->state_path, st->dev_id, info->ublksrv_pid);
 		return -1;
 	}
-	if (!(info->flags & UBLK_F_USER_RECOVERY) || info->nr_hw_queues != 1 ||
+	if (!(info->flags & UBLK_F_USER_RECOVERY) || !info->nr_hw_queues ||
+	    info->nr_hw_queues > PAGER_MAX_QUEUES ||
 	    info->queue_depth != st->depth || info->max_io_buf_bytes != MAX_IO) {
 		log_err("state file %s: /dev/ublkb%u is not a device this pager can take back (flags 0x%llx, %u queues of %u)",
 			d->state_path, st->dev_id, (unsigned long long)info->flags,

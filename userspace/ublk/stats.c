@@ -10,9 +10,9 @@
  * sparectl reads both kinds of device with the same parsers
  * (Documentation/ublk.md, "Live counters").
  *
- * The queue thread owns the counters (struct stats); it copies them under
+ * Each queue thread owns its counters (struct stats); it copies them under
  * st_lock once per turn of its loop (stats_publish()), and the main
- * thread reads that copy. The file is written from the main thread, never
+ * thread adds those copies up with the lifecycle's (stats_sum()). The file is written from the main thread, never
  * from the request path: a tmpfs page can itself be swapped out, and the
  * queue thread must never wait for a page that only it can bring back.
  */
@@ -34,11 +34,38 @@
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 
-void stats_publish(struct dev *d)
+void stats_publish(struct queue *q)
 {
-	pthread_mutex_lock(&d->st_lock);
-	d->st_pub = d->st;
-	pthread_mutex_unlock(&d->st_lock);
+	pthread_mutex_lock(&q->d->st_lock);
+	q->st_pub = q->st;
+	pthread_mutex_unlock(&q->d->st_lock);
+}
+
+#define STATS_WORDS	(sizeof(struct stats) / sizeof(u64))
+_Static_assert(sizeof(struct stats) % sizeof(u64) == 0, "struct stats: u64 counters only");
+
+void stats_sum(struct dev *d, struct stats *st, bool live)
+{
+	u64 *sum = (u64 *)st, held_max = 0;
+
+	/* the lifecycle's (the queues' fields of d->st stay 0) */
+	for (unsigned int w = 0; w < STATS_WORDS; w++)
+		sum[w] = __atomic_load_n(&((u64 *)&d->st)[w], __ATOMIC_RELAXED);
+	if (live)
+		pthread_mutex_lock(&d->st_lock);
+	for (unsigned int i = 0; d->queues && i < d->nr_queues; i++) {
+		const struct stats *qs = live ? &d->queues[i].st_pub : &d->queues[i].st;
+		const u64 *w = (const u64 *)qs;
+
+		for (unsigned int k = 0; k < STATS_WORDS; k++)
+			sum[k] += w[k];
+		if (qs->writes_held_max > held_max)
+			held_max = qs->writes_held_max;
+	}
+	if (live)
+		pthread_mutex_unlock(&d->st_lock);
+	/* a maximum, not a count: the largest of one queue's */
+	st->writes_held_max = held_max;
 }
 
 int stats_path(const char *dir, const char *name, char *path, size_t len)
@@ -142,9 +169,7 @@ int stats_write(struct dev *d, const struct stats_id *id)
 
 	if (!id->path[0])
 		return 0;
-	pthread_mutex_lock(&d->st_lock);
-	st = d->st_pub;
-	pthread_mutex_unlock(&d->st_lock);
+	stats_sum(d, &st, true);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", id->path);
 	f = fopen(tmp, "we");
 	if (!f)
@@ -157,8 +182,8 @@ int stats_write(struct dev *d, const struct stats_id *id)
 	for (i = 0; i < d->nr_donors; i++)
 		fprintf(f, "%s%s:%s", i ? "," : "", d->donors[i].host,
 			d->donors[i].port);
-	fprintf(f, "\nsource %s\nbackup %s\nbackup_mode %s\n", d->source,
-		id->backup, id->backup[0] ? id->backup_mode : "");
+	fprintf(f, "\nsource %s\nbackup %s\nbackup_mode %s\nqueues %u\n", d->source,
+		id->backup, id->backup[0] ? id->backup_mode : "", d->nr_queues);
 	/* spare.ko's io_stat fields (sparectl's dev_io_fields), in order */
 	fprintf(f, "io_stat %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 		" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
@@ -227,6 +252,15 @@ unsigned int read_split_quantile(const struct read_split *s, bool rdma, double q
 			break;
 	}
 	return b * READ_SPLIT_US + READ_SPLIT_US / 2;
+}
+
+void read_split_add(struct read_split *to, const struct read_split *from)
+{
+	to->n += from->n;
+	for (unsigned int b = 0; b < READ_SPLIT_BUCKETS; b++) {
+		to->held[b] += from->held[b];
+		to->rdma[b] += from->rdma[b];
+	}
 }
 
 void read_split_log(const struct read_split *s)

@@ -20,8 +20,15 @@ struct stats_id {
 	char	path[PATH_MAX_STATS];	/* "" until the device is up */
 };
 
-/* The queue thread: copy its counters for the main thread. */
-void stats_publish(struct dev *d);
+/* A queue thread: copy its counters for the main thread. */
+struct queue;
+struct stats;
+void stats_publish(struct queue *q);
+/*
+ * The device's counters into @st: the lifecycle's and every queue's
+ * published ones (@live: false after the queue threads ended: their own).
+ */
+void stats_sum(struct dev *d, struct stats *st, bool live);
 /* DIR/NAME into @path; -1 if NAME is not a plain file name. */
 int stats_path(const char *dir, const char *name, char *path, size_t len);
 /* The main thread: (re)write the file. 0 or -1 (errno). */
@@ -36,5 +43,7 @@ void read_split_note(struct read_split *s, unsigned long long held_ns,
 unsigned int read_split_quantile(const struct read_split *s, bool rdma, double q);
 /* At exit: one log line with the medians and 99th percentiles. */
 void read_split_log(const struct read_split *s);
+/* Add @from's reads to @to (the queues' at exit). */
+void read_split_add(struct read_split *to, const struct read_split *from);
 
 #endif /* SPARE_UBLK_STATS_H */

@@ -89,6 +89,7 @@ int ublk_check_kernel(struct ublk_ctrl *c, char *why, size_t whylen)
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->cdev_fd = -1;
 	uname(&u);
 	c->fd = open(UBLK_CONTROL_PATH, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0) {
@@ -230,6 +231,22 @@ int ublk_set_write_depth(unsigned int dev_id, unsigned int nr)
 	return err;
 }
 
+int ublk_set_scheduler(unsigned int dev_id, const char *name)
+{
+	char path[96];
+	int fd, err = 0;
+	ssize_t len = (ssize_t)strlen(name);
+
+	snprintf(path, sizeof(path), "/sys/block/ublkb%u/queue/scheduler", dev_id);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, name, (size_t)len) != len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 int ublk_stop_dev(struct ublk_ctrl *c)
 {
 	return ctrl_cmd(c, UBLK_U_CMD_STOP_DEV, (int)c->info.dev_id, NULL, 0, 0);
@@ -285,6 +302,7 @@ void ublk_ctrl_close(struct ublk_ctrl *c)
 {
 	int ret;
 
+	ublk_cdev_close(c);	/* DEL_DEV waits for the char device's release */
 	if (c->added && c->ring_ok) {
 		ret = ctrl_cmd(c, UBLK_U_CMD_DEL_DEV, (int)c->info.dev_id, NULL,
 			       0, 0);
@@ -301,34 +319,48 @@ void ublk_ctrl_close(struct ublk_ctrl *c)
 	c->fd = -1;
 }
 
-int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
-		    unsigned int q_id, unsigned int depth, char *bufs,
-		    unsigned int max_io)
+int ublk_cdev_open(struct ublk_ctrl *c)
+{
+	char path[64];
+	int ret, i;
+
+	snprintf(path, sizeof(path), "/dev/ublkc%u", c->info.dev_id);
+	/* The char device appears with ADD_DEV; devtmpfs may lag a little. */
+	for (i = 0; i < 100; i++) {
+		c->cdev_fd = open(path, O_RDWR | O_CLOEXEC);
+		if (c->cdev_fd >= 0 || errno != ENOENT)
+			break;
+		usleep(10000);
+	}
+	if (c->cdev_fd < 0) {
+		ret = -errno;
+		log_err("ublk: %s: %s", path, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+void ublk_cdev_close(struct ublk_ctrl *c)
+{
+	if (c->cdev_fd >= 0)
+		close(c->cdev_fd);
+	c->cdev_fd = -1;
+}
+
+int ublk_queue_open(struct ublk_queue *q, int cdev_fd, unsigned int q_id,
+		    unsigned int depth, char *bufs, unsigned int max_io)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t per_q = (size_t)UBLK_MAX_QUEUE_DEPTH * sizeof(struct ublksrv_io_desc);
-	char path[64];
 	void *m;
-	int ret, i;
+	int ret;
 
 	memset(q, 0, sizeof(*q));
 	q->q_id = q_id;
 	q->depth = depth;
 	q->bufs = bufs;
 	q->max_io = max_io;
-	snprintf(path, sizeof(path), "/dev/ublkc%u", dev_id);
-	/* The char device appears with ADD_DEV; devtmpfs may lag a little. */
-	for (i = 0; i < 100; i++) {
-		q->cdev_fd = open(path, O_RDWR | O_CLOEXEC);
-		if (q->cdev_fd >= 0 || errno != ENOENT)
-			break;
-		usleep(10000);
-	}
-	if (q->cdev_fd < 0) {
-		ret = -errno;
-		log_err("ublk: %s: %s", path, strerror(errno));
-		return ret;
-	}
+	q->cdev_fd = cdev_fd;
 	per_q = (per_q + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
 	q->iod_len = ((size_t)depth * sizeof(struct ublksrv_io_desc) +
 		      (size_t)pg - 1) / (size_t)pg * (size_t)pg;
@@ -358,9 +390,7 @@ void ublk_queue_close(struct ublk_queue *q)
 	if (q->iod)
 		munmap((void *)q->iod, q->iod_len);
 	q->iod = NULL;
-	if (q->cdev_fd > 0)
-		close(q->cdev_fd);
-	q->cdev_fd = -1;
+	q->cdev_fd = -1;	/* the control's (ublk_cdev_close()) */
 }
 
 static int queue_io_cmd(struct ublk_queue *q, uint32_t op, unsigned int tag,

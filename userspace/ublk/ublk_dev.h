@@ -33,6 +33,7 @@ struct ublk_ctrl {
 	bool			ring_ok;
 	struct ublksrv_ctrl_dev_info info;	/* dev_id filled by ADD_DEV */
 	bool			added, started;
+	int			cdev_fd;	/* /dev/ublkcN: every queue's */
 	uint64_t		features;	/* GET_FEATURES */
 };
 
@@ -54,12 +55,15 @@ int ublk_stop_dev(struct ublk_ctrl *c);
 /*
  * Bound the write requests the block layer keeps allocated for disk
  * ublkb@dev_id to @nr, through its I/O scheduler's async_depth (mq-deadline,
- * the default for ublk's single queue): a task that would start one more
+ * the default for a single queue; spare-ublk chooses it for several): a
+ * task that would start one more
  * sleeps in the block layer, as spare.ko's write window makes it sleep in
  * ->queue_rq(). Reads are not bounded by it. Returns 0, -ENOENT when the
  * disk's scheduler has no async_depth (none, bfq, kyber), or -errno.
  */
 int ublk_set_write_depth(unsigned int dev_id, unsigned int nr);
+/* Choose the I/O scheduler of disk ublkb@dev_id by @name: 0 or -errno. */
+int ublk_set_scheduler(unsigned int dev_id, const char *name);
 /* Its async_depth now into @nr: 0, -ENOENT (no such scheduler), or -errno. */
 int ublk_get_write_depth(unsigned int dev_id, unsigned int *nr);
 
@@ -82,7 +86,7 @@ void ublk_ctrl_close(struct ublk_ctrl *c);
 /* One queue: its io_uring, the mapped I/O descriptors, one buffer per tag. */
 struct ublk_queue {
 	unsigned int		q_id, depth;
-	int			cdev_fd;	/* /dev/ublkcN */
+	int			cdev_fd;	/* /dev/ublkcN (the control's) */
 	struct io_uring		ring;
 	bool			ring_ok;
 	const struct ublksrv_io_desc *iod;	/* mmap of the descriptors */
@@ -92,10 +96,16 @@ struct ublk_queue {
 	char			**tag_addr;	/* if set: each tag's buffer (it may change) */
 };
 
-/* Open /dev/ublkc<dev_id>, map the descriptors, set up the io_uring. */
-int ublk_queue_open(struct ublk_queue *q, unsigned int dev_id,
-		    unsigned int q_id, unsigned int depth, char *bufs,
-		    unsigned int max_io);
+/*
+ * Open the device's char device /dev/ublkcN, once (the driver lets one
+ * process hold it: every queue maps and commands through the same fd).
+ * 0 or -errno. It must be closed before DEL_DEV, which waits for it.
+ */
+int ublk_cdev_open(struct ublk_ctrl *c);
+void ublk_cdev_close(struct ublk_ctrl *c);
+/* Map queue @q_id's descriptors from @cdev_fd, set up its io_uring. */
+int ublk_queue_open(struct ublk_queue *q, int cdev_fd, unsigned int q_id,
+		    unsigned int depth, char *bufs, unsigned int max_io);
 void ublk_queue_close(struct ublk_queue *q);
 
 /*

@@ -478,7 +478,8 @@ static const struct spare_setting ublk_settings[] = {
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
-	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB: the most data in flight)", "16" },
+	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB x --queues: the most data in flight)", "16" },
+	{ "queues", 'Q', "N", "ublk queues, 1.." SPARE_STR(PAGER_MAX_QUEUES) ", each with its own thread, io_uring and RDMA connection to every donor, as spare.ko's hardware queues", "1" },
 	{ "write-window", 'W', "KIB", "the most write data in flight, through the disk's I/O scheduler (mq-deadline's async_depth), as spare.ko's write_window_kb (0: only --queue-depth bounds it)", "1024" },
 	{ "key-file", 'k', "PATH", "this host's SPARE-1: secret (authenticate donors)", "" },
 	{ "grant", 'g', "HEX", "a broker's grant (512 hex digits), sent to the donor it names; repeat for more", "" },
@@ -532,6 +533,10 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 1, 1024, &v))
 			return "1..1024";
 		d->depth = (unsigned int)v;
+	} else if (!strcmp(key, "queues")) {
+		if (spare_parse_u64(value, 1, PAGER_MAX_QUEUES, &v))
+			return "1.." SPARE_STR(PAGER_MAX_QUEUES);
+		d->nr_queues = (unsigned int)v;
 	} else if (!strcmp(key, "write-window")) {
 		if (spare_parse_u64(value, 0, 1048576, &v))
 			return "0..1048576 KiB";
@@ -656,6 +661,30 @@ static int parse_args(struct dev *d, int argc, char **argv)
 	return set_domains(d);
 }
 
+/* The queues (nr_queues of them), before the donors connect. 0 or -1. */
+static int queues_init(struct dev *d)
+{
+	d->queues = calloc(d->nr_queues, sizeof(*d->queues));
+	if (!d->queues)
+		return -1;
+	for (unsigned int i = 0; i < d->nr_queues; i++)
+		d->queues[i].links_fd = d->queues[i].kick_fd = -1;
+	for (unsigned int i = 0; i < d->nr_queues; i++) {
+		struct queue *q = &d->queues[i];
+
+		q->d = d;
+		q->id = i;
+		q->q.cdev_fd = -1;
+		q->links_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		q->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (q->links_fd < 0 || q->kick_fd < 0) {
+			log_err("eventfd: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int setup_rdma(struct dev *d, const struct ublk_state *st)
 {
 	size_t len;
@@ -673,7 +702,7 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		if (d->recovering)
 			backup_distrust(d);
 	}
-	len = (size_t)(d->depth + backup_extra_bufs(d)) * MAX_IO;
+	len = (size_t)(d->nr_queues * d->depth + backup_extra_bufs(d)) * MAX_IO;
 
 	if (d->has_key && spare_auth_init())
 		return -1;
@@ -703,6 +732,7 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		dn->key = d->has_key ? d->key : NULL;
 		dn->hold = d->state_path[0] != 0;
 		dn->resume_token = d->recovering ? st->donors[i].token : 0;
+		dn->nr_data = d->nr_queues;	/* a DATA connection per queue */
 		if (donor_connect(dn, &d->pd, d->slab_shift,
 				  d->depth * MAX_OPS + 1) ||
 		    donor_connect_rs(dn, 2) || send_grants(d, dn)) {
@@ -736,9 +766,15 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		log_err("ibv_reg_mr of %zu bytes: %s", len, strerror(errno));
 		return -1;
 	}
-	d->rqs = calloc(d->depth, sizeof(*d->rqs));
+	d->rqs = calloc((size_t)d->nr_queues * d->depth, sizeof(*d->rqs));
 	if (!d->rqs || backup_bufs_init(d))
 		return -1;
+	for (i = 0; i < d->nr_queues; i++) {
+		struct queue *q = &d->queues[i];
+
+		q->rqs = d->rqs + (size_t)i * d->depth;
+		q->tag_addr = d->tag_addr ? d->tag_addr + (size_t)i * d->depth : NULL;
+	}
 	return 0;
 }
 
@@ -790,7 +826,18 @@ static void set_write_window(struct dev *d)
 
 	if (!d->write_window_kb)
 		return;
+	/* mq-deadline's async_depth bounds each hardware queue's writes */
+	nr = (nr + d->nr_queues - 1) / d->nr_queues;
 	ret = ublk_set_write_depth(d->ctrl.info.dev_id, nr);
+	if (ret == -ENOENT && d->nr_queues > 1) {
+		/* a device of several queues starts without a scheduler */
+		ret = ublk_set_scheduler(d->ctrl.info.dev_id, "mq-deadline");
+		if (ret)
+			log_warn("/dev/ublkb%u: cannot choose mq-deadline: %s",
+				 d->ctrl.info.dev_id, strerror(-ret));
+		else
+			ret = ublk_set_write_depth(d->ctrl.info.dev_id, nr);
+	}
 	g_win_nr = nr;		/* kept from now on: keep_write_window() */
 	g_win_seen = ret;
 	if (ret == -ENOENT)
@@ -800,12 +847,16 @@ static void set_write_window(struct dev *d)
 		log_warn("/dev/ublkb%u: setting the write window (async_depth %u): %s: only --queue-depth bounds writes in flight",
 			 d->ctrl.info.dev_id, nr, strerror(-ret));
 	else
-		log_info("/dev/ublkb%u: write window %u KiB: at most %u write request(s) of up to %u KiB in flight",
-			 d->ctrl.info.dev_id, d->write_window_kb, nr, MAX_IO >> 10);
+		log_info("/dev/ublkb%u: write window %u KiB: at most %u write request(s) of up to %u KiB in flight%s",
+			 d->ctrl.info.dev_id, d->write_window_kb, nr, MAX_IO >> 10,
+			 d->nr_queues > 1 ? " per queue" : "");
 }
 
-static void print_stats(const struct dev *d)
+static void print_stats(struct dev *d)
 {
+	struct stats st;
+
+	stats_sum(d, &st, false);
 	printf("spare-ublk: reads %" PRIu64 " writes %" PRIu64
 	       " rdma_reads %" PRIu64 " rdma_writes %" PRIu64
 	       " io_errors %" PRIu64 " copy_faults %" PRIu64
@@ -816,13 +867,20 @@ static void print_stats(const struct dev *d)
 	       " remaps %" PRIu64 " resync_pages %" PRIu64 " evictions %" PRIu64
 	       " moves %" PRIu64 " moves_short %" PRIu64
 	       " writes_held_max %" PRIu64 "\n",
-	       d->st.reads, d->st.writes, d->st.rdma_reads, d->st.rdma_writes,
-	       d->st.io_errors, d->st.copy_faults, d->st.redrives,
-	       d->st.backup_reads, d->st.backup_writes, d->st.backup_waits,
-	       d->st.backup_errors, d->st.zero_reads,
-	       d->st.losses, d->st.reconnects, d->st.remaps,
-	       d->st.resync_pages, d->st.evictions, d->st.moves,
-	       d->st.moves_short, d->st.writes_held_max);
+	       st.reads, st.writes, st.rdma_reads, st.rdma_writes,
+	       st.io_errors, st.copy_faults, st.redrives,
+	       st.backup_reads, st.backup_writes, st.backup_waits,
+	       st.backup_errors, st.zero_reads,
+	       st.losses, st.reconnects, st.remaps,
+	       st.resync_pages, st.evictions, st.moves,
+	       st.moves_short, st.writes_held_max);
+	/* each queue's requests, on a line of their own */
+	printf("spare-ublk: queues %u", d->nr_queues);
+	for (unsigned int i = 0; i < d->nr_queues; i++)
+		printf(" q%u_reads %" PRIu64 " q%u_writes %" PRIu64, i,
+		       d->queues ? d->queues[i].st.reads : 0, i,
+		       d->queues ? d->queues[i].st.writes : 0);
+	printf("\n");
 	fflush(stdout);
 }
 
@@ -832,14 +890,14 @@ int main(int argc, char **argv)
 	static struct ublk_state st;
 	struct dev *d = &dev;
 	char why[512];
-	pthread_t qt;
-	bool qt_up = false;
+	struct read_split split = { 0 };
 	sigset_t sigs;
 	int sfd, ret, rc = 1;
 	u32 i;
 
 	spare_log_init("spare-ublk", SPARE_LOG_INFO);
 	snprintf(d->state_path, sizeof(d->state_path), "%s", UBLK_STATE_DEFAULT);
+	d->nr_queues = 1;
 	pthread_mutex_init(&d->state_lock, NULL);
 	ret = parse_args(d, argc, argv);
 	if (ret)
@@ -863,13 +921,12 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	d->stop_fd = eventfd(0, EFD_CLOEXEC);
-	d->links_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	d->life_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	pthread_mutex_init(&d->start_lock, NULL);
 	pthread_cond_init(&d->start_cond, NULL);
 	pthread_mutex_init(&d->st_lock, NULL);
 	pthread_mutex_init(&d->grants_lock, NULL);
-	if (sfd < 0 || d->stop_fd < 0 || d->links_fd < 0 || d->life_fd < 0)
+	if (sfd < 0 || d->stop_fd < 0 || d->life_fd < 0)
 		goto out;
 	ret = pager_state_open(d, &st);
 	if (ret < 0) {
@@ -877,8 +934,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	d->recovering = ret > 0;
-	if (d->recovering)
+	if (d->recovering) {
 		d->depth = st.depth;
+		if (d->nr_queues != d->ctrl.info.nr_hw_queues)
+			log_info("/dev/ublkb%u has %u queue(s): serving that many",
+				 st.dev_id, d->ctrl.info.nr_hw_queues);
+		d->nr_queues = d->ctrl.info.nr_hw_queues;
+	}
+	if (queues_init(d))
+		goto out;
 	if (setup_rdma(d, &st))
 		goto out;
 
@@ -900,7 +964,7 @@ int main(int argc, char **argv)
 				 d->ctrl.info.dev_id, spare_now_ms() - t0);
 		}
 	} else {
-		ret = ublk_add_dev(&d->ctrl, 1, d->depth, MAX_IO,
+		ret = ublk_add_dev(&d->ctrl, d->nr_queues, d->depth, MAX_IO,
 				   d->state_path[0] ? UBLK_F_USER_RECOVERY |
 				   UBLK_F_USER_RECOVERY_REISSUE : 0);
 		if (ret) {
@@ -916,16 +980,25 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ublk_queue_open(&d->q, d->ctrl.info.dev_id, 0, d->depth, d->bufs,
-			    MAX_IO))
+	if (ublk_cdev_open(&d->ctrl))
 		goto out;
-	d->q.tag_addr = d->tag_addr;	/* the async backup swaps buffers */
-	backup_ring_init(d);
-	if (pager_thread_create(&qt, queue_thread, d))
-		goto out;
-	qt_up = true;
+	for (i = 0; i < d->nr_queues; i++) {
+		struct queue *q = &d->queues[i];
+
+		if (ublk_queue_open(&q->q, d->ctrl.cdev_fd, i, d->depth,
+				    d->bufs + (size_t)i * d->depth * MAX_IO, MAX_IO))
+			goto out;
+		q->q.tag_addr = q->tag_addr;	/* the async backup swaps buffers */
+		backup_ring_init(q);
+	}
+	for (i = 0; i < d->nr_queues; i++) {
+		if (pager_thread_create(&d->queues[i].th, queue_thread, &d->queues[i]))
+			goto out;
+		d->queues[i].th_up = true;
+	}
+	/* every queue fetched its tags (START_DEV needs it), or one failed */
 	pthread_mutex_lock(&d->start_lock);
-	while (!d->start_state)
+	while (d->start_state >= 0 && d->start_state < (int)d->nr_queues)
 		pthread_cond_wait(&d->start_cond, &d->start_lock);
 	pthread_mutex_unlock(&d->start_lock);
 	if (d->start_state < 0)
@@ -970,15 +1043,26 @@ out:
 		if (ret)
 			log_warn("ublk STOP_DEV: %s", strerror(-ret));
 	}
-	if (qt_up) {
+	if (d->queues) {
 		uint64_t one = 1;
 
+		/* never read: every queue's poll of it completes */
 		if (write(d->stop_fd, &one, sizeof(one)) != sizeof(one))
 			log_warn("stop: %s", strerror(errno));
-		pthread_join(qt, NULL);
-		read_split_log(&d->split);
+		for (i = 0; i < d->nr_queues; i++) {
+			struct queue *q = &d->queues[i];
+
+			if (!q->th_up)
+				continue;
+			pthread_join(q->th, NULL);
+			q->th_up = false;
+			read_split_add(&split, &q->split);
+		}
+		read_split_log(&split);
+		for (i = 0; i < d->nr_queues; i++)
+			ublk_queue_close(&d->queues[i].q);
 	}
-	ublk_queue_close(&d->q);
+	ublk_cdev_close(&d->ctrl);
 	resync_stop(d);
 	life_stop(d);
 	/*
@@ -1014,6 +1098,14 @@ out:
 	grant_list_free(&(struct grant_list){ d->grants, d->nr_grants });
 	free(d->placement);
 	free(d->rqs);
+	if (d->queues)
+		for (i = 0; i < d->nr_queues; i++) {
+			if (d->queues[i].links_fd >= 0)
+				close(d->queues[i].links_fd);
+			if (d->queues[i].kick_fd >= 0)
+				close(d->queues[i].kick_fd);
+		}
+	free(d->queues);
 	memset(d->key, 0, sizeof(d->key));
 	return rc;
 }

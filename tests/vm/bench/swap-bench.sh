@@ -12,8 +12,8 @@
 #
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
-#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-split nvme-rdma nbd
-#   zram dm-delay
+#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-q2 spare-ublk-split
+#   nvme-rdma nbd zram dm-delay
 # (a name given twice runs twice)
 # and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
 # (memory.max), BENCH_HIGH (memory.high, default none), BENCH_FIO_SECS,
@@ -190,6 +190,8 @@ run_spare_ublk() {
 
 # The same with --poll-us 200 (reap completions before sleeping).
 run_spare_ublk_poll() { UBLK_NAME=spare-ublk-poll UBLK_ARGS="--poll-us 200" run_spare_ublk; }
+# The same with two ublk queues, one per guest CPU (--queues 2).
+run_spare_ublk_q2() { UBLK_NAME=spare-ublk-q2 UBLK_ARGS="--queues 2" run_spare_ublk; }
 
 # QD1 alone, then the pager's split of its reads' time (logged at exit):
 # how long the pager held them, and how much of that was RDMA. What fio
