@@ -62,6 +62,7 @@ struct dl {
 	u64		retry_at, down_since, remap_at;
 	unsigned int	tries;
 	bool		warned;
+	bool		added;		/* by a grant, while running: never connected yet */
 	pthread_t	th;
 	int		conn_rc;	/* 1 running, 0 ok, -1 failed; atomic */
 	char		why[256];	/* the first error of a failed try */
@@ -341,8 +342,9 @@ static void donor_step(struct dev *d, u32 i)
 			    !strncmp(why + 6 + hl, ": ", 2))
 				why += 8 + hl;
 			if (!l->warned)
-				log_warn("donor %s: reconnect failed: %s; retrying "
-					 "with back-off up to %u s", dn->host, why,
+				log_warn("donor %s: %s failed: %s; retrying "
+					 "with back-off up to %u s", dn->host,
+					 l->added ? "connect" : "reconnect", why,
 					 LIFE_BACKOFF_MAX_MS / 1000);
 			l->warned = true;
 			l->backoff_ms = life_backoff_next(l->backoff_ms);
@@ -351,11 +353,18 @@ static void donor_step(struct dev *d, u32 i)
 			return;
 		}
 		__atomic_store_n(&dn->failed, 0, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&d->st.reconnects, 1, __ATOMIC_RELAXED);
-		log_info("donor %s: reconnected after %u tr%s, %.1f s down; "
-			 "mapping its copies again", dn->host, l->tries,
-			 l->tries == 1 ? "y" : "ies",
-			 (double)(now - l->down_since) / 1000);
+		if (l->added) {
+			log_info("donor %s: connected after %u tr%s: it may take "
+				 "moved copies", dn->host, l->tries,
+				 l->tries == 1 ? "y" : "ies");
+			l->added = false;
+		} else {
+			__atomic_add_fetch(&d->st.reconnects, 1, __ATOMIC_RELAXED);
+			log_info("donor %s: reconnected after %u tr%s, %.1f s down; "
+				 "mapping its copies again", dn->host, l->tries,
+				 l->tries == 1 ? "y" : "ies",
+				 (double)(now - l->down_since) / 1000);
+		}
 		links_ask(d, i, DN_ATTACH_REQ, true);
 		l->st = DL_ATTACHING;
 		return;
@@ -791,6 +800,58 @@ int life_init(struct dev *d)
 		links_ask(d, i, DN_DETACH_REQ, false);	/* the queues start looking */
 		l->st = DL_DETACHING;
 	}
+	return 0;
+}
+
+int life_add_donor(struct dev *d, const char *addr)
+{
+	u32 i = d->nr_donors, k;
+	struct donor *dn = &d->donors[i];
+	struct dl *l;
+	const char *why;
+
+	if (i == SPARE_MAX_DONORS) {
+		log_warn("a grant names donor %s, but the device has %u donors, the most: not added",
+			 addr, i);
+		return -1;
+	}
+	l = &d->life->dl[i];
+	memset(dn, 0, sizeof(*dn));
+	why = donor_parse(dn, addr);
+	if (why) {
+		log_warn("a grant names donor \"%s\": %s: not added", addr, why);
+		return -1;
+	}
+	pager_donor_init(d, dn);
+	dn->notify_fd = &d->life_fd;
+	__atomic_store_n(&dn->failed, 1, __ATOMIC_RELEASE);
+	/* no link yet on any queue: attached once connected */
+	links_ask(d, i, DN_DETACHED, false);
+	memset(l, 0, sizeof(*l));
+	l->st = DL_WAIT;
+	l->added = true;
+	l->backoff_ms = LIFE_BACKOFF_MIN_MS;
+	l->retry_at = spare_now_ms();
+	l->down_since = l->retry_at;
+	l->remap_at = UINT64_MAX;
+	/* with failure domains: a domain of its own (it shares none known) */
+	if (d->nr_domains) {
+		u16 dom = 0;
+
+		for (k = 0; k < i; k++)
+			if (d->domain[k] >= dom)
+				dom = (u16)(d->domain[k] + 1);
+		d->domain[i] = dom;
+		d->nr_domains = i + 1;
+	}
+	if (spare_slab_map_grow_donors(&d->map, i + 1)) {
+		log_err("donor %s: the slab map takes no more donors", addr);
+		return -1;
+	}
+	/* last: the queue and resync threads look at donors below it */
+	__atomic_store_n(&d->nr_donors, i + 1, __ATOMIC_RELEASE);
+	log_info("donor %s: added (a new grant names it) as donor %u; connecting",
+		 addr, i);
 	return 0;
 }
 

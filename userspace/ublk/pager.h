@@ -272,6 +272,10 @@ void pager_state_sync(struct dev *d);
 void pager_state_remove(struct dev *d);
 
 
+/* HOST[:PORT] into @dn's host and port: NULL, or why not (ublk_main.c). */
+const char *donor_parse(struct donor *dn, const char *arg);
+/* @dn's settings from the device's options (before donor_connect()). */
+void pager_donor_init(struct dev *d, struct donor *dn);
 /* Send @dn every grant named for it (ublk_main.c). 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn);
 /* SIGHUP: read --grant-file again; send its new grants to the donors for
@@ -282,6 +286,12 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i));
 int life_init(struct dev *d);
 /* Serve the control connections, reconnect, re-map, move, until a signal. */
 void life_loop(struct dev *d, int sfd);
+/*
+ * On the lifecycle thread (SIGHUP): add the donor at "host:port" @addr,
+ * which a new grant names, down at first: connected like a lost donor,
+ * then a target for moves. 0, or -1 (logged: no room, a bad address).
+ */
+int life_add_donor(struct dev *d, const char *addr);
 void life_stop(struct dev *d);
 /* resync.c */
 int resync_init(struct dev *d);

@@ -41,16 +41,54 @@ static void state_dir(const char *path)
 		log_warn("state file directory %s: %s", dir, strerror(errno));
 }
 
-static bool same_donors(const struct dev *d, const struct ublk_state *st)
+/*
+ * Number the donors as the state file does: a restart must, since its
+ * copies name donors by number. A --grant-file's plan may list them in
+ * another order, and a donor added while the old pager ran (a new grant:
+ * life_add_donor()) may be missing from --donor or from an older plan.
+ * Every configured donor must be in the state file; the state's others are
+ * added (their grants, if any, come from the grants file). false: a
+ * configured donor is not in it.
+ */
+static bool adopt_donors(struct dev *d, const struct ublk_state *st)
 {
-	u32 i;
+	static struct donor tmp[SPARE_MAX_DONORS];
+	u16 dom[SPARE_MAX_DONORS] = { 0 }, next_dom = 0;
+	bool used[SPARE_MAX_DONORS] = { false };
+	u32 i, j;
 
-	if (st->nr_donors != d->nr_donors)
+	if (st->nr_donors > SPARE_MAX_DONORS || st->nr_donors < d->nr_donors)
 		return false;
+	for (i = 0; i < d->nr_domains; i++)
+		if (d->domain[i] >= next_dom)
+			next_dom = (u16)(d->domain[i] + 1);
+	memset(tmp, 0, sizeof(tmp));
+	for (j = 0; j < st->nr_donors; j++) {
+		for (i = 0; i < d->nr_donors; i++)
+			if (!used[i] && !strcmp(st->donors[j].host, d->donors[i].host) &&
+			    !strcmp(st->donors[j].port, d->donors[i].port))
+				break;
+		if (i < d->nr_donors) {
+			used[i] = true;
+			tmp[j] = d->donors[i];
+			dom[j] = d->nr_domains ? d->domain[i] : 0;
+			continue;
+		}
+		snprintf(tmp[j].host, sizeof(tmp[j].host), "%s", st->donors[j].host);
+		snprintf(tmp[j].port, sizeof(tmp[j].port), "%s", st->donors[j].port);
+		dom[j] = next_dom++;
+		log_info("state file %s: donor %s:%s, added while the old pager ran, is donor %u",
+			 d->state_path, tmp[j].host, tmp[j].port, j);
+	}
 	for (i = 0; i < d->nr_donors; i++)
-		if (strcmp(st->donors[i].host, d->donors[i].host) ||
-		    strcmp(st->donors[i].port, d->donors[i].port))
+		if (!used[i])
 			return false;
+	memcpy(d->donors, tmp, sizeof(tmp[0]) * st->nr_donors);
+	if (d->nr_domains) {
+		memcpy(d->domain, dom, sizeof(dom[0]) * st->nr_donors);
+		d->nr_domains = st->nr_donors;
+	}
+	d->nr_donors = st->nr_donors;
 	return true;
 }
 
@@ -144,7 +182,7 @@ int pager_state_open(struct dev *d, struct ublk_state *st)
 		return -1;
 	}
 	if (st->size != d->size || st->slab_shift != d->slab_shift ||
-	    st->copies != d->copies || !same_donors(d, st)) {
+	    st->copies != d->copies || !adopt_donors(d, st)) {
 		log_err("state file %s: /dev/ublkb%u was %" PRIu64 " bytes in slabs of 2^%u, %u cop%s on %u donor(s) starting with %s:%s; the configuration differs: a restarted pager must be given the same device",
 			d->state_path, st->dev_id, st->size, st->slab_shift,
 			st->copies, st->copies == 1 ? "y" : "ies", st->nr_donors,
@@ -236,14 +274,16 @@ int pager_restore_map(struct dev *d, const struct ublk_state *st)
 static int state_write(struct dev *d)
 {
 	struct ublk_state *st = d->state;
+	/* donors may be added while running (life_add_donor()) */
+	u32 i, nr = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
 	char why[256];
-	u32 i;
 	int ret;
 
 	/* before reading the map: a change made meanwhile writes again */
 	d->state_changes = __atomic_load_n(&spare_ublk_map_changes,
 					   __ATOMIC_ACQUIRE);
-	for (i = 0; i < d->nr_donors; i++) {
+	st->nr_donors = nr;
+	for (i = 0; i < nr; i++) {
 		snprintf(st->donors[i].host, sizeof(st->donors[i].host), "%s",
 			 d->donors[i].host);
 		snprintf(st->donors[i].port, sizeof(st->donors[i].port), "%s",

@@ -217,23 +217,42 @@ static const char *read_key(struct dev *d, const char *path)
 	return NULL;
 }
 
-static const char *add_donor(struct dev *d, const char *arg)
+const char *donor_parse(struct donor *dn, const char *arg)
 {
-	struct donor *dn;
 	const char *colon = strrchr(arg, ':');
 	uint64_t port = SPARE_DEFAULT_PORT;
 	size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
 
-	if (d->nr_donors == SPARE_MAX_DONORS)
-		return "too many donors (at most " SPARE_STR(SPARE_MAX_DONORS) ")";
 	if (!hl || hl >= sizeof(dn->host) ||
 	    (colon && spare_parse_u64(colon + 1, 1, 65535, &port)))
 		return "expected HOST[:PORT]";
-	dn = &d->donors[d->nr_donors++];
 	memcpy(dn->host, arg, hl);
 	dn->host[hl] = 0;
 	snprintf(dn->port, sizeof(dn->port), "%u", (unsigned int)port);
 	return NULL;
+}
+
+static const char *add_donor(struct dev *d, const char *arg)
+{
+	const char *why;
+
+	if (d->nr_donors == SPARE_MAX_DONORS)
+		return "too many donors (at most " SPARE_STR(SPARE_MAX_DONORS) ")";
+	why = donor_parse(&d->donors[d->nr_donors], arg);
+	if (!why)
+		d->nr_donors++;
+	return why;
+}
+
+void pager_donor_init(struct dev *d, struct donor *dn)
+{
+	dn->source = d->source[0] ? d->source : NULL;
+	dn->timeout_ms = d->timeout_ms;
+	dn->ack_timeout = d->ack_timeout;
+	dn->uuid = d->uuid;
+	dn->key = d->has_key ? d->key : NULL;
+	dn->hold = d->state_path[0] != 0;
+	dn->nr_data = d->nr_queues;	/* a DATA connection per queue */
 }
 
 #define UBLK_MAX_GRANTS	1024
@@ -458,10 +477,33 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 		if (fresh.n && live(d, k) &&
 		    send_grant_range(&d->donors[k], fresh.g, 0, fresh.n))
 			donor_fail(&d->donors[k], "sending a grant failed");
-	if (fresh.n)
-		__atomic_add_fetch(&d->grants_seq, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&d->grants_lock);
 	log_info("SIGHUP: %u grant(s) in %s, %u new", file_n, d->grant_path, fresh.n);
+	/*
+	 * A new grant naming a donor the device has not got: the donor is
+	 * added (as configfs "donors" appends one to a spare.ko device), and
+	 * connected by the lifecycle, which sends it its grants; moved copies
+	 * may go there from then on.
+	 */
+	for (i = 0; i < fresh.n; i++) {
+		char addr[SPARE_GRANT_ADDR_LEN + 1];
+
+		snprintf(addr, sizeof(addr), "%.*s", (int)sizeof(fresh.g[i].donor_addr),
+			 fresh.g[i].donor_addr);
+		for (k = 0; k < d->nr_donors; k++) {
+			char have[sizeof(d->donors[k].host) + sizeof(d->donors[k].port) + 1];
+
+			snprintf(have, sizeof(have), "%s:%s", d->donors[k].host,
+				 d->donors[k].port);
+			if (!strcmp(have, addr))
+				break;
+		}
+		if (k == d->nr_donors)
+			life_add_donor(d, addr);
+	}
+	/* after the donors: a move waiting for a grant may find the new one */
+	if (fresh.n)
+		__atomic_add_fetch(&d->grants_seq, 1, __ATOMIC_RELEASE);
 	grant_list_free(&fresh);
 }
 
@@ -493,7 +535,8 @@ static const struct spare_setting ublk_settings[] = {
 	{ "backup-mode", 'M', "MODE", "sync: a write waits for the backup; async: it does not", "sync" },
 	{ "name", 'n', "NAME", "name of the live counters file RUN-DIR/NAME (default: the disk's name)", "" },
 	{ "run-dir", 'R', "DIR", "where the live counters file goes (\"\": none)", UBLK_RUN_DIR },
-	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with (default: " UBLK_STATE_DIR "/ublk-NAME.state with --name); one pager per file; \"none\": no restart (its donors free the slabs at once)", UBLK_STATE_DEFAULT },
+	/* no default here: one given as the table's would count as --state-file */
+	{ "state-file", 'F', "PATH", "the state a restarted pager takes its device back with (default: " UBLK_STATE_DIR "/ublk-NAME.state with --name, else " UBLK_STATE_DEFAULT "); one pager per file; \"none\": no restart (its donors free the slabs at once)", "" },
 	{ "verbose", 'v', NULL, "debug logging", "" },
 };
 
@@ -725,14 +768,8 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];
 
-		dn->source = d->source[0] ? d->source : NULL;
-		dn->timeout_ms = d->timeout_ms;
-		dn->ack_timeout = d->ack_timeout;
-		dn->uuid = d->uuid;
-		dn->key = d->has_key ? d->key : NULL;
-		dn->hold = d->state_path[0] != 0;
+		pager_donor_init(d, dn);
 		dn->resume_token = d->recovering ? st->donors[i].token : 0;
-		dn->nr_data = d->nr_queues;	/* a DATA connection per queue */
 		if (donor_connect(dn, &d->pd, d->slab_shift,
 				  d->depth * MAX_OPS + 1) ||
 		    donor_connect_rs(dn, 2) || send_grants(d, dn)) {

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
+#
+# A donor added to a running spare-ublk (issue 10; the module's configfs
+# "donors" append): a device of 2 copies per slab on donors 2 and 3, placed
+# by its grants file. Every slab already has a copy on each of them, so a
+# copy donor 2 evicts has nowhere to go. A grant for donor 4 is appended to
+# the grants file and the pager reloaded (SIGHUP): it adds donor 4,
+# connects it (a DATA connection per queue, and resync's), and the copy
+# donor 2 evicts next moves there. Then the pager is SIGKILLed and started
+# again with the same settings: it numbers the donors as its state file
+# does (donor 4 included, whatever order the grants file's plan gives)
+# and takes the device back. Every byte written reads back throughout.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 300
+ublk_require
+
+G=/tmp/ub.grants
+STATE=/var/lib/spare/ublk-addd.state
+ARGS="--size 128M --slab-size 16M --copies 2 --queues 2 --name addd --grant-file $G"
+diag() { cat /tmp/ublk.log; cat "/run/spare/ublk/addd.map" 2>/dev/null; donor_logs; }
+# donor 4 as the pager's log names it (its address, with the port or not)
+dn4='donor 10\.0\.0\.4(:18515)?'
+
+step "donors 2, 3 and 4 lend against grants; the device's grants name 2 and 3"
+rxe_up 4
+sparectl gen-key >/tmp/grant.key && chmod 600 /tmp/grant.key || fail "gen-key"
+for n in 2 3 4; do
+	donor_start $n --budget 256M --slab-size 16M --grant-key-file /tmp/grant.key \
+		--evict-deadline 30000 --resume-hold 60
+done
+# one grant per slab copy, as a broker issues them for a placement
+for i in 1 2 3 4 5 6 7 8; do
+	ublk_mint ok:1 10.0.0.2 && ublk_mint ok:1 10.0.0.3 || fail "mint"
+done >$G
+chmod 600 $G
+rm -f "$STATE"
+# shellcheck disable=SC2086
+ublk_up $ARGS
+grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' /tmp/ublk.log || { diag; fail "not placed on 2 donors"; }
+dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
+slabs_write "$disk"
+slabs_verify "$disk" "written"
+pass "/dev/$disk: 8 slabs x 2 copies on donors 2 and 3, 32 MiB written"
+
+step "a grant for donor 4 appended, SIGHUP: the pager adds donor 4 and connects it"
+conns0=$(donor_metric 4 spared_data_conns_total)
+ublk_mint ok:4 10.0.0.4 >>$G || fail "mint"
+kill -HUP "$UBLK_PID"
+wait_for 100 grep -Eq "$dn4: connected after" /tmp/ublk.log || { diag; fail "donor 4 was not added"; }
+grep -E "SIGHUP|$dn4" /tmp/ublk.log
+grep -Eq "$dn4: added \(a new grant names it\) as donor 2" /tmp/ublk.log || { diag; fail "not added as donor 2"; }
+# a DATA connection per queue, and resync's
+conns3() { [ "$(donor_metric 4 spared_data_conns_total)" = $((conns0 + 3)) ]; }
+wait_until 10 conns3 ||
+	{ diag; fail "donor 4 took $(( $(donor_metric 4 spared_data_conns_total) - conns0 )) DATA connections, not 3"; }
+[ "$(donor_metric 4 spared_slabs_lent)" = 0 ] || fail "donor 4 lends before any move"
+wait_for 30 grep -q "^donor_stat 2 [0-9]* 10.0.0.4:18515 " /run/spare/ublk/addd ||
+	{ cat /run/spare/ublk/addd; fail "the counters file does not show donor 4"; }
+pass "donor 4 added as donor 2, connected: 3 DATA connections, no slab yet"
+
+step "donor 2 evicts a slab: its copy moves to donor 4, the only one without a copy"
+donor_ctl 2 evict 1 >/dev/null || fail "donor 2: evict"
+wait_for 600 grep -Eq "moved to $dn4 in" /tmp/ublk.log || { diag; fail "the copy did not move to donor 4"; }
+grep 'EVICT\|moved\|cannot move' /tmp/ublk.log
+grep -q 'cannot move' /tmp/ublk.log && { diag; fail "a copy went the old way"; }
+[ "$(donor_metric 4 spared_slabs_lent)" = 1 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 1"
+slabs_verify "$disk" "after the move to donor 4"
+pass "moved to donor 4; 32 MiB read back"
+
+step "the pager SIGKILLed and started again: donor 4 is donor 2 still, the device taken back"
+kill -KILL "$UBLK_PID"; wait "$UBLK_PID" 2>/dev/null
+# shellcheck disable=SC2086
+ublk_up $ARGS
+grep -q "taking /dev/$disk back" /tmp/ublk.log || { diag; fail "the device was not taken back"; }
+[ "$(head -1 /tmp/ublk.out)" = "$disk" ] || fail "a new device instead of $disk"
+grep -q 'no copy left\|no longer holds it' /tmp/ublk.log && { diag; fail "a copy was lost across the restart"; }
+grep 'restart:\|added while\|donor 2' /tmp/ublk.log | head -5
+# the slab map (rewritten once a second): one copy on donor 2, 10.0.0.4
+wait_for 30 sh -c "awk '\$4 == 2 && \$5 == \"10.0.0.4:18515\" {n++} END {exit n != 1}' /run/spare/ublk/addd.map" ||
+	{ diag; fail "the slab map does not show one copy on donor 2 (10.0.0.4)"; }
+slabs_verify "$disk" "after the restart"
+ublk_down
+[ "$(ublk_stat io_errors)" = 0 ] || fail "$(ublk_stat io_errors) I/O errors"
+[ -e "$STATE" ] && fail "state file left after a clean stop"
+for n in 2 3 4; do kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || fail "spared $n exit"; done
+check_dmesg
+pass "taken back with donor 4 numbered as before; every byte read back, 0 I/O errors"
