@@ -501,6 +501,17 @@ static void check_stalls(struct queue *q)
 	}
 }
 
+/* An eventfd's poll completed: empty it and poll it again. */
+static void eventfd_rearm(struct queue *q, int fd, u64 ud, const char *what)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		log_err("%s eventfd: %s", what, strerror(errno));
+	if (arm_poll(q, fd, ud))
+		log_err("cannot re-arm the %s poll", what);
+}
+
 void *queue_thread(void *arg)
 {
 	struct queue *q = arg;
@@ -559,22 +570,10 @@ void *queue_thread(void *arg)
 			} else if (ud >= UD_BACKUP && ud < UD_BACKUP_END) {
 				backup_done(q, ud, cqe->res);
 			} else if (ud == UD_LINKS) {
-				uint64_t v;
-
-				if (read(q->links_fd, &v, sizeof(v)) < 0 &&
-				    errno != EAGAIN)
-					log_err("links eventfd: %s", strerror(errno));
-				if (arm_poll(q, q->links_fd, UD_LINKS))
-					log_err("cannot re-arm the links poll");
+				eventfd_rearm(q, q->links_fd, UD_LINKS, "links");
 				links_check = true;
 			} else if (ud == UD_KICK) {
-				uint64_t v;
-
-				if (read(q->kick_fd, &v, sizeof(v)) < 0 &&
-				    errno != EAGAIN)
-					log_err("kick eventfd: %s", strerror(errno));
-				if (arm_poll(q, q->kick_fd, UD_KICK))
-					log_err("cannot re-arm the kick poll");
+				eventfd_rearm(q, q->kick_fd, UD_KICK, "kick");
 				backup_kicked(q);
 			} else if (ud == UD_NOP) {
 				/* a poll removal ended */
