@@ -4,10 +4,10 @@
 # A donor added to a running spare-ublk (issue 10; the module's configfs
 # "donors" append): a device of 2 copies per slab on donors 2 and 3, placed
 # by its grants file. Every slab already has a copy on each of them, so a
-# copy donor 2 evicts has nowhere to go. A grant for donor 4 is appended to
-# the grants file and the pager reloaded (SIGHUP): it adds donor 4,
-# connects it (a DATA connection per queue, and resync's), and the copy
-# donor 2 evicts next moves there. Then the pager is SIGKILLed and started
+# copy donor 2 evicts has nowhere to go: the move waits for a donor. A
+# grant for donor 4 is appended to the grants file and the pager reloaded
+# (SIGHUP): it adds donor 4, connects it (a DATA connection per queue, and
+# resync's), and the waiting copy moves there. Then the pager is SIGKILLed and started
 # again with the same settings: it numbers the donors as its state file
 # does (donor 4 included, whatever order the grants file's plan gives)
 # and takes the device back. Every byte written reads back throughout.
@@ -46,30 +46,31 @@ slabs_write "$disk"
 slabs_verify "$disk" "written"
 pass "/dev/$disk: 8 slabs x 2 copies on donors 2 and 3, 32 MiB written"
 
-step "a grant for donor 4 appended, SIGHUP: the pager adds donor 4 and connects it"
+step "donor 2 evicts a slab while every donor holds a copy of it: the move waits for a donor"
+donor_ctl 2 evict 1 >/dev/null || fail "donor 2: evict"
+wait_for 100 grep -q 'waiting for a donor to be added' /tmp/ublk.log ||
+	{ diag; fail "the move did not wait for a donor"; }
+grep -q 'cannot move' /tmp/ublk.log && { diag; fail "the copy went the old way"; }
+pass "the move waits (every other donor holds a copy of the slab)"
+
+step "a grant for donor 4 appended, SIGHUP: donor 4 added and connected; the waiting copy moves there"
 conns0=$(donor_metric 4 spared_data_conns_total)
 ublk_mint ok:4 10.0.0.4 >>$G || fail "mint"
 kill -HUP "$UBLK_PID"
 wait_for 100 grep -Eq "$dn4: connected after" /tmp/ublk.log || { diag; fail "donor 4 was not added"; }
-grep -E "SIGHUP|$dn4" /tmp/ublk.log
 grep -Eq "$dn4: added \(a new grant names it\) as donor 2" /tmp/ublk.log || { diag; fail "not added as donor 2"; }
 # a DATA connection per queue, and resync's
 conns3() { [ "$(donor_metric 4 spared_data_conns_total)" = $((conns0 + 3)) ]; }
 wait_until 10 conns3 ||
 	{ diag; fail "donor 4 took $(( $(donor_metric 4 spared_data_conns_total) - conns0 )) DATA connections, not 3"; }
-[ "$(donor_metric 4 spared_slabs_lent)" = 0 ] || fail "donor 4 lends before any move"
 wait_for 30 grep -q "^donor_stat 2 [0-9]* 10.0.0.4:18515 " /run/spare/ublk/addd ||
 	{ cat /run/spare/ublk/addd; fail "the counters file does not show donor 4"; }
-pass "donor 4 added as donor 2, connected: 3 DATA connections, no slab yet"
-
-step "donor 2 evicts a slab: its copy moves to donor 4, the only one without a copy"
-donor_ctl 2 evict 1 >/dev/null || fail "donor 2: evict"
 wait_for 600 grep -Eq "moved to $dn4 in" /tmp/ublk.log || { diag; fail "the copy did not move to donor 4"; }
-grep 'EVICT\|moved\|cannot move' /tmp/ublk.log
+grep -E "SIGHUP|EVICT|waiting|moving it|moved|$dn4" /tmp/ublk.log
 grep -q 'cannot move' /tmp/ublk.log && { diag; fail "a copy went the old way"; }
 [ "$(donor_metric 4 spared_slabs_lent)" = 1 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 1"
 slabs_verify "$disk" "after the move to donor 4"
-pass "moved to donor 4; 32 MiB read back"
+pass "donor 4 added as donor 2 (3 DATA connections); the waiting copy moved there; 32 MiB read back"
 
 step "the pager SIGKILLed and started again: donor 4 is donor 2 still, the device taken back"
 kill -KILL "$UBLK_PID"; wait "$UBLK_PID" 2>/dev/null

@@ -81,6 +81,9 @@ struct move {
 	/* for a grant: @to is on a donor that refused the MAP, unmapped;
 	 * asked again once d->grants_seq is past @grants_seq */
 	bool	waiting;
+	/* no donor to ask at all (each holds a copy of the slab, or is
+	 * down): waits, with no slot, for one to be added or come back */
+	bool	waiting_donor;
 	u32	grants_seq;
 	u64	drain_until;
 };
@@ -541,8 +544,25 @@ static bool move_wait_grant(struct dev *d, struct move *mv, int t)
 }
 
 /*
- * Ask the next donor to take the move. false: none would, and no grant is
- * waited for.
+ * No donor to ask at all: with --grant-file, where a new grant may add a
+ * donor (life_add_donor(), on SIGHUP), the move waits for one, or for a
+ * donor of the device to come back, until its due time (move_step()).
+ * false: no waiting.
+ */
+static bool move_wait_donor(struct dev *d, struct move *mv)
+{
+	if (!d->grant_path[0])
+		return false;
+	mv->waiting_donor = true;
+	log_info("donor %s: slab %u: every other donor holds a copy of it or is "
+		 "down; waiting for a donor to be added (a new grant) or to come back",
+		 d->donors[mv->evictor].host, mv->slab);
+	return true;
+}
+
+/*
+ * Ask the next donor to take the move. false: none would, and no grant or
+ * donor is waited for.
  */
 static bool move_next_target(struct dev *d, struct move *mv)
 {
@@ -552,6 +572,8 @@ static bool move_next_target(struct dev *d, struct move *mv)
 	mv->waiting = false;
 	for (;;) {
 		t = pick_target(d, mv->slab, mv->evictor, mv->tried);
+		if (t < 0 && refused < 0 && mv->tried == 1U << mv->evictor)
+			return move_wait_donor(d, mv);	/* none to ask */
 		if (t < 0)
 			return move_wait_grant(d, mv, refused);
 		mv->tried |= 1U << t;
@@ -719,6 +741,26 @@ static bool move_step(struct dev *d, struct move *mv)
 	if (mv->waiting && slab->copy[mv->from].state == SPARE_COPY_MAPPED &&
 	    move_wait_step(d, mv, late))
 		return false;
+	if (mv->waiting_donor) {
+		if (slab->copy[mv->from].state != SPARE_COPY_MAPPED)
+			return true;	/* the evicting donor failed: its road has it */
+		if (pick_target(d, mv->slab, mv->evictor, 1U << mv->evictor) < 0) {
+			if (!late)
+				return false;		/* none yet */
+			mv->waiting_donor = false;
+			move_old_way(d, mv, "no donor was added or came back in time");
+			return false;
+		}
+		mv->waiting_donor = false;
+		mv->tried = 1U << mv->evictor;
+		log_info("donor %s: slab %u: a donor to take it is up; moving it",
+			 d->donors[mv->evictor].host, mv->slab);
+		if (move_next_target(d, mv))
+			resync_kick(d);
+		else
+			move_old_way(d, mv, "no other donor takes it");
+		return false;
+	}
 	spin_lock(&slab->lock);
 	tgt_ok = mv->to >= 0 && slab->copy[mv->to].state == SPARE_COPY_MAPPED &&
 		 slab->copy[mv->to].gen == mv->to_gen;
