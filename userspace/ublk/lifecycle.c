@@ -847,7 +847,7 @@ int life_init(struct dev *d)
 
 int life_add_donor(struct dev *d, const char *addr)
 {
-	u32 i = d->nr_donors, k;
+	u32 i = d->nr_donors;
 	struct donor *dn = &d->donors[i];
 	struct dl *l;
 	const char *why;
@@ -878,12 +878,7 @@ int life_add_donor(struct dev *d, const char *addr)
 	l->remap_at = UINT64_MAX;
 	/* with failure domains: a domain of its own (it shares none known) */
 	if (d->nr_domains) {
-		u16 dom = 0;
-
-		for (k = 0; k < i; k++)
-			if (d->domain[k] >= dom)
-				dom = (u16)(d->domain[k] + 1);
-		d->domain[i] = dom;
+		d->domain[i] = pager_domain_next(d);
 		d->nr_domains = i + 1;
 	}
 	if (spare_slab_map_grow_donors(&d->map, i + 1)) {

@@ -210,6 +210,17 @@ struct dev {
 	bool		recovering;	/* taking an orphaned device back */
 };
 
+/* A failure domain no donor of @d is in yet (for a donor added later). */
+static inline u16 pager_domain_next(const struct dev *d)
+{
+	u16 next = 0;
+
+	for (u32 i = 0; i < d->nr_domains; i++)
+		if (d->domain[i] >= next)
+			next = (u16)(d->domain[i] + 1);
+	return next;
+}
+
 /* The device-wide number of queue @q's tag @tag (pager.h, struct queue). */
 static inline unsigned int q_gtag(const struct queue *q, unsigned int tag)
 {

@@ -53,15 +53,12 @@ static void state_dir(const char *path)
 static bool adopt_donors(struct dev *d, const struct ublk_state *st)
 {
 	static struct donor tmp[SPARE_MAX_DONORS];
-	u16 dom[SPARE_MAX_DONORS] = { 0 }, next_dom = 0;
+	u16 dom[SPARE_MAX_DONORS] = { 0 }, next_dom = pager_domain_next(d);
 	bool used[SPARE_MAX_DONORS] = { false };
 	u32 i, j;
 
 	if (st->nr_donors > SPARE_MAX_DONORS || st->nr_donors < d->nr_donors)
 		return false;
-	for (i = 0; i < d->nr_domains; i++)
-		if (d->domain[i] >= next_dom)
-			next_dom = (u16)(d->domain[i] + 1);
 	memset(tmp, 0, sizeof(tmp));
 	for (j = 0; j < st->nr_donors; j++) {
 		for (i = 0; i < d->nr_donors; i++)

@@ -12,9 +12,10 @@
  *
  * Each queue thread owns its counters (struct stats); it copies them under
  * st_lock once per turn of its loop (stats_publish()), and the main
- * thread adds those copies up with the lifecycle's (stats_sum()). The file is written from the main thread, never
- * from the request path: a tmpfs page can itself be swapped out, and the
- * queue thread must never wait for a page that only it can bring back.
+ * thread adds those copies up with the lifecycle's (stats_sum()). The
+ * file is written from the main thread, never from the request path: a
+ * tmpfs page can itself be swapped out, and a queue thread must never
+ * wait for a page that only it can bring back.
  */
 #include <errno.h>
 #include <inttypes.h>

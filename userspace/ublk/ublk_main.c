@@ -387,16 +387,23 @@ out:
 	return ret;
 }
 
+/* Whether grant @g names donor @dn ("host:port"). */
+static bool grant_names(const struct spare_grant *g, const struct donor *dn)
+{
+	char addr[SPARE_GRANT_ADDR_LEN + 16];
+
+	snprintf(addr, sizeof(addr), "%s:%s", dn->host, dn->port);
+	return !strncmp(g->donor_addr, addr, sizeof(g->donor_addr));
+}
+
 /* Send @dn every unexpired grant for "host:port" in @g[from..n). */
 static int send_grant_range(struct donor *dn, const struct spare_grant *g, u32 from, u32 n)
 {
-	char addr[SPARE_GRANT_ADDR_LEN + 16];
 	unsigned int sent = 0, expired = 0;
 	uint64_t now = (uint64_t)time(NULL);
 
-	snprintf(addr, sizeof(addr), "%s:%s", dn->host, dn->port);
 	for (u32 i = from; i < n; i++) {
-		if (strncmp(g[i].donor_addr, addr, sizeof(g[i].donor_addr)))
+		if (!grant_names(&g[i], dn))
 			continue;
 		if (le64toh(g[i].expiry) <= now) {	/* the donor would refuse it */
 			expired++;
@@ -407,7 +414,7 @@ static int send_grant_range(struct donor *dn, const struct spare_grant *g, u32 f
 		sent++;
 	}
 	if (sent || expired)
-		log_info("donor %s: sent %u grant(s)%s", addr, sent,
+		log_info("donor %s:%s: sent %u grant(s)%s", dn->host, dn->port, sent,
 			 expired ? ", not those expired" : "");
 	return 0;
 }
@@ -488,18 +495,14 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i))
 	for (i = 0; i < fresh.n; i++) {
 		char addr[SPARE_GRANT_ADDR_LEN + 1];
 
+		for (k = 0; k < d->nr_donors; k++)
+			if (grant_names(&fresh.g[i], &d->donors[k]))
+				break;
+		if (k < d->nr_donors)
+			continue;
 		snprintf(addr, sizeof(addr), "%.*s", (int)sizeof(fresh.g[i].donor_addr),
 			 fresh.g[i].donor_addr);
-		for (k = 0; k < d->nr_donors; k++) {
-			char have[sizeof(d->donors[k].host) + sizeof(d->donors[k].port) + 1];
-
-			snprintf(have, sizeof(have), "%s:%s", d->donors[k].host,
-				 d->donors[k].port);
-			if (!strcmp(have, addr))
-				break;
-		}
-		if (k == d->nr_donors)
-			life_add_donor(d, addr);
+		life_add_donor(d, addr);
 	}
 	/* after the donors: a move waiting for a grant may find the new one */
 	if (fresh.n)
