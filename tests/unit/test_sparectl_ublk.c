@@ -524,18 +524,126 @@ static void test_renew_moves(void)
 	/* B's new grant (4 slabs to now + 900) covers its 3 and a standby */
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, moved, 4, 1, 0, now, &due), 0);
 	EXPECT(due >= now + 600 && due <= now + 602);
-	/* a copy on a donor the grants do not name counts nowhere, and a
-	 * donor left with no copy and no standby is asked for nothing (nor
-	 * is a renewal due for it) */
+	/* a copy on a donor no kept grant names (one a move added, whose
+	 * renewal ran out) is renewed there, at once; a donor left with no
+	 * copy and no standby is asked for nothing */
 	a.n = 0;
 	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, stranger, 2, 0, fake_ask, &a,
 				    &renewed), 1);
-	EXPECT(a.n == 1 && !strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 1 &&
-	       renewed == 1);
+	EXPECT(a.n == 2 && !strcmp(a.addr[0], "10.0.0.2:18515") && a.slabs[0] == 1 &&
+	       !strcmp(a.addr[1], "10.0.0.9:18515") && a.slabs[1] == 1 && renewed == 2);
+	unlink(path);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 4; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	fclose(f);
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, stranger, 2, 0, 0, now, &due), 0);
-	EXPECT(due > now);
+	EXPECT(due == now);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* A donor a move added: named by its grant, renewed, its grant appended. */
+static void test_added_donor(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128];
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	static const struct dev_slab_copy live[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 0, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+		{ 1, 0, 2, "10.0.0.4:18515", "mapped", 0 },
+		{ 1, 1, 1, "10.0.0.3:18515", "mapped", 0 },
+		{ 2, 0, 3, "10.0.0.5:18515", "mapping", 0 },
+	};
+	char addr[8][SPARE_GRANT_ADDR_LEN];
+	uint64_t now = (uint64_t)time(NULL), due = 0;
+	struct spare_grant_info gi[16];
+	struct asked a = { .n = 0 };
+	struct spare_grant g;
+	uint32_t renewed;
+	unsigned int nd = 0;
+	FILE *f;
+	int i;
+
+	f = grants_file_new(dir, path, sizeof(path));
+	if (!f)
+		return;
+	for (i = 0; i < 4; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	grant_line(f, "10.0.0.4:18515", 2, now + 600);	/* a move's donor */
+	grant_line(f, "10.0.0.6:18515", 2, now - 10);	/* expired: gone */
+	fclose(f);
+	EXPECT_EQ(ublk_device_donors(&p, "u0", 4, NULL, 0, addr, 8, &nd), 0);
+	EXPECT(nd == 3 && !strcmp(addr[0], "10.0.0.2:18515") &&
+	       !strcmp(addr[1], "10.0.0.3:18515") && !strcmp(addr[2], "10.0.0.4:18515"));
+	/* the slab map names one more: a donor whose grant ran out */
+	EXPECT_EQ(ublk_device_donors(&p, "u0", 4, live, 5, addr, 8, &nd), 0);
+	EXPECT(nd == 4 && !strcmp(addr[3], "10.0.0.5:18515"));
+	EXPECT_EQ(ublk_device_donors(&p, "u0", 4, live, 5, addr, 2, &nd), 0);
+	EXPECT_EQ(nd, 2);
+	/* the added donor's grant covers its copy (due a third of its lease
+	 * before it ends, as the others); the one with no grant is due now,
+	 * and renewed with the others */
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, live, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, live, 5, 0, 0, now, &due), 0);
+	EXPECT(due == now);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, live, 5, 0, fake_ask, &a,
+				    &renewed), 1);
+	EXPECT(a.n == 4 && !strcmp(a.addr[2], "10.0.0.4:18515") && a.slabs[2] == 1 &&
+	       !strcmp(a.addr[3], "10.0.0.5:18515") && a.slabs[3] == 1 && renewed == 5);
+	/* a move's grant appended: kept, the expired one dropped; a pid that
+	 * is not spare-ublk is not signalled (1) */
+	g = mk_grant("10.0.0.7:18515", 3, now + 900);
+	EXPECT_EQ(ublk_device_add_grant(&p, "u0", (long)getpid(), 4, &g), 1);
+	EXPECT_EQ(read_grants(path, gi, 16), 4 + 1 + 4 + 1);
+	EXPECT(!strcmp(gi[9].donor_addr, "10.0.0.7:18515") && gi[9].slabs == 3);
+	EXPECT_EQ(ublk_device_donors(&p, "u0", 4, NULL, 0, addr, 8, &nd), 0);
+	EXPECT(nd == 5 && !strcmp(addr[4], "10.0.0.7:18515"));
+	EXPECT_EQ(ublk_device_add_grant(&p, "none", (long)getpid(), 4, &g), 1);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The pager's NAME.moving: the moves waiting for a donor. */
+static void test_moving(void)
+{
+	char root[64], run[128], why[256];
+	struct dev_move_wait mv[4];
+	struct dev_roots r;
+	unsigned int n = 9;
+
+	EXPECT_EQ(dev_parse_moving("1 3 0 10.0.0.2:18515\n1 5 1 10.0.0.3:18515\n", mv, 4, &n,
+				   why, sizeof(why)), 0);
+	EXPECT(n == 2 && mv[0].slab == 3 && mv[0].donor == 0 &&
+	       !strcmp(mv[0].address, "10.0.0.2:18515") && mv[1].slab == 5 && mv[1].donor == 1);
+	EXPECT_EQ(dev_parse_moving("1 3 0 a\n1 5 1 b\n", mv, 1, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 1);
+	EXPECT_EQ(dev_parse_moving("1 3 x a\n", mv, 4, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "moving: line not understood") != NULL);
+	EXPECT_EQ(dev_parse_moving("0 3 0 a\n", mv, 4, &n, why, sizeof(why)), -1);
+	EXPECT_EQ(dev_parse_moving("1 3 0 a b\n", mv, 4, &n, why, sizeof(why)), 0);
+
+	snprintf(root, sizeof(root), "/tmp/spare-sparectl-moving-%d", (int)getpid());
+	snprintf(run, sizeof(run), "%s/run", root);
+	mkdir(root, 0755);
+	mkdir(run, 0755);
+	r = (struct dev_roots){ "/nonexistent", "/nonexistent", run };
+	n = 9;
+	EXPECT_EQ(dev_read_ublk_moving(&r, "u0", mv, 4, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 0);	/* no file: nothing waits */
+	tap_put_file(run, "u0.moving", "1 7 1 10.0.0.3:18515\n");
+	EXPECT_EQ(dev_read_ublk_moving(&r, "u0", mv, 4, &n, why, sizeof(why)), 0);
+	EXPECT(n == 1 && mv[0].slab == 7);
+	tap_put_file(run, "u0.moving", "garbage\n");
+	EXPECT_EQ(dev_read_ublk_moving(&r, "u0", mv, 4, &n, why, sizeof(why)), -1);
+	EXPECT_EQ(dev_read_ublk_moving(&r, "../u0", mv, 4, &n, why, sizeof(why)), -1);
+	unlink(strcat(run, "/u0.moving"));
+	rmdir(strcat(strcpy(run, root), "/run"));
+	rmdir(root);
 }
 
 int main(void)
@@ -546,6 +654,8 @@ int main(void)
 	TAP_RUN(test_geometry);
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_moves);
+	TAP_RUN(test_added_donor);
+	TAP_RUN(test_moving);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);
 	return tap_done();

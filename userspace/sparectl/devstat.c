@@ -757,23 +757,21 @@ int dev_parse_slab_map(const char *text, struct dev_slab_copy **out,
 	return 0;
 }
 
-static int read_slab_map(const char *path, struct dev_slab_copy **out, unsigned int *n,
-			 char *why, size_t whylen)
+/* The whole of file @path into *@text (malloc'd). 0, or -1 (@why, errno). */
+static int read_text(const char *path, char **text, char *why, size_t whylen)
 {
-	char *text = NULL;
 	size_t len = 0;
 	FILE *f, *m;
 	int ret;
 
-	*out = NULL;
-	*n = 0;
+	*text = NULL;
 	f = fopen(path, "re");
 	if (!f)
 		return say(why, whylen, errno, "%s: %s", path, strerror(errno));
-	m = open_memstream(&text, &len);
+	m = open_memstream(text, &len);
 	if (!m) {
 		fclose(f);
-		return say(why, whylen, ENOMEM, "slab_map: out of memory");
+		return say(why, whylen, ENOMEM, "%s: out of memory", path);
 	}
 	for (;;) {
 		char buf[8192];
@@ -787,9 +785,23 @@ static int read_slab_map(const char *path, struct dev_slab_copy **out, unsigned 
 	fclose(f);
 	fclose(m);
 	if (ret) {
-		free(text);
+		free(*text);
+		*text = NULL;
 		return say(why, whylen, EIO, "%s: read error", path);
 	}
+	return 0;
+}
+
+static int read_slab_map(const char *path, struct dev_slab_copy **out, unsigned int *n,
+			 char *why, size_t whylen)
+{
+	char *text;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	if (read_text(path, &text, why, whylen))
+		return -1;
 	ret = dev_parse_slab_map(text, out, n, why, whylen);
 	free(text);
 	return ret;
@@ -817,6 +829,49 @@ int dev_read_ublk_slab_map(const struct dev_roots *r, const char *name,
 		return say(why, whylen, ENOENT, "%s: no spare-ublk device of that name", name);
 	snprintf(path, sizeof(path), "%s/%s.map", r->ublk_run, name);
 	return read_slab_map(path, out, n, why, whylen);
+}
+
+int dev_parse_moving(const char *text, struct dev_move_wait *out, unsigned int max,
+		     unsigned int *n, char *why, size_t whylen)
+{
+	const char *line = text, *end;
+
+	*n = 0;
+	for (; *line; line = *end ? end + 1 : end) {
+		struct dev_move_wait w;
+		unsigned int version;
+		int used = 0;
+
+		end = strchrnul(line, '\n');
+		if (end == line)
+			continue;
+		if (sscanf(line, "%u %u %u %63s%n", &version, &w.slab, &w.donor, w.address,
+			   &used) != 4 || version < 1 ||
+		    (line[used] != '\n' && line[used] && line[used] != ' '))
+			return say(why, whylen, EPROTO, "moving: line not understood: %.*s",
+				   (int)(end - line), line);
+		if (*n < max)
+			out[(*n)++] = w;
+	}
+	return 0;
+}
+
+int dev_read_ublk_moving(const struct dev_roots *r, const char *name,
+			 struct dev_move_wait *out, unsigned int max, unsigned int *n,
+			 char *why, size_t whylen)
+{
+	char path[512], *text;
+	int ret;
+
+	*n = 0;
+	if (!r->ublk_run || !dev_ublk_name_ok(name))
+		return say(why, whylen, EINVAL, "%s: no spare-ublk device of that name", name);
+	snprintf(path, sizeof(path), "%s/%s.moving", r->ublk_run, name);
+	if (read_text(path, &text, why, whylen))
+		return errno == ENOENT ? 0 : -1;	/* none waits */
+	ret = dev_parse_moving(text, out, max, n, why, whylen);
+	free(text);
+	return ret;
 }
 
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n)

@@ -130,6 +130,26 @@ int dev_read_ublk_slab_map(const struct dev_roots *r, const char *name,
 			   struct dev_slab_copy **out, unsigned int *n,
 			   char *why, size_t whylen);
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n);
+
+/* One line of a pager's NAME.moving: a move waiting for a donor. */
+struct dev_move_wait {
+	unsigned int	slab, donor;	/* the slab; the donor evicting it */
+	char		address[64];	/* that donor's */
+};
+
+/*
+ * Parse NAME.moving text: its first @max moves into @out (*@n of them;
+ * more are left out). 0, or -1 with a reason.
+ */
+int dev_parse_moving(const char *text, struct dev_move_wait *out, unsigned int max,
+		     unsigned int *n, char *why, size_t whylen);
+/*
+ * Read spare-ublk device NAME's UBLK_RUN/NAME.moving: the moves waiting
+ * for a donor to be added (none: no file, 0 with *@n 0). 0, or -1 (@why).
+ */
+int dev_read_ublk_moving(const struct dev_roots *r, const char *name,
+			 struct dev_move_wait *out, unsigned int max, unsigned int *n,
+			 char *why, size_t whylen);
 struct json_object *dev_slab_map_json(const struct dev_slab_copy *c,
 				      unsigned int n);
 

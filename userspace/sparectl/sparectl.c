@@ -1286,6 +1286,122 @@ static int monitor_stopped(const char *name, unsigned long rounds)
 	return 0;
 }
 
+/* A new donor given to a ublk device's waiting moves: its add is waited
+ * for this long (connected, then moved to) before another is asked for */
+#define MONITOR_ADD_WAIT_S	15
+
+/* What a spare-ublk device's monitor keeps between rounds. */
+struct ublk_watch {
+	struct renew_ctx	*r;
+	/* each donor's failure-domain label, as the broker last said */
+	char			addr[GRANTPLAN_MAX_DONORS][BROKER_ADDR_LEN];
+	char			label[GRANTPLAN_MAX_DONORS][BROKER_DOMAIN_LEN];
+	unsigned int		nlabels;
+	uint64_t		added_at;	/* a donor given for moves, s */
+};
+
+/* Donor @addr's label in @w ("" unknown); @set: remember it as that. */
+static const char *watch_label(struct ublk_watch *w, const char *addr, const char *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nlabels; i++)
+		if (!strncmp(w->addr[i], addr, BROKER_ADDR_LEN))
+			break;
+	if (set && i == w->nlabels && i < GRANTPLAN_MAX_DONORS)
+		snprintf(w->addr[w->nlabels++], BROKER_ADDR_LEN, "%s", addr);
+	if (set && i < w->nlabels)
+		snprintf(w->label[i], BROKER_DOMAIN_LEN, "%s", set);
+	return i < w->nlabels ? w->label[i] : "";
+}
+
+/* ublk_device_renew()'s broker for the monitor: the labels remembered. */
+static int watch_renew_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	struct ublk_watch *w = ctx;
+	char label[BROKER_DOMAIN_LEN] = "";
+
+	if (brokerask_renew(&w->r->a, addr, slabs, g, label))
+		return -1;
+	watch_label(w, addr, label);
+	return 0;
+}
+
+/*
+ * Moves of ublk device @name that wait for a donor (its pager's
+ * NAME.moving: every donor of the device holds a copy of the slab, or
+ * evicts it, or is down): as the module's monitor_new_donor(), one grant
+ * from a broker for the slabs waiting plus @standby on a donor the device
+ * does not use (MOVE_REQ, avoiding every donor its grants or slab map
+ * name, and where possible the failure domains of the copies that stay),
+ * added to its grants file; SIGHUP, and the pager adds the donor and
+ * moves the copies there. The next is asked for only MONITOR_ADD_WAIT_S
+ * after. 0 (nothing waits, or done), or -1 (logged; the round fails).
+ */
+static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_watch *w,
+			      const struct dev_info *d, uint32_t placed,
+			      const struct dev_slab_copy *live, unsigned int nlive,
+			      uint32_t standby, uint64_t now)
+{
+	char avoid[GRANTPLAN_MAX_DONORS][SPARE_GRANT_ADDR_LEN];
+	char avoid_dom[BROKER_MAX_AVOID][BROKER_DOMAIN_LEN];
+	char label[BROKER_DOMAIN_LEN] = "", addr[BROKER_ADDR_LEN], why[512];
+	char doms[BROKER_MAX_AVOID * BROKER_DOMAIN_LEN + BROKER_MAX_AVOID];
+	struct dev_move_wait mv[MONITOR_MOVES_MAX];
+	unsigned int n, nd, n_avoid_dom = 0, i, k;
+	uint32_t slabs = 0;
+	struct spare_grant g;
+	int ret;
+
+	if (dev_read_ublk_moving(&c->roots, name, mv, MONITOR_MOVES_MAX, &n, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
+	if (!n || now < w->added_at + MONITOR_ADD_WAIT_S)
+		return 0;	/* none waits, or a donor given is being added */
+	if (ublk_device_donors(&c->ublk, name, placed, live, nlive, avoid,
+			       GRANTPLAN_MAX_DONORS, &nd))
+		return -1;
+	if (nd >= GRANTPLAN_MAX_DONORS) {
+		log_err("device %s: %u cop%s wait for a donor, and the device has %u donors "
+			"already, the most it can", name, n, n == 1 ? "y" : "ies", nd);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && mv[k].slab != mv[i].slab; k++)
+			;
+		slabs += k == i;
+		/* the domains of the copies that stay */
+		for (k = 0; k < nlive; k++)
+			if (live[k].slab == mv[i].slab && strcmp(live[k].address, mv[i].address))
+				avoid_dom_add(avoid_dom, &n_avoid_dom,
+					      watch_label(w, live[k].address, NULL));
+	}
+	doms[0] = 0;
+	for (i = 0; i < n_avoid_dom; i++)
+		snprintf(doms + strlen(doms), sizeof(doms) - strlen(doms), "%s%s", i ? "," : "",
+			 avoid_dom[i]);
+	log_info("device %s: %u cop%s wait for a donor (slab %u first, which %s evicts): "
+		 "asking for one the device does not use, avoiding %u donor(s) and failure "
+		 "domain(s) \"%s\"", name, slabs, slabs == 1 ? "y" : "ies", mv[0].slab,
+		 mv[0].address, nd, doms);
+	if (brokerask_move(&w->r->a, slabs + standby, (const char (*)[BROKER_ADDR_LEN])avoid, nd,
+			   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom, n_avoid_dom, &g, label))
+		return -1;
+	memcpy(addr, g.donor_addr, sizeof(addr));
+	addr[sizeof(addr) - 1] = 0;
+	watch_label(w, addr, label);
+	ret = ublk_device_add_grant(&c->ublk, name, d->pid, placed, &g);
+	if (!ret) {
+		w->added_at = now;
+		log_info("device %s: %u slab(s) on %s granted until %llu; spare-ublk told to "
+			 "read its grants again, to add the donor and move there", name,
+			 slabs + standby, addr, (unsigned long long)le64toh(g.expiry));
+	}
+	sodium_memzero(&g, sizeof(g));
+	return ret ? -1 : 0;
+}
+
 /*
  * The monitor of a spare-ublk device placed by a broker (its config names
  * a grants file): the pager sends no uevents, so its slab map drives it.
@@ -1294,13 +1410,15 @@ static int monitor_stopped(const char *name, unsigned long rounds)
  * @standby) once one is due (ublk_grants_due()): when its grants would
  * stop covering them within the margin, or at once when a copy moved
  * beyond them, or waits there for one (the pager's move_wait_grant()).
- * A round that failed, or a renewal still short, is tried again after
+ * Copies that wait for a donor (NAME.moving) get one the device does not
+ * use (monitor_ublk_moves()). A round that failed, or a renewal still short, is tried again after
  * @interval seconds. A pager that is not running (a restart) is waited
  * for; the monitor ends when the device's config is removed (destroy).
  */
 static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *r,
 			uint64_t before, uint64_t interval, uint32_t standby, bool once)
 {
+	struct ublk_watch w = { .r = r };
 	unsigned long rounds = 0;
 	bool down_said = false;
 	char conf[512], why[256];
@@ -1337,9 +1455,14 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 		} else {
 			down_said = false;
 			next = now + 1;		/* the slab map again in a second */
+			if (monitor_ublk_moves(c, name, &w, &d, placed, live, nlive, standby,
+					       now)) {
+				failed = true;	/* asked again at the next interval */
+				next = now + interval;
+			}
 			if (due <= now) {
 				if (ublk_device_renew(&c->ublk, name, d.pid, placed, live, nlive,
-						      standby, renew_ask, r, &renewed)) {
+						      standby, watch_renew_ask, &w, &renewed)) {
 					failed = true;	/* retried at the next interval */
 					next = now + interval;
 				} else {

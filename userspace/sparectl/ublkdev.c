@@ -519,8 +519,8 @@ struct grants_read {
 	char			addr[RENEW_MAX_DONORS][SPARE_GRANT_ADDR_LEN];
 	uint32_t		count[RENEW_MAX_DONORS];	/* copies placed there */
 	uint32_t		nd;
-	/* what each kept grant allows: its donor (index, or RENEW_MAX_DONORS
-	 * for one outside the placement), slabs, expiry and lease */
+	/* what each kept grant allows: its donor (index in addr), slabs,
+	 * expiry and lease */
 	struct grant_room {
 		uint64_t	expiry, lease;
 		uint32_t	slabs, donor;
@@ -528,26 +528,44 @@ struct grants_read {
 };
 
 /*
- * Each donor's copies as the pager's slab map has them now (a copy on a
- * donor the grants do not name is left out, with a warning: the pager
- * only uses the donors its grants place it on).
+ * Donor @addr's index in @gr, named there if new. -1 (logged) when
+ * @gr names RENEW_MAX_DONORS already.
  */
-static void live_counts(const char *name, struct grants_read *gr,
-			const struct dev_slab_copy *live, unsigned int nlive)
+static int gr_donor(const char *name, struct grants_read *gr, const char *addr)
 {
-	unsigned int i, k;
+	uint32_t k;
+
+	for (k = 0; k < gr->nd; k++)
+		if (!strncmp(gr->addr[k], addr, sizeof(gr->addr[k])))
+			return (int)k;
+	if (gr->nd == RENEW_MAX_DONORS) {
+		log_err("device %s: %s: grants on more than %u donors", name, addr,
+			RENEW_MAX_DONORS);
+		return -1;
+	}
+	snprintf(gr->addr[gr->nd], sizeof(gr->addr[0]), "%s", addr);
+	return (int)gr->nd++;
+}
+
+/*
+ * Each donor's copies as the pager's slab map has them now. A copy on a
+ * donor no kept grant names (its last renewal expired) names it: it is
+ * renewed as the others are. -1 (logged): more donors than fit.
+ */
+static int live_counts(const char *name, struct grants_read *gr,
+		       const struct dev_slab_copy *live, unsigned int nlive)
+{
+	unsigned int i;
+	int k;
 
 	memset(gr->count, 0, sizeof(gr->count));
 	for (i = 0; i < nlive; i++) {
-		for (k = 0; k < gr->nd; k++)
-			if (!strncmp(gr->addr[k], live[i].address, sizeof(gr->addr[k])))
-				break;
-		if (k < gr->nd)
-			gr->count[k]++;
-		else
-			log_warn("device %s: slab %u has a copy on %s, which its grants do not name",
-				 name, live[i].slab, live[i].address);
+		k = gr_donor(name, gr, live[i].address);
+		if (k < 0)
+			return -1;
+		gr->count[k]++;
 	}
+	return 0;
 }
 
 static void grants_read_free(struct grants_read *gr)
@@ -563,15 +581,16 @@ static void grants_read_free(struct grants_read *gr)
 /*
  * Read device @name's grants file into @gr: its first @placed grants place
  * the device (one slab copy each: the donors and their counts), later ones
- * are renewals, kept unless expired at @now. With the pager's slab map
- * (@live, @nlive copies; NULL: none) each donor's count is the copies it
- * holds now instead: copies move. 0, or -1 (logged; @gr freed).
+ * are renewals, kept unless expired at @now; a donor only a kept renewal
+ * names (one a move added) is a donor of the device too. With the pager's
+ * slab map (@live, @nlive copies; NULL: none) each donor's count is the
+ * copies it holds now instead: copies move. 0, or -1 (logged; @gr freed).
  */
 static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
 		       const struct dev_slab_copy *live, unsigned int nlive,
 		       uint64_t now, struct grants_read *gr)
 {
-	uint32_t i, k, nread = 0;
+	uint32_t i, nread = 0;
 	char why[96];
 
 	memset(gr, 0, sizeof(*gr));
@@ -589,26 +608,20 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 	}
 	for (i = 0; i < nread; i++) {
 		struct spare_grant_info gi;
+		int k;
 
 		spare_grant_decode(&gr->g[i], &gi);	/* decoded once already */
-		for (k = 0; k < gr->nd; k++)
-			if (!strncmp(gr->addr[k], gi.donor_addr, sizeof(gr->addr[k])))
-				break;
-		if (i < placed && k == gr->nd) {
-			if (gr->nd == RENEW_MAX_DONORS) {
-				log_err("device %s: grants on more than %u donors", name,
-					RENEW_MAX_DONORS);
-				goto fail;
-			}
-			memcpy(gr->addr[gr->nd++], gi.donor_addr, sizeof(gr->addr[0]));
-		}
 		if (i >= placed && gi.expiry <= now)
 			continue;	/* an expired renewal: dropped */
+		/* the placement's donors, then any a kept renewal names (a
+		 * donor added by a move, monitor_ublk_moves()) */
+		k = gr_donor(name, gr, gi.donor_addr);
+		if (k < 0)
+			goto fail;
 		if (i < placed)
 			gr->count[k]++;
 		gr->room[gr->n] = (struct grant_room){
-			.expiry = gi.expiry, .slabs = gi.slabs,
-			.donor = k < gr->nd ? k : RENEW_MAX_DONORS,
+			.expiry = gi.expiry, .slabs = gi.slabs, .donor = (uint32_t)k,
 			.lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0,
 		};
 		gr->g[gr->n++] = gr->g[i];	/* n <= i */
@@ -618,8 +631,8 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 			gr->path, gr->n, placed);
 		goto fail;
 	}
-	if (live)
-		live_counts(name, gr, live, nlive);
+	if (live && live_counts(name, gr, live, nlive))
+		goto fail;
 	return 0;
 fail:
 	grants_read_free(gr);
@@ -690,12 +703,34 @@ int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t place
 	return 0;
 }
 
+/*
+ * @gr's grants written back as the device's grants file, and its pager
+ * (@pid, checked to be spare-ublk) told to read them again (SIGHUP). The
+ * exit status (logged).
+ */
+static int grants_commit(const char *name, const struct grants_read *gr, long pid)
+{
+	char comm[32];
+
+	if (write_grants(name, gr->path, gr->g, gr->n))
+		return 1;
+	if (!is_pager(pid, comm, sizeof(comm))) {
+		log_err("device %s: process %ld is not spare-ublk (%s): the new grants wait in "
+			"%s for its next start", name, pid, comm[0] ? comm : "gone", gr->path);
+		return 1;
+	}
+	if (kill((pid_t)pid, SIGHUP)) {
+		log_err("device %s: kill -HUP %ld: %s", name, pid, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
 		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
 {
 	struct grants_read gr;
-	char comm[32];
 	uint32_t k;
 	int ret = 1;
 
@@ -714,19 +749,41 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		gr.n++;
 		*renewed += gr.count[k];
 	}
-	if (write_grants(name, gr.path, gr.g, gr.n))
-		goto out;
-	if (!is_pager(pid, comm, sizeof(comm))) {
-		log_err("device %s: process %ld is not spare-ublk (%s): the new grants wait in "
-			"%s for its next start", name, pid, comm[0] ? comm : "gone", gr.path);
-		goto out;
-	}
-	if (kill((pid_t)pid, SIGHUP)) {
-		log_err("device %s: kill -HUP %ld: %s", name, pid, strerror(errno));
-		goto out;
-	}
-	ret = 0;
+	ret = grants_commit(name, &gr, pid);
 out:
+	grants_read_free(&gr);
+	return ret;
+}
+
+int ublk_device_donors(const struct ublk_paths *p, const char *name, uint32_t placed,
+		       const struct dev_slab_copy *live, unsigned int nlive,
+		       char (*addr)[SPARE_GRANT_ADDR_LEN], unsigned int max, unsigned int *n)
+{
+	struct grants_read gr;
+
+	*n = 0;
+	if (grants_read(p, name, placed, live, nlive, (uint64_t)time(NULL), &gr))
+		return -1;
+	for (; *n < gr.nd && *n < max; (*n)++)
+		memcpy(addr[*n], gr.addr[*n], sizeof(addr[0]));
+	grants_read_free(&gr);
+	return 0;
+}
+
+int ublk_device_add_grant(const struct ublk_paths *p, const char *name, long pid,
+			  uint32_t placed, const struct spare_grant *g)
+{
+	struct grants_read gr;
+	int ret = 1;
+
+	if (grants_read(p, name, placed, NULL, 0, (uint64_t)time(NULL), &gr))
+		return 1;
+	if (gr.n == RENEW_MAX_GRANTS)
+		log_err("device %s: %s is full", name, gr.path);
+	else {
+		gr.g[gr.n++] = *g;
+		ret = grants_commit(name, &gr, pid);
+	}
 	grants_read_free(&gr);
 	return ret;
 }

@@ -89,6 +89,25 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed);
 
 /*
+ * The donors of such a device: its placement's, then those its kept
+ * renewals name, then those of copies in the pager's slab map (@live, as
+ * for ublk_device_renew()), their addresses as the broker gave them, into
+ * @addr[0 .. *@n) (at most @max). 0, or -1 (logged).
+ */
+int ublk_device_donors(const struct ublk_paths *p, const char *name, uint32_t placed,
+		       const struct dev_slab_copy *live, unsigned int nlive,
+		       char (*addr)[SPARE_GRANT_ADDR_LEN], unsigned int max, unsigned int *n);
+
+/*
+ * Grant @g (a broker's answer to a move: a donor the device does not use)
+ * added to such a device's grants file, rewritten as ublk_device_renew()
+ * does, and the pager (@pid) sent SIGHUP: it adds the donor and moves
+ * there the copies that wait for one. The exit status (logged).
+ */
+int ublk_device_add_grant(const struct ublk_paths *p, const char *name, long pid,
+			  uint32_t placed, const struct spare_grant *g);
+
+/*
  * When `device monitor` must renew such a device (wall clock, s), in
  * @due: the earliest over its donors of the newest grant's expiry less
  * @before seconds (0: a third of that grant's lease), or @now when a

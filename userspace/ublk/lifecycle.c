@@ -560,6 +560,20 @@ static bool move_wait_donor(struct dev *d, struct move *mv)
 	return true;
 }
 
+/* The moves waiting for a donor, for the counters' NAME.moving (stats.c). */
+static void moves_publish(struct dev *d)
+{
+	struct life *lf = d->life;
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < lf->nmv && n < PAGER_MAX_WAITING; k++)
+		if (lf->mv[k].waiting_donor) {
+			d->waiting_slab[n] = lf->mv[k].slab;
+			d->waiting_from[n++] = lf->mv[k].evictor;
+		}
+	d->nr_waiting = n;
+}
+
 /*
  * Ask the next donor to take the move. false: none would, and no grant or
  * donor is waited for.
@@ -994,6 +1008,7 @@ void life_loop(struct dev *d, int sfd)
 				move_end(d, k);
 			else
 				k++;
+		moves_publish(d);
 		for (i = 0; i < d->nr_donors; i++)
 			remap_donor(d, i);
 		rehome(d);

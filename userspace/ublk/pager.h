@@ -29,6 +29,7 @@
 #define UD_KICK		(6ULL << 32)	/* another queue's kick (backup.h) */
 #define STALL_CHECK_MS	1000	/* how often in-flight RDMA is checked */
 #define PAGER_MAX_QUEUES	8	/* --queues */
+#define PAGER_MAX_WAITING	64	/* moves NAME.moving lists, at most */
 
 _Static_assert(UBLK_EXTRA_SQES >= SPARE_MAX_DONORS + 6,
 	       "the queue ring needs a poll per donor, the stop event, the timer, "
@@ -189,6 +190,11 @@ struct dev {
 	int		life_fd;	/* eventfd: wakes the lifecycle */
 	struct life	*life;
 	struct resync	*rsync;
+	/* the moves waiting for a donor to be added (NAME.moving): their
+	 * slabs and evicting donors, as the lifecycle last stepped them */
+	u32		waiting_slab[PAGER_MAX_WAITING];
+	u32		waiting_from[PAGER_MAX_WAITING];
+	unsigned int	nr_waiting;
 
 	pthread_mutex_t	 start_lock;	/* queue threads -> main: fetched */
 	pthread_cond_t	 start_cond;

@@ -4,7 +4,8 @@
  * RUN_DIR/NAME (default /run/spare/ublk/NAME), rewritten by the main thread
  * at most once a second (write to NAME.tmp, then rename: a reader sees a
  * whole snapshot, never a half-written file) and removed at exit, with
- * NAME.map beside it, the slab map (map_write()). Its
+ * NAME.map beside it, the slab map (map_write()), and NAME.moving while
+ * a move waits for a donor (moving_write()). Its
  * lines are "key value"; io_stat, slab_stat and donor_stat carry exactly
  * the versioned lines of spare.ko's /sys/block/DISK/spare/ files, so
  * sparectl reads both kinds of device with the same parsers
@@ -34,6 +35,7 @@
 #define SLAB_STAT_VERSION	1
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
+#define MOVING_VERSION		1
 
 void stats_publish(struct queue *q)
 {
@@ -76,6 +78,26 @@ int stats_path(const char *dir, const char *name, char *path, size_t len)
 		return -1;
 	if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
 		return -1;
+	return 0;
+}
+
+/*
+ * A snapshot file's end: @f (written to @tmp) flushed, closed and renamed
+ * over @dst, so that a reader sees the old file or the new one whole. 0,
+ * or -1 (errno; @tmp removed).
+ */
+static int snap_commit(FILE *f, const char *tmp, const char *dst)
+{
+	if (fflush(f) || ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, dst)) {
+		unlink(tmp);
+		return -1;
+	}
 	return 0;
 }
 
@@ -148,17 +170,35 @@ static int map_write(struct dev *d, const char *path)
 				v[c].pages);
 		}
 	}
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		unlink(tmp);
+	return snap_commit(f, tmp, dst);
+}
+
+/*
+ * PATH.moving, only while a move waits for a donor to be added
+ * (lifecycle.c move_wait_donor()): one line per such move, "version slab
+ * donor-index host:port" of the donor evicting it, for `sparectl device
+ * monitor`, which asks a broker for a donor outside the device (MOVE_REQ)
+ * and adds it with a grant. Removed when none waits. Written as the map
+ * is. 0 or -1 (errno).
+ */
+static int moving_write(struct dev *d, const char *path)
+{
+	char tmp[PATH_MAX_STATS + 16], dst[PATH_MAX_STATS + 8];
+	unsigned int n = d->nr_waiting;
+	FILE *f;
+
+	snprintf(dst, sizeof(dst), "%s.moving", path);
+	if (!n)
+		return unlink(dst) && errno != ENOENT ? -1 : 0;
+	snprintf(tmp, sizeof(tmp), "%s.moving.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
 		return -1;
-	}
-	fclose(f);
-	if (rename(tmp, dst)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(f, "%u %u %u %s:%s\n", MOVING_VERSION, d->waiting_slab[i],
+			d->waiting_from[i], d->donors[d->waiting_from[i]].host,
+			d->donors[d->waiting_from[i]].port);
+	return snap_commit(f, tmp, dst);
 }
 
 int stats_write(struct dev *d, const struct stats_id *id)
@@ -202,17 +242,9 @@ int stats_write(struct dev *d, const struct stats_id *id)
 			DONOR_STAT_VERSION, i, dn->host, dn->port,
 			failed ? "error" : "live", failed ? 1U : 0U);
 	}
-	if (fflush(f) || ferror(f)) {
-		fclose(f);
-		unlink(tmp);
+	if (snap_commit(f, tmp, id->path))
 		return -1;
-	}
-	fclose(f);
-	if (rename(tmp, id->path)) {
-		unlink(tmp);
-		return -1;
-	}
-	return map_write(d, id->path);
+	return map_write(d, id->path) || moving_write(d, id->path) ? -1 : 0;
 }
 
 void stats_remove(const struct stats_id *id)
@@ -223,6 +255,8 @@ void stats_remove(const struct stats_id *id)
 		return;
 	unlink(id->path);
 	snprintf(map, sizeof(map), "%s.map", id->path);
+	unlink(map);
+	snprintf(map, sizeof(map), "%s.moving", id->path);
 	unlink(map);
 }
 
