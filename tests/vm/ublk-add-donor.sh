@@ -51,7 +51,10 @@ donor_ctl 2 evict 1 >/dev/null || fail "donor 2: evict"
 wait_for 100 grep -q 'waiting for a donor to be added' /tmp/ublk.log ||
 	{ diag; fail "the move did not wait for a donor"; }
 grep -q 'cannot move' /tmp/ublk.log && { diag; fail "the copy went the old way"; }
-pass "the move waits (every other donor holds a copy of the slab)"
+# listed for sparectl device monitor (version, slab, evicting donor index, address)
+wait_for 30 grep -Eq '^1 [0-7] 0 10\.0\.0\.2:18515$' /run/spare/ublk/addd.moving ||
+	{ cat /run/spare/ublk/addd.moving; fail "addd.moving does not list the waiting move"; }
+pass "the move waits (every other donor holds a copy of the slab), listed in addd.moving"
 
 step "a grant for donor 4 appended, SIGHUP: donor 4 added and connected; the waiting copy moves there"
 conns0=$(donor_metric 4 spared_data_conns_total)
@@ -69,6 +72,7 @@ wait_for 600 grep -Eq "moved to $dn4 in" /tmp/ublk.log || { diag; fail "the copy
 grep -E "SIGHUP|EVICT|waiting|moving it|moved|$dn4" /tmp/ublk.log
 grep -q 'cannot move' /tmp/ublk.log && { diag; fail "a copy went the old way"; }
 [ "$(donor_metric 4 spared_slabs_lent)" = 1 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 1"
+wait_for 30 sh -c '[ ! -e /run/spare/ublk/addd.moving ]' || fail "addd.moving stays after the move"
 slabs_verify "$disk" "after the move to donor 4"
 pass "donor 4 added as donor 2 (3 DATA connections); the waiting copy moved there; 32 MiB read back"
 
