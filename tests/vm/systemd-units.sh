@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-kernels: last
+# vm-init: systemd
+#
+# The units in dist/ run by a real systemd: Debian 12's systemd 252 as PID
+# 1 of the guest (scripts/vm/init hands over to it; this scenario runs as
+# its spare-scenario.service). Until this scenario the units were checked
+# by systemd-analyze only (scripts/units-check); their sandboxing
+# (ProtectSystem=strict, ReadWritePaths, DynamicUser, the capability
+# bounding sets, the address families) had never run.
+#   - the units installed as `make install` fills them in, the programs
+#     in /usr/sbin; every one loads;
+#   - spare-broker.service with its keys readable by root only, as its
+#     example config says; it is ready (Type=notify) and donors register;
+#   - spared.service as donor 2 (its config in /etc/spare/spared.conf),
+#     enabled and started, ready, its control socket answering, its log
+#     levels read by journald; donor 3 started by hand;
+#   - "sparectl device create --backend=ublk ... broker=" under systemd
+#     starts spare-ublk@ub0 (Type=notify: the device is up once it is
+#     active), which sets its write window (ReadWritePaths) and writes
+#     its state file (StateDirectory) and counters (RuntimeDirectory);
+#     32 MiB written and read back;
+#   - sparectl-monitor@ub0 renews its grants (writing /etc/spare under
+#     ProtectSystem=strict) and sends the pager SIGHUP; `systemctl reload`
+#     does too;
+#   - the pager SIGKILLed: systemd starts it again (Restart=on-failure)
+#     and it takes the device back with every byte;
+#   - destroy stops the pager's unit, the monitor ends by itself, and
+#     every daemon stops cleanly (inactive, not failed); spare-aggd.service
+#     is enabled, starts and stops.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+set -u
+watchdog 400
+ublk_require
+
+[ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd: not run under scripts/vm/run?"
+jlog() { journalctl -u "$1" -o cat --no-pager; }
+active() { [ "$(systemctl is-active "$1")" = active ]; }
+diag() {
+	for u in spare-broker spared spare-ublk@ub0 sparectl-monitor@ub0; do
+		echo "---- $u: $(systemctl is-active $u)"; jlog $u | tail -30
+	done
+	donor_logs
+}
+B="broker=$BROKER broker-name=trainer broker-key=/etc/spare/b-trainer.key"
+
+step "the units, filled in as make install does; programs in /usr/sbin; systemd loads them all"
+for f in /spare/dist/*.service.in; do
+	sed 's|@SBINDIR@|/usr/sbin|g' "$f" >"/etc/systemd/system/$(basename "$f" .in)" || fail "install $f"
+done
+for p in spared sparectl spare-ublk spare-broker spare-aggd; do
+	cp "/spare/bin/$p" /usr/sbin/ || fail "install $p"
+done
+systemctl daemon-reload || fail "daemon-reload"
+for u in spared spare-broker spare-aggd spare-ublk@ub0 sparectl-monitor@ub0; do
+	[ "$(systemctl show -P LoadState "$u")" = loaded ] || fail "$u: $(systemctl show -P LoadState "$u")"
+done
+pass "5 units loaded"
+
+step "spare-broker.service, its keys readable by root only: ready, and donors register"
+rxe_up 3
+broker_keys donor2 donor3 trainer
+mkdir -p /etc/spare
+# in /etc/spare: the units have a /tmp of their own (PrivateTmp=)
+(umask 077; cp /tmp/broker-hosts /tmp/grant.key /tmp/b-donor2.key /tmp/b-trainer.key \
+	/tmp/host-keys /tmp/trainer.key /etc/spare/) || fail "keys into /etc/spare"
+cat >/etc/spare/spare-broker.conf <<EOF
+listen = $BROKER
+host-keys = /etc/spare/broker-hosts
+grant-key-file = /etc/spare/grant.key
+log-level = debug
+EOF
+systemctl start spare-broker || { diag; fail "systemctl start spare-broker"; }
+active spare-broker || { diag; fail "spare-broker is $(systemctl is-active spare-broker)"; }
+jlog spare-broker | grep -q listening || { diag; fail "the broker does not say it listens"; }
+buid=$(awk '/^Uid:/ {print $2}' "/proc/$(systemctl show -P MainPID spare-broker)/status")
+[ -n "$buid" ] && [ "$buid" != 0 ] || fail "spare-broker runs as uid '$buid', not a dynamic user"
+pass "spare-broker active (ready) as dynamic user $buid, reading its keys as credentials"
+
+step "spared.service as donor 2, ready, its control socket answering; donor 3 by hand"
+cat >/etc/spare/spared.conf <<EOF
+listen = 10.0.0.2
+port = $DONOR_PORT
+budget = 256M
+slab-size = 16M
+resume-hold = 60
+host-keys = /etc/spare/host-keys
+grant-key-file = /etc/spare/grant.key
+name = donor2
+domain = rack2
+brokers = $BROKER
+broker-key-file = /etc/spare/b-donor2.key
+EOF
+systemctl enable --now spared || { diag; fail "systemctl enable --now spared"; }
+active spared || { diag; fail "spared is $(systemctl is-active spared)"; }
+[ -L /etc/systemd/system/multi-user.target.wants/spared.service ] || fail "spared not enabled"
+SOCK2=/run/spare/spared-$DONOR_PORT.sock
+sparectl donor -S "$SOCK2" status >/tmp/d2.status || { diag; fail "spared's control socket"; }
+grep -q '^spared_bytes_capacity 268435456' /tmp/d2.status || { cat /tmp/d2.status; fail "spared did not take its config"; }
+grant_donor 3 donor3 --domain rack3 --resume-hold 60
+wait_for 150 sh -c "journalctl -u spare-broker -o cat | grep -q 'donor donor2 at'" || { diag; fail "the broker does not know donor2"; }
+wait_for 150 sh -c "journalctl -u spare-broker -o cat | grep -q 'donor donor3 at'" || { diag; fail "the broker does not know donor3"; }
+# spared's log levels reach the journal (its <N> prefixes): a stranger
+# (no host key) is refused with a warning, which a warning filter keeps
+# while it leaves out the info lines (without the prefixes every line
+# would be info, and the filter would keep nothing)
+spare-probe -S 10.0.0.3 -p "$DONOR_PORT" -s 16M -t 10000 10.0.0.2 map:1 >/tmp/probe.out 2>&1 &&
+	{ cat /tmp/probe.out; fail "a stranger mapped a slab of spared.service"; }
+wait_for 50 sh -c "journalctl -u spared -p warning --no-pager -o cat | grep -q '^warn: client .*refused'" ||
+	{ journalctl -u spared -o cat --no-pager | tail; fail "no warning for the stranger in the journal"; }
+journalctl -u spared -p warning --no-pager -o cat >/tmp/d2.warn
+sed 's/^/    /' /tmp/d2.warn
+grep -qv '^\(warn\|err\): ' /tmp/d2.warn && fail "journalctl -p warning kept lines below warning"
+journalctl -u spared -p info --no-pager -o cat | grep -q '^info: lending 256M' || fail "no info line in the journal"
+pass "spared enabled and active with its config, a stranger refused with a warning at its level in the journal; both donors registered with the broker"
+
+step "sparectl device create --backend=ublk through the broker: systemd starts spare-ublk@ub0"
+disk=$(sparectl device create ub0 --backend=ublk size=128M slab_size=16M replicas=2 \
+	source=10.0.0.1 key-file=/etc/spare/trainer.key $B lease=60) || { diag; fail "device create"; }
+echo "created $disk"
+active spare-ublk@ub0 || { diag; fail "spare-ublk@ub0 is $(systemctl is-active spare-ublk@ub0)"; }
+[ -b "/dev/$disk" ] || fail "no /dev/$disk once the unit is active"
+jlog spare-ublk@ub0 | grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' || { diag; fail "not placed by its grants"; }
+# the write window needs the disk's sysfs writable (ReadWritePaths=)
+wait_for 30 test -e /run/spare/ublk/ub0 || { diag; fail "no counters file (RuntimeDirectory)"; }
+win=$(jlog spare-ublk@ub0 | sed -n 's/.*write window [0-9]* KiB: at most \([0-9]*\) write request.*/\1/p' | head -1)
+[ -n "$win" ] && [ "$(cat "/sys/block/$disk/queue/iosched/async_depth")" = "$win" ] ||
+	{ diag; fail "the write window was not applied under the unit's sandbox (async_depth $(cat "/sys/block/$disk/queue/iosched/async_depth"), window '$win')"; }
+test -s /var/lib/spare/ublk-ub0.state || { ls -la /var/lib/spare; diag; fail "no state file (StateDirectory)"; }
+[ "$(stat -c %a /var/lib/spare)" = 700 ] || fail "/var/lib/spare mode $(stat -c %a /var/lib/spare)"
+dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
+slabs_write "$disk"
+slabs_verify "$disk" "written"
+pass "/dev/$disk from spare-ublk@ub0: window of $win requests applied, state and counters written, 32 MiB read back"
+
+step "sparectl-monitor@ub0 renews the grants and tells the pager; so does systemctl reload"
+hups() { jlog spare-ublk@ub0 | grep -c 'SIGHUP: .* grant(s) in /etc/spare/ublk-ub0.grants'; }
+h0=$(hups)
+cat >/etc/spare/monitor-ub0.env <<EOF
+BROKERS=$BROKER
+BROKER_NAME=trainer
+BROKER_KEY=/etc/spare/b-trainer.key
+EOF
+systemctl start sparectl-monitor@ub0 || { diag; fail "systemctl start sparectl-monitor@ub0"; }
+active sparectl-monitor@ub0 || { diag; fail "the monitor is $(systemctl is-active sparectl-monitor@ub0)"; }
+# one standby slab per donor: due at once
+wait_for 200 sh -c "[ \$(journalctl -u spare-ublk@ub0 -o cat | grep -c 'SIGHUP: .* grant(s) in /etc/spare/ublk-ub0.grants') -gt $h0 ]" ||
+	{ diag; fail "the pager read no renewal"; }
+jlog sparectl-monitor@ub0 | grep -q 'slab copies renewed, 1 standby per donor' || { diag; fail "the monitor did not renew"; }
+h1=$(hups)
+systemctl reload spare-ublk@ub0 || fail "systemctl reload"
+wait_for 100 sh -c "[ \$(journalctl -u spare-ublk@ub0 -o cat | grep -c 'SIGHUP: .* grant(s) in /etc/spare/ublk-ub0.grants') -gt $h1 ]" ||
+	{ diag; fail "reload did not reach the pager"; }
+pass "the monitor's renewal and a reload each read by the pager"
+
+step "the pager SIGKILLed: systemd starts it again; it takes /dev/$disk back"
+pid0=$(systemctl show -P MainPID spare-ublk@ub0)
+systemctl kill -s KILL spare-ublk@ub0 || fail "systemctl kill"
+back() { active spare-ublk@ub0 && [ "$(systemctl show -P MainPID spare-ublk@ub0)" != "$pid0" ] &&
+	 [ "$(systemctl show -P MainPID spare-ublk@ub0)" != 0 ]; }
+wait_until 60 back || { diag; fail "spare-ublk@ub0 was not started again"; }
+jlog spare-ublk@ub0 | grep -q "taking /dev/$disk back" || { diag; fail "the restarted pager did not take /dev/$disk back"; }
+[ "$(systemctl show -P NRestarts spare-ublk@ub0)" = 1 ] || fail "NRestarts $(systemctl show -P NRestarts spare-ublk@ub0)"
+slabs_verify "$disk" "after the restart"
+pass "restarted by systemd (NRestarts 1), the device taken back, every byte read back"
+
+step "destroy stops the pager's unit; the monitor ends; every daemon stops cleanly"
+sparectl device destroy ub0 || { diag; fail "destroy"; }
+[ "$(systemctl is-active spare-ublk@ub0)" = inactive ] || { diag; fail "spare-ublk@ub0 is $(systemctl is-active spare-ublk@ub0)"; }
+[ -e "/dev/$disk" ] && fail "/dev/$disk still there"
+mon_gone() { [ "$(systemctl is-active sparectl-monitor@ub0)" = inactive ]; }
+wait_until 20 mon_gone || { diag; fail "the monitor is $(systemctl is-active sparectl-monitor@ub0)"; }
+none_lent() { [ "$(donor_metric 3 spared_slabs_lent)" = 0 ] &&
+	      [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spared_slabs_lent" {print $2}')" = 0 ]; }
+wait_until 20 none_lent || fail "the donors still lend"
+systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }
+active spare-aggd || { jlog spare-aggd | tail; fail "spare-aggd is $(systemctl is-active spare-aggd)"; }
+for u in spare-aggd spared spare-broker; do
+	systemctl stop "$u"
+	[ "$(systemctl is-active "$u")" = inactive ] || { jlog "$u" | tail; fail "$u stopped as $(systemctl is-active "$u")"; }
+done
+systemctl --failed --no-legend --no-pager | grep . && fail "failed units"
+kill -TERM "$(donor_pid 3)"; wait "$(donor_pid 3)" || fail "spared 3 exit"
+check_dmesg
+pass "every unit ran under its sandbox and stopped cleanly"
