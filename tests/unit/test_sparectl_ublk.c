@@ -273,6 +273,13 @@ static void grant_line(FILE *f, const char *addr, uint32_t slabs, uint64_t expir
 	fprintf(f, "%s\n", hex);
 }
 
+/* The placement of 2 slabs x 2 copies on A and B, one slab each, to @now + 600. */
+static void placement_2x2(FILE *f, uint64_t now)
+{
+	for (int i = 0; i < 4; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+}
+
 static void test_renew(void)
 {
 	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], before[8192] = "", after[8192] = "";
@@ -495,13 +502,11 @@ static void test_renew_moves(void)
 	struct asked a = { .n = 0 };
 	uint32_t renewed = 99;
 	FILE *f;
-	int i;
 
 	f = grants_file_new(dir, path, sizeof(path));
 	if (!f)
 		return;
-	for (i = 0; i < 4; i++)
-		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	placement_2x2(f, now);
 	fclose(f);
 	/* by the placement: 2 copies each, covered until now + 600 */
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, NULL, 0, 0, 0, now, &due), 0);
@@ -537,8 +542,7 @@ static void test_renew_moves(void)
 	EXPECT(f != NULL);
 	if (!f)
 		return;
-	for (i = 0; i < 4; i++)
-		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	placement_2x2(f, now);
 	fclose(f);
 	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, stranger, 2, 0, 0, now, &due), 0);
 	EXPECT(due == now);
@@ -566,13 +570,11 @@ static void test_added_donor(void)
 	uint32_t renewed;
 	unsigned int nd = 0;
 	FILE *f;
-	int i;
 
 	f = grants_file_new(dir, path, sizeof(path));
 	if (!f)
 		return;
-	for (i = 0; i < 4; i++)
-		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
+	placement_2x2(f, now);
 	grant_line(f, "10.0.0.4:18515", 2, now + 600);	/* a move's donor */
 	grant_line(f, "10.0.0.6:18515", 2, now - 10);	/* expired: gone */
 	fclose(f);
