@@ -618,9 +618,11 @@ static void test_async_two_queues(void)
 	EXPECT(backup_read_ext(&q1, 1, 0));
 	EXPECT_EQ(io_uring_sq_ready(&q1.q.ring), 0);	/* fenced: not posted */
 	EXPECT(!kicked(&q1));
+	EXPECT_EQ(q0.st.backup_kicks, 0);
 	EXPECT_EQ(reap(&q0), 1);		/* queue 0's write lands */
 	EXPECT(kicked(&q1));
 	EXPECT(!kicked(&q0));
+	EXPECT_EQ(q0.st.backup_kicks, 1);	/* counted by the kicker */
 	EXPECT_EQ(finished[DEPTH + 1], 0);
 	backup_kicked(&q1);			/* on queue 1's thread */
 	EXPECT_EQ(io_uring_sq_ready(&q1.q.ring), 1);

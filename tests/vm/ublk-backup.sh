@@ -7,7 +7,10 @@
 # backup; every page verifies and no request fails. Once with
 # --backup-mode sync, once with async on two queues (a write completes on its RDMA; the
 # backup write goes on from the tag's buffer; reads of those pages wait
-# for it). Then bad --backup input, and the live counters file sparectl
+# for it), the async backup behind dm-delay (writes 250 ms late), so that
+# it falls behind: writes wait for the 16 spare buffers the two queues
+# share, and must be seen to (backup_waits), and to be woken by the other
+# queue (backup_kicks). Then bad --backup input, and the live counters file sparectl
 # reads (/run/spare/ublk/NAME). Then the refill: donor 3 killed and
 # started again under load, its re-mapped copies refilled from the backup
 # (the only source: one copy per slab), the backup zeroed, and every page
@@ -67,7 +70,18 @@ run() {
 }
 
 run sync /dev/ram0
-run async /dev/ram1
+modprobe dm-delay 2>/dev/null
+dmsetup create slow --noudevsync --table "0 262144 delay /dev/ram1 0 0 /dev/ram1 0 250" ||
+	fail "dm-delay over /dev/ram1"
+dmsetup mknodes slow 2>/dev/null
+[ -b /dev/mapper/slow ] || fail "no /dev/mapper/slow"
+run async /dev/mapper/slow
+# behind by 16 writes at times: writes waited; a wait one queue ended for
+# the other (a buffer handed over, a fence lifted) kicked that queue
+[ "$(ublk_stat backup_waits)" -gt 0 ] || fail "the slow async backup never made a write wait"
+[ "$(ublk_stat backup_kicks)" -gt 0 ] || fail "no wait was ended across the queues (backup_kicks 0)"
+echo "async: backup_waits $(ublk_stat backup_waits), backup_kicks $(ublk_stat backup_kicks)"
+dmsetup remove slow || fail "dmsetup remove slow"
 
 # io_stat FIELD from the live counters file of pager NAME (spare.ko's
 # io_stat line: rdma_reads 2, backup_reads 4, resync_pages 13).

@@ -395,6 +395,8 @@ static void kick(struct queue *self, u32 kick)
 		if (d->queues[k].kick_fd < 0 ||
 		    write(d->queues[k].kick_fd, &one, sizeof(one)) != sizeof(one))
 			log_err("backup: cannot wake queue %u", k);
+		else
+			self->st.backup_kicks++;
 	}
 	if (kick & (1U << self->id))
 		backup_kicked(self);

@@ -73,8 +73,8 @@ struct rq {
 struct stats {
 	u64 reads, writes, rdma_reads, rdma_writes, io_errors, copy_faults;
 	u64 redrives;
-	/* the backup device (backup.c) */
-	u64 backup_reads, backup_writes, backup_waits, backup_errors;
+	/* the backup device (backup.c); kicks: waits another queue ended */
+	u64 backup_reads, backup_writes, backup_waits, backup_errors, backup_kicks;
 	u64 zero_reads, bytes_read, bytes_written;
 	/* the most write requests held at once (--write-window's check) */
 	u64 writes_held_max;

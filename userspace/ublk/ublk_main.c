@@ -902,7 +902,7 @@ static void print_stats(struct dev *d)
 	       " io_errors %" PRIu64 " copy_faults %" PRIu64
 	       " redrives %" PRIu64 " backup_reads %" PRIu64
 	       " backup_writes %" PRIu64 " backup_waits %" PRIu64
-	       " backup_errors %" PRIu64 " zero_reads %" PRIu64
+	       " backup_errors %" PRIu64 " backup_kicks %" PRIu64 " zero_reads %" PRIu64
 	       " losses %" PRIu64 " reconnects %" PRIu64
 	       " remaps %" PRIu64 " resync_pages %" PRIu64 " evictions %" PRIu64
 	       " moves %" PRIu64 " moves_short %" PRIu64
@@ -910,7 +910,7 @@ static void print_stats(struct dev *d)
 	       st.reads, st.writes, st.rdma_reads, st.rdma_writes,
 	       st.io_errors, st.copy_faults, st.redrives,
 	       st.backup_reads, st.backup_writes, st.backup_waits,
-	       st.backup_errors, st.zero_reads,
+	       st.backup_errors, st.backup_kicks, st.zero_reads,
 	       st.losses, st.reconnects, st.remaps,
 	       st.resync_pages, st.evictions, st.moves,
 	       st.moves_short, st.writes_held_max);
