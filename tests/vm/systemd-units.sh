@@ -25,8 +25,10 @@
 #     does too;
 #   - the pager SIGKILLed: systemd starts it again (Restart=on-failure)
 #     and it takes the device back with every byte;
-#   - destroy stops the pager's unit, the monitor ends by itself, and
-#     every daemon stops cleanly (inactive, not failed); spare-aggd.service
+#   - destroy stops the pager's unit, the monitor ends by itself;
+#   - a spare.ko device made through the broker, its sparectl-monitor@
+#     renewing both donors through configfs, ending with the device;
+#   - every daemon stops cleanly (inactive, not failed); spare-aggd.service
 #     is enabled, starts and stops.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -166,7 +168,7 @@ jlog spare-ublk@ub0 | grep -q "taking /dev/$disk back" || { diag; fail "the rest
 slabs_verify "$disk" "after the restart"
 pass "restarted by systemd (NRestarts 1), the device taken back, every byte read back"
 
-step "destroy stops the pager's unit; the monitor ends; every daemon stops cleanly"
+step "destroy stops the pager's unit; its monitor ends"
 sparectl device destroy ub0 || { diag; fail "destroy"; }
 [ "$(systemctl is-active spare-ublk@ub0)" = inactive ] || { diag; fail "spare-ublk@ub0 is $(systemctl is-active spare-ublk@ub0)"; }
 [ -e "/dev/$disk" ] && fail "/dev/$disk still there"
@@ -175,6 +177,33 @@ wait_until 20 mon_gone || { diag; fail "the monitor is $(systemctl is-active spa
 none_lent() { [ "$(donor_metric 3 spared_slabs_lent)" = 0 ] &&
 	      [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spared_slabs_lent" {print $2}')" = 0 ]; }
 wait_until 20 none_lent || fail "the donors still lend"
+pass "spare-ublk@ub0 stopped by destroy, the device gone; its monitor ended by itself"
+
+step "the module backend: sparectl-monitor@swap0 renews a spare.ko device's grants through configfs"
+spare_load
+disk1=$(sparectl device create swap0 size=64M slab_size=16M replicas=2 source=10.0.0.1 \
+	key-file=/etc/spare/trainer.key $B lease=60) || { diag; dmesg | tail; fail "device create (module)"; }
+g0=$(grep -c . "$CFS/swap0/grants")
+cat >/etc/spare/monitor-swap0.env <<EOF
+BROKERS=$BROKER
+BROKER_NAME=trainer
+BROKER_KEY=/etc/spare/b-trainer.key
+EOF
+systemctl start sparectl-monitor@swap0 || { jlog sparectl-monitor@swap0; fail "systemctl start sparectl-monitor@swap0"; }
+# its first round renews both donors, writing configfs (ReadWritePaths=)
+wait_for 100 sh -c "[ \$(journalctl -u sparectl-monitor@swap0 -o cat | grep -c 'granted until') -ge 2 ]" ||
+	{ jlog sparectl-monitor@swap0; fail "the monitor did not renew both donors"; }
+[ "$(grep -c . "$CFS/swap0/grants")" -gt "$g0" ] || { cat "$CFS/swap0/grants"; fail "no new grant in configfs"; }
+dd if=/dev/urandom of=/tmp/pattern bs=1M count=16 2>/dev/null
+dd if=/tmp/pattern of="/dev/$disk1" bs=1M oflag=direct 2>/dev/null || fail "write $disk1"
+dd if="/dev/$disk1" of=/tmp/back bs=1M count=16 iflag=direct 2>/dev/null || fail "read $disk1"
+cmp /tmp/pattern /tmp/back || fail "$disk1 read back differs"
+sparectl device destroy swap0 || fail "destroy swap0"
+mon1_gone() { [ "$(systemctl is-active sparectl-monitor@swap0)" = inactive ]; }
+wait_until 20 mon1_gone || { jlog sparectl-monitor@swap0; fail "the monitor is $(systemctl is-active sparectl-monitor@swap0)"; }
+pass "the monitor renewed /dev/$disk1's donors through configfs under its sandbox, and ended with the device"
+
+step "spare-aggd enabled and started; every daemon stops cleanly"
 systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }
 active spare-aggd || { jlog spare-aggd | tail; fail "spare-aggd is $(systemctl is-active spare-aggd)"; }
 for u in spare-aggd spared spare-broker; do
