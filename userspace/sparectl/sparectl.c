@@ -1411,9 +1411,10 @@ static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_
  * stop covering them within the margin, or at once when a copy moved
  * beyond them, or waits there for one (the pager's move_wait_grant()).
  * Copies that wait for a donor (NAME.moving) get one the device does not
- * use (monitor_ublk_moves()). A round that failed, or a renewal still short, is tried again after
- * @interval seconds. A pager that is not running (a restart) is waited
- * for; the monitor ends when the device's config is removed (destroy).
+ * use (monitor_ublk_moves()). A round that failed, or a renewal still
+ * short, is tried again after @interval seconds. A pager that is not
+ * running (a restart) is waited for; the monitor ends when the device's
+ * config is removed (destroy).
  */
 static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *r,
 			uint64_t before, uint64_t interval, uint32_t standby, bool once)
