@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spare_grant.h"
+
 struct spare_grant;
 struct dev_slab_copy;
 
