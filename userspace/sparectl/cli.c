@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What every sparectl command shares (sparectl.h): usage errors, JSON
+ * What every sparectl command shares (cli.h): usage errors, JSON
  * output, writes to a device's configfs attributes, and the broker
  * settings of `device create`, `renew` and `monitor`.
  */
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "spare_json.h"
 #include "spare_log.h"
 #include "spare_util.h"
-#include "sparectl.h"
 
 int usage_error(const char *fmt, const char *arg)
 {

@@ -28,17 +28,18 @@
 
 #include "broker_client.h"
 #include "brokerask.h"
+#include "cli.h"
 #include "devstat.h"
 #include "grantplan.h"
+#include "renew.h"
 #include "spare_grant_lib.h"
 #include "spare_json.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
-#include "sparectl.h"
-#include "uevent.h"
-#include "ublkdev.h"
 #include "uapi/spare.h"
+#include "ublkdev.h"
+#include "uevent.h"
 
 /* What renewing a device needs: its brokers, key and the per-donor counts. */
 struct renew_ctx {

@@ -34,15 +34,16 @@
 
 #include "broker_client.h"
 #include "brokerask.h"
+#include "cli.h"
 #include "devstat.h"
 #include "grantplan.h"
+#include "renew.h"
 #include "spare_grant_lib.h"
 #include "spare_json.h"
 #include "spare_log.h"
 #include "spare_util.h"
-#include "sparectl.h"
-#include "ublkdev.h"
 #include "uapi/spare.h"
+#include "ublkdev.h"
 
 
 static void usage(FILE *f)

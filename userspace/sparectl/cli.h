@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What sparectl's rooms share: the CLI's context, the broker settings of
- * `device create`, and the helpers renew.c (device renew, device monitor)
- * uses from sparectl.c.
+ * What sparectl's commands share (cli.c): the CLI's context, the broker
+ * settings of `device create`, `renew` and `monitor`, usage errors, JSON
+ * output and writes to a device's configfs attributes.
  */
-#ifndef SPARECTL_H
-#define SPARECTL_H
+#ifndef SPARECTL_CLI_H
+#define SPARECTL_CLI_H
 
 #include <stdbool.h>
 
@@ -40,9 +40,5 @@ int append_attr(const struct sparectl *c, const char *name, const char *a,
 		const char *value);
 /* @arg one of the broker keys (broker=, broker-name=, ...): stored in @b. */
 bool broker_arg(const char *arg, struct create_broker *b);
-
-/* renew.c */
-int device_renew(struct sparectl *c, const char *name, int argc, char **argv);
-int device_monitor(struct sparectl *c, const char *name, int argc, char **argv);
 
 #endif
