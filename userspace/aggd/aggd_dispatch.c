@@ -13,6 +13,7 @@
 #include "aggd_dispatch.h"
 #include "aggd_jobs.h"
 #include "aggd_migrate.h"
+#include "aggd_report.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
 #include "agg_sum.h"

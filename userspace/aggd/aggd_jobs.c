@@ -28,6 +28,13 @@ void jobs_set_mig_ops(const struct job_mig_ops *ops)
 	mig_hooks = ops;
 }
 
+static const struct job_report_ops *report_ops;
+
+void jobs_set_report_ops(const struct job_report_ops *ops)
+{
+	report_ops = ops;
+}
+
 bool agg_token_equal(const char *a, const char *b)
 {
 	/* every byte compared: no early exit on the first mismatch */
@@ -85,7 +92,8 @@ void job_drop_queued(struct agg_job *job)
 void job_retire(struct job_entry *e)
 {
 	e->dead = true;
-	report_jobs_changed();
+	if (report_ops)
+		report_ops->changed();
 	job_drop_queued(e->job);
 	agg_pool_remove_job(g.pool, e->job->id);
 	job_maybe_free(e);
@@ -260,18 +268,19 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 	}
 	e = calloc(1, sizeof(*e));
 	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
-	/* under FlowCon every job starts at an equal share's weight */
-	if (!job || agg_pool_add_job(g.pool, job->id, report_flowcon_on() ?
-				     AGGD_FLOWCON_UNIT_WEIGHT : job->spec.weight)) {
+	if (job) {
+		/* under FlowCon every job starts at an equal share's weight */
+		e->rep.weight = report_ops ? report_ops->start(&e->rep, job) : job->spec.weight;
+	}
+	if (!job || agg_pool_add_job(g.pool, job->id, e->rep.weight)) {
 		agg_job_free(job);
 		free(e);
 		fail_conn(c, AGG_ENOMEM, what);
 		return NULL;
 	}
 	e->job = job;
-	report_job_init(&e->rep);
-	e->rep.weight = report_flowcon_on() ? AGGD_FLOWCON_UNIT_WEIGHT : job->spec.weight;
-	report_jobs_changed();
+	if (report_ops)
+		report_ops->changed();
 	e->next = g.jobs;
 	g.jobs = e;
 	g.mem_used += job->mem_bytes;

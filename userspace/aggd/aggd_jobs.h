@@ -3,8 +3,9 @@
  * spare-aggd's jobs: the table of jobs, their memory budget, the reductions
  * handed to the pool and the pull replies they answer, failing a job, and
  * the jobs that moved away. A job being moved is watched through the
- * job_mig_ops the migration code registers (aggd_migrate.c), so this file
- * does not call into it.
+ * job_mig_ops the migration code registers (aggd_migrate.c), and arrivals
+ * and departures reach the reports through job_report_ops (aggd_report.c),
+ * so this file calls into neither.
  */
 #ifndef SPARE_AGGD_JOBS_H
 #define SPARE_AGGD_JOBS_H
@@ -15,7 +16,7 @@
 #include "agg_job.h"
 #include "agg_pool.h"
 #include "aggd_conn.h"
-#include "aggd_report.h"
+#include "aggd_report_state.h"
 
 struct job_entry {
 	struct job_entry *next;
@@ -44,6 +45,20 @@ struct job_mig_ops {
 };
 
 void jobs_set_mig_ops(const struct job_mig_ops *ops);
+
+/*
+ * How the reports' code (aggd_report.c, under --flowcon) hears of jobs
+ * coming and going, and sets a new job up. Without it a new job's reports
+ * start empty at its spec's weight.
+ */
+struct job_report_ops {
+	/* a job arrived or went */
+	void (*changed)(void);
+	/* set up a new job's report state; returns its first pool weight */
+	uint32_t (*start)(struct job_report *r, const struct agg_job *job);
+};
+
+void jobs_set_report_ops(const struct job_report_ops *ops);
 
 /* Constant-time compare of two tokens (AGG_TOKEN_LEN + 1 bytes each). */
 bool agg_token_equal(const char *a, const char *b);

@@ -16,7 +16,8 @@
  *   aggd_reclaim.c   idle reclaim (timer)
  *   aggd_dispatch.c  message dispatch (register, push/pull, stats);
  *                    registers itself as the connections' conn_ops
- *   aggd_report.c    progress reports (REPORT) and FlowCon's shares
+ *   aggd_report.c    progress reports (REPORT) and FlowCon's shares; under
+ *                    --flowcon registers itself as the jobs' job_report_ops
  *   aggd_migrate.c   moving a job (source and target); registers itself
  *                    as the jobs' job_mig_ops
  *   aggd_jobs.c      the job table, reductions, failing a job

@@ -17,6 +17,7 @@
 
 #include "aggd_jobs.h"
 #include "aggd_migrate.h"
+#include "aggd_report.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
 #include "spare_log.h"

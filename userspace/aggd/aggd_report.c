@@ -36,6 +36,18 @@ static struct {
 	unsigned int scratch_cap;
 } fc;
 
+/* Under FlowCon a new job starts with no reports at an equal share. */
+static uint32_t report_job_start(struct job_report *r, const struct agg_job *job)
+{
+	report_job_init(r);
+	return AGGD_FLOWCON_UNIT_WEIGHT;
+}
+
+static const struct job_report_ops flowcon_job_ops = {
+	.changed	= report_jobs_changed,
+	.start		= report_job_start,
+};
+
 void report_flowcon_enable(double total_cores, uint64_t interval_ns)
 {
 	fc.on = true;
@@ -43,6 +55,7 @@ void report_flowcon_enable(double total_cores, uint64_t interval_ns)
 	fc.total = total_cores;
 	fc.interval_ns = interval_ns;
 	fc.reset = true;
+	jobs_set_report_ops(&flowcon_job_ops);
 }
 
 bool report_flowcon_on(void)

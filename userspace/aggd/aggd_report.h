@@ -12,28 +12,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aggd_report_state.h"
 #include "flowcon.h"
 
 struct conn;
-
-/* A job's reports (in struct job_entry). */
-struct job_report {
-	unsigned int n;			/* reports accepted */
-	uint64_t iter, iter_total;
-	double loss, prev_loss;		/* prev_loss valid when n >= 2 */
-	double cpu, prev_cpu;
-	uint64_t t_ns, prev_t_ns;	/* daemon clock at the last two */
-	struct flowcon_job fc;		/* FlowCon's view of the job */
-	bool fresh;			/* reported since the last decision */
-	bool decided;			/* a FlowCon decision gave it a share */
-	uint32_t weight;		/* pool weight FlowCon set; 0: none */
-};
 
 /* Weight of an equal share under FlowCon (weights stay 1..AGG_MAX_WEIGHT). */
 #define AGGD_FLOWCON_UNIT_WEIGHT	100
 
 /* --flowcon: turn FlowCon on over @total_cores with decisions at least
- * every @interval_ns (sooner once every reporting job has reported). */
+ * every @interval_ns (sooner once every reporting job has reported); from
+ * then on every new job starts at an equal share (jobs_set_report_ops()). */
 void report_flowcon_enable(double total_cores, uint64_t interval_ns);
 bool report_flowcon_on(void);
 /* A job arrived or went: the next decision resets the shares. */

@@ -9,7 +9,8 @@ PROGS += spare-aggd
 # The daemon's rooms (aggd_main.c says which calls which).
 AGGD_SRCS := $(addprefix userspace/aggd/,aggd_conn.c aggd_jobs.c aggd_migrate.c \
 		aggd_dispatch.c aggd_reclaim.c aggd_rdma_cb.c aggd_report.c)
-# aggd_jobs.h carries each job's FlowCon state (userspace/sched/flowcon.h).
+# aggd_jobs.h carries each job's FlowCon state (aggd_report_state.h,
+# userspace/sched/flowcon.h).
 $(foreach f,aggd_main $(basename $(notdir $(AGGD_SRCS))),$(eval $(f)_CFLAGS := -Iuserspace/sched))
 spare-aggd_SRCS   := userspace/aggd/aggd_main.c $(AGGD_SRCS) userspace/aggd/agg_pool.c \
 		     userspace/aggd/agg_rdma.c $(AGG_CORE_SRCS)
