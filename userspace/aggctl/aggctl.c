@@ -36,40 +36,6 @@
 #include "aggctl.h"
 #include "spare_agg.h"
 
-void usage(void)
-{
-	fprintf(stderr,
-		"usage: spare-aggctl [-a HOST] [-p PORT] stats\n"
-		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n"
-		"       spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR] [--dry-run]\n"
-		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon\n"
-		"                    --peer HOST:PORT[:STATS_PORT]... [--alpha A] [--move-cost SEC] [--dry-run]\n");
-	exit(2);
-}
-
-int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d)
-{
-	char err[256], *text = NULL;
-	struct spare_agg *a = spare_agg_connect(host, port, err, sizeof(err));
-	int ret;
-
-	if (!a) {
-		fprintf(stderr, "spare-aggctl: %s:%u: %s\n", host, port, err);
-		return -1;
-	}
-	spare_agg_set_timeout(a, 10000);
-	if (spare_agg_stats(a, &text)) {
-		fprintf(stderr, "spare-aggctl: %s:%u: %s\n", host, port,
-			spare_agg_error(a));
-		spare_agg_close(a);
-		return -1;
-	}
-	spare_agg_close(a);
-	ret = parse_metrics(text, d);
-	free(text);
-	return ret;
-}
-
 int main(int argc, char **argv)
 {
 	const char *host = "127.0.0.1", *token = getenv("SPARE_AGG_TOKEN");

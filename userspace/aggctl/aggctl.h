@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * spare-aggctl's pieces (aggctl.c: main, stats, migrate; aggctl_util.c:
- * reading a daemon's metrics and checking cgroup paths, pure and
- * unit-tested; aggctl_flowcon.c; aggctl_specon.c).
+ * spare-aggctl's pieces (aggctl.c: main, stats, migrate; aggctl_cmd.c:
+ * what the commands share, the usage text and fetching a daemon's
+ * metrics; aggctl_util.c: reading a daemon's metrics and checking cgroup
+ * paths, pure and unit-tested; aggctl_flowcon.c; aggctl_specon.c).
  */
 #ifndef SPARE_AGGCTL_H
 #define SPARE_AGGCTL_H
@@ -40,7 +41,7 @@ struct host {
 	unsigned int port, stats_port;
 };
 
-/* aggctl.c */
+/* aggctl_cmd.c */
 void usage(void) __attribute__((noreturn));
 /* STATS from host:port, parsed; -1 with the reason on stderr. */
 int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d);
