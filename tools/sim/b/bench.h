@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* spare-sched-bench: shared helpers of the part-B harnesses. */
+/* spare-sched-bench: shared helpers of the part-B harnesses (bench.c) and
+ * the harnesses bench_main.c runs. */
 #ifndef SPARE_SCHED_BENCH_H
 #define SPARE_SCHED_BENCH_H
 
