@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 PROGS += spared
-spared_SRCS   := userspace/spared/main.c userspace/spared/config.c \
+spared_SRCS   := userspace/spared/main.c userspace/spared/loop.c userspace/spared/config.c \
 		 userspace/spared/metrics.c \
 		 userspace/spared/server.c \
 		 userspace/spared/ctl.c userspace/spared/pool.c \

@@ -172,7 +172,7 @@ static void batch_start(struct spared *d, unsigned int e, uint64_t now_ms)
 		spared_arm_timer(d);
 }
 
-void spared_lend_activity_reply(struct spared *d)
+static void spared_lend_activity_reply(struct spared *d)
 {
 	struct spared_lend *l = &d->lend;
 
@@ -182,12 +182,12 @@ void spared_lend_activity_reply(struct spared *d)
 		batch_finish(d);
 }
 
-uint64_t spared_lend_next_timer(struct spared *d)
+static uint64_t spared_lend_next_timer(struct spared *d)
 {
 	return d->lend.batch_active ? d->lend.batch_deadline_ms : 0;
 }
 
-void spared_lend_timer_work(struct spared *d, uint64_t now_ms)
+static void spared_lend_timer_work(struct spared *d, uint64_t now_ms)
 {
 	struct spared_lend *l = &d->lend;
 
@@ -339,6 +339,12 @@ static void setup_psi(struct spared *d)
 	log_info("lend: PSI trigger \"%s\" on %s", trig, l->psi_path);
 }
 
+static const struct spared_lend_ops lend_ops = {
+	.activity_reply	= spared_lend_activity_reply,
+	.next_timer	= spared_lend_next_timer,
+	.timer_work	= spared_lend_timer_work,
+};
+
 int spared_lend_start(struct spared *d)
 {
 	struct spared_lend *l = &d->lend;
@@ -388,6 +394,7 @@ int spared_lend_start(struct spared *d)
 	l->tick_src.handle = tick_handler;
 	if (spared_epoll_add(d, &l->tick_src))
 		return -1;
+	d->lend_ops = &lend_ops;
 	log_info("lending what is idle: %s to %s, headroom %s, %s",
 		 spare_fmt_size(c->min_lend, a, sizeof(a)),
 		 spare_fmt_size(c->max_lend, b, sizeof(b)),

@@ -62,42 +62,6 @@ static int configure(struct spared_config *cfg, int argc, char **argv)
 	return 0;
 }
 
-/* ---- event loop plumbing ---- */
-
-int spared_epoll_add(struct spared *d, struct ev_source *src)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = src };
-
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, src->fd, &ev)) {
-		log_err("epoll_ctl(ADD, fd %d): %s", src->fd, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-void spared_epoll_del(struct spared *d, struct ev_source *src)
-{
-	if (epoll_ctl(d->epfd, EPOLL_CTL_DEL, src->fd, NULL))
-		log_warn("epoll_ctl(DEL, fd %d): %s", src->fd, strerror(errno));
-}
-
-void spared_arm_timer(struct spared *d)
-{
-	struct itimerspec its = { 0 };
-	uint64_t next = spared_next_timer(d), now = spare_now_ms();
-
-	if (d->timer_src.fd < 0)
-		return;
-	if (next) {
-		uint64_t delay = next > now ? next - now : 1;
-
-		its.it_value.tv_sec = (time_t)(delay / 1000);
-		its.it_value.tv_nsec = (long)(delay % 1000) * 1000000L;
-	}
-	if (timerfd_settime(d->timer_src.fd, 0, &its, NULL))
-		log_err("timerfd_settime: %s", strerror(errno));
-}
-
 /* The HTTP /metrics endpoint and the systemd watchdog, when configured. */
 static struct spare_http *metrics_http;
 static struct ev_source http_src = { .fd = -1 };

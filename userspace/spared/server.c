@@ -641,7 +641,8 @@ static void on_activity_reply(struct session *sess, const struct spare_msg *in)
 	s->accesses = le64toh(in->activity_reply.accesses);
 	if (s->sampled && !s->replied) {
 		s->replied = true;
-		spared_lend_activity_reply(sess->d);
+		if (sess->d->lend_ops)
+			sess->d->lend_ops->activity_reply(sess->d);
 	}
 }
 
@@ -1628,7 +1629,7 @@ unsigned int spared_query_activity(struct spared *d)
 uint64_t spared_next_timer(struct spared *d)
 {
 	uint64_t next = slab_pool_next_deadline(&d->pool);
-	uint64_t batch = spared_lend_next_timer(d);
+	uint64_t batch = d->lend_ops ? d->lend_ops->next_timer(d) : 0;
 	struct session *s;
 
 	if (batch && (!next || batch < next))
@@ -1649,6 +1650,11 @@ uint64_t spared_next_timer(struct spared *d)
 	return next;
 }
 
+void spared_arm_timer(struct spared *d)
+{
+	spared_timer_set(d, spared_next_timer(d));
+}
+
 void spared_timer_work(struct spared *d, uint64_t now_ms)
 {
 	struct session *sess;
@@ -1660,7 +1666,8 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 			 sess->name, s->client_id, d->cfg.evict_deadline_ms);
 		slab_release(d, s, SLAB_RELEASE_REVOKE);
 	}
-	spared_lend_timer_work(d, now_ms);
+	if (d->lend_ops)
+		d->lend_ops->timer_work(d, now_ms);
 	for (struct session **pp = &d->held; (sess = *pp);) {
 		if (now_ms < sess->hold_until_ms) {
 			pp = &sess->next;

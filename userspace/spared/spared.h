@@ -159,6 +159,19 @@ struct spared_lend {
 	uint64_t		batches, evicted, no_replies;
 };
 
+/*
+ * What the server tells the lending policy (lending.c registers it when
+ * lending is on), so that server.c calls into lending.c only through it.
+ */
+struct spared_lend_ops {
+	/* a sampled slab's client answered its ACTIVITY_QUERY */
+	void (*activity_reply)(struct spared *d);
+	/* when the batch under way must be decided without the missing
+	 * replies (ms), or 0 */
+	uint64_t (*next_timer)(struct spared *d);
+	void (*timer_work)(struct spared *d, uint64_t now_ms);
+};
+
 struct spared {
 	struct spared_config	cfg;
 	int			epfd;
@@ -191,6 +204,7 @@ struct spared {
 	unsigned int		nasync;
 	uint64_t		start_ms;
 	struct spared_lend	lend;
+	const struct spared_lend_ops *lend_ops;	/* NULL: not lending */
 };
 
 /* main.c */
@@ -200,10 +214,11 @@ void spared_metrics(struct spared *d, struct spare_metrics *m);
 /* The HTTP /metrics page (a spare_http_metrics_fn; @ctx is the spared). */
 int spared_metrics_page(void *ctx, FILE *f);
 
+/* loop.c: the event loop's plumbing */
 int spared_epoll_add(struct spared *d, struct ev_source *src);
 void spared_epoll_del(struct spared *d, struct ev_source *src);
-/* (Re)arm the timer for the next eviction deadline or HELLO timeout. */
-void spared_arm_timer(struct spared *d);
+/* Arm the timer for @next_ms (spare_now_ms() clock; 0: disarm). */
+void spared_timer_set(struct spared *d, uint64_t next_ms);
 
 /* server.c: rdma_cm, sessions, messages */
 int spared_server_start(struct spared *d);
@@ -212,6 +227,8 @@ void spared_reap_sessions(struct spared *d);
 void spared_timer_work(struct spared *d, uint64_t now_ms);
 /* When spared_timer_work() next has something to do (ms), or 0. */
 uint64_t spared_next_timer(struct spared *d);
+/* (Re)arm the timer for the next eviction deadline or HELLO timeout. */
+void spared_arm_timer(struct spared *d);
 /* Ask @n lent slabs back (UINT32_MAX: all); returns how many EVICTs went out. */
 unsigned int spared_evict(struct spared *d, unsigned int n,
 			  enum spare_evict_reason reason);
@@ -224,13 +241,10 @@ bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
 unsigned int spared_query_activity(struct spared *d);
 
-/* lending.c: lend what is idle (no-ops unless max-lend is set) */
+/* lending.c: lend what is idle (no-ops unless max-lend is set); with
+ * max-lend it registers d->lend_ops */
 int spared_lend_start(struct spared *d);
 void spared_lend_stop(struct spared *d);
-/* A sampled slab's client answered its ACTIVITY_QUERY. */
-void spared_lend_activity_reply(struct spared *d);
-uint64_t spared_lend_next_timer(struct spared *d);
-void spared_lend_timer_work(struct spared *d, uint64_t now_ms);
 
 /* ctl.c: the unix control socket and the status report */
 int spared_ctl_start(struct spared *d);
