@@ -269,8 +269,9 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 	e = calloc(1, sizeof(*e));
 	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
 	if (job) {
+		job_report_init(&e->rep);
 		/* under FlowCon every job starts at an equal share's weight */
-		e->rep.weight = report_ops ? report_ops->start(&e->rep, job) : job->spec.weight;
+		e->rep.weight = report_ops ? report_ops->first_weight(job) : job->spec.weight;
 	}
 	if (!job || agg_pool_add_job(g.pool, job->id, e->rep.weight)) {
 		agg_job_free(job);

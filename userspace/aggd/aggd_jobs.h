@@ -48,14 +48,14 @@ void jobs_set_mig_ops(const struct job_mig_ops *ops);
 
 /*
  * How the reports' code (aggd_report.c, under --flowcon) hears of jobs
- * coming and going, and sets a new job up. Without it a new job's reports
- * start empty at its spec's weight.
+ * coming and going, and chooses a new job's first weight. Without it a
+ * new job starts at its spec's weight.
  */
 struct job_report_ops {
 	/* a job arrived or went */
 	void (*changed)(void);
-	/* set up a new job's report state; returns its first pool weight */
-	uint32_t (*start)(struct job_report *r, const struct agg_job *job);
+	/* a new job's first pool weight */
+	uint32_t (*first_weight)(const struct agg_job *job);
 };
 
 void jobs_set_report_ops(const struct job_report_ops *ops);

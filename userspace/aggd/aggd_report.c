@@ -36,16 +36,15 @@ static struct {
 	unsigned int scratch_cap;
 } fc;
 
-/* Under FlowCon a new job starts with no reports at an equal share. */
-static uint32_t report_job_start(struct job_report *r, const struct agg_job *job)
+/* Under FlowCon a new job starts at an equal share. */
+static uint32_t report_first_weight(const struct agg_job *job)
 {
-	report_job_init(r);
 	return AGGD_FLOWCON_UNIT_WEIGHT;
 }
 
 static const struct job_report_ops flowcon_job_ops = {
 	.changed	= report_jobs_changed,
-	.start		= report_job_start,
+	.first_weight	= report_first_weight,
 };
 
 void report_flowcon_enable(double total_cores, uint64_t interval_ns)
@@ -66,12 +65,6 @@ bool report_flowcon_on(void)
 void report_jobs_changed(void)
 {
 	fc.reset = true;
-}
-
-void report_job_init(struct job_report *r)
-{
-	memset(r, 0, sizeof(*r));
-	flowcon_job_init(&r->fc);
 }
 
 static uint32_t weight_of(double share, unsigned int n)

@@ -27,8 +27,6 @@ void report_flowcon_enable(double total_cores, uint64_t interval_ns);
 bool report_flowcon_on(void);
 /* A job arrived or went: the next decision resets the shares. */
 void report_jobs_changed(void);
-/* Set up a new job's report state. */
-void report_job_init(struct job_report *r);
 /* A REPORT whose payload is in c->body (freed here); always answers. */
 void handle_report(struct conn *c);
 /* Exiting: free FlowCon's scratch space. */

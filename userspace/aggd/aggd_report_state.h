@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "flowcon.h"
 
@@ -24,5 +25,12 @@ struct job_report {
 	bool decided;			/* a FlowCon decision gave it a share */
 	uint32_t weight;		/* pool weight FlowCon set; 0: none */
 };
+
+/* A new job's report state: no reports yet, active for FlowCon. */
+static inline void job_report_init(struct job_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	flowcon_job_init(&r->fc);
+}
 
 #endif /* SPARE_AGGD_REPORT_STATE_H */

@@ -17,7 +17,6 @@
 
 #include "spare_grant.h"
 
-struct spare_grant;
 struct dev_slab_copy;
 
 #define SPARE_UBLK_CONF_DIR	"/etc/spare"
