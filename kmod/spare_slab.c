@@ -430,6 +430,42 @@ bool spare_slab_backup_only(const struct spare_slab_map *map,
 	return false;
 }
 
+enum spare_slab_gap spare_slab_gap(const struct spare_slab_map *map,
+				    const struct spare_slab *slab, bool backup,
+				    u32 *mapped)
+{
+	u32 c, o, k = 0;
+	bool stale = false;
+
+	for (c = 0; c < map->nr_slots; c++) {
+		const struct spare_copy *cp = &slab->copy[c];
+
+		if (cp->state != SPARE_COPY_MAPPED)
+			continue;
+		k++;
+		for (o = 0; o < map->nr_slots && !stale; o++)
+			if (o != c && slab->copy[o].state == SPARE_COPY_MAPPED &&
+			    !bitmap_subset(slab->copy[o].current_map,
+					   cp->current_map, map->pages_per_slab))
+				stale = true;
+	}
+	*mapped = k;
+	if (k < map->nr_copies)
+		return SPARE_SLAB_UNMAPPED;
+	/*
+	 * A write in flight has cleared its pages' bits on every copy; they
+	 * are current again where it lands (and a copy where it fails fails).
+	 * Until then, its pages say nothing about what a refill must do.
+	 */
+	if (slab->writes_inflight)
+		return SPARE_SLAB_WHOLE;
+	if (stale)
+		return SPARE_SLAB_STALE;
+	if (backup && spare_slab_backup_only(map, slab))
+		return SPARE_SLAB_BACKUP_ONLY;
+	return SPARE_SLAB_WHOLE;
+}
+
 int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
 				   struct spare_slab *slab, u32 max,
 				   struct spare_resync *rs)

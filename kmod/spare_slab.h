@@ -262,6 +262,22 @@ int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
 /* Some written page current on no readable copy: the backup's alone. */
 bool spare_slab_backup_only(const struct spare_slab_map *map,
 			    const struct spare_slab *slab);
+/*
+ * Whether @slab is whole: as many MAPPED copies as the map keeps, each
+ * current wherever another is, and (@backup) no written page on the backup
+ * alone. A slab with writes in flight is judged by its mapped copies only
+ * (their pages are stale until the writes land). *@mapped: MAPPED copies.
+ * For a caller that tells when a resync is over. Under the slab's lock.
+ */
+enum spare_slab_gap {
+	SPARE_SLAB_WHOLE,
+	SPARE_SLAB_UNMAPPED,	/* fewer MAPPED copies than nr_copies */
+	SPARE_SLAB_STALE,	/* a copy stale where another is current */
+	SPARE_SLAB_BACKUP_ONLY,	/* a written page current on no copy */
+};
+enum spare_slab_gap spare_slab_gap(const struct spare_slab_map *map,
+				    const struct spare_slab *slab, bool backup,
+				    u32 *mapped);
 bool spare_slab_resync_end(const struct spare_slab_map *map,
 			   struct spare_slab *slab, const struct spare_resync *rs,
 			   bool ok);

@@ -726,6 +726,57 @@ static void resync_backup_only_where_no_copy(struct kunit *test)
 
 
 /*
+ * What a slab lacks before a resync may call it whole; and a write in
+ * flight, whose pages no copy holds until it lands, is not such a lack.
+ */
+static void slab_gap_says_what_a_resync_lacks(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS], k, c;
+
+	resync_setup(test, &map);	/* copy 1 stale for pages 0-63 */
+	slab = &map.slabs[0];
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_STALE);
+	KUNIT_EXPECT_EQ(test, k, 2U);
+	while (!spare_slab_resync_begin(&map, slab, 64, &rs))
+		spare_slab_resync_end(&map, slab, &rs, true);
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_WHOLE);
+
+	/* a write in flight: its pages are on no copy, and on the backup */
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 100, 4, gens), 3U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_backup_only(&map, slab));
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_WHOLE);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 100, 4);
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_WHOLE);
+	/* it ended without reaching copy 1 (never sent there) */
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_STALE);
+
+	/* both copies lost and mapped again: written pages on the backup only */
+	for (c = 0; c < 2; c++) {
+		KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, c, slab->copy[c].gen));
+		KUNIT_ASSERT_EQ(test, spare_copy_set_state(&map, slab, c,
+							   SPARE_COPY_UNMAPPED), 0);
+	}
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, k, 0U);
+	map_copy(test, &map, 0);
+	/* not yet whole, writes in flight or not */
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 200, 1, gens), 1U);
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_UNMAPPED);
+	KUNIT_EXPECT_EQ(test, k, 1U);
+	spare_slab_write_end(slab);
+	map_copy(test, &map, 1);
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, true, &k), SPARE_SLAB_BACKUP_ONLY);
+	KUNIT_EXPECT_EQ(test, k, 2U);
+	/* without a backup no copy can be refilled: whole as it stands */
+	KUNIT_EXPECT_EQ(test, spare_slab_gap(&map, slab, false, &k), SPARE_SLAB_WHOLE);
+	spare_slab_map_free(&map);
+}
+
+/*
  * A read re-driven after a bad copy (crc32c) must try the other copy next,
  * whichever slots hold the copies: with two copies in three slots, going
  * round all the slots would try the bad copy twice in a row.
@@ -847,6 +898,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(move_refused_and_aborted),
 	KUNIT_CASE(resync_from_backup),
 	KUNIT_CASE(resync_backup_only_where_no_copy),
+	KUNIT_CASE(slab_gap_says_what_a_resync_lacks),
 	KUNIT_CASE(read_slot_goes_round_the_readable_copies),
 	KUNIT_CASE(move_pick_prefers_grant_room),
 	KUNIT_CASE(move_pick_prefers_fresh_domain),

@@ -31,6 +31,12 @@
  *
  * Each donor has a resync DATA connection of its own (donor->rs), so the
  * queue thread's QPs and CQs stay its own. Memory in flight: one chunk.
+ *
+ * When a pass finds nothing to do, spare_slab_gap() says whether every
+ * slab is whole (a slab with writes in flight by its mapped copies only:
+ * their pages are stale until the writes land). Not whole, the thread
+ * looks again in a while even unkicked, and says every RS_SAY_MS what it
+ * waits for.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +55,7 @@
 #define RS_RETRY_MS	1000		/* a donor was busy: try again */
 #define RS_BUSY_MS	5		/* writes in flight in a slab (backup chunk) */
 #define RS_BUSY_TRIES	20		/* then the next slab, and again in a while */
+#define RS_SAY_MS	10000		/* not all current this long: say why */
 
 struct resync {
 	pthread_t	th;
@@ -64,6 +71,10 @@ struct resync {
 	bool		all_current;	/* logged once per change */
 	u64		backup_pages;	/* pages refilled from the backup */
 	unsigned int	bk_warned;	/* backup read failures logged */
+	/* not all current since (ms), last said at; the last pass's gap */
+	u64		waiting_since, said_at;
+	u32		why_slab;
+	const char	*why;
 };
 
 struct chunk {
@@ -209,42 +220,59 @@ static int chunk_copy(struct dev *d, u32 s, struct chunk *ck)
 
 /*
  * Whether every copy of every slab is MAPPED and current wherever any is
- * (with a backup: and for every written page).
+ * (with a backup: and for every written page). If not, the first slab
+ * that is not and why go to r->why_slab and r->why.
  */
 static bool all_current(struct dev *d, u32 *mapped)
 {
+	static const char *const gap_why[] = {
+		[SPARE_SLAB_UNMAPPED] = "a copy is not mapped",
+		[SPARE_SLAB_STALE] = "a copy is stale where another is current",
+		[SPARE_SLAB_BACKUP_ONLY] = "written pages only on the backup",
+	};
 	struct spare_slab_map *map = &d->map;
-	bool ok = true;
-	u32 s, c, n = 0;
+	struct resync *r = d->rsync;
+	bool whole = true;
+	u32 s, n = 0;
 
 	for (s = 0; s < map->nr_slabs; s++) {
 		struct spare_slab *slab = &map->slabs[s];
-		struct spare_copy *cp;
-		u32 k = 0;
+		enum spare_slab_gap gap;
+		u32 k;
 
 		spin_lock(&slab->lock);
-		if (d->bk && spare_slab_backup_only(map, slab))
-			ok = false;
-		for (c = 0; c < map->nr_slots; c++) {
-			cp = &slab->copy[c];
-			if (cp->state != SPARE_COPY_MAPPED)
-				continue;
-			k++;
-			for (u32 o = 0; o < map->nr_slots; o++)
-				if (o != c &&
-				    slab->copy[o].state == SPARE_COPY_MAPPED &&
-				    !bitmap_subset(slab->copy[o].current_map,
-						   cp->current_map,
-						   map->pages_per_slab))
-					ok = false;
-		}
+		gap = spare_slab_gap(map, slab, d->bk != NULL, &k);
 		spin_unlock(&slab->lock);
 		n += k;
-		if (k < map->nr_copies)
-			ok = false;
+		if (gap != SPARE_SLAB_WHOLE && whole) {
+			whole = false;
+			r->why_slab = s;
+			r->why = gap_why[gap];
+		}
 	}
 	*mapped = n;
-	return ok;
+	return whole;
+}
+
+/*
+ * Not all current since r->waiting_since: once every RS_SAY_MS, say what
+ * the resync waits for, so that a refill that cannot end is not silent.
+ */
+static void say_waiting(struct dev *d)
+{
+	struct resync *r = d->rsync;
+	u64 now = spare_now_ms();
+
+	if (!r->waiting_since) {
+		r->waiting_since = now;
+		r->said_at = now;
+		return;
+	}
+	if (now - r->said_at < RS_SAY_MS || !r->why)
+		return;
+	r->said_at = now;
+	log_info("resync: not all copies current after %.0f s: slab %u: %s",
+		 (double)(now - r->waiting_since) / 1000, r->why_slab, r->why);
 }
 
 static void *resync_thread(void *arg)
@@ -278,6 +306,10 @@ static void *resync_thread(void *arg)
 				}
 				if (begun < 0) {
 					later = true;	/* the backup, in a while */
+					r->why_slab = s;
+					r->why = begun == -EBUSY ?
+						 "writes in flight in it, refill from the backup waits" :
+						 "its backup pages are not readable yet";
 					break;
 				}
 				if (r->all_current) {
@@ -286,8 +318,12 @@ static void *resync_thread(void *arg)
 								 __ATOMIC_RELAXED);
 					bk0 = r->backup_pages;
 				}
+				if (!r->waiting_since)
+					r->waiting_since = r->said_at = spare_now_ms();
 				if (chunk_copy(d, s, &ck)) {
 					busy = true;
+					r->why_slab = s;
+					r->why = "a donor of its chunk is busy or down, or the backup read failed";
 					break;
 				}
 				if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
@@ -306,10 +342,11 @@ static void *resync_thread(void *arg)
 						 ", %" PRIu64 " from the backup",
 						 r->backup_pages - bk0);
 				log_info("resync: all %u copies mapped and current "
-					 "(%" PRIu64 " pages copied%s)", mapped,
-					 __atomic_load_n(&d->st.resync_pages,
-							 __ATOMIC_RELAXED) - pages0,
-					 from_bk);
+					 "(%" PRIu64 " pages copied%s) in %.1f s",
+					 mapped, __atomic_load_n(&d->st.resync_pages,
+								 __ATOMIC_RELAXED) - pages0,
+					 from_bk, r->waiting_since ?
+					 (double)(spare_now_ms() - r->waiting_since) / 1000 : 0.0);
 			}
 			if (!now && r->all_current) {
 				pages0 = __atomic_load_n(&d->st.resync_pages,
@@ -318,14 +355,21 @@ static void *resync_thread(void *arg)
 			}
 			r->all_current = now;
 		}
+		if (!busy && r->all_current)
+			r->waiting_since = 0;
+		else
+			say_waiting(d);
 		pthread_mutex_lock(&r->lock);
-		if ((busy || later) && !r->stop && !r->kick) {
+		if ((busy || later || !r->all_current) && !r->stop && !r->kick) {
 			struct timespec ts;
 
-			/* a donor was busy or down, or the backup could not
-			 * be read yet: look again in a while */
+			/*
+			 * A donor was busy or down, or the backup could not be
+			 * read yet: look again in a while. A copy that waits
+			 * for its donor: look again now and then, to say so.
+			 */
 			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += RS_RETRY_MS / 1000;
+			ts.tv_sec += (busy || later ? RS_RETRY_MS : RS_SAY_MS) / 1000;
 			pthread_cond_timedwait(&r->cond, &r->lock, &ts);
 			r->kick = true;
 		}
