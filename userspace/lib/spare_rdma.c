@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int fail(struct spare_rdma_err *e, const char *step)
 {
@@ -147,6 +148,66 @@ int spare_rdma_cq(struct ibv_context *verbs, int depth, void *cq_context,
 		}
 	}
 	return 0;
+}
+
+/* CLOCK_MONOTONIC in ms (libspare-agg.so links this file alone). */
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
+		       struct ibv_wc *wc, unsigned int timeout_ms)
+{
+	uint64_t end = mono_ms() + timeout_ms;
+	bool armed = false, last = false;
+	struct ibv_cq *ecq;
+	void *ctx;
+	int n;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = cc->fd, .events = POLLIN };
+		uint64_t now;
+
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n > 0)
+			return 1;
+		if (n < 0) {
+			errno = EIO;
+			return -1;
+		}
+		if (last)
+			return 0;
+		if (!armed) {
+			/* what completed before this is polled again first */
+			if (ibv_req_notify_cq(cq, 0)) {
+				errno = EIO;
+				return -1;
+			}
+			armed = true;
+			continue;
+		}
+		now = mono_ms();
+		last = now >= end;	/* one more look at the CQ after this */
+		n = poll(&pfd, 1, last ? 0 : (int)(end - now));
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n <= 0)
+			continue;
+		if (ibv_get_cq_event(cc, &ecq, &ctx)) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return -1;
+		}
+		ibv_ack_cq_events(ecq, 1);
+		if (ibv_req_notify_cq(cq, 0)) {
+			errno = EIO;
+			return -1;
+		}
+	}
 }
 
 int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,

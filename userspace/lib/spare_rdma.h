@@ -90,6 +90,17 @@ int spare_rdma_cq(struct ibv_context *verbs, int depth, void *cq_context,
 		  unsigned int flags, struct ibv_comp_channel **cc,
 		  struct ibv_cq **cq, struct spare_rdma_err *e);
 
+/*
+ * The next completion of @cq, whose channel @cc an event loop may also
+ * poll: 1 (in *@wc), 0 if none came within @timeout_ms (0: do not wait),
+ * -1 on an error (errno). The CQ is armed before any wait and polled again
+ * after arming, so no completion is missed; a notification taken from @cc
+ * is acknowledged and the CQ armed again at once, so @cc wakes its other
+ * poller for the next one. Bounded by @timeout_ms whatever @cc does.
+ */
+int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
+		       struct ibv_wc *wc, unsigned int timeout_ms);
+
 /* @id's RC QP on @pd, both queues on @cq, @send and @recv work requests
  * of one SGE, only signalled sends completing. */
 int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,

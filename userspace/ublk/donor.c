@@ -129,33 +129,7 @@ static void link_destroy(struct donor_link *l)
 static int cq_next(struct donor_link *l, struct ibv_wc *wc,
 		   unsigned int timeout_ms)
 {
-	uint64_t end = spare_now_ms() + timeout_ms;
-	struct ibv_cq *cq;
-	void *ctx;
-	int n;
-
-	for (;;) {
-		struct pollfd pfd = { .fd = l->cc->fd, .events = POLLIN };
-		uint64_t now;
-
-		n = ibv_poll_cq(l->cq, 1, wc);
-		if (n)
-			return n < 0 ? -1 : 1;
-		/* Consume a notification even when not waiting, so that the
-		 * channel's fd does not stay readable for a poller. */
-		now = spare_now_ms();
-		n = poll(&pfd, 1, now >= end ? 0 : (int)(end - now));
-		if (n < 0 && errno != EINTR)
-			return -1;
-		if (n > 0 && ibv_get_cq_event(l->cc, &cq, &ctx) == 0) {
-			ibv_ack_cq_events(cq, 1);
-			if (ibv_req_notify_cq(l->cq, 0))
-				return -1;
-			continue;
-		}
-		if (n == 0 && spare_now_ms() >= end)
-			return 0;
-	}
+	return spare_rdma_cq_next(l->cq, l->cc, wc, timeout_ms);
 }
 
 static int post_recv(struct donor *d, uint32_t i)

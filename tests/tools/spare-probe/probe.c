@@ -199,40 +199,11 @@ static void link_destroy(struct link *l)
 static int cq_next(struct probe *p, struct link *l, struct ibv_wc *wc,
 		   unsigned int timeout_ms)
 {
-	uint64_t end = spare_now_ms() + timeout_ms;
-	struct ibv_cq *cq;
-	void *ctx;
-	int n;
+	int n = spare_rdma_cq_next(l->cq, l->cc, wc, timeout_ms);
 
-	for (;;) {
-		struct pollfd pfd = { .fd = l->cc->fd, .events = POLLIN };
-		uint64_t now;
-
-		n = ibv_poll_cq(l->cq, 1, wc);
-		if (n < 0) {
-			errno = EIO;
-			return -1;
-		}
-		if (n)
-			return 0;
-		if (ibv_req_notify_cq(l->cq, 0)) {
-			errno = EIO;
-			return -1;
-		}
-		n = ibv_poll_cq(l->cq, 1, wc);
-		if (n)
-			return n < 0 ? -1 : 0;
-		now = spare_now_ms();
-		if (now >= end) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		n = poll(&pfd, 1, (int)(end - now));
-		if (n < 0 && errno != EINTR)
-			return -1;
-		if (n > 0 && ibv_get_cq_event(l->cc, &cq, &ctx) == 0)
-			ibv_ack_cq_events(cq, 1);
-	}
+	if (n == 0)
+		errno = ETIMEDOUT;
+	return n == 1 ? 0 : -1;
 }
 
 /* ---- control messages ---- */
