@@ -20,7 +20,7 @@ PROGS += spare-ublk
 spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/io.c userspace/ublk/ublk_dev.c \
 		     userspace/ublk/donor.c userspace/ublk/backup.c userspace/ublk/stats.c \
 		     userspace/ublk/state.c userspace/ublk/recover.c \
-		     userspace/ublk/lifecycle.c userspace/ublk/resync.c \
+		     userspace/ublk/lifecycle.c userspace/ublk/resync.c userspace/ublk/pager.c \
 		     $(OUT)/lib/libspare-ublk.a
 spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz
 ublk_main_CFLAGS  := -Iuserspace/ublk/kshim
@@ -31,3 +31,4 @@ state_CFLAGS      := -Iuserspace/ublk/kshim
 recover_CFLAGS    := -Iuserspace/ublk/kshim
 lifecycle_CFLAGS  := -Iuserspace/ublk/kshim
 resync_CFLAGS     := -Iuserspace/ublk/kshim
+pager_CFLAGS      := -Iuserspace/ublk/kshim

@@ -909,7 +909,7 @@ int life_add_donor(struct dev *d, const char *addr)
 /* control CQ, control CM, resync CM, each data link's CM */
 #define PFD_PER_DONOR	(3 + DONOR_MAX_DATA)
 
-void life_loop(struct dev *d, int sfd)
+void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 {
 	struct pollfd pfd[2 + SPARE_MAX_DONORS * PFD_PER_DONOR];
 	struct life *lf = d->life;
@@ -955,7 +955,7 @@ void life_loop(struct dev *d, int sfd)
 		}
 		if (lf->nmv && (timeout < 0 || timeout > LIFE_MOVE_POLL_MS))
 			timeout = LIFE_MOVE_POLL_MS;
-		pager_tick(d);
+		tick(d);
 		if (timeout < 0 || timeout > 1000)
 			timeout = 1000;		/* the live counters file */
 		if (poll(pfd, 2 + d->nr_donors * PFD_PER_DONOR, timeout) < 0) {
@@ -969,7 +969,7 @@ void life_loop(struct dev *d, int sfd)
 
 			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
 			    si.ssi_signo == SIGHUP) {
-				pager_reload_grants(d, donor_is_live);
+				pager_reload_grants(d, donor_is_live, life_add_donor);
 				continue;
 			}
 			log_info("signal %u: stopping", si.ssi_signo);

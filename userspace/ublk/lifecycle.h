@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "spare_slab.h"
+#include "wire.h"
 
 /* Reconnect back-off, as spare.ko's SPARE_BACKOFF_MIN_MS/_MAX_MS. */
 #define LIFE_BACKOFF_MIN_MS	500
@@ -35,19 +36,6 @@ static inline unsigned int life_backoff_next(unsigned int ms)
 static inline uint64_t life_move_due(uint64_t evict_at_ms, uint32_t deadline_ms)
 {
 	return evict_at_ms + deadline_ms / 4 * 3;
-}
-
-/*
- * The slab id on the wire of slot @c of slab @s. A donor holds at most one
- * copy of a slab (spare_slab_move_begin() refuses a second), so
- * s * SPARE_MAX_REPLICAS plus anything below it names one copy per donor;
- * the spare slot (SPARE_MAX_REPLICAS, with 3 copies) shares the number of
- * slot 0. An EVICT names its slab by id / SPARE_MAX_REPLICAS, and the slot
- * is the one on that donor (spare_slab_donor_slot()).
- */
-static inline uint32_t pager_wire_id(uint32_t s, uint32_t c)
-{
-	return s * SPARE_MAX_REPLICAS + c % SPARE_MAX_REPLICAS;
 }
 
 #endif /* SPARE_UBLK_LIFECYCLE_H */

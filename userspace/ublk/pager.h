@@ -240,11 +240,8 @@ static inline char *tag_buf(const struct queue *q, unsigned int tag)
 	       q->d->bufs + (size_t)q_gtag(q, tag) * MAX_IO;
 }
 
-/* The live counters file, at most once a second (ublk_main.c); the main
- * thread's loop (life_loop()) calls it at least once a second. */
-void pager_tick(struct dev *d);
-
-/* pthread_create() with the pager's small stack (its memory is locked). */
+/* pthread_create() with the pager's small stack (its memory is locked;
+ * pager.c). */
 int pager_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* A queue thread (arg: its struct queue): serves it until told to stop (io.c). */
@@ -289,20 +286,36 @@ void pager_state_sync(struct dev *d);
 void pager_state_remove(struct dev *d);
 
 
-/* HOST[:PORT] into @dn's host and port: NULL, or why not (ublk_main.c). */
+/* pager.c: the donor table's entries and the broker's grants. */
+/* HOST[:PORT] into @dn's host and port: NULL, or why not. */
 const char *donor_parse(struct donor *dn, const char *arg);
+/* --donor: one more donor at HOST[:PORT]. NULL, or why not. */
+const char *pager_add_donor(struct dev *d, const char *arg);
 /* @dn's settings from the device's options (before donor_connect()). */
 void pager_donor_init(struct dev *d, struct donor *dn);
-/* Send @dn every grant named for it (ublk_main.c). 0, or -1. */
+/* --grant HEX, --grant-file PATH: NULL, or why not. */
+const char *pager_add_grant(struct dev *d, const char *hex);
+const char *pager_read_grant_file(struct dev *d, const char *path);
+/* Without --donor: the grant file names the donors and places every
+ * copy. 0, or -1 (said why). */
+int pager_place_by_grants(struct dev *d);
+void pager_grants_free(struct dev *d);
+/* Send @dn every grant named for it. 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn);
-/* SIGHUP: read --grant-file again; send its new grants to the donors for
- * which @live says so (the others get them when they reconnect). */
-void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i));
+/*
+ * SIGHUP: read --grant-file again; send its new grants to the donors for
+ * which @live says so (the others get them when they reconnect); a donor
+ * a new grant names that the device has not got goes to @add.
+ */
+void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i),
+			 int (*add)(struct dev *d, const char *addr));
 
 /* lifecycle.c: before the device starts, after every donor is connected */
 int life_init(struct dev *d);
-/* Serve the control connections, reconnect, re-map, move, until a signal. */
-void life_loop(struct dev *d, int sfd);
+/* Serve the control connections, reconnect, re-map, move, until a
+ * signal; @tick (the live counters file, ublk_main.c) at least once a
+ * second. */
+void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d));
 /*
  * On the lifecycle thread (SIGHUP): add the donor at "host:port" @addr,
  * which a new grant names, down at first: connected like a lost donor,

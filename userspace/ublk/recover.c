@@ -20,11 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
 #include "spare_util.h"
 #include "state.h"
+#include "wire.h"
 
 /* The parent directories of the state file, made if missing (0700). */
 static void state_dir(const char *path)
