@@ -10,8 +10,9 @@
 # 2026-11-23). Writes land on the surviving copy, reads that hit the dead
 # donor are re-driven to the survivor: the workload verifies every page and
 # the pager reports no I/O error. The pager then tries to reconnect with
-# back-off (nothing answers: host 3 stays cut off); the reconnect itself,
-# resync and moves are proven by ublk-lifecycle. Two queues: the lost
+# back-off (nothing answers: host 3 stays cut off), and its resync says,
+# 10 s on, which copy it waits for; the reconnect itself, resync and moves
+# are proven by ublk-lifecycle. Two queues: the lost
 # donor's QP of each is failed and detached.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -40,6 +41,11 @@ kill -KILL "$(donor_pid 3)"
 echo "host 3 cut off, donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - WL_OUT0 ))"
 workload_wait
 pass "every page verified across the loss of donor 3"
+# the resync cannot make donor 3's copies whole: it must say so, not wait
+# in silence (after 10 s, then less and less often)
+wait_for 100 grep -q 'resync: not all copies current after 1[0-9] s: slab [0-9]*: a copy is not mapped' \
+	/tmp/ublk.log || { grep resync /tmp/ublk.log; fail "the resync did not say what it waits for"; }
+grep 'resync: not all' /tmp/ublk.log
 
 step "teardown and the pager's counters"
 grep 'donor 10.0.0.3' /tmp/ublk.log | grep -v 'session ready' | head -5

@@ -35,8 +35,9 @@
  * When a pass finds nothing to do, spare_slab_gap() says whether every
  * slab is whole (a slab with writes in flight by its mapped copies only:
  * their pages are stale until the writes land). Not whole, the thread
- * looks again in a while even unkicked, and says every RS_SAY_MS what it
- * waits for.
+ * looks again in a while even unkicked, and says what it waits for after
+ * RS_SAY_MS, then ever less often (a donor down for hours is one line an
+ * RS_SAY_MAX_MS).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -56,6 +57,7 @@
 #define RS_BUSY_MS	5		/* writes in flight in a slab (backup chunk) */
 #define RS_BUSY_TRIES	20		/* then the next slab, and again in a while */
 #define RS_SAY_MS	10000		/* not all current this long: say why */
+#define RS_SAY_MAX_MS	600000		/* and again, the wait doubling up to this */
 
 struct resync {
 	pthread_t	th;
@@ -73,6 +75,7 @@ struct resync {
 	unsigned int	bk_warned;	/* backup read failures logged */
 	/* not all current since (ms), last said at; the last pass's gap */
 	u64		waiting_since, said_at;
+	u32		say_ms;		/* the wait before saying it again */
 	u32		why_slab;
 	const char	*why;
 };
@@ -255,8 +258,9 @@ static bool all_current(struct dev *d, u32 *mapped)
 }
 
 /*
- * Not all current since r->waiting_since: once every RS_SAY_MS, say what
- * the resync waits for, so that a refill that cannot end is not silent.
+ * Not all current since r->waiting_since: say what the resync waits for,
+ * after RS_SAY_MS and then twice as long each time up to RS_SAY_MAX_MS, so
+ * that a refill that cannot end is not silent, nor a long outage noisy.
  */
 static void say_waiting(struct dev *d)
 {
@@ -266,11 +270,13 @@ static void say_waiting(struct dev *d)
 	if (!r->waiting_since) {
 		r->waiting_since = now;
 		r->said_at = now;
+		r->say_ms = RS_SAY_MS;
 		return;
 	}
-	if (now - r->said_at < RS_SAY_MS || !r->why)
+	if (now - r->said_at < r->say_ms || !r->why)
 		return;
 	r->said_at = now;
+	r->say_ms = r->say_ms >= RS_SAY_MAX_MS / 2 ? RS_SAY_MAX_MS : r->say_ms * 2;
 	log_info("resync: not all copies current after %.0f s: slab %u: %s",
 		 (double)(now - r->waiting_since) / 1000, r->why_slab, r->why);
 }
@@ -318,8 +324,10 @@ static void *resync_thread(void *arg)
 								 __ATOMIC_RELAXED);
 					bk0 = r->backup_pages;
 				}
-				if (!r->waiting_since)
+				if (!r->waiting_since) {
 					r->waiting_since = r->said_at = spare_now_ms();
+					r->say_ms = RS_SAY_MS;
+				}
 				if (chunk_copy(d, s, &ck)) {
 					busy = true;
 					r->why_slab = s;
@@ -399,6 +407,7 @@ void resync_donor_down(struct dev *d, u32 i)
 	pthread_mutex_lock(&r->dn_lock[i]);	/* a chunk on it ends, flushed */
 	r->dn_up[i] = false;
 	pthread_mutex_unlock(&r->dn_lock[i]);
+	resync_kick(d);		/* not all current from now: it says so */
 }
 
 void resync_donor_up(struct dev *d, u32 i)
