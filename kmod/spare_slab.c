@@ -435,20 +435,9 @@ enum spare_slab_gap spare_slab_gap(const struct spare_slab_map *map,
 				    u32 *mapped)
 {
 	u32 c, o, k = 0;
-	bool stale = false;
 
-	for (c = 0; c < map->nr_slots; c++) {
-		const struct spare_copy *cp = &slab->copy[c];
-
-		if (cp->state != SPARE_COPY_MAPPED)
-			continue;
-		k++;
-		for (o = 0; o < map->nr_slots && !stale; o++)
-			if (o != c && slab->copy[o].state == SPARE_COPY_MAPPED &&
-			    !bitmap_subset(slab->copy[o].current_map,
-					   cp->current_map, map->pages_per_slab))
-				stale = true;
-	}
+	for (c = 0; c < map->nr_slots; c++)
+		k += slab->copy[c].state == SPARE_COPY_MAPPED;
 	*mapped = k;
 	if (k < map->nr_copies)
 		return SPARE_SLAB_UNMAPPED;
@@ -459,8 +448,14 @@ enum spare_slab_gap spare_slab_gap(const struct spare_slab_map *map,
 	 */
 	if (slab->writes_inflight)
 		return SPARE_SLAB_WHOLE;
-	if (stale)
-		return SPARE_SLAB_STALE;
+	for (c = 0; c < map->nr_slots; c++)
+		for (o = 0; o < map->nr_slots; o++)
+			if (o != c && slab->copy[c].state == SPARE_COPY_MAPPED &&
+			    slab->copy[o].state == SPARE_COPY_MAPPED &&
+			    !bitmap_subset(slab->copy[o].current_map,
+					   slab->copy[c].current_map,
+					   map->pages_per_slab))
+				return SPARE_SLAB_STALE;
 	if (backup && spare_slab_backup_only(map, slab))
 		return SPARE_SLAB_BACKUP_ONLY;
 	return SPARE_SLAB_WHOLE;

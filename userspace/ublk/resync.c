@@ -257,6 +257,15 @@ static bool all_current(struct dev *d, u32 *mapped)
 	return whole;
 }
 
+/* Not all current from now on (the first time since it was). */
+static void waiting_begin(struct resync *r)
+{
+	if (r->waiting_since)
+		return;
+	r->waiting_since = r->said_at = spare_now_ms();
+	r->say_ms = RS_SAY_MS;
+}
+
 /*
  * Not all current since r->waiting_since: say what the resync waits for,
  * after RS_SAY_MS and then twice as long each time up to RS_SAY_MAX_MS, so
@@ -268,9 +277,7 @@ static void say_waiting(struct dev *d)
 	u64 now = spare_now_ms();
 
 	if (!r->waiting_since) {
-		r->waiting_since = now;
-		r->said_at = now;
-		r->say_ms = RS_SAY_MS;
+		waiting_begin(r);
 		return;
 	}
 	if (now - r->said_at < r->say_ms || !r->why)
@@ -324,10 +331,7 @@ static void *resync_thread(void *arg)
 								 __ATOMIC_RELAXED);
 					bk0 = r->backup_pages;
 				}
-				if (!r->waiting_since) {
-					r->waiting_since = r->said_at = spare_now_ms();
-					r->say_ms = RS_SAY_MS;
-				}
+				waiting_begin(r);
 				if (chunk_copy(d, s, &ck)) {
 					busy = true;
 					r->why_slab = s;
