@@ -32,6 +32,11 @@ kmod: $(foreach v,$(KVERS),$(OUT)/kmod/$(v)/spare.ko)
 
 $(OUT)/kmod/%/spare.ko: $(KMOD_SRCS)
 	@mkdir -p $(OUT)/kmod/$*
+	@# a source moved or removed since the last copy must not shadow its
+	@# new place (#include "x.h" looks beside the includer first)
+	@cd $(OUT)/kmod/$* && for f in $$(find kmod -name '*.[ch]'); do \
+		case " $(KMOD_SRCS) " in *" $$f "*) ;; *) rm -f $$f ;; esac; \
+	done
 	@cp --parents -pu $(KMOD_SRCS) $(OUT)/kmod/$*/
 	$(MAKE) -C $(OUT)/kernels/$*/usr/src/linux-headers-$* M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) modules
 

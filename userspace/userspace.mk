@@ -12,26 +12,37 @@
 #     test_proto_SRCS   := tests/unit/test_proto.c
 #     test_proto_LDLIBS :=
 # Every program and test links build/lib/libspare.a (userspace/lib/*.c plus
-# the shared pure-logic files listed in LIBSPARE_SHARED). Tests are built
-# with ASan and UBSan against a sanitized copy of the library.
+# the client's pure logic of kmod/core/, listed in LIBSPARE_CORE, compiled
+# from the very same sources as spare.ko). Tests are built with ASan and
+# UBSan against a sanitized copy of the library.
+#
+# Userspace sees only kmod/core/ and kmod/uapi/ of the kernel tree
+# (scripts/layers-check). The core files that include <linux/...> headers
+# are built with -Iuserspace/lib/kshim, whose stand-ins map the few kernel
+# calls they use onto libc (userspace/lib/kshim/kcompat.h); so is every
+# userspace file that includes their headers (spare_slab.h, spare_split.h).
 
 CC		?= gcc
 USER_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing
-USER_CPPFLAGS	:= -D_GNU_SOURCE -Ikmod/uapi -Ikmod -Iuserspace/lib -Itests/unit
+USER_CPPFLAGS	:= -D_GNU_SOURCE -Ikmod/core -Ikmod/uapi -Iuserspace/lib -Itests/unit
+KSHIM_CFLAGS	:= -Iuserspace/lib/kshim
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		   -fno-sanitize-recover=all
 
 PROGS		:=
 UNIT_TESTS	:=
-LIBSPARE_SHARED	:= kmod/spare_proto.c
+LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_split.c \
+		   userspace/lib/kshim/kcompat.c
+spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
+spare_split_CFLAGS := $(KSHIM_CFLAGS)
 
 include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.mk) \
 		 $(wildcard tests/unit/*.mk))
 include tools/sim/b/build.mk
 include tools/lendsim/build.mk
 
-LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(wildcard $(LIBSPARE_SHARED))
+LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(LIBSPARE_CORE)
 
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

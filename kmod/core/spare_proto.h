@@ -21,8 +21,8 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #endif
 
-#include "uapi/spare.h"
-#include "uapi/spare_grant.h"
+#include "../uapi/spare.h"
+#include "../uapi/spare_grant.h"
 
 /*
  * Errors returned by spare_msg_check(); each names the first rule broken.

@@ -40,7 +40,7 @@
  * spare_slab_changed(map): a copy's state or donor just changed, under the
  * slab's lock. Nothing for the kernel. spare-ublk, which builds this file
  * for userspace, counts the changes to know when its state file must be
- * written again (userspace/ublk/kcompat.h).
+ * written again (userspace/lib/kshim/kcompat.h).
  */
 #ifndef spare_slab_changed
 #define spare_slab_changed(map) do { } while (0)

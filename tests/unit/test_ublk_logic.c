@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests for libspare-ublk: the kmod pure logic (spare_slab.c,
- * spare_split.c) compiled for userspace through userspace/ublk/kcompat.h.
+ * Host unit tests for the kmod/core pure logic (spare_slab.c, spare_split.c)
+ * compiled for userspace into libspare through userspace/lib/kshim/kcompat.h.
  * They check that the same sources behave in userspace as KUnit sees them
  * in the kernel, and that the shim's bitmap helpers agree with the kernel's
  * semantics at word boundaries.

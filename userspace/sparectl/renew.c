@@ -37,7 +37,7 @@
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
-#include "uapi/spare.h"
+#include "spare.h"
 #include "ublkdev.h"
 #include "uevent.h"
 

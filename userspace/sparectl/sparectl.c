@@ -42,7 +42,7 @@
 #include "spare_json.h"
 #include "spare_log.h"
 #include "spare_util.h"
-#include "uapi/spare.h"
+#include "spare.h"
 #include "ublkdev.h"
 
 

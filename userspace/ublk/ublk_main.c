@@ -6,7 +6,8 @@
  *
  *   spare-ublk --size 256M --slab-size 16M --donor 10.0.0.2[:18515] ...
  *
- * Logic shared with spare.ko, from the very same sources (libspare-ublk):
+ * Logic shared with spare.ko, from the very same sources (kmod/core/, in
+ * libspare):
  * the slab map and copy states, the per-page "current" bitmaps that forbid
  * stale reads, request splitting at slab boundaries, the wire codec.
  *

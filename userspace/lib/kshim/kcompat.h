@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kcompat.h: the few kernel calls that the pure-logic kmod files
- * (spare_slab.c, spare_split.c) use, mapped onto libc, so that spare-ublk
+ * kcompat.h: the few kernel calls that the pure-logic files of kmod/core/
+ * (spare_slab.c, spare_split.c) use, mapped onto libc, so that libspare
  * compiles the very same sources as spare.ko (one implementation of the
  * logic; issue 10).
  *
- * Those files are built with -Iuserspace/ublk/kshim, whose linux/ headers
+ * Those files are built with -Iuserspace/lib/kshim, whose linux/ headers
  * stand-ins include this header and nothing else (linux/types.h first pulls
  * in the real UAPI <linux/types.h> for __u32 and friends).
  *

@@ -1,3 +1,3 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace stand-in for <linux/atomic.h>: see userspace/ublk/kcompat.h. */
-#include "../../kcompat.h"
+/* Userspace stand-in for <linux/atomic.h>: see userspace/lib/kshim/kcompat.h. */
+#include "../kcompat.h"
