@@ -12,7 +12,8 @@
  * fits in the donor's grace period: hence blocks of several pages, one SGE
  * each, rather than one page per SGE. The rules that make it safe
  * against concurrent writes live in spare_slab.c (spare_slab_resync_begin()
- * and _end(), tested by KUnit).
+ * and _end(), tested by KUnit); the chunk's bookkeeping is the resync plan
+ * (spare_resync_plan.c), which spare-ublk uses too.
  *
  * One chunk is in flight per device, and the worker runs on system_long_wq,
  * not on dev->wq, so that the donor error work it may have to wait for is
@@ -24,6 +25,7 @@
 #include <linux/highmem.h>
 
 #include "spare.h"
+#include "spare_resync_plan.h"
 
 #define SPARE_RESYNC_BUDGET	256	/* chunks per run before yielding */
 #define SPARE_RESYNC_TMO_MS	5000
@@ -130,102 +132,62 @@ unmap:
 	return ret;
 }
 
-struct resync_chunk {
-	struct spare_resync rs;
-	u32 src_donor, dst_donor;
-	u64 src_addr, dst_addr;		/* remote address of the chunk */
-	u32 src_rkey, dst_rkey;
-};
-
-static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
-		      bool ok);
+static bool chunk_end(struct spare_dev *dev, u32 s,
+		      struct spare_resync_chunk *ck, bool ok);
 
 /*
- * Begin a chunk in slab @s: from a current copy, or else from the backup
- * device. 1: begun; 0: the slab needs nothing; -EAGAIN: it needs a chunk
- * from the backup, which cannot be read for it now (a write in flight).
+ * Begin a chunk in slab @s (spare_resync_plan_begin()). 1: begun; 0: the
+ * slab needs nothing; -EAGAIN: it needs a chunk from the backup, which
+ * cannot be read for it now (a write in flight, or an async backup write
+ * of its pages).
  */
-static int chunk_begin(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
+static int chunk_begin(struct spare_dev *dev, u32 s,
+		       struct spare_resync_chunk *ck)
 {
-	struct spare_slab_map *map = &dev->map;
-	struct spare_slab *slab = &map->slabs[s];
-	struct spare_copy *src = NULL, *dst;
+	struct spare_slab *slab = &dev->map.slabs[s];
 	unsigned long flags;
-	u64 off;
 	int ret;
 
 	spin_lock_irqsave(&slab->lock, flags);
-	ret = spare_slab_resync_begin(map, slab, SPARE_RESYNC_MAX, &ck->rs);
-	if (ret && dev->has_backup)
-		ret = spare_slab_resync_begin_backup(map, slab,
-						     SPARE_RESYNC_MAX, &ck->rs);
-	if (ret) {
-		spin_unlock_irqrestore(&slab->lock, flags);
-		return ret == -EBUSY ? -EAGAIN : 0;
-	}
-	if (ck->rs.source != SPARE_RESYNC_BACKUP)
-		src = &slab->copy[ck->rs.source];
-	dst = &slab->copy[ck->rs.target];
-	off = (u64)ck->rs.first << SPARE_PAGE_SHIFT;
-	if (src) {
-		ck->src_donor = src->donor;
-		ck->src_addr = src->addr + off;
-		ck->src_rkey = src->rkey;
-		/* An eviction of either copy waits for these before UNMAP. */
-		src->inflight++;
-	}
-	ck->dst_donor = dst->donor;
-	ck->dst_addr = dst->addr + off;
-	ck->dst_rkey = dst->rkey;
-	dst->inflight++;
+	ret = spare_resync_plan_begin(&dev->map, slab, SPARE_RESYNC_MAX,
+				      dev->has_backup, ck);
 	spin_unlock_irqrestore(&slab->lock, flags);
-	/*
-	 * No write of the slab was in flight when the chunk began; one that
-	 * begins now leaves the target out and makes the chunk dirty. An
-	 * async backup write of these pages may still be going on, though.
-	 */
-	if (!src && !spare_backup_range_ok(dev, ((u64)s * map->pages_per_slab) +
-					   ck->rs.first, ck->rs.n)) {
+	if (ret <= 0)
+		return ret ? -EAGAIN : 0;
+	if (spare_resync_from_backup(ck) &&
+	    !spare_backup_range_ok(dev, ck->page, ck->rs.n)) {
 		chunk_end(dev, s, ck, false);
 		return -EAGAIN;
 	}
 	return 1;
 }
 
-static bool chunk_end(struct spare_dev *dev, u32 s, struct resync_chunk *ck,
-		      bool ok)
+static bool chunk_end(struct spare_dev *dev, u32 s,
+		      struct spare_resync_chunk *ck, bool ok)
 {
-	struct spare_slab_map *map = &dev->map;
-	struct spare_slab *slab = &map->slabs[s];
-	bool backup = ck->rs.source == SPARE_RESYNC_BACKUP;
-	struct spare_copy *src = backup ? NULL : &slab->copy[ck->rs.source];
-	struct spare_copy *dst = &slab->copy[ck->rs.target];
+	struct spare_slab *slab = &dev->map.slabs[s];
+	struct spare_resync_after after;
 	unsigned long flags;
-	bool marked, wake;
 
 	spin_lock_irqsave(&slab->lock, flags);
-	marked = spare_slab_resync_end(map, slab, &ck->rs, ok);
-	if (src)
-		src->inflight--;
-	dst->inflight--;
-	wake = (src && src->state == SPARE_COPY_EVICTING) ||
-	       dst->state == SPARE_COPY_EVICTING;
+	after = spare_resync_plan_end(&dev->map, slab, ck, ok);
 	spin_unlock_irqrestore(&slab->lock, flags);
-	if (wake)
+	if (after.wake)
 		wake_up_all(&dev->inflight_wait);
-	return marked;
+	return after.marked;
 }
 
 /* Copy one chunk. 0: done (marked or not), -EAGAIN: try again later. */
-static int chunk_copy(struct spare_dev *dev, u32 s, struct resync_chunk *ck)
+static int chunk_copy(struct spare_dev *dev, u32 s,
+		      struct spare_resync_chunk *ck)
 {
 	struct spare_donor *dd = &dev->donors[ck->dst_donor];
 	int ret;
 
-	if (ck->rs.source == SPARE_RESYNC_BACKUP) {
-		ret = spare_backup_read_pages(dev,
-				(u64)s * dev->map.pages_per_slab + ck->rs.first,
-				ck->rs.n, dev->resync_pages, SPARE_RESYNC_ORDER);
+	if (spare_resync_from_backup(ck)) {
+		ret = spare_backup_read_pages(dev, ck->page, ck->rs.n,
+					      dev->resync_pages,
+					      SPARE_RESYNC_ORDER);
 		if (ret) {
 			pr_warn_ratelimited("%s: resync read from the backup failed: %d\n",
 					    dev->cfg.backup, ret);
@@ -249,7 +211,7 @@ static void resync_work(struct work_struct *work)
 					     struct spare_dev, resync_work);
 	unsigned int budget = SPARE_RESYNC_BUDGET;
 	unsigned int noio = memalloc_noio_save();
-	struct resync_chunk ck;
+	struct spare_resync_chunk ck;
 	bool busy = false;
 	int begun;
 	u32 s;

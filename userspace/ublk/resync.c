@@ -7,10 +7,11 @@
  * RS_MAX_PAGES (256 KiB) at a time: RDMA READ from the source copy into
  * one registered bounce buffer, then RDMA WRITE to the target.
  *
- * The rules that make it safe against the queue thread's writes are the
- * shared ones (kmod/spare_slab.c): spare_slab_resync_begin() takes a chunk
- * only where its source is current (so no write to it is in flight) and
- * records it on the target; a write that begins meanwhile leaves the target
+ * The chunk's bookkeeping is the resync plan, shared with spare.ko
+ * (kmod/core/spare_resync_plan.c). The rules that make it safe against the
+ * queue thread's writes are the shared ones (kmod/core/spare_slab.c):
+ * spare_slab_resync_begin() takes a chunk only where its source is current
+ * (so no write to it is in flight) and records it on the target; a write that begins meanwhile leaves the target
  * out and makes the chunk dirty; spare_slab_resync_end() marks the target
  * current only for a clean chunk of an unchanged copy. Both copies count
  * the chunk in their inflight, so an eviction waits for it before UNMAP.
@@ -49,6 +50,7 @@
 #include "backup.h"
 #include "pager.h"
 #include "spare_log.h"
+#include "spare_resync_plan.h"
 #include "spare_util.h"
 
 #define RS_MAX_PAGES	64		/* 256 KiB, as spare.ko's chunk */
@@ -80,82 +82,51 @@ struct resync {
 	const char	*why;
 };
 
-struct chunk {
-	struct spare_resync rs;
-	u32 src_donor, dst_donor;
-	u64 src_addr, dst_addr;
-	u32 src_rkey, dst_rkey;
-};
-
-static bool chunk_end(struct dev *d, u32 s, struct chunk *ck, bool ok);
+static bool chunk_end(struct dev *d, u32 s, struct spare_resync_chunk *ck,
+		      bool ok);
 
 /*
- * Begin a chunk in slab @s: from a current copy, or else (with a backup)
- * from the backup device. 1: begun; 0: the slab needs nothing now; it
- * needs a chunk from the backup, which cannot be read for it now:
- * -EBUSY, a write is in flight in the slab; -EAGAIN, an async backup
- * write of the pages is, or the backup lost one of them (stale).
+ * Begin a chunk in slab @s (spare_resync_plan_begin()): from a current
+ * copy, or else (with a backup) from the backup device. 1: begun; 0: the
+ * slab needs nothing now; it needs a chunk from the backup, which cannot
+ * be read for it now: -EBUSY, a write is in flight in the slab; -EAGAIN,
+ * an async backup write of the pages is, or the backup lost one of them
+ * (stale).
  */
-static int chunk_begin(struct dev *d, u32 s, struct chunk *ck)
+static int chunk_begin(struct dev *d, u32 s, struct spare_resync_chunk *ck)
 {
-	struct spare_slab_map *map = &d->map;
-	struct spare_slab *slab = &map->slabs[s];
-	struct spare_copy *src = NULL, *dst;
-	u64 off;
+	struct spare_slab *slab = &d->map.slabs[s];
 	int ret;
 
 	spin_lock(&slab->lock);
-	ret = spare_slab_resync_begin(map, slab, RS_MAX_PAGES, &ck->rs);
-	if (ret && d->bk)
-		ret = spare_slab_resync_begin_backup(map, slab, RS_MAX_PAGES,
-						     &ck->rs);
-	if (ret) {
-		spin_unlock(&slab->lock);
-		return ret == -EBUSY ? -EBUSY : 0;
-	}
-	if (ck->rs.source != SPARE_RESYNC_BACKUP)
-		src = &slab->copy[ck->rs.source];
-	dst = &slab->copy[ck->rs.target];
-	off = (u64)ck->rs.first << SPARE_PAGE_SHIFT;
-	if (src) {
-		ck->src_donor = src->donor;
-		ck->src_addr = src->addr + off;
-		ck->src_rkey = src->rkey;
-		src->inflight++;
-	}
-	ck->dst_donor = dst->donor;
-	ck->dst_addr = dst->addr + off;
-	ck->dst_rkey = dst->rkey;
-	dst->inflight++;
+	ret = spare_resync_plan_begin(&d->map, slab, RS_MAX_PAGES, d->bk != NULL,
+				      ck);
 	spin_unlock(&slab->lock);
-	/*
-	 * No write of the slab was in flight when the chunk began; one that
-	 * begins now leaves the target out and makes the chunk dirty. An
-	 * async backup write of these pages may still be going on, though.
-	 */
-	if (!src && !backup_range_ok(d, (u64)s * map->pages_per_slab +
-				     ck->rs.first, ck->rs.n)) {
+	if (ret <= 0)
+		return ret;
+	if (spare_resync_from_backup(ck) && !backup_range_ok(d, ck->page, ck->rs.n)) {
 		chunk_end(d, s, ck, false);
 		return -EAGAIN;
 	}
 	return 1;
 }
 
-static bool chunk_end(struct dev *d, u32 s, struct chunk *ck, bool ok)
+/*
+ * Close the chunk. An eviction that waits for it polls the copies'
+ * inflight (lifecycle.c), so the plan's wake has no one to wake here.
+ */
+static bool chunk_end(struct dev *d, u32 s, struct spare_resync_chunk *ck,
+		      bool ok)
 {
 	struct spare_slab *slab = &d->map.slabs[s];
-	bool backup = ck->rs.source == SPARE_RESYNC_BACKUP;
 	bool marked;
 
 	spin_lock(&slab->lock);
-	marked = spare_slab_resync_end(&d->map, slab, &ck->rs, ok);
-	if (!backup)
-		slab->copy[ck->rs.source].inflight--;
-	slab->copy[ck->rs.target].inflight--;
+	marked = spare_resync_plan_end(&d->map, slab, ck, ok).marked;
 	spin_unlock(&slab->lock);
 	if (marked) {
 		__atomic_add_fetch(&d->st.resync_pages, ck->rs.n, __ATOMIC_RELAXED);
-		if (backup)
+		if (spare_resync_from_backup(ck))
 			d->rsync->backup_pages += ck->rs.n;
 	}
 	return marked;
@@ -189,14 +160,14 @@ static int chunk_rdma(struct dev *d, u32 i, bool write, u64 raddr, u32 rkey,
  * Copy one chunk. 0: done (marked or not); -EAGAIN: a donor was not ready,
  * or the backup could not be read.
  */
-static int chunk_copy(struct dev *d, u32 s, struct chunk *ck)
+static int chunk_copy(struct dev *d, u32 s, struct spare_resync_chunk *ck)
 {
 	struct resync *r = d->rsync;
 	u32 len = ck->rs.n << SPARE_PAGE_SHIFT;
 	int ret;
 
-	if (ck->rs.source == SPARE_RESYNC_BACKUP) {
-		u64 first = (u64)s * d->map.pages_per_slab + ck->rs.first;
+	if (spare_resync_from_backup(ck)) {
+		u64 first = ck->page;	/* device page */
 
 		ret = backup_read_pages(d, first, ck->rs.n, r->buf);
 		if (ret) {
@@ -292,7 +263,7 @@ static void *resync_thread(void *arg)
 {
 	struct dev *d = arg;
 	struct resync *r = d->rsync;
-	struct chunk ck;
+	struct spare_resync_chunk ck;
 	u64 pages0 = 0, bk0 = 0;
 
 	pthread_mutex_lock(&r->lock);

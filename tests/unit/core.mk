@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+# The client core's sans-IO steps (kmod/core/), as libspare builds them:
+# the same cases as their KUnit suites (kmod/core/*_cases.h).
+UNIT_TESTS += test_resync_plan
+test_resync_plan_SRCS   := tests/unit/test_resync_plan.c
+test_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
