@@ -90,6 +90,8 @@ struct spare_queue {
 	enum spare_conn_kind kind;
 	int hctx;			/* DATA: hardware queue index */
 	struct rdma_cm_id *cm_id;
+	/* cm_id's device, kept until the queue's last completion has run */
+	struct ib_device *ibdev;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 	atomic_t state;			/* enum spare_queue_state */
