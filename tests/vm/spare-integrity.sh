@@ -74,6 +74,10 @@ pass "ready"
 step "crc32c: O_DIRECT with buffers 512 bytes past a page boundary"
 disk=$(spare_create d5 size=32M slab_size=16M replicas=1 integrity=crc32c \
 	donors=10.0.0.2:18515 source=10.0.0.1)
+# (and, while a device is up: slab_map, built whole under every slab's
+# lock at each read, is root's only)
+[ "$(stat -c %a "/sys/block/$disk/spare/slab_map")" = 400 ] ||
+	fail "slab_map has mode $(stat -c %a "/sys/block/$disk/spare/slab_map"), not 400"
 dd if=/dev/urandom of=/tmp/expect bs=1M count=32 2>/dev/null
 dd if=/tmp/expect of="/dev/$disk" bs=1M conv=fsync 2>/dev/null || fail "write $disk"
 # dio OP OFFSET LENGTH: one O_DIRECT transfer with a buffer 512 bytes into
