@@ -251,7 +251,7 @@ struct spare_dev {
 	struct workqueue_struct *wq;
 	struct spare_io_stats stats;
 	unsigned long *backup_busy;	/* pages with an async backup write */
-	unsigned long *backup_stale;	/* pages whose async backup write failed */
+	unsigned long *backup_stale;	/* pages whose backup write failed */
 	mempool_t *async_pool;		/* pages for async backup copies */
 	atomic_t async_pages;		/* ... reserved by requests in flight */
 	spinlock_t backup_lock;
