@@ -24,7 +24,8 @@ include userspace/userspace.mk
 include dist/install.mk
 
 # spare.ko is built out of tree, once per kernel, in a private copy of the
-# sources so that the objects of two kernels never meet.
+# sources so that the objects of two kernels never meet. SPARE_WERROR=y:
+# compiler warnings fail our builds (Kbuild); DKMS builds go without.
 KMOD_SRCS := Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
 kmod: $(foreach v,$(KVERS),$(OUT)/kmod/$(v)/spare.ko)
@@ -38,7 +39,7 @@ $(OUT)/kmod/%/spare.ko: $(KMOD_SRCS)
 		case " $(KMOD_SRCS) " in *" $$f "*) ;; *) rm -f $$f ;; esac; \
 	done
 	@cp --parents -pu $(KMOD_SRCS) $(OUT)/kmod/$*/
-	$(MAKE) -C $(OUT)/kernels/$*/usr/src/linux-headers-$* M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) modules
+	$(MAKE) -C $(OUT)/kernels/$*/usr/src/linux-headers-$* M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) SPARE_WERROR=y modules
 
 # sparse (C=2: every file) over the module for every kernel; any warning
 # from sparse or the compiler fails.
@@ -46,7 +47,7 @@ sparse:
 	@set -e; for v in $(KVERS); do \
 		$(MAKE) --no-print-directory $(OUT)/kmod/$$v/spare.ko; \
 		$(MAKE) --no-print-directory -C $(OUT)/kernels/$$v/usr/src/linux-headers-$$v \
-			M=$(OUT)/kmod/$$v C=2 modules >$(OUT)/sparse-$$v.log 2>&1 || \
+			M=$(OUT)/kmod/$$v C=2 SPARE_WERROR=y modules >$(OUT)/sparse-$$v.log 2>&1 || \
 			{ cat $(OUT)/sparse-$$v.log; exit 1; }; \
 		if grep -E 'warning:|error:' $(OUT)/sparse-$$v.log; then \
 			echo "sparse: warnings for $$v (full log: $(OUT)/sparse-$$v.log)" >&2; exit 1; \

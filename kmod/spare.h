@@ -90,6 +90,8 @@ struct spare_queue {
 	enum spare_conn_kind kind;
 	int hctx;			/* DATA: hardware queue index */
 	struct rdma_cm_id *cm_id;
+	/* cm_id's device, kept until the queue's last completion has run */
+	struct ib_device *ibdev;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 	atomic_t state;			/* enum spare_queue_state */
@@ -249,7 +251,7 @@ struct spare_dev {
 	struct workqueue_struct *wq;
 	struct spare_io_stats stats;
 	unsigned long *backup_busy;	/* pages with an async backup write */
-	unsigned long *backup_stale;	/* pages whose async backup write failed */
+	unsigned long *backup_stale;	/* pages whose backup write failed */
 	mempool_t *async_pool;		/* pages for async backup copies */
 	atomic_t async_pages;		/* ... reserved by requests in flight */
 	spinlock_t backup_lock;

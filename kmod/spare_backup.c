@@ -21,6 +21,31 @@
 
 static void backup_punt_work(struct work_struct *w);
 
+/*
+ * The per-page bitmaps cover the whole device: at 16 TiB that is 2^32
+ * bits, which bitmap_zalloc() (an unsigned int count, and kmalloc) cannot
+ * hold, so they are vmalloc-backed arrays of longs, and ranges are set one
+ * bit at a time (bitmap_set() and bitmap_clear() take unsigned int
+ * positions too). A range is one request's pages: short.
+ */
+static unsigned long *pages_bitmap_alloc(u64 pages)
+{
+	return kvcalloc(BITS_TO_LONGS(pages), sizeof(unsigned long),
+			GFP_KERNEL);
+}
+
+static void pages_set(unsigned long *map, u64 first, u64 n)
+{
+	while (n--)
+		__set_bit(first++, map);
+}
+
+static void pages_clear(unsigned long *map, u64 first, u64 n)
+{
+	while (n--)
+		__clear_bit(first++, map);
+}
+
 int spare_backup_open(struct spare_dev *dev)
 {
 	struct block_device *bdev;
@@ -52,8 +77,8 @@ int spare_backup_open(struct spare_dev *dev)
 		spare_bdev_close(&dev->backup);
 		return -EINVAL;
 	}
-	dev->backup_busy = bitmap_zalloc(pages, GFP_KERNEL);
-	dev->backup_stale = bitmap_zalloc(pages, GFP_KERNEL);
+	dev->backup_busy = pages_bitmap_alloc(pages);
+	dev->backup_stale = pages_bitmap_alloc(pages);
 	atomic_set(&dev->async_pages, 0);
 	if (dev->cfg.backup_mode == SPARE_BACKUP_ASYNC)
 		dev->async_pool = mempool_create_page_pool(
@@ -92,8 +117,8 @@ void spare_backup_close(struct spare_dev *dev)
 		dev->async_pool = NULL;
 	}
 	spare_bdev_close(&dev->backup);
-	bitmap_free(dev->backup_busy);
-	bitmap_free(dev->backup_stale);
+	kvfree(dev->backup_busy);
+	kvfree(dev->backup_stale);
 	dev->backup_busy = NULL;
 	dev->backup_stale = NULL;
 	dev->has_backup = false;
@@ -144,16 +169,43 @@ static void backup_punt_work(struct work_struct *w)
 	blk_finish_plug(&plug);
 }
 
+/*
+ * Where a backup write did not land (or, async, could not start), the
+ * backup holds older data than the device: mark those pages stale, so
+ * that no read and no refill takes them from the backup
+ * (spare_backup_submit(), spare_backup_range_ok()), until a later write
+ * of theirs lands and makes them current again.
+ */
+static void write_settled(struct spare_dev *dev, struct request *rq,
+			  bool landed)
+{
+	u64 first = (blk_rq_pos(rq) << SECTOR_SHIFT) >> SPARE_PAGE_SHIFT;
+	u64 n = DIV_ROUND_UP(blk_rq_bytes(rq), SPARE_PAGE_SIZE);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->backup_lock, flags);
+	if (landed)
+		pages_clear(dev->backup_stale, first, n);
+	else
+		pages_set(dev->backup_stale, first, n);
+	spin_unlock_irqrestore(&dev->backup_lock, flags);
+}
+
 static void backup_end_io(struct bio *bio)
 {
 	struct spare_cmd *cmd = bio->bi_private;
 
+	if (op_is_write(bio_op(bio)))
+		write_settled(cmd->dev, blk_mq_rq_from_pdu(cmd),
+			      !bio->bi_status);
 	if (bio->bi_status) {
-		pr_warn_ratelimited("%s: backup %s at sector %llu failed: %d\n",
+		pr_warn_ratelimited("%s: backup %s at sector %llu failed: %d%s\n",
 				    cmd->dev->cfg.backup,
 				    op_is_write(bio_op(bio)) ? "write" : "read",
 				    (unsigned long long)bio->bi_iter.bi_sector,
-				    blk_status_to_errno(bio->bi_status));
+				    blk_status_to_errno(bio->bi_status),
+				    op_is_write(bio_op(bio)) ?
+				    "; those pages now have no backup until written again" : "");
 		cmd->backup_status = BLK_STS_IOERR;
 	}
 	bio_put(bio);
@@ -206,10 +258,10 @@ static void async_end_io(struct bio *bio)
 	 */
 	spin_lock_irqsave(&dev->backup_lock, flags);
 	if (status)
-		bitmap_set(dev->backup_stale, first, n);
+		pages_set(dev->backup_stale, first, n);
 	else
-		bitmap_clear(dev->backup_stale, first, n);
-	bitmap_clear(dev->backup_busy, first, n);
+		pages_clear(dev->backup_stale, first, n);
+	pages_clear(dev->backup_busy, first, n);
 	atomic_sub(reserved, &dev->async_pages);
 	wake_up_all(&dev->backup_wait);
 	spin_unlock_irqrestore(&dev->backup_lock, flags);
@@ -224,7 +276,7 @@ static bool claim_range(struct spare_dev *dev, u64 first, u64 n)
 	spin_lock_irqsave(&dev->backup_lock, flags);
 	ok = find_next_bit(dev->backup_busy, first + n, first) >= first + n;
 	if (ok)
-		bitmap_set(dev->backup_busy, first, n);
+		pages_set(dev->backup_busy, first, n);
 	spin_unlock_irqrestore(&dev->backup_lock, flags);
 	return ok;
 }
@@ -342,12 +394,17 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 		ret = submit_async_write(cmd, rq, bdev, first, n);
 		if (!ret)
 			spare_cmd_put(cmd);
+		else	/* async_end_io() settles the ones that started */
+			write_settled(dev, rq, false);
 		return ret;
 	}
 	/* Order after any async backup write of these pages. */
 	if (!spare_rq_wait(dev->backup_wait, !range_busy(dev, first, n),
-			   &dev->stats.backup_waits))
+			   &dev->stats.backup_waits)) {
+		if (write)	/* the remote copies may take it meanwhile */
+			write_settled(dev, rq, false);
 		return -EAGAIN;
+	}
 	if (!write) {
 		unsigned long flags;
 		bool stale;
@@ -371,6 +428,8 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 		if (bio_add_page(bio, bv.bv_page, bv.bv_len, bv.bv_offset) !=
 		    bv.bv_len) {
 			bio_put(bio);
+			if (write)
+				write_settled(dev, rq, false);
 			return -EIO;
 		}
 	}

@@ -838,11 +838,19 @@ static int check_config(struct spare_dev *dev)
 
 static int alloc_disk(struct spare_dev *dev)
 {
-	static const struct spare_limits lim = {
+	/*
+	 * Whole pages in memory too: a buffer only 512-byte aligned (the
+	 * block layer's default) would give sub-page segments. With integrity
+	 * on, a page's checksum is taken when the write is submitted, so it
+	 * must not change until the write lands: stable writes.
+	 */
+	const struct spare_limits lim = {
 		.block_size	= SPARE_PAGE_SIZE,
 		.max_hw_sectors	= SPARE_MAX_IO_BYTES >> SECTOR_SHIFT,
 		.max_segments	= SPARE_MAX_SEGS,
 		.max_segment_size = PAGE_SIZE,
+		.dma_alignment	= PAGE_SIZE - 1,
+		.stable_writes	= dev->cfg.integrity,
 	};
 	struct blk_mq_tag_set *set = &dev->tag_set;
 	struct gendisk *disk;

@@ -8,7 +8,8 @@
  *  - queue limits: 6.1 sets them with blk_queue_*() after allocating the
  *    disk; 6.12 passes a struct queue_limits to blk_mq_alloc_disk() and the
  *    setters are gone. Non-rotational is a queue flag on 6.1 and the default
- *    (no BLK_FEAT_ROTATIONAL) on 6.12.
+ *    (no BLK_FEAT_ROTATIONAL) on 6.12. Stable writes are a queue flag on
+ *    6.1 and a feature bit of the limits on 6.12.
  *  - block_device_operations: open() takes a block_device and fmode_t on 6.1
  *    and a gendisk and blk_mode_t on 6.12; release() lost its mode argument.
  *  - opening another block device by path: blkdev_get_by_path()/blkdev_put()
@@ -38,6 +39,8 @@ struct spare_limits {
 	unsigned int max_hw_sectors;
 	unsigned short max_segments;
 	unsigned int max_segment_size;
+	unsigned int dma_alignment;	/* a mask, as the block layer's */
+	bool stable_writes;		/* pages do not change under writeback */
 };
 
 static inline struct gendisk *spare_alloc_disk(struct blk_mq_tag_set *set,
@@ -52,6 +55,9 @@ static inline struct gendisk *spare_alloc_disk(struct blk_mq_tag_set *set,
 		.max_hw_sectors		= l->max_hw_sectors,
 		.max_segments		= l->max_segments,
 		.max_segment_size	= l->max_segment_size,
+		.dma_alignment		= l->dma_alignment,
+		.features		= l->stable_writes ?
+					  BLK_FEAT_STABLE_WRITES : 0,
 	};
 
 	return blk_mq_alloc_disk(set, &lim, queuedata);
@@ -68,6 +74,9 @@ static inline struct gendisk *spare_alloc_disk(struct blk_mq_tag_set *set,
 	blk_queue_max_hw_sectors(q, l->max_hw_sectors);
 	blk_queue_max_segments(q, l->max_segments);
 	blk_queue_max_segment_size(q, l->max_segment_size);
+	blk_queue_dma_alignment(q, l->dma_alignment);
+	if (l->stable_writes)
+		blk_queue_flag_set(QUEUE_FLAG_STABLE_WRITES, q);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
 	return disk;

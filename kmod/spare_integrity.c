@@ -3,12 +3,15 @@
  * spare.ko per-page integrity (configfs "integrity=crc32c", off by
  * default): a CRC-32C of every page written, kept in local memory (4 bytes
  * per 4 KiB page: 1 MiB per GiB of device), computed when the write is
- * submitted (swap and the page cache do not change a page under
- * writeback), checked when an RDMA read completes. A page that does not
- * match is never returned: the request is re-driven, from another copy
- * first, then from the backup device if there is one, and fails with an
- * I/O error when no source has the right data. Each mismatch counts in
- * io_stat's integrity_errors.
+ * submitted (the queue asks for stable writes then, so that the page
+ * cache does not change a page under writeback), checked when an RDMA
+ * read completes. Checksums are per device page by byte position, however
+ * the request's memory is cut into segments. A page that does not match
+ * is never returned: the request is re-driven, from another copy first,
+ * then from the backup device if there is one, and fails with an I/O
+ * error when no source has the right data; the copy it came from stops
+ * being a source of that page (no resync or move copies it from there).
+ * Each mismatch counts in io_stat's integrity_errors.
  *
  * This catches pages corrupted on a donor or on the way; it is not
  * authentication (a donor that can rewrite pages can rewrite them with
@@ -58,41 +61,136 @@ void spare_integrity_stop(struct spare_dev *dev)
 	dev->crc_tfm = NULL;
 }
 
-static u32 page_crc(struct spare_dev *dev, struct page *page,
-		    unsigned int off, unsigned int len)
+/*
+ * Called with each device page of a request and its checksum; false stops
+ * the walk.
+ */
+typedef bool (*page_crc_fn)(struct spare_dev *dev, struct spare_cmd *cmd,
+			    u64 idx, u32 crc);
+
+/*
+ * The CRC-32C of every device page of @rq, in order, by byte position: a
+ * page may be made of several segments (a buffer that is not page aligned
+ * gives sub-page segments) and a segment may end in the next page, so the
+ * digest of a page is fed piece by piece until its 4 KiB are in.
+ */
+static bool walk_page_crcs(struct spare_dev *dev, struct spare_cmd *cmd,
+			      struct request *rq, page_crc_fn fn)
 {
 	SHASH_DESC_ON_STACK(desc, dev->crc_tfm);
-	void *p = kmap_local_page(page);
-	__le32 crc = 0;
+	u64 idx = blk_rq_pos(rq) >> (PAGE_SHIFT - SECTOR_SHIFT);
+	u64 nr_pages = dev->cfg.size >> PAGE_SHIFT;
+	unsigned int filled = 0;	/* bytes of page idx digested */
+	struct req_iterator iter;
+	struct bio_vec bv;
+	__le32 crc;
 
 	desc->tfm = dev->crc_tfm;
-	crypto_shash_digest(desc, p + off, len, (u8 *)&crc);
-	kunmap_local(p);
-	return le32_to_cpu(crc) ?: 1;	/* 0 is "never written" */
+	rq_for_each_segment(bv, rq, iter) {
+		unsigned int off = 0;
+
+		while (off < bv.bv_len) {
+			unsigned int n = min(bv.bv_len - off,
+					     (unsigned int)PAGE_SIZE - filled);
+			void *p;
+
+			if (idx >= nr_pages)
+				return true;	/* never past the array */
+			if (!filled)
+				crypto_shash_init(desc);
+			p = kmap_local_page(bv.bv_page);
+			crypto_shash_update(desc, p + bv.bv_offset + off, n);
+			kunmap_local(p);
+			off += n;
+			filled += n;
+			if (filled < PAGE_SIZE)
+				continue;
+			crypto_shash_final(desc, (u8 *)&crc);
+			/* 0 is "never written" */
+			if (!fn(dev, cmd, idx, le32_to_cpu(crc) ?: 1))
+				return false;
+			idx++;
+			filled = 0;
+		}
+	}
+	return true;
+}
+
+static bool store_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
+		      u32 crc)
+{
+	WRITE_ONCE(dev->crc[idx], crc);
+	return true;
 }
 
 /**
  * spare_integrity_write() - record the checksums of a write being submitted
  * @dev: the device
- * @rq: a write request, page aligned (the queue's logical block size)
+ * @rq: a write request, whole device pages (the queue's logical block size)
+ *
+ * The queue asks for stable writes while integrity is on, so the data
+ * cannot change between this digest and its transfer.
  */
 void spare_integrity_write(struct spare_dev *dev, struct request *rq)
 {
-	u64 idx = blk_rq_pos(rq) >> (PAGE_SHIFT - SECTOR_SHIFT);
-	struct req_iterator iter;
-	struct bio_vec bv;
+	if (dev->crc)
+		walk_page_crcs(dev, NULL, rq, store_crc);
+}
 
-	if (!dev->crc)
-		return;
-	rq_for_each_segment(bv, rq, iter) {
-		if (bv.bv_len == PAGE_SIZE)
-			WRITE_ONCE(dev->crc[idx],
-				   page_crc(dev, bv.bv_page, bv.bv_offset,
-					    PAGE_SIZE));
-		else
-			WRITE_ONCE(dev->crc[idx], 0);	/* not checkable */
-		idx += DIV_ROUND_UP(bv.bv_len, PAGE_SIZE);
+/*
+ * Page @idx failed its check on the copy the read took it from: that copy
+ * is no longer current for it (spare_slab_page_bad()), so that neither a
+ * resync nor a move copies the bad page, while another source holds it.
+ */
+static void demote_page(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx)
+{
+	struct spare_slab_map *map = &dev->map;
+	u32 shift = map->slab_shift - SPARE_PAGE_SHIFT;
+	u32 s = idx >> shift, p = idx & (map->pages_per_slab - 1);
+	struct spare_slab *slab;
+	unsigned long flags;
+	unsigned int i;
+	bool backup, demoted;
+
+	for (i = 0; i < cmd->nr_ops; i++) {
+		const struct spare_op *op = &cmd->ops[i];
+		const struct spare_extent *x = &cmd->ext[op->ext];
+
+		if (!op->failed && x->slab == s && p >= x->first_page &&
+		    p - x->first_page < x->nr_pages)
+			break;
 	}
+	if (i == cmd->nr_ops)
+		return;
+	backup = dev->has_backup && spare_backup_range_ok(dev, idx, 1);
+	slab = &map->slabs[s];
+	spin_lock_irqsave(&slab->lock, flags);
+	demoted = spare_slab_page_bad(map, slab, cmd->ops[i].copy,
+				      cmd->ops[i].gen, p, backup);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (demoted)
+		spare_resync_kick(dev);
+}
+
+static bool check_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
+		      u32 crc)
+{
+	u32 want = READ_ONCE(dev->crc[idx]);
+
+	if (!want || crc == want)
+		return true;
+	atomic64_inc(&dev->stats.integrity_errors);
+	if (cmd->use_backup) {
+		/* the last source: the caller fails the read */
+		pr_warn_ratelimited("%s: page %llu from the backup device failed its crc32c check: I/O error\n",
+				    dev->disk->disk_name, idx);
+		return false;
+	}
+	cmd->bad_reads++;
+	demote_page(dev, cmd, idx);
+	pr_warn_ratelimited("%s: page %llu failed its crc32c check; reading it from another source\n",
+			    dev->disk->disk_name, idx);
+	return false;
 }
 
 /**
@@ -102,7 +200,8 @@ void spare_integrity_write(struct spare_dev *dev, struct request *rq)
  * @rq: its request
  *
  * Pages read from the backup device are checked too: it is the last
- * source, so a mismatch there fails the read (spare_cmd_put()).
+ * source, so a mismatch there fails the read (spare_cmd_put()). A copy
+ * whose page does not match stops being a source for that page.
  *
  * Return: false (counted, and for an RDMA read remembered in @cmd so that
  * the re-drive tries another source) if a page does not match its
@@ -111,32 +210,9 @@ void spare_integrity_write(struct spare_dev *dev, struct request *rq)
 bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 			     struct request *rq)
 {
-	u64 idx = blk_rq_pos(rq) >> (PAGE_SHIFT - SECTOR_SHIFT);
-	struct req_iterator iter;
-	struct bio_vec bv;
-	u32 want;
-
 	if (!dev->crc || cmd->is_write || (!cmd->use_backup && !cmd->nr_ops))
 		return true;
-	rq_for_each_segment(bv, rq, iter) {
-		want = READ_ONCE(dev->crc[idx]);
-		if (want && bv.bv_len == PAGE_SIZE &&
-		    page_crc(dev, bv.bv_page, bv.bv_offset, PAGE_SIZE) != want) {
-			atomic64_inc(&dev->stats.integrity_errors);
-			if (cmd->use_backup) {
-				/* the last source: the caller fails the read */
-				pr_warn_ratelimited("%s: page %llu from the backup device failed its crc32c check: I/O error\n",
-						    dev->disk->disk_name, idx);
-				return false;
-			}
-			cmd->bad_reads++;
-			pr_warn_ratelimited("%s: page %llu failed its crc32c check; reading it from another source\n",
-					    dev->disk->disk_name, idx);
-			return false;
-		}
-		idx += DIV_ROUND_UP(bv.bv_len, PAGE_SIZE);
-	}
-	return true;
+	return walk_page_crcs(dev, cmd, rq, check_crc);
 }
 
 /*

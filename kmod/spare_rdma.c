@@ -122,15 +122,42 @@ static int ctrl_post_recv(struct spare_ctrl_buf *b)
 		.num_sge = 1,
 	};
 
-	ib_dma_sync_single_for_device(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+	ib_dma_sync_single_for_device(q->ibdev, b->dma, SPARE_MSG_SIZE,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(q->qp, &wr, NULL);
+}
+
+/*
+ * Asynchronous QP events. Only the ones that say the QP went to the error
+ * state (or can no longer work) are a donor error. The others are news:
+ * IB_EVENT_COMM_EST (the first packet arrived before the CM's RTU; on
+ * our side, the active one, the CM moves the QP to RTS itself),
+ * IB_EVENT_SQ_DRAINED, IB_EVENT_PATH_MIG and IB_EVENT_QP_LAST_WQE_REACHED
+ * (SRQ only; we have none).
+ */
+static bool qp_event_fatal(enum ib_event_type event)
+{
+	switch (event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+	case IB_EVENT_DEVICE_FATAL:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void qp_event(struct ib_event *ev, void *ctx)
 {
 	struct spare_queue *q = ctx;
 
+	if (!qp_event_fatal(ev->event)) {
+		pr_debug("donor %s: QP event %s, not an error\n",
+			 q->donor->name, ib_event_msg(ev->event));
+		return;
+	}
 	pr_warn_ratelimited("donor %s: QP event %s\n", q->donor->name,
 			    ib_event_msg(ev->event));
 	spare_donor_error(q->donor, "QP error event");
@@ -146,6 +173,7 @@ static int queue_create_ib(struct spare_queue *q)
 	u32 rq_size = data ? 1 : SPARE_CTRL_RECVS;
 	int ret, i;
 
+	q->ibdev = ibdev;
 	if (data) {
 		if (!d->pd || d->ibdev != ibdev) {
 			pr_warn("donor %s: data connection resolved to another RDMA device than the control connection\n",
@@ -351,27 +379,50 @@ static int spare_cm_event(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 0;
 }
 
-/* Tear one queue down. Safe on a queue in any state; caller holds d->lock. */
+/*
+ * Tear one queue down. Safe on a queue in any state; caller holds d->lock.
+ *
+ * nvme-rdma's order (nvme_rdma_stop_queue(), then nvme_rdma_free_queue()),
+ * and what each step waits for:
+ *  - rdma_disconnect() (a LIVE queue) moves the QP to the error state, so
+ *    that posted work requests flush, and tells the donor; no wait;
+ *  - ib_drain_qp() waits until the completion of every work request
+ *    posted before it has run its handler (the CQ is polled in order);
+ *  - rdma_destroy_id() waits for a cm handler that is running, and no
+ *    event comes after it; the id goes before the QP, as in nvme-rdma
+ *    since its fix for a CM event that found the QP freed. A queue that
+ *    never went LIVE may have its handler building the QP and CQ right
+ *    now (ADDR_RESOLVED): its id goes first, before anything the handler
+ *    makes is looked at, and the drain follows (nvme-rdma's connect error
+ *    path, which has no receives posted to drain);
+ *  - ib_destroy_qp(): no completion can be made after it;
+ *  - ib_free_cq() waits for a poll in progress (softirq) to finish;
+ *  - then the buffers the completions used are unmapped and freed.
+ * The completion handlers never use the cm_id: the device is q->ibdev.
+ */
 static void queue_destroy(struct spare_queue *q)
 {
-	struct ib_device *ibdev = q->cm_id ? q->cm_id->device : NULL;
+	bool drained = false;
+	int old;
 
 	/* After this no ctrl_send() or receive repost touches the queue. */
 	spin_lock_bh(&q->send_lock);
-	atomic_set(&q->state, SPARE_Q_ERROR);
+	old = atomic_xchg(&q->state, SPARE_Q_ERROR);
 	q->send_free = 0;
 	spin_unlock_bh(&q->send_lock);
 	wake_up_all(&q->send_wait);
+	if (q->cm_id && q->qp && old == SPARE_Q_LIVE) {
+		rdma_disconnect(q->cm_id);
+		ib_drain_qp(q->qp);
+		drained = true;
+	}
 	if (q->cm_id) {
-		if (q->qp)
-			rdma_disconnect(q->cm_id);
-		/* Waits for a running cm handler; no event comes after. */
 		rdma_destroy_id(q->cm_id);
 		q->cm_id = NULL;
 	}
 	if (q->qp) {
-		/* Flushes every posted WR; their completions run first. */
-		ib_drain_qp(q->qp);
+		if (!drained)
+			ib_drain_qp(q->qp);
 		ib_destroy_qp(q->qp);
 		q->qp = NULL;
 	}
@@ -379,8 +430,9 @@ static void queue_destroy(struct spare_queue *q)
 		ib_free_cq(q->cq);
 		q->cq = NULL;
 	}
-	if (ibdev)
-		free_ctrl_bufs(q, ibdev);
+	if (q->ibdev)
+		free_ctrl_bufs(q, q->ibdev);
+	q->ibdev = NULL;
 	atomic_set(&q->state, SPARE_Q_NEW);
 }
 
@@ -485,7 +537,7 @@ static int ctrl_send(struct spare_donor *d, struct spare_msg *m)
 	}
 	b = &q->send[slot];
 	memcpy(b->msg, m, SPARE_MSG_SIZE);
-	ib_dma_sync_single_for_device(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+	ib_dma_sync_single_for_device(q->ibdev, b->dma, SPARE_MSG_SIZE,
 				      DMA_TO_DEVICE);
 	sge.addr = b->dma;
 	sge.length = SPARE_MSG_SIZE;
@@ -677,7 +729,7 @@ static void ctrl_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		}
 		return;
 	}
-	ib_dma_sync_single_for_cpu(q->cm_id->device, b->dma, SPARE_MSG_SIZE,
+	ib_dma_sync_single_for_cpu(q->ibdev, b->dma, SPARE_MSG_SIZE,
 				   DMA_FROM_DEVICE);
 	err = spare_msg_check(b->msg, wc->byte_len, &type);
 	if (err) {
@@ -1516,16 +1568,22 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[s];
 	int c = donor_copy(d, s);
+	enum spare_copy_state state;
 	unsigned long flags;
 	int ret;
 
+	if (c < 0) {
+		pr_info_ratelimited("donor %s: EVICT of slab %u ignored: the donor holds no copy of it now\n",
+				    d->name, s);
+		return;
+	}
 	spin_lock_irqsave(&slab->lock, flags);
 	ret = spare_copy_set_state(map, slab, c, SPARE_COPY_EVICTING);
+	state = slab->copy[c].state;
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (ret) {
 		pr_info_ratelimited("donor %s: EVICT of slab %u in state %s ignored\n",
-				    d->name, s,
-				    spare_copy_state_name(slab->copy[c].state));
+				    d->name, s, spare_copy_state_name(state));
 		return;
 	}
 	/* Reads may still use the copy; let them finish, then give it back. */
@@ -1646,8 +1704,8 @@ static void donor_free(struct spare_donor *d)
 {
 	kfree(d->data);
 	bitmap_free(d->evict_pending);
-	kfree(d->evict_at);
-	kfree(d->moves);
+	kvfree(d->evict_at);
+	kvfree(d->moves);
 	bitmap_free(d->activity_pending);
 }
 
@@ -1677,9 +1735,9 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	d->nr_data = dev->tag_set.nr_hw_queues;
 	d->data = kcalloc(d->nr_data, sizeof(*d->data), GFP_KERNEL);
 	d->evict_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
-	d->evict_at = kcalloc(dev->map.nr_slabs, sizeof(*d->evict_at),
-			      GFP_KERNEL);
-	d->moves = kcalloc(dev->map.nr_slabs, sizeof(*d->moves), GFP_KERNEL);
+	d->evict_at = kvcalloc(dev->map.nr_slabs, sizeof(*d->evict_at),
+			       GFP_KERNEL);
+	d->moves = kvcalloc(dev->map.nr_slabs, sizeof(*d->moves), GFP_KERNEL);
 	d->activity_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
 	if (!d->data || !d->evict_pending || !d->evict_at || !d->moves ||
 	    !d->activity_pending) {

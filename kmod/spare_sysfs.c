@@ -102,7 +102,9 @@ static DEVICE_ATTR_RO(donor_stat);
  * eviction, so this is the live placement, not configfs "placement"):
  * version, slab, slot, donor index, donor address, state, current pages.
  * One line per copy does not fit a page for large devices: a binary
- * attribute, text all the same, built whole on each read.
+ * attribute, text all the same, built whole on each read. That costs a
+ * buffer of the whole map and every slab's lock, and the donor addresses
+ * are the site's: readable by root only.
  */
 static ssize_t slab_map_read(struct file *f, struct kobject *kobj,
 			     struct bin_attribute *attr, char *buf, loff_t off,
@@ -141,7 +143,7 @@ static ssize_t slab_map_read(struct file *f, struct kobject *kobj,
 	kvfree(text);
 	return ret;
 }
-static BIN_ATTR_RO(slab_map, 0);
+static BIN_ATTR_ADMIN_RO(slab_map, 0);
 
 static struct attribute *spare_attrs[] = {
 	&dev_attr_io_stat.attr,

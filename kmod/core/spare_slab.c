@@ -521,6 +521,24 @@ bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
 	return spare_copy_set_state(map, slab, c, SPARE_COPY_FAILED) == 0;
 }
 
+bool spare_slab_page_bad(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 c, u32 gen, u32 p,
+			 bool backup)
+{
+	struct spare_copy *cp;
+
+	if (c >= map->nr_slots || !range_ok(map, p, 1))
+		return false;
+	cp = &slab->copy[c];
+	if (cp->gen != gen || !test_bit(p, cp->current_map))
+		return false;
+	/* some other source must be able to refill it */
+	if (!backup && !(spare_slab_readable_mask(map, slab, p, 1) & ~(1U << c)))
+		return false;
+	__clear_bit(p, cp->current_map);
+	return true;
+}
+
 int spare_slab_donor_slot(const struct spare_slab_map *map,
 			  const struct spare_slab *slab, u32 donor)
 {

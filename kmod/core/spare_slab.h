@@ -290,6 +290,20 @@ bool spare_copy_fail(const struct spare_slab_map *map, struct spare_slab *slab,
 		     u32 c, u32 gen);
 
 /*
+ * Page @p of copy @c (generation @gen when the read was posted) came back
+ * with the wrong checksum (integrity=crc32c): the copy stops being current
+ * for that page, so that no read, resync or move takes the page from it
+ * and a resync refills it from a good copy or the backup. Only while some
+ * other source holds the page (another readable copy current for it, or a
+ * backup device: @backup): otherwise nothing could refill it, and the page
+ * stays as it is (each read of it fails its check, so it is never
+ * returned). Returns true if the copy was demoted for the page.
+ */
+bool spare_slab_page_bad(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 c, u32 gen, u32 p,
+			 bool backup);
+
+/*
  * Moving a copy (after an EVICT, while the donor still serves it):
  *
  * spare_slab_move_begin() puts copy @from's slab on donor @to in the spare

@@ -882,6 +882,78 @@ static void move_pick_prefers_fresh_domain(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, roomy);
 }
 
+/*
+ * A page that failed its crc32c check on one copy: that copy is no source
+ * for it any more (reads, resync, moves), and resync refills it from the
+ * good copy; the last holder of a page is not demoted without a backup.
+ */
+static void bad_page_demotes_the_copy(struct kunit *test)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS];
+
+	init_map(test, &map, MiB, 20, 2, 2);	/* 256 pages */
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	map_copy(test, &map, 1);
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 0, 64, gens), 3U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 0, 64);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 0, 64);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), -ENOENT);
+
+	/* an older generation's read says nothing about the copy now */
+	KUNIT_EXPECT_FALSE(test, spare_slab_page_bad(&map, slab, 1,
+				slab->copy[1].gen - 1, 5, false));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 5, 1), 3U);
+
+	/* page 5 of copy 1 is bad */
+	KUNIT_EXPECT_TRUE(test, spare_slab_page_bad(&map, slab, 1,
+				slab->copy[1].gen, 5, false));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 5, 1), 1U);
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 4, 1), 3U);
+	KUNIT_EXPECT_EQ(test, (int)slab->copy[1].state, (int)SPARE_COPY_MAPPED);
+	/* resync refills it on copy 1, from copy 0, and only it */
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 16, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.target, 1U);
+	KUNIT_EXPECT_EQ(test, rs.source, 0U);
+	KUNIT_EXPECT_EQ(test, rs.first, 5U);
+	KUNIT_EXPECT_EQ(test, rs.n, 1U);
+
+	/* copy 0 is now the only holder of page 5: without a backup it stays */
+	KUNIT_EXPECT_FALSE(test, spare_slab_page_bad(&map, slab, 0,
+				slab->copy[0].gen, 5, false));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 5, 1), 1U);
+	KUNIT_EXPECT_TRUE(test, spare_slab_resync_end(&map, slab, &rs, true));
+	KUNIT_EXPECT_EQ(test, spare_slab_readable_mask(&map, slab, 5, 1), 3U);
+
+	/* one copy and a backup: the bad page goes to the backup refill */
+	spare_slab_map_free(&map);
+	init_map(test, &map, MiB, 20, 1, 1);
+	slab = &map.slabs[0];
+	map_copy(test, &map, 0);
+	KUNIT_ASSERT_EQ(test, spare_slab_write_begin(&map, slab, 0, 8, gens), 1U);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 0, 8);
+	spare_slab_write_end(slab);
+	KUNIT_EXPECT_FALSE(test, spare_slab_page_bad(&map, slab, 0,
+				slab->copy[0].gen, 3, false));
+	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[0], 3, 1));
+	KUNIT_EXPECT_TRUE(test, spare_slab_page_bad(&map, slab, 0,
+				slab->copy[0].gen, 3, true));
+	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[0], 3, 1));
+	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin_backup(&map, slab, 64, &rs), 0);
+	KUNIT_EXPECT_EQ(test, rs.first, 3U);
+	KUNIT_EXPECT_EQ(test, rs.n, 1U);
+	/* out of range: refused */
+	KUNIT_EXPECT_FALSE(test, spare_slab_page_bad(&map, slab, 0,
+				slab->copy[0].gen, 256, true));
+	KUNIT_EXPECT_FALSE(test, spare_slab_page_bad(&map, slab, 7,
+				0, 1, true));
+	spare_slab_map_free(&map);
+}
+
 static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(resync_refills_a_remapped_copy),
 	KUNIT_CASE(resync_write_meanwhile_leaves_target_out),
@@ -902,6 +974,7 @@ static struct kunit_case bitmap_cases[] = {
 	KUNIT_CASE(read_slot_goes_round_the_readable_copies),
 	KUNIT_CASE(move_pick_prefers_grant_room),
 	KUNIT_CASE(move_pick_prefers_fresh_domain),
+	KUNIT_CASE(bad_page_demotes_the_copy),
 	{}
 };
 

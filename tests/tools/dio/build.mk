@@ -1,0 +1,2 @@
+PROGS += spare-dio
+spare-dio_SRCS := tests/tools/dio/dio.c
