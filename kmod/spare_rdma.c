@@ -638,6 +638,16 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		return -EPROTO;		/* slab would wrap the address space */
 	slab = &map->slabs[s];
 	spin_lock_irqsave(&slab->lock, flags);
+	if (!donor_live(d)) {
+		/*
+		 * The session this answers is being torn down: error_work
+		 * fails the copy (it takes this lock after the donor left
+		 * LIVE) and the next session maps it again. Never keep a dead
+		 * session's rkey; dropped, not a protocol violation.
+		 */
+		spin_unlock_irqrestore(&slab->lock, flags);
+		return 0;
+	}
 	if (slab->copy[c].state != SPARE_COPY_MAPPING ||
 	    slab->copy[c].donor != d->idx) {
 		ret = -EPROTO;		/* we did not ask */
@@ -875,6 +885,7 @@ void spare_donor_error(struct spare_donor *d, const char *why)
 	if (old == SPARE_DONOR_LIVE) {
 		d->error_reason = why;
 		queue_work(d->dev->wq, &d->error_work);
+		wake_up_all(&d->map_wait);	/* map work stops for this session */
 	} else if (old == SPARE_DONOR_CONNECTING &&
 		   !completion_done(&d->hello_done)) {
 		d->hello_status = -EPROTO;
@@ -965,6 +976,16 @@ static void donor_error_work(struct work_struct *work)
 		d->dev->has_backup ? " and backup" : "", d->backoff_ms);
 	cancel_delayed_work(&d->heartbeat_work);
 	donor_teardown(d);
+	/*
+	 * Fence the map work: teardown woke it from any wait, it sees the
+	 * donor is not live and returns. After this no map work of the dead
+	 * session moves a copy to MAPPING or counts a MAP in flight, so the
+	 * copies below are all there is to put back, and the count starts
+	 * from zero for the next session. A map work queued later (by a
+	 * heartbeat still running) starts by checking liveness.
+	 */
+	cancel_work_sync(&d->map_work);
+	atomic_set(&d->maps_inflight, 0);
 	donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
 	spare_uevent(d->dev, "donor_lost", d, -1);
 	schedule_reconnect(d);
@@ -1237,7 +1258,15 @@ void spare_donors_grants_added(struct spare_dev *dev)
 			queue_work(dev->wq, &dev->donors[i].map_work);
 }
 
-/* Ask the donor for every slab copy it should hold and does not. */
+/*
+ * Ask the donor for every slab copy it should hold and does not. One run
+ * serves one session: it re-checks that the donor is live after every wait,
+ * and moves a copy to MAPPING only while the donor is live, under the
+ * slab's lock, so that error_work's sweep (which takes that lock after the
+ * donor left LIVE) either finds the copy MAPPING and fails it or the run
+ * sees the donor is not live and stops. error_work then waits for the run
+ * to end (cancel_work_sync()) before it puts the copies back to UNMAPPED.
+ */
 static void donor_map_work(struct work_struct *work)
 {
 	struct spare_donor *d = container_of(work, struct spare_donor,
@@ -1261,15 +1290,23 @@ static void donor_map_work(struct work_struct *work)
 		wait_event_timeout(d->map_wait,
 			atomic_read(&d->maps_inflight) < SPARE_MAPS_INFLIGHT ||
 			!donor_live(d), msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+		if (!donor_live(d))
+			break;		/* the error road ran while we slept */
 		if (atomic_read(&d->maps_inflight) >= SPARE_MAPS_INFLIGHT) {
 			spare_donor_error(d, "MAPPED replies stalled");
 			break;
 		}
 		spin_lock_irqsave(&slab->lock, flags);
-		ret = slab->copy[c].state == SPARE_COPY_UNMAPPED ?
-		      spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPING) :
-		      -EALREADY;
+		if (!donor_live(d))
+			ret = -ENOTCONN;
+		else if (slab->copy[c].state == SPARE_COPY_UNMAPPED)
+			ret = spare_copy_set_state(map, slab, c,
+						   SPARE_COPY_MAPPING);
+		else
+			ret = -EALREADY;
 		spin_unlock_irqrestore(&slab->lock, flags);
+		if (ret == -ENOTCONN)
+			break;
 		if (ret)
 			continue;
 		msg_prepare(d, &m, SPARE_MSG_MAP);

@@ -378,6 +378,53 @@ static void test_state_change_hook(void)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * The answer to a MAP (lifecycle.c's map_copy(), issue 31): a yes on a
+ * live session maps the copy; a no puts it back to UNMAPPED; a yes that
+ * comes after the donor was failed (the session it answers is dead) is
+ * dropped, the copy UNMAPPED without the dead session's rkey, so that the
+ * next session maps it again; a copy the failure road moved meanwhile is
+ * left alone.
+ */
+static void test_map_answer(void)
+{
+	struct spare_slab_map map;
+	struct spare_slab *s;
+
+	if (spare_slab_map_init(&map, 4 << 20, 20, 2, 2)) {
+		EXPECT(0);
+		return;
+	}
+	s = &map.slabs[0];
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING), 0);
+	EXPECT(life_map_answer(&map, s, 0, true, true, 0x1000, 7));
+	EXPECT(s->copy[0].state == SPARE_COPY_MAPPED);
+	EXPECT(s->copy[0].addr == 0x1000 && s->copy[0].rkey == 7);
+
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_MAPPING), 0);
+	EXPECT(!life_map_answer(&map, s, 1, false, true, 0x2000, 8));
+	EXPECT(s->copy[1].state == SPARE_COPY_UNMAPPED);
+
+	/* the donor failed while the MAP was out: its yes is not taken */
+	s = &map.slabs[1];
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING), 0);
+	EXPECT(!life_map_answer(&map, s, 0, true, false, 0x3000, 9));
+	EXPECT(s->copy[0].state == SPARE_COPY_UNMAPPED);
+	EXPECT(s->copy[0].rkey != 9);
+	/* ... and a later session maps it again */
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING), 0);
+	EXPECT(life_map_answer(&map, s, 0, true, true, 0x4000, 10));
+	EXPECT(s->copy[0].state == SPARE_COPY_MAPPED && s->copy[0].rkey == 10);
+
+	/* failed meanwhile by the failure road: left to it */
+	s = &map.slabs[2];
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_MAPPING), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, 1, SPARE_COPY_FAILED), 0);
+	EXPECT(!life_map_answer(&map, s, 1, true, true, 0x5000, 11));
+	EXPECT(s->copy[1].state == SPARE_COPY_FAILED);
+	spare_slab_map_free(&map);
+}
+
 int main(void)
 {
 	TAP_RUN(test_bitmap_shim);
@@ -390,5 +437,6 @@ int main(void)
 	TAP_RUN(test_move_on_evict);
 	TAP_RUN(test_rehome);
 	TAP_RUN(test_state_change_hook);
+	TAP_RUN(test_map_answer);
 	return tap_done();
 }

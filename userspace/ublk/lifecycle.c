@@ -167,8 +167,11 @@ static u32 copy_inflight(struct spare_slab *slab, int c)
 }
 
 /*
- * MAP slot @c of slab @s (UNMAPPED, its donor live). Returns 0 mapped,
- * 1 refused, -1 the control connection failed (the donor is failed).
+ * MAP slot @c of slab @s (UNMAPPED). Returns 0 mapped, 1 refused, -1 the
+ * control connection failed or its donor is not live: a donor being torn
+ * down, waiting to reconnect or reconnecting (its links are gone, or a
+ * connect thread owns them) is never asked, and an answer that comes
+ * after it was failed is dropped (life_map_answer()).
  */
 static int map_copy(struct dev *d, u32 s, u32 c)
 {
@@ -181,24 +184,17 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 
 	spin_lock(&slab->lock);
 	i = slab->copy[c].donor;
-	ret = i < d->nr_donors ? spare_copy_set_state(map, slab, c,
-						       SPARE_COPY_MAPPING) : -EINVAL;
+	ret = i >= d->nr_donors ? -EINVAL : !dl_live(d, i) ? -ENOTCONN :
+	      spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPING);
 	spin_unlock(&slab->lock);
+	if (ret == -ENOTCONN)
+		return -1;
 	if (ret)
 		return 1;
 	dn = &d->donors[i];
 	ok = donor_map(dn, pager_wire_id(s, c), &addr, &rkey) == 0;
 	spin_lock(&slab->lock);
-	if (slab->copy[c].state == SPARE_COPY_MAPPING && ok) {
-		slab->copy[c].addr = addr;
-		slab->copy[c].rkey = rkey;
-		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
-	} else if (slab->copy[c].state == SPARE_COPY_MAPPING) {
-		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
-		ok = 0;
-	} else {
-		ok = 0;		/* the donor failed meanwhile */
-	}
+	ok = life_map_answer(map, slab, c, ok, dl_live(d, i), addr, rkey);
 	spin_unlock(&slab->lock);
 	if (ok) {
 		d->life->dl[i].backoff_ms = LIFE_BACKOFF_MIN_MS;

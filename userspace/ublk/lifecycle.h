@@ -6,6 +6,7 @@
 #ifndef SPARE_UBLK_LIFECYCLE_H
 #define SPARE_UBLK_LIFECYCLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "spare_slab.h"
@@ -36,6 +37,32 @@ static inline unsigned int life_backoff_next(unsigned int ms)
 static inline uint64_t life_move_due(uint64_t evict_at_ms, uint32_t deadline_ms)
 {
 	return evict_at_ms + deadline_ms / 4 * 3;
+}
+
+/*
+ * The answer to the MAP of copy @c of @slab, which map_copy() moved to
+ * MAPPING before it asked: the copy becomes MAPPED at @addr with @rkey
+ * when the donor said yes (@ok) on a session that is still the donor's
+ * (@live: it was not failed while the MAP was out), and UNMAPPED again
+ * otherwise, so that the next session maps it (a dead session's rkey is
+ * never taken). A copy no longer MAPPING was changed meanwhile (its
+ * donor's failure road) and is left alone. true: MAPPED. Under
+ * slab->lock.
+ */
+static inline bool life_map_answer(const struct spare_slab_map *map,
+				   struct spare_slab *slab, u32 c, bool ok,
+				   bool live, u64 addr, u32 rkey)
+{
+	if (slab->copy[c].state != SPARE_COPY_MAPPING)
+		return false;
+	if (!ok || !live) {
+		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+		return false;
+	}
+	slab->copy[c].addr = addr;
+	slab->copy[c].rkey = rkey;
+	spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+	return true;
 }
 
 #endif /* SPARE_UBLK_LIFECYCLE_H */
