@@ -72,6 +72,7 @@ static void tx_kick(struct conn *c);
 void tx_queue(struct conn *c, struct txmsg *m)
 {
 	m->next = NULL;
+	c->answered = true;
 	if (c->tx_tail)
 		c->tx_tail->next = m;
 	else
@@ -454,6 +455,77 @@ void accept_post(int fd, struct op *op)
 	io_uring_sqe_set_data(sqe, op);
 }
 
+/* Wake up once the EMFILE back-off is over (one timeout for both listeners). */
+static void resume_post(void)
+{
+	struct io_uring_sqe *sqe;
+
+	if (g.resume_posted)
+		return;
+	g.resume_ts.tv_sec = 0;
+	g.resume_ts.tv_nsec = SPARE_ACCEPT_BACKOFF_MS * 1000000LL;
+	g.resume_op.kind = OP_ACCEPT_RESUME;
+	sqe = get_sqe();
+	io_uring_prep_timeout(sqe, &g.resume_ts, 0, 0);
+	io_uring_sqe_set_data(sqe, &g.resume_op);
+	g.resume_posted = true;
+}
+
+void accept_resume(void)
+{
+	uint64_t now_ms = g.now_ns / 1000000ULL;
+
+	g.resume_posted = false;
+	if (spare_accept_resume(&g.data_gate, now_ms))
+		accept_post(g.listen_fd, &g.accept_op);
+	if (g.admin_fd >= 0 && spare_accept_resume(&g.admin_gate, now_ms))
+		accept_post(g.admin_fd, &g.admin_op);
+	if (g.data_gate.resume_ms || g.admin_gate.resume_ms)
+		resume_post();
+}
+
+/*
+ * At the connection cap: the oldest TCP connection that has not made a
+ * request yet (no reply sent, no job, no move) makes room, so that silent
+ * strangers cannot keep workers out. NULL if every connection is in use.
+ */
+static struct conn *cap_victim(void)
+{
+	struct conn *v = NULL;
+
+	for (struct conn *c = g.conns; c; c = c->next)	/* newest first */
+		if (!c->answered && !c->job && !c->mig_link && !c->mig_admin &&
+		    !c->import_job && !c->rdma && !c->closing && c->fd >= 0)
+			v = c;
+	return v;
+}
+
+/* Room for one more connection: true if there is (perhaps made now). */
+static bool cap_room(const char *peer)
+{
+	struct conn *v;
+	unsigned long quiet;
+	bool log;
+
+	if (g.n_conns < g.max_conns)
+		return true;
+	v = cap_victim();
+	log = spare_ratelimit_ok(&g.cap_log, g.now_ns / 1000000ULL,
+				 SPARE_FD_LOG_MS, &quiet);
+	if (!v) {
+		if (log)
+			log_warn("connection from %s refused: --max-conns (%u) reached and every connection is in use (%lu more such lines held back)",
+				 peer, g.max_conns, quiet);
+		return false;
+	}
+	if (log)
+		log_warn("--max-conns (%u) reached: closing conn %u (%s), which has made no request, for %s (%lu more such lines held back)",
+			 g.max_conns, v->id, v->peer, peer, quiet);
+	g.conns_evicted++;
+	conn_close(v, NULL);
+	return true;
+}
+
 void on_accept(int listen_fd, struct op *op, int res, bool admin)
 {
 	struct sockaddr_storage ss;
@@ -462,11 +534,16 @@ void on_accept(int listen_fd, struct op *op, int res, bool admin)
 	struct conn *c;
 	int one = 1;
 
-	accept_post(listen_fd, op);
 	if (res < 0) {
-		log_warn("accept: %s", strerror(-res));
+		struct spare_accept_gate *ag = admin ? &g.admin_gate : &g.data_gate;
+
+		if (spare_accept_failed(ag, -res, g.now_ns / 1000000ULL))
+			resume_post();	/* the listener waits: no spinning */
+		else
+			accept_post(listen_fd, op);
 		return;
 	}
+	accept_post(listen_fd, op);
 	if (!getpeername(res, (struct sockaddr *)&ss, &sl) &&
 	    ss.ss_family == AF_INET) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
@@ -474,6 +551,10 @@ void on_accept(int listen_fd, struct op *op, int res, bool admin)
 
 		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
 		snprintf(peer, sizeof(peer), "%s:%u", ip, ntohs(sin->sin_port));
+	}
+	if (!cap_room(peer)) {
+		close(res);
+		return;
 	}
 	c = conn_open(res, peer);
 	if (!c) {

@@ -39,6 +39,7 @@ enum op_kind {
 	OP_CONNECT,
 	OP_ACCEPT_ADMIN,
 	OP_HTTP,
+	OP_ACCEPT_RESUME,	/* a listener's back-off after EMFILE is over */
 };
 
 /* What an io_uring completion is for (its user_data). */
@@ -77,6 +78,7 @@ struct conn {
 	bool rx_busy, tx_busy;
 	bool closing, close_after_tx;
 	bool admin;		/* came in on the operator's listen address */
+	bool answered;		/* a reply was queued: it made a request */
 	/* receive */
 	enum rx_stage rx;
 	uint8_t hdr_buf[AGG_HDR_SIZE];
@@ -175,5 +177,7 @@ void conn_message(struct conn *c, const uint8_t *msg, size_t len);
 int listen_on(const char *addr, unsigned int port, const char *port_file);
 void accept_post(int fd, struct op *op);
 void on_accept(int listen_fd, struct op *op, int res, bool admin);
+/* OP_ACCEPT_RESUME: accept again on the listeners paused after EMFILE. */
+void accept_resume(void);
 
 #endif /* SPARE_AGGD_CONN_H */

@@ -175,6 +175,12 @@ void stats_write(FILE *f)
 	fprintf(f, "aggd_queued %zu\n", st.queued);
 	metric_head(f, "aggd_connections", "gauge", "Open connections.");
 	fprintf(f, "aggd_connections %u\n", g.n_conns);
+	metric_head(f, "aggd_connections_max", "gauge", "Connections at most (--max-conns, below the descriptor limit).");
+	fprintf(f, "aggd_connections_max %u\n", g.max_conns);
+	metric_head(f, "aggd_connections_evicted_total", "counter", "Connections without a request closed at the cap to make room.");
+	fprintf(f, "aggd_connections_evicted_total %llu\n", (unsigned long long)g.conns_evicted);
+	metric_head(f, "aggd_accept_pauses_total", "counter", "Times a listener paused after accept ran out of descriptors or memory.");
+	fprintf(f, "aggd_accept_pauses_total %llu\n", (unsigned long long)(g.data_gate.pauses + g.admin_gate.pauses));
 	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
 	fprintf(f, "aggd_jobs_created_total %llu\n", (unsigned long long)g.jobs_created);
 	metric_head(f, "aggd_jobs_failed_total", "counter", "Jobs failed.");

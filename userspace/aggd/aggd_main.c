@@ -126,6 +126,7 @@ static const struct spare_setting aggd_settings[] = {
 	{ "max-mem", 0, "MIB", "memory for all jobs", "4096" },
 	{ "max-job-mem", 0, "MIB", "memory for one job", "1024" },
 	{ "max-part-mib", 0, "MIB", "largest partition payload", "16" },
+	{ "max-conns", 0, "N", "connections at once (lowered to fit the descriptor limit); at the cap the oldest connection that has made no request makes room", "4096" },
 	{ "idle-timeout", 0, "SEC", "reclaim a job none of whose workers moved a byte for SEC seconds, and close a silent connection without a job; 0 never", "600" },
 	{ "admin-addr", 0, "ADDR", "serve the operator's view (STATS) on ADDR only", "" },
 	{ "admin-port", 0, "PORT", "its port (0: one is picked)", "0" },
@@ -142,7 +143,7 @@ struct aggd_cfg {
 	char addr[64], port_file[256], rdma_addr[64], cores_log[256];
 	char admin_addr[64], admin_port_file[256], key_file[256];
 	char metrics_listen[80];
-	uint64_t port, admin_port, max_mem, job_mem, part_mib;
+	uint64_t port, admin_port, max_mem, job_mem, part_mib, max_conns;
 	double idle_s, fc_interval_s;
 	bool stats_open, flowcon;
 };
@@ -207,6 +208,9 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return cfg_u64(value, UINT32_MAX, &c->job_mem);
 	if (!strcmp(key, "max-part-mib"))
 		return cfg_u64(value, 64, &c->part_mib);
+	if (!strcmp(key, "max-conns"))
+		return spare_parse_u64(value, 1, 1u << 20, &c->max_conns) ?
+		       "not a number in range (1..1048576)" : NULL;
 	if (!strcmp(key, "idle-timeout"))
 		return cfg_seconds(value, true, 1e7, &c->idle_s);
 	if (!strcmp(key, "admin-addr"))
@@ -293,6 +297,7 @@ int main(int argc, char **argv)
 {
 	static struct aggd_cfg c = {
 		.po = { .policy = AGG_POLICY_WFS, .min_cores = 1, .tick_ms = 100 },
+		.max_conns = 4096,
 	};
 	struct spare_cli cli = {
 		.usage = "The shared gradient-aggregation pool of spare (spare-aggd(8)).\n",
@@ -352,6 +357,10 @@ int main(int argc, char **argv)
 	if (flowcon)
 		report_flowcon_enable((double)po.max_cores,
 				      (uint64_t)(fc_interval_s * 1e9));
+	g.max_conns = spare_fd_conn_cap("--max-conns", (unsigned int)c.max_conns,
+					spare_fd_raise_limit());
+	g.data_gate.name = "data port";
+	g.admin_gate.name = "admin port";
 	g.mem_max = (size_t)max_mem << 20;
 	g.job_mem_max = (size_t)job_mem << 20;
 	g.max_push = (uint32_t)(part_mib << 20);
@@ -483,6 +492,9 @@ int main(int argc, char **argv)
 				break;
 			case OP_ACCEPT_ADMIN:
 				on_accept(g.admin_fd, &g.admin_op, res, true);
+				break;
+			case OP_ACCEPT_RESUME:
+				accept_resume();
 				break;
 			case OP_EVENT:
 				handle_done_tasks();

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "aggd_conn.h"
+#include "spare_fdlimit.h"
 #include "spare_http.h"
 
 struct agg_pool;
@@ -38,6 +39,13 @@ struct aggd_state {
 	unsigned int n_conns;
 	uint64_t conns_total;
 	uint32_t max_push;		/* largest payload a header may announce */
+	unsigned int max_conns;		/* --max-conns, below RLIMIT_NOFILE */
+	uint64_t conns_evicted;		/* closed at the cap to make room */
+	struct spare_ratelimit cap_log;	/* the "cap reached" line */
+	struct spare_accept_gate data_gate, admin_gate;	/* EMFILE back-off */
+	struct op resume_op;		/* OP_ACCEPT_RESUME */
+	struct __kernel_timespec resume_ts;
+	bool resume_posted;
 	/* jobs (aggd_jobs.c) */
 	struct job_entry *jobs;
 	struct agg_pool *pool;
