@@ -1804,8 +1804,6 @@ static int scenario_report_bad(void)
 		int byte, val;		/* byte >= 0: then set b[byte] = val */
 		unsigned int want;
 	} cases[] = {
-		{ "unknown job", "no-such-job", "tok-r", 20, 1.0, 6, 0, -1, 0, AGG_ENOJOB },
-		{ "wrong token", "rep-job", "tok-x", 20, 1.0, 6, 0, -1, 0, AGG_EAUTH },
 		{ "NaN loss", "rep-job", "tok-r", 20, NAN, 6, 0, -1, 0, AGG_EINVAL },
 		{ "inf loss", "rep-job", "tok-r", 20, INFINITY, 6, 0, -1, 0, AGG_EINVAL },
 		{ "negative loss", "rep-job", "tok-r", 20, -1.0, 6, 0, -1, 0, AGG_EINVAL },
@@ -1854,6 +1852,46 @@ static int scenario_report_bad(void)
 		} else {
 			printf("%s: ERROR %s: %s\n", cases[i].what,
 			       agg_status_str(cases[i].want), text);
+		}
+	}
+	/* an unknown job and a wrong token: one answer, and the connection
+	 * closes (no guessing names or tokens on one connection) */
+	{
+		static const char *const who[2][2] = {
+			{ "no-such-job", "tok-r" }, { "rep-job", "tok-x" },
+		};
+		char said[2][300];
+
+		for (int i = 0; i < 2; i++) {
+			int fd = raw_connect();
+			char byte;
+
+			if (fd < 0)
+				return 1;
+			report_bytes(b, who[i][0], who[i][1], 20, 1.0, 6, 0);
+			said[i][0] = 0;
+			r = raw_report(fd, b, AGG_REPORT_SIZE, &share, &flags,
+				       said[i], sizeof(said[i]));
+			if (r != AGG_EAUTH) {
+				failf("REPORT %s/%s: got %d (%s), want ERROR EAUTH",
+				      who[i][0], who[i][1], r, said[i]);
+				bad = 1;
+			} else if (recv(fd, &byte, 1, 0) != 0) {
+				failf("REPORT %s/%s: the connection stayed open",
+				      who[i][0], who[i][1]);
+				bad = 1;
+			} else {
+				printf("REPORT %s/%s: ERROR EAUTH: %s; closed\n",
+				       who[i][0], who[i][1], said[i]);
+			}
+			close(fd);
+		}
+		/* the same words, the name aside */
+		if (strncmp(said[0], "REPORT: no job '", 16) ||
+		    strcmp(strchr(said[0] + 16, '\''), strchr(said[1] + 16, '\''))) {
+			failf("unknown job and wrong token answered differently: '%s' / '%s'",
+			      said[0], said[1]);
+			bad = 1;
 		}
 	}
 	st = stats_of(port);

@@ -179,6 +179,10 @@ void stats_write(FILE *f)
 	fprintf(f, "aggd_connections_max %u\n", g.max_conns);
 	metric_head(f, "aggd_connections_evicted_total", "counter", "Connections without a request closed at the cap to make room.");
 	fprintf(f, "aggd_connections_evicted_total %llu\n", (unsigned long long)g.conns_evicted);
+	metric_head(f, "aggd_request_timeouts_total", "counter", "Connections closed for completing no request within --request-timeout.");
+	fprintf(f, "aggd_request_timeouts_total %llu\n", (unsigned long long)g.request_timeouts);
+	metric_head(f, "aggd_preauth_evicted_total", "counter", "Unfinished requests of unproven peers closed to keep their memory within its budget.");
+	fprintf(f, "aggd_preauth_evicted_total %llu\n", (unsigned long long)g.preauth_evicted);
 	metric_head(f, "aggd_accept_pauses_total", "counter", "Times a listener paused after accept ran out of descriptors or memory.");
 	fprintf(f, "aggd_accept_pauses_total %llu\n", (unsigned long long)(g.data_gate.pauses + g.admin_gate.pauses));
 	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
@@ -426,6 +430,12 @@ static void handle_hdr(struct conn *c)
 		}
 		if (h->type == AGG_MSG_IMPORT && (c->job || c->import_job)) {
 			fail_conn(c, AGG_ESTATE, "IMPORT");
+			return;
+		}
+		/* a stranger's request (its size the codec bounded): the
+		 * memory of all of them is shared */
+		if (conn_preauth(c) && !conn_preauth_charge(c, h->len)) {
+			fail_conn(c, AGG_ENOMEM, agg_msg_type_name(h->type));
 			return;
 		}
 		c->body = malloc(h->len);

@@ -127,6 +127,7 @@ static const struct spare_setting aggd_settings[] = {
 	{ "max-job-mem", 0, "MIB", "memory for one job", "1024" },
 	{ "max-part-mib", 0, "MIB", "largest partition payload", "16" },
 	{ "max-conns", 0, "N", "connections at once (lowered to fit the descriptor limit); at the cap the oldest connection that has made no request makes room", "4096" },
+	{ "request-timeout", 0, "SEC", "close a connection that has not completed a first request SEC seconds after it came; 0 never", "10" },
 	{ "idle-timeout", 0, "SEC", "reclaim a job none of whose workers moved a byte for SEC seconds, and close a silent connection without a job; 0 never", "600" },
 	{ "admin-addr", 0, "ADDR", "serve the operator's view (STATS) on ADDR only", "" },
 	{ "admin-port", 0, "PORT", "its port (0: one is picked)", "0" },
@@ -144,7 +145,7 @@ struct aggd_cfg {
 	char admin_addr[64], admin_port_file[256], key_file[256];
 	char metrics_listen[80];
 	uint64_t port, admin_port, max_mem, job_mem, part_mib, max_conns;
-	double idle_s, fc_interval_s;
+	double idle_s, fc_interval_s, request_s;
 	bool stats_open, flowcon;
 };
 
@@ -213,6 +214,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		       "not a number in range (1..1048576)" : NULL;
 	if (!strcmp(key, "idle-timeout"))
 		return cfg_seconds(value, true, 1e7, &c->idle_s);
+	if (!strcmp(key, "request-timeout"))
+		return cfg_seconds(value, true, 1e6, &c->request_s);
 	if (!strcmp(key, "admin-addr"))
 		return spare_conf_str(c->admin_addr, sizeof(c->admin_addr), value);
 	if (!strcmp(key, "admin-port"))
@@ -365,9 +368,13 @@ int main(int argc, char **argv)
 	g.job_mem_max = (size_t)job_mem << 20;
 	g.max_push = (uint32_t)(part_mib << 20);
 	g.idle_ns = (uint64_t)(idle_s * 1e9);
+	g.request_ns = (uint64_t)(c.request_s * 1e9);
 	{
-		/* tick a quarter of the timeout, 10 ms..1 s */
+		/* tick a quarter of the shorter timeout, 10 ms..1 s */
 		uint64_t tick = g.idle_ns ? g.idle_ns / 4 : 1000000000ULL;
+
+		if (g.request_ns && g.request_ns / 4 < tick)
+			tick = g.request_ns / 4;
 
 		if (tick < 10000000ULL)
 			tick = 10000000ULL;
@@ -431,6 +438,8 @@ int main(int argc, char **argv)
 	if (flowcon)
 		log_info("FlowCon: %u cores shared by REPORTed growth, decisions at least every %.3f s",
 			 po.max_cores, fc_interval_s);
+	if (g.request_ns)
+		log_info("request timeout %.3f s", c.request_s);
 	if (g.idle_ns)
 		log_info("idle timeout %.3f s", idle_s);
 	else

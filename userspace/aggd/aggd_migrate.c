@@ -280,15 +280,12 @@ void handle_migrate(struct conn *c)
 			   agg_status_str((unsigned int)-ret));
 		return;
 	}
-	e = job_find(req.name);
+	e = job_find_authed(req.name, req.token);
 	if (!e) {
-		send_error(c, AGG_ENOJOB, 0, 0, "MIGRATE: no job '%s' here", req.name);
-		return;
-	}
-	if (!agg_token_equal(req.token, e->job->spec.token)) {
-		g.refused_auth++;
-		send_error(c, AGG_EAUTH, 0, 0, "MIGRATE: wrong token for job '%s'",
-			   req.name);
+		char what[AGG_NAME_LEN + 64];
+
+		snprintf(what, sizeof(what), "MIGRATE: " AGGD_NO_JOB_TOKEN, req.name);
+		fail_conn(c, AGG_EAUTH, what);
 		return;
 	}
 	if (c->job || c->mig_admin || e->job->failed || e->job->mig ||

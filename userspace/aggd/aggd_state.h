@@ -21,6 +21,9 @@ struct agg_rdma_srv;
 struct job_entry;
 struct moved_job;
 
+/* body memory of all connections that proved nothing yet, at most */
+#define AGGD_PREAUTH_BUDGET	(8U << 20)
+
 #define AGGD_KEY_MIN	16	/* the daemons' shared key, bytes */
 #define AGGD_KEY_MAX	256
 
@@ -46,6 +49,10 @@ struct aggd_state {
 	struct op resume_op;		/* OP_ACCEPT_RESUME */
 	struct __kernel_timespec resume_ts;
 	bool resume_posted;
+	uint64_t request_ns;		/* --request-timeout: a first request by then */
+	size_t preauth_used;		/* charged by conn_preauth_charge() */
+	uint64_t preauth_evicted, request_timeouts;
+	struct spare_ratelimit preauth_log, request_log;
 	/* jobs (aggd_jobs.c) */
 	struct job_entry *jobs;
 	struct agg_pool *pool;
