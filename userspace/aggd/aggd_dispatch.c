@@ -133,7 +133,7 @@ static void metric_head(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-void stats_write(FILE *f)
+void stats_write(FILE *f, bool with_jobs)
 {
 	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
 	static const struct {
@@ -214,7 +214,7 @@ void stats_write(FILE *f)
 	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
 	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
 	/* one family at a time: the format wants a family's samples together */
-	for (size_t k = 0; k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
+	for (size_t k = 0; with_jobs && k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
 		metric_head(f, job_metrics[k].name, job_metrics[k].type,
 			    job_metrics[k].help);
 		for (struct job_entry *e = g.jobs; e; e = e->next) {
@@ -305,7 +305,7 @@ static void handle_stats(struct conn *c)
 		conn_close(c, "out of memory");
 		return;
 	}
-	stats_write(f);
+	stats_write(f, true);
 	fclose(f);
 	if (len > AGG_MAX_STATS_TEXT)
 		len = AGG_MAX_STATS_TEXT;
@@ -421,6 +421,11 @@ static void handle_hdr(struct conn *c)
 	case AGG_MSG_REPORT:
 		if (h->type == AGG_MSG_MIGRATE && h->len != AGG_MIGRATE_SIZE) {
 			fail_conn(c, AGG_ESIZE, "MIGRATE");
+			return;
+		}
+		if (h->type == AGG_MSG_MIGRATE && !c->admin) {
+			fail_conn(c, AGG_EAUTH,
+				  "MIGRATE on the workers' port (it is served on --admin-addr)");
 			return;
 		}
 		if (h->type == AGG_MSG_IMPORT && !c->peer_authed) {

@@ -23,6 +23,7 @@
  *   aggd_jobs.c      the job table, reductions, failing a job
  *   aggd_conn.c      connection I/O
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <liburing.h>
@@ -134,6 +135,7 @@ static const struct spare_setting aggd_settings[] = {
 	{ "admin-port-file", 0, "FILE", "write the admin port to FILE", "" },
 	{ "stats-on-data-port", 0, NULL, "also answer STATS on the workers' port (job names visible to anyone who reaches it)", "" },
 	{ "peer-key-file", 0, "FILE", "the key daemons prove to each other before a job moves (16..256 bytes, mode 0600); without it MIGRATE and IMPORT are refused", "" },
+	{ "peers", 0, "ADDR,...", "IPv4 addresses of the spare-aggd daemons a job may move to (MIGRATE); without it MIGRATE is refused", "" },
 	{ "flowcon", 0, NULL, "FlowCon: split --max-cores among the jobs by their REPORTed loss growth and make the shares the jobs' weights (needs --policy wfs)", "" },
 	{ "flowcon-interval", 0, "SEC", "FlowCon decides at least every SEC seconds (sooner once every reporting job reported again)", "10" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
@@ -167,6 +169,28 @@ static const char *cfg_seconds(const char *value, bool zero_ok, double max,
 	    v > max)
 		return "not a number of seconds in range";
 	*out = v;
+	return NULL;
+}
+
+/* --peers: comma-separated IPv4 addresses (the last setting wins). */
+static const char *cfg_peers(const char *value)
+{
+	char buf[AGGD_MAX_PEERS * 17], *save = NULL, *tok;
+	unsigned int n = 0;
+
+	if (strlen(value) >= sizeof(buf))
+		return "too long";
+	strcpy(buf, value);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		struct in_addr a;
+
+		if (n == AGGD_MAX_PEERS)
+			return "more than 64 peers";
+		if (inet_pton(AF_INET, tok, &a) != 1)
+			return "not a list of IPv4 addresses";
+		g.peers[n++] = a.s_addr;
+	}
+	g.n_peers = n;
 	return NULL;
 }
 
@@ -226,6 +250,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return spare_conf_bool(value, &c->stats_open);
 	if (!strcmp(key, "peer-key-file"))
 		return spare_conf_str(c->key_file, sizeof(c->key_file), value);
+	if (!strcmp(key, "peers"))
+		return cfg_peers(value);
 	if (!strcmp(key, "flowcon"))
 		return spare_conf_bool(value, &c->flowcon);
 	if (!strcmp(key, "flowcon-interval"))
@@ -242,10 +268,13 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	return "unknown setting";
 }
 
-/* The metrics page for /metrics: the same text STATS answers with. */
+/*
+ * The metrics page for /metrics: STATS's text without the per-job families,
+ * whose labels name the jobs (anyone who reaches the port reads it).
+ */
 static int metrics_page(void *ctx, FILE *f)
 {
-	stats_write(f);
+	stats_write(f, false);
 	return ferror(f) ? -1 : 0;
 }
 

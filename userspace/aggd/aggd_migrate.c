@@ -72,6 +72,15 @@ static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
 #define PEER_LABEL_TARGET	"spare-aggd target 2"
 #define PEER_LABEL_SOURCE	"spare-aggd source 2"
 
+/* Whether @ip (network order) is one of --peers. */
+static bool peer_configured(uint32_t ip)
+{
+	for (unsigned int i = 0; i < g.n_peers; i++)
+		if (g.peers[i] == ip)
+			return true;
+	return false;
+}
+
 /* Answer the admin who asked for the migration (if still connected). */
 static void mig_reply(struct migration *m, unsigned int status, const char *text)
 {
@@ -342,6 +351,14 @@ void handle_migrate(struct conn *c)
 		send_error(c, AGG_EINVAL, 0, 0,
 			   "MIGRATE: the target must be a numeric IPv4 address, not '%s'",
 			   req.to.host);
+		return;
+	}
+	if (!peer_configured(m->addr.sin_addr.s_addr)) {
+		free(m);
+		log_warn("conn %u (%s): MIGRATE of job '%s' to %s refused: not one of --peers",
+			 c->id, c->peer, req.name, req.to.host);
+		send_error(c, AGG_EAUTH, 0, 0,
+			   "MIGRATE: %s is not one of this daemon's --peers", req.to.host);
 		return;
 	}
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -24,6 +24,8 @@ struct moved_job;
 /* body memory of all connections that proved nothing yet, at most */
 #define AGGD_PREAUTH_BUDGET	(8U << 20)
 
+#define AGGD_MAX_PEERS	64	/* --peers: daemons a job may move to */
+
 #define AGGD_KEY_MIN	16	/* the daemons' shared key, bytes */
 #define AGGD_KEY_MAX	256
 
@@ -75,6 +77,8 @@ struct aggd_state {
 	unsigned char peer_key[AGGD_KEY_MAX];	/* HMAC-SHA-256 key */
 	size_t peer_key_len;		/* 0: no key; IMPORT and MIGRATE refused */
 	bool stats_open;		/* --stats-on-data-port */
+	uint32_t peers[AGGD_MAX_PEERS];	/* --peers: IPv4, network order */
+	unsigned int n_peers;		/* 0: MIGRATE refused */
 	/* progress reports and FlowCon (aggd_report.c) */
 	uint64_t reports_total, reports_refused, flowcon_decisions;
 	/* RDMA (aggd_rdma_cb.c) */
