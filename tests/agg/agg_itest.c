@@ -1491,8 +1491,25 @@ static int ft_send(int fd, unsigned int type, const void *body, uint32_t len,
 	return 0;
 }
 
+/* The link's addresses bound into the proofs (aggd_migrate.c peer_ids):
+ * the source's IPv4 address and port, then the target's (ours). */
+static int link_ids(int fd, uint8_t ids[12])
+{
+	struct sockaddr_in here, there;
+	socklen_t hl = sizeof(here), tl = sizeof(there);
+
+	if (getsockname(fd, (struct sockaddr *)&here, &hl) ||
+	    getpeername(fd, (struct sockaddr *)&there, &tl))
+		return -1;
+	memcpy(ids, &there.sin_addr, 4);
+	memcpy(ids + 4, &there.sin_port, 2);
+	memcpy(ids + 6, &here.sin_addr, 4);
+	memcpy(ids + 10, &here.sin_port, 2);
+	return 0;
+}
+
 static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
-		     uint8_t out[AGG_PEER_MAC_LEN])
+		     const uint8_t ids[12], uint8_t out[AGG_PEER_MAC_LEN])
 {
 	crypto_auth_hmacsha256_state st;
 
@@ -1500,6 +1517,7 @@ static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
 	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, strlen(label));
 	crypto_auth_hmacsha256_update(&st, a, AGG_PEER_NONCE_LEN);
 	crypto_auth_hmacsha256_update(&st, b, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_update(&st, ids, 12);
 	crypto_auth_hmacsha256_final(&st, out);
 }
 
@@ -1508,7 +1526,7 @@ static void *fake_target_main(void *arg)
 	struct fake_target *ft = arg;
 	struct timeval tv = { .tv_sec = TIMEOUT_MS / 1000 };
 	uint8_t nonce_s[AGG_PEER_NONCE_LEN], chal[AGG_PEER_CHALLENGE_SIZE];
-	uint8_t want[AGG_PEER_MAC_LEN], *body = NULL;
+	uint8_t want[AGG_PEER_MAC_LEN], ids[12], *body = NULL;
 	struct agg_hdr h;
 	int fd;
 
@@ -1527,13 +1545,15 @@ static void *fake_target_main(void *arg)
 		goto out;
 	memcpy(nonce_s, body, sizeof(nonce_s));
 	randombytes_buf(chal, AGG_PEER_NONCE_LEN);
-	peer_mac("spare-aggd target", nonce_s, chal, chal + AGG_PEER_NONCE_LEN);
+	if (link_ids(fd, ids))
+		goto out;
+	peer_mac("spare-aggd target 2", nonce_s, chal, ids, chal + AGG_PEER_NONCE_LEN);
 	free(body);
 	if (ft_send(fd, AGG_MSG_PEER_CHALLENGE, chal, sizeof(chal), 0) ||
 	    ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_PROOF ||
 	    h.len != AGG_PEER_MAC_LEN)
 		goto out;
-	peer_mac("spare-aggd source", chal, nonce_s, want);
+	peer_mac("spare-aggd source 2", chal, nonce_s, ids, want);
 	if (sodium_memcmp(body, want, sizeof(want))) {
 		ft->bad_proof = true;
 		goto out;
@@ -1804,8 +1824,6 @@ static int scenario_report_bad(void)
 		int byte, val;		/* byte >= 0: then set b[byte] = val */
 		unsigned int want;
 	} cases[] = {
-		{ "unknown job", "no-such-job", "tok-r", 20, 1.0, 6, 0, -1, 0, AGG_ENOJOB },
-		{ "wrong token", "rep-job", "tok-x", 20, 1.0, 6, 0, -1, 0, AGG_EAUTH },
 		{ "NaN loss", "rep-job", "tok-r", 20, NAN, 6, 0, -1, 0, AGG_EINVAL },
 		{ "inf loss", "rep-job", "tok-r", 20, INFINITY, 6, 0, -1, 0, AGG_EINVAL },
 		{ "negative loss", "rep-job", "tok-r", 20, -1.0, 6, 0, -1, 0, AGG_EINVAL },
@@ -1854,6 +1872,46 @@ static int scenario_report_bad(void)
 		} else {
 			printf("%s: ERROR %s: %s\n", cases[i].what,
 			       agg_status_str(cases[i].want), text);
+		}
+	}
+	/* an unknown job and a wrong token: one answer, and the connection
+	 * closes (no guessing names or tokens on one connection) */
+	{
+		static const char *const who[2][2] = {
+			{ "no-such-job", "tok-r" }, { "rep-job", "tok-x" },
+		};
+		char said[2][300];
+
+		for (int i = 0; i < 2; i++) {
+			int fd = raw_connect();
+			char byte;
+
+			if (fd < 0)
+				return 1;
+			report_bytes(b, who[i][0], who[i][1], 20, 1.0, 6, 0);
+			said[i][0] = 0;
+			r = raw_report(fd, b, AGG_REPORT_SIZE, &share, &flags,
+				       said[i], sizeof(said[i]));
+			if (r != AGG_EAUTH) {
+				failf("REPORT %s/%s: got %d (%s), want ERROR EAUTH",
+				      who[i][0], who[i][1], r, said[i]);
+				bad = 1;
+			} else if (recv(fd, &byte, 1, 0) != 0) {
+				failf("REPORT %s/%s: the connection stayed open",
+				      who[i][0], who[i][1]);
+				bad = 1;
+			} else {
+				printf("REPORT %s/%s: ERROR EAUTH: %s; closed\n",
+				       who[i][0], who[i][1], said[i]);
+			}
+			close(fd);
+		}
+		/* the same words, the name aside */
+		if (strncmp(said[0], "REPORT: no job '", 16) ||
+		    strcmp(strchr(said[0] + 16, '\''), strchr(said[1] + 16, '\''))) {
+			failf("unknown job and wrong token answered differently: '%s' / '%s'",
+			      said[0], said[1]);
+			bad = 1;
 		}
 	}
 	st = stats_of(port);

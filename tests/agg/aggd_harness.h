@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../../userspace/lib/agg_proto.c"
+#include "../../userspace/lib/spare_fdlimit.c"
 #include "../../userspace/lib/spare_log.c"
 #include "../../userspace/lib/spare_util.c"
 #include "../../userspace/aggd/agg_job.c"

@@ -19,6 +19,9 @@
       A job on SRC is asked to move to DST, which holds another key: the move
       is refused ("did not prove"), the job stays on SRC, not failed, and its
       worker goes on there.
+  doors.py migratedoor DATA_PORT ADMIN_PORT
+      MIGRATE on the workers' port is refused (EAUTH, closed); on the admin
+      port, a target outside --peers is refused (EAUTH); the job stays.
 Exits 0 when every check held, 1 otherwise (each failed check printed).
 """
 import os
@@ -273,7 +276,7 @@ def wrong_key(src_port, src_admin, dst_port):
     out = numpy.zeros(1024, dtype=numpy.float32)
     w.allreduce(0, 0, buf, out)
     try:
-        with Client(port=src_port) as admin:
+        with Client(port=src_admin) as admin:
             admin.migrate("wk-job", "tok", "127.0.0.1", dst_port)
         check(False, "the move to a daemon with another key succeeded")
     except AggError as e:
@@ -286,12 +289,39 @@ def wrong_key(src_port, src_admin, dst_port):
     w.close()
 
 
+def migrate_door(data_port, admin_port):
+    """MIGRATE is the operator's: refused on the workers' port (EAUTH, the
+    connection closed), and on the admin port refused to an address that is
+    not one of --peers (EAUTH); the job stays and is not failed."""
+    w = Client(port=data_port)
+    w.register("md-job", "tok", 1, 0, [("t", 16)])
+    try:
+        with Client(port=data_port) as c:
+            c.migrate("md-job", "tok", "127.0.0.1", admin_port)
+        check(False, "MIGRATE on the workers' port was served")
+    except AggError as e:
+        check(e.status == "EAUTH" and "admin" in str(e),
+              "MIGRATE on the workers' port: EAUTH naming the admin address, got %s" % e)
+    try:
+        with Client(port=admin_port) as c:
+            c.migrate("md-job", "tok", "127.0.0.2", 9)
+        check(False, "MIGRATE to an address outside --peers was served")
+    except AggError as e:
+        check(e.status == "EAUTH" and "--peers" in str(e),
+              "MIGRATE outside --peers: EAUTH naming --peers, got %s" % e)
+    st = stats_via(admin_port)
+    check('aggd_job_failed{job="md-job"} 0' in st and 'aggd_job_moving{job="md-job"' not in st,
+          "the job stays, not failed, not moving")
+    w.close()
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         return 2
     what, ports = sys.argv[1], [int(p) for p in sys.argv[2:]]
-    {"metrics": metrics, "import": import_refused, "wrongkey": wrong_key}[what](*ports)
+    {"metrics": metrics, "import": import_refused, "wrongkey": wrong_key,
+     "migratedoor": migrate_door}[what](*ports)
     print("%s: %s" % (what, "ok" if not failures else "%d checks failed" % failures))
     return 1 if failures else 0
 

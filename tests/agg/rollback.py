@@ -60,6 +60,14 @@ def send_msg(s, mtype, payload=b"", job_id=0, it=0):
                           job_id, 0, it, 0, 0) + payload)
 
 
+def link_ids(s):
+    """The link's addresses bound into the proofs (aggd_migrate.c peer_ids):
+    the source's IPv4 address and port, then the target's, network order."""
+    (sip, sport), (dip, dport) = s.getpeername(), s.getsockname()
+    return (socket.inet_aton(sip) + struct.pack(">H", sport) +
+            socket.inet_aton(dip) + struct.pack(">H", dport))
+
+
 class FakeTarget(threading.Thread):
     """Speaks the target's side until the moment it 'dies' (closes)."""
 
@@ -79,12 +87,13 @@ class FakeTarget(threading.Thread):
             if self.mode == "before" or t != PEER_HELLO:
                 return
             nonce_t = os.urandom(32)
-            mac = hmac.new(self.key, b"spare-aggd target" + nonce_s + nonce_t,
+            ids = link_ids(s)
+            mac = hmac.new(self.key, b"spare-aggd target 2" + nonce_s + nonce_t + ids,
                            hashlib.sha256).digest()
             send_msg(s, PEER_CHALLENGE, nonce_t + mac)
             t, _, proof = recv_msg(s)
             self.log.append(t)
-            want = hmac.new(self.key, b"spare-aggd source" + nonce_t + nonce_s,
+            want = hmac.new(self.key, b"spare-aggd source 2" + nonce_t + nonce_s + ids,
                             hashlib.sha256).digest()
             if t != PEER_PROOF or not hmac.compare_digest(proof, want):
                 self.log.append("bad proof")

@@ -4,3 +4,7 @@
 UNIT_TESTS += test_spare_kit
 test_spare_kit_SRCS   := tests/unit/test_spare_kit.c
 test_spare_kit_LDLIBS := -linih -lsystemd -lmicrohttpd -ljson-c -lm
+
+# Descriptor limits and the accept back-off (spare_fdlimit.c).
+UNIT_TESTS += test_spare_fdlimit
+test_spare_fdlimit_SRCS := tests/unit/test_spare_fdlimit.c

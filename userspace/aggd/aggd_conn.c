@@ -48,6 +48,7 @@ struct conn *conn_open(int fd, const char *peer)
 	c->fd = fd;
 	c->id = ++g.next_conn_id;
 	c->last_rx_ns = g.now_ns;
+	c->opened_ns = g.now_ns;
 	c->rx = RX_HDR;
 	c->rx_op.kind = OP_RECV;
 	c->rx_op.conn = c;
@@ -72,6 +73,7 @@ static void tx_kick(struct conn *c);
 void tx_queue(struct conn *c, struct txmsg *m)
 {
 	m->next = NULL;
+	c->answered = true;
 	if (c->tx_tail)
 		c->tx_tail->next = m;
 	else
@@ -144,13 +146,47 @@ void send_error(struct conn *c, unsigned int status, uint32_t part,
 	tx_send(c, &h, text, (size_t)n, text);
 }
 
+/*
+ * Refusals log at most REFUSAL_LINES lines a second; the next line that
+ * gets out says how many were held back (a stranger cannot flood the log).
+ */
+#define REFUSAL_LINES	20
+
+static bool refusal_log_ok(unsigned long *held_back)
+{
+	static uint64_t second;
+	static unsigned int lines;
+	static unsigned long quiet;
+	uint64_t now = g.now_ns / 1000000000ULL;
+
+	if (now != second) {
+		second = now;
+		lines = 0;
+	}
+	if (lines >= REFUSAL_LINES) {
+		quiet++;
+		return false;
+	}
+	lines++;
+	*held_back = quiet;
+	quiet = 0;
+	return true;
+}
+
 void fail_conn(struct conn *c, unsigned int status, const char *what)
 {
+	unsigned long quiet = 0;
+	bool log = refusal_log_ok(&quiet);
+
 	g.refused_total++;
 	if (status == AGG_EAUTH)
 		g.refused_auth++;
-	log_warn("conn %u (%s): %s: %s; closing", c->id, c->peer, what,
-		 agg_status_str(status));
+	if (log && !quiet)
+		log_warn("conn %u (%s): %s: %s; closing", c->id, c->peer, what,
+			 agg_status_str(status));
+	else if (log)
+		log_warn("conn %u (%s): %s: %s; closing (%lu refusals before this one not logged)",
+			 c->id, c->peer, what, agg_status_str(status), quiet);
 	send_error(c, status, c->hdr.part, c->hdr.iter, "%s: %s", what,
 		   agg_status_str(status));
 	c->close_after_tx = true;
@@ -205,9 +241,58 @@ static void tx_kick(struct conn *c)
 
 /* ---- closing ---- */
 
+static void preauth_release(struct conn *c)
+{
+	g.preauth_used -= c->preauth_bytes;
+	c->preauth_bytes = 0;
+}
+
+bool conn_preauth(const struct conn *c)
+{
+	return !c->job && !c->peer_authed && !c->import_job && !c->mig_link &&
+	       !c->mig_admin;
+}
+
+/* The oldest connection, other than @self, holding a pre-auth body. */
+static struct conn *preauth_victim(const struct conn *self)
+{
+	struct conn *v = NULL;
+
+	for (struct conn *c = g.conns; c; c = c->next)	/* newest first */
+		if (c != self && c->preauth_bytes && !c->closing)
+			v = c;
+	return v;
+}
+
+bool conn_preauth_charge(struct conn *c, size_t len)
+{
+	unsigned long quiet;
+
+	if (len > AGGD_PREAUTH_BUDGET)
+		return false;
+	while (g.preauth_used + len > AGGD_PREAUTH_BUDGET) {
+		struct conn *v = preauth_victim(c);
+
+		if (!v)
+			return false;
+		if (spare_ratelimit_ok(&g.preauth_log, g.now_ns / 1000000ULL,
+				       SPARE_FD_LOG_MS, &quiet))
+			log_warn("conn %u (%s): closed: its request is unfinished and %u KiB of requests from peers that proved nothing are pending; room for conn %u (%s) (%lu more such lines held back)",
+				 v->id, v->peer, AGGD_PREAUTH_BUDGET >> 10, c->id,
+				 c->peer, quiet);
+		g.preauth_evicted++;
+		preauth_release(v);	/* its buffer stays until its recv ends */
+		conn_close(v, NULL);
+	}
+	c->preauth_bytes += len;
+	g.preauth_used += len;
+	return true;
+}
+
 void conn_destroy(struct conn *c)
 {
 	up->destroyed(c);
+	preauth_release(c);
 	while (c->tx_head) {
 		struct txmsg *m = c->tx_head;
 
@@ -297,6 +382,7 @@ void rx_expect_body(struct conn *c, void *dst, size_t len)
 		/* the header's handler checked that the message holds exactly len */
 		memcpy(dst, c->rmsg + AGG_HDR_SIZE, len);
 		c->rx = RX_BODY;
+		preauth_release(c);
 		up->body(c);
 		return;
 	}
@@ -327,10 +413,12 @@ void on_recv(struct conn *c, int res)
 		rx_post(c);
 		return;
 	}
-	if (c->rx == RX_HDR)
+	if (c->rx == RX_HDR) {
 		up->hdr(c);
-	else
+	} else {
+		preauth_release(c);
 		up->body(c);
+	}
 }
 
 void conn_message(struct conn *c, const uint8_t *msg, size_t len)
@@ -454,6 +542,77 @@ void accept_post(int fd, struct op *op)
 	io_uring_sqe_set_data(sqe, op);
 }
 
+/* Wake up once the EMFILE back-off is over (one timeout for both listeners). */
+static void resume_post(void)
+{
+	struct io_uring_sqe *sqe;
+
+	if (g.resume_posted)
+		return;
+	g.resume_ts.tv_sec = 0;
+	g.resume_ts.tv_nsec = SPARE_ACCEPT_BACKOFF_MS * 1000000LL;
+	g.resume_op.kind = OP_ACCEPT_RESUME;
+	sqe = get_sqe();
+	io_uring_prep_timeout(sqe, &g.resume_ts, 0, 0);
+	io_uring_sqe_set_data(sqe, &g.resume_op);
+	g.resume_posted = true;
+}
+
+void accept_resume(void)
+{
+	uint64_t now_ms = g.now_ns / 1000000ULL;
+
+	g.resume_posted = false;
+	if (spare_accept_resume(&g.data_gate, now_ms))
+		accept_post(g.listen_fd, &g.accept_op);
+	if (g.admin_fd >= 0 && spare_accept_resume(&g.admin_gate, now_ms))
+		accept_post(g.admin_fd, &g.admin_op);
+	if (g.data_gate.resume_ms || g.admin_gate.resume_ms)
+		resume_post();
+}
+
+/*
+ * At the connection cap: the oldest TCP connection that has not made a
+ * request yet (no reply sent, no job, no move) makes room, so that silent
+ * strangers cannot keep workers out. NULL if every connection is in use.
+ */
+static struct conn *cap_victim(void)
+{
+	struct conn *v = NULL;
+
+	for (struct conn *c = g.conns; c; c = c->next)	/* newest first */
+		if (!c->answered && !c->job && !c->mig_link && !c->mig_admin &&
+		    !c->import_job && !c->rdma && !c->closing && c->fd >= 0)
+			v = c;
+	return v;
+}
+
+/* Room for one more connection: true if there is (perhaps made now). */
+static bool cap_room(const char *peer)
+{
+	struct conn *v;
+	unsigned long quiet;
+	bool log;
+
+	if (g.n_conns < g.max_conns)
+		return true;
+	v = cap_victim();
+	log = spare_ratelimit_ok(&g.cap_log, g.now_ns / 1000000ULL,
+				 SPARE_FD_LOG_MS, &quiet);
+	if (!v) {
+		if (log)
+			log_warn("connection from %s refused: --max-conns (%u) reached and every connection is in use (%lu more such lines held back)",
+				 peer, g.max_conns, quiet);
+		return false;
+	}
+	if (log)
+		log_warn("--max-conns (%u) reached: closing conn %u (%s), which has made no request, for %s (%lu more such lines held back)",
+			 g.max_conns, v->id, v->peer, peer, quiet);
+	g.conns_evicted++;
+	conn_close(v, NULL);
+	return true;
+}
+
 void on_accept(int listen_fd, struct op *op, int res, bool admin)
 {
 	struct sockaddr_storage ss;
@@ -462,11 +621,16 @@ void on_accept(int listen_fd, struct op *op, int res, bool admin)
 	struct conn *c;
 	int one = 1;
 
-	accept_post(listen_fd, op);
 	if (res < 0) {
-		log_warn("accept: %s", strerror(-res));
+		struct spare_accept_gate *ag = admin ? &g.admin_gate : &g.data_gate;
+
+		if (spare_accept_failed(ag, -res, g.now_ns / 1000000ULL))
+			resume_post();	/* the listener waits: no spinning */
+		else
+			accept_post(listen_fd, op);
 		return;
 	}
+	accept_post(listen_fd, op);
 	if (!getpeername(res, (struct sockaddr *)&ss, &sl) &&
 	    ss.ss_family == AF_INET) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
@@ -474,6 +638,10 @@ void on_accept(int listen_fd, struct op *op, int res, bool admin)
 
 		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
 		snprintf(peer, sizeof(peer), "%s:%u", ip, ntohs(sin->sin_port));
+	}
+	if (!cap_room(peer)) {
+		close(res);
+		return;
 	}
 	c = conn_open(res, peer);
 	if (!c) {

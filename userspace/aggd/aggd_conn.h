@@ -39,6 +39,7 @@ enum op_kind {
 	OP_CONNECT,
 	OP_ACCEPT_ADMIN,
 	OP_HTTP,
+	OP_ACCEPT_RESUME,	/* a listener's back-off after EMFILE is over */
 };
 
 /* What an io_uring completion is for (its user_data). */
@@ -77,6 +78,9 @@ struct conn {
 	bool rx_busy, tx_busy;
 	bool closing, close_after_tx;
 	bool admin;		/* came in on the operator's listen address */
+	bool answered;		/* a reply was queued: it made a request */
+	uint64_t opened_ns;		/* accepted or connected */
+	size_t preauth_bytes;	/* body memory charged before it proved itself */
 	/* receive */
 	enum rx_stage rx;
 	uint8_t hdr_buf[AGG_HDR_SIZE];
@@ -147,6 +151,17 @@ void send_error(struct conn *c, unsigned int status, uint32_t part,
 /* ERROR reply, one log line, then close the connection once it is sent. */
 void fail_conn(struct conn *c, unsigned int status, const char *what);
 
+/*
+ * Before a connection has a job or has proved the daemons' key, the bodies
+ * it is sent share one budget (AGGD_PREAUTH_BUDGET): charge @len bytes to
+ * @c, making room by closing the oldest such connection holding a body.
+ * False if there is no room even so (the caller refuses the request). The
+ * charge is released when the body is in, or the connection goes.
+ */
+bool conn_preauth_charge(struct conn *c, size_t len);
+/* Whether @c has proved nothing yet (no job, no key, no move). */
+bool conn_preauth(const struct conn *c);
+
 void rx_expect_hdr(struct conn *c);
 void rx_expect_body(struct conn *c, void *dst, size_t len);
 
@@ -175,5 +190,7 @@ void conn_message(struct conn *c, const uint8_t *msg, size_t len);
 int listen_on(const char *addr, unsigned int port, const char *port_file);
 void accept_post(int fd, struct op *op);
 void on_accept(int listen_fd, struct op *op, int res, bool admin);
+/* OP_ACCEPT_RESUME: accept again on the listeners paused after EMFILE. */
+void accept_resume(void);
 
 #endif /* SPARE_AGGD_CONN_H */

@@ -133,7 +133,7 @@ static void metric_head(FILE *f, const char *name, const char *type,
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-void stats_write(FILE *f)
+void stats_write(FILE *f, bool with_jobs)
 {
 	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
 	static const struct {
@@ -175,6 +175,16 @@ void stats_write(FILE *f)
 	fprintf(f, "aggd_queued %zu\n", st.queued);
 	metric_head(f, "aggd_connections", "gauge", "Open connections.");
 	fprintf(f, "aggd_connections %u\n", g.n_conns);
+	metric_head(f, "aggd_connections_max", "gauge", "Connections at most (--max-conns, below the descriptor limit).");
+	fprintf(f, "aggd_connections_max %u\n", g.max_conns);
+	metric_head(f, "aggd_connections_evicted_total", "counter", "Connections without a request closed at the cap to make room.");
+	fprintf(f, "aggd_connections_evicted_total %llu\n", (unsigned long long)g.conns_evicted);
+	metric_head(f, "aggd_request_timeouts_total", "counter", "Connections closed for completing no request within --request-timeout.");
+	fprintf(f, "aggd_request_timeouts_total %llu\n", (unsigned long long)g.request_timeouts);
+	metric_head(f, "aggd_preauth_evicted_total", "counter", "Unfinished requests of unproven peers closed to keep their memory within its budget.");
+	fprintf(f, "aggd_preauth_evicted_total %llu\n", (unsigned long long)g.preauth_evicted);
+	metric_head(f, "aggd_accept_pauses_total", "counter", "Times a listener paused after accept ran out of descriptors or memory.");
+	fprintf(f, "aggd_accept_pauses_total %llu\n", (unsigned long long)(g.data_gate.pauses + g.admin_gate.pauses));
 	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
 	fprintf(f, "aggd_jobs_created_total %llu\n", (unsigned long long)g.jobs_created);
 	metric_head(f, "aggd_jobs_failed_total", "counter", "Jobs failed.");
@@ -204,7 +214,7 @@ void stats_write(FILE *f)
 	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
 	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
 	/* one family at a time: the format wants a family's samples together */
-	for (size_t k = 0; k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
+	for (size_t k = 0; with_jobs && k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
 		metric_head(f, job_metrics[k].name, job_metrics[k].type,
 			    job_metrics[k].help);
 		for (struct job_entry *e = g.jobs; e; e = e->next) {
@@ -295,7 +305,7 @@ static void handle_stats(struct conn *c)
 		conn_close(c, "out of memory");
 		return;
 	}
-	stats_write(f);
+	stats_write(f, true);
 	fclose(f);
 	if (len > AGG_MAX_STATS_TEXT)
 		len = AGG_MAX_STATS_TEXT;
@@ -413,6 +423,11 @@ static void handle_hdr(struct conn *c)
 			fail_conn(c, AGG_ESIZE, "MIGRATE");
 			return;
 		}
+		if (h->type == AGG_MSG_MIGRATE && !c->admin) {
+			fail_conn(c, AGG_EAUTH,
+				  "MIGRATE on the workers' port (it is served on --admin-addr)");
+			return;
+		}
 		if (h->type == AGG_MSG_IMPORT && !c->peer_authed) {
 			fail_conn(c, AGG_EAUTH,
 				  "IMPORT from a peer that did not prove the daemons' shared key");
@@ -420,6 +435,12 @@ static void handle_hdr(struct conn *c)
 		}
 		if (h->type == AGG_MSG_IMPORT && (c->job || c->import_job)) {
 			fail_conn(c, AGG_ESTATE, "IMPORT");
+			return;
+		}
+		/* a stranger's request (its size the codec bounded): the
+		 * memory of all of them is shared */
+		if (conn_preauth(c) && !conn_preauth_charge(c, h->len)) {
+			fail_conn(c, AGG_ENOMEM, agg_msg_type_name(h->type));
 			return;
 		}
 		c->body = malloc(h->len);

@@ -8,13 +8,18 @@
 #ifndef SPARE_AGGD_DISPATCH_H
 #define SPARE_AGGD_DISPATCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "aggd_conn.h"
 
 void dispatch_init(void);
 
-/* The operator's view (STATS): Prometheus text exposition format. */
-void stats_write(FILE *f);
+/*
+ * Prometheus text exposition format: the pool's families, and with
+ * @with_jobs the per-job ones (job names: the operator's view, STATS on the
+ * admin address; /metrics never has them).
+ */
+void stats_write(FILE *f, bool with_jobs);
 
 #endif /* SPARE_AGGD_DISPATCH_H */

@@ -49,6 +49,16 @@ struct job_entry *job_find(const char *name)
 	return NULL;
 }
 
+struct job_entry *job_find_authed(const char *name, const char *token)
+{
+	static const char none[AGG_TOKEN_LEN + 1];
+	struct job_entry *e = job_find(name);
+	/* a token is compared either way: the answer takes as long */
+	bool ok = agg_token_equal(token, e ? e->job->spec.token : none);
+
+	return e && ok ? e : NULL;
+}
+
 struct job_entry *job_entry_of(struct agg_job *job)
 {
 	for (struct job_entry *e = g.jobs; e; e = e->next)

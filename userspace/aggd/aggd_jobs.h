@@ -64,6 +64,13 @@ void jobs_set_report_ops(const struct job_report_ops *ops);
 bool agg_token_equal(const char *a, const char *b);
 
 struct job_entry *job_find(const char *name);
+/*
+ * The job @name if @token is its token. NULL for an unknown job and for a
+ * wrong token alike: a caller answers both the same way and closes the
+ * connection (AGGD_NO_JOB_TOKEN).
+ */
+struct job_entry *job_find_authed(const char *name, const char *token);
+#define AGGD_NO_JOB_TOKEN	"no job '%s' with that token here"
 struct job_entry *job_entry_of(struct agg_job *job);
 /* A new job from a spec (REGISTER or IMPORT); NULL after an ERROR reply. */
 struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,

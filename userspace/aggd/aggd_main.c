@@ -23,6 +23,7 @@
  *   aggd_jobs.c      the job table, reductions, failing a job
  *   aggd_conn.c      connection I/O
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <liburing.h>
@@ -126,12 +127,15 @@ static const struct spare_setting aggd_settings[] = {
 	{ "max-mem", 0, "MIB", "memory for all jobs", "4096" },
 	{ "max-job-mem", 0, "MIB", "memory for one job", "1024" },
 	{ "max-part-mib", 0, "MIB", "largest partition payload", "16" },
+	{ "max-conns", 0, "N", "connections at once (lowered to fit the descriptor limit); at the cap the oldest connection that has made no request makes room", "4096" },
+	{ "request-timeout", 0, "SEC", "close a connection that has not completed a first request SEC seconds after it came; 0 never", "10" },
 	{ "idle-timeout", 0, "SEC", "reclaim a job none of whose workers moved a byte for SEC seconds, and close a silent connection without a job; 0 never", "600" },
 	{ "admin-addr", 0, "ADDR", "serve the operator's view (STATS) on ADDR only", "" },
 	{ "admin-port", 0, "PORT", "its port (0: one is picked)", "0" },
 	{ "admin-port-file", 0, "FILE", "write the admin port to FILE", "" },
 	{ "stats-on-data-port", 0, NULL, "also answer STATS on the workers' port (job names visible to anyone who reaches it)", "" },
 	{ "peer-key-file", 0, "FILE", "the key daemons prove to each other before a job moves (16..256 bytes, mode 0600); without it MIGRATE and IMPORT are refused", "" },
+	{ "peers", 0, "ADDR,...", "IPv4 addresses of the spare-aggd daemons a job may move to (MIGRATE); without it MIGRATE is refused", "" },
 	{ "flowcon", 0, NULL, "FlowCon: split --max-cores among the jobs by their REPORTed loss growth and make the shares the jobs' weights (needs --policy wfs)", "" },
 	{ "flowcon-interval", 0, "SEC", "FlowCon decides at least every SEC seconds (sooner once every reporting job reported again)", "10" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
@@ -142,8 +146,8 @@ struct aggd_cfg {
 	char addr[64], port_file[256], rdma_addr[64], cores_log[256];
 	char admin_addr[64], admin_port_file[256], key_file[256];
 	char metrics_listen[80];
-	uint64_t port, admin_port, max_mem, job_mem, part_mib;
-	double idle_s, fc_interval_s;
+	uint64_t port, admin_port, max_mem, job_mem, part_mib, max_conns;
+	double idle_s, fc_interval_s, request_s;
 	bool stats_open, flowcon;
 };
 
@@ -165,6 +169,28 @@ static const char *cfg_seconds(const char *value, bool zero_ok, double max,
 	    v > max)
 		return "not a number of seconds in range";
 	*out = v;
+	return NULL;
+}
+
+/* --peers: comma-separated IPv4 addresses (the last setting wins). */
+static const char *cfg_peers(const char *value)
+{
+	char buf[AGGD_MAX_PEERS * 17], *save = NULL, *tok;
+	unsigned int n = 0;
+
+	if (strlen(value) >= sizeof(buf))
+		return "too long";
+	strcpy(buf, value);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		struct in_addr a;
+
+		if (n == AGGD_MAX_PEERS)
+			return "more than 64 peers";
+		if (inet_pton(AF_INET, tok, &a) != 1)
+			return "not a list of IPv4 addresses";
+		g.peers[n++] = a.s_addr;
+	}
+	g.n_peers = n;
 	return NULL;
 }
 
@@ -207,8 +233,13 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return cfg_u64(value, UINT32_MAX, &c->job_mem);
 	if (!strcmp(key, "max-part-mib"))
 		return cfg_u64(value, 64, &c->part_mib);
+	if (!strcmp(key, "max-conns"))
+		return spare_parse_u64(value, 1, 1u << 20, &c->max_conns) ?
+		       "not a number in range (1..1048576)" : NULL;
 	if (!strcmp(key, "idle-timeout"))
 		return cfg_seconds(value, true, 1e7, &c->idle_s);
+	if (!strcmp(key, "request-timeout"))
+		return cfg_seconds(value, true, 1e6, &c->request_s);
 	if (!strcmp(key, "admin-addr"))
 		return spare_conf_str(c->admin_addr, sizeof(c->admin_addr), value);
 	if (!strcmp(key, "admin-port"))
@@ -219,6 +250,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return spare_conf_bool(value, &c->stats_open);
 	if (!strcmp(key, "peer-key-file"))
 		return spare_conf_str(c->key_file, sizeof(c->key_file), value);
+	if (!strcmp(key, "peers"))
+		return cfg_peers(value);
 	if (!strcmp(key, "flowcon"))
 		return spare_conf_bool(value, &c->flowcon);
 	if (!strcmp(key, "flowcon-interval"))
@@ -235,10 +268,13 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	return "unknown setting";
 }
 
-/* The metrics page for /metrics: the same text STATS answers with. */
+/*
+ * The metrics page for /metrics: STATS's text without the per-job families,
+ * whose labels name the jobs (anyone who reaches the port reads it).
+ */
 static int metrics_page(void *ctx, FILE *f)
 {
-	stats_write(f);
+	stats_write(f, false);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -293,6 +329,7 @@ int main(int argc, char **argv)
 {
 	static struct aggd_cfg c = {
 		.po = { .policy = AGG_POLICY_WFS, .min_cores = 1, .tick_ms = 100 },
+		.max_conns = 4096,
 	};
 	struct spare_cli cli = {
 		.usage = "The shared gradient-aggregation pool of spare (spare-aggd(8)).\n",
@@ -352,13 +389,21 @@ int main(int argc, char **argv)
 	if (flowcon)
 		report_flowcon_enable((double)po.max_cores,
 				      (uint64_t)(fc_interval_s * 1e9));
+	g.max_conns = spare_fd_conn_cap("--max-conns", (unsigned int)c.max_conns,
+					spare_fd_raise_limit());
+	g.data_gate.name = "data port";
+	g.admin_gate.name = "admin port";
 	g.mem_max = (size_t)max_mem << 20;
 	g.job_mem_max = (size_t)job_mem << 20;
 	g.max_push = (uint32_t)(part_mib << 20);
 	g.idle_ns = (uint64_t)(idle_s * 1e9);
+	g.request_ns = (uint64_t)(c.request_s * 1e9);
 	{
-		/* tick a quarter of the timeout, 10 ms..1 s */
+		/* tick a quarter of the shorter timeout, 10 ms..1 s */
 		uint64_t tick = g.idle_ns ? g.idle_ns / 4 : 1000000000ULL;
+
+		if (g.request_ns && g.request_ns / 4 < tick)
+			tick = g.request_ns / 4;
 
 		if (tick < 10000000ULL)
 			tick = 10000000ULL;
@@ -422,6 +467,8 @@ int main(int argc, char **argv)
 	if (flowcon)
 		log_info("FlowCon: %u cores shared by REPORTed growth, decisions at least every %.3f s",
 			 po.max_cores, fc_interval_s);
+	if (g.request_ns)
+		log_info("request timeout %.3f s", c.request_s);
 	if (g.idle_ns)
 		log_info("idle timeout %.3f s", idle_s);
 	else
@@ -483,6 +530,9 @@ int main(int argc, char **argv)
 				break;
 			case OP_ACCEPT_ADMIN:
 				on_accept(g.admin_fd, &g.admin_op, res, true);
+				break;
+			case OP_ACCEPT_RESUME:
+				accept_resume();
 				break;
 			case OP_EVENT:
 				handle_done_tasks();

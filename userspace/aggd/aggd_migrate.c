@@ -26,9 +26,36 @@ static void mig_fail(struct migration *m, unsigned int status,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void mig_check(struct migration *m);
 
-/* HMAC-SHA-256(key, label | a | b) over the two 32-byte nonces. */
+/*
+ * Both daemons' addresses on the link, as each end sees them: the source's
+ * IPv4 address and port, then the target's (4 + 2 bytes each, network
+ * order). Bound into the proofs, they make a proof relayed through a third
+ * party's own connections fail: the relay's connections have other ends.
+ */
+#define PEER_IDS_LEN	12
+
+static int peer_ids(int fd, bool source, uint8_t ids[PEER_IDS_LEN])
+{
+	struct sockaddr_in here, there;
+	socklen_t hl = sizeof(here), tl = sizeof(there);
+	const struct sockaddr_in *src, *dst;
+
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&here, &hl) ||
+	    getpeername(fd, (struct sockaddr *)&there, &tl) ||
+	    here.sin_family != AF_INET || there.sin_family != AF_INET)
+		return -1;
+	src = source ? &here : &there;
+	dst = source ? &there : &here;
+	memcpy(ids, &src->sin_addr, 4);
+	memcpy(ids + 4, &src->sin_port, 2);
+	memcpy(ids + 6, &dst->sin_addr, 4);
+	memcpy(ids + 10, &dst->sin_port, 2);
+	return 0;
+}
+
+/* HMAC-SHA-256(key, label | a | b | ids) over the two 32-byte nonces. */
 static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
-		     uint8_t out[AGG_PEER_MAC_LEN])
+		     const uint8_t ids[PEER_IDS_LEN], uint8_t out[AGG_PEER_MAC_LEN])
 {
 	crypto_auth_hmacsha256_state st;
 
@@ -36,12 +63,23 @@ static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
 	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, strlen(label));
 	crypto_auth_hmacsha256_update(&st, a, AGG_PEER_NONCE_LEN);
 	crypto_auth_hmacsha256_update(&st, b, AGG_PEER_NONCE_LEN);
+	crypto_auth_hmacsha256_update(&st, ids, PEER_IDS_LEN);
 	crypto_auth_hmacsha256_final(&st, out);
 	sodium_memzero(&st, sizeof(st));
 }
 
-#define PEER_LABEL_TARGET	"spare-aggd target"
-#define PEER_LABEL_SOURCE	"spare-aggd source"
+/* "2": the proofs bind the link's addresses (a daemon before it fails them) */
+#define PEER_LABEL_TARGET	"spare-aggd target 2"
+#define PEER_LABEL_SOURCE	"spare-aggd source 2"
+
+/* Whether @ip (network order) is one of --peers. */
+static bool peer_configured(uint32_t ip)
+{
+	for (unsigned int i = 0; i < g.n_peers; i++)
+		if (g.peers[i] == ip)
+			return true;
+	return false;
+}
 
 /* Answer the admin who asked for the migration (if still connected). */
 static void mig_reply(struct migration *m, unsigned int status, const char *text)
@@ -280,15 +318,12 @@ void handle_migrate(struct conn *c)
 			   agg_status_str((unsigned int)-ret));
 		return;
 	}
-	e = job_find(req.name);
+	e = job_find_authed(req.name, req.token);
 	if (!e) {
-		send_error(c, AGG_ENOJOB, 0, 0, "MIGRATE: no job '%s' here", req.name);
-		return;
-	}
-	if (!agg_token_equal(req.token, e->job->spec.token)) {
-		g.refused_auth++;
-		send_error(c, AGG_EAUTH, 0, 0, "MIGRATE: wrong token for job '%s'",
-			   req.name);
+		char what[AGG_NAME_LEN + 64];
+
+		snprintf(what, sizeof(what), "MIGRATE: " AGGD_NO_JOB_TOKEN, req.name);
+		fail_conn(c, AGG_EAUTH, what);
 		return;
 	}
 	if (c->job || c->mig_admin || e->job->failed || e->job->mig ||
@@ -316,6 +351,14 @@ void handle_migrate(struct conn *c)
 		send_error(c, AGG_EINVAL, 0, 0,
 			   "MIGRATE: the target must be a numeric IPv4 address, not '%s'",
 			   req.to.host);
+		return;
+	}
+	if (!peer_configured(m->addr.sin_addr.s_addr)) {
+		free(m);
+		log_warn("conn %u (%s): MIGRATE of job '%s' to %s refused: not one of --peers",
+			 c->id, c->peer, req.name, req.to.host);
+		send_error(c, AGG_EAUTH, 0, 0,
+			   "MIGRATE: %s is not one of this daemon's --peers", req.to.host);
 		return;
 	}
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -394,12 +437,18 @@ static void mig_import(struct migration *m, const uint8_t *nonce_t)
 	uint8_t *body;
 	size_t len;
 
+	uint8_t ids[PEER_IDS_LEN];
+
+	if (peer_ids(l->fd, true, ids)) {
+		mig_fail(m, AGG_EPROTO, "the link's addresses: %s", strerror(errno));
+		return;
+	}
 	body = malloc(AGG_PEER_PROOF_SIZE);
 	if (!body) {
 		mig_fail(m, AGG_ENOMEM, "out of memory");
 		return;
 	}
-	peer_mac(PEER_LABEL_SOURCE, nonce_t, m->nonce, body);
+	peer_mac(PEER_LABEL_SOURCE, nonce_t, m->nonce, ids, body);
 	memset(&h, 0, sizeof(h));
 	queue_plain(l, AGG_MSG_PEER_PROOF, &h, body, AGG_PEER_PROOF_SIZE, body);
 	spec = job->spec;
@@ -449,6 +498,7 @@ void link_hdr(struct conn *l)
 /* PEER_HELLO (body in c->body): answer with our nonce and proof. */
 void handle_peer_hello(struct conn *c)
 {
+	uint8_t ids[PEER_IDS_LEN];
 	uint8_t *reply;
 	struct agg_hdr h;
 
@@ -460,6 +510,12 @@ void handle_peer_hello(struct conn *c)
 			  "PEER_HELLO (this daemon has no --peer-key-file)");
 		return;
 	}
+	if (peer_ids(c->fd, false, ids)) {
+		free(c->body);
+		c->body = NULL;
+		fail_conn(c, AGG_EPROTO, "PEER_HELLO (moves come over TCP/IPv4 only)");
+		return;
+	}
 	reply = malloc(AGG_PEER_CHALLENGE_SIZE);
 	if (!reply) {
 		free(c->body);
@@ -469,7 +525,7 @@ void handle_peer_hello(struct conn *c)
 	}
 	randombytes_buf(c->peer_nonce, sizeof(c->peer_nonce));
 	memcpy(reply, c->peer_nonce, AGG_PEER_NONCE_LEN);
-	peer_mac(PEER_LABEL_TARGET, c->body, c->peer_nonce,
+	peer_mac(PEER_LABEL_TARGET, c->body, c->peer_nonce, ids,
 		 reply + AGG_PEER_NONCE_LEN);
 	memcpy(c->peer_hello, c->body, sizeof(c->peer_hello));
 	c->peer_challenged = true;
@@ -484,7 +540,7 @@ void handle_peer_hello(struct conn *c)
 /* PEER_PROOF (body in c->body): the source holds the key, or goes. */
 void handle_peer_proof(struct conn *c)
 {
-	uint8_t want[AGG_PEER_MAC_LEN];
+	uint8_t want[AGG_PEER_MAC_LEN], ids[PEER_IDS_LEN];
 	bool ok;
 
 	if (!c->peer_challenged || c->peer_authed) {
@@ -493,12 +549,15 @@ void handle_peer_proof(struct conn *c)
 		fail_conn(c, AGG_ESTATE, "PEER_PROOF without a PEER_HELLO");
 		return;
 	}
-	peer_mac(PEER_LABEL_SOURCE, c->peer_nonce, c->peer_hello, want);
-	ok = crypto_verify_32(want, c->body) == 0;
+	ok = !peer_ids(c->fd, false, ids);
+	if (ok) {
+		peer_mac(PEER_LABEL_SOURCE, c->peer_nonce, c->peer_hello, ids, want);
+		ok = crypto_verify_32(want, c->body) == 0;
+	}
 	free(c->body);
 	c->body = NULL;
 	if (!ok) {
-		fail_conn(c, AGG_EAUTH, "PEER_PROOF (not the daemons' shared key)");
+		fail_conn(c, AGG_EAUTH, "PEER_PROOF (not the daemons' shared key, or not made for this connection)");
 		return;
 	}
 	c->peer_authed = true;
@@ -617,14 +676,18 @@ void link_body(struct conn *l)
 	if (l->hdr.type == AGG_MSG_PEER_CHALLENGE) {
 		uint8_t want[AGG_PEER_MAC_LEN], nonce_t[AGG_PEER_NONCE_LEN];
 
+		uint8_t ids[PEER_IDS_LEN];
+
 		memcpy(nonce_t, l->body, sizeof(nonce_t));
-		peer_mac(PEER_LABEL_TARGET, m->nonce, nonce_t, want);
-		if (crypto_verify_32(want, l->body + AGG_PEER_NONCE_LEN)) {
+		if (!peer_ids(l->fd, true, ids))
+			peer_mac(PEER_LABEL_TARGET, m->nonce, nonce_t, ids, want);
+		if (peer_ids(l->fd, true, ids) ||
+		    crypto_verify_32(want, l->body + AGG_PEER_NONCE_LEN)) {
 			free(l->body);
 			l->body = NULL;
 			g.refused_auth++;
 			mig_fail(m, AGG_EAUTH,
-				 "the target did not prove the daemons' shared key");
+				 "the target did not prove the daemons' shared key for this connection (another key, or a relay)");
 			return;
 		}
 		free(l->body);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* spare-aggd idle reclaim (aggd_reclaim.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "aggd_jobs.h"
@@ -52,12 +53,42 @@ static void job_reclaim(struct job_entry *e)
 	}
 }
 
+/*
+ * --request-timeout: a connection that has proved nothing and not completed
+ * a first request (no reply went to it) since it came is closed; one line
+ * per 10 s at most says how many.
+ */
+static void request_deadline(void)
+{
+	struct conn *c, *cn;
+	char first[sizeof(c->peer) + 16] = "";
+	unsigned int n = 0;
+	unsigned long quiet;
+
+	for (c = g.conns; c; c = cn) {
+		cn = c->next;
+		if (c->closing || c->answered || !conn_preauth(c) ||
+		    g.now_ns - c->opened_ns < g.request_ns)
+			continue;
+		if (!n++)
+			snprintf(first, sizeof(first), "conn %u (%s)", c->id, c->peer);
+		g.request_timeouts++;
+		conn_close(c, NULL);
+	}
+	if (n && spare_ratelimit_ok(&g.request_log, g.now_ns / 1000000ULL,
+				    SPARE_FD_LOG_MS, &quiet))
+		log_warn("%s and %u more: closed: no request completed within the request timeout (%.1f s) (%lu more such lines held back)",
+			 first, n - 1, (double)g.request_ns / 1e9, quiet);
+}
+
 void on_timer(void)
 {
 	struct job_entry *e, *next;
 	struct conn *c, *cn;
 
 	timer_post();
+	if (g.request_ns)
+		request_deadline();
 	if (!g.idle_ns)
 		return;
 	for (e = g.jobs; e; e = next) {

@@ -182,14 +182,13 @@ void handle_report(struct conn *c)
 		       "malformed payload (reserved bytes not zero)");
 		return;
 	}
-	e = job_find(rep.name);
+	e = job_find_authed(rep.name, rep.token);
 	if (!e) {
-		REFUSE(c, AGG_ENOJOB, "REPORT: no job '%s' here", rep.name);
-		return;
-	}
-	if (!agg_token_equal(rep.token, e->job->spec.token)) {
-		g.refused_auth++;
-		REFUSE(c, AGG_EAUTH, "REPORT: wrong token for job '%s'", rep.name);
+		char what[AGG_NAME_LEN + 64];
+
+		g.reports_refused++;
+		snprintf(what, sizeof(what), "REPORT: " AGGD_NO_JOB_TOKEN, rep.name);
+		fail_conn(c, AGG_EAUTH, what);
 		return;
 	}
 	r = &e->rep;

@@ -13,12 +13,18 @@
 #include <stdio.h>
 
 #include "aggd_conn.h"
+#include "spare_fdlimit.h"
 #include "spare_http.h"
 
 struct agg_pool;
 struct agg_rdma_srv;
 struct job_entry;
 struct moved_job;
+
+/* body memory of all connections that proved nothing yet, at most */
+#define AGGD_PREAUTH_BUDGET	(8U << 20)
+
+#define AGGD_MAX_PEERS	64	/* --peers: daemons a job may move to */
 
 #define AGGD_KEY_MIN	16	/* the daemons' shared key, bytes */
 #define AGGD_KEY_MAX	256
@@ -38,6 +44,17 @@ struct aggd_state {
 	unsigned int n_conns;
 	uint64_t conns_total;
 	uint32_t max_push;		/* largest payload a header may announce */
+	unsigned int max_conns;		/* --max-conns, below RLIMIT_NOFILE */
+	uint64_t conns_evicted;		/* closed at the cap to make room */
+	struct spare_ratelimit cap_log;	/* the "cap reached" line */
+	struct spare_accept_gate data_gate, admin_gate;	/* EMFILE back-off */
+	struct op resume_op;		/* OP_ACCEPT_RESUME */
+	struct __kernel_timespec resume_ts;
+	bool resume_posted;
+	uint64_t request_ns;		/* --request-timeout: a first request by then */
+	size_t preauth_used;		/* charged by conn_preauth_charge() */
+	uint64_t preauth_evicted, request_timeouts;
+	struct spare_ratelimit preauth_log, request_log;
 	/* jobs (aggd_jobs.c) */
 	struct job_entry *jobs;
 	struct agg_pool *pool;
@@ -60,6 +77,8 @@ struct aggd_state {
 	unsigned char peer_key[AGGD_KEY_MAX];	/* HMAC-SHA-256 key */
 	size_t peer_key_len;		/* 0: no key; IMPORT and MIGRATE refused */
 	bool stats_open;		/* --stats-on-data-port */
+	uint32_t peers[AGGD_MAX_PEERS];	/* --peers: IPv4, network order */
+	unsigned int n_peers;		/* 0: MIGRATE refused */
 	/* progress reports and FlowCon (aggd_report.c) */
 	uint64_t reports_total, reports_refused, flowcon_decisions;
 	/* RDMA (aggd_rdma_cb.c) */

@@ -29,6 +29,7 @@
 #include "broker_proto.h"
 #include "spare_auth.h"
 #include "spare_conf.h"
+#include "spare_fdlimit.h"
 #include "spare_http.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
@@ -181,6 +182,8 @@ struct broker {
 	struct conn		*conns;
 	struct conn		*dead;		/* closed in this epoll batch; freed after it */
 	unsigned int		nconns;
+	struct spare_accept_gate accept_gate;	/* EMFILE back-off (spare_fdlimit.h) */
+	struct spare_ratelimit	cap_log;	/* the max-conns line */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
@@ -693,6 +696,69 @@ static void conn_event(struct broker *b, struct conn *c, uint32_t events)
 		     (c->out_len ? EPOLLOUT : 0));
 }
 
+/* "ADDR:PORT" of an accepted peer, in @buf. */
+static const char *peer_name(const struct sockaddr_storage *ss, socklen_t sl,
+			     char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN], serv[8];
+
+	if (getnameinfo((const struct sockaddr *)ss, sl, host, sizeof(host), serv,
+			sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s:%s", host, serv);
+	return buf;
+}
+
+/*
+ * Out of descriptors (or memory): the listener stays readable, so it leaves
+ * the epoll set until on_tick() finds the back-off over (accept_resume()).
+ */
+static void accept_pause(struct broker *b)
+{
+	struct epoll_event ev = { .events = 0, .data.ptr = &b->listen_src };
+
+	if (epoll_ctl(b->epfd, EPOLL_CTL_MOD, b->listen_src.fd, &ev))
+		log_warn("epoll_ctl(listener): %s", strerror(errno));
+}
+
+static void accept_resume(struct broker *b, uint64_t now)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &b->listen_src };
+
+	if (spare_accept_resume(&b->accept_gate, now) &&
+	    epoll_ctl(b->epfd, EPOLL_CTL_MOD, b->listen_src.fd, &ev))
+		log_warn("epoll_ctl(listener): %s", strerror(errno));
+}
+
+/*
+ * At max-conns: the oldest peer that has not authenticated yet makes room,
+ * so that strangers who connect and say nothing cannot keep donors and
+ * clients out until their hello-timeout. False if every peer has
+ * authenticated (the new one is dropped).
+ */
+static bool cap_room(struct broker *b, const char *peer)
+{
+	struct conn *v = NULL;
+	unsigned long quiet;
+	bool log = spare_ratelimit_ok(&b->cap_log, spare_now_ms(), SPARE_FD_LOG_MS, &quiet);
+
+	for (struct conn *c = b->conns; c; c = c->next)	/* newest first */
+		if (c->state == C_HELLO)
+			v = c;
+	if (!v) {
+		if (log)
+			log_warn("max-conns (%u) reached and every peer has authenticated: connection from %s dropped (%lu more such lines held back)",
+				 b->cfg.max_conns, peer, quiet);
+		return false;
+	}
+	if (log)
+		log_warn("max-conns (%u) reached: closing %s, not authenticated yet, for %s (%lu more such lines held back)",
+			 b->cfg.max_conns, v->peer, peer, quiet);
+	conn_close(b, v);
+	return true;
+}
+
 static void on_accept(struct broker *b)
 {
 	for (;;) {
@@ -700,18 +766,19 @@ static void on_accept(struct broker *b)
 		socklen_t sl = sizeof(ss);
 		struct epoll_event ev;
 		struct conn *c;
-		char host[INET6_ADDRSTRLEN + 8], serv[8];
+		char host[INET6_ADDRSTRLEN + 8];
 		int one = 1;
 		int fd = accept4(b->listen_src.fd, (struct sockaddr *)&ss, &sl,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-				log_warn("accept: %s", strerror(errno));
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			if (spare_accept_failed(&b->accept_gate, errno, spare_now_ms()))
+				accept_pause(b);
 			return;
 		}
-		if (b->nconns >= b->cfg.max_conns) {
-			log_warn("max-conns (%u) reached: connection dropped", b->cfg.max_conns);
+		if (b->nconns >= b->cfg.max_conns && !cap_room(b, peer_name(&ss, sl, host, sizeof(host)))) {
 			close(fd);
 			continue;
 		}
@@ -732,11 +799,7 @@ static void on_accept(struct broker *b)
 			continue;
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), serv, sizeof(serv),
-				NI_NUMERICHOST | NI_NUMERICSERV))
-			snprintf(c->peer, sizeof(c->peer), "?");
-		else
-			snprintf(c->peer, sizeof(c->peer), "%s:%s", host, serv);
+		peer_name(&ss, sl, c->peer, sizeof(c->peer));
 		c->src.kind = SRC_CONN;
 		c->src.fd = fd;
 		c->state = C_HELLO;
@@ -770,6 +833,7 @@ static void on_tick(struct broker *b)
 
 	if (read(b->tick_src.fd, &x, sizeof(x)) < 0 && errno != EAGAIN)
 		log_warn("timerfd read: %s", strerror(errno));
+	accept_resume(b, now);
 	gone = bstate_expire(&b->st, now);
 	if (gone)
 		log_info("%u donor(s) forgotten after %u missed heartbeats; %u live", gone,
@@ -975,6 +1039,8 @@ static int setup(struct broker *b)
 	b->sig_src.fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (b->sig_src.fd < 0 || add_src(b, &b->sig_src))
 		return -1;
+	b->cfg.max_conns = spare_fd_conn_cap("max-conns", b->cfg.max_conns, spare_fd_raise_limit());
+	b->accept_gate.name = "listener";
 	if (open_listener(b) || add_src(b, &b->listen_src))
 		return -1;
 	if (periodic(&b->tick_src, SRC_TICK, TICK_MS) || add_src(b, &b->tick_src))

@@ -22,10 +22,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "spared.h"
+#include "spare_fdlimit.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
 #include "spare_util.h"
@@ -42,6 +44,12 @@ struct ctl_client {
 };
 
 static struct ctl_client ctl_clients[CTL_MAX_CLIENTS];
+
+/* accept() out of descriptors: the listener leaves the epoll set and this
+ * one-shot timer (made at start, when descriptors are there) brings it back */
+static struct spare_accept_gate ctl_gate = { .name = "control socket" };
+static struct ev_source ctl_backoff_src = { .fd = -1 };
+static struct ev_source *ctl_listen_src;
 
 void spared_print_status(struct spared *d, FILE *f, bool slabs)
 {
@@ -168,6 +176,31 @@ static void ctl_client_handler(struct spared *d, struct ev_source *src,
 	ctl_client_close(d, c);
 }
 
+static void ctl_backoff_handler(struct spared *d, struct ev_source *src,
+				uint32_t events)
+{
+	uint64_t x;
+
+	if (read(src->fd, &x, sizeof(x)) < 0 && errno != EAGAIN)
+		log_warn("control: back-off timerfd read: %s", strerror(errno));
+	if (spare_accept_resume(&ctl_gate, spare_now_ms()) && ctl_listen_src &&
+	    spared_epoll_add(d, ctl_listen_src))
+		log_warn("control: the control socket is not polled any more");
+}
+
+static void ctl_accept_pause(struct spared *d, struct ev_source *src)
+{
+	struct itimerspec its = {
+		.it_value.tv_nsec = SPARE_ACCEPT_BACKOFF_MS * 1000000L,
+	};
+
+	if (ctl_backoff_src.fd < 0 ||
+	    timerfd_settime(ctl_backoff_src.fd, 0, &its, NULL))
+		return;		/* no timer: keep polling rather than go deaf */
+	spared_epoll_del(d, src);
+	ctl_listen_src = src;
+}
+
 static void ctl_listen_handler(struct spared *d, struct ev_source *src,
 			       uint32_t events)
 {
@@ -177,8 +210,8 @@ static void ctl_listen_handler(struct spared *d, struct ev_source *src,
 
 	fd = accept4(src->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
-		if (errno != EAGAIN && errno != EINTR)
-			log_warn("control: accept: %s", strerror(errno));
+		if (spare_accept_failed(&ctl_gate, errno, spare_now_ms()))
+			ctl_accept_pause(d, src);
 		return;
 	}
 	for (i = 0; i < CTL_MAX_CLIENTS && !c; i++)
@@ -245,6 +278,12 @@ int spared_ctl_start(struct spared *d)
 		d->ctl_src.fd = -1;
 		return -1;
 	}
+	ctl_backoff_src.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	ctl_backoff_src.handle = ctl_backoff_handler;
+	if (ctl_backoff_src.fd < 0 || spared_epoll_add(d, &ctl_backoff_src)) {
+		log_err("control socket back-off timer: %s", strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -255,9 +294,15 @@ void spared_ctl_stop(struct spared *d)
 	for (i = 0; i < CTL_MAX_CLIENTS; i++)
 		if (ctl_clients[i].used)
 			ctl_client_close(d, &ctl_clients[i]);
+	if (ctl_backoff_src.fd >= 0) {
+		spared_epoll_del(d, &ctl_backoff_src);
+		close(ctl_backoff_src.fd);
+		ctl_backoff_src.fd = -1;
+	}
 	if (d->ctl_src.fd < 0)
 		return;
-	spared_epoll_del(d, &d->ctl_src);
+	if (!ctl_gate.resume_ms)	/* a paused listener is not in the set */
+		spared_epoll_del(d, &d->ctl_src);
 	close(d->ctl_src.fd);
 	d->ctl_src.fd = -1;
 	if (unlink(d->cfg.ctl_path) && errno != ENOENT)

@@ -20,6 +20,7 @@
 #include "slabmem.h"
 #include "spared.h"
 #include "spare_conf.h"
+#include "spare_fdlimit.h"
 #include "spare_http.h"
 #include "spare_log.h"
 #include "spare_notify.h"
@@ -300,6 +301,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	check_memlock(&d.cfg);
+	d.cfg.max_clients = spare_fd_conn_cap("max-clients", d.cfg.max_clients,
+					      spare_fd_raise_limit());
 	d.start_ms = spare_now_ms();
 	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d) ||
 	    setup_metrics_and_watchdog(&d) || spared_lend_start(&d) ||
