@@ -437,6 +437,102 @@ static void many_donors(void)
 	bstate_free(&st);
 }
 
+/*
+ * Failure domains are bounded: a donor that relabels itself on every
+ * heartbeat (100,000 labels) holds one domain at a time, a domain no live
+ * donor uses is reclaimed, and placement still keeps copies apart.
+ */
+static void domains_bounded(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[2];
+	char dom[BROKER_DOMAIN_LEN];
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 5), 0);
+	d = hb("fixed", "rack-0", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	for (unsigned int i = 0; i < 100000; i++) {
+		snprintf(dom, sizeof(dom), "label-%u", i);
+		d = hb("churn", dom, 100);
+		if (bstate_heartbeat(&st, &d, i) != 0 || st.ndomains != 2) {
+			EXPECT_EQ(st.ndomains, 2);
+			break;
+		}
+	}
+	EXPECT_EQ(st.ndomains, 2);
+	EXPECT(strcmp(bstate_find(&st, "churn")->domain, "label-99999") == 0);
+	/* two domains: a slab's two copies go one on each */
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), 0);
+	EXPECT(strcmp(g[0].donor_id, g[1].donor_id));
+	/* the same label as "fixed": one domain, no room for two copies */
+	d = hb("churn", "rack-0", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 100000), 0);
+	EXPECT_EQ(st.ndomains, 1);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), -ENOSPC);
+	/* a fresh label again: two domains */
+	d = hb("churn", "rack-1", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 100000), 0);
+	EXPECT_EQ(st.ndomains, 2);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), 0);
+	/* forgotten donors free their domains; a returning one takes its label anew */
+	EXPECT_EQ(bstate_expire(&st, 1000000), 2);
+	EXPECT_EQ(st.ndomains, 0);
+	d = hb("churn", "rack-9", 5);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000001), 0);
+	EXPECT_EQ(st.ndomains, 1);
+	/* many donors come and go with fresh labels: the table is reused */
+	for (unsigned int i = 0; i < 20000; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "n%u", i);
+		snprintf(dom, sizeof(dom), "dom-%u", i);
+		d = hb(id, dom, 1);
+		if (bstate_heartbeat(&st, &d, 2000000 + (uint64_t)i * 10000) != 0) {
+			EXPECT_EQ(i, 0);	/* reached only on a failure */
+			break;
+		}
+		bstate_expire(&st, 2000000 + (uint64_t)i * 10000 + 5000);
+		if (st.ndomains > st.live) {
+			EXPECT(st.ndomains <= st.live);
+			break;
+		}
+	}
+	EXPECT(st.ndomains <= st.max_donors);
+	bstate_free(&st);
+}
+
+/*
+ * A donor's declared heartbeat period is capped (max_hb_ms): one that
+ * declares 2^32 - 1 ms and goes silent is forgotten after missed_hb capped
+ * periods, not after 149 days.
+ */
+static void heartbeat_period_capped(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 6), 0);
+	EXPECT_EQ(st.max_hb_ms, BSTATE_MAX_HB_MS);
+	st.max_hb_ms = 2000;
+	d = hb("slow", "r1", 10);
+	d.hb_interval_ms = UINT32_MAX;
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_find(&st, "slow")->hb_interval_ms, 2000);
+	d = hb("fast", "r2", 10);
+	d.hb_interval_ms = 500;
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_find(&st, "fast")->hb_interval_ms, 500);
+	/* 3 x 500 ms for "fast", 3 x 2000 ms for "slow" */
+	EXPECT_EQ(bstate_expire(&st, 2500), 0);
+	EXPECT_EQ(bstate_expire(&st, 2501), 1);
+	EXPECT_EQ(bstate_expire(&st, 7000), 0);
+	EXPECT_EQ(bstate_expire(&st, 7001), 1);
+	EXPECT(!bstate_find(&st, "slow")->live);
+	EXPECT_EQ(bstate_total_free(&st), 0);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -447,5 +543,7 @@ int main(void)
 	TAP_RUN(renewals);
 	TAP_RUN(moves);
 	TAP_RUN(many_donors);
+	TAP_RUN(domains_bounded);
+	TAP_RUN(heartbeat_period_capped);
 	return tap_done();
 }

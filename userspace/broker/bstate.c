@@ -59,6 +59,7 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		return -EINVAL;
 	st->max_donors = max_donors;
 	st->missed_hb = missed_hb;
+	st->max_hb_ms = BSTATE_MAX_HB_MS;
 	st->lease_s = lease_s;
 	st->skew_s = skew_s;
 	st->key = *key;
@@ -68,11 +69,18 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	st->bit = calloc(max_donors + 1, sizeof(*st->bit));
 	st->w = calloc(max_donors, sizeof(*st->w));
 	st->domains = calloc(max_donors, sizeof(*st->domains));
+	st->domain_users = calloc(max_donors, sizeof(*st->domain_users));
+	st->domain_free = calloc(max_donors, sizeof(*st->domain_free));
 	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
+	    !st->domain_users || !st->domain_free ||
 	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors)) {
 		bstate_free(st);
 		return -ENOMEM;
 	}
+	/* free indices popped lowest first */
+	for (size_t k = 0; k < max_donors; k++)
+		st->domain_free[k] = (uint32_t)(max_donors - 1 - k);
+	st->ndomain_free = max_donors;
 	/* the tree covers every slot; unused slots weigh 0 */
 	return place_tree_build(&st->tree, st->bit, st->w, st->pd, max_donors);
 }
@@ -84,6 +92,8 @@ void bstate_free(struct bstate *st)
 	free(st->bit);
 	free(st->w);
 	free(st->domains);
+	free(st->domain_users);
+	free(st->domain_free);
 	free(st->by_id.slot);
 	free(st->by_domain.slot);
 	memset(&st->key, 0, sizeof(st->key));
@@ -105,18 +115,77 @@ static void set_free(struct bstate *st, size_t i, uint64_t free_slabs)
 	place_tree_set(&st->tree, i, free_slabs);
 }
 
-static uint32_t domain_index(struct bstate *st, const char *label)
+/*
+ * Take @m's entry out of slot @i and shift the entries after it back so
+ * that every key stays reachable from its home slot (linear probing has no
+ * tombstones, so a table that sees endless inserts and deletes never fills).
+ */
+static void map_delete(struct bstr_map *m, size_t i, size_t len, const char *base,
+		       size_t stride)
+{
+	size_t mask = m->cap - 1, j = i, home;
+
+	for (;;) {
+		m->slot[i] = 0;
+		for (;;) {
+			j = (j + 1) & mask;
+			if (!m->slot[j])
+				return;
+			home = (size_t)str_hash(base + (size_t)(m->slot[j] - 1) * stride, len) & mask;
+			/* stays if its home is cyclically in (i, j] */
+			if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+				continue;
+			break;
+		}
+		m->slot[i] = m->slot[j];
+		i = j;
+	}
+}
+
+/*
+ * The index of failure domain @label, taken for one more live donor: a
+ * known label gains a user, a new one gets a free index. Every live donor
+ * holds exactly one domain and a donor releases its old one before taking
+ * another, so max_donors indices always suffice. UINT32_MAX if none is
+ * free (not reached).
+ */
+static uint32_t domain_get(struct bstate *st, const char *label)
 {
 	bool found;
 	size_t s = map_find(&st->by_domain, label, BROKER_DOMAIN_LEN,
 			    (const char *)st->domains, sizeof(*st->domains), &found);
+	uint32_t k;
 
-	if (!found) {
-		/* at most one new domain per donor slot: always room */
-		memcpy(st->domains[st->ndomains], label, BROKER_DOMAIN_LEN);
-		st->by_domain.slot[s] = (uint32_t)++st->ndomains;
+	if (found) {
+		k = st->by_domain.slot[s] - 1;
+	} else {
+		if (!st->ndomain_free)
+			return UINT32_MAX;
+		k = st->domain_free[--st->ndomain_free];
+		memcpy(st->domains[k], label, BROKER_DOMAIN_LEN);
+		st->by_domain.slot[s] = k + 1;
+		st->ndomains++;
 	}
-	return st->by_domain.slot[s] - 1;
+	st->domain_users[k]++;
+	return k;
+}
+
+/* A live donor stops using domain @k; the last user frees it. */
+static void domain_put(struct bstate *st, uint32_t k)
+{
+	bool found;
+	size_t s;
+
+	if (k >= st->max_donors || !st->domain_users[k] || --st->domain_users[k])
+		return;
+	s = map_find(&st->by_domain, st->domains[k], BROKER_DOMAIN_LEN,
+		     (const char *)st->domains, sizeof(*st->domains), &found);
+	if (found)
+		map_delete(&st->by_domain, s, BROKER_DOMAIN_LEN, (const char *)st->domains,
+			   sizeof(*st->domains));
+	memset(st->domains[k], 0, BROKER_DOMAIN_LEN);
+	st->domain_free[st->ndomain_free++] = k;
+	st->ndomains--;
 }
 
 /*
@@ -180,13 +249,16 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 	}
 	b = &st->donors[i];
 	memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
-	if (!found || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
+	/* a live donor holds its domain; a relabel gives the old one back first */
+	if (!b->live || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
+		if (b->live)
+			domain_put(st, st->pd[i].domain);
 		memcpy(b->domain, d->domain, BROKER_DOMAIN_LEN);
-		st->pd[i].domain = domain_index(st, d->domain);
+		st->pd[i].domain = domain_get(st, d->domain);
 	}
 	b->reported = d->free_slabs;
 	b->last_hb_ms = now_ms;
-	b->hb_interval_ms = d->hb_interval_ms;
+	b->hb_interval_ms = d->hb_interval_ms < st->max_hb_ms ? d->hb_interval_ms : st->max_hb_ms;
 	b->slab_shift = d->slab_shift;
 	if (!b->live) {
 		b->live = true;
@@ -209,6 +281,7 @@ unsigned int bstate_expire(struct bstate *st, uint64_t now_ms)
 		b->live = false;
 		st->live--;
 		set_free(st, i, 0);
+		domain_put(st, st->pd[i].domain);
 		gone++;
 	}
 	st->donors_expired += gone;
