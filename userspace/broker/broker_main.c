@@ -199,6 +199,7 @@ struct broker {
 	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
 	uint64_t		grant_reqs;
 	struct log_limit	donors_full;
+	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
 	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
 	uint8_t			frame[BROKER_MAX_FRAME];
@@ -376,9 +377,13 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	for (unsigned int i = 0; i < b->hk.n; i++)
 		if (!strncmp(b->hk.v[i].name, m.name, BROKER_NAME_LEN))
 			k = &b->hk.v[i];
-	/* one answer for unknown names and wrong proofs */
-	if (!k || !broker_auth_mac_ok(m.mac, k->key, BROKER_DIR_PEER, m.role, m.name,
-				      b->cfg.broker_id, m.nonce, c->bnonce)) {
+	/*
+	 * One answer, and one HMAC, for unknown names and wrong proofs: an
+	 * unknown name is checked against a random key no peer holds, so
+	 * its refusal takes as long as a wrong proof's.
+	 */
+	if (!broker_auth_mac_ok(m.mac, k ? k->key : b->dummy_key, BROKER_DIR_PEER, m.role,
+				m.name, b->cfg.broker_id, m.nonce, c->bnonce) || !k) {
 		b->auth_fail++;
 		memcpy(c->name, m.name, sizeof(c->name));
 		refuse(b, c, h->seq, BROKER_E_AUTH_FAILED, "authentication failed");
@@ -664,6 +669,22 @@ static void parse(struct broker *b, struct conn *c)
 		}
 		if (ret) {
 			refuse(b, c, h.seq, BROKER_E_BAD_FRAME, "bad frame header (magic or type)");
+			break;
+		}
+		/*
+		 * Before authentication only a HELLO is taken, and its header
+		 * is judged before any body is buffered: an unauthenticated
+		 * peer costs the broker BUF_START bytes, never a 64 KiB frame.
+		 */
+		if (c->state == C_HELLO && h.type != BROKER_HELLO) {
+			refuse(b, c, h.seq, BROKER_E_AUTH_REQUIRED, "%s before HELLO: authenticate first",
+			       broker_type_name(h.type));
+			break;
+		}
+		if (c->state == C_HELLO && h.len > BROKER_HELLO_SIZE) {
+			refuse(b, c, h.seq, BROKER_E_TOO_BIG, "HELLO of %" PRIu32
+			       " bytes: before authentication a frame is at most %u bytes",
+			       h.len, (unsigned int)BROKER_HELLO_SIZE);
 			break;
 		}
 		if (c->in_len - off < BROKER_HDR_SIZE + h.len) {
@@ -1004,6 +1025,7 @@ static int setup(struct broker *b)
 	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))
 		return -1;
 	randombytes_buf(&seed, sizeof(seed));
+	randombytes_buf(b->dummy_key, sizeof(b->dummy_key));
 	if (bstate_init(&b->st, b->cfg.max_donors, b->cfg.missed_hb, b->cfg.lease_s,
 			b->cfg.skew_s, &key, seed)) {
 		sodium_memzero(&key, sizeof(key));
@@ -1115,6 +1137,7 @@ static void teardown(struct broker *b)
 		close(b->epfd);
 	spare_host_keys_free(&b->hk);
 	bstate_free(&b->st);
+	sodium_memzero(b->dummy_key, sizeof(b->dummy_key));
 }
 
 int main(int argc, char **argv)
