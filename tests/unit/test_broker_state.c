@@ -533,6 +533,69 @@ static void heartbeat_period_capped(void)
 	bstate_free(&st);
 }
 
+/*
+ * One live donor per address: a donor (another key) that registers at an
+ * address a live donor holds is refused and changes nothing; the address
+ * is free again once its holder moves or is forgotten.
+ */
+static void address_held_once(void)
+{
+	struct bstate st;
+	struct broker_donor d, evil;
+	struct spare_grant g[1];
+	struct spare_grant_info gi;
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 7), 0);
+	d = hb("honest", "r1", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	evil = hb("evil", "r2", UINT32_MAX);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 10), -EADDRINUSE);
+	EXPECT(bstate_find(&st, "evil") == NULL);
+	EXPECT_EQ(st.live, 1);
+	EXPECT_EQ(bstate_total_free(&st), 10);
+	/* its own heartbeats at its address are fine */
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 20), 0);
+	/* a known donor cannot move onto it either */
+	evil = hb("evil", "r2", 5);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 30), 0);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 40), -EADDRINUSE);
+	EXPECT(strcmp(bstate_find(&st, "evil")->addr, "evil.example:18515") == 0);
+	EXPECT_EQ(bstate_renew(&st, "c", d.addr, 1, 0, 100, g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT(strcmp(gi.donor_id, "honest") == 0);
+	/* the holder moves away: the address is free */
+	snprintf(d.addr, sizeof(d.addr), "moved.example:18515");
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 50), 0);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 60), 0);
+	EXPECT_EQ(bstate_renew(&st, "c", "honest.example:18515", 1, 0, 100, g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT(strcmp(gi.donor_id, "evil") == 0);
+	/* forgotten: its address goes to the next donor that claims it */
+	EXPECT_EQ(bstate_expire(&st, 3055), 1);	/* honest, last heard at 50 */
+	evil = hb("third", "r3", 1);
+	snprintf(evil.addr, sizeof(evil.addr), "moved.example:18515");
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 3062), 0);
+	/* compaction keeps the index right */
+	EXPECT_EQ(bstate_expire(&st, 100000), 2);
+	for (int i = 0; i < 8; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "n%d", i);
+		d = hb(id, "r1", 1);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 200000 + (uint64_t)i * 10000), 0);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 200001 + (uint64_t)i * 10000), 0);
+		bstate_expire(&st, 205000 + (uint64_t)i * 10000);
+	}
+	d = hb("last", "r1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 400000), 0);
+	evil = hb("other", "r1", 1);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 400001), -EADDRINUSE);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -545,5 +608,6 @@ int main(void)
 	TAP_RUN(many_donors);
 	TAP_RUN(domains_bounded);
 	TAP_RUN(heartbeat_period_capped);
+	TAP_RUN(address_held_once);
 	return tap_done();
 }

@@ -434,6 +434,11 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 			    b->cfg.max_donors);
 		return;
 	}
+	if (ret == -EADDRINUSE) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "address %s is held by another live donor", d.addr);
+		return;
+	}
 	if (ret) {
 		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "bad donor fields");
 		return;

@@ -3,6 +3,7 @@
  * spare-broker's soft state and grant issue (bstate.h).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,8 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	st->domain_free = calloc(max_donors, sizeof(*st->domain_free));
 	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
 	    !st->domain_users || !st->domain_free ||
-	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors)) {
+	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors) ||
+	    map_init(&st->by_addr, max_donors)) {
 		bstate_free(st);
 		return -ENOMEM;
 	}
@@ -96,6 +98,7 @@ void bstate_free(struct bstate *st)
 	free(st->domain_free);
 	free(st->by_id.slot);
 	free(st->by_domain.slot);
+	free(st->by_addr.slot);
 	memset(&st->key, 0, sizeof(st->key));
 	memset(st, 0, sizeof(*st));
 }
@@ -188,6 +191,35 @@ static void domain_put(struct bstate *st, uint32_t k)
 	st->ndomains--;
 }
 
+/* Live donors' addresses: donors[].addr, found through by_addr. */
+#define ADDR_BASE(st)	((const char *)(st)->donors + offsetof(struct bdonor, addr))
+
+static size_t addr_find(const struct bstate *st, const char *addr, bool *found)
+{
+	return map_find(&st->by_addr, addr, BROKER_ADDR_LEN, ADDR_BASE(st), sizeof(*st->donors),
+			found);
+}
+
+/* Donor @i (live, its address set) takes its address. */
+static void addr_take(struct bstate *st, size_t i)
+{
+	bool found;
+	size_t s = addr_find(st, st->donors[i].addr, &found);
+
+	if (!found)
+		st->by_addr.slot[s] = (uint32_t)(i + 1);
+}
+
+/* Donor @i gives its address back (before it changes or is forgotten). */
+static void addr_drop(struct bstate *st, size_t i)
+{
+	bool found;
+	size_t s = addr_find(st, st->donors[i].addr, &found);
+
+	if (found && st->by_addr.slot[s] == i + 1)
+		map_delete(&st->by_addr, s, BROKER_ADDR_LEN, ADDR_BASE(st), sizeof(*st->donors));
+}
+
 /*
  * Drop forgotten donors from the table: live ones move down, the id map and
  * the tree are rebuilt. O(n); only when a new donor finds the table full.
@@ -212,12 +244,14 @@ static void compact(struct bstate *st)
 	}
 	st->n = j;
 	memset(st->by_id.slot, 0, st->by_id.cap * sizeof(*st->by_id.slot));
+	memset(st->by_addr.slot, 0, st->by_addr.cap * sizeof(*st->by_addr.slot));
 	for (size_t i = 0; i < j; i++) {
 		bool found;
 		size_t s = map_find(&st->by_id, st->donors[i].id, BROKER_ID_LEN,
 				    (const char *)st->donors, sizeof(*st->donors), &found);
 
 		st->by_id.slot[s] = (uint32_t)(i + 1);
+		addr_take(st, i);	/* every donor left is live */
 	}
 	place_tree_build(&st->tree, st->bit, st->w, st->pd, st->max_donors);
 }
@@ -225,14 +259,18 @@ static void compact(struct bstate *st)
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms)
 {
 	struct bdonor *b;
-	bool found;
-	size_t s, i;
+	bool found, held;
+	size_t s, a, i;
 
 	if (!broker_str_ok(d->donor_id, BROKER_ID_LEN) || !broker_str_ok(d->addr, BROKER_ADDR_LEN) ||
 	    !broker_str_ok(d->domain, BROKER_DOMAIN_LEN) || !d->hb_interval_ms)
 		return -EINVAL;
 	s = map_find(&st->by_id, d->donor_id, BROKER_ID_LEN, (const char *)st->donors,
 		     sizeof(*st->donors), &found);
+	/* an address is one live donor's: another id claiming it changes nothing */
+	a = addr_find(st, d->addr, &held);
+	if (held && (!found || st->by_addr.slot[a] != st->by_id.slot[s]))
+		return -EADDRINUSE;
 	if (found) {
 		i = st->by_id.slot[s] - 1;
 	} else {
@@ -248,7 +286,12 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 		st->by_id.slot[s] = (uint32_t)(i + 1);
 	}
 	b = &st->donors[i];
-	memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
+	if (!b->live || strncmp(b->addr, d->addr, BROKER_ADDR_LEN)) {
+		if (b->live)
+			addr_drop(st, i);
+		memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
+		addr_take(st, i);
+	}
 	/* a live donor holds its domain; a relabel gives the old one back first */
 	if (!b->live || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
 		if (b->live)
@@ -282,6 +325,7 @@ unsigned int bstate_expire(struct bstate *st, uint64_t now_ms)
 		st->live--;
 		set_free(st, i, 0);
 		domain_put(st, st->pd[i].domain);
+		addr_drop(st, i);
 		gone++;
 	}
 	st->donors_expired += gone;
@@ -389,10 +433,16 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 
 	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
 		return -EINVAL;
-	for (size_t i = 0; i < st->n && !b; i++)
-		if (st->donors[i].live &&
-		    !strncmp(st->donors[i].addr, addr, sizeof(st->donors[i].addr)))
-			b = &st->donors[i];
+	{
+		char key[BROKER_ADDR_LEN + 1] = "";
+		bool found;
+		size_t s;
+
+		strncpy(key, addr, sizeof(key) - 1);
+		s = addr_find(st, key, &found);
+		if (found)
+			b = &st->donors[st->by_addr.slot[s] - 1];
+	}
 	if (!b)
 		return -ENOENT;
 	ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);

@@ -57,6 +57,7 @@ struct bstate {
 	size_t			ndomains;	/* domains in use */
 	size_t			ndomain_free;
 	struct bstr_map		by_domain;
+	struct bstr_map		by_addr;	/* live donors by address: one each */
 	struct spare_rng	rng;
 	unsigned int		live;		/* donors live now */
 	/* settings */
@@ -88,7 +89,8 @@ void bstate_free(struct bstate *st);
  * refreshes it, and sets its free count to what it reported (the donor is
  * the authority; the broker's debits since are forgotten). Its period is
  * what it declared, at most max_hb_ms. Returns 0,
- * -ENOSPC when max_donors donors are live already, -EINVAL for a bad field.
+ * -ENOSPC when max_donors donors are live already, -EADDRINUSE when another
+ * live donor holds its address (nothing changes), -EINVAL for a bad field.
  */
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms);
 
