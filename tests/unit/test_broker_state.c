@@ -437,6 +437,165 @@ static void many_donors(void)
 	bstate_free(&st);
 }
 
+/*
+ * Failure domains are bounded: a donor that relabels itself on every
+ * heartbeat (100,000 labels) holds one domain at a time, a domain no live
+ * donor uses is reclaimed, and placement still keeps copies apart.
+ */
+static void domains_bounded(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[2];
+	char dom[BROKER_DOMAIN_LEN];
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 5), 0);
+	d = hb("fixed", "rack-0", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	for (unsigned int i = 0; i < 100000; i++) {
+		snprintf(dom, sizeof(dom), "label-%u", i);
+		d = hb("churn", dom, 100);
+		if (bstate_heartbeat(&st, &d, i) != 0 || st.ndomains != 2) {
+			EXPECT_EQ(st.ndomains, 2);
+			break;
+		}
+	}
+	EXPECT_EQ(st.ndomains, 2);
+	EXPECT(strcmp(bstate_find(&st, "churn")->domain, "label-99999") == 0);
+	/* two domains: a slab's two copies go one on each */
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), 0);
+	EXPECT(strcmp(g[0].donor_id, g[1].donor_id));
+	/* the same label as "fixed": one domain, no room for two copies */
+	d = hb("churn", "rack-0", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 100000), 0);
+	EXPECT_EQ(st.ndomains, 1);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), -ENOSPC);
+	/* a fresh label again: two domains */
+	d = hb("churn", "rack-1", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 100000), 0);
+	EXPECT_EQ(st.ndomains, 2);
+	EXPECT_EQ(bstate_grant(&st, "c", 1, 2, 0, 10, g, NULL), 0);
+	/* forgotten donors free their domains; a returning one takes its label anew */
+	EXPECT_EQ(bstate_expire(&st, 1000000), 2);
+	EXPECT_EQ(st.ndomains, 0);
+	d = hb("churn", "rack-9", 5);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000001), 0);
+	EXPECT_EQ(st.ndomains, 1);
+	/* many donors come and go with fresh labels: the table is reused */
+	for (unsigned int i = 0; i < 20000; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "n%u", i);
+		snprintf(dom, sizeof(dom), "dom-%u", i);
+		d = hb(id, dom, 1);
+		if (bstate_heartbeat(&st, &d, 2000000 + (uint64_t)i * 10000) != 0) {
+			EXPECT_EQ(i, 0);	/* reached only on a failure */
+			break;
+		}
+		bstate_expire(&st, 2000000 + (uint64_t)i * 10000 + 5000);
+		if (st.ndomains > st.live) {
+			EXPECT(st.ndomains <= st.live);
+			break;
+		}
+	}
+	EXPECT(st.ndomains <= st.max_donors);
+	bstate_free(&st);
+}
+
+/*
+ * A donor's declared heartbeat period is capped (max_hb_ms): one that
+ * declares 2^32 - 1 ms and goes silent is forgotten after missed_hb capped
+ * periods, not after 149 days.
+ */
+static void heartbeat_period_capped(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 6), 0);
+	EXPECT_EQ(st.max_hb_ms, BSTATE_MAX_HB_MS);
+	st.max_hb_ms = 2000;
+	d = hb("slow", "r1", 10);
+	d.hb_interval_ms = UINT32_MAX;
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_find(&st, "slow")->hb_interval_ms, 2000);
+	d = hb("fast", "r2", 10);
+	d.hb_interval_ms = 500;
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_find(&st, "fast")->hb_interval_ms, 500);
+	/* 3 x 500 ms for "fast", 3 x 2000 ms for "slow" */
+	EXPECT_EQ(bstate_expire(&st, 2500), 0);
+	EXPECT_EQ(bstate_expire(&st, 2501), 1);
+	EXPECT_EQ(bstate_expire(&st, 7000), 0);
+	EXPECT_EQ(bstate_expire(&st, 7001), 1);
+	EXPECT(!bstate_find(&st, "slow")->live);
+	EXPECT_EQ(bstate_total_free(&st), 0);
+	bstate_free(&st);
+}
+
+/*
+ * One live donor per address: a donor (another key) that registers at an
+ * address a live donor holds is refused and changes nothing; the address
+ * is free again once its holder moves or is forgotten.
+ */
+static void address_held_once(void)
+{
+	struct bstate st;
+	struct broker_donor d, evil;
+	struct spare_grant g[1];
+	struct spare_grant_info gi;
+
+	EXPECT_EQ(bstate_init(&st, 4, 3, 60, 0, &key, 7), 0);
+	d = hb("honest", "r1", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	evil = hb("evil", "r2", UINT32_MAX);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 10), -EADDRINUSE);
+	EXPECT(bstate_find(&st, "evil") == NULL);
+	EXPECT_EQ(st.live, 1);
+	EXPECT_EQ(bstate_total_free(&st), 10);
+	/* its own heartbeats at its address are fine */
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 20), 0);
+	/* a known donor cannot move onto it either */
+	evil = hb("evil", "r2", 5);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 30), 0);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 40), -EADDRINUSE);
+	EXPECT(strcmp(bstate_find(&st, "evil")->addr, "evil.example:18515") == 0);
+	EXPECT_EQ(bstate_renew(&st, "c", d.addr, 1, 0, 100, g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT(strcmp(gi.donor_id, "honest") == 0);
+	/* the holder moves away: the address is free */
+	snprintf(d.addr, sizeof(d.addr), "moved.example:18515");
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 50), 0);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 60), 0);
+	EXPECT_EQ(bstate_renew(&st, "c", "honest.example:18515", 1, 0, 100, g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT(strcmp(gi.donor_id, "evil") == 0);
+	/* forgotten: its address goes to the next donor that claims it */
+	EXPECT_EQ(bstate_expire(&st, 3055), 1);	/* honest, last heard at 50 */
+	evil = hb("third", "r3", 1);
+	snprintf(evil.addr, sizeof(evil.addr), "moved.example:18515");
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 3062), 0);
+	/* compaction keeps the index right */
+	EXPECT_EQ(bstate_expire(&st, 100000), 2);
+	for (int i = 0; i < 8; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "n%d", i);
+		d = hb(id, "r1", 1);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 200000 + (uint64_t)i * 10000), 0);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 200001 + (uint64_t)i * 10000), 0);
+		bstate_expire(&st, 205000 + (uint64_t)i * 10000);
+	}
+	d = hb("last", "r1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 400000), 0);
+	evil = hb("other", "r1", 1);
+	snprintf(evil.addr, sizeof(evil.addr), "%s", d.addr);
+	EXPECT_EQ(bstate_heartbeat(&st, &evil, 400001), -EADDRINUSE);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -447,5 +606,8 @@ int main(void)
 	TAP_RUN(renewals);
 	TAP_RUN(moves);
 	TAP_RUN(many_donors);
+	TAP_RUN(domains_bounded);
+	TAP_RUN(heartbeat_period_capped);
+	TAP_RUN(address_held_once);
 	return tap_done();
 }

@@ -142,7 +142,7 @@ static void verify_each_refusal(void)
 	f.magic = 0;
 	EXPECT_EQ(spare_grant_verify(&f, keys, 2, "prep-3", "trainer-7", 1200, NULL, NULL),
 		  SPARE_GRANT_MALFORMED);
-	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_CACHE_FULL; r--)
+	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_OWNER_FULL; r--)
 		EXPECT(strcmp(spare_grant_strerror(r), "unknown grant error") != 0);
 }
 

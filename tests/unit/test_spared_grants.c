@@ -7,6 +7,7 @@
  * expiry and the bounded ledger.
  */
 #include <endian.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -141,11 +142,114 @@ static void budget_and_tokens(void)
 	spared_grants_free(&sg);
 }
 
+/*
+ * One client cannot crowd others out of the ledger: an owner holds at
+ * most its share (SPARED_GRANTS_SHARE of the ledger), and once it is at
+ * its share its next grant is refused while other clients' grants are
+ * still taken. Expired grants give the share back.
+ */
+static void fair_share(void)
+{
+	struct spared_grants sg;
+	struct spare_grant g;
+	size_t share = spared_grants_share(1024);
+	int ok = 0, refused = 0;
+
+	EXPECT(share >= 16 && share < 1024);
+	EXPECT_EQ(spared_grants_init(&sg, &key, "prep-1", 1024), 0);
+	/* the greedy client presents as many grants as the whole ledger holds */
+	for (int i = 0; i < 1024; i++) {
+		g = make("prep-1", "greedy", 100, 200 + (uint64_t)(i & 1) * 100, &key);
+		if (accept_g(&sg, &g, "greedy", "greedy", 150, NULL) == SPARE_GRANT_OK)
+			ok++;
+		else
+			refused++;
+	}
+	EXPECT_EQ(ok, (int)share);
+	EXPECT_EQ(refused, 1024 - (int)share);
+	EXPECT_EQ(spared_grant_budget(&sg, "greedy", 150), share);
+	/* an honest client still gets in, up to its own share */
+	for (size_t i = 0; i < share; i++) {
+		g = make("prep-1", "honest", 100, 300, &key);
+		if (accept_g(&sg, &g, "honest", "honest", 150, NULL) != SPARE_GRANT_OK) {
+			EXPECT_EQ(i, share);	/* reached only on a failure */
+			break;
+		}
+	}
+	EXPECT_EQ(spared_grant_budget(&sg, "honest", 150), share);
+	g = make("prep-1", "honest", 100, 300, &key);
+	EXPECT_EQ(accept_g(&sg, &g, "honest", "honest", 150, NULL), SPARE_GRANT_OWNER_FULL);
+	/* a grant the owner holds already is still welcome (a reconnect) */
+	EXPECT_EQ(sg.n, 2 * share);
+	/* half of greedy's grants expire at 200: room for as many again */
+	g = make("prep-1", "greedy", 100, 400, &key);
+	EXPECT_EQ(accept_g(&sg, &g, "greedy", "greedy", 250, NULL), SPARE_GRANT_OK);
+	EXPECT_EQ(spared_grant_budget(&sg, "greedy", 250), share / 2 + 1);
+	spared_grants_free(&sg);
+	/* a small ledger is one share: a single client may fill it */
+	EXPECT_EQ(spared_grants_share(3), 3);
+	EXPECT_EQ(spared_grants_share(65536), 65536 / 16);
+}
+
+/* Tokens and replays are found among many grants of many owners. */
+static void many_owners(void)
+{
+	static struct spare_grant gs[4096];
+	struct spared_grants sg;
+	struct spare_grant_info gi;
+	int bad = 0;
+
+	EXPECT_EQ(spared_grants_init(&sg, &key, "prep-1", 4096), 0);
+	for (int i = 0; i < 4096; i++) {
+		char owner[16];
+
+		snprintf(owner, sizeof(owner), "c%d", i % 64);
+		gs[i] = make("prep-1", owner, 100, 200 + (uint64_t)(i % 50), &key);
+		bad += accept_g(&sg, &gs[i], owner, owner, 150, NULL) != SPARE_GRANT_OK;
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(sg.n, 4096);
+	for (int i = 0; i < 4096; i++) {
+		char owner[16], other[16];
+		bool known;
+
+		snprintf(owner, sizeof(owner), "c%d", i % 64);
+		snprintf(other, sizeof(other), "c%d", (i + 1) % 64);
+		EXPECT_EQ(spare_grant_decode(&gs[i], &gi), 0);
+		bad += !spared_grant_held(&sg, owner, spared_grant_token(gi.id), 150);
+		bad += spared_grant_held(&sg, other, spared_grant_token(gi.id), 150);
+		bad += accept_g(&sg, &gs[i], owner, owner, 150, &known) != SPARE_GRANT_OK || !known;
+		bad += accept_g(&sg, &gs[i], NULL, other, 150, NULL) != SPARE_GRANT_REPLAYED;
+	}
+	EXPECT_EQ(bad, 0);
+	/* the grants expiring at 200..224 go; the others are still found */
+	{
+		size_t left = 0;
+
+		for (int i = 0; i < 4096; i++)
+			left += 200 + (uint64_t)(i % 50) > 225;
+		EXPECT_EQ(spared_grants_purge(&sg, 225), left);
+	}
+	for (int i = 0; i < 4096; i++) {
+		char owner[16];
+
+		snprintf(owner, sizeof(owner), "c%d", i % 64);
+		EXPECT_EQ(spare_grant_decode(&gs[i], &gi), 0);
+		bad += spared_grant_held(&sg, owner, spared_grant_token(gi.id), 225) !=
+		       (gi.expiry > 225);
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(spared_grants_purge(&sg, 250), 0);
+	spared_grants_free(&sg);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
 		return 1;
 	TAP_RUN(grant_check);
 	TAP_RUN(budget_and_tokens);
+	TAP_RUN(fair_share);
+	TAP_RUN(many_owners);
 	return tap_done();
 }

@@ -52,6 +52,7 @@ struct cfg {
 	uint32_t	lease_s;
 	uint32_t	skew_s;
 	uint32_t	missed_hb;
+	uint32_t	max_hb_ms;
 	uint32_t	max_donors;
 	uint32_t	max_conns;
 	uint32_t	hello_timeout_ms;
@@ -68,6 +69,7 @@ static const struct spare_setting settings[] = {
 	{ "lease",	0,  "SECONDS", "grant lifetime, and the longest a client may ask for", "300" },
 	{ "clock-skew",	0,  "SECONDS", "grants start this long before issue", "5" },
 	{ "missed-heartbeats", 0, "K", "forget a donor after K heartbeat periods of silence", "3" },
+	{ "max-heartbeat", 0, "MS",  "a donor's declared heartbeat period counts as at most this", "10000" },
 	{ "max-donors",	0,  "N",     "donors remembered at once", "16384" },
 	{ "max-conns",	0,  "N",     "peer connections at once", "4096" },
 	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
@@ -123,6 +125,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return set_u32(value, 0, 3600, &c->skew_s);
 	if (!strcmp(key, "missed-heartbeats"))
 		return set_u32(value, 1, 1000, &c->missed_hb);
+	if (!strcmp(key, "max-heartbeat"))
+		return set_u32(value, 100, 3600000, &c->max_hb_ms);
 	if (!strcmp(key, "max-donors"))
 		return set_u32(value, 1, 1u << 24, &c->max_donors);
 	if (!strcmp(key, "max-conns"))
@@ -172,6 +176,14 @@ struct conn {
 	struct conn	*prev, *next;
 };
 
+/* One log line per LOG_LIMIT_MS for a repeated event; the rest counted. */
+struct log_limit {
+	uint64_t	next_ms;
+	uint64_t	quiet;
+};
+
+#define LOG_LIMIT_MS	10000
+
 struct broker {
 	struct cfg		cfg;
 	struct bstate		st;
@@ -189,6 +201,8 @@ struct broker {
 	/* counters */
 	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
 	uint64_t		grant_reqs;
+	struct log_limit	donors_full;
+	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
 	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
 	uint8_t			frame[BROKER_MAX_FRAME];
@@ -275,30 +289,65 @@ static int queue(struct conn *c, uint16_t type, uint32_t seq, const uint8_t *bod
  * the peer has had LINGER_MS to read it). Nothing the peer sent after the
  * refused frame is acted on.
  */
-static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
-		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
-		   const char *fmt, ...)
+static void vrefuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+		    struct log_limit *limit, const char *fmt, va_list ap)
 {
 	struct broker_error e = { .code = code };
 	uint8_t body[8 + BROKER_ERR_TEXT_MAX];
-	va_list ap;
+	uint64_t now = spare_now_ms();
 	int n;
 
-	va_start(ap, fmt);
 	vsnprintf(e.text, sizeof(e.text), fmt, ap);
-	va_end(ap);
 	for (char *p = e.text; *p; p++)
 		if (*p < 0x20 || *p > 0x7e)
 			*p = '?';
-	log_info("%s%s%s: refused (%s): %s", c->peer, c->name[0] ? " " : "", c->name,
-		 broker_err_name(code), e.text);
+	if (!limit) {
+		log_info("%s%s%s: refused (%s): %s", c->peer, c->name[0] ? " " : "", c->name,
+			 broker_err_name(code), e.text);
+	} else if (now >= limit->next_ms) {
+		log_warn("%s%s%s: refused (%s): %s (%" PRIu64 " more like it since the last line)",
+			 c->peer, c->name[0] ? " " : "", c->name, broker_err_name(code), e.text,
+			 limit->quiet);
+		limit->next_ms = now + LOG_LIMIT_MS;
+		limit->quiet = 0;
+	} else {
+		limit->quiet++;
+	}
 	b->refused[code]++;
 	n = broker_error_encode(&e, body, sizeof(body));
 	if (n > 0)
 		queue(c, BROKER_ERROR, seq, body, (size_t)n);
 	c->state = C_CLOSING;
-	c->deadline_ms = spare_now_ms() + LINGER_MS;
+	c->deadline_ms = now + LINGER_MS;
+}
+
+static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void refuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrefuse(b, c, seq, code, NULL, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A refusal because a table is full: the newcomer is not at fault and a
+ * crowd of them must not flood the log, so one line per LOG_LIMIT_MS per
+ * @limit, counting the ones it stood for.
+ */
+static void refuse_full(struct broker *b, struct conn *c, uint32_t seq, struct log_limit *limit,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void refuse_full(struct broker *b, struct conn *c, uint32_t seq, struct log_limit *limit,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrefuse(b, c, seq, BROKER_E_NO_SPACE, limit, fmt, ap);
+	va_end(ap);
 }
 
 static void send_challenge(struct broker *b, struct conn *c)
@@ -331,9 +380,13 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	for (unsigned int i = 0; i < b->hk.n; i++)
 		if (!strncmp(b->hk.v[i].name, m.name, BROKER_NAME_LEN))
 			k = &b->hk.v[i];
-	/* one answer for unknown names and wrong proofs */
-	if (!k || !broker_auth_mac_ok(m.mac, k->key, BROKER_DIR_PEER, m.role, m.name,
-				      b->cfg.broker_id, m.nonce, c->bnonce)) {
+	/*
+	 * One answer, and one HMAC, for unknown names and wrong proofs: an
+	 * unknown name is checked against a random key no peer holds, so
+	 * its refusal takes as long as a wrong proof's.
+	 */
+	if (!broker_auth_mac_ok(m.mac, k ? k->key : b->dummy_key, BROKER_DIR_PEER, m.role,
+				m.name, b->cfg.broker_id, m.nonce, c->bnonce) || !k) {
 		b->auth_fail++;
 		memcpy(c->name, m.name, sizeof(c->name));
 		refuse(b, c, h->seq, BROKER_E_AUTH_FAILED, "authentication failed");
@@ -379,8 +432,14 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	known = bstate_find(&b->st, d.donor_id) != NULL;
 	ret = bstate_heartbeat(&b->st, &d, spare_now_ms());
 	if (ret == -ENOSPC) {
-		refuse(b, c, h->seq, BROKER_E_NO_SPACE, "broker knows max-donors (%u) donors",
-		       b->cfg.max_donors);
+		refuse_full(b, c, h->seq, &b->donors_full,
+			    "donor table full: max-donors (%u) donors are live",
+			    b->cfg.max_donors);
+		return;
+	}
+	if (ret == -EADDRINUSE) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "address %s is held by another live donor", d.addr);
 		return;
 	}
 	if (ret) {
@@ -392,7 +451,9 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 			 d.domain, d.free_slabs);
 	b->heartbeats++;
 	a.donors = b->st.live;
-	a.expire_ms = (uint32_t)(b->st.missed_hb * (uint64_t)d.hb_interval_ms);
+	/* the period the broker holds the donor to, not the one it declared */
+	a.expire_ms = (uint32_t)(b->st.missed_hb *
+				 (uint64_t)bstate_find(&b->st, d.donor_id)->hb_interval_ms);
 	broker_ack_encode(&a, out, sizeof(out));
 	queue(c, BROKER_ACK, h->seq, out, sizeof(out));
 }
@@ -616,6 +677,22 @@ static void parse(struct broker *b, struct conn *c)
 		}
 		if (ret) {
 			refuse(b, c, h.seq, BROKER_E_BAD_FRAME, "bad frame header (magic or type)");
+			break;
+		}
+		/*
+		 * Before authentication only a HELLO is taken, and its header
+		 * is judged before any body is buffered: an unauthenticated
+		 * peer costs the broker BUF_START bytes, never a 64 KiB frame.
+		 */
+		if (c->state == C_HELLO && h.type != BROKER_HELLO) {
+			refuse(b, c, h.seq, BROKER_E_AUTH_REQUIRED, "%s before HELLO: authenticate first",
+			       broker_type_name(h.type));
+			break;
+		}
+		if (c->state == C_HELLO && h.len > BROKER_HELLO_SIZE) {
+			refuse(b, c, h.seq, BROKER_E_TOO_BIG, "HELLO of %" PRIu32
+			       " bytes: before authentication a frame is at most %u bytes",
+			       h.len, (unsigned int)BROKER_HELLO_SIZE);
 			break;
 		}
 		if (c->in_len - off < BROKER_HDR_SIZE + h.len) {
@@ -866,7 +943,7 @@ static int metrics_page(void *ctx, FILE *f)
 	    b->st.live);
 	U64("spare_broker_donors_expired_total", SPARE_COUNTER,
 	    "Donors forgotten after missed heartbeats.", b->st.donors_expired);
-	U64("spare_broker_domains", SPARE_GAUGE, "Failure domains ever seen.", b->st.ndomains);
+	U64("spare_broker_domains", SPARE_GAUGE, "Failure domains of live donors.", b->st.ndomains);
 	U64("spare_broker_free_slabs", SPARE_GAUGE,
 	    "Free slabs on live donors, as reported minus granted since.", bstate_total_free(&b->st));
 	U64("spare_broker_heartbeats_total", SPARE_COUNTER, "REGISTER and HEARTBEAT messages.",
@@ -1017,12 +1094,14 @@ static int setup(struct broker *b)
 	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))
 		return -1;
 	randombytes_buf(&seed, sizeof(seed));
+	randombytes_buf(b->dummy_key, sizeof(b->dummy_key));
 	if (bstate_init(&b->st, b->cfg.max_donors, b->cfg.missed_hb, b->cfg.lease_s,
 			b->cfg.skew_s, &key, seed)) {
 		sodium_memzero(&key, sizeof(key));
 		log_err("out of memory for %u donors", b->cfg.max_donors);
 		return -1;
 	}
+	b->st.max_hb_ms = b->cfg.max_hb_ms;
 	sodium_memzero(&key, sizeof(key));
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
@@ -1129,6 +1208,7 @@ static void teardown(struct broker *b)
 		close(b->epfd);
 	spare_host_keys_free(&b->hk);
 	bstate_free(&b->st);
+	sodium_memzero(b->dummy_key, sizeof(b->dummy_key));
 }
 
 int main(int argc, char **argv)

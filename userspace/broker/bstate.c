@@ -3,6 +3,7 @@
  * spare-broker's soft state and grant issue (bstate.h).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,7 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		return -EINVAL;
 	st->max_donors = max_donors;
 	st->missed_hb = missed_hb;
+	st->max_hb_ms = BSTATE_MAX_HB_MS;
 	st->lease_s = lease_s;
 	st->skew_s = skew_s;
 	st->key = *key;
@@ -68,11 +70,19 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	st->bit = calloc(max_donors + 1, sizeof(*st->bit));
 	st->w = calloc(max_donors, sizeof(*st->w));
 	st->domains = calloc(max_donors, sizeof(*st->domains));
+	st->domain_users = calloc(max_donors, sizeof(*st->domain_users));
+	st->domain_free = calloc(max_donors, sizeof(*st->domain_free));
 	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
-	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors)) {
+	    !st->domain_users || !st->domain_free ||
+	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors) ||
+	    map_init(&st->by_addr, max_donors)) {
 		bstate_free(st);
 		return -ENOMEM;
 	}
+	/* free indices popped lowest first */
+	for (size_t k = 0; k < max_donors; k++)
+		st->domain_free[k] = (uint32_t)(max_donors - 1 - k);
+	st->ndomain_free = max_donors;
 	/* the tree covers every slot; unused slots weigh 0 */
 	return place_tree_build(&st->tree, st->bit, st->w, st->pd, max_donors);
 }
@@ -84,8 +94,11 @@ void bstate_free(struct bstate *st)
 	free(st->bit);
 	free(st->w);
 	free(st->domains);
+	free(st->domain_users);
+	free(st->domain_free);
 	free(st->by_id.slot);
 	free(st->by_domain.slot);
+	free(st->by_addr.slot);
 	memset(&st->key, 0, sizeof(st->key));
 	memset(st, 0, sizeof(*st));
 }
@@ -105,18 +118,106 @@ static void set_free(struct bstate *st, size_t i, uint64_t free_slabs)
 	place_tree_set(&st->tree, i, free_slabs);
 }
 
-static uint32_t domain_index(struct bstate *st, const char *label)
+/*
+ * Take @m's entry out of slot @i and shift the entries after it back so
+ * that every key stays reachable from its home slot (linear probing has no
+ * tombstones, so a table that sees endless inserts and deletes never fills).
+ */
+static void map_delete(struct bstr_map *m, size_t i, size_t len, const char *base,
+		       size_t stride)
+{
+	size_t mask = m->cap - 1, j = i, home;
+
+	for (;;) {
+		m->slot[i] = 0;
+		for (;;) {
+			j = (j + 1) & mask;
+			if (!m->slot[j])
+				return;
+			home = (size_t)str_hash(base + (size_t)(m->slot[j] - 1) * stride, len) & mask;
+			/* stays if its home is cyclically in (i, j] */
+			if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+				continue;
+			break;
+		}
+		m->slot[i] = m->slot[j];
+		i = j;
+	}
+}
+
+/*
+ * The index of failure domain @label, taken for one more live donor: a
+ * known label gains a user, a new one gets a free index. Every live donor
+ * holds exactly one domain and a donor releases its old one before taking
+ * another, so max_donors indices always suffice. UINT32_MAX if none is
+ * free (not reached).
+ */
+static uint32_t domain_get(struct bstate *st, const char *label)
 {
 	bool found;
 	size_t s = map_find(&st->by_domain, label, BROKER_DOMAIN_LEN,
 			    (const char *)st->domains, sizeof(*st->domains), &found);
+	uint32_t k;
 
-	if (!found) {
-		/* at most one new domain per donor slot: always room */
-		memcpy(st->domains[st->ndomains], label, BROKER_DOMAIN_LEN);
-		st->by_domain.slot[s] = (uint32_t)++st->ndomains;
+	if (found) {
+		k = st->by_domain.slot[s] - 1;
+	} else {
+		if (!st->ndomain_free)
+			return UINT32_MAX;
+		k = st->domain_free[--st->ndomain_free];
+		memcpy(st->domains[k], label, BROKER_DOMAIN_LEN);
+		st->by_domain.slot[s] = k + 1;
+		st->ndomains++;
 	}
-	return st->by_domain.slot[s] - 1;
+	st->domain_users[k]++;
+	return k;
+}
+
+/* A live donor stops using domain @k; the last user frees it. */
+static void domain_put(struct bstate *st, uint32_t k)
+{
+	bool found;
+	size_t s;
+
+	if (k >= st->max_donors || !st->domain_users[k] || --st->domain_users[k])
+		return;
+	s = map_find(&st->by_domain, st->domains[k], BROKER_DOMAIN_LEN,
+		     (const char *)st->domains, sizeof(*st->domains), &found);
+	if (found)
+		map_delete(&st->by_domain, s, BROKER_DOMAIN_LEN, (const char *)st->domains,
+			   sizeof(*st->domains));
+	memset(st->domains[k], 0, BROKER_DOMAIN_LEN);
+	st->domain_free[st->ndomain_free++] = k;
+	st->ndomains--;
+}
+
+/* Live donors' addresses: donors[].addr, found through by_addr. */
+#define ADDR_BASE(st)	((const char *)(st)->donors + offsetof(struct bdonor, addr))
+
+static size_t addr_find(const struct bstate *st, const char *addr, bool *found)
+{
+	return map_find(&st->by_addr, addr, BROKER_ADDR_LEN, ADDR_BASE(st), sizeof(*st->donors),
+			found);
+}
+
+/* Donor @i (live, its address set) takes its address. */
+static void addr_take(struct bstate *st, size_t i)
+{
+	bool found;
+	size_t s = addr_find(st, st->donors[i].addr, &found);
+
+	if (!found)
+		st->by_addr.slot[s] = (uint32_t)(i + 1);
+}
+
+/* Donor @i gives its address back (before it changes or is forgotten). */
+static void addr_drop(struct bstate *st, size_t i)
+{
+	bool found;
+	size_t s = addr_find(st, st->donors[i].addr, &found);
+
+	if (found && st->by_addr.slot[s] == i + 1)
+		map_delete(&st->by_addr, s, BROKER_ADDR_LEN, ADDR_BASE(st), sizeof(*st->donors));
 }
 
 /*
@@ -143,12 +244,14 @@ static void compact(struct bstate *st)
 	}
 	st->n = j;
 	memset(st->by_id.slot, 0, st->by_id.cap * sizeof(*st->by_id.slot));
+	memset(st->by_addr.slot, 0, st->by_addr.cap * sizeof(*st->by_addr.slot));
 	for (size_t i = 0; i < j; i++) {
 		bool found;
 		size_t s = map_find(&st->by_id, st->donors[i].id, BROKER_ID_LEN,
 				    (const char *)st->donors, sizeof(*st->donors), &found);
 
 		st->by_id.slot[s] = (uint32_t)(i + 1);
+		addr_take(st, i);	/* every donor left is live */
 	}
 	place_tree_build(&st->tree, st->bit, st->w, st->pd, st->max_donors);
 }
@@ -156,14 +259,18 @@ static void compact(struct bstate *st)
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms)
 {
 	struct bdonor *b;
-	bool found;
-	size_t s, i;
+	bool found, held;
+	size_t s, a, i;
 
 	if (!broker_str_ok(d->donor_id, BROKER_ID_LEN) || !broker_str_ok(d->addr, BROKER_ADDR_LEN) ||
 	    !broker_str_ok(d->domain, BROKER_DOMAIN_LEN) || !d->hb_interval_ms)
 		return -EINVAL;
 	s = map_find(&st->by_id, d->donor_id, BROKER_ID_LEN, (const char *)st->donors,
 		     sizeof(*st->donors), &found);
+	/* an address is one live donor's: another id claiming it changes nothing */
+	a = addr_find(st, d->addr, &held);
+	if (held && (!found || st->by_addr.slot[a] != st->by_id.slot[s]))
+		return -EADDRINUSE;
 	if (found) {
 		i = st->by_id.slot[s] - 1;
 	} else {
@@ -179,14 +286,22 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 		st->by_id.slot[s] = (uint32_t)(i + 1);
 	}
 	b = &st->donors[i];
-	memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
-	if (!found || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
+	if (!b->live || strncmp(b->addr, d->addr, BROKER_ADDR_LEN)) {
+		if (b->live)
+			addr_drop(st, i);
+		memcpy(b->addr, d->addr, BROKER_ADDR_LEN);
+		addr_take(st, i);
+	}
+	/* a live donor holds its domain; a relabel gives the old one back first */
+	if (!b->live || strncmp(b->domain, d->domain, BROKER_DOMAIN_LEN)) {
+		if (b->live)
+			domain_put(st, st->pd[i].domain);
 		memcpy(b->domain, d->domain, BROKER_DOMAIN_LEN);
-		st->pd[i].domain = domain_index(st, d->domain);
+		st->pd[i].domain = domain_get(st, d->domain);
 	}
 	b->reported = d->free_slabs;
 	b->last_hb_ms = now_ms;
-	b->hb_interval_ms = d->hb_interval_ms;
+	b->hb_interval_ms = d->hb_interval_ms < st->max_hb_ms ? d->hb_interval_ms : st->max_hb_ms;
 	b->slab_shift = d->slab_shift;
 	if (!b->live) {
 		b->live = true;
@@ -209,6 +324,8 @@ unsigned int bstate_expire(struct bstate *st, uint64_t now_ms)
 		b->live = false;
 		st->live--;
 		set_free(st, i, 0);
+		domain_put(st, st->pd[i].domain);
+		addr_drop(st, i);
 		gone++;
 	}
 	st->donors_expired += gone;
@@ -316,10 +433,16 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 
 	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
 		return -EINVAL;
-	for (size_t i = 0; i < st->n && !b; i++)
-		if (st->donors[i].live &&
-		    !strncmp(st->donors[i].addr, addr, sizeof(st->donors[i].addr)))
-			b = &st->donors[i];
+	{
+		char key[BROKER_ADDR_LEN + 1] = "";
+		bool found;
+		size_t s;
+
+		strncpy(key, addr, sizeof(key) - 1);
+		s = addr_find(st, key, &found);
+		if (found)
+			b = &st->donors[st->by_addr.slot[s] - 1];
+	}
 	if (!b)
 		return -ENOENT;
 	ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);

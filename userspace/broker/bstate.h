@@ -46,13 +46,23 @@ struct bstate {
 	struct place_tree	tree;
 	size_t			n, max_donors;	/* slots used, slots allowed */
 	struct bstr_map		by_id;
+	/*
+	 * Failure domains, [max_donors] each: a label's index is held by the
+	 * live donors in it and freed (for another label) when the last one
+	 * relabels or is forgotten, so churn cannot grow the table.
+	 */
 	char			(*domains)[BROKER_DOMAIN_LEN];
-	size_t			ndomains;
+	uint32_t		*domain_users;	/* live donors in each domain */
+	uint32_t		*domain_free;	/* stack of unused indices */
+	size_t			ndomains;	/* domains in use */
+	size_t			ndomain_free;
 	struct bstr_map		by_domain;
+	struct bstr_map		by_addr;	/* live donors by address: one each */
 	struct spare_rng	rng;
 	unsigned int		live;		/* donors live now */
 	/* settings */
 	unsigned int		missed_hb;	/* forget after this many periods */
+	uint32_t		max_hb_ms;	/* a longer declared period counts as this */
 	uint32_t		lease_s;	/* default and longest lease */
 	uint32_t		skew_s;		/* not_before = now - skew */
 	struct spare_grant_key	key;
@@ -61,7 +71,14 @@ struct bstate {
 	uint64_t		donors_expired, renewals, moves;
 };
 
-/* 0, -EINVAL or -ENOMEM. The key is copied. */
+/*
+ * The longest heartbeat period a donor may declare (spared sends one a
+ * second): a donor that declares more is held to this, so a silent donor
+ * is forgotten within missed_hb x max_hb_ms whatever it declared.
+ */
+#define BSTATE_MAX_HB_MS	10000
+
+/* 0, -EINVAL or -ENOMEM. The key is copied; max_hb_ms is BSTATE_MAX_HB_MS. */
 int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		uint32_t lease_s, uint32_t skew_s, const struct spare_grant_key *key,
 		uint64_t seed);
@@ -70,8 +87,10 @@ void bstate_free(struct bstate *st);
 /*
  * A REGISTER or HEARTBEAT from donor @d at monotonic @now_ms: adds it or
  * refreshes it, and sets its free count to what it reported (the donor is
- * the authority; the broker's debits since are forgotten). Returns 0,
- * -ENOSPC when max_donors donors are live already, -EINVAL for a bad field.
+ * the authority; the broker's debits since are forgotten). Its period is
+ * what it declared, at most max_hb_ms. Returns 0,
+ * -ENOSPC when max_donors donors are live already, -EADDRINUSE when another
+ * live donor holds its address (nothing changes), -EINVAL for a bad field.
  */
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms);
 

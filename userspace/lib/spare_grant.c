@@ -33,6 +33,7 @@ const char *spare_grant_strerror(int result)
 	case SPARE_GRANT_WRONG_CLIENT:	return "grant is for another client";
 	case SPARE_GRANT_REPLAYED:	return "grant replayed";
 	case SPARE_GRANT_CACHE_FULL:	return "too many live grants (ledger full)";
+	case SPARE_GRANT_OWNER_FULL:	return "this client holds its share of the ledger already";
 	}
 	return "unknown grant error";
 }

@@ -46,6 +46,7 @@ enum spare_grant_result {
 	SPARE_GRANT_WRONG_CLIENT = -7,	/* issued for another client */
 	SPARE_GRANT_REPLAYED	 = -8,	/* grant id seen before */
 	SPARE_GRANT_CACHE_FULL	 = -9,	/* replay cache full of live grants */
+	SPARE_GRANT_OWNER_FULL	 = -10,	/* this client holds its share of the cache */
 };
 
 /* A short text for a result ("forged", "expired", ...). */

@@ -16,6 +16,16 @@
  * is refused (cache full) rather than forgetting one that could be
  * replayed.
  *
+ * Fair share. One owner holds at most spared_grants_share(max) entries at
+ * once (a sixteenth of the ledger, but at least 16, or the whole of a
+ * smaller ledger); past that its new grants are refused as
+ * SPARE_GRANT_OWNER_FULL while other clients' are still taken. So one
+ * client, however many valid grants it holds, cannot crowd the others out.
+ *
+ * Cost. Grants are indexed by id (a hash on the id's first 8 bytes, the
+ * MAP token) and owners by name, so accept and held are O(1) expected;
+ * expired grants are dropped by a scan at most once per second of "now".
+ *
  * "Owner" is how the donor knows the client: its authenticated host name
  * when host authentication is on, else its client uuid in hex.
  */
@@ -35,14 +45,31 @@ struct spared_grant {
 	uint64_t	expiry;
 };
 
+struct spared_owner {
+	char		name[SPARE_GRANT_CLIENT_LEN];
+	uint32_t	grants;		/* entries of v[] it holds */
+	uint64_t	slabs;		/* what they cover together */
+};
+
+#define SPARED_GRANTS_SHARE_DIV	16	/* an owner's share: max / this ... */
+#define SPARED_GRANTS_SHARE_MIN	16	/* ... but at least this many */
+
 struct spared_grants {
 	struct spare_grant_key	key;
 	char			donor_id[SPARE_GRANT_DONOR_LEN];
 	struct spared_grant	*v;
-	size_t			n, max;
+	size_t			n, max, share;
+	uint32_t		*by_id;		/* [cap]: v index + 1, 0 = empty */
+	struct spared_owner	*owners;	/* [max]: owners holding a grant */
+	uint32_t		*by_owner;	/* [cap]: owners index + 1, 0 = empty */
+	size_t			nowners, cap;	/* cap: a power of two >= 2 max */
+	uint64_t		purged_at;	/* "now" of the last purge */
 };
 
-/* 0, or -EINVAL (no donor id, or too long; max 0) / -ENOMEM. */
+/* Entries one owner may hold in a ledger of @max. */
+size_t spared_grants_share(size_t max);
+
+/* 0, or -EINVAL (no donor id, or too long; max 0 or above 2^30) / -ENOMEM. */
 int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *key,
 		       const char *donor_id, size_t max);
 /* Frees the ledger and wipes the key. */
@@ -54,7 +81,9 @@ void spared_grants_free(struct spared_grants *g);
  * session is not authenticated, any client named in the grant is taken),
  * then record it for @owner. Returns SPARE_GRANT_OK (also when @owner had
  * presented it before; *@known is then true) or a negative enum
- * spare_grant_result. Fills @info (may be NULL) on success.
+ * spare_grant_result: SPARE_GRANT_OWNER_FULL when @owner holds its share
+ * already, SPARE_GRANT_CACHE_FULL when the ledger is full. Fills @info
+ * (may be NULL) on success.
  */
 int spared_grant_accept(struct spared_grants *g, const void *buf, size_t len, bool hex,
 			const char *client_id, const char *owner, uint64_t now,

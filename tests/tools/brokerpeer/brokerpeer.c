@@ -32,8 +32,11 @@
  *   acknowledged (prints "free=N").
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
- *   (GRANT_REQ before HELLO), badmac, magic, version (a version-1 peer's
- *   header), oversized, badbody
+ *   (GRANT_REQ before HELLO), badmac (a HELLO with a wrong proof: with
+ *   -n and -K, the right proof for that name with one bit flipped), magic,
+ *   version (a version-1 peer's header), oversized, bighello (a HELLO
+ *   header of 60,000 bytes before authenticating), donorgrant and
+ *   donorrenew (a donor sending GRANT_REQ, RENEW_REQ), badbody
  *   (a malformed GRANT_REQ after authenticating), clientheartbeat (a
  *   client sending HEARTBEAT), wrongid (a donor registering another id),
  *   noauthmove (MOVE_REQ before HELLO), donormove (a donor sending
@@ -544,9 +547,45 @@ static int do_bad(int fd, const struct opts *o)
 		snprintf(m.name, sizeof(m.name), "%s", o->name ? o->name : "nobody");
 		randombytes_buf(m.nonce, sizeof(m.nonce));
 		m.nonce[0] |= 1;
-		randombytes_buf(m.mac, sizeof(m.mac));	/* no key */
+		if (o->key_file) {
+			/* the right proof for this name, one bit off */
+			uint8_t key[BROKER_KEY_LEN];
+			char why[256];
+
+			if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
+				printf("key: %s\n", why);
+				return 1;
+			}
+			broker_auth_mac(m.mac, key, BROKER_DIR_PEER, m.role, m.name,
+					ch.broker_id, m.nonce, ch.nonce);
+			sodium_memzero(key, sizeof(key));
+			m.mac[BROKER_MAC_LEN - 1] ^= 1;
+		} else {
+			randombytes_buf(m.mac, sizeof(m.mac));	/* no key */
+		}
 		broker_hello_encode(&m, body, sizeof(body));
 		broker_send(fd, BROKER_HELLO, 1, body, BROKER_HELLO_SIZE);
+	} else if (!strcmp(o->kind, "bighello")) {
+		/* a HELLO header announcing far more than a HELLO, before authenticating */
+		broker_recv(fd, &h, body, sizeof(body));
+		broker_hdr_encode(hdr, BROKER_HELLO, 1, 60000);
+		send(fd, hdr, sizeof(hdr), MSG_NOSIGNAL);
+		memset(body, 0xa5, 4096);
+		send(fd, body, 4096, MSG_NOSIGNAL);
+	} else if (!strcmp(o->kind, "donorgrant") || !strcmp(o->kind, "donorrenew")) {
+		/* well-formed client requests, from a donor */
+		struct broker_grant_req g = { .slabs = 1, .copies = 1 };
+		struct broker_renew_req r = { .donor_addr = "127.0.0.1:1", .slabs = 1 };
+
+		if (auth(fd, o, BROKER_ROLE_DONOR))
+			return 1;
+		if (!strcmp(o->kind, "donorgrant")) {
+			broker_grant_req_encode(&g, body, sizeof(body));
+			broker_send(fd, BROKER_GRANT_REQ, 2, body, BROKER_GRANT_REQ_SIZE);
+		} else {
+			broker_renew_req_encode(&r, body, sizeof(body));
+			broker_send(fd, BROKER_RENEW_REQ, 2, body, BROKER_RENEW_REQ_SIZE);
+		}
 	} else if (!strcmp(o->kind, "magic") || !strcmp(o->kind, "version") ||
 		   !strcmp(o->kind, "oversized")) {
 		broker_recv(fd, &h, body, sizeof(body));
