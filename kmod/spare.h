@@ -16,6 +16,7 @@
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/completion.h>
 #include <linux/configfs.h>
@@ -248,6 +249,7 @@ struct spare_dev {
 					 * waiting for a target asks again */
 	struct spare_bdev_handle backup;
 	bool has_backup;
+	struct bio_set backup_bs;	/* bios to the backup device */
 	struct workqueue_struct *wq;
 	struct spare_io_stats stats;
 	unsigned long *backup_busy;	/* pages with an async backup write */

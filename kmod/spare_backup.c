@@ -77,6 +77,15 @@ int spare_backup_open(struct spare_dev *dev)
 		spare_bdev_close(&dev->backup);
 		return -EINVAL;
 	}
+	/*
+	 * Our own pool: swap-out bios come from fs_bio_set, and a backup bio
+	 * made while serving one must not wait on that same pool.
+	 */
+	ret = bioset_init(&dev->backup_bs, BIO_POOL_SIZE, 0, BIOSET_NEED_BVECS);
+	if (ret) {
+		spare_bdev_close(&dev->backup);
+		return ret;
+	}
 	dev->backup_busy = pages_bitmap_alloc(pages);
 	dev->backup_stale = pages_bitmap_alloc(pages);
 	atomic_set(&dev->async_pages, 0);
@@ -117,6 +126,8 @@ void spare_backup_close(struct spare_dev *dev)
 		dev->async_pool = NULL;
 	}
 	spare_bdev_close(&dev->backup);
+	if (bioset_initialized(&dev->backup_bs))
+		bioset_exit(&dev->backup_bs);
 	kvfree(dev->backup_busy);
 	kvfree(dev->backup_stale);
 	dev->backup_busy = NULL;
@@ -340,7 +351,8 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 	aw->dev = dev;
 	aw->first = first;
 	aw->n = n;
-	bio = bio_alloc(bdev, SPARE_MAX_SEGS + 1, REQ_OP_WRITE, GFP_NOIO);
+	bio = bio_alloc_bioset(bdev, SPARE_MAX_SEGS + 1, REQ_OP_WRITE, GFP_NOIO,
+			       &dev->backup_bs);
 	bio->bi_iter.bi_sector = blk_rq_pos(rq);
 	bio->bi_private = aw;
 	bio->bi_end_io = async_end_io;
@@ -419,8 +431,9 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 			return -EIO;
 		}
 	}
-	bio = bio_alloc(bdev, SPARE_MAX_SEGS + 1,
-			write ? REQ_OP_WRITE : REQ_OP_READ, GFP_NOIO);
+	bio = bio_alloc_bioset(bdev, SPARE_MAX_SEGS + 1,
+			       write ? REQ_OP_WRITE : REQ_OP_READ, GFP_NOIO,
+			       &dev->backup_bs);
 	bio->bi_iter.bi_sector = blk_rq_pos(rq);
 	bio->bi_private = cmd;
 	bio->bi_end_io = backup_end_io;
@@ -467,8 +480,8 @@ int spare_backup_read_pages(struct spare_dev *dev, u64 first, u32 n,
 	int ret;
 
 	nblocks = DIV_ROUND_UP(n, 1U << order);
-	bio = bio_alloc(spare_bdev(&dev->backup), nblocks, REQ_OP_READ,
-			GFP_NOIO);
+	bio = bio_alloc_bioset(spare_bdev(&dev->backup), nblocks, REQ_OP_READ,
+			       GFP_NOIO, &dev->backup_bs);
 	bio->bi_iter.bi_sector = (first << SPARE_PAGE_SHIFT) >> SECTOR_SHIFT;
 	for (i = 0; i < nblocks; i++) {
 		u32 len = min_t(u64, left, block);

@@ -684,15 +684,6 @@ static void cmd_account(struct spare_dev *dev, struct spare_cmd *cmd,
 		atomic64_inc(&s->failovers);
 }
 
-/* How long the @attempts-th re-drive of a request waits (1-based). */
-static unsigned long redrive_delay(unsigned int attempts)
-{
-	unsigned int ms = SPARE_REDRIVE_DELAY_MS << min(attempts - 1, 5U);
-
-	return msecs_to_jiffies(min_t(unsigned int, ms,
-				      SPARE_REDRIVE_DELAY_MAX_MS));
-}
-
 /* Drop one reference; the last one completes or re-drives the request. */
 void spare_cmd_put(struct spare_cmd *cmd)
 {
@@ -721,7 +712,9 @@ void spare_cmd_put(struct spare_cmd *cmd)
 		atomic64_inc(&dev->stats.redrives);
 		blk_mq_requeue_request(rq, false);
 		blk_mq_delay_kick_requeue_list(rq->q,
-					       redrive_delay(cmd->attempts));
+			spare_redrive_delay(cmd->attempts,
+					    SPARE_REDRIVE_DELAY_MS,
+					    SPARE_REDRIVE_DELAY_MAX_MS));
 		return;
 	}
 	atomic64_inc(&dev->stats.io_errors);

@@ -262,9 +262,11 @@ int spare_resync_init(struct spare_dev *dev)
 
 	dev->resync_stop = false;
 	INIT_DELAYED_WORK(&dev->resync_work, resync_work);
-	if (dev->map.nr_copies < 2 && dev->map.nr_donors <= dev->map.nr_copies &&
-	    !dev->cfg.backup[0])
-		return 0;	/* nothing to copy from, nowhere to move to */
+	/*
+	 * Always, even for one copy on one donor and no backup: donors may be
+	 * appended while the device runs, and an evicted copy then moves
+	 * through these blocks (move_start() needs them). 256 KiB a device.
+	 */
 	for (i = 0; i < SPARE_RESYNC_PAGES; i++) {
 		dev->resync_pages[i] = alloc_pages(GFP_KERNEL,
 						   SPARE_RESYNC_ORDER);

@@ -35,4 +35,18 @@ static inline u64 spare_bytes_to_slab_end(u64 pos, u8 slab_shift)
 	return (1ULL << slab_shift) - (pos & ((1ULL << slab_shift) - 1));
 }
 
+/*
+ * How long the @attempts-th re-drive of a request waits (1-based), in
+ * milliseconds as blk_mq_delay_kick_requeue_list() takes them: @base_ms
+ * doubled per attempt (up to 32x), at most @max_ms.
+ */
+static inline unsigned long spare_redrive_delay(unsigned int attempts,
+						unsigned int base_ms,
+						unsigned int max_ms)
+{
+	unsigned int ms = base_ms << (attempts > 6 ? 5 : attempts - 1);
+
+	return ms < max_ms ? ms : max_ms;
+}
+
 #endif /* SPARE_SPLIT_H */

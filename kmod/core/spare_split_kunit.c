@@ -90,12 +90,27 @@ static void split_covers_range_exactly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, total, 2 * MiB + 4096);
 }
 
+/*
+ * The re-drive delay goes to blk_mq_delay_kick_requeue_list(), which takes
+ * milliseconds: 20, 40, 80 ... ms, at most 500 ms, whatever HZ is.
+ */
+static void redrive_delay_is_milliseconds(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(1, 20, 500), 20UL);
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(2, 20, 500), 40UL);
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(4, 20, 500), 160UL);
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(5, 20, 500), 320UL);
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(6, 20, 500), 500UL);
+	KUNIT_EXPECT_EQ(test, spare_redrive_delay(4000, 20, 500), 500UL);
+}
+
 static struct kunit_case split_cases[] = {
 	KUNIT_CASE(split_inside_one_slab),
 	KUNIT_CASE(split_across_boundary),
 	KUNIT_CASE(split_unaligned_pieces_touch_pages),
 	KUNIT_CASE(split_rejects_bad_ranges),
 	KUNIT_CASE(split_covers_range_exactly),
+	KUNIT_CASE(redrive_delay_is_milliseconds),
 	{}
 };
 
