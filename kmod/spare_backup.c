@@ -136,22 +136,38 @@ void spare_backup_close(struct spare_dev *dev)
 }
 
 /*
- * Submit a backup bio. Inside submit_bio() (current->bio_list set: most
- * swap-out requests are dispatched there, when the task's plug is
- * flushed) a bio we submit is only parked on that list until the outer
- * submit_bio() returns, so a direct reclaimer waiting there for its own
- * write (reclaim_wait, spare_blk.c) would wait for a bio not yet sent.
+ * Submit a backup bio. It is made in ->queue_rq(), and is submitted here
+ * only where neither of these is true (kblockd, a re-drive):
+ *
+ *  - Inside submit_bio() (current->bio_list set: most swap-out requests
+ *    are dispatched there, when the task's plug is flushed) a bio we
+ *    submit is only parked on that list until the outer submit_bio()
+ *    returns, so a direct reclaimer waiting there for its own write
+ *    (reclaim_wait, spare_blk.c) would wait for a bio not yet sent.
+ *  - While the task holds a plug (current->plug set: ->queue_rq() runs
+ *    from blk_finish_plug()'s flush of it), a bio that reaches a blk-mq
+ *    queue (loop, a disk; under dm or not, so the backup's own queue says
+ *    nothing) is added to that plug while blk_mq_flush_plug_list() takes
+ *    requests off it: the list is corrupted, blk_add_rq_to_plug() follows
+ *    a NULL pointer. Were no flush running, the bio would sit on the plug
+ *    until the task flushed it, and reclaim_wait would wait for that too.
+ *
  * Such bios go to the device's workqueue (WQ_MEM_RECLAIM: it has a rescuer
  * thread, so it makes progress under memory pressure), as the block
- * layer's own bio-set rescuer does; spare_backup_close() runs before that
- * queue is destroyed, and every punted bio holds a busy range or a
- * command, which it waits for.
+ * layer's own bio-set rescuer does. No caller's state is under the
+ * worker, so that is safe wherever ->queue_rq() runs. The cost: a task
+ * dispatches its requests in one of those two places, so nearly every
+ * backup bio but kblockd's takes the hand-off, a worker wake-up before the
+ * backup I/O starts (one per batch: queue_work() of a pending work is a
+ * no-op, and the worker drains the list under one plug of its own).
+ * spare_backup_close() runs before that queue is destroyed, and every
+ * punted bio holds a busy range or a command, which it waits for.
  */
 static void backup_issue(struct spare_dev *dev, struct bio *bio)
 {
 	unsigned long flags;
 
-	if (!current->bio_list) {
+	if (!current->bio_list && !current->plug) {
 		submit_bio(bio);
 		return;
 	}
