@@ -132,11 +132,11 @@ struct broker_grant_req {
 #define BROKER_GRANT_REQ_SIZE	8
 
 /*
- * RENEW_REQ: a grant for @slabs slabs on the donor at @donor_addr, for a
- * client that holds them there already (the device's current grants are
- * running out). Answered by a GRANT_REP of one slab, one copy: a single
- * grant covering @slabs, with the donor's domain. It moves no free slabs: the slabs are lent
- * already, and the donor caps the client by what its grants cover.
+ * RENEW_REQ (legacy): a grant for @slabs slabs on the donor at @donor_addr,
+ * naming no grant. Answered by a GRANT_REP of one slab, one copy: a single
+ * grant covering @slabs, with the donor's domain. The broker cannot check
+ * that the client holds those slabs, so it serves this only with
+ * legacy-renew on; RENEW_GRANT renews by naming the grants.
  */
 #define BROKER_MAX_RENEW	4096	/* slabs in one RENEW_REQ */
 struct broker_renew_req {
