@@ -10,6 +10,7 @@
  * and re-encodes to the same bytes; every fixed body that decodes
  * re-encodes to the same bytes, GRANT_REP too (its grants and their
  * domains, each domain a non-empty string NUL-padded to its field); a
+ * decoded RENEW_GRANT re-encodes from its grants to the same bytes; a
  * decoded MOVE_REQ's entries within its counts are strings and the rest
  * all zero; a decoded ERROR's text is printable.
  */
@@ -87,6 +88,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = broker_renew_req_encode(&m, out, sizeof(out));
 			check(n == (int)len && !memcmp(out, body, len));
 			check(m.slabs >= 1 && m.slabs <= BROKER_MAX_RENEW);
+		}
+	}
+	{
+		struct broker_renew_grant m;
+
+		if (!broker_renew_grant_decode(body, len, &m)) {
+			static struct spare_grant g[BROKER_MAX_RENEW_GRANTS];
+
+			check(m.n >= 1 && m.n <= BROKER_MAX_RENEW_GRANTS);
+			check(len == BROKER_RENEW_GRANT_SIZE(m.n));
+			for (unsigned int i = 0; i < m.n; i++)
+				broker_renew_grant_get(&m, i, &g[i]);
+			n = broker_renew_grant_encode(m.lease_s, m.n, g, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
 		}
 	}
 	{

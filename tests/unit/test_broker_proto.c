@@ -375,7 +375,7 @@ static void move_req(void)
 	EXPECT_EQ(BROKER_MOVE_REQ_SIZE, 780);
 	EXPECT_EQ(BROKER_MAX_AVOID, 8);
 	EXPECT(!strcmp(broker_type_name(BROKER_MOVE_REQ), "MOVE_REQ"));
-	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_MOVE_REQ);
+	EXPECT_EQ(BROKER_MOVE_REQ + 1, BROKER_RENEW_GRANT);
 	/* round trip, and the layout */
 	memset(&r2, 0x55, sizeof(r2));
 	EXPECT_EQ(broker_move_req_encode(&r, mb, sizeof(mb)), BROKER_MOVE_REQ_SIZE);
@@ -488,9 +488,74 @@ static void move_req(void)
 		broker_hdr_encode(h, BROKER_MOVE_REQ, 5, BROKER_MOVE_REQ_SIZE);
 		EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
 		EXPECT_EQ(hd.type, 11);
-		broker_hdr_encode(h, BROKER_MOVE_REQ + 1, 5, 0);
+		broker_hdr_encode(h, BROKER_TYPE_MAX + 1, 5, 0);
 		EXPECT_EQ(broker_hdr_decode(h, &hd), -EBADMSG);
 	}
+}
+
+/*
+ * RENEW_GRANT: lease, count, reserved, then the grants as they are; every
+ * grant's form checked both ways, the count 1..64 and the length exact.
+ */
+static void renew_grant_body(void)
+{
+	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS + 1], out;
+	static uint8_t b[BROKER_RENEW_GRANT_SIZE(BROKER_MAX_RENEW_GRANTS + 1)];
+	struct spare_grant_key k = { .id = 4, .key = "0123456789abcdef0123456789abcde" };
+	struct spare_grant_info gi;
+	struct broker_renew_grant r;
+	uint8_t h[BROKER_HDR_SIZE];
+	struct broker_hdr hd;
+
+	EXPECT_EQ(BROKER_RENEW_GRANT, 12);
+	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_RENEW_GRANT);
+	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
+	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
+	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
+	memset(&gi, 0, sizeof(gi));
+	strcpy(gi.client_id, "trainer");
+	strcpy(gi.donor_id, "d0");
+	strcpy(gi.donor_addr, "10.0.0.2:18515");
+	gi.slabs = 3;
+	gi.expiry = 100;
+	for (unsigned int i = 0; i <= BROKER_MAX_RENEW_GRANTS; i++) {
+		spare_grant_new_id(gi.id);
+		EXPECT_EQ(spare_grant_issue(&gi, &k, &g[i]), 0);
+	}
+	EXPECT_EQ(broker_renew_grant_encode(30, 2, g, b, sizeof(b)), 8 + 2 * 256);
+	EXPECT_EQ(b[0], 30);
+	EXPECT_EQ(b[4], 2);
+	EXPECT(!memcmp(b + 8, &g[0], 256) && !memcmp(b + 264, &g[1], 256));
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), 0);
+	EXPECT_EQ(r.lease_s, 30);
+	EXPECT_EQ(r.n, 2);
+	broker_renew_grant_get(&r, 1, &out);
+	EXPECT(!memcmp(&out, &g[1], sizeof(out)));
+	/* the length must be exact; reserved zero; 1..64 grants */
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256 - 1, &r), -EBADMSG);
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 3 * 256, &r), -EBADMSG);
+	EXPECT_EQ(broker_renew_grant_decode(b, 7, &r), -EBADMSG);
+	b[6] = 1;
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
+	b[6] = 0;
+	b[4] = 0;
+	EXPECT_EQ(broker_renew_grant_decode(b, 8, &r), -EBADMSG);
+	EXPECT_EQ(broker_renew_grant_encode(30, 0, g, b, sizeof(b)), -EINVAL);
+	EXPECT_EQ(broker_renew_grant_encode(30, BROKER_MAX_RENEW_GRANTS + 1, g, b, sizeof(b)), -EINVAL);
+	EXPECT_EQ(broker_renew_grant_encode(30, BROKER_MAX_RENEW_GRANTS, g, b, sizeof(b)),
+		  (int)BROKER_RENEW_GRANT_SIZE(BROKER_MAX_RENEW_GRANTS));
+	EXPECT(BROKER_RENEW_GRANT_SIZE(BROKER_MAX_RENEW_GRANTS) <= BROKER_MAX_BODY);
+	EXPECT_EQ(broker_renew_grant_decode(b, BROKER_RENEW_GRANT_SIZE(BROKER_MAX_RENEW_GRANTS), &r), 0);
+	EXPECT_EQ(broker_renew_grant_encode(30, 2, g, b, 8 + 2 * 256 - 1), -ENOSPC);
+	/* a grant not well formed (its magic, a string without NUL) */
+	EXPECT_EQ(broker_renew_grant_encode(30, 2, g, b, sizeof(b)), 8 + 2 * 256);
+	b[8 + 256] ^= 1;
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
+	b[8 + 256] ^= 1;
+	memset(b + 8 + 24, 'x', 64);	/* client_id */
+	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
+	g[0].magic = 0;
+	EXPECT_EQ(broker_renew_grant_encode(30, 1, g, b, sizeof(b)), -EINVAL);
 }
 
 static void error_body(void)
@@ -557,6 +622,7 @@ int main(void)
 	TAP_RUN(grant_rep);
 	TAP_RUN(renew_req);
 	TAP_RUN(move_req);
+	TAP_RUN(renew_grant_body);
 	TAP_RUN(error_body);
 	TAP_RUN(other_version);
 	return tap_done();

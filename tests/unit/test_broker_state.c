@@ -141,8 +141,12 @@ static void grants_are_signed_leases(void)
 	bstate_free(&st);
 }
 
-/* Renewal: one grant for N slabs on a live donor, found by address; no debit. */
-static void renewals(void)
+/*
+ * Legacy renewal (RENEW_REQ): one grant for N slabs on a live donor, found
+ * by address, no debit; but never more slabs than the donor may lend, and
+ * each one counts towards the client's grant cap.
+ */
+static void legacy_renewals(void)
 {
 	struct bstate st;
 	struct broker_donor d;
@@ -169,10 +173,187 @@ static void renewals(void)
 	EXPECT_EQ(bstate_renew(&st, "", "d0.example:18515", 1, 0, 1000, g, NULL), -EINVAL);
 	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 10, 1000, g, NULL), 0);
 	EXPECT_EQ(le64toh(g[0].expiry), 1010);
+	/* more than a donor of 2^30-byte slabs may lend (2^36 bytes: 64) */
+	EXPECT_EQ(bstate_set_caps(&st, UINT64_C(1) << 36, 0, 3), 0);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 65, 0, 1000, g, NULL), -E2BIG);
+	/* the grant cap (3): two so far, one more, then refused */
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 64, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1000, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_renew(&st, "other", "d0.example:18515", 1, 0, 1000, g, NULL), 0);
+	/* their leases over, it may again */
+	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1060, g, NULL), 0);
 	/* a forgotten donor is not renewed */
 	bstate_expire(&st, 60000);
 	EXPECT_EQ(bstate_renew(&st, "trainer", "d0.example:18515", 1, 0, 1000, g, NULL), -ENOENT);
-	EXPECT_EQ(st.renewals, 2);
+	EXPECT_EQ(st.renewals, 5);
+	bstate_free(&st);
+}
+
+/*
+ * Renewal of a named grant (RENEW_GRANT) re-issues it: the same id,
+ * client, donor and slab count with a new expiry, so however often a
+ * client renews, a donor (which counts a grant id once) lends it no more.
+ * It debits nothing. Refused: a grant the broker never signed, one with an
+ * altered slab count, another client's, one for more than its donor may
+ * lend, one whose donor is gone or moved, one long expired.
+ */
+static void renew_grant_reissues(void)
+{
+	static const struct spare_grant_key other = { .id = 3, .key = "o0o1o2o3o4o5o6o7o8o9oaobocodoeo" };
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g, r, bad;
+	struct spare_grant_info gi, ri;
+	char dom[BROKER_DOMAIN_LEN];
+	uint64_t before;
+
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 5), 0);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 0, 1000, &g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	before = bstate_total_free(&st);
+	EXPECT_EQ(before, 3);
+	for (int i = 0; i < 5; i++) {
+		memset(dom, 0x55, sizeof(dom));
+		EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1030 + (uint64_t)i, &r, dom), 0);
+		EXPECT_EQ(spare_grant_decode(&r, &ri), 0);
+		EXPECT(!memcmp(ri.id, gi.id, sizeof(ri.id)));
+		EXPECT(!strcmp(ri.client_id, "trainer") && !strcmp(ri.donor_id, "d0") &&
+		       !strcmp(ri.donor_addr, gi.donor_addr));
+		EXPECT_EQ(ri.slabs, 1);
+		EXPECT_EQ(ri.expiry, 1090 + (uint64_t)i);
+		EXPECT_EQ(ri.not_before, 1025 + (uint64_t)i);
+		EXPECT(!strcmp(dom, "rack-1"));
+		EXPECT_EQ(spare_grant_verify(&r, &key, 1, "d0", "trainer", 1030, NULL, NULL), 0);
+	}
+	EXPECT_EQ(bstate_total_free(&st), before);	/* renewing debits nothing */
+	/* a renewal renews again, and a lease asked for is capped */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &r, 10, 1050, &r, NULL), 0);
+	EXPECT_EQ(le64toh(r.expiry), 1060);
+	EXPECT_EQ(le32toh(r.slabs), 1);
+	/* never issued by this broker: another key's tag */
+	bad = g;
+	spare_grant_sign(&bad, &other);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* the slab count altered: 4096 slabs on a donor with 4 */
+	bad = g;
+	bad.slabs = htole32(4096);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* the id altered */
+	bad = g;
+	bad.grant_id[0] ^= 1;
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* not a grant at all */
+	bad = g;
+	bad.magic = 0;
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* another client's grant */
+	EXPECT_EQ(bstate_renew_grant(&st, "mallory", &g, 0, 1030, &r, NULL), -EACCES);
+	/* signed with the broker's key (a donor holds it) for more than the
+	 * donor may lend: 2^44 bytes of 2^30-byte slabs is 16,384 */
+	gi.slabs = 16385;
+	EXPECT_EQ(spare_grant_issue(&gi, &key, &bad), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -E2BIG);
+	gi.slabs = 16384;
+	EXPECT_EQ(spare_grant_issue(&gi, &key, &bad), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), 0);
+	/* expired, but less than a lease (60 s) ago: renewed; longer: not */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1119, &r, NULL), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1120, &r, NULL), -ETIME);
+	/* the donor moved to another address: not its grant's donor now */
+	d = hb("d0", "rack-1", 4);
+	memset(d.addr, 0, sizeof(d.addr));
+	snprintf(d.addr, sizeof(d.addr), "elsewhere:1");
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1030, &r, NULL), -ENOENT);
+	/* gone */
+	bstate_expire(&st, 60000);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1030, &r, NULL), -ENOENT);
+	EXPECT_EQ(st.renewals, 8);
+	bstate_free(&st);
+}
+
+/*
+ * Per-client caps: with a share of 50%, a client asking again and again
+ * stops at half of what is free plus what it holds, and is still refused
+ * after the donors' heartbeats restore their counts; another client is
+ * served. The grant cap refuses past max_client_grants grants until their
+ * leases run out.
+ */
+static void client_caps(void)
+{
+	static struct spare_grant g[BROKER_MAX_GRANTS];
+	struct bstate st;
+	struct broker_donor d;
+	int got = 0;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 6), 0);
+	EXPECT_EQ(bstate_set_caps(&st, 0, 101, 0), -EINVAL);
+	EXPECT_EQ(bstate_set_caps(&st, 0, 50, 0), 0);
+	d = hb("a", "r1", 50);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("b", "r2", 50);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	while (got < 200 && bstate_grant(&st, "greedy", 1, 1, 0, 10, g, NULL) == 0)
+		got++;
+	EXPECT_EQ(got, 50);
+	EXPECT_EQ(bstate_grant(&st, "greedy", 1, 1, 0, 10, g, NULL), -EDQUOT);
+	EXPECT_EQ(st.refused_share, 2);	/* the loop's last, and this one */
+	EXPECT_EQ(bstate_total_free(&st), 50);
+	/* the donors report what they lend no more: still refused */
+	d = hb("a", "r1", 25);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	d = hb("b", "r2", 25);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_grant(&st, "greedy", 1, 1, 0, 11, g, NULL), -EDQUOT);
+	/* a move counts too */
+	EXPECT_EQ(bstate_move(&st, "greedy", 1, NULL, 0, NULL, 0, 0, 11, g, NULL), -EDQUOT);
+	/* the honest client is served */
+	EXPECT_EQ(bstate_grant(&st, "honest", 4, 2, 0, 11, g, NULL), 0);
+	EXPECT_EQ(bstate_move(&st, "honest", 2, NULL, 0, NULL, 0, 0, 11, g, NULL), 0);
+	/* the greedy one's leases (60 s from 10) over: it may ask again */
+	EXPECT_EQ(bstate_grant(&st, "greedy", 1, 1, 0, 70, g, NULL), 0);
+	/* the grant cap: 3 grants within their leases */
+	EXPECT_EQ(bstate_set_caps(&st, 0, 100, 3), 0);
+	EXPECT_EQ(bstate_grant(&st, "third", 1, 2, 0, 100, g, NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "third", 1, 2, 0, 100, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_grant(&st, "third", 1, 1, 0, 100, g, NULL), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "third", &g[0], 0, 100, &g[1], NULL), -EDQUOT);
+	EXPECT_EQ(st.refused_grants, 2);
+	EXPECT_EQ(bstate_grant(&st, "third", 1, 1, 0, 160, g, NULL), 0);
+	bstate_free(&st);
+}
+
+/*
+ * A donor's free count is held to what max_donor_bytes allows at its slab
+ * size: 2^32 - 1 declared slabs of 1 GiB count as 16,384 (16 TiB).
+ */
+static void free_slabs_capped(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 7), 0);
+	d = hb("a", "r1", UINT32_MAX);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_find(&st, "a")->reported, 16384);
+	EXPECT_EQ(bstate_total_free(&st), 16384);
+	EXPECT_EQ(st.donors_clamped, 1);
+	d = hb("b", "r2", 16384);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(st.donors_clamped, 1);
+	/* 1 MiB slabs: 2^24 of them */
+	d = hb("c", "r3", UINT32_MAX);
+	d.slab_shift = 20;
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_find(&st, "c")->reported, 1u << 24);
+	EXPECT_EQ(bstate_set_caps(&st, UINT64_C(1) << 33, 0, 0), -EINVAL);
+	EXPECT_EQ(bstate_set_caps(&st, UINT64_C(1) << 36, 0, 0), 0);
+	d = hb("a", "r1", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1), 0);
+	EXPECT_EQ(bstate_find(&st, "a")->reported, 64);
 	bstate_free(&st);
 }
 
@@ -603,7 +784,10 @@ int main(void)
 	TAP_RUN(heartbeats_and_expiry);
 	TAP_RUN(grants_are_signed_leases);
 	TAP_RUN(debit_all_or_nothing);
-	TAP_RUN(renewals);
+	TAP_RUN(legacy_renewals);
+	TAP_RUN(renew_grant_reissues);
+	TAP_RUN(client_caps);
+	TAP_RUN(free_slabs_capped);
 	TAP_RUN(moves);
 	TAP_RUN(many_donors);
 	TAP_RUN(domains_bounded);

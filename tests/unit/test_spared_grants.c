@@ -143,6 +143,46 @@ static void budget_and_tokens(void)
 }
 
 /*
+ * A renewal (RENEW_GRANT) is the same grant id with a later expiry: the
+ * ledger keeps one entry, counted once, whose expiry moves to the later
+ * one (in either order), so a client that renews a grant five times holds
+ * its slabs once, for as long as its newest renewal runs.
+ */
+static void renewal_extends(void)
+{
+	struct spared_grants sg;
+	struct spare_grant a, r1, r2;
+	struct spare_grant_info ia;
+	bool known;
+
+	EXPECT_EQ(spared_grants_init(&sg, &key, "prep-1", 16), 0);
+	a = make_n("prep-1", "trainer", 100, 200, &key, 2);
+	EXPECT_EQ(spare_grant_decode(&a, &ia), 0);
+	ia.expiry = 300;
+	EXPECT_EQ(spare_grant_issue(&ia, &key, &r1), 0);
+	ia.expiry = 400;
+	EXPECT_EQ(spare_grant_issue(&ia, &key, &r2), 0);
+	EXPECT_EQ(accept_g(&sg, &a, "trainer", "trainer", 150, NULL), SPARE_GRANT_OK);
+	for (int i = 0; i < 5; i++) {
+		EXPECT_EQ(accept_g(&sg, &r1, "trainer", "trainer", 150, &known), SPARE_GRANT_OK);
+		EXPECT(known);
+	}
+	EXPECT_EQ(sg.n, 1);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 150), 2);
+	/* past the first grant's expiry, the renewal holds */
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 250), 2);
+	EXPECT(spared_grant_held(&sg, "trainer", spared_grant_token(ia.id), 250));
+	/* the newest first, then an older one: the later expiry stays */
+	EXPECT_EQ(accept_g(&sg, &r2, "trainer", "trainer", 250, &known), SPARE_GRANT_OK);
+	EXPECT_EQ(accept_g(&sg, &r1, "trainer", "trainer", 250, &known), SPARE_GRANT_OK);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 350), 2);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 400), 0);
+	/* another client with the renewal: replayed, as before */
+	EXPECT_EQ(accept_g(&sg, &r2, "trainer", "other", 250, &known), SPARE_GRANT_REPLAYED);
+	spared_grants_free(&sg);
+}
+
+/*
  * One client cannot crowd others out of the ledger: an owner holds at
  * most its share (SPARED_GRANTS_SHARE of the ledger), and once it is at
  * its share its next grant is refused while other clients' grants are
@@ -250,6 +290,7 @@ int main(void)
 	TAP_RUN(grant_check);
 	TAP_RUN(budget_and_tokens);
 	TAP_RUN(fair_share);
+	TAP_RUN(renewal_extends);
 	TAP_RUN(many_owners);
 	return tap_done();
 }

@@ -5,6 +5,7 @@
  * with bounded per-peer buffers. Soft state only (bstate.h). See
  * Documentation/broker.md and Documentation/protocol.md "Broker protocol".
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -56,6 +57,11 @@ struct cfg {
 	uint32_t	max_donors;
 	uint32_t	max_conns;
 	uint32_t	hello_timeout_ms;
+	uint32_t	max_handshakes;
+	uint32_t	client_share_pct;
+	uint32_t	max_client_grants;
+	uint64_t	max_donor_bytes;
+	bool		legacy_renew;
 	char		metrics_listen[128];
 };
 
@@ -73,6 +79,11 @@ static const struct spare_setting settings[] = {
 	{ "max-donors",	0,  "N",     "donors remembered at once", "16384" },
 	{ "max-conns",	0,  "N",     "peer connections at once", "4096" },
 	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
+	{ "max-handshakes", 0, "N",  "peers still authenticating at once; the oldest makes way", "256" },
+	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "100" },
+	{ "max-client-grants", 0, "N", "grants one client may hold within their leases (renewals count)", "4096" },
+	{ "max-donor-bytes", 0, "SIZE", "most a donor may declare free (slabs x slab size); more is clamped", "16T" },
+	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant", "yes" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
 };
@@ -133,6 +144,20 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return set_u32(value, 1, 1u << 20, &c->max_conns);
 	if (!strcmp(key, "hello-timeout"))
 		return set_u32(value, 10, 3600000, &c->hello_timeout_ms);
+	if (!strcmp(key, "max-handshakes"))
+		return set_u32(value, 1, 1u << 20, &c->max_handshakes);
+	if (!strcmp(key, "max-client-share"))
+		return set_u32(value, 1, 100, &c->client_share_pct);
+	if (!strcmp(key, "max-client-grants"))
+		return set_u32(value, 1, 1u << 24, &c->max_client_grants);
+	if (!strcmp(key, "max-donor-bytes")) {
+		if (spare_parse_size(value, &c->max_donor_bytes) ||
+		    c->max_donor_bytes < (UINT64_C(1) << 34))
+			return "a size of at least 16G (one slab of the largest size)";
+		return NULL;
+	}
+	if (!strcmp(key, "legacy-renew"))
+		return spare_conf_bool(value, &c->legacy_renew);
 	if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)
@@ -172,6 +197,7 @@ struct conn {
 	uint8_t		*out;
 	size_t		out_len, out_off, out_cap;
 	uint64_t	deadline_ms;	/* hello timeout, or end of linger */
+	bool		in_handshake;	/* counted in broker.nhandshakes */
 	uint32_t	events;		/* registered with epoll */
 	struct conn	*prev, *next;
 };
@@ -194,14 +220,18 @@ struct broker {
 	struct conn		*conns;
 	struct conn		*dead;		/* closed in this epoll batch; freed after it */
 	unsigned int		nconns;
+	unsigned int		nhandshakes;	/* peers not authenticated yet */
 	struct spare_accept_gate accept_gate;	/* EMFILE back-off (spare_fdlimit.h) */
 	struct spare_ratelimit	cap_log;	/* the max-conns line */
+	struct spare_ratelimit	hs_log;		/* the max-handshakes line */
+	struct spare_ratelimit	clamp_log;	/* donors declaring too much */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
 	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
 	uint64_t		grant_reqs;
 	struct log_limit	donors_full;
+	struct log_limit	client_capped;	/* per-client caps' refusals */
 	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
 	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
@@ -222,8 +252,18 @@ static int ep_mod(struct broker *b, struct conn *c, uint32_t events)
 	return 0;
 }
 
+/* @c is no longer a peer in the handshake (it authenticated, or it goes). */
+static void handshake_done(struct broker *b, struct conn *c)
+{
+	if (c->in_handshake) {
+		c->in_handshake = false;
+		b->nhandshakes--;
+	}
+}
+
 static void conn_close(struct broker *b, struct conn *c)
 {
+	handshake_done(b, c);
 	epoll_ctl(b->epfd, EPOLL_CTL_DEL, c->src.fd, NULL);
 	close(c->src.fd);
 	if (c->prev)
@@ -317,6 +357,7 @@ static void vrefuse(struct broker *b, struct conn *c, uint32_t seq, unsigned int
 	n = broker_error_encode(&e, body, sizeof(body));
 	if (n > 0)
 		queue(c, BROKER_ERROR, seq, body, (size_t)n);
+	handshake_done(b, c);
 	c->state = C_CLOSING;
 	c->deadline_ms = now + LINGER_MS;
 }
@@ -406,6 +447,20 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 		c->role == BROKER_ROLE_DONOR ? "donor" : "client");
 }
 
+/* A donor that declared more than max-donor-bytes: said, rate-limited. */
+static void note_clamp(struct broker *b, const struct conn *c, const struct broker_donor *d)
+{
+	const struct bdonor *bd = bstate_find(&b->st, d->donor_id);
+	unsigned long quiet;
+
+	if (!bd || bd->reported >= d->free_slabs ||
+	    !spare_ratelimit_ok(&b->clamp_log, spare_now_ms(), LOG_LIMIT_MS, &quiet))
+		return;
+	log_warn("%s %s: declares %" PRIu64 " free slabs of 2^%u bytes, more than max-donor-bytes (%" PRIu64 ") allows: counted as %" PRIu64 " (%lu more such lines held back)",
+		 c->peer, c->name, d->free_slabs, d->slab_shift, b->cfg.max_donor_bytes,
+		 bd->reported, quiet);
+}
+
 static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
 {
@@ -450,6 +505,7 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 		log_info("donor %s at %s in %s: %" PRIu64 " free slabs", d.donor_id, d.addr,
 			 d.domain, d.free_slabs);
 	b->heartbeats++;
+	note_clamp(b, c, &d);
 	a.donors = b->st.live;
 	/* the period the broker holds the donor to, not the one it declared */
 	a.expire_ms = (uint32_t)(b->st.missed_hb *
@@ -470,6 +526,37 @@ static void answer_no_space(struct conn *c, uint32_t seq, const char *text)
 	en = broker_error_encode(&e, eb, sizeof(eb));
 	if (en > 0)
 		queue(c, BROKER_ERROR, seq, eb, (size_t)en);
+}
+
+/*
+ * The client's caps refused its request (bstate's -EDQUOT or -EUSERS):
+ * NO_SPACE with the reason, the connection kept (others are served, and it
+ * may ask again when its leases run out); one log line per LOG_LIMIT_MS.
+ */
+static void answer_capped(struct broker *b, struct conn *c, uint32_t seq, int ret)
+{
+	uint64_t now = spare_now_ms();
+	char text[BROKER_ERR_TEXT_MAX + 1];
+
+	if (ret == -EUSERS)
+		snprintf(text, sizeof(text), "client table full: %zu clients hold leases",
+			 b->st.max_clients);
+	else
+		snprintf(text, sizeof(text),
+			 "client %s holds its share: %" PRIu64 " slab(s) in %" PRIu64
+			 " grant(s) within their leases (max-client-share %u%%, max-client-grants %u)",
+			 c->name, bstate_client_slabs(&b->st, c->name),
+			 bstate_client_grants(&b->st, c->name), b->cfg.client_share_pct,
+			 b->cfg.max_client_grants);
+	if (now >= b->client_capped.next_ms) {
+		log_warn("%s %s: refused (no-space): %s (%" PRIu64 " more like it since the last line)",
+			 c->peer, c->name, text, b->client_capped.quiet);
+		b->client_capped.next_ms = now + LOG_LIMIT_MS;
+		b->client_capped.quiet = 0;
+	} else {
+		b->client_capped.quiet++;
+	}
+	answer_no_space(c, seq, text);
 }
 
 /*
@@ -514,6 +601,10 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	}
 	ret = bstate_grant(&b->st, c->name, r.slabs, r.copies, r.lease_s, (uint64_t)time(NULL),
 			   b->grants, b->domains);
+	if (ret == -EDQUOT || ret == -EUSERS) {
+		answer_capped(b, c, h->seq, ret);
+		return;
+	}
 	if (ret) {
 		char text[BROKER_ERR_TEXT_MAX + 1];
 
@@ -538,6 +629,11 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_REQ from a donor");
 		return;
 	}
+	if (!b->cfg.legacy_renew) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "RENEW_REQ (a donor and a count) is not served here (legacy-renew no): renew the grants themselves with RENEW_GRANT");
+		return;
+	}
 	if (broker_renew_req_decode(body, h->len, &r)) {
 		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
 		       "malformed RENEW_REQ (a donor address, 1-%u slabs)", BROKER_MAX_RENEW);
@@ -549,6 +645,15 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 	}
 	ret = bstate_renew(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
 			   (uint64_t)time(NULL), b->grants, b->domains[0]);
+	if (ret == -EDQUOT || ret == -EUSERS) {
+		answer_capped(b, c, h->seq, ret);
+		return;
+	}
+	if (ret == -E2BIG) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "%u slabs on %s: more than the donor may lend", r.slabs, r.donor_addr);
+		return;
+	}
 	if (ret) {
 		char text[BROKER_ERR_TEXT_MAX + 1];
 
@@ -588,6 +693,10 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 	ret = bstate_move(&b->st, c->name, r.slabs, r.avoid, r.n_avoid, r.avoid_domains,
 			  r.n_avoid_domains, r.lease_s, (uint64_t)time(NULL), b->grants,
 			  b->domains[0]);
+	if (ret == -EDQUOT || ret == -EUSERS) {
+		answer_capped(b, c, h->seq, ret);
+		return;
+	}
 	if (ret && ret != -ENOSPC) {	/* not reached: decode checked every field */
 		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot issue the grant");
 		return;
@@ -606,6 +715,77 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 	log_dbg("%s: move of %u slab(s) granted on %s", c->name, r.slabs, b->grants[0].donor_addr);
 }
 
+/*
+ * RENEW_GRANT: each grant sent back is re-issued with a new expiry
+ * (bstate_renew_grant), all or none. A grant this broker did not sign as
+ * it stands, or another client's, is the peer's mistake (refused, closed);
+ * a donor gone, or the caps, get NO_SPACE and the connection stays.
+ */
+static void on_renew_grant(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			   const uint8_t *body)
+{
+	struct broker_renew_grant r;
+	uint64_t now = (uint64_t)time(NULL);
+	char text[BROKER_ERR_TEXT_MAX + 1];
+	struct spare_grant old;
+	unsigned int i;
+	int ret = 0;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_GRANT from a donor");
+		return;
+	}
+	if (broker_renew_grant_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed RENEW_GRANT (1-%u well-formed grants)", BROKER_MAX_RENEW_GRANTS);
+		return;
+	}
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(r.n) > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	for (i = 0; i < r.n && !ret; i++) {
+		broker_renew_grant_get(&r, i, &old);
+		ret = bstate_renew_grant(&b->st, c->name, &old, r.lease_s, now, &b->grants[i],
+					 b->domains[i]);
+	}
+	i--;
+	switch (ret) {
+	case 0:
+		reply_grants(b, c, h->seq, r.n, 1);
+		log_dbg("%s: renewed %u grant(s)", c->name, r.n);
+		break;
+	case -EBADMSG:
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "grant %u is not one this broker signed (forged, altered, or another key's)", i);
+		break;
+	case -EACCES:
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "grant %u was issued to another client", i);
+		break;
+	case -E2BIG:
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "grant %u is for %u slabs, more than its donor may lend", i,
+		       le32toh(old.slabs));
+		break;
+	case -ETIME:
+		snprintf(text, sizeof(text),
+			 "grant %u expired more than a lease ago: ask for new grants", i);
+		answer_no_space(c, h->seq, text);
+		break;
+	case -ENOENT:
+		snprintf(text, sizeof(text), "grant %u: its donor is not live at that address now", i);
+		answer_no_space(c, h->seq, text);
+		break;
+	case -EDQUOT:
+	case -EUSERS:
+		answer_capped(b, c, h->seq, ret);
+		break;
+	default:
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot renew grant %u", i);
+	}
+	sodium_memzero(&old, sizeof(old));
+}
+
 /* One complete frame in c->in. */
 static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
@@ -616,6 +796,8 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 			       "%s before HELLO: authenticate first", broker_type_name(h->type));
 		else
 			on_hello(b, c, h, body);
+		if (c->state != C_HELLO)
+			handshake_done(b, c);
 		return;
 	}
 	switch (h->type) {
@@ -631,6 +813,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_MOVE_REQ:
 		on_move_req(b, c, h, body);
+		break;
+	case BROKER_RENEW_GRANT:
+		on_renew_grant(b, c, h, body);
 		break;
 	default:
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s is not a request",
@@ -808,6 +993,36 @@ static void accept_resume(struct broker *b, uint64_t now)
 		log_warn("epoll_ctl(listener): %s", strerror(errno));
 }
 
+/* The oldest peer still in the handshake, or NULL. */
+static struct conn *oldest_handshake(struct broker *b)
+{
+	struct conn *v = NULL;
+
+	for (struct conn *c = b->conns; c; c = c->next)	/* newest first */
+		if (c->state == C_HELLO)
+			v = c;
+	return v;
+}
+
+/*
+ * At max-handshakes: the oldest peer still in the handshake makes way for
+ * the new one, so that strangers holding handshakes open cannot keep a
+ * donor or a client from authenticating (nor hold more than max-handshakes
+ * small buffers and one HMAC each).
+ */
+static void handshake_room(struct broker *b, const char *peer)
+{
+	struct conn *v = oldest_handshake(b);
+	unsigned long quiet;
+
+	if (!v)
+		return;
+	if (spare_ratelimit_ok(&b->hs_log, spare_now_ms(), SPARE_FD_LOG_MS, &quiet))
+		log_warn("max-handshakes (%u) reached: closing %s, the oldest not authenticated yet, for %s (%lu more such lines held back)",
+			 b->cfg.max_handshakes, v->peer, peer, quiet);
+	conn_close(b, v);
+}
+
 /*
  * At max-conns: the oldest peer that has not authenticated yet makes room,
  * so that strangers who connect and say nothing cannot keep donors and
@@ -816,13 +1031,10 @@ static void accept_resume(struct broker *b, uint64_t now)
  */
 static bool cap_room(struct broker *b, const char *peer)
 {
-	struct conn *v = NULL;
+	struct conn *v = oldest_handshake(b);
 	unsigned long quiet;
 	bool log = spare_ratelimit_ok(&b->cap_log, spare_now_ms(), SPARE_FD_LOG_MS, &quiet);
 
-	for (struct conn *c = b->conns; c; c = c->next)	/* newest first */
-		if (c->state == C_HELLO)
-			v = c;
 	if (!v) {
 		if (log)
 			log_warn("max-conns (%u) reached and every peer has authenticated: connection from %s dropped (%lu more such lines held back)",
@@ -859,6 +1071,8 @@ static void on_accept(struct broker *b)
 			close(fd);
 			continue;
 		}
+		if (b->nhandshakes >= b->cfg.max_handshakes)
+			handshake_room(b, peer_name(&ss, sl, host, sizeof(host)));
 		c = calloc(1, sizeof(*c));
 		if (c) {
 			c->in_cap = c->out_cap = BUF_START;
@@ -898,6 +1112,8 @@ static void on_accept(struct broker *b)
 		b->conns = c;
 		b->nconns++;
 		b->accepted++;
+		c->in_handshake = true;
+		b->nhandshakes++;
 		send_challenge(b, c);
 	}
 }
@@ -1103,6 +1319,11 @@ static int setup(struct broker *b)
 	}
 	b->st.max_hb_ms = b->cfg.max_hb_ms;
 	sodium_memzero(&key, sizeof(key));
+	if (bstate_set_caps(&b->st, b->cfg.max_donor_bytes, b->cfg.client_share_pct,
+			    b->cfg.max_client_grants)) {
+		log_err("max-donor-bytes, max-client-share or max-client-grants out of range");
+		return -1;
+	}
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
 		log_err("epoll_create1: %s", strerror(errno));

@@ -72,8 +72,14 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	st->domains = calloc(max_donors, sizeof(*st->domains));
 	st->domain_users = calloc(max_donors, sizeof(*st->domain_users));
 	st->domain_free = calloc(max_donors, sizeof(*st->domain_free));
+	st->max_clients = BSTATE_MAX_CLIENTS;
+	st->clients = calloc(st->max_clients, sizeof(*st->clients));
+	st->client_share_pct = BSTATE_CLIENT_SHARE;
+	st->max_client_grants = BSTATE_CLIENT_GRANTS;
+	st->max_donor_bytes = BSTATE_MAX_DONOR_BYTES;
 	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
-	    !st->domain_users || !st->domain_free ||
+	    !st->domain_users || !st->domain_free || !st->clients ||
+	    map_init(&st->by_client, st->max_clients) ||
 	    map_init(&st->by_id, max_donors) || map_init(&st->by_domain, max_donors) ||
 	    map_init(&st->by_addr, max_donors)) {
 		bstate_free(st);
@@ -99,8 +105,33 @@ void bstate_free(struct bstate *st)
 	free(st->by_id.slot);
 	free(st->by_domain.slot);
 	free(st->by_addr.slot);
+	for (size_t i = 0; st->clients && i < st->nclients; i++)
+		free(st->clients[i].heap);
+	free(st->clients);
+	free(st->by_client.slot);
 	memset(&st->key, 0, sizeof(st->key));
 	memset(st, 0, sizeof(*st));
+}
+
+int bstate_set_caps(struct bstate *st, uint64_t max_donor_bytes, uint32_t share_pct,
+		    uint32_t max_grants)
+{
+	if (share_pct > 100 || (max_donor_bytes && max_donor_bytes < (UINT64_C(1) << 34)))
+		return -EINVAL;	/* at least one slab of the largest size */
+	if (max_donor_bytes)
+		st->max_donor_bytes = max_donor_bytes;
+	if (share_pct)
+		st->client_share_pct = share_pct;
+	if (max_grants)
+		st->max_client_grants = max_grants;
+	return 0;
+}
+
+uint64_t bstate_donor_cap(const struct bstate *st, uint8_t slab_shift)
+{
+	uint64_t cap = st->max_donor_bytes >> (slab_shift < 63 ? slab_shift : 63);
+
+	return cap < UINT32_MAX ? cap : UINT32_MAX;
 }
 
 const struct bdonor *bstate_find(const struct bstate *st, const char *id)
@@ -300,6 +331,10 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 		st->pd[i].domain = domain_get(st, d->domain);
 	}
 	b->reported = d->free_slabs;
+	if (b->reported > bstate_donor_cap(st, d->slab_shift)) {
+		b->reported = bstate_donor_cap(st, d->slab_shift);
+		st->donors_clamped++;
+	}
 	b->last_hb_ms = now_ms;
 	b->hb_interval_ms = d->hb_interval_ms < st->max_hb_ms ? d->hb_interval_ms : st->max_hb_ms;
 	b->slab_shift = d->slab_shift;
@@ -307,7 +342,7 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 		b->live = true;
 		st->live++;
 	}
-	set_free(st, i, d->free_slabs);
+	set_free(st, i, b->reported);
 	return 0;
 }
 
@@ -342,6 +377,195 @@ uint64_t bstate_total_free(const struct bstate *st)
 	return st->tree.total;
 }
 
+/* ---- per-client caps ---- */
+
+#define CLIENT_BASE(st)	((const char *)(st)->clients)
+
+static void heap_pop(struct bclient *c)
+{
+	struct blease *h = c->heap;
+	uint32_t i = 0, n = --c->nheap;
+
+	c->slabs -= h[0].slabs;
+	c->grants -= h[0].grants;
+	h[0] = h[n];
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		struct blease t;
+
+		if (l < n && h[l].expiry < h[m].expiry)
+			m = l;
+		if (l + 1 < n && h[l + 1].expiry < h[m].expiry)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int heap_push(struct bclient *c, const struct blease *e)
+{
+	uint32_t i;
+
+	if (c->nheap == c->capheap) {
+		uint32_t cap = c->capheap ? 2 * c->capheap : 16;
+		struct blease *h = realloc(c->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		c->heap = h;
+		c->capheap = cap;
+	}
+	i = c->nheap++;
+	while (i && c->heap[(i - 1) / 2].expiry > e->expiry) {
+		c->heap[i] = c->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	c->heap[i] = *e;
+	c->slabs += e->slabs;
+	c->grants += e->grants;
+	return 0;
+}
+
+/* Drop @c's leases that ran out by @now_s. */
+static void client_expire(struct bclient *c, uint64_t now_s)
+{
+	while (c->nheap && c->heap[0].expiry <= now_s)
+		heap_pop(c);
+	if (!c->nheap && c->capheap > 16) {	/* a burst's memory goes back */
+		free(c->heap);
+		c->heap = NULL;
+		c->capheap = 0;
+	}
+}
+
+/*
+ * Make room in a full client table: drop the clients that hold no lease
+ * now (O(clients); only when a new client finds the table full).
+ */
+static void clients_compact(struct bstate *st, uint64_t now_s)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < st->nclients; i++) {
+		client_expire(&st->clients[i], now_s);
+		if (!st->clients[i].nheap) {
+			free(st->clients[i].heap);
+			continue;
+		}
+		st->clients[j++] = st->clients[i];
+	}
+	memset(st->clients + j, 0, (st->nclients - j) * sizeof(*st->clients));
+	st->nclients = j;
+	memset(st->by_client.slot, 0, st->by_client.cap * sizeof(*st->by_client.slot));
+	for (size_t i = 0; i < j; i++) {
+		bool found;
+		size_t s = map_find(&st->by_client, st->clients[i].name, SPARE_GRANT_CLIENT_LEN,
+				    CLIENT_BASE(st), sizeof(*st->clients), &found);
+
+		st->by_client.slot[s] = (uint32_t)(i + 1);
+	}
+}
+
+/*
+ * @client's entry, its run-out leases dropped; added if new. NULL if the
+ * table is full of clients holding leases.
+ */
+static struct bclient *client_get(struct bstate *st, const char *client, uint64_t now_s)
+{
+	char key[SPARE_GRANT_CLIENT_LEN] = "";
+	struct bclient *c;
+	bool found;
+	size_t s;
+
+	strncpy(key, client, sizeof(key) - 1);
+	s = map_find(&st->by_client, key, sizeof(key), CLIENT_BASE(st), sizeof(*st->clients),
+		     &found);
+	if (found) {
+		c = &st->clients[st->by_client.slot[s] - 1];
+		client_expire(c, now_s);
+		return c;
+	}
+	if (st->nclients == st->max_clients) {
+		clients_compact(st, now_s);
+		s = map_find(&st->by_client, key, sizeof(key), CLIENT_BASE(st),
+			     sizeof(*st->clients), &found);
+		if (st->nclients == st->max_clients)
+			return NULL;
+	}
+	c = &st->clients[st->nclients];
+	memset(c, 0, sizeof(*c));
+	memcpy(c->name, key, sizeof(key));
+	st->by_client.slot[s] = (uint32_t)++st->nclients;
+	return c;
+}
+
+/*
+ * May @c take @slabs more slab copies from the pool and @grants more
+ * grants? Its share: what it holds plus @slabs at most client_share_pct
+ * percent of the pool's free slabs plus what it holds (so a lone client
+ * at 100 takes the whole pool, and at 50 no client holds more than the
+ * pool has left for the others; at 100 the pool alone caps it, and a
+ * request it cannot hold is -ENOSPC from placement). 0 or -EDQUOT.
+ */
+static int client_may(struct bstate *st, const struct bclient *c, uint64_t slabs,
+		      uint64_t grants)
+{
+	unsigned __int128 pool = (unsigned __int128)bstate_total_free(st) + c->slabs;
+
+	if (c->grants + grants > st->max_client_grants) {
+		st->refused_grants++;
+		return -EDQUOT;
+	}
+	if (slabs && st->client_share_pct < 100 &&
+	    (unsigned __int128)(c->slabs + slabs) * 100 > pool * st->client_share_pct) {
+		st->refused_share++;
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+static int client_charge(struct bclient *c, uint32_t slabs, uint32_t grants, uint64_t expiry)
+{
+	struct blease e = { .expiry = expiry, .slabs = slabs, .grants = grants };
+
+	return heap_push(c, &e);
+}
+
+static const struct bclient *client_find(const struct bstate *st, const char *client)
+{
+	char key[SPARE_GRANT_CLIENT_LEN] = "";
+	bool found;
+	size_t s;
+
+	strncpy(key, client, sizeof(key) - 1);
+	s = map_find(&st->by_client, key, sizeof(key), CLIENT_BASE(st), sizeof(*st->clients),
+		     &found);
+	return found ? &st->clients[st->by_client.slot[s] - 1] : NULL;
+}
+
+uint64_t bstate_client_slabs(const struct bstate *st, const char *client)
+{
+	const struct bclient *c = client_find(st, client);
+
+	return c ? c->slabs : 0;
+}
+
+uint64_t bstate_client_grants(const struct bstate *st, const char *client)
+{
+	const struct bclient *c = client_find(st, client);
+
+	return c ? c->grants : 0;
+}
+
+static uint32_t lease_of(const struct bstate *st, uint32_t lease_s)
+{
+	return !lease_s || lease_s > st->lease_s ? st->lease_s : lease_s;
+}
+
 int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN])
@@ -349,14 +573,20 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 	struct spare_grant_info gi;
 	uint32_t idx[BROKER_MAX_GRANTS];
 	unsigned int s, done = 0;
+	struct bclient *cl;
 	int ret = 0;
 
 	if (!slabs || slabs > BROKER_MAX_SLABS || !copies || copies > BROKER_MAX_COPIES ||
 	    copies > PLACE_MAX_COPIES || slabs * copies > BROKER_MAX_GRANTS ||
 	    strnlen(client, SPARE_GRANT_CLIENT_LEN) >= SPARE_GRANT_CLIENT_LEN || !client[0])
 		return -EINVAL;
-	if (!lease_s || lease_s > st->lease_s)
-		lease_s = st->lease_s;
+	lease_s = lease_of(st, lease_s);
+	cl = client_get(st, client, now_s);
+	if (!cl)
+		return -EUSERS;
+	ret = client_may(st, cl, slabs * copies, slabs * copies);
+	if (ret)
+		return ret;
 	for (s = 0; s < slabs; s++) {
 		ret = place_slab_tree(st->pd, &st->tree, copies, &st->rng, idx + done);
 		if (ret)
@@ -364,6 +594,8 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		for (unsigned int c = 0; c < copies; c++, done++)
 			set_free(st, idx[done], st->pd[idx[done]].free_slabs - 1);
 	}
+	if (!ret)
+		ret = client_charge(cl, done, done, now_s + lease_s);
 	if (ret) {
 		for (unsigned int k = 0; k < done; k++)
 			set_free(st, idx[k], st->pd[idx[k]].free_slabs + 1);
@@ -406,8 +638,7 @@ static int issue_one(struct bstate *st, const struct bdonor *b, const char *clie
 {
 	struct spare_grant_info gi;
 
-	if (!lease_s || lease_s > st->lease_s)
-		lease_s = st->lease_s;
+	lease_s = lease_of(st, lease_s);
 	memset(&gi, 0, sizeof(gi));
 	strncpy(gi.client_id, client, sizeof(gi.client_id) - 1);
 	spare_grant_new_id(gi.id);
@@ -429,6 +660,7 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
 {
 	const struct bdonor *b = NULL;
+	struct bclient *c;
 	int ret;
 
 	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
@@ -445,10 +677,73 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 	}
 	if (!b)
 		return -ENOENT;
-	ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);
+	if (slabs > bstate_donor_cap(st, b->slab_shift)) {
+		st->refused_renewals++;
+		return -E2BIG;
+	}
+	c = client_get(st, client, now_s);
+	if (!c)
+		return -EUSERS;
+	ret = client_may(st, c, 0, 1);
+	if (!ret)
+		ret = client_charge(c, 0, 1, now_s + lease_of(st, lease_s));
+	if (!ret)
+		ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);
 	if (!ret)
 		st->renewals++;
 	return ret;
+}
+
+int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		       char domain[BROKER_DOMAIN_LEN])
+{
+	struct spare_grant_info gi;
+	const struct bdonor *b;
+	struct bclient *c;
+	int ret;
+
+	if (!client_ok(client))
+		return -EINVAL;
+	st->refused_renewals++;		/* taken back below if it is renewed */
+	if (spare_grant_decode(old, &gi) || gi.expiry <= gi.not_before)
+		return -EBADMSG;
+	/*
+	 * Our tag, whatever the time: checked at a moment inside the grant's
+	 * own validity, against this client and donor (the time is judged
+	 * below, with a grace of one lease).
+	 */
+	ret = spare_grant_verify(old, &st->key, 1, gi.donor_id, NULL, gi.not_before, NULL, NULL);
+	if (ret)
+		return -EBADMSG;
+	if (strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
+		return -EACCES;
+	if (gi.expiry + st->lease_s <= now_s)
+		return -ETIME;
+	b = bstate_find(st, gi.donor_id);
+	if (!b || !b->live || strncmp(b->addr, gi.donor_addr, BROKER_ADDR_LEN))
+		return -ENOENT;
+	if (gi.slabs > bstate_donor_cap(st, b->slab_shift))
+		return -E2BIG;
+	c = client_get(st, client, now_s);
+	if (!c)
+		return -EUSERS;
+	ret = client_may(st, c, 0, 1);
+	if (ret)
+		return ret;
+	lease_s = lease_of(st, lease_s);
+	if (client_charge(c, 0, 1, now_s + lease_s))
+		return -ENOMEM;
+	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
+	gi.expiry = now_s + lease_s;
+	if (spare_grant_issue(&gi, &st->key, out))
+		return -EINVAL;	/* not reached: decoded from a well-formed grant */
+	if (domain)
+		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
+	st->refused_renewals--;
+	st->grants_issued++;
+	st->renewals++;
+	return 0;
 }
 
 /* What a move may not use: addresses, and the indices of known domains. */
@@ -501,6 +796,7 @@ int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
 {
 	struct move_rule m = { .avoid = avoid, .n_avoid = n_avoid, .slabs = slabs };
 	uint64_t total[2] = { 0, 0 };
+	struct bclient *c;
 	size_t a, b;
 	int tier, ret;
 
@@ -534,12 +830,20 @@ int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
 	tier = total[0] ? 0 : 1;
 	if (!total[tier])
 		return -ENOSPC;
+	c = client_get(st, client, now_s);
+	if (!c)
+		return -EUSERS;
+	ret = client_may(st, c, slabs, 1);
+	if (ret)
+		return ret;
 	/* power of two choices: the one with more free slabs, the lower index on a tie */
 	a = move_draw(st, &m, tier, total[tier]);
 	b = move_draw(st, &m, tier, total[tier]);
 	if (st->pd[b].free_slabs > st->pd[a].free_slabs ||
 	    (st->pd[b].free_slabs == st->pd[a].free_slabs && b < a))
 		a = b;
+	if (client_charge(c, slabs, 1, now_s + lease_of(st, lease_s)))
+		return -ENOMEM;
 	ret = issue_one(st, &st->donors[a], client, slabs, lease_s, now_s, out, domain);
 	if (ret)
 		return ret;

@@ -32,6 +32,26 @@ struct bdonor {
 	bool		live;
 };
 
+/* What the broker handed one client, until the lease it gave runs out. */
+struct blease {
+	uint64_t	expiry;		/* wall clock, s */
+	uint32_t	slabs;		/* slab copies debited from donors */
+	uint32_t	grants;		/* grants signed */
+};
+
+/*
+ * A client (by its authenticated name) and what it holds from this broker:
+ * the leases of the grants issued to it that have not run out, a min-heap
+ * by expiry. Soft state like the rest: a restarted broker starts from 0.
+ */
+struct bclient {
+	char		name[SPARE_GRANT_CLIENT_LEN];
+	uint64_t	slabs;		/* sum over the heap */
+	uint64_t	grants;		/* sum over the heap */
+	struct blease	*heap;
+	uint32_t	nheap, capheap;
+};
+
 /* String -> index, open addressing; keys are owned by the caller's table. */
 struct bstr_map {
 	uint32_t	*slot;		/* index + 1, 0 = empty */
@@ -66,9 +86,17 @@ struct bstate {
 	uint32_t		lease_s;	/* default and longest lease */
 	uint32_t		skew_s;		/* not_before = now - skew */
 	struct spare_grant_key	key;
+	/* per-client caps (bstate_set_caps) */
+	struct bclient		*clients;	/* [max_clients] */
+	size_t			nclients, max_clients;
+	struct bstr_map		by_client;
+	uint32_t		client_share_pct;	/* of free + its own; 100: no cap */
+	uint32_t		max_client_grants;	/* grants within their leases */
+	uint64_t		max_donor_bytes;	/* a donor lends at most this */
 	/* counters */
 	uint64_t		grants_issued, requests_ok, requests_nospace;
 	uint64_t		donors_expired, renewals, moves;
+	uint64_t		refused_share, refused_grants, refused_renewals, donors_clamped;
 };
 
 /*
@@ -78,17 +106,50 @@ struct bstate {
  */
 #define BSTATE_MAX_HB_MS	10000
 
-/* 0, -EINVAL or -ENOMEM. The key is copied; max_hb_ms is BSTATE_MAX_HB_MS. */
+/*
+ * The most a donor may declare it can lend, in bytes (free slabs x slab
+ * size): 16 TiB, above any one host's memory today. A heartbeat declaring
+ * more is clamped to it (bstate_heartbeat()).
+ */
+#define BSTATE_MAX_DONOR_BYTES	(UINT64_C(1) << 44)
+/* Per-client caps' defaults (bstate_set_caps()). */
+#define BSTATE_MAX_CLIENTS	4096	/* clients with leases at once */
+#define BSTATE_CLIENT_SHARE	100	/* percent; 100: the pool is the only cap */
+#define BSTATE_CLIENT_GRANTS	4096	/* as a donor's ledger share (spared) */
+
+/*
+ * 0, -EINVAL or -ENOMEM. The key is copied; max_hb_ms is BSTATE_MAX_HB_MS,
+ * the caps are the defaults above.
+ */
 int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		uint32_t lease_s, uint32_t skew_s, const struct spare_grant_key *key,
 		uint64_t seed);
 void bstate_free(struct bstate *st);
 
 /*
+ * Caps (0: keep the current one): @max_donor_bytes, the most a donor may
+ * lend (its free count is clamped to max_donor_bytes >> slab_shift);
+ * @share_pct (1..100), the most of the pool a client may hold, in percent
+ * of the free slabs plus its own; @max_grants, the grants a client may
+ * hold within their leases (renewals count). 0 or -EINVAL.
+ */
+int bstate_set_caps(struct bstate *st, uint64_t max_donor_bytes, uint32_t share_pct,
+		    uint32_t max_grants);
+
+/* What @client holds within its leases (0 for a client not seen). */
+uint64_t bstate_client_slabs(const struct bstate *st, const char *client);
+uint64_t bstate_client_grants(const struct bstate *st, const char *client);
+
+/* The most free slabs the broker believes a donor with @slab_shift has. */
+uint64_t bstate_donor_cap(const struct bstate *st, uint8_t slab_shift);
+
+/*
  * A REGISTER or HEARTBEAT from donor @d at monotonic @now_ms: adds it or
  * refreshes it, and sets its free count to what it reported (the donor is
  * the authority; the broker's debits since are forgotten). Its period is
- * what it declared, at most max_hb_ms. Returns 0,
+ * what it declared, at most max_hb_ms. A free count above what
+ * max_donor_bytes allows at its slab size is clamped to that (the donor's
+ * `reported` then is below d->free_slabs; donors_clamped counts). Returns 0,
  * -ENOSPC when max_donors donors are live already, -EADDRINUSE when another
  * live donor holds its address (nothing changes), -EINVAL for a bad field.
  */
@@ -110,22 +171,50 @@ uint64_t bstate_total_free(const struct bstate *st);
  * into out[slabs * copies], and (@domains not NULL) the failure domain of
  * each grant's donor into domains[slabs * copies]. @lease_s 0 or above the
  * broker's lease gets the broker's lease. All or nothing: on -ENOSPC
- * nothing is debited. Returns 0, -ENOSPC or -EINVAL.
+ * nothing is debited. Returns 0, -ENOSPC, -EINVAL, or -EDQUOT (the
+ * client's caps: it would hold more than its share of the pool, or more
+ * grants than max_client_grants; nothing debited), -EUSERS (the client
+ * table is full of clients holding leases).
  */
 int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		 unsigned int copies, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN]);
 
 /*
- * Renewal: one grant for @slabs slabs on the live donor whose address is
- * @addr, for @client, at @now_s (lease as bstate_grant). Debits nothing:
- * the client holds those slabs already, and the donor caps it by what its
- * grants cover. The donor's failure domain goes to @domain (if not NULL).
- * Returns 0, -ENOENT (no live donor there) or -EINVAL.
+ * Legacy renewal (RENEW_REQ, legacy-renew on): one grant for @slabs slabs
+ * on the live donor whose address is @addr, for @client, at @now_s (lease
+ * as bstate_grant). Debits nothing; it cannot know the client holds those
+ * slabs, so it is bounded only by the donor's cap (@slabs above
+ * bstate_donor_cap(): -E2BIG) and the client's grant cap (-EDQUOT). The
+ * donor's failure domain goes to @domain (if not NULL). Returns 0,
+ * -ENOENT (no live donor there), -E2BIG, -EDQUOT, -EUSERS or -EINVAL.
  */
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
+
+/*
+ * Renewal of grant @old (RENEW_GRANT) for @client at @now_s: @old must
+ * carry this broker's tag (its key id and key), be @client's, and not
+ * have expired more than one lease ago; its donor must be live under the
+ * same id at the same address; its slab count must be within the donor's
+ * cap. Then @out is @old re-issued: the same grant id, client, donor,
+ * address and slab count, a new not_before and expiry (lease as
+ * bstate_grant), a new tag. Debits nothing, and the donor counts a grant
+ * id once however often it is renewed, so renewing cannot add slabs. It
+ * counts one grant towards the client's grant cap. The donor's domain
+ * goes to @domain (if not NULL). Returns 0, or:
+ *   -EBADMSG  not a well-formed grant, or not this broker's tag (forged,
+ *             altered, another key)
+ *   -EACCES   issued to another client
+ *   -ETIME    expired more than one lease ago
+ *   -ENOENT   its donor is not live, or not at that address now
+ *   -E2BIG    more slabs than the donor may lend
+ *   -EDQUOT, -EUSERS  the client's grant cap, the client table
+ */
+int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		       char domain[BROKER_DOMAIN_LEN]);
 
 /*
  * Move: one grant for @slabs slabs (1..BROKER_MAX_RENEW) for @client, at
@@ -143,7 +232,8 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
  * copy a donor evicts and no donor of the device can take).
  *
  * Returns 0, -ENOSPC (no live donor outside @avoid has @slabs free;
- * nothing debited) or -EINVAL (@slabs, a count above BROKER_MAX_AVOID, an
+ * nothing debited), -EDQUOT or -EUSERS (the client's caps, as
+ * bstate_grant) or -EINVAL (@slabs, a count above BROKER_MAX_AVOID, an
  * entry that is not a valid NUL-padded string, @client).
  */
 int bstate_move(struct bstate *st, const char *client, uint32_t slabs,

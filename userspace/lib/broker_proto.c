@@ -338,6 +338,47 @@ static bool grant_form_ok(const uint8_t *p)
 	       broker_str_ok(g.client_id, sizeof(g.client_id));
 }
 
+int broker_renew_grant_encode(uint32_t lease_s, uint16_t n, const struct spare_grant *grants,
+			      uint8_t *out, size_t cap)
+{
+	if (!n || n > BROKER_MAX_RENEW_GRANTS)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		if (!grant_form_ok((const uint8_t *)&grants[i]))
+			return -EINVAL;
+	if (cap < BROKER_RENEW_GRANT_SIZE(n))
+		return -ENOSPC;
+	put32(out, lease_s);
+	put16(out + 4, n);
+	put16(out + 6, 0);
+	memcpy(out + BROKER_RENEW_GRANT_HDR, grants, (size_t)n * SPARE_GRANT_SIZE);
+	return (int)BROKER_RENEW_GRANT_SIZE(n);
+}
+
+int broker_renew_grant_decode(const uint8_t *in, size_t len, struct broker_renew_grant *m)
+{
+	unsigned int n;
+
+	if (len < BROKER_RENEW_GRANT_HDR || get16(in + 6))
+		return -EBADMSG;
+	n = get16(in + 4);
+	if (!n || n > BROKER_MAX_RENEW_GRANTS || len != BROKER_RENEW_GRANT_SIZE(n))
+		return -EBADMSG;
+	for (unsigned int i = 0; i < n; i++)
+		if (!grant_form_ok(in + BROKER_RENEW_GRANT_HDR + (size_t)i * SPARE_GRANT_SIZE))
+			return -EBADMSG;
+	m->lease_s = get32(in);
+	m->n = (uint16_t)n;
+	m->grants = in + BROKER_RENEW_GRANT_HDR;
+	return 0;
+}
+
+void broker_renew_grant_get(const struct broker_renew_grant *m, unsigned int i,
+			    struct spare_grant *grant)
+{
+	memcpy(grant, m->grants + (size_t)i * SPARE_GRANT_SIZE, SPARE_GRANT_SIZE);
+}
+
 int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_grant *grants,
 			    const char (*domains)[BROKER_DOMAIN_LEN], uint8_t *out, size_t cap)
 {
@@ -446,7 +487,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_HEARTBEAT] = "HEARTBEAT", [BROKER_ACK] = "ACK",
 		[BROKER_GRANT_REQ] = "GRANT_REQ", [BROKER_GRANT_REP] = "GRANT_REP",
 		[BROKER_ERROR] = "ERROR", [BROKER_RENEW_REQ] = "RENEW_REQ",
-		[BROKER_MOVE_REQ] = "MOVE_REQ",
+		[BROKER_MOVE_REQ] = "MOVE_REQ", [BROKER_RENEW_GRANT] = "RENEW_GRANT",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";

@@ -54,7 +54,8 @@ enum broker_msg_type {
 	BROKER_ERROR		= 9,	/* broker -> peer; then closes */
 	BROKER_RENEW_REQ	= 10,	/* client -> broker: grants on a given donor */
 	BROKER_MOVE_REQ		= 11,	/* client -> broker: a grant on a donor not in a set */
-	BROKER_TYPE_MAX		= 11,
+	BROKER_RENEW_GRANT	= 12,	/* client -> broker: these grants, a new expiry */
+	BROKER_TYPE_MAX		= 12,
 };
 
 enum broker_role {
@@ -131,11 +132,11 @@ struct broker_grant_req {
 #define BROKER_GRANT_REQ_SIZE	8
 
 /*
- * RENEW_REQ: a grant for @slabs slabs on the donor at @donor_addr, for a
- * client that holds them there already (the device's current grants are
- * running out). Answered by a GRANT_REP of one slab, one copy: a single
- * grant covering @slabs, with the donor's domain. It moves no free slabs: the slabs are lent
- * already, and the donor caps the client by what its grants cover.
+ * RENEW_REQ (legacy): a grant for @slabs slabs on the donor at @donor_addr,
+ * naming no grant. Answered by a GRANT_REP of one slab, one copy: a single
+ * grant covering @slabs, with the donor's domain. The broker cannot check
+ * that the client holds those slabs, so it serves this only with
+ * legacy-renew on; RENEW_GRANT renews by naming the grants.
  */
 #define BROKER_MAX_RENEW	4096	/* slabs in one RENEW_REQ */
 struct broker_renew_req {
@@ -144,6 +145,24 @@ struct broker_renew_req {
 	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
 };
 #define BROKER_RENEW_REQ_SIZE	(BROKER_ADDR_LEN + 8)
+
+/*
+ * RENEW_GRANT: the client sends back @n grants the broker issued it (1..
+ * BROKER_MAX_RENEW_GRANTS, the grant bodies as it got them) and gets each
+ * re-issued: the same grant id, client, donor, address and slab count,
+ * a new not_before and expiry, a new tag. Answered by a GRANT_REP of @n
+ * slabs x 1 copy, entry i the renewal of grant i. RENEW_REQ (type 10),
+ * which named only a donor and a count, is refused by a broker that has
+ * legacy-renew off.
+ */
+#define BROKER_MAX_RENEW_GRANTS	BROKER_MAX_SLABS	/* grants in one RENEW_GRANT */
+#define BROKER_RENEW_GRANT_HDR	8
+#define BROKER_RENEW_GRANT_SIZE(n) (BROKER_RENEW_GRANT_HDR + (size_t)(n) * SPARE_GRANT_SIZE)
+struct broker_renew_grant {
+	uint32_t		lease_s;	/* 0: broker's default; else capped by it */
+	uint16_t		n;		/* 1..BROKER_MAX_RENEW_GRANTS */
+	const uint8_t		*grants;	/* decode: points into the body */
+};
 
 /*
  * MOVE_REQ: one grant for @slabs slabs on a live donor whose address is
@@ -211,6 +230,16 @@ int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size
 int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
 int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap);
 int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m);
+/*
+ * RENEW_GRANT of @n grants (each's form checked, not its tag: the broker
+ * checks that). broker_renew_grant_get() copies grant @i (< n) of a
+ * decoded RENEW_GRANT out.
+ */
+int broker_renew_grant_encode(uint32_t lease_s, uint16_t n, const struct spare_grant *grants,
+			      uint8_t *out, size_t cap);
+int broker_renew_grant_decode(const uint8_t *in, size_t len, struct broker_renew_grant *m);
+void broker_renew_grant_get(const struct broker_renew_grant *m, unsigned int i,
+			    struct spare_grant *grant);
 int broker_move_req_encode(const struct broker_move_req *m, uint8_t *out, size_t cap);
 int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req *m);
 /*

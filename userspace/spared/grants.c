@@ -272,8 +272,14 @@ int spared_grant_accept(struct spared_grants *g, const void *buf, size_t len, bo
 		spared_grants_purge(g, now);
 	s = id_slot(g, gi.id, &found);
 	if (found) {
-		if (strcmp(g->v[g->by_id[s] - 1].owner, owner))
+		struct spared_grant *e = &g->v[g->by_id[s] - 1];
+
+		if (strcmp(e->owner, owner))
 			return SPARE_GRANT_REPLAYED;
+		/* a renewal (the broker's RENEW_GRANT): the same id, a later
+		 * expiry; its slabs stay counted once */
+		if (gi.expiry > e->expiry)
+			e->expiry = gi.expiry;
 		*known = true;
 	} else {
 		o = owner_find(g, owner);

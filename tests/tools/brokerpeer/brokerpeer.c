@@ -16,6 +16,11 @@
  *   spare-broker-peer askmove -b HOST:PORT[,HOST:PORT...] -n NAME -K KEYFILE --move SPEC
  *                     [--lease S]
  *   spare-broker-peer fakebroker -n NAME -K KEYFILE --kind KIND [--count N]
+ *   spare-broker-peer renew  -b HOST:PORT -n NAME -K KEYFILE --grants FILE [--count N]
+ *                     [--lease S] [--kind altered|reid|mint --slabs N]
+ *                     [--grant-key F --grant-key-id I]
+ *   spare-broker-peer legacyrenew -b HOST:PORT -n NAME -K KEYFILE --addr A --slabs N
+ *                     [--count N]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
  *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
@@ -50,6 +55,19 @@
  * askmove: sparectl's brokerask_move() (userspace/sparectl/brokerask.c)
  *   with the first --move's SPEC over the brokers in turn: prints the
  *   grant line, or exits 3 (the reasons are logged on stderr).
+ * client --save FILE also writes each grant, as hex, one a line, to FILE.
+ * renew: RENEW_GRANT with the grants of FILE (hex lines, as --save writes
+ *   them), --count times on one connection (default 1), each time the
+ *   grants the last answer carried; prints "renewed i=I id=ID16 donor=D
+ *   addr=A domain=M client=C slabs=S expiry=T [tag=ok|tag=BAD]" per grant
+ *   or "error NAME: text" (exit 3) and "closed" if the broker then closed.
+ *   --kind tampers with every grant first: altered (slabs set to --slabs,
+ *   the tag kept), reid (one bit of the id flipped, the tag kept), mint
+ *   (slabs set to --slabs and signed again with --grant-key: what a holder
+ *   of the shared grant key could make).
+ * legacyrenew: RENEW_REQ (a donor address and a count, no grant) --count
+ *   times; prints "grant ... slabs=S ..." for each, or at the first
+ *   refusal "error NAME: text" (and "closed" if the broker closed), exit 3.
  * fakebroker: a broker that breaks the rules, for askmove: listens on
  *   127.0.0.1 (prints "port=N"), authenticates the client NAME with
  *   KEYFILE and answers its first request by KIND: old (ERROR bad-frame,
@@ -57,6 +75,7 @@
  *   the first address the MOVE_REQ avoids), otherclient (a grant for
  *   another client). Serves --count connections (0: until killed).
  */
+#include <endian.h>
 #include <errno.h>
 #include <signal.h>
 #include <getopt.h>
@@ -84,6 +103,7 @@ static uint8_t body[BROKER_MAX_BODY];
 
 struct opts {
 	const char	*broker, *name, *key_file, *addr, *domain, *kind, *grant_key;
+	const char	*save, *grants;
 	const char	*moves[MAX_MOVES];
 	unsigned int	nmoves;
 	uint64_t	free_slabs;
@@ -248,11 +268,158 @@ static int do_client(int fd, const struct opts *o)
 
 			tag = v ? " tag=BAD" : " tag=ok";
 		}
+		if (o->save) {
+			char hex[SPARE_GRANT_HEX_LEN + 1];
+			FILE *f = fopen(o->save, i ? "a" : "w");
+
+			spare_grant_to_hex(&g, hex, sizeof(hex));
+			if (!f || fprintf(f, "%s\n", hex) < 0 || fclose(f)) {
+				printf("cannot write %s\n", o->save);
+				return 1;
+			}
+		}
 		printf("grant slab=%u copy=%u donor=%s addr=%s domain=%s client=%s expiry=%" PRIu64
 		       "%s\n", i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr, domain,
 		       gi.client_id, gi.expiry, tag);
 	}
 	return 0;
+}
+
+/* Did the broker close after its answer? */
+static void print_closed(int fd)
+{
+	struct broker_hdr h;
+
+	if (broker_recv(fd, &h, body, sizeof(body)) && errno == EPIPE)
+		printf("closed\n");
+}
+
+static int do_renew(int fd, const struct opts *o)
+{
+	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS];
+	struct spare_grant_key gk = { .id = o->grant_key_id };
+	uint32_t n = 0;
+	char why[256];
+
+	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	if (spare_grant_file_read(o->grants, g, BROKER_MAX_RENEW_GRANTS, &n, why, sizeof(why)) ||
+	    !n) {
+		printf("--grants %s: %s\n", o->grants, n ? why : "no grants");
+		return 2;
+	}
+	for (uint32_t i = 0; i < n && o->kind; i++) {
+		struct spare_grant_info gi;
+
+		if (!strcmp(o->kind, "altered")) {
+			g[i].slabs = htole32(o->slabs);
+		} else if (!strcmp(o->kind, "reid")) {
+			g[i].grant_id[0] ^= 1;
+		} else if (!strcmp(o->kind, "mint") && o->grant_key) {
+			spare_grant_decode(&g[i], &gi);
+			gi.slabs = o->slabs;
+			spare_grant_issue(&gi, &gk, &g[i]);
+		} else {
+			printf("unknown --kind %s\n", o->kind);
+			return 2;
+		}
+	}
+	if (auth(fd, o, BROKER_ROLE_CLIENT))
+		return 1;
+	for (unsigned int round = 0; round < (o->count ? o->count : 1); round++) {
+		struct broker_grant_rep rep;
+		struct broker_hdr h;
+		uint32_t seq = 2 + round;
+		int len = broker_renew_grant_encode(o->lease, (uint16_t)n, g, body, sizeof(body));
+
+		if (len < 0) {
+			printf("cannot encode RENEW_GRANT\n");
+			return 2;
+		}
+		if (broker_send(fd, BROKER_RENEW_GRANT, seq, body, (size_t)len) ||
+		    broker_recv(fd, &h, body, sizeof(body))) {
+			printf("broker gone: %s\n", strerror(errno));
+			return 1;
+		}
+		if (h.type != BROKER_GRANT_REP) {
+			if (print_error(&h))
+				return 1;
+			print_closed(fd);
+			return 3;
+		}
+		if (h.seq != seq || broker_grant_rep_decode(body, h.len, &rep) ||
+		    rep.slabs != n || rep.copies != 1) {
+			printf("malformed GRANT_REP\n");
+			return 1;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			struct spare_grant_info gi;
+			char domain[BROKER_DOMAIN_LEN];
+			const char *tag = "";
+
+			broker_grant_rep_entry(&rep, i, &g[i], domain);
+			if (spare_grant_decode(&g[i], &gi)) {
+				printf("malformed grant %u\n", i);
+				return 1;
+			}
+			if (o->grant_key)
+				tag = spare_grant_verify(&g[i], &gk, 1, gi.donor_id, o->name,
+							 (uint64_t)time(NULL), NULL, NULL) ?
+				      " tag=BAD" : " tag=ok";
+			printf("renewed i=%u id=%02x%02x%02x%02x%02x%02x%02x%02x donor=%s addr=%s "
+			       "domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n", i, gi.id[0],
+			       gi.id[1], gi.id[2], gi.id[3], gi.id[4], gi.id[5], gi.id[6], gi.id[7],
+			       gi.donor_id, gi.donor_addr, domain, gi.client_id, gi.slabs, gi.expiry,
+			       tag);
+		}
+	}
+	return 0;
+}
+
+static int do_legacyrenew(int fd, const struct opts *o)
+{
+	struct broker_renew_req r = { .slabs = o->slabs, .lease_s = o->lease };
+	int ret = 0;
+
+	snprintf(r.donor_addr, sizeof(r.donor_addr), "%s", o->addr);
+	if (auth(fd, o, BROKER_ROLE_CLIENT))
+		return 1;
+	for (unsigned int round = 0; round < (o->count ? o->count : 1); round++) {
+		struct broker_grant_rep rep;
+		struct broker_hdr h;
+		struct spare_grant g;
+		struct spare_grant_info gi;
+		int len = broker_renew_req_encode(&r, body, sizeof(body));
+
+		if (len < 0) {
+			printf("cannot encode RENEW_REQ\n");
+			return 2;
+		}
+		if (broker_send(fd, BROKER_RENEW_REQ, 2 + round, body, (size_t)len) ||
+		    broker_recv(fd, &h, body, sizeof(body))) {
+			printf("broker gone: %s\n", strerror(errno));
+			return 1;
+		}
+		if (h.type != BROKER_GRANT_REP) {
+			if (print_error(&h))
+				return 1;
+			ret = 3;
+			break;
+		}
+		if (broker_grant_rep_decode(body, h.len, &rep) || rep.slabs != 1 || rep.copies != 1) {
+			printf("malformed GRANT_REP\n");
+			return 1;
+		}
+		broker_grant_rep_entry(&rep, 0, &g, NULL);
+		spare_grant_decode(&g, &gi);
+		printf("grant donor=%s addr=%s client=%s slabs=%u expiry=%" PRIu64 "\n",
+		       gi.donor_id, gi.donor_addr, gi.client_id, gi.slabs, gi.expiry);
+	}
+	if (ret)
+		print_closed(fd);
+	return ret;
 }
 
 /* Split a comma-separated list into NUL-padded fields; the count or -1. */
@@ -711,6 +878,8 @@ int main(int argc, char **argv)
 		{ "grant-key-id", required_argument, NULL, 'G' },
 		{ "then-free", required_argument, NULL, 'F' },
 		{ "move", required_argument, NULL, 'M' },
+		{ "save", required_argument, NULL, 'S' },
+		{ "grants", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
@@ -741,6 +910,8 @@ int main(int argc, char **argv)
 		case 'g': o.grant_key = optarg; break;
 		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
+		case 'S': o.save = optarg; break;
+		case 'R': o.grants = optarg; break;
 		case 'M':
 			if (o.nmoves == MAX_MOVES)
 				return usage();
@@ -752,7 +923,8 @@ int main(int argc, char **argv)
 	if ((!o.broker && strcmp(mode, "fakebroker")) ||
 	    (strcmp(mode, "bad") && (!o.name || !o.key_file)) ||
 	    ((!strcmp(mode, "bad") || !strcmp(mode, "fakebroker")) && !o.kind) ||
-	    ((!strcmp(mode, "move") || !strcmp(mode, "askmove")) && !o.nmoves))
+	    ((!strcmp(mode, "move") || !strcmp(mode, "askmove")) && !o.nmoves) ||
+	    (!strcmp(mode, "renew") && !o.grants))
 		return usage();
 	if (sodium_init() < 0)
 		return 1;
@@ -777,6 +949,10 @@ int main(int argc, char **argv)
 		ret = do_bad(fd, &o);
 	else if (!strcmp(mode, "move"))
 		ret = do_move(fd, &o);
+	else if (!strcmp(mode, "renew"))
+		ret = do_renew(fd, &o);
+	else if (!strcmp(mode, "legacyrenew"))
+		ret = do_legacyrenew(fd, &o);
 	else
 		ret = usage();
 	if (strcmp(mode, "donor"))
