@@ -28,6 +28,7 @@
  * Exit status 0 on success, 1 if a daemon refused or an action failed
  * (the reason on stderr), 2 on bad usage.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 
 #include "aggctl.h"
 #include "spare_agg.h"
+#include "spare_version.h"
 
 int main(int argc, char **argv)
 {
@@ -44,9 +46,21 @@ int main(int argc, char **argv)
 	char err[256];
 	int opt, ret = 0;
 
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+
 	/* '+': options after the command are the command's */
-	while ((opt = getopt(argc, argv, "+a:p:s:t:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+a:p:s:t:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			usage_print(stdout);
+			return 0;
+		case 'V':
+			printf("spare-aggctl %s\n", spare_version());
+			return 0;
 		case 'a': host = optarg; break;
 		case 'p': port = strtoul(optarg, NULL, 0); break;
 		case 's': stats_port = strtoul(optarg, NULL, 0); break;

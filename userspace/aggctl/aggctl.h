@@ -42,7 +42,8 @@ struct host {
 };
 
 /* aggctl_cmd.c */
-void usage(void) __attribute__((noreturn));
+void usage(void) __attribute__((noreturn));	/* on stderr, exit 2 */
+void usage_print(FILE *f);
 /* STATS from host:port, parsed; -1 with the reason on stderr. */
 int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d);
 

@@ -12,6 +12,7 @@
 
 #include "spare_conf.h"
 #include "spare_log.h"
+#include "spare_version.h"
 
 #define CONF_MAX_LINE	200	/* libinih's INI_MAX_LINE in Debian's build */
 
@@ -169,7 +170,14 @@ void spare_cli_usage(const struct spare_cli *cli, FILE *f, const char *prog)
 		else
 			fprintf(f, "  %-24s %s\n", left, s->help);
 	}
-	fprintf(f, "  -h, --help\n%s", cli->epilog ? cli->epilog : "");
+	fprintf(f, "  -h, --help\n      --version\n%s", cli->epilog ? cli->epilog : "");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
 const char *spare_conf_bool(const char *value, bool *out)
@@ -272,7 +280,7 @@ static const char *run_conf_fn(const char *key, const char *value, void *ctx)
 static int cli_run(const struct cli_run *r, int argc, char **argv)
 {
 	const struct spare_cli *cli = r->cli;
-	struct option longopts[SPARE_CLI_MAX_SETTINGS + 3];
+	struct option longopts[SPARE_CLI_MAX_SETTINGS + 4];
 	char shortopts[3 * SPARE_CLI_MAX_SETTINGS + 8] = "+hf:";
 	const char *conf_path = cli->default_conf;
 	bool conf_explicit = false;
@@ -309,6 +317,7 @@ static int cli_run(const struct cli_run *r, int argc, char **argv)
 	}
 	longopts[n++] = (struct option){ "config", required_argument, NULL, 'f' };
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
 	longopts[n] = (struct option){ 0 };
 
 	/* First pass: only find the config file (and --help). */
@@ -320,6 +329,9 @@ static int cli_run(const struct cli_run *r, int argc, char **argv)
 			conf_explicit = true;
 		} else if (opt == 'h') {
 			spare_cli_usage(cli, stdout, argv[0]);
+			return 1;
+		} else if (opt == 'V') {
+			printf("%s %s\n", base_name(argv[0]), spare_version());
 			return 1;
 		}
 	}

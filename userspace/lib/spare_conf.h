@@ -96,8 +96,9 @@ struct spare_cli {
 /*
  * Apply the defaults of @cli's table, then the config file (--config PATH,
  * -f PATH, or cli->default_conf if it exists), then the command line,
- * which wins. Returns 0 when configured, 1 if --help was printed (exit 0),
- * -1 on an error (logged; exit 2). Leaves no arguments unparsed.
+ * which wins. Returns 0 when configured, 1 if --help (usage) or --version
+ * ("prog VERSION") was printed to stdout (exit 0), -1 on an error (logged,
+ * usage on stderr for a bad option; exit 2). Leaves no arguments unparsed.
  */
 int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv);
 
