@@ -12,7 +12,8 @@
  * the long option names of the program. There are no sections and no
  * continuation lines: a "[section]" line is an error, and a line longer
  * than 200 characters is an error. The first bad line stops the daemon
- * with "<file>:<line>: <key>: <reason>".
+ * with "<file>:<line>: <key>: <reason>" at start; on SIGHUP it refuses
+ * the reload instead (spare_cli_reload()).
  */
 #ifndef SPARE_CONF_H
 #define SPARE_CONF_H
