@@ -44,17 +44,22 @@ int main(int argc, char **argv)
 	unsigned long port = AGG_DEFAULT_PORT, stats_port = 0;
 	struct spare_agg *a;
 	char err[256];
+	bool json = false;
 	int opt, ret = 0;
 
 	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 
 	/* '+': options after the command are the command's */
-	while ((opt = getopt_long(argc, argv, "+a:p:s:t:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+a:p:s:t:hj", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			usage_print(stdout);
 			return 0;
@@ -96,7 +101,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "spare-aggctl: %s\n", spare_agg_error(a));
 			ret = 1;
 		} else {
-			fputs(text, stdout);
+			if (json)
+				ret = stats_print_json(text, stdout) ? 1 : 0;
+			else
+				fputs(text, stdout);
 			free(text);
 		}
 	} else if (!strcmp(argv[optind], "migrate") && optind + 3 == argc) {

@@ -45,6 +45,9 @@ struct host {
 /* aggctl_cmd.c */
 void usage(void) __attribute__((noreturn));	/* on stderr, exit 2 */
 void usage_print(FILE *f);
+
+/* -j stats: the metrics text as a JSON array of samples; 0 or -1 (said). */
+int stats_print_json(const char *text, FILE *f);
 /* STATS from host:port, parsed; -1 with the reason on stderr. */
 int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d);
 

@@ -13,7 +13,7 @@
 void usage_print(FILE *f)
 {
 	fprintf(f,
-		"usage: spare-aggctl [-a HOST] [-p PORT] stats\n"
+		"usage: spare-aggctl [-j] [-a HOST] [-p PORT] stats   (-j: one JSON array of samples)\n"
 		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n"
 		"       spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR] [--dry-run]\n"
 		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon\n"
