@@ -2,23 +2,55 @@
 #
 # spare top-level build.
 #
-#   make               userspace (-Werror) and spare.ko for every target kernel
-#   make KVER=<ver>    spare.ko for one kernel only
-#   make setup         install build/test dependencies (scripts/setup, root)
+#   make               userspace (-Werror) and, when the running kernel's
+#                      headers are there (/lib/modules/$(uname -r)/build),
+#                      spare.ko for it, as any out-of-tree driver; without
+#                      them the rig's kernels (make setup), or userspace
+#                      only and a note
+#   make KDIR=<dir>    spare.ko against that kernel build tree
+#   make KVER=<ver>    spare.ko for one kernel (the rig's unpacked headers,
+#                      else /lib/modules/<ver>/build)
+#   make deps          install what building needs, nothing more (root)
+#   make setup         install the rig: build and test dependencies (root)
 #   make check         every test tier; ends with "N passed, N failed"
 #   make demo          boot the VM rig and show spare at work
 #   make install       programs, library, headers, units, configs, man pages
-#                      (DESTDIR, PREFIX; dist/install.mk); make install-dkms
+#                      (DESTDIR, PREFIX; dist/install.mk); make install-dkms;
+#                      make uninstall takes them away again
+#   CPPFLAGS, CFLAGS, LDFLAGS (environment or command line) are added to
+#   the project's flags for the programs and the library (userspace.mk).
 #
 # Outputs go to build/: build/bin (programs), build/lib, build/kmod/<kver>/spare.ko.
 
 TOP	:= $(CURDIR)
 OUT	:= $(TOP)/build
-KVERS	:= $(if $(KVER),$(KVER),$(shell $(TOP)/scripts/kvers))
+UNAME_R	:= $(shell uname -r)
 
-.PHONY: all userspace kmod check demo setup clean sparse unit fuzz
+# The kernels to build spare.ko for, and each one's build tree (kdir).
+ifneq ($(KDIR),)
+KVERS	:= $(or $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null),kdir)
+kdir	= $(KDIR)
+else
+ifneq ($(KVER),)
+KVERS	:= $(KVER)
+else ifneq ($(wildcard /lib/modules/$(UNAME_R)/build/Makefile),)
+KVERS	:= $(UNAME_R)
+else
+KVERS	:= $(shell $(TOP)/scripts/kvers)
+endif
+kdir	= $(firstword $(wildcard $(OUT)/kernels/$(1)/usr/src/linux-headers-$(1)) \
+		      $(wildcard /lib/modules/$(1)/build) \
+		      $(OUT)/kernels/$(1)/usr/src/linux-headers-$(1))
+endif
 
-all: userspace kmod
+.PHONY: all userspace kmod check demo setup deps clean sparse unit fuzz uninstall
+
+all: userspace
+ifneq ($(strip $(KVERS)),)
+all: kmod
+else
+	@echo "note: no kernel headers for $(UNAME_R) (/lib/modules/$(UNAME_R)/build): built userspace only; for spare.ko install linux-headers-$(UNAME_R) or give KDIR=<kernel build tree>"
+endif
 
 include userspace/userspace.mk
 include dist/install.mk
@@ -29,7 +61,7 @@ include dist/install.mk
 KMOD_SRCS := Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
 kmod: $(foreach v,$(KVERS),$(OUT)/kmod/$(v)/spare.ko)
-	@test -n "$(KVERS)" || { echo "no kernel headers found: run 'make setup'" >&2; exit 1; }
+	@test -n "$(KVERS)" || { echo "no kernel headers for $(UNAME_R) (/lib/modules/$(UNAME_R)/build): install linux-headers-$(UNAME_R), give KDIR=<kernel build tree>, or run 'make setup' for the rig's kernels" >&2; exit 1; }
 
 $(OUT)/kmod/%/spare.ko: $(KMOD_SRCS)
 	@mkdir -p $(OUT)/kmod/$*
@@ -39,14 +71,14 @@ $(OUT)/kmod/%/spare.ko: $(KMOD_SRCS)
 		case " $(KMOD_SRCS) " in *" $$f "*) ;; *) rm -f $$f ;; esac; \
 	done
 	@cp --parents -pu $(KMOD_SRCS) $(OUT)/kmod/$*/
-	$(MAKE) -C $(OUT)/kernels/$*/usr/src/linux-headers-$* M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) SPARE_WERROR=y modules
+	$(MAKE) -C $(call kdir,$*) M=$(OUT)/kmod/$* $(if $(C),C=$(C)) W=$(W) SPARE_WERROR=y modules
 
 # sparse (C=2: every file) over the module for every kernel; any warning
 # from sparse or the compiler fails.
 sparse:
 	@set -e; for v in $(KVERS); do \
 		$(MAKE) --no-print-directory $(OUT)/kmod/$$v/spare.ko; \
-		$(MAKE) --no-print-directory -C $(OUT)/kernels/$$v/usr/src/linux-headers-$$v \
+		$(MAKE) --no-print-directory -C $(call kdir,$$v) \
 			M=$(OUT)/kmod/$$v C=2 SPARE_WERROR=y modules >$(OUT)/sparse-$$v.log 2>&1 || \
 			{ cat $(OUT)/sparse-$$v.log; exit 1; }; \
 		if grep -E 'warning:|error:' $(OUT)/sparse-$$v.log; then \
@@ -57,6 +89,9 @@ sparse:
 
 setup:
 	$(TOP)/scripts/setup
+
+deps:
+	$(TOP)/scripts/setup --deps
 
 check:
 	$(TOP)/scripts/check

@@ -3,6 +3,9 @@
 # make install [DESTDIR=/staging] [PREFIX=/usr/local]: programs, library and
 # headers, systemd units, example configs, man pages. make install-dkms puts
 # the module's sources and dkms.conf under /usr/src/spare-<version>.
+# make uninstall (same DESTDIR, PREFIX) removes what install put, and the
+# configs in /etc/spare only where they are still the example (an admin's
+# edits and key files stay).
 
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
@@ -23,7 +26,7 @@ MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
-.PHONY: install install-dkms man
+.PHONY: install install-dkms man uninstall
 
 # Man pages from scdoc sources: name.N.scd -> name.N. Written to a
 # temporary file first: scdoc failing half way must not leave a page that
@@ -67,6 +70,30 @@ install: userspace man
 	for p in $(MAN_PAGES); do \
 		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/; \
+	done
+
+uninstall:
+	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(SBINDIR)/%)
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(LIBSPARE_AGG_SO)) \
+		$(DESTDIR)$(LIBDIR)/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libspare-agg.so
+	rm -f $(DESTDIR)$(PYDIR)/spare_agg.py
+	rm -f $(DESTDIR)$(INCLUDEDIR)/spare/spare_agg.h $(DESTDIR)$(INCLUDEDIR)/spare/spare.h
+	rm -f $(INSTALL_UNITS:%=$(DESTDIR)$(UNITDIR)/%)
+	rm -f $(DESTDIR)$(DOCDIR)/examples/spared.conf \
+		$(DESTDIR)$(DOCDIR)/examples/spare-aggd.conf \
+		$(DESTDIR)$(DOCDIR)/examples/spare-broker.conf
+	for f in spared.conf spare-aggd.conf; do \
+		! cmp -s dist/$$f $(DESTDIR)$(SYSCONFDIR)/spare/$$f || \
+			rm -f $(DESTDIR)$(SYSCONFDIR)/spare/$$f || exit 1; \
+	done
+	for p in $(MAN_SRCS:Documentation/man/%.scd=%); do \
+		rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$$p || exit 1; \
+	done
+	@# spare's own directories, where empty; never a shared one
+	for d in $(DESTDIR)$(INCLUDEDIR)/spare $(DESTDIR)$(DOCDIR)/examples \
+		 $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/spare; do \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
 
 install-dkms:

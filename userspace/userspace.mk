@@ -23,6 +23,11 @@
 # userspace file that includes their headers (spare_slab.h, spare_split.h).
 
 CC		?= gcc
+# The project's flags; a packager's CPPFLAGS, CFLAGS and LDFLAGS (from the
+# environment or the command line, e.g. dpkg-buildflags' hardening) come
+# after them in the programs and the library, so that -O1 wins over -O2,
+# and -Werror and the warnings stay. The sanitizer builds (tests) take
+# the project's flags only.
 USER_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 		   -Wshadow -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing
 USER_CPPFLAGS	:= -D_GNU_SOURCE -Ikmod/core -Ikmod/uapi -Iuserspace/lib -Itests/unit
@@ -37,6 +42,10 @@ LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)
 spare_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
+# --version: the VERSION file, compiled in (spare_version()).
+SPARE_VERSION	:= $(shell cat VERSION)
+spare_version_CFLAGS := -DSPARE_VERSION='"$(SPARE_VERSION)"'
+$(OUT)/obj/userspace/lib/spare_version.o $(OUT)/obj-san/userspace/lib/spare_version.o: VERSION
 
 include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.mk) \
 		 $(wildcard tests/unit/*.mk))
@@ -47,7 +56,7 @@ LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(LIBSPARE_CORE)
 
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CPPFLAGS) $(USER_CFLAGS) $($(notdir $*)_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) $(USER_CFLAGS) $($(notdir $*)_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(OUT)/obj-san/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -64,7 +73,7 @@ $(OUT)/lib/libspare-san.a: $(LIBSPARE_SRCS:%.c=$(OUT)/obj-san/%.o)
 define prog_rule
 $(OUT)/bin/$(1): $$($(1)_SRCS:%.c=$(OUT)/obj/%.o) $(OUT)/lib/libspare.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) -lpthread
+	$$(CC) $$(USER_CFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$($(1)_LDLIBS) -lpthread
 endef
 
 define test_rule

@@ -32,6 +32,7 @@ test_aggd_report_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
 # spare-aggctl's metrics reader and cgroup path checks.
 UNIT_TESTS += test_aggctl
-test_aggctl_SRCS := tests/unit/test_aggctl.c userspace/aggctl/aggctl_util.c
-test_aggctl_LDLIBS := -lm
+test_aggctl_SRCS := tests/unit/test_aggctl.c userspace/aggctl/aggctl_util.c \
+		    userspace/aggctl/aggctl_json.c
+test_aggctl_LDLIBS := -ljson-c -lm
 test_aggctl_CFLAGS := -Iuserspace/aggctl

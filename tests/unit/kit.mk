@@ -8,3 +8,8 @@ test_spare_kit_LDLIBS := -linih -lsystemd -lmicrohttpd -ljson-c -lm
 # Descriptor limits and the accept back-off (spare_fdlimit.c).
 UNIT_TESTS += test_spare_fdlimit
 test_spare_fdlimit_SRCS := tests/unit/test_spare_fdlimit.c
+
+# SIGHUP's reload: live settings, restart-only ones kept, bad files refused.
+UNIT_TESTS += test_spare_reload
+test_spare_reload_SRCS   := tests/unit/test_spare_reload.c
+test_spare_reload_LDLIBS := -linih -lsystemd

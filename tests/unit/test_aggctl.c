@@ -131,6 +131,41 @@ static void test_nonneg(void)
 	EXPECT_EQ(parse_nonneg("1s", &v), -1);
 }
 
+/* -j stats: every sample, labels unescaped, integers kept, bad lines refused. */
+static void test_stats_json(void)
+{
+	static const char text[] =
+		"# HELP aggd_cores_max Pool threads.\n"
+		"# TYPE aggd_cores_max gauge\n"
+		"aggd_cores_max 2\n"
+		"aggd_cpu_seconds_total 0.5\n"
+		"aggd_job_failed{job=\"we\\\"ird\\\\job\",x=\"a\\nb\"} 0\n"
+		"aggd_nan NaN\n";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(stats_print_json(text, f), 0);
+	fclose(f);
+	EXPECT(out && strstr(out, "{\"name\":\"aggd_cores_max\",\"labels\":{},\"value\":2}"));
+	EXPECT(out && strstr(out, "\"value\":0.5"));
+	EXPECT(out && strstr(out, "\"labels\":{\"job\":\"we\\\"ird\\\\job\",\"x\":\"a\\nb\"}"));
+	EXPECT(out && strstr(out, "\"value\":\"NaN\""));
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	if (!f)
+		return;
+	EXPECT_EQ(stats_print_json("aggd_x{job=\"unterminated} 1\n", f), -1);
+	EXPECT_EQ(stats_print_json("aggd_x\n", f), -1);
+	EXPECT_EQ(stats_print_json("aggd_x one\n", f), -1);
+	fclose(f);
+	free(out);
+}
+
 int main(void)
 {
 	TAP_RUN(test_metrics);
@@ -138,5 +173,6 @@ int main(void)
 	TAP_RUN(test_under_root);
 	TAP_RUN(test_host);
 	TAP_RUN(test_nonneg);
+	TAP_RUN(test_stats_json);
 	return tap_done();
 }

@@ -28,6 +28,11 @@
 #   - destroy stops the pager's unit, the monitor ends by itself;
 #   - a spare.ko device made through the broker, its sparectl-monitor@
 #     renewing both donors through configfs, ending with the device;
+#   - `systemctl reload` (ExecReload=, SIGHUP): the broker takes a rotated
+#     client key (the module device below is made with it) and its donors
+#     keep their sessions; spared applies a live setting, keeps one that
+#     needs a restart, and refuses a bad line with its file:line; spare-aggd
+#     reloads; none of them restarts;
 #   - every daemon stops cleanly (inactive, not failed); spare-aggd.service
 #     is enabled, starts and stops.
 . /spare/tests/vm/lib.sh
@@ -79,7 +84,7 @@ active spare-broker || { diag; fail "spare-broker is $(systemctl is-active spare
 jlog spare-broker | grep -q listening || { diag; fail "the broker does not say it listens"; }
 buid=$(awk '/^Uid:/ {print $2}' "/proc/$(systemctl show -P MainPID spare-broker)/status")
 [ -n "$buid" ] && [ "$buid" != 0 ] || fail "spare-broker runs as uid '$buid', not a dynamic user"
-pass "spare-broker active (ready) as dynamic user $buid, reading its keys as credentials"
+pass "spare-broker active (ready) as dynamic user $buid, reading the copies of root's keys its unit made"
 
 step "spared.service as donor 2, ready, its control socket answering; donor 3 by hand"
 cat >/etc/spare/spared.conf <<EOF
@@ -179,6 +184,37 @@ none_lent() { [ "$(donor_metric 3 spared_slabs_lent)" = 0 ] &&
 wait_until 20 none_lent || fail "the donors still lend"
 pass "spare-ublk@ub0 stopped by destroy, the device gone; its monitor ended by itself"
 
+step "systemctl reload: the broker rotates trainer's key, donors keep their sessions; spared reloads"
+bpid=$(systemctl show -P MainPID spare-broker)
+hellos() { jlog spare-broker | grep -c 'authenticated as a'; }
+(umask 077; sparectl gen-key >/etc/spare/b-trainer.key.new) || fail "gen-key"
+sed -i "s|^trainer .*|trainer $(cat /etc/spare/b-trainer.key.new)|" /etc/spare/broker-hosts || fail "rotate"
+mv /etc/spare/b-trainer.key.new /etc/spare/b-trainer.key
+h0=$(hellos)
+systemctl reload spare-broker || { diag; fail "systemctl reload spare-broker"; }
+jlog spare-broker | grep -q 'SIGHUP: reloaded: 3 peers in host-keys' || { diag; fail "the broker did not reload its host-keys"; }
+[ "$(systemctl show -P MainPID spare-broker)" = "$bpid" ] && active spare-broker ||
+	{ diag; fail "the broker restarted or stopped on reload"; }
+sleep 3	# 3 heartbeats: a dropped donor session would come back with a new HELLO
+[ "$(hellos)" = "$h0" ] || { diag; fail "a donor authenticated again after the broker's reload"; }
+dpid=$(systemctl show -P MainPID spared)
+cp /etc/spare/spared.conf /tmp/spared.conf.good
+printf 'resume-hold = 30\nport = 1\n' >>/etc/spare/spared.conf
+systemctl reload spared || { diag; fail "systemctl reload spared"; }
+jlog spared | grep -q 'SIGHUP: reloaded' || { diag; fail "spared did not reload"; }
+jlog spared | grep -q 'SIGHUP: resume-hold: 60 -> 30' || { diag; fail "spared did not apply resume-hold"; }
+jlog spared | grep -q "SIGHUP: port changed: needs a restart; keeping $DONOR_PORT" ||
+	{ diag; fail "spared did not say port needs a restart"; }
+echo "budget = lots" >>/etc/spare/spared.conf
+n=$(grep -c . /etc/spare/spared.conf)
+systemctl reload spared || { diag; fail "systemctl reload spared (bad line)"; }
+jlog spared | grep -q "/etc/spare/spared.conf:$n: budget: " || { diag; fail "no file:line: key: reason for the bad line"; }
+jlog spared | grep -q 'SIGHUP: reload refused' || { diag; fail "spared did not refuse the bad reload"; }
+cp /tmp/spared.conf.good /etc/spare/spared.conf
+[ "$(systemctl show -P MainPID spared)" = "$dpid" ] && active spared || { diag; fail "spared restarted or stopped on reload"; }
+sparectl donor -S "$SOCK2" status >/dev/null || { diag; fail "spared's control socket after reload"; }
+pass "reloads: the broker took trainer's new key with donors' sessions kept; spared applied a live setting, kept port, refused a bad line; neither restarted"
+
 step "the module backend: sparectl-monitor@swap0 renews a spare.ko device's grants through configfs"
 spare_load
 disk1=$(sparectl device create swap0 size=64M slab_size=16M replicas=2 source=10.0.0.1 \
@@ -206,6 +242,11 @@ pass "the monitor renewed /dev/$disk1's donors through configfs under its sandbo
 step "spare-aggd enabled and started; every daemon stops cleanly"
 systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }
 active spare-aggd || { jlog spare-aggd | tail; fail "spare-aggd is $(systemctl is-active spare-aggd)"; }
+apid=$(systemctl show -P MainPID spare-aggd)
+systemctl reload spare-aggd || { jlog spare-aggd | tail; fail "systemctl reload spare-aggd"; }
+jlog spare-aggd | grep -q 'SIGHUP: reloaded' || { jlog spare-aggd | tail; fail "spare-aggd did not reload"; }
+[ "$(systemctl show -P MainPID spare-aggd)" = "$apid" ] && active spare-aggd ||
+	{ jlog spare-aggd | tail; fail "spare-aggd restarted or stopped on reload"; }
 for u in spare-aggd spared spare-broker; do
 	systemctl stop "$u"
 	[ "$(systemctl is-active "$u")" = inactive ] || { jlog "$u" | tail; fail "$u stopped as $(systemctl is-active "$u")"; }

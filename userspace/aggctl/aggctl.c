@@ -28,6 +28,7 @@
  * Exit status 0 on success, 1 if a daemon refused or an action failed
  * (the reason on stderr), 2 on bad usage.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 
 #include "aggctl.h"
 #include "spare_agg.h"
+#include "spare_version.h"
 
 int main(int argc, char **argv)
 {
@@ -42,11 +44,28 @@ int main(int argc, char **argv)
 	unsigned long port = AGG_DEFAULT_PORT, stats_port = 0;
 	struct spare_agg *a;
 	char err[256];
+	bool json = false;
 	int opt, ret = 0;
 
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+
 	/* '+': options after the command are the command's */
-	while ((opt = getopt(argc, argv, "+a:p:s:t:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+a:p:s:t:hj", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage_print(stdout);
+			return 0;
+		case 'V':
+			printf("spare-aggctl %s\n", spare_version());
+			return 0;
 		case 'a': host = optarg; break;
 		case 'p': port = strtoul(optarg, NULL, 0); break;
 		case 's': stats_port = strtoul(optarg, NULL, 0); break;
@@ -82,7 +101,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "spare-aggctl: %s\n", spare_agg_error(a));
 			ret = 1;
 		} else {
-			fputs(text, stdout);
+			if (json)
+				ret = stats_print_json(text, stdout) ? 1 : 0;
+			else
+				fputs(text, stdout);
 			free(text);
 		}
 	} else if (!strcmp(argv[optind], "migrate") && optind + 3 == argc) {

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "agg_proto.h"
 
@@ -42,7 +43,11 @@ struct host {
 };
 
 /* aggctl_cmd.c */
-void usage(void) __attribute__((noreturn));
+void usage(void) __attribute__((noreturn));	/* on stderr, exit 2 */
+void usage_print(FILE *f);
+
+/* -j stats: the metrics text as a JSON array of samples; 0 or -1 (said). */
+int stats_print_json(const char *text, FILE *f);
 /* STATS from host:port, parsed; -1 with the reason on stderr. */
 int fetch_metrics(const char *host, unsigned int port, struct daemon_metrics *d);
 

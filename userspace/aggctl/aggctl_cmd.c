@@ -10,14 +10,20 @@
 #include "aggctl.h"
 #include "spare_agg.h"
 
-void usage(void)
+void usage_print(FILE *f)
 {
-	fprintf(stderr,
-		"usage: spare-aggctl [-a HOST] [-p PORT] stats\n"
+	fprintf(f,
+		"usage: spare-aggctl [-j] [-a HOST] [-p PORT] stats   (-j: one JSON array of samples)\n"
 		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n"
 		"       spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR] [--dry-run]\n"
 		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon\n"
-		"                    --peer HOST:PORT[:STATS_PORT]... [--alpha A] [--move-cost SEC] [--dry-run]\n");
+		"                    --peer HOST:PORT[:STATS_PORT]... [--alpha A] [--move-cost SEC] [--dry-run]\n"
+		"       spare-aggctl -h | --help | --version\n");
+}
+
+void usage(void)
+{
+	usage_print(stderr);
 	exit(2);
 }
 

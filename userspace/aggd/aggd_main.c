@@ -26,6 +26,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <liburing.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sodium.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -67,10 +69,14 @@ static void event_post(void)
 	io_uring_sqe_set_data(sqe, &g.event_op);
 }
 
+static volatile sig_atomic_t reload_asked;	/* SIGHUP */
+
 static void on_signal(int sig)
 {
-	(void)sig;
-	g.stop = 1;
+	if (sig == SIGHUP)
+		reload_asked = 1;
+	else
+		g.stop = 1;
 }
 
 /* The daemons' shared key: the file's bytes (trailing newline dropped). */
@@ -149,6 +155,8 @@ struct aggd_cfg {
 	uint64_t port, admin_port, max_mem, job_mem, part_mib, max_conns;
 	double idle_s, fc_interval_s, request_s;
 	bool stats_open, flowcon;
+	uint32_t peers[AGGD_MAX_PEERS];		/* --peers, until applied */
+	unsigned int n_peers;
 };
 
 static const char *cfg_u64(const char *value, uint64_t max, uint64_t *out)
@@ -173,7 +181,7 @@ static const char *cfg_seconds(const char *value, bool zero_ok, double max,
 }
 
 /* --peers: comma-separated IPv4 addresses (the last setting wins). */
-static const char *cfg_peers(const char *value)
+static const char *cfg_peers(struct aggd_cfg *c, const char *value)
 {
 	char buf[AGGD_MAX_PEERS * 17], *save = NULL, *tok;
 	unsigned int n = 0;
@@ -188,9 +196,9 @@ static const char *cfg_peers(const char *value)
 			return "more than 64 peers";
 		if (inet_pton(AF_INET, tok, &a) != 1)
 			return "not a list of IPv4 addresses";
-		g.peers[n++] = a.s_addr;
+		c->peers[n++] = a.s_addr;
 	}
-	g.n_peers = n;
+	c->n_peers = n;
 	return NULL;
 }
 
@@ -251,7 +259,7 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	if (!strcmp(key, "peer-key-file"))
 		return spare_conf_str(c->key_file, sizeof(c->key_file), value);
 	if (!strcmp(key, "peers"))
-		return cfg_peers(value);
+		return cfg_peers(c, value);
 	if (!strcmp(key, "flowcon"))
 		return spare_conf_bool(value, &c->flowcon);
 	if (!strcmp(key, "flowcon-interval"))
@@ -284,6 +292,121 @@ static void http_arm(void)
 
 	io_uring_prep_poll_add(sqe, spare_http_fd(g.http), POLLIN);
 	io_uring_sqe_set_data(sqe, &g.http_op);
+}
+
+/* The config before the defaults: as main() sets it up. */
+static void cfg_reset(void *ctx)
+{
+	struct aggd_cfg *c = ctx;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(c, 0, sizeof(*c));
+	c->po.policy = AGG_POLICY_WFS;
+	c->po.min_cores = 1;
+	c->po.tick_ms = 100;
+	c->po.max_cores = ncpu > 0 ? (unsigned int)ncpu : 1;
+	c->max_conns = 4096;
+}
+
+/* Cross-checks once every setting is in; NULL or why. */
+static const char *cfg_check(const struct aggd_cfg *c)
+{
+	if (!c->po.min_cores || c->po.max_cores < c->po.min_cores ||
+	    c->po.max_cores > 1024 || !c->po.tick_ms || !c->part_mib ||
+	    !c->max_mem || !c->job_mem)
+		return "option out of range: need 1 <= min-cores <= max-cores <= 1024, "
+		       "and tick-ms, max-part-mib, max-mem, max-job-mem above 0";
+	if (c->flowcon && c->po.policy != AGG_POLICY_WFS)
+		return "--flowcon sets WFS weights: it needs --policy wfs";
+	return NULL;
+}
+
+/* The timeouts, and the reclaim tick: a quarter of the shorter, 10 ms..1 s. */
+static void set_timeouts(const struct aggd_cfg *c)
+{
+	uint64_t tick;
+
+	g.idle_ns = (uint64_t)(c->idle_s * 1e9);
+	g.request_ns = (uint64_t)(c->request_s * 1e9);
+	tick = g.idle_ns ? g.idle_ns / 4 : 1000000000ULL;
+	if (g.request_ns && g.request_ns / 4 < tick)
+		tick = g.request_ns / 4;
+	if (tick < 10000000ULL)
+		tick = 10000000ULL;
+	if (tick > 1000000000ULL)
+		tick = 1000000000ULL;
+	g.timer_ts.tv_sec = (long long)(tick / 1000000000ULL);
+	g.timer_ts.tv_nsec = (long long)(tick % 1000000000ULL);
+}
+
+/* The settings a reload applies while jobs run; the others need a restart. */
+static const char *const live_keys[] = {
+	"peer-key-file", "peers", "idle-timeout", "request-timeout", "max-mem",
+	"max-job-mem", "max-conns", "stats-on-data-port", NULL
+};
+
+static struct spare_cli aggd_cli;	/* main()'s, for a reload */
+static struct spare_conf_vals running_vals;
+static int main_argc;
+static char **main_argv;
+
+static unsigned long nofile_now(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ?
+	       1024 : (unsigned long)rl.rlim_cur;
+}
+
+/*
+ * SIGHUP: the settings and the peer key file again, all applied or none.
+ * Jobs and connections stay; a move that starts from now on proves the
+ * new key.
+ */
+static void reload(void)
+{
+	static struct aggd_cfg nc;
+	struct spare_cli cli = aggd_cli;
+	struct spare_conf_vals nv = { 0 };
+	const char *why;
+
+	spare_notify_reloading();
+	log_info("SIGHUP: reading the settings and key file again");
+	cli.ctx = &nc;
+	cli.vals = &nv;
+	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, cfg_reset))
+		goto refuse;
+	why = cfg_check(&nc);
+	if (why) {
+		log_err("%s", why);
+		goto refuse;
+	}
+	/* Last of what can fail: it sets the key only when the file is good. */
+	if (nc.key_file[0] && read_peer_key(nc.key_file))
+		goto refuse;
+	if (!nc.key_file[0]) {
+		sodium_memzero(g.peer_key, sizeof(g.peer_key));
+		g.peer_key_len = 0;
+	}
+	memcpy(g.peers, nc.peers, sizeof(g.peers));
+	g.n_peers = nc.n_peers;
+	g.stats_open = nc.stats_open;
+	g.mem_max = (size_t)nc.max_mem << 20;
+	g.job_mem_max = (size_t)nc.job_mem << 20;
+	g.max_conns = spare_fd_conn_cap("--max-conns", (unsigned int)nc.max_conns,
+					nofile_now());
+	set_timeouts(&nc);
+	spare_cli_log_changes(&cli, &running_vals);
+	spare_conf_vals_free(&running_vals);
+	running_vals = nv;
+	log_info("SIGHUP: reloaded: peer key %s, %u peers, idle timeout %.3f s, request timeout %.3f s",
+		 g.peer_key_len ? "set" : "none", g.n_peers, nc.idle_s, nc.request_s);
+	spare_notify_ready("serving, settings reloaded");
+	return;
+refuse:
+	spare_conf_vals_free(&nv);
+	log_err("SIGHUP: reload refused: still running on the previous settings and key");
+	spare_notify_ready("serving (last reload refused)");
 }
 
 /* Orderly exit: stop the pool, then free every connection and job. */
@@ -327,18 +450,17 @@ static void shutdown_all(void)
 
 int main(int argc, char **argv)
 {
-	static struct aggd_cfg c = {
-		.po = { .policy = AGG_POLICY_WFS, .min_cores = 1, .tick_ms = 100 },
-		.max_conns = 4096,
-	};
+	static struct aggd_cfg c;
 	struct spare_cli cli = {
 		.usage = "The shared gradient-aggregation pool of spare (spare-aggd(8)).\n",
-		.epilog = "\nSIGTERM/SIGINT stop.\n",
+		.epilog = "\nSIGHUP reads the settings and the peer key file again; SIGTERM/SIGINT stop.\n",
 		.default_conf = AGGD_DEFAULT_CONF,
 		.settings = aggd_settings,
 		.nsettings = ARRAY_SIZE(aggd_settings),
 		.set = cfg_set,
 		.ctx = &c,
+		.vals = &running_vals,
+		.live_keys = live_keys,
 	};
 	struct agg_pool_opts po;
 	const char *addr, *port_file, *cores_log, *rdma_addr, *admin_addr;
@@ -346,19 +468,27 @@ int main(int argc, char **argv)
 	uint64_t port, admin_port, max_mem, job_mem, part_mib;
 	double idle_s, fc_interval_s;
 	bool stats_open, flowcon;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t hup;
+	const char *why;
 	int opt;
 
-	c.po.max_cores = ncpu > 0 ? (unsigned int)ncpu : 1;
+	cfg_reset(&c);
 	spare_log_init("spare-aggd", SPARE_LOG_INFO);
 	if (sodium_init() < 0) {
 		log_err("libsodium failed to initialise");
 		return 1;
 	}
 	opt = spare_cli_configure(&cli, argc, argv);
-	if (opt)
+	if (opt) {
+		spare_conf_vals_free(&running_vals);
 		return opt > 0 ? 0 : 2;
+	}
+	aggd_cli = cli;
+	main_argc = argc;
+	main_argv = argv;
+	memcpy(g.peers, c.peers, sizeof(g.peers));
+	g.n_peers = c.n_peers;
 	po = c.po;
 	addr = c.addr;
 	port_file = c.port_file[0] ? c.port_file : NULL;
@@ -376,14 +506,10 @@ int main(int argc, char **argv)
 	fc_interval_s = c.fc_interval_s;
 	stats_open = c.stats_open;
 	flowcon = c.flowcon;
-	if (!po.min_cores || po.max_cores < po.min_cores || po.max_cores > 1024 ||
-	    !po.tick_ms || !part_mib || !max_mem || !job_mem) {
-		log_err("option out of range: need 1 <= min-cores <= max-cores <= 1024, "
-			"and tick-ms, max-part-mib, max-mem, max-job-mem above 0");
-		return 2;
-	}
-	if (flowcon && po.policy != AGG_POLICY_WFS) {
-		log_err("--flowcon sets WFS weights: it needs --policy wfs");
+	why = cfg_check(&c);
+	if (why) {
+		log_err("%s", why);
+		spare_conf_vals_free(&running_vals);
 		return 2;
 	}
 	if (flowcon)
@@ -396,22 +522,7 @@ int main(int argc, char **argv)
 	g.mem_max = (size_t)max_mem << 20;
 	g.job_mem_max = (size_t)job_mem << 20;
 	g.max_push = (uint32_t)(part_mib << 20);
-	g.idle_ns = (uint64_t)(idle_s * 1e9);
-	g.request_ns = (uint64_t)(c.request_s * 1e9);
-	{
-		/* tick a quarter of the shorter timeout, 10 ms..1 s */
-		uint64_t tick = g.idle_ns ? g.idle_ns / 4 : 1000000000ULL;
-
-		if (g.request_ns && g.request_ns / 4 < tick)
-			tick = g.request_ns / 4;
-
-		if (tick < 10000000ULL)
-			tick = 10000000ULL;
-		if (tick > 1000000000ULL)
-			tick = 1000000000ULL;
-		g.timer_ts.tv_sec = (long long)(tick / 1000000000ULL);
-		g.timer_ts.tv_nsec = (long long)(tick % 1000000000ULL);
-	}
+	set_timeouts(&c);
 	g.now_ns = spare_now_ns();
 	if (cores_log) {
 		po.log = g.cores_log = fopen(cores_log, "a");
@@ -423,6 +534,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (key_file && read_peer_key(key_file))
@@ -456,7 +568,13 @@ int main(int argc, char **argv)
 	}
 	dispatch_init();
 	migrate_init();
+	/* The pool's threads never take SIGHUP: the loop's io_uring wait
+	 * is what it must interrupt (they inherit this mask). */
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &hup, NULL);
 	g.pool = agg_pool_start(&po, pool_run, g.event_fd);
+	pthread_sigmask(SIG_UNBLOCK, &hup, NULL);
 	if (!g.pool) {
 		log_err("cannot start the pool: %s", strerror(errno));
 		return 1;
@@ -511,6 +629,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		g.now_ns = spare_now_ns();
+		if (reload_asked) {
+			reload_asked = 0;
+			reload();
+		}
 		io_uring_for_each_cqe(&g.ring, head, cqe) {
 			struct op *op = io_uring_cqe_get_data(cqe);
 			int res = cqe->res;
@@ -571,5 +693,6 @@ int main(int argc, char **argv)
 	       g.n_conns, (unsigned long long)g.jobs_created,
 	       (unsigned long long)g.jobs_failed);
 	shutdown_all();
+	spare_conf_vals_free(&running_vals);
 	return 0;
 }

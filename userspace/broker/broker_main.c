@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -63,6 +64,7 @@ struct cfg {
 	uint64_t	max_donor_bytes;
 	bool		legacy_renew;
 	char		metrics_listen[128];
+	int		log_level;	/* applied once every setting is in */
 };
 
 static const struct spare_setting settings[] = {
@@ -162,7 +164,7 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		level = spare_log_parse_level(value);
 		if (level < 0)
 			return "not a level (err, warn, info, debug)";
-		spare_log_set_level((enum spare_log_level)level);
+		c->log_level = level;
 		return NULL;
 	}
 	if (!strcmp(key, "metrics-listen")) {
@@ -1362,6 +1364,94 @@ static int setup(struct broker *b)
 	return 0;
 }
 
+/* ---- SIGHUP: the settings and key files again ---- */
+
+/* What a reload may change while peers stay connected. */
+static const char *const live_keys[] = {
+	"host-keys", "grant-key-file", "grant-key-id", "lease", "clock-skew",
+	"missed-heartbeats", "max-heartbeat", "max-conns", "hello-timeout",
+	"log-level", NULL
+};
+
+static struct spare_cli broker_cli;	/* main()'s, for a reload */
+static struct spare_conf_vals running_vals;
+static int main_argc;
+static char **main_argv;
+
+static void cfg_reset(void *ctx)
+{
+	memset(ctx, 0, sizeof(struct cfg));
+}
+
+static unsigned long nofile_now(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ?
+	       1024 : (unsigned long)rl.rlim_cur;
+}
+
+/*
+ * Read the config and the key files again; apply all of it or none. The
+ * peers that authenticated stay (their proofs were checked at HELLO);
+ * new HELLOs are checked against the new host-keys.
+ */
+static void reload(struct broker *b)
+{
+	static struct cfg nc;
+	struct spare_cli cli = broker_cli;
+	struct spare_conf_vals nv = { 0 };
+	struct spare_host_keys hk = { 0 };
+	struct spare_grant_key key;
+	char why[256];
+
+	spare_notify_reloading();
+	log_info("SIGHUP: reading the settings and key files again");
+	cli.ctx = &nc;
+	cli.vals = &nv;
+	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, cfg_reset))
+		goto refuse;
+	if (!nc.broker_id[0])	/* the host name, as at start */
+		memcpy(nc.broker_id, b->cfg.broker_id, sizeof(nc.broker_id));
+	if (!nc.host_keys[0] || !nc.grant_key_file[0]) {
+		log_err("SIGHUP: host-keys and grant-key-file are required");
+		goto refuse;
+	}
+	if (spare_host_keys_load(nc.host_keys, &hk, why, sizeof(why))) {
+		log_err("host-keys %s: %s", nc.host_keys, why);
+		goto refuse;
+	}
+	if (read_grant_key(nc.grant_key_file, &key, nc.grant_key_id))
+		goto refuse;
+
+	/* All read: apply it all. Nothing below fails. */
+	nc.max_conns = spare_fd_conn_cap("max-conns", nc.max_conns, nofile_now());
+	for (struct conn *c = b->conns; c; c = c->next)
+		c->key = NULL;		/* pointed into the old table */
+	spare_host_keys_free(&b->hk);
+	b->hk = hk;
+	b->st.key = key;
+	sodium_memzero(&key, sizeof(key));
+	b->st.lease_s = nc.lease_s;
+	b->st.skew_s = nc.skew_s;
+	b->st.missed_hb = nc.missed_hb;
+	b->st.max_hb_ms = nc.max_hb_ms;
+	spare_log_set_level((enum spare_log_level)nc.log_level);
+	b->cfg = nc;
+	spare_cli_log_changes(&cli, &running_vals);
+	spare_conf_vals_free(&running_vals);
+	running_vals = nv;
+	log_info("SIGHUP: reloaded: %u peers in host-keys %s, grant key id %u from %s",
+		 b->hk.n, b->cfg.host_keys, b->cfg.grant_key_id, b->cfg.grant_key_file);
+	spare_notify_ready("listening on %s", b->cfg.listen);
+	return;
+refuse:
+	spare_host_keys_free(&hk);
+	spare_conf_vals_free(&nv);
+	log_err("SIGHUP: reload refused: still running on the previous settings and keys");
+	spare_notify_ready("listening on %s (last reload refused)", b->cfg.listen);
+}
+
 static void run(struct broker *b)
 {
 	struct epoll_event ev[64];
@@ -1387,7 +1477,7 @@ static void run(struct broker *b)
 			case SRC_SIGNAL:
 				if (read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 					if (si.ssi_signo == SIGHUP) {
-						log_info("SIGHUP ignored (restart to reload settings)");
+						reload(b);
 					} else {
 						log_info("%s: stopping", strsignal((int)si.ssi_signo));
 						spare_notify_stopping();
@@ -1437,12 +1527,15 @@ int main(int argc, char **argv)
 	static struct broker b;
 	struct spare_cli cli = {
 		.usage = "Place slabs on donors for spare clients and sign their grants.\n",
-		.epilog = "\nSIGTERM/SIGINT stop. State is soft: it is rebuilt from donors' heartbeats.\n",
+		.epilog = "\nSIGHUP reads the settings and key files again; SIGTERM/SIGINT stop.\n"
+			  "State is soft: it is rebuilt from donors' heartbeats.\n",
 		.default_conf = BROKER_DEFAULT_CONF,
 		.settings = settings,
 		.nsettings = ARRAY_SIZE(settings),
 		.set = cfg_set,
 		.ctx = &b.cfg,
+		.vals = &running_vals,
+		.live_keys = live_keys,
 	};
 	int ret;
 
@@ -1452,8 +1545,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = spare_cli_configure(&cli, argc, argv);
-	if (ret)
+	if (ret) {
+		spare_conf_vals_free(&running_vals);
 		return ret > 0 ? 0 : 2;
+	}
+	spare_log_set_level((enum spare_log_level)b.cfg.log_level);
+	broker_cli = cli;
+	main_argc = argc;
+	main_argv = argv;
 	if (!b.cfg.broker_id[0]) {
 		char h[256] = "";
 
@@ -1469,11 +1568,13 @@ int main(int argc, char **argv)
 	b.start_ms = spare_now_ms();
 	if (setup(&b)) {
 		teardown(&b);
+		spare_conf_vals_free(&running_vals);
 		return 1;
 	}
 	spare_notify_ready("listening on %s", b.cfg.listen);
 	run(&b);
 	teardown(&b);
+	spare_conf_vals_free(&running_vals);
 	log_dbg("stopped");
 	return 0;
 }

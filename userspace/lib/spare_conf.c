@@ -12,6 +12,7 @@
 
 #include "spare_conf.h"
 #include "spare_log.h"
+#include "spare_version.h"
 
 #define CONF_MAX_LINE	200	/* libinih's INI_MAX_LINE in Debian's build */
 
@@ -169,7 +170,14 @@ void spare_cli_usage(const struct spare_cli *cli, FILE *f, const char *prog)
 		else
 			fprintf(f, "  %-24s %s\n", left, s->help);
 	}
-	fprintf(f, "  -h, --help\n%s", cli->epilog ? cli->epilog : "");
+	fprintf(f, "  -h, --help\n      --version\n%s", cli->epilog ? cli->epilog : "");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
 const char *spare_conf_bool(const char *value, bool *out)
@@ -207,9 +215,72 @@ static const struct spare_setting *by_opt(const struct spare_cli *cli, int opt)
 	return NULL;
 }
 
-int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
+void spare_conf_vals_free(struct spare_conf_vals *vals)
 {
-	struct option longopts[SPARE_CLI_MAX_SETTINGS + 3];
+	unsigned int i;
+
+	for (i = 0; i < SPARE_CLI_MAX_SETTINGS; i++) {
+		free(vals->v[i]);
+		vals->v[i] = NULL;
+	}
+}
+
+/*
+ * One run of the defaults, the file and the command line. While a reload
+ * runs, @pin marks the settings that keep their running value (@old's):
+ * their new values are not applied, the old ones are at the end.
+ */
+struct cli_run {
+	const struct spare_cli		*cli;
+	const struct spare_conf_vals	*old;
+	const bool			*pin;
+};
+
+static int setting_index(const struct spare_cli *cli, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < cli->nsettings; i++)
+		if (!strcmp(cli->settings[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+static const char *record(const struct spare_cli *cli, int i, const char *value)
+{
+	char *copy;
+
+	if (!cli->vals || i < 0)
+		return NULL;
+	copy = strdup(value);
+	if (!copy)
+		return "out of memory";
+	free(cli->vals->v[i]);
+	cli->vals->v[i] = copy;
+	return NULL;
+}
+
+static const char *run_apply(const struct cli_run *r, const char *key,
+			     const char *value)
+{
+	int i = setting_index(r->cli, key);
+	const char *why;
+
+	if (r->pin && i >= 0 && r->pin[i])
+		return NULL;
+	why = r->cli->set(key, value, r->cli->ctx);
+	return why ? why : record(r->cli, i, value);
+}
+
+static const char *run_conf_fn(const char *key, const char *value, void *ctx)
+{
+	return run_apply(ctx, key, value);
+}
+
+static int cli_run(const struct cli_run *r, int argc, char **argv)
+{
+	const struct spare_cli *cli = r->cli;
+	struct option longopts[SPARE_CLI_MAX_SETTINGS + 4];
 	char shortopts[3 * SPARE_CLI_MAX_SETTINGS + 8] = "+hf:";
 	const char *conf_path = cli->default_conf;
 	bool conf_explicit = false;
@@ -221,11 +292,13 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 		log_err("too many settings (raise SPARE_CLI_MAX_SETTINGS)");
 		return -1;
 	}
+	if (cli->vals)
+		spare_conf_vals_free(cli->vals);
 	for (i = 0; i < cli->nsettings; i++) {
 		const struct spare_setting *s = &cli->settings[i];
 
 		if (s->dflt[0]) {
-			why = cli->set(s->key, s->dflt, cli->ctx);
+			why = run_apply(r, s->key, s->dflt);
 			if (why) {
 				log_err("default %s = %s: %s", s->key, s->dflt, why);
 				return -1;
@@ -244,6 +317,7 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 	}
 	longopts[n++] = (struct option){ "config", required_argument, NULL, 'f' };
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
 	longopts[n] = (struct option){ 0 };
 
 	/* First pass: only find the config file (and --help). */
@@ -256,9 +330,13 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 		} else if (opt == 'h') {
 			spare_cli_usage(cli, stdout, argv[0]);
 			return 1;
+		} else if (opt == 'V') {
+			printf("%s %s\n", base_name(argv[0]), spare_version());
+			return 1;
 		}
 	}
-	if (spare_conf_parse_file(conf_path, !conf_explicit, cli->set, cli->ctx))
+	if (spare_conf_parse_file(conf_path, !conf_explicit, run_conf_fn,
+				  (void *)r))
 		return -1;
 
 	/* Second pass: the command line wins over the file. */
@@ -274,7 +352,7 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 			spare_cli_usage(cli, stderr, argv[0]);
 			return -1;
 		}
-		why = cli->set(s->key, s->arg ? optarg : "yes", cli->ctx);
+		why = run_apply(r, s->key, s->arg ? optarg : "yes");
 		if (why) {
 			log_err("--%s %s: %s", s->key, s->arg ? optarg : "", why);
 			return -1;
@@ -284,5 +362,89 @@ int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
 		log_err("unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	/* A reload: the settings that need a restart keep their values. */
+	for (i = 0; r->pin && i < cli->nsettings; i++) {
+		if (!r->pin[i] || !r->old->v[i])
+			continue;
+		why = cli->set(cli->settings[i].key, r->old->v[i], cli->ctx);
+		if (!why)
+			why = record(cli, (int)i, r->old->v[i]);
+		if (why) {
+			log_err("%s = %s: %s", cli->settings[i].key, r->old->v[i], why);
+			return -1;
+		}
+	}
 	return 0;
+}
+
+int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv)
+{
+	struct cli_run r = { .cli = cli };
+
+	return cli_run(&r, argc, argv);
+}
+
+static bool is_live(const struct spare_cli *cli, const char *key)
+{
+	const char *const *k;
+
+	for (k = cli->live_keys; k && *k; k++)
+		if (!strcmp(*k, key))
+			return true;
+	return false;
+}
+
+static const char *shown(const char *v)
+{
+	return v && v[0] ? v : "(none)";
+}
+
+int spare_cli_reload(const struct spare_cli *cli, int argc, char **argv,
+		     const struct spare_conf_vals *old, void (*reset)(void *ctx))
+{
+	bool pin[SPARE_CLI_MAX_SETTINGS] = { false };
+	struct cli_run r = { .cli = cli };
+	unsigned int i;
+	bool any = false;
+
+	if (!cli->vals || cli->nsettings > SPARE_CLI_MAX_SETTINGS)
+		return -1;
+	/* What the file and the command line say now... */
+	reset(cli->ctx);
+	if (cli_run(&r, argc, argv))
+		return -1;
+	for (i = 0; i < cli->nsettings; i++) {
+		const char *key = cli->settings[i].key;
+		const char *was = old->v[i], *now = cli->vals->v[i];
+
+		if (!strcmp(was ? was : "", now ? now : ""))
+			continue;
+		if (is_live(cli, key))
+			continue;
+		log_warn("SIGHUP: %s changed: needs a restart; keeping %s",
+			 key, shown(was));
+		pin[i] = true;
+		any = true;
+	}
+	if (!any)
+		return 0;
+	/* ... then again, the settings that need a restart left as they run. */
+	r.old = old;
+	r.pin = pin;
+	reset(cli->ctx);
+	return cli_run(&r, argc, argv) ? -1 : 0;
+}
+
+void spare_cli_log_changes(const struct spare_cli *cli,
+			   const struct spare_conf_vals *old)
+{
+	unsigned int i;
+
+	for (i = 0; cli->vals && i < cli->nsettings; i++) {
+		const char *was = old->v[i], *now = cli->vals->v[i];
+
+		if (strcmp(was ? was : "", now ? now : ""))
+			log_info("SIGHUP: %s: %s -> %s", cli->settings[i].key,
+				 shown(was), shown(now));
+	}
 }

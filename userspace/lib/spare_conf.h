@@ -12,7 +12,8 @@
  * the long option names of the program. There are no sections and no
  * continuation lines: a "[section]" line is an error, and a line longer
  * than 200 characters is an error. The first bad line stops the daemon
- * with "<file>:<line>: <key>: <reason>".
+ * with "<file>:<line>: <key>: <reason>" at start; on SIGHUP it refuses
+ * the reload instead (spare_cli_reload()).
  */
 #ifndef SPARE_CONF_H
 #define SPARE_CONF_H
@@ -65,6 +66,19 @@ const char *spare_conf_bool(const char *value, bool *out);
 /* Copy @value into @dst (@len bytes with the NUL), or "too long". */
 const char *spare_conf_str(char *dst, size_t len, const char *value);
 
+#define SPARE_CLI_MAX_SETTINGS	48
+
+/*
+ * The value each setting of a table ended up with (after the defaults, the
+ * file and the command line), as text; NULL if never set. What a reload
+ * compares, setting by setting. Free with spare_conf_vals_free().
+ */
+struct spare_conf_vals {
+	char	*v[SPARE_CLI_MAX_SETTINGS];
+};
+
+void spare_conf_vals_free(struct spare_conf_vals *vals);
+
 struct spare_cli {
 	const char			*usage;		/* first lines of --help */
 	const char			*epilog;	/* last lines, or NULL */
@@ -73,17 +87,43 @@ struct spare_cli {
 	unsigned int			nsettings;
 	spare_conf_fn			set;
 	void				*ctx;
+	/* If set, spare_cli_configure() records every setting's value here. */
+	struct spare_conf_vals		*vals;
+	/* Keys a reload may change while running (NULL-terminated); every
+	 * other setting needs a restart. */
+	const char *const		*live_keys;
 };
-
-#define SPARE_CLI_MAX_SETTINGS	48
 
 /*
  * Apply the defaults of @cli's table, then the config file (--config PATH,
  * -f PATH, or cli->default_conf if it exists), then the command line,
- * which wins. Returns 0 when configured, 1 if --help was printed (exit 0),
- * -1 on an error (logged; exit 2). Leaves no arguments unparsed.
+ * which wins. Returns 0 when configured, 1 if --help (usage) or --version
+ * ("prog VERSION") was printed to stdout (exit 0), -1 on an error (logged,
+ * usage on stderr for a bad option; exit 2). Leaves no arguments unparsed.
  */
 int spare_cli_configure(const struct spare_cli *cli, int argc, char **argv);
+
+/*
+ * SIGHUP: the defaults, the file and the command line again, as
+ * spare_cli_configure() did at start, into cli->ctx (which @reset puts
+ * back in the state the program gave it before spare_cli_configure() at
+ * start), recording the values in cli->vals (not @old's). A setting whose
+ * value differs from @old's takes its new value if its key is one of
+ * cli->live_keys; any other is logged as "SIGHUP: listen changed: needs a
+ * restart; keeping 0.0.0.0:7470" and keeps its old value in cli->ctx.
+ * Returns 0, or -1 if the file or a setting is bad (logged as
+ * "<file>:<line>: <key>: <reason>"): the caller then discards cli->ctx
+ * and keeps its old config entirely.
+ */
+int spare_cli_reload(const struct spare_cli *cli, int argc, char **argv,
+		     const struct spare_conf_vals *old, void (*reset)(void *ctx));
+
+/*
+ * Once the caller applied a reload: one line per setting that changed,
+ * "SIGHUP: lease: 120 -> 60" (@old: the values before; cli->vals now).
+ */
+void spare_cli_log_changes(const struct spare_cli *cli,
+			   const struct spare_conf_vals *old);
 
 /* Print --help for @cli to @f. */
 void spare_cli_usage(const struct spare_cli *cli, FILE *f, const char *prog);

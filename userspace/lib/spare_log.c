@@ -16,6 +16,7 @@
 static const char *log_prog = "spare";
 static enum spare_log_level log_level = SPARE_LOG_INFO;
 static bool log_journal;
+static bool log_plain;		/* a CLI's "prog: message" */
 static __thread char *cap_buf;
 static __thread unsigned int cap_len;
 
@@ -44,6 +45,12 @@ void spare_log_init(const char *prog, enum spare_log_level level)
 	}
 	log_level = level;
 	log_journal = spare_log_stderr_is_journal();
+}
+
+void spare_log_init_cli(const char *prog, enum spare_log_level level)
+{
+	spare_log_init(prog, level);
+	log_plain = true;
 }
 
 bool spare_log_stderr_is_journal(void)
@@ -118,6 +125,12 @@ void spare_log(enum spare_log_level level, const char *fmt, ...)
 		 * priority from the "<N>" prefix (sd-daemon(3)). */
 		fprintf(stderr, "<%d>%s: %s\n", level_prio[level],
 			level_names[level], line);
+		errno = saved_errno;
+		return;
+	}
+	if (log_plain) {
+		fprintf(stderr, "%s: %s%s\n", log_prog,
+			level == SPARE_LOG_WARN ? "warning: " : "", line);
 		errno = saved_errno;
 		return;
 	}

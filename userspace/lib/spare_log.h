@@ -24,6 +24,13 @@ enum spare_log_level {
 
 /* @prog prefixes every line; it must outlive the program (argv[0] is fine). */
 void spare_log_init(const char *prog, enum spare_log_level level);
+
+/*
+ * For a command-line tool: lines are "prog: message" ("prog: warning:
+ * message" for a warning), without the daemons' time stamp and level,
+ * as CLIs print errors. Under systemd's journal, as spare_log_init().
+ */
+void spare_log_init_cli(const char *prog, enum spare_log_level level);
 void spare_log_set_level(enum spare_log_level level);
 enum spare_log_level spare_log_get_level(void);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
+#include <time.h>
 
 #include "spare_log.h"
 #include "spare_notify.h"
@@ -45,6 +46,18 @@ void spare_notify_status(const char *fmt, ...)
 	va_start(ap, fmt);
 	notify_status("", fmt, ap);
 	va_end(ap);
+}
+
+void spare_notify_reloading(void)
+{
+	struct timespec ts;
+	char msg[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(msg, sizeof(msg), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000ULL +
+		 (unsigned long long)ts.tv_nsec / 1000ULL);
+	notify(msg);
 }
 
 void spare_notify_stopping(void)

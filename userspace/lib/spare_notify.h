@@ -15,6 +15,13 @@ void spare_notify_ready(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* STATUS=<text>, shown by systemctl status. */
 void spare_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * RELOADING=1 (with MONOTONIC_USEC=, as systemd 253's Type=notify-reload
+ * wants): a reload (SIGHUP) has begun; spare_notify_ready() ends it, so
+ * that "systemctl reload" returns when it is done.
+ */
+void spare_notify_reloading(void);
+
 /* STOPPING=1: shutdown has begun. */
 void spare_notify_stopping(void);
 

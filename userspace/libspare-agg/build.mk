@@ -15,11 +15,11 @@ LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/lib/agg_proto.
 
 $(OUT)/obj-pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CPPFLAGS) -Iuserspace/aggd $(USER_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(CC) $(USER_CPPFLAGS) $(CPPFLAGS) -Iuserspace/aggd $(USER_CFLAGS) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 $(LIBSPARE_AGG_SO): $(LIBSPARE_AGG_SRCS:%.c=$(OUT)/obj-pic/%.o) userspace/libspare-agg/libspare-agg.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
 		-Wl,--version-script=userspace/libspare-agg/libspare-agg.map \
 		-Wl,--as-needed -Wl,-z,defs -o $@ $(filter %.o,$^) -lrdmacm -libverbs -lm
 

@@ -43,6 +43,7 @@
 #include "spare_log.h"
 #include "spare_util.h"
 #include "spare.h"
+#include "spare_version.h"
 #include "ublkdev.h"
 
 
@@ -75,6 +76,7 @@ static void usage(FILE *f)
 "  -S, --socket PATH   donor: the spared control socket\n"
 "  -o, --output FILE   metrics: write FILE atomically (node_exporter textfile)\n"
 "  -h, --help\n"
+"      --version       print \"sparectl VERSION\"\n"
 "Exit status: 0 ok, 1 failure, 2 usage.\n", (unsigned int)SPARE_DEFAULT_PORT);
 }
 
@@ -933,6 +935,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	struct sparectl c = {
@@ -943,7 +946,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	spare_log_init("sparectl", SPARE_LOG_INFO);
+	spare_log_init_cli("sparectl", SPARE_LOG_INFO);
 	/* Fake trees for the tests; never needed on a real host. */
 	if ((env = getenv("SPARECTL_CONFIGFS")))
 		c.roots.configfs = env;
@@ -960,6 +963,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("sparectl %s\n", spare_version());
 			return 0;
 		default:
 			usage(stderr);

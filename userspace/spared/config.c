@@ -228,7 +228,7 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		level = spare_log_parse_level(value);
 		if (level < 0)
 			return "not one of err, warn, info, debug";
-		spare_log_set_level((enum spare_log_level)level);
+		cfg->log_level = level;
 	} else {
 		return "unknown setting";
 	}

@@ -53,6 +53,7 @@ struct spared_config {
 	unsigned int	evict_batch;		/* E */
 	unsigned int	evict_sample_extra;	/* E' */
 	unsigned int	activity_timeout_ms;
+	int		log_level;		/* applied once every setting is in */
 };
 
 #define SPARED_MAX_SETTINGS	SPARE_CLI_MAX_SETTINGS

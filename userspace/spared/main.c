@@ -15,6 +15,9 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
+#include "broker_client.h"
 #include "broker_link.h"
 #include "config.h"
 #include "slabmem.h"
@@ -29,29 +32,34 @@
 static const struct spare_cli spared_cli_tmpl = {
 	.usage		= "Lend this host's memory to spare clients over RDMA.\n",
 	.epilog		= "\nControl socket commands: status, slabs, evict N, evict all, query.\n"
-			  "SIGUSR1 evicts one slab; SIGTERM/SIGINT stop cleanly.\n",
+			  "SIGUSR1 evicts one slab; SIGHUP reads the settings and key files\n"
+			  "again; SIGTERM/SIGINT stop cleanly.\n",
 	.default_conf	= SPARED_DEFAULT_CONF,
 	.settings	= spared_settings,
 	.set		= spared_config_apply,
 };
 
-/*
- * Defaults, then the config file, then the command line. 0 to run,
- * 1 if --help was printed, -1 on a bad setting (logged).
- */
-static int configure(struct spared_config *cfg, int argc, char **argv)
-{
-	struct spare_cli cli = spared_cli_tmpl;
-	const char *why;
-	int ret;
+/* What a reload (SIGHUP) may change while clients are served. */
+static const char *const live_keys[] = {
+	"host-keys", "grant-key-file", "grant-key-id", "log-level",
+	"evict-deadline", "max-clients", "max-data-conns", "hello-timeout",
+	"resume-hold", "activity-timeout", NULL
+};
 
-	cli.nsettings = spared_nsettings;
-	cli.ctx = cfg;
-	memset(cfg, 0, sizeof(*cfg));
-	ret = spare_cli_configure(&cli, argc, argv);
-	if (ret)
-		return ret;
-	why = spared_config_finish(cfg);
+static struct spare_conf_vals running_vals;	/* what the settings are now */
+static int main_argc;
+static char **main_argv;
+
+static void cfg_reset(void *ctx)
+{
+	memset(ctx, 0, sizeof(struct spared_config));
+}
+
+/* Cross-checks and derived values; 0, or -1 (logged). */
+static int finish(struct spared_config *cfg)
+{
+	const char *why = spared_config_finish(cfg);
+
 	if (why) {
 		char b[32], sl[32];
 
@@ -61,6 +69,108 @@ static int configure(struct spared_config *cfg, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Defaults, then the config file, then the command line. 0 to run,
+ * 1 if --help was printed, -1 on a bad setting (logged).
+ */
+static int configure(struct spared_config *cfg, int argc, char **argv)
+{
+	struct spare_cli cli = spared_cli_tmpl;
+	int ret;
+
+	cli.nsettings = spared_nsettings;
+	cli.ctx = cfg;
+	cli.vals = &running_vals;
+	cli.live_keys = live_keys;
+	memset(cfg, 0, sizeof(*cfg));
+	ret = spare_cli_configure(&cli, argc, argv);
+	if (ret)
+		return ret;
+	if (finish(cfg))
+		return -1;
+	spare_log_set_level((enum spare_log_level)cfg->log_level);
+	main_argc = argc;
+	main_argv = argv;
+	return 0;
+}
+
+static unsigned long nofile_now(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ?
+	       1024 : (unsigned long)rl.rlim_cur;
+}
+
+/*
+ * SIGHUP: the settings, host-keys and the grant key again, all applied or
+ * none. Sessions that authenticated stay; new ones prove the new keys.
+ */
+static void reload(struct spared *d)
+{
+	static struct spared_config nc;
+	struct spare_cli cli = spared_cli_tmpl;
+	struct spare_conf_vals nv = { 0 };
+	struct spare_host_keys hk = { 0 };
+	struct spare_grant_key gk = { 0 };
+	char why[256];
+
+	spare_notify_reloading();
+	log_info("SIGHUP: reading the settings and key files again");
+	cli.nsettings = spared_nsettings;
+	cli.ctx = &nc;
+	cli.vals = &nv;
+	cli.live_keys = live_keys;
+	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, cfg_reset) ||
+	    finish(&nc))
+		goto refuse;
+	if (nc.host_keys[0] &&
+	    spare_host_keys_load(nc.host_keys, &hk, why, sizeof(why))) {
+		log_err("host-keys %s: %s", nc.host_keys, why);
+		goto refuse;
+	}
+	if (!nc.grant_key_file[0] != !d->grants_on) {
+		log_err("grant-key-file: lending against grants is turned on or off only by a restart");
+		goto refuse;
+	}
+	if (nc.grant_key_file[0] &&
+	    broker_read_key_file(nc.grant_key_file, gk.key, why, sizeof(why))) {
+		log_err("grant-key-file %s", why);
+		goto refuse;
+	}
+
+	/* All read: apply it all. Nothing below fails. */
+	if (!nc.host_keys[0] && d->keys.n)
+		log_warn("SIGHUP: no host-keys now: open mode, any host that reaches port %u can borrow memory",
+			 nc.port);
+	spare_host_keys_free(&d->keys);
+	d->keys = hk;
+	if (d->grants_on) {
+		gk.id = nc.grant_key_id;
+		d->grants.key = gk;
+	}
+	sodium_memzero(&gk, sizeof(gk));
+	nc.max_clients = spare_fd_conn_cap("max-clients", nc.max_clients, nofile_now());
+	spare_log_set_level((enum spare_log_level)nc.log_level);
+	d->cfg = nc;
+	spare_cli_log_changes(&cli, &running_vals);
+	spare_conf_vals_free(&running_vals);
+	running_vals = nv;
+	if (d->grants_on)
+		log_info("SIGHUP: reloaded: %u clients in host-keys, grant key id %u",
+			 d->keys.n, d->cfg.grant_key_id);
+	else
+		log_info("SIGHUP: reloaded: %u clients in host-keys", d->keys.n);
+	spare_notify_ready("lending on port %u, settings reloaded", d->cfg.port);
+	return;
+refuse:
+	spare_host_keys_free(&hk);
+	sodium_memzero(&gk, sizeof(gk));
+	spare_conf_vals_free(&nv);
+	log_err("SIGHUP: reload refused: still running on the previous settings and keys");
+	spare_notify_ready("lending on port %u (last reload refused)", d->cfg.port);
 }
 
 /* The HTTP /metrics endpoint and the systemd watchdog, when configured. */
@@ -190,7 +300,7 @@ static void signal_handler(struct spared *d, struct ev_source *src,
 			log_info("SIGUSR1: no lent slab to evict");
 		break;
 	case SIGHUP:
-		log_info("SIGHUP ignored (restart to reload settings)");
+		reload(d);
 		break;
 	}
 }

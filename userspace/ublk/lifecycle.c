@@ -41,6 +41,7 @@
 #include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
+#include "spare_notify.h"
 #include "spare_util.h"
 
 #define LIFE_REMAP_DELAY_MS	5000	/* after a refused MAP or an eviction */
@@ -965,7 +966,10 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 
 			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
 			    si.ssi_signo == SIGHUP) {
+				/* as the daemons: systemctl reload waits for it */
+				spare_notify_reloading();
 				pager_reload_grants(d, donor_is_live, life_add_donor);
+				spare_notify_ready("/dev/ublkb%u ready", d->ctrl.info.dev_id);
 				continue;
 			}
 			log_info("signal %u: stopping", si.ssi_signo);
