@@ -33,10 +33,12 @@ SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 PROGS		:=
 UNIT_TESTS	:=
 LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_split.c \
-		   kmod/core/spare_resync_plan.c userspace/lib/kshim/kcompat.c
+		   kmod/core/spare_resync_plan.c kmod/core/spare_move.c \
+		   userspace/lib/kshim/kcompat.c
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)
 spare_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
+spare_move_CFLAGS := $(KSHIM_CFLAGS)
 
 include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.mk) \
 		 $(wildcard tests/unit/*.mk))
