@@ -165,7 +165,7 @@ struct spare_donor {
 	u64 grant_expiry;		/* its expiry (wall clock, s) */
 	unsigned long *evict_pending;	/* slabs the donor asked back */
 	unsigned long *evict_at;	/* [nr_slabs]: jiffies the EVICT came */
-	struct spare_move *moves;	/* [nr_slabs]: evict_work's moves */
+	struct spare_kmove *moves;	/* [nr_slabs]: evict_work's moves */
 	u32 evict_deadline_ms;		/* the donor's grace period (EVICT) */
 	unsigned long *activity_pending; /* slabs the donor asked about */
 	spinlock_t pending_lock;

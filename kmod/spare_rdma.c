@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "spare.h"
+#include "spare_move.h"
 
 static const char *const donor_state_names[] = {
 	[SPARE_DONOR_OFFLINE]		= "offline",
@@ -903,14 +904,11 @@ static u32 donor_copies_move(struct spare_donor *d, u32 from_mask,
 	for (s = 0; s < map->nr_slabs; s++) {
 		struct spare_slab *slab = &map->slabs[s];
 		unsigned long flags;
-		int c = donor_copy(d, s);
 
-		if (c < 0)
+		if (donor_copy(d, s) < 0)
 			continue;
 		spin_lock_irqsave(&slab->lock, flags);
-		if (from_mask & (1U << slab->copy[c].state) &&
-		    !spare_copy_set_state(map, slab, c, to))
-			moved++;
+		moved += spare_slab_copy_sweep(map, slab, d->idx, from_mask, to);
 		spin_unlock_irqrestore(&slab->lock, flags);
 	}
 	return moved;
@@ -1357,24 +1355,17 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 	/* pairs with the store-release of each count when it grows */
 	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
 	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
-	u32 i, x, n = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
-			    SPARE_MAX_DONORS);
+	u32 i, n = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+			 SPARE_MAX_DONORS);
 	int best;
 
 	for (i = 0; i < n; i++) {
 		struct spare_donor *t = &dev->donors[i];
 
-		c[i].ok = !(tried & BIT(i)) && donor_live(t) &&
-			  donor_copy(t, s) < 0;
-		c[i].fresh = false;
-		c[i].load = 0;
-		c[i].room = 0;
+		spare_move_cand_init(&c[i], map, s, domain, nr_domain, i, from,
+				     !(tried & BIT(i)) && donor_live(t));
 		if (!c[i].ok)
 			continue;
-		c[i].fresh = spare_slab_domain_fresh(map, &map->slabs[s],
-						     domain, nr_domain, i, from);
-		for (x = 0; x < map->nr_slabs; x++)
-			c[i].load += donor_copy(t, x) >= 0;
 		c[i].room = spare_grants_cover(dev,
 				(const struct sockaddr_in *)&t->addr);
 		if (c[i].room != SPARE_ROOM_OPEN)
@@ -1386,217 +1377,182 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 
 /*
  * Moving an evicted copy (Documentation/kmod.md, "Moving an evicted copy"):
- * copy @from of slab @slab, which donor @d asked back, gets a new copy on
- * another donor in the slab's spare slot @to before it is given back. The
- * new copy takes writes beside the old one once mapped, and resync fills
- * it from the old one; when it holds every page the old one holds, the old
- * one drains and goes (UNMAP). All the moves of a batch of EVICTs run side
- * by side, each within three quarters of its EVICT's grace period; a donor
- * that refuses the MAP is replaced by the next one.
+ * the machine is kmod/core/spare_move.c, shared with spare-ublk; here is
+ * its mechanism. Copy @from of a slab, which donor @d asked back, gets a
+ * new copy on another donor in the slab's spare slot before it is given
+ * back. All the moves of a batch of EVICTs run side by side in
+ * donor_evict_work(), each looked at every 5 ms, within three quarters of
+ * its EVICT's grace period; a donor that refuses the MAP (answered in
+ * handle_mapped(), seen by the next look) is replaced by the next one.
  */
-static void evict_slab(struct spare_donor *d, u32 s);
-
-struct spare_move {
-	u32 slab;
-	int from, to;			/* slots */
-	u32 gen0;			/* @to's generation at move_begin */
-	u32 tried;			/* donors asked, as a bit mask */
-	struct spare_donor *t;		/* the donor of @to */
-	unsigned long start, due;	/* jiffies */
-	u32 grant_seq;			/* the grants when a target was sought */
-	u32 ups;			/* dev->donor_ups then */
-	bool kicked, draining;
-	bool waiting;			/* for a grant: no target would take it */
+struct spare_kmove {
+	struct spare_move m;
+	struct spare_donor *t;		/* the target's donor, for the log */
 	bool asked;			/* the slab_moving uevent went out */
 };
 
+static u64 move_now(void)
+{
+	return jiffies64_to_msecs(get_jiffies_64());
+}
+
+static void move_in(struct spare_dev *dev, struct spare_move_in *in)
+{
+	*in = (struct spare_move_in){
+		.now = move_now(),
+		/* Powering off stops resync: then no move can complete. */
+		.stop = READ_ONCE(dev->resync_stop),
+		/*
+		 * New grants, or a donor came up (one appended for a move
+		 * connects after its grant was written): ask them again.
+		 */
+		.news = spare_grants_seq(dev) + atomic_read(&dev->donor_ups),
+		.drain_ms = SPARE_CM_TIMEOUT_MS,
+	};
+}
+
 /*
- * Ask the next donor to take the move; false if there is none left. A
- * target whose grants are used up is still asked (the kernel's count of
- * them may lag the donor's), but the slab_moving uevent tells userspace
- * (sparectl device monitor) to get a grant for one, once per move: asking
- * again on every change of the grants would feed back into itself (each
- * answer is a change), as it did on the debug kernel with a target lost.
+ * Ask the next donor to take the move. A target whose grants are used up
+ * is still asked (the kernel's count of them may lag the donor's), but the
+ * slab_moving uevent tells userspace (sparectl device monitor) to get a
+ * grant for one, once per move: asking again on every change of the
+ * grants would feed back into itself (each answer is a change), as it did
+ * on the debug kernel with a target lost. With no donor left, the move
+ * waits for a grant if the device has any (a broker's donors lend only
+ * against them), else the copy goes the old way.
  */
-static bool move_next_target(struct spare_donor *d, struct spare_move *mv)
+static enum spare_move_act move_seek(struct spare_donor *d,
+				     struct spare_kmove *km,
+				     const struct spare_move_in *in)
 {
 	struct spare_dev *dev = d->dev;
 	struct spare_slab_map *map = &dev->map;
+	struct spare_move *mv = &km->m;
 	struct spare_slab *slab = &map->slabs[mv->slab];
+	enum spare_move_act act;
 	unsigned long flags;
 	bool roomy;
+	int ret;
 
-	for (;;) {
-		mv->t = move_target(dev, mv->slab, d->idx, mv->tried, &roomy);
-		if (!roomy && !mv->asked && READ_ONCE(dev->nr_grants)) {
-			mv->asked = true;
+	do {
+		km->t = move_target(dev, mv->slab, d->idx, mv->tried, &roomy);
+		if (!roomy && !km->asked && READ_ONCE(dev->nr_grants)) {
+			km->asked = true;
 			pr_info("donor %s: slab %u: no other donor's grants have room for it; asking for a grant\n",
 				d->name, mv->slab);
 			spare_uevent(dev, "slab_moving", d, mv->slab);
 		}
-		if (!mv->t)
-			return false;
-		mv->tried |= BIT(mv->t->idx);
 		spin_lock_irqsave(&slab->lock, flags);
-		mv->to = spare_slab_move_begin(map, slab, mv->from, mv->t->idx);
-		if (mv->to >= 0)
-			mv->gen0 = slab->copy[mv->to].gen;
+		if (!km->t) {
+			act = spare_move_no_target(mv, map, slab,
+						   READ_ONCE(dev->nr_grants),
+						   false, in);
+		} else {
+			ret = spare_move_target(mv, map, slab, km->t->idx);
+			act = ret == -EEXIST ? SPARE_MOVE_ACT_SEEK :
+			      !ret ? SPARE_MOVE_ACT_NONE :
+			      spare_move_evict(mv, map, slab,
+					       SPARE_MOVE_WHY_NO_SLOT, in);
+		}
 		spin_unlock_irqrestore(&slab->lock, flags);
-		if (mv->to >= 0)
-			break;
-		if (mv->to != -EEXIST)
-			return false;	/* no spare slot, or the copy changed */
-	}
-	mv->kicked = false;
-	mv->waiting = false;
-	queue_work(dev->wq, &mv->t->map_work);
-	return true;
+	} while (act == SPARE_MOVE_ACT_SEEK);
+	if (mv->state == SPARE_MOVE_FILL)	/* its map work sends the MAP */
+		queue_work(dev->wq, &km->t->map_work);
+	return act;
 }
 
-/*
- * No donor took the move. With grants on the device (a broker's donors lend
- * only against them) a grant may yet come: once the device's grants have
- * changed since every donor was last asked (mv->grant_seq), ask them all
- * again, until the move's time is up.
- */
-static bool move_wait_grant(struct spare_donor *d, struct spare_move *mv)
-{
-	if (!READ_ONCE(d->dev->nr_grants))
-		return false;
-	mv->to = -1;
-	mv->t = NULL;
-	mv->waiting = true;
-	return true;
-}
-
-static bool move_start(struct spare_donor *d, u32 s, struct spare_move *mv)
-{
-	u32 grace = READ_ONCE(d->evict_deadline_ms);
-
-	mv->from = donor_copy(d, s);
-	if (mv->from < 0 || !d->dev->resync_pages[0] || !grace)
-		return false;
-	mv->slab = s;
-	mv->tried = BIT(d->idx);
-	mv->start = jiffies;
-	mv->due = d->evict_at[s] + msecs_to_jiffies(grace / 4 * 3);
-	mv->draining = false;
-	mv->waiting = false;
-	mv->asked = false;
-	mv->to = -1;
-	mv->grant_seq = spare_grants_seq(d->dev);
-	mv->ups = atomic_read(&d->dev->donor_ups);
-	return move_next_target(d, mv) || move_wait_grant(d, mv);
-}
-
-static void move_done(struct spare_donor *d, struct spare_move *mv)
+/* A copy given back the old way is drained: UNMAP it. */
+static void evict_done(struct spare_donor *d, u32 s)
 {
 	struct spare_dev *dev = d->dev;
-	struct spare_slab *slab = &dev->map.slabs[mv->slab];
-	unsigned long flags;
 
-	spin_lock_irqsave(&slab->lock, flags);
-	spare_slab_slot_free(&dev->map, slab, mv->from);
-	spin_unlock_irqrestore(&slab->lock, flags);
+	atomic64_inc(&d->stats.evictions);
+	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
+	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
+		s, dev->has_backup ? " and backup" : "");
+	send_unmap(d, s);
+	spare_uevent(dev, "slab_evicted", d, s);
+}
+
+static void move_done(struct spare_donor *d, struct spare_kmove *km)
+{
+	struct spare_move *mv = &km->m;
+
+	if (mv->shorted) {
+		atomic64_inc(&d->stats.moves_short);
+		pr_warn("donor %s: slab %u moved to donor %s only in part: %s\n",
+			d->name, mv->slab, km->t->name,
+			spare_move_why_name(mv->why));
+	}
 	atomic64_inc(&d->stats.evictions);
 	atomic64_inc(&d->stats.moves);
-	pr_info("donor %s: slab %u evicted; moved to donor %s in %u ms\n",
-		d->name, mv->slab, mv->t->name,
-		jiffies_to_msecs(jiffies - mv->start));
+	pr_info("donor %s: slab %u evicted; moved to donor %s in %llu ms\n",
+		d->name, mv->slab, km->t->name, move_now() - mv->start);
 	send_unmap(d, mv->slab);
-	spare_uevent(dev, "slab_evicted", d, mv->slab);
+	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
 }
 
 /*
- * One look at a move. Returns true when it is over: the old copy is gone,
- * or the eviction went the old way (evict_slab()).
+ * One look at a move (spare_move_step()), and what it says to do. Returns
+ * true when it is over: the old copy is gone (moved, or the old way), or
+ * it failed meanwhile and its donor's failure road has it.
  */
-static bool move_step(struct spare_donor *d, struct spare_move *mv)
+static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 {
 	struct spare_dev *dev = d->dev;
-	struct spare_slab_map *map = &dev->map;
-	struct spare_slab *slab = &map->slabs[mv->slab];
-	bool late, ready, lost, shorted = false;
-	enum spare_copy_state st;
+	struct spare_slab *slab = &dev->map.slabs[km->m.slab];
+	struct spare_move_in in;
+	enum spare_move_act act;
 	unsigned long flags;
-	u32 seq, ups;
 
-	/* Powering off stops resync: then no move can complete, end them. */
-	late = !time_before(jiffies, mv->due) || READ_ONCE(dev->resync_stop);
-
-	if (mv->draining) {
-		/* Operations posted to the old copy finish; then it goes. */
-		if (copy_inflight(slab, mv->from) &&
-		    time_before(jiffies, mv->due + msecs_to_jiffies(SPARE_CM_TIMEOUT_MS)))
-			return false;
-		move_done(d, mv);
-		return true;
-	}
-	if (mv->waiting) {
-		spin_lock_irqsave(&slab->lock, flags);
-		lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
-		spin_unlock_irqrestore(&slab->lock, flags);
-		if (lost || late) {
-			evict_slab(d, mv->slab);
-			return true;
-		}
-		seq = spare_grants_seq(dev);
-		ups = atomic_read(&dev->donor_ups);
-		if (seq != mv->grant_seq || ups != mv->ups) {
-			/*
-			 * New grants, or a donor came up (one appended for
-			 * this move connects after its grant was written),
-			 * since the donors were last asked.
-			 */
-			mv->grant_seq = seq;
-			mv->ups = ups;
-			mv->tried = BIT(d->idx);
-			move_next_target(d, mv);
-		}
-		return false;
-	}
+	move_in(dev, &in);
 	spin_lock_irqsave(&slab->lock, flags);
-	st = slab->copy[mv->to].state;
-	lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
-	ready = !lost && spare_slab_move_ready(map, slab, mv->from, mv->to);
-	if (!ready && !lost && late && st == SPARE_COPY_MAPPED)
-		shorted = true;	/* the pages not copied yet are lost */
-	if (ready || shorted) {
-		spare_slab_move_release(map, slab, mv->from);
-	} else if ((lost || late ||
-		    slab->copy[mv->to].gen != mv->gen0) &&
-		   st == SPARE_COPY_UNMAPPED &&
-		   spare_slab_move_abort(map, slab, mv->to)) {
-		mv->to = -1;	/* refused, its donor failed, or out of time */
-	}
+	act = spare_move_step(&km->m, &dev->map, slab, &in);
 	spin_unlock_irqrestore(&slab->lock, flags);
-	if (ready || shorted) {
-		if (shorted) {
-			atomic64_inc(&d->stats.moves_short);
-			pr_warn("donor %s: slab %u moved to donor %s only in part: %s\n",
-				d->name, mv->slab, mv->t->name,
-				READ_ONCE(dev->resync_stop) ?
-				"the device is powering off" : "out of time");
-		}
-		mv->draining = true;
-		return move_step(d, mv);
-	}
-	if (mv->to < 0 && !lost && !late &&
-	    (move_next_target(d, mv) || move_wait_grant(d, mv)))
-		return false;
-	if (mv->to < 0 || lost || late) {
-		/*
-		 * Nowhere to go, the old copy failed, or out of time before the
-		 * new copy was mapped (a new copy still MAPPING stays a copy).
-		 */
-		evict_slab(d, mv->slab);
-		return true;
-	}
-	if (st == SPARE_COPY_MAPPED && !mv->kicked) {
+	if (act == SPARE_MOVE_ACT_SEEK)
+		act = move_seek(d, km, &in);
+	switch (act) {
+	case SPARE_MOVE_ACT_KICK:
 		spare_resync_kick_now(dev);
-		mv->kicked = true;
+		break;
+	case SPARE_MOVE_ACT_EVICTING:
+		pr_info("donor %s: slab %u cannot move (%s): given back\n",
+			d->name, km->m.slab, spare_move_why_name(km->m.why));
+		break;
+	case SPARE_MOVE_ACT_MOVED:
+		move_done(d, km);
+		break;
+	case SPARE_MOVE_ACT_EVICTED:
+		evict_done(d, km->m.slab);
+		break;
+	case SPARE_MOVE_ACT_GONE:
+		pr_info_ratelimited("donor %s: slab %u: its copy failed while it moved; the failure road has it\n",
+				    d->name, km->m.slab);
+		break;
+	default:	/* nothing now; spare.ko holds no slot while it waits */
+		break;
 	}
-	return false;
+	return spare_move_over(&km->m);
+}
+
+static bool move_start(struct spare_donor *d, u32 s, struct spare_kmove *km)
+{
+	struct spare_dev *dev = d->dev;
+	u32 grace = READ_ONCE(d->evict_deadline_ms);
+	int from = donor_copy(d, s);
+	struct spare_move_in in;
+	u64 due;
+
+	if (from < 0 || !dev->resync_pages[0] || !grace)
+		return false;
+	move_in(dev, &in);
+	/* due: three quarters of the grace period after the EVICT came */
+	due = in.now - jiffies_to_msecs(jiffies - d->evict_at[s]) +
+	      grace / 4 * 3;
+	spare_move_init(&km->m, s, d->idx, from, in.now, due, in.news);
+	km->t = NULL;
+	km->asked = false;
+	return true;
 }
 
 static void evict_slab(struct spare_donor *d, u32 s)
@@ -1629,12 +1585,7 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	spin_lock_irqsave(&slab->lock, flags);
 	spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
 	spin_unlock_irqrestore(&slab->lock, flags);
-	atomic64_inc(&d->stats.evictions);
-	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
-	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
-		s, dev->has_backup ? " and backup" : "");
-	send_unmap(d, s);
-	spare_uevent(dev, "slab_evicted", d, s);
+	evict_done(d, s);
 }
 
 
@@ -1680,7 +1631,7 @@ static void donor_evict_work(struct work_struct *work)
 
 	for (;;) {
 		while (donor_live(d) && take_pending(d, d->evict_pending, &s)) {
-			for (i = 0; i < n && d->moves[i].slab != s; i++)
+			for (i = 0; i < n && d->moves[i].m.slab != s; i++)
 				;
 			if (i < n)
 				pr_info_ratelimited("donor %s: EVICT of slab %u again while it moves; ignored\n",

@@ -38,10 +38,12 @@ SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
 PROGS		:=
 UNIT_TESTS	:=
 LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_split.c \
-		   kmod/core/spare_resync_plan.c userspace/lib/kshim/kcompat.c
+		   kmod/core/spare_resync_plan.c kmod/core/spare_move.c \
+		   userspace/lib/kshim/kcompat.c
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)
 spare_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
+spare_move_CFLAGS := $(KSHIM_CFLAGS)
 # --version: the VERSION file, compiled in (spare_version()).
 SPARE_VERSION	:= $(shell cat VERSION)
 spare_version_CFLAGS := -DSPARE_VERSION='"$(SPARE_VERSION)"'

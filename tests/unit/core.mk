@@ -4,3 +4,6 @@
 UNIT_TESTS += test_resync_plan
 test_resync_plan_SRCS   := tests/unit/test_resync_plan.c
 test_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
+UNIT_TESTS += test_move
+test_move_SRCS   := tests/unit/test_move.c
+test_move_CFLAGS := $(KSHIM_CFLAGS)

@@ -4,40 +4,13 @@
  * libspare builds it for spare-ublk: the cases of
  * kmod/core/spare_resync_plan_cases.h, which KUnit replays in the kernel.
  */
-#include <errno.h>
-#include <stdbool.h>
+#include "core_cases.h"
 
-#include "tap.h"
-
-#define PLAN_T			int
-#define PLAN_CHECK(t, cond)	EXPECT(cond)
-#define PLAN_EQ(t, a, b)	EXPECT_EQ(a, b)
-#define PLAN_ASSERT(t, cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "# %s:%d: %s failed, case ends\n", \
-				__FILE__, __LINE__, #cond);		\
-			tap_case_failed = 1;				\
-			return;						\
-		}							\
-	} while (0)
+#define PLAN_T			CASE_T
+#define PLAN_CHECK		CASE_CHECK
+#define PLAN_EQ			CASE_EQ
+#define PLAN_ASSERT		CASE_ASSERT
 
 #include "spare_resync_plan_cases.h"
 
-int main(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(spare_resync_plan_cases); i++) {
-		const struct spare_resync_plan_case *c = &spare_resync_plan_cases[i];
-
-		tap_case_failed = 0;
-		c->run(0);
-		tap_n++;
-		printf("%sok %d - %s\n", tap_case_failed ? "not " : "", tap_n,
-		       c->name);
-		fflush(stdout);
-		tap_failed += tap_case_failed;
-	}
-	return tap_done();
-}
+CASES_MAIN(spare_resync_plan_cases)

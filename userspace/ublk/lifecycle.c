@@ -18,9 +18,10 @@
  *    its copies: each goes to another donor with room, if the slab has a
  *    mapped copy to refill it from;
  *  - EVICT: the copy moves to another donor before the grace period ends,
- *    with the shared move rules (spare_move_pick(), spare_slab_move_*());
- *    when no donor takes it and the device lends against a broker's
- *    grants, it waits for one (as spare.ko's move_wait_grant()): its new
+ *    by the move machine shared with spare.ko (kmod/core/spare_move.c,
+ *    spare_move_step(); spare_move_pick() ranks the donors); when no donor
+ *    takes it and the device lends against a broker's grants, it waits
+ *    for one (WAIT_GRANT, the slot held: spare_move_no_target()): its new
  *    copy stays on the first donor that refused it, unmapped, where the
  *    slab map (NAME.map) shows it, so that `sparectl device monitor`
  *    asks the broker for a grant there and sends SIGHUP; the MAP is asked
@@ -40,6 +41,7 @@
 
 #include "lifecycle.h"
 #include "pager.h"
+#include "spare_move.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
@@ -71,28 +73,11 @@ struct dl {
 	u32		idx;
 };
 
-struct move {
-	u32	slab;
-	u32	evictor;		/* donor that sent EVICT */
-	int	from, to;		/* slots; to < 0: none */
-	u32	to_gen;
-	u32	tried;			/* donors asked, as a bit mask */
-	u64	start, due;		/* ms */
-	bool	draining, old_way;
-	/* for a grant: @to is on a donor that refused the MAP, unmapped;
-	 * asked again once d->grants_seq is past @grants_seq */
-	bool	waiting;
-	/* no donor to ask at all (each holds a copy of the slab, or is
-	 * down): waits, with no slot, for one to be added or come back */
-	bool	waiting_donor;
-	u32	grants_seq;
-	u64	drain_until;
-};
-
 struct life {
 	struct dl	dl[SPARE_MAX_DONORS];
-	struct move	*mv;		/* one per slot of every slab, at most */
+	struct spare_move *mv;		/* one per slot of every slab, at most */
 	unsigned int	nmv, max_mv;
+	u32		ups;		/* donors that came up, ever: news for moves */
 };
 
 /* ---- helpers ---- */
@@ -142,30 +127,17 @@ static u32 donor_copies_set(struct dev *d, u32 i, u32 from_mask,
 
 	for (s = 0; s < map->nr_slabs; s++) {
 		struct spare_slab *slab = &map->slabs[s];
-		int c = spare_slab_donor_slot(map, slab, i);
 
-		if (c < 0)
+		if (spare_slab_donor_slot(map, slab, i) < 0)
 			continue;
 		spin_lock(&slab->lock);
-		if ((from_mask & (1U << slab->copy[c].state)) &&
-		    !spare_copy_set_state(map, slab, (u32)c, to))
-			n++;
+		n += spare_slab_copy_sweep(map, slab, i, from_mask, to);
 		spin_unlock(&slab->lock);
 	}
 	return n;
 }
 
 #define CMASK(s)	(1U << SPARE_COPY_##s)
-
-static u32 copy_inflight(struct spare_slab *slab, int c)
-{
-	u32 n;
-
-	spin_lock(&slab->lock);
-	n = slab->copy[c].inflight;
-	spin_unlock(&slab->lock);
-	return n;
-}
 
 /*
  * MAP slot @c of slab @s (UNMAPPED). Returns 0 mapped, 1 refused, -1 the
@@ -220,24 +192,16 @@ static void send_unmap(struct dev *d, u32 i, u32 id)
  */
 static int pick_target(struct dev *d, u32 s, u32 from, u32 tried)
 {
-	struct spare_slab_map *map = &d->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
-	u32 i, x;
+	u32 i;
 
-	for (i = 0; i < d->nr_donors; i++) {
-		c[i].ok = !(tried & (1U << i)) && dl_live(d, i) &&
-			  spare_slab_donor_slot(map, &map->slabs[s], i) < 0;
-		c[i].fresh = c[i].ok &&
-			     spare_slab_domain_fresh(map, &map->slabs[s],
-						     d->nr_domains ? d->domain : NULL,
-						     d->nr_domains, i, from);
-		c[i].load = 0;
-		for (x = 0; c[i].ok && x < map->nr_slabs; x++)
-			c[i].load += spare_slab_donor_slot(map, &map->slabs[x], i) >= 0;
-		/* No grant accounting here: a donor without room (or
-		 * grant) refuses the MAP, and the next one is asked. */
-		c[i].room = SPARE_ROOM_OPEN;
-	}
+	/* No grant accounting here (room stays open): a donor without room
+	 * (or grant) refuses the MAP, and the next one is asked. */
+	for (i = 0; i < d->nr_donors; i++)
+		spare_move_cand_init(&c[i], &d->map, s,
+				     d->nr_domains ? d->domain : NULL,
+				     d->nr_domains, i, from,
+				     !(tried & (1U << i)) && dl_live(d, i));
 	return spare_move_pick(c, d->nr_donors, NULL);
 }
 
@@ -374,6 +338,7 @@ static void donor_step(struct dev *d, u32 i)
 		resync_donor_up(d, i);
 		l->remap_at = now;
 		l->st = DL_LIVE;
+		d->life->ups++;		/* a waiting move asks again */
 		return;
 	}
 }
@@ -481,6 +446,11 @@ static void rehome(struct dev *d)
 
 /* ---- eviction: moving a copy ---- */
 
+/*
+ * The move machine is kmod/core/spare_move.c, shared with spare.ko; here
+ * is its mechanism: the MAP answered at once (map_copy()), UNMAP, the
+ * logs and counters, and a look at every move each LIFE_MOVE_POLL_MS.
+ */
 static void move_end(struct dev *d, unsigned int k)
 {
 	struct life *lf = d->life;
@@ -488,73 +458,24 @@ static void move_end(struct dev *d, unsigned int k)
 	lf->mv[k] = lf->mv[--lf->nmv];
 }
 
-/* The old way: EVICTING (reads may still use it), drained, UNMAP. */
-static void move_old_way(struct dev *d, struct move *mv, const char *why)
-{
-	struct spare_slab *slab = &d->map.slabs[mv->slab];
-	int ret;
-
-	spin_lock(&slab->lock);
-	ret = spare_copy_set_state(&d->map, slab, mv->from, SPARE_COPY_EVICTING);
-	spin_unlock(&slab->lock);
-	if (ret) {
-		mv->from = -1;	/* it failed meanwhile: the failure road has it */
-		return;
-	}
-	log_warn("donor %s: slab %u cannot move (%s): given back; the other "
-		 "copies serve it", d->donors[mv->evictor].host, mv->slab, why);
-	mv->old_way = true;
-	mv->drain_until = spare_now_ms() + LIFE_DRAIN_MS;
-}
-
 static u32 grants_seq(struct dev *d)
 {
 	return __atomic_load_n(&d->grants_seq, __ATOMIC_ACQUIRE);
 }
 
-/*
- * No donor took the move, and @t, the first to refuse its MAP, may yet take
- * it with a grant: with the device's grants from a broker (--grant-file),
- * the new copy stays there, unmapped, until new grants come or the move's
- * time is up (move_step()). false: no waiting (no grants, or the slot is
- * gone).
- */
-static bool move_wait_grant(struct dev *d, struct move *mv, int t)
+static void move_in(struct dev *d, const struct spare_move *mv,
+		    struct spare_move_in *in)
 {
-	struct spare_slab *slab = &d->map.slabs[mv->slab];
-	int to;
+	u32 t = mv->to < 0 ? SPARE_NO_DONOR :
+		READ_ONCE(d->map.slabs[mv->slab].copy[mv->to].donor);
 
-	if (t < 0 || !d->grant_path[0])
-		return false;
-	spin_lock(&slab->lock);
-	to = spare_slab_move_begin(&d->map, slab, mv->from, (u32)t);
-	spin_unlock(&slab->lock);
-	if (to < 0)
-		return false;
-	mv->to = to;
-	mv->waiting = true;
-	mv->grants_seq = grants_seq(d);
-	log_info("donor %s: slab %u: no donor's grants have room for it; waiting "
-		 "for a grant on donor %s", d->donors[mv->evictor].host, mv->slab,
-		 d->donors[t].host);
-	return true;
-}
-
-/*
- * No donor to ask at all: with --grant-file, where a new grant may add a
- * donor (life_add_donor(), on SIGHUP), the move waits for one, or for a
- * donor of the device to come back, until its due time (move_step()).
- * false: no waiting.
- */
-static bool move_wait_donor(struct dev *d, struct move *mv)
-{
-	if (!d->grant_path[0])
-		return false;
-	mv->waiting_donor = true;
-	log_info("donor %s: slab %u: every other donor holds a copy of it or is "
-		 "down; waiting for a donor to be added (a new grant) or to come back",
-		 d->donors[mv->evictor].host, mv->slab);
-	return true;
+	*in = (struct spare_move_in){
+		.now = spare_now_ms(),
+		.to_down = t < d->nr_donors && !dl_live(d, t),
+		/* new grants (SIGHUP), or a donor came up or was added */
+		.news = grants_seq(d) + d->life->ups,
+		.drain_ms = LIFE_DRAIN_MS,
+	};
 }
 
 /* The moves waiting for a donor, for the counters' NAME.moving (stats.c). */
@@ -564,7 +485,7 @@ static void moves_publish(struct dev *d)
 	unsigned int n = 0;
 
 	for (unsigned int k = 0; k < lf->nmv && n < PAGER_MAX_WAITING; k++)
-		if (lf->mv[k].waiting_donor) {
+		if (lf->mv[k].state == SPARE_MOVE_WAIT_DONOR) {
 			d->waiting_slab[n] = lf->mv[k].slab;
 			d->waiting_from[n++] = lf->mv[k].evictor;
 		}
@@ -572,87 +493,143 @@ static void moves_publish(struct dev *d)
 }
 
 /*
- * Ask the next donor to take the move. false: none would, and no grant or
- * donor is waited for.
+ * Ask the next donor to take the move; its MAP is answered here. With no
+ * donor left and the device's grants from a broker (--grant-file), the
+ * move waits: for a donor to be added or come back when none could be
+ * asked, else for a grant, its new copy held on the first donor that
+ * refused, unmapped, where the slab map (NAME.map) shows it so that
+ * `sparectl device monitor` asks the broker for a grant there.
  */
-static bool move_next_target(struct dev *d, struct move *mv)
+static enum spare_move_act move_seek(struct dev *d, struct spare_move *mv,
+				     const struct spare_move_in *in)
 {
 	struct spare_slab *slab = &d->map.slabs[mv->slab];
-	int t, to, refused = -1, ret;
+	enum spare_move_act act;
+	int t, ret;
 
-	mv->waiting = false;
 	for (;;) {
 		t = pick_target(d, mv->slab, mv->evictor, mv->tried);
-		if (t < 0 && refused < 0 && mv->tried == 1U << mv->evictor)
-			return move_wait_donor(d, mv);	/* none to ask */
-		if (t < 0)
-			return move_wait_grant(d, mv, refused);
-		mv->tried |= 1U << t;
 		spin_lock(&slab->lock);
-		to = spare_slab_move_begin(&d->map, slab, mv->from, t);
-		spin_unlock(&slab->lock);
-		if (to == -EEXIST)
-			continue;
-		if (to < 0)
-			return false;	/* no spare slot, or the copy changed */
-		mv->to = to;
-		ret = map_copy(d, mv->slab, (u32)to);
-		if (ret == 0) {
-			mv->to_gen = slab->copy[to].gen;
-			return true;
+		if (t < 0) {
+			act = spare_move_no_target(mv, &d->map, slab,
+						   d->grant_path[0], true, in);
+		} else {
+			ret = spare_move_target(mv, &d->map, slab, (u32)t);
+			act = ret == -EEXIST ? SPARE_MOVE_ACT_SEEK :
+			      !ret ? SPARE_MOVE_ACT_NONE :
+			      spare_move_evict(mv, &d->map, slab,
+					       SPARE_MOVE_WHY_NO_SLOT, in);
 		}
-		if (ret > 0 && refused < 0)
-			refused = t;	/* the best ranked that said no */
-		spin_lock(&slab->lock);
-		spare_slab_move_abort(&d->map, slab, to);
 		spin_unlock(&slab->lock);
-		mv->to = -1;
+		if (act == SPARE_MOVE_ACT_SEEK)
+			continue;
+		if (mv->state != SPARE_MOVE_FILL)
+			return act;
+		if (map_copy(d, mv->slab, (u32)mv->to) == 0)
+			return SPARE_MOVE_ACT_NONE;	/* resync was kicked */
+		spin_lock(&slab->lock);
+		spare_move_refused(mv, &d->map, slab);
+		spin_unlock(&slab->lock);
 	}
 }
 
-/*
- * A move waiting for a grant (move_wait_grant()): the MAP asked again
- * once new grants came. true: it goes on as a move (mapped, or waiting
- * still); false: it has no target now (its donor was lost, or the time
- * is up: the caller goes on without one).
- */
-static bool move_wait_step(struct dev *d, struct move *mv, bool late)
+/* The MAP of the slot a move holds, asked again: new grants came. */
+static void move_map_again(struct dev *d, struct spare_move *mv)
 {
 	struct spare_slab *slab = &d->map.slabs[mv->slab];
-	u32 seq = grants_seq(d), t = slab->copy[mv->to].donor;
-	int ret = 1;
+	u32 t = slab->copy[mv->to].donor;
+	bool ok = map_copy(d, mv->slab, (u32)mv->to) == 0;
 
-	if (!late && seq != mv->grants_seq) {
-		mv->grants_seq = seq;
-		ret = map_copy(d, mv->slab, (u32)mv->to);
-		if (ret == 0) {
-			mv->waiting = false;
-			mv->to_gen = slab->copy[mv->to].gen;
-			log_info("donor %s: slab %u: donor %s takes it now",
-				 d->donors[mv->evictor].host, mv->slab, d->donors[t].host);
-			resync_kick(d);
-			return true;
-		}
-	}
-	if (!late && ret > 0 && dl_live(d, t))
-		return true;		/* refused again, or nothing new: waits */
 	spin_lock(&slab->lock);
-	if (spare_slab_move_abort(&d->map, slab, (u32)mv->to))
-		mv->to = -1;
+	if (ok)
+		spare_move_mapped(mv, slab);
+	else
+		spare_move_refused(mv, &d->map, slab);
 	spin_unlock(&slab->lock);
-	if (mv->to >= 0)	/* its donor's failure road has the slot yet */
-		return true;
-	mv->waiting = false;
-	if (late) {
-		log_warn("donor %s: slab %u: no grant on donor %s came in time",
+	if (ok)
+		log_info("donor %s: slab %u: donor %s takes it now",
 			 d->donors[mv->evictor].host, mv->slab, d->donors[t].host);
-	} else {
-		log_info("donor %s: slab %u: donor %s, whose grant it waited for, "
-			 "is gone; asking the others again", d->donors[mv->evictor].host,
-			 mv->slab, d->donors[t].host);
-		mv->tried = 1U << mv->evictor;
+}
+
+static void move_waits(struct dev *d, const struct spare_move *mv)
+{
+	const char *ev = d->donors[mv->evictor].host;
+
+	if (mv->state == SPARE_MOVE_WAIT_DONOR)
+		log_info("donor %s: slab %u: every other donor holds a copy of it "
+			 "or is down; waiting for a donor to be added (a new grant) "
+			 "or to come back", ev, mv->slab);
+	else if (mv->to >= 0)
+		log_info("donor %s: slab %u: no donor's grants have room for it; "
+			 "waiting for a grant on donor %s", ev, mv->slab,
+			 d->donors[d->map.slabs[mv->slab].copy[mv->to].donor].host);
+	else
+		log_info("donor %s: slab %u: no donor takes it; waiting for a grant",
+			 ev, mv->slab);
+}
+
+/* What a look at a move said; true: it is over. */
+static bool move_act(struct dev *d, struct spare_move *mv,
+		     enum spare_move_act act)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	const char *ev = d->donors[mv->evictor].host;
+	u32 id = pager_wire_id(mv->slab, (u32)mv->from);
+	u64 now = spare_now_ms();
+
+	switch (act) {
+	case SPARE_MOVE_ACT_MAP:
+		move_map_again(d, mv);
+		break;
+	case SPARE_MOVE_ACT_KICK:
+		resync_kick(d);
+		break;
+	case SPARE_MOVE_ACT_WAITS:
+		move_waits(d, mv);
+		break;
+	case SPARE_MOVE_ACT_EVICTING:
+		log_warn("donor %s: slab %u cannot move (%s): given back; the "
+			 "other copies serve it", ev, mv->slab,
+			 spare_move_why_name(mv->why));
+		break;
+	case SPARE_MOVE_ACT_MOVED:
+		if (mv->shorted) {
+			__atomic_add_fetch(&d->st.moves_short, 1, __ATOMIC_RELAXED);
+			log_warn("donor %s: slab %u moved only in part: %s", ev,
+				 mv->slab, spare_move_why_name(mv->why));
+		}
+		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&d->st.moves, 1, __ATOMIC_RELAXED);
+		log_info("donor %s: slab %u moved to donor %s in %" PRIu64 " ms",
+			 ev, mv->slab, d->donors[slab->copy[mv->to].donor].host,
+			 now - mv->start);
+		send_unmap(d, mv->evictor, id);
+		break;
+	case SPARE_MOVE_ACT_EVICTED:
+		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+		d->life->dl[mv->evictor].remap_at = now + LIFE_REMAP_DELAY_MS;
+		send_unmap(d, mv->evictor, id);
+		break;
+	default:	/* nothing now, or over: the failure road has the copy */
+		break;
 	}
-	return false;
+	return spare_move_over(mv);
+}
+
+/* One look at a move (spare_move_step()). true: it is over. */
+static bool move_step(struct dev *d, struct spare_move *mv)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	struct spare_move_in in;
+	enum spare_move_act act;
+
+	move_in(d, mv, &in);
+	spin_lock(&slab->lock);
+	act = spare_move_step(mv, &d->map, slab, &in);
+	spin_unlock(&slab->lock);
+	if (act == SPARE_MOVE_ACT_SEEK)
+		act = move_seek(d, mv, &in);
+	return move_act(d, mv, act);
 }
 
 static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
@@ -662,7 +639,8 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 	struct life *lf = d->life;
 	u32 i = (u32)(dn - d->donors), s = id / SPARE_MAX_REPLICAS;
 	struct spare_slab *slab;
-	struct move *mv;
+	struct spare_move *mv;
+	struct spare_move_in in;
 	int c;
 
 	if (s >= d->map.nr_slabs) {
@@ -694,129 +672,23 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 		return;
 	}
 	mv = &lf->mv[lf->nmv++];
-	memset(mv, 0, sizeof(*mv));
-	mv->slab = s;
-	mv->evictor = i;
-	mv->from = c;
-	mv->to = -1;
-	mv->tried = 1U << i;
-	mv->start = spare_now_ms();
-	mv->due = life_move_due(mv->start, deadline_ms);
+	*mv = (struct spare_move){ .to = -1 };
+	move_in(d, mv, &in);
+	spare_move_init(mv, s, i, c, in.now, life_move_due(in.now, deadline_ms),
+			in.news);
 	log_info("donor %s: EVICT slab %u (reason %u, deadline %u ms): moving it",
 		 dn->host, s, reason, deadline_ms);
-	if (!deadline_ms || !move_next_target(d, mv))
-		move_old_way(d, mv, deadline_ms ? "no other donor takes it" :
-			     "no grace period");
-	else
-		resync_kick(d);
-}
+	if (!deadline_ms) {
+		enum spare_move_act act;
 
-/* One look at move @k. true: it is over. */
-static bool move_step(struct dev *d, struct move *mv)
-{
-	struct spare_slab_map *map = &d->map;
-	struct spare_slab *slab = &map->slabs[mv->slab];
-	u64 now = spare_now_ms();
-	bool late = now >= mv->due, ready, lost, shorted = false, tgt_ok;
-	u32 id;
-
-	if (mv->from < 0)
-		return true;
-	id = pager_wire_id(mv->slab, (u32)mv->from);
-	if (mv->old_way) {
-		if (copy_inflight(slab, mv->from) && now < mv->drain_until)
-			return false;
 		spin_lock(&slab->lock);
-		if (slab->copy[mv->from].state == SPARE_COPY_EVICTING)
-			spare_copy_set_state(map, slab, mv->from, SPARE_COPY_UNMAPPED);
+		act = spare_move_evict(mv, &d->map, slab,
+				       SPARE_MOVE_WHY_NO_GRACE, &in);
 		spin_unlock(&slab->lock);
-		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
-		d->life->dl[mv->evictor].remap_at = now + LIFE_REMAP_DELAY_MS;
-		send_unmap(d, mv->evictor, id);
-		return true;
+		move_act(d, mv, act);
+		return;
 	}
-	if (mv->draining) {
-		if (copy_inflight(slab, mv->from) && now < mv->drain_until)
-			return false;
-		spin_lock(&slab->lock);
-		spare_slab_slot_free(map, slab, mv->from);
-		spin_unlock(&slab->lock);
-		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&d->st.moves, 1, __ATOMIC_RELAXED);
-		log_info("donor %s: slab %u moved to donor %s in %" PRIu64 " ms",
-			 d->donors[mv->evictor].host, mv->slab,
-			 d->donors[slab->copy[mv->to].donor].host, now - mv->start);
-		send_unmap(d, mv->evictor, id);
-		return true;
-	}
-	if (mv->waiting && slab->copy[mv->from].state == SPARE_COPY_MAPPED &&
-	    move_wait_step(d, mv, late))
-		return false;
-	if (mv->waiting_donor) {
-		if (slab->copy[mv->from].state != SPARE_COPY_MAPPED)
-			return true;	/* the evicting donor failed: its road has it */
-		if (pick_target(d, mv->slab, mv->evictor, 1U << mv->evictor) < 0) {
-			if (!late)
-				return false;		/* none yet */
-			mv->waiting_donor = false;
-			move_old_way(d, mv, "no donor was added or came back in time");
-			return false;
-		}
-		mv->waiting_donor = false;
-		mv->tried = 1U << mv->evictor;
-		log_info("donor %s: slab %u: a donor to take it is up; moving it",
-			 d->donors[mv->evictor].host, mv->slab);
-		if (move_next_target(d, mv))
-			resync_kick(d);
-		else
-			move_old_way(d, mv, "no other donor takes it");
-		return false;
-	}
-	spin_lock(&slab->lock);
-	tgt_ok = mv->to >= 0 && slab->copy[mv->to].state == SPARE_COPY_MAPPED &&
-		 slab->copy[mv->to].gen == mv->to_gen;
-	lost = slab->copy[mv->from].state != SPARE_COPY_MAPPED;
-	ready = tgt_ok && !lost && spare_slab_move_ready(map, slab, mv->from, mv->to);
-	if (!ready && tgt_ok && !lost && late)
-		shorted = true;		/* pages not copied yet: only elsewhere */
-	if (ready || shorted)
-		spare_slab_move_release(map, slab, mv->from);
-	else if (mv->to >= 0 && !tgt_ok &&
-		 slab->copy[mv->to].state == SPARE_COPY_UNMAPPED &&
-		 spare_slab_move_abort(map, slab, mv->to))
-		mv->to = -1;		/* its donor failed */
-	spin_unlock(&slab->lock);
-	if (ready || shorted) {
-		if (shorted) {
-			__atomic_add_fetch(&d->st.moves_short, 1, __ATOMIC_RELAXED);
-			log_warn("donor %s: slab %u moved only in part: out of time",
-				 d->donors[mv->evictor].host, mv->slab);
-		}
-		mv->draining = true;
-		mv->drain_until = now + LIFE_DRAIN_MS;
-		return move_step(d, mv);
-	}
-	if (lost) {
-		/*
-		 * The evicting donor failed (its road fails the copy): a new
-		 * copy already mapped takes its place, refilled from the
-		 * others; else the move is over.
-		 */
-		spin_lock(&slab->lock);
-		if (tgt_ok && (slab->copy[mv->from].state == SPARE_COPY_FAILED ||
-			       slab->copy[mv->from].state == SPARE_COPY_UNMAPPED))
-			spare_slab_slot_free(map, slab, mv->from);
-		spin_unlock(&slab->lock);
-		return true;
-	}
-	if (mv->to < 0 && !tgt_ok) {
-		if (!late && move_next_target(d, mv)) {
-			resync_kick(d);
-			return false;
-		}
-		move_old_way(d, mv, late ? "out of time" : "no other donor takes it");
-	}
-	return false;
+	move_step(d, mv);	/* over or not, the loop's next look ends it */
 }
 
 /* ---- the loop ---- */

@@ -175,7 +175,7 @@ static int map_write(struct dev *d, const char *path)
 
 /*
  * PATH.moving, only while a move waits for a donor to be added
- * (lifecycle.c move_wait_donor()): one line per such move, "version slab
+ * (lifecycle.c, a move in WAIT_DONOR): one line per such move, "version slab
  * donor-index host:port" of the donor evicting it, for `sparectl device
  * monitor`, which asks a broker for a donor outside the device (MOVE_REQ)
  * and adds it with a grant. Removed when none waits. Written as the map
