@@ -51,14 +51,14 @@ static void test_page(void)
 	if (n < 0)
 		fprintf(stderr, "# %s\n%s", why, p);
 	EXPECT(n >= 20);
-	EXPECT(strstr(p, "# TYPE spared_maps_total counter\nspared_maps_total 3\n") != NULL);
-	EXPECT(strstr(p, "\nspared_slabs_free 3\n") != NULL);
+	EXPECT(strstr(p, "# TYPE spare_donor_maps_total counter\nspare_donor_maps_total 3\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_free 3\n") != NULL);
 	/* Lending what is idle: 6 slots, 5 in service, 2 of them lent. */
-	EXPECT(strstr(p, "\nspared_slabs_capacity 5\n") != NULL);
-	EXPECT(strstr(p, "\nspared_slabs_lent 2\n") != NULL);
-	EXPECT(strstr(p, "\nspared_lend_slabs_released_total 5\n") != NULL);
-	EXPECT(strstr(p, "\nspared_pressure_events_total 7\n") != NULL);
-	EXPECT(strstr(p, "\nspared_psi_some_avg10 12.500\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_capacity 5\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_lent 2\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_lend_slabs_released_total 5\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_pressure_events_total 7\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_psi_some_avg10_percent 12.500\n") != NULL);
 	free(p);
 }
 
@@ -71,8 +71,8 @@ static void test_status_lines(void)
 	EXPECT(p != NULL);
 	if (!p)
 		return;
-	EXPECT(!strncmp(p, "spared_port 18515\nspared_uptime_seconds ", 40));
-	EXPECT(strstr(p, "\nspared_revocations_total 0\n") != NULL);
+	EXPECT(!strncmp(p, "spare_donor_port 18515\nspare_donor_uptime_seconds ", 50));
+	EXPECT(strstr(p, "\nspare_donor_revocations_total 0\n") != NULL);
 	EXPECT(strchr(p, '#') == NULL);
 	for (line = p; *line; line = strchr(line, '\n') + 1)
 		lines++;
