@@ -200,6 +200,16 @@ static void test_metrics(void)
 	EXPECT(!strstr(page, "state=\"connecting\""));
 	EXPECT(strstr(page, "\nspare_build_info{program=\"sparectl\",version=\""));
 	EXPECT(strstr(page, "\nspare_device_slab_size_bytes{device=\"swap0\",disk=\"spare0\"} 16777216\n"));
+	/* SPARE_METRICS_DUMP=FILE: keep the page for tests/metrics/run (promtool) */
+	if (getenv("SPARE_METRICS_DUMP")) {
+		FILE *d = fopen(getenv("SPARE_METRICS_DUMP"), "w");
+
+		EXPECT(d != NULL);
+		if (d) {
+			fputs(page, d);
+			EXPECT_EQ(fclose(d), 0);
+		}
+	}
 	free(page);
 	/* No device at all: still a valid page (families, no samples). */
 	page = NULL;

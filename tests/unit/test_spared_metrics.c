@@ -15,6 +15,10 @@
 #include "tap.h"
 
 static struct spared d;
+static struct spared_grant grants[2] = {
+	{ .owner = "c1", .slabs = 2, .expiry = 1700000600 },
+	{ .owner = "c2", .slabs = 1, .expiry = 1700000000 },
+};
 
 static char *page(bool meta)
 {
@@ -38,6 +42,22 @@ static char *page(bool meta)
 	return buf;
 }
 
+/* SPARE_METRICS_DUMP=FILE: keep the page for tests/metrics/run (promtool). */
+static void dump(const char *p)
+{
+	const char *path = getenv("SPARE_METRICS_DUMP");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	fputs(p, f);
+	EXPECT_EQ(fclose(f), 0);
+}
+
 static void test_page(void)
 {
 	char why[128] = "", *p;
@@ -59,6 +79,12 @@ static void test_page(void)
 	EXPECT(strstr(p, "\nspare_donor_lend_slabs_released_total 5\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_pressure_events_total 7\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_psi_some_avg10_percent 12.500\n") != NULL);
+	/* two grants held: the first to expire is the earlier */
+	EXPECT(strstr(p, "\nspare_donor_grants_held 2\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_grant_next_expiry_timestamp_seconds 1700000000\n") != NULL);
+	EXPECT(strstr(p, "\nspare_build_info{program=\"spared\",version=\"") != NULL);
+	EXPECT(strstr(p, "\nprocess_start_time_seconds ") != NULL);
+	dump(p);
 	free(p);
 }
 
@@ -97,7 +123,12 @@ int main(void)
 	d.pool.stats.retired = 5;
 	d.lend.psi_events_total = 7;
 	d.lend.psi_some = 12.5;
+	d.grants_on = true;
+	d.grants.v = grants;
+	d.grants.n = 2;
 	TAP_RUN(test_page);
+	d.grants.v = NULL;
+	d.grants.n = 0;
 	slab_pool_destroy(&d.pool);
 	return tap_done();
 }

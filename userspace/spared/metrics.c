@@ -33,6 +33,17 @@ static void put_f3(struct spare_metrics *m, const char *name,
 	spare_metrics_f3(m, NULL, v);
 }
 
+/* The earliest expiry (Unix seconds) of the grants held; 0 if none. */
+static uint64_t next_expiry(const struct spared_grants *g)
+{
+	uint64_t first = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (!first || g->v[i].expiry < first)
+			first = g->v[i].expiry;
+	return first;
+}
+
 void spared_metrics(struct spared *d, struct spare_metrics *m)
 {
 	const struct slab_pool_stats *st = &d->pool.stats;
@@ -61,6 +72,13 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	put_u64(m, "spare_donor_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
 	put_u64(m, "spare_donor_grants_required", SPARE_GAUGE,
 	    "1 if MAPs need a broker's grant (grant-key-file is set).", d->grants_on);
+	put_u64(m, "spare_donor_grants_held", SPARE_GAUGE,
+	    "Grants recorded now (each covers slabs of one client until it expires).",
+	    d->grants_on ? d->grants.n : 0);
+	spare_metrics_family(m, "spare_donor_grant_next_expiry_timestamp_seconds", SPARE_GAUGE,
+			     "Unix time at which the first of the grants held expires (no sample: none held).");
+	if (d->grants_on && next_expiry(&d->grants))
+		spare_metrics_u64(m, NULL, next_expiry(&d->grants));
 	put_u64(m, "spare_donor_grants_accepted_total", SPARE_COUNTER,
 	    "Grants verified and recorded (each grant once).", d->ctr.grants_accepted);
 	put_u64(m, "spare_donor_grants_refused_total", SPARE_COUNTER,
