@@ -60,6 +60,9 @@ install: userspace man
 	done
 	install -m 0644 dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
 		$(DESTDIR)$(DOCDIR)/examples/
+	@# Prometheus alerting rules and the Grafana dashboard (admin guide, Metrics).
+	install -m 0644 dist/prometheus/spare-alerts.yml dist/grafana/spare-dashboard.json \
+		$(DESTDIR)$(DOCDIR)/examples/
 	@# Example configs go to /etc only where the admin has none yet; not
 	@# spare-broker's (its unit starts once the file exists, and the
 	@# example names key files the admin must make first).

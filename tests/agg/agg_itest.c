@@ -833,8 +833,8 @@ static int scenario_stats(void)
 	if (spare_agg_stats(a, &text)) {
 		failf("stats: %s", spare_agg_error(a));
 		bad = 1;
-	} else if (!strstr(text, "aggd_cores_active ") ||
-		   !strstr(text, "aggd_cpu_seconds_total ") ||
+	} else if (!strstr(text, "spare_aggd_cores_active ") ||
+		   !strstr(text, "spare_aggd_cpu_seconds_total ") ||
 		   !strstr(text, "# hist ")) {
 		failf("stats: metrics missing in:\n%s", text);
 		bad = 1;
@@ -960,8 +960,8 @@ static int scenario_idle(void)
 		printf("idle: the half-header connection was closed\n");
 	}
 	st = stats_of(port);
-	if (!st || metric(st, "aggd_jobs_reclaimed_total") < 1 ||
-	    strstr(st, "job=\"idle-job\"")) {
+	if (!st || metric(st, "spare_aggd_jobs_reclaimed_total") < 1 ||
+	    strstr(st, "job_name=\"idle-job\"")) {
 		failf("idle: STATS does not show the job reclaimed and gone");
 		bad = 1;
 	}
@@ -1238,7 +1238,7 @@ static void *close_when_draining(void *arg)
 {
 	for (int i = 0; i < 500; i++) {
 		char *st = stats_of(port);
-		bool draining = st && strstr(st, "aggd_job_moving{job=\"mig-abort\"");
+		bool draining = st && strstr(st, "spare_aggd_job_moving{job_name=\"mig-abort\"");
 
 		free(st);
 		if (draining)
@@ -1305,7 +1305,7 @@ static int migrate_failures(void)
 	close(fd0);
 	usleep(300 * 1000);
 	st = stats_of(port2);
-	if (!st || strstr(st, "job=\"mig-abort\"")) {
+	if (!st || strstr(st, "job_name=\"mig-abort\"")) {
 		failf("migrate: the target still holds the abandoned import");
 		bad = 1;
 	}
@@ -1422,8 +1422,8 @@ static int scenario_migrate(void)
 	bad |= migrate_failures();
 	sa = stats_of(port);
 	sb = stats_of(port2);
-	if (!sa || !sb || metric(sa, "aggd_jobs_moved_out_total") != 3 ||
-	    metric(sb, "aggd_jobs_moved_in_total") != 3) {
+	if (!sa || !sb || metric(sa, "spare_aggd_jobs_moved_out_total") != 3 ||
+	    metric(sb, "spare_aggd_jobs_moved_in_total") != 3) {
 		failf("migrate: STATS: want 3 jobs moved out of the source and into the target");
 		bad = 1;
 	}
@@ -1686,7 +1686,7 @@ static int scenario_rollback(void)
 	if (read_key())
 		return 1;
 	st = stats_of(port);
-	failed0 = st ? metric(st, "aggd_moves_failed_total") : -1;
+	failed0 = st ? metric(st, "spare_aggd_moves_failed_total") : -1;
 	free(st);
 	for (unsigned int r = 0; r < W; r++) {
 		ref[r] = (struct sgd_worker){ .rank = r, .n_workers = W,
@@ -1731,7 +1731,7 @@ static int scenario_rollback(void)
 		bad |= jb;
 	}
 	st = stats_of(port);
-	failed1 = st ? metric(st, "aggd_moves_failed_total") : -1;
+	failed1 = st ? metric(st, "spare_aggd_moves_failed_total") : -1;
 	free(st);
 	if (failed0 < 0 || failed1 - failed0 != RB_MODES) {
 		failf("rollback: STATS: want %d more failed moves, got %g -> %g",
@@ -1804,7 +1804,7 @@ static double job_metric(const char *text, const char *name, const char *job)
 {
 	char key[160];
 
-	snprintf(key, sizeof(key), "%s{job=\"%s\"}", name, job);
+	snprintf(key, sizeof(key), "%s{job_name=\"%s\"}", name, job);
 	return metric(text, key);
 }
 
@@ -1917,15 +1917,15 @@ static int scenario_report_bad(void)
 	st = stats_of(port);
 	if (!st)
 		return 1;
-	if (job_metric(st, "aggd_job_report_iteration", "rep-job") != 10 ||
-	    job_metric(st, "aggd_job_report_loss", "rep-job") != 2.0 ||
-	    job_metric(st, "aggd_job_report_cpu_seconds", "rep-job") != 5 ||
-	    job_metric(st, "aggd_job_failed", "rep-job") != 0) {
+	if (job_metric(st, "spare_aggd_job_report_iteration", "rep-job") != 10 ||
+	    job_metric(st, "spare_aggd_job_report_loss", "rep-job") != 2.0 ||
+	    job_metric(st, "spare_aggd_job_report_cpu_seconds", "rep-job") != 5 ||
+	    job_metric(st, "spare_aggd_job_failed", "rep-job") != 0) {
 		failf("a refused REPORT changed the job:\n%s", st);
 		bad = 1;
 	}
-	if (metric(st, "aggd_reports_refused_total") < (double)(sizeof(cases) / sizeof(cases[0]))) {
-		failf("aggd_reports_refused_total %g", metric(st, "aggd_reports_refused_total"));
+	if (metric(st, "spare_aggd_reports_refused_total") < (double)(sizeof(cases) / sizeof(cases[0]))) {
+		failf("spare_aggd_reports_refused_total %g", metric(st, "spare_aggd_reports_refused_total"));
 		bad = 1;
 	}
 	free(st);
@@ -1954,9 +1954,9 @@ static int scenario_report_bad(void)
 	st = stats_of(port);
 	if (!st)
 		return 1;
-	if (job_metric(st, "aggd_job_report_iteration", "rep-job") != 13 ||
-	    job_metric(st, "aggd_job_report_prev_loss", "rep-job") != 1.25 ||
-	    job_metric(st, "aggd_job_report_remaining_cpu_seconds", "rep-job") <= 0) {
+	if (job_metric(st, "spare_aggd_job_report_iteration", "rep-job") != 13 ||
+	    job_metric(st, "spare_aggd_job_report_prev_loss", "rep-job") != 1.25 ||
+	    job_metric(st, "spare_aggd_job_report_remaining_cpu_seconds", "rep-job") <= 0) {
 		failf("good REPORTs not taken:\n%s", st);
 		bad = 1;
 	}
@@ -1974,7 +1974,7 @@ static int scenario_report_bad(void)
 	close(fdr);
 	/* the daemon and the job live on */
 	st = stats_of(port);
-	if (!st || job_metric(st, "aggd_job_failed", "rep-job") != 0) {
+	if (!st || job_metric(st, "spare_aggd_job_failed", "rep-job") != 0) {
 		failf("after the short REPORT: %s", st ? st : "no stats");
 		bad = 1;
 	}
@@ -2061,18 +2061,18 @@ static int scenario_flowcon(void)
 	if (!st)
 		return 1;
 	{
-		double s1 = job_metric(st, "aggd_job_flowcon_share", "fc-fast1");
-		double s2 = job_metric(st, "aggd_job_flowcon_share", "fc-fast2");
-		double ss = job_metric(st, "aggd_job_flowcon_share", "fc-slow");
-		double w1 = job_metric(st, "aggd_job_weight", "fc-fast1");
-		double ws = job_metric(st, "aggd_job_weight", "fc-slow");
-		double total = metric(st, "aggd_cores_max");
+		double s1 = job_metric(st, "spare_aggd_job_flowcon_share", "fc-fast1");
+		double s2 = job_metric(st, "spare_aggd_job_flowcon_share", "fc-fast2");
+		double ss = job_metric(st, "spare_aggd_job_flowcon_share", "fc-slow");
+		double w1 = job_metric(st, "spare_aggd_job_weight", "fc-fast1");
+		double ws = job_metric(st, "spare_aggd_job_weight", "fc-slow");
+		double total = metric(st, "spare_aggd_cores_max");
 
 		printf("stats: shares %.3f %.3f %.3f of %g cores, weights %g %g\n",
 		       s1, s2, ss, total, w1, ws);
-		if (job_metric(st, "aggd_job_flowcon_watched", "fc-slow") != 1 ||
-		    job_metric(st, "aggd_job_flowcon_watched", "fc-fast1") != 0 ||
-		    job_metric(st, "aggd_job_flowcon_watched", "fc-fast2") != 0) {
+		if (job_metric(st, "spare_aggd_job_flowcon_watched", "fc-slow") != 1 ||
+		    job_metric(st, "spare_aggd_job_flowcon_watched", "fc-fast1") != 0 ||
+		    job_metric(st, "spare_aggd_job_flowcon_watched", "fc-fast2") != 0) {
 			failf("watch list wrong:\n%s", st);
 			bad = 1;
 		}
@@ -2085,8 +2085,8 @@ static int scenario_flowcon(void)
 			failf("weights wrong: fast1 %g slow %g", w1, ws);
 			bad = 1;
 		}
-		if (metric(st, "aggd_flowcon") != 1 || metric(st, "aggd_flowcon_decisions_total") < 3) {
-			failf("aggd_flowcon / decisions:\n%s", st);
+		if (metric(st, "spare_aggd_flowcon") != 1 || metric(st, "spare_aggd_flowcon_decisions_total") < 3) {
+			failf("spare_aggd_flowcon / decisions:\n%s", st);
 			bad = 1;
 		}
 	}

@@ -159,8 +159,8 @@ def self_test():
             check(False, "the parser accepted %r" % t)
         except ValueError:
             pass
-    ok = '# HELP x h\n# TYPE x gauge\nx{job="a\\"b\\\\c"} 1\n'
-    check(parse_exposition(ok)["x"]["samples"][0][0]["job"] == 'a"b\\c',
+    ok = '# HELP x h\n# TYPE x gauge\nx{job_name="a\\"b\\\\c"} 1\n'
+    check(parse_exposition(ok)["x"]["samples"][0][0]["job_name"] == 'a"b\\c',
           "the parser reads an escaped label back")
 
 
@@ -191,11 +191,11 @@ def metrics(data_port, admin_port):
     except ValueError as e:
         check(False, "exposition format: %s\n%s" % (e, text))
         return
-    jobs = [lab.get("job") for lab, _ in fams["aggd_job_failed"]["samples"]]
+    jobs = [lab.get("job_name") for lab, _ in fams["spare_aggd_job_failed"]["samples"]]
     check(WEIRD in jobs, "job name %r back from the labels, got %r" % (WEIRD, jobs))
     for name, fam in fams.items():
         check("help" in fam and "type" in fam, "%s has # HELP and # TYPE" % name)
-    check(metric(text, "aggd_refused_auth_total") >= 1,
+    check(metric(text, "spare_aggd_refused_auth_total") >= 1,
           "the STATS refusal was counted")
     w.close()
 
@@ -260,11 +260,11 @@ def import_refused(data_port, admin_port):
           "a wrong PEER_PROOF: ERROR EAUTH and closed (got %s %s %s)" % (t, st, closed))
     s.close()
     after = stats_via(admin_port)
-    check(metric(after, "aggd_refused_total") - metric(before, "aggd_refused_total") == 3,
+    check(metric(after, "spare_aggd_refused_total") - metric(before, "spare_aggd_refused_total") == 3,
           "three refusals counted")
-    check(metric(after, "aggd_jobs_created_total") - metric(before, "aggd_jobs_created_total") == 1,
+    check(metric(after, "spare_aggd_jobs_created_total") - metric(before, "spare_aggd_jobs_created_total") == 1,
           "no job planted by the stranger")
-    check('aggd_job_failed{job="doors-job"} 0' in after, "the job present is unharmed")
+    check('spare_aggd_job_failed{job_name="doors-job"} 0' in after, "the job present is unharmed")
     w.close()
 
 
@@ -285,7 +285,7 @@ def wrong_key(src_port, src_admin, dst_port):
     w.allreduce(0, 1, buf, out)
     check(out[0] == 1.0 and out[1023] == 1.0, "the job goes on at the source")
     st = stats_via(src_admin)
-    check('aggd_job_failed{job="wk-job"} 0' in st, "the job is not failed at the source")
+    check('spare_aggd_job_failed{job_name="wk-job"} 0' in st, "the job is not failed at the source")
     w.close()
 
 
@@ -310,7 +310,7 @@ def migrate_door(data_port, admin_port):
         check(e.status == "EAUTH" and "--peers" in str(e),
               "MIGRATE outside --peers: EAUTH naming --peers, got %s" % e)
     st = stats_via(admin_port)
-    check('aggd_job_failed{job="md-job"} 0' in st and 'aggd_job_moving{job="md-job"' not in st,
+    check('spare_aggd_job_failed{job_name="md-job"} 0' in st and 'spare_aggd_job_moving{job_name="md-job"' not in st,
           "the job stays, not failed, not moving")
     w.close()
 

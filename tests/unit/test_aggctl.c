@@ -24,19 +24,19 @@ static const struct job_metrics *find(const struct daemon_metrics *d,
 static void test_metrics(void)
 {
 	static const char text[] =
-		"# HELP aggd_cores_max Pool threads at most (--max-cores).\n"
-		"# TYPE aggd_cores_max gauge\n"
-		"aggd_cores_max 4\n"
-		"aggd_flowcon 1\n"
-		"aggd_job_moving{job=\"a\",barrier=\"3\"} 1\n"
-		"aggd_job_flowcon_share{job=\"a\"} 1.500000\n"
-		"aggd_job_flowcon_share{job=\"we\\\"ird\\\\job\"} 0.25\n"
-		"aggd_job_flowcon_watched{job=\"we\\\"ird\\\\job\"} 1\n"
-		"aggd_job_report_loss{job=\"a\"} 0.5\n"
-		"aggd_job_report_prev_loss{job=\"a\"} 0.75\n"
-		"aggd_job_report_cpu_rate{job=\"a\"} 2.5\n"
-		"aggd_job_report_remaining_cpu_seconds{job=\"a\"} 100\n"
-		"aggd_job_pushes_total{job=\"b\"} 7\n"
+		"# HELP spare_aggd_cores_max Pool threads at most (--max-cores).\n"
+		"# TYPE spare_aggd_cores_max gauge\n"
+		"spare_aggd_cores_max 4\n"
+		"spare_aggd_flowcon 1\n"
+		"spare_aggd_job_moving{job_name=\"a\",barrier=\"3\"} 1\n"
+		"spare_aggd_job_flowcon_share{job_name=\"a\"} 1.500000\n"
+		"spare_aggd_job_flowcon_share{job_name=\"we\\\"ird\\\\job\"} 0.25\n"
+		"spare_aggd_job_flowcon_watched{job_name=\"we\\\"ird\\\\job\"} 1\n"
+		"spare_aggd_job_report_loss{job_name=\"a\"} 0.5\n"
+		"spare_aggd_job_report_prev_loss{job_name=\"a\"} 0.75\n"
+		"spare_aggd_job_report_cpu_rate{job_name=\"a\"} 2.5\n"
+		"spare_aggd_job_report_remaining_cpu_seconds{job_name=\"a\"} 100\n"
+		"spare_aggd_job_pushes_total{job_name=\"b\"} 7\n"
 		"# hist 100 1 0.000 0\n";
 	struct daemon_metrics d = { .jobs = jobs };
 	const struct job_metrics *a, *w;
@@ -56,11 +56,11 @@ static void test_metrics(void)
 	EXPECT(w->v[M_SHARE] == 0.25 && w->v[M_WATCHED] == 1);
 	EXPECT_EQ(w->have, (1U << M_SHARE) | (1U << M_WATCHED));
 	/* without FlowCon */
-	EXPECT_EQ(parse_metrics("aggd_flowcon 0\naggd_cores_max 2\n", &d), 0);
+	EXPECT_EQ(parse_metrics("spare_aggd_flowcon 0\nspare_aggd_cores_max 2\n", &d), 0);
 	EXPECT(!d.flowcon && d.n_jobs == 0 && d.cores_max == 2);
 	/* a label that is not the daemon's escaping */
-	EXPECT_EQ(parse_metrics("aggd_job_report_loss{job=\"a\\x\"} 1\n", &d), -1);
-	EXPECT_EQ(parse_metrics("aggd_job_report_loss{job=\"a\n", &d), -1);
+	EXPECT_EQ(parse_metrics("spare_aggd_job_report_loss{job_name=\"a\\x\"} 1\n", &d), -1);
+	EXPECT_EQ(parse_metrics("spare_aggd_job_report_loss{job_name=\"a\n", &d), -1);
 }
 
 static void test_expand(void)

@@ -260,9 +260,9 @@ static void test_flowcon_weights(void)
 		stats_write(f, true);
 		fclose(f);
 		/* no share for it yet; the others keep theirs */
-		EXPECT(!strstr(text, "aggd_job_flowcon_share{job=\"late\"}"));
-		EXPECT(strstr(text, "aggd_job_flowcon_share{job=\"slow\"}") != NULL);
-		EXPECT(strstr(text, "aggd_job_flowcon_watched{job=\"slow\"} 1\n") != NULL);
+		EXPECT(!strstr(text, "spare_aggd_job_flowcon_share{job_name=\"late\"}"));
+		EXPECT(strstr(text, "spare_aggd_job_flowcon_share{job_name=\"slow\"}") != NULL);
+		EXPECT(strstr(text, "spare_aggd_job_flowcon_watched{job_name=\"slow\"} 1\n") != NULL);
 		free(text);
 	}
 	EXPECT_EQ(report(c[3], "late", "tok", 1, 5.0, 1, 1), 0);

@@ -13,11 +13,13 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
@@ -362,6 +364,41 @@ static void fill_orphan(struct spare_metrics *m)
 	spare_metrics_u64(m, NULL, 1);
 }
 
+/* _total is the counters' suffix and only theirs (issue 33). */
+static void fill_gauge_total(struct spare_metrics *m)
+{
+	spare_metrics_family(m, "kit_slabs_total", SPARE_GAUGE, "x");
+	spare_metrics_u64(m, NULL, 1);
+}
+
+static void fill_counter_bare(struct spare_metrics *m)
+{
+	spare_metrics_family(m, "kit_maps", SPARE_COUNTER, "x");
+	spare_metrics_u64(m, NULL, 1);
+}
+
+/* job and instance are the labels Prometheus gives every target's series. */
+static void fill_job_label(struct spare_metrics *m)
+{
+	spare_metrics_family(m, "kit_x", SPARE_GAUGE, "x");
+	spare_metrics_u64(m, (const char *const[]){ "job", "a", NULL }, 1);
+}
+
+static void fill_instance_label(struct spare_metrics *m)
+{
+	spare_metrics_family(m, "kit_x", SPARE_GAUGE, "x");
+	spare_metrics_u64(m, (const char *const[]){ "disk", "d", "instance", "a", NULL }, 1);
+}
+
+static void fill_doubles(struct spare_metrics *m)
+{
+	spare_metrics_family(m, "kit_ratio", SPARE_GAUGE, "x");
+	spare_metrics_double(m, (const char *const[]){ "v", "a", NULL }, 0.1);
+	spare_metrics_double(m, (const char *const[]){ "v", "b", NULL }, NAN);
+	spare_metrics_double(m, (const char *const[]){ "v", "c", NULL }, -INFINITY);
+	spare_metrics_process(m, "kit");
+}
+
 static void test_metrics(void)
 {
 	char why[128] = "";
@@ -394,6 +431,29 @@ static void test_metrics(void)
 	EXPECT_EQ(ret, -1);
 	free(render(fill_orphan, true, &ret));
 	EXPECT_EQ(ret, -1);
+	free(render(fill_gauge_total, true, &ret));
+	EXPECT_EQ(ret, -1);
+	free(render(fill_counter_bare, true, &ret));
+	EXPECT_EQ(ret, -1);
+	free(render(fill_job_label, true, &ret));
+	EXPECT_EQ(ret, -1);
+	free(render(fill_instance_label, true, &ret));
+	EXPECT_EQ(ret, -1);
+	page = render(fill_doubles, true, &ret);
+	EXPECT_EQ(ret, 0);
+	EXPECT(page && strstr(page, "\nkit_ratio{v=\"a\"} 0.10000000000000001\n"
+			      "kit_ratio{v=\"b\"} NaN\nkit_ratio{v=\"c\"} -Inf\n"));
+	EXPECT(page && strstr(page, "\n# TYPE spare_build_info gauge\n"
+			      "spare_build_info{program=\"kit\",version=\""));
+	/* started within the last day, not at the epoch */
+	{
+		const char *p = page ? strstr(page, "\nprocess_start_time_seconds ") : NULL;
+		double start = p ? strtod(p + 28, NULL) : 0;
+
+		EXPECT(start > (double)time(NULL) - 86400 && start <= (double)time(NULL) + 1);
+	}
+	EXPECT_EQ(prom_check(page ? page : "", why, sizeof(why)), 5);
+	free(page);
 	EXPECT(spare_metrics_valid_name("a:b_c9"));
 	EXPECT(!spare_metrics_valid_name("9a"));
 	EXPECT(!spare_metrics_valid_label("a:b"));
@@ -548,23 +608,23 @@ static void test_json(void)
 	size_t len = 0;
 	FILE *f;
 
-	o = spare_json_from_counters("spared_port 18515\nspared_uptime_seconds 1.250\n"
-				     "spared_maps_total 18446744073709551615\n", why, sizeof(why));
+	o = spare_json_from_counters("spare_donor_port 18515\nspare_donor_uptime_seconds 1.250\n"
+				     "spare_donor_maps_total 18446744073709551615\n", why, sizeof(why));
 	EXPECT(o == NULL);	/* beyond int64: refused, not wrapped */
-	o = spare_json_from_counters("spared_port 18515\n\nspared_uptime_seconds 1.250\n",
+	o = spare_json_from_counters("spare_donor_port 18515\n\nspare_donor_uptime_seconds 1.250\n",
 				     why, sizeof(why));
 	EXPECT(o != NULL);
 	if (!o)
 		return;
-	EXPECT(json_object_object_get_ex(o, "spared_port", &v) &&
+	EXPECT(json_object_object_get_ex(o, "spare_donor_port", &v) &&
 	       json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 18515);
-	EXPECT(json_object_object_get_ex(o, "spared_uptime_seconds", &v) &&
+	EXPECT(json_object_object_get_ex(o, "spare_donor_uptime_seconds", &v) &&
 	       json_object_is_type(v, json_type_double));
 	f = open_memstream(&out, &len);
 	EXPECT(f && spare_json_print(f, o) == 0);
 	if (f)
 		fclose(f);
-	EXPECT(out && !strcmp(out, "{\"spared_port\":18515,\"spared_uptime_seconds\":1.250}\n"));
+	EXPECT(out && !strcmp(out, "{\"spare_donor_port\":18515,\"spare_donor_uptime_seconds\":1.250}\n"));
 	free(out);
 	EXPECT(spare_json_from_counters("SLAB STATE CLIENT\n", why, sizeof(why)) == NULL);
 	EXPECT(strstr(why, "not a counter line: SLAB STATE CLIENT") != NULL);

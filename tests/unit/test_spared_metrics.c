@@ -15,6 +15,10 @@
 #include "tap.h"
 
 static struct spared d;
+static struct spared_grant grants[2] = {
+	{ .owner = "c1", .slabs = 2, .expiry = 1700000600 },
+	{ .owner = "c2", .slabs = 1, .expiry = 1700000000 },
+};
 
 static char *page(bool meta)
 {
@@ -38,6 +42,22 @@ static char *page(bool meta)
 	return buf;
 }
 
+/* SPARE_METRICS_DUMP=FILE: keep the page for tests/metrics/run (promtool). */
+static void dump(const char *p)
+{
+	const char *path = getenv("SPARE_METRICS_DUMP");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	fputs(p, f);
+	EXPECT_EQ(fclose(f), 0);
+}
+
 static void test_page(void)
 {
 	char why[128] = "", *p;
@@ -51,14 +71,20 @@ static void test_page(void)
 	if (n < 0)
 		fprintf(stderr, "# %s\n%s", why, p);
 	EXPECT(n >= 20);
-	EXPECT(strstr(p, "# TYPE spared_maps_total counter\nspared_maps_total 3\n") != NULL);
-	EXPECT(strstr(p, "\nspared_slabs_free 3\n") != NULL);
+	EXPECT(strstr(p, "# TYPE spare_donor_maps_total counter\nspare_donor_maps_total 3\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_free 3\n") != NULL);
 	/* Lending what is idle: 6 slots, 5 in service, 2 of them lent. */
-	EXPECT(strstr(p, "\nspared_slabs_capacity 5\n") != NULL);
-	EXPECT(strstr(p, "\nspared_slabs_lent 2\n") != NULL);
-	EXPECT(strstr(p, "\nspared_lend_slabs_released_total 5\n") != NULL);
-	EXPECT(strstr(p, "\nspared_pressure_events_total 7\n") != NULL);
-	EXPECT(strstr(p, "\nspared_psi_some_avg10 12.500\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_capacity 5\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_slabs_lent 2\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_lend_slabs_released_total 5\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_pressure_events_total 7\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_psi_some_avg10_percent 12.500\n") != NULL);
+	/* two grants held: the first to expire is the earlier */
+	EXPECT(strstr(p, "\nspare_donor_grants_held 2\n") != NULL);
+	EXPECT(strstr(p, "\nspare_donor_grant_next_expiry_timestamp_seconds 1700000000\n") != NULL);
+	EXPECT(strstr(p, "\nspare_build_info{program=\"spared\",version=\"") != NULL);
+	EXPECT(strstr(p, "\nprocess_start_time_seconds ") != NULL);
+	dump(p);
 	free(p);
 }
 
@@ -71,8 +97,8 @@ static void test_status_lines(void)
 	EXPECT(p != NULL);
 	if (!p)
 		return;
-	EXPECT(!strncmp(p, "spared_port 18515\nspared_uptime_seconds ", 40));
-	EXPECT(strstr(p, "\nspared_revocations_total 0\n") != NULL);
+	EXPECT(!strncmp(p, "spare_donor_port 18515\nspare_donor_uptime_seconds ", 50));
+	EXPECT(strstr(p, "\nspare_donor_revocations_total 0\n") != NULL);
 	EXPECT(strchr(p, '#') == NULL);
 	for (line = p; *line; line = strchr(line, '\n') + 1)
 		lines++;
@@ -97,7 +123,12 @@ int main(void)
 	d.pool.stats.retired = 5;
 	d.lend.psi_events_total = 7;
 	d.lend.psi_some = 12.5;
+	d.grants_on = true;
+	d.grants.v = grants;
+	d.grants.n = 2;
 	TAP_RUN(test_page);
+	d.grants.v = NULL;
+	d.grants.n = 0;
 	slab_pool_destroy(&d.pool);
 	return tap_done();
 }

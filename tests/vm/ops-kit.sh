@@ -54,11 +54,11 @@ echo "  spared.service: ExecStart=$cmd (+ --budget 64M, which must win over the 
 $cmd --budget 64M >/tmp/spared-2.log 2>&1 &
 DONOR_PID_2=$!
 wait_for 100 test -S /run/spare/spared-2.sock || { cat /tmp/spared-2.log; fail "spared did not start"; }
-donor_ctl 2 status | grep -qx 'spared_slabs_total 4' || fail "command line did not win over the file (want 4 slabs of 16M)"
+donor_ctl 2 status | grep -qx 'spare_donor_slabs 4' || fail "command line did not win over the file (want 4 slabs of 16M)"
 page=$(wget_metrics) || { cat /tmp/spared-2.log; fail "GET /metrics"; }
 echo "$page" | head -6
-echo "$page" | grep -qx '# TYPE spared_maps_total counter' || fail "no TYPE line"
-echo "$page" | grep -qx 'spared_slabs_total 4' || fail "no spared_slabs_total 4 in /metrics"
+echo "$page" | grep -qx '# TYPE spare_donor_maps_total counter' || fail "no TYPE line"
+echo "$page" | grep -qx 'spare_donor_slabs 4' || fail "no spare_donor_slabs 4 in /metrics"
 [ "$(echo "$page" | grep -c '^# HELP ')" = "$(echo "$page" | grep -c '^# TYPE ')" ] || fail "HELP/TYPE mismatch"
 [ "$(echo "$page" | grep -vc '^#')" -ge 20 ] || fail "too few samples"
 busybox wget -q -O - "http://$(host_addr 2):$METRICS_PORT/nope" 2>/dev/null && fail "/nope answered"
@@ -81,8 +81,8 @@ wait_for 100 sh -c "busybox wget -q -O /dev/null http://$(host_addr 2):$AGGD_MET
 	{ cat /tmp/aggd.log; fail "spare-aggd's /metrics did not answer"; }
 page=$(wget_metrics $AGGD_METRICS_PORT) || fail "GET spare-aggd /metrics"
 echo "$page" | head -4
-echo "$page" | grep -qx '# TYPE aggd_cores_active gauge' || fail "no TYPE line for aggd_cores_active"
-echo "$page" | grep -qx 'aggd_cores_max 1' || fail "aggd_cores_max is not the file's 1"
+echo "$page" | grep -qx '# TYPE spare_aggd_cores_active gauge' || fail "no TYPE line for spare_aggd_cores_active"
+echo "$page" | grep -qx 'spare_aggd_cores_max 1' || fail "spare_aggd_cores_max is not the file's 1"
 [ "$(echo "$page" | grep -c '^# HELP ')" = "$(echo "$page" | grep -c '^# TYPE ')" ] || fail "HELP/TYPE mismatch"
 kill -TERM "$AGGD_PID"
 wait "$AGGD_PID" || { cat /tmp/aggd.log; fail "spare-aggd exit status"; }
@@ -109,10 +109,13 @@ case $json in '{"name":"ops0","disk":"'"$disk"'","power":true,"size":67108864,'*
 	*) fail "unexpected JSON" ;; esac
 sparectl metrics -o /tmp/spare.prom || fail "metrics -o"
 grep -E '^spare_(bytes_written_total|donor_up|slab_copies)' /tmp/spare.prom
-w=$(awk -v d="$disk" '$1 == "spare_bytes_written_total{device=\"ops0\",disk=\"" d "\"}" {print $2}' /tmp/spare.prom)
-[ "$w" = "$(io_stat "$disk" bytes_written)" ] && [ "$w" -ge 8388608 ] || fail "spare_bytes_written_total '$w'"
-grep -q "^spare_donor_up{device=\"ops0\",disk=\"$disk\",donor=\"$(host_addr 2):$DONOR_PORT\",state=\"live\"} 1\$" /tmp/spare.prom ||
-	fail "spare_donor_up"
+w=$(awk -v d="$disk" '$1 == "spare_device_bytes_written_total{device=\"ops0\",disk=\"" d "\"}" {print $2}' /tmp/spare.prom)
+[ "$w" = "$(io_stat "$disk" bytes_written)" ] && [ "$w" -ge 8388608 ] || fail "spare_device_bytes_written_total '$w'"
+grep -q "^spare_device_donor_up{device=\"ops0\",disk=\"$disk\",donor=\"$(host_addr 2):$DONOR_PORT\"} 1\$" /tmp/spare.prom ||
+	fail "spare_device_donor_up"
+# the state is a value (2: live), not a label
+grep -q "^spare_device_donor_state{device=\"ops0\",disk=\"$disk\",donor=\"$(host_addr 2):$DONOR_PORT\"} 2\$" /tmp/spare.prom ||
+	fail "spare_device_donor_state"
 sparectl device show nosuch; rc=$?
 [ $rc = 1 ] || fail "show of a missing device: exit $rc"
 sparectl device destroy ops0 || fail "device destroy"

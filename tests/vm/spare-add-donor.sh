@@ -43,7 +43,7 @@ wait_until 60 sh -c "[ \"\$(awk '\$3 == \"10.0.0.2:18515\" {print \$7}' /sys/blo
 dmesg | grep -E 'evicted' | sed 's/^/    /'
 [ "$(donor_field 10.0.0.2 moves)" = 1 ] ||
 	{ diag; fail "the evicted copy did not move (moves=$(donor_field 10.0.0.2 moves))"; }
-[ "$(donor_ctl 3 status | awk '$1 == "spared_slabs_lent" {print $2}')" = 1 ] ||
+[ "$(donor_ctl 3 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = 1 ] ||
 	{ diag; fail "donor 3 does not lend the moved slab"; }
 pass "1 slab moved to donor 3"
 

@@ -72,9 +72,9 @@ touch /tmp/bad-done
 wait "$good" || { cat /tmp/good.out; fail_log "good client failed"; }
 cat /tmp/good.out
 refused=$(counter auth_refused_total)
-[ "$refused" -ge 4 ] || fail_log "spared_auth_refused_total is $refused"
+[ "$refused" -ge 4 ] || fail_log "spare_donor_auth_refused_total is $refused"
 ok=$(counter auth_ok_total)
-[ "$ok" -ge 3 ] || fail_log "spared_auth_ok_total is $ok"
+[ "$ok" -ge 3 ] || fail_log "spare_donor_auth_ok_total is $ok"
 for k in "$KA" "$KB"; do
 	grep -q -F "${k#SPARE-1:}" "$SPARED_LOG" && fail "a secret is in spared's log"
 done

@@ -117,8 +117,8 @@ step "B: wrong key: one line per attempt on donor 2, 'refused our key' on the cl
 r1=$(count /tmp/spared-2.log 'refused: authentication failed')
 n1=$(count /tmp/spared-2.log 'refused: no key (this donor has host-keys')
 [ "$r1" -gt 0 ] || { tail -20 /tmp/spared-2.log; fail "donor 2 logged no refusal for B"; }
-refused=$(donor_ctl 2 status | awk '$1 == "spared_auth_refused_total" {print $2}')
-[ "$refused" = $((r1 + n1)) ] || fail "spared_auth_refused_total $refused, but $r1 + $n1 refusal lines"
+refused=$(donor_ctl 2 status | awk '$1 == "spare_donor_auth_refused_total" {print $2}')
+[ "$refused" = $((r1 + n1)) ] || fail "spare_donor_auth_refused_total $refused, but $r1 + $n1 refusal lines"
 # one line per refused attempt: no other warning about those sessions
 other=$(tail -n +$((l0 + 1)) /tmp/spared-2.log | grep 'warn:' | grep -v 'refused: ' | grep -c . || true)
 [ "$other" = 0 ] || { tail -n +$((l0 + 1)) /tmp/spared-2.log; fail "donor 2 logged $other other warnings"; }
@@ -137,7 +137,7 @@ step "D: a client with a key uses nothing from the open donor 3"
 dmesg | grep -q 'donor 10.0.0.3:18515: did not authenticate (open donor?); refusing it' ||
 	fail "D's log does not say the donor did not authenticate"
 grep -q 'asks to authenticate; this donor has no host-keys' /tmp/spared-3.log || fail "donor 3 did not note the request"
-maps=$(donor_ctl 3 status | awk '$1 == "spared_maps_total" {print $2}')
+maps=$(donor_ctl 3 status | awk '$1 == "spare_donor_maps_total" {print $2}')
 [ "$maps" = 0 ] || fail "D mapped $maps slabs on the open donor"
 rmdir "$CFS/swapb" "$CFS/swapc" "$CFS/swapd"
 pass "client with a key used nothing from an unauthenticated donor"

@@ -128,7 +128,7 @@ if [ -z "$DEBUG_KERNEL" ]; then
 else
 	echo "  (kmalloc growth not judged on the debug kernel: KASAN's quarantine)"
 fi
-wait_until 20 sh -c "sparectl donor -S /run/spare/spared-2.sock status | grep -qx 'spared_slabs_free 4'" ||
+wait_until 20 sh -c "sparectl donor -S /run/spare/spared-2.sock status | grep -qx 'spare_donor_slabs_free 4'" ||
 	{ donor_ctl 2 status; fail "the donor did not get its slabs back"; }
 rmmod spare || fail "rmmod after the cycles"
 check_dmesg

@@ -18,7 +18,7 @@
 set -u
 watchdog 400
 
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 moved() { donor_field "10.0.0.$1" moves; }
 # a donor that lends only against the broker's grants, with 30 s of grace
 # for an eviction: the moves of a batch copy one 256 KiB chunk at a time
@@ -126,7 +126,7 @@ slabs_verify "$disk" "after every move"
 for h in $X $Y; do
 	[ "$(donor_field 10.0.0.$h moves_short)" = 0 ] || fail "a move off donor $h ran out of time"
 	[ "$(donor_field 10.0.0.$h losses)" = 0 ] || fail "donor $h's connection was lost"
-	[ "$(donor_metric $h spared_revocations_total)" = 0 ] || fail "donor $h had to revoke a slab"
+	[ "$(donor_metric $h spare_donor_revocations_total)" = 0 ] || fail "donor $h had to revoke a slab"
 done
 pass "16 moves, no byte lost, no I/O error"
 

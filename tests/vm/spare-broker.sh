@@ -52,9 +52,9 @@ cat "$CFS/swap0/donors"
 [ "$(cat "$CFS/swap0/domains")" = 0,1 ] || fail "domains: $(cat "$CFS/swap0/domains"), want 0,1"
 [ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || { cat "$CFS/swap0/grants"; fail "not 32 grants"; }
 [ "$(slab_stat mapped)" = 32 ] || { show_stats "$disk"; fail "not every copy mapped"; }
-[ "$(donor_metric 2 spared_grants_accepted_total)" = 16 ] && [ "$(donor_metric 3 spared_grants_accepted_total)" = 16 ] ||
-	fail "grants accepted: $(donor_metric 2 spared_grants_accepted_total) and $(donor_metric 3 spared_grants_accepted_total)"
-[ "$(donor_metric 2 spared_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+[ "$(donor_metric 2 spare_donor_grants_accepted_total)" = 16 ] && [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = 16 ] ||
+	fail "grants accepted: $(donor_metric 2 spare_donor_grants_accepted_total) and $(donor_metric 3 spare_donor_grants_accepted_total)"
+[ "$(donor_metric 2 spare_donor_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	fail "a MAP was refused for want of a grant"
 grep -q "trainer: granted 16 slab(s) x 2 copies" /tmp/broker.log ||
 	{ cat /tmp/broker.log; fail "the broker logged no grant"; }
@@ -73,26 +73,26 @@ workload_alive
 pass "broker state rebuilt from heartbeats"
 
 step "renewal: sparectl device renew gets one fresh grant per donor; the live donors take it"
-a2=$(donor_metric 2 spared_grants_accepted_total); a3=$(donor_metric 3 spared_grants_accepted_total)
+a2=$(donor_metric 2 spare_donor_grants_accepted_total); a3=$(donor_metric 3 spare_donor_grants_accepted_total)
 sparectl device renew swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
 	lease=900 || { cat /tmp/broker-2.log; fail "renew"; }
 [ "$(grep -c . "$CFS/swap0/grants")" = 34 ] || { cat "$CFS/swap0/grants"; fail "not 32 + 2 grants"; }
 grep -q "slabs=16 expiry" "$CFS/swap0/grants" || fail "no 16-slab renewal grant"
-renewed() { [ "$(donor_metric 2 spared_grants_accepted_total)" = $((a2 + 1)) ] &&
-	    [ "$(donor_metric 3 spared_grants_accepted_total)" = $((a3 + 1)) ]; }
+renewed() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" = $((a2 + 1)) ] &&
+	    [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = $((a3 + 1)) ]; }
 wait_until 10 renewed || fail "the renewed grants did not reach both donors"
 workload_alive
 pass "renewed while swapping"
 
 step "sparectl device monitor keeps renewing: 8 s grants, each renewed with 4 s left"
-a2=$(donor_metric 2 spared_grants_accepted_total); a3=$(donor_metric 3 spared_grants_accepted_total)
+a2=$(donor_metric 2 spare_donor_grants_accepted_total); a3=$(donor_metric 3 spare_donor_grants_accepted_total)
 n0=$(grep -c . "$CFS/swap0/grants")
 sparectl device monitor swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
 	lease=8 renew-before=4 interval=1 2>/tmp/monitor.log &
 MON_PID=$!
 # at start, then about every 4 s: three rounds in 10 s
-rounds3() { [ "$(donor_metric 2 spared_grants_accepted_total)" -ge $((a2 + 3)) ] &&
-	    [ "$(donor_metric 3 spared_grants_accepted_total)" -ge $((a3 + 3)) ]; }
+rounds3() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" -ge $((a2 + 3)) ] &&
+	    [ "$(donor_metric 3 spare_donor_grants_accepted_total)" -ge $((a3 + 3)) ]; }
 wait_until 14 rounds3 || { cat /tmp/monitor.log; fail "the monitor did not renew 3 times"; }
 kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor.log; fail "monitor exit on SIGTERM"; }
 grep -q "monitor ends after" /tmp/monitor.log || { cat /tmp/monitor.log; fail "no monitor end"; }
@@ -114,7 +114,7 @@ disk1=$(sparectl device create swap1 size=64M slab_size=16M replicas=1 source=10
 	key-file=/tmp/trainer.key broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key) ||
 	{ cat /tmp/broker-2.log; dmesg | tail -20; fail "second device through the broker"; }
 [ "$(cat "$CFS/swap1/donors")" = "10.0.0.3:18516" ] || fail "swap1's donors: $(cat "$CFS/swap1/donors")"
-[ "$(donor_metric 4 spared_slabs_lent)" = 4 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 4"
+[ "$(donor_metric 4 spare_donor_slabs_lent)" = 4 ] || fail "donor 4 lends $(donor_metric 4 spare_donor_slabs_lent) slabs, not 4"
 dd if=/dev/urandom of=/tmp/pattern bs=1M count=48 2>/dev/null
 dd if=/tmp/pattern of="/dev/$disk1" bs=1M oflag=direct 2>/dev/null || fail "write $disk1"
 dd if="/dev/$disk1" of=/tmp/back bs=1M count=48 iflag=direct 2>/dev/null || fail "read $disk1"
@@ -148,7 +148,7 @@ case $(cat "$CFS/swap0/donors") in
 esac
 # racks 2, 3 and now 4: a third domain number
 [ "$(cat "$CFS/swap0/domains")" = 0,1,2 ] || fail "domains: $(cat "$CFS/swap0/domains"), want 0,1,2"
-[ "$(donor_metric 4 spared_slabs_lent)" = 2 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 2"
+[ "$(donor_metric 4 spare_donor_slabs_lent)" = 2 ] || fail "donor 4 lends $(donor_metric 4 spare_donor_slabs_lent) slabs, not 2"
 [ "$(awk '$5 == "10.0.0.3:18516" && $6 == "mapped"' "/sys/block/$disk/spare/slab_map" | wc -l)" = 2 ] ||
 	{ cat "/sys/block/$disk/spare/slab_map"; fail "slab_map: not 2 copies mapped on donor 4"; }
 [ "$(donor_field 10.0.0.2 moves_short)" = 0 ] || fail "a move ran out of time"

@@ -16,7 +16,7 @@ set -u
 watchdog 300
 
 donors=10.0.0.2:18515,10.0.0.3:18515,10.0.0.4:18515,10.0.0.5:18515
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 # the donor (host number) of each copy of slab $1, sorted
 holders() {
 	awk -v s="$1" '$2 == s {split($5, a, "[.:]"); print a[4]}' "/sys/block/$disk/spare/slab_map" |

@@ -25,10 +25,10 @@ donor_start 2 --max-lend 320M --slab-size 16M --headroom 256M --lend-idle 300 \
 	--evict-batch 2 --evict-sample-extra 2 -v debug
 donor_start 3 --budget 256M --slab-size 16M
 donor_start 4 --budget 256M --slab-size 16M
-wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 20 ]" ||
+wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_slabs_capacity\" {print \$2}')\" = 20 ]" ||
 	{ donor_logs; fail "donor 2 did not grow to 20 slabs while idle"; }
 grep -E 'lend: (PSI|no PSI|cannot)' /tmp/spared-2.log || true
-pass "donor 2 grew to $(donor_metric 2 spared_slabs_capacity) slabs while memory was idle"
+pass "donor 2 grew to $(donor_metric 2 spare_donor_slabs_capacity) slabs while memory was idle"
 
 step "a 2-copy swap device over the three donors; the trainer swaps"
 spare_load
@@ -38,7 +38,7 @@ disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
 mkswap "/dev/$disk" >/dev/null || fail "mkswap"
 swapon "/dev/$disk" || fail "swapon"
 cg_new work 48M
-lent0=$(donor_metric 2 spared_slabs_lent)
+lent0=$(donor_metric 2 spare_donor_slabs_lent)
 [ "$lent0" -ge 1 ] && [ "$lent0" -lt 20 ] || fail "donor 2 lends $lent0 of 20 slabs; want some unlent"
 # A shorter trainer than spare-swap's (128 MiB, 2 passes) keeps this under
 # a minute on a quiet machine; every page written in pass 1 is verified in
@@ -56,7 +56,7 @@ echo "MemAvailable ${avail} MiB before the hog"
 t0=$(cut -d' ' -f1 /proc/uptime)
 cg_run donor spare-memtest -p 1 "${avail}m" >/tmp/hog.out 2>&1 &
 HOG_PID=$!
-wait_until 40 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_lend_evictions_total\" {print \$2}')\" -ge 1 ]" ||
+wait_until 40 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_lend_evictions_total\" {print \$2}')\" -ge 1 ]" ||
 	{ donor_logs; fail "donor 2 evicted nothing under pressure"; }
 t1=$(cut -d' ' -f1 /proc/uptime)
 wait "$HOG_PID"
@@ -66,11 +66,11 @@ oom=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/donor/memory.events)
 [ "${oom:-0}" = 0 ] || { why_died donor; fail "the hog was OOM-killed"; }
 [ "$hog_rc" = 0 ] || fail "the hog's memtest exited $hog_rc"
 grep -E 'lend: (pressure|batch|evicting)|retired' /tmp/spared-2.log | head -20
-rel=$(donor_metric 2 spared_lend_slabs_released_total)
-ev=$(donor_metric 2 spared_lend_evictions_total)
-cap=$(donor_metric 2 spared_slabs_capacity)
+rel=$(donor_metric 2 spare_donor_lend_slabs_released_total)
+ev=$(donor_metric 2 spare_donor_lend_evictions_total)
+cap=$(donor_metric 2 spare_donor_slabs_capacity)
 echo "donor 2: released $rel slabs, evicted $ev, capacity now $cap (it grows back once the hog is gone); first eviction $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s after the hog started"
-echo "pressure events $(donor_metric 2 spared_pressure_events_total), readings $(donor_metric 2 spared_pressure_readings_total), batches $(donor_metric 2 spared_lend_eviction_batches_total), activity timeouts $(donor_metric 2 spared_lend_activity_timeouts_total)"
+echo "pressure events $(donor_metric 2 spare_donor_pressure_events_total), readings $(donor_metric 2 spare_donor_pressure_readings_total), batches $(donor_metric 2 spare_donor_lend_eviction_batches_total), activity timeouts $(donor_metric 2 spare_donor_lend_activity_timeouts_total)"
 # Unlent first: by the line of the first eviction, every unlent slab has
 # been released (on that line or before).
 before=$(awk '/lend: (pressure|less idle memory)/ {
@@ -85,7 +85,7 @@ low=$(awk '/lend: (pressure|less idle memory)/ {
 	} END {print min}' /tmp/spared-2.log)
 echo "lowest capacity under pressure: ${low:-none}"
 [ "$ev" -ge 1 ] && [ "${low:-99}" -lt "$lent0" ] || fail "capacity ${low:-none} never went below the $lent0 lent before"
-[ "$(donor_metric 2 spared_revocations_total)" = 0 ] || fail "the client did not answer an EVICT in time"
+[ "$(donor_metric 2 spare_donor_revocations_total)" = 0 ] || fail "the client did not answer an EVICT in time"
 pass "hog not OOM-killed; donor 2 released its ${before} unlent slabs first, then evicted $ev"
 
 step "the evicted copies were remapped elsewhere"
@@ -100,9 +100,9 @@ echo "spare: $cev evictions from donor 2, $moved moved ($short cut short); move 
 pass "every evicted copy moved to donor 3 or 4 before UNMAP"
 
 step "the hog is gone: donor 2 lends again"
-wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 20 ]" ||
+wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_slabs_capacity\" {print \$2}')\" = 20 ]" ||
 	{ tail -20 /tmp/spared-2.log; fail "donor 2 did not grow back once memory was idle"; }
-pass "donor 2 back to $(donor_metric 2 spared_slabs_capacity) slabs"
+pass "donor 2 back to $(donor_metric 2 spare_donor_slabs_capacity) slabs"
 
 step "the trainer finishes: no error, every page verified"
 wait "$WL_PID"

@@ -46,7 +46,7 @@ wait_until 60 sh -c "[ \"\$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat)\" = 
 show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
 [ "$(donor_field 10.0.0.2 losses)" = 0 ] || fail "eviction took the error road"
-[ "$(donor_ctl 2 status | awk '$1 == "spared_revocations_total" {print $2}')" = 0 ] ||
+[ "$(donor_ctl 2 status | awk '$1 == "spare_donor_revocations_total" {print $2}')" = 0 ] ||
 	fail "the donor had to revoke a slab: UNMAP came too late"
 grep -q "slab_evicted 10.0.0.2:18515" /tmp/uevents || { cat /tmp/uevents; fail "no slab_evicted uevent"; }
 pass "every page verified through the evictions; every copy mapped again"

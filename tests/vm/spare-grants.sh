@@ -36,8 +36,8 @@ add_grant() {
 	g=$(mint "$2" "$3") || fail "mint $3"
 	echo "$g" >"$CFS/$1/grants" || { dmesg | tail -5; fail "$1: grant for $2 refused"; }
 }
-# granted N: spared_grants_accepted_total of donor N
-granted() { donor_ctl "$1" status | awk '$1 == "spared_grants_accepted_total" {print $2}'; }
+# granted N: spare_donor_grants_accepted_total of donor N
+granted() { donor_ctl "$1" status | awk '$1 == "spare_donor_grants_accepted_total" {print $2}'; }
 # dmesg_has PATTERN: the kernel log says PATTERN
 dmesg_has() { dmesg | grep -q -- "$1" || { dmesg | tail -20; fail "no '$1' in the kernel log"; }; }
 
@@ -121,12 +121,12 @@ for p in $pids; do wait "$p" && fail "a device without a valid grant powered on"
 dmesg_has "MAP of slab 0 refused (no valid grant covers it)"
 grep -q "MAP slab 0 refused: no grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: no grant"; }
 grep -q "grant refused: forged grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: forged"; }
-[ "$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')" = 0 ] || fail "donor 2 lent without a grant"
+[ "$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = 0 ] || fail "donor 2 lent without a grant"
 rmdir "$CFS/none" "$CFS/forged"
 pass "no slab lent without a valid grant"
 
 step "placement, not round robin: 4 one-copy slabs all on donor 3, granted there only"
-lent2=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
+lent2=$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')
 mkdir "$CFS/placed" || fail "mkdir"
 for kv in size=64M slab_size=16M replicas=1 donors=10.0.0.2:18515,10.0.0.3:18515 \
 	  source=10.0.0.1 "key=$KT" placement=1,1,1; do
@@ -137,8 +137,8 @@ echo 1 >"$CFS/placed/power" 2>/dev/null && fail "3 placements for 4 slabs accept
 dmesg_has "placed: placement: want 4 donor indices (4 slabs x 1 copies), each below 2"
 echo 1,1,1,1 >"$CFS/placed/placement" || fail "placement refused"
 echo 1 >"$CFS/placed/power" || { dmesg | tail -20; donor_logs; fail "placed: power on refused"; }
-[ "$(donor_ctl 3 status | awk '$1 == "spared_slabs_lent" {print $2}')" = 4 ] || fail "donor 3 does not hold the 4 slabs"
-[ "$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')" = "$lent2" ] || fail "donor 2 got a slab"
+[ "$(donor_ctl 3 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = 4 ] || fail "donor 3 does not hold the 4 slabs"
+[ "$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = "$lent2" ] || fail "donor 2 got a slab"
 echo 0 >"$CFS/placed/power" && rmdir "$CFS/placed" || fail "placed: teardown"
 pass "every slab where the placement says"
 
@@ -174,9 +174,9 @@ add_grant swap0 10.0.0.2 ok:1
 # and one for donor 3 that expires 8 s after it is minted
 t_short=$(date +%s)
 add_grant swap0 10.0.0.3 short
-wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_grants_accepted_total\" {print \$2}') = $((a2 + 1)) ]" ||
+wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}') = $((a2 + 1)) ]" ||
 	fail "the new grant did not reach donor 2"
-wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status | awk '\$1 == \"spared_grants_accepted_total\" {print \$2}') = $((a3 + 1)) ]" ||
+wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status | awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}') = $((a3 + 1)) ]" ||
 	fail "the new grant did not reach donor 3"
 pass "renewal while powered"
 
@@ -184,15 +184,15 @@ step "the short grant expires; a copy donor 3 evicts is mapped again under its l
 # The short grant was the last one sent to donor 3. A MAP that named it
 # now would be refused, though the grant for 16 slabs still holds.
 while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
-maps0=$(donor_metric 3 spared_maps_total)
+maps0=$(donor_metric 3 spare_donor_maps_total)
 remapped() {
-	[ "$(donor_metric 3 spared_maps_total)" -gt "$maps0" ] &&
+	[ "$(donor_metric 3 spare_donor_maps_total)" -gt "$maps0" ] &&
 		[ "$(slab_stat mapped)" = 32 ]
 }
 donor_ctl 3 evict 1 >/dev/null || fail "donor 3: evict"
 wait_until 60 remapped ||
 	{ show_stats "$disk"; donor_logs; fail "the copy donor 3 evicted was not mapped again"; }
-[ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+[ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	{ donor_logs; fail "donor 3 refused a MAP: it named the expired grant"; }
 pass "MAPs name the grant that expires last"
 
@@ -204,7 +204,7 @@ donor_start 3 --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
 wait_until 90 sh -c "[ \$(cut -d' ' -f5 /sys/block/$disk/spare/slab_stat) = 32 ]" ||
 	{ show_stats "$disk"; donor_logs; fail "donor 3's copies were not mapped again"; }
 [ "$(granted 3)" = 1 ] || fail "donor 3 accepted $(granted 3) grants after its restart"
-refused=$(donor_ctl 3 status | awk '$1 == "spared_grants_refused_total" {print $2}')
+refused=$(donor_ctl 3 status | awk '$1 == "spare_donor_grants_refused_total" {print $2}')
 [ "$refused" = 0 ] || { donor_logs; fail "donor 3 was sent $refused grant(s) it refused (an expired one)"; }
 workload_wait
 show_stats "$disk"

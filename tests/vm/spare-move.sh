@@ -14,7 +14,7 @@ set -u
 watchdog 400
 
 moves() { donor_field 10.0.0.2 moves; }
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 
 step "two donors, 1 copy per slab, no backup, swap on"
 # The move copies each evicted slab over the emulated link (~45 MB/s idle,
@@ -67,7 +67,7 @@ show_stats "$disk"
 [ "$(donor_field 10.0.0.2 moves_short)" = 0 ] || fail "a move ran out of time (pages lost)"
 ev=$(donor_field 10.0.0.2 evictions)
 [ "$ev" = "$(moves)" ] || fail "$ev evictions but $(moves) moves: some went the old way"
-[ "$(donor_ctl 2 status | awk '$1 == "spared_revocations_total" {print $2}')" = 0 ] ||
+[ "$(donor_ctl 2 status | awk '$1 == "spare_donor_revocations_total" {print $2}')" = 0 ] ||
 	fail "donor 2 had to revoke a slab: UNMAP came too late"
 [ "$(lent 2)" = 0 ] || fail "donor 2 still lends $(lent 2) slabs"
 [ "$(slab_stat mapped)" = 16 ] || fail "$(slab_stat mapped) of 16 copies mapped"

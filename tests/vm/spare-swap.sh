@@ -26,7 +26,7 @@ show_stats "$disk"
 [ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 15 ] || fail "io_stat: not 15 fields"
 mapped=$(cut -d' ' -f5 "/sys/block/$disk/spare/slab_stat")
 [ "$mapped" = 32 ] || fail "expected 32 mapped slab copies, got $mapped"
-donor_ctl 2 status | grep -E '^spared_(slabs|maps)' || true
+donor_ctl 2 status | grep -E '^spare_donor_(slabs|maps)' || true
 pass "$disk up with every slab copy mapped"
 
 step "mkswap + swapon /dev/$disk"
@@ -57,14 +57,14 @@ br=$(io_stat "$disk" backup_reads); err=$(io_stat "$disk" io_errors)
 [ "$br" = 0 ] || fail "$br reads came from a backup"
 [ "$err" = 0 ] || fail "$err I/O errors"
 for n in 2 3; do
-	donor_ctl $n status | grep -E '^spared_(slabs_lent|maps_total|clients|data_conns_total)' || true
+	donor_ctl $n status | grep -E '^spare_donor_(slabs_lent|maps_total|clients|data_conns_total)' || true
 done
 # One RC QP per (hardware queue, donor), connected lazily
 # (Documentation/kmod.md): each donor accepted at least one DATA connection
 # and never more than the device has hardware queues.
 nq=$(ls -d /sys/block/"$disk"/mq/*/ | wc -l)
 for n in 2 3; do
-	dc=$(donor_ctl $n status | awk '$1 == "spared_data_conns_total" {print $2}')
+	dc=$(donor_ctl $n status | awk '$1 == "spare_donor_data_conns_total" {print $2}')
 	[ "${dc:-0}" -ge 1 ] && [ "$dc" -le "$nq" ] ||
 		fail "donor $n accepted ${dc:-no} DATA connections for $nq hardware queues"
 	echo "donor $n: $dc DATA connections, $nq hardware queues"

@@ -80,7 +80,7 @@ echo "maps $maps, unmaps $unmaps, reclaims $reclaims"
 bad=$(counter bad_msgs_total)
 # the $n bad messages, plus 7 refusals of malformed private data (the
 # unknown cookie is well-formed, so it is refused without counting)
-[ "$bad" = $((n + 7)) ] || fail_log "spared_bad_msgs_total $bad, expected $((n + 7))"
+[ "$bad" = $((n + 7)) ] || fail_log "spare_donor_bad_msgs_total $bad, expected $((n + 7))"
 grep -q "closing session: bad message: bad magic" "$SPARED_LOG" || fail_log "no log line for bad magic"
 grep -q "connection refused: bad private data" "$SPARED_LOG" || fail_log "no log line for bad private data"
 grep -q "DATA connection refused: unknown session cookie" "$SPARED_LOG" || fail_log "no log line for unknown cookie"

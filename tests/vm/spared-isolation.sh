@@ -31,7 +31,7 @@ probe 3 "$SPARED_ADDR" map-refused:2 || fail_log "a full donor granted a slab"
 kill -KILL $a; wait $a 2>/dev/null
 # rxe notices the dead peer only when its QP times out, or at once if the
 # process exit closed the verbs context (it does): give it a little time.
-wait_for 150 sh -c "[ \"\$(sparectl donor -p $SPARED_PORT status | awk '\$1==\"spared_slabs_free\"{print \$2}')\" = 1 ]" ||
+wait_for 150 sh -c "[ \"\$(sparectl donor -p $SPARED_PORT status | awk '\$1==\"spare_donor_slabs_free\"{print \$2}')\" = 1 ]" ||
 	{ sparectl donor -p "$SPARED_PORT" slabs; cat "$SPARED_LOG"; fail "slab of a killed client not reclaimed"; }
 probe 3 "$SPARED_ADDR" map:2 read:2:0 unmap:2 || fail_log "client B after A was killed"
 pass "a killed client's slab is reclaimed and zeroed"
@@ -52,7 +52,7 @@ kill -KILL $a; wait $a 2>/dev/null
 pass "another client's rkey is refused"
 
 step "EVICT answered: the client UNMAPs before the deadline"
-wait_for 150 sh -c "sparectl donor -p $SPARED_PORT status | grep -qx 'spared_slabs_free 1'" || fail_log "slab not back"
+wait_for 150 sh -c "sparectl donor -p $SPARED_PORT status | grep -qx 'spare_donor_slabs_free 1'" || fail_log "slab not back"
 probe_bg /tmp/a.out 1 "$SPARED_ADDR" -v debug map:1 write:1:0x22 wait-evict:60000
 a=$PROBE_PID
 wait_line /tmp/a.out "write slab 1"
@@ -79,7 +79,7 @@ step "status (text and JSON), then SIGTERM"
 sparectl donor -p "$SPARED_PORT" status
 json=$(sparectl donor -j -p "$SPARED_PORT" status) || fail_log "sparectl -j"
 echo "$json"
-case $json in '{"spared_port":18515,'*'"spared_revocations_total":1,'*'}') ;;
+case $json in '{"spare_donor_port":18515,'*'"spare_donor_revocations_total":1,'*'}') ;;
 	*) fail_log "unexpected JSON status" ;; esac
 spared_alive
 spared_stop
@@ -97,7 +97,7 @@ expect_counter conn_rejected_total 1
 grep -q 'connection refused: already 1 clients (max_clients)' "$SPARED_LOG" ||
 	fail_log "no log line for the refused client"
 kill -KILL $a; wait $a 2>/dev/null
-wait_for 150 sh -c "[ \"\$(sparectl donor -p $SPARED_PORT status | awk '\$1==\"spared_clients\"{print \$2}')\" = 0 ]" ||
+wait_for 150 sh -c "[ \"\$(sparectl donor -p $SPARED_PORT status | awk '\$1==\"spare_donor_clients\"{print \$2}')\" = 0 ]" ||
 	fail_log "the killed client's session was not reaped"
 probe 3 "$SPARED_ADDR" map:2 read:2:0 unmap:2 || fail_log "a client refused at the limit is not served once there is room"
 expect_counter conn_rejected_total 1

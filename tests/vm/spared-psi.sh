@@ -28,11 +28,11 @@ echo 0 >/sys/fs/cgroup/donor/memory.swap.max || fail "memory.swap.max of donor"
 donor_start 2 --max-lend 160M --slab-size 16M --headroom 64M --lend-idle 300 \
 	--lend-interval 200 --lend-grow-step 10 --cgroup /sys/fs/cgroup/donor \
 	--psi-stall 100 --psi-window 1000 --psi-some 100 --psi-full 100 -v debug
-wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 10 ]" ||
+wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_slabs_capacity\" {print \$2}')\" = 10 ]" ||
 	{ donor_logs; fail "donor 2 did not grow to 10 slabs while idle"; }
 grep -q 'lend: PSI trigger "some 100000 1000000" on /sys/fs/cgroup/donor/memory.pressure' \
 	/tmp/spared-2.log || { donor_logs; fail "no PSI trigger armed on the donor cgroup"; }
-[ "$(donor_metric 2 spared_pressure_events_total)" = 0 ] || fail "PSI events before any pressure"
+[ "$(donor_metric 2 spare_donor_pressure_events_total)" = 0 ] || fail "PSI events before any pressure"
 pass "10 slabs lendable, PSI trigger armed"
 
 step "a job throttled at memory.high (no swap) stalls; the host has memory to spare"
@@ -40,14 +40,14 @@ echo 32M >/sys/fs/cgroup/donor/memory.high || fail "memory.high"
 avail0=$(awk '$1 == "MemAvailable:" {print int($2 / 1024)}' /proc/meminfo)
 cg_run donor spare-memtest -p 1 64m >/tmp/stall.out 2>&1 &
 JOB_PID=$!
-wait_until 30 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_pressure_events_total\" {print \$2}')\" -ge 1 ]" ||
+wait_until 30 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_pressure_events_total\" {print \$2}')\" -ge 1 ]" ||
 	{ cat /sys/fs/cgroup/donor/memory.pressure; donor_logs; fail "no PSI trigger event"; }
-wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" -lt 10 ]" ||
+wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_slabs_capacity\" {print \$2}')\" -lt 10 ]" ||
 	{ donor_logs; fail "donor 2 released nothing on the PSI events"; }
 avail1=$(awk '$1 == "MemAvailable:" {print int($2 / 1024)}' /proc/meminfo)
 cat /sys/fs/cgroup/donor/memory.pressure
 grep -E 'lend: (pressure|less idle)' /tmp/spared-2.log | head -5
-echo "MemAvailable ${avail0} MiB before the job, ${avail1} MiB after the release; PSI events $(donor_metric 2 spared_pressure_events_total), pressure readings $(donor_metric 2 spared_pressure_readings_total), capacity $(donor_metric 2 spared_slabs_capacity), released $(donor_metric 2 spared_lend_slabs_released_total)"
+echo "MemAvailable ${avail0} MiB before the job, ${avail1} MiB after the release; PSI events $(donor_metric 2 spare_donor_pressure_events_total), pressure readings $(donor_metric 2 spare_donor_pressure_readings_total), capacity $(donor_metric 2 spare_donor_slabs_capacity), released $(donor_metric 2 spare_donor_lend_slabs_released_total)"
 # Not MemAvailable: it never came near the 64 MiB headroom.
 [ "$avail1" -gt 256 ] || fail "MemAvailable ${avail1} MiB: the host itself was short"
 kill "$JOB_PID" 2>/dev/null; wait "$JOB_PID" 2>/dev/null

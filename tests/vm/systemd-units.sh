@@ -105,7 +105,7 @@ active spared || { diag; fail "spared is $(systemctl is-active spared)"; }
 [ -L /etc/systemd/system/multi-user.target.wants/spared.service ] || fail "spared not enabled"
 SOCK2=/run/spare/spared-$DONOR_PORT.sock
 sparectl donor -S "$SOCK2" status >/tmp/d2.status || { diag; fail "spared's control socket"; }
-grep -q '^spared_bytes_capacity 268435456' /tmp/d2.status || { cat /tmp/d2.status; fail "spared did not take its config"; }
+grep -q '^spare_donor_capacity_bytes 268435456' /tmp/d2.status || { cat /tmp/d2.status; fail "spared did not take its config"; }
 grant_donor 3 donor3 --domain rack3 --resume-hold 60
 wait_for 150 sh -c "journalctl -u spare-broker -o cat | grep -q 'donor donor2 at'" || { diag; fail "the broker does not know donor2"; }
 wait_for 150 sh -c "journalctl -u spare-broker -o cat | grep -q 'donor donor3 at'" || { diag; fail "the broker does not know donor3"; }
@@ -179,8 +179,8 @@ sparectl device destroy ub0 || { diag; fail "destroy"; }
 [ -e "/dev/$disk" ] && fail "/dev/$disk still there"
 mon_gone() { [ "$(systemctl is-active sparectl-monitor@ub0)" = inactive ]; }
 wait_until 20 mon_gone || { diag; fail "the monitor is $(systemctl is-active sparectl-monitor@ub0)"; }
-none_lent() { [ "$(donor_metric 3 spared_slabs_lent)" = 0 ] &&
-	      [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spared_slabs_lent" {print $2}')" = 0 ]; }
+none_lent() { [ "$(donor_metric 3 spare_donor_slabs_lent)" = 0 ] &&
+	      [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = 0 ]; }
 wait_until 20 none_lent || fail "the donors still lend"
 pass "spare-ublk@ub0 stopped by destroy, the device gone; its monitor ended by itself"
 

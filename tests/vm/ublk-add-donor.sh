@@ -57,21 +57,21 @@ wait_for 30 grep -Eq '^1 [0-7] 0 10\.0\.0\.2:18515$' /run/spare/ublk/addd.moving
 pass "the move waits (every other donor holds a copy of the slab), listed in addd.moving"
 
 step "a grant for donor 4 appended, SIGHUP: donor 4 added and connected; the waiting copy moves there"
-conns0=$(donor_metric 4 spared_data_conns_total)
+conns0=$(donor_metric 4 spare_donor_data_conns_total)
 ublk_mint ok:4 10.0.0.4 >>$G || fail "mint"
 kill -HUP "$UBLK_PID"
 wait_for 100 grep -Eq "$dn4: connected after" /tmp/ublk.log || { diag; fail "donor 4 was not added"; }
 grep -Eq "$dn4: added \(a new grant names it\) as donor 2" /tmp/ublk.log || { diag; fail "not added as donor 2"; }
 # a DATA connection per queue, and resync's
-conns3() { [ "$(donor_metric 4 spared_data_conns_total)" = $((conns0 + 3)) ]; }
+conns3() { [ "$(donor_metric 4 spare_donor_data_conns_total)" = $((conns0 + 3)) ]; }
 wait_until 10 conns3 ||
-	{ diag; fail "donor 4 took $(( $(donor_metric 4 spared_data_conns_total) - conns0 )) DATA connections, not 3"; }
+	{ diag; fail "donor 4 took $(( $(donor_metric 4 spare_donor_data_conns_total) - conns0 )) DATA connections, not 3"; }
 wait_for 30 grep -q "^donor_stat 2 [0-9]* 10.0.0.4:18515 " /run/spare/ublk/addd ||
 	{ cat /run/spare/ublk/addd; fail "the counters file does not show donor 4"; }
 wait_for 600 grep -Eq "moved to $dn4 in" /tmp/ublk.log || { diag; fail "the copy did not move to donor 4"; }
 grep -E "SIGHUP|EVICT|waiting|moving it|moved|$dn4" /tmp/ublk.log
 grep -q 'cannot move' /tmp/ublk.log && { diag; fail "a copy went the old way"; }
-[ "$(donor_metric 4 spared_slabs_lent)" = 1 ] || fail "donor 4 lends $(donor_metric 4 spared_slabs_lent) slabs, not 1"
+[ "$(donor_metric 4 spare_donor_slabs_lent)" = 1 ] || fail "donor 4 lends $(donor_metric 4 spare_donor_slabs_lent) slabs, not 1"
 wait_for 30 sh -c '[ ! -e /run/spare/ublk/addd.moving ]' || fail "addd.moving stays after the move"
 slabs_verify "$disk" "after the move to donor 4"
 pass "donor 4 added as donor 2 (3 DATA connections); the waiting copy moved there; 32 MiB read back"

@@ -186,7 +186,7 @@ grep -q '^backend: *ublk' /tmp/show.out && grep -Eq '^  backup_writes +[1-9]' /t
 	grep -Eq '^  bytes_written +([4-9][0-9]{6}|[0-9]{8,})' /tmp/show.out ||
 	fail "device show lacks the backend or the counters"
 sparectl -j device show sw0 | grep -Eq '"backend": *"ublk"' || fail "no backend in JSON"
-sparectl metrics | grep -E '^spare_backup_writes_total\{device="sw0"' || fail "no metrics for sw0"
+sparectl metrics | grep -E '^spare_device_backup_writes_total\{device="sw0"' || fail "no metrics for sw0"
 swapon_ok=0
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" && swapon_ok=1
 [ "$swapon_ok" = 1 ] || fail "swapon /dev/$disk"

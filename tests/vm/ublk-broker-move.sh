@@ -25,7 +25,7 @@ set -u
 watchdog 300
 ublk_require
 
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 LOG=/run/spare/ublk/ub0.log
 RUN=/run/spare/ublk/ub0
 B="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
@@ -66,7 +66,7 @@ wait_until 20 grep -q "slab copies renewed, 1 standby per donor" /tmp/monitor.lo
 pass "16 copies on donors 2 and 3; donor 4 known to the broker, not to the device"
 
 step "donor 2 evicts 2 slabs whose other copy is on donor 3: the monitor adds donor 4; they move there"
-acc4=$(donor_metric 4 spared_grants_accepted_total)
+acc4=$(donor_metric 4 spare_donor_grants_accepted_total)
 donor_ctl 2 evict 2 >/dev/null || fail "donor 2: evict"
 wait_for 100 grep -q 'waiting for a donor to be added' $LOG || { diag; fail "no move waited for a donor"; }
 two_moved() { [ "$(grep -Ec "moved to $dn4 in" $LOG)" = 2 ]; }
@@ -87,7 +87,7 @@ grep -q 'cannot move' $LOG && { diag; fail "a copy went the old way"; }
 grep -q 'moved only in part' $LOG && { diag; fail "a move ran out of time"; }
 [ "$(lent 4)" = 2 ] && [ "$(lent 2)" = 6 ] && [ "$(lent 3)" = 8 ] ||
 	fail "lent: donor 2 $(lent 2), donor 3 $(lent 3), donor 4 $(lent 4)"
-[ "$(donor_metric 4 spared_grants_accepted_total)" -gt "$acc4" ] || fail "donor 4 accepted no grant"
+[ "$(donor_metric 4 spare_donor_grants_accepted_total)" -gt "$acc4" ] || fail "donor 4 accepted no grant"
 wait_for 30 sh -c "[ \"\$(awk '\$5 == \"10.0.0.4:18515\" && \$6 == \"mapped\"' $RUN.map | wc -l)\" = 2 ]" ||
 	{ cat $RUN.map; fail "the slab map does not show 2 copies mapped on donor 4"; }
 wait_for 30 sh -c "[ ! -e $RUN.moving ]" || { cat $RUN.moving; fail "$RUN.moving stays after the moves"; }
@@ -96,8 +96,8 @@ pass "donor 4 added by the monitor's MOVE_REQ; both copies moved there; every by
 
 step "the monitor renews donor 4 with the others"
 # 12 s leases renewed 4 s before they end: a round within about 10 s
-acc4=$(donor_metric 4 spared_grants_accepted_total)
-renewed4() { [ "$(donor_metric 4 spared_grants_accepted_total)" -gt "$acc4" ]; }
+acc4=$(donor_metric 4 spare_donor_grants_accepted_total)
+renewed4() { [ "$(donor_metric 4 spare_donor_grants_accepted_total)" -gt "$acc4" ]; }
 wait_until 30 renewed4 || { diag; fail "donor 4 was not renewed"; }
 grep -E "renewed|granted until" /tmp/monitor.log | sed 's/^/    /'
 [ "$(grep -c "asking for one the device does not use" /tmp/monitor.log)" = 1 ] ||

@@ -58,7 +58,7 @@ cat /tmp/bad.log
 [ "$rc" = 1 ] && grep -qi 'broker' /tmp/bad.log || fail "an unknown broker key: exit $rc"
 ls /etc/spare/ublk-bad.* 2>/dev/null && fail "a refused create left files"
 ls /dev/ublkb* 2>/dev/null && fail "a refused create left a device"
-[ "$(donor_metric 2 spared_slabs_lent)" = 0 ] && [ "$(donor_metric 3 spared_slabs_lent)" = 0 ] || fail "donors lent slabs"
+[ "$(donor_metric 2 spare_donor_slabs_lent)" = 0 ] && [ "$(donor_metric 3 spare_donor_slabs_lent)" = 0 ] || fail "donors lent slabs"
 pass "broker= with donors=, and a key the broker refuses"
 
 step "sparectl device create --backend=ublk through the broker: 8 slabs x 2 copies"
@@ -80,13 +80,13 @@ grep -q -- '--grant-file: 8 slab(s) x 2 copies on 2 donor(s)' /run/spare/ublk/ub
 grep -qx 'domains = 0,1' /etc/spare/ublk-ub0.conf || fail "the config has not the donors' domains"
 grep -q 'failure domains 0,1 of donors 0..1' /run/spare/ublk/ub0.log ||
 	{ cat /run/spare/ublk/ub0.log; fail "spare-ublk did not take the domains"; }
-[ "$(donor_metric 2 spared_grants_accepted_total)" = 8 ] && [ "$(donor_metric 3 spared_grants_accepted_total)" = 8 ] ||
-	fail "grants accepted: $(donor_metric 2 spared_grants_accepted_total) and $(donor_metric 3 spared_grants_accepted_total)"
-[ "$(donor_metric 2 spared_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+[ "$(donor_metric 2 spare_donor_grants_accepted_total)" = 8 ] && [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = 8 ] ||
+	fail "grants accepted: $(donor_metric 2 spare_donor_grants_accepted_total) and $(donor_metric 3 spare_donor_grants_accepted_total)"
+[ "$(donor_metric 2 spare_donor_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	fail "a MAP was refused for want of a grant"
 # two copies of each of the 8 slabs, one on each donor
-[ "$(donor_metric 2 spared_slabs_lent)" = 8 ] && [ "$(donor_metric 3 spared_slabs_lent)" = 8 ] ||
-	fail "slabs lent: $(donor_metric 2 spared_slabs_lent) and $(donor_metric 3 spared_slabs_lent)"
+[ "$(donor_metric 2 spare_donor_slabs_lent)" = 8 ] && [ "$(donor_metric 3 spare_donor_slabs_lent)" = 8 ] ||
+	fail "slabs lent: $(donor_metric 2 spare_donor_slabs_lent) and $(donor_metric 3 spare_donor_slabs_lent)"
 pass "placed by the broker's grants, every copy mapped"
 
 step "a job of 4x its cgroup swaps on it; renewed meanwhile; every page verified"
@@ -101,11 +101,11 @@ sparectl device renew ub0 $B lease=900 || { cat /tmp/broker.log; fail "renew"; }
 wait_for 100 grep -q 'SIGHUP: 18 grant(s) in /etc/spare/ublk-ub0.grants, 2 new' /run/spare/ublk/ub0.log ||
 	{ cat /run/spare/ublk/ub0.log; fail "the pager did not read its grants again"; }
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
-	fail "donor 2 accepted $(donor_metric 2 spared_grants_accepted_total) grants, want 9"
+	awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
+	fail "donor 2 accepted $(donor_metric 2 spare_donor_grants_accepted_total) grants, want 9"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
-	awk '\$1 == \"spared_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
-	fail "donor 3 accepted $(donor_metric 3 spared_grants_accepted_total) grants, want 9"
+	awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
+	fail "donor 3 accepted $(donor_metric 3 spare_donor_grants_accepted_total) grants, want 9"
 [ "$(grep -c 'trainer: renewed 8 slab(s) on 10.0.0.[23]:18515' /tmp/broker.log)" = 2 ] ||
 	{ cat /tmp/broker.log; fail "the broker did not renew 8 slabs on each donor"; }
 workload_wait
@@ -113,14 +113,14 @@ swapoff "/dev/$disk" || fail "swapoff"
 pass "swapped through a broker-placed spare-ublk, renewed while it ran"
 
 step "sparectl device monitor renews the grants before they end, one standby slab per donor"
-accepted() { [ "$(donor_metric 2 spared_grants_accepted_total)" = "$1" ] && [ "$(donor_metric 3 spared_grants_accepted_total)" = "$1" ]; }
+accepted() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" = "$1" ] && [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = "$1" ]; }
 sparectl device monitor ub0 $B lease=30 interval=2 >/tmp/mon.log 2>&1 &
 MON_PID=$!
 # A donor lends against all the unexpired grants together: the renewal's
 # (8 slabs, 900 s) and the placement's (1 slab each, 60 s from the create).
 # 8 copies and a standby slab need one of the latter: due 20 s before they
 # end, which the job's step has about reached.
-wait_until 30 accepted 10 || { cat /tmp/mon.log; fail "first round: grants accepted $(donor_metric 2 spared_grants_accepted_total), $(donor_metric 3 spared_grants_accepted_total)"; }
+wait_until 30 accepted 10 || { cat /tmp/mon.log; fail "first round: grants accepted $(donor_metric 2 spare_donor_grants_accepted_total), $(donor_metric 3 spare_donor_grants_accepted_total)"; }
 grep -q 'device ub0: 16 slab copies renewed, 1 standby per donor' /tmp/mon.log ||
 	{ cat /tmp/mon.log; fail "the monitor did not say what it renewed"; }
 t_first=$(cut -d' ' -f1 /proc/uptime)
@@ -146,9 +146,9 @@ grep -q 'device ub0: removed; monitor ends' /tmp/mon.log || fail "monitor end no
 [ ! -e /etc/spare/ublk-ub0.conf ] && [ ! -e /etc/spare/ublk-ub0.grants ] || fail "destroy left files"
 [ ! -e "/dev/$disk" ] || fail "/dev/$disk still there"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 2 still lends"
+	awk '\$1 == \"spare_donor_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 2 still lends"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 3 still lends"
+	awk '\$1 == \"spare_donor_slabs_lent\" {print \$2}')\" = 0 ]" || fail "donor 3 still lends"
 # no credential in any log: the keys, and a grant (a bearer credential)
 for secret in "$G1" "$(cut -c9- /tmp/trainer.key)" "$(cut -c9- /tmp/b-trainer.key)"; do
 	grep -qF "$secret" /run/spare/ublk/ub0.log /tmp/broker.log /tmp/spared-2.log \

@@ -18,7 +18,7 @@ set -u
 watchdog 300
 ublk_require
 
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 lents() { echo "$(lent 2) $(lent 3) $(lent 4) $(lent 5)"; }
 diag() { cat /tmp/ublk.log; donor_logs; }
 D="--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT --donor 10.0.0.4:$DONOR_PORT \

@@ -26,7 +26,7 @@ set -u
 watchdog 400
 ublk_require
 
-lent() { donor_metric "$1" spared_slabs_lent; }
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
 LOG=/run/spare/ublk/ub0.log
 B="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
 # 30 s of grace for an eviction (the pager's move is due at 3/4 of it): the
@@ -90,7 +90,7 @@ broker_monitor_up ub0 interval=60 standby=0
 # minted before the old monitor ended (12 s and 5 s of clock skew), runs out
 sleep 20
 w0=$(grep -Ec "waiting for a grant on $(dn $X)\$" $LOG)
-r0=$(donor_metric $X spared_map_grant_refusals_total)
+r0=$(donor_metric $X spare_donor_map_grant_refusals_total)
 donor_ctl $Y evict 1 || fail "evict 1"
 back() { [ "$(moves_to $X)" -ge 1 ]; }
 wait_until 40 back || { diag; fail "the slab did not move back"; }
@@ -98,7 +98,7 @@ grep -E "waiting for a grant|takes it now|moved to $(dn $X)" $LOG | tail -3 | se
 slabs_verify "$disk" "after the move back"
 [ "$(grep -Ec "waiting for a grant on $(dn $X)\$" $LOG)" -gt "$w0" ] ||
 	{ diag; fail "the move did not wait for a grant on donor $X"; }
-[ "$(donor_metric $X spared_map_grant_refusals_total)" -gt "$r0" ] || fail "donor $X refused no MAP"
+[ "$(donor_metric $X spare_donor_map_grant_refusals_total)" -gt "$r0" ] || fail "donor $X refused no MAP"
 [ "$(lent $X)" = 1 ] && [ "$(lent $Y)" = 7 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 grep -q "cannot move" $LOG && { diag; fail "a copy went the old way"; }
 pass "the copy waited on the emptied donor, got its grant, and moved"

@@ -48,9 +48,9 @@ marker_write() {
 	got=$(dd if="/dev/$disk" bs=1M iflag=direct status=none | sha256sum)
 	[ "$got" = "$want" ] || fail "the marker did not read back from /dev/$disk"
 }
-lent() { donor_metric 2 spared_slabs_lent; }
+lent() { donor_metric 2 spare_donor_slabs_lent; }
 lent_none() { [ "$(lent)" = 0 ]; }
-hold_expired() { [ "$(donor_metric 2 spared_holds_expired_total)" = 1 ]; }
+hold_expired() { [ "$(donor_metric 2 spare_donor_holds_expired_total)" = 1 ]; }
 
 step "one donor with four 4 MiB slabs (resume-hold $HOLD s); pager A takes all four and writes a marker"
 rxe_up 3

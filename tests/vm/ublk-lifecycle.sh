@@ -83,7 +83,7 @@ wait_for 300 sh -c "[ \$(grep -c 'donor 10.0.0.3: slab [0-9]* moved to donor' /t
 	{ tail -30 /tmp/ublk.log; donor_ctl 3 status; fail "not every evicted copy moved"; }
 grep 'donor 10.0.0.3: slab' /tmp/ublk.log
 grep -q 'moved only in part\|cannot move' /tmp/ublk.log && fail "a move was cut short or not made"
-[ "$(donor_ctl 3 status | awk '$1 == "spared_revocations_total" {print $2}')" = 0 ] ||
+[ "$(donor_ctl 3 status | awk '$1 == "spare_donor_revocations_total" {print $2}')" = 0 ] ||
 	fail "host 3 had to revoke a slab: UNMAP came too late"
 kill -0 "$WL_PID" 2>/dev/null || { cat /tmp/memtest.out; fail "the workload ended before the last step"; }
 pass "$n3 copies moved off host 3, none revoked"

@@ -73,9 +73,9 @@ pass "device and swap still there, the workload waits"
 step "the donors hold the dead pager's slabs; a stranger without the token gets none"
 wait_for 100 sh -c "grep -q 'slab(s) held for a resume' /tmp/spared-2.log" ||
 	{ donor_logs; fail "donor 2 did not hold the slabs"; }
-held=$(donor_ctl 2 status | awk '$1 == "spared_slabs_held" {print $2}')
+held=$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_held" {print $2}')
 [ "${held:-0}" -ge 8 ] || fail "donor 2 holds ${held:-no} slabs, expected 8"
-lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
+lent=$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')
 [ "$lent" -ge 8 ] || fail "held slabs must still count as lent ($lent)"
 UUID=$(awk '$1 == "uuid" {print $2}' "$STATE")
 TOKEN=$(awk '$1 == "donor" && $2 == 0 {print $5}' "$STATE")
@@ -94,7 +94,7 @@ grep -q '^map slab 0: addr' /tmp/stranger.out || fail "the stranger was not even
 grep -q 'kept' /tmp/stranger.out && fail "a stranger got a held slab back with its contents"
 grep -q 'may not resume the slabs held for .*wrong resume token' /tmp/spared-2.log ||
 	{ donor_logs; fail "donor 2 did not refuse the stranger's resume"; }
-held=$(donor_ctl 2 status | awk '$1 == "spared_slabs_held" {print $2}')
+held=$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_held" {print $2}')
 [ "${held:-0}" -ge 8 ] || fail "after the stranger, donor 2 holds ${held:-no} slabs"
 pass "held: $held slabs on donor 2; the stranger's resume refused"
 
@@ -148,7 +148,7 @@ grep -q 'donor 10.0.0.2: session ready (authenticated both ways)' /tmp/ublk.log 
 grep -q 'no copy left' /tmp/ublk.log && fail "a slab lost every copy"
 [ "$(grep -c 'resumes 8 slab(s)' /tmp/spared-2.log)" = 2 ] ||
 	{ donor_logs; fail "donor 2 did not resume the held slabs twice"; }
-[ "$(donor_metric 2 spared_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+[ "$(donor_metric 2 spare_donor_map_grant_refusals_total)" = 0 ] && [ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	{ donor_logs; fail "a donor refused a MAP for want of a grant"; }
 awk '$1 == "slab" {for (i = 3; i <= NF; i++) if ($i ~ /^1:/ && $i != "1:F") bad = 1} END {exit bad}' "$STATE" ||
 	{ cat "$STATE" | grep '^slab'; fail "the state file still calls a copy on donor 3 whole"; }
@@ -171,7 +171,7 @@ ublk_down
 [ -e "$STATE" ] && fail "state file left after a clean stop"
 for n in 2 3; do
 	wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-$n.sock status |
-		awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
+		awk '\$1 == \"spare_donor_slabs_lent\" {print \$2}')\" = 0 ]" ||
 		{ donor_ctl $n status | grep slabs; fail "donor $n still lends slabs after the clean stop"; }
 done
 for n in 2 3; do kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || fail "spared $n exit"; done

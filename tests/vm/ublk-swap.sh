@@ -84,7 +84,7 @@ kill "$bd"; wait "$bd" 2>/dev/null
 grep -q 'HELLO_REPLY with a bad magic' /tmp/baddonor.log ||
 	{ cat /tmp/baddonor.log; fail "spare-baddonor never got to break the protocol"; }
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
+	awk '\$1 == \"spare_donor_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor 2 still lends slabs of the refused pager"
 pass "bad options, a refusing or absent donor, no grant, a donor breaking the protocol: clear errors, no device"
 
@@ -93,7 +93,7 @@ ublk_up --size 128M --slab-size 16M --donor 10.0.0.2:$DONOR_PORT --grant "$GRANT
 grep -q 'donor 10.0.0.2:18515: sent 1 grant(s)' /tmp/ublk.log || fail "the grant was not sent"
 cat /tmp/ublk.log
 [ "$(cat "/sys/block/$disk/size")" = $((128 * 2048)) ] || fail "/dev/$disk: wrong size"
-lent=$(donor_ctl 2 status | awk '$1 == "spared_slabs_lent" {print $2}')
+lent=$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')
 [ "${lent:-0}" = 8 ] || fail "donor lends ${lent:-no} slabs, expected 8"
 pass "/dev/$disk up, 8 slabs lent"
 
@@ -153,7 +153,7 @@ grep -q 'write window 1024 KiB: at most 4 write request' /tmp/ublk.log ||
 	fail "$(ublk_stat writes_held_max) write requests held at once, beyond the window's 4"
 TD="$(ublk_stat rdma_reads) RDMA reads, $(ublk_stat rdma_writes) RDMA writes, 0 errors, at most $(ublk_stat writes_held_max) writes at once"
 wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spared_slabs_lent\" {print \$2}')\" = 0 ]" ||
+	awk '\$1 == \"spare_donor_slabs_lent\" {print \$2}')\" = 0 ]" ||
 	fail "donor still lends slabs after spare-ublk stopped"
 
 step "two queues (--queues 2): a thread, an io_uring and a QP to the donor each; the swap workload on both"
@@ -161,15 +161,15 @@ step "two queues (--queues 2): a thread, an io_uring and a QP to the donor each;
 # submits to its own queue: direct I/O pinned to CPU 0 and to CPU 1 reaches
 # both, and the swap workload runs on both as well.
 GRANT_Q=$(ublk_mint ok:8 10.0.0.2) || fail "mint"
-conns0=$(donor_metric 2 spared_data_conns_total)
+conns0=$(donor_metric 2 spare_donor_data_conns_total)
 ublk_up --size 128M --slab-size 16M --queues 2 --state-file none --name twoq \
 	--donor 10.0.0.2:$DONOR_PORT --grant "$GRANT_Q"
 [ "$(ls "/sys/block/$disk/mq" | wc -l)" = 2 ] ||
 	fail "/dev/$disk has $(ls "/sys/block/$disk/mq" | wc -l) hardware queue(s), not 2"
 grep -qx 'queues 2' /run/spare/ublk/twoq || fail "the counters file does not say 'queues 2'"
 # a DATA connection per queue, and resync's own
-[ "$(donor_metric 2 spared_data_conns_total)" = $((conns0 + 3)) ] ||
-	fail "donor 2 took $(( $(donor_metric 2 spared_data_conns_total) - conns0 )) DATA connections, not 3"
+[ "$(donor_metric 2 spare_donor_data_conns_total)" = $((conns0 + 3)) ] ||
+	fail "donor 2 took $(( $(donor_metric 2 spare_donor_data_conns_total) - conns0 )) DATA connections, not 3"
 # several queues start without a scheduler: the pager chooses mq-deadline
 # for the window, whose async_depth bounds each queue (4 requests / 2)
 q=/sys/block/$disk/queue
@@ -248,20 +248,20 @@ ublk_up --size 32M --slab-size 16M --copies 2 --state-file none --name grants \
 	--donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
 grep -q 'donor 10.0.0.3:18515: sent 2 grant(s)' /tmp/ublk.log ||
 	{ cat /tmp/ublk.log; fail "donor 3 was not sent both grants"; }
-[ "$(donor_metric 3 spared_slabs_lent)" = 2 ] || fail "donor 3 lends $(donor_metric 3 spared_slabs_lent) slabs, not 2"
+[ "$(donor_metric 3 spare_donor_slabs_lent)" = 2 ] || fail "donor 3 lends $(donor_metric 3 spare_donor_slabs_lent) slabs, not 2"
 yes SPAREGRANT | head -c $((32 << 20)) | dd of="/dev/$disk" bs=1M oflag=direct iflag=fullblock status=none ||
 	fail "writing /dev/$disk"
 while [ "$(date +%s)" -le $((t_short + 9)) ]; do sleep 1; done
-maps0=$(donor_metric 3 spared_maps_total)
+maps0=$(donor_metric 3 spare_donor_maps_total)
 donor_ctl 3 evict 1 >/dev/null || fail "donor 3: evict"
 remapped() {
-	[ "$(donor_metric 3 spared_maps_total)" -gt "$maps0" ] &&
-		[ "$(donor_metric 3 spared_slabs_lent)" = 2 ]
+	[ "$(donor_metric 3 spare_donor_maps_total)" -gt "$maps0" ] &&
+		[ "$(donor_metric 3 spare_donor_slabs_lent)" = 2 ]
 }
 wait_until 75 remapped ||
 	{ cat /tmp/ublk.log; donor_logs; fail "the copy donor 3 evicted was not mapped on it again"; }
 grep 'evict\|EVICT\|refused' /tmp/ublk.log
-[ "$(donor_metric 3 spared_map_grant_refusals_total)" = 0 ] ||
+[ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	{ donor_logs; fail "donor 3 refused a MAP: it named the expired grant"; }
 [ "$(dd if="/dev/$disk" bs=1M iflag=direct status=none | sha256sum)" = \
   "$(yes SPAREGRANT | head -c $((32 << 20)) | sha256sum)" ] || fail "the data read back differs"

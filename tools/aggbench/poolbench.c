@@ -159,7 +159,7 @@ static double daemon_cpu(unsigned int port)
 		return -1;
 	spare_agg_set_timeout(a, 10000);
 	if (!spare_agg_stats(a, &text) &&
-	    (p = strstr(text, "\naggd_cpu_seconds_total ")))
+	    (p = strstr(text, "\nspare_aggd_cpu_seconds_total ")))
 		v = strtod(p + 24, NULL);
 	free(text);
 	spare_agg_close(a);

@@ -30,8 +30,8 @@ struct job_metrics {
 };
 
 struct daemon_metrics {
-	double cores_max;	/* aggd_cores_max */
-	bool flowcon;		/* aggd_flowcon 1 */
+	double cores_max;	/* spare_aggd_cores_max */
+	bool flowcon;		/* spare_aggd_flowcon 1 */
 	struct job_metrics *jobs;	/* AGGCTL_MAX_JOBS entries, caller's */
 	unsigned int n_jobs;
 };

@@ -13,15 +13,15 @@
 #include "aggctl.h"
 
 static const char *const job_metric[M_N] = {
-	[M_SHARE] = "aggd_job_flowcon_share",
-	[M_LOSS] = "aggd_job_report_loss",
-	[M_PREV_LOSS] = "aggd_job_report_prev_loss",
-	[M_CPU_RATE] = "aggd_job_report_cpu_rate",
-	[M_REMAINING] = "aggd_job_report_remaining_cpu_seconds",
-	[M_WATCHED] = "aggd_job_flowcon_watched",
+	[M_SHARE] = "spare_aggd_job_flowcon_share",
+	[M_LOSS] = "spare_aggd_job_report_loss",
+	[M_PREV_LOSS] = "spare_aggd_job_report_prev_loss",
+	[M_CPU_RATE] = "spare_aggd_job_report_cpu_rate",
+	[M_REMAINING] = "spare_aggd_job_report_remaining_cpu_seconds",
+	[M_WATCHED] = "spare_aggd_job_flowcon_watched",
 };
 
-/* The value of a label job="..." starting at p (after the quote). */
+/* The value of a label job_name="..." starting at p (after the quote). */
 static const char *parse_job_label(const char *p, char *out, size_t len)
 {
 	size_t n = 0;
@@ -87,9 +87,9 @@ int parse_metrics(const char *text, struct daemon_metrics *d)
 		p = line + nl;
 		job[0] = '\0';
 		if (*p == '{') {
-			if (strncmp(p, "{job=\"", 6))
+			if (strncmp(p, "{job_name=\"", 11))
 				goto next;
-			p = parse_job_label(p + 6, job, sizeof(job));
+			p = parse_job_label(p + 11, job, sizeof(job));
 			if (!p) {
 				fprintf(stderr, "spare-aggctl: malformed job label in the metrics\n");
 				return -1;
@@ -104,9 +104,9 @@ int parse_metrics(const char *text, struct daemon_metrics *d)
 		if (errno || vend == p)
 			goto next;
 		if (!job[0]) {
-			if (!strcmp(name, "aggd_cores_max"))
+			if (!strcmp(name, "spare_aggd_cores_max"))
 				d->cores_max = v;
-			else if (!strcmp(name, "aggd_flowcon"))
+			else if (!strcmp(name, "spare_aggd_flowcon"))
 				d->flowcon = v == 1;
 			goto next;
 		}

@@ -6,6 +6,7 @@
  * worker of the job gets an ERROR naming the cause) and no other job
  * notices.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "agg_pool.h"
 #include "agg_sum.h"
 #include "spare_log.h"
+#include "spare_metrics.h"
 
 static void handle_register(struct conn *c)
 {
@@ -114,112 +116,60 @@ static void handle_register(struct conn *c)
 	rx_expect_hdr(c);
 }
 
-/* A label value in the Prometheus text format: \ " and newline escaped. */
-static void put_label(FILE *f, const char *v)
+/* Families of one sample, without labels. */
+static void put_u64(struct spare_metrics *m, const char *name,
+		    enum spare_metric_type type, const char *help, uint64_t v)
 {
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*v, f);
-	}
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_u64(m, NULL, v);
 }
 
-static void metric_head(FILE *f, const char *name, const char *type,
-			const char *help)
+static void put_double(struct spare_metrics *m, const char *name,
+		       enum spare_metric_type type, const char *help, double v)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_double(m, NULL, v);
 }
 
-void stats_write(FILE *f, bool with_jobs)
+/*
+ * The per-job families of STATS (spare-aggctl reads them; /metrics leaves
+ * them out, their label names the jobs). Index k as in job_metrics[].
+ */
+static void job_families(struct spare_metrics *m)
 {
-	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
 	static const struct {
-		const char *name, *type, *help;
+		const char *name, *help;
+		enum spare_metric_type type;
 	} job_metrics[] = {
-		{ "aggd_job_pushes_total", "counter", "PUSH messages received for the job." },
-		{ "aggd_job_reductions_total", "counter", "Partition reductions done for the job." },
-		{ "aggd_job_failed", "gauge", "1 if the job has failed." },
-		{ "aggd_job_moving", "gauge", "1 while the job moves to or arrives from another instance; label barrier: the iteration it moves at." },
+		{ "spare_aggd_job_pushes_total", "PUSH messages received for the job.", SPARE_COUNTER },
+		{ "spare_aggd_job_reductions_total", "Partition reductions done for the job.", SPARE_COUNTER },
+		{ "spare_aggd_job_failed", "1 if the job has failed.", SPARE_GAUGE },
+		{ "spare_aggd_job_moving", "1 while the job moves to or arrives from another instance; label barrier: the iteration it moves at.", SPARE_GAUGE },
 		/* from the job's REPORTs: only jobs that reported */
-		{ "aggd_job_report_iteration", "gauge", "Iteration of the job's last REPORT." },
-		{ "aggd_job_report_iterations_total", "gauge", "Iterations the job will run (its REPORT's iter_total; jobs that gave one)." },
-		{ "aggd_job_report_loss", "gauge", "Loss in the job's last REPORT." },
-		{ "aggd_job_report_prev_loss", "gauge", "Loss in the REPORT before the last (jobs with two reports)." },
-		{ "aggd_job_report_cpu_seconds", "gauge", "CPU-seconds of the job's trainers, as last reported." },
-		{ "aggd_job_report_cpu_rate", "gauge", "Cores the job's trainers used between its last two REPORTs (daemon clock)." },
-		{ "aggd_job_report_remaining_cpu_seconds", "gauge", "CPU-seconds of work left: (iter_total - iteration) x CPU-seconds per iteration so far." },
-		{ "aggd_job_growth", "gauge", "FlowCon growth efficiency G: loss drop relative to the first loss per CPU-second, EWMA-smoothed." },
+		{ "spare_aggd_job_report_iteration", "Iteration of the job's last REPORT.", SPARE_GAUGE },
+		{ "spare_aggd_job_report_iterations_planned", "Iterations the job will run (its REPORT's iter_total; jobs that gave one).", SPARE_GAUGE },
+		{ "spare_aggd_job_report_loss", "Loss in the job's last REPORT.", SPARE_GAUGE },
+		{ "spare_aggd_job_report_prev_loss", "Loss in the REPORT before the last (jobs with two reports).", SPARE_GAUGE },
+		{ "spare_aggd_job_report_cpu_seconds", "CPU-seconds of the job's trainers, as last reported.", SPARE_GAUGE },
+		{ "spare_aggd_job_report_cpu_rate", "Cores the job's trainers used between its last two REPORTs (daemon clock).", SPARE_GAUGE },
+		{ "spare_aggd_job_report_remaining_cpu_seconds", "CPU-seconds of work left: (iter_total - iteration) x CPU-seconds per iteration so far.", SPARE_GAUGE },
+		{ "spare_aggd_job_growth", "FlowCon growth efficiency G: loss drop relative to the first loss per CPU-second, EWMA-smoothed.", SPARE_GAUGE },
 		/* --flowcon only */
-		{ "aggd_job_flowcon_share", "gauge", "The job's FlowCon share of --max-cores (cores)." },
-		{ "aggd_job_flowcon_watched", "gauge", "1 if the job is on FlowCon's watch list." },
-		{ "aggd_job_weight", "gauge", "The job's weight in the pool's WFS order (100: an equal FlowCon share)." },
+		{ "spare_aggd_job_flowcon_share", "The job's FlowCon share of --max-cores (cores).", SPARE_GAUGE },
+		{ "spare_aggd_job_flowcon_watched", "1 if the job is on FlowCon's watch list.", SPARE_GAUGE },
+		{ "spare_aggd_job_weight", "The job's weight in the pool's WFS order (100: an equal FlowCon share).", SPARE_GAUGE },
 	};
 
-	agg_pool_stats(g.pool, &st);
-	metric_head(f, "aggd_cores_active", "gauge", "Pool threads awake now.");
-	fprintf(f, "aggd_cores_active %u\n", st.active);
-	metric_head(f, "aggd_cores_max", "gauge", "Pool threads at most (--max-cores).");
-	fprintf(f, "aggd_cores_max %u\n", st.max);
-	metric_head(f, "aggd_busy_seconds_total", "counter", "Time pool threads spent reducing.");
-	fprintf(f, "aggd_busy_seconds_total %.6f\n", (double)st.busy_ns / 1e9);
-	metric_head(f, "aggd_cpu_seconds_total", "counter", "CPU time of the pool threads.");
-	fprintf(f, "aggd_cpu_seconds_total %.6f\n", st.cpu_seconds);
-	metric_head(f, "aggd_reductions_total", "counter", "Reduction tasks run by the pool.");
-	fprintf(f, "aggd_reductions_total %llu\n", (unsigned long long)st.tasks);
-	metric_head(f, "aggd_queue_wait_seconds_total", "counter", "Time tasks waited in the pool's queue.");
-	fprintf(f, "aggd_queue_wait_seconds_total %.6f\n", (double)st.queue_ns / 1e9);
-	metric_head(f, "aggd_queued", "gauge", "Reduction tasks waiting now.");
-	fprintf(f, "aggd_queued %zu\n", st.queued);
-	metric_head(f, "aggd_connections", "gauge", "Open connections.");
-	fprintf(f, "aggd_connections %u\n", g.n_conns);
-	metric_head(f, "aggd_connections_max", "gauge", "Connections at most (--max-conns, below the descriptor limit).");
-	fprintf(f, "aggd_connections_max %u\n", g.max_conns);
-	metric_head(f, "aggd_connections_evicted_total", "counter", "Connections without a request closed at the cap to make room.");
-	fprintf(f, "aggd_connections_evicted_total %llu\n", (unsigned long long)g.conns_evicted);
-	metric_head(f, "aggd_request_timeouts_total", "counter", "Connections closed for completing no request within --request-timeout.");
-	fprintf(f, "aggd_request_timeouts_total %llu\n", (unsigned long long)g.request_timeouts);
-	metric_head(f, "aggd_preauth_evicted_total", "counter", "Unfinished requests of unproven peers closed to keep their memory within its budget.");
-	fprintf(f, "aggd_preauth_evicted_total %llu\n", (unsigned long long)g.preauth_evicted);
-	metric_head(f, "aggd_accept_pauses_total", "counter", "Times a listener paused after accept ran out of descriptors or memory.");
-	fprintf(f, "aggd_accept_pauses_total %llu\n", (unsigned long long)(g.data_gate.pauses + g.admin_gate.pauses));
-	metric_head(f, "aggd_jobs_created_total", "counter", "Jobs created (REGISTER or IMPORT).");
-	fprintf(f, "aggd_jobs_created_total %llu\n", (unsigned long long)g.jobs_created);
-	metric_head(f, "aggd_jobs_failed_total", "counter", "Jobs failed.");
-	fprintf(f, "aggd_jobs_failed_total %llu\n", (unsigned long long)g.jobs_failed);
-	metric_head(f, "aggd_jobs_reclaimed_total", "counter", "Jobs reclaimed by the idle timeout.");
-	fprintf(f, "aggd_jobs_reclaimed_total %llu\n", (unsigned long long)g.jobs_reclaimed);
-	metric_head(f, "aggd_jobs_moved_out_total", "counter", "Jobs moved to another instance.");
-	fprintf(f, "aggd_jobs_moved_out_total %llu\n", (unsigned long long)g.jobs_moved_out);
-	metric_head(f, "aggd_jobs_moved_in_total", "counter", "Jobs imported from another instance.");
-	fprintf(f, "aggd_jobs_moved_in_total %llu\n", (unsigned long long)g.jobs_moved_in);
-	metric_head(f, "aggd_moves_failed_total", "counter", "Moves that failed and were rolled back.");
-	fprintf(f, "aggd_moves_failed_total %llu\n", (unsigned long long)g.moves_failed);
-	metric_head(f, "aggd_refused_total", "counter", "Connections closed for a peer's mistake (bad header, token, proof, size).");
-	fprintf(f, "aggd_refused_total %llu\n", (unsigned long long)g.refused_total);
-	metric_head(f, "aggd_refused_auth_total", "counter", "Of those, a wrong job token or a failed daemon proof.");
-	fprintf(f, "aggd_refused_auth_total %llu\n", (unsigned long long)g.refused_auth);
-	metric_head(f, "aggd_memory_bytes", "gauge", "Memory held by jobs.");
-	fprintf(f, "aggd_memory_bytes %zu\n", g.mem_used);
-	metric_head(f, "aggd_reports_total", "counter", "REPORTs accepted.");
-	fprintf(f, "aggd_reports_total %llu\n", (unsigned long long)g.reports_total);
-	metric_head(f, "aggd_reports_refused_total", "counter", "REPORTs refused with an ERROR (nothing changed).");
-	fprintf(f, "aggd_reports_refused_total %llu\n", (unsigned long long)g.reports_refused);
-	metric_head(f, "aggd_flowcon", "gauge", "1 if the daemon runs FlowCon (--flowcon).");
-	fprintf(f, "aggd_flowcon %d\n", report_flowcon_on());
-	metric_head(f, "aggd_flowcon_decisions_total", "counter", "FlowCon intervals decided.");
-	fprintf(f, "aggd_flowcon_decisions_total %llu\n", (unsigned long long)g.flowcon_decisions);
-	metric_head(f, "aggd_isa", "gauge", "The summation kernels in use (label isa).");
-	fprintf(f, "aggd_isa{isa=\"%s\"} 1\n", agg_isa_name(agg_isa_selected()));
 	/* one family at a time: the format wants a family's samples together */
-	for (size_t k = 0; with_jobs && k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
-		metric_head(f, job_metrics[k].name, job_metrics[k].type,
-			    job_metrics[k].help);
+	for (size_t k = 0; k < sizeof(job_metrics) / sizeof(job_metrics[0]); k++) {
+		spare_metrics_family(m, job_metrics[k].name, job_metrics[k].type,
+				     job_metrics[k].help);
 		for (struct job_entry *e = g.jobs; e; e = e->next) {
 			struct agg_job *j = e->job;
 			const struct job_report *r = &e->rep;
+			const char *lab[] = { "job_name", j->spec.name, NULL, NULL, NULL };
+			char barrier[16];
+			double v;
 
 			if (k == 3 && !j->migrating && !j->importing)
 				continue;
@@ -234,64 +184,137 @@ void stats_write(FILE *f, bool with_jobs)
 				continue;
 			if ((k == 9 && !(r->t_ns > r->prev_t_ns)) || (k == 10 && !r->iter))
 				continue;
-			fprintf(f, "%s{job=\"", job_metrics[k].name);
-			put_label(f, j->spec.name);
 			switch (k) {
+			case 0:
+				spare_metrics_u64(m, lab, j->pushes);
+				continue;
+			case 1:
+				spare_metrics_u64(m, lab, j->reduces);
+				continue;
+			case 2:
+				spare_metrics_u64(m, lab, j->failed != 0);
+				continue;
+			case 3:
+				snprintf(barrier, sizeof(barrier), "%u", j->mig_barrier);
+				lab[2] = "barrier";
+				lab[3] = barrier;
+				spare_metrics_u64(m, lab, 1);
+				continue;
 			case 4:
-				fprintf(f, "\"} %llu\n", (unsigned long long)r->iter);
-				break;
+				spare_metrics_u64(m, lab, r->iter);
+				continue;
 			case 5:
-				fprintf(f, "\"} %llu\n", (unsigned long long)r->iter_total);
-				break;
+				spare_metrics_u64(m, lab, r->iter_total);
+				continue;
+			case 13:
+				spare_metrics_u64(m, lab, r->fc.watched != 0);
+				continue;
+			case 14:
+				spare_metrics_u64(m, lab, r->weight);
+				continue;
 			case 6:
-				fprintf(f, "\"} %.17g\n", r->loss);
+				v = r->loss;
 				break;
 			case 7:
-				fprintf(f, "\"} %.17g\n", r->prev_loss);
+				v = r->prev_loss;
 				break;
 			case 8:
-				fprintf(f, "\"} %.6f\n", r->cpu);
+				v = r->cpu;
 				break;
 			case 9:
-				fprintf(f, "\"} %.6f\n", (r->cpu - r->prev_cpu) * 1e9 /
-					(double)(r->t_ns - r->prev_t_ns));
+				v = (r->cpu - r->prev_cpu) * 1e9 / (double)(r->t_ns - r->prev_t_ns);
 				break;
 			case 10:
-				fprintf(f, "\"} %.6f\n", (double)(r->iter_total - r->iter) *
-					(r->cpu / (double)r->iter));
+				v = (double)(r->iter_total - r->iter) * (r->cpu / (double)r->iter);
 				break;
 			case 11:
-				fprintf(f, "\"} %.9g\n", r->fc.g);
-				break;
-			case 12:
-				fprintf(f, "\"} %.6f\n", r->fc.share);
-				break;
-			case 13:
-				fprintf(f, "\"} %d\n", r->fc.watched);
-				break;
-			case 14:
-				fprintf(f, "\"} %u\n", r->weight);
-				break;
-			case 0:
-				fprintf(f, "\"} %llu\n", (unsigned long long)j->pushes);
-				break;
-			case 1:
-				fprintf(f, "\"} %llu\n", (unsigned long long)j->reduces);
-				break;
-			case 2:
-				fprintf(f, "\"} %d\n", j->failed);
+				v = r->fc.g;
 				break;
 			default:
-				fprintf(f, "\",barrier=\"%u\"} 1\n", j->mig_barrier);
+				v = r->fc.share;
 				break;
 			}
+			spare_metrics_double(m, lab, v);
 		}
 	}
+}
+
+int stats_write(FILE *f, bool with_jobs)
+{
+	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
+	struct spare_metrics m;
+	uint64_t njobs = 0;
+	int rc;
+
+	for (struct job_entry *e = g.jobs; e; e = e->next)
+		njobs++;
+	agg_pool_stats(g.pool, &st);
+	spare_metrics_begin(&m, f, true);
+	if (!with_jobs)
+		spare_metrics_process(&m, "spare-aggd");
+	put_u64(&m, "spare_aggd_cores_active", SPARE_GAUGE, "Pool threads awake now.", st.active);
+	put_u64(&m, "spare_aggd_cores_max", SPARE_GAUGE, "Pool threads at most (--max-cores).", st.max);
+	put_double(&m, "spare_aggd_busy_seconds_total", SPARE_COUNTER, "Time pool threads spent reducing.",
+		   (double)st.busy_ns / 1e9);
+	put_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the pool threads.",
+		   st.cpu_seconds);
+	put_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks run by the pool.", st.tasks);
+	put_double(&m, "spare_aggd_queue_wait_seconds_total", SPARE_COUNTER,
+		   "Time tasks waited in the pool's queue.", (double)st.queue_ns / 1e9);
+	put_u64(&m, "spare_aggd_queued", SPARE_GAUGE, "Reduction tasks waiting now.", st.queued);
+	put_u64(&m, "spare_aggd_connections", SPARE_GAUGE, "Open connections.", g.n_conns);
+	put_u64(&m, "spare_aggd_connections_max", SPARE_GAUGE,
+		"Connections at most (--max-conns, below the descriptor limit).", g.max_conns);
+	put_u64(&m, "spare_aggd_connections_evicted_total", SPARE_COUNTER,
+		"Connections without a request closed at the cap to make room.", g.conns_evicted);
+	put_u64(&m, "spare_aggd_request_timeouts_total", SPARE_COUNTER,
+		"Connections closed for completing no request within --request-timeout.", g.request_timeouts);
+	put_u64(&m, "spare_aggd_preauth_evicted_total", SPARE_COUNTER,
+		"Unfinished requests of unproven peers closed to keep their memory within its budget.",
+		g.preauth_evicted);
+	put_u64(&m, "spare_aggd_accept_pauses_total", SPARE_COUNTER,
+		"Times a listener paused after accept ran out of descriptors or memory.",
+		g.data_gate.pauses + g.admin_gate.pauses);
+	put_u64(&m, "spare_aggd_jobs", SPARE_GAUGE, "Jobs held now (live or failed, not yet reclaimed).",
+		njobs);
+	put_u64(&m, "spare_aggd_jobs_created_total", SPARE_COUNTER, "Jobs created (REGISTER or IMPORT).",
+		g.jobs_created);
+	put_u64(&m, "spare_aggd_jobs_failed_total", SPARE_COUNTER, "Jobs failed.", g.jobs_failed);
+	put_u64(&m, "spare_aggd_jobs_reclaimed_total", SPARE_COUNTER, "Jobs reclaimed by the idle timeout.",
+		g.jobs_reclaimed);
+	put_u64(&m, "spare_aggd_jobs_moved_out_total", SPARE_COUNTER, "Jobs moved to another instance.",
+		g.jobs_moved_out);
+	put_u64(&m, "spare_aggd_jobs_moved_in_total", SPARE_COUNTER, "Jobs imported from another instance.",
+		g.jobs_moved_in);
+	put_u64(&m, "spare_aggd_moves_failed_total", SPARE_COUNTER, "Moves that failed and were rolled back.",
+		g.moves_failed);
+	put_u64(&m, "spare_aggd_refused_total", SPARE_COUNTER,
+		"Connections closed for a peer's mistake (bad header, token, proof, size).", g.refused_total);
+	put_u64(&m, "spare_aggd_refused_auth_total", SPARE_COUNTER,
+		"Of those, a wrong job token or a failed daemon proof.", g.refused_auth);
+	put_u64(&m, "spare_aggd_memory_bytes", SPARE_GAUGE, "Memory held by jobs.", g.mem_used);
+	put_u64(&m, "spare_aggd_reports_total", SPARE_COUNTER, "REPORTs accepted.", g.reports_total);
+	put_u64(&m, "spare_aggd_reports_refused_total", SPARE_COUNTER,
+		"REPORTs refused with an ERROR (nothing changed).", g.reports_refused);
+	put_u64(&m, "spare_aggd_flowcon", SPARE_GAUGE, "1 if the daemon runs FlowCon (--flowcon).",
+		report_flowcon_on() != 0);
+	put_u64(&m, "spare_aggd_flowcon_decisions_total", SPARE_COUNTER, "FlowCon intervals decided.",
+		g.flowcon_decisions);
+	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
+			     "Always 1; label isa: the summation kernels in use.");
+	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);
+	if (with_jobs)
+		job_families(&m);
+	rc = spare_metrics_end(&m);
+	if (rc || !with_jobs)
+		return rc;
+	/* STATS only (spare-aggctl's plots), never on /metrics: cores over time. */
 	fprintf(f, "# cores over time: t_ms active busy queued\n");
 	for (unsigned int i = 0; i < st.n_hist; i++)
 		fprintf(f, "# hist %llu %u %.3f %zu\n",
 			(unsigned long long)st.hist[i].t_ms, st.hist[i].active,
 			st.hist[i].busy, st.hist[i].queued);
+	return ferror(f) ? -1 : 0;
 }
 
 static void handle_stats(struct conn *c)
@@ -305,7 +328,8 @@ static void handle_stats(struct conn *c)
 		conn_close(c, "out of memory");
 		return;
 	}
-	stats_write(f, true);
+	if (stats_write(f, true))
+		log_warn("stats: page not made: %s", strerror(errno));
 	fclose(f);
 	if (len > AGG_MAX_STATS_TEXT)
 		len = AGG_MAX_STATS_TEXT;

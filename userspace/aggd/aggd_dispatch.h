@@ -16,10 +16,13 @@
 void dispatch_init(void);
 
 /*
- * Prometheus text exposition format: the pool's families, and with
- * @with_jobs the per-job ones (job names: the operator's view, STATS on the
- * admin address; /metrics never has them).
+ * Prometheus text exposition format, through spare_metrics.h: the pool's
+ * families, and with @with_jobs (STATS on the admin address: the
+ * operator's view) the per-job ones labelled job_name, then "# hist"
+ * lines of cores over time. Without it (/metrics): spare_build_info and
+ * process_start_time_seconds first, and neither job names nor comments.
+ * 0, or -1 with errno set.
  */
-void stats_write(FILE *f, bool with_jobs);
+int stats_write(FILE *f, bool with_jobs);
 
 #endif /* SPARE_AGGD_DISPATCH_H */

@@ -277,13 +277,13 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 }
 
 /*
- * The metrics page for /metrics: STATS's text without the per-job families,
- * whose labels name the jobs (anyone who reaches the port reads it).
+ * The metrics page for /metrics: STATS's families without the per-job ones,
+ * whose labels name the jobs (anyone who reaches the port reads it), and
+ * without STATS's history comments.
  */
 static int metrics_page(void *ctx, FILE *f)
 {
-	stats_write(f, false);
-	return ferror(f) ? -1 : 0;
+	return stats_write(f, false);
 }
 
 static void http_arm(void)

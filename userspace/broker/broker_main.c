@@ -1155,6 +1155,7 @@ static int metrics_page(void *ctx, FILE *f)
 	struct spare_metrics m;
 
 	spare_metrics_begin(&m, f, true);
+	spare_metrics_process(&m, "spare-broker");
 #define U64(name, type, help, v) do { spare_metrics_family(&m, name, type, help); \
 		spare_metrics_u64(&m, NULL, v); } while (0)
 	U64("spare_broker_donors", SPARE_GAUGE, "Donors heard from within their heartbeat lease.",

@@ -162,9 +162,13 @@ struct spare_http *spare_http_start(const char *listen,
 	h->ctx = ctx;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/*
+	 * The logger comes first: libmicrohttpd warns (on stderr, through
+	 * its own logger) about any option given before it.
+	 */
 	h->mhd = MHD_start_daemon(flags, port, NULL, NULL, handle, h,
-				  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				  MHD_OPTION_CONNECTION_LIMIT, 16U,
 				  MHD_OPTION_CONNECTION_TIMEOUT, 10U,
 				  MHD_OPTION_END);

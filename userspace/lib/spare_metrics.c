@@ -4,9 +4,16 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spare_metrics.h"
+
+#ifndef SPARE_METRICS_VERSION
+#define SPARE_METRICS_VERSION "unknown"
+#endif
 
 static bool name_ok(const char *s, bool colon)
 {
@@ -62,10 +69,19 @@ void spare_metrics_begin(struct spare_metrics *m, FILE *f, bool meta)
 	m->meta = meta;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 void spare_metrics_family(struct spare_metrics *m, const char *name,
 			  enum spare_metric_type type, const char *help)
 {
-	if (!spare_metrics_valid_name(name)) {
+	/* _total is the counters' suffix, and only theirs. */
+	if (!spare_metrics_valid_name(name) ||
+	    ends_with(name, "_total") != (type == SPARE_COUNTER)) {
 		m->family = NULL;
 		fail(m, EINVAL);
 		return;
@@ -89,7 +105,8 @@ static bool sample_head(struct spare_metrics *m, const char *const *labels)
 		return false;
 	}
 	for (i = 0; labels && labels[i]; i += 2)
-		if (!spare_metrics_valid_label(labels[i]) || !labels[i + 1]) {
+		if (!spare_metrics_valid_label(labels[i]) || !labels[i + 1] ||
+		    !strcmp(labels[i], "job") || !strcmp(labels[i], "instance")) {
 			fail(m, EINVAL);
 			return false;
 		}
@@ -116,6 +133,76 @@ void spare_metrics_f3(struct spare_metrics *m, const char *const *labels,
 {
 	if (sample_head(m, labels))
 		fprintf(m->f, " %.3f\n", value);
+}
+
+void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
+			  double value)
+{
+	if (!sample_head(m, labels))
+		return;
+	if (isnan(value))
+		fputs(" NaN\n", m->f);
+	else if (isinf(value))
+		fputs(value > 0 ? " +Inf\n" : " -Inf\n", m->f);
+	else
+		fprintf(m->f, " %.17g\n", value);
+}
+
+const char *spare_metrics_version(void)
+{
+	return SPARE_METRICS_VERSION;
+}
+
+/*
+ * When this process started, in seconds since the epoch: the boot time
+ * (btime in /proc/stat) plus the start time in clock ticks after boot
+ * (field 22 of /proc/self/stat). 0 if either cannot be read.
+ */
+static double process_start(void)
+{
+	static double start;
+	unsigned long long btime = 0, ticks = 0;
+	char line[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	int field;
+
+	if (start > 0 || hz <= 0)
+		return start;
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	f = fopen("/proc/self/stat", "re");
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	/* After "pid (comm)" come fields 3, 4, ...: skip to field 22. */
+	for (field = 2; p && field < 21; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || !btime || sscanf(p, " %llu", &ticks) != 1)
+		return 0;
+	start = (double)btime + (double)ticks / (double)hz;
+	return start;
+}
+
+void spare_metrics_process(struct spare_metrics *m, const char *program)
+{
+	double start = process_start();
+
+	spare_metrics_family(m, "spare_build_info", SPARE_GAUGE,
+			     "Always 1; the labels name the program and its version.");
+	spare_metrics_u64(m, (const char *const[]){ "program", program,
+			  "version", SPARE_METRICS_VERSION, NULL }, 1);
+	if (start <= 0)
+		return;
+	spare_metrics_family(m, "process_start_time_seconds", SPARE_GAUGE,
+			     "Start time of the process since the Unix epoch, in seconds.");
+	spare_metrics_f3(m, NULL, start);
 }
 
 int spare_metrics_end(struct spare_metrics *m)

@@ -2,15 +2,18 @@
 /*
  * Writer for the Prometheus text exposition format (version 0.0.4):
  *
- *   # HELP spared_maps_total Slabs mapped to clients since start.
- *   # TYPE spared_maps_total counter
- *   spared_maps_total 12
- *   spare_donor_state{disk="spare0",donor="10.0.0.2:18515",state="live"} 1
+ *   # HELP spare_donor_maps_total Slabs mapped to clients since start.
+ *   # TYPE spare_donor_maps_total counter
+ *   spare_donor_maps_total 12
+ *   spare_device_donor_state{device="swap0",disk="spare0",donor="10.0.0.2:18515"} 3
  *
  * Every sample belongs to the family opened last; HELP text and label
  * values are escaped (\\, \n, and \" in labels). Names are checked: a bad
- * name, a sample outside its family or a write error makes
- * spare_metrics_end() fail, so a broken page is never served silently.
+ * name, a counter whose name does not end in _total or another family's
+ * that does, a label Prometheus sets itself (job, instance), a sample
+ * outside its family or a write error makes spare_metrics_end() fail, so
+ * a broken page is never served silently. No comment other than HELP and
+ * TYPE is ever written (the names are documented in the admin guide).
  * With meta = false the HELP/TYPE lines are left out ("name value" lines,
  * the format of spared's control socket).
  */
@@ -48,6 +51,19 @@ void spare_metrics_u64(struct spare_metrics *m, const char *const *labels,
 /* A double with three decimals (seconds to the millisecond). */
 void spare_metrics_f3(struct spare_metrics *m, const char *const *labels,
 		      double value);
+/* A double to full precision; NaN and the infinities as Prometheus spells them. */
+void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
+			  double value);
+
+/*
+ * The families every daemon's page carries (meta pages only):
+ *   spare_build_info{program="@program",version="<VERSION>"} 1
+ *   process_start_time_seconds <Unix time the process started>
+ */
+void spare_metrics_process(struct spare_metrics *m, const char *program);
+
+/* The version spare_build_info reports (the tree's VERSION file). */
+const char *spare_metrics_version(void);
 
 /* 0, or -1 with errno set if anything above went wrong. */
 int spare_metrics_end(struct spare_metrics *m);

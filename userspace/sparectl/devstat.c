@@ -628,6 +628,18 @@ static const char *const io_help[DEV_IO_FIELDS] = {
 	"Pages whose checksum did not match when read from a copy.",
 };
 
+/* The numeric code of spare_device_donor_state (enum spare_donor_state's order). */
+static const char *const donor_states[] = { "offline", "connecting", "live", "error",
+					    "deleting" };
+
+int dev_donor_state_code(const char *state)
+{
+	for (unsigned int k = 0; k < ARRAY_SIZE(donor_states); k++)
+		if (!strcmp(state, donor_states[k]))
+			return (int)k;
+	return -1;
+}
+
 static const char *const slab_states[] = { "mapped", "mapping", "unmapped",
 					   "evicting", "failed" };
 
@@ -637,8 +649,18 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 	unsigned int i, j, k;
 
 #define DEV_LABELS(d) (const char *const[]){ "device", (d)->name, "disk", (d)->disk, NULL }
+#define DONOR_LABELS(d, dn) (const char *const[]){ "device", (d)->name, "disk", (d)->disk, \
+						"donor", (dn)->address, NULL }
 
 	spare_metrics_begin(&m, f, true);
+	/*
+	 * A node_exporter textfile: no process_start_time_seconds, which
+	 * would clash with node_exporter's own.
+	 */
+	spare_metrics_family(&m, "spare_build_info", SPARE_GAUGE,
+			     "Always 1; the labels name the program and its version.");
+	spare_metrics_u64(&m, (const char *const[]){ "program", "sparectl",
+			  "version", spare_metrics_version(), NULL }, 1);
 	spare_metrics_family(&m, "spare_device_powered", SPARE_GAUGE,
 			     "1 if the device is powered on (configfs power).");
 	for (i = 0; i < n; i++)
@@ -652,26 +674,26 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 		/* A static name per family: the writer keeps the pointer. */
 		static char io_names[DEV_IO_FIELDS][64];
 
-		snprintf(io_names[j], sizeof(io_names[j]), "spare_%s_total", dev_io_fields[j]);
+		snprintf(io_names[j], sizeof(io_names[j]), "spare_device_%s_total", dev_io_fields[j]);
 		spare_metrics_family(&m, io_names[j], SPARE_COUNTER, io_help[j]);
 		for (i = 0; i < n; i++)
 			if (devs[i].has_stats)
 				spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].io[j]);
 	}
-	spare_metrics_family(&m, "spare_slabs", SPARE_GAUGE, "Slabs in the device.");
+	spare_metrics_family(&m, "spare_device_slabs", SPARE_GAUGE, "Slabs in the device.");
 	for (i = 0; i < n; i++)
 		if (devs[i].has_stats)
 			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[0]);
-	spare_metrics_family(&m, "spare_slab_size_bytes", SPARE_GAUGE, "Slab size in bytes.");
+	spare_metrics_family(&m, "spare_device_slab_size_bytes", SPARE_GAUGE, "Slab size in bytes.");
 	for (i = 0; i < n; i++)
 		if (devs[i].has_stats)
 			spare_metrics_u64(&m, DEV_LABELS(&devs[i]),
 					  devs[i].slab[1] < 64 ? 1ULL << devs[i].slab[1] : 0);
-	spare_metrics_family(&m, "spare_slab_replicas", SPARE_GAUGE, "Remote copies of every slab.");
+	spare_metrics_family(&m, "spare_device_slab_replicas", SPARE_GAUGE, "Remote copies of every slab.");
 	for (i = 0; i < n; i++)
 		if (devs[i].has_stats)
 			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[2]);
-	spare_metrics_family(&m, "spare_slab_copies", SPARE_GAUGE, "Slab copies by state.");
+	spare_metrics_family(&m, "spare_device_slab_copies", SPARE_GAUGE, "Slab copies by state.");
 	for (i = 0; i < n; i++) {
 		if (!devs[i].has_stats)
 			continue;
@@ -680,23 +702,31 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 					  "disk", devs[i].disk, "state", slab_states[k], NULL },
 					  devs[i].slab[3 + k]);
 	}
-	spare_metrics_family(&m, "spare_current_pages", SPARE_GAUGE,
+	spare_metrics_family(&m, "spare_device_current_pages", SPARE_GAUGE,
 			     "Pages, over all copies, whose remote copy holds the last written data.");
 	for (i = 0; i < n; i++)
 		if (devs[i].has_stats)
 			spare_metrics_u64(&m, DEV_LABELS(&devs[i]), devs[i].slab[8]);
 
-	spare_metrics_family(&m, "spare_donor_up", SPARE_GAUGE,
-			     "1 if the connection to the donor is live; the state is a label.");
+	spare_metrics_family(&m, "spare_device_donor_up", SPARE_GAUGE,
+			     "1 if the connection to the donor is live, else 0.");
 	for (i = 0; i < n; i++)
 		for (k = 0; k < devs[i].ndonors; k++)
-			spare_metrics_u64(&m, (const char *const[]){ "device", devs[i].name,
-					  "disk", devs[i].disk, "donor", devs[i].donor[k].address,
-					  "state", devs[i].donor[k].state, NULL },
+			spare_metrics_u64(&m, DONOR_LABELS(&devs[i], &devs[i].donor[k]),
 					  !strcmp(devs[i].donor[k].state, "live"));
+	spare_metrics_family(&m, "spare_device_donor_state", SPARE_GAUGE,
+			     "State of the connection to the donor: 0 offline, 1 connecting, 2 live, 3 error, 4 deleting.");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < devs[i].ndonors; k++) {
+			int code = dev_donor_state_code(devs[i].donor[k].state);
+
+			if (code >= 0)
+				spare_metrics_u64(&m, DONOR_LABELS(&devs[i], &devs[i].donor[k]),
+						  (uint64_t)code);
+		}
 #define DONOR_FAMILY(field, help)							\
 	do {										\
-		spare_metrics_family(&m, "spare_donor_" #field "_total",		\
+		spare_metrics_family(&m, "spare_device_donor_" #field "_total",		\
 				     SPARE_COUNTER, help);				\
 		for (i = 0; i < n; i++)							\
 			for (k = 0; k < devs[i].ndonors; k++)				\
@@ -713,6 +743,7 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 	DONOR_FAMILY(moves, "Evicted copies moved to another donor before UNMAP.");
 	DONOR_FAMILY(moves_short, "Moves cut short by the EVICT deadline (pages not copied lost).");
 #undef DONOR_FAMILY
+#undef DONOR_LABELS
 #undef DEV_LABELS
 	return spare_metrics_end(&m);
 }

@@ -159,5 +159,7 @@ void dev_print_show(FILE *f, const struct dev_info *d);
 struct json_object *dev_json(const struct dev_info *d, bool stats);
 /* Prometheus text of every device; 0 or -1 (a bug: bad name). */
 int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n);
+/* spare_device_donor_state's code for a donor state name, or -1. */
+int dev_donor_state_code(const char *state);
 
 #endif /* SPARECTL_DEVSTAT_H */

@@ -56,7 +56,7 @@ donor_start 2 $common --name donorA --broker-key-file /tmp/b-donorA.key --domain
 # shellcheck disable=SC2086
 donor_start 3 $common --name donorB --broker-key-file /tmp/b-donorB.key --domain rackB \
 	--budget 320M
-wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spared_slabs_capacity\" {print \$2}')\" = 20 ]" ||
+wait_until 20 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_slabs_capacity\" {print \$2}')\" = 20 ]" ||
 	{ donor_logs; fail "donor A did not grow to 20 slabs while idle"; }
 broker_knows /tmp/broker.log donorA
 broker_knows /tmp/broker.log donorB
@@ -74,13 +74,13 @@ echo "    configfs donors:    $(cat /sys/kernel/config/spare/demo0/donors)"
 echo "    configfs placement: $(cut -c1-40 /sys/kernel/config/spare/demo0/placement)..."
 echo "    configfs grants:    $(grep -c . /sys/kernel/config/spare/demo0/grants) signed leases, e.g."
 head -2 /sys/kernel/config/spare/demo0/grants | sed 's/^/      /'
-echo "    grants accepted by donor A: $(metric 2 spared_grants_accepted_total), by donor B: $(metric 3 spared_grants_accepted_total)"
+echo "    grants accepted by donor A: $(metric 2 spare_donor_grants_accepted_total), by donor B: $(metric 3 spare_donor_grants_accepted_total)"
 pass "/dev/$disk is up, every copy where the broker placed it"
 
 step "the job: $SIZE, $PASSES passes, verified page by page, in a cgroup with memory.max=$MAX"
 echo "    midway, a job on donor A's host claims all of its available memory"
 cg_new trainer "$MAX"
-lent0=$(metric 2 spared_slabs_lent)
+lent0=$(metric 2 spare_donor_slabs_lent)
 # The hog starts once the trainer has swapped out 3000 pages.
 (
 	base=$(vmstat_get pswpout)
@@ -100,7 +100,7 @@ pass "every page verified: $SWAP_OUT pages swapped out, $SWAP_IN swapped in, in 
 step "donor A took its memory back"
 sed 's/^/    /' /tmp/hog.out
 oom=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/donor/memory.events)
-echo "    donor A lent $lent0 slabs; it then released $(metric 2 spared_lend_slabs_released_total) unlent slabs and evicted $(metric 2 spared_lend_evictions_total) lent ones"
+echo "    donor A lent $lent0 slabs; it then released $(metric 2 spare_donor_lend_slabs_released_total) unlent slabs and evicted $(metric 2 spare_donor_lend_evictions_total) lent ones"
 echo "    its own job was OOM-killed ${oom:-0} times; the trainer saw $(io_stat "$disk" io_errors) I/O errors"
 grep -E 'lend: (pressure|less idle)' /tmp/spared-2.log | head -3 | sed 's/^.*info: /    donor A: /'
 
@@ -109,7 +109,7 @@ show_stats "$disk" | sed 's/^/    /'
 echo "    RDMA reads $(io_stat "$disk" rdma_reads), RDMA writes $(io_stat "$disk" rdma_writes), backup reads $(io_stat "$disk" backup_reads), I/O errors $(io_stat "$disk" io_errors)"
 for n in 2 3; do
 	echo "    donor $(host_addr $n):"
-	donor_ctl $n status | grep -E '^spared_(slabs|bytes|maps|clients|grants_accepted)' | sed 's/^/      /'
+	donor_ctl $n status | grep -E '^spare_donor_(slabs|lent_bytes|maps|clients|grants_accepted)' | sed 's/^/      /'
 done
 echo "    donors' CPU time while the job ran: $(( (cpu1 - cpu0) * 10 )) ms (one-sided RDMA: the donors' CPUs do not touch pages)"
 spare_destroy demo0
