@@ -10,10 +10,7 @@
 #include <unistd.h>
 
 #include "spare_metrics.h"
-
-#ifndef SPARE_METRICS_VERSION
-#define SPARE_METRICS_VERSION "unknown"
-#endif
+#include "spare_version.h"
 
 static bool name_ok(const char *s, bool colon)
 {
@@ -148,11 +145,6 @@ void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
 		fprintf(m->f, " %.17g\n", value);
 }
 
-const char *spare_metrics_version(void)
-{
-	return SPARE_METRICS_VERSION;
-}
-
 /*
  * When this process started, in seconds since the epoch: the boot time
  * (btime in /proc/stat) plus the start time in clock ticks after boot
@@ -197,7 +189,7 @@ void spare_metrics_process(struct spare_metrics *m, const char *program)
 	spare_metrics_family(m, "spare_build_info", SPARE_GAUGE,
 			     "Always 1; the labels name the program and its version.");
 	spare_metrics_u64(m, (const char *const[]){ "program", program,
-			  "version", SPARE_METRICS_VERSION, NULL }, 1);
+			  "version", spare_version(), NULL }, 1);
 	if (start <= 0)
 		return;
 	spare_metrics_family(m, "process_start_time_seconds", SPARE_GAUGE,

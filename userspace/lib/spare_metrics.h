@@ -62,8 +62,6 @@ void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
  */
 void spare_metrics_process(struct spare_metrics *m, const char *program);
 
-/* The version spare_build_info reports (the tree's VERSION file). */
-const char *spare_metrics_version(void);
 
 /* 0, or -1 with errno set if anything above went wrong. */
 int spare_metrics_end(struct spare_metrics *m);

@@ -14,6 +14,7 @@
 
 #include "devstat.h"
 #include "spare_metrics.h"
+#include "spare_version.h"
 #include "spare_util.h"
 
 const char *const dev_io_fields[DEV_IO_FIELDS] = {
@@ -660,7 +661,7 @@ int dev_print_metrics(FILE *f, const struct dev_info *devs, unsigned int n)
 	spare_metrics_family(&m, "spare_build_info", SPARE_GAUGE,
 			     "Always 1; the labels name the program and its version.");
 	spare_metrics_u64(&m, (const char *const[]){ "program", "sparectl",
-			  "version", spare_metrics_version(), NULL }, 1);
+			  "version", spare_version(), NULL }, 1);
 	spare_metrics_family(&m, "spare_device_powered", SPARE_GAUGE,
 			     "1 if the device is powered on (configfs power).");
 	for (i = 0; i < n; i++)
