@@ -18,7 +18,7 @@ SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
 INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker
 INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service \
-		   sparectl-monitor@.service
+		   sparectl-monitor@.service spare-swap@.service
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
@@ -56,7 +56,7 @@ install: userspace man
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -m 0644 dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
-		$(DESTDIR)$(DOCDIR)/examples/
+		dist/spare-swap.conf $(DESTDIR)$(DOCDIR)/examples/
 	@# Example configs go to /etc only where the admin has none yet; not
 	@# spare-broker's (its unit starts once the file exists, and the
 	@# example names key files the admin must make first).
