@@ -209,8 +209,12 @@ static int swap_start(struct sparectl *c, const char *name, const char *conf)
 	swap_conf_free(&sc);
 	if (ret)
 		return ret;
-	if (dev_read(&c->roots, name, &d, why, sizeof(why)) || !d.disk[0]) {
-		log_err("device %s: created, but %s", name, d.disk[0] ? why : "it has no disk");
+	if (dev_read(&c->roots, name, &d, why, sizeof(why))) {
+		log_err("device %s: created, but %s", name, why);
+		goto undo;
+	}
+	if (!d.disk[0]) {
+		log_err("device %s: created, but it has no disk", name);
 		goto undo;
 	}
 	snprintf(dev, sizeof(dev), "/dev/%s", d.disk);
