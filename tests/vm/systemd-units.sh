@@ -213,8 +213,9 @@ wait_until 20 mon1_gone || { jlog sparectl-monitor@swap0; fail "the monitor is $
 pass "the monitor renewed /dev/$disk1's donors through configfs under its sandbox, and ended with the device"
 
 step "spare-swap@sw0 (backend=ublk, through the broker): enabled and started, swapped on at its priority"
+# util-linux's swapon: the shell's own (busybox) has no --show
 # no swap before: what the guest swaps onto below is this device
-[ "$(swapon --show --noheadings | wc -l)" = 0 ] || { swapon --show; fail "a swap device already"; }
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "a swap device already"; }
 cat >/etc/spare/swap-sw0.conf <<EOF
 # spare-swap.conf(5): the swap device at boot
 backend = ublk
@@ -240,7 +241,7 @@ active spare-swap@sw0 || { jlog spare-swap@sw0; fail "spare-swap@sw0 is $(system
 active spare-ublk@sw0 || { jlog spare-ublk@sw0; fail "spare-ublk@sw0 is $(systemctl is-active spare-ublk@sw0)"; }
 sdisk=$(jlog spare-swap@sw0 | sed -n 's|.*device sw0: /dev/\([a-z0-9]*\) swapped on at priority 37$|\1|p')
 [ -n "$sdisk" ] || { jlog spare-swap@sw0; fail "spare-swap@sw0 does not say it swapped on"; }
-swapon --show=NAME,PRIO --noheadings --raw >/tmp/swaps
+/usr/sbin/swapon --show=NAME,PRIO --noheadings --raw >/tmp/swaps
 cat /tmp/swaps
 [ "$(cat /tmp/swaps)" = "/dev/$sdisk 37" ] || fail "swapon --show does not list /dev/$sdisk at priority 37 (alone)"
 # Wants= and Before=: the monitor is started once the device exists
@@ -261,7 +262,7 @@ systemctl stop spare-swap@sw0 || { jlog spare-swap@sw0; fail "systemctl stop spa
 [ "$(systemctl is-active spare-swap@sw0)" = inactive ] ||
 	{ jlog spare-swap@sw0; fail "spare-swap@sw0 stopped as $(systemctl is-active spare-swap@sw0)"; }
 jlog spare-swap@sw0 | grep -q "device sw0: /dev/$sdisk swapped off" || { jlog spare-swap@sw0; fail "no swapoff in the journal"; }
-[ "$(swapon --show --noheadings | wc -l)" = 0 ] || { swapon --show; fail "still swapping after the stop"; }
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "still swapping after the stop"; }
 # the pager's stop runs after this unit's (ordered After=spare-ublk@sw0)
 pager_gone() { [ "$(systemctl is-active spare-ublk@sw0)" = inactive ] && [ ! -e "/dev/$sdisk" ]; }
 wait_until 90 pager_gone ||
@@ -290,17 +291,17 @@ swap-priority = 5
 EOF
 systemctl start spare-swap@sw3 || { jlog spare-swap@sw3; dmesg | tail; fail "systemctl start spare-swap@sw3"; }
 mdisk=$(jlog spare-swap@sw3 | sed -n 's|.*device sw3: /dev/\([a-z0-9]*\) swapped on at priority 5$|\1|p')
-[ -n "$mdisk" ] && [ "$(swapon --show=NAME,PRIO --noheadings --raw)" = "/dev/$mdisk 5" ] ||
-	{ swapon --show; jlog spare-swap@sw3; fail "swapon --show does not list /dev/$mdisk at priority 5"; }
+[ -n "$mdisk" ] && [ "$(/usr/sbin/swapon --show=NAME,PRIO --noheadings --raw)" = "/dev/$mdisk 5" ] ||
+	{ /usr/sbin/swapon --show; jlog spare-swap@sw3; fail "swapon --show does not list /dev/$mdisk at priority 5"; }
 systemctl stop spare-swap@sw3 || { jlog spare-swap@sw3; fail "systemctl stop spare-swap@sw3"; }
 [ "$(systemctl is-active spare-swap@sw3)" = inactive ] || fail "spare-swap@sw3 stopped as $(systemctl is-active spare-swap@sw3)"
-[ "$(swapon --show --noheadings | wc -l)" = 0 ] || { swapon --show; fail "still swapping after the stop"; }
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "still swapping after the stop"; }
 [ -e "$CFS/sw3" ] && fail "$CFS/sw3 left behind"
 pass "/dev/$mdisk (spare.ko) swapped on at priority 5 and off again, its configfs directory removed"
 
 step "a bad swap config: the unit fails with file, line and key in its journal, is not retried, leaves nothing"
 nothing_left() {
-	[ "$(swapon --show --noheadings | wc -l)" = 0 ] || { swapon --show; fail "$1: a swap left on"; }
+	[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "$1: a swap left on"; }
 	[ -e "/etc/spare/ublk-$1.conf" ] && fail "$1: /etc/spare/ublk-$1.conf left behind"
 	[ -e "/run/spare/ublk/$1" ] && fail "$1: a spare-ublk device left behind"
 	[ "$(systemctl is-active "spare-ublk@$1")" = inactive ] || fail "$1: spare-ublk@$1 is $(systemctl is-active "spare-ublk@$1")"
