@@ -131,13 +131,19 @@ static bool swapped_on(const char *dev)
  * A spare-ublk device's pager, stopped without waiting: spare-swap@NAME is
  * ordered after spare-ublk@NAME, so the pager's stop job runs once this
  * unit's has ended (waiting for it here would wait for ourselves). Its
- * config and grants go now, as `device destroy` removes them.
+ * config and grants go now, as `device destroy` removes them; its monitor
+ * (ordered after this unit, so its stop does not wait for ours) is stopped
+ * first, and waited for, so that no renewal writes the grants file again.
  */
 static int ublk_release(struct sparectl *c, const char *name)
 {
-	char unit[128], path[512];
+	char unit[128], path[512], mon[128];
 	char *const stop[] = { "systemctl", "stop", "--no-block", unit, NULL };
+	char *const stop_mon[] = { "systemctl", "stop", mon, NULL };
 
+	snprintf(mon, sizeof(mon), "sparectl-monitor@%s.service", name);
+	if (spawn_wait(stop_mon))
+		log_warn("device %s: systemctl stop %s failed", name, mon);
 	snprintf(unit, sizeof(unit), "spare-ublk@%s.service", name);
 	if (spawn_wait(stop)) {
 		log_err("device %s: systemctl stop --no-block %s failed", name, unit);
