@@ -109,24 +109,6 @@ static int spawn_wait(char *const argv[])
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Is /dev/@disk in /proc/swaps? */
-static bool swapped_on(const char *dev)
-{
-	char line[512];
-	bool on = false;
-	FILE *f = fopen("/proc/swaps", "re");
-
-	if (!f)
-		return false;
-	while (!on && fgets(line, sizeof(line), f)) {
-		size_t n = strcspn(line, " \t");
-
-		on = n == strlen(dev) && !strncmp(line, dev, n);
-	}
-	fclose(f);
-	return on;
-}
-
 /*
  * A spare-ublk device's pager, stopped without waiting: spare-swap@NAME is
  * ordered after spare-ublk@NAME, so the pager's stop job runs once this
@@ -255,17 +237,22 @@ static int swap_stop(struct sparectl *c, const char *name)
 		log_warn("device %s: %s: nothing to stop", name, why);
 		return 0;
 	}
+	/*
+	 * swapoff(2) itself says whether it was swapped on (EINVAL if not):
+	 * /proc/swaps names a swap by its path in the mount namespace where
+	 * swapon ran, which need not be this one's.
+	 */
 	if (d.disk[0]) {
 		snprintf(dev, sizeof(dev), "/dev/%s", d.disk);
-		if (swapped_on(dev)) {
-			log_info("device %s: swapoff %s (every swapped page is read back first)",
-				 name, dev);
-			if (swapoff(dev)) {
-				log_err("device %s: swapoff %s: %s; the device is kept", name, dev,
-					strerror(errno));
-				return 1;
-			}
+		log_info("device %s: swapoff %s (every swapped page is read back first)", name, dev);
+		if (!swapoff(dev)) {
 			log_info("device %s: %s swapped off", name, dev);
+		} else if (errno == EINVAL) {
+			log_info("device %s: %s was not swapped on", name, dev);
+		} else {
+			log_err("device %s: swapoff %s: %s; the device is kept", name, dev,
+				strerror(errno));
+			return 1;
 		}
 	}
 	return destroy(c, name);
