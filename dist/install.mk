@@ -21,7 +21,12 @@ SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
 INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker
 INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service \
-		   sparectl-monitor@.service
+		   sparectl-monitor@.service spare-swap@.service
+# Examples for /usr/share/doc/spare/examples: configs, the Prometheus
+# alerting rules and the Grafana dashboard (admin guide, Metrics).
+INSTALL_EXAMPLES := dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
+		   dist/spare-swap.conf dist/prometheus/spare-alerts.yml \
+		   dist/grafana/spare-dashboard.json
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
@@ -58,11 +63,7 @@ install: userspace man
 		sed 's|@SBINDIR@|$(SBINDIR)|g' dist/$$u.in >$(DESTDIR)$(UNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
-	install -m 0644 dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
-		$(DESTDIR)$(DOCDIR)/examples/
-	@# Prometheus alerting rules and the Grafana dashboard (admin guide, Metrics).
-	install -m 0644 dist/prometheus/spare-alerts.yml dist/grafana/spare-dashboard.json \
-		$(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 $(INSTALL_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	@# Example configs go to /etc only where the admin has none yet; not
 	@# spare-broker's (its unit starts once the file exists, and the
 	@# example names key files the admin must make first).
@@ -83,9 +84,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PYDIR)/spare_agg.py
 	rm -f $(DESTDIR)$(INCLUDEDIR)/spare/spare_agg.h $(DESTDIR)$(INCLUDEDIR)/spare/spare.h
 	rm -f $(INSTALL_UNITS:%=$(DESTDIR)$(UNITDIR)/%)
-	rm -f $(DESTDIR)$(DOCDIR)/examples/spared.conf \
-		$(DESTDIR)$(DOCDIR)/examples/spare-aggd.conf \
-		$(DESTDIR)$(DOCDIR)/examples/spare-broker.conf
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(INSTALL_EXAMPLES)))
 	for f in spared.conf spare-aggd.conf; do \
 		! cmp -s dist/$$f $(DESTDIR)$(SYSCONFDIR)/spare/$$f || \
 			rm -f $(DESTDIR)$(SYSCONFDIR)/spare/$$f || exit 1; \

@@ -33,13 +33,22 @@
 #     keep their sessions; spared applies a live setting, keeps one that
 #     needs a restart, and refuses a bad line with its file:line; spare-aggd
 #     reloads; none of them restarts;
+#   - the swap device at boot: spare-swap@sw0 from /etc/spare/swap-sw0.conf
+#     (backend=ublk, through the broker) enabled and started, listed by
+#     swapon --show at its swap-priority, its monitor started after it, a
+#     workload swapping onto it; systemctl stop swaps off and the device,
+#     its pager and its files are gone; the same with backend=module;
+#   - a bad swap config (unknown key) fails the unit with the file, line
+#     and key in its journal and no retry; a broker that does not answer
+#     fails it with the reason, and it is retried while systemctl start
+#     returns at once; neither leaves a device, a swap or a file behind;
 #   - every daemon stops cleanly (inactive, not failed); spare-aggd.service
 #     is enabled, starts and stops.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
 set -u
-watchdog 400
+watchdog 520
 ublk_require
 
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd: not run under scripts/vm/run?"
@@ -61,10 +70,10 @@ for p in spared sparectl spare-ublk spare-broker spare-aggd; do
 	cp "/spare/bin/$p" /usr/sbin/ || fail "install $p"
 done
 systemctl daemon-reload || fail "daemon-reload"
-for u in spared spare-broker spare-aggd spare-ublk@ub0 sparectl-monitor@ub0; do
+for u in spared spare-broker spare-aggd spare-ublk@ub0 sparectl-monitor@ub0 spare-swap@sw0; do
 	[ "$(systemctl show -P LoadState "$u")" = loaded ] || fail "$u: $(systemctl show -P LoadState "$u")"
 done
-pass "5 units loaded"
+pass "6 units loaded"
 
 step "spare-broker.service, its keys readable by root only: ready, and donors register"
 rxe_up 3
@@ -238,6 +247,141 @@ sparectl device destroy swap0 || fail "destroy swap0"
 mon1_gone() { [ "$(systemctl is-active sparectl-monitor@swap0)" = inactive ]; }
 wait_until 20 mon1_gone || { jlog sparectl-monitor@swap0; fail "the monitor is $(systemctl is-active sparectl-monitor@swap0)"; }
 pass "the monitor renewed /dev/$disk1's donors through configfs under its sandbox, and ended with the device"
+
+step "spare-swap@sw0 (backend=ublk, through the broker): enabled and started, swapped on at its priority"
+# util-linux's swapon: the shell's own (busybox) has no --show
+# no swap before: what the guest swaps onto below is this device
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "a swap device already"; }
+cat >/etc/spare/swap-sw0.conf <<EOF
+# spare-swap.conf(5): the swap device at boot
+backend = ublk
+size = 128M
+slab_size = 16M
+replicas = 2
+source = 10.0.0.1
+key-file = /etc/spare/trainer.key
+broker = $BROKER
+broker-name = trainer
+broker-key = /etc/spare/b-trainer.key
+lease = 60
+swap-priority = 37
+EOF
+cat >/etc/spare/monitor-sw0.env <<EOF
+BROKERS=$BROKER
+BROKER_NAME=trainer
+BROKER_KEY=/etc/spare/b-trainer.key
+EOF
+systemctl enable --now spare-swap@sw0 || { jlog spare-swap@sw0; diag; fail "systemctl enable --now spare-swap@sw0"; }
+active spare-swap@sw0 || { jlog spare-swap@sw0; fail "spare-swap@sw0 is $(systemctl is-active spare-swap@sw0)"; }
+[ -L /etc/systemd/system/multi-user.target.wants/spare-swap@sw0.service ] || fail "spare-swap@sw0 not enabled"
+active spare-ublk@sw0 || { jlog spare-ublk@sw0; fail "spare-ublk@sw0 is $(systemctl is-active spare-ublk@sw0)"; }
+sdisk=$(jlog spare-swap@sw0 | sed -n 's|.*device sw0: /dev/\([a-z0-9]*\) swapped on at priority 37$|\1|p')
+[ -n "$sdisk" ] || { jlog spare-swap@sw0; fail "spare-swap@sw0 does not say it swapped on"; }
+/usr/sbin/swapon --show=NAME,PRIO --noheadings --raw >/tmp/swaps
+cat /tmp/swaps
+[ "$(cat /tmp/swaps)" = "/dev/$sdisk 37" ] || fail "swapon --show does not list /dev/$sdisk at priority 37 (alone)"
+# Wants= and Before=: the monitor is started once the device exists
+wait_for 100 systemctl is-active --quiet sparectl-monitor@sw0 ||
+	{ jlog sparectl-monitor@sw0; fail "sparectl-monitor@sw0 is $(systemctl is-active sparectl-monitor@sw0)"; }
+pass "spare-swap@sw0 active: /dev/$sdisk (spare-ublk@sw0) swapped on at priority 37, its monitor running"
+
+step "a workload swaps onto /dev/$sdisk: 96 MiB, 2 passes, in a cgroup with memory.max=32M (memory.high 28M)"
+WL_SIZE_MB=96 WL_CG_MB=32
+ublk_cg work ${WL_CG_MB}M
+disk=$sdisk
+workload_start 2
+workload_wait
+pass "every page verified after swapping onto spare-swap@sw0's device"
+
+step "systemctl stop spare-swap@sw0: swapped off, then the device, its pager and its files gone"
+systemctl stop spare-swap@sw0 || { jlog spare-swap@sw0; fail "systemctl stop spare-swap@sw0"; }
+[ "$(systemctl is-active spare-swap@sw0)" = inactive ] ||
+	{ jlog spare-swap@sw0; fail "spare-swap@sw0 stopped as $(systemctl is-active spare-swap@sw0)"; }
+jlog spare-swap@sw0 | grep -q "device sw0: /dev/$sdisk swapped off" || { jlog spare-swap@sw0; fail "no swapoff in the journal"; }
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "still swapping after the stop"; }
+# the pager's stop runs after this unit's (ordered After=spare-ublk@sw0)
+pager_gone() { [ "$(systemctl is-active spare-ublk@sw0)" = inactive ] && [ ! -e "/dev/$sdisk" ]; }
+wait_until 90 pager_gone ||
+	{ jlog spare-ublk@sw0 | tail; fail "spare-ublk@sw0 is $(systemctl is-active spare-ublk@sw0), /dev/$sdisk still there"; }
+for f in /etc/spare/ublk-sw0.conf /etc/spare/ublk-sw0.grants /run/spare/ublk/sw0; do
+	[ -e "$f" ] && fail "$f left behind"
+done
+mon_sw0_gone() { [ "$(systemctl is-active sparectl-monitor@sw0)" = inactive ]; }
+wait_until 20 mon_sw0_gone ||
+	{ jlog sparectl-monitor@sw0 | tail; fail "sparectl-monitor@sw0 is $(systemctl is-active sparectl-monitor@sw0)"; }
+wait_until 20 none_lent || fail "the donors still lend"
+systemctl disable spare-swap@sw0 || fail "systemctl disable spare-swap@sw0"
+pass "swapped off; /dev/$sdisk and spare-ublk@sw0 gone with its config and grants, the monitor ended, the slabs returned"
+
+step "spare-swap@sw3 (backend=module, the default): swapped on at its priority, then off and the device removed"
+cat >/etc/spare/swap-sw3.conf <<EOF
+size = 64M
+slab_size = 16M
+replicas = 2
+source = 10.0.0.1
+key-file = /etc/spare/trainer.key
+broker = $BROKER
+broker-name = trainer
+broker-key = /etc/spare/b-trainer.key
+swap-priority = 5
+EOF
+systemctl start spare-swap@sw3 || { jlog spare-swap@sw3; dmesg | tail; fail "systemctl start spare-swap@sw3"; }
+mdisk=$(jlog spare-swap@sw3 | sed -n 's|.*device sw3: /dev/\([a-z0-9]*\) swapped on at priority 5$|\1|p')
+[ -n "$mdisk" ] && [ "$(/usr/sbin/swapon --show=NAME,PRIO --noheadings --raw)" = "/dev/$mdisk 5" ] ||
+	{ /usr/sbin/swapon --show; jlog spare-swap@sw3; fail "swapon --show does not list /dev/$mdisk at priority 5"; }
+systemctl stop spare-swap@sw3 || { jlog spare-swap@sw3; fail "systemctl stop spare-swap@sw3"; }
+[ "$(systemctl is-active spare-swap@sw3)" = inactive ] || fail "spare-swap@sw3 stopped as $(systemctl is-active spare-swap@sw3)"
+[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "still swapping after the stop"; }
+[ -e "$CFS/sw3" ] && fail "$CFS/sw3 left behind"
+pass "/dev/$mdisk (spare.ko) swapped on at priority 5 and off again, its configfs directory removed"
+
+step "a bad swap config: the unit fails with file, line and key in its journal, is not retried, leaves nothing"
+nothing_left() {
+	[ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "$1: a swap left on"; }
+	[ -e "/etc/spare/ublk-$1.conf" ] && fail "$1: /etc/spare/ublk-$1.conf left behind"
+	[ -e "/run/spare/ublk/$1" ] && fail "$1: a spare-ublk device left behind"
+	[ "$(systemctl is-active "spare-ublk@$1")" = inactive ] || fail "$1: spare-ublk@$1 is $(systemctl is-active "spare-ublk@$1")"
+	[ -e "$CFS/$1" ] && fail "$1: $CFS/$1 left behind"
+	return 0
+}
+sed 's/^size = 128M$/sise = 128M/' /etc/spare/swap-sw0.conf >/etc/spare/swap-sw1.conf
+systemctl start spare-swap@sw1 && fail "spare-swap@sw1 started with an unknown key"
+sleep 1
+[ "$(systemctl is-active spare-swap@sw1)" = failed ] || fail "spare-swap@sw1 is $(systemctl is-active spare-swap@sw1), not failed"
+[ "$(systemctl show -P NRestarts spare-swap@sw1)" = 0 ] || fail "a bad config was retried"
+jlog spare-swap@sw1 | grep -q '/etc/spare/swap-sw1.conf:3: sise: unknown setting' ||
+	{ jlog spare-swap@sw1; fail "the journal does not say which line and key"; }
+nothing_left sw1
+echo "    $(jlog spare-swap@sw1 | grep -m1 'unknown setting')"
+systemctl reset-failed spare-swap@sw1
+pass "spare-swap@sw1 failed, not retried, the reason in its journal"
+
+step "a broker that does not answer: the unit fails with the reason and retries, nothing waits, nothing is left"
+# a port on which nothing listens (the guest answers with a time-out)
+sed "s|^broker = .*|broker = 10.0.0.1:9|" /etc/spare/swap-sw0.conf >/etc/spare/swap-sw2.conf
+# the shipped RestartSec= is 20 s; a drop-in makes the retries 1 s apart
+mkdir -p /etc/systemd/system/spare-swap@sw2.service.d
+printf '[Service]\nRestartSec=1s\n' >/etc/systemd/system/spare-swap@sw2.service.d/quick.conf
+systemctl daemon-reload || fail "daemon-reload"
+# the start job ends failed at the first failure: nothing waits for the retries
+timeout 120 systemctl start spare-swap@sw2
+rc=$?
+[ $rc = 124 ] && { jlog spare-swap@sw2; fail "systemctl start spare-swap@sw2 still waiting after 120 s"; }
+[ $rc = 0 ] && fail "spare-swap@sw2 started without a broker"
+retried() { [ "$(systemctl show -P NRestarts spare-swap@sw2)" -ge 2 ]; }
+wait_until 60 retried || { jlog spare-swap@sw2; fail "spare-swap@sw2 restarted $(systemctl show -P NRestarts spare-swap@sw2) time(s), not retried"; }
+jlog spare-swap@sw2 | grep -q 'device sw2: no broker of broker=10.0.0.1:9 granted its slabs' ||
+	{ jlog spare-swap@sw2; fail "the journal does not say the broker failed"; }
+jlog spare-swap@sw2 | grep -q 'broker 10.0.0.1:9: ' || { jlog spare-swap@sw2; fail "the journal does not say why the broker failed"; }
+echo "    $(jlog spare-swap@sw2 | grep -m1 'broker 10.0.0.1:9: ')"
+nothing_left sw2
+n=$(systemctl show -P NRestarts spare-swap@sw2)
+systemctl stop spare-swap@sw2
+systemctl reset-failed spare-swap@sw2 2>/dev/null
+[ "$(systemctl is-active spare-swap@sw2)" = inactive ] || fail "spare-swap@sw2 is $(systemctl is-active spare-swap@sw2) after stop"
+rm -r /etc/systemd/system/spare-swap@sw2.service.d
+systemctl daemon-reload
+pass "spare-swap@sw2: start returned failed at once, retried ($n restarts) with the broker's reason, stopped; nothing left"
 
 step "spare-aggd enabled and started; every daemon stops cleanly"
 systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }

@@ -3,5 +3,5 @@ PROGS += sparectl
 sparectl_SRCS   := userspace/sparectl/sparectl.c userspace/sparectl/devstat.c \
 		   userspace/sparectl/genkey.c userspace/sparectl/renew.c userspace/sparectl/cli.c \
 		   userspace/sparectl/brokerask.c userspace/sparectl/uevent.c \
-		   userspace/sparectl/ublkdev.c
-sparectl_LDLIBS := -ljson-c -lsodium -lsystemd -ludev -lz
+		   userspace/sparectl/ublkdev.c userspace/sparectl/swap.c
+sparectl_LDLIBS := -linih -ljson-c -lsodium -lsystemd -ludev -lz

@@ -44,6 +44,7 @@
 #include "spare_util.h"
 #include "spare.h"
 #include "spare_version.h"
+#include "swap.h"
 #include "ublkdev.h"
 
 
@@ -68,6 +69,9 @@ static void usage(FILE *f)
 "                module asks (uevents), N slabs spare on each donor, until SIGTERM\n"
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
+"  sparectl swap start NAME [--config FILE]   device NAME from /etc/spare/swap-NAME.conf,\n"
+"                mkswap, swapon at its swap-priority= (spare-swap.conf(5))\n"
+"  sparectl swap stop NAME    swapoff (waits for every page), then destroy\n"
 "  sparectl metrics [-o FILE]\n"
 "  sparectl gen-key [--check]     a new host secret; --check: validate stdin\n"
 "Options:\n"
@@ -297,8 +301,11 @@ static int broker_grants_get(const char *name, const struct create_broker *b,
 		log_err("out of memory");
 		goto fail;
 	}
-	if (brokerask_grants(&a, slabs, copies, g->grants, g->domains))
+	if (brokerask_grants(&a, slabs, copies, g->grants, g->domains)) {
+		log_err("device %s: no broker of broker=%s granted its slabs (the warnings above "
+			"say why)", name, b->brokers);
 		goto fail;
+	}
 	for (i = 0; i < g->n; i++)
 		if (spare_grant_decode(&g->grants[i], &g->info[i])) {	/* checked by brokerask */
 			log_err("device %s: grant %zu is malformed", name, i);
@@ -512,7 +519,7 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 	return 0;
 }
 
-static int device_create(struct sparectl *c, const char *name, int argc, char **argv)
+int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	const char *tmpl = getenv("SPARECTL_CONFIGFS_TEMPLATE");
 	struct create_broker b = { 0 };
@@ -612,7 +619,7 @@ fail:
 	return 1;
 }
 
-static int device_destroy(struct sparectl *c, const char *name)
+int device_destroy(struct sparectl *c, const char *name)
 {
 	struct dev_info d;
 	char path[512], why[256];
@@ -928,6 +935,7 @@ static const struct {
 	{ "donor",	cmd_donor },
 	{ "metrics",	cmd_metrics },
 	{ "gen-key",	cmd_gen_key },
+	{ "swap",	cmd_swap },
 };
 
 int main(int argc, char **argv)
@@ -979,5 +987,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(argv[optind], objects[i].name))
 			return objects[i].run(&c, argc - optind, argv + optind);
-	return usage_error("unknown object '%s' (device, donor, metrics, gen-key)", argv[optind]);
+	return usage_error("unknown object '%s' (device, donor, metrics, gen-key, swap)", argv[optind]);
 }
