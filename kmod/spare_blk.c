@@ -26,28 +26,29 @@ static DEFINE_IDA(spare_index_ida);
 
 /*
  * The write window: how much swap-out may be in flight per device before
- * the next write waits in ->queue_rq() (the queue is BLK_MQ_F_BLOCKING, so
- * the wait lands on whoever submitted it, usually the task in reclaim).
+ * ->queue_rq() refuses the next write (BLK_STS_RESOURCE: blk-mq keeps it
+ * on its dispatch list, and the write that leaves the window re-runs the
+ * hardware queues). Until session 35 the refused write waited there, on
+ * whoever submitted it, usually the task in reclaim.
  *
  * Why: cgroup v2 reclaim never waits for anonymous pages under writeback.
  * With an asynchronous device it can put a cgroup's whole inactive list
  * under writeback, find nothing it can free on each of its retries, and
  * call the OOM killer while the pages are a few hundred microseconds from
  * being clean. A synchronous device (zram, brd) cannot get there; a disk
- * rarely does because its tags run out first. Holding the submitter until
- * older writes land keeps the pages reclaim has written close to the pages
- * it can free, which is what turns writeback into progress.
+ * rarely does because its tags run out first. Bounding what is in flight
+ * keeps the pages reclaim has written close to the pages it can free; the
+ * reclaimer itself is held by reclaim_wait below.
  */
 unsigned int spare_write_window_kb = 1024;
 module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
 MODULE_PARM_DESC(write_window_kb,
-		 "write requests in flight per device before new writes wait, in KiB (0: no limit)");
+		 "write requests in flight per device before new writes are held back, in KiB (0: no limit)");
 
 /*
  * Take @pages of the write window; a request always fits an empty one.
- * Returns false when the window is full and this context must not sleep
- * (spare_rq_wait()); the caller then answers BLK_STS_RESOURCE and blk-mq
- * runs the request again from kblockd once a request completes.
+ * Never sleeps: false when the window is full; the caller answers
+ * BLK_STS_RESOURCE and write_window_leave() re-runs the queues.
  */
 static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 			       unsigned int pages)
@@ -57,9 +58,8 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 	cmd->window_pages = 0;
 	if (!limit)
 		return true;
-	if (!spare_rq_wait(dev->write_wait,
-			   spare_room_take(&dev->write_pages, limit, pages),
-			   &dev->stats.write_waits))
+	if (!spare_room_try(&dev->write_pages, limit, pages,
+			    &dev->window_refused, &dev->stats.write_waits))
 		return false;
 	cmd->window_pages = pages;
 	return true;
@@ -78,13 +78,32 @@ static void cmd_wake_waiter(struct spare_dev *dev, struct spare_cmd *cmd)
 	spin_unlock_irqrestore(&dev->rbatch_lock, flags);
 }
 
+/*
+ * ->queue_rq() gives back the room it took, for a request it does not
+ * start after all. No re-run here: a request refused meanwhile would be
+ * run again only to find the same thing in the way (an async copy room
+ * still full, a queue still connecting), in a loop on kblockd; the next
+ * completion re-runs it, or blk-mq after BLK_STS_RESOURCE's delay.
+ */
+static void room_undo(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	spare_backup_undo(dev, cmd);
+	atomic_sub(cmd->window_pages, &dev->write_pages);
+	cmd->window_pages = 0;
+}
+
 static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
+	bool rerun;
+
 	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch &&
 	    !cmd->async_pages)
 		return;
-	spare_backup_unreserve(dev, cmd);
-	atomic_sub(cmd->window_pages, &dev->write_pages);
+	rerun = spare_backup_unreserve(dev, cmd);
+	if (cmd->window_pages &&
+	    spare_room_put(&dev->write_pages, cmd->window_pages,
+			   &dev->window_refused))
+		rerun = true;
 	cmd->window_pages = 0;
 	if (cmd->rbatch) {
 		atomic_dec(&cmd->rbatch->pending);
@@ -95,6 +114,8 @@ static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 		cmd->reclaim_wait = false;
 	}
 	wake_up(&dev->write_wait);
+	if (rerun)	/* the request is alive: so is the queue */
+		blk_mq_run_hw_queues(dev->disk->queue, true);
 }
 
 /*
@@ -444,7 +465,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	bool wait, landed;
 	int n, err;
 
-	/* Before the request's timer starts: waiting here is not its fault. */
+	/* Room is taken before the request's timer starts. */
 	cmd->dev = dev;
 	cmd->window_pages = 0;
 	cmd->async_pages = 0;
@@ -457,7 +478,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (!write_window_enter(dev, cmd, pages))
 			return BLK_STS_RESOURCE;
 		if (!spare_backup_reserve(dev, cmd, rq)) {
-			write_window_leave(dev, cmd);
+			room_undo(dev, cmd);
 			return BLK_STS_RESOURCE;
 		}
 	}
@@ -508,7 +529,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		st = plan_read(dev, cmd, hctx->queue_num, rq->tag);
 	if (st == BLK_STS_RESOURCE) {
 		/* plan_read() dropped its ops; a write has none either. */
-		write_window_leave(dev, cmd);
+		room_undo(dev, cmd);
 		return st;
 	}
 
@@ -555,13 +576,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	if (cmd->use_backup) {
 		atomic_inc(&cmd->pending);
-		err = spare_backup_submit(cmd, rq, cmd->is_write);
-		if (err) {
-			/* -EAGAIN: it could not wait here; re-drive it */
-			cmd->backup_status = err == -EAGAIN ? BLK_STS_TRANSPORT :
-							      BLK_STS_IOERR;
-			spare_cmd_put(cmd);
-		}
+		spare_backup_start(cmd);
 	}
 	spare_cmd_put(cmd);
 	/*
@@ -744,7 +759,10 @@ static enum blk_eh_timer_return spare_timeout(struct request *rq)
 static int spare_init_request(struct blk_mq_tag_set *set, struct request *rq,
 			      unsigned int hctx_idx, unsigned int numa_node)
 {
-	memset(blk_mq_rq_to_pdu(rq), 0, sizeof(struct spare_cmd));
+	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	memset(cmd, 0, sizeof(*cmd));
+	INIT_WORK(&cmd->backup_work, spare_backup_work);
 	return 0;
 }
 
@@ -875,6 +893,11 @@ static int alloc_disk(struct spare_dev *dev)
 	snprintf(disk->disk_name, DISK_NAME_LEN, "spare%d", dev->index);
 	set_capacity(disk, dev->cfg.size >> SECTOR_SHIFT);
 	dev->disk = disk;
+	atomic_set(&dev->window_refused, 0);
+	atomic_set(&dev->async_refused, 0);
+	spin_lock_irq(&dev->backup_lock);
+	dev->queue_runnable = true;
+	spin_unlock_irq(&dev->backup_lock);
 	return 0;
 }
 
@@ -882,6 +905,10 @@ static void free_disk(struct spare_dev *dev)
 {
 	if (!dev->disk)
 		return;
+	/* async backup writes may land after this: they no longer run it */
+	spin_lock_irq(&dev->backup_lock);
+	dev->queue_runnable = false;
+	spin_unlock_irq(&dev->backup_lock);
 	put_disk(dev->disk);
 	dev->disk = NULL;
 	blk_mq_free_tag_set(&dev->tag_set);
