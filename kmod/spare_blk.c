@@ -185,6 +185,54 @@ static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
 	return mine;
 }
 
+static bool window_fits(struct spare_dev *dev, int limit, unsigned int pages)
+{
+	int cur = atomic_read(&dev->write_pages);
+
+	return !cur || cur + pages <= limit;
+}
+
+/*
+ * reclaim_wait: a direct reclaimer waits (at most 1 s) until every write
+ * of its batch has landed. The one sleep left in ->queue_rq(): it is the
+ * throttle itself (Documentation/kmod.md, "Back-pressure").
+ */
+static void reclaim_wait_batch(struct spare_dev *dev)
+{
+	struct spare_rbatch *b = rbatch_mine(dev);
+
+	/* once empty the slot may pass to another task: stop then */
+	if (b)
+		wait_event_timeout(dev->write_wait,
+				   !atomic_read(&b->pending) ||
+				   READ_ONCE(b->task) != current, HZ);
+}
+
+/*
+ * A direct reclaimer's write was refused for the write window. The refusal
+ * alone would send the reclaimer back to reclaim at once, with its writes
+ * left on the dispatch list: the opposite of what the window is for. So
+ * it is held as reclaim_wait holds it after a dispatch: until its batch
+ * has landed, or, with none in flight (outside submit_bio() only, where
+ * nothing of ours waits on this task), until the window has room; at
+ * most 1 s either way. Nobody else waits here.
+ */
+static void reclaim_wait_refused(struct spare_dev *dev, unsigned int pages)
+{
+	int limit = READ_ONCE(spare_write_window_kb) >> (PAGE_SHIFT - 10);
+
+	if (!write_from_direct_reclaim())
+		return;
+	if (rbatch_mine(dev)) {
+		reclaim_wait_batch(dev);
+		return;
+	}
+	if (current->bio_list || !limit)
+		return;
+	wait_event_timeout(dev->write_wait,
+			   window_fits(dev, limit, pages), HZ);
+}
+
 void spare_uevent(struct spare_dev *dev, const char *event,
 		  const struct spare_donor *donor, s64 slab)
 {
@@ -475,8 +523,10 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (req_op(rq) == REQ_OP_WRITE) {
 		unsigned int pages = blk_rq_bytes(rq) >> PAGE_SHIFT;
 
-		if (!write_window_enter(dev, cmd, pages))
+		if (!write_window_enter(dev, cmd, pages)) {
+			reclaim_wait_refused(dev, pages);
 			return BLK_STS_RESOURCE;
+		}
 		if (!spare_backup_reserve(dev, cmd, rq)) {
 			room_undo(dev, cmd);
 			return BLK_STS_RESOURCE;
@@ -597,15 +647,8 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * or 32 requests queued): waiting there is safe, since the backup
 	 * bios made there are submitted from dev->wq (backup_issue()).
 	 */
-	if (bd->last && write_from_direct_reclaim()) {
-		struct spare_rbatch *b = rbatch_mine(dev);
-
-		/* once empty the slot may pass to another task: stop then */
-		if (b)
-			wait_event_timeout(dev->write_wait,
-					   !atomic_read(&b->pending) ||
-					   READ_ONCE(b->task) != current, HZ);
-	}
+	if (bd->last && write_from_direct_reclaim())
+		reclaim_wait_batch(dev);
 	return BLK_STS_OK;
 }
 
