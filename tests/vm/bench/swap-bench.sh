@@ -46,7 +46,7 @@ result() { echo "RESULT $1 $2 $3"; }
 # fio_json FILE KEY: the first number after "KEY" in fio's JSON (the read
 # section comes first for a read-only job).
 fio_json() { grep -m1 "\"$2\"" "$1" | sed 's/.*: *//; s/[,}].*//'; }
-# fio_pct FILE SECTION PCT: percentile PCT (e.g. 50.000000) of SECTION
+# fio_pct FILE SECTION PCT: percentile PCT (e.g. 50.000000, or "mean") of SECTION
 # (clat_ns: from submission done to completion; lat_ns: end to end, with
 # the submission) in fio's JSON, in ns.
 fio_pct() {
@@ -68,6 +68,8 @@ bench_fio_qd1() {	# bench_fio_qd1 NAME DEV
 	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
 	result "$name" qd1_lat_p50_us $(( $(fio_pct /tmp/fio1.json lat_ns 50.000000) / 1000 ))
 	result "$name" qd1_lat_p99_us $(( $(fio_pct /tmp/fio1.json lat_ns 99.000000) / 1000 ))
+	result "$name" qd1_mean_us "$(fio_pct /tmp/fio1.json clat_ns mean | awk '{printf "%d", $1 / 1000}')"
+	result "$name" qd1_lat_mean_us "$(fio_pct /tmp/fio1.json lat_ns mean | awk '{printf "%d", $1 / 1000}')"
 }
 
 bench_fio() {	# bench_fio NAME DEV
