@@ -263,7 +263,14 @@ struct spare_dev {
 	struct work_struct backup_punt_work;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
 	atomic_t write_pages;		/* pages of write requests in flight */
-	wait_queue_head_t write_wait;	/* write_pages or a batch dropped */
+	wait_queue_head_t write_wait;	/* a batch dropped (reclaim_wait) */
+	/*
+	 * ->queue_rq() refused a request for lack of window or async room:
+	 * the next release of that room re-runs the hardware queues.
+	 */
+	atomic_t window_refused;
+	atomic_t async_refused;
+	bool queue_runnable;		/* backup_lock: the disk may be run */
 	/* spare_blk.c: direct reclaimers' write batches still in flight */
 	spinlock_t rbatch_lock;
 	struct spare_rbatch rbatch[SPARE_RBATCHES];
@@ -318,6 +325,7 @@ struct spare_cmd {
 	bool *waiter;			/* set true when the write lands */
 	struct spare_rbatch *rbatch;	/* counted in this reclaim batch */
 	blk_status_t backup_status;
+	struct work_struct backup_work;	/* the backup part, when it waits */
 	unsigned int nr_ext;
 	unsigned int nr_ops;
 	struct spare_extent ext[SPARE_MAX_EXTENTS];
@@ -331,31 +339,6 @@ struct spare_cmd {
 /* spare_main.c */
 extern struct configfs_subsystem spare_subsys;
 
-/*
- * spare_rq_wait(): the one way ->queue_rq() and the paths it calls wait for
- * room or for an older I/O. Evaluates @cond (which may take what it waits
- * for: it is true at most once); while it is false, counts one wait in
- * @stat and sleeps on @wq, re-checking every 100 ms. Returns false at once,
- * without sleeping, inside submit_bio() (current->bio_list set): an I/O
- * this task submitted for an earlier request may be parked on that list
- * until we return, so waiting for it would wait for ourselves. The caller
- * then lets blk-mq run the request again later (BLK_STS_RESOURCE before
- * blk_mq_start_request(), a re-drive after).
- */
-#define spare_rq_wait(wq, cond, stat)					\
-({									\
-	bool __ok = true;						\
-	if (!(cond)) {							\
-		atomic64_inc(stat);					\
-		if (current->bio_list)					\
-			__ok = false;					\
-		else							\
-			while (!wait_event_timeout(wq, cond, HZ / 10))	\
-				;					\
-	}								\
-	__ok;								\
-})
-
 /* Take @pages of @used unless that passes @limit; a request fits if empty. */
 static inline bool spare_room_take(atomic_t *used, int limit, int pages)
 {
@@ -366,6 +349,34 @@ static inline bool spare_room_take(atomic_t *used, int limit, int pages)
 			return false;
 	} while (!atomic_try_cmpxchg(used, &cur, cur + pages));
 	return true;
+}
+
+/*
+ * ->queue_rq()'s room (the write window, async backup copies), never
+ * waited for: take @pages of @used, or count a refusal in @stat, flag
+ * *@refused so that the next spare_room_put() re-runs the hardware queues,
+ * and try once more (a put between the first try and the flag did not see
+ * the flag). On false the caller answers BLK_STS_RESOURCE before
+ * blk_mq_start_request(); blk-mq keeps the request on its dispatch list.
+ */
+static inline bool spare_room_try(atomic_t *used, int limit, int pages,
+				  atomic_t *refused, atomic64_t *stat)
+{
+	if (spare_room_take(used, limit, pages))
+		return true;
+	atomic64_inc(stat);
+	atomic_set(refused, 1);
+	smp_mb();	/* flag before the retry; pairs with spare_room_put() */
+	return spare_room_take(used, limit, pages);
+}
+
+/* Give back @pages of @used; true when a refused request waits for it. */
+static inline bool spare_room_put(atomic_t *used, int pages,
+				  atomic_t *refused)
+{
+	atomic_sub(pages, used);
+	smp_mb__after_atomic();	/* room before the flag; pairs with _try() */
+	return atomic_read(refused) && atomic_xchg(refused, 0);
 }
 
 /* spare_blk.c */
@@ -441,10 +452,12 @@ void spare_resync_kick_now(struct spare_dev *dev);
 /* spare_backup.c */
 int spare_backup_open(struct spare_dev *dev);
 void spare_backup_close(struct spare_dev *dev);
-int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write);
+void spare_backup_start(struct spare_cmd *cmd);
+void spare_backup_work(struct work_struct *w);
 bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
 			  struct request *rq);
-void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd);
+bool spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd);
+void spare_backup_undo(struct spare_dev *dev, struct spare_cmd *cmd);
 bool spare_backup_range_ok(struct spare_dev *dev, u64 first, u64 n);
 int spare_backup_read_pages(struct spare_dev *dev, u64 first, u32 n,
 			    struct page **blocks, unsigned int order);

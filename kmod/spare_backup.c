@@ -200,7 +200,7 @@ static void backup_punt_work(struct work_struct *w)
  * Where a backup write did not land (or, async, could not start), the
  * backup holds older data than the device: mark those pages stale, so
  * that no read and no refill takes them from the backup
- * (spare_backup_submit(), spare_backup_range_ok()), until a later write
+ * (submit_sync(), spare_backup_range_ok()), until a later write
  * of theirs lands and makes them current again.
  */
 static void write_settled(struct spare_dev *dev, struct request *rq,
@@ -289,7 +289,10 @@ static void async_end_io(struct bio *bio)
 	else
 		pages_clear(dev->backup_stale, first, n);
 	pages_clear(dev->backup_busy, first, n);
-	atomic_sub(reserved, &dev->async_pages);
+	/* the disk may be going (free_disk() clears queue_runnable first) */
+	if (spare_room_put(&dev->async_pages, reserved, &dev->async_refused) &&
+	    dev->queue_runnable)
+		blk_mq_run_hw_queues(dev->disk->queue, true);
 	wake_up_all(&dev->backup_wait);
 	spin_unlock_irqrestore(&dev->backup_lock, flags);
 }
@@ -321,8 +324,9 @@ static unsigned int rq_segments(struct request *rq)
 
 /*
  * Reserve room for the private copy of an async backup write before the
- * request starts (->queue_rq()). Returns false when there is none and this
- * context must not wait; the caller answers BLK_STS_RESOURCE.
+ * request starts (->queue_rq()). Never sleeps: false when there is none;
+ * the caller answers BLK_STS_RESOURCE, and the async write that gives the
+ * room back re-runs the queues (async_end_io()).
  */
 bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
 			  struct request *rq)
@@ -333,17 +337,32 @@ bool spare_backup_reserve(struct spare_dev *dev, struct spare_cmd *cmd,
 	if (!dev->has_backup || dev->cfg.backup_mode != SPARE_BACKUP_ASYNC)
 		return true;
 	pages = rq_segments(rq);
-	if (!spare_rq_wait(dev->backup_wait,
-			   spare_room_take(&dev->async_pages,
-					   SPARE_ASYNC_COPY_PAGES, pages),
-			   &dev->stats.backup_waits))
+	if (!spare_room_try(&dev->async_pages, SPARE_ASYNC_COPY_PAGES, pages,
+			    &dev->async_refused, &dev->stats.backup_waits))
 		return false;
 	cmd->async_pages = pages;
 	return true;
 }
 
-/* Give back a reservation the request did not pass to an async write. */
-void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd)
+/*
+ * Give back a reservation the request did not pass to an async write.
+ * True when a request refused for that room should be run again.
+ */
+bool spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	bool rerun;
+
+	if (!cmd->async_pages)
+		return false;
+	rerun = spare_room_put(&dev->async_pages, cmd->async_pages,
+			       &dev->async_refused);
+	cmd->async_pages = 0;
+	wake_up_all(&dev->backup_wait);
+	return rerun;
+}
+
+/* The same, from ->queue_rq() for a request it does not start: no re-run. */
+void spare_backup_undo(struct spare_dev *dev, struct spare_cmd *cmd)
 {
 	if (!cmd->async_pages)
 		return;
@@ -352,23 +371,35 @@ void spare_backup_unreserve(struct spare_dev *dev, struct spare_cmd *cmd)
 	wake_up_all(&dev->backup_wait);
 }
 
+/*
+ * The backup part of a request, in one of two modes: from ->queue_rq()
+ * (@can_wait false: GFP_NOWAIT, no wait; -EAGAIN when it would have to,
+ * with nothing done) or from the device's workqueue (backup_work(): may
+ * sleep, GFP_NOIO, and waits for an older async write of the same pages).
+ */
 static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
-			      struct block_device *bdev, u64 first, u64 n)
+			      struct block_device *bdev, u64 first, u64 n,
+			      bool can_wait)
 {
+	gfp_t gfp = can_wait ? GFP_NOIO : GFP_NOWAIT;
 	struct spare_dev *dev = cmd->dev;
 	struct req_iterator iter;
 	struct async_write *aw;
 	struct bio_vec bv;
 	struct bio *bio;
 
-	aw = kzalloc(sizeof(*aw), GFP_NOIO | __GFP_NOWARN);
+	aw = kzalloc(sizeof(*aw), gfp | __GFP_NOWARN);
 	if (!aw)
-		return -EAGAIN;		/* re-driven */
+		return -EAGAIN;		/* re-driven, or tried in the worker */
 	aw->dev = dev;
 	aw->first = first;
 	aw->n = n;
-	bio = bio_alloc_bioset(bdev, SPARE_MAX_SEGS + 1, REQ_OP_WRITE, GFP_NOIO,
+	bio = bio_alloc_bioset(bdev, SPARE_MAX_SEGS + 1, REQ_OP_WRITE, gfp,
 			       &dev->backup_bs);
+	if (!bio) {
+		kfree(aw);
+		return -EAGAIN;
+	}
 	bio->bi_iter.bi_sector = blk_rq_pos(rq);
 	bio->bi_private = aw;
 	bio->bi_end_io = async_end_io;
@@ -378,60 +409,54 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 		if (aw->nr_pages == cmd->async_pages ||
 		    aw->nr_pages == ARRAY_SIZE(aw->pages))
 			goto fail;	/* more segments than reserved */
-		p = mempool_alloc(dev->async_pool, GFP_NOIO);
+		p = mempool_alloc(dev->async_pool, gfp);
+		if (!p)
+			goto again;
 		aw->pages[aw->nr_pages++] = p;
 		memcpy_page(p, 0, bv.bv_page, bv.bv_offset, bv.bv_len);
 		if (bio_add_page(bio, p, bv.bv_len, 0) != bv.bv_len)
 			goto fail;
 	}
 	/* Order after an older async write of these pages. */
-	if (!spare_rq_wait(dev->backup_wait, claim_range(dev, first, n),
-			   &dev->stats.backup_waits)) {
-		bio_put(bio);
-		async_write_free(dev, aw);
-		return -EAGAIN;
+	if (!claim_range(dev, first, n)) {
+		if (!can_wait)
+			goto again;
+		atomic64_inc(&dev->stats.backup_waits);
+		while (!wait_event_timeout(dev->backup_wait,
+					   claim_range(dev, first, n), HZ / 10))
+			;
 	}
 	aw->reserved = cmd->async_pages;
 	cmd->async_pages = 0;
 	backup_issue(dev, bio);
 	return 0;
+again:
+	bio_put(bio);
+	async_write_free(dev, aw);
+	return -EAGAIN;
 fail:
 	bio_put(bio);
 	async_write_free(dev, aw);
 	return -EIO;
 }
 
-/*
- * Submit the backup part of @cmd. On success the command's reference taken
- * by the caller is dropped when the backup I/O is done (or at once for an
- * async write); on failure the caller drops it. -EAGAIN: it had to wait and
- * could not here (spare_rq_wait()); the caller re-drives the request.
- */
-int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
+static int submit_sync(struct spare_cmd *cmd, struct request *rq,
+		       struct block_device *bdev, u64 first, u64 n,
+		       bool write, bool can_wait)
 {
 	struct spare_dev *dev = cmd->dev;
-	struct block_device *bdev = spare_bdev(&dev->backup);
-	u64 first = (blk_rq_pos(rq) << SECTOR_SHIFT) >> SPARE_PAGE_SHIFT;
-	u64 n = DIV_ROUND_UP(blk_rq_bytes(rq), SPARE_PAGE_SIZE);
 	struct req_iterator iter;
 	struct bio_vec bv;
 	struct bio *bio;
-	int ret;
 
-	if (write && dev->cfg.backup_mode == SPARE_BACKUP_ASYNC) {
-		ret = submit_async_write(cmd, rq, bdev, first, n);
-		if (!ret)
-			spare_cmd_put(cmd);
-		else	/* async_end_io() settles the ones that started */
-			write_settled(dev, rq, false);
-		return ret;
-	}
 	/* Order after any async backup write of these pages. */
-	if (!spare_rq_wait(dev->backup_wait, !range_busy(dev, first, n),
-			   &dev->stats.backup_waits)) {
-		if (write)	/* the remote copies may take it meanwhile */
-			write_settled(dev, rq, false);
-		return -EAGAIN;
+	if (range_busy(dev, first, n)) {
+		if (!can_wait)
+			return -EAGAIN;
+		atomic64_inc(&dev->stats.backup_waits);
+		while (!wait_event_timeout(dev->backup_wait,
+					   !range_busy(dev, first, n), HZ / 10))
+			;
 	}
 	if (!write) {
 		unsigned long flags;
@@ -448,8 +473,11 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 		}
 	}
 	bio = bio_alloc_bioset(bdev, SPARE_MAX_SEGS + 1,
-			       write ? REQ_OP_WRITE : REQ_OP_READ, GFP_NOIO,
+			       write ? REQ_OP_WRITE : REQ_OP_READ,
+			       can_wait ? GFP_NOIO : GFP_NOWAIT,
 			       &dev->backup_bs);
+	if (!bio)
+		return -EAGAIN;
 	bio->bi_iter.bi_sector = blk_rq_pos(rq);
 	bio->bi_private = cmd;
 	bio->bi_end_io = backup_end_io;
@@ -457,13 +485,81 @@ int spare_backup_submit(struct spare_cmd *cmd, struct request *rq, bool write)
 		if (bio_add_page(bio, bv.bv_page, bv.bv_len, bv.bv_offset) !=
 		    bv.bv_len) {
 			bio_put(bio);
-			if (write)
-				write_settled(dev, rq, false);
 			return -EIO;
 		}
 	}
 	backup_issue(dev, bio);
 	return 0;
+}
+
+/* 0: submitted (the reference is dropped when it is done); else an errno. */
+static int backup_submit(struct spare_cmd *cmd, bool can_wait)
+{
+	struct request *rq = blk_mq_rq_from_pdu(cmd);
+	struct spare_dev *dev = cmd->dev;
+	struct block_device *bdev = spare_bdev(&dev->backup);
+	u64 first = (blk_rq_pos(rq) << SECTOR_SHIFT) >> SPARE_PAGE_SHIFT;
+	u64 n = DIV_ROUND_UP(blk_rq_bytes(rq), SPARE_PAGE_SIZE);
+	int ret;
+
+	if (cmd->is_write && dev->cfg.backup_mode == SPARE_BACKUP_ASYNC) {
+		ret = submit_async_write(cmd, rq, bdev, first, n, can_wait);
+		if (!ret)
+			spare_cmd_put(cmd);
+	} else {
+		ret = submit_sync(cmd, rq, bdev, first, n, cmd->is_write,
+				  can_wait);
+	}
+	return ret;
+}
+
+/*
+ * The backup part did not start: its pages' backup is stale (the remote
+ * copies may take the write meanwhile; async_end_io() and backup_end_io()
+ * settle the ones that started). -EAGAIN (no memory even in the worker):
+ * the request is re-driven; anything else fails it.
+ */
+static void backup_failed(struct spare_cmd *cmd, int err)
+{
+	if (cmd->is_write)
+		write_settled(cmd->dev, blk_mq_rq_from_pdu(cmd), false);
+	cmd->backup_status = err == -EAGAIN ? BLK_STS_TRANSPORT :
+					      BLK_STS_IOERR;
+	spare_cmd_put(cmd);
+}
+
+/* The backup part that could not be done in ->queue_rq() without waiting. */
+void spare_backup_work(struct work_struct *w)
+{
+	struct spare_cmd *cmd = container_of(w, struct spare_cmd, backup_work);
+	unsigned int noio = memalloc_noio_save();
+	int err = backup_submit(cmd, true);
+
+	memalloc_noio_restore(noio);
+	if (err)
+		backup_failed(cmd, err);
+}
+
+/*
+ * Submit the backup part of @cmd, from ->queue_rq(), holding a reference
+ * of the command that is dropped when the backup I/O is done (or at once
+ * for an async write, once its private copy is made). Never sleeps: what
+ * would have to wait (room in the bio pool or the async page pool, an
+ * older async write of the same pages) goes to the device's workqueue
+ * (WQ_MEM_RECLAIM: its rescuer makes progress under memory pressure),
+ * where the request's reference keeps its pages and the device alive.
+ */
+void spare_backup_start(struct spare_cmd *cmd)
+{
+	int err = backup_submit(cmd, false);
+
+	if (!err)
+		return;
+	if (err != -EAGAIN) {
+		backup_failed(cmd, err);
+		return;
+	}
+	queue_work(cmd->dev->wq, &cmd->backup_work);
 }
 
 /*

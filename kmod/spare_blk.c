@@ -26,28 +26,29 @@ static DEFINE_IDA(spare_index_ida);
 
 /*
  * The write window: how much swap-out may be in flight per device before
- * the next write waits in ->queue_rq() (the queue is BLK_MQ_F_BLOCKING, so
- * the wait lands on whoever submitted it, usually the task in reclaim).
+ * ->queue_rq() refuses the next write (BLK_STS_RESOURCE: blk-mq keeps it
+ * on its dispatch list, and the write that leaves the window re-runs the
+ * hardware queues). Until session 35 the refused write waited there, on
+ * whoever submitted it, usually the task in reclaim.
  *
  * Why: cgroup v2 reclaim never waits for anonymous pages under writeback.
  * With an asynchronous device it can put a cgroup's whole inactive list
  * under writeback, find nothing it can free on each of its retries, and
  * call the OOM killer while the pages are a few hundred microseconds from
  * being clean. A synchronous device (zram, brd) cannot get there; a disk
- * rarely does because its tags run out first. Holding the submitter until
- * older writes land keeps the pages reclaim has written close to the pages
- * it can free, which is what turns writeback into progress.
+ * rarely does because its tags run out first. Bounding what is in flight
+ * keeps the pages reclaim has written close to the pages it can free; the
+ * reclaimer itself is held by reclaim_wait below.
  */
 unsigned int spare_write_window_kb = 1024;
 module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
 MODULE_PARM_DESC(write_window_kb,
-		 "write requests in flight per device before new writes wait, in KiB (0: no limit)");
+		 "write requests in flight per device before new writes are held back, in KiB (0: no limit)");
 
 /*
  * Take @pages of the write window; a request always fits an empty one.
- * Returns false when the window is full and this context must not sleep
- * (spare_rq_wait()); the caller then answers BLK_STS_RESOURCE and blk-mq
- * runs the request again from kblockd once a request completes.
+ * Never sleeps: false when the window is full; the caller answers
+ * BLK_STS_RESOURCE and write_window_leave() re-runs the queues.
  */
 static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 			       unsigned int pages)
@@ -57,9 +58,8 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 	cmd->window_pages = 0;
 	if (!limit)
 		return true;
-	if (!spare_rq_wait(dev->write_wait,
-			   spare_room_take(&dev->write_pages, limit, pages),
-			   &dev->stats.write_waits))
+	if (!spare_room_try(&dev->write_pages, limit, pages,
+			    &dev->window_refused, &dev->stats.write_waits))
 		return false;
 	cmd->window_pages = pages;
 	return true;
@@ -78,13 +78,32 @@ static void cmd_wake_waiter(struct spare_dev *dev, struct spare_cmd *cmd)
 	spin_unlock_irqrestore(&dev->rbatch_lock, flags);
 }
 
+/*
+ * ->queue_rq() gives back the room it took, for a request it does not
+ * start after all. No re-run here: a request refused meanwhile would be
+ * run again only to find the same thing in the way (an async copy room
+ * still full, a queue still connecting), in a loop on kblockd; the next
+ * completion re-runs it, or blk-mq after BLK_STS_RESOURCE's delay.
+ */
+static void room_undo(struct spare_dev *dev, struct spare_cmd *cmd)
+{
+	spare_backup_undo(dev, cmd);
+	atomic_sub(cmd->window_pages, &dev->write_pages);
+	cmd->window_pages = 0;
+}
+
 static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
+	bool rerun;
+
 	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch &&
 	    !cmd->async_pages)
 		return;
-	spare_backup_unreserve(dev, cmd);
-	atomic_sub(cmd->window_pages, &dev->write_pages);
+	rerun = spare_backup_unreserve(dev, cmd);
+	if (cmd->window_pages &&
+	    spare_room_put(&dev->write_pages, cmd->window_pages,
+			   &dev->window_refused))
+		rerun = true;
 	cmd->window_pages = 0;
 	if (cmd->rbatch) {
 		atomic_dec(&cmd->rbatch->pending);
@@ -95,6 +114,8 @@ static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 		cmd->reclaim_wait = false;
 	}
 	wake_up(&dev->write_wait);
+	if (rerun)	/* the request is alive: so is the queue */
+		blk_mq_run_hw_queues(dev->disk->queue, true);
 }
 
 /*
@@ -162,6 +183,54 @@ static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
 		mine = NULL;
 	spin_unlock_irq(&dev->rbatch_lock);
 	return mine;
+}
+
+static bool window_fits(struct spare_dev *dev, int limit, unsigned int pages)
+{
+	int cur = atomic_read(&dev->write_pages);
+
+	return !cur || cur + pages <= limit;
+}
+
+/*
+ * reclaim_wait: a direct reclaimer waits (at most 1 s) until every write
+ * of its batch has landed. The one sleep left in ->queue_rq(): it is the
+ * throttle itself (Documentation/kmod.md, "Back-pressure").
+ */
+static void reclaim_wait_batch(struct spare_dev *dev)
+{
+	struct spare_rbatch *b = rbatch_mine(dev);
+
+	/* once empty the slot may pass to another task: stop then */
+	if (b)
+		wait_event_timeout(dev->write_wait,
+				   !atomic_read(&b->pending) ||
+				   READ_ONCE(b->task) != current, HZ);
+}
+
+/*
+ * A direct reclaimer's write was refused for the write window. The refusal
+ * alone would send the reclaimer back to reclaim at once, with its writes
+ * left on the dispatch list: the opposite of what the window is for. So
+ * it is held as reclaim_wait holds it after a dispatch: until its batch
+ * has landed, or, with none in flight (outside submit_bio() only, where
+ * nothing of ours waits on this task), until the window has room; at
+ * most 1 s either way. Nobody else waits here.
+ */
+static void reclaim_wait_refused(struct spare_dev *dev, unsigned int pages)
+{
+	int limit = READ_ONCE(spare_write_window_kb) >> (PAGE_SHIFT - 10);
+
+	if (!write_from_direct_reclaim())
+		return;
+	if (rbatch_mine(dev)) {
+		reclaim_wait_batch(dev);
+		return;
+	}
+	if (current->bio_list || !limit)
+		return;
+	wait_event_timeout(dev->write_wait,
+			   window_fits(dev, limit, pages), HZ);
 }
 
 void spare_uevent(struct spare_dev *dev, const char *event,
@@ -444,7 +513,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	bool wait, landed;
 	int n, err;
 
-	/* Before the request's timer starts: waiting here is not its fault. */
+	/* Room is taken before the request's timer starts. */
 	cmd->dev = dev;
 	cmd->window_pages = 0;
 	cmd->async_pages = 0;
@@ -454,10 +523,12 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (req_op(rq) == REQ_OP_WRITE) {
 		unsigned int pages = blk_rq_bytes(rq) >> PAGE_SHIFT;
 
-		if (!write_window_enter(dev, cmd, pages))
+		if (!write_window_enter(dev, cmd, pages)) {
+			reclaim_wait_refused(dev, pages);
 			return BLK_STS_RESOURCE;
+		}
 		if (!spare_backup_reserve(dev, cmd, rq)) {
-			write_window_leave(dev, cmd);
+			room_undo(dev, cmd);
 			return BLK_STS_RESOURCE;
 		}
 	}
@@ -508,7 +579,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		st = plan_read(dev, cmd, hctx->queue_num, rq->tag);
 	if (st == BLK_STS_RESOURCE) {
 		/* plan_read() dropped its ops; a write has none either. */
-		write_window_leave(dev, cmd);
+		room_undo(dev, cmd);
 		return st;
 	}
 
@@ -555,13 +626,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	if (cmd->use_backup) {
 		atomic_inc(&cmd->pending);
-		err = spare_backup_submit(cmd, rq, cmd->is_write);
-		if (err) {
-			/* -EAGAIN: it could not wait here; re-drive it */
-			cmd->backup_status = err == -EAGAIN ? BLK_STS_TRANSPORT :
-							      BLK_STS_IOERR;
-			spare_cmd_put(cmd);
-		}
+		spare_backup_start(cmd);
 	}
 	spare_cmd_put(cmd);
 	/*
@@ -582,15 +647,8 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * or 32 requests queued): waiting there is safe, since the backup
 	 * bios made there are submitted from dev->wq (backup_issue()).
 	 */
-	if (bd->last && write_from_direct_reclaim()) {
-		struct spare_rbatch *b = rbatch_mine(dev);
-
-		/* once empty the slot may pass to another task: stop then */
-		if (b)
-			wait_event_timeout(dev->write_wait,
-					   !atomic_read(&b->pending) ||
-					   READ_ONCE(b->task) != current, HZ);
-	}
+	if (bd->last && write_from_direct_reclaim())
+		reclaim_wait_batch(dev);
 	return BLK_STS_OK;
 }
 
@@ -744,7 +802,10 @@ static enum blk_eh_timer_return spare_timeout(struct request *rq)
 static int spare_init_request(struct blk_mq_tag_set *set, struct request *rq,
 			      unsigned int hctx_idx, unsigned int numa_node)
 {
-	memset(blk_mq_rq_to_pdu(rq), 0, sizeof(struct spare_cmd));
+	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	memset(cmd, 0, sizeof(*cmd));
+	INIT_WORK(&cmd->backup_work, spare_backup_work);
 	return 0;
 }
 
@@ -875,6 +936,11 @@ static int alloc_disk(struct spare_dev *dev)
 	snprintf(disk->disk_name, DISK_NAME_LEN, "spare%d", dev->index);
 	set_capacity(disk, dev->cfg.size >> SECTOR_SHIFT);
 	dev->disk = disk;
+	atomic_set(&dev->window_refused, 0);
+	atomic_set(&dev->async_refused, 0);
+	spin_lock_irq(&dev->backup_lock);
+	dev->queue_runnable = true;
+	spin_unlock_irq(&dev->backup_lock);
 	return 0;
 }
 
@@ -882,6 +948,10 @@ static void free_disk(struct spare_dev *dev)
 {
 	if (!dev->disk)
 		return;
+	/* async backup writes may land after this: they no longer run it */
+	spin_lock_irq(&dev->backup_lock);
+	dev->queue_runnable = false;
+	spin_unlock_irq(&dev->backup_lock);
 	put_disk(dev->disk);
 	dev->disk = NULL;
 	blk_mq_free_tag_set(&dev->tag_set);

@@ -164,4 +164,18 @@ static inline void spare_bdev_close(struct spare_bdev_handle *h)
 #endif
 }
 
+/*
+ * Wait until every ->queue_rq() that began before the call has returned
+ * (an RCU grace period, or SRCU under BLK_MQ_F_BLOCKING), without
+ * quiescing: new dispatches go on meanwhile. 6.2 made it per tag set.
+ */
+static inline void spare_wait_dispatch_done(struct gendisk *disk)
+{
+#ifdef SPARE_HAVE_QUEUE_LIMITS_ALLOC
+	blk_mq_wait_quiesce_done(disk->queue->tag_set);
+#else
+	blk_mq_wait_quiesce_done(disk->queue);
+#endif
+}
+
 #endif /* SPARE_COMPAT_H */

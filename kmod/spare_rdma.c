@@ -914,21 +914,30 @@ static u32 donor_copies_move(struct spare_donor *d, u32 from_mask,
 	return moved;
 }
 
+/*
+ * After a live donor left LIVE: wait until no ->queue_rq() still holds one
+ * of its data queues. spare_data_queue() gives a queue only to a live
+ * donor, so once every dispatch that began before the state change has
+ * returned, none can post to a queue that donor_teardown() destroys; what
+ * was posted is flushed by the drain and re-driven. This is a grace period
+ * of the queue's dispatch (RCU, or SRCU while the queue is
+ * BLK_MQ_F_BLOCKING), not a quiesce: dispatch goes on for the other
+ * donors, and it is taken without d->lock. A donor that never became LIVE
+ * since its last teardown (a failed connect) needs none.
+ */
+static void donor_wait_dispatch(struct spare_donor *d)
+{
+	if (d->dev->disk)
+		spare_wait_dispatch_done(d->dev->disk);
+}
+
+/* Under d->lock; the donor is not LIVE and donor_wait_dispatch() ran. */
 static void donor_teardown(struct spare_donor *d)
 {
-	struct spare_dev *dev = d->dev;
 	u32 i;
 
-	/*
-	 * Quiesce so that no queue_rq() is posting to a queue we destroy;
-	 * posted operations are flushed by the drain and re-driven.
-	 */
-	if (dev->disk)
-		blk_mq_quiesce_queue(dev->disk->queue);
 	for (i = 0; i < d->nr_data; i++)
 		queue_destroy(&d->data[i]);
-	if (dev->disk)
-		blk_mq_unquiesce_queue(dev->disk->queue);
 	queue_destroy(&d->ctrl);
 	if (d->pd) {
 		ib_dealloc_pd(d->pd);
@@ -963,6 +972,9 @@ static void donor_error_work(struct work_struct *work)
 	unsigned int noio = memalloc_noio_save();
 	u32 lost;
 
+	/* LIVE -> ERROR happened before this work was queued */
+	if (atomic_read(&d->state) == SPARE_DONOR_ERROR)
+		donor_wait_dispatch(d);
 	mutex_lock(&d->lock);
 	if (atomic_read(&d->state) != SPARE_DONOR_ERROR)
 		goto out;
@@ -1877,6 +1889,9 @@ void spare_donors_stop(struct spare_dev *dev)
 		wake_up_all(&d->map_wait);
 		wake_up_all(&d->ctrl.send_wait);
 	}
+	/* one grace period for them all (the disk is usually gone by now) */
+	if (dev->cfg.nr_donors)
+		donor_wait_dispatch(&dev->donors[0]);
 	for (i = 0; i < dev->cfg.nr_donors; i++) {
 		struct spare_donor *d = &dev->donors[i];
 

@@ -3,8 +3,9 @@
 # Slow link: 5 ms of netem delay on both donors' links makes every RDMA
 # operation slow, as on a loaded machine. A 96 MiB job in a 24 MiB cgroup
 # must still finish with every page verified and without the cgroup's OOM
-# killer: spare.ko's write window (write_window_kb) holds reclaim until its
-# writes land (Documentation/kmod.md, "I/O path").
+# killer: spare.ko's write window (write_window_kb) and reclaim_wait hold
+# reclaim until its writes land (Documentation/kmod.md, "I/O path"). Then
+# a full window must refuse writes without sleeping in ->queue_rq().
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -35,5 +36,42 @@ show_stats "$disk"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
 [ "$(io_stat "$disk" write_waits)" -gt 0 ] || fail "the write window never engaged"
 pass "every page verified, no OOM kill, $(io_stat "$disk" write_waits) writes waited for the window"
+
+# Issue 31 (2.3): a write the window holds back is refused in ->queue_rq()
+# (BLK_STS_RESOURCE) and run again when the window drains; no task sleeps
+# in ->queue_rq() for it. A window of one page and 1 MiB direct writes over
+# the 5 ms links keep it full. Every 20 ms or so, any task asleep (S or D) with
+# spare_queue_rq on its stack is a failure (before session 35 the writes
+# dispatched from kblockd slept there for the window).
+step "a full write window refuses writes; nothing sleeps in queue_rq"
+swapoff "/dev/$disk" || fail "swapoff"
+echo 4 > /sys/module/spare/parameters/write_window_kb
+dd if=/dev/urandom of=/tmp/qrq.data bs=1M count=16 status=none
+ww0=$(io_stat "$disk" write_waits)
+dd if=/tmp/qrq.data of="/dev/$disk" bs=1M seek=8 oflag=direct status=none &
+ddpid=$!
+seen=
+samples=0
+while kill -0 "$ddpid" 2>/dev/null; do
+	for st in $(grep -l spare_queue_rq /proc/[0-9]*/stack 2>/dev/null); do
+		d=${st%/stack}
+		case $(cut -d' ' -f3 "$d/stat" 2>/dev/null) in S|D) ;; *) continue ;; esac
+		seen="$seen $(cat "$d/comm" 2>/dev/null)[${d#/proc/}]"
+		cat "$st"
+	done
+	samples=$((samples + 1))
+	sleep 0.02
+done
+wait "$ddpid" || fail "dd to /dev/$disk failed"
+ww1=$(io_stat "$disk" write_waits)
+dd if="/dev/$disk" of=/tmp/qrq.back bs=1M skip=8 count=16 iflag=direct status=none &&
+	cmp /tmp/qrq.data /tmp/qrq.back ||
+	fail "the 16 MiB read back differ"
+echo 1024 > /sys/module/spare/parameters/write_window_kb
+rm -f /tmp/qrq.data /tmp/qrq.back
+[ -z "$seen" ] || fail "tasks slept in spare_queue_rq:$seen"
+[ "$ww1" -gt "$ww0" ] || fail "the window never refused a write ($ww0 -> $ww1)"
+swapon "/dev/$disk" || fail "swapon again"
+pass "$((ww1 - ww0)) writes refused and run again, read back intact, no task asleep in queue_rq in $samples looks"
 
 swap_teardown

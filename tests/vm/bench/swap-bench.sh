@@ -12,7 +12,8 @@
 #
 # Every result is printed as "RESULT <backend> <metric> <value>".
 # Arguments: backend names to run (default: all):
-#   rdma-raw spare spare-ublk spare-ublk-poll spare-ublk-q2 spare-ublk-split
+#   rdma-raw spare spare-base spare-ublk spare-ublk-poll spare-ublk-q2
+#   spare-ublk-split
 #   nvme-rdma nbd zram dm-delay
 # (a name given twice runs twice)
 # and settings, BENCH_NAME=VALUE: BENCH_SIZE, BENCH_PASSES, BENCH_MAX
@@ -45,7 +46,7 @@ result() { echo "RESULT $1 $2 $3"; }
 # fio_json FILE KEY: the first number after "KEY" in fio's JSON (the read
 # section comes first for a read-only job).
 fio_json() { grep -m1 "\"$2\"" "$1" | sed 's/.*: *//; s/[,}].*//'; }
-# fio_pct FILE SECTION PCT: percentile PCT (e.g. 50.000000) of SECTION
+# fio_pct FILE SECTION PCT: percentile PCT (e.g. 50.000000, or "mean") of SECTION
 # (clat_ns: from submission done to completion; lat_ns: end to end, with
 # the submission) in fio's JSON, in ns.
 fio_pct() {
@@ -67,6 +68,8 @@ bench_fio_qd1() {	# bench_fio_qd1 NAME DEV
 	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
 	result "$name" qd1_lat_p50_us $(( $(fio_pct /tmp/fio1.json lat_ns 50.000000) / 1000 ))
 	result "$name" qd1_lat_p99_us $(( $(fio_pct /tmp/fio1.json lat_ns 99.000000) / 1000 ))
+	result "$name" qd1_mean_us "$(fio_pct /tmp/fio1.json clat_ns mean | awk '{printf "%d", $1 / 1000}')"
+	result "$name" qd1_lat_mean_us "$(fio_pct /tmp/fio1.json lat_ns mean | awk '{printf "%d", $1 / 1000}')"
 }
 
 bench_fio() {	# bench_fio NAME DEV
@@ -123,24 +126,34 @@ run_rdma_raw() {
 }
 
 run_spare() {
-	local disk t2 t3 rc=0
+	local disk t2 t3 rc=0 spare=${SPARE_NAME:-spare}
 	command -v spare_create >/dev/null || { echo "spare.inc missing"; return 1; }
 	donor_start 2 --budget 320M --slab-size 16M
 	donor_start 3 --budget 320M --slab-size 16M
 	spare_load
 	disk=$(spare_create bench0 size=${DEV_MB}M slab_size=16M replicas=1 \
 		donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1) || return 1
-	bench_fio spare "/dev/$disk" || rc=1
+	bench_fio "$spare" "/dev/$disk" || rc=1
 	t2=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
 	client_cpu_begin
-	bench_swap spare "/dev/$disk" || rc=1
-	client_cpu_end spare
+	bench_swap "$spare" "/dev/$disk" || rc=1
+	client_cpu_end "$spare"
 	t3=$(( $(cpu_ticks "$(donor_pid 2)") + $(cpu_ticks "$(donor_pid 3)") ))
-	result spare donor_cpu_ms $(( (t3 - t2) * 10 ))
+	result "$spare" donor_cpu_ms $(( (t3 - t2) * 10 ))
+	result "$spare" write_waits "$(io_stat "$disk" write_waits)"
 	spare_destroy bench0
 	kill "$(donor_pid 2)" "$(donor_pid 3)"; wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
 	rmmod spare
 	return $rc
+}
+
+# The same with another build of spare.ko, to compare two in one boot: the
+# module at build/bin/spare-base.ko on the host (/spare/bin in the guest;
+# Documentation/perf/qrq-backpressure/ has the commands).
+run_spare_base() {
+	[ -f /spare/bin/spare-base.ko ] || { echo "no /spare/bin/spare-base.ko"; return 1; }
+	insmod /spare/bin/spare-base.ko || return 1
+	SPARE_NAME=spare-base run_spare
 }
 
 # split_results NAME LOG: the pager's own split of its reads' time, from
