@@ -31,6 +31,7 @@
 #include "spare_conf.h"
 #include "spare_fdlimit.h"
 #include "spare_http.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
 #include "spare_notify.h"
@@ -165,7 +166,9 @@ struct conn {
 	uint8_t		role;
 	char		name[BROKER_NAME_LEN];
 	char		peer[80];	/* address, for logs */
+	char		ip[INET6_ADDRSTRLEN];	/* numeric, for addr= checks */
 	const uint8_t	*key;		/* into the host-keys table */
+	const struct spare_host_key *hkey;	/* its role= and addr= */
 	uint8_t		bnonce[BROKER_NONCE_LEN];
 	uint8_t		*in;
 	size_t		in_len, in_cap;
@@ -196,6 +199,7 @@ struct broker {
 	unsigned int		nconns;
 	struct spare_accept_gate accept_gate;	/* EMFILE back-off (spare_fdlimit.h) */
 	struct spare_ratelimit	cap_log;	/* the max-conns line */
+	struct log_limit	role_log, addr_log;	/* role= and addr= refusals */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
@@ -350,6 +354,20 @@ static void refuse_full(struct broker *b, struct conn *c, uint32_t seq, struct l
 	va_end(ap);
 }
 
+/* A refusal of a peer's own doing that a peer can repeat: one line per LOG_LIMIT_MS. */
+static void refuse_limited(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+			   struct log_limit *limit, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void refuse_limited(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+			   struct log_limit *limit, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrefuse(b, c, seq, code, limit, fmt, ap);
+	va_end(ap);
+}
+
 static void send_challenge(struct broker *b, struct conn *c)
 {
 	struct broker_challenge ch;
@@ -392,7 +410,17 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 		refuse(b, c, h->seq, BROKER_E_AUTH_FAILED, "authentication failed");
 		return;
 	}
+	/* the key proved the name; host-keys says what that name may be */
+	if (!(k->roles & (m.role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR : SPARE_ROLE_CLIENT))) {
+		memcpy(c->name, m.name, sizeof(c->name));
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->role_log,
+			       "key %s may not act as a %s (its role is %s on host-keys line %u)",
+			       k->name, m.role == BROKER_ROLE_DONOR ? "donor" : "client",
+			       spare_role_name(k->roles), k->line);
+		return;
+	}
 	c->key = k->key;
+	c->hkey = k;
 	c->role = m.role;
 	memcpy(c->name, m.name, sizeof(c->name));
 	broker_auth_mac(w.mac, k->key, BROKER_DIR_BROKER, m.role, m.name, b->cfg.broker_id,
@@ -412,6 +440,7 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	struct broker_donor d;
 	struct broker_ack a;
 	uint8_t out[BROKER_ACK_SIZE];
+	char why[256];
 	bool known;
 	int ret;
 
@@ -427,6 +456,10 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	if (strncmp(d.donor_id, c->name, BROKER_NAME_LEN)) {
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
 		       "donor id must be the name the donor authenticated as");
+		return;
+	}
+	if (spare_host_key_addr_refused(c->hkey, d.addr, c->ip, why, sizeof(why))) {
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->addr_log, "%s", why);
 		return;
 	}
 	known = bstate_find(&b->st, d.donor_id) != NULL;
@@ -787,6 +820,14 @@ static const char *peer_name(const struct sockaddr_storage *ss, socklen_t sl,
 	return buf;
 }
 
+/* ADDR of an accepted peer (what a donor key without addr= may register). */
+static void peer_ip(const struct sockaddr_storage *ss, socklen_t sl, char ip[INET6_ADDRSTRLEN])
+{
+	if (getnameinfo((const struct sockaddr *)ss, sl, ip, INET6_ADDRSTRLEN, NULL, 0,
+			NI_NUMERICHOST))
+		ip[0] = '\0';
+}
+
 /*
  * Out of descriptors (or memory): the listener stays readable, so it leaves
  * the epoll set until on_tick() finds the back-off over (accept_resume()).
@@ -877,6 +918,7 @@ static void on_accept(struct broker *b)
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		peer_name(&ss, sl, c->peer, sizeof(c->peer));
+		peer_ip(&ss, sl, c->ip);
 		c->src.kind = SRC_CONN;
 		c->src.fd = fd;
 		c->state = C_HELLO;
@@ -972,18 +1014,13 @@ static int metrics_page(void *ctx, FILE *f)
 
 static int read_grant_key(const char *path, struct spare_grant_key *k, uint32_t id)
 {
-	char text[256];
+	char text[256], err[320];
 	const char *why;
-	size_t n;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		log_err("grant-key-file %s: %s", path, strerror(errno));
+	if (spare_key_file_read(path, text, sizeof(text), err, sizeof(err)) < 0) {
+		log_err("grant-key-file %s", err);
 		return -1;
 	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = 0;
 	_Static_assert(SPARE_AUTH_KEY_LEN == SPARE_GRANT_KEY_LEN, "key sizes");
 	why = spare_key_parse(text, k->key);
 	sodium_memzero(text, sizeof(text));
@@ -1088,7 +1125,7 @@ static int setup(struct broker *b)
 		return -1;
 	}
 	if (spare_host_keys_load(b->cfg.host_keys, &b->hk, why, sizeof(why))) {
-		log_err("host-keys %s: %s", b->cfg.host_keys, why);
+		log_err("host-keys %s", why);
 		return -1;
 	}
 	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))

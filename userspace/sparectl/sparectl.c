@@ -40,6 +40,7 @@
 #include "renew.h"
 #include "spare_grant_lib.h"
 #include "spare_json.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_util.h"
 #include "spare.h"
@@ -68,7 +69,8 @@ static void usage(FILE *f)
 "  sparectl [-j] device destroy NAME\n"
 "  sparectl [-j] donor [-p PORT | -S SOCKET] status|slabs|evict N|evict all|query\n"
 "  sparectl metrics [-o FILE]\n"
-"  sparectl gen-key [--check]     a new host secret; --check: validate stdin\n"
+"  sparectl gen-key [-o FILE [--force]]   a new host secret (file mode 0600)\n"
+"  sparectl gen-key --check [FILE...]     check secrets or host-keys lines\n"
 "Options:\n"
 "  -j, --json          print one JSON value (shapes in sparectl(8))\n"
 "  -p, --port PORT     donor: the local spared on this port [%u]\n"
@@ -392,18 +394,13 @@ out:
  */
 static int write_key_file(struct sparectl *c, const char *name, const char *path)
 {
-	char buf[128] = "";
-	size_t n;
-	FILE *f = fopen(path, "re");
+	char buf[128] = "", why[320];
 	int ret;
 
-	if (!f) {
-		log_err("device %s: key-file=%s: %s", name, path, strerror(errno));
+	if (spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)) < 0) {
+		log_err("device %s: key-file=%s", name, why);
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	buf[strcspn(buf, "\r\n")] = 0;
 	ret = write_attr(c, name, "key", buf);
 	if (ret)
