@@ -1115,7 +1115,7 @@ static int periodic(struct src *s, enum src_kind kind, uint64_t ms)
 static int setup(struct broker *b)
 {
 	struct spare_grant_key key;
-	char why[256];
+	char why[512];
 	sigset_t mask;
 	uint64_t seed;
 	uint64_t wd = spare_notify_watchdog_ms();

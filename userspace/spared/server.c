@@ -1700,7 +1700,8 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 /* Host keys from the config, the donor's name for the transcript. */
 static int auth_start(struct spared *d)
 {
-	char why[160], name[256] = "";
+	char why[512], name[256] = "";
+	unsigned int clients = 0;
 
 	if (spare_auth_init()) {
 		log_err("libsodium cannot initialise");
@@ -1721,8 +1722,11 @@ static int auth_start(struct spared *d)
 		log_err("host-keys %s", why);
 		return -1;
 	}
-	log_info("host-keys %s: %u clients may connect, each must authenticate",
-		 d->cfg.host_keys, d->keys.n);
+	for (unsigned int i = 0; i < d->keys.n; i++)
+		clients += !!(d->keys.v[i].roles & SPARE_ROLE_CLIENT);
+	log_info("host-keys %s: %u clients may connect, each must authenticate%s",
+		 d->cfg.host_keys, clients,
+		 clients < d->keys.n ? " (keys of role=donor only cannot borrow)" : "");
 	return 0;
 }
 
@@ -1730,7 +1734,7 @@ static int auth_start(struct spared *d)
 static int grants_start(struct spared *d)
 {
 	struct spare_grant_key key = { .id = d->cfg.grant_key_id };
-	char why[256], id[SPARE_AUTH_ID_LEN + 1] = "";
+	char why[512], id[SPARE_AUTH_ID_LEN + 1] = "";
 	int ret;
 
 	if (!d->cfg.grant_key_file[0])
