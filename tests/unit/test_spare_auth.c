@@ -320,6 +320,16 @@ static void test_host_keys_roles(void)
 	expect_refused(text, "is not an IP address");
 	snprintf(text, sizeof(text), "x %s colour=red\n", a);
 	expect_refused(text, "unknown option");
+	/* a second secret on the line is not quoted (expect_refused checks) */
+	snprintf(text, sizeof(text), "x %s %s\n", a, b);
+	expect_refused(text, "unknown option \"(a secret)\"");
+	snprintf(text, sizeof(text), "x %s role=donor addr=%s\n", a, b);
+	expect_refused(text, "addr= entry \"(a secret)\"");
+	snprintf(text, sizeof(text), "x %s role=%s\n", a, b);
+	expect_refused(text, "role=(a secret)");
+	/* the name forgotten: the secret is not quoted as the name */
+	snprintf(text, sizeof(text), "%s role=client\n", a);
+	expect_refused(text, "line 1: a secret where the name goes");
 }
 
 /* Key files: refused when group or others can read them, or another user owns them. */

@@ -153,6 +153,12 @@ static bool host_name_ok(const char *s)
 	return alpha;
 }
 
+/* A word of a bad line, for its reason: never a secret put in the wrong place. */
+static const char *shown(const char *word)
+{
+	return strstr(word, SPARE_KEY_PREFIX) ? "(a secret)" : word;
+}
+
 /* One addr= entry: ADDR, ADDR/BITS or HOST. NULL, or why not. */
 static const char *addr_entry_parse(const char *s, struct spare_host_addr *a)
 {
@@ -211,7 +217,8 @@ static int addr_list_parse(char *list, struct spare_host_key *e, unsigned int li
 		e->addrs = nv;
 		err = addr_entry_parse(item, &e->addrs[e->naddrs]);
 		if (err) {
-			snprintf(why, whylen, "line %u: addr= entry \"%.64s\" %s", lineno, item, err);
+			snprintf(why, whylen, "line %u: addr= entry \"%.64s\" %s", lineno, shown(item),
+				 err);
 			return -1;
 		}
 		e->naddrs++;
@@ -248,7 +255,7 @@ static int options_parse(char *save, struct spare_host_key *e, unsigned int line
 			} else {
 				snprintf(why, whylen,
 					 "line %u: role=%.32s: want donor, client or both",
-					 lineno, r);
+					 lineno, shown(r));
 				return -1;
 			}
 		} else if (!strncmp(opt, "addr=", 5)) {
@@ -257,7 +264,7 @@ static int options_parse(char *save, struct spare_host_key *e, unsigned int line
 		} else {
 			snprintf(why, whylen,
 				 "line %u: unknown option \"%.32s\" (want role= or addr=)",
-				 lineno, opt);
+				 lineno, shown(opt));
 			return -1;
 		}
 	}
@@ -284,6 +291,11 @@ static int parse_line(char *line, unsigned int lineno,
 	secret = strtok_r(NULL, " \t\r\n", &save);
 	if (!secret) {
 		snprintf(why, whylen, "line %u: want \"<name> <secret> [role=R] [addr=A,...]\"",
+			 lineno);
+		return -1;
+	}
+	if (strstr(name, SPARE_KEY_PREFIX)) {
+		snprintf(why, whylen, "line %u: a secret where the name goes (want \"<name> <secret>\")",
 			 lineno);
 		return -1;
 	}
