@@ -48,7 +48,7 @@ enum {
 	SPARE_ROLE_BOTH		= 3,
 };
 
-#define SPARE_HOST_ADDRS_MAX	64	/* entries in one addr= */
+#define SPARE_HOST_ADDRS_MAX	64u	/* entries in one addr= */
 
 /* One addr= entry: an IP address or prefix, or a host name. */
 struct spare_host_addr {
