@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "spare_auth.h"
+#include "spare_keyfile.h"
 #include "tap.h"
 
 /*
@@ -219,7 +222,7 @@ static void test_host_keys_malformed(void)
 	expect_refused("# only a comment\n", "no keys");
 	expect_refused("trainer-1\n", "line 1");
 	snprintf(text, sizeof(text), "x %s\ny %s extra\n", a, a);
-	expect_refused(text, "line 2: text after");
+	expect_refused(text, "line 2: unknown option \"extra\"");
 	snprintf(text, sizeof(text), "x %s\nx %s\n", a, a);
 	expect_refused(text, "given twice");
 	snprintf(text, sizeof(text), "x %s\ny %s\n", a, a);
@@ -232,6 +235,153 @@ static void test_host_keys_malformed(void)
 		 "a-name-that-is-much-longer-than-sixty-three-bytes-for-sure-xxxxxxxx %s\n",
 		 a);
 	expect_refused(text, "name longer");
+}
+
+/* role= and addr= (Documentation/admin-guide.md, "Host keys"). */
+static void test_host_keys_roles(void)
+{
+	char a[SPARE_KEY_TEXT_LEN + 1], b[SPARE_KEY_TEXT_LEN + 1], c[SPARE_KEY_TEXT_LEN + 1];
+	char d[SPARE_KEY_TEXT_LEN + 1], text[1024], why[200];
+	struct spare_host_keys hk;
+	uint8_t k[32], mac[32];
+
+	spare_key_generate(k);
+	spare_key_format(k, a, sizeof(a));
+	spare_key_generate(k);
+	spare_key_format(k, b, sizeof(b));
+	spare_key_generate(k);
+	spare_key_format(k, c, sizeof(c));
+	spare_key_generate(k);
+	spare_key_format(k, d, sizeof(d));
+	snprintf(text, sizeof(text),
+		 "trainer %s role=client\n"
+		 "donor-1 %s role=donor addr=10.0.0.5,10.1.0.0/16,fd00::/8,donor-1.example\n"
+		 "old %s\n"
+		 "both-1 %s addr=192.168.7.7 role=both\n", a, b, c, d);
+	EXPECT_EQ(spare_host_keys_parse(text, &hk, why, sizeof(why)), 0);
+	EXPECT_EQ(hk.n, 4);
+	if (hk.n != 4) {
+		fprintf(stderr, "# %s\n", why);
+		return;
+	}
+	EXPECT_EQ(hk.v[0].roles, SPARE_ROLE_CLIENT);
+	EXPECT_EQ(hk.v[1].roles, SPARE_ROLE_DONOR);
+	EXPECT_EQ(hk.v[1].naddrs, 4);
+	EXPECT_EQ(hk.v[2].roles, SPARE_ROLE_BOTH);	/* a line of before roles */
+	EXPECT_EQ(hk.v[2].naddrs, 0);
+	EXPECT_EQ(hk.v[3].roles, SPARE_ROLE_BOTH);
+	EXPECT_EQ(hk.old_lines, 1);
+	EXPECT_EQ(hk.old_line, 3);
+	EXPECT_EQ(hk.v[1].line, 2);
+
+	/* addresses a donor may register */
+	EXPECT(!spare_host_key_addr_refused(&hk.v[1], "10.0.0.5:18515", "127.0.0.1", why, sizeof(why)));
+	EXPECT(!spare_host_key_addr_refused(&hk.v[1], "10.1.200.3:1", "127.0.0.1", why, sizeof(why)));
+	EXPECT(!spare_host_key_addr_refused(&hk.v[1], "[fd12::1]:18515", "::1", why, sizeof(why)));
+	EXPECT(!spare_host_key_addr_refused(&hk.v[1], "DONOR-1.example:18515", "10.0.0.5", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[1], "10.0.0.6:18515", "10.0.0.5", why, sizeof(why)));
+	EXPECT(strstr(why, "key donor-1 may not register 10.0.0.6") != NULL);
+	EXPECT(spare_host_key_addr_refused(&hk.v[1], "10.2.0.1:18515", "10.2.0.1", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[1], "[fe80::1]:18515", "::1", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[1], "donor-2.example:18515", "10.0.0.5", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[1], "10.0.0.5", "10.0.0.5", why, sizeof(why)));
+	/* no addr=: only the address the donor connects from */
+	EXPECT(!spare_host_key_addr_refused(&hk.v[2], "10.3.0.9:18515", "10.3.0.9", why, sizeof(why)));
+	EXPECT(!spare_host_key_addr_refused(&hk.v[2], "10.3.0.9:18515", "::ffff:10.3.0.9", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[2], "10.3.0.8:18515", "10.3.0.9", why, sizeof(why)));
+	EXPECT(strstr(why, "only the address it connects from (10.3.0.9)") != NULL);
+	EXPECT(spare_host_key_addr_refused(&hk.v[2], "somehost:18515", "10.3.0.9", why, sizeof(why)));
+	EXPECT(!spare_host_key_addr_refused(&hk.v[3], "192.168.7.7:1", "10.0.0.1", why, sizeof(why)));
+	EXPECT(spare_host_key_addr_refused(&hk.v[3], "192.168.7.8:1", "192.168.7.8", why, sizeof(why)));
+
+	/* a donor-only key does not borrow: spared's match skips it */
+	kat_inputs();
+	spare_auth_mac(mac, hk.v[1].key, SPARE_AUTH_DIR_CLIENT, uuid, donor_id, nc, nd);
+	EXPECT(spare_host_keys_match(&hk, mac, uuid, donor_id, nc, nd) == NULL);
+	spare_auth_mac(mac, hk.v[3].key, SPARE_AUTH_DIR_CLIENT, uuid, donor_id, nc, nd);
+	EXPECT(spare_host_keys_match(&hk, mac, uuid, donor_id, nc, nd) == &hk.v[3]);
+	spare_host_keys_free(&hk);
+
+	snprintf(text, sizeof(text), "x %s role=server\n", a);
+	expect_refused(text, "line 1: role=server: want donor, client or both");
+	snprintf(text, sizeof(text), "x %s role=client role=donor\n", a);
+	expect_refused(text, "role= given twice");
+	snprintf(text, sizeof(text), "x %s role=client addr=10.0.0.1\n", a);
+	expect_refused(text, "addr= is for donors");
+	snprintf(text, sizeof(text), "x %s addr=10.0.0.1/33 role=donor\n", a);
+	expect_refused(text, "bad prefix length");
+	snprintf(text, sizeof(text), "x %s role=donor addr=\n", a);
+	expect_refused(text, "addr= is empty");
+	snprintf(text, sizeof(text), "x %s role=donor addr=10.0.0.1 addr=10.0.0.2\n", a);
+	expect_refused(text, "addr= given twice");
+	snprintf(text, sizeof(text), "x %s role=donor addr=bad_host!\n", a);
+	expect_refused(text, "is not an IP address");
+	snprintf(text, sizeof(text), "x %s role=donor addr=1.2.3\n", a);
+	expect_refused(text, "is not an IP address");
+	snprintf(text, sizeof(text), "x %s colour=red\n", a);
+	expect_refused(text, "unknown option");
+	/* a second secret on the line is not quoted (expect_refused checks) */
+	snprintf(text, sizeof(text), "x %s %s\n", a, b);
+	expect_refused(text, "unknown option \"(a secret)\"");
+	snprintf(text, sizeof(text), "x %s role=donor addr=%s\n", a, b);
+	expect_refused(text, "addr= entry \"(a secret)\"");
+	snprintf(text, sizeof(text), "x %s role=%s\n", a, b);
+	expect_refused(text, "role=(a secret)");
+	/* the name forgotten: the secret is not quoted as the name */
+	snprintf(text, sizeof(text), "%s role=client\n", a);
+	expect_refused(text, "line 1: a secret where the name goes");
+}
+
+/* Key files: refused when group or others can read them, or another user owns them. */
+static void test_key_file_modes(void)
+{
+	char path[] = "/tmp/spare-keyfile-XXXXXX", buf[128], why[256];
+	struct stat st = { 0 };
+	int fd;
+
+	st.st_mode = S_IFREG | 0600;
+	st.st_uid = 1000;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) == NULL);
+	st.st_uid = 0;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) == NULL);
+	st.st_mode = S_IFREG | 0400;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) == NULL);
+	st.st_mode = S_IFREG | 0640;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) != NULL);
+	EXPECT(strstr(why, "/k: mode 0640") && strstr(why, "chmod 600 /k"));
+	st.st_mode = S_IFREG | 0604;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) != NULL);
+	st.st_mode = S_IFREG | 0620;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) != NULL);
+	st.st_mode = S_IFREG | 0600;
+	st.st_uid = 1001;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) != NULL);
+	EXPECT(strstr(why, "owned by uid 1001") != NULL);
+	st.st_mode = S_IFDIR | 0700;
+	st.st_uid = 1000;
+	EXPECT(spare_key_file_unsafe("/k", &st, 1000, why, sizeof(why)) != NULL);
+
+	fd = mkstemp(path);
+	EXPECT(fd >= 0);
+	if (fd < 0)
+		return;
+	EXPECT_EQ(write(fd, "secret\n", 7), 7);
+	close(fd);
+	EXPECT_EQ(spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)), 7);
+	EXPECT(!strcmp(buf, "secret\n"));
+	EXPECT_EQ(spare_key_file_read(path, buf, 7, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "larger than 6 bytes") != NULL);
+	chmod(path, 0644);
+	EXPECT_EQ(spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)), -1);
+	EXPECT(strstr(why, "mode 0644") && strstr(why, "(chmod 600 ") && strstr(why, path));
+	/* systemd's credentials (root's, an ACL for the unit's user) pass */
+	chmod(path, 0640);
+	setenv("CREDENTIALS_DIRECTORY", "/tmp/", 1);
+	EXPECT_EQ(spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)), getuid() ? -1 : 7);
+	setenv("CREDENTIALS_DIRECTORY", "/tmp/spare-other", 1);
+	EXPECT_EQ(spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)), -1);
+	unsetenv("CREDENTIALS_DIRECTORY");
+	unlink(path);
 }
 
 static void test_host_keys_load(void)
@@ -255,6 +405,11 @@ static void test_host_keys_load(void)
 	EXPECT_EQ(spare_host_keys_load(path, &hk, why, sizeof(why)), 0);
 	EXPECT_EQ(hk.n, 1);
 	spare_host_keys_free(&hk);
+	/* readable by others: refused, naming the file and the fix */
+	chmod(path, 0644);
+	EXPECT_EQ(spare_host_keys_load(path, &hk, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "mode 0644") != NULL && strstr(why, "chmod 600") != NULL);
+	EXPECT_EQ(hk.n, 0);
 	unlink(path);
 	EXPECT_EQ(spare_host_keys_load(path, &hk, why, sizeof(why)), -1);
 	EXPECT(strstr(why, "No such file") != NULL);
@@ -271,6 +426,8 @@ int main(void)
 	TAP_RUN(test_mac_binds_everything);
 	TAP_RUN(test_host_keys_parse);
 	TAP_RUN(test_host_keys_malformed);
+	TAP_RUN(test_host_keys_roles);
+	TAP_RUN(test_key_file_modes);
 	TAP_RUN(test_host_keys_load);
 	return tap_done();
 }

@@ -306,6 +306,34 @@ static void test_hold_match(void)
 	EXPECT(strcmp(spared_hold_verdict_name(HOLD_BAD_TOKEN), "wrong resume token") == 0);
 }
 
+/*
+ * A new session ends an older one only if it is the same client come back:
+ * another key holder that copies a victim's uuid (it is sent in the clear)
+ * from the same host must not end the victim's session (issue 32).
+ */
+static void test_supersede_only_own(void)
+{
+	uint8_t u1[16], u2[16];
+	struct hold_id live = { .uuid = u1, .client = "trainer-a" };
+	struct hold_id same = { .uuid = u1, .client = "trainer-a" };
+	struct hold_id other = { .uuid = u1, .client = "trainer-b" };
+	struct hold_id open_old = { .uuid = u1, .client = "" };
+	struct hold_id open_new = { .uuid = u1, .client = "" };
+	struct hold_id another = { .uuid = u2, .client = "trainer-a" };
+
+	memset(u1, 0x11, sizeof(u1));
+	memset(u2, 0x22, sizeof(u2));
+	EXPECT(spared_supersedes(&live, "10.0.0.1", &same, "10.0.0.1"));
+	EXPECT(!spared_supersedes(&live, "10.0.0.1", &other, "10.0.0.1"));
+	EXPECT(!spared_supersedes(&live, "10.0.0.1", &same, "10.0.0.9"));
+	EXPECT(!spared_supersedes(&live, "10.0.0.1", &another, "10.0.0.1"));
+	/* open mode (no host-keys): nobody has a name, as before */
+	EXPECT(spared_supersedes(&open_old, "10.0.0.1", &open_new, "10.0.0.1"));
+	/* an authenticated session is no open session's, and the other way round */
+	EXPECT(!spared_supersedes(&live, "10.0.0.1", &open_new, "10.0.0.1"));
+	EXPECT(!spared_supersedes(&open_old, "10.0.0.1", &same, "10.0.0.1"));
+}
+
 int main(void)
 {
 	TAP_RUN(test_init_budget);
@@ -317,5 +345,6 @@ int main(void)
 	TAP_RUN(test_capacity);
 	TAP_RUN(test_kept_slabs);
 	TAP_RUN(test_hold_match);
+	TAP_RUN(test_supersede_only_own);
 	return tap_done();
 }

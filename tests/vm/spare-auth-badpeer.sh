@@ -13,7 +13,8 @@ set -u
 step "donor with host-keys (one client), hello-timeout 3 s"
 rxe_up 3
 KA=$(sparectl gen-key) && KB=$(sparectl gen-key) || fail "gen-key"
-printf 'good-client %s\n' "$KA" >/tmp/host-keys
+printf 'good-client %s role=client\n' "$KA" >/tmp/host-keys
+chmod 600 /tmp/host-keys
 spared_start --budget 4M --slab-size 1M --hello-timeout 3000 --host-keys /tmp/host-keys
 rm -f /tmp/bad-done
 

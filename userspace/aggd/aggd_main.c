@@ -53,6 +53,7 @@
 #include "agg_sum.h"
 #include "spare_conf.h"
 #include "spare_http.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
@@ -82,23 +83,15 @@ static void on_signal(int sig)
 /* The daemons' shared key: the file's bytes (trailing newline dropped). */
 static int read_peer_key(const char *path)
 {
-	unsigned char buf[AGGD_KEY_MAX + 2];
-	struct stat st;
+	char buf[AGGD_KEY_MAX + 3], why[320];
+	long got = spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why));
 	size_t n;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		log_err("--peer-key-file %s: %s", path, strerror(errno));
+	if (got < 0) {
+		log_err("--peer-key-file %s", why);
 		return -1;
 	}
-	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
-		log_err("--peer-key-file %s: readable by group or others (chmod 600)",
-			path);
-		fclose(f);
-		return -1;
-	}
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
+	n = (size_t)got;
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		n--;
 	if (n < AGGD_KEY_MIN || n > AGGD_KEY_MAX) {

@@ -33,6 +33,7 @@
 #include "spare_conf.h"
 #include "spare_fdlimit.h"
 #include "spare_http.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
 #include "spare_notify.h"
@@ -192,7 +193,9 @@ struct conn {
 	uint8_t		role;
 	char		name[BROKER_NAME_LEN];
 	char		peer[80];	/* address, for logs */
+	char		ip[INET6_ADDRSTRLEN];	/* numeric, for addr= checks */
 	const uint8_t	*key;		/* into the host-keys table */
+	const struct spare_host_key *hkey;	/* its role= and addr= */
 	uint8_t		bnonce[BROKER_NONCE_LEN];
 	uint8_t		*in;
 	size_t		in_len, in_cap;
@@ -227,6 +230,7 @@ struct broker {
 	struct spare_ratelimit	cap_log;	/* the max-conns line */
 	struct spare_ratelimit	hs_log;		/* the max-handshakes line */
 	struct spare_ratelimit	clamp_log;	/* donors declaring too much */
+	struct log_limit	role_log, addr_log;	/* role= and addr= refusals */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
@@ -393,6 +397,20 @@ static void refuse_full(struct broker *b, struct conn *c, uint32_t seq, struct l
 	va_end(ap);
 }
 
+/* A refusal of a peer's own doing that a peer can repeat: one line per LOG_LIMIT_MS. */
+static void refuse_limited(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+			   struct log_limit *limit, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static void refuse_limited(struct broker *b, struct conn *c, uint32_t seq, unsigned int code,
+			   struct log_limit *limit, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrefuse(b, c, seq, code, limit, fmt, ap);
+	va_end(ap);
+}
+
 static void send_challenge(struct broker *b, struct conn *c)
 {
 	struct broker_challenge ch;
@@ -435,7 +453,17 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 		refuse(b, c, h->seq, BROKER_E_AUTH_FAILED, "authentication failed");
 		return;
 	}
+	/* the key proved the name; host-keys says what that name may be */
+	if (!(k->roles & (m.role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR : SPARE_ROLE_CLIENT))) {
+		memcpy(c->name, m.name, sizeof(c->name));
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->role_log,
+			       "key %s may not act as a %s (its role is %s on host-keys line %u)",
+			       k->name, m.role == BROKER_ROLE_DONOR ? "donor" : "client",
+			       spare_role_name(k->roles), k->line);
+		return;
+	}
 	c->key = k->key;
+	c->hkey = k;
 	c->role = m.role;
 	memcpy(c->name, m.name, sizeof(c->name));
 	broker_auth_mac(w.mac, k->key, BROKER_DIR_BROKER, m.role, m.name, b->cfg.broker_id,
@@ -469,6 +497,7 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	struct broker_donor d;
 	struct broker_ack a;
 	uint8_t out[BROKER_ACK_SIZE];
+	char why[256];
 	bool known;
 	int ret;
 
@@ -484,6 +513,10 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	if (strncmp(d.donor_id, c->name, BROKER_NAME_LEN)) {
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
 		       "donor id must be the name the donor authenticated as");
+		return;
+	}
+	if (spare_host_key_addr_refused(c->hkey, d.addr, c->ip, why, sizeof(why))) {
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->addr_log, "%s", why);
 		return;
 	}
 	known = bstate_find(&b->st, d.donor_id) != NULL;
@@ -974,6 +1007,14 @@ static const char *peer_name(const struct sockaddr_storage *ss, socklen_t sl,
 	return buf;
 }
 
+/* ADDR of an accepted peer (what a donor key without addr= may register). */
+static void peer_ip(const struct sockaddr_storage *ss, socklen_t sl, char ip[INET6_ADDRSTRLEN])
+{
+	if (getnameinfo((const struct sockaddr *)ss, sl, ip, INET6_ADDRSTRLEN, NULL, 0,
+			NI_NUMERICHOST))
+		ip[0] = '\0';
+}
+
 /*
  * Out of descriptors (or memory): the listener stays readable, so it leaves
  * the epoll set until on_tick() finds the back-off over (accept_resume()).
@@ -1093,6 +1134,7 @@ static void on_accept(struct broker *b)
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		peer_name(&ss, sl, c->peer, sizeof(c->peer));
+		peer_ip(&ss, sl, c->ip);
 		c->src.kind = SRC_CONN;
 		c->src.fd = fd;
 		c->state = C_HELLO;
@@ -1191,18 +1233,13 @@ static int metrics_page(void *ctx, FILE *f)
 
 static int read_grant_key(const char *path, struct spare_grant_key *k, uint32_t id)
 {
-	char text[256];
+	char text[256], err[320];
 	const char *why;
-	size_t n;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		log_err("grant-key-file %s: %s", path, strerror(errno));
+	if (spare_key_file_read(path, text, sizeof(text), err, sizeof(err)) < 0) {
+		log_err("grant-key-file %s", err);
 		return -1;
 	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = 0;
 	_Static_assert(SPARE_AUTH_KEY_LEN == SPARE_GRANT_KEY_LEN, "key sizes");
 	why = spare_key_parse(text, k->key);
 	sodium_memzero(text, sizeof(text));
@@ -1297,7 +1334,7 @@ static int periodic(struct src *s, enum src_kind kind, uint64_t ms)
 static int setup(struct broker *b)
 {
 	struct spare_grant_key key;
-	char why[256];
+	char why[512];
 	sigset_t mask;
 	uint64_t seed;
 	uint64_t wd = spare_notify_watchdog_ms();
@@ -1307,7 +1344,7 @@ static int setup(struct broker *b)
 		return -1;
 	}
 	if (spare_host_keys_load(b->cfg.host_keys, &b->hk, why, sizeof(why))) {
-		log_err("host-keys %s: %s", b->cfg.host_keys, why);
+		log_err("host-keys %s", why);
 		return -1;
 	}
 	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))
@@ -1419,7 +1456,7 @@ static void reload(struct broker *b)
 		goto refuse;
 	}
 	if (spare_host_keys_load(nc.host_keys, &hk, why, sizeof(why))) {
-		log_err("host-keys %s: %s", nc.host_keys, why);
+		log_err("host-keys %s", why);	/* @why names the file */
 		goto refuse;
 	}
 	if (read_grant_key(nc.grant_key_file, &key, nc.grant_key_id))
@@ -1427,10 +1464,35 @@ static void reload(struct broker *b)
 
 	/* All read: apply it all. Nothing below fails. */
 	nc.max_conns = spare_fd_conn_cap("max-conns", nc.max_conns, nofile_now());
-	for (struct conn *c = b->conns; c; c = c->next)
-		c->key = NULL;		/* pointed into the old table */
 	spare_host_keys_free(&b->hk);
 	b->hk = hk;
+	/*
+	 * c->key and c->hkey pointed into the old table. A session whose
+	 * name is still there, in a role that still allows it, keeps going on
+	 * the new entry (a rotated key does not drop it: it proved itself
+	 * under the old one); a revoked name or role ends its session.
+	 */
+	for (struct conn *c = b->conns, *next; c; c = next) {
+		const struct spare_host_key *k = NULL;
+
+		next = c->next;
+		c->key = NULL;
+		if (!c->hkey)
+			continue;
+		for (unsigned int i = 0; i < b->hk.n; i++)
+			if (!strncmp(b->hk.v[i].name, c->name, BROKER_NAME_LEN))
+				k = &b->hk.v[i];
+		if (k && (k->roles & (c->role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR :
+								      SPARE_ROLE_CLIENT))) {
+			c->hkey = k;
+			continue;
+		}
+		log_warn("SIGHUP: %.*s (%s) is no longer in host-keys as a %s: closing its session",
+			 BROKER_NAME_LEN, c->name, c->peer,
+			 c->role == BROKER_ROLE_DONOR ? "donor" : "client");
+		c->hkey = NULL;
+		conn_close(b, c);
+	}
 	b->st.key = key;
 	sodium_memzero(&key, sizeof(key));
 	b->st.lease_s = nc.lease_s;

@@ -17,6 +17,7 @@
 #include <sodium.h>
 
 #include "broker_client.h"
+#include "spare_keyfile.h"
 #include "spare_auth.h"
 
 static int split_hostport(const char *s, char *host, size_t hl, char *port, size_t pl)
@@ -267,16 +268,9 @@ int broker_read_key_file(const char *path, uint8_t key[BROKER_KEY_LEN], char *wh
 {
 	char text[256];
 	const char *err;
-	size_t n;
-	FILE *f = fopen(path, "re");
 
-	if (!f) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+	if (spare_key_file_read(path, text, sizeof(text), why, whylen) < 0)
 		return -1;
-	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = 0;
 	err = spare_key_parse(text, key);
 	sodium_memzero(text, sizeof(text));
 	if (err) {

@@ -38,27 +38,69 @@ void spare_key_format(const uint8_t key[SPARE_AUTH_KEY_LEN], char *out,
  */
 const char *spare_key_parse(const char *s, uint8_t key[SPARE_AUTH_KEY_LEN]);
 
-/* One peer's secret from a host-keys file. */
+/*
+ * A host's roles in a host-keys file (role=): a client borrows, a donor
+ * lends and registers with brokers.
+ */
+enum {
+	SPARE_ROLE_CLIENT	= 1,
+	SPARE_ROLE_DONOR	= 2,
+	SPARE_ROLE_BOTH		= 3,
+};
+
+#define SPARE_HOST_ADDRS_MAX	64u	/* entries in one addr= */
+
+/* One addr= entry: an IP address or prefix, or a host name. */
+struct spare_host_addr {
+	int	family;			/* AF_INET, AF_INET6; 0: @host */
+	uint8_t	ip[16];
+	uint8_t	bits;			/* prefix length */
+	char	host[64];
+};
+
+/* One peer's secret from a host-keys file, and what the key may do. */
 struct spare_host_key {
 	char	name[64];
 	uint8_t	key[SPARE_AUTH_KEY_LEN];
+	uint8_t	roles;			/* SPARE_ROLE_* */
+	unsigned int line;		/* in the file, for messages */
+	/* addresses a donor may register; none: the one it connects from */
+	struct spare_host_addr *addrs;
+	unsigned int naddrs;
 };
 
 struct spare_host_keys {
 	struct spare_host_key	*v;
 	unsigned int		n;
+	/* lines without role= (read as role=both): how many, the first */
+	unsigned int		old_lines, old_line;
 };
 
 /*
- * Load a host-keys file: one "<name> <secret>" per line, '#' comments and
- * blank lines allowed, names unique, secrets unique. Returns 0, or -1 with
- * the reason ("line 3: bad checksum") in @why.
+ * Load a host-keys file: one "<name> <secret> [role=R] [addr=A,...]" per
+ * line, '#' comments and blank lines allowed, names unique, secrets
+ * unique. R is donor, client or both; a line without role= is read as
+ * role=both, and load logs one deprecation warning naming the file and
+ * the first such line. addr= (donors only) lists the IP addresses, CIDR
+ * prefixes and host names the donor may register at a broker. The file is
+ * read with spare_key_file_read() (refused if group or others can read
+ * it). Returns 0, or -1 with the reason ("FILE: line 3: bad checksum") in
+ * @why.
  */
 int spare_host_keys_load(const char *path, struct spare_host_keys *hk,
 			 char *why, size_t whylen);
-/* Same, from a string (for tests and for load). */
+/* Same, from a string (for tests and for load); logs nothing. */
 int spare_host_keys_parse(const char *text, struct spare_host_keys *hk,
 			  char *why, size_t whylen);
+/*
+ * May the donor of @k register at @addr ("HOST:PORT" or "[V6]:PORT"),
+ * having connected from the numeric address @from? NULL if so, else the
+ * reason, in @why (it never quotes the secret).
+ */
+const char *spare_host_key_addr_refused(const struct spare_host_key *k, const char *addr,
+					const char *from, char *why, size_t whylen);
+/* "client", "donor" or "both". */
+const char *spare_role_name(unsigned int roles);
 /* Wipe and free. */
 void spare_host_keys_free(struct spare_host_keys *hk);
 
@@ -79,8 +121,8 @@ bool spare_auth_mac_ok(const uint8_t mac[SPARE_AUTH_MAC_LEN],
 		       const uint8_t donor_nonce[SPARE_AUTH_NONCE_LEN]);
 
 /*
- * The client's proof checked against every key of @hk; the matching entry,
- * or NULL. Each check is constant-time.
+ * The client's proof checked against every key of @hk that has the client
+ * role; the matching entry, or NULL. Each check is constant-time.
  */
 const struct spare_host_key *
 spare_host_keys_match(const struct spare_host_keys *hk,

@@ -1,67 +1,285 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sparectl gen-key: print a new host secret in the "SPARE-1:" text form
- * (Documentation/protocol.md, "Host authentication"). The client's copy
- * goes to its device's configfs "key" attribute, the donors' copies into
- * their host-keys files.
+ * sparectl gen-key: make a new host secret in the "SPARE-1:" text form
+ * (Documentation/protocol.md, "Host authentication"), and check files of
+ * secrets. The client's copy goes to its device's configfs "key"
+ * attribute, the donors' and brokers' copies into their host-keys files.
  *
- *   sparectl gen-key            print one new secret
- *   sparectl gen-key --check    read secrets on stdin, one a line; say
- *                               which are malformed (exit 1 if any)
+ *   sparectl gen-key                   print one new secret (stdout must not
+ *                                      be a terminal; a regular file is made
+ *                                      mode 0600 before the secret goes in)
+ *   sparectl gen-key -o FILE [--force] create FILE mode 0600 with the secret
+ *   sparectl gen-key --check [FILE...] check secrets or host-keys lines
+ *                                      (stdin without FILE): "FILE:LINE:
+ *                                      reason" for each bad one, exit 1
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
 #include "spare_auth.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 
 int sparectl_gen_key(int argc, char **argv);
 
-static int check_keys(void)
-{
-	uint8_t key[SPARE_AUTH_KEY_LEN];
-	char line[256];
-	unsigned int n = 0, bad = 0;
-	const char *why;
+/* As large as the daemons' host-keys files may be (spare_auth.c). */
+#define CHECK_MAX	(4u << 20)
 
-	while (fgets(line, sizeof(line), stdin)) {
+/* One line's words: @n of them, the first in @first. */
+static unsigned int words(const char *line, const char **first)
+{
+	unsigned int n = 0;
+	const char *p = line;
+
+	*first = NULL;
+	for (;;) {
+		p += strspn(p, " \t\r");
+		if (!*p)
+			return n;
+		if (!n)
+			*first = p;
 		n++;
-		why = spare_key_parse(line, key);
-		if (why) {
-			log_err("line %u: %s", n, why);
-			bad++;
-		}
-		sodium_memzero(line, sizeof(line));
+		p += strcspn(p, " \t\r");
 	}
-	sodium_memzero(key, sizeof(key));
-	if (!n) {
-		log_err("no secret on stdin");
+}
+
+/*
+ * Check @text: each line blank, a '#' comment, a bare secret, or a
+ * host-keys line as spared and spare-broker read it. Says "@label:LINE:
+ * reason" for each bad line; returns how many.
+ */
+static unsigned int check_text(const char *label, char *text)
+{
+	struct spare_host_keys hk;
+	uint8_t key[SPARE_AUTH_KEY_LEN];
+	unsigned int no = 0, bad = 0, secrets = 0, hostlines = 0;
+	char why[320], *line, *next;
+	size_t len = strlen(text);
+	char *hosts = calloc(1, len + 1);	/* the host-keys lines, the rest blank */
+	const char *first, *err;
+
+	if (!hosts) {
+		log_err("%s: out of memory", label);
 		return 1;
 	}
+	memset(hosts, ' ', len);
+	for (line = text; line; line = next) {
+		char *h = hosts + (line - text);
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		no++;
+		switch (words(line, &first)) {
+		case 0:
+			break;
+		case 1:
+			if (*first == '#')
+				break;
+			err = spare_key_parse(first, key);
+			if (err) {
+				log_err("%s:%u: %s", label, no, err);
+				bad++;
+			} else {
+				secrets++;
+			}
+			break;
+		default:
+			if (*first == '#')
+				break;
+			memcpy(h, line, strlen(line));
+			/* alone first, for this line's own reason */
+			if (spare_host_keys_parse(line, &hk, why, sizeof(why))) {
+				log_err("%s:%u%s", label, no,
+					!strncmp(why, "line 1", 6) ? why + 6 : why);
+				bad++;
+			} else {
+				hostlines++;
+				if (hk.old_lines)
+					log_warn("%s:%u: no role= (read as role=both, deprecated)",
+						 label, no);
+				spare_host_keys_free(&hk);
+			}
+			break;
+		}
+		if (next)
+			h[next - line - 1] = '\n';
+	}
+	/* together: names and secrets given twice */
+	if (!bad && hostlines && spare_host_keys_parse(hosts, &hk, why, sizeof(why))) {
+		log_err("%s:%s", label, !strncmp(why, "line ", 5) ? why + 5 : why);
+		bad++;
+	} else if (!bad && hostlines) {
+		spare_host_keys_free(&hk);
+	}
+	sodium_memzero(hosts, len);
+	free(hosts);
+	sodium_memzero(key, sizeof(key));
+	if (!bad && !secrets && !hostlines) {
+		log_err("%s: no secret", label);
+		bad++;
+	}
+	return bad;
+}
+
+static int check_keys(int nfiles, char **files)
+{
+	char why[320];
+	unsigned int bad = 0;
+	char *buf = malloc(CHECK_MAX);
+	long n;
+
+	if (!buf) {
+		log_err("out of memory");
+		return 1;
+	}
+	if (!nfiles) {
+		size_t got = fread(buf, 1, CHECK_MAX, stdin);
+
+		if (ferror(stdin) || got == CHECK_MAX) {
+			log_err("<stdin>: %s", ferror(stdin) ? "read error" : "too large");
+			bad++;
+		} else {
+			buf[got] = '\0';
+			bad += check_text("<stdin>", buf);
+		}
+		sodium_memzero(buf, got < CHECK_MAX ? got : CHECK_MAX);
+	}
+	for (int i = 0; i < nfiles; i++) {
+		/* the daemons' own reader: a file they would refuse is bad */
+		n = spare_key_file_read(files[i], buf, CHECK_MAX, why, sizeof(why));
+		if (n < 0) {
+			log_err("%s", why);
+			bad++;
+			continue;
+		}
+		if (memchr(buf, '\0', (size_t)n)) {
+			log_err("%s: not a text file", files[i]);
+			bad++;
+		} else {
+			bad += check_text(files[i], buf);
+		}
+		sodium_memzero(buf, (size_t)n);
+	}
+	free(buf);
 	return bad ? 1 : 0;
+}
+
+/* Where the secret goes: -o FILE (mode 0600, new unless @force), or stdout. */
+static int open_output(const char *path, bool force)
+{
+	struct stat st;
+	int fd;
+
+	if (path) {
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+			  (force ? O_TRUNC : O_EXCL), 0600);
+		if (fd < 0) {
+			log_err("%s: %s%s", path, strerror(errno),
+				errno == EEXIST ? " (--force replaces it)" : "");
+			return -1;
+		}
+	} else {
+		fd = STDOUT_FILENO;
+		if (isatty(fd)) {
+			log_err("standard output is a terminal: write the secret to a file (sparectl gen-key -o FILE)");
+			return -1;
+		}
+	}
+	if (fstat(fd, &st)) {
+		log_err("%s: %s", path ? path : "standard output", strerror(errno));
+		goto fail;
+	}
+	/* a file the shell or --force opened may be older and readable by others */
+	if (S_ISREG(st.st_mode) && (st.st_mode & 07777) != 0600 && fchmod(fd, 0600)) {
+		log_err("%s: mode %04o and cannot make it 0600 (%s): not writing a secret there",
+			path ? path : "standard output", (unsigned int)(st.st_mode & 07777),
+			strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	return -1;
+}
+
+static int usage(void)
+{
+	log_err("usage: gen-key [-o FILE [--force]] | gen-key --check [FILE...]");
+	return 2;
 }
 
 int sparectl_gen_key(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
 	uint8_t key[SPARE_AUTH_KEY_LEN];
-	char text[SPARE_KEY_TEXT_LEN + 1];
+	char text[SPARE_KEY_TEXT_LEN + 2];
+	const char *out = NULL;
+	bool force = false, check = false;
+	size_t len;
+	ssize_t w;
+	int opt, fd, ret = 0;
 
+	optind = 0;	/* a fresh scan: main() ran getopt already */
+	while ((opt = getopt_long(argc, argv, "+o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'c':
+			check = true;
+			break;
+		default:
+			return usage();
+		}
+	}
 	if (spare_auth_init()) {
 		log_err("libsodium cannot initialise");
 		return 1;
 	}
-	if (argc == 2 && !strcmp(argv[1], "--check"))
-		return check_keys();
-	if (argc != 1) {
-		log_err("usage: gen-key [--check]");
-		return 2;
+	if (check) {
+		if (out || force)
+			return usage();
+		return check_keys(argc - optind, argv + optind);
 	}
+	if (optind != argc || (force && !out))
+		return usage();
+	fd = open_output(out, force);
+	if (fd < 0)
+		return 1;
 	spare_key_generate(key);
 	spare_key_format(key, text, sizeof(text));
-	printf("%s\n", text);
+	len = strlen(text);
+	text[len++] = '\n';
+	w = write(fd, text, len);
+	if (w != (ssize_t)len) {
+		log_err("%s: %s", out ? out : "standard output",
+			w < 0 ? strerror(errno) : "short write");
+		ret = 1;
+	}
+	if (fd != STDOUT_FILENO && close(fd)) {
+		log_err("%s: %s", out, strerror(errno));
+		ret = 1;
+	}
 	sodium_memzero(key, sizeof(key));
 	sodium_memzero(text, sizeof(text));
-	return fflush(stdout) ? 1 : 0;
+	return ret;
 }

@@ -40,6 +40,7 @@
 #include "renew.h"
 #include "spare_grant_lib.h"
 #include "spare_json.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_util.h"
 #include "spare.h"
@@ -73,7 +74,8 @@ static void usage(FILE *f)
 "                mkswap, swapon at its swap-priority= (spare-swap.conf(5))\n"
 "  sparectl swap stop NAME    swapoff (waits for every page), then destroy\n"
 "  sparectl metrics [-o FILE]\n"
-"  sparectl gen-key [--check]     a new host secret; --check: validate stdin\n"
+"  sparectl gen-key [-o FILE [--force]]   a new host secret (file mode 0600)\n"
+"  sparectl gen-key --check [FILE...]     check secrets or host-keys lines\n"
 "Options:\n"
 "  -j, --json          print one JSON value (shapes in sparectl(8))\n"
 "  -p, --port PORT     donor: the local spared on this port [%u]\n"
@@ -401,18 +403,13 @@ out:
  */
 static int write_key_file(struct sparectl *c, const char *name, const char *path)
 {
-	char buf[128] = "";
-	size_t n;
-	FILE *f = fopen(path, "re");
+	char buf[128] = "", why[320];
 	int ret;
 
-	if (!f) {
-		log_err("device %s: key-file=%s: %s", name, path, strerror(errno));
+	if (spare_key_file_read(path, buf, sizeof(buf), why, sizeof(why)) < 0) {
+		log_err("device %s: key-file=%s", name, why);
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	buf[strcspn(buf, "\r\n")] = 0;
 	ret = write_attr(c, name, "key", buf);
 	if (ret)

@@ -289,7 +289,7 @@ struct broker_link *spared_broker_link_start(const struct spared *d)
 {
 	struct broker_link_cfg c;
 	const char *why;
-	char err[256], host[256] = "";
+	char err[512], host[256] = "";
 	struct broker_link *l;
 
 	memset(&c, 0, sizeof(c));

@@ -35,6 +35,14 @@ enum hold_verdict spared_hold_match(const struct hold_id *held,
 	return HOLD_ADOPT;
 }
 
+bool spared_supersedes(const struct hold_id *live, const char *live_host,
+		       const struct hold_id *asker, const char *host)
+{
+	/* the uuid and host are the client's word; the name is proven */
+	return !memcmp(live->uuid, asker->uuid, 16) && !strcmp(live_host, host) &&
+	       !strcmp(live->client, asker->client);
+}
+
 const char *spared_hold_verdict_name(enum hold_verdict v)
 {
 	switch (v) {

@@ -8,6 +8,7 @@
 #ifndef SPARED_HOLD_H
 #define SPARED_HOLD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What a held session is known by, and what an asking session shows. */
@@ -31,5 +32,14 @@ enum hold_verdict spared_hold_match(const struct hold_id *held,
 				    const struct hold_id *asker);
 
 const char *spared_hold_verdict_name(enum hold_verdict v);
+
+/*
+ * Does a new session of @asker (from @host) replace the live session of
+ * @live (from @live_host)? Only a reconnect of the same client does:
+ * same uuid and host, and the same authenticated name ("" when both are
+ * open sessions). Tokens and owners play no part.
+ */
+bool spared_supersedes(const struct hold_id *live, const char *live_host,
+		       const struct hold_id *asker, const char *host);
 
 #endif /* SPARED_HOLD_H */

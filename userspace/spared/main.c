@@ -128,7 +128,7 @@ static void reload(struct spared *d)
 		goto refuse;
 	if (nc.host_keys[0] &&
 	    spare_host_keys_load(nc.host_keys, &hk, why, sizeof(why))) {
-		log_err("host-keys %s: %s", nc.host_keys, why);
+		log_err("host-keys %s", why);	/* @why names the file */
 		goto refuse;
 	}
 	if (!nc.grant_key_file[0] != !d->grants_on) {

@@ -328,7 +328,7 @@ static void reply_mapped(struct session *sess, uint32_t seq, uint32_t slab_id,
 static bool try_resume(struct session *sess);
 
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
-			       const char *host, const char *peer,
+			       const char *host, const char *client, const char *peer,
 			       const struct session *keep);
 
 /* HELLO_REPLY, once the client is known (or the donor is open). */
@@ -461,7 +461,7 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	snprintf(sess->client, sizeof(sess->client), "%s", k->name);
 	log_info("client %s: authenticated as %s", sess->name, k->name);
 	/* Only a proven client may end its own earlier session. */
-	supersede_sessions(d, sess->uuid, sess->host, sess->name, sess);
+	supersede_sessions(d, sess->uuid, sess->host, sess->client, sess->name, sess);
 	spare_msg_init(&m, SPARE_MSG_AUTH_RESPONSE, seq);
 	spare_auth_mac(m.auth_response.mac, k->key, SPARE_AUTH_DIR_DONOR,
 		       sess->uuid, d->donor_id, sess->nonce_c, sess->nonce_d);
@@ -1215,17 +1215,21 @@ static unsigned int live_sessions(const struct spared *d)
  * The UUID is the client's word, so the address must match too: another
  * host cannot end a session by claiming its UUID. (Hosts able to spoof
  * addresses on the RDMA network are outside what spared defends against;
- * see Documentation/spared.md.)
+ * see Documentation/spared.md.) With host-keys, the authenticated name
+ * must match as well (@client): another key holder on the same host never
+ * ends someone else's session (spared_supersedes()).
  */
 static void supersede_sessions(struct spared *d, const uint8_t *uuid,
-			       const char *host, const char *peer,
+			       const char *host, const char *client, const char *peer,
 			       const struct session *keep)
 {
+	const struct hold_id asker = { .uuid = uuid, .client = client };
 	struct session *s;
 
 	for (s = d->sessions; s; s = s->next) {
-		if (s == keep || s->dead || memcmp(s->uuid, uuid, sizeof(s->uuid)) ||
-		    strcmp(s->host, host))
+		const struct hold_id live = { .uuid = s->uuid, .client = s->client };
+
+		if (s == keep || s->dead || !spared_supersedes(&live, s->host, &asker, host))
 			continue;
 		d->ctr.superseded++;
 		session_fail(s, "superseded by a new session of the same client from %s",
@@ -1247,7 +1251,7 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	peer_host(id, host, sizeof(host));
 	/* With host-keys, only after the new session has authenticated. */
 	if (!d->keys.n)
-		supersede_sessions(d, p->client_uuid, host, peer, NULL);
+		supersede_sessions(d, p->client_uuid, host, "", peer, NULL);
 	if (live_sessions(d) >= d->cfg.max_clients) {
 		log_warn("%s: connection refused: already %u clients (max_clients)",
 			 peer, live_sessions(d));
@@ -1696,7 +1700,8 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 /* Host keys from the config, the donor's name for the transcript. */
 static int auth_start(struct spared *d)
 {
-	char why[160], name[256] = "";
+	char why[512], name[256] = "";
+	unsigned int clients = 0;
 
 	if (spare_auth_init()) {
 		log_err("libsodium cannot initialise");
@@ -1714,11 +1719,14 @@ static int auth_start(struct spared *d)
 		return 0;
 	}
 	if (spare_host_keys_load(d->cfg.host_keys, &d->keys, why, sizeof(why))) {
-		log_err("host-keys %s: %s", d->cfg.host_keys, why);
+		log_err("host-keys %s", why);
 		return -1;
 	}
-	log_info("host-keys %s: %u clients may connect, each must authenticate",
-		 d->cfg.host_keys, d->keys.n);
+	for (unsigned int i = 0; i < d->keys.n; i++)
+		clients += !!(d->keys.v[i].roles & SPARE_ROLE_CLIENT);
+	log_info("host-keys %s: %u clients may connect, each must authenticate%s",
+		 d->cfg.host_keys, clients,
+		 clients < d->keys.n ? " (keys of role=donor only cannot borrow)" : "");
 	return 0;
 }
 
@@ -1726,7 +1734,7 @@ static int auth_start(struct spared *d)
 static int grants_start(struct spared *d)
 {
 	struct spare_grant_key key = { .id = d->cfg.grant_key_id };
-	char why[256], id[SPARE_AUTH_ID_LEN + 1] = "";
+	char why[512], id[SPARE_AUTH_ID_LEN + 1] = "";
 	int ret;
 
 	if (!d->cfg.grant_key_file[0])

@@ -49,6 +49,7 @@
 #include "pager.h"
 #include "stats.h"
 #include "spare_conf.h"
+#include "spare_keyfile.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
@@ -178,16 +179,12 @@ static void unmap_slabs(struct dev *d)
 /* The secret never reaches a log line: only the reason does. */
 static const char *read_key(struct dev *d, const char *path)
 {
+	static char err[320];
 	char buf[256];
 	const char *why;
-	FILE *f = fopen(path, "r");
-	size_t n;
 
-	if (!f)
-		return strerror(errno);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
+	if (spare_key_file_read(path, buf, sizeof(buf), err, sizeof(err)) < 0)
+		return err;
 	why = spare_key_parse(buf, d->key);
 	memset(buf, 0, sizeof(buf));
 	if (why)

@@ -118,15 +118,16 @@ static int usage(void)
 	return 2;
 }
 
+/* 0; -1 if authentication failed; -3 if the broker answered it with a refusal. */
 static int auth(int fd, const struct opts *o, unsigned int role)
 {
 	uint8_t key[BROKER_KEY_LEN];
-	char why[256];
+	char why[320];
 
 	if (broker_read_key_file(o->key_file, key, why, sizeof(why)) ||
 	    broker_authenticate(fd, role, o->name, key, NULL, why, sizeof(why))) {
 		printf("auth failed: %s\n", why);
-		return -1;
+		return strncmp(why, "broker: ", 8) ? -1 : -3;
 	}
 	return 0;
 }
@@ -155,8 +156,10 @@ static int donor_session(int fd, const struct opts *o, unsigned int *sent)
 	struct broker_ack a;
 	bool first = true;
 
-	if (auth(fd, o, BROKER_ROLE_DONOR))
-		return 1;
+	int ret = auth(fd, o, BROKER_ROLE_DONOR);
+
+	if (ret)	/* refused: no retry; failed: reconnect */
+		return ret == -3 ? 3 : 1;
 	memset(&d, 0, sizeof(d));
 	d.free_slabs = o->free_slabs;
 	d.hb_interval_ms = o->interval_ms;
