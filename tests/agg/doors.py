@@ -40,21 +40,14 @@ MSG_PEER_HELLO, MSG_PEER_PROOF = 18, 20
 EAUTH, ESTATE = 3, 12
 WEIRD = 'we"ird\\job'
 
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
-
 
 # ---- a strict parser of the Prometheus text format ----
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 LABEL = r"[a-zA-Z_][a-zA-Z0-9_]*"
 TYPES = {"counter", "gauge", "histogram", "summary", "untyped"}
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from pycheck import check, verdict  # noqa: E402
 
 
 def unescape(v):
@@ -322,8 +315,7 @@ def main():
     what, ports = sys.argv[1], [int(p) for p in sys.argv[2:]]
     {"metrics": metrics, "import": import_refused, "wrongkey": wrong_key,
      "migratedoor": migrate_door}[what](*ports)
-    print("%s: %s" % (what, "ok" if not failures else "%d checks failed" % failures))
-    return 1 if failures else 0
+    return verdict(what)
 
 
 if __name__ == "__main__":

@@ -32,15 +32,9 @@ MAGIC, VERSION, HDR = 0x47474153, 1, 32
 MSG_REGISTER = 1
 REG_MAX = 88 + 4096 * 40	# AGG_REG_FIXED_SIZE + AGG_MAX_TENSORS x AGG_REG_TENSOR_SIZE
 
-failures = 0
 
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from pycheck import check, verdict  # noqa: E402
 
 
 def rss_kib(pid):
@@ -108,7 +102,7 @@ def main():
         s.close()
     print("%d of %d still open %.0f s after the deadline" % (open_left, len(socks), 3))
     check(open_left == 0, "%d half-sent REGISTERs still open after the deadline" % open_left)
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

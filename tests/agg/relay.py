@@ -25,15 +25,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "userspace", "python"))
 from spare_agg import Client, AggError  # noqa: E402
 
-failures = 0
 
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from pycheck import check, verdict  # noqa: E402
 
 
 def pipe(a, b):
@@ -108,7 +102,7 @@ def main():
         w.leave()
     except AggError as e:
         check(False, "leave: %s" % e)
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -23,15 +23,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from spare_agg import Client, AggError  # noqa: E402
 import numpy  # noqa: E402
 
-failures = 0
 
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from pycheck import check, verdict  # noqa: E402
 
 
 def hup(pid, log, line, count):
@@ -118,8 +112,7 @@ def main():
         check(False, "after a refused reload, the running key no longer works: %s" % e)
     w2.close()
     stay.close()
-    print("reload: %s" % ("ok" if not failures else "%d checks failed" % failures))
-    return 1 if failures else 0
+    return verdict("reload")
 
 
 if __name__ == "__main__":

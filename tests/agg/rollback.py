@@ -35,15 +35,9 @@ IMPORT, IMPORT_STATE, IMPORT_COMMIT, IMPORT_REPLY = 13, 14, 15, 16
 PEER_HELLO, PEER_CHALLENGE, PEER_PROOF = 18, 19, 20
 ITERS, MOVE_AT, NELEM, WORKERS = 60, 15, 3000, 2
 
-failures = 0
 
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from pycheck import check, verdict  # noqa: E402
 
 
 def recv_msg(s):
@@ -187,8 +181,7 @@ def main():
         same = sum(1 for a, b in zip(got[r], ref[r]) if a == b)
         check(same == ITERS, "rank %d: %d of %d iterations bit-identical to the run without a move"
               % (r, same, ITERS))
-    print("%s: %s" % (mode, "ok" if not failures else "%d checks failed" % failures))
-    return 1 if failures else 0
+    return verdict(mode)
 
 
 if __name__ == "__main__":

@@ -308,11 +308,31 @@ static bool monitor_arg(const char *arg, void *ctx)
 	return true;
 }
 
-static volatile sig_atomic_t monitor_stop;
+static volatile sig_atomic_t monitor_stop, monitor_hup;
 
+/* SIGTERM/SIGINT end the monitor; SIGHUP asks for a round now. */
 static void monitor_signal(int sig)
 {
-	monitor_stop = sig;
+	if (sig == SIGHUP)
+		monitor_hup = 1;
+	else
+		monitor_stop = sig;
+}
+
+static void monitor_signals(const struct sigaction *sa)
+{
+	sigaction(SIGTERM, sa, NULL);
+	sigaction(SIGINT, sa, NULL);
+	sigaction(SIGHUP, sa, NULL);
+}
+
+/* After a wait: a SIGHUP is logged once and starts the next round at once. */
+static void monitor_hup_take(const char *name)
+{
+	if (monitor_hup && !monitor_stop) {
+		monitor_hup = 0;
+		log_info("device %s: SIGHUP: a round now", name);
+	}
 }
 
 /* What the monitor knows of each donor's grants. */
@@ -827,7 +847,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 			ret = failed ? 1 : 0;
 			break;
 		}
-		while (!monitor_stop && (uint64_t)time(NULL) < next) {
+		while (!monitor_stop && !monitor_hup && (uint64_t)time(NULL) < next) {
 			sleep(1);
 			if (access(conf, F_OK))
 				break;	/* destroyed: said above */
@@ -836,6 +856,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 			ret = monitor_stopped(name, rounds);
 			break;
 		}
+		monitor_hup_take(name);
 	}
 	return ret;
 }
@@ -894,8 +915,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 		struct dev_info d;
 
 		if (!dev_read(&c->roots, name, &d, why, sizeof(why)) && d.ublk) {
-			sigaction(SIGTERM, &sa, NULL);
-			sigaction(SIGINT, &sa, NULL);
+			monitor_signals(&sa);
 			ret = monitor_ublk(c, name, &r, before, interval, (uint32_t)m.standby,
 					   o.once);
 			goto out;
@@ -910,8 +930,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			log_warn("device %s: cannot listen for %s's uevents (%s): renewing on "
 				 "the timer only", name, disk, strerror(errno));
 	}
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	monitor_signals(&sa);
 	log_info("device %s: monitoring the grants of %u donors, %llu slab(s) standby on each",
 		 name, r.nd, (unsigned long long)m.standby);
 	/* under systemd (Type=notify): ready once the first round is done */
@@ -953,7 +972,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			ret = failed ? 1 : 0;
 			break;
 		}
-		while (!monitor_stop && (uint64_t)time(NULL) < next) {
+		while (!monitor_stop && !monitor_hup && (uint64_t)time(NULL) < next) {
 			struct pollfd pfd = { .fd = ue ? spare_uevents_fd(ue) : -1,
 					      .events = POLLIN };
 			struct spare_ev ev, moving[MONITOR_MOVES_MAX];
@@ -986,6 +1005,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			ret = monitor_stopped(name, rounds);
 			break;
 		}
+		monitor_hup_take(name);
 	}
 out:
 	spare_uevents_close(ue);

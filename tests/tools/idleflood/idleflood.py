@@ -21,15 +21,9 @@ import subprocess
 import sys
 import time
 
-failures = 0
 
-
-def check(ok, what):
-    global failures
-    if not ok:
-        failures += 1
-        print("FAIL-CHECK: " + what)
-    return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pycheck import check, verdict  # noqa: E402
 
 
 def cpu_ticks(pid):
@@ -80,7 +74,7 @@ def main():
             closed += 1
         s.close()
     print("%d of the strangers' connections were closed by the daemon" % closed)
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
