@@ -19,7 +19,8 @@
  * message the memory the jobs hold equals the sum of their sizes, and every
  * connection bound to a job is that job's connection of its rank.
  *
- * fuzz-ldlibs: -lsodium -lm
+ * fuzz-ldlibs: build/lib/libspare.a -lsodium -lm
+ * (libspare.a for the metrics writer, which aggd_dispatch.c calls)
  */
 #include <stdint.h>
 #include <stdlib.h>

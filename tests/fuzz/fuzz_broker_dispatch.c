@@ -39,8 +39,12 @@ static const char fuzz_name[BROKER_NAME_LEN] = "fuzzpeer";
 static const struct spare_grant_key test_grant_key = {
 	.id = 7, .key = "fuzz-grant-key-0123456789abcdef",
 };
+/* a key of both roles, its donor bound to 10.0.0.0/8 (host-keys role=, addr=) */
+static struct spare_host_addr host_addr = { .family = AF_INET, .ip = { 10 }, .bits = 8 };
 static struct spare_host_key host_key = { .name = "fuzzpeer",
-					  .key = "fuzz-host-key-0123456789abcdef!" };
+					  .key = "fuzz-host-key-0123456789abcdef!",
+					  .roles = SPARE_ROLE_CLIENT | SPARE_ROLE_DONOR,
+					  .addrs = &host_addr, .naddrs = 1 };
 static struct broker b;
 
 /* Three live donors, as heartbeats would make them. */
