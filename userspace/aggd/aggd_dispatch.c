@@ -116,21 +116,6 @@ static void handle_register(struct conn *c)
 	rx_expect_hdr(c);
 }
 
-/* Families of one sample, without labels. */
-static void put_u64(struct spare_metrics *m, const char *name,
-		    enum spare_metric_type type, const char *help, uint64_t v)
-{
-	spare_metrics_family(m, name, type, help);
-	spare_metrics_u64(m, NULL, v);
-}
-
-static void put_double(struct spare_metrics *m, const char *name,
-		       enum spare_metric_type type, const char *help, double v)
-{
-	spare_metrics_family(m, name, type, help);
-	spare_metrics_double(m, NULL, v);
-}
-
 /*
  * The per-job families of STATS (spare-aggctl reads them; /metrics leaves
  * them out, their label names the jobs). Index k as in job_metrics[].
@@ -252,53 +237,53 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_begin(&m, f, true);
 	if (!with_jobs)
 		spare_metrics_process(&m, "spare-aggd");
-	put_u64(&m, "spare_aggd_cores_active", SPARE_GAUGE, "Pool threads awake now.", st.active);
-	put_u64(&m, "spare_aggd_cores_max", SPARE_GAUGE, "Pool threads at most (--max-cores).", st.max);
-	put_double(&m, "spare_aggd_busy_seconds_total", SPARE_COUNTER, "Time pool threads spent reducing.",
+	spare_metrics_one_u64(&m, "spare_aggd_cores_active", SPARE_GAUGE, "Pool threads awake now.", st.active);
+	spare_metrics_one_u64(&m, "spare_aggd_cores_max", SPARE_GAUGE, "Pool threads at most (--max-cores).", st.max);
+	spare_metrics_one_double(&m, "spare_aggd_busy_seconds_total", SPARE_COUNTER, "Time pool threads spent reducing.",
 		   (double)st.busy_ns / 1e9);
-	put_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the pool threads.",
+	spare_metrics_one_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the pool threads.",
 		   st.cpu_seconds);
-	put_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks run by the pool.", st.tasks);
-	put_double(&m, "spare_aggd_queue_wait_seconds_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks run by the pool.", st.tasks);
+	spare_metrics_one_double(&m, "spare_aggd_queue_wait_seconds_total", SPARE_COUNTER,
 		   "Time tasks waited in the pool's queue.", (double)st.queue_ns / 1e9);
-	put_u64(&m, "spare_aggd_queued", SPARE_GAUGE, "Reduction tasks waiting now.", st.queued);
-	put_u64(&m, "spare_aggd_connections", SPARE_GAUGE, "Open connections.", g.n_conns);
-	put_u64(&m, "spare_aggd_connections_max", SPARE_GAUGE,
+	spare_metrics_one_u64(&m, "spare_aggd_queued", SPARE_GAUGE, "Reduction tasks waiting now.", st.queued);
+	spare_metrics_one_u64(&m, "spare_aggd_connections", SPARE_GAUGE, "Open connections.", g.n_conns);
+	spare_metrics_one_u64(&m, "spare_aggd_connections_max", SPARE_GAUGE,
 		"Connections at most (--max-conns, below the descriptor limit).", g.max_conns);
-	put_u64(&m, "spare_aggd_connections_evicted_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_connections_evicted_total", SPARE_COUNTER,
 		"Connections without a request closed at the cap to make room.", g.conns_evicted);
-	put_u64(&m, "spare_aggd_request_timeouts_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_request_timeouts_total", SPARE_COUNTER,
 		"Connections closed for completing no request within --request-timeout.", g.request_timeouts);
-	put_u64(&m, "spare_aggd_preauth_evicted_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_preauth_evicted_total", SPARE_COUNTER,
 		"Unfinished requests of unproven peers closed to keep their memory within its budget.",
 		g.preauth_evicted);
-	put_u64(&m, "spare_aggd_accept_pauses_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_accept_pauses_total", SPARE_COUNTER,
 		"Times a listener paused after accept ran out of descriptors or memory.",
 		g.data_gate.pauses + g.admin_gate.pauses);
-	put_u64(&m, "spare_aggd_jobs", SPARE_GAUGE, "Jobs held now (live or failed, not yet reclaimed).",
+	spare_metrics_one_u64(&m, "spare_aggd_jobs", SPARE_GAUGE, "Jobs held now (live or failed, not yet reclaimed).",
 		njobs);
-	put_u64(&m, "spare_aggd_jobs_created_total", SPARE_COUNTER, "Jobs created (REGISTER or IMPORT).",
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_created_total", SPARE_COUNTER, "Jobs created (REGISTER or IMPORT).",
 		g.jobs_created);
-	put_u64(&m, "spare_aggd_jobs_failed_total", SPARE_COUNTER, "Jobs failed.", g.jobs_failed);
-	put_u64(&m, "spare_aggd_jobs_reclaimed_total", SPARE_COUNTER, "Jobs reclaimed by the idle timeout.",
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_failed_total", SPARE_COUNTER, "Jobs failed.", g.jobs_failed);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_reclaimed_total", SPARE_COUNTER, "Jobs reclaimed by the idle timeout.",
 		g.jobs_reclaimed);
-	put_u64(&m, "spare_aggd_jobs_moved_out_total", SPARE_COUNTER, "Jobs moved to another instance.",
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_moved_out_total", SPARE_COUNTER, "Jobs moved to another instance.",
 		g.jobs_moved_out);
-	put_u64(&m, "spare_aggd_jobs_moved_in_total", SPARE_COUNTER, "Jobs imported from another instance.",
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_moved_in_total", SPARE_COUNTER, "Jobs imported from another instance.",
 		g.jobs_moved_in);
-	put_u64(&m, "spare_aggd_moves_failed_total", SPARE_COUNTER, "Moves that failed and were rolled back.",
+	spare_metrics_one_u64(&m, "spare_aggd_moves_failed_total", SPARE_COUNTER, "Moves that failed and were rolled back.",
 		g.moves_failed);
-	put_u64(&m, "spare_aggd_refused_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_refused_total", SPARE_COUNTER,
 		"Connections closed for a peer's mistake (bad header, token, proof, size).", g.refused_total);
-	put_u64(&m, "spare_aggd_refused_auth_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_refused_auth_total", SPARE_COUNTER,
 		"Of those, a wrong job token or a failed daemon proof.", g.refused_auth);
-	put_u64(&m, "spare_aggd_memory_bytes", SPARE_GAUGE, "Memory held by jobs.", g.mem_used);
-	put_u64(&m, "spare_aggd_reports_total", SPARE_COUNTER, "REPORTs accepted.", g.reports_total);
-	put_u64(&m, "spare_aggd_reports_refused_total", SPARE_COUNTER,
+	spare_metrics_one_u64(&m, "spare_aggd_memory_bytes", SPARE_GAUGE, "Memory held by jobs.", g.mem_used);
+	spare_metrics_one_u64(&m, "spare_aggd_reports_total", SPARE_COUNTER, "REPORTs accepted.", g.reports_total);
+	spare_metrics_one_u64(&m, "spare_aggd_reports_refused_total", SPARE_COUNTER,
 		"REPORTs refused with an ERROR (nothing changed).", g.reports_refused);
-	put_u64(&m, "spare_aggd_flowcon", SPARE_GAUGE, "1 if the daemon runs FlowCon (--flowcon).",
+	spare_metrics_one_u64(&m, "spare_aggd_flowcon", SPARE_GAUGE, "1 if the daemon runs FlowCon (--flowcon).",
 		report_flowcon_on() != 0);
-	put_u64(&m, "spare_aggd_flowcon_decisions_total", SPARE_COUNTER, "FlowCon intervals decided.",
+	spare_metrics_one_u64(&m, "spare_aggd_flowcon_decisions_total", SPARE_COUNTER, "FlowCon intervals decided.",
 		g.flowcon_decisions);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");

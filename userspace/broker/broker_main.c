@@ -1198,8 +1198,7 @@ static int metrics_page(void *ctx, FILE *f)
 
 	spare_metrics_begin(&m, f, true);
 	spare_metrics_process(&m, "spare-broker");
-#define U64(name, type, help, v) do { spare_metrics_family(&m, name, type, help); \
-		spare_metrics_u64(&m, NULL, v); } while (0)
+#define U64(name, type, help, v) spare_metrics_one_u64(&m, name, type, help, v)
 	U64("spare_broker_donors", SPARE_GAUGE, "Donors heard from within their heartbeat lease.",
 	    b->st.live);
 	U64("spare_broker_donors_expired_total", SPARE_COUNTER,

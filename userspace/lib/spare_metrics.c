@@ -145,6 +145,27 @@ void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
 		fprintf(m->f, " %.17g\n", value);
 }
 
+void spare_metrics_one_u64(struct spare_metrics *m, const char *name,
+			   enum spare_metric_type type, const char *help, uint64_t value)
+{
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_u64(m, NULL, value);
+}
+
+void spare_metrics_one_f3(struct spare_metrics *m, const char *name,
+			  enum spare_metric_type type, const char *help, double value)
+{
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_f3(m, NULL, value);
+}
+
+void spare_metrics_one_double(struct spare_metrics *m, const char *name,
+			      enum spare_metric_type type, const char *help, double value)
+{
+	spare_metrics_family(m, name, type, help);
+	spare_metrics_double(m, NULL, value);
+}
+
 /*
  * When this process started, in seconds since the epoch: the boot time
  * (btime in /proc/stat) plus the start time in clock ticks after boot

@@ -55,6 +55,14 @@ void spare_metrics_f3(struct spare_metrics *m, const char *const *labels,
 void spare_metrics_double(struct spare_metrics *m, const char *const *labels,
 			  double value);
 
+/* A family of one sample without labels: spare_metrics_family(), then the value. */
+void spare_metrics_one_u64(struct spare_metrics *m, const char *name,
+			   enum spare_metric_type type, const char *help, uint64_t value);
+void spare_metrics_one_f3(struct spare_metrics *m, const char *name,
+			  enum spare_metric_type type, const char *help, double value);
+void spare_metrics_one_double(struct spare_metrics *m, const char *name,
+			      enum spare_metric_type type, const char *help, double value);
+
 /*
  * The families every daemon's page carries (meta pages only):
  *   spare_build_info{program="@program",version="<VERSION>"} 1

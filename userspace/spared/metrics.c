@@ -19,20 +19,6 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-static void put_u64(struct spare_metrics *m, const char *name,
-		enum spare_metric_type type, const char *help, uint64_t v)
-{
-	spare_metrics_family(m, name, type, help);
-	spare_metrics_u64(m, NULL, v);
-}
-
-static void put_f3(struct spare_metrics *m, const char *name,
-	       enum spare_metric_type type, const char *help, double v)
-{
-	spare_metrics_family(m, name, type, help);
-	spare_metrics_f3(m, NULL, v);
-}
-
 /* The earliest expiry (Unix seconds) of the grants held; 0 if none. */
 static uint64_t next_expiry(const struct spared_grants *g)
 {
@@ -56,100 +42,100 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 
 	if (getrusage(RUSAGE_SELF, &ru))
 		memset(&ru, 0, sizeof(ru));
-	put_u64(m, "spare_donor_port", SPARE_GAUGE, "rdma_cm port this donor listens on.", d->cfg.port);
-	put_f3(m, "spare_donor_uptime_seconds", SPARE_GAUGE, "Seconds since spared started.",
+	spare_metrics_one_u64(m, "spare_donor_port", SPARE_GAUGE, "rdma_cm port this donor listens on.", d->cfg.port);
+	spare_metrics_one_f3(m, "spare_donor_uptime_seconds", SPARE_GAUGE, "Seconds since spared started.",
 	   (double)(spare_now_ms() - d->start_ms) / 1000.0);
-	put_u64(m, "spare_donor_slab_size_bytes", SPARE_GAUGE, "Size of one slab in bytes.", d->pool.slab_size);
-	put_u64(m, "spare_donor_slabs", SPARE_GAUGE, "Slabs in the pool (budget, or max-lend, / slab size).", d->pool.nslabs);
-	put_u64(m, "spare_donor_slabs_free", SPARE_GAUGE, "Slabs not lent.", d->pool.nfree);
-	put_u64(m, "spare_donor_slabs_lent", SPARE_GAUGE, "Slabs mapped by a client.", lent);
-	put_u64(m, "spare_donor_slabs_evicting", SPARE_GAUGE, "Lent slabs asked back and not yet returned.",
+	spare_metrics_one_u64(m, "spare_donor_slab_size_bytes", SPARE_GAUGE, "Size of one slab in bytes.", d->pool.slab_size);
+	spare_metrics_one_u64(m, "spare_donor_slabs", SPARE_GAUGE, "Slabs in the pool (budget, or max-lend, / slab size).", d->pool.nslabs);
+	spare_metrics_one_u64(m, "spare_donor_slabs_free", SPARE_GAUGE, "Slabs not lent.", d->pool.nfree);
+	spare_metrics_one_u64(m, "spare_donor_slabs_lent", SPARE_GAUGE, "Slabs mapped by a client.", lent);
+	spare_metrics_one_u64(m, "spare_donor_slabs_evicting", SPARE_GAUGE, "Lent slabs asked back and not yet returned.",
 	    d->pool.nevicting);
-	put_u64(m, "spare_donor_lent_bytes", SPARE_GAUGE, "Bytes mapped by clients now.", lent * d->pool.slab_size);
-	put_u64(m, "spare_donor_lent_bytes_total", SPARE_COUNTER, "Bytes of every slab ever mapped.",
+	spare_metrics_one_u64(m, "spare_donor_lent_bytes", SPARE_GAUGE, "Bytes mapped by clients now.", lent * d->pool.slab_size);
+	spare_metrics_one_u64(m, "spare_donor_lent_bytes_total", SPARE_COUNTER, "Bytes of every slab ever mapped.",
 	    st->maps * d->pool.slab_size);
-	put_u64(m, "spare_donor_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
-	put_u64(m, "spare_donor_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
-	put_u64(m, "spare_donor_grants_required", SPARE_GAUGE,
+	spare_metrics_one_u64(m, "spare_donor_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
+	spare_metrics_one_u64(m, "spare_donor_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
+	spare_metrics_one_u64(m, "spare_donor_grants_required", SPARE_GAUGE,
 	    "1 if MAPs need a broker's grant (grant-key-file is set).", d->grants_on);
-	put_u64(m, "spare_donor_grants_held", SPARE_GAUGE,
+	spare_metrics_one_u64(m, "spare_donor_grants_held", SPARE_GAUGE,
 	    "Grants recorded now (each covers slabs of one client until it expires).",
 	    d->grants_on ? d->grants.n : 0);
 	spare_metrics_family(m, "spare_donor_grant_next_expiry_timestamp_seconds", SPARE_GAUGE,
 			     "Unix time at which the first of the grants held expires (no sample: none held).");
 	if (d->grants_on && next_expiry(&d->grants))
 		spare_metrics_u64(m, NULL, next_expiry(&d->grants));
-	put_u64(m, "spare_donor_grants_accepted_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_grants_accepted_total", SPARE_COUNTER,
 	    "Grants verified and recorded (each grant once).", d->ctr.grants_accepted);
-	put_u64(m, "spare_donor_grants_refused_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_grants_refused_total", SPARE_COUNTER,
 	    "Grants refused: malformed, forged, expired, another donor's or client's, replayed.",
 	    d->ctr.grants_refused);
-	put_u64(m, "spare_donor_map_grant_refusals_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_map_grant_refusals_total", SPARE_COUNTER,
 	    "MAPs refused because no grant of the client covers them.", d->ctr.maps_no_grant);
-	put_u64(m, "spare_donor_unmaps_total", SPARE_COUNTER, "Slabs given back by clients.", st->unmaps);
-	put_u64(m, "spare_donor_evictions_total", SPARE_COUNTER, "EVICT messages sent.", st->evictions);
-	put_u64(m, "spare_donor_revocations_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_unmaps_total", SPARE_COUNTER, "Slabs given back by clients.", st->unmaps);
+	spare_metrics_one_u64(m, "spare_donor_evictions_total", SPARE_COUNTER, "EVICT messages sent.", st->evictions);
+	spare_metrics_one_u64(m, "spare_donor_revocations_total", SPARE_COUNTER,
 	    "Slabs revoked at the eviction deadline.", st->revocations);
-	put_u64(m, "spare_donor_reclaims_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_reclaims_total", SPARE_COUNTER,
 	    "Slabs taken back from clients that went away.", st->reclaims);
-	put_u64(m, "spare_donor_slabs_capacity", SPARE_GAUGE,
+	spare_metrics_one_u64(m, "spare_donor_slabs_capacity", SPARE_GAUGE,
 	    "Slabs that may be lent now (max-lend: grows and shrinks; else the budget).",
 	    slab_pool_in_service(&d->pool));
-	put_u64(m, "spare_donor_capacity_bytes", SPARE_GAUGE, "Bytes that may be lent now.",
+	spare_metrics_one_u64(m, "spare_donor_capacity_bytes", SPARE_GAUGE, "Bytes that may be lent now.",
 	    (uint64_t)slab_pool_in_service(&d->pool) * d->pool.slab_size);
-	put_u64(m, "spare_donor_lend_slabs_grown_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_lend_slabs_grown_total", SPARE_COUNTER,
 	    "Slabs added to the capacity because memory was idle.", st->grown);
-	put_u64(m, "spare_donor_lend_slabs_released_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_lend_slabs_released_total", SPARE_COUNTER,
 	    "Slabs taken out of the capacity, their memory unmapped.", st->retired);
-	put_u64(m, "spare_donor_lend_evictions_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_lend_evictions_total", SPARE_COUNTER,
 	    "Lent slabs evicted by the lending policy (batch eviction).", d->lend.evicted);
-	put_u64(m, "spare_donor_lend_eviction_batches_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_lend_eviction_batches_total", SPARE_COUNTER,
 	    "Batch evictions started under pressure.", d->lend.batches);
-	put_u64(m, "spare_donor_lend_activity_timeouts_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_lend_activity_timeouts_total", SPARE_COUNTER,
 	    "Sampled slabs whose client did not answer ACTIVITY_QUERY in time.",
 	    d->lend.no_replies);
-	put_u64(m, "spare_donor_pressure_events_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_pressure_events_total", SPARE_COUNTER,
 	    "PSI trigger events (memory stall over psi-stall within psi-window).",
 	    d->lend.psi_events_total);
-	put_u64(m, "spare_donor_pressure_readings_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_pressure_readings_total", SPARE_COUNTER,
 	    "Readings the lending policy counted as pressure.", d->lend.pressure_readings);
-	put_u64(m, "spare_donor_mem_available_bytes", SPARE_GAUGE,
+	spare_metrics_one_u64(m, "spare_donor_mem_available_bytes", SPARE_GAUGE,
 	    "MemAvailable (or the donor cgroup's room, if less) at the last reading.",
 	    d->lend.mem_available);
-	put_f3(m, "spare_donor_psi_some_avg10_percent", SPARE_GAUGE, "PSI memory some avg10 (%) at the last reading.",
+	spare_metrics_one_f3(m, "spare_donor_psi_some_avg10_percent", SPARE_GAUGE, "PSI memory some avg10 (%) at the last reading.",
 	   d->lend.psi_some);
-	put_f3(m, "spare_donor_psi_full_avg10_percent", SPARE_GAUGE, "PSI memory full avg10 (%) at the last reading.",
+	spare_metrics_one_f3(m, "spare_donor_psi_full_avg10_percent", SPARE_GAUGE, "PSI memory full avg10 (%) at the last reading.",
 	   d->lend.psi_full);
-	put_u64(m, "spare_donor_clients", SPARE_GAUGE, "Client sessions now.", d->nsessions);
-	put_u64(m, "spare_donor_sessions_total", SPARE_COUNTER, "CONTROL connections accepted.", d->ctr.sessions);
-	put_u64(m, "spare_donor_data_conns_total", SPARE_COUNTER, "DATA connections accepted.", d->ctr.data_conns);
-	put_u64(m, "spare_donor_conn_rejected_total", SPARE_COUNTER, "Connection requests refused.",
+	spare_metrics_one_u64(m, "spare_donor_clients", SPARE_GAUGE, "Client sessions now.", d->nsessions);
+	spare_metrics_one_u64(m, "spare_donor_sessions_total", SPARE_COUNTER, "CONTROL connections accepted.", d->ctr.sessions);
+	spare_metrics_one_u64(m, "spare_donor_data_conns_total", SPARE_COUNTER, "DATA connections accepted.", d->ctr.data_conns);
+	spare_metrics_one_u64(m, "spare_donor_conn_rejected_total", SPARE_COUNTER, "Connection requests refused.",
 	    d->ctr.conn_rejected);
-	put_u64(m, "spare_donor_sessions_superseded_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_sessions_superseded_total", SPARE_COUNTER,
 	    "Sessions replaced by a reconnect of the same client.", d->ctr.superseded);
-	put_u64(m, "spare_donor_slabs_held", SPARE_GAUGE,
+	spare_metrics_one_u64(m, "spare_donor_slabs_held", SPARE_GAUGE,
 	    "Lent slabs held for a client that may resume (pager restart).", held);
-	put_u64(m, "spare_donor_holds_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_holds_total", SPARE_COUNTER,
 	    "Sessions that ended without UNMAP and whose slabs were held.", d->ctr.holds);
-	put_u64(m, "spare_donor_resumes_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_resumes_total", SPARE_COUNTER,
 	    "Held slabs adopted by a new session of the same client.", d->ctr.resumes);
-	put_u64(m, "spare_donor_resumes_refused_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_resumes_refused_total", SPARE_COUNTER,
 	    "Resumes asked by another identity (uuid, name, owner or token) and refused.",
 	    d->ctr.resumes_refused);
-	put_u64(m, "spare_donor_holds_expired_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_holds_expired_total", SPARE_COUNTER,
 	    "Held sessions freed at resume-hold without a resume.", d->ctr.holds_expired);
-	put_u64(m, "spare_donor_slabs_kept_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_slabs_kept_total", SPARE_COUNTER,
 	    "Slabs mapped again with their contents (MAPPED F_KEPT).", d->ctr.slabs_kept);
-	put_u64(m, "spare_donor_bad_msgs_total", SPARE_COUNTER, "Malformed or out-of-place messages received.",
+	spare_metrics_one_u64(m, "spare_donor_bad_msgs_total", SPARE_COUNTER, "Malformed or out-of-place messages received.",
 	    d->ctr.bad_msgs);
-	put_u64(m, "spare_donor_heartbeats_total", SPARE_COUNTER, "Heartbeats received.", d->ctr.heartbeats);
-	put_u64(m, "spare_donor_auth_ok_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_heartbeats_total", SPARE_COUNTER, "Heartbeats received.", d->ctr.heartbeats);
+	spare_metrics_one_u64(m, "spare_donor_auth_ok_total", SPARE_COUNTER,
 	    "Clients that proved their host key.", d->ctr.auth_ok);
-	put_u64(m, "spare_donor_auth_refused_total", SPARE_COUNTER,
+	spare_metrics_one_u64(m, "spare_donor_auth_refused_total", SPARE_COUNTER,
 	    "Clients refused by host authentication.", d->ctr.auth_refused);
-	put_f3(m, "spare_donor_cpu_user_seconds_total", SPARE_COUNTER, "CPU time in user mode (getrusage).",
+	spare_metrics_one_f3(m, "spare_donor_cpu_user_seconds_total", SPARE_COUNTER, "CPU time in user mode (getrusage).",
 	   tv_s(ru.ru_utime));
-	put_f3(m, "spare_donor_cpu_system_seconds_total", SPARE_COUNTER, "CPU time in the kernel (getrusage).",
+	spare_metrics_one_f3(m, "spare_donor_cpu_system_seconds_total", SPARE_COUNTER, "CPU time in the kernel (getrusage).",
 	   tv_s(ru.ru_stime));
 }
 
