@@ -39,11 +39,16 @@ static const char fuzz_name[BROKER_NAME_LEN] = "fuzzpeer";
 static const struct spare_grant_key test_grant_key = {
 	.id = 7, .key = "fuzz-grant-key-0123456789abcdef",
 };
-/* a key of both roles, its donor bound to 10.0.0.0/8 (host-keys role=, addr=) */
+/*
+ * a key of every role (client, donor and admin: no host-keys line gives
+ * that, but it lets one key reach every handler), its donor bound to
+ * 10.0.0.0/8 (host-keys role=, addr=)
+ */
 static struct spare_host_addr host_addr = { .family = AF_INET, .ip = { 10 }, .bits = 8 };
 static struct spare_host_key host_key = { .name = "fuzzpeer",
 					  .key = "fuzz-host-key-0123456789abcdef!",
-					  .roles = SPARE_ROLE_CLIENT | SPARE_ROLE_DONOR,
+					  .roles = SPARE_ROLE_CLIENT | SPARE_ROLE_DONOR |
+						   SPARE_ROLE_ADMIN,
 					  .addrs = &host_addr, .naddrs = 1 };
 static struct broker b;
 
@@ -94,6 +99,13 @@ static void check_output(struct conn *c, size_t from, struct spare_grant *first,
 					*have = true;
 				}
 			}
+		}
+		if (h.type == BROKER_DONORS_REP) {
+			struct broker_donors_rep dr;
+
+			/* the broker's own table, every entry well formed */
+			check(!broker_donors_rep_decode(c->out + off + BROKER_HDR_SIZE, h.len, &dr));
+			check(dr.total == b.st.n && dr.n <= dr.total);
 		}
 		off += BROKER_HDR_SIZE + h.len;
 	}
@@ -186,7 +198,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	send_challenge(&b, c);
 	c->out_len = c->out_off = 0;
 	memset(&hello, 0, sizeof(hello));
-	hello.role = data[0] & 1 ? BROKER_ROLE_DONOR : BROKER_ROLE_CLIENT;
+	hello.role = data[0] % 3 == 0 ? BROKER_ROLE_DONOR :
+		     data[0] % 3 == 1 ? BROKER_ROLE_CLIENT : BROKER_ROLE_ADMIN;
 	memcpy(hello.name, fuzz_name, sizeof(hello.name));
 	randombytes_buf(hello.nonce, sizeof(hello.nonce));
 	hello.nonce[0] |= 1;
@@ -216,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			[BROKER_RENEW_REQ] = BROKER_RENEW_REQ_SIZE,
 			[BROKER_MOVE_REQ] = BROKER_MOVE_REQ_SIZE,
 			[BROKER_RENEW_GRANT] = BROKER_RENEW_GRANT_SIZE(1),
+			[BROKER_DONORS_REQ] = BROKER_DONORS_REQ_SIZE,
 		};
 		static uint8_t rec[BROKER_HDR_SIZE + BROKER_MOVE_REQ_SIZE];
 		unsigned int type = data[0] & 15;

@@ -96,6 +96,71 @@ static void donor_body(void)
 	EXPECT_EQ(broker_donor_encode(&d, buf, 10), -ENOSPC);
 }
 
+/* DONORS_REQ and a full page of DONORS_REP, and what decode refuses. */
+static void donors_bodies(void)
+{
+	static struct broker_donor_info v[BROKER_DONORS_PAGE + 1];
+	struct broker_donors_req r = { .start = 300 }, rb;
+	struct broker_donors_rep rep;
+	struct broker_donor_info e;
+	static uint8_t big[BROKER_DONORS_REP_SIZE(BROKER_DONORS_PAGE + 1)];
+	unsigned int i;
+	int n;
+
+	EXPECT_EQ(BROKER_DONORS_REQ, 13);
+	EXPECT_EQ(BROKER_DONORS_REP, 14);
+	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_DONORS_REP);
+	EXPECT(!strcmp(broker_type_name(BROKER_DONORS_REP), "DONORS_REP"));
+	EXPECT_EQ(broker_donors_req_encode(&r, buf, sizeof(buf)), BROKER_DONORS_REQ_SIZE);
+	EXPECT_EQ(broker_donors_req_decode(buf, BROKER_DONORS_REQ_SIZE, &rb), 0);
+	EXPECT_EQ(rb.start, 300);
+	buf[5] = 1;	/* reserved */
+	EXPECT_EQ(broker_donors_req_decode(buf, BROKER_DONORS_REQ_SIZE, &rb), -EBADMSG);
+	EXPECT_EQ(broker_donors_req_decode(buf, BROKER_DONORS_REQ_SIZE - 1, &rb), -EBADMSG);
+
+	for (i = 0; i <= BROKER_DONORS_PAGE; i++) {
+		v[i].d = donor();
+		memset(v[i].d.donor_id, 0, sizeof(v[i].d.donor_id));
+		snprintf(v[i].d.donor_id, sizeof(v[i].d.donor_id), "d%u", i);
+		v[i].d.free_slabs = i;
+		v[i].hb_age_ms = 1000 + i;
+		v[i].live = i & 1;
+	}
+	n = broker_donors_rep_encode(1000, 256, BROKER_DONORS_PAGE, v, big, sizeof(big));
+	EXPECT_EQ(n, (int)BROKER_DONORS_REP_SIZE(BROKER_DONORS_PAGE));
+	EXPECT(n <= BROKER_MAX_BODY);
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n, &rep), 0);
+	EXPECT_EQ(rep.total, 1000);
+	EXPECT_EQ(rep.next, 256);
+	EXPECT_EQ(rep.n, BROKER_DONORS_PAGE);
+	broker_donors_rep_entry(&rep, 255, &e);
+	EXPECT(strcmp(e.d.donor_id, "d255") == 0);
+	EXPECT_EQ(e.d.free_slabs, 255);
+	EXPECT_EQ(e.hb_age_ms, 1255);
+	EXPECT_EQ(e.live, 1);
+	/* a page too long, next beyond total, a bad entry: refused */
+	EXPECT_EQ(broker_donors_rep_encode(1000, 257, BROKER_DONORS_PAGE + 1, v, big, sizeof(big)),
+		  -EINVAL);
+	EXPECT_EQ(broker_donors_rep_encode(10, 11, 1, v, big, sizeof(big)), -EINVAL);
+	EXPECT_EQ(broker_donors_rep_encode(10, 1, 1, v, big, 20), -ENOSPC);
+	n = broker_donors_rep_encode(10, 2, 2, v, big, sizeof(big));
+	EXPECT_EQ(n, (int)BROKER_DONORS_REP_SIZE(2));
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n - 1, &rep), -EBADMSG);
+	big[4] = 11;	/* next > total */
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n, &rep), -EBADMSG);
+	big[4] = 2;
+	big[BROKER_DONORS_REP_HDR + BROKER_DONORS_ENTRY + BROKER_DONOR_SIZE + 8] = 2;	/* live */
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n, &rep), -EBADMSG);
+	big[BROKER_DONORS_REP_HDR + BROKER_DONORS_ENTRY + BROKER_DONOR_SIZE + 8] = 1;
+	big[BROKER_DONORS_REP_HDR + BROKER_DONOR_SIZE + 12] = 1;	/* reserved */
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n, &rep), -EBADMSG);
+	big[BROKER_DONORS_REP_HDR + BROKER_DONOR_SIZE + 12] = 0;
+	big[BROKER_DONORS_REP_HDR + 16] = 0;	/* first entry: empty donor id */
+	EXPECT_EQ(broker_donors_rep_decode(big, (size_t)n, &rep), -EBADMSG);
+	v[0].live = 2;
+	EXPECT_EQ(broker_donors_rep_encode(10, 1, 1, v, big, sizeof(big)), -EINVAL);
+}
+
 static void hello_and_proofs(void)
 {
 	struct broker_challenge c = { .broker_id = "broker-a" }, c2;
@@ -140,8 +205,12 @@ static void hello_and_proofs(void)
 	}
 	EXPECT(!broker_auth_mac_ok(h2.mac, key, BROKER_DIR_PEER, h2.role, h2.name,
 				   c.broker_id, c.nonce, h2.nonce));
-	buf[0] = 3;	/* bad role */
+	buf[0] = 4;	/* bad role (1 donor, 2 client, 3 admin) */
 	EXPECT_EQ(broker_hello_decode(buf, (size_t)n, &h2), -EBADMSG);
+	buf[0] = 0;
+	EXPECT_EQ(broker_hello_decode(buf, (size_t)n, &h2), -EBADMSG);
+	buf[0] = BROKER_ROLE_ADMIN;
+	EXPECT_EQ(broker_hello_decode(buf, (size_t)n, &h2), 0);
 	buf[0] = BROKER_ROLE_CLIENT;
 	buf[5] = 1;	/* reserved */
 	EXPECT_EQ(broker_hello_decode(buf, (size_t)n, &h2), -EBADMSG);
@@ -508,7 +577,6 @@ static void renew_grant_body(void)
 	struct broker_hdr hd;
 
 	EXPECT_EQ(BROKER_RENEW_GRANT, 12);
-	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_RENEW_GRANT);
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
 	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
@@ -617,6 +685,7 @@ int main(void)
 		return 1;
 	TAP_RUN(header);
 	TAP_RUN(donor_body);
+	TAP_RUN(donors_bodies);
 	TAP_RUN(hello_and_proofs);
 	TAP_RUN(grant_req);
 	TAP_RUN(grant_rep);

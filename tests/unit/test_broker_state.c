@@ -777,6 +777,45 @@ static void address_held_once(void)
 	bstate_free(&st);
 }
 
+/* DONORS_REP's pages: every donor once, live and lost as they are. */
+static void donors_pages(void)
+{
+	static struct broker_donor_info v[BROKER_DONORS_PAGE];
+	struct bstate st;
+	struct broker_donor d;
+	char id[16], dom[16];
+	size_t n, seen = 0, start = 0;
+	unsigned int i;
+
+	EXPECT_EQ(bstate_init(&st, 400, 3, 60, 5, &key, 9), 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(id, sizeof(id), "n%u", i);
+		snprintf(dom, sizeof(dom), "r%u", i % 7);
+		d = hb(id, dom, i % 5 + 1);
+		d.hb_interval_ms = i == 7 ? 100 : 1000;
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	}
+	EXPECT_EQ(bstate_expire(&st, 1400), 1);	/* n7: 3 x 100 ms */
+	while ((n = bstate_donors_page(&st, start, 1500, v, BROKER_DONORS_PAGE))) {
+		for (i = 0; i < n; i++) {
+			unsigned int k = (unsigned int)(start + i);
+
+			snprintf(id, sizeof(id), "n%u", k);
+			EXPECT(strcmp(v[i].d.donor_id, id) == 0);
+			EXPECT_EQ(v[i].live, k != 7);
+			EXPECT_EQ(v[i].d.free_slabs, k == 7 ? 0 : k % 5 + 1);
+			EXPECT_EQ(v[i].hb_age_ms, 500);
+			EXPECT_EQ(v[i].d.slab_shift, 30);
+		}
+		seen += n;
+		start += n;
+		EXPECT(n == BROKER_DONORS_PAGE || start == st.n);
+	}
+	EXPECT_EQ(seen, 300);
+	EXPECT_EQ(bstate_donors_page(&st, 300, 1500, v, BROKER_DONORS_PAGE), 0);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -793,5 +832,6 @@ int main(void)
 	TAP_RUN(domains_bounded);
 	TAP_RUN(heartbeat_period_capped);
 	TAP_RUN(address_held_once);
+	TAP_RUN(donors_pages);
 	return tap_done();
 }

@@ -241,10 +241,12 @@ static void test_host_keys_malformed(void)
 static void test_host_keys_roles(void)
 {
 	char a[SPARE_KEY_TEXT_LEN + 1], b[SPARE_KEY_TEXT_LEN + 1], c[SPARE_KEY_TEXT_LEN + 1];
-	char d[SPARE_KEY_TEXT_LEN + 1], text[1024], why[200];
+	char d[SPARE_KEY_TEXT_LEN + 1], e[SPARE_KEY_TEXT_LEN + 1], text[1024], why[200];
 	struct spare_host_keys hk;
 	uint8_t k[32], mac[32];
 
+	spare_key_generate(k);
+	spare_key_format(k, e, sizeof(e));
 	spare_key_generate(k);
 	spare_key_format(k, a, sizeof(a));
 	spare_key_generate(k);
@@ -257,10 +259,11 @@ static void test_host_keys_roles(void)
 		 "trainer %s role=client\n"
 		 "donor-1 %s role=donor addr=10.0.0.5,10.1.0.0/16,fd00::/8,donor-1.example\n"
 		 "old %s\n"
-		 "both-1 %s addr=192.168.7.7 role=both\n", a, b, c, d);
+		 "both-1 %s addr=192.168.7.7 role=both\n"
+		 "ops %s role=admin\n", a, b, c, d, e);
 	EXPECT_EQ(spare_host_keys_parse(text, &hk, why, sizeof(why)), 0);
-	EXPECT_EQ(hk.n, 4);
-	if (hk.n != 4) {
+	EXPECT_EQ(hk.n, 5);
+	if (hk.n != 5) {
 		fprintf(stderr, "# %s\n", why);
 		return;
 	}
@@ -270,6 +273,9 @@ static void test_host_keys_roles(void)
 	EXPECT_EQ(hk.v[2].roles, SPARE_ROLE_BOTH);	/* a line of before roles */
 	EXPECT_EQ(hk.v[2].naddrs, 0);
 	EXPECT_EQ(hk.v[3].roles, SPARE_ROLE_BOTH);
+	EXPECT_EQ(hk.v[4].roles, SPARE_ROLE_ADMIN);	/* neither client nor donor */
+	EXPECT(!(hk.v[4].roles & SPARE_ROLE_BOTH));
+	EXPECT(!strcmp(spare_role_name(hk.v[4].roles), "admin"));
 	EXPECT_EQ(hk.old_lines, 1);
 	EXPECT_EQ(hk.old_line, 3);
 	EXPECT_EQ(hk.v[1].line, 2);
@@ -303,7 +309,7 @@ static void test_host_keys_roles(void)
 	spare_host_keys_free(&hk);
 
 	snprintf(text, sizeof(text), "x %s role=server\n", a);
-	expect_refused(text, "line 1: role=server: want donor, client or both");
+	expect_refused(text, "line 1: role=server: want donor, client, both or admin");
 	snprintf(text, sizeof(text), "x %s role=client role=donor\n", a);
 	expect_refused(text, "role= given twice");
 	snprintf(text, sizeof(text), "x %s role=client addr=10.0.0.1\n", a);

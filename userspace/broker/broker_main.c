@@ -426,6 +426,20 @@ static void send_challenge(struct broker *b, struct conn *c)
 		queue(c, BROKER_CHALLENGE, 0, body, sizeof(body));
 }
 
+/* The host-keys role (SPARE_ROLE_*) a HELLO role needs. */
+static unsigned int role_bit(unsigned int role)
+{
+	return role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR :
+	       role == BROKER_ROLE_ADMIN ? SPARE_ROLE_ADMIN : SPARE_ROLE_CLIENT;
+}
+
+/* "a donor", "a client", "an admin": for "GRANT_REQ from a donor". */
+static const char *role_a(unsigned int role)
+{
+	return role == BROKER_ROLE_DONOR ? "a donor" :
+	       role == BROKER_ROLE_ADMIN ? "an admin" : "a client";
+}
+
 static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
 {
@@ -454,11 +468,11 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 		return;
 	}
 	/* the key proved the name; host-keys says what that name may be */
-	if (!(k->roles & (m.role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR : SPARE_ROLE_CLIENT))) {
+	if (!(k->roles & role_bit(m.role))) {
 		memcpy(c->name, m.name, sizeof(c->name));
 		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->role_log,
-			       "key %s may not act as a %s (its role is %s on host-keys line %u)",
-			       k->name, m.role == BROKER_ROLE_DONOR ? "donor" : "client",
+			       "key %s may not act as %s (its role is %s on host-keys line %u)",
+			       k->name, role_a(m.role),
 			       spare_role_name(k->roles), k->line);
 		return;
 	}
@@ -473,8 +487,7 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	sodium_memzero(&w, sizeof(w));
 	c->state = C_READY;
 	b->auth_ok++;
-	log_dbg("%s: %s authenticated as a %s", c->peer, c->name,
-		c->role == BROKER_ROLE_DONOR ? "donor" : "client");
+	log_dbg("%s: %s authenticated as %s", c->peer, c->name, role_a(c->role));
 }
 
 /* A donor that declared more than max-donor-bytes: said, rate-limited. */
@@ -502,7 +515,8 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 	int ret;
 
 	if (c->role != BROKER_ROLE_DONOR) {
-		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s from a client", broker_type_name(h->type));
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s from %s", broker_type_name(h->type),
+		       role_a(c->role));
 		return;
 	}
 	if (broker_donor_decode(body, h->len, &d)) {
@@ -619,7 +633,7 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	int ret;
 
 	if (c->role != BROKER_ROLE_CLIENT) {
-		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "GRANT_REQ from a donor");
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "GRANT_REQ from %s", role_a(c->role));
 		return;
 	}
 	if (broker_grant_req_decode(body, h->len, &r)) {
@@ -661,7 +675,7 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 	int ret;
 
 	if (c->role != BROKER_ROLE_CLIENT) {
-		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_REQ from a donor");
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_REQ from %s", role_a(c->role));
 		return;
 	}
 	if (!b->cfg.legacy_renew) {
@@ -712,7 +726,7 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 	int ret;
 
 	if (c->role != BROKER_ROLE_CLIENT) {
-		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "MOVE_REQ from a donor");
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "MOVE_REQ from %s", role_a(c->role));
 		return;
 	}
 	if (broker_move_req_decode(body, h->len, &r)) {
@@ -767,7 +781,7 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 	int ret = 0;
 
 	if (c->role != BROKER_ROLE_CLIENT) {
-		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_GRANT from a donor");
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "RENEW_GRANT from %s", role_a(c->role));
 		return;
 	}
 	if (broker_renew_grant_decode(body, h->len, &r)) {
@@ -821,6 +835,47 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 	sodium_memzero(&old, sizeof(old));
 }
 
+/*
+ * DONORS_REQ: a page of the donor table, for an admin key only (it reads
+ * the cluster's layout: addresses, free memory, domains).
+ */
+static void on_donors_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			  const uint8_t *body)
+{
+	struct broker_donor_info *v = NULL;
+	struct broker_donors_req r;
+	uint8_t *out = NULL;
+	size_t n = 0, total = b->st.n;
+	int len;
+
+	if (c->role != BROKER_ROLE_ADMIN) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
+		       "DONORS_REQ from %s: only a role=admin key may list donors", role_a(c->role));
+		return;
+	}
+	if (broker_donors_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "malformed DONORS_REQ");
+		return;
+	}
+	v = calloc(BROKER_DONORS_PAGE, sizeof(*v));
+	out = malloc(BROKER_DONORS_REP_SIZE(BROKER_DONORS_PAGE));
+	if (!v || !out) {
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "out of memory");
+		goto out;
+	}
+	if (r.start < total)
+		n = bstate_donors_page(&b->st, r.start, spare_now_ms(), v, BROKER_DONORS_PAGE);
+	len = broker_donors_rep_encode((uint32_t)total, (uint32_t)(n ? r.start + n : total),
+				       (uint16_t)n, v, out, BROKER_DONORS_REP_SIZE(n));
+	if (len < 0 || queue(c, BROKER_DONORS_REP, h->seq, out, (size_t)len))
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot answer DONORS_REQ");
+	else
+		log_dbg("%s: listed donors %u..%zu of %zu", c->name, r.start, r.start + n, total);
+out:
+	free(v);
+	free(out);
+}
+
 /* One complete frame in c->in. */
 static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *h,
 		     const uint8_t *body)
@@ -851,6 +906,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_RENEW_GRANT:
 		on_renew_grant(b, c, h, body);
+		break;
+	case BROKER_DONORS_REQ:
+		on_donors_req(b, c, h, body);
 		break;
 	default:
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "%s is not a request",
@@ -1481,14 +1539,12 @@ static void reload(struct broker *b)
 		for (unsigned int i = 0; i < b->hk.n; i++)
 			if (!strncmp(b->hk.v[i].name, c->name, BROKER_NAME_LEN))
 				k = &b->hk.v[i];
-		if (k && (k->roles & (c->role == BROKER_ROLE_DONOR ? SPARE_ROLE_DONOR :
-								      SPARE_ROLE_CLIENT))) {
+		if (k && (k->roles & role_bit(c->role))) {
 			c->hkey = k;
 			continue;
 		}
-		log_warn("SIGHUP: %.*s (%s) is no longer in host-keys as a %s: closing its session",
-			 BROKER_NAME_LEN, c->name, c->peer,
-			 c->role == BROKER_ROLE_DONOR ? "donor" : "client");
+		log_warn("SIGHUP: %.*s (%s) is no longer in host-keys as %s: closing its session",
+			 BROKER_NAME_LEN, c->name, c->peer, role_a(c->role));
 		c->hkey = NULL;
 		conn_close(b, c);
 	}

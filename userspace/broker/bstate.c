@@ -367,6 +367,28 @@ unsigned int bstate_expire(struct bstate *st, uint64_t now_ms)
 	return gone;
 }
 
+size_t bstate_donors_page(const struct bstate *st, size_t start, uint64_t now_ms,
+			  struct broker_donor_info *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = start; i < st->n && n < max; i++, n++) {
+		const struct bdonor *d = &st->donors[i];
+		struct broker_donor_info *e = &out[n];
+
+		memset(e, 0, sizeof(*e));
+		e->d.free_slabs = st->pd[i].free_slabs;
+		e->d.hb_interval_ms = d->hb_interval_ms;
+		e->d.slab_shift = d->slab_shift;
+		memcpy(e->d.donor_id, d->id, BROKER_ID_LEN);
+		memcpy(e->d.addr, d->addr, BROKER_ADDR_LEN);
+		memcpy(e->d.domain, d->domain, BROKER_DOMAIN_LEN);
+		e->hb_age_ms = now_ms > d->last_hb_ms ? now_ms - d->last_hb_ms : 0;
+		e->live = d->live;
+	}
+	return n;
+}
+
 uint64_t bstate_free_slabs(const struct bstate *st, size_t i)
 {
 	return i < st->n ? st->pd[i].free_slabs : 0;

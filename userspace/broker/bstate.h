@@ -161,6 +161,14 @@ unsigned int bstate_expire(struct bstate *st, uint64_t now_ms);
 /* The donor with this id, or NULL. */
 const struct bdonor *bstate_find(const struct bstate *st, const char *id);
 
+/*
+ * Donors @start .. of the table (live, and silent ones not yet forgotten)
+ * as DONORS_REP shows them, at most @max into @out, at monotonic @now_ms.
+ * Returns how many; st->n is the table's size.
+ */
+size_t bstate_donors_page(const struct bstate *st, size_t start, uint64_t now_ms,
+			  struct broker_donor_info *out, size_t max);
+
 /* Free slabs the broker believes donor @i has now. */
 uint64_t bstate_free_slabs(const struct bstate *st, size_t i);
 uint64_t bstate_total_free(const struct bstate *st);

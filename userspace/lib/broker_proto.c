@@ -103,7 +103,8 @@ int broker_challenge_decode(const uint8_t *in, size_t len, struct broker_challen
 
 static bool role_ok(unsigned int role)
 {
-	return role == BROKER_ROLE_DONOR || role == BROKER_ROLE_CLIENT;
+	return role == BROKER_ROLE_DONOR || role == BROKER_ROLE_CLIENT ||
+	       role == BROKER_ROLE_ADMIN;
 }
 
 int broker_hello_encode(const struct broker_hello *m, uint8_t *out, size_t cap)
@@ -439,6 +440,82 @@ void broker_grant_rep_entry(const struct broker_grant_rep *m, unsigned int i,
 		memcpy(domain, e + SPARE_GRANT_SIZE, BROKER_DOMAIN_LEN);
 }
 
+int broker_donors_req_encode(const struct broker_donors_req *m, uint8_t *out, size_t cap)
+{
+	if (cap < BROKER_DONORS_REQ_SIZE)
+		return -ENOSPC;
+	memset(out, 0, BROKER_DONORS_REQ_SIZE);
+	put32(out, m->start);
+	return BROKER_DONORS_REQ_SIZE;
+}
+
+int broker_donors_req_decode(const uint8_t *in, size_t len, struct broker_donors_req *m)
+{
+	if (len != BROKER_DONORS_REQ_SIZE || !zero(in + 4, 4))
+		return -EBADMSG;
+	m->start = get32(in);
+	return 0;
+}
+
+int broker_donors_rep_encode(uint32_t total, uint32_t next, uint16_t n,
+			     const struct broker_donor_info *v, uint8_t *out, size_t cap)
+{
+	unsigned int i;
+	uint8_t *e;
+
+	if (n > BROKER_DONORS_PAGE || next > total)
+		return -EINVAL;
+	if (cap < BROKER_DONORS_REP_SIZE(n))
+		return -ENOSPC;
+	memset(out, 0, BROKER_DONORS_REP_HDR);
+	put32(out, total);
+	put32(out + 4, next);
+	put16(out + 8, n);
+	for (i = 0; i < n; i++) {
+		e = out + BROKER_DONORS_REP_SIZE(i);
+		if (v[i].live > 1 || broker_donor_encode(&v[i].d, e, BROKER_DONOR_SIZE) < 0)
+			return -EINVAL;
+		memset(e + BROKER_DONOR_SIZE, 0, 16);
+		put64(e + BROKER_DONOR_SIZE, v[i].hb_age_ms);
+		e[BROKER_DONOR_SIZE + 8] = v[i].live;
+	}
+	return (int)BROKER_DONORS_REP_SIZE(n);
+}
+
+int broker_donors_rep_decode(const uint8_t *in, size_t len, struct broker_donors_rep *m)
+{
+	struct broker_donor d;
+	const uint8_t *e;
+	unsigned int i;
+
+	if (len < BROKER_DONORS_REP_HDR || !zero(in + 10, 6))
+		return -EBADMSG;
+	m->total = get32(in);
+	m->next = get32(in + 4);
+	m->n = get16(in + 8);
+	if (m->n > BROKER_DONORS_PAGE || m->next > m->total ||
+	    len != BROKER_DONORS_REP_SIZE(m->n))
+		return -EBADMSG;
+	for (i = 0; i < m->n; i++) {
+		e = in + BROKER_DONORS_REP_SIZE(i);
+		if (broker_donor_decode(e, BROKER_DONOR_SIZE, &d) ||
+		    e[BROKER_DONOR_SIZE + 8] > 1 || !zero(e + BROKER_DONOR_SIZE + 9, 7))
+			return -EBADMSG;
+	}
+	m->entries = in + BROKER_DONORS_REP_HDR;
+	return 0;
+}
+
+void broker_donors_rep_entry(const struct broker_donors_rep *m, unsigned int i,
+			     struct broker_donor_info *out)
+{
+	const uint8_t *e = m->entries + (size_t)i * BROKER_DONORS_ENTRY;
+
+	broker_donor_decode(e, BROKER_DONOR_SIZE, &out->d);	/* checked by decode */
+	out->hb_age_ms = get64(e + BROKER_DONOR_SIZE);
+	out->live = e[BROKER_DONOR_SIZE + 8];
+}
+
 static bool text_ok(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -488,6 +565,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_GRANT_REQ] = "GRANT_REQ", [BROKER_GRANT_REP] = "GRANT_REP",
 		[BROKER_ERROR] = "ERROR", [BROKER_RENEW_REQ] = "RENEW_REQ",
 		[BROKER_MOVE_REQ] = "MOVE_REQ", [BROKER_RENEW_GRANT] = "RENEW_GRANT",
+		[BROKER_DONORS_REQ] = "DONORS_REQ", [BROKER_DONORS_REP] = "DONORS_REP",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";

@@ -55,12 +55,15 @@ enum broker_msg_type {
 	BROKER_RENEW_REQ	= 10,	/* client -> broker: grants on a given donor */
 	BROKER_MOVE_REQ		= 11,	/* client -> broker: a grant on a donor not in a set */
 	BROKER_RENEW_GRANT	= 12,	/* client -> broker: these grants, a new expiry */
-	BROKER_TYPE_MAX		= 12,
+	BROKER_DONORS_REQ	= 13,	/* admin -> broker: the donors it knows, a page */
+	BROKER_DONORS_REP	= 14,	/* broker -> admin */
+	BROKER_TYPE_MAX		= 14,
 };
 
 enum broker_role {
 	BROKER_ROLE_DONOR	= 1,
 	BROKER_ROLE_CLIENT	= 2,
+	BROKER_ROLE_ADMIN	= 3,	/* reads the broker's state; changes nothing */
 };
 
 enum broker_err {
@@ -200,6 +203,40 @@ struct broker_grant_rep {
 #define BROKER_GRANT_REP_ENTRY	(SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN)	/* 288 */
 #define BROKER_GRANT_REP_SIZE(n) (BROKER_GRANT_REP_HDR + (size_t)(n) * BROKER_GRANT_REP_ENTRY)
 
+/*
+ * DONORS_REQ (admin only): the donors the broker knows, live or not yet
+ * forgotten, from table index @start. Answered by a DONORS_REP of at most
+ * BROKER_DONORS_PAGE entries; the admin asks again from @next until @next
+ * is @total. The table is soft state, so a page boundary may skip or
+ * repeat a donor that registers or is forgotten between two requests.
+ */
+#define BROKER_DONORS_PAGE	256
+struct broker_donors_req {
+	uint32_t	start;
+};
+#define BROKER_DONORS_REQ_SIZE	8
+
+/*
+ * One donor as the broker knows it: what it declared (as REGISTER's body,
+ * with free_slabs the broker's own count: the donor's last report less
+ * what was granted since), how long ago its last heartbeat came, and
+ * whether it is live (counted for placement).
+ */
+struct broker_donor_info {
+	struct broker_donor	d;
+	uint64_t		hb_age_ms;
+	uint8_t			live;	/* 0 or 1 */
+};
+#define BROKER_DONORS_REP_HDR	16
+#define BROKER_DONORS_ENTRY	(BROKER_DONOR_SIZE + 16)	/* 144 */
+#define BROKER_DONORS_REP_SIZE(n) (BROKER_DONORS_REP_HDR + (size_t)(n) * BROKER_DONORS_ENTRY)
+struct broker_donors_rep {
+	uint32_t		total;	/* donors in the table */
+	uint32_t		next;	/* start of the next page; total at the end */
+	uint16_t		n;	/* entries here, <= BROKER_DONORS_PAGE */
+	const uint8_t		*entries;	/* decode: points into the body */
+};
+
 struct broker_error {
 	uint32_t	code;		/* enum broker_err */
 	char		text[BROKER_ERR_TEXT_MAX + 1];
@@ -254,6 +291,18 @@ int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_
 int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m);
 void broker_grant_rep_entry(const struct broker_grant_rep *m, unsigned int i,
 			    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
+int broker_donors_req_encode(const struct broker_donors_req *m, uint8_t *out, size_t cap);
+int broker_donors_req_decode(const uint8_t *in, size_t len, struct broker_donors_req *m);
+/*
+ * DONORS_REP of @n entries v[0 .. n): encode checks each as REGISTER's
+ * encode does, and next <= total, n <= BROKER_DONORS_PAGE; decode checks
+ * every entry, so broker_donors_rep_entry() (entry @i < n) cannot fail.
+ */
+int broker_donors_rep_encode(uint32_t total, uint32_t next, uint16_t n,
+			     const struct broker_donor_info *v, uint8_t *out, size_t cap);
+int broker_donors_rep_decode(const uint8_t *in, size_t len, struct broker_donors_rep *m);
+void broker_donors_rep_entry(const struct broker_donors_rep *m, unsigned int i,
+			     struct broker_donor_info *out);
 int broker_error_encode(const struct broker_error *m, uint8_t *out, size_t cap);
 int broker_error_decode(const uint8_t *in, size_t len, struct broker_error *m);
 

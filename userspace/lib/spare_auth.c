@@ -115,6 +115,8 @@ const char *spare_role_name(unsigned int roles)
 		return "client";
 	case SPARE_ROLE_DONOR:
 		return "donor";
+	case SPARE_ROLE_ADMIN:
+		return "admin";
 	default:
 		return "both";
 	}
@@ -252,9 +254,11 @@ static int options_parse(char *save, struct spare_host_key *e, unsigned int line
 				e->roles = SPARE_ROLE_DONOR;
 			} else if (!strcmp(r, "both")) {
 				e->roles = SPARE_ROLE_BOTH;
+			} else if (!strcmp(r, "admin")) {
+				e->roles = SPARE_ROLE_ADMIN;
 			} else {
 				snprintf(why, whylen,
-					 "line %u: role=%.32s: want donor, client or both",
+					 "line %u: role=%.32s: want donor, client, both or admin",
 					 lineno, shown(r));
 				return -1;
 			}

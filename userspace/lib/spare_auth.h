@@ -40,12 +40,15 @@ const char *spare_key_parse(const char *s, uint8_t key[SPARE_AUTH_KEY_LEN]);
 
 /*
  * A host's roles in a host-keys file (role=): a client borrows, a donor
- * lends and registers with brokers.
+ * lends and registers with brokers, an admin reads a broker's state
+ * (`sparectl broker donors`) and can do nothing else, at a broker or at a
+ * donor. `both` is client and donor, never admin.
  */
 enum {
 	SPARE_ROLE_CLIENT	= 1,
 	SPARE_ROLE_DONOR	= 2,
 	SPARE_ROLE_BOTH		= 3,
+	SPARE_ROLE_ADMIN	= 4,
 };
 
 #define SPARE_HOST_ADDRS_MAX	64u	/* entries in one addr= */

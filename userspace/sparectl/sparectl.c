@@ -8,6 +8,7 @@
  *   sparectl device renew | monitor NAME broker=... (renew.c)
  *   sparectl [-j] donor [-p PORT | -S SOCKET] status | slabs | evict N | evict all | query
  *   sparectl metrics [-o FILE]
+ *   sparectl [-j] broker donors broker=HOST:PORT broker-name=N broker-key=F (brokerls.c)
  *
  * A table by default, -j one JSON value (shapes in sparectl(8)). Exit
  * status: 0 ok, 1 failure (named on stderr), 2 usage.
@@ -34,6 +35,7 @@
 
 #include "broker_client.h"
 #include "brokerask.h"
+#include "brokerls.h"
 #include "cli.h"
 #include "devstat.h"
 #include "grantplan.h"
@@ -74,6 +76,8 @@ static void usage(FILE *f)
 "                mkswap, swapon at its swap-priority= (spare-swap.conf(5))\n"
 "  sparectl swap stop NAME    swapoff (waits for every page), then destroy\n"
 "  sparectl metrics [-o FILE]\n"
+"  sparectl [-j] broker donors broker=HOST:PORT broker-name=NAME broker-key=FILE\n"
+"                what the broker knows of its donors (a role=admin key)\n"
 "  sparectl gen-key [-o FILE [--force]]   a new host secret (file mode 0600)\n"
 "  sparectl gen-key --check [FILE...]     check secrets or host-keys lines\n"
 "Options:\n"
@@ -933,6 +937,7 @@ static const struct {
 	{ "metrics",	cmd_metrics },
 	{ "gen-key",	cmd_gen_key },
 	{ "swap",	cmd_swap },
+	{ "broker",	cmd_broker },
 };
 
 int main(int argc, char **argv)
