@@ -31,6 +31,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "spare_compat.h"
+#include "spare_donor_life.h"
 #include "spare_proto.h"
 #include "spare_slab.h"
 #include "spare_split.h"
@@ -47,8 +48,6 @@
 #define SPARE_CM_TIMEOUT_MS	5000
 #define SPARE_CONNECT_WAIT_MS	15000
 #define SPARE_HEARTBEAT_MS	2000
-#define SPARE_BACKOFF_MIN_MS	500
-#define SPARE_BACKOFF_MAX_MS	16000
 #define SPARE_REMAP_DELAY_MS	5000	/* after a refusal or an eviction */
 /*
  * Re-driving a request that landed nowhere: after 20, 40, 80 ... ms, at
@@ -69,13 +68,6 @@
 struct spare_dev;
 struct spare_donor;
 
-enum spare_queue_state {
-	SPARE_Q_NEW,
-	SPARE_Q_CONNECTING,
-	SPARE_Q_LIVE,
-	SPARE_Q_ERROR,
-};
-
 /* A control message buffer: a receive slot or a send slot. */
 struct spare_ctrl_buf {
 	struct ib_cqe cqe;
@@ -95,7 +87,7 @@ struct spare_queue {
 	struct ib_device *ibdev;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
-	atomic_t state;			/* enum spare_queue_state */
+	atomic_t state;			/* enum spare_queue_state: queue_set_state() */
 	int cm_error;
 	struct completion cm_done;
 	u32 sq_size;
@@ -107,14 +99,6 @@ struct spare_queue {
 	unsigned long send_free;	/* bitmap of free send slots */
 	spinlock_t send_lock;
 	wait_queue_head_t send_wait;
-};
-
-enum spare_donor_state {
-	SPARE_DONOR_OFFLINE,		/* not connected; reconnect scheduled */
-	SPARE_DONOR_CONNECTING,
-	SPARE_DONOR_LIVE,
-	SPARE_DONOR_ERROR,		/* error work tearing down */
-	SPARE_DONOR_DELETING,
 };
 
 struct spare_donor_stats {
@@ -132,7 +116,8 @@ struct spare_donor {
 	u32 idx;
 	char name[64];			/* "10.0.0.2:18515" */
 	struct sockaddr_storage addr;
-	atomic_t state;			/* enum spare_donor_state */
+	/* enum spare_donor_state (spare_donor_life.h): donor_set_state() */
+	atomic_t state;
 	struct mutex lock;		/* connect / teardown */
 	struct ib_device *ibdev;
 	struct ib_pd *pd;
@@ -150,7 +135,7 @@ struct spare_donor {
 	spinlock_t hs_lock;
 	struct spare_msg hs_ring[4];
 	unsigned int hs_count, hs_taken;
-	unsigned int backoff_ms;
+	struct spare_life life;		/* back-off, session: under lock */
 	unsigned long remap_after;	/* jiffies */
 	const char *error_reason;
 
@@ -441,7 +426,6 @@ void spare_donor_error(struct spare_donor *donor, const char *why);
 unsigned int spare_rdma_giveup_ms(void);
 void spare_op_post(struct spare_op *op, bool write);
 void spare_op_unmap(struct spare_op *op, bool write);
-const char *spare_donor_state_name(int state);
 
 /* spare_resync.c */
 int spare_resync_init(struct spare_dev *dev);

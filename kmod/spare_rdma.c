@@ -25,19 +25,48 @@
 #include "spare.h"
 #include "spare_move.h"
 
-static const char *const donor_state_names[] = {
-	[SPARE_DONOR_OFFLINE]		= "offline",
-	[SPARE_DONOR_CONNECTING]	= "connecting",
-	[SPARE_DONOR_LIVE]		= "live",
-	[SPARE_DONOR_ERROR]		= "error",
-	[SPARE_DONOR_DELETING]		= "deleting",
-};
+/* ---- state changes: the core's tables (spare_donor_life.h), published ---- */
 
-const char *spare_donor_state_name(int state)
+static u64 life_now(void)
 {
-	if (state < 0 || state >= (int)ARRAY_SIZE(donor_state_names))
-		return "?";
-	return donor_state_names[state];
+	return jiffies64_to_msecs(get_jiffies_64());
+}
+
+/*
+ * The one change of a donor's state. The core decides (spare_life_next());
+ * the state is published by compare-and-exchange, so that the error road
+ * (spare_donor_error(), from softirq) stays lock-free and a racing change
+ * (power-off) makes the step be taken again from the state it wrote. The
+ * bookkeeping (spare_life_note(): back-off, session) is the winner's; its
+ * RETRY and UP come under d->lock. Returns what the driver does now.
+ */
+static enum spare_life_act donor_set_state(struct spare_donor *d,
+					   enum spare_life_ev ev, u64 now)
+{
+	int old = atomic_read(&d->state);
+	struct spare_life_step st;
+
+	do {
+		st = spare_life_next(old, ev);
+		if ((int)st.to == old)
+			break;
+	} while (!atomic_try_cmpxchg(&d->state, &old, st.to));
+	spare_life_note(&d->life, old, st, now);
+	return st.act;
+}
+
+/* The one change of a queue's state (spare_queue_next()); the old state. */
+static int queue_set_state(struct spare_queue *q, enum spare_queue_ev ev)
+{
+	int old = atomic_read(&q->state);
+	int to;
+
+	do {
+		to = spare_queue_next(old, ev);
+		if (to == old)
+			break;
+	} while (!atomic_try_cmpxchg(&q->state, &old, to));
+	return old;
 }
 
 /* ---- queues: rdma_cm connection set-up and teardown ---- */
@@ -408,7 +437,7 @@ static void queue_destroy(struct spare_queue *q)
 
 	/* After this no ctrl_send() or receive repost touches the queue. */
 	spin_lock_bh(&q->send_lock);
-	old = atomic_xchg(&q->state, SPARE_Q_ERROR);
+	old = queue_set_state(q, SPARE_Q_EV_CLOSE);
 	q->send_free = 0;
 	spin_unlock_bh(&q->send_lock);
 	wake_up_all(&q->send_wait);
@@ -434,7 +463,7 @@ static void queue_destroy(struct spare_queue *q)
 	if (q->ibdev)
 		free_ctrl_bufs(q, q->ibdev);
 	q->ibdev = NULL;
-	atomic_set(&q->state, SPARE_Q_NEW);
+	queue_set_state(q, SPARE_Q_EV_RESET);
 }
 
 /*
@@ -467,7 +496,7 @@ static int queue_connect(struct spare_queue *q)
 
 	init_completion(&q->cm_done);
 	q->cm_error = -ETIMEDOUT;
-	atomic_set(&q->state, SPARE_Q_CONNECTING);
+	queue_set_state(q, SPARE_Q_EV_CONNECT);
 	q->cm_id = rdma_create_id(&init_net, spare_cm_handler, q, RDMA_PS_TCP,
 				  IB_QPT_RC);
 	if (IS_ERR(q->cm_id)) {
@@ -494,7 +523,7 @@ static int queue_connect(struct spare_queue *q)
 	ret = left > 0 ? q->cm_error : left ?: -ETIMEDOUT;
 	if (ret)
 		goto fail;
-	atomic_set_release(&q->state, SPARE_Q_LIVE);
+	queue_set_state(q, SPARE_Q_EV_UP);	/* ordered: try_cmpxchg */
 	return 0;
 fail:
 	queue_destroy(q);
@@ -654,7 +683,7 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		ret = -EPROTO;		/* we did not ask */
 	} else if (st == SPARE_ST_OK) {
 		/* Useful progress: a misbehaving donor keeps backing off. */
-		d->backoff_ms = SPARE_BACKOFF_MIN_MS;
+		spare_life_mapped(&d->life);
 		slab->copy[c].addr = addr;
 		slab->copy[c].rkey = le32_to_cpu(m->mapped.rkey);
 		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
@@ -838,8 +867,7 @@ struct spare_queue *spare_data_queue(struct spare_donor *d, int hctx)
 	case SPARE_Q_LIVE:
 		return q;
 	case SPARE_Q_NEW:
-		if (atomic_cmpxchg(&q->state, SPARE_Q_NEW,
-				   SPARE_Q_CONNECTING) == SPARE_Q_NEW)
+		if (queue_set_state(q, SPARE_Q_EV_CONNECT) == SPARE_Q_NEW)
 			queue_work(d->dev->wq, &q->connect_work);
 		return ERR_PTR(-EAGAIN);
 	case SPARE_Q_CONNECTING:
@@ -859,7 +887,7 @@ static void data_connect_work(struct work_struct *work)
 
 	mutex_lock(&d->lock);
 	if (atomic_read(&d->state) != SPARE_DONOR_LIVE) {
-		atomic_set(&q->state, SPARE_Q_NEW);
+		queue_set_state(q, SPARE_Q_EV_RESET);
 	} else {
 		ret = queue_connect(q);
 		if (ret)
@@ -880,14 +908,14 @@ static void data_connect_work(struct work_struct *work)
 
 void spare_donor_error(struct spare_donor *d, const char *why)
 {
-	int old = atomic_cmpxchg(&d->state, SPARE_DONOR_LIVE,
-				 SPARE_DONOR_ERROR);
+	enum spare_life_act act = donor_set_state(d, SPARE_LIFE_EV_LOST,
+						  life_now());
 
-	if (old == SPARE_DONOR_LIVE) {
+	if (act == SPARE_LIFE_ACT_TEARDOWN) {
 		d->error_reason = why;
 		queue_work(d->dev->wq, &d->error_work);
 		wake_up_all(&d->map_wait);	/* map work stops for this session */
-	} else if (old == SPARE_DONOR_CONNECTING &&
+	} else if (act == SPARE_LIFE_ACT_ABORT &&
 		   !completion_done(&d->hello_done)) {
 		d->hello_status = -EPROTO;
 		complete(&d->hello_done);
@@ -949,18 +977,19 @@ static void donor_teardown(struct spare_donor *d)
 	wake_up_all(&d->ctrl.send_wait);
 }
 
-/* Never out of DELETING: spare_donors_stop() owns the donor then. */
-static void schedule_reconnect(struct spare_donor *d)
+/*
+ * @ev (TORN_DOWN, CONNECT_FAILED) takes the donor OFFLINE and the core's
+ * back-off says when to connect again. Never out of DELETING:
+ * spare_donors_stop() owns the donor then. Under d->lock.
+ */
+static void schedule_reconnect(struct spare_donor *d, enum spare_life_ev ev)
 {
-	int old = atomic_read(&d->state);
+	u64 now = life_now();
 
-	do {
-		if (old == SPARE_DONOR_DELETING)
-			return;
-	} while (!atomic_try_cmpxchg(&d->state, &old, SPARE_DONOR_OFFLINE));
+	if (donor_set_state(d, ev, now) != SPARE_LIFE_ACT_RETRY)
+		return;
 	queue_delayed_work(d->dev->wq, &d->connect_work,
-			   msecs_to_jiffies(d->backoff_ms));
-	d->backoff_ms = min(d->backoff_ms * 2, SPARE_BACKOFF_MAX_MS);
+			   msecs_to_jiffies(spare_life_wait(&d->life, now)));
 }
 
 #define COPY_MASK(s)	(1U << SPARE_COPY_##s)
@@ -983,7 +1012,7 @@ static void donor_error_work(struct work_struct *work)
 	atomic64_inc(&d->stats.losses);
 	pr_warn("donor %s: %s; %u slab copies dropped, falling back to other copies%s; reconnecting in %u ms\n",
 		d->name, d->error_reason ?: "error", lost,
-		d->dev->has_backup ? " and backup" : "", d->backoff_ms);
+		d->dev->has_backup ? " and backup" : "", d->life.backoff_ms);
 	cancel_delayed_work(&d->heartbeat_work);
 	donor_teardown(d);
 	/*
@@ -998,7 +1027,7 @@ static void donor_error_work(struct work_struct *work)
 	atomic_set(&d->maps_inflight, 0);
 	donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
 	spare_uevent(d->dev, "donor_lost", d, -1);
-	schedule_reconnect(d);
+	schedule_reconnect(d, SPARE_LIFE_EV_TORN_DOWN);
 out:
 	mutex_unlock(&d->lock);
 	memalloc_noio_restore(noio);
@@ -1167,26 +1196,26 @@ static void donor_connect_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&d->lock);
-	if (atomic_cmpxchg(&d->state, SPARE_DONOR_OFFLINE,
-			   SPARE_DONOR_CONNECTING) != SPARE_DONOR_OFFLINE)
+	if (donor_set_state(d, SPARE_LIFE_EV_CONNECT, life_now()) !=
+	    SPARE_LIFE_ACT_CONNECT)
 		goto out;
 	ret = queue_connect(&d->ctrl);
 	if (!ret)
 		ret = donor_hello(d);
 	if (ret) {
 		pr_warn_ratelimited("donor %s: connect failed: %d; retrying in %u ms\n",
-				    d->name, ret, d->backoff_ms);
+				    d->name, ret, d->life.backoff_ms);
 		donor_teardown(d);
-		schedule_reconnect(d);
+		schedule_reconnect(d, SPARE_LIFE_EV_CONNECT_FAILED);
 		goto out;
 	}
 	d->remap_after = jiffies;
 	/* A new session: the donor has none of our grants yet. */
 	d->grants_sent = 0;
 	d->grant_token = 0;
-	if (atomic_cmpxchg_release(&d->state, SPARE_DONOR_CONNECTING,
-				   SPARE_DONOR_LIVE) != SPARE_DONOR_CONNECTING) {
-		donor_teardown(d);	/* being deleted */
+	if (donor_set_state(d, SPARE_LIFE_EV_UP, life_now()) !=
+	    SPARE_LIFE_ACT_UP) {
+		donor_teardown(d);	/* being deleted (ACT_CLOSE) */
 		goto out;
 	}
 	atomic64_inc(&d->stats.connects);
@@ -1725,7 +1754,7 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	init_completion(&d->hello_done);
 	spin_lock_init(&d->hs_lock);
 	spin_lock_init(&d->pending_lock);
-	d->backoff_ms = SPARE_BACKOFF_MIN_MS;
+	spare_life_init(&d->life, life_now());
 	INIT_DELAYED_WORK(&d->connect_work, donor_connect_work);
 	INIT_WORK(&d->error_work, donor_error_work);
 	INIT_WORK(&d->map_work, donor_map_work);
@@ -1885,7 +1914,7 @@ void spare_donors_stop(struct spare_dev *dev)
 	for (i = 0; i < dev->cfg.nr_donors; i++) {
 		struct spare_donor *d = &dev->donors[i];
 
-		atomic_set(&d->state, SPARE_DONOR_DELETING);
+		donor_set_state(d, SPARE_LIFE_EV_STOP, life_now());
 		wake_up_all(&d->map_wait);
 		wake_up_all(&d->ctrl.send_wait);
 	}

@@ -39,11 +39,13 @@ PROGS		:=
 UNIT_TESTS	:=
 LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_split.c \
 		   kmod/core/spare_resync_plan.c kmod/core/spare_move.c \
+		   kmod/core/spare_donor_life.c \
 		   userspace/lib/kshim/kcompat.c
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)
 spare_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
 spare_move_CFLAGS := $(KSHIM_CFLAGS)
+spare_donor_life_CFLAGS := $(KSHIM_CFLAGS)
 # --version: the VERSION file, compiled in (spare_version()).
 SPARE_VERSION	:= $(shell cat VERSION)
 spare_version_CFLAGS := -DSPARE_VERSION='"$(SPARE_VERSION)"'

@@ -7,3 +7,6 @@ test_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
 UNIT_TESTS += test_move
 test_move_SRCS   := tests/unit/test_move.c
 test_move_CFLAGS := $(KSHIM_CFLAGS)
+UNIT_TESTS += test_donor_life
+test_donor_life_SRCS   := tests/unit/test_donor_life.c
+test_donor_life_CFLAGS := $(KSHIM_CFLAGS)

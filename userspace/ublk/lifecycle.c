@@ -9,12 +9,15 @@
  *    control connection) has every copy on it FAILED by the shared state
  *    machine; the queue thread lets go of its data link (DETACH, pager.h),
  *    the links are torn down, its copies go UNMAPPED, and it is reconnected
- *    with a back-off that doubles from 0.5 s to 16 s (life_backoff_next()),
- *    in a connect thread of its own, so that the other donors are served
- *    meanwhile; logged once per change of state, not per try;
+ *    with a back-off that doubles from 0.5 s to 16 s, in a connect thread
+ *    of its own, so that the other donors are served meanwhile; logged
+ *    once per change of state, not per try. Every change of a donor's
+ *    state, the back-off, the session and the re-home rule are spare.ko's
+ *    too: the donor life cycle (kmod/core/spare_donor_life.c), through
+ *    dl_set(); this file keeps the mechanism (threads, links, logs);
  *  - a reconnected donor is a new session: its copies are MAPped again
  *    (fresh: current only where never written) and resync.c refills them
- *    from a current copy. A donor down for over LIFE_REHOME_MS gives up
+ *    from a current copy. A donor down for SPARE_LIFE_REHOME_MS gives up
  *    its copies: each goes to another donor with room, if the slab has a
  *    mapped copy to refill it from;
  *  - EVICT: the copy moves to another donor before the grace period ends,
@@ -41,28 +44,27 @@
 
 #include "lifecycle.h"
 #include "pager.h"
+#include "spare_donor_life.h"
 #include "spare_move.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
 
 #define LIFE_REMAP_DELAY_MS	5000	/* after a refused MAP or an eviction */
-#define LIFE_REHOME_MS		30000	/* a donor down this long: copies move */
 #define LIFE_DRAIN_MS		10000	/* longest wait for posted operations */
 #define LIFE_MOVE_POLL_MS	5	/* a move is looked at this often */
 
-enum dl_state {
-	DL_LIVE,
-	DL_DETACHING,	/* copies failed; the queue thread lets go of the link */
-	DL_WAIT,	/* links torn down; reconnect at retry_at */
-	DL_CONNECTING,	/* a connect thread runs */
-	DL_ATTACHING,	/* connected; the queue thread takes the new link */
-};
-
+/*
+ * A donor's life cycle (spare_donor_life.h), as spare-ublk runs it: ERROR
+ * while its copies are failed and the queue threads let go of its links,
+ * OFFLINE until retry_at, CONNECTING while a connect thread runs,
+ * ATTACHING while the queue threads take the new links. Changed only by
+ * dl_set(), on the lifecycle thread.
+ */
 struct dl {
-	enum dl_state	st;
-	unsigned int	backoff_ms;
-	u64		retry_at, down_since, remap_at;
+	enum spare_donor_state st;
+	struct spare_life life;
+	u64		remap_at;
 	unsigned int	tries;
 	bool		warned;
 	bool		added;		/* by a grant, while running: never connected yet */
@@ -112,9 +114,15 @@ static bool links_are(struct dev *d, u32 i, int st)
 	return true;
 }
 
+/* The one change of donor @l's state: the core's table and bookkeeping. */
+static enum spare_life_act dl_set(struct dl *l, enum spare_life_ev ev, u64 now)
+{
+	return spare_life_set(&l->life, &l->st, ev, now);
+}
+
 static bool dl_live(struct dev *d, u32 i)
 {
-	return d->life->dl[i].st == DL_LIVE &&
+	return d->life->dl[i].st == SPARE_DONOR_LIVE &&
 	       !__atomic_load_n(&d->donors[i].failed, __ATOMIC_ACQUIRE);
 }
 
@@ -151,7 +159,7 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 	struct spare_slab_map *map = &d->map;
 	struct spare_slab *slab = &map->slabs[s];
 	struct donor *dn;
-	u32 i, rkey = 0;
+	u32 i, rkey = 0, session;
 	u64 addr = 0;
 	int ok, ret;
 
@@ -165,12 +173,16 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 	if (ret)
 		return 1;
 	dn = &d->donors[i];
+	session = d->life->dl[i].life.session;
 	ok = donor_map(dn, pager_wire_id(s, c), &addr, &rkey) == 0;
 	spin_lock(&slab->lock);
-	ok = life_map_answer(map, slab, c, ok, dl_live(d, i), addr, rkey);
+	ok = life_map_answer(map, slab, c, ok, dl_live(d, i) &&
+			     spare_life_current(&d->life->dl[i].life,
+						d->life->dl[i].st, session),
+			     addr, rkey);
 	spin_unlock(&slab->lock);
 	if (ok) {
-		d->life->dl[i].backoff_ms = LIFE_BACKOFF_MIN_MS;
+		spare_life_mapped(&d->life->dl[i].life);
 		resync_kick(d);
 		return 0;
 	}
@@ -180,7 +192,7 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 
 static void send_unmap(struct dev *d, u32 i, u32 id)
 {
-	if (d->life->dl[i].st == DL_LIVE && donor_unmap(&d->donors[i], id))
+	if (d->life->dl[i].st == SPARE_DONOR_LIVE && donor_unmap(&d->donors[i], id))
 		donor_fail(&d->donors[i], "cannot send UNMAP");
 }
 
@@ -234,7 +246,7 @@ static void *connect_thread(void *arg)
 /* The lifecycle thread owns donor @i's control connection (SIGHUP's grants). */
 static bool donor_is_live(struct dev *d, u32 i)
 {
-	return d->life->dl[i].st == DL_LIVE && !__atomic_load_n(&d->donors[i].failed,
+	return d->life->dl[i].st == SPARE_DONOR_LIVE && !__atomic_load_n(&d->donors[i].failed,
 								 __ATOMIC_ACQUIRE);
 }
 
@@ -246,7 +258,7 @@ static void donor_step(struct dev *d, u32 i)
 	u32 n;
 
 	switch (l->st) {
-	case DL_LIVE:
+	case SPARE_DONOR_LIVE:
 		if (!__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE))
 			return;
 		donor_copies_set(d, i, CMASK(MAPPED) | CMASK(MAPPING) |
@@ -261,25 +273,26 @@ static void donor_step(struct dev *d, u32 i)
 		__atomic_add_fetch(&d->st.losses, 1, __ATOMIC_RELAXED);
 		log_warn("donor %s lost: %u slab copies failed, the other copies "
 			 "serve; reconnecting in %u ms (back-off up to %u s)",
-			 dn->host, n, l->backoff_ms, LIFE_BACKOFF_MAX_MS / 1000);
+			 dn->host, n, l->life.backoff_ms,
+			 SPARE_LIFE_BACKOFF_MAX_MS / 1000);
 		dn->ctrl.up = false;	/* no UNMAP goes there any more */
-		l->down_since = now;
 		l->tries = 0;
 		l->warned = false;
 		resync_donor_down(d, i);
+		dl_set(l, SPARE_LIFE_EV_LOST, now);	/* ACT_TEARDOWN */
 		links_ask(d, i, DN_DETACH_REQ, true);
-		l->st = DL_DETACHING;
 		return;
-	case DL_DETACHING:
+	case SPARE_DONOR_ERROR:
 		if (!links_are(d, i, DN_DETACHED))
 			return;
 		donor_close(dn);
 		donor_copies_set(d, i, CMASK(FAILED), SPARE_COPY_UNMAPPED);
-		l->retry_at = now + l->backoff_ms;
-		l->st = DL_WAIT;
+		dl_set(l, SPARE_LIFE_EV_TORN_DOWN, now);	/* ACT_RETRY */
 		return;
-	case DL_WAIT:
-		if (now < l->retry_at)
+	case SPARE_DONOR_OFFLINE:
+		if (spare_life_wait(&l->life, now))
+			return;
+		if (dl_set(l, SPARE_LIFE_EV_CONNECT, now) != SPARE_LIFE_ACT_CONNECT)
 			return;
 		l->d = d;
 		l->idx = i;
@@ -287,12 +300,10 @@ static void donor_step(struct dev *d, u32 i)
 		l->tries++;
 		if (pager_thread_create(&l->th, connect_thread, l)) {
 			log_err("donor %s: cannot start a connect thread", dn->host);
-			l->retry_at = now + l->backoff_ms;
-			return;
+			dl_set(l, SPARE_LIFE_EV_CONNECT_FAILED, now);
 		}
-		l->st = DL_CONNECTING;
 		return;
-	case DL_CONNECTING:
+	case SPARE_DONOR_CONNECTING:
 		if (__atomic_load_n(&l->conn_rc, __ATOMIC_ACQUIRE) == 1)
 			return;
 		pthread_join(l->th, NULL);
@@ -309,11 +320,9 @@ static void donor_step(struct dev *d, u32 i)
 				log_warn("donor %s: %s failed: %s; retrying "
 					 "with back-off up to %u s", dn->host,
 					 l->added ? "connect" : "reconnect", why,
-					 LIFE_BACKOFF_MAX_MS / 1000);
+					 SPARE_LIFE_BACKOFF_MAX_MS / 1000);
 			l->warned = true;
-			l->backoff_ms = life_backoff_next(l->backoff_ms);
-			l->retry_at = now + l->backoff_ms;
-			l->st = DL_WAIT;
+			dl_set(l, SPARE_LIFE_EV_CONNECT_FAILED, now);
 			return;
 		}
 		__atomic_store_n(&dn->failed, 0, __ATOMIC_RELEASE);
@@ -327,18 +336,21 @@ static void donor_step(struct dev *d, u32 i)
 			log_info("donor %s: reconnected after %u tr%s, %.1f s down; "
 				 "mapping its copies again", dn->host, l->tries,
 				 l->tries == 1 ? "y" : "ies",
-				 (double)(now - l->down_since) / 1000);
+				 (double)(now - l->life.down_since) / 1000);
 		}
+		dl_set(l, SPARE_LIFE_EV_CONNECTED, now);	/* ACT_ATTACH */
 		links_ask(d, i, DN_ATTACH_REQ, true);
-		l->st = DL_ATTACHING;
 		return;
-	case DL_ATTACHING:
+	case SPARE_DONOR_ATTACHING:
 		if (!links_are(d, i, DN_ATTACHED))
 			return;
 		resync_donor_up(d, i);
 		l->remap_at = now;
-		l->st = DL_LIVE;
+		dl_set(l, SPARE_LIFE_EV_UP, now);	/* a new session */
 		d->life->ups++;		/* a waiting move asks again */
+		return;
+	case SPARE_DONOR_DELETING:
+	case SPARE_DONOR_NR_STATES:
 		return;
 	}
 }
@@ -391,7 +403,7 @@ static void remap_donor(struct dev *d, u32 i)
 }
 
 /*
- * A donor down for LIFE_REHOME_MS gives up its copies: each goes to another
+ * A donor down for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives up its copies: each goes to another
  * live donor, as a move would take it (the shared spare slot), refilled
  * from a mapped copy of the slab; without one the copy waits for its donor.
  */
@@ -404,7 +416,7 @@ static void rehome(struct dev *d)
 	for (i = 0; i < d->nr_donors; i++) {
 		struct dl *l = &d->life->dl[i];
 
-		if (l->st == DL_LIVE || now - l->down_since < LIFE_REHOME_MS)
+		if (!spare_life_rehome_due(&l->life, l->st, now))
 			continue;
 		for (s = 0; s < map->nr_slabs; s++) {
 			struct spare_slab *slab = &map->slabs[s];
@@ -432,7 +444,7 @@ static void rehome(struct dev *d)
 				continue;
 			log_info("slab %u: its copy on donor %s (down %" PRIu64
 				 " s) goes to donor %s", s, d->donors[i].host,
-				 (now - l->down_since) / 1000, d->donors[t].host);
+				 (now - l->life.down_since) / 1000, d->donors[t].host);
 			if (map_copy(d, s, (u32)to) == 0) {
 				__atomic_add_fetch(&d->st.remaps, 1, __ATOMIC_RELAXED);
 				continue;
@@ -695,6 +707,7 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 
 int life_init(struct dev *d)
 {
+	u64 now = spare_now_ms();
 	u32 i;
 
 	d->life = calloc(1, sizeof(*d->life));
@@ -707,8 +720,10 @@ int life_init(struct dev *d)
 	for (i = 0; i < d->nr_donors; i++) {
 		struct dl *l = &d->life->dl[i];
 
-		l->st = DL_LIVE;
-		l->backoff_ms = LIFE_BACKOFF_MIN_MS;
+		/* connected by pager start-up: OFFLINE (calloc), then up */
+		spare_life_init(&l->life, now);
+		dl_set(l, SPARE_LIFE_EV_CONNECT, now);
+		dl_set(l, SPARE_LIFE_EV_UP, now);
 		l->remap_at = UINT64_MAX;
 		d->donors[i].notify_fd = &d->life_fd;
 		if (d->donors[i].ctrl.up && donor_data_up(&d->donors[i]))
@@ -721,9 +736,8 @@ int life_init(struct dev *d)
 		 */
 		__atomic_store_n(&d->donors[i].failed, 1, __ATOMIC_RELEASE);
 		d->donors[i].ctrl.up = false;
-		l->down_since = spare_now_ms();
+		dl_set(l, SPARE_LIFE_EV_LOST, now);	/* ERROR: detached first */
 		links_ask(d, i, DN_DETACH_REQ, false);	/* the queues start looking */
-		l->st = DL_DETACHING;
 	}
 	return 0;
 }
@@ -752,12 +766,9 @@ int life_add_donor(struct dev *d, const char *addr)
 	__atomic_store_n(&dn->failed, 1, __ATOMIC_RELEASE);
 	/* no link yet on any queue: attached once connected */
 	links_ask(d, i, DN_DETACHED, false);
-	memset(l, 0, sizeof(*l));
-	l->st = DL_WAIT;
+	memset(l, 0, sizeof(*l));	/* OFFLINE, its first connect due now */
+	spare_life_init(&l->life, spare_now_ms());
 	l->added = true;
-	l->backoff_ms = LIFE_BACKOFF_MIN_MS;
-	l->retry_at = spare_now_ms();
-	l->down_since = l->retry_at;
 	l->remap_at = UINT64_MAX;
 	/* with failure domains: a domain of its own (it shares none known) */
 	if (d->nr_domains) {
@@ -793,7 +804,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 		for (i = 0; i < d->nr_donors; i++) {
 			struct donor *dn = &d->donors[i];
 			struct pollfd *p = &pfd[2 + i * PFD_PER_DONOR];
-			bool on = lf->dl[i].st == DL_LIVE;
+			bool on = lf->dl[i].st == SPARE_DONOR_LIVE;
 
 			p[0] = (struct pollfd){ .fd = on ? dn->ctrl.cc->fd : -1, .events = POLLIN };
 			p[1] = (struct pollfd){ .fd = on ? dn->ctrl.ev->fd : -1, .events = POLLIN };
@@ -804,21 +815,21 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 					.fd = on && k < dn->nr_data && dn->data[k].ev ?
 					      dn->data[k].ev->fd : -1,
 					.events = POLLIN };
-			if (lf->dl[i].st == DL_WAIT) {
-				int w = lf->dl[i].retry_at > now ?
-					(int)(lf->dl[i].retry_at - now) : 0;
+			if (lf->dl[i].st == SPARE_DONOR_OFFLINE) {
+				int w = (int)spare_life_wait(&lf->dl[i].life, now);
 
 				if (timeout < 0 || w < timeout)
 					timeout = w;
 			}
-			if (lf->dl[i].st == DL_LIVE && lf->dl[i].remap_at != UINT64_MAX) {
+			if (lf->dl[i].st == SPARE_DONOR_LIVE && lf->dl[i].remap_at != UINT64_MAX) {
 				int w = lf->dl[i].remap_at > now ?
 					(int)(lf->dl[i].remap_at - now) : 0;
 
 				if (timeout < 0 || w < timeout)
 					timeout = w;
 			}
-			if (lf->dl[i].st != DL_LIVE && lf->dl[i].st != DL_DETACHING &&
+			if (lf->dl[i].st != SPARE_DONOR_LIVE &&
+			    lf->dl[i].st != SPARE_DONOR_ERROR &&
 			    (timeout < 0 || timeout > 1000))
 				timeout = 1000;		/* re-homing */
 		}
@@ -858,7 +869,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 			struct pollfd *p = &pfd[2 + i * PFD_PER_DONOR];
 			const char *why = NULL;
 
-			if (lf->dl[i].st != DL_LIVE)
+			if (lf->dl[i].st != SPARE_DONOR_LIVE)
 				continue;
 			if (p[0].revents && donor_poll_ctrl(dn, on_evict, d) < 0)
 				why = "control connection lost";
@@ -901,7 +912,7 @@ void life_stop(struct dev *d)
 	if (!d->life)
 		return;
 	for (i = 0; i < d->nr_donors; i++)
-		if (d->life->dl[i].st == DL_CONNECTING) {
+		if (d->life->dl[i].st == SPARE_DONOR_CONNECTING) {
 			if (__atomic_load_n(&d->life->dl[i].conn_rc,
 					    __ATOMIC_ACQUIRE) == 1) {
 				pthread_detach(d->life->dl[i].th);

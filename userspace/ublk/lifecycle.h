@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lifecycle: the pure rules of spare-ublk's reconnect and moves
+ * lifecycle: the pure rules of spare-ublk's moves and MAP answers
  * (lifecycle.c), here so that tests/unit/test_ublk_logic.c checks them.
+ * The reconnect back-off is the donor life cycle's, shared with spare.ko
+ * (kmod/core/spare_donor_life.h).
  */
 #ifndef SPARE_UBLK_LIFECYCLE_H
 #define SPARE_UBLK_LIFECYCLE_H
@@ -11,23 +13,6 @@
 
 #include "spare_slab.h"
 #include "wire.h"
-
-/* Reconnect back-off, as spare.ko's SPARE_BACKOFF_MIN_MS/_MAX_MS. */
-#define LIFE_BACKOFF_MIN_MS	500
-#define LIFE_BACKOFF_MAX_MS	16000
-
-/*
- * The wait before the next try after one that failed @ms after the last:
- * doubles from LIFE_BACKOFF_MIN_MS up to LIFE_BACKOFF_MAX_MS, and stays
- * there. It goes back to the minimum only once the donor maps a slab
- * again (a donor that fails right after connecting keeps backing off).
- */
-static inline unsigned int life_backoff_next(unsigned int ms)
-{
-	if (ms < LIFE_BACKOFF_MIN_MS)
-		return LIFE_BACKOFF_MIN_MS;
-	return ms >= LIFE_BACKOFF_MAX_MS / 2 ? LIFE_BACKOFF_MAX_MS : ms * 2;
-}
 
 /*
  * A move must be over by three quarters of the donor's grace period (as

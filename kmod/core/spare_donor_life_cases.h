@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The donor life cycle's test cases (spare_donor_life.c), written once
+ * and replayed twice: by KUnit (spare_donor_life_kunit.c) and, built for
+ * userspace, by the host test tests/unit/test_donor_life.c. They are the
+ * cases both drivers meet: a donor failing during connect, during map and
+ * while live; the back-off's growth and cap; re-home after an address
+ * change; power-off racing the error road; a stale reply from a previous
+ * session; spare-ublk's attach step; the queue table.
+ *
+ * The includer defines the harness:
+ *   LIFE_T                  the case's argument (struct kunit *, or int)
+ *   LIFE_CHECK(t, cond)     a check that goes on after a failure
+ *   LIFE_EQ(t, a, b)        the same for a == b (as long long)
+ * and runs every case of spare_donor_life_cases[].
+ */
+#ifndef SPARE_DONOR_LIFE_CASES_H
+#define SPARE_DONOR_LIFE_CASES_H
+
+#include "spare_donor_life.h"
+
+#define LF_T0	100000		/* ms: the clock when a case begins */
+
+/* A donor brought up through spare.ko's road (no attach step). */
+static void lf_up(struct spare_life *l, enum spare_donor_state *st, u64 now)
+{
+	spare_life_init(l, now);
+	*st = SPARE_DONOR_OFFLINE;
+	spare_life_set(l, st, SPARE_LIFE_EV_CONNECT, now);
+	spare_life_set(l, st, SPARE_LIFE_EV_UP, now);
+}
+
+/* A connect that fails: it backs off, and the next try waits longer. */
+static void life_connect_fails(LIFE_T t)
+{
+	enum spare_donor_state st = SPARE_DONOR_OFFLINE;
+	struct spare_life l;
+
+	spare_life_init(&l, LF_T0);
+	LIFE_EQ(t, spare_life_wait(&l, LF_T0), 0);	/* due at once */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0),
+		SPARE_LIFE_ACT_CONNECT);
+	LIFE_EQ(t, st, SPARE_DONOR_CONNECTING);
+	/* a second CONNECT (a connect work queued twice) does nothing */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0),
+		SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, st, SPARE_DONOR_CONNECTING);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED,
+				  LF_T0 + 3), SPARE_LIFE_ACT_RETRY);
+	LIFE_EQ(t, st, SPARE_DONOR_OFFLINE);
+	LIFE_EQ(t, l.retry_at, LF_T0 + 3 + 500);
+	LIFE_EQ(t, spare_life_wait(&l, LF_T0 + 3), 500);
+	LIFE_EQ(t, spare_life_wait(&l, LF_T0 + 700), 0);
+	LIFE_EQ(t, l.session, 0);		/* never up */
+	/* the handshake broke (LOST while CONNECTING): abort, state kept */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0 + 503);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 504),
+		SPARE_LIFE_ACT_ABORT);
+	LIFE_EQ(t, st, SPARE_DONOR_CONNECTING);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED,
+				  LF_T0 + 510), SPARE_LIFE_ACT_RETRY);
+	LIFE_EQ(t, l.retry_at, LF_T0 + 510 + 1000);
+	/* not torn down: it was never live */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN,
+				  LF_T0 + 511), SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, st, SPARE_DONOR_OFFLINE);
+}
+
+/*
+ * Lost while its copies are being mapped: the MAP's answer arrives after
+ * the loss, or after the reconnect, and is dropped; one of the new
+ * session is taken.
+ */
+static void life_lost_during_map(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+	u32 sent;
+
+	lf_up(&l, &st, LF_T0);
+	LIFE_EQ(t, st, SPARE_DONOR_LIVE);
+	LIFE_EQ(t, l.session, 1);
+	sent = l.session;			/* a MAP goes out */
+	LIFE_CHECK(t, spare_life_current(&l, st, sent));
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 10),
+		SPARE_LIFE_ACT_TEARDOWN);
+	LIFE_CHECK(t, !spare_life_current(&l, st, sent));	/* ERROR */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN,
+				  LF_T0 + 20), SPARE_LIFE_ACT_RETRY);
+	LIFE_CHECK(t, !spare_life_current(&l, st, sent));	/* OFFLINE */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0 + 520);
+	LIFE_CHECK(t, !spare_life_current(&l, st, sent));	/* CONNECTING */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_UP, LF_T0 + 530),
+		SPARE_LIFE_ACT_UP);
+	LIFE_EQ(t, l.session, 2);
+	/* live again, but the answer is the dead session's: dropped */
+	LIFE_CHECK(t, !spare_life_current(&l, st, sent));
+	LIFE_CHECK(t, spare_life_current(&l, st, l.session));
+	/* the next session's MAP answered yes: the back-off starts over */
+	LIFE_EQ(t, l.backoff_ms, 1000);
+	spare_life_mapped(&l);
+	LIFE_EQ(t, l.backoff_ms, SPARE_LIFE_BACKOFF_MIN_MS);
+}
+
+/* Lost while live: one teardown, however many contexts see the loss. */
+static void life_lost_live(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+
+	lf_up(&l, &st, LF_T0);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 7),
+		SPARE_LIFE_ACT_TEARDOWN);
+	LIFE_EQ(t, st, SPARE_DONOR_ERROR);
+	LIFE_EQ(t, l.down_since, LF_T0 + 7);
+	/* an RDMA error and a heartbeat failure after it: nothing more */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 8),
+		SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, l.down_since, LF_T0 + 7);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_UP, LF_T0 + 8),
+		SPARE_LIFE_ACT_NONE);		/* no UP out of ERROR */
+	LIFE_EQ(t, st, SPARE_DONOR_ERROR);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN,
+				  LF_T0 + 30), SPARE_LIFE_ACT_RETRY);
+	LIFE_EQ(t, st, SPARE_DONOR_OFFLINE);
+	LIFE_EQ(t, l.retry_at, LF_T0 + 30 + 500);
+	/* a late LOST (a completion of the old session) changes nothing */
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 31),
+		SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, st, SPARE_DONOR_OFFLINE);
+}
+
+/* The back-off doubles from 0.5 s to 16 s and stays; a MAP resets it. */
+static void life_backoff(LIFE_T t)
+{
+	static const u32 waits[] = { 500, 1000, 2000, 4000, 8000, 16000,
+				     16000, 16000 };
+	enum spare_donor_state st = SPARE_DONOR_OFFLINE;
+	struct spare_life l;
+	u64 now = LF_T0;
+	unsigned int i;
+
+	spare_life_init(&l, now);
+	for (i = 0; i < ARRAY_SIZE(waits); i++) {
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now);
+		LIFE_EQ(t, spare_life_wait(&l, now), waits[i]);
+		now = l.retry_at;
+	}
+	/* up, and lost before it mapped anything: it keeps backing off */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_UP, now);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now + 1);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now + 2);
+	LIFE_EQ(t, spare_life_wait(&l, now + 2), 16000);
+	/* up, a MAP answered yes, then lost: the least wait again */
+	now = l.retry_at;
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_UP, now);
+	spare_life_mapped(&l);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now + 1);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now + 2);
+	LIFE_EQ(t, spare_life_wait(&l, now + 2), 500);
+	/* then 1 s: the schedule doubles from the wait just taken */
+	now = l.retry_at;
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now);
+	LIFE_EQ(t, spare_life_wait(&l, now), 1000);
+}
+
+/*
+ * The donor's address changed (RDMA_CM_EVENT_ADDR_CHANGE: a loss), and it
+ * does not come back: after SPARE_LIFE_REHOME_MS out of LIVE its copies
+ * go to other donors. Not before; not while its teardown runs; not once
+ * it is live again; never while powering off.
+ */
+static void life_rehome(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+	u64 lost = LF_T0 + 50, now;
+
+	lf_up(&l, &st, LF_T0);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, LF_T0 + 10 * 60000));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 40000)); /* ERROR */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 5);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 29999));
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + 30000));
+	/* reconnect tries fail all along: still due, from the first loss */
+	for (now = lost + 5; now < lost + 31000; now = l.retry_at) {
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+		LIFE_CHECK(t, spare_life_rehome_due(&l, st, now) ==
+			   (now - lost >= 30000));
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now + 1);
+	}
+	LIFE_EQ(t, l.down_since, lost);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_UP, now + 1);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, now + 2);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000));
+	/* a clock that went back is not a long down time */
+	spare_life_init(&l, LF_T0);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, SPARE_DONOR_OFFLINE, 5));
+}
+
+/*
+ * Power-off racing the error road, as spare.ko's compare-and-exchange
+ * meets it: the error road read LIVE and computed ERROR, power-off wrote
+ * DELETING first; the exchange fails and the step is taken again from
+ * DELETING, where a loss does nothing. No reconnect is ever scheduled
+ * out of DELETING, and a connect that finished meanwhile is closed.
+ */
+static void life_stop_races_error(LIFE_T t)
+{
+	enum spare_donor_state st, seen;
+	struct spare_life_step s;
+	struct spare_life l;
+
+	lf_up(&l, &st, LF_T0);
+	seen = st;
+	s = spare_life_next(seen, SPARE_LIFE_EV_LOST);
+	LIFE_EQ(t, s.to, SPARE_DONOR_ERROR);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, LF_T0 + 1),
+		SPARE_LIFE_ACT_STOP);
+	LIFE_CHECK(t, st != seen);		/* the exchange fails */
+	s = spare_life_next(st, SPARE_LIFE_EV_LOST);
+	LIFE_EQ(t, s.to, SPARE_DONOR_DELETING);
+	LIFE_EQ(t, s.act, SPARE_LIFE_ACT_NONE);
+
+	/* the other order: the loss first, then power-off mid-teardown */
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 1);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, LF_T0 + 2),
+		SPARE_LIFE_ACT_STOP);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN,
+				  LF_T0 + 3), SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, st, SPARE_DONOR_DELETING);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0 + 4),
+		SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, LF_T0 + 5),
+		SPARE_LIFE_ACT_NONE);		/* once */
+
+	/* power-off while a connect runs: its success is closed */
+	spare_life_init(&l, LF_T0);
+	st = SPARE_DONOR_OFFLINE;
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, LF_T0 + 1);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_UP, LF_T0 + 2),
+		SPARE_LIFE_ACT_CLOSE);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECTED,
+				  LF_T0 + 2), SPARE_LIFE_ACT_CLOSE);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED,
+				  LF_T0 + 3), SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, st, SPARE_DONOR_DELETING);
+	LIFE_EQ(t, l.session, 0);
+}
+
+/* spare-ublk's road: connected, the queue threads attach, then live. */
+static void life_attach(LIFE_T t)
+{
+	enum spare_donor_state st = SPARE_DONOR_OFFLINE;
+	struct spare_life l;
+
+	spare_life_init(&l, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECTED, LF_T0 + 1),
+		SPARE_LIFE_ACT_ATTACH);
+	LIFE_EQ(t, st, SPARE_DONOR_ATTACHING);
+	LIFE_EQ(t, l.session, 0);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_UP, LF_T0 + 2),
+		SPARE_LIFE_ACT_UP);
+	LIFE_EQ(t, st, SPARE_DONOR_LIVE);
+	LIFE_EQ(t, l.session, 1);
+	/* lost while attaching: torn down like a live one */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 3);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, LF_T0 + 4);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, LF_T0 + 600);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECTED, LF_T0 + 601);
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 602),
+		SPARE_LIFE_ACT_TEARDOWN);
+	LIFE_EQ(t, st, SPARE_DONOR_ERROR);
+	LIFE_EQ(t, l.down_since, LF_T0 + 602);
+	LIFE_EQ(t, l.session, 1);
+}
+
+/* The queue table, and what is out of range. */
+static void life_queue_and_names(LIFE_T t)
+{
+	struct spare_life_step s;
+
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_NEW, SPARE_Q_EV_CONNECT),
+		SPARE_Q_CONNECTING);
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_CONNECTING, SPARE_Q_EV_CONNECT),
+		SPARE_Q_CONNECTING);	/* claimed by the I/O path first */
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_LIVE, SPARE_Q_EV_CONNECT),
+		SPARE_Q_LIVE);
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_CONNECTING, SPARE_Q_EV_UP),
+		SPARE_Q_LIVE);
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_ERROR, SPARE_Q_EV_UP),
+		SPARE_Q_ERROR);		/* closed meanwhile */
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_LIVE, SPARE_Q_EV_CLOSE),
+		SPARE_Q_ERROR);
+	LIFE_EQ(t, spare_queue_next(SPARE_Q_ERROR, SPARE_Q_EV_RESET),
+		SPARE_Q_NEW);
+
+	s = spare_life_next(SPARE_DONOR_NR_STATES, SPARE_LIFE_EV_UP);
+	LIFE_EQ(t, s.act, SPARE_LIFE_ACT_NONE);
+	s = spare_life_next(SPARE_DONOR_LIVE, SPARE_LIFE_NR_EVS);
+	LIFE_EQ(t, s.act, SPARE_LIFE_ACT_NONE);
+	LIFE_EQ(t, s.to, SPARE_DONOR_LIVE);
+	LIFE_CHECK(t, !strcmp(spare_donor_state_name(SPARE_DONOR_LIVE), "live"));
+	LIFE_CHECK(t, !strcmp(spare_donor_state_name(SPARE_DONOR_DELETING),
+			      "deleting"));
+	LIFE_CHECK(t, !strcmp(spare_donor_state_name(SPARE_DONOR_NR_STATES),
+			      "?"));
+	LIFE_CHECK(t, !strcmp(spare_donor_state_name(-1), "?"));
+}
+
+/* Every case, in the order they run; each harness goes through this table. */
+struct spare_donor_life_case {
+	const char *name;
+	void (*run)(LIFE_T t);
+};
+
+static const struct spare_donor_life_case spare_donor_life_cases[] = {
+	{ "connect_fails", life_connect_fails },
+	{ "lost_during_map", life_lost_during_map },
+	{ "lost_live", life_lost_live },
+	{ "backoff", life_backoff },
+	{ "rehome", life_rehome },
+	{ "stop_races_error", life_stop_races_error },
+	{ "attach", life_attach },
+	{ "queue_and_names", life_queue_and_names },
+};
+
+#endif /* SPARE_DONOR_LIFE_CASES_H */
