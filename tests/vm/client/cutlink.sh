@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Cut link: as spare-swap.sh (two copies of every slab), but RoCE traffic
+# Cut link: as client/swap.sh (two copies of every slab), but RoCE traffic
 # (UDP 4791) to and from the donor on 10.0.0.2 is dropped by netfilter for
 # 10 s, then restored, while a direct reader keeps reads in flight to both
 # copies. The workload finishes, every page verifies, the

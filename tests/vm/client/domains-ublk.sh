@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-kernels: last
 #
-# Failure domains in spare-ublk's moves (issue 10; spare-domains proves the
+# Failure domains in spare-ublk's moves (issue 10; client/domains proves the
 # same for the module). Four donors, hosts 2, 3, 4 and 5 (donors 0-3 in
 # --donor order), in two racks: --domains 0,1,0,1, so rack A is hosts 2 and
 # 4, rack B hosts 3 and 5. Two 16 MiB slabs x 2 copies, placed round robin

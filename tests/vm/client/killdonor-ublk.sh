@@ -12,7 +12,7 @@
 # the pager reports no I/O error. The pager then tries to reconnect with
 # back-off (nothing answers: host 3 stays cut off), and its resync says,
 # 10 s on, which copy it waits for; the reconnect itself, resync and moves
-# are proven by ublk-lifecycle. Two queues: the lost
+# are proven by client/lifecycle. Two queues: the lost
 # donor's QP of each is failed and detached.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Killed donor: as spare-swap.sh (two copies of every slab), but the donor
+# Killed donor: as client/swap.sh (two copies of every slab), but the donor
 # on 10.0.0.3 gets SIGKILL mid-run. The workload finishes with every page
 # verified, the device falls back to the surviving copies (stats), emits a
 # uevent, and when spared comes back it reconnects and maps the slabs again.
