@@ -33,13 +33,13 @@ diag() { show_stats "$disk"; cat "$(client_map)"; client_log 30; donor_logs; }
 D="10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT 10.0.0.4:$DONOR_PORT 10.0.0.5:$DONOR_PORT"
 
 step "four donors, racks A (hosts 2, 4) and B (3, 5); 2 slabs x 2 copies"
-client_require
 rxe_up 5
 # 20 s of grace: a move copies its slab over the emulated link.
 donor_start 2 --budget 64M --slab-size 16M --evict-deadline 20000
 for n in 3 4 5; do
 	donor_start $n --budget 64M --slab-size 16M
 done
+client_require
 if [ "$BACKEND" = kmod ]; then
 	disk=$(spare_create swap0 size=32M slab_size=16M replicas=2 donors="$(echo $D | tr ' ' ,)" \
 		placement=0,1,1,2 domains=0,1,0,1 source=10.0.0.1)

@@ -29,10 +29,10 @@ set -u
 watchdog 600
 
 step "two donors, 2 copies per slab, swap on"
-client_require
 rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
+client_require
 if [ "$BACKEND" = kmod ]; then
 	# the fault scenarios' half-size job (spare.inc)
 	uevent_watch
