@@ -28,7 +28,7 @@ SPLAT_RE="$SPLAT_RE|hard LOCKUP|list_(add|del) corruption"
 #    the last buffer of a copy, so a copy that ends on an MR's last page at
 #    a map boundary (the last page of every 16 MiB slab: 16 maps of 256
 #    pages) reads one pointer past mr->map[] (kmalloc-128), then never uses
-#    it. Seen on the debug kernel in spare-killdonor; linux 6.3 replaced the
+#    it. Seen on the debug kernel in client/killdonor; linux 6.3 replaced the
 #    maps with an xarray. Only this report of this function is dropped: a
 #    use-after-free there, or anything in another function, still counts.
 SPLAT_KNOWN_RE='BUG: KASAN: slab-out-of-bounds in rxe_mr_copy\+'

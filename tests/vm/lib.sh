@@ -102,8 +102,8 @@ rxe_up() {
 		sleep 0.1
 	done
 	# Resolve every pair's neighbours now. A connection whose first CM
-	# packets wait on ARP can take ~30 s or time out (seen in agg-rdma and
-	# spared-isolation), which would test ARP, not our code.
+	# packets wait on ARP can take ~30 s or time out (seen in agg/rdma and
+	# donor/isolation), which would test ARP, not our code.
 	local j
 	for i in $(seq 1 "$n"); do
 		for j in $(seq 1 "$n"); do

@@ -2,7 +2,7 @@
 /*
  * spare-baddonor: a donor that breaks the protocol on purpose, to test that
  * a client closes the connection it came on and nothing else
- * (tests/vm/spare-badpeer.sh). Never use it for anything else.
+ * (tests/vm/client/baddonor.sh). Never use it for anything else.
  *
  * usage: spare-baddonor -l ADDR [-p PORT] -m MODE
  *   MODE hello: answer HELLO with a HELLO_REPLY whose magic is wrong;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Repeat agg-rdma's "many" step (6 jobs x 4 workers over soft-RoCE) against
+# Repeat agg/rdma's "many" step (6 jobs x 4 workers over soft-RoCE) against
 # one spare-aggd and time each run: the measurement behind the RDMA figures
 # in Documentation/aggd.md. Not run by make check:
 #   scripts/vm/run -k KVER tests/vm/bench/agg-many-loop.sh [RUNS]

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Repeat rig-smoke's cut/heal step in one boot, in its harsher form: the
+# Repeat ops/rig-smoke's cut/heal step in one boot, in its harsher form: the
 # ib_read_lat pair started across the cut is left alive, so its CM's
 # resent request connects through the healed link while perftest() checks
-# the link with a fresh pair. The measurement behind the rig-smoke record
+# the link with a fresh pair. The measurement behind the ops/rig-smoke record
 # in Documentation/status.md. Not run by make check:
 #   scripts/vm/run -k KVER tests/vm/bench/cut-heal-loop.sh [ROUNDS]
 . /spare/tests/vm/lib.sh

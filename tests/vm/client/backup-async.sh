@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# spare-backup.sh with backup_mode=async: writes complete on the RDMA
+# client/backup.sh with backup_mode=async: writes complete on the RDMA
 # completion; reads order after in-flight backup writes of the same pages.
 set -- async
-. /spare/tests/vm/spare-backup.sh
+. /spare/tests/vm/client/backup.sh

@@ -5,7 +5,7 @@
 # and 3 have the brokers' grant key and host-keys naming this client
 # "trainer". The grants are minted here with that key, as spare-broker
 # signs them (spare-probe --mint; the broker's own grants are used by
-# sparectl in spare-broker.sh). On the client:
+# sparectl in broker/place.sh). On the client:
 #   - configfs refuses malformed, non-hex and expired grants and a bad
 #     placement, each with a reason, and never shows a grant whole;
 #   - a device without grants, and one with a forged grant, do not start,

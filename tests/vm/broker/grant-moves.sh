@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-kernels: last
 #
-# spare-ublk's moves driven by a broker's grants (issue 10; spare-broker-move
+# spare-ublk's moves driven by a broker's grants (issue 10; broker/move
 # proves the same for the module, whose monitor hears uevents). A one-copy
 # device placed by spare-broker on two donors that lend only against its
 # grants, kept by "sparectl device monitor", which watches the pager's slab

@@ -100,7 +100,7 @@ pass "in-use device protected; released after swapoff"
 # they raise no lockdep, KASAN or debug-objects report: the leak check below
 # cannot run there. Lockdep and debug objects report a bad lock order or
 # object state the first time a path runs; a race needs luck at any count,
-# and spare-teardown is the scenario built to race teardown. So 20 cycles
+# and client/teardown is the scenario built to race teardown. So 20 cycles
 # there, a fifth of the time.
 CYCLES=100
 [ -n "$DEBUG_KERNEL" ] && CYCLES=20

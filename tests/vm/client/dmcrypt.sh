@@ -25,8 +25,8 @@ set -u
 watchdog 600
 
 MARKER=SPARE-PLAINTEXT-MARKER-4f1c2a9e
-# usage: spare-dmcrypt.sh [MiB CGROUP]: the benchmark in perf-swap.md ran
-# "96 24M" (scripts/vm/run ... tests/vm/spare-dmcrypt.sh 96 24M)
+# usage: client/dmcrypt.sh [MiB CGROUP]: the benchmark in perf-swap.md ran
+# "96 24M" (scripts/vm/run ... tests/vm/client/dmcrypt.sh 96 24M)
 WL_MB=${1:-48}
 WL_CG=${2:-14M}
 

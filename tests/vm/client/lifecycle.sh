@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-kernels: last
 #
-# spare-ublk's lifecycle under swap load, as spare.ko's spare-cutlink,
-# spare-resync and spare-move prove it for the module: two copies of every
+# spare-ublk's lifecycle under swap load, as spare.ko's client/cutlink,
+# client/resync and client/move prove it for the module: two copies of every
 # slab over three donors (hosts 2, 3, 4; copy c of slab s on donor
 # (s + c) mod 3), one spare-memtest job across all of it.
 #  (a) The link to host 2 is cut for 10 s (its RoCE traffic dropped). The

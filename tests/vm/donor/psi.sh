@@ -11,7 +11,7 @@
 # thresholds are set to 100 % so that they cannot say pressure: only the
 # trigger can. spared must see it fire (POLLPRI), count it, and release its
 # unlent slabs;
-# the stalled job is not OOM-killed. spare-donor-pressure covers the
+# the stalled job is not OOM-killed. client/donor-pressure covers the
 # MemAvailable path and batch eviction; this one runs on the first kernel
 # only, as its subject is userspace.
 . /spare/tests/vm/lib.sh

@@ -40,7 +40,7 @@ pass "broken config refused (exit 2, file:line:key)"
 
 step "spared from a config file, metrics over HTTP"
 cat >/etc/spare/spared.conf <<CONF
-# written by ops-kit.sh
+# written by ops/kit.sh
 listen = $(host_addr 2)
 port = $DONOR_PORT
 budget = 32M          ; overridden below
@@ -66,7 +66,7 @@ pass "config file + command line, /metrics"
 
 step "spare-aggd from its unit's ExecStart and /etc/spare/spare-aggd.conf, metrics over HTTP"
 cat >/etc/spare/spare-aggd.conf <<CONF
-# written by ops-kit.sh
+# written by ops/kit.sh
 addr = $(host_addr 2)
 max-cores = 1
 policy = wfs

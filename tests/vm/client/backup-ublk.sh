@@ -15,7 +15,7 @@
 # started again under load, its re-mapped copies refilled from the backup
 # (the only source: one copy per slab), the backup zeroed, and every page
 # the job reads afterwards verified and read by RDMA, none from the
-# backup. (On 6.1 there is no ublk: ublk-swap covers the refusal.)
+# backup. (On 6.1 there is no ublk: client/swap-ublk covers the refusal.)
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Cut link: as spare-swap.sh (two copies of every slab), but RoCE traffic
+# Cut link: as client/swap.sh (two copies of every slab), but RoCE traffic
 # (UDP 4791) to and from the donor on 10.0.0.2 is dropped by netfilter for
 # 10 s, then restored, while a direct reader keeps reads in flight to both
 # copies. The workload finishes, every page verifies, the
@@ -29,15 +29,22 @@ workload_alive
 # met only writes: the swapping task waits in reclaim for the writes stuck
 # on the cut donor, so no swap-in is in flight, and those writes land on
 # the other copy without a re-drive (6.12, 2026-11-23: 0 re-drives; the
-# runs before counted exactly 1).
-( while :; do dd if="/dev/$disk" of=/dev/null bs=64k count=1024 iflag=direct 2>/dev/null; done ) &
+# runs before counted exactly 1). It stops at the end of its current read
+# (the stop file) and is waited for, dd and all: killing only its loop left
+# that dd reading with the device open, and power=0 at teardown was refused
+# ("open 1 times"; 6.12, 1 run in 6, session 35).
+rm -f /tmp/reader.stop
+( while [ ! -e /tmp/reader.stop ]; do
+	dd if="/dev/$disk" of=/dev/null bs=64k count=1024 iflag=direct 2>/dev/null
+done ) &
 READER=$!
 sleep 1
 cut_link 2
 sleep 10
 nft list table inet spare_cut | grep 'counter packets'
 heal_link
-kill "$READER"; wait "$READER" 2>/dev/null
+: >/tmp/reader.stop
+wait "$READER"
 show_stats "$disk"
 [ "$(donor_field 10.0.0.2 losses)" -ge 1 ] || fail "the cut was not noticed"
 pass "cut noticed, link healed"

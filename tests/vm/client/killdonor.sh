@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-backends: kmod ublk
+#
+# Killed donor, on both backends: two copies of every slab on two donors
+# (hosts 2 and 3), the device swapped on and under load, and the donor on
+# host 3 lost mid-run. Writes land on the surviving copy, reads that hit
+# the lost donor are re-driven to the survivor: the workload verifies every
+# page and the device reports no I/O error.
+#  - spare.ko: spared on host 3 is SIGKILLed (its connections close). The
+#    device falls back to the surviving copies (stats) and emits a
+#    donor_lost uevent; when spared comes back it reconnects with back-off
+#    (donor_up) and maps the slabs again, and the data reads back through
+#    swapoff.
+#  - spare-ublk (two queues): host 3 is cut off (its RoCE traffic dropped),
+#    then its spared SIGKILLed, so neither a NAK nor a disconnect reaches
+#    the pager, which must notice the silence itself (RDMA retries, or its
+#    --io-timeout). A plain SIGKILL sometimes left operations unanswered
+#    for ever on 6.12's soft-RoCE, and the swapping task hung in D state
+#    (CI, 2026-11-23). The lost donor's QP of each queue is failed and
+#    detached. The pager then tries to reconnect with back-off (nothing
+#    answers: host 3 stays cut off), and its resync says, 10 s on, which
+#    copy it waits for; the reconnect itself, resync and moves are proven
+#    by client/lifecycle.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+. /spare/tests/vm/client.inc
+set -u
+watchdog 600
+
+step "two donors, 2 copies per slab, swap on"
+rxe_up 3
+donor_start 2 --budget 256M --slab-size 16M
+donor_start 3 --budget 256M --slab-size 16M
+client_require
+if [ "$BACKEND" = kmod ]; then
+	# the fault scenarios' half-size job (spare.inc)
+	uevent_watch
+	client_up ${DEV_MB}M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
+	cg_new work ${WL_CG_MB}M
+	nslabs=$SLABS out=$((6000 / WL_DIV))
+else
+	# 96 MiB in 32 MiB (memory.high at 7/8 of it: ublk.inc's ublk_cg)
+	client_up 128M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
+	WL_SIZE_MB=96 WL_CG_MB=32
+	ublk_cg work ${WL_CG_MB}M
+	nslabs=8 out=15000
+fi
+client_swap_on
+all_mapped() { [ "$(client_mapped)" = $((2 * nslabs)) ]; }
+wait_until 10 all_mapped || { cat "$(client_map)"; fail "not every copy mapped"; }
+pass "swapping on $disk, $nslabs slabs x 2 copies"
+
+step "workload running; the donor on host 3 lost once $out pages went out"
+workload_start 2
+workload_swapped $out
+if [ "$BACKEND" = kmod ]; then
+	workload_alive
+	reads0=$(io_stat "$disk" rdma_reads)
+	kill -KILL "$(donor_pid 3)"
+	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
+		{ show_stats "$disk"; fail "the loss of donor 3 was not noticed"; }
+	show_stats "$disk"
+	[ "$(slab_stat mapped)" = $SLABS ] || fail "expected $SLABS surviving copies, got $(slab_stat mapped)"
+	pass "donor 3 lost; $SLABS copies left on donor 2"
+else
+	cut_link 3
+	kill -KILL "$(donor_pid 3)"
+	echo "host 3 cut off, donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - WL_OUT0 ))"
+fi
+
+step "the workload finishes on the surviving copies"
+workload_wait
+if [ "$BACKEND" = kmod ]; then
+	show_stats "$disk"
+	reads1=$(io_stat "$disk" rdma_reads)
+	[ "$reads1" -gt $((reads0 + 1000 / WL_DIV)) ] || fail "few RDMA reads after the kill ($reads0 -> $reads1)"
+	[ "$(client_stat io_errors)" = 0 ] || fail "I/O errors"
+	[ "$(io_stat "$disk" backup_reads)" = 0 ] || fail "backup reads without a backup"
+	grep -q "change spare0 donor_lost 10.0.0.3:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_lost uevent"; }
+	pass "every page verified after the kill; $((reads1 - reads0)) reads from the survivors; uevent seen"
+
+	step "spared comes back on 10.0.0.3: reconnect with back-off, slabs mapped again"
+	donor_start 3 --budget 256M --slab-size 16M
+	wait_until 60 all_mapped || { show_stats "$disk"; fail "slabs not mapped again on donor 3"; }
+	show_stats "$disk"
+	[ "$(donor_field 10.0.0.3 connects)" -ge 2 ] || fail "no reconnect counted"
+	grep -q "change spare0 donor_up 10.0.0.3:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_up uevent"; }
+	pass "donor 3 reconnected and every copy is mapped again"
+
+	step "the data is still all there (read back through swapoff)"
+	client_swap_off
+	client_down
+	check_dmesg
+	pass "clean teardown"
+	exit 0
+fi
+pass "every page verified across the loss of donor 3"
+# the resync cannot make donor 3's copies whole: it must say so, not wait
+# in silence (after 10 s, then less and less often)
+wait_for 100 grep -q 'resync: not all copies current after 1[0-9] s: slab [0-9]*: a copy is not mapped' \
+	/tmp/ublk.log || { grep resync /tmp/ublk.log; fail "the resync did not say what it waits for"; }
+grep 'resync: not all' /tmp/ublk.log
+
+step "teardown and the pager's counters"
+grep 'donor 10.0.0.3' /tmp/ublk.log | grep -v 'session ready' | head -5
+client_swap_off
+client_down
+heal_link
+tail -20 /tmp/ublk.log
+[ "$(client_stat io_errors)" = 0 ] || fail "$(client_stat io_errors) I/O errors"
+[ "$(ublk_stat copy_faults)" -gt 0 ] || fail "no copy fault seen: was donor 3 used at all?"
+# A request's fault fails a copy at once; the lost donor's road fails the
+# rest (whichever comes first logs it).
+grep -q 'copy [01] failed (donor 10.0.0.3)\|donor 10.0.0.3 lost: [1-9]' /tmp/ublk.log ||
+	fail "no copy on donor 3 was failed"
+kill -TERM "$(donor_pid 2)"; wait "$(donor_pid 2)" || { cat /tmp/spared-2.log; fail "spared 2 exit"; }
+check_dmesg
+pass "0 I/O errors, $(ublk_stat copy_faults) copy faults, $(ublk_stat redrives) reads re-driven"
