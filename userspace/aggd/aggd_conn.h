@@ -119,6 +119,12 @@ struct conn {
 	uint8_t peer_hello[32];		/* the challenge it sent */
 	bool peer_challenged;		/* PEER_CHALLENGE sent */
 	bool peer_authed;		/* proved it holds the shared key */
+	/* tenants (aggd_tenants.c): the name claimed, then proved */
+	char tenant[AGG_NAME_LEN + 1];	/* "" in an open daemon */
+	uint8_t tenant_nc[32];		/* the client's nonce */
+	uint8_t tenant_nd[32];		/* ours */
+	bool tenant_challenged;		/* TENANT_CHALLENGE sent */
+	bool tenant_authed;		/* proved the tenant's key */
 };
 
 /* What the layer above does with a connection's events. */
