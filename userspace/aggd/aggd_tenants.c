@@ -211,13 +211,12 @@ void handle_tenant_hello(struct conn *c)
 			  "TENANT_HELLO (this daemon has no tenants file: it is open)");
 		return;
 	}
-	ret = agg_name_decode(c->body, c->tenant);
-	if (!ret && !c->tenant[0])
+	ret = agg_name_decode(c->body, c->tenant_claim);
+	if (!ret && !c->tenant_claim[0])
 		ret = -AGG_EINVAL;
 	if (ret) {
 		free(c->body);
 		c->body = NULL;
-		c->tenant[0] = '\0';
 		fail_conn(c, (unsigned int)-ret, "TENANT_HELLO (tenant name)");
 		return;
 	}
@@ -270,16 +269,15 @@ void handle_tenant_proof(struct conn *c)
 		nobody_set = true;
 	}
 	/* an unknown name costs the same HMAC as a known one */
-	t = tenants_find(&g.tenants, c->tenant);
-	agg_tenant_mac(want, t ? t->key : nobody_key, c->tenant, c->tenant_nc,
-		   c->tenant_nd);
+	t = tenants_find(&g.tenants, c->tenant_claim);
+	agg_tenant_mac(want, t ? t->key : nobody_key, c->tenant_claim, c->tenant_nc,
+		       c->tenant_nd);
 	ok = crypto_verify_32(want, c->body) == 0 && t;
 	sodium_memzero(want, sizeof(want));
 	free(c->body);
 	c->body = NULL;
 	c->tenant_challenged = false;
 	if (!ok) {
-		c->tenant[0] = '\0';
 		fail_conn(c, AGG_EAUTH, "TENANT_PROOF (unknown tenant, or not its key)");
 		return;
 	}
@@ -287,10 +285,10 @@ void handle_tenant_proof(struct conn *c)
 		snprintf(what, sizeof(what),
 			 "TENANT_PROOF: tenant '%s' has %u connections, its conns cap",
 			 t->name, t->conns_max);
-		c->tenant[0] = '\0';
 		fail_conn(c, AGG_ECAP, what);
 		return;
 	}
+	memcpy(c->tenant, t->name, sizeof(c->tenant));
 	c->tenant_authed = true;
 	log_dbg("conn %u (%s): tenant '%s'", c->id, c->peer, c->tenant);
 	queue_plain(c, AGG_MSG_TENANT_REPLY, &(struct agg_hdr){ 0 }, NULL, 0, NULL);
