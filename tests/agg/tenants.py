@@ -25,6 +25,12 @@ daemon with the tenants file this script writes first).
       The Python client (spare_agg.Client with tenant= and key_file=) runs
       an allreduce of two workers as alice, and the same job name as bob
       at the same time.
+  tenants.py move DIR A_PORT A_ADMIN_PORT B_PORT
+      alice's job moves from daemon A to daemon B (both with the tenants
+      file and the daemons' key): bob, proved on A's admin port, cannot
+      move it (the same EAUTH as an unknown job); alice can; her worker
+      follows the REDIRECT, proves alice again at B and trains on; bob's
+      job of the same name on B is his own.
   tenants.py reload DIR DATA_PORT PID
       dave's job is running; dave is removed from the tenants file and the
       daemon gets SIGHUP: his job finishes its iteration, a new
@@ -32,6 +38,7 @@ daemon with the tenants file this script writes first).
 Exits 0 when every check held, 1 otherwise (each failed check printed).
 """
 import base64
+import ctypes
 import hashlib
 import hmac
 import os
@@ -285,30 +292,30 @@ def attack(d, port, pid, log):
         a.close()
 
 
+class Floats:
+    """What Client takes of a torch.Tensor (no torch or numpy here)."""
+    def __init__(self, vals):
+        self.buf = (ctypes.c_float * len(vals))(*vals)
+
+    def data_ptr(self):
+        return ctypes.addressof(self.buf)
+
+    def numel(self):
+        return len(self.buf)
+
+    def element_size(self):
+        return 4
+
+    def is_contiguous(self):
+        return True
+
+
 def client(d, port):
     sys.path.insert(0, os.path.join(HERE, "..", "..", "userspace", "python"))
-    import ctypes
     import threading
     from spare_agg import Client, AggError
 
     res, errs = {}, []
-
-    class Floats:
-        """What Client takes of a torch.Tensor (no torch or numpy here)."""
-        def __init__(self, vals):
-            self.buf = (ctypes.c_float * len(vals))(*vals)
-
-        def data_ptr(self):
-            return ctypes.addressof(self.buf)
-
-        def numel(self):
-            return len(self.buf)
-
-        def element_size(self):
-            return 4
-
-        def is_contiguous(self):
-            return True
 
     def worker(tenant, rank, n, val):
         try:
@@ -335,6 +342,51 @@ def client(d, port):
         check(False, "the client authenticated alice with bob's key")
     except AggError as e:
         check(e.status == "EAUTH", "wrong key: %s" % e)
+
+
+def move(d, a_port, a_admin, b_port):
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "userspace", "python"))
+    from spare_agg import Client, AggError
+
+    def key(t):
+        return os.path.join(d, t + ".key")
+
+    def train(c, it, val):
+        buf, out = Floats([val] * 8), Floats([0.0] * 8)
+        c.allreduce(0, it, buf, out)
+        return list(out.buf) == [val] * 8
+
+    w = Client("127.0.0.1", a_port, tenant="alice", key_file=key("alice"))
+    w.register("mv", "tok", 1, 0, [("g", 8)])
+    check(train(w, 0, 1.0), "alice's job trains on A")
+    with Client("127.0.0.1", a_admin, tenant="bob", key_file=key("bob")) as adm:
+        try:
+            adm.migrate("mv", "tok", "127.0.0.1", b_port)
+            check(False, "bob moved alice's job")
+        except AggError as e:
+            check(e.status == "EAUTH" and "no job 'mv' with that token" in str(e),
+                  "bob's MIGRATE of alice's job: %s" % e)
+    try:
+        with Client("127.0.0.1", a_admin, tenant="alice", key_file=key("alice")) as adm:
+            it, msg = adm.migrate("mv", "tok", "127.0.0.1", b_port)
+            print(msg)
+    except AggError as e:
+        check(False, "alice's MIGRATE refused: %s" % e)
+    try:
+        check(train(w, 1, 2.0), "alice's job after the move: wrong sum")
+    except AggError as e:
+        # the library repeats the iteration at B after the REDIRECT
+        check(e.status == "EMOVED" and train(w, 1, 2.0), "alice's worker after the move: %s" % e)
+    check(w._lib.spare_agg_job_id(w._h) != 0, "no job id at B")
+    check(train(w, 2, 3.0), "alice's job trains on at B")
+    w.close()
+    b = Client("127.0.0.1", b_port, tenant="bob", key_file=key("bob"))
+    try:
+        b.register("mv", "other", 1, 0, [("g", 8)])
+        check(train(b, 0, 4.0), "bob's own 'mv' on B trains")
+    except AggError as e:
+        check(False, "bob's 'mv' on B refused: %s" % e)
+    b.close()
 
 
 def reload(d, port, pid):
@@ -375,6 +427,8 @@ def main():
         attack(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     elif cmd == "client":
         client(sys.argv[2], int(sys.argv[3]))
+    elif cmd == "move":
+        move(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
     elif cmd == "reload":
         reload(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     return verdict("tenants " + cmd)
