@@ -35,6 +35,10 @@
 #include "../../userspace/aggd/aggd_migrate.c"
 #include "../../userspace/aggd/aggd_dispatch.c"
 #include "../../userspace/aggd/aggd_report.c"
+#include "../../userspace/lib/spare_keyfile.c"
+#include "../../userspace/lib/spare_auth.c"
+#include "../../userspace/lib/agg_auth.c"
+#include "../../userspace/aggd/aggd_tenants.c"
 #include "../../userspace/sched/flowcon.c"
 #include "../../userspace/aggd/agg_rdma.h"
 
@@ -172,6 +176,7 @@ static __attribute__((unused)) void harness_reset(const char *name)
 		migrate_init();
 		once = 1;
 	}
+	tenants_free(&g.tenants);
 	memset(&g, 0, sizeof(g));
 	g.pool = (struct agg_pool *)&g;	/* not dereferenced by the stubs */
 	g.mem_max = 1 << 20;

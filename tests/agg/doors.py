@@ -226,9 +226,9 @@ def import_refused(data_port, admin_port):
     before = stats_via(admin_port)
     w = Client(port=data_port)
     w.register("doors-job", "tok", 2, 0, [("t", 16)])
-    # an IMPORT with a REGISTER-sized body and no proof
+    # an IMPORT with a tenant and a REGISTER-sized body, and no proof
     s = raw(data_port)
-    send_msg(s, MSG_IMPORT, bytes(88))
+    send_msg(s, MSG_IMPORT, bytes(32 + 88))
     t, st, closed = read_reply(s)
     check(t == MSG_ERROR and st == EAUTH and closed,
           "IMPORT without the key: ERROR EAUTH and closed (got %s %s %s)" % (t, st, closed))

@@ -82,12 +82,12 @@ class FakeTarget(threading.Thread):
                 return
             nonce_t = os.urandom(32)
             ids = link_ids(s)
-            mac = hmac.new(self.key, b"spare-aggd target 2" + nonce_s + nonce_t + ids,
+            mac = hmac.new(self.key, b"spare-aggd target 3" + nonce_s + nonce_t + ids,
                            hashlib.sha256).digest()
             send_msg(s, PEER_CHALLENGE, nonce_t + mac)
             t, _, proof = recv_msg(s)
             self.log.append(t)
-            want = hmac.new(self.key, b"spare-aggd source 2" + nonce_t + nonce_s + ids,
+            want = hmac.new(self.key, b"spare-aggd source 3" + nonce_t + nonce_s + ids,
                             hashlib.sha256).digest()
             if t != PEER_PROOF or not hmac.compare_digest(proof, want):
                 self.log.append("bad proof")

@@ -3,7 +3,9 @@
  * libFuzzer target for spare-aggd's message handling, not only its codec:
  * sequences of REGISTER, PUSH, PULL, SET_WEIGHTS, LEAVE, STATS, MIGRATE,
  * PEER_HELLO/PEER_PROOF, IMPORT, IMPORT_STATE, IMPORT_COMMIT, REPORT (with
- * FlowCon on in half the runs) and raw
+ * FlowCon on in half the runs), TENANT_HELLO/TENANT_PROOF (a tenants file
+ * in half the runs: two tenants, one with caps, whose keys the harness
+ * holds, so a peer authenticates as a tenant and goes on from there) and raw
  * messages from up to four peers, against one daemon state.
  *
  * The daemon state is tests/agg/aggd_harness.h's: the daemon's own rooms
@@ -19,7 +21,7 @@
  * message the memory the jobs hold equals the sum of their sizes, and every
  * connection bound to a job is that job's connection of its rank.
  *
- * fuzz-ldlibs: build/lib/libspare.a -lsodium -lm
+ * fuzz-ldlibs: build/lib/libspare.a -lsodium -lz -lm
  * (libspare.a for the metrics writer, which aggd_dispatch.c calls)
  */
 #include <stdint.h>
@@ -35,6 +37,23 @@ static void check(int cond)
 #include "../agg/aggd_harness.h"
 
 static const uint8_t key[32] = "spare-aggd fuzz key, 32 bytes!!";
+static const char *const tenant_names[3] = { "alice", "bob", "mallory" };
+static uint8_t tenant_keys[2][32];
+
+/* The tenants file of a run with tenants: bob has small caps. */
+static void tenants_setup(void)
+{
+	char text[300], k0[80], k1[80], why[200];
+	struct aggd_tenants t;
+
+	memset(tenant_keys[0], 'a', 32);
+	memset(tenant_keys[1], 'b', 32);
+	spare_key_format(tenant_keys[0], k0, sizeof(k0));
+	spare_key_format(tenant_keys[1], k1, sizeof(k1));
+	snprintf(text, sizeof(text), "alice %s\nbob %s jobs=2 conns=2 mem=4K\n", k0, k1);
+	check(tenants_parse(text, &t, why, sizeof(why)) == 0);
+	tenants_install(&t);
+}
 
 /* A small job spec from 4 input bytes. */
 static size_t make_spec(const uint8_t *in, uint8_t *out, size_t cap, int rank0)
@@ -85,6 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.stats_open = data[0] & 2;
 	if (data[0] & 4)
 		report_flowcon_enable(2.0, 50000000);
+	if (data[0] & 8)
+		tenants_setup();
 	data++;
 	size--;
 
@@ -170,11 +191,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(body, a[1], AGG_PEER_PROOF_SIZE);
 			deliver(c, AGG_MSG_PEER_PROOF, &h, body, AGG_PEER_PROOF_SIZE);
 			break;
-		case 9:		/* IMPORT */
-			len = make_spec(a, body, sizeof(body), 1);
+		case 9:		/* IMPORT: a tenant's job, or an open daemon's */
+			len = make_spec(a, body + AGG_IMPORT_TENANT_LEN,
+					sizeof(body) - AGG_IMPORT_TENANT_LEN, 1);
+			agg_name_encode(body, a[2] & 0x40 ? tenant_names[a[1] % 3] : "");
 			if (len)
-				deliver(c, AGG_MSG_IMPORT, &h, body, len);
+				deliver(c, AGG_MSG_IMPORT, &h, body,
+					AGG_IMPORT_TENANT_LEN + len);
 			break;
+		case 14: {	/* TENANT_HELLO, then a right or a wrong proof */
+			uint8_t mac[AGG_TENANT_MAC_LEN];
+			unsigned int t = a[0] % 3;
+
+			agg_name_encode(body, tenant_names[t]);
+			memset(body + AGG_NAME_LEN, a[1], AGG_TENANT_NONCE_LEN);
+			deliver(c, AGG_MSG_TENANT_HELLO, &h, body, AGG_TENANT_HELLO_SIZE);
+			if (a[2] & 1 || !alive(c) || !c->tenant_challenged)
+				break;	/* half the time, the hello only */
+			if (t < 2 && !(a[3] & 1))
+				agg_tenant_mac(mac, tenant_keys[t], tenant_names[t],
+					       body + AGG_NAME_LEN, c->tenant_nd);
+			else
+				memset(mac, a[3], sizeof(mac));
+			memset(&h, 0, sizeof(h));
+			deliver(c, AGG_MSG_TENANT_PROOF, &h, mac, sizeof(mac));
+			break;
+		}
 		case 10: {	/* IMPORT_STATE */
 			struct agg_job *j = c->import_job;
 

@@ -20,14 +20,14 @@ test_agg_sched_CFLAGS := -Iuserspace/aggd
 # message transport (tests/agg/aggd_harness.h: the daemon's own code).
 UNIT_TESTS += test_aggd_hold
 test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
-test_aggd_hold_LDLIBS := -lsodium -lm
+test_aggd_hold_LDLIBS := -lsodium -lz -lm
 test_aggd_hold_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
 # REPORT handling and FlowCon's weights through the daemon's own dispatch
 # (tests/agg/aggd_harness.h).
 UNIT_TESTS += test_aggd_report
 test_aggd_report_SRCS := tests/unit/test_aggd_report.c
-test_aggd_report_LDLIBS := -lsodium -lm
+test_aggd_report_LDLIBS := -lsodium -lz -lm
 test_aggd_report_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
 # spare-aggctl's metrics reader and cgroup path checks.
@@ -36,3 +36,10 @@ test_aggctl_SRCS := tests/unit/test_aggctl.c userspace/aggctl/aggctl_util.c \
 		    userspace/aggctl/aggctl_json.c
 test_aggctl_LDLIBS := -ljson-c -lm
 test_aggctl_CFLAGS := -Iuserspace/aggctl
+
+# Tenants: the tenants file, the proof, names scoped to tenants, caps
+# (tests/agg/aggd_harness.h).
+UNIT_TESTS += test_aggd_tenants
+test_aggd_tenants_SRCS := tests/unit/test_aggd_tenants.c
+test_aggd_tenants_LDLIBS := -lsodium -lz -lm
+test_aggd_tenants_CFLAGS := -Iuserspace/aggd -Iuserspace/sched

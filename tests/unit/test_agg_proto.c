@@ -363,6 +363,51 @@ static void test_names(void)
 	EXPECT_EQ(agg_dtype_size(7), 0);
 }
 
+/* Header of @type announcing @len bytes, through the decoder. */
+static int tenant_hdr(unsigned int type, uint32_t len)
+{
+	struct agg_hdr h, d;
+	uint8_t b[AGG_HDR_SIZE];
+
+	agg_hdr_init(&h, type, len);
+	agg_hdr_encode(&h, b);
+	return agg_hdr_decode(b, &d, 4096);
+}
+
+/* Tenants (issue 32): sizes exact, the name field's rules, ECAP. */
+static void test_tenant_msgs(void)
+{
+	uint8_t f[AGG_NAME_LEN];
+	char out[AGG_NAME_LEN + 1];
+
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_HELLO, 64), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_HELLO, 63), -AGG_ESIZE);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_HELLO, 65), -AGG_ESIZE);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_CHALLENGE, 32), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_CHALLENGE, 0), -AGG_ESIZE);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_PROOF, 32), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_PROOF, 31), -AGG_ESIZE);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_REPLY, 0), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_TENANT_REPLY, 1), -AGG_ESIZE);
+	/* IMPORT: tenant[32] before at least a REGISTER's fixed part */
+	EXPECT_EQ(tenant_hdr(AGG_MSG_IMPORT, AGG_IMPORT_TENANT_LEN + AGG_REG_FIXED_SIZE), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_IMPORT, AGG_REG_FIXED_SIZE), -AGG_EPROTO);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_IMPORT, AGG_IMPORT_TENANT_LEN + AGG_REG_MAX_SIZE + 1),
+		  -AGG_ESIZE);
+	agg_name_encode(f, "team-a");
+	EXPECT_EQ(agg_name_decode(f, out), 0);
+	EXPECT(!strcmp(out, "team-a"));
+	memset(f, 0, sizeof(f));
+	EXPECT_EQ(agg_name_decode(f, out), 0);		/* empty: an open daemon's */
+	EXPECT(!strcmp(out, ""));
+	f[5] = 'x';					/* bytes after the NULs */
+	EXPECT_EQ(agg_name_decode(f, out), -AGG_EPROTO);
+	agg_name_encode(f, "a b");			/* a blank */
+	EXPECT_EQ(agg_name_decode(f, out), -AGG_EINVAL);
+	EXPECT(!strcmp(agg_status_str(AGG_ECAP), "over the tenant's cap"));
+	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_TENANT_PROOF), "TENANT_PROOF"));
+}
+
 static struct agg_report good_report(void)
 {
 	struct agg_report r = { .name = "job-a", .token = "tok", .iter = 12,
@@ -525,5 +570,6 @@ int main(void)
 	TAP_RUN(test_report_layout);
 	TAP_RUN(test_report_checks);
 	TAP_RUN(test_report_reply);
+	TAP_RUN(test_tenant_msgs);
 	return tap_done();
 }

@@ -77,7 +77,7 @@ static struct job_entry *reg(struct conn *c, const char *name)
 	memset(&h, 0, sizeof(h));
 	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
 	check(last.type == AGG_MSG_REGISTER_REPLY);
-	return job_find(name);
+	return job_find("", name);
 }
 
 /* Deliver a REPORT; returns the ERROR status, 0 for a REPORT_REPLY. */

@@ -3,7 +3,8 @@
  * spare-aggctl: admin client of spare-aggd (Documentation/aggd.md).
  *
  *   spare-aggctl [-a HOST] [-p PORT] stats
- *   spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT
+ *   spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] [-T TENANT -K KEY_FILE]
+ *                migrate JOB TO_HOST:TO_PORT
  *   spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR]
  *                [--dry-run]
  *   spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon
@@ -13,7 +14,10 @@
  * stats prints the daemon's metrics. migrate asks the daemon at HOST:PORT
  * to move job JOB to the spare-aggd at TO_HOST:TO_PORT (numeric IPv4, as
  * the job's workers reach it) and waits until it has moved; the job's
- * token comes from -t or $SPARE_AGG_TOKEN.
+ * token comes from -t or $SPARE_AGG_TOKEN. With a daemon that has a tenants
+ * file, -T names the job's tenant and -K the file with its key (or
+ * $SPARE_AGG_TENANT and $SPARE_AGG_TENANT_KEY_FILE); the key itself is
+ * never an argument.
  *
  * flowcon reads the FlowCon shares of a daemon running --flowcon (its
  * metrics) and writes each job's share to the cpu.max of its trainers'
@@ -55,7 +59,9 @@ int main(int argc, char **argv)
 	};
 
 	/* '+': options after the command are the command's */
-	while ((opt = getopt_long(argc, argv, "+a:p:s:t:hj", longopts, NULL)) != -1) {
+	aggctl_tenant = getenv("SPARE_AGG_TENANT");
+	aggctl_tenant_key = getenv("SPARE_AGG_TENANT_KEY_FILE");
+	while ((opt = getopt_long(argc, argv, "+a:p:s:t:T:K:hj", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -70,6 +76,8 @@ int main(int argc, char **argv)
 		case 'p': port = strtoul(optarg, NULL, 0); break;
 		case 's': stats_port = strtoul(optarg, NULL, 0); break;
 		case 't': token = optarg; break;
+		case 'T': aggctl_tenant = optarg; break;
+		case 'K': aggctl_tenant_key = optarg; break;
 		default: usage();
 		}
 	}
@@ -121,7 +129,9 @@ int main(int argc, char **argv)
 		if (!to_port || to_port > 65535)
 			usage();
 		/* no timeout: the move waits for the job's iteration barrier */
-		if (spare_agg_migrate(a, argv[optind + 1], token, to,
+		if (aggctl_prove(a)) {
+			ret = 1;
+		} else if (spare_agg_migrate(a, argv[optind + 1], token, to,
 				      (unsigned int)to_port, &iter, msg, sizeof(msg))) {
 			fprintf(stderr, "spare-aggctl: %s\n", spare_agg_error(a));
 			ret = 1;

@@ -70,4 +70,13 @@ int parse_nonneg(const char *s, double *v);
 int cmd_flowcon(const char *host, unsigned int port, int argc, char **argv);
 int cmd_specon(const struct host *self, const char *token, int argc, char **argv);
 
+/*
+ * The tenant a job belongs to, for a daemon with a tenants file (-T, -K;
+ * $SPARE_AGG_TENANT, $SPARE_AGG_TENANT_KEY_FILE): NULL without one.
+ */
+struct spare_agg;
+extern const char *aggctl_tenant, *aggctl_tenant_key;
+/* Prove the tenant on @a if one is set: 0, or -1 with the reason printed. */
+int aggctl_prove(struct spare_agg *a);
+
 #endif /* SPARE_AGGCTL_H */

@@ -14,11 +14,28 @@ void usage_print(FILE *f)
 {
 	fprintf(f,
 		"usage: spare-aggctl [-j] [-a HOST] [-p PORT] stats   (-j: one JSON array of samples)\n"
-		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] migrate JOB TO_HOST:TO_PORT\n"
+		"       spare-aggctl [-a HOST] [-p PORT] [-t TOKEN] [-T TENANT -K KEY_FILE] migrate JOB TO_HOST:TO_PORT\n"
 		"       spare-aggctl [-a HOST] [-p PORT] flowcon --cgroup PATTERN [--root DIR] [--dry-run]\n"
-		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] specon\n"
+		"       spare-aggctl [-a HOST] [-p PORT] [-s STATS_PORT] [-t TOKEN] [-T TENANT -K KEY_FILE] specon\n"
 		"                    --peer HOST:PORT[:STATS_PORT]... [--alpha A] [--move-cost SEC] [--dry-run]\n"
 		"       spare-aggctl -h | --help | --version\n");
+}
+
+const char *aggctl_tenant, *aggctl_tenant_key;
+
+int aggctl_prove(struct spare_agg *a)
+{
+	if (!aggctl_tenant && !aggctl_tenant_key)
+		return 0;
+	if (!aggctl_tenant || !aggctl_tenant_key) {
+		fprintf(stderr, "spare-aggctl: a tenant needs its name (-T) and its key file (-K)\n");
+		return -1;
+	}
+	if (spare_agg_tenant(a, aggctl_tenant, aggctl_tenant_key)) {
+		fprintf(stderr, "spare-aggctl: %s\n", spare_agg_error(a));
+		return -1;
+	}
+	return 0;
 }
 
 void usage(void)

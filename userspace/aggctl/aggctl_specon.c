@@ -144,7 +144,9 @@ int cmd_specon(const struct host *self, const char *token, int argc,
 			ret = 1;
 			goto out;
 		}
-		if (spare_agg_migrate(a, names[mv.job], token, hosts[mv.to].addr,
+		if (aggctl_prove(a)) {
+			ret = 1;
+		} else if (spare_agg_migrate(a, names[mv.job], token, hosts[mv.to].addr,
 				      hosts[mv.to].port, &iter, msg, sizeof(msg))) {
 			fprintf(stderr, "spare-aggctl: %s\n", spare_agg_error(a));
 			ret = 1;

@@ -249,8 +249,8 @@ static void preauth_release(struct conn *c)
 
 bool conn_preauth(const struct conn *c)
 {
-	return !c->job && !c->peer_authed && !c->import_job && !c->mig_link &&
-	       !c->mig_admin;
+	return !c->job && !c->peer_authed && !c->tenant_authed && !c->import_job &&
+	       !c->mig_link && !c->mig_admin;
 }
 
 /* The oldest connection, other than @self, holding a pre-auth body. */

@@ -119,6 +119,13 @@ struct conn {
 	uint8_t peer_hello[32];		/* the challenge it sent */
 	bool peer_challenged;		/* PEER_CHALLENGE sent */
 	bool peer_authed;		/* proved it holds the shared key */
+	/* tenants (aggd_tenants.c) */
+	char tenant[AGG_NAME_LEN + 1];	/* proved; "" before, or open */
+	char tenant_claim[AGG_NAME_LEN + 1];	/* TENANT_HELLO's, unproved */
+	uint8_t tenant_nc[32];		/* the client's nonce */
+	uint8_t tenant_nd[32];		/* ours */
+	bool tenant_challenged;		/* TENANT_CHALLENGE sent */
+	bool tenant_authed;		/* proved the tenant's key */
 };
 
 /* What the layer above does with a connection's events. */

@@ -44,8 +44,15 @@ static void handle_register(struct conn *c)
 		fail_conn(c, AGG_ESTATE, "REGISTER on a registered connection");
 		return;
 	}
+	if (tenants_on() && !c->tenant_authed) {
+		/* before any lookup: an unproven peer learns nothing of names */
+		agg_spec_free(&spec);
+		fail_conn(c, AGG_EAUTH,
+			  "REGISTER without a tenant's proof (this daemon has a tenants file)");
+		return;
+	}
 	rank = spec.rank;	/* agg_job_create() takes spec over */
-	e = job_find(spec.name);
+	e = job_find(c->tenant, spec.name);
 	if (e) {
 		job = e->job;
 		if (!agg_token_equal(spec.token, job->spec.token)) {
@@ -74,7 +81,7 @@ static void handle_register(struct conn *c)
 			return;
 		}
 	} else {
-		const struct moved_job *mv = moved_find(spec.name);
+		const struct moved_job *mv = moved_find(c->tenant, spec.name);
 
 		if (mv && agg_token_equal(mv->token, spec.token)) {
 			/* it moved away: tell the worker where it went */
@@ -85,7 +92,7 @@ static void handle_register(struct conn *c)
 			rx_expect_hdr(c);
 			return;
 		}
-		e = job_new(c, &spec, "REGISTER");
+		e = job_new(c, c->tenant, &spec, "REGISTER");
 		if (!e) {
 			agg_spec_free(&spec);
 			return;
@@ -424,6 +431,8 @@ static void handle_hdr(struct conn *c)
 	switch (h->type) {
 	case AGG_MSG_PEER_HELLO:
 	case AGG_MSG_PEER_PROOF:
+	case AGG_MSG_TENANT_HELLO:
+	case AGG_MSG_TENANT_PROOF:
 	case AGG_MSG_REGISTER:
 	case AGG_MSG_MIGRATE:
 	case AGG_MSG_IMPORT:
@@ -609,6 +618,12 @@ static void handle_body(struct conn *c)
 		return;
 	case AGG_MSG_PEER_PROOF:
 		handle_peer_proof(c);
+		return;
+	case AGG_MSG_TENANT_HELLO:
+		handle_tenant_hello(c);
+		return;
+	case AGG_MSG_TENANT_PROOF:
+		handle_tenant_proof(c);
 		return;
 	case AGG_MSG_REGISTER:
 		handle_register(c);

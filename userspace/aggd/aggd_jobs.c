@@ -41,18 +41,20 @@ bool agg_token_equal(const char *a, const char *b)
 	return sodium_memcmp(a, b, AGG_TOKEN_LEN + 1) == 0;
 }
 
-struct job_entry *job_find(const char *name)
+struct job_entry *job_find(const char *tenant, const char *name)
 {
 	for (struct job_entry *e = g.jobs; e; e = e->next)
-		if (!e->dead && !strcmp(e->job->spec.name, name))
+		if (!e->dead && !strcmp(e->job->spec.name, name) &&
+		    !strcmp(e->tenant, tenant))
 			return e;
 	return NULL;
 }
 
-struct job_entry *job_find_authed(const char *name, const char *token)
+struct job_entry *job_find_authed(const char *tenant, const char *name,
+				  const char *token)
 {
 	static const char none[AGG_TOKEN_LEN + 1];
-	struct job_entry *e = job_find(name);
+	struct job_entry *e = job_find(tenant, name);
 	/* a token is compared either way: the answer takes as long */
 	bool ok = agg_token_equal(token, e ? e->job->spec.token : none);
 
@@ -263,8 +265,8 @@ void conn_detach(struct conn *c)
 	job_retire(e);
 }
 
-struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
-			  const char *what)
+struct job_entry *job_new(struct conn *c, const char *tenant,
+			  struct agg_job_spec *spec, const char *what)
 {
 	size_t need = agg_job_mem_need(spec);
 	struct job_entry *e;
@@ -276,6 +278,8 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 		fail_conn(c, AGG_ENOMEM, what);
 		return NULL;
 	}
+	if (!tenant_may_create(c, tenant, spec, need, what))
+		return NULL;
 	e = calloc(1, sizeof(*e));
 	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
 	if (job) {
@@ -290,6 +294,7 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 		return NULL;
 	}
 	e->job = job;
+	snprintf(e->tenant, sizeof(e->tenant), "%s", tenant);
 	if (report_ops)
 		report_ops->changed();
 	e->next = g.jobs;
@@ -297,28 +302,31 @@ struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
 	g.mem_used += job->mem_bytes;
 	g.jobs_created++;
 	job->last_active_ns = g.now_ns;
-	log_info("job %u '%s' created: %u workers, %u tensors, %u partitions, %s, %zu bytes",
-		 job->id, job->spec.name, job->spec.n_workers,
+	log_info("job %u '%s'%s%s created: %u workers, %u tensors, %u partitions, %s, %zu bytes",
+		 job->id, job->spec.name, tenant[0] ? " of tenant " : "", tenant,
+		 job->spec.n_workers,
 		 job->spec.n_tensors, job->spec.n_parts,
 		 agg_dtype_name(job->spec.dtype), job->mem_bytes);
 	return e;
 }
 
-const struct moved_job *moved_find(const char *name)
+const struct moved_job *moved_find(const char *tenant, const char *name)
 {
 	for (const struct moved_job *m = g.moved; m; m = m->next)
-		if (!strcmp(m->name, name))
+		if (!strcmp(m->name, name) && !strcmp(m->tenant, tenant))
 			return m;
 	return NULL;
 }
 
-void moved_add(const struct agg_job *job, const struct agg_target *to,
+void moved_add(const struct job_entry *e, const struct agg_target *to,
 	       uint32_t iter)
 {
 	struct moved_job *m = calloc(1, sizeof(*m)), **pp;
+	const struct agg_job *job = e->job;
 
 	if (!m)
 		return;		/* only late REGISTERs would notice */
+	memcpy(m->tenant, e->tenant, sizeof(m->tenant));
 	snprintf(m->name, sizeof(m->name), "%s", job->spec.name);
 	memcpy(m->token, job->spec.token, sizeof(m->token));
 	m->to = *to;

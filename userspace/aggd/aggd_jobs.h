@@ -21,6 +21,7 @@
 struct job_entry {
 	struct job_entry *next;
 	struct agg_job *job;
+	char tenant[AGG_NAME_LEN + 1];	/* whose job; "" in an open daemon */
 	bool dead;		/* no connections left; freed at inflight 0 */
 	struct job_report rep;	/* REPORTs and FlowCon (aggd_report.c) */
 };
@@ -28,6 +29,7 @@ struct job_entry {
 /* Jobs that moved away: a late REGISTER is redirected, not re-created. */
 struct moved_job {
 	struct moved_job *next;
+	char tenant[AGG_NAME_LEN + 1];
 	char name[AGG_NAME_LEN + 1];
 	char token[AGG_TOKEN_LEN + 1];
 	struct agg_target to;
@@ -63,18 +65,23 @@ void jobs_set_report_ops(const struct job_report_ops *ops);
 /* Constant-time compare of two tokens (AGG_TOKEN_LEN + 1 bytes each). */
 bool agg_token_equal(const char *a, const char *b);
 
-struct job_entry *job_find(const char *name);
+/* Job names are the tenant's own: every lookup names the tenant too. */
+struct job_entry *job_find(const char *tenant, const char *name);
 /*
- * The job @name if @token is its token. NULL for an unknown job and for a
+ * The job @name of @tenant if @token is its token. NULL for an unknown job and for a
  * wrong token alike: a caller answers both the same way and closes the
  * connection (AGGD_NO_JOB_TOKEN).
  */
-struct job_entry *job_find_authed(const char *name, const char *token);
+struct job_entry *job_find_authed(const char *tenant, const char *name,
+				  const char *token);
 #define AGGD_NO_JOB_TOKEN	"no job '%s' with that token here"
 struct job_entry *job_entry_of(struct agg_job *job);
-/* A new job from a spec (REGISTER or IMPORT); NULL after an ERROR reply. */
-struct job_entry *job_new(struct conn *c, struct agg_job_spec *spec,
-			  const char *what);
+/*
+ * A new job of @tenant from a spec (REGISTER or IMPORT); NULL after an
+ * ERROR reply. A REGISTER's tenant caps are checked here (@c's tenant).
+ */
+struct job_entry *job_new(struct conn *c, const char *tenant,
+			  struct agg_job_spec *spec, const char *what);
 void job_maybe_free(struct job_entry *e);
 /* Retire a job: drop its queued work, leave the pool, free it when idle. */
 void job_retire(struct job_entry *e);
@@ -93,8 +100,8 @@ void pool_run(struct agg_task *t);
 /* @c leaves its job; the job goes when its last worker has gone. */
 void conn_detach(struct conn *c);
 
-const struct moved_job *moved_find(const char *name);
-void moved_add(const struct agg_job *job, const struct agg_target *to,
+const struct moved_job *moved_find(const char *tenant, const char *name);
+void moved_add(const struct job_entry *e, const struct agg_target *to,
 	       uint32_t iter);
 void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter);
 

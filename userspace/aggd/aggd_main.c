@@ -134,6 +134,8 @@ static const struct spare_setting aggd_settings[] = {
 	{ "admin-port-file", 0, "FILE", "write the admin port to FILE", "" },
 	{ "stats-on-data-port", 0, NULL, "also answer STATS on the workers' port (job names visible to anyone who reaches it)", "" },
 	{ "peer-key-file", 0, "FILE", "the key daemons prove to each other before a job moves (16..256 bytes, mode 0600); without it MIGRATE and IMPORT are refused", "" },
+	{ "tenants-file", 0, "FILE", "the tenants who may register jobs: NAME SECRET [jobs=N] [mem=SIZE] [conns=N] per line, mode 0600; a REGISTER proves its tenant's key, job names are the tenant's own", "" },
+	{ "open", 0, NULL, "no tenants: anyone who reaches the workers' port may register jobs (one user, or loopback); excludes --tenants-file", "" },
 	{ "peers", 0, "ADDR,...", "IPv4 addresses of the spare-aggd daemons a job may move to (MIGRATE); without it MIGRATE is refused", "" },
 	{ "flowcon", 0, NULL, "FlowCon: split --max-cores among the jobs by their REPORTed loss growth and make the shares the jobs' weights (needs --policy wfs)", "" },
 	{ "flowcon-interval", 0, "SEC", "FlowCon decides at least every SEC seconds (sooner once every reporting job reported again)", "10" },
@@ -144,10 +146,10 @@ struct aggd_cfg {
 	struct agg_pool_opts po;
 	char addr[64], port_file[256], rdma_addr[64], cores_log[256];
 	char admin_addr[64], admin_port_file[256], key_file[256];
-	char metrics_listen[80];
+	char metrics_listen[80], tenants_file[256];
 	uint64_t port, admin_port, max_mem, job_mem, part_mib, max_conns;
 	double idle_s, fc_interval_s, request_s;
-	bool stats_open, flowcon;
+	bool stats_open, flowcon, open;
 	uint32_t peers[AGGD_MAX_PEERS];		/* --peers, until applied */
 	unsigned int n_peers;
 };
@@ -253,6 +255,10 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return spare_conf_str(c->key_file, sizeof(c->key_file), value);
 	if (!strcmp(key, "peers"))
 		return cfg_peers(c, value);
+	if (!strcmp(key, "tenants-file"))
+		return spare_conf_str(c->tenants_file, sizeof(c->tenants_file), value);
+	if (!strcmp(key, "open"))
+		return spare_conf_bool(value, &c->open);
 	if (!strcmp(key, "flowcon"))
 		return spare_conf_bool(value, &c->flowcon);
 	if (!strcmp(key, "flowcon-interval"))
@@ -311,6 +317,8 @@ static const char *cfg_check(const struct aggd_cfg *c)
 		       "and tick-ms, max-part-mib, max-mem, max-job-mem above 0";
 	if (c->flowcon && c->po.policy != AGG_POLICY_WFS)
 		return "--flowcon sets WFS weights: it needs --policy wfs";
+	if (c->open && c->tenants_file[0])
+		return "--open and --tenants-file exclude each other: an open daemon has no tenants";
 	return NULL;
 }
 
@@ -334,7 +342,7 @@ static void set_timeouts(const struct aggd_cfg *c)
 
 /* The settings a reload applies while jobs run; the others need a restart. */
 static const char *const live_keys[] = {
-	"peer-key-file", "peers", "idle-timeout", "request-timeout", "max-mem",
+	"tenants-file", "peer-key-file", "peers", "idle-timeout", "request-timeout", "max-mem",
 	"max-job-mem", "max-conns", "stats-on-data-port", NULL
 };
 
@@ -359,6 +367,7 @@ static unsigned long nofile_now(void)
 static void reload(void)
 {
 	static struct aggd_cfg nc;
+	struct aggd_tenants tenants = { 0 };
 	struct spare_cli cli = aggd_cli;
 	struct spare_conf_vals nv = { 0 };
 	const char *why;
@@ -374,9 +383,26 @@ static void reload(void)
 		log_err("%s", why);
 		goto refuse;
 	}
-	/* Last of what can fail: it sets the key only when the file is good. */
-	if (nc.key_file[0] && read_peer_key(nc.key_file))
+	if (!nc.tenants_file[0] != !g.tenant_mode) {
+		log_err("SIGHUP: %s needs a restart (a running daemon keeps its jobs' names)",
+			g.tenant_mode ? "going open (no tenants-file)" : "taking tenants (tenants-file)");
 		goto refuse;
+	}
+	if (nc.tenants_file[0]) {
+		char twhy[512];
+
+		if (tenants_load(nc.tenants_file, &tenants, twhy, sizeof(twhy))) {
+			log_err("%s", twhy);
+			goto refuse;
+		}
+	}
+	/* Last of what can fail: it sets the key only when the file is good. */
+	if (nc.key_file[0] && read_peer_key(nc.key_file)) {
+		tenants_free(&tenants);
+		goto refuse;
+	}
+	if (nc.tenants_file[0])
+		tenants_install(&tenants);
 	if (!nc.key_file[0]) {
 		sodium_memzero(g.peer_key, sizeof(g.peer_key));
 		g.peer_key_len = 0;
@@ -392,8 +418,8 @@ static void reload(void)
 	spare_cli_log_changes(&cli, &running_vals);
 	spare_conf_vals_free(&running_vals);
 	running_vals = nv;
-	log_info("SIGHUP: reloaded: peer key %s, %u peers, idle timeout %.3f s, request timeout %.3f s",
-		 g.peer_key_len ? "set" : "none", g.n_peers, nc.idle_s, nc.request_s);
+	log_info("SIGHUP: reloaded: %u tenants, peer key %s, %u peers, idle timeout %.3f s, request timeout %.3f s",
+		 g.tenants.n, g.peer_key_len ? "set" : "none", g.n_peers, nc.idle_s, nc.request_s);
 	spare_notify_ready("serving, settings reloaded");
 	return;
 refuse:
@@ -433,6 +459,7 @@ static void shutdown_all(void)
 	if (g.admin_fd >= 0)
 		close(g.admin_fd);
 	sodium_memzero(g.peer_key, sizeof(g.peer_key));
+	tenants_free(&g.tenants);
 	report_free();
 	close(g.event_fd);
 	spare_http_stop(g.http);
@@ -532,6 +559,24 @@ int main(int argc, char **argv)
 
 	if (key_file && read_peer_key(key_file))
 		return 1;
+	if (c.tenants_file[0]) {
+		struct aggd_tenants t;
+		char twhy[512];
+
+		if (tenants_load(c.tenants_file, &t, twhy, sizeof(twhy))) {
+			log_err("%s", twhy);
+			return 1;
+		}
+		tenants_install(&t);
+		log_info("tenants: %u from %s; every REGISTER proves its tenant's key",
+			 g.tenants.n, c.tenants_file);
+	} else if (c.open) {
+		log_warn("OPEN (--open): no tenants; anyone who reaches %s:%llu may register jobs and use --max-mem; for one user or loopback only (Documentation/aggd.md, \"Tenants\")",
+			 addr, (unsigned long long)port);
+	} else {
+		log_warn("OPEN: neither --tenants-file nor --open is set, so anyone who reaches %s:%llu may register jobs; this default is deprecated and will be refused: set tenants-file, or open = yes for one user or loopback (Documentation/aggd.md, \"Tenants\")",
+			 addr, (unsigned long long)port);
+	}
 	g.stats_open = stats_open;
 	g.admin_fd = -1;
 	g.listen_fd = listen_on(addr, (unsigned int)port, port_file);

@@ -69,8 +69,9 @@ static void peer_mac(const char *label, const uint8_t *a, const uint8_t *b,
 }
 
 /* "2": the proofs bind the link's addresses (a daemon before it fails them) */
-#define PEER_LABEL_TARGET	"spare-aggd target 2"
-#define PEER_LABEL_SOURCE	"spare-aggd source 2"
+/* 3: IMPORT carries the job's tenant (a daemon of version 2 fails the proof) */
+#define PEER_LABEL_TARGET	"spare-aggd target 3"
+#define PEER_LABEL_SOURCE	"spare-aggd source 3"
 
 /* Whether @ip (network order) is one of --peers. */
 static bool peer_configured(uint32_t ip)
@@ -271,7 +272,8 @@ static void mig_done(struct migration *m)
 	mig_reply(m, AGG_OK, text);
 	m->state = MIG_DONE;
 	g.jobs_moved_out++;
-	moved_add(job, &m->to, job->mig_barrier);
+	if (job_entry_of(job))
+		moved_add(job_entry_of(job), &m->to, job->mig_barrier);
 	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
 		struct conn *c = job->rank_conn[r];
 
@@ -318,7 +320,7 @@ void handle_migrate(struct conn *c)
 			   agg_status_str((unsigned int)-ret));
 		return;
 	}
-	e = job_find_authed(req.name, req.token);
+	e = job_find_authed(c->tenant, req.name, req.token);
 	if (!e) {
 		char what[AGG_NAME_LEN + 64];
 
@@ -453,13 +455,16 @@ static void mig_import(struct migration *m, const uint8_t *nonce_t)
 	queue_plain(l, AGG_MSG_PEER_PROOF, &h, body, AGG_PEER_PROOF_SIZE, body);
 	spec = job->spec;
 	spec.rank = 0;		/* nobody registers with an IMPORT */
-	len = agg_register_size(spec.n_tensors);
+	len = AGG_IMPORT_TENANT_LEN + agg_register_size(spec.n_tensors);
 	body = malloc(len);
-	if (!body || agg_register_encode(&spec, body, len) != (int)len) {
+	if (!body || !job_entry_of(job) ||
+	    agg_register_encode(&spec, body + AGG_IMPORT_TENANT_LEN,
+				len - AGG_IMPORT_TENANT_LEN) != (int)(len - AGG_IMPORT_TENANT_LEN)) {
 		free(body);
 		mig_fail(m, AGG_ENOMEM, "cannot encode the job");
 		return;
 	}
+	agg_name_encode(body, job_entry_of(job)->tenant);
 	queue_plain(l, AGG_MSG_IMPORT, &h, body, len, body);
 	m->state = MIG_IMPORT;
 }
@@ -591,25 +596,30 @@ static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter)
 
 void handle_import(struct conn *c)
 {
+	char tenant[AGG_NAME_LEN + 1];
 	struct agg_job_spec spec;
 	struct job_entry *e;
 	int ret;
 
-	ret = agg_register_decode(c->body, c->hdr.len, &spec);
+	/* tenant[32], then the job's REGISTER payload */
+	ret = agg_name_decode(c->body, tenant);
+	if (!ret)
+		ret = agg_register_decode(c->body + AGG_IMPORT_TENANT_LEN,
+					  c->hdr.len - AGG_IMPORT_TENANT_LEN, &spec);
 	free(c->body);
 	c->body = NULL;
 	if (ret) {
 		fail_conn(c, (unsigned int)-ret, "IMPORT rejected");
 		return;
 	}
-	if (job_find(spec.name)) {
+	if (job_find(tenant, spec.name)) {
 		log_info("conn %u (%s): IMPORT of job '%s': a job of that name is here",
 		       c->id, c->peer, spec.name);
 		agg_spec_free(&spec);
 		fail_conn(c, AGG_ESTATE, "IMPORT of a job whose name is in use");
 		return;
 	}
-	e = job_new(c, &spec, "IMPORT");
+	e = job_new(c, tenant, &spec, "IMPORT");
 	agg_spec_free(&spec);
 	if (!e)
 		return;

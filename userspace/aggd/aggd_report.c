@@ -182,7 +182,7 @@ void handle_report(struct conn *c)
 		       "malformed payload (reserved bytes not zero)");
 		return;
 	}
-	e = job_find_authed(rep.name, rep.token);
+	e = job_find_authed(c->tenant, rep.name, rep.token);
 	if (!e) {
 		char what[AGG_NAME_LEN + 64];
 

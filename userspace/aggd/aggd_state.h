@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "aggd_conn.h"
+#include "aggd_tenants.h"
 #include "spare_fdlimit.h"
 #include "spare_http.h"
 
@@ -87,6 +88,9 @@ struct aggd_state {
 	struct spare_http *http;	/* --metrics-listen, or NULL */
 	struct op http_op;
 	bool rdma_cq_armed;
+	/* tenants (aggd_tenants.c); tenant_mode false: open (--open) */
+	bool tenant_mode;
+	struct aggd_tenants tenants;
 };
 
 extern struct aggd_state g;

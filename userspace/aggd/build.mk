@@ -8,13 +8,13 @@ AGG_CORE_SRCS := userspace/aggd/agg_sum.c \
 PROGS += spare-aggd
 # The daemon's rooms (aggd_main.c says which calls which).
 AGGD_SRCS := $(addprefix userspace/aggd/,aggd_conn.c aggd_jobs.c aggd_migrate.c \
-		aggd_dispatch.c aggd_reclaim.c aggd_rdma_cb.c aggd_report.c)
+		aggd_dispatch.c aggd_reclaim.c aggd_rdma_cb.c aggd_report.c aggd_tenants.c)
 # aggd_jobs.h carries each job's FlowCon state (aggd_report_state.h,
 # userspace/sched/flowcon.h).
 $(foreach f,aggd_main $(basename $(notdir $(AGGD_SRCS))),$(eval $(f)_CFLAGS := -Iuserspace/sched))
 spare-aggd_SRCS   := userspace/aggd/aggd_main.c $(AGGD_SRCS) userspace/aggd/agg_pool.c \
 		     userspace/aggd/agg_rdma.c $(AGG_CORE_SRCS)
-spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -linih -lmicrohttpd -lsystemd -lsodium -lm
+spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -linih -lmicrohttpd -lsystemd -lsodium -lz -lm
 
 # agg_sched.c orders jobs through libspare-sched (userspace/sched/order.h).
 agg_sched_CFLAGS := -Iuserspace/sched
@@ -28,7 +28,7 @@ test_agg_sched_SRCS += $(OUT)/lib/libspare-sched-san.a
 PROGS += spare-agg-itest
 spare-agg-itest_SRCS   := tests/agg/agg_itest.c userspace/libspare-agg/spare_agg.c \
 			  userspace/aggd/agg_sum.c
-spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lsodium -lm
+spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lsodium -lz -lm
 agg_itest_CFLAGS := -Iuserspace/aggd -Iuserspace/libspare-agg
 
 # The daemon built with ASan+UBSan, for tests/agg/run.
@@ -44,5 +44,5 @@ aggbench-sum_SRCS    := tools/aggbench/sumbench.c userspace/aggd/agg_sum.c
 aggbench-sum_LDLIBS  := -lm
 sumbench_CFLAGS      := -Iuserspace/aggd
 aggbench-pool_SRCS   := tools/aggbench/poolbench.c userspace/libspare-agg/spare_agg.c
-aggbench-pool_LDLIBS := -lrdmacm -libverbs -lm
+aggbench-pool_LDLIBS := -lrdmacm -libverbs -lsodium -lz -lm
 poolbench_CFLAGS     := -Iuserspace/aggd -Iuserspace/libspare-agg

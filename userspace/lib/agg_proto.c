@@ -89,6 +89,7 @@ const char *agg_status_str(unsigned int status)
 		[AGG_ERANK]	= "rank out of range or already attached",
 		[AGG_ESTATE]	= "request not valid in this state",
 		[AGG_EMOVED]	= "job moved to another spare-aggd instance",
+		[AGG_ECAP]	= "over the tenant's cap",
 	};
 
 	if (status < sizeof(str) / sizeof(str[0]) && str[status])
@@ -121,6 +122,10 @@ const char *agg_msg_type_name(unsigned int type)
 		[AGG_MSG_PEER_PROOF]	 = "PEER_PROOF",
 		[AGG_MSG_REPORT]	 = "REPORT",
 		[AGG_MSG_REPORT_REPLY]	 = "REPORT_REPLY",
+		[AGG_MSG_TENANT_HELLO]	 = "TENANT_HELLO",
+		[AGG_MSG_TENANT_CHALLENGE] = "TENANT_CHALLENGE",
+		[AGG_MSG_TENANT_PROOF]	 = "TENANT_PROOF",
+		[AGG_MSG_TENANT_REPLY]	 = "TENANT_REPLY",
 	};
 
 	if (type < sizeof(str) / sizeof(str[0]) && str[type])
@@ -222,9 +227,18 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 			return -AGG_ESIZE;
 		break;
 	case AGG_MSG_IMPORT:
-		max_len = AGG_REG_MAX_SIZE;
-		if (h->len < AGG_REG_FIXED_SIZE)
+		max_len = AGG_IMPORT_TENANT_LEN + AGG_REG_MAX_SIZE;
+		if (h->len < AGG_IMPORT_TENANT_LEN + AGG_REG_FIXED_SIZE)
 			return -AGG_EPROTO;
+		break;
+	case AGG_MSG_TENANT_HELLO:
+	case AGG_MSG_TENANT_CHALLENGE:
+	case AGG_MSG_TENANT_PROOF:
+	case AGG_MSG_TENANT_REPLY:
+		max_len = h->type == AGG_MSG_TENANT_HELLO ? AGG_TENANT_HELLO_SIZE :
+			  h->type == AGG_MSG_TENANT_REPLY ? 0 : AGG_TENANT_NONCE_LEN;
+		if (h->len != max_len)
+			return -AGG_ESIZE;
 		break;
 	default:
 		return -AGG_EPROTO;
@@ -267,6 +281,23 @@ static void put_name(uint8_t *field, size_t len, const char *name)
 
 	memset(field, 0, len);
 	memcpy(field, name, n);
+}
+
+int agg_name_decode(const uint8_t *in, char *out)
+{
+	if (!in[0]) {
+		for (size_t i = 1; i < AGG_NAME_LEN; i++)
+			if (in[i])
+				return -AGG_EPROTO;
+		out[0] = '\0';
+		return 0;
+	}
+	return check_name(in, AGG_NAME_LEN, out);
+}
+
+void agg_name_encode(uint8_t *out, const char *name)
+{
+	put_name(out, AGG_NAME_LEN, name);
 }
 
 int agg_register_encode(const struct agg_job_spec *s, uint8_t *out,

@@ -133,7 +133,11 @@ enum agg_msg_type {
 	AGG_MSG_PEER_PROOF	= 20,	/* source -> target: mac_s */
 	AGG_MSG_REPORT		= 21,	/* job's progress: iteration, loss, CPU */
 	AGG_MSG_REPORT_REPLY	= 22,	/* its FlowCon share */
-	AGG_MSG_TYPE_MAX	= AGG_MSG_REPORT_REPLY,
+	AGG_MSG_TENANT_HELLO	= 23,	/* client -> daemon: tenant, nonce_c */
+	AGG_MSG_TENANT_CHALLENGE = 24,	/* daemon -> client: nonce_d */
+	AGG_MSG_TENANT_PROOF	= 25,	/* client -> daemon: mac */
+	AGG_MSG_TENANT_REPLY	= 26,	/* the proof held: the connection is the tenant's */
+	AGG_MSG_TYPE_MAX	= AGG_MSG_TENANT_REPLY,
 };
 
 /*
@@ -168,6 +172,29 @@ enum agg_msg_type {
 #define AGG_REPORT_WATCHED	1U	/* the job is on FlowCon's watch list */
 #define AGG_REPORT_FLOWCON	2U	/* the daemon runs FlowCon */
 
+/*
+ * Tenants (a daemon with a tenants file, Documentation/aggd.md "Tenants"):
+ * a connection proves a tenant's key before it may REGISTER, REPORT or
+ * MIGRATE; job names are the tenant's own.
+ *   TENANT_HELLO      tenant[32] (NUL padded, printable) nonce_c[32]
+ *   TENANT_CHALLENGE  nonce_d[32]  (sent for any name, known or not)
+ *   TENANT_PROOF      HMAC-SHA-256(K_tenant, AGG_TENANT_LABEL | tenant[32]
+ *                                  | nonce_c | nonce_d)
+ *   TENANT_REPLY      (empty) the connection is the tenant's; else ERROR
+ *                     EAUTH (the same for an unknown tenant and a wrong
+ *                     key) or ECAP (its conns= cap), and the daemon closes
+ * A fresh nonce_d per connection keeps a recorded proof from being
+ * replayed. IMPORT carries the job's tenant before the REGISTER payload.
+ */
+#define AGG_TENANT_LABEL	"spare-aggd tenant 1"
+#define AGG_TENANT_NONCE_LEN	32
+#define AGG_TENANT_MAC_LEN	32
+#define AGG_TENANT_HELLO_SIZE	(AGG_NAME_LEN + AGG_TENANT_NONCE_LEN)
+#define AGG_TENANT_CHALLENGE_SIZE AGG_TENANT_NONCE_LEN
+#define AGG_TENANT_PROOF_SIZE	AGG_TENANT_MAC_LEN
+/* IMPORT: tenant[32] (all zero: the job of an open daemon), then REGISTER */
+#define AGG_IMPORT_TENANT_LEN	AGG_NAME_LEN
+
 /* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
 #define AGG_STATE_WEIGHTS	0
 #define AGG_STATE_MOMENTUM	1
@@ -199,7 +226,8 @@ enum agg_status {
 	AGG_ERANK	= 11,	/* rank out of range or already attached */
 	AGG_ESTATE	= 12,	/* request not valid in this state */
 	AGG_EMOVED	= 13,	/* the job moved to another instance */
-	AGG_STATUS_MAX	= AGG_EMOVED,
+	AGG_ECAP	= 14,	/* over one of the tenant's caps (jobs, mem, conns) */
+	AGG_STATUS_MAX	= AGG_ECAP,
 };
 
 struct agg_hdr {
@@ -311,6 +339,11 @@ void agg_report_reply_encode(double share, uint32_t flags,
 			     uint8_t out[AGG_REPORT_REPLY_SIZE]);
 int agg_report_reply_decode(const uint8_t *in, size_t len, double *share,
 			    uint32_t *flags);
+
+/* A printable, NUL-padded name field of AGG_NAME_LEN bytes into @out
+ * (AGG_NAME_LEN + 1); -AGG_EPROTO if it is not one (an empty one is). */
+int agg_name_decode(const uint8_t *in, char *out);
+void agg_name_encode(uint8_t *out, const char *name);
 
 /* IMPORT_COMMIT payload: n_workers bytes, each 0 or AGG_DEPARTED_*. */
 int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers);

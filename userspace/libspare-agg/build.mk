@@ -11,7 +11,9 @@ LIBSPARE_AGG_VERSION   := $(LIBSPARE_AGG_SOVERSION).1.0
 LIBSPARE_AGG_SO        := $(OUT)/lib/libspare-agg.so.$(LIBSPARE_AGG_VERSION)
 
 LIBSPARE_AGG_SRCS := userspace/libspare-agg/spare_agg.c userspace/lib/agg_proto.c \
-		     userspace/lib/spare_rdma.c
+		     userspace/lib/spare_rdma.c userspace/lib/agg_auth.c \
+		     userspace/lib/spare_auth.c userspace/lib/spare_keyfile.c \
+		     userspace/lib/spare_log.c kmod/core/spare_proto.c
 
 $(OUT)/obj-pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -21,7 +23,7 @@ $(LIBSPARE_AGG_SO): $(LIBSPARE_AGG_SRCS:%.c=$(OUT)/obj-pic/%.o) userspace/libspa
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
 		-Wl,--version-script=userspace/libspare-agg/libspare-agg.map \
-		-Wl,--as-needed -Wl,-z,defs -o $@ $(filter %.o,$^) -lrdmacm -libverbs -lm
+		-Wl,--as-needed -Wl,-z,defs -o $@ $(filter %.o,$^) -lrdmacm -libverbs -lsodium -lz -lm
 
 # The soname link (what programs and the binding load) and the link-time
 # name (what -lspare-agg finds; only the -dev package ships it), chained

@@ -3,8 +3,13 @@
  * libspare-agg: blocking TCP client of spare-aggd (spare_agg.h).
  */
 #include "spare_agg.h"
+#include "agg_auth.h"
 #include "agg_proto.h"
+#include "spare_auth.h"
+#include "spare_keyfile.h"
 #include "spare_rdma.h"
+
+#include <sodium.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +72,10 @@ struct spare_agg {
 	bool rdma_src_set;
 	char rdma_src[AGG_HOST_LEN + 1];
 	unsigned int redirects;		/* followed so far */
+	/* spare_agg_tenant(): proved again on every new connection */
+	bool tenant_set;
+	char tenant[AGG_NAME_LEN + 1];
+	uint8_t tenant_key[AGG_TENANT_KEY_LEN];
 };
 
 /* A job moves a few times in its life, not in a loop. */
@@ -445,6 +454,7 @@ void spare_agg_close(struct spare_agg *a)
 	else
 		close(a->fd);
 	agg_spec_free(&a->spec);
+	sodium_memzero(a->tenant_key, sizeof(a->tenant_key));
 	free(a);
 }
 
@@ -610,6 +620,8 @@ static int recv_redirect(struct spare_agg *a, const struct agg_hdr *h,
 	return 0;
 }
 
+static int do_tenant(struct spare_agg *a);
+
 /* Replace the transport by a connection to 'to' of the same kind. */
 static int reconnect(struct spare_agg *a, const struct agg_target *to)
 {
@@ -633,9 +645,62 @@ static int reconnect(struct spare_agg *a, const struct agg_target *to)
 	a->r = n->r;
 	a->at = *to;
 	free(n);
-	if (a->timeout_ms)
-		return spare_agg_set_timeout(a, a->timeout_ms);
+	if (a->timeout_ms && spare_agg_set_timeout(a, a->timeout_ms))
+		return -1;
+	return a->tenant_set ? do_tenant(a) : 0;
+}
+
+/* TENANT_HELLO, _CHALLENGE, _PROOF, _REPLY on the current connection. */
+static int do_tenant(struct spare_agg *a)
+{
+	uint8_t hello[AGG_TENANT_HELLO_SIZE], nd[AGG_TENANT_NONCE_LEN];
+	uint8_t mac[AGG_TENANT_MAC_LEN];
+	struct agg_hdr h;
+
+	agg_name_encode(hello, a->tenant);
+	randombytes_buf(hello + AGG_NAME_LEN, AGG_TENANT_NONCE_LEN);
+	agg_hdr_init(&h, AGG_MSG_TENANT_HELLO, sizeof(hello));
+	if (send_msg(a, &h, hello, sizeof(hello)) || recv_hdr_raw(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_TENANT_CHALLENGE || h.len != sizeof(nd))
+		return fail(a, AGG_EPROTO, "tenant: unexpected %s reply",
+			    agg_msg_type_name(h.type));
+	if (recv_all(a, nd, sizeof(nd)))
+		return -1;
+	agg_tenant_mac(mac, a->tenant_key, a->tenant, hello + AGG_NAME_LEN, nd);
+	agg_hdr_init(&h, AGG_MSG_TENANT_PROOF, sizeof(mac));
+	if (send_msg(a, &h, mac, sizeof(mac)) || recv_hdr_raw(a, &h))
+		return -1;
+	if (h.type != AGG_MSG_TENANT_REPLY)
+		return fail(a, AGG_EPROTO, "tenant: unexpected %s reply",
+			    agg_msg_type_name(h.type));
 	return 0;
+}
+
+int spare_agg_tenant(struct spare_agg *a, const char *tenant, const char *key_file)
+{
+	char text[256], why[256];
+	const char *bad;
+	long n;
+
+	if (!tenant || !*tenant || strlen(tenant) > AGG_NAME_LEN || !key_file)
+		return fail(a, AGG_EINVAL, "tenant: a name of 1..%d bytes and a key file, please",
+			    AGG_NAME_LEN);
+	for (const char *p = tenant; *p; p++)
+		if (*p < 0x21 || *p > 0x7e)
+			return fail(a, AGG_EINVAL, "tenant: the name has a byte that is not printable");
+	if (sodium_init() < 0)
+		return fail(a, AGG_EINVAL, "tenant: libsodium failed to initialise");
+	n = spare_key_file_read(key_file, text, sizeof(text), why, sizeof(why));
+	if (n < 0)
+		return fail(a, AGG_EINVAL, "tenant: %s", why);
+	bad = spare_key_parse(text, a->tenant_key);
+	sodium_memzero(text, sizeof(text));
+	if (bad)
+		return fail(a, AGG_EINVAL, "tenant: %s: %s", key_file, bad);
+	strcpy(a->tenant, tenant);
+	a->tenant_set = true;
+	return do_tenant(a);
 }
 
 static int do_register(struct spare_agg *a);

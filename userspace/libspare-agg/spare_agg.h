@@ -60,6 +60,17 @@ struct spare_agg *spare_agg_connect_rdma(const char *host, unsigned int port,
 					 const char *src, char *err,
 					 size_t err_len);
 void spare_agg_close(struct spare_agg *a);
+/*
+ * Prove to a daemon with a tenants file that this connection is tenant
+ * @tenant's: @key_file holds the tenant's "SPARE-1:" key (sparectl gen-key;
+ * refused if group or others may read it). Call it after connecting and
+ * before register, report or migrate; a connection a REDIRECT makes proves
+ * it again. 0, or -1 with spare_agg_status() AGG_EAUTH (unknown tenant or
+ * wrong key: the daemon answers both alike), AGG_ECAP (the tenant's conns=
+ * cap), AGG_ESTATE (the daemon is open: it has no tenants) or AGG_EINVAL
+ * (the key file).
+ */
+int spare_agg_tenant(struct spare_agg *a, const char *tenant, const char *key_file);
 /* Receive/send timeout for every later call; 0 waits forever. */
 int spare_agg_set_timeout(struct spare_agg *a, unsigned int ms);
 

@@ -2,7 +2,7 @@
 """Python binding of libspare-agg, the spare-aggd client (ctypes, no build step).
 
     from spare_agg import Client
-    c = Client("127.0.0.1", 18516)
+    c = Client("127.0.0.1", 18516, tenant="team-a", key_file="/etc/spare/team-a.key")
     c.register("job", "token", n_workers=4, rank=r,
                tensors=[("grads", n)], dtype="float32")
     c.allreduce(0, step, flat_grad_tensor)   # in place: becomes the sum
@@ -10,6 +10,11 @@
 
 If the job is moved to another spare-aggd instance meanwhile, allreduce()
 follows it there by itself.
+
+A daemon with a tenants file wants every connection to prove a tenant's key:
+tenant= names the tenant and key_file= the file holding its "SPARE-1:" key
+(mode 0600); without them the environment's $SPARE_AGG_TENANT and
+$SPARE_AGG_TENANT_KEY_FILE are used, if set. The key is never an argument.
 
 Works on any contiguous CPU buffer object with data_ptr() (torch.Tensor) or
 a numpy array. The shared library (soname libspare-agg.so.0) is found
@@ -26,7 +31,7 @@ OPT_NONE, OPT_SGD_MOMENTUM = 0, 1
 STATUS = {
     0: "OK", 1: "EPROTO", 2: "EVERSION", 3: "EAUTH", 4: "EINVAL", 5: "ESIZE",
     6: "ENOJOB", 7: "ESEQ", 8: "EJOBFAIL", 9: "ENOMEM", 10: "ESPEC",
-    11: "ERANK", 12: "ESTATE", 13: "EMOVED",
+    11: "ERANK", 12: "ESTATE", 13: "EMOVED", 14: "ECAP",
 }
 
 
@@ -108,6 +113,10 @@ def _load():
     lib.spare_agg_report.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64,
                                      ctypes.c_double, ctypes.c_double, ctypes.c_uint64,
                                      ctypes.POINTER(ctypes.c_double), ctypes.POINTER(u32)]
+    try:
+        lib.spare_agg_tenant.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p]
+    except AttributeError:  # a library older than tenants
+        pass
     lib.spare_agg_status.restype = ctypes.c_uint
     lib.spare_agg_status.argtypes = [p]
     lib.spare_agg_error.restype = ctypes.c_char_p
@@ -137,10 +146,14 @@ def _buffer(obj):
 class Client:
     """One worker's connection to spare-aggd."""
 
-    def __init__(self, host="127.0.0.1", port=18516, timeout_ms=30000, rdma=False, src=None):
+    def __init__(self, host="127.0.0.1", port=18516, timeout_ms=30000, rdma=False, src=None,
+                 tenant=None, key_file=None):
         """rdma=True connects over RDMA (rdma_cm) from source address src;
         the daemon must run with --rdma, and partitions then hold at most
-        256 KiB."""
+        256 KiB. tenant and key_file (default: $SPARE_AGG_TENANT and
+        $SPARE_AGG_TENANT_KEY_FILE) prove a tenant's key to a daemon with a
+        tenants file; the connection (and any a move makes) is then that
+        tenant's."""
         self._lib = _load()
         self._h = None
         err = ctypes.create_string_buffer(256)
@@ -155,6 +168,18 @@ class Client:
         self._lib.spare_agg_set_timeout(self._h, timeout_ms)
         self._sizes = []
         self._esz = 0
+        tenant = tenant or os.environ.get("SPARE_AGG_TENANT")
+        key_file = key_file or os.environ.get("SPARE_AGG_TENANT_KEY_FILE")
+        if tenant or key_file:
+            if not (tenant and key_file):
+                self.close()
+                raise ValueError("a tenant needs both its name and its key file")
+            ret = self._lib.spare_agg_tenant(self._h, tenant.encode(), key_file.encode())
+            if ret != 0:
+                err = AggError(self._lib.spare_agg_status(self._h),
+                               self._lib.spare_agg_error(self._h).decode())
+                self.close()
+                raise err
 
     def _check(self, ret):
         if ret != 0:

@@ -10,6 +10,10 @@ With --migrate-to HOST:PORT, rank 0 asks the daemon (from a second thread,
 while training goes on) to move the job to that spare-aggd at step
 --migrate-at; the workers follow it there without noticing.
 
+Against a daemon with a tenants file, set $SPARE_AGG_TENANT and
+$SPARE_AGG_TENANT_KEY_FILE (the tenant's name and the file holding its key):
+every Client this script makes proves that tenant (spare_agg.Client).
+
 Every worker holds the same model, computes gradients on its shard of each
 batch, and allreduces one flat fp32 buffer of all gradients. The daemon sums
 in rank order in fp32, exactly like the local reference (acc = g0; acc += g1
