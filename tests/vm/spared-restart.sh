@@ -67,7 +67,8 @@ for n in 2 3; do
 	wait_for 100 sh -c "grep -q 'restart: .* slab(s) kept with their contents' /tmp/spared-$n.log" ||
 		{ donor_logs; fail "spared $n did not come back with the held slabs"; }
 	kill -0 "$pid" 2>/dev/null || { donor_logs; fail "spared $n exited on SIGUSR2"; }
-	wait_for 100 test -S "/run/spare/spared-$n.sock" || fail "no control socket after the restart"
+	wait_for 100 sh -c "sparectl donor -S /run/spare/spared-$n.sock status >/dev/null 2>&1" ||
+		{ donor_logs; fail "no control socket after the restart"; }
 	grep "restart:" "/tmp/spared-$n.log"
 	after=$(donor_metric $n spare_donor_slabs_held)
 	[ "$after" = "$held" ] || { donor_logs; fail "donor $n held $held slabs before its restart, $after after"; }
