@@ -7,6 +7,14 @@ test_spared_pool_SRCS   := tests/unit/test_spared_pool.c \
 test_spared_pool_CFLAGS := -Iuserspace/spared
 test_spared_pool_LDLIBS :=
 
+# what a restarting spared hands to its next image: the held slabs' table
+# and their memfds
+UNIT_TESTS += test_spared_keep
+test_spared_keep_SRCS   := tests/unit/test_spared_keep.c userspace/spared/keep.c \
+			   userspace/spared/pool.c userspace/spared/slabmem.c
+test_spared_keep_CFLAGS := -Iuserspace/spared
+test_spared_keep_LDLIBS :=
+
 UNIT_TESTS += test_spare_lib
 test_spare_lib_SRCS   := tests/unit/test_spare_lib.c
 test_spare_lib_LDLIBS := -linih

@@ -158,21 +158,22 @@ static void test_slab_mem_zeroed(void)
 {
 	size_t size = 2 * MiB + 4096;	/* not a huge page multiple */
 	unsigned char *mem;
+	int fd = -1;
 
-	mem = slab_mem_alloc(size);
+	mem = slab_mem_alloc(size, &fd);
 	EXPECT(mem != NULL);
 	if (!mem)
 		return;
 	/* Fresh memory is zero: never lent un-zeroed the first time. */
 	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
 	memset(mem, 0xa5, size);
-	slab_mem_scrub(mem, size);
+	slab_mem_scrub(mem, fd, size);
 	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
 	mem[size - 1] = 1;
-	slab_mem_scrub(mem, size);
+	slab_mem_scrub(mem, fd, size);
 	slab_mem_populate(mem, size);
 	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
-	slab_mem_free(mem, size);
+	slab_mem_free(mem, fd, size);
 }
 
 /* A pool between min and max: grows, retires free slots at once and lent
@@ -202,12 +203,12 @@ static void test_capacity(void)
 	EXPECT_EQ(slab_pool_in_service(&p), 8);
 
 	/* Shrink to 1: the 5 free go at once, the lent stay. */
-	c->mem = slab_mem_alloc(1 * MiB);
+	c->mem = slab_mem_alloc(1 * MiB, &c->memfd);
 	slab_pool_put(&p, c, SLAB_RELEASE_UNMAP);		/* free, mapped */
 	EXPECT_EQ(slab_pool_set_cap(&p, 1), 0);
 	r = slab_pool_retire_free(&p);
 	EXPECT(r == c);					/* mapped one first */
-	slab_mem_free(r->mem, 1 * MiB);
+	slab_mem_free(r->mem, r->memfd, 1 * MiB);
 	r->mem = NULL;
 	EXPECT_EQ(r->state, SLAB_OFFLINE);
 	while ((r = slab_pool_retire_free(&p)))

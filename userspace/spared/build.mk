@@ -5,5 +5,6 @@ spared_SRCS   := userspace/spared/main.c userspace/spared/loop.c userspace/spare
 		 userspace/spared/server.c \
 		 userspace/spared/ctl.c userspace/spared/pool.c \
 		 userspace/spared/slabmem.c userspace/spared/broker_link.c userspace/spared/grants.c \
-		 userspace/spared/lend.c userspace/spared/lending.c userspace/spared/hold.c
+		 userspace/spared/lend.c userspace/spared/lending.c userspace/spared/hold.c \
+		 userspace/spared/keep.c userspace/spared/restart.c
 spared_LDLIBS := -lrdmacm -libverbs -linih -lsystemd -lmicrohttpd -lsodium -lz

@@ -205,7 +205,7 @@ static unsigned int retire_free(struct spared *d)
 	struct slab *s;
 
 	while ((s = slab_pool_retire_free(&d->pool))) {
-		slab_mem_free(s->mem, d->pool.slab_size);
+		slab_mem_free(s->mem, s->memfd, d->pool.slab_size);
 		s->mem = NULL;
 		n++;
 	}

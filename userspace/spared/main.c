@@ -295,6 +295,12 @@ static void signal_handler(struct spared *d, struct ev_source *src,
 		spare_notify_stopping();
 		d->stopping = true;
 		break;
+	case SIGUSR2:
+		log_info("SIGUSR2: restarting for an upgrade; slabs held for a resume are kept");
+		spare_notify_reloading();
+		d->upgrading = true;
+		d->stopping = true;
+		break;
 	case SIGUSR1:
 		if (!spared_evict(d, 1, SPARE_EVICT_ADMIN))
 			log_info("SIGUSR1: no lent slab to evict");
@@ -318,6 +324,7 @@ static int setup_loop(struct spared *d)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGUSR2);
 	sigaddset(&mask, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL)) {
 		log_err("sigprocmask: %s", strerror(errno));
@@ -414,8 +421,9 @@ int main(int argc, char **argv)
 	d.cfg.max_clients = spare_fd_conn_cap("max-clients", d.cfg.max_clients,
 					      spare_fd_raise_limit());
 	d.start_ms = spare_now_ms();
-	if (setup_loop(&d) || spared_server_start(&d) || spared_ctl_start(&d) ||
-	    setup_metrics_and_watchdog(&d) || spared_lend_start(&d) ||
+	if (setup_loop(&d) || spared_keep_adopt(&d) || spared_server_start(&d) ||
+	    spared_ctl_start(&d) || setup_metrics_and_watchdog(&d) ||
+	    spared_lend_start(&d) ||
 	    (d.cfg.brokers[0] && !(brokers = spared_broker_link_start(&d))))
 		goto out;
 	log_info("lending %s in %u slabs of %s on %s port %u; control socket %s",
@@ -437,7 +445,8 @@ out:
 	if (ran)
 		spared_print_status(&d, stderr, false);
 	for (i = 0; i < d.pool.nslabs; i++)
-		slab_mem_free(d.pool.slabs[i].mem, d.pool.slab_size);
+		slab_mem_free(d.pool.slabs[i].mem, d.pool.slabs[i].memfd,
+			      d.pool.slab_size);
 	slab_pool_destroy(&d.pool);
 	if (d.timer_src.fd >= 0)
 		close(d.timer_src.fd);
@@ -445,6 +454,10 @@ out:
 		close(d.sig_src.fd);
 	if (d.epfd >= 0)
 		close(d.epfd);
+	if (d.upgrading && ret == 0) {
+		spared_keep_exec(&d, argv);
+		ret = 1;
+	}
 	log_info("exit %d", ret);
 	return ret;
 }

@@ -148,6 +148,32 @@ struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
 	return pick;
 }
 
+struct slab *slab_pool_take_index(struct slab_pool *p, unsigned int index,
+				  const void *owner, uint32_t client_id)
+{
+	struct slab *s;
+
+	if (index >= p->nslabs)
+		return NULL;
+	s = &p->slabs[index];
+	if (s->state == SLAB_OFFLINE) {
+		s->state = SLAB_FREE;
+		p->noffline--;
+		p->nfree++;
+		p->stats.grown++;
+	}
+	if (s->state != SLAB_FREE)
+		return NULL;
+	s->state = SLAB_LENT;
+	s->owner = owner;
+	s->client_id = client_id;
+	s->lent_seq = ++p->next_seq;
+	s->deadline_ms = 0;
+	s->accesses = 0;
+	p->nfree--;
+	return s;
+}
+
 static void slab_make_free(struct slab_pool *p, struct slab *s)
 {
 	if (s->state == SLAB_EVICTING)

@@ -32,6 +32,7 @@ struct slab {
 	unsigned int	index;
 	enum slab_state	state;
 	void		*mem;		/* NULL until first lent; kept mapped after */
+	int		memfd;		/* the memfd behind mem, if mem */
 	void		*mr;		/* the verbs layer's registration, if lent */
 	const void	*owner;		/* session holding it, if not FREE */
 	uint32_t	client_id;	/* the owner's slab id */
@@ -128,6 +129,16 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
  */
 struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
 			    uint32_t client_id);
+
+/*
+ * Lend slot @index to @owner as @client_id: a slab a restarted spared
+ * takes over from its earlier image (keep.h), held for a resume. The slot
+ * must be FREE or OFFLINE (brought into service: it is retired when it
+ * comes back if the pool is above its capacity then). Returns NULL if the
+ * slot does not exist or is lent already.
+ */
+struct slab *slab_pool_take_index(struct slab_pool *p, unsigned int index,
+				  const void *owner, uint32_t client_id);
 
 /* Undo slab_pool_take() when the caller could not finish lending. */
 void slab_pool_untake(struct slab_pool *p, struct slab *s);

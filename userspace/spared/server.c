@@ -256,7 +256,7 @@ static int slab_lend(struct session *sess, struct slab *s)
 	size_t size = d->pool.slab_size;
 
 	if (!s->mem) {
-		s->mem = slab_mem_alloc(size);
+		s->mem = slab_mem_alloc(size, &s->memfd);
 		if (!s->mem) {
 			log_err("slab %u: mmap of %zu bytes: %s", s->index, size,
 				strerror(errno));
@@ -289,11 +289,11 @@ static void slab_release(struct spared *d, struct slab *s,
 		s->mr = NULL;
 	}
 	if (s->mem)
-		slab_mem_scrub(s->mem, d->pool.slab_size);
+		slab_mem_scrub(s->mem, s->memfd, d->pool.slab_size);
 	slab_pool_put(&d->pool, s, why);
 	if (s->state == SLAB_OFFLINE) {
 		/* Above the capacity: the host gets the mapping back. */
-		slab_mem_free(s->mem, d->pool.slab_size);
+		slab_mem_free(s->mem, s->memfd, d->pool.slab_size);
 		s->mem = NULL;
 		log_info("slab %u retired: the pool shrinks to %u slabs",
 			 s->index, slab_pool_in_service(&d->pool));
@@ -1045,7 +1045,7 @@ static void session_destroy(struct session *sess)
 	struct slab *s;
 	struct conn *c;
 
-	if (sess->hold && sess->hello_done && !d->stopping)
+	if (sess->hold && sess->hello_done && (!d->stopping || d->upgrading))
 		kept = session_keep_slabs(sess);
 	for (s = slab_pool_next_owned(&d->pool, sess, NULL); s;
 	     s = slab_pool_next_owned(&d->pool, sess, s)) {
@@ -1807,6 +1807,14 @@ void spared_server_stop(struct spared *d)
 		s->disconnect_pending = false;
 	}
 	spared_reap_sessions(d);
+	/* Restarting for an upgrade: the held slabs go to the next image,
+	 * their memory as it is (restart.c). */
+	if (d->upgrading && !spared_keep_save(d)) {
+		while ((s = d->held)) {
+			d->held = s->next;
+			free(s);
+		}
+	}
 	while ((s = d->held)) {
 		d->held = s->next;
 		held_free(d, s, "donor shutting down");

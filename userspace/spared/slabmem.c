@@ -3,29 +3,61 @@
  * Slab memory: map, scrub, populate. See slabmem.h.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "slabmem.h"
 #include "spare_log.h"
 
-void *slab_mem_alloc(size_t size)
+void *slab_mem_alloc(size_t size, int *fd)
 {
 	void *mem;
+	int mfd, err;
 
-	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (mem == MAP_FAILED)
+	mfd = memfd_create("spare-slab", MFD_CLOEXEC);
+	if (mfd < 0)
 		return NULL;
+	if (ftruncate(mfd, (off_t)size))
+		goto fail;
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, mfd, 0);
+	if (mem == MAP_FAILED)
+		goto fail;
+	*fd = mfd;
 	return mem;
+fail:
+	err = errno;
+	close(mfd);
+	errno = err;
+	return NULL;
 }
 
-void slab_mem_scrub(void *mem, size_t size)
+void *slab_mem_adopt(int fd, size_t size)
 {
-	if (madvise(mem, size, MADV_DONTNEED) == 0)
+	struct stat st;
+	void *mem;
+
+	if (fstat(fd, &st))
+		return NULL;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) {
+		errno = EINVAL;
+		return NULL;
+	}
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_POPULATE, fd, 0);
+	return mem == MAP_FAILED ? NULL : mem;
+}
+
+void slab_mem_scrub(void *mem, int fd, size_t size)
+{
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+		      (off_t)size) == 0)
 		return;
-	log_warn("slab %p: madvise(DONTNEED): %s; zeroing by hand",
+	log_warn("slab %p: fallocate(PUNCH_HOLE): %s; zeroing by hand",
 		 mem, strerror(errno));
 	memset(mem, 0, size);
 }
@@ -46,8 +78,12 @@ void slab_mem_populate(void *mem, size_t size)
 		p[off] = 0;
 }
 
-void slab_mem_free(void *mem, size_t size)
+void slab_mem_free(void *mem, int fd, size_t size)
 {
-	if (mem && munmap(mem, size))
+	if (!mem)
+		return;
+	if (munmap(mem, size))
 		log_warn("slab %p: munmap: %s", mem, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 }

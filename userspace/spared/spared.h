@@ -132,6 +132,15 @@ struct spared_counters {
 	uint64_t	resumes_refused;	/* F_RESUME of another identity */
 	uint64_t	holds_expired;		/* held slabs freed at resume-hold */
 	uint64_t	slabs_kept;		/* MAPPED with F_KEPT */
+	uint64_t	slabs_adopted;		/* held slabs taken over from the image before */
+};
+
+/* What a restart for an upgrade hands to the next image (restart.c). */
+#define SPARED_HANDOFF_MAX	4096
+struct spared_handoff {
+	unsigned int	n;
+	int		fd[SPARED_HANDOFF_MAX];
+	char		name[SPARED_HANDOFF_MAX][24];
 };
 
 #define SPARED_LEND_MAX_SAMPLE	256	/* E+E' at most */
@@ -176,6 +185,8 @@ struct spared {
 	struct spared_config	cfg;
 	int			epfd;
 	bool			stopping;
+	bool			upgrading;	/* SIGUSR2: stopping to exec again */
+	struct spared_handoff	handoff;	/* ... and what goes over */
 
 	struct rdma_event_channel *cm_channel;
 	struct ev_source	cm_src;
@@ -240,6 +251,16 @@ bool spared_evict_slab(struct spared *d, struct slab *s,
 bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
 unsigned int spared_query_activity(struct spared *d);
+
+/* restart.c: restarting for an upgrade (SIGUSR2) keeping held slabs.
+ * spared_server_stop() calls spared_keep_save() when d->upgrading, with
+ * every F_HOLD session held; main() then calls spared_keep_exec(), which
+ * returns only if the exec failed. At start, spared_keep_adopt() parks
+ * what the image before handed over (0; a refusal is logged). */
+int spared_keep_save(struct spared *d);
+void spared_keep_exec(struct spared *d, char **argv);
+int spared_keep_adopt(struct spared *d);
+void spared_handoff_close(struct spared_handoff *h);
 
 /* lending.c: lend what is idle (no-ops unless max-lend is set); with
  * max-lend it registers d->lend_ops */
