@@ -644,3 +644,8 @@ int spare_grant_pubkeys_read(const char *path, struct spare_grant_pubkey *v,
 	}
 	return 0;
 }
+
+void spare_grant_keys_wipe(struct spare_grant_keys *k)
+{
+	sodium_memzero(k, sizeof(*k));
+}

@@ -70,8 +70,3 @@ fail:
 	spare_grant_keys_wipe(k);
 	return -1;
 }
-
-void spare_grant_keys_wipe(struct spare_grant_keys *k)
-{
-	sodium_memzero(k, sizeof(*k));
-}
