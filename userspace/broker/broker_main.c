@@ -75,7 +75,7 @@ static const struct spare_setting settings[] = {
 	{ "port-file",	0,  "PATH",  "write the bound port here (for listen port 0)", "" },
 	{ "broker-id",	'i', "ID",    "this broker's name in proofs (max 15 chars; default: host name)", "" },
 	{ "host-keys",	'k', "PATH",  "peers' secrets, \"<name> SPARE-1:...\" lines (required)", "" },
-	{ "grant-signing-key", 0, "PATH", "Ed25519 grant signing key, \"SPARE-1:...\" (sparectl gen-key --grant): version 2 grants", "" },
+	{ "grant-signing-key", 0, "PATH", "Ed25519 grant signing key, a \"SPARE-1:...\" seed only the broker holds: version 2 grants", "" },
 	{ "grant-public-keys", 0, "PATH", "\"<key id> <hex>\" lines: earlier signing keys whose grants RENEW_GRANT still renews", "" },
 	{ "grant-key-file", 'g', "PATH", "version 1 grant secret shared with the donors (deprecated: grant-signing-key)", "" },
 	{ "grant-key-id", 0, "N",     "key id written into grants", "1" },
