@@ -4,8 +4,12 @@
  * spare-broker (uapi/spare_grant.h), written by sparectl into the configfs
  * attribute "grants", one per write, as 512 hex digits.
  *
- * The module does not verify a grant: it cannot, the key is the broker's
- * and the donors'. It checks the form, that the grant has not expired and
+ * The module does not verify a grant: the donor does, and the module could
+ * not (version 2 grants are Ed25519 signatures, which the crypto API of 6.1
+ * and 6.12 does not offer; version 1 tags need the secret that only the
+ * broker and donors hold). A forged grant a client writes here gets it
+ * nothing: the donor refuses its MAPs. It checks the form, that the grant
+ * has not expired and
  * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
  * "clear" or the device's removal. After each HELLO, connect work's
  * map_work sends a donor every unexpired grant whose address is that
@@ -51,13 +55,16 @@ static const char *grant_check(const struct spare_grant *g,
 
 	if (le32_to_cpu(g->magic) != SPARE_GRANT_MAGIC)
 		return "not a grant (bad magic)";
-	if (le16_to_cpu(g->version) != SPARE_GRANT_VERSION ||
+	if ((le16_to_cpu(g->version) != SPARE_GRANT_VERSION &&
+	     le16_to_cpu(g->version) != SPARE_GRANT_VERSION_ED25519) ||
 	    le16_to_cpu(g->size) != SPARE_GRANT_SIZE)
 		return "grant version or size not supported";
+	/* version 1's reserved bytes are version 2's signature */
 	if (!str_ok(g->client_id, sizeof(g->client_id)) ||
 	    !str_ok(g->donor_id, sizeof(g->donor_id)) ||
 	    !str_ok(g->donor_addr, sizeof(g->donor_addr)) ||
-	    memcmp(g->reserved, zero, sizeof(zero)) || !le32_to_cpu(g->slabs))
+	    (le16_to_cpu(g->version) == SPARE_GRANT_VERSION &&
+	     memcmp(g->reserved, zero, sizeof(zero))) || !le32_to_cpu(g->slabs))
 		return "malformed grant";
 	if (!grant_live(g, now))
 		return "grant has expired";

@@ -5,20 +5,32 @@
  *
  * A grant says: client <client_id> may map up to <slabs> slabs on donor
  * <donor_id> (reached at <donor_addr>) from <not_before> until <expiry>.
- * The broker signs it with a secret it shares with the donors (the grant
- * key, named by key_id); the donor verifies the tag, the time window, that
- * it is the donor named, that the client is the one that authenticated, and
- * that it has not seen grant_id before (replay).
+ * The broker signs it; the donor verifies the signature, the time window,
+ * that it is the donor named, that the client is the one that
+ * authenticated, and that it has not seen grant_id before (replay).
+ *
+ * Two versions share bytes [0, 192) (the fields up to and including
+ * expiry) and differ in the last 64 bytes:
+ *  - version 2 (SPARE_GRANT_VERSION_ED25519): sig = Ed25519 signature by the
+ *    broker's secret signing key over bytes [0, 192); key_id names the
+ *    broker public key to check it with. Donors and clients hold only
+ *    public keys, so a donor cannot mint a grant another donor accepts.
+ *  - version 1 (SPARE_GRANT_VERSION, deprecated): reserved[32] zero, then
+ *    tag = HMAC-SHA-256 over bytes [0, 224) with a secret grant key that the
+ *    broker shares with every donor (key_id names it). Any donor holding
+ *    that key could mint grants; accepted only while a donor still has a
+ *    version 1 key configured (Documentation/protocol.md, "Grants").
  *
  * Rules:
  *  - every multi-byte field is little-endian;
  *  - a grant is exactly SPARE_GRANT_SIZE bytes; strings are NUL padded and
  *    the last byte of each string field is always NUL;
- *  - reserved bytes are zero on issue and checked on receipt;
- *  - tag = HMAC-SHA-256(grant key, every byte before tag).
+ *  - version 1: reserved bytes are zero on issue and checked on receipt.
  *
  * The kernel carries a grant opaque: in MAP, and in configfs
- * slabs/<i>/grant as 2 * SPARE_GRANT_SIZE lowercase hex digits.
+ * slabs/<i>/grant as 2 * SPARE_GRANT_SIZE lowercase hex digits. It checks
+ * the form only (either version) and never the signature: the donor does
+ * (Documentation/kmod.md, "Grants").
  */
 #ifndef _UAPI_SPARE_GRANT_H
 #define _UAPI_SPARE_GRANT_H
@@ -26,7 +38,8 @@
 #include <linux/types.h>
 
 #define SPARE_GRANT_MAGIC	0x31524753U	/* "SGR1" little-endian */
-#define SPARE_GRANT_VERSION	1
+#define SPARE_GRANT_VERSION	1	/* HMAC-SHA-256 tag, deprecated */
+#define SPARE_GRANT_VERSION_ED25519	2	/* Ed25519 signature */
 #define SPARE_GRANT_SIZE	256
 #define SPARE_GRANT_ID_LEN	16	/* random; the replay key */
 #define SPARE_GRANT_CLIENT_LEN	64	/* host name, as in a host-keys file */
@@ -34,6 +47,8 @@
 #define SPARE_GRANT_ADDR_LEN	64	/* "host:port" or "[v6]:port" */
 #define SPARE_GRANT_KEY_LEN	32
 #define SPARE_GRANT_TAG_LEN	32	/* HMAC-SHA-256 */
+#define SPARE_GRANT_SIG_LEN	64	/* Ed25519 */
+#define SPARE_GRANT_PUBKEY_LEN	32	/* Ed25519 public key */
 #define SPARE_GRANT_HEX_LEN	(2 * SPARE_GRANT_SIZE)
 
 struct spare_grant {
@@ -45,13 +60,20 @@ struct spare_grant {
 	char	donor_id[SPARE_GRANT_DONOR_LEN];
 	char	donor_addr[SPARE_GRANT_ADDR_LEN];
 	__le32	slabs;				/* slabs this grant covers, >= 1 */
-	__le32	key_id;				/* which grant key signed it */
+	__le32	key_id;				/* which broker key signed it */
 	__le64	not_before;			/* seconds since the epoch, UTC */
 	__le64	expiry;				/* seconds since the epoch, UTC */
-	__u8	reserved[32];
-	__u8	tag[SPARE_GRANT_TAG_LEN];	/* HMAC over bytes [0, 224) */
+	union {
+		__u8	sig[SPARE_GRANT_SIG_LEN];	/* v2: Ed25519 over [0, 192) */
+		struct {				/* v1: */
+			__u8	reserved[32];		/* zero */
+			__u8	tag[SPARE_GRANT_TAG_LEN]; /* HMAC over [0, 224) */
+		};
+	};
 };
 
+/* Bytes the signature (v2) or the tag (v1) covers. */
+#define SPARE_GRANT_SIGNED_LEN_ED25519	(SPARE_GRANT_SIZE - SPARE_GRANT_SIG_LEN)
 #define SPARE_GRANT_SIGNED_LEN	(SPARE_GRANT_SIZE - SPARE_GRANT_TAG_LEN)
 
 #ifdef __KERNEL__

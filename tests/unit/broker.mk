@@ -4,7 +4,7 @@
 # protocol version.
 UNIT_TESTS += test_spare_grant test_broker_proto
 test_spare_grant_SRCS    := tests/unit/test_spare_grant.c
-test_spare_grant_LDLIBS  := -lsodium
+test_spare_grant_LDLIBS  := -lsodium -lz
 test_broker_proto_SRCS   := tests/unit/test_broker_proto.c
 test_broker_proto_LDLIBS := -lsodium -lz
 

@@ -816,6 +816,83 @@ static void donors_pages(void)
 	bstate_free(&st);
 }
 
+/*
+ * Version 2: the broker signs with its Ed25519 key and checks a grant it is
+ * asked to renew with the public half (and, after a rotation, with the
+ * older public keys it was given). A donor holds only public keys: what it
+ * signs itself is not renewed; a version 1 grant is renewed only while the
+ * broker holds a version 1 key, and comes back as version 2.
+ */
+static void renew_grant_ed25519(void)
+{
+	struct spare_grant_keys k = { 0 }, donor = { 0 }, rot = { 0 };
+	struct spare_grant_signkey mine, next;
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g, r, bad, v1;
+	struct spare_grant_info gi, ri;
+	uint8_t seed[32];
+
+	memset(seed, 0x5a, sizeof(seed));
+	spare_grant_signkey_from_seed(&k.sign, 4, seed);
+	k.has_sign = true;
+	donor.pub[donor.npub++] = spare_grant_signkey_public(&k.sign);
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, NULL, 5), 0);
+	EXPECT_EQ(bstate_set_grant_keys(&st, &donor), -EINVAL);	/* nothing to sign with */
+	EXPECT_EQ(bstate_set_grant_keys(&st, &k), 0);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 0, 1000, &g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT_EQ(gi.version, 2);
+	EXPECT_EQ(gi.key_id, 4);
+	EXPECT_EQ(spare_grant_check(&g, &donor, "d0", "trainer", 1000, NULL, NULL), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1030, &r, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&r, &ri), 0);
+	EXPECT(ri.version == 2 && !memcmp(ri.id, gi.id, sizeof(ri.id)) && ri.slabs == 1);
+	EXPECT_EQ(spare_grant_check(&r, &donor, "d0", "trainer", 1030, NULL, NULL), 0);
+	/* tampered: refused */
+	bad = g;
+	bad.slabs = htole32(4);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	bad = g;
+	bad.sig[63] ^= 0x80;
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* minted by a donor with a key of its own under the broker's key id */
+	memset(seed, 0x6b, sizeof(seed));
+	spare_grant_signkey_from_seed(&mine, 4, seed);
+	gi.slabs = 4;
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &mine, &bad), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* version 1 (the shared key): refused while the broker holds none ... */
+	EXPECT_EQ(spare_grant_issue(&gi, &key, &v1), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &v1, 0, 1030, &r, NULL), -EBADMSG);
+	/* ... renewed as version 2 while it does (the upgrade) */
+	k.has_hmac = true;
+	k.hmac = key;
+	EXPECT_EQ(bstate_set_grant_keys(&st, &k), 0);
+	gi.slabs = 1;
+	EXPECT_EQ(spare_grant_issue(&gi, &key, &v1), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &v1, 0, 1030, &r, NULL), 0);
+	EXPECT_EQ(le16toh(r.version), 2);
+	EXPECT_EQ(spare_grant_check(&r, &donor, "d0", "trainer", 1030, NULL, NULL), 0);
+	/* rotation: the broker now signs with key 5; key 4's grants are
+	 * renewed while key 4 is among its public keys, then not */
+	memset(seed, 0x7c, sizeof(seed));
+	spare_grant_signkey_from_seed(&next, 5, seed);
+	rot.has_sign = true;
+	rot.sign = next;
+	rot.pub[rot.npub++] = spare_grant_signkey_public(&k.sign);
+	EXPECT_EQ(bstate_set_grant_keys(&st, &rot), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1040, &r, NULL), 0);
+	EXPECT_EQ(le32toh(r.key_id), 5);
+	rot.npub = 0;
+	EXPECT_EQ(bstate_set_grant_keys(&st, &rot), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1040, &bad, NULL), -EBADMSG);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &r, 0, 1040, &bad, NULL), 0);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -825,6 +902,7 @@ int main(void)
 	TAP_RUN(debit_all_or_nothing);
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
+	TAP_RUN(renew_grant_ed25519);
 	TAP_RUN(client_caps);
 	TAP_RUN(free_slabs_capped);
 	TAP_RUN(moves);

@@ -3,7 +3,11 @@
  * Unit tests for grants (userspace/lib/spare_grant.c): the wire form, sign
  * and verify with each refusal (forged, expired, not yet valid, wrong
  * donor/client, unknown key, replayed), hex, and the replay cache (lease
- * expiry, bounded memory), and the grant file reader.
+ * expiry, bounded memory), and the grant file reader. Version 2
+ * (Ed25519): a donor holding only public keys cannot mint a grant another
+ * donor accepts, every tampered byte is refused, rotation (two public keys,
+ * then the old one retired), version 1 only while a version 1 key is held,
+ * and the public-key file format.
  */
 #include <endian.h>
 #include <errno.h>
@@ -11,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -48,6 +53,10 @@ static void layout(void)
 	EXPECT_EQ(offsetof(struct spare_grant, not_before), 176);
 	EXPECT_EQ(offsetof(struct spare_grant, expiry), 184);
 	EXPECT_EQ(offsetof(struct spare_grant, tag), 224);
+	EXPECT_EQ(offsetof(struct spare_grant, sig), 192);
+	EXPECT_EQ(offsetof(struct spare_grant, reserved), 192);
+	EXPECT_EQ(SPARE_GRANT_SIGNED_LEN_ED25519, 192);
+	EXPECT_EQ(SPARE_GRANT_SIGNED_LEN, 224);
 }
 
 static void encode_decode(void)
@@ -64,6 +73,7 @@ static void encode_decode(void)
 	EXPECT_EQ(b[176] | b[177] << 8, 1000);
 	EXPECT_EQ(spare_grant_decode(&g, &back), 0);
 	gi.key_id = 1;
+	gi.version = 1;	/* decode says which */
 	EXPECT(memcmp(&gi, &back, sizeof(gi)) == 0);
 
 	/* refused on encode */
@@ -86,7 +96,10 @@ static void encode_decode(void)
 	g.reserved[5] = 1;
 	EXPECT_EQ(spare_grant_decode(&g, &back), SPARE_GRANT_MALFORMED);
 	EXPECT_EQ(spare_grant_issue(&gi, &key1, &g), 0);
-	g.version = htole16(2);
+	g.version = htole16(3);	/* 1 and 2 are defined */
+	EXPECT_EQ(spare_grant_decode(&g, &back), SPARE_GRANT_MALFORMED);
+	EXPECT_EQ(spare_grant_issue(&gi, &key1, &g), 0);
+	g.version = htole16(0);
 	EXPECT_EQ(spare_grant_decode(&g, &back), SPARE_GRANT_MALFORMED);
 	EXPECT_EQ(spare_grant_issue(&gi, &key1, &g), 0);
 	g.donor_id[10] = 'q';	/* junk after the NUL */
@@ -142,7 +155,7 @@ static void verify_each_refusal(void)
 	f.magic = 0;
 	EXPECT_EQ(spare_grant_verify(&f, keys, 2, "prep-3", "trainer-7", 1200, NULL, NULL),
 		  SPARE_GRANT_MALFORMED);
-	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_OWNER_FULL; r--)
+	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_V1_OFF; r--)
 		EXPECT(strcmp(spare_grant_strerror(r), "unknown grant error") != 0);
 }
 
@@ -327,6 +340,307 @@ static void file_read(void)
 	EXPECT_EQ(n, 0);
 }
 
+/* ---- version 2: Ed25519 ---- */
+
+static void signkey(struct spare_grant_signkey *k, uint32_t id, uint8_t fill)
+{
+	uint8_t seed[32];
+
+	memset(seed, fill, sizeof(seed));
+	spare_grant_signkey_from_seed(k, id, seed);
+}
+
+/* What a donor holds: the broker's public keys, nothing secret. */
+static struct spare_grant_keys donor_keys(const struct spare_grant_signkey *a,
+					  const struct spare_grant_signkey *b)
+{
+	struct spare_grant_keys k;
+
+	memset(&k, 0, sizeof(k));
+	k.pub[k.npub++] = spare_grant_signkey_public(a);
+	if (b)
+		k.pub[k.npub++] = spare_grant_signkey_public(b);
+	return k;
+}
+
+static void v2_sign_verify(void)
+{
+	struct spare_grant_signkey bk;
+	struct spare_grant_keys dk;
+	struct spare_grant_info gi = sample(), out;
+	struct spare_grant g, f;
+	const uint8_t *b = (const uint8_t *)&g;
+
+	signkey(&bk, 5, 0x11);
+	dk = donor_keys(&bk, NULL);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &g), 0);
+	EXPECT_EQ(b[4], 2);		/* version 2 */
+	EXPECT_EQ(b[172], 5);		/* key id from the signing key */
+	EXPECT_EQ(spare_grant_decode(&g, &out), 0);
+	EXPECT_EQ(out.version, 2);
+	/* the signature is libsodium's over bytes [0, 192) */
+	EXPECT_EQ(crypto_sign_verify_detached(g.sig, b, 192, dk.pub[0].pk), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1000, NULL, &out), 0);
+	EXPECT_EQ(out.slabs, 2);
+	EXPECT_EQ(out.key_id, 5);
+	EXPECT_EQ(out.version, 2);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", NULL, 1599, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 999, NULL, NULL),
+		  SPARE_GRANT_NOT_YET);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1600, NULL, NULL),
+		  SPARE_GRANT_EXPIRED);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-4", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_WRONG_DONOR);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-8", 1200, NULL, NULL),
+		  SPARE_GRANT_WRONG_CLIENT);
+
+	/* tampered: every byte, signed part or signature, is refused */
+	for (size_t i = 0; i < sizeof(g); i++) {
+		for (int bit = 0; bit < 8; bit += 7) {
+			int r, want = SPARE_GRANT_FORGED;
+
+			f = g;
+			((uint8_t *)&f)[i] ^= (uint8_t)(1u << bit);
+			r = spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL);
+			if (i >= offsetof(struct spare_grant, key_id) &&
+			    i < offsetof(struct spare_grant, key_id) + 4)
+				want = SPARE_GRANT_UNKNOWN_KEY;
+			if (r != want && r != SPARE_GRANT_MALFORMED) {
+				fprintf(stderr, "# byte %zu bit %d: %d\n", i, bit, r);
+				EXPECT(0);
+			}
+		}
+	}
+	f = g;
+	f.expiry = htole64(1 << 30);	/* a longer lease: the signature no longer fits */
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	f = g;
+	f.slabs = htole32(4096);
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	/* the replay cache works as for version 1 */
+	{
+		struct spare_grant_replay rc;
+
+		EXPECT_EQ(spare_grant_replay_init(&rc, 4), 0);
+		EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, &rc, NULL), 0);
+		EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1201, &rc, NULL),
+			  SPARE_GRANT_REPLAYED);
+		spare_grant_replay_free(&rc);
+	}
+	/* the broker checks its own grants (RENEW_GRANT) with its public half */
+	{
+		struct spare_grant_keys brk;
+
+		memset(&brk, 0, sizeof(brk));
+		brk.has_sign = true;
+		brk.sign = bk;
+		EXPECT_EQ(spare_grant_check(&g, &brk, "prep-3", NULL, 1200, NULL, NULL), 0);
+		EXPECT_EQ(spare_grant_keys_issue(&brk, &gi, &f), 0);
+		EXPECT_EQ(le16toh(f.version), 2);
+		EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	}
+}
+
+/*
+ * A donor holds the broker's public key and its own anything. Nothing it
+ * can make from them is a grant another donor accepts.
+ */
+static void donor_cannot_mint(void)
+{
+	struct spare_grant_signkey bk, mine;
+	struct spare_grant_keys dk;
+	struct spare_grant_key from_pub;
+	struct spare_grant_info gi = sample();
+	struct spare_grant g;
+
+	signkey(&bk, 5, 0x11);
+	dk = donor_keys(&bk, NULL);		/* both donors hold this */
+	EXPECT(!dk.has_sign && !dk.has_hmac);
+
+	/* its own Ed25519 key, claiming the broker's key id */
+	signkey(&mine, 5, 0x22);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &mine, &g), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	/* the public key used as a version 1 secret */
+	from_pub.id = 5;
+	memcpy(from_pub.key, dk.pub[0].pk, sizeof(from_pub.key));
+	EXPECT_EQ(spare_grant_issue(&gi, &from_pub, &g), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_V1_OFF);
+	/* the public key as the seed of a signing key */
+	spare_grant_signkey_from_seed(&mine, 5, dk.pub[0].pk);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &mine, &g), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	/* a genuine grant for donor prep-3, re-addressed by it to prep-4 */
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &g), 0);
+	memset(g.donor_id, 0, sizeof(g.donor_id));
+	strcpy(g.donor_id, "prep-4");
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-4", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	/* with the version 1 key still configured, v1 grants are as before */
+	dk.has_hmac = true;
+	dk.hmac = key1;
+	EXPECT_EQ(spare_grant_issue(&gi, &key1, &g), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_issue(&gi, &key2, &g), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_UNKNOWN_KEY);
+	EXPECT(strstr(spare_grant_strerror(SPARE_GRANT_V1_OFF), "version 1") != NULL);
+}
+
+/* Rotation: add the new public key, switch the broker, retire the old. */
+static void rotation(void)
+{
+	struct spare_grant_signkey old, new;
+	struct spare_grant_keys dk, brk;
+	struct spare_grant_info gi = sample();
+	struct spare_grant g_old, g_new, r;
+
+	signkey(&old, 1, 0x31);
+	signkey(&new, 2, 0x32);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &old, &g_old), 0);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &new, &g_new), 0);
+	/* before the switch: only the old key */
+	dk = donor_keys(&old, NULL);
+	EXPECT_EQ(spare_grant_check(&g_old, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_check(&g_new, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_UNKNOWN_KEY);
+	/* both valid at once */
+	dk = donor_keys(&old, &new);
+	EXPECT_EQ(spare_grant_check(&g_old, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_check(&g_new, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	/* the broker switched to the new key still renews a grant of the old */
+	memset(&brk, 0, sizeof(brk));
+	brk.has_sign = true;
+	brk.sign = new;
+	brk.pub[brk.npub++] = spare_grant_signkey_public(&old);
+	EXPECT_EQ(spare_grant_check(&g_old, &brk, "prep-3", NULL, 1200, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_keys_issue(&brk, &gi, &r), 0);
+	EXPECT_EQ(le32toh(r.key_id), 2);
+	/* the old key retired: its grants refused, with a reason that says so */
+	dk = donor_keys(&new, NULL);
+	EXPECT_EQ(spare_grant_check(&g_old, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_UNKNOWN_KEY);
+	EXPECT(strstr(spare_grant_strerror(SPARE_GRANT_UNKNOWN_KEY), "retired") != NULL);
+	EXPECT_EQ(spare_grant_check(&g_new, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	EXPECT_EQ(spare_grant_check(&r, &dk, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+}
+
+static int write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	if (fclose(f))
+		return -1;
+	return chmod(path, mode);
+}
+
+static void pubkey_file(void)
+{
+	struct spare_grant_signkey a, b;
+	struct spare_grant_pubkey pa, pb, v[SPARE_GRANT_MAX_PUBKEYS + 1];
+	char la[96], lb[96], text[4096], why[256], path[64];
+	unsigned int n;
+
+	signkey(&a, 7, 0x41);
+	signkey(&b, 4000000000u, 0x42);
+	pa = spare_grant_signkey_public(&a);
+	pb = spare_grant_signkey_public(&b);
+	spare_grant_pubkey_format(&pa, la, sizeof(la));
+	spare_grant_pubkey_format(&pb, lb, sizeof(lb));
+	EXPECT_EQ(strlen(la), 2 + 64);
+	EXPECT(!strncmp(la, "7 ", 2));
+
+	snprintf(text, sizeof(text), "# the brokers' grant keys\n%s\n\n  %s  \r\n", la, lb);
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_parse(text, v, 4, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT(v[0].id == 7 && !memcmp(v[0].pk, pa.pk, 32));
+	EXPECT(v[1].id == 4000000000u && !memcmp(v[1].pk, pb.pk, 32));
+	/* the same id twice */
+	snprintf(text, sizeof(text), "%s\n%s\n", la, la);
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_parse(text, v, 4, &n, why, sizeof(why)), -1);
+	EXPECT(!strncmp(why, "line 2:", 7));
+	/* too many */
+	snprintf(text, sizeof(text), "%s\n%s\n", la, lb);
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_parse(text, v, 1, &n, why, sizeof(why)), -1);
+	EXPECT(!strncmp(why, "line 2:", 7));
+	/* bad lines */
+	static const char *const bad[] = {
+		"7\n", "x 00\n", "-1 %s\n", "7 abc\n", "7 %s extra\n", "99999999999 %s\n",
+		"7 SPARE-1:AAAA\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), bad[i], la + 2);
+		n = 0;
+		if (spare_grant_pubkeys_parse(text, v, 4, &n, why, sizeof(why)) != -1 ||
+		    strncmp(why, "line 1:", 7)) {
+			fprintf(stderr, "# bad[%zu] taken (%s)\n", i, why);
+			EXPECT(0);
+		}
+	}
+	/* no key at all */
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_parse("# nothing\n", v, 4, &n, why, sizeof(why)), -1);
+
+	/* a file: readable by all is fine; writable by others is not */
+	snprintf(path, sizeof(path), "/tmp/test_spare_grant.pub.%d", (int)getpid());
+	snprintf(text, sizeof(text), "%s\n%s\n", la, lb);
+	EXPECT_EQ(write_file(path, text, 0644), 0);
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_read(path, v, 4, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 2);
+	EXPECT_EQ(chmod(path, 0666), 0);
+	n = 0;
+	EXPECT_EQ(spare_grant_pubkeys_read(path, v, 4, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, path) && strstr(why, "chmod"));
+	unlink(path);
+	EXPECT_EQ(spare_grant_pubkeys_read(path, v, 4, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, path) != NULL);
+}
+
+/* spare_grant_keys_load(): a broker's files and a donor's. */
+static void keys_load(void)
+{
+	struct spare_grant_keys k;
+	struct spare_grant_info gi = sample();
+	struct spare_grant g;
+	char sk_path[64], pub_path[64], why[320], line[96], text[128];
+	struct spare_grant_pubkey p;
+
+	snprintf(sk_path, sizeof(sk_path), "/tmp/test_spare_grant.sk.%d", (int)getpid());
+	snprintf(pub_path, sizeof(pub_path), "/tmp/test_spare_grant.pk.%d", (int)getpid());
+	/* a seed in the host-secret text form */
+	EXPECT_EQ(write_file(sk_path, "SPARE-1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh+KfiaR\n",
+			     0600), 0);
+	EXPECT_EQ(spare_grant_keys_load(&k, NULL, sk_path, 9, NULL, why, sizeof(why)), 0);
+	EXPECT(k.has_sign && !k.has_hmac && k.npub == 0 && k.sign.id == 9);
+	EXPECT_EQ(spare_grant_keys_issue(&k, &gi, &g), 0);
+	p = spare_grant_signkey_public(&k.sign);
+	spare_grant_keys_wipe(&k);
+	spare_grant_pubkey_format(&p, line, sizeof(line));
+	snprintf(text, sizeof(text), "%s\n", line);
+	EXPECT_EQ(write_file(pub_path, text, 0644), 0);
+	EXPECT_EQ(spare_grant_keys_load(&k, "", "", 0, pub_path, why, sizeof(why)), 0);
+	EXPECT(!k.has_sign && !k.has_hmac && k.npub == 1);
+	EXPECT_EQ(spare_grant_check(&g, &k, "prep-3", "trainer-7", 1200, NULL, NULL), 0);
+	/* a secret readable by others is refused, naming the setting and file */
+	EXPECT_EQ(chmod(sk_path, 0640), 0);
+	EXPECT_EQ(spare_grant_keys_load(&k, NULL, sk_path, 9, NULL, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "grant-signing-key") && strstr(why, sk_path));
+	unlink(sk_path);
+	unlink(pub_path);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -339,5 +653,10 @@ int main(void)
 	TAP_RUN(replay_stress);
 	TAP_RUN(hex);
 	TAP_RUN(file_read);
+	TAP_RUN(v2_sign_verify);
+	TAP_RUN(donor_cannot_mint);
+	TAP_RUN(rotation);
+	TAP_RUN(pubkey_file);
+	TAP_RUN(keys_load);
 	return tap_done();
 }

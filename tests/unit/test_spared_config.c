@@ -56,6 +56,15 @@ static void test_values(void)
 	EXPECT(spared_config_set(&cfg, "grant-key-id", "7") == NULL);
 	EXPECT_EQ(cfg.grant_key_id, 7);
 	EXPECT(spared_config_set(&cfg, "grant-key-id", "-1") != NULL);
+	EXPECT(spared_config_set(&cfg, "grant-public-keys", "/etc/spare/grant.pub") == NULL);
+	EXPECT(!strcmp(cfg.grant_public_keys, "/etc/spare/grant.pub"));
+	{
+		char longpath[300];
+
+		memset(longpath, 'p', sizeof(longpath) - 1);
+		longpath[sizeof(longpath) - 1] = 0;
+		EXPECT(spared_config_set(&cfg, "grant-public-keys", longpath) != NULL);
+	}
 	EXPECT(spared_config_set(&cfg, "max-grants", "0") != NULL);
 	EXPECT(spared_config_set(&cfg, "max-grants", "10") == NULL);
 	EXPECT_EQ(cfg.max_grants, 10);

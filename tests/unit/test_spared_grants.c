@@ -283,6 +283,69 @@ static void many_owners(void)
 	spared_grants_free(&sg);
 }
 
+/*
+ * Version 2: a donor that holds only the broker's public key (no version 1
+ * key) takes the broker's grants and refuses what a donor could make:
+ * a version 1 grant under any key (the reason says so), a grant signed
+ * by a key of its own under the broker's key id, a tampered grant. New
+ * keys after a reload (spared_grants_set_keys): the retired key's grants
+ * are refused, the ledger's entries stay.
+ */
+static void public_keys_only(void)
+{
+	struct spared_grants sg;
+	struct spare_grant_keys dk = { 0 };
+	struct spare_grant_signkey bk, mine, next;
+	struct spare_grant_info gi;
+	struct spare_grant g, f;
+	uint8_t seed[32];
+	bool known;
+
+	memset(seed, 1, sizeof(seed));
+	spare_grant_signkey_from_seed(&bk, 3, seed);
+	memset(seed, 2, sizeof(seed));
+	spare_grant_signkey_from_seed(&mine, 3, seed);
+	memset(seed, 3, sizeof(seed));
+	spare_grant_signkey_from_seed(&next, 4, seed);
+	dk.pub[dk.npub++] = spare_grant_signkey_public(&bk);
+	EXPECT_EQ(spared_grants_init(&sg, NULL, "prep-1", 64), 0);
+	spared_grants_set_keys(&sg, &dk);
+	memset(&gi, 0, sizeof(gi));
+	spare_grant_new_id(gi.id);
+	strcpy(gi.client_id, "trainer");
+	strcpy(gi.donor_id, "prep-1");
+	strcpy(gi.donor_addr, "10.0.0.1:18515");
+	gi.slabs = 2;
+	gi.not_before = 100;
+	gi.expiry = 200;
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &g), 0);
+	EXPECT_EQ(accept_g(&sg, &g, "trainer", "trainer", 150, &known), 0);
+	EXPECT(!known);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 150), 2);
+	/* what a donor could make */
+	spare_grant_new_id(gi.id);
+	EXPECT_EQ(spare_grant_issue(&gi, &key, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_V1_OFF);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &mine, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_FORGED);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &f), 0);
+	f.slabs = htole32(64);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_FORGED);
+	/* rotation: both keys, then only the new one */
+	dk.pub[dk.npub++] = spare_grant_signkey_public(&next);
+	spared_grants_set_keys(&sg, &dk);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &next, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), 0);
+	dk.pub[0] = dk.pub[1];
+	dk.npub = 1;
+	spared_grants_set_keys(&sg, &dk);
+	spare_grant_new_id(gi.id);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_UNKNOWN_KEY);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 150), 4);	/* accepted ones stay */
+	spared_grants_free(&sg);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -292,5 +355,6 @@ int main(void)
 	TAP_RUN(fair_share);
 	TAP_RUN(renewal_extends);
 	TAP_RUN(many_owners);
+	TAP_RUN(public_keys_only);
 	return tap_done();
 }

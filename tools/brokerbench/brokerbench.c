@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * brokerbench: spare-broker's grant path in process: placement on the
- * Fenwick tree (place_slab_tree), the debit, and HMAC-SHA-256 signing of
- * every grant, exactly as the daemon runs it (userspace/broker/bstate.c),
+ * Fenwick tree (place_slab_tree), the debit, and signing every grant
+ * (Ed25519, version 2, or with --sign hmac the deprecated version 1
+ * HMAC-SHA-256), exactly as the daemon runs it (userspace/broker/bstate.c),
  * with the donors' heartbeats interleaved at their real rate. No sockets:
  * this is the broker's CPU cost per grant, not the network's.
  *
  *   brokerbench [-d DONORS] [-D DOMAINS] [-s SLABS] [-r COPIES]
  *               [-n REQUESTS] [-H HEARTBEATS_PER_S] [-f FREE] [--scan]
+ *               [--sign ed25519|hmac]
  *
  * One request asks for SLABS x COPIES grants. Heartbeats: every donor
  * once per second of simulated time, where the simulated clock advances by
@@ -65,14 +67,19 @@ static int grant_scan(struct bstate *st, unsigned int slabs, unsigned int copies
 		spare_grant_new_id(gi.id);
 		memcpy(gi.donor_id, st->donors[idx[k]].id, sizeof(gi.donor_id));
 		memcpy(gi.donor_addr, st->donors[idx[k]].addr, sizeof(gi.donor_addr));
-		spare_grant_issue(&gi, &st->key, &out[k]);
+		spare_grant_keys_issue(&st->keys, &gi, &out[k]);
 	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "scan", no_argument, NULL, 'S' }, { NULL, 0, NULL, 0 } };
+	static const struct option lo[] = { { "scan", no_argument, NULL, 'S' },
+					    { "sign", required_argument, NULL, 'K' },
+					    { NULL, 0, NULL, 0 } };
+	struct spare_grant_keys keys = { 0 };
+	const char *sign = "ed25519";
+	uint8_t seed[32];
 	unsigned int donors = 10000, domains = 100, slabs = 1, copies = 2, n = 200000, free_slabs = 1000;
 	unsigned int hb_rate = 0;	/* default: every donor once a second */
 	bool scan = false;
@@ -96,20 +103,29 @@ int main(int argc, char **argv)
 		case 'H': hb_rate = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'f': free_slabs = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'S': scan = true; break;
+		case 'K': sign = optarg; break;
 		default:
 			fprintf(stderr, "usage: brokerbench [-d donors] [-D domains] [-s slabs] "
-				"[-r copies] [-n requests] [-H heartbeats/s] [-f free] [--scan]\n");
+				"[-r copies] [-n requests] [-H heartbeats/s] [-f free] [--scan] "
+				"[--sign ed25519|hmac]\n");
 			return 2;
 		}
 	}
 	if (!hb_rate)
 		hb_rate = donors;
-	if (sodium_init() < 0 || !donors || !domains || !n)
+	if (sodium_init() < 0 || !donors || !domains || !n ||
+	    (strcmp(sign, "ed25519") && strcmp(sign, "hmac")))
 		return 1;
 	randombytes_buf(key.key, sizeof(key.key));
 	if (bstate_init(&st, donors, 3, 300, 5, &key, 12345)) {
 		fprintf(stderr, "bstate_init failed\n");
 		return 1;
+	}
+	if (!strcmp(sign, "ed25519")) {
+		randombytes_buf(seed, sizeof(seed));
+		spare_grant_signkey_from_seed(&keys.sign, 1, seed);
+		keys.has_sign = true;
+		bstate_set_grant_keys(&st, &keys);
 	}
 	memset(&d, 0, sizeof(d));
 	d.hb_interval_ms = 1000;
@@ -153,10 +169,10 @@ int main(int argc, char **argv)
 	t_end = now_ns();
 	secs = (double)(t_end - t0) / 1e9;
 	qsort(lat, n, sizeof(*lat), cmp_u64);
-	printf("mode=in-process placement=%s donors=%u domains=%u slabs=%u copies=%u requests=%u "
+	printf("mode=in-process sign=%s placement=%s donors=%u domains=%u slabs=%u copies=%u requests=%u "
 	       "nospace=%" PRIu64 " heartbeats=%" PRIu64 " seconds=%.3f requests_per_s=%.0f "
 	       "grants_per_s=%.0f p50_us=%.2f p99_us=%.2f p999_us=%.2f\n",
-	       scan ? "scan" : "tree", donors, domains, slabs, copies, n, nospace, hbs, secs,
+	       sign, scan ? "scan" : "tree", donors, domains, slabs, copies, n, nospace, hbs, secs,
 	       n / secs, (double)(n - nospace) * slabs * copies / secs,
 	       lat[n / 2] / 1e3, lat[(size_t)n * 99 / 100] / 1e3, lat[(size_t)n * 999 / 1000] / 1e3);
 	free(lat);

@@ -50,7 +50,9 @@ struct cfg {
 	char		port_file[256];
 	char		broker_id[BROKER_ID_LEN];
 	char		host_keys[256];
-	char		grant_key_file[256];
+	char		grant_key_file[256];	/* version 1, deprecated */
+	char		grant_signing_key[256];	/* version 2 (Ed25519) */
+	char		grant_public_keys[256];	/* older keys RENEW_GRANT still takes */
 	uint32_t	grant_key_id;
 	uint32_t	lease_s;
 	uint32_t	skew_s;
@@ -73,7 +75,9 @@ static const struct spare_setting settings[] = {
 	{ "port-file",	0,  "PATH",  "write the bound port here (for listen port 0)", "" },
 	{ "broker-id",	'i', "ID",    "this broker's name in proofs (max 15 chars; default: host name)", "" },
 	{ "host-keys",	'k', "PATH",  "peers' secrets, \"<name> SPARE-1:...\" lines (required)", "" },
-	{ "grant-key-file", 'g', "PATH", "secret shared with the donors, \"SPARE-1:...\" (required)", "" },
+	{ "grant-signing-key", 0, "PATH", "Ed25519 grant signing key, a \"SPARE-1:...\" seed only the broker holds: version 2 grants", "" },
+	{ "grant-public-keys", 0, "PATH", "\"<key id> <hex>\" lines: earlier signing keys whose grants RENEW_GRANT still renews", "" },
+	{ "grant-key-file", 'g', "PATH", "version 1 grant secret shared with the donors (deprecated: grant-signing-key)", "" },
 	{ "grant-key-id", 0, "N",     "key id written into grants", "1" },
 	{ "lease",	0,  "SECONDS", "grant lifetime, and the longest a client may ask for", "300" },
 	{ "clock-skew",	0,  "SECONDS", "grants start this long before issue", "5" },
@@ -131,6 +135,10 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return spare_conf_str(c->host_keys, sizeof(c->host_keys), value);
 	if (!strcmp(key, "grant-key-file"))
 		return spare_conf_str(c->grant_key_file, sizeof(c->grant_key_file), value);
+	if (!strcmp(key, "grant-signing-key"))
+		return spare_conf_str(c->grant_signing_key, sizeof(c->grant_signing_key), value);
+	if (!strcmp(key, "grant-public-keys"))
+		return spare_conf_str(c->grant_public_keys, sizeof(c->grant_public_keys), value);
 	if (!strcmp(key, "grant-key-id"))
 		return set_u32(value, 0, UINT32_MAX, &c->grant_key_id);
 	if (!strcmp(key, "lease"))
@@ -1288,23 +1296,25 @@ static int metrics_page(void *ctx, FILE *f)
 	return spare_metrics_end(&m);
 }
 
-static int read_grant_key(const char *path, struct spare_grant_key *k, uint32_t id)
+/*
+ * The grant keys @c names: grant-signing-key (version 2), else
+ * grant-key-file (version 1, deprecated); grant-public-keys optional.
+ */
+static int read_grant_keys(const struct cfg *c, struct spare_grant_keys *k)
 {
-	char text[256], err[320];
-	const char *why;
+	char why[512];
 
-	if (spare_key_file_read(path, text, sizeof(text), err, sizeof(err)) < 0) {
-		log_err("grant-key-file %s", err);
+	if (!c->grant_signing_key[0] && !c->grant_key_file[0]) {
+		log_err("grant-signing-key (or the deprecated grant-key-file) is required (see spare-broker(8))");
 		return -1;
 	}
-	_Static_assert(SPARE_AUTH_KEY_LEN == SPARE_GRANT_KEY_LEN, "key sizes");
-	why = spare_key_parse(text, k->key);
-	sodium_memzero(text, sizeof(text));
-	if (why) {
-		log_err("grant-key-file %s: %s", path, why);
+	if (spare_grant_keys_load(k, c->grant_key_file, c->grant_signing_key, c->grant_key_id,
+				  c->grant_public_keys, why, sizeof(why))) {
+		log_err("%s", why);	/* names the setting and the file */
 		return -1;
 	}
-	k->id = id;
+	if (!k->has_sign)
+		log_warn("grant-key-file without grant-signing-key: issuing version 1 (HMAC) grants, which any donor holding the same key can forge; deprecated (Documentation/admin-guide.md, \"Grant keys\")");
 	return 0;
 }
 
@@ -1390,32 +1400,36 @@ static int periodic(struct src *s, enum src_kind kind, uint64_t ms)
 
 static int setup(struct broker *b)
 {
-	struct spare_grant_key key;
+	struct spare_grant_keys keys;
 	char why[512];
 	sigset_t mask;
 	uint64_t seed;
 	uint64_t wd = spare_notify_watchdog_ms();
 
-	if (!b->cfg.host_keys[0] || !b->cfg.grant_key_file[0]) {
-		log_err("host-keys and grant-key-file are required (see spare-broker(8))");
+	if (!b->cfg.host_keys[0]) {
+		log_err("host-keys is required (see spare-broker(8))");
 		return -1;
 	}
 	if (spare_host_keys_load(b->cfg.host_keys, &b->hk, why, sizeof(why))) {
 		log_err("host-keys %s", why);
 		return -1;
 	}
-	if (read_grant_key(b->cfg.grant_key_file, &key, b->cfg.grant_key_id))
+	if (read_grant_keys(&b->cfg, &keys))
 		return -1;
 	randombytes_buf(&seed, sizeof(seed));
 	randombytes_buf(b->dummy_key, sizeof(b->dummy_key));
 	if (bstate_init(&b->st, b->cfg.max_donors, b->cfg.missed_hb, b->cfg.lease_s,
-			b->cfg.skew_s, &key, seed)) {
-		sodium_memzero(&key, sizeof(key));
+			b->cfg.skew_s, NULL, seed)) {
+		spare_grant_keys_wipe(&keys);
 		log_err("out of memory for %u donors", b->cfg.max_donors);
 		return -1;
 	}
+	bstate_set_grant_keys(&b->st, &keys);	/* it signs: read_grant_keys() saw to it */
+	log_info("grants: version %d, key id %u from %s; %u more public keys for renewals",
+		 keys.has_sign ? 2 : 1, b->cfg.grant_key_id,
+		 keys.has_sign ? b->cfg.grant_signing_key : b->cfg.grant_key_file, keys.npub);
+	spare_grant_keys_wipe(&keys);
 	b->st.max_hb_ms = b->cfg.max_hb_ms;
-	sodium_memzero(&key, sizeof(key));
 	if (bstate_set_caps(&b->st, b->cfg.max_donor_bytes, b->cfg.client_share_pct,
 			    b->cfg.max_client_grants)) {
 		log_err("max-donor-bytes, max-client-share or max-client-grants out of range");
@@ -1463,7 +1477,8 @@ static int setup(struct broker *b)
 
 /* What a reload may change while peers stay connected. */
 static const char *const live_keys[] = {
-	"host-keys", "grant-key-file", "grant-key-id", "lease", "clock-skew",
+	"host-keys", "grant-key-file", "grant-signing-key", "grant-public-keys",
+	"grant-key-id", "lease", "clock-skew",
 	"missed-heartbeats", "max-heartbeat", "max-conns", "hello-timeout",
 	"log-level", NULL
 };
@@ -1497,7 +1512,7 @@ static void reload(struct broker *b)
 	struct spare_cli cli = broker_cli;
 	struct spare_conf_vals nv = { 0 };
 	struct spare_host_keys hk = { 0 };
-	struct spare_grant_key key;
+	struct spare_grant_keys keys;
 	char why[256];
 
 	spare_notify_reloading();
@@ -1508,15 +1523,15 @@ static void reload(struct broker *b)
 		goto refuse;
 	if (!nc.broker_id[0])	/* the host name, as at start */
 		memcpy(nc.broker_id, b->cfg.broker_id, sizeof(nc.broker_id));
-	if (!nc.host_keys[0] || !nc.grant_key_file[0]) {
-		log_err("SIGHUP: host-keys and grant-key-file are required");
+	if (!nc.host_keys[0]) {
+		log_err("SIGHUP: host-keys is required");
 		goto refuse;
 	}
 	if (spare_host_keys_load(nc.host_keys, &hk, why, sizeof(why))) {
 		log_err("host-keys %s", why);	/* @why names the file */
 		goto refuse;
 	}
-	if (read_grant_key(nc.grant_key_file, &key, nc.grant_key_id))
+	if (read_grant_keys(&nc, &keys))
 		goto refuse;
 
 	/* All read: apply it all. Nothing below fails. */
@@ -1548,8 +1563,8 @@ static void reload(struct broker *b)
 		c->hkey = NULL;
 		conn_close(b, c);
 	}
-	b->st.key = key;
-	sodium_memzero(&key, sizeof(key));
+	bstate_set_grant_keys(&b->st, &keys);
+	spare_grant_keys_wipe(&keys);
 	b->st.lease_s = nc.lease_s;
 	b->st.skew_s = nc.skew_s;
 	b->st.missed_hb = nc.missed_hb;
@@ -1559,8 +1574,10 @@ static void reload(struct broker *b)
 	spare_cli_log_changes(&cli, &running_vals);
 	spare_conf_vals_free(&running_vals);
 	running_vals = nv;
-	log_info("SIGHUP: reloaded: %u peers in host-keys %s, grant key id %u from %s",
-		 b->hk.n, b->cfg.host_keys, b->cfg.grant_key_id, b->cfg.grant_key_file);
+	log_info("SIGHUP: reloaded: %u peers in host-keys %s, grant key id %u from %s (version %d grants), %u public keys for renewals",
+		 b->hk.n, b->cfg.host_keys, b->cfg.grant_key_id,
+		 b->st.keys.has_sign ? b->cfg.grant_signing_key : b->cfg.grant_key_file,
+		 b->st.keys.has_sign ? 2 : 1, b->st.keys.npub);
 	spare_notify_ready("listening on %s", b->cfg.listen);
 	return;
 refuse:

@@ -56,14 +56,17 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		uint64_t seed)
 {
 	memset(st, 0, sizeof(*st));
-	if (!max_donors || max_donors > (1u << 24) || !missed_hb || !lease_s || !key)
+	if (!max_donors || max_donors > (1u << 24) || !missed_hb || !lease_s)
 		return -EINVAL;
 	st->max_donors = max_donors;
 	st->missed_hb = missed_hb;
 	st->max_hb_ms = BSTATE_MAX_HB_MS;
 	st->lease_s = lease_s;
 	st->skew_s = skew_s;
-	st->key = *key;
+	if (key) {
+		st->keys.hmac = *key;
+		st->keys.has_hmac = true;
+	}
 	st->rng.s = seed ? seed : 1;
 	st->donors = calloc(max_donors, sizeof(*st->donors));
 	st->pd = calloc(max_donors, sizeof(*st->pd));
@@ -93,6 +96,14 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	return place_tree_build(&st->tree, st->bit, st->w, st->pd, max_donors);
 }
 
+int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys)
+{
+	if (!keys->has_sign && !keys->has_hmac)
+		return -EINVAL;
+	st->keys = *keys;
+	return 0;
+}
+
 void bstate_free(struct bstate *st)
 {
 	free(st->donors);
@@ -109,7 +120,7 @@ void bstate_free(struct bstate *st)
 		free(st->clients[i].heap);
 	free(st->clients);
 	free(st->by_client.slot);
-	memset(&st->key, 0, sizeof(st->key));
+	spare_grant_keys_wipe(&st->keys);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -635,7 +646,7 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		spare_grant_new_id(gi.id);
 		memcpy(gi.donor_id, b->id, sizeof(gi.donor_id));
 		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
-		if (spare_grant_issue(&gi, &st->key, &out[k]))
+		if (spare_grant_keys_issue(&st->keys, &gi, &out[k]))
 			return -EINVAL;	/* not reached: fields checked on heartbeat */
 		if (domains)
 			memcpy(domains[k], b->domain, BROKER_DOMAIN_LEN);
@@ -669,7 +680,7 @@ static int issue_one(struct bstate *st, const struct bdonor *b, const char *clie
 	gi.slabs = slabs;
 	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 	gi.expiry = now_s + lease_s;
-	if (spare_grant_issue(&gi, &st->key, out))
+	if (spare_grant_keys_issue(&st->keys, &gi, out))
 		return -EINVAL;	/* not reached: fields checked on heartbeat */
 	if (domain)
 		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
@@ -731,11 +742,14 @@ int bstate_renew_grant(struct bstate *st, const char *client, const struct spare
 	if (spare_grant_decode(old, &gi) || gi.expiry <= gi.not_before)
 		return -EBADMSG;
 	/*
-	 * Our tag, whatever the time: checked at a moment inside the grant's
-	 * own validity, against this client and donor (the time is judged
-	 * below, with a grace of one lease).
+	 * Our signature, whatever the time: checked at a moment inside the
+	 * grant's own validity, against this client and donor (the time is
+	 * judged below, with a grace of one lease). A version 2 grant with
+	 * the public half of our signing key or a public key we were given
+	 * (rotation); a version 1 grant only while we hold a version 1 key.
+	 * The renewal is signed with what we sign with now.
 	 */
-	ret = spare_grant_verify(old, &st->key, 1, gi.donor_id, NULL, gi.not_before, NULL, NULL);
+	ret = spare_grant_check(old, &st->keys, gi.donor_id, NULL, gi.not_before, NULL, NULL);
 	if (ret)
 		return -EBADMSG;
 	if (strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
@@ -758,7 +772,7 @@ int bstate_renew_grant(struct bstate *st, const char *client, const struct spare
 		return -ENOMEM;
 	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 	gi.expiry = now_s + lease_s;
-	if (spare_grant_issue(&gi, &st->key, out))
+	if (spare_grant_keys_issue(&st->keys, &gi, out))
 		return -EINVAL;	/* not reached: decoded from a well-formed grant */
 	if (domain)
 		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);

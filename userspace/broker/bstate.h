@@ -85,7 +85,7 @@ struct bstate {
 	uint32_t		max_hb_ms;	/* a longer declared period counts as this */
 	uint32_t		lease_s;	/* default and longest lease */
 	uint32_t		skew_s;		/* not_before = now - skew */
-	struct spare_grant_key	key;
+	struct spare_grant_keys	keys;		/* signs grants, checks renewals */
 	/* per-client caps (bstate_set_caps) */
 	struct bclient		*clients;	/* [max_clients] */
 	size_t			nclients, max_clients;
@@ -118,13 +118,22 @@ struct bstate {
 #define BSTATE_CLIENT_GRANTS	4096	/* as a donor's ledger share (spared) */
 
 /*
- * 0, -EINVAL or -ENOMEM. The key is copied; max_hb_ms is BSTATE_MAX_HB_MS,
- * the caps are the defaults above.
+ * 0, -EINVAL or -ENOMEM. @key (a version 1 grant key; NULL: none, then
+ * bstate_set_grant_keys() before the first grant) is copied; max_hb_ms is
+ * BSTATE_MAX_HB_MS, the caps are the defaults above.
  */
 int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 		uint32_t lease_s, uint32_t skew_s, const struct spare_grant_key *key,
 		uint64_t seed);
 void bstate_free(struct bstate *st);
+
+/*
+ * The grant keys (copied): grants are signed with keys->sign (version 2)
+ * if it has one, else with keys->hmac (version 1, deprecated); RENEW_GRANT
+ * checks a grant with sign's public half, keys->pub[] and keys->hmac.
+ * 0, or -EINVAL if @keys can sign nothing.
+ */
+int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys);
 
 /*
  * Caps (0: keep the current one): @max_donor_bytes, the most a donor may

@@ -325,14 +325,15 @@ int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req
 	return 0;
 }
 
-/* A grant's form (magic, version, size, strings): what a client can check. */
+/* A grant's form (magic, version 1 or 2, size, strings): what a client can check. */
 static bool grant_form_ok(const uint8_t *p)
 {
 	struct spare_grant g;
 
 	memcpy(&g, p, sizeof(g));
 	return le32toh(g.magic) == SPARE_GRANT_MAGIC &&
-	       le16toh(g.version) == SPARE_GRANT_VERSION &&
+	       (le16toh(g.version) == SPARE_GRANT_VERSION ||
+		le16toh(g.version) == SPARE_GRANT_VERSION_ED25519) &&
 	       le16toh(g.size) == SPARE_GRANT_SIZE &&
 	       broker_str_ok(g.donor_id, sizeof(g.donor_id)) &&
 	       broker_str_ok(g.donor_addr, sizeof(g.donor_addr)) &&

@@ -3,12 +3,16 @@
  * Grants: encode, decode, sign, verify, replay cache (spare_grant_lib.h,
  * Documentation/protocol.md "Grants").
  */
+#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -19,14 +23,22 @@ _Static_assert(offsetof(struct spare_grant, tag) == SPARE_GRANT_SIGNED_LEN,
 _Static_assert(crypto_auth_hmacsha256_BYTES == SPARE_GRANT_TAG_LEN,
 	       "HMAC-SHA-256 size");
 _Static_assert(crypto_shorthash_KEYBYTES == 16, "SipHash key size");
+_Static_assert(offsetof(struct spare_grant, sig) == SPARE_GRANT_SIGNED_LEN_ED25519 &&
+	       offsetof(struct spare_grant, expiry) + 8 == SPARE_GRANT_SIGNED_LEN_ED25519,
+	       "the signature follows expiry and is the last field");
+_Static_assert(crypto_sign_BYTES == SPARE_GRANT_SIG_LEN &&
+	       crypto_sign_PUBLICKEYBYTES == SPARE_GRANT_PUBKEY_LEN &&
+	       crypto_sign_SECRETKEYBYTES == sizeof(((struct spare_grant_signkey *)0)->sk) &&
+	       crypto_sign_SEEDBYTES == 32, "Ed25519 sizes");
 
 const char *spare_grant_strerror(int result)
 {
 	switch (result) {
 	case SPARE_GRANT_OK:		return "ok";
 	case SPARE_GRANT_MALFORMED:	return "malformed grant";
-	case SPARE_GRANT_UNKNOWN_KEY:	return "grant signed with an unknown key id";
-	case SPARE_GRANT_FORGED:	return "forged grant (bad tag)";
+	case SPARE_GRANT_UNKNOWN_KEY:	return "grant signed with an unknown key id (not a key this host trusts: retired, or not yet added?)";
+	case SPARE_GRANT_FORGED:	return "forged grant (bad signature)";
+	case SPARE_GRANT_V1_OFF:	return "version 1 (HMAC) grant, and this host holds no version 1 grant key (the broker should sign with grant-signing-key)";
 	case SPARE_GRANT_NOT_YET:	return "grant not yet valid";
 	case SPARE_GRANT_EXPIRED:	return "grant expired";
 	case SPARE_GRANT_WRONG_DONOR:	return "grant is for another donor";
@@ -89,18 +101,21 @@ int spare_grant_decode(const struct spare_grant *g, struct spare_grant_info *inf
 {
 	static const uint8_t zero[sizeof(g->reserved)];
 
+	uint16_t version = le16toh(g->version);
+
 	if (le32toh(g->magic) != SPARE_GRANT_MAGIC ||
-	    le16toh(g->version) != SPARE_GRANT_VERSION ||
+	    (version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519) ||
 	    le16toh(g->size) != SPARE_GRANT_SIZE ||
 	    !field_ok(g->client_id, sizeof(g->client_id)) ||
 	    !field_ok(g->donor_id, sizeof(g->donor_id)) ||
 	    !field_ok(g->donor_addr, sizeof(g->donor_addr)) ||
 	    le32toh(g->slabs) == 0 ||
 	    le64toh(g->expiry) <= le64toh(g->not_before) ||
-	    memcmp(g->reserved, zero, sizeof(zero)))
+	    (version == SPARE_GRANT_VERSION && memcmp(g->reserved, zero, sizeof(zero))))
 		return SPARE_GRANT_MALFORMED;
 	if (!info)
 		return 0;
+	info->version = version;
 	memcpy(info->id, g->grant_id, SPARE_GRANT_ID_LEN);
 	memcpy(info->client_id, g->client_id, sizeof(info->client_id));
 	memcpy(info->donor_id, g->donor_id, sizeof(info->donor_id));
@@ -359,43 +374,278 @@ int spare_grant_replay_add(struct spare_grant_replay *rc,
 	return 0;
 }
 
+/* The key for version 2 grant @key_id: pub[], then sign's public half. */
+static const uint8_t *find_pubkey(const struct spare_grant_keys *k, uint32_t key_id)
+{
+	for (unsigned int i = 0; i < k->npub && i < SPARE_GRANT_MAX_PUBKEYS; i++)
+		if (k->pub[i].id == key_id)
+			return k->pub[i].pk;
+	if (k->has_sign && k->sign.id == key_id)
+		return k->sign.pk;
+	return NULL;
+}
+
+/* Form and signature or tag; @gi filled. */
+static int check_sig(const struct spare_grant *g, const struct spare_grant_keys *k,
+		     const struct spare_grant_key *hmac, unsigned int nhmac,
+		     struct spare_grant_info *gi)
+{
+	if (spare_grant_decode(g, gi))
+		return SPARE_GRANT_MALFORMED;
+	if (gi->version == SPARE_GRANT_VERSION_ED25519) {
+		const uint8_t *pk = k ? find_pubkey(k, gi->key_id) : NULL;
+
+		if (!pk)
+			return SPARE_GRANT_UNKNOWN_KEY;
+		if (crypto_sign_verify_detached(g->sig, (const uint8_t *)g,
+						SPARE_GRANT_SIGNED_LEN_ED25519, pk))
+			return SPARE_GRANT_FORGED;
+		return 0;
+	} else {
+		const struct spare_grant_key *key = NULL;
+		uint8_t want[SPARE_GRANT_TAG_LEN];
+		bool tag_ok;
+
+		if (!nhmac)
+			return SPARE_GRANT_V1_OFF;
+		for (unsigned int i = 0; i < nhmac; i++)
+			if (hmac[i].id == gi->key_id)
+				key = &hmac[i];
+		if (!key)
+			return SPARE_GRANT_UNKNOWN_KEY;
+		grant_mac(want, g, key->key);
+		tag_ok = sodium_memcmp(want, g->tag, sizeof(want)) == 0;
+		sodium_memzero(want, sizeof(want));
+		return tag_ok ? 0 : SPARE_GRANT_FORGED;
+	}
+}
+
+/* What follows the signature: time, donor, client, replay. */
+static int check_rest(const struct spare_grant_info *gi, const char *donor_id,
+		      const char *client_id, uint64_t now, struct spare_grant_replay *rc,
+		      struct spare_grant_info *info)
+{
+	int ret;
+
+	if (now < gi->not_before)
+		return SPARE_GRANT_NOT_YET;
+	if (now >= gi->expiry)
+		return SPARE_GRANT_EXPIRED;
+	if (!donor_id || strcmp(gi->donor_id, donor_id))
+		return SPARE_GRANT_WRONG_DONOR;
+	if (client_id && strcmp(gi->client_id, client_id))
+		return SPARE_GRANT_WRONG_CLIENT;
+	if (rc) {
+		ret = spare_grant_replay_add(rc, gi->id, gi->expiry, now);
+		if (ret)
+			return ret;
+	}
+	if (info)
+		*info = *gi;
+	return SPARE_GRANT_OK;
+}
+
 int spare_grant_verify(const struct spare_grant *g,
 		       const struct spare_grant_key *keys, unsigned int nkeys,
 		       const char *donor_id, const char *client_id, uint64_t now,
 		       struct spare_grant_replay *rc, struct spare_grant_info *info)
 {
 	struct spare_grant_info gi;
-	const struct spare_grant_key *key = NULL;
-	uint8_t want[SPARE_GRANT_TAG_LEN];
-	bool tag_ok;
-	int ret;
+	int ret = check_sig(g, NULL, keys, nkeys, &gi);
 
-	if (spare_grant_decode(g, &gi))
-		return SPARE_GRANT_MALFORMED;
-	for (unsigned int k = 0; k < nkeys; k++)
-		if (keys[k].id == gi.key_id)
-			key = &keys[k];
-	if (!key)
-		return SPARE_GRANT_UNKNOWN_KEY;
-	grant_mac(want, g, key->key);
-	tag_ok = sodium_memcmp(want, g->tag, sizeof(want)) == 0;
-	sodium_memzero(want, sizeof(want));
-	if (!tag_ok)
-		return SPARE_GRANT_FORGED;
-	if (now < gi.not_before)
-		return SPARE_GRANT_NOT_YET;
-	if (now >= gi.expiry)
-		return SPARE_GRANT_EXPIRED;
-	if (!donor_id || strcmp(gi.donor_id, donor_id))
-		return SPARE_GRANT_WRONG_DONOR;
-	if (client_id && strcmp(gi.client_id, client_id))
-		return SPARE_GRANT_WRONG_CLIENT;
-	if (rc) {
-		ret = spare_grant_replay_add(rc, gi.id, gi.expiry, now);
-		if (ret)
-			return ret;
+	if (ret == SPARE_GRANT_V1_OFF)
+		ret = SPARE_GRANT_UNKNOWN_KEY;	/* no keys at all */
+	return ret ? ret : check_rest(&gi, donor_id, client_id, now, rc, info);
+}
+
+int spare_grant_check(const struct spare_grant *g, const struct spare_grant_keys *k,
+		      const char *donor_id, const char *client_id, uint64_t now,
+		      struct spare_grant_replay *rc, struct spare_grant_info *info)
+{
+	struct spare_grant_info gi;
+	int ret = check_sig(g, k, &k->hmac, k->has_hmac ? 1 : 0, &gi);
+
+	return ret ? ret : check_rest(&gi, donor_id, client_id, now, rc, info);
+}
+
+/* ---- Ed25519 keys ---- */
+
+void spare_grant_signkey_from_seed(struct spare_grant_signkey *k, uint32_t id,
+				   const uint8_t seed[32])
+{
+	k->id = id;
+	crypto_sign_seed_keypair(k->pk, k->sk, seed);
+}
+
+struct spare_grant_pubkey spare_grant_signkey_public(const struct spare_grant_signkey *k)
+{
+	struct spare_grant_pubkey p;
+
+	p.id = k->id;
+	memcpy(p.pk, k->pk, sizeof(p.pk));
+	return p;
+}
+
+int spare_grant_issue_ed25519(const struct spare_grant_info *info,
+			      const struct spare_grant_signkey *k, struct spare_grant *g)
+{
+	int ret = spare_grant_encode(info, g);
+
+	if (ret)
+		return ret;
+	g->version = htole16(SPARE_GRANT_VERSION_ED25519);
+	g->key_id = htole32(k->id);
+	crypto_sign_detached(g->sig, NULL, (const uint8_t *)g,
+			     SPARE_GRANT_SIGNED_LEN_ED25519, k->sk);
+	return 0;
+}
+
+int spare_grant_keys_issue(const struct spare_grant_keys *k,
+			   const struct spare_grant_info *info, struct spare_grant *g)
+{
+	if (k->has_sign)
+		return spare_grant_issue_ed25519(info, &k->sign, g);
+	if (k->has_hmac)
+		return spare_grant_issue(info, &k->hmac, g);
+	return SPARE_GRANT_MALFORMED;
+}
+
+void spare_grant_pubkey_format(const struct spare_grant_pubkey *p, char *line, size_t len)
+{
+	char hex[2 * SPARE_GRANT_PUBKEY_LEN + 1];
+
+	sodium_bin2hex(hex, sizeof(hex), p->pk, sizeof(p->pk));
+	snprintf(line, len, "%u %s", (unsigned int)p->id, hex);
+}
+
+/* One "<id> <hex>" line (no comment, not blank): NULL or why not. */
+static const char *pubkey_line(const char *line, struct spare_grant_pubkey *p)
+{
+	const char *s = line, *hex;
+	size_t hlen, bin_len = 0;
+	unsigned long long id;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return "want \"<key id> <64 hex digits>\"";
+	errno = 0;
+	id = strtoull(s, &end, 10);
+	if (errno || id > UINT32_MAX)
+		return "key id above 4294967295";
+	if (*end != ' ' && *end != '\t')
+		return "want \"<key id> <64 hex digits>\"";
+	hex = end + strspn(end, " \t");
+	hlen = strcspn(hex, " \t");
+	if (hex[hlen + strspn(hex + hlen, " \t")])
+		return "more than a key id and a key on the line";
+	if (hlen != 2 * SPARE_GRANT_PUBKEY_LEN ||
+	    sodium_hex2bin(p->pk, sizeof(p->pk), hex, hlen, NULL, &bin_len, NULL) ||
+	    bin_len != sizeof(p->pk))
+		return "the key is not 64 hex digits (an Ed25519 public key, as sparectl gen-key --grant prints it)";
+	p->id = (uint32_t)id;
+	return NULL;
+}
+
+int spare_grant_pubkeys_parse(const char *text, struct spare_grant_pubkey *v,
+			      unsigned int max, unsigned int *n, char *why, size_t whylen)
+{
+	unsigned int no = 0, start = *n;
+	const char *line = text;
+
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		char buf[256];
+		const char *err, *b;
+		struct spare_grant_pubkey p;
+
+		no++;
+		if (len >= sizeof(buf)) {
+			snprintf(why, whylen, "line %u: too long", no);
+			return -1;
+		}
+		memcpy(buf, line, len);
+		buf[len] = 0;
+		line += len + (line[len] == '\n');
+		while (len && isspace((unsigned char)buf[len - 1]))
+			buf[--len] = 0;
+		b = buf + strspn(buf, " \t");
+		if (!*b || *b == '#')
+			continue;
+		err = pubkey_line(b, &p);
+		if (err) {
+			snprintf(why, whylen, "line %u: %s", no, err);
+			return -1;
+		}
+		for (unsigned int i = 0; i < *n; i++)
+			if (v[i].id == p.id) {
+				snprintf(why, whylen, "line %u: key id %u given twice", no,
+					 (unsigned int)p.id);
+				return -1;
+			}
+		if (*n >= max) {
+			snprintf(why, whylen, "line %u: more than %u keys", no, max);
+			return -1;
+		}
+		v[(*n)++] = p;
 	}
-	if (info)
-		*info = gi;
-	return SPARE_GRANT_OK;
+	if (*n == start) {
+		snprintf(why, whylen, "no key (want \"<key id> <64 hex digits>\" lines)");
+		return -1;
+	}
+	return 0;
+}
+
+int spare_grant_pubkeys_read(const char *path, struct spare_grant_pubkey *v,
+			     unsigned int max, unsigned int *n, char *why, size_t whylen)
+{
+	char text[8192], inner[256];
+	struct stat st;
+	size_t got = 0;
+	ssize_t r = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & 022) {
+		snprintf(why, whylen,
+			 "%s: mode %04o lets group or others change which grants are good (chmod 644 %s)",
+			 path, (unsigned int)(st.st_mode & 07777), path);
+		close(fd);
+		return -1;
+	}
+	while (got < sizeof(text) - 1) {
+		r = read(fd, text + got, sizeof(text) - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (r < 0 || got == sizeof(text) - 1) {
+		snprintf(why, whylen, "%s: %s", path, r < 0 ? strerror(errno) : "too large");
+		return -1;
+	}
+	text[got] = 0;
+	if (memchr(text, 0, got)) {
+		snprintf(why, whylen, "%s: not a text file", path);
+		return -1;
+	}
+	if (spare_grant_pubkeys_parse(text, v, max, n, inner, sizeof(inner))) {
+		snprintf(why, whylen, "%s: %s", path, inner);
+		return -1;
+	}
+	return 0;
+}
+
+void spare_grant_keys_wipe(struct spare_grant_keys *k)
+{
+	sodium_memzero(k, sizeof(*k));
 }

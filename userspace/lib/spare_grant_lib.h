@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Grants (kmod/uapi/spare_grant.h) for userspace: encode, decode, sign,
- * verify, and the donor's replay cache. The HMAC is libsodium's; the tag is
- * compared in constant time. Programs that use this file link -lsodium.
- * Nothing here logs, and no error text quotes a key. (Named
+ * verify, the broker's and donors' grant keys, and the donor's replay
+ * cache. Version 2 grants are signed with Ed25519 (libsodium's
+ * crypto_sign_detached); version 1 grants (deprecated) carry an HMAC-SHA-256
+ * tag, compared in constant time. Programs that use this file link
+ * -lsodium. Nothing here logs, and no error text quotes a key. (Named
  * spare_grant_lib.h: "spare_grant.h" is the uapi header on the include
  * path.)
  */
@@ -26,12 +28,44 @@ struct spare_grant_info {
 	uint32_t	key_id;
 	uint64_t	not_before;
 	uint64_t	expiry;
+	uint16_t	version;	/* decode fills it; encode ignores it */
 };
 
-/* A grant key, as the broker and the donors both hold it. */
+/* A version 1 grant key (HMAC), as the broker and the donors both hold it. */
 struct spare_grant_key {
 	uint32_t	id;
 	uint8_t		key[SPARE_GRANT_KEY_LEN];
+};
+
+/* A broker's public key (version 2), as donors and clients hold it. */
+struct spare_grant_pubkey {
+	uint32_t	id;
+	uint8_t		pk[SPARE_GRANT_PUBKEY_LEN];
+};
+
+/* The broker's Ed25519 signing key: secret (from a 32-byte seed) and public. */
+struct spare_grant_signkey {
+	uint32_t	id;
+	uint8_t		sk[64];
+	uint8_t		pk[SPARE_GRANT_PUBKEY_LEN];
+};
+
+/* Public keys a host trusts at once (rotation: old and new). */
+#define SPARE_GRANT_MAX_PUBKEYS	16
+
+/*
+ * Every grant key a program holds. A donor: pub[] (and, while version 1
+ * grants are still accepted, hmac). The broker: sign (issues version 2),
+ * or only hmac (issues version 1, deprecated); it checks the grants it is
+ * asked to renew with sign's public key, pub[] and hmac.
+ */
+struct spare_grant_keys {
+	bool				has_hmac;
+	struct spare_grant_key		hmac;
+	bool				has_sign;
+	struct spare_grant_signkey	sign;
+	unsigned int			npub;
+	struct spare_grant_pubkey	pub[SPARE_GRANT_MAX_PUBKEYS];
 };
 
 /* Results of verification; each refusal has its own code. */
@@ -47,6 +81,7 @@ enum spare_grant_result {
 	SPARE_GRANT_REPLAYED	 = -8,	/* grant id seen before */
 	SPARE_GRANT_CACHE_FULL	 = -9,	/* replay cache full of live grants */
 	SPARE_GRANT_OWNER_FULL	 = -10,	/* this client holds its share of the cache */
+	SPARE_GRANT_V1_OFF	 = -11,	/* a version 1 grant, and no version 1 key */
 };
 
 /* A short text for a result ("forged", "expired", ...). */
@@ -65,12 +100,29 @@ int spare_grant_encode(const struct spare_grant_info *info, struct spare_grant *
  */
 int spare_grant_decode(const struct spare_grant *g, struct spare_grant_info *info);
 
-/* Sign @g in place with @key (also sets key_id to key->id). */
+/* Sign @g in place with @key (also sets key_id to key->id). Version 1. */
 void spare_grant_sign(struct spare_grant *g, const struct spare_grant_key *key);
 
-/* Encode and sign: 0 or SPARE_GRANT_MALFORMED. */
+/* Encode and sign a version 1 grant: 0 or SPARE_GRANT_MALFORMED. */
 int spare_grant_issue(const struct spare_grant_info *info,
 		      const struct spare_grant_key *key, struct spare_grant *g);
+
+/* The signing key (and its public half) from a 32-byte secret seed. */
+void spare_grant_signkey_from_seed(struct spare_grant_signkey *k, uint32_t id,
+				   const uint8_t seed[32]);
+/* The public half of @k. */
+struct spare_grant_pubkey spare_grant_signkey_public(const struct spare_grant_signkey *k);
+
+/* Encode and sign a version 2 grant (key_id = k->id): 0 or SPARE_GRANT_MALFORMED. */
+int spare_grant_issue_ed25519(const struct spare_grant_info *info,
+			      const struct spare_grant_signkey *k, struct spare_grant *g);
+
+/*
+ * Issue with what @k holds: version 2 with sign, else version 1 with hmac.
+ * 0 or SPARE_GRANT_MALFORMED (also when @k holds neither).
+ */
+int spare_grant_keys_issue(const struct spare_grant_keys *k,
+			   const struct spare_grant_info *info, struct spare_grant *g);
 
 /* A fresh random grant id. */
 void spare_grant_new_id(uint8_t id[SPARE_GRANT_ID_LEN]);
@@ -140,5 +192,46 @@ int spare_grant_verify(const struct spare_grant *g,
 		       const struct spare_grant_key *keys, unsigned int nkeys,
 		       const char *donor_id, const char *client_id, uint64_t now,
 		       struct spare_grant_replay *rc, struct spare_grant_info *info);
+
+/*
+ * As spare_grant_verify(), for either version, with the keys in @k: a
+ * version 2 grant is checked with the public key (pub[], or sign's public
+ * half) whose id is its key_id (none: SPARE_GRANT_UNKNOWN_KEY); a version 1
+ * grant only if @k has an hmac key (else SPARE_GRANT_V1_OFF), with it.
+ */
+int spare_grant_check(const struct spare_grant *g, const struct spare_grant_keys *k,
+		      const char *donor_id, const char *client_id, uint64_t now,
+		      struct spare_grant_replay *rc, struct spare_grant_info *info);
+
+/*
+ * Public keys: "<key_id> <64 hex digits>" lines, '#' comments and blank
+ * lines skipped (what `sparectl gen-key --grant` prints). At most @max
+ * keys, ids distinct. Appends to @v from *@n. 0, or -1 with a reason that
+ * names the line in @why.
+ */
+int spare_grant_pubkeys_parse(const char *text, struct spare_grant_pubkey *v,
+			      unsigned int max, unsigned int *n, char *why, size_t whylen);
+/*
+ * The same from file @path, which may be world-readable (nothing in it is
+ * secret) but must not be writable by group or others (whoever can write
+ * it decides which grants are good). @why names the file.
+ */
+int spare_grant_pubkeys_read(const char *path, struct spare_grant_pubkey *v,
+			     unsigned int max, unsigned int *n, char *why, size_t whylen);
+/* "<key_id> <64 hex digits>" into @line (at least 80 bytes). */
+void spare_grant_pubkey_format(const struct spare_grant_pubkey *p, char *line, size_t len);
+
+/*
+ * A program's grant keys from its files ("" or NULL: not given): @hmac_file
+ * (version 1 secret, "SPARE-1:..."), @sign_file (the broker's signing key,
+ * a "SPARE-1:..." 32-byte seed), both read through spare_key_file_read()
+ * and given id @key_id; @pub_file (public keys). 0, or -1 with the reason
+ * (naming the file and the setting) in @why. Nothing secret is left on the
+ * stack; spare_grant_keys_wipe() wipes @k.
+ */
+int spare_grant_keys_load(struct spare_grant_keys *k, const char *hmac_file,
+			  const char *sign_file, uint32_t key_id, const char *pub_file,
+			  char *why, size_t whylen);
+void spare_grant_keys_wipe(struct spare_grant_keys *k);
 
 #endif /* SPARE_GRANT_LIB_H */

@@ -12,6 +12,15 @@
  *   sparectl gen-key --check [FILE...] check secrets or host-keys lines
  *                                      (stdin without FILE): "FILE:LINE:
  *                                      reason" for each bad one, exit 1
+ *   sparectl gen-key --grant [--key-id N] -o FILE [--force]
+ *                                      a broker's grant signing key: FILE
+ *                                      (mode 0600) gets its secret (an
+ *                                      Ed25519 seed in the same "SPARE-1:"
+ *                                      form), stdout the public key line
+ *                                      "N <64 hex digits>" for the donors'
+ *                                      and clients' grant-public-keys
+ *   sparectl gen-key --grant-public [--key-id N] FILE
+ *                                      that line again, from FILE
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +35,7 @@
 #include <sodium.h>
 
 #include "spare_auth.h"
+#include "spare_grant_lib.h"
 #include "spare_keyfile.h"
 #include "spare_log.h"
 
@@ -215,8 +225,49 @@ fail:
 
 static int usage(void)
 {
-	log_err("usage: gen-key [-o FILE [--force]] | gen-key --check [FILE...]");
+	log_err("usage: gen-key [-o FILE [--force]] | gen-key --check [FILE...] | gen-key --grant [--key-id N] -o FILE [--force] | gen-key --grant-public [--key-id N] FILE");
 	return 2;
+}
+
+/* Print the public key line of the grant signing key whose seed is @seed. */
+static int print_grant_public(const uint8_t seed[SPARE_AUTH_KEY_LEN], uint32_t id)
+{
+	struct spare_grant_signkey k;
+	struct spare_grant_pubkey p;
+	char line[96];
+
+	spare_grant_signkey_from_seed(&k, id, seed);
+	p = spare_grant_signkey_public(&k);
+	sodium_memzero(&k, sizeof(k));
+	spare_grant_pubkey_format(&p, line, sizeof(line));
+	if (printf("%s\n", line) < 0 || fflush(stdout)) {
+		log_err("standard output: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* gen-key --grant-public FILE: the public line of an existing signing key. */
+static int grant_public(const char *path, uint32_t id)
+{
+	char text[256], why[320];
+	uint8_t seed[SPARE_AUTH_KEY_LEN];
+	const char *err;
+	int ret;
+
+	if (spare_key_file_read(path, text, sizeof(text), why, sizeof(why)) < 0) {
+		log_err("%s", why);
+		return 1;
+	}
+	err = spare_key_parse(text, seed);
+	sodium_memzero(text, sizeof(text));
+	if (err) {
+		log_err("%s: %s", path, err);
+		return 1;
+	}
+	ret = print_grant_public(seed, id);
+	sodium_memzero(seed, sizeof(seed));
+	return ret;
 }
 
 int sparectl_gen_key(int argc, char **argv)
@@ -225,8 +276,14 @@ int sparectl_gen_key(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "grant", no_argument, NULL, 'g' },
+		{ "grant-public", no_argument, NULL, 'p' },
+		{ "key-id", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool grant = false, grant_pub = false, has_id = false;
+	unsigned long long key_id = 1;
+	char *end;
 	uint8_t key[SPARE_AUTH_KEY_LEN];
 	char text[SPARE_KEY_TEXT_LEN + 2];
 	const char *out = NULL;
@@ -247,6 +304,21 @@ int sparectl_gen_key(int argc, char **argv)
 		case 'c':
 			check = true;
 			break;
+		case 'g':
+			grant = true;
+			break;
+		case 'p':
+			grant_pub = true;
+			break;
+		case 'i':
+			errno = 0;
+			key_id = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-' || key_id > UINT32_MAX) {
+				log_err("--key-id %s: not a key id (0-4294967295)", optarg);
+				return 2;
+			}
+			has_id = true;
+			break;
 		default:
 			return usage();
 		}
@@ -255,13 +327,24 @@ int sparectl_gen_key(int argc, char **argv)
 		log_err("libsodium cannot initialise");
 		return 1;
 	}
+	if (check + grant + grant_pub > 1 || (has_id && !grant && !grant_pub))
+		return usage();
 	if (check) {
 		if (out || force)
 			return usage();
 		return check_keys(argc - optind, argv + optind);
 	}
+	if (grant_pub) {
+		if (out || force || optind + 1 != argc)
+			return usage();
+		return grant_public(argv[optind], (uint32_t)key_id);
+	}
 	if (optind != argc || (force && !out))
 		return usage();
+	if (grant && !out) {
+		log_err("gen-key --grant: give -o FILE for the secret (standard output gets the public key)");
+		return 2;
+	}
 	fd = open_output(out, force);
 	if (fd < 0)
 		return 1;
@@ -279,6 +362,8 @@ int sparectl_gen_key(int argc, char **argv)
 		log_err("%s: %s", out, strerror(errno));
 		ret = 1;
 	}
+	if (!ret && grant)
+		ret = print_grant_public(key, (uint32_t)key_id);
 	sodium_memzero(key, sizeof(key));
 	sodium_memzero(text, sizeof(text));
 	return ret;

@@ -36,9 +36,10 @@ const struct spare_setting spared_settings[] = {
 	{ "broker-key-file", 0, "PATH", "this donor's \"SPARE-1:...\" secret at the brokers", "" },
 	{ "domain",	0,  "LABEL", "failure domain (rack, PDU) reported to the brokers", "default" },
 	{ "name",	0,  "NAME",  "this donor's name: at the brokers, in grants, to authenticated clients (default: the host name, cut to 15 characters)", "" },
-	{ "grant-key-file", 0, "PATH", "the brokers' grant key, \"SPARE-1:...\": lend only against grants (default: none, no grants needed)", "" },
-	{ "grant-key-id", 0, "N",    "the grant key's id, as the brokers' grant-key-id", "1" },
-	{ "max-grants",	0,  "N",     "with grant-key-file: unexpired grants remembered at once", "65536" },
+	{ "grant-public-keys", 0, "PATH", "the brokers' grant public keys, \"<key id> <hex>\" lines: lend only against grants (default: none, no grants needed)", "" },
+	{ "grant-key-file", 0, "PATH", "version 1 grant key shared with the brokers, \"SPARE-1:...\" (deprecated: grant-public-keys); lend only against grants", "" },
+	{ "grant-key-id", 0, "N",    "the version 1 grant key's id, as the brokers' grant-key-id", "1" },
+	{ "max-grants",	0,  "N",     "with grants: unexpired grants remembered at once", "65536" },
 	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
 	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
 	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
@@ -154,6 +155,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (strlen(value) >= sizeof(cfg->name) || strpbrk(value, " \t"))
 			return "a name of at most 15 characters without blanks";
 		strcpy(cfg->name, value);
+	} else if (!strcmp(key, "grant-public-keys")) {
+		if (strlen(value) >= sizeof(cfg->grant_public_keys))
+			return "path too long";
+		strcpy(cfg->grant_public_keys, value);
 	} else if (!strcmp(key, "grant-key-file")) {
 		if (strlen(value) >= sizeof(cfg->grant_key_file))
 			return "path too long";

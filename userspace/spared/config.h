@@ -32,7 +32,8 @@ struct spared_config {
 	char		broker_key_file[256];	/* this donor's secret at the brokers */
 	char		domain[32];		/* failure-domain label for the brokers */
 	char		name[16];		/* donor id; "" = host name */
-	char		grant_key_file[256];	/* "" = no grants needed */
+	char		grant_public_keys[256];	/* brokers' public keys; "" = none */
+	char		grant_key_file[256];	/* version 1 key, deprecated; "" = none */
 	uint32_t	grant_key_id;
 	unsigned int	max_grants;		/* ledger size */
 

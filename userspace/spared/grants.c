@@ -24,7 +24,7 @@ int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *ke
 		       const char *donor_id, size_t max)
 {
 	memset(g, 0, sizeof(*g));
-	if (!key || !donor_id || !donor_id[0] || strlen(donor_id) >= sizeof(g->donor_id) ||
+	if (!donor_id || !donor_id[0] || strlen(donor_id) >= sizeof(g->donor_id) ||
 	    !max || max > (1u << 30))
 		return -EINVAL;
 	g->cap = 16;
@@ -38,11 +38,21 @@ int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *ke
 		spared_grants_free(g);
 		return -ENOMEM;
 	}
-	g->key = *key;
+	if (key) {
+		g->keys.hmac = *key;
+		g->keys.has_hmac = true;
+	}
 	strcpy(g->donor_id, donor_id);
 	g->max = max;
 	g->share = spared_grants_share(max);
 	return 0;
+}
+
+void spared_grants_set_keys(struct spared_grants *g, const struct spare_grant_keys *k)
+{
+	g->keys = *k;
+	g->keys.has_sign = false;	/* a donor signs nothing */
+	sodium_memzero(&g->keys.sign, sizeof(g->keys.sign));
 }
 
 void spared_grants_free(struct spared_grants *g)
@@ -265,7 +275,7 @@ int spared_grant_accept(struct spared_grants *g, const void *buf, size_t len, bo
 			return SPARE_GRANT_MALFORMED;
 		memcpy(&gr, buf, sizeof(gr));
 	}
-	ret = spare_grant_verify(&gr, &g->key, 1, g->donor_id, client_id, now, NULL, &gi);
+	ret = spare_grant_check(&gr, &g->keys, g->donor_id, client_id, now, NULL, &gi);
 	if (ret)
 		return ret;
 	if (g->purged_at != now)

@@ -4,7 +4,8 @@
  * that clients presented, and what they allow. Pure: no I/O, no clock (the
  * caller passes "now", seconds since the epoch), no logging.
  *
- * A donor with a grant key lends only against grants. A client sends its
+ * A donor with grant keys (the brokers' public keys, or a deprecated
+ * version 1 key) lends only against grants. A client sends its
  * grants (GRANT messages) and then MAPs, each naming one of them. The
  * client may hold as many slabs as its unexpired grants cover together.
  *
@@ -55,7 +56,7 @@ struct spared_owner {
 #define SPARED_GRANTS_SHARE_MIN	16	/* ... but at least this many */
 
 struct spared_grants {
-	struct spare_grant_key	key;
+	struct spare_grant_keys	keys;		/* public keys, and hmac for version 1 */
 	char			donor_id[SPARE_GRANT_DONOR_LEN];
 	struct spared_grant	*v;
 	size_t			n, max, share;
@@ -69,10 +70,16 @@ struct spared_grants {
 /* Entries one owner may hold in a ledger of @max. */
 size_t spared_grants_share(size_t max);
 
-/* 0, or -EINVAL (no donor id, or too long; max 0 or above 2^30) / -ENOMEM. */
+/*
+ * 0, or -EINVAL (no donor id, or too long; max 0 or above 2^30) / -ENOMEM.
+ * @key: a version 1 key, or NULL (then spared_grants_set_keys()).
+ */
 int spared_grants_init(struct spared_grants *g, const struct spare_grant_key *key,
 		       const char *donor_id, size_t max);
-/* Frees the ledger and wipes the key. */
+/* The keys grants are checked with from now on (copied; @k holds no secret
+ * but a version 1 key). Grants already accepted stay. */
+void spared_grants_set_keys(struct spared_grants *g, const struct spare_grant_keys *k);
+/* Frees the ledger and wipes the keys. */
 void spared_grants_free(struct spared_grants *g);
 
 /*

@@ -41,7 +41,7 @@ static const struct spare_cli spared_cli_tmpl = {
 
 /* What a reload (SIGHUP) may change while clients are served. */
 static const char *const live_keys[] = {
-	"host-keys", "grant-key-file", "grant-key-id", "log-level",
+	"host-keys", "grant-key-file", "grant-public-keys", "grant-key-id", "log-level",
 	"evict-deadline", "max-clients", "max-data-conns", "hello-timeout",
 	"resume-hold", "activity-timeout", NULL
 };
@@ -114,7 +114,7 @@ static void reload(struct spared *d)
 	struct spare_cli cli = spared_cli_tmpl;
 	struct spare_conf_vals nv = { 0 };
 	struct spare_host_keys hk = { 0 };
-	struct spare_grant_key gk = { 0 };
+	struct spare_grant_keys gk = { 0 };
 	char why[256];
 
 	spare_notify_reloading();
@@ -131,15 +131,12 @@ static void reload(struct spared *d)
 		log_err("host-keys %s", why);	/* @why names the file */
 		goto refuse;
 	}
-	if (!nc.grant_key_file[0] != !d->grants_on) {
-		log_err("grant-key-file: lending against grants is turned on or off only by a restart");
+	if (!(nc.grant_key_file[0] || nc.grant_public_keys[0]) != !d->grants_on) {
+		log_err("grant-public-keys, grant-key-file: lending against grants is turned on or off only by a restart");
 		goto refuse;
 	}
-	if (nc.grant_key_file[0] &&
-	    broker_read_key_file(nc.grant_key_file, gk.key, why, sizeof(why))) {
-		log_err("grant-key-file %s", why);
+	if (d->grants_on && spared_grant_keys_read(&nc, &gk))
 		goto refuse;
-	}
 
 	/* All read: apply it all. Nothing below fails. */
 	if (!nc.host_keys[0] && d->keys.n)
@@ -147,11 +144,9 @@ static void reload(struct spared *d)
 			 nc.port);
 	spare_host_keys_free(&d->keys);
 	d->keys = hk;
-	if (d->grants_on) {
-		gk.id = nc.grant_key_id;
-		d->grants.key = gk;
-	}
-	sodium_memzero(&gk, sizeof(gk));
+	if (d->grants_on)
+		spared_grants_set_keys(&d->grants, &gk);
+	spare_grant_keys_wipe(&gk);
 	nc.max_clients = spare_fd_conn_cap("max-clients", nc.max_clients, nofile_now());
 	spare_log_set_level((enum spare_log_level)nc.log_level);
 	d->cfg = nc;
@@ -159,8 +154,9 @@ static void reload(struct spared *d)
 	spare_conf_vals_free(&running_vals);
 	running_vals = nv;
 	if (d->grants_on)
-		log_info("SIGHUP: reloaded: %u clients in host-keys, grant key id %u",
-			 d->keys.n, d->cfg.grant_key_id);
+		log_info("SIGHUP: reloaded: %u clients in host-keys, %u grant public keys%s",
+			 d->keys.n, d->grants.keys.npub,
+			 d->grants.keys.has_hmac ? " and a version 1 grant key" : "");
 	else
 		log_info("SIGHUP: reloaded: %u clients in host-keys", d->keys.n);
 	spare_notify_ready("lending on port %u, settings reloaded", d->cfg.port);

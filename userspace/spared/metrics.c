@@ -57,7 +57,7 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	spare_metrics_one_u64(m, "spare_donor_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
 	spare_metrics_one_u64(m, "spare_donor_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
 	spare_metrics_one_u64(m, "spare_donor_grants_required", SPARE_GAUGE,
-	    "1 if MAPs need a broker's grant (grant-key-file is set).", d->grants_on);
+	    "1 if MAPs need a broker's grant (grant-public-keys or grant-key-file is set).", d->grants_on);
 	spare_metrics_one_u64(m, "spare_donor_grants_held", SPARE_GAUGE,
 	    "Grants recorded now (each covers slabs of one client until it expires).",
 	    d->grants_on ? d->grants.n : 0);

@@ -1730,30 +1730,47 @@ static int auth_start(struct spared *d)
 	return 0;
 }
 
-/* With grant-key-file, MAPs need the brokers' grants. */
-static int grants_start(struct spared *d)
+int spared_grant_keys_read(const struct spared_config *cfg, struct spare_grant_keys *k)
 {
-	struct spare_grant_key key = { .id = d->cfg.grant_key_id };
-	char why[512], id[SPARE_AUTH_ID_LEN + 1] = "";
-	int ret;
+	char why[512];
 
-	if (!d->cfg.grant_key_file[0])
-		return 0;
-	if (broker_read_key_file(d->cfg.grant_key_file, key.key, why, sizeof(why))) {
-		log_err("grant-key-file %s", why);
+	if (spare_grant_keys_load(k, cfg->grant_key_file, NULL, cfg->grant_key_id,
+				  cfg->grant_public_keys, why, sizeof(why))) {
+		log_err("%s", why);	/* names the setting and the file */
 		return -1;
 	}
+	if (k->has_hmac)
+		log_warn("grant-key-file: accepting version 1 (HMAC) grants, which anyone holding that key (every donor) can forge; deprecated: give grant-public-keys and drop grant-key-file once the brokers sign with grant-signing-key");
+	return 0;
+}
+
+/* With grant-public-keys (or grant-key-file), MAPs need the brokers' grants. */
+static int grants_start(struct spared *d)
+{
+	struct spare_grant_keys keys;
+	char id[SPARE_AUTH_ID_LEN + 1] = "";
+	int ret;
+
+	if (!d->cfg.grant_key_file[0] && !d->cfg.grant_public_keys[0])
+		return 0;
+	if (spared_grant_keys_read(&d->cfg, &keys))
+		return -1;
 	/* As broker_link registers it: at most 15 characters. */
 	memcpy(id, d->donor_id, SPARE_AUTH_ID_LEN - 1);
-	ret = spared_grants_init(&d->grants, &key, id, d->cfg.max_grants);
-	sodium_memzero(&key, sizeof(key));
+	ret = spared_grants_init(&d->grants, NULL, id, d->cfg.max_grants);
+	if (!ret)
+		spared_grants_set_keys(&d->grants, &keys);
+	spare_grant_keys_wipe(&keys);
 	if (ret) {
 		log_err("grants: %s", strerror(-ret));
 		return -1;
 	}
 	d->grants_on = true;
-	log_info("grant-key-file %s (key id %u): lending only against grants for donor %s",
-		 d->cfg.grant_key_file, d->cfg.grant_key_id, id);
+	log_info("grants: %u public keys from %s%s%s: lending only against grants for donor %s",
+		 d->grants.keys.npub,
+		 d->cfg.grant_public_keys[0] ? d->cfg.grant_public_keys : "(none)",
+		 d->grants.keys.has_hmac ? ", version 1 key from " : "",
+		 d->grants.keys.has_hmac ? d->cfg.grant_key_file : "", id);
 	return 0;
 }
 

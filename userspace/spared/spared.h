@@ -233,6 +233,8 @@ void spared_timer_set(struct spared *d, uint64_t next_ms);
 
 /* server.c: rdma_cm, sessions, messages */
 int spared_server_start(struct spared *d);
+/* The grant keys cfg names (grant-public-keys, grant-key-file), logging why not. 0 or -1. */
+int spared_grant_keys_read(const struct spared_config *cfg, struct spare_grant_keys *k);
 void spared_server_stop(struct spared *d);
 void spared_reap_sessions(struct spared *d);
 void spared_timer_work(struct spared *d, uint64_t now_ms);

@@ -19,6 +19,7 @@
  *   spare-broker-peer renew  -b HOST:PORT -n NAME -K KEYFILE --grants FILE [--count N]
  *                     [--lease S] [--kind altered|reid|mint --slabs N]
  *                     [--grant-key F --grant-key-id I]
+ *                     [--grant-pub F] [--grant-sk F]
  *   spare-broker-peer legacyrenew -b HOST:PORT -n NAME -K KEYFILE --addr A --slabs N
  *                     [--count N]
  *
@@ -58,13 +59,15 @@
  * client --save FILE also writes each grant, as hex, one a line, to FILE.
  * renew: RENEW_GRANT with the grants of FILE (hex lines, as --save writes
  *   them), --count times on one connection (default 1), each time the
- *   grants the last answer carried; prints "renewed i=I id=ID16 donor=D
- *   addr=A domain=M client=C slabs=S expiry=T [tag=ok|tag=BAD]" per grant
- *   or "error NAME: text" (exit 3) and "closed" if the broker then closed.
- *   --kind tampers with every grant first: altered (slabs set to --slabs,
- *   the tag kept), reid (one bit of the id flipped, the tag kept), mint
- *   (slabs set to --slabs and signed again with --grant-key: what a holder
- *   of the shared grant key could make).
+ *   grants the last answer carried; prints "renewed i=I v=VERSION
+ *   key=KEYID id=ID16 donor=D addr=A domain=M client=C slabs=S expiry=T
+ *   [tag=ok|tag=BAD]" per grant or "error NAME: text" (exit 3) and "closed"
+ *   if the broker then closed. --kind tampers with every grant first:
+ *   altered (slabs set to --slabs, the tag kept), reid (one bit of the id
+ *   flipped, the tag kept), mint (slabs set to --slabs and signed again:
+ *   version 2 with the seed in --grant-sk, else version 1 with
+ *   --grant-key: what a holder of that key could make). tag=ok is checked
+ *   with --grant-key (version 1) and --grant-pub (public keys, version 2).
  * legacyrenew: RENEW_REQ (a donor address and a count, no grant) --count
  *   times; prints "grant ... slabs=S ..." for each, or at the first
  *   refusal "error NAME: text" (and "closed" if the broker closed), exit 3.
@@ -103,6 +106,7 @@ static uint8_t body[BROKER_MAX_BODY];
 
 struct opts {
 	const char	*broker, *name, *key_file, *addr, *domain, *kind, *grant_key;
+	const char	*grant_pub, *grant_sk;	/* version 2: public keys; a signing key to mint */
 	const char	*save, *grants;
 	const char	*moves[MAX_MOVES];
 	unsigned int	nmoves;
@@ -221,20 +225,30 @@ static int do_donor(int fd, const struct opts *o)
 	}
 }
 
+/* The keys grants are checked with: --grant-key (version 1), --grant-pub (version 2). */
+static int peer_keys(const struct opts *o, struct spare_grant_keys *k)
+{
+	char why[512];
+
+	if (spare_grant_keys_load(k, o->grant_key, NULL, o->grant_key_id, o->grant_pub,
+				  why, sizeof(why))) {
+		printf("%s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
 static int do_client(int fd, const struct opts *o)
 {
 	struct broker_grant_req r = { .slabs = (uint16_t)o->slabs, .copies = (uint16_t)o->copies,
 				      .lease_s = o->lease };
 	struct broker_grant_rep rep;
 	struct broker_hdr h;
-	struct spare_grant_key gk = { .id = o->grant_key_id };
-	char why[256];
+	struct spare_grant_keys gk;
 	int n;
 
-	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
-		printf("%s\n", why);
+	if (peer_keys(o, &gk))
 		return 1;
-	}
 	if (auth(fd, o, BROKER_ROLE_CLIENT))
 		return 1;
 	n = broker_grant_req_encode(&r, body, sizeof(body));
@@ -265,9 +279,9 @@ static int do_client(int fd, const struct opts *o)
 			printf("malformed grant %u\n", i);
 			return 1;
 		}
-		if (o->grant_key) {
-			int v = spare_grant_verify(&g, &gk, 1, gi.donor_id, o->name,
-						   (uint64_t)time(NULL), NULL, NULL);
+		if (o->grant_key || o->grant_pub) {
+			int v = spare_grant_check(&g, &gk, gi.donor_id, o->name,
+						  (uint64_t)time(NULL), NULL, NULL);
 
 			tag = v ? " tag=BAD" : " tag=ok";
 		}
@@ -300,11 +314,15 @@ static void print_closed(int fd)
 static int do_renew(int fd, const struct opts *o)
 {
 	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS];
-	struct spare_grant_key gk = { .id = o->grant_key_id };
+	struct spare_grant_keys gk, mk;
 	uint32_t n = 0;
 	char why[256];
 
-	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
+	if (peer_keys(o, &gk))
+		return 1;
+	/* what mints: --grant-sk (version 2), else --grant-key (version 1) */
+	if (spare_grant_keys_load(&mk, o->grant_sk ? NULL : o->grant_key, o->grant_sk,
+				  o->grant_key_id, NULL, why, sizeof(why))) {
 		printf("%s\n", why);
 		return 1;
 	}
@@ -320,10 +338,10 @@ static int do_renew(int fd, const struct opts *o)
 			g[i].slabs = htole32(o->slabs);
 		} else if (!strcmp(o->kind, "reid")) {
 			g[i].grant_id[0] ^= 1;
-		} else if (!strcmp(o->kind, "mint") && o->grant_key) {
+		} else if (!strcmp(o->kind, "mint") && (o->grant_key || o->grant_sk)) {
 			spare_grant_decode(&g[i], &gi);
 			gi.slabs = o->slabs;
-			spare_grant_issue(&gi, &gk, &g[i]);
+			spare_grant_keys_issue(&mk, &gi, &g[i]);
 		} else {
 			printf("unknown --kind %s\n", o->kind);
 			return 2;
@@ -367,12 +385,13 @@ static int do_renew(int fd, const struct opts *o)
 				printf("malformed grant %u\n", i);
 				return 1;
 			}
-			if (o->grant_key)
-				tag = spare_grant_verify(&g[i], &gk, 1, gi.donor_id, o->name,
-							 (uint64_t)time(NULL), NULL, NULL) ?
+			if (o->grant_key || o->grant_pub)
+				tag = spare_grant_check(&g[i], &gk, gi.donor_id, o->name,
+							(uint64_t)time(NULL), NULL, NULL) ?
 				      " tag=BAD" : " tag=ok";
-			printf("renewed i=%u id=%02x%02x%02x%02x%02x%02x%02x%02x donor=%s addr=%s "
-			       "domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n", i, gi.id[0],
+			printf("renewed i=%u v=%u key=%u id=%02x%02x%02x%02x%02x%02x%02x%02x donor=%s addr=%s "
+			       "domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n", i, gi.version,
+			       gi.key_id, gi.id[0],
 			       gi.id[1], gi.id[2], gi.id[3], gi.id[4], gi.id[5], gi.id[6], gi.id[7],
 			       gi.donor_id, gi.donor_addr, domain, gi.client_id, gi.slabs, gi.expiry,
 			       tag);
@@ -469,7 +488,7 @@ static int parse_move(const char *spec, struct broker_move_req *r)
 }
 
 /* Print one grant of a GRANT_REP as a "grant ..." line; 0 or -1. */
-static int print_move_grant(const struct opts *o, const struct spare_grant_key *gk,
+static int print_move_grant(const struct opts *o, const struct spare_grant_keys *gk,
 			    const struct spare_grant *g, const char *domain)
 {
 	struct spare_grant_info gi;
@@ -480,8 +499,8 @@ static int print_move_grant(const struct opts *o, const struct spare_grant_key *
 		return -1;
 	}
 	if (gk)
-		tag = spare_grant_verify(g, gk, 1, gi.donor_id, o->name, (uint64_t)time(NULL),
-					 NULL, NULL) ? " tag=BAD" : " tag=ok";
+		tag = spare_grant_check(g, gk, gi.donor_id, o->name, (uint64_t)time(NULL),
+					NULL, NULL) ? " tag=BAD" : " tag=ok";
 	printf("grant donor=%s addr=%s domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n",
 	       gi.donor_id, gi.donor_addr, domain, gi.client_id, gi.slabs, gi.expiry, tag);
 	return 0;
@@ -489,13 +508,10 @@ static int print_move_grant(const struct opts *o, const struct spare_grant_key *
 
 static int do_move(int fd, const struct opts *o)
 {
-	struct spare_grant_key gk = { .id = o->grant_key_id };
-	char why[256];
+	struct spare_grant_keys gk;
 
-	if (o->grant_key && broker_read_key_file(o->grant_key, gk.key, why, sizeof(why))) {
-		printf("%s\n", why);
+	if (peer_keys(o, &gk))
 		return 1;
-	}
 	if (auth(fd, o, BROKER_ROLE_CLIENT))
 		return 1;
 	for (unsigned int i = 0; i < o->nmoves; i++) {
@@ -536,7 +552,7 @@ static int do_move(int fd, const struct opts *o)
 			return 1;
 		}
 		broker_grant_rep_entry(&rep, 0, &g, domain);
-		if (print_move_grant(o, o->grant_key ? &gk : NULL, &g, domain))
+		if (print_move_grant(o, o->grant_key || o->grant_pub ? &gk : NULL, &g, domain))
 			return 1;
 	}
 	return 0;
@@ -879,6 +895,8 @@ int main(int argc, char **argv)
 		{ "kind", required_argument, NULL, 'k' },
 		{ "grant-key", required_argument, NULL, 'g' },
 		{ "grant-key-id", required_argument, NULL, 'G' },
+		{ "grant-pub", required_argument, NULL, 'P' },
+		{ "grant-sk", required_argument, NULL, 'Q' },
 		{ "then-free", required_argument, NULL, 'F' },
 		{ "move", required_argument, NULL, 'M' },
 		{ "save", required_argument, NULL, 'S' },
@@ -912,6 +930,8 @@ int main(int argc, char **argv)
 		case 'k': o.kind = optarg; break;
 		case 'g': o.grant_key = optarg; break;
 		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'P': o.grant_pub = optarg; break;
+		case 'Q': o.grant_sk = optarg; break;
 		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
 		case 'S': o.save = optarg; break;
 		case 'R': o.grants = optarg; break;

@@ -103,7 +103,7 @@ pass "grants renewed by the monitor while swapping"
 
 step "donor 4 joins (10.0.0.3:18516) and receives the next device's grants"
 spared --listen 10.0.0.3 --port 18516 -f /dev/null --ctl /run/spare/spared-4.sock \
-	--budget 128M --slab-size 16M --host-keys /tmp/host-keys --grant-key-file /tmp/grant.key \
+	--budget 128M --slab-size 16M --host-keys /tmp/host-keys --grant-public-keys /tmp/grant.pub \
 	--name donor4 --brokers "$BROKER" --broker-key-file /tmp/b-donor4.key --domain rack4 \
 	>/tmp/spared-4.log 2>&1 &
 DONOR_PID_4=$!

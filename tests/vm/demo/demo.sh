@@ -42,13 +42,13 @@ step "three hosts on soft-RoCE: trainer 10.0.0.1, donors 10.0.0.2 and 10.0.0.3"
 rxe_up 3
 rdma link show | sed 's/^/    /'
 broker_keys donorA donorB trainer
-pass "keys: one grant key for the broker and the donors, one secret per host"
+pass "keys: the broker's grant signing key, its public key for the donors, one secret per host"
 
 step "spare-broker on 10.0.0.2; the donors register and lend only against its grants"
 broker_up /tmp/broker.log
 cg_new donor max
 echo 0 >/sys/fs/cgroup/donor/memory.swap.max || fail "memory.swap.max of donor"
-common="--slab-size 16M --host-keys /tmp/host-keys --grant-key-file /tmp/grant.key --brokers $BROKER"
+common="--slab-size 16M --host-keys /tmp/host-keys --grant-public-keys /tmp/grant.pub --brokers $BROKER"
 # shellcheck disable=SC2086
 donor_start 2 $common --name donorA --broker-key-file /tmp/b-donorA.key --domain rackA \
 	--max-lend 320M --headroom 256M --lend-idle 300 --lend-interval 200 \
