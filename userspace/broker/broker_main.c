@@ -231,6 +231,7 @@ struct broker {
 	struct spare_ratelimit	hs_log;		/* the max-handshakes line */
 	struct spare_ratelimit	clamp_log;	/* donors declaring too much */
 	struct log_limit	role_log, addr_log;	/* role= and addr= refusals */
+	struct log_limit	from_log;	/* clients outside their addr= */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
@@ -433,6 +434,7 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	struct broker_welcome w;
 	const struct spare_host_key *k = NULL;
 	uint8_t out[BROKER_WELCOME_SIZE];
+	char why[256];
 
 	if (broker_hello_decode(body, h->len, &m)) {
 		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "malformed HELLO");
@@ -460,6 +462,13 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 			       "key %s may not act as a %s (its role is %s on host-keys line %u)",
 			       k->name, m.role == BROKER_ROLE_DONOR ? "donor" : "client",
 			       spare_role_name(k->roles), k->line);
+		return;
+	}
+	/* a key with addr= binds where its client connects from, as at spared */
+	if (m.role == BROKER_ROLE_CLIENT &&
+	    spare_host_key_from_refused(k, c->ip, why, sizeof(why))) {
+		memcpy(c->name, m.name, sizeof(c->name));
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->from_log, "%s", why);
 		return;
 	}
 	c->key = k->key;
