@@ -508,7 +508,9 @@ static void renew_grant_body(void)
 	struct broker_hdr hd;
 
 	EXPECT_EQ(BROKER_RENEW_GRANT, 12);
-	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_RENEW_GRANT);
+	EXPECT_EQ(BROKER_RENEW_GRANT + 1, BROKER_ROOM_REQ);
+	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_ROOM_REQ);
+	EXPECT(!strcmp(broker_type_name(BROKER_ROOM_REQ), "ROOM_REQ"));
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
 	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);

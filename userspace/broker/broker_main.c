@@ -710,6 +710,55 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 }
 
 /*
+ * ROOM_REQ: new slabs on a donor the client names (bstate_room): debited
+ * and capped as GRANT_REQ is, so served whatever legacy-renew says.
+ */
+static void on_room_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			const uint8_t *body)
+{
+	char text[BROKER_ERR_TEXT_MAX + 1];
+	struct broker_renew_req r;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "ROOM_REQ from a donor");
+		return;
+	}
+	if (broker_renew_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed ROOM_REQ (a donor address, 1-%u slabs)", BROKER_MAX_RENEW);
+		return;
+	}
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(1) > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_room(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
+			  (uint64_t)time(NULL), b->grants, b->domains[0]);
+	switch (ret) {
+	case 0:
+		reply_grants(b, c, h->seq, 1, 1);
+		log_dbg("%s: room for %u slab(s) on %s", c->name, r.slabs, r.donor_addr);
+		return;
+	case -EDQUOT:
+	case -EUSERS:
+		answer_capped(b, c, h->seq, ret);
+		return;
+	case -ENOSPC:
+		snprintf(text, sizeof(text), "the donor at %s has fewer than %u slab(s) free",
+			 r.donor_addr, r.slabs);
+		break;
+	case -ENOENT:
+		snprintf(text, sizeof(text), "no live donor at %s", r.donor_addr);
+		break;
+	default:
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot grant room on %s", r.donor_addr);
+		return;
+	}
+	answer_no_space(c, h->seq, text);
+}
+
+/*
  * MOVE_REQ: one grant on a donor outside the given set, in a fresh failure
  * domain if one has room (bstate_move). A linear scan of the donors: moves
  * are rare.
@@ -857,6 +906,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_MOVE_REQ:
 		on_move_req(b, c, h, body);
+		break;
+	case BROKER_ROOM_REQ:
+		on_room_req(b, c, h, body);
 		break;
 	case BROKER_RENEW_GRANT:
 		on_renew_grant(b, c, h, body);

@@ -488,6 +488,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_GRANT_REQ] = "GRANT_REQ", [BROKER_GRANT_REP] = "GRANT_REP",
 		[BROKER_ERROR] = "ERROR", [BROKER_RENEW_REQ] = "RENEW_REQ",
 		[BROKER_MOVE_REQ] = "MOVE_REQ", [BROKER_RENEW_GRANT] = "RENEW_GRANT",
+		[BROKER_ROOM_REQ] = "ROOM_REQ",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";
