@@ -174,7 +174,8 @@ pass "client with a key used nothing from an unauthenticated donor"
 
 step "E: a valid key bound by addr= to another host is refused where it connects from"
 mkdir "$CFS/swape" && echo 256M >"$CFS/swape/size" && echo 16M >"$CFS/swape/slab_size" &&
-	echo 10.0.0.2:18515 >"$CFS/swape/donors" && echo "$KC" >"$CFS/swape/key" || fail "configure E"
+	echo 10.0.0.2:18515 >"$CFS/swape/donors" && echo 10.0.0.1 >"$CFS/swape/source" &&
+	echo "$KC" >"$CFS/swape/key" || fail "configure E"
 power_refused swape
 rmdir "$CFS/swape"
 grep -q 'refused: key trainer-c may not connect from 10.0.0.1 (not in its addr= on host-keys line 3)' \
