@@ -41,8 +41,9 @@ static const struct spare_grant_key test_grant_key = {
 };
 /*
  * a key of every role (client, donor and admin: no host-keys line gives
- * that, but it lets one key reach every handler), its donor bound to
- * 10.0.0.0/8 (host-keys role=, addr=)
+ * that, but it lets one key reach every handler), bound to 10.0.0.0/8
+ * (host-keys role=, addr=): where its donor registers and its client
+ * connects from
  */
 static struct spare_host_addr host_addr = { .family = AF_INET, .ip = { 10 }, .bits = 8 };
 static struct spare_host_key host_key = { .name = "fuzzpeer",
@@ -191,6 +192,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c->src.fd = -1;
 	c->state = C_HELLO;
 	snprintf(c->peer, sizeof(c->peer), "fuzz");
+	/* connecting from inside the key's addr=, which binds its client too */
+	snprintf(c->ip, sizeof(c->ip), "10.0.0.200");
 	b.conns = c;
 	b.nconns = 1;
 
@@ -228,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			[BROKER_GRANT_REQ] = BROKER_GRANT_REQ_SIZE,
 			[BROKER_RENEW_REQ] = BROKER_RENEW_REQ_SIZE,
 			[BROKER_MOVE_REQ] = BROKER_MOVE_REQ_SIZE,
+			[BROKER_ROOM_REQ] = BROKER_RENEW_REQ_SIZE,
 			[BROKER_RENEW_GRANT] = BROKER_RENEW_GRANT_SIZE(1),
 			[BROKER_DONORS_REQ] = BROKER_DONORS_REQ_SIZE,
 		};

@@ -107,8 +107,8 @@ static void donors_bodies(void)
 	unsigned int i;
 	int n;
 
-	EXPECT_EQ(BROKER_DONORS_REQ, 13);
-	EXPECT_EQ(BROKER_DONORS_REP, 14);
+	EXPECT_EQ(BROKER_DONORS_REQ, 14);
+	EXPECT_EQ(BROKER_DONORS_REP, 15);
 	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_DONORS_REP);
 	EXPECT(!strcmp(broker_type_name(BROKER_DONORS_REP), "DONORS_REP"));
 	EXPECT_EQ(broker_donors_req_encode(&r, buf, sizeof(buf)), BROKER_DONORS_REQ_SIZE);
@@ -577,6 +577,8 @@ static void renew_grant_body(void)
 	struct broker_hdr hd;
 
 	EXPECT_EQ(BROKER_RENEW_GRANT, 12);
+	EXPECT_EQ(BROKER_RENEW_GRANT + 1, BROKER_ROOM_REQ);
+	EXPECT(!strcmp(broker_type_name(BROKER_ROOM_REQ), "ROOM_REQ"));
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
 	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);

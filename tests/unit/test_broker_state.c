@@ -190,6 +190,56 @@ static void legacy_renewals(void)
 }
 
 /*
+ * ROOM_REQ: room on a donor the client names (a monitor's standby slabs,
+ * copies moving there) is new slabs, so it is served as a GRANT_REQ is:
+ * debited from that donor's free count, never beyond it, and within the
+ * client's share and grant caps; a donor not live there is -ENOENT.
+ */
+static void room_debits(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[1];
+	struct spare_grant_info gi;
+	char dom[BROKER_DOMAIN_LEN];
+	int got = 0;
+
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 9), 0);
+	d = hb("d0", "rack-7", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	d = hb("d1", "rack-8", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	memset(dom, 0x55, sizeof(dom));
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 4, 0, 1000, g, dom), 0);
+	EXPECT(!memcmp(dom, "rack-7", 7));
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+	EXPECT(gi.slabs == 4 && !strcmp(gi.donor_id, "d0") && !strcmp(gi.client_id, "trainer"));
+	EXPECT_EQ(spare_grant_verify(&g[0], &key, 1, "d0", "trainer", 1000, NULL, NULL), 0);
+	EXPECT_EQ(bstate_total_free(&st), 16);	/* debited */
+	EXPECT_EQ(bstate_client_slabs(&st, "trainer"), 4);
+	/* never more than the donor has free */
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 7, 0, 1000, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_total_free(&st), 16);
+	while (got < 20 && !bstate_room(&st, "trainer", "d0.example:18515", 1, 0, 1000, g, NULL))
+		got++;
+	EXPECT_EQ(got, 6);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d9.example:18515", 1, 0, 1000, g, NULL), -ENOENT);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 0, 0, 1000, g, NULL), -EINVAL);
+	EXPECT_EQ(bstate_room(&st, "", "d1.example:18515", 1, 0, 1000, g, NULL), -EINVAL);
+	/* the client share (50%): trainer holds 10 of 10 free + 10 held */
+	EXPECT_EQ(bstate_set_caps(&st, 0, 50, 0), 0);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d1.example:18515", 1, 0, 1000, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_room(&st, "other", "d1.example:18515", 5, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_total_free(&st), 5);
+	/* the grant cap */
+	EXPECT_EQ(bstate_set_caps(&st, 0, 100, 1), 0);
+	EXPECT_EQ(bstate_room(&st, "other", "d1.example:18515", 1, 0, 1000, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_room(&st, "third", "d1.example:18515", 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(st.rooms, 9);
+	bstate_free(&st);
+}
+
+/*
  * Renewal of a named grant (RENEW_GRANT) re-issues it: the same id,
  * client, donor and slab count with a new expiry, so however often a
  * client renews, a donor (which counts a grant id once) lends it no more.
@@ -903,6 +953,7 @@ int main(void)
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
+	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);
 	TAP_RUN(free_slabs_capped);
 	TAP_RUN(moves);

@@ -300,6 +300,15 @@ static void test_host_keys_roles(void)
 	EXPECT(!spare_host_key_addr_refused(&hk.v[3], "192.168.7.7:1", "10.0.0.1", why, sizeof(why)));
 	EXPECT(spare_host_key_addr_refused(&hk.v[3], "192.168.7.8:1", "192.168.7.8", why, sizeof(why)));
 
+	/* where a client key may connect from (spared, the broker) */
+	EXPECT(!spare_host_key_from_refused(&hk.v[0], "10.9.9.9", why, sizeof(why)));	/* no addr= */
+	EXPECT(!spare_host_key_from_refused(&hk.v[2], "fd00::9", why, sizeof(why)));
+	EXPECT(!spare_host_key_from_refused(&hk.v[3], "192.168.7.7", why, sizeof(why)));
+	EXPECT(!spare_host_key_from_refused(&hk.v[3], "::ffff:192.168.7.7", why, sizeof(why)));
+	EXPECT(spare_host_key_from_refused(&hk.v[3], "192.168.7.8", why, sizeof(why)));
+	EXPECT(strstr(why, "key both-1 may not connect from 192.168.7.8 (not in its addr= on host-keys line 4)") != NULL);
+	EXPECT(spare_host_key_from_refused(&hk.v[3], "?", why, sizeof(why)));
+
 	/* a donor-only key does not borrow: spared's match skips it */
 	kat_inputs();
 	spare_auth_mac(mac, hk.v[1].key, SPARE_AUTH_DIR_CLIENT, uuid, donor_id, nc, nd);
@@ -312,8 +321,9 @@ static void test_host_keys_roles(void)
 	expect_refused(text, "line 1: role=server: want donor, client, both or admin");
 	snprintf(text, sizeof(text), "x %s role=client role=donor\n", a);
 	expect_refused(text, "role= given twice");
-	snprintf(text, sizeof(text), "x %s role=client addr=10.0.0.1\n", a);
-	expect_refused(text, "addr= is for donors");
+	/* a client's addr= binds where it connects from: IPs and prefixes only */
+	snprintf(text, sizeof(text), "x %s role=client addr=client-1.example\n", a);
+	expect_refused(text, "a client's addr= takes IP addresses and prefixes");
 	snprintf(text, sizeof(text), "x %s addr=10.0.0.1/33 role=donor\n", a);
 	expect_refused(text, "bad prefix length");
 	snprintf(text, sizeof(text), "x %s role=donor addr=\n", a);
@@ -339,6 +349,31 @@ static void test_host_keys_roles(void)
 }
 
 /* Key files: refused when group or others can read them, or another user owns them. */
+/* A client key's addr=: where it may connect from (spared checks it). */
+static void test_client_addr(void)
+{
+	char a[SPARE_KEY_TEXT_LEN + 1], text[256], why[200];
+	struct spare_host_keys hk;
+	uint8_t k[32];
+
+	spare_key_generate(k);
+	spare_key_format(k, a, sizeof(a));
+	snprintf(text, sizeof(text), "cl %s role=client addr=10.5.0.0/24,fd01::7\n", a);
+	EXPECT_EQ(spare_host_keys_parse(text, &hk, why, sizeof(why)), 0);
+	if (hk.n != 1) {
+		fprintf(stderr, "# %s\n", why);
+		return;
+	}
+	EXPECT_EQ(hk.v[0].naddrs, 2);
+	EXPECT(!spare_host_key_from_refused(&hk.v[0], "10.5.0.200", why, sizeof(why)));
+	EXPECT(!spare_host_key_from_refused(&hk.v[0], "fd01::7", why, sizeof(why)));
+	EXPECT(spare_host_key_from_refused(&hk.v[0], "10.5.1.1", why, sizeof(why)));
+	EXPECT(strstr(why, "key cl may not connect from 10.5.1.1") != NULL);
+	EXPECT(strstr(why, "SPARE-1") == NULL);		/* no secret */
+	EXPECT(spare_host_key_from_refused(&hk.v[0], "fd01::8", why, sizeof(why)));
+	spare_host_keys_free(&hk);
+}
+
 static void test_key_file_modes(void)
 {
 	char path[] = "/tmp/spare-keyfile-XXXXXX", buf[128], why[256];
@@ -433,6 +468,7 @@ int main(void)
 	TAP_RUN(test_host_keys_parse);
 	TAP_RUN(test_host_keys_malformed);
 	TAP_RUN(test_host_keys_roles);
+	TAP_RUN(test_client_addr);
 	TAP_RUN(test_key_file_modes);
 	TAP_RUN(test_host_keys_load);
 	return tap_done();

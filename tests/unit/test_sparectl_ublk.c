@@ -280,6 +280,115 @@ static void placement_2x2(FILE *f, uint64_t now)
 		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1, now + 600);
 }
 
+/* What fake_reissue() was sent, and how it answers. */
+struct reissued {
+	uint8_t		id[16][SPARE_GRANT_ID_LEN];
+	unsigned int	n, calls;
+	bool		refuse;
+};
+
+/* A broker's RENEW_GRANT: each grant back with a new 900 s lease. */
+static int fake_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			struct spare_grant *out)
+{
+	struct reissued *r = ctx;
+
+	r->calls++;
+	if (r->refuse)
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		struct spare_grant_info gi;
+
+		if (r->n == 16 || spare_grant_decode(&old[i], &gi))
+			return -1;
+		memcpy(r->id[r->n++], gi.id, SPARE_GRANT_ID_LEN);
+		gi.not_before = (uint64_t)time(NULL);
+		gi.expiry = gi.not_before + 900;
+		if (spare_grant_encode(&gi, &out[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* The extra room of a reissuing renewal, asked of fake_ask() through @r. */
+struct both {
+	struct asked	a;
+	struct reissued	r;
+};
+
+static int both_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	return fake_ask(&((struct both *)ctx)->a, addr, slabs, g);
+}
+
+static int both_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			struct spare_grant *out)
+{
+	return fake_reissue(&((struct both *)ctx)->r, old, n, out);
+}
+
+/*
+ * With a re-issuer (RENEW_GRANT), a renewal sends back the grants the
+ * device holds on each donor and rewrites each in place (the same id, a
+ * later expiry): nothing is minted. A grant that ended more than a lease
+ * ago is not sent (the broker would refuse it); only the room its
+ * renewed grants leave short (that one, standby slabs) is asked for.
+ */
+static void test_renew_reissue(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128];
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	uint64_t now = (uint64_t)time(NULL);
+	struct spare_grant_info gi[16], was[16];
+	struct both b;
+	uint32_t renewed = 99;
+	int i, n0;
+	FILE *f;
+
+	memset(&b, 0, sizeof(b));
+	f = grants_file_new(dir, path, sizeof(path));
+	if (!f)
+		return;
+	/* A B A B, one slab each; B's second ended 2,000 s ago (lease 900) */
+	for (i = 0; i < 4; i++)
+		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", 1,
+			   i == 3 ? now - 2000 : now + 600);
+	fclose(f);
+	n0 = read_grants(path, was, 16);
+	EXPECT_EQ(n0, 4);
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, NULL, 0, 0, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(renewed, 4);
+	EXPECT_EQ(b.r.n, 3);		/* A's two and B's live one, sent back */
+	EXPECT(b.r.n == 3 && !memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN) &&
+	       !memcmp(b.r.id[1], was[2].id, SPARE_GRANT_ID_LEN) &&
+	       !memcmp(b.r.id[2], was[1].id, SPARE_GRANT_ID_LEN));
+	EXPECT_EQ(b.a.n, 1);		/* B's room short by the one not sent */
+	EXPECT(b.a.n == 1 && !strcmp(b.a.addr[0], "10.0.0.3:18515") && b.a.slabs[0] == 1);
+	EXPECT_EQ(read_grants(path, gi, 16), 5);	/* renewed in place, one added */
+	for (i = 0; i < 4; i++)
+		EXPECT(!memcmp(gi[i].id, was[i].id, SPARE_GRANT_ID_LEN) &&
+		       !strcmp(gi[i].donor_addr, was[i].donor_addr) && gi[i].slabs == 1);
+	EXPECT(gi[0].expiry >= now + 900 && gi[1].expiry >= now + 900 &&
+	       gi[2].expiry >= now + 900 && gi[3].expiry == now - 2000);
+	/* again with a standby slab: everything live is sent back (the added
+	 * grant too), and each donor asked for one more */
+	memset(&b, 0, sizeof(b));
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, NULL, 0, 1, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(b.r.n, 4);
+	EXPECT(b.a.n == 2 && b.a.slabs[0] == 1 && b.a.slabs[1] == 1);
+	EXPECT_EQ(read_grants(path, gi, 16), 7);
+	/* a broker that refuses: the file is left as it was */
+	b.r.refuse = true;
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, NULL, 0, 0, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(read_grants(path, was, 16), 7);
+	EXPECT(!memcmp(was, gi, sizeof(gi[0]) * 7));
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_renew(void)
 {
 	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], before[8192] = "", after[8192] = "";
@@ -655,6 +764,7 @@ int main(void)
 	TAP_RUN(test_conf_broker);
 	TAP_RUN(test_geometry);
 	TAP_RUN(test_renew);
+	TAP_RUN(test_renew_reissue);
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);
 	TAP_RUN(test_moving);

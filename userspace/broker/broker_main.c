@@ -239,6 +239,7 @@ struct broker {
 	struct spare_ratelimit	hs_log;		/* the max-handshakes line */
 	struct spare_ratelimit	clamp_log;	/* donors declaring too much */
 	struct log_limit	role_log, addr_log;	/* role= and addr= refusals */
+	struct log_limit	from_log;	/* clients outside their addr= */
 	bool			stopping;
 	uint64_t		start_ms;
 	/* counters */
@@ -455,6 +456,7 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	struct broker_welcome w;
 	const struct spare_host_key *k = NULL;
 	uint8_t out[BROKER_WELCOME_SIZE];
+	char why[256];
 
 	if (broker_hello_decode(body, h->len, &m)) {
 		refuse(b, c, h->seq, BROKER_E_BAD_FRAME, "malformed HELLO");
@@ -482,6 +484,13 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 			       "key %s may not act as %s (its role is %s on host-keys line %u)",
 			       k->name, role_a(m.role),
 			       spare_role_name(k->roles), k->line);
+		return;
+	}
+	/* a key with addr= binds where its client connects from, as at spared */
+	if (m.role == BROKER_ROLE_CLIENT &&
+	    spare_host_key_from_refused(k, c->ip, why, sizeof(why))) {
+		memcpy(c->name, m.name, sizeof(c->name));
+		refuse_limited(b, c, h->seq, BROKER_E_BAD_REQUEST, &b->from_log, "%s", why);
 		return;
 	}
 	c->key = k->key;
@@ -723,6 +732,55 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 }
 
 /*
+ * ROOM_REQ: new slabs on a donor the client names (bstate_room): debited
+ * and capped as GRANT_REQ is, so served whatever legacy-renew says.
+ */
+static void on_room_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			const uint8_t *body)
+{
+	char text[BROKER_ERR_TEXT_MAX + 1];
+	struct broker_renew_req r;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "ROOM_REQ from a donor");
+		return;
+	}
+	if (broker_renew_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed ROOM_REQ (a donor address, 1-%u slabs)", BROKER_MAX_RENEW);
+		return;
+	}
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(1) > OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_room(&b->st, c->name, r.donor_addr, r.slabs, r.lease_s,
+			  (uint64_t)time(NULL), b->grants, b->domains[0]);
+	switch (ret) {
+	case 0:
+		reply_grants(b, c, h->seq, 1, 1);
+		log_dbg("%s: room for %u slab(s) on %s", c->name, r.slabs, r.donor_addr);
+		return;
+	case -EDQUOT:
+	case -EUSERS:
+		answer_capped(b, c, h->seq, ret);
+		return;
+	case -ENOSPC:
+		snprintf(text, sizeof(text), "the donor at %s has fewer than %u slab(s) free",
+			 r.donor_addr, r.slabs);
+		break;
+	case -ENOENT:
+		snprintf(text, sizeof(text), "no live donor at %s", r.donor_addr);
+		break;
+	default:
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot grant room on %s", r.donor_addr);
+		return;
+	}
+	answer_no_space(c, h->seq, text);
+}
+
+/*
  * MOVE_REQ: one grant on a donor outside the given set, in a fresh failure
  * domain if one has room (bstate_move). A linear scan of the donors: moves
  * are rare.
@@ -911,6 +969,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_MOVE_REQ:
 		on_move_req(b, c, h, body);
+		break;
+	case BROKER_ROOM_REQ:
+		on_room_req(b, c, h, body);
 		break;
 	case BROKER_RENEW_GRANT:
 		on_renew_grant(b, c, h, body);

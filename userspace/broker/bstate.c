@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "bstate.h"
 
@@ -688,28 +689,66 @@ static int issue_one(struct bstate *st, const struct bdonor *b, const char *clie
 	return 0;
 }
 
+/* The live donor registered at @addr: its index, or -1. */
+static ssize_t donor_at(const struct bstate *st, const char *addr)
+{
+	char key[BROKER_ADDR_LEN + 1] = "";
+	bool found;
+	size_t s;
+
+	strncpy(key, addr, sizeof(key) - 1);
+	s = addr_find(st, key, &found);
+	return found ? (ssize_t)st->by_addr.slot[s] - 1 : -1;
+}
+
+int bstate_room(struct bstate *st, const char *client, const char *addr,
+		unsigned int slabs, uint32_t lease_s, uint64_t now_s,
+		struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+{
+	struct bclient *c;
+	ssize_t i;
+	int ret;
+
+	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
+		return -EINVAL;
+	i = donor_at(st, addr);
+	if (i < 0)
+		return -ENOENT;
+	if (st->pd[i].free_slabs < slabs) {
+		st->requests_nospace++;
+		return -ENOSPC;
+	}
+	c = client_get(st, client, now_s);
+	if (!c)
+		return -EUSERS;
+	ret = client_may(st, c, slabs, 1);
+	if (ret)
+		return ret;
+	if (client_charge(c, slabs, 1, now_s + lease_of(st, lease_s)))
+		return -ENOMEM;
+	ret = issue_one(st, &st->donors[i], client, slabs, lease_s, now_s, out, domain);
+	if (ret)
+		return ret;
+	set_free(st, (size_t)i, st->pd[i].free_slabs - slabs);
+	st->rooms++;
+	return 0;
+}
+
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
 {
 	const struct bdonor *b = NULL;
 	struct bclient *c;
+	ssize_t i;
 	int ret;
 
 	if (!slabs || slabs > BROKER_MAX_RENEW || !client_ok(client))
 		return -EINVAL;
-	{
-		char key[BROKER_ADDR_LEN + 1] = "";
-		bool found;
-		size_t s;
-
-		strncpy(key, addr, sizeof(key) - 1);
-		s = addr_find(st, key, &found);
-		if (found)
-			b = &st->donors[st->by_addr.slot[s] - 1];
-	}
-	if (!b)
+	i = donor_at(st, addr);
+	if (i < 0)
 		return -ENOENT;
+	b = &st->donors[i];
 	if (slabs > bstate_donor_cap(st, b->slab_shift)) {
 		st->refused_renewals++;
 		return -E2BIG;

@@ -95,7 +95,7 @@ struct bstate {
 	uint64_t		max_donor_bytes;	/* a donor lends at most this */
 	/* counters */
 	uint64_t		grants_issued, requests_ok, requests_nospace;
-	uint64_t		donors_expired, renewals, moves;
+	uint64_t		donors_expired, renewals, moves, rooms;
 	uint64_t		refused_share, refused_grants, refused_renewals, donors_clamped;
 };
 
@@ -209,6 +209,20 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 int bstate_renew(struct bstate *st, const char *client, const char *addr,
 		 unsigned int slabs, uint32_t lease_s, uint64_t now_s,
 		 struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
+
+/*
+ * Room (ROOM_REQ): one grant for @slabs slabs (1..BROKER_MAX_RENEW) on the
+ * live donor whose address is @addr, for @client, at @now_s (lease as
+ * bstate_grant): new slabs on a donor the client names (a monitor's
+ * standby slabs, copies moving onto a donor of its device), so served as
+ * GRANT_REQ is: debited from that donor's free count and within the
+ * client's caps. The donor's domain goes to @domain (if not NULL).
+ * Returns 0, -ENOENT (no live donor there), -ENOSPC (it has fewer than
+ * @slabs free; nothing debited), -EDQUOT, -EUSERS, -ENOMEM or -EINVAL.
+ */
+int bstate_room(struct bstate *st, const char *client, const char *addr,
+		unsigned int slabs, uint32_t lease_s, uint64_t now_s,
+		struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
 
 /*
  * Renewal of grant @old (RENEW_GRANT) for @client at @now_s: @old must

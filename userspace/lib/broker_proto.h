@@ -55,9 +55,10 @@ enum broker_msg_type {
 	BROKER_RENEW_REQ	= 10,	/* client -> broker: grants on a given donor */
 	BROKER_MOVE_REQ		= 11,	/* client -> broker: a grant on a donor not in a set */
 	BROKER_RENEW_GRANT	= 12,	/* client -> broker: these grants, a new expiry */
-	BROKER_DONORS_REQ	= 13,	/* admin -> broker: the donors it knows, a page */
-	BROKER_DONORS_REP	= 14,	/* broker -> admin */
-	BROKER_TYPE_MAX		= 14,
+	BROKER_ROOM_REQ		= 13,	/* client -> broker: new slabs on a given donor */
+	BROKER_DONORS_REQ	= 14,	/* admin -> broker: the donors it knows, a page */
+	BROKER_DONORS_REP	= 15,	/* broker -> admin */
+	BROKER_TYPE_MAX		= 15,
 };
 
 enum broker_role {
@@ -148,6 +149,15 @@ struct broker_renew_req {
 	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
 };
 #define BROKER_RENEW_REQ_SIZE	(BROKER_ADDR_LEN + 8)
+
+/*
+ * ROOM_REQ: RENEW_REQ's body (broker_renew_req_encode/_decode), asking for
+ * @slabs new slabs on the donor at @donor_addr (a monitor's standby slabs,
+ * copies moving onto a donor of its device). Answered as RENEW_REQ, but
+ * served as GRANT_REQ is: debited from that donor's free count, never
+ * beyond it, within the client's share and grant caps, whatever
+ * legacy-renew says.
+ */
 
 /*
  * RENEW_GRANT: the client sends back @n grants the broker issued it (1..

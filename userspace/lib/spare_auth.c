@@ -272,11 +272,14 @@ static int options_parse(char *save, struct spare_host_key *e, unsigned int line
 			return -1;
 		}
 	}
-	if (e->addrs && !(e->roles & SPARE_ROLE_DONOR)) {
-		snprintf(why, whylen, "line %u: addr= is for donors, and this key's role is %s",
-			 lineno, spare_role_name(e->roles));
-		return -1;
-	}
+	/* a client's addr= is checked against where it connects from, a number */
+	for (unsigned int i = 0; i < e->naddrs && !(e->roles & SPARE_ROLE_DONOR); i++)
+		if (!e->addrs[i].family) {
+			snprintf(why, whylen,
+				 "line %u: a client's addr= takes IP addresses and prefixes, not host names (it binds the address the client connects from)",
+				 lineno);
+			return -1;
+		}
 	return 0;
 }
 
@@ -469,6 +472,23 @@ const char *spare_host_key_addr_refused(const struct spare_host_key *k, const ch
 		 k->name, host, k->line);
 	return why;
 }
+const char *spare_host_key_from_refused(const struct spare_host_key *k, const char *from,
+					char *why, size_t whylen)
+{
+	uint8_t ip[16];
+	int family;
+
+	if (!k->naddrs)
+		return NULL;
+	family = ip_parse(from, ip);
+	for (unsigned int i = 0; family && i < k->naddrs; i++)
+		if (addr_in(&k->addrs[i], family, ip))
+			return NULL;
+	snprintf(why, whylen, "key %s may not connect from %.64s (not in its addr= on host-keys line %u)",
+		 k->name, from, k->line);
+	return why;
+}
+
 void spare_auth_mac(uint8_t mac[SPARE_AUTH_MAC_LEN],
 		    const uint8_t key[SPARE_AUTH_KEY_LEN], unsigned int dir,
 		    const uint8_t client_uuid[16],

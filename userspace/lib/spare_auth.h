@@ -67,7 +67,8 @@ struct spare_host_key {
 	uint8_t	key[SPARE_AUTH_KEY_LEN];
 	uint8_t	roles;			/* SPARE_ROLE_* */
 	unsigned int line;		/* in the file, for messages */
-	/* addresses a donor may register; none: the one it connects from */
+	/* addresses a donor may register; none: the one it connects from.
+	 * With the client role: where it may connect from; none: anywhere */
 	struct spare_host_addr *addrs;
 	unsigned int naddrs;
 };
@@ -84,8 +85,11 @@ struct spare_host_keys {
  * line, '#' comments and blank lines allowed, names unique, secrets
  * unique. R is donor, client or both; a line without role= is read as
  * role=both, and load logs one deprecation warning naming the file and
- * the first such line. addr= (donors only) lists the IP addresses, CIDR
- * prefixes and host names the donor may register at a broker. The file is
+ * the first such line. addr= lists the IP addresses, CIDR prefixes and
+ * host names a donor may register at a broker; for a key with the client
+ * role, its IP and prefix entries are where the client may connect from
+ * (spare_host_key_from_refused()), and a role=client line's addr= takes
+ * no host names. The file is
  * read with spare_key_file_read() (refused if group or others can read
  * it). Returns 0, or -1 with the reason ("FILE: line 3: bad checksum") in
  * @why.
@@ -102,6 +106,15 @@ int spare_host_keys_parse(const char *text, struct spare_host_keys *hk,
  */
 const char *spare_host_key_addr_refused(const struct spare_host_key *k, const char *addr,
 					const char *from, char *why, size_t whylen);
+/*
+ * May key @k's client connect from the numeric address @from (spared's
+ * peer, the broker's)? A key without addr= may connect from anywhere; one
+ * with addr= only from an address its IP and prefix entries cover (host
+ * names are not resolved here, so they bind nothing for a client). NULL
+ * if so, else the reason, in @why (never the secret).
+ */
+const char *spare_host_key_from_refused(const struct spare_host_key *k, const char *from,
+					char *why, size_t whylen);
 /* "client", "donor" or "both". */
 const char *spare_role_name(unsigned int roles);
 /* Wipe and free. */

@@ -245,6 +245,78 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 	return -1;
 }
 
+/*
+ * One RENEW_GRANT of @n grants @old: each answer the same grant (id,
+ * client, donor, address, slabs) with the broker's new expiry (a shorter
+ * lease may end it earlier: the donor keeps the later), into @out. 0, or -1
+ * (reason in @why).
+ */
+static int ask_reissue(int fd, const struct brokerask *a, uint32_t seq,
+		       const struct spare_grant *old, unsigned int n, struct spare_grant *out,
+		       char (*domains)[BROKER_DOMAIN_LEN], char *why, size_t whylen)
+{
+	int len = broker_renew_grant_encode(a->lease_s, (uint16_t)n, old, body, sizeof(body));
+
+	if (len < 0) {
+		snprintf(why, whylen, "cannot send back %u grants", n);
+		return -1;
+	}
+	if (broker_send(fd, BROKER_RENEW_GRANT, seq, body, (size_t)len)) {
+		snprintf(why, whylen, "connection lost: %s", strerror(errno));
+		return -1;
+	}
+	if (take_reply(fd, a, seq, n, 1, out, domains, body, NULL, why, whylen))
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		struct spare_grant_info was, gi;
+
+		spare_grant_decode(&out[i], &gi);	/* checked by take_reply */
+		if (spare_grant_decode(&old[i], &was) || memcmp(was.id, gi.id, sizeof(gi.id)) ||
+		    strcmp(was.donor_addr, gi.donor_addr) || strcmp(was.donor_id, gi.donor_id) ||
+		    was.slabs != gi.slabs || strcmp(was.client_id, gi.client_id)) {
+			snprintf(why, whylen, "renewal %u is not grant %u re-issued", i, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct reissue_call {
+	const struct spare_grant	*old;
+	unsigned int			n;
+	struct spare_grant		*out;
+	char				(*domains)[BROKER_DOMAIN_LEN];
+};
+
+static int reissue_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
+{
+	struct reissue_call *c = ctx;
+
+	return ask_reissue(fd, a, 2, c->old, c->n, c->out, c->domains, why, whylen);
+}
+
+int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, unsigned int n,
+		      struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+{
+	char dom[BROKER_MAX_RENEW_GRANTS][BROKER_DOMAIN_LEN];
+
+	for (unsigned int done = 0; done < n;) {
+		unsigned int m = n - done < BROKER_MAX_RENEW_GRANTS ? n - done :
+								       BROKER_MAX_RENEW_GRANTS;
+		struct reissue_call c = { old + done, m, out + done, dom };
+
+		if (ask_in_turn(a, reissue_one, &c)) {
+			log_err("no broker renewed %u grant(s) (RENEW_GRANT; %u of %u renewed)",
+				m, done, n);
+			return -1;
+		}
+		if (domain && !done)
+			memcpy(domain, dom[0], BROKER_DOMAIN_LEN);
+		done += m;
+	}
+	return 0;
+}
+
 /* One MOVE_REQ @r: 0, or -1 (reason in @why). */
 static int ask_move(int fd, const struct brokerask *a, uint32_t seq,
 		    const struct broker_move_req *r, struct spare_grant *out, char *domain,

@@ -50,6 +50,18 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 
 /*
+ * RENEW_GRANT: grants @old[0 .. n) (this client's, as a broker issued
+ * them) sent back and each re-issued into @out[i]: the same id, client,
+ * donor and slabs, a new expiry (now + the lease); nothing minted. In batches of
+ * BROKER_MAX_RENEW_GRANTS, each from the first broker that renews it all
+ * (a broker renews all of a batch or none). (@domain not NULL) the first
+ * grant's donor's failure-domain label. 0, or -1 (each failure logged;
+ * @out partly written).
+ */
+int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, unsigned int n,
+		      struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
+
+/*
  * Move: one grant for @slabs slabs (1..BROKER_MAX_RENEW: the copies to put
  * there plus a standby) on a donor whose address is none of
  * avoid[0 .. n_avoid) (the donors holding a copy of the slab, and the one

@@ -231,6 +231,15 @@ static int renew_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_g
 	return brokerask_renew(&r->a, addr, slabs, g, NULL);
 }
 
+/* ublk_device_renew_grants()'s broker: RENEW_GRANT, nothing minted. */
+static int renew_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			 struct spare_grant *out)
+{
+	const struct renew_ctx *r = ctx;
+
+	return brokerask_reissue(&r->a, old, n, out, NULL);
+}
+
 int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	struct renew_ctx r = { 0 };
@@ -257,8 +266,9 @@ int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 		/* as the module's renewal: the copies where they are now */
 		if (ublk_live_map(c, name, &live, &nlive))
 			goto out;
-		ret = ublk_device_renew(&c->ublk, name, d.pid, slabs * (uint32_t)d.replicas,
-					live, nlive, 0, renew_ask, &r, &renewed);
+		ret = ublk_device_renew_grants(&c->ublk, name, d.pid,
+					       slabs * (uint32_t)d.replicas, live, nlive, 0,
+					       renew_ask, renew_reissue, &r, &renewed);
 		free(live);
 		if (ret)
 			goto out;	/* its exit status, 1 */
@@ -688,6 +698,21 @@ static int watch_renew_ask(void *ctx, const char *addr, uint32_t slabs, struct s
 	return 0;
 }
 
+/* ublk_device_renew_grants()'s RENEW_GRANT for the monitor: the label kept. */
+static int watch_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			 struct spare_grant *out)
+{
+	struct ublk_watch *w = ctx;
+	char label[BROKER_DOMAIN_LEN] = "", addr[BROKER_ADDR_LEN];
+
+	if (brokerask_reissue(&w->r->a, old, n, out, label))
+		return -1;
+	memcpy(addr, out[0].donor_addr, sizeof(addr));
+	addr[sizeof(addr) - 1] = 0;
+	watch_label(w, addr, label);
+	return 0;
+}
+
 /*
  * Moves of ublk device @name that wait for a donor (its pager's
  * NAME.moving: every donor of the device holds a copy of the slab, or
@@ -823,8 +848,9 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 				next = now + interval;
 			}
 			if (due <= now) {
-				if (ublk_device_renew(&c->ublk, name, d.pid, placed, live, nlive,
-						      standby, watch_renew_ask, &w, &renewed)) {
+				if (ublk_device_renew_grants(&c->ublk, name, d.pid, placed, live,
+							     nlive, standby, watch_renew_ask,
+							     watch_reissue, &w, &renewed)) {
 					failed = true;	/* retried at the next interval */
 					next = now + interval;
 				} else {

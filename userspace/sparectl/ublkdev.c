@@ -726,33 +726,123 @@ static int grants_commit(const char *name, const struct grants_read *gr, long pi
 	return 0;
 }
 
-int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
-		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
-		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
+/* a grant sent back must end this much later than a lease ago: the
+ * broker refuses one that ended a lease ago (-ETIME) by its own clock */
+#define REISSUE_MARGIN_S	5
+
+/*
+ * Donor @k's grants in @gr that ended less than a lease ago, re-issued
+ * through @reissue and rewritten in place; the slabs they cover, in
+ * *@covered. 0, or -1 (logged; @gr's grants as they were).
+ */
+static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, uint64_t now,
+			 ublk_renew_reissue reissue, void *ctx, uint64_t *covered)
 {
+	struct spare_grant *old = NULL, *out = NULL;
+	uint32_t *idx = calloc(gr->n ? gr->n : 1, sizeof(*idx));
+	uint32_t i, m = 0;
+	int ret = -1;
+
+	*covered = 0;
+	if (!idx)
+		goto oom;
+	for (i = 0; i < gr->n; i++)
+		if (gr->room[i].donor == k &&
+		    gr->room[i].expiry + gr->room[i].lease > now + REISSUE_MARGIN_S)
+			idx[m++] = i;
+	if (!m) {
+		free(idx);
+		return 0;
+	}
+	old = calloc(m, sizeof(*old));
+	out = calloc(m, sizeof(*out));
+	if (!old || !out)
+		goto oom;
+	for (i = 0; i < m; i++)
+		old[i] = gr->g[idx[i]];
+	if (reissue(ctx, old, m, out))
+		goto out;
+	for (i = 0; i < m; i++) {
+		struct spare_grant_info was, gi;
+
+		/* the broker's answer: the same grant, a new expiry (brokerask
+		 * checked; a shorter lease may end it earlier: the donor keeps
+		 * the later one, the file the broker's) */
+		if (spare_grant_decode(&old[i], &was) || spare_grant_decode(&out[i], &gi) ||
+		    memcmp(was.id, gi.id, sizeof(gi.id)) || was.slabs != gi.slabs ||
+		    strcmp(was.donor_addr, gi.donor_addr)) {
+			log_err("device %s: renewal %u of %u for %s is not the grant sent back",
+				name, i, m, gr->addr[k]);
+			goto out;
+		}
+	}
+	for (i = 0; i < m; i++) {
+		struct spare_grant_info gi;
+
+		spare_grant_decode(&out[i], &gi);
+		gr->g[idx[i]] = out[i];
+		gr->room[idx[i]].expiry = gi.expiry;
+		gr->room[idx[i]].lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0;
+		*covered += gi.slabs;
+	}
+	ret = 0;
+	goto out;
+oom:
+	log_err("out of memory");
+out:
+	if (old)
+		sodium_memzero(old, m * sizeof(*old));
+	if (out)
+		sodium_memzero(out, m * sizeof(*out));
+	free(old);
+	free(out);
+	free(idx);
+	return ret;
+}
+
+int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long pid,
+			     uint32_t placed, const struct dev_slab_copy *live,
+			     unsigned int nlive, uint32_t standby, ublk_renew_ask ask,
+			     ublk_renew_reissue reissue, void *ctx, uint32_t *renewed)
+{
+	uint64_t now = (uint64_t)time(NULL);
 	struct grants_read gr;
 	uint32_t k;
 	int ret = 1;
 
 	*renewed = 0;
-	if (grants_read(p, name, placed, live, nlive, (uint64_t)time(NULL), &gr))
+	if (grants_read(p, name, placed, live, nlive, now, &gr))
 		return 1;
 	for (k = 0; k < gr.nd; k++) {
-		if (!(gr.count[k] + standby))
+		uint64_t need = (uint64_t)gr.count[k] + standby, covered = 0;
+
+		if (!need)
 			continue;	/* its copies all moved away: nothing to ask */
-		if (gr.n == RENEW_MAX_GRANTS) {
-			log_err("device %s: %s is full", name, gr.path);
+		if (reissue && reissue_donor(name, &gr, k, now, reissue, ctx, &covered))
 			goto out;
+		if (covered < need) {
+			if (gr.n == RENEW_MAX_GRANTS) {
+				log_err("device %s: %s is full", name, gr.path);
+				goto out;
+			}
+			if (ask(ctx, gr.addr[k], (uint32_t)(need - covered), &gr.g[gr.n]))
+				goto out;
+			gr.n++;
 		}
-		if (ask(ctx, gr.addr[k], gr.count[k] + standby, &gr.g[gr.n]))
-			goto out;
-		gr.n++;
 		*renewed += gr.count[k];
 	}
 	ret = grants_commit(name, &gr, pid);
 out:
 	grants_read_free(&gr);
 	return ret;
+}
+
+int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
+		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
+		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed)
+{
+	return ublk_device_renew_grants(p, name, pid, placed, live, nlive, standby, ask, NULL,
+					ctx, renewed);
 }
 
 int ublk_device_donors(const struct ublk_paths *p, const char *name, uint32_t placed,

@@ -90,6 +90,27 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t standby, ublk_renew_ask ask, void *ctx, uint32_t *renewed);
 
 /*
+ * The broker's RENEW_GRANT: grants @old[0 .. n), all on one donor, each
+ * re-issued into @out[i] (the same id, client, donor and slabs, a new
+ * expiry). 0, or -1 (logged).
+ */
+typedef int (*ublk_renew_reissue)(void *ctx, const struct spare_grant *old, unsigned int n,
+				  struct spare_grant *out);
+
+/*
+ * ublk_device_renew() without minting: for each donor whose copies (plus
+ * @standby) need room, the grants the file holds on it that ended less
+ * than a lease ago are sent to @reissue and rewritten in place; only the
+ * room they leave short (a grant that ended too long ago, standby slabs,
+ * copies moved there) is asked of @ask, one grant appended per donor.
+ * The file is written whole or not at all, and the pager told, as there.
+ */
+int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long pid,
+			     uint32_t placed, const struct dev_slab_copy *live,
+			     unsigned int nlive, uint32_t standby, ublk_renew_ask ask,
+			     ublk_renew_reissue reissue, void *ctx, uint32_t *renewed);
+
+/*
  * The donors of such a device: its placement's, then those its kept
  * renewals name, then those of copies in the pager's slab map (@live, as
  * for ublk_device_renew()), their addresses as the broker gave them, into

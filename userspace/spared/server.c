@@ -27,6 +27,7 @@
 
 #include "broker_client.h"
 #include "slabmem.h"
+#include "spare_fdlimit.h"
 #include "hold.h"
 #include "spared.h"
 #include "spare_log.h"
@@ -379,17 +380,38 @@ static void finish_hello(struct session *sess, uint32_t seq, uint8_t slab_shift)
  * the status; one that does not is closed at hello-timeout. (Closing here
  * would flush the reply before it leaves.)
  */
-static void refuse_auth(struct session *sess, uint32_t seq,
-			enum spare_status st, const char *why)
+static void refuse_auth_quiet(struct session *sess, uint32_t seq, enum spare_status st)
 {
 	struct spare_msg m;
 
 	sess->d->ctr.auth_refused++;
 	sess->auth = AUTH_REFUSED;
-	log_warn("client %s: refused: %s", sess->name, why);
 	spare_msg_init(&m, SPARE_MSG_HELLO_REPLY, seq);
 	m.hello_reply.status = htole32(st);
 	session_send(sess, &m);
+}
+
+static void refuse_auth(struct session *sess, uint32_t seq,
+			enum spare_status st, const char *why)
+{
+	log_warn("client %s: refused: %s", sess->name, why);
+	refuse_auth_quiet(sess, seq, st);
+}
+
+/*
+ * refuse_auth() for a refusal a key holder can repeat at will (its
+ * addr=): one line per SPARE_FD_LOG_MS, saying how many were held back.
+ */
+static void refuse_auth_limited(struct session *sess, uint32_t seq,
+				enum spare_status st, const char *why)
+{
+	static struct spare_ratelimit rl;
+	unsigned long held;
+
+	if (spare_ratelimit_ok(&rl, spare_now_ms(), SPARE_FD_LOG_MS, &held))
+		log_warn("client %s: refused: %s (%lu more such refusals not logged)",
+			 sess->name, why, held);
+	refuse_auth_quiet(sess, seq, st);
 }
 
 static void on_hello(struct session *sess, const struct spare_msg *in, uint32_t seq)
@@ -444,6 +466,7 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	struct spared *d = sess->d;
 	const struct spare_host_key *k;
 	struct spare_msg m;
+	char why[256];
 
 	if (sess->auth != AUTH_WAIT_RESPONSE) {
 		session_bad_msg(sess, "AUTH_RESPONSE without a challenge outstanding");
@@ -454,6 +477,11 @@ static void on_auth_response(struct session *sess, const struct spare_msg *in,
 	if (!k) {
 		refuse_auth(sess, seq, SPARE_ST_AUTH_FAILED,
 			    "authentication failed (wrong key, or a host not in host-keys)");
+		return;
+	}
+	/* a key with addr= binds where its client connects from */
+	if (spare_host_key_from_refused(k, sess->host, why, sizeof(why))) {
+		refuse_auth_limited(sess, seq, SPARE_ST_AUTH_FAILED, why);
 		return;
 	}
 	sess->auth = AUTH_DONE;

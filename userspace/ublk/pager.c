@@ -287,13 +287,16 @@ void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i),
 		return;
 	}
 	pthread_mutex_lock(&d->grants_lock);
-	/* the new ones: grant ids not held before, in the file's order */
+	/* the new ones, in the file's order: grant ids not held before, and
+	 * renewals (RENEW_GRANT: an id held, a later expiry), which the donors
+	 * must see to extend theirs */
 	for (i = 0; i < l.n; i++) {
 		for (j = 0; j < d->nr_grants; j++)
 			if (!memcmp(l.g[i].grant_id, d->grants[j].grant_id,
 				    sizeof(l.g[i].grant_id)))
 				break;
-		if (j < d->nr_grants)
+		if (j < d->nr_grants &&
+		    le64toh(l.g[i].expiry) <= le64toh(d->grants[j].expiry))
 			continue;
 		if (!fresh.g && !(fresh.g = calloc(UBLK_MAX_GRANTS, sizeof(*fresh.g))))
 			break;

@@ -20,7 +20,7 @@
  *                     [--lease S] [--kind altered|reid|mint --slabs N]
  *                     [--grant-key F --grant-key-id I]
  *                     [--grant-pub F] [--grant-sk F]
- *   spare-broker-peer legacyrenew -b HOST:PORT -n NAME -K KEYFILE --addr A --slabs N
+ *   spare-broker-peer legacyrenew|room -b HOST:PORT -n NAME -K KEYFILE --addr A --slabs N
  *                     [--count N]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
@@ -71,6 +71,7 @@
  * legacyrenew: RENEW_REQ (a donor address and a count, no grant) --count
  *   times; prints "grant ... slabs=S ..." for each, or at the first
  *   refusal "error NAME: text" (and "closed" if the broker closed), exit 3.
+ * room: the same with ROOM_REQ (new slabs on that donor, debited).
  * fakebroker: a broker that breaks the rules, for askmove: listens on
  *   127.0.0.1 (prints "port=N"), authenticates the client NAME with
  *   KEYFILE and answers its first request by KIND: old (ERROR bad-frame,
@@ -400,7 +401,7 @@ static int do_renew(int fd, const struct opts *o)
 	return 0;
 }
 
-static int do_legacyrenew(int fd, const struct opts *o)
+static int do_legacyrenew(int fd, const struct opts *o, unsigned int type)
 {
 	struct broker_renew_req r = { .slabs = o->slabs, .lease_s = o->lease };
 	int ret = 0;
@@ -419,7 +420,7 @@ static int do_legacyrenew(int fd, const struct opts *o)
 			printf("cannot encode RENEW_REQ\n");
 			return 2;
 		}
-		if (broker_send(fd, BROKER_RENEW_REQ, 2 + round, body, (size_t)len) ||
+		if (broker_send(fd, type, 2 + round, body, (size_t)len) ||
 		    broker_recv(fd, &h, body, sizeof(body))) {
 			printf("broker gone: %s\n", strerror(errno));
 			return 1;
@@ -975,7 +976,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "renew"))
 		ret = do_renew(fd, &o);
 	else if (!strcmp(mode, "legacyrenew"))
-		ret = do_legacyrenew(fd, &o);
+		ret = do_legacyrenew(fd, &o, BROKER_RENEW_REQ);
+	else if (!strcmp(mode, "room"))
+		ret = do_legacyrenew(fd, &o, BROKER_ROOM_REQ);
 	else
 		ret = usage();
 	if (strcmp(mode, "donor"))

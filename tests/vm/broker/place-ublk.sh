@@ -16,12 +16,14 @@
 #     config gives the donors' failure domains (racks 2 and 3: 0,1), as
 #     sparectl's plan numbers them;
 #   - a job of 4x its cgroup swaps on it, every page verified; meanwhile
-#     "sparectl device renew" asks the broker for one grant per donor,
-#     adds them to the grants file and sends the pager SIGHUP: it reads the
-#     file again and both donors accept their new grant;
+#     "sparectl device renew" sends the broker back the device's 16 grants
+#     (RENEW_GRANT), rewrites them in place with their new expiry and sends
+#     the pager SIGHUP: it reads the file again and sends the donors the
+#     renewals, which extend the grants they hold (nothing new accepted);
 #   - "sparectl device monitor" (30 s leases) renews at once, for one
-#     standby slab per donor, then again a third of the lease before the
-#     grants end; the pager reads each renewal;
+#     standby slab per donor (the one new grant each: RENEW_REQ still), then
+#     again a third of the lease before the grants end, all 18 sent back;
+#     the pager reads each renewal;
 #   - destroy removes the config and the grants; the donors lend nothing;
 #     the monitor ends by itself.
 . /spare/tests/vm/lib.sh
@@ -94,45 +96,64 @@ mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 ublk_cg work ${WL_CG_MB}M
 workload_start 2
 workload_swapped 1000
-# one fresh grant per donor for its 8 copies, into the file, and SIGHUP
+# the device's 16 grants sent back (RENEW_GRANT), rewritten in place, SIGHUP
+ids() { grep '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants | cut -c17-48; }	# the grant ids
+ids >/tmp/ids-before
+# each grant a donor takes is one line, "...; N slab(s) granted in all"
+# (the trainer's budget there): count them, and read the last one's N
+glines() { grep -c 'slab(s) granted in all' "/tmp/spared-$1.log"; }
+budget() {	# N: both donors lend the trainer N slabs, all its grants together
+	local n
+	for n in 2 3; do
+		[ "$(grep 'slab(s) granted in all' "/tmp/spared-$n.log" | tail -1 |
+			sed 's/.*; \([0-9]*\) slab(s) granted in all$/\1/')" = "$1" ] || return 1
+	done
+}
+g2=$(glines 2) g3=$(glines 3)
 sparectl device renew ub0 $B lease=900 || { cat /tmp/broker.log; fail "renew"; }
-[ "$(grep -c '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)" = 18 ] || fail "not 16 + 2 grants in the file"
+[ "$(grep -c '^[0-9a-f]\{512\}$' /etc/spare/ublk-ub0.grants)" = 16 ] || fail "not 16 grants in the file"
+ids | cmp -s - /tmp/ids-before || fail "the renewal did not keep the grants' ids, in place"
 [ "$(stat -c %a /etc/spare/ublk-ub0.grants)" = 600 ] || fail "grants file mode after renew"
-wait_for 100 grep -q 'SIGHUP: 18 grant(s) in /etc/spare/ublk-ub0.grants, 2 new' /run/spare/ublk/ub0.log ||
+wait_for 100 grep -q 'SIGHUP: 16 grant(s) in /etc/spare/ublk-ub0.grants, 16 new' /run/spare/ublk/ub0.log ||
 	{ cat /run/spare/ublk/ub0.log; fail "the pager did not read its grants again"; }
-wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-2.sock status |
-	awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
-	fail "donor 2 accepted $(donor_metric 2 spare_donor_grants_accepted_total) grants, want 9"
-wait_for 50 sh -c "[ \"\$(sparectl donor -S /run/spare/spared-3.sock status |
-	awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}')\" = 9 ]" ||
-	fail "donor 3 accepted $(donor_metric 3 spare_donor_grants_accepted_total) grants, want 9"
-[ "$(grep -c 'trainer: renewed 8 slab(s) on 10.0.0.[23]:18515' /tmp/broker.log)" = 2 ] ||
-	{ cat /tmp/broker.log; fail "the broker did not renew 8 slabs on each donor"; }
+# each donor takes its 8 renewals, and still lends the trainer 8 slabs
+# (a known id extends its grant; one it had purged, expired, counts anew)
+wait_until 10 sh -c "[ \$(grep -c 'slab(s) granted in all' /tmp/spared-2.log) -ge $((g2 + 8)) ] &&
+	[ \$(grep -c 'slab(s) granted in all' /tmp/spared-3.log) -ge $((g3 + 8)) ]" ||
+	{ tail -20 /tmp/spared-2.log /tmp/spared-3.log; fail "the donors did not take 8 renewals each"; }
+budget 8 || { tail -20 /tmp/spared-2.log /tmp/spared-3.log; fail "a donor lends the trainer other than 8 slabs after the renewal"; }
+[ "$(grep -c 'trainer: renewed 8 grant(s)' /tmp/broker.log)" = 2 ] ||
+	{ cat /tmp/broker.log; fail "the broker did not re-issue 8 grants on each donor"; }
+grep -q 'trainer: renewed .* slab(s) on' /tmp/broker.log &&
+	{ cat /tmp/broker.log; fail "device renew minted a grant (RENEW_REQ)"; }
 workload_wait
 swapoff "/dev/$disk" || fail "swapoff"
 pass "swapped through a broker-placed spare-ublk, renewed while it ran"
 
 step "sparectl device monitor renews the grants before they end, one standby slab per donor"
-accepted() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" = "$1" ] && [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = "$1" ]; }
 sparectl device monitor ub0 $B lease=30 interval=2 >/tmp/mon.log 2>&1 &
 MON_PID=$!
-# A donor lends against all the unexpired grants together: the renewal's
-# (8 slabs, 900 s) and the placement's (1 slab each, 60 s from the create).
-# 8 copies and a standby slab need one of the latter: due 20 s before they
-# end, which the job's step has about reached.
-wait_until 30 accepted 10 || { cat /tmp/mon.log; fail "first round: grants accepted $(donor_metric 2 spare_donor_grants_accepted_total), $(donor_metric 3 spare_donor_grants_accepted_total)"; }
+# A donor lends against all the unexpired grants together: its 8 (1 slab
+# each, renewed for 900 s). 8 copies and a standby slab need one more: due
+# at once; the 8 are sent back (30 s now) and the standby slab asked for.
+wait_until 30 budget 9 || { cat /tmp/mon.log; tail -5 /tmp/spared-2.log /tmp/spared-3.log; fail "first round: the donors do not lend the trainer 9 slabs"; }
 grep -q 'device ub0: 16 slab copies renewed, 1 standby per donor' /tmp/mon.log ||
 	{ cat /tmp/mon.log; fail "the monitor did not say what it renewed"; }
 t_first=$(cut -d' ' -f1 /proc/uptime)
 # then again a third of the 35 s grant (30 s lease, 5 s of clock skew)
 # before it ends
-wait_until 45 accepted 11 || { cat /tmp/mon.log; fail "no second round before the grants ended"; }
+second() { grep -q 'SIGHUP: 18 grant(s) in /etc/spare/ublk-ub0.grants, 18 new' /run/spare/ublk/ub0.log; }
+wait_until 45 second || { cat /tmp/mon.log; cat /run/spare/ublk/ub0.log; fail "no second round before the grants ended"; }
 t_second=$(cut -d' ' -f1 /proc/uptime)
 echo "second round $(awk -v a="$t_first" -v b="$t_second" 'BEGIN {printf "%.0f", b - a}') s after the first"
 awk -v a="$t_first" -v b="$t_second" 'BEGIN {exit !(b - a >= 15 && b - a <= 30)}' ||
 	fail "the second round came at the wrong time"
-grep -c 'SIGHUP: .* grant(s) in /etc/spare/ublk-ub0.grants, 2 new' /run/spare/ublk/ub0.log |
-	grep -qx 3 || { cat /run/spare/ublk/ub0.log; fail "the pager did not read each renewal"; }
+# the second round sent all 9 back on each donor and minted nothing
+budget 9 || { tail -5 /tmp/spared-2.log /tmp/spared-3.log; fail "after the second round a donor lends the trainer other than 9 slabs"; }
+[ "$(grep -c 'trainer: renewed 1 slab(s) on 10.0.0.[23]:18515' /tmp/broker.log)" = 2 ] ||
+	{ cat /tmp/broker.log; fail "not one standby slab asked for on each donor"; }
+[ "$(grep -c 'trainer: renewed 9 grant(s)' /tmp/broker.log)" -ge 2 ] ||
+	{ cat /tmp/broker.log; fail "the second round did not send each donor's 9 grants back"; }
 pass "renewed at once for the standby slab, then before the lease ran out"
 
 step "destroy: config and grants removed, the donors lend nothing; the monitor ends"

@@ -34,14 +34,17 @@ case $KA in SPARE-1:????????????????????????????????????????????????) ;;
 *) fail "gen-key printed '$KA', not SPARE-1: and 48 characters" ;; esac
 [ "$KA" != "$KB" ] || fail "two gen-key runs gave the same secret"
 printf '%s\n%s\n' "$KA" "$KB" | sparectl gen-key --check || fail "gen-key --check refused good secrets"
-printf '# clients allowed to borrow\ntrainer-a %s\n' "$KA" >/tmp/host-keys
+KC=$(sparectl gen-key) || fail "sparectl gen-key"
+# trainer-c may connect only from 10.0.0.99 (addr=): the client is 10.0.0.1
+printf '# clients allowed to borrow\ntrainer-a %s\ntrainer-c %s role=client addr=10.0.0.99\n' \
+	"$KA" "$KC" >/tmp/host-keys
 chmod 600 /tmp/host-keys
 rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M --host-keys /tmp/host-keys
 donor_start 3 --budget 256M --slab-size 16M
 grep -q 'warn: open mode' /tmp/spared-3.log || { cat /tmp/spared-3.log; fail "open donor did not warn"; }
 grep -q 'open mode' /tmp/spared-2.log && fail "donor with host-keys claims open mode"
-grep -q 'host-keys /tmp/host-keys: 1 clients' /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not load its host-keys"; }
+grep -q 'host-keys /tmp/host-keys: 2 clients' /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not load its host-keys"; }
 pass "donor 2 requires keys, donor 3 open and says so"
 
 step "malformed host-keys: spared refuses to start and says why"
@@ -169,6 +172,18 @@ maps=$(donor_ctl 3 status | awk '$1 == "spare_donor_maps_total" {print $2}')
 rmdir "$CFS/swapb" "$CFS/swapc" "$CFS/swapd"
 pass "client with a key used nothing from an unauthenticated donor"
 
+step "E: a valid key bound by addr= to another host is refused where it connects from"
+mkdir "$CFS/swape" && echo 256M >"$CFS/swape/size" && echo 16M >"$CFS/swape/slab_size" &&
+	echo 10.0.0.2:18515 >"$CFS/swape/donors" && echo 10.0.0.1 >"$CFS/swape/source" &&
+	echo "$KC" >"$CFS/swape/key" || fail "configure E"
+power_refused swape
+rmdir "$CFS/swape"
+grep -q 'refused: key trainer-c may not connect from 10.0.0.1 (not in its addr= on host-keys line 3)' \
+	/tmp/spared-2.log || { tail -20 /tmp/spared-2.log; fail "donor 2 did not refuse E's address"; }
+grep -q 'authenticated as trainer-c' /tmp/spared-2.log && fail "donor 2 authenticated E"
+workload_alive
+pass "E refused by donor 2: its key's addr= does not hold the client's address"
+
 step "open mode: a keyless device uses the open donor"
 mkdir "$CFS/open" && echo 32M >"$CFS/open/size" && echo 16M >"$CFS/open/slab_size" &&
 	echo 10.0.0.3:18515 >"$CFS/open/donors" || fail "configure open"
@@ -190,7 +205,7 @@ show_stats "$disk"
 pass "A swapped undisturbed through the refusals"
 
 step "no secret in any log"
-for k in "$KA" "$KB" "$bad"; do
+for k in "$KA" "$KB" "$KC" "$bad"; do
 	body=${k#SPARE-1:}
 	if dmesg | grep -q -F "$body" || grep -q -F "$body" /tmp/spared-*.log /tmp/spared-bad.out; then
 		fail "a secret appears in a log"
