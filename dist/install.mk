@@ -14,7 +14,13 @@ INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/spare
 UNITDIR		?= $(PREFIX)/lib/systemd/system
-PYDIR		?= $(PREFIX)/lib/python3/dist-packages
+# The Python binding where the system's python3 finds it: Debian's
+# /usr/lib/python3/dist-packages for PREFIX=/usr, else
+# PREFIX/lib/python3.X/dist-packages (on sys.path for /usr/local; other
+# prefixes need PYTHONPATH). Either way two levels below PREFIX/lib, where
+# spare_agg.py looks for the library first.
+PYTHON3		?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYDIR		?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON3) -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
 SYSCONFDIR	?= /etc
 DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
@@ -29,9 +35,12 @@ INSTALL_EXAMPLES := dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf
 		   dist/grafana/spare-dashboard.json
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
+# What make install copies, and nothing else: debian/rules builds this
+# (make installable), not the test and bench programs of make userspace.
+INSTALL_BUILT	:= $(INSTALL_PROGS:%=$(OUT)/bin/%) $(LIBSPARE_AGG_SO) $(MAN_PAGES)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
-.PHONY: install install-dkms man uninstall
+.PHONY: install installable install-dkms man uninstall
 
 # Man pages from scdoc sources: name.N.scd -> name.N. Written to a
 # temporary file first: scdoc failing half way must not leave a page that
@@ -42,7 +51,9 @@ $(OUT)/man/%: Documentation/man/%.scd
 
 man: $(MAN_PAGES)
 
-install: userspace man
+installable: $(INSTALL_BUILT)
+
+install: installable
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/spare $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSCONFDIR)/spare

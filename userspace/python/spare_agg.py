@@ -20,7 +20,11 @@ Works on any contiguous CPU buffer object with data_ptr() (torch.Tensor) or
 a numpy array. The shared library (soname libspare-agg.so.0) is found
 through $SPARE_AGG_LIB, then build/lib/ of this source tree, then the
 installed one (PREFIX/lib beside PREFIX/lib/python3/dist-packages), then
-the loader's path (Debian's libspare-agg0 in the multiarch directory). Packaged with userspace/python/pyproject.toml (pip wheel).
+the loader's path (Debian's libspare-agg0 in the multiarch directory).
+Where none has it, the first call raises LibraryNotFound (an OSError)
+saying what to install. Packaged with userspace/python/pyproject.toml
+(pip wheel; the wheel holds this module only, not the library) and as
+Debian's python3-spare-agg.
 """
 import ctypes
 import os
@@ -58,6 +62,18 @@ class _Job(ctypes.Structure):
     ]
 
 
+class LibraryNotFound(OSError):
+    """libspare-agg.so.0 is on none of the paths the binding looks at.
+    The message says what to install."""
+
+    def __init__(self, soname, tried):
+        super().__init__(
+            "spare_agg: the client library %s is not installed: on Debian, "
+            "apt install libspare-agg0; from the spare sources, make install "
+            "(or set SPARE_AGG_LIB to a built build/lib/%s) (tried: %s)"
+            % (soname, soname, "; ".join(tried)))
+
+
 _lib = None
 # The library's soname: its major version is the ABI this binding speaks.
 _SONAME = "libspare-agg.so.0"
@@ -76,7 +92,7 @@ def _load():
                   # the loader's path: Debian's libspare-agg0 in
                   # /usr/lib/<multiarch>/, without the -dev package's link
                   _SONAME]
-    err = None
+    tried = []
     for path in candidates:
         if not path:
             continue
@@ -84,9 +100,9 @@ def _load():
             lib = ctypes.CDLL(path)
             break
         except OSError as e:
-            err = e
+            tried.append(str(e))
     else:
-        raise OSError("%s not found (build it with make): %s" % (_SONAME, err))
+        raise LibraryNotFound(_SONAME, tried)
     p, u32, sz = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_size_t
     lib.spare_agg_connect.restype = p
     lib.spare_agg_connect.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.c_char_p, sz]
