@@ -14,6 +14,8 @@
 #   none   reclaim_wait=N, all tags
 #   tagN   reclaim_wait=N, the queue's nr_requests set to N (tags per
 #          hardware queue: a submitter finding none sleeps in submit_bio)
+#   nowbt  reclaim_wait=N, all tags, the block layer's writeback throttle
+#          off (wbt_lat_usec=0); every other variant restores it
 # Each run's line names its variant; OOMS lines are given per variant.
 # A run of 192m over 5 ms links took 210-250 s on a loaded two-core host
 # (2026-11-29); the guest's watchdog allows 300 s a run plus 300 s: give
@@ -39,9 +41,12 @@ nrq=/sys/block/$disk/queue/nr_requests
 [ -z "$variants" ] || [ "$rep" != zram ] || fail "variants are for spare only"
 maxrq=$(cat "$nrq")
 q=/sys/block/$disk/queue
-echo "queue: nr_requests $maxrq, scheduler $(cat $q/scheduler), wbt_lat_usec $(cat $q/wbt_lat_usec 2>/dev/null || echo none), hw queues $(ls -d /sys/block/$disk/mq/* 2>/dev/null | wc -l)"
+wbt=$(cat $q/wbt_lat_usec 2>/dev/null || echo none)
+echo "queue: nr_requests $maxrq, scheduler $(cat $q/scheduler), wbt_lat_usec $wbt, hw queues $(ls -d /sys/block/$disk/mq/* 2>/dev/null | wc -l)"
 # Apply variant $1 (see the header); fails the bench on a setting refused.
 variant_set() {
+	[ "$wbt" = none ] || [ "$1" = nowbt ] || echo "$wbt" > $q/wbt_lat_usec ||
+		fail "wbt_lat_usec=$wbt"
 	case $1 in
 	wait) [ ! -f $rw ] || echo Y > $rw || fail "reclaim_wait=Y"
 	      echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq" ;;
@@ -51,6 +56,10 @@ variant_set() {
 	      [ ! -f $rw ] || echo N > $rw || fail "reclaim_wait=N"
 	      echo "${1#tag}" > "$nrq" || fail "nr_requests=${1#tag}"
 	      [ "$(cat "$nrq")" = "${1#tag}" ] || fail "nr_requests is $(cat "$nrq"), not ${1#tag}" ;;
+	nowbt) [ ! -f $rw ] || echo N > $rw || fail "reclaim_wait=N"
+	      echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq"
+	      [ "$wbt" != none ] || fail "no wbt on this queue"
+	      echo 0 > $q/wbt_lat_usec || fail "wbt_lat_usec=0" ;;
 	*) fail "unknown variant $1" ;;
 	esac
 }
