@@ -1547,13 +1547,13 @@ static void *fake_target_main(void *arg)
 	randombytes_buf(chal, AGG_PEER_NONCE_LEN);
 	if (link_ids(fd, ids))
 		goto out;
-	peer_mac("spare-aggd target 2", nonce_s, chal, ids, chal + AGG_PEER_NONCE_LEN);
+	peer_mac("spare-aggd target 3", nonce_s, chal, ids, chal + AGG_PEER_NONCE_LEN);
 	free(body);
 	if (ft_send(fd, AGG_MSG_PEER_CHALLENGE, chal, sizeof(chal), 0) ||
 	    ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_PROOF ||
 	    h.len != AGG_PEER_MAC_LEN)
 		goto out;
-	peer_mac("spare-aggd source 2", chal, nonce_s, ids, want);
+	peer_mac("spare-aggd source 3", chal, nonce_s, ids, want);
 	if (sodium_memcmp(body, want, sizeof(want))) {
 		ft->bad_proof = true;
 		goto out;
