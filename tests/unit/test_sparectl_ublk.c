@@ -243,6 +243,10 @@ static int read_grants(const char *path, struct spare_grant_info *gi, unsigned i
 		line[strcspn(line, "\n")] = 0;
 		if (!line[0] || line[0] == '#')
 			continue;
+		/* the callers memcmp whole entries: no stale padding (the
+		 * struct ends in a uint16_t version) */
+		if (n < max)
+			memset(&gi[n], 0, sizeof(gi[n]));
 		if (n == max || spare_grant_from_hex(line, &g) || spare_grant_decode(&g, &gi[n]))
 			break;
 		n++;

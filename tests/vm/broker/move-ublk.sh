@@ -95,10 +95,17 @@ slabs_verify "$disk" "after the moves to donor 4"
 pass "donor 4 added by the monitor's MOVE_REQ; both copies moved there; every byte reads back"
 
 step "the monitor renews donor 4 with the others"
-# 12 s leases renewed 4 s before they end: a round within about 10 s
-acc4=$(donor_metric 4 spare_donor_grants_accepted_total)
-renewed4() { [ "$(donor_metric 4 spare_donor_grants_accepted_total)" -gt "$acc4" ]; }
-wait_until 30 renewed4 || { diag; fail "donor 4 was not renewed"; }
+# 12 s leases renewed 4 s before they end: a round within about 10 s. A
+# renewal (RENEW_GRANT) re-issues the same grant id with a later expiry,
+# which donor 4 takes as that grant extended, not as a new one
+# ("(known already)"; spare_donor_grants_accepted_total counts each grant
+# once): so the latest expiry donor 4 holds for the device must grow.
+until4() { sed -n 's/.*: grant [0-9a-f]* for [0-9]* slab(s) until \([0-9]*\).*/\1/p' /tmp/spared-4.log | sort -n | tail -1; }
+exp4=$(until4)
+[ -n "$exp4" ] || { diag; fail "donor 4 holds no grant"; }
+renewed4() { [ "$(until4)" -gt "$exp4" ]; }
+wait_until 30 renewed4 || { diag; fail "donor 4 was not renewed (its grant still ends at $exp4)"; }
+echo "    donor 4's grant now ends at $(until4), was $exp4"
 grep -E "renewed|granted until" /tmp/monitor.log | sed 's/^/    /'
 [ "$(grep -c "asking for one the device does not use" /tmp/monitor.log)" = 1 ] ||
 	{ diag; fail "the monitor asked for a donor again"; }
