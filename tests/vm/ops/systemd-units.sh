@@ -80,20 +80,24 @@ rxe_up 3
 broker_keys donor2 donor3 trainer
 mkdir -p /etc/spare
 # in /etc/spare: the units have a /tmp of their own (PrivateTmp=)
-(umask 077; cp /tmp/broker-hosts /tmp/grant.key /tmp/b-donor2.key /tmp/b-trainer.key \
-	/tmp/host-keys /tmp/trainer.key /etc/spare/) || fail "keys into /etc/spare"
+# the broker signs version 2 (Ed25519) grants: only it holds grant-sign.key,
+# the donors the public half (no version 1 grant.key here at all)
+(umask 077; cp /tmp/broker-hosts /tmp/b-donor2.key /tmp/b-trainer.key \
+	/tmp/host-keys /tmp/trainer.key /etc/spare/ &&
+	cp /tmp/grant-sign.key /etc/spare/grant-sign.key &&
+	cp /tmp/grant.pub /etc/spare/grant-keys.pub) || fail "keys into /etc/spare"
 cat >/etc/spare/spare-broker.conf <<EOF
 listen = $BROKER
 host-keys = /etc/spare/broker-hosts
-grant-key-file = /etc/spare/grant.key
 log-level = debug
 EOF
 systemctl start spare-broker || { diag; fail "systemctl start spare-broker"; }
 active spare-broker || { diag; fail "spare-broker is $(systemctl is-active spare-broker)"; }
 jlog spare-broker | grep -q listening || { diag; fail "the broker does not say it listens"; }
+jlog spare-broker | grep -q "grants: version 2, key id 1" || { diag; fail "the unit's broker does not sign version 2 grants"; }
 buid=$(awk '/^Uid:/ {print $2}' "/proc/$(systemctl show -P MainPID spare-broker)/status")
 [ -n "$buid" ] && [ "$buid" != 0 ] || fail "spare-broker runs as uid '$buid', not a dynamic user"
-pass "spare-broker active (ready) as dynamic user $buid, reading the copies of root's keys its unit made"
+pass "spare-broker active (ready) as dynamic user $buid, reading the copies of root's keys its unit made, signing version 2 grants"
 
 step "spared.service as donor 2, ready, its control socket answering; donor 3 by hand"
 cat >/etc/spare/spared.conf <<EOF
@@ -103,7 +107,7 @@ budget = 256M
 slab-size = 16M
 resume-hold = 60
 host-keys = /etc/spare/host-keys
-grant-key-file = /etc/spare/grant.key
+grant-public-keys = /etc/spare/grant-keys.pub
 name = donor2
 domain = rack2
 brokers = $BROKER
