@@ -30,17 +30,14 @@ MARKER=SPARE-PLAINTEXT-MARKER-4f1c2a9e
 WL_MB=${1:-48}
 WL_CG=${2:-14M}
 
-# slab_hits N: how many of donor N's slab-sized anonymous mappings hold the
-# marker (spared's slabs are its only anonymous mappings made of 16 MiB
-# pieces; the kernel may merge neighbours into one).
+# slab_hits N: how many of donor N's slab mappings hold the marker.
 slab_hits() {
 	local pid hits=0 n=0 range start end
 	pid=$(donor_pid "$1")
-	for range in $(awk '$2 == "rw-p" && $6 == "" {print $1}' "/proc/$pid/maps"); do
+	# slabs: spared's shared mappings of its "spare-slab" memfds (one per
+	# slab, so that a restart in place keeps them: spared.md)
+	for range in $(awk '$2 == "rw-s" && $6 == "/memfd:spare-slab" {print $1}' "/proc/$pid/maps"); do
 		start=$((0x${range%-*})); end=$((0x${range#*-}))
-		# slabs: private anonymous rw mappings of 16 MiB or more
-		# (neighbours may be merged); heap, arenas and stacks are smaller
-		[ $((end - start)) -ge $((16 << 20)) ] || continue
 		n=$((n + 1))
 		dd if="/proc/$pid/mem" of=/tmp/slab bs=4096 skip=$((start / 4096)) \
 			count=$(((end - start) / 4096)) 2>/dev/null || fail "cannot read donor $1's slab at $range"

@@ -34,11 +34,10 @@ integrity_errors() { io_stat "$1" integrity_errors; }
 corrupt() {
 	local pid n=0 range start end
 	pid=$(donor_pid "$1")
-	for range in $(awk '$2 == "rw-p" && $6 == "" {print $1}' "/proc/$pid/maps"); do
+	# slabs: spared's shared mappings of its "spare-slab" memfds (one per
+	# slab, so that a restart in place keeps them: spared.md)
+	for range in $(awk '$2 == "rw-s" && $6 == "/memfd:spare-slab" {print $1}' "/proc/$pid/maps"); do
 		start=$((0x${range%-*})); end=$((0x${range#*-}))
-		# slabs: private anonymous rw mappings of 16 MiB or more
-		# (neighbours may be merged); heap, arenas and stacks are smaller
-		[ $((end - start)) -ge $((16 << 20)) ] || continue
 		dd if=/dev/urandom of="/proc/$pid/mem" bs=4096 seek=$((start / 4096)) \
 			count=$(((end - start) / 4096)) conv=notrunc 2>/dev/null || fail "cannot write donor $1's slab at $range"
 		n=$((n + 1))
