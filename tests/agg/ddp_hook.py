@@ -14,6 +14,11 @@ spare-aggd that tests/agg/run started.
   ddp_hook.py wrongtoken PORT    the job exists with another token: EAUTH
   ddp_hook.py spec PORT          the job exists with a smaller spec: ESPEC
   ddp_hook.py killed PORT        rank 3 dies mid-round: EJOBFAIL for the others
+  ddp_hook.py buckets PORT       one process, hand-made buckets (no DDP): a
+                                 bucket with a parameter the job lacks
+                                 (ELAYOUT, nothing sent), a daemon that does
+                                 not answer in time (TIMEOUT), and every
+                                 later bucket failing with the first error
 
 Exits 0 when every check held, 1 otherwise (each failed check printed).
 Every wait is bounded (a rank that does not report within its deadline is
@@ -280,8 +285,94 @@ def run_bad(case, net, rank, args, res):
         res["weights_finite"] = all(bool(torch.isfinite(p).all()) for p in model.parameters())
 
 
+class FakeBucket:
+    """What DDP hands a hook (torch 1.13's GradBucket): a flat buffer and
+    its parameters' gradients as views into it."""
+
+    def __init__(self, index, last, params):
+        self._i, self._last, self._params = index, last, params
+        self._buf = torch.cat([p.grad.reshape(-1) for p in params])
+        self._views, off = [], 0
+        for p in params:
+            self._views.append(self._buf[off:off + p.numel()])
+            off += p.numel()
+
+    def index(self):
+        return self._i
+
+    def is_last(self):
+        return self._last
+
+    def buffer(self):
+        return self._buf
+
+    def parameters(self):
+        return self._params
+
+    def gradients(self):
+        return self._views
+
+
+def status_of(fut):
+    try:
+        fut.wait()
+        return "OK"
+    except Exception as e:      # the chained future's error: HookError's text
+        for st in ("ELAYOUT", "TIMEOUT", "EJOBFAIL"):
+            if ": %s: " % st in str(e):
+                return st
+        return "other: %s" % e
+
+
+def run_buckets(port):
+    fails = []
+
+    def param(n, v):
+        p = torch.nn.Parameter(torch.zeros(n))
+        p.grad = torch.full((n,), float(v))
+        return p
+    a, b, c = param(3, 1), param(5, 2), param(7, 3)
+    # one worker: a bucket's sum is its own / 1
+    st = sat.State("127.0.0.1:%d" % port, "ddp-buckets", "t", n_workers=1, rank=0,
+                   timeout_ms=TIMEOUT_MS)
+    f0 = sat.allreduce_hook(st, FakeBucket(0, False, [a]))
+    f1 = sat.allreduce_hook(st, FakeBucket(1, True, [b]))
+    if status_of(f0) != "OK" or status_of(f1) != "OK" or \
+       f0.value().tolist() != [1.0] * 3 or f1.value().tolist() != [2.0] * 5:
+        fails.append("iteration 0 of two buckets: %s %s" % (status_of(f0), status_of(f1)))
+    # iteration 1, rebuilt into one bucket [b, a]: the same job
+    f2 = sat.allreduce_hook(st, FakeBucket(0, True, [b, a]))
+    if status_of(f2) != "OK" or f2.value().tolist() != [2.0] * 5 + [1.0] * 3:
+        fails.append("the rebuilt bucket [b, a]: %s" % status_of(f2))
+    # a parameter the job does not have
+    f3 = sat.allreduce_hook(st, FakeBucket(0, True, [a, c]))
+    f4 = sat.allreduce_hook(st, FakeBucket(0, True, [a]))
+    if status_of(f3) != "ELAYOUT":
+        fails.append("a bucket with a parameter not in the job: %s, not ELAYOUT" % status_of(f3))
+    if status_of(f4) != "ELAYOUT":
+        fails.append("the bucket after the error: %s, not the same ELAYOUT" % status_of(f4))
+    st.close()
+    # two workers, only rank 0 here: its pull waits for rank 1 until the timeout
+    st = sat.State("127.0.0.1:%d" % port, "ddp-timeout", "t", n_workers=2, rank=0,
+                   timeout_ms=1500)
+    t0 = time.monotonic()
+    f5 = sat.allreduce_hook(st, FakeBucket(0, True, [a]))
+    got = status_of(f5)
+    took = time.monotonic() - t0
+    if got != "TIMEOUT" or not 1.0 < took < 10:
+        fails.append("a daemon that does not answer: %s after %.1f s, not TIMEOUT after 1.5 s"
+                     % (got, took))
+    st.close()
+    return fails
+
+
 def run_case(case, args):
     fails = []
+    if case == "buckets":
+        fails = run_buckets(int(args[0]))
+        for f in fails:
+            print("FAIL-CHECK: " + f)
+        return not fails
     outdir = tempfile.mkdtemp(prefix="aggtest.ddp.")
     holder = None
     if case in ("wrongtoken", "spec"):
