@@ -35,7 +35,6 @@ is followed by the library (Client.allreduce()).
 
 Only this module imports torch; `import spare_agg` does not.
 """
-import os
 import queue
 import threading
 
