@@ -18,7 +18,7 @@ UNITDIR		?= $(PREFIX)/lib/systemd/system
 # /usr/lib/python3/dist-packages for PREFIX=/usr, else
 # PREFIX/lib/python3.X/dist-packages (on sys.path for /usr/local; other
 # prefixes need PYTHONPATH). Either way two levels below PREFIX/lib, where
-# spare_agg.py looks for the library first.
+# the spare_agg package looks for the library first (three levels up).
 PYTHON3		?= $(firstword $(wildcard /usr/bin/python3) python3)
 PYDIR		?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON3) -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
 SYSCONFDIR	?= /etc
@@ -64,9 +64,11 @@ install: installable
 	ln -sf $(notdir $(LIBSPARE_AGG_SO)) \
 		$(DESTDIR)$(LIBDIR)/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION)
 	ln -sf libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) $(DESTDIR)$(LIBDIR)/libspare-agg.so
-	@# The binding beside the library it loads (spare_agg.py looks in ../..).
-	install -d $(DESTDIR)$(PYDIR)
-	install -m 0644 userspace/python/spare_agg.py $(DESTDIR)$(PYDIR)/
+	@# The binding beside the library it loads (the package spare_agg/
+	@# looks in ../../.. of its directory).
+	install -d $(DESTDIR)$(PYDIR)/spare_agg
+	install -m 0644 userspace/python/spare_agg/__init__.py \
+		userspace/python/spare_agg/torch.py $(DESTDIR)$(PYDIR)/spare_agg/
 	install -m 0644 userspace/libspare-agg/spare_agg.h kmod/uapi/spare.h \
 		$(DESTDIR)$(INCLUDEDIR)/spare/
 	@# Units with this install's program directory filled in.
@@ -92,7 +94,9 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(LIBSPARE_AGG_SO)) \
 		$(DESTDIR)$(LIBDIR)/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
 		$(DESTDIR)$(LIBDIR)/libspare-agg.so
-	rm -f $(DESTDIR)$(PYDIR)/spare_agg.py
+	rm -f $(DESTDIR)$(PYDIR)/spare_agg/__init__.py $(DESTDIR)$(PYDIR)/spare_agg/torch.py
+	rm -rf $(DESTDIR)$(PYDIR)/spare_agg/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/spare_agg
 	rm -f $(DESTDIR)$(INCLUDEDIR)/spare/spare_agg.h $(DESTDIR)$(INCLUDEDIR)/spare/spare.h
 	rm -f $(INSTALL_UNITS:%=$(DESTDIR)$(UNITDIR)/%)
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(INSTALL_EXAMPLES)))

@@ -23,8 +23,12 @@ installed one (PREFIX/lib beside PREFIX/lib/python3/dist-packages), then
 the loader's path (Debian's libspare-agg0 in the multiarch directory).
 Where none has it, the first call raises LibraryNotFound (an OSError)
 saying what to install. Packaged with userspace/python/pyproject.toml
-(pip wheel; the wheel holds this module only, not the library) and as
+(pip wheel; the wheel holds this package only, not the library) and as
 Debian's python3-spare-agg.
+
+spare_agg.torch (imported on its own; only it imports torch) is a PyTorch
+DistributedDataParallel communication hook that aggregates through
+spare-aggd: see its docstring and Documentation/aggd.md, "PyTorch DDP".
 """
 import ctypes
 import os
@@ -83,12 +87,14 @@ def _load():
     global _lib
     if _lib is not None:
         return _lib
+    # the package's directory: userspace/python/spare_agg in the sources,
+    # PREFIX/lib/python3/dist-packages/spare_agg installed
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.environ.get("SPARE_AGG_LIB"),
-                  os.path.join(here, "..", "..", "build", "lib", _SONAME),
-                  # installed: PREFIX/lib/python3/dist-packages/spare_agg.py
+                  os.path.join(here, "..", "..", "..", "build", "lib", _SONAME),
+                  # installed: PREFIX/lib/python3/dist-packages/spare_agg/
                   # beside PREFIX/lib/libspare-agg.so.0 (make install)
-                  os.path.join(here, "..", "..", _SONAME),
+                  os.path.join(here, "..", "..", "..", _SONAME),
                   # the loader's path: Debian's libspare-agg0 in
                   # /usr/lib/<multiarch>/, without the -dev package's link
                   _SONAME]
