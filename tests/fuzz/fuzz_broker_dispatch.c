@@ -218,7 +218,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/*
 	 * The session, as records: byte t, then a body. t & 15 is a frame
-	 * type (0: raw bytes, header and all, for the parser's own checks);
+	 * type (0: raw bytes, header and all, for the parser's own checks),
+	 * t & 32 STRIPE_REQ (16) whatever t & 15;
 	 * t & 16: the body is the type's exact size, else its length is the
 	 * next byte. The harness writes the header (magic, version, type,
 	 * seq, the body's length), so the bodies are what gets fuzzed.
@@ -226,7 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += 2;
 	size -= 2;
 	while (size >= 2 && c->state == C_READY) {
-		static const uint16_t exact[16] = {
+		static const uint16_t exact[BROKER_TYPE_MAX + 1] = {
 			[BROKER_REGISTER] = BROKER_DONOR_SIZE, [BROKER_HEARTBEAT] = BROKER_DONOR_SIZE,
 			[BROKER_GRANT_REQ] = BROKER_GRANT_REQ_SIZE,
 			[BROKER_RENEW_REQ] = BROKER_RENEW_REQ_SIZE,
@@ -234,9 +235,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			[BROKER_ROOM_REQ] = BROKER_RENEW_REQ_SIZE,
 			[BROKER_RENEW_GRANT] = BROKER_RENEW_GRANT_SIZE(1),
 			[BROKER_DONORS_REQ] = BROKER_DONORS_REQ_SIZE,
+			[BROKER_STRIPE_REQ] = BROKER_STRIPE_REQ_SIZE,
 		};
 		static uint8_t rec[BROKER_HDR_SIZE + BROKER_MOVE_REQ_SIZE];
-		unsigned int type = data[0] & 15;
+		unsigned int type = data[0] & 32 ? BROKER_STRIPE_REQ : data[0] & 15;
 		size_t n = data[1], skip = 2;
 
 		if (data[0] & 16 && exact[type]) {

@@ -82,6 +82,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	{
+		struct broker_stripe_req m;
+
+		if (!broker_stripe_req_decode(body, len, &m)) {
+			n = broker_stripe_req_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+			check(m.stripes * (m.k + m.r) <= BROKER_MAX_GRANTS);
+		}
+	}
+	{
 		struct broker_renew_req m;
 
 		if (!broker_renew_req_decode(body, len, &m)) {

@@ -15,6 +15,13 @@ test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bsta
 test_broker_state_CFLAGS := -Iuserspace/broker -Iuserspace/sched
 test_broker_state_LDLIBS := -lsodium
 
+# spare-broker's stripe placement on coding groups (STRIPE_REQ, issue 34).
+UNIT_TESTS += test_broker_stripe
+test_broker_stripe_SRCS   := tests/unit/test_broker_stripe.c userspace/broker/bstate.c \
+			     $(OUT)/lib/libspare-sched-san.a
+test_broker_stripe_CFLAGS := -Iuserspace/broker -Iuserspace/sched
+test_broker_stripe_LDLIBS := -lsodium
+
 # spared: the grant ledger (grants.c) and the brokers list (broker_link.c).
 UNIT_TESTS += test_spared_grants
 test_spared_grants_SRCS   := tests/unit/test_spared_grants.c userspace/spared/grants.c

@@ -109,7 +109,8 @@ static void donors_bodies(void)
 
 	EXPECT_EQ(BROKER_DONORS_REQ, 14);
 	EXPECT_EQ(BROKER_DONORS_REP, 15);
-	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_DONORS_REP);
+	EXPECT_EQ(BROKER_STRIPE_REQ, 16);	/* added after DONORS_REP */
+	EXPECT_EQ(BROKER_TYPE_MAX, BROKER_STRIPE_REQ);
 	EXPECT(!strcmp(broker_type_name(BROKER_DONORS_REP), "DONORS_REP"));
 	EXPECT_EQ(broker_donors_req_encode(&r, buf, sizeof(buf)), BROKER_DONORS_REQ_SIZE);
 	EXPECT_EQ(broker_donors_req_decode(buf, BROKER_DONORS_REQ_SIZE, &rb), 0);
@@ -381,6 +382,53 @@ static void grant_rep(void)
 	EXPECT_EQ(broker_grant_rep_decode(buf, (size_t)n, &rep), 0);
 	broker_grant_rep_entry(&rep, 0, NULL, dom);
 	EXPECT(!strcmp(dom, "rack-0"));
+}
+
+/* STRIPE_REQ: stripes, K, R, lease; only the codes the broker places. */
+static void stripe_req(void)
+{
+	struct broker_stripe_req r = { .stripes = 3, .k = 4, .r = 2, .lease_s = 60 }, r2;
+	static const uint8_t want[8] = { 3, 0, 4, 2, 60, 0, 0, 0 };
+	static uint8_t rep[BROKER_GRANT_REP_SIZE(120)];
+
+	EXPECT(!strcmp(broker_type_name(BROKER_STRIPE_REQ), "STRIPE_REQ"));
+	EXPECT_EQ(broker_stripe_req_encode(&r, buf, sizeof(buf)), BROKER_STRIPE_REQ_SIZE);
+	EXPECT(!memcmp(buf, want, sizeof(want)));
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE, &r2), 0);
+	EXPECT(r2.stripes == 3 && r2.k == 4 && r2.r == 2 && r2.lease_s == 60);
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE - 1, &r2), -EBADMSG);
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE + 1, &r2), -EBADMSG);
+	buf[2] = 3;	/* ec:3+2 */
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE, &r2), -EBADMSG);
+	buf[2] = 4;
+	buf[3] = 5;	/* ec:4+5 */
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE, &r2), -EBADMSG);
+	buf[3] = 0;
+	EXPECT_EQ(broker_stripe_req_decode(buf, BROKER_STRIPE_REQ_SIZE, &r2), -EBADMSG);
+	r.stripes = 0;
+	EXPECT_EQ(broker_stripe_req_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = (struct broker_stripe_req){ .stripes = 13, .k = 8, .r = 2 };	/* 130 splits */
+	EXPECT_EQ(broker_stripe_req_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r.stripes = 12;
+	EXPECT_EQ(broker_stripe_req_encode(&r, buf, sizeof(buf)), BROKER_STRIPE_REQ_SIZE);
+	/* its answer: a GRANT_REP of 12 slabs x 10 splits, above GRANT_REQ's 8 copies */
+	rep_fill(120);
+	EXPECT_EQ(broker_grant_rep_encode(12, 10, rep_g, rep_dom, rep, sizeof(rep)),
+		  (int)BROKER_GRANT_REP_SIZE(120));
+	EXPECT_EQ(broker_grant_rep_encode(1, BROKER_MAX_SPLITS + 1, rep_g, rep_dom, rep, sizeof(rep)),
+		  -EINVAL);
+	{
+		struct broker_grant_rep gr;
+
+		EXPECT_EQ(broker_grant_rep_decode(rep, BROKER_GRANT_REP_SIZE(120), &gr), 0);
+		EXPECT(gr.slabs == 12 && gr.copies == 10);
+	}
+	/* and GRANT_REQ still stops at BROKER_MAX_COPIES */
+	{
+		struct broker_grant_req g = { .slabs = 1, .copies = BROKER_MAX_COPIES + 1 };
+
+		EXPECT_EQ(broker_grant_req_encode(&g, buf, sizeof(buf)), -EINVAL);
+	}
 }
 
 static void renew_req(void)
@@ -691,6 +739,7 @@ int main(void)
 	TAP_RUN(hello_and_proofs);
 	TAP_RUN(grant_req);
 	TAP_RUN(grant_rep);
+	TAP_RUN(stripe_req);
 	TAP_RUN(renew_req);
 	TAP_RUN(move_req);
 	TAP_RUN(renew_grant_body);

@@ -16,6 +16,8 @@
  *   spare-sim dike --model F --hosts F --flops-per-sample X --batch B
  *             [--bytes-per-param N] [--max-parts P] [--exhaustive] --out DIR
  *   spare-sim dike --random N --seed S --out DIR
+ *   spare-sim ecsim [--donors N] [--racks D] [--codes K+R,...]
+ *             [--slabs-per-donor S] [--rack-extra X] [--samples M] [--seed S] --out DIR
  *
  * Bad input exits 2 and writes nothing; each problem is printed as
  * FILE:LINE:COL: field: reason. Documentation/sched.md describes the model.
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "sim_ec.h"
 
 #define EXIT_BAD_INPUT 2
 
@@ -51,6 +54,9 @@ static void usage(FILE *f)
 	      "                 --batch B [--bytes-per-param N] [--max-parts P]\n"
 	      "                 [--exhaustive] --out DIR\n"
 	      "       spare-sim dike --random N --seed S --out DIR\n"
+	      "       spare-sim ecsim [--donors N] [--racks D] [--codes K+R,...]\n"
+	      "                 [--slabs-per-donor S] [--rack-extra X] [--samples M]\n"
+	      "                 [--seed S] --out DIR\n"
 	      "schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu dlas-gpu-gittins\n",
 	      f);
 }
@@ -678,6 +684,174 @@ out:
 	return rc;
 }
 
+/* "4+2,8+2": the codes, K in 1..8, R in 1..2. 0 or -1. */
+static int parse_codes(const char *arg, unsigned int (*codes)[2], unsigned int *n,
+		       unsigned int max)
+{
+	const char *p = arg;
+
+	*n = 0;
+	while (*p) {
+		unsigned int k, r;
+		int used = 0;
+
+		if (*n == max || sscanf(p, "%u+%u%n", &k, &r, &used) != 2 || !used ||
+		    k < 1 || k > 8 || r < 1 || r > 2)
+			return -1;
+		codes[*n][0] = k;
+		codes[(*n)++][1] = r;
+		p += used;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *n ? 0 : -1;
+}
+
+static void ecsim_row(FILE *f, const struct sim_ec_cluster *c, const char *model,
+		      const struct sim_ec_point *p)
+{
+	fprintf(f, "%u+%u,%s,%u,%u,%u,%zu,%llu,%llu,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e\n",
+		c->k, c->r, model, p->f, c->donors, c->racks, c->ngroups,
+		(unsigned long long)c->stripes, (unsigned long long)p->samples,
+		p->p_loss_group, p->p_loss_random, p->p_loss_random_ci, p->p_loss_allsets,
+		p->p_loss_allsets_ci, p->frac_group, p->frac_random);
+}
+
+/* spare-sim ecsim: random against group placement of K+R stripes (sim_ec.h). */
+static int cmd_ecsim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "donors", required_argument, NULL, 'n' },
+		{ "racks", required_argument, NULL, 'r' },
+		{ "codes", required_argument, NULL, 'c' },
+		{ "slabs-per-donor", required_argument, NULL, 'S' },
+		{ "rack-extra", required_argument, NULL, 'x' },
+		{ "samples", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int64_t donors = 1000, racks = 40, per = 32, extra = 3, samples = 100000, seed = 1;
+	unsigned int codes[8][2] = { { 2, 1 }, { 4, 2 }, { 8, 2 } }, ncodes = 3;
+	const char *out = NULL;
+	struct mem_out mo = { 0 };
+	char json[512];
+	int c, ret = 0, rc = 1;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_i64(optarg, &donors) || donors < 1 || donors > SIM_EC_MAX_DONORS)
+				return bad("--donors: '%s' is not an integer in [1, 100000]", optarg);
+			break;
+		case 'r':
+			if (parse_i64(optarg, &racks) || racks < 1 || racks > SIM_EC_MAX_DONORS)
+				return bad("--racks: '%s' is not an integer in [1, 100000]", optarg);
+			break;
+		case 'c':
+			if (parse_codes(optarg, codes, &ncodes, 8))
+				return bad("--codes: '%s' is not a list of K+R (K 1-8, R 1-2), e.g. 4+2,8+2",
+					   optarg);
+			break;
+		case 'S':
+			if (parse_i64(optarg, &per) || per < 1 || per > 1000000)
+				return bad("--slabs-per-donor: '%s' is not an integer in [1, 1000000]",
+					   optarg);
+			break;
+		case 'x':
+			if (parse_i64(optarg, &extra) || extra < 0 || extra > SIM_EC_MAX_FAIL)
+				return bad("--rack-extra: '%s' is not an integer in [0, 16]", optarg);
+			break;
+		case 'm':
+			if (parse_i64(optarg, &samples) || samples < 1 || samples > 100000000)
+				return bad("--samples: '%s' is not an integer in [1, 1e8]", optarg);
+			break;
+		case 's':
+			if (parse_i64(optarg, &seed))
+				return bad("--seed: '%s' is not an integer", optarg);
+			break;
+		case 'o': out = optarg; break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !out) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	for (unsigned int i = 0; i < ncodes; i++) {
+		unsigned int w = codes[i][0] + codes[i][1];
+
+		if (racks < w || racks > donors) {
+			fprintf(stderr, "spare-sim: ecsim: %u+%u needs %u racks of donors; --racks %lld, --donors %lld\n",
+				codes[i][0], codes[i][1], w, (long long)racks, (long long)donors);
+			return EXIT_BAD_INPUT;
+		}
+		if (extra + donors / racks + 1 > donors) {
+			fprintf(stderr, "spare-sim: ecsim: --rack-extra %lld: more donors than the other racks hold\n",
+				(long long)extra);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (mem_out_open(&mo))
+		goto out;
+	fputs("code,model,failed,donors,racks,groups,stripes,samples,p_loss_group,p_loss_random,"
+	      "p_loss_random_ci95,p_loss_allsets,p_loss_allsets_ci95,frac_lost_group,frac_lost_random\n",
+	      mo.f[0]);
+	for (unsigned int i = 0; i < ncodes && !ret; i++) {
+		struct sim_ec_cluster cl = {
+			.donors = (unsigned int)donors, .racks = (unsigned int)racks,
+			.k = codes[i][0], .r = codes[i][1],
+		};
+		struct sim_ec_point p;
+
+		cl.stripes = (uint64_t)donors * (uint64_t)per / (cl.k + cl.r);
+		ret = sim_ec_init(&cl);
+		if (ret) {
+			fprintf(stderr, "spare-sim: ecsim: %u+%u: %lld slabs per donor make fewer stripes than groups\n",
+				cl.k, cl.r, (long long)per);
+			break;
+		}
+		for (unsigned int f = 2; f <= cl.r + 3 && !ret; f++) {
+			ret = sim_ec_point(&cl, SIM_EC_RANDOM_F, f, (uint64_t)samples,
+					   (uint64_t)seed, &p);
+			if (!ret)
+				ecsim_row(mo.f[0], &cl, "random-f", &p);
+		}
+		for (unsigned int x = 0; x <= extra && !ret; x++) {
+			ret = sim_ec_point(&cl, SIM_EC_RACK_PLUS, x, (uint64_t)samples,
+					   (uint64_t)seed, &p);
+			if (!ret)
+				ecsim_row(mo.f[0], &cl, "rack+x", &p);
+		}
+		printf("ecsim: %u+%u: %lld donors in %lld racks, %zu groups, %llu stripes\n",
+		       cl.k, cl.r, (long long)donors, (long long)racks, cl.ngroups,
+		       (unsigned long long)cl.stripes);
+		sim_ec_free(&cl);
+	}
+	if (mem_out_close(&mo, ret))
+		goto out;
+	snprintf(json, sizeof(json),
+		 "{\"donors\": %lld, \"racks\": %lld, \"slabs_per_donor\": %lld, "
+		 "\"rack_extra\": %lld, \"samples\": %lld, \"seed\": %lld}\n",
+		 (long long)donors, (long long)racks, (long long)per, (long long)extra,
+		 (long long)samples, (long long)seed);
+	if (mem_out_write_one(&mo, out, "ecsim.csv", json))
+		goto out;
+	rc = 0;
+out:
+	mem_out_free(&mo);
+	return rc;
+}
+
 static int cmd_dike(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -888,6 +1062,8 @@ int spare_sim_main(int argc, char **argv)
 		return cmd_mip(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "dike") == 0)
 		return cmd_dike(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ecsim") == 0)
+		return cmd_ecsim(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': spec_path = optarg; break;

@@ -245,6 +245,7 @@ struct broker {
 	/* counters */
 	uint64_t		accepted, auth_ok, auth_fail, heartbeats, refused[BROKER_E_MAX + 1];
 	uint64_t		grant_reqs;
+	uint64_t		stripe_reqs;
 	struct log_limit	donors_full;
 	struct log_limit	client_capped;	/* per-client caps' refusals */
 	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
@@ -685,6 +686,52 @@ static void on_grant_req(struct broker *b, struct conn *c, const struct broker_h
 	log_dbg("%s: granted %u slab(s) x %u copies", c->name, r.slabs, r.copies);
 }
 
+/* STRIPE_REQ: K+R splits per stripe on one coding group (bstate_stripe). */
+static void on_stripe_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
+			  const uint8_t *body)
+{
+	char why[BROKER_ERR_TEXT_MAX + 1];
+	struct broker_stripe_req r;
+	unsigned int w;
+	int ret;
+
+	if (c->role != BROKER_ROLE_CLIENT) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "STRIPE_REQ from %s", role_a(c->role));
+		return;
+	}
+	if (broker_stripe_req_decode(body, h->len, &r)) {
+		refuse(b, c, h->seq, BROKER_E_BAD_FRAME,
+		       "malformed STRIPE_REQ (ec K+R with K 2, 4 or 8 and R 1 or 2; 1-%u stripes, at most %u splits)",
+		       BROKER_MAX_SLABS, BROKER_MAX_GRANTS);
+		return;
+	}
+	b->stripe_reqs++;
+	w = (unsigned int)r.k + r.r;
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(r.stripes * w) >
+	    OUT_CAP) {
+		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
+		return;
+	}
+	ret = bstate_stripe(&b->st, c->name, r.stripes, r.k, r.r, r.lease_s, (uint64_t)time(NULL),
+			    b->grants, b->domains, why, sizeof(why));
+	if (ret == -EDQUOT || ret == -EUSERS) {
+		answer_capped(b, c, h->seq, ret);
+		return;
+	}
+	if (ret == -ENOSPC) {
+		answer_no_space(c, h->seq, why);
+		log_dbg("%s: no stripes: %s", c->name, why);
+		return;
+	}
+	if (ret) {
+		refuse(b, c, h->seq, BROKER_E_INTERNAL, "cannot place the stripes: %s",
+		       strerror(-ret));
+		return;
+	}
+	reply_grants(b, c, h->seq, r.stripes, (uint16_t)w);
+	log_dbg("%s: granted %u stripe(s) of ec %u+%u", c->name, r.stripes, r.k, r.r);
+}
+
 static void on_renew_req(struct broker *b, struct conn *c, const struct broker_hdr *h,
 			 const uint8_t *body)
 {
@@ -966,6 +1013,9 @@ static void on_frame(struct broker *b, struct conn *c, const struct broker_hdr *
 		break;
 	case BROKER_GRANT_REQ:
 		on_grant_req(b, c, h, body);
+		break;
+	case BROKER_STRIPE_REQ:
+		on_stripe_req(b, c, h, body);
 		break;
 	case BROKER_MOVE_REQ:
 		on_move_req(b, c, h, body);
@@ -1336,8 +1386,10 @@ static int metrics_page(void *ctx, FILE *f)
 	U64("spare_broker_heartbeats_total", SPARE_COUNTER, "REGISTER and HEARTBEAT messages.",
 	    b->heartbeats);
 	U64("spare_broker_grant_requests_total", SPARE_COUNTER, "GRANT_REQ messages.", b->grant_reqs);
+	U64("spare_broker_stripe_requests_total", SPARE_COUNTER,
+	    "STRIPE_REQ messages (erasure-coded stripes).", b->stripe_reqs);
 	U64("spare_broker_grant_requests_no_space_total", SPARE_COUNTER,
-	    "GRANT_REQ that could not be placed.", b->st.requests_nospace);
+	    "GRANT_REQ and STRIPE_REQ that could not be placed.", b->st.requests_nospace);
 	U64("spare_broker_grants_total", SPARE_COUNTER, "Grants issued (one per slab copy).",
 	    b->st.grants_issued);
 	U64("spare_broker_connections", SPARE_GAUGE, "Peer connections open.", b->nconns);

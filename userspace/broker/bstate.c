@@ -3,12 +3,14 @@
  * spare-broker's soft state and grant issue (bstate.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "bstate.h"
+#include "ecgroup.h"
 
 static uint64_t str_hash(const char *s, size_t len)
 {
@@ -925,4 +927,126 @@ int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
 	set_free(st, a, st->pd[a].free_slabs - slabs);
 	st->moves++;
 	return 0;
+}
+
+/* ---- Erasure-coded stripes on coding groups (STRIPE_REQ) ---- */
+
+/* The live donors as coding-group members; their table indices in @at. */
+static size_t stripe_members(const struct bstate *st, struct ec_member *m, uint32_t *at)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		if (!st->donors[i].live)
+			continue;
+		m[n].key = str_hash(st->donors[i].id, BROKER_ID_LEN);
+		/* one label for all: the cluster has no domains, donors are distinct */
+		m[n].domain = st->ndomains > 1 ? st->pd[i].domain : (uint32_t)i;
+		at[n++] = (uint32_t)i;
+	}
+	return n;
+}
+
+/* What a stripe request lacks, or "" if it is not a shortage of donors or domains. */
+static void stripe_why(const struct bstate *st, unsigned int k, unsigned int r, size_t live,
+		       long groups, char *why, size_t why_len)
+{
+	unsigned int w = k + r;
+
+	if (live < w)
+		snprintf(why, why_len, "ec %u+%u needs %u live donors; the broker knows %zu",
+			 k, r, w, live);
+	else if (st->ndomains > 1 && st->ndomains < w)
+		snprintf(why, why_len,
+			 "ec %u+%u needs donors in %u failure domains; the %zu live donors are in %zu",
+			 k, r, w, live, st->ndomains);
+	else if (groups <= 0)
+		snprintf(why, why_len,
+			 "ec %u+%u: the %zu live donors in %zu failure domains make no coding group of %u donors in distinct domains",
+			 k, r, live, st->ndomains, w);
+	else
+		snprintf(why, why_len,
+			 "ec %u+%u: none of the %ld coding groups of %u donors has a free slab on every donor",
+			 k, r, groups, w);
+}
+
+int bstate_stripe(struct bstate *st, const char *client, unsigned int stripes, unsigned int k,
+		  unsigned int r, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		  char (*domains)[BROKER_DOMAIN_LEN], char *why, size_t why_len)
+{
+	unsigned int w = k + r, done = 0;
+	uint32_t idx[BROKER_MAX_GRANTS];
+	struct place_donor *mfree = NULL;
+	struct ec_member *m = NULL;
+	uint32_t *at = NULL, *scratch = NULL, *groups = NULL;
+	struct bclient *cl;
+	long ng = 0;
+	size_t live;
+	int ret;
+
+	if (why_len)
+		why[0] = 0;
+	if (!stripes || stripes > BROKER_MAX_SLABS || (k != 2 && k != 4 && k != 8) ||
+	    (r != 1 && r != 2) || stripes * w > BROKER_MAX_GRANTS || !client_ok(client))
+		return -EINVAL;
+	lease_s = lease_of(st, lease_s);
+	cl = client_get(st, client, now_s);
+	if (!cl)
+		return -EUSERS;
+	ret = client_may(st, cl, stripes * w, stripes * w);
+	if (ret)
+		return ret;
+	m = calloc(st->n ? st->n : 1, sizeof(*m));
+	at = calloc(st->n ? st->n : 1, sizeof(*at));
+	mfree = calloc(st->n ? st->n : 1, sizeof(*mfree));
+	groups = calloc(st->n ? st->n : 1, sizeof(*groups));
+	scratch = calloc(ec_groups_scratch(st->n ? st->n : 1), sizeof(*scratch));
+	if (!m || !at || !mfree || !groups || !scratch) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	live = stripe_members(st, m, at);
+	if (live >= w && !(st->ndomains > 1 && st->ndomains < w))
+		ng = ec_groups_build(m, live, w, scratch, groups);
+	for (size_t j = 0; j < live; j++)
+		mfree[j].free_slabs = st->pd[at[j]].free_slabs;
+	ret = ng > 0 ? 0 : -ENOSPC;
+	for (unsigned int s = 0; s < stripes && !ret; s++) {
+		long g = ec_group_pick(groups, (size_t)ng, w, mfree, &st->rng, scratch);
+
+		if (g < 0) {
+			ret = (int)g;
+			break;
+		}
+		for (unsigned int j = 0; j < w; j++, done++) {
+			uint32_t mj = groups[(size_t)g * w + j];
+
+			idx[done] = at[mj];
+			mfree[mj].free_slabs--;
+			set_free(st, at[mj], st->pd[at[mj]].free_slabs - 1);
+		}
+	}
+	if (!ret)
+		ret = client_charge(cl, done, done, now_s + lease_s);
+	if (ret) {
+		for (unsigned int j = 0; j < done; j++)
+			set_free(st, idx[j], st->pd[idx[j]].free_slabs + 1);
+		if (ret == -ENOSPC) {
+			st->requests_nospace++;
+			stripe_why(st, k, r, live, ng, why, why_len);
+		}
+		goto out;
+	}
+	for (unsigned int j = 0; j < done && !ret; j++)
+		ret = issue_one(st, &st->donors[idx[j]], client, 1, lease_s, now_s, &out[j],
+				domains ? domains[j] : NULL);
+	if (!ret)
+		st->requests_ok++;
+out:
+	free(m);
+	free(at);
+	free(mfree);
+	free(groups);
+	free(scratch);
+	return ret;
 }

@@ -273,4 +273,28 @@ int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
 		uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
 		char domain[BROKER_DOMAIN_LEN]);
 
+/*
+ * Stripes of an erasure-coded device (STRIPE_REQ): @stripes stripes of @k
+ * data (2, 4, 8) and @r parity (1, 2) slabs for @client at @now_s, lease
+ * as bstate_grant. Each stripe's K+R slabs are on the K+R donors of one
+ * coding group (userspace/sched/ecgroup.h: ec_groups_build() over the live
+ * donors, ec_group_pick() among the groups with a free slab on every
+ * member): distinct donors, in distinct failure domains unless every live
+ * donor has the same label (then only distinct donors). At most live / (K+R)
+ * groups exist, so stripes share donor sets. Split j of stripe s goes to
+ * out[s * (K+R) + j], its donor's domain to domains[] (if not NULL); each
+ * grant is for one slab and debited. All or nothing.
+ *
+ * Returns 0, -EINVAL (a bad code or count), -EDQUOT, -EUSERS (as
+ * bstate_grant), -ENOMEM, or -ENOSPC with @why (why_len bytes) saying
+ * what is missing: live donors, failure domains, or a group with room.
+ *
+ * O(live donors x log) per request: the groups are built afresh from the
+ * live donors each time (deterministic for the same donors, so a stable
+ * cluster keeps the same groups).
+ */
+int bstate_stripe(struct bstate *st, const char *client, unsigned int stripes, unsigned int k,
+		  unsigned int r, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		  char (*domains)[BROKER_DOMAIN_LEN], char *why, size_t why_len);
+
 #endif /* SPARE_BROKER_STATE_H */

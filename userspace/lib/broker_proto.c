@@ -236,6 +236,44 @@ int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_r
 	return req_ok(m->slabs, m->copies) ? 0 : -EBADMSG;
 }
 
+/* A code the broker places: K of 2, 4, 8 and R of 1, 2 (redundancy=ec:K+R). */
+static bool stripe_ok(unsigned int stripes, unsigned int k, unsigned int r)
+{
+	return (k == 2 || k == 4 || k == 8) && (r == 1 || r == 2) && stripes >= 1 &&
+	       stripes <= BROKER_MAX_SLABS && stripes * (k + r) <= BROKER_MAX_GRANTS;
+}
+
+int broker_stripe_req_encode(const struct broker_stripe_req *m, uint8_t *out, size_t cap)
+{
+	if (cap < BROKER_STRIPE_REQ_SIZE)
+		return -ENOSPC;
+	if (!stripe_ok(m->stripes, m->k, m->r))
+		return -EINVAL;
+	put16(out, m->stripes);
+	out[2] = m->k;
+	out[3] = m->r;
+	put32(out + 4, m->lease_s);
+	return BROKER_STRIPE_REQ_SIZE;
+}
+
+int broker_stripe_req_decode(const uint8_t *in, size_t len, struct broker_stripe_req *m)
+{
+	if (len != BROKER_STRIPE_REQ_SIZE)
+		return -EBADMSG;
+	m->stripes = get16(in);
+	m->k = in[2];
+	m->r = in[3];
+	m->lease_s = get32(in + 4);
+	return stripe_ok(m->stripes, m->k, m->r) ? 0 : -EBADMSG;
+}
+
+/* A GRANT_REP answers a GRANT_REQ (copies) or a STRIPE_REQ (K+R splits). */
+static bool rep_ok(unsigned int slabs, unsigned int copies)
+{
+	return slabs >= 1 && slabs <= BROKER_MAX_SLABS && copies >= 1 &&
+	       copies <= BROKER_MAX_SPLITS && slabs * copies <= BROKER_MAX_GRANTS;
+}
+
 int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap)
 {
 	if (cap < BROKER_RENEW_REQ_SIZE)
@@ -386,7 +424,7 @@ int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_
 {
 	unsigned int n = (unsigned int)slabs * copies;
 
-	if (!req_ok(slabs, copies))
+	if (!rep_ok(slabs, copies))
 		return -EINVAL;
 	for (unsigned int i = 0; i < n; i++)
 		if (!grant_form_ok((const uint8_t *)&grants[i]) ||
@@ -415,7 +453,7 @@ int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_r
 		return -EBADMSG;
 	m->slabs = get16(in);
 	m->copies = get16(in + 2);
-	if (!req_ok(m->slabs, m->copies))
+	if (!rep_ok(m->slabs, m->copies))
 		return -EBADMSG;
 	n = (unsigned int)m->slabs * m->copies;
 	if (len != BROKER_GRANT_REP_SIZE(n))
@@ -568,6 +606,7 @@ const char *broker_type_name(unsigned int type)
 		[BROKER_MOVE_REQ] = "MOVE_REQ", [BROKER_RENEW_GRANT] = "RENEW_GRANT",
 		[BROKER_ROOM_REQ] = "ROOM_REQ",
 		[BROKER_DONORS_REQ] = "DONORS_REQ", [BROKER_DONORS_REP] = "DONORS_REP",
+		[BROKER_STRIPE_REQ] = "STRIPE_REQ",
 	};
 
 	return type >= 1 && type <= BROKER_TYPE_MAX ? names[type] : "?";

@@ -41,6 +41,8 @@
 #define BROKER_MAX_SLABS	64
 #define BROKER_MAX_COPIES	8
 #define BROKER_MAX_GRANTS	128	/* slabs * copies */
+/* Limits of one STRIPE_REQ: K data + R parity splits per stripe. */
+#define BROKER_MAX_SPLITS	10	/* K + R: 8 + 2 */
 
 enum broker_msg_type {
 	BROKER_CHALLENGE	= 1,	/* broker -> peer, on connect */
@@ -58,7 +60,8 @@ enum broker_msg_type {
 	BROKER_ROOM_REQ		= 13,	/* client -> broker: new slabs on a given donor */
 	BROKER_DONORS_REQ	= 14,	/* admin -> broker: the donors it knows, a page */
 	BROKER_DONORS_REP	= 15,	/* broker -> admin */
-	BROKER_TYPE_MAX		= 15,
+	BROKER_STRIPE_REQ	= 16,	/* client -> broker: K+R splits on a coding group */
+	BROKER_TYPE_MAX		= 16,
 };
 
 enum broker_role {
@@ -134,6 +137,24 @@ struct broker_grant_req {
 	uint32_t	lease_s;	/* 0: broker's default; else capped by it */
 };
 #define BROKER_GRANT_REQ_SIZE	8
+
+/*
+ * STRIPE_REQ: @stripes stripes of an erasure-coded device, each K data and
+ * R parity slabs on K+R distinct donors in distinct failure domains (where
+ * the broker's live donors are in more than one), all on one of the
+ * broker's coding groups (Documentation/ec-placement.md). Answered by a
+ * GRANT_REP of @stripes slabs x K+R copies: entry s * (K+R) + j is split j
+ * of stripe s (j < K data, then parity), each a one-slab grant, debited as
+ * GRANT_REQ's are. A broker older than this message answers ERROR
+ * (bad frame: an unknown type).
+ */
+struct broker_stripe_req {
+	uint16_t	stripes;	/* 1..BROKER_MAX_SLABS, stripes * (K+R) <= BROKER_MAX_GRANTS */
+	uint8_t		k;		/* data splits: 2, 4 or 8 */
+	uint8_t		r;		/* parity splits: 1 or 2 */
+	uint32_t	lease_s;	/* as GRANT_REQ's */
+};
+#define BROKER_STRIPE_REQ_SIZE	8
 
 /*
  * RENEW_REQ (legacy): a grant for @slabs slabs on the donor at @donor_addr,
@@ -275,6 +296,8 @@ int broker_ack_encode(const struct broker_ack *m, uint8_t *out, size_t cap);
 int broker_ack_decode(const uint8_t *in, size_t len, struct broker_ack *m);
 int broker_grant_req_encode(const struct broker_grant_req *m, uint8_t *out, size_t cap);
 int broker_grant_req_decode(const uint8_t *in, size_t len, struct broker_grant_req *m);
+int broker_stripe_req_encode(const struct broker_stripe_req *m, uint8_t *out, size_t cap);
+int broker_stripe_req_decode(const uint8_t *in, size_t len, struct broker_stripe_req *m);
 int broker_renew_req_encode(const struct broker_renew_req *m, uint8_t *out, size_t cap);
 int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_req *m);
 /*

@@ -31,7 +31,7 @@ unit: $(OUT)/lib/libspare-sched-san.a
 PROGS += spare-sim
 spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
 		    tools/sim/sim_gen.c tools/sim/sim_flowcon.c tools/sim/sim_specon.c tools/sim/sim_mip.c tools/sim/sim_dike.c \
-		    tools/sim/b/dike_random.c userspace/sched/mip.c $(OUT)/lib/libspare-sched.a
+		    tools/sim/sim_ec.c tools/sim/b/dike_random.c userspace/sched/mip.c $(OUT)/lib/libspare-sched.a
 # lp_solve 5.5 is a static archive only (see tests/unit/sched_policies.mk).
 spare-sim_LDLIBS := -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
 SIM_CFLAGS := -Iuserspace/sched -Itools/sim
@@ -44,3 +44,4 @@ sim_flowcon_CFLAGS := $(SIM_CFLAGS)
 sim_specon_CFLAGS := $(SIM_CFLAGS)
 sim_mip_CFLAGS := $(SIM_CFLAGS)
 sim_dike_CFLAGS := $(SIM_CFLAGS)
+sim_ec_CFLAGS := $(SIM_CFLAGS)

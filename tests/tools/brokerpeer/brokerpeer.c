@@ -6,7 +6,7 @@
  *   spare-broker-peer donor  -b HOST:PORT -n NAME -K KEYFILE [--addr A]
  *                     [--domain D] [--free N] [--interval MS] [--count N]
  *   spare-broker-peer client -b HOST:PORT -n NAME -K KEYFILE [--slabs N]
- *                     [--copies R] [--lease S] [--grant-key F --grant-key-id I]
+ *                     [--copies R | --ec K+R] [--lease S] [--grant-key F --grant-key-id I]
  *   spare-broker-peer bad    -b HOST:PORT --kind KIND [-n NAME -K KEYFILE]
  *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
  *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
@@ -30,7 +30,10 @@
  * client: one GRANT_REQ; prints one "grant slab=S copy=C donor=ID addr=A
  *   domain=D client=C expiry=T [tag=ok]" line per grant (D: the donor's
  *   failure domain, as the GRANT_REP carries it; the tag is checked with
- *   the grant key when given), or "error NAME: text" and exits 3.
+ *   the grant key when given), or "error NAME: text" and exits 3. With
+ *   --ec K+R it sends STRIPE_REQ for --slabs stripes instead (slab= is the
+ *   stripe, copy= the split); the body is written as given, unchecked, so
+ *   that the broker judges a bad code.
  * link: spared's own broker link (userspace/spared/broker_link.c) for
  *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
  *   number of brokers that acknowledged the last heartbeat changes. With
@@ -114,6 +117,7 @@ struct opts {
 	uint64_t	free_slabs;
 	long long	then_free;	/* link: the free count once connected; -1: none */
 	unsigned int	interval_ms, count, slabs, copies, lease, grant_key_id;
+	unsigned int	ec_k, ec_r;	/* client --ec K+R: STRIPE_REQ */
 };
 
 static int usage(void)
@@ -252,12 +256,23 @@ static int do_client(int fd, const struct opts *o)
 		return 1;
 	if (auth(fd, o, BROKER_ROLE_CLIENT))
 		return 1;
-	n = broker_grant_req_encode(&r, body, sizeof(body));
+	if (o->ec_k) {
+		/* STRIPE_REQ's layout (broker_proto.h), not checked here */
+		body[0] = (uint8_t)o->slabs;
+		body[1] = (uint8_t)(o->slabs >> 8);
+		body[2] = (uint8_t)o->ec_k;
+		body[3] = (uint8_t)o->ec_r;
+		for (int b = 0; b < 4; b++)
+			body[4 + b] = (uint8_t)(o->lease >> (8 * b));
+		n = BROKER_STRIPE_REQ_SIZE;
+	} else {
+		n = broker_grant_req_encode(&r, body, sizeof(body));
+	}
 	if (n < 0) {
 		printf("bad request size\n");
 		return 1;
 	}
-	if (broker_send(fd, BROKER_GRANT_REQ, 2, body, (size_t)n) ||
+	if (broker_send(fd, o->ec_k ? BROKER_STRIPE_REQ : BROKER_GRANT_REQ, 2, body, (size_t)n) ||
 	    broker_recv(fd, &h, body, sizeof(body))) {
 		printf("broker gone: %s\n", strerror(errno));
 		return 1;
@@ -892,6 +907,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "slabs", required_argument, NULL, 's' },
 		{ "copies", required_argument, NULL, 'r' },
+		{ "ec", required_argument, NULL, 'E' },
 		{ "lease", required_argument, NULL, 'l' },
 		{ "kind", required_argument, NULL, 'k' },
 		{ "grant-key", required_argument, NULL, 'g' },
@@ -927,6 +943,11 @@ int main(int argc, char **argv)
 		case 'c': o.count = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 's': o.slabs = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'r': o.copies = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'E':
+			if (sscanf(optarg, "%u+%u", &o.ec_k, &o.ec_r) != 2 || !o.ec_k || o.ec_k > 255 ||
+			    o.ec_r > 255)
+				return usage();
+			break;
 		case 'l': o.lease = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'k': o.kind = optarg; break;
 		case 'g': o.grant_key = optarg; break;
