@@ -32,12 +32,14 @@
 
 #include "sim.h"
 #include "sim_ec.h"
+#include "spare_version.h"
 
 #define EXIT_BAD_INPUT 2
 
 static void usage(FILE *f)
 {
-	fputs("usage: spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
+	fputs("usage: spare-sim --help | --version\n"
+	      "       spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
 	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
 	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
@@ -1052,6 +1054,10 @@ int spare_sim_main(int argc, char **argv)
 	int c, ret, rc = EXIT_BAD_INPUT;
 
 	optind = 0;	/* callable more than once (the unit tests do) */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("spare-sim %s\n", spare_version());
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return cmd_gen(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
