@@ -361,7 +361,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static bool in_set(const uint32_t *set, size_t n, uint32_t id)
 {
-	return bsearch(&id, set, n, sizeof(*set), cmp_u32) != NULL;
+	return n && bsearch(&id, set, n, sizeof(*set), cmp_u32) != NULL;
 }
 
 /* Why Tiresias leaves a job to Slurm, or NULL if it schedules it. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "tird_conf.h"
 #include "spare_conf.h"
 #include "spare_http.h"
 #include "spare_log.h"
@@ -26,129 +27,7 @@
 #include "spare_util.h"
 #include "tird.h"
 
-#define TIRD_DEFAULT_CONF	"/etc/spare/spare-tiresias.conf"
 #define BACKOFF_MAX_MS		60000
-
-struct cfg {
-	enum tir_schedule schedule;
-	struct tir_config limits;	/* nqueues and limit[] only */
-	double promote;
-	char gittins_dist[4096];
-	int64_t gittins_delta;
-	double interval;		/* seconds */
-	char state_file[4096];
-	char metrics_listen[128];
-	double time_scale;
-	char slurm_conf[4096];
-	int64_t gpus;
-	uint32_t priority_top;
-	bool dry_run, once;
-	int log_level;
-};
-
-static const struct spare_setting settings[] = {
-	{ "schedule",	's', "NAME", "dlas-gpu or dlas-gpu-gittins", "dlas-gpu" },
-	{ "queue-limits", 'q', "A,B,...", "2D-LAS queue limits in GPU-seconds (trace seconds), as spare-sim's", "3250,7200" },
-	{ "promote",	'p', "K", "starvation guard: back to queue 0 after waiting K x attained service (0: off)", "0" },
-	{ "gittins-dist", 0, "FILE", "job-size sample for dlas-gpu-gittins (spare-sim's --gittins-dist CSV)", "" },
-	{ "gittins-delta", 0, "D", "Gittins service quantum (GPU-seconds)", "3250" },
-	{ "interval",	'i', "SECONDS", "time between scheduling passes", "10" },
-	{ "state-file",	0,  "PATH", "the per-job ledger of attained service, saved after each pass", "/var/lib/spare/tiresias.state" },
-	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
-	{ "time-scale",	0,  "X", "trace seconds per wall second (a compressed replay)", "1" },
-	{ "slurm-conf",	0,  "PATH", "slurm.conf of the cluster (default: $SLURM_CONF, else Slurm's own)", "" },
-	{ "gpus",	0,  "N", "GPUs of the cluster (0: the sum of the nodes' gpu gres, each pass)", "0" },
-	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get one less", "1000000" },
-	{ "dry-run",	'n', NULL, "print what would be set or requeued; change no job", "no" },
-	{ "once",	0,  NULL, "one pass, then exit (1 if Slurm could not be read)", "no" },
-	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
-};
-
-static const char *set_double(const char *value, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(value, &end);
-	if (errno || end == value || *end || !(v >= min) || !(v <= max))
-		return "not a number in range";
-	*out = v;
-	return NULL;
-}
-
-static const char *cfg_set(const char *key, const char *value, void *ctx)
-{
-	struct cfg *c = ctx;
-	uint64_t u;
-	int level;
-
-	if (!strcmp(key, "schedule")) {
-		if (tir_schedule_parse(value, &c->schedule) ||
-		    (c->schedule != TIR_DLAS_GPU && c->schedule != TIR_DLAS_GPU_GITTINS))
-			return "not dlas-gpu or dlas-gpu-gittins";
-		return NULL;
-	}
-	if (!strcmp(key, "queue-limits")) {
-		if (tir_parse_limits(value, &c->limits))
-			return "not increasing positive integers a,b,... (at most 7)";
-		return NULL;
-	}
-	if (!strcmp(key, "promote"))
-		return set_double(value, 0, 1e6, &c->promote);
-	if (!strcmp(key, "gittins-dist"))
-		return spare_conf_str(c->gittins_dist, sizeof(c->gittins_dist), value);
-	if (!strcmp(key, "gittins-delta")) {
-		if (spare_parse_u64(value, 1, TIR_MAX_TIME, &u))
-			return "not a positive integer";
-		c->gittins_delta = (int64_t)u;
-		return NULL;
-	}
-	if (!strcmp(key, "interval"))
-		return set_double(value, 0.1, 86400, &c->interval);
-	if (!strcmp(key, "state-file")) {
-		if (!value[0])
-			return "empty";
-		return spare_conf_str(c->state_file, sizeof(c->state_file), value);
-	}
-	if (!strcmp(key, "metrics-listen")) {
-		char host[128];
-		uint16_t port;
-		const char *why;
-
-		if (value[0] && spare_http_parse_listen(value, host, sizeof(host), &port, &why))
-			return why;
-		return spare_conf_str(c->metrics_listen, sizeof(c->metrics_listen), value);
-	}
-	if (!strcmp(key, "time-scale"))
-		return set_double(value, 0.001, 1e6, &c->time_scale);
-	if (!strcmp(key, "slurm-conf"))
-		return spare_conf_str(c->slurm_conf, sizeof(c->slurm_conf), value);
-	if (!strcmp(key, "gpus")) {
-		if (spare_parse_u64(value, 0, 1u << 24, &u))
-			return "not a number in range";
-		c->gpus = (int64_t)u;
-		return NULL;
-	}
-	if (!strcmp(key, "priority-top")) {
-		if (spare_parse_u64(value, 2, 4000000000u, &u))
-			return "not a number in range";
-		c->priority_top = (uint32_t)u;
-		return NULL;
-	}
-	if (!strcmp(key, "dry-run"))
-		return spare_conf_bool(value, &c->dry_run);
-	if (!strcmp(key, "once"))
-		return spare_conf_bool(value, &c->once);
-	if (!strcmp(key, "log-level")) {
-		level = spare_log_parse_level(value);
-		if (level < 0)
-			return "not a level (err, warn, info, debug)";
-		c->log_level = level;
-		return NULL;
-	}
-	return "unknown setting";
-}
 
 /* What a reload may change while running. */
 static const char *const live_keys[] = {
@@ -163,7 +42,7 @@ struct src {
 };
 
 struct daemon {
-	struct cfg	cfg;
+	struct tird_conf	cfg;
 	struct tird	t;
 	struct tir_gittins g;
 	int64_t		*gdur;
@@ -179,14 +58,6 @@ static struct spare_cli tird_cli;
 static struct spare_conf_vals running_vals;
 static int main_argc;
 static char **main_argv;
-
-static void cfg_reset(void *ctx)
-{
-	struct cfg *c = ctx;
-
-	memset(c, 0, sizeof(*c));
-	tir_config_init(&c->limits, TIR_DLAS_GPU, 1);
-}
 
 /* ---- metrics ---- */
 
@@ -237,7 +108,7 @@ static int metrics_page(void *ctx, FILE *f)
 
 static int load_gittins(struct daemon *d)
 {
-	const struct cfg *c = &d->cfg;
+	const struct tird_conf *c = &d->cfg;
 	struct sim_errs e = { .out = stderr, .file = c->gittins_dist };
 	FILE *f;
 	char *buf = NULL;
@@ -287,7 +158,7 @@ static int load_gittins(struct daemon *d)
 /* The policy part of the config, into the pass's. */
 static void apply_cfg(struct daemon *d)
 {
-	const struct cfg *c = &d->cfg;
+	const struct tird_conf *c = &d->cfg;
 	struct tird_cfg *t = &d->t.cfg;
 
 	tir_config_init(&t->tir, c->schedule, 1);
@@ -429,7 +300,7 @@ static uint64_t pass(struct daemon *d)
 
 static void reload(struct daemon *d)
 {
-	static struct cfg nc;
+	static struct tird_conf nc;
 	struct spare_cli cli = tird_cli;
 	struct spare_conf_vals nv = { 0 };
 
@@ -437,7 +308,7 @@ static void reload(struct daemon *d)
 	log_info("SIGHUP: reading the settings again");
 	cli.ctx = &nc;
 	cli.vals = &nv;
-	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, cfg_reset)) {
+	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, tird_cfg_reset)) {
 		spare_conf_vals_free(&nv);
 		log_err("SIGHUP: reload refused: still running on the previous settings");
 		spare_notify_ready("scheduling (last reload refused)");
@@ -524,9 +395,9 @@ int main(int argc, char **argv)
 		.epilog = "\nSIGHUP reads the settings again; SIGTERM/SIGINT stop.\n"
 			  "Attained service is kept in state-file across requeues and restarts.\n",
 		.default_conf = TIRD_DEFAULT_CONF,
-		.settings = settings,
-		.nsettings = ARRAY_SIZE(settings),
-		.set = cfg_set,
+		.settings = tird_settings,
+		.nsettings = tird_nsettings,
+		.set = tird_cfg_set,
 		.ctx = &d.cfg,
 		.vals = &running_vals,
 		.live_keys = live_keys,
@@ -534,7 +405,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	spare_log_init("spare-tiresias", SPARE_LOG_INFO);
-	cfg_reset(&d.cfg);
+	tird_cfg_reset(&d.cfg);
 	ret = spare_cli_configure(&cli, argc, argv);
 	if (ret) {
 		spare_conf_vals_free(&running_vals);
