@@ -19,7 +19,7 @@ const struct spare_setting tird_settings[] = {
 	{ "gittins-dist", 0, "FILE", "job-size sample for dlas-gpu-gittins (spare-sim's --gittins-dist CSV)", "" },
 	{ "gittins-delta", 0, "D", "Gittins service quantum (GPU-seconds)", "3250" },
 	{ "interval",	'i', "SECONDS", "time between scheduling passes", "10" },
-	{ "state-file",	0,  "PATH", "the per-job ledger of attained service, saved after each pass", "/var/lib/spare/tiresias.state" },
+	{ "state-file",	0,  "PATH", "the per-job ledger of attained service, saved after each pass", "/var/lib/spare-tiresias/tiresias.state" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
 	{ "time-scale",	0,  "X", "trace seconds per wall second (a compressed replay)", "1" },
 	{ "slurm-conf",	0,  "PATH", "slurm.conf of the cluster (default: $SLURM_CONF, else Slurm's own)", "" },
