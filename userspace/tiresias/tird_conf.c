@@ -24,7 +24,7 @@ const struct spare_setting tird_settings[] = {
 	{ "time-scale",	0,  "X", "trace seconds per wall second (a compressed replay)", "1" },
 	{ "slurm-conf",	0,  "PATH", "slurm.conf of the cluster (default: $SLURM_CONF, else Slurm's own)", "" },
 	{ "gpus",	0,  "N", "GPUs of the cluster (0: the sum of the nodes' gpu gres, each pass)", "0" },
-	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get one less", "1000000" },
+	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get less", "1000000000" },
 	{ "dry-run",	'n', NULL, "print what would be set or requeued; change no job", "no" },
 	{ "once",	0,  NULL, "one pass, then exit (1 if Slurm could not be read)", "no" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
