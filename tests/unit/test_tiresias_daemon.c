@@ -29,6 +29,7 @@ struct fake {
 	struct tird_view v[MAXV];
 	size_t n;
 	bool fail;			/* slurm_load_jobs fails */
+	int64_t cluster_gpus;		/* what slurm_load_node finds; -1: it fails */
 	unsigned int loads, sets, requeues;
 	uint32_t requeued[MAXV];
 	uint32_t set_id[4 * MAXV], set_prio[4 * MAXV];
@@ -51,7 +52,10 @@ static int fake_load(void *ctx, struct tird_view **out, size_t *n)
 
 static int fake_gpus(void *ctx, int64_t *gpus)
 {
-	return -1;	/* the tests configure gpus */
+	struct fake *f = ctx;
+
+	*gpus = f->cluster_gpus;
+	return f->cluster_gpus < 0 ? -1 : 0;
 }
 
 static int fake_set(void *ctx, uint32_t id, uint32_t prio)
@@ -349,6 +353,24 @@ static void stale_view_changes_nothing(void)
 	EXPECT(!d.stale);
 	EXPECT_EQ(f.requeues, 1);
 	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 1120 && entry(&d, 1)->queue == 1);
+
+	/* GPUs read from the nodes: none up, or the read fails, is no view either */
+	unsigned int requeues = f.requeues;
+
+	sets = f.sets;
+	d.cfg.gpus = 0;
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 200, T0 + 1030);
+	job(&f, 3, TIRD_V_PENDING, 4, T0 + 1030, 0);
+	f.cluster_gpus = 0;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5000)), 1);
+	f.cluster_gpus = -1;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5001)), 1);
+	EXPECT_EQ(f.requeues, requeues);
+	EXPECT_EQ(f.sets, sets);
+	EXPECT_EQ(d.st.stale_passes, 4);
+	f.cluster_gpus = 4;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5002)), 0);
+	EXPECT(f.sets > sets);
 	tird_free(&d);
 }
 

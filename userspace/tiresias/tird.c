@@ -594,12 +594,15 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 	if (d->ops.load(d->ops.ctx, &v, &nv) ||
 	    (!gpus && (d->ops.cluster_gpus(d->ops.ctx, &gpus) || gpus < 1))) {
+		bool no_gpus = v && gpus < 1;
+
 		free(v);
-		d->st.slurm_errors++;
+		d->st.slurm_errors += !no_gpus;
 		d->st.stale_passes++;
 		if (!d->stale)
-			log_warn("Slurm unreachable: keeping the priorities set, requeuing "
-				 "nothing until a fresh view is read; retrying with back-off");
+			log_warn("%s: keeping the priorities set, requeuing nothing until a "
+				 "fresh view is read; retrying with back-off",
+				 no_gpus ? "no GPU node is up" : "Slurm unreachable");
 		d->stale = true;
 		return 1;
 	}
