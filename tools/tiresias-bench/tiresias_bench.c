@@ -128,8 +128,12 @@ int main(int argc, char **argv)
 	struct tird_view **order = calloc(n, sizeof(*order));
 
 	f.v = calloc(n, sizeof(*f.v));
-	if (!f.v || !ns || !order)
+	if (!f.v || !ns || !order) {
+		free(f.v);
+		free(ns);
+		free(order);
 		return 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct tird_view *v = &f.v[i];
 		static const int64_t sizes[] = { 1, 1, 1, 2, 2, 4, 4, 8 };
