@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	int64_t now_ms = 1700000000000, dur[1000];
 	struct tir_gittins g = { .dur = dur, .n = 1000, .delta = TIR_DEFAULT_GITTINS_DELTA };
 	int64_t used = 0;
+	int rc = 1;
 	uint64_t *ns = calloc(passes, sizeof(*ns));
 	struct tird_view **order = calloc(n, sizeof(*order));
 
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
 			dur[i] = 60 + (int64_t)(i * i);
 		g.table = calloc(g.n + 1, sizeof(double));
 		if (!g.table || tir_gittins_init(&g))
-			return 1;
+			goto out;
 		d.cfg.tir.gittins = &g;
 	}
 	d.cfg.tir.promote = 2;
@@ -169,7 +170,7 @@ int main(int argc, char **argv)
 	for (size_t p = 0; p < passes; p++) {
 		if (tird_pass(&d, now_ms)) {
 			fprintf(stderr, "spare-tiresias-bench: pass %zu failed\n", p);
-			return 1;
+			goto out;
 		}
 		ns[p] = d.st.last_pass_ns;
 		now_ms += 10000;	/* a pass every 10 s */
@@ -200,10 +201,12 @@ int main(int argc, char **argv)
 	       passes, first / 1e6, ns[0] / 1e6, ns[passes / 2] / 1e6,
 	       ns[(passes * 95) / 100 < passes ? (passes * 95) / 100 : passes - 1] / 1e6,
 	       ns[passes - 1] / 1e6, f.sets, f.requeues);
+	rc = 0;
+out:
 	tird_free(&d);
 	free(f.v);
 	free(ns);
 	free(order);
 	free(g.table);
-	return 0;
+	return rc;
 }
