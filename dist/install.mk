@@ -9,6 +9,7 @@
 
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
+BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
@@ -26,6 +27,9 @@ DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
 INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker spare-tiresias
+# Programs for users rather than daemons and their admin: PREFIX/bin.
+# spare-sim links lp_solve and colamd (liblpsolve55-dev, libsuitesparse-dev).
+INSTALL_BINS	:= spare-sim
 INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service \
 		   sparectl-monitor@.service spare-swap@.service spare-tiresias.service
 # Examples for /usr/share/doc/spare/examples: configs, the Prometheus
@@ -37,7 +41,7 @@ MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)
 # What make install copies, and nothing else: debian/rules builds this
 # (make installable), not the test and bench programs of make userspace.
-INSTALL_BUILT	:= $(INSTALL_PROGS:%=$(OUT)/bin/%) $(LIBSPARE_AGG_SO) $(MAN_PAGES)
+INSTALL_BUILT	:= $(INSTALL_PROGS:%=$(OUT)/bin/%) $(INSTALL_BINS:%=$(OUT)/bin/%) $(LIBSPARE_AGG_SO) $(MAN_PAGES)
 DKMS_SRCS	:= Kbuild $(shell find kmod -name '*.[ch]' -not -name '*_kunit.c')
 
 .PHONY: install installable install-dkms man uninstall
@@ -54,10 +58,11 @@ man: $(MAN_PAGES)
 installable: $(INSTALL_BUILT)
 
 install: installable
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/spare $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(SYSCONFDIR)/spare
 	install -m 0755 $(INSTALL_PROGS:%=$(OUT)/bin/%) $(DESTDIR)$(SBINDIR)/
+	install -m 0755 $(INSTALL_BINS:%=$(OUT)/bin/%) $(DESTDIR)$(BINDIR)/
 	@# The library under its full version, the soname link that programs
 	@# and the binding load, and the link-time name for -lspare-agg.
 	install -m 0644 $(LIBSPARE_AGG_SO) $(DESTDIR)$(LIBDIR)/
@@ -90,7 +95,7 @@ install: installable
 	done
 
 uninstall:
-	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(SBINDIR)/%)
+	rm -f $(INSTALL_PROGS:%=$(DESTDIR)$(SBINDIR)/%) $(INSTALL_BINS:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(LIBSPARE_AGG_SO)) \
 		$(DESTDIR)$(LIBDIR)/libspare-agg.so.$(LIBSPARE_AGG_SOVERSION) \
 		$(DESTDIR)$(LIBDIR)/libspare-agg.so
