@@ -64,6 +64,31 @@ void agg_sum(unsigned int dtype, void *out, const void *const *in,
 	memcpy(out, in[0], n * agg_dtype_size(dtype));
 }
 
+/* Sum on arrival, the same way: the first input (rank 0's), or fp32 sums. */
+void agg_fold(enum agg_isa isa, unsigned int dtype, float *acc, void *out,
+	      const void *const *in, unsigned int n_in, int first, size_t n)
+{
+	size_t esz = agg_dtype_size(dtype);
+
+	(void)isa;
+	if (harness_real_sum && dtype == AGG_DTYPE_F32) {
+		for (size_t i = 0; i < n; i++) {
+			float a = first ? 0 : acc[i];
+
+			for (unsigned int k = 0; k < n_in; k++)
+				a += ((const float *)in[k])[i];
+			acc[i] = a;
+		}
+		return;
+	}
+	/* fp16/bf16: acc (n floats) holds rank 0's n half values */
+	if (first)
+		memcpy(out && dtype != AGG_DTYPE_F32 ? out : (void *)acc, in[0],
+		       n * esz);
+	else if (out && dtype != AGG_DTYPE_F32)
+		memcpy(out, acc, n * esz);
+}
+
 void agg_sgd_momentum(float *w, float *v, const float *sum, size_t n,
 		      unsigned int n_workers, float lr, float momentum)
 {

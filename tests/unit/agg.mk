@@ -5,13 +5,17 @@
 AGG_UNIT_CORE := userspace/aggd/agg_sum.c \
 		 userspace/aggd/agg_sched.c userspace/aggd/agg_job.c
 
-UNIT_TESTS += test_agg_proto test_agg_sum test_agg_sched
+UNIT_TESTS += test_agg_proto test_agg_sum test_agg_sched test_agg_arrival
 test_agg_proto_SRCS := tests/unit/test_agg_proto.c $(AGG_UNIT_CORE)
 test_agg_proto_LDLIBS := -lm
 test_agg_proto_CFLAGS := -Iuserspace/aggd
 test_agg_sum_SRCS := tests/unit/test_agg_sum.c $(AGG_UNIT_CORE)
 test_agg_sum_LDLIBS := -lm
 test_agg_sum_CFLAGS := -Iuserspace/aggd
+test_agg_arrival_SRCS := tests/unit/test_agg_arrival.c userspace/aggd/agg_sum.c \
+			 userspace/aggd/agg_job.c
+test_agg_arrival_LDLIBS := -lm
+test_agg_arrival_CFLAGS := -Iuserspace/aggd
 test_agg_sched_SRCS := tests/unit/test_agg_sched.c $(AGG_UNIT_CORE)
 test_agg_sched_LDLIBS := -lm
 test_agg_sched_CFLAGS := -Iuserspace/aggd

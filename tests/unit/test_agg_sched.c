@@ -233,8 +233,9 @@ static struct agg_job *make_job(unsigned int w, unsigned int opt)
 	return agg_job_create(7, &s);
 }
 
+/* want_fold: push_done hands a fold of arrived pushes to the pool */
 static void push(struct agg_job *j, unsigned int r, uint32_t part, uint32_t it,
-		 float v, int want_ready)
+		 float v, int want_fold)
 {
 	struct agg_part *p = &j->parts[part];
 	float *buf;
@@ -243,7 +244,17 @@ static void push(struct agg_job *j, unsigned int r, uint32_t part, uint32_t it,
 	buf = agg_part_push_buf(p, r);
 	for (uint32_t i = 0; i < p->nelem; i++)
 		buf[i] = v + (float)i;
-	EXPECT_EQ(agg_part_push_done(p, j->spec.n_workers, r, it), want_ready);
+	EXPECT_EQ(agg_part_push_done(p, j->spec.n_workers, r, it), want_fold);
+}
+
+/* The pool runs the folds handed over until the sum is done. */
+static void finish(struct agg_job *j, struct agg_part *p)
+{
+	do {
+		EXPECT(p->folding);
+		agg_part_reduce(j, p);
+	} while (agg_part_reduced(p, j->spec.n_workers));
+	EXPECT_EQ(p->state, AGG_PART_READY);
 }
 
 static void test_part_cycle(void)
@@ -258,17 +269,22 @@ static void test_part_cycle(void)
 	p = &j->parts[1];
 	EXPECT_EQ(p->nelem, 2);
 	EXPECT_EQ(p->bytes, 8);
-	push(j, 0, 1, 0, 1.0f, 0);
+	push(j, 0, 1, 0, 1.0f, 1);	/* rank 0 in: a fold starts */
 	EXPECT_EQ(agg_part_push_check(p, 0, 0), -AGG_ESEQ);	/* duplicate */
 	EXPECT_EQ(agg_part_push_check(p, 1, 1), -AGG_ESEQ);	/* future */
 	EXPECT_EQ(agg_part_pull_check(p, 0, 0), 1);		/* parks */
 	EXPECT_EQ(agg_part_pull_check(p, 0, 0), -AGG_ESEQ);	/* twice */
-	push(j, 2, 1, 0, 10.0f, 0);
-	push(j, 1, 1, 0, 100.0f, 1);
+	push(j, 2, 1, 0, 10.0f, 0);	/* waits for rank 1 */
+	push(j, 1, 1, 0, 100.0f, 0);	/* waits for rank 0's fold */
 	EXPECT_EQ(p->state, AGG_PART_REDUCING);
 	EXPECT_EQ(agg_part_pull_check(p, 1, 0), 1);
+	agg_part_reduce(j, p);				/* rank 0 */
+	EXPECT_EQ(agg_part_reduced(p, 3), 1);		/* ranks 1, 2 next */
+	EXPECT_EQ(p->state, AGG_PART_REDUCING);
+	EXPECT(p->fold_from == 1 && p->fold_to == 3);
 	agg_part_reduce(j, p);
-	agg_part_reduced(p);
+	EXPECT_EQ(agg_part_reduced(p, 3), 0);
+	EXPECT_EQ(p->state, AGG_PART_READY);
 	EXPECT(((float *)p->out)[0] == 111.0f && ((float *)p->out)[1] == 114.0f);
 	EXPECT_EQ(agg_part_pull_check(p, 2, 0), 0);		/* ready */
 	EXPECT_EQ(agg_part_pull_done(p, 3, 0), 0);
@@ -283,13 +299,14 @@ static void test_part_cycle(void)
 	EXPECT_EQ(agg_part_push_check(p, 1, 1), -AGG_ESEQ);	/* duplicate */
 	EXPECT_EQ(agg_part_pull_check(p, 1, 1), 1);
 	EXPECT_EQ(agg_part_pull_done(p, 3, 1), 0);
-	EXPECT_EQ(agg_part_pull_done(p, 3, 2), 0);	/* iter 1: 2 of 3 in */
+	/* iter 1: 2 of 3 in, ranks 0 and 1 are folded at once */
+	EXPECT_EQ(agg_part_pull_done(p, 3, 2), 1);
 	EXPECT_EQ(p->iter, 1);
 	EXPECT_EQ(p->n_pushed, 2);
 	EXPECT_EQ(p->state, AGG_PART_COLLECT);
-	push(j, 2, 1, 1, 200.0f, 1);
-	agg_part_reduce(j, p);
-	agg_part_reduced(p);
+	EXPECT(p->fold_from == 0 && p->fold_to == 2);
+	push(j, 2, 1, 1, 200.0f, 0);	/* the fold is still running */
+	finish(j, p);
 	/* the early pulls of ranks 0 and 1 wait for iteration 1 */
 	EXPECT(p->pull_pending[0] && p->pull_pending[1] && !p->pull_pending[2]);
 	EXPECT(((float *)p->out)[0] == 222.0f);
@@ -303,10 +320,9 @@ static void test_part_all_early(void)
 	struct agg_job *j = make_job(2, 0);
 	struct agg_part *p = &j->parts[0];
 
-	push(j, 0, 0, 0, 1.0f, 0);
-	push(j, 1, 0, 0, 2.0f, 1);
-	agg_part_reduce(j, p);
-	agg_part_reduced(p);
+	push(j, 0, 0, 0, 1.0f, 1);
+	push(j, 1, 0, 0, 2.0f, 0);
+	finish(j, p);
 	EXPECT_EQ(agg_part_pull_check(p, 0, 0), 0);
 	EXPECT_EQ(agg_part_pull_done(p, 2, 0), 0);
 	push(j, 0, 0, 1, 1.0f, 0);
@@ -331,9 +347,12 @@ static void test_optimizer_part(void)
 	EXPECT_EQ(agg_part_weights_check(j, p, 0), 0);
 	w[0] = 1.0f;
 	w[1] = 2.0f;
-	push(j, 0, 1, 0, 1.0f, 0);
-	push(j, 1, 1, 0, 3.0f, 1);
+	push(j, 0, 1, 0, 1.0f, 1);
+	push(j, 1, 1, 0, 3.0f, 0);
 	EXPECT_EQ(agg_part_weights_check(j, p, 0), -AGG_ESTATE);
+	agg_part_reduce(j, p);		/* rank 0 only: no step yet */
+	EXPECT(w[0] == 1.0f && w[1] == 2.0f);
+	EXPECT_EQ(agg_part_reduced(p, 2), 1);
 	agg_part_reduce(j, p);
 	/* g = {2, 3}; v = g; w -= 0.5 v */
 	EXPECT(w[0] == 0.0f && w[1] == 0.5f);
@@ -375,17 +394,17 @@ static void test_barrier(void)
 	EXPECT_EQ(agg_job_barrier(j), 0);
 	EXPECT(agg_part_at_barrier(p0, 2, 0) && agg_part_at_barrier(p1, 2, 0));
 	/* one push of iteration 0 in partition 1: iteration 0 runs here */
-	push(j, 0, 1, 0, 1.0f, 0);
+	push(j, 0, 1, 0, 1.0f, 1);
 	EXPECT_EQ(agg_job_barrier(j), 1);
 	EXPECT(!agg_part_at_barrier(p1, 2, 1));
 	/* a pull alone also counts as work of that iteration */
 	EXPECT_EQ(agg_part_pull_check(p0, 1, 0), 1);
 	EXPECT_EQ(agg_job_barrier(j), 1);
-	push(j, 0, 0, 0, 1.0f, 0);
-	push(j, 1, 0, 0, 1.0f, 1);
-	push(j, 1, 1, 0, 1.0f, 1);
-	agg_part_reduced(p0);
-	agg_part_reduced(p1);
+	push(j, 0, 0, 0, 1.0f, 1);
+	push(j, 1, 0, 0, 1.0f, 0);
+	push(j, 1, 1, 0, 1.0f, 0);
+	finish(j, p0);
+	finish(j, p1);
 	EXPECT_EQ(agg_job_barrier(j), 1);	/* READY: replies going out */
 	/* rank 0 done with partition 0 pushes iteration 1 early: 2 */
 	EXPECT_EQ(agg_part_pull_check(p0, 0, 0), 0);
@@ -404,9 +423,9 @@ static void test_barrier(void)
 	j = make_job(2, 0);
 	p0 = &j->parts[0];
 	for (uint32_t it = 0; it < 3; it++) {
-		push(j, 0, 0, it, 1.0f, 0);
-		push(j, 1, 0, it, 1.0f, 1);
-		agg_part_reduced(p0);
+		push(j, 0, 0, it, 1.0f, 1);
+		push(j, 1, 0, it, 1.0f, 0);
+		finish(j, p0);
 		pull_all(j, 0);
 	}
 	EXPECT_EQ(p0->iter, 3);
@@ -433,10 +452,10 @@ static void test_import_start(void)
 	/* it goes on like a job that ran 7 iterations here */
 	EXPECT_EQ(agg_part_push_check(p, 0, 6), -AGG_ESEQ);
 	EXPECT_EQ(agg_part_weights_check(j, p, 0), -AGG_ESTATE);
-	push(j, 0, 0, 7, 1.0f, 0);
+	push(j, 0, 0, 7, 1.0f, 1);
 	push(j, 1, 0, 7, 1.0f, 0);
-	push(j, 2, 0, 7, 1.0f, 1);
-	agg_part_reduced(p);
+	push(j, 2, 0, 7, 1.0f, 0);
+	finish(j, p);
 	for (unsigned int r = 0; r < 3; r++) {
 		EXPECT_EQ(agg_part_pull_check(p, r, 7), 0);
 		agg_part_pull_done(p, 3, r);

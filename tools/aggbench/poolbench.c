@@ -6,7 +6,7 @@
  *
  *   aggbench-pool -p PORT[,PORT...] [-j JOBS] [-w WORKERS] [-n ELEMS]
  *                 [-e PART_ELEMS] [-i ITERS] [-g GAP_MS] [-J JITTER]
- *                 [-l LATENCY_FILE] [-t LABEL] [-R SLOW_JOBS]
+ *                 [-l LATENCY_FILE] [-t LABEL] [-R SLOW_JOBS] [-Z MS]
  *
  * Each worker thread loops: "compute" (sleep GAP_MS +- JITTER, seeded per
  * worker and iteration, the same in every run), then allreduce one fp32
@@ -23,6 +23,11 @@
  * the others' falls 10 % an iteration), and the mean iteration time of the
  * slow jobs and of the others is printed too: against spare-aggd
  * --flowcon, the slow jobs join the watch list and lose weight.
+ * With -Z, rank 0 of every job computes MS longer each iteration, so its
+ * push lands last (the worst case of rank-order sum on arrival).
+ * Against one daemon, a "# arrival:" line gives the pool's busy time per
+ * pushed byte and the daemon's tail from a partition's last push to its
+ * sum (Documentation/perf-aggd.md section 5; tools/aggbench/arrival).
  */
 #include <errno.h>
 #include <math.h>
@@ -40,6 +45,7 @@ static unsigned int n_ports, ports[64];
 static unsigned int jobs = 8, workers = 4, iters = 40, part_elems = 65536;
 static unsigned long elems = 262144;
 static double gap_ms = 50.0, jitter = 0.2;
+static double rank0_late_ms;	/* -Z */
 static const char *label = "run";
 static int report_slow = -1;	/* -R: jobs below this report slow growth */
 static pthread_barrier_t start_barrier;
@@ -116,7 +122,8 @@ static void *worker_main(void *p)
 		buf[i] = (float)(i % 97) * 0.01f;
 	pthread_barrier_wait(&start_barrier);
 	for (unsigned int it = 0; ok && it < iters && !failed; it++) {
-		sleep_ms(gap_of(wa->job, wa->rank, it));
+		sleep_ms(gap_of(wa->job, wa->rank, it) +
+			 (wa->rank == 0 ? rank0_late_ms : 0));
 		t_start[at(wa->job, it, wa->rank)] = now();
 		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
 			fprintf(stderr, "aggbench-pool: job %u rank %u iter %u: %s\n",
@@ -149,22 +156,50 @@ static void *worker_main(void *p)
 	return NULL;
 }
 
-static double daemon_cpu(unsigned int port)
+/* The daemon's metrics at port: v[k] is names[k]'s value, or -1. */
+static void daemon_metrics(unsigned int port, const char *const *names,
+			   double *v, unsigned int n)
 {
-	char err[256], *text = NULL, *p;
+	char err[256], key[96], *text = NULL, *p;
 	struct spare_agg *a = spare_agg_connect("127.0.0.1", port, err, sizeof(err));
-	double v = -1;
 
+	for (unsigned int k = 0; k < n; k++)
+		v[k] = -1;
 	if (!a)
-		return -1;
+		return;
 	spare_agg_set_timeout(a, 10000);
-	if (!spare_agg_stats(a, &text) &&
-	    (p = strstr(text, "\nspare_aggd_cpu_seconds_total ")))
-		v = strtod(p + 24, NULL);
+	if (!spare_agg_stats(a, &text))
+		for (unsigned int k = 0; k < n; k++) {
+			snprintf(key, sizeof(key), "\n%s ", names[k]);
+			p = strstr(text, key);
+			if (p)
+				v[k] = strtod(p + strlen(key), NULL);
+		}
 	free(text);
 	spare_agg_close(a);
+}
+
+static double daemon_cpu(unsigned int port)
+{
+	static const char *const name[] = { "spare_aggd_cpu_seconds_total" };
+	double v;
+
+	daemon_metrics(port, name, &v, 1);
 	return v;
 }
+
+/*
+ * Sum on arrival (Documentation/perf-aggd.md section 5): the pool's time
+ * spent in folds and the tail from a partition's last push landing to its
+ * sum being done, both from the daemon's own counters (-1: the daemon has
+ * none).
+ */
+static const char *const arrival_names[] = {
+	"spare_aggd_busy_seconds_total", "spare_aggd_reductions_total",
+	"spare_aggd_sums_total", "spare_aggd_sum_tail_seconds_total",
+	"spare_aggd_sum_tail_max_seconds",
+};
+#define N_ARRIVAL (sizeof(arrival_names) / sizeof(arrival_names[0]))
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -185,10 +220,11 @@ int main(int argc, char **argv)
 	const char *lat_file = NULL;
 	struct worker_arg *wa;
 	double cpu0 = 0, cpu1 = 0, t0, t1, *lat, *iter_t;
+	double arr0[N_ARRIVAL], arr1[N_ARRIVAL];
 	size_t n_lat = 0, n_it = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:R:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:R:Z:")) != -1) {
 		switch (opt) {
 		case 'p': {
 			char *s = optarg, *tok;
@@ -207,6 +243,7 @@ int main(int argc, char **argv)
 		case 'l': lat_file = optarg; break;
 		case 't': label = optarg; break;
 		case 'R': report_slow = atoi(optarg); break;
+		case 'Z': rank0_late_ms = atof(optarg); break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of tools/aggbench/poolbench.c\n");
 			return 2;
@@ -235,17 +272,33 @@ int main(int argc, char **argv)
 	pthread_barrier_wait(&start_barrier);
 	for (unsigned int i = 0; i < n_ports; i++)
 		cpu0 += daemon_cpu(ports[i]);
+	if (n_ports == 1)
+		daemon_metrics(ports[0], arrival_names, arr0, N_ARRIVAL);
 	t0 = now();
 	for (unsigned int i = 0; i < jobs * workers; i++)
 		pthread_join(wa[i].tid, NULL);
 	t1 = now();
 	for (unsigned int i = 0; i < n_ports; i++)
 		cpu1 += daemon_cpu(ports[i]);
+	if (n_ports == 1)
+		daemon_metrics(ports[0], arrival_names, arr1, N_ARRIVAL);
 	if (failed) {
 		fprintf(stderr, "aggbench-pool: a worker failed\n");
 		return 1;
 	}
 
+	if (n_ports == 1) {
+		double sums = arr1[2] - arr0[2];
+		/* every iteration's pushes, the first one's too */
+		double bytes = (double)jobs * workers * (double)elems * 4 * iters;
+
+		printf("# arrival: agg_bytes %.0f pool_busy_s %.4f pool_ns_per_byte %.4f "
+		       "folds %.0f sums %.0f tail_mean_us %.1f tail_max_us %.1f\n",
+		       bytes, arr1[0] - arr0[0], (arr1[0] - arr0[0]) * 1e9 / bytes,
+		       arr1[1] - arr0[1], sums,
+		       arr0[3] >= 0 && sums > 0 ? (arr1[3] - arr0[3]) / sums * 1e6 : -1.0,
+		       arr1[4] >= 0 ? arr1[4] * 1e6 : -1.0);
+	}
 	if (report_slow >= 0) {
 		double sum[2] = { 0, 0 };
 		unsigned int n[2] = { 0, 0 };

@@ -84,6 +84,16 @@ static double time_add(void (*add)(float *restrict, const float *restrict,
 	return 3.0 * 4.0 * (double)n / best / 1e9;
 }
 
+/* STREAM copy (c[i] = a[i]): one memory pass, the yardstick of sum on
+ * arrival's CPU time per byte (Documentation/perf-aggd.md section 5). */
+__attribute__((noinline)) static void stream_copy(float *restrict c,
+						  const float *restrict a,
+						  size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		c[i] = a[i];
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -112,7 +122,7 @@ static void *big(size_t bytes)
 int main(int argc, char **argv)
 {
 	size_t n = 32u << 20;	/* 128 MiB per fp32 array: far beyond any LLC */
-	int repeats = 10, cpu = 0, opt;
+	int repeats = 10, cpu = 0, copy_only = 0, opt;
 	const char *only_dtype = NULL, *only_isa = NULL;
 	static const unsigned int dtypes[] = {
 		AGG_DTYPE_F32, AGG_DTYPE_F16, AGG_DTYPE_BF16,
@@ -121,16 +131,17 @@ int main(int argc, char **argv)
 	void *in[8], *out;
 	cpu_set_t set;
 
-	while ((opt = getopt(argc, argv, "n:r:c:d:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:c:d:i:C")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'r': repeats = atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'd': only_dtype = optarg; break;
 		case 'i': only_isa = optarg; break;
+		case 'C': copy_only = 1; break;
 		default:
 			fprintf(stderr, "usage: aggbench-sum [-n ELEMS] [-r REPEATS] [-c CPU] "
-				"[-d fp32|fp16|bf16] [-i scalar|avx2|avx512]\n");
+				"[-d fp32|fp16|bf16] [-i scalar|avx2|avx512] [-C]\n");
 			return 2;
 		}
 	}
@@ -150,6 +161,24 @@ int main(int argc, char **argv)
 		for (size_t j = 0; j < n; j++)
 			((float *)in[i])[j] = (float)(j % 1000) * 0.25f + (float)i;
 
+	if (copy_only) {
+		/* -C: STREAM copy only; bytes copied (read once, written
+		 * once) per ns, median of the rounds */
+		double t[64], ns[64];
+		int reps = repeats > 64 ? 64 : repeats;
+
+		for (int r = 0; r < reps; r++) {
+			t[r] = now();
+			stream_copy(out, in[0], n);
+			t[r] = now() - t[r];
+			ns[r] = t[r] * 1e9 / (4.0 * (double)n);
+		}
+		printf("# stream-copy elements %zu rounds %d: ns per byte copied (median)\n",
+		       n, reps);
+		printf("stream-copy fp32 %.4f ns/B %.2f GB/s\n", median(ns, reps),
+		       1.0 / median(ns, reps));
+		return 0;
+	}
 	printf("# elements %zu, %d rounds, cpu %d, selected isa %s\n", n, repeats,
 	       cpu, agg_isa_name(agg_isa_selected()));
 	printf("# Each round runs both STREAM adds and then the kernel back to back;\n"

@@ -17,10 +17,13 @@ size_t agg_job_mem_need(const struct agg_job_spec *s)
 	for (uint32_t i = 0; i < s->n_tensors; i++) {
 		size_t n = (size_t)s->tensors[i].nelem;
 
-		/* W push slots + the output, plus fp32 momentum and scratch */
+		/* W push slots + the output, plus fp32 momentum and scratch
+		 * (the running sum), or fp16/bf16's binary32 running sum */
 		per_elem = (w + 1) * agg_dtype_size(s->dtype);
 		if (s->opt == AGG_OPT_SGD_MOMENTUM)
 			per_elem += 8;
+		else if (s->dtype != AGG_DTYPE_F32)
+			per_elem += 4;
 		if (n > (SIZE_MAX - total) / per_elem)
 			return 0;
 		total += n * per_elem;
@@ -41,6 +44,7 @@ static void part_free(struct agg_part *p, unsigned int w)
 	free(p->out);
 	free(p->momentum);
 	free(p->sum);
+	free(p->acc);
 }
 
 static void *alloc_buf(size_t bytes)
@@ -88,6 +92,11 @@ static int part_init(struct agg_part *p, const struct agg_job_spec *s,
 		p->sum = alloc_buf(p->bytes);
 		if (!p->momentum || !p->sum)
 			return -1;
+	} else if (s->dtype != AGG_DTYPE_F32) {
+		p->acc = alloc_buf((size_t)p->nelem * sizeof(float));
+		if (!p->acc)
+			return -1;
+		memset(p->acc, 0, (size_t)p->nelem * sizeof(float));
 	}
 	return 0;
 }
@@ -179,22 +188,46 @@ void *agg_part_push_buf(struct agg_part *p, unsigned int rank)
 	return p->slots[rank];
 }
 
+/*
+ * Start the next fold if the rank after the summed ones is in: it takes
+ * every rank in from there on, in rank order. 1 if a fold must be run.
+ */
+static int fold_next(struct agg_part *p, unsigned int n_workers)
+{
+	uint32_t r = p->n_folded;
+
+	if (p->folding || p->state == AGG_PART_READY)
+		return 0;
+	while (r < n_workers && p->slot_iter[r] == p->iter)
+		r++;
+	if (r == p->n_folded)
+		return 0;
+	p->fold_from = p->n_folded;
+	p->fold_to = r;
+	p->folding = true;
+	return 1;
+}
+
 int agg_part_push_done(struct agg_part *p, unsigned int n_workers,
 		       unsigned int rank, uint32_t iter)
 {
 	p->slot_iter[rank] = iter;
 	if (p->state != AGG_PART_COLLECT || iter != p->iter)
 		return 0;
-	if (++p->n_pushed < n_workers)
-		return 0;
-	p->state = AGG_PART_REDUCING;
-	return 1;
+	if (++p->n_pushed == n_workers)
+		p->state = AGG_PART_REDUCING;
+	return fold_next(p, n_workers);
 }
 
-void agg_part_reduced(struct agg_part *p)
+int agg_part_reduced(struct agg_part *p, unsigned int n_workers)
 {
+	p->folding = false;
+	p->n_folded = p->fold_to;
+	if (p->n_folded < n_workers)
+		return fold_next(p, n_workers);
 	p->state = AGG_PART_READY;
 	p->n_pulled = 0;
+	return 0;
 }
 
 int agg_part_pull_check(struct agg_part *p, unsigned int rank, uint32_t iter)
@@ -224,6 +257,7 @@ int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 	p->state = AGG_PART_COLLECT;
 	p->n_pulled = 0;
 	p->n_pushed = 0;
+	p->n_folded = 0;
 	for (unsigned int r = 0; r < n_workers; r++) {
 		if (p->slot_iter[r] == p->iter)
 			p->n_pushed++;
@@ -231,10 +265,9 @@ int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 		p->pull_pending[r] = p->next_pull[r];
 		p->next_pull[r] = 0;
 	}
-	if (p->n_pushed < n_workers)
-		return 0;
-	p->state = AGG_PART_REDUCING;
-	return 1;
+	if (p->n_pushed == n_workers)
+		p->state = AGG_PART_REDUCING;
+	return fold_next(p, n_workers);
 }
 
 /* Does p's iteration 'iter' lack rank's share? */
@@ -337,6 +370,8 @@ void agg_job_import_start(struct agg_job *job, uint32_t iter)
 		p->iter = iter;
 		p->state = AGG_PART_COLLECT;
 		p->n_pushed = p->n_pulled = 0;
+		p->n_folded = 0;
+		p->folding = false;
 		for (unsigned int r = 0; r < w; r++) {
 			p->slot_iter[r] = AGG_SLOT_EMPTY;
 			p->pulled[r] = iter;
@@ -350,14 +385,22 @@ void agg_job_import_start(struct agg_job *job, uint32_t iter)
 void agg_part_reduce(const struct agg_job *job, struct agg_part *p)
 {
 	const struct agg_job_spec *s = &job->spec;
+	const void *const *in = (const void *const *)&p->slots[p->fold_from];
+	unsigned int n_in = p->fold_to - p->fold_from;
+	bool last = p->fold_to == s->n_workers, first = p->fold_from == 0;
+	enum agg_isa isa = agg_isa_selected();
 
 	if (s->opt == AGG_OPT_SGD_MOMENTUM) {
-		agg_sum(AGG_DTYPE_F32, p->sum, (const void *const *)p->slots,
-			s->n_workers, p->nelem);
-		agg_sgd_momentum(p->out, p->momentum, p->sum, p->nelem,
-				 s->n_workers, s->lr, s->momentum);
+		agg_fold(isa, AGG_DTYPE_F32, p->sum, NULL, in, n_in, first,
+			 p->nelem);
+		if (last)
+			agg_sgd_momentum(p->out, p->momentum, p->sum, p->nelem,
+					 s->n_workers, s->lr, s->momentum);
+	} else if (s->dtype == AGG_DTYPE_F32) {
+		agg_fold(isa, AGG_DTYPE_F32, p->out, NULL, in, n_in, first,
+			 p->nelem);
 	} else {
-		agg_sum(s->dtype, p->out, (const void *const *)p->slots,
-			s->n_workers, p->nelem);
+		agg_fold(isa, s->dtype, p->acc, last ? p->out : NULL, in, n_in,
+			 first, p->nelem);
 	}
 }

@@ -2,13 +2,25 @@
 /*
  * spare-aggd jobs and partitions: the per-partition push/pull state machine
  * and its buffers. Pure logic, no I/O and no locking: the daemon's event
- * loop owns every job; a pool thread touches a partition's buffers only
- * between agg_part_push_done() returning 1 (all pushes in) and the loop
- * calling agg_part_reduced().
+ * loop owns every job.
+ *
+ * Sum on arrival: pushes are folded into the partition's running sum as
+ * they land, in rank order (the order of agg_sum(), bit for bit). Rank r is
+ * added once ranks 0..r-1 are in the sum; a push that arrives before its
+ * turn waits in its slot and is folded when the ranks before it are in.
+ * A fold is a task for the pool (agg_part_reduce): it adds ranks
+ * [fold_from, fold_to) and, when fold_to is W, finishes the sum (rounds
+ * half precision once, or runs the optimizer step). One fold per partition
+ * runs at a time; a pool thread touches the running sum, the output and
+ * the slots it folds only between a call returning 1 (agg_part_push_done,
+ * agg_part_pull_done, agg_part_reduced) and the loop calling
+ * agg_part_reduced(). The slots it reads belong to ranks that have pushed
+ * the iteration, which cannot push again before its result is out.
  *
  * A partition serves one iteration at a time:
- *   COLLECT --(W pushes of iter)--> REDUCING --(pool)--> READY
+ *   COLLECT --(W pushes of iter)--> REDUCING --(last fold)--> READY
  *   READY --(W pulls of iter sent)--> COLLECT(iter + 1)
+ * Folds run in COLLECT and REDUCING (REDUCING: every push is in).
  * A rank that has pulled iteration i may push and pull i + 1 while others
  * are still pulling i: its slot is free because the reduction of i is done,
  * and its pull waits for the reduction of i + 1. "Pulled" includes a reply
@@ -47,7 +59,13 @@ struct agg_part {
 	float *momentum;		/* optimizer state, or NULL */
 	float *sum;			/* optimizer scratch, or NULL */
 	bool weights_set;
-	uint64_t push_ns_first;		/* first push of iter, for latency */
+	/* sum on arrival: ranks 0..n_folded-1 of iter are in the running sum
+	 * (out for fp32, sum with an optimizer, acc for fp16/bf16); while
+	 * folding, the pool adds ranks [fold_from, fold_to) */
+	float *acc;			/* binary32 running sums, or NULL */
+	uint32_t n_folded, fold_from, fold_to;
+	bool folding;
+	uint64_t last_push_ns;		/* the loop's clock: iter's last push */
 };
 
 struct agg_job {
@@ -110,17 +128,21 @@ void agg_job_fail(struct agg_job *job, const char *fmt, ...)
 int agg_part_push_check(const struct agg_part *p, unsigned int rank,
 			uint32_t iter);
 void *agg_part_push_buf(struct agg_part *p, unsigned int rank);
-/* Returns 1 when the partition is now complete and must be reduced. */
+/* Returns 1 when a fold must be handed to the pool now (agg_part_reduce). */
 int agg_part_push_done(struct agg_part *p, unsigned int n_workers,
 		       unsigned int rank, uint32_t iter);
-/* The pool finished the reduction. */
-void agg_part_reduced(struct agg_part *p);
+/*
+ * The pool finished a fold. The partition is READY if that was the last
+ * one. Returns 1 when the next fold must be handed to the pool now (pushes
+ * came in while this one ran).
+ */
+int agg_part_reduced(struct agg_part *p, unsigned int n_workers);
 /* 0: reply now; 1: park until reduced; -AGG_ESEQ: invalid. */
 int agg_part_pull_check(struct agg_part *p, unsigned int rank, uint32_t iter);
 /*
  * The reply for 'rank' has been sent. Returns 1 when the partition moved
- * to the next iteration and all of that iteration's pushes are already in
- * (so it must be reduced now).
+ * to the next iteration and pushes of it that came early can be folded
+ * now (a fold must be handed to the pool).
  */
 int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 		       unsigned int rank);
@@ -142,7 +164,7 @@ bool agg_part_at_barrier(const struct agg_part *p, unsigned int n_workers,
  * pulled iter - 1; optimizer weights came with the import). */
 void agg_job_import_start(struct agg_job *job, uint32_t iter);
 
-/* The reduction itself; runs on a pool thread. */
+/* A fold (the ranks fold_from..fold_to - 1); runs on a pool thread. */
 void agg_part_reduce(const struct agg_job *job, struct agg_part *p);
 
 #endif /* SPARE_AGG_JOB_H */

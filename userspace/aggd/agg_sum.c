@@ -552,6 +552,113 @@ AVX512 static void sum_bf16_avx512(void *out, const void *const *in,
 	sum_bf16_tail(o, in, n_in, i, n);
 }
 
+/* ---- sum on arrival (agg_fold) ---- */
+
+/*
+ * Half-precision folds keep binary32 running sums in acc and round once,
+ * when the last inputs are in. Blocks of 32 elements (4 registers of 8 with
+ * AVX2 + F16C; the AVX-512 machine runs these too: the folds read data the
+ * pushes just brought into cache, see Documentation/perf-aggd.md), then a
+ * scalar tail. The order of additions per element is agg_sum()'s.
+ */
+static float widen(int bf, const uint16_t *p, size_t i)
+{
+	return bf ? agg_bf16_to_f32(p[i]) : agg_f16_to_f32(p[i]);
+}
+
+static void fold_half_tail(int bf, float *acc, uint16_t *out,
+			   const void *const *in, unsigned int n_in, int first,
+			   size_t from, size_t n)
+{
+	for (size_t i = from; i < n; i++) {
+		unsigned int r = 0;
+		float a;
+
+		if (first)
+			a = widen(bf, in[r++], i);
+		else
+			a = acc[i];
+		for (; r < n_in; r++)
+			a += widen(bf, in[r], i);
+		if (!out)
+			acc[i] = a;
+		else
+			out[i] = bf ? agg_f32_to_bf16(a) : agg_f32_to_f16(a);
+	}
+}
+
+AVX2 static __m256 ld_bf16x8(const uint16_t *p)
+{
+	__m256i x = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+
+	return _mm256_castsi256_ps(_mm256_slli_epi32(x, 16));
+}
+
+/* Round 8 binary32 lanes to 8 contiguous bf16 (see rnd_bf16x8). */
+AVX2 static void st_bf16x8(uint16_t *p, __m256 v)
+{
+	__m256i x = _mm256_srli_epi32(rnd_bf16x8(v), 16);
+
+	_mm_storeu_si128((__m128i *)p,
+			 _mm_packus_epi32(_mm256_castsi256_si128(x),
+					  _mm256_extracti128_si256(x, 1)));
+}
+
+AVX2 INLINE void fold_half_avx2(const int bf, float *acc, uint16_t *out,
+				const void *const *in, unsigned int n_in,
+				int first, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		unsigned int r = 0;
+		__m256 a[4];
+
+		if (first) {
+			const uint16_t *p = (const uint16_t *)in[r++] + i;
+
+#pragma GCC unroll 4
+			for (int j = 0; j < 4; j++)
+				a[j] = bf ? ld_bf16x8(p + 8 * j) : ld_f16x8(p + 8 * j);
+		} else {
+#pragma GCC unroll 4
+			for (int j = 0; j < 4; j++)
+				a[j] = _mm256_loadu_ps(acc + i + 8 * j);
+		}
+		for (; r < n_in; r++) {
+			const uint16_t *p = (const uint16_t *)in[r] + i;
+
+			prefetch_block(p, 64);
+#pragma GCC unroll 4
+			for (int j = 0; j < 4; j++)
+				a[j] = _mm256_add_ps(a[j], bf ? ld_bf16x8(p + 8 * j) :
+								ld_f16x8(p + 8 * j));
+		}
+#pragma GCC unroll 4
+		for (int j = 0; j < 4; j++) {
+			if (!out)
+				_mm256_storeu_ps(acc + i + 8 * j, a[j]);
+			else if (bf)
+				st_bf16x8(out + i + 8 * j, a[j]);
+			else
+				st_f16x8(out + i + 8 * j, a[j]);
+		}
+	}
+	fold_half_tail(bf, acc, out, in, n_in, first, i, n);
+}
+
+AVX2 static void fold_f16_avx2(float *acc, uint16_t *out, const void *const *in,
+			       unsigned int n_in, int first, size_t n)
+{
+	fold_half_avx2(0, acc, out, in, n_in, first, n);
+}
+
+AVX2 static void fold_bf16_avx2(float *acc, uint16_t *out, const void *const *in,
+				unsigned int n_in, int first, size_t n)
+{
+	fold_half_avx2(1, acc, out, in, n_in, first, n);
+}
+
 /* ---- dispatch ---- */
 
 static const agg_sum_fn kernels[AGG_ISA_COUNT][4] = {
@@ -644,6 +751,43 @@ void agg_sum(unsigned int dtype, void *out, const void *const *in,
 
 	if (fn && n_in)
 		fn(out, in, n_in, n);
+}
+
+/* At most this many inputs per call of an fp32 kernel: acc + 15. */
+#define FOLD_CHUNK	16
+
+void agg_fold(enum agg_isa isa, unsigned int dtype, float *acc, void *out,
+	      const void *const *in, unsigned int n_in, int first, size_t n)
+{
+	if (!n_in)
+		return;
+	if (first && (out || dtype == AGG_DTYPE_F32)) {
+		/* the whole sum at once, or fp32's first inputs: agg_sum()'s
+		 * kernel */
+		kernels[isa][dtype](dtype == AGG_DTYPE_F32 ? acc : out, in, n_in, n);
+		return;
+	}
+	if (dtype == AGG_DTYPE_F32) {
+		/* the running sum is the first input of the n-way kernel */
+		while (n_in) {
+			const void *chunk[FOLD_CHUNK];
+			unsigned int k = n_in < FOLD_CHUNK - 1 ? n_in : FOLD_CHUNK - 1;
+
+			chunk[0] = acc;
+			memcpy(&chunk[1], in, k * sizeof(*in));
+			kernels[isa][dtype](acc, chunk, k + 1, n);
+			in += k;
+			n_in -= k;
+		}
+		return;
+	}
+	if (isa != AGG_ISA_SCALAR && dtype == AGG_DTYPE_F16)
+		fold_f16_avx2(acc, out, in, n_in, first, n);
+	else if (isa != AGG_ISA_SCALAR)
+		fold_bf16_avx2(acc, out, in, n_in, first, n);
+	else
+		fold_half_tail(dtype == AGG_DTYPE_BF16, acc, out, in, n_in, first,
+			       0, n);
 }
 
 void agg_sgd_momentum(float *w, float *v, const float *sum, size_t n,

@@ -39,6 +39,18 @@ agg_sum_fn agg_sum_kernel(enum agg_isa isa, unsigned int dtype);
 void agg_sum(unsigned int dtype, void *out, const void *const *in,
 	     unsigned int n_in, size_t n);
 
+/*
+ * Sum on arrival (agg_job.c): carry a rank-order sum on by the next n_in
+ * inputs, in order. acc holds n binary32 running sums. first: acc holds
+ * nothing yet and the sum starts at in[0]. out NULL: the running sums go
+ * back to acc. out non-NULL: these are the last inputs; the sums are
+ * rounded once to dtype into out (acc is then left undefined). fp32 sums
+ * are always in acc and out only says whether these are the last inputs. Every split of the inputs into successive calls gives the
+ * bits agg_sum() gives for all of them at once. isa must be supported.
+ */
+void agg_fold(enum agg_isa isa, unsigned int dtype, float *acc, void *out,
+	      const void *const *in, unsigned int n_in, int first, size_t n);
+
 /* Scalar conversions (round to nearest even), exported for tests. */
 float agg_f16_to_f32(uint16_t h);
 uint16_t agg_f32_to_f16(float f);

@@ -20,6 +20,7 @@
 #include "agg_sum.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
+#include "spare_util.h"
 
 static void handle_register(struct conn *c)
 {
@@ -250,7 +251,7 @@ int stats_write(FILE *f, bool with_jobs)
 		   (double)st.busy_ns / 1e9);
 	spare_metrics_one_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the pool threads.",
 		   st.cpu_seconds);
-	spare_metrics_one_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks run by the pool.", st.tasks);
+	spare_metrics_one_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks (folds of arrived pushes) run by the pool.", st.tasks);
 	spare_metrics_one_double(&m, "spare_aggd_queue_wait_seconds_total", SPARE_COUNTER,
 		   "Time tasks waited in the pool's queue.", (double)st.queue_ns / 1e9);
 	spare_metrics_one_u64(&m, "spare_aggd_queued", SPARE_GAUGE, "Reduction tasks waiting now.", st.queued);
@@ -292,6 +293,15 @@ int stats_write(FILE *f, bool with_jobs)
 		report_flowcon_on() != 0);
 	spare_metrics_one_u64(&m, "spare_aggd_flowcon_decisions_total", SPARE_COUNTER, "FlowCon intervals decided.",
 		g.flowcon_decisions);
+	spare_metrics_one_double(&m, "spare_aggd_sum_tail_seconds_total", SPARE_COUNTER,
+		"Time from a partition's last push landing to its sum being done, summed over sums.",
+		(double)g.sum_tail_ns / 1e9);
+	spare_metrics_one_u64(&m, "spare_aggd_sums_total", SPARE_COUNTER,
+		"Partition sums completed (each takes one or more folds: spare_aggd_reductions_total).",
+		g.sum_tails);
+	spare_metrics_one_double(&m, "spare_aggd_sum_tail_max_seconds", SPARE_GAUGE,
+		"Longest time from a partition's last push landing to its sum being done.",
+		(double)g.sum_tail_max_ns / 1e9);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);
@@ -602,6 +612,7 @@ static void handle_body(struct conn *c)
 	struct agg_hdr *h = &c->hdr;
 	struct agg_job *job = c->job;
 	struct agg_part *part;
+	int ret;
 
 	if (c->sinking) {
 		c->sinking = false;
@@ -656,7 +667,12 @@ static void handle_body(struct conn *c)
 			rx_expect_hdr(c);
 			return;
 		}
-		if (agg_part_push_done(part, job->spec.n_workers, c->rank, h->iter))
+		ret = agg_part_push_done(part, job->spec.n_workers, c->rank,
+					 h->iter);
+		if (part->n_pushed == job->spec.n_workers && h->iter == part->iter &&
+		    part->state == AGG_PART_REDUCING)
+			part->last_push_ns = spare_now_ns();	/* the last one */
+		if (ret)
 			submit_reduce(job, part);
 		rx_expect_hdr(c);
 		return;

@@ -14,6 +14,7 @@
 #include "aggd_state.h"
 #include "agg_pool.h"
 #include "spare_log.h"
+#include "spare_util.h"
 
 struct reduce_task {
 	struct agg_task task;
@@ -140,10 +141,23 @@ void job_fail(struct agg_job *job, const char *fmt, ...)
 	}
 }
 
+/* The partition's sum is complete: count it and its tail. */
+static void sum_done(struct agg_job *job, struct agg_part *part)
+{
+	uint64_t tail = spare_now_ns() - part->last_push_ns;
+
+	job->reduces++;
+	g.sum_tail_ns += tail;
+	g.sum_tails++;
+	if (tail > g.sum_tail_max_ns)
+		g.sum_tail_max_ns = tail;
+}
+
 void submit_reduce(struct agg_job *job, struct agg_part *part)
 {
 	struct reduce_task *rt = calloc(1, sizeof(*rt));
-	size_t in_bytes = part->bytes * job->spec.n_workers;
+	/* the fold's inputs, and the running sum read and written */
+	size_t in_bytes = part->bytes * (part->fold_to - part->fold_from);
 
 	if (!rt) {
 		job_fail(job, "out of memory queueing partition %u", part->index);
@@ -152,7 +166,7 @@ void submit_reduce(struct agg_job *job, struct agg_part *part)
 	rt->job = job;
 	rt->part = part;
 	rt->task.job = job->id;
-	rt->task.cost = in_bytes + part->bytes;
+	rt->task.cost = in_bytes + 2 * part->bytes;
 	rt->task.ctx = rt;
 	job->inflight++;
 	if (agg_pool_submit(g.pool, &rt->task)) {
@@ -178,12 +192,16 @@ void pull_reply_done(struct conn *c, uint32_t part_index)
 	struct agg_job *job = c->job;
 	struct agg_part *part;
 	uint32_t before;
+	int ret;
 
 	if (!job || job->failed)
 		return;
 	part = &job->parts[part_index];
 	before = part->iter;
-	if (agg_part_pull_done(part, job->spec.n_workers, c->rank))
+	ret = agg_part_pull_done(part, job->spec.n_workers, c->rank);
+	if (part->iter != before && part->state == AGG_PART_REDUCING)
+		part->last_push_ns = spare_now_ns();	/* all came early */
+	if (ret)
 		submit_reduce(job, part);
 	/* the last pull of barrier - 1 brought the partition to the barrier */
 	if (job->migrating && part->iter != before &&
@@ -227,10 +245,12 @@ void handle_done_tasks(void)
 		struct job_entry *e = job_entry_of(job);
 
 		job->inflight--;
-		job->reduces++;
 		job->last_active_ns = g.now_ns;
-		agg_part_reduced(part);
-		if (!job->failed) {
+		if (agg_part_reduced(part, job->spec.n_workers) && !job->failed)
+			submit_reduce(job, part);	/* pushes came meanwhile */
+		if (part->state == AGG_PART_READY)
+			sum_done(job, part);
+		if (part->state == AGG_PART_READY && !job->failed) {
 			for (unsigned int r = 0; r < job->spec.n_workers; r++) {
 				struct conn *c = job->rank_conn[r];
 

@@ -82,6 +82,8 @@ struct aggd_state {
 	unsigned int n_peers;		/* 0: MIGRATE refused */
 	/* progress reports and FlowCon (aggd_report.c) */
 	uint64_t reports_total, reports_refused, flowcon_decisions;
+	/* the tail: a partition's last push in to its sum done (aggd_jobs.c) */
+	uint64_t sum_tail_ns, sum_tails, sum_tail_max_ns;
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
 	struct op rdma_cm_op, rdma_cq_op;
