@@ -62,6 +62,7 @@ include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.m
 		 $(wildcard tests/unit/*.mk))
 include tools/sim/b/build.mk
 include tools/lendsim/build.mk
+include tools/ecbench/build.mk
 
 LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(LIBSPARE_CORE)
 
