@@ -32,6 +32,7 @@
 
 #include "spare_compat.h"
 #include "spare_donor_life.h"
+#include "spare_ec.h"
 #include "spare_proto.h"
 #include "spare_slab.h"
 #include "spare_split.h"
@@ -187,6 +188,7 @@ struct spare_config {
 	u64 size;
 	u8 slab_shift;
 	u32 replicas;
+	struct spare_ec_geom ec;	/* redundancy=: none (k 0) or ec:K+R */
 	char backup[256];
 	enum spare_backup_mode backup_mode;
 	struct sockaddr_storage source;	/* local address, or AF_UNSPEC */

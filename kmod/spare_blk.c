@@ -870,6 +870,32 @@ static const struct block_device_operations spare_fops = {
 	.release	= spare_bdev_release_fn,
 };
 
+/*
+ * redundancy=ec:K+R against the donors, their domains and replicas; then
+ * refused, for erasure-coded I/O is not built yet: the device stays off
+ * rather than run unprotected (Documentation/erasure-coding.md).
+ */
+static int check_redundancy(struct spare_dev *dev)
+{
+	const struct spare_config *c = &dev->cfg;
+	u32 i, j, domains = 0;
+	char why[192];
+
+	for (i = 0; i < c->nr_domains; i++) {
+		for (j = 0; j < i && c->domain[j] != c->domain[i]; j++)
+			;
+		domains += j == i;
+	}
+	if (spare_ec_check(&c->ec, c->replicas, c->nr_donors, domains, why,
+			   sizeof(why))) {
+		pr_warn("%s: %s\n", config_item_name(&dev->item), why);
+		return -EINVAL;
+	}
+	pr_warn("%s: redundancy=ec:%u+%u: erasure-coded I/O not built yet, the device stays off\n",
+		config_item_name(&dev->item), c->ec.k, c->ec.r);
+	return -EOPNOTSUPP;
+}
+
 static int check_config(struct spare_dev *dev)
 {
 	struct spare_config *c = &dev->cfg;
@@ -887,6 +913,8 @@ static int check_config(struct spare_dev *dev)
 			config_item_name(&dev->item), c->replicas, c->nr_donors);
 		return -EINVAL;
 	}
+	if (spare_ec_on(&c->ec))
+		return check_redundancy(dev);
 	return 0;
 }
 

@@ -153,6 +153,39 @@ static ssize_t spare_replicas_store(struct config_item *item, const char *page,
 	return ret;
 }
 
+static ssize_t spare_redundancy_show(struct config_item *item, char *page)
+{
+	char name[SPARE_EC_NAME_MAX];
+
+	spare_ec_format(&to_spare_dev(item)->cfg.ec, name, sizeof(name));
+	return sysfs_emit(page, "%s\n", name);
+}
+
+static ssize_t spare_redundancy_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct spare_dev *dev = to_spare_dev(item);
+	size_t shown = min_t(size_t, strcspn(page, "\n"), 16);
+	struct spare_ec_geom g;
+	ssize_t ret = count;
+	const char *why;
+
+	mutex_lock(&dev->lock);
+	if (cfg_locked(dev, "redundancy"))
+		ret = -EBUSY;
+	else if (spare_ec_parse(page, count, &g, &why))
+		ret = SPARE_WARN_INVAL(dev, "redundancy '%.*s': %s",
+				       (int)shown, page, why);
+	else if (spare_ec_on(&g) && dev->cfg.replicas > 1)
+		ret = SPARE_WARN_INVAL(dev,
+				       "redundancy '%.*s': replicas is %u: a page is copied or split, not both: set replicas=1 first",
+				       (int)shown, page, dev->cfg.replicas);
+	else
+		dev->cfg.ec = g;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
 static ssize_t spare_backup_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%s\n", to_spare_dev(item)->cfg.backup);
@@ -662,6 +695,7 @@ static struct configfs_attribute spare_attr_grants = {
 CONFIGFS_ATTR(spare_, size);
 CONFIGFS_ATTR(spare_, slab_size);
 CONFIGFS_ATTR(spare_, replicas);
+CONFIGFS_ATTR(spare_, redundancy);
 CONFIGFS_ATTR(spare_, backup);
 CONFIGFS_ATTR(spare_, backup_mode);
 CONFIGFS_ATTR(spare_, donors);
@@ -677,6 +711,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_size,
 	&spare_attr_slab_size,
 	&spare_attr_replicas,
+	&spare_attr_redundancy,
 	&spare_attr_backup,
 	&spare_attr_backup_mode,
 	&spare_attr_donors,

@@ -39,13 +39,20 @@ PROGS		:=
 UNIT_TESTS	:=
 LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_split.c \
 		   kmod/core/spare_resync_plan.c kmod/core/spare_move.c \
-		   kmod/core/spare_donor_life.c \
-		   userspace/lib/kshim/kcompat.c
+		   kmod/core/spare_donor_life.c kmod/core/spare_ec.c \
+		   kmod/core/spare_ec_code.c \
+		   userspace/lib/kshim/kcompat.c userspace/lib/kshim/raid_isal.c
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)
 spare_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
 spare_move_CFLAGS := $(KSHIM_CFLAGS)
 spare_donor_life_CFLAGS := $(KSHIM_CFLAGS)
+# The erasure codec's parity and recovery: the kernel's raid6_pq and
+# xor_blocks calls, which the shim maps onto ISA-L (raid_isal.c); a
+# program that uses spare_ec_code.c links -lisal.
+spare_ec_CFLAGS := $(KSHIM_CFLAGS)
+spare_ec_code_CFLAGS := $(KSHIM_CFLAGS)
+raid_isal_CFLAGS := $(KSHIM_CFLAGS)
 # --version: the VERSION file, compiled in (spare_version()).
 SPARE_VERSION	:= $(shell cat VERSION)
 spare_version_CFLAGS := -DSPARE_VERSION='"$(SPARE_VERSION)"'
@@ -55,6 +62,7 @@ include $(sort $(wildcard userspace/*/build.mk) $(wildcard tests/tools/*/build.m
 		 $(wildcard tests/unit/*.mk))
 include tools/sim/b/build.mk
 include tools/lendsim/build.mk
+include tools/ecbench/build.mk
 
 LIBSPARE_SRCS	:= $(sort $(wildcard userspace/lib/*.c)) $(LIBSPARE_CORE)
 

@@ -10,3 +10,9 @@ test_move_CFLAGS := $(KSHIM_CFLAGS)
 UNIT_TESTS += test_donor_life
 test_donor_life_SRCS   := tests/unit/test_donor_life.c
 test_donor_life_CFLAGS := $(KSHIM_CFLAGS)
+# The erasure codec over ISA-L (kshim/raid_isal.c): the KUnit cases plus
+# a bit-by-bit reference of the field arithmetic.
+UNIT_TESTS += test_ec
+test_ec_SRCS   := tests/unit/test_ec.c
+test_ec_CFLAGS := $(KSHIM_CFLAGS)
+test_ec_LDLIBS := -lisal

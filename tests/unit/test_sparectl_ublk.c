@@ -108,6 +108,11 @@ static void test_conf_refused(void)
 		{ { "size=1G", "donors=a", "justaword" }, "KEY=VALUE" },
 		{ { "size=1G", "replicas=1", "source=x" }, "needs size= and donors=" },
 		{ { "donors=a", "replicas=1", "source=x" }, "needs size= and donors=" },
+		/* redundancy= (issue 34): read by kmod/core/spare_ec.c */
+		{ { "size=1G", "donors=a", "redundancy=ec:3+5" }, "redundancy=ec:3+5: K (data" },
+		{ { "size=1G", "donors=a", "redundancy=ec:4+0" }, "redundancy=ec:4+0: R (parity" },
+		{ { "size=1G", "donors=a", "redundancy=raid6" }, "not 'none' or 'ec:K+R'" },
+		{ { "replicas=2", "donors=a", "redundancy=ec:4+2" }, "not both" },
 	};
 	char out[2048], why[256];
 	unsigned int i;
@@ -126,6 +131,27 @@ static void test_conf_refused(void)
 	       !dev_ublk_name_ok("n.tmp") && !dev_ublk_name_ok("n.map") &&
 	       dev_ublk_name_ok("swap0") &&
 	       dev_ublk_name_ok("a.b"));
+}
+
+/* redundancy= goes to the pager's --redundancy, which checks the donors. */
+static void test_conf_redundancy(void)
+{
+	char *const argv[] = { "size=64M", "donors=a,b", "replicas=1", "redundancy=ec:2+1" };
+	char out[2048] = "", why[256] = "";
+	struct seen s = { .len = 0 };
+	FILE *f;
+
+	EXPECT_EQ(conf("swap0", 4, argv, out, sizeof(out), why, sizeof(why)), 0);
+	f = fmemopen(out, strlen(out), "r");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
+	fclose(f);
+	EXPECT(!strcmp(s.text, "name=swap0|size=64M|donor=a|donor=b|copies=1|"
+		       "redundancy=ec:2+1|"));
+	if (strcmp(s.text, "name=swap0|size=64M|donor=a|donor=b|copies=1|redundancy=ec:2+1|"))
+		fprintf(stderr, "# got %s (%s)\n", s.text, why);
 }
 
 /* A broker-placed device: the grants file, not donors=, names the donors. */
@@ -765,6 +791,7 @@ int main(void)
 {
 	TAP_RUN(test_conf_good);
 	TAP_RUN(test_conf_refused);
+	TAP_RUN(test_conf_redundancy);
 	TAP_RUN(test_conf_broker);
 	TAP_RUN(test_geometry);
 	TAP_RUN(test_renew);

@@ -30,8 +30,8 @@ const char *const dev_slab_fields[DEV_SLAB_FIELDS] = {
 };
 
 const char *const dev_attrs[] = {
-	"size", "slab_size", "replicas", "donors", "placement", "domains", "source",
-	"backup", "backup_mode", "integrity", NULL,
+	"size", "slab_size", "replicas", "redundancy", "donors", "placement", "domains",
+	"source", "backup", "backup_mode", "integrity", NULL,
 };
 
 static int say(char *why, size_t whylen, int err, const char *fmt, ...)

@@ -58,7 +58,7 @@ static void usage(FILE *f)
 "  sparectl [-j] device list\n"
 "  sparectl [-j] device show NAME\n"
 "  sparectl [-j] device create NAME [--backend=module|ublk] [size=SIZE] [slab_size=SIZE] [replicas=N]\n"
-"                [donors=ADDR[:PORT],... [placement=I,I,...]] [source=ADDR] [backup=PATH]\n"
+"                [redundancy=none|ec:K+R] [donors=ADDR[:PORT],... [placement=I,I,...]] [source=ADDR] [backup=PATH]\n"
 "                [backup_mode=sync|async] [integrity=none|crc32c] [key-file=FILE]\n"
 "                [broker=HOST:PORT[,HOST:PORT...] broker-name=NAME broker-key=FILE\n"
 "                 [lease=SECONDS]]   slabs placed and granted by spare-broker\n"
@@ -188,6 +188,7 @@ static const char *power_hint(int err)
 	case EHOSTUNREACH:	return " (some slab has no reachable donor and there is no backup)";
 	case EINVAL:		return " (a setting is missing or inconsistent; see dmesg)";
 	case EBUSY:		return " (the block device is open: swapoff or close it first)";
+	case EOPNOTSUPP:	return " (redundancy=ec:K+R: erasure-coded I/O is not built yet)";
 	default:		return "";
 	}
 }
@@ -557,10 +558,13 @@ int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 			continue;
 		if (!eq || !known_attr(argv[i], (size_t)(eq - argv[i])))
 			return usage_error("'%s': expected KEY=VALUE with KEY one of size, "
-					   "slab_size, replicas, donors, placement, domains, source, backup, "
-					   "backup_mode, integrity, key-file, broker, broker-name, "
-					   "broker-key, lease",
+					   "slab_size, replicas, redundancy, donors, placement, domains, "
+					   "source, backup, backup_mode, integrity, key-file, broker, "
+					   "broker-name, broker-key, lease",
 					   argv[i]);
+		if (!strncmp(argv[i], "redundancy=", 11) &&
+		    redundancy_problem(argv[i] + 11, argc, argv, why, sizeof(why)))
+			return usage_error("%s", why);
 		if (!strncmp(argv[i], "donors=", 7) || !strncmp(argv[i], "placement=", 10) ||
 		    !strncmp(argv[i], "domains=", 8))
 			placed = true;

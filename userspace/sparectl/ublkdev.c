@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "devstat.h"
+#include "spare_ec.h"
 #include "spare_grant_lib.h"
 #include "spare_log.h"
 #include "spare_util.h"
@@ -50,6 +51,32 @@ static const char *value_problem(const char *v)
 	return NULL;
 }
 
+/*
+ * redundancy=VALUE (spare_ec.c) read before anything is created: a bad
+ * value, or one beside replicas=N above 1. 0, or -1 with @why.
+ */
+int redundancy_problem(const char *value, int argc, char *const *argv,
+		       char *why, size_t whylen)
+{
+	struct spare_ec_geom g;
+	const char *reason;
+	uint64_t replicas;
+	int i;
+
+	if (spare_ec_parse(value, strlen(value), &g, &reason)) {
+		snprintf(why, whylen, "redundancy=%s: %s", value, reason);
+		return -1;
+	}
+	for (i = 0; spare_ec_on(&g) && i < argc; i++)
+		if (!strncmp(argv[i], "replicas=", 9) &&
+		    !spare_parse_u64(argv[i] + 9, 2, UINT32_MAX, &replicas)) {
+			snprintf(why, whylen, "redundancy=%s with %s: a page is copied or "
+				 "split, not both (replicas=1)", value, argv[i]);
+			return -1;
+		}
+	return 0;
+}
+
 /* Module attribute (sparectl's name) -> spare-ublk's option. */
 static const struct {
 	const char	*attr, *key;
@@ -58,6 +85,7 @@ static const struct {
 	{ "size",	 "size",	false },
 	{ "slab_size",	 "slab-size",	false },
 	{ "replicas",	 "copies",	false },
+	{ "redundancy",	 "redundancy",	false },	/* checked below */
 	{ "source",	 "source",	false },
 	{ "domains",	 "domains",	false },
 	{ "backup",	 "backup",	true },
@@ -93,6 +121,9 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 			if (strlen(simple[k].attr) == kl && !strncmp(arg, simple[k].attr, kl))
 				break;
 		if (k < sizeof(simple) / sizeof(simple[0])) {
+			if (!strcmp(simple[k].attr, "redundancy") &&
+			    redundancy_problem(v, argc, argv, why, whylen))
+				return -1;
 			if (simple[k].abs_path && v[0] != '/')
 				return say(why, whylen, "%s=%s: an absolute path (the pager "
 					   "does not run in this directory)", simple[k].attr, v);
@@ -124,7 +155,7 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 				   "round robin and takes no placement");
 		} else {
 			return say(why, whylen, "'%s': KEY is one of size, slab_size, replicas, "
-				   "donors, domains, source, backup, backup_mode, integrity=none, "
+				   "redundancy, donors, domains, source, backup, backup_mode, integrity=none, "
 				   "key-file with --backend=ublk", arg);
 		}
 	}

@@ -30,6 +30,14 @@ struct dev_slab_copy;
  * with a sentence in @why (a setting spare-ublk does not have, a value that
  * cannot go in the file); nothing is started then.
  */
+/*
+ * redundancy=VALUE (kmod/core/spare_ec.c) as `device create` reads it for
+ * either backend, before anything is created: a bad value, or one beside
+ * replicas=N above 1 in @argv. 0, or -1 with the reason in @why.
+ */
+int redundancy_problem(const char *value, int argc, char *const *argv,
+		       char *why, size_t whylen);
+
 int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 		    const char *grant_file, char *why, size_t whylen);
 

@@ -46,6 +46,7 @@
 
 #include "backup.h"
 #include "grantplan.h"
+#include "spare_ec.h"
 #include "pager.h"
 #include "stats.h"
 #include "spare_conf.h"
@@ -64,6 +65,7 @@ static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
 static char g_domains[4 * SPARE_MAX_DONORS];	/* --domains, read once the donors are known */
+static struct spare_ec_geom g_ec;		/* --redundancy (kmod/core/spare_ec.c) */
 /* the write window's async_depth (0: none), and what keeping it last saw */
 static unsigned int g_win_nr;
 static int g_win_seen;		/* 0 kept, or the -errno last logged */
@@ -205,6 +207,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "slab-size", 'S', "SIZE", "slab size, a power of two of 1M..16G", "1G" },
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
+	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); not served yet: refused", "none" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB x --queues: the most data in flight)", "16" },
 	{ "queues", 'Q', "N", "ublk queues, 1.." SPARE_STR(PAGER_MAX_QUEUES) ", each with its own thread, io_uring and RDMA connection to every donor, as spare.ko's hardware queues", "1" },
@@ -256,6 +259,11 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 1, SPARE_MAX_REPLICAS, &v))
 			return "1.." SPARE_STR(SPARE_MAX_REPLICAS);
 		d->copies = (u32)v;
+	} else if (!strcmp(key, "redundancy")) {
+		const char *why;
+
+		if (spare_ec_parse(value, strlen(value), &g_ec, &why))
+			return why;
 	} else if (!strcmp(key, "source")) {
 		return spare_conf_str(d->source, sizeof(d->source), value);
 	} else if (!strcmp(key, "queue-depth")) {
@@ -360,6 +368,34 @@ static int set_domains(struct dev *d)
 	return 0;
 }
 
+/*
+ * --redundancy against the donors, the domains and --copies, once they are
+ * known; then the refusal of erasure-coded I/O, which is not built yet
+ * (Documentation/erasure-coding.md): a device asked to survive donor
+ * losses by coding must not run unprotected. 0, or -1 (said why).
+ */
+static int check_redundancy(const struct dev *d)
+{
+	char name[SPARE_EC_NAME_MAX], why[192];
+	u32 i, j, domains = 0;
+
+	if (!spare_ec_on(&g_ec))
+		return 0;
+	for (i = 0; d->nr_domains && i < d->nr_donors; i++) {
+		for (j = 0; j < i && d->domain[j] != d->domain[i]; j++)
+			;
+		domains += j == i;
+	}
+	spare_ec_format(&g_ec, name, sizeof(name));
+	if (spare_ec_check(&g_ec, d->copies, d->nr_donors, domains, why, sizeof(why))) {
+		log_err("--redundancy %s: %s", name, why);
+		return -1;
+	}
+	log_err("--redundancy %s: erasure-coded I/O not built yet: %s", name,
+		strerror(EOPNOTSUPP));
+	return -1;
+}
+
 /* 0 configured, 1 --help printed, -1 refused (said why). */
 static int parse_args(struct dev *d, int argc, char **argv)
 {
@@ -387,7 +423,9 @@ static int parse_args(struct dev *d, int argc, char **argv)
 			d->nr_donors);
 		return -1;
 	}
-	return set_domains(d);
+	if (set_domains(d))
+		return -1;
+	return check_redundancy(d);
 }
 
 /* The queues (nr_queues of them), before the donors connect. 0 or -1. */

@@ -46,6 +46,10 @@ expect_einval donors 10.0.0.2:99999
 expect_einval donors "10.0.0.2,10.0.0.2"
 expect_einval donors "1.1.1.1,1.1.1.2,1.1.1.3,1.1.1.4,1.1.1.5,1.1.1.6,1.1.1.7,1.1.1.8,1.1.1.9"
 expect_einval source 10.0.0
+expect_einval redundancy ec:3+5
+expect_einval redundancy ec:4+0
+expect_einval redundancy garbage
+[ "$(cat "$CFS/bad0/redundancy")" = none ] || fail "redundancy reads back '$(cat "$CFS/bad0/redundancy")'"
 expect_einval power 2
 expect_einval power 1		# no size yet
 echo 32M >"$CFS/bad0/size" && echo 16M >"$CFS/bad0/slab_size" || fail "valid size"
@@ -55,6 +59,25 @@ expect_einval power 1		# 2 replicas, 1 donor
 [ "$(cat "$CFS/bad0/donors")" = "10.0.0.2:18515" ] || fail "donors reads back '$(cat "$CFS/bad0/donors")'"
 [ "$(cat "$CFS/bad0/size")" = 33554432 ] || fail "size reads back $(cat "$CFS/bad0/size")"
 pass "every invalid write refused with EINVAL and one log line"
+
+step "redundancy=ec:K+R: refused beside replicas, beyond the donors, and at power-on until erasure-coded I/O exists"
+expect_einval redundancy ec:4+2		# replicas is 2
+echo 1 >"$CFS/bad0/replicas" && echo ec:2+1 >"$CFS/bad0/redundancy" || fail "valid redundancy"
+[ "$(cat "$CFS/bad0/redundancy")" = ec:2+1 ] || fail "redundancy reads back '$(cat "$CFS/bad0/redundancy")'"
+expect_einval power 1		# 3 splits, 1 donor
+dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'needs 3 distinct donors, the device has 1 (2 missing)' ||
+	fail "the refusal does not name the missing donors"
+# Three donors (two never answer: the refusal comes before any connect).
+echo 10.0.0.2,10.0.0.8,10.0.0.9 >"$CFS/bad0/donors" || fail "three donors"
+err=$( (echo 1 >"$CFS/bad0/power") 2>&1 ) && fail "an ec:2+1 device powered on with no erasure-coded I/O path"
+echo "$err" | grep -q 'not supported' || fail "power=1 with ec:2+1: '$err', expected EOPNOTSUPP"
+dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'erasure-coded I/O not built yet' ||
+	fail "no log line for the ec refusal"
+[ "$(cat "$CFS/bad0/power")" = 0 ] && [ -z "$(cat "$CFS/bad0/disk" 2>/dev/null)" ] ||
+	fail "the refused device is powered or has a disk"
+echo "  power=1 with ec:2+1 on 3 donors: $err, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
+echo none >"$CFS/bad0/redundancy" && echo 10.0.0.2 >"$CFS/bad0/donors" || fail "redundancy back to none"
+pass "ec:K+R refused with a reason; the device stays off"
 
 step "a device in use: power off, rmdir and rmmod are refused"
 echo 1 >"$CFS/bad0/replicas"; echo 10.0.0.1 >"$CFS/bad0/source"
@@ -75,6 +98,7 @@ expect_ebusy() {
 expect_ebusy donors 10.0.0.3
 expect_ebusy donors 10.0.0.2
 expect_ebusy domains 0,1		# the device started without domains
+expect_ebusy redundancy ec:2+1
 expect_einval donors "10.0.0.2,10.0.0.2"
 # a donor appended that never answers: retried, no harm to the device
 echo 10.0.0.2,10.0.0.9:18516 >"$CFS/bad0/donors" || fail "appending a donor"

@@ -204,6 +204,8 @@ static inline bool bitmap_subset(const unsigned long *a, const unsigned long *b,
 }
 
 #define hweight32(x)		((unsigned int)__builtin_popcount(x))
+/* The lowest set bit of a non-zero word. */
+#define __ffs(x)		((unsigned long)__builtin_ctzl(x))
 
 #define for_each_set_bit(bit, addr, size)				\
 	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
