@@ -822,29 +822,6 @@ out:
 	return rc;
 }
 
-/* "a,b,..." strictly increasing positive integers. */
-static int parse_limits(const char *arg, struct tir_config *cfg)
-{
-	char buf[512], *save = NULL, *tok;
-	int n = 0;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int64_t v;
-
-		if (n >= TIR_MAX_QUEUES - 1 || parse_i64(tok, &v) || v < 1 ||
-		    (n && v <= cfg->limit[n - 1]))
-			return -EINVAL;
-		cfg->limit[n++] = v;
-	}
-	if (n == 0 || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,") || arg[0] == ',')
-		return -EINVAL;
-	cfg->nqueues = n + 1;
-	return 0;
-}
-
 int spare_sim_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -935,7 +912,7 @@ int spare_sim_main(int argc, char **argv)
 	tir_config_init(&cfg, s, spec.gpus);
 	cfg.faithful = faithful;
 	cfg.promote = promote;
-	if (limits && parse_limits(limits, &cfg))
+	if (limits && tir_parse_limits(limits, &cfg))
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
 

@@ -653,3 +653,95 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* Configuration and live use */
+
+int tir_parse_limits(const char *arg, struct tir_config *cfg)
+{
+	int64_t lim[TIR_MAX_QUEUES - 1];
+	size_t len = strlen(arg);
+	int n = 0;
+	const char *p = arg;
+
+	if (len == 0 || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long long v;
+
+		if (*p < '0' || *p > '9' || n >= TIR_MAX_QUEUES - 1)
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (errno || (*end && *end != ',') || v < 1 || (n && v <= lim[n - 1]))
+			return -EINVAL;
+		lim[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	memcpy(cfg->limit, lim, (size_t)n * sizeof(lim[0]));
+	cfg->nqueues = n + 1;
+	return 0;
+}
+
+int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
+		  uint32_t *walk, uint32_t *scratch, uint64_t *seq, int64_t now)
+{
+	const struct tir_gittins *g = cfg->gittins;
+	struct tir_sched s;
+
+	if (!is_dlas(cfg->schedule) || cfg->gpus < 1 || n > UINT32_MAX ||
+	    (n && (!jobs || !walk || !scratch)) || !seq ||
+	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0 ||
+	    now < 0 || now > TIR_MAX_TIME)
+		return -EINVAL;
+	if (tir_schedule_needs_gittins(cfg->schedule) &&
+	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
+		return -EINVAL;
+	for (int q = 0; q + 1 < cfg->nqueues; q++)
+		if (cfg->limit[q] < 1 || cfg->limit[q] > TIR_MAX_TIME ||
+		    (q && cfg->limit[q] <= cfg->limit[q - 1]))
+			return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		const struct tir_job *j = &jobs[i];
+
+		if ((j->state != TIR_PENDING && j->state != TIR_RUNNING) ||
+		    j->num_gpu < 1 || j->num_gpu > cfg->gpus ||
+		    j->queue < 0 || j->queue >= cfg->nqueues ||
+		    j->last_check < 0 || j->last_check > now || j->run_total < 0 ||
+		    j->run_attained < 0 || j->run_attained > j->run_total ||
+		    j->run_total > TIR_MAX_TIME / j->num_gpu ||
+		    j->pending_total < 0 || j->pending_since_run < 0 ||
+		    j->pending_total > TIR_MAX_TIME || j->pending_since_run > TIR_MAX_TIME)
+			return -EINVAL;
+	}
+	memset(&s, 0, sizeof(s));
+	s.cfg = cfg;
+	s.jobs = jobs;
+	s.njobs = n;
+	s.walk = walk;
+	s.nwalk = n;
+	s.seq = *seq;
+	for (size_t i = 0; i < n; i++) {
+		struct tir_job *j = &jobs[i];
+		int q;
+
+		walk[i] = (uint32_t)i;
+		/*
+		 * tir_step() stops at every queue limit; a live pass comes
+		 * when it comes, so a job may cross several limits at once.
+		 */
+		do {
+			q = j->queue;
+			account(&s, j, now);
+		} while (j->queue != q && j->state == TIR_RUNNING);
+		if (cfg->schedule == TIR_DLAS_GPU_GITTINS) {
+			j->g_at = 0;
+			j->g_idx = j->g_idx_d = 0;
+			j->rank = job_rank(g, j, attained(&s, j));
+		}
+	}
+	decide_preemptive(&s, scratch, now);
+	*seq = s.seq;
+	return 0;
+}

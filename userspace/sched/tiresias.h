@@ -167,6 +167,33 @@ int64_t tir_next_event(const struct tir_sched *s);
  */
 int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res);
 
+/*
+ * "a,b,..." (strictly increasing positive integers, at most
+ * TIR_MAX_QUEUES - 1) into cfg->limit[] and cfg->nqueues. Returns 0 or
+ * -EINVAL, leaving cfg's queues as they were on error.
+ */
+int tir_parse_limits(const char *arg, struct tir_config *cfg);
+
+/*
+ * One decision on a live cluster (spare-tiresias), with the code tir_step()
+ * uses: the caller fills jobs[n] from its own ledger and what it sees
+ * running, each job TIR_PENDING or TIR_RUNNING with num_gpu (1 ..
+ * cfg->gpus), queue, seq, last_check (<= now), run_total, run_attained,
+ * pending_total and pending_since_run as left by the previous pass (zero
+ * and a fresh seq from *seq for a new job), and state as observed. At time
+ * @now every job's service is accounted (demotion, promotion: the same
+ * account() as tir_step), its Gittins rank computed (dlas-gpu-gittins),
+ * and the jobs are walked in priority order: on return walk[0..n) holds
+ * that order and each job's state says whether it should run
+ * (TIR_RUNNING) or wait (TIR_PENDING); a job observed running that should
+ * wait is preempted (its preempt count is raised). @scratch has n entries.
+ * *seq is the caller's counter of queue positions, advanced. Only the
+ * 2D-LAS schedules (dlas, dlas-gpu, dlas-gpu-gittins). Returns 0, or
+ * -EINVAL on a bad config or job (nothing changed then).
+ */
+int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
+		  uint32_t *walk, uint32_t *scratch, uint64_t *seq, int64_t now);
+
 static inline bool tir_done(const struct tir_sched *s)
 {
 	return s->ndone == s->njobs;

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-tiresias on the host, with Slurm replaced by a fake: the GPU
+ * counts read from TRES strings, the ledger of attained service across a
+ * requeue and across a restart (state file), live decisions against
+ * spare-sim's (tir_step) for the same job states, the stale-view rule
+ * (nothing is changed, nothing requeued, while Slurm cannot be read),
+ * preemption with its reason, jobs left to Slurm, dry-run, bad state files
+ * and bad config lines.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spare_conf.h"
+#include "spare_log.h"
+#include "tap.h"
+#include "tird.h"
+#include "tird_conf.h"
+
+/* ---- a fake Slurm ---- */
+
+#define MAXV 64
+
+struct fake {
+	struct tird_view v[MAXV];
+	size_t n;
+	bool fail;			/* slurm_load_jobs fails */
+	unsigned int loads, sets, requeues;
+	uint32_t requeued[MAXV];
+	uint32_t set_id[4 * MAXV], set_prio[4 * MAXV];
+};
+
+static int fake_load(void *ctx, struct tird_view **out, size_t *n)
+{
+	struct fake *f = ctx;
+
+	f->loads++;
+	if (f->fail)
+		return -1;
+	*out = malloc((f->n ? f->n : 1) * sizeof(**out));
+	if (!*out)
+		return -1;
+	memcpy(*out, f->v, f->n * sizeof(**out));
+	*n = f->n;
+	return 0;
+}
+
+static int fake_gpus(void *ctx, int64_t *gpus)
+{
+	return -1;	/* the tests configure gpus */
+}
+
+static int fake_set(void *ctx, uint32_t id, uint32_t prio)
+{
+	struct fake *f = ctx;
+
+	if (f->sets < 4 * MAXV) {
+		f->set_id[f->sets] = id;
+		f->set_prio[f->sets] = prio;
+	}
+	f->sets++;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].id == id)
+			f->v[i].priority = prio;
+	return 0;
+}
+
+static int fake_requeue(void *ctx, uint32_t id)
+{
+	struct fake *f = ctx;
+
+	if (f->requeues < MAXV)
+		f->requeued[f->requeues] = id;
+	f->requeues++;
+	return 0;
+}
+
+static struct tird_view *job(struct fake *f, uint32_t id, enum tird_vstate st, int64_t gpus,
+			     int64_t submit, int64_t start)
+{
+	struct tird_view *v = NULL;
+
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].id == id)
+			v = &f->v[i];
+	if (!v)
+		v = &f->v[f->n++];
+	v->id = id;
+	v->state = st;
+	v->gpus = gpus;
+	v->time_ok = true;
+	v->requeue_ok = true;
+	v->submit = submit;
+	v->start = start;
+	if (!v->priority)
+		v->priority = 1;
+	return v;
+}
+
+static void setup(struct tird *d, struct fake *f, int64_t gpus)
+{
+	memset(d, 0, sizeof(*d));
+	memset(f, 0, sizeof(*f));
+	tir_config_init(&d->cfg.tir, TIR_DLAS_GPU, gpus);
+	d->cfg.gpus = gpus;
+	d->cfg.time_scale = 1;
+	d->cfg.priority_top = 1000;
+	d->ops = (struct tird_ops){ fake_load, fake_gpus, fake_set, fake_requeue, f };
+}
+
+#define T0 1000000		/* Unix seconds */
+#define MS(s) ((int64_t)(s) * 1000)
+
+/* ---- TRES strings ---- */
+
+static void gpus_from_tres(void)
+{
+	EXPECT_EQ(tird_gpus_from_tres("gres:gpu:4", NULL, 1, NULL), 4);
+	EXPECT_EQ(tird_gpus_from_tres("gres/gpu:4", NULL, 1, NULL), 4);
+	EXPECT_EQ(tird_gpus_from_tres("gres:gpu:a100:2", NULL, 1, NULL), 2);
+	EXPECT_EQ(tird_gpus_from_tres("license/x:1,gres:gpu:3", NULL, 1, NULL), 3);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, "gres:gpu:2", 3, NULL), 6);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, NULL, 1, "cpu=1,mem=100M,node=1,billing=1,gres/gpu=8"), 8);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, NULL, 1, "cpu=1,gres/gpu=4,gres/gpu:a100=4"), 4);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, NULL, 1, "cpu=4,mem=1G,node=1"), 0);
+	EXPECT_EQ(tird_gpus_from_tres("gres:gpumem:100", NULL, 1, NULL), 0);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, NULL, 1, NULL), 0);
+	EXPECT_EQ(tird_gpus_from_tres("gres:gpu:x", NULL, 1, NULL), -1);
+	EXPECT_EQ(tird_gpus_from_tres("gres:gpu", NULL, 1, NULL), -1);
+	EXPECT_EQ(tird_gpus_from_tres(NULL, NULL, 1, "gres/gpu=lots"), -1);
+	EXPECT_EQ(tird_gpus_of_node("gpu:4"), 4);
+	EXPECT_EQ(tird_gpus_of_node("gpu:a100:4(S:0-1),gpu:v100:2"), 6);
+	EXPECT_EQ(tird_gpus_of_node("(null)"), 0);
+	EXPECT_EQ(tird_gpus_of_node("gpu:x"), -1);
+}
+
+/* ---- the ledger ---- */
+
+static const struct tird_entry *entry(struct tird *d, uint32_t id)
+{
+	return tird_ledger_find(&d->led, id);
+}
+
+static void ledger_across_requeue_and_restart(void)
+{
+	static struct tird d, d2, d3;
+	static struct fake f;
+	char path[] = "/tmp/tirdaemon-test.XXXXXX";
+	int fd = mkstemp(path);
+	char why[256];
+
+	EXPECT(fd >= 0);
+	close(fd);
+	unlink(path);
+	setup(&d, &f, 8);
+	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 100, T0 - 50);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 50);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 100)), 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 150);
+	/* requeued: Slurm says pending, and will give it a new start_time */
+	job(&f, 1, TIRD_V_PENDING, 2, T0 - 100, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 150)), 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 150);
+	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 100, T0 + 200);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 260)), 0);
+	/* 150 s before the requeue and 60 s since: Slurm's start_time says 60 */
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 210);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_attained == 210);
+	/* waiting from the look that saw it run last to the new start */
+	EXPECT(entry(&d, 1) && entry(&d, 1)->pending_total == 100);
+
+	/* a restart with the state file keeps it all */
+	EXPECT_EQ(tird_state_save(&d.led, path), 0);
+	memset(&d2, 0, sizeof(d2));
+	d2.cfg = d.cfg;
+	d2.ops = d.ops;
+	EXPECT_EQ(tird_state_load(&d2.led, path, d2.cfg.tir.nqueues, why, sizeof(why)), 0);
+	EXPECT_EQ(d2.led.n, 1);
+	EXPECT_EQ(d2.led.seq, d.led.seq);
+	EXPECT_EQ(tird_pass(&d2, MS(T0 + 300)), 0);
+	EXPECT(entry(&d2, 1) && entry(&d2, 1)->run_total == 250);
+
+	/* without it, only the current run is known (what is lost) */
+	memset(&d3, 0, sizeof(d3));
+	d3.cfg = d.cfg;
+	d3.ops = d.ops;
+	unlink(path);
+	EXPECT_EQ(tird_state_load(&d3.led, path, d3.cfg.tir.nqueues, why, sizeof(why)), 0);
+	EXPECT_EQ(d3.led.n, 0);
+	EXPECT_EQ(tird_pass(&d3, MS(T0 + 300)), 0);
+	EXPECT(entry(&d3, 1) && entry(&d3, 1)->run_total == 100);
+
+	/* a job that is gone from Slurm's view leaves the ledger */
+	f.n = 0;
+	EXPECT_EQ(tird_pass(&d3, MS(T0 + 310)), 0);
+	EXPECT_EQ(d3.led.n, 0);
+	tird_free(&d);
+	tird_free(&d2);
+	tird_free(&d3);
+}
+
+static void bad_state_files(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "hello\n", ":1: not a spare-tiresias state file" },
+		{ "spare-tiresias-state 1\nseq x\n", ":2: expected \"seq N\"" },
+		{ "spare-tiresias-state 1\n", ":2: truncated" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 0 1 0 0 0 0 0 0\n", ":3: expected \"job\" and 10 numbers" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 3 1 0 0 0 0 0 0 0\n", ":3: job 1: a value out of range" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 0 1 0 10 20 0 0 0 0\n", ":3: job 1: a value out of range" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 0 9 0 0 0 0 0 0 0\n", ":3: job 1: a value out of range" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 0 1 0 0 0 0 0 0 0\njob 1 0 2 0 0 0 0 0 0 0\n",
+		  ":4: job 1 twice" },
+		{ "spare-tiresias-state 1\nseq 5\njob 1 0 1 0 0 0 0 0 0 0 junk\n", ":3: expected" },
+	};
+	char dir[] = "/tmp/tirdaemon-test.XXXXXX", path[300], why[512];
+	struct tird_ledger l = { 0 };
+
+	EXPECT(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/state", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tap_put_file(dir, "state", cases[i].text);
+		why[0] = 0;
+		EXPECT_EQ(tird_state_load(&l, path, 3, why, sizeof(why)), -1);
+		if (!strstr(why, cases[i].want) || strncmp(why, path, strlen(path)))
+			fprintf(stderr, "# case %zu: got \"%s\", want \"%s\"\n", i, why,
+				cases[i].want), tap_case_failed = 1;
+		EXPECT_EQ(l.n, 0);
+	}
+	tap_put_file(dir, "state", "spare-tiresias-state 1\nseq 5\njob 7 2 4 10 9 8 1 0 1 0\n");
+	EXPECT_EQ(tird_state_load(&l, path, 3, why, sizeof(why)), 0);
+	EXPECT_EQ(l.n, 1);
+	EXPECT(l.n == 1 && l.e[0].id == 7 && l.e[0].queue == 2 && l.e[0].run_attained == 8);
+	tird_ledger_free(&l);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* ---- decisions ---- */
+
+/* A job of queue 1 that runs, a job of queue 0 that waits and cannot fit. */
+static void preempt_scenario(struct fake *f)
+{
+	/* 4 GPUs x 1000 s = 4000 GPU-s: past the first limit (3250) */
+	job(f, 1, TIRD_V_RUNNING, 4, T0 - 2000, T0 - 1000);
+	job(f, 2, TIRD_V_PENDING, 2, T0 - 10, 0);
+}
+
+static void preemption(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 4);
+	preempt_scenario(&f);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 1);
+	EXPECT_EQ(f.requeued[0], 1);
+	EXPECT_EQ(d.st.preemptions, 1);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->queue == 1 && entry(&d, 1)->preempt == 1);
+	EXPECT(entry(&d, 2) && entry(&d, 2)->queue == 0);
+	/* job 2 first in Tiresias's order: the top priority */
+	EXPECT_EQ(f.sets, 1);
+	EXPECT(f.set_id[0] == 2 && f.set_prio[0] == 1000);
+	EXPECT_EQ(d.st.jobs_queue[0], 1);
+	EXPECT_EQ(d.st.jobs_queue[1], 1);
+	EXPECT_EQ(d.st.jobs_running[1], 1);
+
+	/* a job that cannot be requeued is left running */
+	tird_free(&d);
+	setup(&d, &f, 4);
+	preempt_scenario(&f);
+	f.v[0].requeue_ok = false;
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	/* a same-queue job that waits does not preempt */
+	tird_free(&d);
+	setup(&d, &f, 4);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 200, T0 - 100);
+	job(&f, 2, TIRD_V_PENDING, 2, T0 - 10, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	tird_free(&d);
+}
+
+static void priorities_in_order(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 4);
+	job(&f, 10, TIRD_V_RUNNING, 4, T0 - 5000, T0 - 1900);	/* 7600 GPU-s: queue 2 */
+	job(&f, 11, TIRD_V_PENDING, 1, T0 - 30, 0);
+	job(&f, 12, TIRD_V_PENDING, 1, T0 - 40, 0);		/* submitted first */
+	job(&f, 13, TIRD_V_PENDING, 2, T0 - 20, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT(entry(&d, 10) && entry(&d, 10)->queue == 2);
+	/* queue 0 in arrival order: 12, 11, 13; then the queue 2 job */
+	EXPECT_EQ(f.sets, 3);
+	EXPECT(f.set_id[0] == 12 && f.set_prio[0] == 1000);
+	EXPECT(f.set_id[1] == 11 && f.set_prio[1] == 999);
+	EXPECT(f.set_id[2] == 13 && f.set_prio[2] == 998);
+	EXPECT_EQ(f.requeues, 1);
+	/* the next pass sets nothing that is already set */
+	f.v[0].state = TIRD_V_PENDING;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1)), 0);
+	EXPECT_EQ(f.sets, 4);	/* only job 10, now waiting, gets its priority */
+	EXPECT(f.set_id[3] == 10 && f.set_prio[3] == 997);
+	tird_free(&d);
+}
+
+static void stale_view_changes_nothing(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 4);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 200, T0 - 100);	/* 400 GPU-s: queue 0 */
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	unsigned int sets = f.sets;
+
+	/* job 2 arrives while Slurm cannot be read; job 1 passes its limit */
+	job(&f, 2, TIRD_V_PENDING, 2, T0 + 10, 0);
+	f.fail = true;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1000)), 1);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1010)), 1);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT_EQ(f.sets, sets);
+	EXPECT(d.stale);
+	EXPECT_EQ(d.st.stale_passes, 2);
+	EXPECT_EQ(d.st.passes, 1);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 100);	/* ledger untouched */
+	/* a fresh view: now it acts */
+	f.fail = false;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1020)), 0);
+	EXPECT(!d.stale);
+	EXPECT_EQ(f.requeues, 1);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 1120 && entry(&d, 1)->queue == 1);
+	tird_free(&d);
+}
+
+static void left_to_slurm(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 4);
+	job(&f, 1, TIRD_V_PENDING, 0, T0 - 10, 0);		/* no GPU */
+	job(&f, 2, TIRD_V_PENDING, 1, T0 - 10, 0)->time_ok = false;
+	job(&f, 3, TIRD_V_PENDING, -1, T0 - 10, 0);		/* unreadable */
+	job(&f, 4, TIRD_V_PENDING, 8, T0 - 10, 0);		/* more than the cluster */
+	job(&f, 5, TIRD_V_HELD, 1, T0 - 10, 0);
+	job(&f, 6, TIRD_V_FINAL, 1, T0 - 10, 0);
+	job(&f, 7, TIRD_V_PENDING, 1, T0 - 10, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(d.led.n, 1);
+	EXPECT(entry(&d, 7) != NULL);
+	EXPECT_EQ(f.sets, 1);
+	EXPECT_EQ(f.set_id[0], 7);
+	EXPECT_EQ(d.st.jobs_ignored, 4);
+	EXPECT_EQ(d.nignored, 4);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 10)), 0);
+	EXPECT_EQ(d.nignored, 4);
+	tird_free(&d);
+}
+
+static void dry_run(void)
+{
+	static struct tird d;
+	static struct fake f;
+	char *out = NULL;
+	size_t len = 0;
+
+	setup(&d, &f, 4);
+	preempt_scenario(&f);
+	d.cfg.dry_run = true;
+	d.cfg.dry_out = open_memstream(&out, &len);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	fclose(d.cfg.dry_out);
+	EXPECT_EQ(f.sets, 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(out && strstr(out, "would set priority of job 2 to 1000 (queue 0, was 1)"));
+	EXPECT(out && strstr(out, "would requeue job 1 (queue 1, 4000 GPU-s attained, 4 GPUs): "
+			      "job 2 (queue 0, 2 GPUs) waits and does not fit"));
+	free(out);
+	tird_free(&d);
+}
+
+/*
+ * The live pass against spare-sim's step: at every event of a random
+ * trace, the jobs as the simulator had them just before, given to
+ * tir_live_pass() (arrivals added, completions gone, as the daemon sees
+ * them), come out in the same queues, states, positions and order.
+ */
+static void live_matches_sim(void)
+{
+	static struct tir_job jobs[80], snap[80], live[80];
+	static uint32_t active[80], scratch[160], walk[80], lscratch[80], map[80];
+	static int64_t sample[100];
+	static double table[101];
+	struct tir_gittins g = { .dur = sample, .n = 100, .delta = 300, .table = table };
+	unsigned int seed = 7, compared = 0;
+
+	for (int i = 0; i < 100; i++)
+		sample[i] = 20 + (i * 53) % 3000;
+	for (int i = 1; i < 100; i++)	/* sorted */
+		for (int k = i; k > 0 && sample[k - 1] > sample[k]; k--) {
+			int64_t x = sample[k];
+
+			sample[k] = sample[k - 1];
+			sample[k - 1] = x;
+		}
+	EXPECT_EQ(tir_gittins_init(&g), 0);
+	for (int trial = 0; trial < 30 && !tap_case_failed; trial++) {
+		struct tir_config cfg;
+		struct tir_sched s;
+		struct tir_step_result res;
+		int64_t gpus = 2 + rand_r(&seed) % 15, t = 0;
+		size_t n = 40 + rand_r(&seed) % 40;
+
+		tir_config_init(&cfg, trial % 2 ? TIR_DLAS_GPU_GITTINS : TIR_DLAS_GPU, gpus);
+		cfg.gittins = &g;
+		cfg.promote = trial % 3;
+		cfg.limit[0] = 100 + rand_r(&seed) % 300;
+		cfg.limit[1] = cfg.limit[0] + 1 + rand_r(&seed) % 900;
+		for (size_t i = 0; i < n; i++) {
+			memset(&jobs[i], 0, sizeof(jobs[i]));
+			t += rand_r(&seed) % 30;
+			jobs[i].id = (int64_t)i;
+			jobs[i].num_gpu = 1 + rand_r(&seed) % gpus;
+			jobs[i].submit = t;
+			jobs[i].duration = 1 + rand_r(&seed) % 500;
+		}
+		EXPECT_EQ(tir_init(&s, &cfg, jobs, n, active, scratch), 0);
+		while (!tir_done(&s) && !tap_case_failed) {
+			int64_t now = tir_next_event(&s);
+			uint64_t seq = s.seq;
+			size_t m = 0;
+
+			memcpy(snap, jobs, n * sizeof(jobs[0]));
+			/* what the daemon would see: the active jobs not ending now */
+			for (size_t i = 0; i < s.nactive; i++) {
+				const struct tir_job *j = &snap[s.active[i]];
+
+				if (j->state == TIR_RUNNING &&
+				    j->last_check + (j->duration - j->run_total) == now)
+					continue;
+				map[m] = s.active[i];
+				live[m++] = *j;
+			}
+			/* and the arrivals, joining queue 0 at the back */
+			for (size_t i = s.next_arrival; i < n && jobs[i].submit == now; i++) {
+				live[m] = snap[i];
+				live[m].state = TIR_PENDING;
+				live[m].queue = 0;
+				live[m].last_check = now;
+				live[m].seq = ++seq;
+				map[m++] = (uint32_t)i;
+			}
+			EXPECT_EQ(tir_step(&s, now, &res), 0);
+			EXPECT_EQ(tir_live_pass(&cfg, live, m, walk, lscratch, &seq, now), 0);
+			EXPECT_EQ(m, s.nwalk);
+			for (size_t k = 0; k < m && !tap_case_failed; k++) {
+				const struct tir_job *a = &live[k], *b = &jobs[map[k]];
+
+				EXPECT_EQ(a->state, b->state);
+				EXPECT_EQ(a->queue, b->queue);
+				EXPECT_EQ(a->seq, b->seq);
+				EXPECT_EQ(a->run_attained, b->run_attained);
+				EXPECT_EQ(a->pending_since_run, b->pending_since_run);
+				EXPECT_EQ(a->promote, b->promote);
+				EXPECT_EQ(a->preempt, b->preempt);
+				EXPECT(a->rank == b->rank);
+				EXPECT_EQ(map[walk[k]], s.walk[k]);
+			}
+			EXPECT_EQ(seq, s.seq);
+			compared++;
+			if (tap_case_failed)
+				fprintf(stderr, "# trial %d at %lld\n", trial, (long long)now);
+		}
+	}
+	EXPECT(compared > 1000);
+}
+
+/* A job past two limits at the first look lands in the last queue at once. */
+static void live_crosses_limits(void)
+{
+	struct tir_config cfg;
+	struct tir_job j = { .id = 1, .num_gpu = 2, .state = TIR_RUNNING, .seq = 1 };
+	uint32_t walk[1], scratch[1];
+	uint64_t seq = 1;
+
+	tir_config_init(&cfg, TIR_DLAS_GPU, 4);
+	j.last_check = 0;
+	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 4000), 0);
+	EXPECT_EQ(j.queue, 2);	/* 8000 GPU-s > 7200 */
+	EXPECT_EQ(j.state, TIR_RUNNING);
+	EXPECT_EQ(j.run_total, 4000);
+	/* bad input is refused and changes nothing */
+	j.last_check = 5000;
+	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 6000 - 1001), -EINVAL);
+	j.last_check = 4000;
+	j.num_gpu = 5;
+	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 5000), -EINVAL);
+	tir_config_init(&cfg, TIR_FIFO, 4);
+	j.num_gpu = 1;
+	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 5000), -EINVAL);
+	EXPECT_EQ(j.run_total, 4000);
+	EXPECT_EQ(j.last_check, 4000);
+}
+
+/* ---- config ---- */
+
+static const char *conf_err(const char *text)
+{
+	static struct tird_conf c;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	tird_cfg_reset(&c);
+	ret = spare_conf_parse_stream(f, "t.conf", tird_cfg_set, &c);
+	fclose(f);
+	return ret ? spare_conf_error() : NULL;
+}
+
+static void bad_config_lines(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "schedule = fifo\n", "t.conf:1: schedule: not dlas-gpu or dlas-gpu-gittins" },
+		{ "# c\nqueue-limits = 7200,3250\n", "t.conf:2: queue-limits: not increasing" },
+		{ "queue-limits = 1,2,3,4,5,6,7,8\n", "t.conf:1: queue-limits: not increasing" },
+		{ "queue-limits = \n", "t.conf:1: queue-limits: not increasing" },
+		{ "promote = -1\n", "t.conf:1: promote: not a number in range" },
+		{ "interval = soon\n", "t.conf:1: interval: not a number in range" },
+		{ "time-scale = 0\n", "t.conf:1: time-scale: not a number in range" },
+		{ "state-file =\n", "t.conf:1: state-file: empty" },
+		{ "metrics-listen = nowhere\n", "t.conf:1: metrics-listen:" },
+		{ "gpus = many\n", "t.conf:1: gpus: not a number in range" },
+		{ "priority-top = 1\n", "t.conf:1: priority-top: not a number in range" },
+		{ "dry-run = perhaps\n", "t.conf:1: dry-run:" },
+		{ "sched = dlas-gpu\n", "t.conf:1: sched: unknown setting" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *e = conf_err(cases[i].text);
+
+		if (!e || strncmp(e, cases[i].want, strlen(cases[i].want)))
+			fprintf(stderr, "# case %zu: got \"%s\", want \"%s\"\n", i, e ? e : "(ok)",
+				cases[i].want), tap_case_failed = 1;
+	}
+	EXPECT(conf_err("schedule = dlas-gpu-gittins\nqueue-limits = 100,200,300\n"
+			"promote = 2\ninterval = 0.5\ntime-scale = 60\nstate-file = /x\n"
+			"metrics-listen = 127.0.0.1:0\ngpus = 16\ndry-run = yes\n") == NULL);
+}
+
+int main(void)
+{
+	spare_log_init("test_tiresias_daemon", SPARE_LOG_ERR);
+	TAP_RUN(gpus_from_tres);
+	TAP_RUN(ledger_across_requeue_and_restart);
+	TAP_RUN(bad_state_files);
+	TAP_RUN(preemption);
+	TAP_RUN(priorities_in_order);
+	TAP_RUN(stale_view_changes_nothing);
+	TAP_RUN(left_to_slurm);
+	TAP_RUN(dry_run);
+	TAP_RUN(live_matches_sim);
+	TAP_RUN(live_crosses_limits);
+	TAP_RUN(bad_config_lines);
+	return tap_done();
+}
