@@ -25,13 +25,13 @@ SYSCONFDIR	?= /etc
 DKMSDIR		?= /usr/src
 SPARE_VERSION	:= $(shell cat $(TOP)/VERSION)
 
-INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker
+INSTALL_PROGS	:= spared sparectl spare-ublk spare-aggd spare-aggctl spare-broker spare-tiresias
 INSTALL_UNITS	:= spared.service spare-aggd.service spare-broker.service spare-ublk@.service \
-		   sparectl-monitor@.service spare-swap@.service
+		   sparectl-monitor@.service spare-swap@.service spare-tiresias.service
 # Examples for /usr/share/doc/spare/examples: configs, the Prometheus
 # alerting rules and the Grafana dashboard (admin guide, Metrics).
 INSTALL_EXAMPLES := dist/spared.conf dist/spare-aggd.conf dist/spare-broker.conf \
-		   dist/spare-swap.conf dist/prometheus/spare-alerts.yml \
+		   dist/spare-swap.conf dist/spare-tiresias.conf dist/prometheus/spare-alerts.yml \
 		   dist/grafana/spare-dashboard.json
 MAN_SRCS	:= $(wildcard Documentation/man/*.scd)
 MAN_PAGES	:= $(MAN_SRCS:Documentation/man/%.scd=$(OUT)/man/%)

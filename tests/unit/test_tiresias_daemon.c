@@ -29,6 +29,7 @@ struct fake {
 	struct tird_view v[MAXV];
 	size_t n;
 	bool fail;			/* slurm_load_jobs fails */
+	int64_t cluster_gpus;		/* what slurm_load_node finds; -1: it fails */
 	unsigned int loads, sets, requeues;
 	uint32_t requeued[MAXV];
 	uint32_t set_id[4 * MAXV], set_prio[4 * MAXV];
@@ -51,7 +52,10 @@ static int fake_load(void *ctx, struct tird_view **out, size_t *n)
 
 static int fake_gpus(void *ctx, int64_t *gpus)
 {
-	return -1;	/* the tests configure gpus */
+	struct fake *f = ctx;
+
+	*gpus = f->cluster_gpus;
+	return f->cluster_gpus < 0 ? -1 : 0;
 }
 
 static int fake_set(void *ctx, uint32_t id, uint32_t prio)
@@ -97,7 +101,7 @@ static struct tird_view *job(struct fake *f, uint32_t id, enum tird_vstate st, i
 	v->submit = submit;
 	v->start = start;
 	if (!v->priority)
-		v->priority = 1;
+		v->priority = 4294901758u - id;	/* as priority/basic gives */
 	return v;
 }
 
@@ -108,7 +112,7 @@ static void setup(struct tird *d, struct fake *f, int64_t gpus)
 	tir_config_init(&d->cfg.tir, TIR_DLAS_GPU, gpus);
 	d->cfg.gpus = gpus;
 	d->cfg.time_scale = 1;
-	d->cfg.priority_top = 1000;
+	d->cfg.priority_top = 1000000;
 	d->ops = (struct tird_ops){ fake_load, fake_gpus, fake_set, fake_requeue, f };
 }
 
@@ -268,7 +272,7 @@ static void preemption(void)
 	EXPECT(entry(&d, 2) && entry(&d, 2)->queue == 0);
 	/* job 2 first in Tiresias's order: the top priority */
 	EXPECT_EQ(f.sets, 1);
-	EXPECT(f.set_id[0] == 2 && f.set_prio[0] == 1000);
+	EXPECT(f.set_id[0] == 2 && f.set_prio[0] == 1000000);
 	EXPECT_EQ(d.st.jobs_queue[0], 1);
 	EXPECT_EQ(d.st.jobs_queue[1], 1);
 	EXPECT_EQ(d.st.jobs_running[1], 1);
@@ -304,15 +308,20 @@ static void priorities_in_order(void)
 	EXPECT(entry(&d, 10) && entry(&d, 10)->queue == 2);
 	/* queue 0 in arrival order: 12, 11, 13; then the queue 2 job */
 	EXPECT_EQ(f.sets, 3);
-	EXPECT(f.set_id[0] == 12 && f.set_prio[0] == 1000);
-	EXPECT(f.set_id[1] == 11 && f.set_prio[1] == 999);
-	EXPECT(f.set_id[2] == 13 && f.set_prio[2] == 998);
+	EXPECT(f.set_id[0] == 12 && f.set_prio[0] == 1000000);
+	EXPECT(f.set_id[1] == 11 && f.set_prio[1] == 1000000 - TIRD_PRIO_GAP);
+	EXPECT(f.set_id[2] == 13 && f.set_prio[2] == 1000000 - 2 * TIRD_PRIO_GAP);
 	EXPECT_EQ(f.requeues, 1);
 	/* the next pass sets nothing that is already set */
 	f.v[0].state = TIRD_V_PENDING;
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 1)), 0);
 	EXPECT_EQ(f.sets, 4);	/* only job 10, now waiting, gets its priority */
-	EXPECT(f.set_id[3] == 10 && f.set_prio[3] == 997);
+	EXPECT(f.set_id[3] == 10 && f.set_prio[3] == 1000000 - 3 * TIRD_PRIO_GAP);
+	/* a new job joins queue 0 at its back: one update, between 13 and 10 */
+	job(&f, 14, TIRD_V_PENDING, 1, T0 + 2, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 3)), 0);
+	EXPECT_EQ(f.sets, 5);
+	EXPECT(f.set_id[4] == 14 && f.set_prio[4] == 1000000 - 2 * TIRD_PRIO_GAP - TIRD_PRIO_GAP / 2);
 	tird_free(&d);
 }
 
@@ -344,6 +353,24 @@ static void stale_view_changes_nothing(void)
 	EXPECT(!d.stale);
 	EXPECT_EQ(f.requeues, 1);
 	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 1120 && entry(&d, 1)->queue == 1);
+
+	/* GPUs read from the nodes: none up, or the read fails, is no view either */
+	unsigned int requeues = f.requeues;
+
+	sets = f.sets;
+	d.cfg.gpus = 0;
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 200, T0 + 1030);
+	job(&f, 3, TIRD_V_PENDING, 4, T0 + 1030, 0);
+	f.cluster_gpus = 0;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5000)), 1);
+	f.cluster_gpus = -1;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5001)), 1);
+	EXPECT_EQ(f.requeues, requeues);
+	EXPECT_EQ(f.sets, sets);
+	EXPECT_EQ(d.st.stale_passes, 4);
+	f.cluster_gpus = 4;
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5002)), 0);
+	EXPECT(f.sets > sets);
 	tird_free(&d);
 }
 
@@ -387,11 +414,53 @@ static void dry_run(void)
 	fclose(d.cfg.dry_out);
 	EXPECT_EQ(f.sets, 0);
 	EXPECT_EQ(f.requeues, 0);
-	EXPECT(out && strstr(out, "would set priority of job 2 to 1000 (queue 0, was 1)"));
+	EXPECT(out && strstr(out, "would set priority of job 2 to 1000000 (queue 0, was 4294901756)"));
 	EXPECT(out && strstr(out, "would requeue job 1 (queue 1, 4000 GPU-s attained, 4 GPUs): "
 			      "job 2 (queue 0, 2 GPUs) waits and does not fit"));
 	free(out);
 	tird_free(&d);
+}
+
+/* Priorities: in order, within bounds, and few changes. */
+static void priority_assignment(void)
+{
+	static uint32_t cur[300], out[300], again[300];
+	unsigned int seed = 3;
+
+	for (int trial = 0; trial < 200; trial++) {
+		size_t m = 1 + rand_r(&seed) % 300, changed = 0;
+		uint32_t top = trial % 2 ? 1000000 : 400;	/* 400: no room for gaps */
+
+		for (size_t k = 0; k < m; k++)
+			cur[k] = rand_r(&seed) % 3 ? (uint32_t)rand_r(&seed) % 2000000 : 4294901758u;
+		tird_assign_priorities(cur, out, m, top);
+		for (size_t k = 0; k < m; k++) {
+			EXPECT(out[k] >= 1 && out[k] < top + TIRD_PRIO_GAP);
+			EXPECT(k == 0 || out[k] < out[k - 1]);
+		}
+		/* applied, they stay */
+		tird_assign_priorities(out, again, m, top);
+		for (size_t k = 0; k < m; k++)
+			changed += again[k] != out[k];
+		EXPECT_EQ(changed, 0);
+		if (tap_case_failed) {
+			fprintf(stderr, "# trial %d, m %zu\n", trial, m);
+			return;
+		}
+	}
+	/* one job inserted anywhere in a spaced order costs one update */
+	for (size_t pos = 0; pos <= 100; pos++) {
+		size_t changed = 0;
+
+		for (size_t k = 0, src = 0; k <= 100; k++)
+			cur[k] = k == pos ? 4294901758u : 1000000 - (uint32_t)(src++) * TIRD_PRIO_GAP;
+		tird_assign_priorities(cur, out, 101, 1000000);
+		for (size_t k = 0; k <= 100; k++) {
+			changed += out[k] != cur[k];
+			EXPECT(k == 0 || out[k] < out[k - 1]);
+		}
+		EXPECT_EQ(changed, 1);
+	}
 }
 
 /*
@@ -574,6 +643,7 @@ int main(void)
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);
+	TAP_RUN(priority_assignment);
 	TAP_RUN(live_matches_sim);
 	TAP_RUN(live_crosses_limits);
 	TAP_RUN(bad_config_lines);

@@ -7,6 +7,9 @@
  * real slurmctld). Documentation/perf/tiresias/.
  *
  *   spare-tiresias-bench [--jobs N] [--gpus G] [--passes P] [--seed S] [--gittins]
+ *
+ * Between passes the fake Slurm starts pending jobs that fit, highest
+ * priority first, and obeys every priority update and requeue.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -63,6 +66,16 @@ static int fake_requeue(void *ctx, uint32_t id)
 	return 0;
 }
 
+/* Pending jobs, highest priority first (ties: lower id). */
+static int by_priority(const void *a, const void *b)
+{
+	const struct tird_view *x = *(struct tird_view *const *)a, *y = *(struct tird_view *const *)b;
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -111,11 +124,17 @@ int main(int argc, char **argv)
 	int64_t now_ms = 1700000000000, dur[1000];
 	struct tir_gittins g = { .dur = dur, .n = 1000, .delta = TIR_DEFAULT_GITTINS_DELTA };
 	int64_t used = 0;
+	int rc = 1;
 	uint64_t *ns = calloc(passes, sizeof(*ns));
+	struct tird_view **order = calloc(n, sizeof(*order));
 
 	f.v = calloc(n, sizeof(*f.v));
-	if (!f.v || !ns)
+	if (!f.v || !ns || !order) {
+		free(f.v);
+		free(ns);
+		free(order);
 		return 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct tird_view *v = &f.v[i];
 		static const int64_t sizes[] = { 1, 1, 1, 2, 2, 4, 4, 8 };
@@ -140,7 +159,7 @@ int main(int argc, char **argv)
 			dur[i] = 60 + (int64_t)(i * i);
 		g.table = calloc(g.n + 1, sizeof(double));
 		if (!g.table || tir_gittins_init(&g))
-			return 1;
+			goto out;
 		d.cfg.tir.gittins = &g;
 	}
 	d.cfg.tir.promote = 2;
@@ -151,7 +170,7 @@ int main(int argc, char **argv)
 	for (size_t p = 0; p < passes; p++) {
 		if (tird_pass(&d, now_ms)) {
 			fprintf(stderr, "spare-tiresias-bench: pass %zu failed\n", p);
-			return 1;
+			goto out;
 		}
 		ns[p] = d.st.last_pass_ns;
 		now_ms += 10000;	/* a pass every 10 s */
@@ -160,14 +179,18 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			if (f.v[i].state == TIRD_V_RUNNING)
 				used += f.v[i].gpus;
-		for (uint32_t prio = 1000000; prio > 1000000 - n; prio--)
-			for (size_t i = 0; i < n; i++)
-				if (f.v[i].state == TIRD_V_PENDING && f.v[i].priority == prio &&
-				    used + f.v[i].gpus <= gpus) {
-					f.v[i].state = TIRD_V_RUNNING;
-					f.v[i].start = now_ms / 1000;
-					used += f.v[i].gpus;
-				}
+		size_t np = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (f.v[i].state == TIRD_V_PENDING)
+				order[np++] = &f.v[i];
+		qsort(order, np, sizeof(*order), by_priority);
+		for (size_t k = 0; k < np && used < gpus; k++)
+			if (used + order[k]->gpus <= gpus) {
+				order[k]->state = TIRD_V_RUNNING;
+				order[k]->start = now_ms / 1000;
+				used += order[k]->gpus;
+			}
 	}
 	uint64_t first = ns[0];
 
@@ -178,9 +201,12 @@ int main(int argc, char **argv)
 	       passes, first / 1e6, ns[0] / 1e6, ns[passes / 2] / 1e6,
 	       ns[(passes * 95) / 100 < passes ? (passes * 95) / 100 : passes - 1] / 1e6,
 	       ns[passes - 1] / 1e6, f.sets, f.requeues);
+	rc = 0;
+out:
 	tird_free(&d);
 	free(f.v);
 	free(ns);
+	free(order);
 	free(g.table);
-	return 0;
+	return rc;
 }

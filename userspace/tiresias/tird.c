@@ -388,13 +388,15 @@ static int grow(struct tird *d, size_t n)
 	if (!jobs)
 		return -1;
 	d->jobs = jobs;
-	uint32_t *w = realloc(d->walk, 3 * cap * sizeof(*w));
+	uint32_t *w = realloc(d->walk, 5 * cap * sizeof(*w));
 
 	if (!w)
 		return -1;
 	d->walk = w;
 	d->scratch = w + cap;
 	d->vidx = w + 2 * cap;
+	d->prio_cur = w + 3 * cap;
+	d->prio_new = w + 4 * cap;
 	d->cap = cap;
 	return 0;
 }
@@ -419,18 +421,57 @@ static int64_t service(const struct tird *d, const struct tir_job *j)
 	return d->cfg.tir.schedule == TIR_DLAS ? j->run_attained : j->run_attained * j->num_gpu;
 }
 
+void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top)
+{
+	uint64_t prev = (uint64_t)top + TIRD_PRIO_GAP;	/* headroom above the first */
+
+	for (size_t k = 0; k < m; k++) {
+		uint64_t room = m - k;	/* this job and those after need 1..room */
+		uint64_t c = cur[k], want;
+
+		if (c < prev && c >= room) {
+			out[k] = (uint32_t)c;	/* already in order: leave it */
+			prev = c;
+			continue;
+		}
+		if (k + 1 < m && (uint64_t)cur[k + 1] + 1 < prev && cur[k + 1] >= room - 1) {
+			/* the next one can stay: between it and the previous */
+			uint64_t next = cur[k + 1];
+
+			want = next + (prev - next) / 2;
+			if (prev > TIRD_PRIO_GAP && prev - TIRD_PRIO_GAP > want)
+				want = prev - TIRD_PRIO_GAP;
+		} else if (k == 0) {
+			want = top;
+		} else {
+			want = prev > TIRD_PRIO_GAP + room ? prev - TIRD_PRIO_GAP : prev - 1;
+		}
+		out[k] = (uint32_t)want;
+		prev = want;
+	}
+}
+
 static void act(struct tird *d, const struct tird_view *v, size_t n)
 {
 	const struct tird_cfg *c = &d->cfg;
 	unsigned int errs = 0;
 
 	/* Priorities first, so that the GPUs a requeue frees go to the right job. */
-	for (size_t k = 0; k < n; k++) {
-		uint32_t i = d->walk[k];
-		const struct tird_view *jv = &v[d->vidx[i]];
-		uint32_t prio = c->priority_top > k ? c->priority_top - (uint32_t)k : 1;
+	size_t m = 0;
 
-		if (jv->state != TIRD_V_PENDING || jv->priority == prio)
+	for (size_t k = 0; k < n; k++)
+		if (v[d->vidx[d->walk[k]]].state == TIRD_V_PENDING)
+			d->scratch[m++] = d->walk[k];
+	for (size_t k = 0; k < m; k++) {
+		d->prio_cur[k] = v[d->vidx[d->scratch[k]]].priority;
+	}
+	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top);
+	for (size_t k = 0; k < m; k++) {
+		uint32_t i = d->scratch[k];
+		const struct tird_view *jv = &v[d->vidx[i]];
+		uint32_t prio = d->prio_new[k];
+
+		if (jv->priority == prio)
 			continue;
 		if (c->dry_run) {
 			fprintf(c->dry_out, "would set priority of job %" PRIu32 " to %" PRIu32
@@ -553,12 +594,15 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 	if (d->ops.load(d->ops.ctx, &v, &nv) ||
 	    (!gpus && (d->ops.cluster_gpus(d->ops.ctx, &gpus) || gpus < 1))) {
+		bool no_gpus = v && gpus < 1;
+
 		free(v);
-		d->st.slurm_errors++;
+		d->st.slurm_errors += !no_gpus;
 		d->st.stale_passes++;
 		if (!d->stale)
-			log_warn("Slurm unreachable: keeping the priorities set, requeuing "
-				 "nothing until a fresh view is read; retrying with back-off");
+			log_warn("%s: keeping the priorities set, requeuing nothing until a "
+				 "fresh view is read; retrying with back-off",
+				 no_gpus ? "no GPU node is up" : "Slurm unreachable");
 		d->stale = true;
 		return 1;
 	}
@@ -680,6 +724,9 @@ out:
 	tird_ledger_free(&nl);
 	free(v);
 	d->st.last_pass_ns = cpu_ns() - t0;
+	if (!ret)
+		log_dbg("pass: %zu jobs in view, %zu scheduled, %.3f ms CPU", nv, n,
+			(double)d->st.last_pass_ns / 1e6);
 	return ret;
 }
 

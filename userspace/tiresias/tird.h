@@ -99,9 +99,23 @@ struct tird {
 	size_t nignored_next;
 	/* scratch of the last pass */
 	struct tir_job *jobs;
-	uint32_t *walk, *scratch, *vidx;
+	uint32_t *walk, *scratch, *vidx, *prio_cur, *prio_new;
 	size_t cap;
 };
+
+/*
+ * Slurm priorities for m pending jobs in Tiresias's order, changing as few
+ * as it can: out[k] = cur[k] where the current priorities already fall
+ * strictly (with room below for the rest), else a value between its
+ * neighbours (half way to the next one's, if that one can stay, else
+ * TIRD_PRIO_GAP below the previous one). The first job gets @top when
+ * set afresh, and less than @top + TIRD_PRIO_GAP when a job moves in
+ * ahead of it. All of out[] are >= 1 and strictly decreasing. A job that joins
+ * the order (arrival, preemption, promotion) mostly costs one update,
+ * not one per job behind it.
+ */
+#define TIRD_PRIO_GAP	1024
+void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top);
 
 /* Trace seconds at Unix time @ms milliseconds, at @scale. */
 int64_t tird_scaled(int64_t ms, double scale);

@@ -225,8 +225,14 @@ static int setup(struct daemon *d)
 	}
 	log_info("%s: %zu jobs in the ledger from %s", tir_schedule_name(d->cfg.schedule),
 		 d->t.led.n, d->cfg.state_file);
+	/* libslurm exits on a config it cannot read: say which first */
 	if (d->cfg.slurm_conf[0] && access(d->cfg.slurm_conf, R_OK)) {
 		log_err("slurm-conf %s: %s", d->cfg.slurm_conf, strerror(errno));
+		return -1;
+	}
+	if (!d->cfg.slurm_conf[0] && getenv("SLURM_CONF") &&
+	    access(getenv("SLURM_CONF"), R_OK)) {
+		log_err("SLURM_CONF %s: %s", getenv("SLURM_CONF"), strerror(errno));
 		return -1;
 	}
 	tird_slurm_ops(&d->t.ops, d->cfg.slurm_conf);
