@@ -178,19 +178,51 @@ static int add_grant(const struct sparectl *c, const char *name, const struct sp
 	return ret;
 }
 
+/* kmod_grants_renew()'s broker calls, with the donor's failure-domain label. */
+struct kmod_call {
+	struct renew_ctx	*r;
+	char			*domain;	/* or NULL */
+	const struct sparectl	*c;
+	const char		*name;
+};
+
+static int kmod_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	struct kmod_call *k = ctx;
+
+	return brokerask_renew(&k->r->a, addr, slabs, g, k->domain);
+}
+
+static int kmod_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			struct spare_grant *out)
+{
+	struct kmod_call *k = ctx;
+
+	return brokerask_reissue(&k->r->a, old, n, out, k->domain);
+}
+
+static int kmod_put(void *ctx, const struct spare_grant *g, const char *addr)
+{
+	const struct kmod_call *k = ctx;
+
+	return add_grant(k->c, k->name, g, addr);
+}
+
 /*
- * One fresh grant for @slabs slabs on donor @i, appended to the device's
- * grants. 0 with the grant's lease in @g, or -1 (logged).
+ * Donor @i's grants renewed to cover @slabs slabs: the grants sparectl
+ * keeps for the device sent back (RENEW_GRANT) and written to it again
+ * (the module replaces them in place), the room they leave short asked
+ * for. 0 with the renewed grant that ends last in @g, or -1 (logged).
  */
 static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
 		       unsigned int i, uint32_t slabs, struct spare_grant *g,
 		       char domain[BROKER_DOMAIN_LEN])
 {
-	if (brokerask_renew(&r->a, r->addr[i], slabs, g, domain))
-		return -1;
-	return add_grant(c, name, g, r->addr[i]);
-}
+	struct kmod_call k = { .r = r, .domain = domain, .c = c, .name = name };
 
+	return kmod_grants_renew(c->ublk.grants_dir, name, r->addr[i], slabs, kmod_ask,
+				 kmod_reissue, &k, kmod_put, &k, g);
+}
 
 static void renew_ctx_wipe(struct renew_ctx *r)
 {
