@@ -825,9 +825,11 @@ out:
 /*
  * Donor @k of @gr covered for @need slabs: with @reissue, its grants that
  * ended less than a lease ago re-issued in place (RENEW_GRANT); the room
- * they leave short asked of @ask, one grant appended. The one renewal of
- * both back-ends: spare-ublk's grants file, spare.ko's kept grants
- * (kmod_grants_renew()). 0, or -1 (logged).
+ * they leave short asked of @ask (ROOM_REQ), one grant appended. The one
+ * renewal of both back-ends: spare-ublk's grants file, spare.ko's kept
+ * grants (kmod_grants_renew()). 0; 1 when the room was refused (@ask
+ * reported it; the re-issued grants stand, and the round goes on); or -1
+ * (logged).
  */
 static int renew_donor_grants(const char *name, struct grants_read *gr, uint32_t k,
 			      uint64_t need, uint64_t now, ublk_renew_ask ask,
@@ -844,7 +846,7 @@ static int renew_donor_grants(const char *name, struct grants_read *gr, uint32_t
 		return -1;
 	}
 	if (ask(ctx, gr->addr[k], (uint32_t)(need - covered), &gr->g[gr->n]))
-		return -1;
+		return 1;
 	gr->n++;
 	return 0;
 }
@@ -856,8 +858,8 @@ int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long 
 {
 	uint64_t now = (uint64_t)time(NULL);
 	struct grants_read gr;
-	uint32_t k;
-	int ret = 1;
+	uint32_t k, short_of = 0;
+	int ret = 1, r;
 
 	*renewed = 0;
 	if (grants_read(p, name, placed, live, nlive, now, &gr))
@@ -867,11 +869,15 @@ int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long 
 
 		if (!need)
 			continue;	/* its copies all moved away: nothing to ask */
-		if (renew_donor_grants(name, &gr, k, need, now, ask, reissue, ctx))
+		r = renew_donor_grants(name, &gr, k, need, now, ask, reissue, ctx);
+		if (r < 0)
 			goto out;
+		short_of += r;	/* a refused room: the other donors still renewed */
 		*renewed += gr.count[k];
 	}
 	ret = grants_commit(name, &gr, pid);
+	if (!ret && short_of)
+		ret = 1;
 out:
 	grants_read_free(&gr);
 	return ret;
@@ -963,7 +969,9 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 	struct grants_read gr;
 	uint32_t i, n0 = 0;
 	char path[512];
-	int k, ret = -1;
+	int k, short_of = 0, ret = -1;
+
+	memset(newest, 0, sizeof(*newest));
 
 	kmod_grants_path(dir, name, path, sizeof(path));
 	if (access(path, F_OK) && errno == ENOENT)
@@ -981,7 +989,8 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 		goto out;
 	}
 	memcpy(was, gr.g, n0 * sizeof(*was));
-	if (renew_donor_grants(name, &gr, (uint32_t)k, need, now, ask, reissue, ctx))
+	short_of = renew_donor_grants(name, &gr, (uint32_t)k, need, now, ask, reissue, ctx);
+	if (short_of < 0)
 		goto out;
 	/* the file first: what the broker renewed is kept even if the kernel
 	 * then refuses a grant */
@@ -1001,7 +1010,7 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 		if (put(pctx, &gr.g[i], addr))
 			goto out;
 	}
-	ret = 0;
+	ret = short_of;
 out:
 	if (was)
 		sodium_memzero(was, n0 * sizeof(*was));

@@ -68,8 +68,9 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 			const char *name, const char *disk, long pid, int power);
 
 /*
- * A fresh grant for @slabs slabs on donor @addr (the broker's answer to a
- * renewal): 0 with it in @g, or -1 (logged).
+ * A fresh grant for @slabs more slabs on donor @addr (ROOM_REQ: the room
+ * a renewal's grants leave short): 0 with it in @g, or -1 (reported by
+ * the callee; the renewal goes on with the other donors).
  */
 typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
 			      struct spare_grant *g);
@@ -84,7 +85,8 @@ typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
  * the file as the placement grants, the later grants not yet expired and
  * the new ones (0600, whole or not at all), and sends the pager (@pid,
  * checked to be spare-ublk) SIGHUP to read it again. @renewed gets the
- * copies renewed. The exit status (logged).
+ * copies renewed. The exit status (logged): 1 also when a donor's room
+ * was refused, after the rest was renewed and committed.
  */
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
@@ -169,7 +171,8 @@ typedef int (*kmod_grant_put)(void *pctx, const struct spare_grant *g, const cha
  * appended; the expired ones dropped. The file is rewritten, then every
  * grant that changed or is new written through @put (the module replaces
  * a grant whose id it holds). @newest gets the renewed grant that ends
- * last. 0, or -1 (logged).
+ * last (zero: none). 0; 1 when the room was refused (reported by @ask;
+ * the re-issued grants are kept and written); or -1 (logged).
  */
 int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t need,
 		      ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
