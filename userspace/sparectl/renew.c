@@ -474,6 +474,9 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
 		 * renewed; the room is asked again at the next renewal */
 		monitor_note(m, i, &g, slabs);
 		sodium_memzero(&g, sizeof(g));
+		log_info("device %s: %s: %u slab(s) on %s (%u held) granted until %llu, short "
+			 "of room", name, why, slabs, r->addr[i], r->count[i],
+			 (unsigned long long)m->expiry[i]);
 		return -1;
 	}
 	if (k) {
