@@ -121,6 +121,11 @@ grep -q "monitor ends after" /tmp/monitor.log || { cat /tmp/monitor.log; fail "n
 	{ cat /tmp/monitor.log; fail "the refused standby room was not logged once per donor"; }
 grep -q "trainer: renewed [0-9]* slab(s) on" /tmp/broker-2.log && fail "RENEW_REQ sent"
 cat /tmp/monitor.log
+# back to long grants while the 8 s ones can still be sent back: a grant
+# that ended more than its lease ago is not re-issued, and room for the
+# copies it covered would be refused on these full donors (sparectl(8))
+sparectl device renew swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
+	lease=600 || { cat /tmp/broker-2.log; fail "renew after the monitor"; }
 workload_alive
 pass "grants renewed by the monitor while swapping"
 
