@@ -33,6 +33,7 @@
 #include "spare_compat.h"
 #include "spare_donor_life.h"
 #include "spare_ec.h"
+#include "spare_grant_table.h"
 #include "spare_proto.h"
 #include "spare_slab.h"
 #include "spare_split.h"
@@ -272,12 +273,6 @@ struct spare_dev {
 	struct delayed_work resync_work;
 	bool resync_stop;
 	struct page *resync_pages[SPARE_RESYNC_PAGES];	/* bounce blocks */
-};
-
-struct spare_grant_slot {
-	struct spare_grant g;
-	struct sockaddr_in addr;	/* its donor */
-	u64 token;
 };
 
 /* Per-request command (blk-mq PDU). */

@@ -11,11 +11,16 @@
  * nothing: the donor refuses its MAPs. It checks the form, that the grant
  * has not expired and
  * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
- * "clear" or the device's removal. After each HELLO, connect work's
+ * "clear" or the device's removal. A grant whose id it holds is a renewal
+ * (spare_grant_table.h): with the same client, donor, address and slab
+ * count and a later expiry it replaces the held one, with an expiry not
+ * later it changes nothing (the donor, too, keeps the later), and with
+ * other fields it is refused with a reason. After each HELLO, connect work's
  * map_work sends a donor every unexpired grant whose address is that
  * donor's (GRANT messages, uapi/spare.h), and MAPs name the one sent
  * that expires last. The donor decides. Grants may be added while powered
- * (renewal, new donors): live donors get them at once.
+ * (renewal, new donors): live donors get them at once; a renewal makes
+ * the module send each live donor its grants again.
  *
  * A grant is a credential: it is never logged whole, only its token (the
  * first 8 bytes of its random id).
@@ -74,10 +79,10 @@ static const char *grant_check(const struct spare_grant *g,
 }
 
 /*
- * A full table drops its expired grants, so that renewal (sparectl device
- * monitor adds one grant per donor every two thirds of a lease) can run for
- * the device's life. The order of the rest is kept: MAPs name the newest
- * grant a donor was sent. Readers walk the table by index under grant_gen,
+ * A full table drops its expired grants, so that new grants (more room,
+ * moved copies, a legacy RENEW_REQ's fresh grant) can keep coming for the
+ * device's life; a renewal by RENEW_GRANT takes no entry. The order of the
+ * rest is kept: MAPs name the newest grant a donor was sent. Readers walk the table by index under grant_gen,
  * so the generation changes and they start again. Called with dev->lock.
  */
 static void grants_drop_expired(struct spare_dev *dev)
@@ -105,16 +110,80 @@ static void grants_drop_expired(struct spare_dev *dev)
 	spin_unlock(&dev->grant_lock);
 }
 
-int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
+/*
+ * Puts checked grant @g into the table: a renewal of a held id replaces it in
+ * place (the generation changes, so every donor is sent its grants again
+ * and gets the later expiry), a new id takes the next entry. Called with
+ * dev->lock. 0, or -ENOSPC, -EINVAL (with a reason logged).
+ */
+static int grants_put(struct spare_dev *dev, const struct spare_grant *g,
+		      const struct sockaddr_in *addr)
 {
 	const char *name = config_item_name(&dev->item);
 	struct spare_grant_slot *slot;
+	enum spare_grant_fit fit;
+	u32 at = 0;
+
+	fit = spare_grant_fit(dev->grants, dev->nr_grants, g, &at);
+	switch (fit) {
+	case SPARE_GRANT_FIT_SAME:
+		return 0;
+	case SPARE_GRANT_FIT_STALE:
+		pr_info("%s: grant %016llx: %s\n", name, grant_token(g),
+			spare_grant_fit_str(fit));
+		return 0;
+	case SPARE_GRANT_FIT_RENEW:
+		slot = &dev->grants[at];
+		spin_lock(&dev->grant_lock);
+		slot->g = *g;
+		dev->grant_gen++;
+		dev->grant_seq++;
+		spin_unlock(&dev->grant_lock);
+		pr_info("%s: grant %016llx renewed until %llu\n", name,
+			slot->token, le64_to_cpu(g->expiry));
+		return 0;
+	case SPARE_GRANT_FIT_NEW:
+		break;
+	default:
+		pr_warn("%s: grants: %016llx refused: %s\n", name, grant_token(g),
+			spare_grant_fit_str(fit));
+		return -EINVAL;
+	}
+	if (dev->nr_grants == SPARE_MAX_GRANTS)
+		grants_drop_expired(dev);
+	if (dev->nr_grants == SPARE_MAX_GRANTS) {
+		pr_warn("%s: grants: already %d unexpired (write 'clear' first)\n",
+			name, SPARE_MAX_GRANTS);
+		return -ENOSPC;
+	}
+	/* Fill the free entry: readers look only below nr_grants. */
+	slot = &dev->grants[dev->nr_grants];
+	slot->g = *g;
+	slot->addr = *addr;
+	slot->token = grant_token(g);
+	spin_lock(&dev->grant_lock);
+	dev->nr_grants++;
+	dev->grant_seq++;
+	spin_unlock(&dev->grant_lock);
+	pr_info("%s: grant %016llx for %u slab(s) on %pI4:%u until %llu\n", name,
+		slot->token, le32_to_cpu(g->slabs), &addr->sin_addr,
+		ntohs(addr->sin_port), le64_to_cpu(g->expiry));
+	return 0;
+}
+
+int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
+{
+	const char *name = config_item_name(&dev->item);
 	struct sockaddr_in addr;
+	struct spare_grant *g;
 	const char *why;
 	int ret = 0;
 
 	if (count && page[count - 1] == '\n')
 		count--;
+	g = kmalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
 	mutex_lock(&dev->lock);
 	if (count == 5 && !memcmp(page, "clear", 5)) {
 		spin_lock(&dev->grant_lock);
@@ -139,41 +208,23 @@ int spare_grants_store(struct spare_dev *dev, const char *page, size_t count)
 			goto out;
 		}
 	}
-	if (dev->nr_grants == SPARE_MAX_GRANTS)
-		grants_drop_expired(dev);
-	if (dev->nr_grants == SPARE_MAX_GRANTS) {
-		pr_warn("%s: grants: already %d unexpired (write 'clear' first)\n",
-			name, SPARE_MAX_GRANTS);
-		ret = -ENOSPC;
-		goto out;
-	}
-	/* Decode into the free slot: readers look only below nr_grants. */
-	slot = &dev->grants[dev->nr_grants];
-	if (hex2bin((u8 *)&slot->g, page, SPARE_GRANT_SIZE)) {
+	if (hex2bin((u8 *)g, page, SPARE_GRANT_SIZE)) {
 		pr_warn("%s: grants: not hex\n", name);
 		ret = -EINVAL;
 		goto out;
 	}
-	why = grant_check(&slot->g, &addr);
+	why = grant_check(g, &addr);
 	if (why) {
 		pr_warn("%s: grants: %s\n", name, why);
-		memzero_explicit(&slot->g, sizeof(slot->g));
 		ret = -EINVAL;
 		goto out;
 	}
-	slot->addr = addr;
-	slot->token = grant_token(&slot->g);
-	spin_lock(&dev->grant_lock);
-	dev->nr_grants++;
-	dev->grant_seq++;
-	spin_unlock(&dev->grant_lock);
-	pr_info("%s: grant %016llx for %u slab(s) on %pI4:%u until %llu\n", name,
-		slot->token, le32_to_cpu(slot->g.slabs), &addr.sin_addr,
-		ntohs(addr.sin_port), le64_to_cpu(slot->g.expiry));
-	if (dev->powered)
+	ret = grants_put(dev, g, &addr);
+	if (!ret && dev->powered)
 		spare_donors_grants_added(dev);
 out:
 	mutex_unlock(&dev->lock);
+	kfree_sensitive(g);
 	return ret;
 }
 

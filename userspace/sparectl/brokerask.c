@@ -156,10 +156,10 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 	return take_reply(fd, a, seq, slabs, copies, out, domains, body, NULL, why, whylen);
 }
 
-/* One RENEW_REQ: 0, or -1 (reason in @why). */
-static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char *addr,
-		     uint32_t slabs, struct spare_grant *out, char *domain, char *why,
-		     size_t whylen)
+/* One RENEW_REQ (or ROOM_REQ, @type): 0, or -1 (reason in @why). */
+static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, uint16_t type,
+		     const char *addr, uint32_t slabs, struct spare_grant *out, char *domain,
+		     char *why, size_t whylen)
 {
 	char dom[1][BROKER_DOMAIN_LEN];
 	struct broker_renew_req r = { .slabs = slabs, .lease_s = a->lease_s };
@@ -172,7 +172,7 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
 		snprintf(why, whylen, "cannot ask to renew %u slabs on %s", slabs, addr);
 		return -1;
 	}
-	if (broker_send(fd, BROKER_RENEW_REQ, seq, body, (size_t)n)) {
+	if (broker_send(fd, type, seq, body, (size_t)n)) {
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
@@ -195,6 +195,34 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, const char
  */
 typedef int (*ask_one_fn)(int fd, const struct brokerask *a, void *ctx, char *why,
 			  size_t whylen);
+/* ask_in_turn() that logs nothing: the last broker's reason in @last. */
+static int ask_in_turn_quiet(const struct brokerask *a, ask_one_fn one, void *ctx,
+			     char *last, size_t lastlen)
+{
+	struct blist l;
+	const char *err = split(a->brokers, &l);
+
+	if (err) {
+		snprintf(last, lastlen, "broker=%s: %s", a->brokers, err);
+		return -1;
+	}
+	snprintf(last, lastlen, "no broker");
+	for (unsigned int i = 0; i < l.n; i++) {
+		char why[512];
+		int fd = open_broker(a, l.v[i], why, sizeof(why));
+
+		if (fd >= 0) {
+			int ret = one(fd, a, ctx, why, sizeof(why));
+
+			close(fd);
+			if (!ret)
+				return 0;
+		}
+		snprintf(last, lastlen, "broker %s: %s", l.v[i], why);
+	}
+	return -1;
+}
+
 static int ask_in_turn(const struct brokerask *a, ask_one_fn one, void *ctx)
 {
 	char why[512];
@@ -231,7 +259,25 @@ static int renew_one(int fd, const struct brokerask *a, void *ctx, char *why, si
 {
 	struct renew_call *c = ctx;
 
-	return ask_renew(fd, a, 2, c->addr, c->slabs, c->grant, c->domain, why, whylen);
+	return ask_renew(fd, a, 2, BROKER_RENEW_REQ, c->addr, c->slabs, c->grant, c->domain,
+			 why, whylen);
+}
+
+static int room_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
+{
+	struct renew_call *c = ctx;
+
+	return ask_renew(fd, a, 2, BROKER_ROOM_REQ, c->addr, c->slabs, c->grant, c->domain,
+			 why, whylen);
+}
+
+int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
+		   struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN], char *why,
+		   size_t whylen)
+{
+	struct renew_call c = { donor_addr, slabs, grant, domain };
+
+	return ask_in_turn_quiet(a, room_one, &c, why, whylen);
 }
 
 int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,

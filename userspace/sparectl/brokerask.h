@@ -50,6 +50,17 @@ int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t 
 		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 
 /*
+ * ROOM_REQ: one grant for @slabs new slabs on the donor at @donor_addr
+ * (debited from its free count at the broker), from the first broker that
+ * gives it, and (@domain not NULL) that donor's failure-domain label. 0,
+ * or -1 with the last broker's reason in @why: nothing is logged (a
+ * refused room is the caller's to report, once).
+ */
+int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
+		   struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN], char *why,
+		   size_t whylen);
+
+/*
  * RENEW_GRANT: grants @old[0 .. n) (this client's, as a broker issued
  * them) sent back and each re-issued into @out[i]: the same id, client,
  * donor and slabs, a new expiry (now + the lease); nothing minted. In batches of

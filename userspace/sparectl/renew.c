@@ -43,6 +43,7 @@
 
 /* What renewing a device needs: its brokers, key and the per-donor counts. */
 struct renew_ctx {
+	const char *name;		/* the device's */
 	struct create_broker b;
 	struct brokerask a;
 	uint8_t key[BROKER_KEY_LEN];
@@ -179,18 +180,87 @@ static int add_grant(const struct sparectl *c, const char *name, const struct sp
 }
 
 /*
- * One fresh grant for @slabs slabs on donor @i, appended to the device's
- * grants. 0 with the grant's lease in @g, or -1 (logged).
+ * Room on a donor refused, reported once: the donors whose refusal was
+ * logged since their room was last given (a monitor asks again every
+ * round).
+ */
+static char room_refused[2 * GRANTPLAN_MAX_DONORS][SPARE_GRANT_ADDR_LEN];
+
+/* Room for @slabs more slabs on donor @addr (ROOM_REQ). 0, or -1 (logged once). */
+static int ask_room(const struct brokerask *a, const char *name, const char *addr,
+		    uint32_t slabs, struct spare_grant *g, char domain[BROKER_DOMAIN_LEN])
+{
+	unsigned int i, free_i = ARRAY_SIZE(room_refused);
+	char why[600];
+
+	for (i = 0; i < ARRAY_SIZE(room_refused); i++) {
+		if (!strncmp(room_refused[i], addr, SPARE_GRANT_ADDR_LEN))
+			break;
+		if (!room_refused[i][0] && free_i == ARRAY_SIZE(room_refused))
+			free_i = i;
+	}
+	if (!brokerask_room(a, addr, slabs, g, domain, why, sizeof(why))) {
+		if (i < ARRAY_SIZE(room_refused)) {
+			log_info("device %s: room on %s given again", name, addr);
+			room_refused[i][0] = 0;
+		}
+		return 0;
+	}
+	if (i == ARRAY_SIZE(room_refused)) {
+		log_warn("device %s: no room for %u more slab(s) on %s (%s); its grants are "
+			 "renewed, the room is asked again each round (logged once)", name,
+			 slabs, addr, why);
+		if (free_i < ARRAY_SIZE(room_refused))
+			snprintf(room_refused[free_i], SPARE_GRANT_ADDR_LEN, "%s", addr);
+	}
+	return -1;
+}
+
+/* kmod_grants_renew()'s broker calls, with the donor's failure-domain label. */
+struct kmod_call {
+	struct renew_ctx	*r;
+	char			*domain;	/* or NULL */
+	const struct sparectl	*c;
+	const char		*name;
+};
+
+static int kmod_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
+{
+	struct kmod_call *k = ctx;
+
+	return ask_room(&k->r->a, k->name, addr, slabs, g, k->domain);
+}
+
+static int kmod_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
+			struct spare_grant *out)
+{
+	struct kmod_call *k = ctx;
+
+	return brokerask_reissue(&k->r->a, old, n, out, k->domain);
+}
+
+static int kmod_put(void *ctx, const struct spare_grant *g, const char *addr)
+{
+	const struct kmod_call *k = ctx;
+
+	return add_grant(k->c, k->name, g, addr);
+}
+
+/*
+ * Donor @i's grants renewed to cover @slabs slabs: the grants sparectl
+ * keeps for the device sent back (RENEW_GRANT) and written to it again
+ * (the module replaces them in place), the room they leave short asked
+ * for. 0 with the renewed grant that ends last in @g, or -1 (logged).
  */
 static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
 		       unsigned int i, uint32_t slabs, struct spare_grant *g,
 		       char domain[BROKER_DOMAIN_LEN])
 {
-	if (brokerask_renew(&r->a, r->addr[i], slabs, g, domain))
-		return -1;
-	return add_grant(c, name, g, r->addr[i]);
-}
+	struct kmod_call k = { .r = r, .domain = domain, .c = c, .name = name };
 
+	return kmod_grants_renew(c->ublk.grants_dir, name, r->addr[i], slabs, kmod_ask,
+				 kmod_reissue, &k, kmod_put, &k, g);
+}
 
 static void renew_ctx_wipe(struct renew_ctx *r)
 {
@@ -223,12 +293,12 @@ static int ublk_live_map(const struct sparectl *c, const char *name,
  * a copy mapped again after a reconnect or an eviction needs an unexpired
  * grant.
  */
-/* ublk_device_renew()'s broker. */
+/* ublk_device_renew()'s broker: ROOM_REQ. */
 static int renew_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_grant *g)
 {
 	const struct renew_ctx *r = ctx;
 
-	return brokerask_renew(&r->a, addr, slabs, g, NULL);
+	return ask_room(&r->a, r->name, addr, slabs, g, NULL);
 }
 
 /* ublk_device_renew_grants()'s broker: RENEW_GRANT, nothing minted. */
@@ -243,13 +313,14 @@ static int renew_reissue(void *ctx, const struct spare_grant *old, unsigned int 
 int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	struct renew_ctx r = { 0 };
-	struct spare_grant g;
+	struct spare_grant g = { 0 };
 	struct dev_info d;
-	uint32_t renewed = 0;
+	uint32_t renewed = 0, short_of = 0;
 	char why[256];
 	unsigned int i;
 	int ret;
 
+	r.name = name;
 	ret = renew_args(&r, "renew", argc, argv, NULL, NULL);
 	if (ret)
 		return ret;
@@ -280,13 +351,21 @@ int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 	if (renew_plan(c, name, &r))
 		goto out;
 	for (i = 0; i < r.nd; i++) {
+		int k;
+
 		if (!r.count[i])
 			continue;
-		if (renew_donor(c, name, &r, i, r.count[i], &g, NULL))
+		k = renew_donor(c, name, &r, i, r.count[i], &g, NULL);
+		if (k < 0)
 			goto out;
-		renewed += r.count[i];
+		short_of += k;	/* a refused room (logged): the others go on */
+		if (!k)
+			renewed += r.count[i];
 	}
-	log_info("device %s: %u slab copies renewed on %u donors", name, renewed, r.nd);
+	log_info("device %s: %u slab copies renewed on %u donors%s", name, renewed, r.nd,
+		 short_of ? ", some short of room" : "");
+	if (short_of)
+		goto out;	/* 1 */
 	ret = c->json ? print_json(json_object_new_object()) : 0;
 out:
 	renew_ctx_wipe(&r);
@@ -388,7 +467,19 @@ static int monitor_renew(struct sparectl *c, const char *name, struct renew_ctx 
 	struct spare_grant g;
 	uint64_t now = (uint64_t)time(NULL);
 
-	if (renew_donor(c, name, r, i, slabs, &g, m->label[i])) {
+	int k = renew_donor(c, name, r, i, slabs, &g, m->label[i]);
+
+	if (k > 0 && g.expiry) {
+		/* the room was refused (logged once): the grants held are
+		 * renewed; the room is asked again at the next renewal */
+		monitor_note(m, i, &g, slabs);
+		sodium_memzero(&g, sizeof(g));
+		log_info("device %s: %s: %u slab(s) on %s (%u held) granted until %llu, short "
+			 "of room", name, why, slabs, r->addr[i], r->count[i],
+			 (unsigned long long)m->expiry[i]);
+		return -1;
+	}
+	if (k) {
 		if (m->expiry[i] && m->expiry[i] <= now && !m->warned[i]) {
 			log_err("device %s: the grants for %s have expired: a copy mapped "
 				"there again will be refused", name, r->addr[i]);
@@ -692,7 +783,7 @@ static int watch_renew_ask(void *ctx, const char *addr, uint32_t slabs, struct s
 	struct ublk_watch *w = ctx;
 	char label[BROKER_DOMAIN_LEN] = "";
 
-	if (brokerask_renew(&w->r->a, addr, slabs, g, label))
+	if (ask_room(&w->r->a, w->r->name, addr, slabs, g, label))
 		return -1;
 	watch_label(w, addr, label);
 	return 0;
@@ -920,6 +1011,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 	char disk[64] = "", why[512];
 	int ret;
 
+	r.name = name;
 	ret = renew_args(&r, "monitor", argc, argv, monitor_arg, &o);
 	if (ret)
 		return ret;

@@ -397,6 +397,10 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 	}
 	log_info("device %s: %u slabs x %u copies granted on %u donors (domains %s)", name,
 		 slabs, (unsigned int)replicas, plan->ndonors, plan->domains);
+	/* kept for renewal (RENEW_GRANT): the module cannot show them back */
+	if (kmod_grants_save(c->ublk.grants_dir, name, g.grants, g.n))
+		log_warn("device %s: its grants are not kept: its first renewal asks for "
+			 "fresh ones", name);
 	ret = 0;
 out:
 	sodium_memzero(hex, sizeof(hex));
@@ -654,6 +658,7 @@ int device_destroy(struct sparectl *c, const char *name)
 			power_hint(errno));
 		return 1;
 	}
+	kmod_grants_forget(c->ublk.grants_dir, name);
 	if (c->json)
 		return print_json(json_object_new_object());
 	return 0;
@@ -957,7 +962,7 @@ int main(int argc, char **argv)
 	};
 	struct sparectl c = {
 		.roots = { SPARE_CONFIGFS_ROOT, SPARE_SYSFS_BLOCK, SPARE_UBLK_RUN_DIR },
-		.ublk = { SPARE_UBLK_CONF_DIR, "spare-ublk" },
+		.ublk = { SPARE_UBLK_CONF_DIR, "spare-ublk", SPARECTL_GRANTS_DIR },
 	};
 	const char *env;
 	unsigned int i;
@@ -973,6 +978,8 @@ int main(int argc, char **argv)
 		c.roots.ublk_run = env;
 	if ((env = getenv("SPARECTL_UBLK_CONF_DIR")))
 		c.ublk.conf_dir = env;
+	if ((env = getenv("SPARECTL_GRANTS_DIR")))
+		c.ublk.grants_dir = env;
 	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':

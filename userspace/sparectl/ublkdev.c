@@ -221,8 +221,8 @@ static FILE *open_private(const char *name, const char *tmp)
  * 0600 (a grant is a credential), written whole or not at all. 0, or -1
  * (logged).
  */
-static int write_grants(const char *name, const char *path,
-			const struct spare_grant *grants, size_t n)
+static int write_grants_as(const char *name, const char *path,
+			   const struct spare_grant *grants, size_t n, const char *what)
 {
 	char tmp[560], hex[SPARE_GRANT_HEX_LEN + 1];
 	size_t i;
@@ -232,8 +232,10 @@ static int write_grants(const char *name, const char *path,
 	f = open_private(name, tmp);
 	if (!f)
 		return -1;
-	fprintf(f, "# a broker's grants for spare-ublk device %s, slab-major; written by "
-		"sparectl device create, removed by sparectl device destroy\n", name);
+	fprintf(f, "# a broker's grants for %s device %s, %s\n", what, name,
+		strcmp(what, "spare-ublk") ? "kept by sparectl to renew them (RENEW_GRANT)" :
+		"slab-major; written by sparectl device create, removed by sparectl device "
+		"destroy");
 	for (i = 0; i < n; i++) {
 		spare_grant_to_hex(&grants[i], hex, sizeof(hex));
 		fprintf(f, "%s\n", hex);
@@ -245,6 +247,12 @@ static int write_grants(const char *name, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+static int write_grants(const char *name, const char *path,
+			const struct spare_grant *grants, size_t n)
+{
+	return write_grants_as(name, path, grants, n, "spare-ublk");
 }
 
 static void sleep_ms(unsigned int ms)
@@ -617,22 +625,26 @@ static void grants_read_free(struct grants_read *gr)
  * slab map (@live, @nlive copies; NULL: none) each donor's count is the
  * copies it holds now instead: copies move. 0, or -1 (logged; @gr freed).
  */
-static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
-		       const struct dev_slab_copy *live, unsigned int nlive,
-		       uint64_t now, struct grants_read *gr)
+static int grants_read_at(const char *path, const char *name, uint32_t placed,
+			  const struct dev_slab_copy *live, unsigned int nlive,
+			  uint64_t now, bool missing_ok, struct grants_read *gr)
 {
 	uint32_t i, nread = 0;
 	char why[96];
 
 	memset(gr, 0, sizeof(*gr));
-	snprintf(gr->path, sizeof(gr->path), "%s/ublk-%s.grants", p->conf_dir, name);
+	snprintf(gr->path, sizeof(gr->path), "%s", path);
 	gr->g = calloc(RENEW_MAX_GRANTS, sizeof(*gr->g));
 	gr->room = calloc(RENEW_MAX_GRANTS, sizeof(*gr->room));
 	if (!gr->g || !gr->room) {
 		log_err("out of memory");
+		grants_read_free(gr);
 		return -1;
 	}
-	if (spare_grant_file_read(gr->path, gr->g, RENEW_MAX_GRANTS, &nread, why, sizeof(why))) {
+	if (missing_ok && access(gr->path, F_OK) && errno == ENOENT) {
+		nread = 0;	/* none kept (yet): the room is asked for */
+	} else if (spare_grant_file_read(gr->path, gr->g, RENEW_MAX_GRANTS, &nread, why,
+					 sizeof(why))) {
 		log_err("device %s: %s: %s%s", name, gr->path, why,
 			access(gr->path, F_OK) ? " (a spare-ublk device placed by a broker has one)" : "");
 		goto fail;
@@ -668,6 +680,16 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 fail:
 	grants_read_free(gr);
 	return -1;
+}
+
+static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
+		       const struct dev_slab_copy *live, unsigned int nlive,
+		       uint64_t now, struct grants_read *gr)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/ublk-%s.grants", p->conf_dir, name);
+	return grants_read_at(path, name, placed, live, nlive, now, false, gr);
 }
 
 static int later_first(const void *a, const void *b)
@@ -831,6 +853,35 @@ out:
 	return ret;
 }
 
+/*
+ * Donor @k of @gr covered for @need slabs: with @reissue, its grants that
+ * ended less than a lease ago re-issued in place (RENEW_GRANT); the room
+ * they leave short asked of @ask (ROOM_REQ), one grant appended. The one
+ * renewal of both back-ends: spare-ublk's grants file, spare.ko's kept
+ * grants (kmod_grants_renew()). 0; 1 when the room was refused (@ask
+ * reported it; the re-issued grants stand, and the round goes on); or -1
+ * (logged).
+ */
+static int renew_donor_grants(const char *name, struct grants_read *gr, uint32_t k,
+			      uint64_t need, uint64_t now, ublk_renew_ask ask,
+			      ublk_renew_reissue reissue, void *ctx)
+{
+	uint64_t covered = 0;
+
+	if (reissue && reissue_donor(name, gr, k, now, reissue, ctx, &covered))
+		return -1;
+	if (covered >= need)
+		return 0;
+	if (gr->n == RENEW_MAX_GRANTS) {
+		log_err("device %s: %s is full", name, gr->path);
+		return -1;
+	}
+	if (ask(ctx, gr->addr[k], (uint32_t)(need - covered), &gr->g[gr->n]))
+		return 1;
+	gr->n++;
+	return 0;
+}
+
 int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long pid,
 			     uint32_t placed, const struct dev_slab_copy *live,
 			     unsigned int nlive, uint32_t standby, ublk_renew_ask ask,
@@ -838,31 +889,26 @@ int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long 
 {
 	uint64_t now = (uint64_t)time(NULL);
 	struct grants_read gr;
-	uint32_t k;
-	int ret = 1;
+	uint32_t k, short_of = 0;
+	int ret = 1, r;
 
 	*renewed = 0;
 	if (grants_read(p, name, placed, live, nlive, now, &gr))
 		return 1;
 	for (k = 0; k < gr.nd; k++) {
-		uint64_t need = (uint64_t)gr.count[k] + standby, covered = 0;
+		uint64_t need = (uint64_t)gr.count[k] + standby;
 
 		if (!need)
 			continue;	/* its copies all moved away: nothing to ask */
-		if (reissue && reissue_donor(name, &gr, k, now, reissue, ctx, &covered))
+		r = renew_donor_grants(name, &gr, k, need, now, ask, reissue, ctx);
+		if (r < 0)
 			goto out;
-		if (covered < need) {
-			if (gr.n == RENEW_MAX_GRANTS) {
-				log_err("device %s: %s is full", name, gr.path);
-				goto out;
-			}
-			if (ask(ctx, gr.addr[k], (uint32_t)(need - covered), &gr.g[gr.n]))
-				goto out;
-			gr.n++;
-		}
+		short_of += r;	/* a refused room: the other donors still renewed */
 		*renewed += gr.count[k];
 	}
 	ret = grants_commit(name, &gr, pid);
+	if (!ret && short_of)
+		ret = 1;
 out:
 	grants_read_free(&gr);
 	return ret;
@@ -905,6 +951,101 @@ int ublk_device_add_grant(const struct ublk_paths *p, const char *name, long pid
 		gr.g[gr.n++] = *g;
 		ret = grants_commit(name, &gr, pid);
 	}
+	grants_read_free(&gr);
+	return ret;
+}
+
+/* ---- spare.ko devices: the grants sparectl keeps for them ---- */
+
+/* Device @name's kept grants file under @dir, into @path. */
+static void kmod_grants_path(const char *dir, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s.grants", dir, name);
+}
+
+/* @dir made (mode 0700) if it is missing. 0, or -1 (logged). */
+static int kmod_grants_dir(const char *dir, const char *name)
+{
+	if (!mkdir(dir, 0700) || errno == EEXIST)
+		return 0;
+	log_err("device %s: mkdir %s: %s", name, dir, strerror(errno));
+	return -1;
+}
+
+int kmod_grants_save(const char *dir, const char *name, const struct spare_grant *g, size_t n)
+{
+	char path[512];
+
+	kmod_grants_path(dir, name, path, sizeof(path));
+	if (kmod_grants_dir(dir, name))
+		return -1;
+	return write_grants_as(name, path, g, n, "spare.ko");
+}
+
+void kmod_grants_forget(const char *dir, const char *name)
+{
+	char path[512];
+
+	kmod_grants_path(dir, name, path, sizeof(path));
+	if (unlink(path) && errno != ENOENT)
+		log_warn("device %s: %s: %s", name, path, strerror(errno));
+}
+
+int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t need,
+		      ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
+		      kmod_grant_put put, void *pctx, struct spare_grant *newest)
+{
+	uint64_t now = (uint64_t)time(NULL), until = 0;
+	struct spare_grant *was = NULL;
+	struct grants_read gr;
+	uint32_t i, n0 = 0;
+	char path[512];
+	int k, short_of = 0, ret = -1;
+
+	memset(newest, 0, sizeof(*newest));
+
+	kmod_grants_path(dir, name, path, sizeof(path));
+	if (access(path, F_OK) && errno == ENOENT)
+		log_info("device %s: no kept grants in %s (a device made by an older sparectl, "
+			 "or the file removed): asking for fresh ones", name, path);
+	/* every grant kept is a renewal: the expired ones are dropped */
+	if (grants_read_at(path, name, 0, NULL, 0, now, true, &gr))
+		return -1;
+	k = gr_donor(name, &gr, addr);
+	n0 = gr.n;
+	was = calloc(n0 ? n0 : 1, sizeof(*was));
+	if (k < 0 || !was) {
+		if (!was)
+			log_err("out of memory");
+		goto out;
+	}
+	memcpy(was, gr.g, n0 * sizeof(*was));
+	short_of = renew_donor_grants(name, &gr, (uint32_t)k, need, now, ask, reissue, ctx);
+	if (short_of < 0)
+		goto out;
+	/* the file first: what the broker renewed is kept even if the kernel
+	 * then refuses a grant */
+	if (kmod_grants_dir(dir, name) || write_grants_as(name, path, gr.g, gr.n, "spare.ko"))
+		goto out;
+	for (i = 0; i < gr.n; i++) {
+		if (gr.room[i].donor == (uint32_t)k || i >= n0) {
+			struct spare_grant_info gi;
+
+			if (!spare_grant_decode(&gr.g[i], &gi) && gi.expiry > until) {
+				until = gi.expiry;
+				*newest = gr.g[i];
+			}
+		}
+		if (i < n0 && !memcmp(&was[i], &gr.g[i], sizeof(was[i])))
+			continue;	/* the kernel holds it as it is */
+		if (put(pctx, &gr.g[i], addr))
+			goto out;
+	}
+	ret = short_of;
+out:
+	if (was)
+		sodium_memzero(was, n0 * sizeof(*was));
+	free(was);
 	grants_read_free(&gr);
 	return ret;
 }

@@ -59,6 +59,7 @@ struct dev_roots;
 struct ublk_paths {
 	const char	*conf_dir;	/* SPARE_UBLK_CONF_DIR */
 	const char	*bin;		/* "spare-ublk", looked up in PATH */
+	const char	*grants_dir;	/* SPARECTL_GRANTS_DIR: spare.ko's kept grants */
 };
 
 /*
@@ -75,8 +76,9 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 			const char *name, const char *disk, long pid, int power);
 
 /*
- * A fresh grant for @slabs slabs on donor @addr (the broker's answer to a
- * renewal): 0 with it in @g, or -1 (logged).
+ * A fresh grant for @slabs more slabs on donor @addr (ROOM_REQ: the room
+ * a renewal's grants leave short): 0 with it in @g, or -1 (reported by
+ * the callee; the renewal goes on with the other donors).
  */
 typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
 			      struct spare_grant *g);
@@ -91,7 +93,8 @@ typedef int (*ublk_renew_ask)(void *ctx, const char *addr, uint32_t slabs,
  * the file as the placement grants, the later grants not yet expired and
  * the new ones (0600, whole or not at all), and sends the pager (@pid,
  * checked to be spare-ublk) SIGHUP to read it again. @renewed gets the
- * copies renewed. The exit status (logged).
+ * copies renewed. The exit status (logged): 1 also when a donor's room
+ * was refused, after the rest was renewed and committed.
  */
 int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 		      uint32_t placed, const struct dev_slab_copy *live, unsigned int nlive,
@@ -148,5 +151,39 @@ int ublk_device_add_grant(const struct ublk_paths *p, const char *name, long pid
 int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t placed,
 		    const struct dev_slab_copy *live, unsigned int nlive,
 		    uint32_t standby, uint64_t before, uint64_t now, uint64_t *due);
+
+/*
+ * spare.ko's devices: the module keeps grants it cannot show back (a grant
+ * is a credential), so sparectl keeps their bodies itself, one file per
+ * device, DIR/NAME.grants (SPARECTL_GRANTS_DIR, /run/spare/grants: a
+ * configfs device lasts until a reboot, and so does /run), mode 0600 in a
+ * 0700 directory, written whole or not at all (renamed into place).
+ * Grants are leases: a missing file (a device made by an older sparectl,
+ * the file removed) is not an error; its renewal asks for fresh room.
+ */
+#define SPARECTL_GRANTS_DIR	"/run/spare/grants"
+
+/* Device @name's grants @g[0 .. n) kept. 0, or -1 (logged). */
+int kmod_grants_save(const char *dir, const char *name, const struct spare_grant *g, size_t n);
+/* Device @name's kept grants removed (device destroy). */
+void kmod_grants_forget(const char *dir, const char *name);
+
+/* Grant @g (for donor @addr) written to the device. 0, or -1 (logged). */
+typedef int (*kmod_grant_put)(void *pctx, const struct spare_grant *g, const char *addr);
+
+/*
+ * The kept grants of device @name on donor @addr renewed to cover @need
+ * slabs, as ublk_device_renew_grants() does for one donor: the grants
+ * kept there that ended less than a lease ago sent back to @reissue
+ * (RENEW_GRANT) and replaced, the room they leave short asked of @ask and
+ * appended; the expired ones dropped. The file is rewritten, then every
+ * grant that changed or is new written through @put (the module replaces
+ * a grant whose id it holds). @newest gets the renewed grant that ends
+ * last (zero: none). 0; 1 when the room was refused (reported by @ask;
+ * the re-issued grants are kept and written); or -1 (logged).
+ */
+int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t need,
+		      ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
+		      kmod_grant_put put, void *pctx, struct spare_grant *newest);
 
 #endif /* SPARECTL_UBLKDEV_H */

@@ -84,6 +84,8 @@ struct probe {
 	bool		has_grant_key;
 	const char	*grant_client;	/* client_id written into grants */
 	const char	*grant_donor;	/* donor_id written into grants */
+	uint8_t		grant_id[SPARE_GRANT_ID_LEN];	/* --grant-id, or random */
+	bool		has_grant_id;
 	struct spare_grant last_grant;	/* the last one sent */
 	uint64_t	token;		/* MAPs name this grant; 0: none */
 	uint64_t	resume;		/* --resume: HELLO F_HOLD|F_RESUME with it */
@@ -872,16 +874,19 @@ static void do_grant(struct probe *p, const char *kind, const char *slabs)
 	send_grant(p, &g);
 }
 
-/* --mint KIND[:SLABS]: print one grant in hex (as configfs takes it). */
-static void print_grant(struct probe *p, char *arg)
+/* --mint KIND[:SLABS]: print @count grants in hex (as configfs takes them). */
+static void print_grant(struct probe *p, char *arg, unsigned int count)
 {
 	char hex[SPARE_GRANT_HEX_LEN + 1], *save = NULL;
 	const char *kind = strtok_r(arg, ":", &save);
+	const char *slabs = strtok_r(NULL, ":", &save);
 	struct spare_grant g;
 
-	mint_grant(p, kind ? kind : "", strtok_r(NULL, ":", &save), &g);
-	spare_grant_to_hex(&g, hex, sizeof(hex));
-	printf("%s\n", hex);
+	while (count--) {
+		mint_grant(p, kind ? kind : "", slabs, &g);
+		spare_grant_to_hex(&g, hex, sizeof(hex));
+		printf("%s\n", hex);
+	}
 	if (fflush(stdout))
 		die("--mint: writing the grant: %s", strerror(errno));
 }
@@ -899,7 +904,10 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 	if (slabs && spare_parse_u64(slabs, 1, 1 << 20, &v))
 		die("grant: bad slab count '%s'", slabs);
 	memset(&gi, 0, sizeof(gi));
-	spare_grant_new_id(gi.id);
+	if (p->has_grant_id)
+		memcpy(gi.id, p->grant_id, sizeof(gi.id));
+	else
+		spare_grant_new_id(gi.id);
 	snprintf(gi.client_id, sizeof(gi.client_id), "%s", p->grant_client);
 	snprintf(gi.donor_id, sizeof(gi.donor_id), "%s", p->grant_donor);
 	snprintf(gi.donor_addr, sizeof(gi.donor_addr), "%s:%u", p->host, p->port);
@@ -914,6 +922,8 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 		gi.expiry = now - 1;
 	} else if (!strcmp(kind, "short")) {
 		gi.expiry = now + 8;
+	} else if (!strcmp(kind, "long")) {
+		gi.expiry = now + 1200;	/* a renewal of an "ok" grant */
 	} else if (!strcmp(kind, "short30")) {
 		gi.expiry = now + 30;	/* for steps that write many before it ends */
 	} else if (!strcmp(kind, "not-yet")) {
@@ -1015,6 +1025,9 @@ static void usage(FILE *f, const char *prog)
 "      --grant-donor ID     donor_id written into grants (the donor's host name)\n"
 "      --mint KIND[:SLABS]  print a grant for ADDR in hex (as configfs takes it)\n"
 "                           and exit without connecting; KIND as grant:\n"
+"      --mint-count N       --mint prints N grants, each its own id [1]\n"
+"      --grant-id HEX       minted grants have this id (32 hex digits; a\n"
+"                           renewal is the same id with a later expiry)\n"
 "      --bad-priv KIND      connect with bad private data and expect a refusal\n"
 "                           (garbage none short magic version kind depth cookie)\n"
 "  -v, --log-level LEVEL\n\n"
@@ -1024,7 +1037,7 @@ static void usage(FILE *f, const char *prog)
 "  map-refused:ID           MAP slab ID; must be refused (no space, busy)\n"
 "  map-bad-grant:ID         MAP slab ID; must be refused for want of a grant\n"
 "  grant:KIND[:SLABS]       send a grant minted with --grant-key; MAPs name it\n"
-"                           (ok short short30 forged expired not-yet other-donor\n"
+"                           (ok long short short30 forged expired not-yet other-donor\n"
 "                           other-client)\n"
 "  grant-save:FILE          write the last grant sent to FILE (hex)\n"
 "  grant-load:FILE          send the grant in FILE; MAPs name it\n"
@@ -1198,12 +1211,15 @@ int main(int argc, char **argv)
 		{ "grant-client", required_argument, NULL, 'C' },
 		{ "grant-donor", required_argument, NULL, 'D' },
 		{ "mint", required_argument, NULL, 'M' },
+		{ "mint-count", required_argument, NULL, 'N' },
+		{ "grant-id", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	static struct probe p;
 	const char *bad_priv_kind = NULL;
 	char *mint = NULL;
+	unsigned int mint_count = 1;
 	bool hello = true, uuid_set = false;
 	uint64_t v;
 	int opt, i, level;
@@ -1240,6 +1256,19 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			mint = optarg;
+			break;
+		case 'N':
+			if (spare_parse_u64(optarg, 1, 100000, &v))
+				die("--mint-count %s: not a count from 1 to 100000", optarg);
+			mint_count = (unsigned int)v;
+			break;
+		case 'X':
+			if (strlen(optarg) != 2 * SPARE_GRANT_ID_LEN)
+				die("--grant-id %s: 32 hex digits expected", optarg);
+			for (unsigned int b = 0; b < SPARE_GRANT_ID_LEN; b++)
+				if (sscanf(optarg + 2 * b, "%2hhx", &p.grant_id[b]) != 1)
+					die("--grant-id %s: 32 hex digits expected", optarg);
+			p.has_grant_id = true;
 			break;
 		case 'k': {
 			const char *why;
@@ -1326,7 +1355,7 @@ int main(int argc, char **argv)
 		die("getrandom: %s", strerror(errno));
 
 	if (mint) {
-		print_grant(&p, mint);
+		print_grant(&p, mint, mint_count);
 		return 0;
 	}
 	if (bad_priv_kind) {

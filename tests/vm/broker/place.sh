@@ -10,9 +10,13 @@
 #   - the broker restarts while the job swaps: the data path does not
 #     notice (no I/O error, every page verified) and the broker knows both
 #     donors again from their heartbeats;
-#   - "sparectl device renew" gets one fresh grant per donor from the new
-#     broker, and the live donors take it while the job swaps;
+#   - "sparectl device renew" sends the device's grants (kept by sparectl
+#     in /run/spare/grants/swap0.grants) back to the new broker
+#     (RENEW_GRANT): the module replaces each in place (still 32) and the
+#     live donors extend theirs while the job swaps;
 #   - "sparectl device monitor" renews them again and again (8 s grants);
+#     the standby slab it wants is refused (ROOM_REQ: both donors are
+#     full), logged once, and the renewals go on;
 #   - a donor that joins afterwards (donor 4) registers and receives the
 #     grants of the next device, the only donor with room left;
 #   - donor 2 evicts two slabs whose other copy is on donor 3: no donor of
@@ -51,6 +55,8 @@ cat "$CFS/swap0/donors"
 # racks 2 and 3, from the broker's GRANT_REP: one domain number per donor
 [ "$(cat "$CFS/swap0/domains")" = 0,1 ] || fail "domains: $(cat "$CFS/swap0/domains"), want 0,1"
 [ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || { cat "$CFS/swap0/grants"; fail "not 32 grants"; }
+[ "$(stat -c %a /run/spare/grants/swap0.grants)" = 600 ] &&
+	[ "$(grep -vc '^#' /run/spare/grants/swap0.grants)" = 32 ] || fail "sparectl did not keep the 32 grants"
 [ "$(slab_stat mapped)" = 32 ] || { show_stats "$disk"; fail "not every copy mapped"; }
 [ "$(donor_metric 2 spare_donor_grants_accepted_total)" = 16 ] && [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = 16 ] ||
 	fail "grants accepted: $(donor_metric 2 spare_donor_grants_accepted_total) and $(donor_metric 3 spare_donor_grants_accepted_total)"
@@ -72,32 +78,54 @@ broker_knows /tmp/broker-2.log donor3
 workload_alive
 pass "broker state rebuilt from heartbeats"
 
-step "renewal: sparectl device renew gets one fresh grant per donor; the live donors take it"
+step "renewal: sparectl device renew sends the 32 grants back; the module and the live donors extend them"
 a2=$(donor_metric 2 spare_donor_grants_accepted_total); a3=$(donor_metric 3 spare_donor_grants_accepted_total)
+k2=$(grep -c "known already" /tmp/spared-2.log); k3=$(grep -c "known already" /tmp/spared-3.log)
+r0=$(dmesg | grep -c "swap0: grant [0-9a-f]* renewed until")
+cp "$CFS/swap0/grants" /tmp/grants-before
+sleep 1	# a later second: every expiry must move
+# (the broker caps the lease at its own, 600 s)
 sparectl device renew swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
 	lease=900 || { cat /tmp/broker-2.log; fail "renew"; }
-[ "$(grep -c . "$CFS/swap0/grants")" = 34 ] || { cat "$CFS/swap0/grants"; fail "not 32 + 2 grants"; }
-grep -q "slabs=16 expiry" "$CFS/swap0/grants" || fail "no 16-slab renewal grant"
-renewed() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" = $((a2 + 1)) ] &&
-	    [ "$(donor_metric 3 spare_donor_grants_accepted_total)" = $((a3 + 1)) ]; }
-wait_until 10 renewed || fail "the renewed grants did not reach both donors"
+[ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || { cat "$CFS/swap0/grants"; fail "a renewal took new entries"; }
+# each token's expiry later than before
+[ "$(awk 'NR == FNR { e[$1] = substr($4, 8); next } !(substr($4, 8) + 0 > e[$1] + 0)' \
+	/tmp/grants-before "$CFS/swap0/grants" | wc -l)" = 0 ] ||
+	{ cat /tmp/grants-before "$CFS/swap0/grants"; fail "a grant was not extended"; }
+[ "$(dmesg | grep -c "swap0: grant [0-9a-f]* renewed until")" = $((r0 + 32)) ] || fail "not 32 renewals in the kernel log"
+grep -q "trainer: renewed 16 grant(s)" /tmp/broker-2.log || { cat /tmp/broker-2.log; fail "no RENEW_GRANT at the broker"; }
+grep -q "trainer: renewed [0-9]* slab(s) on" /tmp/broker-2.log && fail "RENEW_REQ sent"
+renewed() { [ "$(grep -c "known already" /tmp/spared-2.log)" -ge $((k2 + 16)) ] &&
+	    [ "$(grep -c "known already" /tmp/spared-3.log)" -ge $((k3 + 16)) ]; }
+wait_until 10 renewed || { donor_logs; fail "the renewed grants did not reach both donors"; }
+[ "$(donor_metric 2 spare_donor_grants_accepted_total)" = "$a2" ] &&
+	[ "$(donor_metric 3 spare_donor_grants_accepted_total)" = "$a3" ] || fail "a donor counted a renewal as a new grant"
 workload_alive
 pass "renewed while swapping"
 
 step "sparectl device monitor keeps renewing: 8 s grants, each renewed with 4 s left"
-a2=$(donor_metric 2 spare_donor_grants_accepted_total); a3=$(donor_metric 3 spare_donor_grants_accepted_total)
-n0=$(grep -c . "$CFS/swap0/grants")
+r0=$(dmesg | grep -c "swap0: grant [0-9a-f]* renewed until")
 sparectl device monitor swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
 	lease=8 renew-before=4 interval=1 2>/tmp/monitor.log &
 MON_PID=$!
-# at start, then about every 4 s: three rounds in 10 s
-rounds3() { [ "$(donor_metric 2 spare_donor_grants_accepted_total)" -ge $((a2 + 3)) ] &&
-	    [ "$(donor_metric 3 spare_donor_grants_accepted_total)" -ge $((a3 + 3)) ]; }
+# at start, then about every 4 s: three rounds of 2 donors in 10 s, each
+# sending back the donor's 16 grants (the module logs each renewal: a
+# shorter lease than the 900 s ones at first changes nothing there)
+rounds3() { [ "$(grep -c "granted until" /tmp/monitor.log)" -ge 6 ]; }
 wait_until 14 rounds3 || { cat /tmp/monitor.log; fail "the monitor did not renew 3 times"; }
 kill -TERM $MON_PID; wait $MON_PID || { cat /tmp/monitor.log; fail "monitor exit on SIGTERM"; }
 grep -q "monitor ends after" /tmp/monitor.log || { cat /tmp/monitor.log; fail "no monitor end"; }
-[ "$(grep -c . "$CFS/swap0/grants")" -ge $((n0 + 6)) ] || fail "not 3 grants per donor added"
+[ "$(grep -c . "$CFS/swap0/grants")" = 32 ] || fail "the monitor's renewals took new entries"
+# both donors are full: the standby slab is refused, once per donor
+[ "$(grep -c "no room for 1 more slab(s) on" /tmp/monitor.log)" = 2 ] ||
+	{ cat /tmp/monitor.log; fail "the refused standby room was not logged once per donor"; }
+grep -q "trainer: renewed [0-9]* slab(s) on" /tmp/broker-2.log && fail "RENEW_REQ sent"
 cat /tmp/monitor.log
+# back to long grants while the 8 s ones can still be sent back: a grant
+# that ended more than its lease ago is not re-issued, and room for the
+# copies it covered would be refused on these full donors (sparectl(8))
+sparectl device renew swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
+	lease=600 || { cat /tmp/broker-2.log; fail "renew after the monitor"; }
 workload_alive
 pass "grants renewed by the monitor while swapping"
 

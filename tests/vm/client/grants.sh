@@ -13,6 +13,11 @@
 #   - "placement" puts slabs where it says, not round robin;
 #   - a device whose grants cover its copies swaps a memory-hungry job,
 #     every page verified;
+#   - a grant whose id the device holds is a renewal: with a later expiry
+#     it replaces the held one (the listing keeps one line), with an
+#     earlier one it changes nothing, with other slabs it is refused with
+#     a reason; a renewal
+#     written while powered reaches the live donor at once;
 #   - a grant written while powered reaches the live donors at once;
 #   - once a short grant sent after a long one expires, MAPs name the
 #     long one, so a copy the donor evicts is mapped there again;
@@ -25,11 +30,14 @@ set -u
 watchdog 600
 
 DONOR_ID=$(hostname | cut -c1-15)
-# mint ADDR KIND[:SLABS] [KEYFILE]: one grant (hex) for the donor at ADDR,
-# for "trainer"; add_grant DEV ADDR KIND[:SLABS]: mint one into DEV's grants
+# mint ADDR KIND[:SLABS] [KEYFILE [MORE...]]: one grant (hex) for the donor
+# at ADDR, for "trainer" (MORE: spare-probe options, e.g. --grant-id);
+# add_grant DEV ADDR KIND[:SLABS]: mint one into DEV's grants
 mint() {
-	spare-probe --grant-key "${3:-/tmp/grant.key}" --grant-donor "$DONOR_ID" \
-		--grant-client trainer --mint "$2" "$1"
+	local a=$1 k=$2 f=${3:-/tmp/grant.key}
+	shift 2; [ $# -gt 0 ] && shift
+	spare-probe --grant-key "$f" --grant-donor "$DONOR_ID" \
+		--grant-client trainer "$@" --mint "$k" "$a"
 }
 add_grant() {
 	local g
@@ -80,22 +88,46 @@ echo clear >"$CFS/g/grants" || fail "clear refused"
 [ -z "$(cat "$CFS/g/grants")" ] || fail "grants not cleared"
 pass "bad grants refused with a reason; grants listed by token only"
 
+step "a known grant id with a later expiry is a renewal, not a new entry"
+id=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+g1=$(mint 10.0.0.2 ok:4 "" --grant-id "$id") || fail "mint"
+echo "$g1" >"$CFS/g/grants" || fail "a good grant refused"
+l1=$(cat "$CFS/g/grants")
+g2=$(mint 10.0.0.2 long:4 "" --grant-id "$id") || fail "mint"
+echo "$g2" >"$CFS/g/grants" || { dmesg | tail -3; fail "a renewal refused"; }
+l2=$(cat "$CFS/g/grants")
+[ "$(echo "$l2" | wc -l)" = 1 ] || { echo "$l2"; fail "a renewal took a second entry"; }
+[ "${l1%% *}" = "${l2%% *}" ] || fail "the renewal changed the grant's token: $l1 / $l2"
+e1=${l1##*expiry=}
+e2=${l2##*expiry=}
+[ "$e2" -ge $((e1 + 500)) ] || fail "the renewal did not extend the grant: $l1 / $l2"
+dmesg_has "g: grant ${l1%% *} renewed until $e2"
+echo "$g2" >"$CFS/g/grants" || fail "the same grant written again refused"
+[ "$(cat "$CFS/g/grants")" = "$l2" ] || { cat "$CFS/g/grants"; fail "the same grant written again changed the table"; }
+g3=$(mint 10.0.0.2 long:5 "" --grant-id "$id") || fail "mint"
+echo "$g3" >"$CFS/g/grants" 2>/dev/null && fail "a known id with another slab count accepted"
+dmesg_has "g: grants: ${l1%% *} refused: a grant with this id is held for another client, donor, address or slab count"
+echo "$g1" >"$CFS/g/grants" || fail "a known id with an earlier expiry (a shorter lease) refused"
+dmesg_has "g: grant ${l1%% *}: a grant with this id is held and ends later: that one is kept"
+[ "$(cat "$CFS/g/grants")" = "$l2" ] || { cat "$CFS/g/grants"; fail "an earlier expiry changed the table"; }
+echo clear >"$CFS/g/grants"
+pass "renewed in place; an earlier expiry kept out; another lease under a known id refused"
+
 step "a full grant table drops its expired grants (renewal for a device's life)"
-# a grant that expires 30 s after it is minted, written 1023 times (one
-# grant per write), then a 10-minute one: the table is full. (With 8 s, a
-# loaded machine took longer than that to write the 1023: a clean-clone
-# check, 2026-11-27.)
+# 1023 grants (each its own id: the same grant written twice is one entry)
+# that expire 30 s after they are minted, one grant per write, then a
+# 10-minute one: the table is full. (With 8 s, a loaded machine took
+# longer than that to write the 1023: a clean-clone check, 2026-11-27.)
 t0=$(date +%s)
-s=$(mint 10.0.0.2 short30) || fail "mint"
-i=0
-while [ $i -lt 1023 ]; do echo "$s"; i=$((i + 1)); done >/tmp/short-grants
+mint 10.0.0.2 short30 "" --mint-count 1023 >/tmp/short-grants || fail "mint"
 while read -r l; do echo "$l" >"$CFS/g/grants" || fail "a short grant refused"; done </tmp/short-grants
 echo "$g" >"$CFS/g/grants" || fail "the 1024th grant refused"
-echo "$g" >"$CFS/g/grants" 2>/dev/null && fail "a 1025th unexpired grant accepted"
+g5=$(mint 10.0.0.2 ok:4) || fail "mint"
+echo "$g5" >"$CFS/g/grants" 2>/dev/null && fail "a 1025th unexpired grant accepted"
 echo "table full after $(($(date +%s) - t0)) s"
 dmesg_has "g: grants: already 1024 unexpired"
 while [ "$(date +%s)" -le $((t0 + 31)) ]; do sleep 1; done
-echo "$g" >"$CFS/g/grants" || { dmesg | tail -3; fail "no room made from expired grants"; }
+echo "$g5" >"$CFS/g/grants" || { dmesg | tail -3; fail "no room made from expired grants"; }
 dmesg_has "g: grants: dropped 1023 expired"
 [ "$(grep -c "slabs=4 expiry" "$CFS/g/grants")" = 2 ] ||
 	{ head -5 "$CFS/g/grants"; fail "not the 2 unexpired grants left"; }
@@ -179,6 +211,24 @@ wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | aw
 wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-3.sock status | awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}') = $((a3 + 1)) ]" ||
 	fail "the new grant did not reach donor 3"
 pass "renewal while powered"
+
+step "a grant renewed while powered replaces it and reaches the live donor at once"
+id=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+a2=$(granted 2)
+g1=$(mint 10.0.0.2 ok:1 "" --grant-id "$id") || fail "mint"
+echo "$g1" >"$CFS/swap0/grants" || fail "a grant refused"
+wait_until 10 sh -c "[ \$(sparectl donor -S /run/spare/spared-2.sock status | awk '\$1 == \"spare_donor_grants_accepted_total\" {print \$2}') = $((a2 + 1)) ]" ||
+	fail "the grant did not reach donor 2"
+n1=$(wc -l <"$CFS/swap0/grants")
+g2=$(mint 10.0.0.2 long:1 "" --grant-id "$id") || fail "mint"
+echo "$g2" >"$CFS/swap0/grants" || { dmesg | tail -3; fail "a renewal refused while powered"; }
+[ "$(wc -l <"$CFS/swap0/grants")" = "$n1" ] || { cat "$CFS/swap0/grants"; fail "a renewal took a new entry"; }
+e2=$(dmesg | sed -n 's/.*swap0: grant [0-9a-f]* renewed until \([0-9]*\)$/\1/p' | tail -1)
+[ -n "$e2" ] || fail "no renewal in the kernel log"
+wait_until 10 grep -q "slab(s) until $e2 (known already)" /tmp/spared-2.log ||
+	{ tail -5 /tmp/spared-2.log; fail "donor 2 was not sent the renewal"; }
+[ "$(granted 2)" = $((a2 + 1)) ] || fail "donor 2 counted the renewal as a new grant"
+pass "renewal in place while powered, sent to the live donor"
 
 step "the short grant expires; a copy donor 3 evicts is mapped again under its long grant"
 # The short grant was the last one sent to donor 3. A MAP that named it
