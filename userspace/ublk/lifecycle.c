@@ -3,7 +3,7 @@
  * spare-ublk's lifecycle, run by the main thread once the device is up:
  * the donors' control connections (ACTIVITY_QUERY, EVICT), and what
  * spare.ko does in its error, connect, map and evict works
- * (kmod/spare_rdma.c, Documentation/kmod.md "Failures: one road"):
+ * (kmod/spare_donor.c, Documentation/kmod.md "Failures: one road"):
  *
  *  - a donor lost (donor_fail(): link down, stall timer, an RDMA error, the
  *    control connection) has every copy on it FAILED by the shared state
