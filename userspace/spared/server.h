@@ -4,10 +4,10 @@
  * and slabs.c share, each file using only those listed above it. The rest
  * of the daemon uses spared.h.
  *   session.c   a session: its log name, failing it, sends, its slabs, its
- *               life, reaping
+ *               life, reaping; the timer
  *   conn.c      rdma_cm events, completions, the device's async events
  *   messages.c  the control messages from a client (MAP/UNMAP: slabs.c)
- *   slabs.c     MAP/UNMAP, EVICT/ACTIVITY_QUERY, the timers
+ *   slabs.c     MAP/UNMAP, EVICT/ACTIVITY_QUERY
  *   server.c    start and stop
  */
 #ifndef SPARED_SERVER_H

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * spared's RDMA side: a client's slabs asked for and asked back. MAP (the
- * grant and budget checks) and UNMAP, EVICT and ACTIVITY_QUERY, and the
- * timers of those deadlines and of HELLO.
+ * grant and budget checks) and UNMAP, EVICT and ACTIVITY_QUERY.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -231,69 +230,4 @@ unsigned int spared_query_activity(struct spared *d)
 			sent++;
 	}
 	return sent;
-}
-
-uint64_t spared_next_timer(struct spared *d)
-{
-	uint64_t next = slab_pool_next_deadline(&d->pool);
-	uint64_t batch = d->lend_ops ? d->lend_ops->next_timer(d) : 0;
-	struct session *s;
-
-	if (batch && (!next || batch < next))
-		next = batch;
-	for (s = d->held; s; s = s->next)
-		if (!next || s->hold_until_ms < next)
-			next = s->hold_until_ms;
-	for (s = d->sessions; s; s = s->next) {
-		uint64_t t = s->created_ms + d->cfg.hello_timeout_ms;
-
-		if (s->disconnect_pending)
-			t = s->dead_ms + SPARED_LINGER_MS;
-		else if (s->hello_done || s->dead)
-			continue;
-		if (!next || t < next)
-			next = t;
-	}
-	return next;
-}
-
-void spared_arm_timer(struct spared *d)
-{
-	spared_timer_set(d, spared_next_timer(d));
-}
-
-void spared_timer_work(struct spared *d, uint64_t now_ms)
-{
-	struct session *sess;
-	struct slab *s;
-
-	while ((s = slab_pool_next_expired(&d->pool, now_ms))) {
-		sess = (struct session *)s->owner;
-		log_warn("client %s: slab %u not returned within %u ms of EVICT; revoking",
-			 sess->name, s->client_id, d->cfg.evict_deadline_ms);
-		slab_release(d, s, SLAB_RELEASE_REVOKE);
-	}
-	if (d->lend_ops)
-		d->lend_ops->timer_work(d, now_ms);
-	for (struct session **pp = &d->held; (sess = *pp);) {
-		if (now_ms < sess->hold_until_ms) {
-			pp = &sess->next;
-			continue;
-		}
-		*pp = sess->next;
-		d->ctr.holds_expired++;
-		held_free(d, sess, "no resume within resume-hold");
-	}
-	for (sess = d->sessions; sess; sess = sess->next) {
-		if (sess->disconnect_pending &&
-		    now_ms >= sess->dead_ms + SPARED_LINGER_MS) {
-			log_info("client %s: never established; dropping it",
-				 sess->name);
-			sess->disconnect_pending = false;
-		}
-		if (!sess->hello_done &&
-		    now_ms >= sess->created_ms + d->cfg.hello_timeout_ms)
-			session_fail(sess, "no completed HELLO (and authentication) within %u ms",
-				     d->cfg.hello_timeout_ms);
-	}
 }

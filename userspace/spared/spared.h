@@ -170,7 +170,8 @@ struct spared_lend {
 
 /*
  * What the server tells the lending policy (lending.c registers it when
- * lending is on), so that the RDMA side (slabs.c, messages.c) calls into lending.c only through it.
+ * lending is on), so that the RDMA side (session.c, messages.c) calls
+ * into lending.c only through it.
  */
 struct spared_lend_ops {
 	/* a sampled slab's client answered its ACTIVITY_QUERY */
