@@ -4,7 +4,8 @@
  * queues, and the per-request command. Files:
  *   spare_main.c    module init/exit, configfs
  *   spare_blk.c     gendisk, blk-mq queue, request life cycle
- *   spare_rdma.c    rdma_cm connections, control messages, error road
+ *   spare_life.c, spare_ctrl.c, spare_queue.c, spare_evict.c, spare_donor.c:
+ *                   the RDMA transport, by layer (spare_rdma.h)
  *   spare_backup.c  backup block device I/O
  *   spare_sysfs.c   versioned stats under /sys/block/spareN/spare/
  *   spare_resync.c  refilling copies mapped again after a failure
@@ -411,7 +412,7 @@ void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,
 		  const struct spare_donor *donor, s64 slab);
 
-/* spare_rdma.c */
+/* the RDMA transport (spare_rdma.h lists its files) */
 int spare_donors_start(struct spare_dev *dev);
 void spare_donors_stop(struct spare_dev *dev);
 int spare_donors_add(struct spare_dev *dev, u32 nr);

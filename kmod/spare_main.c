@@ -73,85 +73,90 @@ static int parse_size(const char *page, u64 *out)
 	return 0;
 }
 
-static ssize_t spare_size_show(struct config_item *item, char *page)
-{
-	return sysfs_emit(page, "%llu\n", to_spare_dev(item)->cfg.size);
-}
+/*
+ * Configuration attributes, each declared once (as null_blk declares its
+ * device attributes). SPARE_CFG_ATTR(name, fmt, value) makes the configfs
+ * attribute "name": show prints @value, an expression of
+ * "struct spare_dev *dev", with @fmt; store takes dev->lock, refuses with
+ * -EBUSY while the device is powered (cfg_locked(), the one place of that
+ * rule) and otherwise calls spare_cfg_set_<name>(dev, page, count), which
+ * sets the value and returns 0, or logs why not (SPARE_WARN_INVAL()) and
+ * returns the error. SPARE_CFG_STORE(name) is the store alone, for an
+ * attribute whose show is written out. SPARE_CFG_ATTR_U32(name, min, max)
+ * is a plain number cfg.name from @min to @max, its setter included.
+ */
+#define SPARE_CFG_STORE(_name)						\
+static ssize_t spare_##_name##_store(struct config_item *item,		\
+				     const char *page, size_t count)	\
+{									\
+	struct spare_dev *dev = to_spare_dev(item);			\
+	int ret;							\
+									\
+	mutex_lock(&dev->lock);						\
+	ret = cfg_locked(dev, #_name) ? -EBUSY :			\
+	      spare_cfg_set_##_name(dev, page, count);			\
+	mutex_unlock(&dev->lock);					\
+	return ret ? ret : count;					\
+}									\
+CONFIGFS_ATTR(spare_, _name)
 
-static ssize_t spare_size_store(struct config_item *item, const char *page,
-				size_t count)
+#define SPARE_CFG_ATTR(_name, _fmt, _value)				\
+static ssize_t spare_##_name##_show(struct config_item *item, char *page) \
+{									\
+	struct spare_dev *dev = to_spare_dev(item);			\
+									\
+	return sysfs_emit(page, _fmt "\n", _value);			\
+}									\
+SPARE_CFG_STORE(_name)
+
+#define SPARE_CFG_ATTR_U32(_name, _min, _max)				\
+static int spare_cfg_set_##_name(struct spare_dev *dev,		\
+				 const char *page, size_t count)	\
+{									\
+	u32 v;								\
+									\
+	if (kstrtou32(page, 10, &v) || v < (_min) || v > (_max))	\
+		return SPARE_WARN_INVAL(dev, #_name ": must be %u to %u", \
+					(u32)(_min), (u32)(_max));	\
+	dev->cfg._name = v;						\
+	return 0;							\
+}									\
+SPARE_CFG_ATTR(_name, "%u", dev->cfg._name)
+
+static int spare_cfg_set_size(struct spare_dev *dev, const char *page,
+			      size_t count)
 {
-	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t ret = count;
 	u64 v;
 
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "size"))
-		ret = -EBUSY;
-	else if (parse_size(page, &v))
-		ret = SPARE_WARN_INVAL(dev, "size: not a number of bytes");
-	else if (!v || v % SPARE_PAGE_SIZE)
-		ret = SPARE_WARN_INVAL(dev, "size %llu: must be a non-zero multiple of 4096", v);
-	else if (v > (1ULL << 50))
-		ret = SPARE_WARN_INVAL(dev, "size %llu: larger than 1 PiB", v);
-	else
-		dev->cfg.size = v;
-	mutex_unlock(&dev->lock);
-	return ret;
+	if (parse_size(page, &v))
+		return SPARE_WARN_INVAL(dev, "size: not a number of bytes");
+	if (!v || v % SPARE_PAGE_SIZE)
+		return SPARE_WARN_INVAL(dev, "size %llu: must be a non-zero multiple of 4096", v);
+	if (v > (1ULL << 50))
+		return SPARE_WARN_INVAL(dev, "size %llu: larger than 1 PiB", v);
+	dev->cfg.size = v;
+	return 0;
 }
+SPARE_CFG_ATTR(size, "%llu", dev->cfg.size);
 
-static ssize_t spare_slab_size_show(struct config_item *item, char *page)
+static int spare_cfg_set_slab_size(struct spare_dev *dev, const char *page,
+				   size_t count)
 {
-	return sysfs_emit(page, "%llu\n",
-			  1ULL << to_spare_dev(item)->cfg.slab_shift);
-}
-
-static ssize_t spare_slab_size_store(struct config_item *item,
-				     const char *page, size_t count)
-{
-	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t ret = count;
 	u64 v;
 
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "slab_size"))
-		ret = -EBUSY;
-	else if (parse_size(page, &v))
-		ret = SPARE_WARN_INVAL(dev, "slab_size: not a number of bytes");
-	else if (!is_power_of_2(v) || ilog2(v) < SPARE_SLAB_SHIFT_MIN ||
-		 ilog2(v) > SPARE_SLAB_SHIFT_MAX)
-		ret = SPARE_WARN_INVAL(dev, "slab_size %llu: must be a power of two from %llu to %llu",
-				       v, 1ULL << SPARE_SLAB_SHIFT_MIN,
-				       1ULL << SPARE_SLAB_SHIFT_MAX);
-	else
-		dev->cfg.slab_shift = ilog2(v);
-	mutex_unlock(&dev->lock);
-	return ret;
+	if (parse_size(page, &v))
+		return SPARE_WARN_INVAL(dev, "slab_size: not a number of bytes");
+	if (!is_power_of_2(v) || ilog2(v) < SPARE_SLAB_SHIFT_MIN ||
+	    ilog2(v) > SPARE_SLAB_SHIFT_MAX)
+		return SPARE_WARN_INVAL(dev, "slab_size %llu: must be a power of two from %llu to %llu",
+					v, 1ULL << SPARE_SLAB_SHIFT_MIN,
+					1ULL << SPARE_SLAB_SHIFT_MAX);
+	dev->cfg.slab_shift = ilog2(v);
+	return 0;
 }
+SPARE_CFG_ATTR(slab_size, "%llu", 1ULL << dev->cfg.slab_shift);
 
-static ssize_t spare_replicas_show(struct config_item *item, char *page)
-{
-	return sysfs_emit(page, "%u\n", to_spare_dev(item)->cfg.replicas);
-}
-
-static ssize_t spare_replicas_store(struct config_item *item, const char *page,
-				    size_t count)
-{
-	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t ret = count;
-	u32 v;
-
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "replicas"))
-		ret = -EBUSY;
-	else if (kstrtou32(page, 10, &v) || !v || v > SPARE_MAX_REPLICAS)
-		ret = SPARE_WARN_INVAL(dev, "replicas: must be 1 to %d",
-				       SPARE_MAX_REPLICAS);
-	else
-		dev->cfg.replicas = v;
-	mutex_unlock(&dev->lock);
-	return ret;
-}
+SPARE_CFG_ATTR_U32(replicas, 1, SPARE_MAX_REPLICAS);
 
 static ssize_t spare_redundancy_show(struct config_item *item, char *page)
 {
@@ -161,87 +166,57 @@ static ssize_t spare_redundancy_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%s\n", name);
 }
 
-static ssize_t spare_redundancy_store(struct config_item *item,
-				      const char *page, size_t count)
+static int spare_cfg_set_redundancy(struct spare_dev *dev, const char *page,
+				    size_t count)
 {
-	struct spare_dev *dev = to_spare_dev(item);
 	size_t shown = min_t(size_t, strcspn(page, "\n"), 16);
 	struct spare_ec_geom g;
-	ssize_t ret = count;
 	const char *why;
 
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "redundancy"))
-		ret = -EBUSY;
-	else if (spare_ec_parse(page, count, &g, &why))
-		ret = SPARE_WARN_INVAL(dev, "redundancy '%.*s': %s",
-				       (int)shown, page, why);
-	else if (spare_ec_on(&g) && dev->cfg.replicas > 1)
-		ret = SPARE_WARN_INVAL(dev,
-				       "redundancy '%.*s': replicas is %u: a page is copied or split, not both: set replicas=1 first",
-				       (int)shown, page, dev->cfg.replicas);
-	else
-		dev->cfg.ec = g;
-	mutex_unlock(&dev->lock);
-	return ret;
+	if (spare_ec_parse(page, count, &g, &why))
+		return SPARE_WARN_INVAL(dev, "redundancy '%.*s': %s",
+					(int)shown, page, why);
+	if (spare_ec_on(&g) && dev->cfg.replicas > 1)
+		return SPARE_WARN_INVAL(dev,
+					"redundancy '%.*s': replicas is %u: a page is copied or split, not both: set replicas=1 first",
+					(int)shown, page, dev->cfg.replicas);
+	dev->cfg.ec = g;
+	return 0;
 }
+SPARE_CFG_STORE(redundancy);
 
-static ssize_t spare_backup_show(struct config_item *item, char *page)
+static int spare_cfg_set_backup(struct spare_dev *dev, const char *page,
+				size_t count)
 {
-	return sysfs_emit(page, "%s\n", to_spare_dev(item)->cfg.backup);
-}
-
-static ssize_t spare_backup_store(struct config_item *item, const char *page,
-				  size_t count)
-{
-	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t ret = count;
 	size_t len = strcspn(page, "\n");
 
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "backup"))
-		ret = -EBUSY;
-	else if (len >= sizeof(dev->cfg.backup))
-		ret = SPARE_WARN_INVAL(dev, "backup: path longer than %zu bytes",
-				       sizeof(dev->cfg.backup) - 1);
-	else if (len && page[0] != '/')
-		ret = SPARE_WARN_INVAL(dev, "backup: '%.*s' is not an absolute path",
-				       (int)len, page);
-	else
-		strscpy(dev->cfg.backup, page, len + 1);
-	mutex_unlock(&dev->lock);
-	return ret;
+	if (len >= sizeof(dev->cfg.backup))
+		return SPARE_WARN_INVAL(dev, "backup: path longer than %zu bytes",
+					sizeof(dev->cfg.backup) - 1);
+	if (len && page[0] != '/')
+		return SPARE_WARN_INVAL(dev, "backup: '%.*s' is not an absolute path",
+					(int)len, page);
+	strscpy(dev->cfg.backup, page, len + 1);
+	return 0;
 }
+SPARE_CFG_ATTR(backup, "%s", dev->cfg.backup);
 
 static const char *const backup_mode_names[] = {
 	[SPARE_BACKUP_SYNC]	= "sync",
 	[SPARE_BACKUP_ASYNC]	= "async",
 };
 
-static ssize_t spare_backup_mode_show(struct config_item *item, char *page)
+static int spare_cfg_set_backup_mode(struct spare_dev *dev, const char *page,
+				     size_t count)
 {
-	return sysfs_emit(page, "%s\n",
-			  backup_mode_names[to_spare_dev(item)->cfg.backup_mode]);
-}
+	int mode = sysfs_match_string(backup_mode_names, page);
 
-static ssize_t spare_backup_mode_store(struct config_item *item,
-				       const char *page, size_t count)
-{
-	struct spare_dev *dev = to_spare_dev(item);
-	ssize_t ret = count;
-	int mode;
-
-	mutex_lock(&dev->lock);
-	mode = sysfs_match_string(backup_mode_names, page);
-	if (cfg_locked(dev, "backup_mode"))
-		ret = -EBUSY;
-	else if (mode < 0)
-		ret = SPARE_WARN_INVAL(dev, "backup_mode: must be sync or async");
-	else
-		dev->cfg.backup_mode = mode;
-	mutex_unlock(&dev->lock);
-	return ret;
+	if (mode < 0)
+		return SPARE_WARN_INVAL(dev, "backup_mode: must be sync or async");
+	dev->cfg.backup_mode = mode;
+	return 0;
 }
+SPARE_CFG_ATTR(backup_mode, "%s", backup_mode_names[dev->cfg.backup_mode]);
 
 /* "a.b.c.d[:port]" -> sockaddr_in. */
 int spare_parse_donor(const char *s, size_t len, struct sockaddr_in *sin)
@@ -404,27 +379,22 @@ static ssize_t spare_source_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%pI4\n", &sin->sin_addr);
 }
 
-static ssize_t spare_source_store(struct config_item *item, const char *page,
-				  size_t count)
+static int spare_cfg_set_source(struct spare_dev *dev, const char *page,
+				size_t count)
 {
-	struct spare_dev *dev = to_spare_dev(item);
 	size_t len = strcspn(page, "\n");
 	struct sockaddr_in sin = { .sin_family = AF_INET };
-	ssize_t ret = count;
 
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "source"))
-		ret = -EBUSY;
-	else if (!len)
+	if (!len)
 		memset(&dev->cfg.source, 0, sizeof(dev->cfg.source));
 	else if (!in4_pton(page, len, (u8 *)&sin.sin_addr.s_addr, -1, NULL))
-		ret = SPARE_WARN_INVAL(dev, "source: '%.*s' is not an IPv4 address",
-				       (int)len, page);
+		return SPARE_WARN_INVAL(dev, "source: '%.*s' is not an IPv4 address",
+					(int)len, page);
 	else
 		memcpy(&dev->cfg.source, &sin, sizeof(sin));
-	mutex_unlock(&dev->lock);
-	return ret;
+	return 0;
 }
+SPARE_CFG_STORE(source);
 
 static ssize_t spare_power_show(struct config_item *item, char *page)
 {
@@ -451,30 +421,18 @@ static ssize_t spare_power_store(struct config_item *item, const char *page,
 	return ret ? ret : count;
 }
 
-static ssize_t spare_integrity_show(struct config_item *item, char *page)
+static int spare_cfg_set_integrity(struct spare_dev *dev, const char *page,
+				   size_t count)
 {
-	return sysfs_emit(page, "%s\n",
-			  to_spare_dev(item)->cfg.integrity ? "crc32c" : "none");
-}
-
-static ssize_t spare_integrity_store(struct config_item *item,
-				     const char *page, size_t count)
-{
-	struct spare_dev *dev = to_spare_dev(item);
-	int ret = 0;
-
-	mutex_lock(&dev->lock);
-	if (cfg_locked(dev, "integrity"))
-		ret = -EBUSY;
-	else if (sysfs_streq(page, "crc32c"))
+	if (sysfs_streq(page, "crc32c"))
 		dev->cfg.integrity = true;
 	else if (sysfs_streq(page, "none"))
 		dev->cfg.integrity = false;
 	else
-		ret = SPARE_WARN_INVAL(dev, "integrity: must be none or crc32c");
-	mutex_unlock(&dev->lock);
-	return ret ? ret : count;
+		return SPARE_WARN_INVAL(dev, "integrity: must be none or crc32c");
+	return 0;
 }
+SPARE_CFG_ATTR(integrity, "%s", dev->cfg.integrity ? "crc32c" : "none");
 
 /* Write-only: reads say whether a secret is set, never what it is. */
 static ssize_t spare_key_show(struct config_item *item, char *page)
@@ -488,18 +446,12 @@ static ssize_t spare_key_show(struct config_item *item, char *page)
 	return ret;
 }
 
-static ssize_t spare_key_store(struct config_item *item, const char *page,
-			       size_t count)
+static int spare_cfg_set_key(struct spare_dev *dev, const char *page,
+			     size_t count)
 {
-	struct spare_dev *dev = to_spare_dev(item);
-	int ret = -EBUSY;
-
-	mutex_lock(&dev->lock);
-	if (!cfg_locked(dev, "key"))
-		ret = spare_auth_set_key(dev, page, count);
-	mutex_unlock(&dev->lock);
-	return ret ? ret : count;
+	return spare_auth_set_key(dev, page, count);
 }
+SPARE_CFG_STORE(key);
 
 static ssize_t spare_disk_show(struct config_item *item, char *page)
 {
@@ -692,18 +644,9 @@ static struct configfs_attribute spare_attr_grants = {
 	.store		= spare_grants_store_attr,
 };
 
-CONFIGFS_ATTR(spare_, size);
-CONFIGFS_ATTR(spare_, slab_size);
-CONFIGFS_ATTR(spare_, replicas);
-CONFIGFS_ATTR(spare_, redundancy);
-CONFIGFS_ATTR(spare_, backup);
-CONFIGFS_ATTR(spare_, backup_mode);
 CONFIGFS_ATTR(spare_, donors);
 CONFIGFS_ATTR(spare_, placement);
 CONFIGFS_ATTR(spare_, domains);
-CONFIGFS_ATTR(spare_, source);
-CONFIGFS_ATTR(spare_, integrity);
-CONFIGFS_ATTR(spare_, key);
 CONFIGFS_ATTR(spare_, power);
 CONFIGFS_ATTR_RO(spare_, disk);
 

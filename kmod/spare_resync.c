@@ -8,7 +8,7 @@
  * SPARE_RESYNC_MAX pages (256 KiB) at a time: RDMA READ from the source
  * copy into bounce blocks, then RDMA WRITE to the target. The same worker
  * fills the new copy of a slab that moves off an evicting donor (the
- * moves in spare_rdma.c), where its speed decides whether the move
+ * moves in spare_evict.c), where its speed decides whether the move
  * fits in the donor's grace period: hence blocks of several pages, one SGE
  * each, rather than one page per SGE. The rules that make it safe
  * against concurrent writes live in spare_slab.c (spare_slab_resync_begin()
@@ -249,7 +249,7 @@ void spare_resync_kick(struct spare_dev *dev)
 		queue_delayed_work(system_long_wq, &dev->resync_work, HZ);
 }
 
-/* A copy is moving (move_step() in spare_rdma.c): fill the new one now. */
+/* A copy is moving (move_step() in spare_evict.c): fill the new one now. */
 void spare_resync_kick_now(struct spare_dev *dev)
 {
 	if (dev->resync_pages[0] && !READ_ONCE(dev->resync_stop))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The donor life cycle, as one sans-IO state machine shared by spare.ko
- * (spare_rdma.c) and spare-ublk (userspace/ublk/lifecycle.c): which state
+ * (spare_life.c, spare_donor.c) and spare-ublk (userspace/ublk/lifecycle.c): which state
  * a donor goes to on an event, what the driver does then, the reconnect
  * back-off, the session generation that tells a stale reply, and when a
  * donor down too long gives its copies up (re-home).

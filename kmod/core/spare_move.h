@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The move of an evicted copy, as one sans-IO state machine shared by
- * spare.ko (spare_rdma.c) and spare-ublk (userspace/ublk/lifecycle.c).
+ * spare.ko (spare_evict.c) and spare-ublk (userspace/ublk/lifecycle.c).
  *
  * A donor asked copy @from of a slab back (EVICT). Before it is given
  * back, a new copy goes to another donor, in the slab's spare slot (@to):

@@ -170,7 +170,8 @@ struct spared_lend {
 
 /*
  * What the server tells the lending policy (lending.c registers it when
- * lending is on), so that server.c calls into lending.c only through it.
+ * lending is on), so that the RDMA side (session.c, messages.c) calls
+ * into lending.c only through it.
  */
 struct spared_lend_ops {
 	/* a sampled slab's client answered its ACTIVITY_QUERY */
@@ -231,7 +232,8 @@ void spared_epoll_del(struct spared *d, struct ev_source *src);
 /* Arm the timer for @next_ms (spare_now_ms() clock; 0: disarm). */
 void spared_timer_set(struct spared *d, uint64_t next_ms);
 
-/* server.c: rdma_cm, sessions, messages */
+/* server.c, session.c, conn.c, messages.c, slabs.c (server.h inside):
+ * rdma_cm, sessions, messages */
 int spared_server_start(struct spared *d);
 /* The grant keys cfg names (grant-public-keys, grant-key-file), logging why not. 0 or -1. */
 int spared_grant_keys_read(const struct spared_config *cfg, struct spare_grant_keys *k);

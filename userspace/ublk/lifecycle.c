@@ -3,7 +3,7 @@
  * spare-ublk's lifecycle, run by the main thread once the device is up:
  * the donors' control connections (ACTIVITY_QUERY, EVICT), and what
  * spare.ko does in its error, connect, map and evict works
- * (kmod/spare_rdma.c, Documentation/kmod.md "Failures: one road"):
+ * (kmod/spare_donor.c, Documentation/kmod.md "Failures: one road"):
  *
  *  - a donor lost (donor_fail(): link down, stall timer, an RDMA error, the
  *    control connection) has every copy on it FAILED by the shared state
@@ -120,6 +120,13 @@ static enum spare_life_act dl_set(struct dl *l, enum spare_life_ev ev, u64 now)
 	return spare_life_set(&l->life, &l->st, ev, now);
 }
 
+/*
+ * Donor @i is live: LIVE in its life cycle and its I/O path has not failed
+ * it since (spare.ko's donor_live() reads only the state: its error road
+ * changes the state itself). The lifecycle thread's view; it also answers
+ * pager_reload_grants() (SIGHUP's grants), as that thread owns the
+ * donor's control connection.
+ */
 static bool dl_live(struct dev *d, u32 i)
 {
 	return d->life->dl[i].st == SPARE_DONOR_LIVE &&
@@ -241,13 +248,6 @@ static void *connect_thread(void *arg)
 	__atomic_store_n(&l->conn_rc, rc, __ATOMIC_RELEASE);
 	wake(d->life_fd);
 	return NULL;
-}
-
-/* The lifecycle thread owns donor @i's control connection (SIGHUP's grants). */
-static bool donor_is_live(struct dev *d, u32 i)
-{
-	return d->life->dl[i].st == SPARE_DONOR_LIVE && !__atomic_load_n(&d->donors[i].failed,
-								 __ATOMIC_ACQUIRE);
 }
 
 static void donor_step(struct dev *d, u32 i)
@@ -851,7 +851,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 			    si.ssi_signo == SIGHUP) {
 				/* as the daemons: systemctl reload waits for it */
 				spare_notify_reloading();
-				pager_reload_grants(d, donor_is_live, life_add_donor);
+				pager_reload_grants(d, dl_live, life_add_donor);
 				spare_notify_ready("/dev/ublkb%u ready", d->ctrl.info.dev_id);
 				continue;
 			}

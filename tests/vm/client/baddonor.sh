@@ -26,7 +26,7 @@ spare_load
 # backoff_check FROM: the kernel log's lines after line FROM that retry the
 # bad donor ("...; retrying in N ms" after a failed connect, "...;
 # reconnecting in N ms" after an error on a live session) show the
-# exponential back-off of spare_rdma.c: 500 ms first, each delay twice the
+# exponential back-off of spare.ko: 500 ms first, each delay twice the
 # one before up to 16 s, and each retry logged no sooner than the delay the
 # one before announced (kernel timestamps: a lower bound, which a slow
 # machine cannot break).

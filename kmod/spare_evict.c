@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko RDMA transport: what a donor asks back. EVICT (the copy moves to
+ * another donor, kmod/core/spare_move.c, or is given back the old way) and
+ * ACTIVITY_QUERY, answered in the donor's evict work.
+ */
+#include <linux/delay.h>
+#include <linux/sched/mm.h>
+
+#include "spare.h"
+#include "spare_rdma.h"
+#include "spare_move.h"
+
+static u32 copy_inflight(struct spare_slab *slab, int c)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	n = slab->copy[c].inflight;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	return n;
+}
+
+static void send_unmap(struct spare_donor *d, u32 s)
+{
+	struct spare_msg m;
+
+	msg_prepare(d, &m, SPARE_MSG_UNMAP);
+	m.unmap.slab_id = cpu_to_le32(s);
+	if (spare_ctrl_send(d, &m))
+		spare_donor_error(d, "cannot send UNMAP");
+}
+
+/*
+ * The donor the move of slab @s away from donor @from asks next
+ * (spare_move_pick()): not one in @tried, live, without a copy of the
+ * slab; one whose grants have room first, then one in a failure domain
+ * holding no other copy. *@roomy: whether it has room (else a grant is
+ * asked for).
+ */
+static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
+				       u32 tried, bool *roomy)
+{
+	struct spare_slab_map *map = &dev->map;
+	struct spare_move_cand c[SPARE_MAX_DONORS];
+	/* pairs with the store-release of each count when it grows */
+	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
+	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	u32 i, n = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+			 SPARE_MAX_DONORS);
+	int best;
+
+	for (i = 0; i < n; i++) {
+		struct spare_donor *t = &dev->donors[i];
+
+		spare_move_cand_init(&c[i], map, s, domain, nr_domain, i, from,
+				     !(tried & BIT(i)) && donor_live(t));
+		if (!c[i].ok)
+			continue;
+		c[i].room = spare_grants_cover(dev,
+				(const struct sockaddr_in *)&t->addr);
+		if (c[i].room != SPARE_ROOM_OPEN)
+			c[i].room -= c[i].load;
+	}
+	best = spare_move_pick(c, n, roomy);
+	return best < 0 ? NULL : &dev->donors[best];
+}
+
+static void move_in(struct spare_dev *dev, struct spare_move_in *in)
+{
+	*in = (struct spare_move_in){
+		.now = spare_now_ms(),
+		/* Powering off stops resync: then no move can complete. */
+		.stop = READ_ONCE(dev->resync_stop),
+		/*
+		 * New grants, or a donor came up (one appended for a move
+		 * connects after its grant was written): ask them again.
+		 */
+		.news = spare_grants_seq(dev) + atomic_read(&dev->donor_ups),
+		.drain_ms = SPARE_CM_TIMEOUT_MS,
+	};
+}
+
+/*
+ * Ask the next donor to take the move. A target whose grants are used up
+ * is still asked (the kernel's count of them may lag the donor's), but the
+ * slab_moving uevent tells userspace (sparectl device monitor) to get a
+ * grant for one, once per move: asking again on every change of the
+ * grants would feed back into itself (each answer is a change), as it did
+ * on the debug kernel with a target lost. With no donor left, the move
+ * waits for a grant if the device has any (a broker's donors lend only
+ * against them), else the copy goes the old way.
+ */
+static enum spare_move_act move_seek(struct spare_donor *d,
+				     struct spare_kmove *km,
+				     const struct spare_move_in *in)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	struct spare_move *mv = &km->m;
+	struct spare_slab *slab = &map->slabs[mv->slab];
+	enum spare_move_act act;
+	unsigned long flags;
+	bool roomy;
+	int ret;
+
+	do {
+		km->t = move_target(dev, mv->slab, d->idx, mv->tried, &roomy);
+		if (!roomy && !km->asked && READ_ONCE(dev->nr_grants)) {
+			km->asked = true;
+			pr_info("donor %s: slab %u: no other donor's grants have room for it; asking for a grant\n",
+				d->name, mv->slab);
+			spare_uevent(dev, "slab_moving", d, mv->slab);
+		}
+		spin_lock_irqsave(&slab->lock, flags);
+		if (!km->t) {
+			act = spare_move_no_target(mv, map, slab,
+						   READ_ONCE(dev->nr_grants),
+						   false, in);
+		} else {
+			ret = spare_move_target(mv, map, slab, km->t->idx);
+			act = ret == -EEXIST ? SPARE_MOVE_ACT_SEEK :
+			      !ret ? SPARE_MOVE_ACT_NONE :
+			      spare_move_evict(mv, map, slab,
+					       SPARE_MOVE_WHY_NO_SLOT, in);
+		}
+		spin_unlock_irqrestore(&slab->lock, flags);
+	} while (act == SPARE_MOVE_ACT_SEEK);
+	if (mv->state == SPARE_MOVE_FILL)	/* its map work sends the MAP */
+		queue_work(dev->wq, &km->t->map_work);
+	return act;
+}
+
+/* A copy given back the old way is drained: UNMAP it. */
+static void evict_done(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+
+	atomic64_inc(&d->stats.evictions);
+	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
+	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
+		s, dev->has_backup ? " and backup" : "");
+	send_unmap(d, s);
+	spare_uevent(dev, "slab_evicted", d, s);
+}
+
+static void move_done(struct spare_donor *d, struct spare_kmove *km)
+{
+	struct spare_move *mv = &km->m;
+
+	if (mv->shorted) {
+		atomic64_inc(&d->stats.moves_short);
+		pr_warn("donor %s: slab %u moved to donor %s only in part: %s\n",
+			d->name, mv->slab, km->t->name,
+			spare_move_why_name(mv->why));
+	}
+	atomic64_inc(&d->stats.evictions);
+	atomic64_inc(&d->stats.moves);
+	pr_info("donor %s: slab %u evicted; moved to donor %s in %llu ms\n",
+		d->name, mv->slab, km->t->name, spare_now_ms() - mv->start);
+	send_unmap(d, mv->slab);
+	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
+}
+
+/*
+ * One look at a move (spare_move_step()), and what it says to do. Returns
+ * true when it is over: the old copy is gone (moved, or the old way), or
+ * it failed meanwhile and its donor's failure road has it.
+ */
+static bool move_step(struct spare_donor *d, struct spare_kmove *km)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab *slab = &dev->map.slabs[km->m.slab];
+	struct spare_move_in in;
+	enum spare_move_act act;
+	unsigned long flags;
+
+	move_in(dev, &in);
+	spin_lock_irqsave(&slab->lock, flags);
+	act = spare_move_step(&km->m, &dev->map, slab, &in);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (act == SPARE_MOVE_ACT_SEEK)
+		act = move_seek(d, km, &in);
+	switch (act) {
+	case SPARE_MOVE_ACT_KICK:
+		spare_resync_kick_now(dev);
+		break;
+	case SPARE_MOVE_ACT_EVICTING:
+		pr_info("donor %s: slab %u cannot move (%s): given back\n",
+			d->name, km->m.slab, spare_move_why_name(km->m.why));
+		break;
+	case SPARE_MOVE_ACT_MOVED:
+		move_done(d, km);
+		break;
+	case SPARE_MOVE_ACT_EVICTED:
+		evict_done(d, km->m.slab);
+		break;
+	case SPARE_MOVE_ACT_GONE:
+		pr_info_ratelimited("donor %s: slab %u: its copy failed while it moved; the failure road has it\n",
+				    d->name, km->m.slab);
+		break;
+	default:	/* nothing now; spare.ko holds no slot while it waits */
+		break;
+	}
+	return spare_move_over(&km->m);
+}
+
+static bool move_start(struct spare_donor *d, u32 s, struct spare_kmove *km)
+{
+	struct spare_dev *dev = d->dev;
+	u32 grace = READ_ONCE(d->evict_deadline_ms);
+	int from = donor_copy(d, s);
+	struct spare_move_in in;
+	u64 due;
+
+	if (from < 0 || !dev->resync_pages[0] || !grace)
+		return false;
+	move_in(dev, &in);
+	/* due: three quarters of the grace period after the EVICT came */
+	due = in.now - jiffies_to_msecs(jiffies - d->evict_at[s]) +
+	      grace / 4 * 3;
+	spare_move_init(&km->m, s, d->idx, from, in.now, due, in.news);
+	km->t = NULL;
+	km->asked = false;
+	return true;
+}
+
+static void evict_slab(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[s];
+	int c = donor_copy(d, s);
+	enum spare_copy_state state;
+	unsigned long flags;
+	int ret;
+
+	if (c < 0) {
+		pr_info_ratelimited("donor %s: EVICT of slab %u ignored: the donor holds no copy of it now\n",
+				    d->name, s);
+		return;
+	}
+	spin_lock_irqsave(&slab->lock, flags);
+	ret = spare_copy_set_state(map, slab, c, SPARE_COPY_EVICTING);
+	state = slab->copy[c].state;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (ret) {
+		pr_info_ratelimited("donor %s: EVICT of slab %u in state %s ignored\n",
+				    d->name, s, spare_copy_state_name(state));
+		return;
+	}
+	/* Reads may still use the copy; let them finish, then give it back. */
+	wait_event_timeout(dev->inflight_wait, !copy_inflight(slab, c),
+			   msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	spin_lock_irqsave(&slab->lock, flags);
+	spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	evict_done(d, s);
+}
+
+static bool take_pending(struct spare_donor *d, unsigned long *bits, u32 *s)
+{
+	u32 n = d->dev->map.nr_slabs;
+	bool found;
+
+	spin_lock_bh(&d->pending_lock);
+	*s = find_first_bit(bits, n);
+	found = *s < n;
+	if (found)
+		clear_bit(*s, bits);
+	spin_unlock_bh(&d->pending_lock);
+	return found;
+}
+
+static void answer_activity(struct spare_donor *d)
+{
+	struct spare_msg m;
+	u32 s;
+
+	while (donor_live(d) && take_pending(d, d->activity_pending, &s)) {
+		msg_prepare(d, &m, SPARE_MSG_ACTIVITY_REPLY);
+		m.activity_reply.slab_id = cpu_to_le32(s);
+		m.activity_reply.accesses = cpu_to_le64(
+			atomic64_xchg(&d->dev->map.slabs[s].accesses, 0));
+		if (spare_ctrl_send(d, &m))
+			spare_donor_error(d, "cannot send ACTIVITY_REPLY");
+	}
+}
+
+/*
+ * EVICT and ACTIVITY_QUERY need sends, so they are answered here. EVICTs
+ * that come while moves run join them; activity is answered meanwhile.
+ */
+void spare_donor_evict_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(work, struct spare_donor,
+					     evict_work);
+	unsigned int noio = memalloc_noio_save();
+	u32 s, i, n = 0;
+
+	for (;;) {
+		while (donor_live(d) && take_pending(d, d->evict_pending, &s)) {
+			for (i = 0; i < n && d->moves[i].m.slab != s; i++)
+				;
+			if (i < n)
+				pr_info_ratelimited("donor %s: EVICT of slab %u again while it moves; ignored\n",
+						    d->name, s);
+			else if (move_start(d, s, &d->moves[n]))
+				n++;
+			else
+				evict_slab(d, s);
+		}
+		answer_activity(d);
+		for (i = 0; i < n; )
+			if (move_step(d, &d->moves[i]))
+				d->moves[i] = d->moves[--n];
+			else
+				i++;
+		if (!n)
+			break;
+		msleep(5);
+	}
+	memalloc_noio_restore(noio);
+}
