@@ -234,22 +234,34 @@ static double job_rank(const struct tir_gittins *g, struct tir_job *j, int64_t a
 /* ------------------------------------------------------------------ */
 /* The scheduler */
 
-int tir_init(struct tir_sched *s, const struct tir_config *cfg,
-	     struct tir_job *jobs, size_t n, uint32_t *active, uint32_t *scratch)
+/*
+ * A configuration both the replay (tir_init) and a live pass
+ * (tir_live_pass) accept: GPUs, a known schedule, 1..TIR_MAX_QUEUES queues
+ * with increasing limits, promotion >= 0, and a Gittins table built for
+ * this mode where the schedule needs one.
+ */
+static bool cfg_valid(const struct tir_config *cfg)
 {
 	const struct tir_gittins *g = cfg->gittins;
 
-	if (n > UINT32_MAX || (n && (!jobs || !active || !scratch)) || cfg->gpus < 1 ||
-	    (unsigned)cfg->schedule >= TIR_NR_SCHEDULES ||
+	if (cfg->gpus < 1 || (unsigned)cfg->schedule >= TIR_NR_SCHEDULES ||
 	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0)
-		return -EINVAL;
+		return false;
 	if (tir_schedule_needs_gittins(cfg->schedule) &&
 	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
-		return -EINVAL;
+		return false;
 	for (int q = 0; q + 1 < cfg->nqueues; q++)
 		if (cfg->limit[q] < 1 || cfg->limit[q] > TIR_MAX_TIME ||
 		    (q && cfg->limit[q] <= cfg->limit[q - 1]))
-			return -EINVAL;
+			return false;
+	return true;
+}
+
+int tir_init(struct tir_sched *s, const struct tir_config *cfg,
+	     struct tir_job *jobs, size_t n, uint32_t *active, uint32_t *scratch)
+{
+	if (n > UINT32_MAX || (n && (!jobs || !active || !scratch)) || !cfg_valid(cfg))
+		return -EINVAL;
 	int64_t total = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -690,18 +702,10 @@ int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
 	const struct tir_gittins *g = cfg->gittins;
 	struct tir_sched s;
 
-	if (!is_dlas(cfg->schedule) || cfg->gpus < 1 || n > UINT32_MAX ||
+	if (!is_dlas(cfg->schedule) || !cfg_valid(cfg) || n > UINT32_MAX ||
 	    (n && (!jobs || !walk || !scratch)) || !seq ||
-	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0 ||
 	    now < 0 || now > TIR_MAX_TIME)
 		return -EINVAL;
-	if (tir_schedule_needs_gittins(cfg->schedule) &&
-	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
-		return -EINVAL;
-	for (int q = 0; q + 1 < cfg->nqueues; q++)
-		if (cfg->limit[q] < 1 || cfg->limit[q] > TIR_MAX_TIME ||
-		    (q && cfg->limit[q] <= cfg->limit[q - 1]))
-			return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		const struct tir_job *j = &jobs[i];
 
