@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for spare-sim's CSV readers (tools/sim/sim_csv.c): the
+ * libFuzzer target for spare-sim's CSV readers (userspace/sched/trace_csv.c): the
  * cluster spec, the trace, the Gittins duration sample and the loss file
  * (for a fixed three-job trace). The first byte picks the reader (and, for
  * a trace, the cluster size); the rest is the file. Whatever a reader
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../tools/sim/sim_csv.c"
+#include "../../userspace/sched/trace_csv.c"
 #include "../../userspace/sched/tiresias.c"
 #include "../../tools/sim/sim_mip.c"
 #include "../../userspace/sched/mip.c"

@@ -9,7 +9,7 @@ test_sched_tiresias_CFLAGS := -Iuserspace/sched
 test_sched_tiresias_LDLIBS := -lm
 test_sched_place_SRCS      := tests/unit/test_sched_place.c $(OUT)/lib/libspare-sched-san.a
 test_sched_place_CFLAGS    := -Iuserspace/sched
-test_sched_sim_SRCS        := tests/unit/test_sched_sim.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
+test_sched_sim_SRCS        := tests/unit/test_sched_sim.c tools/sim/sim_cli.c tools/sim/sim_run.c \
 			      tools/sim/sim_gen.c tools/sim/sim_flowcon.c tools/sim/sim_specon.c tools/sim/sim_mip.c tools/sim/sim_dike.c \
 			      tools/sim/sim_ec.c tools/sim/b/dike_random.c $(OUT)/lib/libspare-sched-san.a
 test_sched_sim_CFLAGS      := -Iuserspace/sched -Itools/sim -DSCHED_TESTDIR=\"$(TOP)/tests/sched\"

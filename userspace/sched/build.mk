@@ -29,7 +29,7 @@ unit: $(OUT)/lib/libspare-sched-san.a
 
 # spare-sim: the trace-driven simulator (tools/sim, Documentation/sched.md).
 PROGS += spare-sim
-spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c tools/sim/sim_csv.c \
+spare-sim_SRCS   := tools/sim/sim_main.c tools/sim/sim_cli.c tools/sim/sim_run.c \
 		    tools/sim/sim_gen.c tools/sim/sim_flowcon.c tools/sim/sim_specon.c tools/sim/sim_mip.c tools/sim/sim_dike.c \
 		    tools/sim/sim_ec.c tools/sim/b/dike_random.c userspace/sched/mip.c $(OUT)/lib/libspare-sched.a
 # lp_solve 5.5 is a static archive only (see tests/unit/sched_policies.mk).
@@ -38,7 +38,6 @@ SIM_CFLAGS := -Iuserspace/sched -Itools/sim
 sim_main_CFLAGS := $(SIM_CFLAGS)
 sim_cli_CFLAGS  := $(SIM_CFLAGS)
 sim_run_CFLAGS  := $(SIM_CFLAGS)
-sim_csv_CFLAGS  := $(SIM_CFLAGS)
 sim_gen_CFLAGS  := $(SIM_CFLAGS)
 sim_flowcon_CFLAGS := $(SIM_CFLAGS)
 sim_specon_CFLAGS := $(SIM_CFLAGS)

@@ -5,9 +5,9 @@
 PROGS += spare-tiresias
 TIRD_CORE_SRCS := userspace/tiresias/tird.c
 spare-tiresias_SRCS   := userspace/tiresias/tird_main.c userspace/tiresias/tird_slurm.c userspace/tiresias/tird_conf.c \
-			 $(TIRD_CORE_SRCS) tools/sim/sim_csv.c $(OUT)/lib/libspare-sched.a
+			 $(TIRD_CORE_SRCS) $(OUT)/lib/libspare-sched.a
 spare-tiresias_LDLIBS := -linih -lsystemd -lmicrohttpd -lslurm -lm
-tird_main_CFLAGS  := -Iuserspace/sched -Itools/sim
+tird_main_CFLAGS  := -Iuserspace/sched
 tird_slurm_CFLAGS := -Iuserspace/sched
 tird_CFLAGS       := -Iuserspace/sched
 tird_conf_CFLAGS  := -Iuserspace/sched

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "trace_csv.h"
 #include "tird_conf.h"
 #include "spare_conf.h"
 #include "spare_http.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "trace_csv.h"
 
 #define MAX_COLS 64
 
