@@ -284,94 +284,144 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace *t,
-		    struct sim_errs *e)
+/*
+ * One reader for both job traces: the header, the row loop, the growing
+ * job array, the end checks (no jobs, duplicate ids) and the sort into
+ * submission order. A trace supplies its columns and how one row becomes
+ * a job.
+ */
+struct job_reader {
+	const char *const *cols;
+	size_t ncols;
+	size_t id_col;		/* which of cols is job_id */
+	size_t size;		/* of one job */
+	/*
+	 * Fill @job (zeroed) from row @l; @seq is its trace order. false
+	 * (the reason reported) skips the row.
+	 */
+	bool (*row)(const struct line *l, const size_t *idx, void *job, size_t seq,
+		    int64_t *id, void *ctx, struct sim_errs *e);
+	int (*cmp)(const void *, const void *);	/* submission order */
+};
+
+static int read_jobs(const char *buf, size_t len, const struct job_reader *r, void *ctx,
+		     void **out, size_t *nout, struct sim_errs *e)
 {
 	struct line l;
-	struct tir_job *jobs = NULL;
+	unsigned char *jobs = NULL;
 	struct job_pos *pos_of = NULL;
-	size_t pos = 0, idx[T_NCOLS], ncols, n = 0, cap = 0, pcap = 0;
+	size_t pos = 0, idx[MAX_COLS], ncols, n = 0, cap = 0, pcap = 0;
 	unsigned int before = e->count;
-	int64_t total = 0, max_submit = 0;
 	int ret = -EINVAL;
 
-	memset(t, 0, sizeof(*t));
+	*out = NULL;
+	*nout = 0;
 	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e))
-		return -EINVAL;
-	if (parse_header(&l, trace_cols, T_NCOLS, idx, e))
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, r->cols, r->ncols, idx, e))
 		return -EINVAL;
 	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l)) {
-		struct tir_job j = { 0 };
-		const struct field *f;
-		bool ok = true;
+	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		void *job;
+		int64_t id;
 
-		if (e->count >= SIM_MAX_ERRORS)
-			break;
 		if (!row_shape_ok(&l, ncols, e))
 			continue;
-		ok &= parse_int(&l, &l.f[idx[T_JOB_ID]], "job_id", &j.id, e) == 0;
-		f = &l.f[idx[T_NUM_GPU]];
-		if (parse_int(&l, f, "num_gpu", &j.num_gpu, e) == 0) {
-			if (j.num_gpu == 0) {
-				report(e, l.no, f->col, "num_gpu", "must be at least 1");
-				ok = false;
-			} else if (j.num_gpu > gpus) {
-				report(e, l.no, f->col, "num_gpu",
-				       "%lld GPUs, larger than the cluster (%lld)",
-				       (long long)j.num_gpu, (long long)gpus);
-				ok = false;
-			}
-		} else {
-			ok = false;
-		}
-		ok &= parse_int(&l, &l.f[idx[T_SUBMIT]], "submit_time", &j.submit, e) == 0;
-		f = &l.f[idx[T_DURATION]];
-		if (parse_int(&l, f, "duration", &j.duration, e) == 0) {
-			if (j.duration == 0) {
-				report(e, l.no, f->col, "duration", "must be at least 1 second");
-				ok = false;
-			} else if (j.num_gpu >= 1 && j.duration > TIR_MAX_TIME / j.num_gpu) {
-				report(e, l.no, f->col, "duration",
-				       "num_gpu x duration past int64 / 4");
-				ok = false;
-			} else if (j.submit > TIR_MAX_TIME - total - j.duration ||
-				   total > TIR_MAX_TIME - j.duration ||
-				   max_submit > TIR_MAX_TIME - total - j.duration) {
-				report(e, l.no, f->col, "duration",
-				       "the trace's last submit_time plus all durations pass int64 / 4");
-				ok = false;
-			}
-		} else {
-			ok = false;
-		}
-		if (!ok)
-			continue;
-		total += j.duration;
-		if (j.submit > max_submit)
-			max_submit = j.submit;
-		if (grow((void **)&jobs, &cap, n + 1, sizeof(*jobs)) ||
+		if (grow((void **)&jobs, &cap, n + 1, r->size) ||
 		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		j.seq = n;	/* trace order, for a stable sort */
-		jobs[n] = j;
-		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[T_JOB_ID]].col, n };
+		job = jobs + n * r->size;
+		memset(job, 0, r->size);
+		if (!r->row(&l, idx, job, n, &id, ctx, e))
+			continue;
+		pos_of[n] = (struct job_pos){ id, l.no, l.f[idx[r->id_col]].col, n };
 		n++;
 	}
 	trace_end_checks(e, before, l.no + 1, pos_of, n);
 	if (e->count != before)
 		goto out;
-	qsort(jobs, n, sizeof(*jobs), cmp_submit);
-	t->jobs = jobs;
-	t->n = n;
+	qsort(jobs, n, r->size, r->cmp);
+	*out = jobs;
+	*nout = n;
 	jobs = NULL;
 	ret = 0;
 out:
 	free(jobs);
 	free(pos_of);
+	return ret;
+}
+
+struct trace_ctx {
+	int64_t gpus, total, max_submit;
+};
+
+static bool trace_row(const struct line *l, const size_t *idx, void *job, size_t seq,
+		      int64_t *id, void *ctx, struct sim_errs *e)
+{
+	struct trace_ctx *c = ctx;
+	struct tir_job *j = job;
+	const struct field *f;
+	bool ok = true;
+
+	ok &= parse_int(l, &l->f[idx[T_JOB_ID]], "job_id", &j->id, e) == 0;
+	f = &l->f[idx[T_NUM_GPU]];
+	if (parse_int(l, f, "num_gpu", &j->num_gpu, e) == 0) {
+		if (j->num_gpu == 0) {
+			report(e, l->no, f->col, "num_gpu", "must be at least 1");
+			ok = false;
+		} else if (j->num_gpu > c->gpus) {
+			report(e, l->no, f->col, "num_gpu",
+			       "%lld GPUs, larger than the cluster (%lld)",
+			       (long long)j->num_gpu, (long long)c->gpus);
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	ok &= parse_int(l, &l->f[idx[T_SUBMIT]], "submit_time", &j->submit, e) == 0;
+	f = &l->f[idx[T_DURATION]];
+	if (parse_int(l, f, "duration", &j->duration, e) == 0) {
+		if (j->duration == 0) {
+			report(e, l->no, f->col, "duration", "must be at least 1 second");
+			ok = false;
+		} else if (j->num_gpu >= 1 && j->duration > TIR_MAX_TIME / j->num_gpu) {
+			report(e, l->no, f->col, "duration", "num_gpu x duration past int64 / 4");
+			ok = false;
+		} else if (j->submit > TIR_MAX_TIME - c->total - j->duration ||
+			   c->total > TIR_MAX_TIME - j->duration ||
+			   c->max_submit > TIR_MAX_TIME - c->total - j->duration) {
+			report(e, l->no, f->col, "duration",
+			       "the trace's last submit_time plus all durations pass int64 / 4");
+			ok = false;
+		}
+	} else {
+		ok = false;
+	}
+	if (!ok)
+		return false;
+	c->total += j->duration;
+	if (j->submit > c->max_submit)
+		c->max_submit = j->submit;
+	j->seq = seq;	/* trace order, for a stable sort */
+	*id = j->id;
+	return true;
+}
+
+int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace *t,
+		    struct sim_errs *e)
+{
+	static const struct job_reader r = {
+		.cols = trace_cols, .ncols = T_NCOLS, .id_col = T_JOB_ID,
+		.size = sizeof(struct tir_job), .row = trace_row, .cmp = cmp_submit,
+	};
+	struct trace_ctx c = { .gpus = gpus };
+	void *jobs;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = read_jobs(buf, len, &r, &c, &jobs, &t->n, e);
+	t->jobs = jobs;
 	return ret;
 }
 
@@ -622,69 +672,51 @@ static bool parse_options(const struct line *l, const struct field *fg,
 	return true;
 }
 
+static bool mip_row(const struct line *l, const size_t *idx, void *job, size_t seq,
+		    int64_t *id, void *ctx, struct sim_errs *e)
+{
+	const int64_t *gpus = ctx;
+	struct sim_mip_job *j = job;
+	const struct field *f;
+
+	if (parse_int(l, &l->f[idx[M_JOB_ID]], "job_id", &j->id, e))
+		return false;
+	f = &l->f[idx[M_SUBMIT]];
+	if (parse_num(l, f, "submit_time", &j->submit, e))
+		return false;
+	if (!(j->submit >= 0 && j->submit <= 1e15)) {
+		report(e, l->no, f->col, "submit_time", "must be in [0, 1e15]");
+		return false;
+	}
+	f = &l->f[idx[M_WORK]];
+	if (parse_num(l, f, "work", &j->work, e))
+		return false;
+	if (!(j->work >= 1e-6 && j->work <= 1e15)) {
+		report(e, l->no, f->col, "work", "must be in [1e-6, 1e15]");
+		return false;
+	}
+	if (!parse_options(l, &l->f[idx[M_GPUS]], &l->f[idx[M_TPUT]], *gpus, &j->m, e))
+		return false;
+	j->m.remaining = j->work;
+	j->m.running = false;
+	j->seq = seq;
+	*id = j->id;
+	return true;
+}
+
 int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 			struct sim_mip_trace *t, struct sim_errs *e)
 {
-	struct line l;
-	struct sim_mip_job *jobs = NULL;
-	struct job_pos *pos_of = NULL;
-	size_t pos = 0, idx[M_NCOLS], ncols, n = 0, cap = 0, pcap = 0;
-	unsigned int before = e->count;
-	int ret = -EINVAL;
+	static const struct job_reader r = {
+		.cols = mip_cols, .ncols = M_NCOLS, .id_col = M_JOB_ID,
+		.size = sizeof(struct sim_mip_job), .row = mip_row, .cmp = cmp_mip_submit,
+	};
+	void *jobs;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e) ||
-	    parse_header(&l, mip_cols, M_NCOLS, idx, e))
-		return -EINVAL;
-	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		struct sim_mip_job j = { 0 };
-		const struct field *f;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		if (parse_int(&l, &l.f[idx[M_JOB_ID]], "job_id", &j.id, e))
-			continue;
-		f = &l.f[idx[M_SUBMIT]];
-		if (parse_num(&l, f, "submit_time", &j.submit, e))
-			continue;
-		if (!(j.submit >= 0 && j.submit <= 1e15)) {
-			report(e, l.no, f->col, "submit_time", "must be in [0, 1e15]");
-			continue;
-		}
-		f = &l.f[idx[M_WORK]];
-		if (parse_num(&l, f, "work", &j.work, e))
-			continue;
-		if (!(j.work >= 1e-6 && j.work <= 1e15)) {
-			report(e, l.no, f->col, "work", "must be in [1e-6, 1e15]");
-			continue;
-		}
-		if (!parse_options(&l, &l.f[idx[M_GPUS]], &l.f[idx[M_TPUT]], gpus, &j.m, e))
-			continue;
-		j.m.remaining = j.work;
-		j.m.running = false;
-		if (grow((void **)&jobs, &cap, n + 1, sizeof(*jobs)) ||
-		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		j.seq = n;
-		jobs[n] = j;
-		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[M_JOB_ID]].col, n };
-		n++;
-	}
-	trace_end_checks(e, before, l.no + 1, pos_of, n);
-	if (e->count != before)
-		goto out;
-	qsort(jobs, n, sizeof(*jobs), cmp_mip_submit);
+	ret = read_jobs(buf, len, &r, &gpus, &jobs, &t->n, e);
 	t->jobs = jobs;
-	t->n = n;
-	jobs = NULL;
-	ret = 0;
-out:
-	free(jobs);
-	free(pos_of);
 	return ret;
 }
 
