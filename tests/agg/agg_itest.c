@@ -906,6 +906,56 @@ static char *stats_of(unsigned int on_port)
 }
 
 /*
+ * The fold that completes a partition's sum runs on the event loop that
+ * received the last push, not on a pool thread (aggd_jobs.c fold_part),
+ * when nothing waits in the pool's queue. One job alone on the daemon,
+ * 4 workers, two tensors of one partition each, reduced one after the
+ * other: when a partition's last fold is ready nothing else is queued,
+ * so every sum's last fold must be a receive fold, the sums stay exact
+ * (verify()) and the loop's time on them is counted.
+ */
+static int scenario_receive_fold(void)
+{
+	enum { W = 4, ITERS = 12 };
+	struct worker *wk = start_job(620, W, AGG_DTYPE_F32, ITERS, 3000, 77, 4096);
+	char *before = stats_of(port), *after;
+	double sums, folds, secs;
+	int bad;
+
+	if (!before) {
+		free(wk);
+		return 1;
+	}
+	run_workers(wk, W);
+	bad = join_workers(wk, W);
+	free(wk);
+	after = stats_of(port);
+	if (!after) {
+		free(before);
+		return 1;
+	}
+	sums = metric(after, "spare_aggd_sums_total") -
+	       metric(before, "spare_aggd_sums_total");
+	folds = metric(after, "spare_aggd_receive_folds_total") -
+		metric(before, "spare_aggd_receive_folds_total");
+	secs = metric(after, "spare_aggd_receive_fold_seconds_total") -
+	       metric(before, "spare_aggd_receive_fold_seconds_total");
+	printf("receive-fold: %.0f sums, %.0f of their last folds on the receiving thread (%.6f s), pool folds %.0f\n",
+	       sums, folds, secs,
+	       metric(after, "spare_aggd_reductions_total") -
+	       metric(before, "spare_aggd_reductions_total"));
+	if (metric(after, "spare_aggd_receive_folds_total") < 0 ||
+	    sums != 2 * ITERS || folds != sums || !(secs > 0)) {
+		failf("receive-fold: want %d sums, each finished on the receiving thread with its time counted",
+		      2 * ITERS);
+		bad = 1;
+	}
+	free(before);
+	free(after);
+	return bad;
+}
+
+/*
  * Job "idle-job": rank 0 pushes one partition, then both ranks fall silent
  * with their connections open, and a third connection sends half a header.
  * After the timeout the job is reclaimed (both ranks get EJOBFAIL saying
@@ -2141,6 +2191,8 @@ int main(int argc, char **argv)
 		ret = scenario_optimizer();
 	else if (!strcmp(argv[optind], "stats"))
 		ret = scenario_stats();
+	else if (!strcmp(argv[optind], "receive-fold"))
+		ret = scenario_receive_fold();
 	else if (!strcmp(argv[optind], "idle"))
 		ret = scenario_idle();
 	else if (!strcmp(argv[optind], "migrate"))

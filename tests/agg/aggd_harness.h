@@ -168,6 +168,13 @@ int agg_pool_submit(struct agg_pool *p, struct agg_task *t)
 	return 0;
 }
 
+/* every fold goes through agg_pool_submit, so run_fn sees it */
+int agg_pool_charge_if_idle(struct agg_pool *p, uint32_t id, uint64_t cost)
+{
+	(void)p; (void)id; (void)cost;
+	return 0;
+}
+
 struct agg_task *agg_pool_take_done(struct agg_pool *p)
 {
 	struct agg_task *t = done_head;

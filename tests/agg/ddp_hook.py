@@ -9,6 +9,10 @@ spare-aggd that tests/agg/run started.
                                  fp16 and bf16 hooks (bit for bit against the
                                  daemon's definition, and within a bound of
                                  the fp32 average); the bucket layout changes
+  ddp_hook.py batched PORT       a bucket is one pipelined request to the
+                                 library (Client.allreduce_many, all of its
+                                 parameters), not one allreduce per
+                                 parameter; fp32 still bit for bit
   ddp_hook.py migrate A_PORT B_PORT   moved from A to B at iteration 4
   ddp_hook.py unreachable PORT   nothing listens at PORT
   ddp_hook.py wrongtoken PORT    the job exists with another token: EAUTH
@@ -174,6 +178,8 @@ def rank_main(case, rank, args, outdir):
             run_exact(net, rank, args, res)
         elif case == "migrate":
             run_migrate(net, rank, args, res)
+        elif case == "batched":
+            run_batched(net, rank, args, res)
         else:
             run_bad(case, net, rank, args, res)
     except Exception as e:  # reported, not hidden: the parent fails the case
@@ -214,6 +220,45 @@ def run_exact(net, rank, args, res):
         if abs(a - b) > LOSS_RTOL * abs(a):
             fails.append("fp32 loss %r vs DDP's allreduce %r: beyond relative %g" % (b, a, LOSS_RTOL))
     res["curves"] = curves
+
+
+def run_batched(net, rank, args, res):
+    """Count the hook's requests to the library per bucket: one
+    Client.allreduce_many with every parameter of the bucket, no
+    Client.allreduce. (Before the hook batched, each bucket was one
+    allreduce per parameter.)"""
+    port = int(args[0])
+    fails = res["fails"]
+    iters = 4
+    calls = {"allreduce": 0, "many": 0, "tensors": 0}
+    one = spare_agg.Client.allreduce
+    many = getattr(spare_agg.Client, "allreduce_many", None)
+
+    def count_one(self, *a, **k):
+        calls["allreduce"] += 1
+        return one(self, *a, **k)
+
+    def count_many(self, indices, *a, **k):
+        calls["many"] += 1
+        calls["tensors"] += len(indices)
+        return many(self, indices, *a, **k)
+    spare_agg.Client.allreduce = count_one
+    if many is not None:
+        spare_agg.Client.allreduce_many = count_many
+    model = ddp(net, rank)
+    state = sat.State("127.0.0.1:%d" % port, "ddp-batched", "tok-b", timeout_ms=TIMEOUT_MS)
+    log = {}
+    model.register_comm_hook(state, recording(sat.allreduce_hook, log))
+    train(model, torch.optim.SGD(model.parameters(), lr=LR), rank, iters)
+    state.close()
+    check_records("batched", log, rank, torch.float32, fails)
+    n_params = len(list(net.parameters()))
+    res["calls"] = dict(calls, buckets=len(log), params=n_params)
+    if calls["allreduce"] or calls["many"] != len(log) or calls["tensors"] != iters * n_params:
+        fails.append("rank %d: %d buckets in %d iterations took %d allreduce and %d allreduce_many "
+                     "calls over %d tensors: want one allreduce_many per bucket, %d tensors in all"
+                     % (rank, len(log), iters, calls["allreduce"], calls["many"], calls["tensors"],
+                        iters * n_params))
 
 
 def run_migrate(net, rank, args, res):
@@ -439,6 +484,8 @@ def run_case(case, args):
         print("bucket layouts by iteration (elements):", json.dumps(res[0].get("layouts")))
     if case == "migrate" and res.get(0):
         print("move:", res[0].get("moved"))
+    if case == "batched" and res.get(0):
+        print("rank 0's requests:", json.dumps(res[0].get("calls")))
     for f in fails:
         print("FAIL-CHECK: " + f)
     for name in os.listdir(outdir):

@@ -159,6 +159,40 @@ static void test_las(void)
 	agg_sched_destroy(&s);
 }
 
+/*
+ * Work done outside the queue (a sum's last fold on the event loop) is
+ * charged as a task picked through it would be: the same vtime and
+ * attained bytes, and the charged job then waits behind one that was not.
+ */
+static void test_charge(void)
+{
+	static const enum agg_policy pol[] = { AGG_POLICY_WFS, AGG_POLICY_LAS };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct agg_sched s;
+
+		agg_sched_init(&s, pol[k]);
+		agg_sched_add_job(&s, 1, 2);
+		agg_sched_add_job(&s, 2, 2);
+		agg_sched_add_job(&s, 3, 2);
+		/* job 1 through the queue, job 2 charged: the same service */
+		for (int i = 0; i < 2; i++) {
+			agg_sched_enqueue(&s, task(i, 1, 500));
+			EXPECT_EQ(agg_sched_pick(&s)->job, 1);
+			EXPECT_EQ(agg_sched_charge(&s, 2, 500), 0);
+		}
+		EXPECT(s.jobs[0].vtime == s.jobs[1].vtime);
+		EXPECT_EQ(s.jobs[1].attained, 1000);
+		EXPECT_EQ(agg_sched_charge(&s, 9, 500), -ENOENT);
+		/* job 2 queued first, job 3 never served: job 3 goes first */
+		agg_sched_enqueue(&s, task(10, 2, 100));
+		agg_sched_enqueue(&s, task(11, 3, 100));
+		EXPECT_EQ(agg_sched_pick(&s)->job, 3);
+		EXPECT_EQ(agg_sched_pick(&s)->job, 2);
+		agg_sched_destroy(&s);
+	}
+}
+
 static void test_remove_job(void)
 {
 	struct agg_sched s;
@@ -472,6 +506,7 @@ int main(void)
 	TAP_RUN(test_wfs_cost);
 	TAP_RUN(test_wfs_no_idle_credit);
 	TAP_RUN(test_las);
+	TAP_RUN(test_charge);
 	TAP_RUN(test_remove_job);
 	TAP_RUN(test_scale);
 	TAP_RUN(test_part_cycle);

@@ -91,6 +91,8 @@ struct agg_job {
 	void *mig;			/* the daemon's migration, or NULL */
 	/* statistics */
 	uint64_t pushes, pulls, reduces, bytes_in, reduce_ns;
+	/* folds run on the event loop that received the push (aggd_jobs.c) */
+	uint64_t recv_folds, recv_fold_ns;
 };
 
 /* rank_left: the rank is gone and may not register again (the values

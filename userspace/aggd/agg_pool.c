@@ -293,6 +293,17 @@ int agg_pool_submit(struct agg_pool *p, struct agg_task *t)
 	return ret;
 }
 
+int agg_pool_charge_if_idle(struct agg_pool *p, uint32_t id, uint64_t cost)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&p->lock);
+	if (!p->sched.queued)
+		ret = agg_sched_charge(&p->sched, id, cost) == 0;
+	pthread_mutex_unlock(&p->lock);
+	return ret;
+}
+
 struct agg_task *agg_pool_take_done(struct agg_pool *p)
 {
 	struct agg_task *list;

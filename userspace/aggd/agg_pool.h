@@ -56,6 +56,14 @@ int agg_pool_set_weight(struct agg_pool *p, uint32_t id, uint32_t weight);
 /* Drops the job's queued tasks; returns them as a list. */
 struct agg_task *agg_pool_remove_job(struct agg_pool *p, uint32_t id);
 int agg_pool_submit(struct agg_pool *p, struct agg_task *t);
+/*
+ * May the caller run work of 'cost' bytes for the job itself, now, outside
+ * the pool? Yes (1) only when no task waits in the queue, so that running
+ * it ahead of the policy's order passes over nobody; the job is then
+ * charged for it in the policy's accounting (agg_sched_charge). 0: submit
+ * it instead.
+ */
+int agg_pool_charge_if_idle(struct agg_pool *p, uint32_t id, uint64_t cost);
 /* Finished tasks since the last call, as a list. */
 struct agg_task *agg_pool_take_done(struct agg_pool *p);
 void agg_pool_stats(struct agg_pool *p, struct agg_pool_stats *st);

@@ -188,6 +188,22 @@ struct agg_task *agg_sched_pick(struct agg_sched *s)
 	return t;
 }
 
+int agg_sched_charge(struct agg_sched *s, uint32_t id, uint64_t cost)
+{
+	struct agg_sched_job *j = find_job(s, id);
+
+	if (!j)
+		return -ENOENT;
+	/* as agg_sched_enqueue() then agg_sched_pick() of a one-task backlog */
+	if (!j->head && j->vtime < s->vclock)
+		j->vtime = s->vclock;
+	if (j->vtime > s->vclock)
+		s->vclock = j->vtime;
+	j->vtime += (double)cost / j->weight;
+	j->attained += cost;
+	return 0;
+}
+
 void agg_scale_init(struct agg_scale *sc, unsigned int min, unsigned int max)
 {
 	memset(sc, 0, sizeof(*sc));

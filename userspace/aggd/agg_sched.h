@@ -82,6 +82,13 @@ struct agg_task *agg_sched_remove_job(struct agg_sched *s, uint32_t id);
 int agg_sched_enqueue(struct agg_sched *s, struct agg_task *t);
 /* Dequeue the next task by policy, or NULL when nothing is queued. */
 struct agg_task *agg_sched_pick(struct agg_sched *s);
+/*
+ * Work of 'cost' bytes done for the job outside the queue (a fold on the
+ * thread that received the push): the job's vtime and attained service
+ * advance as if such a task had been enqueued and picked at once, so the
+ * policies still see every byte a job was given. 0 or -ENOENT.
+ */
+int agg_sched_charge(struct agg_sched *s, uint32_t id, uint64_t cost);
 
 /*
  * Core-count controller: called once per tick with the cores kept busy

@@ -151,6 +151,9 @@ static void job_families(struct spare_metrics *m)
 		{ "spare_aggd_job_flowcon_share", "The job's FlowCon share of --max-cores (cores).", SPARE_GAUGE },
 		{ "spare_aggd_job_flowcon_watched", "1 if the job is on FlowCon's watch list.", SPARE_GAUGE },
 		{ "spare_aggd_job_weight", "The job's weight in the pool's WFS order (100: an equal FlowCon share).", SPARE_GAUGE },
+		/* every job */
+		{ "spare_aggd_job_receive_folds_total", "The job's sums completed on the event loop that received the last push (the pool's queue was empty).", SPARE_COUNTER },
+		{ "spare_aggd_job_receive_fold_seconds_total", "Time the event loop spent on those folds.", SPARE_COUNTER },
 	};
 
 	/* one family at a time: the format wants a family's samples together */
@@ -169,7 +172,8 @@ static void job_families(struct spare_metrics *m)
 			if (k >= 4 && k < 12 && (e->dead || !r->n))
 				continue;
 			/* FlowCon: every job a decision gave a share, reported or not */
-			if (k >= 12 && (e->dead || !report_flowcon_on() || !r->decided))
+			if (k >= 12 && k <= 14 &&
+			    (e->dead || !report_flowcon_on() || !r->decided))
 				continue;
 			if ((k == 5 || k == 10) && !r->iter_total)
 				continue;
@@ -205,6 +209,12 @@ static void job_families(struct spare_metrics *m)
 			case 14:
 				spare_metrics_u64(m, lab, r->weight);
 				continue;
+			case 15:
+				spare_metrics_u64(m, lab, j->recv_folds);
+				continue;
+			case 16:
+				v = (double)j->recv_fold_ns / 1e9;
+				break;
 			case 6:
 				v = r->loss;
 				break;
@@ -249,9 +259,15 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_cores_max", SPARE_GAUGE, "Pool threads at most (--max-cores).", st.max);
 	spare_metrics_one_double(&m, "spare_aggd_busy_seconds_total", SPARE_COUNTER, "Time pool threads spent reducing.",
 		   (double)st.busy_ns / 1e9);
-	spare_metrics_one_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the pool threads.",
+	spare_metrics_one_double(&m, "spare_aggd_cpu_seconds_total", SPARE_COUNTER, "CPU time of the whole daemon process (event loop, pool threads, controller).",
 		   st.cpu_seconds);
 	spare_metrics_one_u64(&m, "spare_aggd_reductions_total", SPARE_COUNTER, "Reduction tasks (folds of arrived pushes) run by the pool.", st.tasks);
+	spare_metrics_one_u64(&m, "spare_aggd_receive_folds_total", SPARE_COUNTER,
+		"Folds that completed a partition's sum, run on the event loop that received the last push (the pool's queue was empty).",
+		g.recv_folds);
+	spare_metrics_one_double(&m, "spare_aggd_receive_fold_seconds_total", SPARE_COUNTER,
+		"Time the event loop spent on those folds (not in spare_aggd_busy_seconds_total).",
+		(double)g.recv_fold_ns / 1e9);
 	spare_metrics_one_double(&m, "spare_aggd_queue_wait_seconds_total", SPARE_COUNTER,
 		   "Time tasks waited in the pool's queue.", (double)st.queue_ns / 1e9);
 	spare_metrics_one_u64(&m, "spare_aggd_queued", SPARE_GAUGE, "Reduction tasks waiting now.", st.queued);
@@ -673,7 +689,7 @@ static void handle_body(struct conn *c)
 		    part->state == AGG_PART_REDUCING)
 			part->last_push_ns = spare_now_ns();	/* the last one */
 		if (ret)
-			submit_reduce(job, part);
+			fold_part(job, part);
 		rx_expect_hdr(c);
 		return;
 	case AGG_MSG_SET_WEIGHTS:

@@ -153,11 +153,16 @@ static void sum_done(struct agg_job *job, struct agg_part *part)
 		g.sum_tail_max_ns = tail;
 }
 
-void submit_reduce(struct agg_job *job, struct agg_part *part)
+/* A fold's cost for the policies: its inputs, the running sum read and written. */
+static uint64_t fold_cost(const struct agg_part *part)
+{
+	return (uint64_t)part->bytes * (part->fold_to - part->fold_from) +
+	       2 * (uint64_t)part->bytes;
+}
+
+static void submit_reduce(struct agg_job *job, struct agg_part *part)
 {
 	struct reduce_task *rt = calloc(1, sizeof(*rt));
-	/* the fold's inputs, and the running sum read and written */
-	size_t in_bytes = part->bytes * (part->fold_to - part->fold_from);
 
 	if (!rt) {
 		job_fail(job, "out of memory queueing partition %u", part->index);
@@ -166,7 +171,7 @@ void submit_reduce(struct agg_job *job, struct agg_part *part)
 	rt->job = job;
 	rt->part = part;
 	rt->task.job = job->id;
-	rt->task.cost = in_bytes + 2 * part->bytes;
+	rt->task.cost = fold_cost(part);
 	rt->task.ctx = rt;
 	job->inflight++;
 	if (agg_pool_submit(g.pool, &rt->task)) {
@@ -202,7 +207,7 @@ void pull_reply_done(struct conn *c, uint32_t part_index)
 	if (part->iter != before && part->state == AGG_PART_REDUCING)
 		part->last_push_ns = spare_now_ns();	/* all came early */
 	if (ret)
-		submit_reduce(job, part);
+		fold_part(job, part);
 	/* the last pull of barrier - 1 brought the partition to the barrier */
 	if (job->migrating && part->iter != before &&
 	    part->iter == job->mig_barrier) {
@@ -233,6 +238,67 @@ void queue_pull_reply(struct conn *c, struct agg_part *part)
 	tx_queue(c, m);
 }
 
+/*
+ * A fold of the partition is done (by the pool or here): the sum may be
+ * complete, and pushes that came meanwhile make the next fold.
+ */
+static void fold_done(struct agg_job *job, struct agg_part *part)
+{
+	int more;
+
+	job->last_active_ns = g.now_ns;
+	more = agg_part_reduced(part, job->spec.n_workers);
+	if (part->state == AGG_PART_READY) {
+		uint32_t iter = part->iter;
+
+		sum_done(job, part);
+		/*
+		 * Over RDMA a reply is accounted as pulled at once, and the
+		 * last one moves the partition on (pull_reply_done), which
+		 * answers its own pulls: stop if that happened.
+		 */
+		for (unsigned int r = 0; r < job->spec.n_workers && !job->failed &&
+		     part->iter == iter; r++) {
+			struct conn *c = job->rank_conn[r];
+
+			if (c && part->pull_pending[r] && !c->closing)
+				queue_pull_reply(c, part);
+		}
+	}
+	if (more && !job->failed)
+		fold_part(job, part);	/* pushes came meanwhile */
+}
+
+void fold_part(struct agg_job *job, struct agg_part *part)
+{
+	struct job_entry *e;
+	uint64_t t0, dt;
+
+	/*
+	 * Only the fold that completes the sum (the last push's, the tail)
+	 * runs here; the folds before it are the pool's, under its policy.
+	 */
+	if (part->fold_to != job->spec.n_workers ||
+	    !agg_pool_charge_if_idle(g.pool, job->id, fold_cost(part))) {
+		submit_reduce(job, part);
+		return;
+	}
+	/* a reply's send may close a connection and retire the job: keep it */
+	job->inflight++;
+	t0 = spare_now_ns();
+	agg_part_reduce(job, part);
+	dt = spare_now_ns() - t0;
+	job->recv_folds++;
+	job->recv_fold_ns += dt;
+	g.recv_folds++;
+	g.recv_fold_ns += dt;
+	fold_done(job, part);
+	job->inflight--;
+	e = job_entry_of(job);
+	if (e)
+		job_maybe_free(e);
+}
+
 void handle_done_tasks(void)
 {
 	struct agg_task *t = agg_pool_take_done(g.pool);
@@ -241,23 +307,10 @@ void handle_done_tasks(void)
 		struct agg_task *next = t->next;
 		struct reduce_task *rt = t->ctx;
 		struct agg_job *job = rt->job;
-		struct agg_part *part = rt->part;
 		struct job_entry *e = job_entry_of(job);
 
+		fold_done(job, rt->part);
 		job->inflight--;
-		job->last_active_ns = g.now_ns;
-		if (agg_part_reduced(part, job->spec.n_workers) && !job->failed)
-			submit_reduce(job, part);	/* pushes came meanwhile */
-		if (part->state == AGG_PART_READY)
-			sum_done(job, part);
-		if (part->state == AGG_PART_READY && !job->failed) {
-			for (unsigned int r = 0; r < job->spec.n_workers; r++) {
-				struct conn *c = job->rank_conn[r];
-
-				if (c && part->pull_pending[r] && !c->closing)
-					queue_pull_reply(c, part);
-			}
-		}
 		free(rt);
 		if (e)
 			job_maybe_free(e);

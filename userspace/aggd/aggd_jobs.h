@@ -89,7 +89,16 @@ void job_drop_queued(struct agg_job *job);
 /* Fail a job and tell every attached worker why. */
 void job_fail(struct agg_job *job, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void submit_reduce(struct agg_job *job, struct agg_part *part);
+/*
+ * The partition has a fold to run (an agg_part_* call returned 1). The
+ * fold that completes the sum (the last push's: the tail) runs here, on
+ * the event loop that received the push, when nothing waits in the pool's
+ * queue (agg_pool_charge_if_idle: the job is charged for it in the
+ * policy's accounting as for a pool task, and its time is counted in
+ * spare_aggd_receive_fold_seconds_total). Every other fold is queued for
+ * the pool under its policy.
+ */
+void fold_part(struct agg_job *job, struct agg_part *part);
 void queue_pull_reply(struct conn *c, struct agg_part *part);
 /* The rank behind @c has pulled partition @part_index. */
 void pull_reply_done(struct conn *c, uint32_t part_index);

@@ -84,6 +84,8 @@ struct aggd_state {
 	uint64_t reports_total, reports_refused, flowcon_decisions;
 	/* the tail: a partition's last push in to its sum done (aggd_jobs.c) */
 	uint64_t sum_tail_ns, sum_tails, sum_tail_max_ns;
+	/* folds run on the event loop, not the pool (aggd_jobs.c fold_part) */
+	uint64_t recv_folds, recv_fold_ns;
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
 	struct op rdma_cm_op, rdma_cq_op;

@@ -999,6 +999,89 @@ static int allreduce_once(struct spare_agg *a, uint32_t tensor, uint32_t iter,
 	return 0;
 }
 
+static int allreduce_many_once(struct spare_agg *a, unsigned int n,
+			       const uint32_t *tensors, uint32_t iter,
+			       const void *const *in, void *const *out)
+{
+	size_t esz = agg_dtype_size(a->spec.dtype);
+	uint32_t total = 0;
+
+	if (!a->registered)
+		return fail(a, AGG_ENOJOB, "allreduce: not registered");
+	for (unsigned int i = 0; i < n; i++) {
+		if (tensors[i] >= a->spec.n_tensors)
+			return fail(a, AGG_EINVAL, "allreduce: tensor %u out of range",
+				    tensors[i]);
+		for (unsigned int j = 0; j < i; j++)
+			if (tensors[j] == tensors[i])
+				return fail(a, AGG_EINVAL,
+					    "allreduce: tensor %u given twice", tensors[i]);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t lo = a->spec.tensor_first_part[tensors[i]];
+		uint32_t hi = a->spec.tensor_first_part[tensors[i] + 1];
+
+		for (uint32_t p = lo; p < hi; p++) {
+			uint64_t off = (uint64_t)(p - lo) * a->spec.part_elems * esz;
+
+			if (send_part(a, AGG_MSG_PUSH, p, iter,
+				      (const uint8_t *)in[i] + off,
+				      agg_spec_push_bytes(&a->spec, p)))
+				return -1;
+		}
+		total += hi - lo;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		for (uint32_t p = a->spec.tensor_first_part[tensors[i]];
+		     p < a->spec.tensor_first_part[tensors[i] + 1]; p++)
+			if (send_part(a, AGG_MSG_PULL, p, iter, NULL, 0))
+				return -1;
+	/* replies come in the order partitions finish, not request order */
+	for (uint32_t got = 0; got < total; got++) {
+		struct agg_hdr h;
+		unsigned int i;
+		uint32_t lo;
+
+		if (recv_hdr(a, &h)) {
+			if (moved(a) && got)
+				/* out is partly written: cannot repeat */
+				return fail(a, AGG_EMOVED,
+					    "allreduce: the job moved after %u of %u replies",
+					    got, total);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (h.part >= a->spec.tensor_first_part[tensors[i]] &&
+			    h.part < a->spec.tensor_first_part[tensors[i] + 1])
+				break;
+		if (h.type != AGG_MSG_PULL_REPLY || i == n || h.iter != iter ||
+		    h.len != agg_spec_push_bytes(&a->spec, h.part))
+			return fail(a, AGG_EPROTO,
+				    "pull: unexpected %s (partition %u iteration %u, %u bytes)",
+				    agg_msg_type_name(h.type), h.part, h.iter, h.len);
+		lo = a->spec.tensor_first_part[tensors[i]];
+		if (recv_all(a, (uint8_t *)out[i] +
+			     (uint64_t)(h.part - lo) * a->spec.part_elems * esz,
+			     h.len))
+			return -1;
+	}
+	return 0;
+}
+
+int spare_agg_allreduce_many(struct spare_agg *a, unsigned int n,
+			     const uint32_t *tensors, uint32_t iter,
+			     const void *const *in, void *const *out)
+{
+	/* as spare_agg_allreduce(): nothing of out was written before a REDIRECT */
+	for (;;) {
+		if (!allreduce_many_once(a, n, tensors, iter, in, out))
+			return 0;
+		if (!moved(a))
+			return -1;
+		clear_moved(a);
+	}
+}
+
 int spare_agg_stats(struct spare_agg *a, char **text)
 {
 	struct agg_hdr h;

@@ -97,6 +97,17 @@ int spare_agg_set_weights(struct spare_agg *a, uint32_t part,
  */
 int spare_agg_allreduce(struct spare_agg *a, uint32_t tensor, uint32_t iter,
 			const void *in, void *out);
+/*
+ * spare_agg_allreduce() of n distinct tensors at once, pipelined: every
+ * partition of every tensor is pushed, then every one pulled, before the
+ * first reply is waited for (one round trip for all, not n). in[i] and
+ * out[i] hold tensor tensors[i]. A move is followed as by
+ * spare_agg_allreduce(). Protocol-wise the same messages as n calls, so
+ * every daemon serves it. Since SPARE_AGG_0.3.
+ */
+int spare_agg_allreduce_many(struct spare_agg *a, unsigned int n,
+			     const uint32_t *tensors, uint32_t iter,
+			     const void *const *in, void *const *out);
 /* Daemon metrics (Prometheus text), malloc'ed, NUL terminated. */
 int spare_agg_stats(struct spare_agg *a, char **text);
 /* Orderly goodbye: the daemon will not count this worker as dead. */

@@ -128,6 +128,9 @@ def _load():
     lib.spare_agg_pull.argtypes = [p, u32, u32, p, sz]
     lib.spare_agg_set_weights.argtypes = [p, u32, p, sz]
     lib.spare_agg_allreduce.argtypes = [p, u32, u32, p, p]
+    if hasattr(lib, "spare_agg_allreduce_many"):     # SPARE_AGG_0.3
+        lib.spare_agg_allreduce_many.argtypes = [p, ctypes.c_uint, ctypes.POINTER(u32), u32,
+                                                 ctypes.POINTER(p), ctypes.POINTER(p)]
     lib.spare_agg_stats.argtypes = [p, ctypes.POINTER(ctypes.c_void_p)]
     lib.spare_agg_leave.argtypes = [p]
     lib.spare_agg_migrate.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
@@ -246,6 +249,34 @@ class Client:
                               nbytes, dbytes))
         self._check(self._lib.spare_agg_allreduce(self._h, index, iteration, src, dst))
         return out if out is not None else buf
+
+    def allreduce_many(self, indices, iteration, bufs, outs=None):
+        """allreduce() of several distinct tensors at once, pipelined: every
+        partition of every one pushed, then every one pulled, before the
+        first reply is waited for (spare_agg_allreduce_many(); a library
+        older than SPARE_AGG_0.3 does one allreduce() after another)."""
+        outs = bufs if outs is None else outs
+        if not (len(indices) == len(bufs) == len(outs)):
+            raise ValueError("indices, bufs and outs differ in length")
+        ins, dsts = [], []
+        for index, buf, out in zip(indices, bufs, outs):
+            src, nbytes = _buffer(buf)
+            dst, dbytes = _buffer(out)
+            if index >= len(self._sizes) or nbytes != self._sizes[index] or dbytes != nbytes:
+                raise ValueError("tensor %d takes %d bytes, got %d/%d" %
+                                 (index, self._sizes[index] if index < len(self._sizes) else -1,
+                                  nbytes, dbytes))
+            ins.append(src)
+            dsts.append(dst)
+        if not hasattr(self._lib, "spare_agg_allreduce_many"):
+            for index, buf, out in zip(indices, bufs, outs):
+                self.allreduce(index, iteration, buf, out)
+            return outs
+        n = len(indices)
+        self._check(self._lib.spare_agg_allreduce_many(
+            self._h, n, (ctypes.c_uint32 * n)(*indices), iteration,
+            (ctypes.c_void_p * n)(*ins), (ctypes.c_void_p * n)(*dsts)))
+        return outs
 
     def push(self, part, iteration, buf):
         addr, nbytes = _buffer(buf)

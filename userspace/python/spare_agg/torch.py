@@ -20,8 +20,10 @@ sizes, other parameters together); keyed by parameter, the job's spec
 does not depend on the bucket layout, so a rebuilt layout (or any later
 one) is the same job, which an operator can move by its one name. The
 cost: the first iteration's buckets wait until the last bucket has been
-seen (the job's spec needs every parameter), and a bucket is as many
-allreduce calls as it has parameters (each pipelines its own partitions).
+seen (the job's spec needs every parameter). A bucket is one pipelined
+request (Client.allreduce_many(): every partition of every parameter
+pushed, then all pulled, before the first reply is waited for), not one
+allreduce per parameter.
 
 The hook never blocks DDP's autograd thread: it puts the bucket on a
 bounded queue (queue_depth buckets; a full queue makes the hook wait) and
@@ -199,8 +201,11 @@ class State:
                                 "is not among the job's %d tensors" %
                                 (it.index, n, len(self._sizes)))
             slices.append((t, off, n))
-        for t, off, n in slices:
-            self._client.allreduce(t, it.iteration, src[off:off + n], out[off:off + n])
+        # one pipelined request for the whole bucket: every parameter's
+        # partitions pushed, then pulled, before waiting for a reply
+        self._client.allreduce_many([t for t, _, _ in slices], it.iteration,
+                                    [src[off:off + n] for _, off, n in slices],
+                                    [out[off:off + n] for _, off, n in slices])
         if it.dtype == torch.float32:
             return out
         it.buf.copy_(out)
