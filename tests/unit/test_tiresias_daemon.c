@@ -433,13 +433,13 @@ static void priority_assignment(void)
 
 		for (size_t k = 0; k < m; k++)
 			cur[k] = rand_r(&seed) % 3 ? (uint32_t)rand_r(&seed) % 2000000 : 4294901758u;
-		tird_assign_priorities(cur, out, m, top);
+		tird_assign_priorities(cur, out, m, top, 1);
 		for (size_t k = 0; k < m; k++) {
 			EXPECT(out[k] >= 1 && out[k] < top + TIRD_PRIO_GAP);
 			EXPECT(k == 0 || out[k] < out[k - 1]);
 		}
 		/* applied, they stay */
-		tird_assign_priorities(out, again, m, top);
+		tird_assign_priorities(out, again, m, top, 1);
 		for (size_t k = 0; k < m; k++)
 			changed += again[k] != out[k];
 		EXPECT_EQ(changed, 0);
@@ -454,13 +454,57 @@ static void priority_assignment(void)
 
 		for (size_t k = 0, src = 0; k <= 100; k++)
 			cur[k] = k == pos ? 4294901758u : 1000000 - (uint32_t)(src++) * TIRD_PRIO_GAP;
-		tird_assign_priorities(cur, out, 101, 1000000);
+		tird_assign_priorities(cur, out, 101, 1000000, 1);
 		for (size_t k = 0; k <= 100; k++) {
 			changed += out[k] != cur[k];
 			EXPECT(k == 0 || out[k] < out[k - 1]);
 		}
 		EXPECT_EQ(changed, 1);
 	}
+}
+
+/*
+ * The default band is above priority/basic's newcomers: a pass over jobs
+ * that came with basic's priorities (TIRD_BASIC_TOP - 1 counting down)
+ * places every one of them above the next newcomer's, also for 1,000
+ * pending jobs, and a newcomer joining the order costs one update. With
+ * the floor ignored (the daemon before the band, priority-top 1e9 or
+ * spaced 1024 down from the top) 1,000 jobs went below the newcomers.
+ */
+static void priority_band(void)
+{
+	static uint32_t cur[1001], out[1001], again[1001];
+	const uint32_t newcomer = TIRD_BASIC_TOP - 1 - 5000;	/* after 5,000 submissions */
+	size_t changed = 0;
+
+	for (size_t k = 0; k < 1000; k++)
+		cur[k] = TIRD_BASIC_TOP - 1 - (uint32_t)k;
+	tird_assign_priorities(cur, out, 1000, TIRD_PRIO_TOP, TIRD_BASIC_TOP);
+	for (size_t k = 0; k < 1000; k++) {
+		EXPECT(out[k] >= TIRD_BASIC_TOP && out[k] <= TIRD_PRIO_MAX);
+		EXPECT(out[k] > newcomer);
+		EXPECT(k == 0 || out[k] < out[k - 1]);
+		if (tap_case_failed) {
+			fprintf(stderr, "# job %zu of 1000: priority %u\n", k, out[k]);
+			return;
+		}
+	}
+	/* a newcomer with basic's priority in the middle of the order */
+	for (size_t k = 0, src = 0; k <= 1000; k++)
+		cur[k] = k == 500 ? newcomer : out[src++];
+	tird_assign_priorities(cur, again, 1001, TIRD_PRIO_TOP, TIRD_BASIC_TOP);
+	for (size_t k = 0; k <= 1000; k++) {
+		changed += again[k] != cur[k];
+		EXPECT(again[k] >= TIRD_BASIC_TOP && (k == 0 || again[k] < again[k - 1]));
+	}
+	EXPECT_EQ(changed, 1);
+	/* more jobs than the band holds: the band's jobs are ordered, the rest kept */
+	for (size_t k = 0; k < 10; k++)
+		cur[k] = 5 + (uint32_t)k;
+	tird_assign_priorities(cur, out, 10, 108, 100);
+	for (size_t k = 0; k < 9; k++)
+		EXPECT(out[k] >= 100 && out[k] <= 108 && (k == 0 || out[k] < out[k - 1]));
+	EXPECT_EQ(out[9], 14);
 }
 
 /*
@@ -616,6 +660,8 @@ static void bad_config_lines(void)
 		{ "metrics-listen = nowhere\n", "t.conf:1: metrics-listen:" },
 		{ "gpus = many\n", "t.conf:1: gpus: not a number in range" },
 		{ "priority-top = 1\n", "t.conf:1: priority-top: not a number in range" },
+		{ "priority-top = 4294966270\n", "t.conf:1: priority-top: not a number in range" },
+		{ "priority-floor = 0\n", "t.conf:1: priority-floor: not a number in range" },
 		{ "dry-run = perhaps\n", "t.conf:1: dry-run:" },
 		{ "sched = dlas-gpu\n", "t.conf:1: sched: unknown setting" },
 	};
@@ -644,6 +690,7 @@ int main(void)
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);
 	TAP_RUN(priority_assignment);
+	TAP_RUN(priority_band);
 	TAP_RUN(live_matches_sim);
 	TAP_RUN(live_crosses_limits);
 	TAP_RUN(bad_config_lines);

@@ -421,34 +421,48 @@ static int64_t service(const struct tird *d, const struct tir_job *j)
 	return d->cfg.tir.schedule == TIR_DLAS ? j->run_attained : j->run_attained * j->num_gpu;
 }
 
-void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top)
+void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
+			    uint32_t floor)
 {
-	uint64_t prev = (uint64_t)top + TIRD_PRIO_GAP;	/* headroom above the first */
+	/* in band coordinates: floor is 1, a priority below the band is 0 */
+	uint64_t base = floor > 1 ? floor - 1 : 0, band = top > base ? top - base : 0;
+	uint64_t gap = band / ((uint64_t)m + 1), prev, n = m < band ? m : band;
 
-	for (size_t k = 0; k < m; k++) {
-		uint64_t room = m - k;	/* this job and those after need 1..room */
-		uint64_t c = cur[k], want;
+	gap = gap < 1 ? 1 : gap > TIRD_PRIO_GAP ? TIRD_PRIO_GAP : gap;
+	prev = band + gap;	/* headroom above the first */
+	for (size_t k = n; k < m; k++)
+		out[k] = cur[k];	/* no room in the band: left as they are */
+	for (size_t k = 0; k < n; k++) {
+		uint64_t room = n - k;	/* this job and those after need 1..room */
+		uint64_t c = cur[k] > base ? cur[k] - base : 0, want;
+		uint64_t next = k + 1 < n && cur[k + 1] > base ? cur[k + 1] - base : 0;
 
 		if (c < prev && c >= room) {
-			out[k] = (uint32_t)c;	/* already in order: leave it */
+			out[k] = (uint32_t)(c + base);	/* already in order: leave it */
 			prev = c;
 			continue;
 		}
-		if (k + 1 < m && (uint64_t)cur[k + 1] + 1 < prev && cur[k + 1] >= room - 1) {
+		if (k + 1 < n && next + 1 < prev && next >= room - 1) {
 			/* the next one can stay: between it and the previous */
-			uint64_t next = cur[k + 1];
-
 			want = next + (prev - next) / 2;
-			if (prev > TIRD_PRIO_GAP && prev - TIRD_PRIO_GAP > want)
-				want = prev - TIRD_PRIO_GAP;
+			if (prev > gap && prev - gap > want)
+				want = prev - gap;
 		} else if (k == 0) {
-			want = top;
+			want = band;
 		} else {
-			want = prev > TIRD_PRIO_GAP + room ? prev - TIRD_PRIO_GAP : prev - 1;
+			want = prev > gap + room ? prev - gap : prev - 1;
 		}
-		out[k] = (uint32_t)want;
+		out[k] = (uint32_t)(want + base);
 		prev = want;
 	}
+}
+
+/* Priorities the daemon may give, from priority-floor to priority-top. */
+static uint64_t band_size(const struct tird_cfg *c)
+{
+	uint64_t floor = c->priority_floor ? c->priority_floor : 1;
+
+	return c->priority_top >= floor ? (uint64_t)c->priority_top - floor + 1 : 0;
 }
 
 static void act(struct tird *d, const struct tird_view *v, size_t n)
@@ -465,7 +479,16 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 	for (size_t k = 0; k < m; k++) {
 		d->prio_cur[k] = v[d->vidx[d->scratch[k]]].priority;
 	}
-	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top);
+	if (m > band_size(c)) {
+		if (!d->band_full)
+			log_warn("%zu pending jobs and %" PRIu64 " priorities from priority-floor to "
+				 "priority-top: the last %" PRIu64 " keep theirs until the band has room",
+				 m, band_size(c), m - band_size(c));
+		d->band_full = true;
+	} else {
+		d->band_full = false;
+	}
+	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top, c->priority_floor);
 	for (size_t k = 0; k < m; k++) {
 		uint32_t i = d->scratch[k];
 		const struct tird_view *jv = &v[d->vidx[i]];
