@@ -265,7 +265,7 @@ static int cmp_submit(const void *pa, const void *pb)
 
 	if (a->submit != b->submit)
 		return a->submit < b->submit ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->acct.seq < b->acct.seq ? -1 : a->acct.seq > b->acct.seq;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -356,7 +356,7 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 			ret = -ENOMEM;
 			goto out;
 		}
-		j.seq = n;	/* trace order, for a stable sort */
+		j.acct.seq = n;	/* trace order, for a stable sort */
 		jobs[n] = j;
 		pos_of[n] = (struct job_pos){ j.id, l.no, l.f[idx[T_JOB_ID]].col, n };
 		n++;

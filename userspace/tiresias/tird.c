@@ -226,11 +226,12 @@ int tird_state_save(const struct tird_ledger *l, const char *path)
 	fprintf(f, STATE_MAGIC "\nseq %" PRIu64 "\n", l->seq);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct tird_entry *e = &l->e[i];
+		const struct tir_acct *a = &e->acct;
 
 		fprintf(f, "job %" PRIu32 " %d %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64
 			" %" PRId64 " %" PRId64 " %" PRIu32 " %" PRIu32 "\n",
-			e->id, e->queue, e->seq, e->last_check, e->run_total, e->run_attained,
-			e->pending_total, e->pending_since_run, e->preempt, e->promote);
+			e->id, a->queue, a->seq, a->last_check, a->run_total, a->run_attained,
+			a->pending_total, a->pending_since_run, a->preempt, a->promote);
 	}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		err = errno ? errno : EIO;
@@ -263,6 +264,7 @@ int tird_state_load(struct tird_ledger *l, const char *path, int nqueues,
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct tird_entry e = { 0 }, *p;
+		struct tir_acct *a = &e.acct;
 		int used = -1;
 
 		no++;
@@ -289,18 +291,18 @@ int tird_state_load(struct tird_ledger *l, const char *path, int nqueues,
 		}
 		if (sscanf(line, "job %" SCNu32 " %d %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64
 			   " %" SCNd64 " %" SCNd64 " %" SCNu32 " %" SCNu32 "%n",
-			   &e.id, &e.queue, &e.seq, &e.last_check, &e.run_total, &e.run_attained,
-			   &e.pending_total, &e.pending_since_run, &e.preempt, &e.promote,
+			   &e.id, &a->queue, &a->seq, &a->last_check, &a->run_total, &a->run_attained,
+			   &a->pending_total, &a->pending_since_run, &a->preempt, &a->promote,
 			   &used) != 10 || used != (int)strlen(line)) {
 			snprintf(why, whylen, "%s:%u: expected \"job\" and 10 numbers", path, no);
 			goto bad;
 		}
-		if (e.queue < 0 || e.queue >= nqueues || e.last_check < 0 || e.run_total < 0 ||
-		    e.run_attained < 0 || e.run_attained > e.run_total ||
-		    e.run_total > TIR_MAX_TIME || e.pending_total < 0 ||
-		    e.pending_since_run < 0 || e.pending_total > TIR_MAX_TIME ||
-		    e.pending_since_run > TIR_MAX_TIME || e.last_check > TIR_MAX_TIME ||
-		    e.seq > nl.seq) {
+		if (a->queue < 0 || a->queue >= nqueues || a->last_check < 0 || a->run_total < 0 ||
+		    a->run_attained < 0 || a->run_attained > a->run_total ||
+		    a->run_total > TIR_MAX_TIME || a->pending_total < 0 ||
+		    a->pending_since_run < 0 || a->pending_total > TIR_MAX_TIME ||
+		    a->pending_since_run > TIR_MAX_TIME || a->last_check > TIR_MAX_TIME ||
+		    a->seq > nl.seq) {
 			snprintf(why, whylen, "%s:%u: job %" PRIu32 ": a value out of range "
 				 "(queue beyond queue-limits, or service negative)", path, no, e.id);
 			goto bad;
@@ -418,7 +420,7 @@ static const struct tir_job *waiting_ahead(const struct tird *d, const struct ti
 
 static int64_t service(const struct tird *d, const struct tir_job *j)
 {
-	return d->cfg.tir.schedule == TIR_DLAS ? j->run_attained : j->run_attained * j->num_gpu;
+	return d->cfg.tir.schedule == TIR_DLAS ? j->acct.run_attained : j->acct.run_attained * j->num_gpu;
 }
 
 void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
@@ -498,7 +500,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 			continue;
 		if (c->dry_run) {
 			fprintf(c->dry_out, "would set priority of job %" PRIu32 " to %" PRIu32
-				" (queue %d, was %" PRIu32 ")\n", jv->id, prio, d->jobs[i].queue,
+				" (queue %d, was %" PRIu32 ")\n", jv->id, prio, d->jobs[i].acct.queue,
 				jv->priority);
 			continue;
 		}
@@ -522,7 +524,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		if (w)
 			snprintf(reason, sizeof(reason),
 				 "job %" PRIu32 " (queue %d, %" PRId64 " GPUs) waits and does not fit",
-				 wid, w->queue, w->num_gpu);
+				 wid, w->acct.queue, w->num_gpu);
 		else
 			snprintf(reason, sizeof(reason), "the cluster's GPUs go to higher queues");
 		if (!jv->requeue_ok) {
@@ -533,7 +535,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		}
 		if (c->dry_run) {
 			fprintf(c->dry_out, "would requeue job %" PRIu32 " (queue %d, %" PRId64
-				" GPU-s attained, %" PRId64 " GPUs): %s\n", jv->id, j->queue,
+				" GPU-s attained, %" PRId64 " GPUs): %s\n", jv->id, j->acct.queue,
 				service(d, j), j->num_gpu, reason);
 			continue;
 		}
@@ -544,7 +546,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		}
 		d->st.preemptions++;
 		log_info("preempt: requeued job %" PRIu32 " (queue %d, %" PRId64
-			 " GPU-s attained, %" PRId64 " GPUs): %s", jv->id, j->queue,
+			 " GPU-s attained, %" PRId64 " GPUs): %s", jv->id, j->acct.queue,
 			 service(d, j), j->num_gpu, reason);
 	}
 	if (errs)
@@ -666,18 +668,12 @@ int tird_pass(struct tird *d, int64_t now_ms)
 		j->start = -1;
 		j->end = -1;
 		if (old) {
-			j->queue = old->queue < c->tir.nqueues ? old->queue : c->tir.nqueues - 1;
-			j->seq = old->seq;
-			j->last_check = old->last_check;
-			j->run_total = old->run_total;
-			j->run_attained = old->run_attained;
-			j->pending_total = old->pending_total;
-			j->pending_since_run = old->pending_since_run;
-			j->preempt = old->preempt;
-			j->promote = old->promote;
+			j->acct = old->acct;
+			if (j->acct.queue >= c->tir.nqueues)
+				j->acct.queue = c->tir.nqueues - 1;
 		} else {
 			/* new: seq below, in submission order */
-			j->last_check = j->state == TIR_RUNNING ?
+			j->acct.last_check = j->state == TIR_RUNNING ?
 					tird_scaled(jv->start * 1000, c->time_scale) : j->submit;
 			d->scratch[nnew++] = (uint32_t)n;
 		}
@@ -685,15 +681,15 @@ int tird_pass(struct tird *d, int64_t now_ms)
 		if (j->state == TIR_RUNNING) {
 			int64_t st = tird_scaled(jv->start * 1000, c->time_scale);
 
-			if (st > j->last_check && st <= now) {
-				j->pending_total += st - j->last_check;
-				if (j->run_attained > 0)
-					j->pending_since_run += st - j->last_check;
-				j->last_check = st;
+			if (st > j->acct.last_check && st <= now) {
+				j->acct.pending_total += st - j->acct.last_check;
+				if (j->acct.run_attained > 0)
+					j->acct.pending_since_run += st - j->acct.last_check;
+				j->acct.last_check = st;
 			}
 		}
-		if (j->last_check > now)
-			j->last_check = now;
+		if (j->acct.last_check > now)
+			j->acct.last_check = now;
 		n++;
 	}
 	if (nnew) {
@@ -701,7 +697,7 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 		qsort_r(d->scratch, nnew, sizeof(*d->scratch), cmp_new, &nc);
 		for (size_t k = 0; k < nnew; k++)
-			d->jobs[d->scratch[k]].seq = ++nl.seq;
+			d->jobs[d->scratch[k]].acct.seq = ++nl.seq;
 	}
 	d->cfg.tir.gpus = gpus;
 	if (tir_live_pass(&d->cfg.tir, d->jobs, n, d->walk, d->scratch, &nl.seq, now)) {
@@ -723,18 +719,10 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 		if (!e)
 			goto out;
-		e->queue = j->queue;
-		e->seq = j->seq;
-		e->last_check = j->last_check;
-		e->run_total = j->run_total;
-		e->run_attained = j->run_attained;
-		e->pending_total = j->pending_total;
-		e->pending_since_run = j->pending_since_run;
-		e->preempt = j->preempt;
-		e->promote = j->promote;
-		d->st.jobs_queue[j->queue]++;
+		e->acct = j->acct;
+		d->st.jobs_queue[j->acct.queue]++;
 		if (v[d->vidx[k]].state == TIRD_V_RUNNING)
-			d->st.jobs_running[j->queue]++;
+			d->st.jobs_running[j->acct.queue]++;
 	}
 	tird_ledger_free(&d->led);
 	d->led = nl;

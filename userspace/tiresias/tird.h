@@ -42,15 +42,13 @@ struct tird_view {
 	uint32_t priority;	/* as Slurm has it now */
 };
 
-/* One job's ledger: what tir_live_pass() needs between passes. */
+/*
+ * One job's ledger: what tir_live_pass() needs between passes, the same
+ * struct as its tir_job's (times in scaled seconds), copied whole.
+ */
 struct tird_entry {
 	uint32_t id;
-	int queue;
-	uint64_t seq;
-	int64_t last_check;		/* scaled seconds */
-	int64_t run_total, run_attained;
-	int64_t pending_total, pending_since_run;
-	uint32_t preempt, promote;
+	struct tir_acct acct;
 };
 
 struct tird_ledger {
