@@ -85,6 +85,7 @@ struct tir_job {
 	int64_t duration;
 
 	enum tir_state state;
+	uint32_t resume;
 	int64_t start;		/* first start, -1 before */
 	int64_t end;		/* completion time, -1 before */
 	struct tir_acct acct;
@@ -92,7 +93,6 @@ struct tir_job {
 	int64_t g_at;		/* Gittins cursors: service last ranked at, */
 	uint32_t g_idx, g_idx_d; /* and where it and it + delta fall in the sample */
 	uint64_t start_seq;	/* order of (re)starts, for non-preemptive logs */
-	uint32_t resume;
 };
 
 /*
