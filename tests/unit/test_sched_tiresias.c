@@ -90,9 +90,9 @@ static void issue_check_dlas_gpu(void)
 		simulate(&r);
 		EXPECT(r.ok);
 		EXPECT_EQ(jct(&r, 1), faithful ? 787 : 413);
-		EXPECT_EQ(r.jobs[0].preempt, 1);
+		EXPECT_EQ(r.jobs[0].acct.preempt, 1);
 		EXPECT_EQ(r.jobs[0].resume, 2);
-		EXPECT_EQ(r.jobs[0].queue, 2);	/* 20,000 GPU-s is past 7,200 */
+		EXPECT_EQ(r.jobs[0].acct.queue, 2);	/* 20,000 GPU-s is past 7,200 */
 		EXPECT_EQ(jct(&r, 0), 5100);
 	}
 }
@@ -112,7 +112,7 @@ static void fifo_and_fjf(void)
 		EXPECT(r.ok);
 		EXPECT_EQ(r.jobs[1].start, 100);
 		EXPECT_EQ(r.jobs[2].start, s == TIR_FIFO ? 100 : 20);
-		EXPECT_EQ(r.jobs[0].preempt + r.jobs[1].preempt + r.jobs[2].preempt, 0);
+		EXPECT_EQ(r.jobs[0].acct.preempt + r.jobs[1].acct.preempt + r.jobs[2].acct.preempt, 0);
 	}
 }
 
@@ -128,7 +128,7 @@ static void sjf_and_shortest(void)
 	simulate(&r);
 	EXPECT(r.ok);
 	EXPECT_EQ(r.jobs[1].start, 10);
-	EXPECT_EQ(r.jobs[0].preempt, 1);
+	EXPECT_EQ(r.jobs[0].acct.preempt, 1);
 	EXPECT_EQ(r.jobs[0].end, 200);
 
 	memset(&r, 0, sizeof(r));
@@ -150,7 +150,7 @@ static void sjf_and_shortest(void)
 	simulate(&r);
 	EXPECT(r.ok);
 	EXPECT_EQ(r.jobs[1].start, 100);
-	EXPECT_EQ(r.jobs[0].preempt, 1);
+	EXPECT_EQ(r.jobs[0].acct.preempt, 1);
 }
 
 /*
@@ -172,7 +172,7 @@ static void dlas_demotion(void)
 		simulate(&r);
 		EXPECT(r.ok);
 		EXPECT_EQ(r.jobs[1].start, s == TIR_DLAS ? 100 : 25);
-		EXPECT_EQ(r.jobs[0].preempt, 1);
+		EXPECT_EQ(r.jobs[0].acct.preempt, 1);
 	}
 }
 
@@ -193,8 +193,8 @@ static void promotion(void)
 	add(&r, 1, 5, 100);	/* demoted at 20 */
 	simulate(&r);
 	EXPECT(r.ok);
-	EXPECT(r.jobs[0].promote >= 1);
-	EXPECT(r.jobs[1].promote >= 1);
+	EXPECT(r.jobs[0].acct.promote >= 1);
+	EXPECT(r.jobs[1].acct.promote >= 1);
 
 	memset(&r, 0, sizeof(r));
 	tir_config_init(&r.cfg, TIR_DLAS_GPU, 1);
@@ -204,7 +204,7 @@ static void promotion(void)
 	add(&r, 1, 5, 100);
 	simulate(&r);
 	EXPECT(r.ok);
-	EXPECT_EQ(r.jobs[0].promote + r.jobs[1].promote, 0);
+	EXPECT_EQ(r.jobs[0].acct.promote + r.jobs[1].acct.promote, 0);
 }
 
 /*
@@ -320,7 +320,7 @@ static void properties_random(void)
 				for (size_t i = 0; i < r.n; i++) {
 					EXPECT_EQ(r.ends[i], 1);
 					EXPECT(jct(&r, i) >= r.jobs[i].duration);
-					EXPECT_EQ(r.jobs[i].run_total, r.jobs[i].duration);
+					EXPECT_EQ(r.jobs[i].acct.run_total, r.jobs[i].duration);
 					EXPECT_EQ(r.jobs[i].end, r2.jobs[i].end);
 				}
 				if (tap_case_failed) {

@@ -163,20 +163,20 @@ static void ledger_across_requeue_and_restart(void)
 	setup(&d, &f, 8);
 	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 100, T0 - 50);
 	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 50);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 50);
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 100)), 0);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 150);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 150);
 	/* requeued: Slurm says pending, and will give it a new start_time */
 	job(&f, 1, TIRD_V_PENDING, 2, T0 - 100, 0);
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 150)), 0);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 150);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 150);
 	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 100, T0 + 200);
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 260)), 0);
 	/* 150 s before the requeue and 60 s since: Slurm's start_time says 60 */
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 210);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_attained == 210);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 210);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_attained == 210);
 	/* waiting from the look that saw it run last to the new start */
-	EXPECT(entry(&d, 1) && entry(&d, 1)->pending_total == 100);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.pending_total == 100);
 
 	/* a restart with the state file keeps it all */
 	EXPECT_EQ(tird_state_save(&d.led, path), 0);
@@ -187,7 +187,7 @@ static void ledger_across_requeue_and_restart(void)
 	EXPECT_EQ(d2.led.n, 1);
 	EXPECT_EQ(d2.led.seq, d.led.seq);
 	EXPECT_EQ(tird_pass(&d2, MS(T0 + 300)), 0);
-	EXPECT(entry(&d2, 1) && entry(&d2, 1)->run_total == 250);
+	EXPECT(entry(&d2, 1) && entry(&d2, 1)->acct.run_total == 250);
 
 	/* without it, only the current run is known (what is lost) */
 	memset(&d3, 0, sizeof(d3));
@@ -197,7 +197,7 @@ static void ledger_across_requeue_and_restart(void)
 	EXPECT_EQ(tird_state_load(&d3.led, path, d3.cfg.tir.nqueues, why, sizeof(why)), 0);
 	EXPECT_EQ(d3.led.n, 0);
 	EXPECT_EQ(tird_pass(&d3, MS(T0 + 300)), 0);
-	EXPECT(entry(&d3, 1) && entry(&d3, 1)->run_total == 100);
+	EXPECT(entry(&d3, 1) && entry(&d3, 1)->acct.run_total == 100);
 
 	/* a job that is gone from Slurm's view leaves the ledger */
 	f.n = 0;
@@ -241,7 +241,7 @@ static void bad_state_files(void)
 	tap_put_file(dir, "state", "spare-tiresias-state 1\nseq 5\njob 7 2 4 10 9 8 1 0 1 0\n");
 	EXPECT_EQ(tird_state_load(&l, path, 3, why, sizeof(why)), 0);
 	EXPECT_EQ(l.n, 1);
-	EXPECT(l.n == 1 && l.e[0].id == 7 && l.e[0].queue == 2 && l.e[0].run_attained == 8);
+	EXPECT(l.n == 1 && l.e[0].id == 7 && l.e[0].acct.queue == 2 && l.e[0].acct.run_attained == 8);
 	tird_ledger_free(&l);
 	unlink(path);
 	rmdir(dir);
@@ -268,8 +268,8 @@ static void preemption(void)
 	EXPECT_EQ(f.requeues, 1);
 	EXPECT_EQ(f.requeued[0], 1);
 	EXPECT_EQ(d.st.preemptions, 1);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->queue == 1 && entry(&d, 1)->preempt == 1);
-	EXPECT(entry(&d, 2) && entry(&d, 2)->queue == 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.queue == 1 && entry(&d, 1)->acct.preempt == 1);
+	EXPECT(entry(&d, 2) && entry(&d, 2)->acct.queue == 0);
 	/* job 2 first in Tiresias's order: the top priority */
 	EXPECT_EQ(f.sets, 1);
 	EXPECT(f.set_id[0] == 2 && f.set_prio[0] == 1000000);
@@ -305,7 +305,7 @@ static void priorities_in_order(void)
 	job(&f, 12, TIRD_V_PENDING, 1, T0 - 40, 0);		/* submitted first */
 	job(&f, 13, TIRD_V_PENDING, 2, T0 - 20, 0);
 	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
-	EXPECT(entry(&d, 10) && entry(&d, 10)->queue == 2);
+	EXPECT(entry(&d, 10) && entry(&d, 10)->acct.queue == 2);
 	/* queue 0 in arrival order: 12, 11, 13; then the queue 2 job */
 	EXPECT_EQ(f.sets, 3);
 	EXPECT(f.set_id[0] == 12 && f.set_prio[0] == 1000000);
@@ -346,13 +346,13 @@ static void stale_view_changes_nothing(void)
 	EXPECT(d.stale);
 	EXPECT_EQ(d.st.stale_passes, 2);
 	EXPECT_EQ(d.st.passes, 1);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 100);	/* ledger untouched */
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 100);	/* ledger untouched */
 	/* a fresh view: now it acts */
 	f.fail = false;
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 1020)), 0);
 	EXPECT(!d.stale);
 	EXPECT_EQ(f.requeues, 1);
-	EXPECT(entry(&d, 1) && entry(&d, 1)->run_total == 1120 && entry(&d, 1)->queue == 1);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.run_total == 1120 && entry(&d, 1)->acct.queue == 1);
 
 	/* GPUs read from the nodes: none up, or the read fails, is no view either */
 	unsigned int requeues = f.requeues;
@@ -433,13 +433,13 @@ static void priority_assignment(void)
 
 		for (size_t k = 0; k < m; k++)
 			cur[k] = rand_r(&seed) % 3 ? (uint32_t)rand_r(&seed) % 2000000 : 4294901758u;
-		tird_assign_priorities(cur, out, m, top);
+		tird_assign_priorities(cur, out, m, top, 1);
 		for (size_t k = 0; k < m; k++) {
 			EXPECT(out[k] >= 1 && out[k] < top + TIRD_PRIO_GAP);
 			EXPECT(k == 0 || out[k] < out[k - 1]);
 		}
 		/* applied, they stay */
-		tird_assign_priorities(out, again, m, top);
+		tird_assign_priorities(out, again, m, top, 1);
 		for (size_t k = 0; k < m; k++)
 			changed += again[k] != out[k];
 		EXPECT_EQ(changed, 0);
@@ -454,13 +454,57 @@ static void priority_assignment(void)
 
 		for (size_t k = 0, src = 0; k <= 100; k++)
 			cur[k] = k == pos ? 4294901758u : 1000000 - (uint32_t)(src++) * TIRD_PRIO_GAP;
-		tird_assign_priorities(cur, out, 101, 1000000);
+		tird_assign_priorities(cur, out, 101, 1000000, 1);
 		for (size_t k = 0; k <= 100; k++) {
 			changed += out[k] != cur[k];
 			EXPECT(k == 0 || out[k] < out[k - 1]);
 		}
 		EXPECT_EQ(changed, 1);
 	}
+}
+
+/*
+ * The default band is above priority/basic's newcomers: a pass over jobs
+ * that came with basic's priorities (TIRD_BASIC_TOP - 1 counting down)
+ * places every one of them above the next newcomer's, also for 1,000
+ * pending jobs, and a newcomer joining the order costs one update. With
+ * the floor ignored (the daemon before the band, priority-top 1e9 or
+ * spaced 1024 down from the top) 1,000 jobs went below the newcomers.
+ */
+static void priority_band(void)
+{
+	static uint32_t cur[1001], out[1001], again[1001];
+	const uint32_t newcomer = TIRD_BASIC_TOP - 1 - 5000;	/* after 5,000 submissions */
+	size_t changed = 0;
+
+	for (size_t k = 0; k < 1000; k++)
+		cur[k] = TIRD_BASIC_TOP - 1 - (uint32_t)k;
+	tird_assign_priorities(cur, out, 1000, TIRD_PRIO_TOP, TIRD_BASIC_TOP);
+	for (size_t k = 0; k < 1000; k++) {
+		EXPECT(out[k] >= TIRD_BASIC_TOP && out[k] <= TIRD_PRIO_MAX);
+		EXPECT(out[k] > newcomer);
+		EXPECT(k == 0 || out[k] < out[k - 1]);
+		if (tap_case_failed) {
+			fprintf(stderr, "# job %zu of 1000: priority %u\n", k, out[k]);
+			return;
+		}
+	}
+	/* a newcomer with basic's priority in the middle of the order */
+	for (size_t k = 0, src = 0; k <= 1000; k++)
+		cur[k] = k == 500 ? newcomer : out[src++];
+	tird_assign_priorities(cur, again, 1001, TIRD_PRIO_TOP, TIRD_BASIC_TOP);
+	for (size_t k = 0; k <= 1000; k++) {
+		changed += again[k] != cur[k];
+		EXPECT(again[k] >= TIRD_BASIC_TOP && (k == 0 || again[k] < again[k - 1]));
+	}
+	EXPECT_EQ(changed, 1);
+	/* more jobs than the band holds: the band's jobs are ordered, the rest kept */
+	for (size_t k = 0; k < 10; k++)
+		cur[k] = 5 + (uint32_t)k;
+	tird_assign_priorities(cur, out, 10, 108, 100);
+	for (size_t k = 0; k < 9; k++)
+		EXPECT(out[k] >= 100 && out[k] <= 108 && (k == 0 || out[k] < out[k - 1]));
+	EXPECT_EQ(out[9], 14);
 }
 
 /*
@@ -520,7 +564,7 @@ static void live_matches_sim(void)
 				const struct tir_job *j = &snap[s.active[i]];
 
 				if (j->state == TIR_RUNNING &&
-				    j->last_check + (j->duration - j->run_total) == now)
+				    j->acct.last_check + (j->duration - j->acct.run_total) == now)
 					continue;
 				map[m] = s.active[i];
 				live[m++] = *j;
@@ -529,9 +573,9 @@ static void live_matches_sim(void)
 			for (size_t i = s.next_arrival; i < n && jobs[i].submit == now; i++) {
 				live[m] = snap[i];
 				live[m].state = TIR_PENDING;
-				live[m].queue = 0;
-				live[m].last_check = now;
-				live[m].seq = ++seq;
+				live[m].acct.queue = 0;
+				live[m].acct.last_check = now;
+				live[m].acct.seq = ++seq;
 				map[m++] = (uint32_t)i;
 			}
 			EXPECT_EQ(tir_step(&s, now, &res), 0);
@@ -541,12 +585,12 @@ static void live_matches_sim(void)
 				const struct tir_job *a = &live[k], *b = &jobs[map[k]];
 
 				EXPECT_EQ(a->state, b->state);
-				EXPECT_EQ(a->queue, b->queue);
-				EXPECT_EQ(a->seq, b->seq);
-				EXPECT_EQ(a->run_attained, b->run_attained);
-				EXPECT_EQ(a->pending_since_run, b->pending_since_run);
-				EXPECT_EQ(a->promote, b->promote);
-				EXPECT_EQ(a->preempt, b->preempt);
+				EXPECT_EQ(a->acct.queue, b->acct.queue);
+				EXPECT_EQ(a->acct.seq, b->acct.seq);
+				EXPECT_EQ(a->acct.run_attained, b->acct.run_attained);
+				EXPECT_EQ(a->acct.pending_since_run, b->acct.pending_since_run);
+				EXPECT_EQ(a->acct.promote, b->acct.promote);
+				EXPECT_EQ(a->acct.preempt, b->acct.preempt);
 				EXPECT(a->rank == b->rank);
 				EXPECT_EQ(map[walk[k]], s.walk[k]);
 			}
@@ -563,27 +607,27 @@ static void live_matches_sim(void)
 static void live_crosses_limits(void)
 {
 	struct tir_config cfg;
-	struct tir_job j = { .id = 1, .num_gpu = 2, .state = TIR_RUNNING, .seq = 1 };
+	struct tir_job j = { .id = 1, .num_gpu = 2, .state = TIR_RUNNING, .acct.seq = 1 };
 	uint32_t walk[1], scratch[1];
 	uint64_t seq = 1;
 
 	tir_config_init(&cfg, TIR_DLAS_GPU, 4);
-	j.last_check = 0;
+	j.acct.last_check = 0;
 	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 4000), 0);
-	EXPECT_EQ(j.queue, 2);	/* 8000 GPU-s > 7200 */
+	EXPECT_EQ(j.acct.queue, 2);	/* 8000 GPU-s > 7200 */
 	EXPECT_EQ(j.state, TIR_RUNNING);
-	EXPECT_EQ(j.run_total, 4000);
+	EXPECT_EQ(j.acct.run_total, 4000);
 	/* bad input is refused and changes nothing */
-	j.last_check = 5000;
+	j.acct.last_check = 5000;
 	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 6000 - 1001), -EINVAL);
-	j.last_check = 4000;
+	j.acct.last_check = 4000;
 	j.num_gpu = 5;
 	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 5000), -EINVAL);
 	tir_config_init(&cfg, TIR_FIFO, 4);
 	j.num_gpu = 1;
 	EXPECT_EQ(tir_live_pass(&cfg, &j, 1, walk, scratch, &seq, 5000), -EINVAL);
-	EXPECT_EQ(j.run_total, 4000);
-	EXPECT_EQ(j.last_check, 4000);
+	EXPECT_EQ(j.acct.run_total, 4000);
+	EXPECT_EQ(j.acct.last_check, 4000);
 }
 
 /* ---- config ---- */
@@ -616,6 +660,8 @@ static void bad_config_lines(void)
 		{ "metrics-listen = nowhere\n", "t.conf:1: metrics-listen:" },
 		{ "gpus = many\n", "t.conf:1: gpus: not a number in range" },
 		{ "priority-top = 1\n", "t.conf:1: priority-top: not a number in range" },
+		{ "priority-top = 4294966270\n", "t.conf:1: priority-top: not a number in range" },
+		{ "priority-floor = 0\n", "t.conf:1: priority-floor: not a number in range" },
 		{ "dry-run = perhaps\n", "t.conf:1: dry-run:" },
 		{ "sched = dlas-gpu\n", "t.conf:1: sched: unknown setting" },
 	};
@@ -644,6 +690,7 @@ int main(void)
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);
 	TAP_RUN(priority_assignment);
+	TAP_RUN(priority_band);
 	TAP_RUN(live_matches_sim);
 	TAP_RUN(live_crosses_limits);
 	TAP_RUN(bad_config_lines);

@@ -72,15 +72,15 @@ int sim_run(const struct sim_spec *spec, struct sim_trace *t, const struct tir_c
 			const struct tir_job *j = &t->jobs[res.ended[i]];
 
 			jct[sum->jobs++] = j->end - j->submit;
-			pending += (double)j->pending_total;
-			sum->preemptions += j->preempt;
+			pending += (double)j->acct.pending_total;
+			sum->preemptions += j->acct.preempt;
 			if (job_csv)
 				fprintf(job_csv, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 					",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 					",%" PRId64 ",%u,%u,%u\n",
 					now, j->id, j->num_gpu, j->submit, j->start, j->end,
 					j->end - j->start, j->end - j->submit, j->duration,
-					j->pending_total, j->preempt, j->resume, j->promote);
+					j->acct.pending_total, j->acct.preempt, j->resume, j->acct.promote);
 		}
 		busy = cfg->gpus - s.free_gpus;
 		busy_nodes = (busy + spec->gpus_per_node - 1) / spec->gpus_per_node;

@@ -165,7 +165,8 @@ int main(int argc, char **argv)
 	d.cfg.tir.promote = 2;
 	d.cfg.gpus = gpus;
 	d.cfg.time_scale = 1;
-	d.cfg.priority_top = 1000000;
+	d.cfg.priority_top = TIRD_PRIO_TOP;
+	d.cfg.priority_floor = TIRD_BASIC_TOP;
 	d.ops = (struct tird_ops){ fake_load, fake_gpus, fake_set, fake_requeue, &f };
 	for (size_t p = 0; p < passes; p++) {
 		if (tird_pass(&d, now_ms)) {

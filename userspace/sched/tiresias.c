@@ -277,16 +277,16 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 			return -EINVAL;
 		total += j->duration;
 		j->state = TIR_WAITING;
-		j->queue = 0;
+		j->acct.queue = 0;
 		j->start = j->end = -1;
-		j->last_check = j->submit;
-		j->run_total = j->run_attained = 0;
-		j->pending_total = j->pending_since_run = 0;
+		j->acct.last_check = j->submit;
+		j->acct.run_total = j->acct.run_attained = 0;
+		j->acct.pending_total = j->acct.pending_since_run = 0;
 		j->rank = 0;
 		j->g_at = 0;
 		j->g_idx = j->g_idx_d = 0;
-		j->seq = j->start_seq = 0;
-		j->preempt = j->resume = j->promote = 0;
+		j->acct.seq = j->start_seq = 0;
+		j->acct.preempt = j->resume = j->acct.promote = 0;
 	}
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -303,7 +303,7 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 
 static int64_t finish_time(const struct tir_job *j)
 {
-	return j->last_check + (j->duration - j->run_total);
+	return j->acct.last_check + (j->duration - j->acct.run_total);
 }
 
 static int64_t compute_next_event(const struct tir_sched *s)
@@ -330,37 +330,37 @@ int64_t tir_next_event(const struct tir_sched *s)
 static int64_t attained(const struct tir_sched *s, const struct tir_job *j)
 {
 	if (s->cfg->schedule == TIR_DLAS)
-		return j->run_attained;
-	return j->run_attained * j->num_gpu;
+		return j->acct.run_attained;
+	return j->acct.run_attained * j->num_gpu;
 }
 
 static void account(struct tir_sched *s, struct tir_job *j, int64_t now)
 {
 	const struct tir_config *cfg = s->cfg;
-	int64_t dt = now - j->last_check;
+	int64_t dt = now - j->acct.last_check;
 	bool served = j->state == TIR_RUNNING && dt > 0;
 
-	j->last_check = now;
+	j->acct.last_check = now;
 	if (j->state == TIR_RUNNING) {
-		j->run_total += dt;
-		j->run_attained += dt;
-		if (is_dlas(cfg->schedule) && j->queue < cfg->nqueues - 1 &&
-		    attained(s, j) >= cfg->limit[j->queue]) {
-			j->queue++;
-			j->seq = ++s->seq;	/* to the back of the lower queue */
+		j->acct.run_total += dt;
+		j->acct.run_attained += dt;
+		if (is_dlas(cfg->schedule) && j->acct.queue < cfg->nqueues - 1 &&
+		    attained(s, j) >= cfg->limit[j->acct.queue]) {
+			j->acct.queue++;
+			j->acct.seq = ++s->seq;	/* to the back of the lower queue */
 		}
 	} else {
-		j->pending_total += dt;
-		if (j->run_attained > 0)
-			j->pending_since_run += dt;
-		if (is_dlas(cfg->schedule) && cfg->promote > 0 && j->queue > 0 &&
-		    j->run_total > 0 && j->run_attained > 0 &&
-		    j->pending_since_run >= scaled(j->run_attained, cfg->promote)) {
-			j->run_attained = 0;
-			j->pending_since_run = 0;
-			j->queue = 0;
-			j->seq = ++s->seq;	/* to the back of Q0 */
-			j->promote++;
+		j->acct.pending_total += dt;
+		if (j->acct.run_attained > 0)
+			j->acct.pending_since_run += dt;
+		if (is_dlas(cfg->schedule) && cfg->promote > 0 && j->acct.queue > 0 &&
+		    j->acct.run_total > 0 && j->acct.run_attained > 0 &&
+		    j->acct.pending_since_run >= scaled(j->acct.run_attained, cfg->promote)) {
+			j->acct.run_attained = 0;
+			j->acct.pending_since_run = 0;
+			j->acct.queue = 0;
+			j->acct.seq = ++s->seq;	/* to the back of Q0 */
+			j->acct.promote++;
 			served = true;
 		}
 	}
@@ -375,11 +375,11 @@ static int64_t sort_key(const struct tir_sched *s, const struct tir_job *j)
 	case TIR_SJF:
 		return j->num_gpu;
 	case TIR_SHORTEST:
-		return j->duration - j->run_total;
+		return j->duration - j->acct.run_total;
 	case TIR_SHORTEST_GPU:
-		return (j->duration - j->run_total) * j->num_gpu;
+		return (j->duration - j->acct.run_total) * j->num_gpu;
 	default:
-		return j->queue;
+		return j->acct.queue;
 	}
 }
 
@@ -398,7 +398,7 @@ static int cmp_walk(const void *pa, const void *pb, void *ctx)
 		if (a->submit != b->submit)
 			return a->submit < b->submit ? -1 : 1;
 	}
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->acct.seq < b->acct.seq ? -1 : a->acct.seq > b->acct.seq;
 }
 
 static void run_job(struct tir_sched *s, struct tir_job *j, int64_t now)
@@ -471,23 +471,23 @@ static void requeue_pending(struct tir_sched *s, uint32_t *tmp)
 	size_t n = s->nwalk, i = 0;
 
 	while (i < n) {
-		int q = s->jobs[w[i]].queue;
+		int q = s->jobs[w[i]].acct.queue;
 		size_t end = i, kept = i, np = 0;
 
-		while (end < n && s->jobs[w[end]].queue == q)
+		while (end < n && s->jobs[w[end]].acct.queue == q)
 			end++;
 		for (size_t k = i; k < end; k++) {
 			struct tir_job *j = &s->jobs[w[k]];
 
 			if (j->state == TIR_RUNNING) {
-				j->seq = ++s->seq;
+				j->acct.seq = ++s->seq;
 				w[kept++] = w[k];
 			} else {
 				tmp[np++] = w[k];
 			}
 		}
 		for (size_t k = 0; k < np; k++) {
-			s->jobs[tmp[k]].seq = ++s->seq;
+			s->jobs[tmp[k]].acct.seq = ++s->seq;
 			w[kept++] = tmp[k];
 		}
 		i = end;
@@ -511,7 +511,7 @@ static void decide_preemptive(struct tir_sched *s, uint32_t *tmp, int64_t now)
 				run_job(s, j, now);
 		} else if (j->state == TIR_RUNNING) {
 			j->state = TIR_PENDING;
-			j->preempt++;
+			j->acct.preempt++;
 		}
 	}
 	s->free_gpus = free_gpus;
@@ -519,7 +519,7 @@ static void decide_preemptive(struct tir_sched *s, uint32_t *tmp, int64_t now)
 		requeue_pending(s, tmp);
 	} else {
 		for (i = 0; i < n; i++)	/* keep the order just walked */
-			s->jobs[walk[i]].seq = ++s->seq;
+			s->jobs[walk[i]].acct.seq = ++s->seq;
 	}
 }
 
@@ -535,28 +535,28 @@ static int64_t next_jump(const struct tir_sched *s, int64_t now)
 		const struct tir_job *j = &s->jobs[s->active[i]];
 		int64_t t = INT64_MAX;
 
-		if (j->state == TIR_RUNNING && j->queue < cfg->nqueues - 1) {
-			int64_t limit = cfg->limit[j->queue];
+		if (j->state == TIR_RUNNING && j->acct.queue < cfg->nqueues - 1) {
+			int64_t limit = cfg->limit[j->acct.queue];
 
 			if (cfg->schedule == TIR_DLAS) {
-				t = now + (limit - j->run_attained);
+				t = now + (limit - j->acct.run_attained);
 			} else if (cfg->faithful) {
 				/* wall seconds against GPU-seconds, floored */
-				int64_t left = limit - j->run_attained;
+				int64_t left = limit - j->acct.run_attained;
 
 				t = now + (left >= 0 ? left / j->num_gpu :
 					   -((-left + j->num_gpu - 1) / j->num_gpu));
 			} else {
-				int64_t left = limit - j->run_attained * j->num_gpu;
+				int64_t left = limit - j->acct.run_attained * j->num_gpu;
 
 				t = now + (left + j->num_gpu - 1) / j->num_gpu;
 			}
 			/* The reference would loop forever at a jump in the past. */
 			if (t <= now)
 				t = now + 1;
-		} else if (j->state == TIR_PENDING && cfg->promote > 0 && j->queue > 0 &&
-			   j->run_total > 0 && j->run_attained > 0) {
-			int64_t diff = scaled(j->run_attained, cfg->promote) - j->pending_since_run;
+		} else if (j->state == TIR_PENDING && cfg->promote > 0 && j->acct.queue > 0 &&
+			   j->acct.run_total > 0 && j->acct.run_attained > 0) {
+			int64_t diff = scaled(j->acct.run_attained, cfg->promote) - j->acct.pending_since_run;
 
 			if (diff > 0)
 				t = now + diff;
@@ -579,7 +579,7 @@ static uint64_t end_key(const struct tir_sched *s, uint32_t idx)
 	case TIR_SJF:
 	case TIR_SHORTEST:
 	case TIR_SHORTEST_GPU:
-		return j->seq;
+		return j->acct.seq;
 	default:
 		return idx;	/* arrival order */
 	}
@@ -599,9 +599,9 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		struct tir_job *j = &s->jobs[idx];
 
 		if (j->state == TIR_RUNNING && finish_time(j) == now) {
-			j->run_total = j->duration;
-			j->run_attained += now - j->last_check;
-			j->last_check = now;
+			j->acct.run_total = j->duration;
+			j->acct.run_attained += now - j->acct.last_check;
+			j->acct.last_check = now;
 			j->state = TIR_DONE;
 			j->end = now;
 			s->free_gpus += j->num_gpu;
@@ -635,8 +635,8 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		struct tir_job *j = &s->jobs[s->next_arrival];
 
 		j->state = TIR_PENDING;
-		j->last_check = now;
-		j->seq = ++s->seq;
+		j->acct.last_check = now;
+		j->acct.seq = ++s->seq;
 		if (s->cfg->schedule == TIR_DLAS_GPU_GITTINS)
 			j->rank = job_rank(s->cfg->gittins, j, 0);
 		s->walk[s->nwalk++] = (uint32_t)s->next_arrival;
@@ -711,12 +711,12 @@ int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
 
 		if ((j->state != TIR_PENDING && j->state != TIR_RUNNING) ||
 		    j->num_gpu < 1 || j->num_gpu > cfg->gpus ||
-		    j->queue < 0 || j->queue >= cfg->nqueues ||
-		    j->last_check < 0 || j->last_check > now || j->run_total < 0 ||
-		    j->run_attained < 0 || j->run_attained > j->run_total ||
-		    j->run_total > TIR_MAX_TIME / j->num_gpu ||
-		    j->pending_total < 0 || j->pending_since_run < 0 ||
-		    j->pending_total > TIR_MAX_TIME || j->pending_since_run > TIR_MAX_TIME)
+		    j->acct.queue < 0 || j->acct.queue >= cfg->nqueues ||
+		    j->acct.last_check < 0 || j->acct.last_check > now || j->acct.run_total < 0 ||
+		    j->acct.run_attained < 0 || j->acct.run_attained > j->acct.run_total ||
+		    j->acct.run_total > TIR_MAX_TIME / j->num_gpu ||
+		    j->acct.pending_total < 0 || j->acct.pending_since_run < 0 ||
+		    j->acct.pending_total > TIR_MAX_TIME || j->acct.pending_since_run > TIR_MAX_TIME)
 			return -EINVAL;
 	}
 	memset(&s, 0, sizeof(s));
@@ -736,9 +736,9 @@ int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
 		 * when it comes, so a job may cross several limits at once.
 		 */
 		do {
-			q = j->queue;
+			q = j->acct.queue;
 			account(&s, j, now);
-		} while (j->queue != q && j->state == TIR_RUNNING);
+		} while (j->acct.queue != q && j->state == TIR_RUNNING);
 		if (cfg->schedule == TIR_DLAS_GPU_GITTINS) {
 			j->g_at = 0;
 			j->g_idx = j->g_idx_d = 0;

@@ -58,6 +58,23 @@ enum tir_state {
 };
 
 /*
+ * A job's account of the service it has had and of its place in the
+ * 2D-LAS queues: what account() brings up to date, and all that a live
+ * scheduler keeps of a job between passes (spare-tiresias's ledger holds
+ * one per job, and hands it to tir_live_pass() in struct tir_job).
+ */
+struct tir_acct {
+	int queue;		/* 2D-LAS queue, 0 highest */
+	uint64_t seq;		/* position in its queue (lower first) */
+	int64_t last_check;	/* when the counters below were brought up to date */
+	int64_t run_total;	/* seconds run in all */
+	int64_t run_attained;	/* seconds run since the last promotion */
+	int64_t pending_total;	/* seconds pending after submission */
+	int64_t pending_since_run; /* pending seconds since last promotion (after first run) */
+	uint32_t preempt, promote;
+};
+
+/*
  * One job. The caller fills id, num_gpu, submit and duration (sorted by
  * submit time, ties in trace order); tir_init() clears the rest.
  */
@@ -68,20 +85,14 @@ struct tir_job {
 	int64_t duration;
 
 	enum tir_state state;
-	int queue;		/* 2D-LAS queue, 0 highest */
+	uint32_t resume;
 	int64_t start;		/* first start, -1 before */
 	int64_t end;		/* completion time, -1 before */
-	int64_t last_check;	/* when the counters below were brought up to date */
-	int64_t run_total;	/* seconds run in all */
-	int64_t run_attained;	/* seconds run since the last promotion */
-	int64_t pending_total;	/* seconds pending after submission */
-	int64_t pending_since_run; /* pending seconds since last promotion (after first run) */
+	struct tir_acct acct;
 	double rank;		/* Gittins index; higher runs first */
 	int64_t g_at;		/* Gittins cursors: service last ranked at, */
 	uint32_t g_idx, g_idx_d; /* and where it and it + delta fall in the sample */
-	uint64_t seq;		/* position in its queue (lower first) */
 	uint64_t start_seq;	/* order of (re)starts, for non-preemptive logs */
-	uint32_t preempt, resume, promote;
 };
 
 /*
@@ -178,8 +189,7 @@ int tir_parse_limits(const char *arg, struct tir_config *cfg);
  * One decision on a live cluster (spare-tiresias), with the code tir_step()
  * uses: the caller fills jobs[n] from its own ledger and what it sees
  * running, each job TIR_PENDING or TIR_RUNNING with num_gpu (1 ..
- * cfg->gpus), queue, seq, last_check (<= now), run_total, run_attained,
- * pending_total and pending_since_run as left by the previous pass (zero
+ * cfg->gpus), acct as left by the previous pass (last_check <= now; zero
  * and a fresh seq from *seq for a new job), and state as observed. At time
  * @now every job's service is accounted (demotion, promotion: the same
  * account() as tir_step), its Gittins rank computed (dlas-gpu-gittins),

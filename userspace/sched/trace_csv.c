@@ -265,7 +265,7 @@ static int cmp_submit(const void *pa, const void *pb)
 
 	if (a->submit != b->submit)
 		return a->submit < b->submit ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->acct.seq < b->acct.seq ? -1 : a->acct.seq > b->acct.seq;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -403,7 +403,7 @@ static bool trace_row(const struct line *l, const size_t *idx, void *job, size_t
 	c->total += j->duration;
 	if (j->submit > c->max_submit)
 		c->max_submit = j->submit;
-	j->seq = seq;	/* trace order, for a stable sort */
+	j->acct.seq = seq;	/* trace order, for a stable sort */
 	*id = j->id;
 	return true;
 }

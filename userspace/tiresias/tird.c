@@ -226,11 +226,12 @@ int tird_state_save(const struct tird_ledger *l, const char *path)
 	fprintf(f, STATE_MAGIC "\nseq %" PRIu64 "\n", l->seq);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct tird_entry *e = &l->e[i];
+		const struct tir_acct *a = &e->acct;
 
 		fprintf(f, "job %" PRIu32 " %d %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64
 			" %" PRId64 " %" PRId64 " %" PRIu32 " %" PRIu32 "\n",
-			e->id, e->queue, e->seq, e->last_check, e->run_total, e->run_attained,
-			e->pending_total, e->pending_since_run, e->preempt, e->promote);
+			e->id, a->queue, a->seq, a->last_check, a->run_total, a->run_attained,
+			a->pending_total, a->pending_since_run, a->preempt, a->promote);
 	}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		err = errno ? errno : EIO;
@@ -263,6 +264,7 @@ int tird_state_load(struct tird_ledger *l, const char *path, int nqueues,
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct tird_entry e = { 0 }, *p;
+		struct tir_acct *a = &e.acct;
 		int used = -1;
 
 		no++;
@@ -289,18 +291,18 @@ int tird_state_load(struct tird_ledger *l, const char *path, int nqueues,
 		}
 		if (sscanf(line, "job %" SCNu32 " %d %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64
 			   " %" SCNd64 " %" SCNd64 " %" SCNu32 " %" SCNu32 "%n",
-			   &e.id, &e.queue, &e.seq, &e.last_check, &e.run_total, &e.run_attained,
-			   &e.pending_total, &e.pending_since_run, &e.preempt, &e.promote,
+			   &e.id, &a->queue, &a->seq, &a->last_check, &a->run_total, &a->run_attained,
+			   &a->pending_total, &a->pending_since_run, &a->preempt, &a->promote,
 			   &used) != 10 || used != (int)strlen(line)) {
 			snprintf(why, whylen, "%s:%u: expected \"job\" and 10 numbers", path, no);
 			goto bad;
 		}
-		if (e.queue < 0 || e.queue >= nqueues || e.last_check < 0 || e.run_total < 0 ||
-		    e.run_attained < 0 || e.run_attained > e.run_total ||
-		    e.run_total > TIR_MAX_TIME || e.pending_total < 0 ||
-		    e.pending_since_run < 0 || e.pending_total > TIR_MAX_TIME ||
-		    e.pending_since_run > TIR_MAX_TIME || e.last_check > TIR_MAX_TIME ||
-		    e.seq > nl.seq) {
+		if (a->queue < 0 || a->queue >= nqueues || a->last_check < 0 || a->run_total < 0 ||
+		    a->run_attained < 0 || a->run_attained > a->run_total ||
+		    a->run_total > TIR_MAX_TIME || a->pending_total < 0 ||
+		    a->pending_since_run < 0 || a->pending_total > TIR_MAX_TIME ||
+		    a->pending_since_run > TIR_MAX_TIME || a->last_check > TIR_MAX_TIME ||
+		    a->seq > nl.seq) {
 			snprintf(why, whylen, "%s:%u: job %" PRIu32 ": a value out of range "
 				 "(queue beyond queue-limits, or service negative)", path, no, e.id);
 			goto bad;
@@ -418,37 +420,51 @@ static const struct tir_job *waiting_ahead(const struct tird *d, const struct ti
 
 static int64_t service(const struct tird *d, const struct tir_job *j)
 {
-	return d->cfg.tir.schedule == TIR_DLAS ? j->run_attained : j->run_attained * j->num_gpu;
+	return d->cfg.tir.schedule == TIR_DLAS ? j->acct.run_attained : j->acct.run_attained * j->num_gpu;
 }
 
-void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top)
+void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
+			    uint32_t floor)
 {
-	uint64_t prev = (uint64_t)top + TIRD_PRIO_GAP;	/* headroom above the first */
+	/* in band coordinates: floor is 1, a priority below the band is 0 */
+	uint64_t base = floor > 1 ? floor - 1 : 0, band = top > base ? top - base : 0;
+	uint64_t gap = band / ((uint64_t)m + 1), prev, n = m < band ? m : band;
 
-	for (size_t k = 0; k < m; k++) {
-		uint64_t room = m - k;	/* this job and those after need 1..room */
-		uint64_t c = cur[k], want;
+	gap = gap < 1 ? 1 : gap > TIRD_PRIO_GAP ? TIRD_PRIO_GAP : gap;
+	prev = band + gap;	/* headroom above the first */
+	for (size_t k = n; k < m; k++)
+		out[k] = cur[k];	/* no room in the band: left as they are */
+	for (size_t k = 0; k < n; k++) {
+		uint64_t room = n - k;	/* this job and those after need 1..room */
+		uint64_t c = cur[k] > base ? cur[k] - base : 0, want;
+		uint64_t next = k + 1 < n && cur[k + 1] > base ? cur[k + 1] - base : 0;
 
 		if (c < prev && c >= room) {
-			out[k] = (uint32_t)c;	/* already in order: leave it */
+			out[k] = (uint32_t)(c + base);	/* already in order: leave it */
 			prev = c;
 			continue;
 		}
-		if (k + 1 < m && (uint64_t)cur[k + 1] + 1 < prev && cur[k + 1] >= room - 1) {
+		if (k + 1 < n && next + 1 < prev && next >= room - 1) {
 			/* the next one can stay: between it and the previous */
-			uint64_t next = cur[k + 1];
-
 			want = next + (prev - next) / 2;
-			if (prev > TIRD_PRIO_GAP && prev - TIRD_PRIO_GAP > want)
-				want = prev - TIRD_PRIO_GAP;
+			if (prev > gap && prev - gap > want)
+				want = prev - gap;
 		} else if (k == 0) {
-			want = top;
+			want = band;
 		} else {
-			want = prev > TIRD_PRIO_GAP + room ? prev - TIRD_PRIO_GAP : prev - 1;
+			want = prev > gap + room ? prev - gap : prev - 1;
 		}
-		out[k] = (uint32_t)want;
+		out[k] = (uint32_t)(want + base);
 		prev = want;
 	}
+}
+
+/* Priorities the daemon may give, from priority-floor to priority-top. */
+static uint64_t band_size(const struct tird_cfg *c)
+{
+	uint64_t floor = c->priority_floor ? c->priority_floor : 1;
+
+	return c->priority_top >= floor ? (uint64_t)c->priority_top - floor + 1 : 0;
 }
 
 static void act(struct tird *d, const struct tird_view *v, size_t n)
@@ -465,7 +481,16 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 	for (size_t k = 0; k < m; k++) {
 		d->prio_cur[k] = v[d->vidx[d->scratch[k]]].priority;
 	}
-	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top);
+	if (m > band_size(c)) {
+		if (!d->band_full)
+			log_warn("%zu pending jobs and %" PRIu64 " priorities from priority-floor to "
+				 "priority-top: the last %" PRIu64 " keep theirs until the band has room",
+				 m, band_size(c), m - band_size(c));
+		d->band_full = true;
+	} else {
+		d->band_full = false;
+	}
+	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top, c->priority_floor);
 	for (size_t k = 0; k < m; k++) {
 		uint32_t i = d->scratch[k];
 		const struct tird_view *jv = &v[d->vidx[i]];
@@ -475,7 +500,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 			continue;
 		if (c->dry_run) {
 			fprintf(c->dry_out, "would set priority of job %" PRIu32 " to %" PRIu32
-				" (queue %d, was %" PRIu32 ")\n", jv->id, prio, d->jobs[i].queue,
+				" (queue %d, was %" PRIu32 ")\n", jv->id, prio, d->jobs[i].acct.queue,
 				jv->priority);
 			continue;
 		}
@@ -499,7 +524,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		if (w)
 			snprintf(reason, sizeof(reason),
 				 "job %" PRIu32 " (queue %d, %" PRId64 " GPUs) waits and does not fit",
-				 wid, w->queue, w->num_gpu);
+				 wid, w->acct.queue, w->num_gpu);
 		else
 			snprintf(reason, sizeof(reason), "the cluster's GPUs go to higher queues");
 		if (!jv->requeue_ok) {
@@ -510,7 +535,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		}
 		if (c->dry_run) {
 			fprintf(c->dry_out, "would requeue job %" PRIu32 " (queue %d, %" PRId64
-				" GPU-s attained, %" PRId64 " GPUs): %s\n", jv->id, j->queue,
+				" GPU-s attained, %" PRId64 " GPUs): %s\n", jv->id, j->acct.queue,
 				service(d, j), j->num_gpu, reason);
 			continue;
 		}
@@ -521,7 +546,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		}
 		d->st.preemptions++;
 		log_info("preempt: requeued job %" PRIu32 " (queue %d, %" PRId64
-			 " GPU-s attained, %" PRId64 " GPUs): %s", jv->id, j->queue,
+			 " GPU-s attained, %" PRId64 " GPUs): %s", jv->id, j->acct.queue,
 			 service(d, j), j->num_gpu, reason);
 	}
 	if (errs)
@@ -643,18 +668,12 @@ int tird_pass(struct tird *d, int64_t now_ms)
 		j->start = -1;
 		j->end = -1;
 		if (old) {
-			j->queue = old->queue < c->tir.nqueues ? old->queue : c->tir.nqueues - 1;
-			j->seq = old->seq;
-			j->last_check = old->last_check;
-			j->run_total = old->run_total;
-			j->run_attained = old->run_attained;
-			j->pending_total = old->pending_total;
-			j->pending_since_run = old->pending_since_run;
-			j->preempt = old->preempt;
-			j->promote = old->promote;
+			j->acct = old->acct;
+			if (j->acct.queue >= c->tir.nqueues)
+				j->acct.queue = c->tir.nqueues - 1;
 		} else {
 			/* new: seq below, in submission order */
-			j->last_check = j->state == TIR_RUNNING ?
+			j->acct.last_check = j->state == TIR_RUNNING ?
 					tird_scaled(jv->start * 1000, c->time_scale) : j->submit;
 			d->scratch[nnew++] = (uint32_t)n;
 		}
@@ -662,15 +681,15 @@ int tird_pass(struct tird *d, int64_t now_ms)
 		if (j->state == TIR_RUNNING) {
 			int64_t st = tird_scaled(jv->start * 1000, c->time_scale);
 
-			if (st > j->last_check && st <= now) {
-				j->pending_total += st - j->last_check;
-				if (j->run_attained > 0)
-					j->pending_since_run += st - j->last_check;
-				j->last_check = st;
+			if (st > j->acct.last_check && st <= now) {
+				j->acct.pending_total += st - j->acct.last_check;
+				if (j->acct.run_attained > 0)
+					j->acct.pending_since_run += st - j->acct.last_check;
+				j->acct.last_check = st;
 			}
 		}
-		if (j->last_check > now)
-			j->last_check = now;
+		if (j->acct.last_check > now)
+			j->acct.last_check = now;
 		n++;
 	}
 	if (nnew) {
@@ -678,7 +697,7 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 		qsort_r(d->scratch, nnew, sizeof(*d->scratch), cmp_new, &nc);
 		for (size_t k = 0; k < nnew; k++)
-			d->jobs[d->scratch[k]].seq = ++nl.seq;
+			d->jobs[d->scratch[k]].acct.seq = ++nl.seq;
 	}
 	d->cfg.tir.gpus = gpus;
 	if (tir_live_pass(&d->cfg.tir, d->jobs, n, d->walk, d->scratch, &nl.seq, now)) {
@@ -700,18 +719,10 @@ int tird_pass(struct tird *d, int64_t now_ms)
 
 		if (!e)
 			goto out;
-		e->queue = j->queue;
-		e->seq = j->seq;
-		e->last_check = j->last_check;
-		e->run_total = j->run_total;
-		e->run_attained = j->run_attained;
-		e->pending_total = j->pending_total;
-		e->pending_since_run = j->pending_since_run;
-		e->preempt = j->preempt;
-		e->promote = j->promote;
-		d->st.jobs_queue[j->queue]++;
+		e->acct = j->acct;
+		d->st.jobs_queue[j->acct.queue]++;
 		if (v[d->vidx[k]].state == TIRD_V_RUNNING)
-			d->st.jobs_running[j->queue]++;
+			d->st.jobs_running[j->acct.queue]++;
 	}
 	tird_ledger_free(&d->led);
 	d->led = nl;

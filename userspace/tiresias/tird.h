@@ -42,15 +42,13 @@ struct tird_view {
 	uint32_t priority;	/* as Slurm has it now */
 };
 
-/* One job's ledger: what tir_live_pass() needs between passes. */
+/*
+ * One job's ledger: what tir_live_pass() needs between passes, the same
+ * struct as its tir_job's (times in scaled seconds), copied whole.
+ */
 struct tird_entry {
 	uint32_t id;
-	int queue;
-	uint64_t seq;
-	int64_t last_check;		/* scaled seconds */
-	int64_t run_total, run_attained;
-	int64_t pending_total, pending_since_run;
-	uint32_t preempt, promote;
+	struct tir_acct acct;
 };
 
 struct tird_ledger {
@@ -75,6 +73,7 @@ struct tird_cfg {
 	int64_t gpus;			/* 0: ask the cluster each pass */
 	double time_scale;		/* trace seconds per wall second */
 	uint32_t priority_top;		/* the first job in Tiresias's order gets this */
+	uint32_t priority_floor;	/* no job is given less (0: 1) */
 	bool dry_run;
 	FILE *dry_out;			/* where a dry run says what it would do */
 };
@@ -93,6 +92,7 @@ struct tird {
 	struct tird_ledger led;
 	struct tird_stats st;
 	bool stale;			/* the last load failed (said once) */
+	bool band_full;			/* more pending jobs than priorities (said once) */
 	uint32_t *ignored;		/* ids left to Slurm, logged already (sorted) */
 	size_t nignored;
 	uint32_t *ignored_next;		/* the same, being built by a pass */
@@ -105,17 +105,33 @@ struct tird {
 
 /*
  * Slurm priorities for m pending jobs in Tiresias's order, changing as few
- * as it can: out[k] = cur[k] where the current priorities already fall
- * strictly (with room below for the rest), else a value between its
- * neighbours (half way to the next one's, if that one can stay, else
- * TIRD_PRIO_GAP below the previous one). The first job gets @top when
- * set afresh, and less than @top + TIRD_PRIO_GAP when a job moves in
- * ahead of it. All of out[] are >= 1 and strictly decreasing. A job that joins
- * the order (arrival, preemption, promotion) mostly costs one update,
- * not one per job behind it.
+ * as it can, all from @floor to @top (the band): out[k] = cur[k] where the
+ * current priorities already fall strictly in the band (with room below
+ * for the rest), else a value between its neighbours (half way to the next
+ * one's, if that one can stay, else a gap below the previous one; the gap
+ * is TIRD_PRIO_GAP, less when the band cannot space m jobs that far). The
+ * first job gets @top when set afresh, and less than @top plus the gap
+ * when a job moves in ahead of it. All of out[] are >= @floor and strictly
+ * decreasing. A job that joins the order (arrival, preemption, promotion)
+ * mostly costs one update, not one per job behind it. If m is more than
+ * the band holds, the jobs past it keep cur[] (the caller says so).
  */
 #define TIRD_PRIO_GAP	1024
-void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top);
+void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
+			    uint32_t floor);
+
+/*
+ * The band's defaults (Documentation/tiresias-live.md, "Above Slurm's
+ * own priorities"). Slurm takes a priority up to TIRD_PRIO_MAX
+ * (0xfffffffe is NO_VAL, "not set"; 0xffffffff is INFINITE, "release").
+ * priority/basic gives the n-th new job TIRD_BASIC_TOP - n, so a band from
+ * TIRD_BASIC_TOP up is above every job the daemon has not placed yet; the
+ * default top leaves one gap of headroom under TIRD_PRIO_MAX. 64,510
+ * priorities: more than Slurm's default MaxJobCount (10,000).
+ */
+#define TIRD_PRIO_MAX		4294967293u
+#define TIRD_BASIC_TOP		4294901760u
+#define TIRD_PRIO_TOP		(TIRD_PRIO_MAX - TIRD_PRIO_GAP)
 
 /* Trace seconds at Unix time @ms milliseconds, at @scale. */
 int64_t tird_scaled(int64_t ms, double scale);
@@ -156,8 +172,12 @@ int tird_state_load(struct tird_ledger *l, const char *path, int nqueues,
 int tird_pass(struct tird *d, int64_t now_ms);
 void tird_free(struct tird *d);
 
-/* libslurm (tird_slurm.c): ops for a cluster named by @conf (NULL: SLURM_CONF). */
-void tird_slurm_ops(struct tird_ops *ops, const char *conf);
+/*
+ * libslurm (tird_slurm.c): ops for a cluster named by @conf (NULL:
+ * SLURM_CONF). @floor is priority-floor: under priority/basic, one below
+ * TIRD_BASIC_TOP is warned about once.
+ */
+void tird_slurm_ops(struct tird_ops *ops, const char *conf, uint32_t floor);
 void tird_slurm_fini(void);
 
 #endif /* SPARE_TIRD_H */

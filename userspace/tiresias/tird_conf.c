@@ -3,12 +3,14 @@
  * spare-tiresias's settings (see tird_conf.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spare_http.h"
 #include "spare_log.h"
 #include "spare_util.h"
+#include "tird.h"
 #include "tird_conf.h"
 
 
@@ -24,7 +26,8 @@ const struct spare_setting tird_settings[] = {
 	{ "time-scale",	0,  "X", "trace seconds per wall second (a compressed replay)", "1" },
 	{ "slurm-conf",	0,  "PATH", "slurm.conf of the cluster (default: $SLURM_CONF, else Slurm's own)", "" },
 	{ "gpus",	0,  "N", "GPUs of the cluster (0: the sum of the nodes' gpu gres, each pass)", "0" },
-	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get less", "1000000000" },
+	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get less", "4294966269" },
+	{ "priority-floor", 0, "N", "no job in Tiresias's order gets a lower Slurm priority (4294901760: above all of priority/basic's new jobs)", "4294901760" },
 	{ "dry-run",	'n', NULL, "print what would be set or requeued; change no job", "no" },
 	{ "once",	0,  NULL, "one pass, then exit (1 if Slurm could not be read)", "no" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
@@ -97,9 +100,15 @@ const char *tird_cfg_set(const char *key, const char *value, void *ctx)
 		return NULL;
 	}
 	if (!strcmp(key, "priority-top")) {
-		if (spare_parse_u64(value, 2, 4000000000u, &u))
+		if (spare_parse_u64(value, 2, TIRD_PRIO_TOP, &u))
 			return "not a number in range";
 		c->priority_top = (uint32_t)u;
+		return NULL;
+	}
+	if (!strcmp(key, "priority-floor")) {
+		if (spare_parse_u64(value, 1, TIRD_PRIO_TOP - 1, &u))
+			return "not a number in range";
+		c->priority_floor = (uint32_t)u;
 		return NULL;
 	}
 	if (!strcmp(key, "dry-run"))
@@ -114,6 +123,16 @@ const char *tird_cfg_set(const char *key, const char *value, void *ctx)
 		return NULL;
 	}
 	return "unknown setting";
+}
+
+int tird_cfg_check(const struct tird_conf *c)
+{
+	if (c->priority_floor >= c->priority_top) {
+		log_err("priority-floor %" PRIu32 " is not below priority-top %" PRIu32,
+			c->priority_floor, c->priority_top);
+		return -1;
+	}
+	return 0;
 }
 
 const unsigned int tird_nsettings = ARRAY_SIZE(tird_settings);

@@ -26,7 +26,7 @@ struct tird_conf {
 	double time_scale;
 	char slurm_conf[4096];
 	int64_t gpus;
-	uint32_t priority_top;
+	uint32_t priority_top, priority_floor;
 	bool dry_run, once;
 	int log_level;
 };
@@ -36,6 +36,8 @@ extern const unsigned int tird_nsettings;
 
 /* spare_conf_fn for struct tird_conf. */
 const char *tird_cfg_set(const char *key, const char *value, void *ctx);
+/* Settings that must agree: 0, or -1 (logged). */
+int tird_cfg_check(const struct tird_conf *c);
 /* The state before the defaults are applied (for spare_cli_reload()). */
 void tird_cfg_reset(void *ctx);
 

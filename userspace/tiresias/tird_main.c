@@ -31,7 +31,7 @@
 
 /* What a reload may change while running. */
 static const char *const live_keys[] = {
-	"promote", "interval", "priority-top", "dry-run", "log-level", NULL
+	"promote", "interval", "priority-top", "priority-floor", "dry-run", "log-level", NULL
 };
 
 enum src_kind { SRC_SIGNAL, SRC_PASS, SRC_HTTP, SRC_WATCHDOG };
@@ -169,6 +169,7 @@ static void apply_cfg(struct daemon *d)
 	t->gpus = c->gpus;
 	t->time_scale = c->time_scale;
 	t->priority_top = c->priority_top;
+	t->priority_floor = c->priority_floor;
 	t->dry_run = c->dry_run;
 	t->dry_out = stdout;
 }
@@ -235,7 +236,7 @@ static int setup(struct daemon *d)
 		log_err("SLURM_CONF %s: %s", getenv("SLURM_CONF"), strerror(errno));
 		return -1;
 	}
-	tird_slurm_ops(&d->t.ops, d->cfg.slurm_conf);
+	tird_slurm_ops(&d->t.ops, d->cfg.slurm_conf, d->cfg.priority_floor);
 	if (d->cfg.once)
 		return 0;
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -314,7 +315,8 @@ static void reload(struct daemon *d)
 	log_info("SIGHUP: reading the settings again");
 	cli.ctx = &nc;
 	cli.vals = &nv;
-	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, tird_cfg_reset)) {
+	if (spare_cli_reload(&cli, main_argc, main_argv, &running_vals, tird_cfg_reset) ||
+	    tird_cfg_check(&nc)) {
 		spare_conf_vals_free(&nv);
 		log_err("SIGHUP: reload refused: still running on the previous settings");
 		spare_notify_ready("scheduling (last reload refused)");
@@ -418,6 +420,10 @@ int main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	}
 	spare_log_set_level((enum spare_log_level)d.cfg.log_level);
+	if (tird_cfg_check(&d.cfg)) {
+		spare_conf_vals_free(&running_vals);
+		return 2;
+	}
 	tird_cli = cli;
 	main_argc = argc;
 	main_argv = argv;

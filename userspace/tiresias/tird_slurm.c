@@ -44,12 +44,14 @@ static enum tird_vstate state_of(const slurm_job_info_t *j)
 
 /*
  * Once, when Slurm first answers: under priority/basic a new job's priority
- * (near 4294901760, counting down) is above every priority spare-tiresias
- * sets (from priority-top), so Slurm may start a newcomer before a pass has
- * placed it; the live runs measured twice the preemptions for it
- * (Documentation/tiresias-live.md). Said, not refused: the order still
- * holds among the jobs placed.
+ * counts down from TIRD_BASIC_TOP - 1, so a priority-floor below
+ * TIRD_BASIC_TOP lets a newcomer outrank jobs the daemon has placed, and
+ * Slurm may start it before a pass has placed it; the live runs measured
+ * twice the preemptions for it (Documentation/tiresias-live.md). Said, not
+ * refused: the order still holds among the jobs placed.
  */
+static uint32_t prio_floor;
+
 static void check_priority_type(void)
 {
 	static bool checked;
@@ -58,8 +60,12 @@ static void check_priority_type(void)
 	if (checked || slurm_load_ctl_conf((time_t)0, &c) != SLURM_SUCCESS || !c)
 		return;
 	checked = true;
-	if (c->priority_type && !strcmp(c->priority_type, "priority/basic"))
-		log_warn("Slurm's PriorityType is priority/basic: a new job outranks every priority this daemon sets until a pass places it; use priority/multifactor with every PriorityWeight* at 0 (admin guide, spare-tiresias)");
+	if (c->priority_type && !strcmp(c->priority_type, "priority/basic") &&
+	    prio_floor < TIRD_BASIC_TOP)
+		log_warn("Slurm's PriorityType is priority/basic and priority-floor %" PRIu32
+			 " is below its new jobs' priorities (up to %" PRIu32 "): a new job outranks "
+			 "jobs this daemon has placed; leave priority-floor at its default "
+			 "(admin guide, spare-tiresias)", prio_floor, TIRD_BASIC_TOP - 1);
 	slurm_free_ctl_conf(c);
 }
 
@@ -154,8 +160,9 @@ static int requeue(void *ctx, uint32_t id)
 	return 0;
 }
 
-void tird_slurm_ops(struct tird_ops *ops, const char *conf)
+void tird_slurm_ops(struct tird_ops *ops, const char *conf, uint32_t floor)
 {
+	prio_floor = floor;
 	if (!inited) {
 		slurm_init(conf && conf[0] ? conf : NULL);
 		inited = true;
