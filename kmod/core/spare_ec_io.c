@@ -29,7 +29,12 @@ int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
 	m->groups = kvcalloc(nr_groups, sizeof(*m->groups), GFP_KERNEL);
 	if (!m->groups)
 		return -ENOMEM;
-	for (i = 0; i < nr_groups; i++)
+	for (i = 0; i < nr_groups; i++) {
+		m->groups[i].written = bitmap_zalloc(pages_per_group, GFP_KERNEL);
+		if (!m->groups[i].written) {
+			spare_ec_map_free(m);
+			return -ENOMEM;
+		}
 		for (j = 0; j < spare_ec_splits(g); j++) {
 			m->groups[i].cur[j] = bitmap_zalloc(pages_per_group,
 							    GFP_KERNEL);
@@ -38,6 +43,7 @@ int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
 				return -ENOMEM;
 			}
 		}
+	}
 	return 0;
 }
 
@@ -47,9 +53,11 @@ void spare_ec_map_free(struct spare_ec_map *m)
 
 	if (!m->groups)
 		return;
-	for (i = 0; i < m->nr_groups; i++)
+	for (i = 0; i < m->nr_groups; i++) {
+		bitmap_free(m->groups[i].written);
 		for (j = 0; j < SPARE_EC_MAX_SPLITS; j++)
 			bitmap_free(m->groups[i].cur[j]);
+	}
 	kvfree(m->groups);
 	m->groups = NULL;
 }
@@ -61,10 +69,17 @@ bool spare_ec_current(const struct spare_ec_map *m,
 	       test_bit(p, grp->cur[j]);
 }
 
-/* Whether every bit of [first, first + n) of @bits is set. */
-static bool all_set(const unsigned long *bits, u32 first, u32 n)
+/* Whether split @j is current on every written page of [first, first + n). */
+static bool current_where_written(const struct spare_ec_group *grp, u32 j,
+				  u32 first, u32 n)
 {
-	return find_next_zero_bit(bits, first + n, first) >= first + n;
+	u32 p;
+
+	for (p = find_next_bit(grp->written, first + n, first); p < first + n;
+	     p = find_next_bit(grp->written, first + n, p + 1))
+		if (!test_bit(p, grp->cur[j]))
+			return false;
+	return true;
 }
 
 u16 spare_ec_readable(const struct spare_ec_map *m,
@@ -77,7 +92,8 @@ u16 spare_ec_readable(const struct spare_ec_map *m,
 	    n > m->pages_per_group - first)
 		return 0;
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
-		if (!(grp->lost & (1U << j)) && all_set(grp->cur[j], first, n))
+		if (!(grp->lost & (1U << j)) &&
+		    current_where_written(grp, j, first, n))
 			mask |= 1U << j;
 	return mask;
 }
@@ -125,6 +141,7 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 		return 0;
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
 		bitmap_clear(grp->cur[j], first, n);
+	bitmap_set(grp->written, first, n);
 	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n))
 		grp->rep_spoiled = true;
 	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
@@ -186,6 +203,11 @@ int spare_ec_read_plan(const struct spare_ec_map *m,
 	rd->n = n;
 	rd->k = m->g.k;
 	*post = 0;
+	if (n && first < m->pages_per_group && n <= m->pages_per_group - first &&
+	    find_next_bit(grp->written, first + n, first) >= first + n) {
+		rd->done = true;
+		return 1;
+	}
 	if (hweight32(readable) < m->g.k) {
 		rd->done = true;
 		st->eio_pages += n;

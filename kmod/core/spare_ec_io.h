@@ -32,6 +32,7 @@
 
 struct spare_ec_group {
 	unsigned long *cur[SPARE_EC_MAX_SPLITS];	/* a bit per page */
+	unsigned long *written;	/* a bit per page: a write began there */
 	u16 lost;	/* split slabs gone (donor lost, evicting): never posted */
 	u16 repair;	/* split slabs with pages to rebuild */
 	/* the one repair in flight in this group, if any */
@@ -168,8 +169,14 @@ struct spare_ec_read {
  * @post: the splits to post now: K + delta of the readable ones (fewer if
  *	fewer are readable), data splits first
  *
- * Return: 0, or -EIO when fewer than K splits are current for those
- * pages (counted in @st->eio_pages; @rd is done).
+ * Pages never written read as zeros without a post; the splits of a
+ * range are chosen by its written pages (the others read whatever the
+ * donor lent: zeroed memory).
+ *
+ * Return: 0; 1 when no page of the range was ever written (the driver
+ * gives zeros, @rd is done, nothing to post); -EIO when fewer than K
+ * splits are current for the written pages (counted in @st->eio_pages;
+ * @rd is done).
  */
 int spare_ec_read_plan(const struct spare_ec_map *m,
 		       const struct spare_ec_group *grp, u32 first, u32 n,

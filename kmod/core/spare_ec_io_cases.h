@@ -444,6 +444,40 @@ static void ecio_82_two_lost(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/* Pages never written read as zeros, nothing posted; a range over
+ * written and unwritten pages picks its splits by the written ones; a
+ * page whose write failed is written, and reads as EIO.
+ */
+static void ecio_never_written(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 post = 0xffff;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 8, &rd, &post, &st),
+		1);
+	ECIO_EQ(t, post, 0);
+	ECIO_CHECK(t, rd.done);
+	ECIO_EQ(t, st.eio_pages, 0);
+	ECIO_EQ(t, ec_write(&m, 0, 2, 1, 0x3e, &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 8), 0x3e);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 8, &rd, &post, &st),
+		0);
+	ECIO_EQ(t, post, 0x3e);
+	/* a split lost: still K+1 for the written page */
+	spare_ec_split_lost(&m, &m.groups[0], 5);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 8), 0x1e);
+	/* a failed write: written, nothing current, EIO */
+	ECIO_EQ(t, ec_write(&m, 0, 6, 1, 0x03, &st), -EIO);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 6, 1, &rd, &post, &st),
+		-EIO);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 7, 1, &rd, &post, &st),
+		1);
+	spare_ec_map_free(&m);
+}
+
 struct spare_ec_io_case {
 	const char *name;
 	void (*run)(ECIO_T t);
@@ -462,6 +496,7 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "delta_zero", ecio_delta_zero },
 	{ "repair", ecio_repair },
 	{ "8+2_two_lost", ecio_82_two_lost },
+	{ "never_written_reads_zero", ecio_never_written },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */
