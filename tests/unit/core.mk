@@ -16,3 +16,8 @@ UNIT_TESTS += test_ec
 test_ec_SRCS   := tests/unit/test_ec.c
 test_ec_CFLAGS := $(KSHIM_CFLAGS)
 test_ec_LDLIBS := -lisal
+# The erasure-coded I/O path's decisions (spare_ec_io.c).
+UNIT_TESTS += test_ec_io
+test_ec_io_SRCS   := tests/unit/test_ec_io.c
+test_ec_io_CFLAGS := $(KSHIM_CFLAGS)
+test_ec_io_LDLIBS := -lisal

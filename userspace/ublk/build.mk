@@ -8,8 +8,9 @@ PROGS += spare-ublk
 spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/io.c userspace/ublk/ublk_dev.c \
 		     userspace/ublk/donor.c userspace/ublk/backup.c userspace/ublk/stats.c \
 		     userspace/ublk/state.c userspace/ublk/recover.c \
-		     userspace/ublk/lifecycle.c userspace/ublk/resync.c userspace/ublk/pager.c
-spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz
+		     userspace/ublk/lifecycle.c userspace/ublk/resync.c userspace/ublk/pager.c \
+		     userspace/ublk/ec.c
+spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lisal
 ublk_main_CFLAGS  := $(KSHIM_CFLAGS)
 io_CFLAGS         := $(KSHIM_CFLAGS)
 backup_CFLAGS     := $(KSHIM_CFLAGS)
@@ -19,3 +20,4 @@ recover_CFLAGS    := $(KSHIM_CFLAGS)
 lifecycle_CFLAGS  := $(KSHIM_CFLAGS)
 resync_CFLAGS     := $(KSHIM_CFLAGS)
 pager_CFLAGS      := $(KSHIM_CFLAGS)
+ec_CFLAGS         := $(KSHIM_CFLAGS)

@@ -619,6 +619,7 @@ void donor_fail(struct donor *d, const char *why)
 
 	if (__atomic_exchange_n(&d->failed, 1, __ATOMIC_ACQ_REL))
 		return;
+	__atomic_add_fetch(&d->fail_seq, 1, __ATOMIC_ACQ_REL);
 	log_warn("donor %s: %s: failing its copies", d->host, why);
 	for (unsigned int i = 0; i < d->nr_data; i++)
 		if (d->data[i].id && d->data[i].id->qp &&

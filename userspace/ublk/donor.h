@@ -57,6 +57,7 @@ struct donor {
 	struct donor_link data[DONOR_MAX_DATA];	/* one per queue */
 	unsigned int	nr_data;	/* set before donor_connect() */
 	int		failed;		/* donor_fail() ran (atomic) */
+	u32		fail_seq;	/* donor_fail()s so far (atomic) */
 	/* resync's own DATA connection (resync.c), besides the queue's */
 	struct donor_link rs;
 	int		*notify_fd;	/* eventfd donor_fail() writes, or NULL */

@@ -90,6 +90,16 @@ static void rq_finish(struct queue *q, unsigned int tag)
 	commit(q, tag, r->err ? r->err : (int)r->len);
 }
 
+void rq_ec_commit(struct queue *q, unsigned int tag)
+{
+	struct rq *r = &q->rqs[tag];
+
+	if (!r->write && !r->err && r->t_post && r->t_done > r->t_post)
+		read_split_note(&q->split, spare_now_ns() - r->t_start,
+				r->t_done - r->t_post);
+	commit(q, tag, r->err ? r->err : (int)r->len);
+}
+
 static void rq_post(struct queue *q, unsigned int tag, unsigned int ext,
 		    u32 c, u32 gen)
 {
@@ -194,6 +204,10 @@ static void rq_start(struct queue *q, unsigned int tag)
 		q->st.reads++;
 		q->st.bytes_read += r->len;
 	}
+	if (ec_on(d)) {		/* erasure-coded pages: ec.c */
+		ec_rq_start(q, tag);
+		return;
+	}
 	n = r->len > MAX_IO ? -EINVAL :
 	    spare_split(r->pos, r->len, d->size, d->slab_shift, r->ext, MAX_EXT);
 	if (n < 0) {
@@ -279,6 +293,10 @@ static void rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
 	struct rq *r;
 
+	if (wc->wr_id & EC_WR_FLAG) {
+		ec_rdma_done(q, dn, wc);
+		return;
+	}
 	if (tag >= d->depth || i >= MAX_OPS) {
 		log_err("stray RDMA completion %" PRIx64, (uint64_t)wc->wr_id);
 		return;

@@ -655,6 +655,10 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 	struct spare_move_in in;
 	int c;
 
+	if (ec_on(d)) {
+		ec_on_evict(d, i, id);
+		return;
+	}
 	if (s >= d->map.nr_slabs) {
 		log_warn("donor %s: EVICT of slab id %u, which it does not lend "
 			 "us: ignored", dn->host, id);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "donor.h"
+#include "ec.h"
 #include "lifecycle.h"
 #include "spare_auth.h"
 #include "spare_slab.h"
@@ -81,6 +82,8 @@ struct stats {
 	/* lifecycle (lifecycle.c, resync.c); atomic */
 	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
 	    moves_short;
+	/* erasure-coded pages (ec.c): decoded, late splits, EIO pages */
+	struct spare_ec_stats ec;
 };
 
 /*
@@ -138,6 +141,10 @@ struct queue {
 	bool		dn_poll_removing[SPARE_MAX_DONORS];
 	pthread_t	th;
 	bool		th_up;
+	/* --redundancy ec: its bounce slots and the tags waiting for one */
+	struct ec_slot	*ec_slots;
+	unsigned int	*ec_wait;	/* a ring of depth tags */
+	unsigned int	ec_wait_head, ec_wait_n;
 };
 
 struct dev {
@@ -145,6 +152,9 @@ struct dev {
 	u64		size;
 	u8		slab_shift;
 	u32		copies;
+	struct spare_ec_geom ec_geom;	/* --redundancy; k == 0: none */
+	u8		ec_delta;	/* --ec-delta: spare split reads */
+	struct ec_dev	*ec;		/* set up: erasure-coded pages */
 	unsigned int	depth;		/* tags per queue */
 	unsigned int	nr_queues;	/* --queues */
 	char		source[64];	/* local address, or "" */
@@ -216,6 +226,12 @@ struct dev {
 	bool		recovering;	/* taking an orphaned device back */
 };
 
+/* Whether @d serves erasure-coded pages (ec.c), not copies. */
+static inline bool ec_on(const struct dev *d)
+{
+	return d->ec != NULL;
+}
+
 /* A failure domain no donor of @d is in yet (for a donor added later). */
 static inline u16 pager_domain_next(const struct dev *d)
 {
@@ -249,6 +265,8 @@ void *queue_thread(void *arg);
 void stats_publish(struct queue *q);	/* stats.c */
 /* One operation of @tag's request ended: finish it if it was the last (io.c). */
 void rq_put(struct queue *q, unsigned int tag);
+/* Answer the kernel for @tag's request: r->err, or its length (io.c). */
+void rq_ec_commit(struct queue *q, unsigned int tag);
 /* Start @tag's request again, after it waited (io.c). */
 void rq_restart(struct queue *q, unsigned int tag);
 

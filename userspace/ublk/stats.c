@@ -36,6 +36,7 @@
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 #define MOVING_VERSION		1
+#define EC_STAT_VERSION		1
 
 void stats_publish(struct queue *q)
 {
@@ -234,6 +235,16 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		st.io_errors, st.bytes_read, st.bytes_written, (u64)0 /* write_waits */,
 		st.resync_pages, st.backup_waits, (u64)0 /* integrity */);
 	slab_line(d, f);
+	if (ec_on(d)) {
+		/* version, K, R, spare reads, reads decoded, late splits
+		 * dropped, EIO pages, writes short of K+R (ec.c) */
+		fprintf(f, "redundancy ec:%u+%u\nec_stat %u %u %u %u %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			d->ec_geom.k, d->ec_geom.r, EC_STAT_VERSION,
+			d->ec_geom.k, d->ec_geom.r, d->ec_delta,
+			st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
+			st.ec.writes_short);
+	}
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];
 		bool failed = __atomic_load_n(&dn->failed, __ATOMIC_RELAXED);

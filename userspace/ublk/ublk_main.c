@@ -65,7 +65,7 @@ static char g_run_dir[PATH_MAX_STATS - 72] = UBLK_RUN_DIR;
 static enum backup_mode g_backup_mode = BACKUP_SYNC;
 static u64 g_stats_ns;	/* when the counters file was last written */
 static char g_domains[4 * SPARE_MAX_DONORS];	/* --domains, read once the donors are known */
-static struct spare_ec_geom g_ec;		/* --redundancy (kmod/core/spare_ec.c) */
+static bool g_delta_given;		/* --ec-delta */
 /* the write window's async_depth (0: none), and what keeping it last saw */
 static unsigned int g_win_nr;
 static int g_win_seen;		/* 0 kept, or the -errno last logged */
@@ -207,7 +207,8 @@ static const struct spare_setting ublk_settings[] = {
 	{ "slab-size", 'S', "SIZE", "slab size, a power of two of 1M..16G", "1G" },
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
-	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); not served yet: refused", "none" },
+	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); without a backup, grants or a state file", "none" },
+	{ "ec-delta", 'e', "N", "with --redundancy ec:K+R: split reads posted beyond K, 0..R; a read completes on the first K", "1" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB x --queues: the most data in flight)", "16" },
 	{ "queues", 'Q', "N", "ublk queues, 1.." SPARE_STR(PAGER_MAX_QUEUES) ", each with its own thread, io_uring and RDMA connection to every donor, as spare.ko's hardware queues", "1" },
@@ -262,8 +263,13 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 	} else if (!strcmp(key, "redundancy")) {
 		const char *why;
 
-		if (spare_ec_parse(value, strlen(value), &g_ec, &why))
+		if (spare_ec_parse(value, strlen(value), &d->ec_geom, &why))
 			return why;
+	} else if (!strcmp(key, "ec-delta")) {
+		if (spare_parse_u64(value, 0, SPARE_EC_MAX_DELTA, &v))
+			return "0.." SPARE_STR(SPARE_EC_MAX_DELTA);
+		d->ec_delta = (u8)v;
+		g_delta_given = strcmp(value, "1") != 0;
 	} else if (!strcmp(key, "source")) {
 		return spare_conf_str(d->source, sizeof(d->source), value);
 	} else if (!strcmp(key, "queue-depth")) {
@@ -370,30 +376,49 @@ static int set_domains(struct dev *d)
 
 /*
  * --redundancy against the donors, the domains and --copies, once they are
- * known; then the refusal of erasure-coded I/O, which is not built yet
- * (Documentation/erasure-coding.md): a device asked to survive donor
+ * known; then the parts of the pager erasure-coded pages do not work with
+ * yet (Documentation/erasure-coding.md): a device asked to survive donor
  * losses by coding must not run unprotected. 0, or -1 (said why).
  */
-static int check_redundancy(const struct dev *d)
+static int check_redundancy(struct dev *d)
 {
+	const struct spare_ec_geom *g = &d->ec_geom;
 	char name[SPARE_EC_NAME_MAX], why[192];
 	u32 i, j, domains = 0;
 
-	if (!spare_ec_on(&g_ec))
+	if (!spare_ec_on(g)) {
+		if (g_delta_given) {
+			log_err("--ec-delta is for --redundancy ec:K+R only");
+			return -1;
+		}
 		return 0;
+	}
 	for (i = 0; d->nr_domains && i < d->nr_donors; i++) {
 		for (j = 0; j < i && d->domain[j] != d->domain[i]; j++)
 			;
 		domains += j == i;
 	}
-	spare_ec_format(&g_ec, name, sizeof(name));
-	if (spare_ec_check(&g_ec, d->copies, d->nr_donors, domains, why, sizeof(why))) {
+	spare_ec_format(g, name, sizeof(name));
+	if (spare_ec_check(g, d->copies, d->nr_donors, domains, why, sizeof(why))) {
 		log_err("--redundancy %s: %s", name, why);
 		return -1;
 	}
-	log_err("--redundancy %s: erasure-coded I/O not built yet: %s", name,
-		strerror(EOPNOTSUPP));
-	return -1;
+	if (d->ec_delta > g->r) {
+		log_err("--ec-delta %u: at most R = %u with --redundancy %s",
+			d->ec_delta, g->r, name);
+		return -1;
+	}
+	/* not built for split slabs yet: refused, never run half-protected */
+	if (g_id.backup[0] || d->nr_grants || d->grant_path[0] ||
+	    (g_state_given && d->state_path[0])) {
+		log_err("--redundancy %s with %s: not built yet (%s): leave it out",
+			name, g_id.backup[0] ? "--backup" :
+			d->nr_grants || d->grant_path[0] ? "broker grants" :
+			"--state-file (a restart taking the device back)",
+			strerror(EOPNOTSUPP));
+		return -1;
+	}
+	return 0;
 }
 
 /* 0 configured, 1 --help printed, -1 refused (said why). */
@@ -477,8 +502,15 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		memcpy(d->uuid, st->uuid, sizeof(d->uuid));	/* the same client */
 	else if (spare_random_bytes(d->uuid, sizeof(d->uuid)))
 		return -1;
-	if (spare_slab_map_init(&d->map, d->size, d->slab_shift, d->copies,
-				d->nr_donors)) {
+	if (spare_ec_on(&d->ec_geom)) {
+		/* no whole-page copies: the split slabs are ec.c's */
+		d->map.nr_copies = 1;
+		d->map.nr_slots = 2;
+		d->map.nr_donors = d->nr_donors;
+		d->map.slab_shift = d->slab_shift;
+		d->map.pages_per_slab = 1U << (d->slab_shift - 12);
+	} else if (spare_slab_map_init(&d->map, d->size, d->slab_shift, d->copies,
+				       d->nr_donors)) {
 		log_err("cannot build a slab map for %" PRIu64 " bytes", d->size);
 		return -1;
 	}
@@ -514,7 +546,8 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 			d->ctrl.info.dev_id);
 		return -1;
 	}
-	if ((d->recovering ? pager_restore_map(d, st) : map_slabs(d)) ||
+	if ((d->recovering ? pager_restore_map(d, st) :
+	     spare_ec_on(&d->ec_geom) ? ec_init(d) : map_slabs(d)) ||
 	    life_init(d) || resync_init(d))
 		return -1;
 	/* Every tag's ublk buffer, registered once for RDMA. */
@@ -635,6 +668,11 @@ static void print_stats(struct dev *d)
 	       st.losses, st.reconnects, st.remaps,
 	       st.resync_pages, st.evictions, st.moves,
 	       st.moves_short, st.writes_held_max);
+	if (spare_ec_on(&d->ec_geom))
+		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
+		       " eio_pages %" PRIu64 " writes_short %" PRIu64 "\n",
+		       st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
+		       st.ec.writes_short);
 	/* each queue's requests, on a line of their own */
 	printf("spare-ublk: queues %u", d->nr_queues);
 	for (unsigned int i = 0; i < d->nr_queues; i++)
@@ -666,6 +704,10 @@ int main(int argc, char **argv)
 	if (!g_state_given && g_id.name[0])
 		snprintf(d->state_path, sizeof(d->state_path),
 			 UBLK_STATE_DIR "/ublk-%s.state", g_id.name);
+	if (spare_ec_on(&d->ec_geom) && d->state_path[0]) {
+		log_info("--redundancy: no state file: a restart does not take an erasure-coded device back yet");
+		d->state_path[0] = 0;
+	}
 	if (ublk_check_kernel(&d->ctrl, why, sizeof(why))) {
 		log_err("%s", why);
 		ublk_ctrl_close(&d->ctrl);
@@ -838,6 +880,7 @@ out:
 	} else {
 		ublk_ctrl_close(&d->ctrl);
 		unmap_slabs(d);
+		ec_fini(d);
 		pager_state_remove(d);
 	}
 	stats_remove(&g_id);

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The erasure-coded I/O path's decisions: coding groups, current splits,
+ * writes, late-binding reads and repairs (spare_ec_io.h). No I/O: the
+ * drivers post what these calls decide.
+ */
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "spare_ec_io.h"
+
+int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
+		      u8 delta, u32 nr_groups, u32 pages_per_group)
+{
+	u32 i, j;
+
+	memset(m, 0, sizeof(*m));
+	if (!spare_ec_geom_valid(g) || delta > g->r || !nr_groups ||
+	    !pages_per_group)
+		return -EINVAL;
+	m->g = *g;
+	m->delta = delta;
+	m->nr_groups = nr_groups;
+	m->pages_per_group = pages_per_group;
+	m->groups = kvcalloc(nr_groups, sizeof(*m->groups), GFP_KERNEL);
+	if (!m->groups)
+		return -ENOMEM;
+	for (i = 0; i < nr_groups; i++) {
+		m->groups[i].written = bitmap_zalloc(pages_per_group, GFP_KERNEL);
+		if (!m->groups[i].written) {
+			spare_ec_map_free(m);
+			return -ENOMEM;
+		}
+		for (j = 0; j < spare_ec_splits(g); j++) {
+			m->groups[i].cur[j] = bitmap_zalloc(pages_per_group,
+							    GFP_KERNEL);
+			if (!m->groups[i].cur[j]) {
+				spare_ec_map_free(m);
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+void spare_ec_map_free(struct spare_ec_map *m)
+{
+	u32 i, j;
+
+	if (!m->groups)
+		return;
+	for (i = 0; i < m->nr_groups; i++) {
+		bitmap_free(m->groups[i].written);
+		for (j = 0; j < SPARE_EC_MAX_SPLITS; j++)
+			bitmap_free(m->groups[i].cur[j]);
+	}
+	kvfree(m->groups);
+	m->groups = NULL;
+}
+
+bool spare_ec_current(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 j, u32 p)
+{
+	return j < spare_ec_splits(&m->g) && p < m->pages_per_group &&
+	       test_bit(p, grp->cur[j]);
+}
+
+/* Whether split @j is current on every written page of [first, first + n). */
+static bool current_where_written(const struct spare_ec_group *grp, u32 j,
+				  u32 first, u32 n)
+{
+	u32 p;
+
+	for (p = find_next_bit(grp->written, first + n, first); p < first + n;
+	     p = find_next_bit(grp->written, first + n, p + 1))
+		if (!test_bit(p, grp->cur[j]))
+			return false;
+	return true;
+}
+
+u16 spare_ec_readable(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 first, u32 n)
+{
+	u16 mask = 0;
+	u32 j;
+
+	if (!n || first >= m->pages_per_group ||
+	    n > m->pages_per_group - first)
+		return 0;
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		if (!(grp->lost & (1U << j)) &&
+		    current_where_written(grp, j, first, n))
+			mask |= 1U << j;
+	return mask;
+}
+
+/* Whether [a, a + an) and [b, b + bn) share a page. */
+static bool overlap(u32 a, u32 an, u32 b, u32 bn)
+{
+	return a < b + bn && b < a + an;
+}
+
+void spare_ec_split_lost(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 u32 j)
+{
+	if (j >= spare_ec_splits(&m->g))
+		return;
+	bitmap_zero(grp->cur[j], m->pages_per_group);
+	grp->lost |= 1U << j;
+	grp->repair |= 1U << j;
+	if (grp->rep_active && grp->rep_split == j)
+		grp->rep_spoiled = true;
+}
+
+void spare_ec_split_mapped(struct spare_ec_map *m, struct spare_ec_group *grp,
+			   u32 j)
+{
+	if (j >= spare_ec_splits(&m->g))
+		return;
+	/* an empty slab: nothing on it is current until written */
+	bitmap_zero(grp->cur[j], m->pages_per_group);
+	grp->lost &= ~(1U << j);
+	grp->repair |= 1U << j;
+}
+
+u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 u32 first, u32 n, struct spare_ec_write *wr)
+{
+	u32 j;
+
+	wr->first = first;
+	wr->n = n;
+	wr->landed = 0;
+	wr->posted = 0;
+	if (!n || first >= m->pages_per_group ||
+	    n > m->pages_per_group - first)
+		return 0;
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		bitmap_clear(grp->cur[j], first, n);
+	bitmap_set(grp->written, first, n);
+	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n))
+		grp->rep_spoiled = true;
+	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
+	return wr->posted;
+}
+
+void spare_ec_write_done(struct spare_ec_write *wr, u32 j, bool ok)
+{
+	if (j < 16 && ok && (wr->posted & (1U << j)))
+		wr->landed |= 1U << j;
+}
+
+int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+		       const struct spare_ec_write *wr,
+		       struct spare_ec_stats *st)
+{
+	u16 all = spare_ec_all(&m->g);
+	u32 j;
+
+	if (!wr->n)
+		return -EIO;
+	/* the splits that did not land are rebuilt, or stay not current */
+	grp->repair |= all & ~wr->landed;
+	if (hweight32(wr->landed) < m->g.k) {
+		st->eio_pages += wr->n;
+		return -EIO;
+	}
+	if (wr->landed != all)
+		st->writes_short++;
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		/* a split lost while its write was in flight stays lost */
+		if ((wr->landed & (1U << j)) && !(grp->lost & (1U << j)))
+			bitmap_set(grp->cur[j], wr->first, wr->n);
+	return 0;
+}
+
+/* The lowest @count bits of @mask. */
+static u16 lowest(u16 mask, u32 count)
+{
+	u16 out = 0;
+
+	while (mask && count--) {
+		u16 bit = mask & -mask;
+
+		out |= bit;
+		mask &= ~bit;
+	}
+	return out;
+}
+
+int spare_ec_read_plan(const struct spare_ec_map *m,
+		       const struct spare_ec_group *grp, u32 first, u32 n,
+		       struct spare_ec_read *rd, u16 *post,
+		       struct spare_ec_stats *st)
+{
+	u16 readable = spare_ec_readable(m, grp, first, n);
+
+	memset(rd, 0, sizeof(*rd));
+	rd->n = n;
+	rd->k = m->g.k;
+	*post = 0;
+	if (n && first < m->pages_per_group && n <= m->pages_per_group - first &&
+	    find_next_bit(grp->written, first + n, first) >= first + n) {
+		rd->done = true;
+		return 1;
+	}
+	if (hweight32(readable) < m->g.k) {
+		rd->done = true;
+		st->eio_pages += n;
+		return -EIO;
+	}
+	/* data splits are the lowest bits: they come first */
+	*post = lowest(readable, (u32)m->g.k + m->delta);
+	rd->posted = *post;
+	rd->todo = readable & ~*post;
+	return 0;
+}
+
+enum spare_ec_read_act spare_ec_read_done(struct spare_ec_read *rd, u32 j,
+					  bool ok, u32 *post,
+					  struct spare_ec_stats *st)
+{
+	u16 bit = j < 16 ? 1U << j : 0;
+	u16 outstanding;
+
+	if (!(rd->posted & bit) ||
+	    ((rd->arrived | rd->failed | rd->late) & bit))
+		return SPARE_EC_WAIT;	/* not one of ours, or a second time */
+	if (rd->done) {
+		if (ok) {
+			rd->late |= bit;
+			st->late_dropped++;
+		} else {
+			rd->failed |= bit;
+		}
+		return SPARE_EC_LATE;
+	}
+	if (ok) {
+		rd->arrived |= bit;
+		if (hweight32(rd->arrived) < rd->k)
+			return SPARE_EC_WAIT;
+		rd->done = true;
+		if (rd->arrived == (1U << rd->k) - 1)
+			return SPARE_EC_COPY;
+		rd->missing = ~rd->arrived & 0xffff;
+		st->reads_decoded++;
+		return SPARE_EC_DECODE;
+	}
+	rd->failed |= bit;
+	if (rd->todo) {
+		u16 next = lowest(rd->todo, 1);
+
+		rd->todo &= ~next;
+		rd->posted |= next;
+		*post = __ffs(next);
+		return SPARE_EC_POST;
+	}
+	outstanding = rd->posted & ~(rd->arrived | rd->failed);
+	if (hweight32(rd->arrived) + hweight32(outstanding) >= rd->k)
+		return SPARE_EC_WAIT;
+	rd->done = true;
+	st->eio_pages += rd->n;
+	return SPARE_EC_EIO;
+}
+
+bool spare_ec_eio_first(struct spare_ec_group *grp)
+{
+	if (grp->eio_logged)
+		return false;
+	grp->eio_logged = true;
+	return true;
+}
+
+/* Whether page @p of @grp can rebuild split @j: not current there, K
+ * others are; @src the first K of them.
+ */
+static bool rebuildable(const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 j, u32 p,
+			u16 *src)
+{
+	u16 cur = 0;
+	u32 i;
+
+	if (test_bit(p, grp->cur[j]))
+		return false;
+	for (i = 0; i < spare_ec_splits(&m->g); i++)
+		if (i != j && !(grp->lost & (1U << i)) &&
+		    test_bit(p, grp->cur[i]))
+			cur |= 1U << i;
+	if (hweight32(cur) < m->g.k)
+		return false;
+	*src = lowest(cur, m->g.k);
+	return true;
+}
+
+/* Whether every split of @src is current at page @p. */
+static bool sources_current(const struct spare_ec_map *m,
+			    const struct spare_ec_group *grp, u16 src, u32 p)
+{
+	u32 i;
+
+	for (i = 0; i < spare_ec_splits(&m->g); i++)
+		if ((src & (1U << i)) && !test_bit(p, grp->cur[i]))
+			return false;
+	return true;
+}
+
+int spare_ec_repair_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			  u32 j, u32 from, u32 max, struct spare_ec_repair *rep)
+{
+	u32 p, end = m->pages_per_group;
+	u16 src, unused;
+
+	if (j >= spare_ec_splits(&m->g) || !max)
+		return -EINVAL;
+	if (grp->rep_active || (grp->lost & (1U << j)))
+		return -EBUSY;
+	for (p = from; p < end; p++)
+		if (rebuildable(m, grp, j, p, &src))
+			break;
+	if (p >= end)
+		return -ENOENT;
+	rep->first = p;
+	rep->split = (u8)j;
+	rep->src = src;
+	for (rep->n = 1; p + rep->n < end && rep->n < max; rep->n++)
+		if (!rebuildable(m, grp, j, p + rep->n, &unused) ||
+		    !sources_current(m, grp, src, p + rep->n))
+			break;
+	grp->rep_active = true;
+	grp->rep_spoiled = false;
+	grp->rep_split = (u8)j;
+	grp->rep_first = rep->first;
+	grp->rep_n = rep->n;
+	return 0;
+}
+
+bool spare_ec_repair_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 const struct spare_ec_repair *rep, bool ok,
+			 struct spare_ec_stats *st)
+{
+	bool mark = ok && grp->rep_active && !grp->rep_spoiled &&
+		    !(grp->lost & (1U << rep->split));
+
+	grp->rep_active = false;
+	if (!mark)
+		return false;
+	bitmap_set(grp->cur[rep->split], rep->first, rep->n);
+	st->repaired_pages += rep->n;
+	return true;
+}
+
+void spare_ec_repair_idle(struct spare_ec_group *grp, u32 j)
+{
+	if (!(grp->lost & (1U << j)))
+		grp->repair &= ~(1U << j);
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The erasure-coded I/O path's decisions (issue 34), sans-IO: the coding
+ * groups, the per-split "current" bitmaps, and the steps of a write, a
+ * late-binding read and a per-split repair. Events in (a split's write or
+ * read completed, a split slab lost or mapped again), actions out (which
+ * splits to post, whether to copy or decode, EIO). The drivers post the
+ * RDMA and run the codec (spare_ec_encode(), spare_ec_recover()):
+ * spare-ublk (userspace/ublk/ec.c) today, spare.ko next.
+ * Documentation/erasure-coding.md, "The I/O path".
+ *
+ * A coding group holds K * slab_size bytes of the device in K + R split
+ * slabs of slab_size bytes, each on its own donor. Page p of the group
+ * (p < pages_per_group = K * slab_size / 4096) has split j at byte
+ * p * 4096 / K of split slab j. Issue 13's rule holds per split: split j
+ * of page p is current only where its write landed.
+ *
+ * Locking: the calls that take a group expect the caller to hold its own
+ * lock for that group; the read and write states are the caller's, one
+ * per request. Counters go to the caller's struct spare_ec_stats (one per
+ * queue or CPU), never to the map.
+ */
+#ifndef SPARE_EC_IO_H
+#define SPARE_EC_IO_H
+
+#include <linux/types.h>
+
+#include "spare_ec.h"
+
+/* The longest late-binding spare: Δ = R reads every split. */
+#define SPARE_EC_MAX_DELTA	SPARE_EC_MAX_R
+
+struct spare_ec_group {
+	unsigned long *cur[SPARE_EC_MAX_SPLITS];	/* a bit per page */
+	unsigned long *written;	/* a bit per page: a write began there */
+	u16 lost;	/* split slabs gone (donor lost, evicting): never posted */
+	u16 repair;	/* split slabs with pages to rebuild */
+	/* the one repair in flight in this group, if any */
+	bool rep_active, rep_spoiled;
+	u8 rep_split;
+	u32 rep_first, rep_n;
+	bool eio_logged;	/* an unreadable page was logged once */
+};
+
+struct spare_ec_map {
+	struct spare_ec_geom g;
+	u8 delta;		/* spare split reads beyond K (late binding) */
+	u32 nr_groups;
+	u32 pages_per_group;
+	struct spare_ec_group *groups;
+};
+
+struct spare_ec_stats {
+	u64 reads_decoded;	/* a parity split among the first K */
+	u64 late_dropped;	/* split reads that came after the K-th */
+	u64 eio_pages;		/* pages read or written as EIO */
+	u64 writes_short;	/* writes that landed on K..K+R-1 splits */
+	u64 repaired_pages;	/* split pages rebuilt and marked current */
+};
+
+/* Bitmask of all K + R splits of @g. */
+static inline u16 spare_ec_all(const struct spare_ec_geom *g)
+{
+	return (u16)((1U << spare_ec_splits(g)) - 1);
+}
+
+/* Bitmask of the parity splits of @g. */
+static inline u16 spare_ec_parity(const struct spare_ec_geom *g)
+{
+	return (u16)(spare_ec_all(g) & ~((1U << g->k) - 1));
+}
+
+/* Byte offset of page @page's split in each split slab of its group. */
+static inline u64 spare_ec_split_off(const struct spare_ec_geom *g, u32 page)
+{
+	return (u64)page * spare_ec_split_bytes(g);
+}
+
+/**
+ * spare_ec_map_init() - the coding groups of a device
+ * @m: the map to fill
+ * @g: the device's geometry (spare_ec_geom_valid())
+ * @delta: spare split reads beyond K, 0..R
+ * @nr_groups: coding groups of the device
+ * @pages_per_group: pages one group holds (K * slab_size / 4096)
+ *
+ * Every split of every page starts not current: nothing was written.
+ *
+ * Return: 0, -EINVAL for a bad geometry or @delta, -ENOMEM.
+ */
+int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
+		      u8 delta, u32 nr_groups, u32 pages_per_group);
+void spare_ec_map_free(struct spare_ec_map *m);
+
+/* Whether split @j of page @p is current. */
+bool spare_ec_current(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 j, u32 p);
+
+/*
+ * The splits current for every page of [first, first + n) and not lost:
+ * the reads that may be posted for those pages.
+ */
+u16 spare_ec_readable(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 first, u32 n);
+
+/*
+ * Split slab @j of @grp is gone (its donor lost, its slab evicting or
+ * unmapped): none of its pages is current any more, it is never posted,
+ * and it waits for repair. A repair in flight onto it marks nothing.
+ */
+void spare_ec_split_lost(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 u32 j);
+
+/* Split slab @j is mapped again (re-mapped or replaced, empty): it takes
+ * writes again, and its pages become current as writes or repairs land.
+ */
+void spare_ec_split_mapped(struct spare_ec_map *m, struct spare_ec_group *grp,
+			   u32 j);
+
+/* One write of pages [first, first + n) of a group, from begin to end. */
+struct spare_ec_write {
+	u32 first, n;
+	u16 posted;	/* the splits written */
+	u16 landed;	/* those whose write completed */
+};
+
+/**
+ * spare_ec_write_begin() - a write of pages [@first, @first + @n)
+ *
+ * Every split of those pages stops being current (the old bytes are being
+ * overwritten); a repair of any of them marks nothing.
+ *
+ * Return: the splits to write (every split slab not lost).
+ */
+u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 u32 first, u32 n, struct spare_ec_write *wr);
+
+/* Split @j's write completed: @ok when it landed. */
+void spare_ec_write_done(struct spare_ec_write *wr, u32 j, bool ok);
+
+/**
+ * spare_ec_write_end() - every posted split of the write completed
+ *
+ * At least K landed: the pages are current on exactly the splits that
+ * landed, and the others wait for repair. Fewer than K: nothing is marked
+ * current, so the pages read as EIO until written again.
+ *
+ * Return: 0, or -EIO (counted in @st->eio_pages).
+ */
+int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+		       const struct spare_ec_write *wr,
+		       struct spare_ec_stats *st);
+
+/* One late-binding read of pages [first, first + n) of a group. */
+struct spare_ec_read {
+	u32 n;
+	u16 todo;	/* readable splits not posted yet */
+	u16 posted;	/* every split posted */
+	u16 arrived;	/* posted and read, up to the K-th */
+	u16 failed;	/* posted and failed */
+	u16 late;	/* read after the read was done: dropped */
+	u16 missing;	/* at SPARE_EC_DECODE: the splits not among the K */
+	u8 k;
+	bool done;	/* completed, copied, decoded or EIO */
+};
+
+/**
+ * spare_ec_read_plan() - which splits a read of [@first, @first + @n) posts
+ * @post: the splits to post now: K + delta of the readable ones (fewer if
+ *	fewer are readable), data splits first
+ *
+ * Pages never written read as zeros without a post; the splits of a
+ * range are chosen by its written pages (the others read whatever the
+ * donor lent: zeroed memory).
+ *
+ * Return: 0; 1 when no page of the range was ever written (the driver
+ * gives zeros, @rd is done, nothing to post); -EIO when fewer than K
+ * splits are current for the written pages (counted in @st->eio_pages;
+ * @rd is done).
+ */
+int spare_ec_read_plan(const struct spare_ec_map *m,
+		       const struct spare_ec_group *grp, u32 first, u32 n,
+		       struct spare_ec_read *rd, u16 *post,
+		       struct spare_ec_stats *st);
+
+enum spare_ec_read_act {
+	SPARE_EC_WAIT,		/* nothing to do: more splits are coming */
+	SPARE_EC_POST,		/* post the split named: one posted failed */
+	SPARE_EC_COPY,		/* the K data splits are in: copy them out */
+	SPARE_EC_DECODE,	/* K splits, parity among them: recover @missing */
+	SPARE_EC_LATE,		/* after the K-th: drop it */
+	SPARE_EC_EIO,		/* fewer than K can still come: the pages fail */
+};
+
+/**
+ * spare_ec_read_done() - split @j of a read completed
+ * @ok: it was read (false: an RDMA error, a flush)
+ * @post: at SPARE_EC_POST, the split to post in place of the failed one
+ *
+ * The first K splits to arrive complete the read; completions after that
+ * (or after EIO) are dropped, counted as late when they were read.
+ */
+enum spare_ec_read_act spare_ec_read_done(struct spare_ec_read *rd, u32 j,
+					  bool ok, u32 *post,
+					  struct spare_ec_stats *st);
+
+/* Whether the driver logs this unreadable page: once per group. */
+bool spare_ec_eio_first(struct spare_ec_group *grp);
+
+/* One repair in flight: rebuild split @split of [first, first + n). */
+struct spare_ec_repair {
+	u32 first, n;
+	u8 split;
+	u16 src;	/* K current splits to read and decode from */
+};
+
+/**
+ * spare_ec_repair_begin() - the next pages of split @j to rebuild
+ * @from: the first page to look at
+ * @max: the most pages in one repair
+ *
+ * Looks for pages from @from on where split @j is not current and K other
+ * splits are, all current over the range. One repair per group at a time.
+ *
+ * Return: 0 with @rep set; -ENOENT when no page from @from on can be
+ * rebuilt (pages with fewer than K current splits cannot: they read as
+ * EIO until written); -EBUSY when a repair is in flight in the group, or
+ * split @j is lost.
+ */
+int spare_ec_repair_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			  u32 j, u32 from, u32 max, struct spare_ec_repair *rep);
+
+/**
+ * spare_ec_repair_end() - the rebuilt split was written, or not
+ * @ok: the sources were read, the split decoded and written
+ *
+ * Return: whether the pages were marked current: not when @ok is false,
+ * nor when a write to any of them, or the loss of the split, came after
+ * spare_ec_repair_begin() (the rebuilt bytes may be stale; the next
+ * repair finds those pages again).
+ */
+bool spare_ec_repair_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+			 const struct spare_ec_repair *rep, bool ok,
+			 struct spare_ec_stats *st);
+
+/* Clear @j's repair flag once a pass found nothing more to rebuild
+ * (-ENOENT from page 0) and it is not lost.
+ */
+void spare_ec_repair_idle(struct spare_ec_group *grp, u32 j);
+
+#endif /* SPARE_EC_IO_H */

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The erasure-coded I/O path's test cases (spare_ec_io.c), written once and
+ * replayed twice: by KUnit (spare_ec_io_kunit.c) and, built for userspace,
+ * by the host test tests/unit/test_ec_io.c. The patterns: 0, 1 and 2
+ * splits lost for 4+2 and 2+1, a third loss (EIO for those pages only), a
+ * write landing on K..K+R splits and on fewer than K, a stale split never
+ * chosen, a posted split failing (another posted in its place, or EIO),
+ * late splits dropped and counted, Δ = 0, and repairs (marked, spoiled by
+ * a write or a loss).
+ *
+ * The includer defines the harness:
+ *   ECIO_T                  the case's argument (struct kunit *, or int)
+ *   ECIO_CHECK(t, cond)     a check that goes on after a failure
+ *   ECIO_EQ(t, a, b)        the same for a == b (as long long)
+ *   ECIO_ASSERT(t, cond)    a check that ends the case on a failure
+ * and runs every case of spare_ec_io_cases[].
+ */
+#ifndef SPARE_EC_IO_CASES_H
+#define SPARE_EC_IO_CASES_H
+
+#include "spare_ec_io.h"
+
+#define EC_PAGES	64	/* pages per group in the cases */
+#define EC_GROUPS	2
+
+#define EC_B(j)		((u16)(1U << (j)))
+
+static bool ec_setup(struct spare_ec_map *m, u8 k, u8 r, u8 delta)
+{
+	struct spare_ec_geom g = { .k = k, .r = r };
+
+	return !spare_ec_map_init(m, &g, delta, EC_GROUPS, EC_PAGES);
+}
+
+/* A write of [first, first + n) of group @gi landing on @lands; its result. */
+static int ec_write(struct spare_ec_map *m, u32 gi, u32 first, u32 n,
+		    u16 lands, struct spare_ec_stats *st)
+{
+	struct spare_ec_group *grp = &m->groups[gi];
+	struct spare_ec_write wr;
+	u16 posted = spare_ec_write_begin(m, grp, first, n, &wr);
+	u32 j;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		if (posted & EC_B(j))
+			spare_ec_write_done(&wr, j, !!(lands & EC_B(j)));
+	return spare_ec_write_end(m, grp, &wr, st);
+}
+
+/*
+ * A read of page @p of group @gi: the splits in @order complete in that
+ * order (those in @fail fail); returns the last action before the read
+ * was done (or SPARE_EC_WAIT), with what was posted in *@posted.
+ */
+static enum spare_ec_read_act ec_read(struct spare_ec_map *m, u32 gi, u32 p,
+				      const u8 *order, u32 n_order, u16 fail,
+				      struct spare_ec_read *rd, u16 *posted,
+				      struct spare_ec_stats *st)
+{
+	enum spare_ec_read_act act = SPARE_EC_WAIT, a;
+	u32 i, next;
+	u16 post;
+
+	if (spare_ec_read_plan(m, &m->groups[gi], p, 1, rd, &post, st))
+		return SPARE_EC_EIO;
+	*posted = post;
+	for (i = 0; i < n_order; i++) {
+		a = spare_ec_read_done(rd, order[i], !(fail & EC_B(order[i])),
+				       &next, st);
+		if (a == SPARE_EC_POST)
+			*posted |= EC_B(next);
+		if (a != SPARE_EC_WAIT && a != SPARE_EC_LATE &&
+		    a != SPARE_EC_POST)
+			act = a;
+	}
+	return act;
+}
+
+static const u8 ec_in_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+/* 4+2, nothing lost: K data splits and P posted (Δ = 1); the data splits
+ * first is a copy, no decode; P comes late and is dropped, counted.
+ */
+static void ecio_42_none_lost(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 3, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_read(&m, 0, 3, ec_in_order, 5, 0, &rd, &posted, &st),
+		SPARE_EC_COPY);
+	ECIO_EQ(t, posted, 0x1f);
+	ECIO_EQ(t, st.reads_decoded, 0);
+	ECIO_EQ(t, st.late_dropped, 1);
+	ECIO_EQ(t, st.writes_short, 0);
+	spare_ec_map_free(&m);
+}
+
+/* P arrives before the last data split: decode, with that data split and
+ * Q missing; the data split that came after is late.
+ */
+static void ecio_42_parity_first(ECIO_T t)
+{
+	static const u8 order[] = { 4, 0, 1, 2, 3 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, EC_PAGES, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_read(&m, 0, 9, order, 5, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, rd.missing & 0x3f, EC_B(3) | EC_B(5));
+	ECIO_EQ(t, st.reads_decoded, 1);
+	ECIO_EQ(t, st.late_dropped, 1);
+	spare_ec_map_free(&m);
+}
+
+/* One split slab lost (its donor gone): it is never posted; the read
+ * takes the other data splits, P and Q, and decodes.
+ */
+static void ecio_42_one_lost(ECIO_T t)
+{
+	static const u8 order[] = { 0, 2, 3, 4, 5 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 1, 0, EC_PAGES, 0x3f, &st), 0);
+	spare_ec_split_lost(&m, &m.groups[1], 1);
+	ECIO_CHECK(t, !spare_ec_current(&m, &m.groups[1], 1, 5));
+	ECIO_EQ(t, ec_read(&m, 1, 5, order, 5, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, posted, 0x3d);
+	ECIO_EQ(t, rd.missing & 0x3f, EC_B(1) | EC_B(5));
+	ECIO_EQ(t, st.late_dropped, 1);
+	/* the other group is untouched: a copy */
+	ECIO_EQ(t, ec_write(&m, 0, 5, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_read(&m, 0, 5, ec_in_order, 4, 0, &rd, &posted, &st),
+		SPARE_EC_COPY);
+	spare_ec_map_free(&m);
+}
+
+/* Two lost at once: the four left are all posted, all needed. */
+static void ecio_42_two_lost(ECIO_T t)
+{
+	static const u8 order[] = { 5, 1, 4, 2 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, EC_PAGES, 0x3f, &st), 0);
+	spare_ec_split_lost(&m, &m.groups[0], 0);
+	spare_ec_split_lost(&m, &m.groups[0], 3);
+	ECIO_EQ(t, ec_read(&m, 0, 7, order, 4, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, posted, EC_B(1) | EC_B(2) | EC_B(4) | EC_B(5));
+	ECIO_EQ(t, rd.missing & 0x3f, EC_B(0) | EC_B(3));
+	ECIO_EQ(t, st.eio_pages, 0);
+	spare_ec_map_free(&m);
+}
+
+/* A third loss: the group's pages read as EIO (counted, logged once per
+ * group); the other group's pages still read.
+ */
+static void ecio_42_third_lost(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, EC_PAGES, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_write(&m, 1, 0, EC_PAGES, 0x3f, &st), 0);
+	spare_ec_split_lost(&m, &m.groups[0], 0);
+	spare_ec_split_lost(&m, &m.groups[0], 4);
+	spare_ec_split_lost(&m, &m.groups[0], 2);
+	ECIO_EQ(t, ec_read(&m, 0, 7, ec_in_order, 6, 0, &rd, &posted, &st),
+		SPARE_EC_EIO);
+	ECIO_CHECK(t, rd.done);
+	ECIO_EQ(t, st.eio_pages, 1);
+	ECIO_CHECK(t, spare_ec_eio_first(&m.groups[0]));
+	ECIO_CHECK(t, !spare_ec_eio_first(&m.groups[0]));
+	ECIO_EQ(t, ec_read(&m, 1, 7, ec_in_order, 5, 0, &rd, &posted, &st),
+		SPARE_EC_COPY);
+	ECIO_EQ(t, st.eio_pages, 1);
+	/* a write to a page of the broken group lands on 3 splits: EIO */
+	ECIO_EQ(t, ec_write(&m, 0, 7, 1, 0x3f, &st), -EIO);
+	ECIO_EQ(t, st.eio_pages, 2);
+	spare_ec_map_free(&m);
+}
+
+/* 2+1: nothing lost, one lost (decode from P), two lost (EIO). */
+static void ecio_21_patterns(ECIO_T t)
+{
+	static const u8 order_p[] = { 0, 2 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 2, 1, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, 8, 0x7, &st), 0);
+	ECIO_EQ(t, ec_read(&m, 0, 2, ec_in_order, 3, 0, &rd, &posted, &st),
+		SPARE_EC_COPY);
+	ECIO_EQ(t, posted, 0x7);
+	ECIO_EQ(t, st.late_dropped, 1);
+	spare_ec_split_lost(&m, &m.groups[0], 1);
+	ECIO_EQ(t, ec_read(&m, 0, 2, order_p, 2, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, posted, EC_B(0) | EC_B(2));
+	ECIO_EQ(t, rd.missing & 0x7, EC_B(1));
+	spare_ec_split_lost(&m, &m.groups[0], 0);
+	ECIO_EQ(t, ec_read(&m, 0, 2, ec_in_order, 3, 0, &rd, &posted, &st),
+		SPARE_EC_EIO);
+	ECIO_EQ(t, st.eio_pages, 1);
+	spare_ec_map_free(&m);
+}
+
+/* Writes landing on K, K+1 and K+R splits are readable, short ones
+ * counted and their missing splits queued for repair; on K-1 splits:
+ * EIO, and not even the splits that landed are current.
+ */
+static void ecio_write_landing(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_write(&m, 0, 1, 1, 0x3e, &st), 0);	/* K+1 */
+	ECIO_EQ(t, ec_write(&m, 0, 2, 1, 0x3c, &st), 0);	/* K */
+	ECIO_EQ(t, st.writes_short, 2);
+	ECIO_EQ(t, m.groups[0].repair, EC_B(0) | EC_B(1));
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 1), 0x3f);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 1, 1), 0x3e);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 2, 1), 0x3c);
+	ECIO_EQ(t, ec_read(&m, 0, 2, ec_in_order + 2, 4, 0, &rd, &posted,
+			   &st), SPARE_EC_DECODE);
+	ECIO_EQ(t, posted, 0x3c);
+	/* K-1 landed: EIO, nothing current, page 3 unreadable */
+	ECIO_EQ(t, ec_write(&m, 0, 3, 1, 0x38, &st), -EIO);
+	for (j = 0; j < 6; j++)
+		ECIO_CHECK(t, !spare_ec_current(&m, &m.groups[0], j, 3));
+	ECIO_EQ(t, st.eio_pages, 1);
+	ECIO_EQ(t, ec_read(&m, 0, 3, ec_in_order, 6, 0, &rd, &posted, &st),
+		SPARE_EC_EIO);
+	/* an old page overwritten by a write that failed is not readable */
+	ECIO_EQ(t, ec_write(&m, 0, 0, 1, 0x01, &st), -EIO);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 1), 0);
+	spare_ec_map_free(&m);
+}
+
+/* A split that missed the last write holds the old bytes: it is never
+ * posted, even when every other split is (Δ = R).
+ */
+static void ecio_stale_never_chosen(ECIO_T t)
+{
+	static const u8 order[] = { 1, 2, 3, 4, 5 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 2));
+	ECIO_EQ(t, ec_write(&m, 0, 10, 4, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_write(&m, 0, 11, 2, 0x3e, &st), 0);	/* 0 missed */
+	ECIO_EQ(t, ec_read(&m, 0, 11, order, 5, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_CHECK(t, !(posted & EC_B(0)));
+	ECIO_EQ(t, posted, 0x3e);
+	/* a range over a stale page excludes split 0 for all of it */
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 10, 4), 0x3e);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 13, 1), 0x3f);
+	spare_ec_map_free(&m);
+}
+
+/* A posted split fails: the next readable one is posted in its place;
+ * with none left and fewer than K able to come: EIO.
+ */
+static void ecio_read_fail_redrive(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u32 next = 99;
+	u16 post;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, ec_write(&m, 0, 0, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 1, &rd, &post, &st),
+		0);
+	ECIO_EQ(t, post, 0x1f);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 1, false, &next, &st),
+		SPARE_EC_POST);
+	ECIO_EQ(t, next, 5);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 0, true, &next, &st), SPARE_EC_WAIT);
+	/* a second failure: four still able to come (0 in, 2 3 4 5) */
+	ECIO_EQ(t, spare_ec_read_done(&rd, 2, false, &next, &st),
+		SPARE_EC_WAIT);
+	/* a third: 0 in, 3 4 5 out: still four */
+	ECIO_EQ(t, spare_ec_read_done(&rd, 3, true, &next, &st), SPARE_EC_WAIT);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 5, false, &next, &st),
+		SPARE_EC_EIO);
+	ECIO_EQ(t, st.eio_pages, 1);
+	/* the last one, late: dropped and counted, nothing else */
+	ECIO_EQ(t, spare_ec_read_done(&rd, 4, true, &next, &st), SPARE_EC_LATE);
+	ECIO_EQ(t, st.late_dropped, 1);
+	ECIO_EQ(t, st.reads_decoded, 0);
+	/* a completion twice, or of a split never posted, is ignored */
+	ECIO_EQ(t, spare_ec_read_done(&rd, 4, true, &next, &st), SPARE_EC_WAIT);
+	ECIO_EQ(t, st.late_dropped, 1);
+	spare_ec_map_free(&m);
+}
+
+/* Δ = 0: exactly the K data splits; one fails: P in its place, decode. */
+static void ecio_delta_zero(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u32 next = 99;
+	u16 post;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 0));
+	ECIO_EQ(t, ec_write(&m, 0, 0, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 1, &rd, &post, &st),
+		0);
+	ECIO_EQ(t, post, 0x0f);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 3, false, &next, &st),
+		SPARE_EC_POST);
+	ECIO_EQ(t, next, 4);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 0, true, &next, &st), SPARE_EC_WAIT);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 1, true, &next, &st), SPARE_EC_WAIT);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 4, true, &next, &st), SPARE_EC_WAIT);
+	ECIO_EQ(t, spare_ec_read_done(&rd, 2, true, &next, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, rd.missing & 0x3f, EC_B(3) | EC_B(5));
+	ECIO_EQ(t, st.late_dropped, 0);
+	/* Δ above R is refused */
+	spare_ec_map_free(&m);
+	{
+		struct spare_ec_geom g = { .k = 4, .r = 2 };
+		struct spare_ec_geom bad = { .k = 3, .r = 2 };
+
+		ECIO_EQ(t, spare_ec_map_init(&m, &g, 3, 1, 8), -EINVAL);
+		ECIO_EQ(t, spare_ec_map_init(&m, &bad, 1, 1, 8), -EINVAL);
+	}
+}
+
+/* A lost split mapped again is rebuilt from K others and marked; pages
+ * with fewer than K current splits (never written) are skipped.
+ */
+static void ecio_repair(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_repair rep;
+	struct spare_ec_group *grp;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 4, 8, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_write(&m, 0, 20, 2, 0x3f, &st), 0);
+	spare_ec_split_lost(&m, grp, 2);
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 16, &rep), -EBUSY);
+	spare_ec_split_mapped(&m, grp, 2);
+	ECIO_CHECK(t, grp->repair & EC_B(2));
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 16, &rep), 0);
+	ECIO_EQ(t, rep.first, 4);
+	ECIO_EQ(t, rep.n, 8);
+	ECIO_EQ(t, rep.src, 0x1b);	/* D0 D1 D3 P */
+	ECIO_CHECK(t, spare_ec_repair_end(&m, grp, &rep, true, &st));
+	ECIO_CHECK(t, spare_ec_current(&m, grp, 2, 4));
+	ECIO_CHECK(t, spare_ec_current(&m, grp, 2, 11));
+	ECIO_EQ(t, st.repaired_pages, 8);
+	/* the next range; a write to it meanwhile spoils the repair */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 12, 16, &rep), 0);
+	ECIO_EQ(t, rep.first, 20);
+	ECIO_EQ(t, rep.n, 2);
+	ECIO_EQ(t, ec_write(&m, 0, 21, 1, 0x3b, &st), 0);
+	ECIO_CHECK(t, !spare_ec_repair_end(&m, grp, &rep, true, &st));
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 2, 20));
+	/* again: page 20 and 21 both rebuildable, a failed copy marks nothing */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 16, &rep), 0);
+	ECIO_EQ(t, rep.first, 20);
+	ECIO_CHECK(t, !spare_ec_repair_end(&m, grp, &rep, false, &st));
+	/* the split lost again mid-repair: nothing marked */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 16, &rep), 0);
+	spare_ec_split_lost(&m, grp, 2);
+	ECIO_CHECK(t, !spare_ec_repair_end(&m, grp, &rep, true, &st));
+	spare_ec_split_mapped(&m, grp, 2);
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 4);
+	ECIO_CHECK(t, spare_ec_repair_end(&m, grp, &rep, true, &st));
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 20);
+	ECIO_CHECK(t, spare_ec_repair_end(&m, grp, &rep, true, &st));
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 2, 0, 64, &rep), -ENOENT);
+	spare_ec_repair_idle(grp, 2);
+	ECIO_EQ(t, grp->repair & EC_B(2), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 4, 8), 0x3f);
+	spare_ec_map_free(&m);
+}
+
+/* 8+2: two data splits lost, the read posts the other data and both
+ * parities; a write while a split is lost posts the rest and lands.
+ */
+static void ecio_82_two_lost(ECIO_T t)
+{
+	static const u8 order[] = { 0, 1, 2, 4, 5, 7, 8, 9 };
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	struct spare_ec_write wr;
+	u16 posted;
+
+	ECIO_ASSERT(t, ec_setup(&m, 8, 2, 1));
+	spare_ec_split_lost(&m, &m.groups[1], 3);
+	posted = spare_ec_write_begin(&m, &m.groups[1], 0, 4, &wr);
+	ECIO_EQ(t, posted, 0x3f7);
+	spare_ec_split_lost(&m, &m.groups[1], 6);	/* mid-write */
+	for (u32 j = 0; j < 10; j++)
+		spare_ec_write_done(&wr, j, j != 6);
+	ECIO_EQ(t, spare_ec_write_end(&m, &m.groups[1], &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_current(&m, &m.groups[1], 6, 0));
+	ECIO_EQ(t, ec_read(&m, 1, 2, order, 8, 0, &rd, &posted, &st),
+		SPARE_EC_DECODE);
+	ECIO_EQ(t, posted, 0x3b7);
+	ECIO_EQ(t, rd.missing & 0x3ff, EC_B(3) | EC_B(6));
+	spare_ec_map_free(&m);
+}
+
+/* Pages never written read as zeros, nothing posted; a range over
+ * written and unwritten pages picks its splits by the written ones; a
+ * page whose write failed is written, and reads as EIO.
+ */
+static void ecio_never_written(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_read rd;
+	u16 post = 0xffff;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 8, &rd, &post, &st),
+		1);
+	ECIO_EQ(t, post, 0);
+	ECIO_CHECK(t, rd.done);
+	ECIO_EQ(t, st.eio_pages, 0);
+	ECIO_EQ(t, ec_write(&m, 0, 2, 1, 0x3e, &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 8), 0x3e);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 0, 8, &rd, &post, &st),
+		0);
+	ECIO_EQ(t, post, 0x3e);
+	/* a split lost: still K+1 for the written page */
+	spare_ec_split_lost(&m, &m.groups[0], 5);
+	ECIO_EQ(t, spare_ec_readable(&m, &m.groups[0], 0, 8), 0x1e);
+	/* a failed write: written, nothing current, EIO */
+	ECIO_EQ(t, ec_write(&m, 0, 6, 1, 0x03, &st), -EIO);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 6, 1, &rd, &post, &st),
+		-EIO);
+	ECIO_EQ(t, spare_ec_read_plan(&m, &m.groups[0], 7, 1, &rd, &post, &st),
+		1);
+	spare_ec_map_free(&m);
+}
+
+struct spare_ec_io_case {
+	const char *name;
+	void (*run)(ECIO_T t);
+};
+
+static const struct spare_ec_io_case spare_ec_io_cases[] = {
+	{ "4+2_none_lost", ecio_42_none_lost },
+	{ "4+2_parity_first", ecio_42_parity_first },
+	{ "4+2_one_lost", ecio_42_one_lost },
+	{ "4+2_two_lost", ecio_42_two_lost },
+	{ "4+2_third_lost_eio", ecio_42_third_lost },
+	{ "2+1_patterns", ecio_21_patterns },
+	{ "write_landing_k_to_k_plus_r", ecio_write_landing },
+	{ "stale_split_never_chosen", ecio_stale_never_chosen },
+	{ "read_fail_redrive", ecio_read_fail_redrive },
+	{ "delta_zero", ecio_delta_zero },
+	{ "repair", ecio_repair },
+	{ "8+2_two_lost", ecio_82_two_lost },
+	{ "never_written_reads_zero", ecio_never_written },
+};
+
+#endif /* SPARE_EC_IO_CASES_H */
