@@ -89,7 +89,7 @@ for n in 3 2 3; do
 	step "round $round: spared $n restarts in place (SIGUSR2) under the running client"
 	workload_alive
 	pid=$(donor_pid "$n")
-	lost_other=$(losses "$other")
+	lost_other=$(losses "$other") lost_n=$(losses "$n")
 	restarts=$(grep -c 'restart: .* slab(s) kept with their contents' "/tmp/spared-$n.log")
 	resyncs0=$(grep -c 'resync: all [0-9]* copies mapped and current' /tmp/ublk.log 2>/dev/null)
 	out0=$(vmstat_get pswpout)
@@ -101,6 +101,13 @@ for n in 3 2 3; do
 	if [ "$BACKEND" = ublk ]; then
 		grep -q "restart: handing over $nslabs held slab(s) of 1 client(s)" "/tmp/spared-$n.log" ||
 			{ donor_logs; fail "spared $n did not hold the pager's $nslabs slabs over its restart"; }
+	fi
+	# spare.ko: the copies there failed first (so that "whole" below is
+	# the refill, not the moment before the module noticed); the pager's
+	# "whole" is a resync line logged after the restart
+	noticed() { [ "$(losses "$n")" -gt "$lost_n" ]; }
+	if [ "$BACKEND" = kmod ]; then
+		wait_until 30 noticed || { show_stats "$disk"; fail "spare.ko did not notice spared $n going"; }
 	fi
 	wait_until 200 whole ||
 		{ show_stats "$disk"; cat "$(client_map)"; client_log; donor_logs; fail "the copies on donor $n were not mapped again and made current"; }
