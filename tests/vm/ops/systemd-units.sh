@@ -49,6 +49,9 @@
 #     and key in its journal and no retry; a broker that does not answer
 #     fails it with the reason, and it is retried while systemctl start
 #     returns at once; neither leaves a device, a swap or a file behind;
+#   - the admin guide's tuning commands: `sysctl -w vm.swappiness=100`,
+#     and `systemctl set-property` of a job's MemoryHigh=, MemoryMax= and
+#     MemorySwapMax= (on a train.service: its cgroup files);
 #   - every daemon stops cleanly (inactive, not failed); spare-aggd.service
 #     is enabled, starts and stops.
 . /spare/tests/vm/lib.sh
@@ -448,6 +451,25 @@ systemctl reset-failed spare-swap@sw2 2>/dev/null
 rm -r /etc/systemd/system/spare-swap@sw2.service.d
 systemctl daemon-reload
 pass "spare-swap@sw2: start returned failed at once, retried ($n restarts) with the broker's reason, stopped; nothing left"
+
+step "the guide's tuning commands: vm.swappiness, and a job's memory limits through systemctl set-property"
+sw0=$(cat /proc/sys/vm/swappiness)
+sysctl -w vm.swappiness=100 >/dev/null || fail "sysctl -w vm.swappiness=100"
+[ "$(cat /proc/sys/vm/swappiness)" = 100 ] || fail "swappiness is $(cat /proc/sys/vm/swappiness)"
+echo "$sw0" >/proc/sys/vm/swappiness
+# a job's unit (the guest has no systemd-run)
+printf '[Service]\nExecStart=/bin/sleep 300\n' >/etc/systemd/system/train.service
+systemctl daemon-reload && systemctl start train.service || fail "start train.service"
+systemctl set-property train.service MemoryHigh=28M MemoryMax=32M MemorySwapMax=64M ||
+	fail "systemctl set-property train.service"
+cg=/sys/fs/cgroup$(systemctl show -P ControlGroup train.service)
+[ "$(cat "$cg/memory.high")" = $((28 << 20)) ] && [ "$(cat "$cg/memory.max")" = $((32 << 20)) ] &&
+	[ "$(cat "$cg/memory.swap.max")" = $((64 << 20)) ] ||
+	fail "$cg: memory.high $(cat "$cg/memory.high"), memory.max $(cat "$cg/memory.max"), memory.swap.max $(cat "$cg/memory.swap.max")"
+systemctl stop train.service
+rm -f /etc/systemd/system/train.service /etc/systemd/system.control/train.service.d/*.conf
+systemctl daemon-reload
+pass "vm.swappiness set to 100 (and put back to $sw0); train.service's cgroup got memory.high, memory.max and memory.swap.max from set-property"
 
 step "spare-aggd enabled and started; every daemon stops cleanly"
 systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }
