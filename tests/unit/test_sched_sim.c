@@ -25,7 +25,8 @@
  *    over-allocated at any instant (replaying alloc.csv), each job ends
  *    once, JCT >= its work at its largest option, the same input gives
  *    the same bytes; bad traces and arguments are refused with
- *    FILE:LINE:COL;
+ *    FILE:LINE:COL; gen's trace (the Tiresias columns) is read as rigid
+ *    jobs, each on its num_gpu GPUs for its duration;
  *  - spare-sim dike: a one-host case worked by hand (two workers, 100/7
  *    samples a second); on random models and hosts, the placement fits the
  *    GPUs, the partitions cover the layers once, the throughput is the
@@ -1113,6 +1114,95 @@ static void mip_properties(void)
 	}
 }
 
+/*
+ * spare-sim mip on the trace spare-sim gen writes (issue 33: it was refused
+ * for want of the work, gpus and tput columns). Those are rigid jobs: each
+ * runs on its num_gpu GPUs only, at num_gpu work units a second, for its
+ * duration. Under greedy and the MIP allocator every job ends once, on its
+ * own GPU count, no sooner than its duration after it arrived, with
+ * num_gpu x duration GPU-seconds; no instant has more than 16 GPUs held.
+ * A job of the Tiresias columns wider than the cluster is refused.
+ */
+static void mip_reads_gen_trace(void)
+{
+	static const char *const scheds[] = { "greedy", "mip" };
+	static long long gpus_of[MIP_N], dur_of[MIP_N];
+	static int seen[MIP_N];
+	char p[600], *csv, *line;
+
+	EXPECT_EQ(sim("gen", "--jobs", "80", "--gpus", "16", "--load", "0.9", "--seed", "11",
+		      "--out", tmp("mgen.csv"), NULL), 0);
+	csv = slurp(tmp("mgen.csv"), NULL);
+	for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+	     line = strchr(line + 1, '\n')) {
+		long long id, g, sub, it, dur;
+
+		if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%*[^,],%lld", &id, &g, &sub, &it,
+			   &dur) != 5 || id < 0 || id >= MIP_N) {
+			tap_case_failed = 1;
+			break;
+		}
+		gpus_of[id] = g;
+		dur_of[id] = dur;
+	}
+	free(csv);
+	for (int k = 0; k < 2; k++) {
+		char dir[32];
+
+		snprintf(dir, sizeof(dir), "mgenrun%d", k);
+		EXPECT_EQ(sim("mip", "--trace", tmp("mgen.csv"), "--gpus", "16", "--schedule",
+			      scheds[k], "--out", tmp(dir), NULL), 0);
+		snprintf(p, sizeof(p), "%s/%s/alloc.csv", tmpdir, dir);
+		csv = slurp(p, NULL);
+		EXPECT(mip_replay(csv) > 0);
+		free(csv);
+		snprintf(p, sizeof(p), "%s/%s/job.csv", tmpdir, dir);
+		csv = slurp(p, NULL);
+		EXPECT(csv != NULL);
+		memset(seen, 0, sizeof(seen));
+		for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+		     line = strchr(line + 1, '\n')) {
+			long long id;
+			unsigned int gmin, gmax;
+			double sub, work, start, end, q, jct, gs;
+
+			if (sscanf(line + 1, "%lld,%lf,%lf,%u,%u,%lf,%lf,%lf,%lf,%lf", &id, &sub,
+				   &work, &gmin, &gmax, &start, &end, &q, &jct, &gs) != 10 ||
+			    id < 0 || id >= MIP_N) {
+				tap_case_failed = 1;
+				break;
+			}
+			seen[id]++;
+			EXPECT_EQ(gmin, gpus_of[id]);
+			EXPECT_EQ(gmax, gpus_of[id]);
+			EXPECT(fabs(work - (double)(gpus_of[id] * dur_of[id])) < 1e-6);
+			EXPECT(jct >= (double)dur_of[id] * (1 - 1e-9));
+			EXPECT(fabs(gs - (double)(gpus_of[id] * dur_of[id])) < 1e-3);
+		}
+		for (int i = 0; i < MIP_N; i++)
+			EXPECT_EQ(seen[i], 1);
+		free(csv);
+	}
+	/* 8 GPUs: gen's jobs of 16 do not fit; the row and column are named. */
+	put("mgen_wide.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			     "0,4,0,100,vgg16,10,30\n1,16,5,100,vgg16,10,30\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("mgen_wide.csv"), "--gpus", "8", "--schedule", "mip",
+		      "--out", tmp("mgenbad"), NULL), 2);
+	EXPECT(!exists(tmp("mgenbad")));
+	snprintf(p, sizeof(p), "%s:3:3: num_gpu: 16 GPUs, larger than the cluster", tmp("mgen_wide.csv"));
+	if (!strstr(errbuf, p)) {
+		fprintf(stderr, "# want \"%s\" in:\n# %s", p, errbuf);
+		tap_case_failed = 1;
+	}
+	/* Past the elastic reader's bounds: refused, the job named. */
+	put("mgen_far.csv", "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+			    "0,4,0,100,vgg16,10,30\n7,1,2000000000000000,100,vgg16,10,30\n");
+	EXPECT_EQ(sim("mip", "--trace", tmp("mgen_far.csv"), "--gpus", "8", "--schedule", "greedy",
+		      "--out", tmp("mgenbad"), NULL), 2);
+	EXPECT(!exists(tmp("mgenbad")));
+	EXPECT(strstr(errbuf, "job 7: submit_time past 1e15") != NULL);
+}
+
 static void mip_refused(const char *trace, const char *msg)
 {
 	int rc;
@@ -1522,6 +1612,7 @@ int main(void)
 	TAP_RUN(mip_squeezes_short_job);
 	TAP_RUN(mip_properties);
 	TAP_RUN(mip_bad_input);
+	TAP_RUN(mip_reads_gen_trace);
 	TAP_RUN(dike_one_host);
 	TAP_RUN(dike_properties);
 	TAP_RUN(dike_bad_input);

@@ -139,6 +139,16 @@ struct sim_mip_summary {
  */
 int sim_mip_run(struct sim_mip_trace *t, unsigned int gpus, enum sim_mip_policy p,
 		double epoch, FILE *job_csv, FILE *alloc_csv, struct sim_mip_summary *sum);
+/*
+ * A trace in the Tiresias columns (spare-sim gen's) as elastic jobs that
+ * are rigid: one option each, num_gpu GPUs at num_gpu work units a second,
+ * work = num_gpu x duration, so that a job runs its duration. The order
+ * (by submit time) is kept. 0, -EINVAL with the jobs past the elastic
+ * reader's 1e15 bounds reported on e, or -ENOMEM. Free @out with
+ * sim_mip_trace_free().
+ */
+int sim_mip_from_rigid(const struct sim_trace *in, struct sim_mip_trace *out,
+		       struct sim_errs *e);
 /* summary.json for a finished mip run, pretty-printed; free(). */
 char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p, double epoch,
 		   const struct sim_mip_summary *sum);

@@ -568,6 +568,32 @@ out:
 	return rc;
 }
 
+/*
+ * Whether the first line of a CSV names column @name (fields trimmed of
+ * blanks and a CR). Only picks the reader: each reader checks its header.
+ */
+static bool header_has(const char *buf, size_t len, const char *name)
+{
+	size_t i = 0, n = strlen(name);
+
+	while (i < len && buf[i] != '\n') {
+		size_t a = i, b;
+
+		while (i < len && buf[i] != ',' && buf[i] != '\n')
+			i++;
+		b = i;
+		while (a < b && (buf[a] == ' ' || buf[a] == '\t'))
+			a++;
+		while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r'))
+			b--;
+		if (b - a == n && !memcmp(buf + a, name, n))
+			return true;
+		if (i < len && buf[i] == ',')
+			i++;
+	}
+	return false;
+}
+
 static int cmd_mip(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -632,7 +658,18 @@ static int cmd_mip(int argc, char **argv)
 	e.file = trace_path;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+	if (!header_has(buf, len, "work") && header_has(buf, len, "num_gpu") &&
+	    header_has(buf, len, "duration")) {
+		/* spare-sim gen's trace (Tiresias's columns): rigid jobs */
+		struct sim_trace rigid = { 0 };
+
+		ret = sim_parse_trace(buf, len, gpus, &rigid, &e);
+		if (!ret)
+			ret = sim_mip_from_rigid(&rigid, &trace, &e);
+		sim_trace_free(&rigid);
+	} else {
+		ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+	}
 	free(buf);
 	if (ret)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;

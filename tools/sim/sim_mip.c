@@ -266,3 +266,42 @@ char *sim_mip_json(unsigned int gpus, enum sim_mip_policy p, double epoch,
 	json_object_put(j);
 	return out;
 }
+
+int sim_mip_from_rigid(const struct sim_trace *in, struct sim_mip_trace *out,
+		       struct sim_errs *e)
+{
+	unsigned int before = e->count;
+
+	memset(out, 0, sizeof(*out));
+	out->jobs = calloc(in->n ? in->n : 1, sizeof(*out->jobs));
+	if (!out->jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct tir_job *r = &in->jobs[i];
+		struct sim_mip_job *j = &out->jobs[i];
+
+		/* the elastic reader's bounds, so that no event time overflows */
+		if ((double)r->submit > 1e15 || (double)r->num_gpu * (double)r->duration > 1e15) {
+			fprintf(e->out, "%s: job %lld: %s past 1e15, the most spare-sim mip takes\n",
+				e->file, (long long)r->id, (double)r->submit > 1e15 ?
+				"submit_time" : "num_gpu x duration");
+			e->count++;
+			continue;
+		}
+		j->id = r->id;
+		j->submit = (double)r->submit;
+		j->work = (double)r->num_gpu * (double)r->duration;
+		j->m.nopt = 1;
+		j->m.gpus[0] = (unsigned int)r->num_gpu;
+		j->m.tput[0] = (double)r->num_gpu;
+		j->m.remaining = j->work;
+		j->m.running = false;
+		j->seq = i;
+	}
+	if (e->count != before) {
+		sim_mip_trace_free(out);
+		return -EINVAL;
+	}
+	out->n = in->n;
+	return 0;
+}

@@ -25,6 +25,11 @@
 #     does too;
 #   - the pager SIGKILLed: systemd starts it again (Restart=on-failure)
 #     and it takes the device back with every byte;
+#   - `systemctl kill -s USR2 spared`, the documented upgrade step, with
+#     a new binary installed: spared execs it in place and systemd keeps
+#     tracking it (same MainPID, active, no restart counted, fed past
+#     WatchdogSec); the pager's slabs on it are held over the exec, kept,
+#     resumed, and the device reads back;
 #   - destroy stops the pager's unit, the monitor ends by itself;
 #   - a spare.ko device made through the broker, its sparectl-monitor@
 #     renewing both donors through configfs, ending with the device;
@@ -33,6 +38,8 @@
 #     keep their sessions; spared applies a live setting, keeps one that
 #     needs a restart, and refuses a bad line with its file:line; spare-aggd
 #     reloads; none of them restarts;
+#   - `systemctl restart spare-broker`, the guide's upgrade step: a new
+#     process, both donors register again, and places the devices below;
 #   - the swap device at boot: spare-swap@sw0 from /etc/spare/swap-sw0.conf
 #     (backend=ublk, through the broker) enabled and started, listed by
 #     swapon --show at its swap-priority, its monitor started after it, a
@@ -42,13 +49,16 @@
 #     and key in its journal and no retry; a broker that does not answer
 #     fails it with the reason, and it is retried while systemctl start
 #     returns at once; neither leaves a device, a swap or a file behind;
+#   - the admin guide's tuning commands: `sysctl -w vm.swappiness=100`,
+#     and `systemctl set-property` of a job's MemoryHigh=, MemoryMax= and
+#     MemorySwapMax= (on a train.service: its cgroup files);
 #   - every daemon stops cleanly (inactive, not failed); spare-aggd.service
 #     is enabled, starts and stops.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
 set -u
-watchdog 520
+watchdog 600
 ublk_require
 
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd: not run under scripts/vm/run?"
@@ -186,6 +196,49 @@ jlog spare-ublk@ub0 | grep -q "taking /dev/$disk back" || { diag; fail "the rest
 slabs_verify "$disk" "after the restart"
 pass "restarted by systemd (NRestarts 1), the device taken back, every byte read back"
 
+step "systemctl kill -s USR2 spared: an upgrade in place under systemd, the pager's slabs held over it"
+# spared execs its binary again (same PID): systemd must keep tracking it
+# (Type=notify: RELOADING=1, then the new image's READY=1; its watchdog
+# pings go on), not count a restart, and the slabs spare-ublk@ub0 (a
+# state file: HELLO F_HOLD) has on donor 2 come back with their contents
+cp /usr/sbin/spared /usr/sbin/spared.new && mv /usr/sbin/spared.new /usr/sbin/spared ||
+	fail "install a new spared binary"
+dpid=$(systemctl show -P MainPID spared)
+nr=$(systemctl show -P NRestarts spared)
+kept() { jlog spared | grep -c 'restart: [0-9]* slab(s) kept with their contents'; }
+k0=$(kept)
+current() { jlog spare-ublk@ub0 | grep -c 'resync: all [0-9]* copies mapped and current'; }
+c0=$(current)
+systemctl kill -s USR2 spared || { diag; fail "systemctl kill -s USR2 spared"; }
+wait_for 100 sh -c "[ \$(journalctl -u spared -o cat | grep -c 'restart: [0-9]* slab(s) kept with their contents') -gt $k0 ]" ||
+	{ diag; fail "spared did not come back from SIGUSR2 under systemd"; }
+jlog spared | grep 'restart:' | tail -3
+held=$(jlog spared | sed -n 's/.*restart: handing over \([0-9]*\) held slab(s) of 1 client(s).*/\1/p' | tail -1)
+[ "${held:-0}" -ge 1 ] || { diag; fail "spared held none of the pager's slabs over its restart"; }
+jlog spared | grep -q "restart: $held slab(s) kept with their contents for 1 client(s)" ||
+	{ diag; fail "the new image did not keep the $held slab(s) handed over"; }
+settled() { active spared && [ "$(systemctl show -P SubState spared)" = running ]; }
+wait_until 30 settled || { diag; fail "spared is $(systemctl is-active spared) ($(systemctl show -P SubState spared)) after SIGUSR2"; }
+[ "$(systemctl show -P MainPID spared)" = "$dpid" ] || { diag; fail "MainPID $dpid became $(systemctl show -P MainPID spared)"; }
+[ "$(systemctl show -P NRestarts spared)" = "$nr" ] || { diag; fail "systemd restarted spared (NRestarts $nr -> $(systemctl show -P NRestarts spared))"; }
+systemctl show -P StatusText spared | grep -q '^lending ' || { diag; fail "no status from the new image: '$(systemctl show -P StatusText spared)'"; }
+sparectl donor -S "$SOCK2" status >/dev/null || { diag; fail "spared's control socket after SIGUSR2"; }
+wait_for 600 sh -c "[ \$(journalctl -u spare-ublk@ub0 -o cat | grep -c 'resync: all [0-9]* copies mapped and current') -gt $c0 ]" ||
+	{ diag; fail "the pager's copies on donor 2 were not mapped again"; }
+[ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spare_donor_slabs_held" {print $2}')" = 0 ] ||
+	{ diag; fail "donor 2 still holds slabs the running pager should have resumed"; }
+slabs_verify "$disk" "after spared's restart under systemd"
+# past WatchdogSec=30s after the exec: the new image pings the watchdog
+sleep 32
+settled && [ "$(systemctl show -P MainPID spared)" = "$dpid" ] &&
+	[ "$(systemctl show -P NRestarts spared)" = "$nr" ] ||
+	{ diag; fail "spared was not kept past its watchdog after SIGUSR2 ($(systemctl is-active spared), NRestarts $(systemctl show -P NRestarts spared))"; }
+jlog spared | grep -q 'Watchdog timeout' && { jlog spared | grep -i watchdog; fail "systemd's watchdog fired on spared"; }
+[ "$(jlog spared | grep -c 'systemd watchdog: WATCHDOG=1 every')" -ge 2 ] ||
+	{ jlog spared | grep -i watchdog; fail "the new image does not feed systemd's watchdog"; }
+systemctl status spared --no-pager | sed -n 1,4p
+pass "spared restarted in place under systemd: pid $dpid kept, active (running), no restart counted, $held held slab(s) kept, the watchdog fed 32 s on, every byte read back"
+
 step "destroy stops the pager's unit; its monitor ends"
 sparectl device destroy ub0 || { diag; fail "destroy"; }
 [ "$(systemctl is-active spare-ublk@ub0)" = inactive ] || { diag; fail "spare-ublk@ub0 is $(systemctl is-active spare-ublk@ub0)"; }
@@ -251,6 +304,18 @@ sparectl device destroy swap0 || fail "destroy swap0"
 mon1_gone() { [ "$(systemctl is-active sparectl-monitor@swap0)" = inactive ]; }
 wait_until 20 mon1_gone || { jlog sparectl-monitor@swap0; fail "the monitor is $(systemctl is-active sparectl-monitor@swap0)"; }
 pass "the monitor renewed /dev/$disk1's donors through configfs under its sandbox, and ended with the device"
+
+step "systemctl restart spare-broker (the guide's upgrade step): a new process, both donors register again"
+bpid=$(systemctl show -P MainPID spare-broker)
+regs() { jlog spare-broker | grep -c "donor $1 at"; }
+r2=$(regs donor2) r3=$(regs donor3)
+systemctl restart spare-broker || { diag; fail "systemctl restart spare-broker"; }
+active spare-broker || { diag; fail "spare-broker is $(systemctl is-active spare-broker) after a restart"; }
+[ "$(systemctl show -P MainPID spare-broker)" != "$bpid" ] || fail "the broker's MainPID did not change on restart"
+wait_for 150 sh -c "[ \$(journalctl -u spare-broker -o cat | grep -c 'donor donor2 at') -gt $r2 ] &&
+	[ \$(journalctl -u spare-broker -o cat | grep -c 'donor donor3 at') -gt $r3 ]" ||
+	{ diag; fail "the donors did not register with the restarted broker"; }
+pass "spare-broker restarted (pid $bpid -> $(systemctl show -P MainPID spare-broker)); both donors registered again; the devices below are placed by it"
 
 step "spare-swap@sw0 (backend=ublk, through the broker): enabled and started, swapped on at its priority"
 # util-linux's swapon: the shell's own (busybox) has no --show
@@ -386,6 +451,25 @@ systemctl reset-failed spare-swap@sw2 2>/dev/null
 rm -r /etc/systemd/system/spare-swap@sw2.service.d
 systemctl daemon-reload
 pass "spare-swap@sw2: start returned failed at once, retried ($n restarts) with the broker's reason, stopped; nothing left"
+
+step "the guide's tuning commands: vm.swappiness, and a job's memory limits through systemctl set-property"
+sw0=$(cat /proc/sys/vm/swappiness)
+sysctl -w vm.swappiness=100 >/dev/null || fail "sysctl -w vm.swappiness=100"
+[ "$(cat /proc/sys/vm/swappiness)" = 100 ] || fail "swappiness is $(cat /proc/sys/vm/swappiness)"
+echo "$sw0" >/proc/sys/vm/swappiness
+# a job's unit (the guest has no systemd-run)
+printf '[Service]\nExecStart=/bin/sleep 300\n' >/etc/systemd/system/train.service
+systemctl daemon-reload && systemctl start train.service || fail "start train.service"
+systemctl set-property train.service MemoryHigh=28M MemoryMax=32M MemorySwapMax=64M ||
+	fail "systemctl set-property train.service"
+cg=/sys/fs/cgroup$(systemctl show -P ControlGroup train.service)
+[ "$(cat "$cg/memory.high")" = $((28 << 20)) ] && [ "$(cat "$cg/memory.max")" = $((32 << 20)) ] &&
+	[ "$(cat "$cg/memory.swap.max")" = $((64 << 20)) ] ||
+	fail "$cg: memory.high $(cat "$cg/memory.high"), memory.max $(cat "$cg/memory.max"), memory.swap.max $(cat "$cg/memory.swap.max")"
+systemctl stop train.service
+rm -f /etc/systemd/system/train.service /etc/systemd/system.control/train.service.d/*.conf
+systemctl daemon-reload
+pass "vm.swappiness set to 100 (and put back to $sw0); train.service's cgroup got memory.high, memory.max and memory.swap.max from set-property"
 
 step "spare-aggd enabled and started; every daemon stops cleanly"
 systemctl enable --now spare-aggd || { diag; fail "systemctl enable --now spare-aggd"; }
