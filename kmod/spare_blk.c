@@ -871,12 +871,30 @@ static const struct block_device_operations spare_fops = {
 };
 
 /*
+ * The kernel options the erasure codec needs that the target kernel lacks,
+ * for check_redundancy()'s message; "" when spare.ko has the codec (Kbuild
+ * builds kmod/core/spare_ec_code.c in only when it has both).
+ */
+static const char *ec_codec_missing(void)
+{
+#ifdef SPARE_EC_CODEC
+	return "";
+#else
+	if (!IS_ENABLED(CONFIG_RAID6_PQ) && !IS_ENABLED(CONFIG_XOR_BLOCKS))
+		return "CONFIG_RAID6_PQ and CONFIG_XOR_BLOCKS";
+	return IS_ENABLED(CONFIG_RAID6_PQ) ? "CONFIG_XOR_BLOCKS" : "CONFIG_RAID6_PQ";
+#endif
+}
+
+/*
  * redundancy=ec:K+R against the donors, their domains and replicas; then
- * refused, for erasure-coded I/O is not built yet: the device stays off
+ * refused, for erasure-coded I/O is not built yet (and, against a kernel
+ * without raid6_pq or xor, neither is the codec): the device stays off
  * rather than run unprotected (Documentation/erasure-coding.md).
  */
 static int check_redundancy(struct spare_dev *dev)
 {
+	const char *missing = ec_codec_missing();
 	const struct spare_config *c = &dev->cfg;
 	u32 i, j, domains = 0;
 	char why[192];
@@ -890,6 +908,11 @@ static int check_redundancy(struct spare_dev *dev)
 			   sizeof(why))) {
 		pr_warn("%s: %s\n", config_item_name(&dev->item), why);
 		return -EINVAL;
+	}
+	if (*missing) {
+		pr_warn("%s: redundancy=ec:%u+%u: this kernel has no %s (raid6_pq, xor): spare.ko is built without the erasure codec, the device stays off\n",
+			config_item_name(&dev->item), c->ec.k, c->ec.r, missing);
+		return -EOPNOTSUPP;
 	}
 	pr_warn("%s: redundancy=ec:%u+%u: erasure-coded I/O not built yet, the device stays off\n",
 		config_item_name(&dev->item), c->ec.k, c->ec.r);

@@ -214,6 +214,40 @@ static void test_geometry(void)
 	}
 }
 
+/*
+ * What a broker places: slabs x copies, or coding groups (K slabs of the
+ * device each) x K+R splits; redundancy= read into the geometry.
+ */
+static void test_broker_units(void)
+{
+	char *const ec[] = { "size=100M", "slab_size=1M", "redundancy=ec:4+2" };
+	char *const badec[] = { "size=100M", "redundancy=ec:3+5" };
+	struct ublk_geometry g;
+	unsigned int w;
+	uint32_t u;
+	char why[256];
+
+	EXPECT_EQ(ublk_conf_geometry(3, ec, &g, why, sizeof(why)), 0);
+	EXPECT(g.ec_k == 4 && g.ec_r == 2 && g.copies == 1);
+	EXPECT_EQ(ublk_conf_geometry(2, badec, &g, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "redundancy=ec:3+5") != NULL);
+	/* 100 slabs of 1 MiB: 25 groups of 4 data + 2 parity slabs */
+	EXPECT_EQ(ublk_broker_units(100 << 20, 1 << 20, 1, 4, 2, &u, &w, why, sizeof(why)), 0);
+	EXPECT(u == 25 && w == 6);
+	/* a partial group counts whole */
+	EXPECT_EQ(ublk_broker_units((100 << 20) + 1, 1 << 20, 1, 4, 2, &u, &w, why,
+				    sizeof(why)), 0);
+	EXPECT(u == 26 && w == 6);
+	EXPECT_EQ(ublk_broker_units(3 << 20, 1 << 20, 1, 8, 1, &u, &w, why, sizeof(why)), 0);
+	EXPECT(u == 1 && w == 9);
+	/* whole-page copies: slabs x replicas */
+	EXPECT_EQ(ublk_broker_units(100 << 20, 1 << 20, 2, 0, 0, &u, &w, why, sizeof(why)), 0);
+	EXPECT(u == 100 && w == 2);
+	EXPECT_EQ(ublk_broker_units(0, 1 << 20, 1, 4, 2, &u, &w, why, sizeof(why)), -1);
+	EXPECT_EQ(ublk_broker_units(1 << 20, UINT64_MAX / 2, 1, 4, 2, &u, &w, why, sizeof(why)),
+		  -1);
+}
+
 /* ---- renewing a broker-placed device's grants ---- */
 
 static struct spare_grant mk_grant(const char *addr, uint32_t slabs, uint64_t expiry)
@@ -794,6 +828,7 @@ int main(void)
 	TAP_RUN(test_conf_redundancy);
 	TAP_RUN(test_conf_broker);
 	TAP_RUN(test_geometry);
+	TAP_RUN(test_broker_units);
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_reissue);
 	TAP_RUN(test_renew_moves);

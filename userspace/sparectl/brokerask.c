@@ -136,20 +136,31 @@ static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned 
 
 static uint8_t body[BROKER_MAX_BODY];
 
-/* One GRANT_REQ for @slabs x @copies: 0, or -1 (reason in @why). */
+/*
+ * One GRANT_REQ for @slabs x @copies, or (@ec_k not 0) one STRIPE_REQ for
+ * @slabs stripes of ec:@ec_k+(@copies - @ec_k): 0, or -1 (reason in @why).
+ */
 static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
-	       unsigned int copies, struct spare_grant *out, char (*domains)[BROKER_DOMAIN_LEN],
-	       char *why, size_t whylen)
+	       unsigned int copies, unsigned int ec_k, struct spare_grant *out,
+	       char (*domains)[BROKER_DOMAIN_LEN], char *why, size_t whylen)
 {
 	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies,
 				      .lease_s = a->lease_s };
-	int n = broker_grant_req_encode(&r, body, sizeof(body));
+	struct broker_stripe_req sr = { .stripes = (uint16_t)slabs, .k = (uint8_t)ec_k,
+					.r = (uint8_t)(copies - ec_k), .lease_s = a->lease_s };
+	int n = ec_k ? broker_stripe_req_encode(&sr, body, sizeof(body)) :
+		       broker_grant_req_encode(&r, body, sizeof(body));
 
 	if (n < 0) {
-		snprintf(why, whylen, "cannot ask for %u slabs x %u copies", slabs, copies);
+		if (ec_k)
+			snprintf(why, whylen, "cannot ask for %u stripes of ec %u+%u", slabs,
+				 ec_k, copies - ec_k);
+		else
+			snprintf(why, whylen, "cannot ask for %u slabs x %u copies", slabs,
+				 copies);
 		return -1;
 	}
-	if (broker_send(fd, BROKER_GRANT_REQ, seq, body, (size_t)n)) {
+	if (broker_send(fd, ec_k ? BROKER_STRIPE_REQ : BROKER_GRANT_REQ, seq, body, (size_t)n)) {
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
@@ -470,10 +481,15 @@ int brokerask_move(const struct brokerask *a, uint32_t slabs,
 	return -1;
 }
 
-int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
-		     struct spare_grant *grants, char (*domains)[BROKER_DOMAIN_LEN])
+/*
+ * brokerask_grants() (@ec_k 0) and brokerask_stripes(): @slabs units of
+ * @copies grants, in batches of @batch units.
+ */
+static int ask_units(const struct brokerask *a, uint32_t slabs, unsigned int copies,
+		     unsigned int ec_k, unsigned int batch, struct spare_grant *grants,
+		     char (*domains)[BROKER_DOMAIN_LEN])
 {
-	unsigned int batch = grantplan_batch_slabs(copies), cur = 0;
+	unsigned int cur = 0;
 	uint32_t done = 0, seq = 1;
 	char why[512];
 	struct blist l;
@@ -484,17 +500,14 @@ int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int cop
 		log_err("broker=%s: %s", a->brokers, err);
 		return -1;
 	}
-	if (!batch) {
-		log_err("replicas %u: a broker grants 1 to %u copies", copies, BROKER_MAX_COPIES);
-		return -1;
-	}
 	while (done < slabs) {
 		unsigned int n = slabs - done < batch ? slabs - done : batch;
 
 		for (; cur < l.n; cur++) {
 			if (fd < 0)
 				fd = open_broker(a, l.v[cur], why, sizeof(why));
-			if (fd >= 0 && !ask(fd, a, ++seq, n, copies, grants + (size_t)done * copies,
+			if (fd >= 0 && !ask(fd, a, ++seq, n, copies, ec_k,
+					    grants + (size_t)done * copies,
 					    domains ? domains + (size_t)done * copies : NULL,
 					    why, sizeof(why)))
 				break;
@@ -505,12 +518,45 @@ int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int cop
 				 cur + 1 < l.n ? "; trying the next broker" : "");
 		}
 		if (cur == l.n) {
-			log_err("no broker granted %u slabs x %u copies (%u of %u slabs granted)",
-				n, copies, done, slabs);
+			if (ec_k)
+				log_err("no broker granted %u stripes of ec %u+%u (%u of %u "
+					"coding groups granted)", n, ec_k, copies - ec_k, done,
+					slabs);
+			else
+				log_err("no broker granted %u slabs x %u copies (%u of %u slabs "
+					"granted)", n, copies, done, slabs);
 			return -1;
 		}
 		done += n;
 	}
 	close(fd);
 	return 0;
+}
+
+int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int copies,
+		     struct spare_grant *grants, char (*domains)[BROKER_DOMAIN_LEN])
+{
+	unsigned int batch = grantplan_batch_slabs(copies);
+
+	if (!batch) {
+		log_err("replicas %u: a broker grants 1 to %u copies", copies, BROKER_MAX_COPIES);
+		return -1;
+	}
+	return ask_units(a, slabs, copies, 0, batch, grants, domains);
+}
+
+int brokerask_stripes(const struct brokerask *a, uint32_t stripes, unsigned int k,
+		      unsigned int r, struct spare_grant *grants,
+		      char (*domains)[BROKER_DOMAIN_LEN])
+{
+	unsigned int w = k + r, batch;
+
+	if (!k || !r || w > BROKER_MAX_SPLITS) {
+		log_err("ec %u+%u: a broker places 2, 4 or 8 data and 1 or 2 parity splits", k, r);
+		return -1;
+	}
+	/* STRIPE_REQ's limits: 64 stripes, 128 grants */
+	batch = BROKER_MAX_GRANTS / w < BROKER_MAX_SLABS ? BROKER_MAX_GRANTS / w :
+							   BROKER_MAX_SLABS;
+	return ask_units(a, stripes, w, k, batch, grants, domains);
 }

@@ -41,6 +41,19 @@ int brokerask_grants(const struct brokerask *a, uint32_t slabs, unsigned int cop
 		     struct spare_grant *grants, char (*domains)[BROKER_DOMAIN_LEN]);
 
 /*
+ * STRIPE_REQ: @stripes coding groups of an erasure-coded device, each K + R
+ * one-slab grants on K + R distinct donors (in distinct failure domains
+ * where the broker's donors have them), into @grants[0 .. stripes * (K+R))
+ * group-major: split j of group g is grants[g * (K + R) + j] (j < K data,
+ * then P, then Q), and @domains[] alike. Batched and failed over as
+ * brokerask_grants(). 0, or -1 when no broker granted a batch (each
+ * failure logged; a broker's refusal says what its donors lack).
+ */
+int brokerask_stripes(const struct brokerask *a, uint32_t stripes, unsigned int k,
+		      unsigned int r, struct spare_grant *grants,
+		      char (*domains)[BROKER_DOMAIN_LEN]);
+
+/*
  * Renewal: one grant for @slabs slabs on the donor at @donor_addr (which
  * the device holds already), from the first broker that gives it, and
  * (@domain not NULL) that donor's failure-domain label. 0, or -1 (each

@@ -135,10 +135,22 @@ static int renew_live_counts(const struct sparectl *c, const char *name,
 
 static int renew_plan(const struct sparectl *c, const char *name, struct renew_ctx *r)
 {
-	char placement[GRANTPLAN_ATTR_MAX], why[512], *save = NULL, *t;
+	char placement[GRANTPLAN_ATTR_MAX], why[512], ec[32], *save = NULL, *t;
 	uint64_t size, slab_size, replicas;
+	unsigned int k = 0, ecr = 0, width;
+	uint32_t units;
 
 	r->nd = 0;
+	/* an erasure-coded device holds K + R split slabs per coding group */
+	if (dev_attr_text(&c->roots, name, "redundancy", ec, sizeof(ec), why, sizeof(why))) {
+		if (errno != ENOENT) {	/* a module without it: none */
+			log_err("device %s: %s", name, why);
+			return -1;
+		}
+	} else if (ublk_parse_redundancy(ec, &k, &ecr, why, sizeof(why))) {
+		log_err("device %s: %s", name, why);
+		return -1;
+	}
 	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
 	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
 	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why)) ||
@@ -152,9 +164,9 @@ static int renew_plan(const struct sparectl *c, const char *name, struct renew_c
 	for (t = strtok_r(r->donors, ",", &save); t && r->nd < GRANTPLAN_MAX_DONORS;
 	     t = strtok_r(NULL, ",", &save))
 		r->addr[r->nd++] = t;
-	if (grantplan_counts(placement, grantplan_nr_slabs(size, slab_size),
-			     replicas > UINT32_MAX ? 0 : (unsigned int)replicas, r->nd,
-			     r->count, why, sizeof(why))) {
+	if (ublk_broker_units(size, slab_size, replicas > UINT32_MAX ? 0 : (unsigned int)replicas,
+			      k, ecr, &units, &width, why, sizeof(why)) ||
+	    grantplan_counts(placement, units, width, r->nd, r->count, why, sizeof(why))) {
 		log_err("device %s: %s", name, why);
 		return -1;
 	}

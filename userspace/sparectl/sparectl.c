@@ -279,13 +279,38 @@ static void broker_grants_free(struct broker_grants *g)
 }
 
 /*
+ * An erasure-coded device's grants: each group's K+R splits in distinct
+ * failure domains (the broker's rule; checked, not trusted). 0, or -1
+ * with @why.
+ */
+static int ec_domains_check(const struct grantplan *p, uint32_t groups, unsigned int w,
+			    char *why, size_t whylen)
+{
+	uint8_t dom[GRANTPLAN_MAX_DONORS];
+
+	if (grantplan_parse_domains(p->domains, p->ndonors, dom, why, whylen))
+		return -1;
+	for (uint32_t g = 0; g < groups; g++)
+		for (unsigned int j = 0; j < w; j++)
+			for (unsigned int i = 0; i < j; i++)
+				if (dom[p->where[g * w + i]] == dom[p->where[g * w + j]]) {
+					snprintf(why, whylen, "group %u: splits %u and %u in one "
+						 "failure domain", g, i, j);
+					return -1;
+				}
+	return 0;
+}
+
+/*
  * Grants for @slabs slabs x @copies copies of device @name from the brokers
- * in @b, checked to place as a plan (donors, placement, domains). 0, or -1
- * (logged; @g freed).
+ * in @b, or (@ec_k not 0) for @slabs coding groups of ec:@ec_k+@ec_r
+ * (@copies = K + R splits each, by STRIPE_REQ), checked to place as a plan
+ * (donors, placement, domains): split j of group g is grant g * (K + R) +
+ * j. 0, or -1 (logged; @g freed).
  */
 static int broker_grants_get(const char *name, const struct create_broker *b,
 			     const uint8_t *key, uint32_t slabs, unsigned int copies,
-			     struct broker_grants *g)
+			     unsigned int ec_k, unsigned int ec_r, struct broker_grants *g)
 {
 	struct brokerask a = { .brokers = b->brokers, .name = b->name, .key = key,
 			       .timeout_ms = 5000 };
@@ -297,6 +322,11 @@ static int broker_grants_get(const char *name, const struct create_broker *b,
 	if (b->lease)
 		spare_parse_u64(b->lease, 1, UINT32_MAX, &lease);	/* checked by the caller */
 	a.lease_s = (uint32_t)lease;
+	if (ec_k && copies > GRANTPLAN_MAX_DONORS) {
+		log_err("device %s: redundancy=ec:%u+%u needs %u donors, one per split; a device "
+			"has at most %u", name, ec_k, ec_r, copies, GRANTPLAN_MAX_DONORS);
+		return -1;
+	}
 	if (!slabs || grantplan_check(slabs, copies, why, sizeof(why))) {
 		log_err("device %s: %u slabs x %u copies: %s", name, slabs, copies,
 			slabs ? why : "no slabs");
@@ -311,9 +341,10 @@ static int broker_grants_get(const char *name, const struct create_broker *b,
 		log_err("out of memory");
 		goto fail;
 	}
-	if (brokerask_grants(&a, slabs, copies, g->grants, g->domains)) {
-		log_err("device %s: no broker of broker=%s granted its slabs (the warnings above "
-			"say why)", name, b->brokers);
+	if (ec_k ? brokerask_stripes(&a, slabs, ec_k, ec_r, g->grants, g->domains) :
+		   brokerask_grants(&a, slabs, copies, g->grants, g->domains)) {
+		log_err("device %s: no broker of broker=%s granted its %s (the warnings above "
+			"say why)", name, b->brokers, ec_k ? "coding groups" : "slabs");
 		goto fail;
 	}
 	for (i = 0; i < g->n; i++)
@@ -330,10 +361,29 @@ static int broker_grants_get(const char *name, const struct create_broker *b,
 		log_err("device %s: the donors' failure domains: %s", name, why);
 		goto fail;
 	}
+	if (ec_k && ec_domains_check(g->plan, slabs, copies, why, sizeof(why))) {
+		log_err("device %s: the brokers' stripes cannot be placed: %s", name, why);
+		goto fail;
+	}
 	return 0;
 fail:
 	broker_grants_free(g);
 	return -1;
+}
+
+/*
+ * Device @name's redundancy from configfs into @k, @r (0, 0: none; also
+ * for a module without the attribute). 0, or -1 with @why.
+ */
+static int dev_redundancy(const struct sparectl *c, const char *name, unsigned int *k,
+			  unsigned int *r, char *why, size_t whylen)
+{
+	char text[32];
+
+	*k = *r = 0;
+	if (dev_attr_text(&c->roots, name, "redundancy", text, sizeof(text), why, whylen))
+		return errno == ENOENT ? 0 : -1;
+	return ublk_parse_redundancy(text, k, r, why, whylen);
 }
 
 /*
@@ -347,6 +397,7 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 	struct grantplan *plan;
 	uint64_t size, slab_size, replicas;
 	char why[512], hex[SPARE_GRANT_HEX_LEN + 2];
+	unsigned int k, r, w;
 	uint32_t slabs;
 	size_t i;
 	int ret = -1;
@@ -354,13 +405,18 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 	/* what the kernel took: the values given, or its defaults */
 	if (dev_attr_u64(&c->roots, name, "size", &size, why, sizeof(why)) ||
 	    dev_attr_u64(&c->roots, name, "slab_size", &slab_size, why, sizeof(why)) ||
-	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why))) {
+	    dev_attr_u64(&c->roots, name, "replicas", &replicas, why, sizeof(why)) ||
+	    dev_redundancy(c, name, &k, &r, why, sizeof(why))) {
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
-	slabs = grantplan_nr_slabs(size, slab_size);
 	if (replicas > UINT32_MAX ||
-	    broker_grants_get(name, b, key, slabs, (unsigned int)replicas, &g))
+	    ublk_broker_units(size, slab_size, (unsigned int)replicas, k, r, &slabs, &w, why,
+			      sizeof(why))) {
+		log_err("device %s: %s", name, replicas > UINT32_MAX ? "replicas" : why);
+		return -1;
+	}
+	if (broker_grants_get(name, b, key, slabs, w, k, r, &g))
 		return -1;
 	plan = g.plan;
 	if (write_attr(c, name, "donors", plan->donors)) {
@@ -389,14 +445,18 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 		strcat(hex, "\n");
 		if (append_attr(c, name, "grants", hex)) {
 			/* the grant's id would do, but a grant is a credential: not its text */
-			log_err("device %s: grant %zu (slab %zu copy %zu) refused: %s "
-				"(the kernel log says why)", name, i, i / replicas, i % replicas,
-				strerror(errno));
+			log_err("device %s: grant %zu (%s %zu %s %zu) refused: %s "
+				"(the kernel log says why)", name, i, k ? "group" : "slab",
+				i / w, k ? "split" : "copy", i % w, strerror(errno));
 			goto out;
 		}
 	}
-	log_info("device %s: %u slabs x %u copies granted on %u donors (domains %s)", name,
-		 slabs, (unsigned int)replicas, plan->ndonors, plan->domains);
+	if (k)
+		log_info("device %s: %u coding groups of ec:%u+%u granted on %u donors "
+			 "(domains %s)", name, slabs, k, r, plan->ndonors, plan->domains);
+	else
+		log_info("device %s: %u slabs x %u copies granted on %u donors (domains %s)",
+			 name, slabs, w, plan->ndonors, plan->domains);
 	/* kept for renewal (RENEW_GRANT): the module cannot show them back */
 	if (kmod_grants_save(c->ublk.grants_dir, name, g.grants, g.n))
 		log_warn("device %s: its grants are not kept: its first renewal asks for "
@@ -477,8 +537,10 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 	struct ublk_geometry geo;
 	struct dev_info d;
 	char disk[32], why[256], doms[16 + sizeof(g.plan->domains)];
+	unsigned int width;
 	bool placed = false;
 	int i, n = 0, ret;
+	uint32_t units;
 
 	/* sparectl's own broker settings out; key-file= is spare-ublk's too */
 	for (i = 0; i < argc; i++) {
@@ -496,8 +558,13 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 			log_err("device %s: %s (sparectl --help)", name, why);
 			return 2;
 		}
-		ret = broker_grants_get(name, &b, key, grantplan_nr_slabs(geo.size, geo.slab_size),
-					geo.copies, &g);
+		if (ublk_broker_units(geo.size, geo.slab_size, geo.copies, geo.ec_k, geo.ec_r,
+				      &units, &width, why, sizeof(why))) {
+			sodium_memzero(key, sizeof(key));
+			log_err("device %s: %s", name, why);
+			return 2;
+		}
+		ret = broker_grants_get(name, &b, key, units, width, geo.ec_k, geo.ec_r, &g);
 		sodium_memzero(key, sizeof(key));
 		if (ret)
 			return 1;
@@ -506,9 +573,14 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 		 * numbers the donors as this plan does (the same grants, in
 		 * the same order), so the plan's failure domains are its
 		 */
-		log_info("device %s: %u slabs x %u copies granted on %u donors %s (domains %s)",
-			 name, grantplan_nr_slabs(geo.size, geo.slab_size), geo.copies,
-			 g.plan->ndonors, g.plan->donors, g.plan->domains);
+		if (geo.ec_k)
+			log_info("device %s: %u coding groups of ec:%u+%u granted on %u donors %s "
+				 "(domains %s)", name, units, geo.ec_k, geo.ec_r, g.plan->ndonors,
+				 g.plan->donors, g.plan->domains);
+		else
+			log_info("device %s: %u slabs x %u copies granted on %u donors %s "
+				 "(domains %s)", name, units, width, g.plan->ndonors,
+				 g.plan->donors, g.plan->domains);
 		snprintf(doms, sizeof(doms), "domains=%s", g.plan->domains);
 		argv[argc++] = doms;	/* argv has room: broker= was taken out */
 	}
@@ -621,7 +693,9 @@ int device_create(struct sparectl *c, const char *name, int argc, char **argv)
 	printf("%s\n", d.disk);
 	return 0;
 undo:
-	/* Leave nothing half made behind. */
+	/* Leave nothing half made behind: the grants kept for renewal too. */
+	if (b.brokers)
+		kmod_grants_forget(c->ublk.grants_dir, name);
 	if (tmpl)
 		fake_unpopulate(path);
 	if (rmdir(path))

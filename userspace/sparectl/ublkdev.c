@@ -20,6 +20,7 @@
 #include <sodium.h>
 
 #include "devstat.h"
+#include "grantplan.h"
 #include "spare_ec.h"
 #include "spare_grant_lib.h"
 #include "spare_log.h"
@@ -170,6 +171,40 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 	return ferror(f) ? say(why, whylen, "write: %s", strerror(errno)) : 0;
 }
 
+int ublk_parse_redundancy(const char *text, unsigned int *k, unsigned int *r, char *why,
+			  size_t whylen)
+{
+	struct spare_ec_geom g;
+	const char *reason;
+
+	if (spare_ec_parse(text, strlen(text), &g, &reason))
+		return say(why, whylen, "redundancy=%s: %s", text, reason);
+	*k = g.k;
+	*r = g.r;
+	return 0;
+}
+
+int ublk_broker_units(uint64_t size, uint64_t slab_size, unsigned int replicas,
+		      unsigned int ec_k, unsigned int ec_r, uint32_t *units,
+		      unsigned int *width, char *why, size_t whylen)
+{
+	uint64_t per = slab_size;
+
+	if (ec_k) {
+		if (slab_size > UINT64_MAX / ec_k)
+			return say(why, whylen, "slab_size %llu x %u splits is too large",
+				   (unsigned long long)slab_size, ec_k);
+		per = slab_size * ec_k;	/* a group holds K slabs of the device */
+	}
+	*units = grantplan_nr_slabs(size, per);
+	*width = ec_k ? ec_k + ec_r : replicas;
+	if (!*units)
+		return say(why, whylen, "size %llu in %s of %llu bytes: none, or too many",
+			   (unsigned long long)size, ec_k ? "coding groups" : "slabs",
+			   (unsigned long long)per);
+	return 0;
+}
+
 int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
 		       char *why, size_t whylen)
 {
@@ -178,6 +213,7 @@ int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
 
 	g->size = 0;
 	g->slab_size = 1ULL << 30;	/* spare-ublk's default */
+	g->ec_k = g->ec_r = 0;
 	for (i = 0; i < argc; i++) {
 		const char *v = strchr(argv[i], '=');
 
@@ -194,6 +230,9 @@ int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
 		} else if (!strncmp(argv[i], "replicas=", 9)) {
 			if (spare_parse_u64(v, 1, 64, &copies))
 				return say(why, whylen, "replicas=%s: not a copy count", v);
+		} else if (!strncmp(argv[i], "redundancy=", 11)) {
+			if (ublk_parse_redundancy(v, &g->ec_k, &g->ec_r, why, whylen))
+				return -1;
 		}
 	}
 	if (!g->size)

@@ -45,14 +45,36 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 struct ublk_geometry {
 	uint64_t	size, slab_size;	/* bytes */
 	unsigned int	copies;
+	unsigned int	ec_k, ec_r;		/* redundancy=ec:K+R; 0, 0: none */
 };
 
 /*
- * @g from size=, slab_size= and replicas= among @argv, with spare-ublk's
- * defaults (1 GiB slabs, 1 copy). 0, or -1 with a sentence in @why.
+ * @g from size=, slab_size=, replicas= and redundancy= among @argv, with
+ * spare-ublk's defaults (1 GiB slabs, 1 copy, no erasure coding). 0, or -1
+ * with a sentence in @why.
  */
 int ublk_conf_geometry(int argc, char *const *argv, struct ublk_geometry *g,
 		       char *why, size_t whylen);
+
+/*
+ * What a broker places for a device (Documentation/erasure-coding.md,
+ * "Grants for an erasure-coded device"): @units units of @width grants,
+ * unit-major. Whole-page copies: the device's slabs (size / slab_size,
+ * rounded up), @width = replicas. Erasure-coded (ec_k > 0): its coding
+ * groups, size / (K * slab_size) rounded up, of @width = K + R one-slab
+ * grants, split j of group g at g * (K + R) + j. 0, or -1 with @why (no
+ * units, or more than 32 bits of them).
+ */
+int ublk_broker_units(uint64_t size, uint64_t slab_size, unsigned int replicas,
+		      unsigned int ec_k, unsigned int ec_r, uint32_t *units,
+		      unsigned int *width, char *why, size_t whylen);
+
+/*
+ * A redundancy setting's text ("none", "ec:K+R", a trailing newline
+ * allowed) into @k and @r (0, 0 for none). 0, or -1 with @why.
+ */
+int ublk_parse_redundancy(const char *text, unsigned int *k, unsigned int *r, char *why,
+			  size_t whylen);
 
 struct dev_roots;
 

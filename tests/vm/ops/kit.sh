@@ -131,6 +131,7 @@ step "module parameters at load time and through sysfs"
 # The admin guide's `modprobe spare write_window_kb=N reclaim_wait=...`,
 # as insmod: the guest has spare.ko in /spare, not under /lib/modules.
 P=/sys/module/spare/parameters
+spare_deps
 for bad in ack_timeout=11 ack_timeout=23 ack_timeout=x; do
 	insmod /spare/spare.ko $bad 2>/dev/null && fail "insmod accepted $bad"
 done
