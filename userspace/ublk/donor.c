@@ -571,8 +571,10 @@ int donor_rs_rdma(struct donor *d, bool write, void *local, uint32_t lkey,
 	if (wc.status == IBV_WC_SUCCESS)
 		return 0;
 	if (wc.status != IBV_WC_WR_FLUSH_ERR) {
-		log_warn("donor %s: resync RDMA %s: %s", d->host,
-			 write ? "WRITE" : "READ", ibv_wc_status_str(wc.status));
+		/* where to, as spared logs its MAPs: for a race's diagnosis */
+		log_warn("donor %s: resync RDMA %s of %u bytes at 0x%" PRIx64
+			 " (rkey 0x%x): %s", d->host, write ? "WRITE" : "READ",
+			 len, raddr, rkey, ibv_wc_status_str(wc.status));
 		donor_fail(d, "resync RDMA failed");
 	}
 	return -EIO;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# client/backup-ublk's refill step, 7 times in one boot (session 33): donor 3 of
+# client/backup's refill step, 7 times in one boot (session 33): donor 3 of
 # two SIGKILLed under swap load and started again; the pager must say
 # "resync: all 32 copies mapped and current" within 60 s each time.
 #   scripts/vm/run -k 6.12.117+deb12-amd64 -t 1000 \

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Count cgroup OOM kills of client/swap-ublk's workload on spare-ublk (the
+# Count cgroup OOM kills of client/swap's workload on spare-ublk (the
 # measurements behind spare-ublk's default queue depth in
 # Documentation/ublk.md). Not run by make check:
 #   scripts/vm/run -k 6.12.117+deb12-amd64 -t 1600 tests/vm/bench/ublk-oom-count.sh \

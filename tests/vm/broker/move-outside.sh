@@ -2,7 +2,7 @@
 # vm-kernels: last
 #
 # A donor from outside a spare-ublk device, found by the broker (issue 10;
-# spare-broker's last step proves the same for the module, whose monitor
+# broker/place's last step proves the same for the module, whose monitor
 # hears a slab_moving uevent). A device of 8 slabs x 2 copies placed by
 # spare-broker on donors 2 and 3 (racks 2 and 3), kept by "sparectl device
 # monitor". Donor 4 (rack 4) registers with the broker afterwards; the
