@@ -87,7 +87,7 @@ static const struct spare_setting settings[] = {
 	{ "max-conns",	0,  "N",     "peer connections at once", "4096" },
 	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
 	{ "max-handshakes", 0, "N",  "peers still authenticating at once; the oldest makes way", "256" },
-	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "50" },
+	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "100" },
 	{ "max-client-grants", 0, "N", "grants one client may hold within their leases (renewals count)", "4096" },
 	{ "max-donor-bytes", 0, "SIZE", "most a donor may declare free (slabs x slab size); more is clamped", "16T" },
 	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant (only for clients older than RENEW_GRANT)", "no" },
