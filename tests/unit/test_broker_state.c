@@ -308,9 +308,12 @@ static void renew_grant_reissues(void)
 	gi.slabs = 16384;
 	EXPECT_EQ(spare_grant_issue(&gi, &key, &bad), 0);
 	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), 0);
-	/* expired, but less than a lease (60 s) ago: renewed; longer: not */
+	/* expired, but less than a lease ago: renewed; a lease or more: not.
+	 * The grant's own lease (65 s: 60 and 5 of clock skew) is longer
+	 * than the broker's (60 s), so it is the one */
 	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1119, &r, NULL), 0);
-	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1120, &r, NULL), -ETIME);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1124, &r, NULL), 0);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1125, &r, NULL), -ETIME);
 	/* the donor moved to another address: not its grant's donor now */
 	d = hb("d0", "rack-1", 4);
 	memset(d.addr, 0, sizeof(d.addr));
@@ -321,7 +324,45 @@ static void renew_grant_reissues(void)
 	bstate_expire(&st, 60000);
 	d = hb("d0", "rack-1", 4);
 	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1030, &r, NULL), -ENOENT);
-	EXPECT_EQ(st.renewals, 8);
+	EXPECT_EQ(st.renewals, 9);
+	bstate_free(&st);
+}
+
+/*
+ * A lapsed grant on a full donor: the donor has no free slab (ROOM_REQ is
+ * refused), and the grant's renewal by id re-issues it all the same, until
+ * one lease after it ended: the broker's lease, or the grant's own
+ * (expiry - not_before, the clock skew included) if that is longer, which
+ * is what sparectl keeps it for. After that: refused (-ETIME).
+ */
+static void renew_lapsed_full_donor(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g, r;
+	struct spare_grant_info gi, ri;
+
+	/* a 60 s lease and 30 s of clock skew: grants of 90 s */
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 30, &key, 11), 0);
+	d = hb("d0", "rack-1", 2);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 2, 0, 1000, &g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &gi), 0);
+	EXPECT(gi.not_before == 970 && gi.expiry == 1060);
+	/* the donor is full: it says so in its heartbeats */
+	d = hb("d0", "rack-1", 0);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 2, 0, 1070, &r, NULL), -ENOSPC);
+	/* lapsed 10 s ago: re-issued, nothing debited */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1070, &r, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&r, &ri), 0);
+	EXPECT(!memcmp(ri.id, gi.id, sizeof(ri.id)) && ri.slabs == 2 && ri.expiry == 1130);
+	EXPECT_EQ(bstate_total_free(&st), 0);
+	/* lapsed 75 s ago: more than the broker's lease, less than the grant's */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1135, &r, NULL), 0);
+	/* lapsed 90 s ago, a whole lease of its own: refused */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 1150, &r, NULL), -ETIME);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g, 0, 5000, &r, NULL), -ETIME);
 	bstate_free(&st);
 }
 
@@ -953,6 +994,7 @@ int main(void)
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
+	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);
 	TAP_RUN(free_slabs_capped);

@@ -453,6 +453,90 @@ static void test_renew_reissue(void)
 	rmdir(dir);
 }
 
+/* What kmod_grants_renew() wrote to the "device". */
+struct put_seen {
+	struct spare_grant_info	gi[8];
+	unsigned int		n;
+};
+
+static int fake_put(void *pctx, const struct spare_grant *g, const char *addr)
+{
+	struct put_seen *s = pctx;
+
+	if (s->n == 8 || spare_grant_decode(g, &s->gi[s->n]) ||
+	    strcmp(s->gi[s->n].donor_addr, addr))
+		return -1;
+	s->n++;
+	return 0;
+}
+
+/*
+ * spare.ko's kept grants: one that lapsed less than a lease ago is kept
+ * and sent back (RENEW_GRANT), so a full donor (every ROOM_REQ refused)
+ * still renews it; one that lapsed more than a lease ago is dropped and
+ * its room asked for. Another donor's lapsed grant stays in the file.
+ */
+static void test_kmod_renew_lapsed(void)
+{
+	char dir[] = "/tmp/sparectl-kmod-XXXXXX", path[160], hex[SPARE_GRANT_HEX_LEN + 1];
+	uint64_t now = (uint64_t)time(NULL);
+	struct spare_grant_info gi[8], was[8];
+	struct spare_grant g[3], newest, nb;
+	struct put_seen seen;
+	struct both b;
+	FILE *f;
+	int i;
+
+	EXPECT(sodium_init() >= 0 && mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/k0.grants", dir);
+	/* A: lapsed 30 s ago, and 2,000 s ago (a 900 s lease); B: lapsed 30 s ago */
+	g[0] = mk_grant("10.0.0.2:18515", 1, now - 30);
+	g[1] = mk_grant("10.0.0.2:18515", 1, now - 2000);
+	g[2] = mk_grant("10.0.0.3:18515", 1, now - 30);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 3; i++) {
+		spare_grant_to_hex(&g[i], hex, sizeof(hex));
+		fprintf(f, "%s\n", hex);
+	}
+	fclose(f);
+	EXPECT_EQ(read_grants(path, was, 8), 3);
+
+	/* a full donor: no room; the recent one is renewed by id all the same */
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	b.a.refuse = true;
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 1, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest), 0);
+	EXPECT_EQ(b.r.n, 1);
+	EXPECT(b.r.n == 1 && !memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
+	EXPECT_EQ(b.a.n, 0);
+	EXPECT_EQ(seen.n, 1);
+	EXPECT(seen.n == 1 && !memcmp(seen.gi[0].id, was[0].id, SPARE_GRANT_ID_LEN) &&
+	       seen.gi[0].expiry >= now + 900);
+	memset(&nb, 0, sizeof(nb));
+	EXPECT(memcmp(&newest, &nb, sizeof(nb)));
+	/* the file: A's renewed in place, A's old one dropped, B's kept */
+	EXPECT_EQ(read_grants(path, gi, 8), 2);
+	EXPECT(!memcmp(gi[0].id, was[0].id, SPARE_GRANT_ID_LEN) && gi[0].expiry >= now + 900);
+	EXPECT(!memcmp(gi[1].id, was[2].id, SPARE_GRANT_ID_LEN) && gi[1].expiry == now - 30);
+
+	/* two slabs on the full donor: the renewed one covers one, the room
+	 * for the other is refused (1); the long-lapsed grant was not sent */
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	b.a.refuse = true;
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 2, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest), 1);
+	EXPECT(b.r.n == 1 && !memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
+	for (i = 0; i < (int)b.r.n; i++)
+		EXPECT(memcmp(b.r.id[i], was[1].id, SPARE_GRANT_ID_LEN));
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_renew(void)
 {
 	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], before[8192] = "", after[8192] = "";
@@ -470,10 +554,11 @@ static void test_renew(void)
 	if (!f)
 		return;
 	fprintf(f, "# placement: 2 slabs x 2 copies\n");
-	/* placement A B A B, then an expired renewal of A and a good one of B */
+	/* placement A B A B, then a renewal of A that lapsed more than a
+	 * lease ago (900 s) and a good one of B */
 	for (i = 0; i < 6; i++)
 		grant_line(f, i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515", i < 4 ? 1 : 2,
-			   i == 4 ? now - 10 : now + 600);
+			   i == 4 ? now - 1000 : now + 600);
 	fclose(f);
 	/* what a donor lends against is all its unexpired grants together:
 	 * A's two (one slab each, 900 s leases ending at now + 600) cover its
@@ -749,7 +834,7 @@ static void test_added_donor(void)
 		return;
 	placement_2x2(f, now);
 	grant_line(f, "10.0.0.4:18515", 2, now + 600);	/* a move's donor */
-	grant_line(f, "10.0.0.6:18515", 2, now - 10);	/* expired: gone */
+	grant_line(f, "10.0.0.6:18515", 2, now - 1000);	/* lapsed a lease ago: gone */
 	fclose(f);
 	EXPECT_EQ(ublk_device_donors(&p, "u0", 4, NULL, 0, addr, 8, &nd), 0);
 	EXPECT(nd == 3 && !strcmp(addr[0], "10.0.0.2:18515") &&
@@ -831,6 +916,7 @@ int main(void)
 	TAP_RUN(test_broker_units);
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_reissue);
+	TAP_RUN(test_kmod_renew_lapsed);
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);
 	TAP_RUN(test_moving);

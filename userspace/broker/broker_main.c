@@ -90,7 +90,7 @@ static const struct spare_setting settings[] = {
 	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "100" },
 	{ "max-client-grants", 0, "N", "grants one client may hold within their leases (renewals count)", "4096" },
 	{ "max-donor-bytes", 0, "SIZE", "most a donor may declare free (slabs x slab size); more is clamped", "16T" },
-	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant", "yes" },
+	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant (only for clients older than RENEW_GRANT)", "no" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
 	{ "metrics-listen", 'm', "ADDR:PORT", "serve Prometheus /metrics over HTTP here (default: off)", "" },
 };
@@ -744,7 +744,7 @@ static void on_renew_req(struct broker *b, struct conn *c, const struct broker_h
 	}
 	if (!b->cfg.legacy_renew) {
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST,
-		       "RENEW_REQ (a donor and a count) is not served here (legacy-renew no): renew the grants themselves with RENEW_GRANT");
+		       "RENEW_REQ (a donor and a count) is not served here (legacy-renew no): renew the grants themselves with RENEW_GRANT (an older sparectl or spare-ublk: upgrade it)");
 		return;
 	}
 	if (broker_renew_req_decode(body, h->len, &r)) {

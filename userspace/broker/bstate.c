@@ -768,6 +768,20 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 	return ret;
 }
 
+/*
+ * How long after its expiry grant @gi may still be renewed: one lease,
+ * the broker's or the grant's own (expiry - not_before, the clock skew
+ * included) if that is longer, so that a grant sparectl keeps for its own
+ * lease (Documentation/broker.md, "Lapsed grants") is never refused for
+ * a skew or a lease since shortened.
+ */
+static uint64_t renew_grace(const struct bstate *st, const struct spare_grant_info *gi)
+{
+	uint64_t own = gi->expiry - gi->not_before;	/* > 0: checked by the caller */
+
+	return own > st->lease_s ? own : st->lease_s;
+}
+
 int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
 		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
 		       char domain[BROKER_DOMAIN_LEN])
@@ -795,7 +809,7 @@ int bstate_renew_grant(struct bstate *st, const char *client, const struct spare
 		return -EBADMSG;
 	if (strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
 		return -EACCES;
-	if (gi.expiry + st->lease_s <= now_s)
+	if (now_s >= gi.expiry && now_s - gi.expiry >= renew_grace(st, &gi))
 		return -ETIME;
 	b = bstate_find(st, gi.donor_id);
 	if (!b || !b->live || strncmp(b->addr, gi.donor_addr, BROKER_ADDR_LEN))

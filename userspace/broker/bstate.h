@@ -227,7 +227,8 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
 /*
  * Renewal of grant @old (RENEW_GRANT) for @client at @now_s: @old must
  * carry this broker's tag (its key id and key), be @client's, and not
- * have expired more than one lease ago; its donor must be live under the
+ * have expired one lease ago or more (the broker's lease, or the grant's
+ * own, expiry - not_before, if longer); its donor must be live under the
  * same id at the same address; its slab count must be within the donor's
  * cap. Then @out is @old re-issued: the same grant id, client, donor,
  * address and slab count, a new not_before and expiry (lease as
@@ -238,7 +239,7 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
  *   -EBADMSG  not a well-formed grant, or not this broker's tag (forged,
  *             altered, another key)
  *   -EACCES   issued to another client
- *   -ETIME    expired more than one lease ago
+ *   -ETIME    expired one lease ago or more
  *   -ENOENT   its donor is not live, or not at that address now
  *   -E2BIG    more slabs than the donor may lend
  *   -EDQUOT, -EUSERS  the client's grant cap, the client table

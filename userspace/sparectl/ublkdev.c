@@ -656,10 +656,25 @@ static void grants_read_free(struct grants_read *gr)
 	gr->room = NULL;
 }
 
+/* a grant sent back must end this much later than a lease ago: the
+ * broker refuses one that ended a lease ago (-ETIME) by its own clock */
+#define REISSUE_MARGIN_S	5
+
+/*
+ * Can a grant ending at @expiry after a lease of @lease s still be sent
+ * back at @now (RENEW_GRANT)? Until its expiry plus its lease: the broker
+ * re-issues it until then (Documentation/broker.md, "Lapsed grants").
+ */
+static bool grant_renewable(uint64_t expiry, uint64_t lease, uint64_t now)
+{
+	return expiry + lease > now + REISSUE_MARGIN_S;
+}
+
 /*
  * Read device @name's grants file into @gr: its first @placed grants place
  * the device (one slab copy each: the donors and their counts), later ones
- * are renewals, kept unless expired at @now; a donor only a kept renewal
+ * are renewals, kept at @now until a lease after they end (they can be
+ * sent back until then: grant_renewable()); a donor only a kept renewal
  * names (one a move added) is a donor of the device too. With the pager's
  * slab map (@live, @nlive copies; NULL: none) each donor's count is the
  * copies it holds now instead: copies move. 0, or -1 (logged; @gr freed).
@@ -690,11 +705,13 @@ static int grants_read_at(const char *path, const char *name, uint32_t placed,
 	}
 	for (i = 0; i < nread; i++) {
 		struct spare_grant_info gi;
+		uint64_t lease;
 		int k;
 
 		spare_grant_decode(&gr->g[i], &gi);	/* decoded once already */
-		if (i >= placed && gi.expiry <= now)
-			continue;	/* an expired renewal: dropped */
+		lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0;
+		if (i >= placed && !grant_renewable(gi.expiry, lease, now))
+			continue;	/* lapsed more than a lease ago: dropped */
 		/* the placement's donors, then any a kept renewal names (a
 		 * donor added by a move, monitor_ublk_moves()) */
 		k = gr_donor(name, gr, gi.donor_addr);
@@ -704,7 +721,7 @@ static int grants_read_at(const char *path, const char *name, uint32_t placed,
 			gr->count[k]++;
 		gr->room[gr->n] = (struct grant_room){
 			.expiry = gi.expiry, .slabs = gi.slabs, .donor = (uint32_t)k,
-			.lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0,
+			.lease = lease,
 		};
 		gr->g[gr->n++] = gr->g[i];	/* n <= i */
 	}
@@ -818,10 +835,6 @@ static int grants_commit(const char *name, const struct grants_read *gr, long pi
 	return 0;
 }
 
-/* a grant sent back must end this much later than a lease ago: the
- * broker refuses one that ended a lease ago (-ETIME) by its own clock */
-#define REISSUE_MARGIN_S	5
-
 /*
  * Donor @k's grants in @gr that ended less than a lease ago, re-issued
  * through @reissue and rewritten in place; the slabs they cover, in
@@ -840,7 +853,7 @@ static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, u
 		goto oom;
 	for (i = 0; i < gr->n; i++)
 		if (gr->room[i].donor == k &&
-		    gr->room[i].expiry + gr->room[i].lease > now + REISSUE_MARGIN_S)
+		    grant_renewable(gr->room[i].expiry, gr->room[i].lease, now))
 			idx[m++] = i;
 	if (!m) {
 		free(idx);
@@ -1047,7 +1060,7 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 	if (access(path, F_OK) && errno == ENOENT)
 		log_info("device %s: no kept grants in %s (a device made by an older sparectl, "
 			 "or the file removed): asking for fresh ones", name, path);
-	/* every grant kept is a renewal: the expired ones are dropped */
+	/* every grant kept is a renewal: kept until a lease after it ends */
 	if (grants_read_at(path, name, 0, NULL, 0, now, true, &gr))
 		return -1;
 	k = gr_donor(name, &gr, addr);
