@@ -167,7 +167,7 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 	return take_reply(fd, a, seq, slabs, copies, out, domains, body, NULL, why, whylen);
 }
 
-/* One RENEW_REQ (or ROOM_REQ, @type): 0, or -1 (reason in @why). */
+/* One ROOM_REQ (@type; the message RENEW_REQ shared, which sparectl no longer sends): 0, or -1 (reason in @why). */
 static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, uint16_t type,
 		     const char *addr, uint32_t slabs, struct spare_grant *out, char *domain,
 		     char *why, size_t whylen)
@@ -266,14 +266,6 @@ struct renew_call {
 	char			*domain;
 };
 
-static int renew_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
-{
-	struct renew_call *c = ctx;
-
-	return ask_renew(fd, a, 2, BROKER_RENEW_REQ, c->addr, c->slabs, c->grant, c->domain,
-			 why, whylen);
-}
-
 static int room_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
 {
 	struct renew_call *c = ctx;
@@ -289,17 +281,6 @@ int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t s
 	struct renew_call c = { donor_addr, slabs, grant, domain };
 
 	return ask_in_turn_quiet(a, room_one, &c, why, whylen);
-}
-
-int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
-		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN])
-{
-	struct renew_call c = { donor_addr, slabs, grant, domain };
-
-	if (!ask_in_turn(a, renew_one, &c))
-		return 0;
-	log_err("no broker renewed %u slabs on %s", slabs, donor_addr);
-	return -1;
 }
 
 /*

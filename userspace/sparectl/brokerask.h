@@ -54,15 +54,6 @@ int brokerask_stripes(const struct brokerask *a, uint32_t stripes, unsigned int 
 		      char (*domains)[BROKER_DOMAIN_LEN]);
 
 /*
- * Renewal: one grant for @slabs slabs on the donor at @donor_addr (which
- * the device holds already), from the first broker that gives it, and
- * (@domain not NULL) that donor's failure-domain label. 0, or -1 (each
- * failure logged).
- */
-int brokerask_renew(const struct brokerask *a, const char *donor_addr, uint32_t slabs,
-		    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
-
-/*
  * ROOM_REQ: one grant for @slabs new slabs on the donor at @donor_addr
  * (debited from its free count at the broker), from the first broker that
  * gives it, and (@domain not NULL) that donor's failure-domain label. 0,
