@@ -462,6 +462,18 @@ static int write_encode(struct queue *q, unsigned int s, u32 pages)
 	return 0;
 }
 
+/* Slot @s's request fails whole with EIO before anything is posted. */
+static void slot_fail(struct queue *q, unsigned int s)
+{
+	struct ec_slot *sl = &q->ec_slots[s];
+	unsigned int x;
+
+	sl->err = -EIO;
+	for (x = 0; x < sl->nr_ext; x++)
+		sl->ext[x].finished = true;
+	slot_end(q, s);
+}
+
 void ec_rq_start(struct queue *q, unsigned int tag)
 {
 	struct dev *d = q->d;
@@ -487,8 +499,7 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 	    !r->len) {
 		log_warn("request of %u bytes at %" PRIu64 " refused: not whole pages of the device",
 			 r->len, pos);
-		sl->err = -EIO;
-		slot_end(q, s);
+		slot_fail(q, s);
 		return;
 	}
 	/* extents at coding-group boundaries */
@@ -503,18 +514,9 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 		ex->pidx = (u32)((pos - r->pos) >> 12);
 		pos = xend;
 	}
-	if (pos < end) {	/* cannot be: MAX_IO is below a group */
-		sl->err = -EIO;
-		for (x = 0; x < sl->nr_ext; x++)
-			sl->ext[x].finished = true;
-		slot_end(q, s);
-		return;
-	}
-	if (r->write && write_encode(q, s, r->len >> 12)) {
-		sl->err = -EIO;
-		for (x = 0; x < sl->nr_ext; x++)
-			sl->ext[x].finished = true;
-		slot_end(q, s);
+	/* pos < end cannot be: MAX_IO is below a group */
+	if (pos < end || (r->write && write_encode(q, s, r->len >> 12))) {
+		slot_fail(q, s);
 		return;
 	}
 	/* one reference while posting, so that no completion ends the slot */
