@@ -279,17 +279,24 @@ static void broker_grants_free(struct broker_grants *g)
 }
 
 /*
- * An erasure-coded device's grants: each group's K+R splits in distinct
- * failure domains (the broker's rule; checked, not trusted). 0, or -1
- * with @why.
+ * An erasure-coded device's grants: where its donors are in more than one
+ * failure domain, each group's K+R splits in distinct domains (the
+ * broker's rule; checked, not trusted). Donors all in one domain (spared's
+ * "default" when none is named) have only distinct donors to give, which
+ * grantplan_build() checks. 0, or -1 with @why.
  */
 static int ec_domains_check(const struct grantplan *p, uint32_t groups, unsigned int w,
 			    char *why, size_t whylen)
 {
 	uint8_t dom[GRANTPLAN_MAX_DONORS];
+	unsigned int d;
 
 	if (grantplan_parse_domains(p->domains, p->ndonors, dom, why, whylen))
 		return -1;
+	for (d = 1; d < p->ndonors && dom[d] == dom[0]; d++)
+		;
+	if (d == p->ndonors)
+		return 0;	/* one domain */
 	for (uint32_t g = 0; g < groups; g++)
 		for (unsigned int j = 0; j < w; j++)
 			for (unsigned int i = 0; i < j; i++)
