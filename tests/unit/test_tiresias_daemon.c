@@ -294,6 +294,44 @@ static void preemption(void)
 	tird_free(&d);
 }
 
+/*
+ * Slurm's backfill starts a job between two passes that the last pass left
+ * waiting behind another of its queue (issue 36): 8 GPUs, L (4) and S1, S2
+ * (2 each) run; C (4) then D (2) wait, C first. S1 ends, and Slurm starts D
+ * in its 2 GPUs (C does not fit); S2 ends. spare-sim, deciding at S1's end,
+ * starts D and puts C behind it (requeue_pending): at S2's end C still does
+ * not fit, and D runs on. The next pass must take D's start the same way,
+ * not walk C first and requeue D for it.
+ */
+static void backfill_start_kept(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 8);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 30, T0 - 20);	/* L */
+	job(&f, 2, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S1 */
+	job(&f, 3, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S2 */
+	job(&f, 4, TIRD_V_PENDING, 4, T0 - 10, 0);		/* C */
+	job(&f, 5, TIRD_V_PENDING, 2, T0 - 5, 0);		/* D */
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(f.v[3].priority > f.v[4].priority);		/* C ahead of D */
+	job(&f, 2, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	job(&f, 5, TIRD_V_RUNNING, 2, T0 - 5, T0 + 3);		/* backfill */
+	job(&f, 3, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 6)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(entry(&d, 5) && entry(&d, 4) &&
+	       entry(&d, 5)->acct.seq < entry(&d, 4)->acct.seq);	/* D ahead of C now */
+	EXPECT(entry(&d, 4) && entry(&d, 4)->acct.preempt == 0 && entry(&d, 5)->acct.preempt == 0);
+	/* a job C may displace still goes: L past queue 0's limit (3250 GPU-s) */
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 900)), 0);
+	EXPECT_EQ(f.requeues, 1);
+	EXPECT_EQ(f.requeued[0], 1);
+	tird_free(&d);
+}
+
 static void priorities_in_order(void)
 {
 	static struct tird d;
@@ -685,6 +723,7 @@ int main(void)
 	TAP_RUN(ledger_across_requeue_and_restart);
 	TAP_RUN(bad_state_files);
 	TAP_RUN(preemption);
+	TAP_RUN(backfill_start_kept);
 	TAP_RUN(priorities_in_order);
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);

@@ -677,11 +677,17 @@ int tird_pass(struct tird *d, int64_t now_ms)
 					tird_scaled(jv->start * 1000, c->time_scale) : j->submit;
 			d->scratch[nnew++] = (uint32_t)n;
 		}
-		/* A run that began after the last look: the time before it waited. */
+		/*
+		 * A run that began after the last look: the time before it
+		 * waited, and Slurm started it since the last pass (asked
+		 * to, or on its own: backfill, a new job at its submission).
+		 */
 		if (j->state == TIR_RUNNING) {
 			int64_t st = tird_scaled(jv->start * 1000, c->time_scale);
 
+			j->engine_started = !old;
 			if (st > j->acct.last_check && st <= now) {
+				j->engine_started = true;
 				j->acct.pending_total += st - j->acct.last_check;
 				if (j->acct.run_attained > 0)
 					j->acct.pending_since_run += st - j->acct.last_check;
