@@ -17,6 +17,7 @@
 
 #include "spare_conf.h"
 #include "spare_log.h"
+#include "spare_util.h"
 #include "tap.h"
 #include "tird.h"
 #include "tird_conf.h"
@@ -330,6 +331,85 @@ static void backfill_start_kept(void)
 	EXPECT_EQ(f.requeues, 1);
 	EXPECT_EQ(f.requeued[0], 1);
 	tird_free(&d);
+}
+
+/*
+ * A first pass on a full cluster: 60 pending jobs, all new, with
+ * priority/basic's priorities below the band. With max-priority-updates
+ * 16 a pass sends 16 updates, the head of Tiresias's order first, and
+ * every job it set outranks every job it left; after four passes the
+ * whole order is set and a fifth sends nothing.
+ */
+static void first_pass_limited(void)
+{
+	static struct tird d;
+	static struct fake f;
+	unsigned int want[] = { 16, 16, 16, 12, 0 }, before;
+
+	setup(&d, &f, 8);
+	d.cfg.priority_top = TIRD_PRIO_TOP;
+	d.cfg.priority_floor = TIRD_BASIC_TOP;
+	d.cfg.max_updates = 16;
+	job(&f, 1, TIRD_V_RUNNING, 8, T0 - 100, T0 - 50);
+	for (uint32_t id = 2; id <= 61; id++)
+		job(&f, id, TIRD_V_PENDING, 1 + id % 4, T0 - 100 + id, 0);
+	for (size_t p = 0; p < ARRAY_SIZE(want); p++) {
+		uint32_t lowest_set = UINT32_MAX, highest_left = 0;
+
+		before = f.sets;
+		EXPECT_EQ(tird_pass(&d, MS(T0 + (int64_t)p)), 0);
+		EXPECT_EQ(f.sets - before, want[p]);
+		for (size_t i = 1; i < f.n; i++) {
+			uint32_t pr = f.v[i].priority;
+
+			if (pr >= TIRD_BASIC_TOP && pr < lowest_set)
+				lowest_set = pr;
+			if (pr < TIRD_BASIC_TOP && pr > highest_left)
+				highest_left = pr;
+		}
+		EXPECT(lowest_set > highest_left);
+	}
+	/* all set, in Tiresias's order (one queue: submission order) */
+	for (size_t i = 2; i < f.n; i++)
+		EXPECT(f.v[i - 1].priority > f.v[i].priority && f.v[i].priority >= TIRD_BASIC_TOP);
+	EXPECT_EQ(f.requeues, 0);
+	/* no limit: one pass sets them all */
+	tird_free(&d);
+	setup(&d, &f, 8);
+	d.cfg.priority_top = TIRD_PRIO_TOP;
+	d.cfg.priority_floor = TIRD_BASIC_TOP;
+	job(&f, 1, TIRD_V_RUNNING, 8, T0 - 100, T0 - 50);
+	for (uint32_t id = 2; id <= 61; id++)
+		job(&f, id, TIRD_V_PENDING, 1 + id % 4, T0 - 100 + id, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.sets, 60);
+	tird_free(&d);
+}
+
+/*
+ * The cut keeps the order: a job past the first @max changes whose current
+ * priority is above the last one set joins the head (and is set).
+ */
+static void limit_updates_cut(void)
+{
+	uint32_t cur[6] = { 10, 5, 900, 3, 2, 1 }, out[6] = { 1000, 990, 980, 970, 960, 950 };
+	uint32_t tail[6];
+
+	/* two set; the rest, all below 990, keep theirs */
+	EXPECT_EQ(tird_limit_updates(cur, out, 6, 2, tail), 4);
+	EXPECT(out[0] == 1000 && out[1] == 990 && out[2] == 900 && out[3] == 3 &&
+	       out[4] == 2 && out[5] == 1);
+	/* 995 would outrank 990: that job joins the head and is set */
+	uint32_t cur2[6] = { 10, 5, 995, 3, 2, 1 }, out2[6] = { 1000, 990, 980, 970, 960, 950 };
+
+	EXPECT_EQ(tird_limit_updates(cur2, out2, 6, 2, tail), 3);
+	EXPECT(out2[0] == 1000 && out2[1] == 990 && out2[2] == 980 && out2[3] == 3 &&
+	       out2[4] == 2 && out2[5] == 1);
+	uint32_t cur3[4] = { 10, 5, 4, 3 }, out3[4] = { 1000, 990, 980, 970 };
+
+	EXPECT_EQ(tird_limit_updates(cur3, out3, 4, 1, tail), 3);
+	EXPECT(out3[0] == 1000 && out3[1] == 5 && out3[2] == 4 && out3[3] == 3);
+	EXPECT_EQ(tird_limit_updates(cur3, out3, 4, 0, tail), 0);
 }
 
 static void priorities_in_order(void)
@@ -730,6 +810,8 @@ int main(void)
 	TAP_RUN(dry_run);
 	TAP_RUN(priority_assignment);
 	TAP_RUN(priority_band);
+	TAP_RUN(first_pass_limited);
+	TAP_RUN(limit_updates_cut);
 	TAP_RUN(live_matches_sim);
 	TAP_RUN(live_crosses_limits);
 	TAP_RUN(bad_config_lines);
