@@ -334,6 +334,32 @@ static void backfill_start_kept(void)
 }
 
 /*
+ * Slurm's start times are whole seconds: backfill starting D 0.5 s after
+ * a pass that ran 0.3 s into a second gives D a start before that pass's
+ * time. It is still a start since that pass (seen live: a job started
+ * 0.7 s after the pass that left it waiting was requeued by the next).
+ */
+static void backfill_start_same_second(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 8);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 30, T0 - 20);	/* L */
+	job(&f, 2, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S1 */
+	job(&f, 3, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S2 */
+	job(&f, 4, TIRD_V_PENDING, 4, T0 - 10, 0);		/* C */
+	job(&f, 5, TIRD_V_PENDING, 2, T0 - 5, 0);		/* D */
+	EXPECT_EQ(tird_pass(&d, MS(T0) + 300), 0);
+	job(&f, 2, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	job(&f, 5, TIRD_V_RUNNING, 2, T0 - 5, T0);		/* at T0 + 0.8 s */
+	job(&f, 3, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1) + 300), 0);
+	EXPECT_EQ(f.requeues, 0);
+	tird_free(&d);
+}
+
+/*
  * A first pass on a full cluster: 60 pending jobs, all new, with
  * priority/basic's priorities below the band. With max-priority-updates
  * 16 a pass sends 16 updates, the head of Tiresias's order first, and
@@ -804,6 +830,7 @@ int main(void)
 	TAP_RUN(bad_state_files);
 	TAP_RUN(preemption);
 	TAP_RUN(backfill_start_kept);
+	TAP_RUN(backfill_start_same_second);
 	TAP_RUN(priorities_in_order);
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);

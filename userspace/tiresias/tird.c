@@ -714,15 +714,16 @@ int tird_pass(struct tird *d, int64_t now_ms)
 		}
 		/*
 		 * A run that began after the last look: the time before it
-		 * waited, and Slurm started it since the last pass (asked
-		 * to, or on its own: backfill, a new job at its submission).
+		 * waited. Slurm started it since the last pass (asked to, or
+		 * on its own: backfill, a new job at its submission) if its
+		 * start, in whole seconds, is not a second before that pass.
 		 */
 		if (j->state == TIR_RUNNING) {
 			int64_t st = tird_scaled(jv->start * 1000, c->time_scale);
+			int64_t st_end = tird_scaled((jv->start + 1) * 1000, c->time_scale);
 
-			j->engine_started = !old;
+			j->engine_started = !old || st_end > j->acct.last_check;
 			if (st > j->acct.last_check && st <= now) {
-				j->engine_started = true;
 				j->acct.pending_total += st - j->acct.last_check;
 				if (j->acct.run_attained > 0)
 					j->acct.pending_since_run += st - j->acct.last_check;
