@@ -424,6 +424,9 @@ static int64_t service(const struct tird *d, const struct tir_job *j)
 	return d->cfg.tir.schedule == TIR_DLAS ? j->acct.run_attained : j->acct.run_attained * j->num_gpu;
 }
 
+/* How far ahead a job that moves looks for one that can stay. */
+#define TIRD_PRIO_LOOKAHEAD	64
+
 void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
 			    uint32_t floor)
 {
@@ -440,16 +443,31 @@ void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32
 		uint64_t c = cur[k] > base ? cur[k] - base : 0, want;
 		uint64_t next = k + 1 < n && cur[k + 1] > base ? cur[k + 1] - base : 0;
 
-		if (c < prev && c >= room) {
-			out[k] = (uint32_t)(c + base);	/* already in order: leave it */
+		/*
+		 * Already in order: leave it, unless it is below the next one
+		 * while the next one could stay (a job moved up the order with
+		 * its old priority): then it moves, not all it passed.
+		 */
+		if (c < prev && c >= room &&
+		    !(k + 1 < n && next > c && next + 1 < prev && next >= room - 1)) {
+			out[k] = (uint32_t)(c + base);
 			prev = c;
 			continue;
 		}
-		if (k + 1 < n && next + 1 < prev && next >= room - 1) {
-			/* the next one can stay: between it and the previous */
-			want = next + (prev - next) / 2;
-			if (prev > gap && prev - gap > want)
-				want = prev - gap;
+		size_t j = k + 1, lim = k + 1 + TIRD_PRIO_LOOKAHEAD;
+		uint64_t cj = 0;
+
+		/* the first job after it that can stay, with room for those between */
+		for (; j < n && j < lim; j++) {
+			cj = cur[j] > base ? cur[j] - base : 0;
+			if (cj < prev && cj >= n - j && prev - cj > j - k)
+				break;
+		}
+		if (j < n && j < lim) {
+			/* between it and the previous, as far below the previous as fits */
+			uint64_t step = (prev - cj) / (j - k + 1);
+
+			want = prev - (step > gap ? gap : step);
 		} else if (k == 0) {
 			want = band;
 		} else {
