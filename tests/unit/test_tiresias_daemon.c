@@ -17,6 +17,7 @@
 
 #include "spare_conf.h"
 #include "spare_log.h"
+#include "spare_util.h"
 #include "tap.h"
 #include "tird.h"
 #include "tird_conf.h"
@@ -294,6 +295,149 @@ static void preemption(void)
 	tird_free(&d);
 }
 
+/*
+ * Slurm's backfill starts a job between two passes that the last pass left
+ * waiting behind another of its queue (issue 36): 8 GPUs, L (4) and S1, S2
+ * (2 each) run; C (4) then D (2) wait, C first. S1 ends, and Slurm starts D
+ * in its 2 GPUs (C does not fit); S2 ends. spare-sim, deciding at S1's end,
+ * starts D and puts C behind it (requeue_pending): at S2's end C still does
+ * not fit, and D runs on. The next pass must take D's start the same way,
+ * not walk C first and requeue D for it.
+ */
+static void backfill_start_kept(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 8);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 30, T0 - 20);	/* L */
+	job(&f, 2, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S1 */
+	job(&f, 3, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S2 */
+	job(&f, 4, TIRD_V_PENDING, 4, T0 - 10, 0);		/* C */
+	job(&f, 5, TIRD_V_PENDING, 2, T0 - 5, 0);		/* D */
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(f.v[3].priority > f.v[4].priority);		/* C ahead of D */
+	job(&f, 2, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	job(&f, 5, TIRD_V_RUNNING, 2, T0 - 5, T0 + 3);		/* backfill */
+	job(&f, 3, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 6)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(entry(&d, 5) && entry(&d, 4) &&
+	       entry(&d, 5)->acct.seq < entry(&d, 4)->acct.seq);	/* D ahead of C now */
+	EXPECT(entry(&d, 4) && entry(&d, 4)->acct.preempt == 0 && entry(&d, 5)->acct.preempt == 0);
+	/* a job C may displace still goes: L past queue 0's limit (3250 GPU-s) */
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 900)), 0);
+	EXPECT_EQ(f.requeues, 1);
+	EXPECT_EQ(f.requeued[0], 1);
+	tird_free(&d);
+}
+
+/*
+ * Slurm's start times are whole seconds: backfill starting D 0.5 s after
+ * a pass that ran 0.3 s into a second gives D a start before that pass's
+ * time. It is still a start since that pass (seen live: a job started
+ * 0.7 s after the pass that left it waiting was requeued by the next).
+ */
+static void backfill_start_same_second(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 8);
+	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 30, T0 - 20);	/* L */
+	job(&f, 2, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S1 */
+	job(&f, 3, TIRD_V_RUNNING, 2, T0 - 30, T0 - 20);	/* S2 */
+	job(&f, 4, TIRD_V_PENDING, 4, T0 - 10, 0);		/* C */
+	job(&f, 5, TIRD_V_PENDING, 2, T0 - 5, 0);		/* D */
+	EXPECT_EQ(tird_pass(&d, MS(T0) + 300), 0);
+	job(&f, 2, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	job(&f, 5, TIRD_V_RUNNING, 2, T0 - 5, T0);		/* at T0 + 0.8 s */
+	job(&f, 3, TIRD_V_FINAL, 2, T0 - 30, T0 - 20);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 1) + 300), 0);
+	EXPECT_EQ(f.requeues, 0);
+	tird_free(&d);
+}
+
+/*
+ * A first pass on a full cluster: 60 pending jobs, all new, with
+ * priority/basic's priorities below the band. With max-priority-updates
+ * 16 a pass sends 16 updates, the head of Tiresias's order first, and
+ * every job it set outranks every job it left; after four passes the
+ * whole order is set and a fifth sends nothing.
+ */
+static void first_pass_limited(void)
+{
+	static struct tird d;
+	static struct fake f;
+	unsigned int want[] = { 16, 16, 16, 12, 0 }, before;
+
+	setup(&d, &f, 8);
+	d.cfg.priority_top = TIRD_PRIO_TOP;
+	d.cfg.priority_floor = TIRD_BASIC_TOP;
+	d.cfg.max_updates = 16;
+	job(&f, 1, TIRD_V_RUNNING, 8, T0 - 100, T0 - 50);
+	for (uint32_t id = 2; id <= 61; id++)
+		job(&f, id, TIRD_V_PENDING, 1 + id % 4, T0 - 100 + id, 0);
+	for (size_t p = 0; p < ARRAY_SIZE(want); p++) {
+		uint32_t lowest_set = UINT32_MAX, highest_left = 0;
+
+		before = f.sets;
+		EXPECT_EQ(tird_pass(&d, MS(T0 + (int64_t)p)), 0);
+		EXPECT_EQ(f.sets - before, want[p]);
+		for (size_t i = 1; i < f.n; i++) {
+			uint32_t pr = f.v[i].priority;
+
+			if (pr >= TIRD_BASIC_TOP && pr < lowest_set)
+				lowest_set = pr;
+			if (pr < TIRD_BASIC_TOP && pr > highest_left)
+				highest_left = pr;
+		}
+		EXPECT(lowest_set > highest_left);
+	}
+	/* all set, in Tiresias's order (one queue: submission order) */
+	for (size_t i = 2; i < f.n; i++)
+		EXPECT(f.v[i - 1].priority > f.v[i].priority && f.v[i].priority >= TIRD_BASIC_TOP);
+	EXPECT_EQ(f.requeues, 0);
+	/* no limit: one pass sets them all */
+	tird_free(&d);
+	setup(&d, &f, 8);
+	d.cfg.priority_top = TIRD_PRIO_TOP;
+	d.cfg.priority_floor = TIRD_BASIC_TOP;
+	job(&f, 1, TIRD_V_RUNNING, 8, T0 - 100, T0 - 50);
+	for (uint32_t id = 2; id <= 61; id++)
+		job(&f, id, TIRD_V_PENDING, 1 + id % 4, T0 - 100 + id, 0);
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.sets, 60);
+	tird_free(&d);
+}
+
+/*
+ * The cut keeps the order: a job past the first @max changes whose current
+ * priority is above the last one set joins the head (and is set).
+ */
+static void limit_updates_cut(void)
+{
+	uint32_t cur[6] = { 10, 5, 900, 3, 2, 1 }, out[6] = { 1000, 990, 980, 970, 960, 950 };
+	uint32_t tail[6];
+
+	/* two set; the rest, all below 990, keep theirs */
+	EXPECT_EQ(tird_limit_updates(cur, out, 6, 2, tail), 4);
+	EXPECT(out[0] == 1000 && out[1] == 990 && out[2] == 900 && out[3] == 3 &&
+	       out[4] == 2 && out[5] == 1);
+	/* 995 would outrank 990: that job joins the head and is set */
+	uint32_t cur2[6] = { 10, 5, 995, 3, 2, 1 }, out2[6] = { 1000, 990, 980, 970, 960, 950 };
+
+	EXPECT_EQ(tird_limit_updates(cur2, out2, 6, 2, tail), 3);
+	EXPECT(out2[0] == 1000 && out2[1] == 990 && out2[2] == 980 && out2[3] == 3 &&
+	       out2[4] == 2 && out2[5] == 1);
+	uint32_t cur3[4] = { 10, 5, 4, 3 }, out3[4] = { 1000, 990, 980, 970 };
+
+	EXPECT_EQ(tird_limit_updates(cur3, out3, 4, 1, tail), 3);
+	EXPECT(out3[0] == 1000 && out3[1] == 5 && out3[2] == 4 && out3[3] == 3);
+	EXPECT_EQ(tird_limit_updates(cur3, out3, 4, 0, tail), 0);
+}
+
 static void priorities_in_order(void)
 {
 	static struct tird d;
@@ -460,6 +604,33 @@ static void priority_assignment(void)
 			EXPECT(k == 0 || out[k] < out[k - 1]);
 		}
 		EXPECT_EQ(changed, 1);
+	}
+	/*
+	 * One job moved up the order with its old priority (a preempted job
+	 * back at the head of its queue's waiting jobs, a backfilled one
+	 * requeued) costs one update too, not one for every job it passed
+	 * (seen in spare-tiresias-bench: 914 updates in one pass).
+	 */
+	for (size_t from = 1; from <= 100; from += 9) {
+		for (size_t to = 0; to < from; to += 7) {
+			size_t changed = 0;
+
+			for (size_t k = 0, src = 0; k <= 100; k++) {
+				if (src == from)
+					src++;
+				cur[k] = 1000000 - (uint32_t)(k == to ? from : src++) * TIRD_PRIO_GAP;
+			}
+			tird_assign_priorities(cur, out, 101, 1000000, 1);
+			for (size_t k = 0; k <= 100; k++) {
+				changed += out[k] != cur[k];
+				EXPECT(k == 0 || out[k] < out[k - 1]);
+			}
+			EXPECT_EQ(changed, 1);
+			if (tap_case_failed) {
+				fprintf(stderr, "# moved from %zu to %zu\n", from, to);
+				return;
+			}
+		}
 	}
 }
 
@@ -685,12 +856,16 @@ int main(void)
 	TAP_RUN(ledger_across_requeue_and_restart);
 	TAP_RUN(bad_state_files);
 	TAP_RUN(preemption);
+	TAP_RUN(backfill_start_kept);
+	TAP_RUN(backfill_start_same_second);
 	TAP_RUN(priorities_in_order);
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);
 	TAP_RUN(priority_assignment);
 	TAP_RUN(priority_band);
+	TAP_RUN(first_pass_limited);
+	TAP_RUN(limit_updates_cut);
 	TAP_RUN(live_matches_sim);
 	TAP_RUN(live_crosses_limits);
 	TAP_RUN(bad_config_lines);

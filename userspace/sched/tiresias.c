@@ -287,6 +287,7 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 		j->g_idx = j->g_idx_d = 0;
 		j->acct.seq = j->start_seq = 0;
 		j->acct.preempt = j->resume = j->acct.promote = 0;
+		j->engine_started = false;
 	}
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -696,6 +697,73 @@ int tir_parse_limits(const char *arg, struct tir_config *cfg)
 	return 0;
 }
 
+/* Jobs in queue order, then queue position (the live pass's starting point). */
+static int cmp_queue_seq(const void *pa, const void *pb, void *ctx)
+{
+	const struct tir_job *jobs = ctx;
+	const struct tir_job *a = &jobs[*(const uint32_t *)pa];
+	const struct tir_job *b = &jobs[*(const uint32_t *)pb];
+
+	if (a->acct.queue != b->acct.queue)
+		return a->acct.queue < b->acct.queue ? -1 : 1;
+	return a->acct.seq < b->acct.seq ? -1 : a->acct.seq > b->acct.seq;
+}
+
+/*
+ * Starts the engine made between two passes (engine_started), among them
+ * those the last pass did not ask for: Slurm's backfill starting a job the
+ * last pass left waiting, or a new job at its submission. spare-sim starts
+ * a job at an event, and requeue_pending()
+ * then puts the jobs left waiting behind it in its queue; take the
+ * engine's start the same way: in each queue, every such job that runs
+ * moves ahead of the first waiting job, the jobs from there on keeping
+ * their order. Nothing is renumbered in a queue where no such job is
+ * behind a waiting one (so a view in the simulator's own order is left
+ * as it is).
+ */
+static void take_engine_starts(struct tir_sched *s, uint32_t *w, uint32_t *tmp)
+{
+	size_t n = s->njobs, i;
+	bool any = false;
+
+	for (i = 0; i < n; i++)
+		any |= s->jobs[i].engine_started && s->jobs[i].state == TIR_RUNNING;
+	if (!any)
+		return;
+	for (i = 0; i < n; i++)
+		w[i] = (uint32_t)i;
+	qsort_r(w, n, sizeof(*w), cmp_queue_seq, s->jobs);
+	i = 0;
+	while (i < n) {
+		int q = s->jobs[w[i]].acct.queue;
+		size_t end = i, first = n, moved = 0, k;
+
+		while (end < n && s->jobs[w[end]].acct.queue == q)
+			end++;
+		for (k = i; k < end; k++) {
+			const struct tir_job *j = &s->jobs[w[k]];
+
+			if (j->state == TIR_PENDING && first == n)
+				first = k;
+			else if (first < n && j->state == TIR_RUNNING && j->engine_started)
+				tmp[moved++] = w[k];
+		}
+		if (moved) {
+			size_t m = moved;
+
+			for (k = first; k < end; k++) {
+				const struct tir_job *j = &s->jobs[w[k]];
+
+				if (!(j->state == TIR_RUNNING && j->engine_started))
+					tmp[m++] = w[k];
+			}
+			for (k = 0; k < m; k++)
+				s->jobs[tmp[k]].acct.seq = ++s->seq;
+		}
+		i = end;
+	}
+}
+
 int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
 		  uint32_t *walk, uint32_t *scratch, uint64_t *seq, int64_t now)
 {
@@ -726,6 +794,7 @@ int tir_live_pass(const struct tir_config *cfg, struct tir_job *jobs, size_t n,
 	s.walk = walk;
 	s.nwalk = n;
 	s.seq = *seq;
+	take_engine_starts(&s, walk, scratch);
 	for (size_t i = 0; i < n; i++) {
 		struct tir_job *j = &jobs[i];
 		int q;

@@ -93,6 +93,7 @@ struct tir_job {
 	int64_t g_at;		/* Gittins cursors: service last ranked at, */
 	uint32_t g_idx, g_idx_d; /* and where it and it + delta fall in the sample */
 	uint64_t start_seq;	/* order of (re)starts, for non-preemptive logs */
+	bool engine_started;	/* tir_live_pass(): started since the last pass */
 };
 
 /*
@@ -197,6 +198,12 @@ int tir_parse_limits(const char *arg, struct tir_config *cfg);
  * that order and each job's state says whether it should run
  * (TIR_RUNNING) or wait (TIR_PENDING); a job observed running that should
  * wait is preempted (its preempt count is raised). @scratch has n entries.
+ * A job the engine started since the last pass is marked engine_started by
+ * the caller; where it was not asked for (Slurm's backfill, or a new job
+ * started at its submission) the pass takes that start as spare-sim
+ * takes a start at an event, and moves the job ahead of the jobs waiting
+ * in its queue before it walks (a job started so is not preempted for a
+ * waiting job of its own queue that was ahead of it).
  * *seq is the caller's counter of queue positions, advanced. Only the
  * 2D-LAS schedules (dlas, dlas-gpu, dlas-gpu-gittins). Returns 0, or
  * -EINVAL on a bad config or job (nothing changed then).

@@ -390,7 +390,7 @@ static int grow(struct tird *d, size_t n)
 	if (!jobs)
 		return -1;
 	d->jobs = jobs;
-	uint32_t *w = realloc(d->walk, 5 * cap * sizeof(*w));
+	uint32_t *w = realloc(d->walk, 6 * cap * sizeof(*w));
 
 	if (!w)
 		return -1;
@@ -399,6 +399,7 @@ static int grow(struct tird *d, size_t n)
 	d->vidx = w + 2 * cap;
 	d->prio_cur = w + 3 * cap;
 	d->prio_new = w + 4 * cap;
+	d->prio_tail = w + 5 * cap;
 	d->cap = cap;
 	return 0;
 }
@@ -423,6 +424,9 @@ static int64_t service(const struct tird *d, const struct tir_job *j)
 	return d->cfg.tir.schedule == TIR_DLAS ? j->acct.run_attained : j->acct.run_attained * j->num_gpu;
 }
 
+/* How far ahead a job that moves looks for one that can stay. */
+#define TIRD_PRIO_LOOKAHEAD	64
+
 void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
 			    uint32_t floor)
 {
@@ -439,16 +443,31 @@ void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32
 		uint64_t c = cur[k] > base ? cur[k] - base : 0, want;
 		uint64_t next = k + 1 < n && cur[k + 1] > base ? cur[k + 1] - base : 0;
 
-		if (c < prev && c >= room) {
-			out[k] = (uint32_t)(c + base);	/* already in order: leave it */
+		/*
+		 * Already in order: leave it, unless it is below the next one
+		 * while the next one could stay (a job moved up the order with
+		 * its old priority): then it moves, not all it passed.
+		 */
+		if (c < prev && c >= room &&
+		    !(k + 1 < n && next > c && next + 1 < prev && next >= room - 1)) {
+			out[k] = (uint32_t)(c + base);
 			prev = c;
 			continue;
 		}
-		if (k + 1 < n && next + 1 < prev && next >= room - 1) {
-			/* the next one can stay: between it and the previous */
-			want = next + (prev - next) / 2;
-			if (prev > gap && prev - gap > want)
-				want = prev - gap;
+		size_t j = k + 1, lim = k + 1 + TIRD_PRIO_LOOKAHEAD;
+		uint64_t cj = 0;
+
+		/* the first job after it that can stay, with room for those between */
+		for (; j < n && j < lim; j++) {
+			cj = cur[j] > base ? cur[j] - base : 0;
+			if (cj < prev && cj >= n - j && prev - cj > j - k)
+				break;
+		}
+		if (j < n && j < lim) {
+			/* between it and the previous, as far below the previous as fits */
+			uint64_t step = (prev - cj) / (j - k + 1);
+
+			want = prev - (step > gap ? gap : step);
 		} else if (k == 0) {
 			want = band;
 		} else {
@@ -457,6 +476,32 @@ void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32
 		out[k] = (uint32_t)(want + base);
 		prev = want;
 	}
+}
+
+size_t tird_limit_updates(const uint32_t *cur, uint32_t *out, size_t m, size_t max,
+			  uint32_t *tail)
+{
+	size_t c, changes = 0, deferred = 0;
+
+	if (!max)
+		return 0;
+	for (c = 0; c < m; c++)
+		if (out[c] != cur[c] && changes++ == max)
+			break;		/* the first change past @max */
+	if (c == m)
+		return 0;
+	/* c >= 1 (max >= 1); tail[k]: the highest current priority from k on */
+	tail[m - 1] = cur[m - 1];
+	for (size_t k = m - 1; k-- > c;)
+		tail[k] = cur[k] > tail[k + 1] ? cur[k] : tail[k + 1];
+	while (c < m && tail[c] >= out[c - 1])
+		c++;
+	for (size_t k = c; k < m; k++) {
+		if (out[k] != cur[k])
+			deferred++;
+		out[k] = cur[k];
+	}
+	return deferred;
 }
 
 /* Priorities the daemon may give, from priority-floor to priority-top. */
@@ -471,6 +516,7 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 {
 	const struct tird_cfg *c = &d->cfg;
 	unsigned int errs = 0;
+	size_t deferred;
 
 	/* Priorities first, so that the GPUs a requeue frees go to the right job. */
 	size_t m = 0;
@@ -491,6 +537,13 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 		d->band_full = false;
 	}
 	tird_assign_priorities(d->prio_cur, d->prio_new, m, c->priority_top, c->priority_floor);
+	deferred = tird_limit_updates(d->prio_cur, d->prio_new, m, c->max_updates, d->prio_tail);
+	if (deferred && !d->deferring)
+		log_info("pass: %zu priority updates left to the next passes (max-priority-updates "
+			 "%" PRIu32 "): the head of Tiresias's order is set first", deferred,
+			 c->max_updates);
+	d->deferring = deferred > 0;
+	d->st.priority_deferred = deferred;
 	for (size_t k = 0; k < m; k++) {
 		uint32_t i = d->scratch[k];
 		const struct tird_view *jv = &v[d->vidx[i]];
@@ -613,7 +666,7 @@ int tird_pass(struct tird *d, int64_t now_ms)
 	struct tird_view *v = NULL;
 	struct tird_ledger nl = { 0 };
 	size_t nv = 0, n = 0, nnew = 0;
-	uint64_t t0 = cpu_ns();
+	uint64_t t0 = cpu_ns(), sets0 = d->st.priority_sets;
 	int64_t now, gpus = c->gpus;
 	int ret = -1;
 
@@ -677,10 +730,17 @@ int tird_pass(struct tird *d, int64_t now_ms)
 					tird_scaled(jv->start * 1000, c->time_scale) : j->submit;
 			d->scratch[nnew++] = (uint32_t)n;
 		}
-		/* A run that began after the last look: the time before it waited. */
+		/*
+		 * A run that began after the last look: the time before it
+		 * waited. Slurm started it since the last pass (asked to, or
+		 * on its own: backfill, a new job at its submission) if its
+		 * start, in whole seconds, is not a second before that pass.
+		 */
 		if (j->state == TIR_RUNNING) {
 			int64_t st = tird_scaled(jv->start * 1000, c->time_scale);
+			int64_t st_end = tird_scaled((jv->start + 1) * 1000, c->time_scale);
 
+			j->engine_started = !old || st_end > j->acct.last_check;
 			if (st > j->acct.last_check && st <= now) {
 				j->acct.pending_total += st - j->acct.last_check;
 				if (j->acct.run_attained > 0)
@@ -736,7 +796,8 @@ out:
 	free(v);
 	d->st.last_pass_ns = cpu_ns() - t0;
 	if (!ret)
-		log_dbg("pass: %zu jobs in view, %zu scheduled, %.3f ms CPU", nv, n,
+		log_dbg("pass: %zu jobs in view, %zu scheduled, %" PRIu64 " priorities set, "
+			"%.3f ms CPU", nv, n, d->st.priority_sets - sets0,
 			(double)d->st.last_pass_ns / 1e6);
 	return ret;
 }

@@ -74,6 +74,7 @@ struct tird_cfg {
 	double time_scale;		/* trace seconds per wall second */
 	uint32_t priority_top;		/* the first job in Tiresias's order gets this */
 	uint32_t priority_floor;	/* no job is given less (0: 1) */
+	uint32_t max_updates;		/* priority updates a pass sends at most (0: all) */
 	bool dry_run;
 	FILE *dry_out;			/* where a dry run says what it would do */
 };
@@ -84,6 +85,7 @@ struct tird_stats {
 	uint64_t jobs_queue[TIR_MAX_QUEUES];	/* pending+running per queue, last pass */
 	uint64_t jobs_running[TIR_MAX_QUEUES];
 	uint64_t jobs_ignored;		/* left to Slurm's own policy, last pass */
+	uint64_t priority_deferred;	/* updates left to later passes, last pass */
 };
 
 struct tird {
@@ -93,13 +95,14 @@ struct tird {
 	struct tird_stats st;
 	bool stale;			/* the last load failed (said once) */
 	bool band_full;			/* more pending jobs than priorities (said once) */
+	bool deferring;			/* priority updates left to later passes (said once) */
 	uint32_t *ignored;		/* ids left to Slurm, logged already (sorted) */
 	size_t nignored;
 	uint32_t *ignored_next;		/* the same, being built by a pass */
 	size_t nignored_next;
 	/* scratch of the last pass */
 	struct tir_job *jobs;
-	uint32_t *walk, *scratch, *vidx, *prio_cur, *prio_new;
+	uint32_t *walk, *scratch, *vidx, *prio_cur, *prio_new, *prio_tail;
 	size_t cap;
 };
 
@@ -119,6 +122,21 @@ struct tird {
 #define TIRD_PRIO_GAP	1024
 void tird_assign_priorities(const uint32_t *cur, uint32_t *out, size_t m, uint32_t top,
 			    uint32_t floor);
+
+/*
+ * At most @max of the m updates tird_assign_priorities() chose (out[k] !=
+ * cur[k]), the first in Tiresias's order: the jobs from a cut on keep
+ * cur[] this pass. The cut is past the first @max changes, and further
+ * on while a job after it has a current priority at or above the last
+ * priority before it, so every job before the cut still outranks every
+ * job after it. @tail has m entries (scratch). Returns how many updates
+ * were left to later passes (0 if @max is 0 or enough). A first pass over
+ * 1,000 pending jobs then costs @max RPCs, not 1,000: the head of the
+ * order, what Slurm starts next, is set first, the rest over the next
+ * passes (Documentation/tiresias-live.md, "The first pass").
+ */
+size_t tird_limit_updates(const uint32_t *cur, uint32_t *out, size_t m, size_t max,
+			  uint32_t *tail);
 
 /*
  * The band's defaults (Documentation/tiresias-live.md, "Above Slurm's

@@ -28,6 +28,7 @@ const struct spare_setting tird_settings[] = {
 	{ "gpus",	0,  "N", "GPUs of the cluster (0: the sum of the nodes' gpu gres, each pass)", "0" },
 	{ "priority-top", 0, "N", "Slurm priority of the first job in Tiresias's order; the next get less", "4294966269" },
 	{ "priority-floor", 0, "N", "no job in Tiresias's order gets a lower Slurm priority (4294901760: above all of priority/basic's new jobs)", "4294901760" },
+	{ "max-priority-updates", 0, "N", "priority updates a pass sends at most, the head of the order first (0: no limit)", "64" },
 	{ "dry-run",	'n', NULL, "print what would be set or requeued; change no job", "no" },
 	{ "once",	0,  NULL, "one pass, then exit (1 if Slurm could not be read)", "no" },
 	{ "log-level",	'v', "LEVEL", "err, warn, info or debug", "info" },
@@ -109,6 +110,12 @@ const char *tird_cfg_set(const char *key, const char *value, void *ctx)
 		if (spare_parse_u64(value, 1, TIRD_PRIO_TOP - 1, &u))
 			return "not a number in range";
 		c->priority_floor = (uint32_t)u;
+		return NULL;
+	}
+	if (!strcmp(key, "max-priority-updates")) {
+		if (spare_parse_u64(value, 0, UINT32_MAX, &u))
+			return "not a number in range";
+		c->max_updates = (uint32_t)u;
 		return NULL;
 	}
 	if (!strcmp(key, "dry-run"))

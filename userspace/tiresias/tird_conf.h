@@ -27,6 +27,7 @@ struct tird_conf {
 	char slurm_conf[4096];
 	int64_t gpus;
 	uint32_t priority_top, priority_floor;
+	uint32_t max_updates;
 	bool dry_run, once;
 	int log_level;
 };

@@ -31,7 +31,8 @@
 
 /* What a reload may change while running. */
 static const char *const live_keys[] = {
-	"promote", "interval", "priority-top", "priority-floor", "dry-run", "log-level", NULL
+	"promote", "interval", "priority-top", "priority-floor", "max-priority-updates",
+	"dry-run", "log-level", NULL
 };
 
 enum src_kind { SRC_SIGNAL, SRC_PASS, SRC_HTTP, SRC_WATCHDOG };
@@ -86,6 +87,9 @@ static int metrics_page(void *ctx, FILE *f)
 	U64("spare_tiresias_jobs_ignored", SPARE_GAUGE,
 	    "Jobs left to Slurm's own policy (no GPU request, no finite time limit).",
 	    st->jobs_ignored);
+	U64("spare_tiresias_priority_updates_deferred", SPARE_GAUGE,
+	    "Priority updates the last pass left to later passes (max-priority-updates).",
+	    st->priority_deferred);
 	spare_metrics_family(&m, "spare_tiresias_jobs", SPARE_GAUGE,
 			     "Jobs Tiresias schedules, by 2D-LAS queue and Slurm state, at the last pass.");
 	for (int q = 0; q < d->t.cfg.tir.nqueues; q++) {
@@ -170,6 +174,7 @@ static void apply_cfg(struct daemon *d)
 	t->time_scale = c->time_scale;
 	t->priority_top = c->priority_top;
 	t->priority_floor = c->priority_floor;
+	t->max_updates = c->max_updates;
 	t->dry_run = c->dry_run;
 	t->dry_out = stdout;
 }
