@@ -984,6 +984,42 @@ static void renew_grant_ed25519(void)
 	bstate_free(&st);
 }
 
+/*
+ * RENEW_GRANT is all or none: a batch whose last grant is refused renews
+ * none, signs none and charges the client's grant cap nothing; a batch
+ * that would pass the cap is refused whole.
+ */
+static void renew_grants_all_or_none(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[3], r[3];
+	unsigned int failed = 9;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 5, &key, 5), 0);
+	EXPECT_EQ(bstate_set_caps(&st, 0, 100, 5), 0);
+	d = hb("d0", "rack-1", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 3, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);
+	memcpy(r, g, sizeof(r));
+	r[2].grant_id[0] ^= 1;		/* its tag no longer matches */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", r, 3, 0, 1010, r, NULL, &failed), -EBADMSG);
+	EXPECT_EQ(failed, 2);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);	/* nothing charged */
+	EXPECT(!memcmp(r, g, 2 * sizeof(r[0])));		/* nothing re-signed */
+	EXPECT_EQ(st.renewals, 0);
+	/* 3 + 3 > 5: the whole batch refused, nothing charged */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 3, 0, 1010, r, NULL, &failed), -EDQUOT);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);
+	/* 3 + 2 <= 5: both renewed, both charged */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 2, 0, 1010, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 5);
+	EXPECT_EQ(le64toh(r[1].expiry), 1070);
+	EXPECT_EQ(st.renewals, 2);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -994,6 +1030,7 @@ int main(void)
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
+	TAP_RUN(renew_grants_all_or_none);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

@@ -879,9 +879,10 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 
 /*
  * RENEW_GRANT: each grant sent back is re-issued with a new expiry
- * (bstate_renew_grant), all or none. A grant this broker did not sign as
- * it stands, or another client's, is the peer's mistake (refused, closed);
- * a donor gone, or the caps, get NO_SPACE and the connection stays.
+ * (bstate_renew_grants), all or none: a refusal charges nothing. A grant
+ * this broker did not sign as it stands, or another client's, is the
+ * peer's mistake (refused, closed); a donor gone, or the caps, get
+ * NO_SPACE and the connection stays.
  */
 static void on_renew_grant(struct broker *b, struct conn *c, const struct broker_hdr *h,
 			   const uint8_t *body)
@@ -906,12 +907,11 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
 		return;
 	}
-	for (i = 0; i < r.n && !ret; i++) {
-		broker_renew_grant_get(&r, i, &old);
-		ret = bstate_renew_grant(&b->st, c->name, &old, r.lease_s, now, &b->grants[i],
-					 b->domains[i]);
-	}
-	i--;
+	for (i = 0; i < r.n; i++)
+		broker_renew_grant_get(&r, i, &b->grants[i]);
+	ret = bstate_renew_grants(&b->st, c->name, b->grants, r.n, r.lease_s, now, b->grants,
+				  b->domains, &i);
+	old = b->grants[i];
 	switch (ret) {
 	case 0:
 		reply_grants(b, c, h->seq, r.n, 1);

@@ -782,19 +782,17 @@ static uint64_t renew_grace(const struct bstate *st, const struct spare_grant_in
 	return own > st->lease_s ? own : st->lease_s;
 }
 
-int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
-		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
-		       char domain[BROKER_DOMAIN_LEN])
+/*
+ * Is @old one @client may have renewed at @now_s? Decoded into @gi and its
+ * donor's index into @at; changes nothing. 0 or bstate_renew_grant()'s
+ * errors but -EDQUOT and -EUSERS.
+ */
+static int renew_check(const struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint64_t now_s, struct spare_grant_info *gi, size_t *at)
 {
-	struct spare_grant_info gi;
 	const struct bdonor *b;
-	struct bclient *c;
-	int ret;
 
-	if (!client_ok(client))
-		return -EINVAL;
-	st->refused_renewals++;		/* taken back below if it is renewed */
-	if (spare_grant_decode(old, &gi) || gi.expiry <= gi.not_before)
+	if (spare_grant_decode(old, gi) || gi->expiry <= gi->not_before)
 		return -EBADMSG;
 	/*
 	 * Our signature, whatever the time: checked at a moment inside the
@@ -804,37 +802,75 @@ int bstate_renew_grant(struct bstate *st, const char *client, const struct spare
 	 * (rotation); a version 1 grant only while we hold a version 1 key.
 	 * The renewal is signed with what we sign with now.
 	 */
-	ret = spare_grant_check(old, &st->keys, gi.donor_id, NULL, gi.not_before, NULL, NULL);
-	if (ret)
+	if (spare_grant_check(old, &st->keys, gi->donor_id, NULL, gi->not_before, NULL, NULL))
 		return -EBADMSG;
-	if (strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
+	if (strncmp(gi->client_id, client, SPARE_GRANT_CLIENT_LEN))
 		return -EACCES;
-	if (now_s >= gi.expiry && now_s - gi.expiry >= renew_grace(st, &gi))
+	if (now_s >= gi->expiry && now_s - gi->expiry >= renew_grace(st, gi))
 		return -ETIME;
-	b = bstate_find(st, gi.donor_id);
-	if (!b || !b->live || strncmp(b->addr, gi.donor_addr, BROKER_ADDR_LEN))
+	b = bstate_find(st, gi->donor_id);
+	if (!b || !b->live || strncmp(b->addr, gi->donor_addr, BROKER_ADDR_LEN))
 		return -ENOENT;
-	if (gi.slabs > bstate_donor_cap(st, b->slab_shift))
+	if (gi->slabs > bstate_donor_cap(st, b->slab_shift))
 		return -E2BIG;
-	c = client_get(st, client, now_s);
-	if (!c)
-		return -EUSERS;
-	ret = client_may(st, c, 0, 1);
-	if (ret)
-		return ret;
-	lease_s = lease_of(st, lease_s);
-	if (client_charge(c, 0, 1, now_s + lease_s))
-		return -ENOMEM;
-	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
-	gi.expiry = now_s + lease_s;
-	if (spare_grant_keys_issue(&st->keys, &gi, out))
-		return -EINVAL;	/* not reached: decoded from a well-formed grant */
-	if (domain)
-		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
-	st->refused_renewals--;
-	st->grants_issued++;
-	st->renewals++;
+	*at = (size_t)(b - st->donors);
 	return 0;
+}
+
+int bstate_renew_grants(struct bstate *st, const char *client, const struct spare_grant *old,
+			unsigned int n, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+			char (*domains)[BROKER_DOMAIN_LEN], unsigned int *failed)
+{
+	struct spare_grant_info gi[BROKER_MAX_RENEW_GRANTS];
+	size_t at[BROKER_MAX_RENEW_GRANTS];
+	struct bclient *c;
+	unsigned int i;
+	int ret = 0;
+
+	*failed = 0;
+	if (!client_ok(client) || !n || n > BROKER_MAX_RENEW_GRANTS)
+		return -EINVAL;
+	/* every grant judged before anything is charged or signed: all or none */
+	for (i = 0; i < n && !ret; i++) {
+		ret = renew_check(st, client, &old[i], now_s, &gi[i], &at[i]);
+		*failed = i;
+	}
+	if (!ret) {
+		c = client_get(st, client, now_s);
+		ret = c ? client_may(st, c, 0, n) : -EUSERS;
+		lease_s = lease_of(st, lease_s);
+		if (!ret && client_charge(c, 0, n, now_s + lease_s))
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		st->refused_renewals++;
+		goto wipe;
+	}
+	for (i = 0; i < n; i++) {
+		gi[i].not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
+		gi[i].expiry = now_s + lease_s;
+		if (spare_grant_keys_issue(&st->keys, &gi[i], &out[i])) {
+			ret = -EINVAL;	/* not reached: decoded from a well-formed grant */
+			goto wipe;
+		}
+		if (domains)
+			memcpy(domains[i], st->donors[at[i]].domain, BROKER_DOMAIN_LEN);
+	}
+	st->grants_issued += n;
+	st->renewals += n;
+wipe:
+	memset(gi, 0, sizeof(gi));
+	return ret;
+}
+
+int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		       char domain[BROKER_DOMAIN_LEN])
+{
+	unsigned int failed;
+
+	return bstate_renew_grants(st, client, old, 1, lease_s, now_s, out,
+				   (char (*)[BROKER_DOMAIN_LEN])domain, &failed);
 }
 
 /* What a move may not use: addresses, and the indices of known domains. */

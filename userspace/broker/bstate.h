@@ -225,17 +225,20 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
 		struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
 
 /*
- * Renewal of grant @old (RENEW_GRANT) for @client at @now_s: @old must
- * carry this broker's tag (its key id and key), be @client's, and not
- * have expired one lease ago or more (the broker's lease, or the grant's
- * own, expiry - not_before, if longer); its donor must be live under the
- * same id at the same address; its slab count must be within the donor's
- * cap. Then @out is @old re-issued: the same grant id, client, donor,
- * address and slab count, a new not_before and expiry (lease as
- * bstate_grant), a new tag. Debits nothing, and the donor counts a grant
- * id once however often it is renewed, so renewing cannot add slabs. It
- * counts one grant towards the client's grant cap. The donor's domain
- * goes to @domain (if not NULL). Returns 0, or:
+ * Renewal of the @n (1..BROKER_MAX_RENEW_GRANTS) grants old[] (RENEW_GRANT)
+ * for @client at @now_s, all or none. Each old[i] must carry this broker's
+ * tag (its key id and key), be @client's, and not have expired one lease
+ * ago or more (the broker's lease, or the grant's own, expiry - not_before,
+ * if longer); its donor must be live under the same id at the same
+ * address; its slab count must be within the donor's cap. Then out[i] is
+ * old[i] re-issued: the same grant id, client, donor, address and slab
+ * count, a new not_before and expiry (lease as bstate_grant), a new tag,
+ * and its donor's domain goes to domains[i] (if not NULL). @out may be
+ * @old. Debits nothing, and the donor counts a grant id once however
+ * often it is renewed, so renewing cannot add slabs. The @n count towards
+ * the client's grant cap, and only when all are renewed: a refusal
+ * charges nothing and signs nothing. Returns 0, or (*failed the index of
+ * the grant refused, for the errors about one grant):
  *   -EBADMSG  not a well-formed grant, or not this broker's tag (forged,
  *             altered, another key)
  *   -EACCES   issued to another client
@@ -243,7 +246,13 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
  *   -ENOENT   its donor is not live, or not at that address now
  *   -E2BIG    more slabs than the donor may lend
  *   -EDQUOT, -EUSERS  the client's grant cap, the client table
+ *   -EINVAL   @client, @n
  */
+int bstate_renew_grants(struct bstate *st, const char *client, const struct spare_grant *old,
+			unsigned int n, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+			char (*domains)[BROKER_DOMAIN_LEN], unsigned int *failed);
+
+/* One grant: bstate_renew_grants() with @n 1. */
 int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
 		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
 		       char domain[BROKER_DOMAIN_LEN]);
