@@ -1020,6 +1020,95 @@ static void renew_grants_all_or_none(void)
 	bstate_free(&st);
 }
 
+/*
+ * The fair share (protocol.md, "Per-client caps"): the pool (free slabs
+ * plus what clients hold) divided among the active clients. A lone client
+ * takes the whole pool. A newcomer refused for lack of room waits; while
+ * it waits, a client at or above its share is refused new slabs, and the
+ * slabs that come free go to the newcomer, up to its share. A renewal
+ * keeps a grant's slabs counted once, so a client renewing its grants
+ * still holds them in the broker's books.
+ */
+static void fair_share_counts_clients(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[64], r[64];
+	unsigned int failed, hog = 0;
+	int ret;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 11), 0);
+	d = hb("d0", "rack-1", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	/* a lone client takes the whole pool, one request at a time */
+	while (!(ret = bstate_grant(&st, "hog", 1, 1, 0, 1000, g, NULL)))
+		hog++;
+	EXPECT_EQ(ret, -ENOSPC);
+	EXPECT_EQ(hog, 100);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 100);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1000, g, NULL), -ENOSPC);
+	/* the newcomer finds no room: it waits */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 10, 1, 0, 1001, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), 0);
+	/* 40 slabs come free (the donor grew, or a client let go) */
+	d = hb("d0", "rack-1", 40);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	/* the hog holds 100 of a pool of 140 shared by 2 active clients:
+	 * above its share, refused while the newcomer waits */
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1002, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_total_free(&st), 40);
+	/* the newcomer gets its room */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 10, 1, 0, 1003, g, NULL), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), 10);
+	/* served, it waits no more: the hog may take what is left */
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1004, g, NULL), 0);
+	bstate_free(&st);
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 12), 0);
+	d = hb("d0", "rack-1", 64);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 64, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", g, 64, 0, 1040, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", r, 64, 0, 1080, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);	/* the first lease ran out at 1060 */
+	/* the newcomer, refused, waits; 8 come free: the hog may not take them */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 8, 1, 0, 1081, g, NULL), -ENOSPC);
+	d = hb("d0", "rack-1", 8);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1082, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 8, 1, 0, 1083, g, NULL), 0);
+	EXPECT_EQ(st.refused_fair, 1);
+	/* a waiter never served stops waiting a lease after its refusal */
+	EXPECT_EQ(bstate_grant(&st, "late", 1, 1, 0, 1084, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1085, g, NULL), -EDQUOT);
+	d = hb("d0", "rack-1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", r, 64, 0, 1120, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1145, g, NULL), 0);
+	bstate_free(&st);
+}
+
+/* Without fair-share (bstate_set_fair_share(false)): the old behaviour. */
+static void fair_share_off(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[4];
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 13), 0);
+	bstate_set_fair_share(&st, false);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 4, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1001, g, NULL), -ENOSPC);
+	d = hb("d0", "rack-1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1002, g, NULL), 0);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -1031,6 +1120,8 @@ int main(void)
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
 	TAP_RUN(renew_grants_all_or_none);
+	TAP_RUN(fair_share_counts_clients);
+	TAP_RUN(fair_share_off);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

@@ -66,6 +66,7 @@ struct cfg {
 	uint32_t	max_client_grants;
 	uint64_t	max_donor_bytes;
 	bool		legacy_renew;
+	bool		fair_share;
 	char		metrics_listen[128];
 	int		log_level;	/* applied once every setting is in */
 };
@@ -88,6 +89,7 @@ static const struct spare_setting settings[] = {
 	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
 	{ "max-handshakes", 0, "N",  "peers still authenticating at once; the oldest makes way", "256" },
 	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "100" },
+	{ "fair-share", 0, "yes|no", "while a client below its share waits for room, no client takes more than the pool divided among the active clients", "yes" },
 	{ "max-client-grants", 0, "N", "grants one client may hold within their leases (renewals count)", "4096" },
 	{ "max-donor-bytes", 0, "SIZE", "most a donor may declare free (slabs x slab size); more is clamped", "16T" },
 	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant (only for clients older than RENEW_GRANT)", "no" },
@@ -169,6 +171,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	}
 	if (!strcmp(key, "legacy-renew"))
 		return spare_conf_bool(value, &c->legacy_renew);
+	if (!strcmp(key, "fair-share"))
+		return spare_conf_bool(value, &c->fair_share);
 	if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)
@@ -608,6 +612,12 @@ static void answer_capped(struct broker *b, struct conn *c, uint32_t seq, int re
 	if (ret == -EUSERS)
 		snprintf(text, sizeof(text), "client table full: %zu clients hold leases",
 			 b->st.max_clients);
+	else if (b->st.capped_why == BSTATE_CAP_FAIR)
+		snprintf(text, sizeof(text),
+			 "client %s holds %" PRIu64 " of %" PRIu64
+			 " slabs shared by %u clients: past its fair share while another waits",
+			 c->name, bstate_client_slabs(&b->st, c->name),
+			 bstate_total_free(&b->st) + b->st.held, b->st.nactive);
 	else
 		snprintf(text, sizeof(text),
 			 "client %s holds its share: %" PRIu64 " slab(s) in %" PRIu64
@@ -1548,6 +1558,7 @@ static int setup(struct broker *b)
 		log_err("max-donor-bytes, max-client-share or max-client-grants out of range");
 		return -1;
 	}
+	bstate_set_fair_share(&b->st, b->cfg.fair_share);
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
 		log_err("epoll_create1: %s", strerror(errno));
