@@ -1057,6 +1057,10 @@ static void fair_share_counts_clients(void)
 	 * above its share, refused while the newcomer waits */
 	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1002, g, NULL), -EDQUOT);
 	EXPECT_EQ(bstate_total_free(&st), 40);
+	EXPECT_EQ(st.capped_why, BSTATE_CAP_FAIR);
+	EXPECT_EQ(bstate_clients_sharing(&st, "hog"), 2);
+	EXPECT_EQ(bstate_client_fair_share(&st, "hog"), 70);
+	EXPECT_EQ(bstate_clients_sharing(&st, "stranger"), 3);	/* it would be a third */
 	/* the newcomer gets its room */
 	EXPECT_EQ(bstate_grant(&st, "newcomer", 10, 1, 0, 1003, g, NULL), 0);
 	EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), 10);

@@ -617,7 +617,8 @@ static void answer_capped(struct broker *b, struct conn *c, uint32_t seq, int re
 			 "client %s holds %" PRIu64 " of %" PRIu64
 			 " slabs shared by %u clients: past its fair share while another waits",
 			 c->name, bstate_client_slabs(&b->st, c->name),
-			 bstate_total_free(&b->st) + b->st.held, b->st.nactive);
+			 bstate_total_free(&b->st) + b->st.held,
+			 bstate_clients_sharing(&b->st, c->name));
 	else
 		snprintf(text, sizeof(text),
 			 "client %s holds its share: %" PRIu64 " slab(s) in %" PRIu64

@@ -708,6 +708,13 @@ uint64_t bstate_client_fair_share(const struct bstate *st, const char *client)
 	return fair_share(st, c ? c : &none);
 }
 
+uint32_t bstate_clients_sharing(const struct bstate *st, const char *client)
+{
+	const struct bclient *c = client_find(st, client);
+
+	return st->nactive + !(c && c->active);
+}
+
 static uint32_t lease_of(const struct bstate *st, uint32_t lease_s)
 {
 	return !lease_s || lease_s > st->lease_s ? st->lease_s : lease_s;

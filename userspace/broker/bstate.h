@@ -180,6 +180,8 @@ void bstate_set_fair_share(struct bstate *st, bool on);
 
 /* @client's fair share now: the pool over the active clients (itself counted). */
 uint64_t bstate_client_fair_share(const struct bstate *st, const char *client);
+/* The clients the pool is divided among, as @client's share counts them. */
+uint32_t bstate_clients_sharing(const struct bstate *st, const char *client);
 
 /* What @client holds within its leases (0 for a client not seen). */
 uint64_t bstate_client_slabs(const struct bstate *st, const char *client);
