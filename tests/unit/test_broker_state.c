@@ -984,6 +984,135 @@ static void renew_grant_ed25519(void)
 	bstate_free(&st);
 }
 
+/*
+ * RENEW_GRANT is all or none: a batch whose last grant is refused renews
+ * none, signs none and charges the client's grant cap nothing; a batch
+ * that would pass the cap is refused whole.
+ */
+static void renew_grants_all_or_none(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[3], r[3];
+	unsigned int failed = 9;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 5, &key, 5), 0);
+	EXPECT_EQ(bstate_set_caps(&st, 0, 100, 5), 0);
+	d = hb("d0", "rack-1", 10);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 3, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);
+	memcpy(r, g, sizeof(r));
+	r[2].grant_id[0] ^= 1;		/* its tag no longer matches */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", r, 3, 0, 1010, r, NULL, &failed), -EBADMSG);
+	EXPECT_EQ(failed, 2);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);	/* nothing charged */
+	EXPECT(!memcmp(r, g, 2 * sizeof(r[0])));		/* nothing re-signed */
+	EXPECT_EQ(st.renewals, 0);
+	/* 3 + 3 > 5: the whole batch refused, nothing charged */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 3, 0, 1010, r, NULL, &failed), -EDQUOT);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 3);
+	/* 3 + 2 <= 5: both renewed, both charged */
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 2, 0, 1010, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_grants(&st, "trainer"), 5);
+	EXPECT_EQ(le64toh(r[1].expiry), 1070);
+	EXPECT_EQ(st.renewals, 2);
+	bstate_free(&st);
+}
+
+/*
+ * The fair share (protocol.md, "Per-client caps"): the pool (free slabs
+ * plus what clients hold) divided among the active clients. A lone client
+ * takes the whole pool. A newcomer refused for lack of room waits; while
+ * it waits, a client at or above its share is refused new slabs, and the
+ * slabs that come free go to the newcomer, up to its share. A renewal
+ * keeps a grant's slabs counted once, so a client renewing its grants
+ * still holds them in the broker's books.
+ */
+static void fair_share_counts_clients(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[64], r[64];
+	unsigned int failed, hog = 0;
+	int ret;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 11), 0);
+	d = hb("d0", "rack-1", 100);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	/* a lone client takes the whole pool, one request at a time */
+	while (!(ret = bstate_grant(&st, "hog", 1, 1, 0, 1000, g, NULL)))
+		hog++;
+	EXPECT_EQ(ret, -ENOSPC);
+	EXPECT_EQ(hog, 100);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 100);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1000, g, NULL), -ENOSPC);
+	/* the newcomer finds no room: it waits */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 10, 1, 0, 1001, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), 0);
+	/* 40 slabs come free (the donor grew, or a client let go) */
+	d = hb("d0", "rack-1", 40);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	/* the hog holds 100 of a pool of 140 shared by 2 active clients:
+	 * above its share, refused while the newcomer waits */
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1002, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_total_free(&st), 40);
+	EXPECT_EQ(st.capped_why, BSTATE_CAP_FAIR);
+	EXPECT_EQ(bstate_clients_sharing(&st, "hog"), 2);
+	EXPECT_EQ(bstate_client_fair_share(&st, "hog"), 70);
+	EXPECT_EQ(bstate_clients_sharing(&st, "stranger"), 3);	/* it would be a third */
+	/* the newcomer gets its room */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 10, 1, 0, 1003, g, NULL), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), 10);
+	/* served, it waits no more: the hog may take what is left */
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1004, g, NULL), 0);
+	bstate_free(&st);
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 12), 0);
+	d = hb("d0", "rack-1", 64);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 64, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", g, 64, 0, 1040, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", r, 64, 0, 1080, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_client_slabs(&st, "hog"), 64);	/* the first lease ran out at 1060 */
+	/* the newcomer, refused, waits; 8 come free: the hog may not take them */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 8, 1, 0, 1081, g, NULL), -ENOSPC);
+	d = hb("d0", "rack-1", 8);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1082, g, NULL), -EDQUOT);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 8, 1, 0, 1083, g, NULL), 0);
+	EXPECT_EQ(st.refused_fair, 1);
+	/* a waiter never served stops waiting a lease after its refusal */
+	EXPECT_EQ(bstate_grant(&st, "late", 1, 1, 0, 1084, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1085, g, NULL), -EDQUOT);
+	d = hb("d0", "rack-1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", r, 64, 0, 1120, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1145, g, NULL), 0);
+	bstate_free(&st);
+}
+
+/* Without fair-share (bstate_set_fair_share(false)): the old behaviour. */
+static void fair_share_off(void)
+{
+	struct bstate st;
+	struct broker_donor d;
+	struct spare_grant g[4];
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 13), 0);
+	bstate_set_fair_share(&st, false);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 4, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1001, g, NULL), -ENOSPC);
+	d = hb("d0", "rack-1", 1);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1002, g, NULL), 0);
+	bstate_free(&st);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -994,6 +1123,9 @@ int main(void)
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
+	TAP_RUN(renew_grants_all_or_none);
+	TAP_RUN(fair_share_counts_clients);
+	TAP_RUN(fair_share_off);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

@@ -66,6 +66,7 @@ struct cfg {
 	uint32_t	max_client_grants;
 	uint64_t	max_donor_bytes;
 	bool		legacy_renew;
+	bool		fair_share;
 	char		metrics_listen[128];
 	int		log_level;	/* applied once every setting is in */
 };
@@ -88,6 +89,7 @@ static const struct spare_setting settings[] = {
 	{ "hello-timeout", 0, "MS",  "time a new peer has to authenticate", "5000" },
 	{ "max-handshakes", 0, "N",  "peers still authenticating at once; the oldest makes way", "256" },
 	{ "max-client-share", 0, "PERCENT", "most of the pool one client may hold: of the free slabs plus its own (100: no cap)", "100" },
+	{ "fair-share", 0, "yes|no", "while a client below its share waits for room, no client takes more than the pool divided among the active clients", "yes" },
 	{ "max-client-grants", 0, "N", "grants one client may hold within their leases (renewals count)", "4096" },
 	{ "max-donor-bytes", 0, "SIZE", "most a donor may declare free (slabs x slab size); more is clamped", "16T" },
 	{ "legacy-renew", 0, "yes|no", "serve RENEW_REQ, which names a donor and a count but no grant (only for clients older than RENEW_GRANT)", "no" },
@@ -169,6 +171,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 	}
 	if (!strcmp(key, "legacy-renew"))
 		return spare_conf_bool(value, &c->legacy_renew);
+	if (!strcmp(key, "fair-share"))
+		return spare_conf_bool(value, &c->fair_share);
 	if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)
@@ -608,6 +612,13 @@ static void answer_capped(struct broker *b, struct conn *c, uint32_t seq, int re
 	if (ret == -EUSERS)
 		snprintf(text, sizeof(text), "client table full: %zu clients hold leases",
 			 b->st.max_clients);
+	else if (b->st.capped_why == BSTATE_CAP_FAIR)
+		snprintf(text, sizeof(text),
+			 "client %s holds %" PRIu64 " of %" PRIu64
+			 " slabs shared by %u clients: past its fair share while another waits",
+			 c->name, bstate_client_slabs(&b->st, c->name),
+			 bstate_total_free(&b->st) + b->st.held,
+			 bstate_clients_sharing(&b->st, c->name));
 	else
 		snprintf(text, sizeof(text),
 			 "client %s holds its share: %" PRIu64 " slab(s) in %" PRIu64
@@ -879,9 +890,10 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 
 /*
  * RENEW_GRANT: each grant sent back is re-issued with a new expiry
- * (bstate_renew_grant), all or none. A grant this broker did not sign as
- * it stands, or another client's, is the peer's mistake (refused, closed);
- * a donor gone, or the caps, get NO_SPACE and the connection stays.
+ * (bstate_renew_grants), all or none: a refusal charges nothing. A grant
+ * this broker did not sign as it stands, or another client's, is the
+ * peer's mistake (refused, closed); a donor gone, or the caps, get
+ * NO_SPACE and the connection stays.
  */
 static void on_renew_grant(struct broker *b, struct conn *c, const struct broker_hdr *h,
 			   const uint8_t *body)
@@ -906,12 +918,11 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
 		return;
 	}
-	for (i = 0; i < r.n && !ret; i++) {
-		broker_renew_grant_get(&r, i, &old);
-		ret = bstate_renew_grant(&b->st, c->name, &old, r.lease_s, now, &b->grants[i],
-					 b->domains[i]);
-	}
-	i--;
+	for (i = 0; i < r.n; i++)
+		broker_renew_grant_get(&r, i, &b->grants[i]);
+	ret = bstate_renew_grants(&b->st, c->name, b->grants, r.n, r.lease_s, now, b->grants,
+				  b->domains, &i);
+	old = b->grants[i];
 	switch (ret) {
 	case 0:
 		reply_grants(b, c, h->seq, r.n, 1);
@@ -1548,6 +1559,7 @@ static int setup(struct broker *b)
 		log_err("max-donor-bytes, max-client-share or max-client-grants out of range");
 		return -1;
 	}
+	bstate_set_fair_share(&b->st, b->cfg.fair_share);
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
 		log_err("epoll_create1: %s", strerror(errno));

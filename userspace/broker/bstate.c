@@ -81,6 +81,7 @@ int bstate_init(struct bstate *st, size_t max_donors, unsigned int missed_hb,
 	st->max_clients = BSTATE_MAX_CLIENTS;
 	st->clients = calloc(st->max_clients, sizeof(*st->clients));
 	st->client_share_pct = BSTATE_CLIENT_SHARE;
+	st->fair_share = true;
 	st->max_client_grants = BSTATE_CLIENT_GRANTS;
 	st->max_donor_bytes = BSTATE_MAX_DONOR_BYTES;
 	if (!st->donors || !st->pd || !st->bit || !st->w || !st->domains ||
@@ -417,12 +418,13 @@ uint64_t bstate_total_free(const struct bstate *st)
 
 #define CLIENT_BASE(st)	((const char *)(st)->clients)
 
-static void heap_pop(struct bclient *c)
+static void heap_pop(struct bstate *st, struct bclient *c)
 {
 	struct blease *h = c->heap;
 	uint32_t i = 0, n = --c->nheap;
 
 	c->slabs -= h[0].slabs;
+	st->held -= h[0].slabs;
 	c->grants -= h[0].grants;
 	h[0] = h[n];
 	for (;;) {
@@ -442,35 +444,44 @@ static void heap_pop(struct bclient *c)
 	}
 }
 
-static int heap_push(struct bclient *c, const struct blease *e)
+/* Room in @c's heap for @n more leases, so that pushing them cannot fail. */
+static int heap_reserve(struct bclient *c, uint32_t n)
 {
-	uint32_t i;
+	uint32_t cap = c->capheap ? c->capheap : 16;
+	struct blease *h;
 
-	if (c->nheap == c->capheap) {
-		uint32_t cap = c->capheap ? 2 * c->capheap : 16;
-		struct blease *h = realloc(c->heap, cap * sizeof(*h));
+	if (c->nheap + (uint64_t)n <= c->capheap)
+		return 0;
+	while (cap < c->nheap + (uint64_t)n)
+		cap *= 2;
+	h = realloc(c->heap, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	c->heap = h;
+	c->capheap = cap;
+	return 0;
+}
 
-		if (!h)
-			return -ENOMEM;
-		c->heap = h;
-		c->capheap = cap;
-	}
-	i = c->nheap++;
+/* Push lease @e (room reserved by heap_reserve()). */
+static void heap_push(struct bstate *st, struct bclient *c, const struct blease *e)
+{
+	uint32_t i = c->nheap++;
+
 	while (i && c->heap[(i - 1) / 2].expiry > e->expiry) {
 		c->heap[i] = c->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
 	c->heap[i] = *e;
 	c->slabs += e->slabs;
+	st->held += e->slabs;
 	c->grants += e->grants;
-	return 0;
 }
 
 /* Drop @c's leases that ran out by @now_s. */
-static void client_expire(struct bclient *c, uint64_t now_s)
+static void client_expire(struct bstate *st, struct bclient *c, uint64_t now_s)
 {
 	while (c->nheap && c->heap[0].expiry <= now_s)
-		heap_pop(c);
+		heap_pop(st, c);
 	if (!c->nheap && c->capheap > 16) {	/* a burst's memory goes back */
 		free(c->heap);
 		c->heap = NULL;
@@ -478,17 +489,50 @@ static void client_expire(struct bclient *c, uint64_t now_s)
 	}
 }
 
+/* Count @c in nactive and nwaiting as it stands at @now_s. */
+static void client_mark(struct bstate *st, struct bclient *c, uint64_t now_s)
+{
+	bool waiting = c->wait_until > now_s, active = c->nheap || waiting;
+
+	if (active != c->active) {
+		st->nactive = active ? st->nactive + 1 : st->nactive - 1;
+		c->active = active;
+	}
+	if (waiting != c->waiting) {
+		st->nwaiting = waiting ? st->nwaiting + 1 : st->nwaiting - 1;
+		c->waiting = waiting;
+	}
+}
+
+/*
+ * Judge every client's leases and wait at @now_s, at most once a second
+ * (O(clients)), so that the counts of active and waiting clients follow
+ * the clock and not only the clients that ask.
+ */
+static void clients_sweep(struct bstate *st, uint64_t now_s)
+{
+	if (now_s == st->swept_s)
+		return;
+	st->swept_s = now_s;
+	for (size_t i = 0; i < st->nclients; i++) {
+		client_expire(st, &st->clients[i], now_s);
+		client_mark(st, &st->clients[i], now_s);
+	}
+}
+
 /*
  * Make room in a full client table: drop the clients that hold no lease
- * now (O(clients); only when a new client finds the table full).
+ * and wait for none now (O(clients); only when a new client finds the
+ * table full).
  */
 static void clients_compact(struct bstate *st, uint64_t now_s)
 {
 	size_t j = 0;
 
 	for (size_t i = 0; i < st->nclients; i++) {
-		client_expire(&st->clients[i], now_s);
-		if (!st->clients[i].nheap) {
+		client_expire(st, &st->clients[i], now_s);
+		client_mark(st, &st->clients[i], now_s);
+		if (!st->clients[i].active) {
 			free(st->clients[i].heap);
 			continue;
 		}
@@ -517,12 +561,14 @@ static struct bclient *client_get(struct bstate *st, const char *client, uint64_
 	bool found;
 	size_t s;
 
+	clients_sweep(st, now_s);
 	strncpy(key, client, sizeof(key) - 1);
 	s = map_find(&st->by_client, key, sizeof(key), CLIENT_BASE(st), sizeof(*st->clients),
 		     &found);
 	if (found) {
 		c = &st->clients[st->by_client.slot[s] - 1];
-		client_expire(c, now_s);
+		client_expire(st, c, now_s);
+		client_mark(st, c, now_s);
 		return c;
 	}
 	if (st->nclients == st->max_clients) {
@@ -539,13 +585,22 @@ static struct bclient *client_get(struct bstate *st, const char *client, uint64_
 	return c;
 }
 
+/* @c's fair share: the pool over the active clients, @c counted. */
+static uint64_t fair_share(const struct bstate *st, const struct bclient *c)
+{
+	uint64_t n = st->nactive + !c->active;
+
+	return (bstate_total_free(st) + st->held) / (n ? n : 1);
+}
+
 /*
  * May @c take @slabs more slab copies from the pool and @grants more
- * grants? Its share: what it holds plus @slabs at most client_share_pct
- * percent of the pool's free slabs plus what it holds (so a lone client
- * at 100 takes the whole pool, and at 50 no client holds more than the
- * pool has left for the others; at 100 the pool alone caps it, and a
- * request it cannot hold is -ENOSPC from placement). 0 or -EDQUOT.
+ * grants? The grant cap; max-client-share: what it holds plus @slabs at
+ * most client_share_pct percent of the pool's free slabs plus what it
+ * holds (at 100 the pool alone caps it, and a request it cannot hold is
+ * -ENOSPC from placement); and the fair share: while another client waits
+ * (client_wait()), not past the pool divided among the active clients.
+ * 0 or -EDQUOT (st->capped_why says which).
  */
 static int client_may(struct bstate *st, const struct bclient *c, uint64_t slabs,
 		      uint64_t grants)
@@ -554,21 +609,69 @@ static int client_may(struct bstate *st, const struct bclient *c, uint64_t slabs
 
 	if (c->grants + grants > st->max_client_grants) {
 		st->refused_grants++;
+		st->capped_why = BSTATE_CAP_GRANTS;
 		return -EDQUOT;
 	}
 	if (slabs && st->client_share_pct < 100 &&
 	    (unsigned __int128)(c->slabs + slabs) * 100 > pool * st->client_share_pct) {
 		st->refused_share++;
+		st->capped_why = BSTATE_CAP_PCT;
+		return -EDQUOT;
+	}
+	if (slabs && st->fair_share && st->nwaiting > (c->waiting ? 1u : 0u) &&
+	    c->slabs + slabs > fair_share(st, c)) {
+		st->refused_fair++;
+		st->capped_why = BSTATE_CAP_FAIR;
 		return -EDQUOT;
 	}
 	return 0;
 }
 
-static int client_charge(struct bclient *c, uint32_t slabs, uint32_t grants, uint64_t expiry)
+/*
+ * @c was refused for lack of room at @now_s: below its fair share it
+ * waits for a lease (lease_s), which holds the others to their shares.
+ */
+static void client_wait(struct bstate *st, struct bclient *c, uint64_t now_s)
 {
-	struct blease e = { .expiry = expiry, .slabs = slabs, .grants = grants };
+	if (c->slabs < fair_share(st, c))
+		c->wait_until = now_s + st->lease_s;
+	client_mark(st, c, now_s);
+}
 
-	return heap_push(c, &e);
+/*
+ * A lease for grant @g (@slabs slabs) of @c until @expiry (room reserved).
+ * A grant it holds already (a renewal: the same id) hands its slabs over to
+ * the new lease, so that they are counted once.
+ */
+static void client_charge(struct bstate *st, struct bclient *c, const struct spare_grant *g,
+			  uint32_t slabs, uint64_t expiry, bool renewal, uint64_t now_s)
+{
+	struct blease e = { .expiry = expiry, .slabs = slabs, .grants = 1 };
+
+	memcpy(&e.token, g->grant_id, sizeof(e.token));
+	for (uint32_t i = 0; renewal && slabs && i < c->nheap; i++) {
+		struct blease *h = &c->heap[i];
+
+		if (h->slabs && h->token == e.token) {
+			c->slabs -= h->slabs;
+			st->held -= h->slabs;
+			h->slabs = 0;
+			h->token = 0;
+			break;
+		}
+	}
+	if (!slabs)
+		e.token = 0;
+	heap_push(st, c, &e);
+	/* served: it waits no more */
+	if (!renewal)
+		c->wait_until = 0;
+	client_mark(st, c, now_s);
+}
+
+void bstate_set_fair_share(struct bstate *st, bool on)
+{
+	st->fair_share = on;
 }
 
 static const struct bclient *client_find(const struct bstate *st, const char *client)
@@ -597,6 +700,21 @@ uint64_t bstate_client_grants(const struct bstate *st, const char *client)
 	return c ? c->grants : 0;
 }
 
+uint64_t bstate_client_fair_share(const struct bstate *st, const char *client)
+{
+	static const struct bclient none;
+	const struct bclient *c = client_find(st, client);
+
+	return fair_share(st, c ? c : &none);
+}
+
+uint32_t bstate_clients_sharing(const struct bstate *st, const char *client)
+{
+	const struct bclient *c = client_find(st, client);
+
+	return st->nactive + !(c && c->active);
+}
+
 static uint32_t lease_of(const struct bstate *st, uint32_t lease_s)
 {
 	return !lease_s || lease_s > st->lease_s ? st->lease_s : lease_s;
@@ -623,6 +741,8 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 	ret = client_may(st, cl, slabs * copies, slabs * copies);
 	if (ret)
 		return ret;
+	if (heap_reserve(cl, slabs * copies))
+		return -ENOMEM;
 	for (s = 0; s < slabs; s++) {
 		ret = place_slab_tree(st->pd, &st->tree, copies, &st->rng, idx + done);
 		if (ret)
@@ -630,12 +750,12 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		for (unsigned int c = 0; c < copies; c++, done++)
 			set_free(st, idx[done], st->pd[idx[done]].free_slabs - 1);
 	}
-	if (!ret)
-		ret = client_charge(cl, done, done, now_s + lease_s);
 	if (ret) {
 		for (unsigned int k = 0; k < done; k++)
 			set_free(st, idx[k], st->pd[idx[k]].free_slabs + 1);
 		st->requests_nospace += ret == -ENOSPC;
+		if (ret == -ENOSPC)
+			client_wait(st, cl, now_s);
 		return ret;
 	}
 	memset(&gi, 0, sizeof(gi));
@@ -651,6 +771,7 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
 		if (spare_grant_keys_issue(&st->keys, &gi, &out[k]))
 			return -EINVAL;	/* not reached: fields checked on heartbeat */
+		client_charge(st, cl, &out[k], 1, gi.expiry, false, now_s);
 		if (domains)
 			memcpy(domains[k], b->domain, BROKER_DOMAIN_LEN);
 	}
@@ -716,21 +837,23 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
 	i = donor_at(st, addr);
 	if (i < 0)
 		return -ENOENT;
-	if (st->pd[i].free_slabs < slabs) {
-		st->requests_nospace++;
-		return -ENOSPC;
-	}
 	c = client_get(st, client, now_s);
 	if (!c)
 		return -EUSERS;
+	if (st->pd[i].free_slabs < slabs) {
+		st->requests_nospace++;
+		client_wait(st, c, now_s);
+		return -ENOSPC;
+	}
 	ret = client_may(st, c, slabs, 1);
 	if (ret)
 		return ret;
-	if (client_charge(c, slabs, 1, now_s + lease_of(st, lease_s)))
+	if (heap_reserve(c, 1))
 		return -ENOMEM;
 	ret = issue_one(st, &st->donors[i], client, slabs, lease_s, now_s, out, domain);
 	if (ret)
 		return ret;
+	client_charge(st, c, out, slabs, now_s + lease_of(st, lease_s), false, now_s);
 	set_free(st, (size_t)i, st->pd[i].free_slabs - slabs);
 	st->rooms++;
 	return 0;
@@ -759,13 +882,16 @@ int bstate_renew(struct bstate *st, const char *client, const char *addr,
 	if (!c)
 		return -EUSERS;
 	ret = client_may(st, c, 0, 1);
-	if (!ret)
-		ret = client_charge(c, 0, 1, now_s + lease_of(st, lease_s));
+	if (!ret && heap_reserve(c, 1))
+		ret = -ENOMEM;
 	if (!ret)
 		ret = issue_one(st, b, client, slabs, lease_s, now_s, out, domain);
-	if (!ret)
-		st->renewals++;
-	return ret;
+	if (ret)
+		return ret;
+	/* it cannot know the client holds those slabs: a grant, no slabs */
+	client_charge(st, c, out, 0, now_s + lease_of(st, lease_s), true, now_s);
+	st->renewals++;
+	return 0;
 }
 
 /*
@@ -782,19 +908,17 @@ static uint64_t renew_grace(const struct bstate *st, const struct spare_grant_in
 	return own > st->lease_s ? own : st->lease_s;
 }
 
-int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
-		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
-		       char domain[BROKER_DOMAIN_LEN])
+/*
+ * Is @old one @client may have renewed at @now_s? Decoded into @gi and its
+ * donor's index into @at; changes nothing. 0 or bstate_renew_grant()'s
+ * errors but -EDQUOT and -EUSERS.
+ */
+static int renew_check(const struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint64_t now_s, struct spare_grant_info *gi, size_t *at)
 {
-	struct spare_grant_info gi;
 	const struct bdonor *b;
-	struct bclient *c;
-	int ret;
 
-	if (!client_ok(client))
-		return -EINVAL;
-	st->refused_renewals++;		/* taken back below if it is renewed */
-	if (spare_grant_decode(old, &gi) || gi.expiry <= gi.not_before)
+	if (spare_grant_decode(old, gi) || gi->expiry <= gi->not_before)
 		return -EBADMSG;
 	/*
 	 * Our signature, whatever the time: checked at a moment inside the
@@ -804,37 +928,77 @@ int bstate_renew_grant(struct bstate *st, const char *client, const struct spare
 	 * (rotation); a version 1 grant only while we hold a version 1 key.
 	 * The renewal is signed with what we sign with now.
 	 */
-	ret = spare_grant_check(old, &st->keys, gi.donor_id, NULL, gi.not_before, NULL, NULL);
-	if (ret)
+	if (spare_grant_check(old, &st->keys, gi->donor_id, NULL, gi->not_before, NULL, NULL))
 		return -EBADMSG;
-	if (strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
+	if (strncmp(gi->client_id, client, SPARE_GRANT_CLIENT_LEN))
 		return -EACCES;
-	if (now_s >= gi.expiry && now_s - gi.expiry >= renew_grace(st, &gi))
+	if (now_s >= gi->expiry && now_s - gi->expiry >= renew_grace(st, gi))
 		return -ETIME;
-	b = bstate_find(st, gi.donor_id);
-	if (!b || !b->live || strncmp(b->addr, gi.donor_addr, BROKER_ADDR_LEN))
+	b = bstate_find(st, gi->donor_id);
+	if (!b || !b->live || strncmp(b->addr, gi->donor_addr, BROKER_ADDR_LEN))
 		return -ENOENT;
-	if (gi.slabs > bstate_donor_cap(st, b->slab_shift))
+	if (gi->slabs > bstate_donor_cap(st, b->slab_shift))
 		return -E2BIG;
-	c = client_get(st, client, now_s);
-	if (!c)
-		return -EUSERS;
-	ret = client_may(st, c, 0, 1);
-	if (ret)
-		return ret;
-	lease_s = lease_of(st, lease_s);
-	if (client_charge(c, 0, 1, now_s + lease_s))
-		return -ENOMEM;
-	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
-	gi.expiry = now_s + lease_s;
-	if (spare_grant_keys_issue(&st->keys, &gi, out))
-		return -EINVAL;	/* not reached: decoded from a well-formed grant */
-	if (domain)
-		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
-	st->refused_renewals--;
-	st->grants_issued++;
-	st->renewals++;
+	*at = (size_t)(b - st->donors);
 	return 0;
+}
+
+int bstate_renew_grants(struct bstate *st, const char *client, const struct spare_grant *old,
+			unsigned int n, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+			char (*domains)[BROKER_DOMAIN_LEN], unsigned int *failed)
+{
+	struct spare_grant_info gi[BROKER_MAX_RENEW_GRANTS];
+	size_t at[BROKER_MAX_RENEW_GRANTS];
+	struct bclient *c;
+	unsigned int i;
+	int ret = 0;
+
+	*failed = 0;
+	if (!client_ok(client) || !n || n > BROKER_MAX_RENEW_GRANTS)
+		return -EINVAL;
+	/* every grant judged before anything is charged or signed: all or none */
+	for (i = 0; i < n && !ret; i++) {
+		ret = renew_check(st, client, &old[i], now_s, &gi[i], &at[i]);
+		*failed = i;
+	}
+	if (!ret) {
+		c = client_get(st, client, now_s);
+		ret = c ? client_may(st, c, 0, n) : -EUSERS;
+		lease_s = lease_of(st, lease_s);
+		if (!ret && heap_reserve(c, n))
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		st->refused_renewals++;
+		goto wipe;
+	}
+	for (i = 0; i < n; i++) {
+		gi[i].not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
+		gi[i].expiry = now_s + lease_s;
+		if (spare_grant_keys_issue(&st->keys, &gi[i], &out[i])) {
+			ret = -EINVAL;	/* not reached: decoded from a well-formed grant */
+			goto wipe;
+		}
+		/* its slabs held on: counted once, under the new lease */
+		client_charge(st, c, &out[i], gi[i].slabs, gi[i].expiry, true, now_s);
+		if (domains)
+			memcpy(domains[i], st->donors[at[i]].domain, BROKER_DOMAIN_LEN);
+	}
+	st->grants_issued += n;
+	st->renewals += n;
+wipe:
+	memset(gi, 0, sizeof(gi));
+	return ret;
+}
+
+int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
+		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		       char domain[BROKER_DOMAIN_LEN])
+{
+	unsigned int failed;
+
+	return bstate_renew_grants(st, client, old, 1, lease_s, now_s, out,
+				   (char (*)[BROKER_DOMAIN_LEN])domain, &failed);
 }
 
 /* What a move may not use: addresses, and the indices of known domains. */
@@ -919,25 +1083,28 @@ int bstate_move(struct bstate *st, const char *client, uint32_t slabs,
 		total[tier] += st->pd[i].free_slabs;
 	}
 	tier = total[0] ? 0 : 1;
-	if (!total[tier])
-		return -ENOSPC;
 	c = client_get(st, client, now_s);
 	if (!c)
 		return -EUSERS;
+	if (!total[tier]) {
+		client_wait(st, c, now_s);
+		return -ENOSPC;
+	}
 	ret = client_may(st, c, slabs, 1);
 	if (ret)
 		return ret;
+	if (heap_reserve(c, 1))
+		return -ENOMEM;
 	/* power of two choices: the one with more free slabs, the lower index on a tie */
 	a = move_draw(st, &m, tier, total[tier]);
 	b = move_draw(st, &m, tier, total[tier]);
 	if (st->pd[b].free_slabs > st->pd[a].free_slabs ||
 	    (st->pd[b].free_slabs == st->pd[a].free_slabs && b < a))
 		a = b;
-	if (client_charge(c, slabs, 1, now_s + lease_of(st, lease_s)))
-		return -ENOMEM;
 	ret = issue_one(st, &st->donors[a], client, slabs, lease_s, now_s, out, domain);
 	if (ret)
 		return ret;
+	client_charge(st, c, out, slabs, now_s + lease_of(st, lease_s), false, now_s);
 	set_free(st, a, st->pd[a].free_slabs - slabs);
 	st->moves++;
 	return 0;
@@ -1010,6 +1177,8 @@ int bstate_stripe(struct bstate *st, const char *client, unsigned int stripes, u
 	ret = client_may(st, cl, stripes * w, stripes * w);
 	if (ret)
 		return ret;
+	if (heap_reserve(cl, stripes * w))
+		return -ENOMEM;
 	m = calloc(st->n ? st->n : 1, sizeof(*m));
 	at = calloc(st->n ? st->n : 1, sizeof(*at));
 	mfree = calloc(st->n ? st->n : 1, sizeof(*mfree));
@@ -1040,20 +1209,22 @@ int bstate_stripe(struct bstate *st, const char *client, unsigned int stripes, u
 			set_free(st, at[mj], st->pd[at[mj]].free_slabs - 1);
 		}
 	}
-	if (!ret)
-		ret = client_charge(cl, done, done, now_s + lease_s);
 	if (ret) {
 		for (unsigned int j = 0; j < done; j++)
 			set_free(st, idx[j], st->pd[idx[j]].free_slabs + 1);
 		if (ret == -ENOSPC) {
 			st->requests_nospace++;
+			client_wait(st, cl, now_s);
 			stripe_why(st, k, r, live, ng, why, why_len);
 		}
 		goto out;
 	}
-	for (unsigned int j = 0; j < done && !ret; j++)
+	for (unsigned int j = 0; j < done && !ret; j++) {
 		ret = issue_one(st, &st->donors[idx[j]], client, 1, lease_s, now_s, &out[j],
 				domains ? domains[j] : NULL);
+		if (!ret)
+			client_charge(st, cl, &out[j], 1, now_s + lease_s, false, now_s);
+	}
 	if (!ret)
 		st->requests_ok++;
 out:

@@ -32,11 +32,17 @@ struct bdonor {
 	bool		live;
 };
 
-/* What the broker handed one client, until the lease it gave runs out. */
+/*
+ * One grant the broker signed for a client, until its lease runs out: the
+ * slabs it covers (0 once a renewal of the same grant took them over, so
+ * that a renewed grant is counted once) and the grant it counts towards
+ * max_client_grants (renewals count, each for its own lease).
+ */
 struct blease {
 	uint64_t	expiry;		/* wall clock, s */
-	uint32_t	slabs;		/* slab copies debited from donors */
-	uint32_t	grants;		/* grants signed */
+	uint64_t	token;		/* the grant id's first 8 bytes; 0 with no slabs */
+	uint32_t	slabs;		/* slab copies it covers */
+	uint32_t	grants;		/* grants signed (1) */
 };
 
 /*
@@ -50,6 +56,10 @@ struct bclient {
 	uint64_t	grants;		/* sum over the heap */
 	struct blease	*heap;
 	uint32_t	nheap, capheap;
+	/* refused for lack of room below its fair share: waits until then (s) */
+	uint64_t	wait_until;
+	bool		active;		/* counted in bstate.nactive */
+	bool		waiting;	/* counted in bstate.nwaiting */
 };
 
 /* String -> index, open addressing; keys are owned by the caller's table. */
@@ -91,12 +101,19 @@ struct bstate {
 	size_t			nclients, max_clients;
 	struct bstr_map		by_client;
 	uint32_t		client_share_pct;	/* of free + its own; 100: no cap */
+	bool			fair_share;	/* the pool divided among active clients */
+	uint64_t		held;		/* slabs all clients hold (sum of slabs) */
+	uint32_t		nactive;	/* clients holding a lease or waiting */
+	uint32_t		nwaiting;	/* clients waiting below their share */
+	uint64_t		swept_s;	/* clients' leases and waits last judged */
+	int			capped_why;	/* the last -EDQUOT: BSTATE_CAP_* */
 	uint32_t		max_client_grants;	/* grants within their leases */
 	uint64_t		max_donor_bytes;	/* a donor lends at most this */
 	/* counters */
 	uint64_t		grants_issued, requests_ok, requests_nospace;
 	uint64_t		donors_expired, renewals, moves, rooms;
 	uint64_t		refused_share, refused_grants, refused_renewals, donors_clamped;
+	uint64_t		refused_fair;
 };
 
 /*
@@ -112,6 +129,9 @@ struct bstate {
  * more is clamped to it (bstate_heartbeat()).
  */
 #define BSTATE_MAX_DONOR_BYTES	(UINT64_C(1) << 44)
+/* Why the last -EDQUOT (bstate.capped_why). */
+enum { BSTATE_CAP_GRANTS = 1, BSTATE_CAP_PCT, BSTATE_CAP_FAIR };
+
 /* Per-client caps' defaults (bstate_set_caps()). */
 #define BSTATE_MAX_CLIENTS	4096	/* clients with leases at once */
 #define BSTATE_CLIENT_SHARE	100	/* percent; 100: the pool is the only cap */
@@ -144,6 +164,24 @@ int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys
  */
 int bstate_set_caps(struct bstate *st, uint64_t max_donor_bytes, uint32_t share_pct,
 		    uint32_t max_grants);
+
+/*
+ * The fair share (on by default; Documentation/protocol.md, "Per-client
+ * caps"): the pool is the free slabs plus the slabs clients hold within
+ * their leases, and a client's share is the pool divided among the active
+ * clients (those holding a lease, and those refused for lack of room within
+ * the last lease). A client refused for lack of room while below its share
+ * waits, for a lease or until it is granted something; while another
+ * client waits, a request that would take a client past its share is
+ * refused (-EDQUOT, capped_why BSTATE_CAP_FAIR). A lone client's share is
+ * the whole pool.
+ */
+void bstate_set_fair_share(struct bstate *st, bool on);
+
+/* @client's fair share now: the pool over the active clients (itself counted). */
+uint64_t bstate_client_fair_share(const struct bstate *st, const char *client);
+/* The clients the pool is divided among, as @client's share counts them. */
+uint32_t bstate_clients_sharing(const struct bstate *st, const char *client);
 
 /* What @client holds within its leases (0 for a client not seen). */
 uint64_t bstate_client_slabs(const struct bstate *st, const char *client);
@@ -225,17 +263,20 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
 		struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
 
 /*
- * Renewal of grant @old (RENEW_GRANT) for @client at @now_s: @old must
- * carry this broker's tag (its key id and key), be @client's, and not
- * have expired one lease ago or more (the broker's lease, or the grant's
- * own, expiry - not_before, if longer); its donor must be live under the
- * same id at the same address; its slab count must be within the donor's
- * cap. Then @out is @old re-issued: the same grant id, client, donor,
- * address and slab count, a new not_before and expiry (lease as
- * bstate_grant), a new tag. Debits nothing, and the donor counts a grant
- * id once however often it is renewed, so renewing cannot add slabs. It
- * counts one grant towards the client's grant cap. The donor's domain
- * goes to @domain (if not NULL). Returns 0, or:
+ * Renewal of the @n (1..BROKER_MAX_RENEW_GRANTS) grants old[] (RENEW_GRANT)
+ * for @client at @now_s, all or none. Each old[i] must carry this broker's
+ * tag (its key id and key), be @client's, and not have expired one lease
+ * ago or more (the broker's lease, or the grant's own, expiry - not_before,
+ * if longer); its donor must be live under the same id at the same
+ * address; its slab count must be within the donor's cap. Then out[i] is
+ * old[i] re-issued: the same grant id, client, donor, address and slab
+ * count, a new not_before and expiry (lease as bstate_grant), a new tag,
+ * and its donor's domain goes to domains[i] (if not NULL). @out may be
+ * @old. Debits nothing, and the donor counts a grant id once however
+ * often it is renewed, so renewing cannot add slabs. The @n count towards
+ * the client's grant cap, and only when all are renewed: a refusal
+ * charges nothing and signs nothing. Returns 0, or (*failed the index of
+ * the grant refused, for the errors about one grant):
  *   -EBADMSG  not a well-formed grant, or not this broker's tag (forged,
  *             altered, another key)
  *   -EACCES   issued to another client
@@ -243,7 +284,13 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
  *   -ENOENT   its donor is not live, or not at that address now
  *   -E2BIG    more slabs than the donor may lend
  *   -EDQUOT, -EUSERS  the client's grant cap, the client table
+ *   -EINVAL   @client, @n
  */
+int bstate_renew_grants(struct bstate *st, const char *client, const struct spare_grant *old,
+			unsigned int n, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+			char (*domains)[BROKER_DOMAIN_LEN], unsigned int *failed);
+
+/* One grant: bstate_renew_grants() with @n 1. */
 int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
 		       uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
 		       char domain[BROKER_DOMAIN_LEN]);
