@@ -126,6 +126,10 @@ void spare_life_note(struct spare_life *l, enum spare_donor_state from,
 	case SPARE_LIFE_ACT_RETRY:
 		if (l->backoff_ms < SPARE_LIFE_BACKOFF_MIN_MS)
 			l->backoff_ms = SPARE_LIFE_BACKOFF_MIN_MS;
+		/* a holding donor restarts: try again soon */
+		if (spare_life_holding(l, now) &&
+		    l->backoff_ms > SPARE_LIFE_HOLD_BACKOFF_MS)
+			l->backoff_ms = SPARE_LIFE_HOLD_BACKOFF_MS;
 		l->retry_at = now + l->backoff_ms;
 		l->backoff_ms = l->backoff_ms >= SPARE_LIFE_BACKOFF_MAX_MS / 2 ?
 				SPARE_LIFE_BACKOFF_MAX_MS : l->backoff_ms * 2;
@@ -221,6 +225,60 @@ bool spare_life_rehome_due(const struct spare_life *l,
 u32 spare_life_wait(const struct spare_life *l, u64 now)
 {
 	return l->retry_at > now ? (u32)(l->retry_at - now) : 0;
+}
+
+/**
+ * spare_life_hold() - a donor was lost (ACT_TEARDOWN): hold or not
+ * @l: the bookkeeping
+ * @granted: it granted a hold (HELLO_REPLY carried a resume token)
+ * @now: the driver's clock, ms
+ *
+ * Return: true when its copies are waited for, until
+ * @now + SPARE_LIFE_HOLD_MS; false: they fail, as without a hold.
+ */
+bool spare_life_hold(struct spare_life *l, bool granted, u64 now)
+{
+	l->hold_until = granted ? now + SPARE_LIFE_HOLD_MS : 0;
+	return granted;
+}
+
+/**
+ * spare_life_holding() - whether a lost donor's copies are waited for
+ * @l: the bookkeeping
+ * @now: the driver's clock, ms
+ *
+ * Return: true between spare_life_hold() (granted) and the end of its
+ * time or spare_life_hold_end().
+ */
+bool spare_life_holding(const struct spare_life *l, u64 now)
+{
+	return l->hold_until && now < l->hold_until;
+}
+
+/**
+ * spare_life_hold_expired() - whether a hold's time just ran out
+ * @l: the bookkeeping
+ * @now: the driver's clock, ms
+ *
+ * Return: true once, when a hold not ended by spare_life_hold_end() has
+ * run out: the driver forgets what was kept and fails what waited.
+ */
+bool spare_life_hold_expired(struct spare_life *l, u64 now)
+{
+	if (!l->hold_until || now < l->hold_until)
+		return false;
+	l->hold_until = 0;
+	return true;
+}
+
+/**
+ * spare_life_hold_end() - the new session adopted what the donor kept (or
+ * the donor answered that it kept nothing): the hold is over
+ * @l: the bookkeeping
+ */
+void spare_life_hold_end(struct spare_life *l)
+{
+	l->hold_until = 0;
 }
 
 /**

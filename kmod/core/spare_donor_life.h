@@ -35,6 +35,8 @@
 #define SPARE_LIFE_BACKOFF_MIN_MS	500
 #define SPARE_LIFE_BACKOFF_MAX_MS	16000
 #define SPARE_LIFE_REHOME_MS		30000	/* down this long: copies move */
+#define SPARE_LIFE_HOLD_MS		20000	/* a holding donor is waited for (< REHOME) */
+#define SPARE_LIFE_HOLD_BACKOFF_MS	1000	/* the back-off's cap meanwhile */
 
 /* The order is the ABI of the sysfs "donors" file and sparectl's codes. */
 enum spare_donor_state {
@@ -82,6 +84,7 @@ struct spare_life {
 	u32 session;		/* grows at every UP */
 	u64 retry_at;		/* ms: OFFLINE's next CONNECT */
 	u64 down_since;		/* ms: when it last left LIVE (or was added) */
+	u64 hold_until;		/* ms: its held copies are waited for; 0: none */
 };
 
 void spare_life_init(struct spare_life *l, u64 now);
@@ -98,6 +101,24 @@ bool spare_life_current(const struct spare_life *l,
 bool spare_life_rehome_due(const struct spare_life *l,
 			   enum spare_donor_state state, u64 now);
 u32 spare_life_wait(const struct spare_life *l, u64 now);
+
+/*
+ * A donor that holds our slabs if the session ends (HELLO F_HOLD answered
+ * with a resume token: spared restarted in place keeps them). At LOST the
+ * driver calls spare_life_hold(): with the hold granted, the I/O that only
+ * that donor's copies can serve waits (the copies' kept pages,
+ * spare_slab.h) for SPARE_LIFE_HOLD_MS, the reconnect backs off by at most
+ * SPARE_LIFE_HOLD_BACKOFF_MS, and no copy is re-homed (the hold ends
+ * before SPARE_LIFE_REHOME_MS); the new session
+ * resumes (HELLO F_RESUME) and adopts the kept slabs (MAPPED F_KEPT), then
+ * spare_life_hold_end(). spare_life_hold_expired() says, once, that the
+ * time passed: the driver forgets what was kept and fails what waited, as
+ * without a hold.
+ */
+bool spare_life_hold(struct spare_life *l, bool granted, u64 now);
+bool spare_life_holding(const struct spare_life *l, u64 now);
+bool spare_life_hold_expired(struct spare_life *l, u64 now);
+void spare_life_hold_end(struct spare_life *l);
 
 const char *spare_donor_state_name(int state);
 

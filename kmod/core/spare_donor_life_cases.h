@@ -318,6 +318,69 @@ static void life_queue_and_names(LIFE_T t)
 	LIFE_CHECK(t, !strcmp(spare_donor_state_name(-1), "?"));
 }
 
+/*
+ * A donor that holds our slabs (issue 33): lost with the hold granted, its
+ * copies are waited for SPARE_LIFE_HOLD_MS, the reconnect retries at
+ * least every SPARE_LIFE_HOLD_BACKOFF_MS, and nothing is re-homed; the
+ * new session ends the hold. Lost again and not back in time: the hold
+ * expires once. A donor that granted no hold is not waited for.
+ */
+static void life_hold(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+	u64 now = LF_T0 + 7;
+	int i;
+
+	lf_up(&l, &st, LF_T0);
+	LIFE_CHECK(t, !spare_life_holding(&l, LF_T0));
+	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now),
+		SPARE_LIFE_ACT_TEARDOWN);
+	LIFE_CHECK(t, spare_life_hold(&l, true, now));
+	LIFE_EQ(t, l.hold_until, now + SPARE_LIFE_HOLD_MS);
+	LIFE_CHECK(t, spare_life_holding(&l, now + 1));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS - 1));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now);
+	/* the restart takes a while: tries at most a second apart */
+	for (i = 0; i < 6; i++) {
+		now = l.retry_at;
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now);
+		LIFE_CHECK(t, l.retry_at - now <= SPARE_LIFE_HOLD_BACKOFF_MS);
+	}
+	LIFE_CHECK(t, spare_life_holding(&l, now));
+	LIFE_CHECK(t, SPARE_LIFE_HOLD_MS < SPARE_LIFE_REHOME_MS);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, l.retry_at);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_UP, l.retry_at);
+	LIFE_EQ(t, l.session, 2);
+	spare_life_hold_end(&l);	/* its copies adopted */
+	LIFE_CHECK(t, !spare_life_holding(&l, l.retry_at));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, l.retry_at + SPARE_LIFE_HOLD_MS));
+
+	/* lost again, not back in time: the hold expires, once */
+	now = l.retry_at + 100;
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now);
+	LIFE_CHECK(t, spare_life_hold(&l, true, now));
+	LIFE_CHECK(t, spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS));
+	LIFE_CHECK(t, !spare_life_holding(&l, now + SPARE_LIFE_HOLD_MS));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS + 1));
+	/* and the back-off grows as without a hold */
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now + SPARE_LIFE_HOLD_MS);
+	for (i = 0; i < 6; i++) {
+		now = l.retry_at;
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
+		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now);
+	}
+	LIFE_EQ(t, l.retry_at - now, SPARE_LIFE_BACKOFF_MAX_MS);
+
+	/* no hold granted (a token of 0): not waited for */
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 1);
+	LIFE_CHECK(t, !spare_life_hold(&l, false, LF_T0 + 1));
+	LIFE_CHECK(t, !spare_life_holding(&l, LF_T0 + 2));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, LF_T0 + SPARE_LIFE_HOLD_MS + 2));
+}
+
 /* Every case, in the order they run; each harness goes through this table. */
 struct spare_donor_life_case {
 	const char *name;
@@ -333,6 +396,7 @@ static const struct spare_donor_life_case spare_donor_life_cases[] = {
 	{ "stop_races_error", life_stop_races_error },
 	{ "attach", life_attach },
 	{ "queue_and_names", life_queue_and_names },
+	{ "hold", life_hold },
 };
 
 #endif /* SPARE_DONOR_LIFE_CASES_H */

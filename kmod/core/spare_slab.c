@@ -99,7 +99,9 @@ int spare_slab_map_init(struct spare_slab_map *map, u64 dev_bytes,
 				    SPARE_NO_DONOR;
 			cp->current_map = bitmap_zalloc(map->pages_per_slab,
 							GFP_KERNEL);
-			if (!cp->current_map)
+			cp->kept_map = bitmap_zalloc(map->pages_per_slab,
+						     GFP_KERNEL);
+			if (!cp->current_map || !cp->kept_map)
 				goto nomem;
 		}
 	}
@@ -141,8 +143,10 @@ void spare_slab_map_free(struct spare_slab_map *map)
 		return;
 	for (s = 0; s < map->nr_slabs; s++) {
 		bitmap_free(map->slabs[s].written);
-		for (c = 0; c < SPARE_MAX_SLOTS; c++)
+		for (c = 0; c < SPARE_MAX_SLOTS; c++) {
 			bitmap_free(map->slabs[s].copy[c].current_map);
+			bitmap_free(map->slabs[s].copy[c].kept_map);
+		}
 	}
 	kvfree(map->slabs);
 	map->slabs = NULL;
@@ -163,6 +167,13 @@ int spare_copy_set_state(const struct spare_slab_map *map,
 	if (cp->donor == SPARE_NO_DONOR && to != SPARE_COPY_UNMAPPED)
 		return -EINVAL;		/* the spare slot holds no copy */
 
+	if (cp->state == SPARE_COPY_MAPPED && to == SPARE_COPY_FAILED &&
+	    cp->donor < 32 && (READ_ONCE(map->hold_donors) & (1U << cp->donor))) {
+		/* its donor holds the slab: what it held may come back */
+		bitmap_copy(cp->kept_map, cp->current_map, map->pages_per_slab);
+		cp->kept_gen = cp->gen;
+		cp->kept = true;
+	}
 	if (to == SPARE_COPY_MAPPED) {
 		/* A freshly lent slab is zeroed: current where never written. */
 		bitmap_complement(cp->current_map, slab->written,
@@ -278,6 +289,8 @@ u32 spare_slab_write_begin(const struct spare_slab_map *map,
 		struct spare_copy *cp = &slab->copy[c];
 
 		bitmap_clear(cp->current_map, first, n);
+		if (cp->kept)
+			bitmap_clear(cp->kept_map, first, n);
 		gens[c] = cp->gen;
 		if (cp->rs_n && first < cp->rs_first + cp->rs_n &&
 		    cp->rs_first < first + n) {
@@ -301,6 +314,11 @@ void spare_slab_write_landed(const struct spare_slab_map *map,
 	if (c >= map->nr_slots || !range_ok(map, first, n))
 		return;
 	cp = &slab->copy[c];
+	if (cp->kept && gen == cp->kept_gen && cp->state != SPARE_COPY_MAPPED) {
+		/* it landed before the session ended: the donor keeps it */
+		bitmap_set(cp->kept_map, first, n);
+		return;
+	}
 	if (cp->gen != gen || cp->state != SPARE_COPY_MAPPED)
 		return;
 	bitmap_set(cp->current_map, first, n);
@@ -613,6 +631,7 @@ int spare_slab_move_begin(const struct spare_slab_map *map,
 			continue;
 		if (cp->state != SPARE_COPY_UNMAPPED || cp->inflight)
 			return -EBUSY;	/* still draining */
+		spare_copy_forget_kept(cp);
 		WRITE_ONCE(cp->donor, to);
 		cp->gen++;
 		spare_slab_changed(map);
@@ -669,6 +688,7 @@ void spare_slab_slot_free(const struct spare_slab_map *map,
 	if (slab->copy[c].state != SPARE_COPY_UNMAPPED)
 		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
 	if (slab->copy[c].state == SPARE_COPY_UNMAPPED) {
+		spare_copy_forget_kept(&slab->copy[c]);
 		WRITE_ONCE(slab->copy[c].donor, SPARE_NO_DONOR);
 		spare_slab_changed(map);
 	}
@@ -684,4 +704,71 @@ bool spare_slab_move_abort(const struct spare_slab_map *map,
 	slab->copy[to_slot].gen++;
 	spare_slab_changed(map);
 	return true;
+}
+
+/**
+ * spare_slab_map_hold() - whether donor @donor keeps our slabs when a
+ * session ends (a hold granted); see spare_slab.h
+ * @map: the slab map
+ * @donor: the donor's index
+ * @on: it holds (true), or no longer (false)
+ */
+void spare_slab_map_hold(struct spare_slab_map *map, u32 donor, bool on)
+{
+	u32 m = READ_ONCE(map->hold_donors);
+
+	if (donor >= SPARE_MAX_DONORS)
+		return;
+	WRITE_ONCE(map->hold_donors, on ? m | (1U << donor) : m & ~(1U << donor));
+}
+
+/**
+ * spare_copy_has_kept() - whether @cp may come back with pages its donor
+ * kept (under the slab's lock)
+ * @cp: the copy
+ *
+ * Return: true while a failed copy's kept pages are neither adopted nor
+ * forgotten.
+ */
+bool spare_copy_has_kept(const struct spare_copy *cp)
+{
+	return cp->kept;
+}
+
+/**
+ * spare_copy_adopt_kept() - the donor kept copy @c's slab (MAPPED F_KEPT):
+ * it is current again for the pages it kept
+ * @map: the slab map
+ * @slab: the slab, its lock held
+ * @c: the copy, MAPPED again
+ *
+ * Return: the pages this made current (0 when nothing was kept, or the
+ * copy is not MAPPED).
+ */
+u32 spare_copy_adopt_kept(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c)
+{
+	struct spare_copy *cp;
+	u32 before;
+
+	if (c >= map->nr_slots)
+		return 0;
+	cp = &slab->copy[c];
+	if (!cp->kept || cp->state != SPARE_COPY_MAPPED)
+		return 0;
+	before = bitmap_weight(cp->current_map, map->pages_per_slab);
+	bitmap_or(cp->current_map, cp->current_map, cp->kept_map,
+		  map->pages_per_slab);
+	cp->kept = false;
+	return bitmap_weight(cp->current_map, map->pages_per_slab) - before;
+}
+
+/**
+ * spare_copy_forget_kept() - what the donor kept of @cp is gone (its hold
+ * passed, it answered a MAP without F_KEPT, the slot moved)
+ * @cp: the copy, its slab's lock held
+ */
+void spare_copy_forget_kept(struct spare_copy *cp)
+{
+	cp->kept = false;
 }

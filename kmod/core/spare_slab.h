@@ -74,6 +74,10 @@ struct spare_copy {
 	u32 rs_first, rs_n;
 	u32 rs_gen;		/* the copy's gen when the resync began */
 	bool rs_dirty;		/* a write touched those pages meanwhile */
+	/* pages the donor may keep for us (see spare_copy_adopt_kept()) */
+	unsigned long *kept_map;
+	u32 kept_gen;		/* the gen the copy failed at */
+	bool kept;		/* kept_map means something */
 };
 
 struct spare_slab {
@@ -92,6 +96,7 @@ struct spare_slab_map {
 	u32 nr_donors;
 	u8 slab_shift;
 	u32 pages_per_slab;
+	u32 hold_donors;	/* donors that keep our slabs if we vanish */
 	struct spare_slab *slabs;
 };
 
@@ -337,6 +342,32 @@ void spare_slab_slot_free(const struct spare_slab_map *map,
 			  struct spare_slab *slab, u32 c);
 bool spare_slab_move_abort(const struct spare_slab_map *map,
 			   struct spare_slab *slab, u32 to_slot);
+/*
+ * A donor that holds our slabs over a session's end (it answered HELLO
+ * F_HOLD with a resume token; spared restarted in place keeps them):
+ *
+ * spare_slab_map_hold() says so for donor @donor (@on), or that it no
+ * longer does (its hold passed, or its new session gave no token). The
+ * caller writes it from one context; set_state reads it under a slab's
+ * lock.
+ *
+ * When a MAPPED copy on such a donor fails, the pages it was current for
+ * are remembered in its kept_map (->kept), less every page written since
+ * (spare_slab_write_begin() clears them there too; a write of the failed
+ * session that landed before the failure sets them again as it settles).
+ * spare_copy_has_kept() tells the I/O path that the copy may come back
+ * with those pages: a request that found no copy to serve it waits
+ * instead of failing. When the copy is MAPPED again and the donor says it
+ * kept the slab (MAPPED F_KEPT), spare_copy_adopt_kept() makes it current
+ * for them (no resync) and returns how many; any other answer, a hold that
+ * passed, or a move of the slot forgets them (spare_copy_forget_kept()).
+ */
+void spare_slab_map_hold(struct spare_slab_map *map, u32 donor, bool on);
+bool spare_copy_has_kept(const struct spare_copy *cp);
+u32 spare_copy_adopt_kept(const struct spare_slab_map *map,
+			  struct spare_slab *slab, u32 c);
+void spare_copy_forget_kept(struct spare_copy *cp);
+
 /*
  * The slot of @slab holding a copy on @donor, or -1. Safe without the slab
  * lock (a slot's donor changes only under it, by a move); recheck under it.

@@ -40,6 +40,29 @@ static u64 wr_id(unsigned int tag, unsigned int op)
 	return (u64)tag << 8 | op;
 }
 
+/*
+ * Whether a request that found no copy to serve it waits instead of
+ * failing: a copy of one of its slabs is on a donor that holds it over a
+ * restart and may come back with its pages (spare_copy_has_kept()). The
+ * lifecycle kicks the queues when that copy is adopted or forgotten
+ * (rq_unpark()); the hold is bounded (SPARE_LIFE_HOLD_MS).
+ */
+static bool rq_waits_for_kept(struct queue *q, struct rq *r)
+{
+	struct dev *d = q->d;
+	bool kept = false;
+
+	for (unsigned int i = 0; i < r->nr_ext && !kept; i++) {
+		struct spare_slab *slab = &d->map.slabs[r->ext[i].slab];
+
+		spin_lock(&slab->lock);
+		for (u32 c = 0; c < d->map.nr_slots && !kept; c++)
+			kept = spare_copy_has_kept(&slab->copy[c]);
+		spin_unlock(&slab->lock);
+	}
+	return kept;
+}
+
 /* Settle every op and close the writes, then answer the kernel. */
 static void rq_finish(struct queue *q, unsigned int tag)
 {
@@ -84,10 +107,50 @@ static void rq_finish(struct queue *q, unsigned int tag)
 	}
 	if (d->bk)
 		r->err = backup_finish(q, tag, r->err);
+	if (r->err == -EIO && rq_waits_for_kept(q, r)) {
+		/* driven again from the start once the hold is over */
+		r->parked = true;
+		q->parked++;
+		q->st.held_waits++;
+		return;
+	}
 	if (!r->write && !r->err && r->t_post && r->t_done > r->t_post)
 		read_split_note(&q->split, spare_now_ns() - r->t_start,
 				r->t_done - r->t_post);
 	commit(q, tag, r->err ? r->err : (int)r->len);
+}
+
+static void rq_start(struct queue *q, unsigned int tag);
+
+/*
+ * The lifecycle kicked: a held donor's copies were adopted, or forgotten.
+ * Every waiting request starts again (one that still finds only kept
+ * pages waits again; one that finds neither fails as without a hold).
+ * @fail: the pager stops: they fail now.
+ */
+static void rq_unpark(struct queue *q, bool fail)
+{
+	for (unsigned int tag = 0; q->parked && tag < q->d->depth; tag++) {
+		struct rq *r = &q->rqs[tag];
+
+		if (!r->parked)
+			continue;
+		r->parked = false;
+		q->parked--;
+		if (fail) {
+			commit(q, tag, -EIO);
+			continue;
+		}
+		/* counted once, when the kernel gave it */
+		if (r->write) {
+			q->st.writes--;
+			q->st.bytes_written -= r->len;
+		} else {
+			q->st.reads--;
+			q->st.bytes_read -= r->len;
+		}
+		rq_start(q, tag);
+	}
 }
 
 void rq_ec_commit(struct queue *q, unsigned int tag)
@@ -593,6 +656,7 @@ void *queue_thread(void *arg)
 			} else if (ud == UD_KICK) {
 				eventfd_rearm(q, q->kick_fd, UD_KICK, "kick");
 				backup_kicked(q);
+				rq_unpark(q, false);
 			} else if (ud == UD_NOP) {
 				/* a poll removal ended */
 			} else if (ud >= UD_POLL_CQ && ud < UD_TIMER) {
@@ -616,6 +680,7 @@ void *queue_thread(void *arg)
 		arm_timer(q);
 		stats_publish(q);
 	}
+	rq_unpark(q, true);
 	backup_drain(q);
 	return NULL;
 }

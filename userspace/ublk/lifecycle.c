@@ -68,6 +68,7 @@ struct dl {
 	unsigned int	tries;
 	bool		warned;
 	bool		added;		/* by a grant, while running: never connected yet */
+	u32		kept, not_kept;	/* this session's MAPs of held copies */
 	pthread_t	th;
 	int		conn_rc;	/* 1 running, 0 ok, -1 failed; atomic */
 	char		why[256];	/* the first error of a failed try */
@@ -90,6 +91,14 @@ static void wake(int fd)
 
 	if (write(fd, &one, sizeof(one)) != sizeof(one))
 		log_err("eventfd: %s", strerror(errno));
+}
+
+/* Every queue looks at its waiting requests again (io.c, rq_unpark()). */
+static void kick_queues(struct dev *d)
+{
+	for (unsigned int k = 0; k < d->nr_queues; k++)
+		if (d->queues[k].kick_fd >= 0)
+			wake(d->queues[k].kick_fd);
 }
 
 /*
@@ -166,7 +175,7 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 	struct spare_slab_map *map = &d->map;
 	struct spare_slab *slab = &map->slabs[s];
 	struct donor *dn;
-	u32 i, rkey = 0, session;
+	u32 i, rkey = 0, session, flags = 0;
 	u64 addr = 0;
 	int ok, ret;
 
@@ -181,12 +190,25 @@ static int map_copy(struct dev *d, u32 s, u32 c)
 		return 1;
 	dn = &d->donors[i];
 	session = d->life->dl[i].life.session;
-	ok = donor_map(dn, pager_wire_id(s, c), &addr, &rkey) == 0;
+	ok = donor_map_flags(dn, pager_wire_id(s, c), &addr, &rkey, &flags) == 0;
 	spin_lock(&slab->lock);
 	ok = life_map_answer(map, slab, c, ok, dl_live(d, i) &&
 			     spare_life_current(&d->life->dl[i].life,
 						d->life->dl[i].st, session),
 			     addr, rkey);
+	if (ok && spare_copy_has_kept(&slab->copy[c])) {
+		/* a held donor: what it kept is current, no resync */
+		if (flags & SPARE_MAPPED_F_KEPT) {
+			u32 n = spare_copy_adopt_kept(map, slab, c);
+
+			__atomic_add_fetch(&d->st.kept_copies, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&d->st.kept_pages, n, __ATOMIC_RELAXED);
+			d->life->dl[i].kept++;
+		} else {
+			spare_copy_forget_kept(&slab->copy[c]);
+			d->life->dl[i].not_kept++;
+		}
+	}
 	spin_unlock(&slab->lock);
 	if (ok) {
 		spare_life_mapped(&d->life->dl[i].life);
@@ -250,6 +272,54 @@ static void *connect_thread(void *arg)
 	return NULL;
 }
 
+/* Donor @i keeps our slabs if the session ends (HELLO F_HOLD granted). */
+static bool held_by(struct dev *d, u32 i)
+{
+	return d->donors[i].hold && d->donors[i].resume_token;
+}
+
+/* What donor @i kept for us is gone: nothing waits for it any more. */
+static u32 forget_kept(struct dev *d, u32 i)
+{
+	struct spare_slab_map *map = &d->map;
+	u32 s, n = 0;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		int c = spare_slab_donor_slot(map, slab, i);
+
+		if (c < 0)
+			continue;
+		spin_lock(&slab->lock);
+		n += spare_copy_has_kept(&slab->copy[c]);
+		spare_copy_forget_kept(&slab->copy[c]);
+		spin_unlock(&slab->lock);
+	}
+	kick_queues(d);
+	return n;
+}
+
+/*
+ * A held donor's time ran out (spare_life_hold_expired()): as without a
+ * hold, its copies' pages are lost where no other copy has them, and
+ * what waited fails.
+ */
+static void hold_check(struct dev *d, u32 i, u64 now)
+{
+	struct dl *l = &d->life->dl[i];
+	u32 n;
+
+	if (!spare_life_hold_expired(&l->life, now))
+		return;
+	spare_slab_map_hold(&d->map, i, false);
+	n = forget_kept(d, i);
+	__atomic_add_fetch(&d->st.holds_expired, 1, __ATOMIC_RELAXED);
+	log_warn("donor %s: not back within %u s of its restart: the %u slab "
+		 "copies it held are given up, as without a hold (I/O that "
+		 "only they could serve fails)", d->donors[i].host,
+		 SPARE_LIFE_HOLD_MS / 1000, n);
+}
+
 static void donor_step(struct dev *d, u32 i)
 {
 	struct dl *l = &d->life->dl[i];
@@ -271,16 +341,26 @@ static void donor_step(struct dev *d, u32 i)
 			n += c >= 0 && d->map.slabs[s].copy[c].state == SPARE_COPY_FAILED;
 		}
 		__atomic_add_fetch(&d->st.losses, 1, __ATOMIC_RELAXED);
-		log_warn("donor %s lost: %u slab copies failed, the other copies "
-			 "serve; reconnecting in %u ms (back-off up to %u s)",
-			 dn->host, n, l->life.backoff_ms,
-			 SPARE_LIFE_BACKOFF_MAX_MS / 1000);
 		dn->ctrl.up = false;	/* no UNMAP goes there any more */
 		l->tries = 0;
 		l->warned = false;
 		resync_donor_down(d, i);
 		dl_set(l, SPARE_LIFE_EV_LOST, now);	/* ACT_TEARDOWN */
+		if (spare_life_hold(&l->life, held_by(d, i), now))
+			log_warn("donor %s lost; it holds our slabs over a "
+				 "restart: its %u slab copies are waited for up "
+				 "to %u s (I/O no other copy serves waits); "
+				 "reconnecting", dn->host, n,
+				 SPARE_LIFE_HOLD_MS / 1000);
+		else
+			log_warn("donor %s lost: %u slab copies failed, the "
+				 "other copies serve; reconnecting in %u ms "
+				 "(back-off up to %u s)", dn->host, n,
+				 l->life.backoff_ms,
+				 SPARE_LIFE_BACKOFF_MAX_MS / 1000);
 		links_ask(d, i, DN_DETACH_REQ, true);
+		if (!spare_life_holding(&l->life, now))
+			forget_kept(d, i);
 		return;
 	case SPARE_DONOR_ERROR:
 		if (!links_are(d, i, DN_DETACHED))
@@ -346,7 +426,9 @@ static void donor_step(struct dev *d, u32 i)
 			return;
 		resync_donor_up(d, i);
 		l->remap_at = now;
+		l->kept = l->not_kept = 0;
 		dl_set(l, SPARE_LIFE_EV_UP, now);	/* a new session */
+		spare_slab_map_hold(&d->map, i, held_by(d, i));
 		d->life->ups++;		/* a waiting move asks again */
 		return;
 	case SPARE_DONOR_DELETING:
@@ -399,6 +481,16 @@ static void remap_donor(struct dev *d, u32 i)
 		__atomic_add_fetch(&d->st.remaps, mapped, __ATOMIC_RELAXED);
 		log_info("donor %s: %u slab copies mapped again; resync refills "
 			 "them", d->donors[i].host, mapped);
+	}
+	if (l->life.hold_until && l->remap_at == UINT64_MAX) {
+		/* every copy there asked again: the hold is over */
+		log_info("donor %s: resumed after its restart: %u slab copies "
+			 "kept with their contents (MAPPED F_KEPT), %u not kept",
+			 d->donors[i].host, l->kept, l->not_kept);
+		spare_life_hold_end(&l->life);
+		kick_queues(d);
+	} else if (mapped) {
+		kick_queues(d);
 	}
 }
 
@@ -730,8 +822,10 @@ int life_init(struct dev *d)
 		dl_set(l, SPARE_LIFE_EV_UP, now);
 		l->remap_at = UINT64_MAX;
 		d->donors[i].notify_fd = &d->life_fd;
-		if (d->donors[i].ctrl.up && donor_data_up(&d->donors[i]))
+		if (d->donors[i].ctrl.up && donor_data_up(&d->donors[i])) {
+			spare_slab_map_hold(&d->map, i, held_by(d, i));
 			continue;
+		}
 		/*
 		 * A restarted pager that could not reach this donor (its
 		 * copies are failed, pager_restore_map()): it is a lost
@@ -888,8 +982,10 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 			if (why)
 				donor_fail(dn, why);
 		}
-		for (i = 0; i < d->nr_donors; i++)
+		for (i = 0; i < d->nr_donors; i++) {
 			donor_step(d, i);
+			hold_check(d, i, spare_now_ms());
+		}
 		for (unsigned int k = 0; k < lf->nmv; )
 			if (move_step(d, &lf->mv[k]))
 				move_end(d, k);

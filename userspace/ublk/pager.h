@@ -66,6 +66,7 @@ struct rq {
 	u64	pos;
 	u32	len;
 	int	err;			/* -errno for the request, or 0 */
+	bool	parked;			/* waits for a holding donor (io.c) */
 	unsigned int nr_ext, nr_ops, inflight;
 	struct spare_extent ext[MAX_EXT];
 	struct rq_op ops[MAX_OPS];	/* a read re-driven per failed copy */
@@ -82,6 +83,9 @@ struct stats {
 	/* lifecycle (lifecycle.c, resync.c); atomic */
 	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
 	    moves_short;
+	/* held donors (lifecycle.c): requests that waited for one; copies
+	 * and pages adopted (MAPPED F_KEPT); holds that ran out */
+	u64 held_waits, kept_copies, kept_pages, holds_expired;
 	/* erasure-coded pages (ec.c): decoded, late splits, EIO pages */
 	struct spare_ec_stats ec;
 };
@@ -125,6 +129,7 @@ struct queue {
 	struct read_split split;	/* read at exit */
 	unsigned int	rdma_inflight;	/* RDMA operations posted, not reaped */
 	unsigned int	writes_held;	/* write requests fetched, not committed */
+	unsigned int	parked;		/* requests waiting for a held donor */
 	/* per donor: operations in flight, and when one last completed */
 	unsigned int	dn_inflight[SPARE_MAX_DONORS];
 	u64		dn_progress_ns[SPARE_MAX_DONORS];

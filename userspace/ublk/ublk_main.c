@@ -660,14 +660,17 @@ static void print_stats(struct dev *d)
 	       " losses %" PRIu64 " reconnects %" PRIu64
 	       " remaps %" PRIu64 " resync_pages %" PRIu64 " evictions %" PRIu64
 	       " moves %" PRIu64 " moves_short %" PRIu64
-	       " writes_held_max %" PRIu64 "\n",
+	       " writes_held_max %" PRIu64 " held_waits %" PRIu64
+	       " kept_copies %" PRIu64 " kept_pages %" PRIu64
+	       " holds_expired %" PRIu64 "\n",
 	       st.reads, st.writes, st.rdma_reads, st.rdma_writes,
 	       st.io_errors, st.copy_faults, st.redrives,
 	       st.backup_reads, st.backup_writes, st.backup_waits,
 	       st.backup_errors, st.backup_kicks, st.zero_reads,
 	       st.losses, st.reconnects, st.remaps,
 	       st.resync_pages, st.evictions, st.moves,
-	       st.moves_short, st.writes_held_max);
+	       st.moves_short, st.writes_held_max, st.held_waits,
+	       st.kept_copies, st.kept_pages, st.holds_expired);
 	if (spare_ec_on(&d->ec_geom))
 		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
 		       " eio_pages %" PRIu64 " writes_short %" PRIu64 "\n",

@@ -160,6 +160,21 @@ static inline void bitmap_complement(unsigned long *dst,
 	}
 }
 
+static inline void bitmap_copy(unsigned long *dst, const unsigned long *src,
+			       unsigned int nbits)
+{
+	memcpy(dst, src, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+static inline void bitmap_or(unsigned long *dst, const unsigned long *a,
+			     const unsigned long *b, unsigned int nbits)
+{
+	unsigned int i;
+
+	for (i = 0; i < BITS_TO_LONGS(nbits); i++)
+		dst[i] = a[i] | b[i];
+}
+
 static inline unsigned int bitmap_weight(const unsigned long *b,
 					 unsigned int nbits)
 {
