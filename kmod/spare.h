@@ -147,6 +147,9 @@ struct spare_donor {
 	struct work_struct map_work;
 	struct work_struct evict_work;
 	struct delayed_work heartbeat_work;
+	/* re-home: copies given up after SPARE_LIFE_REHOME_MS down */
+	struct delayed_work rehome_work;
+	u32 rehome_left;		/* copies it could not give up yet */
 	/* map_work: grants sent in this session (spare_grants.c) */
 	u32 grant_gen, grants_sent;
 	u64 grant_token;		/* MAP names this grant; 0: none */

@@ -120,6 +120,7 @@ static void donor_error_work(struct work_struct *work)
 	donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
 	spare_uevent(d->dev, "donor_lost", d, -1);
 	schedule_reconnect(d, SPARE_LIFE_EV_TORN_DOWN);
+	spare_donor_rehome_arm(d);
 out:
 	mutex_unlock(&d->lock);
 	memalloc_noio_restore(noio);
@@ -430,6 +431,8 @@ static void donor_map_work(struct work_struct *work)
 		spin_lock_irqsave(&slab->lock, flags);
 		if (!donor_live(d))
 			ret = -ENOTCONN;
+		else if (slab->copy[c].donor != d->idx)
+			ret = -EALREADY;	/* re-homed meanwhile */
 		else if (slab->copy[c].state == SPARE_COPY_UNMAPPED)
 			ret = spare_copy_set_state(map, slab, c,
 						   SPARE_COPY_MAPPING);
@@ -503,6 +506,7 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	INIT_WORK(&d->map_work, donor_map_work);
 	INIT_WORK(&d->evict_work, spare_donor_evict_work);
 	INIT_DELAYED_WORK(&d->heartbeat_work, donor_heartbeat_work);
+	INIT_DELAYED_WORK(&d->rehome_work, spare_donor_rehome_work);
 	spare_queue_init(&d->ctrl, d, SPARE_CONN_CONTROL, -1);
 	d->nr_data = dev->tag_set.nr_hw_queues;
 	d->data = kcalloc(d->nr_data, sizeof(*d->data), GFP_KERNEL);
@@ -561,8 +565,11 @@ int spare_donors_start(struct spare_dev *dev)
 			return ret;
 		}
 	}
-	for (i = 0; i < dev->cfg.nr_donors; i++)
+	for (i = 0; i < dev->cfg.nr_donors; i++) {
 		queue_delayed_work(dev->wq, &dev->donors[i].connect_work, 0);
+		/* one that never comes up gives its copies up too */
+		spare_donor_rehome_arm(&dev->donors[i]);
+	}
 
 	/* Wait for every copy, or give up on the missing ones after a while. */
 	deadline = jiffies + msecs_to_jiffies(SPARE_CONNECT_WAIT_MS);
@@ -631,6 +638,7 @@ static void donor_cancel_works(struct spare_donor *d)
 	cancel_delayed_work_sync(&d->heartbeat_work);
 	cancel_work_sync(&d->map_work);
 	cancel_work_sync(&d->evict_work);
+	cancel_delayed_work_sync(&d->rehome_work);
 	for (j = 0; j < d->nr_data; j++)
 		cancel_work_sync(&d->data[j].connect_work);
 }

@@ -2,7 +2,8 @@
 /*
  * spare.ko RDMA transport: what a donor asks back. EVICT (the copy moves to
  * another donor, kmod/core/spare_move.c, or is given back the old way) and
- * ACTIVITY_QUERY, answered in the donor's evict work.
+ * ACTIVITY_QUERY, answered in the donor's evict work; and the re-home of
+ * the copies of a donor down too long, in its rehome work.
  */
 #include <linux/delay.h>
 #include <linux/sched/mm.h>
@@ -65,6 +66,104 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 	}
 	best = spare_move_pick(c, n, roomy);
 	return best < 0 ? NULL : &dev->donors[best];
+}
+
+/*
+ * Re-home (Documentation/kmod.md, "Donor life cycle"): a donor out of LIVE
+ * for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives its copies up.
+ * Each goes to the donor a move would ask first, in the slab's spare slot
+ * (spare_slab_rehome(), shared with spare-ublk); that donor's map work
+ * maps it and resync refills it from a mapped copy. A copy that cannot go
+ * yet (no live donor without a copy of its slab, no mapped copy to refill
+ * it from, its failure road not over) is asked again every
+ * SPARE_REMAP_DELAY_MS while its donor stays down.
+ */
+
+/* Slab @s's copy on donor @d goes to another donor: which, or NULL. */
+static struct spare_donor *rehome_copy(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab *slab = &dev->map.slabs[s];
+	struct spare_donor *t;
+	unsigned long flags;
+	bool roomy;
+	int to;
+
+	t = move_target(dev, s, d->idx, BIT(d->idx), &roomy);
+	if (!t)
+		return NULL;
+	spin_lock_irqsave(&slab->lock, flags);
+	/*
+	 * Under the slab's lock, as the map work moves a copy to MAPPING
+	 * only while its donor is live: a donor back meanwhile keeps it.
+	 */
+	to = donor_live(d) ? -EAGAIN :
+	     spare_slab_rehome(&dev->map, slab, d->idx, t->idx);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	return to < 0 ? NULL : t;
+}
+
+/**
+ * spare_donor_rehome_arm() - look at donor @d's copies again once it has
+ * been down SPARE_LIFE_REHOME_MS
+ * @d: a donor that just went down (torn down), or of a device powering on
+ */
+void spare_donor_rehome_arm(struct spare_donor *d)
+{
+	u64 due = READ_ONCE(d->life.down_since) + SPARE_LIFE_REHOME_MS;
+	u64 now = spare_now_ms();
+
+	queue_delayed_work(d->dev->wq, &d->rehome_work,
+			   msecs_to_jiffies(due > now ? due - now : 0));
+}
+
+void spare_donor_rehome_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(to_delayed_work(work),
+					     struct spare_donor, rehome_work);
+	struct spare_dev *dev = d->dev;
+	struct spare_donor *t;
+	unsigned long to_mask = 0;
+	u32 s, moved = 0, left = 0;
+	/*
+	 * Pairs with the full barrier of the exchange that took the donor
+	 * out of ERROR or OFFLINE (spare_donor_set_state()): its down time,
+	 * written when it left LIVE, is seen with the state.
+	 */
+	int state = atomic_read_acquire(&d->state);
+	u64 now = spare_now_ms();
+	u64 down = now - READ_ONCE(d->life.down_since);
+
+	if (!spare_life_rehome_due(&d->life, state, now)) {
+		/* lost again since it was armed: not due yet */
+		if (state != SPARE_DONOR_LIVE && state != SPARE_DONOR_ERROR &&
+		    state != SPARE_DONOR_DELETING)
+			spare_donor_rehome_arm(d);
+		return;	/* ERROR: its error work arms it when over */
+	}
+	for (s = 0; s < dev->map.nr_slabs; s++) {
+		if (donor_copy(d, s) < 0)
+			continue;
+		t = rehome_copy(d, s);
+		if (!t) {
+			left++;
+			continue;
+		}
+		moved++;
+		to_mask |= BIT(t->idx);
+	}
+	for_each_set_bit(s, &to_mask, SPARE_MAX_DONORS)
+		queue_work(dev->wq, &dev->donors[s].map_work);
+	if (moved)
+		pr_info("donor %s: down %llu s: %u slab copies re-homed to other donors; resync refills them\n",
+			d->name, down / 1000, moved);
+	if (left && left != d->rehome_left)
+		pr_info("donor %s: down %llu s: %u slab copies wait for it (no other live donor takes them, or no mapped copy to refill them from)\n",
+			d->name, down / 1000, left);
+	d->rehome_left = left;
+	if (left)
+		queue_delayed_work(dev->wq, &d->rehome_work,
+				   msecs_to_jiffies(SPARE_REMAP_DELAY_MS));
 }
 
 static void move_in(struct spare_dev *dev, struct spare_move_in *in)

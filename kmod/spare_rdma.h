@@ -50,6 +50,8 @@ void spare_queue_destroy(struct spare_queue *q);
 
 /* spare_evict.c */
 void spare_donor_evict_work(struct work_struct *work);
+void spare_donor_rehome_work(struct work_struct *work);
+void spare_donor_rehome_arm(struct spare_donor *d);
 
 static inline void msg_prepare(struct spare_donor *d, struct spare_msg *m,
 			       enum spare_msg_type type)

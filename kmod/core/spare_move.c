@@ -405,6 +405,92 @@ u32 spare_slab_copy_sweep(const struct spare_slab_map *map,
 	       !spare_copy_set_state(map, slab, c, to);
 }
 
+/* The first MAPPED slot of @slab, or -1. */
+static int first_mapped(const struct spare_slab_map *map,
+			const struct spare_slab *slab)
+{
+	u32 c;
+
+	for (c = 0; c < map->nr_slots; c++)
+		if (slab->copy[c].state == SPARE_COPY_MAPPED)
+			return c;
+	return -1;
+}
+
+/*
+ * Whether @slab's spare slot is free for a new copy: no move holds it
+ * (one slot at least names no donor) and no slot naming none still drains.
+ */
+static bool spare_slot_ready(const struct spare_slab_map *map,
+			     const struct spare_slab *slab)
+{
+	bool free = false;
+	u32 c;
+
+	for (c = 0; c < map->nr_slots; c++) {
+		const struct spare_copy *cp = &slab->copy[c];
+
+		if (cp->donor != SPARE_NO_DONOR)
+			continue;
+		if (cp->state != SPARE_COPY_UNMAPPED || cp->inflight)
+			return false;
+		free = true;
+	}
+	return free;
+}
+
+/**
+ * spare_slab_rehome() - donor @donor, down too long
+ * (spare_life_rehome_due()), gives its copy of @slab up to donor @target,
+ * as a move would take it: the old copy's slot is emptied and the new
+ * copy goes in the first empty slot (spare_slab_move_begin()), UNMAPPED,
+ * for the driver's MAP; once mapped, resync refills it from a mapped copy
+ * of the slab
+ * @map: the slab map
+ * @slab: the slab, its lock held
+ * @donor: the donor that is down
+ * @target: the live donor the driver picked (spare_move_pick())
+ *
+ * The old copy must be UNMAPPED and idle (its donor's failure road is
+ * over and no resync chunk is open on it), the spare slot free (no move
+ * holds it, nothing drains from it: a move's slots are its own), and some
+ * copy must be MAPPED to
+ * refill the new one from: without one the copy waits for its donor,
+ * whose pages may be the only ones left.
+ *
+ * Return: the new copy's slot; -ENOENT when @donor holds no copy of the
+ * slab; -EEXIST when @target holds one already (pick another) or is no
+ * donor of the map; -EBUSY when the old copy is not idle or the spare slot
+ * is not free (ask again later); -ENODATA when no copy is MAPPED.
+ */
+int spare_slab_rehome(const struct spare_slab_map *map,
+		      struct spare_slab *slab, u32 donor, u32 target)
+{
+	int old = spare_slab_donor_slot(map, slab, donor), from, to;
+	const struct spare_copy *cp;
+
+	if (old < 0)
+		return -ENOENT;
+	if (target >= map->nr_donors ||
+	    spare_slab_donor_slot(map, slab, target) >= 0)
+		return -EEXIST;
+	cp = &slab->copy[old];
+	if (cp->state != SPARE_COPY_UNMAPPED || cp->inflight || cp->rs_n ||
+	    !spare_slot_ready(map, slab))
+		return -EBUSY;
+	from = first_mapped(map, slab);
+	if (from < 0)
+		return -ENODATA;
+	spare_slab_slot_free(map, slab, old);
+	/* cannot fail now: every empty slot is idle, the old one too */
+	to = spare_slab_move_begin(map, slab, from, target);
+	if (to < 0) {
+		WRITE_ONCE(slab->copy[old].donor, donor);
+		spare_slab_changed(map);
+	}
+	return to;
+}
+
 const char *spare_move_why_name(enum spare_move_why why)
 {
 	switch (why) {

@@ -8,7 +8,8 @@
  * out of time with the new copy mapped but not filled (shorted); the
  * target lost mid-copy (and a refused MAP); the old copy's donor lost
  * mid-copy; a grant that comes late (held slot, and none held) or too
- * late; and the move cut short by power-off.
+ * late; the move cut short by power-off; and the re-home of a copy whose
+ * donor is down too long (spare_slab_rehome()).
  *
  * The includer defines the harness:
  *   MOVE_T                  the case's argument (struct kunit *, or int)
@@ -475,6 +476,79 @@ static void move_cand_and_sweep(MOVE_T t)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * Re-home (spare_slab_rehome()): donor 0, down too long, gives its copy of
+ * slab 0 up. Two 1 MiB slabs, two copies, four donors: slab 0 on donors 0
+ * and 1 (slots 0 and 1), pages 3-5 written.
+ */
+static void move_rehome(MOVE_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 s;
+	int to;
+
+	MOVE_ASSERT(t, !spare_slab_map_init(&map, 2 << 20, 20, 2, 4));
+	slab = &map.slabs[0];
+	MOVE_ASSERT(t, mv_map(&map, slab, 0) && mv_map(&map, slab, 1));
+	mv_write(&map, slab, 3, 3);
+	/* its failure road still runs: the copy is not given up yet */
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	MOVE_ASSERT(t, mv_set(&map, slab, 0, SPARE_COPY_FAILED));
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	MOVE_ASSERT(t, mv_set(&map, slab, 0, SPARE_COPY_UNMAPPED));
+	/* a donor without a copy; a target with one, or none such */
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 3, 2), -ENOENT);
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 1), -EEXIST);
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 4), -EEXIST);
+	/* an operation still posted to it, or a resync chunk open on it */
+	slab->copy[0].inflight = 1;
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	slab->copy[0].inflight = 0;
+	slab->copy[0].rs_n = 1;
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	slab->copy[0].rs_n = 0;
+	/* a move holds the spare slot, then drains from it */
+	MOVE_EQ(t, spare_slab_move_begin(&map, slab, 1, 3), 2);
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	MOVE_CHECK(t, spare_slab_move_abort(&map, slab, 2));
+	slab->copy[2].inflight = 1;
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 2), -EBUSY);
+	slab->copy[2].inflight = 0;
+	/* nothing changed by a refusal */
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 0), 0);
+	MOVE_EQ(t, slab->copy[2].donor, SPARE_NO_DONOR);
+
+	/* given up: the new copy, UNMAPPED, for the MAP; donor 0 holds none */
+	to = spare_slab_rehome(&map, slab, 0, 2);
+	MOVE_ASSERT(t, to >= 0);
+	MOVE_EQ(t, slab->copy[to].donor, 2);
+	MOVE_EQ(t, slab->copy[to].state, SPARE_COPY_UNMAPPED);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 0), -1);
+	for (s = 0, to = 0; s < map.nr_slots; s++)
+		to += slab->copy[s].donor == SPARE_NO_DONOR;
+	MOVE_EQ(t, to, 1);		/* one spare slot, as before */
+	to = spare_slab_donor_slot(&map, slab, 2);
+	MOVE_ASSERT(t, to >= 0);
+	/* mapped: current for the pages never written; resync fills it */
+	MOVE_ASSERT(t, mv_map(&map, slab, to));
+	MOVE_EQ(t, spare_slab_readable_mask(&map, slab, 3, 3), 1U << 1);
+	MOVE_CHECK(t, mv_fill(&map, slab));
+	MOVE_EQ(t, spare_slab_readable_mask(&map, slab, 3, 3),
+		(1U << 1) | (1U << to));
+	MOVE_EQ(t, spare_slab_gap(&map, slab, false, &s), SPARE_SLAB_WHOLE);
+	MOVE_EQ(t, s, 2);
+
+	/* slab 1 (donors 1 and 2) lost both: its copy waits for donor 1 */
+	slab = &map.slabs[1];
+	MOVE_ASSERT(t, spare_slab_donor_slot(&map, slab, 1) == 0 &&
+		    spare_slab_donor_slot(&map, slab, 2) == 1);
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 1, 3), -ENODATA);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 1), 0);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 3), -1);
+	spare_slab_map_free(&map);
+}
+
 /* Every case, in the order they run; each harness goes through this table. */
 struct spare_move_case {
 	const char *name;
@@ -491,6 +565,7 @@ static const struct spare_move_case spare_move_cases[] = {
 	{ "late_grant", move_late_grant },
 	{ "power_off", move_power_off },
 	{ "cand_and_sweep", move_cand_and_sweep },
+	{ "rehome", move_rehome },
 };
 
 #endif /* SPARE_MOVE_CASES_H */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "spare_move.h"
 #include "spare_slab.h"
 #include "spare_split.h"
 #include "lifecycle.h"
@@ -390,16 +391,18 @@ static void test_rehome(void)
 	s = &map.slabs[0];		/* donors 0 and 1; donor 1 stays down */
 	map_copy(&map, s, 0);
 	write_pages(&map, s, 0, 8);
-	spare_slab_slot_free(&map, s, 1);
-	to = spare_slab_move_begin(&map, s, 0, 2);
+	to = spare_slab_rehome(&map, s, 1, 2);	/* rehome()'s one call */
 	EXPECT(to >= 0);
+	EXPECT_EQ(spare_slab_donor_slot(&map, s, 1), -1);
 	map_copy(&map, s, (u32)to);
 	EXPECT_EQ(spare_copy_current_pages(&map, &s->copy[to]), 256 - 8);
 	EXPECT_EQ(spare_slab_donor_slot(&map, s, 2), to);
-	/* and with no mapped copy, no source: move_begin refuses */
+	/* and with no mapped copy, no source: the copy waits for its donor */
 	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_FAILED), 0);
+	EXPECT_EQ(spare_copy_set_state(&map, s, 0, SPARE_COPY_UNMAPPED), 0);
 	EXPECT_EQ(spare_copy_set_state(&map, s, (u32)to, SPARE_COPY_FAILED), 0);
-	EXPECT_EQ(spare_slab_move_begin(&map, s, 0, 1), -EINVAL);
+	EXPECT_EQ(spare_slab_rehome(&map, s, 0, 1), -ENODATA);
+	EXPECT_EQ(spare_slab_donor_slot(&map, s, 0), 0);
 	spare_slab_map_free(&map);
 }
 

@@ -495,15 +495,16 @@ static void remap_donor(struct dev *d, u32 i)
 }
 
 /*
- * A donor down for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives up its copies: each goes to another
- * live donor, as a move would take it (the shared spare slot), refilled
- * from a mapped copy of the slab; without one the copy waits for its donor.
+ * A donor down for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives up
+ * its copies: each goes to another live donor as a move would take it
+ * (spare_slab_rehome(), shared with spare.ko), refilled from a mapped copy
+ * of the slab; without one the copy waits for its donor.
  */
 static void rehome(struct dev *d)
 {
 	struct spare_slab_map *map = &d->map;
 	u64 now = spare_now_ms();
-	u32 i, s, c;
+	u32 i, s;
 
 	for (i = 0; i < d->nr_donors; i++) {
 		struct dl *l = &d->life->dl[i];
@@ -512,25 +513,15 @@ static void rehome(struct dev *d)
 			continue;
 		for (s = 0; s < map->nr_slabs; s++) {
 			struct spare_slab *slab = &map->slabs[s];
-			int from = -1, to, t, old = spare_slab_donor_slot(map, slab, i);
+			int to, t;
 
-			if (old < 0)
+			if (spare_slab_donor_slot(map, slab, i) < 0)
 				continue;
 			t = pick_target(d, s, i, 1U << i);
 			if (t < 0)
 				continue;
 			spin_lock(&slab->lock);
-			for (c = 0; c < map->nr_slots && from < 0; c++)
-				if (slab->copy[c].state == SPARE_COPY_MAPPED)
-					from = (int)c;
-			to = -1;
-			if (from >= 0 && slab->copy[old].state == SPARE_COPY_UNMAPPED &&
-			    !slab->copy[old].inflight) {
-				spare_slab_slot_free(map, slab, old);
-				to = spare_slab_move_begin(map, slab, from, t);
-				if (to < 0)	/* cannot be: a slot was just freed */
-					WRITE_ONCE(slab->copy[old].donor, i);
-			}
+			to = spare_slab_rehome(map, slab, i, (u32)t);
 			spin_unlock(&slab->lock);
 			if (to < 0)
 				continue;

@@ -9,8 +9,13 @@
 #  - spare.ko: spared on host 3 is SIGKILLed (its connections close). The
 #    device falls back to the surviving copies (stats) and emits a
 #    donor_lost uevent; when spared comes back it reconnects with back-off
-#    (donor_up) and maps the slabs again, and the data reads back through
-#    swapoff.
+#    (donor_up) and maps the slabs again. Then donor 4 is appended to
+#    configfs "donors" and donor 3 killed again, for good: 30 s after the
+#    loss (SPARE_LIFE_REHOME_MS) its copies re-home, each to the donor
+#    holding no copy of its slab (4), refilled by resync from donor 2's.
+#    Every slab then has both copies mapped and whole, none on donor 3;
+#    donor 2 is killed too and the job reads every page back from donor 4
+#    alone, and the data reads back through swapoff.
 #  - spare-ublk (two queues): host 3 is cut off (its RoCE traffic dropped),
 #    then its spared SIGKILLed, so neither a NAK nor a disconnect reaches
 #    the pager, which must notice the silence itself (RDMA retries, or its
@@ -29,7 +34,8 @@ set -u
 watchdog 600
 
 step "two donors, 2 copies per slab, swap on"
-rxe_up 3
+# spare.ko's run appends donor 4 for the re-home
+if [ "$BACKEND" = kmod ]; then rxe_up 4; else rxe_up 3; fi
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
 client_require
@@ -87,6 +93,54 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$(donor_field 10.0.0.3 connects)" -ge 2 ] || fail "no reconnect counted"
 	grep -q "change spare0 donor_up 10.0.0.3:18515" /tmp/uevents || { cat /tmp/uevents; fail "no donor_up uevent"; }
 	pass "donor 3 reconnected and every copy is mapped again"
+
+	step "donor 4 appended; donor 3 lost again and kept down: its copies re-home to donor 4"
+	donor_start 4 --budget 256M --slab-size 16M
+	echo "10.0.0.2:$DONOR_PORT,10.0.0.3:$DONOR_PORT,10.0.0.4:$DONOR_PORT" >"$CFS/swap0/donors" ||
+		fail "appending donor 4"
+	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.4:18515\" {print \$4}' /sys/block/$disk/spare/donor_stat)\" = live ]" ||
+		{ show_stats "$disk"; fail "donor 4 did not come up"; }
+	on3() { awk '$5 == "10.0.0.3:18515"' "$(client_map)" | wc -l; }
+	# every slab: 2 copies mapped, none on donor 3 (with "whole": each
+	# current for all 4096 pages of its 16 MiB slab)
+	rehomed() {
+		awk -v n="$nslabs" -v whole="${1:-}" '
+			$5 == "10.0.0.3:18515" {bad = 1}
+			$6 == "mapped" {m[$2]++; if (whole && $7 != 4096) bad = 1}
+			END {for (s = 0; s < n; s++) if (m[s] != 2) bad = 1; exit bad}' "$(client_map)"
+	}
+	workload_start 2 hold
+	workload_swapped $out
+	losses=$(donor_field 10.0.0.3 losses)
+	kill -KILL "$(donor_pid 3)"
+	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -gt $losses ]" ||
+		{ show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
+	t_lost=$(cut -d' ' -f1 /proc/uptime)
+	sleep 15
+	[ "$(on3)" = "$nslabs" ] || { cat "$(client_map)"; fail "donor 3's copies left it within 15 s of its loss"; }
+	wait_until 120 rehomed ||
+		{ cat "$(client_map)"; client_log; fail "donor 3's copies were not re-homed"; }
+	t_home=$(cut -d' ' -f1 /proc/uptime)
+	dmesg | grep 're-home' | sed 's/^/    /'
+	# no write in flight while the copies are compared: the job frozen
+	echo 1 >/sys/fs/cgroup/$WL_CG/cgroup.freeze
+	wait_until 60 rehomed whole || { echo 0 >/sys/fs/cgroup/$WL_CG/cgroup.freeze
+		cat "$(client_map)"; client_log; fail "the re-homed copies were not refilled"; }
+	echo 0 >/sys/fs/cgroup/$WL_CG/cgroup.freeze
+	awk '$5 == "10.0.0.4:18515" && $6 == "mapped"' "$(client_map)" | wc -l |
+		sed "s/^/    copies on donor 4: /"
+	awk -v a="$t_lost" -v b="$t_home" 'BEGIN {printf "    re-homed %.0f s after the loss was noticed\n", b - a}' 
+	pass "donor 3 down 30 s: its $nslabs copies mapped on donor 4 and refilled"
+
+	step "donor 2 killed: the job reads every page back from donor 4 alone"
+	in0=$(vmstat_get pswpin)
+	kill -KILL "$(donor_pid 2)"
+	full=$(( (WL_SIZE_MB - WL_CG_MB) * 256 ))
+	wait_until 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpin\" {print \$2}' /proc/vmstat) - $in0 )) -ge $full ]" ||
+		{ workload_alive; show_stats "$disk"; fail "the job read fewer than $full pages after donor 2 went"; }
+	workload_wait
+	[ "$(client_stat io_errors)" = 0 ] || fail "I/O errors"
+	pass "every page verified from donor 4 alone ($full pages read back)"
 
 	step "the data is still all there (read back through swapoff)"
 	client_swap_off
