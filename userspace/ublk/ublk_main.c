@@ -670,9 +670,12 @@ static void print_stats(struct dev *d)
 	       st.moves_short, st.writes_held_max);
 	if (spare_ec_on(&d->ec_geom))
 		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
-		       " eio_pages %" PRIu64 " writes_short %" PRIu64 "\n",
+		       " eio_pages %" PRIu64 " writes_short %" PRIu64
+		       " repaired_pages %" PRIu64 " replaced %" PRIu64 "\n",
 		       st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
-		       st.ec.writes_short);
+		       st.ec.writes_short,
+		       d->ec ? __atomic_load_n(&d->ec->repaired_pages, __ATOMIC_RELAXED) : 0,
+		       d->ec ? __atomic_load_n(&d->ec->replaced, __ATOMIC_RELAXED) : 0);
 	/* each queue's requests, on a line of their own */
 	printf("spare-ublk: queues %u", d->nr_queues);
 	for (unsigned int i = 0; i < d->nr_queues; i++)
