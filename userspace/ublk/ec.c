@@ -816,7 +816,8 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	pthread_mutex_unlock(&e->lock[g]);
 	if (!ok)
 		return;
-	__atomic_add_fetch(&e->replaced, 1, __ATOMIC_RELAXED);
+	/* counted as the copies' re-maps: the exit line's remaps */
+	__atomic_add_fetch(&d->st.remaps, 1, __ATOMIC_RELAXED);
 	log_info("coding group %u: split %u now on donor %s (was on %s); resync rebuilds it from %u others",
 		 g, j, dn->host, d->donors[old].host, d->ec_geom.k);
 	resync_kick(d);
@@ -936,7 +937,8 @@ static int repair_split(struct dev *d, u32 g, u32 j)
 		marked = spare_ec_repair_end(&e->map, grp, &rep, ok, &st);
 		pthread_mutex_unlock(&e->lock[g]);
 		if (marked)
-			__atomic_add_fetch(&e->repaired_pages, rep.n, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&d->st.ec.repaired_pages, rep.n,
+					   __ATOMIC_RELAXED);
 		else if (!ok)
 			return 1;	/* a donor busy or down: later */
 		else
@@ -968,14 +970,16 @@ int ec_repair_pass(struct dev *d)
 		if (e->all_current) {
 			e->all_current = false;
 			e->waiting_since = spare_now_ms();
-			e->repaired0 = __atomic_load_n(&e->repaired_pages, __ATOMIC_RELAXED);
+			e->repaired0 = __atomic_load_n(&d->st.ec.repaired_pages,
+						       __ATOMIC_RELAXED);
 		}
 		return 1;
 	}
 	if (!e->all_current)
 		log_info("resync: every split of the %u coding group(s) current again (%" PRIu64 " split pages rebuilt) in %.1f s",
 			 e->map.nr_groups,
-			 __atomic_load_n(&e->repaired_pages, __ATOMIC_RELAXED) - e->repaired0,
+			 __atomic_load_n(&d->st.ec.repaired_pages, __ATOMIC_RELAXED) -
+			 e->repaired0,
 			 (double)(spare_now_ms() - e->waiting_since) / 1000);
 	e->all_current = true;
 	return waiting;

@@ -60,8 +60,6 @@ struct ec_dev {
 	/* the rebuild (resync thread): K+R regions of a chunk's splits */
 	char	*rs_buf;
 	struct ibv_mr *rs_mr;
-	u64	repaired_pages;	/* split pages rebuilt and marked current; atomic */
-	u64	replaced;	/* split slabs mapped in place of lost ones; atomic */
 	bool	all_current;	/* resync thread: every split current, last pass */
 	u64	waiting_since;	/* resync thread: not all current since (ms) */
 	u64	repaired0;	/* repaired_pages when it began */

@@ -250,8 +250,7 @@ int stats_write(struct dev *d, const struct stats_id *id)
 			d->ec_geom.k, d->ec_geom.r, d->ec_delta,
 			st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
 			st.ec.writes_short,
-			__atomic_load_n(&d->ec->repaired_pages, __ATOMIC_RELAXED),
-			__atomic_load_n(&d->ec->replaced, __ATOMIC_RELAXED),
+			st.ec.repaired_pages, st.remaps,
 			lost, rebuilding);
 	}
 	for (i = 0; i < d->nr_donors; i++) {

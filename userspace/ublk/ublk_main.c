@@ -672,8 +672,7 @@ static void print_stats(struct dev *d)
 		       " repaired_pages %" PRIu64 " replaced %" PRIu64 "\n",
 		       st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
 		       st.ec.writes_short,
-		       d->ec ? __atomic_load_n(&d->ec->repaired_pages, __ATOMIC_RELAXED) : 0,
-		       d->ec ? __atomic_load_n(&d->ec->replaced, __ATOMIC_RELAXED) : 0);
+		       st.ec.repaired_pages, st.remaps);
 	/* each queue's requests, on a line of their own */
 	printf("spare-ublk: queues %u", d->nr_queues);
 	for (unsigned int i = 0; i < d->nr_queues; i++)
