@@ -143,10 +143,17 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
 		bitmap_clear(grp->cur[j], first, n);
 	bitmap_set(grp->written, first, n);
-	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n))
-		grp->rep_spoiled = true;
 	memcpy(wr->epoch, grp->epoch, sizeof(wr->epoch));
 	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
+	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n)) {
+		grp->rep_spoiled = true;
+		/*
+		 * the repair's write of its split may land after this one,
+		 * with bytes decoded from before it: not written here, so
+		 * never marked; it waits for the next repair
+		 */
+		wr->posted &= ~(1U << grp->rep_split);
+	}
 	return wr->posted;
 }
 

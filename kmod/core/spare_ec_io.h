@@ -134,9 +134,12 @@ struct spare_ec_write {
  * spare_ec_write_begin() - a write of pages [@first, @first + @n)
  *
  * Every split of those pages stops being current (the old bytes are being
- * overwritten); a repair of any of them marks nothing.
+ * overwritten); a repair of any of them marks nothing, and its split is
+ * not written (the repair's own write there may land later, with older
+ * bytes): it waits for the next repair.
  *
- * Return: the splits to write (every split slab not lost).
+ * Return: the splits to write (every split slab not lost, nor being
+ * repaired over those pages).
  */
 u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 			 u32 first, u32 n, struct spare_ec_write *wr);
