@@ -112,6 +112,7 @@ void spare_ec_split_lost(struct spare_ec_map *m, struct spare_ec_group *grp,
 	bitmap_zero(grp->cur[j], m->pages_per_group);
 	grp->lost |= 1U << j;
 	grp->repair |= 1U << j;
+	grp->epoch[j]++;
 	if (grp->rep_active && grp->rep_split == j)
 		grp->rep_spoiled = true;
 }
@@ -142,9 +143,17 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
 		bitmap_clear(grp->cur[j], first, n);
 	bitmap_set(grp->written, first, n);
-	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n))
-		grp->rep_spoiled = true;
+	memcpy(wr->epoch, grp->epoch, sizeof(wr->epoch));
 	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
+	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n)) {
+		grp->rep_spoiled = true;
+		/*
+		 * the repair's write of its split may land after this one,
+		 * with bytes decoded from before it: not written here, so
+		 * never marked; it waits for the next repair
+		 */
+		wr->posted &= ~(1U << grp->rep_split);
+	}
 	return wr->posted;
 }
 
@@ -172,8 +181,12 @@ int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
 	if (wr->landed != all)
 		st->writes_short++;
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
-		/* a split lost while its write was in flight stays lost */
-		if ((wr->landed & (1U << j)) && !(grp->lost & (1U << j)))
+		/*
+		 * a split lost while its write was in flight stays lost,
+		 * and a slab mapped in its place since holds none of it
+		 */
+		if ((wr->landed & (1U << j)) && !(grp->lost & (1U << j)) &&
+		    wr->epoch[j] == grp->epoch[j])
 			bitmap_set(grp->cur[j], wr->first, wr->n);
 	return 0;
 }

@@ -34,6 +34,11 @@ struct spare_ec_group {
 	unsigned long *cur[SPARE_EC_MAX_SPLITS];	/* a bit per page */
 	unsigned long *written;	/* a bit per page: a write began there */
 	u16 lost;	/* split slabs gone (donor lost, evicting): never posted */
+	/*
+	 * moves at each loss of the split: a write begun on an older slab
+	 * of it marks nothing on the one mapped since
+	 */
+	u8 epoch[SPARE_EC_MAX_SPLITS];
 	u16 repair;	/* split slabs with pages to rebuild */
 	/* the one repair in flight in this group, if any */
 	bool rep_active, rep_spoiled;
@@ -122,15 +127,19 @@ struct spare_ec_write {
 	u32 first, n;
 	u16 posted;	/* the splits written */
 	u16 landed;	/* those whose write completed */
+	u8 epoch[SPARE_EC_MAX_SPLITS];	/* each split's, at begin */
 };
 
 /**
  * spare_ec_write_begin() - a write of pages [@first, @first + @n)
  *
  * Every split of those pages stops being current (the old bytes are being
- * overwritten); a repair of any of them marks nothing.
+ * overwritten); a repair of any of them marks nothing, and its split is
+ * not written (the repair's own write there may land later, with older
+ * bytes): it waits for the next repair.
  *
- * Return: the splits to write (every split slab not lost).
+ * Return: the splits to write (every split slab not lost, nor being
+ * repaired over those pages).
  */
 u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 			 u32 first, u32 n, struct spare_ec_write *wr);
@@ -142,7 +151,8 @@ void spare_ec_write_done(struct spare_ec_write *wr, u32 j, bool ok);
  * spare_ec_write_end() - every posted split of the write completed
  *
  * At least K landed: the pages are current on exactly the splits that
- * landed, and the others wait for repair. Fewer than K: nothing is marked
+ * landed (and whose slab is still the one the write began on: not lost,
+ * nor lost and mapped again since), and the others wait for repair. Fewer than K: nothing is marked
  * current, so the pages read as EIO until written again.
  *
  * Return: 0, or -EIO (counted in @st->eio_pages).

@@ -7,7 +7,7 @@
  * write landing on K..K+R splits and on fewer than K, a stale split never
  * chosen, a posted split failing (another posted in its place, or EIO),
  * late splits dropped and counted, Δ = 0, and repairs (marked, spoiled by
- * a write or a loss).
+ * a write or a loss, a write across a split mapped again).
  *
  * The includer defines the harness:
  *   ECIO_T                  the case's argument (struct kunit *, or int)
@@ -416,6 +416,77 @@ static void ecio_repair(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/* A write in flight while its split is lost and mapped again (a new,
+ * empty slab): its landing on the old slab marks nothing on the new one,
+ * which waits for repair; the other splits are current. A later write
+ * lands on the new slab and marks it.
+ */
+static void ecio_write_across_remap(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_group *grp;
+	struct spare_ec_write wr;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 8, 4, &wr), 0x3f);
+	spare_ec_split_lost(&m, grp, 3);
+	spare_ec_split_mapped(&m, grp, 3);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 3, 8));
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 3, 11));
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 8, 4), 0x37);
+	ECIO_CHECK(t, grp->repair & EC_B(3));
+	/* lost during the write and still lost: nothing either */
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 20, 1, &wr), 0x3f);
+	spare_ec_split_lost(&m, grp, 1);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 20, 1), 0x3d);
+	/* a write begun after the new slab was mapped marks it */
+	ECIO_EQ(t, ec_write(&m, 0, 8, 4, 0x3f & ~EC_B(1), &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 8, 4), 0x3d);
+	spare_ec_map_free(&m);
+}
+
+/* A write to pages a repair of split j is rebuilding: the repair's write
+ * of j may land after the write's, with bytes decoded from before it, so
+ * the write does not post j (nor mark it), and j waits for repair there.
+ */
+static void ecio_write_during_repair(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_repair rep;
+	struct spare_ec_group *grp;
+	struct spare_ec_write wr;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 0, 8, 0x3f, &st), 0);
+	spare_ec_split_lost(&m, grp, 4);
+	spare_ec_split_mapped(&m, grp, 4);
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 4, 0, 16, &rep), 0);
+	ECIO_EQ(t, rep.n, 8);
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 2, 1, &wr), 0x2f);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 4, 2));
+	ECIO_CHECK(t, !spare_ec_repair_end(&m, grp, &rep, true, &st));
+	ECIO_CHECK(t, grp->repair & EC_B(4));
+	/* outside a repair's range, a write posts every split */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 4, 0, 1, &rep), 0);
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 5, 1, &wr), 0x3f);
+	spare_ec_map_free(&m);
+}
+
 /* 8+2: two data splits lost, the read posts the other data and both
  * parities; a write while a split is lost posts the rest and lands.
  */
@@ -497,6 +568,8 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "repair", ecio_repair },
 	{ "8+2_two_lost", ecio_82_two_lost },
 	{ "never_written_reads_zero", ecio_never_written },
+	{ "write_across_remap", ecio_write_across_remap },
+	{ "write_during_repair", ecio_write_during_repair },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */

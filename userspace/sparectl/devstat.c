@@ -280,6 +280,14 @@ int dev_parse_ublk(const char *text, struct dev_info *d, char *why, size_t whyle
 				return say(why, whylen, EPROTO, "counters file: slab_size '%s'", val);
 		} else if (!strcmp(key, "replicas")) {
 			d->replicas = (unsigned int)atoi(val);
+		} else if (!strcmp(key, "redundancy")) {
+			char tail;
+
+			if (strcmp(val, "none") &&
+			    (sscanf(val, "ec:%u+%u%c", &d->ec_k, &d->ec_r, &tail) != 2 ||
+			     !d->ec_k || !d->ec_r))
+				return say(why, whylen, EPROTO, "counters file: redundancy '%s'",
+					   val);
 		} else if (!strcmp(key, "donors")) {
 			if (put_field(d->donors, sizeof(d->donors), val))
 				return say(why, whylen, EPROTO, "counters file: %s too long",

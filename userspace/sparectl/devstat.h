@@ -51,6 +51,9 @@ struct dev_info {
 	bool		power;
 	uint64_t	size, slab_size;
 	unsigned int	replicas;
+	/* spare-ublk's "redundancy ec:K+R" line; 0, 0: none (its renewals
+	 * count coding groups x (K + R) split slabs, not slab copies) */
+	unsigned int	ec_k, ec_r;
 	char		donors[DEV_MAX_DONORS * 24];	/* as configfs shows it */
 	char		source[64];
 	char		backup[256];

@@ -322,6 +322,24 @@ static int renew_reissue(void *ctx, const struct spare_grant *old, unsigned int 
 	return brokerask_reissue(&r->a, old, n, out, NULL);
 }
 
+/*
+ * The grants a spare-ublk device places, from its counters file: slabs x
+ * replicas, or with "redundancy ec:K+R" its coding groups x (K + R) split
+ * slabs (ublk_broker_units(), as for spare.ko). 0: no geometry there.
+ */
+static uint32_t ublk_placed(const struct dev_info *d)
+{
+	unsigned int width;
+	uint32_t units;
+	char why[128];
+
+	if (!d->replicas || d->replicas > 64 ||
+	    ublk_broker_units(d->size, d->slab_size, d->replicas, d->ec_k, d->ec_r,
+			      &units, &width, why, sizeof(why)))
+		return 0;
+	return units * width;
+}
+
 int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 {
 	struct renew_ctx r = { 0 };
@@ -338,11 +356,11 @@ int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 		return ret;
 	ret = 1;
 	if (!dev_read(&c->roots, name, &d, why, sizeof(why)) && d.ublk) {
-		uint32_t slabs = grantplan_nr_slabs(d.size, d.slab_size);
+		uint32_t placed = ublk_placed(&d);
 		struct dev_slab_copy *live = NULL;
 		unsigned int nlive = 0;
 
-		if (!slabs || !d.replicas || d.replicas > 64) {
+		if (!placed) {
 			log_err("device %s: its counters file gives no geometry", name);
 			goto out;
 		}
@@ -350,7 +368,7 @@ int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 		if (ublk_live_map(c, name, &live, &nlive))
 			goto out;
 		ret = ublk_device_renew_grants(&c->ublk, name, d.pid,
-					       slabs * (uint32_t)d.replicas, live, nlive, 0,
+					       placed, live, nlive, 0,
 					       renew_ask, renew_reissue, &r, &renewed);
 		free(live);
 		if (ret)
@@ -936,8 +954,7 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
 				log_warn("device %s: %s: waiting for its pager", name, why);
 			down_said = true;
 			failed = true;
-		} else if ((placed = grantplan_nr_slabs(d.size, d.slab_size) *
-				     (uint32_t)d.replicas) == 0 ||
+		} else if ((placed = ublk_placed(&d)) == 0 ||
 			   ublk_live_map(c, name, &live, &nlive) ||
 			   ublk_grants_due(&c->ublk, name, placed, live, nlive, standby,
 					   before, now, &due)) {

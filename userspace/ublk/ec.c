@@ -11,10 +11,21 @@
  * completed: a late split must land in memory no other request uses. A
  * queue has two slots per tag; a request that finds none waits for one.
  *
- * What is not built yet, safely: a lost split slab (its donor failed or
- * evicted it) stays lost until the pager restarts: no re-map, no rebuild
- * from the other splits, no move. Its pages read from the others while K
- * of their splits are current, and as EIO after that: never stale.
+ * Lost, evicted, rebuilt. A split slab whose donor failed (its fail_seq
+ * moved) or evicted it is lost at once: spare_ec_split_lost(), and its
+ * gen moves, so that nothing planned before is posted there (ec_post()
+ * checks the gen after counting itself in the split's inflight) and a
+ * failed operation there fails no donor; a write that landed there marks
+ * nothing (the core's epoch of the split, spare_ec_write_end()). An
+ * evicted split is given back (UNMAP) once its inflight is 0, or at 3/4
+ * of the donor's deadline. The lifecycle thread then maps a
+ * replacement slab on a live donor holding no other split of the group
+ * (in a domain the group does not use: ec_life_step()), and the resync
+ * thread rebuilds its pages from K current splits through the core's
+ * repair plan (ec_repair_pass()): read, spare_ec_recover(), write,
+ * spare_ec_repair_end(), which marks nothing where a write or a loss came
+ * meanwhile. Its pages read from the others while K of their splits are
+ * current, and as EIO after that: never stale.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,15 +33,24 @@
 #include <string.h>
 
 #include "ec.h"
+#include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
 #include "spare_util.h"
 
 #define EC_MAX_OPS	(MAX_EXT * SPARE_EC_MAX_SPLITS)
+#define EC_RS_PAGES	64	/* a rebuild's chunk, as resync.c's */
+#define EC_REMAP_MS	5000	/* a replacement's MAP refused: again then */
 
 struct ec_op {
 	u8 ext, split;
 	bool done;
+};
+
+/* Where split j of an extent was when it was planned (under the lock). */
+struct ec_at {
+	u32 donor, rkey, gen;
+	u64 addr;
 };
 
 struct ec_ext {
@@ -38,6 +58,7 @@ struct ec_ext {
 	u32 pidx;		/* its first page within the request */
 	struct spare_ec_read rd;
 	struct spare_ec_write wr;
+	struct ec_at at[SPARE_EC_MAX_SPLITS];
 	bool finished;		/* read: done (copied, decoded or EIO) */
 };
 
@@ -68,6 +89,44 @@ static char *slot_scratch(struct queue *q, unsigned int s)
 	return slot_region(q, s, spare_ec_splits(&q->d->ec_geom));
 }
 
+/* Count an operation on @sp, if it is still the slab of @gen. */
+static bool sp_hold(struct ec_split *sp, u32 gen)
+{
+	__atomic_add_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sp->gen, __ATOMIC_SEQ_CST) == gen)
+		return true;
+	__atomic_sub_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+	return false;
+}
+
+static void sp_put(struct ec_split *sp)
+{
+	__atomic_sub_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Split @j of group @g is lost: group @g's lock held. */
+static void split_lose(struct dev *d, u32 g, u32 j)
+{
+	struct ec_split *sp = split_of(d, g, j);
+
+	spare_ec_split_lost(&d->ec->map, &d->ec->map.groups[g], j);
+	sp->mapped = false;
+	/* after this, ec_post() posts nothing there and the lifecycle
+	 * reads inflight to know when the last one ended */
+	__atomic_add_fetch(&sp->gen, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Where each split of group @g is now: group @g's lock held. */
+static void snap_at(struct dev *d, u32 g, struct ec_at *at)
+{
+	for (u32 j = 0; j < spare_ec_splits(&d->ec_geom); j++) {
+		struct ec_split *sp = split_of(d, g, j);
+
+		at[j] = (struct ec_at){ .donor = sp->donor, .rkey = sp->rkey,
+					.gen = sp->gen, .addr = sp->addr };
+	}
+}
+
 /*
  * Split slabs that are gone: their donor failed since they were mapped
  * (even if it is back: its slab there is not the one written), or they
@@ -87,15 +146,47 @@ static void sync_lost(struct dev *d, u32 g)
 		if (!sp->mapped ||
 		    __atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE) ||
 		    __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE) != sp->fail_seq)
-			spare_ec_split_lost(&d->ec->map, grp, j);
+			split_lose(d, g, j);
 	}
 }
 
-/* Donors for group @g: distinct, and in distinct domains where set. */
+/* Whether donors @donor[0..n) are distinct, in distinct domains where set. */
+static bool placement_ok(const struct dev *d, const u32 *donor, u32 n)
+{
+	bool one_domain = true;
+	u32 i, k;
+
+	for (i = 1; i < d->nr_domains; i++)
+		if (d->domain[i] != d->domain[0])
+			one_domain = false;
+	for (i = 0; i < n; i++) {
+		if (donor[i] >= d->nr_donors)
+			return false;
+		for (k = 0; k < i; k++)
+			if (donor[k] == donor[i] ||
+			    (!one_domain && d->domain[donor[k]] == d->domain[donor[i]]))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Donors for group @g: a broker's (--grant-file: split j of group g is
+ * grant g * (K + R) + j, as sparectl hands them over), else round robin
+ * from donor g, distinct, and in distinct domains where set.
+ */
 static int place_group(struct dev *d, u32 g, u32 *donor)
 {
 	u32 n = spare_ec_splits(&d->ec_geom), got = 0, i;
 	u32 used_dom[SPARE_MAX_DONORS];
+
+	if (d->placement) {
+		if ((u64)(g + 1) * n > d->nr_placement)
+			return -1;
+		for (i = 0; i < n; i++)
+			donor[i] = d->placement[(size_t)g * n + i];
+		return placement_ok(d, donor, n) ? 0 : -1;
+	}
 
 	for (i = 0; i < d->nr_donors && got < n; i++) {
 		u32 c = (g + i) % d->nr_donors, k;
@@ -138,8 +229,8 @@ int ec_init(struct dev *d)
 
 		pthread_mutex_init(&e->lock[grp], NULL);
 		if (place_group(d, grp, donor)) {
-			log_err("coding group %u: no %u distinct donors and domains",
-				grp, n);
+			log_err("coding group %u: no %u distinct donors and domains%s",
+				grp, n, d->placement ? " in the grants' placement" : "");
 			return -1;
 		}
 		for (j = 0; j < n; j++) {
@@ -147,6 +238,7 @@ int ec_init(struct dev *d)
 			struct donor *dn = &d->donors[donor[j]];
 
 			sp->donor = donor[j];
+			sp->evictor = SPARE_NO_DONOR;
 			sp->id = grp * n + j;
 			sp->fail_seq = __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE);
 			if (donor_map(dn, sp->id, &sp->addr, &sp->rkey)) {
@@ -173,6 +265,19 @@ int ec_init(struct dev *d)
 			strerror(errno));
 		return -1;
 	}
+	/* the rebuild's chunk: every split's region */
+	bytes = (size_t)n * EC_RS_PAGES * spare_ec_split_bytes(g);
+	e->rs_buf = aligned_alloc(4096, bytes);
+	if (!e->rs_buf)
+		return -1;
+	memset(e->rs_buf, 0, bytes);
+	e->rs_mr = ibv_reg_mr(d->pd, e->rs_buf, bytes, IBV_ACCESS_LOCAL_WRITE);
+	if (!e->rs_mr) {
+		log_err("ibv_reg_mr of the rebuild's %zu bytes: %s", bytes,
+			strerror(errno));
+		return -1;
+	}
+	e->all_current = true;
 	for (i = 0; i < d->nr_queues; i++) {
 		struct queue *q = &d->queues[i];
 
@@ -206,6 +311,9 @@ void ec_fini(struct dev *d)
 	if (e->mr)
 		ibv_dereg_mr(e->mr);
 	free(e->slots);
+	if (e->rs_mr)
+		ibv_dereg_mr(e->rs_mr);
+	free(e->rs_buf);
 	for (i = 0; d->queues && i < d->nr_queues; i++) {
 		free(d->queues[i].ec_slots);
 		free(d->queues[i].ec_wait);
@@ -230,19 +338,22 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 	struct ec_ext *ex = &sl->ext[x];
 	struct rq *r = &q->rqs[sl->tag];
 	struct ec_split *sp = split_of(d, ex->group, j);
+	const struct ec_at *at = &ex->at[j];
 	u32 sb = spare_ec_split_bytes(&d->ec_geom);
 	struct ec_op *op;
 
-	if (sl->nr_ops == EC_MAX_OPS)
+	/* lost or replaced since the plan: not posted */
+	if (sl->nr_ops == EC_MAX_OPS || !sp_hold(sp, at->gen))
 		return false;
 	op = &sl->ops[sl->nr_ops];
 	*op = (struct ec_op){ .ext = (u8)x, .split = (u8)j };
-	if (donor_post_rdma(&d->donors[sp->donor], q->id, sl->write,
+	if (donor_post_rdma(&d->donors[at->donor], q->id, sl->write,
 			    ec_wr_id(s, sl->nr_ops),
 			    slot_region(q, s, j) + (size_t)ex->pidx * sb,
 			    d->ec->mr->lkey, ex->n * sb,
-			    sp->addr + spare_ec_split_off(&d->ec_geom, ex->first),
-			    sp->rkey)) {
+			    at->addr + spare_ec_split_off(&d->ec_geom, ex->first),
+			    at->rkey)) {
+		sp_put(sp);
 		q->st.copy_faults++;
 		return false;
 	}
@@ -252,8 +363,8 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 		q->st.rdma_reads++;
 	if (!r->t_post)
 		r->t_post = spare_now_ns();
-	if (q->dn_inflight[sp->donor]++ == 0)
-		q->dn_progress_ns[sp->donor] = r->t_post;
+	if (q->dn_inflight[at->donor]++ == 0)
+		q->dn_progress_ns[at->donor] = r->t_post;
 	sl->nr_ops++;
 	sl->inflight++;
 	q->rdma_inflight++;
@@ -336,6 +447,7 @@ static void slot_end(struct queue *q, unsigned int s)
 	struct dev *d = q->d;
 	struct ec_slot *sl = &q->ec_slots[s];
 	unsigned int x;
+	bool kick = false;
 
 	if (sl->write) {
 		for (x = 0; x < sl->nr_ext; x++) {
@@ -347,6 +459,9 @@ static void slot_end(struct queue *q, unsigned int s)
 			ret = spare_ec_write_end(&d->ec->map,
 						 &d->ec->map.groups[ex->group],
 						 &ex->wr, &q->st.ec);
+			/* a split mapped but missed: the rebuild's */
+			kick |= (d->ec->map.groups[ex->group].repair &
+				 ~d->ec->map.groups[ex->group].lost) != 0;
 			pthread_mutex_unlock(&d->ec->lock[ex->group]);
 			if (ret) {
 				sl->err = -EIO;
@@ -355,6 +470,8 @@ static void slot_end(struct queue *q, unsigned int s)
 			ex->finished = true;
 		}
 	}
+	if (kick)
+		resync_kick(d);
 	for (x = 0; x < sl->nr_ext; x++)
 		if (!sl->ext[x].finished) {	/* cannot be: every split came */
 			sl->ext[x].finished = true;
@@ -406,8 +523,9 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 	unsigned int s = (unsigned int)((wc->wr_id & ~EC_WR_FLAG) >> 8);
 	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
 	struct ec_slot *sl;
+	struct ec_split *sp;
 	struct ec_op *op;
-	bool ok = wc->status == IBV_WC_SUCCESS;
+	bool ok = wc->status == IBV_WC_SUCCESS, stale;
 
 	if (s >= d->ec->slots_per_queue || !q->ec_slots[s].busy ||
 	    i >= q->ec_slots[s].nr_ops || q->ec_slots[s].ops[i].done) {
@@ -417,6 +535,11 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 	sl = &q->ec_slots[s];
 	op = &sl->ops[i];
 	op->done = true;
+	sp = split_of(d, sl->ext[op->ext].group, op->split);
+	/* an evicted slab given back: its late operations fail, its donor not */
+	stale = __atomic_load_n(&sp->gen, __ATOMIC_SEQ_CST) !=
+		sl->ext[op->ext].at[op->split].gen;
+	sp_put(sp);
 	q->rdma_inflight--;
 	q->dn_inflight[dn]--;
 	q->dn_progress_ns[dn] = spare_now_ns();
@@ -429,7 +552,7 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 			  SPARE_LOG_WARN, "RDMA %s of split %u for tag %u: %s",
 			  sl->write ? "WRITE" : "READ", op->split,
 			  sl->tag, ibv_wc_status_str(wc->status));
-		if (wc->status != IBV_WC_WR_FLUSH_ERR)
+		if (wc->status != IBV_WC_WR_FLUSH_ERR && !stale)
 			donor_fail(&d->donors[dn], "RDMA operation failed");
 	}
 	if (sl->write)
@@ -529,6 +652,7 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 
 		pthread_mutex_lock(&e->lock[ex->group]);
 		sync_lost(d, ex->group);
+		snap_at(d, ex->group, ex->at);
 		if (r->write)
 			post = spare_ec_write_begin(&e->map, grp, ex->first, ex->n,
 						    &ex->wr);
@@ -562,11 +686,13 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 		slot_end(q, s);
 }
 
-void ec_on_evict(struct dev *d, u32 i, u32 id)
+void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms)
 {
 	struct ec_dev *e = d->ec;
 	u32 n = spare_ec_splits(&d->ec_geom), g = id / n, j = id % n;
 	struct ec_split *sp;
+	u64 now = spare_now_ms();
+	bool taken = false;
 
 	if (g >= e->map.nr_groups || split_of(d, g, j)->donor != i) {
 		log_warn("donor %s: EVICT of slab id %u, which it does not lend us: ignored",
@@ -575,10 +701,286 @@ void ec_on_evict(struct dev *d, u32 i, u32 id)
 	}
 	sp = split_of(d, g, j);
 	pthread_mutex_lock(&e->lock[g]);
-	sp->mapped = false;
-	spare_ec_split_lost(&e->map, &e->map.groups[g], j);
+	if (sp->mapped && !(e->map.groups[g].lost & (1U << j))) {
+		split_lose(d, g, j);
+		sp->unmap_due = true;
+		sp->unmap_at = deadline_ms ? life_move_due(now, deadline_ms) : now;
+		sp->evictor = i;
+		taken = true;
+	}
 	pthread_mutex_unlock(&e->lock[g]);
-	log_warn("donor %s: EVICT of split %u of coding group %u: the split is lost (no moves for erasure-coded slabs yet); its pages read from the other splits",
-		 d->donors[i].host, j, g);
-	donor_unmap(&d->donors[i], id);
+	if (!taken) {
+		log_info("donor %s: EVICT of split %u of coding group %u, not mapped now: ignored",
+			 d->donors[i].host, j, g);
+		return;
+	}
+	__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+	log_warn("donor %s: EVICT of split %u of coding group %u (deadline %u ms): read around from now, given back once its operations in flight end; resync rebuilds it on another donor",
+		 d->donors[i].host, j, g, deadline_ms);
+}
+
+/*
+ * A donor for lost split @j of group @g: live, not its evictor, holding
+ * no other split of the group that is not lost, in a failure domain none
+ * of those uses (when the donors are in more than one); of those, the one
+ * holding the fewest split slabs. -1 if none.
+ */
+static int pick_replacement(struct dev *d, u32 g, u32 j,
+			    bool (*live)(struct dev *d, u32 i))
+{
+	struct spare_ec_group *grp = &d->ec->map.groups[g];
+	u32 n = spare_ec_splits(&d->ec_geom), nd, i, k, held[SPARE_MAX_DONORS] = { 0 };
+	bool one_domain = true;
+	int best = -1;
+
+	nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
+	for (i = 1; i < d->nr_domains; i++)
+		if (d->domain[i] != d->domain[0])
+			one_domain = false;
+	for (i = 0; i < d->ec->map.nr_groups * n; i++)
+		if (d->ec->sp[i].mapped && d->ec->sp[i].donor < SPARE_MAX_DONORS)
+			held[d->ec->sp[i].donor]++;
+	for (i = 0; i < nd; i++) {
+		if (!live(d, i) || i == split_of(d, g, j)->evictor)
+			continue;
+		for (k = 0; k < n; k++) {
+			u32 o = split_of(d, g, k)->donor;
+
+			if (k == j || (grp->lost & (1U << k)))
+				continue;
+			if (o == i || (!one_domain && d->nr_domains &&
+				       d->domain[o] == d->domain[i]))
+				break;
+		}
+		if (k < n)
+			continue;
+		if (best < 0 || held[i] < held[best])
+			best = (int)i;
+	}
+	return best;
+}
+
+/* MAP a replacement for lost split @j of group @g (lifecycle thread). */
+static void replace_split(struct dev *d, u32 g, u32 j,
+			  bool (*live)(struct dev *d, u32 i))
+{
+	struct ec_dev *e = d->ec;
+	struct ec_split *sp = split_of(d, g, j);
+	struct donor *dn;
+	u32 rkey = 0, seq, old = sp->donor;
+	u64 addr = 0;
+	bool ok = false;
+	int t;
+
+	pthread_mutex_lock(&e->lock[g]);
+	t = pick_replacement(d, g, j, live);
+	pthread_mutex_unlock(&e->lock[g]);
+	if (t < 0) {
+		if (!sp->warned)
+			log_warn("coding group %u: split %u lost and no donor to rebuild it on (every live donor holds a split of the group or shares its failure domain); it waits for one",
+				 g, j);
+		sp->warned = true;
+		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
+		return;
+	}
+	dn = &d->donors[t];
+	seq = __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE);
+	if (donor_map(dn, sp->id, &addr, &rkey)) {
+		/* an answer too late for us may still have mapped it there:
+		 * given back, so that the next MAP is not "already mapped" */
+		if (dn->ctrl.up && donor_unmap(dn, sp->id))
+			donor_fail(dn, "cannot send UNMAP");
+		if (!sp->warned)
+			log_info("donor %s: MAP of split %u of coding group %u refused; trying again every %u s",
+				 dn->host, j, g, EC_REMAP_MS / 1000);
+		sp->warned = true;
+		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
+		return;
+	}
+	pthread_mutex_lock(&e->lock[g]);
+	/* the donor failed while it answered: its slab is gone with the session */
+	if ((e->map.groups[g].lost & (1U << j)) && !sp->unmap_due &&
+	    !__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE) == seq) {
+		sp->donor = (u32)t;
+		sp->addr = addr;
+		sp->rkey = rkey;
+		sp->fail_seq = seq;
+		sp->mapped = true;
+		sp->evictor = SPARE_NO_DONOR;
+		sp->warned = false;
+		__atomic_add_fetch(&sp->gen, 1, __ATOMIC_SEQ_CST);
+		spare_ec_split_mapped(&e->map, &e->map.groups[g], j);
+		ok = true;
+	}
+	pthread_mutex_unlock(&e->lock[g]);
+	if (!ok)
+		return;
+	/* counted as the copies' re-maps: the exit line's remaps */
+	__atomic_add_fetch(&d->st.remaps, 1, __ATOMIC_RELAXED);
+	log_info("coding group %u: split %u now on donor %s (was on %s); resync rebuilds it from %u others",
+		 g, j, dn->host, d->donors[old].host, d->ec_geom.k);
+	resync_kick(d);
+}
+
+void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
+{
+	struct ec_dev *e = d->ec;
+	u32 n = spare_ec_splits(&d->ec_geom), g, j;
+	u64 now = spare_now_ms();
+
+	for (g = 0; g < e->map.nr_groups; g++) {
+		for (j = 0; j < n; j++) {
+			struct ec_split *sp = split_of(d, g, j);
+			bool lost, drained, unmap = false;
+			u32 from = 0;
+
+			pthread_mutex_lock(&e->lock[g]);
+			if (!j)
+				sync_lost(d, g);
+			lost = e->map.groups[g].lost & (1U << j);
+			/* after the gen moved (split_lose()): no new ones come */
+			drained = !__atomic_load_n(&sp->inflight, __ATOMIC_SEQ_CST);
+			if (lost && sp->unmap_due && (drained || now >= sp->unmap_at)) {
+				sp->unmap_due = false;
+				unmap = true;
+				from = sp->donor;
+			}
+			pthread_mutex_unlock(&e->lock[g]);
+			if (unmap) {
+				if (live(d, from) && donor_unmap(&d->donors[from], sp->id))
+					donor_fail(&d->donors[from], "cannot send UNMAP");
+				log_info("donor %s: split %u of coding group %u given back%s",
+					 d->donors[from].host, j, g,
+					 drained ? "" : " at the deadline, operations still in flight");
+			}
+			if (lost && !sp->unmap_due && drained && now >= sp->retry_at)
+				replace_split(d, g, j, live);
+		}
+	}
+}
+
+/* Region of split @j in the rebuild's buffer. */
+static char *rs_region(struct dev *d, u32 j)
+{
+	return d->ec->rs_buf + (size_t)j * EC_RS_PAGES *
+	       spare_ec_split_bytes(&d->ec_geom);
+}
+
+/* RDMA of split @j's part of a chunk on the resync link. 0, or -EAGAIN. */
+static int rs_split_rdma(struct dev *d, u32 g, u32 j, const struct ec_at *at,
+			 bool write, u32 first, u32 n)
+{
+	struct ec_split *sp = split_of(d, g, j);
+	u32 sb = spare_ec_split_bytes(&d->ec_geom);
+	int ret;
+
+	if (!sp_hold(sp, at->gen))
+		return -EAGAIN;		/* lost or replaced since the plan */
+	ret = resync_rdma(d, at->donor, write, rs_region(d, j),
+			  d->ec->rs_mr->lkey, n * sb,
+			  at->addr + spare_ec_split_off(&d->ec_geom, first), at->rkey);
+	sp_put(sp);
+	return ret ? -EAGAIN : 0;
+}
+
+/*
+ * Rebuild split @j of group @g: chunk after chunk from the core's repair
+ * plan. 0: nothing more to rebuild there; 1: a chunk could not be done
+ * now (a donor busy or down, a write or a loss came meanwhile).
+ */
+static int repair_split(struct dev *d, u32 g, u32 j)
+{
+	struct ec_dev *e = d->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	const struct spare_ec_geom *geo = &d->ec_geom;
+	u32 n = spare_ec_splits(geo), sb = spare_ec_split_bytes(geo);
+	u32 from = 0, wraps = 0, i, p;
+	struct spare_ec_stats st = { 0 };
+	int again = 0;
+
+	for (;;) {
+		struct ec_at at[SPARE_EC_MAX_SPLITS];
+		struct spare_ec_repair rep;
+		bool ok, marked;
+		int ret;
+
+		pthread_mutex_lock(&e->lock[g]);
+		ret = spare_ec_repair_begin(&e->map, grp, j, from, EC_RS_PAGES, &rep);
+		if (ret == -ENOENT && !from)
+			spare_ec_repair_idle(grp, j);
+		if (!ret)
+			snap_at(d, g, at);
+		pthread_mutex_unlock(&e->lock[g]);
+		if (ret == -ENOENT && from && ++wraps <= 2) {
+			from = 0;	/* pages a write spoiled come round again */
+			continue;
+		}
+		if (ret)
+			return ret == -ENOENT && !from ? again : 1;
+		ok = true;
+		for (i = 0; ok && i < n; i++)
+			if (rep.src & (1U << i))
+				ok = !rs_split_rdma(d, g, i, &at[i], false, rep.first, rep.n);
+		for (p = 0; ok && p < rep.n; p++) {
+			void *ptr[SPARE_EC_MAX_SPLITS];
+
+			for (i = 0; i < n; i++)
+				ptr[i] = rs_region(d, i) + (size_t)p * sb;
+			ok = !spare_ec_recover(geo, ptr, spare_ec_all(geo) & ~rep.src);
+		}
+		if (ok)
+			ok = !rs_split_rdma(d, g, j, &at[j], true, rep.first, rep.n);
+		pthread_mutex_lock(&e->lock[g]);
+		if (split_of(d, g, j)->gen != at[j].gen)
+			ok = false;	/* lost again, or replaced */
+		marked = spare_ec_repair_end(&e->map, grp, &rep, ok, &st);
+		pthread_mutex_unlock(&e->lock[g]);
+		if (marked)
+			__atomic_add_fetch(&d->st.ec.repaired_pages, rep.n,
+					   __ATOMIC_RELAXED);
+		else if (!ok)
+			return 1;	/* a donor busy or down: later */
+		else
+			again = 1;	/* a write came: those pages again */
+		from = rep.first + rep.n;
+	}
+}
+
+int ec_repair_pass(struct dev *d)
+{
+	struct ec_dev *e = d->ec;
+	u32 n = spare_ec_splits(&d->ec_geom), g, j, lost, rebuilding;
+	int waiting = 0;
+
+	for (g = 0; g < e->map.nr_groups; g++) {
+		u16 todo;
+
+		pthread_mutex_lock(&e->lock[g]);
+		sync_lost(d, g);
+		todo = e->map.groups[g].repair & ~e->map.groups[g].lost;
+		waiting |= e->map.groups[g].lost != 0;
+		pthread_mutex_unlock(&e->lock[g]);
+		for (j = 0; j < n; j++)
+			if (todo & (1U << j))
+				waiting |= repair_split(d, g, j);
+	}
+	ec_split_counts(e, &lost, &rebuilding);
+	if (lost || rebuilding) {
+		if (e->all_current) {
+			e->all_current = false;
+			e->waiting_since = spare_now_ms();
+			e->repaired0 = __atomic_load_n(&d->st.ec.repaired_pages,
+						       __ATOMIC_RELAXED);
+		}
+		return 1;
+	}
+	if (!e->all_current)
+		log_info("resync: every split of the %u coding group(s) current again (%" PRIu64 " split pages rebuilt) in %.1f s",
+			 e->map.nr_groups,
+			 __atomic_load_n(&d->st.ec.repaired_pages, __ATOMIC_RELAXED) -
+			 e->repaired0,
+			 (double)(spare_now_ms() - e->waiting_since) / 1000);
+	e->all_current = true;
+	return waiting;
 }

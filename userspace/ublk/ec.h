@@ -24,14 +24,28 @@ struct ibv_wc;
 /* wr_id of an erasure-coded RDMA operation: this bit, slot << 8, op. */
 #define EC_WR_FLAG	(1ULL << 63)
 
-/* One split slab: split j of coding group g, on one donor. */
+/*
+ * One split slab: split j of coding group g, on one donor. Changed under
+ * the group's lock; @gen and @inflight are atomic besides, for the
+ * operations in flight on it (ec.c, "Lost, evicted, rebuilt").
+ */
 struct ec_split {
 	u32	donor;
 	u32	id;		/* the slab id on the wire */
 	u64	addr;
 	u32	rkey;
 	u32	fail_seq;	/* the donor's fail_seq when it was mapped */
-	bool	mapped;
+	bool	mapped;		/* the donor lends it to us now */
+	/* moves when the slab is lost or replaced: an operation posted for
+	 * an older one is not posted, marks nothing, fails no donor */
+	u32	gen;
+	u32	inflight;	/* RDMA operations on it posted, not reaped */
+	/* evicted: UNMAP once drained, or at unmap_at (the deadline's 3/4) */
+	bool	unmap_due;
+	u64	unmap_at;
+	u32	evictor;	/* the donor that evicted it, or SPARE_NO_DONOR */
+	u64	retry_at;	/* a replacement's MAP was refused: ask again then */
+	bool	warned;		/* no replacement found: said once */
 };
 
 struct ec_dev {
@@ -43,6 +57,12 @@ struct ec_dev {
 	unsigned int slots_per_queue;
 	char	*slots;		/* every queue's bounce slots */
 	struct ibv_mr *mr;
+	/* the rebuild (resync thread): K+R regions of a chunk's splits */
+	char	*rs_buf;
+	struct ibv_mr *rs_mr;
+	bool	all_current;	/* resync thread: every split current, last pass */
+	u64	waiting_since;	/* resync thread: not all current since (ms) */
+	u64	repaired0;	/* repaired_pages when it began */
 };
 
 /*
@@ -57,7 +77,39 @@ void ec_fini(struct dev *d);
 void ec_rq_start(struct queue *q, unsigned int tag);
 /* An RDMA completion whose wr_id has EC_WR_FLAG. */
 void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc);
-/* EVICT of slab id @id from donor @i: that split is lost, UNMAP sent. */
-void ec_on_evict(struct dev *d, u32 i, u32 id);
+/*
+ * EVICT of slab id @id from donor @i (lifecycle thread): the split is lost
+ * at once (never posted again) and given back (UNMAP) once its operations
+ * in flight ended, at the latest at 3/4 of @deadline_ms; resync rebuilds
+ * it on another donor.
+ */
+void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms);
+/*
+ * The lifecycle thread's look at the split slabs (once a loop): lost ones
+ * (their donor failed) noticed, evicted ones given back once drained, and
+ * a lost split given a replacement slab on a donor @live says is live,
+ * holding no other split of its group (in a failure domain the group does
+ * not use, with --domains), then resync kicked to rebuild it.
+ */
+void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i));
+/*
+ * The resync thread's pass (resync.c): every split waiting for repair
+ * rebuilt from K current others, chunk by chunk. 0: every split of every
+ * group is current where a page can be rebuilt; 1: something waits (a lost
+ * split without a replacement yet, a donor busy or down): look again soon.
+ */
+int ec_repair_pass(struct dev *d);
+/* Split slabs lost now (no slab), and waiting for a rebuild (lost or not). */
+static inline void ec_split_counts(struct ec_dev *e, u32 *lost, u32 *rebuilding)
+{
+	*lost = 0;
+	*rebuilding = 0;
+	for (u32 g = 0; g < e->map.nr_groups; g++) {
+		pthread_mutex_lock(&e->lock[g]);
+		*lost += (u32)__builtin_popcount(e->map.groups[g].lost);
+		*rebuilding += (u32)__builtin_popcount(e->map.groups[g].repair);
+		pthread_mutex_unlock(&e->lock[g]);
+	}
+}
 
 #endif /* SPARE_UBLK_EC_H */

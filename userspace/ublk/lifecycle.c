@@ -739,7 +739,7 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 	int c;
 
 	if (ec_on(d)) {
-		ec_on_evict(d, i, id);
+		ec_on_evict(d, i, id, deadline_ms);
 		return;
 	}
 	if (s >= d->map.nr_slabs) {
@@ -986,6 +986,8 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 		for (i = 0; i < d->nr_donors; i++)
 			remap_donor(d, i);
 		rehome(d);
+		if (ec_on(d))
+			ec_life_step(d, dl_live);	/* split slabs: ec.c */
 	}
 }
 

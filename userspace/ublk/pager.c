@@ -162,12 +162,18 @@ const char *pager_read_grant_file(struct dev *d, const char *path)
  * Without --donor, a grant file places the device: its donors and the donor
  * of every slab copy come from its first slabs x copies grants (slab-major,
  * copy c of slab s is grant s * copies + c; later lines are renewals),
- * through the same plan sparectl makes for the module's configfs. 0, or -1
- * (said why).
+ * through the same plan sparectl makes for the module's configfs. With
+ * --redundancy ec:K+R the same for coding groups of K slabs' worth of the
+ * device and their K+R splits (group-major: split j of group g is grant
+ * g * (K + R) + j, STRIPE_REQ's order; ec.c places the groups from it).
+ * 0, or -1 (said why).
  */
 int pager_place_by_grants(struct dev *d)
 {
-	uint32_t slabs = grantplan_nr_slabs(d->size, 1ULL << d->slab_shift);
+	bool ec = spare_ec_on(&d->ec_geom);
+	uint32_t slabs = grantplan_nr_slabs(d->size, (1ULL << d->slab_shift) *
+					    (ec ? d->ec_geom.k : 1));
+	unsigned int copies = ec ? spare_ec_splits(&d->ec_geom) : d->copies;
 	struct spare_grant_info *info = calloc(d->nr_grants ? d->nr_grants : 1, sizeof(*info));
 	struct grantplan *p = malloc(sizeof(*p));
 	unsigned int max = SPARE_MAX_DONORS < GRANTPLAN_MAX_DONORS ?
@@ -182,15 +188,16 @@ int pager_place_by_grants(struct dev *d)
 		log_err("out of memory");
 		goto out;
 	}
-	n = (u64)slabs * d->copies;
+	n = (u64)slabs * copies;
 	if (n > d->nr_grants)
 		n = d->nr_grants;	/* refused by grantplan_build(), with the count */
 	for (i = 0; i < n; i++)
 		spare_grant_decode(&d->grants[i], &info[i]);	/* checked by pager_add_grant() */
-	if (grantplan_check(slabs, d->copies, why, sizeof(why)) ||
-	    grantplan_build(info, (size_t)n, slabs, d->copies, max, p, why, sizeof(why))) {
-		log_err("--grant-file: the grants do not place %u slab(s) x %u copies: %s",
-			slabs, d->copies, why);
+	if (grantplan_check(slabs, copies, why, sizeof(why)) ||
+	    grantplan_build(info, (size_t)n, slabs, copies, max, p, why, sizeof(why))) {
+		log_err("--grant-file: the grants do not place %u %s x %u %s: %s",
+			slabs, ec ? "coding group(s)" : "slab(s)", copies,
+			ec ? "splits" : "copies", why);
 		goto out;
 	}
 	for (c = p->donors; *c; ) {
@@ -204,14 +211,15 @@ int pager_place_by_grants(struct dev *d)
 		}
 		c += len + (c[len] == ',');
 	}
-	d->placement = calloc((size_t)slabs * d->copies, sizeof(*d->placement));
+	d->placement = calloc((size_t)slabs * copies, sizeof(*d->placement));
 	if (!d->placement) {
 		log_err("out of memory");
 		goto out;
 	}
 	for (i = 0; i < p->nwhere; i++)
 		d->placement[d->nr_placement++] = p->where[i];
-	log_info("--grant-file: %u slab(s) x %u copies on %u donor(s) %s", slabs, d->copies,
+	log_info("--grant-file: %u %s x %u %s on %u donor(s) %s", slabs,
+		 ec ? "coding group(s)" : "slab(s)", copies, ec ? "splits" : "copies",
 		 p->ndonors, p->donors);
 	ret = 0;
 out:

@@ -357,5 +357,12 @@ void resync_stop(struct dev *d);
  */
 void resync_donor_down(struct dev *d, u32 i);
 void resync_donor_up(struct dev *d, u32 i);
+/*
+ * One RDMA operation on donor @i's resync link, by the resync thread
+ * (resync.c's chunks, ec.c's rebuilds). 0, -EAGAIN (the donor is not up,
+ * or its link busy), -EIO.
+ */
+int resync_rdma(struct dev *d, u32 i, bool write, void *local, u32 lkey,
+		u32 len, u64 raddr, u32 rkey);
 
 #endif /* SPARE_UBLK_PAGER_H */

@@ -132,9 +132,8 @@ static bool chunk_end(struct dev *d, u32 s, struct spare_resync_chunk *ck,
 	return marked;
 }
 
-/* RDMA on donor @i's resync link. 0, -EAGAIN (not up or busy), -EIO. */
-static int chunk_rdma(struct dev *d, u32 i, bool write, u64 raddr, u32 rkey,
-		      u32 len)
+int resync_rdma(struct dev *d, u32 i, bool write, void *local, u32 lkey,
+		u32 len, u64 raddr, u32 rkey)
 {
 	struct resync *r = d->rsync;
 	struct donor *dn = &d->donors[i];
@@ -146,8 +145,7 @@ static int chunk_rdma(struct dev *d, u32 i, bool write, u64 raddr, u32 rkey,
 		pthread_mutex_unlock(&r->dn_lock[i]);
 		return -EAGAIN;
 	}
-	ret = donor_rs_rdma(dn, write, r->buf, r->mr->lkey, len, raddr, rkey,
-			    RS_TMO_MS);
+	ret = donor_rs_rdma(dn, write, local, lkey, len, raddr, rkey, RS_TMO_MS);
 	if (ret == -ETIMEDOUT) {
 		donor_fail(dn, "a resync RDMA operation took over 5 s");
 		ret = -EIO;
@@ -182,12 +180,12 @@ static int chunk_copy(struct dev *d, u32 s, struct spare_resync_chunk *ck)
 			ret = -EAGAIN;
 		}
 	} else {
-		ret = chunk_rdma(d, ck->src_donor, false, ck->src_addr,
-				 ck->src_rkey, len);
+		ret = resync_rdma(d, ck->src_donor, false, r->buf, r->mr->lkey,
+				  len, ck->src_addr, ck->src_rkey);
 	}
 	if (!ret)
-		ret = chunk_rdma(d, ck->dst_donor, true, ck->dst_addr,
-				 ck->dst_rkey, len);
+		ret = resync_rdma(d, ck->dst_donor, true, r->buf, r->mr->lkey,
+				  len, ck->dst_addr, ck->dst_rkey);
 	chunk_end(d, s, ck, !ret);
 	return ret == -EAGAIN ? -EAGAIN : 0;
 }
@@ -277,6 +275,22 @@ static void *resync_thread(void *arg)
 			break;
 		r->kick = false;
 		pthread_mutex_unlock(&r->lock);
+
+		if (ec_on(d)) {
+			/* split slabs: rebuilt by decoding (ec.c) */
+			bool wait = ec_repair_pass(d) != 0;
+
+			pthread_mutex_lock(&r->lock);
+			if (wait && !r->stop && !r->kick) {
+				struct timespec ts;
+
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_sec += RS_RETRY_MS / 1000;
+				pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+				r->kick = true;
+			}
+			continue;
+		}
 
 		for (s = 0; s < d->map.nr_slabs && !busy; s++) {
 			unsigned int tries = 0;

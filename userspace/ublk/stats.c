@@ -36,7 +36,7 @@
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 #define MOVING_VERSION		1
-#define EC_STAT_VERSION		1
+#define EC_STAT_VERSION		2
 
 void stats_publish(struct queue *q)
 {
@@ -236,14 +236,22 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		st.resync_pages, st.backup_waits, (u64)0 /* integrity */);
 	slab_line(d, f);
 	if (ec_on(d)) {
+		u32 lost, rebuilding;
+
 		/* version, K, R, spare reads, reads decoded, late splits
-		 * dropped, EIO pages, writes short of K+R (ec.c) */
+		 * dropped, EIO pages, writes short of K+R; version 2: split
+		 * pages rebuilt, split slabs replaced, split slabs lost now,
+		 * split slabs waiting for a rebuild now (lost or not) (ec.c) */
+		ec_split_counts(d->ec, &lost, &rebuilding);
 		fprintf(f, "redundancy ec:%u+%u\nec_stat %u %u %u %u %" PRIu64
-			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %u %u\n",
 			d->ec_geom.k, d->ec_geom.r, EC_STAT_VERSION,
 			d->ec_geom.k, d->ec_geom.r, d->ec_delta,
 			st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
-			st.ec.writes_short);
+			st.ec.writes_short,
+			st.ec.repaired_pages, st.remaps,
+			lost, rebuilding);
 	}
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];

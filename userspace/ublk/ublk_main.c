@@ -409,11 +409,9 @@ static int check_redundancy(struct dev *d)
 		return -1;
 	}
 	/* not built for split slabs yet: refused, never run half-protected */
-	if (g_id.backup[0] || d->nr_grants || d->grant_path[0] ||
-	    (g_state_given && d->state_path[0])) {
+	if (g_id.backup[0] || (g_state_given && d->state_path[0])) {
 		log_err("--redundancy %s with %s: not built yet (%s): leave it out",
 			name, g_id.backup[0] ? "--backup" :
-			d->nr_grants || d->grant_path[0] ? "broker grants" :
 			"--state-file (a restart taking the device back)",
 			strerror(EOPNOTSUPP));
 		return -1;
@@ -515,7 +513,7 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 		return -1;
 	}
 	/* a restart takes the placement from its state file instead */
-	if (d->placement && !d->recovering &&
+	if (d->placement && !d->recovering && !spare_ec_on(&d->ec_geom) &&
 	    spare_slab_map_place(&d->map, d->placement, d->nr_placement)) {
 		log_err("--grant-file: %u placements for %u slab(s) x %u copies on %u donor(s) refused",
 			d->nr_placement, d->map.nr_slabs, d->copies, d->nr_donors);
@@ -673,9 +671,11 @@ static void print_stats(struct dev *d)
 	       st.kept_copies, st.kept_pages, st.holds_expired);
 	if (spare_ec_on(&d->ec_geom))
 		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
-		       " eio_pages %" PRIu64 " writes_short %" PRIu64 "\n",
+		       " eio_pages %" PRIu64 " writes_short %" PRIu64
+		       " repaired_pages %" PRIu64 " replaced %" PRIu64 "\n",
 		       st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
-		       st.ec.writes_short);
+		       st.ec.writes_short,
+		       st.ec.repaired_pages, st.remaps);
 	/* each queue's requests, on a line of their own */
 	printf("spare-ublk: queues %u", d->nr_queues);
 	for (unsigned int i = 0; i < d->nr_queues; i++)
