@@ -207,16 +207,6 @@ struct spare_config {
 	bool integrity;			/* crc32c per page (spare_integrity.c) */
 };
 
-/*
- * The writes one task in direct reclaim dispatched since it last waited
- * (spare_blk.c). A slot whose count is zero may be taken by another task.
- */
-#define SPARE_RBATCHES	16
-struct spare_rbatch {
-	struct task_struct *task;	/* compared only, never dereferenced */
-	atomic_t pending;
-};
-
 struct spare_dev {
 	struct config_item item;
 	struct mutex lock;		/* config and power */
@@ -255,7 +245,6 @@ struct spare_dev {
 	struct work_struct backup_punt_work;
 	wait_queue_head_t inflight_wait; /* a copy's inflight count dropped */
 	atomic_t write_pages;		/* pages of write requests in flight */
-	wait_queue_head_t write_wait;	/* a batch dropped (reclaim_wait) */
 	/*
 	 * ->queue_rq() refused a request for lack of window or async room:
 	 * the next release of that room re-runs the hardware queues.
@@ -263,9 +252,6 @@ struct spare_dev {
 	atomic_t window_refused;
 	atomic_t async_refused;
 	bool queue_runnable;		/* backup_lock: the disk may be run */
-	/* spare_blk.c: direct reclaimers' write batches still in flight */
-	spinlock_t rbatch_lock;
-	struct spare_rbatch rbatch[SPARE_RBATCHES];
 
 	/* spare_grants.c: grants to send the donors; dev->lock for writers */
 	struct spare_grant_slot *grants;	/* [SPARE_MAX_GRANTS], or NULL */
@@ -307,9 +293,6 @@ struct spare_cmd {
 	bool use_backup;
 	unsigned int window_pages;	/* write window pages this request holds */
 	unsigned int async_pages;	/* async backup copy pages it reserved */
-	bool reclaim_wait;		/* a direct reclaimer waits for this write */
-	bool *waiter;			/* set true when the write lands */
-	struct spare_rbatch *rbatch;	/* counted in this reclaim batch */
 	blk_status_t backup_status;
 	struct work_struct backup_work;	/* the backup part, when it waits */
 	unsigned int nr_ext;

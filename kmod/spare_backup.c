@@ -136,38 +136,41 @@ void spare_backup_close(struct spare_dev *dev)
 }
 
 /*
- * Submit a backup bio. It is made in ->queue_rq(), and is submitted here
- * only where neither of these is true (kblockd, a re-drive):
+ * Submit a backup bio made in ->queue_rq() (@can_wait false): always from
+ * the device's workqueue, never from ->queue_rq() itself. One made in
+ * spare_backup_work() (@can_wait true) is submitted there and then. The
+ * queue is not BLK_MQ_F_BLOCKING, so ->queue_rq() runs under RCU, where
+ * submit_bio() must not be called: it may sleep for a tag of the backup's
+ * own queue, in its writeback throttle, or allocating in the driver
+ * below. Two of the places ->queue_rq() runs from could not take the bio
+ * anyway:
  *
  *  - Inside submit_bio() (current->bio_list set: most swap-out requests
  *    are dispatched there, when the task's plug is flushed) a bio we
  *    submit is only parked on that list until the outer submit_bio()
- *    returns, so a direct reclaimer waiting there for its own write
- *    (reclaim_wait, spare_blk.c) would wait for a bio not yet sent.
+ *    returns.
  *  - While the task holds a plug (current->plug set: ->queue_rq() runs
  *    from blk_finish_plug()'s flush of it), a bio that reaches a blk-mq
  *    queue (loop, a disk; under dm or not, so the backup's own queue says
  *    nothing) is added to that plug while blk_mq_flush_plug_list() takes
  *    requests off it: the list is corrupted, blk_add_rq_to_plug() follows
- *    a NULL pointer. Were no flush running, the bio would sit on the plug
- *    until the task flushed it, and reclaim_wait would wait for that too.
+ *    a NULL pointer.
  *
- * Such bios go to the device's workqueue (WQ_MEM_RECLAIM: it has a rescuer
- * thread, so it makes progress under memory pressure), as the block
- * layer's own bio-set rescuer does. No caller's state is under the
- * worker, so that is safe wherever ->queue_rq() runs. The cost: a task
- * dispatches its requests in one of those two places, so nearly every
- * backup bio but kblockd's takes the hand-off, a worker wake-up before the
- * backup I/O starts (one per batch: queue_work() of a pending work is a
- * no-op, and the worker drains the list under one plug of its own).
+ * The workqueue is WQ_MEM_RECLAIM (it has a rescuer thread, so it makes
+ * progress under memory pressure), as the block layer's own bio-set
+ * rescuer does. No caller's state is under the worker, so that is safe
+ * wherever ->queue_rq() runs. The cost: a worker wake-up before the backup
+ * I/O starts, one per batch (queue_work() of a pending work is a no-op,
+ * and the worker drains the list under one plug of its own); until
+ * session 39 only kblockd's dispatches, the few, were submitted directly.
  * spare_backup_close() runs before that queue is destroyed, and every
  * punted bio holds a busy range or a command, which it waits for.
  */
-static void backup_issue(struct spare_dev *dev, struct bio *bio)
+static void backup_issue(struct spare_dev *dev, struct bio *bio, bool can_wait)
 {
 	unsigned long flags;
 
-	if (!current->bio_list && !current->plug) {
+	if (can_wait) {		/* spare_backup_work(), already the worker */
 		submit_bio(bio);
 		return;
 	}
@@ -428,7 +431,7 @@ static int submit_async_write(struct spare_cmd *cmd, struct request *rq,
 	}
 	aw->reserved = cmd->async_pages;
 	cmd->async_pages = 0;
-	backup_issue(dev, bio);
+	backup_issue(dev, bio, can_wait);
 	return 0;
 again:
 	bio_put(bio);
@@ -488,7 +491,7 @@ static int submit_sync(struct spare_cmd *cmd, struct request *rq,
 			return -EIO;
 		}
 	}
-	backup_issue(dev, bio);
+	backup_issue(dev, bio, can_wait);
 	return 0;
 }
 

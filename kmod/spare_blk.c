@@ -37,8 +37,11 @@ static DEFINE_IDA(spare_index_ida);
  * call the OOM killer while the pages are a few hundred microseconds from
  * being clean. A synchronous device (zram, brd) cannot get there; a disk
  * rarely does because its tags run out first. Bounding what is in flight
- * keeps the pages reclaim has written close to the pages it can free; the
- * reclaimer itself is held by reclaim_wait below.
+ * keeps the pages reclaim has written close to the pages it can free. The
+ * reclaimer itself is held by the block layer's writeback throttle (wbt),
+ * which sleeps in submit_bio() before a swap write gets its tag, in the
+ * submitter's own context; nothing here waits (Documentation/kmod.md,
+ * "Back-pressure").
  */
 unsigned int spare_write_window_kb = 1024;
 module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
@@ -65,19 +68,6 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 	return true;
 }
 
-/* Wake a task waiting for this write alone (queue_rq's no-slot case). */
-static void cmd_wake_waiter(struct spare_dev *dev, struct spare_cmd *cmd)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&dev->rbatch_lock, flags);
-	if (cmd->waiter) {
-		WRITE_ONCE(*cmd->waiter, true);
-		cmd->waiter = NULL;
-	}
-	spin_unlock_irqrestore(&dev->rbatch_lock, flags);
-}
-
 /*
  * ->queue_rq() gives back the room it took, for a request it does not
  * start after all. No re-run here: a request refused meanwhile would be
@@ -96,8 +86,7 @@ static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 {
 	bool rerun;
 
-	if (!cmd->window_pages && !cmd->reclaim_wait && !cmd->rbatch &&
-	    !cmd->async_pages)
+	if (!cmd->window_pages && !cmd->async_pages)
 		return;
 	rerun = spare_backup_unreserve(dev, cmd);
 	if (cmd->window_pages &&
@@ -105,132 +94,8 @@ static void write_window_leave(struct spare_dev *dev, struct spare_cmd *cmd)
 			   &dev->window_refused))
 		rerun = true;
 	cmd->window_pages = 0;
-	if (cmd->rbatch) {
-		atomic_dec(&cmd->rbatch->pending);
-		cmd->rbatch = NULL;
-	}
-	if (cmd->reclaim_wait) {
-		cmd_wake_waiter(dev, cmd);
-		cmd->reclaim_wait = false;
-	}
-	wake_up(&dev->write_wait);
 	if (rerun)	/* the request is alive: so is the queue */
 		blk_mq_run_hw_queues(dev->disk->queue, true);
-}
-
-/*
- * A task in direct reclaim (not kswapd) waits for its own swap-out before
- * it goes back to reclaim, so that its next pass finds those pages clean
- * and can free them, as it would with a synchronous device. Without this a
- * cgroup's reclaim can run all its retries while its writes are still on
- * the wire.
- */
-static bool spare_reclaim_wait = true;
-module_param_named(reclaim_wait, spare_reclaim_wait, bool, 0644);
-MODULE_PARM_DESC(reclaim_wait,
-		 "a task in direct reclaim waits for the swap-out it dispatched");
-
-static bool write_from_direct_reclaim(void)
-{
-	return READ_ONCE(spare_reclaim_wait) &&
-	       (current->flags & (PF_MEMALLOC | PF_KSWAPD)) == PF_MEMALLOC;
-}
-
-/* The slot of the current task, or NULL. Under rbatch_lock. */
-static struct spare_rbatch *rbatch_owned(struct spare_dev *dev)
-{
-	unsigned int i;
-
-	for (i = 0; i < SPARE_RBATCHES; i++)
-		if (dev->rbatch[i].task == current)
-			return &dev->rbatch[i];
-	return NULL;
-}
-
-/*
- * Count @cmd in the current task's reclaim batch: its slot, else a slot
- * whose writes have all landed. Returns false when every slot is busy with
- * other tasks' writes; the caller then waits for this request alone.
- */
-static bool rbatch_add(struct spare_dev *dev, struct spare_cmd *cmd)
-{
-	struct spare_rbatch *mine;
-	unsigned int i;
-
-	spin_lock_irq(&dev->rbatch_lock);
-	mine = rbatch_owned(dev);
-	for (i = 0; !mine && i < SPARE_RBATCHES; i++)
-		if (!atomic_read(&dev->rbatch[i].pending)) {
-			mine = &dev->rbatch[i];
-			WRITE_ONCE(mine->task, current);
-		}
-	if (mine) {
-		atomic_inc(&mine->pending);
-		cmd->rbatch = mine;
-	}
-	spin_unlock_irq(&dev->rbatch_lock);
-	return mine;
-}
-
-/* The current task's batch, if it has writes in flight. */
-static struct spare_rbatch *rbatch_mine(struct spare_dev *dev)
-{
-	struct spare_rbatch *mine;
-
-	spin_lock_irq(&dev->rbatch_lock);
-	mine = rbatch_owned(dev);
-	if (mine && !atomic_read(&mine->pending))
-		mine = NULL;
-	spin_unlock_irq(&dev->rbatch_lock);
-	return mine;
-}
-
-static bool window_fits(struct spare_dev *dev, int limit, unsigned int pages)
-{
-	int cur = atomic_read(&dev->write_pages);
-
-	return !cur || cur + pages <= limit;
-}
-
-/*
- * reclaim_wait: a direct reclaimer waits (at most 1 s) until every write
- * of its batch has landed. The one sleep left in ->queue_rq(): it is the
- * throttle itself (Documentation/kmod.md, "Back-pressure").
- */
-static void reclaim_wait_batch(struct spare_dev *dev)
-{
-	struct spare_rbatch *b = rbatch_mine(dev);
-
-	/* once empty the slot may pass to another task: stop then */
-	if (b)
-		wait_event_timeout(dev->write_wait,
-				   !atomic_read(&b->pending) ||
-				   READ_ONCE(b->task) != current, HZ);
-}
-
-/*
- * A direct reclaimer's write was refused for the write window. The refusal
- * alone would send the reclaimer back to reclaim at once, with its writes
- * left on the dispatch list: the opposite of what the window is for. So
- * it is held as reclaim_wait holds it after a dispatch: until its batch
- * has landed, or, with none in flight (outside submit_bio() only, where
- * nothing of ours waits on this task), until the window has room; at
- * most 1 s either way. Nobody else waits here.
- */
-static void reclaim_wait_refused(struct spare_dev *dev, unsigned int pages)
-{
-	int limit = READ_ONCE(spare_write_window_kb) >> (PAGE_SHIFT - 10);
-
-	if (!write_from_direct_reclaim())
-		return;
-	if (rbatch_mine(dev)) {
-		reclaim_wait_batch(dev);
-		return;
-	}
-	if (current->bio_list || !limit)
-		return;
-	wait_event_timeout(dev->write_wait,
-			   window_fits(dev, limit, pages), HZ);
 }
 
 void spare_uevent(struct spare_dev *dev, const char *event,
@@ -510,23 +375,17 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	unsigned int i;
 	blk_status_t st;
-	bool wait, landed;
 	int n, err;
 
 	/* Room is taken before the request's timer starts. */
 	cmd->dev = dev;
 	cmd->window_pages = 0;
 	cmd->async_pages = 0;
-	cmd->reclaim_wait = false;
-	cmd->waiter = NULL;
-	cmd->rbatch = NULL;
 	if (req_op(rq) == REQ_OP_WRITE) {
 		unsigned int pages = blk_rq_bytes(rq) >> PAGE_SHIFT;
 
-		if (!write_window_enter(dev, cmd, pages)) {
-			reclaim_wait_refused(dev, pages);
+		if (!write_window_enter(dev, cmd, pages))
 			return BLK_STS_RESOURCE;
-		}
 		if (!spare_backup_reserve(dev, cmd, rq)) {
 			room_undo(dev, cmd);
 			return BLK_STS_RESOURCE;
@@ -594,22 +453,6 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_OK;
 	}
 
-	/*
-	 * A direct reclaimer's writes are counted in its batch, and the last
-	 * request of its dispatch waits until all of them have landed, so the
-	 * batch stays pipelined. Writes of one batch go to different donors
-	 * when they hit different slabs, so the last one landing says nothing
-	 * about the others: the count does. No free slot: this write waits
-	 * for itself.
-	 */
-	wait = false;
-	landed = false;
-	if (cmd->is_write && write_from_direct_reclaim() &&
-	    !rbatch_add(dev, cmd)) {
-		cmd->reclaim_wait = true;
-		cmd->waiter = &landed;
-		wait = true;
-	}
 	err = map_segments(dev, cmd, rq);
 	for (i = 0; i < cmd->nr_ops; i++) {
 		struct spare_op *op = &cmd->ops[i];
@@ -628,27 +471,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 		atomic_inc(&cmd->pending);
 		spare_backup_start(cmd);
 	}
-	spare_cmd_put(cmd);
-	/*
-	 * @cmd may be completed and reused from here on: not read again. The
-	 * waiter flag lives on our stack; cmd_wake_waiter() sets it, and we
-	 * unhook it under the same lock if we stop waiting first.
-	 */
-	if (wait) {
-		wait_event_timeout(dev->write_wait, READ_ONCE(landed), HZ);
-		spin_lock_irq(&dev->rbatch_lock);
-		if (!landed && cmd->waiter == &landed)
-			cmd->waiter = NULL;
-		spin_unlock_irq(&dev->rbatch_lock);
-	}
-	/*
-	 * Most of a reclaimer's writes are dispatched inside submit_bio()
-	 * (its plug is flushed there whenever the next swap bio finds 128 KiB
-	 * or 32 requests queued): waiting there is safe, since the backup
-	 * bios made there are submitted from dev->wq (backup_issue()).
-	 */
-	if (bd->last && write_from_direct_reclaim())
-		reclaim_wait_batch(dev);
+	spare_cmd_put(cmd);	/* @cmd may be completed from here on */
 	return BLK_STS_OK;
 }
 
@@ -967,7 +790,13 @@ static int alloc_disk(struct spare_dev *dev)
 	set->queue_depth = SPARE_QUEUE_DEPTH;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct spare_cmd);
-	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	/*
+	 * Not BLK_MQ_F_BLOCKING: ->queue_rq() never sleeps (it refuses or
+	 * hands work to dev->wq), so blk-mq runs it under plain RCU, inline
+	 * from any context, and spare_wait_dispatch_done() is an RCU grace
+	 * period.
+	 */
+	set->flags = BLK_MQ_F_SHOULD_MERGE;
 	set->driver_data = dev;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)

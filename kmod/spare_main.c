@@ -710,8 +710,6 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	spin_lock_init(&dev->grant_lock);
 	init_waitqueue_head(&dev->backup_wait);
 	init_waitqueue_head(&dev->inflight_wait);
-	init_waitqueue_head(&dev->write_wait);
-	spin_lock_init(&dev->rbatch_lock);
 	get_random_bytes(dev->uuid, sizeof(dev->uuid));
 	config_item_init_type_name(&dev->item, name, &spare_dev_type);
 	return &dev->item;

@@ -16,6 +16,12 @@
 #          hardware queue: a submitter finding none sleeps in submit_bio)
 #   nowbt  reclaim_wait=N, all tags, the block layer's writeback throttle
 #          off (wbt_lat_usec=0); every other variant restores it
+#   base   another build of spare.ko, build/bin/spare-base.ko on the host
+#          (/spare/bin in the guest), as it loads (its own reclaim_wait
+#          default), all tags; every other variant runs /spare/spare.ko.
+#          A change of module between runs takes the swap device down and
+#          sets it up again the same way (donors restarted), so that two
+#          builds share one boot (issue 31 §2.3, session 39)
 # Each run's line names its variant; OOMS lines are given per variant.
 # A run of 192m over 5 ms links took 210-250 s on a loaded two-core host
 # (2026-11-29); the guest's watchdog allows 300 s a run plus 300 s: give
@@ -34,6 +40,34 @@ if [ "$rep" = zram ]; then modprobe zram; echo 256M > /sys/block/zram0/disksize;
 elif [ "$rep" = 1 ]; then swap_setup 1 backup=/dev/ram0 backup_mode=sync; else swap_setup 2; fi
 echo "$cgmax" > /sys/fs/cgroup/work/memory.max
 [ -z "$win" ] || [ "$rep" = zram ] || echo "$win" > /sys/module/spare/parameters/write_window_kb
+module=/spare/spare.ko
+# module_use KO: run the next runs on spare.ko build KO (a path in the
+# guest): the swap device down, spare.ko out, the donors restarted, KO in,
+# the device made again as swap_setup made it, the window set again.
+module_use() {
+	[ "$1" != "$module" ] || return 0
+	[ -f "$1" ] || fail "no $1"
+	swapoff "/dev/$disk" || fail "swapoff"
+	spare_destroy swap0
+	kill "$(donor_pid 2)" "$(donor_pid 3)"
+	wait "$(donor_pid 2)" "$(donor_pid 3)" 2>/dev/null
+	rmmod spare || fail "rmmod spare"
+	donor_start 2 --budget 256M --slab-size 16M
+	donor_start 3 --budget 256M --slab-size 16M
+	spare_deps
+	insmod "$1" || fail "insmod $1"
+	if [ "$rep" = 1 ]; then set -- "$1" backup=/dev/ram0 backup_mode=sync; else set -- "$1"; fi
+	module=$1; shift
+	disk=$(spare_create swap0 size=${DEV_MB}M slab_size=16M replicas="$rep" \
+		donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1 "$@")
+	[ -b "/dev/$disk" ] || fail "no /dev/$disk"
+	mkswap "/dev/$disk" >/dev/null || fail "mkswap"
+	swapon "/dev/$disk" || fail "swapon"
+	[ -z "$win" ] || echo "$win" > /sys/module/spare/parameters/write_window_kb
+	nrq=/sys/block/$disk/queue/nr_requests
+	q=/sys/block/$disk/queue
+	echo "module $module: hctx0 $(cat /sys/kernel/debug/block/$disk/hctx0/flags 2>/dev/null), window $(cat /sys/module/spare/parameters/write_window_kb) reclaim_wait $(cat $rw 2>/dev/null || echo none)"
+}
 echo "window $(cat /sys/module/spare/parameters/write_window_kb 2>/dev/null)"
 if [ -n "$delay" ]; then modprobe sch_netem; for d in p2 p3; do ip netns exec switch tc qdisc add dev $d root netem delay $delay || echo tc failed; done; fi
 rw=/sys/module/spare/parameters/reclaim_wait
@@ -45,6 +79,7 @@ wbt=$(cat $q/wbt_lat_usec 2>/dev/null || echo none)
 echo "queue: nr_requests $maxrq, scheduler $(cat $q/scheduler), wbt_lat_usec $wbt, hw queues $(ls -d /sys/block/$disk/mq/* 2>/dev/null | wc -l)"
 # Apply variant $1 (see the header); fails the bench on a setting refused.
 variant_set() {
+	if [ "$1" = base ]; then module_use /spare/bin/spare-base.ko; else module_use /spare/spare.ko; fi
 	[ "$wbt" = none ] || [ "$1" = nowbt ] || echo "$wbt" > $q/wbt_lat_usec ||
 		fail "wbt_lat_usec=$wbt"
 	case $1 in
@@ -56,6 +91,7 @@ variant_set() {
 	      [ ! -f $rw ] || echo N > $rw || fail "reclaim_wait=N"
 	      echo "${1#tag}" > "$nrq" || fail "nr_requests=${1#tag}"
 	      [ "$(cat "$nrq")" = "${1#tag}" ] || fail "nr_requests is $(cat "$nrq"), not ${1#tag}" ;;
+	base) echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq" ;;
 	nowbt) [ ! -f $rw ] || echo N > $rw || fail "reclaim_wait=N"
 	      echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq"
 	      [ "$wbt" != none ] || fail "no wbt on this queue"

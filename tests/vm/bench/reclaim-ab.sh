@@ -4,11 +4,15 @@
 # single pass in a 48 MiB cgroup, twice each way (Documentation/kmod.md).
 # Not run by make check:
 #   scripts/vm/run -k KVER -t 1400 tests/vm/bench/reclaim-ab.sh
+# Only for a spare.ko from before session 39, which removed reclaim_wait
+# (copy such a build to build/kmod/KVER/spare.ko first).
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
 watchdog 1500
 swap_setup 2
+[ -f /sys/module/spare/parameters/reclaim_wait ] ||
+	fail "this spare.ko has no reclaim_wait (removed in session 39)"
 # A run that was OOM-killed or read back a wrong page gives no time to
 # compare: the bench fails, naming the run.
 bad=

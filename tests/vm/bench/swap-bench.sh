@@ -152,6 +152,12 @@ run_spare() {
 # Documentation/perf/qrq-backpressure/ has the commands).
 run_spare_base() {
 	[ -f /spare/bin/spare-base.ko ] || { echo "no /spare/bin/spare-base.ko"; return 1; }
+	# what spare_load does before its insmod: without the codec's modules
+	# a first spare-base round failed with "unknown symbol" (session 39)
+	modprobe configfs 2>/dev/null
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config
+	spare_deps
 	insmod /spare/bin/spare-base.ko || return 1
 	SPARE_NAME=spare-base run_spare
 }

@@ -3,9 +3,11 @@
 # Slow link: 5 ms of netem delay on both donors' links makes every RDMA
 # operation slow, as on a loaded machine. A 96 MiB job in a 24 MiB cgroup
 # must still finish with every page verified and without the cgroup's OOM
-# killer: spare.ko's write window (write_window_kb) and reclaim_wait hold
-# reclaim until its writes land (Documentation/kmod.md, "I/O path"). Then
-# a full window must refuse writes without sleeping in ->queue_rq().
+# killer: spare.ko's write window (write_window_kb) bounds the writes in
+# flight and the block layer's writeback throttle holds the reclaimer
+# (Documentation/kmod.md, "Back-pressure"). Then a full window must refuse
+# writes without sleeping in ->queue_rq(), on a queue that is not
+# BLK_MQ_F_BLOCKING.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -42,8 +44,16 @@ pass "every page verified, no OOM kill, $(io_stat "$disk" write_waits) writes wa
 # in ->queue_rq() for it. A window of one page and 1 MiB direct writes over
 # the 5 ms links keep it full. Every 20 ms or so, any task asleep (S or D) with
 # spare_queue_rq on its stack is a failure (before session 35 the writes
-# dispatched from kblockd slept there for the window).
+# dispatched from kblockd slept there for the window). And the tag set is
+# not BLK_MQ_F_BLOCKING (session 39): blk-mq runs ->queue_rq() under plain
+# RCU, where a sleep is a bug, not under SRCU. blk-mq's debugfs names the
+# flag of every hardware queue ("BLOCKING" in hctxN/flags).
 step "a full write window refuses writes; nothing sleeps in queue_rq"
+hflags=$(cat /sys/kernel/debug/block/"$disk"/hctx*/flags 2>/dev/null) ||
+	fail "no blk-mq debugfs flags for $disk"
+echo "$hflags"
+[ -n "$hflags" ] || fail "no hardware queue flags for $disk"
+case $hflags in *BLOCKING*) fail "$disk's hardware queues are BLK_MQ_F_BLOCKING" ;; esac
 swapoff "/dev/$disk" || fail "swapoff"
 echo 4 > /sys/module/spare/parameters/write_window_kb
 dd if=/dev/urandom of=/tmp/qrq.data bs=1M count=16 status=none
@@ -72,6 +82,6 @@ rm -f /tmp/qrq.data /tmp/qrq.back
 [ -z "$seen" ] || fail "tasks slept in spare_queue_rq:$seen"
 [ "$ww1" -gt "$ww0" ] || fail "the window never refused a write ($ww0 -> $ww1)"
 swapon "/dev/$disk" || fail "swapon again"
-pass "$((ww1 - ww0)) writes refused and run again, read back intact, no task asleep in queue_rq in $samples looks"
+pass "$((ww1 - ww0)) writes refused and run again, read back intact, no task asleep in queue_rq in $samples looks, queue not BLOCKING"
 
 swap_teardown

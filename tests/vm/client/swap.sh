@@ -137,7 +137,7 @@ else
 	pass "/dev/$disk up, 8 slabs lent"
 
 	# the pager's write window is mq-deadline's async_depth; spare.ko
-	# bounds its writes itself (reclaim_wait)
+	# bounds its writes itself (write_window_kb)
 	step "the write window kept when nr_requests or the scheduler changes under the pager"
 	q=/sys/block/$disk/queue
 	[ "$(cat "$q/scheduler")" = "none [mq-deadline] " ] || [ "$(cat "$q/scheduler")" = "[mq-deadline] none" ] ||
