@@ -47,7 +47,7 @@ if [ "$BACKEND" = kmod ]; then
 	# refused or else power on refused; PATTERN in the kernel log.
 	kbad() {
 		local pat=$1 kv took=1; shift
-		dmesg -C
+		dmesg -c >/dev/null
 		mkdir "$CFS/bad" || fail "mkdir $CFS/bad"
 		for kv in "$@"; do
 			echo "${kv#*=}" >"$CFS/bad/${kv%%=*}" 2>/dev/null || { took=0; break; }
@@ -74,7 +74,7 @@ if [ "$BACKEND" = kmod ]; then
 	pass "bad values refused"
 
 	step "ec:4+2 over 7 donors: a pattern over the whole device"
-	dmesg -C
+	dmesg -c >/dev/null
 	disk=$(spare_create swap0 size=96M slab_size=8M redundancy=ec:4+2 \
 		donors="$LIST" source=10.0.0.1)
 	dmesg | grep 'redundancy ec:4+2: 3 coding group' || fail "no word of the coding groups"
