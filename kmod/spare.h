@@ -26,6 +26,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/socket.h>
+#include <linux/sysfs.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -70,6 +71,7 @@
 
 struct spare_dev;
 struct spare_donor;
+struct spare_ec_dev;
 
 /* A control message buffer: a receive slot or a send slot. */
 struct spare_ctrl_buf {
@@ -223,7 +225,8 @@ struct spare_dev {
 
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
-	struct spare_slab_map map;
+	struct spare_slab_map map;	/* ec:K+R: over split slabs */
+	struct spare_ec_dev *ec;	/* spare_ec_blk.c, or NULL */
 	struct spare_donor *donors;	/* [SPARE_MAX_DONORS], cfg.nr_donors
 					 * of them in use (more may be
 					 * appended while running) */
@@ -354,6 +357,38 @@ int spare_blk_init(void);
 void spare_blk_exit(void);
 int spare_dev_power_on(struct spare_dev *dev);
 int spare_dev_power_off(struct spare_dev *dev);
+
+/*
+ * spare_ec_blk.c: the erasure-coded request path, built in where the
+ * kernel has the codec's libraries (Kbuild: SPARE_EC_CODEC); without it
+ * check_redundancy() refuses ec:K+R before any of these is called.
+ */
+#ifdef SPARE_EC_CODEC
+int spare_ec_power_on(struct spare_dev *dev);
+void spare_ec_ready(struct spare_dev *dev);
+void spare_ec_free(struct spare_dev *dev);
+blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
+			       const struct blk_mq_queue_data *bd);
+ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf);
+#else
+static inline int spare_ec_power_on(struct spare_dev *dev)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void spare_ec_ready(struct spare_dev *dev) {}
+static inline void spare_ec_free(struct spare_dev *dev) {}
+static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
+					     const struct blk_mq_queue_data *bd)
+{
+	return BLK_STS_NOTSUPP;
+}
+
+static inline ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
+{
+	return sysfs_emit(buf, "1 0 0 0 0 0 0\n");
+}
+#endif
 
 /* spare_auth.c: host authentication */
 int spare_auth_set_key(struct spare_dev *dev, const char *page, size_t count);

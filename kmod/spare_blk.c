@@ -377,6 +377,8 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t st;
 	int n, err;
 
+	if (dev->ec)	/* redundancy=ec:K+R: spare_ec_blk.c */
+		return spare_ec_queue_rq(hctx, bd);
 	/* Room is taken before the request's timer starts. */
 	cmd->dev = dev;
 	cmd->window_pages = 0;
@@ -710,15 +712,17 @@ static const char *ec_codec_missing(void)
 }
 
 /*
- * redundancy=ec:K+R against the donors, their domains and replicas; then
- * refused, for erasure-coded I/O is not built yet (and, against a kernel
- * without raid6_pq or xor, neither is the codec): the device stays off
- * rather than run unprotected (Documentation/erasure-coding.md).
+ * redundancy=ec:K+R against the donors, their domains and replicas, and
+ * the parts not built with it yet (a backup device, integrity); against a
+ * kernel without raid6_pq or xor (the rig's debug kernel) spare.ko has no
+ * codec and refuses it, naming the missing options
+ * (Documentation/erasure-coding.md).
  */
 static int check_redundancy(struct spare_dev *dev)
 {
 	const char *missing = ec_codec_missing();
 	const struct spare_config *c = &dev->cfg;
+	const char *name = config_item_name(&dev->item);
 	u32 i, j, domains = 0;
 	char why[192];
 
@@ -727,19 +731,24 @@ static int check_redundancy(struct spare_dev *dev)
 			;
 		domains += j == i;
 	}
-	if (spare_ec_check(&c->ec, c->replicas, c->nr_donors, domains, why,
-			   sizeof(why))) {
-		pr_warn("%s: %s\n", config_item_name(&dev->item), why);
+	/* donors all in one domain: distinct donors are what can be had */
+	if (spare_ec_check(&c->ec, c->replicas, c->nr_donors,
+			   domains > 1 ? domains : 0, why, sizeof(why))) {
+		pr_warn("%s: %s\n", name, why);
 		return -EINVAL;
 	}
 	if (*missing) {
 		pr_warn("%s: redundancy=ec:%u+%u: this kernel has no %s (raid6_pq, xor): spare.ko is built without the erasure codec, the device stays off\n",
-			config_item_name(&dev->item), c->ec.k, c->ec.r, missing);
+			name, c->ec.k, c->ec.r, missing);
 		return -EOPNOTSUPP;
 	}
-	pr_warn("%s: redundancy=ec:%u+%u: erasure-coded I/O not built yet, the device stays off\n",
-		config_item_name(&dev->item), c->ec.k, c->ec.r);
-	return -EOPNOTSUPP;
+	if (c->backup[0] || c->integrity) {
+		pr_warn("%s: redundancy=ec:%u+%u with %s: not built yet, the device stays off\n",
+			name, c->ec.k, c->ec.r,
+			c->backup[0] ? "a backup device" : "integrity=crc32c");
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 static int check_config(struct spare_dev *dev)
@@ -859,6 +868,7 @@ static void power_teardown(struct spare_dev *dev)
 		dev->wq = NULL;
 	}
 	spare_donors_free(dev);
+	spare_ec_free(dev);
 	spare_slab_map_free(&dev->map);
 	if (dev->index >= 0) {
 		ida_free(&spare_index_ida, dev->index);
@@ -875,8 +885,13 @@ int spare_dev_power_on(struct spare_dev *dev)
 	ret = check_config(dev);
 	if (ret)
 		return ret;
-	ret = spare_slab_map_init(&dev->map, dev->cfg.size, dev->cfg.slab_shift,
-				  dev->cfg.replicas, dev->cfg.nr_donors);
+	if (spare_ec_on(&dev->cfg.ec))	/* the split table, checked */
+		ret = spare_ec_power_on(dev);
+	else
+		ret = spare_slab_map_init(&dev->map, dev->cfg.size,
+					  dev->cfg.slab_shift,
+					  dev->cfg.replicas,
+					  dev->cfg.nr_donors);
 	if (ret) {
 		pr_warn("%s: cannot build the slab map: %d\n", name, ret);
 		return ret;
@@ -884,10 +899,11 @@ int spare_dev_power_on(struct spare_dev *dev)
 	if (dev->cfg.nr_domains && dev->cfg.nr_domains != dev->cfg.nr_donors) {
 		pr_warn("%s: domains: want one per donor (%u), got %u\n",
 			name, dev->cfg.nr_donors, dev->cfg.nr_domains);
+		spare_ec_free(dev);
 		spare_slab_map_free(&dev->map);
 		return -EINVAL;
 	}
-	if (dev->cfg.placement &&
+	if (dev->cfg.placement && !dev->ec &&
 	    spare_slab_map_place(&dev->map, dev->cfg.placement,
 				 dev->cfg.nr_placement)) {
 		pr_warn("%s: placement: want %u donor indices (%u slabs x %u copies), each below %u, no slab twice on one donor; got %u\n",
@@ -899,6 +915,7 @@ int spare_dev_power_on(struct spare_dev *dev)
 	}
 	ret = spare_resync_init(dev);
 	if (ret) {
+		spare_ec_free(dev);
 		spare_slab_map_free(&dev->map);
 		return ret;
 	}
@@ -924,6 +941,8 @@ int spare_dev_power_on(struct spare_dev *dev)
 	ret = spare_donors_start(dev);
 	if (ret)
 		goto fail;
+	if (dev->ec)
+		spare_ec_ready(dev);
 	ret = device_add_disk(NULL, dev->disk, spare_disk_groups);
 	if (ret) {
 		pr_warn("%s: add_disk failed: %d\n", name, ret);

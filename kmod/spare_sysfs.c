@@ -145,8 +145,17 @@ static ssize_t slab_map_read(struct file *f, struct kobject *kobj,
 }
 static BIN_ATTR_ADMIN_RO(slab_map, 0);
 
+/* redundancy=ec:K+R's counters (spare_ec_blk.c); zeros on other devices */
+static ssize_t ec_stat_show(struct device *d, struct device_attribute *attr,
+			    char *buf)
+{
+	return spare_ec_stat_show(dev_of(d), buf);
+}
+static DEVICE_ATTR_RO(ec_stat);
+
 static struct attribute *spare_attrs[] = {
 	&dev_attr_io_stat.attr,
+	&dev_attr_ec_stat.attr,
 	&dev_attr_slab_stat.attr,
 	&dev_attr_donor_stat.attr,
 	NULL,

@@ -21,3 +21,8 @@ UNIT_TESTS += test_ec_io
 test_ec_io_SRCS   := tests/unit/test_ec_io.c
 test_ec_io_CFLAGS := $(KSHIM_CFLAGS)
 test_ec_io_LDLIBS := -lisal
+# The split table's placement of an ec:K+R device (spare_ec_place.c).
+UNIT_TESTS += test_ec_place
+test_ec_place_SRCS   := tests/unit/test_ec_place.c kmod/core/spare_ec_place.c
+test_ec_place_CFLAGS := $(KSHIM_CFLAGS)
+spare_ec_place_CFLAGS := $(KSHIM_CFLAGS)

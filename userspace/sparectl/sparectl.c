@@ -188,7 +188,7 @@ static const char *power_hint(int err)
 	case EHOSTUNREACH:	return " (some slab has no reachable donor and there is no backup)";
 	case EINVAL:		return " (a setting is missing or inconsistent; see dmesg)";
 	case EBUSY:		return " (the block device is open: swapoff or close it first)";
-	case EOPNOTSUPP:	return " (redundancy=ec:K+R: erasure-coded I/O is not built yet)";
+	case EOPNOTSUPP:	return " (redundancy=ec:K+R: with backup or integrity, or on a kernel without raid6_pq and xor: the kernel log says which)";
 	default:		return "";
 	}
 }

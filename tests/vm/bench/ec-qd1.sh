@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Erasure-coded pages against copies on spare-ublk, in one boot (issue 34):
+# Erasure-coded pages against copies on spare-ublk and on spare.ko, in one
+# boot (issue 34):
 #   - the donors' own lent-memory counter (spare_donor_slabs_lent, 8 MiB
 #     slabs) for a 96 MiB device as replicas=3 (--copies 3) and as ec:4+2;
 #   - fio 4 KiB random read at QD1 (completion latency p50, p99, µs) of
-#     the device written whole, as replicas=2 (--copies 2) and as ec:4+2.
+#     the device written whole, as replicas=2 (--copies 2) and as ec:4+2;
+#   - the same three on spare.ko (configfs replicas=3, replicas=2,
+#     redundancy=ec:4+2), names prefixed "kmod-".
 # Six donors (spared on hosts 2..7). Prints RESULT lines:
 #   flock /tmp/spare-vm.lock scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh
 # Raw results: Documentation/perf/ec-io/.
@@ -67,4 +70,33 @@ step "replicas=2: lent memory, QD1 read"
 run replicas2 --copies 2
 step "ec:4+2: lent memory, QD1 read"
 run ec42 --redundancy ec:4+2
+
+# krun NAME ATTR=VALUE...: run's steps on spare.ko.
+krun() {
+	local name=$1 list= n; shift
+	for n in 2 3 4 5 6 7; do list=$list${list:+,}10.0.0.$n:$DONOR_PORT; done
+	disk=$(spare_create bench size=96M slab_size=8M donors="$list" \
+		source=10.0.0.1 "$@")
+	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $name"
+	result "$name" slabs_lent "$(lent)"
+	result "$name" lent_mib "$(( $(lent) * 8 ))"
+	fio --name=qd1 --filename="/dev/$disk" --direct=1 --rw=randread --bs=4k \
+		--iodepth=1 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
+		--output-format=json >/tmp/fio1.json 2>/tmp/fio.err ||
+		{ cat /tmp/fio.err; fail "fio on $name"; }
+	cp /tmp/fio1.json "/tmp/fio-$name.json"
+	result "$name" qd1_p50_us $(( $(fio_pct /tmp/fio1.json clat_ns 50.000000) / 1000 ))
+	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
+	echo "io_stat: $(cat "/sys/block/$disk/spare/io_stat")"
+	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+	spare_destroy bench
+}
+
+spare_load
+step "spare.ko replicas=3: lent memory"
+krun kmod-replicas3 replicas=3
+step "spare.ko replicas=2: lent memory, QD1 read"
+krun kmod-replicas2 replicas=2
+step "spare.ko ec:4+2: lent memory, QD1 read"
+krun kmod-ec42 redundancy=ec:4+2
 pass "done"

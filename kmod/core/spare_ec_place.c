@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement of an erasure-coded device's split slabs (spare_ec_place.h).
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+
+#include "spare_ec_place.h"
+
+u32 spare_ec_nr_domains(const u16 *domain, u32 n)
+{
+	u32 i, j, count = 0;
+
+	if (!domain)
+		return 0;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && domain[j] != domain[i]; j++)
+			;
+		count += j == i;
+	}
+	return count;
+}
+
+/* Whether donor @d may join the splits @taken[0..@n) of one group. */
+static bool fits(u16 d, const u16 *taken, u32 n, const u16 *domain,
+		 bool by_domain)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (taken[i] == d || (by_domain && domain[taken[i]] == domain[d]))
+			return false;
+	return true;
+}
+
+int spare_ec_place(const struct spare_ec_geom *g, u32 nr_groups,
+		   u32 nr_donors, const u16 *domain, u16 *out)
+{
+	u32 n = spare_ec_splits(g), grp, i;
+	bool by_domain = spare_ec_nr_domains(domain, nr_donors) > 1;
+
+	if (!spare_ec_geom_valid(g) || !nr_donors)
+		return -EINVAL;
+	for (grp = 0; grp < nr_groups; grp++) {
+		u16 *taken = out + (size_t)grp * n;
+		u32 got = 0;
+
+		for (i = 0; i < nr_donors && got < n; i++) {
+			u16 d = (u16)((grp + i) % nr_donors);
+
+			if (fits(d, taken, got, domain, by_domain))
+				taken[got++] = d;
+		}
+		if (got < n)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int spare_ec_place_check(const struct spare_ec_geom *g, u32 nr_groups,
+			 u32 nr_donors, const u16 *domain, const u16 *place,
+			 u32 n, u32 *bad)
+{
+	u32 splits = spare_ec_splits(g), grp, j;
+	bool by_domain = spare_ec_nr_domains(domain, nr_donors) > 1;
+
+	*bad = U32_MAX;
+	if (!spare_ec_geom_valid(g) || n != nr_groups * splits)
+		return -EINVAL;
+	for (grp = 0; grp < nr_groups; grp++) {
+		const u16 *p = place + (size_t)grp * splits;
+
+		for (j = 0; j < splits; j++)
+			if (p[j] >= nr_donors ||
+			    !fits(p[j], p, j, domain, by_domain)) {
+				*bad = grp;
+				return -EINVAL;
+			}
+	}
+	return 0;
+}

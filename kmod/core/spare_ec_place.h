@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the split slabs of an erasure-coded device live (issue 34), pure
+ * logic for spare.ko's split table, KUnit and the host test. A device of
+ * ec:K+R in split slabs of 2^slab_shift bytes has
+ * spare_ec_nr_groups() coding groups; group g holds K * 2^slab_shift bytes
+ * of the device in K + R split slabs, numbered g * (K + R) + j for split j,
+ * group-major, as sparectl hands the broker's grants over (grant
+ * g * (K + R) + j is split j of group g). Documentation/erasure-coding.md.
+ */
+#ifndef SPARE_EC_PLACE_H
+#define SPARE_EC_PLACE_H
+
+#include <linux/types.h>
+
+#include "spare_ec.h"
+
+/* Coding groups of a device of @size bytes, split slabs of 2^@shift bytes. */
+static inline u32 spare_ec_nr_groups(const struct spare_ec_geom *g, u64 size,
+				     u8 shift)
+{
+	u64 group = (u64)g->k << shift;
+
+	return (u32)((size + group - 1) / group);
+}
+
+/* Distinct values among @domain[0..@n), 0 for none (@domain NULL). */
+u32 spare_ec_nr_domains(const u16 *domain, u32 n);
+
+/**
+ * spare_ec_place() - the donor of every split slab, group-major
+ * @g: the geometry (spare_ec_geom_valid())
+ * @nr_groups: coding groups
+ * @nr_donors: donors of the device
+ * @domain: failure domain per donor, or NULL
+ * @out: nr_groups * (K + R) donor indices: split j of group g at
+ *	g * (K + R) + j
+ *
+ * Group g takes distinct donors from donor g mod @nr_donors on, round the
+ * table, so that groups spread over all donors. Where the donors are in
+ * more than one domain, a donor whose domain a split of the group holds
+ * already is skipped; in one domain (or none given) distinct donors are
+ * enough.
+ *
+ * Return: 0; -EINVAL, @out partly written, when a group finds fewer than
+ * K + R donors (or domains) to take.
+ */
+int spare_ec_place(const struct spare_ec_geom *g, u32 nr_groups,
+		   u32 nr_donors, const u16 *domain, u16 *out);
+
+/**
+ * spare_ec_place_check() - whether a given placement is one spare_ec_place()
+ *	could accept
+ * @place: @n donor indices, group-major (configfs "placement")
+ * @bad: on -EINVAL, the first group that is wrong, or U32_MAX when @n is
+ *	not nr_groups * (K + R)
+ *
+ * Return: 0 when every index is below @nr_donors and each group's splits
+ * are on distinct donors, and in distinct domains where the donors are in
+ * more than one; -EINVAL otherwise.
+ */
+int spare_ec_place_check(const struct spare_ec_geom *g, u32 nr_groups,
+			 u32 nr_donors, const u16 *domain, const u16 *place,
+			 u32 n, u32 *bad);
+
+#endif /* SPARE_EC_PLACE_H */

@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare.ko's erasure-coded request path (redundancy=ec:K+R, issue 34). The
+ * decisions are kmod/core/spare_ec_io.c's, shared with spare-ublk
+ * (userspace/ublk/ec.c); here they are posted as RDMA and fed the
+ * completions. Documentation/erasure-coding.md, "spare.ko".
+ *
+ * The split table is the device's slab map (dev->map) built over split
+ * slabs: one copy each, split j of coding group g is slab g * (K + R) + j,
+ * placed by spare_ec_place() (or configfs "placement", checked by
+ * spare_ec_place_check()), so that the donors' MAP path, grants (grant
+ * g * (K + R) + j is that slab) and error road work on it unchanged. A
+ * split is trusted while its copy stays MAPPED at the generation it had
+ * when the device came up: any change (the donor failed, the slab was
+ * evicted or moved) makes it lost for good (spare_ec_split_lost()), so a
+ * page reads from the other splits while K are current, and as EIO after
+ * that, never stale. Re-mapping and rebuilding a lost split is not built.
+ *
+ * A request takes a bounce slot for its life: K + R regions of
+ * SPARE_MAX_IO_BYTES / K bytes (split j of the request's page i at byte
+ * i * 4096 / K of region j, so split j of an extent is one RDMA operation)
+ * and a scratch page's splits to decode into. Slots are preallocated at
+ * power-on; ->queue_rq() allocates nothing and never sleeps: no free slot
+ * is BLK_STS_RESOURCE, and the slot's release re-runs the queues (RESOURCE,
+ * not DEV_RESOURCE, for the reason kmod.md gives for the write window: a
+ * release racing the refusal may run a queue that has nothing pending yet,
+ * and blk-mq's delayed re-run is then the backstop). A
+ * read completes at the K-th split of its last extent but keeps its slot
+ * until every split it posted has completed, so that a late split lands
+ * in memory no other request uses.
+ */
+#include <linux/bitmap.h>
+#include <linux/blk-mq.h>
+#include <linux/highmem.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+
+#include "spare.h"
+#include "spare_ec_io.h"
+#include "spare_ec_place.h"
+
+#define EC_SLOTS	SPARE_QUEUE_DEPTH
+#define EC_MAX_OPS	(SPARE_MAX_EXTENTS * SPARE_EC_MAX_SPLITS)
+
+struct ec_req;
+
+/* One split's RDMA operation of one extent. */
+struct ec_op {
+	struct ib_cqe cqe;
+	struct ec_req *req;
+	struct ib_device *ibdev;
+	u64 dma;
+	u32 len;
+	u32 slab;		/* the split slab */
+	u8 slot;		/* its copy slot */
+	u8 ext, split;
+};
+
+struct ec_ext {
+	u32 group, first, n;
+	u32 pidx;		/* its first page within the request */
+	struct spare_ec_read rd;
+	struct spare_ec_write wr;
+	bool finished;
+	bool failed;
+};
+
+/* A bounce slot and the state of the request that holds it. */
+struct ec_req {
+	struct spare_dev *dev;
+	struct request *rq;	/* NULL once ended */
+	spinlock_t lock;	/* rd, finished, rq: completions of many CQs */
+	atomic_t pending;	/* ops not completed, plus one while posting */
+	bool write;
+	int hctx;
+	unsigned int nr_ext, nr_ops;
+	struct ec_ext ext[SPARE_MAX_EXTENTS];
+	struct ec_op ops[EC_MAX_OPS];
+	void *region[SPARE_EC_MAX_SPLITS];
+	void *scratch;		/* K + R splits of one page */
+};
+
+/* Split j of group g: the copy slot and generation it was mapped at. */
+struct ec_split {
+	u32 gen;
+	u8 slot;
+	bool ok;
+};
+
+struct spare_ec_dev {
+	struct spare_ec_map map;
+	u8 gshift;		/* a coding group holds 2^gshift bytes */
+	spinlock_t *glock;	/* [nr_groups] */
+	struct ec_split *sp;	/* [nr_groups * (K + R)] */
+	struct ec_req *reqs;	/* [EC_SLOTS] */
+	unsigned long busy[BITS_TO_LONGS(EC_SLOTS)];
+	atomic_t refused;	/* a request waits for a slot */
+	atomic64_t reads, writes, reads_decoded, late_dropped, eio_pages;
+	atomic64_t writes_short;
+};
+
+static u32 nsplits(const struct spare_dev *dev)
+{
+	return spare_ec_splits(&dev->cfg.ec);
+}
+
+static void stats_add(struct spare_ec_dev *e, const struct spare_ec_stats *st)
+{
+	if (st->reads_decoded)
+		atomic64_add(st->reads_decoded, &e->reads_decoded);
+	if (st->late_dropped)
+		atomic64_add(st->late_dropped, &e->late_dropped);
+	if (st->eio_pages)
+		atomic64_add(st->eio_pages, &e->eio_pages);
+	if (st->writes_short)
+		atomic64_add(st->writes_short, &e->writes_short);
+}
+
+/*
+ * Splits of group @g that are gone since the device came up: marked lost
+ * in the core, never posted again. Group lock held.
+ */
+static void sync_lost(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	u32 n = nsplits(dev), j;
+
+	for (j = 0; j < n; j++) {
+		struct ec_split *sp = &e->sp[g * n + j];
+		struct spare_slab *slab = &dev->map.slabs[g * n + j];
+		struct spare_copy *cp = &slab->copy[sp->slot];
+		unsigned long flags;
+		bool gone;
+
+		if (grp->lost & (1U << j))
+			continue;
+		spin_lock_irqsave(&slab->lock, flags);
+		gone = !sp->ok || cp->state != SPARE_COPY_MAPPED ||
+		       cp->gen != sp->gen;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (gone) {
+			spare_ec_split_lost(&e->map, grp, j);
+			pr_warn_ratelimited("%s: coding group %u: split %u lost (donor %s), its pages read from the other splits\n",
+					    dev->disk->disk_name, g, j,
+					    cp->donor < dev->cfg.nr_donors ?
+					    dev->donors[cp->donor].name : "-");
+		}
+	}
+}
+
+/*
+ * Op @x of @req on split @j of extent @ext: its queue, remote address and
+ * DMA mapping. The copy's in-flight count is raised under its lock, as
+ * the replicas path does, so that an eviction waits for it. False when
+ * the split cannot be posted now (its copy changed, no queue, no mapping).
+ */
+static bool op_prepare(struct ec_req *req, unsigned int x, unsigned int ext,
+		       u32 j, struct spare_queue **qp, u64 *raddr, u32 *rkey)
+{
+	struct spare_dev *dev = req->dev;
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_ext *ex = &req->ext[ext];
+	struct ec_op *op = &req->ops[x];
+	u32 n = nsplits(dev), sb = spare_ec_split_bytes(&dev->cfg.ec);
+	struct ec_split *sp = &e->sp[ex->group * n + j];
+	struct spare_slab *slab = &dev->map.slabs[ex->group * n + j];
+	struct spare_copy *cp = &slab->copy[sp->slot];
+	struct spare_queue *q;
+	unsigned long flags;
+	bool ok;
+
+	op->req = req;
+	op->ext = ext;
+	op->split = j;
+	op->slab = ex->group * n + j;
+	op->slot = sp->slot;
+	op->len = ex->n * sb;
+	op->dma = 0;
+	spin_lock_irqsave(&slab->lock, flags);
+	ok = sp->ok && cp->state == SPARE_COPY_MAPPED && cp->gen == sp->gen;
+	if (ok) {
+		q = spare_data_queue(&dev->donors[cp->donor], req->hctx);
+		ok = !IS_ERR_OR_NULL(q);
+	}
+	if (ok) {
+		*raddr = cp->addr + spare_ec_split_off(&dev->cfg.ec, ex->first);
+		*rkey = cp->rkey;
+		cp->inflight++;
+	}
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (!ok)
+		return false;
+	op->ibdev = q->cm_id->device;
+	op->dma = ib_dma_map_single(op->ibdev,
+				    (u8 *)req->region[j] + ex->pidx * sb,
+				    op->len, req->write ? DMA_TO_DEVICE :
+							  DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(op->ibdev, op->dma)) {
+		op->dma = 0;
+		spin_lock_irqsave(&slab->lock, flags);
+		cp->inflight--;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		return false;
+	}
+	*qp = q;
+	return true;
+}
+
+/* The copy's in-flight count down, the DMA mapping gone. */
+static void op_release(struct ec_req *req, struct ec_op *op)
+{
+	struct spare_dev *dev = req->dev;
+	struct spare_slab *slab = &dev->map.slabs[op->slab];
+	struct spare_copy *cp = &slab->copy[op->slot];
+	unsigned long flags;
+	bool wake;
+
+	ib_dma_unmap_single(op->ibdev, op->dma, op->len,
+			    req->write ? DMA_TO_DEVICE : DMA_FROM_DEVICE);
+	spin_lock_irqsave(&slab->lock, flags);
+	wake = !--cp->inflight && cp->state == SPARE_COPY_EVICTING;
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (wake)
+		wake_up_all(&dev->inflight_wait);
+}
+
+static void op_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/*
+ * Post split @j of extent @ext as op @x. True when posted: its completion
+ * (op_done()) follows. False: nothing posted, nothing held.
+ */
+static bool op_post(struct ec_req *req, unsigned int x, unsigned int ext,
+		    u32 j)
+{
+	struct ec_op *op = &req->ops[x];
+	struct ib_rdma_wr wr = {};
+	struct spare_queue *q;
+	struct ib_sge sge;
+	int ret;
+
+	if (!op_prepare(req, x, ext, j, &q, &wr.remote_addr, &wr.rkey))
+		return false;
+	op->cqe.done = op_done;
+	sge.addr = op->dma;
+	sge.length = op->len;
+	sge.lkey = q->donor->pd->local_dma_lkey;
+	wr.wr.wr_cqe = &op->cqe;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.opcode = req->write ? IB_WR_RDMA_WRITE : IB_WR_RDMA_READ;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	atomic_inc(&req->pending);
+	ret = ib_post_send(q->qp, &wr.wr, NULL);
+	if (ret) {
+		atomic_dec(&req->pending);
+		op_release(req, op);
+		pr_warn_ratelimited("donor %s: posting RDMA %s of a split failed: %d\n",
+				    q->donor->name,
+				    req->write ? "WRITE" : "READ", ret);
+		spare_donor_error(q->donor, "post failed");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Walk the request's 4 KiB pages: @fn(req, ext, page index in the
+ * request, page address). The disk's limits make every segment whole
+ * 4 KiB blocks; a segment that is not fails the request.
+ */
+static int walk_pages(struct ec_req *req,
+			 void (*fn)(struct ec_req *req, unsigned int ext,
+				    u32 rp, void *page))
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	u32 rp = 0;
+
+	rq_for_each_segment(bv, req->rq, iter) {
+		u32 off;
+
+		if (bv.bv_len % SPARE_EC_PAGE)
+			return -EIO;
+		for (off = 0; off < bv.bv_len; off += SPARE_EC_PAGE, rp++) {
+			unsigned int x;
+			void *p;
+
+			for (x = 0; x < req->nr_ext; x++)
+				if (rp >= req->ext[x].pidx &&
+				    rp < req->ext[x].pidx + req->ext[x].n)
+					break;
+			if (x == req->nr_ext)
+				return -EIO;
+			p = kmap_local_page(bv.bv_page);
+			fn(req, x, rp, (u8 *)p + bv.bv_offset + off);
+			kunmap_local(p);
+		}
+	}
+	return 0;
+}
+
+/* A page's data splits into the regions, its parity computed there. */
+static void page_encode(struct ec_req *req, unsigned int ext, u32 rp,
+			void *page)
+{
+	const struct spare_ec_geom *g = &req->dev->cfg.ec;
+	u32 sb = spare_ec_split_bytes(g), j;
+	void *parity[SPARE_EC_MAX_R];
+
+	for (j = 0; j < g->k; j++)
+		memcpy((u8 *)req->region[j] + rp * sb, (u8 *)page + j * sb, sb);
+	for (j = 0; j < g->r; j++)
+		parity[j] = (u8 *)req->region[g->k + j] + rp * sb;
+	spare_ec_encode(g, page, parity);
+}
+
+/* Extent @ext's page, from its K data splits or decoded from K splits. */
+static void page_fill(struct ec_req *req, unsigned int ext, u32 rp,
+		      void *page)
+{
+	const struct spare_ec_geom *g = &req->dev->cfg.ec;
+	struct ec_ext *ex = &req->ext[ext];
+	u32 sb = spare_ec_split_bytes(g), n = spare_ec_splits(g), j;
+	void *ptrs[SPARE_EC_MAX_SPLITS];
+	u16 missing = ex->rd.missing & spare_ec_all(g);
+
+	if (!ex->finished || ex->failed)
+		return;
+	if (!ex->rd.posted) {		/* never written: zeros */
+		memset(page, 0, SPARE_EC_PAGE);
+		return;
+	}
+	for (j = 0; j < n; j++)
+		ptrs[j] = missing & (1U << j) ? (u8 *)req->scratch + j * sb :
+			  (u8 *)req->region[j] + rp * sb;
+	if (missing && spare_ec_recover(g, ptrs, missing)) {
+		ex->failed = true;	/* cannot happen: K arrived */
+		return;
+	}
+	for (j = 0; j < g->k; j++)
+		memcpy((u8 *)page + j * sb, ptrs[j], sb);
+}
+
+static void log_eio(struct ec_req *req, struct ec_ext *ex)
+{
+	struct spare_dev *dev = req->dev;
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&dev->ec->glock[ex->group], flags);
+	first = spare_ec_eio_first(&dev->ec->map.groups[ex->group]);
+	spin_unlock_irqrestore(&dev->ec->glock[ex->group], flags);
+	if (first)
+		pr_warn("%s: coding group %u: page %u: fewer than %u splits current, EIO (logged once per group)\n",
+			dev->disk->disk_name, ex->group, ex->first,
+			dev->cfg.ec.k);
+}
+
+/*
+ * Split @j of read extent @ext completed (@ok) or could not be posted:
+ * the core's next step, and the posts it asks for. req->lock held.
+ */
+static void read_event(struct ec_req *req, unsigned int ext, u32 j, bool ok,
+		       struct spare_ec_stats *st)
+{
+	struct ec_ext *ex = &req->ext[ext];
+
+	for (;;) {
+		enum spare_ec_read_act act;
+		u32 post;
+
+		act = spare_ec_read_done(&ex->rd, j, ok, &post, st);
+		switch (act) {
+		case SPARE_EC_POST:
+			if (op_post(req, req->nr_ops, ext, post)) {
+				req->nr_ops++;
+				return;
+			}
+			j = post;	/* not posted: it failed too */
+			ok = false;
+			continue;
+		case SPARE_EC_COPY:
+		case SPARE_EC_DECODE:
+			ex->finished = true;
+			return;
+		case SPARE_EC_EIO:
+			ex->finished = true;
+			ex->failed = true;
+			log_eio(req, ex);
+			return;
+		default:
+			return;
+		}
+	}
+}
+
+/* Every extent of a read finished: its pages out, and the request ended. */
+static void read_maybe_end(struct ec_req *req)
+{
+	struct request *rq = req->rq;
+	blk_status_t st = BLK_STS_OK;
+	unsigned int x;
+
+	if (!rq)
+		return;
+	for (x = 0; x < req->nr_ext; x++)
+		if (!req->ext[x].finished)
+			return;
+	if (walk_pages(req, page_fill))
+		st = BLK_STS_IOERR;
+	for (x = 0; x < req->nr_ext; x++)
+		if (req->ext[x].failed)
+			st = BLK_STS_IOERR;
+	req->rq = NULL;
+	if (st)
+		atomic64_inc(&req->dev->stats.io_errors);
+	else
+		atomic64_add(blk_rq_bytes(rq), &req->dev->stats.bytes_read);
+	blk_mq_end_request(rq, st);
+}
+
+/* Every split of a write completed: the core marks what landed. */
+static void write_end(struct ec_req *req)
+{
+	struct spare_dev *dev = req->dev;
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_stats st = {};
+	struct request *rq = req->rq;
+	blk_status_t bs = BLK_STS_OK;
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		unsigned long flags;
+		int ret;
+
+		spin_lock_irqsave(&e->glock[ex->group], flags);
+		ret = spare_ec_write_end(&e->map, &e->map.groups[ex->group],
+					 &ex->wr, &st);
+		spin_unlock_irqrestore(&e->glock[ex->group], flags);
+		if (ret) {
+			bs = BLK_STS_IOERR;
+			pr_warn_ratelimited("%s: coding group %u: write of pages %u+%u landed on fewer than %u splits, EIO\n",
+					    dev->disk->disk_name, ex->group,
+					    ex->first, ex->n, dev->cfg.ec.k);
+		}
+	}
+	stats_add(e, &st);
+	req->rq = NULL;
+	if (bs)
+		atomic64_inc(&dev->stats.io_errors);
+	else
+		atomic64_add(blk_rq_bytes(rq), &dev->stats.bytes_written);
+	blk_mq_end_request(rq, bs);
+}
+
+/* The slot is free again; a request refused for want of one runs. */
+static void req_release(struct ec_req *req)
+{
+	struct spare_dev *dev = req->dev;
+	struct spare_ec_dev *e = dev->ec;
+
+	clear_bit(req - e->reqs, e->busy);
+	smp_mb__after_atomic();	/* free before the flag; pairs with slot_get() */
+	if (atomic_read(&e->refused) && atomic_xchg(&e->refused, 0))
+		blk_mq_run_hw_queues(dev->disk->queue, true);
+}
+
+/* Drop one reference of @req; the last ends a write, frees the slot. */
+static void req_put(struct ec_req *req)
+{
+	if (!atomic_dec_and_test(&req->pending))
+		return;
+	if (req->write && req->rq)
+		write_end(req);
+	if (!req->write && req->rq) {
+		unsigned long flags;
+
+		/* nothing more can come: a read short of K is EIO */
+		spin_lock_irqsave(&req->lock, flags);
+		read_maybe_end(req);
+		spin_unlock_irqrestore(&req->lock, flags);
+		if (req->rq) {
+			struct request *rq = req->rq;
+
+			req->rq = NULL;
+			blk_mq_end_request(rq, BLK_STS_IOERR);
+		}
+	}
+	req_release(req);
+}
+
+static void op_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct ec_op *op = container_of(wc->wr_cqe, struct ec_op, cqe);
+	struct ec_req *req = op->req;
+	bool ok = wc->status == IB_WC_SUCCESS;
+
+	op_release(req, op);
+	if (!ok) {
+		struct spare_dev *dev = req->dev;
+		struct spare_copy *cp = &dev->map.slabs[op->slab].copy[op->slot];
+		u32 d = READ_ONCE(cp->donor);
+
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_warn_ratelimited("%s: RDMA %s of split %u of coding group %u failed: %s\n",
+					    dev->disk->disk_name,
+					    req->write ? "WRITE" : "READ",
+					    op->split, req->ext[op->ext].group,
+					    ib_wc_status_msg(wc->status));
+		if (d < dev->cfg.nr_donors)
+			spare_donor_error(&dev->donors[d],
+					  "RDMA operation failed");
+	}
+	if (req->write) {
+		unsigned long flags;
+
+		spin_lock_irqsave(&req->lock, flags);
+		spare_ec_write_done(&req->ext[op->ext].wr, op->split, ok);
+		spin_unlock_irqrestore(&req->lock, flags);
+	} else {
+		struct spare_ec_stats st = {};
+		unsigned long flags;
+
+		spin_lock_irqsave(&req->lock, flags);
+		read_event(req, op->ext, op->split, ok, &st);
+		read_maybe_end(req);
+		spin_unlock_irqrestore(&req->lock, flags);
+		stats_add(req->dev->ec, &st);
+	}
+	req_put(req);
+}
+
+/* A free bounce slot, or NULL: the caller answers BLK_STS_RESOURCE. */
+static struct ec_req *slot_get(struct spare_ec_dev *e)
+{
+	int tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		unsigned int i;
+
+		for_each_clear_bit(i, e->busy, EC_SLOTS)
+			if (!test_and_set_bit(i, e->busy))
+				return &e->reqs[i];
+		if (tries)
+			break;
+		atomic_set(&e->refused, 1);
+		smp_mb();	/* flag before the retry; pairs with req_release() */
+	}
+	return NULL;
+}
+
+/*
+ * Whether every split the request may post has a connected data queue;
+ * false while one is still connecting (the request is tried again).
+ */
+static bool queues_ready(struct spare_dev *dev, struct ec_req *req)
+{
+	u32 n = nsplits(dev), j;
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++)
+		for (j = 0; j < n; j++) {
+			u32 s = req->ext[x].group * n + j;
+			struct spare_copy *cp =
+				&dev->map.slabs[s].copy[dev->ec->sp[s].slot];
+			u32 d = READ_ONCE(cp->donor);
+
+			if (d < dev->cfg.nr_donors &&
+			    READ_ONCE(cp->state) == SPARE_COPY_MAPPED &&
+			    PTR_ERR_OR_ZERO(spare_data_queue(&dev->donors[d],
+							     req->hctx)) == -EAGAIN)
+				return false;
+		}
+	return true;
+}
+
+static void ec_write_start(struct spare_dev *dev, struct ec_req *req)
+{
+	struct spare_ec_dev *e = dev->ec;
+	u32 n = nsplits(dev), j;
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		struct spare_ec_group *grp = &e->map.groups[ex->group];
+		unsigned long flags;
+		u16 posted;
+
+		spin_lock_irqsave(&e->glock[ex->group], flags);
+		sync_lost(dev, ex->group);
+		posted = spare_ec_write_begin(&e->map, grp, ex->first, ex->n,
+					      &ex->wr);
+		spin_unlock_irqrestore(&e->glock[ex->group], flags);
+		for (j = 0; j < n; j++) {
+			if (!(posted & (1U << j)))
+				continue;
+			if (op_post(req, req->nr_ops, x, j)) {
+				req->nr_ops++;
+				continue;
+			}
+			spin_lock_irqsave(&req->lock, flags);
+			spare_ec_write_done(&ex->wr, j, false);
+			spin_unlock_irqrestore(&req->lock, flags);
+		}
+	}
+}
+
+static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_stats st = {};
+	unsigned long flags;
+	unsigned int x;
+	u32 j;
+
+	/* under req->lock: completions of the first posts may come now */
+	spin_lock_irqsave(&req->lock, flags);
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		unsigned long gflags;
+		u16 post;
+		int ret;
+
+		spin_lock_irqsave(&e->glock[ex->group], gflags);
+		sync_lost(dev, ex->group);
+		ret = spare_ec_read_plan(&e->map, &e->map.groups[ex->group],
+					 ex->first, ex->n, &ex->rd, &post, &st);
+		spin_unlock_irqrestore(&e->glock[ex->group], gflags);
+		if (ret) {
+			ex->finished = true;
+			ex->failed = ret < 0;
+			if (ret < 0)
+				log_eio(req, ex);
+			continue;
+		}
+		for (j = 0; j < nsplits(dev); j++) {
+			if (!(post & (1U << j)))
+				continue;
+			if (op_post(req, req->nr_ops, x, j))
+				req->nr_ops++;
+			else
+				read_event(req, x, j, false, &st);
+		}
+	}
+	read_maybe_end(req);
+	spin_unlock_irqrestore(&req->lock, flags);
+	stats_add(e, &st);
+}
+
+blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
+			       const struct blk_mq_queue_data *bd)
+{
+	struct request *rq = bd->rq;
+	struct spare_dev *dev = hctx->queue->queuedata;
+	struct spare_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_extent ext[SPARE_MAX_EXTENTS];
+	struct ec_req *req;
+	unsigned int x;
+	u32 pidx = 0;
+	int n;
+
+	cmd->dev = dev;
+	cmd->nr_ops = 0;	/* spare_timeout(): no replica ops */
+	switch (req_op(rq)) {
+	case REQ_OP_FLUSH:
+		blk_mq_start_request(rq);
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return BLK_STS_OK;
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+	n = spare_split(blk_rq_pos(rq) << SECTOR_SHIFT, blk_rq_bytes(rq),
+			dev->cfg.size, e->gshift, ext, SPARE_MAX_EXTENTS);
+	if (n < 0) {
+		pr_warn_ratelimited("%s: request at sector %llu, %u bytes, does not fit the device\n",
+				    dev->disk->disk_name,
+				    (unsigned long long)blk_rq_pos(rq),
+				    blk_rq_bytes(rq));
+		return BLK_STS_IOERR;
+	}
+	req = slot_get(e);
+	if (!req)
+		return BLK_STS_RESOURCE;
+	req->dev = dev;
+	req->rq = rq;
+	req->write = req_op(rq) == REQ_OP_WRITE;
+	req->hctx = hctx->queue_num;
+	req->nr_ext = n;
+	req->nr_ops = 0;
+	for (x = 0; x < (unsigned int)n; x++) {
+		struct ec_ext *ex = &req->ext[x];
+
+		memset(ex, 0, sizeof(*ex));
+		ex->group = ext[x].slab;
+		ex->first = ext[x].first_page;
+		ex->n = ext[x].nr_pages;
+		ex->pidx = pidx;
+		pidx += ex->n;
+	}
+	if (!queues_ready(dev, req)) {
+		req->rq = NULL;
+		req_release(req);
+		return BLK_STS_RESOURCE;	/* a data queue is connecting */
+	}
+	blk_mq_start_request(rq);
+	atomic_set(&req->pending, 1);
+	if (req->write) {
+		atomic64_inc(&e->writes);
+		if (walk_pages(req, page_encode)) {
+			req->rq = NULL;
+			req_release(req);
+			return BLK_STS_IOERR;
+		}
+		ec_write_start(dev, req);
+	} else {
+		atomic64_inc(&e->reads);
+		ec_read_start(dev, req);
+	}
+	req_put(req);
+	return BLK_STS_OK;
+}
+
+static void reqs_free(struct spare_ec_dev *e, u32 n)
+{
+	unsigned int i, j;
+
+	for (i = 0; e->reqs && i < EC_SLOTS; i++) {
+		for (j = 0; j < n; j++)
+			kfree(e->reqs[i].region[j]);
+		kfree(e->reqs[i].scratch);
+	}
+	kvfree(e->reqs);
+	e->reqs = NULL;
+}
+
+static int reqs_alloc(struct spare_dev *dev, struct spare_ec_dev *e)
+{
+	const struct spare_ec_geom *g = &dev->cfg.ec;
+	u32 n = spare_ec_splits(g), j;
+	unsigned int i;
+
+	e->reqs = kvcalloc(EC_SLOTS, sizeof(*e->reqs), GFP_KERNEL);
+	if (!e->reqs)
+		return -ENOMEM;
+	for (i = 0; i < EC_SLOTS; i++) {
+		struct ec_req *req = &e->reqs[i];
+
+		spin_lock_init(&req->lock);
+		for (j = 0; j < n; j++) {
+			req->region[j] = kmalloc(SPARE_MAX_IO_BYTES / g->k,
+						 GFP_KERNEL);
+			if (!req->region[j])
+				return -ENOMEM;
+		}
+		req->scratch = kmalloc(n * spare_ec_split_bytes(g), GFP_KERNEL);
+		if (!req->scratch)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void spare_ec_free(struct spare_dev *dev)
+{
+	struct spare_ec_dev *e = dev->ec;
+
+	if (!e)
+		return;
+	reqs_free(e, nsplits(dev));
+	spare_ec_map_free(&e->map);
+	kvfree(e->glock);
+	kvfree(e->sp);
+	kfree(e);
+	dev->ec = NULL;
+}
+
+/* The split table: dev->map over split slabs, each on its donor. */
+static int split_table(struct spare_dev *dev, u32 nr_groups)
+{
+	const char *name = config_item_name(&dev->item);
+	const struct spare_config *c = &dev->cfg;
+	u32 n = spare_ec_splits(&c->ec), bad, total = nr_groups * n;
+	const u16 *domain = c->nr_domains ? c->domain : NULL;
+	u16 *place;
+	int ret;
+
+	ret = spare_slab_map_init(&dev->map, (u64)total << c->slab_shift,
+				  c->slab_shift, 1, c->nr_donors);
+	if (ret)
+		return ret;
+	if (c->placement) {
+		ret = spare_ec_place_check(&c->ec, nr_groups, c->nr_donors,
+					   domain, c->placement,
+					   c->nr_placement, &bad);
+		if (ret && bad == U32_MAX)
+			pr_warn("%s: placement: redundancy=ec:%u+%u wants %u donor indices (%u coding groups x %u splits, group-major), got %u\n",
+				name, c->ec.k, c->ec.r, total, nr_groups, n,
+				c->nr_placement);
+		else if (ret)
+			pr_warn("%s: placement: coding group %u has two splits on one donor%s, or an index past the %u donors\n",
+				name, bad,
+				spare_ec_nr_domains(domain, c->nr_donors) > 1 ?
+				" or in one failure domain" : "", c->nr_donors);
+		place = c->placement;
+	} else {
+		place = kcalloc(total, sizeof(*place), GFP_KERNEL);
+		if (!place)
+			return -ENOMEM;
+		ret = spare_ec_place(&c->ec, nr_groups, c->nr_donors, domain,
+				     place);
+		if (ret)
+			pr_warn("%s: redundancy=ec:%u+%u: no %u distinct donors%s for every coding group\n",
+				name, c->ec.k, c->ec.r, n,
+				spare_ec_nr_domains(domain, c->nr_donors) > 1 ?
+				" in distinct failure domains" : "");
+	}
+	if (!ret)
+		ret = spare_slab_map_place(&dev->map, place, total);
+	if (place != c->placement)
+		kfree(place);
+	return ret;
+}
+
+int spare_ec_power_on(struct spare_dev *dev)
+{
+	const struct spare_config *c = &dev->cfg;
+	u32 n = spare_ec_splits(&c->ec), nr_groups, i;
+	struct spare_ec_dev *e;
+	int ret;
+
+	nr_groups = spare_ec_nr_groups(&c->ec, c->size, c->slab_shift);
+	ret = split_table(dev, nr_groups);
+	if (ret) {
+		spare_slab_map_free(&dev->map);
+		return ret;
+	}
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		spare_slab_map_free(&dev->map);
+		return -ENOMEM;
+	}
+	dev->ec = e;
+	e->gshift = c->slab_shift + ilog2(c->ec.k);
+	ret = spare_ec_map_init(&e->map, &c->ec, 1, nr_groups,
+				1U << (e->gshift - SPARE_PAGE_SHIFT));
+	e->glock = kvcalloc(nr_groups, sizeof(*e->glock), GFP_KERNEL);
+	e->sp = kvcalloc(nr_groups * n, sizeof(*e->sp), GFP_KERNEL);
+	if (!ret && (!e->glock || !e->sp))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = reqs_alloc(dev, e);
+	if (ret) {
+		spare_ec_free(dev);
+		spare_slab_map_free(&dev->map);
+		return ret;
+	}
+	for (i = 0; i < nr_groups; i++)
+		spin_lock_init(&e->glock[i]);
+	return 0;
+}
+
+void spare_ec_ready(struct spare_dev *dev)
+{
+	struct spare_ec_dev *e = dev->ec;
+	u32 s, c;
+
+	for (s = 0; s < dev->map.nr_slabs; s++) {
+		struct spare_slab *slab = &dev->map.slabs[s];
+		unsigned long flags;
+
+		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < dev->map.nr_slots; c++)
+			if (slab->copy[c].state == SPARE_COPY_MAPPED) {
+				e->sp[s].slot = c;
+				e->sp[s].gen = slab->copy[c].gen;
+				e->sp[s].ok = true;
+				break;
+			}
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	pr_info("%s: redundancy ec:%u+%u: %u coding group(s) of %u MiB, split slabs of %u MiB on %u donors, 1 spare read\n",
+		config_item_name(&dev->item), dev->cfg.ec.k, dev->cfg.ec.r,
+		e->map.nr_groups, 1U << (e->gshift - 20),
+		1U << (dev->map.slab_shift - 20), dev->cfg.nr_donors);
+}
+
+ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
+{
+	struct spare_ec_dev *e = dev->ec;
+
+	if (!e)
+		return sysfs_emit(buf, "1 0 0 0 0 0 0\n");
+	return sysfs_emit(buf, "1 %lld %lld %lld %lld %lld %lld\n",
+			  atomic64_read(&e->reads), atomic64_read(&e->writes),
+			  atomic64_read(&e->reads_decoded),
+			  atomic64_read(&e->late_dropped),
+			  atomic64_read(&e->eio_pages),
+			  atomic64_read(&e->writes_short));
+}
