@@ -347,10 +347,10 @@ static void donor_step(struct dev *d, u32 i)
 		resync_donor_down(d, i);
 		dl_set(l, SPARE_LIFE_EV_LOST, now);	/* ACT_TEARDOWN */
 		if (spare_life_hold(&l->life, held_by(d, i), now))
-			log_warn("donor %s lost; it holds our slabs over a "
-				 "restart: its %u slab copies are waited for up "
-				 "to %u s (I/O no other copy serves waits); "
-				 "reconnecting", dn->host, n,
+			log_warn("donor %s lost: %u slab copies failed; it "
+				 "holds our slabs over a restart: they are "
+				 "waited for up to %u s (I/O no other copy "
+				 "serves waits); reconnecting", dn->host, n,
 				 SPARE_LIFE_HOLD_MS / 1000);
 		else
 			log_warn("donor %s lost: %u slab copies failed, the "
