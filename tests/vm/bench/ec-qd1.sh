@@ -43,12 +43,10 @@ lent() {
 	echo $t
 }
 
-# run NAME ARGS...: a 96 MiB device with ARGS, written whole; its lent
-# slabs and its QD1 read latency.
-run() {
-	local name=$1; shift
-	# shellcheck disable=SC2086
-	ublk_up --size 96M --slab-size 8M --state-file none "$@" $DONORS
+# measure NAME: /dev/$disk written whole; the donors' lent slabs and its
+# QD1 read latency, as results of NAME.
+measure() {
+	local name=$1
 	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $name"
 	result "$name" slabs_lent "$(lent)"
 	result "$name" lent_mib "$(( $(lent) * 8 ))"
@@ -59,6 +57,15 @@ run() {
 	cp /tmp/fio1.json "/tmp/fio-$name.json"
 	result "$name" qd1_p50_us $(( $(fio_pct /tmp/fio1.json clat_ns 50.000000) / 1000 ))
 	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
+}
+
+# run NAME ARGS...: a 96 MiB device with ARGS, written whole; its lent
+# slabs and its QD1 read latency.
+run() {
+	local name=$1; shift
+	# shellcheck disable=SC2086
+	ublk_up --size 96M --slab-size 8M --state-file none "$@" $DONORS
+	measure "$name"
 	ublk_down
 	echo "$UBLK_STATS"
 	grep '^spare-ublk: ec ' /tmp/ublk.out || true
@@ -77,16 +84,7 @@ krun() {
 	for n in 2 3 4 5 6 7; do list=$list${list:+,}10.0.0.$n:$DONOR_PORT; done
 	disk=$(spare_create bench size=96M slab_size=8M donors="$list" \
 		source=10.0.0.1 "$@")
-	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $name"
-	result "$name" slabs_lent "$(lent)"
-	result "$name" lent_mib "$(( $(lent) * 8 ))"
-	fio --name=qd1 --filename="/dev/$disk" --direct=1 --rw=randread --bs=4k \
-		--iodepth=1 --ioengine=libaio --time_based --runtime="$FIO_SECS" \
-		--output-format=json >/tmp/fio1.json 2>/tmp/fio.err ||
-		{ cat /tmp/fio.err; fail "fio on $name"; }
-	cp /tmp/fio1.json "/tmp/fio-$name.json"
-	result "$name" qd1_p50_us $(( $(fio_pct /tmp/fio1.json clat_ns 50.000000) / 1000 ))
-	result "$name" qd1_p99_us $(( $(fio_pct /tmp/fio1.json clat_ns 99.000000) / 1000 ))
+	measure "$name"
 	echo "io_stat: $(cat "/sys/block/$disk/spare/io_stat")"
 	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
 	spare_destroy bench
