@@ -1094,6 +1094,108 @@ static void fair_share_counts_clients(void)
 	bstate_free(&st);
 }
 
+/*
+ * Taking a hog's excess back (bstate_reclaim_pick()): a hog holds the
+ * whole pool of 64 slabs in 64 grants and renews them every lease; a
+ * newcomer asks for room each lease (one slab at a time, until refused).
+ * The hog's renewals are never refused; of each renewal the broker marks
+ * at most a quarter of the hog's excess (32 over its share of 32) to move,
+ * never taking it below its share. The hog moves what is marked (renews
+ * it no more; the donor's heartbeat counts it free once its lease ran
+ * out), and within 8 leases the newcomer holds its share.
+ */
+#define RC_GRANTS BROKER_MAX_RENEW_GRANTS	/* 64: one RENEW_GRANT */
+#define RC_SHARE (RC_GRANTS / 2)
+static void reclaim_hog_excess(void)
+{
+	static struct spare_grant hog[RC_GRANTS], g[RC_GRANTS], r[RC_GRANTS], nc[RC_GRANTS];
+	static bool moved[RC_GRANTS], move[RC_GRANTS], again[RC_GRANTS];
+	uint64_t expiry[RC_GRANTS], newcomer = 0, marked_total = 0;
+	unsigned int failed, k, i, n, reached = 0;
+	unsigned int idx[RC_GRANTS];
+	struct broker_donor d;
+	struct bstate st;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 21), 0);
+	d = hb("d0", "rack-1", RC_GRANTS);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	for (i = 0; i < RC_GRANTS; i++) {
+		EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1000, &hog[i], NULL), 0);
+		expiry[i] = 1060;
+	}
+	/* nobody waits: nothing to take back */
+	EXPECT_EQ(bstate_reclaim_pick(&st, "hog", hog, RC_GRANTS, 1001, move), 0);
+	for (i = 0; i < RC_GRANTS; i++)
+		EXPECT(!move[i]);
+	for (k = 0; k < 12 && !reached; k++) {
+		uint64_t t = 1000 + 60 * k, live = 0, marked;
+
+		/* the donor counts free what no live lease covers */
+		for (i = 0; i < RC_GRANTS; i++)
+			live += expiry[i] > t + 10;
+		d = hb("d0", "rack-1", RC_GRANTS - live - newcomer);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 1000 * (k + 1)), 0);
+		/* the newcomer renews what it holds, and asks for more */
+		if (newcomer)
+			EXPECT_EQ(bstate_renew_grants(&st, "newcomer", nc, (unsigned int)newcomer, 0,
+						      t + 11, nc, NULL, &failed), 0);
+		while (newcomer < RC_GRANTS &&
+		       !bstate_grant(&st, "newcomer", 1, 1, 0, t + 12, &nc[newcomer], NULL))
+			newcomer++;
+		EXPECT_EQ(bstate_client_slabs(&st, "newcomer"), newcomer);
+		if (newcomer >= RC_SHARE)
+			reached = k + 1;
+		/* the hog renews what it keeps: never refused */
+		for (i = n = 0; i < RC_GRANTS; i++)
+			if (!moved[i]) {
+				g[n] = hog[i];
+				idx[n++] = i;
+			}
+		EXPECT_EQ(bstate_renew_grants(&st, "hog", g, n, 0, t + 20, r, NULL, &failed), 0);
+		marked = bstate_reclaim_pick(&st, "hog", r, n, t + 20, move);
+		/* at most a quarter of its excess a lease */
+		EXPECT(marked <= (RC_SHARE + 3) / 4);
+		/* asked again within the same lease: nothing more */
+		EXPECT_EQ(bstate_reclaim_pick(&st, "hog", r, n, t + 21, again), 0);
+		for (i = 0; i < n; i++) {
+			hog[idx[i]] = r[i];
+			expiry[idx[i]] = t + 80;
+			/* it moves what is marked: renews it no more */
+			moved[idx[i]] = move[i];
+		}
+		marked_total += marked;
+		/* never below its share */
+		for (i = n = 0; i < RC_GRANTS; i++)
+			n += !moved[i];
+		EXPECT(n >= RC_SHARE);
+	}
+	printf("# newcomer holds %llu after %u leases; %llu slabs marked\n",
+	       (unsigned long long)newcomer, reached, (unsigned long long)marked_total);
+	EXPECT(reached >= 1 && reached <= 8);
+	EXPECT_EQ(st.reclaim_marked, marked_total);
+	EXPECT_EQ(marked_total, RC_SHARE);
+	/* with the newcomer at its share and served, nobody waits: nothing marked */
+	for (i = n = 0; i < RC_GRANTS; i++)
+		if (!moved[i])
+			g[n++] = hog[i];
+	EXPECT_EQ(bstate_renew_grants(&st, "hog", g, n, 0, 1000 + 60 * k + 20, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_reclaim_pick(&st, "hog", r, n, 1000 + 60 * k + 20, move), 0);
+	/* another client's grants, a client below its share: never marked */
+	EXPECT_EQ(bstate_reclaim_pick(&st, "newcomer", r, n, 1000 + 60 * k + 21, move), 0);
+	bstate_free(&st);
+
+	/* fair share off: nothing is taken back, waiter or not */
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 22), 0);
+	bstate_set_fair_share(&st, false);
+	d = hb("d0", "rack-1", 8);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1000, &hog[i], NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1001, g, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_reclaim_pick(&st, "hog", hog, 8, 1002, move), 0);
+	bstate_free(&st);
+}
+
 /* Without fair-share (bstate_set_fair_share(false)): the old behaviour. */
 static void fair_share_off(void)
 {
@@ -1126,6 +1228,7 @@ int main(void)
 	TAP_RUN(renew_grants_all_or_none);
 	TAP_RUN(fair_share_counts_clients);
 	TAP_RUN(fair_share_off);
+	TAP_RUN(reclaim_hog_excess);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

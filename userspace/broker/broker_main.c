@@ -1413,6 +1413,20 @@ static int metrics_page(void *ctx, FILE *f)
 
 		spare_metrics_u64(&m, labels, b->refused[e]);
 	}
+	spare_metrics_family(&m, "spare_broker_client_refusals_total", SPARE_COUNTER,
+			     "Client requests refused by a per-client cap (no-space), by cap.");
+	{
+		static const char *const cap[] = { "fair-share", "max-client-share",
+						   "max-client-grants" };
+		const uint64_t n[] = { b->st.refused_fair, b->st.refused_share,
+				       b->st.refused_grants };
+
+		for (unsigned int i = 0; i < 3; i++) {
+			const char *labels[] = { "cap", cap[i], NULL };
+
+			spare_metrics_u64(&m, labels, n[i]);
+		}
+	}
 	spare_metrics_family(&m, "spare_broker_uptime_seconds", SPARE_GAUGE,
 			     "Seconds since spare-broker started.");
 	spare_metrics_f3(&m, NULL, (double)(spare_now_ms() - b->start_ms) / 1000.0);
@@ -1605,7 +1619,8 @@ static const char *const live_keys[] = {
 	"host-keys", "grant-key-file", "grant-signing-key", "grant-public-keys",
 	"grant-key-id", "lease", "clock-skew",
 	"missed-heartbeats", "max-heartbeat", "max-conns", "hello-timeout",
-	"log-level", NULL
+	"max-handshakes", "max-client-share", "fair-share", "max-client-grants",
+	"max-donor-bytes", "legacy-renew", "log-level", NULL
 };
 
 static struct spare_cli broker_cli;	/* main()'s, for a reload */
@@ -1659,7 +1674,7 @@ static void reload(struct broker *b)
 	if (read_grant_keys(&nc, &keys))
 		goto refuse;
 
-	/* All read: apply it all. Nothing below fails. */
+	/* All read: apply it all. Nothing below fails (the caps were parsed in range). */
 	nc.max_conns = spare_fd_conn_cap("max-conns", nc.max_conns, nofile_now());
 	spare_host_keys_free(&b->hk);
 	b->hk = hk;
@@ -1694,6 +1709,8 @@ static void reload(struct broker *b)
 	b->st.skew_s = nc.skew_s;
 	b->st.missed_hb = nc.missed_hb;
 	b->st.max_hb_ms = nc.max_hb_ms;
+	bstate_set_caps(&b->st, nc.max_donor_bytes, nc.client_share_pct, nc.max_client_grants);
+	bstate_set_fair_share(&b->st, nc.fair_share);
 	spare_log_set_level((enum spare_log_level)nc.log_level);
 	b->cfg = nc;
 	spare_cli_log_changes(&cli, &running_vals);

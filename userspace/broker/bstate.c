@@ -426,6 +426,8 @@ static void heap_pop(struct bstate *st, struct bclient *c)
 	c->slabs -= h[0].slabs;
 	st->held -= h[0].slabs;
 	c->grants -= h[0].grants;
+	if (h[0].moving)
+		c->moving -= h[0].slabs;
 	h[0] = h[n];
 	for (;;) {
 		uint32_t l = 2 * i + 1, m = i;
@@ -653,6 +655,9 @@ static void client_charge(struct bstate *st, struct bclient *c, const struct spa
 		struct blease *h = &c->heap[i];
 
 		if (h->slabs && h->token == e.token) {
+			if (h->moving)	/* renewed all the same: it stays */
+				c->moving -= h->slabs;
+			h->moving = false;
 			c->slabs -= h->slabs;
 			st->held -= h->slabs;
 			h->slabs = 0;
@@ -989,6 +994,98 @@ int bstate_renew_grants(struct bstate *st, const char *client, const struct spar
 wipe:
 	memset(gi, 0, sizeof(gi));
 	return ret;
+}
+
+/* @c's lease of the grant whose id starts with @token, not marked yet; or NULL. */
+static struct blease *lease_of_token(struct bclient *c, uint64_t token)
+{
+	for (uint32_t i = 0; token && i < c->nheap; i++)
+		if (c->heap[i].slabs && c->heap[i].token == token && !c->heap[i].moving)
+			return &c->heap[i];
+	return NULL;
+}
+
+/*
+ * Open @c's reclaim window at @now_s if the last one ended: a lease long,
+ * BSTATE_RECLAIM_PCT percent of the largest excess (@excess now) since
+ * others began waiting.
+ */
+static void reclaim_window(const struct bstate *st, struct bclient *c, uint64_t excess,
+			   uint64_t now_s)
+{
+	uint64_t unit = (excess * BSTATE_RECLAIM_PCT + 99) / 100;
+
+	if (unit > c->reclaim_unit)
+		c->reclaim_unit = unit;
+	if (now_s >= c->reclaim_until) {
+		c->reclaim_until = now_s + st->lease_s;
+		c->reclaim_left = c->reclaim_unit;
+	}
+}
+
+uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct spare_grant *g,
+			     unsigned int n, uint64_t now_s, bool *move)
+{
+	struct spare_grant_info gi;
+	struct bclient *c;
+	uint64_t share, excess, marked = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		move[i] = false;
+	if (!client_ok(client) || !st->fair_share)
+		return 0;
+	clients_sweep(st, now_s);
+	c = (struct bclient *)client_find(st, client);
+	if (!c)
+		return 0;
+	client_expire(st, c, now_s);
+	client_mark(st, c, now_s);
+	if (st->nwaiting <= (c->waiting ? 1u : 0u)) {
+		/* nobody else waits: the episode is over */
+		c->reclaim_unit = c->reclaim_left = c->reclaim_until = c->reclaim_pool = 0;
+		return 0;
+	}
+	/*
+	 * The share over the largest pool since the episode began: slabs
+	 * whose leases ran out after a move leave the broker's books before
+	 * the donor counts them free again, and that dip must not make the
+	 * hog's excess look larger than it is.
+	 */
+	share = bstate_total_free(st) + st->held;
+	if (share > c->reclaim_pool)
+		c->reclaim_pool = share;
+	share = c->reclaim_pool / (st->nactive + !c->active);
+	if (c->slabs <= c->moving + share)
+		return 0;
+	excess = c->slabs - c->moving - share;
+	reclaim_window(st, c, excess, now_s);
+	for (i = 0; i < n && excess && c->reclaim_left; i++) {
+		struct blease *e;
+		uint64_t token;
+
+		if (spare_grant_decode(&g[i], &gi) ||
+		    strncmp(gi.client_id, client, SPARE_GRANT_CLIENT_LEN))
+			continue;
+		memcpy(&token, g[i].grant_id, sizeof(token));
+		e = lease_of_token(c, token);
+		/*
+		 * Never below its share; within the window's budget, except one
+		 * grant larger than the whole budget, taken alone.
+		 */
+		if (!e || e->slabs > excess ||
+		    (e->slabs > c->reclaim_left && c->reclaim_left < c->reclaim_unit))
+			continue;
+		e->moving = true;
+		c->moving += e->slabs;
+		excess -= e->slabs;
+		c->reclaim_left -= e->slabs < c->reclaim_left ? e->slabs : c->reclaim_left;
+		marked += e->slabs;
+		move[i] = true;
+	}
+	memset(&gi, 0, sizeof(gi));
+	st->reclaim_marked += marked;
+	return marked;
 }
 
 int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,

@@ -43,6 +43,7 @@ struct blease {
 	uint64_t	token;		/* the grant id's first 8 bytes; 0 with no slabs */
 	uint32_t	slabs;		/* slab copies it covers */
 	uint32_t	grants;		/* grants signed (1) */
+	bool		moving;		/* bstate_reclaim_pick() marked it: counted in moving */
 };
 
 /*
@@ -58,6 +59,13 @@ struct bclient {
 	uint32_t	nheap, capheap;
 	/* refused for lack of room below its fair share: waits until then (s) */
 	uint64_t	wait_until;
+	/* bstate_reclaim_pick(): slabs marked to move, still within their leases;
+	 * the lease it counts in, what it may still mark */
+	uint64_t	moving;
+	uint64_t	reclaim_until;	/* s */
+	uint64_t	reclaim_left;	/* slabs */
+	uint64_t	reclaim_unit;	/* slabs a lease: a share of the largest excess */
+	uint64_t	reclaim_pool;	/* the largest pool since others began waiting */
 	bool		active;		/* counted in bstate.nactive */
 	bool		waiting;	/* counted in bstate.nwaiting */
 };
@@ -114,6 +122,7 @@ struct bstate {
 	uint64_t		donors_expired, renewals, moves, rooms;
 	uint64_t		refused_share, refused_grants, refused_renewals, donors_clamped;
 	uint64_t		refused_fair;
+	uint64_t		reclaim_marked;	/* slabs bstate_reclaim_pick() marked */
 };
 
 /*
@@ -289,6 +298,26 @@ int bstate_room(struct bstate *st, const char *client, const char *addr,
 int bstate_renew_grants(struct bstate *st, const char *client, const struct spare_grant *old,
 			unsigned int n, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
 			char (*domains)[BROKER_DOMAIN_LEN], unsigned int *failed);
+
+/*
+ * Taking a hog's excess back (Documentation/protocol.md, "Taking excess
+ * back"): of the @n grants g[] that @client renews at @now_s, which the
+ * broker would have it move off their donors (move[i] true). Only with
+ * fair share on, while another client waits, and only from a client above
+ * its fair share: its excess is what it holds beyond the share. At most
+ * BSTATE_RECLAIM_PCT percent of the largest excess it had since others
+ * began waiting (at least one slab) per lease, so that the pool does not
+ * churn, and never below its share. Grants that are not @client's or not
+ * well formed are never marked. Returns the slabs marked (counted in
+ * st->reclaim_marked).
+ *
+ * The broker's decision only: the daemon does not act on it yet (no
+ * RENEW_GRANT answer carries it, and spared does not evict the slab of a
+ * lapsed grant), so it is called by the unit tests alone.
+ */
+#define BSTATE_RECLAIM_PCT	25
+uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct spare_grant *g,
+			     unsigned int n, uint64_t now_s, bool *move);
 
 /* One grant: bstate_renew_grants() with @n 1. */
 int bstate_renew_grant(struct bstate *st, const char *client, const struct spare_grant *old,
