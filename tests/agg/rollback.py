@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """A move whose target dies rolls back (tests/agg/run starts the daemon).
 
-  rollback.py PORT KEYFILE MODE      MODE: before | during | after
+  rollback.py PORT KEYFILE MODE      MODE: before | during | after | caps
 
 A job with the server's SGD optimizer (2 workers, 3 partitions) trains for
 ITERS iterations on the daemon at PORT; at iteration MOVE_AT an admin asks to
@@ -10,7 +10,10 @@ move it to a fake target that holds the daemons' key and dies
   before: after the PEER_HELLO, before anything of the job crossed;
   during: after accepting the IMPORT, while the source drains to the barrier;
   after:  after receiving the state and IMPORT_COMMIT, before confirming it
-          (so before the source would REDIRECT the workers).
+          (so before the source would REDIRECT the workers);
+  caps:   answers the IMPORT taking a capability the source did not offer
+          (AGG_PEER_CAP_RDMA_STATE in IMPORT_REPLY's hdr.rank): a protocol
+          breach the source must refuse before the drain.
 The move must fail with the reason, the workers must go on at the source
 without noticing, and every iteration's weights must be bit-identical to a
 run of the same job without the attempt. Exits 0 if every check held.
@@ -33,6 +36,7 @@ from spare_agg import Client, AggError  # noqa: E402
 MAGIC, VERSION, HDR = 0x47474153, 1, 32
 IMPORT, IMPORT_STATE, IMPORT_COMMIT, IMPORT_REPLY = 13, 14, 15, 16
 PEER_HELLO, PEER_CHALLENGE, PEER_PROOF = 18, 19, 20
+CAP_RDMA_STATE = 1                # agg_proto.h AGG_PEER_CAP_RDMA_STATE
 ITERS, MOVE_AT, NELEM, WORKERS = 60, 15, 3000, 2
 
 
@@ -49,9 +53,9 @@ def recv_msg(s):
     return fields[2], fields, body
 
 
-def send_msg(s, mtype, payload=b"", job_id=0, it=0):
+def send_msg(s, mtype, payload=b"", job_id=0, it=0, rank=0):
     s.sendall(struct.pack("<IHHIIIIII", MAGIC, VERSION, mtype, len(payload),
-                          job_id, 0, it, 0, 0) + payload)
+                          job_id, 0, it, rank, 0) + payload)
 
 
 def link_ids(s):
@@ -67,7 +71,7 @@ class FakeTarget(threading.Thread):
 
     def __init__(self, key, mode):
         super().__init__(daemon=True)
-        self.key, self.mode, self.log = key, mode, []
+        self.key, self.mode, self.log, self.offered = key, mode, [], None
         self.ls = socket.socket()
         self.ls.bind(("127.0.0.1", 0))
         self.ls.listen(1)
@@ -92,9 +96,14 @@ class FakeTarget(threading.Thread):
             if t != PEER_PROOF or not hmac.compare_digest(proof, want):
                 self.log.append("bad proof")
                 return
-            t, _, _ = recv_msg(s)
+            t, f, _ = recv_msg(s)
             self.log.append(t)
             if t != IMPORT:
+                return
+            self.offered = f[7]       # hdr.rank: the source's capabilities
+            if self.mode == "caps":   # take what was not offered
+                send_msg(s, IMPORT_REPLY, job_id=7, rank=CAP_RDMA_STATE)
+                recv_msg(s)           # the source closes
                 return
             send_msg(s, IMPORT_REPLY, job_id=7)
             if self.mode == "during":
@@ -153,7 +162,7 @@ def run_job(port, job, move=None):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in ("before", "during", "after"):
+    if len(sys.argv) != 4 or sys.argv[3] not in ("before", "during", "after", "caps"):
         print(__doc__)
         return 2
     port, mode = int(sys.argv[1]), sys.argv[3]
@@ -168,10 +177,15 @@ def main():
     print("%s: target saw %s; the move: %s" % (mode, target.log, res))
     check(not errs, "the workers went on at the source: %s" % errs)
     check(isinstance(res, AggError), "the move failed (got %r)" % (res,))
-    if mode == "before":
+    if mode in ("before", "caps"):
         check("the job goes on here" in str(res), "the admin is told the job goes on")
     else:
         check("rolled back" in str(res), "the admin is told the move rolled back")
+    if mode == "caps":
+        check(target.offered == 0, "the source offered no capability (got %r)" % (target.offered,))
+        check("did not offer" in str(res), "the admin is told the target took what was not offered")
+        check(IMPORT_STATE not in target.log and IMPORT_COMMIT not in target.log,
+              "nothing of the job's state crossed")
     if mode == "after":
         check(IMPORT_COMMIT in target.log, "the target got as far as the commit")
     if mode == "during":

@@ -159,6 +159,28 @@ static void test_departed(void)
 	EXPECT_EQ(agg_departed_check(d, 4, 4), -AGG_EINVAL);
 }
 
+/* A move's capabilities: only what both ends offered, never an unknown bit. */
+static void test_peer_caps(void)
+{
+	/* an offer of everything, from a daemon of the future, to one that
+	 * has everything: only bits this code can act on are taken */
+	EXPECT_EQ(agg_peer_caps_answer(0xffffffffU, 0xffffffffU),
+		  AGG_PEER_CAPS_KNOWN);
+	EXPECT_EQ(agg_peer_caps_answer(AGG_PEER_CAP_RDMA_STATE, 0), 0U);
+	EXPECT_EQ(agg_peer_caps_answer(0, AGG_PEER_CAP_RDMA_STATE), 0U);
+	/* the RDMA state transfer is not built: nobody takes its bit */
+	EXPECT_EQ(agg_peer_caps_answer(AGG_PEER_CAP_RDMA_STATE,
+				       AGG_PEER_CAP_RDMA_STATE), 0U);
+	EXPECT_EQ(agg_peer_caps_check(0, 0), 0);
+	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE, 0), 0);
+	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE,
+				      AGG_PEER_CAP_RDMA_STATE), 0);
+	/* a target that takes what it was not offered breaks the protocol */
+	EXPECT_EQ(agg_peer_caps_check(0, AGG_PEER_CAP_RDMA_STATE), -AGG_EPROTO);
+	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE, 0x80000001U),
+		  -AGG_EPROTO);
+}
+
 static struct agg_tensor_desc tensors[3] = {
 	{ "fc1.weight", 10 }, { "fc1.bias", 7 }, { "out", 1 },
 };
@@ -567,6 +589,7 @@ int main(void)
 	TAP_RUN(test_migrate_msg);
 	TAP_RUN(test_redirect_msg);
 	TAP_RUN(test_departed);
+	TAP_RUN(test_peer_caps);
 	TAP_RUN(test_report_layout);
 	TAP_RUN(test_report_checks);
 	TAP_RUN(test_report_reply);

@@ -82,6 +82,18 @@ static bool peer_configured(uint32_t ip)
 	return false;
 }
 
+/*
+ * The capabilities this daemon offers a target (IMPORT's hdr.rank), and
+ * why its moves' state goes over the TCP link. The RDMA state transfer
+ * (aggd.md, "Moving over RDMA") is not built, so nothing is offered yet.
+ */
+static uint32_t mig_caps_offer(const char **tcp_why)
+{
+	*tcp_why = g.rdma ? "moving a job's state over RDMA is not implemented yet" :
+			    "this daemon runs without --rdma";
+	return 0;
+}
+
 /* Answer the admin who asked for the migration (if still connected). */
 static void mig_reply(struct migration *m, unsigned int status, const char *text)
 {
@@ -247,6 +259,7 @@ static void mig_drain(struct migration *m)
 					job->mig_barrier))
 			job->mig_ready++;
 	job->migrating = true;
+	m->barrier_ns = g.now_ns;
 	m->state = MIG_DRAIN;
 	log_info("job %u '%s': moving to %s:%u at iteration %u (%u of %u partitions there)",
 	       job->id, job->spec.name, m->to.host, m->to.port,
@@ -261,14 +274,16 @@ static void mig_done(struct migration *m)
 	struct job_entry *e = job_entry_of(job);
 	char text[2 * AGG_MAX_ERR_TEXT];
 	double ms = (double)(g.now_ns - m->start_ns) / 1e6;
+	/* the workers' pause here: held at the barrier until B committed */
+	double pause_ms = (double)(g.now_ns - m->barrier_ns) / 1e6;
 	struct conn *held[AGG_MAX_WORKERS];
 	unsigned int n_held = 0;
 
 	snprintf(text, sizeof(text), "job '%s' moved to %s:%u at iteration %u",
 		 job->spec.name, m->to.host, m->to.port, job->mig_barrier);
-	log_info("job %u '%s' moved to %s:%u at iteration %u in %.1f ms; redirecting %u workers",
-	       job->id, job->spec.name, m->to.host, m->to.port,
-	       job->mig_barrier, ms, job->n_attached);
+	log_info("job %u '%s' moved to %s:%u at iteration %u in %.1f ms (%.1f ms from the barrier to the target's commit, state over TCP); redirecting %u workers",
+		 job->id, job->spec.name, m->to.host, m->to.port,
+		 job->mig_barrier, ms, pause_ms, job->n_attached);
 	mig_reply(m, AGG_OK, text);
 	m->state = MIG_DONE;
 	g.jobs_moved_out++;
@@ -465,6 +480,9 @@ static void mig_import(struct migration *m, const uint8_t *nonce_t)
 		return;
 	}
 	agg_name_encode(body, job_entry_of(job)->tenant);
+	/* the capabilities cross only now, after both proofs */
+	m->caps_offered = mig_caps_offer(&m->tcp_why);
+	h.rank = m->caps_offered;
 	queue_plain(l, AGG_MSG_IMPORT, &h, body, len, body);
 	m->state = MIG_IMPORT;
 }
@@ -491,9 +509,19 @@ void link_hdr(struct conn *l)
 		return;
 	}
 	rx_expect_hdr(l);
-	if (m->state == MIG_IMPORT && m->job)
+	if (m->state == MIG_IMPORT && m->job &&
+	    agg_peer_caps_check(m->caps_offered, h->rank)) {
+		mig_fail(m, AGG_EPROTO,
+			 "the target took capabilities 0x%x this daemon did not offer (0x%x)",
+			 h->rank, m->caps_offered);
+		return;
+	}
+	if (m->state == MIG_IMPORT && m->job) {
+		log_info("job %u '%s': its state goes to %s:%u over TCP: %s",
+			 m->job->id, m->job->spec.name, m->to.host, m->to.port,
+			 m->caps_offered ? "the target does not take RDMA" : m->tcp_why);
 		mig_drain(m);
-	else if (m->state == MIG_COMMIT && m->job && h->iter == m->job->mig_barrier)
+	} else if (m->state == MIG_COMMIT && m->job && h->iter == m->job->mig_barrier)
 		mig_done(m);
 	else if (m->state != MIG_DONE)
 		mig_fail(m, AGG_EPROTO, "unexpected IMPORT_REPLY from the target");
@@ -584,13 +612,16 @@ void import_abandoned(struct conn *c)
 	job_retire(e);
 }
 
-static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter)
+/* @caps: the capabilities taken (the answer to IMPORT), else 0 */
+static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter,
+			 uint32_t caps)
 {
 	struct agg_hdr h;
 
 	memset(&h, 0, sizeof(h));
 	h.job_id = job_id;
 	h.iter = iter;
+	h.rank = caps;
 	queue_plain(c, AGG_MSG_IMPORT_REPLY, &h, NULL, 0, NULL);
 }
 
@@ -599,6 +630,7 @@ void handle_import(struct conn *c)
 	char tenant[AGG_NAME_LEN + 1];
 	struct agg_job_spec spec;
 	struct job_entry *e;
+	uint32_t offered = c->hdr.rank, taken;
 	int ret;
 
 	/* tenant[32], then the job's REGISTER payload */
@@ -625,9 +657,12 @@ void handle_import(struct conn *c)
 		return;
 	e->job->importing = true;
 	c->import_job = e->job;
-	log_info("job %u '%s': being imported from %s", e->job->id,
-	       e->job->spec.name, c->peer);
-	import_reply(c, e->job->id, 0);
+	/* an authenticated peer's offer (IMPORT needs its proof); bits this
+	 * daemon does not know are not taken */
+	taken = agg_peer_caps_answer(offered, 0);
+	log_info("job %u '%s': being imported from %s (capabilities offered 0x%x, taken 0x%x: its state comes over TCP)",
+		 e->job->id, e->job->spec.name, c->peer, offered, taken);
+	import_reply(c, e->job->id, 0, taken);
 	rx_expect_hdr(c);
 }
 
@@ -654,7 +689,7 @@ void handle_import_commit(struct conn *c)
 	g.jobs_moved_in++;
 	log_info("job %u '%s': imported from %s at iteration %u; waiting for its workers",
 	       job->id, job->spec.name, c->peer, c->hdr.iter);
-	import_reply(c, job->id, c->hdr.iter);
+	import_reply(c, job->id, c->hdr.iter, 0);
 	rx_expect_hdr(c);
 }
 

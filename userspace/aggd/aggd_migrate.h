@@ -30,7 +30,10 @@ struct migration {
 	struct sockaddr_in addr;
 	enum mig_state state;
 	uint64_t start_ns;
+	uint64_t barrier_ns;		/* when the barrier was set (mig_drain) */
 	uint8_t nonce[32];		/* our challenge to the target */
+	uint32_t caps_offered;		/* AGG_PEER_CAP_* sent in IMPORT */
+	const char *tcp_why;		/* why the state goes over TCP */
 };
 
 /* Registers the migration's hooks with the job layer. */

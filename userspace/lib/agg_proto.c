@@ -608,6 +608,16 @@ int agg_departed_check(const uint8_t *in, size_t len, unsigned int n_workers)
 	return 0;
 }
 
+uint32_t agg_peer_caps_answer(uint32_t offered, uint32_t target_has)
+{
+	return offered & target_has & AGG_PEER_CAPS_KNOWN;
+}
+
+int agg_peer_caps_check(uint32_t offered, uint32_t taken)
+{
+	return (taken & ~offered) ? -AGG_EPROTO : 0;
+}
+
 static void put_f64(uint8_t *p, double v)
 {
 	uint64_t u;

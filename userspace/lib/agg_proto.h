@@ -195,6 +195,24 @@ enum agg_msg_type {
 /* IMPORT: tenant[32] (all zero: the job of an open daemon), then REGISTER */
 #define AGG_IMPORT_TENANT_LEN	AGG_NAME_LEN
 
+/*
+ * Capabilities of a move (aggd.md, "Moving over RDMA"), exchanged only
+ * after both daemons proved the shared key: IMPORT's hdr.rank carries the
+ * bits the source offers, the IMPORT_REPLY that answers it the bits the
+ * target takes (a subset of the offer; a daemon that predates them sends
+ * and answers 0). Neither end acts on a bit the other did not send. No
+ * bit is defined yet: AGG_PEER_CAP_RDMA_STATE is reserved for the RDMA
+ * state transfer, which is not built, so every move's state goes over the
+ * TCP link.
+ */
+#define AGG_PEER_CAP_RDMA_STATE	1U	/* reserved: not offered by any daemon */
+#define AGG_PEER_CAPS_KNOWN	0U	/* the bits this code can act on */
+
+/* The target's answer to an offer: what both ends can act on. */
+uint32_t agg_peer_caps_answer(uint32_t offered, uint32_t target_has);
+/* 0, or -AGG_EPROTO when the target took a bit the source did not offer. */
+int agg_peer_caps_check(uint32_t offered, uint32_t taken);
+
 /* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
 #define AGG_STATE_WEIGHTS	0
 #define AGG_STATE_MOMENTUM	1
