@@ -26,6 +26,16 @@
  * spare_ec_repair_end(), which marks nothing where a write or a loss came
  * meanwhile. Its pages read from the others while K of their splits are
  * current, and as EIO after that: never stale.
+ *
+ * Moves. An EVICT with a grace period does not lose the split: a new slab
+ * is mapped on the donor a replacement would take (move_seek()), the
+ * resync thread copies the split's current pages into it through the
+ * core's move (move_split(): spare_ec_move_next(), _chunk_end(), _switch())
+ * while the split stays current on its old slab, then the new slab takes
+ * its place (gen and epoch move) and the old one is given back once the
+ * operations on it drained (inflight[] by gen parity). A move that cannot
+ * end by 3/4 of the grace period, or loses a donor, gives up: the split
+ * goes the lost way above (move_give_up()).
  */
 #include <errno.h>
 #include <inttypes.h>
