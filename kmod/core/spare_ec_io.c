@@ -115,6 +115,8 @@ void spare_ec_split_lost(struct spare_ec_map *m, struct spare_ec_group *grp,
 	grp->epoch[j]++;
 	if (grp->rep_active && grp->rep_split == j)
 		grp->rep_spoiled = true;
+	if (grp->mv_active && grp->mv_split == j)
+		spare_ec_move_end(grp);	/* lost: the decode rebuilds it */
 }
 
 void spare_ec_split_mapped(struct spare_ec_map *m, struct spare_ec_group *grp,
@@ -145,6 +147,12 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 	bitmap_set(grp->written, first, n);
 	memcpy(wr->epoch, grp->epoch, sizeof(wr->epoch));
 	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
+	if (grp->mv_active) {
+		/* the moving split's new bytes land on its old slab only */
+		bitmap_clear(grp->mv_copied, first, n);
+		if (grp->mv_chunk && overlap(first, n, grp->mv_first, grp->mv_n))
+			grp->mv_spoiled = true;
+	}
 	if (grp->rep_active && overlap(first, n, grp->rep_first, grp->rep_n)) {
 		grp->rep_spoiled = true;
 		/*
@@ -371,4 +379,89 @@ void spare_ec_repair_idle(struct spare_ec_group *grp, u32 j)
 {
 	if (!(grp->lost & (1U << j)))
 		grp->repair &= ~(1U << j);
+}
+
+int spare_ec_move_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			u32 j, unsigned long *copied)
+{
+	if (j >= spare_ec_splits(&m->g) || !copied)
+		return -EINVAL;
+	if (grp->mv_active || (grp->lost & (1U << j)))
+		return -EBUSY;
+	bitmap_zero(copied, m->pages_per_group);
+	grp->mv_copied = copied;
+	grp->mv_split = (u8)j;
+	grp->mv_active = true;
+	grp->mv_chunk = false;
+	grp->mv_spoiled = false;
+	return 0;
+}
+
+/* Whether page @p of the moving split is current and not copied yet. */
+static bool move_todo(const struct spare_ec_group *grp, u32 p)
+{
+	return test_bit(p, grp->cur[grp->mv_split]) &&
+	       !test_bit(p, grp->mv_copied);
+}
+
+int spare_ec_move_next(struct spare_ec_map *m, struct spare_ec_group *grp,
+		       u32 from, u32 max, struct spare_ec_repair *rep)
+{
+	u32 p, end = m->pages_per_group;
+
+	if (!grp->mv_active || grp->mv_chunk)
+		return -EBUSY;
+	if (!max)
+		return -EINVAL;
+	for (p = from; p < end && !move_todo(grp, p); p++)
+		;
+	if (p >= end)
+		return -ENOENT;
+	rep->first = p;
+	rep->split = grp->mv_split;
+	rep->src = 1U << grp->mv_split;
+	for (rep->n = 1; p + rep->n < end && rep->n < max &&
+	     move_todo(grp, p + rep->n); rep->n++)
+		;
+	grp->mv_chunk = true;
+	grp->mv_spoiled = false;
+	grp->mv_first = rep->first;
+	grp->mv_n = rep->n;
+	return 0;
+}
+
+bool spare_ec_move_chunk_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+			     const struct spare_ec_repair *rep, bool ok)
+{
+	bool mark = ok && grp->mv_active && grp->mv_chunk && !grp->mv_spoiled &&
+		    rep->split == grp->mv_split;
+
+	grp->mv_chunk = false;
+	if (mark)
+		bitmap_set(grp->mv_copied, rep->first, rep->n);
+	return mark;
+}
+
+int spare_ec_move_switch(struct spare_ec_map *m, struct spare_ec_group *grp)
+{
+	u32 j = grp->mv_split, p;
+
+	if (!grp->mv_active || grp->mv_chunk)
+		return -EBUSY;
+	for (p = 0; p < m->pages_per_group; p++)
+		if (move_todo(grp, p))
+			return -EAGAIN;
+	/* a write begun on the old slab marks nothing on the new one */
+	grp->epoch[j]++;
+	grp->repair |= 1U << j;
+	if (grp->rep_active && grp->rep_split == j)
+		grp->rep_spoiled = true;
+	spare_ec_move_end(grp);
+	return 0;
+}
+
+void spare_ec_move_end(struct spare_ec_group *grp)
+{
+	grp->mv_active = false;
+	grp->mv_copied = NULL;
 }

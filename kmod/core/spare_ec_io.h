@@ -45,6 +45,14 @@ struct spare_ec_group {
 	u8 rep_split;
 	u32 rep_first, rep_n;
 	bool eio_logged;	/* an unreadable page was logged once */
+	/*
+	 * the one move of an evicted split in flight (spare_ec_move_*()):
+	 * the split's pages copied to its new slab and not written since
+	 */
+	bool mv_active, mv_chunk, mv_spoiled;
+	u8 mv_split;
+	u32 mv_first, mv_n;
+	unsigned long *mv_copied;	/* the caller's, a bit per page */
 };
 
 struct spare_ec_map {
@@ -257,5 +265,70 @@ bool spare_ec_repair_end(struct spare_ec_map *m, struct spare_ec_group *grp,
  * (-ENOENT from page 0) and it is not lost.
  */
 void spare_ec_repair_idle(struct spare_ec_group *grp, u32 j);
+
+/*
+ * Moves. An evicted split slab moves to a new slab by copy before it is
+ * given back, without a decode: the split stays current (read and
+ * written on its old slab) while the caller copies its current pages
+ * chunk by chunk to the new slab; a write to a page clears its "copied"
+ * bit (and spoils a chunk in flight over it); the switch happens once
+ * every current page of the split is copied. The group never runs a
+ * split short. A loss of the split ends the move: it is rebuilt by a
+ * decode, as any lost split.
+ */
+
+/**
+ * spare_ec_move_begin() - split @j of @grp starts moving to a new slab
+ * @copied: the caller's bitmap of pages_per_group bits, kept until
+ *	spare_ec_move_switch() or spare_ec_move_end(); zeroed here
+ *
+ * Return: 0; -EINVAL for a bad @j; -EBUSY when a move is in flight in the
+ * group already, or split @j is lost.
+ */
+int spare_ec_move_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
+			u32 j, unsigned long *copied);
+
+/**
+ * spare_ec_move_next() - the next pages of the moving split to copy
+ * @from: the first page to look at
+ * @max: the most pages in one chunk
+ * @rep: the chunk: @rep->split the moving split, @rep->src that split
+ *	alone (read it from its old slab, write it to the new one)
+ *
+ * Return: 0 with @rep set; -ENOENT when no page from @from on is current
+ * and not copied; -EBUSY when no move is in flight, or a chunk is.
+ */
+int spare_ec_move_next(struct spare_ec_map *m, struct spare_ec_group *grp,
+		       u32 from, u32 max, struct spare_ec_repair *rep);
+
+/**
+ * spare_ec_move_chunk_end() - the chunk was copied (@ok), or not
+ *
+ * Return: whether its pages were marked copied: not when @ok is false,
+ * nor when a write to any of them, or the end of the move, came after
+ * spare_ec_move_next().
+ */
+bool spare_ec_move_chunk_end(struct spare_ec_map *m, struct spare_ec_group *grp,
+			     const struct spare_ec_repair *rep, bool ok);
+
+/**
+ * spare_ec_move_switch() - the new slab takes the moving split's place
+ *
+ * Only once every page current on the split is copied; then the pages
+ * stay current (on the new slab), the move is over, and a write in
+ * flight (begun on the old slab) marks nothing on the new one: its pages
+ * wait for a repair, as the split is flagged for one.
+ *
+ * Return: 0, the caller switches the split to its new slab under the
+ * same lock; -EAGAIN when pages are left to copy; -EBUSY when no move
+ * is in flight, or a chunk is.
+ */
+int spare_ec_move_switch(struct spare_ec_map *m, struct spare_ec_group *grp);
+
+/* The move ends without a switch (out of time, a donor lost): the split
+ * stays on its old slab (the caller may then lose it); a chunk in flight
+ * marks nothing.
+ */
+void spare_ec_move_end(struct spare_ec_group *grp);
 
 #endif /* SPARE_EC_IO_H */

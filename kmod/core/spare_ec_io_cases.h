@@ -487,6 +487,150 @@ static void ecio_write_during_repair(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/* The move of an evicted split by copy (spare_ec_move_*()): its current
+ * pages copied chunk by chunk while it stays current and readable (no
+ * split short at any point), a write between chunks copied again, the
+ * switch only once everything current is copied, no decode after it.
+ */
+static void ecio_move_copy(ECIO_T t)
+{
+	static unsigned long copied[BITS_TO_LONGS(EC_PAGES)];
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_repair rep;
+	struct spare_ec_group *grp;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 0, 8, 0x3f, &st), 0);
+	ECIO_EQ(t, ec_write(&m, 0, 20, 2, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 4, &rep), -EBUSY);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 6, copied), -EINVAL);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 5, copied), 0);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 1, copied), -EBUSY);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 4, &rep), 0);
+	ECIO_EQ(t, rep.first, 0);
+	ECIO_EQ(t, rep.n, 4);
+	ECIO_EQ(t, rep.split, 5);
+	ECIO_EQ(t, rep.src, EC_B(5));
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 4, 4, &rep), -EBUSY);
+	ECIO_CHECK(t, spare_ec_move_chunk_end(&m, grp, &rep, true));
+	/* still current and posted: the group is never a split short */
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 8), 0x3f);
+	ECIO_EQ(t, grp->lost, 0);
+	/* a write to a copied page: it lands on the old slab, copied again */
+	ECIO_EQ(t, ec_write(&m, 0, 2, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 4, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 4);
+	ECIO_EQ(t, rep.n, 4);
+	/* a failed copy marks nothing */
+	ECIO_CHECK(t, !spare_ec_move_chunk_end(&m, grp, &rep, false));
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 4, 64, &rep), 0);
+	ECIO_CHECK(t, spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 8, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 20);
+	ECIO_EQ(t, rep.n, 2);
+	ECIO_CHECK(t, spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 22, 64, &rep), -ENOENT);
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), -EAGAIN);	/* page 2 */
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 2);
+	ECIO_EQ(t, rep.n, 1);
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), -EBUSY);	/* a chunk */
+	ECIO_CHECK(t, spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), 0);
+	ECIO_CHECK(t, !grp->mv_active);
+	/* current on the new slab: nothing to rebuild, nothing decoded */
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 8), 0x3f);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 20, 2), 0x3f);
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 5, 0, 64, &rep), -ENOENT);
+	ECIO_EQ(t, st.repaired_pages, 0);
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), -EBUSY);
+	spare_ec_map_free(&m);
+}
+
+/* A write during a move: one over a chunk in flight spoils it (its bytes
+ * may be read before the write landed); one in flight at the switch
+ * (begun on the old slab) marks nothing on the new one, whose pages are
+ * rebuilt there; a later write marks the new slab.
+ */
+static void ecio_move_write_races(ECIO_T t)
+{
+	static unsigned long copied[BITS_TO_LONGS(EC_PAGES)];
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_repair rep;
+	struct spare_ec_group *grp;
+	struct spare_ec_write wr;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 0, 8, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 1, copied), 0);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.n, 8);
+	/* the moving split is written (old slab) like any other */
+	ECIO_EQ(t, ec_write(&m, 0, 3, 1, 0x3f, &st), 0);
+	ECIO_CHECK(t, !spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), -EAGAIN);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 0);
+	ECIO_EQ(t, rep.n, 8);
+	ECIO_CHECK(t, spare_ec_move_chunk_end(&m, grp, &rep, true));
+	/* a write begun before the switch, landing after it */
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 6, 1, &wr), 0x3f);
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), 0);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 1, 6));
+	ECIO_CHECK(t, spare_ec_current(&m, grp, 1, 5));
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 6, 1), 0x3d);
+	ECIO_CHECK(t, grp->repair & EC_B(1));
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 1, 0, 64, &rep), 0);
+	ECIO_EQ(t, rep.first, 6);
+	ECIO_EQ(t, rep.n, 1);
+	ECIO_CHECK(t, spare_ec_repair_end(&m, grp, &rep, true, &st));
+	/* a write begun after the switch marks the new slab */
+	ECIO_EQ(t, ec_write(&m, 0, 7, 1, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 8), 0x3f);
+	spare_ec_map_free(&m);
+}
+
+/* The moving split lost (its donor died mid-move): the move is over, a
+ * chunk in flight marks nothing, no switch; it is lost and rebuilt by a
+ * decode. A move of a lost split cannot begin; another split's can.
+ */
+static void ecio_move_lost(ECIO_T t)
+{
+	static unsigned long copied[BITS_TO_LONGS(EC_PAGES)];
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_repair rep;
+	struct spare_ec_group *grp;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[1];
+	ECIO_EQ(t, ec_write(&m, 1, 0, 4, 0x3f, &st), 0);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 0, copied), 0);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), 0);
+	spare_ec_split_lost(&m, grp, 0);
+	ECIO_CHECK(t, !grp->mv_active);
+	ECIO_CHECK(t, !spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), -EBUSY);
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 0, copied), -EBUSY);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 4), 0x3e);
+	/* the move ended by the caller (out of time): nothing marked */
+	ECIO_EQ(t, spare_ec_move_begin(&m, grp, 2, copied), 0);
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), 0);
+	spare_ec_move_end(grp);
+	ECIO_CHECK(t, !spare_ec_move_chunk_end(&m, grp, &rep, true));
+	ECIO_EQ(t, spare_ec_move_next(&m, grp, 0, 64, &rep), -EBUSY);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 4), 0x3e);
+	spare_ec_map_free(&m);
+}
+
 /* 8+2: two data splits lost, the read posts the other data and both
  * parities; a write while a split is lost posts the rest and lands.
  */
@@ -570,6 +714,9 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "never_written_reads_zero", ecio_never_written },
 	{ "write_across_remap", ecio_write_across_remap },
 	{ "write_during_repair", ecio_write_during_repair },
+	{ "move_copy", ecio_move_copy },
+	{ "move_write_races", ecio_move_write_races },
+	{ "move_lost", ecio_move_lost },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */

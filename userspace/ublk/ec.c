@@ -26,6 +26,16 @@
  * spare_ec_repair_end(), which marks nothing where a write or a loss came
  * meanwhile. Its pages read from the others while K of their splits are
  * current, and as EIO after that: never stale.
+ *
+ * Moves. An EVICT with a grace period does not lose the split: a new slab
+ * is mapped on the donor a replacement would take (move_seek()), the
+ * resync thread copies the split's current pages into it through the
+ * core's move (move_split(): spare_ec_move_next(), _chunk_end(), _switch())
+ * while the split stays current on its old slab, then the new slab takes
+ * its place (gen and epoch move) and the old one is given back once the
+ * operations on it drained (inflight[] by gen parity). A move that cannot
+ * end by 3/4 of the grace period, or loses a donor, gives up: the split
+ * goes the lost way above (move_give_up()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -89,19 +99,31 @@ static char *slot_scratch(struct queue *q, unsigned int s)
 	return slot_region(q, s, spare_ec_splits(&q->d->ec_geom));
 }
 
-/* Count an operation on @sp, if it is still the slab of @gen. */
+/*
+ * Count an operation on @sp, if it is still the slab of @gen. Counted
+ * by the gen's parity: after a move's switch (or a loss) the operations
+ * on the slab before it drain apart from those on the new one.
+ */
 static bool sp_hold(struct ec_split *sp, u32 gen)
 {
-	__atomic_add_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&sp->inflight[gen & 1], 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&sp->gen, __ATOMIC_SEQ_CST) == gen)
 		return true;
-	__atomic_sub_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&sp->inflight[gen & 1], 1, __ATOMIC_SEQ_CST);
 	return false;
 }
 
-static void sp_put(struct ec_split *sp)
+static void sp_put(struct ec_split *sp, u32 gen)
 {
-	__atomic_sub_fetch(&sp->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&sp->inflight[gen & 1], 1, __ATOMIC_SEQ_CST);
+}
+
+/* Whether the operations on the slab before the current gen ended. */
+static bool sp_drained(struct ec_split *sp)
+{
+	u32 gen = __atomic_load_n(&sp->gen, __ATOMIC_SEQ_CST);
+
+	return !__atomic_load_n(&sp->inflight[(gen + 1) & 1], __ATOMIC_SEQ_CST);
 }
 
 /* Split @j of group @g is lost: group @g's lock held. */
@@ -114,6 +136,18 @@ static void split_lose(struct dev *d, u32 g, u32 j)
 	/* after this, ec_post() posts nothing there and the lifecycle
 	 * reads inflight to know when the last one ended */
 	__atomic_add_fetch(&sp->gen, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Evicted split @j of group @g goes the old way: lost now, its slab
+ * given back once drained; resync decodes it elsewhere. Lock held. */
+static void split_lose_evicted(struct dev *d, u32 g, u32 j)
+{
+	struct ec_split *sp = split_of(d, g, j);
+
+	if (!(d->ec->map.groups[g].lost & (1U << j)))
+		split_lose(d, g, j);
+	sp->unmap_due = true;
+	sp->unmap_donor = sp->donor;
 }
 
 /* Where each split of group @g is now: group @g's lock held. */
@@ -292,6 +326,15 @@ int ec_init(struct dev *d)
 	return 0;
 }
 
+static void fini_unmap(struct dev *d, u32 i, u32 id)
+{
+	struct donor *dn = &d->donors[i];
+
+	if (i < d->nr_donors && dn->ctrl.up && !dn->abandoned &&
+	    !__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE))
+		donor_unmap(dn, id);
+}
+
 void ec_fini(struct dev *d)
 {
 	struct ec_dev *e = d->ec;
@@ -307,6 +350,12 @@ void ec_fini(struct dev *d)
 		if (sp->mapped && dn->ctrl.up && !dn->abandoned &&
 		    !__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE))
 			donor_unmap(dn, sp->id);
+		/* a move's new slab, an evicted one not given back yet */
+		if (sp->mv_fill || sp->mv_unmap)
+			fini_unmap(d, sp->mv_donor, sp->id);
+		if (sp->unmap_due)
+			fini_unmap(d, sp->unmap_donor, sp->id);
+		free(sp->mv_copied);
 	}
 	if (e->mr)
 		ibv_dereg_mr(e->mr);
@@ -353,7 +402,7 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 			    d->ec->mr->lkey, ex->n * sb,
 			    at->addr + spare_ec_split_off(&d->ec_geom, ex->first),
 			    at->rkey)) {
-		sp_put(sp);
+		sp_put(sp, at->gen);
 		q->st.copy_faults++;
 		return false;
 	}
@@ -539,7 +588,7 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 	/* an evicted slab given back: its late operations fail, its donor not */
 	stale = __atomic_load_n(&sp->gen, __ATOMIC_SEQ_CST) !=
 		sl->ext[op->ext].at[op->split].gen;
-	sp_put(sp);
+	sp_put(sp, sl->ext[op->ext].at[op->split].gen);
 	q->rdma_inflight--;
 	q->dn_inflight[dn]--;
 	q->dn_progress_ns[dn] = spare_now_ns();
@@ -701,22 +750,28 @@ void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms)
 	}
 	sp = split_of(d, g, j);
 	pthread_mutex_lock(&e->lock[g]);
-	if (sp->mapped && !(e->map.groups[g].lost & (1U << j))) {
-		split_lose(d, g, j);
-		sp->unmap_due = true;
+	if (sp->mapped && !sp->mv && !(e->map.groups[g].lost & (1U << j))) {
 		sp->unmap_at = deadline_ms ? life_move_due(now, deadline_ms) : now;
 		sp->evictor = i;
+		if (deadline_ms)
+			sp->mv = true;	/* ec_life_step() moves it */
+		else
+			split_lose_evicted(d, g, j);
 		taken = true;
 	}
 	pthread_mutex_unlock(&e->lock[g]);
 	if (!taken) {
-		log_info("donor %s: EVICT of split %u of coding group %u, not mapped now: ignored",
+		log_info("donor %s: EVICT of split %u of coding group %u, not mapped now or moving: ignored",
 			 d->donors[i].host, j, g);
 		return;
 	}
 	__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
-	log_warn("donor %s: EVICT of split %u of coding group %u (deadline %u ms): read around from now, given back once its operations in flight end; resync rebuilds it on another donor",
-		 d->donors[i].host, j, g, deadline_ms);
+	if (deadline_ms)
+		log_warn("donor %s: EVICT of split %u of coding group %u (deadline %u ms): it moves by copy to another donor, then is given back",
+			 d->donors[i].host, j, g, deadline_ms);
+	else
+		log_warn("donor %s: EVICT of split %u of coding group %u without a grace period: read around from now, given back once its operations in flight end; resync rebuilds it on another donor",
+			 d->donors[i].host, j, g);
 }
 
 /*
@@ -823,6 +878,118 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	resync_kick(d);
 }
 
+/*
+ * The move of evicted split @j of group @g gives up (@why): the split goes
+ * the old way (lost, given back once drained, decoded elsewhere) and a
+ * new slab already mapped is given back once no chunk is copied into it.
+ * Group @g's lock held.
+ */
+static void move_give_up(struct dev *d, u32 g, u32 j, const char *why)
+{
+	struct spare_ec_group *grp = &d->ec->map.groups[g];
+	struct ec_split *sp = split_of(d, g, j);
+
+	if (grp->mv_active && grp->mv_split == j)
+		spare_ec_move_end(grp);
+	if (sp->mv_fill)
+		sp->mv_unmap = true;
+	free(sp->mv_copied);
+	sp->mv_copied = NULL;
+	sp->mv = false;
+	sp->mv_fill = false;
+	if (!(grp->lost & (1U << j)))
+		split_lose_evicted(d, g, j);
+	__atomic_add_fetch(&d->st.ec_move_gave_up, 1, __ATOMIC_RELAXED);
+	log_warn("coding group %u: split %u cannot move by copy (%s): read around from now, given back, rebuilt on another donor by a decode",
+		 g, j, why);
+}
+
+/*
+ * Evicted split @j of group @g (lifecycle thread): a new slab mapped on
+ * another donor (pick_replacement()'s rule), the core's move begun and
+ * resync kicked to copy; or, with no donor, a refused MAP, or another
+ * move of the group in flight until the deadline, the old way.
+ */
+static void move_seek(struct dev *d, u32 g, u32 j,
+		      bool (*live)(struct dev *d, u32 i))
+{
+	struct ec_dev *e = d->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	struct ec_split *sp = split_of(d, g, j);
+	unsigned long *copied;
+	struct donor *dn;
+	u32 rkey = 0, seq;
+	u64 addr = 0;
+	bool begun = false;
+	int t;
+
+	pthread_mutex_lock(&e->lock[g]);
+	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live);
+	if (t == -1)
+		move_give_up(d, g, j, "no live donor outside the group and its failure domains");
+	pthread_mutex_unlock(&e->lock[g]);
+	if (t < 0)
+		return;		/* -2: one move per group, this one next */
+	dn = &d->donors[t];
+	seq = __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE);
+	copied = calloc(BITS_TO_LONGS(e->map.pages_per_group), sizeof(long));
+	if (!copied || donor_map(dn, sp->id, &addr, &rkey)) {
+		if (copied && dn->ctrl.up && donor_unmap(dn, sp->id))
+			donor_fail(dn, "cannot send UNMAP");
+		free(copied);
+		pthread_mutex_lock(&e->lock[g]);
+		if (sp->mv)
+			move_give_up(d, g, j, copied ? "the new donor refused the MAP" :
+				     "out of memory");
+		pthread_mutex_unlock(&e->lock[g]);
+		return;
+	}
+	pthread_mutex_lock(&e->lock[g]);
+	if (sp->mv && !__atomic_load_n(&dn->failed, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&dn->fail_seq, __ATOMIC_ACQUIRE) == seq &&
+	    !spare_ec_move_begin(&e->map, grp, j, copied)) {
+		sp->mv_fill = true;
+		sp->mv_copied = copied;
+		sp->mv_donor = (u32)t;
+		sp->mv_addr = addr;
+		sp->mv_rkey = rkey;
+		sp->mv_fail_seq = seq;
+		begun = true;
+	}
+	pthread_mutex_unlock(&e->lock[g]);
+	if (!begun) {
+		free(copied);
+		if (dn->ctrl.up && donor_unmap(dn, sp->id))
+			donor_fail(dn, "cannot send UNMAP");
+		return;		/* lost meanwhile: the old way has it */
+	}
+	log_info("coding group %u: split %u moves by copy from donor %s to donor %s",
+		 g, j, d->donors[sp->donor].host, dn->host);
+	resync_kick(d);
+}
+
+/* A moving split's step (lifecycle thread, group @g's lock held): the
+ * move given up when its split was lost, its new slab's donor failed or
+ * its time ran out; true when a new slab is to be sought.
+ */
+static bool move_check(struct dev *d, u32 g, u32 j, u64 now)
+{
+	struct ec_split *sp = split_of(d, g, j);
+	struct donor *to = &d->donors[sp->mv_donor];
+
+	if (!sp->mv)
+		return false;
+	if (d->ec->map.groups[g].lost & (1U << j))
+		move_give_up(d, g, j, "the evicting donor was lost");
+	else if (sp->mv_fill &&
+		 (__atomic_load_n(&to->failed, __ATOMIC_ACQUIRE) ||
+		  __atomic_load_n(&to->fail_seq, __ATOMIC_ACQUIRE) != sp->mv_fail_seq))
+		move_give_up(d, g, j, "the new slab's donor was lost");
+	else if (now >= sp->unmap_at)
+		move_give_up(d, g, j, "out of time: 3/4 of the grace period");
+	return sp->mv && !sp->mv_fill;
+}
+
 void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
 {
 	struct ec_dev *e = d->ec;
@@ -832,19 +999,26 @@ void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
 	for (g = 0; g < e->map.nr_groups; g++) {
 		for (j = 0; j < n; j++) {
 			struct ec_split *sp = split_of(d, g, j);
-			bool lost, drained, unmap = false;
-			u32 from = 0;
+			bool lost, drained, unmap = false, unmap_new = false, seek;
+			u32 from = 0, to = 0;
 
 			pthread_mutex_lock(&e->lock[g]);
 			if (!j)
 				sync_lost(d, g);
+			seek = move_check(d, g, j, now);
 			lost = e->map.groups[g].lost & (1U << j);
-			/* after the gen moved (split_lose()): no new ones come */
-			drained = !__atomic_load_n(&sp->inflight, __ATOMIC_SEQ_CST);
-			if (lost && sp->unmap_due && (drained || now >= sp->unmap_at)) {
+			/* after the gen moved (split_lose(), a move's switch):
+			 * no new ones come on the slab before */
+			drained = sp_drained(sp);
+			if (sp->unmap_due && (drained || now >= sp->unmap_at)) {
 				sp->unmap_due = false;
 				unmap = true;
-				from = sp->donor;
+				from = sp->unmap_donor;
+			}
+			if (sp->mv_unmap && !sp->mv_copying) {
+				sp->mv_unmap = false;
+				unmap_new = true;
+				to = sp->mv_donor;
 			}
 			pthread_mutex_unlock(&e->lock[g]);
 			if (unmap) {
@@ -854,7 +1028,13 @@ void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
 					 d->donors[from].host, j, g,
 					 drained ? "" : " at the deadline, operations still in flight");
 			}
-			if (lost && !sp->unmap_due && drained && now >= sp->retry_at)
+			if (unmap_new && live(d, to) &&
+			    donor_unmap(&d->donors[to], sp->id))
+				donor_fail(&d->donors[to], "cannot send UNMAP");
+			if (seek)
+				move_seek(d, g, j, live);
+			else if (lost && !sp->unmap_due && !sp->mv_unmap && drained &&
+				 now >= sp->retry_at)
 				replace_split(d, g, j, live);
 		}
 	}
@@ -880,7 +1060,7 @@ static int rs_split_rdma(struct dev *d, u32 g, u32 j, const struct ec_at *at,
 	ret = resync_rdma(d, at->donor, write, rs_region(d, j),
 			  d->ec->rs_mr->lkey, n * sb,
 			  at->addr + spare_ec_split_off(&d->ec_geom, first), at->rkey);
-	sp_put(sp);
+	sp_put(sp, at->gen);
 	return ret ? -EAGAIN : 0;
 }
 
@@ -947,6 +1127,94 @@ static int repair_split(struct dev *d, u32 g, u32 j)
 	}
 }
 
+/*
+ * Copy moving split @j of group @g to its new slab, chunk after chunk of
+ * the core's move (read from the old slab, written to the new one, both
+ * on the resync links), then switch: the new slab takes its place, the
+ * old one is given back once drained (ec_life_step()). 0: over (switched,
+ * or no move); 1: not yet (a donor busy, writes keep coming): again soon.
+ */
+static int move_split(struct dev *d, u32 g, u32 j)
+{
+	struct ec_dev *e = d->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	struct ec_split *sp = split_of(d, g, j);
+	u32 sb = spare_ec_split_bytes(&d->ec_geom), from = 0, passes = 0, old;
+	u64 copied = 0;
+
+	for (;;) {
+		struct ec_at at[SPARE_EC_MAX_SPLITS];
+		struct spare_ec_repair rep;
+		u32 to, rkey;
+		u64 addr;
+		bool ok;
+		int ret;
+
+		pthread_mutex_lock(&e->lock[g]);
+		if (!sp->mv_fill) {
+			pthread_mutex_unlock(&e->lock[g]);
+			return 0;
+		}
+		ret = spare_ec_move_next(&e->map, grp, from, EC_RS_PAGES, &rep);
+		if (ret == -ENOENT) {
+			ret = spare_ec_move_switch(&e->map, grp);
+			if (!ret) {
+				old = sp->donor;
+				sp->unmap_donor = old;
+				sp->unmap_due = true;
+				sp->donor = sp->mv_donor;
+				sp->addr = sp->mv_addr;
+				sp->rkey = sp->mv_rkey;
+				sp->fail_seq = sp->mv_fail_seq;
+				sp->evictor = SPARE_NO_DONOR;
+				sp->mv = false;
+				sp->mv_fill = false;
+				free(sp->mv_copied);
+				sp->mv_copied = NULL;
+				/* operations on the old slab drain apart */
+				__atomic_add_fetch(&sp->gen, 1, __ATOMIC_SEQ_CST);
+			}
+			pthread_mutex_unlock(&e->lock[g]);
+			if (!ret) {
+				__atomic_add_fetch(&d->st.ec_moved, 1, __ATOMIC_RELAXED);
+				log_info("coding group %u: split %u moved by copy from donor %s to donor %s (%" PRIu64 " split pages copied, none decoded); the old slab is given back once drained",
+					 g, j, d->donors[old].host,
+					 d->donors[sp->donor].host, copied);
+				return 0;
+			}
+			if (ret == -EAGAIN && ++passes <= 4) {
+				from = 0;	/* pages written meanwhile */
+				continue;
+			}
+			return 1;
+		}
+		if (ret) {
+			pthread_mutex_unlock(&e->lock[g]);
+			return 1;
+		}
+		snap_at(d, g, at);
+		sp->mv_copying = true;
+		to = sp->mv_donor;
+		addr = sp->mv_addr + spare_ec_split_off(&d->ec_geom, rep.first);
+		rkey = sp->mv_rkey;
+		pthread_mutex_unlock(&e->lock[g]);
+		ok = !rs_split_rdma(d, g, j, &at[j], false, rep.first, rep.n) &&
+		     !resync_rdma(d, to, true, rs_region(d, j), e->rs_mr->lkey,
+				  rep.n * sb, addr, rkey);
+		pthread_mutex_lock(&e->lock[g]);
+		if (spare_ec_move_chunk_end(&e->map, grp, &rep, ok && sp->mv_fill))
+			copied += rep.n;
+		sp->mv_copying = false;
+		pthread_mutex_unlock(&e->lock[g]);
+		if (ok)
+			__atomic_add_fetch(&d->st.ec_copied_pages, rep.n,
+					   __ATOMIC_RELAXED);
+		else
+			return 1;	/* a donor busy or down: later */
+		from = rep.first + rep.n;
+	}
+}
+
 int ec_repair_pass(struct dev *d)
 {
 	struct ec_dev *e = d->ec;
@@ -954,10 +1222,18 @@ int ec_repair_pass(struct dev *d)
 	int waiting = 0;
 
 	for (g = 0; g < e->map.nr_groups; g++) {
-		u16 todo;
+		u16 todo, moving = 0;
 
 		pthread_mutex_lock(&e->lock[g]);
 		sync_lost(d, g);
+		for (j = 0; j < n; j++)
+			if (split_of(d, g, j)->mv_fill)
+				moving |= 1U << j;
+		pthread_mutex_unlock(&e->lock[g]);
+		for (j = 0; j < n; j++)
+			if (moving & (1U << j))
+				waiting |= move_split(d, g, j);
+		pthread_mutex_lock(&e->lock[g]);
 		todo = e->map.groups[g].repair & ~e->map.groups[g].lost;
 		waiting |= e->map.groups[g].lost != 0;
 		pthread_mutex_unlock(&e->lock[g]);

@@ -39,13 +39,27 @@ struct ec_split {
 	/* moves when the slab is lost or replaced: an operation posted for
 	 * an older one is not posted, marks nothing, fails no donor */
 	u32	gen;
-	u32	inflight;	/* RDMA operations on it posted, not reaped */
-	/* evicted: UNMAP once drained, or at unmap_at (the deadline's 3/4) */
+	/* RDMA operations posted, not reaped, by the parity of their gen */
+	u32	inflight[2];
+	/* evicted: the slab on unmap_donor is given back (UNMAP) once the
+	 * operations on it drained, or at unmap_at (the deadline's 3/4) */
 	bool	unmap_due;
 	u64	unmap_at;
+	u32	unmap_donor;
 	u32	evictor;	/* the donor that evicted it, or SPARE_NO_DONOR */
 	u64	retry_at;	/* a replacement's MAP was refused: ask again then */
 	bool	warned;		/* no replacement found: said once */
+	/*
+	 * An evicted split moving by copy (ec.c, "Moves"): @mv from the
+	 * EVICT until the switch or the move's end; @mv_fill once the new
+	 * slab (on mv_donor) is mapped and resync copies into it;
+	 * @mv_copying while a chunk is copied there; @mv_unmap: the move
+	 * gave up, its new slab is given back once no chunk is copied.
+	 */
+	bool	mv, mv_fill, mv_copying, mv_unmap;
+	u32	mv_donor, mv_rkey, mv_fail_seq;
+	u64	mv_addr;
+	unsigned long *mv_copied;	/* the core's bitmap of copied pages */
 };
 
 struct ec_dev {
@@ -78,10 +92,14 @@ void ec_rq_start(struct queue *q, unsigned int tag);
 /* An RDMA completion whose wr_id has EC_WR_FLAG. */
 void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc);
 /*
- * EVICT of slab id @id from donor @i (lifecycle thread): the split is lost
- * at once (never posted again) and given back (UNMAP) once its operations
- * in flight ended, at the latest at 3/4 of @deadline_ms; resync rebuilds
- * it on another donor.
+ * EVICT of slab id @id from donor @i (lifecycle thread). With a grace
+ * period, the split moves by copy: the lifecycle thread maps a new slab
+ * on another donor, resync copies the split's current pages into it, the
+ * new slab takes its place and the old one is given back (UNMAP) once its
+ * operations drained; the split stays current all along. Without one, or
+ * when the move cannot end by 3/4 of @deadline_ms (no donor, a donor
+ * lost, out of time), the split is lost (never posted again), given back
+ * once drained, and resync rebuilds it on another donor by a decode.
  */
 void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms);
 /*

@@ -88,6 +88,9 @@ struct stats {
 	u64 held_waits, kept_copies, kept_pages, holds_expired;
 	/* erasure-coded pages (ec.c): decoded, late splits, EIO pages */
 	struct spare_ec_stats ec;
+	/* evicted split slabs moved by copy, and moves given up (those
+	 * rebuilt by a decode instead); split pages copied (ec.c); atomic */
+	u64 ec_moved, ec_move_gave_up, ec_copied_pages;
 };
 
 /*

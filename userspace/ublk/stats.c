@@ -36,7 +36,7 @@
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 #define MOVING_VERSION		1
-#define EC_STAT_VERSION		2
+#define EC_STAT_VERSION		3
 
 void stats_publish(struct queue *q)
 {
@@ -241,17 +241,20 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		/* version, K, R, spare reads, reads decoded, late splits
 		 * dropped, EIO pages, writes short of K+R; version 2: split
 		 * pages rebuilt, split slabs replaced, split slabs lost now,
-		 * split slabs waiting for a rebuild now (lost or not) (ec.c) */
+		 * split slabs waiting for a rebuild now (lost or not);
+		 * version 3: evicted split slabs moved by copy, moves given
+		 * up (rebuilt by a decode instead), split pages copied (ec.c) */
 		ec_split_counts(d->ec, &lost, &rebuilding);
 		fprintf(f, "redundancy ec:%u+%u\nec_stat %u %u %u %u %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %u %u\n",
+			" %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			d->ec_geom.k, d->ec_geom.r, EC_STAT_VERSION,
 			d->ec_geom.k, d->ec_geom.r, d->ec_delta,
 			st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
 			st.ec.writes_short,
 			st.ec.repaired_pages, st.remaps,
-			lost, rebuilding);
+			lost, rebuilding,
+			st.ec_moved, st.ec_move_gave_up, st.ec_copied_pages);
 	}
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];

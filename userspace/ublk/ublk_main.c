@@ -672,10 +672,13 @@ static void print_stats(struct dev *d)
 	if (spare_ec_on(&d->ec_geom))
 		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
 		       " eio_pages %" PRIu64 " writes_short %" PRIu64
-		       " repaired_pages %" PRIu64 " replaced %" PRIu64 "\n",
+		       " repaired_pages %" PRIu64 " replaced %" PRIu64
+		       " moved %" PRIu64 " moves_given_up %" PRIu64
+		       " copied_pages %" PRIu64 "\n",
 		       st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
 		       st.ec.writes_short,
-		       st.ec.repaired_pages, st.remaps);
+		       st.ec.repaired_pages, st.remaps,
+		       st.ec_moved, st.ec_move_gave_up, st.ec_copied_pages);
 	/* each queue's requests, on a line of their own */
 	printf("spare-ublk: queues %u", d->nr_queues);
 	for (unsigned int i = 0; i < d->nr_queues; i++)

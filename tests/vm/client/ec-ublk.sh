@@ -11,12 +11,14 @@
 #    on 3-7 and 9, group 2 on 4-7, 9 and 8): a 64 MiB job in a 32 MiB
 #    cgroup swaps; host 9's donor killed during it: groups 1 and 2 each
 #    get a new split slab on host 2 (the donor of the fewest splits that
-#    the group does not use), rebuilt from four others; then host 8 evicts
-#    its split (group 2's): read around, given back, rebuilt on host 3.
-#    The pager's counters file says every split is current again each
-#    time. Then hosts 4 and 5 are killed: every group is left exactly
-#    four splits, groups 1 and 2 among them the rebuilt ones, so the job's
-#    pages verify only if the rebuilds wrote the right bytes;
+#    the group does not use), rebuilt from four others (decoded); then
+#    host 8 evicts its split (group 2's): moved by copy to host 3 before
+#    it is given back, never lost (no split short, nothing replaced or
+#    decoded for it). The pager's counters file says every split is
+#    current again each time. Then hosts 4 and 5 are killed: every group
+#    is left exactly four splits, groups 1 and 2 among them the rebuilt
+#    and the moved ones, so the job's pages verify only if the rebuilds
+#    and the move wrote the right bytes;
 #  - then (a new pager, hosts 4 and 5 restarted) on hosts 2..8, group 0
 #    on 2-7, group 1 on 3-8, group 2 on 4-8 and 2: a random pattern over
 #    the whole device, read back whole (direct I/O);
@@ -27,8 +29,6 @@
 #    decoded from the survivors; a write after the loss lands on four
 #    splits (short, counted) and reads back; group 0 has lost three
 #    splits, so its pages read as EIO, never as other data, logged once.
-# Not here (Documentation/erasure-coding.md): moves of an evicted split
-# without a decode.
 #
 # spare.ko (@kmod) runs its own steps through configfs (redundancy=ec:4+2,
 # the same 96 MiB over seven donors on hosts 2-8): a pattern written and
@@ -198,9 +198,10 @@ bad_run '--ec-delta 2: at most R = 1' --redundancy ec:2+1 --ec-delta 2 $DONORS
 bad_run 'with --backup: not built yet' --redundancy ec:4+2 --backup /dev/null $DONORS
 pass "bad values refused"
 
-# ecf N: field N of the live counters' ec_stat line (version 2: 10 split
+# ecf N: field N of the live counters' ec_stat line (version 3: 10 split
 # pages rebuilt, 11 split slabs replaced, 12 lost now, 13 waiting for a
-# rebuild now); ec_whole N: N replaced and every split current again.
+# rebuild now, 14 moved by copy, 15 moves given up, 16 split pages
+# copied); ec_whole N: N replaced and every split current again.
 ecf() { awk -v f="$1" '$1 == "ec_stat" {print $f}' /run/spare/ublk/ec0; }
 ec_whole() { [ "$(ecf 11)" = "$1" ] && [ "$(ecf 12)" = 0 ] && [ "$(ecf 13)" = 0 ]; }
 lends_none() { [ "$(donor_metric "$1" spare_donor_slabs_lent)" = 0 ]; }
@@ -225,16 +226,23 @@ grep 'coding group 1: split 5 now on donor 10.0.0.2' /tmp/ublk.log &&
 	{ tail -30 /tmp/ublk.log; fail "groups 1 and 2 not rebuilt on host 2"; }
 pass "host 9's splits rebuilt on host 2: $(ecf 10) split pages, every split current"
 
-step "host 8 evicts its split (group 2's): read around, given back, rebuilt on host 3"
+step "host 8 evicts its split (group 2's): moved by copy to host 3, given back, never lost"
+moved_one() { [ "$(ecf 14)" = 1 ] && ec_whole 2; }
 donor_ctl 8 evict 1
-wait_for 300 ec_whole 3 ||
-	{ cat /run/spare/ublk/ec0; tail -30 /tmp/ublk.log; fail "host 8's split not rebuilt in 60 s"; }
+wait_for 300 moved_one ||
+	{ cat /run/spare/ublk/ec0; tail -30 /tmp/ublk.log; fail "host 8's split not moved in 60 s"; }
 wait_for 100 lends_none 8 ||
 	{ donor_ctl 8 status; fail "host 8's split not given back"; }
-grep 'coding group 2: split 5 now on donor 10.0.0.3' /tmp/ublk.log ||
-	{ tail -30 /tmp/ublk.log; fail "group 2's split not rebuilt on host 3"; }
+grep 'coding group 2: split 5 moved by copy from donor 10.0.0.8 to donor 10.0.0.3' /tmp/ublk.log ||
+	{ tail -30 /tmp/ublk.log; fail "group 2's split not moved to host 3"; }
+# the copy path, not the decode: never lost, so never replaced
+[ "$(ecf 11)" = 2 ] && [ "$(ecf 15)" = 0 ] ||
+	{ cat /run/spare/ublk/ec0; fail "host 8's split was lost and rebuilt, not moved"; }
+grep 'cannot move by copy\|split 5 now on donor' /tmp/ublk.log | grep -v 'coding group 1:' &&
+	fail "host 8's split went the decode way"
+[ "$(ecf 16)" -gt 0 ] || fail "no split page copied"
 workload_alive
-pass "host 8's split given back and rebuilt on host 3; every split current ($(ecf 10) split pages rebuilt)"
+pass "host 8's split moved by copy to host 3 ($(ecf 16) split pages copied), given back; replaced still 2, every split current"
 
 step "hosts 4 and 5 killed: four splits left in each group, the rebuilt ones among them"
 in1=$(vmstat_get pswpin)
