@@ -391,6 +391,49 @@ static void bad_spec_and_args(void)
 	EXPECT(!exists(tmp("out")));
 }
 
+/*
+ * --start-cost and --requeue-delay (a live engine's costs): the run pays
+ * them (tests/unit/test_sched_tiresias.c's live_costs works the numbers),
+ * the summary says so, and a bad value is refused before anything is
+ * written. fjf, 4 GPUs: job 0 (4 GPUs, 100 s) then job 1 (4 GPUs, 100 s)
+ * at 10 s: with a start cost of 7, job 1 starts at 107 and ends at 214.
+ */
+static void live_cost_flags(void)
+{
+	char p[600], *out;
+
+	put("spec4.csv", SPEC4);
+	put("trace.csv", HDR "0,4,0,1,m,100,30\n1,4,10,1,m,100,30\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--start-cost", "7", "--requeue-delay", "300",
+		      "--out", tmp("out"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\n214,1,4,10,107,214,107,204,100,97,0,0,0\n"));
+	free(out);
+	snprintf(p, sizeof(p), "%s/out/summary.json", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\"start_cost\": 7") && strstr(out, "\"requeue_delay\": 300"));
+	free(out);
+	/* without them the summary is as before: no such keys */
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--out", tmp("out"), NULL), 0);
+	out = slurp(p, NULL);
+	EXPECT(out && !strstr(out, "start_cost") && !strstr(out, "requeue_delay"));
+	free(out);
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--start-cost", "-1", "--out", tmp("out"), NULL), 2);
+	EXPECT(strstr(errbuf, "--start-cost: '-1' is not an integer in [0, 1000000000]") != NULL);
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--requeue-delay", "1000000001", "--out", tmp("out"),
+		      NULL), 2);
+	EXPECT(strstr(errbuf, "--requeue-delay: '1000000001' is not an integer") != NULL);
+	EXPECT(!exists(tmp("out")));
+}
+
 /* CRLF line ends and a missing final newline are accepted. */
 static void crlf_accepted(void)
 {
@@ -1602,6 +1645,7 @@ int main(void)
 	TAP_RUN(bad_trace);
 	TAP_RUN(bad_spec_and_args);
 	TAP_RUN(crlf_accepted);
+	TAP_RUN(live_cost_flags);
 	TAP_RUN(generated_properties);
 	TAP_RUN(flowcon_cuts_flat_job);
 	TAP_RUN(flowcon_properties);

@@ -4,7 +4,7 @@
  *
  *   spare-sim --cluster-spec F --trace F --schedule S [--queue-limits a,b,...]
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
- *             --out DIR
+ *             [--start-cost S] [--requeue-delay S] --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
@@ -41,7 +41,8 @@ static void usage(FILE *f)
 	fputs("usage: spare-sim --help | --version\n"
 	      "       spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
 	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
-	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
+	      "                 [--gittins-dist FILE] [--gittins-delta D]\n"
+	      "                 [--start-cost S] [--requeue-delay S] --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
@@ -1046,10 +1047,13 @@ int spare_sim_main(int argc, char **argv)
 		{ "faithful", no_argument, NULL, 'f' },
 		{ "gittins-dist", required_argument, NULL, 'g' },
 		{ "gittins-delta", required_argument, NULL, 'd' },
+		{ "start-cost", required_argument, NULL, 'S' },
+		{ "requeue-delay", required_argument, NULL, 'R' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	int64_t start_cost = 0, requeue_delay = 0;
 	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
 	const char *gdist_path = NULL, *out = NULL;
 	struct tir_config cfg;
@@ -1103,6 +1107,18 @@ int spare_sim_main(int argc, char **argv)
 			if (parse_i64(optarg, &g.delta) || g.delta < 1)
 				return bad("--gittins-delta: '%s' is not a positive integer", optarg);
 			break;
+		case 'S':
+			if (parse_i64(optarg, &start_cost) || start_cost < 0 ||
+			    start_cost > TIR_MAX_COST)
+				return bad("--start-cost: '%s' is not an integer in [0, 1000000000] "
+					   "(seconds)", optarg);
+			break;
+		case 'R':
+			if (parse_i64(optarg, &requeue_delay) || requeue_delay < 0 ||
+			    requeue_delay > TIR_MAX_COST)
+				return bad("--requeue-delay: '%s' is not an integer in [0, 1000000000] "
+					   "(seconds)", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1131,6 +1147,8 @@ int spare_sim_main(int argc, char **argv)
 	tir_config_init(&cfg, s, spec.gpus);
 	cfg.faithful = faithful;
 	cfg.promote = promote;
+	cfg.start_cost = start_cost;
+	cfg.requeue_delay = requeue_delay;
 	if (limits && tir_parse_limits(limits, &cfg))
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
