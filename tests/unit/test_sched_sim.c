@@ -434,6 +434,69 @@ static void live_cost_flags(void)
 	EXPECT(!exists(tmp("out")));
 }
 
+/* sim_parse_any_trace() on @text: its return, with the errors in errbuf. */
+static int any_trace(const char *text, struct sim_any_trace *t)
+{
+	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
+	struct sim_errs e = { .out = f, .file = "t.csv" };
+	int ret;
+
+	memset(errbuf, 0, sizeof(errbuf));
+	ret = sim_parse_any_trace(text, strlen(text), 8, t, &e);
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * One entry point for the job traces, the reader picked by the header:
+ * Tiresias's columns, the elastic ones, and a header of neither or both,
+ * refused with both formats named. spare-sim's modes go through it: the
+ * Tiresias run refuses an elastic trace and says what reads it.
+ */
+static void trace_entry_point(void)
+{
+	struct sim_any_trace t;
+
+	EXPECT_EQ(any_trace(HDR "3,2,10,1,m,100,30\n1,1,5,1,m,50,30\n", &t), 0);
+	EXPECT_EQ(t.kind, SIM_TRACE_RIGID);
+	EXPECT(t.rigid.n == 2 && t.rigid.jobs[0].id == 1 && t.rigid.jobs[1].num_gpu == 2 &&
+	       t.rigid.jobs[1].duration == 100);
+	EXPECT_EQ(t.elastic.n, 0);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n", &t), 0);
+	EXPECT_EQ(t.kind, SIM_TRACE_ELASTIC);
+	EXPECT(t.elastic.n == 1 && t.elastic.jobs[0].id == 7 && t.elastic.jobs[0].m.nopt == 2);
+	EXPECT_EQ(t.rigid.n, 0);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("id,gpu_count,arrival,length\n1,1,0,10\n", &t), -EINVAL);
+	EXPECT_EQ(t.kind, SIM_TRACE_UNKNOWN);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: neither num_gpu nor work: not a known trace: "
+		       "a trace has the columns job_id,num_gpu,submit_time,") != NULL);
+	EXPECT(strstr(errbuf, "job_id,submit_time,work,gpus,tput (elastic)") != NULL);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("job_id,num_gpu,submit_time,work,tput\n1,1,0,10,1\n", &t), -EINVAL);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: num_gpu and work: columns of both") != NULL);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("", &t), -EINVAL);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: empty file") != NULL);
+	sim_any_trace_free(&t);
+
+	/* a mode that needs Tiresias's columns names the one that reads the elastic */
+	put("spec4.csv", SPEC4);
+	put("elastic.csv", "job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("elastic.csv"),
+		      "--schedule", "dlas-gpu", "--out", tmp("out"), NULL), 2);
+	EXPECT(strstr(errbuf, "elastic.csv:1:1: header: an elastic trace (work, gpus, tput): "
+		       "`spare-sim mip` reads it") != NULL);
+	EXPECT(!exists(tmp("out")));
+}
+
 /* CRLF line ends and a missing final newline are accepted. */
 static void crlf_accepted(void)
 {
@@ -1646,6 +1709,7 @@ int main(void)
 	TAP_RUN(bad_spec_and_args);
 	TAP_RUN(crlf_accepted);
 	TAP_RUN(live_cost_flags);
+	TAP_RUN(trace_entry_point);
 	TAP_RUN(generated_properties);
 	TAP_RUN(flowcon_cuts_flat_job);
 	TAP_RUN(flowcon_properties);

@@ -241,6 +241,30 @@ static int parse_dbl(const char *s, double lo, double hi, double *out)
 }
 
 /*
+ * A Tiresias-format trace (jobs of at most @width GPUs or cores) through the
+ * one trace entry point: an elastic trace is refused with what reads it.
+ * 0, -EINVAL with the problems printed, or -ENOMEM.
+ */
+static int parse_rigid_trace(const char *buf, size_t len, int64_t width,
+			     struct sim_trace *trace, struct sim_errs *e)
+{
+	struct sim_any_trace any;
+	int ret = sim_parse_any_trace(buf, len, width, &any, e);
+
+	if (!ret && any.kind != SIM_TRACE_RIGID) {
+		fprintf(e->out, "%s:1:1: header: an elastic trace (work, gpus, tput): "
+			"`spare-sim mip` reads it; this mode needs Tiresias's columns "
+			"(job_id,num_gpu,submit_time,iterations,model_name,duration,interval)\n",
+			e->file ? e->file : "<input>");
+		ret = -EINVAL;
+	}
+	*trace = any.rigid;
+	any.rigid = (struct sim_trace){ 0 };
+	sim_any_trace_free(&any);
+	return ret;
+}
+
+/*
  * Read and check a trace (jobs of at most @width cores or GPUs) and its loss
  * file. 0, or the exit status with the problems printed.
  */
@@ -255,7 +279,7 @@ static int read_trace_loss(const char *trace_path, const char *loss_path, int64_
 	*loss = NULL;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = sim_parse_trace(buf, len, width, trace, &e);
+	ret = parse_rigid_trace(buf, len, width, trace, &e);
 	free(buf);
 	if (ret)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
@@ -569,32 +593,6 @@ out:
 	return rc;
 }
 
-/*
- * Whether the first line of a CSV names column @name (fields trimmed of
- * blanks and a CR). Only picks the reader: each reader checks its header.
- */
-static bool header_has(const char *buf, size_t len, const char *name)
-{
-	size_t i = 0, n = strlen(name);
-
-	while (i < len && buf[i] != '\n') {
-		size_t a = i, b;
-
-		while (i < len && buf[i] != ',' && buf[i] != '\n')
-			i++;
-		b = i;
-		while (a < b && (buf[a] == ' ' || buf[a] == '\t'))
-			a++;
-		while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r'))
-			b--;
-		if (b - a == n && !memcmp(buf + a, name, n))
-			return true;
-		if (i < len && buf[i] == ',')
-			i++;
-	}
-	return false;
-}
-
 static int cmd_mip(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -659,17 +657,18 @@ static int cmd_mip(int argc, char **argv)
 	e.file = trace_path;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	if (!header_has(buf, len, "work") && header_has(buf, len, "num_gpu") &&
-	    header_has(buf, len, "duration")) {
-		/* spare-sim gen's trace (Tiresias's columns): rigid jobs */
-		struct sim_trace rigid = { 0 };
+	{
+		struct sim_any_trace any;
 
-		ret = sim_parse_trace(buf, len, gpus, &rigid, &e);
-		if (!ret)
-			ret = sim_mip_from_rigid(&rigid, &trace, &e);
-		sim_trace_free(&rigid);
-	} else {
-		ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+		ret = sim_parse_any_trace(buf, len, gpus, &any, &e);
+		if (!ret && any.kind == SIM_TRACE_RIGID) {
+			/* spare-sim gen's trace (Tiresias's columns): rigid jobs */
+			ret = sim_mip_from_rigid(&any.rigid, &trace, &e);
+		} else if (!ret) {
+			trace = any.elastic;
+			any.elastic = (struct sim_mip_trace){ 0 };
+		}
+		sim_any_trace_free(&any);
 	}
 	free(buf);
 	if (ret)
@@ -1156,7 +1155,7 @@ int spare_sim_main(int argc, char **argv)
 	e.file = trace_path;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = sim_parse_trace(buf, len, spec.gpus, &trace, &e);
+	ret = parse_rigid_trace(buf, len, spec.gpus, &trace, &e);
 	free(buf);
 	if (ret)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
