@@ -506,6 +506,26 @@ static void starts_ranked_above_waiting(void)
 	tird_free(&d);
 }
 
+/*
+ * Slurm's settings the daemon cannot work under, said at start: with
+ * sched/builtin and priority/basic slurmctld schedules in its FIFO mode,
+ * walking the job list in submission order and never reading a job's
+ * priority (job_scheduler.c: fifo_sched), so no priority the daemon sets
+ * reaches it; the live runs doubled the JCT (issue 36). builtin with
+ * multifactor sorts by priority, and backfill does either way.
+ */
+static void slurm_conf_problems(void)
+{
+	const char *m = tird_slurm_conf_problem("sched/builtin", "priority/basic");
+
+	EXPECT(m && strstr(m, "sched/builtin") && strstr(m, "priority/basic") &&
+	       strstr(m, "submission order") && strstr(m, "priority/multifactor"));
+	EXPECT(tird_slurm_conf_problem("sched/builtin", "priority/multifactor") == NULL);
+	EXPECT(tird_slurm_conf_problem("sched/backfill", "priority/basic") == NULL);
+	EXPECT(tird_slurm_conf_problem("sched/backfill", "priority/multifactor") == NULL);
+	EXPECT(tird_slurm_conf_problem(NULL, NULL) == NULL);
+}
+
 static void stale_view_changes_nothing(void)
 {
 	static struct tird d;
@@ -897,6 +917,7 @@ int main(void)
 	TAP_RUN(backfill_start_same_second);
 	TAP_RUN(priorities_in_order);
 	TAP_RUN(starts_ranked_above_waiting);
+	TAP_RUN(slurm_conf_problems);
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);

@@ -504,6 +504,18 @@ size_t tird_limit_updates(const uint32_t *cur, uint32_t *out, size_t m, size_t m
 	return deferred;
 }
 
+const char *tird_slurm_conf_problem(const char *sched_type, const char *prio_type)
+{
+	if (sched_type && prio_type && !strcmp(sched_type, "sched/builtin") &&
+	    !strcmp(prio_type, "priority/basic"))
+		return "Slurm's SchedulerType is sched/builtin and its PriorityType "
+		       "priority/basic: slurmctld then starts jobs in submission order and "
+		       "ignores the priorities this daemon sets; use PriorityType="
+		       "priority/multifactor (its weights may all be 0) or "
+		       "SchedulerType=sched/backfill (admin guide, spare-tiresias)";
+	return NULL;
+}
+
 /* Priorities the daemon may give, from priority-floor to priority-top. */
 static uint64_t band_size(const struct tird_cfg *c)
 {
