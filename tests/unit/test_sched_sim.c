@@ -391,6 +391,112 @@ static void bad_spec_and_args(void)
 	EXPECT(!exists(tmp("out")));
 }
 
+/*
+ * --start-cost and --requeue-delay (a live engine's costs): the run pays
+ * them (tests/unit/test_sched_tiresias.c's live_costs works the numbers),
+ * the summary says so, and a bad value is refused before anything is
+ * written. fjf, 4 GPUs: job 0 (4 GPUs, 100 s) then job 1 (4 GPUs, 100 s)
+ * at 10 s: with a start cost of 7, job 1 starts at 107 and ends at 214.
+ */
+static void live_cost_flags(void)
+{
+	char p[600], *out;
+
+	put("spec4.csv", SPEC4);
+	put("trace.csv", HDR "0,4,0,1,m,100,30\n1,4,10,1,m,100,30\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--start-cost", "7", "--requeue-delay", "300",
+		      "--out", tmp("out"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\n214,1,4,10,107,214,107,204,100,97,0,0,0\n"));
+	free(out);
+	snprintf(p, sizeof(p), "%s/out/summary.json", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\"start_cost\": 7") && strstr(out, "\"requeue_delay\": 300"));
+	free(out);
+	/* without them the summary is as before: no such keys */
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--out", tmp("out"), NULL), 0);
+	out = slurp(p, NULL);
+	EXPECT(out && !strstr(out, "start_cost") && !strstr(out, "requeue_delay"));
+	free(out);
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--start-cost", "-1", "--out", tmp("out"), NULL), 2);
+	EXPECT(strstr(errbuf, "--start-cost: '-1' is not an integer in [0, 1000000000]") != NULL);
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--requeue-delay", "1000000001", "--out", tmp("out"),
+		      NULL), 2);
+	EXPECT(strstr(errbuf, "--requeue-delay: '1000000001' is not an integer") != NULL);
+	EXPECT(!exists(tmp("out")));
+}
+
+/* sim_parse_any_trace() on @text: its return, with the errors in errbuf. */
+static int any_trace(const char *text, struct sim_any_trace *t)
+{
+	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
+	struct sim_errs e = { .out = f, .file = "t.csv" };
+	int ret;
+
+	memset(errbuf, 0, sizeof(errbuf));
+	ret = sim_parse_any_trace(text, strlen(text), 8, t, &e);
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * One entry point for the job traces, the reader picked by the header:
+ * Tiresias's columns, the elastic ones, and a header of neither or both,
+ * refused with both formats named. spare-sim's modes go through it: the
+ * Tiresias run refuses an elastic trace and says what reads it.
+ */
+static void trace_entry_point(void)
+{
+	struct sim_any_trace t;
+
+	EXPECT_EQ(any_trace(HDR "3,2,10,1,m,100,30\n1,1,5,1,m,50,30\n", &t), 0);
+	EXPECT_EQ(t.kind, SIM_TRACE_RIGID);
+	EXPECT(t.rigid.n == 2 && t.rigid.jobs[0].id == 1 && t.rigid.jobs[1].num_gpu == 2 &&
+	       t.rigid.jobs[1].duration == 100);
+	EXPECT_EQ(t.elastic.n, 0);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n", &t), 0);
+	EXPECT_EQ(t.kind, SIM_TRACE_ELASTIC);
+	EXPECT(t.elastic.n == 1 && t.elastic.jobs[0].id == 7 && t.elastic.jobs[0].m.nopt == 2);
+	EXPECT_EQ(t.rigid.n, 0);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("id,gpu_count,arrival,length\n1,1,0,10\n", &t), -EINVAL);
+	EXPECT_EQ(t.kind, SIM_TRACE_UNKNOWN);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: neither num_gpu nor work: not a known trace: "
+		       "a trace has the columns job_id,num_gpu,submit_time,") != NULL);
+	EXPECT(strstr(errbuf, "job_id,submit_time,work,gpus,tput (elastic)") != NULL);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("job_id,num_gpu,submit_time,work,tput\n1,1,0,10,1\n", &t), -EINVAL);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: num_gpu and work: columns of both") != NULL);
+	sim_any_trace_free(&t);
+
+	EXPECT_EQ(any_trace("", &t), -EINVAL);
+	EXPECT(strstr(errbuf, "t.csv:1:1: header: empty file") != NULL);
+	sim_any_trace_free(&t);
+
+	/* a mode that needs Tiresias's columns names the one that reads the elastic */
+	put("spec4.csv", SPEC4);
+	put("elastic.csv", "job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("elastic.csv"),
+		      "--schedule", "dlas-gpu", "--out", tmp("out"), NULL), 2);
+	EXPECT(strstr(errbuf, "elastic.csv:1:1: header: an elastic trace (work, gpus, tput): "
+		       "`spare-sim mip` reads it") != NULL);
+	EXPECT(!exists(tmp("out")));
+}
+
 /* CRLF line ends and a missing final newline are accepted. */
 static void crlf_accepted(void)
 {
@@ -1602,6 +1708,8 @@ int main(void)
 	TAP_RUN(bad_trace);
 	TAP_RUN(bad_spec_and_args);
 	TAP_RUN(crlf_accepted);
+	TAP_RUN(live_cost_flags);
+	TAP_RUN(trace_entry_point);
 	TAP_RUN(generated_properties);
 	TAP_RUN(flowcon_cuts_flat_job);
 	TAP_RUN(flowcon_properties);

@@ -271,6 +271,69 @@ static void rejects_bad_input(void)
 }
 
 /*
+ * A live engine's costs (spare-sim --start-cost, --requeue-delay): every
+ * start holds the job's GPUs start_cost seconds more, and a preempted job
+ * waits requeue_delay seconds before it may start again, GPUs free or not.
+ * dlas-gpu, 1 GPU, Q0 up to 100 GPU-s: A (1000 s) runs from 0, is demoted
+ * at 100 (the start cost counts as service, as Slurm's start time does
+ * live), and is preempted at 200 by B (50 s, queue 0). Without costs B
+ * ends at 250 and A resumes then, ending at 1050. With a start cost of 10:
+ * B ends at 260, A (owing 10 for each of its two starts) at 1080. With a
+ * requeue delay of 300 as well, A may start only at 500, after B ended: it
+ * ends at 1320, and a decision wakes it at 500.
+ */
+static void live_costs(void)
+{
+	static struct run r;
+	static const struct {
+		int64_t cost, delay, b_end, a_resume, a_end;
+	} c[] = {
+		{ 0, 0, 250, 250, 1050 },
+		{ 10, 0, 260, 260, 1080 },
+		{ 10, 300, 260, 500, 1320 },
+		{ 0, 300, 250, 500, 1300 },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		memset(&r, 0, sizeof(r));
+		tir_config_init(&r.cfg, TIR_DLAS_GPU, 1);
+		r.cfg.nqueues = 2;
+		r.cfg.limit[0] = 100;
+		r.cfg.start_cost = c[k].cost;
+		r.cfg.requeue_delay = c[k].delay;
+		add(&r, 1, 0, 1000);
+		add(&r, 1, 200, 50);
+		simulate(&r);
+		EXPECT(r.ok);
+		EXPECT_EQ(r.jobs[0].acct.preempt, 1);
+		EXPECT_EQ(r.jobs[0].resume, 2);
+		EXPECT_EQ(r.jobs[1].end, c[k].b_end);
+		EXPECT_EQ(r.jobs[0].end, c[k].a_end);
+		/* A's second run is exactly what is left: its end less its resume */
+		EXPECT_EQ(r.jobs[0].end - c[k].a_resume,
+			  1000 + 2 * c[k].cost - (200 - 0));
+	}
+	/* fit-first pays it too: two 1-GPU jobs back to back */
+	memset(&r, 0, sizeof(r));
+	tir_config_init(&r.cfg, TIR_FJF, 1);
+	r.cfg.start_cost = 7;
+	add(&r, 1, 0, 100);
+	add(&r, 1, 0, 100);
+	simulate(&r);
+	EXPECT(r.ok);
+	EXPECT_EQ(r.jobs[0].end, 107);
+	EXPECT_EQ(r.jobs[1].start, 107);
+	EXPECT_EQ(r.jobs[1].end, 214);
+	/* out of range: refused */
+	tir_config_init(&r.cfg, TIR_FJF, 1);
+	r.cfg.start_cost = -1;
+	EXPECT_EQ(tir_init(&r.s, &r.cfg, r.jobs, r.n, r.active, r.scratch), -EINVAL);
+	r.cfg.start_cost = 0;
+	r.cfg.requeue_delay = TIR_MAX_COST + 1;
+	EXPECT_EQ(tir_init(&r.s, &r.cfg, r.jobs, r.n, r.active, r.scratch), -EINVAL);
+}
+
+/*
  * Properties over random traces, every schedule, both modes: nothing is
  * over-allocated, each job ends exactly once, JCT >= duration and a job
  * ends after exactly its duration of running; two runs agree.
@@ -343,6 +406,7 @@ int main(void)
 	TAP_RUN(promotion);
 	TAP_RUN(gittins_index);
 	TAP_RUN(rejects_bad_input);
+	TAP_RUN(live_costs);
 	TAP_RUN(properties_random);
 	return tap_done();
 }

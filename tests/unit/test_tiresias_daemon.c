@@ -469,6 +469,63 @@ static void priorities_in_order(void)
 	tird_free(&d);
 }
 
+/*
+ * The jobs a pass starts go ahead of the jobs it leaves waiting (issue 36,
+ * sched/builtin): 4 GPUs, R (queue 0, 2 GPUs) runs, C (queue 0, 4 GPUs)
+ * waits behind it and does not fit, D (queue 1, 2 GPUs, requeued by an
+ * admin) fits in the 2 GPUs left and Tiresias starts it, as spare-sim
+ * does. Slurm's main loop stops at the first pending job that does not
+ * fit: with C ranked above D, sched/builtin never starts D.
+ */
+static void starts_ranked_above_waiting(void)
+{
+	static struct tird d;
+	static struct fake f;
+
+	setup(&d, &f, 4);
+	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 2100, T0 - 2000);	/* D: 4000 GPU-s */
+	job(&f, 2, TIRD_V_PENDING, 2, T0 - 10, 0);		/* R */
+	EXPECT_EQ(tird_pass(&d, MS(T0)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.queue == 1);
+	job(&f, 2, TIRD_V_RUNNING, 2, T0 - 10, T0 + 1);
+	job(&f, 1, TIRD_V_PENDING, 2, T0 - 2100, 0);		/* requeued */
+	job(&f, 3, TIRD_V_PENDING, 4, T0 + 2, 0);		/* C */
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 5)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	EXPECT(entry(&d, 3) && entry(&d, 3)->acct.queue == 0);
+	EXPECT(entry(&d, 1) && entry(&d, 1)->acct.queue == 1);
+	EXPECT(d.jobs[0].id == 1 && d.jobs[0].state == TIR_RUNNING);	/* D starts */
+	EXPECT(d.jobs[2].id == 3 && d.jobs[2].state == TIR_PENDING);	/* C waits */
+	EXPECT(f.v[0].priority > f.v[2].priority);		/* D ahead of C */
+	EXPECT(f.v[0].priority <= 1000000 && f.v[2].priority <= 1000000);	/* both placed */
+	/* D started as asked: it runs on, C still waits */
+	job(&f, 1, TIRD_V_RUNNING, 2, T0 - 2100, T0 + 6);
+	EXPECT_EQ(tird_pass(&d, MS(T0 + 7)), 0);
+	EXPECT_EQ(f.requeues, 0);
+	tird_free(&d);
+}
+
+/*
+ * Slurm's settings the daemon cannot work under, said at start: with
+ * sched/builtin and priority/basic slurmctld schedules in its FIFO mode,
+ * walking the job list in submission order and never reading a job's
+ * priority (job_scheduler.c: fifo_sched), so no priority the daemon sets
+ * reaches it; the live runs doubled the JCT (issue 36). builtin with
+ * multifactor sorts by priority, and backfill does either way.
+ */
+static void slurm_conf_problems(void)
+{
+	const char *m = tird_slurm_conf_problem("sched/builtin", "priority/basic");
+
+	EXPECT(m && strstr(m, "sched/builtin") && strstr(m, "priority/basic") &&
+	       strstr(m, "submission order") && strstr(m, "priority/multifactor"));
+	EXPECT(tird_slurm_conf_problem("sched/builtin", "priority/multifactor") == NULL);
+	EXPECT(tird_slurm_conf_problem("sched/backfill", "priority/basic") == NULL);
+	EXPECT(tird_slurm_conf_problem("sched/backfill", "priority/multifactor") == NULL);
+	EXPECT(tird_slurm_conf_problem(NULL, NULL) == NULL);
+}
+
 static void stale_view_changes_nothing(void)
 {
 	static struct tird d;
@@ -859,6 +916,8 @@ int main(void)
 	TAP_RUN(backfill_start_kept);
 	TAP_RUN(backfill_start_same_second);
 	TAP_RUN(priorities_in_order);
+	TAP_RUN(starts_ranked_above_waiting);
+	TAP_RUN(slurm_conf_problems);
 	TAP_RUN(stale_view_changes_nothing);
 	TAP_RUN(left_to_slurm);
 	TAP_RUN(dry_run);

@@ -4,7 +4,7 @@
  *
  *   spare-sim --cluster-spec F --trace F --schedule S [--queue-limits a,b,...]
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
- *             --out DIR
+ *             [--start-cost S] [--requeue-delay S] --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
@@ -41,7 +41,8 @@ static void usage(FILE *f)
 	fputs("usage: spare-sim --help | --version\n"
 	      "       spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
 	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
-	      "                 [--gittins-dist FILE] [--gittins-delta D] --out DIR\n"
+	      "                 [--gittins-dist FILE] [--gittins-delta D]\n"
+	      "                 [--start-cost S] [--requeue-delay S] --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
@@ -240,6 +241,30 @@ static int parse_dbl(const char *s, double lo, double hi, double *out)
 }
 
 /*
+ * A Tiresias-format trace (jobs of at most @width GPUs or cores) through the
+ * one trace entry point: an elastic trace is refused with what reads it.
+ * 0, -EINVAL with the problems printed, or -ENOMEM.
+ */
+static int parse_rigid_trace(const char *buf, size_t len, int64_t width,
+			     struct sim_trace *trace, struct sim_errs *e)
+{
+	struct sim_any_trace any;
+	int ret = sim_parse_any_trace(buf, len, width, &any, e);
+
+	if (!ret && any.kind != SIM_TRACE_RIGID) {
+		fprintf(e->out, "%s:1:1: header: an elastic trace (work, gpus, tput): "
+			"`spare-sim mip` reads it; this mode needs Tiresias's columns "
+			"(job_id,num_gpu,submit_time,iterations,model_name,duration,interval)\n",
+			e->file ? e->file : "<input>");
+		ret = -EINVAL;
+	}
+	*trace = any.rigid;
+	any.rigid = (struct sim_trace){ 0 };
+	sim_any_trace_free(&any);
+	return ret;
+}
+
+/*
  * Read and check a trace (jobs of at most @width cores or GPUs) and its loss
  * file. 0, or the exit status with the problems printed.
  */
@@ -254,7 +279,7 @@ static int read_trace_loss(const char *trace_path, const char *loss_path, int64_
 	*loss = NULL;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = sim_parse_trace(buf, len, width, trace, &e);
+	ret = parse_rigid_trace(buf, len, width, trace, &e);
 	free(buf);
 	if (ret)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
@@ -568,32 +593,6 @@ out:
 	return rc;
 }
 
-/*
- * Whether the first line of a CSV names column @name (fields trimmed of
- * blanks and a CR). Only picks the reader: each reader checks its header.
- */
-static bool header_has(const char *buf, size_t len, const char *name)
-{
-	size_t i = 0, n = strlen(name);
-
-	while (i < len && buf[i] != '\n') {
-		size_t a = i, b;
-
-		while (i < len && buf[i] != ',' && buf[i] != '\n')
-			i++;
-		b = i;
-		while (a < b && (buf[a] == ' ' || buf[a] == '\t'))
-			a++;
-		while (b > a && (buf[b - 1] == ' ' || buf[b - 1] == '\t' || buf[b - 1] == '\r'))
-			b--;
-		if (b - a == n && !memcmp(buf + a, name, n))
-			return true;
-		if (i < len && buf[i] == ',')
-			i++;
-	}
-	return false;
-}
-
 static int cmd_mip(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -658,17 +657,18 @@ static int cmd_mip(int argc, char **argv)
 	e.file = trace_path;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	if (!header_has(buf, len, "work") && header_has(buf, len, "num_gpu") &&
-	    header_has(buf, len, "duration")) {
-		/* spare-sim gen's trace (Tiresias's columns): rigid jobs */
-		struct sim_trace rigid = { 0 };
+	{
+		struct sim_any_trace any;
 
-		ret = sim_parse_trace(buf, len, gpus, &rigid, &e);
-		if (!ret)
-			ret = sim_mip_from_rigid(&rigid, &trace, &e);
-		sim_trace_free(&rigid);
-	} else {
-		ret = sim_parse_mip_trace(buf, len, gpus, &trace, &e);
+		ret = sim_parse_any_trace(buf, len, gpus, &any, &e);
+		if (!ret && any.kind == SIM_TRACE_RIGID) {
+			/* spare-sim gen's trace (Tiresias's columns): rigid jobs */
+			ret = sim_mip_from_rigid(&any.rigid, &trace, &e);
+		} else if (!ret) {
+			trace = any.elastic;
+			any.elastic = (struct sim_mip_trace){ 0 };
+		}
+		sim_any_trace_free(&any);
 	}
 	free(buf);
 	if (ret)
@@ -1046,10 +1046,13 @@ int spare_sim_main(int argc, char **argv)
 		{ "faithful", no_argument, NULL, 'f' },
 		{ "gittins-dist", required_argument, NULL, 'g' },
 		{ "gittins-delta", required_argument, NULL, 'd' },
+		{ "start-cost", required_argument, NULL, 'S' },
+		{ "requeue-delay", required_argument, NULL, 'R' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	int64_t start_cost = 0, requeue_delay = 0;
 	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
 	const char *gdist_path = NULL, *out = NULL;
 	struct tir_config cfg;
@@ -1103,6 +1106,18 @@ int spare_sim_main(int argc, char **argv)
 			if (parse_i64(optarg, &g.delta) || g.delta < 1)
 				return bad("--gittins-delta: '%s' is not a positive integer", optarg);
 			break;
+		case 'S':
+			if (parse_i64(optarg, &start_cost) || start_cost < 0 ||
+			    start_cost > TIR_MAX_COST)
+				return bad("--start-cost: '%s' is not an integer in [0, 1000000000] "
+					   "(seconds)", optarg);
+			break;
+		case 'R':
+			if (parse_i64(optarg, &requeue_delay) || requeue_delay < 0 ||
+			    requeue_delay > TIR_MAX_COST)
+				return bad("--requeue-delay: '%s' is not an integer in [0, 1000000000] "
+					   "(seconds)", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1131,6 +1146,8 @@ int spare_sim_main(int argc, char **argv)
 	tir_config_init(&cfg, s, spec.gpus);
 	cfg.faithful = faithful;
 	cfg.promote = promote;
+	cfg.start_cost = start_cost;
+	cfg.requeue_delay = requeue_delay;
 	if (limits && tir_parse_limits(limits, &cfg))
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
@@ -1138,7 +1155,7 @@ int spare_sim_main(int argc, char **argv)
 	e.file = trace_path;
 	if ((ret = read_file(trace_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = sim_parse_trace(buf, len, spec.gpus, &trace, &e);
+	ret = parse_rigid_trace(buf, len, spec.gpus, &trace, &e);
 	free(buf);
 	if (ret)
 		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;

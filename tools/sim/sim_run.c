@@ -133,6 +133,11 @@ char *sim_summary_json(const struct tir_config *cfg, const struct sim_summary *s
 	json_object_object_add(o, "queue_limits", lim);
 	lim = NULL;
 	json_object_object_add(o, "promote", json_object_new_double(cfg->promote));
+	if (cfg->start_cost || cfg->requeue_delay) {	/* a live engine's costs, if modelled */
+		json_object_object_add(o, "start_cost", json_object_new_int64(cfg->start_cost));
+		json_object_object_add(o, "requeue_delay",
+				       json_object_new_int64(cfg->requeue_delay));
+	}
 	json_object_object_add(o, "jobs", json_object_new_int64((int64_t)sum->jobs));
 	json_object_object_add(o, "avg_jct", json_object_new_double(sum->avg_jct));
 	json_object_object_add(o, "median_jct", json_object_new_int64(sum->median_jct));

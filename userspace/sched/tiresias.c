@@ -245,7 +245,9 @@ static bool cfg_valid(const struct tir_config *cfg)
 	const struct tir_gittins *g = cfg->gittins;
 
 	if (cfg->gpus < 1 || (unsigned)cfg->schedule >= TIR_NR_SCHEDULES ||
-	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0)
+	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0 ||
+	    cfg->start_cost < 0 || cfg->start_cost > TIR_MAX_COST ||
+	    cfg->requeue_delay < 0 || cfg->requeue_delay > TIR_MAX_COST)
 		return false;
 	if (tir_schedule_needs_gittins(cfg->schedule) &&
 	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
@@ -288,6 +290,8 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 		j->acct.seq = j->start_seq = 0;
 		j->acct.preempt = j->resume = j->acct.promote = 0;
 		j->engine_started = false;
+		j->owed = 0;
+		j->ready_at = 0;
 	}
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -302,12 +306,18 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 	return 0;
 }
 
-static int64_t finish_time(const struct tir_job *j)
+/* Seconds a job must run in all: its work, and the start costs it owes. */
+static int64_t run_needed(const struct tir_job *j)
 {
-	return j->acct.last_check + (j->duration - j->acct.run_total);
+	return j->duration + j->owed;
 }
 
-static int64_t compute_next_event(const struct tir_sched *s)
+static int64_t finish_time(const struct tir_job *j)
+{
+	return j->acct.last_check + (run_needed(j) - j->acct.run_total);
+}
+
+static int64_t compute_next_event(const struct tir_sched *s, int64_t now)
 {
 	int64_t t = s->next_jump;
 
@@ -318,6 +328,8 @@ static int64_t compute_next_event(const struct tir_sched *s)
 
 		if (j->state == TIR_RUNNING && finish_time(j) < t)
 			t = finish_time(j);
+		else if (j->state == TIR_PENDING && j->ready_at > now && j->ready_at < t)
+			t = j->ready_at;	/* its requeue delay ends */
 	}
 	return t;
 }
@@ -376,9 +388,9 @@ static int64_t sort_key(const struct tir_sched *s, const struct tir_job *j)
 	case TIR_SJF:
 		return j->num_gpu;
 	case TIR_SHORTEST:
-		return j->duration - j->acct.run_total;
+		return run_needed(j) - j->acct.run_total;
 	case TIR_SHORTEST_GPU:
-		return (j->duration - j->acct.run_total) * j->num_gpu;
+		return (run_needed(j) - j->acct.run_total) * j->num_gpu;
 	default:
 		return j->acct.queue;
 	}
@@ -408,6 +420,7 @@ static void run_job(struct tir_sched *s, struct tir_job *j, int64_t now)
 	if (j->start < 0)
 		j->start = now;
 	j->start_seq = ++s->seq;
+	j->owed += s->cfg->start_cost;
 	if (is_preemptive(s->cfg->schedule))
 		j->resume++;
 }
@@ -506,6 +519,8 @@ static void decide_preemptive(struct tir_sched *s, uint32_t *tmp, int64_t now)
 	for (i = 0; i < n; i++) {
 		struct tir_job *j = &s->jobs[walk[i]];
 
+		if (j->state == TIR_PENDING && j->ready_at > now)
+			continue;	/* in its requeue delay: not runnable yet */
 		if (j->num_gpu <= free_gpus) {
 			free_gpus -= j->num_gpu;
 			if (j->state == TIR_PENDING)
@@ -513,6 +528,8 @@ static void decide_preemptive(struct tir_sched *s, uint32_t *tmp, int64_t now)
 		} else if (j->state == TIR_RUNNING) {
 			j->state = TIR_PENDING;
 			j->acct.preempt++;
+			if (s->cfg->requeue_delay)
+				j->ready_at = now + s->cfg->requeue_delay;
 		}
 	}
 	s->free_gpus = free_gpus;
@@ -600,7 +617,7 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		struct tir_job *j = &s->jobs[idx];
 
 		if (j->state == TIR_RUNNING && finish_time(j) == now) {
-			j->acct.run_total = j->duration;
+			j->acct.run_total = run_needed(j);
 			j->acct.run_attained += now - j->acct.last_check;
 			j->acct.last_check = now;
 			j->state = TIR_DONE;
@@ -652,7 +669,7 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 	else
 		decide_nonpreemptive(s, now);
 	s->next_jump = next_jump(s, now);
-	s->next_event = compute_next_event(s);
+	s->next_event = compute_next_event(s, now);
 	s->decisions++;
 
 	res->ended = ended;

@@ -49,6 +49,8 @@ enum tir_schedule {
  * plus all durations (which bounds the makespan): keeps every sum in int64.
  */
 #define TIR_MAX_TIME		(INT64_MAX / 4)
+/* Bound on a start cost and a requeue delay (seconds): about 31 years. */
+#define TIR_MAX_COST		1000000000
 
 enum tir_state {
 	TIR_WAITING,		/* not yet submitted */
@@ -93,6 +95,8 @@ struct tir_job {
 	int64_t g_at;		/* Gittins cursors: service last ranked at, */
 	uint32_t g_idx, g_idx_d; /* and where it and it + delta fall in the sample */
 	uint64_t start_seq;	/* order of (re)starts, for non-preemptive logs */
+	int64_t owed;		/* start costs run up (cfg->start_cost per start) */
+	int64_t ready_at;	/* a preempted job may start again from then */
 	bool engine_started;	/* tir_live_pass(): started since the last pass */
 };
 
@@ -117,6 +121,17 @@ struct tir_config {
 	double promote;				/* K: back to Q0 after pending K x attained; 0 off */
 	bool faithful;
 	const struct tir_gittins *gittins;	/* for TIR_DLAS_GPU_GITTINS */
+	/*
+	 * What starting a job costs on a live engine (spare-sim's
+	 * --start-cost and --requeue-delay, Documentation/tiresias-live.md),
+	 * 0 for none (the reference's model): each start holds the job's
+	 * GPUs start_cost seconds before it makes progress (the cost is
+	 * owed in full even if the run is cut shorter), and a preempted job
+	 * may start again requeue_delay seconds after its preemption at the
+	 * earliest. tir_live_pass() takes neither: a live engine pays them.
+	 */
+	int64_t start_cost;
+	int64_t requeue_delay;
 };
 
 struct tir_sched {

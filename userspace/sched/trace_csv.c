@@ -727,6 +727,60 @@ void sim_mip_trace_free(struct sim_mip_trace *t)
 	t->n = 0;
 }
 
+/* Whether header line @l names column @name. */
+static bool header_names(const struct line *l, const char *name)
+{
+	for (size_t i = 0; i < l->nf && i < MAX_COLS; i++)
+		if (field_is(&l->f[i], name))
+			return true;
+	return false;
+}
+
+enum sim_trace_kind sim_trace_kind_of(const char *buf, size_t len, struct sim_errs *e)
+{
+	struct line l;
+	size_t pos = 0;
+	bool rigid, elastic;
+
+	memset(&l, 0, sizeof(l));
+	if (!header_line(buf, len, &pos, &l, e))
+		return SIM_TRACE_UNKNOWN;
+	rigid = header_names(&l, "num_gpu");	/* the elastic trace's is "gpus" */
+	elastic = header_names(&l, "work");
+	if (rigid && !elastic)
+		return SIM_TRACE_RIGID;
+	if (elastic && !rigid)
+		return SIM_TRACE_ELASTIC;
+	report(e, 1, 1, "header", "%s: a trace has the columns %s or %s",
+	       rigid ? "num_gpu and work: columns of both trace formats" :
+	       "neither num_gpu nor work: not a known trace",
+	       "job_id,num_gpu,submit_time,iterations,model_name,duration,interval (Tiresias's)",
+	       "job_id,submit_time,work,gpus,tput (elastic)");
+	return SIM_TRACE_UNKNOWN;
+}
+
+int sim_parse_any_trace(const char *buf, size_t len, int64_t gpus, struct sim_any_trace *t,
+			struct sim_errs *e)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = sim_trace_kind_of(buf, len, e);
+	switch (t->kind) {
+	case SIM_TRACE_RIGID:
+		return sim_parse_trace(buf, len, gpus, &t->rigid, e);
+	case SIM_TRACE_ELASTIC:
+		return sim_parse_mip_trace(buf, len, gpus, &t->elastic, e);
+	default:
+		return -EINVAL;
+	}
+}
+
+void sim_any_trace_free(struct sim_any_trace *t)
+{
+	sim_trace_free(&t->rigid);
+	sim_mip_trace_free(&t->elastic);
+	t->kind = SIM_TRACE_UNKNOWN;
+}
+
 /* A finite number in [lo, hi] (lo itself allowed only if lo_ok). */
 static bool num_in(const struct line *l, const struct field *f, const char *name,
 		   double lo, bool lo_ok, double hi, double *out, struct sim_errs *e)

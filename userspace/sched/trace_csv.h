@@ -96,6 +96,33 @@ int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 void sim_mip_trace_free(struct sim_mip_trace *t);
 
 /*
+ * The one entry point for a job trace: the reader is picked by the CSV
+ * header. A num_gpu column: Tiresias's trace, read by sim_parse_trace()
+ * into @t->rigid; a work column: an elastic trace, read by
+ * sim_parse_mip_trace() into @t->elastic (each reader then checks all its
+ * columns). A header with both or neither is refused ("FILE:1:1: header:
+ * ...", naming the two formats' columns). 0, -EINVAL with the errors reported, or -ENOMEM; free
+ * with sim_any_trace_free() either way.
+ */
+enum sim_trace_kind {
+	SIM_TRACE_UNKNOWN,
+	SIM_TRACE_RIGID,	/* Tiresias's columns */
+	SIM_TRACE_ELASTIC,	/* spare-sim mip's columns */
+};
+
+struct sim_any_trace {
+	enum sim_trace_kind kind;
+	struct sim_trace rigid;
+	struct sim_mip_trace elastic;
+};
+
+/* Which trace @buf's header names; SIM_TRACE_UNKNOWN reported on @e. */
+enum sim_trace_kind sim_trace_kind_of(const char *buf, size_t len, struct sim_errs *e);
+int sim_parse_any_trace(const char *buf, size_t len, int64_t gpus, struct sim_any_trace *t,
+			struct sim_errs *e);
+void sim_any_trace_free(struct sim_any_trace *t);
+
+/*
  * Dike's inputs. A model file is layer,type,params: one row per layer in
  * model order (layer is a free label), type conv, fc or other, params in
  * [0, 1e13], 1..DIKE_MAX_LAYERS rows, some parameters in all; @layers must

@@ -504,6 +504,18 @@ size_t tird_limit_updates(const uint32_t *cur, uint32_t *out, size_t m, size_t m
 	return deferred;
 }
 
+const char *tird_slurm_conf_problem(const char *sched_type, const char *prio_type)
+{
+	if (sched_type && prio_type && !strcmp(sched_type, "sched/builtin") &&
+	    !strcmp(prio_type, "priority/basic"))
+		return "Slurm's SchedulerType is sched/builtin and its PriorityType "
+		       "priority/basic: slurmctld then starts jobs in submission order and "
+		       "ignores the priorities this daemon sets; use PriorityType="
+		       "priority/multifactor (its weights may all be 0) or "
+		       "SchedulerType=sched/backfill (admin guide, spare-tiresias)";
+	return NULL;
+}
+
 /* Priorities the daemon may give, from priority-floor to priority-top. */
 static uint64_t band_size(const struct tird_cfg *c)
 {
@@ -518,12 +530,24 @@ static void act(struct tird *d, const struct tird_view *v, size_t n)
 	unsigned int errs = 0;
 	size_t deferred;
 
-	/* Priorities first, so that the GPUs a requeue frees go to the right job. */
+	/*
+	 * Priorities first, so that the GPUs a requeue frees go to the right
+	 * job. The pending jobs this pass starts go ahead of the ones it
+	 * leaves waiting, each part in Tiresias's order: Slurm's main loop
+	 * stops at the first job that does not fit (all of it under
+	 * sched/builtin), so a waiting job of a higher queue ranked above a
+	 * job Tiresias starts would hold that job back.
+	 */
 	size_t m = 0;
 
-	for (size_t k = 0; k < n; k++)
-		if (v[d->vidx[d->walk[k]]].state == TIRD_V_PENDING)
-			d->scratch[m++] = d->walk[k];
+	for (int starts = 1; starts >= 0; starts--)
+		for (size_t k = 0; k < n; k++) {
+			uint32_t i = d->walk[k];
+
+			if (v[d->vidx[i]].state == TIRD_V_PENDING &&
+			    (d->jobs[i].state == TIR_RUNNING) == starts)
+				d->scratch[m++] = i;
+		}
 	for (size_t k = 0; k < m; k++) {
 		d->prio_cur[k] = v[d->vidx[d->scratch[k]]].priority;
 	}

@@ -191,6 +191,15 @@ int tird_pass(struct tird *d, int64_t now_ms);
 void tird_free(struct tird *d);
 
 /*
+ * What is wrong with Slurm's SchedulerType and PriorityType for the daemon,
+ * or NULL. sched/builtin with priority/basic puts slurmctld in its FIFO
+ * mode: its main loop walks the job list in submission order and never
+ * reads a job's priority, so the order the daemon sets does not reach it
+ * (Documentation/tiresias-live.md, "Under sched/builtin").
+ */
+const char *tird_slurm_conf_problem(const char *sched_type, const char *prio_type);
+
+/*
  * libslurm (tird_slurm.c): ops for a cluster named by @conf (NULL:
  * SLURM_CONF). @floor is priority-floor: under priority/basic, one below
  * TIRD_BASIC_TOP is warned about once.

@@ -43,7 +43,8 @@ static enum tird_vstate state_of(const slurm_job_info_t *j)
 }
 
 /*
- * Once, when Slurm first answers: under priority/basic a new job's priority
+ * Once, when Slurm first answers: a scheduler that ignores priorities
+ * (tird_slurm_conf_problem()) is warned about; and under priority/basic a new job's priority
  * counts down from TIRD_BASIC_TOP - 1, so a priority-floor below
  * TIRD_BASIC_TOP lets a newcomer outrank jobs the daemon has placed, and
  * Slurm may start it before a pass has placed it; the live runs measured
@@ -56,10 +57,14 @@ static void check_priority_type(void)
 {
 	static bool checked;
 	slurm_conf_t *c = NULL;
+	const char *problem;
 
 	if (checked || slurm_load_ctl_conf((time_t)0, &c) != SLURM_SUCCESS || !c)
 		return;
 	checked = true;
+	problem = tird_slurm_conf_problem(c->schedtype, c->priority_type);
+	if (problem)
+		log_warn("%s", problem);
 	if (c->priority_type && !strcmp(c->priority_type, "priority/basic") &&
 	    prio_floor < TIRD_BASIC_TOP)
 		log_warn("Slurm's PriorityType is priority/basic and priority-floor %" PRIu32
