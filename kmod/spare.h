@@ -149,7 +149,7 @@ struct spare_donor {
 	struct work_struct map_work;
 	struct work_struct evict_work;
 	struct delayed_work heartbeat_work;
-	/* re-home: copies given up after SPARE_LIFE_REHOME_MS down */
+	/* re-home: copies given up after cfg.rehome_delay_ms down */
 	struct delayed_work rehome_work;
 	u32 rehome_left;		/* copies it could not give up yet */
 	/* map_work: grants sent in this session (spare_grants.c) */
@@ -207,6 +207,7 @@ struct spare_config {
 	u16 domain[SPARE_MAX_DONORS];	/* failure domain per donor */
 	u32 nr_domains;			/* 0: each donor its own */
 	bool integrity;			/* crc32c per page (spare_integrity.c) */
+	u32 rehome_delay_ms;		/* a lost donor's copies move then */
 };
 
 struct spare_dev {

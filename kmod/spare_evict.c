@@ -70,7 +70,8 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 
 /*
  * Re-home (Documentation/kmod.md, "Donor life cycle"): a donor out of LIVE
- * for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives its copies up.
+ * for the device's rehome_delay_ms (SPARE_LIFE_REHOME_MS unless set;
+ * spare_life_rehome_due()) gives its copies up.
  * Each goes to the donor a move would ask first, in the slab's spare slot
  * (spare_slab_rehome(), shared with spare-ublk); that donor's map work
  * maps it and resync refills it from a mapped copy. A copy that cannot go
@@ -105,12 +106,12 @@ static struct spare_donor *rehome_copy(struct spare_donor *d, u32 s)
 
 /**
  * spare_donor_rehome_arm() - look at donor @d's copies again once it has
- * been down SPARE_LIFE_REHOME_MS
+ * been down the device's rehome_delay_ms
  * @d: a donor that just went down (torn down), or of a device powering on
  */
 void spare_donor_rehome_arm(struct spare_donor *d)
 {
-	u64 due = READ_ONCE(d->life.down_since) + SPARE_LIFE_REHOME_MS;
+	u64 due = READ_ONCE(d->life.down_since) + d->dev->cfg.rehome_delay_ms;
 	u64 now = spare_now_ms();
 
 	queue_delayed_work(d->dev->wq, &d->rehome_work,
@@ -134,7 +135,8 @@ void spare_donor_rehome_work(struct work_struct *work)
 	u64 now = spare_now_ms();
 	u64 down = now - READ_ONCE(d->life.down_since);
 
-	if (!spare_life_rehome_due(&d->life, state, now)) {
+	if (!spare_life_rehome_due(&d->life, state, now,
+				   dev->cfg.rehome_delay_ms)) {
 		/* lost again since it was armed: not due yet */
 		if (state != SPARE_DONOR_LIVE && state != SPARE_DONOR_ERROR &&
 		    state != SPARE_DONOR_DELETING)

@@ -16,6 +16,7 @@
  *   echo /dev/vdb                  > backup        (optional)
  *   echo sync                      > backup_mode   (sync | async)
  *   echo crc32c                    > integrity     (none | crc32c)
+ *   echo 30000                     > rehome_delay_ms (a lost donor's copies move)
  *   echo SPARE-1:...               > key           (optional; sparectl gen-key)
  *   echo 1                         > power         -> /dev/spareN
  *   cat disk                                       -> spareN
@@ -434,6 +435,28 @@ static int spare_cfg_set_integrity(struct spare_dev *dev, const char *page,
 }
 SPARE_CFG_ATTR(integrity, "%s", dev->cfg.integrity ? "crc32c" : "none");
 
+/*
+ * "rehome_delay_ms": how long a donor stays down before its copies go to
+ * other donors (spare_donor_rehome_arm()); SPARE_LIFE_REHOME_MS unless
+ * set. spare.ko's donors hold no slabs over a restart (not built yet), so
+ * only the bounds apply here; the pager with a state file also keeps it
+ * above the hold (spare_life_rehome_check()).
+ */
+static int spare_cfg_set_rehome_delay_ms(struct spare_dev *dev,
+					 const char *page, size_t count)
+{
+	u32 v;
+
+	if (kstrtou32(page, 10, &v) || spare_life_rehome_check(v, false))
+		return SPARE_WARN_INVAL(dev,
+					"rehome_delay_ms: must be %u to %u (ms a lost donor stays down before its copies move)",
+					SPARE_LIFE_REHOME_MIN_MS,
+					SPARE_LIFE_REHOME_MAX_MS);
+	dev->cfg.rehome_delay_ms = v;
+	return 0;
+}
+SPARE_CFG_ATTR(rehome_delay_ms, "%u", dev->cfg.rehome_delay_ms);
+
 /* Write-only: reads say whether a secret is set, never what it is. */
 static ssize_t spare_key_show(struct config_item *item, char *page)
 {
@@ -663,6 +686,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_grants,
 	&spare_attr_source,
 	&spare_attr_integrity,
+	&spare_attr_rehome_delay_ms,
 	&spare_attr_key,
 	&spare_attr_power,
 	&spare_attr_disk,
@@ -706,6 +730,7 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	dev->cfg.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
 	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
 	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;
+	dev->cfg.rehome_delay_ms = SPARE_LIFE_REHOME_MS;
 	spin_lock_init(&dev->backup_lock);
 	spin_lock_init(&dev->grant_lock);
 	init_waitqueue_head(&dev->backup_wait);

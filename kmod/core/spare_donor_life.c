@@ -6,6 +6,8 @@
  * tests/unit/test_donor_life.c, from the same cases
  * (spare_donor_life_cases.h).
  */
+#include <linux/errno.h>
+
 #include "spare_donor_life.h"
 
 static const char *const donor_state_names[] = {
@@ -196,23 +198,46 @@ bool spare_life_current(const struct spare_life *l,
  * @l: the bookkeeping
  * @state: the donor's state
  * @now: the driver's clock, ms
+ * @rehome_ms: the device's re-home delay (SPARE_LIFE_REHOME_MS unless
+ *	configured; spare_life_rehome_check() bounds it)
  *
- * Return: true once the donor is out of LIVE for SPARE_LIFE_REHOME_MS,
- * and not being torn down right now (ERROR: its copies are not yet put
- * back) nor powering off.
+ * Return: true once the donor is out of LIVE for @rehome_ms, and not
+ * being torn down right now (ERROR: its copies are not yet put back) nor
+ * powering off.
  */
 bool spare_life_rehome_due(const struct spare_life *l,
-			   enum spare_donor_state state, u64 now)
+			   enum spare_donor_state state, u64 now, u32 rehome_ms)
 {
 	switch (state) {
 	case SPARE_DONOR_OFFLINE:
 	case SPARE_DONOR_CONNECTING:
 	case SPARE_DONOR_ATTACHING:
 		return now >= l->down_since &&
-		       now - l->down_since >= SPARE_LIFE_REHOME_MS;
+		       now - l->down_since >= rehome_ms;
 	default:
 		return false;
 	}
+}
+
+/**
+ * spare_life_rehome_check() - whether a device may use a re-home delay
+ * @rehome_ms: the delay asked for, ms
+ * @holding: the device's donors may hold its slabs over a restart
+ *	(spare_life_hold()): a held donor is waited for SPARE_LIFE_HOLD_MS
+ *
+ * Return: 0; -ERANGE outside SPARE_LIFE_REHOME_MIN_MS to
+ * SPARE_LIFE_REHOME_MAX_MS; -EINVAL when @holding and the delay is not
+ * longer than the hold (the copies of a donor restarting in place would
+ * be moved away while it is waited for).
+ */
+int spare_life_rehome_check(u32 rehome_ms, bool holding)
+{
+	if (rehome_ms < SPARE_LIFE_REHOME_MIN_MS ||
+	    rehome_ms > SPARE_LIFE_REHOME_MAX_MS)
+		return -ERANGE;
+	if (holding && rehome_ms <= SPARE_LIFE_HOLD_MS)
+		return -EINVAL;
+	return 0;
 }
 
 /**

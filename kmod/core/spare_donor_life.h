@@ -34,7 +34,9 @@
 
 #define SPARE_LIFE_BACKOFF_MIN_MS	500
 #define SPARE_LIFE_BACKOFF_MAX_MS	16000
-#define SPARE_LIFE_REHOME_MS		30000	/* down this long: copies move */
+#define SPARE_LIFE_REHOME_MS		30000	/* default: down this long, copies move */
+#define SPARE_LIFE_REHOME_MIN_MS	1000	/* a device's re-home delay: bounds */
+#define SPARE_LIFE_REHOME_MAX_MS	3600000
 #define SPARE_LIFE_HOLD_MS		20000	/* a holding donor is waited for (< REHOME) */
 #define SPARE_LIFE_HOLD_BACKOFF_MS	1000	/* the back-off's cap meanwhile */
 
@@ -99,7 +101,8 @@ void spare_life_mapped(struct spare_life *l);
 bool spare_life_current(const struct spare_life *l,
 			enum spare_donor_state state, u32 session);
 bool spare_life_rehome_due(const struct spare_life *l,
-			   enum spare_donor_state state, u64 now);
+			   enum spare_donor_state state, u64 now, u32 rehome_ms);
+int spare_life_rehome_check(u32 rehome_ms, bool holding);
 u32 spare_life_wait(const struct spare_life *l, u64 now);
 
 /*
@@ -109,7 +112,8 @@ u32 spare_life_wait(const struct spare_life *l, u64 now);
  * that donor's copies can serve waits (the copies' kept pages,
  * spare_slab.h) for SPARE_LIFE_HOLD_MS, the reconnect backs off by at most
  * SPARE_LIFE_HOLD_BACKOFF_MS, and no copy is re-homed (the hold ends
- * before SPARE_LIFE_REHOME_MS); the new session
+ * before the device's re-home delay, which spare_life_rehome_check()
+ * keeps above SPARE_LIFE_HOLD_MS while holding); the new session
  * resumes (HELLO F_RESUME) and adopts the kept slabs (MAPPED F_KEPT), then
  * spare_life_hold_end(). spare_life_hold_expired() says, once, that the
  * time passed: the driver forgets what was kept and fails what waited, as

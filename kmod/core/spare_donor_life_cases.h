@@ -17,6 +17,8 @@
 #ifndef SPARE_DONOR_LIFE_CASES_H
 #define SPARE_DONOR_LIFE_CASES_H
 
+#include <linux/errno.h>
+
 #include "spare_donor_life.h"
 
 #define LF_T0	100000		/* ms: the clock when a case begins */
@@ -170,39 +172,86 @@ static void life_backoff(LIFE_T t)
 
 /*
  * The donor's address changed (RDMA_CM_EVENT_ADDR_CHANGE: a loss), and it
- * does not come back: after SPARE_LIFE_REHOME_MS out of LIVE its copies
- * go to other donors. Not before; not while its teardown runs; not once
- * it is live again; never while powering off.
+ * does not come back: after the device's re-home delay out of LIVE its
+ * copies go to other donors. Not before; not while its teardown runs; not
+ * once it is live again; never while powering off. The default delay
+ * (SPARE_LIFE_REHOME_MS) and a configured shorter one.
  */
-static void life_rehome(LIFE_T t)
+static void life_rehome_after(LIFE_T t, u32 delay)
 {
 	enum spare_donor_state st;
 	struct spare_life l;
 	u64 lost = LF_T0 + 50, now;
 
 	lf_up(&l, &st, LF_T0);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, LF_T0 + 10 * 60000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, LF_T0 + 10 * 60000, delay));
 	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 40000)); /* ERROR */
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + delay + 10000,
+					     delay)); /* ERROR */
 	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 5);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 29999));
-	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + 30000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + delay - 1, delay));
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + delay, delay));
 	/* reconnect tries fail all along: still due, from the first loss */
-	for (now = lost + 5; now < lost + 31000; now = l.retry_at) {
+	for (now = lost + 5; now < lost + delay + 1000; now = l.retry_at) {
 		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
-		LIFE_CHECK(t, spare_life_rehome_due(&l, st, now) ==
-			   (now - lost >= 30000));
+		LIFE_CHECK(t, spare_life_rehome_due(&l, st, now, delay) ==
+			   (now - lost >= delay));
 		spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT_FAILED, now + 1);
 	}
 	LIFE_EQ(t, l.down_since, lost);
 	spare_life_set(&l, &st, SPARE_LIFE_EV_CONNECT, now);
 	spare_life_set(&l, &st, SPARE_LIFE_EV_UP, now + 1);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000, delay));
 	spare_life_set(&l, &st, SPARE_LIFE_EV_STOP, now + 2);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 60000, delay));
 	/* a clock that went back is not a long down time */
 	spare_life_init(&l, LF_T0);
-	LIFE_CHECK(t, !spare_life_rehome_due(&l, SPARE_DONOR_OFFLINE, 5));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, SPARE_DONOR_OFFLINE, 5, delay));
+}
+
+static void life_rehome(LIFE_T t)
+{
+	life_rehome_after(t, SPARE_LIFE_REHOME_MS);
+	LIFE_EQ(t, SPARE_LIFE_REHOME_MS, 30000);	/* the documented default */
+}
+
+/* A device's delay of 5 s (client/killdonor's): due at 5 s, not at 30. */
+static void life_rehome_short(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+
+	life_rehome_after(t, 5000);
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 1);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, LF_T0 + 2);
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, LF_T0 + 5001, 5000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, LF_T0 + 5001,
+					     SPARE_LIFE_REHOME_MS));
+}
+
+/*
+ * Which delays a device may take: within the bounds, and, when its donors
+ * may hold its slabs over a restart, longer than the hold (else a donor
+ * restarting in place would lose its copies while it is waited for).
+ */
+static void life_rehome_check(LIFE_T t)
+{
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, false), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, true), 0);
+	LIFE_EQ(t, spare_life_rehome_check(5000, false), 0);
+	LIFE_EQ(t, spare_life_rehome_check(5000, true), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS, true), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS + 1, true), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS, false), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS - 1, false),
+		-ERANGE);
+	LIFE_EQ(t, spare_life_rehome_check(0, false), -ERANGE);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS, true), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, false),
+		-ERANGE);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, true),
+		-ERANGE);
 }
 
 /*
@@ -393,6 +442,8 @@ static const struct spare_donor_life_case spare_donor_life_cases[] = {
 	{ "lost_live", life_lost_live },
 	{ "backoff", life_backoff },
 	{ "rehome", life_rehome },
+	{ "rehome_short", life_rehome_short },
+	{ "rehome_check", life_rehome_check },
 	{ "stop_races_error", life_stop_races_error },
 	{ "attach", life_attach },
 	{ "queue_and_names", life_queue_and_names },

@@ -17,7 +17,7 @@
  *    dl_set(); this file keeps the mechanism (threads, links, logs);
  *  - a reconnected donor is a new session: its copies are MAPped again
  *    (fresh: current only where never written) and resync.c refills them
- *    from a current copy. A donor down for SPARE_LIFE_REHOME_MS gives up
+ *    from a current copy. A donor down for --rehome-delay gives up
  *    its copies: each goes to another donor with room, if the slab has a
  *    mapped copy to refill it from;
  *  - EVICT: the copy moves to another donor before the grace period ends,
@@ -495,7 +495,7 @@ static void remap_donor(struct dev *d, u32 i)
 }
 
 /*
- * A donor down for SPARE_LIFE_REHOME_MS (spare_life_rehome_due()) gives up
+ * A donor down for --rehome-delay (spare_life_rehome_due()) gives up
  * its copies: each goes to another live donor as a move would take it
  * (spare_slab_rehome(), shared with spare.ko), refilled from a mapped copy
  * of the slab; without one the copy waits for its donor.
@@ -509,7 +509,7 @@ static void rehome(struct dev *d)
 	for (i = 0; i < d->nr_donors; i++) {
 		struct dl *l = &d->life->dl[i];
 
-		if (!spare_life_rehome_due(&l->life, l->st, now))
+		if (!spare_life_rehome_due(&l->life, l->st, now, d->rehome_ms))
 			continue;
 		for (s = 0; s < map->nr_slabs; s++) {
 			struct spare_slab *slab = &map->slabs[s];

@@ -168,6 +168,7 @@ struct dev {
 	char		source[64];	/* local address, or "" */
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
+	u32		rehome_ms;	/* --rehome-delay: a lost donor's copies move */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
 	unsigned int	write_window_kb;	/* 0: only the depth bounds writes */
 	u8		ack_timeout;	/* --ack-timeout: as spare.ko's ack_timeout */

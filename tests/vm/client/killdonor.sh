@@ -10,9 +10,11 @@
 #    device falls back to the surviving copies (stats) and emits a
 #    donor_lost uevent; when spared comes back it reconnects with back-off
 #    (donor_up) and maps the slabs again. Then donor 4 is appended to
-#    configfs "donors" and donor 3 killed again, for good: 30 s after the
-#    loss (SPARE_LIFE_REHOME_MS) its copies re-home, each to the donor
-#    holding no copy of its slab (4), refilled by resync from donor 2's.
+#    configfs "donors" and donor 3 killed again, for good: after the
+#    device's rehome_delay_ms (5 s here; 30 s by default, refused out of
+#    its bounds and while powered) its copies re-home, not before half of
+#    it, each to the donor holding no copy of its slab (4), refilled by
+#    resync from donor 2's.
 #    Every slab then has both copies mapped and whole, none on donor 3;
 #    donor 2 is killed too and the job reads every page back from donor 4
 #    alone, and the data reads back through swapoff.
@@ -25,7 +27,8 @@
 #    detached. The pager then tries to reconnect with back-off (nothing
 #    answers: host 3 stays cut off), and its resync says, 10 s on, which
 #    copy it waits for; the reconnect itself, resync and moves are proven
-#    by client/lifecycle.
+#    by client/lifecycle. Its --rehome-delay below the donors' hold is
+#    refused while it has a state file.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -42,11 +45,30 @@ client_require
 if [ "$BACKEND" = kmod ]; then
 	# the fault scenarios' half-size job (spare.inc)
 	uevent_watch
-	client_up ${DEV_MB}M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
+	# re-home after 5 s down, not 30 (client_up's spare_create, and the
+	# attribute): the bounds refuse, and so does a powered device
+	REHOME_MS=5000
+	mkdir "$CFS/swap0" || fail "mkdir $CFS/swap0"
+	[ "$(cat "$CFS/swap0/rehome_delay_ms")" = 30000 ] || fail "rehome_delay_ms: default not 30000"
+	for v in 0 999 3600001 5s -1; do
+		echo "$v" >"$CFS/swap0/rehome_delay_ms" 2>/dev/null &&
+			fail "rehome_delay_ms $v accepted"
+	done
+	dmesg | grep -q 'rehome_delay_ms: must be 1000 to 3600000' || fail "no reason logged for a bad rehome_delay_ms"
+	rmdir "$CFS/swap0" || fail "rmdir $CFS/swap0"
+	disk=$(spare_create swap0 rehome_delay_ms=$REHOME_MS size=${DEV_MB}M slab_size=16M \
+		replicas=2 donors=10.0.0.2:$DONOR_PORT,10.0.0.3:$DONOR_PORT source=10.0.0.1)
+	[ -b "/dev/$disk" ] || fail "no /dev/$disk"
+	echo 6000 >"$CFS/swap0/rehome_delay_ms" 2>/dev/null && fail "rehome_delay_ms changed while powered"
+	[ "$(cat "$CFS/swap0/rehome_delay_ms")" = $REHOME_MS ] || fail "rehome_delay_ms not $REHOME_MS"
 	cg_new work ${WL_CG_MB}M
 	nslabs=$SLABS out=$((6000 / WL_DIV))
 else
 	# 96 MiB in 32 MiB (memory.high at 7/8 of it: ublk.inc's ublk_cg)
+	# a re-home delay within the donors' hold, with a state file: refused
+	spare-ublk --size 128M --donor 10.0.0.2:$DONOR_PORT --rehome-delay 5000 \
+		--state-file /tmp/kd.state >/tmp/kd.out 2>&1 && fail "--rehome-delay 5000 with a state file accepted"
+	grep -q 'rehome-delay 5000: must be more than' /tmp/kd.out || { cat /tmp/kd.out; fail "no reason for --rehome-delay"; }
 	client_up 128M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
 	WL_SIZE_MB=96 WL_CG_MB=32
 	ublk_cg work ${WL_CG_MB}M
@@ -116,12 +138,20 @@ if [ "$BACKEND" = kmod ]; then
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -gt $losses ]" ||
 		{ show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
 	t_lost=$(cut -d' ' -f1 /proc/uptime)
-	sleep 15
-	[ "$(on3)" = "$nslabs" ] || { cat "$(client_map)"; fail "donor 3's copies left it within 15 s of its loss"; }
+	# half the delay, as the 15 s of the default 30 were
+	sleep $((REHOME_MS / 2000))
+	[ "$(on3)" = "$nslabs" ] ||
+		{ cat "$(client_map)"; fail "donor 3's copies left it within $((REHOME_MS / 2000)) s of its loss"; }
 	wait_until 120 rehomed ||
 		{ cat "$(client_map)"; client_log; fail "donor 3's copies were not re-homed"; }
 	t_home=$(cut -d' ' -f1 /proc/uptime)
 	dmesg | grep 're-home' | sed 's/^/    /'
+	# the module's own count of the down time when they went: at least the
+	# configured delay, and less than the default (the attribute applies)
+	down=$(dmesg | sed -n 's/.*donor [^ ]*10\.0\.0\.3[^ ]*: down \([0-9]*\) s: [0-9]* slab copies re-homed.*/\1/p' | head -1)
+	[ -n "$down" ] || fail "no re-home line for donor 3"
+	[ "$down" -ge $((REHOME_MS / 1000)) ] || fail "re-homed after $down s down, before rehome_delay_ms"
+	[ "$down" -lt 30 ] || fail "re-homed after $down s down: rehome_delay_ms $REHOME_MS not applied"
 	# no write in flight while the copies are compared: the job frozen
 	echo 1 >/sys/fs/cgroup/$WL_CG/cgroup.freeze
 	wait_until 60 rehomed whole || { echo 0 >/sys/fs/cgroup/$WL_CG/cgroup.freeze
@@ -130,7 +160,7 @@ if [ "$BACKEND" = kmod ]; then
 	awk '$5 == "10.0.0.4:18515" && $6 == "mapped"' "$(client_map)" | wc -l |
 		sed "s/^/    copies on donor 4: /"
 	awk -v a="$t_lost" -v b="$t_home" 'BEGIN {printf "    re-homed %.0f s after the loss was noticed\n", b - a}' 
-	pass "donor 3 down 30 s: its $nslabs copies mapped on donor 4 and refilled"
+	pass "donor 3 down $down s: its $nslabs copies mapped on donor 4 and refilled"
 
 	step "donor 2 killed: the job reads every page back from donor 4 alone"
 	in0=$(vmstat_get pswpin)
