@@ -61,6 +61,8 @@ struct ec_ext {
 	u32 pidx;		/* its first page within the request */
 	struct spare_ec_read rd;
 	struct spare_ec_write wr;
+	u16 post;		/* a read's plan: the splits to post */
+	int plan;		/* spare_ec_read_plan()'s answer */
 	bool finished;
 	bool failed;
 };
@@ -97,6 +99,7 @@ struct spare_ec_dev {
 	atomic_t refused;	/* a request waits for a slot */
 	atomic64_t reads, writes, reads_decoded, late_dropped, eio_pages;
 	atomic64_t writes_short;
+	atomic64_t waits;	/* requests requeued behind a write in flight */
 };
 
 static u32 nsplits(const struct spare_dev *dev)
@@ -610,7 +613,6 @@ static void ec_write_start(struct spare_dev *dev, struct ec_req *req)
 
 static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 {
-	struct spare_ec_dev *e = dev->ec;
 	struct spare_ec_stats st = {};
 	unsigned long flags;
 	unsigned int x;
@@ -620,24 +622,16 @@ static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 	spin_lock_irqsave(&req->lock, flags);
 	for (x = 0; x < req->nr_ext; x++) {
 		struct ec_ext *ex = &req->ext[x];
-		unsigned long gflags;
-		u16 post;
-		int ret;
 
-		spin_lock_irqsave(&e->glock[ex->group], gflags);
-		sync_lost(dev, ex->group);
-		ret = spare_ec_read_plan(&e->map, &e->map.groups[ex->group],
-					 ex->first, ex->n, &ex->rd, &post, &st);
-		spin_unlock_irqrestore(&e->glock[ex->group], gflags);
-		if (ret) {
+		if (ex->plan) {
 			ex->finished = true;
-			ex->failed = ret < 0;
-			if (ret < 0)
+			ex->failed = ex->plan < 0;
+			if (ex->plan < 0)
 				log_eio(req, ex);
 			continue;
 		}
 		for (j = 0; j < nsplits(dev); j++) {
-			if (!(post & (1U << j)))
+			if (!(ex->post & (1U << j)))
 				continue;
 			if (op_post(req, req->nr_ops, x, j))
 				req->nr_ops++;
@@ -647,7 +641,44 @@ static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 	}
 	read_maybe_end(req);
 	spin_unlock_irqrestore(&req->lock, flags);
+	stats_add(dev->ec, &st);
+}
+
+/*
+ * Whether the request waits for a write in flight over one of its pages
+ * (spare_ec_writing()): a read of those pages would find them current on
+ * no split, and a second write of them would race the first's marks. A
+ * read is planned here, each extent under its group's lock, so that one
+ * that waits has posted nothing; its EIO pages are counted when it goes.
+ */
+static bool ec_must_wait(struct spare_dev *dev, struct ec_req *req)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_stats st = {};
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		struct spare_ec_group *grp = &e->map.groups[ex->group];
+		unsigned long flags;
+		bool wait;
+
+		spin_lock_irqsave(&e->glock[ex->group], flags);
+		if (req->write) {
+			wait = spare_ec_writing(&e->map, grp, ex->first, ex->n);
+		} else {
+			sync_lost(dev, ex->group);
+			ex->plan = spare_ec_read_plan(&e->map, grp, ex->first,
+						      ex->n, &ex->rd, &ex->post,
+						      &st);
+			wait = ex->plan == -EAGAIN;
+		}
+		spin_unlock_irqrestore(&e->glock[ex->group], flags);
+		if (wait)
+			return true;
+	}
 	stats_add(e, &st);
+	return false;
 }
 
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -708,6 +739,21 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 		req->rq = NULL;
 		req_release(req);
 		return BLK_STS_RESOURCE;	/* a data queue is connecting */
+	}
+	if (ec_must_wait(dev, req)) {
+		atomic_set(&e->refused, 1);
+		smp_mb();	/* the flag before the look again; pairs with req_release() */
+		if (ec_must_wait(dev, req)) {
+			/*
+			 * the write's end releases its slot and runs the
+			 * queues; this slot goes without that, or the run
+			 * would find the write still in flight, and again
+			 */
+			req->rq = NULL;
+			clear_bit(req - e->reqs, e->busy);
+			atomic64_inc(&e->waits);
+			return BLK_STS_RESOURCE;
+		}
 	}
 	blk_mq_start_request(rq);
 	atomic_set(&req->pending, 1);
