@@ -156,12 +156,12 @@ if [ "$BACKEND" = kmod ]; then
 
 	step "a read racing writes of the same pages waits, never EIO"
 	dd if=/dev/urandom of=/tmp/race bs=64K count=1 2>/dev/null || fail "pattern"
-	(for i in $(seq 200); do
+	(for _ in $(seq 200); do
 		dd if=/tmp/race of="/dev/$disk" bs=64K seek=1000 oflag=direct conv=notrunc 2>/dev/null || exit 1
 	done) &
 	wpid=$!
 	err=0
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		dd if="/dev/$disk" of=/tmp/rpage bs=4K skip=16000 count=16 iflag=direct 2>/dev/null || err=$((err + 1))
 	done
 	wait $wpid || fail "a racing write failed"
