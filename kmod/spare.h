@@ -367,6 +367,7 @@ int spare_dev_power_off(struct spare_dev *dev);
 #ifdef SPARE_EC_CODEC
 int spare_ec_power_on(struct spare_dev *dev);
 void spare_ec_ready(struct spare_dev *dev);
+void spare_ec_stop(struct spare_dev *dev);
 void spare_ec_free(struct spare_dev *dev);
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			       const struct blk_mq_queue_data *bd);
@@ -378,6 +379,7 @@ static inline int spare_ec_power_on(struct spare_dev *dev)
 }
 
 static inline void spare_ec_ready(struct spare_dev *dev) {}
+static inline void spare_ec_stop(struct spare_dev *dev) {}
 static inline void spare_ec_free(struct spare_dev *dev) {}
 static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 					     const struct blk_mq_queue_data *bd)
@@ -387,7 +389,7 @@ static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 static inline ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 {
-	return sysfs_emit(buf, "1 0 0 0 0 0 0\n");
+	return sysfs_emit(buf, "2 0 0 0 0 0 0 0 0 0 0 0\n");
 }
 #endif
 

@@ -857,6 +857,7 @@ static void free_disk(struct spare_dev *dev)
  */
 static void power_teardown(struct spare_dev *dev)
 {
+	spare_ec_stop(dev);
 	spare_resync_stop(dev);
 	spare_donors_stop(dev);
 	spare_resync_stop(dev);

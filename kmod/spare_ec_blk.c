@@ -12,9 +12,11 @@
  * g * (K + R) + j is that slab) and error road work on it unchanged. A
  * split is trusted while its copy stays MAPPED at the generation it had
  * when the device came up: any change (the donor failed, the slab was
- * evicted or moved) makes it lost for good (spare_ec_split_lost()), so a
- * page reads from the other splits while K are current, and as EIO after
- * that, never stale. Re-mapping and rebuilding a lost split is not built.
+ * evicted or moved) makes it lost (spare_ec_split_lost()), so a page
+ * reads from the other splits while K are current, and as EIO after
+ * that, never stale. Once its slab is MAPPED again (the donor came back),
+ * ec_rebuild_work() takes it at its new generation and rebuilds its pages
+ * through the core's repair plan.
  *
  * A request takes a bounce slot for its life: K + R regions of
  * SPARE_MAX_IO_BYTES / K bytes (split j of the request's page i at byte
@@ -40,6 +42,8 @@
 #include "spare_ec_place.h"
 
 #define EC_SLOTS	SPARE_QUEUE_DEPTH
+/* the rebuild's look at every group, while the device is up */
+#define EC_REBUILD_MS	1000
 #define EC_MAX_OPS	(SPARE_MAX_EXTENTS * SPARE_EC_MAX_SPLITS)
 
 struct ec_req;
@@ -61,6 +65,8 @@ struct ec_ext {
 	u32 pidx;		/* its first page within the request */
 	struct spare_ec_read rd;
 	struct spare_ec_write wr;
+	u16 post;		/* a read's plan: the splits to post */
+	int plan;		/* spare_ec_read_plan()'s answer */
 	bool finished;
 	bool failed;
 };
@@ -72,6 +78,8 @@ struct ec_req {
 	spinlock_t lock;	/* rd, finished, rq: completions of many CQs */
 	atomic_t pending;	/* ops not completed, plus one while posting */
 	bool write;
+	bool rebuild;		/* the rebuild's own slot (rb_done) */
+	bool rb_failed;		/* a rebuild op failed or was not posted */
 	int hctx;
 	unsigned int nr_ext, nr_ops;
 	struct ec_ext ext[SPARE_MAX_EXTENTS];
@@ -97,6 +105,14 @@ struct spare_ec_dev {
 	atomic_t refused;	/* a request waits for a slot */
 	atomic64_t reads, writes, reads_decoded, late_dropped, eio_pages;
 	atomic64_t writes_short;
+	atomic64_t waits;	/* requests requeued behind a write in flight */
+	atomic64_t repaired_pages, remapped;
+	struct spare_dev *dev;
+	/* the rebuild of lost splits (ec_rebuild_work()), in dev->wq */
+	struct delayed_work rebuild_work;
+	struct completion rb_done;
+	bool stopping;
+	bool all_current;
 };
 
 static u32 nsplits(const struct spare_dev *dev)
@@ -514,6 +530,13 @@ static void op_done(struct ib_cq *cq, struct ib_wc *wc)
 			spare_donor_error(&dev->donors[d],
 					  "RDMA operation failed");
 	}
+	if (req->rebuild) {
+		if (!ok)
+			WRITE_ONCE(req->rb_failed, true);
+		if (atomic_dec_and_test(&req->pending))
+			complete(&req->dev->ec->rb_done);
+		return;
+	}
 	if (req->write) {
 		unsigned long flags;
 
@@ -610,7 +633,6 @@ static void ec_write_start(struct spare_dev *dev, struct ec_req *req)
 
 static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 {
-	struct spare_ec_dev *e = dev->ec;
 	struct spare_ec_stats st = {};
 	unsigned long flags;
 	unsigned int x;
@@ -620,24 +642,16 @@ static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 	spin_lock_irqsave(&req->lock, flags);
 	for (x = 0; x < req->nr_ext; x++) {
 		struct ec_ext *ex = &req->ext[x];
-		unsigned long gflags;
-		u16 post;
-		int ret;
 
-		spin_lock_irqsave(&e->glock[ex->group], gflags);
-		sync_lost(dev, ex->group);
-		ret = spare_ec_read_plan(&e->map, &e->map.groups[ex->group],
-					 ex->first, ex->n, &ex->rd, &post, &st);
-		spin_unlock_irqrestore(&e->glock[ex->group], gflags);
-		if (ret) {
+		if (ex->plan) {
 			ex->finished = true;
-			ex->failed = ret < 0;
-			if (ret < 0)
+			ex->failed = ex->plan < 0;
+			if (ex->plan < 0)
 				log_eio(req, ex);
 			continue;
 		}
 		for (j = 0; j < nsplits(dev); j++) {
-			if (!(post & (1U << j)))
+			if (!(ex->post & (1U << j)))
 				continue;
 			if (op_post(req, req->nr_ops, x, j))
 				req->nr_ops++;
@@ -647,7 +661,236 @@ static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 	}
 	read_maybe_end(req);
 	spin_unlock_irqrestore(&req->lock, flags);
+	stats_add(dev->ec, &st);
+}
+
+/*
+ * Whether the request waits for a write in flight over one of its pages
+ * (spare_ec_writing()): a read of those pages would find them current on
+ * no split, and a second write of them would race the first's marks. A
+ * read is planned here, each extent under its group's lock, so that one
+ * that waits has posted nothing; its EIO pages are counted when it goes.
+ */
+static bool ec_must_wait(struct spare_dev *dev, struct ec_req *req)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_stats st = {};
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		struct spare_ec_group *grp = &e->map.groups[ex->group];
+		unsigned long flags;
+		bool wait;
+
+		spin_lock_irqsave(&e->glock[ex->group], flags);
+		if (req->write) {
+			wait = spare_ec_writing(&e->map, grp, ex->first, ex->n);
+		} else {
+			sync_lost(dev, ex->group);
+			ex->plan = spare_ec_read_plan(&e->map, grp, ex->first,
+						      ex->n, &ex->rd, &ex->post,
+						      &st);
+			wait = ex->plan == -EAGAIN;
+		}
+		spin_unlock_irqrestore(&e->glock[ex->group], flags);
+		if (wait)
+			return true;
+	}
 	stats_add(e, &st);
+	return false;
+}
+
+/*
+ * The rebuild of lost splits (Documentation/erasure-coding.md, "spare.ko"):
+ * every EC_REBUILD_MS, in dev->wq, never in ->queue_rq(). A lost split
+ * whose slab is MAPPED again (its donor back, its copy re-mapped) is taken
+ * at its new generation, empty (spare_ec_split_mapped()); then the core's
+ * repair plan names ranges of its pages and K current sources: K RDMA
+ * READs into the rebuild's own slot, spare_ec_recover() page by page, one
+ * RDMA WRITE, spare_ec_repair_end() (which marks nothing where a write or
+ * a loss came meanwhile). The work sleeps only on its own completion.
+ */
+
+/* Lost splits of group @g whose slab is MAPPED again. Group lock held. */
+static void split_remap(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	u32 n = nsplits(dev), j, c;
+
+	for (j = 0; j < n; j++) {
+		struct ec_split *sp = &e->sp[g * n + j];
+		struct spare_slab *slab = &dev->map.slabs[g * n + j];
+		unsigned long flags;
+		u32 donor = U32_MAX;
+
+		if (!(grp->lost & (1U << j)))
+			continue;
+		spin_lock_irqsave(&slab->lock, flags);
+		for (c = 0; c < dev->map.nr_slots; c++)
+			if (slab->copy[c].state == SPARE_COPY_MAPPED) {
+				sp->slot = c;
+				sp->gen = slab->copy[c].gen;
+				sp->ok = true;
+				donor = slab->copy[c].donor;
+				break;
+			}
+		spin_unlock_irqrestore(&slab->lock, flags);
+		if (donor == U32_MAX)
+			continue;
+		spare_ec_split_mapped(&e->map, grp, j);
+		atomic64_inc(&e->remapped);
+		pr_info("%s: coding group %u: split %u mapped again (donor %s): rebuilding its pages from %u others\n",
+			dev->disk->disk_name, g, j,
+			donor < dev->cfg.nr_donors ? dev->donors[donor].name : "-",
+			dev->cfg.ec.k);
+	}
+}
+
+/*
+ * The splits of @mask of the rebuild slot's extent, read or written; true
+ * when every one completed without error.
+ */
+static bool rb_rdma(struct spare_dev *dev, u16 mask, bool write)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_req *req = &e->reqs[EC_SLOTS];
+	u32 j;
+
+	reinit_completion(&e->rb_done);
+	req->write = write;
+	req->nr_ops = 0;
+	WRITE_ONCE(req->rb_failed, false);
+	atomic_set(&req->pending, 1);
+	for (j = 0; j < nsplits(dev); j++) {
+		if (!(mask & (1U << j)))
+			continue;
+		if (op_post(req, req->nr_ops, 0, j))
+			req->nr_ops++;
+		else
+			WRITE_ONCE(req->rb_failed, true);
+	}
+	if (!atomic_dec_and_test(&req->pending))
+		wait_for_completion(&e->rb_done);
+	return !READ_ONCE(req->rb_failed);
+}
+
+/*
+ * Rebuild split @j of group @g, range after range of the repair plan. 0:
+ * nothing more to rebuild there; 1: a range could not be done now (a
+ * donor down or connecting, a write or a loss came meanwhile).
+ */
+static int repair_split(struct spare_dev *dev, u32 g, u32 j)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	const struct spare_ec_geom *geo = &dev->cfg.ec;
+	struct ec_req *req = &e->reqs[EC_SLOTS];
+	u32 n = nsplits(dev), sb = spare_ec_split_bytes(geo);
+	u32 max = SPARE_MAX_IO_BYTES / SPARE_EC_PAGE;
+	u32 from = 0, wraps = 0, i, p;
+	int again = 0;
+
+	for (;;) {
+		struct spare_ec_stats st = {};
+		struct spare_ec_repair rep;
+		unsigned long flags;
+		bool ok, marked;
+		int ret;
+
+		if (READ_ONCE(e->stopping))
+			return 1;
+		spin_lock_irqsave(&e->glock[g], flags);
+		ret = spare_ec_repair_begin(&e->map, grp, j, from, max, &rep);
+		if (ret == -ENOENT && !from)
+			spare_ec_repair_idle(grp, j);
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		if (ret == -ENOENT && from && ++wraps <= 2) {
+			from = 0;	/* pages a write spoiled come round again */
+			continue;
+		}
+		if (ret)
+			return ret == -ENOENT && !from ? again : 1;
+		req->nr_ext = 1;
+		req->hctx = 0;
+		req->ext[0] = (struct ec_ext){ .group = g, .first = rep.first,
+					       .n = rep.n };
+		ok = rb_rdma(dev, rep.src, false);
+		for (p = 0; ok && p < rep.n; p++) {
+			void *ptr[SPARE_EC_MAX_SPLITS];
+
+			for (i = 0; i < n; i++)
+				ptr[i] = (u8 *)req->region[i] + p * sb;
+			ok = !spare_ec_recover(geo, ptr,
+					       spare_ec_all(geo) & ~rep.src);
+		}
+		if (ok)
+			ok = rb_rdma(dev, 1U << j, true);
+		spin_lock_irqsave(&e->glock[g], flags);
+		sync_lost(dev, g);	/* a loss meanwhile spoils the range */
+		marked = spare_ec_repair_end(&e->map, grp, &rep, ok, &st);
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		if (!marked && !ok)
+			return 1;
+		if (marked)
+			atomic64_add(rep.n, &e->repaired_pages);
+		else
+			again = 1;	/* a write came: those pages again */
+		from = rep.first + rep.n;
+	}
+}
+
+/* Split slabs lost now, and mapped but waiting for (or in) a rebuild. */
+static void ec_split_counts(struct spare_ec_dev *e, u32 *lost,
+			    u32 *rebuilding)
+{
+	u32 g;
+
+	*lost = 0;
+	*rebuilding = 0;
+	for (g = 0; g < e->map.nr_groups; g++) {
+		const struct spare_ec_group *grp = &e->map.groups[g];
+		u16 l = READ_ONCE(grp->lost), r = READ_ONCE(grp->repair);
+
+		*lost += hweight16(l);
+		*rebuilding += hweight16(r & ~l);
+	}
+}
+
+static void ec_rebuild_work(struct work_struct *work)
+{
+	struct spare_ec_dev *e = container_of(to_delayed_work(work),
+					      struct spare_ec_dev,
+					      rebuild_work);
+	struct spare_dev *dev = e->dev;
+	u32 n = nsplits(dev), g, j, lost, rebuilding;
+
+	for (g = 0; g < e->map.nr_groups && !READ_ONCE(e->stopping); g++) {
+		unsigned long flags;
+		u16 todo;
+
+		spin_lock_irqsave(&e->glock[g], flags);
+		sync_lost(dev, g);
+		split_remap(dev, g);
+		todo = e->map.groups[g].repair & ~e->map.groups[g].lost;
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		for (j = 0; j < n; j++)
+			if (todo & (1U << j))
+				repair_split(dev, g, j);
+	}
+	ec_split_counts(e, &lost, &rebuilding);
+	if (lost || rebuilding) {
+		e->all_current = false;
+	} else if (!e->all_current) {
+		e->all_current = true;
+		pr_info("%s: every split of the %u coding group(s) current again (%lld split pages rebuilt in all)\n",
+			dev->disk->disk_name, e->map.nr_groups,
+			atomic64_read(&e->repaired_pages));
+	}
+	if (!READ_ONCE(e->stopping))
+		queue_delayed_work(dev->wq, &e->rebuild_work,
+				   msecs_to_jiffies(EC_REBUILD_MS));
 }
 
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -709,6 +952,21 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 		req_release(req);
 		return BLK_STS_RESOURCE;	/* a data queue is connecting */
 	}
+	if (ec_must_wait(dev, req)) {
+		atomic_set(&e->refused, 1);
+		smp_mb();	/* the flag before the look again; pairs with req_release() */
+		if (ec_must_wait(dev, req)) {
+			/*
+			 * the write's end releases its slot and runs the
+			 * queues; this slot goes without that, or the run
+			 * would find the write still in flight, and again
+			 */
+			req->rq = NULL;
+			clear_bit(req - e->reqs, e->busy);
+			atomic64_inc(&e->waits);
+			return BLK_STS_RESOURCE;
+		}
+	}
 	blk_mq_start_request(rq);
 	atomic_set(&req->pending, 1);
 	if (req->write) {
@@ -731,7 +989,7 @@ static void reqs_free(struct spare_ec_dev *e, u32 n)
 {
 	unsigned int i, j;
 
-	for (i = 0; e->reqs && i < EC_SLOTS; i++) {
+	for (i = 0; e->reqs && i <= EC_SLOTS; i++) {
 		for (j = 0; j < n; j++)
 			kfree(e->reqs[i].region[j]);
 		kfree(e->reqs[i].scratch);
@@ -746,10 +1004,11 @@ static int reqs_alloc(struct spare_dev *dev, struct spare_ec_dev *e)
 	u32 n = spare_ec_splits(g), j;
 	unsigned int i;
 
-	e->reqs = kvcalloc(EC_SLOTS, sizeof(*e->reqs), GFP_KERNEL);
+	/* one more than the requests': the rebuild's */
+	e->reqs = kvcalloc(EC_SLOTS + 1, sizeof(*e->reqs), GFP_KERNEL);
 	if (!e->reqs)
 		return -ENOMEM;
-	for (i = 0; i < EC_SLOTS; i++) {
+	for (i = 0; i <= EC_SLOTS; i++) {
 		struct ec_req *req = &e->reqs[i];
 
 		spin_lock_init(&req->lock);
@@ -862,6 +1121,12 @@ int spare_ec_power_on(struct spare_dev *dev)
 	}
 	for (i = 0; i < nr_groups; i++)
 		spin_lock_init(&e->glock[i]);
+	e->dev = dev;
+	e->reqs[EC_SLOTS].dev = dev;
+	e->reqs[EC_SLOTS].rebuild = true;
+	init_completion(&e->rb_done);
+	INIT_DELAYED_WORK(&e->rebuild_work, ec_rebuild_work);
+	e->all_current = true;
 	return 0;
 }
 
@@ -888,18 +1153,39 @@ void spare_ec_ready(struct spare_dev *dev)
 		config_item_name(&dev->item), dev->cfg.ec.k, dev->cfg.ec.r,
 		e->map.nr_groups, 1U << (e->gshift - 20),
 		1U << (dev->map.slab_shift - 20), dev->cfg.nr_donors);
+	queue_delayed_work(dev->wq, &e->rebuild_work,
+			   msecs_to_jiffies(EC_REBUILD_MS));
+}
+
+/**
+ * spare_ec_stop() - stop the rebuild of lost splits before the donors stop
+ * @dev: a device powering off (its requests are over)
+ */
+void spare_ec_stop(struct spare_dev *dev)
+{
+	struct spare_ec_dev *e = dev->ec;
+
+	if (!e || !e->dev)
+		return;
+	WRITE_ONCE(e->stopping, true);
+	cancel_delayed_work_sync(&e->rebuild_work);
 }
 
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 {
 	struct spare_ec_dev *e = dev->ec;
+	u32 lost, rebuilding;
 
 	if (!e)
-		return sysfs_emit(buf, "1 0 0 0 0 0 0\n");
-	return sysfs_emit(buf, "1 %lld %lld %lld %lld %lld %lld\n",
+		return sysfs_emit(buf, "2 0 0 0 0 0 0 0 0 0 0 0\n");
+	ec_split_counts(e, &lost, &rebuilding);
+	return sysfs_emit(buf, "2 %lld %lld %lld %lld %lld %lld %lld %lld %lld %u %u\n",
 			  atomic64_read(&e->reads), atomic64_read(&e->writes),
 			  atomic64_read(&e->reads_decoded),
 			  atomic64_read(&e->late_dropped),
 			  atomic64_read(&e->eio_pages),
-			  atomic64_read(&e->writes_short));
+			  atomic64_read(&e->writes_short),
+			  atomic64_read(&e->waits),
+			  atomic64_read(&e->repaired_pages),
+			  atomic64_read(&e->remapped), lost, rebuilding);
 }

@@ -31,7 +31,8 @@ int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
 		return -ENOMEM;
 	for (i = 0; i < nr_groups; i++) {
 		m->groups[i].written = bitmap_zalloc(pages_per_group, GFP_KERNEL);
-		if (!m->groups[i].written) {
+		m->groups[i].writing = bitmap_zalloc(pages_per_group, GFP_KERNEL);
+		if (!m->groups[i].written || !m->groups[i].writing) {
 			spare_ec_map_free(m);
 			return -ENOMEM;
 		}
@@ -55,6 +56,7 @@ void spare_ec_map_free(struct spare_ec_map *m)
 		return;
 	for (i = 0; i < m->nr_groups; i++) {
 		bitmap_free(m->groups[i].written);
+		bitmap_free(m->groups[i].writing);
 		for (j = 0; j < SPARE_EC_MAX_SPLITS; j++)
 			bitmap_free(m->groups[i].cur[j]);
 	}
@@ -96,6 +98,20 @@ u16 spare_ec_readable(const struct spare_ec_map *m,
 		    current_where_written(grp, j, first, n))
 			mask |= 1U << j;
 	return mask;
+}
+
+/* Whether [first, first + n) is a range of the group's pages. */
+static bool in_group(const struct spare_ec_map *m, u32 first, u32 n)
+{
+	return n && first < m->pages_per_group &&
+	       n <= m->pages_per_group - first;
+}
+
+bool spare_ec_writing(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 first, u32 n)
+{
+	return in_group(m, first, n) &&
+	       find_next_bit(grp->writing, first + n, first) < first + n;
 }
 
 /* Whether [a, a + an) and [b, b + bn) share a page. */
@@ -145,6 +161,7 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 	for (j = 0; j < spare_ec_splits(&m->g); j++)
 		bitmap_clear(grp->cur[j], first, n);
 	bitmap_set(grp->written, first, n);
+	bitmap_set(grp->writing, first, n);
 	memcpy(wr->epoch, grp->epoch, sizeof(wr->epoch));
 	wr->posted = spare_ec_all(&m->g) & ~grp->lost;
 	if (grp->mv_active) {
@@ -180,6 +197,8 @@ int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
 
 	if (!wr->n)
 		return -EIO;
+	if (in_group(m, wr->first, wr->n))
+		bitmap_clear(grp->writing, wr->first, wr->n);
 	/* the splits that did not land are rebuilt, or stay not current */
 	grp->repair |= all & ~wr->landed;
 	if (hweight32(wr->landed) < m->g.k) {
@@ -224,7 +243,11 @@ int spare_ec_read_plan(const struct spare_ec_map *m,
 	rd->n = n;
 	rd->k = m->g.k;
 	*post = 0;
-	if (n && first < m->pages_per_group && n <= m->pages_per_group - first &&
+	if (spare_ec_writing(m, grp, first, n)) {
+		rd->done = true;
+		return -EAGAIN;
+	}
+	if (in_group(m, first, n) &&
 	    find_next_bit(grp->written, first + n, first) >= first + n) {
 		rd->done = true;
 		return 1;

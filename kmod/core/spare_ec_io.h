@@ -33,6 +33,8 @@
 struct spare_ec_group {
 	unsigned long *cur[SPARE_EC_MAX_SPLITS];	/* a bit per page */
 	unsigned long *written;	/* a bit per page: a write began there */
+	/* a bit per page: a write is in flight there (begin to end) */
+	unsigned long *writing;
 	u16 lost;	/* split slabs gone (donor lost, evicting): never posted */
 	/*
 	 * moves at each loss of the split: a write begun on an older slab
@@ -130,6 +132,17 @@ void spare_ec_split_lost(struct spare_ec_map *m, struct spare_ec_group *grp,
 void spare_ec_split_mapped(struct spare_ec_map *m, struct spare_ec_group *grp,
 			   u32 j);
 
+/**
+ * spare_ec_writing() - whether a write is in flight over [@first, @first + @n)
+ *
+ * Between spare_ec_write_begin() and spare_ec_write_end() the pages of a
+ * write are current on no split. A read of them waits
+ * (spare_ec_read_plan() says -EAGAIN) and so may a second write of them,
+ * until the write ends: then they read what landed.
+ */
+bool spare_ec_writing(const struct spare_ec_map *m,
+		      const struct spare_ec_group *grp, u32 first, u32 n);
+
 /* One write of pages [first, first + n) of a group, from begin to end. */
 struct spare_ec_write {
 	u32 first, n;
@@ -192,7 +205,10 @@ struct spare_ec_read {
  * donor lent: zeroed memory).
  *
  * Return: 0; 1 when no page of the range was ever written (the driver
- * gives zeros, @rd is done, nothing to post); -EIO when fewer than K
+ * gives zeros, @rd is done, nothing to post); -EAGAIN when a write is in
+ * flight over a page of the range (spare_ec_writing(): nothing posted,
+ * nothing counted; the driver tries the read again once the write has
+ * ended, with a new plan); -EIO when fewer than K
  * splits are current for the written pages (counted in @st->eio_pages;
  * @rd is done).
  */

@@ -693,6 +693,66 @@ static void ecio_never_written(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/*
+ * A read of a page whose write is in flight waits (-EAGAIN, no EIO
+ * counted) until the write ends, then reads what landed; a read of a
+ * page beside it is not held up.
+ */
+static void ecio_read_racing_write(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_group *grp;
+	struct spare_ec_write wr;
+	struct spare_ec_read rd;
+	u16 post, posted;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 4, 2, 0x3f, &st), 0);
+	posted = spare_ec_write_begin(&m, grp, 4, 1, &wr);
+	ECIO_EQ(t, posted, 0x3f);
+	ECIO_CHECK(t, spare_ec_writing(&m, grp, 4, 1));
+	ECIO_CHECK(t, spare_ec_writing(&m, grp, 0, 8));
+	ECIO_CHECK(t, !spare_ec_writing(&m, grp, 5, 1));
+	ECIO_CHECK(t, !spare_ec_writing(&m, &m.groups[1], 4, 1));
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 4, 1, &rd, &post, &st),
+		-EAGAIN);
+	ECIO_EQ(t, post, 0);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 3, 3, &rd, &post, &st),
+		-EAGAIN);
+	ECIO_EQ(t, st.eio_pages, 0);
+	/* the page beside it reads */
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 5, 1, &rd, &post, &st), 0);
+	ECIO_EQ(t, post, 0x1f);
+	/* an unwritten page under a write in flight waits too */
+	posted = spare_ec_write_begin(&m, grp, 9, 1, &wr);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 9, 1, &rd, &post, &st),
+		-EAGAIN);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_writing(&m, grp, 9, 1));
+	/* the first write ends at K+1: the read goes on with those */
+	posted = spare_ec_write_begin(&m, grp, 4, 1, &wr);
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, j != 0);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_writing(&m, grp, 0, 8));
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 4, 1, &rd, &post, &st), 0);
+	ECIO_EQ(t, post, 0x3e);
+	/* a write that failed ends the wait too: then EIO, counted */
+	posted = spare_ec_write_begin(&m, grp, 6, 1, &wr);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 6, 1, &rd, &post, &st),
+		-EAGAIN);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), -EIO);
+	ECIO_EQ(t, st.eio_pages, 1);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 6, 1, &rd, &post, &st), -EIO);
+	ECIO_EQ(t, st.eio_pages, 2);
+	spare_ec_map_free(&m);
+}
+
 struct spare_ec_io_case {
 	const char *name;
 	void (*run)(ECIO_T t);
@@ -717,6 +777,7 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "move_copy", ecio_move_copy },
 	{ "move_write_races", ecio_move_write_races },
 	{ "move_lost", ecio_move_lost },
+	{ "read_racing_write_waits", ecio_read_racing_write },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */
