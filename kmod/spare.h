@@ -53,6 +53,8 @@
 #define SPARE_CONNECT_WAIT_MS	15000
 #define SPARE_HEARTBEAT_MS	2000
 #define SPARE_REMAP_DELAY_MS	5000	/* after a refusal or an eviction */
+#define SPARE_HOLD_POLL_MS	250	/* a held donor's resume is looked at */
+#define SPARE_HOLD_RETRY_MS	100	/* a request waiting for it is re-run */
 /*
  * Re-driving a request that landed nowhere: after 20, 40, 80 ... ms, at
  * most 500 ms apart, until SPARE_IO_LOSS_TMO_MS after its first attempt.
@@ -114,6 +116,9 @@ struct spare_donor_stats {
 	atomic64_t maps_refused;
 	atomic64_t moves;		/* evicted copies moved to another donor */
 	atomic64_t moves_short;		/* ... cut short by the EVICT deadline */
+	atomic64_t kept_copies;		/* copies it kept over a restart, adopted */
+	atomic64_t kept_pages;		/* ... their pages made current again */
+	atomic64_t holds_expired;	/* holds that ran out: copies given up */
 };
 
 struct spare_donor {
@@ -156,6 +161,16 @@ struct spare_donor {
 	u32 grant_gen, grants_sent;
 	u64 grant_token;		/* MAP names this grant; 0: none */
 	u64 grant_expiry;		/* its expiry (wall clock, s) */
+	/*
+	 * Holding over a donor restart (Documentation/kmod.md, "Holding"):
+	 * the token its HELLO_REPLY gave (0: it holds nothing for us), shown
+	 * back with F_RESUME; hold_work ends the hold when every copy kept
+	 * there was answered, or gives them up when the hold runs out.
+	 */
+	u64 resume_token;
+	bool hold_refused;		/* said once that it holds nothing */
+	atomic_t hold_kept, hold_not_kept;	/* this resume's answers */
+	struct delayed_work hold_work;
 	unsigned long *evict_pending;	/* slabs the donor asked back */
 	unsigned long *evict_at;	/* [nr_slabs]: jiffies the EVICT came */
 	struct spare_kmove *moves;	/* [nr_slabs]: evict_work's moves */
@@ -181,6 +196,7 @@ struct spare_io_stats {
 	atomic64_t backup_waits;	/* waits for async-copy room or an older
 					 * backup write of the same pages */
 	atomic64_t integrity_errors;	/* pages read back with a wrong crc32c */
+	atomic64_t held_waits;		/* requests that waited for a held donor */
 };
 
 enum spare_backup_mode {
@@ -295,6 +311,8 @@ struct spare_cmd {
 	unsigned int bad_reads;		/* reads that failed their crc32c */
 	bool is_write;
 	bool use_backup;
+	bool held;			/* only a held donor's kept copy serves it */
+	bool held_counted;		/* in held_waits already */
 	unsigned int window_pages;	/* write window pages this request holds */
 	unsigned int async_pages;	/* async backup copy pages it reserved */
 	blk_status_t backup_status;

@@ -161,6 +161,30 @@ static struct spare_queue *copy_queue(struct spare_dev *dev, u32 donor,
 	return q;
 }
 
+/*
+ * Whether a part of a request that no copy can serve now waits instead of
+ * failing: a copy of @slab is on a donor that holds it over a restart and
+ * may come back with its pages (spare_copy_has_kept(); Documentation/
+ * kmod.md, "Holding over a donor restart"). Bounded: the donor's hold
+ * work adopts or forgets the copy within SPARE_LIFE_HOLD_MS and kicks the
+ * queues. Never while the device powers off: what waits fails then.
+ */
+static bool slab_waits_for_kept(struct spare_dev *dev, struct spare_slab *slab)
+{
+	struct spare_slab_map *map = &dev->map;
+	unsigned long flags;
+	bool kept = false;
+	u32 c;
+
+	if (READ_ONCE(dev->dying))
+		return false;
+	spin_lock_irqsave(&slab->lock, flags);
+	for (c = 0; c < map->nr_slots && !kept; c++)
+		kept = spare_copy_has_kept(&slab->copy[c]);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	return kept;
+}
+
 /* Choose the copies each part of a write goes to; begin the writes. */
 static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
 			       int hctx)
@@ -188,7 +212,12 @@ static blk_status_t plan_write(struct spare_dev *dev, struct spare_cmd *cmd,
 		for (c = 0; c < map->nr_slots; c++)
 			if (mapped & (1U << c))
 				copy_queue(dev, donors[c], hctx, &wait);
+		/* nowhere to land but a held copy: wait for it, write nothing */
+		if (!mapped && !dev->has_backup && slab_waits_for_kept(dev, slab))
+			cmd->held = true;
 	}
+	if (cmd->held)
+		return BLK_STS_TRANSPORT;
 	if (wait)
 		return BLK_STS_RESOURCE;
 
@@ -288,6 +317,9 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 			cmd->zero[e] = true;
 		} else if (busy) {
 			wait = true;	/* a write to this slab is landing */
+		} else if (slab_waits_for_kept(dev, slab)) {
+			cmd->held = true;
+			break;
 		} else {
 			pr_warn_ratelimited("%s: slab %u pages %u+%u: no current remote copy and no backup, data lost\n",
 					    dev->disk->disk_name, x->slab,
@@ -295,7 +327,7 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 			return BLK_STS_TRANSPORT;
 		}
 	}
-	if (wait || cmd->use_backup) {
+	if (wait || cmd->use_backup || cmd->held) {
 		/* Nothing posted yet: drop the ops we planned. */
 		for (i = 0; i < cmd->nr_ops; i++) {
 			struct spare_op *op = &cmd->ops[i];
@@ -307,6 +339,8 @@ static blk_status_t plan_read(struct spare_dev *dev, struct spare_cmd *cmd,
 			spin_unlock_irqrestore(&slab->lock, flags);
 		}
 		cmd->nr_ops = 0;
+		if (cmd->held)
+			return BLK_STS_TRANSPORT;
 		if (wait)
 			return BLK_STS_RESOURCE;
 		memset(cmd->zero, 0, sizeof(cmd->zero));
@@ -427,6 +461,7 @@ static blk_status_t spare_queue_rq(struct blk_mq_hw_ctx *hctx,
 	cmd->nr_ext = n;
 	cmd->nr_ops = 0;
 	cmd->use_backup = false;
+	cmd->held = false;
 	cmd->backup_status = BLK_STS_OK;
 	memset(cmd->began, 0, sizeof(cmd->began));
 	memset(cmd->zero, 0, sizeof(cmd->zero));
@@ -586,10 +621,27 @@ void spare_cmd_put(struct spare_cmd *cmd)
 	if (st == BLK_STS_OK) {
 		cmd_account(dev, cmd, rq);
 		cmd->attempts = 0;
+		cmd->held_counted = false;
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return;
 	}
-	if (st == BLK_STS_TRANSPORT && ++cmd->attempts < SPARE_REDRIVE_MAX &&
+	if (st == BLK_STS_TRANSPORT && cmd->held) {
+		/*
+		 * Only a held donor's copy can serve it: run it again in a
+		 * while (or when the hold work kicks the requeue list), not
+		 * counted as an attempt. Never sleeps; the hold bounds it.
+		 */
+		if (!cmd->held_counted)	/* once a request */
+			atomic64_inc(&dev->stats.held_waits);
+		cmd->held_counted = true;
+		cmd->start = jiffies;	/* the loss timer starts after the hold */
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q, SPARE_HOLD_RETRY_MS);
+		return;
+	}
+	/* powering off: nothing opens the disk, a request waits for nothing */
+	if (st == BLK_STS_TRANSPORT && !READ_ONCE(dev->dying) &&
+	    ++cmd->attempts < SPARE_REDRIVE_MAX &&
 	    time_before(jiffies, cmd->start +
 			msecs_to_jiffies(SPARE_IO_LOSS_TMO_MS))) {
 		atomic64_inc(&dev->stats.redrives);
@@ -606,6 +658,7 @@ void spare_cmd_put(struct spare_cmd *cmd)
 			    cmd->is_write ? "write" : "read",
 			    (unsigned long long)blk_rq_pos(rq), cmd->attempts);
 	cmd->attempts = 0;
+	cmd->held_counted = false;
 	blk_mq_end_request(rq, BLK_STS_IOERR);
 }
 
@@ -978,6 +1031,8 @@ int spare_dev_power_off(struct spare_dev *dev)
 	/* No opener can appear now: spare_open() checks dying. */
 	dev->dying = true;
 	mutex_unlock(&dev->open_lock);
+	/* a request waiting for a held donor runs again and fails */
+	spare_kick_queues(dev);
 	del_gendisk(dev->disk);
 	power_teardown(dev);
 	dev->powered = false;

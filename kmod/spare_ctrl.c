@@ -188,6 +188,31 @@ static int handle_handshake_msg(struct spare_donor *d, const struct spare_msg *m
 	return ret;
 }
 
+/*
+ * Copy @c on @d is MAPPED again: if it failed while @d held our slabs
+ * (spare_copy_has_kept()), the donor's F_KEPT says it came back with its
+ * contents, current again for the pages it kept (no resync); without it
+ * they are gone. Under the slab's lock; true when it was a kept copy.
+ */
+static bool mapped_kept(struct spare_donor *d, struct spare_slab *slab,
+			u32 c, bool f_kept)
+{
+	u32 n;
+
+	if (!spare_copy_has_kept(&slab->copy[c]))
+		return false;
+	if (f_kept) {
+		n = spare_copy_adopt_kept(&d->dev->map, slab, c);
+		atomic64_inc(&d->stats.kept_copies);
+		atomic64_add(n, &d->stats.kept_pages);
+		atomic_inc(&d->hold_kept);
+	} else {
+		spare_copy_forget_kept(&slab->copy[c]);
+		atomic_inc(&d->hold_not_kept);
+	}
+	return true;
+}
+
 static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 {
 	struct spare_slab_map *map = &d->dev->map;
@@ -196,6 +221,7 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 	u64 addr = le64_to_cpu(m->mapped.addr);
 	struct spare_slab *slab;
 	unsigned long flags;
+	bool kept = false;
 	int c, ret = 0;
 
 	if (s >= map->nr_slabs)
@@ -226,10 +252,20 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		slab->copy[c].addr = addr;
 		slab->copy[c].rkey = le32_to_cpu(m->mapped.rkey);
 		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+		kept = mapped_kept(d, slab, c,
+				   le32_to_cpu(m->mapped.flags) & SPARE_MAPPED_F_KEPT);
 	} else {
 		spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+		/* a held slab the donor no longer has (expired, taken) */
+		if (spare_copy_has_kept(&slab->copy[c])) {
+			spare_copy_forget_kept(&slab->copy[c]);
+			atomic_inc(&d->hold_not_kept);
+			kept = true;
+		}
 	}
 	spin_unlock_irqrestore(&slab->lock, flags);
+	if (kept)	/* what waited for the copy runs again */
+		spare_kick_queues(d->dev);
 	if (ret)
 		return ret;
 	if (st == SPARE_ST_OK)

@@ -86,6 +86,92 @@ static void schedule_reconnect(struct spare_donor *d, enum spare_life_ev ev)
 
 #define COPY_MASK(s)	(1U << SPARE_COPY_##s)
 
+/*
+ * What donor @d kept for us is gone (its hold ran out, the device stops):
+ * nothing waits for it any more. The number of copies that had kept pages.
+ */
+static u32 donor_forget_kept(struct spare_donor *d)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	u32 s, n = 0;
+
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+		int c = donor_copy(d, s);
+
+		if (c < 0)
+			continue;
+		spin_lock_irqsave(&slab->lock, flags);
+		n += spare_copy_has_kept(&slab->copy[c]);
+		spare_copy_forget_kept(&slab->copy[c]);
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	return n;
+}
+
+/* Whether a copy on @d still waits to be adopted (MAPPED F_KEPT). */
+static bool donor_has_kept(struct spare_donor *d)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	bool kept = false;
+	u32 s;
+
+	for (s = 0; s < map->nr_slabs && !kept; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		unsigned long flags;
+		int c = donor_copy(d, s);
+
+		if (c < 0)
+			continue;
+		spin_lock_irqsave(&slab->lock, flags);
+		kept = spare_copy_has_kept(&slab->copy[c]);
+		spin_unlock_irqrestore(&slab->lock, flags);
+	}
+	return kept;
+}
+
+/*
+ * A lost donor that holds our slabs (Documentation/kmod.md, "Holding over
+ * a donor restart"), looked at every SPARE_HOLD_POLL_MS: the hold is over
+ * once the new session answered every copy kept there (handle_mapped()
+ * adopted or forgot each); it runs out after SPARE_LIFE_HOLD_MS, and then,
+ * as without a hold, what only those copies had is lost and what waited
+ * for them fails.
+ */
+static void donor_hold_work(struct work_struct *work)
+{
+	struct spare_donor *d = container_of(to_delayed_work(work),
+					     struct spare_donor, hold_work);
+	u64 now = spare_now_ms();
+	bool again = false;
+	u32 n;
+
+	mutex_lock(&d->lock);
+	if (atomic_read(&d->state) == SPARE_DONOR_DELETING ||
+	    !d->life.hold_until) {
+		/* stopped, or ended meanwhile */
+	} else if (donor_live(d) && !donor_has_kept(d)) {
+		spare_life_hold_end(&d->life);
+		pr_info("donor %s: resumed after its restart: %u slab copies kept with their contents (MAPPED F_KEPT), %u not kept\n",
+			d->name, atomic_read(&d->hold_kept),
+			atomic_read(&d->hold_not_kept));
+	} else if (spare_life_hold_expired(&d->life, now)) {
+		spare_slab_map_hold(&d->dev->map, d->idx, false);
+		n = donor_forget_kept(d);
+		atomic64_inc(&d->stats.holds_expired);
+		pr_warn("donor %s lost: %u slab copies failed: not back within %u s of its restart, the copies it held are given up, as without a hold (I/O that only they could serve fails)\n",
+			d->name, n, SPARE_LIFE_HOLD_MS / 1000);
+	} else {
+		again = true;
+	}
+	if (again)
+		queue_delayed_work(d->dev->wq, &d->hold_work,
+				   msecs_to_jiffies(SPARE_HOLD_POLL_MS));
+	mutex_unlock(&d->lock);
+	spare_kick_queues(d->dev);
+}
+
 static void donor_error_work(struct work_struct *work)
 {
 	struct spare_donor *d = container_of(work, struct spare_donor,
@@ -102,9 +188,20 @@ static void donor_error_work(struct work_struct *work)
 	lost = donor_copies_move(d, COPY_MASK(MAPPED) | COPY_MASK(MAPPING) |
 				 COPY_MASK(EVICTING), SPARE_COPY_FAILED);
 	atomic64_inc(&d->stats.losses);
-	pr_warn("donor %s: %s; %u slab copies dropped, falling back to other copies%s; reconnecting in %u ms\n",
-		d->name, d->error_reason ?: "error", lost,
-		d->dev->has_backup ? " and backup" : "", d->life.backoff_ms);
+	if (spare_life_hold(&d->life, d->resume_token, spare_now_ms())) {
+		pr_warn("donor %s: %s; %u slab copies dropped; it holds our slabs over a restart: they are waited for up to %u s (I/O no other copy serves waits); reconnecting\n",
+			d->name, d->error_reason ?: "error", lost,
+			SPARE_LIFE_HOLD_MS / 1000);
+		atomic_set(&d->hold_kept, 0);
+		atomic_set(&d->hold_not_kept, 0);
+		queue_delayed_work(d->dev->wq, &d->hold_work,
+				   msecs_to_jiffies(SPARE_HOLD_POLL_MS));
+	} else {
+		pr_warn("donor %s: %s; %u slab copies dropped, falling back to other copies%s; reconnecting in %u ms\n",
+			d->name, d->error_reason ?: "error", lost,
+			d->dev->has_backup ? " and backup" : "",
+			d->life.backoff_ms);
+	}
 	cancel_delayed_work(&d->heartbeat_work);
 	donor_teardown(d);
 	/*
@@ -217,6 +314,7 @@ static int donor_hello(struct spare_donor *d)
 	bool proven = false;
 	struct spare_msg m;
 	unsigned long flags;
+	u64 token;
 	u32 st;
 	int ret;
 
@@ -234,6 +332,19 @@ static int donor_hello(struct spare_donor *d)
 		while (!memchr_inv(nonce_c, 0, sizeof(nonce_c)));
 		m.hello.flags = SPARE_HELLO_F_AUTH;
 		memcpy(m.hello.nonce, nonce_c, sizeof(nonce_c));
+	}
+	/*
+	 * Ask the donor to keep our slabs if the session ends (a donor
+	 * restarted in place), with or without a key: spared gives them
+	 * back only to the same device (uuid) showing this session's token,
+	 * and with host keys only to the same name. Not for ec:K+R devices,
+	 * whose I/O path does not wait for a held split.
+	 */
+	if (!d->dev->ec)
+		m.hello.flags |= SPARE_HELLO_F_HOLD;
+	if (!d->dev->ec && d->resume_token) {
+		m.hello.flags |= SPARE_HELLO_F_RESUME;
+		m.hello.resume_token = cpu_to_le64(d->resume_token);
 	}
 	ret = spare_ctrl_send(d, &m);
 	if (!ret)
@@ -253,6 +364,7 @@ static int donor_hello(struct spare_donor *d)
 	}
 	d->session_cookie = le64_to_cpu(m.hello_reply.session_cookie);
 	d->slab_shift = m.hello_reply.slab_shift;
+	token = le64_to_cpu(m.hello_reply.resume_token);
 	st = le32_to_cpu(m.hello_reply.status);
 	if (st == SPARE_ST_AUTH_REQUIRED) {
 		pr_warn("donor %s: refused: it requires authentication and this device has no key (see sparectl gen-key)\n",
@@ -278,6 +390,14 @@ static int donor_hello(struct spare_donor *d)
 			d->name, d->slab_shift, d->dev->map.slab_shift);
 		return -EINVAL;
 	}
+	if (!d->dev->ec && !token && !d->hold_refused) {
+		pr_info("donor %s: it does not hold slabs for a restart (resume-hold 0, or an older spared): a restart of it fails the copies there\n",
+			d->name);
+		d->hold_refused = true;
+	}
+	if (token)
+		d->hold_refused = false;
+	d->resume_token = token;
 	return 0;
 }
 
@@ -311,6 +431,8 @@ static void donor_connect_work(struct work_struct *work)
 		donor_teardown(d);	/* being deleted (ACT_CLOSE) */
 		goto out;
 	}
+	/* its copies' pages are remembered when they fail (spare_slab.h) */
+	spare_slab_map_hold(&d->dev->map, d->idx, d->resume_token);
 	atomic64_inc(&d->stats.connects);
 	atomic_inc(&d->dev->donor_ups);
 	pr_info("donor %s: connected (session %016llx)\n", d->name,
@@ -507,6 +629,7 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	INIT_WORK(&d->evict_work, spare_donor_evict_work);
 	INIT_DELAYED_WORK(&d->heartbeat_work, donor_heartbeat_work);
 	INIT_DELAYED_WORK(&d->rehome_work, spare_donor_rehome_work);
+	INIT_DELAYED_WORK(&d->hold_work, donor_hold_work);
 	spare_queue_init(&d->ctrl, d, SPARE_CONN_CONTROL, -1);
 	d->nr_data = dev->tag_set.nr_hw_queues;
 	d->data = kcalloc(d->nr_data, sizeof(*d->data), GFP_KERNEL);
@@ -626,6 +749,53 @@ int spare_donors_add(struct spare_dev *dev, u32 nr)
 	return 0;
 }
 
+static bool ctrl_sends_done(struct spare_queue *q)
+{
+	bool done;
+
+	spin_lock_bh(&q->send_lock);
+	done = q->send_free == (1UL << SPARE_CTRL_SENDS) - 1 ||
+	       atomic_read(&q->state) != SPARE_Q_LIVE;
+	spin_unlock_bh(&q->send_lock);
+	return done;
+}
+
+/*
+ * The device powers off: a donor that would hold our slabs when the
+ * session ends (it gave a resume token) gets them back first, UNMAP by
+ * UNMAP, so that it lends them again at once instead of keeping them for
+ * a resume that will not come. The sends complete before the teardown
+ * drains the queue. Under nothing; @d is DELETING and its map work done.
+ */
+static void donor_give_back(struct spare_donor *d)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	struct spare_msg m;
+	u32 s, n = 0;
+
+	if (!d->resume_token || atomic_read(&d->ctrl.state) != SPARE_Q_LIVE)
+		return;
+	for (s = 0; s < map->nr_slabs; s++) {
+		int c = donor_copy(d, s);
+		enum spare_copy_state st;
+
+		if (c < 0)
+			continue;
+		st = READ_ONCE(map->slabs[s].copy[c].state);
+		if (st != SPARE_COPY_MAPPED && st != SPARE_COPY_EVICTING)
+			continue;
+		msg_prepare(d, &m, SPARE_MSG_UNMAP);
+		m.unmap.slab_id = cpu_to_le32(s);
+		if (spare_ctrl_send(d, &m))
+			break;
+		n++;
+	}
+	wait_event_timeout(d->ctrl.send_wait, ctrl_sends_done(&d->ctrl),
+			   msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
+	pr_info("donor %s: %u slab copies given back (UNMAP): it holds nothing for this device\n",
+		d->name, n);
+}
+
 /* Cancel every work item of @d; each may have queued another before. */
 static void donor_cancel_works(struct spare_donor *d)
 {
@@ -639,6 +809,7 @@ static void donor_cancel_works(struct spare_donor *d)
 	cancel_work_sync(&d->map_work);
 	cancel_work_sync(&d->evict_work);
 	cancel_delayed_work_sync(&d->rehome_work);
+	cancel_delayed_work_sync(&d->hold_work);
 	for (j = 0; j < d->nr_data; j++)
 		cancel_work_sync(&d->data[j].connect_work);
 }
@@ -676,6 +847,7 @@ void spare_donors_stop(struct spare_dev *dev)
 		struct spare_donor *d = &dev->donors[i];
 
 		donor_cancel_works(d);
+		donor_give_back(d);
 		mutex_lock(&d->lock);
 		donor_teardown(d);
 		mutex_unlock(&d->lock);
@@ -683,6 +855,9 @@ void spare_donors_stop(struct spare_dev *dev)
 		donor_copies_move(d, ~0U & ~COPY_MASK(UNMAPPED),
 				  SPARE_COPY_FAILED);
 		donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
+		/* what waited for a held copy fails (the device is dying) */
+		spare_slab_map_hold(&dev->map, d->idx, false);
+		donor_forget_kept(d);
 	}
 }
 

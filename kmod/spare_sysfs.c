@@ -25,7 +25,7 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 	struct spare_io_stats *s = &dev_of(d)->stats;
 
 	return sysfs_emit(buf,
-		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
+		"%u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
 		SPARE_IO_STAT_VERSION,
 		atomic64_read(&s->rdma_reads), atomic64_read(&s->rdma_writes),
 		atomic64_read(&s->backup_reads),
@@ -36,7 +36,8 @@ static ssize_t io_stat_show(struct device *d, struct device_attribute *attr,
 		atomic64_read(&s->write_waits),
 		atomic64_read(&s->resync_pages),
 		atomic64_read(&s->backup_waits),
-		atomic64_read(&s->integrity_errors));
+		atomic64_read(&s->integrity_errors),
+		atomic64_read(&s->held_waits));
 }
 static DEVICE_ATTR_RO(io_stat);
 
@@ -84,14 +85,17 @@ static ssize_t donor_stat_show(struct device *d, struct device_attribute *attr,
 		struct spare_donor_stats *s = &dn->stats;
 
 		len += sysfs_emit_at(buf, len,
-			"%u %u %s %s %lld %lld %lld %lld %lld %lld %lld\n",
+			"%u %u %s %s %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\n",
 			SPARE_DONOR_STAT_VERSION, i, dn->name,
 			spare_donor_state_name(atomic_read(&dn->state)),
 			atomic64_read(&s->connects), atomic64_read(&s->losses),
 			atomic64_read(&s->evictions),
 			atomic64_read(&s->bad_msgs),
 			atomic64_read(&s->maps_refused),
-			atomic64_read(&s->moves), atomic64_read(&s->moves_short));
+			atomic64_read(&s->moves), atomic64_read(&s->moves_short),
+			atomic64_read(&s->kept_copies),
+			atomic64_read(&s->kept_pages),
+			atomic64_read(&s->holds_expired));
 	}
 	return len;
 }

@@ -8,6 +8,12 @@
 
 #include "spare_slab.h"
 
+#define HOLD_T			struct kunit *
+#define HOLD_CHECK(t, cond)	KUNIT_EXPECT_TRUE(t, cond)
+#define HOLD_EQ(t, a, b)	KUNIT_EXPECT_EQ(t, (long long)(a), (long long)(b))
+#define HOLD_ASSERT(t, cond)	KUNIT_ASSERT_TRUE(t, cond)
+#include "spare_hold_cases.h"
+
 #define MiB	(1ULL << 20)
 
 static void init_map(struct kunit *test, struct spare_slab_map *map,
@@ -954,63 +960,10 @@ static void bad_page_demotes_the_copy(struct kunit *test)
 	spare_slab_map_free(&map);
 }
 
-/*
- * A donor that holds our slabs over its restart (issue 33): a copy there
- * keeps the pages it was current for through its failure, less those
- * written meanwhile, plus a write of the old session that landed; MAPPED
- * F_KEPT adopts them and the resync has only the rest to refill. A donor
- * that holds nothing keeps nothing. (tests/unit/test_ublk_logic.c runs the
- * same on the userspace build.)
- */
+/* A donor that holds our slabs over its restart: spare_hold_cases.h. */
 static void kept_over_a_hold(struct kunit *test)
 {
-	struct spare_slab_map map;
-	struct spare_slab *slab;
-	struct spare_resync rs;
-	u32 gens[SPARE_MAX_SLOTS];
-
-	init_map(test, &map, MiB, 20, 2, 2);	/* 256 pages */
-	slab = &map.slabs[0];
-	map_copy(test, &map, 0);
-	map_copy(test, &map, 1);
-	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 0, 10, gens), 3U);
-	spare_slab_write_landed(&map, slab, 0, gens[0], 0, 10);
-	spare_slab_write_landed(&map, slab, 1, gens[1], 0, 10);
-	spare_slab_write_end(slab);
-
-	spare_slab_map_hold(&map, slab->copy[0].donor, true);
-	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 20, 1, gens), 3U);
-	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, gens[0]));
-	KUNIT_EXPECT_TRUE(test, spare_copy_has_kept(&slab->copy[0]));
-	spare_slab_op_settle(&map, slab, 0, gens[0], 20, 1, true, SPARE_OP_DONE);
-	spare_slab_op_settle(&map, slab, 1, gens[1], 20, 1, true, SPARE_OP_DONE);
-	spare_slab_write_end(slab);
-	KUNIT_EXPECT_EQ(test, spare_slab_write_begin(&map, slab, 5, 1, gens), 2U);
-	spare_slab_write_landed(&map, slab, 1, gens[1], 5, 1);
-	spare_slab_write_end(slab);
-	KUNIT_ASSERT_EQ(test, spare_copy_set_state(&map, slab, 0,
-						   SPARE_COPY_UNMAPPED), 0);
-	map_copy(test, &map, 0);
-	KUNIT_EXPECT_TRUE(test, spare_copy_has_kept(&slab->copy[0]));
-	KUNIT_EXPECT_EQ(test, spare_copy_adopt_kept(&map, slab, 0), 10U);
-	KUNIT_EXPECT_FALSE(test, spare_copy_has_kept(&slab->copy[0]));
-	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[0], 0, 5));
-	KUNIT_EXPECT_TRUE(test, spare_copy_is_current(&slab->copy[0], 20, 1));
-	KUNIT_EXPECT_FALSE(test, spare_copy_is_current(&slab->copy[0], 5, 1));
-	KUNIT_ASSERT_EQ(test, spare_slab_resync_begin(&map, slab, 64, &rs), 0);
-	KUNIT_EXPECT_EQ(test, rs.first, 5U);
-	KUNIT_EXPECT_EQ(test, rs.n, 1U);
-	spare_slab_resync_end(&map, slab, &rs, true);
-
-	/* donor of copy 1 holds nothing: nothing kept */
-	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 1, slab->copy[1].gen));
-	KUNIT_EXPECT_FALSE(test, spare_copy_has_kept(&slab->copy[1]));
-	/* a move's slot reuse forgets */
-	KUNIT_EXPECT_TRUE(test, spare_copy_fail(&map, slab, 0, slab->copy[0].gen));
-	KUNIT_EXPECT_TRUE(test, spare_copy_has_kept(&slab->copy[0]));
-	spare_copy_forget_kept(&slab->copy[0]);
-	KUNIT_EXPECT_FALSE(test, spare_copy_has_kept(&slab->copy[0]));
-	spare_slab_map_free(&map);
+	hold_kept_over_a_hold(test);
 }
 
 static struct kunit_case bitmap_cases[] = {

@@ -16,6 +16,12 @@
 #include "lifecycle.h"
 #include "tap.h"
 
+#define HOLD_T			int
+#define HOLD_CHECK(t, cond)	EXPECT(cond)
+#define HOLD_EQ(t, a, b)	EXPECT_EQ((long long)(a), (long long)(b))
+#define HOLD_ASSERT(t, cond)	do { if (!(cond)) { EXPECT(0); return; } } while (0)
+#include "spare_hold_cases.h"
+
 static void test_bitmap_shim(void)
 {
 	unsigned long *a = bitmap_zalloc(130, GFP_KERNEL);
@@ -93,87 +99,10 @@ static void test_write_then_read(void)
 	spare_slab_map_free(&map);
 }
 
-/*
- * A donor that holds our slabs over its restart (issue 33): the pages a
- * copy on it was current for are kept through its failure, less the pages
- * written meanwhile, plus a write of the old session that landed before
- * it ended; a MAPPED F_KEPT makes them current again, so that the resync
- * refills only what changed. A donor that holds nothing keeps nothing.
- */
+/* A donor that holds our slabs over its restart: spare_hold_cases.h. */
 static void test_kept_over_a_hold(void)
 {
-	struct spare_slab_map map;
-	struct spare_slab *s;
-	struct spare_resync rs;
-	u32 gens[SPARE_MAX_SLOTS], c;
-
-	if (spare_slab_map_init(&map, 1 << 20, 20, 2, 2)) {
-		EXPECT(0);
-		return;
-	}
-	s = &map.slabs[0];		/* copy 0 on donor 0, copy 1 on donor 1 */
-	EXPECT_EQ(s->copy[0].donor, 0);
-	for (c = 0; c < 2; c++) {
-		spare_copy_set_state(&map, s, c, SPARE_COPY_MAPPING);
-		spare_copy_set_state(&map, s, c, SPARE_COPY_MAPPED);
-	}
-	EXPECT_EQ(spare_slab_write_begin(&map, s, 0, 10, gens), 3);
-	spare_slab_write_landed(&map, s, 0, gens[0], 0, 10);
-	spare_slab_write_landed(&map, s, 1, gens[1], 0, 10);
-	spare_slab_write_end(s);
-
-	spare_slab_map_hold(&map, 0, true);
-	/* page 20's write is posted; donor 0 goes before it settles */
-	EXPECT_EQ(spare_slab_write_begin(&map, s, 20, 1, gens), 3);
-	EXPECT(spare_copy_fail(&map, s, 0, gens[0]));
-	EXPECT(spare_copy_has_kept(&s->copy[0]));
-	EXPECT(!spare_copy_is_current(&s->copy[0], 0, 1));	/* not readable */
-	/* it landed there before the session ended: kept */
-	spare_slab_op_settle(&map, s, 0, gens[0], 20, 1, true, SPARE_OP_DONE);
-	spare_slab_op_settle(&map, s, 1, gens[1], 20, 1, true, SPARE_OP_DONE);
-	spare_slab_write_end(s);
-	/* page 5 written meanwhile, on copy 1 alone */
-	EXPECT_EQ(spare_slab_write_begin(&map, s, 5, 1, gens), 2);
-	spare_slab_write_landed(&map, s, 1, gens[1], 5, 1);
-	spare_slab_write_end(s);
-	/* torn down, reconnected, mapped again: kept until adopted */
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_UNMAPPED);
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING);
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPED);
-	EXPECT(spare_copy_has_kept(&s->copy[0]));
-	EXPECT(!spare_copy_is_current(&s->copy[0], 0, 1));
-	EXPECT_EQ(spare_copy_adopt_kept(&map, s, 0), 10);	/* 0-4, 6-9, 20 */
-	EXPECT(!spare_copy_has_kept(&s->copy[0]));
-	EXPECT(spare_copy_is_current(&s->copy[0], 0, 5));
-	EXPECT(spare_copy_is_current(&s->copy[0], 6, 4));
-	EXPECT(spare_copy_is_current(&s->copy[0], 20, 1));
-	EXPECT(!spare_copy_is_current(&s->copy[0], 5, 1));
-	/* the resync has page 5 to refill, and nothing else */
-	EXPECT_EQ(spare_slab_resync_begin(&map, s, 64, &rs), 0);
-	EXPECT_EQ(rs.target, 0);
-	EXPECT_EQ(rs.first, 5);
-	EXPECT_EQ(rs.n, 1);
-	EXPECT(spare_slab_resync_end(&map, s, &rs, true));
-	EXPECT_EQ(spare_slab_resync_begin(&map, s, 64, &rs), -ENOENT);
-	EXPECT_EQ(spare_copy_adopt_kept(&map, s, 0), 0);	/* once */
-
-	/* donor 1 holds nothing: its copy's failure keeps nothing */
-	EXPECT(spare_copy_fail(&map, s, 1, s->copy[1].gen));
-	EXPECT(!spare_copy_has_kept(&s->copy[1]));
-	/* a hold that passed forgets; not MAPPED adopts nothing */
-	EXPECT(spare_copy_fail(&map, s, 0, s->copy[0].gen));
-	EXPECT(spare_copy_has_kept(&s->copy[0]));
-	EXPECT_EQ(spare_copy_adopt_kept(&map, s, 0), 0);
-	spare_copy_forget_kept(&s->copy[0]);
-	EXPECT(!spare_copy_has_kept(&s->copy[0]));
-	/* the donor stops holding: nothing kept at the next failure */
-	spare_slab_map_hold(&map, 0, false);
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_UNMAPPED);
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPING);
-	spare_copy_set_state(&map, s, 0, SPARE_COPY_MAPPED);
-	EXPECT(spare_copy_fail(&map, s, 0, s->copy[0].gen));
-	EXPECT(!spare_copy_has_kept(&s->copy[0]));
-	spare_slab_map_free(&map);
+	hold_kept_over_a_hold(0);
 }
 
 static void test_split(void)
