@@ -438,9 +438,11 @@ SPARE_CFG_ATTR(integrity, "%s", dev->cfg.integrity ? "crc32c" : "none");
 /*
  * "rehome_delay_ms": how long a donor stays down before its copies go to
  * other donors (spare_donor_rehome_arm()); SPARE_LIFE_REHOME_MS unless
- * set. spare.ko's donors hold no slabs over a restart (not built yet), so
- * only the bounds apply here; the pager with a state file also keeps it
- * above the hold (spare_life_rehome_check()).
+ * set. Only the bounds apply here: a donor that holds our slabs over a
+ * restart is waited for its hold whatever the delay (spare_life_rehome_due()
+ * is false while spare_life_holding()), so a delay below the hold re-homes
+ * a held donor's copies when the hold runs out. The pager with a state
+ * file keeps its delay above the hold (spare_life_rehome_check()).
  */
 static int spare_cfg_set_rehome_delay_ms(struct spare_dev *dev,
 					 const char *page, size_t count)

@@ -203,7 +203,9 @@ bool spare_life_current(const struct spare_life *l,
  *
  * Return: true once the donor is out of LIVE for @rehome_ms, and not
  * being torn down right now (ERROR: its copies are not yet put back) nor
- * powering off.
+ * powering off, nor held (spare_life_holding()): the copies of a donor
+ * restarting in place are waited for, never moved away, whatever the
+ * delay.
  */
 bool spare_life_rehome_due(const struct spare_life *l,
 			   enum spare_donor_state state, u64 now, u32 rehome_ms)
@@ -213,7 +215,8 @@ bool spare_life_rehome_due(const struct spare_life *l,
 	case SPARE_DONOR_CONNECTING:
 	case SPARE_DONOR_ATTACHING:
 		return now >= l->down_since &&
-		       now - l->down_since >= rehome_ms;
+		       now - l->down_since >= rehome_ms &&
+		       !spare_life_holding(l, now);
 	default:
 		return false;
 	}

@@ -231,6 +231,36 @@ static void life_rehome_short(LIFE_T t)
 }
 
 /*
+ * A held donor (restarting in place) is waited for, never re-homed, even
+ * with a delay shorter than the hold (spare.ko holds on every device but
+ * an ec one and takes any delay in bounds): due only once the hold ran
+ * out, or as usual once it ended without adoption.
+ */
+static void life_rehome_not_while_held(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+	u64 lost = LF_T0 + 1;
+
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
+	LIFE_CHECK(t, spare_life_hold(&l, true, lost));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 1);
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 5000, 5000));
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st,
+					     lost + SPARE_LIFE_HOLD_MS - 1,
+					     5000));
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + SPARE_LIFE_HOLD_MS,
+					    5000));
+	/* a hold not granted changes nothing */
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
+	LIFE_CHECK(t, !spare_life_hold(&l, false, lost));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 1);
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + 5000, 5000));
+}
+
+/*
  * Which delays a device may take: within the bounds, and, when its donors
  * may hold its slabs over a restart, longer than the hold (else a donor
  * restarting in place would lose its copies while it is waited for).
@@ -444,6 +474,7 @@ static const struct spare_donor_life_case spare_donor_life_cases[] = {
 	{ "rehome", life_rehome },
 	{ "rehome_short", life_rehome_short },
 	{ "rehome_check", life_rehome_check },
+	{ "rehome_not_while_held", life_rehome_not_while_held },
 	{ "stop_races_error", life_stop_races_error },
 	{ "attach", life_attach },
 	{ "queue_and_names", life_queue_and_names },
