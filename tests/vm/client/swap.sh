@@ -121,7 +121,10 @@ if [ "$BACKEND" = kmod ]; then
 	client_up 256M 16M 2 10.0.0.2:18515 10.0.0.3:18515
 	show_stats "$disk"
 	[ "$(io_stat "$disk" version)" = 2 ] || fail "io_stat version"
-	[ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 15 ] || fail "io_stat: not 15 fields"
+	# 16 fields since session 40 (field 16 held_waits, appended; ABI
+	# sysfs-block-spare); none waited on a device that lost no donor
+	[ "$(wc -w <"/sys/block/$disk/spare/io_stat")" = 16 ] || fail "io_stat: not 16 fields"
+	[ "$(io_stat "$disk" held_waits)" = 0 ] || fail "io_stat held_waits not 0 before any loss"
 	mapped=$(cut -d' ' -f5 "/sys/block/$disk/spare/slab_stat")
 	[ "$mapped" = 32 ] || fail "expected 32 mapped slab copies, got $mapped"
 	donor_ctl 2 status | grep -E '^spare_donor_(slabs|maps)' || true
