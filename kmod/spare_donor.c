@@ -87,10 +87,11 @@ static void schedule_reconnect(struct spare_donor *d, enum spare_life_ev ev)
 #define COPY_MASK(s)	(1U << SPARE_COPY_##s)
 
 /*
- * What donor @d kept for us is gone (its hold ran out, the device stops):
- * nothing waits for it any more. The number of copies that had kept pages.
+ * The copies on donor @d that have kept pages (MAPPED F_KEPT not yet
+ * answered). With @forget, what it kept is gone (its hold ran out, the
+ * device stops): nothing waits for those copies any more.
  */
-static u32 donor_forget_kept(struct spare_donor *d)
+static u32 donor_kept(struct spare_donor *d, bool forget)
 {
 	struct spare_slab_map *map = &d->dev->map;
 	u32 s, n = 0;
@@ -104,31 +105,11 @@ static u32 donor_forget_kept(struct spare_donor *d)
 			continue;
 		spin_lock_irqsave(&slab->lock, flags);
 		n += spare_copy_has_kept(&slab->copy[c]);
-		spare_copy_forget_kept(&slab->copy[c]);
+		if (forget)
+			spare_copy_forget_kept(&slab->copy[c]);
 		spin_unlock_irqrestore(&slab->lock, flags);
 	}
 	return n;
-}
-
-/* Whether a copy on @d still waits to be adopted (MAPPED F_KEPT). */
-static bool donor_has_kept(struct spare_donor *d)
-{
-	struct spare_slab_map *map = &d->dev->map;
-	bool kept = false;
-	u32 s;
-
-	for (s = 0; s < map->nr_slabs && !kept; s++) {
-		struct spare_slab *slab = &map->slabs[s];
-		unsigned long flags;
-		int c = donor_copy(d, s);
-
-		if (c < 0)
-			continue;
-		spin_lock_irqsave(&slab->lock, flags);
-		kept = spare_copy_has_kept(&slab->copy[c]);
-		spin_unlock_irqrestore(&slab->lock, flags);
-	}
-	return kept;
 }
 
 /*
@@ -151,14 +132,14 @@ static void donor_hold_work(struct work_struct *work)
 	if (atomic_read(&d->state) == SPARE_DONOR_DELETING ||
 	    !d->life.hold_until) {
 		/* stopped, or ended meanwhile */
-	} else if (donor_live(d) && !donor_has_kept(d)) {
+	} else if (donor_live(d) && !donor_kept(d, false)) {
 		spare_life_hold_end(&d->life);
 		pr_info("donor %s: resumed after its restart: %u slab copies kept with their contents (MAPPED F_KEPT), %u not kept\n",
 			d->name, atomic_read(&d->hold_kept),
 			atomic_read(&d->hold_not_kept));
 	} else if (spare_life_hold_expired(&d->life, now)) {
 		spare_slab_map_hold(&d->dev->map, d->idx, false);
-		n = donor_forget_kept(d);
+		n = donor_kept(d, true);
 		atomic64_inc(&d->stats.holds_expired);
 		pr_warn("donor %s lost: %u slab copies failed: not back within %u s of its restart, the copies it held are given up, as without a hold (I/O that only they could serve fails)\n",
 			d->name, n, SPARE_LIFE_HOLD_MS / 1000);
@@ -857,7 +838,7 @@ void spare_donors_stop(struct spare_dev *dev)
 		donor_copies_move(d, COPY_MASK(FAILED), SPARE_COPY_UNMAPPED);
 		/* what waited for a held copy fails (the device is dying) */
 		spare_slab_map_hold(&dev->map, d->idx, false);
-		donor_forget_kept(d);
+		donor_kept(d, true);
 	}
 }
 
