@@ -4,7 +4,7 @@
  *
  *   spare-sim --cluster-spec F --trace F --schedule S [--queue-limits a,b,...]
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
- *             [--start-cost S] [--requeue-delay S] --out DIR
+ *             [--start-cost S] [--requeue-delay S] [--decision-interval S] --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
@@ -42,7 +42,8 @@ static void usage(FILE *f)
 	      "       spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
 	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
 	      "                 [--gittins-dist FILE] [--gittins-delta D]\n"
-	      "                 [--start-cost S] [--requeue-delay S] --out DIR\n"
+	      "                 [--start-cost S] [--requeue-delay S] [--decision-interval S]\n"
+	      "                 --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
@@ -1048,11 +1049,12 @@ int spare_sim_main(int argc, char **argv)
 		{ "gittins-delta", required_argument, NULL, 'd' },
 		{ "start-cost", required_argument, NULL, 'S' },
 		{ "requeue-delay", required_argument, NULL, 'R' },
+		{ "decision-interval", required_argument, NULL, 'D' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int64_t start_cost = 0, requeue_delay = 0;
+	int64_t start_cost = 0, requeue_delay = 0, decision_interval = 0;
 	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
 	const char *gdist_path = NULL, *out = NULL;
 	struct tir_config cfg;
@@ -1118,6 +1120,12 @@ int spare_sim_main(int argc, char **argv)
 				return bad("--requeue-delay: '%s' is not an integer in [0, 1000000000] "
 					   "(seconds)", optarg);
 			break;
+		case 'D':
+			if (parse_i64(optarg, &decision_interval) || decision_interval < 0 ||
+			    decision_interval > TIR_MAX_COST)
+				return bad("--decision-interval: '%s' is not an integer in "
+					   "[0, 1000000000] (seconds)", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1148,6 +1156,7 @@ int spare_sim_main(int argc, char **argv)
 	cfg.promote = promote;
 	cfg.start_cost = start_cost;
 	cfg.requeue_delay = requeue_delay;
+	cfg.decision_interval = decision_interval;
 	if (limits && tir_parse_limits(limits, &cfg))
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
