@@ -476,6 +476,26 @@ static void decision_interval_flag(void)
 	EXPECT(!exists(tmp("out")));
 }
 
+/*
+ * spare-sim trace: the jobs as spare-sim reads them, in its order (submit
+ * time, ties in trace order), for tests/slurm/replay; the reader's errors
+ * on bad input, nothing on standard output but them.
+ */
+static void trace_cmd(void)
+{
+	put("trace.csv", HDR "5,1,10,1,m,100,30\n3,2,10,1,m,7,30\n0,1,0,1,m,40,30\n");
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "2", NULL), 0);
+	EXPECT(strcmp(errbuf, "job_id,num_gpu,submit_time,duration\n0,1,0,40\n5,1,10,100\n"
+		      "3,2,10,7\n") == 0);
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "1", NULL), 2);
+	EXPECT(strstr(errbuf, ":3:3: num_gpu: 2 GPUs, larger than the cluster (1)") != NULL);
+	EXPECT(strstr(errbuf, "job_id,") == NULL);
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), NULL), 2);
+	put("trace.csv", "job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n");
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "2", NULL), 2);
+	EXPECT(strstr(errbuf, "an elastic trace") != NULL);
+}
+
 /* sim_parse_any_trace() on @text: its return, with the errors in errbuf. */
 static int any_trace(const char *text, struct sim_any_trace *t)
 {
@@ -1752,6 +1772,7 @@ int main(void)
 	TAP_RUN(crlf_accepted);
 	TAP_RUN(live_cost_flags);
 	TAP_RUN(decision_interval_flag);
+	TAP_RUN(trace_cmd);
 	TAP_RUN(trace_entry_point);
 	TAP_RUN(generated_properties);
 	TAP_RUN(flowcon_cuts_flat_job);

@@ -6,6 +6,7 @@
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
  *             [--start-cost S] [--requeue-delay S] [--decision-interval S] --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
+ *   spare-sim trace --trace F --gpus G
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
@@ -25,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +48,7 @@ static void usage(FILE *f)
 	      "                 --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
+	      "       spare-sim trace --trace FILE --gpus G\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
 	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
 	      "                 [--interval S] --out DIR\n"
@@ -263,6 +266,65 @@ static int parse_rigid_trace(const char *buf, size_t len, int64_t width,
 	any.rigid = (struct sim_trace){ 0 };
 	sim_any_trace_free(&any);
 	return ret;
+}
+
+/*
+ * spare-sim trace: the jobs of a Tiresias-format trace as spare-sim reads
+ * them (the same checks, submit order with ties in trace order), one
+ * job_id,num_gpu,submit_time,duration row each on standard output: what
+ * tests/slurm/replay submits to Slurm.
+ */
+static int cmd_trace(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *path = NULL;
+	struct sim_errs e = { .out = stderr };
+	struct sim_trace t = { 0 };
+	int64_t gpus = 0;
+	char *buf;
+	size_t len;
+	int c, ret;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			path = optarg;
+			break;
+		case 'g':
+			if (parse_i64(optarg, &gpus) || gpus < 1)
+				return bad("--gpus: '%s' is not a positive integer", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !path || !gpus) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	e.file = path;
+	if ((ret = read_file(path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = parse_rigid_trace(buf, len, gpus, &t, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	printf("job_id,num_gpu,submit_time,duration\n");
+	for (size_t i = 0; i < t.n; i++)
+		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", t.jobs[i].id,
+		       t.jobs[i].num_gpu, t.jobs[i].submit, t.jobs[i].duration);
+	sim_trace_free(&t);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
 
 /*
@@ -1079,6 +1141,8 @@ int spare_sim_main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return cmd_gen(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "trace") == 0)
+		return cmd_trace(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
 		return cmd_flowcon(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "specon") == 0)
