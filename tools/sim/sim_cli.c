@@ -269,6 +269,26 @@ static int parse_rigid_trace(const char *buf, size_t len, int64_t width,
 }
 
 /*
+ * Read and check a Tiresias-format trace file (jobs of at most @width
+ * cores or GPUs). 0, or the exit status with the problems printed.
+ */
+static int read_rigid_trace(const char *path, int64_t width, struct sim_trace *trace)
+{
+	struct sim_errs e = { .out = stderr, .file = path };
+	char *buf;
+	size_t len;
+	int ret;
+
+	if ((ret = read_file(path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = parse_rigid_trace(buf, len, width, trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	return 0;
+}
+
+/*
  * spare-sim trace: the jobs of a Tiresias-format trace as spare-sim reads
  * them (the same checks, submit order with ties in trace order), one
  * job_id,num_gpu,submit_time,duration row each on standard output: what
@@ -283,11 +303,8 @@ static int cmd_trace(int argc, char **argv)
 		{ 0 },
 	};
 	const char *path = NULL;
-	struct sim_errs e = { .out = stderr };
 	struct sim_trace t = { 0 };
 	int64_t gpus = 0;
-	char *buf;
-	size_t len;
 	int c, ret;
 
 	optind = 0;
@@ -312,13 +329,8 @@ static int cmd_trace(int argc, char **argv)
 		usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
-	e.file = path;
-	if ((ret = read_file(path, &buf, &len)))
-		return fprintf(stderr, "%s: %s\n", path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = parse_rigid_trace(buf, len, gpus, &t, &e);
-	free(buf);
-	if (ret)
-		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	if ((ret = read_rigid_trace(path, gpus, &t)))
+		return ret;
 	printf("job_id,num_gpu,submit_time,duration\n");
 	for (size_t i = 0; i < t.n; i++)
 		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", t.jobs[i].id,
@@ -334,22 +346,17 @@ static int cmd_trace(int argc, char **argv)
 static int read_trace_loss(const char *trace_path, const char *loss_path, int64_t width,
 			   struct sim_trace *trace, struct sim_loss **loss)
 {
-	struct sim_errs e = { .out = stderr, .file = trace_path };
+	struct sim_errs e = { .out = stderr, .file = loss_path };
 	char *buf;
 	size_t len;
 	int ret;
 
 	*loss = NULL;
-	if ((ret = read_file(trace_path, &buf, &len)))
-		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = parse_rigid_trace(buf, len, width, trace, &e);
-	free(buf);
-	if (ret)
-		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	if ((ret = read_rigid_trace(trace_path, width, trace)))
+		return ret;
 	*loss = calloc(trace->n, sizeof(**loss));
 	if (!*loss)
 		return 1;
-	e.file = loss_path;
 	if ((ret = read_file(loss_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", loss_path, strerror(-ret)), EXIT_BAD_INPUT;
 	ret = sim_parse_loss(buf, len, trace, *loss, &e);
@@ -1225,13 +1232,8 @@ int spare_sim_main(int argc, char **argv)
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
 
-	e.file = trace_path;
-	if ((ret = read_file(trace_path, &buf, &len)))
-		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = parse_rigid_trace(buf, len, spec.gpus, &trace, &e);
-	free(buf);
-	if (ret)
-		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	if ((ret = read_rigid_trace(trace_path, spec.gpus, &trace)))
+		return ret;
 
 	if (tir_schedule_needs_gittins(s)) {
 		e.file = gdist_path;
