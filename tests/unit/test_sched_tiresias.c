@@ -388,7 +388,8 @@ static void decision_interval(void)
 /*
  * Properties over random traces, every schedule, both modes: nothing is
  * over-allocated, each job ends exactly once, JCT >= duration and a job
- * ends after exactly its duration of running; two runs agree.
+ * ends after exactly its duration of running; two runs agree. With a
+ * decision interval (every fourth trial), every start falls on one.
  */
 static int cmp_i64(const int64_t *a, const int64_t *b)
 {
@@ -415,6 +416,8 @@ static void properties_random(void)
 				tir_config_init(&r.cfg, (enum tir_schedule)sch, gpus);
 				r.cfg.faithful = faithful;
 				r.cfg.promote = trial % 3;
+				/* every fourth trial decides only every 8 to 44 s */
+				r.cfg.decision_interval = trial % 4 == 3 ? 5 + trial : 0;
 				r.cfg.limit[0] = 50 + rand_r(&seed) % 200;
 				r.cfg.limit[1] = r.cfg.limit[0] + 1 + rand_r(&seed) % 500;
 				g.faithful = faithful;
@@ -437,6 +440,9 @@ static void properties_random(void)
 					EXPECT(jct(&r, i) >= r.jobs[i].duration);
 					EXPECT_EQ(r.jobs[i].acct.run_total, r.jobs[i].duration);
 					EXPECT_EQ(r.jobs[i].end, r2.jobs[i].end);
+					/* a job starts only at a decision */
+					if (r.cfg.decision_interval)
+						EXPECT_EQ(r.jobs[i].start % r.cfg.decision_interval, 0);
 				}
 				if (tap_case_failed) {
 					fprintf(stderr, "# schedule %s faithful %d trial %d\n",
