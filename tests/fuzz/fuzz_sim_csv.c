@@ -12,6 +12,10 @@
  * greedy FIFO and the exact DP without over-allocating and with each job
  * ending once. And Dike's model and hosts files: what they accept passes
  * dike_check(), and Dike places it (against a fixed cluster or model).
+ * The one entry point for a job trace, sim_parse_any_trace(), picks either
+ * reader by the header: what it accepts is of the kind it says and passes
+ * that reader's checks, the rigid trace then running with a decision
+ * interval (spare-sim --decision-interval) of 1 to 76 s, by the length.
  *
  * fuzz-ldlibs: -ljson-c /usr/lib/liblpsolve55_pic.a -lcolamd -ldl -lm
  */
@@ -27,7 +31,7 @@
 #include "../../tools/sim/b/dike_random.c"
 #include "../../userspace/sched/dike.c"
 
-static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
+static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick, int64_t interval)
 {
 	static const int64_t sample[] = { 5, 60, 61, 300, 3000, 40000 };
 	static double table[7];
@@ -40,6 +44,7 @@ static void run_trace(struct sim_trace *t, int64_t gpus, uint8_t pick)
 
 	tir_config_init(&cfg, (enum tir_schedule)((pick >> 2) % TIR_NR_SCHEDULES), gpus);
 	cfg.faithful = pick & 1;
+	cfg.decision_interval = interval;
 	cfg.limit[0] = 50;
 	cfg.limit[1] = 500;
 	g.faithful = cfg.faithful;
@@ -102,17 +107,12 @@ static void fuzz_durations(const char *buf, size_t len, struct sim_errs *e)
 	free(d);
 }
 
-/* An elastic trace for a cluster of gpus GPUs (spare-sim mip). */
-static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs *e)
+/* An accepted elastic trace for gpus GPUs: in range, and it runs. */
+static void check_mip(const struct sim_mip_trace *tp, int64_t gpus)
 {
-	struct sim_mip_trace t;
+	struct sim_mip_trace t = *tp;
 	struct sim_mip_summary sum;
 
-	if (sim_parse_mip_trace(buf, len, gpus, &t, e)) {
-		if (t.jobs || t.n)
-			abort();
-		return;
-	}
 	if (t.n == 0)
 		abort();
 	for (size_t i = 0; i < t.n; i++) {
@@ -140,7 +140,60 @@ static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs 
 		    !(sum.mean_queue >= 0) || !(sum.mean_jct >= sum.mean_queue))
 			abort();
 	}
+}
+
+/* An elastic trace for a cluster of gpus GPUs (spare-sim mip). */
+static void fuzz_mip(const char *buf, size_t len, int64_t gpus, struct sim_errs *e)
+{
+	struct sim_mip_trace t;
+
+	if (sim_parse_mip_trace(buf, len, gpus, &t, e)) {
+		if (t.jobs || t.n)
+			abort();
+		return;
+	}
+	check_mip(&t, gpus);
 	sim_mip_trace_free(&t);
+}
+
+/* An accepted rigid trace for gpus GPUs: in range, and it runs. */
+static void check_rigid(struct sim_trace *t, int64_t gpus, uint8_t pick, int64_t interval)
+{
+	if (t->n == 0)
+		abort();
+	for (size_t i = 0; i < t->n; i++) {
+		const struct tir_job *j = &t->jobs[i];
+
+		if (j->num_gpu < 1 || j->num_gpu > gpus || j->duration < 1 ||
+		    j->submit < 0 || j->id < 0 ||
+		    (i && j->submit < t->jobs[i - 1].submit))
+			abort();
+		for (size_t k = 0; k < i && t->n < 64; k++)
+			if (t->jobs[k].id == j->id)
+				abort();	/* duplicates are refused */
+	}
+	if (t->n <= 64)
+		run_trace(t, gpus, pick, interval);
+}
+
+/* Either trace through the one entry point, as spare-sim reads it. */
+static void fuzz_any_trace(const char *buf, size_t len, int64_t gpus, uint8_t pick,
+			   struct sim_errs *e)
+{
+	struct sim_any_trace a;
+
+	if (sim_parse_any_trace(buf, len, gpus, &a, e)) {
+		if (a.rigid.jobs || a.rigid.n || a.elastic.jobs || a.elastic.n)
+			abort();
+		return;
+	}
+	if (a.kind == SIM_TRACE_RIGID && !a.elastic.jobs && !a.elastic.n)
+		check_rigid(&a.rigid, gpus, pick, 1 + 5 * (int64_t)(len % 16)); /* 1..76 s */
+	else if (a.kind == SIM_TRACE_ELASTIC && !a.rigid.jobs && !a.rigid.n)
+		check_mip(&a.elastic, gpus);
+	else
+		abort();
+	sim_any_trace_free(&a);
 }
 
 /* Dike's model file (hosts fixed) or hosts file (model fixed). */
@@ -202,32 +255,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	}
-	case 1:
-	case 2: {
+	case 1: {
 		struct sim_trace t;
 
 		if (sim_parse_trace(buf, len, gpus, &t, &e) == 0) {
-			if (t.n == 0)
-				abort();
-			for (size_t i = 0; i < t.n; i++) {
-				const struct tir_job *j = &t.jobs[i];
-
-				if (j->num_gpu < 1 || j->num_gpu > gpus || j->duration < 1 ||
-				    j->submit < 0 || j->id < 0 ||
-				    (i && j->submit < t.jobs[i - 1].submit))
-					abort();
-				for (size_t k = 0; k < i && t.n < 64; k++)
-					if (t.jobs[k].id == j->id)
-						abort();	/* duplicates are refused */
-			}
-			if (t.n <= 64)
-				run_trace(&t, gpus, data[0]);
+			check_rigid(&t, gpus, data[0], 0);
 			sim_trace_free(&t);
 		} else if (t.jobs || t.n) {
 			abort();
 		}
 		break;
 	}
+	case 2:	/* up to 16 GPUs: an elastic trace's exact DP stays quick */
+		fuzz_any_trace(buf, len, 1 + (data[0] >> 4), data[0], &e);
+		break;
 	default:
 		if (data[0] & 8)
 			fuzz_mip(buf, len, 1 + (data[0] >> 4), &e);

@@ -434,6 +434,68 @@ static void live_cost_flags(void)
 	EXPECT(!exists(tmp("out")));
 }
 
+/*
+ * --decision-interval (a live engine's passes): fjf, 4 GPUs, job 0 (4 GPUs,
+ * 100 s) at 0 and job 1 (4 GPUs, 100 s) at 10. At every event job 1
+ * starts at 100; deciding every 30 s, at the decision at 120, and ends at
+ * 220, which is the makespan though the last decision is at 240. The
+ * summary names the interval; a bad value is refused.
+ */
+static void decision_interval_flag(void)
+{
+	char p[600], *out;
+
+	put("spec4.csv", SPEC4);
+	put("trace.csv", HDR "0,4,0,1,m,100,30\n1,4,10,1,m,100,30\n");
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--decision-interval", "30",
+		      "--out", tmp("out"), NULL), 0);
+	snprintf(p, sizeof(p), "%s/out/job.csv", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\n100,0,4,0,0,100,100,100,100,0,0,0,0\n"));
+	EXPECT(out && strstr(out, "\n220,1,4,10,120,220,100,210,100,110,0,0,0\n"));
+	free(out);
+	snprintf(p, sizeof(p), "%s/out/summary.json", tmpdir);
+	out = slurp(p, NULL);
+	EXPECT(out && strstr(out, "\"decision_interval\": 30") &&
+	       strstr(out, "\"makespan\": 220,"));
+	free(out);
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--out", tmp("out"), NULL), 0);
+	out = slurp(p, NULL);
+	EXPECT(out && !strstr(out, "decision_interval") && strstr(out, "\"makespan\": 200,"));
+	free(out);
+	rm_out();
+	EXPECT_EQ(sim("--cluster-spec", tmp("spec4.csv"), "--trace", tmp("trace.csv"),
+		      "--schedule", "fjf", "--decision-interval", "x", "--out", tmp("out"),
+		      NULL), 2);
+	EXPECT(strstr(errbuf, "--decision-interval: 'x' is not an integer in [0, 1000000000]")
+	       != NULL);
+	EXPECT(!exists(tmp("out")));
+}
+
+/*
+ * spare-sim trace: the jobs as spare-sim reads them, in its order (submit
+ * time, ties in trace order), for tests/slurm/replay; the reader's errors
+ * on bad input, nothing on standard output but them.
+ */
+static void trace_cmd(void)
+{
+	put("trace.csv", HDR "5,1,10,1,m,100,30\n3,2,10,1,m,7,30\n0,1,0,1,m,40,30\n");
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "2", NULL), 0);
+	EXPECT(strcmp(errbuf, "job_id,num_gpu,submit_time,duration\n0,1,0,40\n5,1,10,100\n"
+		      "3,2,10,7\n") == 0);
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "1", NULL), 2);
+	EXPECT(strstr(errbuf, ":3:3: num_gpu: 2 GPUs, larger than the cluster (1)") != NULL);
+	EXPECT(strstr(errbuf, "job_id,") == NULL);
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), NULL), 2);
+	put("trace.csv", "job_id,submit_time,work,gpus,tput\n7,0,100,1;2,1;1.8\n");
+	EXPECT_EQ(sim("trace", "--trace", tmp("trace.csv"), "--gpus", "2", NULL), 2);
+	EXPECT(strstr(errbuf, "an elastic trace") != NULL);
+}
+
 /* sim_parse_any_trace() on @text: its return, with the errors in errbuf. */
 static int any_trace(const char *text, struct sim_any_trace *t)
 {
@@ -1709,6 +1771,8 @@ int main(void)
 	TAP_RUN(bad_spec_and_args);
 	TAP_RUN(crlf_accepted);
 	TAP_RUN(live_cost_flags);
+	TAP_RUN(decision_interval_flag);
+	TAP_RUN(trace_cmd);
 	TAP_RUN(trace_entry_point);
 	TAP_RUN(generated_properties);
 	TAP_RUN(flowcon_cuts_flat_job);

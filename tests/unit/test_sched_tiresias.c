@@ -334,9 +334,62 @@ static void live_costs(void)
 }
 
 /*
+ * A live engine decides only at its passes (spare-sim --decision-interval,
+ * Documentation/tiresias-live.md): with an interval of 30 s, decisions
+ * fall at 0, 30, 60, ... and nothing starts in between. dlas-gpu, 8 GPUs:
+ * A (4 GPUs, 45 s) arrives at 0, B (8 GPUs, 100 s) at 5, C (2 GPUs, 20 s)
+ * at 10. At every event: A starts at 0 and ends at 45; C, arriving with
+ * 4 GPUs free, starts at 10 and ends at 30; B starts when A ends, at 45.
+ * Every 30 s: C waits for the decision at 30 (ends at 50); A and C still
+ * end when their work is done (45, 50), but B starts only at the decision
+ * at 60, having waited 55 s. Jobs end at their own times, not at a pass.
+ */
+static void decision_interval(void)
+{
+	static struct run r;
+	static const struct {
+		int64_t interval, c_start, b_start, steps;
+	} c[] = {
+		{ 0, 10, 45, 6 },	/* at 0, 5, 10 (arrivals), 30, 45 and 145 (ends) */
+		{ 30, 30, 60, 4 },	/* decisions at 0, 30, 60, 180 */
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		int steps;
+
+		memset(&r, 0, sizeof(r));
+		tir_config_init(&r.cfg, TIR_DLAS_GPU, 8);
+		r.cfg.decision_interval = c[k].interval;
+		add(&r, 4, 0, 45);
+		add(&r, 8, 5, 100);
+		add(&r, 2, 10, 20);
+		steps = simulate(&r);
+		EXPECT(r.ok);
+		EXPECT_EQ(steps, c[k].steps);
+		EXPECT_EQ(r.jobs[0].start, 0);
+		EXPECT_EQ(r.jobs[0].end, 45);
+		EXPECT_EQ(r.jobs[2].start, c[k].c_start);
+		EXPECT_EQ(r.jobs[2].end, c[k].c_start + 20);
+		EXPECT_EQ(r.jobs[1].start, c[k].b_start);
+		EXPECT_EQ(r.jobs[1].end, c[k].b_start + 100);
+		EXPECT_EQ(r.jobs[1].acct.pending_total, c[k].b_start - 5);
+		EXPECT_EQ(r.jobs[1].acct.run_total, 100);
+		for (size_t i = 0; i < r.n; i++)
+			EXPECT_EQ(r.ends[i], 1);
+	}
+	/* out of range: refused */
+	tir_config_init(&r.cfg, TIR_DLAS_GPU, 8);
+	r.cfg.decision_interval = -1;
+	EXPECT_EQ(tir_init(&r.s, &r.cfg, r.jobs, r.n, r.active, r.scratch), -EINVAL);
+	r.cfg.decision_interval = TIR_MAX_COST + 1;
+	EXPECT_EQ(tir_init(&r.s, &r.cfg, r.jobs, r.n, r.active, r.scratch), -EINVAL);
+}
+
+/*
  * Properties over random traces, every schedule, both modes: nothing is
  * over-allocated, each job ends exactly once, JCT >= duration and a job
- * ends after exactly its duration of running; two runs agree.
+ * ends after exactly its duration of running; two runs agree. With a
+ * decision interval (every fourth trial), every start falls on one.
  */
 static int cmp_i64(const int64_t *a, const int64_t *b)
 {
@@ -363,6 +416,8 @@ static void properties_random(void)
 				tir_config_init(&r.cfg, (enum tir_schedule)sch, gpus);
 				r.cfg.faithful = faithful;
 				r.cfg.promote = trial % 3;
+				/* every fourth trial decides only every 8 to 44 s */
+				r.cfg.decision_interval = trial % 4 == 3 ? 5 + trial : 0;
 				r.cfg.limit[0] = 50 + rand_r(&seed) % 200;
 				r.cfg.limit[1] = r.cfg.limit[0] + 1 + rand_r(&seed) % 500;
 				g.faithful = faithful;
@@ -385,6 +440,9 @@ static void properties_random(void)
 					EXPECT(jct(&r, i) >= r.jobs[i].duration);
 					EXPECT_EQ(r.jobs[i].acct.run_total, r.jobs[i].duration);
 					EXPECT_EQ(r.jobs[i].end, r2.jobs[i].end);
+					/* a job starts only at a decision */
+					if (r.cfg.decision_interval)
+						EXPECT_EQ(r.jobs[i].start % r.cfg.decision_interval, 0);
 				}
 				if (tap_case_failed) {
 					fprintf(stderr, "# schedule %s faithful %d trial %d\n",
@@ -407,6 +465,7 @@ int main(void)
 	TAP_RUN(gittins_index);
 	TAP_RUN(rejects_bad_input);
 	TAP_RUN(live_costs);
+	TAP_RUN(decision_interval);
 	TAP_RUN(properties_random);
 	return tap_done();
 }

@@ -4,8 +4,9 @@
  *
  *   spare-sim --cluster-spec F --trace F --schedule S [--queue-limits a,b,...]
  *             [--promote K] [--faithful] [--gittins-dist F] [--gittins-delta D]
- *             [--start-cost S] [--requeue-delay S] --out DIR
+ *             [--start-cost S] [--requeue-delay S] [--decision-interval S] --out DIR
  *   spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE] [--loss FILE]
+ *   spare-sim trace --trace F --gpus G
  *   spare-sim flowcon --trace F --loss F --cores N --schedule fair|flowcon
  *             [--alpha A] [--beta B] [--k K] [--interval S] --out DIR
  *   spare-sim specon --trace F --loss F --hosts H --cores-per-host C
@@ -25,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,9 +44,11 @@ static void usage(FILE *f)
 	      "       spare-sim --cluster-spec FILE --trace FILE --schedule S\n"
 	      "                 [--queue-limits A,B,...] [--promote K] [--faithful]\n"
 	      "                 [--gittins-dist FILE] [--gittins-delta D]\n"
-	      "                 [--start-cost S] [--requeue-delay S] --out DIR\n"
+	      "                 [--start-cost S] [--requeue-delay S] [--decision-interval S]\n"
+	      "                 --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
 	      "                 [--loss FILE]\n"
+	      "       spare-sim trace --trace FILE --gpus G\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
 	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
 	      "                 [--interval S] --out DIR\n"
@@ -265,28 +269,94 @@ static int parse_rigid_trace(const char *buf, size_t len, int64_t width,
 }
 
 /*
+ * Read and check a Tiresias-format trace file (jobs of at most @width
+ * cores or GPUs). 0, or the exit status with the problems printed.
+ */
+static int read_rigid_trace(const char *path, int64_t width, struct sim_trace *trace)
+{
+	struct sim_errs e = { .out = stderr, .file = path };
+	char *buf;
+	size_t len;
+	int ret;
+
+	if ((ret = read_file(path, &buf, &len)))
+		return fprintf(stderr, "%s: %s\n", path, strerror(-ret)), EXIT_BAD_INPUT;
+	ret = parse_rigid_trace(buf, len, width, trace, &e);
+	free(buf);
+	if (ret)
+		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	return 0;
+}
+
+/*
+ * spare-sim trace: the jobs of a Tiresias-format trace as spare-sim reads
+ * them (the same checks, submit order with ties in trace order), one
+ * job_id,num_gpu,submit_time,duration row each on standard output: what
+ * tests/slurm/replay submits to Slurm.
+ */
+static int cmd_trace(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *path = NULL;
+	struct sim_trace t = { 0 };
+	int64_t gpus = 0;
+	int c, ret;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			path = optarg;
+			break;
+		case 'g':
+			if (parse_i64(optarg, &gpus) || gpus < 1)
+				return bad("--gpus: '%s' is not a positive integer", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || !path || !gpus) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if ((ret = read_rigid_trace(path, gpus, &t)))
+		return ret;
+	printf("job_id,num_gpu,submit_time,duration\n");
+	for (size_t i = 0; i < t.n; i++)
+		printf("%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", t.jobs[i].id,
+		       t.jobs[i].num_gpu, t.jobs[i].submit, t.jobs[i].duration);
+	sim_trace_free(&t);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
+
+/*
  * Read and check a trace (jobs of at most @width cores or GPUs) and its loss
  * file. 0, or the exit status with the problems printed.
  */
 static int read_trace_loss(const char *trace_path, const char *loss_path, int64_t width,
 			   struct sim_trace *trace, struct sim_loss **loss)
 {
-	struct sim_errs e = { .out = stderr, .file = trace_path };
+	struct sim_errs e = { .out = stderr, .file = loss_path };
 	char *buf;
 	size_t len;
 	int ret;
 
 	*loss = NULL;
-	if ((ret = read_file(trace_path, &buf, &len)))
-		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = parse_rigid_trace(buf, len, width, trace, &e);
-	free(buf);
-	if (ret)
-		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	if ((ret = read_rigid_trace(trace_path, width, trace)))
+		return ret;
 	*loss = calloc(trace->n, sizeof(**loss));
 	if (!*loss)
 		return 1;
-	e.file = loss_path;
 	if ((ret = read_file(loss_path, &buf, &len)))
 		return fprintf(stderr, "%s: %s\n", loss_path, strerror(-ret)), EXIT_BAD_INPUT;
 	ret = sim_parse_loss(buf, len, trace, *loss, &e);
@@ -1048,11 +1118,12 @@ int spare_sim_main(int argc, char **argv)
 		{ "gittins-delta", required_argument, NULL, 'd' },
 		{ "start-cost", required_argument, NULL, 'S' },
 		{ "requeue-delay", required_argument, NULL, 'R' },
+		{ "decision-interval", required_argument, NULL, 'D' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int64_t start_cost = 0, requeue_delay = 0;
+	int64_t start_cost = 0, requeue_delay = 0, decision_interval = 0;
 	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
 	const char *gdist_path = NULL, *out = NULL;
 	struct tir_config cfg;
@@ -1077,6 +1148,8 @@ int spare_sim_main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return cmd_gen(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "trace") == 0)
+		return cmd_trace(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
 		return cmd_flowcon(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "specon") == 0)
@@ -1118,6 +1191,12 @@ int spare_sim_main(int argc, char **argv)
 				return bad("--requeue-delay: '%s' is not an integer in [0, 1000000000] "
 					   "(seconds)", optarg);
 			break;
+		case 'D':
+			if (parse_i64(optarg, &decision_interval) || decision_interval < 0 ||
+			    decision_interval > TIR_MAX_COST)
+				return bad("--decision-interval: '%s' is not an integer in "
+					   "[0, 1000000000] (seconds)", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1148,17 +1227,13 @@ int spare_sim_main(int argc, char **argv)
 	cfg.promote = promote;
 	cfg.start_cost = start_cost;
 	cfg.requeue_delay = requeue_delay;
+	cfg.decision_interval = decision_interval;
 	if (limits && tir_parse_limits(limits, &cfg))
 		return bad("--queue-limits: '%s' is not increasing positive integers a,b,...",
 			   limits);
 
-	e.file = trace_path;
-	if ((ret = read_file(trace_path, &buf, &len)))
-		return fprintf(stderr, "%s: %s\n", trace_path, strerror(-ret)), EXIT_BAD_INPUT;
-	ret = parse_rigid_trace(buf, len, spec.gpus, &trace, &e);
-	free(buf);
-	if (ret)
-		return ret == -ENOMEM ? 1 : EXIT_BAD_INPUT;
+	if ((ret = read_rigid_trace(trace_path, spec.gpus, &trace)))
+		return ret;
 
 	if (tir_schedule_needs_gittins(s)) {
 		e.file = gdist_path;

@@ -3,7 +3,9 @@
  * spare-sim's event loop: drive libspare-sched's Tiresias scheduler over a
  * trace and write the reference simulator's --scheme=count outputs.
  *
- *  job.csv      one row per completed job, in completion order:
+ *  job.csv      one row per completed job, in completion order (with a
+ *               decision interval, jobs ended since the last decision are
+ *               logged together at the next), time being its end:
  *               time,job_id,num_gpu,submit_time,start_time,end_time,
  *               executed_time,JCT,duration,pending_time,preempt,resume,promote
  *  cluster.csv  one row per decision:
@@ -72,13 +74,15 @@ int sim_run(const struct sim_spec *spec, struct sim_trace *t, const struct tir_c
 			const struct tir_job *j = &t->jobs[res.ended[i]];
 
 			jct[sum->jobs++] = j->end - j->submit;
+			if (j->end > sum->makespan)
+				sum->makespan = j->end;
 			pending += (double)j->acct.pending_total;
 			sum->preemptions += j->acct.preempt;
 			if (job_csv)
 				fprintf(job_csv, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 					",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 					",%" PRId64 ",%u,%u,%u\n",
-					now, j->id, j->num_gpu, j->submit, j->start, j->end,
+					j->end, j->id, j->num_gpu, j->submit, j->start, j->end,
 					j->end - j->start, j->end - j->submit, j->duration,
 					j->acct.pending_total, j->acct.preempt, j->resume, j->acct.promote);
 		}
@@ -86,7 +90,6 @@ int sim_run(const struct sim_spec *spec, struct sim_trace *t, const struct tir_c
 		busy_nodes = (busy + spec->gpus_per_node - 1) / spec->gpus_per_node;
 		if (res.pending > sum->max_pending)
 			sum->max_pending = res.pending;
-		sum->makespan = now;
 		if (cluster_csv)
 			fprintf(cluster_csv, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
 				",%" PRId64 ",%" PRId64 ",%zu,%zu,%zu\n",
@@ -138,6 +141,9 @@ char *sim_summary_json(const struct tir_config *cfg, const struct sim_summary *s
 		json_object_object_add(o, "requeue_delay",
 				       json_object_new_int64(cfg->requeue_delay));
 	}
+	if (cfg->decision_interval)	/* a live engine's passes, if modelled */
+		json_object_object_add(o, "decision_interval",
+				       json_object_new_int64(cfg->decision_interval));
 	json_object_object_add(o, "jobs", json_object_new_int64((int64_t)sum->jobs));
 	json_object_object_add(o, "avg_jct", json_object_new_double(sum->avg_jct));
 	json_object_object_add(o, "median_jct", json_object_new_int64(sum->median_jct));

@@ -247,7 +247,8 @@ static bool cfg_valid(const struct tir_config *cfg)
 	if (cfg->gpus < 1 || (unsigned)cfg->schedule >= TIR_NR_SCHEDULES ||
 	    cfg->nqueues < 1 || cfg->nqueues > TIR_MAX_QUEUES || cfg->promote < 0 ||
 	    cfg->start_cost < 0 || cfg->start_cost > TIR_MAX_COST ||
-	    cfg->requeue_delay < 0 || cfg->requeue_delay > TIR_MAX_COST)
+	    cfg->requeue_delay < 0 || cfg->requeue_delay > TIR_MAX_COST ||
+	    cfg->decision_interval < 0 || cfg->decision_interval > TIR_MAX_COST)
 		return false;
 	if (tir_schedule_needs_gittins(cfg->schedule) &&
 	    (!g || !g->n || !g->table || g->faithful != cfg->faithful))
@@ -257,6 +258,19 @@ static bool cfg_valid(const struct tir_config *cfg)
 		    (q && cfg->limit[q] <= cfg->limit[q - 1]))
 			return false;
 	return true;
+}
+
+/*
+ * The first decision at or after t: t itself, or with a decision interval
+ * the next multiple of it. Times stay below TIR_MAX_TIME + TIR_MAX_COST.
+ */
+static int64_t decision_time(const struct tir_config *cfg, int64_t t)
+{
+	int64_t d = cfg->decision_interval;
+
+	if (!d || t == INT64_MAX || t % d == 0)
+		return t;
+	return (t / d + 1) * d;
 }
 
 int tir_init(struct tir_sched *s, const struct tir_config *cfg,
@@ -302,7 +316,7 @@ int tir_init(struct tir_sched *s, const struct tir_config *cfg,
 	s->walk = scratch + n;
 	s->free_gpus = cfg->gpus;
 	s->next_jump = INT64_MAX;
-	s->next_event = n ? jobs[0].submit : INT64_MAX;
+	s->next_event = n ? decision_time(cfg, jobs[0].submit) : INT64_MAX;
 	return 0;
 }
 
@@ -611,17 +625,22 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 	if (tir_done(s) || now != tir_next_event(s))
 		return -EINVAL;
 
-	/* Completions, keeping the others in arrival order. */
+	/*
+	 * Completions, keeping the others in arrival order. A job ends when
+	 * its work is done: now, or with a decision interval at any time
+	 * since the last decision.
+	 */
 	for (i = 0; i < s->nactive; i++) {
 		uint32_t idx = s->active[i];
 		struct tir_job *j = &s->jobs[idx];
+		int64_t end = finish_time(j);
 
-		if (j->state == TIR_RUNNING && finish_time(j) == now) {
+		if (j->state == TIR_RUNNING && end <= now) {
 			j->acct.run_total = run_needed(j);
-			j->acct.run_attained += now - j->acct.last_check;
-			j->acct.last_check = now;
+			j->acct.run_attained += end - j->acct.last_check;
+			j->acct.last_check = end;
 			j->state = TIR_DONE;
-			j->end = now;
+			j->end = end;
 			s->free_gpus += j->num_gpu;
 			s->ndone++;
 			ended[nended++] = idx;
@@ -648,12 +667,12 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 		ended[k] = x;
 	}
 
-	/* Arrivals join Q0 at the back. */
-	while (s->next_arrival < s->njobs && s->jobs[s->next_arrival].submit == now) {
+	/* Arrivals (since the last decision) join Q0 at the back, in order. */
+	while (s->next_arrival < s->njobs && s->jobs[s->next_arrival].submit <= now) {
 		struct tir_job *j = &s->jobs[s->next_arrival];
 
 		j->state = TIR_PENDING;
-		j->acct.last_check = now;
+		j->acct.last_check = j->submit;
 		j->acct.seq = ++s->seq;
 		if (s->cfg->schedule == TIR_DLAS_GPU_GITTINS)
 			j->rank = job_rank(s->cfg->gittins, j, 0);
@@ -669,7 +688,7 @@ int tir_step(struct tir_sched *s, int64_t now, struct tir_step_result *res)
 	else
 		decide_nonpreemptive(s, now);
 	s->next_jump = next_jump(s, now);
-	s->next_event = compute_next_event(s, now);
+	s->next_event = decision_time(s->cfg, compute_next_event(s, now));
 	s->decisions++;
 
 	res->ended = ended;

@@ -132,6 +132,15 @@ struct tir_config {
 	 */
 	int64_t start_cost;
 	int64_t requeue_delay;
+	/*
+	 * Decide only every decision_interval seconds (at its multiples), as
+	 * a live scheduler's passes do, 0 for at every event (the
+	 * reference's model): arrivals, completions and queue jumps still
+	 * happen at their own times, but jobs are started and preempted only
+	 * at the next multiple (spare-sim --decision-interval). A live pass
+	 * takes none of it.
+	 */
+	int64_t decision_interval;
 };
 
 struct tir_sched {
