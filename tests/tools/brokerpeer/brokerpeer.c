@@ -786,7 +786,13 @@ static void fake_session(int fd, const struct opts *o, const uint8_t key[BROKER_
 		printf("cannot issue\n");
 		return;
 	}
-	n = broker_grant_rep_encode(1, 1, &g, dom, body, sizeof(body));
+	if (!strcmp(o->kind, "marks")) {	/* move marks nobody asked for */
+		bool mark = true;
+
+		n = broker_grant_rep_encode_move(1, &g, dom, &mark, body, sizeof(body));
+	} else {
+		n = broker_grant_rep_encode(1, 1, &g, dom, body, sizeof(body));
+	}
 	if (n > 0)
 		broker_send(fd, BROKER_GRANT_REP, h.seq, body, (size_t)n);
 }
@@ -803,7 +809,8 @@ static int do_fakebroker(const struct opts *o)
 		printf("%s\n", why);
 		return 1;
 	}
-	if (strcmp(o->kind, "old") && strcmp(o->kind, "avoided") && strcmp(o->kind, "otherclient")) {
+	if (strcmp(o->kind, "old") && strcmp(o->kind, "avoided") && strcmp(o->kind, "otherclient") &&
+	    strcmp(o->kind, "marks")) {
 		printf("unknown --kind %s\n", o->kind);
 		return 2;
 	}
