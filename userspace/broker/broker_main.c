@@ -252,6 +252,7 @@ struct broker {
 	uint64_t		stripe_reqs;
 	struct log_limit	donors_full;
 	struct log_limit	client_capped;	/* per-client caps' refusals */
+	struct log_limit	marked_log;	/* renewals answered with move marks */
 	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
 	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
@@ -906,10 +907,16 @@ static void reply_renewed_marked(struct broker *b, struct conn *c, uint32_t seq,
 		refuse(b, c, seq, BROKER_E_INTERNAL, "cannot encode the grants");
 		return;
 	}
-	if (marked)
+	if (marked && spare_now_ms() >= b->marked_log.next_ms) {
 		log_info("%s %s: above its fair share while another client waits: %" PRIu64
-			 " slab(s) of %u renewed grant(s) marked to move off the pool",
-			 c->peer, c->name, marked, n);
+			 " slab(s) of %u renewed grant(s) marked to move off the pool (%" PRIu64
+			 " more like it since the last line)", c->peer, c->name, marked, n,
+			 b->marked_log.quiet);
+		b->marked_log.next_ms = spare_now_ms() + LOG_LIMIT_MS;
+		b->marked_log.quiet = 0;
+	} else if (marked) {
+		b->marked_log.quiet++;
+	}
 	queue(c, BROKER_GRANT_REP, seq, b->frame, (size_t)len);
 }
 
