@@ -72,6 +72,8 @@ static void donor_body(void)
 	struct broker_donor d = donor(), back;
 	int n = broker_donor_encode(&d, buf, sizeof(buf));
 
+	/* decode writes every field, not the padding the memcmp below reads */
+	memset(&back, 0, sizeof(back));
 	EXPECT_EQ(n, BROKER_DONOR_SIZE);
 	EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), 0);
 	EXPECT(memcmp(&d, &back, sizeof(d)) == 0);
@@ -653,9 +655,12 @@ static void renew_grant_body(void)
 	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256 - 1, &r), -EBADMSG);
 	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 3 * 256, &r), -EBADMSG);
 	EXPECT_EQ(broker_renew_grant_decode(b, 7, &r), -EBADMSG);
-	b[6] = 1;
-	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
-	b[6] = 0;
+	/* the flags (bit 0: move marks asked for, protocol 3); any other bit */
+	for (int bit = 1; bit < 16; bit++) {
+		b[6 + bit / 8] = (uint8_t)(1u << (bit % 8));
+		EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
+		b[6] = b[7] = 0;
+	}
 	b[4] = 0;
 	EXPECT_EQ(broker_renew_grant_decode(b, 8, &r), -EBADMSG);
 	EXPECT_EQ(broker_renew_grant_encode(30, 0, g, b, sizeof(b)), -EINVAL);
@@ -674,6 +679,125 @@ static void renew_grant_body(void)
 	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
 	g[0].magic = 0;
 	EXPECT_EQ(broker_renew_grant_encode(30, 1, g, b, sizeof(b)), -EINVAL);
+}
+
+/*
+ * RENEW_GRANT version 3: flags at 6 (BROKER_RENEW_F_MOVE asks for move
+ * marks); a version-2 client's body (flags 0) still decodes as before.
+ */
+static void renew_grant_flags(void)
+{
+	static struct spare_grant g[2];
+	static uint8_t b[BROKER_RENEW_GRANT_SIZE(2)];
+	struct spare_grant_key k = { .id = 4 };
+	struct spare_grant_info gi;
+	struct broker_renew_grant r;
+
+	memset(&gi, 0, sizeof(gi));
+	strcpy(gi.client_id, "c");
+	strcpy(gi.donor_id, "d0");
+	strcpy(gi.donor_addr, "h:1");
+	gi.slabs = 1;
+	gi.expiry = 10;
+	for (int i = 0; i < 2; i++) {
+		spare_grant_new_id(gi.id);
+		EXPECT_EQ(spare_grant_issue(&gi, &k, &g[i]), 0);
+	}
+	EXPECT_EQ(BROKER_RENEW_F_MOVE, 1);
+	EXPECT_EQ(broker_renew_grant_encode_flags(30, 2, g, BROKER_RENEW_F_MOVE, b, sizeof(b)),
+		  8 + 2 * 256);
+	EXPECT_EQ(b[6], 1);
+	EXPECT_EQ(b[7], 0);
+	EXPECT_EQ(broker_renew_grant_decode(b, sizeof(b), &r), 0);
+	EXPECT_EQ(r.flags, BROKER_RENEW_F_MOVE);
+	EXPECT_EQ(r.n, 2);
+	/* version 2's encoder: flags 0, decoded as 0 */
+	EXPECT_EQ(broker_renew_grant_encode(30, 2, g, b, sizeof(b)), 8 + 2 * 256);
+	EXPECT_EQ(b[6], 0);
+	EXPECT_EQ(broker_renew_grant_decode(b, sizeof(b), &r), 0);
+	EXPECT_EQ(r.flags, 0);
+	/* an unknown flag is not sent */
+	EXPECT_EQ(broker_renew_grant_encode_flags(30, 2, g, 2, b, sizeof(b)), -EINVAL);
+	EXPECT_EQ(broker_renew_grant_encode_flags(30, 2, g, 0x8000, b, sizeof(b)), -EINVAL);
+}
+
+/*
+ * GRANT_REP with move marks (the answer to a RENEW_GRANT that asked):
+ * flags BROKER_REP_F_MOVE at 4, then the entries, then a 64-bit
+ * little-endian bitmap, bit i for entry i. Refused: a bit at or past the
+ * count, a bitmap missing, short or too long, marks on more than one copy
+ * per slab, an unknown flag. A reply without the flag decodes with no
+ * marks, as version 2's.
+ */
+static void grant_rep_move(void)
+{
+	static uint8_t mb[BROKER_GRANT_REP_SIZE(BROKER_MAX_RENEW_GRANTS) + 16];
+	bool move[BROKER_MAX_RENEW_GRANTS] = { false };
+	struct broker_grant_rep rep;
+	size_t full;
+	int n;
+
+	rep_fill(BROKER_MAX_RENEW_GRANTS);
+	move[0] = move[2] = move[5] = true;
+	n = broker_grant_rep_encode_move(6, rep_g, rep_dom, move, mb, sizeof(mb));
+	EXPECT_EQ(n, 8 + 6 * 288 + 8);
+	EXPECT_EQ(mb[4], 1);	/* flags: move marks follow */
+	EXPECT_EQ(mb[8 + 6 * 288], 0x25);	/* bits 0, 2, 5 */
+	for (int b = 1; b < 8; b++)
+		EXPECT_EQ(mb[8 + 6 * 288 + b], 0);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), 0);
+	EXPECT(rep.slabs == 6 && rep.copies == 1);
+	EXPECT_EQ(rep.flags, BROKER_REP_F_MOVE);
+	EXPECT(rep.move == 0x25);
+	/* the bitmap one byte short, one long, 8 bytes long, or absent */
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n - 1, &rep), -EBADMSG);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n + 1, &rep), -EBADMSG);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n + 8, &rep), -EBADMSG);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n - 8, &rep), -EBADMSG);
+	/* a mark past the entries: bit 6 of 6, and bit 63 */
+	mb[8 + 6 * 288] |= 0x40;
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), -EBADMSG);
+	mb[8 + 6 * 288] &= (uint8_t)~0x40;
+	mb[8 + 6 * 288 + 7] = 0x80;
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), -EBADMSG);
+	mb[8 + 6 * 288 + 7] = 0;
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), 0);
+	/* an unknown flag bit */
+	for (int bit = 1; bit < 32; bit++) {
+		mb[4 + bit / 8] |= (uint8_t)(1u << (bit % 8));
+		EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), -EBADMSG);
+		mb[4 + bit / 8] &= (uint8_t)~(1u << (bit % 8));
+	}
+	/* marks on a reply of 3 slabs x 2 copies: refused */
+	mb[0] = 3;
+	mb[2] = 2;
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), -EBADMSG);
+	/* all 64 entries, all marked: every bit is an entry */
+	memset(move, 1, sizeof(move));
+	n = broker_grant_rep_encode_move(BROKER_MAX_RENEW_GRANTS, rep_g, rep_dom, move, mb,
+					 sizeof(mb));
+	full = BROKER_GRANT_REP_SIZE(BROKER_MAX_RENEW_GRANTS) + 8;
+	EXPECT_EQ(n, (int)full);
+	EXPECT_EQ(broker_grant_rep_decode(mb, full, &rep), 0);
+	EXPECT(rep.move == UINT64_MAX);
+	/* encode: the count 1..64, the room */
+	EXPECT_EQ(broker_grant_rep_encode_move(0, rep_g, rep_dom, move, mb, sizeof(mb)), -EINVAL);
+	EXPECT_EQ(broker_grant_rep_encode_move(BROKER_MAX_RENEW_GRANTS + 1, rep_g, rep_dom, move,
+					       mb, sizeof(mb)), -EINVAL);
+	EXPECT_EQ(broker_grant_rep_encode_move(6, rep_g, rep_dom, move, mb, 8 + 6 * 288 + 7),
+		  -ENOSPC);
+	/* version 2's reply: no flag, no marks */
+	n = broker_grant_rep_encode(6, 1, rep_g, rep_dom, mb, sizeof(mb));
+	EXPECT_EQ(n, 8 + 6 * 288);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), 0);
+	EXPECT_EQ(rep.flags, 0);
+	EXPECT(rep.move == 0);
+	/* no marks set: the flag and a zero bitmap still go (the client asked) */
+	memset(move, 0, sizeof(move));
+	n = broker_grant_rep_encode_move(6, rep_g, rep_dom, move, mb, sizeof(mb));
+	EXPECT_EQ(n, 8 + 6 * 288 + 8);
+	EXPECT_EQ(broker_grant_rep_decode(mb, (size_t)n, &rep), 0);
+	EXPECT(rep.flags == BROKER_REP_F_MOVE && rep.move == 0);
 }
 
 static void error_body(void)
@@ -743,6 +867,8 @@ int main(void)
 	TAP_RUN(renew_req);
 	TAP_RUN(move_req);
 	TAP_RUN(renew_grant_body);
+	TAP_RUN(renew_grant_flags);
+	TAP_RUN(grant_rep_move);
 	TAP_RUN(error_body);
 	TAP_RUN(other_version);
 	return tap_done();

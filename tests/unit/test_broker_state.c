@@ -1106,7 +1106,12 @@ static void fair_share_counts_clients(void)
  */
 #define RC_GRANTS BROKER_MAX_RENEW_GRANTS	/* 64: one RENEW_GRANT */
 #define RC_SHARE (RC_GRANTS / 2)
-static void reclaim_hog_excess(void)
+/*
+ * @unmapped: the hog unmaps a marked copy at once, so the donor's next
+ * heartbeat counts it free while its lease (and the broker's books) still
+ * hold it; else the donor counts it free once the lease ran out.
+ */
+static void reclaim_hog_run(bool unmapped)
 {
 	static struct spare_grant hog[RC_GRANTS], g[RC_GRANTS], r[RC_GRANTS], nc[RC_GRANTS];
 	static bool moved[RC_GRANTS], move[RC_GRANTS], again[RC_GRANTS];
@@ -1116,6 +1121,7 @@ static void reclaim_hog_excess(void)
 	struct broker_donor d;
 	struct bstate st;
 
+	memset(moved, 0, sizeof(moved));	/* static: a second run starts afresh */
 	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 21), 0);
 	d = hb("d0", "rack-1", RC_GRANTS);
 	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
@@ -1132,9 +1138,29 @@ static void reclaim_hog_excess(void)
 
 		/* the donor counts free what no live lease covers */
 		for (i = 0; i < RC_GRANTS; i++)
-			live += expiry[i] > t + 10;
+			live += unmapped ? !moved[i] : expiry[i] > t + 10;
 		d = hb("d0", "rack-1", RC_GRANTS - live - newcomer);
 		EXPECT_EQ(bstate_heartbeat(&st, &d, 1000 * (k + 1)), 0);
+		/*
+		 * A hog that renews more often than once a lease asks between
+		 * that heartbeat and the newcomer: the copies it unmapped are
+		 * free at the donor while their leases still run.
+		 */
+		if (unmapped) {
+			for (i = n = 0; i < RC_GRANTS; i++)
+				if (!moved[i]) {
+					g[n] = hog[i];
+					idx[n++] = i;
+				}
+			EXPECT_EQ(bstate_renew_grants(&st, "hog", g, n, 0, t + 5, r, NULL, &failed), 0);
+			marked = bstate_reclaim_pick(&st, "hog", r, n, t + 5, move);
+			for (i = 0; i < n; i++) {
+				hog[idx[i]] = r[i];
+				expiry[idx[i]] = t + 65;
+				moved[idx[i]] = move[i];
+			}
+			marked_total += marked;
+		}
 		/* the newcomer renews what it holds, and asks for more */
 		if (newcomer)
 			EXPECT_EQ(bstate_renew_grants(&st, "newcomer", nc, (unsigned int)newcomer, 0,
@@ -1183,6 +1209,17 @@ static void reclaim_hog_excess(void)
 	/* another client's grants, a client below its share: never marked */
 	EXPECT_EQ(bstate_reclaim_pick(&st, "newcomer", r, n, 1000 + 60 * k + 21, move), 0);
 	bstate_free(&st);
+}
+
+static void reclaim_hog_excess(void)
+{
+	static struct spare_grant hog[8], g[1];
+	struct broker_donor d;
+	struct bstate st;
+	bool move[8];
+	unsigned int i;
+
+	reclaim_hog_run(false);
 
 	/* fair share off: nothing is taken back, waiter or not */
 	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 22), 0);
@@ -1194,6 +1231,18 @@ static void reclaim_hog_excess(void)
 	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1001, g, NULL), -ENOSPC);
 	EXPECT_EQ(bstate_reclaim_pick(&st, "hog", hog, 8, 1002, move), 0);
 	bstate_free(&st);
+}
+
+/*
+ * The same hog and newcomer, but the hog unmaps each marked copy at once
+ * (a client that moves it off the pool does): the donor counts it free
+ * while its lease still runs. The broker must not count it twice (free
+ * and held) in the pool its share is taken over: the hog still gives back
+ * all of its excess, 32 slabs, and the newcomer reaches its share.
+ */
+static void reclaim_hog_unmapped(void)
+{
+	reclaim_hog_run(true);
 }
 
 /* Without fair-share (bstate_set_fair_share(false)): the old behaviour. */
@@ -1229,6 +1278,7 @@ int main(void)
 	TAP_RUN(fair_share_counts_clients);
 	TAP_RUN(fair_share_off);
 	TAP_RUN(reclaim_hog_excess);
+	TAP_RUN(reclaim_hog_unmapped);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

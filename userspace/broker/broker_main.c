@@ -252,6 +252,7 @@ struct broker {
 	uint64_t		stripe_reqs;
 	struct log_limit	donors_full;
 	struct log_limit	client_capped;	/* per-client caps' refusals */
+	struct log_limit	marked_log;	/* renewals answered with move marks */
 	uint8_t			dummy_key[BROKER_KEY_LEN];	/* for unknown names */
 	struct spare_grant	grants[BROKER_MAX_GRANTS];
 	char			domains[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];	/* each grant's donor's */
@@ -889,6 +890,37 @@ static void on_move_req(struct broker *b, struct conn *c, const struct broker_hd
 }
 
 /*
+ * A version-3 RENEW_GRANT's answer (it asked for marks): the @n grants
+ * renewed in b->grants, and which of them the broker asks the client to
+ * move off the pool (bstate_reclaim_pick(): a hog's excess while another
+ * client waits). The marks are advisory: every grant is renewed.
+ */
+static void reply_renewed_marked(struct broker *b, struct conn *c, uint32_t seq,
+				 unsigned int n, uint64_t now)
+{
+	bool move[BROKER_MAX_RENEW_GRANTS];
+	uint64_t marked = bstate_reclaim_pick(&b->st, c->name, b->grants, n, now, move);
+	int len = broker_grant_rep_encode_move((uint16_t)n, b->grants, b->domains, move,
+					       b->frame, sizeof(b->frame));
+
+	if (len < 0) {	/* not reached: bstate issued them from checked fields */
+		refuse(b, c, seq, BROKER_E_INTERNAL, "cannot encode the grants");
+		return;
+	}
+	if (marked && spare_now_ms() >= b->marked_log.next_ms) {
+		log_info("%s %s: above its fair share while another client waits: %" PRIu64
+			 " slab(s) of %u renewed grant(s) marked to move off the pool (%" PRIu64
+			 " more like it since the last line)", c->peer, c->name, marked, n,
+			 b->marked_log.quiet);
+		b->marked_log.next_ms = spare_now_ms() + LOG_LIMIT_MS;
+		b->marked_log.quiet = 0;
+	} else if (marked) {
+		b->marked_log.quiet++;
+	}
+	queue(c, BROKER_GRANT_REP, seq, b->frame, (size_t)len);
+}
+
+/*
  * RENEW_GRANT: each grant sent back is re-issued with a new expiry
  * (bstate_renew_grants), all or none: a refusal charges nothing. A grant
  * this broker did not sign as it stands, or another client's, is the
@@ -914,7 +946,8 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 		       "malformed RENEW_GRANT (1-%u well-formed grants)", BROKER_MAX_RENEW_GRANTS);
 		return;
 	}
-	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(r.n) > OUT_CAP) {
+	if (c->out_len - c->out_off + BROKER_HDR_SIZE + BROKER_GRANT_REP_SIZE(r.n) +
+	    BROKER_REP_MOVE_SIZE > OUT_CAP) {
 		refuse(b, c, h->seq, BROKER_E_BAD_REQUEST, "requests sent faster than replies are read");
 		return;
 	}
@@ -925,7 +958,10 @@ static void on_renew_grant(struct broker *b, struct conn *c, const struct broker
 	old = b->grants[i];
 	switch (ret) {
 	case 0:
-		reply_grants(b, c, h->seq, r.n, 1);
+		if (r.flags & BROKER_RENEW_F_MOVE)
+			reply_renewed_marked(b, c, h->seq, r.n, now);
+		else
+			reply_grants(b, c, h->seq, r.n, 1);
 		log_dbg("%s: renewed %u grant(s)", c->name, r.n);
 		break;
 	case -EBADMSG:
@@ -1427,6 +1463,9 @@ static int metrics_page(void *ctx, FILE *f)
 			spare_metrics_u64(&m, labels, n[i]);
 		}
 	}
+	U64("spare_broker_reclaim_marked_slabs_total", SPARE_COUNTER,
+	    "Slabs of renewed grants marked to move off the pool (a client above its fair share while another waits).",
+	    b->st.reclaim_marked);
 	spare_metrics_family(&m, "spare_broker_uptime_seconds", SPARE_GAUGE,
 			     "Seconds since spare-broker started.");
 	spare_metrics_f3(&m, NULL, (double)(spare_now_ms() - b->start_ms) / 1000.0);

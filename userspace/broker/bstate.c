@@ -426,8 +426,10 @@ static void heap_pop(struct bstate *st, struct bclient *c)
 	c->slabs -= h[0].slabs;
 	st->held -= h[0].slabs;
 	c->grants -= h[0].grants;
-	if (h[0].moving)
+	if (h[0].moving) {
 		c->moving -= h[0].slabs;
+		st->moving -= h[0].slabs;
+	}
 	h[0] = h[n];
 	for (;;) {
 		uint32_t l = 2 * i + 1, m = i;
@@ -655,8 +657,10 @@ static void client_charge(struct bstate *st, struct bclient *c, const struct spa
 		struct blease *h = &c->heap[i];
 
 		if (h->slabs && h->token == e.token) {
-			if (h->moving)	/* renewed all the same: it stays */
+			if (h->moving) {	/* renewed all the same: it stays */
 				c->moving -= h->slabs;
+				st->moving -= h->slabs;
+			}
 			h->moving = false;
 			c->slabs -= h->slabs;
 			st->held -= h->slabs;
@@ -1050,9 +1054,12 @@ uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct
 	 * The share over the largest pool since the episode began: slabs
 	 * whose leases ran out after a move leave the broker's books before
 	 * the donor counts them free again, and that dip must not make the
-	 * hog's excess look larger than it is.
+	 * hog's excess look larger than it is. A slab marked to move is
+	 * counted once: a client that unmapped it at once has it counted
+	 * free by the donor while its lease still runs (and until the donor
+	 * says so it is in the maximum already).
 	 */
-	share = bstate_total_free(st) + st->held;
+	share = bstate_total_free(st) + st->held - st->moving;
 	if (share > c->reclaim_pool)
 		c->reclaim_pool = share;
 	share = c->reclaim_pool / (st->nactive + !c->active);
@@ -1078,6 +1085,7 @@ uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct
 			continue;
 		e->moving = true;
 		c->moving += e->slabs;
+		st->moving += e->slabs;
 		excess -= e->slabs;
 		c->reclaim_left -= e->slabs < c->reclaim_left ? e->slabs : c->reclaim_left;
 		marked += e->slabs;

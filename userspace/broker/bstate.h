@@ -111,6 +111,7 @@ struct bstate {
 	uint32_t		client_share_pct;	/* of free + its own; 100: no cap */
 	bool			fair_share;	/* the pool divided among active clients */
 	uint64_t		held;		/* slabs all clients hold (sum of slabs) */
+	uint64_t		moving;		/* of those, marked to move (sum of moving) */
 	uint32_t		nactive;	/* clients holding a lease or waiting */
 	uint32_t		nwaiting;	/* clients waiting below their share */
 	uint64_t		swept_s;	/* clients' leases and waits last judged */
@@ -311,9 +312,10 @@ int bstate_renew_grants(struct bstate *st, const char *client, const struct spar
  * well formed are never marked. Returns the slabs marked (counted in
  * st->reclaim_marked).
  *
- * The broker's decision only: the daemon does not act on it yet (no
- * RENEW_GRANT answer carries it, and spared does not evict the slab of a
- * lapsed grant), so it is called by the unit tests alone.
+ * The daemon calls it for a RENEW_GRANT that asks for marks (protocol 3,
+ * BROKER_RENEW_F_MOVE) and sends them in its answer; a version-2 client's
+ * renewal is answered without it, so its window is not spent on marks
+ * nobody reads. spared does not yet evict the slab of a lapsed grant.
  */
 #define BSTATE_RECLAIM_PCT	25
 uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct spare_grant *g,

@@ -381,7 +381,14 @@ static bool grant_form_ok(const uint8_t *p)
 int broker_renew_grant_encode(uint32_t lease_s, uint16_t n, const struct spare_grant *grants,
 			      uint8_t *out, size_t cap)
 {
-	if (!n || n > BROKER_MAX_RENEW_GRANTS)
+	return broker_renew_grant_encode_flags(lease_s, n, grants, 0, out, cap);
+}
+
+int broker_renew_grant_encode_flags(uint32_t lease_s, uint16_t n,
+				    const struct spare_grant *grants, uint16_t flags,
+				    uint8_t *out, size_t cap)
+{
+	if (!n || n > BROKER_MAX_RENEW_GRANTS || (flags & ~BROKER_RENEW_F_ALL))
 		return -EINVAL;
 	for (unsigned int i = 0; i < n; i++)
 		if (!grant_form_ok((const uint8_t *)&grants[i]))
@@ -390,7 +397,7 @@ int broker_renew_grant_encode(uint32_t lease_s, uint16_t n, const struct spare_g
 		return -ENOSPC;
 	put32(out, lease_s);
 	put16(out + 4, n);
-	put16(out + 6, 0);
+	put16(out + 6, flags);
 	memcpy(out + BROKER_RENEW_GRANT_HDR, grants, (size_t)n * SPARE_GRANT_SIZE);
 	return (int)BROKER_RENEW_GRANT_SIZE(n);
 }
@@ -399,7 +406,7 @@ int broker_renew_grant_decode(const uint8_t *in, size_t len, struct broker_renew
 {
 	unsigned int n;
 
-	if (len < BROKER_RENEW_GRANT_HDR || get16(in + 6))
+	if (len < BROKER_RENEW_GRANT_HDR || (get16(in + 6) & ~BROKER_RENEW_F_ALL))
 		return -EBADMSG;
 	n = get16(in + 4);
 	if (!n || n > BROKER_MAX_RENEW_GRANTS || len != BROKER_RENEW_GRANT_SIZE(n))
@@ -409,6 +416,7 @@ int broker_renew_grant_decode(const uint8_t *in, size_t len, struct broker_renew
 			return -EBADMSG;
 	m->lease_s = get32(in);
 	m->n = (uint16_t)n;
+	m->flags = get16(in + 6);
 	m->grants = in + BROKER_RENEW_GRANT_HDR;
 	return 0;
 }
@@ -444,20 +452,56 @@ int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_
 	return (int)BROKER_GRANT_REP_SIZE(n);
 }
 
+int broker_grant_rep_encode_move(uint16_t n, const struct spare_grant *grants,
+				 const char (*domains)[BROKER_DOMAIN_LEN], const bool *move,
+				 uint8_t *out, size_t cap)
+{
+	uint64_t bits = 0;
+	int len;
+
+	if (!n || n > BROKER_MAX_RENEW_GRANTS)
+		return -EINVAL;
+	if (cap < BROKER_GRANT_REP_SIZE(n) + BROKER_REP_MOVE_SIZE)
+		return -ENOSPC;
+	len = broker_grant_rep_encode(n, 1, grants, domains, out, cap);
+	if (len < 0)
+		return len;
+	for (unsigned int i = 0; i < n; i++)
+		if (move[i])
+			bits |= 1ULL << i;
+	put32(out + 4, BROKER_REP_F_MOVE);
+	put64(out + len, bits);
+	return len + BROKER_REP_MOVE_SIZE;
+}
+
 int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m)
 {
 	char domain[BROKER_DOMAIN_LEN];
+	size_t marks = 0;
 	unsigned int n;
 
-	if (len < BROKER_GRANT_REP_HDR || !zero(in + 4, 4))
+	if (len < BROKER_GRANT_REP_HDR)
 		return -EBADMSG;
 	m->slabs = get16(in);
 	m->copies = get16(in + 2);
-	if (!rep_ok(m->slabs, m->copies))
+	m->flags = get32(in + 4);
+	m->move = 0;
+	if (!rep_ok(m->slabs, m->copies) || (m->flags & ~BROKER_REP_F_MOVE))
 		return -EBADMSG;
 	n = (unsigned int)m->slabs * m->copies;
-	if (len != BROKER_GRANT_REP_SIZE(n))
+	if (m->flags & BROKER_REP_F_MOVE) {
+		/* a renewal's answer: one copy per grant, a bit per grant */
+		if (m->copies != 1 || n > BROKER_MAX_RENEW_GRANTS)
+			return -EBADMSG;
+		marks = BROKER_REP_MOVE_SIZE;
+	}
+	if (len != BROKER_GRANT_REP_SIZE(n) + marks)
 		return -EBADMSG;
+	if (marks) {
+		m->move = get64(in + BROKER_GRANT_REP_SIZE(n));
+		if (n < 64 && (m->move >> n))
+			return -EBADMSG;	/* a mark for no entry */
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const uint8_t *e = in + BROKER_GRANT_REP_HDR + (size_t)i * BROKER_GRANT_REP_ENTRY;
 

@@ -192,9 +192,20 @@ struct broker_renew_req {
 #define BROKER_MAX_RENEW_GRANTS	BROKER_MAX_SLABS	/* grants in one RENEW_GRANT */
 #define BROKER_RENEW_GRANT_HDR	8
 #define BROKER_RENEW_GRANT_SIZE(n) (BROKER_RENEW_GRANT_HDR + (size_t)(n) * SPARE_GRANT_SIZE)
+/*
+ * RENEW_GRANT's flags (protocol 3; version 2 sent zero there): with
+ * BROKER_RENEW_F_MOVE the answer carries a move mark per grant
+ * (GRANT_REP with BROKER_REP_F_MOVE): "Taking excess back" in
+ * Documentation/protocol.md. A client that does not set it gets version
+ * 2's answer. A broker older than protocol 3 refuses a non-zero flags
+ * field as a malformed RENEW_GRANT.
+ */
+#define BROKER_RENEW_F_MOVE	0x0001U
+#define BROKER_RENEW_F_ALL	BROKER_RENEW_F_MOVE
 struct broker_renew_grant {
 	uint32_t		lease_s;	/* 0: broker's default; else capped by it */
 	uint16_t		n;		/* 1..BROKER_MAX_RENEW_GRANTS */
+	uint16_t		flags;		/* BROKER_RENEW_F_* */
 	const uint8_t		*grants;	/* decode: points into the body */
 };
 
@@ -228,8 +239,20 @@ struct broker_move_req {
 struct broker_grant_rep {
 	uint16_t		slabs;
 	uint16_t		copies;
+	uint32_t		flags;		/* BROKER_REP_F_* */
+	uint64_t		move;		/* with BROKER_REP_F_MOVE: bit i, entry i */
 	const uint8_t		*entries;	/* decode: points into the body */
 };
+/*
+ * GRANT_REP's flags (protocol 3; zero in version 2). BROKER_REP_F_MOVE:
+ * the answer to a RENEW_GRANT that asked for marks (BROKER_RENEW_F_MOVE),
+ * one copy per entry, followed by a 64-bit little-endian bitmap, bit i set
+ * when the broker asks that entry i's slab copy leave the pool (an
+ * advisory mark: the grant is renewed all the same). Sent only to a
+ * client that asked, so a version-2 client never sees it.
+ */
+#define BROKER_REP_F_MOVE	0x00000001U
+#define BROKER_REP_MOVE_SIZE	8
 #define BROKER_GRANT_REP_HDR	8
 #define BROKER_GRANT_REP_ENTRY	(SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN)	/* 288 */
 #define BROKER_GRANT_REP_SIZE(n) (BROKER_GRANT_REP_HDR + (size_t)(n) * BROKER_GRANT_REP_ENTRY)
@@ -307,6 +330,10 @@ int broker_renew_req_decode(const uint8_t *in, size_t len, struct broker_renew_r
  */
 int broker_renew_grant_encode(uint32_t lease_s, uint16_t n, const struct spare_grant *grants,
 			      uint8_t *out, size_t cap);
+/* The same with @flags (BROKER_RENEW_F_*; another bit: -EINVAL). */
+int broker_renew_grant_encode_flags(uint32_t lease_s, uint16_t n,
+				    const struct spare_grant *grants, uint16_t flags,
+				    uint8_t *out, size_t cap);
 int broker_renew_grant_decode(const uint8_t *in, size_t len, struct broker_renew_grant *m);
 void broker_renew_grant_get(const struct broker_renew_grant *m, unsigned int i,
 			    struct spare_grant *grant);
@@ -321,6 +348,16 @@ int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req
  */
 int broker_grant_rep_encode(uint16_t slabs, uint16_t copies, const struct spare_grant *grants,
 			    const char (*domains)[BROKER_DOMAIN_LEN], uint8_t *out, size_t cap);
+/*
+ * GRANT_REP of @n (1..BROKER_MAX_RENEW_GRANTS) slabs x 1 copy with move
+ * marks move[0 .. n) (BROKER_REP_F_MOVE): the answer to a RENEW_GRANT that
+ * asked for them. Decode reads either form: flags 0 (move 0), or
+ * BROKER_REP_F_MOVE with one copy per slab and the bitmap's bits only
+ * below the count; anything else is -EBADMSG.
+ */
+int broker_grant_rep_encode_move(uint16_t n, const struct spare_grant *grants,
+				 const char (*domains)[BROKER_DOMAIN_LEN], const bool *move,
+				 uint8_t *out, size_t cap);
 int broker_grant_rep_decode(const uint8_t *in, size_t len, struct broker_grant_rep *m);
 void broker_grant_rep_entry(const struct broker_grant_rep *m, unsigned int i,
 			    struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);

@@ -112,6 +112,11 @@ static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned 
 		snprintf(why, whylen, "malformed reply (%s)", broker_type_name(h.type));
 		return -1;
 	}
+	/* protocol 3's marks answer only a RENEW_GRANT that asks: none here */
+	if (rep.flags) {
+		snprintf(why, whylen, "malformed reply (GRANT_REP): move marks not asked for");
+		return -1;
+	}
 	if (rep.slabs != slabs || rep.copies != copies) {
 		snprintf(why, whylen, "granted %u slabs x %u copies, asked for %u x %u",
 			 rep.slabs, rep.copies, slabs, copies);

@@ -22,6 +22,8 @@
  *                     [--grant-pub F] [--grant-sk F]
  *   spare-broker-peer legacyrenew|room -b HOST:PORT -n NAME -K KEYFILE --addr A --slabs N
  *                     [--count N]
+ *   spare-broker-peer grab   -b HOST:PORT -n NAME -K KEYFILE --count N [--every MS]
+ *                     [--held-file F]
  *
  * donor: REGISTER, then HEARTBEAT every --interval ms, --count times in
  *   all (0: until killed); prints "ack donors=N" after each REGISTER. If
@@ -71,6 +73,14 @@
  *   version 2 with the seed in --grant-sk, else version 1 with
  *   --grant-key: what a holder of that key could make). tag=ok is checked
  *   with --grant-key (version 1) and --grant-pub (public keys, version 2).
+ * renew --marks asks for move marks (RENEW_GRANT flags, protocol 3) and
+ *   adds " move=0|1" to each line and "round=R renewed=N marked=M kept=K"
+ *   per round; an answer with marks when none were asked for, or without
+ *   when they were, is a malformed GRANT_REP. --drop-marked (implies
+ *   --marks): a marked grant is not renewed again (the copy moved off the
+ *   pool). --every MS between rounds; --held-file F gets the count held.
+ * donor --free-file F: each heartbeat reports the number in F, if any.
+ * grab: a newcomer (do_grab()).
  * legacyrenew: RENEW_REQ (a donor address and a count, no grant) --count
  *   times; prints "grant ... slabs=S ..." for each, or at the first
  *   refusal "error NAME: text" (and "closed" if the broker closed), exit 3.
@@ -118,7 +128,32 @@ struct opts {
 	long long	then_free;	/* link: the free count once connected; -1: none */
 	unsigned int	interval_ms, count, slabs, copies, lease, grant_key_id;
 	unsigned int	ec_k, ec_r;	/* client --ec K+R: STRIPE_REQ */
+	/* renew --marks [--drop-marked], grab; --every MS between rounds */
+	bool		marks, drop_marked;
+	unsigned int	every_ms;
+	const char	*held_file, *free_file;	/* slabs held, written; free, read */
 };
+
+/* Write @v to @path (renew --held-file, grab --held-file): the test's donor reads it. */
+static void write_count(const char *path, unsigned long long v)
+{
+	char tmp[512];
+	FILE *f;
+
+	if (!path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%llu\n", v) < 0 || fclose(f) || rename(tmp, path))
+		printf("cannot write %s\n", path);
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
 
 static int usage(void)
 {
@@ -177,7 +212,18 @@ static int donor_session(int fd, const struct opts *o, unsigned int *sent)
 	snprintf(d.addr, sizeof(d.addr), "%s", o->addr);
 	snprintf(d.domain, sizeof(d.domain), "%s", o->domain);
 	while (!o->count || *sent < o->count) {
-		int n = broker_donor_encode(&d, body, sizeof(body));
+		int n;
+
+		if (o->free_file) {	/* the count the test keeps there, if readable */
+			FILE *f = fopen(o->free_file, "r");
+			unsigned long long v;
+
+			if (f && fscanf(f, "%llu", &v) == 1)
+				d.free_slabs = v;
+			if (f)
+				fclose(f);
+		}
+		n = broker_donor_encode(&d, body, sizeof(body));
 		struct timespec ts = { .tv_sec = o->interval_ms / 1000,
 				       .tv_nsec = (long)(o->interval_ms % 1000) * 1000000L };
 
@@ -365,11 +411,14 @@ static int do_renew(int fd, const struct opts *o)
 	}
 	if (auth(fd, o, BROKER_ROLE_CLIENT))
 		return 1;
+	write_count(o->held_file, n);
 	for (unsigned int round = 0; round < (o->count ? o->count : 1); round++) {
 		struct broker_grant_rep rep;
 		struct broker_hdr h;
-		uint32_t seq = 2 + round;
-		int len = broker_renew_grant_encode(o->lease, (uint16_t)n, g, body, sizeof(body));
+		uint32_t seq = 2 + round, kept = 0;
+		int len = broker_renew_grant_encode_flags(o->lease, (uint16_t)n, g,
+							  o->marks ? BROKER_RENEW_F_MOVE : 0,
+							  body, sizeof(body));
 
 		if (len < 0) {
 			printf("cannot encode RENEW_GRANT\n");
@@ -386,8 +435,10 @@ static int do_renew(int fd, const struct opts *o)
 			print_closed(fd);
 			return 3;
 		}
+		/* marks only when asked for: a version-2 client refuses them */
 		if (h.seq != seq || broker_grant_rep_decode(body, h.len, &rep) ||
-		    rep.slabs != n || rep.copies != 1) {
+		    rep.slabs != n || rep.copies != 1 ||
+		    !(rep.flags & BROKER_REP_F_MOVE) != !o->marks) {
 			printf("malformed GRANT_REP\n");
 			return 1;
 		}
@@ -406,12 +457,85 @@ static int do_renew(int fd, const struct opts *o)
 							(uint64_t)time(NULL), NULL, NULL) ?
 				      " tag=BAD" : " tag=ok";
 			printf("renewed i=%u v=%u key=%u id=%02x%02x%02x%02x%02x%02x%02x%02x donor=%s addr=%s "
-			       "domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s\n", i, gi.version,
+			       "domain=%s client=%s slabs=%u expiry=%" PRIu64 "%s%s\n", i, gi.version,
 			       gi.key_id, gi.id[0],
 			       gi.id[1], gi.id[2], gi.id[3], gi.id[4], gi.id[5], gi.id[6], gi.id[7],
 			       gi.donor_id, gi.donor_addr, domain, gi.client_id, gi.slabs, gi.expiry,
-			       tag);
+			       tag, !o->marks ? "" : rep.move >> i & 1 ? " move=1" : " move=0");
 		}
+		/* --drop-marked: a client whose copies can leave the pool moves
+		 * the marked ones off it and renews them no more */
+		for (uint32_t i = 0; i < n; i++)
+			if (!o->drop_marked || !(rep.move >> i & 1))
+				g[kept++] = g[i];
+		if (o->marks)
+			printf("round=%u renewed=%u marked=%u kept=%u\n", round, n, n - kept,
+			       o->drop_marked ? kept : n);
+		if (o->drop_marked)
+			n = kept;
+		write_count(o->held_file, n);
+		if (!n)
+			break;
+		if (o->every_ms && round + 1 < o->count)
+			sleep_ms(o->every_ms);
+	}
+	return 0;
+}
+
+/*
+ * grab: a newcomer, --count rounds --every MS apart: each round renews the
+ * one-slab grants it holds (RENEW_GRANT, version 2: no marks) and asks for
+ * one more slab at a time (GRANT_REQ) until refused; prints "round=R
+ * held=N" and writes N to --held-file. Exits 0 when every round was
+ * answered (a refusal for room included), 1 when the broker broke off or
+ * refused a renewal.
+ */
+static int do_grab(int fd, const struct opts *o)
+{
+	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS];
+	struct broker_grant_req r = { .slabs = 1, .copies = 1, .lease_s = o->lease };
+	struct broker_grant_rep rep;
+	struct broker_hdr h;
+	uint32_t seq = 2, n = 0;
+	int len;
+
+	if (auth(fd, o, BROKER_ROLE_CLIENT))
+		return 1;
+	write_count(o->held_file, 0);
+	for (unsigned int round = 0; round < (o->count ? o->count : 1); round++) {
+		if (n) {
+			len = broker_renew_grant_encode(o->lease, (uint16_t)n, g, body, sizeof(body));
+			if (len < 0 || broker_send(fd, BROKER_RENEW_GRANT, ++seq, body, (size_t)len) ||
+			    broker_recv(fd, &h, body, sizeof(body)) || h.type != BROKER_GRANT_REP ||
+			    broker_grant_rep_decode(body, h.len, &rep) || rep.slabs != n || rep.flags) {
+				printf("renewal of %u grant(s) failed\n", n);
+				if (h.type == BROKER_ERROR)
+					print_error(&h);
+				return 1;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				broker_grant_rep_entry(&rep, i, &g[i], NULL);
+		}
+		while (n < BROKER_MAX_RENEW_GRANTS) {
+			len = broker_grant_req_encode(&r, body, sizeof(body));
+			if (len < 0 || broker_send(fd, BROKER_GRANT_REQ, ++seq, body, (size_t)len) ||
+			    broker_recv(fd, &h, body, sizeof(body))) {
+				printf("broker gone: %s\n", strerror(errno));
+				return 1;
+			}
+			if (h.type != BROKER_GRANT_REP)
+				break;	/* refused: it waits (the reason is not printed) */
+			if (broker_grant_rep_decode(body, h.len, &rep) || rep.slabs != 1 ||
+			    rep.copies != 1 || rep.flags) {
+				printf("malformed GRANT_REP\n");
+				return 1;
+			}
+			broker_grant_rep_entry(&rep, 0, &g[n++], NULL);
+		}
+		printf("round=%u held=%u\n", round, n);
+		write_count(o->held_file, n);
+		if (o->every_ms && round + 1 < o->count)
+			sleep_ms(o->every_ms);
 	}
 	return 0;
 }
@@ -662,7 +786,13 @@ static void fake_session(int fd, const struct opts *o, const uint8_t key[BROKER_
 		printf("cannot issue\n");
 		return;
 	}
-	n = broker_grant_rep_encode(1, 1, &g, dom, body, sizeof(body));
+	if (!strcmp(o->kind, "marks")) {	/* move marks nobody asked for */
+		bool mark = true;
+
+		n = broker_grant_rep_encode_move(1, &g, dom, &mark, body, sizeof(body));
+	} else {
+		n = broker_grant_rep_encode(1, 1, &g, dom, body, sizeof(body));
+	}
 	if (n > 0)
 		broker_send(fd, BROKER_GRANT_REP, h.seq, body, (size_t)n);
 }
@@ -679,7 +809,8 @@ static int do_fakebroker(const struct opts *o)
 		printf("%s\n", why);
 		return 1;
 	}
-	if (strcmp(o->kind, "old") && strcmp(o->kind, "avoided") && strcmp(o->kind, "otherclient")) {
+	if (strcmp(o->kind, "old") && strcmp(o->kind, "avoided") && strcmp(o->kind, "otherclient") &&
+	    strcmp(o->kind, "marks")) {
 		printf("unknown --kind %s\n", o->kind);
 		return 2;
 	}
@@ -918,6 +1049,11 @@ int main(int argc, char **argv)
 		{ "move", required_argument, NULL, 'M' },
 		{ "save", required_argument, NULL, 'S' },
 		{ "grants", required_argument, NULL, 'R' },
+		{ "marks", no_argument, NULL, 'm' },
+		{ "drop-marked", no_argument, NULL, 'D' },
+		{ "every", required_argument, NULL, 'e' },
+		{ "held-file", required_argument, NULL, 'H' },
+		{ "free-file", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
@@ -957,6 +1093,11 @@ int main(int argc, char **argv)
 		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
 		case 'S': o.save = optarg; break;
 		case 'R': o.grants = optarg; break;
+		case 'm': o.marks = true; break;
+		case 'D': o.drop_marked = o.marks = true; break;
+		case 'e': o.every_ms = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'H': o.held_file = optarg; break;
+		case 'W': o.free_file = optarg; break;
 		case 'M':
 			if (o.nmoves == MAX_MOVES)
 				return usage();
@@ -996,6 +1137,8 @@ int main(int argc, char **argv)
 		ret = do_move(fd, &o);
 	else if (!strcmp(mode, "renew"))
 		ret = do_renew(fd, &o);
+	else if (!strcmp(mode, "grab"))
+		ret = do_grab(fd, &o);
 	else if (!strcmp(mode, "legacyrenew"))
 		ret = do_legacyrenew(fd, &o, BROKER_RENEW_REQ);
 	else if (!strcmp(mode, "room"))
