@@ -38,6 +38,9 @@
 #     keep their sessions; spared applies a live setting, keeps one that
 #     needs a restart, and refuses a bad line with its file:line; spare-aggd
 #     reloads; none of them restarts;
+#   - spared's host-keys rotated by a reload: trainer's session that
+#     authenticated with the old key keeps its heartbeats, a new session
+#     with the old key is refused, one with the new key served;
 #   - `systemctl restart spare-broker`, the guide's upgrade step: a new
 #     process, both donors register again, and places the devices below;
 #   - the swap device at boot: spare-swap@sw0 from /etc/spare/swap-sw0.conf
@@ -287,6 +290,38 @@ cp /tmp/spared.conf.good /etc/spare/spared.conf
 [ "$(systemctl show -P MainPID spared)" = "$dpid" ] && active spared || { diag; fail "spared restarted or stopped on reload"; }
 sparectl donor -S "$SOCK2" status >/dev/null || { diag; fail "spared's control socket after reload"; }
 pass "reloads: the broker took trainer's new key with donors' sessions kept; spared applied a live setting, kept port, refused a bad line; neither restarted"
+
+# (ops33, issue 33 item 3: a block of its own, apart from the waits above)
+step "systemctl reload spared: trainer's host key rotated; its authenticated session stays, a new one needs the new key"
+oldk=$(cat /etc/spare/trainer.key)
+rm -f /tmp/rot-done
+spare-probe -S 10.0.0.1 -p "$DONOR_PORT" -s 16M -t 60000 -k "$oldk" 10.0.0.2 \
+	heartbeat wait-file:/tmp/rot-done:90000 heartbeat >/tmp/rot.out 2>&1 &
+rot_pid=$!
+wait_for 100 grep -q 'authenticated both ways' /tmp/rot.out || { cat /tmp/rot.out; diag; fail "trainer's session with the old key"; }
+auths() { jlog spared | grep -c 'authenticated as trainer'; }
+reloads() { jlog spared | grep -c 'SIGHUP: reloaded: 1 clients in host-keys'; }
+a0=$(auths) r0=$(reloads)
+cp /etc/spare/host-keys /tmp/host-keys.good
+newk=$(sparectl gen-key) || fail "gen-key"
+sed -i "s|^trainer [^ ]*|trainer $newk|" /etc/spare/host-keys || fail "rotate"
+systemctl reload spared || { diag; fail "systemctl reload spared (rotated host-keys)"; }
+wait_for 50 sh -c "[ \$(journalctl -u spared -o cat | grep -c 'SIGHUP: reloaded: 1 clients in host-keys') -gt $r0 ]" ||
+	{ diag; fail "spared did not reload its host-keys"; }
+spare-probe -S 10.0.0.1 -p "$DONOR_PORT" -s 16M -t 10000 -k "$oldk" --no-hello 10.0.0.2 \
+	hello-refused:auth-failed >/tmp/rot-old.out 2>&1 ||
+	{ cat /tmp/rot-old.out; diag; fail "a new session with trainer's old key was not refused after the rotation"; }
+spare-probe -S 10.0.0.1 -p "$DONOR_PORT" -s 16M -t 10000 -k "$newk" 10.0.0.2 heartbeat >/tmp/rot-new.out 2>&1 ||
+	{ cat /tmp/rot-new.out; diag; fail "a new session with trainer's new key"; }
+touch /tmp/rot-done
+wait "$rot_pid" || { cat /tmp/rot.out; diag; fail "the session that authenticated before the rotation was dropped"; }
+[ "$(grep -c '^heartbeat: ok' /tmp/rot.out)" = 2 ] || { cat /tmp/rot.out; fail "the old session's heartbeat after the reload"; }
+[ "$(auths)" = $((a0 + 1)) ] || { diag; fail "trainer authenticated $(( $(auths) - a0 )) times, want 1 (the new key's probe)"; }
+cp /tmp/host-keys.good /etc/spare/host-keys
+systemctl reload spared || { diag; fail "systemctl reload spared (keys back)"; }
+wait_for 50 sh -c "[ \$(journalctl -u spared -o cat | grep -c 'SIGHUP: reloaded: 1 clients in host-keys') -gt $((r0 + 1)) ]" ||
+	{ diag; fail "spared did not reload the original host-keys"; }
+pass "spared took trainer's new key on reload: the session authenticated with the old one kept its heartbeats, a new one with the old key refused, with the new key served"
 
 step "the module backend: sparectl-monitor@swap0 renews a spare.ko device's grants through configfs"
 spare_load
