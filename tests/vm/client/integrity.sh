@@ -31,6 +31,7 @@
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
+. /spare/tests/vm/client.inc
 set -u
 watchdog 600
 
@@ -90,6 +91,9 @@ if [ "$BACKEND" = ublk ]; then
 	# split slabs waiting for a rebuild)
 	uf() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "/run/spare/ublk/$UNAME"; }
 	up() { UNAME=$1; shift; ublk_up --name "$UNAME" --size ${MB}M --slab-size 8M --state-file none "$@"; }
+	# the main thread writes the live counters once a second: a value
+	# read right after a read may be the second before's
+	uf_fresh() { sleep 2.5; }
 
 	step "bad --integrity: refused with a reason"
 	rc=0
@@ -114,6 +118,7 @@ if [ "$BACKEND" = ublk ]; then
 	fill "$disk"
 	corrupt 2
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with crc32c and 2 copies (rc $?)"; }
+	uf_fresh
 	ie=$(uf io_stat 16)
 	[ "$ie" -gt 0 ] || fail "no integrity error counted although donor 2 was corrupted"
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
@@ -133,6 +138,7 @@ if [ "$BACKEND" = ublk ]; then
 	corrupt 3
 	rc=0; readback "$disk" || rc=$?
 	[ $rc = 2 ] || fail "expected an I/O error, got rc $rc (1 = corrupted data returned)"
+	uf_fresh
 	[ "$(uf io_stat 16)" -gt 0 ] || fail "no integrity error counted"
 	[ "$(uf io_stat 10)" -gt 0 ] || fail "no I/O error counted"
 	grep -q 'failed its crc32c check; no other source holds it' /tmp/ublk.log || fail "no line for the bad page"
@@ -146,6 +152,7 @@ if [ "$BACKEND" = ublk ]; then
 	fill "$disk"
 	corrupt 2	# the group's split 0 (round robin from donor 0)
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with one bad split (rc $?)"; }
+	uf_fresh
 	ie=$(uf io_stat 16)
 	[ "$ie" -ge $((MB * 256)) ] || fail "$ie integrity errors, expected one per page ($((MB * 256)))"
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
@@ -161,6 +168,7 @@ if [ "$BACKEND" = ublk ]; then
 	corrupt 3
 	corrupt 4
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed (rc $?): split 0's pages were not rebuilt right"; }
+	uf_fresh
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
 	[ "$(uf ec_stat 8)" = 0 ] || fail "$(uf ec_stat 8) EIO pages"
 	ublk_down
