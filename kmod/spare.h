@@ -36,6 +36,7 @@
 #include "spare_donor_life.h"
 #include "spare_ec.h"
 #include "spare_grant_table.h"
+#include "spare_integrity_table.h"
 #include "spare_proto.h"
 #include "spare_slab.h"
 #include "spare_split.h"
@@ -237,7 +238,7 @@ struct spare_dev {
 	int index;			/* spareN */
 	u8 uuid[16];
 	struct crypto_shash *auth_tfm;	/* hmac(sha256) keyed; NULL: no key */
-	u32 *crc;			/* crc32c per page, or NULL (integrity) */
+	struct spare_crc_table crc;	/* crc32c per page; .crc NULL: off */
 	struct crypto_shash *crc_tfm;
 
 	struct gendisk *disk;

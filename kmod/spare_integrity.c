@@ -11,7 +11,10 @@
  * then from the backup device if there is one, and fails with an I/O
  * error when no source has the right data; the copy it came from stops
  * being a source of that page (no resync or move copies it from there).
- * Each mismatch counts in io_stat's integrity_errors.
+ * Each mismatch counts in io_stat's integrity_errors. The checksum table,
+ * the verdict on a page and where a read goes after a bad one are the
+ * client core's (core/spare_integrity_table.c), shared with spare-ublk's
+ * --integrity; this file walks a request's segments and feeds it.
  *
  * This catches pages corrupted on a donor or on the way; it is not
  * authentication (a donor that can rewrite pages can rewrite them with
@@ -31,6 +34,7 @@ int spare_integrity_start(struct spare_dev *dev)
 {
 	const char *name = config_item_name(&dev->item);
 	struct crypto_shash *tfm;
+	int ret;
 
 	if (!dev->cfg.integrity)
 		return 0;
@@ -40,22 +44,21 @@ int spare_integrity_start(struct spare_dev *dev)
 			PTR_ERR(tfm));
 		return PTR_ERR(tfm);
 	}
-	dev->crc = kvcalloc(dev->cfg.size >> PAGE_SHIFT, sizeof(u32),
-			    GFP_KERNEL);
-	if (!dev->crc) {
+	ret = spare_crc_table_init(&dev->crc, dev->cfg.size >> PAGE_SHIFT, 1,
+				   dev->cfg.slab_shift - PAGE_SHIFT);
+	if (ret) {
 		crypto_free_shash(tfm);
-		return -ENOMEM;
+		return ret;
 	}
 	dev->crc_tfm = tfm;
 	pr_info("%s: integrity crc32c: %llu KiB of checksums\n", name,
-		(dev->cfg.size >> PAGE_SHIFT) * sizeof(u32) >> 10);
+		spare_crc_table_bytes(&dev->crc) >> 10);
 	return 0;
 }
 
 void spare_integrity_stop(struct spare_dev *dev)
 {
-	kvfree(dev->crc);
-	dev->crc = NULL;
+	spare_crc_table_free(&dev->crc);
 	if (dev->crc_tfm)
 		crypto_free_shash(dev->crc_tfm);
 	dev->crc_tfm = NULL;
@@ -106,8 +109,7 @@ static bool walk_page_crcs(struct spare_dev *dev, struct spare_cmd *cmd,
 			if (filled < PAGE_SIZE)
 				continue;
 			crypto_shash_final(desc, (u8 *)&crc);
-			/* 0 is "never written" */
-			if (!fn(dev, cmd, idx, le32_to_cpu(crc) ?: 1))
+			if (!fn(dev, cmd, idx, le32_to_cpu(crc)))
 				return false;
 			idx++;
 			filled = 0;
@@ -119,7 +121,7 @@ static bool walk_page_crcs(struct spare_dev *dev, struct spare_cmd *cmd,
 static bool store_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
 		      u32 crc)
 {
-	WRITE_ONCE(dev->crc[idx], crc);
+	spare_crc_set(&dev->crc, idx, 0, crc);
 	return true;
 }
 
@@ -133,7 +135,7 @@ static bool store_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
  */
 void spare_integrity_write(struct spare_dev *dev, struct request *rq)
 {
-	if (dev->crc)
+	if (dev->crc.crc)
 		walk_page_crcs(dev, NULL, rq, store_crc);
 }
 
@@ -175,9 +177,7 @@ static void demote_page(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx)
 static bool check_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
 		      u32 crc)
 {
-	u32 want = READ_ONCE(dev->crc[idx]);
-
-	if (!want || crc == want)
+	if (spare_crc_check(&dev->crc, idx, 0, crc) != SPARE_CRC_BAD)
 		return true;
 	atomic64_inc(&dev->stats.integrity_errors);
 	if (cmd->use_backup) {
@@ -210,7 +210,7 @@ static bool check_crc(struct spare_dev *dev, struct spare_cmd *cmd, u64 idx,
 bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 			     struct request *rq)
 {
-	if (!dev->crc || cmd->is_write || (!cmd->use_backup && !cmd->nr_ops))
+	if (!dev->crc.crc || cmd->is_write || (!cmd->use_backup && !cmd->nr_ops))
 		return true;
 	return walk_page_crcs(dev, cmd, rq, check_crc);
 }
@@ -222,8 +222,9 @@ bool spare_integrity_read_ok(struct spare_dev *dev, struct spare_cmd *cmd,
 bool spare_integrity_want_backup(struct spare_dev *dev,
 				 const struct spare_cmd *cmd)
 {
-	return dev->has_backup && cmd->bad_reads &&
-	       cmd->bad_reads >= dev->map.nr_copies;
+	return cmd->bad_reads &&
+	       spare_integrity_next(cmd->bad_reads, dev->map.nr_copies,
+				    dev->has_backup, false) == SPARE_BAD_BACKUP;
 }
 
 /*
@@ -234,6 +235,7 @@ bool spare_integrity_want_backup(struct spare_dev *dev,
 bool spare_integrity_no_source(struct spare_dev *dev,
 			       const struct spare_cmd *cmd)
 {
-	return !dev->has_backup && cmd->bad_reads &&
-	       cmd->bad_reads >= dev->map.nr_copies;
+	return cmd->bad_reads &&
+	       spare_integrity_next(cmd->bad_reads, dev->map.nr_copies,
+				    dev->has_backup, false) == SPARE_BAD_EIO;
 }

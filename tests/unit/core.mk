@@ -21,6 +21,13 @@ UNIT_TESTS += test_ec_io
 test_ec_io_SRCS   := tests/unit/test_ec_io.c
 test_ec_io_CFLAGS := $(KSHIM_CFLAGS)
 test_ec_io_LDLIBS := -lisal
+
+# Integrity's shared part (spare_integrity_table.c): the checksum table,
+# the next source after a bad read, a bad split demoted.
+UNIT_TESTS += test_integrity
+test_integrity_SRCS   := tests/unit/test_integrity.c
+test_integrity_CFLAGS := $(KSHIM_CFLAGS)
+test_integrity_LDLIBS := -lisal
 # The split table's placement of an ec:K+R device (spare_ec_place.c).
 UNIT_TESTS += test_ec_place
 test_ec_place_SRCS   := tests/unit/test_ec_place.c kmod/core/spare_ec_place.c

@@ -9,7 +9,7 @@ spare-ublk_SRCS   := userspace/ublk/ublk_main.c userspace/ublk/io.c userspace/ub
 		     userspace/ublk/donor.c userspace/ublk/backup.c userspace/ublk/stats.c \
 		     userspace/ublk/state.c userspace/ublk/recover.c \
 		     userspace/ublk/lifecycle.c userspace/ublk/resync.c userspace/ublk/pager.c \
-		     userspace/ublk/ec.c
+		     userspace/ublk/ec.c userspace/ublk/integrity.c
 spare-ublk_LDLIBS := -luring -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lisal
 ublk_main_CFLAGS  := $(KSHIM_CFLAGS)
 io_CFLAGS         := $(KSHIM_CFLAGS)
@@ -21,3 +21,4 @@ lifecycle_CFLAGS  := $(KSHIM_CFLAGS)
 resync_CFLAGS     := $(KSHIM_CFLAGS)
 pager_CFLAGS      := $(KSHIM_CFLAGS)
 ec_CFLAGS         := $(KSHIM_CFLAGS)
+integrity_CFLAGS  := $(KSHIM_CFLAGS)

@@ -94,6 +94,9 @@ static char *slot_region(struct queue *q, unsigned int s, u32 j)
 	       (size_t)j * (MAX_IO / q->d->ec_geom.k);
 }
 
+static bool integ_split_ok(struct dev *d, u32 g, u32 j, u32 first, u32 n,
+			   const char *buf, u64 *errors);
+
 static char *slot_scratch(struct queue *q, unsigned int s)
 {
 	return slot_region(q, s, spare_ec_splits(&q->d->ec_geom));
@@ -604,12 +607,82 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 		if (wc->status != IBV_WC_WR_FLUSH_ERR && !stale)
 			donor_fail(&d->donors[dn], "RDMA operation failed");
 	}
+	/*
+	 * --integrity: a split that does not match is as one not read; a late
+	 * one too is checked (still in the slot), so that it is rebuilt
+	 */
+	if (ok && !sl->write && !stale && integ_on(&d->crc)) {
+		struct ec_ext *ex = &sl->ext[op->ext];
+
+		ok = integ_split_ok(d, ex->group, op->split, ex->first, ex->n,
+				    slot_region(q, s, op->split) +
+				    (size_t)ex->pidx * spare_ec_split_bytes(&d->ec_geom),
+				    &q->st.integrity_errors);
+	}
 	if (sl->write)
 		spare_ec_write_done(&sl->ext[op->ext].wr, op->split, ok);
 	else
 		read_event(q, s, op->ext, op->split, ok);
 	if (--sl->inflight == 0)
 		slot_end(q, s);
+}
+
+/* Device page @p (of its group's pages) of group @g: the checksum table's index. */
+static u64 integ_page(const struct dev *d, u32 g, u32 p)
+{
+	return (u64)g * d->ec->map.pages_per_group + p;
+}
+
+/* --integrity: the checksum of each split of request page @p in slot @s. */
+static void integ_split_set(struct queue *q, unsigned int s, u32 p)
+{
+	struct dev *d = q->d;
+	u32 sb = spare_ec_split_bytes(&d->ec_geom), j;
+	u64 page = (q->rqs[q->ec_slots[s].tag].pos >> SPARE_PAGE_SHIFT) + p;
+
+	for (j = 0; j < spare_ec_splits(&d->ec_geom); j++)
+		spare_crc_set(&d->crc, page, j,
+			      integ_crc32c(slot_region(q, s, j) + (size_t)p * sb, sb));
+}
+
+/*
+ * --integrity: split @j of pages [first, first + n) of group @g, read into
+ * @buf, against its checksums. A split page that does not match is counted
+ * (@errors), logged once per group, and treated as missing: not current
+ * any more and flagged for repair (spare_ec_split_bad()), while K other
+ * splits of the page can rebuild it. Returns false if one did not match.
+ */
+static bool integ_split_ok(struct dev *d, u32 g, u32 j, u32 first, u32 n,
+			   const char *buf, u64 *errors)
+{
+	u32 sb = spare_ec_split_bytes(&d->ec_geom), p;
+	bool good = true, demoted = false;
+
+	for (p = 0; p < n; p++) {
+		u64 page = integ_page(d, g, first + p);
+		bool dem;
+
+		if (spare_crc_check(&d->crc, page, j,
+				    integ_crc32c(buf + (size_t)p * sb, sb)) !=
+		    SPARE_CRC_BAD)
+			continue;
+		good = false;
+		__atomic_add_fetch(errors, 1, __ATOMIC_RELAXED);
+		pthread_mutex_lock(&d->ec->lock[g]);
+		dem = spare_ec_split_bad(&d->ec->map, &d->ec->map.groups[g], j,
+					 first + p);
+		pthread_mutex_unlock(&d->ec->lock[g]);
+		demoted |= dem;
+		if (spare_crc_log_first(&d->crc, page))
+			log_warn("coding group %u: split %u of page %u (donor %s) failed its crc32c check; %s (logged once per group)",
+				 g, j, first + p,
+				 d->donors[split_of(d, g, j)->donor].host,
+				 dem ? "treated as missing and rebuilt" :
+				 "fewer than K other splits current: not used");
+	}
+	if (demoted)
+		resync_kick(d);
+	return good;
 }
 
 /* Encode the request's pages into slot @s: data splits copied, parity. */
@@ -630,6 +703,8 @@ static int write_encode(struct queue *q, unsigned int s, u32 pages)
 			par[j] = slot_region(q, s, g->k + j) + (size_t)p * sb;
 		if (spare_ec_encode(g, page, par))
 			return -EIO;
+		if (integ_on(&q->d->crc))
+			integ_split_set(q, s, p);
 	}
 	return 0;
 }
@@ -1102,6 +1177,12 @@ static int repair_split(struct dev *d, u32 g, u32 j)
 		for (i = 0; ok && i < n; i++)
 			if (rep.src & (1U << i))
 				ok = !rs_split_rdma(d, g, i, &at[i], false, rep.first, rep.n);
+		/* --integrity: a bad source is demoted; the pages come round again */
+		for (i = 0; ok && integ_on(&d->crc) && i < n; i++)
+			if (rep.src & (1U << i))
+				ok = integ_split_ok(d, g, i, rep.first, rep.n,
+						    rs_region(d, i),
+						    &d->st.integrity_errors);
 		for (p = 0; ok && p < rep.n; p++) {
 			void *ptr[SPARE_EC_MAX_SPLITS];
 

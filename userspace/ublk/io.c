@@ -121,6 +121,7 @@ static void rq_finish(struct queue *q, unsigned int tag)
 }
 
 static void rq_start(struct queue *q, unsigned int tag);
+static void integ_write(struct queue *q, unsigned int tag);
 
 /*
  * The lifecycle kicked: a held donor's copies were adopted, or forgotten.
@@ -280,6 +281,8 @@ static void rq_start(struct queue *q, unsigned int tag)
 		return;
 	}
 	r->nr_ext = (unsigned int)n;
+	if (r->write)
+		integ_write(q, tag);
 	for (i = 0; i < r->nr_ext; i++) {
 		struct spare_extent *e = &r->ext[i];
 		struct spare_slab *slab = &d->map.slabs[e->slab];
@@ -349,6 +352,101 @@ static bool rq_redrive_read(struct queue *q, unsigned int tag, unsigned int i)
 	return true;
 }
 
+/* --integrity: the checksum of every page of the write in @tag's buffer. */
+static void integ_write(struct queue *q, unsigned int tag)
+{
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
+	const char *buf = tag_buf(q, tag);
+	u64 page0 = r->pos >> SPARE_PAGE_SHIFT;
+
+	if (!integ_on(&d->crc))
+		return;
+	for (u32 k = 0; k < r->len >> SPARE_PAGE_SHIFT; k++)
+		spare_crc_set(&d->crc, page0 + k, 0,
+			      integ_crc32c(buf + ((size_t)k << SPARE_PAGE_SHIFT),
+					   SPARE_PAGE_SIZE));
+}
+
+/*
+ * --integrity: check the pages read op @i brought into @tag's buffer.
+ * Returns false if one does not match: counted, logged once per slab, and
+ * its copy demoted for it (spare_slab_page_bad()) while another copy or
+ * the backup holds it, so that no read, resync or move takes it from there
+ * and resync refills it.
+ */
+static bool integ_read_ok(struct queue *q, unsigned int tag, unsigned int i)
+{
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
+	struct rq_op *op = &r->ops[i];
+	struct spare_extent *e = &r->ext[op->ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+	u64 first = ((u64)e->slab << d->slab_shift) + e->offset;
+	const char *buf = tag_buf(q, tag) + (size_t)(first - r->pos);
+	u64 page0 = first >> SPARE_PAGE_SHIFT;
+	bool good = true, demoted = false;
+
+	for (u32 k = 0; k < e->nr_pages; k++) {
+		u32 crc = integ_crc32c(buf + ((size_t)k << SPARE_PAGE_SHIFT),
+				       SPARE_PAGE_SIZE);
+		bool backup, dem;
+
+		if (spare_crc_check(&d->crc, page0 + k, 0, crc) != SPARE_CRC_BAD)
+			continue;
+		good = false;
+		q->st.integrity_errors++;
+		backup = d->bk && backup_range_ok(d, page0 + k, 1);
+		spin_lock(&slab->lock);
+		dem = spare_slab_page_bad(&d->map, slab, op->copy, op->gen,
+					  e->first_page + k, backup);
+		spin_unlock(&slab->lock);
+		demoted |= dem;
+		if (spare_crc_log_first(&d->crc, page0 + k))
+			log_warn("slab %u copy %u (donor %s): page %" PRIu64 " failed its crc32c check; %s (logged once per slab)",
+				 e->slab, op->copy,
+				 d->donors[slab->copy[op->copy].donor].host,
+				 page0 + k, dem ? "read from another source, the copy refilled" :
+				 "no other source holds it");
+	}
+	if (demoted)
+		resync_kick(d);
+	return good;
+}
+
+/*
+ * Read op @i of @tag came back with a bad page: read the extent again from
+ * another copy, then from the backup, and fail it once no good source is
+ * left (spare_integrity_next()). The op is settled as read: its copy is
+ * not failed, only demoted for the bad pages.
+ */
+static void integ_redrive(struct queue *q, unsigned int tag, unsigned int i)
+{
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
+	struct rq_op *op = &r->ops[i];
+	struct spare_extent *e = &r->ext[op->ext];
+	struct spare_slab *slab = &d->map.slabs[e->slab];
+	enum spare_bad_next next;
+
+	r->bad_reads++;
+	next = spare_integrity_next(r->bad_reads, d->copies, d->bk != NULL, false);
+	if (next == SPARE_BAD_OTHER_COPY) {
+		if (!rq_redrive_read(q, tag, i))
+			r->err = -EIO;
+		return;
+	}
+	spin_lock(&slab->lock);
+	slab->copy[op->copy].inflight--;
+	spare_slab_op_settle(&d->map, slab, op->copy, op->gen, e->first_page,
+			     e->nr_pages, false, op->res);
+	spin_unlock(&slab->lock);
+	op->settled = true;
+	if (next == SPARE_BAD_BACKUP && backup_read_ext(q, tag, op->ext))
+		return;
+	r->err = -EIO;	/* no good source left: never the bad data */
+}
+
 static void rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 {
 	struct dev *d = q->d;
@@ -371,6 +469,8 @@ static void rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 	r->t_done = q->dn_progress_ns[dn];
 	if (wc->status == IBV_WC_SUCCESS) {
 		r->ops[i].res = SPARE_OP_DONE;
+		if (!r->write && integ_on(&d->crc) && !integ_read_ok(q, tag, i))
+			integ_redrive(q, tag, i);
 	} else {
 		r->ops[i].res = SPARE_OP_COPY_FAULT;
 		q->st.copy_faults++;

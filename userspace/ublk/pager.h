@@ -12,6 +12,7 @@
 
 #include "donor.h"
 #include "ec.h"
+#include "integrity.h"
 #include "lifecycle.h"
 #include "spare_auth.h"
 #include "spare_slab.h"
@@ -68,6 +69,7 @@ struct rq {
 	int	err;			/* -errno for the request, or 0 */
 	bool	parked;			/* waits for a holding donor (io.c) */
 	unsigned int nr_ext, nr_ops, inflight;
+	unsigned int bad_reads;		/* reads that failed their crc32c */
 	struct spare_extent ext[MAX_EXT];
 	struct rq_op ops[MAX_OPS];	/* a read re-driven per failed copy */
 };
@@ -91,6 +93,8 @@ struct stats {
 	/* evicted split slabs moved by copy, and moves given up (those
 	 * rebuilt by a decode instead); split pages copied (ec.c); atomic */
 	u64 ec_moved, ec_move_gave_up, ec_copied_pages;
+	/* --integrity: pages (or splits) read back with a wrong crc32c */
+	u64 integrity_errors;
 };
 
 /*
@@ -172,6 +176,9 @@ struct dev {
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
 	unsigned int	write_window_kb;	/* 0: only the depth bounds writes */
 	u8		ack_timeout;	/* --ack-timeout: as spare.ko's ack_timeout */
+	/* --integrity crc32c (integrity.h): the checksums, once set up */
+	bool		integrity;
+	struct spare_crc_table crc;
 	u8		uuid[16];
 	u8		key[SPARE_AUTH_KEY_LEN];
 	bool		has_key;

@@ -233,7 +233,7 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		IO_STAT_VERSION, st.rdma_reads, st.rdma_writes, st.backup_reads,
 		st.backup_writes, st.zero_reads, st.redrives, (u64)0 /* failovers */,
 		st.io_errors, st.bytes_read, st.bytes_written, (u64)0 /* write_waits */,
-		st.resync_pages, st.backup_waits, (u64)0 /* integrity */);
+		st.resync_pages, st.backup_waits, st.integrity_errors);
 	slab_line(d, f);
 	if (ec_on(d)) {
 		u32 lost, rebuilding;

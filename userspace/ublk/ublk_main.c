@@ -210,6 +210,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
 	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); without a backup, grants or a state file", "none" },
 	{ "ec-delta", 'e', "N", "with --redundancy ec:K+R: split reads posted beyond K, 0..R; a read completes on the first K", "1" },
+	{ "integrity", 0, "none|crc32c", "a crc32c of every page (every split with ec:K+R) kept in the pager's memory and checked on every read; a bad copy or split is read from another source and refilled, never returned", "none" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
 	{ "queue-depth", 'q', "N", "ublk queue depth, 1..1024 (x 256 KiB x --queues: the most data in flight)", "16" },
 	{ "queues", 'Q', "N", "ublk queues, 1.." SPARE_STR(PAGER_MAX_QUEUES) ", each with its own thread, io_uring and RDMA connection to every donor, as spare.ko's hardware queues", "1" },
@@ -272,6 +273,10 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 			return "0.." SPARE_STR(SPARE_EC_MAX_DELTA);
 		d->ec_delta = (u8)v;
 		g_delta_given = strcmp(value, "1") != 0;
+	} else if (!strcmp(key, "integrity")) {
+		if (strcmp(value, "crc32c") && strcmp(value, "none"))
+			return "none or crc32c";
+		d->integrity = !strcmp(value, "crc32c");
 	} else if (!strcmp(key, "source")) {
 		return spare_conf_str(d->source, sizeof(d->source), value);
 	} else if (!strcmp(key, "queue-depth")) {
@@ -554,7 +559,7 @@ static int setup_rdma(struct dev *d, const struct ublk_state *st)
 	}
 	if ((d->recovering ? pager_restore_map(d, st) :
 	     spare_ec_on(&d->ec_geom) ? ec_init(d) : map_slabs(d)) ||
-	    life_init(d) || resync_init(d))
+	    integ_init(d) || life_init(d) || resync_init(d))
 		return -1;
 	/* Every tag's ublk buffer, registered once for RDMA. */
 	d->bufs = aligned_alloc(4096, len);
@@ -668,7 +673,7 @@ static void print_stats(struct dev *d)
 	       " moves %" PRIu64 " moves_short %" PRIu64
 	       " writes_held_max %" PRIu64 " held_waits %" PRIu64
 	       " kept_copies %" PRIu64 " kept_pages %" PRIu64
-	       " holds_expired %" PRIu64 "\n",
+	       " holds_expired %" PRIu64 " integrity_errors %" PRIu64 "\n",
 	       st.reads, st.writes, st.rdma_reads, st.rdma_writes,
 	       st.io_errors, st.copy_faults, st.redrives,
 	       st.backup_reads, st.backup_writes, st.backup_waits,
@@ -676,7 +681,8 @@ static void print_stats(struct dev *d)
 	       st.losses, st.reconnects, st.remaps,
 	       st.resync_pages, st.evictions, st.moves,
 	       st.moves_short, st.writes_held_max, st.held_waits,
-	       st.kept_copies, st.kept_pages, st.holds_expired);
+	       st.kept_copies, st.kept_pages, st.holds_expired,
+	       st.integrity_errors);
 	if (spare_ec_on(&d->ec_geom))
 		printf("spare-ublk: ec reads_decoded %" PRIu64 " late_dropped %" PRIu64
 		       " eio_pages %" PRIu64 " writes_short %" PRIu64
@@ -906,6 +912,7 @@ out:
 	stats_remove(&g_id);
 	print_stats(d);
 	backup_close(d);
+	integ_fini(d);
 	for (i = 0; i < d->nr_donors; i++)
 		donor_close(&d->donors[i]);
 	if (d->bufs_mr)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-kernels: last
+# vm-backends: kmod ublk
 #
 # Per-page integrity (configfs integrity=crc32c). The fault is real and
 # comes from outside spare: after 32 MiB of random data are written, one
@@ -19,8 +20,18 @@
 #     alignment refuses them with EINVAL): either outcome is allowed, but
 #     every page must then read back as the device last accepted it, with
 #     no integrity error, in the middle and at the device's last pages.
+# The pager (--integrity crc32c, BACKEND=ublk; its own block below, which
+# ends the scenario): bad input; the control without it (corrupted data
+# returned); 2 copies (right data, errors counted, the bad copy refilled
+# by resync until every page is current on both again); 1 copy (EIO,
+# logged once per slab); ec:4+2 with a checksum per split: the donor of
+# split 0 corrupted (every read decodes around it, its pages rebuilt),
+# then the donors of splits 1 and 2 corrupted too: every page still reads
+# right, which it can only if split 0 was rebuilt with the right bytes.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+. /spare/tests/vm/client.inc
 set -u
 watchdog 600
 
@@ -62,6 +73,117 @@ readback() {
 	return 0
 }
 
+# ---- the pager (BACKEND=ublk) ------------------------------------------
+if [ "$BACKEND" = ublk ]; then
+	ublk_require
+	step "soft-RoCE: the pager on 10.0.0.1, six donors on 10.0.0.2-7"
+	rxe_up 7
+	DONORS=
+	for n in 2 3 4 5 6 7; do
+		donor_start $n --budget 64M --slab-size 8M
+		DONORS="$DONORS --donor 10.0.0.$n:$DONOR_PORT"
+	done
+	pass "donors up"
+
+	# uf LINE N: field N of a line of the live counters file of device
+	# $UNAME (io_stat: 10 io_errors, 14 resync_pages, 16 integrity_errors;
+	# slab_stat: 11 current pages; ec_stat: 10 split pages rebuilt, 13
+	# split slabs waiting for a rebuild)
+	uf() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "/run/spare/ublk/$UNAME"; }
+	up() { UNAME=$1; shift; ublk_up --name "$UNAME" --size ${MB}M --slab-size 8M --state-file none "$@"; }
+	# the main thread writes the live counters once a second: a value
+	# read right after a read may be the second before's
+	uf_fresh() { sleep 2.5; }
+
+	step "bad --integrity: refused with a reason"
+	rc=0
+	spare-ublk --source 10.0.0.1 --size 32M --slab-size 8M --state-file none --integrity md5 \
+		--donor 10.0.0.2:$DONOR_PORT >/tmp/bad.out 2>/tmp/bad.log || rc=$?
+	[ $rc = 2 ] && grep -q 'none or crc32c' /tmp/bad.log || { cat /tmp/bad.log; fail "--integrity md5: exit $rc"; }
+	pass "refused: $(grep -m1 'none or crc32c' /tmp/bad.log)"
+
+	step "control: no --integrity, 1 copy: the corrupted data reaches the reader"
+	up i0 --donor 10.0.0.2:$DONOR_PORT
+	fill "$disk"
+	corrupt 2
+	rc=0; readback "$disk" || rc=$?
+	[ $rc = 1 ] || fail "without --integrity the read gave rc $rc, expected corrupted data"
+	ublk_down
+	pass "corruption on the donor reaches the reader without integrity"
+
+	step "crc32c, 2 copies: bad pages read from the other copy, the bad copy refilled"
+	up i1 --copies 2 --integrity crc32c --donor 10.0.0.2:$DONOR_PORT --donor 10.0.0.3:$DONOR_PORT
+	grep -q 'integrity crc32c: 32 KiB of checksums (1 per page)' /tmp/ublk.log ||
+		{ cat /tmp/ublk.log; fail "no checksum table (4 bytes a page)"; }
+	fill "$disk"
+	corrupt 2
+	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with crc32c and 2 copies (rc $?)"; }
+	uf_fresh
+	ie=$(uf io_stat 16)
+	[ "$ie" -gt 0 ] || fail "no integrity error counted although donor 2 was corrupted"
+	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
+	# the demoted pages come back on donor 2's copy: every page current twice
+	wait_for 300 sh -c "[ \"\$(awk '\$1 == \"slab_stat\" {print \$11}' /run/spare/ublk/i1)\" = $((2 * MB * 256)) ]" ||
+		{ cat /run/spare/ublk/i1; tail -20 /tmp/ublk.log; fail "the bad pages were not refilled"; }
+	grep 'copy .* (donor 10.0.0.2): page .* failed its crc32c check; read from another source, the copy refilled' /tmp/ublk.log ||
+		{ tail -20 /tmp/ublk.log; fail "no line for donor 2's bad pages"; }
+	[ "$(grep -c 'failed its crc32c check' /tmp/ublk.log)" -le 4 ] || fail "more than one line per slab"
+	ublk_down
+	[ "$(ublk_stat resync_pages)" -gt 0 ] || fail "nothing resynced"
+	pass "every byte right; $ie bad pages caught, read from donor 3 and refilled on donor 2"
+
+	step "crc32c, 1 copy, no backup: an I/O error, never the bad data"
+	up i2 --integrity crc32c --donor 10.0.0.3:$DONOR_PORT
+	fill "$disk"
+	corrupt 3
+	rc=0; readback "$disk" || rc=$?
+	[ $rc = 2 ] || fail "expected an I/O error, got rc $rc (1 = corrupted data returned)"
+	uf_fresh
+	[ "$(uf io_stat 16)" -gt 0 ] || fail "no integrity error counted"
+	[ "$(uf io_stat 10)" -gt 0 ] || fail "no I/O error counted"
+	grep -q 'failed its crc32c check; no other source holds it' /tmp/ublk.log || fail "no line for the bad page"
+	ublk_down
+	pass "no good source: EIO, never wrong data"
+
+	step "crc32c, ec:4+2: split 0's donor corrupted: decoded around and rebuilt"
+	up i3 --redundancy ec:4+2 --integrity crc32c --io-timeout 2000 $DONORS
+	grep -q 'integrity crc32c: 192 KiB of checksums (6 per page)' /tmp/ublk.log ||
+		{ cat /tmp/ublk.log; fail "no checksum table (4 bytes a split)"; }
+	fill "$disk"
+	corrupt 2	# the group's split 0 (round robin from donor 0)
+	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with one bad split (rc $?)"; }
+	uf_fresh
+	ie=$(uf io_stat 16)
+	[ "$ie" -ge $((MB * 256)) ] || fail "$ie integrity errors, expected one per page ($((MB * 256)))"
+	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
+	wait_for 300 sh -c "[ \"\$(awk '\$1 == \"ec_stat\" {print \$13}' /run/spare/ublk/i3)\" = 0 ]" ||
+		{ cat /run/spare/ublk/i3; tail -20 /tmp/ublk.log; fail "split 0 not rebuilt"; }
+	rebuilt=$(uf ec_stat 10)
+	[ "$rebuilt" -ge $((MB * 256)) ] || fail "$rebuilt split pages rebuilt, expected $((MB * 256))"
+	grep -q 'coding group 0: split 0 of page .* (donor 10.0.0.2) failed its crc32c check; treated as missing and rebuilt' /tmp/ublk.log ||
+		{ tail -20 /tmp/ublk.log; fail "no line for split 0"; }
+	pass "every byte right; $ie bad splits caught, $rebuilt split pages rebuilt"
+
+	step "ec:4+2: splits 1 and 2 corrupted too: only K good splits, split 0's rebuilt pages among them"
+	corrupt 3
+	corrupt 4
+	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed (rc $?): split 0's pages were not rebuilt right"; }
+	uf_fresh
+	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
+	[ "$(uf ec_stat 8)" = 0 ] || fail "$(uf ec_stat 8) EIO pages"
+	ublk_down
+	grep -q 'Assertion\|AddressSanitizer' /tmp/ublk.log && fail "unexpected line in the pager's log"
+	pass "every byte right from splits 0 (rebuilt), 3, 4 and 5; $(ublk_stat integrity_errors) bad splits in all"
+
+	step "teardown"
+	for n in 2 3 4 5 6 7; do
+		kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+	done
+	pass "clean teardown"
+	exit 0
+fi
+
+# ---- spare.ko (BACKEND=kmod) ---------------------------------------------
 step "soft-RoCE, two donors, a backup ramdisk"
 rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M

@@ -126,6 +126,13 @@ static inline void __clear_bit(unsigned long nr, unsigned long *b)
 	b[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
+/* Atomic, as the kernel's: several queue threads may set bits of one map. */
+static inline bool test_and_set_bit(unsigned long nr, unsigned long *b)
+{
+	return __atomic_fetch_or(&b[BIT_WORD(nr)], BIT_MASK(nr),
+				 __ATOMIC_RELAXED) & BIT_MASK(nr);
+}
+
 static inline void bitmap_set(unsigned long *b, unsigned int start,
 			      unsigned int n)
 {
