@@ -32,8 +32,9 @@
 #
 # spare.ko (@kmod) runs its own steps through configfs (redundancy=ec:4+2,
 # the same 96 MiB over seven donors on hosts 2-8): a pattern written and
-# read back; host 6's donor (a split of every group) killed, 8 MiB written
-# on five splits, the donor restarted: its three split slabs mapped again
+# read back; host 6's donor (a split of every group) killed while 8 MiB
+# are written over and over (no write fails: one completes at K splits
+# landed), the writes after it on five splits, the donor restarted: its three split slabs mapped again
 # and rebuilt (ec_stat), every page verifies; reads racing writes of the
 # same pages wait, never EIO; then hosts 3 and 5 killed (every page
 # verifies: groups 0 and 1 are left four splits, host 6's rebuilt one
@@ -125,15 +126,25 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$(cut -d' ' -f1 "/sys/block/$disk/spare/ec_stat")" = 2 ] ||
 		fail "ec_stat is not version 2: $(cat "/sys/block/$disk/spare/ec_stat")"
 
-	step "host 6's donor killed and restarted: its split of each group rebuilt"
+	step "host 6's donor killed during writes, then restarted: its split of each group rebuilt"
 	# host 6 holds a split of all three groups (0: hosts 2-7, 1: 3-8,
-	# 2: 4-8 and 2); 8 MiB written while it is down land on five splits
+	# 2: 4-8 and 2); it dies while 8 MiB are written over and over: a
+	# write completes once K splits landed, so none fails, and the
+	# writes after the loss land on five splits
+	dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
+	rm -f /tmp/wstop
+	(while [ ! -e /tmp/wstop ]; do
+		dd if=/tmp/new of="/dev/$disk" bs=64K seek=64 oflag=direct conv=notrunc 2>/dev/null || exit 1
+	done) &
+	wpid=$!
+	sleep 1
+	kill -0 $wpid 2>/dev/null || { wait $wpid; fail "the writes ended before donor 6 was killed"; }
 	kill -KILL "$(donor_pid 6)"
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.6:$DONOR_PORT\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
-		{ client_log; fail "the loss of donor 6 was not noticed"; }
-	dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
-	dd if=/tmp/new of="/dev/$disk" bs=64K seek=64 oflag=direct conv=notrunc 2>/dev/null ||
-		{ client_log; fail "write with donor 6 down"; }
+		{ touch /tmp/wstop; client_log; fail "the loss of donor 6 was not noticed"; }
+	sleep 2
+	touch /tmp/wstop
+	wait $wpid || { client_log; fail "a write failed while donor 6 died"; }
 	dd if=/tmp/new of=/tmp/want bs=64K seek=64 conv=notrunc 2>/dev/null
 	[ "$(ecs writes_short)" -gt 0 ] || fail "no write counted short with donor 6 down"
 	# the write found group 0's split lost; the rebuild work's next look
