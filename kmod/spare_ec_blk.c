@@ -1238,18 +1238,22 @@ void spare_ec_stop(struct spare_dev *dev)
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 {
 	struct spare_ec_dev *e = dev->ec;
-	u32 lost, rebuilding;
+	struct spare_ec_stat_line l = {};
 
-	if (!e)
-		return sysfs_emit(buf, "2 0 0 0 0 0 0 0 0 0 0 0\n");
-	ec_split_counts(e, &lost, &rebuilding);
-	return sysfs_emit(buf, "2 %lld %lld %lld %lld %lld %lld %lld %lld %lld %u %u\n",
-			  atomic64_read(&e->reads), atomic64_read(&e->writes),
-			  atomic64_read(&e->reads_decoded),
-			  atomic64_read(&e->late_dropped),
-			  atomic64_read(&e->eio_pages),
-			  atomic64_read(&e->writes_short),
-			  atomic64_read(&e->waits),
-			  atomic64_read(&e->repaired_pages),
-			  atomic64_read(&e->remapped), lost, rebuilding);
+	if (e) {
+		l.k = dev->cfg.ec.k;
+		l.r = dev->cfg.ec.r;
+		l.delta = e->map.delta;
+		l.reads = atomic64_read(&e->reads);
+		l.writes = atomic64_read(&e->writes);
+		l.ec.reads_decoded = atomic64_read(&e->reads_decoded);
+		l.ec.late_dropped = atomic64_read(&e->late_dropped);
+		l.ec.eio_pages = atomic64_read(&e->eio_pages);
+		l.ec.writes_short = atomic64_read(&e->writes_short);
+		l.waits = atomic64_read(&e->waits);
+		l.ec.repaired_pages = atomic64_read(&e->repaired_pages);
+		l.remapped = atomic64_read(&e->remapped);
+		ec_split_counts(e, &l.lost_now, &l.rebuilding);
+	}
+	return spare_ec_stat_format(buf, PAGE_SIZE, &l);
 }

@@ -545,3 +545,24 @@ void spare_ec_move_end(struct spare_ec_group *grp)
 	grp->mv_active = false;
 	grp->mv_copied = NULL;
 }
+
+int spare_ec_stat_format(char *buf, size_t len,
+			 const struct spare_ec_stat_line *s)
+{
+	return snprintf(buf, len,
+			"%u %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %u %u %llu %llu %llu\n",
+			SPARE_EC_STAT_VERSION, s->k, s->r, s->delta,
+			(unsigned long long)s->reads,
+			(unsigned long long)s->writes,
+			(unsigned long long)s->ec.reads_decoded,
+			(unsigned long long)s->ec.late_dropped,
+			(unsigned long long)s->ec.eio_pages,
+			(unsigned long long)s->ec.writes_short,
+			(unsigned long long)s->waits,
+			(unsigned long long)s->ec.repaired_pages,
+			(unsigned long long)s->remapped,
+			s->lost_now, s->rebuilding,
+			(unsigned long long)s->moved,
+			(unsigned long long)s->moves_given_up,
+			(unsigned long long)s->copied_pages);
+}

@@ -78,6 +78,25 @@ struct spare_ec_stats {
 	u64 repaired_pages;	/* split pages rebuilt and marked current */
 };
 
+/*
+ * The ec_stat line, one format for both drivers (spare.ko's
+ * /sys/block/spareN/spare/ec_stat, the pager's counters file), written
+ * by spare_ec_stat_format(). A driver gives 0 for what it does not do
+ * (spare.ko moves no split by copy; the pager never makes a request
+ * wait for a write). Documentation/ABI/testing/sysfs-block-spare.
+ */
+#define SPARE_EC_STAT_VERSION	4
+
+struct spare_ec_stat_line {
+	u8 k, r, delta;		/* 0 0 0: not an ec device */
+	u64 reads, writes;	/* requests */
+	struct spare_ec_stats ec;
+	u64 waits;		/* requests that waited for a write */
+	u64 remapped;		/* lost split slabs mapped again or replaced */
+	u32 lost_now, rebuilding;
+	u64 moved, moves_given_up, copied_pages;
+};
+
 /* Bitmask of all K + R splits of @g. */
 static inline u16 spare_ec_all(const struct spare_ec_geom *g)
 {
@@ -398,5 +417,15 @@ int spare_ec_move_switch(struct spare_ec_map *m, struct spare_ec_group *grp);
  * marks nothing.
  */
 void spare_ec_move_end(struct spare_ec_group *grp);
+
+/**
+ * spare_ec_stat_format() - the ec_stat line (version SPARE_EC_STAT_VERSION)
+ * @buf: where it goes, with a newline
+ * @len: its size (128 bytes hold any line)
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_ec_stat_format(char *buf, size_t len,
+			 const struct spare_ec_stat_line *s);
 
 #endif /* SPARE_EC_IO_H */

@@ -19,6 +19,8 @@
 #ifndef SPARE_EC_IO_CASES_H
 #define SPARE_EC_IO_CASES_H
 
+#include <linux/string.h>
+
 #include "spare_ec_io.h"
 
 #define EC_PAGES	64	/* pages per group in the cases */
@@ -834,6 +836,27 @@ static void ecio_write_completes_at_k(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/*
+ * The one ec_stat line of both drivers: field N of the ABI file's table
+ * holds N here (field 1 is the version), so a field out of place shows.
+ */
+static void ecio_stat_format(ECIO_T t)
+{
+	const struct spare_ec_stat_line l = {
+		.k = 2, .r = 3, .delta = 4, .reads = 5, .writes = 6,
+		.ec = { .reads_decoded = 7, .late_dropped = 8, .eio_pages = 9,
+			.writes_short = 10, .repaired_pages = 12 },
+		.waits = 11, .remapped = 13, .lost_now = 14, .rebuilding = 15,
+		.moved = 16, .moves_given_up = 17, .copied_pages = 18,
+	};
+	const char *want = "4 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n";
+	char buf[128];
+
+	ECIO_EQ(t, SPARE_EC_STAT_VERSION, 4);
+	ECIO_EQ(t, spare_ec_stat_format(buf, sizeof(buf), &l), strlen(want));
+	ECIO_CHECK(t, !strcmp(buf, want));
+}
+
 struct spare_ec_io_case {
 	const char *name;
 	void (*run)(ECIO_T t);
@@ -860,6 +883,7 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "move_lost", ecio_move_lost },
 	{ "read_racing_write_waits", ecio_read_racing_write },
 	{ "write_completes_at_k", ecio_write_completes_at_k },
+	{ "stat_format", ecio_stat_format },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */
