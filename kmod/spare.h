@@ -408,7 +408,8 @@ static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 static inline ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 {
-	return sysfs_emit(buf, "2 0 0 0 0 0 0 0 0 0 0 0\n");
+	/* spare_ec_stat_format()'s line for a device that is not ec */
+	return sysfs_emit(buf, "4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 }
 #endif
 

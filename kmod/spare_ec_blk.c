@@ -29,7 +29,11 @@
  * and blk-mq's delayed re-run is then the backstop). A
  * read completes at the K-th split of its last extent but keeps its slot
  * until every split it posted has completed, so that a late split lands
- * in memory no other request uses.
+ * in memory no other request uses. A write completes the same way, once
+ * K splits of each extent landed (spare_ec_write_commit()): a split on a
+ * dead donor costs it nothing, and it keeps the slot (the bytes its late
+ * splits write) until each of those landed or failed
+ * (spare_ec_write_end(): marked current, or left to the rebuild).
  */
 #include <linux/bitmap.h>
 #include <linux/blk-mq.h>
@@ -78,6 +82,7 @@ struct ec_req {
 	spinlock_t lock;	/* rd, finished, rq: completions of many CQs */
 	atomic_t pending;	/* ops not completed, plus one while posting */
 	bool write;
+	bool posting;		/* a write's splits are being posted */
 	bool rebuild;		/* the rebuild's own slot (rb_done) */
 	bool rb_failed;		/* a rebuild op failed or was not posted */
 	int hctx;
@@ -437,8 +442,12 @@ static void read_maybe_end(struct ec_req *req)
 	blk_mq_end_request(rq, st);
 }
 
-/* Every split of a write completed: the core marks what landed. */
-static void write_end(struct ec_req *req)
+/*
+ * The write completes (every extent spare_ec_write_ready()): the core
+ * marks the splits that landed, and the request ends; splits still in
+ * flight keep the slot until write_end().
+ */
+static void write_complete(struct ec_req *req)
 {
 	struct spare_dev *dev = req->dev;
 	struct spare_ec_dev *e = dev->ec;
@@ -453,8 +462,8 @@ static void write_end(struct ec_req *req)
 		int ret;
 
 		spin_lock_irqsave(&e->glock[ex->group], flags);
-		ret = spare_ec_write_end(&e->map, &e->map.groups[ex->group],
-					 &ex->wr, &st);
+		ret = spare_ec_write_commit(&e->map, &e->map.groups[ex->group],
+					    &ex->wr, &st);
 		spin_unlock_irqrestore(&e->glock[ex->group], flags);
 		if (ret) {
 			bs = BLK_STS_IOERR;
@@ -470,6 +479,50 @@ static void write_end(struct ec_req *req)
 	else
 		atomic64_add(blk_rq_bytes(rq), &dev->stats.bytes_written);
 	blk_mq_end_request(rq, bs);
+	/* a read of these pages waits no more (a write: until write_end()) */
+	if (atomic_read(&e->refused) && atomic_xchg(&e->refused, 0))
+		blk_mq_run_hw_queues(dev->disk->queue, true);
+}
+
+/*
+ * A write completes once K splits of every extent landed (issue 34): the
+ * others may be on a dead donor, whose operations end only when its
+ * queue is torn down. req->lock held; not while the write is posting.
+ */
+static void write_maybe_complete(struct ec_req *req)
+{
+	unsigned int x;
+
+	if (!req->rq || req->posting)
+		return;
+	for (x = 0; x < req->nr_ext; x++)
+		if (!spare_ec_write_ready(&req->ext[x].wr))
+			return;
+	write_complete(req);
+}
+
+/*
+ * Every split of a write completed: the late ones that landed are
+ * marked, those that did not wait for the rebuild.
+ */
+static void write_end(struct ec_req *req)
+{
+	struct spare_ec_dev *e = req->dev->ec;
+	struct spare_ec_stats st = {};
+	unsigned int x;
+
+	if (req->rq)
+		write_complete(req);
+	for (x = 0; x < req->nr_ext; x++) {
+		struct ec_ext *ex = &req->ext[x];
+		unsigned long flags;
+
+		spin_lock_irqsave(&e->glock[ex->group], flags);
+		spare_ec_write_end(&e->map, &e->map.groups[ex->group],
+				   &ex->wr, &st);
+		spin_unlock_irqrestore(&e->glock[ex->group], flags);
+	}
+	stats_add(e, &st);
 }
 
 /* The slot is free again; a request refused for want of one runs. */
@@ -489,7 +542,7 @@ static void req_put(struct ec_req *req)
 {
 	if (!atomic_dec_and_test(&req->pending))
 		return;
-	if (req->write && req->rq)
+	if (req->write)
 		write_end(req);
 	if (!req->write && req->rq) {
 		unsigned long flags;
@@ -542,6 +595,7 @@ static void op_done(struct ib_cq *cq, struct ib_wc *wc)
 
 		spin_lock_irqsave(&req->lock, flags);
 		spare_ec_write_done(&req->ext[op->ext].wr, op->split, ok);
+		write_maybe_complete(req);
 		spin_unlock_irqrestore(&req->lock, flags);
 	} else {
 		struct spare_ec_stats st = {};
@@ -666,8 +720,10 @@ static void ec_read_start(struct spare_dev *dev, struct ec_req *req)
 
 /*
  * Whether the request waits for a write in flight over one of its pages
- * (spare_ec_writing()): a read of those pages would find them current on
- * no split, and a second write of them would race the first's marks. A
+ * (spare_ec_writing(): until K of its splits landed) or, for a write, for
+ * a completed write's late splits (spare_ec_write_waits()): a read of
+ * those pages would find them current on no split, and a second write of
+ * them would race the first's marks. A
  * read is planned here, each extent under its group's lock, so that one
  * that waits has posted nothing; its EIO pages are counted when it goes.
  */
@@ -685,7 +741,8 @@ static bool ec_must_wait(struct spare_dev *dev, struct ec_req *req)
 
 		spin_lock_irqsave(&e->glock[ex->group], flags);
 		if (req->write) {
-			wait = spare_ec_writing(&e->map, grp, ex->first, ex->n);
+			wait = spare_ec_write_waits(&e->map, grp, ex->first,
+						    ex->n);
 		} else {
 			sync_lost(dev, ex->group);
 			ex->plan = spare_ec_read_plan(&e->map, grp, ex->first,
@@ -902,6 +959,7 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct spare_ec_dev *e = dev->ec;
 	struct spare_extent ext[SPARE_MAX_EXTENTS];
 	struct ec_req *req;
+	unsigned long flags;
 	unsigned int x;
 	u32 pidx = 0;
 	int n;
@@ -934,6 +992,7 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->dev = dev;
 	req->rq = rq;
 	req->write = req_op(rq) == REQ_OP_WRITE;
+	req->posting = false;
 	req->hctx = hctx->queue_num;
 	req->nr_ext = n;
 	req->nr_ops = 0;
@@ -976,7 +1035,12 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			req_release(req);
 			return BLK_STS_IOERR;
 		}
+		req->posting = true;
 		ec_write_start(dev, req);
+		spin_lock_irqsave(&req->lock, flags);
+		req->posting = false;
+		write_maybe_complete(req);
+		spin_unlock_irqrestore(&req->lock, flags);
 	} else {
 		atomic64_inc(&e->reads);
 		ec_read_start(dev, req);
@@ -1174,18 +1238,22 @@ void spare_ec_stop(struct spare_dev *dev)
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 {
 	struct spare_ec_dev *e = dev->ec;
-	u32 lost, rebuilding;
+	struct spare_ec_stat_line l = {};
 
-	if (!e)
-		return sysfs_emit(buf, "2 0 0 0 0 0 0 0 0 0 0 0\n");
-	ec_split_counts(e, &lost, &rebuilding);
-	return sysfs_emit(buf, "2 %lld %lld %lld %lld %lld %lld %lld %lld %lld %u %u\n",
-			  atomic64_read(&e->reads), atomic64_read(&e->writes),
-			  atomic64_read(&e->reads_decoded),
-			  atomic64_read(&e->late_dropped),
-			  atomic64_read(&e->eio_pages),
-			  atomic64_read(&e->writes_short),
-			  atomic64_read(&e->waits),
-			  atomic64_read(&e->repaired_pages),
-			  atomic64_read(&e->remapped), lost, rebuilding);
+	if (e) {
+		l.k = dev->cfg.ec.k;
+		l.r = dev->cfg.ec.r;
+		l.delta = e->map.delta;
+		l.reads = atomic64_read(&e->reads);
+		l.writes = atomic64_read(&e->writes);
+		l.ec.reads_decoded = atomic64_read(&e->reads_decoded);
+		l.ec.late_dropped = atomic64_read(&e->late_dropped);
+		l.ec.eio_pages = atomic64_read(&e->eio_pages);
+		l.ec.writes_short = atomic64_read(&e->writes_short);
+		l.waits = atomic64_read(&e->waits);
+		l.ec.repaired_pages = atomic64_read(&e->repaired_pages);
+		l.remapped = atomic64_read(&e->remapped);
+		ec_split_counts(e, &l.lost_now, &l.rebuilding);
+	}
+	return spare_ec_stat_format(buf, PAGE_SIZE, &l);
 }

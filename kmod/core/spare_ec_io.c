@@ -32,7 +32,10 @@ int spare_ec_map_init(struct spare_ec_map *m, const struct spare_ec_geom *g,
 	for (i = 0; i < nr_groups; i++) {
 		m->groups[i].written = bitmap_zalloc(pages_per_group, GFP_KERNEL);
 		m->groups[i].writing = bitmap_zalloc(pages_per_group, GFP_KERNEL);
-		if (!m->groups[i].written || !m->groups[i].writing) {
+		m->groups[i].trailing = bitmap_zalloc(pages_per_group,
+						      GFP_KERNEL);
+		if (!m->groups[i].written || !m->groups[i].writing ||
+		    !m->groups[i].trailing) {
 			spare_ec_map_free(m);
 			return -ENOMEM;
 		}
@@ -57,6 +60,7 @@ void spare_ec_map_free(struct spare_ec_map *m)
 	for (i = 0; i < m->nr_groups; i++) {
 		bitmap_free(m->groups[i].written);
 		bitmap_free(m->groups[i].writing);
+		bitmap_free(m->groups[i].trailing);
 		for (j = 0; j < SPARE_EC_MAX_SPLITS; j++)
 			bitmap_free(m->groups[i].cur[j]);
 	}
@@ -114,6 +118,14 @@ bool spare_ec_writing(const struct spare_ec_map *m,
 	       find_next_bit(grp->writing, first + n, first) < first + n;
 }
 
+bool spare_ec_write_waits(const struct spare_ec_map *m,
+			  const struct spare_ec_group *grp, u32 first, u32 n)
+{
+	return spare_ec_writing(m, grp, first, n) ||
+	       (in_group(m, first, n) &&
+		find_next_bit(grp->trailing, first + n, first) < first + n);
+}
+
 /* Whether [a, a + an) and [b, b + bn) share a page. */
 static bool overlap(u32 a, u32 an, u32 b, u32 bn)
 {
@@ -151,10 +163,10 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 {
 	u32 j;
 
+	memset(wr, 0, sizeof(*wr));
 	wr->first = first;
 	wr->n = n;
-	wr->landed = 0;
-	wr->posted = 0;
+	wr->k = m->g.k;
 	if (!n || first >= m->pages_per_group ||
 	    n > m->pages_per_group - first)
 		return 0;
@@ -184,37 +196,81 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 
 void spare_ec_write_done(struct spare_ec_write *wr, u32 j, bool ok)
 {
-	if (j < 16 && ok && (wr->posted & (1U << j)))
-		wr->landed |= 1U << j;
+	u16 bit = j < 16 ? 1U << j : 0;
+
+	if (!(wr->posted & bit) || ((wr->landed | wr->failed) & bit))
+		return;		/* not one of ours, or a second time */
+	if (ok)
+		wr->landed |= bit;
+	else
+		wr->failed |= bit;
+}
+
+bool spare_ec_write_ready(const struct spare_ec_write *wr)
+{
+	return hweight32(wr->landed) >= wr->k ||
+	       (wr->landed | wr->failed) == wr->posted;
+}
+
+/*
+ * Mark @splits of @wr's pages current: those whose slab is still the one
+ * the write began on (a split lost while its write was in flight stays
+ * lost, and a slab mapped in its place since holds none of it).
+ */
+static void mark_landed(struct spare_ec_map *m, struct spare_ec_group *grp,
+			struct spare_ec_write *wr, u16 splits)
+{
+	u32 j;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		if ((splits & (1U << j)) && !(grp->lost & (1U << j)) &&
+		    wr->epoch[j] == grp->epoch[j])
+			bitmap_set(grp->cur[j], wr->first, wr->n);
+	wr->marked |= splits;
+}
+
+int spare_ec_write_commit(struct spare_ec_map *m, struct spare_ec_group *grp,
+			  struct spare_ec_write *wr,
+			  struct spare_ec_stats *st)
+{
+	if (wr->committed)
+		return wr->result;
+	wr->committed = true;
+	if (!in_group(m, wr->first, wr->n)) {
+		wr->result = -EIO;
+		return wr->result;
+	}
+	bitmap_clear(grp->writing, wr->first, wr->n);
+	if (hweight32(wr->landed) < m->g.k) {
+		st->eio_pages += wr->n;
+		wr->result = -EIO;
+		return wr->result;
+	}
+	mark_landed(m, grp, wr, wr->landed);
+	if ((wr->landed | wr->failed) != wr->posted)
+		bitmap_set(grp->trailing, wr->first, wr->n);
+	wr->result = 0;
+	return 0;
 }
 
 int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
-		       const struct spare_ec_write *wr,
+		       struct spare_ec_write *wr,
 		       struct spare_ec_stats *st)
 {
 	u16 all = spare_ec_all(&m->g);
-	u32 j;
+	int ret = spare_ec_write_commit(m, grp, wr, st);
 
-	if (!wr->n)
-		return -EIO;
-	if (in_group(m, wr->first, wr->n))
-		bitmap_clear(grp->writing, wr->first, wr->n);
+	if (!in_group(m, wr->first, wr->n))
+		return ret;
+	bitmap_clear(grp->trailing, wr->first, wr->n);
 	/* the splits that did not land are rebuilt, or stay not current */
 	grp->repair |= all & ~wr->landed;
-	if (hweight32(wr->landed) < m->g.k) {
-		st->eio_pages += wr->n;
-		return -EIO;
-	}
+	if (ret)
+		return ret;
 	if (wr->landed != all)
 		st->writes_short++;
-	for (j = 0; j < spare_ec_splits(&m->g); j++)
-		/*
-		 * a split lost while its write was in flight stays lost,
-		 * and a slab mapped in its place since holds none of it
-		 */
-		if ((wr->landed & (1U << j)) && !(grp->lost & (1U << j)) &&
-		    wr->epoch[j] == grp->epoch[j])
-			bitmap_set(grp->cur[j], wr->first, wr->n);
+	/* late splits: no write of these pages began since (write_waits) */
+	mark_landed(m, grp, wr, wr->landed & ~wr->marked);
 	return 0;
 }
 
@@ -329,7 +385,8 @@ static bool rebuildable(const struct spare_ec_map *m,
 	u16 cur = 0;
 	u32 i;
 
-	if (test_bit(p, grp->cur[j]))
+	/* a late split of a committed write may still land there */
+	if (test_bit(p, grp->cur[j]) || test_bit(p, grp->trailing))
 		return false;
 	for (i = 0; i < spare_ec_splits(&m->g); i++)
 		if (i != j && !(grp->lost & (1U << i)) &&
@@ -487,4 +544,25 @@ void spare_ec_move_end(struct spare_ec_group *grp)
 {
 	grp->mv_active = false;
 	grp->mv_copied = NULL;
+}
+
+int spare_ec_stat_format(char *buf, size_t len,
+			 const struct spare_ec_stat_line *s)
+{
+	return snprintf(buf, len,
+			"%u %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %u %u %llu %llu %llu\n",
+			SPARE_EC_STAT_VERSION, s->k, s->r, s->delta,
+			(unsigned long long)s->reads,
+			(unsigned long long)s->writes,
+			(unsigned long long)s->ec.reads_decoded,
+			(unsigned long long)s->ec.late_dropped,
+			(unsigned long long)s->ec.eio_pages,
+			(unsigned long long)s->ec.writes_short,
+			(unsigned long long)s->waits,
+			(unsigned long long)s->ec.repaired_pages,
+			(unsigned long long)s->remapped,
+			s->lost_now, s->rebuilding,
+			(unsigned long long)s->moved,
+			(unsigned long long)s->moves_given_up,
+			(unsigned long long)s->copied_pages);
 }

@@ -33,8 +33,13 @@
 struct spare_ec_group {
 	unsigned long *cur[SPARE_EC_MAX_SPLITS];	/* a bit per page */
 	unsigned long *written;	/* a bit per page: a write began there */
-	/* a bit per page: a write is in flight there (begin to end) */
+	/* a bit per page: a write is in flight there (begin to commit) */
 	unsigned long *writing;
+	/*
+	 * a bit per page: a committed write has splits still in flight
+	 * there (commit to end): read from its landed splits, not written
+	 */
+	unsigned long *trailing;
 	u16 lost;	/* split slabs gone (donor lost, evicting): never posted */
 	/*
 	 * moves at each loss of the split: a write begun on an older slab
@@ -71,6 +76,25 @@ struct spare_ec_stats {
 	u64 eio_pages;		/* pages read or written as EIO */
 	u64 writes_short;	/* writes that landed on K..K+R-1 splits */
 	u64 repaired_pages;	/* split pages rebuilt and marked current */
+};
+
+/*
+ * The ec_stat line, one format for both drivers (spare.ko's
+ * /sys/block/spareN/spare/ec_stat, the pager's counters file), written
+ * by spare_ec_stat_format(). A driver gives 0 for what it does not do
+ * (spare.ko moves no split by copy; the pager never makes a request
+ * wait for a write). Documentation/ABI/testing/sysfs-block-spare.
+ */
+#define SPARE_EC_STAT_VERSION	4
+
+struct spare_ec_stat_line {
+	u8 k, r, delta;		/* 0 0 0: not an ec device */
+	u64 reads, writes;	/* requests */
+	struct spare_ec_stats ec;
+	u64 waits;		/* requests that waited for a write */
+	u64 remapped;		/* lost split slabs mapped again or replaced */
+	u32 lost_now, rebuilding;
+	u64 moved, moves_given_up, copied_pages;
 };
 
 /* Bitmask of all K + R splits of @g. */
@@ -135,19 +159,37 @@ void spare_ec_split_mapped(struct spare_ec_map *m, struct spare_ec_group *grp,
 /**
  * spare_ec_writing() - whether a write is in flight over [@first, @first + @n)
  *
- * Between spare_ec_write_begin() and spare_ec_write_end() the pages of a
+ * Between spare_ec_write_begin() and spare_ec_write_commit() the pages of a
  * write are current on no split. A read of them waits
  * (spare_ec_read_plan() says -EAGAIN) and so may a second write of them,
- * until the write ends: then they read what landed.
+ * until the write is committed: then they read what landed.
  */
 bool spare_ec_writing(const struct spare_ec_map *m,
 		      const struct spare_ec_group *grp, u32 first, u32 n);
+
+/**
+ * spare_ec_write_waits() - whether a write of [@first, @first + @n) waits
+ *
+ * True while a write is in flight there (spare_ec_writing()) or a
+ * committed write still has splits in flight there (between
+ * spare_ec_write_commit() and spare_ec_write_end()): a second write must
+ * not race the first's late splits, which are marked current when they
+ * land. A driver that commits writes early calls this before
+ * spare_ec_write_begin(); reads need not wait for late splits.
+ */
+bool spare_ec_write_waits(const struct spare_ec_map *m,
+			  const struct spare_ec_group *grp, u32 first, u32 n);
 
 /* One write of pages [first, first + n) of a group, from begin to end. */
 struct spare_ec_write {
 	u32 first, n;
 	u16 posted;	/* the splits written */
 	u16 landed;	/* those whose write completed */
+	u16 failed;	/* those whose write failed (or was not posted) */
+	u16 marked;	/* landed splits marked current so far */
+	u8 k;
+	bool committed;	/* spare_ec_write_commit() ran */
+	int result;	/* its answer */
 	u8 epoch[SPARE_EC_MAX_SPLITS];	/* each split's, at begin */
 };
 
@@ -169,17 +211,46 @@ u16 spare_ec_write_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
 void spare_ec_write_done(struct spare_ec_write *wr, u32 j, bool ok);
 
 /**
- * spare_ec_write_end() - every posted split of the write completed
+ * spare_ec_write_ready() - whether the write may complete now
+ *
+ * Once K splits landed the write is readable: it completes (the driver
+ * answers the request after spare_ec_write_commit()) without waiting for
+ * the other splits, which may be on a dead donor. Before K, only once
+ * every posted split completed (then it fails).
+ */
+bool spare_ec_write_ready(const struct spare_ec_write *wr);
+
+/**
+ * spare_ec_write_commit() - the write completes (spare_ec_write_ready())
  *
  * At least K landed: the pages are current on exactly the splits that
  * landed (and whose slab is still the one the write began on: not lost,
- * nor lost and mapped again since), and the others wait for repair. Fewer than K: nothing is marked
- * current, so the pages read as EIO until written again.
+ * nor lost and mapped again since); reads of them go on at once. Splits
+ * still in flight are marked at spare_ec_write_end() if they land, and
+ * until then a second write of the pages waits (spare_ec_write_waits())
+ * and no repair takes them. Fewer than K (every split completed):
+ * nothing is marked current, so the pages read as EIO until written
+ * again. A second call answers the first's result.
  *
  * Return: 0, or -EIO (counted in @st->eio_pages).
  */
+int spare_ec_write_commit(struct spare_ec_map *m, struct spare_ec_group *grp,
+			  struct spare_ec_write *wr,
+			  struct spare_ec_stats *st);
+
+/**
+ * spare_ec_write_end() - every posted split of the write completed
+ *
+ * Commits the write if spare_ec_write_commit() did not run (a driver
+ * that answers at the end, as the pager does). Splits that landed after
+ * the commit are marked current (same rule: not lost, same slab); those
+ * that did not land wait for repair, never read stale. A write that
+ * landed on fewer than K + R splits is counted as short.
+ *
+ * Return: the commit's answer: 0, or -EIO.
+ */
 int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
-		       const struct spare_ec_write *wr,
+		       struct spare_ec_write *wr,
 		       struct spare_ec_stats *st);
 
 /* One late-binding read of pages [first, first + n) of a group. */
@@ -346,5 +417,15 @@ int spare_ec_move_switch(struct spare_ec_map *m, struct spare_ec_group *grp);
  * marks nothing.
  */
 void spare_ec_move_end(struct spare_ec_group *grp);
+
+/**
+ * spare_ec_stat_format() - the ec_stat line (version SPARE_EC_STAT_VERSION)
+ * @buf: where it goes, with a newline
+ * @len: its size (128 bytes hold any line)
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_ec_stat_format(char *buf, size_t len,
+			 const struct spare_ec_stat_line *s);
 
 #endif /* SPARE_EC_IO_H */

@@ -19,6 +19,8 @@
 #ifndef SPARE_EC_IO_CASES_H
 #define SPARE_EC_IO_CASES_H
 
+#include <linux/string.h>
+
 #include "spare_ec_io.h"
 
 #define EC_PAGES	64	/* pages per group in the cases */
@@ -753,6 +755,108 @@ static void ecio_read_racing_write(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/*
+ * A write completes once K splits landed (issue 34, Deliver 4): the
+ * others may be on a dead donor. Its pages read from the landed splits at
+ * once; a late split is marked when it lands, one that fails waits for
+ * the rebuild; a second write of the pages waits for the late splits,
+ * and no repair takes them meanwhile. Before K it completes only when
+ * every split did (then EIO).
+ */
+static void ecio_write_completes_at_k(ECIO_T t)
+{
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_group *grp;
+	struct spare_ec_repair rep;
+	struct spare_ec_write wr, wr2;
+	struct spare_ec_read rd;
+	u16 post;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 8, 2, &wr), 0x3f);
+	for (j = 0; j < 3; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_CHECK(t, !spare_ec_write_ready(&wr));
+	spare_ec_write_done(&wr, 4, true);	/* the K-th, a parity split */
+	ECIO_CHECK(t, spare_ec_write_ready(&wr));
+	ECIO_EQ(t, spare_ec_write_commit(&m, grp, &wr, &st), 0);
+	/* readable from the four landed splits, a read does not wait */
+	ECIO_CHECK(t, !spare_ec_writing(&m, grp, 8, 2));
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 8, 2), 0x17);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 8, 2, &rd, &post, &st), 0);
+	ECIO_EQ(t, post, 0x17);
+	/* a second write of them waits for the late splits; beside: not */
+	ECIO_CHECK(t, spare_ec_write_waits(&m, grp, 9, 1));
+	ECIO_CHECK(t, !spare_ec_write_waits(&m, grp, 10, 1));
+	/* no repair of split 3 or 5 while their writes may still land */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 3, 0, 16, &rep), -ENOENT);
+	/* split 3 lands late, split 5 fails (its donor died) */
+	spare_ec_write_done(&wr, 3, true);
+	spare_ec_write_done(&wr, 5, false);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_EQ(t, spare_ec_write_commit(&m, grp, &wr, &st), 0);	/* again */
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 8, 2), 0x1f);
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 5, 8));
+	ECIO_CHECK(t, !spare_ec_write_waits(&m, grp, 8, 2));
+	ECIO_EQ(t, st.writes_short, 1);
+	ECIO_EQ(t, st.eio_pages, 0);
+	ECIO_CHECK(t, grp->repair & EC_B(5));
+	/* the rebuild takes split 5 now, from the data splits */
+	ECIO_EQ(t, spare_ec_repair_begin(&m, grp, 5, 0, 16, &rep), 0);
+	ECIO_EQ(t, rep.first, 8);
+	ECIO_EQ(t, rep.n, 2);
+	ECIO_EQ(t, rep.src, 0x0f);
+	ECIO_CHECK(t, spare_ec_repair_end(&m, grp, &rep, true, &st));
+	/* a late split whose slab was lost and mapped again marks nothing */
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 20, 1, &wr2), 0x3f);
+	for (j = 0; j < 4; j++)
+		spare_ec_write_done(&wr2, j, true);
+	ECIO_CHECK(t, spare_ec_write_ready(&wr2));
+	ECIO_EQ(t, spare_ec_write_commit(&m, grp, &wr2, &st), 0);
+	spare_ec_split_lost(&m, grp, 4);
+	spare_ec_split_mapped(&m, grp, 4);
+	spare_ec_write_done(&wr2, 4, true);
+	spare_ec_write_done(&wr2, 5, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr2, &st), 0);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 20, 1), 0x2f);
+	/* three landed, three failed: EIO only once all completed */
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 30, 1, &wr2), 0x3f);
+	for (j = 0; j < 5; j++)
+		spare_ec_write_done(&wr2, j, j < 3);
+	ECIO_CHECK(t, !spare_ec_write_ready(&wr2));
+	spare_ec_write_done(&wr2, 5, false);
+	ECIO_CHECK(t, spare_ec_write_ready(&wr2));
+	ECIO_EQ(t, spare_ec_write_commit(&m, grp, &wr2, &st), -EIO);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr2, &st), -EIO);
+	ECIO_EQ(t, st.eio_pages, 1);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 30, 1), 0);
+	spare_ec_map_free(&m);
+}
+
+/*
+ * The one ec_stat line of both drivers: field N of the ABI file's table
+ * holds N here (field 1 is the version), so a field out of place shows.
+ */
+static void ecio_stat_format(ECIO_T t)
+{
+	const struct spare_ec_stat_line l = {
+		.k = 2, .r = 3, .delta = 4, .reads = 5, .writes = 6,
+		.ec = { .reads_decoded = 7, .late_dropped = 8, .eio_pages = 9,
+			.writes_short = 10, .repaired_pages = 12 },
+		.waits = 11, .remapped = 13, .lost_now = 14, .rebuilding = 15,
+		.moved = 16, .moves_given_up = 17, .copied_pages = 18,
+	};
+	const char *want = "4 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n";
+	char buf[128];
+
+	ECIO_EQ(t, SPARE_EC_STAT_VERSION, 4);
+	ECIO_EQ(t, spare_ec_stat_format(buf, sizeof(buf), &l), strlen(want));
+	ECIO_CHECK(t, !strcmp(buf, want));
+}
+
 struct spare_ec_io_case {
 	const char *name;
 	void (*run)(ECIO_T t);
@@ -778,6 +882,8 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "move_write_races", ecio_move_write_races },
 	{ "move_lost", ecio_move_lost },
 	{ "read_racing_write_waits", ecio_read_racing_write },
+	{ "write_completes_at_k", ecio_write_completes_at_k },
+	{ "stat_format", ecio_stat_format },
 };
 
 #endif /* SPARE_EC_IO_CASES_H */

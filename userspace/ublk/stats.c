@@ -36,7 +36,6 @@
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
 #define MOVING_VERSION		1
-#define EC_STAT_VERSION		3
 
 void stats_publish(struct queue *q)
 {
@@ -236,25 +235,24 @@ int stats_write(struct dev *d, const struct stats_id *id)
 		st.resync_pages, st.backup_waits, st.integrity_errors);
 	slab_line(d, f);
 	if (ec_on(d)) {
-		u32 lost, rebuilding;
+		struct spare_ec_stat_line l = {
+			.k = d->ec_geom.k, .r = d->ec_geom.r,
+			.delta = d->ec_delta,
+			.reads = st.reads, .writes = st.writes,
+			.ec = st.ec,
+			.waits = 0,	/* the pager makes no request wait */
+			.remapped = st.remaps,
+			.moved = st.ec_moved,
+			.moves_given_up = st.ec_move_gave_up,
+			.copied_pages = st.ec_copied_pages,
+		};
+		char line[160];
 
-		/* version, K, R, spare reads, reads decoded, late splits
-		 * dropped, EIO pages, writes short of K+R; version 2: split
-		 * pages rebuilt, split slabs replaced, split slabs lost now,
-		 * split slabs waiting for a rebuild now (lost or not);
-		 * version 3: evicted split slabs moved by copy, moves given
-		 * up (rebuilt by a decode instead), split pages copied (ec.c) */
-		ec_split_counts(d->ec, &lost, &rebuilding);
-		fprintf(f, "redundancy ec:%u+%u\nec_stat %u %u %u %u %" PRIu64
-			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			d->ec_geom.k, d->ec_geom.r, EC_STAT_VERSION,
-			d->ec_geom.k, d->ec_geom.r, d->ec_delta,
-			st.ec.reads_decoded, st.ec.late_dropped, st.ec.eio_pages,
-			st.ec.writes_short,
-			st.ec.repaired_pages, st.remaps,
-			lost, rebuilding,
-			st.ec_moved, st.ec_move_gave_up, st.ec_copied_pages);
+		/* one format with spare.ko's ec_stat (the core's) */
+		ec_split_counts(d->ec, &l.lost_now, &l.rebuilding);
+		spare_ec_stat_format(line, sizeof(line), &l);
+		fprintf(f, "redundancy ec:%u+%u\nec_stat %s", d->ec_geom.k,
+			d->ec_geom.r, line);
 	}
 	for (i = 0; i < d->nr_donors; i++) {
 		struct donor *dn = &d->donors[i];

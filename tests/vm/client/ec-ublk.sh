@@ -32,8 +32,9 @@
 #
 # spare.ko (@kmod) runs its own steps through configfs (redundancy=ec:4+2,
 # the same 96 MiB over seven donors on hosts 2-8): a pattern written and
-# read back; host 6's donor (a split of every group) killed, 8 MiB written
-# on five splits, the donor restarted: its three split slabs mapped again
+# read back; host 6's donor (a split of every group) killed while 8 MiB
+# are written over and over (no write fails: one completes at K splits
+# landed), the writes after it on five splits, the donor restarted: its three split slabs mapped again
 # and rebuilt (ec_stat), every page verifies; reads racing writes of the
 # same pages wait, never EIO; then hosts 3 and 5 killed (every page
 # verifies: groups 0 and 1 are left four splits, host 6's rebuilt one
@@ -48,6 +49,20 @@
 . /spare/tests/vm/client.inc
 set -u
 watchdog 600
+
+# ec_field NAME: the field number of NAME in an ec_stat line (version 4,
+# one format for both drivers: Documentation/ABI/testing/sysfs-block-spare)
+ec_field() {
+	case $1 in
+	version) echo 1 ;; k) echo 2 ;; r) echo 3 ;; delta) echo 4 ;;
+	reads) echo 5 ;; writes) echo 6 ;; reads_decoded) echo 7 ;;
+	late_dropped) echo 8 ;; eio_pages) echo 9 ;; writes_short) echo 10 ;;
+	waits) echo 11 ;; repaired_pages) echo 12 ;; remapped) echo 13 ;;
+	lost_now) echo 14 ;; rebuilding) echo 15 ;; moved) echo 16 ;;
+	moves_given_up) echo 17 ;; copied_pages) echo 18 ;;
+	*) fail "ec_field: no field $1" ;;
+	esac
+}
 
 # spare.ko's steps (the pager's are below this block).
 if [ "$BACKEND" = kmod ]; then
@@ -111,29 +126,33 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$lent" = 18 ] || fail "the donors lend $lent slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
 	pass "96 MiB written and read back; the donors lend 18 x 8 MiB (1.5x)"
 
-	# ecs FIELD: one of /sys/block/$disk/spare/ec_stat's fields (version 2)
-	ecs() {
-		local f
-		case $1 in
-		reads) f=2 ;; writes) f=3 ;; reads_decoded) f=4 ;;
-		late_dropped) f=5 ;; eio_pages) f=6 ;; writes_short) f=7 ;;
-		waits) f=8 ;; repaired_pages) f=9 ;; remapped) f=10 ;;
-		lost_now) f=11 ;; rebuilding) f=12 ;;
-		esac
-		cut -d' ' -f$f "/sys/block/$disk/spare/ec_stat"
-	}
-	[ "$(cut -d' ' -f1 "/sys/block/$disk/spare/ec_stat")" = 2 ] ||
-		fail "ec_stat is not version 2: $(cat "/sys/block/$disk/spare/ec_stat")"
+	# ecs FIELD: one of /sys/block/$disk/spare/ec_stat's fields (ec_field)
+	ecs() { cut -d' ' -f"$(ec_field "$1")" "/sys/block/$disk/spare/ec_stat"; }
+	[ "$(ecs version)" = 4 ] && [ "$(ecs k)" = 4 ] && [ "$(ecs r)" = 2 ] &&
+		[ "$(ecs delta)" = 1 ] && [ "$(ecs moved)" = 0 ] ||
+		fail "ec_stat is not version 4 of ec:4+2, delta 1: $(cat "/sys/block/$disk/spare/ec_stat")"
+	[ "$(wc -w <"/sys/block/$disk/spare/ec_stat")" = 18 ] ||
+		fail "ec_stat has not 18 fields: $(cat "/sys/block/$disk/spare/ec_stat")"
 
-	step "host 6's donor killed and restarted: its split of each group rebuilt"
+	step "host 6's donor killed during writes, then restarted: its split of each group rebuilt"
 	# host 6 holds a split of all three groups (0: hosts 2-7, 1: 3-8,
-	# 2: 4-8 and 2); 8 MiB written while it is down land on five splits
+	# 2: 4-8 and 2); it dies while 8 MiB are written over and over: a
+	# write completes once K splits landed, so none fails, and the
+	# writes after the loss land on five splits
+	dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
+	rm -f /tmp/wstop
+	(while [ ! -e /tmp/wstop ]; do
+		dd if=/tmp/new of="/dev/$disk" bs=64K seek=64 oflag=direct conv=notrunc 2>/dev/null || exit 1
+	done) &
+	wpid=$!
+	sleep 1
+	kill -0 $wpid 2>/dev/null || { wait $wpid; fail "the writes ended before donor 6 was killed"; }
 	kill -KILL "$(donor_pid 6)"
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.6:$DONOR_PORT\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
-		{ client_log; fail "the loss of donor 6 was not noticed"; }
-	dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
-	dd if=/tmp/new of="/dev/$disk" bs=64K seek=64 oflag=direct conv=notrunc 2>/dev/null ||
-		{ client_log; fail "write with donor 6 down"; }
+		{ touch /tmp/wstop; client_log; fail "the loss of donor 6 was not noticed"; }
+	sleep 2
+	touch /tmp/wstop
+	wait $wpid || { client_log; fail "a write failed while donor 6 died"; }
 	dd if=/tmp/new of=/tmp/want bs=64K seek=64 conv=notrunc 2>/dev/null
 	[ "$(ecs writes_short)" -gt 0 ] || fail "no write counted short with donor 6 down"
 	# the write found group 0's split lost; the rebuild work's next look
@@ -257,12 +276,11 @@ bad_run '--ec-delta 2: at most R = 1' --redundancy ec:2+1 --ec-delta 2 $DONORS
 bad_run 'with --backup: not built yet' --redundancy ec:4+2 --backup /dev/null $DONORS
 pass "bad values refused"
 
-# ecf N: field N of the live counters' ec_stat line (version 3: 10 split
-# pages rebuilt, 11 split slabs replaced, 12 lost now, 13 waiting for a
-# rebuild now, 14 moved by copy, 15 moves given up, 16 split pages
-# copied); ec_whole N: N replaced and every split current again.
-ecf() { awk -v f="$1" '$1 == "ec_stat" {print $f}' /run/spare/ublk/ec0; }
-ec_whole() { [ "$(ecf 11)" = "$1" ] && [ "$(ecf 12)" = 0 ] && [ "$(ecf 13)" = 0 ]; }
+# ecf NAME: a field of the live counters' ec_stat line (ec_field, the
+# same format as spare.ko's); ec_whole N: N replaced and every split
+# current again.
+ecf() { awk -v f="$(($(ec_field "$1") + 1))" '$1 == "ec_stat" {print $f}' /run/spare/ublk/ec0; }
+ec_whole() { [ "$(ecf remapped)" = "$1" ] && [ "$(ecf lost_now)" = 0 ] && [ "$(ecf rebuilding)" = 0 ]; }
 lends_none() { [ "$(donor_metric "$1" spare_donor_slabs_lent)" = 0 ]; }
 swapped_in_since() { [ $(( $(vmstat_get pswpin) - $1 )) -ge "$2" ]; }
 
@@ -283,10 +301,15 @@ workload_alive
 grep 'coding group 1: split 5 now on donor 10.0.0.2' /tmp/ublk.log &&
 	grep 'coding group 2: split 4 now on donor 10.0.0.2' /tmp/ublk.log ||
 	{ tail -30 /tmp/ublk.log; fail "groups 1 and 2 not rebuilt on host 2"; }
-pass "host 9's splits rebuilt on host 2: $(ecf 10) split pages, every split current"
+[ "$(ecf version)" = 4 ] && [ "$(ecf k)" = 4 ] && [ "$(ecf r)" = 2 ] &&
+	[ "$(ecf delta)" = 1 ] && [ "$(ecf writes)" -gt 0 ] && [ "$(ecf waits)" = 0 ] ||
+	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat is not version 4 of ec:4+2, delta 1, with writes"; }
+[ "$(awk '$1 == "ec_stat"' /run/spare/ublk/ec0 | wc -w)" = 19 ] ||
+	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat has not 18 fields"; }
+pass "host 9's splits rebuilt on host 2: $(ecf repaired_pages) split pages, every split current"
 
 step "host 8 evicts its split (group 2's): moved by copy to host 3, given back, never lost"
-moved_one() { [ "$(ecf 14)" = 1 ] && ec_whole 2; }
+moved_one() { [ "$(ecf moved)" = 1 ] && ec_whole 2; }
 donor_ctl 8 evict 1
 wait_for 300 moved_one ||
 	{ cat /run/spare/ublk/ec0; tail -30 /tmp/ublk.log; fail "host 8's split not moved in 60 s"; }
@@ -295,13 +318,13 @@ wait_for 100 lends_none 8 ||
 grep 'coding group 2: split 5 moved by copy from donor 10.0.0.8 to donor 10.0.0.3' /tmp/ublk.log ||
 	{ tail -30 /tmp/ublk.log; fail "group 2's split not moved to host 3"; }
 # the copy path, not the decode: never lost, so never replaced
-[ "$(ecf 11)" = 2 ] && [ "$(ecf 15)" = 0 ] ||
+[ "$(ecf remapped)" = 2 ] && [ "$(ecf moves_given_up)" = 0 ] ||
 	{ cat /run/spare/ublk/ec0; fail "host 8's split was lost and rebuilt, not moved"; }
 grep 'cannot move by copy\|split 5 now on donor' /tmp/ublk.log | grep -v 'coding group 1:' &&
 	fail "host 8's split went the decode way"
-[ "$(ecf 16)" -gt 0 ] || fail "no split page copied"
+[ "$(ecf copied_pages)" -gt 0 ] || fail "no split page copied"
 workload_alive
-pass "host 8's split moved by copy to host 3 ($(ecf 16) split pages copied), given back; replaced still 2, every split current"
+pass "host 8's split moved by copy to host 3 ($(ecf copied_pages) split pages copied), given back; replaced still 2, every split current"
 
 step "hosts 4 and 5 killed: four splits left in each group, the rebuilt ones among them"
 in1=$(vmstat_get pswpin)
@@ -310,8 +333,8 @@ wait_for 600 swapped_in_since "$in1" 2000 ||
 	{ workload_alive; tail -30 /tmp/ublk.log; fail "no swapping after hosts 4 and 5 went"; }
 workload_wait
 swapoff "/dev/$disk" || fail "swapoff"
-[ "$(ecf 8)" = 0 ] || { cat /run/spare/ublk/ec0; fail "$(ecf 8) pages EIO with K splits left"; }
-dec=$(ecf 6)
+[ "$(ecf eio_pages)" = 0 ] || { cat /run/spare/ublk/ec0; fail "$(ecf eio_pages) pages EIO with K splits left"; }
+dec=$(ecf reads_decoded)
 [ "$dec" -gt 0 ] || fail "no read decoded"
 ublk_down
 t1=$(cut -d' ' -f1 /proc/uptime)
