@@ -846,9 +846,10 @@ void handle_import(struct conn *c)
 	else if (g.rdma && !import_rdma_offer(c, e->job, &body, &len, &why))
 		have = AGG_PEER_CAP_RDMA_STATE;
 	taken = agg_peer_caps_answer(offered, have);
-	log_info("job %u '%s': being imported from %s (capabilities offered 0x%x, taken 0x%x: its state comes over %s%s%s)",
+	log_info("job %u '%s': being imported from %s (capabilities offered 0x%x, taken 0x%x: its state comes over %s)%s%s",
 		 e->job->id, e->job->spec.name, c->peer, offered, taken,
-		 taken ? "RDMA" : "TCP", taken ? "" : ": ", taken ? "" : why);
+		 taken ? "RDMA" : "TCP", taken ? "" : "; RDMA not taken: ",
+		 taken ? "" : why);
 	import_reply(c, e->job->id, 0, taken, body, len);
 	rx_expect_hdr(c);
 }
