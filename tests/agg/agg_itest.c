@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "agg_proto.h"
+#include "agg_state_rdma.h"
 #include "agg_sum.h"
 #include "spare_agg.h"
 
@@ -41,6 +42,13 @@ static const char *host = "127.0.0.1";
 static const char *rdma_src;	/* with -R: RDMA from this source address */
 static int use_rdma;
 static unsigned int port, port2;
+static const char *host2;	/* -H: the target daemon's address (else host) */
+
+/* The address of the daemon on @p: the target's is -H's when given. */
+static const char *host_of(unsigned int p)
+{
+	return p == port2 && host2 ? host2 : host;
+}
 static int failures;
 
 static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -890,7 +898,8 @@ static double metric(const char *text, const char *name)
 static char *stats_of(unsigned int on_port)
 {
 	char err[256], *text = NULL;
-	struct spare_agg *a = spare_agg_connect(host, on_port, err, sizeof(err));
+	struct spare_agg *a = spare_agg_connect(host_of(on_port), on_port, err,
+						sizeof(err));
 
 	if (!a) {
 		failf("stats: %s", err);
@@ -1172,7 +1181,8 @@ static int migrate_one(const char *job, const char *token, unsigned int to_port,
 		return -1;
 	}
 	spare_agg_set_timeout(a, 60000);
-	ret = spare_agg_migrate(a, job, token, host, to_port, iter, msg, msg_len);
+	ret = spare_agg_migrate(a, job, token, host_of(to_port), to_port, iter,
+				msg, msg_len);
 	*status = spare_agg_status(a);
 	if (ret)
 		snprintf(msg, msg_len, "%s", spare_agg_error(a));
@@ -2156,15 +2166,153 @@ static int scenario_flowcon(void)
 	return bad;
 }
 
+/*
+ * ---- a move's one-time token (-k KEYFILE, -R -S SRC) ----
+ *
+ * Plays a source that holds the daemons' key: proves it, IMPORTs an
+ * optimizer job (2 partitions of 1024 fp32) offering the RDMA state
+ * transfer, and gets the target's buffers and token. Then, over RDMA:
+ * a connection with a wrong token and one naming another job are
+ * rejected (no QP in the move's PD: nothing is written); the right token
+ * connects and WRITEs all four buffers; the same token again is rejected
+ * (one connection per move). Closing the link abandons the import.
+ */
+static int send_hdr_rank(int fd, unsigned int type, const void *body,
+			 uint32_t len, uint32_t rank)
+{
+	uint8_t hb[AGG_HDR_SIZE];
+	struct agg_hdr h;
+
+	agg_hdr_init(&h, type, len);
+	h.rank = rank;
+	agg_hdr_encode(&h, hb);
+	if (send(fd, hb, sizeof(hb), MSG_NOSIGNAL) != (ssize_t)sizeof(hb) ||
+	    (len && send(fd, body, len, MSG_NOSIGNAL) != (ssize_t)len))
+		return -1;
+	return 0;
+}
+
+static int scenario_state_token(void)
+{
+	struct agg_tensor_desc t = { "w", 2048 };
+	struct agg_job_spec spec = {
+		.name = "state-token", .token = "st", .n_workers = 1,
+		.dtype = AGG_DTYPE_F32, .opt = AGG_OPT_SGD_MOMENTUM, .weight = 1,
+		.part_elems = 1024, .n_tensors = 1, .lr = 0.1f, .momentum = 0.9f,
+		.tensors = &t,
+	};
+	uint8_t nonce_s[AGG_PEER_NONCE_LEN], proof[AGG_PEER_MAC_LEN], ids[12];
+	uint8_t *body = NULL, *imp;
+	struct agg_state_buf dbufs[4];
+	struct agg_state_rdma r = { .bufs = dbufs }, bad;
+	uint32_t want[4] = { 4096, 4096, 4096, 4096 };
+	static float src_buf[4][1024];
+	struct state_local lb[4];
+	struct sockaddr_in src = { .sin_family = AF_INET }, here, there;
+	socklen_t hl = sizeof(here), tl = sizeof(there);
+	enum state_send_result res;
+	size_t ilen = AGG_IMPORT_TENANT_LEN + agg_register_size(1);
+	struct agg_hdr h;
+	char why[200];
+	int fd, bad_n = 0;
+
+	if (read_key() || !rdma_src || inet_pton(AF_INET, rdma_src, &src.sin_addr) != 1) {
+		failf("state-token: needs -k KEYFILE and -R -S SRC");
+		return 1;
+	}
+	fd = raw_connect();
+	if (fd < 0)
+		return 1;
+	randombytes_buf(nonce_s, sizeof(nonce_s));
+	if (ft_send(fd, AGG_MSG_PEER_HELLO, nonce_s, sizeof(nonce_s), 0) ||
+	    ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_CHALLENGE ||
+	    getsockname(fd, (struct sockaddr *)&here, &hl) ||
+	    getpeername(fd, (struct sockaddr *)&there, &tl)) {
+		failf("state-token: no PEER_CHALLENGE");
+		goto fail;
+	}
+	memcpy(ids, &here.sin_addr, 4);
+	memcpy(ids + 4, &here.sin_port, 2);
+	memcpy(ids + 6, &there.sin_addr, 4);
+	memcpy(ids + 10, &there.sin_port, 2);
+	peer_mac("spare-aggd source 3", body, nonce_s, ids, proof);
+	free(body);
+	body = NULL;
+	imp = calloc(1, ilen);
+	if (!imp || ft_send(fd, AGG_MSG_PEER_PROOF, proof, sizeof(proof), 0) ||
+	    agg_register_encode(&spec, imp + AGG_IMPORT_TENANT_LEN,
+				ilen - AGG_IMPORT_TENANT_LEN) < 0 ||
+	    send_hdr_rank(fd, AGG_MSG_IMPORT, imp, (uint32_t)ilen,
+			  AGG_PEER_CAP_RDMA_STATE) ||
+	    ft_read(fd, &h, &body)) {
+		free(imp);
+		failf("state-token: no answer to the IMPORT");
+		goto fail;
+	}
+	free(imp);
+	if (h.type != AGG_MSG_IMPORT_REPLY || h.rank != AGG_PEER_CAP_RDMA_STATE ||
+	    agg_state_rdma_decode(body, h.len, 4, want, &r)) {
+		failf("state-token: IMPORT_REPLY type %u caps 0x%x len %u: not the RDMA buffers",
+		      h.type, h.rank, h.len);
+		goto fail;
+	}
+	printf("state-token: the target took RDMA_STATE: 4 buffers at %u.%u.%u.%u:%u\n",
+	       r.addr[0], r.addr[1], r.addr[2], r.addr[3], r.port);
+	for (unsigned int i = 0; i < 4; i++) {
+		for (unsigned int k = 0; k < 1024; k++)
+			src_buf[i][k] = (float)(i * 1024 + k);
+		lb[i] = (struct state_local){ src_buf[i], 4096 };
+	}
+	bad = r;
+	bad.token[5] ^= 0x40;
+	res = state_send(&src, &bad, h.job_id, lb, 4, 5000, why, sizeof(why));
+	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
+		failf("state-token: a wrong token: want rejected before any WRITE, got %d (%s)",
+		      res, why);
+		bad_n++;
+	} else {
+		printf("state-token: a wrong token -> %s\n", why);
+	}
+	res = state_send(&src, &r, h.job_id + 1000, lb, 4, 5000, why, sizeof(why));
+	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
+		failf("state-token: another job's id: want rejected, got %d (%s)", res, why);
+		bad_n++;
+	} else {
+		printf("state-token: the token with another job's id -> %s\n", why);
+	}
+	res = state_send(&src, &r, h.job_id, lb, 4, 5000, why, sizeof(why));
+	if (res != STATE_SENT) {
+		failf("state-token: the right token: want the WRITEs done, got %d (%s)", res, why);
+		bad_n++;
+	} else {
+		printf("state-token: the right token: 4 WRITEs completed\n");
+	}
+	res = state_send(&src, &r, h.job_id, lb, 4, 5000, why, sizeof(why));
+	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
+		failf("state-token: the token replayed: want rejected, got %d (%s)", res, why);
+		bad_n++;
+	} else {
+		printf("state-token: the token replayed -> %s\n", why);
+	}
+	free(body);
+	close(fd);
+	return bad_n;
+fail:
+	free(body);
+	close(fd);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int opt, ret;
 
 	/* one line at a time, so a log interleaves it with the daemon's */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "h:k:p:q:RS:")) != -1) {
+	while ((opt = getopt(argc, argv, "h:H:k:p:q:RS:")) != -1) {
 		switch (opt) {
 		case 'h': host = optarg; break;
+		case 'H': host2 = optarg; break;
 		case 'k': key_file = optarg; break;
 		case 'R': use_rdma = 1; break;
 		case 'S': rdma_src = optarg; break;
@@ -2203,12 +2351,14 @@ int main(int argc, char **argv)
 		ret = scenario_report_bad();
 	else if (!strcmp(argv[optind], "flowcon"))
 		ret = scenario_flowcon();
+	else if (!strcmp(argv[optind], "state-token"))
+		ret = scenario_state_token();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
+	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon\n");
+		"rollback|report-bad|flowcon|state-token\n");
 	return 2;
 }

@@ -133,6 +133,56 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 void agg_rdma_recv_done(struct agg_rdma_conn *rc) { (void)rc; }
 void agg_rdma_close(struct agg_rdma_conn *rc) { (void)rc; }
 
+/* the state transfer needs a device: never offered here (g.rdma NULL) */
+struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s)
+{
+	(void)s;
+	return NULL;
+}
+
+void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port)
+{
+	(void)s;
+	memset(addr, 0, 4);
+	*port = 0;
+}
+
+struct state_target *state_target_new(struct ibv_context *verbs,
+				      const struct state_local *bufs,
+				      uint32_t n, char *why, size_t why_len)
+{
+	(void)verbs; (void)bufs; (void)n;
+	snprintf(why, why_len, "no RDMA in the harness");
+	return NULL;
+}
+
+void state_target_describe(const struct state_target *t, const uint8_t addr[4],
+			   uint32_t port, struct agg_state_rdma *r)
+{
+	(void)t; (void)addr; (void)port; (void)r;
+	abort();
+}
+
+int state_target_accept(struct state_target *t, struct rdma_cm_id *id,
+			const uint8_t *token)
+{
+	(void)t; (void)id; (void)token;
+	return -1;
+}
+
+void state_target_free(struct state_target *t) { (void)t; }
+
+enum state_send_result state_send(const struct sockaddr_in *src,
+				  const struct agg_state_rdma *r, uint32_t job_id,
+				  const struct state_local *bufs, uint32_t n,
+				  unsigned int connect_ms, char *why,
+				  size_t why_len)
+{
+	(void)src; (void)r; (void)job_id; (void)bufs; (void)n; (void)connect_ms;
+	snprintf(why, why_len, "no RDMA in the harness");
+	return STATE_NOT_SENT;
+}
+
 /* ---- the pool, synchronous ---- */
 static struct agg_task *done_head;
 static agg_pool_run_fn run_fn = pool_run;

@@ -66,6 +66,12 @@ static void m_redirect(uint8_t *b) { b[6] = AGG_MSG_REDIRECT; b[8] = 73; }
 static void m_commit(uint8_t *b) { b[6] = AGG_MSG_IMPORT_COMMIT; b[9] = 1; b[8] = 1; }
 static void m_commit_ok(uint8_t *b) { b[6] = AGG_MSG_IMPORT_COMMIT; b[9] = 1; b[8] = 0; }
 static void m_ireply(uint8_t *b) { b[6] = AGG_MSG_IMPORT_REPLY; }
+/* one byte over the largest state-transfer answer (65536 partitions) */
+static void m_ireply_long(uint8_t *b)
+{
+	b[6] = AGG_MSG_IMPORT_REPLY;
+	b[8] = 0x31; b[9] = 0; b[10] = 0x20; b[11] = 0;
+}
 static void m_import_short(uint8_t *b) { b[6] = AGG_MSG_IMPORT; }
 static void m_state(uint8_t *b) { b[6] = AGG_MSG_IMPORT_STATE; }
 
@@ -88,7 +94,10 @@ static void test_hdr_checks(void)
 	EXPECT_EQ(decode_with(m_redirect, 64), -AGG_ESIZE);
 	EXPECT_EQ(decode_with(m_commit, 64), -AGG_ESIZE);	/* 257 bytes */
 	EXPECT_EQ(decode_with(m_commit_ok, 64), 0);		/* 256 */
-	EXPECT_EQ(decode_with(m_ireply, 64), -AGG_ESIZE);
+	/* IMPORT_REPLY may carry a state-transfer answer; the link checks
+	 * that it comes only with AGG_PEER_CAP_RDMA_STATE taken */
+	EXPECT_EQ(decode_with(m_ireply, 64), 0);
+	EXPECT_EQ(decode_with(m_ireply_long, 64), -AGG_ESIZE);
 	EXPECT_EQ(decode_with(m_import_short, 64), -AGG_EPROTO);
 	EXPECT_EQ(decode_with(m_state, 64), 0);
 	EXPECT_EQ(decode_with(m_state, 63), -AGG_ESIZE);
@@ -168,9 +177,10 @@ static void test_peer_caps(void)
 		  AGG_PEER_CAPS_KNOWN);
 	EXPECT_EQ(agg_peer_caps_answer(AGG_PEER_CAP_RDMA_STATE, 0), 0U);
 	EXPECT_EQ(agg_peer_caps_answer(0, AGG_PEER_CAP_RDMA_STATE), 0U);
-	/* the RDMA state transfer is not built: nobody takes its bit */
+	/* both ends have the RDMA state transfer: the bit is taken */
 	EXPECT_EQ(agg_peer_caps_answer(AGG_PEER_CAP_RDMA_STATE,
-				       AGG_PEER_CAP_RDMA_STATE), 0U);
+				       AGG_PEER_CAP_RDMA_STATE),
+		  AGG_PEER_CAP_RDMA_STATE);
 	EXPECT_EQ(agg_peer_caps_check(0, 0), 0);
 	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE, 0), 0);
 	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE,
@@ -179,6 +189,60 @@ static void test_peer_caps(void)
 	EXPECT_EQ(agg_peer_caps_check(0, AGG_PEER_CAP_RDMA_STATE), -AGG_EPROTO);
 	EXPECT_EQ(agg_peer_caps_check(AGG_PEER_CAP_RDMA_STATE, 0x80000001U),
 		  -AGG_EPROTO);
+}
+
+/* The answer that takes RDMA_STATE: every field checked on the way in. */
+static void test_state_rdma(void)
+{
+	struct agg_state_buf in[4] = {
+		{ 0x7f0000001000ULL, 0x11, 16 }, { 0x7f0000002000ULL, 0x12, 16 },
+		{ 0x7f0000003000ULL, 0x13, 8 }, { 0x7f0000004000ULL, 0x14, 8 },
+	}, out[4];
+	uint32_t want[4] = { 16, 16, 8, 8 };
+	struct agg_state_rdma r = { .port = 18600, .n_bufs = 4, .bufs = in }, d;
+	uint8_t buf[AGG_STATE_RDMA_FIXED + 4 * AGG_STATE_RDMA_ENTRY];
+	uint8_t priv[AGG_STATE_PRIV_SIZE], tok[AGG_STATE_TOKEN_LEN];
+	uint32_t id;
+
+	memset(r.token, 0xa5, sizeof(r.token));
+	memcpy(r.addr, (uint8_t[4]){ 10, 0, 0, 2 }, 4);
+	EXPECT_EQ(agg_state_rdma_size(4), sizeof(buf));
+	agg_state_rdma_encode(&r, buf);
+	d.bufs = out;
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), 0);
+	EXPECT_EQ(d.port, 18600U);
+	EXPECT_EQ(d.n_bufs, 4U);
+	EXPECT_EQ(memcmp(d.token, r.token, sizeof(r.token)), 0);
+	EXPECT_EQ(memcmp(d.addr, r.addr, 4), 0);
+	EXPECT_EQ(memcmp(out, in, sizeof(in)), 0);
+	/* a length that is not the job's partition's */
+	want[2] = 12;
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), -AGG_EINVAL);
+	want[2] = 8;
+	/* another buffer count than the job's, or a short payload */
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf) - 16, 3, want, &d), -AGG_ESIZE);
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 3, want, &d), -AGG_ESIZE);
+	EXPECT_EQ(agg_state_rdma_decode(buf, 20, 0, want, &d), -AGG_ESIZE);
+	buf[44] = 1;		/* reserved */
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), -AGG_EPROTO);
+	buf[44] = 0;
+	buf[36] = 0; buf[37] = 0;	/* port 0 */
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), -AGG_EINVAL);
+	agg_state_rdma_encode(&r, buf);
+	memset(buf + 32, 0, 4);		/* address 0.0.0.0 */
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), -AGG_EINVAL);
+	agg_state_rdma_encode(&r, buf);
+	memset(buf + AGG_STATE_RDMA_FIXED + 16, 0, 8);	/* a buffer at 0 */
+	EXPECT_EQ(agg_state_rdma_decode(buf, sizeof(buf), 4, want, &d), -AGG_EINVAL);
+
+	agg_state_priv_encode(77, r.token, priv);
+	EXPECT_EQ(agg_state_priv_decode(priv, sizeof(priv), &id, tok), 0);
+	EXPECT_EQ(id, 77U);
+	EXPECT_EQ(memcmp(tok, r.token, sizeof(tok)), 0);
+	EXPECT_EQ(agg_state_priv_decode(priv, sizeof(priv) - 1, &id, tok), -1);
+	EXPECT_EQ(agg_state_priv_decode(NULL, 0, &id, tok), -1);
+	priv[0] ^= 1;	/* a worker's connection: no magic */
+	EXPECT_EQ(agg_state_priv_decode(priv, sizeof(priv), &id, tok), -1);
 }
 
 static struct agg_tensor_desc tensors[3] = {
@@ -590,6 +654,7 @@ int main(void)
 	TAP_RUN(test_redirect_msg);
 	TAP_RUN(test_departed);
 	TAP_RUN(test_peer_caps);
+	TAP_RUN(test_state_rdma);
 	TAP_RUN(test_report_layout);
 	TAP_RUN(test_report_checks);
 	TAP_RUN(test_report_reply);

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,17 +226,31 @@ static struct agg_rdma_conn *conn_new(struct agg_rdma_srv *s,
 	return rc;
 }
 
-static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id)
+static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
+			       const uint8_t *priv, size_t priv_len)
 {
 	struct agg_rdma_conn *rc;
 	char peer[64] = "?";
 	struct sockaddr_in *sin = (struct sockaddr_in *)rdma_get_peer_addr(id);
+	uint8_t token[AGG_STATE_TOKEN_LEN];
+	uint32_t job_id;
 
 	if (sin && sin->sin_family == AF_INET) {
 		char ip[INET_ADDRSTRLEN];
 
 		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
 		snprintf(peer, sizeof(peer), "rdma %s:%u", ip, ntohs(sin->sin_port));
+	}
+	if (!agg_state_priv_decode(priv, priv_len, &job_id, token)) {
+		/* a move's state transfer: never a worker's connection */
+		id->context = NULL;
+		if (!s->ops->state_request ||
+		    s->ops->state_request(id, job_id, token, peer)) {
+			rdma_reject(id, NULL, 0);
+			rdma_destroy_id(id);
+		}
+		sodium_memzero(token, sizeof(token));
+		return;
 	}
 	if (open_device(s, id->verbs)) {
 		rlog("%s: rejected: device unavailable", peer);
@@ -295,11 +310,19 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s)
 		enum rdma_cm_event_type type = ev->event;
 		struct agg_rdma_conn *rc = id == s->listen ? NULL : id->context;
 		int status = ev->status;
+		uint8_t priv[AGG_STATE_PRIV_SIZE];
+		size_t priv_len = 0;
 
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST &&
+		    ev->param.conn.private_data &&
+		    ev->param.conn.private_data_len >= sizeof(priv)) {
+			memcpy(priv, ev->param.conn.private_data, sizeof(priv));
+			priv_len = sizeof(priv);
+		}
 		rdma_ack_cm_event(ev);
 		switch (type) {
 		case RDMA_CM_EVENT_CONNECT_REQUEST:
-			on_connect_request(s, id);
+			on_connect_request(s, id, priv, priv_len);
 			break;
 		case RDMA_CM_EVENT_ESTABLISHED:
 			if (rc)
@@ -428,4 +451,22 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 		.ec = s->ec, .id = s->listen, .cq = s->cq, .cc = s->cc,
 		.pd = s->pd });
 	free(s);
+}
+
+struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s)
+{
+	return s ? s->listen->verbs : NULL;
+}
+
+void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port)
+{
+	const struct sockaddr_in *sin =
+		(const struct sockaddr_in *)rdma_get_local_addr(s->listen);
+
+	memset(addr, 0, 4);
+	*port = 0;
+	if (sin->sin_family != AF_INET)
+		return;
+	memcpy(addr, &sin->sin_addr, 4);
+	*port = ntohs(sin->sin_port);
 }

@@ -20,6 +20,8 @@
 
 struct agg_rdma_srv;
 struct agg_rdma_conn;
+struct ibv_context;
+struct rdma_cm_id;
 
 struct agg_rdma_ops {
 	/* A new connection; return the caller's cookie, or NULL to reject. */
@@ -30,6 +32,14 @@ struct agg_rdma_ops {
 	void (*sent)(void *cookie);
 	/* The connection is gone (peer disconnect or a transport error). */
 	void (*failed)(void *cookie, const char *why);
+	/*
+	 * A connect request whose private data names a move's state
+	 * transfer (agg_state_priv_decode()): 0 when the callee took @id
+	 * (accepted it; its events are ignored here from now on), else -1
+	 * and the request is rejected. Not a worker connection either way.
+	 */
+	int (*state_request)(struct rdma_cm_id *id, uint32_t job_id,
+			     const uint8_t *token, const char *peer);
 };
 
 /* Returns NULL and logs the reason on failure. */
@@ -45,6 +55,9 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s);
  */
 int agg_rdma_cq_event(struct agg_rdma_srv *s);
 void agg_rdma_stop(struct agg_rdma_srv *s);
+/* The listener's device (NULL when bound to no one device) and address. */
+struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s);
+void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port);
 
 /* 0, or -1 when the message is too long or the post failed. */
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,

@@ -20,7 +20,10 @@
 #include "aggd_report.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
+#include "agg_rdma.h"
+#include "agg_state_rdma.h"
 #include "spare_log.h"
+#include "spare_util.h"
 
 static void mig_fail(struct migration *m, unsigned int status,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -82,16 +85,48 @@ static bool peer_configured(uint32_t ip)
 	return false;
 }
 
+/* The rdma_cm connect and route waits of a state transfer (then TCP). */
+#define STATE_CONNECT_MS	2000
+
 /*
- * The capabilities this daemon offers a target (IMPORT's hdr.rank), and
- * why its moves' state goes over the TCP link. The RDMA state transfer
- * (aggd.md, "Moving over RDMA") is not built, so nothing is offered yet.
+ * The capabilities this daemon offers a target (IMPORT's hdr.rank), and,
+ * when it offers none, why its moves' state goes over the TCP link.
  */
-static uint32_t mig_caps_offer(const char **tcp_why)
+static uint32_t mig_caps_offer(const struct agg_job *job, const char **tcp_why)
 {
-	*tcp_why = g.rdma ? "moving a job's state over RDMA is not implemented yet" :
-			    "this daemon runs without --rdma";
-	return 0;
+	uint8_t addr[4];
+	uint32_t port;
+
+	*tcp_why = NULL;
+	if (!g.rdma) {
+		*tcp_why = "this daemon runs without --rdma";
+		return 0;
+	}
+	if (job->spec.opt == AGG_OPT_NONE) {
+		*tcp_why = "the job has no server optimizer, so no state to move";
+		return 0;
+	}
+	agg_rdma_addr(g.rdma, addr, &port);
+	if (!agg_rdma_verbs(g.rdma) || !memcmp(addr, (uint8_t[4]){ 0 }, 4)) {
+		*tcp_why = "this daemon's --rdma address is not one device's";
+		return 0;
+	}
+	return AGG_PEER_CAP_RDMA_STATE;
+}
+
+/* Each partition's weights, then its momentum: the state, in wire order. */
+static struct state_local *state_bufs(const struct agg_job *job)
+{
+	struct state_local *b = calloc((size_t)job->spec.n_parts * 2, sizeof(*b));
+
+	for (uint32_t i = 0; b && i < job->spec.n_parts; i++) {
+		const struct agg_part *p = &job->parts[i];
+
+		b[2 * i] = (struct state_local){ p->out, (uint32_t)(p->nelem * sizeof(float)) };
+		b[2 * i + 1] = (struct state_local){ p->momentum,
+						     (uint32_t)(p->nelem * sizeof(float)) };
+	}
+	return b;
 }
 
 /* Answer the admin who asked for the migration (if still connected). */
@@ -133,6 +168,7 @@ void mig_link_gone(struct migration *m)
 		mig_fail(m, AGG_EPROTO, "connection to the target lost");
 	if (m->admin)
 		m->admin->mig_admin = NULL;
+	free(m->dst.bufs);
 	if (job) {
 		struct job_entry *e = job_entry_of(job);
 
@@ -213,7 +249,36 @@ static void mig_check(struct migration *m)
 	if (!job || m->state != MIG_DRAIN || job->mig_ready < job->spec.n_parts)
 		return;
 	memset(&h, 0, sizeof(h));
-	if (job->spec.opt != AGG_OPT_NONE) {
+	m->state_via = "TCP";
+	if (m->rdma) {
+		struct state_local *bufs = state_bufs(job);
+		struct sockaddr_in src = { .sin_family = AF_INET };
+		char why[160] = "out of memory";
+		enum state_send_result r = STATE_NOT_SENT;
+		uint32_t port;
+
+		agg_rdma_addr(g.rdma, (uint8_t *)&src.sin_addr, &port);
+		/* the event loop waits here: the job is quiescent, other
+		 * jobs wait for the WRITEs (aggd.md, "Moving over RDMA") */
+		if (bufs)
+			r = state_send(&src, &m->dst, m->target_job, bufs,
+				       job->spec.n_parts * 2, STATE_CONNECT_MS,
+				       why, sizeof(why));
+		free(bufs);
+		g.now_ns = spare_now_ns();
+		if (r == STATE_BROKEN) {
+			mig_fail(m, AGG_EPROTO, "the RDMA state transfer failed after its first WRITE: %s",
+				 why);
+			return;
+		}
+		if (r == STATE_SENT) {
+			m->state_via = "RDMA";
+		} else {
+			log_warn("job %u '%s': its state goes to %s:%u over TCP after all: %s",
+				 job->id, job->spec.name, m->to.host, m->to.port, why);
+		}
+	}
+	if (job->spec.opt != AGG_OPT_NONE && strcmp(m->state_via, "RDMA")) {
 		/* zero copy: the job is quiescent until the link is gone */
 		for (uint32_t i = 0; i < job->spec.n_parts; i++) {
 			struct agg_part *p = &job->parts[i];
@@ -234,8 +299,9 @@ static void mig_check(struct migration *m)
 	queue_plain(m->link, AGG_MSG_IMPORT_COMMIT, &h, job->rank_left,
 		    job->spec.n_workers, NULL);
 	m->state = MIG_COMMIT;
-	log_info("job %u '%s': quiescent at iteration %u; state sent to %s:%u",
-	       job->id, job->spec.name, job->mig_barrier, m->to.host, m->to.port);
+	log_info("job %u '%s': quiescent at iteration %u; state sent to %s:%u over %s",
+	       job->id, job->spec.name, job->mig_barrier, m->to.host, m->to.port,
+	       m->state_via);
 }
 
 /* The target accepted the job: start holding back the barrier. */
@@ -281,9 +347,9 @@ static void mig_done(struct migration *m)
 
 	snprintf(text, sizeof(text), "job '%s' moved to %s:%u at iteration %u",
 		 job->spec.name, m->to.host, m->to.port, job->mig_barrier);
-	log_info("job %u '%s' moved to %s:%u at iteration %u in %.1f ms (%.1f ms from the barrier to the target's commit, state over TCP); redirecting %u workers",
+	log_info("job %u '%s' moved to %s:%u at iteration %u in %.1f ms (%.1f ms from the barrier to the target's commit, state over %s); redirecting %u workers",
 		 job->id, job->spec.name, m->to.host, m->to.port,
-		 job->mig_barrier, ms, pause_ms, job->n_attached);
+		 job->mig_barrier, ms, pause_ms, m->state_via, job->n_attached);
 	mig_reply(m, AGG_OK, text);
 	m->state = MIG_DONE;
 	g.jobs_moved_out++;
@@ -481,7 +547,7 @@ static void mig_import(struct migration *m, const uint8_t *nonce_t)
 	}
 	agg_name_encode(body, job_entry_of(job)->tenant);
 	/* the capabilities cross only now, after both proofs */
-	m->caps_offered = mig_caps_offer(&m->tcp_why);
+	m->caps_offered = mig_caps_offer(job, &m->tcp_why);
 	h.rank = m->caps_offered;
 	queue_plain(l, AGG_MSG_IMPORT, &h, body, len, body);
 	m->state = MIG_IMPORT;
@@ -508,7 +574,6 @@ void link_hdr(struct conn *l)
 			 agg_msg_type_name(h->type));
 		return;
 	}
-	rx_expect_hdr(l);
 	if (m->state == MIG_IMPORT && m->job &&
 	    agg_peer_caps_check(m->caps_offered, h->rank)) {
 		mig_fail(m, AGG_EPROTO,
@@ -516,6 +581,23 @@ void link_hdr(struct conn *l)
 			 h->rank, m->caps_offered);
 		return;
 	}
+	/* where to WRITE the state comes with RDMA_STATE taken, only then */
+	if ((h->len != 0) != (m->state == MIG_IMPORT && m->job &&
+			      (h->rank & AGG_PEER_CAP_RDMA_STATE))) {
+		mig_fail(m, AGG_EPROTO, "an IMPORT_REPLY of %u payload bytes with capabilities 0x%x",
+			 h->len, h->rank);
+		return;
+	}
+	if (h->len) {
+		l->body = malloc(h->len);
+		if (!l->body) {
+			mig_fail(m, AGG_ENOMEM, "out of memory");
+			return;
+		}
+		rx_expect_body(l, l->body, h->len);
+		return;
+	}
+	rx_expect_hdr(l);
 	if (m->state == MIG_IMPORT && m->job) {
 		log_info("job %u '%s': its state goes to %s:%u over TCP: %s",
 			 m->job->id, m->job->spec.name, m->to.host, m->to.port,
@@ -599,11 +681,103 @@ void handle_peer_proof(struct conn *c)
 	rx_expect_hdr(c);
 }
 
+/* Imports whose state may come by RDMA WRITE: their buffers' MRs. */
+struct import_rdma {
+	struct import_rdma *next;
+	struct conn *c;
+	uint32_t job_id;
+	struct state_target *t;
+};
+
+static struct import_rdma *imports_rdma;
+
+/* The import on @c is over (committed or abandoned): its rkeys die. */
+static void import_rdma_drop(struct conn *c)
+{
+	for (struct import_rdma **pp = &imports_rdma; *pp; pp = &(*pp)->next) {
+		struct import_rdma *ir = *pp;
+
+		if (ir->c != c)
+			continue;
+		*pp = ir->next;
+		state_target_free(ir->t);
+		free(ir);
+		return;
+	}
+}
+
+int import_rdma_request(struct rdma_cm_id *id, uint32_t job_id,
+			const uint8_t *token, const char *peer)
+{
+	for (struct import_rdma *ir = imports_rdma; ir; ir = ir->next) {
+		if (ir->job_id != job_id)
+			continue;
+		if (!state_target_accept(ir->t, id, token)) {
+			log_info("job %u: %s connected to write its state", job_id,
+				 peer);
+			return 0;
+		}
+		break;
+	}
+	/* the same words for an unknown job, a wrong token and a used one */
+	g.refused_auth++;
+	log_warn("%s: a state connection for job %u refused: no import of that job waits for one with that token",
+		 peer, job_id);
+	return -1;
+}
+
+/*
+ * Registers the imported job's fresh buffers for the source's WRITEs and
+ * fills the IMPORT_REPLY payload; 0, or -1 with @why (then over TCP).
+ */
+static int import_rdma_offer(struct conn *c, struct agg_job *job,
+			     uint8_t **body, size_t *len, const char **why)
+{
+	struct state_local *bufs = state_bufs(job);
+	uint32_t n = job->spec.n_parts * 2, port;
+	struct agg_state_rdma r = { 0 };
+	struct import_rdma *ir = calloc(1, sizeof(*ir));
+	char err[160];
+	uint8_t addr[4];
+
+	*why = "out of memory";
+	r.bufs = calloc(n, sizeof(*r.bufs));
+	*len = agg_state_rdma_size(n);
+	*body = malloc(*len);
+	if (!bufs || !ir || !r.bufs || !*body)
+		goto fail;
+	agg_rdma_addr(g.rdma, addr, &port);
+	ir->t = state_target_new(agg_rdma_verbs(g.rdma), bufs, n, err, sizeof(err));
+	if (!ir->t) {
+		log_warn("job %u '%s': cannot take its state over RDMA: %s",
+			 job->id, job->spec.name, err);
+		*why = "registering its buffers failed";
+		goto fail;
+	}
+	state_target_describe(ir->t, addr, port, &r);
+	agg_state_rdma_encode(&r, *body);
+	ir->c = c;
+	ir->job_id = job->id;
+	ir->next = imports_rdma;
+	imports_rdma = ir;
+	free(r.bufs);
+	free(bufs);
+	return 0;
+fail:
+	free(*body);
+	*body = NULL;
+	free(r.bufs);
+	free(ir);
+	free(bufs);
+	return -1;
+}
+
 void import_abandoned(struct conn *c)
 {
 	struct agg_job *job = c->import_job;
 	struct job_entry *e = job_entry_of(job);
 
+	import_rdma_drop(c);
 	c->import_job = NULL;
 	if (!e || !job->importing || !g.pool)	/* no pool: exiting */
 		return;
@@ -612,9 +786,10 @@ void import_abandoned(struct conn *c)
 	job_retire(e);
 }
 
-/* @caps: the capabilities taken (the answer to IMPORT), else 0 */
+/* @caps: the capabilities taken (the answer to IMPORT), else 0; @body
+ * (owned, @len bytes) where the state goes with RDMA_STATE taken */
 static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter,
-			 uint32_t caps)
+			 uint32_t caps, uint8_t *body, size_t len)
 {
 	struct agg_hdr h;
 
@@ -622,7 +797,7 @@ static void import_reply(struct conn *c, uint32_t job_id, uint32_t iter,
 	h.job_id = job_id;
 	h.iter = iter;
 	h.rank = caps;
-	queue_plain(c, AGG_MSG_IMPORT_REPLY, &h, NULL, 0, NULL);
+	queue_plain(c, AGG_MSG_IMPORT_REPLY, &h, body, len, body);
 }
 
 void handle_import(struct conn *c)
@@ -630,7 +805,10 @@ void handle_import(struct conn *c)
 	char tenant[AGG_NAME_LEN + 1];
 	struct agg_job_spec spec;
 	struct job_entry *e;
-	uint32_t offered = c->hdr.rank, taken;
+	uint32_t offered = c->hdr.rank, taken, have = 0;
+	const char *why = "this daemon runs without --rdma";
+	uint8_t *body = NULL;
+	size_t len = 0;
 	int ret;
 
 	/* tenant[32], then the job's REGISTER payload */
@@ -659,10 +837,20 @@ void handle_import(struct conn *c)
 	c->import_job = e->job;
 	/* an authenticated peer's offer (IMPORT needs its proof); bits this
 	 * daemon does not know are not taken */
-	taken = agg_peer_caps_answer(offered, 0);
-	log_info("job %u '%s': being imported from %s (capabilities offered 0x%x, taken 0x%x: its state comes over TCP)",
-		 e->job->id, e->job->spec.name, c->peer, offered, taken);
-	import_reply(c, e->job->id, 0, taken);
+	if (!(offered & AGG_PEER_CAP_RDMA_STATE))
+		why = "not offered";
+	else if (e->job->spec.opt == AGG_OPT_NONE)
+		why = "the job has no optimizer state";
+	else if (g.rdma && !agg_rdma_verbs(g.rdma))
+		why = "this daemon's --rdma address is not one device's";
+	else if (g.rdma && !import_rdma_offer(c, e->job, &body, &len, &why))
+		have = AGG_PEER_CAP_RDMA_STATE;
+	taken = agg_peer_caps_answer(offered, have);
+	log_info("job %u '%s': being imported from %s (capabilities offered 0x%x, taken 0x%x: its state comes over %s)%s%s",
+		 e->job->id, e->job->spec.name, c->peer, offered, taken,
+		 taken ? "RDMA" : "TCP", taken ? "" : "; RDMA not taken: ",
+		 taken ? "" : why);
+	import_reply(c, e->job->id, 0, taken, body, len);
 	rx_expect_hdr(c);
 }
 
@@ -682,6 +870,8 @@ void handle_import_commit(struct conn *c)
 	memcpy(job->rank_left, c->body, job->spec.n_workers);
 	free(c->body);
 	c->body = NULL;
+	/* the source's WRITEs have all completed: the rkeys die now */
+	import_rdma_drop(c);
 	agg_job_import_start(job, c->hdr.iter);
 	job->importing = false;
 	job->last_active_ns = g.now_ns;
@@ -689,7 +879,7 @@ void handle_import_commit(struct conn *c)
 	g.jobs_moved_in++;
 	log_info("job %u '%s': imported from %s at iteration %u; waiting for its workers",
 	       job->id, job->spec.name, c->peer, c->hdr.iter);
-	import_reply(c, job->id, c->hdr.iter, 0);
+	import_reply(c, job->id, c->hdr.iter, 0, NULL, 0);
 	rx_expect_hdr(c);
 }
 
@@ -713,10 +903,49 @@ void *import_state_buf(struct conn *c)
 }
 
 
-/* An ERROR or the PEER_CHALLENGE from the target, whole in l->body. */
+/* The IMPORT_REPLY that took RDMA_STATE: where the state goes. */
+static void link_state_rdma(struct migration *m, struct conn *l)
+{
+	struct agg_job *job = m->job;
+	uint32_t n = job->spec.n_parts * 2, *want;
+	int ret = -AGG_ENOMEM;
+
+	want = malloc((size_t)n * sizeof(*want));
+	m->dst.bufs = calloc(n, sizeof(*m->dst.bufs));
+	if (want && m->dst.bufs) {
+		for (uint32_t i = 0; i < n; i++)
+			want[i] = job->parts[i / 2].nelem * (uint32_t)sizeof(float);
+		ret = agg_state_rdma_decode(l->body, l->hdr.len, n, want, &m->dst);
+	}
+	free(want);
+	free(l->body);
+	l->body = NULL;
+	if (ret) {
+		mig_fail(m, (unsigned int)-ret,
+			 "the target's RDMA buffers do not match the job: %s",
+			 agg_status_str((unsigned int)-ret));
+		return;
+	}
+	rx_expect_hdr(l);
+	m->rdma = true;
+	m->target_job = l->hdr.job_id;
+	log_info("job %u '%s': its state goes to %s:%u over RDMA (%u buffers, WRITEs to %u.%u.%u.%u:%u)",
+		 job->id, job->spec.name, m->to.host, m->to.port, n,
+		 m->dst.addr[0], m->dst.addr[1], m->dst.addr[2], m->dst.addr[3],
+		 m->dst.port);
+	mig_drain(m);
+}
+
+/* An ERROR, the PEER_CHALLENGE or an IMPORT_REPLY's payload from the
+ * target, whole in l->body. */
 void link_body(struct conn *l)
 {
 	struct migration *m = l->mig_link;
+
+	if (l->hdr.type == AGG_MSG_IMPORT_REPLY) {
+		link_state_rdma(m, l);
+		return;
+	}
 
 	if (l->hdr.type == AGG_MSG_PEER_CHALLENGE) {
 		uint8_t want[AGG_PEER_MAC_LEN], nonce_t[AGG_PEER_NONCE_LEN];

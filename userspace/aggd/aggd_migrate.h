@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include "aggd_conn.h"
+#include "agg_proto.h"
+
+struct rdma_cm_id;
 
 enum mig_state {
 	MIG_CONNECT,	/* connecting to the target */
@@ -34,6 +37,11 @@ struct migration {
 	uint8_t nonce[32];		/* our challenge to the target */
 	uint32_t caps_offered;		/* AGG_PEER_CAP_* sent in IMPORT */
 	const char *tcp_why;		/* why the state goes over TCP */
+	/* the target took AGG_PEER_CAP_RDMA_STATE: where to WRITE */
+	bool rdma;
+	uint32_t target_job;		/* the job's id at the target */
+	struct agg_state_rdma dst;	/* dst.bufs allocated */
+	const char *state_via;		/* "TCP" or "RDMA", for the log */
 };
 
 /* Registers the migration's hooks with the job layer. */
@@ -56,5 +64,8 @@ void handle_import_commit(struct conn *c);
 /* Where an IMPORT_STATE payload goes, or NULL after failing the link. */
 void *import_state_buf(struct conn *c);
 void import_abandoned(struct conn *c);
+/* A state connection's request (agg_rdma_ops.state_request). */
+int import_rdma_request(struct rdma_cm_id *id, uint32_t job_id,
+			const uint8_t *token, const char *peer);
 
 #endif /* SPARE_AGGD_MIGRATE_H */

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <stdio.h>
 
+#include "aggd_migrate.h"
 #include "aggd_rdma_cb.h"
 #include "aggd_state.h"
 #include "agg_rdma.h"
@@ -44,6 +45,7 @@ static const struct agg_rdma_ops rdma_ops = {
 	.received = rdma_received,
 	.sent = rdma_sent,
 	.failed = rdma_failed,
+	.state_request = import_rdma_request,
 };
 
 static void rdma_arm(struct op *op, int fd)

@@ -13,7 +13,7 @@ AGGD_SRCS := $(addprefix userspace/aggd/,aggd_conn.c aggd_jobs.c aggd_migrate.c 
 # userspace/sched/flowcon.h).
 $(foreach f,aggd_main $(basename $(notdir $(AGGD_SRCS))),$(eval $(f)_CFLAGS := -Iuserspace/sched))
 spare-aggd_SRCS   := userspace/aggd/aggd_main.c $(AGGD_SRCS) userspace/aggd/agg_pool.c \
-		     userspace/aggd/agg_rdma.c $(AGG_CORE_SRCS)
+		     userspace/aggd/agg_rdma.c userspace/aggd/agg_state_rdma.c $(AGG_CORE_SRCS)
 spare-aggd_LDLIBS := $(OUT)/lib/libspare-sched.a -luring -lrdmacm -libverbs -linih -lmicrohttpd -lsystemd -lsodium -lz -lm
 
 # agg_sched.c orders jobs through libspare-sched (userspace/sched/order.h).
@@ -27,7 +27,7 @@ test_agg_sched_SRCS += $(OUT)/lib/libspare-sched-san.a
 # Host integration driver for tests/agg/run.
 PROGS += spare-agg-itest
 spare-agg-itest_SRCS   := tests/agg/agg_itest.c userspace/libspare-agg/spare_agg.c \
-			  userspace/aggd/agg_sum.c
+			  userspace/aggd/agg_sum.c userspace/aggd/agg_state_rdma.c
 spare-agg-itest_LDLIBS := -lrdmacm -libverbs -lsodium -lz -lm
 agg_itest_CFLAGS := -Iuserspace/aggd -Iuserspace/libspare-agg
 

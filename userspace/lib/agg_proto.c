@@ -192,8 +192,10 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 	case AGG_MSG_PULL:
 	case AGG_MSG_LEAVE:
 	case AGG_MSG_STATS:
-	case AGG_MSG_IMPORT_REPLY:
 		max_len = 0;
+		break;
+	case AGG_MSG_IMPORT_REPLY:	/* a payload only with RDMA_STATE taken */
+		max_len = AGG_STATE_RDMA_MAX_SIZE;
 		break;
 	case AGG_MSG_IMPORT_COMMIT:
 		max_len = AGG_MAX_WORKERS;
@@ -616,6 +618,73 @@ uint32_t agg_peer_caps_answer(uint32_t offered, uint32_t target_has)
 int agg_peer_caps_check(uint32_t offered, uint32_t taken)
 {
 	return (taken & ~offered) ? -AGG_EPROTO : 0;
+}
+
+size_t agg_state_rdma_size(uint32_t n_bufs)
+{
+	return AGG_STATE_RDMA_FIXED + (size_t)AGG_STATE_RDMA_ENTRY * n_bufs;
+}
+
+void agg_state_rdma_encode(const struct agg_state_rdma *r, uint8_t *out)
+{
+	memcpy(out, r->token, AGG_STATE_TOKEN_LEN);
+	memcpy(out + 32, r->addr, 4);
+	put32(out + 36, r->port);
+	put32(out + 40, r->n_bufs);
+	put32(out + 44, 0);
+	for (uint32_t i = 0; i < r->n_bufs; i++) {
+		uint8_t *e = out + AGG_STATE_RDMA_FIXED + (size_t)AGG_STATE_RDMA_ENTRY * i;
+
+		put64(e, r->bufs[i].addr);
+		put32(e + 8, r->bufs[i].rkey);
+		put32(e + 12, r->bufs[i].len);
+	}
+}
+
+int agg_state_rdma_decode(const uint8_t *in, size_t len, uint32_t want_bufs,
+			  const uint32_t *want_len, struct agg_state_rdma *r)
+{
+	static const uint8_t any[4];
+
+	if (len < AGG_STATE_RDMA_FIXED || len != agg_state_rdma_size(want_bufs) ||
+	    get32(in + 40) != want_bufs)
+		return -AGG_ESIZE;
+	if (get32(in + 44))
+		return -AGG_EPROTO;
+	memcpy(r->token, in, AGG_STATE_TOKEN_LEN);
+	memcpy(r->addr, in + 32, 4);
+	r->port = get32(in + 36);
+	r->n_bufs = want_bufs;
+	if (!memcmp(r->addr, any, 4) || !r->port || r->port > 65535)
+		return -AGG_EINVAL;
+	for (uint32_t i = 0; i < want_bufs; i++) {
+		const uint8_t *e = in + AGG_STATE_RDMA_FIXED +
+				   (size_t)AGG_STATE_RDMA_ENTRY * i;
+
+		r->bufs[i].addr = get64(e);
+		r->bufs[i].rkey = get32(e + 8);
+		r->bufs[i].len = get32(e + 12);
+		if (!r->bufs[i].addr || r->bufs[i].len != want_len[i])
+			return -AGG_EINVAL;
+	}
+	return 0;
+}
+
+void agg_state_priv_encode(uint32_t job_id, const uint8_t *token, uint8_t *out)
+{
+	put32(out, AGG_STATE_PRIV_MAGIC);
+	put32(out + 4, job_id);
+	memcpy(out + 8, token, AGG_STATE_TOKEN_LEN);
+}
+
+int agg_state_priv_decode(const uint8_t *in, size_t len, uint32_t *job_id,
+			  uint8_t *token)
+{
+	if (!in || len < AGG_STATE_PRIV_SIZE || get32(in) != AGG_STATE_PRIV_MAGIC)
+		return -1;
+	*job_id = get32(in + 4);
+	memcpy(token, in + 8, AGG_STATE_TOKEN_LEN);
+	return 0;
 }
 
 static void put_f64(uint8_t *p, double v)

@@ -200,18 +200,67 @@ enum agg_msg_type {
  * after both daemons proved the shared key: IMPORT's hdr.rank carries the
  * bits the source offers, the IMPORT_REPLY that answers it the bits the
  * target takes (a subset of the offer; a daemon that predates them sends
- * and answers 0). Neither end acts on a bit the other did not send. No
- * bit is defined yet: AGG_PEER_CAP_RDMA_STATE is reserved for the RDMA
- * state transfer, which is not built, so every move's state goes over the
- * TCP link.
+ * and answers 0). Neither end acts on a bit the other did not send.
  */
-#define AGG_PEER_CAP_RDMA_STATE	1U	/* reserved: not offered by any daemon */
-#define AGG_PEER_CAPS_KNOWN	0U	/* the bits this code can act on */
+#define AGG_PEER_CAP_RDMA_STATE	1U	/* the optimizer state by RDMA WRITE */
+#define AGG_PEER_CAPS_KNOWN	AGG_PEER_CAP_RDMA_STATE	/* bits this code acts on */
 
 /* The target's answer to an offer: what both ends can act on. */
 uint32_t agg_peer_caps_answer(uint32_t offered, uint32_t target_has);
 /* 0, or -AGG_EPROTO when the target took a bit the source did not offer. */
 int agg_peer_caps_check(uint32_t offered, uint32_t taken);
+
+/*
+ * The IMPORT_REPLY that takes AGG_PEER_CAP_RDMA_STATE carries where the
+ * source WRITEs the job's state (any other IMPORT_REPLY has no payload):
+ *   0  token[32]    one-time move token (rdma_cm private data, below)
+ *  32  addr[4]      the target's --rdma IPv4 address, network order
+ *  36  port u32     its rdma_cm port, 1..65535
+ *  40  n_bufs u32   2 x the job's partitions: weights, momentum, per part
+ *  44  reserved u32 zero
+ *  48  n_bufs x { addr u64, rkey u32, len u32 }
+ * The source connects with private data AGG_STATE_PRIV_SIZE bytes:
+ * "SAGS", job id u32 (the target's, from the reply's header), token[32].
+ */
+#define AGG_STATE_TOKEN_LEN	32
+#define AGG_STATE_RDMA_FIXED	48
+#define AGG_STATE_RDMA_ENTRY	16
+#define AGG_STATE_RDMA_MAX_SIZE	(AGG_STATE_RDMA_FIXED + \
+				 AGG_STATE_RDMA_ENTRY * 2 * AGG_MAX_PARTS)
+#define AGG_STATE_PRIV_MAGIC	0x53474153U	/* "SAGS" little-endian */
+#define AGG_STATE_PRIV_SIZE	(8 + AGG_STATE_TOKEN_LEN)
+
+struct agg_state_buf {
+	uint64_t addr;
+	uint32_t rkey, len;
+};
+
+struct agg_state_rdma {
+	uint8_t token[AGG_STATE_TOKEN_LEN];
+	uint8_t addr[4];
+	uint32_t port;
+	uint32_t n_bufs;
+	struct agg_state_buf *bufs;	/* n_bufs, the caller's array */
+};
+
+/* Returns the payload's size, AGG_STATE_RDMA_FIXED + 16 * n_bufs. */
+size_t agg_state_rdma_size(uint32_t n_bufs);
+/* Writes agg_state_rdma_size(r->n_bufs) bytes to @out. */
+void agg_state_rdma_encode(const struct agg_state_rdma *r, uint8_t *out);
+/*
+ * Decodes @len bytes into @r, whose bufs has room for @want_bufs entries:
+ * -AGG_ESIZE unless @len is the size of exactly @want_bufs entries,
+ * -AGG_EINVAL for port 0 or > 65535, an address 0, a zero rkey-less
+ * buffer (addr 0) or a length other than @want_len[i], -AGG_EPROTO for
+ * a reserved bit set.
+ */
+int agg_state_rdma_decode(const uint8_t *in, size_t len, uint32_t want_bufs,
+			  const uint32_t *want_len, struct agg_state_rdma *r);
+/* rdma_cm private data: AGG_STATE_PRIV_SIZE bytes */
+void agg_state_priv_encode(uint32_t job_id, const uint8_t *token, uint8_t *out);
+/* 0 with *job_id and token, or -1 when @in is not a state connection's */
+int agg_state_priv_decode(const uint8_t *in, size_t len, uint32_t *job_id,
+			  uint8_t *token);
 
 /* IMPORT_STATE payloads (hdr.rank): a partition's optimizer state, fp32 */
 #define AGG_STATE_WEIGHTS	0

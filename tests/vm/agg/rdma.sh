@@ -6,8 +6,8 @@
 # 10.0.0.2. Exact sums for many jobs x workers in fp32/fp16/bf16, a worker
 # vanishing mid-iteration fails only its own job, finished workers may go
 # before the others pulled the last iteration, the server optimizer, a job
-# moved to a second daemon with its RDMA workers following (the move's
-# state over TCP, the reason logged), moves to a
+# moved to a second daemon with its RDMA workers following (the
+# optimizer's state by RDMA WRITE into the target), moves to a
 # target that dies rolling back with the RDMA workers staying, and a clean
 # daemon exit.
 . /spare/tests/vm/lib.sh
@@ -17,7 +17,7 @@ set -u
 fail_log() { tail -n 40 "$AGG_LOG"; fail "$*"; }
 
 step "soft-RoCE: workers on 10.0.0.1, spare-aggd on $AGG_ADDR"
-agg_rig_up
+agg_rig_up 3
 agg_start "$AGG_PORT" "$AGG_LOG" || fail "spare-aggd did not start"
 AGG_PID=$AGG_STARTED
 pass "spare-aggd serves TCP and RDMA"
@@ -46,21 +46,50 @@ pass "stats over RDMA, TCP beside it"
 
 step "a job moves to a second spare-aggd; its RDMA workers follow the REDIRECT"
 B_PORT=18517
+B_ADDR=$(host_addr 3)
 B_LOG=/tmp/aggd-b.log
-agg_start "$B_PORT" "$B_LOG" || fail "second spare-aggd did not start"
+agg_start "$B_PORT" "$B_LOG" "$B_ADDR" || fail "second spare-aggd did not start"
 B_PID=$AGG_STARTED
 MIG_FROM=$(($(wc -l <"$AGG_LOG") + 1))
-$ITEST -q "$B_PORT" migrate || { tail -n 40 "$B_LOG"; fail_log "migration with RDMA workers"; }
+$ITEST -H "$B_ADDR" -q "$B_PORT" migrate || { tail -n 40 "$B_LOG"; fail_log "migration with RDMA workers"; }
+mig_lines() {
+	tail -n +"$MIG_FROM" "$AGG_LOG" | grep -E "mig-sgd|state" | tail -n 20
+	grep -E "mig-sgd|state" "$B_LOG" | tail -n 20
+}
+# both daemons run --rdma: mig-sgd's optimizer state goes by RDMA WRITE
+# into the target's fresh buffers (its weights equal the local reference
+# bit for bit, as over TCP); job 410 has no optimizer state, so over TCP
+tail -n +"$MIG_FROM" "$AGG_LOG" |
+	grep -q "'mig-sgd': its state goes to $B_ADDR:$B_PORT over RDMA" ||
+	{ mig_lines; fail "mig-sgd's state did not go over RDMA"; }
+tail -n +"$MIG_FROM" "$AGG_LOG" |
+	grep -q "'mig-sgd' moved to $B_ADDR:$B_PORT at iteration [0-9]* in .* state over RDMA)" ||
+	{ mig_lines; fail "no 'moved ... state over RDMA' line for mig-sgd"; }
+tail -n +"$MIG_FROM" "$AGG_LOG" |
+	grep -q "'itest-job-410': its state goes to $B_ADDR:$B_PORT over TCP: the job has no server optimizer" ||
+	fail_log "no line saying why job 410's move went over TCP"
+grep -q "'mig-sgd': being imported from .* (capabilities offered 0x1, taken 0x1: its state comes over RDMA)" "$B_LOG" ||
+	{ tail -n 40 "$B_LOG"; fail "the target did not take the RDMA state transfer"; }
+grep -q "connected to write its state" "$B_LOG" ||
+	{ tail -n 40 "$B_LOG"; fail "no state connection at the target"; }
+pass "jobs moved mid-training with RDMA workers, the optimizer state by RDMA WRITE; sums and weights exact, the other job undisturbed"
+
+step "a move's RDMA token: a wrong one, another job's id and a replay are refused; the right one WRITEs"
+# spare-agg-itest plays a source holding the daemons' key against the
+# second daemon: it IMPORTs an optimizer job offering RDMA_STATE and tries
+# the target's rdma_cm listener with the token it got, and with others.
+TOK_FROM=$(($(wc -l <"$B_LOG") + 1))
+timeout -s KILL 120 /spare/bin/spare-agg-itest -R -S "$AGG_ADDR" -h "$B_ADDR" -p "$B_PORT" -k "$AGG_KEY" state-token ||
+	{ tail -n 40 "$B_LOG"; fail "state-token"; }
+if [ "$(tail -n +"$TOK_FROM" "$B_LOG" | grep -c "a state connection for job [0-9]* refused")" -ne 3 ]; then
+	tail -n 40 "$B_LOG"
+	fail "the target did not log three refused state connections"
+fi
+tail -n +"$TOK_FROM" "$B_LOG" | grep -q "'state-token': import abandoned" ||
+	{ tail -n 40 "$B_LOG"; fail "the fake source's import was not abandoned"; }
 kill -TERM "$B_PID"
 wait "$B_PID" || { tail -n 40 "$B_LOG"; fail "second spare-aggd exited $?"; }
-# both daemons run --rdma, but the RDMA state transfer is not built: the
-# source offers no capability, says why, and the state went over TCP
-tail -n +"$MIG_FROM" "$AGG_LOG" |
-	grep -q "its state goes to $AGG_ADDR:$B_PORT over TCP: moving a job's state over RDMA is not implemented yet" ||
-	fail_log "no line saying why the move's state went over TCP"
-grep -q "(capabilities offered 0x0, taken 0x0: its state comes over TCP)" "$B_LOG" ||
-	{ tail -n 40 "$B_LOG"; fail "the target did not log the offer"; }
-pass "job moved mid-training with RDMA workers, its state over TCP (logged why); sums exact, the other job undisturbed"
+pass "wrong token, another job's id and a replayed token refused; the right token's WRITEs completed; the import abandoned"
 
 step "moves to a target that dies before IMPORT, during it, after it but before REDIRECT roll back; the RDMA workers go on"
 # spare-agg-itest's fake target (tests/agg/rollback.py's, in C) holds the

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spare-aggd: a moving job's optimizer state by RDMA WRITE
+ * (agg_state_rdma.h).
+ */
+#include <errno.h>
+#include <rdma/rdma_cma.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg_state_rdma.h"
+#include "spare_rdma.h"
+
+/* WRITEs in flight at the source, each signalled */
+#define STATE_SEND_DEPTH	32
+/* a WRITE's completion, at most (soft-RoCE in a loaded guest is slow) */
+#define STATE_WRITE_MS		30000
+
+struct state_target {
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct rdma_cm_id *id;		/* the accepted connection, or NULL */
+	uint32_t n;
+	struct ibv_mr **mrs;
+	uint8_t token[AGG_STATE_TOKEN_LEN];
+	bool used;			/* a connection took the token */
+};
+
+static void say(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+void state_target_free(struct state_target *t)
+{
+	if (!t)
+		return;
+	/* the rkeys die first: nothing can WRITE into the job after this */
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->mrs[i])
+			ibv_dereg_mr(t->mrs[i]);
+	if (t->id) {
+		rdma_disconnect(t->id);
+		rdma_destroy_qp(t->id);
+		rdma_destroy_id(t->id);
+	}
+	if (t->cq)
+		ibv_destroy_cq(t->cq);
+	if (t->pd)
+		ibv_dealloc_pd(t->pd);
+	sodium_memzero(t->token, sizeof(t->token));
+	free(t->mrs);
+	free(t);
+}
+
+struct state_target *state_target_new(struct ibv_context *verbs,
+				      const struct state_local *bufs,
+				      uint32_t n, char *why, size_t why_len)
+{
+	struct state_target *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->mrs = calloc(n ? n : 1, sizeof(*t->mrs)))) {
+		free(t);
+		say(why, why_len, "out of memory");
+		return NULL;
+	}
+	t->n = n;
+	t->pd = ibv_alloc_pd(verbs);
+	if (!t->pd) {
+		say(why, why_len, "ibv_alloc_pd: %s", strerror(errno));
+		goto fail;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		t->mrs[i] = ibv_reg_mr(t->pd, bufs[i].addr, bufs[i].len,
+				       IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_WRITE);
+		if (!t->mrs[i]) {
+			say(why, why_len, "ibv_reg_mr of %u bytes: %s",
+			    bufs[i].len, strerror(errno));
+			goto fail;
+		}
+	}
+	randombytes_buf(t->token, sizeof(t->token));
+	return t;
+fail:
+	state_target_free(t);
+	return NULL;
+}
+
+void state_target_describe(const struct state_target *t, const uint8_t addr[4],
+			   uint32_t port, struct agg_state_rdma *r)
+{
+	memcpy(r->token, t->token, sizeof(r->token));
+	memcpy(r->addr, addr, 4);
+	r->port = port;
+	r->n_bufs = t->n;
+	for (uint32_t i = 0; i < t->n; i++) {
+		r->bufs[i].addr = (uintptr_t)t->mrs[i]->addr;
+		r->bufs[i].rkey = t->mrs[i]->rkey;
+		r->bufs[i].len = (uint32_t)t->mrs[i]->length;
+	}
+}
+
+int state_target_accept(struct state_target *t, struct rdma_cm_id *id,
+			const uint8_t *token)
+{
+	struct spare_rdma_err e;
+
+	/* constant time, and once: a replayed token finds t->used */
+	if (crypto_verify_32(t->token, token) || t->used ||
+	    id->verbs != t->pd->context)
+		return -1;
+	t->used = true;
+	if (spare_rdma_cq(id->verbs, 2, NULL, 0, NULL, &t->cq, &e) ||
+	    spare_rdma_qp(id, t->pd, t->cq, 1, 1))
+		return -1;
+	if (spare_rdma_accept(id, 0, 0)) {
+		rdma_destroy_qp(id);
+		return -1;
+	}
+	t->id = id;
+	return 0;
+}
+
+/* Everything the source made for one move. */
+struct state_src {
+	struct rdma_event_channel *ec;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_mr **mrs;
+	uint32_t n;
+	bool up;
+};
+
+static void state_src_free(struct state_src *s)
+{
+	if (s->up)
+		rdma_disconnect(s->id);
+	if (s->id && s->id->qp)
+		rdma_destroy_qp(s->id);
+	for (uint32_t i = 0; s->mrs && i < s->n; i++)
+		if (s->mrs[i])
+			ibv_dereg_mr(s->mrs[i]);
+	free(s->mrs);
+	spare_rdma_teardown(&(struct spare_rdma_objs){
+		.ec = s->ec, .id = s->id, .cq = s->cq, .cc = s->cc, .pd = s->pd });
+}
+
+/* Post WRITE @i (signalled). */
+static int post_write(struct state_src *s, const struct agg_state_rdma *r,
+		      const struct state_local *bufs, uint32_t i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)bufs[i].addr, .length = bufs[i].len,
+		.lkey = s->mrs[i]->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = i, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = r->bufs[i].addr, .rkey = r->bufs[i].rkey },
+	}, *bad;
+
+	return ibv_post_send(s->id->qp, &wr, &bad);
+}
+
+enum state_send_result state_send(const struct sockaddr_in *src,
+				  const struct agg_state_rdma *r, uint32_t job_id,
+				  const struct state_local *bufs, uint32_t n,
+				  unsigned int connect_ms, char *why,
+				  size_t why_len)
+{
+	struct state_src s = { .n = n };
+	struct sockaddr_in dst = { .sin_family = AF_INET };
+	uint8_t priv[AGG_STATE_PRIV_SIZE];
+	struct spare_rdma_err e = { 0 };
+	char eb[128];
+	uint32_t posted = 0, done = 0;
+
+	memcpy(&dst.sin_addr, r->addr, 4);
+	dst.sin_port = htons((uint16_t)r->port);
+	if (spare_rdma_open(&s.ec, &s.id, NULL, false, &e) ||
+	    spare_rdma_resolve(s.ec, s.id, (const struct sockaddr *)src,
+			       (const struct sockaddr *)&dst, (int)connect_ms,
+			       connect_ms, 0, &e)) {
+		say(why, why_len, "rdma_cm: %s", spare_rdma_strerr(&e, eb, sizeof(eb)));
+		goto not_sent;
+	}
+	s.pd = ibv_alloc_pd(s.id->verbs);
+	if (!s.pd || spare_rdma_cq(s.id->verbs, STATE_SEND_DEPTH + 1, NULL,
+				   SPARE_RDMA_CQ_CHANNEL, &s.cc, &s.cq, &e) ||
+	    spare_rdma_qp(s.id, s.pd, s.cq, STATE_SEND_DEPTH, 1)) {
+		say(why, why_len, "verbs set-up: %s", strerror(errno));
+		goto not_sent;
+	}
+	s.mrs = calloc(n ? n : 1, sizeof(*s.mrs));
+	if (!s.mrs) {
+		say(why, why_len, "out of memory");
+		goto not_sent;
+	}
+	/* local access only: no rkey to the live job exists */
+	for (uint32_t i = 0; i < n; i++) {
+		s.mrs[i] = ibv_reg_mr(s.pd, bufs[i].addr, bufs[i].len, 0);
+		if (!s.mrs[i]) {
+			say(why, why_len, "ibv_reg_mr of %u bytes: %s", bufs[i].len,
+			    strerror(errno));
+			goto not_sent;
+		}
+	}
+	agg_state_priv_encode(job_id, r->token, priv);
+	if (spare_rdma_connect(s.ec, s.id, priv, sizeof(priv), 0, connect_ms, &e)) {
+		say(why, why_len, "rdma_cm: %s", spare_rdma_strerr(&e, eb, sizeof(eb)));
+		goto not_sent;
+	}
+	s.up = true;
+	while (done < n) {
+		struct ibv_wc wc;
+		int got;
+
+		while (posted < n && posted - done < STATE_SEND_DEPTH) {
+			if (post_write(&s, r, bufs, posted)) {
+				say(why, why_len, "ibv_post_send of WRITE %u: %s",
+				    posted, strerror(errno));
+				goto broken_or_not;
+			}
+			posted++;
+		}
+		got = spare_rdma_cq_next(s.cq, s.cc, &wc, STATE_WRITE_MS);
+		if (got <= 0) {
+			say(why, why_len, "no WRITE completion within %u ms%s%s",
+			    STATE_WRITE_MS, got < 0 ? ": " : "",
+			    got < 0 ? strerror(errno) : "");
+			goto broken;
+		}
+		if (wc.status != IBV_WC_SUCCESS) {
+			say(why, why_len, "WRITE %llu of %u failed: %s",
+			    (unsigned long long)wc.wr_id, n,
+			    ibv_wc_status_str(wc.status));
+			goto broken;
+		}
+		done++;
+	}
+	state_src_free(&s);
+	return STATE_SENT;
+broken_or_not:
+	if (!posted)
+		goto not_sent;
+broken:
+	state_src_free(&s);
+	return STATE_BROKEN;
+not_sent:
+	state_src_free(&s);
+	return STATE_NOT_SENT;
+}
