@@ -225,6 +225,7 @@ struct spare_config {
 	u32 nr_domains;			/* 0: each donor its own */
 	bool integrity;			/* crc32c per page (spare_integrity.c) */
 	u32 rehome_delay_ms;		/* a lost donor's copies move then */
+	u32 hold_ms;			/* a holding donor is waited for; 0: no hold asked */
 };
 
 struct spare_dev {

@@ -112,11 +112,17 @@ static u32 donor_kept(struct spare_donor *d, bool forget)
 	return n;
 }
 
+/* Whether HELLO asks the donor to hold our slabs over its restart. */
+static bool donor_asks_hold(const struct spare_donor *d)
+{
+	return !d->dev->ec && d->dev->cfg.hold_ms;
+}
+
 /*
  * A lost donor that holds our slabs (Documentation/kmod.md, "Holding over
  * a donor restart"), looked at every SPARE_HOLD_POLL_MS: the hold is over
  * once the new session answered every copy kept there (handle_mapped()
- * adopted or forgot each); it runs out after SPARE_LIFE_HOLD_MS, and then,
+ * adopted or forgot each); it runs out after the device's hold_ms, and then,
  * as without a hold, what only those copies had is lost and what waited
  * for them fails.
  */
@@ -141,8 +147,8 @@ static void donor_hold_work(struct work_struct *work)
 		spare_slab_map_hold(&d->dev->map, d->idx, false);
 		n = donor_kept(d, true);
 		atomic64_inc(&d->stats.holds_expired);
-		pr_warn("donor %s lost: %u slab copies failed: not back within %u s of its restart, the copies it held are given up, as without a hold (I/O that only they could serve fails)\n",
-			d->name, n, SPARE_LIFE_HOLD_MS / 1000);
+		pr_warn("donor %s lost: %u slab copies failed: not back within %u ms of its restart (hold_ms), the copies it held are given up, as without a hold (I/O that only they could serve fails)\n",
+			d->name, n, d->dev->cfg.hold_ms);
 	} else {
 		again = true;
 	}
@@ -169,10 +175,11 @@ static void donor_error_work(struct work_struct *work)
 	lost = donor_copies_move(d, COPY_MASK(MAPPED) | COPY_MASK(MAPPING) |
 				 COPY_MASK(EVICTING), SPARE_COPY_FAILED);
 	atomic64_inc(&d->stats.losses);
-	if (spare_life_hold(&d->life, d->resume_token, spare_now_ms())) {
-		pr_warn("donor %s: %s; %u slab copies dropped; it holds our slabs over a restart: they are waited for up to %u s (I/O no other copy serves waits); reconnecting\n",
+	if (spare_life_hold(&d->life, d->resume_token, spare_now_ms(),
+			    d->dev->cfg.hold_ms)) {
+		pr_warn("donor %s: %s; %u slab copies dropped; it holds our slabs over a restart: they are waited for up to %u ms (hold_ms; I/O no other copy serves waits); reconnecting\n",
 			d->name, d->error_reason ?: "error", lost,
-			SPARE_LIFE_HOLD_MS / 1000);
+			d->dev->cfg.hold_ms);
 		atomic_set(&d->hold_kept, 0);
 		atomic_set(&d->hold_not_kept, 0);
 		queue_delayed_work(d->dev->wq, &d->hold_work,
@@ -319,11 +326,11 @@ static int donor_hello(struct spare_donor *d)
 	 * restarted in place), with or without a key: spared gives them
 	 * back only to the same device (uuid) showing this session's token,
 	 * and with host keys only to the same name. Not for ec:K+R devices,
-	 * whose I/O path does not wait for a held split.
+	 * whose I/O path does not wait for a held split, nor with hold_ms 0.
 	 */
-	if (!d->dev->ec)
+	if (donor_asks_hold(d))
 		m.hello.flags |= SPARE_HELLO_F_HOLD;
-	if (!d->dev->ec && d->resume_token) {
+	if (donor_asks_hold(d) && d->resume_token) {
 		m.hello.flags |= SPARE_HELLO_F_RESUME;
 		m.hello.resume_token = cpu_to_le64(d->resume_token);
 	}
@@ -371,7 +378,7 @@ static int donor_hello(struct spare_donor *d)
 			d->name, d->slab_shift, d->dev->map.slab_shift);
 		return -EINVAL;
 	}
-	if (!d->dev->ec && !token && !d->hold_refused) {
+	if (donor_asks_hold(d) && !token && !d->hold_refused) {
 		pr_info("donor %s: it does not hold slabs for a restart (resume-hold 0, or an older spared): a restart of it fails the copies there\n",
 			d->name);
 		d->hold_refused = true;

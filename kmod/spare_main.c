@@ -17,6 +17,7 @@
  *   echo sync                      > backup_mode   (sync | async)
  *   echo crc32c                    > integrity     (none | crc32c)
  *   echo 30000                     > rehome_delay_ms (a lost donor's copies move)
+ *   echo 20000                     > hold_ms       (a restarting donor is waited for; 0: none)
  *   echo SPARE-1:...               > key           (optional; sparectl gen-key)
  *   echo 1                         > power         -> /dev/spareN
  *   cat disk                                       -> spareN
@@ -449,7 +450,7 @@ static int spare_cfg_set_rehome_delay_ms(struct spare_dev *dev,
 {
 	u32 v;
 
-	if (kstrtou32(page, 10, &v) || spare_life_rehome_check(v, false))
+	if (kstrtou32(page, 10, &v) || spare_life_rehome_check(v, 0))
 		return SPARE_WARN_INVAL(dev,
 					"rehome_delay_ms: must be %u to %u (ms a lost donor stays down before its copies move)",
 					SPARE_LIFE_REHOME_MIN_MS,
@@ -458,6 +459,29 @@ static int spare_cfg_set_rehome_delay_ms(struct spare_dev *dev,
 	return 0;
 }
 SPARE_CFG_ATTR(rehome_delay_ms, "%u", dev->cfg.rehome_delay_ms);
+
+/*
+ * "hold_ms": how long a lost donor that holds our slabs over its restart
+ * (HELLO F_HOLD granted) is waited for before its copies fail
+ * (spare_life_hold()); SPARE_LIFE_HOLD_MS unless set; 0: HELLO asks no
+ * donor for a hold, and a lost donor's copies fail at once. As with
+ * rehome_delay_ms, a held donor is not re-homed while it is waited for,
+ * so either may be written first.
+ */
+static int spare_cfg_set_hold_ms(struct spare_dev *dev, const char *page,
+				 size_t count)
+{
+	u32 v;
+
+	if (kstrtou32(page, 10, &v) || spare_life_hold_check(v))
+		return SPARE_WARN_INVAL(dev,
+					"hold_ms: must be 0 (no hold) or %u to %u (ms a donor that holds our slabs over its restart is waited for)",
+					SPARE_LIFE_HOLD_MIN_MS,
+					SPARE_LIFE_HOLD_MAX_MS);
+	dev->cfg.hold_ms = v;
+	return 0;
+}
+SPARE_CFG_ATTR(hold_ms, "%u", dev->cfg.hold_ms);
 
 /* Write-only: reads say whether a secret is set, never what it is. */
 static ssize_t spare_key_show(struct config_item *item, char *page)
@@ -689,6 +713,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_source,
 	&spare_attr_integrity,
 	&spare_attr_rehome_delay_ms,
+	&spare_attr_hold_ms,
 	&spare_attr_key,
 	&spare_attr_power,
 	&spare_attr_disk,
@@ -733,6 +758,7 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
 	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;
 	dev->cfg.rehome_delay_ms = SPARE_LIFE_REHOME_MS;
+	dev->cfg.hold_ms = SPARE_LIFE_HOLD_MS;
 	spin_lock_init(&dev->backup_lock);
 	spin_lock_init(&dev->grant_lock);
 	init_waitqueue_head(&dev->backup_wait);

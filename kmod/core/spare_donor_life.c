@@ -225,21 +225,38 @@ bool spare_life_rehome_due(const struct spare_life *l,
 /**
  * spare_life_rehome_check() - whether a device may use a re-home delay
  * @rehome_ms: the delay asked for, ms
- * @holding: the device's donors may hold its slabs over a restart
- *	(spare_life_hold()): a held donor is waited for SPARE_LIFE_HOLD_MS
+ * @hold_ms: the device's hold time when its donors hold its slabs over a
+ *	restart (spare_life_hold()) and the delay must outlast it; 0: not
+ *	checked against a hold
  *
  * Return: 0; -ERANGE outside SPARE_LIFE_REHOME_MIN_MS to
- * SPARE_LIFE_REHOME_MAX_MS; -EINVAL when @holding and the delay is not
- * longer than the hold (the copies of a donor restarting in place would
- * be moved away while it is waited for).
+ * SPARE_LIFE_REHOME_MAX_MS; -EINVAL when the delay is not longer than
+ * @hold_ms (the copies of a donor restarting in place would be moved
+ * away while it is waited for).
  */
-int spare_life_rehome_check(u32 rehome_ms, bool holding)
+int spare_life_rehome_check(u32 rehome_ms, u32 hold_ms)
 {
 	if (rehome_ms < SPARE_LIFE_REHOME_MIN_MS ||
 	    rehome_ms > SPARE_LIFE_REHOME_MAX_MS)
 		return -ERANGE;
-	if (holding && rehome_ms <= SPARE_LIFE_HOLD_MS)
+	if (hold_ms && rehome_ms <= hold_ms)
 		return -EINVAL;
+	return 0;
+}
+
+/**
+ * spare_life_hold_check() - whether a device may use a hold time
+ * @hold_ms: how long a lost donor that holds the device's slabs is waited
+ *	for, ms; 0: the device asks no donor for a hold
+ *
+ * Return: 0; -ERANGE when not 0 and outside SPARE_LIFE_HOLD_MIN_MS to
+ * SPARE_LIFE_HOLD_MAX_MS.
+ */
+int spare_life_hold_check(u32 hold_ms)
+{
+	if (hold_ms && (hold_ms < SPARE_LIFE_HOLD_MIN_MS ||
+			hold_ms > SPARE_LIFE_HOLD_MAX_MS))
+		return -ERANGE;
 	return 0;
 }
 
@@ -260,13 +277,16 @@ u32 spare_life_wait(const struct spare_life *l, u64 now)
  * @l: the bookkeeping
  * @granted: it granted a hold (HELLO_REPLY carried a resume token)
  * @now: the driver's clock, ms
+ * @hold_ms: the device's hold time (spare_life_hold_check()); 0: none
  *
- * Return: true when its copies are waited for, until
- * @now + SPARE_LIFE_HOLD_MS; false: they fail, as without a hold.
+ * Return: true when its copies are waited for, until @now + @hold_ms;
+ * false: they fail, as without a hold.
  */
-bool spare_life_hold(struct spare_life *l, bool granted, u64 now)
+bool spare_life_hold(struct spare_life *l, bool granted, u64 now,
+		     u32 hold_ms)
 {
-	l->hold_until = granted ? now + SPARE_LIFE_HOLD_MS : 0;
+	granted = granted && hold_ms;
+	l->hold_until = granted ? now + hold_ms : 0;
 	return granted;
 }
 

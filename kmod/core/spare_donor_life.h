@@ -37,7 +37,9 @@
 #define SPARE_LIFE_REHOME_MS		30000	/* default: down this long, copies move */
 #define SPARE_LIFE_REHOME_MIN_MS	1000	/* a device's re-home delay: bounds */
 #define SPARE_LIFE_REHOME_MAX_MS	3600000
-#define SPARE_LIFE_HOLD_MS		20000	/* a holding donor is waited for (< REHOME) */
+#define SPARE_LIFE_HOLD_MS		20000	/* default: a holding donor is waited for */
+#define SPARE_LIFE_HOLD_MIN_MS		1000	/* a device's hold: bounds (0: none) */
+#define SPARE_LIFE_HOLD_MAX_MS		600000
 #define SPARE_LIFE_HOLD_BACKOFF_MS	1000	/* the back-off's cap meanwhile */
 
 /* The order is the ABI of the sysfs "donors" file and sparectl's codes. */
@@ -102,24 +104,29 @@ bool spare_life_current(const struct spare_life *l,
 			enum spare_donor_state state, u32 session);
 bool spare_life_rehome_due(const struct spare_life *l,
 			   enum spare_donor_state state, u64 now, u32 rehome_ms);
-int spare_life_rehome_check(u32 rehome_ms, bool holding);
+int spare_life_rehome_check(u32 rehome_ms, u32 hold_ms);
+int spare_life_hold_check(u32 hold_ms);
 u32 spare_life_wait(const struct spare_life *l, u64 now);
 
 /*
  * A donor that holds our slabs if the session ends (HELLO F_HOLD answered
- * with a resume token: spared restarted in place keeps them). At LOST the
- * driver calls spare_life_hold(): with the hold granted, the I/O that only
- * that donor's copies can serve waits (the copies' kept pages,
- * spare_slab.h) for SPARE_LIFE_HOLD_MS, the reconnect backs off by at most
+ * with a resume token: spared restarted in place keeps them). A device
+ * has its own hold time (spare.ko's hold_ms, the pager's --hold;
+ * SPARE_LIFE_HOLD_MS unless set, spare_life_hold_check() bounds it; 0: the
+ * driver does not ask for a hold). At LOST the driver calls
+ * spare_life_hold(): with the hold granted, the I/O that only that
+ * donor's copies can serve waits (the copies' kept pages, spare_slab.h)
+ * for the hold time, the reconnect backs off by at most
  * SPARE_LIFE_HOLD_BACKOFF_MS, and no copy is re-homed (the hold ends
  * before the device's re-home delay, which spare_life_rehome_check()
- * keeps above SPARE_LIFE_HOLD_MS while holding); the new session
+ * keeps above the hold where the driver asks it to); the new session
  * resumes (HELLO F_RESUME) and adopts the kept slabs (MAPPED F_KEPT), then
  * spare_life_hold_end(). spare_life_hold_expired() says, once, that the
  * time passed: the driver forgets what was kept and fails what waited, as
  * without a hold.
  */
-bool spare_life_hold(struct spare_life *l, bool granted, u64 now);
+bool spare_life_hold(struct spare_life *l, bool granted, u64 now,
+		     u32 hold_ms);
 bool spare_life_holding(const struct spare_life *l, u64 now);
 bool spare_life_hold_expired(struct spare_life *l, u64 now);
 void spare_life_hold_end(struct spare_life *l);

@@ -244,7 +244,7 @@ static void life_rehome_not_while_held(LIFE_T t)
 
 	lf_up(&l, &st, LF_T0);
 	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
-	LIFE_CHECK(t, spare_life_hold(&l, true, lost));
+	LIFE_CHECK(t, spare_life_hold(&l, true, lost, SPARE_LIFE_HOLD_MS));
 	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 1);
 	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, lost + 5000, 5000));
 	LIFE_CHECK(t, !spare_life_rehome_due(&l, st,
@@ -255,7 +255,7 @@ static void life_rehome_not_while_held(LIFE_T t)
 	/* a hold not granted changes nothing */
 	lf_up(&l, &st, LF_T0);
 	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, lost);
-	LIFE_CHECK(t, !spare_life_hold(&l, false, lost));
+	LIFE_CHECK(t, !spare_life_hold(&l, false, lost, SPARE_LIFE_HOLD_MS));
 	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, lost + 1);
 	LIFE_CHECK(t, spare_life_rehome_due(&l, st, lost + 5000, 5000));
 }
@@ -267,21 +267,82 @@ static void life_rehome_not_while_held(LIFE_T t)
  */
 static void life_rehome_check(LIFE_T t)
 {
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, false), 0);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, true), 0);
-	LIFE_EQ(t, spare_life_rehome_check(5000, false), 0);
-	LIFE_EQ(t, spare_life_rehome_check(5000, true), -EINVAL);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS, true), -EINVAL);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS + 1, true), 0);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS, false), 0);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS - 1, false),
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, 0), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MS, SPARE_LIFE_HOLD_MS), 0);
+	LIFE_EQ(t, spare_life_rehome_check(5000, 0), 0);
+	LIFE_EQ(t, spare_life_rehome_check(5000, SPARE_LIFE_HOLD_MS), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS, SPARE_LIFE_HOLD_MS), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MS + 1, SPARE_LIFE_HOLD_MS), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS, 0), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS - 1, 0),
 		-ERANGE);
-	LIFE_EQ(t, spare_life_rehome_check(0, false), -ERANGE);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS, true), 0);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, false),
+	LIFE_EQ(t, spare_life_rehome_check(0, 0), -ERANGE);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS, SPARE_LIFE_HOLD_MS), 0);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, 0),
 		-ERANGE);
-	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, true),
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MAX_MS + 1, SPARE_LIFE_HOLD_MS),
 		-ERANGE);
+	/* a device's own hold: the delay must outlast that one */
+	LIFE_EQ(t, spare_life_rehome_check(5000, 3000), 0);
+	LIFE_EQ(t, spare_life_rehome_check(3000, 3000), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_REHOME_MIN_MS,
+					   SPARE_LIFE_HOLD_MAX_MS), -EINVAL);
+	LIFE_EQ(t, spare_life_rehome_check(SPARE_LIFE_HOLD_MAX_MS + 1,
+					   SPARE_LIFE_HOLD_MAX_MS), 0);
+}
+
+/*
+ * Which holds a device may ask for: 0 (none) or within the bounds, and
+ * the bounds leave room for a re-home delay above the longest hold.
+ */
+static void life_hold_check(LIFE_T t)
+{
+	LIFE_EQ(t, spare_life_hold_check(SPARE_LIFE_HOLD_MS), 0);
+	LIFE_EQ(t, spare_life_hold_check(0), 0);
+	LIFE_EQ(t, spare_life_hold_check(SPARE_LIFE_HOLD_MIN_MS), 0);
+	LIFE_EQ(t, spare_life_hold_check(SPARE_LIFE_HOLD_MIN_MS - 1), -ERANGE);
+	LIFE_EQ(t, spare_life_hold_check(1), -ERANGE);
+	LIFE_EQ(t, spare_life_hold_check(SPARE_LIFE_HOLD_MAX_MS), 0);
+	LIFE_EQ(t, spare_life_hold_check(SPARE_LIFE_HOLD_MAX_MS + 1), -ERANGE);
+	LIFE_EQ(t, spare_life_hold_check(0xffffffffu), -ERANGE);
+	LIFE_CHECK(t, SPARE_LIFE_HOLD_MIN_MS <= SPARE_LIFE_HOLD_MS);
+	LIFE_CHECK(t, SPARE_LIFE_HOLD_MS <= SPARE_LIFE_HOLD_MAX_MS);
+	LIFE_CHECK(t, SPARE_LIFE_HOLD_MAX_MS < SPARE_LIFE_REHOME_MAX_MS);
+}
+
+/*
+ * A device's own hold time: a short hold is waited for that long and
+ * expires then; a hold of 0 waits for nothing even when the donor granted
+ * one (a driver with hold 0 does not ask, this is the core's half).
+ */
+static void life_hold_ms(LIFE_T t)
+{
+	enum spare_donor_state st;
+	struct spare_life l;
+	u64 now = LF_T0 + 3;
+
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now);
+	LIFE_CHECK(t, spare_life_hold(&l, true, now, 3000));
+	LIFE_EQ(t, l.hold_until, now + 3000);
+	LIFE_CHECK(t, spare_life_holding(&l, now + 2999));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now + 1);
+	/* not re-homed while held, even past a short delay */
+	LIFE_CHECK(t, !spare_life_rehome_due(&l, st, now + 2000, 1000));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + 2999));
+	LIFE_CHECK(t, spare_life_hold_expired(&l, now + 3000));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + 3001));
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, now + 3000, 1000));
+
+	/* hold 0: granted or not, nothing is waited for */
+	lf_up(&l, &st, LF_T0);
+	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now);
+	LIFE_CHECK(t, !spare_life_hold(&l, true, now, 0));
+	LIFE_EQ(t, l.hold_until, 0);
+	LIFE_CHECK(t, !spare_life_holding(&l, now + 1));
+	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS));
+	spare_life_set(&l, &st, SPARE_LIFE_EV_TORN_DOWN, now + 1);
+	LIFE_CHECK(t, spare_life_rehome_due(&l, st, now + 1000, 1000));
 }
 
 /*
@@ -415,7 +476,7 @@ static void life_hold(LIFE_T t)
 	LIFE_CHECK(t, !spare_life_holding(&l, LF_T0));
 	LIFE_EQ(t, spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now),
 		SPARE_LIFE_ACT_TEARDOWN);
-	LIFE_CHECK(t, spare_life_hold(&l, true, now));
+	LIFE_CHECK(t, spare_life_hold(&l, true, now, SPARE_LIFE_HOLD_MS));
 	LIFE_EQ(t, l.hold_until, now + SPARE_LIFE_HOLD_MS);
 	LIFE_CHECK(t, spare_life_holding(&l, now + 1));
 	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS - 1));
@@ -439,7 +500,7 @@ static void life_hold(LIFE_T t)
 	/* lost again, not back in time: the hold expires, once */
 	now = l.retry_at + 100;
 	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, now);
-	LIFE_CHECK(t, spare_life_hold(&l, true, now));
+	LIFE_CHECK(t, spare_life_hold(&l, true, now, SPARE_LIFE_HOLD_MS));
 	LIFE_CHECK(t, spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS));
 	LIFE_CHECK(t, !spare_life_holding(&l, now + SPARE_LIFE_HOLD_MS));
 	LIFE_CHECK(t, !spare_life_hold_expired(&l, now + SPARE_LIFE_HOLD_MS + 1));
@@ -455,7 +516,7 @@ static void life_hold(LIFE_T t)
 	/* no hold granted (a token of 0): not waited for */
 	lf_up(&l, &st, LF_T0);
 	spare_life_set(&l, &st, SPARE_LIFE_EV_LOST, LF_T0 + 1);
-	LIFE_CHECK(t, !spare_life_hold(&l, false, LF_T0 + 1));
+	LIFE_CHECK(t, !spare_life_hold(&l, false, LF_T0 + 1, SPARE_LIFE_HOLD_MS));
 	LIFE_CHECK(t, !spare_life_holding(&l, LF_T0 + 2));
 	LIFE_CHECK(t, !spare_life_hold_expired(&l, LF_T0 + SPARE_LIFE_HOLD_MS + 2));
 }
@@ -479,6 +540,8 @@ static const struct spare_donor_life_case spare_donor_life_cases[] = {
 	{ "attach", life_attach },
 	{ "queue_and_names", life_queue_and_names },
 	{ "hold", life_hold },
+	{ "hold_check", life_hold_check },
+	{ "hold_ms", life_hold_ms },
 };
 
 #endif /* SPARE_DONOR_LIFE_CASES_H */

@@ -314,10 +314,10 @@ static void hold_check(struct dev *d, u32 i, u64 now)
 	spare_slab_map_hold(&d->map, i, false);
 	n = forget_kept(d, i);
 	__atomic_add_fetch(&d->st.holds_expired, 1, __ATOMIC_RELAXED);
-	log_warn("donor %s: not back within %u s of its restart: the %u slab "
-		 "copies it held are given up, as without a hold (I/O that "
-		 "only they could serve fails)", d->donors[i].host,
-		 SPARE_LIFE_HOLD_MS / 1000, n);
+	log_warn("donor %s: not back within %u ms of its restart (--hold): "
+		 "the %u slab copies it held are given up, as without a hold "
+		 "(I/O that only they could serve fails)", d->donors[i].host,
+		 d->hold_ms, n);
 }
 
 static void donor_step(struct dev *d, u32 i)
@@ -346,12 +346,12 @@ static void donor_step(struct dev *d, u32 i)
 		l->warned = false;
 		resync_donor_down(d, i);
 		dl_set(l, SPARE_LIFE_EV_LOST, now);	/* ACT_TEARDOWN */
-		if (spare_life_hold(&l->life, held_by(d, i), now))
+		if (spare_life_hold(&l->life, held_by(d, i), now, d->hold_ms))
 			log_warn("donor %s lost: %u slab copies failed; it "
 				 "holds our slabs over a restart: they are "
-				 "waited for up to %u s (I/O no other copy "
-				 "serves waits); reconnecting", dn->host, n,
-				 SPARE_LIFE_HOLD_MS / 1000);
+				 "waited for up to %u ms (--hold; I/O no other "
+				 "copy serves waits); reconnecting", dn->host,
+				 n, d->hold_ms);
 		else
 			log_warn("donor %s lost: %u slab copies failed, the "
 				 "other copies serve; reconnecting in %u ms "

@@ -77,7 +77,7 @@ void pager_donor_init(struct dev *d, struct donor *dn)
 	dn->ack_timeout = d->ack_timeout;
 	dn->uuid = d->uuid;
 	dn->key = d->has_key ? d->key : NULL;
-	dn->hold = d->state_path[0] != 0;
+	dn->hold = d->state_path[0] && d->hold_ms;
 	dn->nr_data = d->nr_queues;	/* a DATA connection per queue */
 }
 

@@ -173,6 +173,7 @@ struct dev {
 	unsigned int	timeout_ms;
 	unsigned int	io_timeout_ms;	/* a donor's RDMA may stall this long */
 	u32		rehome_ms;	/* --rehome-delay: a lost donor's copies move */
+	u32		hold_ms;	/* --hold: a holding donor is waited for; 0: none */
 	unsigned int	poll_us;	/* reap the CQs this long before sleeping */
 	unsigned int	write_window_kb;	/* 0: only the depth bounds writes */
 	u8		ack_timeout;	/* --ack-timeout: as spare.ko's ack_timeout */

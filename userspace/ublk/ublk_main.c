@@ -221,7 +221,8 @@ static const struct spare_setting ublk_settings[] = {
 	{ "domains", 'D', "LIST", "the failure domain of each donor, in --donor order (or the grants'), e.g. 0,0,1: a moved copy goes first to a domain holding no other copy of its slab; \"\": every donor its own", "" },
 	{ "timeout", 't', "MS", "set-up timeout per step", "10000" },
 	{ "io-timeout", 'T', "MS", "fail a donor whose RDMA makes no progress this long: its requests fail over to the other copies", "10000" },
-	{ "rehome-delay", 0, "MS", "a lost donor down this long gives its copies up to other donors, " SPARE_STR(SPARE_LIFE_REHOME_MIN_MS) ".." SPARE_STR(SPARE_LIFE_REHOME_MAX_MS) "; with a state file more than its donors' hold (" SPARE_STR(SPARE_LIFE_HOLD_MS) ")", SPARE_STR(SPARE_LIFE_REHOME_MS) },
+	{ "rehome-delay", 0, "MS", "a lost donor down this long gives its copies up to other donors, " SPARE_STR(SPARE_LIFE_REHOME_MIN_MS) ".." SPARE_STR(SPARE_LIFE_REHOME_MAX_MS) "; with a state file and a hold, more than --hold", SPARE_STR(SPARE_LIFE_REHOME_MS) },
+	{ "hold", 0, "MS", "with a state file, a lost donor that holds the device's slabs over its restart is waited for this long before its copies fail, 0 or " SPARE_STR(SPARE_LIFE_HOLD_MIN_MS) ".." SPARE_STR(SPARE_LIFE_HOLD_MAX_MS) " (0: no donor is asked to hold)", SPARE_STR(SPARE_LIFE_HOLD_MS) },
 	{ "ack-timeout", 'A', "N", "RDMA ACK timeout per try, 4.096 us << N, 12..22 (16: 268 ms), as spare.ko's ack_timeout; longer on a slow link (retransmits), shorter to notice a dead donor sooner", "16" },
 	{ "poll-us", 'P', "US", "reap RDMA completions this long before sleeping, only while RDMA is in flight (0: never)", "0" },
 	{ "backup", 'B', "PATH", "backup block device or file (O_DIRECT), at least --size long", "" },
@@ -307,6 +308,12 @@ static const char *ublk_set(const char *key, const char *value, void *ctx)
 			return SPARE_STR(SPARE_LIFE_REHOME_MIN_MS) ".."
 			       SPARE_STR(SPARE_LIFE_REHOME_MAX_MS) " ms";
 		d->rehome_ms = (u32)v;
+	} else if (!strcmp(key, "hold")) {
+		if (spare_parse_u64(value, 0, SPARE_LIFE_HOLD_MAX_MS, &v) ||
+		    spare_life_hold_check((u32)v))
+			return "0 (no hold) or " SPARE_STR(SPARE_LIFE_HOLD_MIN_MS)
+			       ".." SPARE_STR(SPARE_LIFE_HOLD_MAX_MS) " ms";
+		d->hold_ms = (u32)v;
 	} else if (!strcmp(key, "ack-timeout")) {
 		if (spare_parse_u64(value, 12, 22, &v))
 			return "12..22 (4.096 us << N per try)";
@@ -728,10 +735,12 @@ int main(int argc, char **argv)
 		log_info("--redundancy: no state file: a restart does not take an erasure-coded device back yet");
 		d->state_path[0] = 0;
 	}
-	/* with a state file its donors hold its slabs over a restart */
-	if (spare_life_rehome_check(d->rehome_ms, d->state_path[0] != 0)) {
-		log_err("--rehome-delay %u: must be more than the %u ms a donor holding the device's slabs over a restart is waited for (state file %s): give a longer delay, or --state-file none",
-			d->rehome_ms, SPARE_LIFE_HOLD_MS, d->state_path);
+	/* with a state file and a hold, its donors hold its slabs over a restart */
+	if (!d->state_path[0])
+		d->hold_ms = 0;
+	if (spare_life_rehome_check(d->rehome_ms, d->hold_ms)) {
+		log_err("--rehome-delay %u: must be more than the %u ms (--hold) a donor holding the device's slabs over a restart is waited for (state file %s): give a longer delay, a shorter --hold, or --hold 0",
+			d->rehome_ms, d->hold_ms, d->state_path);
 		return 2;
 	}
 	if (ublk_check_kernel(&d->ctrl, why, sizeof(why))) {

@@ -14,7 +14,12 @@
 #    device's rehome_delay_ms (5 s here; 30 s by default, refused out of
 #    its bounds and while powered) its copies re-home, not before half of
 #    it, each to the donor holding no copy of its slab (4), refilled by
-#    resync from donor 2's.
+#    resync from donor 2's. The device's hold_ms is 3 s (20 s by default;
+#    bounds and power checked as for rehome_delay_ms): donor 3 answers
+#    HELLO F_HOLD, so each loss is held; the second, kept down, is the
+#    hold's run-out: the log says so, donor_stat's holds_expired counts it,
+#    the job goes on on donor 2's copies meanwhile, and the copies re-home
+#    only at the delay.
 #    Every slab then has both copies mapped and whole, none on donor 3;
 #    donor 2 is killed too and the job reads every page back from donor 4
 #    alone, and the data reads back through swapoff.
@@ -55,12 +60,23 @@ if [ "$BACKEND" = kmod ]; then
 			fail "rehome_delay_ms $v accepted"
 	done
 	dmesg | grep -q 'rehome_delay_ms: must be 1000 to 3600000' || fail "no reason logged for a bad rehome_delay_ms"
+	# a short hold (the second loss is one that runs out): the bounds
+	# refuse, 0 is no hold, a powered device refuses
+	HOLD_MS=3000
+	[ "$(cat "$CFS/swap0/hold_ms")" = 20000 ] || fail "hold_ms: default not 20000"
+	for v in 1 999 600001 3s -1; do
+		echo "$v" >"$CFS/swap0/hold_ms" 2>/dev/null && fail "hold_ms $v accepted"
+	done
+	dmesg | grep -q 'hold_ms: must be 0 (no hold) or 1000 to 600000' || fail "no reason logged for a bad hold_ms"
+	echo 0 >"$CFS/swap0/hold_ms" || fail "hold_ms 0 refused"
 	rmdir "$CFS/swap0" || fail "rmdir $CFS/swap0"
-	disk=$(spare_create swap0 rehome_delay_ms=$REHOME_MS size=${DEV_MB}M slab_size=16M \
+	disk=$(spare_create swap0 rehome_delay_ms=$REHOME_MS hold_ms=$HOLD_MS size=${DEV_MB}M slab_size=16M \
 		replicas=2 donors=10.0.0.2:$DONOR_PORT,10.0.0.3:$DONOR_PORT source=10.0.0.1)
 	[ -b "/dev/$disk" ] || fail "no /dev/$disk"
 	echo 6000 >"$CFS/swap0/rehome_delay_ms" 2>/dev/null && fail "rehome_delay_ms changed while powered"
 	[ "$(cat "$CFS/swap0/rehome_delay_ms")" = $REHOME_MS ] || fail "rehome_delay_ms not $REHOME_MS"
+	echo 0 >"$CFS/swap0/hold_ms" 2>/dev/null && fail "hold_ms changed while powered"
+	[ "$(cat "$CFS/swap0/hold_ms")" = $HOLD_MS ] || fail "hold_ms not $HOLD_MS"
 	cg_new work ${WL_CG_MB}M
 	nslabs=$SLABS out=$((6000 / WL_DIV))
 else
@@ -69,6 +85,9 @@ else
 	spare-ublk --size 128M --donor 10.0.0.2:$DONOR_PORT --rehome-delay 5000 \
 		--state-file /tmp/kd.state >/tmp/kd.out 2>&1 && fail "--rehome-delay 5000 with a state file accepted"
 	grep -q 'rehome-delay 5000: must be more than' /tmp/kd.out || { cat /tmp/kd.out; fail "no reason for --rehome-delay"; }
+	# a hold out of its bounds: refused (0, none, is taken)
+	spare-ublk --size 128M --donor 10.0.0.2:$DONOR_PORT --hold 999 >/tmp/kd.out 2>&1 && fail "--hold 999 accepted"
+	grep -q -- '--hold 999: 0 (no hold) or 1000..600000 ms' /tmp/kd.out || { cat /tmp/kd.out; fail "no reason for --hold"; }
 	client_up 128M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
 	WL_SIZE_MB=96 WL_CG_MB=32
 	ublk_cg work ${WL_CG_MB}M
@@ -134,14 +153,32 @@ if [ "$BACKEND" = kmod ]; then
 	workload_start 2 hold
 	workload_swapped $out
 	losses=$(donor_field 10.0.0.3 losses)
+	expired=$(donor_field 10.0.0.3 holds_expired)
+	# the module counts before it logs: each line is waited for
+	nheld_now() { dmesg | grep -c "donor 10.0.0.3:18515: .*it holds our slabs over a restart: they are waited for up to $HOLD_MS ms"; }
+	nheld=$(nheld_now)
+	held_logged() { [ "$(nheld_now)" -gt "$nheld" ]; }
+	nexp_now() { dmesg | grep -c "donor 10.0.0.3:18515 lost: [0-9]* slab copies failed: not back within $HOLD_MS ms"; }
+	nexp=$(nexp_now)
+	expired_logged() { [ "$(nexp_now)" -gt "$nexp" ]; }
 	kill -KILL "$(donor_pid 3)"
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -gt $losses ]" ||
 		{ show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
 	t_lost=$(cut -d' ' -f1 /proc/uptime)
+	wait_until 5 held_logged ||
+		{ dmesg | grep 10.0.0.3 | tail -5; fail "donor 3's loss was not held (hold_ms $HOLD_MS)"; }
 	# half the delay, as the 15 s of the default 30 were
 	sleep $((REHOME_MS / 2000))
 	[ "$(on3)" = "$nslabs" ] ||
 		{ cat "$(client_map)"; fail "donor 3's copies left it within $((REHOME_MS / 2000)) s of its loss"; }
+	# the hold runs out: said once, counted once, the job still running
+	# on donor 2's copies
+	wait_until 15 expired_logged ||
+		{ dmesg | grep 10.0.0.3 | tail -5; show_stats "$disk"; fail "donor 3's hold did not run out within 15 s (hold_ms $HOLD_MS), or no log line said so"; }
+	[ "$(nexp_now)" = $((nexp + 1)) ] || { dmesg | grep 10.0.0.3 | tail -5; fail "the hold's run-out logged more than once"; }
+	[ "$(donor_field 10.0.0.3 holds_expired)" = $((expired + 1)) ] || fail "holds_expired counted more than once"
+	workload_alive
+	[ "$(client_stat io_errors)" = 0 ] || fail "I/O errors after the hold ran out"
 	wait_until 120 rehomed ||
 		{ cat "$(client_map)"; client_log; fail "donor 3's copies were not re-homed"; }
 	t_home=$(cut -d' ' -f1 /proc/uptime)

@@ -124,7 +124,9 @@ step "kmod (a): power on; donor 3 SIGKILLed while the power-on MAPs are in fligh
 donors_up
 spare_load
 mkdir "$CFS/fence" || fail "mkdir $CFS/fence"
-for kv in size=128M slab_size=2M replicas=2 donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1; do
+# hold_ms=0: a SIGKILLed spared keeps nothing; the hold is tested by
+# donor/restart-live and client/killdonor
+for kv in size=128M slab_size=2M replicas=2 donors=10.0.0.2:18515,10.0.0.3:18515 source=10.0.0.1 hold_ms=0; do
 	echo "${kv#*=}" >"$CFS/fence/${kv%%=*}" || fail "${kv%%=*} refused"
 done
 ( echo 1 >"$CFS/fence/power" ) &
