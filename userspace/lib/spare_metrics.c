@@ -194,8 +194,13 @@ static double process_start(void)
 		return 0;
 	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
 	fclose(f);
-	/* After "pid (comm)" come fields 3, 4, ...: skip to field 22. */
-	for (field = 2; p && field < 21; field++)
+	/*
+	 * After "pid (comm)" come fields 3, 4, ...: the space after ')'
+	 * precedes field 3, so 20 more spaces on is the one before field 22
+	 * (the loop once stopped one short, at field 21, itrealvalue, always
+	 * 0, which gave the machine's boot time).
+	 */
+	for (field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (!p || !btime || sscanf(p, " %llu", &ticks) != 1)
 		return 0;
