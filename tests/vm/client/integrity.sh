@@ -87,8 +87,8 @@ if [ "$BACKEND" = ublk ]; then
 
 	# uf LINE N: field N of a line of the live counters file of device
 	# $UNAME (io_stat: 10 io_errors, 14 resync_pages, 16 integrity_errors;
-	# slab_stat: 11 current pages; ec_stat: 10 split pages rebuilt, 13
-	# split slabs waiting for a rebuild)
+	# slab_stat: 11 current pages; ec_stat version 4: 10 EIO pages, 13
+	# split pages rebuilt, 16 split slabs waiting for a rebuild)
 	uf() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "/run/spare/ublk/$UNAME"; }
 	up() { UNAME=$1; shift; ublk_up --name "$UNAME" --size ${MB}M --slab-size 8M --state-file none "$@"; }
 	# the main thread writes the live counters once a second: a value
@@ -153,12 +153,13 @@ if [ "$BACKEND" = ublk ]; then
 	corrupt 2	# the group's split 0 (round robin from donor 0)
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with one bad split (rc $?)"; }
 	uf_fresh
+	[ "$(uf ec_stat 2)" = 4 ] || fail "ec_stat version $(uf ec_stat 2), this step reads version 4's fields"
 	ie=$(uf io_stat 16)
 	[ "$ie" -ge $((MB * 256)) ] || fail "$ie integrity errors, expected one per page ($((MB * 256)))"
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
-	wait_for 300 sh -c "[ \"\$(awk '\$1 == \"ec_stat\" {print \$13}' /run/spare/ublk/i3)\" = 0 ]" ||
+	wait_for 300 sh -c "[ \"\$(awk '\$1 == \"ec_stat\" {print \$16}' /run/spare/ublk/i3)\" = 0 ]" ||
 		{ cat /run/spare/ublk/i3; tail -20 /tmp/ublk.log; fail "split 0 not rebuilt"; }
-	rebuilt=$(uf ec_stat 10)
+	rebuilt=$(uf ec_stat 13)
 	[ "$rebuilt" -ge $((MB * 256)) ] || fail "$rebuilt split pages rebuilt, expected $((MB * 256))"
 	grep -q 'coding group 0: split 0 of page .* (donor 10.0.0.2) failed its crc32c check; treated as missing and rebuilt' /tmp/ublk.log ||
 		{ tail -20 /tmp/ublk.log; fail "no line for split 0"; }
@@ -170,7 +171,7 @@ if [ "$BACKEND" = ublk ]; then
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed (rc $?): split 0's pages were not rebuilt right"; }
 	uf_fresh
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
-	[ "$(uf ec_stat 8)" = 0 ] || fail "$(uf ec_stat 8) EIO pages"
+	[ "$(uf ec_stat 10)" = 0 ] || fail "$(uf ec_stat 10) EIO pages"
 	ublk_down
 	grep -q 'Assertion\|AddressSanitizer' /tmp/ublk.log && fail "unexpected line in the pager's log"
 	pass "every byte right from splits 0 (rebuilt), 3, 4 and 5; $(ublk_stat integrity_errors) bad splits in all"
