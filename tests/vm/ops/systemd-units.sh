@@ -52,6 +52,9 @@
 #     and key in its journal and no retry; a broker that does not answer
 #     fails it with the reason, and it is retried while systemctl start
 #     returns at once; neither leaves a device, a swap or a file behind;
+#   - the broker stopped, then started: the retried spare-swap@ start
+#     succeeds by itself, and the unit is ordered for a shutdown (stopped
+#     by shutdown.target, before the network and the broker);
 #   - the admin guide's tuning commands: `sysctl -w vm.swappiness=100`,
 #     and `systemctl set-property` of a job's MemoryHigh=, MemoryMax= and
 #     MemorySwapMax= (on a train.service: its cgroup files);
@@ -493,6 +496,44 @@ systemctl reset-failed spare-swap@sw2 2>/dev/null
 rm -r /etc/systemd/system/spare-swap@sw2.service.d
 systemctl daemon-reload
 pass "spare-swap@sw2: start returned failed at once, retried ($n restarts) with the broker's reason, stopped; nothing left"
+
+step "the broker comes back: spare-swap@sw2's retried start succeeds with nobody starting it again; its shutdown order"
+# sw0's device through the unit's broker, which is stopped first
+sed 's/^swap-priority = 37$/swap-priority = 38/' /etc/spare/swap-sw0.conf >/etc/spare/swap-sw2.conf
+grep -q '^swap-priority = 38$' /etc/spare/swap-sw2.conf || fail "swap-sw2.conf: no priority 38"
+mkdir -p /etc/systemd/system/spare-swap@sw2.service.d
+printf '[Service]\nRestartSec=1s\n' >/etc/systemd/system/spare-swap@sw2.service.d/quick.conf
+systemctl daemon-reload || fail "daemon-reload"
+r0=$(systemctl show -P NRestarts spare-swap@sw2)
+systemctl stop spare-broker || fail "systemctl stop spare-broker"
+timeout 120 systemctl start spare-swap@sw2 && fail "spare-swap@sw2 started with its broker stopped"
+restarted() { [ "$(systemctl show -P NRestarts spare-swap@sw2)" -gt "$r0" ]; }
+wait_until 60 restarted || { jlog spare-swap@sw2 | tail; fail "spare-swap@sw2 not retried while its broker was stopped"; }
+systemctl start spare-broker || { diag; fail "systemctl start spare-broker"; }
+wait_until 150 active spare-swap@sw2 ||
+	{ jlog spare-swap@sw2 | tail; fail "spare-swap@sw2 is $(systemctl is-active spare-swap@sw2) 150 s after its broker came back"; }
+n=$(systemctl show -P NRestarts spare-swap@sw2)
+bdisk=$(jlog spare-swap@sw2 | sed -n 's|.*device sw2: /dev/\([a-z0-9]*\) swapped on at priority 38$|\1|p')
+[ -n "$bdisk" ] || { jlog spare-swap@sw2 | tail; fail "spare-swap@sw2 does not say it swapped on"; }
+/usr/sbin/swapon --show=NAME,PRIO --noheadings --raw | grep -qx "/dev/$bdisk 38" ||
+	{ /usr/sbin/swapon --show; fail "swapon --show does not list /dev/$bdisk at priority 38"; }
+# what systemd made of the unit for a shutdown: stopped by shutdown.target,
+# and before the network and the broker go (the reverse of After=)
+for t in network-online.target spare-broker.service; do
+	systemctl show -P After spare-swap@sw2 | tr ' ' '\n' | grep -qx "$t" || fail "spare-swap@sw2 is not ordered after $t"
+done
+systemctl show -P Conflicts spare-swap@sw2 | tr ' ' '\n' | grep -qx shutdown.target || fail "spare-swap@sw2 does not conflict with shutdown.target"
+systemctl show -P Before spare-swap@sw2 | tr ' ' '\n' | grep -qx shutdown.target || fail "spare-swap@sw2 is not ordered before shutdown.target"
+systemctl stop spare-swap@sw2 || { jlog spare-swap@sw2 | tail; fail "systemctl stop spare-swap@sw2"; }
+# the pager's stop runs after this unit's (ordered After=spare-ublk@sw2)
+pager2_gone() { [ "$(systemctl is-active spare-ublk@sw2)" = inactive ] && [ ! -e "/dev/$bdisk" ]; }
+wait_until 90 pager2_gone ||
+	{ jlog spare-ublk@sw2 | tail; fail "spare-ublk@sw2 is $(systemctl is-active spare-ublk@sw2), /dev/$bdisk still there"; }
+nothing_left sw2
+systemctl reset-failed spare-swap@sw2 2>/dev/null
+rm -r /etc/systemd/system/spare-swap@sw2.service.d /etc/spare/swap-sw2.conf
+systemctl daemon-reload
+pass "spare-swap@sw2: failed and retried while the broker was stopped; the broker started, a retry ($n restarts in all) swapped /dev/$bdisk on at priority 38; stops before shutdown.target, the network and the broker; nothing left"
 
 step "the guide's tuning commands: vm.swappiness, and a job's memory limits through systemctl set-property"
 sw0=$(cat /proc/sys/vm/swappiness)
