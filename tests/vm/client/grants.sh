@@ -113,27 +113,25 @@ dmesg_has "g: grant ${l1%% *}: a grant with this id is held and ends later: that
 echo clear >"$CFS/g/grants"
 pass "renewed in place; an earlier expiry kept out; another lease under a known id refused"
 
-step "a full grant table drops its expired grants (renewal for a device's life)"
+step "a full grant table: 1023 short grants and a long one fill it; a 1025th is refused"
 # 1023 grants (each its own id: the same grant written twice is one entry)
 # that expire 30 s after they are minted, one grant per write, then a
 # 10-minute one: the table is full. (With 8 s, a loaded machine took
 # longer than that to write the 1023: a clean-clone check, 2026-11-27.)
+# Device g stays unpowered with its full table while the steps below run;
+# "a full grant table drops its expired grants", after the workload's
+# steps, writes once the 30 s are over (the guest no longer sleeps
+# through them).
 t0=$(date +%s)
+g_long=$g
 mint 10.0.0.2 short30 "" --mint-count 1023 >/tmp/short-grants || fail "mint"
 while read -r l; do echo "$l" >"$CFS/g/grants" || fail "a short grant refused"; done </tmp/short-grants
-echo "$g" >"$CFS/g/grants" || fail "the 1024th grant refused"
+echo "$g_long" >"$CFS/g/grants" || fail "the 1024th grant refused"
 g5=$(mint 10.0.0.2 ok:4) || fail "mint"
 echo "$g5" >"$CFS/g/grants" 2>/dev/null && fail "a 1025th unexpired grant accepted"
 echo "table full after $(($(date +%s) - t0)) s"
 dmesg_has "g: grants: already 1024 unexpired"
-while [ "$(date +%s)" -le $((t0 + 31)) ]; do sleep 1; done
-echo "$g5" >"$CFS/g/grants" || { dmesg | tail -3; fail "no room made from expired grants"; }
-dmesg_has "g: grants: dropped 1023 expired"
-[ "$(grep -c "slabs=4 expiry" "$CFS/g/grants")" = 2 ] ||
-	{ head -5 "$CFS/g/grants"; fail "not the 2 unexpired grants left"; }
-echo clear >"$CFS/g/grants"
-rmdir "$CFS/g"
-pass "1023 expired grants dropped when the table was full, the unexpired kept in order"
+pass "1024 unexpired grants fill the table; the 1025th refused"
 
 step "no grant, and a forged grant: the device does not start"
 mkdir "$CFS/none" "$CFS/forged" || fail "mkdir"
@@ -245,6 +243,18 @@ wait_until 60 remapped ||
 [ "$(donor_metric 3 spare_donor_map_grant_refusals_total)" = 0 ] ||
 	{ donor_logs; fail "donor 3 refused a MAP: it named the expired grant"; }
 pass "MAPs name the grant that expires last"
+
+step "a full grant table drops its expired grants (renewal for a device's life)"
+# device g's table, filled above: its 1023 short grants have expired by now
+while [ "$(date +%s)" -le $((t0 + 31)) ]; do sleep 1; done
+echo "waited for the short grants' expiry until $(($(date +%s) - t0)) s after minting them"
+echo "$g5" >"$CFS/g/grants" || { dmesg | tail -3; fail "no room made from expired grants"; }
+dmesg_has "g: grants: dropped 1023 expired"
+[ "$(grep -c "slabs=4 expiry" "$CFS/g/grants")" = 2 ] ||
+	{ head -5 "$CFS/g/grants"; fail "not the 2 unexpired grants left"; }
+echo clear >"$CFS/g/grants"
+rmdir "$CFS/g"
+pass "1023 expired grants dropped when the table was full, the unexpired kept in order"
 
 step "donor 3 restarts with an empty ledger; the unexpired grants are sent again, copies refilled"
 # the short grant has expired by now: the module must not send it again
