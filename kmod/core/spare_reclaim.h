@@ -63,9 +63,11 @@ struct spare_reclaim_in {
 	 * backup=sync every write that ended is on it).
 	 */
 	bool backup_whole;
-	int to;			/* a donor holding no copy of the slab whose
-				 * grants have room for one (spare_move_pick()
-				 * with *roomy), or -1 */
+	/*
+	 * A donor holding no copy of the slab whose grants have room for
+	 * one (spare_move_pick() with *roomy), or -1.
+	 */
+	int to;
 };
 
 enum spare_reclaim_act spare_reclaim_decide(const struct spare_slab_map *map,

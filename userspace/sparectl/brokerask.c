@@ -361,8 +361,17 @@ int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant 
 		uint64_t marks = 0;
 		struct reissue_call c = { old + done, m, out + done, dom,
 					  move ? &marks : NULL };
+		int failed = ask_in_turn(a, reissue_one, &c);
 
-		if (ask_in_turn(a, reissue_one, &c)) {
+		/* a broker older than protocol 3 refuses the flag and closes:
+		 * the grants are renewed without marks rather than lapse */
+		if (failed && move) {
+			log_warn("no broker renewed %u grant(s) with move marks (a broker "
+				 "older than protocol 3?): asking without them", m);
+			c.marks = NULL;
+			failed = ask_in_turn(a, reissue_one, &c);
+		}
+		if (failed) {
 			log_err("no broker renewed %u grant(s) (RENEW_GRANT; %u of %u renewed)",
 				m, done, n);
 			return -1;

@@ -82,7 +82,8 @@ int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, 
  * (@move not NULL) set when the broker asks the client to take grant i's
  * slab copies off the pool. An answer without marks, or a broker older
  * than protocol 3 (which refuses the flag as a bad frame), counts as a
- * failure and the next broker is asked.
+ * failure and the next broker is asked; when none gave marks the batch
+ * is asked again without them (logged), so that the grants do not lapse.
  */
 int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant *old,
 			    unsigned int n, struct spare_grant *out,
