@@ -10,22 +10,12 @@
 bool spare_reclaim_others_hold(const struct spare_slab_map *map,
 			       const struct spare_slab *slab, u32 c)
 {
-	u32 w, o, words = BITS_TO_LONGS(map->pages_per_slab);
+	u32 o, slots = 0;
 
-	for (w = 0; w < words; w++) {
-		unsigned long held = 0, want = slab->written[w];
-
-		if (w == words - 1 && map->pages_per_slab % BITS_PER_LONG)
-			want &= BIT_MASK(map->pages_per_slab) - 1;
-		if (!want)
-			continue;
-		for (o = 0; o < map->nr_slots; o++)
-			if (o != c && slab->copy[o].state == SPARE_COPY_MAPPED)
-				held |= slab->copy[o].current_map[w];
-		if (want & ~held)
-			return false;
-	}
-	return true;
+	for (o = 0; o < map->nr_slots; o++)
+		if (o != c && slab->copy[o].state == SPARE_COPY_MAPPED)
+			slots |= 1U << o;
+	return spare_slab_written_held(map, slab, slots);
 }
 
 /**
