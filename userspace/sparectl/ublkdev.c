@@ -580,9 +580,14 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 		log_warn("device %s: %s: %s", name, path, strerror(errno));
 	if (unlink(conf) && errno != ENOENT)
 		log_warn("device %s: %s: %s", name, conf, strerror(errno));
-	snprintf(conf, sizeof(conf), "%s/ublk-%s.grants", p->conf_dir, name);
-	if (unlink(conf) && errno != ENOENT)	/* placed by a broker */
-		log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	/* placed by a broker: its grants, and the move marks beside them */
+	for (unsigned int k = 0; k < 3; k++) {
+		static const char *const ext[3] = { "grants", "marks", "giveback" };
+
+		snprintf(conf, sizeof(conf), "%s/ublk-%s.%s", p->conf_dir, name, ext[k]);
+		if (unlink(conf) && errno != ENOENT)
+			log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	}
 	return 0;
 }
 

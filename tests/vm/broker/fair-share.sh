@@ -117,7 +117,11 @@ pass "hog and newcomer verified; donors lend $(lent 2) + $(lent 3)"
 
 step "teardown"
 broker_monitor_down
+[ -s /etc/spare/ublk-hog.marks ] || fail "the hog's move marks were not kept"
 sparectl device destroy newbie || fail "destroy newbie"
 sparectl device destroy hog || fail "destroy hog"
+for f in grants marks giveback; do
+	[ ! -e "/etc/spare/ublk-hog.$f" ] || fail "ublk-hog.$f outlived the device"
+done
 kill "$BROKER_PID"
 pass "done"
