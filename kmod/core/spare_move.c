@@ -506,6 +506,8 @@ const char *spare_move_why_name(enum spare_move_why why)
 		return "the device is powering off";
 	case SPARE_MOVE_WHY_NO_GRACE:
 		return "no grace period";
+	case SPARE_MOVE_WHY_RECLAIM:
+		return "given back to the pool on a move mark";
 	}
 	return "?";
 }

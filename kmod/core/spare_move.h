@@ -68,6 +68,7 @@ enum spare_move_why {
 	SPARE_MOVE_WHY_LATE,		/* out of time */
 	SPARE_MOVE_WHY_STOP,		/* the device powers off */
 	SPARE_MOVE_WHY_NO_GRACE,	/* the EVICT gave no grace period */
+	SPARE_MOVE_WHY_RECLAIM,		/* a move mark (spare_reclaim.h) */
 };
 
 struct spare_move {

@@ -421,14 +421,12 @@ static bool current_nowhere(const struct spare_slab_map *map,
 }
 
 /*
- * Whether some written page of @slab is current on no copy a read may use,
- * so that only a backup can hold it: the pages
- * spare_slab_resync_begin_backup() refills. A word of the bitmaps at a
- * time, for a caller that asks of every slab (spare-ublk's resync, before
- * it says every copy is whole). Under the slab's lock.
+ * Whether every written page of @slab is current on one of the copies in
+ * @slots (a mask of slot numbers). A word of the bitmaps at a time, for a
+ * caller that asks of every slab. Under the slab's lock.
  */
-bool spare_slab_backup_only(const struct spare_slab_map *map,
-			    const struct spare_slab *slab)
+bool spare_slab_written_held(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, u32 slots)
 {
 	u32 w, c, words = BITS_TO_LONGS(map->pages_per_slab);
 
@@ -440,12 +438,30 @@ bool spare_slab_backup_only(const struct spare_slab_map *map,
 		if (!want)
 			continue;
 		for (c = 0; c < map->nr_slots; c++)
-			if (copy_readable(&slab->copy[c]))
+			if (slots & (1U << c))
 				held |= slab->copy[c].current_map[w];
 		if (want & ~held)
-			return true;
+			return false;
 	}
-	return false;
+	return true;
+}
+
+/*
+ * Whether some written page of @slab is current on no copy a read may use,
+ * so that only a backup can hold it: the pages
+ * spare_slab_resync_begin_backup() refills (spare-ublk's resync asks it
+ * of every slab before it says every copy is whole). Under the slab's
+ * lock.
+ */
+bool spare_slab_backup_only(const struct spare_slab_map *map,
+			    const struct spare_slab *slab)
+{
+	u32 c, slots = 0;
+
+	for (c = 0; c < map->nr_slots; c++)
+		if (copy_readable(&slab->copy[c]))
+			slots |= 1U << c;
+	return !spare_slab_written_held(map, slab, slots);
 }
 
 enum spare_slab_gap spare_slab_gap(const struct spare_slab_map *map,

@@ -267,6 +267,9 @@ int spare_slab_resync_begin_backup(const struct spare_slab_map *map,
 /* Some written page current on no readable copy: the backup's alone. */
 bool spare_slab_backup_only(const struct spare_slab_map *map,
 			    const struct spare_slab *slab);
+/* Every written page current on a copy in @slots (a mask of slots). */
+bool spare_slab_written_held(const struct spare_slab_map *map,
+			     const struct spare_slab *slab, u32 slots);
 /*
  * Whether @slab is whole: as many MAPPED copies as the map keeps, each
  * current wherever another is, and (@backup) no written page on the backup

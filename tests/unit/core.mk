@@ -7,6 +7,10 @@ test_resync_plan_CFLAGS := $(KSHIM_CFLAGS)
 UNIT_TESTS += test_move
 test_move_SRCS   := tests/unit/test_move.c
 test_move_CFLAGS := $(KSHIM_CFLAGS)
+# Giving a copy back on a broker's move mark (spare_reclaim.c).
+UNIT_TESTS += test_reclaim
+test_reclaim_SRCS   := tests/unit/test_reclaim.c
+test_reclaim_CFLAGS := $(KSHIM_CFLAGS)
 UNIT_TESTS += test_donor_life
 test_donor_life_SRCS   := tests/unit/test_donor_life.c
 test_donor_life_CFLAGS := $(KSHIM_CFLAGS)

@@ -349,11 +349,13 @@ struct reissued {
 	uint8_t		id[16][SPARE_GRANT_ID_LEN];
 	unsigned int	n, calls;
 	bool		refuse;
+	uint32_t	mark;	/* the grants sent (bit: order sent) to mark */
 };
 
-/* A broker's RENEW_GRANT: each grant back with a new 900 s lease. */
+/* A broker's RENEW_GRANT: each grant back with a new 900 s lease, the
+ * ones @mark names marked to move. */
 static int fake_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
-			struct spare_grant *out)
+			struct spare_grant *out, bool *move)
 {
 	struct reissued *r = ctx;
 
@@ -365,6 +367,7 @@ static int fake_reissue(void *ctx, const struct spare_grant *old, unsigned int n
 
 		if (r->n == 16 || spare_grant_decode(&old[i], &gi))
 			return -1;
+		move[i] = r->mark & (1U << r->n);
 		memcpy(r->id[r->n++], gi.id, SPARE_GRANT_ID_LEN);
 		gi.not_before = (uint64_t)time(NULL);
 		gi.expiry = gi.not_before + 900;
@@ -386,9 +389,9 @@ static int both_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_gr
 }
 
 static int both_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
-			struct spare_grant *out)
+			struct spare_grant *out, bool *move)
 {
-	return fake_reissue(&((struct both *)ctx)->r, old, n, out);
+	return fake_reissue(&((struct both *)ctx)->r, old, n, out, move);
 }
 
 /*
@@ -449,6 +452,91 @@ static void test_renew_reissue(void)
 					   both_reissue, &b, &renewed), 1);
 	EXPECT_EQ(read_grants(path, was, 16), 7);
 	EXPECT(!memcmp(was, gi, sizeof(gi[0]) * 7));
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The whole of file @path (at most @len - 1 bytes) into @buf; "" if none. */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = 0;
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * Move marks (protocol 3): a grant the broker marks is kept in NAME.marks;
+ * the copies on its donor beyond the unmarked grants go to NAME.giveback
+ * for the pager. While the pager keeps them (the slab map still shows
+ * them), the marked grant is renewed; once they are gone it is not sent
+ * back any more, and the pager is asked nothing.
+ */
+static void test_renew_marks(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128], mpath[160], gpath[160];
+	char text[512], hex[2 * SPARE_GRANT_ID_LEN + 1];
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	uint64_t now = (uint64_t)time(NULL);
+	struct dev_slab_copy live[4];
+	struct spare_grant_info was[8];
+	struct both b;
+	uint32_t renewed;
+	FILE *f;
+	int i;
+
+	memset(&b, 0, sizeof(b));
+	f = grants_file_new(dir, path, sizeof(path));
+	if (!f)
+		return;
+	placement_2x2(f, now);	/* A B A B */
+	fclose(f);
+	EXPECT_EQ(read_grants(path, was, 8), 4);
+	snprintf(mpath, sizeof(mpath), "%s/ublk-u0.marks", dir);
+	snprintf(gpath, sizeof(gpath), "%s/ublk-u0.giveback", dir);
+	/* every copy where the placement put it */
+	memset(live, 0, sizeof(live));
+	for (i = 0; i < 4; i++) {
+		live[i].slab = (unsigned int)i / 2;
+		live[i].slot = (unsigned int)i % 2;
+		snprintf(live[i].address, sizeof(live[i].address), "%s",
+			 i % 2 ? "10.0.0.3:18515" : "10.0.0.2:18515");
+	}
+	/* the broker marks A's first grant (sent first: A's are sent first) */
+	b.r.mark = 1U << 0;
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, live, 4, 0, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(b.r.n, 4);
+	EXPECT(!memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
+	for (i = 0; i < SPARE_GRANT_ID_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", was[0].id[i]);
+	slurp(mpath, text, sizeof(text));
+	EXPECT(!strncmp(text, hex, 2 * SPARE_GRANT_ID_LEN) && text[32] == '\n' && !text[33]);
+	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1\n"));
+
+	/* the pager kept the copy: the marked grant is still sent back */
+	memset(&b, 0, sizeof(b));
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, live, 4, 0, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(b.r.n, 4);
+	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1\n"));
+
+	/* it gave back slab 0's copy on A: A's marked grant is not renewed */
+	memset(&b, 0, sizeof(b));
+	live[0] = live[3];
+	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, live + 1, 3, 0, both_ask,
+					   both_reissue, &b, &renewed), 1);
+	EXPECT_EQ(b.r.n, 3);
+	for (i = 0; i < (int)b.r.n; i++)
+		EXPECT(memcmp(b.r.id[i], was[0].id, SPARE_GRANT_ID_LEN));
+	EXPECT_EQ(b.a.n, 0);		/* no room asked: the others cover it */
+	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), ""));
+	EXPECT(!strncmp(slurp(mpath, text, sizeof(text)), hex, 2 * SPARE_GRANT_ID_LEN));
+	unlink(mpath);
+	unlink(gpath);
 	unlink(path);
 	rmdir(dir);
 }
@@ -916,6 +1004,7 @@ int main(void)
 	TAP_RUN(test_broker_units);
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_reissue);
+	TAP_RUN(test_renew_marks);
 	TAP_RUN(test_kmod_renew_lapsed);
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);

@@ -84,7 +84,7 @@ static int open_broker(const struct brokerask *a, const char *b, char *why, size
 static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned int slabs,
 		      unsigned int copies, struct spare_grant *out,
 		      char (*domains)[BROKER_DOMAIN_LEN], uint8_t *body, unsigned int *code,
-		      char *why, size_t whylen)
+		      uint64_t *marks, char *why, size_t whylen)
 {
 	struct broker_grant_rep rep;
 	struct broker_error e;
@@ -112,11 +112,18 @@ static int take_reply(int fd, const struct brokerask *a, uint32_t seq, unsigned 
 		snprintf(why, whylen, "malformed reply (%s)", broker_type_name(h.type));
 		return -1;
 	}
-	/* protocol 3's marks answer only a RENEW_GRANT that asks: none here */
-	if (rep.flags) {
+	/* protocol 3's marks answer only a RENEW_GRANT that asks (@marks) */
+	if (!marks && rep.flags) {
 		snprintf(why, whylen, "malformed reply (GRANT_REP): move marks not asked for");
 		return -1;
 	}
+	if (marks && rep.flags != BROKER_REP_F_MOVE) {
+		snprintf(why, whylen, "malformed reply (GRANT_REP): move marks asked for, "
+			 "none sent");
+		return -1;
+	}
+	if (marks)
+		*marks = rep.move;
 	if (rep.slabs != slabs || rep.copies != copies) {
 		snprintf(why, whylen, "granted %u slabs x %u copies, asked for %u x %u",
 			 rep.slabs, rep.copies, slabs, copies);
@@ -169,7 +176,7 @@ static int ask(int fd, const struct brokerask *a, uint32_t seq, unsigned int sla
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	return take_reply(fd, a, seq, slabs, copies, out, domains, body, NULL, why, whylen);
+	return take_reply(fd, a, seq, slabs, copies, out, domains, body, NULL, NULL, why, whylen);
 }
 
 /* One ROOM_REQ (@type; the message RENEW_REQ shared, which sparectl no longer sends): 0, or -1 (reason in @why). */
@@ -192,7 +199,7 @@ static int ask_renew(int fd, const struct brokerask *a, uint32_t seq, uint16_t t
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, 1, 1, out, dom, body, NULL, why, whylen))
+	if (take_reply(fd, a, seq, 1, 1, out, dom, body, NULL, NULL, why, whylen))
 		return -1;
 	spare_grant_decode(out, &gi);	/* checked by take_reply */
 	if (gi.slabs != slabs || strcmp(gi.donor_addr, addr)) {
@@ -296,9 +303,12 @@ int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t s
  */
 static int ask_reissue(int fd, const struct brokerask *a, uint32_t seq,
 		       const struct spare_grant *old, unsigned int n, struct spare_grant *out,
-		       char (*domains)[BROKER_DOMAIN_LEN], char *why, size_t whylen)
+		       char (*domains)[BROKER_DOMAIN_LEN], uint64_t *marks, char *why,
+		       size_t whylen)
 {
-	int len = broker_renew_grant_encode(a->lease_s, (uint16_t)n, old, body, sizeof(body));
+	int len = broker_renew_grant_encode_flags(a->lease_s, (uint16_t)n, old,
+						  marks ? BROKER_RENEW_F_MOVE : 0, body,
+						  sizeof(body));
 
 	if (len < 0) {
 		snprintf(why, whylen, "cannot send back %u grants", n);
@@ -308,7 +318,7 @@ static int ask_reissue(int fd, const struct brokerask *a, uint32_t seq,
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, n, 1, out, domains, body, NULL, why, whylen))
+	if (take_reply(fd, a, seq, n, 1, out, domains, body, NULL, marks, why, whylen))
 		return -1;
 	for (unsigned int i = 0; i < n; i++) {
 		struct spare_grant_info was, gi;
@@ -329,35 +339,56 @@ struct reissue_call {
 	unsigned int			n;
 	struct spare_grant		*out;
 	char				(*domains)[BROKER_DOMAIN_LEN];
+	uint64_t			*marks;		/* NULL: none asked */
 };
 
 static int reissue_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
 {
 	struct reissue_call *c = ctx;
 
-	return ask_reissue(fd, a, 2, c->old, c->n, c->out, c->domains, why, whylen);
+	return ask_reissue(fd, a, 2, c->old, c->n, c->out, c->domains, c->marks, why, whylen);
 }
 
-int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, unsigned int n,
-		      struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant *old,
+			    unsigned int n, struct spare_grant *out,
+			    char domain[BROKER_DOMAIN_LEN], bool *move)
 {
 	char dom[BROKER_MAX_RENEW_GRANTS][BROKER_DOMAIN_LEN];
 
 	for (unsigned int done = 0; done < n;) {
 		unsigned int m = n - done < BROKER_MAX_RENEW_GRANTS ? n - done :
 								       BROKER_MAX_RENEW_GRANTS;
-		struct reissue_call c = { old + done, m, out + done, dom };
+		uint64_t marks = 0;
+		struct reissue_call c = { old + done, m, out + done, dom,
+					  move ? &marks : NULL };
+		int failed = ask_in_turn(a, reissue_one, &c);
 
-		if (ask_in_turn(a, reissue_one, &c)) {
+		/* a broker older than protocol 3 refuses the flag and closes:
+		 * the grants are renewed without marks rather than lapse */
+		if (failed && move) {
+			log_warn("no broker renewed %u grant(s) with move marks (a broker "
+				 "older than protocol 3?): asking without them", m);
+			c.marks = NULL;
+			failed = ask_in_turn(a, reissue_one, &c);
+		}
+		if (failed) {
 			log_err("no broker renewed %u grant(s) (RENEW_GRANT; %u of %u renewed)",
 				m, done, n);
 			return -1;
 		}
+		for (unsigned int i = 0; move && i < m; i++)
+			move[done + i] = marks & (1ULL << i);
 		if (domain && !done)
 			memcpy(domain, dom[0], BROKER_DOMAIN_LEN);
 		done += m;
 	}
 	return 0;
+}
+
+int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, unsigned int n,
+		      struct spare_grant *out, char domain[BROKER_DOMAIN_LEN])
+{
+	return brokerask_reissue_marks(a, old, n, out, domain, NULL);
 }
 
 /* One MOVE_REQ @r: 0, or -1 (reason in @why). */
@@ -378,7 +409,7 @@ static int ask_move(int fd, const struct brokerask *a, uint32_t seq,
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, 1, 1, out, dom, body, &code, why, whylen)) {
+	if (take_reply(fd, a, seq, 1, 1, out, dom, body, &code, NULL, why, whylen)) {
 		/* what a broker older than MOVE_REQ answers an unknown type */
 		if (code == BROKER_E_BAD_FRAME) {
 			size_t k = strlen(why);

@@ -7,6 +7,7 @@
 #ifndef SPARECTL_BROKERASK_H
 #define SPARECTL_BROKERASK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "broker_proto.h"
@@ -75,6 +76,18 @@ int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t s
  */
 int brokerask_reissue(const struct brokerask *a, const struct spare_grant *old, unsigned int n,
 		      struct spare_grant *out, char domain[BROKER_DOMAIN_LEN]);
+/*
+ * The same asking for the broker's move marks (RENEW_GRANT flags MOVE,
+ * protocol 3; Documentation/protocol.md "Taking excess back"): @move[i]
+ * (@move not NULL) set when the broker asks the client to take grant i's
+ * slab copies off the pool. An answer without marks, or a broker older
+ * than protocol 3 (which refuses the flag as a bad frame), counts as a
+ * failure and the next broker is asked; when none gave marks the batch
+ * is asked again without them (logged), so that the grants do not lapse.
+ */
+int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant *old,
+			    unsigned int n, struct spare_grant *out,
+			    char domain[BROKER_DOMAIN_LEN], bool *move);
 
 /*
  * Move: one grant for @slabs slabs (1..BROKER_MAX_RENEW: the copies to put

@@ -243,8 +243,9 @@ static int kmod_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_gr
 	return ask_room(&k->r->a, k->name, addr, slabs, g, k->domain);
 }
 
+/* spare.ko does not act on move marks yet: none asked (flags 0) */
 static int kmod_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
-			struct spare_grant *out)
+			struct spare_grant *out, bool *move)
 {
 	struct kmod_call *k = ctx;
 
@@ -313,13 +314,14 @@ static int renew_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_g
 	return ask_room(&r->a, r->name, addr, slabs, g, NULL);
 }
 
-/* ublk_device_renew_grants()'s broker: RENEW_GRANT, nothing minted. */
+/* ublk_device_renew_grants()'s broker: RENEW_GRANT, nothing minted; the
+ * pager acts on the broker's move marks, so they are asked for */
 static int renew_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
-			 struct spare_grant *out)
+			 struct spare_grant *out, bool *move)
 {
 	const struct renew_ctx *r = ctx;
 
-	return brokerask_reissue(&r->a, old, n, out, NULL);
+	return brokerask_reissue_marks(&r->a, old, n, out, NULL, move);
 }
 
 /*
@@ -821,12 +823,12 @@ static int watch_renew_ask(void *ctx, const char *addr, uint32_t slabs, struct s
 
 /* ublk_device_renew_grants()'s RENEW_GRANT for the monitor: the label kept. */
 static int watch_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
-			 struct spare_grant *out)
+			 struct spare_grant *out, bool *move)
 {
 	struct ublk_watch *w = ctx;
 	char label[BROKER_DOMAIN_LEN] = "", addr[BROKER_ADDR_LEN];
 
-	if (brokerask_reissue(&w->r->a, old, n, out, label))
+	if (brokerask_reissue_marks(&w->r->a, old, n, out, label, move))
 		return -1;
 	memcpy(addr, out[0].donor_addr, sizeof(addr));
 	addr[sizeof(addr) - 1] = 0;

@@ -580,9 +580,14 @@ int ublk_device_destroy(const struct dev_roots *r, const struct ublk_paths *p,
 		log_warn("device %s: %s: %s", name, path, strerror(errno));
 	if (unlink(conf) && errno != ENOENT)
 		log_warn("device %s: %s: %s", name, conf, strerror(errno));
-	snprintf(conf, sizeof(conf), "%s/ublk-%s.grants", p->conf_dir, name);
-	if (unlink(conf) && errno != ENOENT)	/* placed by a broker */
-		log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	/* placed by a broker: its grants, and the move marks beside them */
+	for (unsigned int k = 0; k < 3; k++) {
+		static const char *const ext[3] = { "grants", "marks", "giveback" };
+
+		snprintf(conf, sizeof(conf), "%s/ublk-%s.%s", p->conf_dir, name, ext[k]);
+		if (unlink(conf) && errno != ENOENT)
+			log_warn("device %s: %s: %s", name, conf, strerror(errno));
+	}
 	return 0;
 }
 
@@ -602,7 +607,11 @@ struct grants_read {
 	struct grant_room {
 		uint64_t	expiry, lease;
 		uint32_t	slabs, donor;
+		bool		marked;	/* the broker asked it off the pool */
 	} *room;			/* n of them */
+	/* copies the pager is asked to give back on each donor (marks) */
+	uint32_t		giveback[RENEW_MAX_DONORS];
+	uint32_t		marked_now;	/* grants marked by this round */
 };
 
 /*
@@ -738,6 +747,91 @@ fail:
 	return -1;
 }
 
+/*
+ * The file beside device @name's grants file (@gr->path, ".grants") whose
+ * name ends in @ext instead, into @path.
+ */
+static void beside_grants(const struct grants_read *gr, const char *ext, char *path,
+			  size_t len)
+{
+	size_t n = strlen(gr->path);
+
+	if (n > 7 && !strcmp(gr->path + n - 7, ".grants"))
+		n -= 7;
+	snprintf(path, len, "%.*s%s", (int)n, gr->path, ext);
+}
+
+/*
+ * The broker's marks kept for @gr's grants (NAME.marks: one grant id a
+ * line, 32 hex digits): each kept grant whose id is there is marked. A
+ * missing file marks none; a line that is not an id is skipped (the file
+ * is sparectl's own, rewritten each renewal).
+ */
+static void marks_read(const char *name, struct grants_read *gr)
+{
+	char path[560], line[80];
+	FILE *f;
+
+	beside_grants(gr, ".marks", path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno != ENOENT)
+			log_warn("device %s: %s: %s; no grant counts as marked", name, path,
+				 strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		uint8_t id[SPARE_GRANT_ID_LEN];
+		unsigned int b, j;
+
+		for (j = 0; j < SPARE_GRANT_ID_LEN && sscanf(line + 2 * j, "%2x", &b) == 1; j++)
+			id[j] = (uint8_t)b;
+		if (j < SPARE_GRANT_ID_LEN)
+			continue;
+		for (uint32_t i = 0; i < gr->n; i++)
+			if (!memcmp(gr->g[i].grant_id, id, sizeof(id)))
+				gr->room[i].marked = true;
+	}
+	fclose(f);
+}
+
+/*
+ * @gr's marks (NAME.marks) and the copies the pager is asked to give back
+ * on each donor (NAME.giveback: "ADDR COUNT" lines, one per donor asked),
+ * written whole or not at all. 0, or -1 (logged).
+ */
+static int marks_write(const char *name, const struct grants_read *gr)
+{
+	static const char *const ext[2] = { ".marks", ".giveback" };
+
+	for (unsigned int w = 0; w < 2; w++) {
+		char path[560], tmp[600];
+		FILE *f;
+
+		beside_grants(gr, ext[w], path, sizeof(path));
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		f = open_private(name, tmp);
+		if (!f)
+			return -1;
+		for (uint32_t i = 0; !w && i < gr->n; i++) {
+			if (!gr->room[i].marked)
+				continue;
+			for (unsigned int j = 0; j < SPARE_GRANT_ID_LEN; j++)
+				fprintf(f, "%02x", gr->g[i].grant_id[j]);
+			fputc('\n', f);
+		}
+		for (uint32_t k = 0; w && k < gr->nd; k++)
+			if (gr->giveback[k])
+				fprintf(f, "%s %u\n", gr->addr[k], gr->giveback[k]);
+		if (ferror(f) | fclose(f) || rename(tmp, path)) {
+			log_err("device %s: %s: %s", name, path, strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int grants_read(const struct ublk_paths *p, const char *name, uint32_t placed,
 		       const struct dev_slab_copy *live, unsigned int nlive,
 		       uint64_t now, struct grants_read *gr)
@@ -745,7 +839,10 @@ static int grants_read(const struct ublk_paths *p, const char *name, uint32_t pl
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/ublk-%s.grants", p->conf_dir, name);
-	return grants_read_at(path, name, placed, live, nlive, now, false, gr);
+	if (grants_read_at(path, name, placed, live, nlive, now, false, gr))
+		return -1;
+	marks_read(name, gr);
+	return 0;
 }
 
 static int later_first(const void *a, const void *b)
@@ -836,36 +933,76 @@ static int grants_commit(const char *name, const struct grants_read *gr, long pi
 }
 
 /*
- * Donor @k's grants in @gr that ended less than a lease ago, re-issued
- * through @reissue and rewritten in place; the slabs they cover, in
- * *@covered. 0, or -1 (logged; @gr's grants as they were).
+ * Which of donor @k's grants in @gr that ended less than a lease ago are
+ * sent back, into @idx (their count returned): every grant not marked
+ * to move, and marked ones only while the unmarked ones do not cover the
+ * copies there (a mark is a request: a copy the pager keeps keeps its
+ * grant).
+ */
+static uint32_t reissue_pick(const struct grants_read *gr, uint32_t k, uint64_t now,
+			     uint32_t *idx)
+{
+	uint64_t cover = 0;
+	uint32_t i, m = 0;
+
+	for (i = 0; i < gr->n; i++)
+		if (gr->room[i].donor == k && !gr->room[i].marked &&
+		    grant_renewable(gr->room[i].expiry, gr->room[i].lease, now)) {
+			idx[m++] = i;
+			cover += gr->room[i].slabs;
+		}
+	for (i = 0; i < gr->n && cover < gr->count[k]; i++)
+		if (gr->room[i].donor == k && gr->room[i].marked &&
+		    grant_renewable(gr->room[i].expiry, gr->room[i].lease, now)) {
+			idx[m++] = i;
+			cover += gr->room[i].slabs;
+		}
+	return m;
+}
+
+/* The copies on donor @k beyond what its unmarked unexpired grants cover. */
+static uint32_t giveback_of(const struct grants_read *gr, uint32_t k, uint64_t now)
+{
+	uint64_t cover = 0;
+
+	for (uint32_t i = 0; i < gr->n; i++)
+		if (gr->room[i].donor == k && !gr->room[i].marked && gr->room[i].expiry > now)
+			cover += gr->room[i].slabs;
+	return gr->count[k] > cover ? (uint32_t)(gr->count[k] - cover) : 0;
+}
+
+/*
+ * Donor @k's grants in @gr that ended less than a lease ago (reissue_pick())
+ * re-issued through @reissue and rewritten in place, the broker's marks
+ * noted; the slabs they cover, in *@covered. 0, or -1 (logged; @gr's
+ * grants as they were).
  */
 static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, uint64_t now,
 			 ublk_renew_reissue reissue, void *ctx, uint64_t *covered)
 {
 	struct spare_grant *old = NULL, *out = NULL;
 	uint32_t *idx = calloc(gr->n ? gr->n : 1, sizeof(*idx));
-	uint32_t i, m = 0;
+	uint32_t i, m = 0, marked = 0, mslabs = 0;
+	bool *move = NULL;
 	int ret = -1;
 
 	*covered = 0;
 	if (!idx)
 		goto oom;
-	for (i = 0; i < gr->n; i++)
-		if (gr->room[i].donor == k &&
-		    grant_renewable(gr->room[i].expiry, gr->room[i].lease, now))
-			idx[m++] = i;
+	m = reissue_pick(gr, k, now, idx);
 	if (!m) {
 		free(idx);
+		gr->giveback[k] = giveback_of(gr, k, now);
 		return 0;
 	}
 	old = calloc(m, sizeof(*old));
 	out = calloc(m, sizeof(*out));
-	if (!old || !out)
+	move = calloc(m, sizeof(*move));
+	if (!old || !out || !move)
 		goto oom;
 	for (i = 0; i < m; i++)
 		old[i] = gr->g[idx[i]];
-	if (reissue(ctx, old, m, out))
+	if (reissue(ctx, old, m, out, move))
 		goto out;
 	for (i = 0; i < m; i++) {
 		struct spare_grant_info was, gi;
@@ -888,8 +1025,20 @@ static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, u
 		gr->g[idx[i]] = out[i];
 		gr->room[idx[i]].expiry = gi.expiry;
 		gr->room[idx[i]].lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0;
+		if (move[i] && !gr->room[idx[i]].marked) {
+			gr->room[idx[i]].marked = true;
+			marked++;
+			mslabs += gi.slabs;
+		}
 		*covered += gi.slabs;
 	}
+	gr->giveback[k] = giveback_of(gr, k, now);
+	gr->marked_now += marked;
+	if (marked)
+		log_info("device %s: the broker marks %u grant(s) on %s (%u slab(s)) to move off "
+			 "the pool; %u cop%s there beyond the unmarked grants, asked of the pager",
+			 name, marked, gr->addr[k], mslabs, gr->giveback[k],
+			 gr->giveback[k] == 1 ? "y" : "ies");
 	ret = 0;
 	goto out;
 oom:
@@ -901,6 +1050,7 @@ out:
 		sodium_memzero(out, m * sizeof(*out));
 	free(old);
 	free(out);
+	free(move);
 	free(idx);
 	return ret;
 }
@@ -958,6 +1108,8 @@ int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long 
 		short_of += r;	/* a refused room: the other donors still renewed */
 		*renewed += gr.count[k];
 	}
+	if (marks_write(name, &gr))
+		goto out;
 	ret = grants_commit(name, &gr, pid);
 	if (!ret && short_of)
 		ret = 1;

@@ -11,6 +11,7 @@
 #ifndef SPARECTL_UBLKDEV_H
 #define SPARECTL_UBLKDEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,10 +126,12 @@ int ublk_device_renew(const struct ublk_paths *p, const char *name, long pid,
 /*
  * The broker's RENEW_GRANT: grants @old[0 .. n), all on one donor, each
  * re-issued into @out[i] (the same id, client, donor and slabs, a new
- * expiry). 0, or -1 (logged).
+ * expiry), and @move[i] set when the broker marked grant i to move off
+ * the pool (a caller that does not ask for marks sets none). 0, or -1
+ * (logged).
  */
 typedef int (*ublk_renew_reissue)(void *ctx, const struct spare_grant *old, unsigned int n,
-				  struct spare_grant *out);
+				  struct spare_grant *out, bool *move);
 
 /*
  * ublk_device_renew() without minting: for each donor whose copies (plus
@@ -137,6 +140,14 @@ typedef int (*ublk_renew_reissue)(void *ctx, const struct spare_grant *old, unsi
  * room they leave short (a grant that ended too long ago, standby slabs,
  * copies moved there) is asked of @ask, one grant appended per donor.
  * The file is written whole or not at all, and the pager told, as there.
+ *
+ * Move marks (Documentation/protocol.md, "Taking excess back"): a grant
+ * the broker marked (@reissue's @move) is kept in CONF_DIR/ublk-NAME.marks
+ * and renewed no more once the donor's unmarked grants cover its copies;
+ * the copies beyond what they cover are asked of the pager in
+ * CONF_DIR/ublk-NAME.giveback ("ADDR COUNT" lines, rewritten each
+ * renewal), which gives back what it can without losing a page
+ * (spare-ublk(8)); what it keeps keeps its marked grants renewed.
  */
 int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long pid,
 			     uint32_t placed, const struct dev_slab_copy *live,

@@ -43,9 +43,11 @@
 #include <unistd.h>
 
 #include "lifecycle.h"
+#include "backup.h"
 #include "pager.h"
 #include "spare_donor_life.h"
 #include "spare_move.h"
+#include "spare_reclaim.h"
 #include "spare_log.h"
 #include "spare_notify.h"
 #include "spare_util.h"
@@ -81,6 +83,11 @@ struct life {
 	struct spare_move *mv;		/* one per slot of every slab, at most */
 	unsigned int	nmv, max_mv;
 	u32		ups;		/* donors that came up, ever: news for moves */
+	/* move marks (reclaim_step()): copies still to give back on each
+	 * donor, as NAME.giveback last said less those already leaving */
+	u32		giveback[SPARE_MAX_DONORS];
+	u32		gb_kept_said[SPARE_MAX_DONORS];	/* kept, logged */
+	u64		gb_next;	/* ms: the next look */
 };
 
 /* ---- helpers ---- */
@@ -663,6 +670,194 @@ static void move_waits(struct dev *d, const struct spare_move *mv)
 			 ev, mv->slab);
 }
 
+/*
+ * ---- move marks: copies given back to the pool ----
+ *
+ * `sparectl device renew` / `monitor` asks the broker for its move marks
+ * and writes, beside the grants file, how many copies on each donor are
+ * beyond the grants the broker did not mark (NAME.giveback, "ADDR COUNT"
+ * lines; Documentation/ublk.md "Move marks"). Read on SIGHUP; then, a
+ * look a second, each copy asked back is judged by the core
+ * (spare_reclaim_decide()): a copy whose pages another current copy or
+ * the backup holds is taken out of service as an eviction the old way
+ * (EVICTING, drained), UNMAPped and its slot freed, so that the slab map
+ * no longer names it and sparectl renews its grant no more; a copy that
+ * cannot leave without losing a page stays (logged with why), and its
+ * grant stays renewed. Moving such a copy to a donor whose grants have
+ * room (the core's MOVE) is not done here yet: it stays too.
+ */
+#define LIFE_GIVEBACK_LOOK_MS	1000
+
+static bool move_act(struct dev *d, struct spare_move *mv, enum spare_move_act act);
+
+/* The giveback file beside --grant-file @g (its ".grants" replaced). */
+static void giveback_path(const char *g, char *path, size_t len)
+{
+	size_t n = strlen(g);
+
+	if (n > 7 && !strcmp(g + n - 7, ".grants"))
+		n -= 7;
+	snprintf(path, len, "%.*s.giveback", (int)n, g);
+}
+
+/* Copies of donor @i already leaving on a mark. */
+static u32 giveback_leaving(const struct dev *d, u32 i)
+{
+	const struct life *lf = d->life;
+	u32 n = 0;
+
+	for (unsigned int k = 0; k < lf->nmv; k++)
+		n += lf->mv[k].why == SPARE_MOVE_WHY_RECLAIM && lf->mv[k].evictor == i;
+	return n;
+}
+
+/* SIGHUP: NAME.giveback read again (none: nothing asked). */
+static void giveback_reload(struct dev *d)
+{
+	struct life *lf = d->life;
+	u32 want[SPARE_MAX_DONORS] = { 0 };
+	char path[300], line[160];
+	FILE *f;
+	u32 i;
+
+	if (!d->grant_path[0])
+		return;
+	giveback_path(d->grant_path, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f && errno != ENOENT)
+		log_warn("SIGHUP: %s: %s; no copy is given back", path, strerror(errno));
+	while (f && fgets(line, sizeof(line), f)) {
+		char addr[128], dn[80];
+		unsigned int n;
+
+		if (sscanf(line, "%127s %u", addr, &n) != 2)
+			continue;
+		for (i = 0; i < d->nr_donors; i++) {
+			snprintf(dn, sizeof(dn), "%s:%s", d->donors[i].host, d->donors[i].port);
+			if (!strcmp(dn, addr))
+				want[i] = n;
+		}
+	}
+	if (f)
+		fclose(f);
+	for (i = 0; i < d->nr_donors; i++) {
+		u32 leaving = giveback_leaving(d, i);
+
+		lf->giveback[i] = want[i] > leaving ? want[i] - leaving : 0;
+		lf->gb_kept_said[i] = 0;
+		if (lf->giveback[i])
+			log_info("donor %s: %u slab cop%s asked back by the broker's move "
+				 "marks (%u leaving already)", d->donors[i].host,
+				 lf->giveback[i], lf->giveback[i] == 1 ? "y" : "ies", leaving);
+	}
+	lf->gb_next = 0;
+}
+
+/* Whether a move of slab @s is in progress. */
+static bool slab_moving(const struct dev *d, u32 s)
+{
+	for (unsigned int k = 0; k < d->life->nmv; k++)
+		if (d->life->mv[k].slab == s)
+			return true;
+	return false;
+}
+
+/* Copy @c of slab @s on donor @i given back: out of service, draining. */
+static void reclaim_start(struct dev *d, u32 i, u32 s, int c, enum spare_reclaim_why why)
+{
+	struct life *lf = d->life;
+	struct spare_slab *slab = &d->map.slabs[s];
+	struct spare_move *mv = &lf->mv[lf->nmv++];
+	struct spare_move_in in;
+	enum spare_move_act act;
+
+	*mv = (struct spare_move){ .to = -1 };
+	move_in(d, mv, &in);
+	spare_move_init(mv, s, i, c, in.now, in.now + LIFE_DRAIN_MS, in.news);
+	spin_lock(&slab->lock);
+	act = spare_move_evict(mv, &d->map, slab, SPARE_MOVE_WHY_RECLAIM, &in);
+	spin_unlock(&slab->lock);
+	log_info("donor %s: slab %u given back to the pool (a move mark): %s",
+		 d->donors[i].host, s, spare_reclaim_why_name(why));
+	move_act(d, mv, act);
+}
+
+/* Over: the old copy drained; UNMAP it and free its slot. */
+static void reclaim_done(struct dev *d, const struct spare_move *mv)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+
+	send_unmap(d, mv->evictor, pager_wire_id(mv->slab, (u32)mv->from));
+	spin_lock(&slab->lock);
+	spare_slab_slot_free(&d->map, slab, (u32)mv->from);
+	spin_unlock(&slab->lock);
+	__atomic_add_fetch(&d->st.reclaims, 1, __ATOMIC_RELAXED);
+	log_info("donor %s: slab %u: the copy given back is unmapped",
+		 d->donors[mv->evictor].host, mv->slab);
+}
+
+/* One look at the copies asked back (LIFE_GIVEBACK_LOOK_MS apart). */
+static void reclaim_step(struct dev *d)
+{
+	struct spare_slab_map *map = &d->map;
+	struct life *lf = d->life;
+	u64 now = spare_now_ms();
+	u32 i;
+
+	if (now < lf->gb_next)
+		return;
+	lf->gb_next = now + LIFE_GIVEBACK_LOOK_MS;
+	for (i = 0; i < d->nr_donors; i++) {
+		u32 kept = 0, s;
+		enum spare_reclaim_why kwhy = SPARE_RECLAIM_WHY_NONE;
+
+		if (!lf->giveback[i] || !dl_live(d, i))
+			continue;
+		if (ec_on(d)) {
+			if (!lf->gb_kept_said[i]++)
+				log_warn("donor %s: %u cop%s asked back: an erasure-coded "
+					 "device does not give splits back yet; kept",
+					 d->donors[i].host, lf->giveback[i],
+					 lf->giveback[i] == 1 ? "y" : "ies");
+			continue;
+		}
+		/* the last slabs first: a swap device fills from the front */
+		for (s = map->nr_slabs; s-- > 0 && lf->giveback[i];) {
+			struct spare_slab *slab = &map->slabs[s];
+			struct spare_reclaim_in in = {
+				.moving = slab_moving(d, s),
+				.backup_whole = d->bk &&
+					backup_range_ok(d, (u64)s * map->pages_per_slab,
+							map->pages_per_slab),
+				.to = -1,	/* MOVE: not in the pager yet */
+			};
+			enum spare_reclaim_act act;
+			enum spare_reclaim_why why;
+			int c = spare_slab_donor_slot(map, slab, i);
+
+			if (c < 0 || lf->nmv == lf->max_mv)
+				continue;
+			spin_lock(&slab->lock);
+			act = spare_reclaim_decide(map, slab, (u32)c, &in, &why);
+			spin_unlock(&slab->lock);
+			if (act == SPARE_RECLAIM_DROP) {
+				reclaim_start(d, i, s, c, why);
+				lf->giveback[i]--;
+			} else if (act != SPARE_RECLAIM_LATER && why != SPARE_RECLAIM_WHY_NOT_MAPPED) {
+				kept++;
+				kwhy = why;
+			}
+		}
+		if (lf->giveback[i] && kept > lf->gb_kept_said[i]) {
+			lf->gb_kept_said[i] = kept;
+			log_warn("donor %s: %u cop%s asked back by a move mark kept (%s, "
+				 "e.g.); its grants stay renewed", d->donors[i].host,
+				 lf->giveback[i], lf->giveback[i] == 1 ? "y" : "ies",
+				 spare_reclaim_why_name(kwhy));
+		}
+	}
+}
+
 /* What a look at a move said; true: it is over. */
 static bool move_act(struct dev *d, struct spare_move *mv,
 		     enum spare_move_act act)
@@ -683,6 +878,8 @@ static bool move_act(struct dev *d, struct spare_move *mv,
 		move_waits(d, mv);
 		break;
 	case SPARE_MOVE_ACT_EVICTING:
+		if (mv->why == SPARE_MOVE_WHY_RECLAIM)
+			break;	/* reclaim_step() said why */
 		log_warn("donor %s: slab %u cannot move (%s): given back; the "
 			 "other copies serve it", ev, mv->slab,
 			 spare_move_why_name(mv->why));
@@ -701,6 +898,10 @@ static bool move_act(struct dev *d, struct spare_move *mv,
 		send_unmap(d, mv->evictor, id);
 		break;
 	case SPARE_MOVE_ACT_EVICTED:
+		if (mv->why == SPARE_MOVE_WHY_RECLAIM) {
+			reclaim_done(d, mv);
+			break;
+		}
 		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
 		d->life->dl[mv->evictor].remap_at = now + LIFE_REMAP_DELAY_MS;
 		send_unmap(d, mv->evictor, id);
@@ -941,6 +1142,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 				/* as the daemons: systemctl reload waits for it */
 				spare_notify_reloading();
 				pager_reload_grants(d, dl_live, life_add_donor);
+				giveback_reload(d);
 				spare_notify_ready("/dev/ublkb%u ready", d->ctrl.info.dev_id);
 				continue;
 			}
@@ -982,6 +1184,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 				move_end(d, k);
 			else
 				k++;
+		reclaim_step(d);
 		moves_publish(d);
 		for (i = 0; i < d->nr_donors; i++)
 			remap_donor(d, i);

@@ -85,6 +85,8 @@ struct stats {
 	/* lifecycle (lifecycle.c, resync.c); atomic */
 	u64 losses, reconnects, remaps, resync_pages, evictions, moves,
 	    moves_short;
+	/* copies given back to the pool on a broker's move mark */
+	u64 reclaims;
 	/* held donors (lifecycle.c): requests that waited for one; copies
 	 * and pages adopted (MAPPED F_KEPT); holds that ran out */
 	u64 held_waits, kept_copies, kept_pages, holds_expired;

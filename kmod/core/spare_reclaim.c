@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Giving a copy back to the pool on a broker's move mark (spare_reclaim.h).
+ * Pure logic, tested by KUnit (spare_reclaim_kunit.c) and, built for
+ * userspace, by tests/unit/test_reclaim.c, from the same cases
+ * (spare_reclaim_cases.h).
+ */
+#include "spare_reclaim.h"
+
+bool spare_reclaim_others_hold(const struct spare_slab_map *map,
+			       const struct spare_slab *slab, u32 c)
+{
+	u32 o, slots = 0;
+
+	for (o = 0; o < map->nr_slots; o++)
+		if (o != c && slab->copy[o].state == SPARE_COPY_MAPPED)
+			slots |= 1U << o;
+	return spare_slab_written_held(map, slab, slots);
+}
+
+/**
+ * spare_reclaim_decide() - can copy @c of @slab leave the pool now, and how
+ * @map: the slab map
+ * @slab: the slab, its lock held
+ * @c: the slot of the copy a broker's mark asks back
+ * @in: what the driver sees
+ * @why: set to the reason, for the driver's log and counters
+ *
+ * Return: what the driver does (spare_reclaim.h). Never DROP unless every
+ * written page stays readable without the copy, never MOVE without a
+ * target: a mark never costs a page.
+ */
+enum spare_reclaim_act spare_reclaim_decide(const struct spare_slab_map *map,
+					    const struct spare_slab *slab,
+					    u32 c,
+					    const struct spare_reclaim_in *in,
+					    enum spare_reclaim_why *why)
+{
+	const struct spare_copy *cp;
+
+	*why = SPARE_RECLAIM_WHY_NOT_MAPPED;
+	if (c >= map->nr_slots)
+		return SPARE_RECLAIM_KEEP;
+	cp = &slab->copy[c];
+	if (cp->state != SPARE_COPY_MAPPED)
+		return SPARE_RECLAIM_KEEP;
+	*why = SPARE_RECLAIM_WHY_STOP;
+	if (in->stop)
+		return SPARE_RECLAIM_KEEP;
+	*why = SPARE_RECLAIM_WHY_BUSY;
+	if (in->moving || slab->writes_inflight || cp->rs_n)
+		return SPARE_RECLAIM_LATER;
+	*why = SPARE_RECLAIM_WHY_COPIES;
+	if (spare_reclaim_others_hold(map, slab, c))
+		return SPARE_RECLAIM_DROP;
+	*why = SPARE_RECLAIM_WHY_BACKUP;
+	if (in->backup_whole)
+		return SPARE_RECLAIM_DROP;
+	*why = SPARE_RECLAIM_WHY_ROOM;
+	if (in->to >= 0 && (u32)in->to < map->nr_donors &&
+	    spare_slab_donor_slot(map, slab, (u32)in->to) < 0)
+		return SPARE_RECLAIM_MOVE;
+	*why = SPARE_RECLAIM_WHY_ONLY_COPY;
+	return SPARE_RECLAIM_KEEP;
+}
+
+const char *spare_reclaim_act_name(enum spare_reclaim_act act)
+{
+	switch (act) {
+	case SPARE_RECLAIM_KEEP:
+		return "keep";
+	case SPARE_RECLAIM_LATER:
+		return "later";
+	case SPARE_RECLAIM_DROP:
+		return "drop";
+	case SPARE_RECLAIM_MOVE:
+		return "move";
+	}
+	return "?";
+}
+
+const char *spare_reclaim_why_name(enum spare_reclaim_why why)
+{
+	switch (why) {
+	case SPARE_RECLAIM_WHY_NONE:
+		return "none";
+	case SPARE_RECLAIM_WHY_COPIES:
+		return "another copy is current";
+	case SPARE_RECLAIM_WHY_BACKUP:
+		return "the backup device holds every page";
+	case SPARE_RECLAIM_WHY_ROOM:
+		return "another donor's grants have room";
+	case SPARE_RECLAIM_WHY_NOT_MAPPED:
+		return "the copy is not mapped";
+	case SPARE_RECLAIM_WHY_STOP:
+		return "the device powers off";
+	case SPARE_RECLAIM_WHY_BUSY:
+		return "a write, resync or move is in flight";
+	case SPARE_RECLAIM_WHY_ONLY_COPY:
+		return "the only current copy, no backup, no donor with room";
+	}
+	return "?";
+}

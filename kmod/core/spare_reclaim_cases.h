@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The test cases of giving a copy back on a move mark (spare_reclaim.c),
+ * written once and replayed twice: by KUnit (spare_reclaim_kunit.c) and,
+ * built for userspace, by tests/unit/test_reclaim.c. They are what a
+ * driver meets: two current copies (one goes); one copy stale where the
+ * other is not (it goes; the stale one stays); the only copy with and
+ * without a backup, and with a donor whose grants have room; a write, a
+ * resync or a move in flight; a copy not mapped; power-off.
+ *
+ * The includer defines the harness:
+ *   RECLAIM_T                  the case's argument (struct kunit *, or int)
+ *   RECLAIM_CHECK(t, cond)     a check that goes on after a failure
+ *   RECLAIM_EQ(t, a, b)        the same for a == b (as long long)
+ *   RECLAIM_ASSERT(t, cond)    a check that ends the case on a failure
+ */
+#ifndef SPARE_RECLAIM_CASES_H
+#define SPARE_RECLAIM_CASES_H
+
+#include "spare_reclaim.h"
+
+static bool rc_map(struct spare_slab_map *map, struct spare_slab *slab, int c)
+{
+	return !spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPING) &&
+	       !spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+}
+
+/* A write of pages [first, first + n) that lands on the copies in @land. */
+static void rc_write(struct spare_slab_map *map, struct spare_slab *slab,
+		     u32 first, u32 n, u32 land)
+{
+	u32 gens[SPARE_MAX_SLOTS];
+	u32 mask = spare_slab_write_begin(map, slab, first, n, gens);
+	u32 c;
+
+	for (c = 0; c < map->nr_slots; c++)
+		if (mask & land & (1U << c))
+			spare_slab_write_landed(map, slab, c, gens[c], first, n);
+	spare_slab_write_end(slab);
+}
+
+/*
+ * One 1 MiB slab (256 pages) of a device of two, @copies copies on donors
+ * 0 (and 1), mapped, donors 0-2; pages 3-5 written to every copy.
+ */
+static bool rc_setup(struct spare_slab_map *map, struct spare_slab **slab,
+		     u32 copies)
+{
+	u32 c;
+
+	if (spare_slab_map_init(map, 2 << 20, 20, copies, 3))
+		return false;
+	*slab = &map->slabs[0];
+	for (c = 0; c < copies; c++)
+		if (spare_slab_donor_slot(map, *slab, c) != (int)c ||
+		    !rc_map(map, *slab, (int)c))
+			return false;
+	rc_write(map, *slab, 3, 3, ~0U);
+	return true;
+}
+
+static const struct spare_reclaim_in rc_none = { .to = -1 };
+
+/* Two current copies: either may go, by the other. */
+static void reclaim_two_copies(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 2));
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &rc_none, &why),
+		   SPARE_RECLAIM_DROP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_COPIES);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &rc_none, &why),
+		   SPARE_RECLAIM_DROP);
+	/* once copy 0 is out of service, copy 1 is the only one */
+	RECLAIM_ASSERT(t, !spare_copy_set_state(&map, slab, 0, SPARE_COPY_EVICTING));
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &rc_none, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ONLY_COPY);
+	spare_slab_map_free(&map);
+}
+
+/* A write landed on copy 0 only: copy 1 may go, copy 0 may not. */
+static void reclaim_stale_copy(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 2));
+	rc_write(&map, slab, 200, 1, 1U << 0);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &rc_none, &why),
+		   SPARE_RECLAIM_DROP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_COPIES);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &rc_none, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ONLY_COPY);
+	RECLAIM_CHECK(t, !spare_reclaim_others_hold(&map, slab, 0));
+	RECLAIM_CHECK(t, spare_reclaim_others_hold(&map, slab, 1));
+	/* the last page of the slab (the bitmap's last word) counts too */
+	rc_write(&map, slab, 255, 1, 1U << 1);
+	RECLAIM_CHECK(t, !spare_reclaim_others_hold(&map, slab, 1));
+	spare_slab_map_free(&map);
+}
+
+/* The only copy: the backup, else a donor with room, else it stays. */
+static void reclaim_only_copy(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+	struct spare_reclaim_in in = rc_none;
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 1));
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ONLY_COPY);
+	in.to = 2;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_MOVE);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ROOM);
+	/* a target that holds the copy already, or no donor of the device */
+	in.to = 0;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	in.to = 3;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	/* the backup holds every page: dropped, even with room elsewhere */
+	in.to = 2;
+	in.backup_whole = true;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_DROP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_BACKUP);
+	spare_slab_map_free(&map);
+}
+
+/* A slab never written: nothing is lost, the copy goes. */
+static void reclaim_never_written(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+
+	RECLAIM_ASSERT(t, !spare_slab_map_init(&map, 2 << 20, 20, 1, 3));
+	slab = &map.slabs[1];
+	RECLAIM_ASSERT(t, rc_map(&map, slab, 0));
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &rc_none, &why),
+		   SPARE_RECLAIM_DROP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_COPIES);
+	spare_slab_map_free(&map);
+}
+
+/* In flight, not mapped, stopping: not now, or never. */
+static void reclaim_busy_and_not_mapped(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+	struct spare_reclaim_in in = rc_none;
+	struct spare_resync rs;
+	u32 gens[SPARE_MAX_SLOTS];
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 2));
+	in.backup_whole = true;
+	/* a write in flight */
+	spare_slab_write_begin(&map, slab, 7, 1, gens);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_LATER);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_BUSY);
+	spare_slab_write_landed(&map, slab, 0, gens[0], 7, 1);
+	spare_slab_write_landed(&map, slab, 1, gens[1], 7, 1);
+	spare_slab_write_end(slab);
+	/* a move of the slab */
+	in.moving = true;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
+		   SPARE_RECLAIM_LATER);
+	in.moving = false;
+	/* a resync filling copy 1 */
+	rc_write(&map, slab, 9, 1, 1U << 0);
+	RECLAIM_ASSERT(t, !spare_slab_resync_begin(&map, slab, 16, &rs));
+	RECLAIM_EQ(t, rs.target, 1);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
+		   SPARE_RECLAIM_LATER);
+	spare_slab_resync_end(&map, slab, &rs, true);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
+		   SPARE_RECLAIM_DROP);
+	/* power-off */
+	in.stop = true;
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_STOP);
+	in.stop = false;
+	/* not mapped (failed), the spare slot, a slot out of range */
+	RECLAIM_ASSERT(t, !spare_copy_set_state(&map, slab, 1, SPARE_COPY_FAILED));
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_NOT_MAPPED);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 2, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 9, &in, &why),
+		   SPARE_RECLAIM_KEEP);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_NOT_MAPPED);
+	spare_slab_map_free(&map);
+}
+
+/* Every case, in the order they run; each harness goes through this table. */
+struct spare_reclaim_case {
+	const char *name;
+	void (*run)(RECLAIM_T t);
+};
+
+static const struct spare_reclaim_case spare_reclaim_cases[] = {
+	{ "two_copies", reclaim_two_copies },
+	{ "stale_copy", reclaim_stale_copy },
+	{ "only_copy", reclaim_only_copy },
+	{ "never_written", reclaim_never_written },
+	{ "busy_and_not_mapped", reclaim_busy_and_not_mapped },
+};
+
+#endif /* SPARE_RECLAIM_CASES_H */

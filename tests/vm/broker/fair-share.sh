@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+# vm-backends: ublk
+# vm-kernels: last
+#
+# The fair share taken back (issue 32, Documentation/protocol.md "Taking
+# excess back"): a broker with 12 s leases, two donors of 4 slabs of
+# 16 MiB each (a pool of 8), and two spare-ublk clients.
+#  - the hog ("trainer"): 8 slabs x 1 copy, every slab, with a sync backup
+#    (brd), its grants kept by "sparectl device monitor" (standby=0),
+#    which asks the broker for its move marks; 4 MiB written in each slab;
+#  - the newcomer ("newbie"): a 4-slab device (its share: 8 / 2) asked
+#    for every 3 s; refused (no-space) while the pool is full, which makes
+#    it a waiting client. The broker marks the hog's renewed grants (a
+#    quarter of its excess a lease), the monitor asks the pager for the
+#    copies beyond its unmarked grants, the pager gives back those the
+#    backup holds (EVICTING, drained, UNMAP, slot freed), the donors count
+#    them free, and the newcomer's device is created.
+# Required: the newcomer gets its 4 slabs within 150 s (the hog's
+# renewals in that time counted and shown); the hog gave back at least 4
+# copies; every byte of both devices reads back (the hog's given-back
+# slabs from its backup); no I/O error on either. On a pager and sparectl
+# that do not act on marks (before issue 32's step 3) the newcomer never
+# gets in.
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/spare.inc
+. /spare/tests/vm/ublk.inc
+. /spare/tests/vm/client.inc
+set -u
+watchdog 500
+
+lent() { donor_metric "$1" spare_donor_slabs_lent; }
+HLOG=/run/spare/ublk/hog.log
+NLOG=/run/spare/ublk/newbie.log
+diag() {
+	sparectl device show hog; tail -60 $HLOG; cat /tmp/monitor.log
+	[ -e $NLOG ] && tail -20 $NLOG
+	grep -E 'fair share|marked|no-space|refus' /tmp/broker.log | tail -30
+	for f in /tmp/spared-*.log; do echo "---- $f"; tail -30 "$f"; done
+}
+# field 10 of io_stat in a pager's counters file: I/O errors
+io_errors() { awk '$1 == "io_stat" {print $10}' "/run/spare/ublk/$1"; }
+
+step "a broker (12 s leases); donors 2 and 3 of 4 slabs each, lending only against its grants"
+ublk_require
+rxe_up 3
+broker_keys donor2 donor3 trainer
+# a second client, both at the broker and at the donors
+(
+	umask 077
+	sparectl gen-key -o /tmp/b-newbie.key --force &&
+	echo "newbie $(cat /tmp/b-newbie.key) role=client" >>/tmp/broker-hosts &&
+	sparectl gen-key -o /tmp/newbie.key --force &&
+	echo "newbie $(cat /tmp/newbie.key) role=client" >>/tmp/host-keys
+) || fail "the newcomer's keys"
+BROKER_LEASE=12 broker_up /tmp/broker.log
+grant_donor 2 donor2 --domain rack2 --budget 64M
+grant_donor 3 donor3 --domain rack3 --budget 64M
+broker_knows /tmp/broker.log donor2
+broker_knows /tmp/broker.log donor3
+modprobe brd rd_nr=1 rd_size=$((128 * 1024)) || fail "modprobe brd"
+pass "broker and donors up"
+
+step "the hog takes the whole pool: 8 slabs x 1 copy, a sync backup, a monitor asking for marks"
+HB="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
+hog=$(sparectl device create hog --backend=ublk size=128M slab_size=16M replicas=1 \
+	source=10.0.0.1 key-file=/tmp/trainer.key backup=/dev/ram0 backup_mode=sync \
+	$HB lease=12) || { cat /tmp/broker.log; cat $HLOG; donor_logs; fail "the hog's device"; }
+[ "$(($(lent 2) + $(lent 3)))" = 8 ] || { diag; fail "not every copy of the hog mapped"; }
+broker_monitor_up hog interval=2 standby=0
+dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
+slabs_write "$hog"
+slabs_verify "$hog" "written"
+pass "the hog holds 8 of 8 slabs: $(lent 2) on donor 2, $(lent 3) on donor 3"
+
+step "the newcomer asks for its share (4 slabs) every 3 s"
+NB="broker=$BROKER broker-name=newbie broker-key=/tmp/b-newbie.key"
+t0=$(date +%s) tries=0 nb=
+while [ $(($(date +%s) - t0)) -lt 150 ]; do
+	tries=$((tries + 1))
+	if nb=$(sparectl device create newbie --backend=ublk size=64M slab_size=16M replicas=1 \
+		source=10.0.0.1 key-file=/tmp/newbie.key $NB lease=600 2>>/tmp/newbie.err); then
+		break
+	fi
+	nb=
+	sleep 3
+done
+took=$(($(date +%s) - t0))
+rounds=$(grep -c "slab copies renewed" /tmp/monitor.log)
+marked=$(grep -c "the broker marks" /tmp/monitor.log)
+given=$(grep -c "given back to the pool" $HLOG)
+echo "    newcomer: $tries tries in $took s; the hog: $rounds renewal rounds, $marked with marks, $given copies given back"
+grep -E "the broker marks|asked back|given back|kept" /tmp/monitor.log $HLOG | sed 's/^/    /' | head -30
+grep -m3 "no-space" /tmp/newbie.err | sed 's/^/    /'
+[ -n "$nb" ] || { diag; fail "the newcomer did not get its share of 4 slabs within 150 s"; }
+[ "$given" -ge 4 ] || { diag; fail "the hog gave back $given copies, not 4"; }
+pass "the newcomer got 4 slabs after $took s ($tries tries, $rounds renewal rounds of the hog)"
+
+step "every byte of both devices reads back; no I/O error"
+slabs_verify "$hog" "after giving back"
+dd if=/dev/urandom of=/tmp/want-n bs=1M count=16 2>/dev/null
+for i in 0 1 2 3; do
+	dd if=/tmp/want-n of="/dev/$nb" bs=1M count=4 skip=$((i * 4)) seek=$((i * 16)) \
+		oflag=direct 2>/dev/null || fail "write $nb"
+done
+for i in 0 1 2 3; do
+	dd if="/dev/$nb" of=/tmp/back bs=1M count=4 skip=$((i * 16)) iflag=direct 2>/dev/null ||
+		fail "read $nb"
+	dd if=/tmp/want-n of=/tmp/want-i bs=1M count=4 skip=$((i * 4)) 2>/dev/null
+	cmp /tmp/back /tmp/want-i || fail "$nb: slab $i does not read back"
+done
+slabs_write "$hog"
+slabs_verify "$hog" "rewritten"
+[ "$(io_errors hog)" = 0 ] || { diag; fail "the hog had $(io_errors hog) I/O errors"; }
+[ "$(io_errors newbie)" = 0 ] || fail "the newcomer had $(io_errors newbie) I/O errors"
+[ "$(($(lent 2) + $(lent 3)))" -le 8 ] || fail "the donors lend $(($(lent 2) + $(lent 3))) slabs of 8"
+pass "hog and newcomer verified; donors lend $(lent 2) + $(lent 3)"
+
+step "teardown"
+broker_monitor_down
+[ -s /etc/spare/ublk-hog.marks ] || fail "the hog's move marks were not kept"
+sparectl device destroy newbie || fail "destroy newbie"
+sparectl device destroy hog || fail "destroy hog"
+for f in grants marks giveback; do
+	[ ! -e "/etc/spare/ublk-hog.$f" ] || fail "ublk-hog.$f outlived the device"
+done
+kill "$BROKER_PID"
+pass "done"
