@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 
 #include "sim.h"
 #include "sim_ec.h"
+#include "spare_util.h"
 #include "spare_version.h"
 
 #define EXIT_BAD_INPUT 2
@@ -130,6 +132,111 @@ static int parse_i64(const char *s, int64_t *out)
 	return 0;
 }
 
+/* A finite number in [lo, hi]. */
+static int parse_dbl(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (!*s || errno || *end || !(*out >= lo && *out <= hi))
+		return -EINVAL;
+	return 0;
+}
+
+/* What an option's value is, and where parse_opts() stores it. */
+enum opt_kind {
+	OPT_STR,	/* const char * */
+	OPT_FLAG,	/* bool, set when given; no value */
+	OPT_INT,	/* int64_t in [min, max] (parse_i64) */
+	OPT_DBL,	/* double in [lo, hi] (parse_dbl) */
+};
+
+/* One option of a command (--help is every command's). */
+struct opt {
+	const char	*name;		/* without the "--" */
+	enum opt_kind	kind;
+	void		*val;
+	const char	*range;		/* numbers: "VALUE is not <range>" */
+	int64_t		min, max;	/* OPT_INT */
+	double		lo, hi;		/* OPT_DBL */
+	bool		need;		/* the command cannot run without it */
+};
+
+/* The entries of a command's table; the need, if any, as `.need = true`. */
+#define STR_OPT(n, p, ...)	{ .name = (n), .kind = OPT_STR, .val = (p), __VA_ARGS__ }
+#define FLAG_OPT(n, p)		{ .name = (n), .kind = OPT_FLAG, .val = (p) }
+#define INT_OPT(n, p, r, a, b, ...) \
+	{ .name = (n), .kind = OPT_INT, .val = (p), .range = (r), .min = (a), .max = (b), \
+	  __VA_ARGS__ }
+#define DBL_OPT(n, p, r, a, b, ...) \
+	{ .name = (n), .kind = OPT_DBL, .val = (p), .range = (r), .lo = (a), .hi = (b), \
+	  __VA_ARGS__ }
+
+#define MAX_OPTS	16
+#define OPTS_HELP	(-1)
+
+/*
+ * A command's arguments (argv[0] its name) against its @n options: each
+ * value stored as its kind says, bit k of *@seen (if @seen) set when
+ * opts[k] was given. 0; OPTS_HELP after --help, the usage on stdout; or
+ * EXIT_BAD_INPUT with the problem printed: a number that does not parse or
+ * is out of its range as "spare-sim: --NAME: 'VALUE' is not RANGE"; an
+ * unknown option, an argument that is not an option, or a needed option
+ * missing with the usage.
+ */
+static int parse_opts(int argc, char **argv, const struct opt *opts, size_t n,
+		      uint32_t *seen)
+{
+	struct option lo[MAX_OPTS + 2] = { { "help", no_argument, NULL, 'h' } };
+	uint32_t got = 0;
+	int c;
+
+	if (n > MAX_OPTS)
+		return bad("%s: more options than MAX_OPTS", argv[0]), 1;
+	for (size_t k = 0; k < n; k++)
+		lo[k + 1] = (struct option){
+			.name = opts[k].name, .val = 256 + (int)k,
+			.has_arg = opts[k].kind == OPT_FLAG ? no_argument : required_argument,
+		};
+	optind = 0;	/* callable more than once (the unit tests do) */
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		const struct opt *o;
+		int64_t *iv;
+
+		if (c == 'h') {
+			usage(stdout);
+			return OPTS_HELP;
+		}
+		if (c < 256)
+			break;	/* getopt_long() has said what it was */
+		o = &opts[c - 256];
+		iv = o->val;
+		got |= 1u << (c - 256);
+		if (o->kind == OPT_STR)
+			*(const char **)o->val = optarg;
+		else if (o->kind == OPT_FLAG)
+			*(bool *)o->val = true;
+		else if (o->kind == OPT_INT ?
+			 parse_i64(optarg, iv) || *iv < o->min || *iv > o->max :
+			 parse_dbl(optarg, o->lo, o->hi, o->val)) {
+			fprintf(stderr, "spare-sim: --%s: '%s' is not %s\n", o->name, optarg,
+				o->range);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	for (size_t k = 0; k < n && c == -1; k++)
+		if (opts[k].need && !(got & (1u << k)))
+			c = 0;
+	if (c != -1 || optind != argc) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (seen)
+		*seen = got;
+	return 0;
+}
+
 static int write_file(const char *dir, const char *name, const char *data, size_t len)
 {
 	char tmp[4096], path[4096];
@@ -154,63 +261,23 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 
 static int cmd_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'n' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "loss", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct sim_gen_opts o = { .jobs = 0, .gpus = 0, .load = 0, .seed = 1 };
 	const char *out = NULL, *loss = NULL;
-	int64_t v;
-	char *end;
-	int c, ret;
+	int64_t jobs = 0, seed = 1;
+	const struct opt opts[] = {
+		INT_OPT("jobs", &jobs, "a positive integer", 1, INT64_MAX, .need = true),
+		INT_OPT("gpus", &o.gpus, "a positive integer", 1, INT64_MAX, .need = true),
+		DBL_OPT("load", &o.load, "a number in (0, 100]", DBL_TRUE_MIN, 100, .need = true),
+		INT_OPT("seed", &seed, "a non-negative integer", 0, INT64_MAX),
+		STR_OPT("out", &out),
+		STR_OPT("loss", &loss),
+	};
+	int ret = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_i64(optarg, &v) || v < 1)
-				return bad("--jobs: '%s' is not a positive integer", optarg);
-			o.jobs = (size_t)v;
-			break;
-		case 'g':
-			if (parse_i64(optarg, &o.gpus) || o.gpus < 1)
-				return bad("--gpus: '%s' is not a positive integer", optarg);
-			break;
-		case 'l':
-			errno = 0;
-			o.load = strtod(optarg, &end);
-			if (errno || *end || !(o.load > 0) || o.load > 100)
-				return bad("--load: '%s' is not a number in (0, 100]", optarg);
-			break;
-		case 's':
-			if (parse_i64(optarg, &v))
-				return bad("--seed: '%s' is not a non-negative integer", optarg);
-			o.seed = (uint64_t)v;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'L':
-			loss = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !o.jobs || !o.gpus || !(o.load > 0)) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (ret)
+		return ret == OPTS_HELP ? 0 : ret;
+	o.jobs = (size_t)jobs;
+	o.seed = (uint64_t)seed;
 	{
 		FILE *f = out ? fopen(out, "w") : stdout;
 
@@ -229,18 +296,6 @@ static int cmd_gen(int argc, char **argv)
 		if (fclose(f) || ret)
 			return bad("%s: write failed", loss), 1;
 	}
-	return 0;
-}
-
-/* A finite number in [lo, hi]. */
-static int parse_dbl(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (!*s || errno || *end || !(*out >= lo && *out <= hi))
-		return -EINVAL;
 	return 0;
 }
 
@@ -296,39 +351,17 @@ static int read_rigid_trace(const char *path, int64_t width, struct sim_trace *t
  */
 static int cmd_trace(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "trace", required_argument, NULL, 't' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *path = NULL;
 	struct sim_trace t = { 0 };
 	int64_t gpus = 0;
-	int c, ret;
+	const struct opt opts[] = {
+		STR_OPT("trace", &path, .need = true),
+		INT_OPT("gpus", &gpus, "a positive integer", 1, INT64_MAX, .need = true),
+	};
+	int ret = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			path = optarg;
-			break;
-		case 'g':
-			if (parse_i64(optarg, &gpus) || gpus < 1)
-				return bad("--gpus: '%s' is not a positive integer", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !path || !gpus) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (ret)
+		return ret == OPTS_HELP ? 0 : ret;
 	if ((ret = read_rigid_trace(path, gpus, &t)))
 		return ret;
 	printf("job_id,num_gpu,submit_time,duration\n");
@@ -439,6 +472,22 @@ static int mem_out_write_one(const struct mem_out *m, const char *dir,
 	return write_outputs(dir, 2, names, bufs, lens);
 }
 
+/*
+ * Ends the run that wrote into @m (@ret as for mem_out_close()) and writes
+ * its two CSV files as @name0 and @name1 in @dir, with @json as
+ * summary.json: 0, or 1 with the reason printed. @json NULL after a run
+ * that succeeded is an allocation that failed.
+ */
+static int mem_out_end(struct mem_out *m, int ret, const char *dir, const char *name0,
+		       const char *name1, char *json)
+{
+	if (!ret && !json)
+		ret = -ENOMEM;
+	if (mem_out_close(m, ret))
+		return 1;
+	return mem_out_write(m, dir, name0, name1, json);
+}
+
 static void mem_out_free(struct mem_out *m)
 {
 	for (int k = 0; k < 2; k++) {
@@ -448,97 +497,64 @@ static void mem_out_free(struct mem_out *m)
 	}
 }
 
-static int cmd_flowcon(int argc, char **argv)
+/* A CPU-pool command, flowcon or specon, once its options are read. */
+struct pool_cmd {
+	const char			*trace_path, *loss_path, *sched, *out;
+	double				cores;	/* per host: the widest job */
+	const struct sim_flowcon_opts	*fo;	/* flowcon's, or NULL: specon */
+	const struct sim_specon_opts	*so;
+	const char			*off, *on;	/* the two schedules */
+	bool				*flag;		/* set by `on` */
+};
+
+/*
+ * Reads and checks the trace and its losses, runs the simulation, writes
+ * job.csv, its second table and summary.json into pc->out. 0 or the exit
+ * status, the problem printed.
+ */
+static int pool_run(const struct pool_cmd *pc)
 {
-	static const struct option opts[] = {
-		{ "trace", required_argument, NULL, 't' },
-		{ "loss", required_argument, NULL, 'L' },
-		{ "cores", required_argument, NULL, 'c' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "beta", required_argument, NULL, 'b' },
-		{ "k", required_argument, NULL, 'k' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct sim_flowcon_opts o = { .interval = 10, .fp = flowcon_defaults };
-	struct sim_flowcon_summary sum;
+	struct sim_flowcon_summary fs;
+	struct sim_specon_summary ss;
 	struct sim_trace trace = { 0 };
 	struct sim_loss *loss = NULL;
-	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
 	struct mem_out mo = { 0 };
 	char *json = NULL;
-	int64_t v;
-	double d;
-	int c, ret, rc = EXIT_BAD_INPUT;
+	int ret, rc;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 't': trace_path = optarg; break;
-		case 'L': loss_path = optarg; break;
-		case 's': sched = optarg; break;
-		case 'o': out = optarg; break;
-		case 'c':
-			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
-				return bad("--cores: '%s' is not an integer in [1, 1e6]", optarg);
-			o.cores = (double)v;
-			break;
-		case 'a':
-			if (parse_dbl(optarg, 0, 1e6, &o.fp.alpha))
-				return bad("--alpha: '%s' is not a number >= 0", optarg);
-			break;
-		case 'b':
-			if (parse_dbl(optarg, 0, 1, &o.fp.beta) || !(o.fp.beta > 0 && o.fp.beta < 1))
-				return bad("--beta: '%s' is not a number in (0, 1)", optarg);
-			break;
-		case 'k':
-			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
-				return bad("--k: '%s' is not an integer in [1, 1000]", optarg);
-			o.fp.k = (unsigned int)v;
-			break;
-		case 'i':
-			if (parse_dbl(optarg, 1e-3, 86400, &d))
-				return bad("--interval: '%s' is not a number in [0.001, 86400]",
-					   optarg);
-			o.interval = d;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !trace_path || !loss_path || !sched || !out || !(o.cores > 0)) {
-		usage(stderr);
+	if (strcmp(pc->sched, pc->on) == 0) {
+		*pc->flag = true;
+	} else if (strcmp(pc->sched, pc->off) != 0) {
+		fprintf(stderr, "spare-sim: --schedule: '%s' is not %s or %s\n", pc->sched,
+			pc->off, pc->on);
 		return EXIT_BAD_INPUT;
 	}
-	if (strcmp(sched, "flowcon") == 0)
-		o.flowcon = true;
-	else if (strcmp(sched, "fair") != 0)
-		return bad("--schedule: '%s' is not fair or flowcon", sched);
-
 	/* Read and check everything before writing anything. */
-	rc = read_trace_loss(trace_path, loss_path, (int64_t)o.cores, &trace, &loss);
+	rc = read_trace_loss(pc->trace_path, pc->loss_path, (int64_t)pc->cores, &trace, &loss);
 	if (rc)
 		goto out;
 
 	rc = 1;
 	if (mem_out_open(&mo))
 		goto out;
-	fputs("t_s,job_id,share_cores,watched\n", mo.f[1]);
-	ret = sim_flowcon_run(&trace, loss, &o, mo.f[0], mo.f[1], &sum);
-	if (mem_out_close(&mo, ret))
+	if (pc->fo) {
+		fputs("t_s,job_id,share_cores,watched\n", mo.f[1]);
+		ret = sim_flowcon_run(&trace, loss, pc->fo, mo.f[0], mo.f[1], &fs);
+		json = ret ? NULL : sim_flowcon_json(pc->fo, &fs);
+	} else {
+		fputs("t_s,job_id,from,to,modelled_gain_s\n", mo.f[1]);
+		ret = sim_specon_run(&trace, loss, pc->so, mo.f[0], mo.f[1], &ss);
+		json = ret ? NULL : sim_specon_json(pc->so, &ss);
+	}
+	if (mem_out_end(&mo, ret, pc->out, "job.csv", pc->fo ? "shares.csv" : "moves.csv", json))
 		goto out;
-	json = sim_flowcon_json(&o, &sum);
-	if (!json || mem_out_write(&mo, out, "job.csv", "shares.csv", json))
-		goto out;
-	printf("%s: %zu jobs on %g cores, average JCT %.2f s, makespan %.2f s, %zu watched\n",
-	       sched, sum.jobs, o.cores, sum.avg_jct, sum.makespan, sum.watched);
+	if (pc->fo)
+		printf("%s: %zu jobs on %g cores, average JCT %.2f s, makespan %.2f s, %zu watched\n",
+		       pc->sched, fs.jobs, pc->cores, fs.avg_jct, fs.makespan, fs.watched);
+	else
+		printf("%s: %zu jobs on %u x %g cores, average JCT %.2f s, makespan %.2f s, "
+		       "%llu moves\n", pc->sched, ss.jobs, pc->so->hosts, pc->cores, ss.avg_jct,
+		       ss.makespan, (unsigned long long)ss.moves);
 	rc = 0;
 out:
 	mem_out_free(&mo);
@@ -546,135 +562,63 @@ out:
 	free(loss);
 	sim_trace_free(&trace);
 	return rc;
+}
+
+/* The options flowcon and specon share, into @pc (a struct pool_cmd). */
+#define POOL_OPTS(pc, interval)								\
+	STR_OPT("trace", &(pc).trace_path, .need = true),					\
+	STR_OPT("loss", &(pc).loss_path, .need = true),						\
+	STR_OPT("schedule", &(pc).sched, .need = true),						\
+	DBL_OPT("interval", (interval), "a number in [0.001, 86400]", 1e-3, 86400),		\
+	STR_OPT("out", &(pc).out, .need = true)
+
+static int cmd_flowcon(int argc, char **argv)
+{
+	struct sim_flowcon_opts o = { .interval = 10, .fp = flowcon_defaults };
+	struct pool_cmd pc = { .fo = &o, .off = "fair", .on = "flowcon", .flag = &o.flowcon };
+	int64_t cores = 0, k = o.fp.k;
+	const struct opt opts[] = {
+		POOL_OPTS(pc, &o.interval),
+		INT_OPT("cores", &cores, "an integer in [1, 1e6]", 1, 1000000, .need = true),
+		DBL_OPT("alpha", &o.fp.alpha, "a number >= 0", 0, 1e6),
+		DBL_OPT("beta", &o.fp.beta, "a number in (0, 1)", DBL_TRUE_MIN, 1 - DBL_EPSILON / 2),
+		INT_OPT("k", &k, "an integer in [1, 1000]", 1, 1000),
+	};
+	int rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
+
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	o.fp.k = (unsigned int)k;
+	pc.cores = o.cores = (double)cores;
+	return pool_run(&pc);
 }
 
 static int cmd_specon(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "trace", required_argument, NULL, 't' },
-		{ "loss", required_argument, NULL, 'L' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "cores-per-host", required_argument, NULL, 'c' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "move-cost", required_argument, NULL, 'm' },
-		{ "cooldown", required_argument, NULL, 'C' },
-		{ "moves-per-interval", required_argument, NULL, 'M' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct sim_specon_opts o = { .interval = 10, .per = 1, .sp = specon_defaults };
-	struct sim_specon_summary sum;
-	struct sim_trace trace = { 0 };
-	struct sim_loss *loss = NULL;
-	const char *trace_path = NULL, *loss_path = NULL, *sched = NULL, *out = NULL;
-	struct mem_out mo = { 0 };
-	char *json = NULL;
-	int64_t v;
-	int c, ret, rc;
+	struct pool_cmd pc = { .so = &o, .off = "static", .on = "specon", .flag = &o.migrate };
+	int64_t hosts = 0, cores = 0, per = o.per;
+	const struct opt opts[] = {
+		POOL_OPTS(pc, &o.interval),
+		INT_OPT("hosts", &hosts, "an integer in [1, 4096]", 1, 4096, .need = true),
+		INT_OPT("cores-per-host", &cores, "an integer in [1, 1e6]", 1, 1000000, .need = true),
+		DBL_OPT("alpha", &o.sp.alpha, "a number in [0, 1]", 0, 1),
+		DBL_OPT("move-cost", &o.sp.move_cost, "a number in [0, 86400]", 0, 86400),
+		DBL_OPT("cooldown", &o.sp.cooldown, "a number in [0, 1e9]", 0, 1e9),
+		INT_OPT("moves-per-interval", &per, "an integer in [1, 1000]", 1, 1000),
+	};
+	int rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 't': trace_path = optarg; break;
-		case 'L': loss_path = optarg; break;
-		case 's': sched = optarg; break;
-		case 'o': out = optarg; break;
-		case 'H':
-			if (parse_i64(optarg, &v) || v < 1 || v > 4096)
-				return bad("--hosts: '%s' is not an integer in [1, 4096]", optarg);
-			o.hosts = (unsigned int)v;
-			break;
-		case 'c':
-			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
-				return bad("--cores-per-host: '%s' is not an integer in [1, 1e6]",
-					   optarg);
-			o.cores = (double)v;
-			break;
-		case 'a':
-			if (parse_dbl(optarg, 0, 1, &o.sp.alpha))
-				return bad("--alpha: '%s' is not a number in [0, 1]", optarg);
-			break;
-		case 'm':
-			if (parse_dbl(optarg, 0, 86400, &o.sp.move_cost))
-				return bad("--move-cost: '%s' is not a number in [0, 86400]",
-					   optarg);
-			break;
-		case 'C':
-			if (parse_dbl(optarg, 0, 1e9, &o.sp.cooldown))
-				return bad("--cooldown: '%s' is not a number in [0, 1e9]",
-					   optarg);
-			break;
-		case 'M':
-			if (parse_i64(optarg, &v) || v < 1 || v > 1000)
-				return bad("--moves-per-interval: '%s' is not an integer in [1, 1000]",
-					   optarg);
-			o.per = (unsigned int)v;
-			break;
-		case 'i':
-			if (parse_dbl(optarg, 1e-3, 86400, &o.interval))
-				return bad("--interval: '%s' is not a number in [0.001, 86400]",
-					   optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !trace_path || !loss_path || !sched || !out || !o.hosts ||
-	    !(o.cores > 0)) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
-	if (strcmp(sched, "specon") == 0)
-		o.migrate = true;
-	else if (strcmp(sched, "static") != 0)
-		return bad("--schedule: '%s' is not static or specon", sched);
-
-	/* Read and check everything before writing anything. */
-	rc = read_trace_loss(trace_path, loss_path, (int64_t)o.cores, &trace, &loss);
 	if (rc)
-		goto out;
-
-	rc = 1;
-	if (mem_out_open(&mo))
-		goto out;
-	fputs("t_s,job_id,from,to,modelled_gain_s\n", mo.f[1]);
-	ret = sim_specon_run(&trace, loss, &o, mo.f[0], mo.f[1], &sum);
-	if (mem_out_close(&mo, ret))
-		goto out;
-	json = sim_specon_json(&o, &sum);
-	if (!json || mem_out_write(&mo, out, "job.csv", "moves.csv", json))
-		goto out;
-	printf("%s: %zu jobs on %u x %g cores, average JCT %.2f s, makespan %.2f s, %llu moves\n",
-	       sched, sum.jobs, o.hosts, o.cores, sum.avg_jct, sum.makespan,
-	       (unsigned long long)sum.moves);
-	rc = 0;
-out:
-	mem_out_free(&mo);
-	free(json);
-	free(loss);
-	sim_trace_free(&trace);
-	return rc;
+		return rc == OPTS_HELP ? 0 : rc;
+	o.hosts = (unsigned int)hosts;
+	o.per = (unsigned int)per;
+	pc.cores = o.cores = (double)cores;
+	return pool_run(&pc);
 }
 
 static int cmd_mip(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "trace", required_argument, NULL, 't' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "solver", required_argument, NULL, 'S' },
-		{ "epoch", required_argument, NULL, 'e' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct sim_mip_trace trace = { 0 };
 	double epoch = 0;
 	struct sim_mip_summary sum;
@@ -685,35 +629,18 @@ static int cmd_mip(int argc, char **argv)
 	char *buf, *json = NULL;
 	size_t len;
 	int64_t gpus = 0;
-	int c, ret, rc;
+	const struct opt opts[] = {
+		STR_OPT("trace", &trace_path, .need = true),
+		INT_OPT("gpus", &gpus, "an integer in [1, 65536]", 1, 65536, .need = true),
+		STR_OPT("schedule", &sched, .need = true),
+		STR_OPT("solver", &solver),
+		DBL_OPT("epoch", &epoch, "a number in [0, 86400]", 0, 86400),
+		STR_OPT("out", &out, .need = true),
+	};
+	int ret, rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 't': trace_path = optarg; break;
-		case 's': sched = optarg; break;
-		case 'S': solver = optarg; break;
-		case 'o': out = optarg; break;
-		case 'e':
-			if (parse_dbl(optarg, 0, 86400, &epoch))
-				return bad("--epoch: '%s' is not a number in [0, 86400]", optarg);
-			break;
-		case 'g':
-			if (parse_i64(optarg, &gpus) || gpus < 1 || gpus > 65536)
-				return bad("--gpus: '%s' is not an integer in [1, 65536]", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !trace_path || !sched || !out || !gpus) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
 	if (strcmp(solver, "lp") && strcmp(solver, "dp"))
 		return bad("--solver: '%s' is not lp or dp", solver);
 	if (strcmp(sched, "greedy") == 0)
@@ -748,10 +675,8 @@ static int cmd_mip(int argc, char **argv)
 	if (mem_out_open(&mo))
 		goto out;
 	ret = sim_mip_run(&trace, (unsigned int)gpus, p, epoch, mo.f[0], mo.f[1], &sum);
-	if (mem_out_close(&mo, ret))
-		goto out;
-	json = sim_mip_json((unsigned int)gpus, p, epoch, &sum);
-	if (!json || mem_out_write(&mo, out, "job.csv", "alloc.csv", json))
+	json = ret ? NULL : sim_mip_json((unsigned int)gpus, p, epoch, &sum);
+	if (mem_out_end(&mo, ret, out, "job.csv", "alloc.csv", json))
 		goto out;
 	printf("%s: %zu jobs on %lld GPUs, mean queueing %.1f s, mean JCT %.1f s, "
 	       "efficiency %.1f work/GPU-h, %llu decisions, %.6f s each\n",
@@ -831,71 +756,30 @@ static void ecsim_row(FILE *f, const struct sim_ec_cluster *c, const char *model
 /* spare-sim ecsim: random against group placement of K+R stripes (sim_ec.h). */
 static int cmd_ecsim(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "donors", required_argument, NULL, 'n' },
-		{ "racks", required_argument, NULL, 'r' },
-		{ "codes", required_argument, NULL, 'c' },
-		{ "slabs-per-donor", required_argument, NULL, 'S' },
-		{ "rack-extra", required_argument, NULL, 'x' },
-		{ "samples", required_argument, NULL, 'm' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	int64_t donors = 1000, racks = 40, per = 32, extra = 3, samples = 100000, seed = 1;
 	unsigned int codes[8][2] = { { 2, 1 }, { 4, 2 }, { 8, 2 } }, ncodes = 3;
-	const char *out = NULL;
+	const char *out = NULL, *codes_arg = NULL;
 	struct mem_out mo = { 0 };
 	char json[512];
-	int c, ret = 0, rc = 1;
+	const struct opt opts[] = {
+		INT_OPT("donors", &donors, "an integer in [1, 100000]", 1, SIM_EC_MAX_DONORS),
+		INT_OPT("racks", &racks, "an integer in [1, 100000]", 1, SIM_EC_MAX_DONORS),
+		STR_OPT("codes", &codes_arg),
+		INT_OPT("slabs-per-donor", &per, "an integer in [1, 1000000]", 1, 1000000),
+		INT_OPT("rack-extra", &extra, "an integer in [0, 16]", 0, SIM_EC_MAX_FAIL),
+		INT_OPT("samples", &samples, "an integer in [1, 1e8]", 1, 100000000),
+		INT_OPT("seed", &seed, "an integer", 0, INT64_MAX),
+		STR_OPT("out", &out, .need = true),
+	};
+	int ret, rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_i64(optarg, &donors) || donors < 1 || donors > SIM_EC_MAX_DONORS)
-				return bad("--donors: '%s' is not an integer in [1, 100000]", optarg);
-			break;
-		case 'r':
-			if (parse_i64(optarg, &racks) || racks < 1 || racks > SIM_EC_MAX_DONORS)
-				return bad("--racks: '%s' is not an integer in [1, 100000]", optarg);
-			break;
-		case 'c':
-			if (parse_codes(optarg, codes, &ncodes, 8))
-				return bad("--codes: '%s' is not a list of K+R (K 1-8, R 1-2), e.g. 4+2,8+2",
-					   optarg);
-			break;
-		case 'S':
-			if (parse_i64(optarg, &per) || per < 1 || per > 1000000)
-				return bad("--slabs-per-donor: '%s' is not an integer in [1, 1000000]",
-					   optarg);
-			break;
-		case 'x':
-			if (parse_i64(optarg, &extra) || extra < 0 || extra > SIM_EC_MAX_FAIL)
-				return bad("--rack-extra: '%s' is not an integer in [0, 16]", optarg);
-			break;
-		case 'm':
-			if (parse_i64(optarg, &samples) || samples < 1 || samples > 100000000)
-				return bad("--samples: '%s' is not an integer in [1, 1e8]", optarg);
-			break;
-		case 's':
-			if (parse_i64(optarg, &seed))
-				return bad("--seed: '%s' is not an integer", optarg);
-			break;
-		case 'o': out = optarg; break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !out) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	if (codes_arg && parse_codes(codes_arg, codes, &ncodes, 8))
+		return bad("--codes: '%s' is not a list of K+R (K 1-8, R 1-2), e.g. 4+2,8+2",
+			   codes_arg);
+	ret = 0;
+	rc = 1;
 	for (unsigned int i = 0; i < ncodes; i++) {
 		unsigned int w = codes[i][0] + codes[i][1];
 
@@ -963,20 +847,6 @@ out:
 
 static int cmd_dike(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "flops-per-sample", required_argument, NULL, 'f' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "bytes-per-param", required_argument, NULL, 'B' },
-		{ "max-parts", required_argument, NULL, 'p' },
-		{ "exhaustive", no_argument, NULL, 'x' },
-		{ "random", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	static struct dike_layer layers[DIKE_MAX_LAYERS];
 	struct dike_host hosts[DIKE_MAX_HOSTS];
 	struct dike_model m = { .bytes_per_param = 4 };
@@ -987,73 +857,41 @@ static int cmd_dike(int argc, char **argv)
 	struct mem_out mo = { 0 };
 	char *buf, *json = NULL;
 	size_t len;
-	unsigned int nhosts = 0, max_parts = 4, random = 0;
-	bool exhaustive = false, model_opts = false, have_seed = false;
-	uint64_t seed = 0;
-	int64_t v;
-	int c, ret, rc;
+	unsigned int nhosts = 0;
+	bool exhaustive = false;
+	int64_t max_parts = 4, random = 0, seed = 0;
+	uint32_t seen;
+	/* --random and --seed make the random mode; the options before them are
+	 * the model's */
+	enum { D_MODEL, D_HOSTS, D_FLOPS, D_BATCH, D_BYTES, D_PARTS, D_EXH, D_RANDOM, D_SEED, D_OUT };
+	const struct opt opts[] = {
+		[D_MODEL] = STR_OPT("model", &model_path),
+		[D_HOSTS] = STR_OPT("hosts", &hosts_path),
+		[D_FLOPS] = DBL_OPT("flops-per-sample", &m.flops_per_sample,
+				     "a number in (0, 1e18]", 1e-300, 1e18),
+		[D_BATCH] = DBL_OPT("batch", &m.batch, "a number in (0, 1e9]", 1e-300, 1e9),
+		[D_BYTES] = DBL_OPT("bytes-per-param", &m.bytes_per_param, "a number in (0, 64]",
+				     1e-300, 64),
+		[D_PARTS] = INT_OPT("max-parts", &max_parts, "an integer in [1, 16]", 1, DIKE_MAX_PARTS),
+		[D_EXH] = FLAG_OPT("exhaustive", &exhaustive),
+		[D_RANDOM] = INT_OPT("random", &random, "an integer in [1, 1e6]", 1, 1000000),
+		[D_SEED] = INT_OPT("seed", &seed, "a non-negative integer",
+				    0, INT64_MAX - 1000000),
+		[D_OUT] = STR_OPT("out", &out),
+	};
+	int ret, rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), &seen);
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'r' && c != 'S' && c != 'o' && c != 'h')
-			model_opts = true;
-		switch (c) {
-		case 'm': model_path = optarg; break;
-		case 'H': hosts_path = optarg; break;
-		case 'o': out = optarg; break;
-		case 'x': exhaustive = true; break;
-		case 'r':
-			if (parse_i64(optarg, &v) || v < 1 || v > 1000000)
-				return bad("--random: '%s' is not an integer in [1, 1e6]",
-					   optarg);
-			random = (unsigned int)v;
-			break;
-		case 'S':
-			if (parse_i64(optarg, &v) || v < 0 ||
-			    v > INT64_MAX - 1000000)
-				return bad("--seed: '%s' is not a non-negative integer",
-					   optarg);
-			seed = (uint64_t)v;
-			have_seed = true;
-			break;
-		case 'f':
-			if (parse_dbl(optarg, 1e-300, 1e18, &m.flops_per_sample))
-				return bad("--flops-per-sample: '%s' is not a number in (0, 1e18]",
-					   optarg);
-			break;
-		case 'b':
-			if (parse_dbl(optarg, 1e-300, 1e9, &m.batch))
-				return bad("--batch: '%s' is not a number in (0, 1e9]", optarg);
-			break;
-		case 'B':
-			if (parse_dbl(optarg, 1e-300, 64, &m.bytes_per_param))
-				return bad("--bytes-per-param: '%s' is not a number in (0, 64]",
-					   optarg);
-			break;
-		case 'p':
-			if (parse_i64(optarg, &v) || v < 1 || v > DIKE_MAX_PARTS)
-				return bad("--max-parts: '%s' is not an integer in [1, 16]",
-					   optarg);
-			max_parts = (unsigned int)v;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (random || have_seed) {
-		if (!random || !have_seed || model_opts || optind != argc || !out) {
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	if (seen & (1u << D_RANDOM | 1u << D_SEED)) {
+		if (!random || !(seen & 1u << D_SEED) || (seen & ((1u << D_RANDOM) - 1)) || !out) {
 			fputs("spare-sim: dike --random N takes --seed S and --out DIR, and no model or hosts\n",
 			      stderr);
 			return EXIT_BAD_INPUT;
 		}
-		return dike_random_cmd(random, seed, out);
+		return dike_random_cmd((unsigned int)random, (uint64_t)seed, out);
 	}
-	if (optind != argc || !model_path || !hosts_path || !out ||
-	    !(m.flops_per_sample > 0) || !(m.batch > 0)) {
+	if (!model_path || !hosts_path || !out || !(m.flops_per_sample > 0) || !(m.batch > 0)) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
 	}
@@ -1090,8 +928,7 @@ static int cmd_dike(int argc, char **argv)
 		goto out;
 	ret = sim_dike_write(&m, hosts, nhosts, max_parts, &p, &cost,
 			     exhaustive ? &co : NULL, mo.f[0], mo.f[1], &json);
-	if (mem_out_close(&mo, ret) ||
-	    mem_out_write(&mo, out, "placement.csv", "partitions.csv", json))
+	if (mem_out_end(&mo, ret, out, "placement.csv", "partitions.csv", json))
 		goto out;
 	printf("dike: %u layers on %u hosts: %.3f samples/s", m.nlayers, nhosts,
 	       cost.throughput);
@@ -1107,21 +944,13 @@ out:
 
 int spare_sim_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster-spec", required_argument, NULL, 'c' },
-		{ "trace", required_argument, NULL, 't' },
-		{ "schedule", required_argument, NULL, 's' },
-		{ "queue-limits", required_argument, NULL, 'q' },
-		{ "promote", required_argument, NULL, 'p' },
-		{ "faithful", no_argument, NULL, 'f' },
-		{ "gittins-dist", required_argument, NULL, 'g' },
-		{ "gittins-delta", required_argument, NULL, 'd' },
-		{ "start-cost", required_argument, NULL, 'S' },
-		{ "requeue-delay", required_argument, NULL, 'R' },
-		{ "decision-interval", required_argument, NULL, 'D' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "gen", cmd_gen }, { "trace", cmd_trace }, { "flowcon", cmd_flowcon },
+		{ "specon", cmd_specon }, { "mip", cmd_mip }, { "dike", cmd_dike },
+		{ "ecsim", cmd_ecsim },
 	};
 	int64_t start_cost = 0, requeue_delay = 0, decision_interval = 0;
 	const char *spec_path = NULL, *trace_path = NULL, *sched = NULL, *limits = NULL;
@@ -1136,79 +965,38 @@ int spare_sim_main(int argc, char **argv)
 	double promote = 0;
 	bool faithful = false;
 	struct mem_out mo = { 0 };
-	char *buf = NULL, *json = NULL, *end;
+	char *buf = NULL, *json = NULL;
 	size_t len;
 	int64_t *gdur = NULL;
-	int c, ret, rc = EXIT_BAD_INPUT;
+#define SECONDS "an integer in [0, 1000000000] (seconds)"
+	const struct opt opts[] = {
+		STR_OPT("cluster-spec", &spec_path, .need = true),
+		STR_OPT("trace", &trace_path, .need = true),
+		STR_OPT("schedule", &sched, .need = true),
+		STR_OPT("queue-limits", &limits),
+		DBL_OPT("promote", &promote, "a number in [0, 1e6]", 0, 1e6),
+		FLAG_OPT("faithful", &faithful),
+		STR_OPT("gittins-dist", &gdist_path),
+		INT_OPT("gittins-delta", &g.delta, "a positive integer", 1, INT64_MAX),
+		INT_OPT("start-cost", &start_cost, SECONDS, 0, TIR_MAX_COST),
+		INT_OPT("requeue-delay", &requeue_delay, SECONDS, 0, TIR_MAX_COST),
+		INT_OPT("decision-interval", &decision_interval, SECONDS, 0, TIR_MAX_COST),
+		STR_OPT("out", &out, .need = true),
+	};
+#undef SECONDS
+	int ret, rc;
 
-	optind = 0;	/* callable more than once (the unit tests do) */
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("spare-sim %s\n", spare_version());
 		return 0;
 	}
-	if (argc > 1 && strcmp(argv[1], "gen") == 0)
-		return cmd_gen(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "trace") == 0)
-		return cmd_trace(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "flowcon") == 0)
-		return cmd_flowcon(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "specon") == 0)
-		return cmd_specon(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "mip") == 0)
-		return cmd_mip(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "dike") == 0)
-		return cmd_dike(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "ecsim") == 0)
-		return cmd_ecsim(argc - 1, argv + 1);
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': spec_path = optarg; break;
-		case 't': trace_path = optarg; break;
-		case 's': sched = optarg; break;
-		case 'q': limits = optarg; break;
-		case 'f': faithful = true; break;
-		case 'g': gdist_path = optarg; break;
-		case 'o': out = optarg; break;
-		case 'p':
-			errno = 0;
-			promote = strtod(optarg, &end);
-			if (errno || *end || !(promote >= 0) || promote > 1e6)
-				return bad("--promote: '%s' is not a number in [0, 1e6]", optarg);
-			break;
-		case 'd':
-			if (parse_i64(optarg, &g.delta) || g.delta < 1)
-				return bad("--gittins-delta: '%s' is not a positive integer", optarg);
-			break;
-		case 'S':
-			if (parse_i64(optarg, &start_cost) || start_cost < 0 ||
-			    start_cost > TIR_MAX_COST)
-				return bad("--start-cost: '%s' is not an integer in [0, 1000000000] "
-					   "(seconds)", optarg);
-			break;
-		case 'R':
-			if (parse_i64(optarg, &requeue_delay) || requeue_delay < 0 ||
-			    requeue_delay > TIR_MAX_COST)
-				return bad("--requeue-delay: '%s' is not an integer in [0, 1000000000] "
-					   "(seconds)", optarg);
-			break;
-		case 'D':
-			if (parse_i64(optarg, &decision_interval) || decision_interval < 0 ||
-			    decision_interval > TIR_MAX_COST)
-				return bad("--decision-interval: '%s' is not an integer in "
-					   "[0, 1000000000] (seconds)", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind != argc || !spec_path || !trace_path || !sched || !out) {
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+	for (size_t k = 0; k < ARRAY_SIZE(cmds) && argc > 1; k++)
+		if (strcmp(argv[1], cmds[k].name) == 0)
+			return cmds[k].fn(argc - 1, argv + 1);
+	rc = parse_opts(argc, argv, opts, ARRAY_SIZE(opts), NULL);
+	if (rc)
+		return rc == OPTS_HELP ? 0 : rc;
+	rc = EXIT_BAD_INPUT;
 	if (tir_schedule_parse(sched, &s))
 		return bad("--schedule: unknown schedule '%s'", sched);
 	if (tir_schedule_needs_gittins(s) && !gdist_path)
@@ -1259,10 +1047,8 @@ int spare_sim_main(int argc, char **argv)
 	if (mem_out_open(&mo))
 		goto out;
 	ret = sim_run(&spec, &trace, &cfg, mo.f[0], mo.f[1], &sum);
-	if (mem_out_close(&mo, ret))
-		goto out;
-	json = sim_summary_json(&cfg, &sum);
-	if (!json || mem_out_write(&mo, out, "job.csv", "cluster.csv", json))
+	json = ret ? NULL : sim_summary_json(&cfg, &sum);
+	if (mem_out_end(&mo, ret, out, "job.csv", "cluster.csv", json))
 		goto out;
 	printf("%s: %zu jobs, average JCT %.2f s, makespan %lld s\n",
 	       tir_schedule_name(s), sum.jobs, sum.avg_jct, (long long)sum.makespan);

@@ -242,13 +242,8 @@ static int cmp_id(const void *pa, const void *pb)
  * jobs (reported at @end_line, after the last line, when no other error
  * explains it), and each job_id seen twice, at the later line.
  */
-static void trace_end_checks(struct sim_errs *e, unsigned int before, size_t end_line,
-			     struct job_pos *pos_of, size_t n)
+static void trace_end_checks(struct sim_errs *e, struct job_pos *pos_of, size_t n)
 {
-	if (n == 0 && e->count == before) {
-		report(e, end_line, 1, "trace", "no jobs");
-		return;
-	}
 	if (n < 2)
 		return;
 	qsort(pos_of, n, sizeof(*pos_of), cmp_id);
@@ -290,6 +285,51 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
  * submission order. A trace supplies its columns and how one row becomes
  * a job.
  */
+/*
+ * One row of a table, its columns where the header put them (@idx): 1 when
+ * the row is taken, 0 when it is not (its problems reported), a negative
+ * errno to stop reading.
+ */
+typedef int (*table_row_fn)(const struct line *l, const size_t *idx, void *ctx,
+			    struct sim_errs *e);
+
+/*
+ * The table in @buf: a header naming the @ncols columns @cols (idx[k] is
+ * where cols[k] is), then rows of its width, each given to @row until the
+ * end or SIM_MAX_ERRORS problems. A table with no row taken and no other
+ * problem is reported as @none_field: @none at the line after the last
+ * (unless @none is NULL). *@end is that line, or 0 when the header was
+ * refused. 0; -EINVAL with the problems reported; or what @row stopped
+ * with.
+ */
+static int read_table(const char *buf, size_t len, const char *const *cols, size_t ncols,
+		      size_t *idx, table_row_fn row, void *ctx, const char *none_field,
+		      const char *none, size_t *end, struct sim_errs *e)
+{
+	struct line l;
+	size_t pos = 0, width, taken = 0;
+	unsigned int before = e->count;
+	int ret = 0;
+
+	memset(&l, 0, sizeof(l));
+	*end = 0;
+	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, ncols, idx, e))
+		return -EINVAL;
+	width = l.nf;
+	while (ret >= 0 && next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
+		if (!row_shape_ok(&l, width, e))
+			continue;
+		ret = row(&l, idx, ctx, e);
+		taken += ret > 0;
+	}
+	if (ret < 0)
+		return ret;
+	*end = l.no + 1;
+	if (!taken && e->count == before && none)
+		report(e, *end, 1, none_field, "%s", none);
+	return e->count != before ? -EINVAL : 0;
+}
+
 struct job_reader {
 	const char *const *cols;
 	size_t ncols;
@@ -304,51 +344,58 @@ struct job_reader {
 	int (*cmp)(const void *, const void *);	/* submission order */
 };
 
+/* read_jobs()'s rows: the jobs so far. */
+struct jobs_ctx {
+	const struct job_reader	*r;
+	void			*ctx;	/* r->row's */
+	unsigned char		*jobs;
+	struct job_pos		*pos_of;
+	size_t			n, cap, pcap;
+};
+
+static int job_row(const struct line *l, const size_t *idx, void *ctx, struct sim_errs *e)
+{
+	struct jobs_ctx *c = ctx;
+	const struct job_reader *r = c->r;
+	void *job;
+	int64_t id;
+
+	if (grow((void **)&c->jobs, &c->cap, c->n + 1, r->size) ||
+	    grow((void **)&c->pos_of, &c->pcap, c->n + 1, sizeof(*c->pos_of)))
+		return -ENOMEM;
+	job = c->jobs + c->n * r->size;
+	memset(job, 0, r->size);
+	if (!r->row(l, idx, job, c->n, &id, c->ctx, e))
+		return 0;
+	c->pos_of[c->n] = (struct job_pos){ id, l->no, l->f[idx[r->id_col]].col, c->n };
+	c->n++;
+	return 1;
+}
+
 static int read_jobs(const char *buf, size_t len, const struct job_reader *r, void *ctx,
 		     void **out, size_t *nout, struct sim_errs *e)
 {
-	struct line l;
-	unsigned char *jobs = NULL;
-	struct job_pos *pos_of = NULL;
-	size_t pos = 0, idx[MAX_COLS], ncols, n = 0, cap = 0, pcap = 0;
+	struct jobs_ctx c = { .r = r, .ctx = ctx };
+	size_t idx[MAX_COLS], end;
 	unsigned int before = e->count;
-	int ret = -EINVAL;
+	int ret;
 
 	*out = NULL;
 	*nout = 0;
-	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, r->cols, r->ncols, idx, e))
-		return -EINVAL;
-	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		void *job;
-		int64_t id;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		if (grow((void **)&jobs, &cap, n + 1, r->size) ||
-		    grow((void **)&pos_of, &pcap, n + 1, sizeof(*pos_of))) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		job = jobs + n * r->size;
-		memset(job, 0, r->size);
-		if (!r->row(&l, idx, job, n, &id, ctx, e))
-			continue;
-		pos_of[n] = (struct job_pos){ id, l.no, l.f[idx[r->id_col]].col, n };
-		n++;
+	ret = read_table(buf, len, r->cols, r->ncols, idx, job_row, &c, "trace", "no jobs",
+			 &end, e);
+	if (!ret) {
+		trace_end_checks(e, c.pos_of, c.n);
+		ret = e->count != before ? -EINVAL : 0;
 	}
-	trace_end_checks(e, before, l.no + 1, pos_of, n);
-	if (e->count != before)
-		goto out;
-	qsort(jobs, n, r->size, r->cmp);
-	*out = jobs;
-	*nout = n;
-	jobs = NULL;
-	ret = 0;
-out:
-	free(jobs);
-	free(pos_of);
+	if (!ret) {
+		qsort(c.jobs, c.n, r->size, r->cmp);
+		*out = c.jobs;
+		*nout = c.n;
+		c.jobs = NULL;
+	}
+	free(c.jobs);
+	free(c.pos_of);
 	return ret;
 }
 
@@ -408,19 +455,18 @@ static bool trace_row(const struct line *l, const size_t *idx, void *job, size_t
 	return true;
 }
 
+static const struct job_reader trace_reader = {
+	.cols = trace_cols, .ncols = T_NCOLS, .id_col = T_JOB_ID,
+	.size = sizeof(struct tir_job), .row = trace_row, .cmp = cmp_submit,
+};
+
 int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace *t,
 		    struct sim_errs *e)
 {
-	static const struct job_reader r = {
-		.cols = trace_cols, .ncols = T_NCOLS, .id_col = T_JOB_ID,
-		.size = sizeof(struct tir_job), .row = trace_row, .cmp = cmp_submit,
-	};
 	struct trace_ctx c = { .gpus = gpus };
 	void *jobs;
-	int ret;
+	int ret = read_jobs(buf, len, &trace_reader, &c, &jobs, &t->n, e);
 
-	memset(t, 0, sizeof(*t));
-	ret = read_jobs(buf, len, &r, &c, &jobs, &t->n, e);
 	t->jobs = jobs;
 	return ret;
 }
@@ -428,8 +474,7 @@ int sim_parse_trace(const char *buf, size_t len, int64_t gpus, struct sim_trace 
 void sim_trace_free(struct sim_trace *t)
 {
 	free(t->jobs);
-	t->jobs = NULL;
-	t->n = 0;
+	*t = (struct sim_trace){ 0 };
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -439,49 +484,50 @@ static int cmp_i64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* sim_parse_durations()'s rows: the samples so far. */
+struct durations_ctx {
+	int64_t	*d;
+	size_t	n, cap;
+};
+
+static int duration_row(const struct line *l, const size_t *idx, void *ctx,
+			struct sim_errs *e)
+{
+	struct durations_ctx *c = ctx;
+	const struct field *f = &l->f[idx[0]];
+	int64_t v;
+
+	if (parse_int(l, f, "duration", &v, e))
+		return 0;
+	if (v < 1 || v > INT64_MAX / 4) {
+		report(e, l->no, f->col, "duration", "must be between 1 and int64 / 4");
+		return 0;
+	}
+	if (grow((void **)&c->d, &c->cap, c->n + 1, sizeof(*c->d)))
+		return -ENOMEM;
+	c->d[c->n++] = v;
+	return 1;
+}
+
 int sim_parse_durations(const char *buf, size_t len, int64_t **dur, size_t *n,
 			struct sim_errs *e)
 {
 	static const char *const cols[] = { "duration" };
-	struct line l;
-	size_t pos = 0, idx[1], ncols, cnt = 0, cap = 0;
-	int64_t *d = NULL;
-	unsigned int before = e->count;
+	struct durations_ctx c = { 0 };
+	size_t idx[1], end;
+	int ret;
 
-	memset(&l, 0, sizeof(l));
 	*dur = NULL;
 	*n = 0;
-	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 1, idx, e))
-		return -EINVAL;
-	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		const struct field *f;
-		int64_t v;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		f = &l.f[idx[0]];
-		if (parse_int(&l, f, "duration", &v, e))
-			continue;
-		if (v < 1 || v > INT64_MAX / 4) {
-			report(e, l.no, f->col, "duration", "must be between 1 and int64 / 4");
-			continue;
-		}
-		if (grow((void **)&d, &cap, cnt + 1, sizeof(*d))) {
-			free(d);
-			return -ENOMEM;
-		}
-		d[cnt++] = v;
+	ret = read_table(buf, len, cols, 1, idx, duration_row, &c, "duration", "no samples",
+			 &end, e);
+	if (ret) {
+		free(c.d);
+		return ret;
 	}
-	if (cnt == 0 && e->count == before)
-		report(e, l.no + 1, 1, "duration", "no samples");
-	if (e->count != before) {
-		free(d);
-		return -EINVAL;
-	}
-	qsort(d, cnt, sizeof(*d), cmp_i64);
-	*dur = d;
-	*n = cnt;
+	qsort(c.d, c.n, sizeof(*c.d), cmp_i64);
+	*dur = c.d;
+	*n = c.n;
 	return 0;
 }
 
@@ -522,77 +568,84 @@ static int cmp_id_pos(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* sim_parse_loss()'s rows: the trace's jobs by id, and which have a curve. */
+struct loss_ctx {
+	const struct sim_trace	*t;
+	struct sim_loss		*loss;
+	struct id_pos		*ix;
+	unsigned char		*seen;
+};
+
+static int loss_row(const struct line *l, const size_t *idx, void *ctx, struct sim_errs *e)
+{
+	struct loss_ctx *c = ctx;
+	struct id_pos key, *hit;
+	struct sim_loss v;
+	const struct field *f;
+
+	if (parse_int(l, &l->f[idx[0]], "job_id", &key.id, e))
+		return 0;
+	hit = bsearch(&key, c->ix, c->t->n, sizeof(*c->ix), cmp_id_pos);
+	if (!hit) {
+		report(e, l->no, l->f[idx[0]].col, "job_id", "%lld is not in the trace",
+		       (long long)key.id);
+		return 0;
+	}
+	if (c->seen[hit->idx]) {
+		report(e, l->no, l->f[idx[0]].col, "job_id", "duplicate %lld",
+		       (long long)key.id);
+		return 0;
+	}
+	c->seen[hit->idx] = 1;
+	if (parse_num(l, &l->f[idx[1]], "loss0", &v.loss0, e) ||
+	    parse_num(l, &l->f[idx[2]], "loss_final", &v.final, e) ||
+	    parse_num(l, &l->f[idx[3]], "tau_s", &v.tau, e))
+		return 0;
+	f = &l->f[idx[1]];
+	if (!(v.loss0 > 0)) {
+		report(e, l->no, f->col, "loss0", "must be > 0");
+		return 0;
+	}
+	f = &l->f[idx[2]];
+	if (!(v.final >= 0 && v.final <= v.loss0)) {
+		report(e, l->no, f->col, "loss_final", "must be in [0, loss0]");
+		return 0;
+	}
+	f = &l->f[idx[3]];
+	if (!(v.tau > 0)) {
+		report(e, l->no, f->col, "tau_s", "must be > 0");
+		return 0;
+	}
+	c->loss[hit->idx] = v;
+	return 1;
+}
+
 int sim_parse_loss(const char *buf, size_t len, const struct sim_trace *t,
 		   struct sim_loss *loss, struct sim_errs *e)
 {
 	static const char *const cols[] = { "job_id", "loss0", "loss_final", "tau_s" };
-	struct id_pos *ix, key, *hit;
-	unsigned char *seen;
-	struct line l;
-	size_t pos = 0, idx[4], ncols;
+	struct loss_ctx c = { .t = t, .loss = loss };
+	size_t idx[4], end;
 	unsigned int before = e->count;
 
-	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 4, idx, e))
-		return -EINVAL;
-	ncols = l.nf;
-	ix = calloc(t->n ? t->n : 1, sizeof(*ix));
-	seen = calloc(t->n ? t->n : 1, 1);
-	if (!ix || !seen) {
-		free(ix);
-		free(seen);
+	c.ix = calloc(t->n ? t->n : 1, sizeof(*c.ix));
+	c.seen = calloc(t->n ? t->n : 1, 1);
+	if (!c.ix || !c.seen) {
+		free(c.ix);
+		free(c.seen);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < t->n; i++)
-		ix[i] = (struct id_pos){ .id = t->jobs[i].id, .idx = i };
-	qsort(ix, t->n, sizeof(*ix), cmp_id_pos);
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		struct sim_loss v;
-		const struct field *f;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		if (parse_int(&l, &l.f[idx[0]], "job_id", &key.id, e))
-			continue;
-		hit = bsearch(&key, ix, t->n, sizeof(*ix), cmp_id_pos);
-		if (!hit) {
-			report(e, l.no, l.f[idx[0]].col, "job_id", "%lld is not in the trace",
-			       (long long)key.id);
-			continue;
-		}
-		if (seen[hit->idx]) {
-			report(e, l.no, l.f[idx[0]].col, "job_id", "duplicate %lld",
-			       (long long)key.id);
-			continue;
-		}
-		seen[hit->idx] = 1;
-		if (parse_num(&l, &l.f[idx[1]], "loss0", &v.loss0, e) ||
-		    parse_num(&l, &l.f[idx[2]], "loss_final", &v.final, e) ||
-		    parse_num(&l, &l.f[idx[3]], "tau_s", &v.tau, e))
-			continue;
-		f = &l.f[idx[1]];
-		if (!(v.loss0 > 0)) {
-			report(e, l.no, f->col, "loss0", "must be > 0");
-			continue;
-		}
-		f = &l.f[idx[2]];
-		if (!(v.final >= 0 && v.final <= v.loss0)) {
-			report(e, l.no, f->col, "loss_final", "must be in [0, loss0]");
-			continue;
-		}
-		f = &l.f[idx[3]];
-		if (!(v.tau > 0)) {
-			report(e, l.no, f->col, "tau_s", "must be > 0");
-			continue;
-		}
-		loss[hit->idx] = v;
-	}
-	for (size_t i = 0; i < t->n && e->count < SIM_MAX_ERRORS; i++)
-		if (!seen[i])
-			report(e, l.no + 1, 1, "job_id", "no loss curve for job %lld",
+		c.ix[i] = (struct id_pos){ .id = t->jobs[i].id, .idx = i };
+	qsort(c.ix, t->n, sizeof(*c.ix), cmp_id_pos);
+	read_table(buf, len, cols, 4, idx, loss_row, &c, NULL, NULL, &end, e);
+	/* every job needs a curve, once the header is right */
+	for (size_t i = 0; end && i < t->n && e->count < SIM_MAX_ERRORS; i++)
+		if (!c.seen[i])
+			report(e, end, 1, "job_id", "no loss curve for job %lld",
 			       (long long)t->jobs[i].id);
-	free(ix);
-	free(seen);
+	free(c.ix);
+	free(c.seen);
 	return e->count != before ? -EINVAL : 0;
 }
 
@@ -704,18 +757,18 @@ static bool mip_row(const struct line *l, const size_t *idx, void *job, size_t s
 	return true;
 }
 
+static const struct job_reader mip_reader = {
+	.cols = mip_cols, .ncols = M_NCOLS, .id_col = M_JOB_ID,
+	.size = sizeof(struct sim_mip_job), .row = mip_row, .cmp = cmp_mip_submit,
+};
+
+/* As sim_parse_trace(), with read_jobs() on the elastic columns. */
 int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 			struct sim_mip_trace *t, struct sim_errs *e)
 {
-	static const struct job_reader r = {
-		.cols = mip_cols, .ncols = M_NCOLS, .id_col = M_JOB_ID,
-		.size = sizeof(struct sim_mip_job), .row = mip_row, .cmp = cmp_mip_submit,
-	};
 	void *jobs;
-	int ret;
+	int ret = read_jobs(buf, len, &mip_reader, &gpus, &jobs, &t->n, e);
 
-	memset(t, 0, sizeof(*t));
-	ret = read_jobs(buf, len, &r, &gpus, &jobs, &t->n, e);
 	t->jobs = jobs;
 	return ret;
 }
@@ -723,8 +776,7 @@ int sim_parse_mip_trace(const char *buf, size_t len, int64_t gpus,
 void sim_mip_trace_free(struct sim_mip_trace *t)
 {
 	free(t->jobs);
-	t->jobs = NULL;
-	t->n = 0;
+	*t = (struct sim_mip_trace){ 0 };
 }
 
 /* Whether header line @l names column @name. */
@@ -795,55 +847,104 @@ static bool num_in(const struct line *l, const struct field *f, const char *name
 	return true;
 }
 
+/* A problem of a whole table, at line @end: -EINVAL. */
+static int table_problem(struct sim_errs *e, size_t end, const char *field, const char *what)
+{
+	report(e, end, 1, field, "%s", what);
+	return -EINVAL;
+}
+
+/* sim_parse_dike_model()'s rows: the layers so far. */
+struct model_ctx {
+	struct dike_layer	*layers;
+	unsigned int		n;
+	double			total;	/* parameters */
+};
+
+static int model_row(const struct line *l, const size_t *idx, void *ctx, struct sim_errs *e)
+{
+	struct model_ctx *c = ctx;
+	const struct field *f = &l->f[idx[1]];
+	struct dike_layer ly;
+
+	if (c->n >= DIKE_MAX_LAYERS) {
+		report(e, l->no, 1, "layer", "more than %d layers", DIKE_MAX_LAYERS);
+		return -EINVAL;
+	}
+	if (field_is(f, "conv")) {
+		ly.type = DIKE_CONV;
+	} else if (field_is(f, "fc")) {
+		ly.type = DIKE_FC;
+	} else if (field_is(f, "other")) {
+		ly.type = DIKE_OTHER;
+	} else {
+		report(e, l->no, f->col, "type", "'%.*s' is not conv, fc or other",
+		       (int)(f->len > 40 ? 40 : f->len), f->p);
+		return 0;
+	}
+	if (!num_in(l, &l->f[idx[2]], "params", 0, true, 1e13, &ly.params, e))
+		return 0;
+	c->total += ly.params;
+	c->layers[c->n++] = ly;
+	return 1;
+}
+
 int sim_parse_dike_model(const char *buf, size_t len, struct dike_layer *layers,
 			 unsigned int *n, struct sim_errs *e)
 {
 	static const char *const cols[] = { "layer", "type", "params" };
-	struct line l;
-	size_t pos = 0, idx[3], ncols;
-	unsigned int before = e->count, cnt = 0;
-	double total = 0;
+	struct model_ctx c = { .layers = layers };
+	size_t idx[3], end;
+	int ret = read_table(buf, len, cols, 3, idx, model_row, &c, "model", "no layers",
+			     &end, e);
 
-	*n = 0;
-	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 3, idx, e))
+	if (!ret && !(c.total > 0))
+		ret = table_problem(e, end, "params", "the model has no parameters");
+	*n = ret ? 0 : c.n;
+	return ret;
+}
+
+/* sim_parse_dike_hosts()'s rows: the hosts so far. */
+struct hosts_ctx {
+	struct dike_host	*h;
+	unsigned int		n;
+	int64_t			gpus;
+};
+
+static int host_row(const struct line *l, const size_t *idx, void *ctx, struct sim_errs *e)
+{
+	struct hosts_ctx *c = ctx;
+	const struct field *f;
+	struct dike_host x;
+	int64_t g, cores;
+
+	if (c->n >= DIKE_MAX_HOSTS) {
+		report(e, l->no, 1, "host", "more than %d hosts", DIKE_MAX_HOSTS);
 		return -EINVAL;
-	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		const struct field *f;
-		struct dike_layer ly;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		if (cnt >= DIKE_MAX_LAYERS) {
-			report(e, l.no, 1, "layer", "more than %d layers", DIKE_MAX_LAYERS);
-			return -EINVAL;
-		}
-		f = &l.f[idx[1]];
-		if (field_is(f, "conv")) {
-			ly.type = DIKE_CONV;
-		} else if (field_is(f, "fc")) {
-			ly.type = DIKE_FC;
-		} else if (field_is(f, "other")) {
-			ly.type = DIKE_OTHER;
-		} else {
-			report(e, l.no, f->col, "type", "'%.*s' is not conv, fc or other",
-			       (int)(f->len > 40 ? 40 : f->len), f->p);
-			continue;
-		}
-		if (!num_in(&l, &l.f[idx[2]], "params", 0, true, 1e13, &ly.params, e))
-			continue;
-		total += ly.params;
-		layers[cnt++] = ly;
 	}
-	if (cnt == 0 && e->count == before)
-		report(e, l.no + 1, 1, "model", "no layers");
-	else if (!(total > 0) && e->count == before)
-		report(e, l.no + 1, 1, "params", "the model has no parameters");
-	if (e->count != before)
-		return -EINVAL;
-	*n = cnt;
-	return 0;
+	f = &l->f[idx[1]];
+	if (parse_int(l, f, "gpus", &g, e))
+		return 0;
+	if (g > 1024) {
+		report(e, l->no, f->col, "gpus", "more than 1024");
+		return 0;
+	}
+	f = &l->f[idx[3]];
+	if (parse_int(l, f, "cores", &cores, e))
+		return 0;
+	if (cores < 1 || cores > 1000000) {
+		report(e, l->no, f->col, "cores", "must be in [1, 1000000]");
+		return 0;
+	}
+	if (!num_in(l, &l->f[idx[2]], "gpu_flops", 0, false, 1e18, &x.gpu_flops, e) ||
+	    !num_in(l, &l->f[idx[4]], "sum_rate", 0, false, 1e15, &x.sum_rate, e) ||
+	    !num_in(l, &l->f[idx[5]], "nic_bytes_per_s", 0, false, 1e15, &x.nic_bps, e))
+		return 0;
+	x.gpus = (unsigned int)g;
+	x.cores = (unsigned int)cores;
+	c->gpus += g;
+	c->h[c->n++] = x;
+	return 1;
 }
 
 int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
@@ -852,57 +953,12 @@ int sim_parse_dike_hosts(const char *buf, size_t len, struct dike_host *h,
 	static const char *const cols[] = {
 		"host", "gpus", "gpu_flops", "cores", "sum_rate", "nic_bytes_per_s",
 	};
-	struct line l;
-	size_t pos = 0, idx[6], ncols;
-	unsigned int before = e->count, cnt = 0;
-	int64_t gpus = 0;
+	struct hosts_ctx c = { .h = h };
+	size_t idx[6], end;
+	int ret = read_table(buf, len, cols, 6, idx, host_row, &c, "hosts", "no hosts", &end, e);
 
-	*n = 0;
-	memset(&l, 0, sizeof(l));
-	if (!header_line(buf, len, &pos, &l, e) || parse_header(&l, cols, 6, idx, e))
-		return -EINVAL;
-	ncols = l.nf;
-	while (next_line(buf, len, &pos, &l) && e->count < SIM_MAX_ERRORS) {
-		const struct field *f;
-		struct dike_host x;
-		int64_t g, c;
-
-		if (!row_shape_ok(&l, ncols, e))
-			continue;
-		if (cnt >= DIKE_MAX_HOSTS) {
-			report(e, l.no, 1, "host", "more than %d hosts", DIKE_MAX_HOSTS);
-			return -EINVAL;
-		}
-		f = &l.f[idx[1]];
-		if (parse_int(&l, f, "gpus", &g, e))
-			continue;
-		if (g > 1024) {
-			report(e, l.no, f->col, "gpus", "more than 1024");
-			continue;
-		}
-		f = &l.f[idx[3]];
-		if (parse_int(&l, f, "cores", &c, e))
-			continue;
-		if (c < 1 || c > 1000000) {
-			report(e, l.no, f->col, "cores", "must be in [1, 1000000]");
-			continue;
-		}
-		if (!num_in(&l, &l.f[idx[2]], "gpu_flops", 0, false, 1e18, &x.gpu_flops, e) ||
-		    !num_in(&l, &l.f[idx[4]], "sum_rate", 0, false, 1e15, &x.sum_rate, e) ||
-		    !num_in(&l, &l.f[idx[5]], "nic_bytes_per_s", 0, false, 1e15, &x.nic_bps,
-			    e))
-			continue;
-		x.gpus = (unsigned int)g;
-		x.cores = (unsigned int)c;
-		gpus += g;
-		h[cnt++] = x;
-	}
-	if (cnt == 0 && e->count == before)
-		report(e, l.no + 1, 1, "hosts", "no hosts");
-	else if (gpus == 0 && e->count == before)
-		report(e, l.no + 1, 1, "gpus", "no host has a GPU");
-	if (e->count != before)
-		return -EINVAL;
-	*n = cnt;
-	return 0;
+	if (!ret && c.gpus == 0)
+		ret = table_problem(e, end, "gpus", "no host has a GPU");
+	*n = ret ? 0 : c.n;
+	return ret;
 }
