@@ -392,6 +392,7 @@ void spare_ec_free(struct spare_dev *dev);
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			       const struct blk_mq_queue_data *bd);
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf);
+struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s);
 #else
 static inline int spare_ec_power_on(struct spare_dev *dev)
 {
@@ -401,6 +402,11 @@ static inline int spare_ec_power_on(struct spare_dev *dev)
 static inline void spare_ec_ready(struct spare_dev *dev) {}
 static inline void spare_ec_stop(struct spare_dev *dev) {}
 static inline void spare_ec_free(struct spare_dev *dev) {}
+static inline struct spare_donor *spare_ec_rehome(struct spare_donor *d,
+						  u32 s)
+{
+	return NULL;
+}
 static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 					     const struct blk_mq_queue_data *bd)
 {

@@ -42,6 +42,8 @@
 #include <linux/slab.h>
 
 #include "spare.h"
+#include "spare_rdma.h"
+#include "spare_move.h"
 #include "spare_ec_io.h"
 #include "spare_ec_place.h"
 
@@ -896,6 +898,92 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 			again = 1;	/* a write came: those pages again */
 		from = rep.first + rep.n;
 	}
+}
+
+/*
+ * Re-home (Documentation/erasure-coding.md, "Re-home"): a donor down the
+ * device's rehome_delay_ms gives its split slabs up from its rehome work
+ * (spare_donor_rehome_work()), one by one through spare_ec_rehome().
+ */
+
+/* The donor of split slab @s now, or SPARE_NO_DONOR. Without its lock. */
+static u32 split_donor(const struct spare_slab_map *map, u32 s)
+{
+	u32 c, dn;
+
+	for (c = 0; c < map->nr_slots; c++) {
+		dn = READ_ONCE(map->slabs[s].copy[c].donor);
+		if (dn != SPARE_NO_DONOR)
+			return dn;
+	}
+	return SPARE_NO_DONOR;
+}
+
+/**
+ * spare_ec_rehome() - split slab @s on donor @d, down the device's
+ * rehome_delay_ms, goes to another donor
+ * @d: the donor that stays down (its rehome work)
+ * @s: a split slab it holds
+ *
+ * The donor is the core's spare_ec_rehome_pick(): live, holding no other
+ * split of the group (and in a domain none of them uses, where the
+ * donors are in more than one), the fewest split slabs. The slab goes
+ * there empty (spare_slab_rehome_split()); the caller queues that donor's
+ * map work, and once MAPPED the rebuild work takes it at its new
+ * generation and rebuilds its pages from K others (split_remap(),
+ * repair_split()). The old slab is forgotten: it went with @d's session
+ * (an ec device asks no donor to hold its slabs).
+ *
+ * Return: the donor it goes to, or NULL when it waits (no donor takes it,
+ * @d is back, or the copy's failure road is not over).
+ */
+struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	u32 n = nsplits(dev), g = s / n, j = s % n, i, k, ok = 0;
+	u32 group[SPARE_EC_MAX_SPLITS], load[SPARE_MAX_DONORS] = {};
+	/* pairs with the store-release of each count when it grows */
+	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
+	/* the same pairing for the donors' count */
+	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+		       SPARE_MAX_DONORS);
+	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	unsigned long flags;
+	u16 gone = 0;
+	int t, to;
+
+	if (!dev->ec || s >= map->nr_slabs)
+		return NULL;
+	for (i = 0; i < nd; i++)
+		if (donor_live(&dev->donors[i]))
+			ok |= BIT(i);
+	for (i = 0; i < map->nr_slabs; i++) {
+		u32 dn = split_donor(map, i);
+
+		if (dn < nd)
+			load[dn]++;
+	}
+	for (k = 0; k < n; k++) {
+		group[k] = split_donor(map, g * n + k);
+		if (group[k] >= nd || !(ok & BIT(group[k])))
+			gone |= 1U << k;	/* down with its donor too */
+	}
+	t = spare_ec_rehome_pick(&dev->cfg.ec, nd, domain, group, j, gone, ok,
+				 load);
+	if (t < 0)
+		return NULL;
+	spin_lock_irqsave(&map->slabs[s].lock, flags);
+	/* as rehome_copy(): a donor back meanwhile keeps it */
+	to = donor_live(d) ? -EAGAIN :
+	     spare_slab_rehome_split(map, &map->slabs[s], d->idx, t);
+	spin_unlock_irqrestore(&map->slabs[s].lock, flags);
+	if (to < 0)
+		return NULL;
+	pr_info("%s: coding group %u: split %u re-homed from donor %s (down) to donor %s: rebuilt from %u others once mapped\n",
+		dev->disk->disk_name, g, j, d->name, dev->donors[t].name,
+		dev->cfg.ec.k);
+	return &dev->donors[t];
 }
 
 /* Split slabs lost now, and mapped but waiting for (or in) a rebuild. */

@@ -146,7 +146,8 @@ void spare_donor_rehome_work(struct work_struct *work)
 	for (s = 0; s < dev->map.nr_slabs; s++) {
 		if (donor_copy(d, s) < 0)
 			continue;
-		t = rehome_copy(d, s);
+		/* a split slab: rebuilt from its group's other splits */
+		t = dev->ec ? spare_ec_rehome(d, s) : rehome_copy(d, s);
 		if (!t) {
 			left++;
 			continue;
@@ -156,10 +157,16 @@ void spare_donor_rehome_work(struct work_struct *work)
 	}
 	for_each_set_bit(s, &to_mask, SPARE_MAX_DONORS)
 		queue_work(dev->wq, &dev->donors[s].map_work);
-	if (moved)
+	if (moved && dev->ec)
+		pr_info("donor %s: down %llu s: %u split slabs re-homed to other donors; each rebuilt from %u other splits of its group\n",
+			d->name, down / 1000, moved, dev->cfg.ec.k);
+	else if (moved)
 		pr_info("donor %s: down %llu s: %u slab copies re-homed to other donors; resync refills them\n",
 			d->name, down / 1000, moved);
-	if (left && left != d->rehome_left)
+	if (left && left != d->rehome_left && dev->ec)
+		pr_info("donor %s: down %llu s: %u split slabs wait for it (no other live donor outside their coding group and its failure domains)\n",
+			d->name, down / 1000, left);
+	else if (left && left != d->rehome_left)
 		pr_info("donor %s: down %llu s: %u slab copies wait for it (no other live donor takes them, or no mapped copy to refill them from)\n",
 			d->name, down / 1000, left);
 	d->rehome_left = left;

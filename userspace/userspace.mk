@@ -41,7 +41,8 @@ LIBSPARE_CORE	:= kmod/core/spare_proto.c kmod/core/spare_slab.c kmod/core/spare_
 		   kmod/core/spare_resync_plan.c kmod/core/spare_move.c \
 		   kmod/core/spare_donor_life.c kmod/core/spare_ec.c \
 		   kmod/core/spare_ec_code.c kmod/core/spare_ec_io.c \
-		   kmod/core/spare_integrity_table.c kmod/core/spare_reclaim.c \
+		   kmod/core/spare_ec_place.c kmod/core/spare_reclaim.c \
+		   kmod/core/spare_integrity_table.c \
 		   userspace/lib/kshim/kcompat.c userspace/lib/kshim/raid_isal.c
 spare_slab_CFLAGS  := $(KSHIM_CFLAGS)
 spare_split_CFLAGS := $(KSHIM_CFLAGS)

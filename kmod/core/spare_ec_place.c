@@ -79,3 +79,46 @@ int spare_ec_place_check(const struct spare_ec_geom *g, u32 nr_groups,
 	}
 	return 0;
 }
+
+/*
+ * Whether donor @d may take split @j of a group on @group: it holds no
+ * other split of it, nor shares a domain with one (@by_domain), the
+ * splits of @gone aside.
+ */
+static bool rehome_fits(u32 d, const u32 *group, u32 n, u32 j, u16 gone,
+			const u16 *domain, u32 nr_donors, bool by_domain)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		u32 o = group[k];
+
+		if (k == j || (gone & (1U << k)) || o >= nr_donors)
+			continue;
+		if (o == d || (by_domain && domain[o] == domain[d]))
+			return false;
+	}
+	return true;
+}
+
+int spare_ec_rehome_pick(const struct spare_ec_geom *g, u32 nr_donors,
+			 const u16 *domain, const u32 *group, u32 j, u16 gone,
+			 u32 ok, const u32 *load)
+{
+	u32 n = spare_ec_splits(g), d;
+	bool by_domain;
+	int best = -ENOENT;
+
+	if (!spare_ec_geom_valid(g) || j >= n || nr_donors > 32)
+		return -EINVAL;
+	by_domain = spare_ec_nr_domains(domain, nr_donors) > 1;
+	for (d = 0; d < nr_donors; d++) {
+		if (!(ok & (1U << d)) ||
+		    !rehome_fits(d, group, n, j, gone, domain, nr_donors,
+				 by_domain))
+			continue;
+		if (best < 0 || (load && load[d] < load[best]))
+			best = (int)d;
+	}
+	return best;
+}

@@ -63,4 +63,34 @@ int spare_ec_place_check(const struct spare_ec_geom *g, u32 nr_groups,
 			 u32 nr_donors, const u16 *domain, const u16 *place,
 			 u32 n, u32 *bad);
 
+/**
+ * spare_ec_rehome_pick() - the donor a split slab goes to when its donor
+ *	stays down (or evicted it): spare.ko's rehome work and the pager's
+ *	lifecycle thread, Documentation/erasure-coding.md, "Re-home"
+ * @g: the geometry (spare_ec_geom_valid())
+ * @nr_donors: donors of the device (at most 32)
+ * @domain: failure domain per donor, or NULL
+ * @group: the donor of each of the group's K + R splits now
+ * @j: the split that goes
+ * @gone: splits of the group whose slab is gone with its donor (lost and
+ *	not mapped elsewhere yet): their donors and domains hold nothing of
+ *	the group any more; split @j counts as gone whatever @gone says
+ * @ok: a bit per donor that may take it: the caller's part (live; not the
+ *	donor that evicted it)
+ * @load: split slabs each donor holds now, or NULL
+ *
+ * The donor holds no other split of the group (gone ones aside) and,
+ * where the donors are in more than one failure domain, is in a domain
+ * none of the group's other splits uses, as spare_ec_place() places a
+ * group. Of those, the one holding the fewest split slabs; the lowest
+ * index on a tie.
+ *
+ * Return: the donor's index; -ENOENT when no donor may take it (the
+ * split waits, its pages decoded from the others); -EINVAL for a bad
+ * geometry, @j or @nr_donors.
+ */
+int spare_ec_rehome_pick(const struct spare_ec_geom *g, u32 nr_donors,
+			 const u16 *domain, const u32 *group, u32 j, u16 gone,
+			 u32 ok, const u32 *load);
+
 #endif /* SPARE_EC_PLACE_H */

@@ -128,6 +128,128 @@ static void ecpl_check(ECPL_T t)
 	ECPL_EQ(t, bad, U32_MAX);
 }
 
+/* The split slabs each of @nd donors holds in @place (@total entries). */
+static void ecpl_load(const u16 *place, u32 total, u32 nd, u32 *load)
+{
+	u32 i;
+
+	for (i = 0; i < nd; i++)
+		load[i] = 0;
+	for (i = 0; i < total; i++)
+		load[place[i]]++;
+}
+
+/* Group @grp's donors in @place, as u32 for spare_ec_rehome_pick(). */
+static void ecpl_group(const u16 *place, u32 grp, u32 n, u32 *group)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		group[j] = place[grp * n + j];
+}
+
+/*
+ * Re-home (spare_ec_rehome_pick()): 4+2 over 7 donors, the rig's device
+ * (3 groups, group g on donors g..g+5). Donor 4 holds a split of every
+ * group (0's split 4, 1's split 3, 2's split 2) and stays down: each goes
+ * to the one donor its group does not use, never to a donor of the group.
+ */
+static void ecpl_rehome(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	u32 ok = 0x7f & ~(1U << 4), load[8], group[SPARE_EC_MAX_SPLITS];
+	u16 place[ECPL_MAX];
+	int d;
+
+	ECPL_EQ(t, spare_ec_place(&g, 3, 7, NULL, place), 0);
+	ecpl_load(place, 18, 7, load);
+	ecpl_group(place, 0, 6, group);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 4, 0, ok, load), 6);
+	ecpl_group(place, 1, 6, group);
+	d = spare_ec_rehome_pick(&g, 7, NULL, group, 3, 0, ok, load);
+	ECPL_EQ(t, d, 0);
+	ecpl_group(place, 2, 6, group);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 2, 0, ok, load), 1);
+	/* the one free donor not allowed (the evictor, or down): none */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 2, 0, ok & ~2U,
+					load), -ENOENT);
+	/* K + R donors for K + R splits: nowhere to go */
+	ECPL_EQ(t, spare_ec_place(&g, 1, 6, NULL, place), 0);
+	ecpl_group(place, 0, 6, group);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 6, NULL, group, 1, 0, 0x3d, NULL),
+		-ENOENT);
+	/* its own donor back (the pager's re-map of a lost split): taken */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 6, NULL, group, 1, 0, 0x3f, NULL),
+		1);
+}
+
+/*
+ * Two splits of a group gone with their donors (0 and 1 down, 7 donors,
+ * group on 0-5): the first re-homed takes donor 6, the one left; the
+ * second then finds none (donor 6 holds a split of the group now). A gone
+ * split's donor is free for the others: donor 1, were it live, could take
+ * split 0.
+ */
+static void ecpl_rehome_gone(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	u32 group[SPARE_EC_MAX_SPLITS] = { 0, 1, 2, 3, 4, 5 };
+	u32 ok = 0x7c;
+
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 0, 1U << 1, ok,
+					NULL), 6);
+	group[0] = 6;
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 1, 0, ok, NULL),
+		-ENOENT);
+	group[0] = 0;
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 0, 1U << 1,
+					ok | 2, NULL), 1);
+	/* not gone: donor 1 holds split 1, never taken for split 0 */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 0, 0, ok | 2,
+					NULL), 6);
+}
+
+/*
+ * Domains: 2+1 over 7 donors in domains 0 0 1 1 2 2 3, a group on donors
+ * 0, 2, 4 (domains 0, 1, 2). Donor 2 down: donors 1 and 5 share a domain
+ * with a split of the group, so 3 (donor 2's own domain, free now) or 6;
+ * the one holding fewer split slabs, the lower index on a tie.
+ */
+static void ecpl_rehome_domains(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 2, .r = 1 };
+	static const u16 dom[] = { 0, 0, 1, 1, 2, 2, 3 };
+	static const u16 one[] = { 4, 4, 4, 4, 4, 4, 4 };
+	u32 group[SPARE_EC_MAX_SPLITS] = { 0, 2, 4 };
+	u32 load[7] = { 1, 0, 1, 2, 1, 0, 1 };
+	u32 ok = 0x7f & ~(1U << 2);
+
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, dom, group, 1, 0, ok, load), 6);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, dom, group, 1, 0, ok, NULL), 3);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, dom, group, 1, 0, ok & ~0x48U,
+					load), -ENOENT);
+	/* one domain (or none): distinct donors are enough, 1 or 5 (load 0) */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, one, group, 1, 0, ok, load), 1);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 1, 0, ok, load), 1);
+}
+
+static void ecpl_rehome_bad(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	struct spare_ec_geom bad_g = { .k = 3, .r = 1 };
+	u32 group[SPARE_EC_MAX_SPLITS] = { 0, 1, 2, 3, 4, 5 };
+
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 6, 0, 0x7f, NULL),
+		-EINVAL);
+	ECPL_EQ(t, spare_ec_rehome_pick(&bad_g, 7, NULL, group, 0, 0, 0x7f,
+					NULL), -EINVAL);
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 33, NULL, group, 0, 0, 0x7f, NULL),
+		-EINVAL);
+	/* a donor past nr_donors in @ok is no candidate */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 6, NULL, group, 0, 0, 0x40, NULL),
+		-ENOENT);
+}
+
 struct spare_ec_place_case {
 	const char *name;
 	void (*run)(ECPL_T t);
@@ -139,6 +261,10 @@ static const struct spare_ec_place_case spare_ec_place_cases[] = {
 	{ "too_few_donors", ecpl_too_few },
 	{ "distinct_domains", ecpl_domains },
 	{ "check_given_placement", ecpl_check },
+	{ "rehome_to_the_free_donor", ecpl_rehome },
+	{ "rehome_gone_splits", ecpl_rehome_gone },
+	{ "rehome_domains_and_load", ecpl_rehome_domains },
+	{ "rehome_bad_input", ecpl_rehome_bad },
 };
 
 #endif /* SPARE_EC_PLACE_CASES_H */

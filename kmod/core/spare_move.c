@@ -463,10 +463,15 @@ static bool spare_slot_ready(const struct spare_slab_map *map,
  * donor of the map; -EBUSY when the old copy is not idle or the spare slot
  * is not free (ask again later); -ENODATA when no copy is MAPPED.
  */
-int spare_slab_rehome(const struct spare_slab_map *map,
-		      struct spare_slab *slab, u32 donor, u32 target)
+/*
+ * Donor @donor's copy of @slab goes to @target: refilled from a MAPPED
+ * copy (@refill), or empty, for a caller that rebuilds it otherwise.
+ */
+static int rehome_copy(const struct spare_slab_map *map,
+		       struct spare_slab *slab, u32 donor, u32 target,
+		       bool refill)
 {
-	int old = spare_slab_donor_slot(map, slab, donor), from, to;
+	int old = spare_slab_donor_slot(map, slab, donor), from = -1, to;
 	const struct spare_copy *cp;
 
 	if (old < 0)
@@ -478,17 +483,48 @@ int spare_slab_rehome(const struct spare_slab_map *map,
 	if (cp->state != SPARE_COPY_UNMAPPED || cp->inflight || cp->rs_n ||
 	    !spare_slot_ready(map, slab))
 		return -EBUSY;
-	from = first_mapped(map, slab);
-	if (from < 0)
-		return -ENODATA;
+	if (refill) {
+		from = first_mapped(map, slab);
+		if (from < 0)
+			return -ENODATA;
+	}
 	spare_slab_slot_free(map, slab, old);
 	/* cannot fail now: every empty slot is idle, the old one too */
-	to = spare_slab_move_begin(map, slab, from, target);
+	to = refill ? spare_slab_move_begin(map, slab, from, target) :
+		      spare_slab_slot_take(map, slab, target);
 	if (to < 0) {
 		WRITE_ONCE(slab->copy[old].donor, donor);
 		spare_slab_changed(map);
 	}
 	return to;
+}
+
+int spare_slab_rehome(const struct spare_slab_map *map,
+		      struct spare_slab *slab, u32 donor, u32 target)
+{
+	return rehome_copy(map, slab, donor, target, true);
+}
+
+/**
+ * spare_slab_rehome_split() - spare_slab_rehome() for a split slab of an
+ * erasure-coded device (one copy, spare.ko's split table): donor @donor,
+ * down too long, gives the slab up to donor @target with nothing to
+ * refill it from; the new copy, empty and UNMAPPED, is for the driver's
+ * MAP, and the coding group's repair plan rebuilds its pages from K
+ * other splits once it is mapped (spare_ec_split_mapped()). The old
+ * slab is forgotten: it went with the donor's session.
+ * @map: the split table
+ * @slab: the split slab, its lock held
+ * @donor: the donor that is down
+ * @target: the live donor the driver picked (spare_ec_rehome_pick())
+ *
+ * Return: the new copy's slot; -ENOENT, -EEXIST and -EBUSY as
+ * spare_slab_rehome(); never -ENODATA.
+ */
+int spare_slab_rehome_split(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 donor, u32 target)
+{
+	return rehome_copy(map, slab, donor, target, false);
 }
 
 const char *spare_move_why_name(enum spare_move_why why)

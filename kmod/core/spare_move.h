@@ -127,6 +127,8 @@ u32 spare_slab_copy_sweep(const struct spare_slab_map *map,
 			  enum spare_copy_state to);
 int spare_slab_rehome(const struct spare_slab_map *map,
 		      struct spare_slab *slab, u32 donor, u32 target);
+int spare_slab_rehome_split(const struct spare_slab_map *map,
+			    struct spare_slab *slab, u32 donor, u32 target);
 
 const char *spare_move_why_name(enum spare_move_why why);
 

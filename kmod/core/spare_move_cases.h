@@ -549,6 +549,60 @@ static void move_rehome(MOVE_T t)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * Re-home of a split slab (spare_slab_rehome_split()): spare.ko's split
+ * table has one copy per slab, so spare_slab_rehome() finds nothing to
+ * refill from; the split goes anyway, empty, for the coding group's
+ * repair plan. One 1 MiB split slab on donor 0 (slot 0), donors 0-2.
+ */
+static void move_rehome_split(MOVE_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	u32 gen;
+	int to;
+
+	MOVE_ASSERT(t, !spare_slab_map_init(&map, 1 << 20, 20, 1, 3));
+	slab = &map.slabs[0];
+	MOVE_EQ(t, map.nr_slots, 2);
+	MOVE_ASSERT(t, mv_map(&map, slab, 0));
+	mv_write(&map, slab, 3, 3);
+	/* still MAPPED, then its failure road not over: not given up */
+	MOVE_EQ(t, spare_slab_rehome_split(&map, slab, 0, 1), -EBUSY);
+	MOVE_ASSERT(t, mv_set(&map, slab, 0, SPARE_COPY_FAILED));
+	MOVE_EQ(t, spare_slab_rehome_split(&map, slab, 0, 1), -EBUSY);
+	MOVE_ASSERT(t, mv_set(&map, slab, 0, SPARE_COPY_UNMAPPED));
+	slab->copy[0].inflight = 1;
+	MOVE_EQ(t, spare_slab_rehome_split(&map, slab, 0, 1), -EBUSY);
+	slab->copy[0].inflight = 0;
+	MOVE_EQ(t, spare_slab_rehome_split(&map, slab, 2, 1), -ENOENT);
+	MOVE_EQ(t, spare_slab_rehome_split(&map, slab, 0, 3), -EEXIST);
+	/* the replicas' way waits for a mapped copy that will not come */
+	MOVE_EQ(t, spare_slab_rehome(&map, slab, 0, 1), -ENODATA);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 0), 0);
+	gen = slab->copy[0].gen;
+
+	to = spare_slab_rehome_split(&map, slab, 0, 1);
+	MOVE_ASSERT(t, to >= 0);
+	MOVE_EQ(t, slab->copy[to].donor, 1);
+	MOVE_EQ(t, slab->copy[to].state, SPARE_COPY_UNMAPPED);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 0), -1);
+	/* a new slab: the old one's generation is not the new one's */
+	MOVE_CHECK(t, to != 0 || slab->copy[0].gen != gen);
+	/* one spare slot left, as before */
+	MOVE_EQ(t, slab->copy[1 - to].donor, SPARE_NO_DONOR);
+	MOVE_ASSERT(t, mv_map(&map, slab, to));
+	MOVE_EQ(t, slab->copy[to].state, SPARE_COPY_MAPPED);
+	/* the same again: donor 1 down too, the split goes to donor 2 */
+	MOVE_ASSERT(t, mv_set(&map, slab, to, SPARE_COPY_FAILED) &&
+		    mv_set(&map, slab, to, SPARE_COPY_UNMAPPED));
+	to = spare_slab_rehome_split(&map, slab, 1, 2);
+	MOVE_ASSERT(t, to >= 0);
+	MOVE_EQ(t, slab->copy[to].donor, 2);
+	MOVE_EQ(t, spare_slab_donor_slot(&map, slab, 1), -1);
+	spare_slab_map_free(&map);
+}
+
 /* Every case, in the order they run; each harness goes through this table. */
 struct spare_move_case {
 	const char *name;
@@ -566,6 +620,7 @@ static const struct spare_move_case spare_move_cases[] = {
 	{ "power_off", move_power_off },
 	{ "cand_and_sweep", move_cand_and_sweep },
 	{ "rehome", move_rehome },
+	{ "rehome_split", move_rehome_split },
 };
 
 #endif /* SPARE_MOVE_CASES_H */

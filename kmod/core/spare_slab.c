@@ -633,10 +633,18 @@ int spare_move_pick(const struct spare_move_cand *c, u32 n, bool *roomy)
 int spare_slab_move_begin(const struct spare_slab_map *map,
 			  struct spare_slab *slab, u32 from, u32 to)
 {
-	u32 c;
-
 	if (from >= map->nr_slots || to >= map->nr_donors ||
 	    slab->copy[from].state != SPARE_COPY_MAPPED)
+		return -EINVAL;
+	return spare_slab_slot_take(map, slab, to);
+}
+
+int spare_slab_slot_take(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 to)
+{
+	u32 c;
+
+	if (to >= map->nr_donors)
 		return -EINVAL;
 	if (spare_slab_donor_slot(map, slab, to) >= 0)
 		return -EEXIST;

@@ -343,6 +343,16 @@ int spare_slab_move_release(const struct spare_slab_map *map,
 			    struct spare_slab *slab, u32 from);
 void spare_slab_slot_free(const struct spare_slab_map *map,
 			  struct spare_slab *slab, u32 c);
+/*
+ * spare_slab_slot_take() puts a new, empty copy of the slab on donor @to
+ * in the first slot that names no donor (UNMAPPED, its generation moved,
+ * for the caller's MAP) and returns that slot: spare_slab_move_begin()'s
+ * last step, without a source copy. -EEXIST when @to holds a copy of the
+ * slab already, -EINVAL when @to is no donor of the map, -EBUSY when no
+ * empty slot is idle.
+ */
+int spare_slab_slot_take(const struct spare_slab_map *map,
+			 struct spare_slab *slab, u32 to);
 bool spare_slab_move_abort(const struct spare_slab_map *map,
 			   struct spare_slab *slab, u32 to_slot);
 /*

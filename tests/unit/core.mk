@@ -34,6 +34,6 @@ test_integrity_CFLAGS := $(KSHIM_CFLAGS)
 test_integrity_LDLIBS := -lisal
 # The split table's placement of an ec:K+R device (spare_ec_place.c).
 UNIT_TESTS += test_ec_place
-test_ec_place_SRCS   := tests/unit/test_ec_place.c kmod/core/spare_ec_place.c
+test_ec_place_SRCS   := tests/unit/test_ec_place.c
 test_ec_place_CFLAGS := $(KSHIM_CFLAGS)
 spare_ec_place_CFLAGS := $(KSHIM_CFLAGS)

@@ -79,12 +79,40 @@ static void test_conf_good(void)
 	fclose(f);
 	EXPECT(!strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		       "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		       "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
-		       "domains=0,1|queues=2|"));
+		       "backup=/dev/vdb|backup-mode=async|integrity=none|"
+		       "key-file=/etc/spare/host.key|domains=0,1|queues=2|"));
 	if (strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
 		   "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		   "backup=/dev/vdb|backup-mode=async|key-file=/etc/spare/host.key|"
-		       "domains=0,1|queues=2|"))
+		   "backup=/dev/vdb|backup-mode=async|integrity=none|"
+		   "key-file=/etc/spare/host.key|domains=0,1|queues=2|"))
+		fprintf(stderr, "# got %s\n", s.text);
+}
+
+/*
+ * integrity=crc32c: the pager checks every page (every split with
+ * ec:K+R) against its checksum table, so sparectl passes it on.
+ */
+static void test_conf_integrity(void)
+{
+	char *const argv[] = { "size=96M", "donors=10.0.0.2,10.0.0.3",
+			       "redundancy=ec:2+1", "integrity=crc32c" };
+	char out[2048] = "", why[256] = "";
+	struct seen s = { .len = 0 };
+	FILE *f;
+
+	EXPECT_EQ(conf("swap0", 4, argv, out, sizeof(out), why, sizeof(why)), 0);
+	if (why[0])
+		fprintf(stderr, "# refused: %s\n", why);
+	f = fmemopen(out, strlen(out), "r");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
+	fclose(f);
+	EXPECT(!strcmp(s.text, "name=swap0|size=96M|donor=10.0.0.2|donor=10.0.0.3|"
+		       "redundancy=ec:2+1|integrity=crc32c|"));
+	if (strcmp(s.text, "name=swap0|size=96M|donor=10.0.0.2|donor=10.0.0.3|"
+		   "redundancy=ec:2+1|integrity=crc32c|"))
 		fprintf(stderr, "# got %s\n", s.text);
 }
 
@@ -98,7 +126,7 @@ static void test_conf_refused(void)
 		/* sparectl takes its broker settings out before: not spare-ublk's */
 		{ { "size=1G", "donors=a", "broker=b:1" }, "KEY is one of" },
 		{ { "size=1G", "donors=a", "lease=60" }, "KEY is one of" },
-		{ { "size=1G", "donors=a", "integrity=crc32c" }, "integrity=crc32c" },
+		{ { "size=1G", "donors=a", "integrity=md5" }, "integrity=md5: none or crc32c" },
 		{ { "size=1G", "donors=a", "backup=dev/vdb" }, "absolute path" },
 		{ { "size=1G", "donors=a", "key-file=host.key" }, "absolute path" },
 		{ { "size=1G", "donors=a", "source=10.0.0.1 # x" }, "'#'" },
@@ -997,6 +1025,7 @@ static void test_moving(void)
 int main(void)
 {
 	TAP_RUN(test_conf_good);
+	TAP_RUN(test_conf_integrity);
 	TAP_RUN(test_conf_refused);
 	TAP_RUN(test_conf_redundancy);
 	TAP_RUN(test_conf_broker);

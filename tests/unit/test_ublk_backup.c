@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "integrity.h"
 #include "pager.h"
 #include "tap.h"
 
@@ -395,6 +396,60 @@ static void test_sync(void)
 	teardown();
 }
 
+/*
+ * --integrity crc32c with a backup: a page read from the backup device is
+ * checked against the checksum table as a copy's is; the backup is the
+ * last source, so a page that does not match fails the read (EIO), is
+ * counted and never returned.
+ */
+static void test_sync_integrity(void)
+{
+	u64 reads0;
+	int fd;
+
+	if (setup(BACKUP_SYNC) || (dev.integrity = true, integ_init(&dev))) {
+		EXPECT(0);
+		teardown();
+		return;
+	}
+	rq_set(0, true, 100, 2);
+	memset(tag_buf(&q0, 0), 'S', 2 << SPARE_PAGE_SHIFT);
+	/* as io.c's integ_write(): the checksums, then the writes */
+	for (u32 k = 0; k < 2; k++)
+		spare_crc_set(&dev.crc, 100 + k, 0,
+			      integ_crc32c(tag_buf(&q0, 0) + ((size_t)k << SPARE_PAGE_SHIFT),
+					   SPARE_PAGE_SIZE));
+	backup_write(&q0, 0);
+	reap(&q0);
+	EXPECT(finished[0] == 1 && fin_err[0] == 0);
+
+	rq_set(1, false, 100, 2);		/* read back whole: checked, good */
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'S', 2 << SPARE_PAGE_SHIFT));
+	EXPECT_EQ(q0.st.integrity_errors, 0);
+
+	/* the disk changes page 101 under us */
+	fd = open(path, O_WRONLY);
+	EXPECT(fd >= 0 && pwrite(fd, "junk", 4, 101 << SPARE_PAGE_SHIFT) == 4);
+	if (fd >= 0)
+		close(fd);
+	reads0 = q0.st.backup_reads;
+	rq_set(1, false, 100, 2);
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(!fin_covered[1]);		/* not returned: the request fails */
+	EXPECT_EQ(q0.st.integrity_errors, 1);
+	EXPECT_EQ(q0.st.backup_reads, reads0);
+	rq_set(1, false, 100, 1);		/* page 100 alone is still good */
+	EXPECT(backup_read_ext(&q0, 1, 0));
+	reap(&q0);
+	EXPECT(fin_covered[1] && all(tag_buf(&q0, 1), 'S', SPARE_PAGE_SIZE));
+	EXPECT_EQ(q0.st.integrity_errors, 1);
+	integ_fini(&dev);
+	teardown();
+}
+
 /* The copy of slab 0 mapped again (fresh): current only where never written. */
 static void remap_copy(void)
 {
@@ -665,6 +720,7 @@ int main(void)
 	TAP_RUN(test_async_stale);
 	TAP_RUN(test_async_distrust);
 	TAP_RUN(test_sync);
+	TAP_RUN(test_sync_integrity);
 	TAP_RUN(test_resync_async);
 	TAP_RUN(test_resync_sync);
 	TAP_RUN(test_open_refusals);

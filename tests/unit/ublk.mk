@@ -7,9 +7,10 @@ test_ublk_logic_CFLAGS := $(KSHIM_CFLAGS) -Iuserspace/ublk
 # spare-ublk's backup device (backup.c) with a real io_uring and an O_DIRECT
 # file under /var/tmp, the test standing in for the queue thread.
 UNIT_TESTS += test_ublk_backup
-test_ublk_backup_SRCS   := tests/unit/test_ublk_backup.c userspace/ublk/backup.c
+test_ublk_backup_SRCS   := tests/unit/test_ublk_backup.c userspace/ublk/backup.c \
+			   userspace/ublk/integrity.c
 test_ublk_backup_CFLAGS := -Iuserspace/ublk $(KSHIM_CFLAGS)
-test_ublk_backup_LDLIBS := -luring
+test_ublk_backup_LDLIBS := -luring -lisal
 
 # spare-ublk's state file (pager restart): round trip, torn and damaged files
 UNIT_TESTS += test_ublk_state

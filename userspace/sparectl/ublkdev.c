@@ -148,15 +148,16 @@ int ublk_conf_write(FILE *f, const char *name, int argc, char *const *argv,
 			}
 			donors = true;
 		} else if (kl == 9 && !strncmp(arg, "integrity", 9)) {
-			if (strcmp(v, "none"))
-				return say(why, whylen, "integrity=%s: spare-ublk has no "
-					   "checksums yet (only integrity=none)", v);
+			/* spare-ublk --integrity: a crc32c per page (per split) */
+			if (strcmp(v, "none") && strcmp(v, "crc32c"))
+				return say(why, whylen, "integrity=%s: none or crc32c", v);
+			fprintf(f, "integrity = %s\n", v);
 		} else if (kl == 9 && !strncmp(arg, "placement", 9)) {
 			return say(why, whylen, "placement=: spare-ublk places copies "
 				   "round robin and takes no placement");
 		} else {
 			return say(why, whylen, "'%s': KEY is one of size, slab_size, replicas, "
-				   "redundancy, donors, domains, source, backup, backup_mode, integrity=none, "
+				   "redundancy, donors, domains, source, backup, backup_mode, integrity, "
 				   "key-file with --backend=ublk", arg);
 		}
 	}

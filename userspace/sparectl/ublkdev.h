@@ -25,7 +25,7 @@ struct dev_slab_copy;
 /*
  * Write spare-ublk's config for device @name from `device create`'s
  * KEY=VALUE arguments (size, slab_size, replicas, donors, source, backup,
- * backup_mode, integrity=none, key-file) to @f. With @grant_file (a
+ * backup_mode, integrity, key-file) to @f. With @grant_file (a
  * broker's grants, written by ublk_device_create()) the grants place the
  * device and donors= is refused; without it donors= is required. 0, or -1
  * with a sentence in @why (a setting spare-ublk does not have, a value that

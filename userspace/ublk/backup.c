@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "integrity.h"
 #include "pager.h"
 #include "spare_log.h"
 
@@ -615,6 +616,39 @@ static void zero_unwritten(struct queue *q, unsigned int tag, unsigned int ext)
 	spin_unlock(&slab->lock);
 }
 
+/*
+ * --integrity: the pages a backup read brought into the tag's buffer,
+ * checked against the checksum table as a copy's are (io.c). The backup
+ * is the last source: a page that does not match fails the read (EIO),
+ * counted and logged once per slab, never returned.
+ */
+static bool read_checked(struct queue *q, unsigned int tag, unsigned int ext)
+{
+	struct dev *d = q->d;
+	struct rq *r = &q->rqs[tag];
+	struct spare_extent *e = &r->ext[ext];
+	u64 first = ((u64)e->slab << d->slab_shift) + e->offset;
+	const char *p = buf_addr(d, d->bk->t[q_gtag(q, tag)].cur) + (first - r->pos);
+	bool good = true;
+
+	if (!integ_on(&d->crc))
+		return true;
+	for (u32 k = 0; k < e->nr_pages; k++) {
+		u64 page = (first >> SPARE_PAGE_SHIFT) + k;
+		u32 crc = integ_crc32c(p + ((size_t)k << SPARE_PAGE_SHIFT),
+				       SPARE_PAGE_SIZE);
+
+		if (spare_crc_check(&d->crc, page, 0, crc) != SPARE_CRC_BAD)
+			continue;
+		good = false;
+		q->st.integrity_errors++;
+		if (spare_crc_log_first(&d->crc, page))
+			log_warn("backup %s: page %" PRIu64 " failed its crc32c check: the read fails (EIO), no other source holds it (logged once per slab)",
+				 d->bk->path, page);
+	}
+	return good;
+}
+
 void backup_distrust(struct dev *d)
 {
 	struct backup *bk = d->bk;
@@ -740,8 +774,10 @@ void backup_done(struct queue *q, uint64_t ud, int res)
 
 		if (ext < r->nr_ext && res == (int)r->ext[ext].len) {
 			zero_unwritten(q, tag, ext);
-			bk->t[gtag].ext_ok |= (u8)(1U << ext);
-			q->st.backup_reads++;
+			if (read_checked(q, tag, ext)) {
+				bk->t[gtag].ext_ok |= (u8)(1U << ext);
+				q->st.backup_reads++;
+			}
 		} else {
 			warn_limited(bk, "read at %" PRIu64 " failed (%s)",
 				     r->pos, res < 0 ? strerror(-res) : "short read");

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "ec.h"
+#include "spare_ec_place.h"
 #include "lifecycle.h"
 #include "pager.h"
 #include "spare_log.h"
@@ -850,44 +851,47 @@ void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms)
 }
 
 /*
- * A donor for lost split @j of group @g: live, not its evictor, holding
- * no other split of the group that is not lost, in a failure domain none
- * of those uses (when the donors are in more than one); of those, the one
- * holding the fewest split slabs. -1 if none.
+ * A donor for lost split @j of group @g: the core's spare_ec_rehome_pick()
+ * over the donors @live says are live, not its evictor; the group's lost
+ * splits hold nothing; the fewest split slabs. -1 if none.
  */
 static int pick_replacement(struct dev *d, u32 g, u32 j,
 			    bool (*live)(struct dev *d, u32 i))
 {
 	struct spare_ec_group *grp = &d->ec->map.groups[g];
-	u32 n = spare_ec_splits(&d->ec_geom), nd, i, k, held[SPARE_MAX_DONORS] = { 0 };
-	bool one_domain = true;
-	int best = -1;
+	u32 n = spare_ec_splits(&d->ec_geom), nd, i, ok = 0;
+	u32 held[SPARE_MAX_DONORS] = { 0 }, group[SPARE_EC_MAX_SPLITS];
+	int t;
 
 	nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
-	for (i = 1; i < d->nr_domains; i++)
-		if (d->domain[i] != d->domain[0])
-			one_domain = false;
 	for (i = 0; i < d->ec->map.nr_groups * n; i++)
 		if (d->ec->sp[i].mapped && d->ec->sp[i].donor < SPARE_MAX_DONORS)
 			held[d->ec->sp[i].donor]++;
-	for (i = 0; i < nd; i++) {
-		if (!live(d, i) || i == split_of(d, g, j)->evictor)
-			continue;
-		for (k = 0; k < n; k++) {
-			u32 o = split_of(d, g, k)->donor;
+	for (i = 0; i < nd && i < SPARE_MAX_DONORS; i++)
+		if (live(d, i) && i != split_of(d, g, j)->evictor)
+			ok |= 1U << i;
+	for (i = 0; i < n; i++)
+		group[i] = split_of(d, g, i)->donor;
+	t = spare_ec_rehome_pick(&d->ec_geom, nd, d->nr_domains ? d->domain : NULL,
+				 group, j, grp->lost, ok, held);
+	return t < 0 ? -1 : t;
+}
 
-			if (k == j || (grp->lost & (1U << k)))
-				continue;
-			if (o == i || (!one_domain && d->nr_domains &&
-				       d->domain[o] == d->domain[i]))
-				break;
-		}
-		if (k < n)
-			continue;
-		if (best < 0 || held[i] < held[best])
-			best = (int)i;
-	}
-	return best;
+/*
+ * Whether lost split @j of group @g may go to another donor now: one its
+ * donor evicted, or whose donor is live again (re-mapped where
+ * pick_replacement() says, maybe on that donor), at once; one whose donor
+ * stays down only once that donor has been down --rehome-delay and is
+ * not held (@rehome_due: spare_life_rehome_due()), as a replica's copy.
+ */
+static bool replace_due(struct dev *d, u32 g, u32 j,
+			bool (*live)(struct dev *d, u32 i),
+			bool (*rehome_due)(struct dev *d, u32 i))
+{
+	struct ec_split *sp = split_of(d, g, j);
+
+	return sp->evictor != SPARE_NO_DONOR || live(d, sp->donor) ||
+	       rehome_due(d, sp->donor);
 }
 
 /* MAP a replacement for lost split @j of group @g (lifecycle thread). */
@@ -1065,7 +1069,8 @@ static bool move_check(struct dev *d, u32 g, u32 j, u64 now)
 	return sp->mv && !sp->mv_fill;
 }
 
-void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
+void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i),
+		  bool (*rehome_due)(struct dev *d, u32 i))
 {
 	struct ec_dev *e = d->ec;
 	u32 n = spare_ec_splits(&d->ec_geom), g, j;
@@ -1109,7 +1114,8 @@ void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i))
 			if (seek)
 				move_seek(d, g, j, live);
 			else if (lost && !sp->unmap_due && !sp->mv_unmap && drained &&
-				 now >= sp->retry_at)
+				 now >= sp->retry_at &&
+				 replace_due(d, g, j, live, rehome_due))
 				replace_split(d, g, j, live);
 		}
 	}

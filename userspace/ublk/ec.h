@@ -105,11 +105,16 @@ void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms);
 /*
  * The lifecycle thread's look at the split slabs (once a loop): lost ones
  * (their donor failed) noticed, evicted ones given back once drained, and
- * a lost split given a replacement slab on a donor @live says is live,
- * holding no other split of its group (in a failure domain the group does
- * not use, with --domains), then resync kicked to rebuild it.
+ * a lost split given a replacement slab (the core's
+ * spare_ec_rehome_pick()) on a donor @live says is live, holding no other
+ * split of its group (in a failure domain the group does not use, with
+ * --domains), then resync kicked to rebuild it. A split whose donor stays
+ * down waits until @rehome_due says that donor has been down
+ * --rehome-delay (and is not held); an evicted one, or one whose donor is
+ * back, goes at once.
  */
-void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i));
+void ec_life_step(struct dev *d, bool (*live)(struct dev *d, u32 i),
+		  bool (*rehome_due)(struct dev *d, u32 i));
 /*
  * The resync thread's pass (resync.c): every split waiting for repair
  * rebuilt from K current others, chunk by chunk. 0: every split of every

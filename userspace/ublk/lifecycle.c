@@ -501,6 +501,16 @@ static void remap_donor(struct dev *d, u32 i)
 	}
 }
 
+/* Whether donor @i has been down --rehome-delay and is not held. */
+static bool dl_rehome_due(struct dev *d, u32 i)
+{
+	struct dl *l = &d->life->dl[i];
+
+	return i < d->nr_donors &&
+	       spare_life_rehome_due(&l->life, l->st, spare_now_ms(),
+				     d->rehome_ms);
+}
+
 /*
  * A donor down for --rehome-delay (spare_life_rehome_due()) gives up
  * its copies: each goes to another live donor as a move would take it
@@ -1190,7 +1200,7 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 			remap_donor(d, i);
 		rehome(d);
 		if (ec_on(d))
-			ec_life_step(d, dl_live);	/* split slabs: ec.c */
+			ec_life_step(d, dl_live, dl_rehome_due);	/* ec.c */
 	}
 }
 

@@ -9,9 +9,11 @@
 #    above R, --backup with it: refused with a reason, no device left;
 #  - swap, with the donors listed 2-7, 9, 8 (group 0 on hosts 2-7, group 1
 #    on 3-7 and 9, group 2 on 4-7, 9 and 8): a 64 MiB job in a 32 MiB
-#    cgroup swaps; host 9's donor killed during it: groups 1 and 2 each
-#    get a new split slab on host 2 (the donor of the fewest splits that
-#    the group does not use), rebuilt from four others (decoded); then
+#    cgroup swaps; host 9's donor killed during it and kept down: once it
+#    has been down --rehome-delay (2 s, no hold), groups 1 and 2 each
+#    get a new split slab on host 2 (the core's spare_ec_rehome_pick():
+#    the donor of the fewest splits that the group does not use), rebuilt
+#    from four others (decoded); then
 #    host 8 evicts its split (group 2's): moved by copy to host 3 before
 #    it is given back, never lost (no split short, nothing replaced or
 #    decoded for it). The pager's counters file says every split is
@@ -40,7 +42,12 @@
 # verifies: groups 0 and 1 are left four splits, host 6's rebuilt one
 # among them, so the rebuild wrote the right bytes; a write lands on four
 # splits), a third killed (group 0 reads EIO, logged once; groups 1 and 2
-# verify). Its steps are the
+# verify). Then re-home, on a new 64 MiB device (2 groups, hosts 2-8,
+# rehome_delay_ms=2000, hold_ms=0): host 4 killed and kept down, its two
+# split slabs re-homed to hosts 8 and 2 and rebuilt (ec_stat remapped 2,
+# lost 0, rebuilding 0; dmesg names the donors), then hosts 3 and 5
+# killed: every page verifies, which it could not with host 4's splits
+# still lost (group 0 would have three gone). Its steps are the
 # block guarded by BACKEND = kmod below, which ends the scenario; the
 # pager's follow it.
 . /spare/tests/vm/lib.sh
@@ -109,8 +116,10 @@ if [ "$BACKEND" = kmod ]; then
 
 	step "ec:4+2 over 7 donors: a pattern over the whole device"
 	dmesg -c >/dev/null
+	# no re-home here (the last step's device has one): host 6 comes
+	# back to its own splits, and the steps after count on where each is
 	disk=$(spare_create swap0 size=96M slab_size=8M redundancy=ec:4+2 \
-		donors="$LIST" source=10.0.0.1)
+		donors="$LIST" source=10.0.0.1 rehome_delay_ms=3600000)
 	dmesg | grep 'redundancy ec:4+2: 3 coding group' || fail "no word of the coding groups"
 	dd if=/dev/urandom of=/tmp/want bs=1M count=96 2>/dev/null || fail "pattern"
 	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
@@ -240,6 +249,56 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$(client_stat io_errors)" -gt 0 ] || fail "no I/O error counted"
 	client_down
 	pass "device down"
+
+	step "re-home: host 4's donor kept down past rehome_delay_ms, its split slabs rebuilt on other donors"
+	# A new 64 MiB device over the same seven donors (hosts 2, 3 and 5
+	# back): 2 coding groups, 0 on hosts 2-7 and 1 on 3-8, re-homed after
+	# 2 s, no hold. Host 4 holds split 2 of group 0 and split 1 of group 1
+	# and stays down: each goes to the one donor its group does not use
+	# (group 0's to host 8, group 1's to host 2), rebuilt from four others.
+	heal_link
+	for n in 2 3 5; do donor_start $n --budget 64M --slab-size 8M; done
+	spare_load
+	dmesg -c >/dev/null
+	disk=$(spare_create swap0 size=64M slab_size=8M redundancy=ec:4+2 \
+		donors="$LIST" source=10.0.0.1 hold_ms=0 rehome_delay_ms=2000)
+	dd if=/dev/urandom of=/tmp/want bs=1M count=64 2>/dev/null || fail "pattern"
+	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
+	kill -KILL "$(donor_pid 4)"
+	rehomed() {
+		[ "$(ecs remapped)" = 2 ] && [ "$(ecs lost_now)" = 0 ] &&
+			[ "$(ecs rebuilding)" = 0 ]
+	}
+	wait_until 180 rehomed ||
+		{ cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "host 4's split slabs were not re-homed and rebuilt"; }
+	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+	dmesg | grep -E 're-homed|mapped again|current again' | sed 's/^/    /'
+	dmesg | grep -qE "coding group 0: split 2 re-homed from donor 10\.0\.0\.4[^ ]* \(down\) to donor 10\.0\.0\.8" &&
+		dmesg | grep -qE "coding group 1: split 1 re-homed from donor 10\.0\.0\.4[^ ]* \(down\) to donor 10\.0\.0\.2" ||
+		fail "groups 0 and 1 not re-homed to hosts 8 and 2"
+	# 64 MiB written: 8192 pages a group, one split of each rebuilt
+	[ "$(ecs repaired_pages)" -ge 16384 ] ||
+		fail "only $(ecs repaired_pages) split pages rebuilt, expected 2 x 8192"
+	pass "host 4 down: its 2 split slabs re-homed to hosts 8 and 2 and rebuilt ($(ecs repaired_pages) split pages)"
+
+	step "hosts 3 and 5 killed too: every page verifies, from the re-homed splits"
+	# Without the re-home group 0 would have lost three splits (hosts 3,
+	# 4, 5) and read as EIO; with it each group keeps four (group 0 on
+	# hosts 2, 6, 7 and 8, group 1 on 2, 6, 7 and 8), the re-homed one
+	# among them, so every page verifies only if its rebuild wrote the
+	# right bytes there.
+	cut_link 3
+	cut_link 5
+	kill -KILL "$(donor_pid 3)" "$(donor_pid 5)"
+	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/tmp/dd.err ||
+		{ cat /tmp/dd.err; client_log; fail "read after three losses, one re-homed"; }
+	cmp /tmp/back /tmp/want || fail "$disk: wrong data after three losses, one re-homed"
+	rm -f /tmp/back
+	[ "$(ecs eio_pages)" = 0 ] || fail "$(ecs eio_pages) pages EIO with four splits left in each group"
+	dec=$(ecs reads_decoded)
+	[ "$dec" -gt 0 ] || fail "no read was decoded"
+	client_down
+	pass "every page of 64 MiB read back with hosts 3, 4 and 5 gone ($dec reads decoded)"
 	exit 0
 fi
 
@@ -288,6 +347,7 @@ step "swap on ec:4+2: host 9's donor killed while the job swaps, its splits rebu
 t0=$(cut -d' ' -f1 /proc/uptime)
 # shellcheck disable=SC2086
 ublk_up --name ec0 --size 96M --slab-size 8M --redundancy ec:4+2 --io-timeout 2000 \
+	--rehome-delay 2000 --hold 0 \
 	${DONORS% --donor 10.0.0.8:*} --donor 10.0.0.9:$DONOR_PORT --donor 10.0.0.8:$DONOR_PORT
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 WL_SIZE_MB=64 WL_CG_MB=32
