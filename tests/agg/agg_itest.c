@@ -7,7 +7,9 @@
  * Scenarios: many, dead-worker, early-leave, bad-push, wrong-token,
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
  * (two daemons: -p is the source, -q the target), rollback (-k: the
- * daemons' key file; moves to fake targets that die must roll back).
+ * daemons' key file; moves to fake targets that die must roll back),
+ * state-token, move-fallback and move-cut (a move's RDMA state transfer
+ * and its failures), move-pause (a bench: a move's pause by state size).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
@@ -27,6 +29,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agg_proto.h"
@@ -50,6 +53,7 @@ static const char *host_of(unsigned int p)
 	return p == port2 && host2 ? host2 : host;
 }
 static int failures;
+static unsigned int worker_timeout_ms = TIMEOUT_MS;
 
 static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -77,7 +81,7 @@ static struct spare_agg *connect_or_fail(void)
 		failf("%s", err);
 		return NULL;
 	}
-	spare_agg_set_timeout(a, TIMEOUT_MS);
+	spare_agg_set_timeout(a, worker_timeout_ms);
 	return a;
 }
 
@@ -2175,7 +2179,8 @@ static int scenario_flowcon(void)
  * a connection with a wrong token and one naming another job are
  * rejected (no QP in the move's PD: nothing is written); the right token
  * connects and WRITEs all four buffers; the same token again is rejected
- * (one connection per move). Closing the link abandons the import.
+ * (one connection per move). Closing the link abandons the import, and
+ * the token of an abandoned import is refused (token_after_abandon()).
  */
 static int send_hdr_rank(int fd, unsigned int type, const void *body,
 			 uint32_t len, uint32_t rank)
@@ -2192,6 +2197,150 @@ static int send_hdr_rank(int fd, unsigned int type, const void *body,
 	return 0;
 }
 
+/*
+ * A link to the daemon as a source that holds the daemons' key: PEER_HELLO,
+ * the proof, then IMPORT of @spec offering RDMA_STATE. Returns the link
+ * with the answer in @h and @body (an IMPORT_REPLY or an ERROR), or -1.
+ */
+static int peer_import(const struct agg_job_spec *spec, struct agg_hdr *h,
+		       uint8_t **body)
+{
+	uint8_t nonce_s[AGG_PEER_NONCE_LEN], proof[AGG_PEER_MAC_LEN], ids[12];
+	struct sockaddr_in here, there;
+	socklen_t hl = sizeof(here), tl = sizeof(there);
+	size_t ilen = AGG_IMPORT_TENANT_LEN + agg_register_size(spec->n_tensors);
+	uint8_t *imp;
+	int fd = raw_connect();
+
+	*body = NULL;
+	if (fd < 0)
+		return -1;
+	randombytes_buf(nonce_s, sizeof(nonce_s));
+	if (ft_send(fd, AGG_MSG_PEER_HELLO, nonce_s, sizeof(nonce_s), 0) ||
+	    ft_read(fd, h, body) || h->type != AGG_MSG_PEER_CHALLENGE ||
+	    getsockname(fd, (struct sockaddr *)&here, &hl) ||
+	    getpeername(fd, (struct sockaddr *)&there, &tl)) {
+		failf("peer import: no PEER_CHALLENGE");
+		goto fail;
+	}
+	memcpy(ids, &here.sin_addr, 4);
+	memcpy(ids + 4, &here.sin_port, 2);
+	memcpy(ids + 6, &there.sin_addr, 4);
+	memcpy(ids + 10, &there.sin_port, 2);
+	peer_mac("spare-aggd source 3", *body, nonce_s, ids, proof);
+	free(*body);
+	*body = NULL;
+	imp = calloc(1, ilen);
+	if (!imp || ft_send(fd, AGG_MSG_PEER_PROOF, proof, sizeof(proof), 0) ||
+	    agg_register_encode(spec, imp + AGG_IMPORT_TENANT_LEN,
+				ilen - AGG_IMPORT_TENANT_LEN) < 0 ||
+	    send_hdr_rank(fd, AGG_MSG_IMPORT, imp, (uint32_t)ilen,
+			  AGG_PEER_CAP_RDMA_STATE) ||
+	    ft_read(fd, h, body)) {
+		free(imp);
+		failf("peer import: no answer to the IMPORT");
+		goto fail;
+	}
+	free(imp);
+	return fd;
+fail:
+	free(*body);
+	*body = NULL;
+	close(fd);
+	return -1;
+}
+
+/* An IMPORT_REPLY that took RDMA_STATE for @n buffers of @want bytes. */
+static int took_rdma(const struct agg_hdr *h, const uint8_t *body, uint32_t n,
+		     const uint32_t *want, struct agg_state_rdma *r)
+{
+	return h->type == AGG_MSG_IMPORT_REPLY &&
+	       h->rank == AGG_PEER_CAP_RDMA_STATE &&
+	       !agg_state_rdma_decode(body, h->len, n, want, r) ? 0 : -1;
+}
+
+/* state_send() must be refused by rdma_cm before any WRITE. */
+static int want_rejected(const struct sockaddr_in *src,
+			 const struct agg_state_rdma *r, uint32_t job_id,
+			 const struct state_local *lb, const char *what)
+{
+	char why[200];
+	enum state_send_result res = state_send(src, r, job_id, lb, 4, 5000,
+						why, sizeof(why));
+
+	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
+		failf("state-token: %s: want rejected before any WRITE, got %d (%s)",
+		      what, res, res == STATE_SENT ? "every WRITE completed" : why);
+		return 1;
+	}
+	printf("state-token: %s -> %s\n", what, why);
+	return 0;
+}
+
+/*
+ * The token of an import the source abandoned (its link closed before the
+ * commit) is dead: the target dropped the move's PD and MRs. Import job
+ * "state-token-ab" and close the link without connecting; once the
+ * daemon has retired the job (a new IMPORT of the name is taken, not
+ * ESTATE), the old token is refused under the old job id and the new
+ * one, and the new import's own token still WRITEs.
+ */
+static int token_after_abandon(struct agg_job_spec spec,
+			       const struct sockaddr_in *src,
+			       const struct state_local *lb, const uint32_t *want)
+{
+	struct agg_state_buf b1[4], b2[4];
+	struct agg_state_rdma r1 = { .bufs = b1 }, r2 = { .bufs = b2 };
+	uint8_t *body = NULL;
+	struct agg_hdr h;
+	uint32_t old_id;
+	char why[200];
+	int fd, bad = 0;
+
+	snprintf(spec.name, sizeof(spec.name), "state-token-ab");
+	fd = peer_import(&spec, &h, &body);
+	if (fd < 0 || took_rdma(&h, body, 4, want, &r1)) {
+		failf("state-token: the second import did not take RDMA_STATE");
+		goto out;
+	}
+	old_id = h.job_id;
+	close(fd);
+	free(body);
+	body = NULL;
+	for (int i = 0; i < 100; i++) {
+		fd = peer_import(&spec, &h, &body);
+		if (fd < 0 || h.type == AGG_MSG_IMPORT_REPLY)
+			break;
+		close(fd);
+		free(body);
+		body = NULL;
+		usleep(100 * 1000);
+	}
+	if (fd < 0 || took_rdma(&h, body, 4, want, &r2)) {
+		failf("state-token: the abandoned import's job was not retired within 10 s");
+		goto out;
+	}
+	printf("state-token: import of job %u abandoned; the name imported again as job %u\n",
+	       old_id, h.job_id);
+	bad |= want_rejected(src, &r1, old_id, lb, "the abandoned import's token");
+	bad |= want_rejected(src, &r1, h.job_id, lb,
+			     "the abandoned import's token for the new import");
+	if (state_send(src, &r2, h.job_id, lb, 4, 5000, why, sizeof(why)) != STATE_SENT) {
+		failf("state-token: the new import's token: want the WRITEs done (%s)", why);
+		bad = 1;
+	} else {
+		printf("state-token: the new import's own token: 4 WRITEs completed\n");
+	}
+	close(fd);
+	free(body);
+	return bad;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(body);
+	return 1;
+}
+
 static int scenario_state_token(void)
 {
 	struct agg_tensor_desc t = { "w", 2048 };
@@ -2201,17 +2350,14 @@ static int scenario_state_token(void)
 		.part_elems = 1024, .n_tensors = 1, .lr = 0.1f, .momentum = 0.9f,
 		.tensors = &t,
 	};
-	uint8_t nonce_s[AGG_PEER_NONCE_LEN], proof[AGG_PEER_MAC_LEN], ids[12];
-	uint8_t *body = NULL, *imp;
+	uint8_t *body = NULL;
 	struct agg_state_buf dbufs[4];
 	struct agg_state_rdma r = { .bufs = dbufs }, bad;
 	uint32_t want[4] = { 4096, 4096, 4096, 4096 };
 	static float src_buf[4][1024];
 	struct state_local lb[4];
-	struct sockaddr_in src = { .sin_family = AF_INET }, here, there;
-	socklen_t hl = sizeof(here), tl = sizeof(there);
+	struct sockaddr_in src = { .sin_family = AF_INET };
 	enum state_send_result res;
-	size_t ilen = AGG_IMPORT_TENANT_LEN + agg_register_size(1);
 	struct agg_hdr h;
 	char why[200];
 	int fd, bad_n = 0;
@@ -2220,38 +2366,10 @@ static int scenario_state_token(void)
 		failf("state-token: needs -k KEYFILE and -R -S SRC");
 		return 1;
 	}
-	fd = raw_connect();
+	fd = peer_import(&spec, &h, &body);
 	if (fd < 0)
 		return 1;
-	randombytes_buf(nonce_s, sizeof(nonce_s));
-	if (ft_send(fd, AGG_MSG_PEER_HELLO, nonce_s, sizeof(nonce_s), 0) ||
-	    ft_read(fd, &h, &body) || h.type != AGG_MSG_PEER_CHALLENGE ||
-	    getsockname(fd, (struct sockaddr *)&here, &hl) ||
-	    getpeername(fd, (struct sockaddr *)&there, &tl)) {
-		failf("state-token: no PEER_CHALLENGE");
-		goto fail;
-	}
-	memcpy(ids, &here.sin_addr, 4);
-	memcpy(ids + 4, &here.sin_port, 2);
-	memcpy(ids + 6, &there.sin_addr, 4);
-	memcpy(ids + 10, &there.sin_port, 2);
-	peer_mac("spare-aggd source 3", body, nonce_s, ids, proof);
-	free(body);
-	body = NULL;
-	imp = calloc(1, ilen);
-	if (!imp || ft_send(fd, AGG_MSG_PEER_PROOF, proof, sizeof(proof), 0) ||
-	    agg_register_encode(&spec, imp + AGG_IMPORT_TENANT_LEN,
-				ilen - AGG_IMPORT_TENANT_LEN) < 0 ||
-	    send_hdr_rank(fd, AGG_MSG_IMPORT, imp, (uint32_t)ilen,
-			  AGG_PEER_CAP_RDMA_STATE) ||
-	    ft_read(fd, &h, &body)) {
-		free(imp);
-		failf("state-token: no answer to the IMPORT");
-		goto fail;
-	}
-	free(imp);
-	if (h.type != AGG_MSG_IMPORT_REPLY || h.rank != AGG_PEER_CAP_RDMA_STATE ||
-	    agg_state_rdma_decode(body, h.len, 4, want, &r)) {
+	if (took_rdma(&h, body, 4, want, &r)) {
 		failf("state-token: IMPORT_REPLY type %u caps 0x%x len %u: not the RDMA buffers",
 		      h.type, h.rank, h.len);
 		goto fail;
@@ -2265,21 +2383,9 @@ static int scenario_state_token(void)
 	}
 	bad = r;
 	bad.token[5] ^= 0x40;
-	res = state_send(&src, &bad, h.job_id, lb, 4, 5000, why, sizeof(why));
-	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
-		failf("state-token: a wrong token: want rejected before any WRITE, got %d (%s)",
-		      res, why);
-		bad_n++;
-	} else {
-		printf("state-token: a wrong token -> %s\n", why);
-	}
-	res = state_send(&src, &r, h.job_id + 1000, lb, 4, 5000, why, sizeof(why));
-	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
-		failf("state-token: another job's id: want rejected, got %d (%s)", res, why);
-		bad_n++;
-	} else {
-		printf("state-token: the token with another job's id -> %s\n", why);
-	}
+	bad_n += want_rejected(&src, &bad, h.job_id, lb, "a wrong token");
+	bad_n += want_rejected(&src, &r, h.job_id + 1000, lb,
+			       "the token with another job's id");
 	res = state_send(&src, &r, h.job_id, lb, 4, 5000, why, sizeof(why));
 	if (res != STATE_SENT) {
 		failf("state-token: the right token: want the WRITEs done, got %d (%s)", res, why);
@@ -2287,20 +2393,218 @@ static int scenario_state_token(void)
 	} else {
 		printf("state-token: the right token: 4 WRITEs completed\n");
 	}
-	res = state_send(&src, &r, h.job_id, lb, 4, 5000, why, sizeof(why));
-	if (res != STATE_NOT_SENT || !strstr(why, "REJECTED")) {
-		failf("state-token: the token replayed: want rejected, got %d (%s)", res, why);
-		bad_n++;
-	} else {
-		printf("state-token: the token replayed -> %s\n", why);
-	}
+	bad_n += want_rejected(&src, &r, h.job_id, lb, "the token replayed");
 	free(body);
 	close(fd);
-	return bad_n;
+	return bad_n + token_after_abandon(spec, &src, lb, want);
 fail:
 	free(body);
 	close(fd);
 	return 1;
+}
+
+/*
+ * ---- a move's RDMA state transfer under faults (-H/-q: the target) ----
+ *
+ * The shell (tests/vm/agg/rdma-faults.sh) sets the fault up at the target
+ * or on the wire. Job ref-MODE stays; job mv-MODE (the same spec and
+ * gradients: server SGD with momentum, 2 workers, two tensors) is asked at
+ * iteration RB_MOVE_AT to move to the target. move-fallback: the move must
+ * succeed (the fault made its state go over TCP after all); move-cut: it
+ * must fail after the state transfer began, the admin told it rolled back.
+ * Either way every iteration's weights equal the local reference and the
+ * unmoved job's, bit for bit.
+ */
+static int scenario_move_fault(const char *mode, bool want_moved,
+			       const char *want_text)
+{
+	enum { W = 2 };
+	struct sgd_worker ref[W], wk[W];
+	char names[2][32], msg[300];
+	unsigned int progress = 0, status;
+	uint32_t it = 0;
+	int bad = 0, ret;
+
+	if (!port2) {
+		failf("%s: needs -q PORT of the target daemon", mode);
+		return 1;
+	}
+	/* the workers wait at the barrier while the WRITEs time out */
+	worker_timeout_ms = 90000;
+	snprintf(names[0], sizeof(names[0]), "ref-%s", mode);
+	snprintf(names[1], sizeof(names[1]), "mv-%s", mode);
+	for (unsigned int r = 0; r < W; r++) {
+		ref[r] = (struct sgd_worker){ .rank = r, .n_workers = W,
+			.name = names[0], .iters = RB_ITERS };
+		wk[r] = (struct sgd_worker){ .rank = r, .n_workers = W,
+			.name = names[1], .iters = RB_ITERS,
+			.progress = r == 0 ? &progress : NULL };
+		pthread_create(&ref[r].tid, NULL, sgd_worker_main, &ref[r]);
+		pthread_create(&wk[r].tid, NULL, sgd_worker_main, &wk[r]);
+	}
+	wait_progress(&progress, RB_MOVE_AT);
+	ret = migrate_one(names[1], "mt", port2, &it, msg, sizeof(msg), &status);
+	printf("%s: the move: %s\n", mode, msg);
+	if (want_moved && ret) {
+		failf("%s: the move failed: %s", mode, msg);
+		bad = 1;
+	} else if (!want_moved && !ret) {
+		failf("%s: the move succeeded", mode);
+		bad = 1;
+	} else if (!want_moved && (!strstr(msg, want_text) || !strstr(msg, "rolled back"))) {
+		failf("%s: want \"%s ... rolled back\" from the source", mode, want_text);
+		bad = 1;
+	}
+	for (unsigned int r = 0; r < W; r++) {
+		pthread_join(ref[r].tid, NULL);
+		pthread_join(wk[r].tid, NULL);
+		if (ref[r].result || wk[r].result) {
+			bad = 1;
+		} else if (wk[r].hash != ref[r].hash) {
+			failf("%s rank %u: weights differ from the unmoved job's", mode, r);
+			bad = 1;
+		}
+	}
+	if (!bad)
+		printf("%s: the job %s; all %u iterations of both %sworkers bit-identical to the unmoved job\n",
+		       mode, want_moved ? "moved with its state over TCP" :
+		       "went on at the source", RB_ITERS, use_rdma ? "RDMA " : "");
+	return bad;
+}
+
+/*
+ * ---- a move's pause by state size and transport (a bench, not a test) ----
+ *
+ * tests/vm/bench/agg-move-pause.sh: for each run, each state size in
+ * $AGG_BENCH_SIZES_MIB (weights + momentum, MiB; default 64 128 256) and
+ * both transports, one job of one worker with server SGD: iteration 0 at
+ * the source (-p), the move, iteration 1 at the target. The target is -H
+ * at -q PORT2 (a daemon with --rdma: the state by RDMA WRITE) or at
+ * PORT2 + 1 (one without: over the TCP link); the order alternates from
+ * run to run. The worker waits for the move to finish before iteration 1,
+ * so the job is quiescent at once and the source's pause is the state
+ * transfer and the commit alone. Prints the admin's time for each move;
+ * the source's log has the pause ("... ms from the barrier to the
+ * target's commit, state over ...").
+ */
+struct mp_worker {
+	pthread_t tid;
+	char name[32];
+	uint64_t nelem;
+	unsigned int iter0_done, go;
+	bool failed;
+	int result;
+};
+
+static void *mp_worker_main(void *arg)
+{
+	struct mp_worker *w = arg;
+	struct spare_agg_tensor t = { "w", w->nelem };
+	struct spare_agg_job job = {
+		.name = w->name, .token = "mp", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = AGG_MAX_PART_ELEMS,
+		.opt = AGG_OPT_SGD_MOMENTUM, .lr = 0.01f, .momentum = 0.9f,
+	};
+	float *buf = malloc(w->nelem * sizeof(float));
+	struct spare_agg *a = connect_or_fail();
+
+	w->result = -1;
+	if (!a || !buf || spare_agg_register(a, &job, &t, 1)) {
+		failf("%s: register: %s", w->name, a ? spare_agg_error(a) : "no connection");
+		goto out;
+	}
+	for (unsigned int it = 0; it < 2; it++) {
+		for (uint64_t i = 0; i < w->nelem; i++)
+			buf[i] = 1e-3f * (float)(it + 1);
+		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
+			failf("%s iteration %u: %s", w->name, it, spare_agg_error(a));
+			goto out;
+		}
+		if (it)
+			break;
+		__atomic_store_n(&w->iter0_done, 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&w->go, __ATOMIC_ACQUIRE))
+			usleep(1000);
+	}
+	spare_agg_leave(a);
+	w->result = 0;
+out:
+	w->failed = w->result != 0;
+	__atomic_store_n(&w->iter0_done, 1, __ATOMIC_RELEASE);
+	spare_agg_close(a);
+	free(buf);
+	return NULL;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int move_pause_one(unsigned int mib, bool rdma, unsigned int run)
+{
+	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
+	char err[256], msg[300];
+	struct spare_agg *a;
+	uint32_t it = 0;
+	double t0;
+	int ret;
+
+	snprintf(w.name, sizeof(w.name), "mp-%u-%s-%u", mib, rdma ? "rdma" : "tcp", run);
+	pthread_create(&w.tid, NULL, mp_worker_main, &w);
+	/* unbounded: the worker's calls have timeouts, and it sets this when
+	 * it fails too */
+	while (!__atomic_load_n(&w.iter0_done, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	a = spare_agg_connect(host, port, err, sizeof(err));
+	if (w.failed || !a) {	/* the worker failed before its move */
+		__atomic_store_n(&w.go, 1, __ATOMIC_RELEASE);
+		pthread_join(w.tid, NULL);
+		if (!a)
+			failf("move-pause: %s", err);
+		spare_agg_close(a);
+		return 1;
+	}
+	spare_agg_set_timeout(a, 600000);
+	t0 = mono_ms();
+	ret = spare_agg_migrate(a, w.name, "mp", host_of(port2),
+				rdma ? port2 : port2 + 1, &it, msg, sizeof(msg));
+	if (ret)
+		failf("move-pause: %s: %s", w.name, spare_agg_error(a));
+	else
+		printf("move-pause: %s: %u MiB of state, target with%s --rdma: the admin waited %.1f ms (%s)\n",
+		       w.name, mib, rdma ? "" : "out", mono_ms() - t0, msg);
+	spare_agg_close(a);
+	__atomic_store_n(&w.go, 1, __ATOMIC_RELEASE);
+	pthread_join(w.tid, NULL);
+	return ret || w.result;
+}
+
+static int scenario_move_pause(void)
+{
+	const char *env = getenv("AGG_BENCH_SIZES_MIB");
+	const char *runs_env = getenv("AGG_BENCH_RUNS");
+	unsigned int sizes[8], n = 0, runs = runs_env ? (unsigned int)atoi(runs_env) : 3;
+	char list[128], *save = NULL;
+	int bad = 0;
+
+	snprintf(list, sizeof(list), "%s", env ? env : "64 128 256");
+	for (char *tok = strtok_r(list, " ,", &save); tok && n < 8;
+	     tok = strtok_r(NULL, " ,", &save))
+		sizes[n++] = (unsigned int)atoi(tok);
+	if (!port2 || !n || !runs) {
+		failf("move-pause: needs -H HOST -q PORT2 (PORT2 + 1: the target without --rdma)");
+		return 1;
+	}
+	worker_timeout_ms = 600000;
+	for (unsigned int run = 1; run <= runs; run++)
+		for (unsigned int i = 0; i < n; i++)
+			for (unsigned int k = 0; k < 2; k++)
+				bad |= move_pause_one(sizes[i], (k == 0) == (run % 2 == 1), run);
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -2353,12 +2657,18 @@ int main(int argc, char **argv)
 		ret = scenario_flowcon();
 	else if (!strcmp(argv[optind], "state-token"))
 		ret = scenario_state_token();
+	else if (!strcmp(argv[optind], "move-fallback"))
+		ret = scenario_move_fault("move-fallback", true, NULL);
+	else if (!strcmp(argv[optind], "move-cut"))
+		ret = scenario_move_fault("move-cut", false, "after its first WRITE");
+	else if (!strcmp(argv[optind], "move-pause"))
+		ret = scenario_move_pause();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-pause\n");
 	return 2;
 }

@@ -766,6 +766,7 @@ static int import_rdma_offer(struct conn *c, struct agg_job *job,
 fail:
 	free(*body);
 	*body = NULL;
+	*len = 0;	/* the IMPORT_REPLY goes without a payload */
 	free(r.bufs);
 	free(ir);
 	free(bufs);
