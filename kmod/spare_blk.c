@@ -69,6 +69,26 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 }
 
 /*
+ * The queue depth the writeback throttle (wbt) sizes its limits from:
+ * the write window in requests of the largest size, so that the swap-out
+ * wbt lets through (its whole depth on 6.12, part of it on 6.1; scaled up
+ * while only writes complete, to at most 3/4 of this) is no more than
+ * the window puts on the wire. wbt reads it when the disk is added, so the
+ * window in force at power-on counts. With no window, the tag depth.
+ * Reads are not counted by wbt: they keep all the tags.
+ */
+static unsigned int write_window_depth(void)
+{
+	unsigned int kb = READ_ONCE(spare_write_window_kb);
+
+	if (!kb)
+		return SPARE_QUEUE_DEPTH;
+	return clamp_t(unsigned int,
+		       DIV_ROUND_UP(kb, SPARE_MAX_IO_BYTES >> 10),
+		       1, SPARE_QUEUE_DEPTH);
+}
+
+/*
  * ->queue_rq() gives back the room it took, for a request it does not
  * start after all. No re-run here: a request refused meanwhile would be
  * run again only to find the same thing in the way (an async copy room
@@ -869,6 +889,7 @@ static int alloc_disk(struct spare_dev *dev)
 		blk_mq_free_tag_set(set);
 		return PTR_ERR(disk);
 	}
+	blk_set_queue_depth(disk->queue, write_window_depth());
 	disk->major = spare_major;
 	disk->first_minor = dev->index;
 	disk->minors = 1;
