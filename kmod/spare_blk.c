@@ -41,7 +41,11 @@ static DEFINE_IDA(spare_index_ida);
  * reclaimer itself is held by the block layer's writeback throttle (wbt),
  * which sleeps in submit_bio() before a swap write gets its tag, in the
  * submitter's own context; nothing here waits (Documentation/kmod.md,
- * "Back-pressure").
+ * "Back-pressure"). wbt counts requests against a depth it takes from the
+ * queue, which here is the window's (write_window_depth()): with the tag
+ * depth it let up to 48 requests of swap-out (768 pages) under writeback on
+ * 6.12, three times the window, most of them refused and holding tags
+ * while the reclaimer went on finding nothing to free (issue 31).
  */
 unsigned int spare_write_window_kb = 1024;
 module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
