@@ -41,7 +41,11 @@ static DEFINE_IDA(spare_index_ida);
  * reclaimer itself is held by the block layer's writeback throttle (wbt),
  * which sleeps in submit_bio() before a swap write gets its tag, in the
  * submitter's own context; nothing here waits (Documentation/kmod.md,
- * "Back-pressure").
+ * "Back-pressure"). wbt counts requests against a depth it takes from the
+ * queue, which here is the window's (write_window_depth()): with the tag
+ * depth it let up to 48 requests of swap-out (768 pages) under writeback on
+ * 6.12, three times the window, most of them refused and holding tags
+ * while the reclaimer went on finding nothing to free (issue 31).
  */
 unsigned int spare_write_window_kb = 1024;
 module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
@@ -66,6 +70,26 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
 		return false;
 	cmd->window_pages = pages;
 	return true;
+}
+
+/*
+ * The queue depth the writeback throttle (wbt) sizes its limits from:
+ * the write window in requests of the largest size, so that the swap-out
+ * wbt lets through (its whole depth on 6.12, part of it on 6.1; scaled up
+ * while only writes complete, to at most 3/4 of this) is no more than
+ * the window puts on the wire. wbt reads it when the disk is added, so the
+ * window in force at power-on counts. With no window, the tag depth.
+ * Reads are not counted by wbt: they keep all the tags.
+ */
+static unsigned int write_window_depth(void)
+{
+	unsigned int kb = READ_ONCE(spare_write_window_kb);
+
+	if (!kb)
+		return SPARE_QUEUE_DEPTH;
+	return clamp_t(unsigned int,
+		       DIV_ROUND_UP(kb, SPARE_MAX_IO_BYTES >> 10),
+		       1, SPARE_QUEUE_DEPTH);
 }
 
 /*
@@ -869,6 +893,7 @@ static int alloc_disk(struct spare_dev *dev)
 		blk_mq_free_tag_set(set);
 		return PTR_ERR(disk);
 	}
+	blk_set_queue_depth(disk->queue, write_window_depth());
 	disk->major = spare_major;
 	disk->first_minor = dev->index;
 	disk->minors = 1;

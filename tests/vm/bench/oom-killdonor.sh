@@ -73,7 +73,17 @@ run_setup() {
 	cg_new work ${WL_CG_MB}M
 	echo "module $1: hctx0 flags $(cat /sys/kernel/debug/block/$disk/hctx0/flags 2>/dev/null)," \
 		"window $(cat /sys/module/spare/parameters/write_window_kb) KiB," \
-		"reclaim_wait $(cat /sys/module/spare/parameters/reclaim_wait 2>/dev/null || echo none)"
+		"reclaim_wait $(cat /sys/module/spare/parameters/reclaim_wait 2>/dev/null || echo none)," \
+		"wbt_lat_usec $(cat /sys/block/$disk/queue/wbt_lat_usec 2>/dev/null || echo none)," \
+		"wbt $(wbt_state)"
+}
+# wbt_state: wbt on the disk as its debugfs shows it (whether on, and
+# its normal and background limits, from the depth it counts), or
+# "none" when wbt is not on the queue.
+wbt_state() {
+	local w=/sys/kernel/debug/block/$disk/rqos/wbt
+	[ -d "$w" ] || { echo none; return; }
+	echo "enabled=$(cat $w/enabled) wb_normal=$(cat $w/wb_normal) wb_background=$(cat $w/wb_background)"
 }
 run_teardown() {
 	swapoff "/dev/$disk" || fail "swapoff"
@@ -86,14 +96,19 @@ run_teardown() {
 }
 # sampler: one line every 0.2 s until killed: uptime, in-flight reads and
 # writes (the block layer's count), requests on hctx0's dispatch list,
-# nr_writeback pages, pswpout, write_waits (io_stat field 12).
+# nr_writeback pages, pswpout, write_waits (io_stat field 12), the job
+# cgroup's pages under writeback (memory.stat file_writeback, which counts
+# swap-out too, in pages) and the writes wbt counts in flight (debugfs
+# rqos/wbt/inflight, summed over its classes; 0 without wbt).
 sampler() {
 	local d=/sys/kernel/debug/block/$disk
 	while :; do
 		echo "$(cut -d' ' -f1 /proc/uptime) inflight $(cat /sys/block/$disk/inflight | tr -s ' ' | sed 's/^ //')" \
 			"dispatch $(cat $d/hctx*/dispatch 2>/dev/null | wc -l)" \
 			"writeback $(vmstat_get nr_writeback) pswpout $(vmstat_get pswpout)" \
-			"write_waits $(io_stat "$disk" write_waits)"
+			"write_waits $(io_stat "$disk" write_waits)" \
+			"cg_writeback $(( $(awk '$1 == "file_writeback" {print $2}' /sys/fs/cgroup/work/memory.stat) / 4096 ))" \
+			"wbt_inflight $(cat $d/rqos/wbt/inflight 2>/dev/null | awk '{n += $3} END {print n + 0}')"
 		sleep 0.2
 	done
 }
@@ -161,10 +176,11 @@ for i in $(seq "$runs"); do
 	# pages under writeback, writes in flight, requests on dispatch lists
 	peaks=$(awk -v a="$tkill" -v b="$tseen" '
 		function max(x, y) { return x > y ? x : y }
-		{ wb = max(wb, $8 + 0); w = max(w, $4 + 0); d = max(d, $6 + 0) }
+		{ wb = max(wb, $8 + 0); w = max(w, $4 + 0); d = max(d, $6 + 0)
+		  cg = max(cg, $14 + 0); ws = max(ws, $16 + 0) }
 		a != "-" && b != "-" && $1 >= a && $1 <= b + 1 {
 			swb = max(swb, $8 + 0); sw = max(sw, $4 + 0); sd = max(sd, $6 + 0) }
-		END { printf "peak_writeback=%d peak_writes=%d peak_dispatch=%d", wb, w, d
+		END { printf "peak_writeback=%d peak_writes=%d peak_dispatch=%d peak_cg_writeback=%d peak_wbt_inflight=%d", wb, w, d, cg, ws
 			if (a != "-" && b != "-")
 				printf " stall_writeback=%d stall_writes=%d stall_dispatch=%d", swb, sw, sd }' /tmp/samples)
 	toom=$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\].*invoked oom-killer.*/\1/p' | head -1)
