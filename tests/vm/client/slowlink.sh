@@ -3,11 +3,13 @@
 # Slow link: 5 ms of netem delay on both donors' links makes every RDMA
 # operation slow, as on a loaded machine. A 96 MiB job in a 24 MiB cgroup
 # must still finish with every page verified and without the cgroup's OOM
-# killer: spare.ko's write window (write_window_kb) bounds the writes in
-# flight and the block layer's writeback throttle holds the reclaimer
-# (Documentation/kmod.md, "Back-pressure"). Then a full window must refuse
-# writes without sleeping in ->queue_rq(), on a queue that is not
-# BLK_MQ_F_BLOCKING.
+# killer: the block layer's writeback throttle (wbt) holds the reclaimer
+# at the write window's depth (write_window_kb in 64 KiB requests: spare.ko
+# gives wbt that depth, session 42), so no more swap-out is under
+# writeback than the window puts on the wire (Documentation/kmod.md,
+# "Back-pressure"); the session-41 module let wbt scale to 48 requests.
+# Then a full window must refuse writes without sleeping in ->queue_rq(),
+# on a queue that is not BLK_MQ_F_BLOCKING.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
@@ -26,18 +28,39 @@ done
 pass "links to the donors delayed by 5 ms"
 
 step "workload"
+# wbt's writes in flight, per class (debugfs rqos/wbt/inflight: "N:
+# inflight X" for background, kswapd and discard), the peak of any class
+# sampled through the workload; the bound is the window in requests
+wbt=/sys/kernel/debug/block/$disk/rqos/wbt
+[ -r "$wbt/inflight" ] || fail "wbt is not on $disk's queue"
+depth=$(( $(cat /sys/module/spare/parameters/write_window_kb) / 64 ))
+echo 0 >/tmp/wbt-peak
+(
+	peak=0
+	while :; do
+		n=$(awk '$3 > m {m = $3} END {print m + 0}' "$wbt/inflight")
+		if [ "$n" -gt "$peak" ]; then peak=$n; echo "$peak" >/tmp/wbt-peak; fi
+		sleep 0.05
+	done
+) &
+sampler=$!
 oom0=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/work/memory.events)
 workload_start 1
 wait "$WL_PID"
 rc=$?
+kill "$sampler"
+wait "$sampler" 2>/dev/null
+peak=$(cat /tmp/wbt-peak)
 cat /tmp/memtest.out
 oom1=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/work/memory.events)
 show_stats "$disk"
 [ "$oom1" = "$oom0" ] || fail "the cgroup's OOM killer ran ($oom0 -> $oom1)"
 [ "$rc" = 0 ] || fail "memtest exited $rc"
 [ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
-[ "$(io_stat "$disk" write_waits)" -gt 0 ] || fail "the write window never engaged"
-pass "every page verified, no OOM kill, $(io_stat "$disk" write_waits) writes waited for the window"
+[ "$peak" -gt 0 ] || fail "wbt never counted a swap write in flight"
+[ "$peak" -le "$depth" ] ||
+	fail "wbt let $peak writes of one class in flight, over the write window's $depth"
+pass "every page verified, no OOM kill, wbt's writes in flight at most $peak (the window: $depth), $(io_stat "$disk" write_waits) writes waited for the window"
 
 # Issue 31 (2.3): a write the window holds back is refused in ->queue_rq()
 # (BLK_STS_RESOURCE) and run again when the window drains; no task sleeps
