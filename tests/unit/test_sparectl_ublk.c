@@ -57,6 +57,33 @@ static int conf(const char *name, int argc, char *const *argv, char *out, size_t
 	return conf_g(name, argc, argv, NULL, out, outlen, why, whylen);
 }
 
+/*
+ * The config sparectl writes for these settings, read back by the kit's
+ * own parser (every key a spare-ublk option), must be @want: each key=value
+ * followed by '|', in order.
+ */
+static void expect_conf(const char *name, int argc, char *const *argv,
+			const char *grant_file, const char *want)
+{
+	char out[2048] = "", why[256] = "", file[64];
+	struct seen s = { .len = 0 };
+	FILE *f;
+
+	EXPECT_EQ(conf_g(name, argc, argv, grant_file, out, sizeof(out), why, sizeof(why)), 0);
+	if (why[0])
+		fprintf(stderr, "# refused: %s\n", why);
+	f = fmemopen(out, strlen(out), "r");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	snprintf(file, sizeof(file), "ublk-%s.conf", name);
+	EXPECT_EQ(spare_conf_parse_stream(f, file, collect, &s), 0);
+	fclose(f);
+	EXPECT(!strcmp(s.text, want));
+	if (strcmp(s.text, want))
+		fprintf(stderr, "# got %s\n", s.text);
+}
+
 static void test_conf_good(void)
 {
 	char *const argv[] = {
@@ -65,27 +92,11 @@ static void test_conf_good(void)
 		"backup=/dev/vdb", "backup_mode=async", "integrity=none",
 		"key-file=/etc/spare/host.key", "domains=0,1", "queues=2",
 	};
-	char out[2048] = "", why[256] = "";
-	struct seen s = { .len = 0 };
-	FILE *f;
-
-	EXPECT_EQ(conf("swap0", 11, argv, out, sizeof(out), why, sizeof(why)), 0);
-	/* The kit's own parser reads it back, every key a spare-ublk option. */
-	f = fmemopen(out, strlen(out), "r");
-	EXPECT(f != NULL);
-	if (!f)
-		return;
-	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
-	fclose(f);
-	EXPECT(!strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
-		       "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		       "backup=/dev/vdb|backup-mode=async|integrity=none|"
-		       "key-file=/etc/spare/host.key|domains=0,1|queues=2|"));
-	if (strcmp(s.text, "name=swap0|size=256M|slab-size=16M|copies=2|"
-		   "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
-		   "backup=/dev/vdb|backup-mode=async|integrity=none|"
-		   "key-file=/etc/spare/host.key|domains=0,1|queues=2|"))
-		fprintf(stderr, "# got %s\n", s.text);
+	expect_conf("swap0", 11, argv, NULL,
+		    "name=swap0|size=256M|slab-size=16M|copies=2|"
+		    "donor=10.0.0.2:18515|donor=10.0.0.3|source=10.0.0.1|"
+		    "backup=/dev/vdb|backup-mode=async|integrity=none|"
+		    "key-file=/etc/spare/host.key|domains=0,1|queues=2|");
 }
 
 /*
@@ -96,24 +107,9 @@ static void test_conf_integrity(void)
 {
 	char *const argv[] = { "size=96M", "donors=10.0.0.2,10.0.0.3",
 			       "redundancy=ec:2+1", "integrity=crc32c" };
-	char out[2048] = "", why[256] = "";
-	struct seen s = { .len = 0 };
-	FILE *f;
-
-	EXPECT_EQ(conf("swap0", 4, argv, out, sizeof(out), why, sizeof(why)), 0);
-	if (why[0])
-		fprintf(stderr, "# refused: %s\n", why);
-	f = fmemopen(out, strlen(out), "r");
-	EXPECT(f != NULL);
-	if (!f)
-		return;
-	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
-	fclose(f);
-	EXPECT(!strcmp(s.text, "name=swap0|size=96M|donor=10.0.0.2|donor=10.0.0.3|"
-		       "redundancy=ec:2+1|integrity=crc32c|"));
-	if (strcmp(s.text, "name=swap0|size=96M|donor=10.0.0.2|donor=10.0.0.3|"
-		   "redundancy=ec:2+1|integrity=crc32c|"))
-		fprintf(stderr, "# got %s\n", s.text);
+	expect_conf("swap0", 4, argv, NULL,
+		    "name=swap0|size=96M|donor=10.0.0.2|donor=10.0.0.3|"
+		    "redundancy=ec:2+1|integrity=crc32c|");
 }
 
 static void test_conf_refused(void)
@@ -165,21 +161,8 @@ static void test_conf_refused(void)
 static void test_conf_redundancy(void)
 {
 	char *const argv[] = { "size=64M", "donors=a,b", "replicas=1", "redundancy=ec:2+1" };
-	char out[2048] = "", why[256] = "";
-	struct seen s = { .len = 0 };
-	FILE *f;
-
-	EXPECT_EQ(conf("swap0", 4, argv, out, sizeof(out), why, sizeof(why)), 0);
-	f = fmemopen(out, strlen(out), "r");
-	EXPECT(f != NULL);
-	if (!f)
-		return;
-	EXPECT_EQ(spare_conf_parse_stream(f, "ublk-swap0.conf", collect, &s), 0);
-	fclose(f);
-	EXPECT(!strcmp(s.text, "name=swap0|size=64M|donor=a|donor=b|copies=1|"
-		       "redundancy=ec:2+1|"));
-	if (strcmp(s.text, "name=swap0|size=64M|donor=a|donor=b|copies=1|redundancy=ec:2+1|"))
-		fprintf(stderr, "# got %s (%s)\n", s.text, why);
+	expect_conf("swap0", 4, argv, NULL,
+		    "name=swap0|size=64M|donor=a|donor=b|copies=1|redundancy=ec:2+1|");
 }
 
 /* A broker-placed device: the grants file, not donors=, names the donors. */
@@ -189,22 +172,10 @@ static void test_conf_broker(void)
 	char *const argv[] = { "size=64M", "slab_size=16M", "replicas=2", "domains=0,0,1" };
 	char *const with_donors[] = { "size=64M", "donors=a" };
 	char out[2048] = "", why[256] = "";
-	struct seen s = { .len = 0 };
-	FILE *f;
 
-	EXPECT_EQ(conf_g("u0", 4, argv, "/etc/spare/ublk-u0.grants", out, sizeof(out), why,
-			 sizeof(why)), 0);
-	f = fmemopen(out, strlen(out), "r");
-	EXPECT(f != NULL);
-	if (f) {
-		EXPECT_EQ(spare_conf_parse_stream(f, "ublk-u0.conf", collect, &s), 0);
-		fclose(f);
-	}
-	EXPECT(!strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|domains=0,0,1|"
-		       "grant-file=/etc/spare/ublk-u0.grants|"));
-	if (strcmp(s.text, "name=u0|size=64M|slab-size=16M|copies=2|domains=0,0,1|"
-		   "grant-file=/etc/spare/ublk-u0.grants|"))
-		fprintf(stderr, "# got %s\n", s.text);
+	expect_conf("u0", 4, argv, "/etc/spare/ublk-u0.grants",
+		    "name=u0|size=64M|slab-size=16M|copies=2|domains=0,0,1|"
+		    "grant-file=/etc/spare/ublk-u0.grants|");
 	/* without grants, no donors is still refused (above); with them, donors= is */
 	why[0] = 0;
 	EXPECT_EQ(conf_g("u0", 2, with_donors, "/etc/spare/ublk-u0.grants", out, sizeof(out),
