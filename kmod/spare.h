@@ -237,6 +237,7 @@ struct spare_dev {
 	bool dying;			/* powering off: refuse opens */
 	unsigned int openers;
 	int index;			/* spareN */
+	struct list_head powered_node;	/* spare_blk.c's powered devices */
 	u8 uuid[16];
 	struct crypto_shash *auth_tfm;	/* hmac(sha256) keyed; NULL: no key */
 	struct spare_crc_table crc;	/* crc32c per page; .crc NULL: off */

@@ -48,7 +48,44 @@ static DEFINE_IDA(spare_index_ida);
  * while the reclaimer went on finding nothing to free (issue 31).
  */
 unsigned int spare_write_window_kb = 1024;
-module_param_named(write_window_kb, spare_write_window_kb, uint, 0644);
+
+/*
+ * The devices powered on, whose queue depth follows write_window_kb
+ * (write_window_set()); spare_powered_lock is taken inside dev->lock.
+ */
+static LIST_HEAD(spare_powered);
+static DEFINE_MUTEX(spare_powered_lock);
+
+static unsigned int write_window_depth(void);
+
+/*
+ * A new window takes effect at once for what ->queue_rq() refuses, and
+ * for the depth wbt sizes its limits from (blk_set_queue_depth() on every
+ * powered device: wbt recomputes them, as when SCSI changes a device's
+ * depth at runtime). Before, wbt kept the depth of the window in force at
+ * power-on.
+ */
+static int write_window_set(const char *val, const struct kernel_param *kp)
+{
+	struct spare_dev *dev;
+	int ret = param_set_uint(val, kp);
+
+	if (ret)
+		return ret;
+	mutex_lock(&spare_powered_lock);
+	list_for_each_entry(dev, &spare_powered, powered_node)
+		blk_set_queue_depth(dev->disk->queue, write_window_depth());
+	mutex_unlock(&spare_powered_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops write_window_ops = {
+	.set = write_window_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(write_window_kb, &write_window_ops, &spare_write_window_kb,
+		0644);
 MODULE_PARM_DESC(write_window_kb,
 		 "write requests in flight per device before new writes are held back, in KiB (0: no limit)");
 
@@ -77,8 +114,8 @@ static bool write_window_enter(struct spare_dev *dev, struct spare_cmd *cmd,
  * the write window in requests of the largest size, so that the swap-out
  * wbt lets through (its whole depth on 6.12, part of it on 6.1; scaled up
  * while only writes complete, to at most 3/4 of this) is no more than
- * the window puts on the wire. wbt reads it when the disk is added, so the
- * window in force at power-on counts. With no window, the tag depth.
+ * the window puts on the wire. Set at power-on and again whenever
+ * write_window_kb is written. With no window, the tag depth.
  * Reads are not counted by wbt: they keep all the tags.
  */
 static unsigned int write_window_depth(void)
@@ -1029,6 +1066,11 @@ int spare_dev_power_on(struct spare_dev *dev)
 	}
 	dev->powered = true;
 	dev->dying = false;
+	mutex_lock(&spare_powered_lock);
+	list_add_tail(&dev->powered_node, &spare_powered);
+	/* a window written since alloc_disk() */
+	blk_set_queue_depth(dev->disk->queue, write_window_depth());
+	mutex_unlock(&spare_powered_lock);
 	pr_info("%s: %s up: %llu bytes, %u slabs of %u MiB, %u copies, %u donors%s%s\n",
 		name, dev->disk->disk_name, dev->cfg.size, dev->map.nr_slabs,
 		1U << (dev->map.slab_shift - 20), dev->map.nr_copies,
@@ -1056,6 +1098,9 @@ int spare_dev_power_off(struct spare_dev *dev)
 	/* No opener can appear now: spare_open() checks dying. */
 	dev->dying = true;
 	mutex_unlock(&dev->open_lock);
+	mutex_lock(&spare_powered_lock);
+	list_del_init(&dev->powered_node);
+	mutex_unlock(&spare_powered_lock);
 	/* a request waiting for a held donor runs again and fails */
 	spare_kick_queues(dev);
 	del_gendisk(dev->disk);

@@ -754,6 +754,7 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	mutex_init(&dev->lock);
 	mutex_init(&dev->open_lock);
 	dev->index = -1;
+	INIT_LIST_HEAD(&dev->powered_node);
 	dev->cfg.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
 	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
 	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;

@@ -62,6 +62,23 @@ show_stats "$disk"
 	fail "wbt let $peak writes of one class in flight, over the write window's $depth"
 pass "every page verified, no OOM kill, wbt's writes in flight at most $peak (the window: $depth), $(io_stat "$disk" write_waits) writes waited for the window"
 
+# A window written while the device runs sets the depth wbt sizes its
+# limits from, on every powered device (session 43; before, the window in
+# force at power-on stayed wbt's depth). blk_set_queue_depth() makes wbt
+# recompute from scale step 0, so at rest wb_normal is half the depth in
+# 64 KiB requests (at most wbt's default 16): 256 KiB gives 4 requests,
+# wb_normal 2; 1024 KiB gives 16, wb_normal 8. Both ways: wbt's own
+# scaling after the workload could leave either value by chance, not both.
+step "a window written while powered sets wbt's depth"
+swapoff "/dev/$disk" || fail "swapoff"
+echo 256 > /sys/module/spare/parameters/write_window_kb
+wn256=$(cat "$wbt/wb_normal")
+echo 1024 > /sys/module/spare/parameters/write_window_kb
+wn1024=$(cat "$wbt/wb_normal")
+[ "$wn256" = 2 ] && [ "$wn1024" = 8 ] ||
+	fail "wbt's wb_normal after writing 256 then 1024 KiB: $wn256 then $wn1024 (want 2 then 8)"
+pass "wb_normal $wn256 at 256 KiB, $wn1024 at 1024 KiB"
+
 # Issue 31 (2.3): a write the window holds back is refused in ->queue_rq()
 # (BLK_STS_RESOURCE) and run again when the window drains; no task sleeps
 # in ->queue_rq() for it. A window of one page and 1 MiB direct writes over
@@ -77,7 +94,6 @@ hflags=$(cat /sys/kernel/debug/block/"$disk"/hctx*/flags 2>/dev/null) ||
 echo "$hflags"
 [ -n "$hflags" ] || fail "no hardware queue flags for $disk"
 case $hflags in *BLOCKING*) fail "$disk's hardware queues are BLK_MQ_F_BLOCKING" ;; esac
-swapoff "/dev/$disk" || fail "swapoff"
 echo 4 > /sys/module/spare/parameters/write_window_kb
 dd if=/dev/urandom of=/tmp/qrq.data bs=1M count=16 status=none
 ww0=$(io_stat "$disk" write_waits)
