@@ -23,6 +23,12 @@ static u32 copy_inflight(struct spare_slab *slab, int c)
 	return n;
 }
 
+/**
+ * spare_donor_send_unmap() - give slab @s back to donor @d (UNMAP); a send
+ * that fails takes the donor's error road
+ * @d: the donor
+ * @s: the slab (a split slab on an ec:K+R device)
+ */
 void spare_donor_send_unmap(struct spare_donor *d, u32 s)
 {
 	struct spare_msg m;
