@@ -394,6 +394,7 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			       const struct blk_mq_queue_data *bd);
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf);
 struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s);
+bool spare_ec_evict(struct spare_donor *d, u32 s);
 #else
 static inline int spare_ec_power_on(struct spare_dev *dev)
 {
@@ -407,6 +408,10 @@ static inline struct spare_donor *spare_ec_rehome(struct spare_donor *d,
 						  u32 s)
 {
 	return NULL;
+}
+static inline bool spare_ec_evict(struct spare_donor *d, u32 s)
+{
+	return false;
 }
 static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 					     const struct blk_mq_queue_data *bd)

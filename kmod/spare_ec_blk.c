@@ -50,6 +50,8 @@
 #define EC_SLOTS	SPARE_QUEUE_DEPTH
 /* the rebuild's look at every group, while the device is up */
 #define EC_REBUILD_MS	1000
+/* ... while a move waits for its MAP or for the old slab to drain */
+#define EC_MOVE_MS	20
 #define EC_MAX_OPS	(SPARE_MAX_EXTENTS * SPARE_EC_MAX_SPLITS)
 
 struct ec_req;
@@ -87,6 +89,12 @@ struct ec_req {
 	bool posting;		/* a write's splits are being posted */
 	bool rebuild;		/* the rebuild's own slot (rb_done) */
 	bool rb_failed;		/* a rebuild op failed or was not posted */
+	/*
+	 * the rebuild's slot only: post to this copy slot at this
+	 * generation, not the split's (a move's new slab); -1: the split's
+	 */
+	int rb_slot;
+	u32 rb_gen;
 	int hctx;
 	unsigned int nr_ext, nr_ops;
 	struct ec_ext ext[SPARE_MAX_EXTENTS];
@@ -100,6 +108,37 @@ struct ec_split {
 	u32 gen;
 	u8 slot;
 	bool ok;
+	/*
+	 * An EVICT of it with a grace period (spare_ec_evict()): it moves
+	 * by copy (ec_move_step()) unless it goes the old way, by @mv_due.
+	 * Group lock.
+	 */
+	bool mv_wanted;
+	bool mv_old_way;	/* given up: its next EVICT look goes the old way */
+	u32 mv_evictor;
+	u64 mv_due;		/* ms */
+};
+
+/*
+ * The one move by copy of an evicted split of a group (the core's
+ * spare_ec_move_*(): one per group), driven by the rebuild work only.
+ */
+enum ec_move_state {
+	EC_MV_NONE,
+	EC_MV_MAP,	/* a new slab in slot @to on @target: MAP asked */
+	EC_MV_COPY,	/* mapped: the split's current pages copied there */
+	EC_MV_DRAIN,	/* switched: the old slab drains, then UNMAP */
+	EC_MV_DROP,	/* given up: the new slab given back once it can be */
+};
+
+struct ec_move {
+	enum ec_move_state state;
+	u32 j, target;
+	int from, to;		/* copy slots of the split slab */
+	u32 to_gen;		/* @to's generation once mapped (or taken) */
+	u64 start, drain_until;	/* ms */
+	u64 copied;		/* split pages copied */
+	unsigned long *copied_map;	/* the core's mv_copied */
 };
 
 struct spare_ec_dev {
@@ -114,6 +153,8 @@ struct spare_ec_dev {
 	atomic64_t writes_short;
 	atomic64_t waits;	/* requests requeued behind a write in flight */
 	atomic64_t repaired_pages, remapped;
+	atomic64_t moved, moves_given_up, copied_pages;
+	struct ec_move *mv;	/* [nr_groups] */
 	struct spare_dev *dev;
 	/* the rebuild of lost splits (ec_rebuild_work()), in dev->wq */
 	struct delayed_work rebuild_work;
@@ -188,7 +229,8 @@ static bool op_prepare(struct ec_req *req, unsigned int x, unsigned int ext,
 	u32 n = nsplits(dev), sb = spare_ec_split_bytes(&dev->cfg.ec);
 	struct ec_split *sp = &e->sp[ex->group * n + j];
 	struct spare_slab *slab = &dev->map.slabs[ex->group * n + j];
-	struct spare_copy *cp = &slab->copy[sp->slot];
+	bool own = !req->rebuild || req->rb_slot < 0;
+	struct spare_copy *cp;
 	struct spare_queue *q;
 	unsigned long flags;
 	bool ok;
@@ -197,11 +239,13 @@ static bool op_prepare(struct ec_req *req, unsigned int x, unsigned int ext,
 	op->ext = ext;
 	op->split = j;
 	op->slab = ex->group * n + j;
-	op->slot = sp->slot;
 	op->len = ex->n * sb;
 	op->dma = 0;
 	spin_lock_irqsave(&slab->lock, flags);
-	ok = sp->ok && cp->state == SPARE_COPY_MAPPED && cp->gen == sp->gen;
+	op->slot = own ? sp->slot : req->rb_slot;
+	cp = &slab->copy[op->slot];
+	ok = cp->state == SPARE_COPY_MAPPED &&
+	     (own ? sp->ok && cp->gen == sp->gen : cp->gen == req->rb_gen);
 	if (ok) {
 		q = spare_data_queue(&dev->donors[cp->donor], req->hctx);
 		ok = !IS_ERR_OR_NULL(q);
@@ -808,16 +852,20 @@ static void split_remap(struct spare_dev *dev, u32 g)
 }
 
 /*
- * The splits of @mask of the rebuild slot's extent, read or written; true
- * when every one completed without error.
+ * The splits of @mask of the rebuild slot's extent, read or written, on
+ * each split's slab (@slot -1), or on copy slot @slot at generation @gen
+ * (a move's new slab); true when every one completed without error.
  */
-static bool rb_rdma(struct spare_dev *dev, u16 mask, bool write)
+static bool rb_rdma(struct spare_dev *dev, u16 mask, bool write, int slot,
+		    u32 gen)
 {
 	struct spare_ec_dev *e = dev->ec;
 	struct ec_req *req = &e->reqs[EC_SLOTS];
 	u32 j;
 
 	reinit_completion(&e->rb_done);
+	req->rb_slot = slot;
+	req->rb_gen = gen;
 	req->write = write;
 	req->nr_ops = 0;
 	WRITE_ONCE(req->rb_failed, false);
@@ -875,7 +923,7 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 		req->hctx = 0;
 		req->ext[0] = (struct ec_ext){ .group = g, .first = rep.first,
 					       .n = rep.n };
-		ok = rb_rdma(dev, rep.src, false);
+		ok = rb_rdma(dev, rep.src, false, -1, 0);
 		for (p = 0; ok && p < rep.n; p++) {
 			void *ptr[SPARE_EC_MAX_SPLITS];
 
@@ -885,7 +933,7 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 					       spare_ec_all(geo) & ~rep.src);
 		}
 		if (ok)
-			ok = rb_rdma(dev, 1U << j, true);
+			ok = rb_rdma(dev, 1U << j, true, -1, 0);
 		spin_lock_irqsave(&e->glock[g], flags);
 		sync_lost(dev, g);	/* a loss meanwhile spoils the range */
 		marked = spare_ec_repair_end(&e->map, grp, &rep, ok, &st);
@@ -919,6 +967,45 @@ static u32 split_donor(const struct spare_slab_map *map, u32 s)
 	return SPARE_NO_DONOR;
 }
 
+/*
+ * The donor split @j of group @g goes to (the core's
+ * spare_ec_rehome_pick()): live and not in @exclude (a mask of donors),
+ * holding no other split of the group, in a failure domain none of them
+ * uses where the donors are in more than one; splits whose donors are
+ * down hold nothing; of those, the donor of the fewest split slabs. -1
+ * if none.
+ */
+static int ec_pick(struct spare_dev *dev, u32 g, u32 j, u32 exclude)
+{
+	struct spare_slab_map *map = &dev->map;
+	u32 n = nsplits(dev), i, k, ok = 0;
+	u32 group[SPARE_EC_MAX_SPLITS], load[SPARE_MAX_DONORS] = {};
+	/* pairs with the store-release of each count when it grows */
+	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
+	/* the same pairing for the donors' count */
+	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+		       SPARE_MAX_DONORS);
+	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	u16 gone = 0;
+
+	for (i = 0; i < nd; i++)
+		if (donor_live(&dev->donors[i]) && !(exclude & BIT(i)))
+			ok |= BIT(i);
+	for (i = 0; i < map->nr_slabs; i++) {
+		u32 dn = split_donor(map, i);
+
+		if (dn < nd)
+			load[dn]++;
+	}
+	for (k = 0; k < n; k++) {
+		group[k] = split_donor(map, g * n + k);
+		if (group[k] >= nd || !donor_live(&dev->donors[group[k]]))
+			gone |= 1U << k;	/* down with its donor too */
+	}
+	return spare_ec_rehome_pick(&dev->cfg.ec, nd, domain, group, j, gone,
+				    ok, load);
+}
+
 /**
  * spare_ec_rehome() - split slab @s on donor @d, down the device's
  * rehome_delay_ms, goes to another donor
@@ -941,36 +1028,13 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 {
 	struct spare_dev *dev = d->dev;
 	struct spare_slab_map *map = &dev->map;
-	u32 n = nsplits(dev), g = s / n, j = s % n, i, k, ok = 0;
-	u32 group[SPARE_EC_MAX_SPLITS], load[SPARE_MAX_DONORS] = {};
-	/* pairs with the store-release of each count when it grows */
-	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
-	/* the same pairing for the donors' count */
-	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
-		       SPARE_MAX_DONORS);
-	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	u32 n = nsplits(dev), g = s / n, j = s % n;
 	unsigned long flags;
-	u16 gone = 0;
 	int t, to;
 
 	if (!dev->ec || s >= map->nr_slabs)
 		return NULL;
-	for (i = 0; i < nd; i++)
-		if (donor_live(&dev->donors[i]))
-			ok |= BIT(i);
-	for (i = 0; i < map->nr_slabs; i++) {
-		u32 dn = split_donor(map, i);
-
-		if (dn < nd)
-			load[dn]++;
-	}
-	for (k = 0; k < n; k++) {
-		group[k] = split_donor(map, g * n + k);
-		if (group[k] >= nd || !(ok & BIT(group[k])))
-			gone |= 1U << k;	/* down with its donor too */
-	}
-	t = spare_ec_rehome_pick(&dev->cfg.ec, nd, domain, group, j, gone, ok,
-				 load);
+	t = ec_pick(dev, g, j, 0);
 	if (t < 0)
 		return NULL;
 	spin_lock_irqsave(&map->slabs[s].lock, flags);
@@ -984,6 +1048,397 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 		dev->disk->disk_name, g, j, d->name, dev->donors[t].name,
 		dev->cfg.ec.k);
 	return &dev->donors[t];
+}
+
+/*
+ * Moves of an evicted split (Documentation/erasure-coding.md, "Moves of
+ * an evicted split"): an EVICT of a split slab with a grace period does
+ * not lose the split. The rebuild work maps a new slab on the donor
+ * ec_pick() names (not the evictor), copies the split's current pages
+ * there through the core's move (spare_ec_move_next(), _chunk_end():
+ * one RDMA READ from the old slab, one WRITE to the new, no decode),
+ * switches (spare_ec_move_switch(): the split's epoch moves, so a write
+ * begun on the old slab marks nothing on the new one), lets the old slab
+ * drain and only then gives it back (UNMAP). The split stays current
+ * throughout and is read and written on its old slab until the switch. A
+ * move that cannot end by 3/4 of the grace period, finds no donor, whose
+ * MAP is refused, or whose old or new slab is lost, gives up: the EVICT
+ * goes the old way (evict_slab(): the split lost, decoded around, given
+ * back, rebuilt once mapped again) and a new slab is given back.
+ */
+
+/**
+ * spare_ec_evict() - donor @d asked split slab @s back (EVICT)
+ * @d: the evicting donor (its evict work)
+ * @s: the split slab
+ *
+ * Return: true when the split moves by copy (or already does); false
+ * when the caller gives it back the old way (no grace period, the split
+ * not on @d or lost, or its move gave up).
+ */
+bool spare_ec_evict(struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_ec_dev *e = dev->ec;
+	u32 n = nsplits(dev), g = s / n, j = s % n;
+	u32 grace = READ_ONCE(d->evict_deadline_ms);
+	struct ec_split *sp = &e->sp[s];
+	u64 now = spare_now_ms();
+	unsigned long flags;
+	bool move = false, again = false;
+
+	spin_lock_irqsave(&e->glock[g], flags);
+	if (sp->mv_old_way) {
+		sp->mv_old_way = false;
+	} else if (sp->mv_wanted) {
+		again = move = true;
+	} else if (grace && !READ_ONCE(e->stopping) &&
+		   !(e->map.groups[g].lost & (1U << j)) &&
+		   donor_copy(d, s) == sp->slot) {
+		sp->mv_wanted = true;
+		sp->mv_evictor = d->idx;
+		/* three quarters of the grace period after the EVICT came */
+		sp->mv_due = now - jiffies_to_msecs(jiffies - d->evict_at[s]) +
+			     grace / 4 * 3;
+		move = true;
+	}
+	spin_unlock_irqrestore(&e->glock[g], flags);
+	if (again) {
+		pr_info_ratelimited("donor %s: EVICT of split %u of coding group %u again while it moves; ignored\n",
+				    d->name, j, g);
+	} else if (move) {
+		pr_info("donor %s: EVICT of split %u of coding group %u (grace %u ms): it moves by copy to another donor, then is given back\n",
+			d->name, j, g, grace);
+		mod_delayed_work(dev->wq, &e->rebuild_work, 0);
+	}
+	return move;
+}
+
+/* Split slab @s's EVICT by donor @ev goes the old way (its evict work). */
+static void move_old_way(struct spare_dev *dev, u32 s, u32 ev)
+{
+	struct spare_donor *d = &dev->donors[ev];
+
+	spin_lock_bh(&d->pending_lock);
+	set_bit(s, d->evict_pending);
+	spin_unlock_bh(&d->pending_lock);
+	queue_work(dev->wq, &d->evict_work);
+}
+
+/*
+ * A given-up move's new slab (EC_MV_DROP): given back once its MAP was
+ * answered. Kept when the split took it as its slab meanwhile
+ * (split_remap() after a loss).
+ */
+static void move_drop(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	u32 s = g * nsplits(dev) + mv->j;
+	struct spare_slab *slab = &dev->map.slabs[s];
+	struct spare_copy *cp = &slab->copy[mv->to];
+	unsigned long flags;
+	bool unmap = false, done = true;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	if (cp->donor != mv->target || (e->sp[s].ok && e->sp[s].slot == mv->to))
+		;	/* no longer ours */
+	else if (cp->state == SPARE_COPY_MAPPING)
+		done = false;
+	else if (cp->state == SPARE_COPY_UNMAPPED)
+		spare_slab_move_abort(&dev->map, slab, mv->to);
+	else {
+		unmap = cp->state == SPARE_COPY_MAPPED;
+		spare_slab_slot_free(&dev->map, slab, mv->to);
+	}
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (unmap && donor_live(&dev->donors[mv->target]))
+		spare_donor_send_unmap(&dev->donors[mv->target], s);
+	if (done)
+		mv->state = EC_MV_NONE;
+}
+
+/*
+ * The move of group @g gives up (@why): the EVICT goes the old way, and
+ * the new slab is given back once it is not MAPPING (EC_MV_DROP).
+ */
+static void move_give_up(struct spare_dev *dev, u32 g, const char *why)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	u32 s = g * nsplits(dev) + mv->j, ev;
+	struct ec_split *sp = &e->sp[s];
+	unsigned long flags;
+
+	spin_lock_irqsave(&e->glock[g], flags);
+	if (e->map.groups[g].mv_active && e->map.groups[g].mv_split == mv->j)
+		spare_ec_move_end(&e->map.groups[g]);
+	ev = sp->mv_evictor;
+	sp->mv_wanted = false;
+	sp->mv_old_way = true;
+	spin_unlock_irqrestore(&e->glock[g], flags);
+	mv->state = mv->to < 0 ? EC_MV_NONE : EC_MV_DROP;
+	atomic64_inc(&e->moves_given_up);
+	pr_warn("%s: coding group %u: split %u cannot move by copy (%s): given back the old way, read around and rebuilt once mapped again\n",
+		dev->disk->disk_name, g, mv->j, why);
+	move_old_way(dev, s, ev);
+	if (mv->state == EC_MV_DROP)
+		move_drop(dev, g);
+}
+
+/* A split of group @g whose EVICT wants a move: a new slab asked for. */
+static void move_seek(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	struct ec_move *mv = &e->mv[g];
+	u32 n = nsplits(dev), j, s;
+	unsigned long flags;
+	bool late = false, lost = false;
+	const char *why = NULL;
+	u32 ev = 0;
+	int t = -1, to = -EBUSY;
+
+	spin_lock_irqsave(&e->glock[g], flags);
+	for (j = 0; j < n && !e->sp[g * n + j].mv_wanted; j++)
+		;
+	if (j < n) {
+		ev = e->sp[g * n + j].mv_evictor;
+		late = spare_now_ms() >= e->sp[g * n + j].mv_due;
+		lost = grp->lost & (1U << j);
+	}
+	spin_unlock_irqrestore(&e->glock[g], flags);
+	if (j >= n)
+		return;
+	s = g * n + j;
+	*mv = (struct ec_move){ .state = EC_MV_NONE, .j = j, .from = -1,
+				.to = -1, .start = spare_now_ms(),
+				.copied_map = mv->copied_map };
+	if (lost)
+		why = "its slab was lost";
+	else if (late)
+		why = "out of time: 3/4 of the grace period";
+	else
+		t = ec_pick(dev, g, j, BIT(ev));
+	if (!why && t < 0)
+		why = "no live donor outside the group and its failure domains";
+	if (!why) {
+		spin_lock_irqsave(&dev->map.slabs[s].lock, flags);
+		if (dev->map.slabs[s].copy[e->sp[s].slot].state ==
+		    SPARE_COPY_MAPPED) {
+			mv->from = e->sp[s].slot;
+			to = spare_slab_slot_take(&dev->map, &dev->map.slabs[s],
+						  t);
+			if (to >= 0)
+				mv->to_gen = dev->map.slabs[s].copy[to].gen;
+		}
+		spin_unlock_irqrestore(&dev->map.slabs[s].lock, flags);
+		if (to < 0)
+			why = "no free slot for a new slab";
+	}
+	if (why) {
+		move_give_up(dev, g, why);
+		return;
+	}
+	mv->to = to;
+	mv->target = t;
+	mv->state = EC_MV_MAP;
+	pr_info("%s: coding group %u: split %u moves by copy from donor %s to donor %s\n",
+		dev->disk->disk_name, g, j, dev->donors[ev].name,
+		dev->donors[t].name);
+	queue_work(dev->wq, &dev->donors[t].map_work);
+}
+
+/* Whether the move of group @g is out of time, or its split lost. */
+static const char *move_broken(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	struct ec_split *sp = &e->sp[g * nsplits(dev) + mv->j];
+	unsigned long flags;
+	const char *why = NULL;
+
+	spin_lock_irqsave(&e->glock[g], flags);
+	sync_lost(dev, g);
+	if (e->map.groups[g].lost & (1U << mv->j))
+		why = "the evicting donor's slab was lost";
+	else if (spare_now_ms() >= sp->mv_due)
+		why = "out of time: 3/4 of the grace period";
+	else if (READ_ONCE(e->stopping))
+		why = "the device is powering off";
+	spin_unlock_irqrestore(&e->glock[g], flags);
+	return why;
+}
+
+/* The new slab's MAP answered? Then the core's move begins. */
+static void move_mapped(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	struct spare_slab *slab = &dev->map.slabs[g * nsplits(dev) + mv->j];
+	struct spare_copy *cp = &slab->copy[mv->to];
+	enum spare_copy_state st;
+	const char *why;
+	unsigned long flags;
+	u32 gen;
+	int ret;
+
+	why = move_broken(dev, g);
+	if (!why) {
+		spin_lock_irqsave(&slab->lock, flags);
+		st = cp->state;
+		gen = cp->gen;
+		spin_unlock_irqrestore(&slab->lock, flags);
+		/* not asked yet (its donor's map work), or not answered */
+		if ((st == SPARE_COPY_UNMAPPED && gen == mv->to_gen) ||
+		    st == SPARE_COPY_MAPPING)
+			return;
+		if (st != SPARE_COPY_MAPPED)
+			why = "the new donor refused the MAP or was lost";
+	}
+	if (!why) {
+		mv->to_gen = gen;
+		spin_lock_irqsave(&e->glock[g], flags);
+		ret = spare_ec_move_begin(&e->map, &e->map.groups[g], mv->j,
+					  mv->copied_map);
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		if (ret)
+			why = "the split changed meanwhile";
+	}
+	if (why) {
+		move_give_up(dev, g, why);
+		return;
+	}
+	mv->state = EC_MV_COPY;
+}
+
+/*
+ * The core's move switched: the split's slab is the new one from now on,
+ * the old one out of use (EVICTING) until it drained. Group lock held.
+ */
+static void move_switch(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	u32 s = g * nsplits(dev) + mv->j;
+	struct spare_slab *slab = &dev->map.slabs[s];
+	struct ec_split *sp = &e->sp[s];
+
+	spin_lock(&slab->lock);
+	sp->slot = mv->to;
+	sp->gen = mv->to_gen;
+	spare_slab_move_release(&dev->map, slab, mv->from);
+	spin_unlock(&slab->lock);
+	sp->mv_wanted = false;
+	mv->state = EC_MV_DRAIN;
+	mv->drain_until = spare_now_ms() + SPARE_CM_TIMEOUT_MS;
+}
+
+/*
+ * Copy the moving split of group @g to its new slab, chunk after chunk,
+ * then switch. Returns when switched, given up, or a chunk failed (the
+ * next look tries again).
+ */
+static void move_copy(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_group *grp = &e->map.groups[g];
+	struct ec_req *req = &e->reqs[EC_SLOTS];
+	struct ec_move *mv = &e->mv[g];
+	u32 max = SPARE_MAX_IO_BYTES / SPARE_EC_PAGE, from = 0, passes = 0;
+	const char *why;
+
+	for (;;) {
+		struct spare_ec_repair rep;
+		unsigned long flags;
+		bool ok;
+		int ret;
+
+		why = move_broken(dev, g);
+		if (why) {
+			move_give_up(dev, g, why);
+			return;
+		}
+		spin_lock_irqsave(&e->glock[g], flags);
+		ret = spare_ec_move_next(&e->map, grp, from, max, &rep);
+		if (ret == -ENOENT) {
+			ret = spare_ec_move_switch(&e->map, grp);
+			if (!ret)
+				move_switch(dev, g);
+		}
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		if (ret == -EAGAIN && ++passes <= 4) {
+			from = 0;	/* pages written meanwhile */
+			continue;
+		}
+		if (ret || mv->state == EC_MV_DRAIN)
+			return;	/* switched, or a write keeps coming: later */
+		req->nr_ext = 1;
+		req->hctx = 0;
+		req->ext[0] = (struct ec_ext){ .group = g, .first = rep.first,
+					       .n = rep.n };
+		ok = rb_rdma(dev, 1U << mv->j, false, -1, 0) &&
+		     rb_rdma(dev, 1U << mv->j, true, mv->to, mv->to_gen);
+		spin_lock_irqsave(&e->glock[g], flags);
+		if (spare_ec_move_chunk_end(&e->map, grp, &rep, ok)) {
+			mv->copied += rep.n;
+			atomic64_add(rep.n, &e->copied_pages);
+		}
+		spin_unlock_irqrestore(&e->glock[g], flags);
+		if (!ok)
+			return;	/* a donor busy or lost: looked at again */
+		from = rep.first + rep.n;
+	}
+}
+
+/* The old slab drained (or its time is up): UNMAP it; the move is over. */
+static void move_drain(struct spare_dev *dev, u32 g)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct ec_move *mv = &e->mv[g];
+	u32 s = g * nsplits(dev) + mv->j;
+	struct spare_slab *slab = &dev->map.slabs[s];
+	u32 ev = e->sp[s].mv_evictor;
+	struct spare_donor *d = &dev->donors[ev];
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	busy = slab->copy[mv->from].inflight &&
+	       spare_now_ms() < mv->drain_until;
+	if (!busy)
+		spare_slab_slot_free(&dev->map, slab, mv->from);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (busy)
+		return;
+	mv->state = EC_MV_NONE;
+	atomic64_inc(&d->stats.evictions);
+	atomic64_inc(&d->stats.moves);
+	atomic64_inc(&e->moved);
+	pr_info("%s: coding group %u: split %u moved by copy from donor %s to donor %s in %llu ms (%llu split pages copied, none decoded); the old slab given back\n",
+		dev->disk->disk_name, g, mv->j, d->name,
+		dev->donors[mv->target].name, spare_now_ms() - mv->start,
+		mv->copied);
+	if (donor_live(d))
+		spare_donor_send_unmap(d, s);
+	spare_uevent(dev, "slab_evicted", d, s);
+}
+
+/* One look at group @g's move, in the rebuild work. */
+static void ec_move_step(struct spare_dev *dev, u32 g)
+{
+	struct ec_move *mv = &dev->ec->mv[g];
+
+	if (mv->state == EC_MV_DROP)
+		move_drop(dev, g);
+	if (mv->state == EC_MV_NONE)
+		move_seek(dev, g);
+	if (mv->state == EC_MV_MAP)
+		move_mapped(dev, g);
+	if (mv->state == EC_MV_COPY)
+		move_copy(dev, g);
+	if (mv->state == EC_MV_DRAIN)
+		move_drain(dev, g);
 }
 
 /* Split slabs lost now, and mapped but waiting for (or in) a rebuild. */
@@ -1010,11 +1465,15 @@ static void ec_rebuild_work(struct work_struct *work)
 					      rebuild_work);
 	struct spare_dev *dev = e->dev;
 	u32 n = nsplits(dev), g, j, lost, rebuilding;
+	bool moving = false;
 
 	for (g = 0; g < e->map.nr_groups && !READ_ONCE(e->stopping); g++) {
 		unsigned long flags;
 		u16 todo;
 
+		/* first: a given-up move's new slab goes before split_remap() */
+		ec_move_step(dev, g);
+		moving |= e->mv[g].state != EC_MV_NONE;
 		spin_lock_irqsave(&e->glock[g], flags);
 		sync_lost(dev, g);
 		split_remap(dev, g);
@@ -1035,7 +1494,8 @@ static void ec_rebuild_work(struct work_struct *work)
 	}
 	if (!READ_ONCE(e->stopping))
 		queue_delayed_work(dev->wq, &e->rebuild_work,
-				   msecs_to_jiffies(EC_REBUILD_MS));
+				   msecs_to_jiffies(moving ? EC_MOVE_MS :
+							     EC_REBUILD_MS));
 }
 
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -1180,10 +1640,14 @@ static int reqs_alloc(struct spare_dev *dev, struct spare_ec_dev *e)
 void spare_ec_free(struct spare_dev *dev)
 {
 	struct spare_ec_dev *e = dev->ec;
+	u32 i;
 
 	if (!e)
 		return;
 	reqs_free(e, nsplits(dev));
+	for (i = 0; e->mv && i < e->map.nr_groups; i++)
+		bitmap_free(e->mv[i].copied_map);
+	kvfree(e->mv);
 	spare_ec_map_free(&e->map);
 	kvfree(e->glock);
 	kvfree(e->sp);
@@ -1262,8 +1726,15 @@ int spare_ec_power_on(struct spare_dev *dev)
 				1U << (e->gshift - SPARE_PAGE_SHIFT));
 	e->glock = kvcalloc(nr_groups, sizeof(*e->glock), GFP_KERNEL);
 	e->sp = kvcalloc(nr_groups * n, sizeof(*e->sp), GFP_KERNEL);
-	if (!ret && (!e->glock || !e->sp))
+	e->mv = kvcalloc(nr_groups, sizeof(*e->mv), GFP_KERNEL);
+	if (!ret && (!e->glock || !e->sp || !e->mv))
 		ret = -ENOMEM;
+	for (i = 0; !ret && i < nr_groups; i++) {
+		e->mv[i].copied_map = bitmap_zalloc(e->map.pages_per_group,
+						    GFP_KERNEL);
+		if (!e->mv[i].copied_map)
+			ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = reqs_alloc(dev, e);
 	if (ret) {
@@ -1341,6 +1812,9 @@ ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 		l.waits = atomic64_read(&e->waits);
 		l.ec.repaired_pages = atomic64_read(&e->repaired_pages);
 		l.remapped = atomic64_read(&e->remapped);
+		l.moved = atomic64_read(&e->moved);
+		l.moves_given_up = atomic64_read(&e->moves_given_up);
+		l.copied_pages = atomic64_read(&e->copied_pages);
 		ec_split_counts(e, &l.lost_now, &l.rebuilding);
 	}
 	return spare_ec_stat_format(buf, PAGE_SIZE, &l);

@@ -23,7 +23,13 @@ static u32 copy_inflight(struct spare_slab *slab, int c)
 	return n;
 }
 
-static void send_unmap(struct spare_donor *d, u32 s)
+/**
+ * spare_donor_send_unmap() - give slab @s back to donor @d (UNMAP); a send
+ * that fails takes the donor's error road
+ * @d: the donor
+ * @s: the slab (a split slab on an ec:K+R device)
+ */
+void spare_donor_send_unmap(struct spare_donor *d, u32 s)
 {
 	struct spare_msg m;
 
@@ -249,7 +255,7 @@ static void evict_done(struct spare_donor *d, u32 s)
 	d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
 	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
 		s, dev->has_backup ? " and backup" : "");
-	send_unmap(d, s);
+	spare_donor_send_unmap(d, s);
 	spare_uevent(dev, "slab_evicted", d, s);
 }
 
@@ -267,7 +273,7 @@ static void move_done(struct spare_donor *d, struct spare_kmove *km)
 	atomic64_inc(&d->stats.moves);
 	pr_info("donor %s: slab %u evicted; moved to donor %s in %llu ms\n",
 		d->name, mv->slab, km->t->name, spare_now_ms() - mv->start);
-	send_unmap(d, mv->slab);
+	spare_donor_send_unmap(d, mv->slab);
 	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
 }
 
@@ -414,7 +420,9 @@ void spare_donor_evict_work(struct work_struct *work)
 			if (i < n)
 				pr_info_ratelimited("donor %s: EVICT of slab %u again while it moves; ignored\n",
 						    d->name, s);
-			else if (move_start(d, s, &d->moves[n]))
+			else if (d->dev->ec && spare_ec_evict(d, s))
+				;	/* a split: it moves in the rebuild work */
+			else if (!d->dev->ec && move_start(d, s, &d->moves[n]))
 				n++;
 			else
 				evict_slab(d, s);

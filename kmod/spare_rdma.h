@@ -50,6 +50,7 @@ void spare_queue_destroy(struct spare_queue *q);
 
 /* spare_evict.c */
 void spare_donor_evict_work(struct work_struct *work);
+void spare_donor_send_unmap(struct spare_donor *d, u32 s);
 void spare_donor_rehome_work(struct work_struct *work);
 void spare_donor_rehome_arm(struct spare_donor *d);
 

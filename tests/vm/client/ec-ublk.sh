@@ -57,20 +57,6 @@
 set -u
 watchdog 600
 
-# ec_field NAME: the field number of NAME in an ec_stat line (version 4,
-# one format for both drivers: Documentation/ABI/testing/sysfs-block-spare)
-ec_field() {
-	case $1 in
-	version) echo 1 ;; k) echo 2 ;; r) echo 3 ;; delta) echo 4 ;;
-	reads) echo 5 ;; writes) echo 6 ;; reads_decoded) echo 7 ;;
-	late_dropped) echo 8 ;; eio_pages) echo 9 ;; writes_short) echo 10 ;;
-	waits) echo 11 ;; repaired_pages) echo 12 ;; remapped) echo 13 ;;
-	lost_now) echo 14 ;; rebuilding) echo 15 ;; moved) echo 16 ;;
-	moves_given_up) echo 17 ;; copied_pages) echo 18 ;;
-	*) fail "ec_field: no field $1" ;;
-	esac
-}
-
 # spare.ko's steps (the pager's are below this block).
 if [ "$BACKEND" = kmod ]; then
 	step "soft-RoCE: spare.ko on 10.0.0.1, seven donors on 10.0.0.2-8"
@@ -118,11 +104,7 @@ if [ "$BACKEND" = kmod ]; then
 	dmesg -c >/dev/null
 	# no re-home here (the last step's device has one): host 6 comes
 	# back to its own splits, and the steps after count on where each is
-	disk=$(spare_create swap0 size=96M slab_size=8M redundancy=ec:4+2 \
-		donors="$LIST" source=10.0.0.1 rehome_delay_ms=3600000)
-	dmesg | grep 'redundancy ec:4+2: 3 coding group' || fail "no word of the coding groups"
-	dd if=/dev/urandom of=/tmp/want bs=1M count=96 2>/dev/null || fail "pattern"
-	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
+	ec_kdev 96M rehome_delay_ms=3600000
 	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
 	cmp /tmp/back /tmp/want || fail "$disk does not read back"
 	rm -f /tmp/back
@@ -135,8 +117,6 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$lent" = 18 ] || fail "the donors lend $lent slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
 	pass "96 MiB written and read back; the donors lend 18 x 8 MiB (1.5x)"
 
-	# ecs FIELD: one of /sys/block/$disk/spare/ec_stat's fields (ec_field)
-	ecs() { cut -d' ' -f"$(ec_field "$1")" "/sys/block/$disk/spare/ec_stat"; }
 	[ "$(ecs version)" = 4 ] && [ "$(ecs k)" = 4 ] && [ "$(ecs r)" = 2 ] &&
 		[ "$(ecs delta)" = 1 ] && [ "$(ecs moved)" = 0 ] ||
 		fail "ec_stat is not version 4 of ec:4+2, delta 1: $(cat "/sys/block/$disk/spare/ec_stat")"
@@ -148,21 +128,12 @@ if [ "$BACKEND" = kmod ]; then
 	# 2: 4-8 and 2); it dies while 8 MiB are written over and over: a
 	# write completes once K splits landed, so none fails, and the
 	# writes after the loss land on five splits
-	dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
-	rm -f /tmp/wstop
-	(while [ ! -e /tmp/wstop ]; do
-		dd if=/tmp/new of="/dev/$disk" bs=64K seek=64 oflag=direct conv=notrunc 2>/dev/null || exit 1
-	done) &
-	wpid=$!
-	sleep 1
-	kill -0 $wpid 2>/dev/null || { wait $wpid; fail "the writes ended before donor 6 was killed"; }
+	ec_writes_start
 	kill -KILL "$(donor_pid 6)"
 	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.6:$DONOR_PORT\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -ge 1 ]" ||
 		{ touch /tmp/wstop; client_log; fail "the loss of donor 6 was not noticed"; }
 	sleep 2
-	touch /tmp/wstop
-	wait $wpid || { client_log; fail "a write failed while donor 6 died"; }
-	dd if=/tmp/new of=/tmp/want bs=64K seek=64 conv=notrunc 2>/dev/null
+	ec_writes_stop "while donor 6 died"
 	[ "$(ecs writes_short)" -gt 0 ] || fail "no write counted short with donor 6 down"
 	# the write found group 0's split lost; the rebuild work's next look
 	# (every second) finds groups 1 and 2's
@@ -260,10 +231,7 @@ if [ "$BACKEND" = kmod ]; then
 	for n in 2 3 5; do donor_start $n --budget 64M --slab-size 8M; done
 	spare_load
 	dmesg -c >/dev/null
-	disk=$(spare_create swap0 size=64M slab_size=8M redundancy=ec:4+2 \
-		donors="$LIST" source=10.0.0.1 hold_ms=0 rehome_delay_ms=2000)
-	dd if=/dev/urandom of=/tmp/want bs=1M count=64 2>/dev/null || fail "pattern"
-	dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
+	ec_kdev 64M hold_ms=0 rehome_delay_ms=2000
 	kill -KILL "$(donor_pid 4)"
 	rehomed() {
 		[ "$(ecs remapped)" = 2 ] && [ "$(ecs lost_now)" = 0 ] &&
@@ -287,18 +255,9 @@ if [ "$BACKEND" = kmod ]; then
 	# hosts 2, 6, 7 and 8, group 1 on 2, 6, 7 and 8), the re-homed one
 	# among them, so every page verifies only if its rebuild wrote the
 	# right bytes there.
-	cut_link 3
-	cut_link 5
-	kill -KILL "$(donor_pid 3)" "$(donor_pid 5)"
-	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/tmp/dd.err ||
-		{ cat /tmp/dd.err; client_log; fail "read after three losses, one re-homed"; }
-	cmp /tmp/back /tmp/want || fail "$disk: wrong data after three losses, one re-homed"
-	rm -f /tmp/back
-	[ "$(ecs eio_pages)" = 0 ] || fail "$(ecs eio_pages) pages EIO with four splits left in each group"
-	dec=$(ecs reads_decoded)
-	[ "$dec" -gt 0 ] || fail "no read was decoded"
+	ec_lose_verify 3 5
 	client_down
-	pass "every page of 64 MiB read back with hosts 3, 4 and 5 gone ($dec reads decoded)"
+	pass "every page of 64 MiB read back with hosts 3, 4 and 5 gone ($DEC reads decoded)"
 	exit 0
 fi
 
