@@ -188,16 +188,18 @@ c0=$(current)
 # Session 42's flake ("MainPID 358 became 565", under load 8-12) was the
 # watchdog firing across the restart in place: the old image's last ping up
 # to 15 s before the signal, the new image's first 15 s after its start.
-# Sent 13.5-14.7 s after a ping, a restart that goes 1-2 s without one is
-# killed by systemd and started anew (checked below, 31 s past that ping),
+# Sent 12.5-13.5 s after a ping (not closer to 15 s: reading the age takes
+# a systemctl call, and a signal that lands after the next ping is no test),
+# a restart that goes 2-3 s without a ping is killed by systemd and
+# started anew (checked below, 31 s past that ping),
 # and the longest gap systemd sees between two pings is the restart's
 # margin against WatchdogSec (/tmp/wd.pings, polled twice a second).
 ping_age_ms() { echo $(( $(awk '{printf "%d", $1 * 1000}' /proc/uptime) -
 	$(systemctl show -P WatchdogTimestampMonotonic spared) / 1000 )); }
-ping_due() { a=$(ping_age_ms); [ "$a" -ge 13500 ] && [ "$a" -lt 14700 ]; }
-wait_until 60 ping_due || fail "spared's last watchdog ping is $(ping_age_ms) ms old, never 13.5-14.7 s"
+ping_due() { a=$(ping_age_ms); [ "$a" -ge 12500 ] && [ "$a" -lt 13500 ]; }
+wait_until 60 ping_due || fail "spared's last watchdog ping is $(ping_age_ms) ms old, never 12.5-13.5 s"
 wd_last_ms=$(( $(systemctl show -P WatchdogTimestampMonotonic spared) / 1000 ))
-echo "    SIGUSR2 $(ping_age_ms) ms after spared's last watchdog ping"
+echo "    SIGUSR2 $a ms after spared's last watchdog ping (at $wd_last_ms ms)"
 (while :; do systemctl show -P WatchdogTimestampMonotonic spared; sleep 0.5; done >/tmp/wd.pings) &
 wd_poll=$!
 systemctl kill -s USR2 spared || { diag; fail "systemctl kill -s USR2 spared"; }
@@ -230,7 +232,7 @@ echo "    the longest time without a watchdog ping across the restart: $wd_gap_m
 	! jlog spared | grep -q 'Watchdog timeout' ||
 	{ jlog spared | grep -i -B2 -A2 watchdog; diag; fail "systemd's watchdog killed spared across its restart in place (MainPID $dpid -> $(systemctl show -P MainPID spared), NRestarts $nr -> $(systemctl show -P NRestarts spared))"; }
 # a ping period (15 s) and some: not the period plus the signal's age
-# plus the restart (29.6 s and more before session 43: 0.4 s from a kill)
+# plus the restart (27.5 s and more here before session 43)
 [ "$wd_gap_ms" -le 20000 ] ||
 	fail "spared went $wd_gap_ms ms without a watchdog ping across its restart in place: WatchdogSec=30s leaves it $((30000 - wd_gap_ms)) ms"
 pass "spared restarted in place under systemd: pid $dpid kept, active (running), no restart counted, $held held slab(s) kept, every byte read back"
