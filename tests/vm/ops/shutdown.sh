@@ -91,7 +91,7 @@ fi
 watchdog 900
 case $BACKEND in
 ublk) ublk_require; SWAP_BACKEND=ublk ;;
-kmod) spare_load; SWAP_BACKEND=module ;;
+kmod) SWAP_BACKEND=module ;;
 *) fail "backend '$BACKEND': run with -b ublk or -b kmod" ;;
 esac
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd: not run under scripts/vm/run?"
@@ -105,6 +105,7 @@ for t in swapon swapoff; do
 	[ -e "/sbin/$t" ] || ln -s "/usr/sbin/$t" "/sbin/$t" || fail "/sbin/$t"
 done
 rxe_up 3
+[ "$BACKEND" = kmod ] && spare_load	# after rxe_up: it needs the RDMA core
 units_keys
 units_configs
 systemctl start spare-broker spared || fail "systemctl start spare-broker spared"
