@@ -69,7 +69,9 @@ if [ "${1:-}" = --judge ]; then
 		else
 			[ -e "$CFS/sw0" ] && fail "$CFS/sw0 still there"
 		fi
-		pass "spare-swap@sw0 swapped /dev/$disk off ($used_kib KiB swapped) at $(secs "$off") s, before the pager, spared and the broker began to stop; no error"
+		pager=
+		[ "$BACKEND" = ublk ] && pager="the pager, "
+		pass "spare-swap@sw0 swapped /dev/$disk off ($used_kib KiB swapped) at $(secs "$off") s, before ${pager}spared and the broker began to stop; no error"
 		step "the job, thawed: every page it had on /dev/$disk read back by the shutdown's swapoff"
 		echo 0 >/sys/fs/cgroup/work/cgroup.freeze
 		rm -f /tmp/hold
