@@ -242,6 +242,9 @@ static int setup_metrics_and_watchdog(struct spared *d)
 	if (ms) {
 		if (add_periodic(d, &watchdog_src, ms, watchdog_handler))
 			return -1;
+		/* the first period starts now: after a restart in place the
+		 * last ping was the old image's, before its exec */
+		spare_notify_watchdog();
 		log_info("systemd watchdog: WATCHDOG=1 every %" PRIu64 " ms", ms);
 	}
 	return 0;
@@ -294,6 +297,12 @@ static void signal_handler(struct spared *d, struct ev_source *src,
 	case SIGUSR2:
 		log_info("SIGUSR2: restarting for an upgrade; slabs held for a resume are kept");
 		spare_notify_reloading();
+		/* systemd's watchdog runs on through the restart in place
+		 * (READY=1 does not reset it): pinged here, before the exec
+		 * (restart.c) and as the new image starts, the longest gap
+		 * is one of those steps, not up to WatchdogSec/2 on each
+		 * side of them (session 42's "MainPID became", under load). */
+		spare_notify_watchdog();
 		d->upgrading = true;
 		d->stopping = true;
 		break;

@@ -33,6 +33,7 @@
 #include "keep.h"
 #include "slabmem.h"
 #include "spare_log.h"
+#include "spare_notify.h"
 #include "spare_util.h"
 #include "spared.h"
 
@@ -225,6 +226,7 @@ void spared_keep_exec(struct spared *d, char **argv)
 	setenv("LISTEN_FDS", num, 1);
 	setenv("LISTEN_FDNAMES", names, 1);
 	log_info("restart: exec %s", path);
+	spare_notify_watchdog();	/* the teardown took time: see SIGUSR2 */
 	execv(path, argv);
 	log_err("restart: exec %s: %s; exiting, the held slabs are lost", path,
 		strerror(errno));
@@ -378,6 +380,7 @@ int spared_keep_adopt(struct spared *d)
 	}
 	if (n == 0)
 		return 0;
+	spare_notify_watchdog();	/* a restart in place: see SIGUSR2 */
 	tfd = fd_named(names, n, SPARED_KEEP_TABLE_NAME);
 	if (tfd < 0) {
 		log_warn("restart: %d fd(s) handed over without a table (%s); they are closed, nothing kept",

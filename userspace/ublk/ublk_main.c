@@ -160,8 +160,17 @@ static int map_slabs(struct dev *d)
 	return 0;
 }
 
+/*
+ * The slabs given back (UNMAP) as the pager stops. A donor one UNMAP could
+ * not reach gets no more: each try waits out the control time-out (10 s),
+ * and with a donor stopping beside the pager (a local spared at a
+ * shutdown) 8 slabs made the pager's stop outlast its unit's 60 s
+ * TimeoutStopSec= (tests/vm/ops/shutdown.sh). That donor frees them when
+ * the session ends, as for a client that vanished.
+ */
 static void unmap_slabs(struct dev *d)
 {
+	bool lost[SPARE_MAX_DONORS] = { false };
 	u32 s, c;
 
 	for (s = 0; s < d->map.nr_slabs; s++)
@@ -171,11 +180,13 @@ static void unmap_slabs(struct dev *d)
 			if ((cp->state == SPARE_COPY_MAPPED ||
 			     cp->state == SPARE_COPY_EVICTING) &&
 			    cp->donor < d->nr_donors &&
+			    cp->donor < SPARE_MAX_DONORS && !lost[cp->donor] &&
 			    !d->donors[cp->donor].abandoned &&
 			    d->donors[cp->donor].ctrl.up &&
-			    !d->donors[cp->donor].failed)
-				donor_unmap(&d->donors[cp->donor],
-					    pager_wire_id(s, c));
+			    !d->donors[cp->donor].failed &&
+			    donor_unmap(&d->donors[cp->donor],
+					pager_wire_id(s, c)))
+				lost[cp->donor] = true;
 		}
 }
 

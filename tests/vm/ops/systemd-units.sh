@@ -63,13 +63,12 @@
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
+. /spare/tests/vm/ops/units.inc
 set -u
 watchdog 600
 ublk_require
 
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is $(cat /proc/1/comm), not systemd: not run under scripts/vm/run?"
-jlog() { journalctl -u "$1" -o cat --no-pager; }
-active() { [ "$(systemctl is-active "$1")" = active ]; }
 diag() {
 	for u in spare-broker spared spare-ublk@ub0 sparectl-monitor@ub0; do
 		echo "---- $u: $(systemctl is-active $u)"; jlog $u | tail -30
@@ -79,13 +78,7 @@ diag() {
 B="broker=$BROKER broker-name=trainer broker-key=/etc/spare/b-trainer.key"
 
 step "the units, filled in as make install does; programs in /usr/sbin; systemd loads them all"
-for f in /spare/dist/*.service.in; do
-	sed 's|@SBINDIR@|/usr/sbin|g' "$f" >"/etc/systemd/system/$(basename "$f" .in)" || fail "install $f"
-done
-for p in spared sparectl spare-ublk spare-broker spare-aggd; do
-	cp "/spare/bin/$p" /usr/sbin/ || fail "install $p"
-done
-systemctl daemon-reload || fail "daemon-reload"
+units_install
 for u in spared spare-broker spare-aggd spare-ublk@ub0 sparectl-monitor@ub0 spare-swap@sw0; do
 	[ "$(systemctl show -P LoadState "$u")" = loaded ] || fail "$u: $(systemctl show -P LoadState "$u")"
 done
@@ -93,20 +86,8 @@ pass "6 units loaded"
 
 step "spare-broker.service, its keys readable by root only: ready, and donors register"
 rxe_up 3
-broker_keys donor2 donor3 trainer
-mkdir -p /etc/spare
-# in /etc/spare: the units have a /tmp of their own (PrivateTmp=)
-# the broker signs version 2 (Ed25519) grants: only it holds grant-sign.key,
-# the donors the public half (no version 1 grant.key here at all)
-(umask 077; cp /tmp/broker-hosts /tmp/b-donor2.key /tmp/b-trainer.key \
-	/tmp/host-keys /tmp/trainer.key /etc/spare/ &&
-	cp /tmp/grant-sign.key /etc/spare/grant-sign.key &&
-	cp /tmp/grant.pub /etc/spare/grant-keys.pub) || fail "keys into /etc/spare"
-cat >/etc/spare/spare-broker.conf <<EOF
-listen = $BROKER
-host-keys = /etc/spare/broker-hosts
-log-level = debug
-EOF
+units_keys
+units_configs
 systemctl start spare-broker || { diag; fail "systemctl start spare-broker"; }
 active spare-broker || { diag; fail "spare-broker is $(systemctl is-active spare-broker)"; }
 jlog spare-broker | grep -q listening || { diag; fail "the broker does not say it listens"; }
@@ -116,19 +97,6 @@ buid=$(awk '/^Uid:/ {print $2}' "/proc/$(systemctl show -P MainPID spare-broker)
 pass "spare-broker active (ready) as dynamic user $buid, reading the copies of root's keys its unit made, signing version 2 grants"
 
 step "spared.service as donor 2, ready, its control socket answering; donor 3 by hand"
-cat >/etc/spare/spared.conf <<EOF
-listen = 10.0.0.2
-port = $DONOR_PORT
-budget = 256M
-slab-size = 16M
-resume-hold = 60
-host-keys = /etc/spare/host-keys
-grant-public-keys = /etc/spare/grant-keys.pub
-name = donor2
-domain = rack2
-brokers = $BROKER
-broker-key-file = /etc/spare/b-donor2.key
-EOF
 systemctl enable --now spared || { diag; fail "systemctl enable --now spared"; }
 active spared || { diag; fail "spared is $(systemctl is-active spared)"; }
 [ -L /etc/systemd/system/multi-user.target.wants/spared.service ] || fail "spared not enabled"
@@ -215,6 +183,25 @@ kept() { jlog spared | grep -c 'restart: [0-9]* slab(s) kept with their contents
 k0=$(kept)
 current() { jlog spare-ublk@ub0 | grep -c 'resync: all [0-9]* copies mapped and current'; }
 c0=$(current)
+# The worst moment for systemd's watchdog (WatchdogSec=30s, a ping every
+# 15 s, READY=1 resets nothing): just before the old image's next ping.
+# Session 42's flake ("MainPID 358 became 565", under load 8-12) was the
+# watchdog firing across the restart in place: the old image's last ping up
+# to 15 s before the signal, the new image's first 15 s after its start.
+# Sent 12.5-13.5 s after a ping (not closer to 15 s: reading the age takes
+# a systemctl call, and a signal that lands after the next ping is no test),
+# a restart that goes 2-3 s without a ping is killed by systemd and
+# started anew (checked below, 31 s past that ping),
+# and the longest gap systemd sees between two pings is the restart's
+# margin against WatchdogSec (/tmp/wd.pings, polled twice a second).
+ping_age_ms() { echo $(( $(awk '{printf "%d", $1 * 1000}' /proc/uptime) -
+	$(systemctl show -P WatchdogTimestampMonotonic spared) / 1000 )); }
+ping_due() { a=$(ping_age_ms); [ "$a" -ge 12500 ] && [ "$a" -lt 13500 ]; }
+wait_until 60 ping_due || fail "spared's last watchdog ping is $(ping_age_ms) ms old, never 12.5-13.5 s"
+wd_last_ms=$(( $(systemctl show -P WatchdogTimestampMonotonic spared) / 1000 ))
+echo "    SIGUSR2 $a ms after spared's last watchdog ping (at $wd_last_ms ms)"
+(while :; do systemctl show -P WatchdogTimestampMonotonic spared; sleep 0.5; done >/tmp/wd.pings) &
+wd_poll=$!
 systemctl kill -s USR2 spared || { diag; fail "systemctl kill -s USR2 spared"; }
 wait_for 100 sh -c "[ \$(journalctl -u spared -o cat | grep -c 'restart: [0-9]* slab(s) kept with their contents') -gt $k0 ]" ||
 	{ diag; fail "spared did not come back from SIGUSR2 under systemd"; }
@@ -234,6 +221,20 @@ wait_for 600 sh -c "[ \$(journalctl -u spare-ublk@ub0 -o cat | grep -c 'resync: 
 [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spare_donor_slabs_held" {print $2}')" = 0 ] ||
 	{ diag; fail "donor 2 still holds slabs the running pager should have resumed"; }
 slabs_verify "$disk" "after spared's restart under systemd"
+# past WatchdogSec after the old image's last ping: the restart was pinged
+wd_past() { [ $(awk '{printf "%d", $1 * 1000}' /proc/uptime) -ge $((wd_last_ms + 31000)) ]; }
+wait_until 40 wd_past
+kill "$wd_poll"
+wd_gap_ms=$( (echo $((wd_last_ms * 1000)); cat /tmp/wd.pings) |
+	awk '$1 > prev { if (prev && $1 - prev > max) max = $1 - prev; prev = $1 } END { printf "%d", max / 1000 }')
+echo "    the longest time without a watchdog ping across the restart: $wd_gap_ms ms (WatchdogSec=30s)"
+[ "$(systemctl show -P MainPID spared)" = "$dpid" ] && [ "$(systemctl show -P NRestarts spared)" = "$nr" ] &&
+	! jlog spared | grep -q 'Watchdog timeout' ||
+	{ jlog spared | grep -i -B2 -A2 watchdog; diag; fail "systemd's watchdog killed spared across its restart in place (MainPID $dpid -> $(systemctl show -P MainPID spared), NRestarts $nr -> $(systemctl show -P NRestarts spared))"; }
+# a ping period (15 s) and some: not the period plus the signal's age
+# plus the restart (27.5 s and more here before session 43)
+[ "$wd_gap_ms" -le 20000 ] ||
+	fail "spared went $wd_gap_ms ms without a watchdog ping across its restart in place: WatchdogSec=30s leaves it $((30000 - wd_gap_ms)) ms"
 pass "spared restarted in place under systemd: pid $dpid kept, active (running), no restart counted, $held held slab(s) kept, every byte read back"
 # Past WatchdogSec=30s after the exec the new image must still be fed
 # (watchdog_fed_check, before the daemons stop): the steps between take
@@ -366,25 +367,7 @@ step "spare-swap@sw0 (backend=ublk, through the broker): enabled and started, sw
 # util-linux's swapon: the shell's own (busybox) has no --show
 # no swap before: what the guest swaps onto below is this device
 [ "$(/usr/sbin/swapon --show --noheadings | wc -l)" = 0 ] || { /usr/sbin/swapon --show; fail "a swap device already"; }
-cat >/etc/spare/swap-sw0.conf <<EOF
-# spare-swap.conf(5): the swap device at boot
-backend = ublk
-size = 128M
-slab_size = 16M
-replicas = 2
-source = 10.0.0.1
-key-file = /etc/spare/trainer.key
-broker = $BROKER
-broker-name = trainer
-broker-key = /etc/spare/b-trainer.key
-lease = 60
-swap-priority = 37
-EOF
-cat >/etc/spare/monitor-sw0.env <<EOF
-BROKERS=$BROKER
-BROKER_NAME=trainer
-BROKER_KEY=/etc/spare/b-trainer.key
-EOF
+units_swap_conf sw0 ublk 37
 systemctl enable --now spare-swap@sw0 || { jlog spare-swap@sw0; diag; fail "systemctl enable --now spare-swap@sw0"; }
 active spare-swap@sw0 || { jlog spare-swap@sw0; fail "spare-swap@sw0 is $(systemctl is-active spare-swap@sw0)"; }
 [ -L /etc/systemd/system/multi-user.target.wants/spare-swap@sw0.service ] || fail "spare-swap@sw0 not enabled"
