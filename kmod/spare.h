@@ -177,6 +177,14 @@ struct spare_donor {
 	struct spare_kmove *moves;	/* [nr_slabs]: evict_work's moves */
 	u32 evict_deadline_ms;		/* the donor's grace period (EVICT) */
 	unsigned long *activity_pending; /* slabs the donor asked about */
+	/*
+	 * Refusals a power-on need not wait out (spare_donors_start()): the
+	 * donor refused our key in its HELLO_REPLY (or did not prove its
+	 * own), or refused these slabs' MAP for want of a valid grant.
+	 * Cleared by a session that comes up, a MAP it accepts.
+	 */
+	bool key_refused;
+	unsigned long *grant_refused;	/* [nr_slabs] */
 	spinlock_t pending_lock;
 	struct spare_donor_stats stats;
 };

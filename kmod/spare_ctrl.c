@@ -252,6 +252,7 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		slab->copy[c].addr = addr;
 		slab->copy[c].rkey = le32_to_cpu(m->mapped.rkey);
 		spare_copy_set_state(map, slab, c, SPARE_COPY_MAPPED);
+		clear_bit(s, d->grant_refused);
 		kept = mapped_kept(d, slab, c,
 				   le32_to_cpu(m->mapped.flags) & SPARE_MAPPED_F_KEPT);
 	} else {
@@ -272,6 +273,8 @@ static int handle_mapped(struct spare_donor *d, const struct spare_msg *m)
 		spare_resync_kick(d->dev);
 	if (st != SPARE_ST_OK) {
 		atomic64_inc(&d->stats.maps_refused);
+		if (st == SPARE_ST_BAD_GRANT)
+			set_bit(s, d->grant_refused);
 		d->remap_after = jiffies + msecs_to_jiffies(SPARE_REMAP_DELAY_MS);
 		pr_info_ratelimited("donor %s: MAP of slab %u refused (%s)\n",
 				    d->name, s, spare_status_name(st));

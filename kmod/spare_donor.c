@@ -357,11 +357,13 @@ static int donor_hello(struct spare_donor *d)
 	if (st == SPARE_ST_AUTH_REQUIRED) {
 		pr_warn("donor %s: refused: it requires authentication and this device has no key (see sparectl gen-key)\n",
 			d->name);
+		WRITE_ONCE(d->key_refused, true);
 		return -EACCES;
 	}
 	if (st == SPARE_ST_AUTH_FAILED) {
 		pr_warn("donor %s: refused our key (wrong key, or this host is not in its host-keys)\n",
 			d->name);
+		WRITE_ONCE(d->key_refused, true);
 		return -EACCES;
 	}
 	if (st != SPARE_ST_OK) {
@@ -371,6 +373,7 @@ static int donor_hello(struct spare_donor *d)
 	if (auth && !proven) {
 		pr_warn("donor %s: did not authenticate (open donor?); refusing it because this device has a key\n",
 			d->name);
+		WRITE_ONCE(d->key_refused, true);
 		return -EACCES;
 	}
 	if (d->slab_shift != d->dev->map.slab_shift) {
@@ -386,6 +389,7 @@ static int donor_hello(struct spare_donor *d)
 	if (token)
 		d->hold_refused = false;
 	d->resume_token = token;
+	WRITE_ONCE(d->key_refused, false);
 	return 0;
 }
 
@@ -592,6 +596,7 @@ static void donor_free(struct spare_donor *d)
 	kvfree(d->evict_at);
 	kvfree(d->moves);
 	bitmap_free(d->activity_pending);
+	bitmap_free(d->grant_refused);
 }
 
 static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
@@ -626,8 +631,9 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 			       GFP_KERNEL);
 	d->moves = kvcalloc(dev->map.nr_slabs, sizeof(*d->moves), GFP_KERNEL);
 	d->activity_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
+	d->grant_refused = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
 	if (!d->data || !d->evict_pending || !d->evict_at || !d->moves ||
-	    !d->activity_pending) {
+	    !d->activity_pending || !d->grant_refused) {
 		donor_free(d);
 		return -ENOMEM;
 	}
@@ -655,11 +661,49 @@ static bool all_slabs_mapped(struct spare_dev *dev, bool every_copy)
 	return true;
 }
 
+/*
+ * A slab that no copy can reach while the device powers on: none is mapped,
+ * and the donor of each refused it in a way the power-on cannot change (our
+ * key, or its MAP for want of a valid grant: configfs waits on dev->lock,
+ * which the power-on holds). A copy re-homed meanwhile could still map, so
+ * this holds only while no re-home is due within the connect wait.
+ * Returns the slab's number, or -1.
+ */
+static int slab_refused_everywhere(struct spare_dev *dev)
+{
+	struct spare_slab_map *map = &dev->map;
+	u32 s, c, donor;
+
+	if (dev->cfg.rehome_delay_ms < SPARE_CONNECT_WAIT_MS)
+		return -1;
+	for (s = 0; s < map->nr_slabs; s++) {
+		struct spare_slab *slab = &map->slabs[s];
+		u32 copies = 0, refused = 0;
+
+		for (c = 0; c < map->nr_slots; c++) {
+			struct spare_donor *d;
+
+			donor = READ_ONCE(slab->copy[c].donor);
+			if (donor == SPARE_NO_DONOR)
+				continue;
+			d = &dev->donors[donor];
+			copies++;
+			if (READ_ONCE(slab->copy[c].state) == SPARE_COPY_UNMAPPED &&
+			    (READ_ONCE(d->key_refused) ||
+			     test_bit(s, d->grant_refused)))
+				refused++;
+		}
+		if (copies && refused == copies)
+			return s;
+	}
+	return -1;
+}
+
 int spare_donors_start(struct spare_dev *dev)
 {
 	unsigned long deadline;
 	u32 i;
-	int ret;
+	int ret, refused;
 
 	/* room for donors appended while running (spare_donors_add()) */
 	dev->donors = kcalloc(SPARE_MAX_DONORS, sizeof(*dev->donors),
@@ -688,6 +732,13 @@ int spare_donors_start(struct spare_dev *dev)
 		if (msleep_interruptible(50)) {
 			spare_donors_stop(dev);
 			return -EINTR;
+		}
+		refused = dev->has_backup ? -1 : slab_refused_everywhere(dev);
+		if (refused >= 0) {
+			pr_warn("%s: slab %d: every donor of its copies refused it (our key, or no valid grant: the lines above); no backup device; not starting\n",
+				config_item_name(&dev->item), refused);
+			spare_donors_stop(dev);
+			return -EACCES;
 		}
 	}
 	if (!all_slabs_mapped(dev, false) && !dev->has_backup) {

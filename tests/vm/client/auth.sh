@@ -117,7 +117,8 @@ dmesg | grep -q 'donor 10.0.0.2:18515: authenticated' || fail "A did not authent
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 cg_new work ${WL_CG_MB}M
 # Held: A must still be swapping when the next step's three power-ons have
-# given up (15 s each, in parallel). With 3 passes, on jumbo frames, the job
+# given up (at their donors' refusals; 15 s each, in parallel, before
+# spare.ko stopped waiting on a refused key). With 3 passes, on jumbo frames, the job
 # took 17 s and ended first (a clean-clone check, 2026-11-27); 8 passes
 # then ran 55 s past the last step. The hold ends at workload_wait.
 workload_start 2 hold
@@ -133,13 +134,20 @@ mkdir "$CFS/swapc" && echo 256M >"$CFS/swapc/size" && echo 16M >"$CFS/swapc/slab
 	echo 10.0.0.2:18515 >"$CFS/swapc/donors" || fail "configure C"
 mkdir "$CFS/swapd" && echo 256M >"$CFS/swapd/size" && echo 16M >"$CFS/swapd/slab_size" &&
 	echo 10.0.0.3:18515 >"$CFS/swapd/donors" && echo "$KA" >"$CFS/swapd/key" || fail "configure D"
-# each power-on gives up after the module's connect wait (15 s): in parallel
+# each power-on gives up at its donor's refusal (a key refused, or a donor
+# that did not prove its own), not after the module's 15 s connect wait
 pids=
+p0=$(date +%s)
 for d in swapb swapc swapd; do
 	power_refused "$d" &
 	pids="$pids $!"
 done
 for p in $pids; do wait "$p" || fail "a device powered on although its donor should refuse it"; done
+echo "B, C and D refused in $(( $(date +%s) - p0 )) s"
+for d in swapb swapc swapd; do
+	dmesg | grep -q "$d: slab [0-9]*: every donor of its copies refused it" ||
+		{ dmesg | tail -20; fail "$d: no line saying its donor refused every copy"; }
+done
 workload_alive
 pass "B, C and D all refused"
 
@@ -177,6 +185,8 @@ mkdir "$CFS/swape" && echo 256M >"$CFS/swape/size" && echo 16M >"$CFS/swape/slab
 	echo 10.0.0.2:18515 >"$CFS/swape/donors" && echo 10.0.0.1 >"$CFS/swape/source" &&
 	echo "$KC" >"$CFS/swape/key" || fail "configure E"
 power_refused swape
+dmesg | grep -q "swape: slab [0-9]*: every donor of its copies refused it" ||
+	{ dmesg | tail -20; fail "swape: no line saying its donor refused every copy"; }
 rmdir "$CFS/swape"
 grep -q 'refused: key trainer-c may not connect from 10.0.0.1 (not in its addr= on host-keys line 3)' \
 	/tmp/spared-2.log || { tail -20 /tmp/spared-2.log; fail "donor 2 did not refuse E's address"; }

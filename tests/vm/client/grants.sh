@@ -142,13 +142,21 @@ for d in none forged; do
 done
 g=$(mint 10.0.0.2 ok:2 /tmp/wrong.key) || fail "mint"
 echo "$g" >"$CFS/forged/grants" || fail "forged grant refused by configfs"
+# The donor's refusal is final while the device powers on (configfs, and so
+# the grants, wait for it): spare.ko gives up on it, not after its 15 s
+# connect wait, and says which slab.
 pids=
+p0=$(date +%s)
 for d in none forged; do
 	( echo 1 >"$CFS/$d/power" ) 2>/dev/null &
 	pids="$pids $!"
 done
 for p in $pids; do wait "$p" && fail "a device without a valid grant powered on"; done
+echo "both power-ons refused in $(( $(date +%s) - p0 )) s"
 dmesg_has "MAP of slab 0 refused (no valid grant covers it)"
+for d in none forged; do
+	dmesg_has "$d: slab 0: every donor of its copies refused it"
+done
 grep -q "MAP slab 0 refused: no grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: no grant"; }
 grep -q "grant refused: forged grant" /tmp/spared-2.log || { cat /tmp/spared-2.log; fail "donor 2 did not say: forged"; }
 [ "$(donor_ctl 2 status | awk '$1 == "spare_donor_slabs_lent" {print $2}')" = 0 ] || fail "donor 2 lent without a grant"
