@@ -9,7 +9,8 @@
  * (two daemons: -p is the source, -q the target), rollback (-k: the
  * daemons' key file; moves to fake targets that die must roll back),
  * state-token, move-fallback and move-cut (a move's RDMA state transfer
- * and its failures), move-pause (a bench: a move's pause by state size).
+ * and its failures), move-pause (a bench: a move's pause by state size),
+ * move-bystander (another job keeps its rounds while a large job moves).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
@@ -2607,6 +2608,218 @@ static int scenario_move_pause(void)
 	return bad;
 }
 
+/*
+ * ---- a bystander job on the source while a large job moves ----
+ *
+ * tests/vm/agg/move-bystander.sh: another job of the source daemon (-p)
+ * must keep completing rounds while a job with $AGG_MOVE_MIB MiB of state
+ * (weights + momentum, default 64) moves to -H: to -q PORT2 (a target
+ * with --rdma: the state by RDMA WRITE), then to PORT2 + 1 (one without:
+ * over the TCP link). The bystander (one TCP worker, no optimizer, 64 KiB)
+ * runs rounds back to back and notes when each completed. The window is
+ * the moving job's pause, read from the source's log ($AGG_SRC_LOG: "...
+ * 'NAME' moved to ... (Y ms from the barrier to the target's commit,
+ * state over VIA)") and ending when the admin's MIGRATE was answered (the
+ * source answers when it logs that line). Passes when the bystander
+ * completed at least 3 rounds in the window and never waited more than a
+ * third of it for one. The figures: rounds in the window, the longest
+ * wait, and the bystander's round time p50/max before the move and in
+ * the window.
+ */
+#define BY_ELEMS	16384
+#define BY_MAX_ROUNDS	200000
+
+struct bystander {
+	pthread_t tid;
+	char name[32];
+	unsigned int stop;
+	double *done_ms;	/* when each round completed */
+	unsigned int n;
+	int result;
+};
+
+static void *bystander_main(void *arg)
+{
+	struct bystander *b = arg;
+	struct spare_agg_tensor t = { "g", BY_ELEMS };
+	struct spare_agg_job job = {
+		.name = b->name, .token = "by", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = BY_ELEMS,
+	};
+	float *buf = malloc(BY_ELEMS * sizeof(float));
+	struct spare_agg *a = connect_or_fail();
+
+	b->result = -1;
+	if (!a || !buf || spare_agg_register(a, &job, &t, 1)) {
+		failf("%s: register: %s", b->name, a ? spare_agg_error(a) : "no connection");
+		goto out;
+	}
+	for (uint32_t it = 0; !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE) &&
+	     b->n < BY_MAX_ROUNDS; it++) {
+		fill(AGG_DTYPE_F32, buf, BY_ELEMS, 77, 0, it);
+		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
+			failf("%s round %u: %s", b->name, it, spare_agg_error(a));
+			goto out;
+		}
+		/* read once the thread is joined */
+		b->done_ms[b->n++] = mono_ms();
+	}
+	spare_agg_leave(a);
+	b->result = 0;
+out:
+	spare_agg_close(a);
+	free(buf);
+	return NULL;
+}
+
+/* The pause of the move of @name (ms) and its transport, from the source's
+ * log; -1 if the line is not there. */
+static double logged_pause(const char *log, const char *name, char via[8])
+{
+	char want[64], line[1024];
+	double pause = -1;
+	FILE *f = fopen(log, "r");
+
+	snprintf(want, sizeof(want), "'%s' moved to", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, want), *q;
+
+		if (!p || !(q = strstr(p, " ms (")))
+			continue;
+		if (sscanf(q, " ms (%lf ms from the barrier to the target's commit, state over %7[A-Z]",
+			   &pause, via) != 2)
+			pause = -1;
+	}
+	if (f)
+		fclose(f);
+	return pause;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Round times (gaps between completions) in [from, to]: count, p50, max. */
+static unsigned int round_times(const struct bystander *b, double from,
+				double to, double *p50, double *max)
+{
+	double *d = malloc((b->n + 1) * sizeof(*d));
+	unsigned int k = 0;
+
+	for (unsigned int i = 1; d && i < b->n; i++)
+		if (b->done_ms[i] >= from && b->done_ms[i] <= to)
+			d[k++] = b->done_ms[i] - b->done_ms[i - 1];
+	*p50 = *max = 0;
+	if (k) {
+		qsort(d, k, sizeof(*d), cmp_double);
+		*p50 = d[k / 2];
+		*max = d[k - 1];
+	}
+	free(d);
+	return k;
+}
+
+static int move_bystander_one(unsigned int mib, bool rdma, const char *log)
+{
+	struct bystander b = { 0 };
+	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
+	char err[256], msg[300], via[8] = "";
+	double t_mover, t1 = 0, pause = -1, gap = 0, p50, max, b50, bmax, last;
+	unsigned int in_window = 0, n_before;
+	struct spare_agg *a;
+	uint32_t it = 0;
+	int bad = 0;
+
+	snprintf(b.name, sizeof(b.name), "by-%s", rdma ? "rdma" : "tcp");
+	snprintf(w.name, sizeof(w.name), "mb-%u-%s", mib, rdma ? "rdma" : "tcp");
+	b.done_ms = malloc(BY_MAX_ROUNDS * sizeof(*b.done_ms));
+	if (!b.done_ms)
+		return 1;
+	pthread_create(&b.tid, NULL, bystander_main, &b);
+	sleep(2);
+	t_mover = mono_ms();
+	pthread_create(&w.tid, NULL, mp_worker_main, &w);
+	while (!__atomic_load_n(&w.iter0_done, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	a = spare_agg_connect(host, port, err, sizeof(err));
+	if (w.failed || !a) {
+		if (!a)
+			failf("move-bystander: %s", err);
+		bad = 1;
+		goto out;
+	}
+	spare_agg_set_timeout(a, 600000);
+	if (spare_agg_migrate(a, w.name, "mp", host_of(port2),
+			      rdma ? port2 : port2 + 1, &it, msg, sizeof(msg))) {
+		failf("move-bystander: %s: %s", w.name, spare_agg_error(a));
+		bad = 1;
+	}
+	t1 = mono_ms();
+	sleep(1);
+out:
+	spare_agg_close(a);
+	__atomic_store_n(&w.go, 1, __ATOMIC_RELEASE);
+	pthread_join(w.tid, NULL);
+	__atomic_store_n(&b.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(b.tid, NULL);
+	if (bad || w.result || b.result)
+		goto done;
+	for (int i = 0; i < 20 && pause < 0; i++, usleep(100 * 1000))
+		pause = logged_pause(log, w.name, via);
+	if (pause < 0) {
+		failf("move-bystander: no pause line for '%s' in %s", w.name, log);
+		bad = 1;
+		goto done;
+	}
+	/* the longest wait in the window: its edges count as completions */
+	last = t1 - pause;
+	for (unsigned int i = 0; i < b.n; i++) {
+		if (b.done_ms[i] < t1 - pause || b.done_ms[i] > t1)
+			continue;
+		in_window++;
+		gap = b.done_ms[i] - last > gap ? b.done_ms[i] - last : gap;
+		last = b.done_ms[i];
+	}
+	gap = t1 - last > gap ? t1 - last : gap;
+	n_before = round_times(&b, 0, t_mover, &b50, &bmax);
+	round_times(&b, t1 - pause, t1, &p50, &max);
+	printf("move-bystander: %s: %u MiB of state over %s, pause %.1f ms: bystander '%s' completed %u rounds in it, longest wait %.1f ms, round p50 %.1f ms max %.1f ms; before the move: %u rounds, p50 %.1f ms max %.1f ms\n",
+	       w.name, mib, via, pause, b.name, in_window, gap, p50, max,
+	       n_before, b50, bmax);
+	if (strcmp(via, rdma ? "RDMA" : "TCP")) {
+		failf("move-bystander: %s: the state went over %s", w.name, via);
+		bad = 1;
+	}
+	if (in_window < 3 || gap > pause / 3) {
+		failf("move-bystander: %s: the bystander job stalled while the state moved (%u rounds in %.1f ms, one wait of %.1f ms)",
+		      w.name, in_window, pause, gap);
+		bad = 1;
+	}
+done:
+	free(b.done_ms);
+	return bad || w.result || b.result;
+}
+
+static int scenario_move_bystander(void)
+{
+	const char *mib_env = getenv("AGG_MOVE_MIB");
+	const char *log = getenv("AGG_SRC_LOG");
+	unsigned int mib = mib_env ? (unsigned int)atoi(mib_env) : 64;
+	int bad = 0;
+
+	if (!port2 || !log || !mib) {
+		failf("move-bystander: needs -H HOST -q PORT2 (PORT2 + 1: the target without --rdma) and AGG_SRC_LOG");
+		return 1;
+	}
+	worker_timeout_ms = 120000;
+	bad |= move_bystander_one(mib, true, log);
+	bad |= move_bystander_one(mib, false, log);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int opt, ret;
@@ -2663,12 +2876,14 @@ int main(int argc, char **argv)
 		ret = scenario_move_fault("move-cut", false, "after its first WRITE");
 	else if (!strcmp(argv[optind], "move-pause"))
 		ret = scenario_move_pause();
+	else if (!strcmp(argv[optind], "move-bystander"))
+		ret = scenario_move_bystander();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-pause\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-pause|move-bystander\n");
 	return 2;
 }
