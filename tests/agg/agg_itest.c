@@ -8,8 +8,8 @@
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
  * (two daemons: -p is the source, -q the target), rollback (-k: the
  * daemons' key file; moves to fake targets that die must roll back),
- * state-token, move-fallback and move-cut (a move's RDMA state transfer
- * and its failures), move-pause (a bench: a move's pause by state size),
+ * state-token, move-fallback, move-cut and move-kill (a move's RDMA state
+ * transfer and its failures), move-pause (a bench: a move's pause by state size),
  * move-bystander (another job keeps its rounds while a large job moves).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
@@ -69,6 +69,14 @@ static void failf(const char *fmt, ...)
 	fflush(stdout);
 	va_end(ap);
 	__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static struct spare_agg *connect_or_fail(void)
@@ -2412,12 +2420,16 @@ fail:
  * gradients: server SGD with momentum, 2 workers, two tensors) is asked at
  * iteration RB_MOVE_AT to move to the target. move-fallback: the move must
  * succeed (the fault made its state go over TCP after all); move-cut: it
- * must fail after the state transfer began, the admin told it rolled back.
+ * must fail after the state transfer began, the admin told it rolled back;
+ * move-kill: the same, the target killed while the WRITEs hang, and the
+ * move must fail on the lost link within @max_ms (not after the WRITEs'
+ * own 30 s bound: the source's transfer is stopped, aggd.md "Who owns
+ * what while the state moves").
  * Either way every iteration's weights equal the local reference and the
  * unmoved job's, bit for bit.
  */
 static int scenario_move_fault(const char *mode, bool want_moved,
-			       const char *want_text)
+			       const char *want_text, double max_ms)
 {
 	enum { W = 2 };
 	struct sgd_worker ref[W], wk[W];
@@ -2425,6 +2437,7 @@ static int scenario_move_fault(const char *mode, bool want_moved,
 	unsigned int progress = 0, status;
 	uint32_t it = 0;
 	int bad = 0, ret;
+	double t0, ms;
 
 	if (!port2) {
 		failf("%s: needs -q PORT of the target daemon", mode);
@@ -2444,8 +2457,14 @@ static int scenario_move_fault(const char *mode, bool want_moved,
 		pthread_create(&wk[r].tid, NULL, sgd_worker_main, &wk[r]);
 	}
 	wait_progress(&progress, RB_MOVE_AT);
+	t0 = mono_ms();
 	ret = migrate_one(names[1], "mt", port2, &it, msg, sizeof(msg), &status);
-	printf("%s: the move: %s\n", mode, msg);
+	ms = mono_ms() - t0;
+	printf("%s: the move (%.0f ms): %s\n", mode, ms, msg);
+	if (max_ms && ms > max_ms) {
+		failf("%s: the move took %.0f ms, more than %.0f", mode, ms, max_ms);
+		bad = 1;
+	}
 	if (want_moved && ret) {
 		failf("%s: the move failed: %s", mode, msg);
 		bad = 1;
@@ -2482,9 +2501,12 @@ static int scenario_move_fault(const char *mode, bool want_moved,
  * the source (-p), the move, iteration 1 at the target. The target is -H
  * at -q PORT2 (a daemon with --rdma: the state by RDMA WRITE) or at
  * PORT2 + 1 (one without: over the TCP link); the order alternates from
- * run to run. The worker waits for the move to finish before iteration 1,
- * so the job is quiescent at once and the source's pause is the state
- * transfer and the commit alone. Prints the admin's time for each move;
+ * run to run. $AGG_BENCH_FIRST_RUN numbers the first run (1), and
+ * $AGG_BENCH_TAG (up to 4 letters) ends every job's name, so that several
+ * sources' moves in one boot have names of their own. The worker waits
+ * for the move to finish before iteration 1, so the job is quiescent at
+ * once and the source's pause is the state transfer and the commit
+ * alone. Prints the admin's time for each move;
  * the source's log has the pause ("... ms from the barrier to the
  * target's commit, state over ...").
  */
@@ -2537,24 +2559,18 @@ out:
 	return NULL;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static int move_pause_one(unsigned int mib, bool rdma, unsigned int run)
 {
 	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
 	char err[256], msg[300];
 	struct spare_agg *a;
 	uint32_t it = 0;
+	const char *tag = getenv("AGG_BENCH_TAG");
 	double t0;
 	int ret;
 
-	snprintf(w.name, sizeof(w.name), "mp-%u-%s-%u", mib, rdma ? "rdma" : "tcp", run);
+	snprintf(w.name, sizeof(w.name), "mp-%u-%s-%u%.4s", mib, rdma ? "rdma" : "tcp",
+		 run, tag ? tag : "");
 	pthread_create(&w.tid, NULL, mp_worker_main, &w);
 	/* unbounded: the worker's calls have timeouts, and it sets this when
 	 * it fails too */
@@ -2588,7 +2604,9 @@ static int scenario_move_pause(void)
 {
 	const char *env = getenv("AGG_BENCH_SIZES_MIB");
 	const char *runs_env = getenv("AGG_BENCH_RUNS");
+	const char *first_env = getenv("AGG_BENCH_FIRST_RUN");
 	unsigned int sizes[8], n = 0, runs = runs_env ? (unsigned int)atoi(runs_env) : 3;
+	unsigned int first = first_env ? (unsigned int)atoi(first_env) : 1;
 	char list[128], *save = NULL;
 	int bad = 0;
 
@@ -2601,7 +2619,7 @@ static int scenario_move_pause(void)
 		return 1;
 	}
 	worker_timeout_ms = 600000;
-	for (unsigned int run = 1; run <= runs; run++)
+	for (unsigned int run = first; run < first + runs; run++)
 		for (unsigned int i = 0; i < n; i++)
 			for (unsigned int k = 0; k < 2; k++)
 				bad |= move_pause_one(sizes[i], (k == 0) == (run % 2 == 1), run);
@@ -2871,9 +2889,11 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[optind], "state-token"))
 		ret = scenario_state_token();
 	else if (!strcmp(argv[optind], "move-fallback"))
-		ret = scenario_move_fault("move-fallback", true, NULL);
+		ret = scenario_move_fault("move-fallback", true, NULL, 0);
 	else if (!strcmp(argv[optind], "move-cut"))
-		ret = scenario_move_fault("move-cut", false, "after its first WRITE");
+		ret = scenario_move_fault("move-cut", false, "after its first WRITE", 0);
+	else if (!strcmp(argv[optind], "move-kill"))
+		ret = scenario_move_fault("move-kill", false, "connection to the target", 20000);
 	else if (!strcmp(argv[optind], "move-pause"))
 		ret = scenario_move_pause();
 	else if (!strcmp(argv[optind], "move-bystander"))
@@ -2884,6 +2904,6 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-pause|move-bystander\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-pause|move-bystander\n");
 	return 2;
 }

@@ -16,16 +16,10 @@
 set -u
 
 MIB=${1:-64}
-C_PORT=18518
-C_LOG=/tmp/aggd-c.log
 
 step "soft-RoCE; A on $AGG_ADDR, B (--rdma) and C (TCP only) on $B_ADDR"
 agg_rig_up 3
-agg_start_pair
-/spare/bin/spare-aggd -a "$B_ADDR" -p "$C_PORT" --max-cores 2 --open \
-	--peer-key-file "$AGG_KEY" --peers "$AGG_ADDR,$B_ADDR" >"$C_LOG" 2>&1 &
-C_PID=$!
-wait_for 100 grep -q "listening on" "$C_LOG" || { tail "$C_LOG"; fail "spare-aggd C did not start"; }
+agg_start_trio
 pass "three daemons"
 
 step "a bystander job at A while $MIB MiB of state moves, over RDMA then TCP"
