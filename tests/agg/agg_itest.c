@@ -2642,7 +2642,8 @@ static int scenario_move_pause(void)
  * completed at least 3 rounds in the window and never waited more than a
  * third of it for one. The figures: rounds in the window, the longest
  * wait, and the bystander's round time p50/max before the move and in
- * the window.
+ * the window. $AGG_BENCH_TAG (up to 4 letters) ends the jobs' names, so
+ * that two sources in one boot move jobs of their own.
  */
 #define BY_ELEMS	16384
 #define BY_MAX_ROUNDS	200000
@@ -2740,7 +2741,8 @@ static unsigned int round_times(const struct bystander *b, double from,
 	return k;
 }
 
-static int move_bystander_one(unsigned int mib, bool rdma, const char *log)
+static int move_bystander_one(unsigned int mib, bool rdma, const char *log,
+			      const char *tag)
 {
 	struct bystander b = { 0 };
 	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
@@ -2751,8 +2753,8 @@ static int move_bystander_one(unsigned int mib, bool rdma, const char *log)
 	uint32_t it = 0;
 	int bad = 0;
 
-	snprintf(b.name, sizeof(b.name), "by-%s", rdma ? "rdma" : "tcp");
-	snprintf(w.name, sizeof(w.name), "mb-%u-%s", mib, rdma ? "rdma" : "tcp");
+	snprintf(b.name, sizeof(b.name), "by-%s%.4s", rdma ? "rdma" : "tcp", tag);
+	snprintf(w.name, sizeof(w.name), "mb-%u-%s%.4s", mib, rdma ? "rdma" : "tcp", tag);
 	b.done_ms = malloc(BY_MAX_ROUNDS * sizeof(*b.done_ms));
 	if (!b.done_ms)
 		return 1;
@@ -2825,6 +2827,7 @@ static int scenario_move_bystander(void)
 {
 	const char *mib_env = getenv("AGG_MOVE_MIB");
 	const char *log = getenv("AGG_SRC_LOG");
+	const char *tag = getenv("AGG_BENCH_TAG");
 	unsigned int mib = mib_env ? (unsigned int)atoi(mib_env) : 64;
 	int bad = 0;
 
@@ -2833,8 +2836,8 @@ static int scenario_move_bystander(void)
 		return 1;
 	}
 	worker_timeout_ms = 120000;
-	bad |= move_bystander_one(mib, true, log);
-	bad |= move_bystander_one(mib, false, log);
+	bad |= move_bystander_one(mib, true, log, tag ? tag : "");
+	bad |= move_bystander_one(mib, false, log, tag ? tag : "");
 	return bad;
 }
 

@@ -10,17 +10,35 @@
 # (weights + momentum) moves to B, then to C. The bystander must complete
 # at least 3 rounds within the moving job's pause and never wait more than
 # a third of it (spare-agg-itest move-bystander).
-# AGG_MOVE_MIB (the state's size) may be given as the first argument.
+# Arguments: [MIB [BASELINE]]: the state's size (64), and a daemon binary
+# in /spare/bin (copied there from build/bin, e.g. main's spare-aggd as
+# spare-aggd-main) that runs the same steps first, as a second source on
+# A's address, for figures side by side in one boot; its result is
+# printed, not checked.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/agg.inc
 set -u
 
 MIB=${1:-64}
+BASELINE=${2:-}
 
 step "soft-RoCE; A on $AGG_ADDR, B (--rdma) and C (TCP only) on $B_ADDR"
 agg_rig_up 3
 agg_start_trio
 pass "three daemons"
+
+if [ -n "$BASELINE" ]; then
+	step "baseline: the same with /spare/bin/$BASELINE as the source (not checked)"
+	AGG_DAEMON=/spare/bin/$BASELINE agg_start 18520 /tmp/aggd-base.log ||
+		fail "the baseline source did not start"
+	BASE_PID=$AGG_STARTED
+	AGG_MOVE_MIB=$MIB AGG_SRC_LOG=/tmp/aggd-base.log AGG_BENCH_TAG=b \
+		timeout -s KILL 600 /spare/bin/spare-agg-itest -h "$AGG_ADDR" -p 18520 \
+		-H "$B_ADDR" -q "$B_PORT" move-bystander
+	echo "baseline: spare-agg-itest exited $?"
+	kill -TERM "$BASE_PID"
+	wait "$BASE_PID"
+fi
 
 step "a bystander job at A while $MIB MiB of state moves, over RDMA then TCP"
 AGG_MOVE_MIB=$MIB AGG_SRC_LOG=$AGG_LOG \
