@@ -8,8 +8,9 @@
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
  * (two daemons: -p is the source, -q the target), rollback (-k: the
  * daemons' key file; moves to fake targets that die must roll back),
- * state-token, move-fallback and move-cut (a move's RDMA state transfer
- * and its failures), move-pause (a bench: a move's pause by state size).
+ * state-token, move-fallback, move-cut and move-kill (a move's RDMA state
+ * transfer and its failures), move-pause (a bench: a move's pause by state size),
+ * move-bystander (another job keeps its rounds while a large job moves).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
@@ -68,6 +69,14 @@ static void failf(const char *fmt, ...)
 	fflush(stdout);
 	va_end(ap);
 	__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static struct spare_agg *connect_or_fail(void)
@@ -2411,12 +2420,16 @@ fail:
  * gradients: server SGD with momentum, 2 workers, two tensors) is asked at
  * iteration RB_MOVE_AT to move to the target. move-fallback: the move must
  * succeed (the fault made its state go over TCP after all); move-cut: it
- * must fail after the state transfer began, the admin told it rolled back.
+ * must fail after the state transfer began, the admin told it rolled back;
+ * move-kill: the same, the target killed while the WRITEs hang, and the
+ * move must fail on the lost link within @max_ms (not after the WRITEs'
+ * own 30 s bound: the source's transfer is stopped, aggd.md "Who owns
+ * what while the state moves").
  * Either way every iteration's weights equal the local reference and the
  * unmoved job's, bit for bit.
  */
 static int scenario_move_fault(const char *mode, bool want_moved,
-			       const char *want_text)
+			       const char *want_text, double max_ms)
 {
 	enum { W = 2 };
 	struct sgd_worker ref[W], wk[W];
@@ -2424,6 +2437,7 @@ static int scenario_move_fault(const char *mode, bool want_moved,
 	unsigned int progress = 0, status;
 	uint32_t it = 0;
 	int bad = 0, ret;
+	double t0, ms;
 
 	if (!port2) {
 		failf("%s: needs -q PORT of the target daemon", mode);
@@ -2443,8 +2457,14 @@ static int scenario_move_fault(const char *mode, bool want_moved,
 		pthread_create(&wk[r].tid, NULL, sgd_worker_main, &wk[r]);
 	}
 	wait_progress(&progress, RB_MOVE_AT);
+	t0 = mono_ms();
 	ret = migrate_one(names[1], "mt", port2, &it, msg, sizeof(msg), &status);
-	printf("%s: the move: %s\n", mode, msg);
+	ms = mono_ms() - t0;
+	printf("%s: the move (%.0f ms): %s\n", mode, ms, msg);
+	if (max_ms && ms > max_ms) {
+		failf("%s: the move took %.0f ms, more than %.0f", mode, ms, max_ms);
+		bad = 1;
+	}
 	if (want_moved && ret) {
 		failf("%s: the move failed: %s", mode, msg);
 		bad = 1;
@@ -2481,9 +2501,12 @@ static int scenario_move_fault(const char *mode, bool want_moved,
  * the source (-p), the move, iteration 1 at the target. The target is -H
  * at -q PORT2 (a daemon with --rdma: the state by RDMA WRITE) or at
  * PORT2 + 1 (one without: over the TCP link); the order alternates from
- * run to run. The worker waits for the move to finish before iteration 1,
- * so the job is quiescent at once and the source's pause is the state
- * transfer and the commit alone. Prints the admin's time for each move;
+ * run to run. $AGG_BENCH_FIRST_RUN numbers the first run (1), and
+ * $AGG_BENCH_TAG (up to 4 letters) ends every job's name, so that several
+ * sources' moves in one boot have names of their own. The worker waits
+ * for the move to finish before iteration 1, so the job is quiescent at
+ * once and the source's pause is the state transfer and the commit
+ * alone. Prints the admin's time for each move;
  * the source's log has the pause ("... ms from the barrier to the
  * target's commit, state over ...").
  */
@@ -2536,24 +2559,18 @@ out:
 	return NULL;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static int move_pause_one(unsigned int mib, bool rdma, unsigned int run)
 {
 	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
 	char err[256], msg[300];
 	struct spare_agg *a;
 	uint32_t it = 0;
+	const char *tag = getenv("AGG_BENCH_TAG");
 	double t0;
 	int ret;
 
-	snprintf(w.name, sizeof(w.name), "mp-%u-%s-%u", mib, rdma ? "rdma" : "tcp", run);
+	snprintf(w.name, sizeof(w.name), "mp-%u-%s-%u%.4s", mib, rdma ? "rdma" : "tcp",
+		 run, tag ? tag : "");
 	pthread_create(&w.tid, NULL, mp_worker_main, &w);
 	/* unbounded: the worker's calls have timeouts, and it sets this when
 	 * it fails too */
@@ -2587,7 +2604,9 @@ static int scenario_move_pause(void)
 {
 	const char *env = getenv("AGG_BENCH_SIZES_MIB");
 	const char *runs_env = getenv("AGG_BENCH_RUNS");
+	const char *first_env = getenv("AGG_BENCH_FIRST_RUN");
 	unsigned int sizes[8], n = 0, runs = runs_env ? (unsigned int)atoi(runs_env) : 3;
+	unsigned int first = first_env ? (unsigned int)atoi(first_env) : 1;
 	char list[128], *save = NULL;
 	int bad = 0;
 
@@ -2600,10 +2619,225 @@ static int scenario_move_pause(void)
 		return 1;
 	}
 	worker_timeout_ms = 600000;
-	for (unsigned int run = 1; run <= runs; run++)
+	for (unsigned int run = first; run < first + runs; run++)
 		for (unsigned int i = 0; i < n; i++)
 			for (unsigned int k = 0; k < 2; k++)
 				bad |= move_pause_one(sizes[i], (k == 0) == (run % 2 == 1), run);
+	return bad;
+}
+
+/*
+ * ---- a bystander job on the source while a large job moves ----
+ *
+ * tests/vm/agg/move-bystander.sh: another job of the source daemon (-p)
+ * must keep completing rounds while a job with $AGG_MOVE_MIB MiB of state
+ * (weights + momentum, default 64) moves to -H: to -q PORT2 (a target
+ * with --rdma: the state by RDMA WRITE), then to PORT2 + 1 (one without:
+ * over the TCP link). The bystander (one TCP worker, no optimizer, 64 KiB)
+ * runs rounds back to back and notes when each completed. The window is
+ * the moving job's pause, read from the source's log ($AGG_SRC_LOG: "...
+ * 'NAME' moved to ... (Y ms from the barrier to the target's commit,
+ * state over VIA)") and ending when the admin's MIGRATE was answered (the
+ * source answers when it logs that line). Passes when the bystander
+ * completed at least 3 rounds in the window and never waited more than a
+ * third of it for one. The figures: rounds in the window, the longest
+ * wait, and the bystander's round time p50/max before the move and in
+ * the window. $AGG_BENCH_TAG (up to 4 letters) ends the jobs' names, so
+ * that two sources in one boot move jobs of their own.
+ */
+#define BY_ELEMS	16384
+#define BY_MAX_ROUNDS	200000
+
+struct bystander {
+	pthread_t tid;
+	char name[32];
+	unsigned int stop;
+	double *done_ms;	/* when each round completed */
+	unsigned int n;
+	int result;
+};
+
+static void *bystander_main(void *arg)
+{
+	struct bystander *b = arg;
+	struct spare_agg_tensor t = { "g", BY_ELEMS };
+	struct spare_agg_job job = {
+		.name = b->name, .token = "by", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = BY_ELEMS,
+	};
+	float *buf = malloc(BY_ELEMS * sizeof(float));
+	struct spare_agg *a = connect_or_fail();
+
+	b->result = -1;
+	if (!a || !buf || spare_agg_register(a, &job, &t, 1)) {
+		failf("%s: register: %s", b->name, a ? spare_agg_error(a) : "no connection");
+		goto out;
+	}
+	for (uint32_t it = 0; !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE) &&
+	     b->n < BY_MAX_ROUNDS; it++) {
+		fill(AGG_DTYPE_F32, buf, BY_ELEMS, 77, 0, it);
+		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
+			failf("%s round %u: %s", b->name, it, spare_agg_error(a));
+			goto out;
+		}
+		/* read once the thread is joined */
+		b->done_ms[b->n++] = mono_ms();
+	}
+	spare_agg_leave(a);
+	b->result = 0;
+out:
+	spare_agg_close(a);
+	free(buf);
+	return NULL;
+}
+
+/* The pause of the move of @name (ms) and its transport, from the source's
+ * log; -1 if the line is not there. */
+static double logged_pause(const char *log, const char *name, char via[8])
+{
+	char want[64], line[1024];
+	double pause = -1;
+	FILE *f = fopen(log, "r");
+
+	snprintf(want, sizeof(want), "'%s' moved to", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, want), *q;
+
+		if (!p || !(q = strstr(p, " ms (")))
+			continue;
+		if (sscanf(q, " ms (%lf ms from the barrier to the target's commit, state over %7[A-Z]",
+			   &pause, via) != 2)
+			pause = -1;
+	}
+	if (f)
+		fclose(f);
+	return pause;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Round times (gaps between completions) in [from, to]: count, p50, max. */
+static unsigned int round_times(const struct bystander *b, double from,
+				double to, double *p50, double *max)
+{
+	double *d = malloc((b->n + 1) * sizeof(*d));
+	unsigned int k = 0;
+
+	for (unsigned int i = 1; d && i < b->n; i++)
+		if (b->done_ms[i] >= from && b->done_ms[i] <= to)
+			d[k++] = b->done_ms[i] - b->done_ms[i - 1];
+	*p50 = *max = 0;
+	if (k) {
+		qsort(d, k, sizeof(*d), cmp_double);
+		*p50 = d[k / 2];
+		*max = d[k - 1];
+	}
+	free(d);
+	return k;
+}
+
+static int move_bystander_one(unsigned int mib, bool rdma, const char *log,
+			      const char *tag)
+{
+	struct bystander b = { 0 };
+	struct mp_worker w = { .nelem = (uint64_t)mib << 17 };	/* 8 bytes each */
+	char err[256], msg[300], via[8] = "";
+	double t_mover, t1 = 0, pause = -1, gap = 0, p50, max, b50, bmax, last;
+	unsigned int in_window = 0, n_before;
+	struct spare_agg *a;
+	uint32_t it = 0;
+	int bad = 0;
+
+	snprintf(b.name, sizeof(b.name), "by-%s%.4s", rdma ? "rdma" : "tcp", tag);
+	snprintf(w.name, sizeof(w.name), "mb-%u-%s%.4s", mib, rdma ? "rdma" : "tcp", tag);
+	b.done_ms = malloc(BY_MAX_ROUNDS * sizeof(*b.done_ms));
+	if (!b.done_ms)
+		return 1;
+	pthread_create(&b.tid, NULL, bystander_main, &b);
+	sleep(2);
+	t_mover = mono_ms();
+	pthread_create(&w.tid, NULL, mp_worker_main, &w);
+	while (!__atomic_load_n(&w.iter0_done, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	a = spare_agg_connect(host, port, err, sizeof(err));
+	if (w.failed || !a) {
+		if (!a)
+			failf("move-bystander: %s", err);
+		bad = 1;
+		goto out;
+	}
+	spare_agg_set_timeout(a, 600000);
+	if (spare_agg_migrate(a, w.name, "mp", host_of(port2),
+			      rdma ? port2 : port2 + 1, &it, msg, sizeof(msg))) {
+		failf("move-bystander: %s: %s", w.name, spare_agg_error(a));
+		bad = 1;
+	}
+	t1 = mono_ms();
+	sleep(1);
+out:
+	spare_agg_close(a);
+	__atomic_store_n(&w.go, 1, __ATOMIC_RELEASE);
+	pthread_join(w.tid, NULL);
+	__atomic_store_n(&b.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(b.tid, NULL);
+	if (bad || w.result || b.result)
+		goto done;
+	for (int i = 0; i < 20 && pause < 0; i++, usleep(100 * 1000))
+		pause = logged_pause(log, w.name, via);
+	if (pause < 0) {
+		failf("move-bystander: no pause line for '%s' in %s", w.name, log);
+		bad = 1;
+		goto done;
+	}
+	/* the longest wait in the window: its edges count as completions */
+	last = t1 - pause;
+	for (unsigned int i = 0; i < b.n; i++) {
+		if (b.done_ms[i] < t1 - pause || b.done_ms[i] > t1)
+			continue;
+		in_window++;
+		gap = b.done_ms[i] - last > gap ? b.done_ms[i] - last : gap;
+		last = b.done_ms[i];
+	}
+	gap = t1 - last > gap ? t1 - last : gap;
+	n_before = round_times(&b, 0, t_mover, &b50, &bmax);
+	round_times(&b, t1 - pause, t1, &p50, &max);
+	printf("move-bystander: %s: %u MiB of state over %s, pause %.1f ms: bystander '%s' completed %u rounds in it, longest wait %.1f ms, round p50 %.1f ms max %.1f ms; before the move: %u rounds, p50 %.1f ms max %.1f ms\n",
+	       w.name, mib, via, pause, b.name, in_window, gap, p50, max,
+	       n_before, b50, bmax);
+	if (strcmp(via, rdma ? "RDMA" : "TCP")) {
+		failf("move-bystander: %s: the state went over %s", w.name, via);
+		bad = 1;
+	}
+	if (in_window < 3 || gap > pause / 3) {
+		failf("move-bystander: %s: the bystander job stalled while the state moved (%u rounds in %.1f ms, one wait of %.1f ms)",
+		      w.name, in_window, pause, gap);
+		bad = 1;
+	}
+done:
+	free(b.done_ms);
+	return bad || w.result || b.result;
+}
+
+static int scenario_move_bystander(void)
+{
+	const char *mib_env = getenv("AGG_MOVE_MIB");
+	const char *log = getenv("AGG_SRC_LOG");
+	const char *tag = getenv("AGG_BENCH_TAG");
+	unsigned int mib = mib_env ? (unsigned int)atoi(mib_env) : 64;
+	int bad = 0;
+
+	if (!port2 || !log || !mib) {
+		failf("move-bystander: needs -H HOST -q PORT2 (PORT2 + 1: the target without --rdma) and AGG_SRC_LOG");
+		return 1;
+	}
+	worker_timeout_ms = 120000;
+	bad |= move_bystander_one(mib, true, log, tag ? tag : "");
+	bad |= move_bystander_one(mib, false, log, tag ? tag : "");
 	return bad;
 }
 
@@ -2658,17 +2892,21 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[optind], "state-token"))
 		ret = scenario_state_token();
 	else if (!strcmp(argv[optind], "move-fallback"))
-		ret = scenario_move_fault("move-fallback", true, NULL);
+		ret = scenario_move_fault("move-fallback", true, NULL, 0);
 	else if (!strcmp(argv[optind], "move-cut"))
-		ret = scenario_move_fault("move-cut", false, "after its first WRITE");
+		ret = scenario_move_fault("move-cut", false, "after its first WRITE", 0);
+	else if (!strcmp(argv[optind], "move-kill"))
+		ret = scenario_move_fault("move-kill", false, "connection to the target", 20000);
 	else if (!strcmp(argv[optind], "move-pause"))
 		ret = scenario_move_pause();
+	else if (!strcmp(argv[optind], "move-bystander"))
+		ret = scenario_move_bystander();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-pause\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-pause|move-bystander\n");
 	return 2;
 }

@@ -183,6 +183,28 @@ enum state_send_result state_send(const struct sockaddr_in *src,
 	return STATE_NOT_SENT;
 }
 
+struct state_sender *state_send_start(const struct sockaddr_in *src,
+				      const struct agg_state_rdma *r,
+				      uint32_t job_id,
+				      const struct state_local *bufs,
+				      uint32_t n, unsigned int connect_ms,
+				      char *why, size_t why_len)
+{
+	(void)src; (void)r; (void)job_id; (void)bufs; (void)n; (void)connect_ms;
+	snprintf(why, why_len, "no RDMA in the harness");
+	return NULL;
+}
+
+int state_sender_fd(const struct state_sender *s) { (void)s; abort(); }
+void state_sender_cancel(struct state_sender *s) { (void)s; abort(); }
+
+enum state_send_result state_sender_finish(struct state_sender *s, char *why,
+					   size_t why_len)
+{
+	(void)s; (void)why; (void)why_len;
+	abort();
+}
+
 /* ---- the pool, synchronous ---- */
 static struct agg_task *done_head;
 static agg_pool_run_fn run_fn = pool_run;

@@ -4,12 +4,16 @@
  * (agg_state_rdma.h).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <rdma/rdma_cma.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "agg_state_rdma.h"
 #include "spare_rdma.h"
@@ -18,6 +22,8 @@
 #define STATE_SEND_DEPTH	32
 /* a WRITE's completion, at most (soft-RoCE in a loaded guest is slow) */
 #define STATE_WRITE_MS		30000
+/* how often a sender waiting for completions looks at its cancel flag */
+#define STATE_CANCEL_MS		50
 
 struct state_target {
 	struct ibv_pd *pd;
@@ -175,11 +181,38 @@ static int post_write(struct state_src *s, const struct agg_state_rdma *r,
 	return ibv_post_send(s->id->qp, &wr, &bad);
 }
 
-enum state_send_result state_send(const struct sockaddr_in *src,
-				  const struct agg_state_rdma *r, uint32_t job_id,
-				  const struct state_local *bufs, uint32_t n,
-				  unsigned int connect_ms, char *why,
-				  size_t why_len)
+static bool cancelled(const int *cancel)
+{
+	return cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * The next completion: 1 (in @wc), 0 when none came within STATE_WRITE_MS,
+ * -1 on an error (errno), -2 when *@cancel was set meanwhile.
+ */
+static int next_completion(struct state_src *s, struct ibv_wc *wc,
+			   const int *cancel)
+{
+	for (unsigned int waited = 0; waited < STATE_WRITE_MS;
+	     waited += STATE_CANCEL_MS) {
+		int got = spare_rdma_cq_next(s->cq, s->cc, wc, STATE_CANCEL_MS);
+
+		if (got)
+			return got;
+		if (cancelled(cancel))
+			return -2;
+	}
+	return 0;
+}
+
+/* state_send(), stopping early (as a failure) once *@cancel is set. */
+static enum state_send_result send_cancellable(const struct sockaddr_in *src,
+					       const struct agg_state_rdma *r,
+					       uint32_t job_id,
+					       const struct state_local *bufs,
+					       uint32_t n, unsigned int connect_ms,
+					       const int *cancel, char *why,
+					       size_t why_len)
 {
 	struct state_src s = { .n = n };
 	struct sockaddr_in dst = { .sin_family = AF_INET };
@@ -219,6 +252,10 @@ enum state_send_result state_send(const struct sockaddr_in *src,
 		}
 	}
 	agg_state_priv_encode(job_id, r->token, priv);
+	if (cancelled(cancel)) {
+		say(why, why_len, "cancelled");
+		goto not_sent;
+	}
 	if (spare_rdma_connect(s.ec, s.id, priv, sizeof(priv), 0, connect_ms, &e)) {
 		say(why, why_len, "rdma_cm: %s", spare_rdma_strerr(&e, eb, sizeof(eb)));
 		goto not_sent;
@@ -236,7 +273,11 @@ enum state_send_result state_send(const struct sockaddr_in *src,
 			}
 			posted++;
 		}
-		got = spare_rdma_cq_next(s.cq, s.cc, &wc, STATE_WRITE_MS);
+		got = next_completion(&s, &wc, cancel);
+		if (got == -2) {
+			say(why, why_len, "cancelled after %u of %u WRITEs", done, n);
+			goto broken;
+		}
 		if (got <= 0) {
 			say(why, why_len, "no WRITE completion within %u ms%s%s",
 			    STATE_WRITE_MS, got < 0 ? ": " : "",
@@ -262,4 +303,122 @@ broken:
 not_sent:
 	state_src_free(&s);
 	return STATE_NOT_SENT;
+}
+
+enum state_send_result state_send(const struct sockaddr_in *src,
+				  const struct agg_state_rdma *r, uint32_t job_id,
+				  const struct state_local *bufs, uint32_t n,
+				  unsigned int connect_ms, char *why,
+				  size_t why_len)
+{
+	return send_cancellable(src, r, job_id, bufs, n, connect_ms, NULL, why,
+				why_len);
+}
+
+struct state_sender {
+	pthread_t tid;
+	int efd;
+	int cancel;			/* atomic: set by state_sender_cancel() */
+	struct sockaddr_in src;
+	struct agg_state_rdma r;	/* r.bufs: a copy */
+	uint32_t job_id;
+	struct state_local *bufs;	/* a copy of the list, not the bytes */
+	uint32_t n;
+	unsigned int connect_ms;
+	enum state_send_result result;
+	char why[160];
+};
+
+static void sender_free(struct state_sender *s)
+{
+	if (s->efd >= 0)
+		close(s->efd);
+	free(s->r.bufs);
+	free(s->bufs);
+	free(s);
+}
+
+static void *sender_main(void *arg)
+{
+	struct state_sender *s = arg;
+	uint64_t one = 1;
+
+	s->result = send_cancellable(&s->src, &s->r, s->job_id, s->bufs, s->n,
+				     s->connect_ms, &s->cancel, s->why,
+				     sizeof(s->why));
+	/* the caller joins before it reads the result */
+	if (write(s->efd, &one, sizeof(one)) != sizeof(one))
+		abort();	/* a counter of 1 cannot overflow */
+	return NULL;
+}
+
+struct state_sender *state_send_start(const struct sockaddr_in *src,
+				      const struct agg_state_rdma *r,
+				      uint32_t job_id,
+				      const struct state_local *bufs,
+				      uint32_t n, unsigned int connect_ms,
+				      char *why, size_t why_len)
+{
+	struct state_sender *s = calloc(1, sizeof(*s));
+	sigset_t all, old;
+	int err;
+
+	if (!s) {
+		say(why, why_len, "out of memory");
+		return NULL;
+	}
+	s->efd = -1;
+	s->r = *r;
+	s->r.bufs = calloc(r->n_bufs ? r->n_bufs : 1, sizeof(*r->bufs));
+	s->bufs = calloc(n ? n : 1, sizeof(*bufs));
+	if (!s->r.bufs || !s->bufs) {
+		say(why, why_len, "out of memory");
+		goto fail;
+	}
+	memcpy(s->r.bufs, r->bufs, (size_t)r->n_bufs * sizeof(*r->bufs));
+	memcpy(s->bufs, bufs, (size_t)n * sizeof(*bufs));
+	s->src = *src;
+	s->job_id = job_id;
+	s->n = n;
+	s->connect_ms = connect_ms;
+	s->efd = eventfd(0, EFD_CLOEXEC);
+	if (s->efd < 0) {
+		say(why, why_len, "eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	/* the thread takes no signal: they are the caller's to handle */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&s->tid, NULL, sender_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		say(why, why_len, "pthread_create: %s", strerror(err));
+		goto fail;
+	}
+	return s;
+fail:
+	sender_free(s);
+	return NULL;
+}
+
+int state_sender_fd(const struct state_sender *s)
+{
+	return s->efd;
+}
+
+void state_sender_cancel(struct state_sender *s)
+{
+	__atomic_store_n(&s->cancel, 1, __ATOMIC_RELEASE);
+}
+
+enum state_send_result state_sender_finish(struct state_sender *s, char *why,
+					   size_t why_len)
+{
+	enum state_send_result r;
+
+	pthread_join(s->tid, NULL);
+	r = s->result;
+	say(why, why_len, "%s", s->why);
+	sender_free(s);
+	return r;
 }

@@ -67,4 +67,32 @@ enum state_send_result state_send(const struct sockaddr_in *src,
 				  unsigned int connect_ms, char *why,
 				  size_t why_len);
 
+/*
+ * state_send() on a thread of its own, so that the caller's event loop
+ * goes on (aggd.md, "Moving over RDMA", "Who owns what while the state
+ * moves"). @r and @bufs (the list, not the bytes) are copied; the bytes
+ * are read until state_sender_finish() returns, so the caller must not
+ * change or free them before. NULL with @why filled when the thread could
+ * not start. The thread takes no signals.
+ */
+struct state_sender;
+struct state_sender *state_send_start(const struct sockaddr_in *src,
+				      const struct agg_state_rdma *r,
+				      uint32_t job_id,
+				      const struct state_local *bufs,
+				      uint32_t n, unsigned int connect_ms,
+				      char *why, size_t why_len);
+/* An eventfd that becomes readable (1) once the transfer has ended. */
+int state_sender_fd(const struct state_sender *s);
+/*
+ * Ask the transfer to stop: it does so before its next rdma_cm step, or
+ * within 50 ms while it waits for completions (a failure: STATE_BROKEN
+ * after a WRITE was posted, else STATE_NOT_SENT).
+ */
+void state_sender_cancel(struct state_sender *s);
+/* Join the thread (blocks until the transfer ended), free @s; @why says
+ * what failed. */
+enum state_send_result state_sender_finish(struct state_sender *s, char *why,
+					   size_t why_len);
+
 #endif /* SPARE_AGG_STATE_RDMA_H */

@@ -40,6 +40,7 @@ enum op_kind {
 	OP_ACCEPT_ADMIN,
 	OP_HTTP,
 	OP_ACCEPT_RESUME,	/* a listener's back-off after EMFILE is over */
+	OP_STATE_SENT,		/* a move's RDMA transfer ended (aggd_migrate.c) */
 };
 
 /* What an io_uring completion is for (its user_data). */

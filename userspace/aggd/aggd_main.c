@@ -441,6 +441,7 @@ static void shutdown_all(void)
 		t = next;
 	}
 	io_uring_queue_exit(&g.ring);	/* cancels every pending operation */
+	mig_stop_transfers();		/* before the jobs they read go */
 	for (struct conn *c = g.conns; c; c = c->next)
 		if (c->mig_link)
 			c->mig_link->state = MIG_DONE;
@@ -693,6 +694,9 @@ int main(int argc, char **argv)
 				break;
 			case OP_ACCEPT_RESUME:
 				accept_resume();
+				break;
+			case OP_STATE_SENT:
+				mig_state_sent(op);
 				break;
 			case OP_EVENT:
 				handle_done_tasks();

@@ -10,6 +10,7 @@
 #include <netinet/tcp.h>
 #include <sodium.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,13 +160,14 @@ static void mig_reply(struct migration *m, unsigned int status, const char *text
 	queue_plain(a, AGG_MSG_MIGRATE_REPLY, &h, copy, n, copy);
 }
 
-/* The migration's link connection is gone: forget the migration. */
-void mig_link_gone(struct migration *m)
+/* Transfers under way (m->xfer set), linked by xfer_next. */
+static struct migration *xfers;
+
+/* Forget the migration: its link is gone and no transfer reads the job. */
+static void mig_free(struct migration *m)
 {
 	struct agg_job *job = m->job;
 
-	if (m->state != MIG_DONE)
-		mig_fail(m, AGG_EPROTO, "connection to the target lost");
 	if (m->admin)
 		m->admin->mig_admin = NULL;
 	free(m->dst.bufs);
@@ -180,6 +182,42 @@ void mig_link_gone(struct migration *m)
 	free(m);
 }
 
+/* The migration's link connection is gone: forget the migration, once its
+ * transfer (if one runs) has stopped (mig_state_sent). */
+void mig_link_gone(struct migration *m)
+{
+	if (m->state != MIG_DONE)
+		mig_fail(m, AGG_EPROTO, "connection to the target lost");
+	m->link = NULL;
+	if (!m->xfer)
+		mig_free(m);
+}
+
+/*
+ * Roll back a failed move: the source never let go of the job's state
+ * (weights, optimizer state, the partitions at the barrier), so it simply
+ * goes on. The requests held since the barrier are served now, in the
+ * order they came, and every result is what it would have been without
+ * the attempt.
+ */
+static void mig_rollback(struct agg_job *job, bool drained)
+{
+	struct conn *held[AGG_MAX_WORKERS];
+	unsigned int n = 0;
+
+	job->migrating = false;
+	if (!drained)
+		return;
+	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+		struct conn *c = job->rank_conn[r];
+
+		if (c && c->held)
+			held[n++] = c;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		conn_release(held[i]);
+}
+
 /*
  * The move failed. Before the barrier the job has not noticed and goes on
  * here; after it, workers wait at the barrier with their requests dropped,
@@ -190,7 +228,7 @@ static void mig_fail(struct migration *m, unsigned int status,
 {
 	struct agg_job *job = m->job;
 	char why[160], text[2 * AGG_MAX_ERR_TEXT], tail[80];
-	bool drained;
+	bool drained, xfer;
 	va_list ap;
 
 	if (m->state == MIG_DONE)
@@ -213,71 +251,25 @@ static void mig_fail(struct migration *m, unsigned int status,
 		 job ? job->spec.name : "?", m->to.host, m->to.port, why, tail);
 	log_warn("%s", text);
 	mig_reply(m, status, text);
+	/* the thread still reads the buffers: the job stays held until it
+	 * has stopped (mig_state_sent rolls back), and so does @m */
+	xfer = m->xfer != NULL;
+	if (xfer)
+		state_sender_cancel(m->xfer);
+	/* without a transfer, @m may be freed here (mig_link_gone) */
 	if (m->link)
 		conn_close(m->link, NULL);
-	if (!job)
-		return;
-	/*
-	 * Roll back: the source never let go of the job's state (weights,
-	 * optimizer state, the partitions at the barrier), so it simply goes
-	 * on. The requests held since the barrier are served now, in the
-	 * order they came, and every result is what it would have been
-	 * without the attempt.
-	 */
-	job->migrating = false;
-	if (drained) {
-		struct conn *held[AGG_MAX_WORKERS];
-		unsigned int n = 0;
-
-		for (unsigned int r = 0; r < job->spec.n_workers; r++) {
-			struct conn *c = job->rank_conn[r];
-
-			if (c && c->held)
-				held[n++] = c;
-		}
-		for (unsigned int i = 0; i < n; i++)
-			conn_release(held[i]);
-	}
+	if (job && !xfer)
+		mig_rollback(job, drained);
 }
 
-/* Every partition is at the barrier: send the state, then commit. */
-static void mig_check(struct migration *m)
+/* The state is at the target, or goes over the link now: commit. */
+static void mig_commit(struct migration *m)
 {
-	struct agg_job *job = m ? m->job : NULL;
+	struct agg_job *job = m->job;
 	struct agg_hdr h;
 
-	if (!job || m->state != MIG_DRAIN || job->mig_ready < job->spec.n_parts)
-		return;
 	memset(&h, 0, sizeof(h));
-	m->state_via = "TCP";
-	if (m->rdma) {
-		struct state_local *bufs = state_bufs(job);
-		struct sockaddr_in src = { .sin_family = AF_INET };
-		char why[160] = "out of memory";
-		enum state_send_result r = STATE_NOT_SENT;
-		uint32_t port;
-
-		agg_rdma_addr(g.rdma, (uint8_t *)&src.sin_addr, &port);
-		/* the event loop waits here: the job is quiescent, other
-		 * jobs wait for the WRITEs (aggd.md, "Moving over RDMA") */
-		if (bufs)
-			r = state_send(&src, &m->dst, m->target_job, bufs,
-				       job->spec.n_parts * 2, STATE_CONNECT_MS,
-				       why, sizeof(why));
-		free(bufs);
-		g.now_ns = spare_now_ns();
-		if (r == STATE_BROKEN) {
-			mig_fail(m, AGG_EPROTO, "the RDMA state transfer failed after its first WRITE: %s",
-				 why);
-			return;
-		}
-		if (r == STATE_SENT) {
-			m->state_via = "RDMA";
-		} else {
-			log_warn("job %u '%s': its state goes to %s:%u over TCP after all: %s",
-				 job->id, job->spec.name, m->to.host, m->to.port, why);
-		}
-	}
 	if (job->spec.opt != AGG_OPT_NONE && strcmp(m->state_via, "RDMA")) {
 		/* zero copy: the job is quiescent until the link is gone */
 		for (uint32_t i = 0; i < job->spec.n_parts; i++) {
@@ -302,6 +294,112 @@ static void mig_check(struct migration *m)
 	log_info("job %u '%s': quiescent at iteration %u; state sent to %s:%u over %s",
 	       job->id, job->spec.name, job->mig_barrier, m->to.host, m->to.port,
 	       m->state_via);
+}
+
+/*
+ * Start the RDMA WRITEs on a thread of their own (mig_state_sent goes on
+ * when they end); -1 with the reason logged when it cannot start (then
+ * the state goes over TCP).
+ */
+static int mig_send_start(struct migration *m)
+{
+	struct agg_job *job = m->job;
+	struct state_local *bufs = state_bufs(job);
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	char why[160] = "out of memory";
+	struct io_uring_sqe *sqe;
+	uint32_t port;
+
+	agg_rdma_addr(g.rdma, (uint8_t *)&src.sin_addr, &port);
+	if (bufs)
+		m->xfer = state_send_start(&src, &m->dst, m->target_job, bufs,
+					   job->spec.n_parts * 2,
+					   STATE_CONNECT_MS, why, sizeof(why));
+	free(bufs);
+	if (!m->xfer) {
+		log_warn("job %u '%s': its state goes to %s:%u over TCP after all: %s",
+			 job->id, job->spec.name, m->to.host, m->to.port, why);
+		return -1;
+	}
+	m->xfer_op.kind = OP_STATE_SENT;
+	sqe = get_sqe();
+	io_uring_prep_read(sqe, state_sender_fd(m->xfer), &m->xfer_buf,
+			   sizeof(m->xfer_buf), 0);
+	io_uring_sqe_set_data(sqe, &m->xfer_op);
+	m->xfer_next = xfers;
+	xfers = m;
+	return 0;
+}
+
+/* Every partition is at the barrier: send the state, then commit. */
+static void mig_check(struct migration *m)
+{
+	struct agg_job *job = m ? m->job : NULL;
+
+	if (!job || m->state != MIG_DRAIN || m->xfer ||
+	    job->mig_ready < job->spec.n_parts)
+		return;
+	m->state_via = "TCP";
+	if (m->rdma && !mig_send_start(m))
+		return;
+	mig_commit(m);
+}
+
+/* Take @m off the list of transfers; the transfer's result. */
+static enum state_send_result mig_send_finish(struct migration *m, char *why,
+					      size_t why_len)
+{
+	for (struct migration **pp = &xfers; *pp; pp = &(*pp)->xfer_next)
+		if (*pp == m) {
+			*pp = m->xfer_next;
+			break;
+		}
+	return state_sender_finish(m->xfer, why, why_len);
+}
+
+void mig_state_sent(struct op *op)
+{
+	struct migration *m = (struct migration *)((char *)op -
+				offsetof(struct migration, xfer_op));
+	struct agg_job *job = m->job;
+	enum state_send_result r;
+	char why[160];
+
+	r = mig_send_finish(m, why, sizeof(why));
+	m->xfer = NULL;
+	if (m->state != MIG_DRAIN) {
+		/* the move failed while the WRITEs ran (mig_fail) */
+		if (job)
+			mig_rollback(job, true);
+		if (!m->link)
+			mig_free(m);
+		return;
+	}
+	if (r == STATE_BROKEN) {
+		mig_fail(m, AGG_EPROTO, "the RDMA state transfer failed after its first WRITE: %s",
+			 why);
+		return;
+	}
+	if (r == STATE_SENT)
+		m->state_via = "RDMA";
+	else
+		log_warn("job %u '%s': its state goes to %s:%u over TCP after all: %s",
+			 job->id, job->spec.name, m->to.host, m->to.port, why);
+	mig_commit(m);
+}
+
+void mig_stop_transfers(void)
+{
+	while (xfers) {
+		struct migration *m = xfers;
+		char why[160];
+
+		state_sender_cancel(m->xfer);
+		mig_send_finish(m, why, sizeof(why));
+		m->xfer = NULL;
+		if (!m->link)
+			mig_free(m);
+	}
 }
 
 /* The target accepted the job: start holding back the barrier. */

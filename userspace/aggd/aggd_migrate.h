@@ -16,6 +16,7 @@
 #include "agg_proto.h"
 
 struct rdma_cm_id;
+struct state_sender;
 
 enum mig_state {
 	MIG_CONNECT,	/* connecting to the target */
@@ -42,6 +43,17 @@ struct migration {
 	uint32_t target_job;		/* the job's id at the target */
 	struct agg_state_rdma dst;	/* dst.bufs allocated */
 	const char *state_via;		/* "TCP" or "RDMA", for the log */
+	/*
+	 * The RDMA WRITEs, on a thread of their own while the loop goes on
+	 * (aggd.md, "Who owns what while the state moves"): while @xfer is
+	 * set the job's buffers are the thread's to read, so the job stays
+	 * held and the migration (with @xfer_op, the eventfd's read) is not
+	 * freed, even when the move fails or its link goes meanwhile.
+	 */
+	struct state_sender *xfer;
+	struct migration *xfer_next;	/* transfers under way */
+	struct op xfer_op;		/* OP_STATE_SENT */
+	uint64_t xfer_buf;
 };
 
 /* Registers the migration's hooks with the job layer. */
@@ -55,6 +67,10 @@ void link_body(struct conn *l);
 void mig_link_closing(struct conn *l, const char *why);
 void mig_link_gone(struct migration *m);
 void mig_admin_gone(struct conn *c);
+/* OP_STATE_SENT: a move's RDMA transfer has ended. */
+void mig_state_sent(struct op *op);
+/* Exiting (the ring is gone): stop and join every transfer. */
+void mig_stop_transfers(void);
 
 /* target side */
 void handle_peer_hello(struct conn *c);

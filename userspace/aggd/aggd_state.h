@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * spare-aggd's state: one instance, owned by the event-loop thread (the
- * pool threads see only the tasks handed to them). Each file of the daemon
- * reads the fields of its concern; the comments say whose they are.
+ * pool threads see only the tasks handed to them, a move's transfer
+ * thread only its copies and the held job's buffers: aggd_migrate.h).
+ * Each file of the daemon reads the fields of its concern; the comments
+ * say whose they are.
  */
 #ifndef SPARE_AGGD_STATE_H
 #define SPARE_AGGD_STATE_H
