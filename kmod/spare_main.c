@@ -693,6 +693,28 @@ static struct configfs_attribute spare_attr_grants = {
 	.store		= spare_grants_store_attr,
 };
 
+/* "giveback": spare_giveback.c. */
+static ssize_t spare_giveback_show_attr(struct config_item *item, char *page)
+{
+	return spare_giveback_show(to_spare_dev(item), page);
+}
+
+static ssize_t spare_giveback_store_attr(struct config_item *item,
+					 const char *page, size_t count)
+{
+	int ret = spare_giveback_store(to_spare_dev(item), page, count);
+
+	return ret ? ret : count;
+}
+
+static struct configfs_attribute spare_attr_giveback = {
+	.ca_name	= "giveback",
+	.ca_mode	= 0600,
+	.ca_owner	= THIS_MODULE,
+	.show		= spare_giveback_show_attr,
+	.store		= spare_giveback_store_attr,
+};
+
 CONFIGFS_ATTR(spare_, donors);
 CONFIGFS_ATTR(spare_, placement);
 CONFIGFS_ATTR(spare_, domains);
@@ -710,6 +732,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_placement,
 	&spare_attr_domains,
 	&spare_attr_grants,
+	&spare_attr_giveback,
 	&spare_attr_source,
 	&spare_attr_integrity,
 	&spare_attr_rehome_delay_ms,
