@@ -110,6 +110,11 @@ echo "    newcomer: $tries tries in $took s; the hog: $rounds renewal rounds, $m
 grep -m3 "no-space" /tmp/newbie.err | sed 's/^/    /'
 [ -n "$nb" ] || { diag; fail "the newcomer did not get its share of 4 slabs within 150 s"; }
 [ "$given" -ge 4 ] || { diag; fail "the hog gave back $given copies, not 4"; }
+# the marks are kept beside the grants (until their grants lapse a lease
+# after they end: read now, not at the end)
+if [ "$BACKEND" = kmod ]; then MARKS=/run/spare/grants/hog.marks
+else MARKS=/etc/spare/ublk-hog.marks; fi
+[ -s "$MARKS" ] || { diag; fail "the hog's move marks were not kept in $MARKS"; }
 pass "the newcomer got 4 slabs after $took s ($tries tries, $rounds renewal rounds of the hog)"
 
 step "every byte of both devices reads back; no I/O error"
@@ -151,11 +156,8 @@ fi
 
 step "teardown"
 [ "$BACKEND" = kmod ] || broker_monitor_down
-if [ "$BACKEND" = kmod ]; then MARKS=/run/spare/grants/hog.marks
-	KEPT="/run/spare/grants/hog.grants $MARKS"
-else MARKS=/etc/spare/ublk-hog.marks
-	KEPT="/etc/spare/ublk-hog.grants $MARKS /etc/spare/ublk-hog.giveback"; fi
-[ -s "$MARKS" ] || fail "the hog's move marks were not kept"
+if [ "$BACKEND" = kmod ]; then KEPT="/run/spare/grants/hog.grants $MARKS"
+else KEPT="/etc/spare/ublk-hog.grants $MARKS /etc/spare/ublk-hog.giveback"; fi
 sparectl device destroy newbie || fail "destroy newbie"
 sparectl device destroy hog || fail "destroy hog"
 for f in $KEPT; do
