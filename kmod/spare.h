@@ -7,6 +7,7 @@
  *   spare_life.c, spare_ctrl.c, spare_queue.c, spare_evict.c, spare_donor.c:
  *                   the RDMA transport, by layer (spare_rdma.h)
  *   spare_backup.c  backup block device I/O
+ *   spare_giveback.c copies given back on a broker's move marks (configfs)
  *   spare_sysfs.c   versioned stats under /sys/block/spareN/spare/
  *   spare_resync.c  refilling copies mapped again after a failure
  *   spare_slab.c, spare_split.c, spare_proto.c: pure logic (KUnit tested)
@@ -186,6 +187,16 @@ struct spare_donor {
 	bool key_refused;
 	unsigned long *grant_refused;	/* [nr_slabs] */
 	spinlock_t pending_lock;
+	/*
+	 * Move marks (spare_giveback.c): copies on this donor a broker's
+	 * marks ask back and not yet on their way (pending_lock); those
+	 * given back and draining; evict work's next look at them (ms);
+	 * kept copies logged since the count last changed.
+	 */
+	u32 giveback;
+	atomic_t giveback_leaving;
+	u64 giveback_next;
+	u32 giveback_kept_said;
 	struct spare_donor_stats stats;
 };
 
@@ -461,6 +472,10 @@ u32 spare_grants_seq(struct spare_dev *dev);
 
 /* spare_main.c */
 int spare_parse_donor(const char *s, size_t len, struct sockaddr_in *sin);
+
+/* spare_giveback.c: configfs "giveback" (move marks) */
+int spare_giveback_store(struct spare_dev *dev, const char *page, size_t count);
+ssize_t spare_giveback_show(struct spare_dev *dev, char *page);
 
 /* spare_integrity.c: crc32c per page */
 int spare_integrity_start(struct spare_dev *dev);

@@ -585,6 +585,8 @@ static void donor_heartbeat_work(struct work_struct *work)
 	}
 	if (time_after_eq(jiffies, d->remap_after))
 		queue_work(d->dev->wq, &d->map_work);
+	if (READ_ONCE(d->giveback))	/* copies owed: evict work looks again */
+		queue_work(d->dev->wq, &d->evict_work);
 	queue_delayed_work(d->dev->wq, &d->heartbeat_work,
 			   msecs_to_jiffies(SPARE_HEARTBEAT_MS));
 }

@@ -2,8 +2,10 @@
 /*
  * spare.ko RDMA transport: what a donor asks back. EVICT (the copy moves to
  * another donor, kmod/core/spare_move.c, or is given back the old way) and
- * ACTIVITY_QUERY, answered in the donor's evict work; and the re-home of
- * the copies of a donor down too long, in its rehome work.
+ * ACTIVITY_QUERY, answered in the donor's evict work; the copies a
+ * broker's move marks ask back (spare_giveback.c), given back there too;
+ * and the re-home of the copies of a donor down too long, in its rehome
+ * work.
  */
 #include <linux/delay.h>
 #include <linux/sched/mm.h>
@@ -11,6 +13,7 @@
 #include "spare.h"
 #include "spare_rdma.h"
 #include "spare_move.h"
+#include "spare_reclaim.h"
 
 static u32 copy_inflight(struct spare_slab *slab, int c)
 {
@@ -259,6 +262,188 @@ static void evict_done(struct spare_donor *d, u32 s)
 	spare_uevent(dev, "slab_evicted", d, s);
 }
 
+/*
+ * ---- Move marks: copies given back to the pool (spare_giveback.c) ----
+ *
+ * A donor owing copies (configfs "giveback") has them judged here, in its
+ * evict work, a look a second (heartbeat work queues the work while any
+ * are owed): from the last slab back (a swap device fills from the
+ * front), each copy on the donor by spare_reclaim_decide(). DROP goes as
+ * an eviction the old way does, through the move machine
+ * (SPARE_MOVE_WHY_RECLAIM: EVICTING, reads may still use it, writes skip
+ * it; drained), then UNMAP and its slot freed (giveback_done()), so that
+ * slab_map no longer names it and sparectl renews its grant no more.
+ * LATER is looked at again; KEEP is logged once with the reason, and its
+ * grant stays renewed. MOVE is not carried out (no target is offered).
+ */
+#define SPARE_GIVEBACK_LOOK_MS	1000
+
+/* Whether a move of slab @s runs among @d's moves[0 .. n). */
+static bool moves_have(const struct spare_donor *d, u32 n, u32 s)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (d->moves[i].m.slab == s)
+			return true;
+	return false;
+}
+
+/*
+ * Whether another donor of the device may be moving a copy: an EVICT
+ * waiting there, or its evict work queued or running. A copy is judged
+ * only on a map that no move is changing.
+ */
+static bool others_evicting(const struct spare_donor *d, u32 s)
+{
+	struct spare_dev *dev = d->dev;
+	/* pairs with the store-release of the count when donors are added */
+	u32 i, n = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+			 SPARE_MAX_DONORS);
+
+	for (i = 0; i < n; i++) {
+		struct spare_donor *t = &dev->donors[i];
+
+		if (t != d && (test_bit(s, t->evict_pending) ||
+			       work_busy(&t->evict_work)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Copy @c of slab @s on donor @d, asked back: judged, and on DROP taken
+ * out of service as move @km (the old way). What the core said, *@why
+ * its reason.
+ */
+static enum spare_reclaim_act giveback_one(struct spare_donor *d, u32 s, u32 c,
+					   bool moving,
+					   const struct spare_move_in *min,
+					   struct spare_kmove *km,
+					   enum spare_reclaim_why *why)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+	struct spare_slab *slab = &map->slabs[s];
+	struct spare_reclaim_in in = {
+		.stop = min->stop, .moving = moving, .to = -1,
+	};
+	enum spare_move_act mact = SPARE_MOVE_ACT_NONE;
+	enum spare_reclaim_act act;
+	unsigned long flags;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	/* under the slab's lock: no write of the slab begins meanwhile */
+	in.backup_whole = dev->has_backup &&
+		spare_backup_range_ok(dev, (u64)s * map->pages_per_slab,
+				      map->pages_per_slab);
+	act = spare_reclaim_decide(map, slab, c, &in, why);
+	if (act == SPARE_RECLAIM_DROP) {
+		spare_move_init(&km->m, s, d->idx, c, min->now, min->now,
+				min->news);
+		mact = spare_move_evict(&km->m, map, slab,
+					SPARE_MOVE_WHY_RECLAIM, min);
+	}
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (act != SPARE_RECLAIM_DROP)
+		return act;
+	if (mact != SPARE_MOVE_ACT_EVICTING)
+		return SPARE_RECLAIM_LATER;	/* the copy changed: not now */
+	km->t = NULL;
+	km->asked = false;
+	spin_lock_bh(&d->pending_lock);
+	if (d->giveback)
+		d->giveback--;
+	atomic_inc(&d->giveback_leaving);
+	spin_unlock_bh(&d->pending_lock);
+	pr_info("donor %s: slab %u given back to the pool (a move mark): %s\n",
+		d->name, s, spare_reclaim_why_name(*why));
+	return act;
+}
+
+/* @kept copies kept this look: log it? Once until the count changes. */
+static bool giveback_kept_news(struct spare_donor *d, u32 kept)
+{
+	bool news;
+
+	spin_lock_bh(&d->pending_lock);
+	news = d->giveback && kept > d->giveback_kept_said;
+	if (news)
+		d->giveback_kept_said = kept;
+	spin_unlock_bh(&d->pending_lock);
+	return news;
+}
+
+/*
+ * One look at the copies donor @d owes, from its evict work with @n moves
+ * running; returns how many run now (the copies given back added).
+ */
+static u32 giveback_look(struct spare_donor *d, u32 n)
+{
+	struct spare_dev *dev = d->dev;
+	enum spare_reclaim_why why, kwhy = SPARE_RECLAIM_WHY_NONE;
+	struct spare_move_in min;
+	enum spare_reclaim_act act;
+	u32 s, kept = 0;
+	int c;
+
+	move_in(dev, &min);
+	if (!READ_ONCE(d->giveback) || !donor_live(d) ||
+	    min.now < READ_ONCE(d->giveback_next))
+		return n;
+	WRITE_ONCE(d->giveback_next, min.now + SPARE_GIVEBACK_LOOK_MS);
+	if (dev->ec) {
+		if (giveback_kept_news(d, READ_ONCE(d->giveback)))
+			pr_warn("donor %s: %u cop%s asked back by a move mark kept: an erasure-coded device gives no split back yet\n",
+				d->name, d->giveback,
+				d->giveback == 1 ? "y" : "ies");
+		return n;
+	}
+	for (s = dev->map.nr_slabs; s-- > 0 && READ_ONCE(d->giveback);) {
+		c = donor_copy(d, s);
+		if (c < 0)
+			continue;
+		act = giveback_one(d, s, c,
+				   moves_have(d, n, s) || others_evicting(d, s),
+				   &min, &d->moves[n], &why);
+		if (act == SPARE_RECLAIM_DROP) {
+			n++;
+		} else if (act != SPARE_RECLAIM_LATER &&
+			   why != SPARE_RECLAIM_WHY_NOT_MAPPED) {
+			kept++;
+			kwhy = why;
+		}
+	}
+	if (kept && giveback_kept_news(d, kept))
+		pr_warn("donor %s: %u cop%s asked back by a move mark kept (%s, e.g.); its grants stay renewed\n",
+			d->name, d->giveback, d->giveback == 1 ? "y" : "ies",
+			spare_reclaim_why_name(kwhy));
+	return n;
+}
+
+/*
+ * A copy given back on a mark is drained: UNMAP it and free its slot, so
+ * that no map work maps it again and slab_map no longer names it (the
+ * slab_evicted uevent has sparectl's monitor count the copies again).
+ */
+static void giveback_done(struct spare_donor *d, const struct spare_move *mv)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab *slab = &dev->map.slabs[mv->slab];
+	unsigned long flags;
+
+	if (donor_live(d))
+		send_unmap(d, mv->slab);
+	spin_lock_irqsave(&slab->lock, flags);
+	if (slab->copy[mv->from].donor == d->idx)
+		spare_slab_slot_free(&dev->map, slab, mv->from);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	atomic_dec(&d->giveback_leaving);
+	pr_info("donor %s: slab %u: the copy given back is unmapped\n",
+		d->name, mv->slab);
+	spare_uevent(dev, "slab_evicted", d, mv->slab);
+}
+
 static void move_done(struct spare_donor *d, struct spare_kmove *km)
 {
 	struct spare_move *mv = &km->m;
@@ -308,7 +493,10 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 		move_done(d, km);
 		break;
 	case SPARE_MOVE_ACT_EVICTED:
-		evict_done(d, km->m.slab);
+		if (km->m.why == SPARE_MOVE_WHY_RECLAIM)
+			giveback_done(d, &km->m);
+		else
+			evict_done(d, km->m.slab);
 		break;
 	case SPARE_MOVE_ACT_GONE:
 		pr_info_ratelimited("donor %s: slab %u: its copy failed while it moved; the failure road has it\n",
@@ -428,6 +616,7 @@ void spare_donor_evict_work(struct work_struct *work)
 				evict_slab(d, s);
 		}
 		answer_activity(d);
+		n = giveback_look(d, n);
 		for (i = 0; i < n; )
 			if (move_step(d, &d->moves[i]))
 				d->moves[i] = d->moves[--n];

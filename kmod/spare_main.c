@@ -671,27 +671,35 @@ static ssize_t spare_domains_store(struct config_item *item,
 	return ret;
 }
 
-/* "grants": spare_grants.c. */
-static ssize_t spare_grants_show_attr(struct config_item *item, char *page)
-{
-	return spare_grants_show(to_spare_dev(item), page);
+/*
+ * A root-only attribute (mode 0600) kept in its own file, which shows and
+ * stores through spare_<name>_show(dev, page) and spare_<name>_store(dev,
+ * page, count) (0 or an error): "grants" (spare_grants.c) and "giveback"
+ * (spare_giveback.c).
+ */
+#define SPARE_PRIVATE_ATTR(_name)					\
+static ssize_t spare_##_name##_show_attr(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return spare_##_name##_show(to_spare_dev(item), page);		\
+}									\
+static ssize_t spare_##_name##_store_attr(struct config_item *item,	\
+					  const char *page, size_t count) \
+{									\
+	int ret = spare_##_name##_store(to_spare_dev(item), page, count); \
+									\
+	return ret ? ret : count;					\
+}									\
+static struct configfs_attribute spare_attr_##_name = {			\
+	.ca_name	= __stringify(_name),				\
+	.ca_mode	= 0600,						\
+	.ca_owner	= THIS_MODULE,					\
+	.show		= spare_##_name##_show_attr,			\
+	.store		= spare_##_name##_store_attr,			\
 }
 
-static ssize_t spare_grants_store_attr(struct config_item *item,
-				       const char *page, size_t count)
-{
-	int ret = spare_grants_store(to_spare_dev(item), page, count);
-
-	return ret ? ret : count;
-}
-
-static struct configfs_attribute spare_attr_grants = {
-	.ca_name	= "grants",
-	.ca_mode	= 0600,
-	.ca_owner	= THIS_MODULE,
-	.show		= spare_grants_show_attr,
-	.store		= spare_grants_store_attr,
-};
+SPARE_PRIVATE_ATTR(grants);
+SPARE_PRIVATE_ATTR(giveback);
 
 CONFIGFS_ATTR(spare_, donors);
 CONFIGFS_ATTR(spare_, placement);
@@ -710,6 +718,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_placement,
 	&spare_attr_domains,
 	&spare_attr_grants,
+	&spare_attr_giveback,
 	&spare_attr_source,
 	&spare_attr_integrity,
 	&spare_attr_rehome_delay_ms,

@@ -571,6 +571,7 @@ static void test_kmod_renew_lapsed(void)
 	struct spare_grant g[3], newest, nb;
 	struct put_seen seen;
 	struct both b;
+	uint32_t gb = 99;
 	FILE *f;
 	int i;
 
@@ -595,8 +596,9 @@ static void test_kmod_renew_lapsed(void)
 	memset(&b, 0, sizeof(b));
 	memset(&seen, 0, sizeof(seen));
 	b.a.refuse = true;
-	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 1, both_ask, both_reissue, &b,
-				    fake_put, &seen, &newest), 0);
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 1, 1, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 0);
+	EXPECT_EQ(gb, 0);
 	EXPECT_EQ(b.r.n, 1);
 	EXPECT(b.r.n == 1 && !memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
 	EXPECT_EQ(b.a.n, 0);
@@ -615,13 +617,116 @@ static void test_kmod_renew_lapsed(void)
 	memset(&b, 0, sizeof(b));
 	memset(&seen, 0, sizeof(seen));
 	b.a.refuse = true;
-	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 2, both_ask, both_reissue, &b,
-				    fake_put, &seen, &newest), 1);
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 2, 2, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 1);
 	EXPECT(b.r.n == 1 && !memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
 	for (i = 0; i < (int)b.r.n; i++)
 		EXPECT(memcmp(b.r.id[i], was[1].id, SPARE_GRANT_ID_LEN));
-	unlink(path);
-	rmdir(dir);
+	kmod_grants_forget(dir, "k0");
+	EXPECT(rmdir(dir) == 0);	/* the grants and the marks file gone */
+}
+
+/* The kept grants file DIR/k0.grants of spare.ko's device k0: @n grants of
+ * one slab, A's first then B's, each to @expiry. */
+static void kmod_grants_file(const char *dir, unsigned int na, unsigned int nb,
+			     uint64_t expiry)
+{
+	char path[160], hex[SPARE_GRANT_HEX_LEN + 1];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/k0.grants", dir);
+	f = fopen(path, "w");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	for (unsigned int i = 0; i < na + nb; i++) {
+		struct spare_grant g = mk_grant(i < na ? "10.0.0.2:18515" : "10.0.0.3:18515", 1,
+						expiry);
+
+		spare_grant_to_hex(&g, hex, sizeof(hex));
+		fprintf(f, "%s\n", hex);
+	}
+	fclose(f);
+}
+
+/*
+ * Move marks for spare.ko (protocol 3): its renewal asks for them; a
+ * grant the broker marks is kept in DIR/NAME.marks, and the copies on its
+ * donor beyond the unmarked grants are the module's to give back
+ * (*giveback, written to configfs "giveback"). While the module keeps the
+ * copy, the marked grant is renewed and asked back again; once the copy
+ * is gone it is not sent back any more, and nothing is asked. B's grants
+ * are not touched by A's renewal.
+ */
+static void test_kmod_renew_marks(void)
+{
+	char dir[] = "/tmp/sparectl-kmod-XXXXXX", path[160], mpath[160], text[512];
+	char hex[2 * SPARE_GRANT_ID_LEN + 1];
+	uint64_t now = (uint64_t)time(NULL);
+	struct spare_grant_info was[8], gi[8];
+	struct spare_grant newest;
+	struct put_seen seen;
+	struct both b;
+	uint32_t gb = 99;
+	int i;
+
+	EXPECT(sodium_init() >= 0 && mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/k0.grants", dir);
+	snprintf(mpath, sizeof(mpath), "%s/k0.marks", dir);
+	kmod_grants_file(dir, 2, 2, now + 600);	/* A A B B */
+	EXPECT_EQ(read_grants(path, was, 8), 4);
+
+	/* A holds 2 copies; the broker marks the first grant sent back */
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	b.r.mark = 1U << 0;
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 2, 2, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 0);
+	EXPECT_EQ(b.r.n, 2);
+	EXPECT(!memcmp(b.r.id[0], was[0].id, SPARE_GRANT_ID_LEN));
+	EXPECT_EQ(b.a.n, 0);
+	EXPECT_EQ(gb, 1);		/* one copy beyond the unmarked grant */
+	EXPECT_EQ(seen.n, 2);		/* both renewed, written to the module */
+	for (i = 0; i < SPARE_GRANT_ID_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", was[0].id[i]);
+	slurp(mpath, text, sizeof(text));
+	EXPECT(!strncmp(text, hex, 2 * SPARE_GRANT_ID_LEN) && text[32] == '\n' && !text[33]);
+
+	/* the module kept the copy: the marked grant is renewed, asked again */
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 2, 2, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 0);
+	EXPECT_EQ(b.r.n, 2);
+	EXPECT_EQ(gb, 1);
+
+	/* it gave the copy back: 1 copy, the marked grant not sent back */
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 1, 1, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 0);
+	EXPECT_EQ(b.r.n, 1);
+	EXPECT(b.r.n == 1 && !memcmp(b.r.id[0], was[1].id, SPARE_GRANT_ID_LEN));
+	EXPECT_EQ(b.a.n, 0);
+	EXPECT_EQ(gb, 0);
+	for (i = 0; i < (int)seen.n; i++)	/* renewed in the same second: maybe none */
+		EXPECT(memcmp(seen.gi[i].id, was[0].id, SPARE_GRANT_ID_LEN));
+	EXPECT(!strncmp(slurp(mpath, text, sizeof(text)), hex, 2 * SPARE_GRANT_ID_LEN));
+	/* B's grants as they were */
+	EXPECT_EQ(read_grants(path, gi, 8), 4);
+	EXPECT(!memcmp(&gi[2], &was[2], sizeof(gi[2])) && !memcmp(&gi[3], &was[3], sizeof(gi[3])));
+
+	/* a broker that gives no marks: nothing is asked back */
+	kmod_grants_forget(dir, "k0");
+	kmod_grants_file(dir, 1, 0, now + 600);
+	memset(&b, 0, sizeof(b));
+	memset(&seen, 0, sizeof(seen));
+	EXPECT_EQ(kmod_grants_renew(dir, "k0", "10.0.0.2:18515", 1, 1, both_ask, both_reissue, &b,
+				    fake_put, &seen, &newest, &gb), 0);
+	EXPECT_EQ(gb, 0);
+	EXPECT(!strcmp(slurp(mpath, text, sizeof(text)), ""));
+	kmod_grants_forget(dir, "k0");
+	EXPECT(rmdir(dir) == 0);
 }
 
 static void test_renew(void)
@@ -1005,6 +1110,7 @@ int main(void)
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_reissue);
 	TAP_RUN(test_renew_marks);
+	TAP_RUN(test_kmod_renew_marks);
 	TAP_RUN(test_kmod_renew_lapsed);
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);

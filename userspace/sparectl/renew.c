@@ -243,13 +243,13 @@ static int kmod_ask(void *ctx, const char *addr, uint32_t slabs, struct spare_gr
 	return ask_room(&k->r->a, k->name, addr, slabs, g, k->domain);
 }
 
-/* spare.ko does not act on move marks yet: none asked (flags 0) */
+/* spare.ko gives copies back on the broker's move marks: asked for */
 static int kmod_reissue(void *ctx, const struct spare_grant *old, unsigned int n,
 			struct spare_grant *out, bool *move)
 {
 	struct kmod_call *k = ctx;
 
-	return brokerask_reissue(&k->r->a, old, n, out, k->domain);
+	return brokerask_reissue_marks(&k->r->a, old, n, out, k->domain, move);
 }
 
 static int kmod_put(void *ctx, const struct spare_grant *g, const char *addr)
@@ -260,19 +260,54 @@ static int kmod_put(void *ctx, const struct spare_grant *g, const char *addr)
 }
 
 /*
+ * The copies on donor @addr the broker's marks ask back (@n, 0: none)
+ * written to the device's "giveback" (spare.ko gives back what it can
+ * without losing a page). A module without the attribute is told nothing
+ * (logged once). 0, or -1 (logged).
+ */
+static int kmod_giveback(const struct sparectl *c, const char *name, const char *addr,
+			 uint32_t n)
+{
+	static bool absent_said;
+	char line[SPARE_GRANT_ADDR_LEN + 16];
+
+	snprintf(line, sizeof(line), "%s %u\n", addr, n);
+	if (!write_attr(c, name, "giveback", line))
+		return 0;
+	if (errno == ENOENT) {
+		if (n && !absent_said)
+			log_warn("device %s: the module has no \"giveback\": the %u cop%s the "
+				 "broker's marks ask back on %s stay (logged once)", name, n,
+				 n == 1 ? "y" : "ies", addr);
+		absent_said = true;
+		return 0;
+	}
+	log_err("device %s: giveback %s %u refused: %s (the kernel log says why)", name, addr,
+		n, strerror(errno));
+	return -1;
+}
+
+/*
  * Donor @i's grants renewed to cover @slabs slabs: the grants sparectl
- * keeps for the device sent back (RENEW_GRANT) and written to it again
- * (the module replaces them in place), the room they leave short asked
- * for. 0 with the renewed grant that ends last in @g, or -1 (logged).
+ * keeps for the device sent back (RENEW_GRANT, asking for move marks) and
+ * written to it again (the module replaces them in place), the room they
+ * leave short asked for; the copies the marks ask back told to the module
+ * (kmod_giveback()). 0 with the renewed grant that ends last in @g, 1
+ * (room refused), or -1 (logged).
  */
 static int renew_donor(const struct sparectl *c, const char *name, struct renew_ctx *r,
 		       unsigned int i, uint32_t slabs, struct spare_grant *g,
 		       char domain[BROKER_DOMAIN_LEN])
 {
 	struct kmod_call k = { .r = r, .domain = domain, .c = c, .name = name };
+	uint32_t giveback = 0;
+	int ret;
 
-	return kmod_grants_renew(c->ublk.grants_dir, name, r->addr[i], slabs, kmod_ask,
-				 kmod_reissue, &k, kmod_put, &k, g);
+	ret = kmod_grants_renew(c->ublk.grants_dir, name, r->addr[i], r->count[i], slabs,
+				kmod_ask, kmod_reissue, &k, kmod_put, &k, g, &giveback);
+	if (ret >= 0 && kmod_giveback(c, name, r->addr[i], giveback))
+		return -1;
+	return ret;
 }
 
 static void renew_ctx_wipe(struct renew_ctx *r)

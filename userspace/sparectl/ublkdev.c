@@ -797,15 +797,16 @@ static void marks_read(const char *name, struct grants_read *gr)
 }
 
 /*
- * @gr's marks (NAME.marks) and the copies the pager is asked to give back
- * on each donor (NAME.giveback: "ADDR COUNT" lines, one per donor asked),
- * written whole or not at all. 0, or -1 (logged).
+ * @gr's marks (NAME.marks) and, for a pager (@files 2), the copies it is
+ * asked to give back on each donor (NAME.giveback: "ADDR COUNT" lines,
+ * one per donor asked), written whole or not at all. spare.ko (@files 1)
+ * is told through configfs instead. 0, or -1 (logged).
  */
-static int marks_write(const char *name, const struct grants_read *gr)
+static int marks_write(const char *name, const struct grants_read *gr, unsigned int files)
 {
 	static const char *const ext[2] = { ".marks", ".giveback" };
 
-	for (unsigned int w = 0; w < 2; w++) {
+	for (unsigned int w = 0; w < files && w < 2; w++) {
 		char path[560], tmp[600];
 		FILE *f;
 
@@ -1037,7 +1038,7 @@ static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, u
 	gr->marked_now += marked;
 	if (marked)
 		log_info("device %s: the broker marks %u grant(s) on %s (%u slab(s)) to move off "
-			 "the pool; %u cop%s there beyond the unmarked grants, asked of the pager",
+			 "the pool; %u cop%s there beyond the unmarked grants, asked of the device",
 			 name, marked, gr->addr[k], mslabs, gr->giveback[k],
 			 gr->giveback[k] == 1 ? "y" : "ies");
 	ret = 0;
@@ -1109,7 +1110,7 @@ int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long 
 		short_of += r;	/* a refused room: the other donors still renewed */
 		*renewed += gr.count[k];
 	}
-	if (marks_write(name, &gr))
+	if (marks_write(name, &gr, 2))
 		goto out;
 	ret = grants_commit(name, &gr, pid);
 	if (!ret && short_of)
@@ -1191,14 +1192,18 @@ void kmod_grants_forget(const char *dir, const char *name)
 {
 	char path[512];
 
-	kmod_grants_path(dir, name, path, sizeof(path));
-	if (unlink(path) && errno != ENOENT)
-		log_warn("device %s: %s: %s", name, path, strerror(errno));
+	/* the grants, and the broker's marks kept beside them */
+	for (unsigned int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, name, k ? "marks" : "grants");
+		if (unlink(path) && errno != ENOENT)
+			log_warn("device %s: %s: %s", name, path, strerror(errno));
+	}
 }
 
-int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t need,
-		      ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
-		      kmod_grant_put put, void *pctx, struct spare_grant *newest)
+int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t copies,
+		      uint32_t need, ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
+		      kmod_grant_put put, void *pctx, struct spare_grant *newest,
+		      uint32_t *giveback)
 {
 	uint64_t now = (uint64_t)time(NULL), until = 0;
 	struct spare_grant *was = NULL;
@@ -1208,6 +1213,7 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 	int k, short_of = 0, ret = -1;
 
 	memset(newest, 0, sizeof(*newest));
+	*giveback = 0;
 
 	kmod_grants_path(dir, name, path, sizeof(path));
 	if (access(path, F_OK) && errno == ENOENT)
@@ -1216,7 +1222,10 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 	/* every grant kept is a renewal: kept until a lease after it ends */
 	if (grants_read_at(path, name, 0, NULL, 0, now, true, &gr))
 		return -1;
+	marks_read(name, &gr);
 	k = gr_donor(name, &gr, addr);
+	if (k >= 0)
+		gr.count[k] = copies;	/* a marked grant is renewed while they need it */
 	n0 = gr.n;
 	was = calloc(n0 ? n0 : 1, sizeof(*was));
 	if (k < 0 || !was) {
@@ -1230,8 +1239,10 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 		goto out;
 	/* the file first: what the broker renewed is kept even if the kernel
 	 * then refuses a grant */
-	if (kmod_grants_dir(dir, name) || write_grants_as(name, path, gr.g, gr.n, "spare.ko"))
+	if (kmod_grants_dir(dir, name) || write_grants_as(name, path, gr.g, gr.n, "spare.ko") ||
+	    marks_write(name, &gr, 1))
 		goto out;
+	*giveback = gr.giveback[k];
 	for (i = 0; i < gr.n; i++) {
 		if (gr.room[i].donor == (uint32_t)k || i >= n0) {
 			struct spare_grant_info gi;

@@ -198,25 +198,31 @@ int ublk_grants_due(const struct ublk_paths *p, const char *name, uint32_t place
 
 /* Device @name's grants @g[0 .. n) kept. 0, or -1 (logged). */
 int kmod_grants_save(const char *dir, const char *name, const struct spare_grant *g, size_t n);
-/* Device @name's kept grants removed (device destroy). */
+/* Device @name's kept grants (and marks) removed (device destroy). */
 void kmod_grants_forget(const char *dir, const char *name);
 
 /* Grant @g (for donor @addr) written to the device. 0, or -1 (logged). */
 typedef int (*kmod_grant_put)(void *pctx, const struct spare_grant *g, const char *addr);
 
 /*
- * The kept grants of device @name on donor @addr renewed to cover @need
- * slabs, as ublk_device_renew_grants() does for one donor: the grants
+ * The kept grants of device @name on donor @addr, which holds @copies of
+ * its slab copies now, renewed to cover @need slabs (the copies and any
+ * standby), as ublk_device_renew_grants() does for one donor: the grants
  * kept there that ended less than a lease ago sent back to @reissue
  * (RENEW_GRANT) and replaced, the room they leave short asked of @ask and
  * appended; the expired ones dropped. The file is rewritten, then every
  * grant that changed or is new written through @put (the module replaces
  * a grant whose id it holds). @newest gets the renewed grant that ends
- * last (zero: none). 0; 1 when the room was refused (reported by @ask;
- * the re-issued grants are kept and written); or -1 (logged).
+ * last (zero: none). Move marks as for a pager: the grants the broker
+ * marked are kept in DIR/NAME.marks and renewed only while the unmarked
+ * ones do not cover @copies; *@giveback gets the copies there beyond what
+ * the unmarked ones cover, for the module's configfs "giveback". 0; 1
+ * when the room was refused (reported by @ask; the re-issued grants are
+ * kept and written); or -1 (logged).
  */
-int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t need,
-		      ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
-		      kmod_grant_put put, void *pctx, struct spare_grant *newest);
+int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint32_t copies,
+		      uint32_t need, ublk_renew_ask ask, ublk_renew_reissue reissue, void *ctx,
+		      kmod_grant_put put, void *pctx, struct spare_grant *newest,
+		      uint32_t *giveback);
 
 #endif /* SPARECTL_UBLKDEV_H */

@@ -1,26 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
-# vm-backends: ublk
+# vm-backends: kmod ublk
 # vm-kernels: last
 #
 # The fair share taken back (issue 32, Documentation/protocol.md "Taking
 # excess back"): a broker with 12 s leases, two donors of 4 slabs of
-# 16 MiB each (a pool of 8), and two spare-ublk clients.
+# 16 MiB each (a pool of 8), and two clients of the backend (spare.ko
+# devices, or spare-ublk pagers).
 #  - the hog ("trainer"): 8 slabs x 1 copy, every slab, with a sync backup
 #    (brd), its grants kept by "sparectl device monitor" (standby=0),
 #    which asks the broker for its move marks; 4 MiB written in each slab;
 #  - the newcomer ("newbie"): a 4-slab device (its share: 8 / 2) asked
 #    for every 3 s; refused (no-space) while the pool is full, which makes
 #    it a waiting client. The broker marks the hog's renewed grants (a
-#    quarter of its excess a lease), the monitor asks the pager for the
-#    copies beyond its unmarked grants, the pager gives back those the
-#    backup holds (EVICTING, drained, UNMAP, slot freed), the donors count
-#    them free, and the newcomer's device is created.
+#    quarter of its excess a lease), the monitor asks the device for the
+#    copies beyond its unmarked grants (the pager's NAME.giveback and
+#    SIGHUP; the module's configfs "giveback"), the device gives back
+#    those the backup holds (EVICTING, drained, UNMAP, slot freed), the
+#    donors count them free, and the newcomer's device is created.
 # Required: the newcomer gets its 4 slabs within 150 s (the hog's
 # renewals in that time counted and shown); the hog gave back at least 4
 # copies; every byte of both devices reads back (the hog's given-back
-# slabs from its backup); no I/O error on either. On a pager and sparectl
-# that do not act on marks (before issue 32's step 3) the newcomer never
-# gets in.
+# slabs from its backup); no I/O error on either. spare.ko: a write to
+# configfs "giveback" the module cannot act on (not "ADDR COUNT", no donor
+# of the device there, more copies than slabs) is refused and changes
+# nothing. On a pager and sparectl that do not act on marks (before issue
+# 32's step 3), or a spare.ko and sparectl that do not (before session
+# 43), the newcomer never gets in.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -31,18 +36,27 @@ watchdog 500
 lent() { donor_metric "$1" spare_donor_slabs_lent; }
 HLOG=/run/spare/ublk/hog.log
 NLOG=/run/spare/ublk/newbie.log
+[ "$BACKEND" = kmod ] && HLOG=/tmp/kernel.log
+# the hog's log: the pager's, or the kernel's (spare.ko)
+hog_log() { [ "$BACKEND" = kmod ] && dmesg >$HLOG; cat $HLOG; }
 diag() {
-	sparectl device show hog; tail -60 $HLOG; cat /tmp/monitor.log
-	[ -e $NLOG ] && tail -20 $NLOG
+	sparectl device show hog; hog_log | tail -60; cat /tmp/monitor.log
+	[ "$BACKEND" = ublk ] && [ -e $NLOG ] && tail -20 $NLOG
 	grep -E 'fair share|marked|no-space|refus' /tmp/broker.log | tail -30
 	for f in /tmp/spared-*.log; do echo "---- $f"; tail -30 "$f"; done
 }
-# field 10 of io_stat in a pager's counters file: I/O errors
-io_errors() { awk '$1 == "io_stat" {print $10}' "/run/spare/ublk/$1"; }
+# I/O errors of device NAME (disk DISK): field 10 of io_stat in a pager's
+# counters file, or spare.ko's io_stat
+io_errors() {
+	if [ "$BACKEND" = kmod ]; then io_stat "$2" io_errors
+	else awk '$1 == "io_stat" {print $10}' "/run/spare/ublk/$1"; fi
+}
+# the backend's argument to sparectl device create
+if [ "$BACKEND" = kmod ]; then BE=; else BE=--backend=ublk; fi
 
 step "a broker (12 s leases); donors 2 and 3 of 4 slabs each, lending only against its grants"
-ublk_require
 rxe_up 3
+client_require
 broker_keys donor2 donor3 trainer
 # a second client, both at the broker and at the donors
 (
@@ -62,9 +76,10 @@ pass "broker and donors up"
 
 step "the hog takes the whole pool: 8 slabs x 1 copy, a sync backup, a monitor asking for marks"
 HB="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
-hog=$(sparectl device create hog --backend=ublk size=128M slab_size=16M replicas=1 \
+# shellcheck disable=SC2086
+hog=$(sparectl device create hog $BE size=128M slab_size=16M replicas=1 \
 	source=10.0.0.1 key-file=/tmp/trainer.key backup=/dev/ram0 backup_mode=sync \
-	$HB lease=12) || { cat /tmp/broker.log; cat $HLOG; donor_logs; fail "the hog's device"; }
+	$HB lease=12) || { cat /tmp/broker.log; hog_log; donor_logs; fail "the hog's device"; }
 [ "$(($(lent 2) + $(lent 3)))" = 8 ] || { diag; fail "not every copy of the hog mapped"; }
 broker_monitor_up hog interval=2 standby=0
 dd if=/dev/urandom of=/tmp/want bs=1M count=32 2>/dev/null
@@ -77,7 +92,8 @@ NB="broker=$BROKER broker-name=newbie broker-key=/tmp/b-newbie.key"
 t0=$(date +%s) tries=0 nb=
 while [ $(($(date +%s) - t0)) -lt 150 ]; do
 	tries=$((tries + 1))
-	if nb=$(sparectl device create newbie --backend=ublk size=64M slab_size=16M replicas=1 \
+	# shellcheck disable=SC2086
+	if nb=$(sparectl device create newbie $BE size=64M slab_size=16M replicas=1 \
 		source=10.0.0.1 key-file=/tmp/newbie.key $NB lease=600 2>>/tmp/newbie.err); then
 		break
 	fi
@@ -85,14 +101,20 @@ while [ $(($(date +%s) - t0)) -lt 150 ]; do
 	sleep 3
 done
 took=$(($(date +%s) - t0))
-rounds=$(grep -c "slab copies renewed" /tmp/monitor.log)
+rounds=$(grep -cE "slab copies renewed|: renewed: " /tmp/monitor.log)
 marked=$(grep -c "the broker marks" /tmp/monitor.log)
-given=$(grep -c "given back to the pool" $HLOG)
+given=$(hog_log | grep -c "given back to the pool")
 echo "    newcomer: $tries tries in $took s; the hog: $rounds renewal rounds, $marked with marks, $given copies given back"
-grep -E "the broker marks|asked back|given back|kept" /tmp/monitor.log $HLOG | sed 's/^/    /' | head -30
+{ grep -E "the broker marks|asked back|given back|kept" /tmp/monitor.log; hog_log |
+	grep -E "asked back|given back|kept"; } | sed 's/^/    /' | head -30
 grep -m3 "no-space" /tmp/newbie.err | sed 's/^/    /'
 [ -n "$nb" ] || { diag; fail "the newcomer did not get its share of 4 slabs within 150 s"; }
 [ "$given" -ge 4 ] || { diag; fail "the hog gave back $given copies, not 4"; }
+# the marks are kept beside the grants (until their grants lapse a lease
+# after they end: read now, not at the end)
+if [ "$BACKEND" = kmod ]; then MARKS=/run/spare/grants/hog.marks
+else MARKS=/etc/spare/ublk-hog.marks; fi
+[ -s "$MARKS" ] || { diag; fail "the hog's move marks were not kept in $MARKS"; }
 pass "the newcomer got 4 slabs after $took s ($tries tries, $rounds renewal rounds of the hog)"
 
 step "every byte of both devices reads back; no I/O error"
@@ -110,18 +132,36 @@ for i in 0 1 2 3; do
 done
 slabs_write "$hog"
 slabs_verify "$hog" "rewritten"
-[ "$(io_errors hog)" = 0 ] || { diag; fail "the hog had $(io_errors hog) I/O errors"; }
-[ "$(io_errors newbie)" = 0 ] || fail "the newcomer had $(io_errors newbie) I/O errors"
+[ "$(io_errors hog "$hog")" = 0 ] || { diag; fail "the hog had $(io_errors hog "$hog") I/O errors"; }
+[ "$(io_errors newbie "$nb")" = 0 ] || fail "the newcomer had $(io_errors newbie "$nb") I/O errors"
 [ "$(($(lent 2) + $(lent 3)))" -le 8 ] || fail "the donors lend $(($(lent 2) + $(lent 3))) slabs of 8"
 pass "hog and newcomer verified; donors lend $(lent 2) + $(lent 3)"
 
+if [ "$BACKEND" = kmod ]; then
+	step "spare.ko: configfs giveback refuses what it cannot act on, and changes nothing"
+	broker_monitor_down	# no renewal writes giveback meanwhile
+	GB=$CFS/hog/giveback disk=$hog
+	g0=$(cat "$GB") m0=$(slab_stat mapped) l0=$(($(lent 2) + $(lent 3)))
+	for bad in "garbage" "10.0.0.2:18515" "10.0.0.2:18515 x" "10.0.0.2:18515 -1" \
+		"10.0.0.9:18515 1" "10.0.0.2:1 1" "10.0.0.2:18515 9" "10.0.0.2:18515 1 2"; do
+		if echo "$bad" >"$GB" 2>/dev/null; then fail "giveback took '$bad'"; fi
+	done
+	[ "$(cat "$GB")" = "$g0" ] || fail "giveback after refused writes: '$(cat "$GB")', was '$g0'"
+	[ "$(dmesg | grep -c "hog: giveback:")" -ge 8 ] || { dmesg | tail; fail "a refusal not logged"; }
+	sleep 3		# a heartbeat: a look at what is owed
+	[ "$(slab_stat mapped)" = "$m0" ] && [ "$(($(lent 2) + $(lent 3)))" = "$l0" ] ||
+		fail "a refused giveback write moved a copy: $(slab_stat mapped) mapped (was $m0)"
+	pass "8 bad writes refused (-EINVAL, logged); owed '$g0' as before, $m0 copies mapped"
+fi
+
 step "teardown"
-broker_monitor_down
-[ -s /etc/spare/ublk-hog.marks ] || fail "the hog's move marks were not kept"
+[ "$BACKEND" = kmod ] || broker_monitor_down
+if [ "$BACKEND" = kmod ]; then KEPT="/run/spare/grants/hog.grants $MARKS"
+else KEPT="/etc/spare/ublk-hog.grants $MARKS /etc/spare/ublk-hog.giveback"; fi
 sparectl device destroy newbie || fail "destroy newbie"
 sparectl device destroy hog || fail "destroy hog"
-for f in grants marks giveback; do
-	[ ! -e "/etc/spare/ublk-hog.$f" ] || fail "ublk-hog.$f outlived the device"
+for f in $KEPT; do
+	[ ! -e "$f" ] || fail "$f outlived the device"
 done
 kill "$BROKER_PID"
 pass "done"
