@@ -84,9 +84,7 @@ dmesg | grep -q 'coding group 0: split 0 lost' && fail "group 0's split 0 was lo
 [ "$(ecs copied_pages)" -ge 8192 ] || fail "only $(ecs copied_pages) split pages copied, expected 8192"
 [ "$(ecs repaired_pages)" -le 2048 ] ||
 	fail "$(ecs repaired_pages) split pages rebuilt by decoding: the split was not moved by copy"
-dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-cmp /tmp/back /tmp/want || fail "$disk: wrong data after the move"
-rm -f /tmp/back
+want_verify "after the move"
 pass "moved by copy in $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s ($(ecs copied_pages) split pages copied, $(ecs repaired_pages) rebuilt), host 2's slab given back, every page verifies"
 
 step "no donor outside the groups: host 3's EVICT goes the old way, its split rebuilt once mapped again"
@@ -111,9 +109,7 @@ dmesg | grep -qE 'split [01] cannot move by copy \(no live donor outside the gro
 [ "$(ecs moved)" = 1 ] || fail "a second split counted moved"
 [ "$(ecs repaired_pages)" -ge 8192 ] ||
 	fail "only $(ecs repaired_pages) split pages rebuilt, expected the 8192 of host 3's split"
-dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-cmp /tmp/back /tmp/want || fail "$disk: wrong data after the old way"
-rm -f /tmp/back
+want_verify "after the old way"
 pass "the move gave up, the split went the old way and was rebuilt ($(ecs repaired_pages) split pages); every page verifies"
 
 step "hosts 3 and 4 killed: group 0 keeps four splits, the moved one among them"

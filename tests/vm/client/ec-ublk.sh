@@ -105,9 +105,7 @@ if [ "$BACKEND" = kmod ]; then
 	# no re-home here (the last step's device has one): host 6 comes
 	# back to its own splits, and the steps after count on where each is
 	ec_kdev 96M rehome_delay_ms=3600000
-	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-	cmp /tmp/back /tmp/want || fail "$disk does not read back"
-	rm -f /tmp/back
+	want_verify "when read back"
 	lent=0
 	for n in 2 3 4 5 6 7 8; do
 		l=$(donor_metric $n spare_donor_slabs_lent)
@@ -152,9 +150,7 @@ if [ "$BACKEND" = kmod ]; then
 	# 96 MiB written: 8192 pages a group, each split of each group
 	[ "$(ecs repaired_pages)" -ge 24576 ] ||
 		fail "only $(ecs repaired_pages) split pages rebuilt, expected 3 x 8192"
-	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-	cmp /tmp/back /tmp/want || fail "$disk: wrong data after the rebuild"
-	rm -f /tmp/back
+	want_verify "after the rebuild"
 	pass "donor 6 back: its 3 split slabs mapped again and rebuilt ($(ecs repaired_pages) split pages)"
 
 	step "a read racing writes of the same pages waits, never EIO"
@@ -186,9 +182,7 @@ if [ "$BACKEND" = kmod ]; then
 	dd if=/tmp/new of="/dev/$disk" bs=64K seek=0 oflag=direct conv=notrunc 2>/dev/null ||
 		{ client_log; fail "write after two losses"; }
 	dd if=/tmp/new of=/tmp/want bs=64K seek=0 conv=notrunc 2>/dev/null
-	dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-	cmp /tmp/back /tmp/want || fail "$disk: wrong data after a write on four splits"
-	rm -f /tmp/back
+	want_verify "after a write on four splits"
 	[ "$(ecs writes_short)" -gt 0 ] || fail "no write counted short"
 	pass "every page read back with two donors lost ($(ecs reads_decoded) reads decoded), and a write on the survivors"
 
@@ -368,9 +362,7 @@ ublk_up --size 96M --slab-size 8M --redundancy ec:4+2 --io-timeout 2000 $DONORS
 grep 'redundancy ec:4+2' /tmp/ublk.log || fail "no word of the coding groups"
 dd if=/dev/urandom of=/tmp/want bs=1M count=96 2>/dev/null || fail "pattern"
 dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
-dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || fail "read $disk"
-cmp /tmp/back /tmp/want || fail "$disk does not read back"
-rm -f /tmp/back
+want_verify "when read back"
 lent=0
 for n in 2 3 4 5 6 7 8; do
 	l=$(donor_metric $n spare_donor_slabs_lent)
