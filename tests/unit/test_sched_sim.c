@@ -43,6 +43,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -660,6 +661,95 @@ static void generated_properties(void)
 			EXPECT(f[4] >= 0 && f[5] <= 64 && f[4] + f[5] == 64);
 		}
 		free(csv);
+	}
+}
+
+/*
+ * Last submit time of a generated trace, and its durations' range; -1 if
+ * a row is not job_id,num_gpu,submit_time,iterations(= 10 x duration),...
+ */
+static long long gen_bounds(const char *name, long long *dmin, long long *dmax)
+{
+	char *csv = slurp(tmp(name), NULL), *line;
+	long long last = -1;
+
+	*dmin = LLONG_MAX;
+	*dmax = -1;
+	for (line = csv ? strchr(csv, '\n') : NULL; line && line[1];
+	     line = strchr(line + 1, '\n')) {
+		long long id, g, sub, it, dur;
+
+		if (sscanf(line + 1, "%lld,%lld,%lld,%lld,%*[^,],%lld", &id, &g, &sub, &it,
+			   &dur) != 5 || it != 10 * dur) {
+			last = -1;
+			break;
+		}
+		last = sub;
+		*dmin = dur < *dmin ? dur : *dmin;
+		*dmax = dur > *dmax ? dur : *dmax;
+	}
+	free(csv);
+	return last;
+}
+
+/*
+ * gen --dur-min/--dur-max: durations stay in the bounds and spread over
+ * them, arrivals keep the offered load (shorter jobs arrive faster), the
+ * defaults give the bytes of before, and bounds out of order are refused.
+ */
+static void generated_duration_bounds(void)
+{
+	long long lo, hi, last_def, last_short;
+
+	EXPECT_EQ(sim("gen", "--jobs", "500", "--gpus", "16", "--load", "0.8", "--seed", "3",
+		      "--out", tmp("gd_def.csv"), NULL), 0);
+	EXPECT_EQ(sim("gen", "--jobs", "500", "--gpus", "16", "--load", "0.8", "--seed", "3",
+		      "--dur-min", "60", "--dur-max", "36000", "--out", tmp("gd_exp.csv"), NULL), 0);
+	EXPECT(same_file(tmp("gd_def.csv"), tmp("gd_exp.csv")));
+	last_def = gen_bounds("gd_def.csv", &lo, &hi);
+	EXPECT(last_def > 0 && lo >= 60 && hi < 36000 && hi > 3600);
+	EXPECT_EQ(sim("gen", "--jobs", "500", "--gpus", "16", "--load", "0.8", "--seed", "3",
+		      "--dur-min", "60", "--dur-max", "600", "--out", tmp("gd_short.csv"), NULL), 0);
+	last_short = gen_bounds("gd_short.csv", &lo, &hi);
+	EXPECT(last_short > 0 && lo >= 60 && lo < 120 && hi < 600 && hi > 500);
+	/* mean duration 234.5 s against 5614.4 s: arrivals about 24 times as fast */
+	EXPECT(last_short * 10 < last_def && last_short * 50 > last_def);
+	EXPECT_EQ(sim("gen", "--jobs", "5", "--gpus", "16", "--load", "0.8",
+		      "--dur-min", "600", "--dur-max", "60", NULL), 2);
+	EXPECT_EQ(sim("gen", "--jobs", "5", "--gpus", "16", "--load", "0.8",
+		      "--dur-max", "30", NULL), 2);
+	EXPECT_EQ(sim("gen", "--jobs", "5", "--gpus", "16", "--load", "0.8",
+		      "--dur-min", "0", NULL), 2);
+}
+
+/*
+ * tests/sched/hol_job.csv comes out of the commands written in
+ * tests/sched/hol-trace (spare-sim gen, then hol-trace), byte for byte;
+ * hol-trace refuses a file that is not a Tiresias trace, printing nothing.
+ */
+static void hol_trace_reproduces(void)
+{
+	char cmd[1600], ref[600];
+
+	EXPECT_EQ(sim("gen", "--jobs", "40", "--gpus", "16", "--load", "0.8", "--seed", "1",
+		      "--dur-min", "60", "--dur-max", "600", "--out", tmp("hol_short.csv"), NULL),
+		  0);
+	snprintf(cmd, sizeof(cmd),
+		 "%s/hol-trace --trace '%s' --gpus 16 --long 2 --long-dur 1500 --every 1500 >'%s'",
+		 SCHED_TESTDIR, tmp("hol_short.csv"), tmp("hol.csv"));
+	EXPECT_EQ(system(cmd), 0);
+	snprintf(ref, sizeof(ref), "%s/hol_job.csv", SCHED_TESTDIR);
+	EXPECT(same_file(tmp("hol.csv"), ref));
+	put("hol_bad.csv", "id,gpus\n0,1\n");
+	snprintf(cmd, sizeof(cmd),
+		 "%s/hol-trace --trace '%s' --gpus 16 --long 2 --long-dur 1500 --every 1500 "
+		 ">'%s' 2>/dev/null",
+		 SCHED_TESTDIR, tmp("hol_bad.csv"), tmp("hol_bad.out"));
+	EXPECT(system(cmd) != 0);
+	{
+		struct stat st;
+
+		EXPECT(stat(tmp("hol_bad.out"), &st) == 0 && st.st_size == 0);
 	}
 }
 
@@ -1775,6 +1865,8 @@ int main(void)
 	TAP_RUN(trace_cmd);
 	TAP_RUN(trace_entry_point);
 	TAP_RUN(generated_properties);
+	TAP_RUN(generated_duration_bounds);
+	TAP_RUN(hol_trace_reproduces);
 	TAP_RUN(flowcon_cuts_flat_job);
 	TAP_RUN(flowcon_properties);
 	TAP_RUN(flowcon_bad_input);

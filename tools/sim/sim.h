@@ -50,6 +50,7 @@ struct sim_gen_opts {
 	size_t jobs;
 	int64_t gpus;		/* cluster size the load is computed for */
 	double load;		/* offered GPU load, 0 < load */
+	double dur_min, dur_max; /* log-uniform durations, s; 0: 60 and 36000 */
 };
 
 /* A synthetic trace in the Tiresias format. Returns 0 or -errno. */

@@ -49,7 +49,7 @@ static void usage(FILE *f)
 	      "                 [--start-cost S] [--requeue-delay S] [--decision-interval S]\n"
 	      "                 --out DIR\n"
 	      "       spare-sim gen --jobs N --gpus G --load L --seed S [--out FILE]\n"
-	      "                 [--loss FILE]\n"
+	      "                 [--loss FILE] [--dur-min S] [--dur-max S]\n"
 	      "       spare-sim trace --trace FILE --gpus G\n"
 	      "       spare-sim flowcon --trace FILE --loss FILE --cores N\n"
 	      "                 --schedule fair|flowcon [--alpha A] [--beta B] [--k K]\n"
@@ -269,6 +269,8 @@ static int cmd_gen(int argc, char **argv)
 		INT_OPT("gpus", &o.gpus, "a positive integer", 1, INT64_MAX, .need = true),
 		DBL_OPT("load", &o.load, "a number in (0, 100]", DBL_TRUE_MIN, 100, .need = true),
 		INT_OPT("seed", &seed, "a non-negative integer", 0, INT64_MAX),
+		DBL_OPT("dur-min", &o.dur_min, "a number of seconds, at least 1", 1, 1e9),
+		DBL_OPT("dur-max", &o.dur_max, "a number of seconds, at most 1e9", 1, 1e9),
 		STR_OPT("out", &out),
 		STR_OPT("loss", &loss),
 	};
@@ -276,6 +278,8 @@ static int cmd_gen(int argc, char **argv)
 
 	if (ret)
 		return ret == OPTS_HELP ? 0 : ret;
+	if ((o.dur_min > 0 ? o.dur_min : 60) >= (o.dur_max > 0 ? o.dur_max : 36000))
+		return bad("--dur-min must be below --dur-max (%s when not given)", "60 and 36000");
 	o.jobs = (size_t)jobs;
 	o.seed = (uint64_t)seed;
 	{

@@ -6,7 +6,8 @@
  * load on the cluster: rate = load x GPUs / E[GPUs x duration]. GPU counts
  * follow a fixed mix (half single-GPU jobs, as in the Philly and Tiresias
  * traces); durations are log-uniform between 1 minute and 10 hours, so
- * many jobs are short and a few very long. The same seed gives the same
+ * many jobs are short and a few very long (--dur-min and --dur-max move
+ * the bounds, keeping the shape). The same seed gives the same
  * bytes: the generator is splitmix64 and the arithmetic plain IEEE doubles.
  */
 #include <errno.h>
@@ -24,6 +25,16 @@ static const struct {
 
 #define DUR_MIN 60.0
 #define DUR_MAX 36000.0
+
+static double dur_min(const struct sim_gen_opts *o)
+{
+	return o->dur_min > 0 ? o->dur_min : DUR_MIN;
+}
+
+static double dur_max(const struct sim_gen_opts *o)
+{
+	return o->dur_max > 0 ? o->dur_max : DUR_MAX;
+}
 
 static const char *const models[] = {
 	"resnet50", "vgg16", "inception3", "alexnet", "googlenet", "bert", "lstm",
@@ -73,12 +84,15 @@ struct gen_job {
 };
 
 /* The i-th job; the state walks forward one job per call. */
-static void next_job(uint64_t *s, double *t, double rate, int64_t cluster, struct gen_job *j)
+static void next_job(uint64_t *s, double *t, double rate, const struct sim_gen_opts *o,
+		     struct gen_job *j)
 {
+	double lo = dur_min(o), hi = dur_max(o);
+
 	*t += -log(uniform(s)) / rate;
 	j->submit = (int64_t)*t;
-	j->gpus = draw_gpus(s, cluster);
-	j->duration = (int64_t)(DUR_MIN * exp(uniform(s) * log(DUR_MAX / DUR_MIN)));
+	j->gpus = draw_gpus(s, o->gpus);
+	j->duration = (int64_t)(lo * exp(uniform(s) * log(hi / lo)));
 	j->model = models[splitmix64(s) % (sizeof(models) / sizeof(models[0]))];
 }
 
@@ -86,12 +100,15 @@ static int check(const struct sim_gen_opts *o)
 {
 	if (o->jobs == 0 || o->gpus < 1 || !(o->load > 0) || o->load > 100)
 		return -EINVAL;
+	if (!(dur_min(o) >= 1) || !(dur_max(o) > dur_min(o)))
+		return -EINVAL;
 	return 0;
 }
 
 static double arrival_rate(const struct sim_gen_opts *o)
 {
-	double mean_dur = (DUR_MAX - DUR_MIN) / log(DUR_MAX / DUR_MIN);
+	double lo = dur_min(o), hi = dur_max(o);
+	double mean_dur = (hi - lo) / log(hi / lo);
 
 	return o->load * (double)o->gpus / (mean_gpus(o->gpus) * mean_dur);
 }
@@ -107,7 +124,7 @@ int sim_gen_trace(const struct sim_gen_opts *o, FILE *out)
 	rate = arrival_rate(o);
 	fputs("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n", out);
 	for (size_t i = 0; i < o->jobs; i++) {
-		next_job(&s, &t, rate, o->gpus, &j);
+		next_job(&s, &t, rate, o, &j);
 		fprintf(out, "%zu,%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%" PRId64 ",%d\n",
 			i, j.gpus, j.submit, j.duration * 10, j.model, j.duration, 30);
 	}
@@ -132,7 +149,7 @@ int sim_gen_loss(const struct sim_gen_opts *o, FILE *out)
 	for (size_t i = 0; i < o->jobs; i++) {
 		double loss0, final, tau;
 
-		next_job(&s, &t, rate, o->gpus, &j);
+		next_job(&s, &t, rate, o, &j);
 		loss0 = 2.0 + 6.0 * uniform(&ls);
 		final = loss0 * (0.02 + 0.3 * uniform(&ls));
 		tau = (double)j.duration * (0.05 + 0.6 * uniform(&ls));
