@@ -433,7 +433,7 @@ static void giveback_done(struct spare_donor *d, const struct spare_move *mv)
 	unsigned long flags;
 
 	if (donor_live(d))
-		send_unmap(d, mv->slab);
+		spare_donor_send_unmap(d, mv->slab);
 	spin_lock_irqsave(&slab->lock, flags);
 	if (slab->copy[mv->from].donor == d->idx)
 		spare_slab_slot_free(&dev->map, slab, mv->from);
