@@ -8,7 +8,9 @@
  *
  * Input: host-keys text, then optionally "\0ADDR\0FROM" (a registered
  * address and the address the donor connects from). Checks beyond "no
- * crash": a file that parses has keys with a role of 1..3, addr= only on
+ * crash": a file that parses has keys with a role of 1..4 (admin, 4, never
+ * with another role: the check said 1..3 until a run found role=admin,
+ * seeds/fuzz_host_keys/admin-role), addr= only on
  * donors, at most SPARE_HOST_ADDRS_MAX addresses, prefixes no longer than
  * their family, and NUL-terminated names; a refusal's reason is a string.
  * Secrets are valid SPARE-1: text in the seed corpus only by luck, so the
@@ -57,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned int i = 0; i < hk.n; i++) {
 			const struct spare_host_key *k = &hk.v[i];
 
-			check(k->roles >= 1 && k->roles <= 3);
+			check((k->roles >= SPARE_ROLE_CLIENT && k->roles <= SPARE_ROLE_BOTH) ||
+			      k->roles == SPARE_ROLE_ADMIN);
 			check(memchr(k->name, '\0', sizeof(k->name)) != NULL);
 			check(k->naddrs <= SPARE_HOST_ADDRS_MAX);
 			check(!k->naddrs || (k->roles & SPARE_ROLE_DONOR));
