@@ -603,9 +603,7 @@ void spare_donor_evict_work(struct work_struct *work)
 
 	for (;;) {
 		while (donor_live(d) && take_pending(d, d->evict_pending, &s)) {
-			for (i = 0; i < n && d->moves[i].m.slab != s; i++)
-				;
-			if (i < n)
+			if (moves_have(d, n, s))
 				pr_info_ratelimited("donor %s: EVICT of slab %u again while it moves; ignored\n",
 						    d->name, s);
 			else if (d->dev->ec && spare_ec_evict(d, s))
