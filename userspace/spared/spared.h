@@ -19,11 +19,13 @@
 #include <rdma/rdma_cma.h>
 #include <infiniband/verbs.h>
 
+#include "backstop.h"
 #include "config.h"
 #include "grants.h"
 #include "lend.h"
 #include "pool.h"
 #include "spare_auth.h"
+#include "spare_fdlimit.h"
 #include "spare_proto.h"
 
 
@@ -113,6 +115,8 @@ struct session {
 	uint64_t		resume_shown;	/* F_RESUME: the token shown */
 	bool			resume_open;	/* F_RESUME, nothing adopted yet */
 	uint64_t		hold_until_ms;	/* parked: hold ends then */
+
+	struct spare_ratelimit	lapse_log;	/* the backstop's line about it */
 };
 
 struct spared_counters {
@@ -133,6 +137,7 @@ struct spared_counters {
 	uint64_t	holds_expired;		/* held slabs freed at resume-hold */
 	uint64_t	slabs_kept;		/* MAPPED with F_KEPT */
 	uint64_t	slabs_adopted;		/* held slabs taken over from the image before */
+	uint64_t	lapsed_evictions;	/* EVICTs of slabs past lapsed grants */
 };
 
 /* What a restart for an upgrade hands to the next image (restart.c). */
@@ -198,6 +203,8 @@ struct spared {
 	uint8_t			donor_id[SPARE_AUTH_ID_LEN]; /* host name */
 	struct spared_grants	grants;		/* with grant-key-file */
 	bool			grants_on;	/* MAPs need grants */
+	struct spared_backstop	backstop;	/* with grants: lapsed grants' slabs */
+	uint64_t		backstop_next_ms; /* its next look; 0: none */
 	struct session		*sessions;
 	unsigned int		nsessions;
 	struct session		*held;		/* ended, slabs kept for a resume */
@@ -251,6 +258,9 @@ unsigned int spared_evict(struct spared *d, unsigned int n,
  * (then it is reclaimed). */
 bool spared_evict_slab(struct spared *d, struct slab *s,
 		       enum spare_evict_reason reason);
+/* With grants: EVICT the slabs past their clients' lapsed grants for
+ * longer than grant-grace (backstop.h); one look, once a second. */
+void spared_backstop_look(struct spared *d, uint64_t now_ms);
 /* ACTIVITY_QUERY for one lent slab; false if not sent. */
 bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
