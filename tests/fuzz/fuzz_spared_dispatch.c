@@ -27,7 +27,7 @@
  *   B = 0xf2   the next message sent gets the session's uuid and slab
  *              shift patched in (a HELLO the harness did not send);
  *   other      skipped.
- * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
+ * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/backstop.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
  *
  * Checks beyond "no crash": every message the donor sends passes
  * spare_msg_check() and is a donor's message; the pool's counts match its
