@@ -31,8 +31,11 @@
 
 /* Control QP depths. The client is told nothing: it must keep at most
  * SPARED_RECV_DEPTH messages in flight toward us (RNR retry covers a
- * burst), and we keep at most its announced queue_depth toward it. */
-#define SPARED_RECV_DEPTH	32
+ * burst), and we keep at most its announced queue_depth toward it.
+ * Receives are many and cheap (64 bytes each): while one loop turn is
+ * busy (lending a slab populates and pins it), a client's renewal sends
+ * each grant in 7 GRANT parts, and 32 receives ran out (RNR NAKs). */
+#define SPARED_RECV_DEPTH	256
 #define SPARED_SEND_DEPTH	32
 #define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
 #define SPARED_LINGER_MS	5000	/* wait for ESTABLISHED to disconnect */
