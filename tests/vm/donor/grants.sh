@@ -104,11 +104,11 @@ step "a lapsed grant's slab is evicted after grant-grace; a renewal within it ke
 # own (the same id) at 9.5 s, within the 4 s grace, and must keep its slab
 RID=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # shellcheck disable=SC2086
-probe_bg /tmp/lapse.out 1 -u 3 $G grant:short map:1 wait-evict:30000
+probe_bg /tmp/lapse.out 1 -u 3 $G "$SPARED_ADDR" grant:short map:1 wait-evict:30000
 lapse=$PROBE_PID
 # shellcheck disable=SC2086
-probe_bg /tmp/renew.out 2 -u 4 $G --grant-id "$RID" grant:short map:1 sleep:9500 grant:long \
-	sleep:5000 unmap:1
+probe_bg /tmp/renew.out 3 -u 4 $G --grant-id "$RID" "$SPARED_ADDR" grant:short map:1 sleep:9500 \
+	grant:long sleep:5000 unmap:1
 renew=$PROBE_PID
 wait "$lapse" || { cat /tmp/lapse.out; fail_log "the client whose grant lapsed got no EVICT"; }
 grep -q "evict slab 1 reason 2" /tmp/lapse.out || { cat /tmp/lapse.out; fail "no EVICT line"; }
