@@ -652,10 +652,6 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 	}
 	if (d->lend_ops)
 		d->lend_ops->timer_work(d, now_ms);
-	if (d->backstop_next_ms && now_ms >= d->backstop_next_ms) {
-		spared_backstop_look(d, now_ms);
-		d->backstop_next_ms = now_ms + 1000;
-	}
 	for (struct session **pp = &d->held; (sess = *pp);) {
 		if (now_ms < sess->hold_until_ms) {
 			pp = &sess->next;

@@ -216,7 +216,8 @@ static const char *backstop_owner(const void *holder)
 }
 
 /* EVICT @sess's due slabs, saying why in one line (one per 10 s at most). */
-static unsigned int backstop_evict(struct spared *d, struct session *sess, uint64_t now_ms)
+static unsigned int backstop_evict(struct spared *d, struct session *sess, uint64_t now_s,
+				   uint64_t now_ms)
 {
 	uint64_t grace_ms = (uint64_t)d->cfg.grant_grace_s * 1000;
 	unsigned int n = 0, sent = 0;
@@ -230,7 +231,7 @@ static unsigned int backstop_evict(struct spared *d, struct session *sess, uint6
 	if (spare_ratelimit_ok(&sess->lapse_log, now_ms, SPARE_FD_LOG_MS, &held_back))
 		log_warn("client %s: %u slab(s) past its grants (they cover %" PRIu64
 			 " slab(s) now) for more than grant-grace %u s: evicting them; a renewal of its grants lets it map again (%lu more such lines not logged)",
-			 sess->name, n, spared_grant_budget(&d->grants, sess->owner, wall_seconds()),
+			 sess->name, n, spared_grant_budget(&d->grants, sess->owner, now_s),
 			 d->cfg.grant_grace_s, held_back);
 	while ((s = slab_pool_next_owned(&d->pool, sess, s)))
 		if (spared_backstop_due(s, now_ms, grace_ms) &&
@@ -239,18 +240,18 @@ static unsigned int backstop_evict(struct spared *d, struct session *sess, uint6
 	return sent;
 }
 
-void spared_backstop_look(struct spared *d, uint64_t now_ms)
+void spared_backstop_look(struct spared *d, uint64_t now_s, uint64_t now_ms)
 {
 	uint64_t grace_ms = (uint64_t)d->cfg.grant_grace_s * 1000;
 	struct session *sess;
 
 	if (!d->grants_on ||
 	    !spared_backstop_scan(&d->backstop, &d->pool, &d->grants, backstop_owner,
-				  wall_seconds(), now_ms, grace_ms))
+				  now_s, now_ms, grace_ms))
 		return;
 	for (sess = d->sessions; sess; sess = sess->next)
 		if (!sess->dead)
-			d->ctr.lapsed_evictions += backstop_evict(d, sess, now_ms);
+			d->ctr.lapsed_evictions += backstop_evict(d, sess, now_s, now_ms);
 	spared_arm_timer(d);
 }
 

@@ -262,8 +262,9 @@ unsigned int spared_evict(struct spared *d, unsigned int n,
 bool spared_evict_slab(struct spared *d, struct slab *s,
 		       enum spare_evict_reason reason);
 /* With grants: EVICT the slabs past their clients' lapsed grants for
- * longer than grant-grace (backstop.h); one look, once a second. */
-void spared_backstop_look(struct spared *d, uint64_t now_ms);
+ * longer than grant-grace (backstop.h); one look, once a second, at wall
+ * time @now_s and monotonic @now_ms. */
+void spared_backstop_look(struct spared *d, uint64_t now_s, uint64_t now_ms);
 /* ACTIVITY_QUERY for one lent slab; false if not sent. */
 bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */
