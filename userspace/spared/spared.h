@@ -34,7 +34,8 @@
  * burst), and we keep at most its announced queue_depth toward it.
  * Receives are many and cheap (64 bytes each): while one loop turn is
  * busy (lending a slab populates and pins it), a client's renewal sends
- * each grant in 7 GRANT parts, and 32 receives ran out (RNR NAKs). */
+ * each grant in 7 GRANT parts, and 32 receives could run out (RNR NAKs,
+ * seen in session 43's broker/fair-share@kmod runs). */
 #define SPARED_RECV_DEPTH	256
 #define SPARED_SEND_DEPTH	32
 #define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
