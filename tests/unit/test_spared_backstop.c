@@ -71,6 +71,18 @@ static void rig_down(struct rig *r)
 	slab_pool_destroy(&r->pool);
 }
 
+/* A pool of @nslabs where @owner holds @n slabs (ids 1..n) under one grant
+ * of @n slabs, id @id, valid [100, 200). */
+static void rig_lent(struct rig *r, unsigned int nslabs, const char *owner,
+		     uint8_t id[SPARE_GRANT_ID_LEN], unsigned int n)
+{
+	rig_up(r, nslabs);
+	spare_grant_new_id(id);
+	grant(&r->sg, owner, id, n, 100, 200, 150);
+	for (unsigned int i = 1; i <= n; i++)
+		EXPECT(slab_pool_take(&r->pool, owner, i));
+}
+
 /* Look at @now_s (wall) / @now_ms (monotonic); how many are due. */
 static unsigned int look(struct rig *r, uint64_t now_s, uint64_t now_ms)
 {
@@ -96,11 +108,7 @@ static void lapsed_after_grace(void)
 	uint8_t id[SPARE_GRANT_ID_LEN];
 	struct rig r;
 
-	rig_up(&r, 4);
-	spare_grant_new_id(id);
-	grant(&r.sg, a, id, 2, 100, 200, 150);
-	EXPECT(slab_pool_take(&r.pool, a, 1));
-	EXPECT(slab_pool_take(&r.pool, a, 2));
+	rig_lent(&r, 4, a, id, 2);
 	EXPECT_EQ(look(&r, 150, 1000), 0);
 	EXPECT_EQ(look(&r, 199, 50000), 0);
 	/* lapsed at 200: seen uncovered at 60000 ms */
@@ -123,10 +131,7 @@ static void renewal_cancels(void)
 	uint8_t id[SPARE_GRANT_ID_LEN];
 	struct rig r;
 
-	rig_up(&r, 2);
-	spare_grant_new_id(id);
-	grant(&r.sg, a, id, 1, 100, 200, 150);
-	EXPECT(slab_pool_take(&r.pool, a, 1));
+	rig_lent(&r, 2, a, id, 1);
 	EXPECT_EQ(look(&r, 201, 10000), 0);
 	EXPECT(r.pool.slabs[0].uncovered_ms == 10000 || r.pool.slabs[1].uncovered_ms == 10000);
 	grant(&r.sg, a, id, 1, 203, 400, 203);	/* renewed at 203 */
