@@ -9,10 +9,16 @@
  * Checks beyond "no crash": a header that decodes has len <= the maximum
  * and re-encodes to the same bytes; every fixed body that decodes
  * re-encodes to the same bytes, GRANT_REP too (its grants and their
- * domains, each domain a non-empty string NUL-padded to its field); a
- * decoded RENEW_GRANT re-encodes from its grants to the same bytes; a
- * decoded MOVE_REQ's entries within its counts are strings and the rest
- * all zero; a decoded ERROR's text is printable.
+ * domains, each domain a non-empty string NUL-padded to its field; with
+ * protocol 3's move marks, one copy per grant and a bitmap with bits only
+ * below the count); a decoded RENEW_GRANT re-encodes from its grants and
+ * its flags to the same bytes; a decoded MOVE_REQ's entries within its
+ * counts are strings and the rest all zero; a decoded DONORS_REP's page
+ * re-encodes from its entries; a decoded ERROR's text is printable.
+ * Until session 44 the target re-encoded RENEW_GRANT without its flags and
+ * sized GRANT_REP without the marks, from before protocol 3 (ec25ea6):
+ * seeds/fuzz_broker_proto/renew-grant-move and grant-rep-move, valid
+ * protocol 3 bodies, trapped it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -107,9 +113,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			check(m.n >= 1 && m.n <= BROKER_MAX_RENEW_GRANTS);
 			check(len == BROKER_RENEW_GRANT_SIZE(m.n));
+			check(!(m.flags & ~BROKER_RENEW_F_ALL));
 			for (unsigned int i = 0; i < m.n; i++)
 				broker_renew_grant_get(&m, i, &g[i]);
-			n = broker_renew_grant_encode(m.lease_s, m.n, g, out, sizeof(out));
+			n = broker_renew_grant_encode_flags(m.lease_s, m.n, g, m.flags, out,
+							    sizeof(out));
 			check(n == (int)len && !memcmp(out, body, len));
 		}
 	}
@@ -136,14 +144,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		static struct spare_grant g[BROKER_MAX_GRANTS];
 		static char dom[BROKER_MAX_GRANTS][BROKER_DOMAIN_LEN];
+		static bool move[BROKER_MAX_GRANTS];
 		struct broker_grant_rep m;
 
 		if (!broker_grant_rep_decode(body, len, &m)) {
 			unsigned int nr = (unsigned int)m.slabs * m.copies;
+			bool marks = m.flags & BROKER_REP_F_MOVE;
 
 			check(nr >= 1 && nr <= BROKER_MAX_GRANTS);
+			check(!(m.flags & ~BROKER_REP_F_MOVE));
 			check(len == BROKER_GRANT_REP_HDR +
-				     nr * (SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN));
+				     nr * (SPARE_GRANT_SIZE + BROKER_DOMAIN_LEN) +
+				     (marks ? BROKER_REP_MOVE_SIZE : 0));
+			/* marks: a renewal's answer, one copy each, a bit each */
+			check(marks ? m.copies == 1 && nr <= BROKER_MAX_RENEW_GRANTS &&
+				      (nr >= 64 || !(m.move >> nr))
+				    : !m.move);
 			for (unsigned int i = 0; i < nr; i++) {
 				size_t k;
 
@@ -155,7 +171,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					check(b < k ? dom[i][b] > ' ' && dom[i][b] < 0x7f
 						    : dom[i][b] == 0);
 			}
-			n = broker_grant_rep_encode(m.slabs, m.copies, g, dom, out, sizeof(out));
+			for (unsigned int i = 0; i < nr; i++)
+				move[i] = i < 64 && (m.move >> i) & 1;
+			n = marks ? broker_grant_rep_encode_move(m.slabs, g, dom, move, out,
+								 sizeof(out))
+				  : broker_grant_rep_encode(m.slabs, m.copies, g, dom, out,
+							    sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+		}
+	}
+	{
+		struct broker_welcome m;
+
+		if (!broker_welcome_decode(body, len, &m)) {
+			n = broker_welcome_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+		}
+	}
+	{
+		struct broker_ack m;
+
+		if (!broker_ack_decode(body, len, &m)) {
+			n = broker_ack_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+		}
+	}
+	{
+		struct broker_donors_req m;
+
+		if (!broker_donors_req_decode(body, len, &m)) {
+			n = broker_donors_req_encode(&m, out, sizeof(out));
+			check(n == (int)len && !memcmp(out, body, len));
+		}
+	}
+	{
+		static struct broker_donor_info v[BROKER_DONORS_PAGE];
+		struct broker_donors_rep m;
+
+		if (!broker_donors_rep_decode(body, len, &m)) {
+			check(m.n <= BROKER_DONORS_PAGE && m.next <= m.total);
+			for (unsigned int i = 0; i < m.n; i++)
+				broker_donors_rep_entry(&m, i, &v[i]);
+			n = broker_donors_rep_encode(m.total, m.next, m.n, v, out, sizeof(out));
 			check(n == (int)len && !memcmp(out, body, len));
 		}
 	}

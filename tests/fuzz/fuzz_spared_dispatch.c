@@ -26,15 +26,21 @@
  *   B = 0xf1   a receive completes with an error status;
  *   B = 0xf2   the next message sent gets the session's uuid and slab
  *              shift patched in (a HELLO the harness did not send);
+ *   B = 0xf3   with grants: the backstop for lapsed grants looks now;
+ *   B = 0xf4   with grants: it looks at a time when every grant lapsed
+ *              long ago, and again a grace later;
  *   other      skipped.
- * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
+ * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/backstop.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
  *
  * Checks beyond "no crash": every message the donor sends passes
  * spare_msg_check() and is a donor's message; the pool's counts match its
  * slabs; every slab lent to the session is registered (it has an MR), at
  * most one per client slab id; with grants, the session never holds more
- * slabs than its grants cover; the send queue never holds more than the
- * client's depth.
+ * slabs than its grants cover (until 0xf4 let them lapse); the send queue
+ * never holds more than the client's depth. The backstop (backstop.c,
+ * slabs.c): a look now asks nothing back and stamps nothing (the grants
+ * cover every slab); after the looks of 0xf4 no slab of the session is
+ * still LENT unless it is held for a resume.
  */
 #include "../../userspace/spared/conn.c"
 
@@ -241,6 +247,8 @@ static void send_grant(struct session *s, unsigned int *slot)
 	}
 }
 
+static bool lapsed;	/* 0xf4 let every grant lapse */
+
 /* The pool's counts, and what the session holds. */
 static void check_state(const struct session *s)
 {
@@ -265,10 +273,45 @@ static void check_state(const struct session *s)
 			      d.pool.slabs[j].client_id != sl->client_id);
 	}
 	check(nfree == d.pool.nfree && nevict == d.pool.nevicting && noff == d.pool.noffline);
-	if (d.grants_on && s->owner[0])
+	if (d.grants_on && s->owner[0] && !lapsed)
 		check(held <= spared_grant_budget(&d.grants, s->owner, wall_seconds()));
 	check(s->backlog_len <= SPARED_BACKLOG);
 	check(SPARED_SEND_DEPTH - s->nsend_free <= s->send_limit);
+}
+
+/* The backstop looks now: the grants cover every slab, so nothing changes. */
+static void backstop_now(const struct session *s)
+{
+	unsigned int lent = 0, after = 0;
+
+	for (unsigned int i = 0; i < d.pool.nslabs; i++)
+		lent += d.pool.slabs[i].owner == s && d.pool.slabs[i].state == SLAB_LENT;
+	if (lapsed)
+		return;
+	spared_backstop_look(&d, wall_seconds(), spare_now_ms());
+	for (unsigned int i = 0; i < d.pool.nslabs; i++) {
+		const struct slab *sl = &d.pool.slabs[i];
+
+		after += sl->owner == s && sl->state == SLAB_LENT;
+		check(!sl->uncovered_ms);
+	}
+	check(after == lent);
+}
+
+/* Every grant long lapsed: a look stamps, one a grace later asks back every
+ * slab the session holds (none is held for a resume here). */
+static void backstop_lapsed(const struct session *s)
+{
+	uint64_t far_s = wall_seconds() + 100000, far_ms = spare_now_ms() + 100000000;
+
+	lapsed = true;
+	spared_backstop_look(&d, far_s, far_ms);
+	spared_backstop_look(&d, far_s, far_ms + (uint64_t)d.cfg.grant_grace_s * 1000);
+	for (unsigned int i = 0; i < d.pool.nslabs; i++) {
+		const struct slab *sl = &d.pool.slabs[i];
+
+		check(sl->owner != s || sl->state != SLAB_LENT || sl->kept || s->dead);
+	}
 }
 
 static void teardown(struct session *s)
@@ -281,8 +324,10 @@ static void teardown(struct session *s)
 			slab_mem_free(d.pool.slabs[i].mem, d.pool.slabs[i].memfd,
 				      d.pool.slab_size);
 	slab_pool_destroy(&d.pool);
-	if (d.grants_on)
+	if (d.grants_on) {
 		spared_grants_free(&d.grants);
+		spared_backstop_free(&d.backstop);
+	}
 	free(s->bufs);
 	free(s);
 	d.sessions = NULL;
@@ -318,8 +363,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (data[0] & 2) {
 		check(!spared_grants_init(&d.grants, &grant_key, "fuzzdonor", 64));
+		check(!spared_backstop_init(&d.backstop, d.pool.nslabs));
 		d.grants_on = true;
+		d.cfg.grant_grace_s = 4;
 	}
+	d.timer_src.fd = -1;
+	lapsed = false;
 	fake_ctx.ops.post_send = fake_post_send;
 	fake_ctx.ops.post_recv = fake_post_recv;
 	fake_qp.context = &fake_ctx;
@@ -359,6 +408,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			handle_wc(s, &wc);
 		} else if (b == 0xf2) {
 			patch_next = true;
+		} else if (b == 0xf3 && d.grants_on) {
+			backstop_now(s);
+		} else if (b == 0xf4 && d.grants_on) {
+			backstop_lapsed(s);
 		}
 		check_state(s);
 	}

@@ -28,6 +28,14 @@ test_spared_grants_SRCS   := tests/unit/test_spared_grants.c userspace/spared/gr
 test_spared_grants_CFLAGS := -Iuserspace/spared
 test_spared_grants_LDLIBS := -lsodium -lz
 
+# spared's backstop for lapsed grants: slabs past their owner's grants
+# for more than the grace are asked back; a renewal within it cancels
+UNIT_TESTS += test_spared_backstop
+test_spared_backstop_SRCS   := tests/unit/test_spared_backstop.c userspace/spared/backstop.c \
+			       userspace/spared/grants.c userspace/spared/pool.c
+test_spared_backstop_CFLAGS := -Iuserspace/spared
+test_spared_backstop_LDLIBS := -lsodium -lz
+
 UNIT_TESTS += test_spared_broker_link
 test_spared_broker_link_SRCS   := tests/unit/test_spared_broker_link.c userspace/spared/broker_link.c
 test_spared_broker_link_CFLAGS := -Iuserspace/spared

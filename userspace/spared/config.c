@@ -40,6 +40,7 @@ const struct spare_setting spared_settings[] = {
 	{ "grant-key-file", 0, "PATH", "version 1 grant key shared with the brokers, \"SPARE-1:...\" (deprecated: grant-public-keys); lend only against grants", "" },
 	{ "grant-key-id", 0, "N",    "the version 1 grant key's id, as the brokers' grant-key-id", "1" },
 	{ "max-grants",	0,  "N",     "with grants: unexpired grants remembered at once", "65536" },
+	{ "grant-grace", 0, "SECONDS", "with grants: a lent slab no unexpired grant of its client covers is evicted after this long (a renewal within it cancels)", "300" },
 	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
 	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
 	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
@@ -171,6 +172,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (spare_parse_u64(value, 1, 1 << 24, &v))
 			return "not a count (1-16777216)";
 		cfg->max_grants = (unsigned int)v;
+	} else if (!strcmp(key, "grant-grace")) {
+		if (spare_parse_u64(value, 0, 86400, &v))
+			return "not a time in seconds (0-86400)";
+		cfg->grant_grace_s = (unsigned int)v;
 	} else if (!strcmp(key, "domain")) {
 		if (!value[0] || strlen(value) >= sizeof(cfg->domain) || strpbrk(value, " \t"))
 			return "a label of 1-31 characters without blanks";

@@ -36,6 +36,7 @@ struct spared_config {
 	char		grant_key_file[256];	/* version 1 key, deprecated; "" = none */
 	uint32_t	grant_key_id;
 	unsigned int	max_grants;		/* ledger size */
+	unsigned int	grant_grace_s;		/* slabs past lapsed grants: EVICT after */
 
 	/* Lending what is idle (lend.h); max_lend 0: the fixed budget. */
 	uint64_t	max_lend;

@@ -318,6 +318,16 @@ static void session_create(struct spared *d, struct rdma_cm_id *id,
 	step = "rdma_accept";
 	if (spare_rdma_accept(id, 0, 0))
 		goto fail;
+	/*
+	 * In RTS now. The CM's RNR NAK delay is 655 ms: a burst beyond our
+	 * posted receives (GRANT parts of a renewal, MAPs) would stall the
+	 * client that long per round, while its ACK timeout (spare.ko: 7
+	 * tries of 268 ms, not re-armed by RNR NAKs) runs on; a failure
+	 * here only costs speed.
+	 */
+	if (spare_rdma_fast_rnr(id->qp))
+		log_warn("client %s: cannot shorten the RNR NAK delay: %s",
+			 sess->name, strerror(errno));
 
 	sess->next = d->sessions;
 	d->sessions = sess;

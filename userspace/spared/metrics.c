@@ -72,6 +72,9 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    d->ctr.grants_refused);
 	spare_metrics_one_u64(m, "spare_donor_map_grant_refusals_total", SPARE_COUNTER,
 	    "MAPs refused because no grant of the client covers them.", d->ctr.maps_no_grant);
+	spare_metrics_one_u64(m, "spare_donor_lapsed_evictions_total", SPARE_COUNTER,
+	    "EVICTs of lent slabs that no unexpired grant of their client covered for grant-grace.",
+	    d->ctr.lapsed_evictions);
 	spare_metrics_one_u64(m, "spare_donor_unmaps_total", SPARE_COUNTER, "Slabs given back by clients.", st->unmaps);
 	spare_metrics_one_u64(m, "spare_donor_evictions_total", SPARE_COUNTER, "EVICT messages sent.", st->evictions);
 	spare_metrics_one_u64(m, "spare_donor_revocations_total", SPARE_COUNTER,

@@ -185,6 +185,7 @@ static void slab_make_free(struct slab_pool *p, struct slab *s)
 	s->mr = NULL;
 	s->sampled = s->replied = false;
 	s->kept = false;
+	s->uncovered_ms = 0;
 	p->nfree++;
 }
 

@@ -49,6 +49,9 @@ struct slab {
 	 * counts against the budget, and it is the first slab given back.
 	 */
 	bool		kept;
+	/* Lent against grants: when its owner's grants were first seen not
+	 * to cover it (backstop.h; spare_now_ms()), 0 while they do. */
+	uint64_t	uncovered_ms;
 };
 
 struct slab_pool_stats {

@@ -100,11 +100,18 @@ static int grants_start(struct spared *d)
 	if (!ret)
 		spared_grants_set_keys(&d->grants, &keys);
 	spare_grant_keys_wipe(&keys);
+	if (!ret) {
+		ret = spared_backstop_init(&d->backstop, d->pool.nslabs);
+		if (ret)
+			spared_grants_free(&d->grants);
+	}
 	if (ret) {
 		log_err("grants: %s", strerror(-ret));
 		return -1;
 	}
 	d->grants_on = true;
+	d->backstop_next_ms = spare_now_ms() + 1000;
+	spared_arm_timer(d);
 	log_info("grants: %u public keys from %s%s%s: lending only against grants for donor %s",
 		 d->grants.keys.npub,
 		 d->cfg.grant_public_keys[0] ? d->cfg.grant_public_keys : "(none)",
@@ -181,9 +188,12 @@ void spared_server_stop(struct spared *d)
 		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
 	d->listen_id = NULL;
 	spare_host_keys_free(&d->keys);
-	if (d->grants_on)
+	if (d->grants_on) {
 		spared_grants_free(&d->grants);
+		spared_backstop_free(&d->backstop);
+	}
 	d->grants_on = false;
+	d->backstop_next_ms = 0;
 	if (d->cm_channel) {
 		if (d->cm_src.fd > 0)
 			spared_epoll_del(d, &d->cm_src);

@@ -616,6 +616,8 @@ uint64_t spared_next_timer(struct spared *d)
 
 	if (batch && (!next || batch < next))
 		next = batch;
+	if (d->backstop_next_ms && (!next || d->backstop_next_ms < next))
+		next = d->backstop_next_ms;
 	for (s = d->held; s; s = s->next)
 		if (!next || s->hold_until_ms < next)
 			next = s->hold_until_ms;

@@ -206,6 +206,55 @@ unsigned int spared_evict(struct spared *d, unsigned int n,
 	return sent;
 }
 
+/* The backstop's view of a slab's holder: its grants' owner, or NULL
+ * (leave it) for a session being torn down. */
+static const char *backstop_owner(const void *holder)
+{
+	const struct session *sess = holder;
+
+	return sess->dead ? NULL : sess->owner;
+}
+
+/* EVICT @sess's due slabs, saying why in one line (one per 10 s at most). */
+static unsigned int backstop_evict(struct spared *d, struct session *sess, uint64_t now_s,
+				   uint64_t now_ms)
+{
+	uint64_t grace_ms = (uint64_t)d->cfg.grant_grace_s * 1000;
+	unsigned int n = 0, sent = 0;
+	unsigned long held_back;
+	struct slab *s = NULL;
+
+	while ((s = slab_pool_next_owned(&d->pool, sess, s)))
+		n += spared_backstop_due(s, now_ms, grace_ms);
+	if (!n)
+		return 0;
+	if (spare_ratelimit_ok(&sess->lapse_log, now_ms, SPARE_FD_LOG_MS, &held_back))
+		log_warn("client %s: %u slab(s) past its grants (they cover %" PRIu64
+			 " slab(s) now) for more than grant-grace %u s: evicting them; a renewal of its grants lets it map again (%lu more such lines not logged)",
+			 sess->name, n, spared_grant_budget(&d->grants, sess->owner, now_s),
+			 d->cfg.grant_grace_s, held_back);
+	while ((s = slab_pool_next_owned(&d->pool, sess, s)))
+		if (spared_backstop_due(s, now_ms, grace_ms) &&
+		    spared_evict_slab(d, s, SPARE_EVICT_ADMIN))
+			sent++;
+	return sent;
+}
+
+void spared_backstop_look(struct spared *d, uint64_t now_s, uint64_t now_ms)
+{
+	uint64_t grace_ms = (uint64_t)d->cfg.grant_grace_s * 1000;
+	struct session *sess;
+
+	if (!d->grants_on ||
+	    !spared_backstop_scan(&d->backstop, &d->pool, &d->grants, backstop_owner,
+				  now_s, now_ms, grace_ms))
+		return;
+	for (sess = d->sessions; sess; sess = sess->next)
+		if (!sess->dead)
+			d->ctr.lapsed_evictions += backstop_evict(d, sess, now_s, now_ms);
+	spared_arm_timer(d);
+}
+
 bool spared_query_slab(struct spared *d, struct slab *s)
 {
 	struct session *sess = (struct session *)s->owner;

@@ -19,18 +19,24 @@
 #include <rdma/rdma_cma.h>
 #include <infiniband/verbs.h>
 
+#include "backstop.h"
 #include "config.h"
 #include "grants.h"
 #include "lend.h"
 #include "pool.h"
 #include "spare_auth.h"
+#include "spare_fdlimit.h"
 #include "spare_proto.h"
 
 
 /* Control QP depths. The client is told nothing: it must keep at most
  * SPARED_RECV_DEPTH messages in flight toward us (RNR retry covers a
- * burst), and we keep at most its announced queue_depth toward it. */
-#define SPARED_RECV_DEPTH	32
+ * burst), and we keep at most its announced queue_depth toward it.
+ * Receives are many and cheap (64 bytes each): while one loop turn is
+ * busy (lending a slab populates and pins it), a client's renewal sends
+ * each grant in 7 GRANT parts, and 32 receives could run out (RNR NAKs,
+ * seen in session 43's broker/fair-share@kmod runs). */
+#define SPARED_RECV_DEPTH	256
 #define SPARED_SEND_DEPTH	32
 #define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
 #define SPARED_LINGER_MS	5000	/* wait for ESTABLISHED to disconnect */
@@ -113,6 +119,8 @@ struct session {
 	uint64_t		resume_shown;	/* F_RESUME: the token shown */
 	bool			resume_open;	/* F_RESUME, nothing adopted yet */
 	uint64_t		hold_until_ms;	/* parked: hold ends then */
+
+	struct spare_ratelimit	lapse_log;	/* the backstop's line about it */
 };
 
 struct spared_counters {
@@ -133,6 +141,7 @@ struct spared_counters {
 	uint64_t	holds_expired;		/* held slabs freed at resume-hold */
 	uint64_t	slabs_kept;		/* MAPPED with F_KEPT */
 	uint64_t	slabs_adopted;		/* held slabs taken over from the image before */
+	uint64_t	lapsed_evictions;	/* EVICTs of slabs past lapsed grants */
 };
 
 /* What a restart for an upgrade hands to the next image (restart.c). */
@@ -198,6 +207,8 @@ struct spared {
 	uint8_t			donor_id[SPARE_AUTH_ID_LEN]; /* host name */
 	struct spared_grants	grants;		/* with grant-key-file */
 	bool			grants_on;	/* MAPs need grants */
+	struct spared_backstop	backstop;	/* with grants: lapsed grants' slabs */
+	uint64_t		backstop_next_ms; /* its next look; 0: none */
 	struct session		*sessions;
 	unsigned int		nsessions;
 	struct session		*held;		/* ended, slabs kept for a resume */
@@ -251,6 +262,10 @@ unsigned int spared_evict(struct spared *d, unsigned int n,
  * (then it is reclaimed). */
 bool spared_evict_slab(struct spared *d, struct slab *s,
 		       enum spare_evict_reason reason);
+/* With grants: EVICT the slabs past their clients' lapsed grants for
+ * longer than grant-grace (backstop.h); one look, once a second, at wall
+ * time @now_s and monotonic @now_ms. */
+void spared_backstop_look(struct spared *d, uint64_t now_s, uint64_t now_ms);
 /* ACTIVITY_QUERY for one lent slab; false if not sent. */
 bool spared_query_slab(struct spared *d, struct slab *s);
 /* Send ACTIVITY_QUERY for every lent slab; returns how many went out. */

@@ -6,7 +6,8 @@
 # yet valid, other donor's or other client's grant are refused with
 # BAD_GRANT and a log line saying why; a client holds at most what its
 # grants cover, across its sessions; a grant replayed by another client is
-# refused; a grant sent out of order closes that connection only. The
+# refused; a grant sent out of order closes that connection only; a slab
+# whose grant lapsed is evicted after grant-grace unless renewed. The
 # grants are minted by spare-probe with the grant key, as spare-broker
 # does (the broker's own grants reach spare.ko in spare-grants-broker.sh).
 . /spare/tests/vm/lib.sh
@@ -90,11 +91,32 @@ spared_stop
 pass "authenticated donor"
 
 step "open donor (no host keys): a grant replayed by another client is refused"
-spared_start --budget 4M --slab-size 1M --grant-key-file /tmp/grant.key
+spared_start --budget 4M --slab-size 1M --grant-key-file /tmp/grant.key --grant-grace 4
 # shellcheck disable=SC2086
 probe 1 -u 1 $G "$SPARED_ADDR" grant:ok grant-save:/tmp/g1 map:1 unmap:1 || fail_log "an open donor refused a good grant"
 probe 3 -u 2 "$SPARED_ADDR" grant-load:/tmp/g1 map-bad-grant:1 || fail_log "a replayed grant mapped a slab"
 grep -q "grant refused: grant replayed" "$SPARED_LOG" || fail_log "no log line for a replay"
 expect_counter map_grant_refusals_total 1
-spared_stop
 pass "grants checked on MAP"
+
+step "a lapsed grant's slab is evicted after grant-grace; a renewal within it keeps the slab"
+# both grants end 8 s after they are minted; the second client renews its
+# own (the same id) at 9.5 s, within the 4 s grace, and must keep its slab
+RID=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+# shellcheck disable=SC2086
+probe_bg /tmp/lapse.out 1 -u 3 $G "$SPARED_ADDR" grant:short map:1 wait-evict:30000
+lapse=$PROBE_PID
+# shellcheck disable=SC2086
+probe_bg /tmp/renew.out 3 -u 4 $G --grant-id "$RID" "$SPARED_ADDR" grant:short map:1 sleep:9500 \
+	grant:long sleep:5000 unmap:1
+renew=$PROBE_PID
+wait "$lapse" || { cat /tmp/lapse.out; fail_log "the client whose grant lapsed got no EVICT"; }
+grep -q "evict slab 1 reason 2" /tmp/lapse.out || { cat /tmp/lapse.out; fail "no EVICT line"; }
+wait "$renew" || { cat /tmp/renew.out; fail_log "the renewing client failed"; }
+! grep -q "evict slab" /tmp/renew.out || { cat /tmp/renew.out; fail_log "a renewed grant's slab was evicted"; }
+grep -q "1 slab(s) past its grants (they cover 0 slab(s) now) for more than grant-grace 4 s" \
+	"$SPARED_LOG" || fail_log "no log line for the lapsed grant"
+expect_counter lapsed_evictions_total 1
+expect_counter slabs_lent 0
+spared_stop
+pass "lapsed grants: evicted after the grace, not once renewed"
