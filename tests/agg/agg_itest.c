@@ -8,8 +8,8 @@
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
  * (two daemons: -p is the source, -q the target), rollback (-k: the
  * daemons' key file; moves to fake targets that die must roll back),
- * state-token, move-fallback, move-cut and move-kill (a move's RDMA state
- * transfer and its failures), move-pause (a bench: a move's pause by state size),
+ * state-token, move-fallback, move-cut, move-kill, move-term and
+ * move-srcterm (a move's RDMA state transfer and its failures), move-pause (a bench: a move's pause by state size),
  * move-bystander (another job keeps its rounds while a large job moves).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
@@ -2424,7 +2424,10 @@ fail:
  * move-kill: the same, the target killed while the WRITEs hang, and the
  * move must fail on the lost link within @max_ms (not after the WRITEs'
  * own 30 s bound: the source's transfer is stopped, aggd.md "Who owns
- * what while the state moves").
+ * what while the state moves"); move-term: the same, the target stopped
+ * by SIGTERM. move-srcterm: the source is stopped by SIGTERM while the
+ * WRITEs hang, so the job ends with its source and this fails; only the
+ * shell's checks (the source's exit, the target's abandon) say anything.
  * Either way every iteration's weights equal the local reference and the
  * unmoved job's, bit for bit.
  */
@@ -2897,6 +2900,10 @@ int main(int argc, char **argv)
 		ret = scenario_move_fault("move-cut", false, "after its first WRITE", 0);
 	else if (!strcmp(argv[optind], "move-kill"))
 		ret = scenario_move_fault("move-kill", false, "connection to the target", 20000);
+	else if (!strcmp(argv[optind], "move-term"))
+		ret = scenario_move_fault("move-term", false, "connection to the target", 20000);
+	else if (!strcmp(argv[optind], "move-srcterm"))
+		ret = scenario_move_fault("move-srcterm", false, "", 0);
 	else if (!strcmp(argv[optind], "move-pause"))
 		ret = scenario_move_pause();
 	else if (!strcmp(argv[optind], "move-bystander"))
@@ -2907,6 +2914,7 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-pause|move-bystander\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
+		"move-srcterm|move-pause|move-bystander\n");
 	return 2;
 }
