@@ -58,6 +58,15 @@ cut_on() {
 			@th,104,24 != 1 counter drop ||
 		fail "cannot install the netfilter rule"
 }
+# mute_back: also drop $B_ADDR's RoCE packets to A's address, QP1's too,
+# once the state connection is up: the target's rdma_cm disconnect (a CM
+# MAD on QP1) never reaches the source, which learns of the target's end
+# from the TCP link alone and must stop its own transfer. cut_off removes
+# it with the cut.
+mute_back() {
+	nft add rule inet spare_rc in ip saddr "$B_ADDR" ip daddr "$AGG_ADDR" udp dport 4791 \
+		counter drop || fail "cannot install the netfilter rule back"
+}
 cut_off() {
 	CUT_DROPPED=$(nft list table inet spare_rc | grep -o 'packets [0-9]*' | head -1)
 	nft delete table inet spare_rc || fail "cannot remove the netfilter rule"
@@ -181,6 +190,32 @@ exited_cleanly() {
 	return 1
 }
 
+# move_under_cut DAEMON MODE PORT: a source (DAEMON, a binary in
+# /spare/bin) on $AGG_ADDR:PORT and a target on $B_ADDR:PORT+1, pids in
+# src and dst, logs in src_log and dst_log; the cut on; spare-agg-itest
+# MODE in the background (pid in it, output in it_log) until the target
+# logs the state connection: the WRITEs are then posted and hang.
+move_under_cut() {
+	src_log=/tmp/aggd-$2-src-$1.log
+	dst_log=/tmp/aggd-$2-dst-$1.log
+	it_log=/tmp/itest-$2-$1.log
+	AGG_DAEMON=/spare/bin/$1 agg_start "$3" "$src_log" || fail "the source did not start"
+	src=$AGG_STARTED
+	AGG_DAEMON=/spare/bin/$1 agg_start "$(($3 + 1))" "$dst_log" "$B_ADDR" ||
+		{ kill -KILL "$src"; fail "the target did not start"; }
+	dst=$AGG_STARTED
+	cut_on
+	timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" -h "$AGG_ADDR" \
+		-p "$3" -H "$B_ADDR" -q "$(($3 + 1))" "$2" >"$it_log" 2>&1 &
+	it=$!
+	wait_for 300 grep -q "connected to write its state" "$dst_log" && return 0
+	cut_off
+	kill -KILL "$src" "$dst"
+	wait "$it"
+	tail -n 20 "$it_log" "$dst_log"
+	fail "the state connection did not come up at the target"
+}
+
 # term_steps DAEMON PORT: SIGTERM while a move's WRITEs hang (the cut),
 # with DAEMON (a binary in /spare/bin) as every daemon: sources on
 # $AGG_ADDR, targets on $B_ADDR, from PORT on (one fresh pair per step).
@@ -189,28 +224,20 @@ exited_cleanly() {
 #    target, the surviving side, abandons the import (commits nothing)
 #    and serves on;
 #  - the target: it exits at once with status 0; the source, the
-#    surviving side, fails the move on the lost link and rolls back, the
-#    job trains on there bit for bit (spare-agg-itest move-term checks
-#    the weights against an unmoved job's).
+#    surviving side, fails the move on the lost link and rolls back: the
+#    job must go on (an iteration done) within 20 s of the move's request
+#    (the WRITEs' own bound is 30 s, and the held workers wait for the
+#    transfer thread's end) and train on there bit for bit
+#    (spare-agg-itest move-term checks both against an unmoved job). The target's RoCE packets to the source are dropped too
+#    (mute_back), so that the source's transfer ends on its cancel, not on
+#    the target's rdma_cm disconnect.
 term_steps() {
 	local bad=
 
 	step "$1: the source stopped by SIGTERM while its WRITEs hang: it exits at once, the target abandons"
 	(
 		late=
-		src_log=/tmp/aggd-srcterm-src-$1.log
-		dst_log=/tmp/aggd-srcterm-dst-$1.log
-		AGG_DAEMON=/spare/bin/$1 agg_start "$2" "$src_log" || fail "the source did not start"
-		src=$AGG_STARTED
-		AGG_DAEMON=/spare/bin/$1 agg_start "$(($2 + 1))" "$dst_log" "$B_ADDR" ||
-			{ kill -KILL "$src"; fail "the target did not start"; }
-		dst=$AGG_STARTED
-		cut_on
-		timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" -h "$AGG_ADDR" \
-			-p "$2" -H "$B_ADDR" -q "$(($2 + 1))" move-srcterm >/tmp/itest-srcterm-$1.log 2>&1 &
-		it=$!
-		wait_for 300 grep -q "connected to write its state" "$dst_log" ||
-			{ cut_off; kill -KILL "$src" "$dst"; wait "$it"; tail -n 20 "$dst_log"; fail "the state connection did not come up at the target"; }
+		move_under_cut "$1" move-srcterm "$2"
 		sleep 1		# WRITEs posted, none completing
 		exited_cleanly "$src" "$src_log" "the source ($1)" || late="the source's exit"
 		src_s=$TERM_S
@@ -233,24 +260,14 @@ term_steps() {
 	step "$1: the target stopped by SIGTERM while the WRITEs hang: it exits at once, the source rolls back"
 	(
 		late=
-		src_log=/tmp/aggd-term-src-$1.log
-		dst_log=/tmp/aggd-term-dst-$1.log
-		AGG_DAEMON=/spare/bin/$1 agg_start "$(($2 + 2))" "$src_log" || fail "the source did not start"
-		src=$AGG_STARTED
-		AGG_DAEMON=/spare/bin/$1 agg_start "$(($2 + 3))" "$dst_log" "$B_ADDR" ||
-			{ kill -KILL "$src"; fail "the target did not start"; }
-		dst=$AGG_STARTED
-		cut_on
-		timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" -h "$AGG_ADDR" \
-			-p "$(($2 + 2))" -H "$B_ADDR" -q "$(($2 + 3))" move-term &
-		it=$!
-		wait_for 300 grep -q "connected to write its state" "$dst_log" ||
-			{ cut_off; kill -KILL "$src" "$dst"; wait "$it"; tail -n 20 "$dst_log"; fail "the state connection did not come up at the target"; }
+		move_under_cut "$1" move-term "$(($2 + 2))"
+		mute_back
 		sleep 1		# WRITEs posted, none completing
 		exited_cleanly "$dst" "$dst_log" "the target ($1)" || late="the target's exit"
 		dst_s=$TERM_S
 		wait "$it"
 		rc=$?
+		cat "$it_log"
 		cut_off
 		[ "$rc" = 0 ] || { tail -n 20 "$src_log"; late="$late; move-term"; }
 		grep "'mv-move-term' to $B_ADDR:$(($2 + 3)) failed: connection to the target .*; rolled back" "$src_log" ||
