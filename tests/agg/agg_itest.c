@@ -8,8 +8,8 @@
  * optimizer, stats, idle (daemon with a short --idle-timeout), migrate
  * (two daemons: -p is the source, -q the target), rollback (-k: the
  * daemons' key file; moves to fake targets that die must roll back),
- * state-token, move-fallback, move-cut and move-kill (a move's RDMA state
- * transfer and its failures), move-pause (a bench: a move's pause by state size),
+ * state-token, move-fallback, move-cut, move-kill, move-term and
+ * move-srcterm (a move's RDMA state transfer and its failures), move-pause (a bench: a move's pause by state size),
  * move-bystander (another job keeps its rounds while a large job moves).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
@@ -2422,12 +2422,45 @@ fail:
  * succeed (the fault made its state go over TCP after all); move-cut: it
  * must fail after the state transfer began, the admin told it rolled back;
  * move-kill: the same, the target killed while the WRITEs hang, and the
- * move must fail on the lost link within @max_ms (not after the WRITEs'
- * own 30 s bound: the source's transfer is stopped, aggd.md "Who owns
- * what while the state moves").
+ * move must fail on the lost link within @max_ms, and the job go on (an
+ * iteration done) within @max_ms too (not after the WRITEs' own 30 s
+ * bound: the source's transfer is stopped, aggd.md "Who owns what while
+ * the state moves"); move-term: the same, the target stopped
+ * by SIGTERM. move-srcterm: the source is stopped by SIGTERM while the
+ * WRITEs hang, so the job ends with its source and this fails; only the
+ * shell's checks (the source's exit, the target's abandon) say anything.
  * Either way every iteration's weights equal the local reference and the
  * unmoved job's, bit for bit.
  */
+/*
+ * After a failed move: the job's rank 0 must finish another iteration
+ * before @max_ms from @t0 (the move's request). The admin's answer comes
+ * at once (mig_fail), but the held workers go on only once the source's
+ * transfer thread has ended: a transfer that ignores its cancel holds
+ * them for the WRITEs' own 30 s.
+ */
+static int resumed_within(const char *mode, unsigned int *progress, double t0,
+			  double max_ms)
+{
+	unsigned int p = __atomic_load_n(progress, __ATOMIC_ACQUIRE);
+	double ms;
+
+	if (p >= RB_ITERS)
+		return 0;
+	while (__atomic_load_n(progress, __ATOMIC_ACQUIRE) <= p &&
+	       mono_ms() - t0 < max_ms)
+		usleep(1000);
+	ms = mono_ms() - t0;
+	if (__atomic_load_n(progress, __ATOMIC_ACQUIRE) <= p) {
+		failf("%s: the job did not go on: no iteration after %u within %.0f ms of the move",
+		      mode, p, max_ms);
+		return 1;
+	}
+	printf("%s: the job went on: iteration %u done %.0f ms after the move's request\n",
+	       mode, p + 1, ms);
+	return 0;
+}
+
 static int scenario_move_fault(const char *mode, bool want_moved,
 			       const char *want_text, double max_ms)
 {
@@ -2465,6 +2498,8 @@ static int scenario_move_fault(const char *mode, bool want_moved,
 		failf("%s: the move took %.0f ms, more than %.0f", mode, ms, max_ms);
 		bad = 1;
 	}
+	if (max_ms && ret)
+		bad |= resumed_within(mode, &progress, t0, max_ms);
 	if (want_moved && ret) {
 		failf("%s: the move failed: %s", mode, msg);
 		bad = 1;
@@ -2897,6 +2932,10 @@ int main(int argc, char **argv)
 		ret = scenario_move_fault("move-cut", false, "after its first WRITE", 0);
 	else if (!strcmp(argv[optind], "move-kill"))
 		ret = scenario_move_fault("move-kill", false, "connection to the target", 20000);
+	else if (!strcmp(argv[optind], "move-term"))
+		ret = scenario_move_fault("move-term", false, "connection to the target", 20000);
+	else if (!strcmp(argv[optind], "move-srcterm"))
+		ret = scenario_move_fault("move-srcterm", false, "", 0);
 	else if (!strcmp(argv[optind], "move-pause"))
 		ret = scenario_move_pause();
 	else if (!strcmp(argv[optind], "move-bystander"))
@@ -2907,6 +2946,7 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
-		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-pause|move-bystander\n");
+		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
+		"move-srcterm|move-pause|move-bystander\n");
 	return 2;
 }

@@ -197,7 +197,7 @@ static double daemon_cpu(unsigned int port)
 static const char *const arrival_names[] = {
 	"spare_aggd_busy_seconds_total", "spare_aggd_reductions_total",
 	"spare_aggd_sums_total", "spare_aggd_sum_tail_seconds_total",
-	"spare_aggd_sum_tail_max_seconds",
+	"spare_aggd_sum_tail_max_seconds", "spare_aggd_receive_fold_seconds_total",
 };
 #define N_ARRIVAL (sizeof(arrival_names) / sizeof(arrival_names[0]))
 
@@ -293,11 +293,13 @@ int main(int argc, char **argv)
 		double bytes = (double)jobs * workers * (double)elems * 4 * iters;
 
 		printf("# arrival: agg_bytes %.0f pool_busy_s %.4f pool_ns_per_byte %.4f "
-		       "folds %.0f sums %.0f tail_mean_us %.1f tail_max_us %.1f\n",
+		       "folds %.0f sums %.0f tail_mean_us %.1f tail_max_us %.1f "
+		       "receive_fold_s %.4f\n",
 		       bytes, arr1[0] - arr0[0], (arr1[0] - arr0[0]) * 1e9 / bytes,
 		       arr1[1] - arr0[1], sums,
 		       arr0[3] >= 0 && sums > 0 ? (arr1[3] - arr0[3]) / sums * 1e6 : -1.0,
-		       arr1[4] >= 0 ? arr1[4] * 1e6 : -1.0);
+		       arr1[4] >= 0 ? arr1[4] * 1e6 : -1.0,
+		       arr1[5] >= 0 ? arr1[5] - arr0[5] : -1.0);
 	}
 	if (report_slow >= 0) {
 		double sum[2] = { 0, 0 };
