@@ -1162,13 +1162,15 @@ static void move_drop(struct spare_dev *dev, u32 g)
  * The move of group @g gives up (@why): the EVICT goes the old way, and
  * the new slab is given back once it is not MAPPING (EC_MV_DROP).
  */
-static void move_give_up(struct spare_dev *dev, u32 g, const char *why)
+static void move_give_up(struct spare_dev *dev, u32 g,
+			 enum spare_ec_move_why why)
 {
 	struct spare_ec_dev *e = dev->ec;
 	struct ec_move *mv = &e->mv[g];
 	u32 s = g * nsplits(dev) + mv->j, ev;
 	struct ec_split *sp = &e->sp[s];
 	unsigned long flags;
+	char line[256];
 
 	spin_lock_irqsave(&e->glock[g], flags);
 	if (e->map.groups[g].mv_active && e->map.groups[g].mv_split == mv->j)
@@ -1179,8 +1181,8 @@ static void move_give_up(struct spare_dev *dev, u32 g, const char *why)
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	mv->state = mv->to < 0 ? EC_MV_NONE : EC_MV_DROP;
 	atomic64_inc(&e->moves_given_up);
-	pr_warn("%s: coding group %u: split %u cannot move by copy (%s): given back the old way, read around and rebuilt once mapped again\n",
-		dev->disk->disk_name, g, mv->j, why);
+	spare_ec_move_give_up_line(line, sizeof(line), g, mv->j, why);
+	pr_warn("%s: %s\n", dev->disk->disk_name, line);
 	move_old_way(dev, s, ev);
 	if (mv->state == EC_MV_DROP)
 		move_drop(dev, g);
@@ -1194,8 +1196,7 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	struct ec_move *mv = &e->mv[g];
 	u32 n = nsplits(dev), j, s;
 	unsigned long flags;
-	bool late = false, lost = false;
-	const char *why = NULL;
+	enum spare_ec_move_why why = SPARE_EC_MOVE_GOES_ON;
 	u32 ev = 0;
 	int t = -1, to = -EBUSY;
 
@@ -1204,8 +1205,8 @@ static void move_seek(struct spare_dev *dev, u32 g)
 		;
 	if (j < n) {
 		ev = e->sp[g * n + j].mv_evictor;
-		late = spare_now_ms() >= e->sp[g * n + j].mv_due;
-		lost = grp->lost & (1U << j);
+		why = spare_ec_move_check(grp, j, spare_now_ms(),
+					  e->sp[g * n + j].mv_due, false);
 	}
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	if (j >= n)
@@ -1214,14 +1215,11 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	*mv = (struct ec_move){ .state = EC_MV_NONE, .j = j, .from = -1,
 				.to = -1, .start = spare_now_ms(),
 				.copied_map = mv->copied_map };
-	if (lost)
-		why = "its slab was lost";
-	else if (late)
-		why = "out of time: 3/4 of the grace period";
-	else
+	if (!why) {
 		t = ec_pick(dev, g, j, BIT(ev));
-	if (!why && t < 0)
-		why = "no live donor outside the group and its failure domains";
+		if (t < 0)
+			why = SPARE_EC_MOVE_NO_DONOR;
+	}
 	if (!why) {
 		spin_lock_irqsave(&dev->map.slabs[s].lock, flags);
 		if (dev->map.slabs[s].copy[e->sp[s].slot].state ==
@@ -1234,7 +1232,7 @@ static void move_seek(struct spare_dev *dev, u32 g)
 		}
 		spin_unlock_irqrestore(&dev->map.slabs[s].lock, flags);
 		if (to < 0)
-			why = "no free slot for a new slab";
+			why = SPARE_EC_MOVE_NO_SLOT;
 	}
 	if (why) {
 		move_give_up(dev, g, why);
@@ -1249,23 +1247,19 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	queue_work(dev->wq, &dev->donors[t].map_work);
 }
 
-/* Whether the move of group @g is out of time, or its split lost. */
-static const char *move_broken(struct spare_dev *dev, u32 g)
+/* Whether the move of group @g goes on (spare_ec_move_check()). */
+static enum spare_ec_move_why move_broken(struct spare_dev *dev, u32 g)
 {
 	struct spare_ec_dev *e = dev->ec;
 	struct ec_move *mv = &e->mv[g];
 	struct ec_split *sp = &e->sp[g * nsplits(dev) + mv->j];
+	enum spare_ec_move_why why;
 	unsigned long flags;
-	const char *why = NULL;
 
 	spin_lock_irqsave(&e->glock[g], flags);
 	sync_lost(dev, g);
-	if (e->map.groups[g].lost & (1U << mv->j))
-		why = "the evicting donor's slab was lost";
-	else if (spare_now_ms() >= sp->mv_due)
-		why = "out of time: 3/4 of the grace period";
-	else if (READ_ONCE(e->stopping))
-		why = "the device is powering off";
+	why = spare_ec_move_check(&e->map.groups[g], mv->j, spare_now_ms(),
+				  sp->mv_due, READ_ONCE(e->stopping));
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	return why;
 }
@@ -1278,7 +1272,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 	struct spare_slab *slab = &dev->map.slabs[g * nsplits(dev) + mv->j];
 	struct spare_copy *cp = &slab->copy[mv->to];
 	enum spare_copy_state st;
-	const char *why;
+	enum spare_ec_move_why why;
 	unsigned long flags;
 	u32 gen;
 	int ret;
@@ -1294,7 +1288,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 		    st == SPARE_COPY_MAPPING)
 			return;
 		if (st != SPARE_COPY_MAPPED)
-			why = "the new donor refused the MAP or was lost";
+			why = SPARE_EC_MOVE_MAP_REFUSED;
 	}
 	if (!why) {
 		mv->to_gen = gen;
@@ -1303,7 +1297,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 					  mv->copied_map);
 		spin_unlock_irqrestore(&e->glock[g], flags);
 		if (ret)
-			why = "the split changed meanwhile";
+			why = SPARE_EC_MOVE_CHANGED;
 	}
 	if (why) {
 		move_give_up(dev, g, why);
@@ -1346,7 +1340,7 @@ static void move_copy(struct spare_dev *dev, u32 g)
 	struct ec_req *req = &e->reqs[EC_SLOTS];
 	struct ec_move *mv = &e->mv[g];
 	u32 max = SPARE_MAX_IO_BYTES / SPARE_EC_PAGE, from = 0, passes = 0;
-	const char *why;
+	enum spare_ec_move_why why;
 
 	for (;;) {
 		struct spare_ec_repair rep;

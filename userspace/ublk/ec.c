@@ -963,10 +963,12 @@ static void replace_split(struct dev *d, u32 g, u32 j,
  * new slab already mapped is given back once no chunk is copied into it.
  * Group @g's lock held.
  */
-static void move_give_up(struct dev *d, u32 g, u32 j, const char *why)
+static void move_give_up(struct dev *d, u32 g, u32 j,
+			 enum spare_ec_move_why why)
 {
 	struct spare_ec_group *grp = &d->ec->map.groups[g];
 	struct ec_split *sp = split_of(d, g, j);
+	char line[256];
 
 	if (grp->mv_active && grp->mv_split == j)
 		spare_ec_move_end(grp);
@@ -979,8 +981,8 @@ static void move_give_up(struct dev *d, u32 g, u32 j, const char *why)
 	if (!(grp->lost & (1U << j)))
 		split_lose_evicted(d, g, j);
 	__atomic_add_fetch(&d->st.ec_move_gave_up, 1, __ATOMIC_RELAXED);
-	log_warn("coding group %u: split %u cannot move by copy (%s): read around from now, given back, rebuilt on another donor by a decode",
-		 g, j, why);
+	spare_ec_move_give_up_line(line, sizeof(line), g, j, why);
+	log_warn("%s", line);
 }
 
 /*
@@ -1005,7 +1007,7 @@ static void move_seek(struct dev *d, u32 g, u32 j,
 	pthread_mutex_lock(&e->lock[g]);
 	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live);
 	if (t == -1)
-		move_give_up(d, g, j, "no live donor outside the group and its failure domains");
+		move_give_up(d, g, j, SPARE_EC_MOVE_NO_DONOR);
 	pthread_mutex_unlock(&e->lock[g]);
 	if (t < 0)
 		return;		/* -2: one move per group, this one next */
@@ -1018,8 +1020,8 @@ static void move_seek(struct dev *d, u32 g, u32 j,
 		free(copied);
 		pthread_mutex_lock(&e->lock[g]);
 		if (sp->mv)
-			move_give_up(d, g, j, copied ? "the new donor refused the MAP" :
-				     "out of memory");
+			move_give_up(d, g, j, copied ? SPARE_EC_MOVE_MAP_REFUSED :
+				     SPARE_EC_MOVE_NOMEM);
 		pthread_mutex_unlock(&e->lock[g]);
 		return;
 	}
@@ -1055,17 +1057,18 @@ static bool move_check(struct dev *d, u32 g, u32 j, u64 now)
 {
 	struct ec_split *sp = split_of(d, g, j);
 	struct donor *to = &d->donors[sp->mv_donor];
+	enum spare_ec_move_why why;
 
 	if (!sp->mv)
 		return false;
-	if (d->ec->map.groups[g].lost & (1U << j))
-		move_give_up(d, g, j, "the evicting donor was lost");
-	else if (sp->mv_fill &&
-		 (__atomic_load_n(&to->failed, __ATOMIC_ACQUIRE) ||
-		  __atomic_load_n(&to->fail_seq, __ATOMIC_ACQUIRE) != sp->mv_fail_seq))
-		move_give_up(d, g, j, "the new slab's donor was lost");
-	else if (now >= sp->unmap_at)
-		move_give_up(d, g, j, "out of time: 3/4 of the grace period");
+	why = spare_ec_move_check(&d->ec->map.groups[g], j, now, sp->unmap_at,
+				  false);
+	if (why != SPARE_EC_MOVE_LOST && sp->mv_fill &&
+	    (__atomic_load_n(&to->failed, __ATOMIC_ACQUIRE) ||
+	     __atomic_load_n(&to->fail_seq, __ATOMIC_ACQUIRE) != sp->mv_fail_seq))
+		why = SPARE_EC_MOVE_NEW_LOST;
+	if (why)
+		move_give_up(d, g, j, why);
 	return sp->mv && !sp->mv_fill;
 }
 
