@@ -117,6 +117,8 @@ struct ec_split {
 	bool mv_old_way;	/* given up: its next EVICT look goes the old way */
 	u32 mv_evictor;
 	u64 mv_due;		/* ms */
+	/* its re-home waits: no granted donor fits (logged once); rehome work */
+	bool room_wait;
 };
 
 /*
@@ -968,42 +970,71 @@ static u32 split_donor(const struct spare_slab_map *map, u32 s)
 }
 
 /*
- * The donor split @j of group @g goes to (the core's
- * spare_ec_rehome_pick()): live and not in @exclude (a mask of donors),
- * holding no other split of the group, in a failure domain none of them
- * uses where the donors are in more than one; splits whose donors are
- * down hold nothing; of those, the donor of the fewest split slabs. -1
- * if none.
+ * What the device's unexpired grants cover on each of its @nd donors, 0
+ * where it holds none; false (@cover untouched) when it holds no grant at
+ * all: a device placed by hand, without a broker.
  */
-static int ec_pick(struct spare_dev *dev, u32 g, u32 j, u32 exclude)
+static bool ec_grant_cover(struct spare_dev *dev, u32 nd, u32 *cover)
+{
+	u32 i;
+
+	if (!READ_ONCE(dev->nr_grants))
+		return false;
+	for (i = 0; i < nd; i++) {
+		s64 c = spare_grants_cover(dev,
+			(const struct sockaddr_in *)&dev->donors[i].addr);
+
+		cover[i] = c == SPARE_ROOM_OPEN ? 0 : (u32)min_t(s64, c, U32_MAX);
+	}
+	return true;
+}
+
+/*
+ * The donor split @j of group @g goes to (the core's
+ * spare_ec_rehome_pick_granted()): live and not in @exclude (a mask of
+ * donors), holding no other split of the group, in a failure domain none
+ * of them uses where the donors are in more than one; splits whose donors
+ * are down hold nothing; of those, the donor of the fewest split slabs.
+ * A device under a broker's grants takes only a donor it holds a grant
+ * for, one whose grants cover one more split slab than it holds first
+ * (*@roomy false when the pick's are used up). -ENOSPC when only donors
+ * without a grant fit, another negative errno if none fits.
+ */
+static int ec_pick(struct spare_dev *dev, u32 g, u32 j, u32 exclude,
+		   bool *roomy)
 {
 	struct spare_slab_map *map = &dev->map;
-	u32 n = nsplits(dev), i, k, ok = 0;
+	u32 n = nsplits(dev), i, k, c, ok = 0;
 	u32 group[SPARE_EC_MAX_SPLITS], load[SPARE_MAX_DONORS] = {};
+	u32 cover[SPARE_MAX_DONORS];
 	/* pairs with the store-release of each count when it grows */
 	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
 	/* the same pairing for the donors' count */
 	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
 		       SPARE_MAX_DONORS);
 	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	bool granted = ec_grant_cover(dev, nd, cover);
 	u16 gone = 0;
 
 	for (i = 0; i < nd; i++)
 		if (donor_live(&dev->donors[i]) && !(exclude & BIT(i)))
 			ok |= BIT(i);
-	for (i = 0; i < map->nr_slabs; i++) {
-		u32 dn = split_donor(map, i);
+	/* every slot: a moving split's new slab takes grant room too */
+	for (i = 0; i < map->nr_slabs; i++)
+		for (c = 0; c < map->nr_slots; c++) {
+			u32 dn = READ_ONCE(map->slabs[i].copy[c].donor);
 
-		if (dn < nd)
-			load[dn]++;
-	}
+			if (dn < nd)
+				load[dn]++;
+		}
 	for (k = 0; k < n; k++) {
 		group[k] = split_donor(map, g * n + k);
 		if (group[k] >= nd || !donor_live(&dev->donors[group[k]]))
 			gone |= 1U << k;	/* down with its donor too */
 	}
-	return spare_ec_rehome_pick(&dev->cfg.ec, nd, domain, group, j, gone,
-				    ok, load);
+	return spare_ec_rehome_pick_granted(&dev->cfg.ec, nd, domain, group, j,
+					    gone, ok, load,
+					    granted ? cover : NULL, roomy);
 }
 
 /**
@@ -1030,11 +1061,16 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	struct spare_slab_map *map = &dev->map;
 	u32 n = nsplits(dev), g = s / n, j = s % n;
 	unsigned long flags;
+	bool roomy;
 	int t, to;
 
 	if (!dev->ec || s >= map->nr_slabs)
 		return NULL;
-	t = ec_pick(dev, g, j, 0);
+	t = ec_pick(dev, g, j, 0, &roomy);
+	if (t == -ENOSPC && !dev->ec->sp[s].room_wait)
+		pr_info("%s: coding group %u: split %u waits: no donor outside the group and its failure domains holds a grant of the device\n",
+			dev->disk->disk_name, g, j);
+	dev->ec->sp[s].room_wait = t == -ENOSPC;
 	if (t < 0)
 		return NULL;
 	spin_lock_irqsave(&map->slabs[s].lock, flags);
@@ -1044,8 +1080,9 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	spin_unlock_irqrestore(&map->slabs[s].lock, flags);
 	if (to < 0)
 		return NULL;
-	pr_info("%s: coding group %u: split %u re-homed from donor %s (down) to donor %s: rebuilt from %u others once mapped\n",
+	pr_info("%s: coding group %u: split %u re-homed from donor %s (down) to donor %s%s: rebuilt from %u others once mapped\n",
 		dev->disk->disk_name, g, j, d->name, dev->donors[t].name,
+		roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)",
 		dev->cfg.ec.k);
 	return &dev->donors[t];
 }
@@ -1197,6 +1234,7 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	u32 n = nsplits(dev), j, s;
 	unsigned long flags;
 	enum spare_ec_move_why why = SPARE_EC_MOVE_GOES_ON;
+	bool roomy;
 	u32 ev = 0;
 	int t = -1, to = -EBUSY;
 
@@ -1216,8 +1254,10 @@ static void move_seek(struct spare_dev *dev, u32 g)
 				.to = -1, .start = spare_now_ms(),
 				.copied_map = mv->copied_map };
 	if (!why) {
-		t = ec_pick(dev, g, j, BIT(ev));
-		if (t < 0)
+		t = ec_pick(dev, g, j, BIT(ev), &roomy);
+		if (t == -ENOSPC || (t >= 0 && !roomy))
+			why = SPARE_EC_MOVE_NO_GRANT;
+		else if (t < 0)
 			why = SPARE_EC_MOVE_NO_DONOR;
 	}
 	if (!why) {

@@ -856,7 +856,8 @@ void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms)
  * splits hold nothing; the fewest split slabs. -1 if none.
  */
 static int pick_replacement(struct dev *d, u32 g, u32 j,
-			    bool (*live)(struct dev *d, u32 i))
+			    bool (*live)(struct dev *d, u32 i), const u32 *cover,
+			    bool *roomy)
 {
 	struct spare_ec_group *grp = &d->ec->map.groups[g];
 	u32 n = spare_ec_splits(&d->ec_geom), nd, i, ok = 0;
@@ -864,17 +865,35 @@ static int pick_replacement(struct dev *d, u32 g, u32 j,
 	int t;
 
 	nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
-	for (i = 0; i < d->ec->map.nr_groups * n; i++)
-		if (d->ec->sp[i].mapped && d->ec->sp[i].donor < SPARE_MAX_DONORS)
-			held[d->ec->sp[i].donor]++;
+	for (i = 0; i < d->ec->map.nr_groups * n; i++) {
+		const struct ec_split *o = &d->ec->sp[i];
+
+		if (o->mapped && o->donor < SPARE_MAX_DONORS)
+			held[o->donor]++;
+		/* a moving split's new slab takes grant room too */
+		if (o->mv_fill && o->mv_donor < SPARE_MAX_DONORS)
+			held[o->mv_donor]++;
+	}
 	for (i = 0; i < nd && i < SPARE_MAX_DONORS; i++)
 		if (live(d, i) && i != split_of(d, g, j)->evictor)
 			ok |= 1U << i;
 	for (i = 0; i < n; i++)
 		group[i] = split_of(d, g, i)->donor;
-	t = spare_ec_rehome_pick(&d->ec_geom, nd, d->nr_domains ? d->domain : NULL,
-				 group, j, grp->lost, ok, held);
-	return t < 0 ? -1 : t;
+	t = spare_ec_rehome_pick_granted(&d->ec_geom, nd,
+					 d->nr_domains ? d->domain : NULL,
+					 group, j, grp->lost, ok, held, cover,
+					 roomy);
+	return t == -ENOSPC ? t : t < 0 ? -1 : t;
+}
+
+/* The grants' cover per donor for pick_replacement(), or NULL without
+ * grants; taken before a group's lock (the grants have their own). */
+static const u32 *grant_cover(struct dev *d, u32 *cover)
+{
+	u32 nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
+
+	return pager_grant_cover(d, nd < SPARE_MAX_DONORS ? nd : SPARE_MAX_DONORS,
+				 cover) ? cover : NULL;
 }
 
 /*
@@ -904,11 +923,22 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	u32 rkey = 0, seq, old = sp->donor;
 	u64 addr = 0;
 	bool ok = false;
+	u32 cover_of[SPARE_MAX_DONORS];
+	const u32 *cover = grant_cover(d, cover_of);
+	bool roomy;
 	int t;
 
 	pthread_mutex_lock(&e->lock[g]);
-	t = pick_replacement(d, g, j, live);
+	t = pick_replacement(d, g, j, live, cover, &roomy);
 	pthread_mutex_unlock(&e->lock[g]);
+	if (t == -ENOSPC) {
+		if (!sp->warned)
+			log_warn("coding group %u: split %u lost and no donor the device holds a grant for to rebuild it on; it waits for one",
+				 g, j);
+		sp->warned = true;
+		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
+		return;
+	}
 	if (t < 0) {
 		if (!sp->warned)
 			log_warn("coding group %u: split %u lost and no donor to rebuild it on (every live donor holds a split of the group or shares its failure domain); it waits for one",
@@ -1002,12 +1032,19 @@ static void move_seek(struct dev *d, u32 g, u32 j,
 	u32 rkey = 0, seq;
 	u64 addr = 0;
 	bool begun = false;
+	u32 cover_of[SPARE_MAX_DONORS];
+	const u32 *cover = grant_cover(d, cover_of);
+	bool roomy;
 	int t;
 
 	pthread_mutex_lock(&e->lock[g]);
-	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live);
-	if (t == -1)
+	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live, cover, &roomy);
+	if (t == -ENOSPC || (t >= 0 && !roomy)) {
+		move_give_up(d, g, j, SPARE_EC_MOVE_NO_GRANT);
+		t = -1;
+	} else if (t == -1) {
 		move_give_up(d, g, j, SPARE_EC_MOVE_NO_DONOR);
+	}
 	pthread_mutex_unlock(&e->lock[g]);
 	if (t < 0)
 		return;		/* -2: one move per group, this one next */
