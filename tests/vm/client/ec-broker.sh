@@ -11,23 +11,26 @@
 #     redundancy=ec:4+2 broker=..." asks the broker for the device's two
 #     coding groups (STRIPE_REQ) and writes donors, placement, domains and
 #     the 12 grants, one per split slab, group-major: every split maps, no
-#     MAP is refused for want of a grant, and 128 MiB written read back;
-#   - "sparectl device monitor ... standby=1 once" asks the broker for one
-#     more slab of room on every donor of the device (ROOM_REQ);
-#   - host 9, a donor of the same broker, is appended to the device's
-#     donors while it runs (as an admin, or a monitor's MOVE_REQ before its
-#     grant came, would): live, but the device holds no grant for it, so
-#     it refuses any MAP of the device;
-#   - the donor of group 0's split 0 is killed and stays down: after the
-#     device's re-home delay (30 s, sparectl's default) each of its splits
-#     re-homes to the one granted donor outside its group, which has room
-#     (its standby slab), never to host 9, which holds no split and so
-#     looks the least loaded; every split is mapped and rebuilt from four
-#     others, host 9 holds nothing and refused no MAP, and every page
+#     MAP is refused for want of a grant, and 128 MiB written read back.
+#     The broker puts both groups on the same six donors (its CodingSets
+#     placement), so host 8 holds nothing;
+#   - host 9, a donor lending only against grants of this broker but not
+#     registered with it, and then host 8 are appended to the device's
+#     donors while it runs (as an admin, or a monitor's MOVE_REQ, would);
+#     "sparectl device monitor ... standby=2 once" asks the broker for two
+#     more slabs of room on every donor of the device (ROOM_REQ): granted
+#     on hosts 2-8, refused on host 9, which the broker does not know. So
+#     host 9 is live in the device without a grant, and refuses its MAPs;
+#   - the donor of group 0's split 0 (a split of both groups) is killed
+#     and stays down: after the device's re-home delay (30 s, sparectl's
+#     default) each of its two splits re-homes to host 8, the granted
+#     donor outside the groups, never to host 9, which is as empty and
+#     comes first in the donors; both are mapped and rebuilt from four
+#     others, host 9 holds nothing and was asked no MAP, and every page
 #     verifies.
 # On session 43's module the splits went to host 9 (the fewest split
-# slabs, grants not looked at), whose donor refused the MAP: they were
-# never mapped, so the device never became whole again.
+# slabs, the lowest index; grants not looked at), whose donor refused the
+# MAPs: they were never mapped, so the device never became whole again.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/client.inc
@@ -69,23 +72,24 @@ dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write 
 want_verify "after the first write"
 pass "two coding groups placed by the broker, 12 grants, every split mapped, 128 MiB verify"
 
-step "one more slab of room on every donor of the device (monitor, standby=1, once)"
+step "hosts 9 (no grant of the device) and 8 appended; two more slabs of room on each donor"
+# host 9 lends only against the broker's grants but does not report to it
+donor_start 9 --budget 256M --slab-size 16M --host-keys /tmp/host-keys \
+	--grant-public-keys /tmp/grant.pub --grant-key-file /tmp/grant.key --name donor9
+for a in 10.0.0.9 10.0.0.8; do
+	echo "$(cat "$CFS/swap0/donors"),$a:$DONOR_PORT" >"$CFS/swap0/donors" ||
+		fail "appending $a to the donors"
+done
+live98() {
+	[ "$(donor_field 10.0.0.9 state)" = live ] && [ "$(donor_field 10.0.0.8 state)" = live ]
+}
+wait_until 30 live98 || { cat "/sys/block/$disk/spare/donor_stat"; fail "hosts 9 and 8 not live"; }
 # shellcheck disable=SC2086
-sparectl device monitor swap0 $B lease=600 standby=1 once 2>/tmp/monitor.log ||
-	{ cat /tmp/monitor.log; fail "monitor once"; }
+sparectl device monitor swap0 $B lease=600 standby=2 once 2>/tmp/monitor.log
 cat /tmp/monitor.log
-[ "$(grep -c . "$CFS/swap0/grants")" -gt 12 ] || { cat "$CFS/swap0/grants"; fail "no room granted"; }
-pass "$(grep -c . "$CFS/swap0/grants") grants"
-
-step "host 9 appended to the device: live, no grant of the device"
-grant_donor 9 donor9
-broker_knows /tmp/broker.log donor9
-echo "$(cat "$CFS/swap0/donors"),10.0.0.9:$DONOR_PORT" >"$CFS/swap0/donors" ||
-	fail "appending host 9 to the donors"
-live9() { [ "$(donor_field 10.0.0.9 state)" = live ]; }
-wait_until 30 live9 || { cat "/sys/block/$disk/spare/donor_stat"; fail "host 9 not live"; }
-grep -q "10.0.0.9" "$CFS/swap0/grants" && fail "the device holds a grant for host 9"
-pass "host 9 live in the device, no grant for it"
+grep -q " 10.0.0.8:$DONOR_PORT " "$CFS/swap0/grants" || { cat "$CFS/swap0/grants"; fail "no room granted on host 8"; }
+grep -q " 10.0.0.9:$DONOR_PORT " "$CFS/swap0/grants" && fail "the device holds a grant for host 9"
+pass "hosts 9 and 8 live in the device, $(grep -c . "$CFS/swap0/grants") grants, none for host 9"
 
 step "the donor of group 0's split 0 killed: its splits re-home to granted donors only"
 vi=$(cut -d, -f1 "$CFS/swap0/placement")
@@ -104,6 +108,8 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 dmesg | grep -E "re-homed|waits|mapped again|current again" | sed 's/^/    /'
 echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
 dmesg | grep "re-homed from donor $va" | grep -q "to donor 10.0.0.9" && fail "a split re-homed to host 9"
+[ "$(dmesg | grep "re-homed from donor $va" | grep -c "to donor 10.0.0.8")" = 2 ] ||
+	fail "host $vn's two splits not both re-homed to host 8"
 awk '$5 ~ /^10\.0\.0\.9:/' "$(client_map)" | grep -q . && fail "host 9 holds a split slab"
 [ "$(donor_metric 9 spare_donor_map_grant_refusals_total)" = 0 ] || fail "host 9 was asked a MAP"
 for a in $(awk '{print $5}' "$(client_map)" | sort -u); do
