@@ -931,18 +931,12 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	pthread_mutex_lock(&e->lock[g]);
 	t = pick_replacement(d, g, j, live, cover, &roomy);
 	pthread_mutex_unlock(&e->lock[g]);
-	if (t == -ENOSPC) {
-		if (!sp->warned)
-			log_warn("coding group %u: split %u lost and no donor the device holds a grant for to rebuild it on; it waits for one",
-				 g, j);
-		sp->warned = true;
-		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
-		return;
-	}
 	if (t < 0) {
 		if (!sp->warned)
-			log_warn("coding group %u: split %u lost and no donor to rebuild it on (every live donor holds a split of the group or shares its failure domain); it waits for one",
-				 g, j);
+			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one",
+				 g, j, t == -ENOSPC ?
+				 "none outside the group and its failure domains that the device holds a grant for" :
+				 "every live donor holds a split of the group or shares its failure domain");
 		sp->warned = true;
 		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
 		return;
