@@ -28,9 +28,10 @@
 #     comes first in the donors; both are mapped and rebuilt from four
 #     others, host 9 holds nothing and was asked no MAP, and every page
 #     verifies.
-# On session 43's module the splits went to host 9 (the fewest split
-# slabs, the lowest index; grants not looked at), whose donor refused the
-# MAPs: they were never mapped, so the device never became whole again.
+# On session 43's module (seen, 6.12) group 0's split went to host 9 (the
+# fewest split slabs, the lowest index; grants not looked at), whose donor
+# refused its MAP every 6 s ("no valid grant covers it"): never mapped, so
+# the device never became whole again (the check of the rebuild failed).
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/client.inc
