@@ -117,6 +117,8 @@ struct ec_split {
 	bool mv_old_way;	/* given up: its next EVICT look goes the old way */
 	u32 mv_evictor;
 	u64 mv_due;		/* ms */
+	/* its re-home waits: no granted donor fits (logged once); rehome work */
+	bool room_wait;
 };
 
 /*
@@ -968,42 +970,71 @@ static u32 split_donor(const struct spare_slab_map *map, u32 s)
 }
 
 /*
- * The donor split @j of group @g goes to (the core's
- * spare_ec_rehome_pick()): live and not in @exclude (a mask of donors),
- * holding no other split of the group, in a failure domain none of them
- * uses where the donors are in more than one; splits whose donors are
- * down hold nothing; of those, the donor of the fewest split slabs. -1
- * if none.
+ * What the device's unexpired grants cover on each of its @nd donors, 0
+ * where it holds none; false (@cover untouched) when it holds no grant at
+ * all: a device placed by hand, without a broker.
  */
-static int ec_pick(struct spare_dev *dev, u32 g, u32 j, u32 exclude)
+static bool ec_grant_cover(struct spare_dev *dev, u32 nd, u32 *cover)
+{
+	u32 i;
+
+	if (!READ_ONCE(dev->nr_grants))
+		return false;
+	for (i = 0; i < nd; i++) {
+		s64 c = spare_grants_cover(dev,
+			(const struct sockaddr_in *)&dev->donors[i].addr);
+
+		cover[i] = c == SPARE_ROOM_OPEN ? 0 : (u32)min_t(s64, c, U32_MAX);
+	}
+	return true;
+}
+
+/*
+ * The donor split @j of group @g goes to (the core's
+ * spare_ec_rehome_pick_granted()): live and not in @exclude (a mask of
+ * donors), holding no other split of the group, in a failure domain none
+ * of them uses where the donors are in more than one; splits whose donors
+ * are down hold nothing; of those, the donor of the fewest split slabs.
+ * A device under a broker's grants takes only a donor it holds a grant
+ * for, one whose grants cover one more split slab than it holds first
+ * (*@roomy false when the pick's are used up). -ENOSPC when only donors
+ * without a grant fit, another negative errno if none fits.
+ */
+static int ec_pick(struct spare_dev *dev, u32 g, u32 j, u32 exclude,
+		   bool *roomy)
 {
 	struct spare_slab_map *map = &dev->map;
-	u32 n = nsplits(dev), i, k, ok = 0;
+	u32 n = nsplits(dev), i, k, c, ok = 0;
 	u32 group[SPARE_EC_MAX_SPLITS], load[SPARE_MAX_DONORS] = {};
+	u32 cover[SPARE_MAX_DONORS];
 	/* pairs with the store-release of each count when it grows */
 	u32 nr_domain = smp_load_acquire(&dev->cfg.nr_domains);
 	/* the same pairing for the donors' count */
 	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
 		       SPARE_MAX_DONORS);
 	const u16 *domain = nr_domain ? dev->cfg.domain : NULL;
+	bool granted = ec_grant_cover(dev, nd, cover);
 	u16 gone = 0;
 
 	for (i = 0; i < nd; i++)
 		if (donor_live(&dev->donors[i]) && !(exclude & BIT(i)))
 			ok |= BIT(i);
-	for (i = 0; i < map->nr_slabs; i++) {
-		u32 dn = split_donor(map, i);
+	/* every slot: a moving split's new slab takes grant room too */
+	for (i = 0; i < map->nr_slabs; i++)
+		for (c = 0; c < map->nr_slots; c++) {
+			u32 dn = READ_ONCE(map->slabs[i].copy[c].donor);
 
-		if (dn < nd)
-			load[dn]++;
-	}
+			if (dn < nd)
+				load[dn]++;
+		}
 	for (k = 0; k < n; k++) {
 		group[k] = split_donor(map, g * n + k);
 		if (group[k] >= nd || !donor_live(&dev->donors[group[k]]))
 			gone |= 1U << k;	/* down with its donor too */
 	}
-	return spare_ec_rehome_pick(&dev->cfg.ec, nd, domain, group, j, gone,
-				    ok, load);
+	return spare_ec_rehome_pick_granted(&dev->cfg.ec, nd, domain, group, j,
+					    gone, ok, load,
+					    granted ? cover : NULL, roomy);
 }
 
 /**
@@ -1030,11 +1061,16 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	struct spare_slab_map *map = &dev->map;
 	u32 n = nsplits(dev), g = s / n, j = s % n;
 	unsigned long flags;
+	bool roomy;
 	int t, to;
 
 	if (!dev->ec || s >= map->nr_slabs)
 		return NULL;
-	t = ec_pick(dev, g, j, 0);
+	t = ec_pick(dev, g, j, 0, &roomy);
+	if (t == -ENOSPC && !dev->ec->sp[s].room_wait)
+		pr_info("%s: coding group %u: split %u waits: no donor outside the group and its failure domains holds a grant of the device\n",
+			dev->disk->disk_name, g, j);
+	dev->ec->sp[s].room_wait = t == -ENOSPC;
 	if (t < 0)
 		return NULL;
 	spin_lock_irqsave(&map->slabs[s].lock, flags);
@@ -1044,8 +1080,9 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	spin_unlock_irqrestore(&map->slabs[s].lock, flags);
 	if (to < 0)
 		return NULL;
-	pr_info("%s: coding group %u: split %u re-homed from donor %s (down) to donor %s: rebuilt from %u others once mapped\n",
+	pr_info("%s: coding group %u: split %u re-homed from donor %s (down) to donor %s%s: rebuilt from %u others once mapped\n",
 		dev->disk->disk_name, g, j, d->name, dev->donors[t].name,
+		roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)",
 		dev->cfg.ec.k);
 	return &dev->donors[t];
 }
@@ -1162,13 +1199,15 @@ static void move_drop(struct spare_dev *dev, u32 g)
  * The move of group @g gives up (@why): the EVICT goes the old way, and
  * the new slab is given back once it is not MAPPING (EC_MV_DROP).
  */
-static void move_give_up(struct spare_dev *dev, u32 g, const char *why)
+static void move_give_up(struct spare_dev *dev, u32 g,
+			 enum spare_ec_move_why why)
 {
 	struct spare_ec_dev *e = dev->ec;
 	struct ec_move *mv = &e->mv[g];
 	u32 s = g * nsplits(dev) + mv->j, ev;
 	struct ec_split *sp = &e->sp[s];
 	unsigned long flags;
+	char line[256];
 
 	spin_lock_irqsave(&e->glock[g], flags);
 	if (e->map.groups[g].mv_active && e->map.groups[g].mv_split == mv->j)
@@ -1179,8 +1218,8 @@ static void move_give_up(struct spare_dev *dev, u32 g, const char *why)
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	mv->state = mv->to < 0 ? EC_MV_NONE : EC_MV_DROP;
 	atomic64_inc(&e->moves_given_up);
-	pr_warn("%s: coding group %u: split %u cannot move by copy (%s): given back the old way, read around and rebuilt once mapped again\n",
-		dev->disk->disk_name, g, mv->j, why);
+	spare_ec_move_give_up_line(line, sizeof(line), g, mv->j, why);
+	pr_warn("%s: %s\n", dev->disk->disk_name, line);
 	move_old_way(dev, s, ev);
 	if (mv->state == EC_MV_DROP)
 		move_drop(dev, g);
@@ -1194,8 +1233,8 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	struct ec_move *mv = &e->mv[g];
 	u32 n = nsplits(dev), j, s;
 	unsigned long flags;
-	bool late = false, lost = false;
-	const char *why = NULL;
+	enum spare_ec_move_why why = SPARE_EC_MOVE_GOES_ON;
+	bool roomy;
 	u32 ev = 0;
 	int t = -1, to = -EBUSY;
 
@@ -1204,8 +1243,8 @@ static void move_seek(struct spare_dev *dev, u32 g)
 		;
 	if (j < n) {
 		ev = e->sp[g * n + j].mv_evictor;
-		late = spare_now_ms() >= e->sp[g * n + j].mv_due;
-		lost = grp->lost & (1U << j);
+		why = spare_ec_move_check(grp, j, spare_now_ms(),
+					  e->sp[g * n + j].mv_due, false);
 	}
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	if (j >= n)
@@ -1214,14 +1253,13 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	*mv = (struct ec_move){ .state = EC_MV_NONE, .j = j, .from = -1,
 				.to = -1, .start = spare_now_ms(),
 				.copied_map = mv->copied_map };
-	if (lost)
-		why = "its slab was lost";
-	else if (late)
-		why = "out of time: 3/4 of the grace period";
-	else
-		t = ec_pick(dev, g, j, BIT(ev));
-	if (!why && t < 0)
-		why = "no live donor outside the group and its failure domains";
+	if (!why) {
+		t = ec_pick(dev, g, j, BIT(ev), &roomy);
+		if (t == -ENOSPC || (t >= 0 && !roomy))
+			why = SPARE_EC_MOVE_NO_GRANT;
+		else if (t < 0)
+			why = SPARE_EC_MOVE_NO_DONOR;
+	}
 	if (!why) {
 		spin_lock_irqsave(&dev->map.slabs[s].lock, flags);
 		if (dev->map.slabs[s].copy[e->sp[s].slot].state ==
@@ -1234,7 +1272,7 @@ static void move_seek(struct spare_dev *dev, u32 g)
 		}
 		spin_unlock_irqrestore(&dev->map.slabs[s].lock, flags);
 		if (to < 0)
-			why = "no free slot for a new slab";
+			why = SPARE_EC_MOVE_NO_SLOT;
 	}
 	if (why) {
 		move_give_up(dev, g, why);
@@ -1249,23 +1287,19 @@ static void move_seek(struct spare_dev *dev, u32 g)
 	queue_work(dev->wq, &dev->donors[t].map_work);
 }
 
-/* Whether the move of group @g is out of time, or its split lost. */
-static const char *move_broken(struct spare_dev *dev, u32 g)
+/* Whether the move of group @g goes on (spare_ec_move_check()). */
+static enum spare_ec_move_why move_broken(struct spare_dev *dev, u32 g)
 {
 	struct spare_ec_dev *e = dev->ec;
 	struct ec_move *mv = &e->mv[g];
 	struct ec_split *sp = &e->sp[g * nsplits(dev) + mv->j];
+	enum spare_ec_move_why why;
 	unsigned long flags;
-	const char *why = NULL;
 
 	spin_lock_irqsave(&e->glock[g], flags);
 	sync_lost(dev, g);
-	if (e->map.groups[g].lost & (1U << mv->j))
-		why = "the evicting donor's slab was lost";
-	else if (spare_now_ms() >= sp->mv_due)
-		why = "out of time: 3/4 of the grace period";
-	else if (READ_ONCE(e->stopping))
-		why = "the device is powering off";
+	why = spare_ec_move_check(&e->map.groups[g], mv->j, spare_now_ms(),
+				  sp->mv_due, READ_ONCE(e->stopping));
 	spin_unlock_irqrestore(&e->glock[g], flags);
 	return why;
 }
@@ -1278,7 +1312,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 	struct spare_slab *slab = &dev->map.slabs[g * nsplits(dev) + mv->j];
 	struct spare_copy *cp = &slab->copy[mv->to];
 	enum spare_copy_state st;
-	const char *why;
+	enum spare_ec_move_why why;
 	unsigned long flags;
 	u32 gen;
 	int ret;
@@ -1294,7 +1328,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 		    st == SPARE_COPY_MAPPING)
 			return;
 		if (st != SPARE_COPY_MAPPED)
-			why = "the new donor refused the MAP or was lost";
+			why = SPARE_EC_MOVE_MAP_REFUSED;
 	}
 	if (!why) {
 		mv->to_gen = gen;
@@ -1303,7 +1337,7 @@ static void move_mapped(struct spare_dev *dev, u32 g)
 					  mv->copied_map);
 		spin_unlock_irqrestore(&e->glock[g], flags);
 		if (ret)
-			why = "the split changed meanwhile";
+			why = SPARE_EC_MOVE_CHANGED;
 	}
 	if (why) {
 		move_give_up(dev, g, why);
@@ -1346,7 +1380,7 @@ static void move_copy(struct spare_dev *dev, u32 g)
 	struct ec_req *req = &e->reqs[EC_SLOTS];
 	struct ec_move *mv = &e->mv[g];
 	u32 max = SPARE_MAX_IO_BYTES / SPARE_EC_PAGE, from = 0, passes = 0;
-	const char *why;
+	enum spare_ec_move_why why;
 
 	for (;;) {
 		struct spare_ec_repair rep;

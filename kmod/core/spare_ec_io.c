@@ -546,6 +546,56 @@ void spare_ec_move_end(struct spare_ec_group *grp)
 	grp->mv_copied = NULL;
 }
 
+const char *spare_ec_move_why_name(enum spare_ec_move_why why)
+{
+	switch (why) {
+	case SPARE_EC_MOVE_GOES_ON:
+		return "not given up";
+	case SPARE_EC_MOVE_LOST:
+		return "the evicting donor's slab was lost";
+	case SPARE_EC_MOVE_LATE:
+		return "out of time: 3/4 of the grace period";
+	case SPARE_EC_MOVE_STOPPING:
+		return "the device is powering off";
+	case SPARE_EC_MOVE_NO_DONOR:
+		return "no live donor outside the group and its failure domains";
+	case SPARE_EC_MOVE_NO_GRANT:
+		return "no donor outside the group and its failure domains has room in the device's grants";
+	case SPARE_EC_MOVE_NO_SLOT:
+		return "no free slot for a new slab";
+	case SPARE_EC_MOVE_MAP_REFUSED:
+		return "the new donor refused the MAP or was lost";
+	case SPARE_EC_MOVE_NEW_LOST:
+		return "the new slab's donor was lost";
+	case SPARE_EC_MOVE_CHANGED:
+		return "the split changed meanwhile";
+	case SPARE_EC_MOVE_NOMEM:
+		return "out of memory";
+	}
+	return "?";
+}
+
+enum spare_ec_move_why spare_ec_move_check(const struct spare_ec_group *grp,
+					   u32 j, u64 now, u64 due,
+					   bool stopping)
+{
+	if (grp->lost & (1U << j))
+		return SPARE_EC_MOVE_LOST;
+	if (now >= due)
+		return SPARE_EC_MOVE_LATE;
+	if (stopping)
+		return SPARE_EC_MOVE_STOPPING;
+	return SPARE_EC_MOVE_GOES_ON;
+}
+
+int spare_ec_move_give_up_line(char *buf, size_t len, u32 g, u32 j,
+			       enum spare_ec_move_why why)
+{
+	return snprintf(buf, len,
+			"coding group %u: split %u cannot move by copy (%s): read around from now, given back, rebuilt by a decode",
+			g, j, spare_ec_move_why_name(why));
+}
+
 int spare_ec_stat_format(char *buf, size_t len,
 			 const struct spare_ec_stat_line *s)
 {

@@ -418,6 +418,57 @@ int spare_ec_move_switch(struct spare_ec_map *m, struct spare_ec_group *grp);
  */
 void spare_ec_move_end(struct spare_ec_group *grp);
 
+/*
+ * Why the move of an evicted split gives up, one list for both drivers
+ * (spare_ec_move_why_name() says it, spare_ec_move_give_up_line() writes
+ * the log line): the split then goes the old way, lost, decoded around,
+ * given back and rebuilt by a decode.
+ */
+enum spare_ec_move_why {
+	SPARE_EC_MOVE_GOES_ON,		/* not given up */
+	SPARE_EC_MOVE_LOST,		/* the split's old slab was lost */
+	SPARE_EC_MOVE_LATE,		/* 3/4 of the grace period are over */
+	SPARE_EC_MOVE_STOPPING,		/* the device powers off */
+	SPARE_EC_MOVE_NO_DONOR,		/* no donor may take it */
+	SPARE_EC_MOVE_NO_GRANT,		/* one may, but no grant has room */
+	SPARE_EC_MOVE_NO_SLOT,		/* no free slot for the new slab */
+	SPARE_EC_MOVE_MAP_REFUSED,	/* the new donor refused or was lost */
+	SPARE_EC_MOVE_NEW_LOST,		/* the new slab's donor was lost */
+	SPARE_EC_MOVE_CHANGED,		/* spare_ec_move_begin() refused */
+	SPARE_EC_MOVE_NOMEM,		/* the driver's memory ran out */
+};
+
+/* The reason @why, as the log lines of both drivers say it. */
+const char *spare_ec_move_why_name(enum spare_ec_move_why why);
+
+/**
+ * spare_ec_move_check() - whether the move of split @j of @grp goes on
+ * @now: the time now, ms
+ * @due: when the move must be over (3/4 of the EVICT's grace period), ms
+ * @stopping: the device powers off
+ *
+ * Return: SPARE_EC_MOVE_LOST when split @j is lost, else
+ * SPARE_EC_MOVE_LATE when @now is at or past @due, else
+ * SPARE_EC_MOVE_STOPPING when @stopping, else SPARE_EC_MOVE_GOES_ON.
+ */
+enum spare_ec_move_why spare_ec_move_check(const struct spare_ec_group *grp,
+					   u32 j, u64 now, u64 due,
+					   bool stopping);
+
+/**
+ * spare_ec_move_give_up_line() - the log line of a move given up, the
+ *	same in both drivers (each puts its own prefix before it)
+ * @buf: where it goes, without a newline
+ * @len: its size (256 bytes hold any line)
+ * @g: the coding group
+ * @j: the split
+ * @why: the reason (not SPARE_EC_MOVE_GOES_ON)
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_ec_move_give_up_line(char *buf, size_t len, u32 g, u32 j,
+			       enum spare_ec_move_why why);
+
 /**
  * spare_ec_stat_format() - the ec_stat line (version SPARE_EC_STAT_VERSION)
  * @buf: where it goes, with a newline

@@ -857,6 +857,54 @@ static void ecio_stat_format(ECIO_T t)
 	ECIO_CHECK(t, !strcmp(buf, want));
 }
 
+/* Why a move gives up (spare_ec_move_check()): a lost split first, then
+ * the deadline, then a device powering off; and the one log line both
+ * drivers write for it, reason by reason.
+ */
+static void ecio_move_give_up(ECIO_T t)
+{
+	const char *want = "coding group 3: split 5 cannot move by copy (no live donor outside the group and its failure domains): read around from now, given back, rebuilt by a decode";
+	struct spare_ec_map m;
+	struct spare_ec_group *grp;
+	char buf[256];
+	int why;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, spare_ec_move_check(grp, 1, 99, 100, false),
+		SPARE_EC_MOVE_GOES_ON);
+	ECIO_EQ(t, spare_ec_move_check(grp, 1, 100, 100, false),
+		SPARE_EC_MOVE_LATE);
+	ECIO_EQ(t, spare_ec_move_check(grp, 1, 99, 100, true),
+		SPARE_EC_MOVE_STOPPING);
+	ECIO_EQ(t, spare_ec_move_check(grp, 1, 100, 100, true),
+		SPARE_EC_MOVE_LATE);
+	spare_ec_split_lost(&m, grp, 1);
+	ECIO_EQ(t, spare_ec_move_check(grp, 1, 100, 100, true),
+		SPARE_EC_MOVE_LOST);
+	ECIO_EQ(t, spare_ec_move_check(grp, 2, 0, 100, false),
+		SPARE_EC_MOVE_GOES_ON);
+	ECIO_EQ(t, spare_ec_move_give_up_line(buf, sizeof(buf), 3, 5,
+					      SPARE_EC_MOVE_NO_DONOR),
+		strlen(want));
+	ECIO_CHECK(t, !strcmp(buf, want));
+	/* every reason named, none the other's, and any line fits */
+	for (why = SPARE_EC_MOVE_GOES_ON; why <= SPARE_EC_MOVE_NOMEM; why++) {
+		int other;
+
+		ECIO_CHECK(t, strcmp(spare_ec_move_why_name(why), "?"));
+		for (other = SPARE_EC_MOVE_GOES_ON; other < why; other++)
+			ECIO_CHECK(t, strcmp(spare_ec_move_why_name(why),
+					     spare_ec_move_why_name(other)));
+		ECIO_CHECK(t, spare_ec_move_give_up_line(buf, sizeof(buf),
+							 U32_MAX, U32_MAX,
+							 why) < (int)sizeof(buf));
+	}
+	ECIO_CHECK(t, !strcmp(spare_ec_move_why_name(SPARE_EC_MOVE_NOMEM + 1),
+			      "?"));
+	spare_ec_map_free(&m);
+}
+
 struct spare_ec_io_case {
 	const char *name;
 	void (*run)(ECIO_T t);
@@ -881,6 +929,7 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "move_copy", ecio_move_copy },
 	{ "move_write_races", ecio_move_write_races },
 	{ "move_lost", ecio_move_lost },
+	{ "move_give_up", ecio_move_give_up },
 	{ "read_racing_write_waits", ecio_read_racing_write },
 	{ "write_completes_at_k", ecio_write_completes_at_k },
 	{ "stat_format", ecio_stat_format },

@@ -122,3 +122,37 @@ int spare_ec_rehome_pick(const struct spare_ec_geom *g, u32 nr_donors,
 	}
 	return best;
 }
+
+int spare_ec_rehome_pick_granted(const struct spare_ec_geom *g, u32 nr_donors,
+				 const u16 *domain, const u32 *group, u32 j,
+				 u16 gone, u32 ok, const u32 *held,
+				 const u32 *cover, bool *roomy)
+{
+	u32 granted = 0, room = 0, d;
+	int t;
+
+	*roomy = true;
+	if (!cover)
+		return spare_ec_rehome_pick(g, nr_donors, domain, group, j,
+					    gone, ok, held);
+	if (!held || nr_donors > 32)
+		return -EINVAL;
+	for (d = 0; d < nr_donors; d++) {
+		if (cover[d])
+			granted |= 1U << d;
+		if (cover[d] > held[d])
+			room |= 1U << d;
+	}
+	t = spare_ec_rehome_pick(g, nr_donors, domain, group, j, gone,
+				 ok & room, held);
+	if (t != -ENOENT)
+		return t;
+	*roomy = false;
+	t = spare_ec_rehome_pick(g, nr_donors, domain, group, j, gone,
+				 ok & granted, held);
+	if (t == -ENOENT &&
+	    spare_ec_rehome_pick(g, nr_donors, domain, group, j, gone, ok,
+				 held) >= 0)
+		return -ENOSPC;
+	return t;
+}

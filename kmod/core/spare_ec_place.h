@@ -93,4 +93,32 @@ int spare_ec_rehome_pick(const struct spare_ec_geom *g, u32 nr_donors,
 			 const u16 *domain, const u32 *group, u32 j, u16 gone,
 			 u32 ok, const u32 *load);
 
+/**
+ * spare_ec_rehome_pick_granted() - spare_ec_rehome_pick() for a device
+ *	that lends under a broker's grants: only a donor it holds a grant
+ *	for, one with room in its grants first
+ * @cover: slabs the device's unexpired grants cover on each donor (0 for
+ *	a donor it holds none for), or NULL when the device runs without
+ *	grants (then as spare_ec_rehome_pick(), *@roomy true)
+ * @held: split slabs each donor holds for the device now, every slot
+ *	counted (a moving split's new slab too); also the pick's load
+ * @roomy: set true when the donor's grants cover one more split slab
+ *	(@cover above @held), false when the pick had to take a granted
+ *	donor whose grants are used up: its MAP is refused until the broker
+ *	gives room there (sparectl device monitor asks for it, counting the
+ *	slab on that donor)
+ *
+ * A donor the device holds no grant for is never taken: a donor that
+ * lends only against grants refuses its MAP, and nothing would ask the
+ * broker for room there.
+ *
+ * Return: the donor's index; -ENOSPC when a donor would fit the group
+ * but the device holds no grant on any of those (the split waits,
+ * decoded around); otherwise as spare_ec_rehome_pick().
+ */
+int spare_ec_rehome_pick_granted(const struct spare_ec_geom *g, u32 nr_donors,
+				 const u16 *domain, const u32 *group, u32 j,
+				 u16 gone, u32 ok, const u32 *held,
+				 const u32 *cover, bool *roomy);
+
 #endif /* SPARE_EC_PLACE_H */

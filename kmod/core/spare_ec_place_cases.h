@@ -250,6 +250,52 @@ static void ecpl_rehome_bad(ECPL_T t)
 		-ENOENT);
 }
 
+/*
+ * Re-home under grants (spare_ec_rehome_pick_granted()): 4+2 over 8
+ * donors, group 1 on donors 1-6, donor 4 down: donors 0 and 7 fit its
+ * split 3. Donor 0 holds fewer split slabs, so the plain pick takes it;
+ * under grants a donor with room comes first (7 when only 7 has room),
+ * a granted donor without room next (reported, *roomy false), and never
+ * one the device holds no grant for (-ENOSPC when only such donors fit).
+ */
+static void ecpl_rehome_granted(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	u32 group[SPARE_EC_MAX_SPLITS] = { 1, 2, 3, 4, 5, 6 };
+	u32 held[8] = { 1, 3, 3, 3, 3, 3, 3, 2 }, cover[8];
+	u32 ok = 0xff & ~(1U << 4), d;
+	bool roomy;
+
+	for (d = 0; d < 8; d++)
+		cover[d] = held[d];	/* every grant used up */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						held, NULL, &roomy), 0);
+	ECPL_CHECK(t, roomy);
+	cover[7] = 3;			/* room on donor 7 only */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						held, cover, &roomy), 7);
+	ECPL_CHECK(t, roomy);
+	cover[7] = 2;			/* no room anywhere: the fewest held */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						held, cover, &roomy), 0);
+	ECPL_CHECK(t, !roomy);
+	cover[0] = 0;			/* no grant on donor 0: never there */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						held, cover, &roomy), 7);
+	ECPL_CHECK(t, !roomy);
+	cover[2] = 9;			/* room on a donor of the group: no use */
+	cover[7] = 0;
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						held, cover, &roomy), -ENOSPC);
+	/* no donor fits at all: -ENOENT, grants or not */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0,
+						ok & ~0x81U, held, cover,
+						&roomy), -ENOENT);
+	/* grants without the load they are checked against */
+	ECPL_EQ(t, spare_ec_rehome_pick_granted(&g, 8, NULL, group, 3, 0, ok,
+						NULL, cover, &roomy), -EINVAL);
+}
+
 struct spare_ec_place_case {
 	const char *name;
 	void (*run)(ECPL_T t);
@@ -265,6 +311,7 @@ static const struct spare_ec_place_case spare_ec_place_cases[] = {
 	{ "rehome_gone_splits", ecpl_rehome_gone },
 	{ "rehome_domains_and_load", ecpl_rehome_domains },
 	{ "rehome_bad_input", ecpl_rehome_bad },
+	{ "rehome_under_grants", ecpl_rehome_granted },
 };
 
 #endif /* SPARE_EC_PLACE_CASES_H */

@@ -856,7 +856,8 @@ void ec_on_evict(struct dev *d, u32 i, u32 id, u32 deadline_ms)
  * splits hold nothing; the fewest split slabs. -1 if none.
  */
 static int pick_replacement(struct dev *d, u32 g, u32 j,
-			    bool (*live)(struct dev *d, u32 i))
+			    bool (*live)(struct dev *d, u32 i), const u32 *cover,
+			    bool *roomy)
 {
 	struct spare_ec_group *grp = &d->ec->map.groups[g];
 	u32 n = spare_ec_splits(&d->ec_geom), nd, i, ok = 0;
@@ -864,17 +865,35 @@ static int pick_replacement(struct dev *d, u32 g, u32 j,
 	int t;
 
 	nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
-	for (i = 0; i < d->ec->map.nr_groups * n; i++)
-		if (d->ec->sp[i].mapped && d->ec->sp[i].donor < SPARE_MAX_DONORS)
-			held[d->ec->sp[i].donor]++;
+	for (i = 0; i < d->ec->map.nr_groups * n; i++) {
+		const struct ec_split *o = &d->ec->sp[i];
+
+		if (o->mapped && o->donor < SPARE_MAX_DONORS)
+			held[o->donor]++;
+		/* a moving split's new slab takes grant room too */
+		if (o->mv_fill && o->mv_donor < SPARE_MAX_DONORS)
+			held[o->mv_donor]++;
+	}
 	for (i = 0; i < nd && i < SPARE_MAX_DONORS; i++)
 		if (live(d, i) && i != split_of(d, g, j)->evictor)
 			ok |= 1U << i;
 	for (i = 0; i < n; i++)
 		group[i] = split_of(d, g, i)->donor;
-	t = spare_ec_rehome_pick(&d->ec_geom, nd, d->nr_domains ? d->domain : NULL,
-				 group, j, grp->lost, ok, held);
-	return t < 0 ? -1 : t;
+	t = spare_ec_rehome_pick_granted(&d->ec_geom, nd,
+					 d->nr_domains ? d->domain : NULL,
+					 group, j, grp->lost, ok, held, cover,
+					 roomy);
+	return t == -ENOSPC ? t : t < 0 ? -1 : t;
+}
+
+/* The grants' cover per donor for pick_replacement(), or NULL without
+ * grants; taken before a group's lock (the grants have their own). */
+static const u32 *grant_cover(struct dev *d, u32 *cover)
+{
+	u32 nd = __atomic_load_n(&d->nr_donors, __ATOMIC_ACQUIRE);
+
+	return pager_grant_cover(d, nd < SPARE_MAX_DONORS ? nd : SPARE_MAX_DONORS,
+				 cover) ? cover : NULL;
 }
 
 /*
@@ -904,15 +923,20 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	u32 rkey = 0, seq, old = sp->donor;
 	u64 addr = 0;
 	bool ok = false;
+	u32 cover_of[SPARE_MAX_DONORS];
+	const u32 *cover = grant_cover(d, cover_of);
+	bool roomy;
 	int t;
 
 	pthread_mutex_lock(&e->lock[g]);
-	t = pick_replacement(d, g, j, live);
+	t = pick_replacement(d, g, j, live, cover, &roomy);
 	pthread_mutex_unlock(&e->lock[g]);
 	if (t < 0) {
 		if (!sp->warned)
-			log_warn("coding group %u: split %u lost and no donor to rebuild it on (every live donor holds a split of the group or shares its failure domain); it waits for one",
-				 g, j);
+			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one",
+				 g, j, t == -ENOSPC ?
+				 "none outside the group and its failure domains that the device holds a grant for" :
+				 "every live donor holds a split of the group or shares its failure domain");
 		sp->warned = true;
 		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
 		return;
@@ -963,10 +987,12 @@ static void replace_split(struct dev *d, u32 g, u32 j,
  * new slab already mapped is given back once no chunk is copied into it.
  * Group @g's lock held.
  */
-static void move_give_up(struct dev *d, u32 g, u32 j, const char *why)
+static void move_give_up(struct dev *d, u32 g, u32 j,
+			 enum spare_ec_move_why why)
 {
 	struct spare_ec_group *grp = &d->ec->map.groups[g];
 	struct ec_split *sp = split_of(d, g, j);
+	char line[256];
 
 	if (grp->mv_active && grp->mv_split == j)
 		spare_ec_move_end(grp);
@@ -979,8 +1005,8 @@ static void move_give_up(struct dev *d, u32 g, u32 j, const char *why)
 	if (!(grp->lost & (1U << j)))
 		split_lose_evicted(d, g, j);
 	__atomic_add_fetch(&d->st.ec_move_gave_up, 1, __ATOMIC_RELAXED);
-	log_warn("coding group %u: split %u cannot move by copy (%s): read around from now, given back, rebuilt on another donor by a decode",
-		 g, j, why);
+	spare_ec_move_give_up_line(line, sizeof(line), g, j, why);
+	log_warn("%s", line);
 }
 
 /*
@@ -1000,12 +1026,19 @@ static void move_seek(struct dev *d, u32 g, u32 j,
 	u32 rkey = 0, seq;
 	u64 addr = 0;
 	bool begun = false;
+	u32 cover_of[SPARE_MAX_DONORS];
+	const u32 *cover = grant_cover(d, cover_of);
+	bool roomy;
 	int t;
 
 	pthread_mutex_lock(&e->lock[g]);
-	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live);
-	if (t == -1)
-		move_give_up(d, g, j, "no live donor outside the group and its failure domains");
+	t = grp->mv_active ? -2 : pick_replacement(d, g, j, live, cover, &roomy);
+	if (t == -ENOSPC || (t >= 0 && !roomy)) {
+		move_give_up(d, g, j, SPARE_EC_MOVE_NO_GRANT);
+		t = -1;
+	} else if (t == -1) {
+		move_give_up(d, g, j, SPARE_EC_MOVE_NO_DONOR);
+	}
 	pthread_mutex_unlock(&e->lock[g]);
 	if (t < 0)
 		return;		/* -2: one move per group, this one next */
@@ -1018,8 +1051,8 @@ static void move_seek(struct dev *d, u32 g, u32 j,
 		free(copied);
 		pthread_mutex_lock(&e->lock[g]);
 		if (sp->mv)
-			move_give_up(d, g, j, copied ? "the new donor refused the MAP" :
-				     "out of memory");
+			move_give_up(d, g, j, copied ? SPARE_EC_MOVE_MAP_REFUSED :
+				     SPARE_EC_MOVE_NOMEM);
 		pthread_mutex_unlock(&e->lock[g]);
 		return;
 	}
@@ -1055,17 +1088,18 @@ static bool move_check(struct dev *d, u32 g, u32 j, u64 now)
 {
 	struct ec_split *sp = split_of(d, g, j);
 	struct donor *to = &d->donors[sp->mv_donor];
+	enum spare_ec_move_why why;
 
 	if (!sp->mv)
 		return false;
-	if (d->ec->map.groups[g].lost & (1U << j))
-		move_give_up(d, g, j, "the evicting donor was lost");
-	else if (sp->mv_fill &&
-		 (__atomic_load_n(&to->failed, __ATOMIC_ACQUIRE) ||
-		  __atomic_load_n(&to->fail_seq, __ATOMIC_ACQUIRE) != sp->mv_fail_seq))
-		move_give_up(d, g, j, "the new slab's donor was lost");
-	else if (now >= sp->unmap_at)
-		move_give_up(d, g, j, "out of time: 3/4 of the grace period");
+	why = spare_ec_move_check(&d->ec->map.groups[g], j, now, sp->unmap_at,
+				  false);
+	if (why != SPARE_EC_MOVE_LOST && sp->mv_fill &&
+	    (__atomic_load_n(&to->failed, __ATOMIC_ACQUIRE) ||
+	     __atomic_load_n(&to->fail_seq, __ATOMIC_ACQUIRE) != sp->mv_fail_seq))
+		why = SPARE_EC_MOVE_NEW_LOST;
+	if (why)
+		move_give_up(d, g, j, why);
 	return sp->mv && !sp->mv_fill;
 }
 

@@ -237,6 +237,24 @@ static bool grant_names(const struct spare_grant *g, const struct donor *dn)
 	return !strncmp(g->donor_addr, addr, sizeof(g->donor_addr));
 }
 
+bool pager_grant_cover(struct dev *d, u32 nd, u32 *cover)
+{
+	uint64_t now = (uint64_t)time(NULL);
+	bool any;
+
+	pthread_mutex_lock(&d->grants_lock);
+	any = d->nr_grants > 0;
+	for (u32 i = 0; any && i < nd; i++) {
+		cover[i] = 0;
+		for (u32 k = 0; k < d->nr_grants; k++)
+			if (grant_names(&d->grants[k], &d->donors[i]) &&
+			    le64toh(d->grants[k].expiry) > now)
+				cover[i] += le32toh(d->grants[k].slabs);
+	}
+	pthread_mutex_unlock(&d->grants_lock);
+	return any;
+}
+
 /* Send @dn every unexpired grant for "host:port" in @g[from..n). */
 static int send_grant_range(struct donor *dn, const struct spare_grant *g, u32 from, u32 n)
 {

@@ -337,6 +337,12 @@ const char *pager_read_grant_file(struct dev *d, const char *path);
  * copy. 0, or -1 (said why). */
 int pager_place_by_grants(struct dev *d);
 void pager_grants_free(struct dev *d);
+/*
+ * What the device's unexpired grants cover on each of its first @nd
+ * donors (0 where it holds none); false, @cover untouched, when it holds
+ * no grant at all (no broker).
+ */
+bool pager_grant_cover(struct dev *d, u32 nd, u32 *cover);
 /* Send @dn every grant named for it. 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn);
 /*
