@@ -231,9 +231,18 @@ step "standby=0: donor $X's grants run out; donor $Y evicts one slab; it waits f
 broker_monitor_down
 : >/tmp/monitor.log
 broker_monitor_up ub0 interval=60 standby=0
-# donor X holds nothing: the monitor renews it no more, and its last grant,
-# minted before the old monitor ended (12 s and 5 s of clock skew), runs out
-sleep 20
+# donor X holds nothing: the new monitor renews it no more, and its grants
+# run out. The donor logs each grant it takes, a renewal's new expiry too
+# ("grant ID for N slab(s) until T"), and counts a grant until second T
+# (the broker's clock skew moves only not_before): wait until the guest's
+# clock, the donor's too, is past the last T it logged
+x_until() { awk '/: grant [0-9a-f]+ for [0-9]+ slab\(s\) until / {
+	for (i = 1; i < NF; i++) if ($i == "until" && $(i + 1) + 0 > t) t = $(i + 1) + 0 }
+	END {print t + 0}' "/tmp/spared-$X.log"; }
+[ "$(x_until)" -gt 0 ] || { diag; fail "donor $X logged no grant"; }
+x_expired() { [ "$(date +%s)" -gt "$(x_until)" ]; }
+wait_until 40 x_expired || { diag; fail "donor $X's grants (until $(x_until)) did not run out"; }
+echo "    donor $X's last grant ran out $(( $(date +%s) - $(x_until) )) s ago (until $(x_until))"
 w0=$(grep -Ec "waiting for a grant on $(dn $X)\$" $LOG)
 r0=$(donor_metric $X spare_donor_map_grant_refusals_total)
 donor_ctl $Y evict 1 || fail "evict 1"

@@ -164,7 +164,7 @@ run() {
 	echo "donor 3 killed at pswpout +$(( $(vmstat_get pswpout) - WL_OUT0 ))"
 	workload_wait
 	# the live counters, as sparectl reads them (rewritten once a second)
-	sleep 1.5
+	counters_fresh "/run/spare/ublk/bk-$mode"
 	cat "/run/spare/ublk/bk-$mode"
 	grep -q '^donor_stat 2 1 10.0.0.3:18515 error ' "/run/spare/ublk/bk-$mode" ||
 		fail "the counters file does not show donor 3 lost"
@@ -230,7 +230,7 @@ workload_alive		# the job reads the refilled pages from here on
 grep -E 'donor 10.0.0.3|resync' /tmp/ublk.log
 grep -q 'resync: all 32 copies mapped and current ([1-9][0-9]* pages copied, [1-9][0-9]* from the backup)' \
 	/tmp/ublk.log || fail "the refill did not come from the backup"
-sleep 1.5	# the counters file is rewritten once a second
+counters_fresh /run/spare/ublk/bk-refill
 rs=$(ublk_io_stat bk-refill 13) b0=$(ublk_io_stat bk-refill 4) r0=$(ublk_io_stat bk-refill 2)
 [ "$rs" -gt 0 ] || fail "resync_pages $rs in the counters file"
 # From here no read may go to the backup: zeroed, it would fail the job.
@@ -292,7 +292,7 @@ test -b "/dev/$disk" || fail "no /dev/$disk"
 dd if=/dev/urandom of=/tmp/data bs=1M count=4 status=none
 dd if=/tmp/data of="/dev/$disk" bs=1M oflag=direct status=none || fail "write to /dev/$disk"
 dd if="/dev/$disk" bs=1M count=4 iflag=direct status=none | cmp - /tmp/data || fail "read back differs"
-sleep 1.5	# the counters file is rewritten once a second
+counters_fresh /run/spare/ublk/sw0
 sparectl device list | tee /tmp/list.out
 grep -Eq "^sw0 +$disk +on " /tmp/list.out || fail "device list does not show sw0 on $disk"
 sparectl device show sw0 | tee /tmp/show.out

@@ -93,7 +93,7 @@ if [ "$BACKEND" = ublk ]; then
 	up() { UNAME=$1; shift; ublk_up --name "$UNAME" --size ${MB}M --slab-size 8M --state-file none "$@"; }
 	# the main thread writes the live counters once a second: a value
 	# read right after a read may be the second before's
-	uf_fresh() { sleep 2.5; }
+	uf_fresh() { counters_fresh "/run/spare/ublk/$UNAME"; }
 
 	step "bad --integrity: refused with a reason"
 	rc=0
