@@ -19,6 +19,8 @@
 #ifndef SPARE_RECLAIM_CASES_H
 #define SPARE_RECLAIM_CASES_H
 
+#include <linux/errno.h>
+
 #include "spare_reclaim.h"
 
 static bool rc_map(struct spare_slab_map *map, struct spare_slab *slab, int c)
