@@ -65,6 +65,18 @@ static bool rc_setup(struct spare_slab_map *map, struct spare_slab **slab,
 
 static const struct spare_reclaim_in rc_none = { .to = -1 };
 
+/* The core's answer for copy @c given @in: @act, for the reason @why. */
+static void rc_says(RECLAIM_T t, struct spare_slab_map *map,
+		    struct spare_slab *slab, u32 c,
+		    const struct spare_reclaim_in *in,
+		    enum spare_reclaim_act act, enum spare_reclaim_why why)
+{
+	enum spare_reclaim_why w;
+
+	RECLAIM_EQ(t, spare_reclaim_decide(map, slab, c, in, &w), act);
+	RECLAIM_EQ(t, w, why);
+}
+
 /* Two current copies: either may go, by the other. */
 static void reclaim_two_copies(RECLAIM_T t)
 {
@@ -135,13 +147,10 @@ static void reclaim_only_copy(RECLAIM_T t)
 	/* the backup holds every page: moved all the same, else dropped */
 	in.to = 2;
 	in.backup_whole = true;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
-		   SPARE_RECLAIM_MOVE);
-	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ROOM);
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
 	in.to = -1;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
-		   SPARE_RECLAIM_DROP);
-	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_BACKUP);
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_DROP,
+		SPARE_RECLAIM_WHY_BACKUP);
 	spare_slab_map_free(&map);
 }
 
@@ -154,27 +163,22 @@ static void reclaim_moves_before_drop(RECLAIM_T t)
 {
 	struct spare_slab_map map;
 	struct spare_slab *slab;
-	enum spare_reclaim_why why;
 	struct spare_reclaim_in in = rc_none;
 
 	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 2));
 	in.to = 2;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
-		   SPARE_RECLAIM_MOVE);
-	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ROOM);
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
 	in.backup_whole = true;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
-		   SPARE_RECLAIM_MOVE);
-	/* busy first: a write in flight is looked at later, room or not */
+	rc_says(t, &map, slab, 1, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
+	/* busy first: a move in flight is looked at later, room or not */
 	in.moving = true;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 1, &in, &why),
-		   SPARE_RECLAIM_LATER);
+	rc_says(t, &map, slab, 1, &in, SPARE_RECLAIM_LATER,
+		SPARE_RECLAIM_WHY_BUSY);
 	in.moving = false;
 	/* the target holds a copy already: no move, dropped by the other */
 	in.to = 1;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
-		   SPARE_RECLAIM_DROP);
-	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_COPIES);
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_DROP,
+		SPARE_RECLAIM_WHY_COPIES);
 	spare_slab_map_free(&map);
 }
 
@@ -182,7 +186,8 @@ static void reclaim_moves_before_drop(RECLAIM_T t)
  * The move on a mark (spare_reclaim_move_begin()): the copy goes to the
  * spare slot on the target; it is never cut short for time; a target
  * that refuses ends it without another donor asked: dropped where that
- * loses nothing, else kept (the spare slot freed).
+ * loses nothing, else kept (the spare slot freed); a target that maps
+ * it: moved, as an EVICT's move.
  */
 static void reclaim_move_no_fallback(RECLAIM_T t)
 {
@@ -229,22 +234,11 @@ static void reclaim_move_no_fallback(RECLAIM_T t)
 	/* a target that holds a copy already: not begun */
 	RECLAIM_ASSERT(t, !spare_copy_set_state(&map, slab, 0, SPARE_COPY_UNMAPPED));
 	RECLAIM_ASSERT(t, rc_map(&map, slab, 0));
+	rc_write(&map, slab, 3, 3, 1U << 0);
 	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 0,
 					       min.now, 0), -EEXIST);
 	RECLAIM_CHECK(t, spare_move_over(&mv));
-	spare_slab_map_free(&map);
-}
-
-/* A move on a mark whose new copy is filled ends as an EVICT's: moved. */
-static void reclaim_move_completes(RECLAIM_T t)
-{
-	struct spare_slab_map map;
-	struct spare_slab *slab;
-	struct spare_move_in min = { .now = 1000, .drain_ms = 100 };
-	struct spare_move mv;
-	int to;
-
-	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 1));
+	/* a target that maps it: filled, it ends as an EVICT's move does */
 	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 2,
 					       min.now, 0), 0);
 	to = mv.to;
@@ -345,7 +339,6 @@ static const struct spare_reclaim_case spare_reclaim_cases[] = {
 	{ "busy_and_not_mapped", reclaim_busy_and_not_mapped },
 	{ "moves_before_drop", reclaim_moves_before_drop },
 	{ "move_no_fallback", reclaim_move_no_fallback },
-	{ "move_completes", reclaim_move_completes },
 };
 
 #endif /* SPARE_RECLAIM_CASES_H */
