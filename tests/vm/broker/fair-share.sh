@@ -154,7 +154,7 @@ nb=
 # a lease: every grant the hog held when copies were asked has lapsed
 sleep 13
 broker_monitor_down
-ml=$(wc -l </tmp/monitor.log)
+ml=$(wc -l </tmp/monitor.log) hl=$(hog_log | wc -l)
 broker_monitor_up hog interval=2 standby=1
 if [ "$(lent 2)" -gt 0 ]; then FROM=2 TO=3; else FROM=3 TO=2; fi
 FA=10.0.0.$FROM:$DONOR_PORT disk=$hog
@@ -162,8 +162,8 @@ standby_granted() {
 	if [ "$BACKEND" = kmod ]; then
 		tail -n +$((ml + 1)) /tmp/monitor.log | grep -v 'short of room' |
 			grep -q " on 10.0.0.$TO:$DONOR_PORT ([0-9]* held) granted until"
-	else
-		tail -n +$((ml + 1)) /tmp/monitor.log | grep -q "renewed, 1 standby per donor"
+	else	# the pager sends the donor its grants once the file has them
+		hog_log | tail -n +$((hl + 1)) | grep -q "donor 10.0.0.$TO:$DONOR_PORT: sent [1-9][0-9]* grant"
 	fi
 }
 moved_there() {
@@ -171,7 +171,6 @@ moved_there() {
 }
 lends() { [ "$(lent "$1")" = "$2" ]; }
 wait_until 20 standby_granted || { diag; fail "no standby grant on donor $TO"; }
-sleep 2		# the pager reads its grants on the monitor's SIGHUP
 broker_monitor_down	# nothing rewrites giveback meanwhile
 f0=$(lent $FROM) t0=$(lent $TO) g0=$(hog_log | grep -c "given back to the pool")
 if [ "$BACKEND" = kmod ]; then
