@@ -190,13 +190,21 @@ struct spare_donor {
 	/*
 	 * Move marks (spare_giveback.c): copies on this donor a broker's
 	 * marks ask back and not yet on their way (pending_lock); those
-	 * given back and draining; evict work's next look at them (ms);
-	 * kept copies logged since the count last changed.
+	 * given back (moving, or draining); evict work's next look at them
+	 * (ms); kept copies logged since the count last changed; the drop
+	 * without a move (no room granted) logged since then.
 	 */
 	u32 giveback;
 	atomic_t giveback_leaving;
 	u64 giveback_next;
 	u32 giveback_kept_said;
+	bool giveback_nomove_said;	/* "no room: given back without a move" */
+	/*
+	 * Until then (wall clock, s) the donor's grants may include marked
+	 * ones: no mark's move goes there (the last expiry of its grants
+	 * when copies were last asked of it).
+	 */
+	u64 giveback_until;
 	struct spare_donor_stats stats;
 };
 
@@ -468,6 +476,8 @@ int spare_grant_take(struct spare_dev *dev, u32 *gen, u32 i,
 		     u64 *token);
 void spare_grants_free(struct spare_dev *dev);
 s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr);
+u64 spare_grants_last_expiry(struct spare_dev *dev,
+			     const struct sockaddr_in *addr);
 u32 spare_grants_seq(struct spare_dev *dev);
 
 /* spare_main.c */

@@ -9,6 +9,7 @@
  */
 #include <linux/delay.h>
 #include <linux/sched/mm.h>
+#include <linux/timekeeping.h>
 
 #include "spare.h"
 #include "spare_rdma.h"
@@ -43,14 +44,27 @@ void spare_donor_send_unmap(struct spare_donor *d, u32 s)
 }
 
 /*
+ * Whether donor @t may hold grants a broker marked: copies are asked of it
+ * or leave it, or a grant it had when they were asked has not lapsed. The
+ * module is not told which grants are marked, only the copies beyond the
+ * unmarked ones (configfs "giveback"): a mark's move does not go there.
+ */
+static bool giveback_marked(struct spare_donor *t)
+{
+	return READ_ONCE(t->giveback) || atomic_read(&t->giveback_leaving) ||
+	       ktime_get_real_seconds() < READ_ONCE(t->giveback_until);
+}
+
+/*
  * The donor the move of slab @s away from donor @from asks next
  * (spare_move_pick()): not one in @tried, live, without a copy of the
  * slab; one whose grants have room first, then one in a failure domain
  * holding no other copy. *@roomy: whether it has room (else a grant is
- * asked for).
+ * asked for). @mark: for a move mark's move, only a donor the device
+ * holds grants for that may hold no marked one (giveback_marked()).
  */
-static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
-				       u32 tried, bool *roomy)
+static struct spare_donor *pick_target(struct spare_dev *dev, u32 s, u32 from,
+				       u32 tried, bool mark, bool *roomy)
 {
 	struct spare_slab_map *map = &dev->map;
 	struct spare_move_cand c[SPARE_MAX_DONORS];
@@ -65,16 +79,25 @@ static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
 		struct spare_donor *t = &dev->donors[i];
 
 		spare_move_cand_init(&c[i], map, s, domain, nr_domain, i, from,
-				     !(tried & BIT(i)) && donor_live(t));
+				     !(tried & BIT(i)) && donor_live(t) &&
+				     !(mark && giveback_marked(t)));
 		if (!c[i].ok)
 			continue;
 		c[i].room = spare_grants_cover(dev,
 				(const struct sockaddr_in *)&t->addr);
 		if (c[i].room != SPARE_ROOM_OPEN)
 			c[i].room -= c[i].load;
+		else if (mark)
+			c[i].ok = false;	/* no grant: no room granted */
 	}
 	best = spare_move_pick(c, n, roomy);
 	return best < 0 ? NULL : &dev->donors[best];
+}
+
+static struct spare_donor *move_target(struct spare_dev *dev, u32 s, u32 from,
+				       u32 tried, bool *roomy)
+{
+	return pick_target(dev, s, from, tried, false, roomy);
 }
 
 /*
@@ -199,6 +222,10 @@ static void move_in(struct spare_dev *dev, struct spare_move_in *in)
 	};
 }
 
+static enum spare_move_act giveback_no_target(struct spare_donor *d,
+					      struct spare_kmove *km,
+					      const struct spare_move_in *min);
+
 /*
  * Ask the next donor to take the move. A target whose grants are used up
  * is still asked (the kernel's count of them may lag the donor's), but the
@@ -222,6 +249,8 @@ static enum spare_move_act move_seek(struct spare_donor *d,
 	bool roomy;
 	int ret;
 
+	if (mv->reclaim)
+		return giveback_no_target(d, km, in);
 	do {
 		km->t = move_target(dev, mv->slab, d->idx, mv->tried, &roomy);
 		if (!roomy && !km->asked && READ_ONCE(dev->nr_grants)) {
@@ -274,7 +303,14 @@ static void evict_done(struct spare_donor *d, u32 s)
  * it; drained), then UNMAP and its slot freed (giveback_done()), so that
  * slab_map no longer names it and sparectl renews its grant no more.
  * LATER is looked at again; KEEP is logged once with the reason, and its
- * grant stays renewed. MOVE is not carried out (no target is offered).
+ * grant stays renewed. MOVE (a donor the device holds grants for, owing
+ * no copies, has room: giveback_target()) comes before DROP: the copy
+ * moves there through the move machine (spare_reclaim_move_begin(): the
+ * target's map work MAPs it, resync fills it, the old copy drains and
+ * is UNMAPped) and the slab keeps its copies. A target that refuses or
+ * fails is not replaced by another donor (giveback_no_target()): the
+ * copy is then dropped if nothing is lost, else kept. With no target,
+ * DROP is the fallback, logged once a count.
  */
 #define SPARE_GIVEBACK_LOOK_MS	1000
 
@@ -316,6 +352,51 @@ static bool others_evicting(const struct spare_donor *d, u32 s)
  * out of service as move @km (the old way). What the core said, *@why
  * its reason.
  */
+/* What the core is told of slab @s for a mark. Under the slab's lock. */
+static void giveback_in(struct spare_donor *d, u32 s,
+			const struct spare_move_in *min,
+			struct spare_reclaim_in *in)
+{
+	struct spare_dev *dev = d->dev;
+	struct spare_slab_map *map = &dev->map;
+
+	in->stop = min->stop;
+	/* under the slab's lock: no write of the slab begins meanwhile */
+	in->backup_whole = dev->has_backup &&
+		spare_backup_range_ok(dev, (u64)s * map->pages_per_slab,
+				      map->pages_per_slab);
+}
+
+/*
+ * Where a copy of slab @s on donor @d asked back by a mark may move: a
+ * live donor without a copy of the slab, owing none itself, whose grants
+ * on the device have room for one more (the broker granted it), or -1.
+ */
+static int giveback_target(struct spare_donor *d, u32 s)
+{
+	struct spare_donor *t;
+	bool roomy;
+
+	t = pick_target(d->dev, s, d->idx, BIT(d->idx), true, &roomy);
+	return t && roomy ? (int)t->idx : -1;
+}
+
+/* A copy on its way off @d on a mark (moving or dropped): counted. */
+static void giveback_leaves(struct spare_donor *d)
+{
+	spin_lock_bh(&d->pending_lock);
+	if (d->giveback)
+		d->giveback--;
+	atomic_inc(&d->giveback_leaving);
+	spin_unlock_bh(&d->pending_lock);
+}
+
+/*
+ * Copy @c of slab @s on donor @d, asked back: judged, and on MOVE begun
+ * as move @km (its target's map work MAPs it), on DROP taken out of
+ * service as move @km (the old way). What the core said, *@why its
+ * reason.
+ */
 static enum spare_reclaim_act giveback_one(struct spare_donor *d, u32 s, u32 c,
 					   bool moving,
 					   const struct spare_move_in *min,
@@ -325,39 +406,75 @@ static enum spare_reclaim_act giveback_one(struct spare_donor *d, u32 s, u32 c,
 	struct spare_dev *dev = d->dev;
 	struct spare_slab_map *map = &dev->map;
 	struct spare_slab *slab = &map->slabs[s];
-	struct spare_reclaim_in in = {
-		.stop = min->stop, .moving = moving, .to = -1,
-	};
+	struct spare_reclaim_in in = { .moving = moving };
 	enum spare_move_act mact = SPARE_MOVE_ACT_NONE;
 	enum spare_reclaim_act act;
 	unsigned long flags;
+	int ret = 0;
 
+	in.to = giveback_target(d, s);
 	spin_lock_irqsave(&slab->lock, flags);
-	/* under the slab's lock: no write of the slab begins meanwhile */
-	in.backup_whole = dev->has_backup &&
-		spare_backup_range_ok(dev, (u64)s * map->pages_per_slab,
-				      map->pages_per_slab);
+	giveback_in(d, s, min, &in);
 	act = spare_reclaim_decide(map, slab, c, &in, why);
-	if (act == SPARE_RECLAIM_DROP) {
+	if (act == SPARE_RECLAIM_MOVE) {
+		ret = spare_reclaim_move_begin(&km->m, map, slab, s, d->idx, c,
+					       (u32)in.to, min->now, min->news);
+	} else if (act == SPARE_RECLAIM_DROP) {
 		spare_move_init(&km->m, s, d->idx, c, min->now, min->now,
 				min->news);
 		mact = spare_move_evict(&km->m, map, slab,
 					SPARE_MOVE_WHY_RECLAIM, min);
 	}
 	spin_unlock_irqrestore(&slab->lock, flags);
-	if (act != SPARE_RECLAIM_DROP)
+	if (act != SPARE_RECLAIM_DROP && act != SPARE_RECLAIM_MOVE)
 		return act;
-	if (mact != SPARE_MOVE_ACT_EVICTING)
+	if (ret || (act == SPARE_RECLAIM_DROP &&
+		    mact != SPARE_MOVE_ACT_EVICTING))
 		return SPARE_RECLAIM_LATER;	/* the copy changed: not now */
-	km->t = NULL;
+	km->t = act == SPARE_RECLAIM_MOVE ? &dev->donors[in.to] : NULL;
 	km->asked = false;
-	spin_lock_bh(&d->pending_lock);
-	if (d->giveback)
-		d->giveback--;
-	atomic_inc(&d->giveback_leaving);
-	spin_unlock_bh(&d->pending_lock);
+	giveback_leaves(d);
+	if (act == SPARE_RECLAIM_MOVE) {
+		queue_work(dev->wq, &km->t->map_work);	/* it sends the MAP */
+		pr_info("donor %s: slab %u moves to donor %s (a move mark): %s\n",
+			d->name, s, km->t->name, spare_reclaim_why_name(*why));
+		return act;
+	}
+	if (in.to < 0 && !READ_ONCE(d->giveback_nomove_said)) {
+		WRITE_ONCE(d->giveback_nomove_said, true);
+		pr_info("donor %s: no other donor's grants have room for the copies asked back: given back without a move, the slabs served by their other copies or the backup until new room comes\n",
+			d->name);
+	}
 	pr_info("donor %s: slab %u given back to the pool (a move mark): %s\n",
 		d->name, s, spare_reclaim_why_name(*why));
+	return act;
+}
+
+/*
+ * The target of a mark's move refused its MAP or failed: no other donor
+ * is asked; the core drops the copy if that loses nothing, else keeps it
+ * (spare_reclaim_no_target()).
+ */
+static enum spare_move_act giveback_no_target(struct spare_donor *d,
+					      struct spare_kmove *km,
+					      const struct spare_move_in *min)
+{
+	struct spare_slab_map *map = &d->dev->map;
+	struct spare_slab *slab = &map->slabs[km->m.slab];
+	struct spare_reclaim_in in = { .to = -1 };
+	enum spare_reclaim_why why;
+	enum spare_move_act act;
+	unsigned long flags;
+
+	spin_lock_irqsave(&slab->lock, flags);
+	giveback_in(d, km->m.slab, min, &in);
+	act = spare_reclaim_no_target(&km->m, map, slab, &in, min, &why);
+	spin_unlock_irqrestore(&slab->lock, flags);
+	if (act == SPARE_MOVE_ACT_EVICTING || act == SPARE_MOVE_ACT_KEPT)
+		pr_info("donor %s: slab %u: donor %s did not take it; %s (a move mark): %s\n",
+			d->name, km->m.slab, km->t ? km->t->name : "?",
+			act == SPARE_MOVE_ACT_KEPT ? "kept" : "given back to the pool",
+			spare_reclaim_why_name(why));
 	return act;
 }
 
@@ -406,7 +523,7 @@ static u32 giveback_look(struct spare_donor *d, u32 n)
 		act = giveback_one(d, s, c,
 				   moves_have(d, n, s) || others_evicting(d, s),
 				   &min, &d->moves[n], &why);
-		if (act == SPARE_RECLAIM_DROP) {
+		if (act == SPARE_RECLAIM_DROP || act == SPARE_RECLAIM_MOVE) {
 			n++;
 		} else if (act != SPARE_RECLAIM_LATER &&
 			   why != SPARE_RECLAIM_WHY_NOT_MAPPED) {
@@ -454,10 +571,18 @@ static void move_done(struct spare_donor *d, struct spare_kmove *km)
 			d->name, mv->slab, km->t->name,
 			spare_move_why_name(mv->why));
 	}
-	atomic64_inc(&d->stats.evictions);
 	atomic64_inc(&d->stats.moves);
-	pr_info("donor %s: slab %u evicted; moved to donor %s in %llu ms\n",
-		d->name, mv->slab, km->t->name, spare_now_ms() - mv->start);
+	if (mv->reclaim) {
+		atomic_dec(&d->giveback_leaving);
+		pr_info("donor %s: slab %u moved to donor %s in %llu ms (a move mark)\n",
+			d->name, mv->slab, km->t->name,
+			spare_now_ms() - mv->start);
+	} else {
+		atomic64_inc(&d->stats.evictions);
+		pr_info("donor %s: slab %u evicted; moved to donor %s in %llu ms\n",
+			d->name, mv->slab, km->t->name,
+			spare_now_ms() - mv->start);
+	}
 	spare_donor_send_unmap(d, mv->slab);
 	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
 }
@@ -486,8 +611,10 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 		spare_resync_kick_now(dev);
 		break;
 	case SPARE_MOVE_ACT_EVICTING:
-		pr_info("donor %s: slab %u cannot move (%s): given back\n",
-			d->name, km->m.slab, spare_move_why_name(km->m.why));
+		if (km->m.why != SPARE_MOVE_WHY_RECLAIM)
+			pr_info("donor %s: slab %u cannot move (%s): given back\n",
+				d->name, km->m.slab,
+				spare_move_why_name(km->m.why));
 		break;
 	case SPARE_MOVE_ACT_MOVED:
 		move_done(d, km);
@@ -501,6 +628,10 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 	case SPARE_MOVE_ACT_GONE:
 		pr_info_ratelimited("donor %s: slab %u: its copy failed while it moved; the failure road has it\n",
 				    d->name, km->m.slab);
+		fallthrough;
+	case SPARE_MOVE_ACT_KEPT:	/* said by giveback_no_target() */
+		if (km->m.reclaim)
+			atomic_dec(&d->giveback_leaving);
 		break;
 	default:	/* nothing now; spare.ko holds no slot while it waits */
 		break;

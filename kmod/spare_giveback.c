@@ -98,6 +98,8 @@ int spare_giveback_store(struct spare_dev *dev, const char *page, size_t count)
 			name, &sin.sin_addr, ntohs(sin.sin_port));
 		goto out;
 	}
+	if (n)	/* a marked grant the module holds lapses by then */
+		WRITE_ONCE(d->giveback_until, spare_grants_last_expiry(dev, &sin));
 	spin_lock_bh(&d->pending_lock);
 	was = d->giveback;
 	leaving = atomic_read(&d->giveback_leaving);
@@ -105,6 +107,7 @@ int spare_giveback_store(struct spare_dev *dev, const char *page, size_t count)
 	d->giveback = owed;
 	if (owed != was) {
 		d->giveback_kept_said = 0;
+		d->giveback_nomove_said = false;
 		WRITE_ONCE(d->giveback_next, 0);	/* look at once */
 	}
 	spin_unlock_bh(&d->pending_lock);

@@ -306,6 +306,24 @@ s64 spare_grants_cover(struct spare_dev *dev, const struct sockaddr_in *addr)
 	return any ? cover : SPARE_ROOM_OPEN;
 }
 
+/*
+ * The latest expiry (wall clock, seconds) of the device's grants for the
+ * donor at @addr, or 0: no grant the module holds for it outlives it.
+ */
+u64 spare_grants_last_expiry(struct spare_dev *dev,
+			     const struct sockaddr_in *addr)
+{
+	u64 last = 0;
+	u32 i;
+
+	spin_lock(&dev->grant_lock);
+	for (i = 0; i < dev->nr_grants; i++)
+		if (grant_is_for(&dev->grants[i], addr))
+			last = max(last, le64_to_cpu(dev->grants[i].g.expiry));
+	spin_unlock(&dev->grant_lock);
+	return last;
+}
+
 u32 spare_grants_seq(struct spare_dev *dev)
 {
 	u32 seq;

@@ -58,6 +58,7 @@ enum spare_move_act {
 	SPARE_MOVE_ACT_MOVED,	/* over: the old slot is free; UNMAP it */
 	SPARE_MOVE_ACT_EVICTED,	/* over the old way: UNMAPPED; UNMAP it */
 	SPARE_MOVE_ACT_GONE,	/* over: the old copy failed, its road has it */
+	SPARE_MOVE_ACT_KEPT,	/* over: a move on a mark gave up; the copy stays */
 };
 
 /* Why a move goes the old way or waits, for the drivers' logs. */
@@ -85,6 +86,7 @@ struct spare_move {
 	u64 drain_until;	/* ms; DRAIN and EVICT */
 	bool kicked;		/* resync was kicked for the mapped new copy */
 	bool shorted;		/* the new copy took over without every page */
+	bool reclaim;		/* asked by a move mark (spare_reclaim.h), not EVICT */
 };
 
 /* What the driver sees, passed to every step. */

@@ -26,9 +26,10 @@ bool spare_reclaim_others_hold(const struct spare_slab_map *map,
  * @in: what the driver sees
  * @why: set to the reason, for the driver's log and counters
  *
- * Return: what the driver does (spare_reclaim.h). Never DROP unless every
- * written page stays readable without the copy, never MOVE without a
- * target: a mark never costs a page.
+ * Return: what the driver does (spare_reclaim.h): MOVE whenever a target
+ * is granted, before DROP. Never DROP unless every written page stays
+ * readable without the copy, never MOVE without a target: a mark never
+ * costs a page.
  */
 enum spare_reclaim_act spare_reclaim_decide(const struct spare_slab_map *map,
 					    const struct spare_slab *slab,
@@ -50,18 +51,94 @@ enum spare_reclaim_act spare_reclaim_decide(const struct spare_slab_map *map,
 	*why = SPARE_RECLAIM_WHY_BUSY;
 	if (in->moving || slab->writes_inflight || cp->rs_n)
 		return SPARE_RECLAIM_LATER;
+	*why = SPARE_RECLAIM_WHY_ROOM;
+	if (in->to >= 0 && (u32)in->to < map->nr_donors &&
+	    spare_slab_donor_slot(map, slab, (u32)in->to) < 0)
+		return SPARE_RECLAIM_MOVE;
 	*why = SPARE_RECLAIM_WHY_COPIES;
 	if (spare_reclaim_others_hold(map, slab, c))
 		return SPARE_RECLAIM_DROP;
 	*why = SPARE_RECLAIM_WHY_BACKUP;
 	if (in->backup_whole)
 		return SPARE_RECLAIM_DROP;
-	*why = SPARE_RECLAIM_WHY_ROOM;
-	if (in->to >= 0 && (u32)in->to < map->nr_donors &&
-	    spare_slab_donor_slot(map, slab, (u32)in->to) < 0)
-		return SPARE_RECLAIM_MOVE;
 	*why = SPARE_RECLAIM_WHY_ONLY_COPY;
 	return SPARE_RECLAIM_KEEP;
+}
+
+/**
+ * spare_reclaim_move_begin() - start the move that spare_reclaim_decide()
+ * said (MOVE): copy @c of slab @s, on donor @donor, to donor @to
+ * @mv: the move, filled
+ * @map: the slab map
+ * @slab: the slab, its lock held
+ * @s: the slab's index
+ * @donor: the donor the mark asks the copy off
+ * @c: the copy's slot
+ * @to: the target (spare_reclaim_in.to)
+ * @now: the driver's clock, ms
+ * @news: spare_move_in.news now
+ *
+ * The move takes the slab's spare slot on @to (FILL: the driver sends
+ * its MAP; resync fills it) and then runs as an EVICT's does, but a mark
+ * sets no deadline: it is never cut short for time (only a power-off
+ * ends it early, as every move), and it asks no other donor
+ * (spare_reclaim_no_target()).
+ *
+ * Return: 0, or spare_move_target()'s error (the move is not begun).
+ */
+int spare_reclaim_move_begin(struct spare_move *mv,
+			     const struct spare_slab_map *map,
+			     struct spare_slab *slab, u32 s, u32 donor, u32 c,
+			     u32 to, u64 now, u32 news)
+{
+	int ret;
+
+	spare_move_init(mv, s, donor, (int)c, now, U64_MAX, news);
+	mv->reclaim = true;
+	ret = spare_move_target(mv, map, slab, to);
+	if (ret)
+		mv->state = SPARE_MOVE_DONE;
+	return ret;
+}
+
+/**
+ * spare_reclaim_no_target() - a move on a mark has no target now (its
+ * target refused the MAP or failed): the copy is dropped or kept, never
+ * moved elsewhere
+ * @mv: the move (spare_reclaim_move_begin()), in SEEK
+ * @map: the slab map
+ * @slab: the slab, its lock held
+ * @in: what the driver sees for the copy (@in->to and @in->moving are
+ *	not used: this move is the slab's)
+ * @min: what the driver sees for the move
+ * @why: set to the reason, for the driver's log
+ *
+ * Return: SPARE_MOVE_ACT_EVICTING when the copy goes the old way (DROP,
+ * why SPARE_MOVE_WHY_RECLAIM), SPARE_MOVE_ACT_KEPT when it stays (the move
+ * is over), SPARE_MOVE_ACT_NONE when a write or resync is in flight
+ * (asked again on the next step), or SPARE_MOVE_ACT_GONE.
+ */
+enum spare_move_act spare_reclaim_no_target(struct spare_move *mv,
+					    const struct spare_slab_map *map,
+					    struct spare_slab *slab,
+					    const struct spare_reclaim_in *in,
+					    const struct spare_move_in *min,
+					    enum spare_reclaim_why *why)
+{
+	struct spare_reclaim_in rin = *in;
+
+	rin.to = -1;
+	rin.moving = false;
+	switch (spare_reclaim_decide(map, slab, (u32)mv->from, &rin, why)) {
+	case SPARE_RECLAIM_DROP:
+		return spare_move_evict(mv, map, slab, SPARE_MOVE_WHY_RECLAIM,
+					min);
+	case SPARE_RECLAIM_LATER:
+		return SPARE_MOVE_ACT_NONE;
+	default:
+		mv->state = SPARE_MOVE_DONE;
+		return SPARE_MOVE_ACT_KEPT;
+	}
 }
 
 const char *spare_reclaim_act_name(enum spare_reclaim_act act)

@@ -12,18 +12,24 @@
  *
  *   the copy is not MAPPED, or the device stops       -> KEEP (why)
  *   a write, a resync or a move is in flight on it    -> LATER (busy)
+ *   a donor whose grants still have room (@to)        -> MOVE there
  *   every written page is current on another MAPPED
  *   copy of the slab                                  -> DROP (copies)
  *   else, the backup device holds every written page  -> DROP (backup)
- *   else, a donor whose grants still have room (@to)  -> MOVE there
  *   else                                              -> KEEP (only copy)
  *
- * DROP: the driver takes the copy out of service as an eviction "the old
- * way" does (EVICTING: reads go to the other copies or the backup; the
- * copy drains), then UNMAPs it and frees its slot, so that the slab map
- * no longer names it and the grant for it is not renewed. MOVE: the move
- * machine (spare_move.h) moves it to @to, then UNMAPs the old copy. KEEP:
- * the driver logs why and goes on renewing the grant.
+ * MOVE comes first: a copy moved keeps the slab whole (a dropped one
+ * leaves it a copy short, or served by the backup, until new room comes).
+ * MOVE: the move machine (spare_move.h) moves it to @to
+ * (spare_reclaim_move_begin(): EVICT's path, copy, switch, drain, UNMAP),
+ * with no fallback to another donor: if @to refuses or fails, the copy
+ * is judged again without a target (spare_reclaim_no_target()), dropped
+ * if that loses nothing, else kept. DROP: the driver takes the copy out
+ * of service as an eviction "the old way" does (EVICTING: reads go to the
+ * other copies or the backup; the copy drains), then UNMAPs it and frees
+ * its slot, so that the slab map no longer names it and the grant for it
+ * is not renewed. KEEP: the driver logs why and goes on renewing the
+ * grant.
  *
  * Locking: expects slab->lock held, as spare_slab.h; never sleeps,
  * allocates or takes a lock.
@@ -33,6 +39,7 @@
 
 #include <linux/types.h>
 
+#include "spare_move.h"
 #include "spare_slab.h"
 
 enum spare_reclaim_act {
@@ -64,8 +71,10 @@ struct spare_reclaim_in {
 	 */
 	bool backup_whole;
 	/*
-	 * A donor holding no copy of the slab whose grants have room for
-	 * one (spare_move_pick() with *roomy), or -1.
+	 * A donor holding no copy of the slab whose unmarked grants have
+	 * room for one (the driver's choice, spare_move_pick() with
+	 * *roomy, among donors it holds grants for), or -1: no room
+	 * granted, no move.
 	 */
 	int to;
 };
@@ -74,6 +83,17 @@ enum spare_reclaim_act spare_reclaim_decide(const struct spare_slab_map *map,
 					    const struct spare_slab *slab,
 					    u32 c,
 					    const struct spare_reclaim_in *in,
+					    enum spare_reclaim_why *why);
+
+int spare_reclaim_move_begin(struct spare_move *mv,
+			     const struct spare_slab_map *map,
+			     struct spare_slab *slab, u32 s, u32 donor, u32 c,
+			     u32 to, u64 now, u32 news);
+enum spare_move_act spare_reclaim_no_target(struct spare_move *mv,
+					    const struct spare_slab_map *map,
+					    struct spare_slab *slab,
+					    const struct spare_reclaim_in *in,
+					    const struct spare_move_in *min,
 					    enum spare_reclaim_why *why);
 
 /* Whether every written page of @slab is current on a MAPPED copy but @c. */

@@ -5,8 +5,10 @@
  * built for userspace, by tests/unit/test_reclaim.c. They are what a
  * driver meets: two current copies (one goes); one copy stale where the
  * other is not (it goes; the stale one stays); the only copy with and
- * without a backup, and with a donor whose grants have room; a write, a
- * resync or a move in flight; a copy not mapped; power-off.
+ * without a backup, and with a donor whose grants have room (moved before
+ * dropped); a write, a resync or a move in flight; a copy not mapped;
+ * power-off; and the move on a mark itself: never cut short, no other
+ * donor asked when its target refuses (dropped or kept then).
  *
  * The includer defines the harness:
  *   RECLAIM_T                  the case's argument (struct kunit *, or int)
@@ -16,6 +18,8 @@
  */
 #ifndef SPARE_RECLAIM_CASES_H
 #define SPARE_RECLAIM_CASES_H
+
+#include <linux/errno.h>
 
 #include "spare_reclaim.h"
 
@@ -60,6 +64,18 @@ static bool rc_setup(struct spare_slab_map *map, struct spare_slab **slab,
 }
 
 static const struct spare_reclaim_in rc_none = { .to = -1 };
+
+/* The core's answer for copy @c given @in: @act, for the reason @why. */
+static void rc_says(RECLAIM_T t, struct spare_slab_map *map,
+		    struct spare_slab *slab, u32 c,
+		    const struct spare_reclaim_in *in,
+		    enum spare_reclaim_act act, enum spare_reclaim_why why)
+{
+	enum spare_reclaim_why w;
+
+	RECLAIM_EQ(t, spare_reclaim_decide(map, slab, c, in, &w), act);
+	RECLAIM_EQ(t, w, why);
+}
 
 /* Two current copies: either may go, by the other. */
 static void reclaim_two_copies(RECLAIM_T t)
@@ -128,12 +144,115 @@ static void reclaim_only_copy(RECLAIM_T t)
 	in.to = 3;
 	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
 		   SPARE_RECLAIM_KEEP);
-	/* the backup holds every page: dropped, even with room elsewhere */
+	/* the backup holds every page: moved all the same, else dropped */
 	in.to = 2;
 	in.backup_whole = true;
-	RECLAIM_EQ(t, spare_reclaim_decide(&map, slab, 0, &in, &why),
-		   SPARE_RECLAIM_DROP);
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
+	in.to = -1;
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_DROP,
+		SPARE_RECLAIM_WHY_BACKUP);
+	spare_slab_map_free(&map);
+}
+
+/*
+ * Room granted on a donor without a copy: the copy moves, even where
+ * dropping it would lose nothing (another copy current, or the backup),
+ * so the slab keeps its copies. No room granted: dropped as before.
+ */
+static void reclaim_moves_before_drop(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	struct spare_reclaim_in in = rc_none;
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 2));
+	in.to = 2;
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
+	in.backup_whole = true;
+	rc_says(t, &map, slab, 1, &in, SPARE_RECLAIM_MOVE, SPARE_RECLAIM_WHY_ROOM);
+	/* busy first: a move in flight is looked at later, room or not */
+	in.moving = true;
+	rc_says(t, &map, slab, 1, &in, SPARE_RECLAIM_LATER,
+		SPARE_RECLAIM_WHY_BUSY);
+	in.moving = false;
+	/* the target holds a copy already: no move, dropped by the other */
+	in.to = 1;
+	rc_says(t, &map, slab, 0, &in, SPARE_RECLAIM_DROP,
+		SPARE_RECLAIM_WHY_COPIES);
+	spare_slab_map_free(&map);
+}
+
+/*
+ * The move on a mark (spare_reclaim_move_begin()): the copy goes to the
+ * spare slot on the target; it is never cut short for time; a target
+ * that refuses ends it without another donor asked: dropped where that
+ * loses nothing, else kept (the spare slot freed); a target that maps
+ * it: moved, as an EVICT's move.
+ */
+static void reclaim_move_no_fallback(RECLAIM_T t)
+{
+	struct spare_slab_map map;
+	struct spare_slab *slab;
+	enum spare_reclaim_why why;
+	struct spare_reclaim_in in = rc_none;
+	struct spare_move_in min = { .now = 1000, .drain_ms = 100 };
+	struct spare_move mv;
+	int to;
+
+	RECLAIM_ASSERT(t, rc_setup(&map, &slab, 1));
+	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 2,
+					       min.now, 0), 0);
+	RECLAIM_CHECK(t, mv.reclaim);
+	RECLAIM_EQ(t, mv.state, SPARE_MOVE_FILL);
+	to = mv.to;
+	RECLAIM_ASSERT(t, to == 1);
+	RECLAIM_EQ(t, slab->copy[to].donor, 2);
+	/* hours later, its MAP not answered: not late, still filling */
+	min.now += 3600 * 1000;
+	RECLAIM_EQ(t, spare_move_step(&mv, &map, slab, &min),
+		   SPARE_MOVE_ACT_NONE);
+	RECLAIM_EQ(t, mv.state, SPARE_MOVE_FILL);
+	/* refused: the only copy, no backup: kept, the spare slot free */
+	spare_move_refused(&mv, &map, slab);
+	RECLAIM_EQ(t, mv.state, SPARE_MOVE_SEEK);
+	RECLAIM_EQ(t, spare_reclaim_no_target(&mv, &map, slab, &in, &min, &why),
+		   SPARE_MOVE_ACT_KEPT);
+	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_ONLY_COPY);
+	RECLAIM_CHECK(t, spare_move_over(&mv));
+	RECLAIM_EQ(t, slab->copy[0].state, SPARE_COPY_MAPPED);
+	RECLAIM_EQ(t, slab->copy[to].donor, SPARE_NO_DONOR);
+	/* again, with the backup whole: refused, then dropped the old way */
+	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 2,
+					       min.now, 0), 0);
+	spare_move_refused(&mv, &map, slab);
+	in.backup_whole = true;
+	RECLAIM_EQ(t, spare_reclaim_no_target(&mv, &map, slab, &in, &min, &why),
+		   SPARE_MOVE_ACT_EVICTING);
 	RECLAIM_EQ(t, why, SPARE_RECLAIM_WHY_BACKUP);
+	RECLAIM_EQ(t, mv.why, SPARE_MOVE_WHY_RECLAIM);
+	RECLAIM_EQ(t, slab->copy[0].state, SPARE_COPY_EVICTING);
+	/* a target that holds a copy already: not begun */
+	RECLAIM_ASSERT(t, !spare_copy_set_state(&map, slab, 0, SPARE_COPY_UNMAPPED));
+	RECLAIM_ASSERT(t, rc_map(&map, slab, 0));
+	rc_write(&map, slab, 3, 3, 1U << 0);
+	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 0,
+					       min.now, 0), -EEXIST);
+	RECLAIM_CHECK(t, spare_move_over(&mv));
+	/* a target that maps it: filled, it ends as an EVICT's move does */
+	RECLAIM_EQ(t, spare_reclaim_move_begin(&mv, &map, slab, 0, 0, 0, 2,
+					       min.now, 0), 0);
+	to = mv.to;
+	RECLAIM_ASSERT(t, to >= 0 && rc_map(&map, slab, to));
+	RECLAIM_EQ(t, spare_move_step(&mv, &map, slab, &min),
+		   SPARE_MOVE_ACT_KICK);
+	/* resync copies pages 3-5: then the new copy holds every page */
+	rc_write(&map, slab, 3, 3, ~0U);
+	RECLAIM_EQ(t, spare_move_step(&mv, &map, slab, &min),
+		   SPARE_MOVE_ACT_MOVED);
+	RECLAIM_CHECK(t, !mv.shorted);
+	RECLAIM_EQ(t, slab->copy[0].donor, SPARE_NO_DONOR);
+	RECLAIM_EQ(t, slab->copy[to].state, SPARE_COPY_MAPPED);
+	RECLAIM_EQ(t, spare_slab_donor_slot(&map, slab, 2), to);
 	spare_slab_map_free(&map);
 }
 
@@ -218,6 +337,8 @@ static const struct spare_reclaim_case spare_reclaim_cases[] = {
 	{ "only_copy", reclaim_only_copy },
 	{ "never_written", reclaim_never_written },
 	{ "busy_and_not_mapped", reclaim_busy_and_not_mapped },
+	{ "moves_before_drop", reclaim_moves_before_drop },
+	{ "move_no_fallback", reclaim_move_no_fallback },
 };
 
 #endif /* SPARE_RECLAIM_CASES_H */

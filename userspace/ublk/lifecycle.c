@@ -88,6 +88,11 @@ struct life {
 	u32		giveback[SPARE_MAX_DONORS];
 	u32		gb_kept_said[SPARE_MAX_DONORS];	/* kept, logged */
 	u64		gb_next;	/* ms: the next look */
+	/* wall clock, s: until then a donor's grants may include marked
+	 * ones (the last expiry of its grants when copies were asked of it):
+	 * no mark's move goes there (reclaim_marked()) */
+	u64		gb_until[SPARE_MAX_DONORS];
+	bool		gb_nomove_said[SPARE_MAX_DONORS];
 };
 
 /* ---- helpers ---- */
@@ -612,6 +617,9 @@ static void moves_publish(struct dev *d)
  * refused, unmapped, where the slab map (NAME.map) shows it so that
  * `sparectl device monitor` asks the broker for a grant there.
  */
+static enum spare_move_act reclaim_no_target(struct dev *d, struct spare_move *mv,
+					     const struct spare_move_in *min);
+
 static enum spare_move_act move_seek(struct dev *d, struct spare_move *mv,
 				     const struct spare_move_in *in)
 {
@@ -619,6 +627,8 @@ static enum spare_move_act move_seek(struct dev *d, struct spare_move *mv,
 	enum spare_move_act act;
 	int t, ret;
 
+	if (mv->reclaim)
+		return reclaim_no_target(d, mv, in);
 	for (;;) {
 		t = pick_target(d, mv->slab, mv->evictor, mv->tried);
 		spin_lock(&slab->lock);
@@ -693,8 +703,9 @@ static void move_waits(struct dev *d, const struct spare_move *mv)
  * (EVICTING, drained), UNMAPped and its slot freed, so that the slab map
  * no longer names it and sparectl renews its grant no more; a copy that
  * cannot leave without losing a page stays (logged with why), and its
- * grant stays renewed. Moving such a copy to a donor whose grants have
- * room (the core's MOVE) is not done here yet: it stays too.
+ * grant stays renewed. Before either, a copy moves (the core's MOVE) when
+ * a donor's grants have room for it (reclaim_target()): the move machine
+ * as on EVICT (reclaim_move()), no other donor asked if that one refuses.
  */
 #define LIFE_GIVEBACK_LOOK_MS	1000
 
@@ -717,8 +728,58 @@ static u32 giveback_leaving(const struct dev *d, u32 i)
 	u32 n = 0;
 
 	for (unsigned int k = 0; k < lf->nmv; k++)
-		n += lf->mv[k].why == SPARE_MOVE_WHY_RECLAIM && lf->mv[k].evictor == i;
+		n += (lf->mv[k].reclaim || lf->mv[k].why == SPARE_MOVE_WHY_RECLAIM) &&
+		     lf->mv[k].evictor == i;
 	return n;
+}
+
+/*
+ * Whether donor @i may hold grants a broker marked: copies are asked of
+ * it or leave it, or a grant it had when they were asked has not lapsed
+ * (the pager is told only the copies beyond the unmarked grants).
+ */
+static bool reclaim_marked(const struct dev *d, u32 i)
+{
+	return d->life->giveback[i] || giveback_leaving(d, i) ||
+	       (u64)time(NULL) < d->life->gb_until[i];
+}
+
+/*
+ * Where the copy of slab @s on donor @from asked back may move: a live
+ * donor without a copy of the slab whose unexpired grants cover one slab
+ * more than the copies it holds (room the broker granted), that may hold
+ * no marked grant; or -1 (no room: no move).
+ */
+static int reclaim_target(struct dev *d, u32 s, u32 from)
+{
+	struct spare_move_cand c[SPARE_MAX_DONORS];
+	bool roomy;
+	u64 last;
+	u32 i;
+	int t;
+
+	for (i = 0; i < d->nr_donors; i++) {
+		spare_move_cand_init(&c[i], &d->map, s,
+				     d->nr_domains ? d->domain : NULL,
+				     d->nr_domains, i, from,
+				     i != from && dl_live(d, i) && !reclaim_marked(d, i));
+		if (!c[i].ok)
+			continue;
+		c[i].room = pager_grants_cover(d, &d->donors[i], &last);
+		if (c[i].room < 0)
+			c[i].ok = false;	/* no grant: no room granted */
+		else
+			c[i].room -= c[i].load;
+	}
+	t = spare_move_pick(c, d->nr_donors, &roomy);
+	return roomy ? t : -1;
+}
+
+/* The backup holds every page written to slab @s. */
+static bool reclaim_backup_whole(struct dev *d, u32 s)
+{
+	return d->bk && backup_range_ok(d, (u64)s * d->map.pages_per_slab,
+					d->map.pages_per_slab);
 }
 
 /* SIGHUP: NAME.giveback read again (none: nothing asked). */
@@ -755,6 +816,9 @@ static void giveback_reload(struct dev *d)
 
 		lf->giveback[i] = want[i] > leaving ? want[i] - leaving : 0;
 		lf->gb_kept_said[i] = 0;
+		lf->gb_nomove_said[i] = false;
+		if (want[i])	/* a marked grant the pager holds lapses by then */
+			pager_grants_cover(d, &d->donors[i], &lf->gb_until[i]);
 		if (lf->giveback[i])
 			log_info("donor %s: %u slab cop%s asked back by the broker's move "
 				 "marks (%u leaving already)", d->donors[i].host,
@@ -790,6 +854,64 @@ static void reclaim_start(struct dev *d, u32 i, u32 s, int c, enum spare_reclaim
 	log_info("donor %s: slab %u given back to the pool (a move mark): %s",
 		 d->donors[i].host, s, spare_reclaim_why_name(why));
 	move_act(d, mv, act);
+}
+
+/*
+ * Copy @c of slab @s on donor @i moves to donor @t on a mark (the move
+ * machine, as an EVICT's: spare_reclaim_move_begin()); its MAP answered
+ * here. A target that refuses is not replaced (spare_reclaim_no_target()).
+ * false: not begun (the copy changed).
+ */
+static bool reclaim_move(struct dev *d, u32 i, u32 s, int c, int t)
+{
+	struct life *lf = d->life;
+	struct spare_slab *slab = &d->map.slabs[s];
+	struct spare_move *mv = &lf->mv[lf->nmv];
+	struct spare_move_in in;
+	int ret;
+
+	*mv = (struct spare_move){ .to = -1 };
+	move_in(d, mv, &in);
+	spin_lock(&slab->lock);
+	ret = spare_reclaim_move_begin(mv, &d->map, slab, s, i, (u32)c, (u32)t,
+				       in.now, in.news);
+	spin_unlock(&slab->lock);
+	if (ret)
+		return false;
+	lf->nmv++;
+	log_info("donor %s: slab %u moves to donor %s (a move mark): %s",
+		 d->donors[i].host, s, d->donors[t].host,
+		 spare_reclaim_why_name(SPARE_RECLAIM_WHY_ROOM));
+	if (map_copy(d, s, (u32)mv->to) == 0)
+		return true;	/* resync was kicked */
+	spin_lock(&slab->lock);
+	spare_move_refused(mv, &d->map, slab);
+	spin_unlock(&slab->lock);
+	move_act(d, mv, move_seek(d, mv, &in));
+	return true;
+}
+
+/* A mark's move lost its target: dropped if nothing is lost, else kept. */
+static enum spare_move_act reclaim_no_target(struct dev *d, struct spare_move *mv,
+					     const struct spare_move_in *min)
+{
+	struct spare_slab *slab = &d->map.slabs[mv->slab];
+	struct spare_reclaim_in in = {
+		.backup_whole = reclaim_backup_whole(d, mv->slab),
+		.to = -1,
+	};
+	enum spare_reclaim_why why;
+	enum spare_move_act act;
+
+	spin_lock(&slab->lock);
+	act = spare_reclaim_no_target(mv, &d->map, slab, &in, min, &why);
+	spin_unlock(&slab->lock);
+	if (act == SPARE_MOVE_ACT_EVICTING || act == SPARE_MOVE_ACT_KEPT)
+		log_info("donor %s: slab %u: the donor asked did not take it; %s (a move "
+			 "mark): %s", d->donors[mv->evictor].host, mv->slab,
+			 act == SPARE_MOVE_ACT_KEPT ? "kept" : "given back to the pool",
+			 spare_reclaim_why_name(why));
+	return act;
 }
 
 /* Over: the old copy drained; UNMAP it and free its slot. */
@@ -836,10 +958,7 @@ static void reclaim_step(struct dev *d)
 			struct spare_slab *slab = &map->slabs[s];
 			struct spare_reclaim_in in = {
 				.moving = slab_moving(d, s),
-				.backup_whole = d->bk &&
-					backup_range_ok(d, (u64)s * map->pages_per_slab,
-							map->pages_per_slab),
-				.to = -1,	/* MOVE: not in the pager yet */
+				.backup_whole = reclaim_backup_whole(d, s),
 			};
 			enum spare_reclaim_act act;
 			enum spare_reclaim_why why;
@@ -847,10 +966,22 @@ static void reclaim_step(struct dev *d)
 
 			if (c < 0 || lf->nmv == lf->max_mv)
 				continue;
+			in.to = reclaim_target(d, s, i);
 			spin_lock(&slab->lock);
 			act = spare_reclaim_decide(map, slab, (u32)c, &in, &why);
 			spin_unlock(&slab->lock);
-			if (act == SPARE_RECLAIM_DROP) {
+			if (act == SPARE_RECLAIM_MOVE) {
+				if (reclaim_move(d, i, s, c, in.to))
+					lf->giveback[i]--;
+			} else if (act == SPARE_RECLAIM_DROP) {
+				if (in.to < 0 && !lf->gb_nomove_said[i]) {
+					lf->gb_nomove_said[i] = true;
+					log_info("donor %s: no other donor's grants have room for "
+						 "the copies asked back: given back without a "
+						 "move, the slabs served by their other copies or "
+						 "the backup until new room comes",
+						 d->donors[i].host);
+				}
 				reclaim_start(d, i, s, c, why);
 				lf->giveback[i]--;
 			} else if (act != SPARE_RECLAIM_LATER && why != SPARE_RECLAIM_WHY_NOT_MAPPED) {
@@ -900,11 +1031,12 @@ static bool move_act(struct dev *d, struct spare_move *mv,
 			log_warn("donor %s: slab %u moved only in part: %s", ev,
 				 mv->slab, spare_move_why_name(mv->why));
 		}
-		__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
+		if (!mv->reclaim)
+			__atomic_add_fetch(&d->st.evictions, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&d->st.moves, 1, __ATOMIC_RELAXED);
-		log_info("donor %s: slab %u moved to donor %s in %" PRIu64 " ms",
+		log_info("donor %s: slab %u moved to donor %s in %" PRIu64 " ms%s",
 			 ev, mv->slab, d->donors[slab->copy[mv->to].donor].host,
-			 now - mv->start);
+			 now - mv->start, mv->reclaim ? " (a move mark)" : "");
 		send_unmap(d, mv->evictor, id);
 		break;
 	case SPARE_MOVE_ACT_EVICTED:

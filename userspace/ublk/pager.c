@@ -289,6 +289,26 @@ int send_grants(struct dev *d, struct donor *dn)
 	return ret;
 }
 
+s64 pager_grants_cover(struct dev *d, const struct donor *dn, u64 *last)
+{
+	u64 now = (u64)time(NULL), exp;
+	s64 cover = -1;
+
+	*last = 0;
+	pthread_mutex_lock(&d->grants_lock);
+	for (u32 i = 0; i < d->nr_grants; i++) {
+		if (!grant_names(&d->grants[i], dn))
+			continue;
+		exp = le64toh(d->grants[i].expiry);
+		if (exp > *last)
+			*last = exp;
+		if (exp > now)
+			cover = (cover < 0 ? 0 : cover) + le32toh(d->grants[i].slabs);
+	}
+	pthread_mutex_unlock(&d->grants_lock);
+	return cover;
+}
+
 void pager_reload_grants(struct dev *d, bool (*live)(struct dev *d, u32 i),
 			 int (*add)(struct dev *d, const char *addr))
 {

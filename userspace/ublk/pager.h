@@ -346,6 +346,11 @@ bool pager_grant_cover(struct dev *d, u32 nd, u32 *cover);
 /* Send @dn every grant named for it. 0, or -1. */
 int send_grants(struct dev *d, struct donor *dn);
 /*
+ * The slabs the unexpired grants for @dn cover together, or -1 when none
+ * is unexpired; *@last: the latest expiry of any grant for it (0: none).
+ */
+s64 pager_grants_cover(struct dev *d, const struct donor *dn, u64 *last);
+/*
  * SIGHUP: read --grant-file again; send its new grants to the donors for
  * which @live says so (the others get them when they reconnect); a donor
  * a new grant names that the device has not got goes to @add.

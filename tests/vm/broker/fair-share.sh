@@ -20,7 +20,13 @@
 # Required: the newcomer gets its 4 slabs within 150 s (the hog's
 # renewals in that time counted and shown); the hog gave back at least 4
 # copies; every byte of both devices reads back (the hog's given-back
-# slabs from its backup); no I/O error on either. spare.ko: a write to
+# slabs from its backup); no I/O error on either. With the pool
+# full no donor's grants have room, so the copies are dropped, not moved,
+# and the hog says so; then, the newcomer gone and the hog granted a
+# standby slab on each donor, a copy asked back (configfs "giveback", or
+# NAME.giveback and SIGHUP) moves to the other donor (never dropped: the
+# slab keeps its copy, the donors' counts move by one, spare.ko's
+# donor_stat counts the move, the data reads back). spare.ko: a write to
 # configfs "giveback" the module cannot act on (not "ADDR COUNT", no donor
 # of the device there, more copies than slabs) is refused and changes
 # nothing. On a pager and sparectl that do not act on marks (before issue
@@ -110,6 +116,11 @@ echo "    newcomer: $tries tries in $took s; the hog: $rounds renewal rounds, $m
 grep -m3 "no-space" /tmp/newbie.err | sed 's/^/    /'
 [ -n "$nb" ] || { diag; fail "the newcomer did not get its share of 4 slabs within 150 s"; }
 [ "$given" -ge 4 ] || { diag; fail "the hog gave back $given copies, not 4"; }
+# no room anywhere (the pool is full, standby=0): dropped, and said
+hog_log | grep -q "no other donor's grants have room for the copies asked back" ||
+	{ diag; fail "the copies were given back without a move, and the hog did not say why"; }
+[ "$(hog_log | grep -c "ms (a move mark)$")" = 0 ] ||
+	{ diag; fail "a copy moved with no room granted anywhere"; }
 # the marks are kept beside the grants (until their grants lapse a lease
 # after they end: read now, not at the end)
 if [ "$BACKEND" = kmod ]; then MARKS=/run/spare/grants/hog.marks
@@ -137,9 +148,55 @@ slabs_verify "$hog" "rewritten"
 [ "$(($(lent 2) + $(lent 3)))" -le 8 ] || fail "the donors lend $(($(lent 2) + $(lent 3))) slabs of 8"
 pass "hog and newcomer verified; donors lend $(lent 2) + $(lent 3)"
 
+step "with room granted on the other donor, a copy asked back moves there"
+sparectl device destroy newbie || fail "destroy newbie"
+nb=
+# a lease: every grant the hog held when copies were asked has lapsed
+sleep 13
+broker_monitor_down
+ml=$(wc -l </tmp/monitor.log) hl=$(hog_log | wc -l)
+broker_monitor_up hog interval=2 standby=1
+if [ "$(lent 2)" -gt 0 ]; then FROM=2 TO=3; else FROM=3 TO=2; fi
+FA=10.0.0.$FROM:$DONOR_PORT disk=$hog
+standby_granted() {
+	if [ "$BACKEND" = kmod ]; then
+		tail -n +$((ml + 1)) /tmp/monitor.log | grep -v 'short of room' |
+			grep -q " on 10.0.0.$TO:$DONOR_PORT ([0-9]* held) granted until"
+	else	# the pager sends the donor its grants once the file has them
+		hog_log | tail -n +$((hl + 1)) | grep -q "donor 10.0.0.$TO:$DONOR_PORT: sent [1-9][0-9]* grant"
+	fi
+}
+moved_there() {
+	hog_log | grep -q "slab [0-9]* moved to donor 10.0.0.$TO[:0-9]* in [0-9]* ms (a move mark)"
+}
+lends() { [ "$(lent "$1")" = "$2" ]; }
+wait_until 20 standby_granted || { diag; fail "no standby grant on donor $TO"; }
+broker_monitor_down	# nothing rewrites giveback meanwhile
+f0=$(lent $FROM) t0=$(lent $TO) g0=$(hog_log | grep -c "given back to the pool")
+if [ "$BACKEND" = kmod ]; then
+	m0=$(slab_stat mapped) mv0=$(donor_field 10.0.0.$FROM moves)
+	echo "$FA 1" >"$CFS/hog/giveback" || fail "giveback $FA 1"
+else
+	echo "$FA 1" >/etc/spare/ublk-hog.giveback || fail "ublk-hog.giveback"
+	kill -HUP "$(awk '$1 == "pid" {print $2}' /run/spare/ublk/hog)" || fail "SIGHUP the pager"
+fi
+wait_until 30 moved_there ||
+	{ diag; fail "the copy asked back on donor $FROM did not move to donor $TO"; }
+hog_log | grep -E "moves to donor|ms \(a move mark\)" | tail -3 | sed 's/^/    /'
+[ "$(hog_log | grep -c "given back to the pool")" = "$g0" ] ||
+	{ diag; fail "a copy was dropped although donor $TO had room"; }
+if [ "$BACKEND" = kmod ]; then
+	[ "$(donor_field 10.0.0.$FROM moves)" = $((mv0 + 1)) ] ||
+		fail "donor_stat moves on donor $FROM: $(donor_field 10.0.0.$FROM moves), was $mv0"
+	[ "$(slab_stat mapped)" = "$m0" ] || fail "copies mapped: $(slab_stat mapped), was $m0 (one short?)"
+fi
+wait_until 10 lends $FROM $((f0 - 1)) || fail "donor $FROM lends $(lent $FROM), was $f0"
+[ "$(lent $TO)" = $((t0 + 1)) ] || fail "donor $TO lends $(lent $TO), was $t0 (one copy short?)"
+slabs_verify "$hog" "after the move"
+pass "a copy moved from donor $FROM to $TO on a mark; donors lend $(lent 2) + $(lent 3), nothing dropped"
+
 if [ "$BACKEND" = kmod ]; then
 	step "spare.ko: configfs giveback refuses what it cannot act on, and changes nothing"
-	broker_monitor_down	# no renewal writes giveback meanwhile
 	GB=$CFS/hog/giveback disk=$hog
 	g0=$(cat "$GB") m0=$(slab_stat mapped) l0=$(($(lent 2) + $(lent 3)))
 	for bad in "garbage" "10.0.0.2:18515" "10.0.0.2:18515 x" "10.0.0.2:18515 -1" \
@@ -155,10 +212,9 @@ if [ "$BACKEND" = kmod ]; then
 fi
 
 step "teardown"
-[ "$BACKEND" = kmod ] || broker_monitor_down
 if [ "$BACKEND" = kmod ]; then KEPT="/run/spare/grants/hog.grants $MARKS"
 else KEPT="/etc/spare/ublk-hog.grants $MARKS /etc/spare/ublk-hog.giveback"; fi
-sparectl device destroy newbie || fail "destroy newbie"
+[ -z "$nb" ] || sparectl device destroy newbie || fail "destroy newbie"
 sparectl device destroy hog || fail "destroy hog"
 for f in $KEPT; do
 	[ ! -e "$f" ] || fail "$f outlived the device"

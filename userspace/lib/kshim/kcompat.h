@@ -53,6 +53,9 @@ typedef int64_t s64;
 #ifndef S64_MAX
 #define S64_MAX		INT64_MAX
 #endif
+#ifndef U64_MAX
+#define U64_MAX		UINT64_MAX
+#endif
 
 #define GFP_KERNEL	0
 #define kvcalloc(n, size, gfp)	calloc((n), (size))
