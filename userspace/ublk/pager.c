@@ -239,19 +239,17 @@ static bool grant_names(const struct spare_grant *g, const struct donor *dn)
 
 bool pager_grant_cover(struct dev *d, u32 nd, u32 *cover)
 {
-	uint64_t now = (uint64_t)time(NULL);
 	bool any;
+	u64 last;
+	s64 c;
 
 	pthread_mutex_lock(&d->grants_lock);
 	any = d->nr_grants > 0;
-	for (u32 i = 0; any && i < nd; i++) {
-		cover[i] = 0;
-		for (u32 k = 0; k < d->nr_grants; k++)
-			if (grant_names(&d->grants[k], &d->donors[i]) &&
-			    le64toh(d->grants[k].expiry) > now)
-				cover[i] += le32toh(d->grants[k].slabs);
-	}
 	pthread_mutex_unlock(&d->grants_lock);
+	for (u32 i = 0; any && i < nd; i++) {
+		c = pager_grants_cover(d, &d->donors[i], &last);
+		cover[i] = c > 0 ? (u32)c : 0;
+	}
 	return any;
 }
 
