@@ -10,7 +10,7 @@
 set -u
 watchdog 600
 
-# The fault scenarios' half-size job (96 MiB in 24 MiB, 2 passes; the
+# The fault scenarios' half-size job (spare.inc: WL_SIZE_MB, WL_PASSES; the
 # 4:1 over-commit of spare-swap): the direct reader below makes the
 # re-drive certain, which the full-size job and a later cut were kept for
 # (session 10: without a reader the cut often met only writes).
@@ -21,7 +21,7 @@ swap_setup 2
 pass "swapping on $disk"
 
 step "workload swapping; cut 10.0.0.2 for 10 s"
-workload_start 2
+workload_start
 workload_swapped $((6000 / WL_DIV))
 workload_alive
 # A reader of the device's first 64 MiB (direct I/O, beside swap) keeps
