@@ -202,10 +202,6 @@ if [ "$BACKEND" = kmod ]; then
 	step "donor 2 killed: the job reads every page back from donor 4 alone"
 	in0=$(vmstat_get pswpin)
 	kill -KILL "$(donor_pid 2)"
-	# On the debug kernel the job is let go now: it ends its pass and
-	# verifies every page, itself more than the $full pages waited for
-	# below; held, it made a whole pass more first (session 44).
-	[ -n "$DEBUG_KERNEL" ] && workload_release
 	full=$(( (WL_SIZE_MB - WL_CG_MB) * 256 ))
 	wait_until 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpin\" {print \$2}' /proc/vmstat) - $in0 )) -ge $full ]" ||
 		{ workload_alive; show_stats "$disk"; fail "the job read fewer than $full pages after donor 2 went"; }
