@@ -34,9 +34,10 @@ workload_alive
 # that dd reading with the device open, and power=0 at teardown was refused
 # ("open 1 times"; 6.12, 1 run in 6, session 35).
 # On the debug kernel (DEV_DIV 4) it reads those 64 MiB, the whole device
-# there, a quarter at a time: there one 64 MiB dd took about 45 s (87 MB
-# read in the step's 60 s), most of it waited for after the heal (session
-# 44); on Debian's kernels one dd reads them, as before.
+# there, a quarter at a time: there the step waited about 45 s after the
+# heal for the current 64 MiB dd to end; a quarter of it, the step took 39 s,
+# not 72 (session 44, perf/check-time/session44-dbg). On Debian's kernels
+# one dd reads them, as before.
 rm -f /tmp/reader.stop
 ( while [ ! -e /tmp/reader.stop ]; do
 	k=0
