@@ -99,7 +99,7 @@ wait_until 10 all_mapped || { cat "$(client_map)"; fail "not every copy mapped";
 pass "swapping on $disk, $nslabs slabs x 2 copies"
 
 step "workload running; the donor on host 3 lost once $out pages went out"
-workload_start 2
+workload_start
 workload_swapped $out
 if [ "$BACKEND" = kmod ]; then
 	workload_alive
