@@ -300,7 +300,7 @@ static void evict_done(struct spare_donor *d, u32 s)
  * front), each copy on the donor by spare_reclaim_decide(). DROP goes as
  * an eviction the old way does, through the move machine
  * (SPARE_MOVE_WHY_RECLAIM: EVICTING, reads may still use it, writes skip
- * it; drained), then UNMAP and its slot freed (giveback_done()), so that
+ * it; drained), its slot freed, then UNMAP (giveback_done()), so that
  * slab_map no longer names it and sparectl renews its grant no more.
  * LATER is looked at again; KEEP is logged once with the reason, and its
  * grant stays renewed. MOVE (a donor the device holds grants for, owing
@@ -539,26 +539,19 @@ static u32 giveback_look(struct spare_donor *d, u32 n)
 }
 
 /*
- * A copy given back on a mark is drained: UNMAP it and free its slot, so
- * that no map work maps it again and slab_map no longer names it (the
- * slab_evicted uevent has sparectl's monitor count the copies again).
+ * A copy given back on a mark is drained and its slot freed (move_step(),
+ * under the slab's lock, so that no map work maps it again and slab_map no
+ * longer names it): UNMAP it (the slab_evicted uevent has sparectl's
+ * monitor count the copies again).
  */
 static void giveback_done(struct spare_donor *d, const struct spare_move *mv)
 {
-	struct spare_dev *dev = d->dev;
-	struct spare_slab *slab = &dev->map.slabs[mv->slab];
-	unsigned long flags;
-
 	if (donor_live(d))
 		spare_donor_send_unmap(d, mv->slab);
-	spin_lock_irqsave(&slab->lock, flags);
-	if (slab->copy[mv->from].donor == d->idx)
-		spare_slab_slot_free(&dev->map, slab, mv->from);
-	spin_unlock_irqrestore(&slab->lock, flags);
 	atomic_dec(&d->giveback_leaving);
 	pr_info("donor %s: slab %u: the copy given back is unmapped\n",
 		d->name, mv->slab);
-	spare_uevent(dev, "slab_evicted", d, mv->slab);
+	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
 }
 
 static void move_done(struct spare_donor *d, struct spare_kmove *km)
@@ -603,6 +596,17 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 	move_in(dev, &in);
 	spin_lock_irqsave(&slab->lock, flags);
 	act = spare_move_step(&km->m, &dev->map, slab, &in);
+	/*
+	 * A copy given back is UNMAPPED now: free its slot under the same
+	 * lock, before giveback_done() sends the UNMAP, or this donor's map
+	 * work (woken by a renewal's grants) could MAP it again first, and
+	 * the donor's answer would find the slot gone (a protocol violation
+	 * by our own doing: the connection dropped in broker/fair-share).
+	 */
+	if (act == SPARE_MOVE_ACT_EVICTED &&
+	    km->m.why == SPARE_MOVE_WHY_RECLAIM &&
+	    slab->copy[km->m.from].donor == d->idx)
+		spare_slab_slot_free(&dev->map, slab, km->m.from);
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (act == SPARE_MOVE_ACT_SEEK)
 		act = move_seek(d, km, &in);
