@@ -205,6 +205,7 @@ struct spare_donor {
 	 * when copies were last asked of it).
 	 */
 	u64 giveback_until;
+	u64 evict_seen;		/* wall clock, s: the last EVICT it sent */
 	struct spare_donor_stats stats;
 };
 

@@ -312,6 +312,7 @@ static int handle_msg(struct spare_donor *d, const struct spare_msg *m,
 	case SPARE_MSG_EVICT: {
 		u32 s = le32_to_cpu(m->evict.slab_id);
 
+		WRITE_ONCE(d->evict_seen, ktime_get_real_seconds());
 		if (s < d->dev->map.nr_slabs && !test_bit(s, d->evict_pending)) {
 			d->evict_at[s] = jiffies;
 			WRITE_ONCE(d->evict_deadline_ms,

@@ -48,11 +48,16 @@ void spare_donor_send_unmap(struct spare_donor *d, u32 s)
  * or leave it, or a grant it had when they were asked has not lapsed. The
  * module is not told which grants are marked, only the copies beyond the
  * unmarked ones (configfs "giveback"): a mark's move does not go there.
+ * Nor to a donor that sent EVICT lately (SPARE_RECLAIM_EVICT_COOL_S).
  */
 static bool giveback_marked(struct spare_donor *t)
 {
+	u64 now = ktime_get_real_seconds();
+
 	return READ_ONCE(t->giveback) || atomic_read(&t->giveback_leaving) ||
-	       ktime_get_real_seconds() < READ_ONCE(t->giveback_until);
+	       now < READ_ONCE(t->giveback_until) ||
+	       (READ_ONCE(t->evict_seen) &&
+		now < READ_ONCE(t->evict_seen) + SPARE_RECLAIM_EVICT_COOL_S);
 }
 
 /*

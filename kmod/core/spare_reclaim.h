@@ -42,6 +42,14 @@
 #include "spare_move.h"
 #include "spare_slab.h"
 
+/*
+ * A donor that sent EVICT within this many seconds takes no copy a move
+ * mark moves (both drivers): it asked for memory back, and its grants'
+ * room is the broker's older view (broker/move: a donor evicting every
+ * slab got two marked copies back two seconds later).
+ */
+#define SPARE_RECLAIM_EVICT_COOL_S	60
+
 enum spare_reclaim_act {
 	SPARE_RECLAIM_KEEP,	/* it stays (why); its grant is renewed */
 	SPARE_RECLAIM_LATER,	/* not now: ask again on the next look */

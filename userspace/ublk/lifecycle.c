@@ -92,6 +92,8 @@ struct life {
 	 * ones (the last expiry of its grants when copies were asked of it):
 	 * no mark's move goes there (reclaim_marked()) */
 	u64		gb_until[SPARE_MAX_DONORS];
+	/* wall clock, s: the last EVICT each donor sent (0: none) */
+	u64		evict_seen[SPARE_MAX_DONORS];
 	bool		gb_nomove_said[SPARE_MAX_DONORS];
 };
 
@@ -736,12 +738,16 @@ static u32 giveback_leaving(const struct dev *d, u32 i)
 /*
  * Whether donor @i may hold grants a broker marked: copies are asked of
  * it or leave it, or a grant it had when they were asked has not lapsed
- * (the pager is told only the copies beyond the unmarked grants).
+ * (the pager is told only the copies beyond the unmarked grants). Nor
+ * to a donor that sent EVICT lately (SPARE_RECLAIM_EVICT_COOL_S).
  */
 static bool reclaim_marked(const struct dev *d, u32 i)
 {
+	u64 now = (u64)time(NULL), ev = d->life->evict_seen[i];
+
 	return d->life->giveback[i] || giveback_leaving(d, i) ||
-	       (u64)time(NULL) < d->life->gb_until[i];
+	       now < d->life->gb_until[i] ||
+	       (ev && now < ev + SPARE_RECLAIM_EVICT_COOL_S);
 }
 
 /*
@@ -1081,6 +1087,7 @@ static void on_evict(struct donor *dn, uint32_t id, uint32_t reason,
 	struct spare_move_in in;
 	int c;
 
+	lf->evict_seen[i] = (u64)time(NULL);
 	if (ec_on(d)) {
 		ec_on_evict(d, i, id, deadline_ms);
 		return;
