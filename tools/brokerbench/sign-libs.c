@@ -8,7 +8,8 @@
  * thread, N iterations each; microseconds of the thread's CPU time per
  * call (CLOCK_THREAD_CPUTIME_ID: on a shared machine the wall clock
  * measures the load) on one line.
- * Built and run by sign-libs (beside it).
+ * Built and run by Documentation/perf/broker-trust/sign-libs (not by make:
+ * nettle is not one of spare's dependencies).
  */
 #include <stdio.h>
 #include <stdlib.h>
