@@ -8,6 +8,11 @@ test_spare_grant_LDLIBS  := -lsodium -lz
 test_broker_proto_SRCS   := tests/unit/test_broker_proto.c
 test_broker_proto_LDLIBS := -lsodium -lz
 
+# Signing grants on several threads (userspace/lib/spare_grant_pool.c).
+UNIT_TESTS += test_grant_pool
+test_grant_pool_SRCS   := tests/unit/test_grant_pool.c
+test_grant_pool_LDLIBS := -lsodium -lz
+
 # spare-broker's soft state: heartbeats, expiry, leases, debits.
 UNIT_TESTS += test_broker_state
 test_broker_state_SRCS   := tests/unit/test_broker_state.c userspace/broker/bstate.c \

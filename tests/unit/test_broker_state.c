@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "bstate.h"
+#include "spare_grant_pool.h"
 #include "tap.h"
 
 static const struct spare_grant_key key = { .id = 3, .key = "k0k1k2k3k4k5k6k7k8k9kakbkckdkek" };
@@ -985,6 +986,61 @@ static void renew_grant_ed25519(void)
 }
 
 /*
+ * Signing threads (bstate_set_sign_threads): the grants of a request, of a
+ * renewal batch and of ec stripes are signed by the pool and each one
+ * verifies at its own donor with only the broker's public key; 0 threads
+ * again stops the pool; more than the maximum is refused.
+ */
+static void sign_threads(void)
+{
+	struct spare_grant_keys k = { 0 }, donor = { 0 };
+	struct spare_grant g[12], r[12];
+	struct spare_grant_info gi;
+	struct broker_donor d;
+	struct bstate st;
+	unsigned int bad = 0, failed = 0;
+	uint8_t seed[32];
+	char id[8], rack[8];
+
+	memset(seed, 0x3c, sizeof(seed));
+	spare_grant_signkey_from_seed(&k.sign, 6, seed);
+	k.has_sign = true;
+	donor.pub[donor.npub++] = spare_grant_signkey_public(&k.sign);
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, NULL, 8), 0);
+	EXPECT_EQ(bstate_set_grant_keys(&st, &k), 0);
+	EXPECT_EQ(bstate_set_sign_threads(&st, SPARE_GRANT_POOL_MAX_THREADS + 1), -EINVAL);
+	EXPECT_EQ(bstate_set_sign_threads(&st, 2), 0);
+	for (unsigned int i = 0; i < 8; i++) {
+		snprintf(id, sizeof(id), "d%u", i);
+		snprintf(rack, sizeof(rack), "rack-%u", i % 4);
+		d = hb(id, rack, 20);
+		EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	}
+	EXPECT_EQ(bstate_grant(&st, "trainer", 4, 3, 0, 1000, g, NULL), 0);
+	for (unsigned int i = 0; i < 12; i++)
+		bad += spare_grant_decode(&g[i], &gi) ||
+		       spare_grant_check(&g[i], &donor, gi.donor_id, "trainer", 1000, NULL, NULL);
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 12, 0, 1010, r, NULL, &failed), 0);
+	for (unsigned int i = 0; i < 12; i++)
+		bad += spare_grant_decode(&r[i], &gi) ||
+		       spare_grant_check(&r[i], &donor, gi.donor_id, "trainer", 1010, NULL, NULL) ||
+		       le64toh(r[i].expiry) != 1070;
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(bstate_stripe(&st, "trainer", 2, 2, 1, 0, 1020, g, NULL, NULL, 0), 0);
+	for (unsigned int i = 0; i < 6; i++)
+		bad += spare_grant_decode(&g[i], &gi) ||
+		       spare_grant_check(&g[i], &donor, gi.donor_id, "trainer", 1020, NULL, NULL);
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(bstate_set_sign_threads(&st, 0), 0);
+	EXPECT(st.pool == NULL);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 2, 0, 1030, g, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&g[1], &gi), 0);
+	EXPECT_EQ(spare_grant_check(&g[1], &donor, gi.donor_id, "trainer", 1030, NULL, NULL), 0);
+	bstate_free(&st);
+}
+
+/*
  * RENEW_GRANT is all or none: a batch whose last grant is refused renews
  * none, signs none and charges the client's grant cap nothing; a batch
  * that would pass the cap is refused whole.
@@ -1275,6 +1331,7 @@ int main(void)
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
 	TAP_RUN(renew_grants_all_or_none);
+	TAP_RUN(sign_threads);
 	TAP_RUN(fair_share_counts_clients);
 	TAP_RUN(fair_share_off);
 	TAP_RUN(reclaim_hog_excess);

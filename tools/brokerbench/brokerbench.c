@@ -9,12 +9,16 @@
  *
  *   brokerbench [-d DONORS] [-D DOMAINS] [-s SLABS] [-r COPIES]
  *               [-n REQUESTS] [-H HEARTBEATS_PER_S] [-f FREE] [--scan]
- *               [--sign ed25519|hmac]
+ *               [--sign ed25519|hmac] [-t SIGN_THREADS]
  *
  * One request asks for SLABS x COPIES grants. Heartbeats: every donor
  * once per second of simulated time, where the simulated clock advances by
  * the measured wall time. --scan uses place_slab (the O(n) scan) instead,
- * for comparison. Prints one key=value line.
+ * for comparison. -t signs each request's grants on that many threads
+ * beside the loop (bstate_set_sign_threads(); default 0, the loop alone,
+ * as the daemon's sign-threads default). Prints one key=value line; cpu_s
+ * is the CPU time of all its threads over the requests, by_threads the
+ * grants the signing threads signed (the rest the loop did).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include <sodium.h>
 
 #include "bstate.h"
+#include "spare_grant_pool.h"
 
 static uint64_t now_ns(void)
 {
@@ -34,6 +40,16 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* CPU seconds (user + system) of every thread of this process so far. */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -82,6 +98,7 @@ int main(int argc, char **argv)
 	uint8_t seed[32];
 	unsigned int donors = 10000, domains = 100, slabs = 1, copies = 2, n = 200000, free_slabs = 1000;
 	unsigned int hb_rate = 0;	/* default: every donor once a second */
+	unsigned int sign_threads = 0;
 	bool scan = false;
 	struct spare_grant_key key = { .id = 1 };
 	static struct spare_grant out[BROKER_MAX_GRANTS];
@@ -89,11 +106,11 @@ int main(int argc, char **argv)
 	struct bstate st;
 	uint64_t *lat, t0, t_end, hb_due = 0, hbs = 0, nospace = 0;
 	char client[16];
-	double secs;
+	double secs, cpu0, cpu;
 	unsigned int next_hb = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:D:s:r:n:H:f:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:D:s:r:n:H:f:t:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd': donors = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'D': domains = (unsigned int)strtoul(optarg, NULL, 0); break;
@@ -102,12 +119,13 @@ int main(int argc, char **argv)
 		case 'n': n = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'H': hb_rate = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'f': free_slabs = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 't': sign_threads = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'S': scan = true; break;
 		case 'K': sign = optarg; break;
 		default:
 			fprintf(stderr, "usage: brokerbench [-d donors] [-D domains] [-s slabs] "
 				"[-r copies] [-n requests] [-H heartbeats/s] [-f free] [--scan] "
-				"[--sign ed25519|hmac]\n");
+				"[--sign ed25519|hmac] [-t sign-threads]\n");
 			return 2;
 		}
 	}
@@ -127,6 +145,10 @@ int main(int argc, char **argv)
 		keys.has_sign = true;
 		bstate_set_grant_keys(&st, &keys);
 	}
+	if (bstate_set_sign_threads(&st, sign_threads)) {
+		fprintf(stderr, "cannot start %u signing threads\n", sign_threads);
+		return 1;
+	}
 	memset(&d, 0, sizeof(d));
 	d.hb_interval_ms = 1000;
 	d.slab_shift = 30;
@@ -140,6 +162,7 @@ int main(int argc, char **argv)
 	lat = calloc(n, sizeof(*lat));
 	if (!lat)
 		return 1;
+	cpu0 = cpu_s();
 	t0 = now_ns();
 	for (unsigned int i = 0; i < n; i++) {
 		uint64_t a = now_ns(), el = a - t0;
@@ -167,13 +190,16 @@ int main(int argc, char **argv)
 		lat[i] = now_ns() - a;
 	}
 	t_end = now_ns();
+	cpu = cpu_s() - cpu0;
 	secs = (double)(t_end - t0) / 1e9;
 	qsort(lat, n, sizeof(*lat), cmp_u64);
-	printf("mode=in-process sign=%s placement=%s donors=%u domains=%u slabs=%u copies=%u requests=%u "
+	printf("mode=in-process sign=%s sign_threads=%u placement=%s donors=%u domains=%u slabs=%u copies=%u requests=%u "
 	       "nospace=%" PRIu64 " heartbeats=%" PRIu64 " seconds=%.3f requests_per_s=%.0f "
-	       "grants_per_s=%.0f p50_us=%.2f p99_us=%.2f p999_us=%.2f\n",
-	       sign, scan ? "scan" : "tree", donors, domains, slabs, copies, n, nospace, hbs, secs,
+	       "grants_per_s=%.0f cpu_s=%.3f cpu_us_per_grant=%.2f by_threads=%llu p50_us=%.2f p99_us=%.2f p999_us=%.2f\n",
+	       sign, sign_threads, scan ? "scan" : "tree", donors, domains, slabs, copies, n, nospace, hbs, secs,
 	       n / secs, (double)(n - nospace) * slabs * copies / secs,
+	       cpu, cpu * 1e6 / ((double)n * slabs * copies),
+	       spare_grant_pool_by_threads(st.pool),
 	       lat[n / 2] / 1e3, lat[(size_t)n * 99 / 100] / 1e3, lat[(size_t)n * 999 / 1000] / 1e3);
 	free(lat);
 	bstate_free(&st);

@@ -32,6 +32,7 @@
 #include "spare_auth.h"
 #include "spare_conf.h"
 #include "spare_fdlimit.h"
+#include "spare_grant_pool.h"
 #include "spare_http.h"
 #include "spare_keyfile.h"
 #include "spare_log.h"
@@ -64,6 +65,7 @@ struct cfg {
 	uint32_t	max_handshakes;
 	uint32_t	client_share_pct;
 	uint32_t	max_client_grants;
+	uint32_t	sign_threads;
 	uint64_t	max_donor_bytes;
 	bool		legacy_renew;
 	bool		fair_share;
@@ -80,6 +82,7 @@ static const struct spare_setting settings[] = {
 	{ "grant-public-keys", 0, "PATH", "\"<key id> <hex>\" lines: earlier signing keys whose grants RENEW_GRANT still renews", "" },
 	{ "grant-key-file", 'g', "PATH", "version 1 grant secret shared with the donors (deprecated: grant-signing-key)", "" },
 	{ "grant-key-id", 0, "N",     "key id written into grants", "1" },
+	{ "sign-threads", 0, "N",    "threads that sign a request's grants beside the event loop (0: the loop alone; a restart applies it)", "0" },
 	{ "lease",	0,  "SECONDS", "grant lifetime, and the longest a client may ask for", "300" },
 	{ "clock-skew",	0,  "SECONDS", "grants start this long before issue", "5" },
 	{ "missed-heartbeats", 0, "K", "forget a donor after K heartbeat periods of silence", "3" },
@@ -153,6 +156,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return set_u32(value, 100, 3600000, &c->max_hb_ms);
 	if (!strcmp(key, "max-donors"))
 		return set_u32(value, 1, 1u << 24, &c->max_donors);
+	if (!strcmp(key, "sign-threads"))
+		return set_u32(value, 0, SPARE_GRANT_POOL_MAX_THREADS, &c->sign_threads);
 	if (!strcmp(key, "max-conns"))
 		return set_u32(value, 1, 1u << 20, &c->max_conns);
 	if (!strcmp(key, "hello-timeout"))
@@ -1582,6 +1587,7 @@ static int setup(struct broker *b)
 	sigset_t mask;
 	uint64_t seed;
 	uint64_t wd = spare_notify_watchdog_ms();
+	int ret;
 
 	if (!b->cfg.host_keys[0]) {
 		log_err("host-keys is required (see spare-broker(8))");
@@ -1613,6 +1619,15 @@ static int setup(struct broker *b)
 		return -1;
 	}
 	bstate_set_fair_share(&b->st, b->cfg.fair_share);
+	ret = bstate_set_sign_threads(&b->st, b->cfg.sign_threads);
+	if (ret) {
+		log_err("sign-threads %u: cannot start the signing threads: %s",
+			b->cfg.sign_threads, strerror(-ret));
+		return -1;
+	}
+	if (b->cfg.sign_threads)
+		log_info("grants: a request's grants signed on %u threads beside the event loop (sign-threads)",
+			 b->cfg.sign_threads);
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
 		log_err("epoll_create1: %s", strerror(errno));

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "bstate.h"
+#include "spare_grant_pool.h"
 #include "ecgroup.h"
 
 static uint64_t str_hash(const char *s, size_t len)
@@ -108,8 +109,25 @@ int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys
 	return 0;
 }
 
+int bstate_set_sign_threads(struct bstate *st, unsigned int threads)
+{
+	struct spare_grant_pool *p = NULL;
+
+	if (threads > SPARE_GRANT_POOL_MAX_THREADS)
+		return -EINVAL;
+	if (threads) {
+		p = spare_grant_pool_new(threads);
+		if (!p)
+			return -errno;
+	}
+	spare_grant_pool_free(st->pool);
+	st->pool = p;
+	return 0;
+}
+
 void bstate_free(struct bstate *st)
 {
+	spare_grant_pool_free(st->pool);
 	free(st->donors);
 	free(st->pd);
 	free(st->bit);
@@ -778,12 +796,13 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		spare_grant_new_id(gi.id);
 		memcpy(gi.donor_id, b->id, sizeof(gi.donor_id));
 		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
-		if (spare_grant_keys_issue(&st->keys, &gi, &out[k]))
+		if (spare_grant_keys_encode(&st->keys, &gi, &out[k]))
 			return -EINVAL;	/* not reached: fields checked on heartbeat */
 		client_charge(st, cl, &out[k], 1, gi.expiry, false, now_s);
 		if (domains)
 			memcpy(domains[k], b->domain, BROKER_DOMAIN_LEN);
 	}
+	spare_grant_pool_seal(st->pool, &st->keys, out, done);
 	st->grants_issued += done;
 	st->requests_ok++;
 	return 0;
@@ -795,12 +814,13 @@ static bool client_ok(const char *client)
 }
 
 /*
- * One grant for @slabs slabs on donor @b for @client (renewals and moves),
- * and @b's domain into @domain (if not NULL). 0 or -EINVAL.
+ * One grant for @slabs slabs on donor @b for @client, encoded but not yet
+ * signed (spare_grant_keys_seal()), and @b's domain into @domain (if not
+ * NULL). 0 or -EINVAL.
  */
-static int issue_one(struct bstate *st, const struct bdonor *b, const char *client,
-		     uint32_t slabs, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
-		     char domain[BROKER_DOMAIN_LEN])
+static int encode_one(struct bstate *st, const struct bdonor *b, const char *client,
+		      uint32_t slabs, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		      char domain[BROKER_DOMAIN_LEN])
 {
 	struct spare_grant_info gi;
 
@@ -813,12 +833,24 @@ static int issue_one(struct bstate *st, const struct bdonor *b, const char *clie
 	gi.slabs = slabs;
 	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 	gi.expiry = now_s + lease_s;
-	if (spare_grant_keys_issue(&st->keys, &gi, out))
+	if (spare_grant_keys_encode(&st->keys, &gi, out))
 		return -EINVAL;	/* not reached: fields checked on heartbeat */
 	if (domain)
 		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
 	st->grants_issued++;
 	return 0;
+}
+
+/* encode_one(), signed (renewals, rooms and moves: one grant each). */
+static int issue_one(struct bstate *st, const struct bdonor *b, const char *client,
+		     uint32_t slabs, uint32_t lease_s, uint64_t now_s, struct spare_grant *out,
+		     char domain[BROKER_DOMAIN_LEN])
+{
+	int ret = encode_one(st, b, client, slabs, lease_s, now_s, out, domain);
+
+	if (!ret)
+		spare_grant_keys_seal(&st->keys, out);
+	return ret;
 }
 
 /* The live donor registered at @addr: its index, or -1. */
@@ -984,7 +1016,7 @@ int bstate_renew_grants(struct bstate *st, const char *client, const struct spar
 	for (i = 0; i < n; i++) {
 		gi[i].not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 		gi[i].expiry = now_s + lease_s;
-		if (spare_grant_keys_issue(&st->keys, &gi[i], &out[i])) {
+		if (spare_grant_keys_encode(&st->keys, &gi[i], &out[i])) {
 			ret = -EINVAL;	/* not reached: decoded from a well-formed grant */
 			goto wipe;
 		}
@@ -993,6 +1025,7 @@ int bstate_renew_grants(struct bstate *st, const char *client, const struct spar
 		if (domains)
 			memcpy(domains[i], st->donors[at[i]].domain, BROKER_DOMAIN_LEN);
 	}
+	spare_grant_pool_seal(st->pool, &st->keys, out, n);
 	st->grants_issued += n;
 	st->renewals += n;
 wipe:
@@ -1325,13 +1358,15 @@ int bstate_stripe(struct bstate *st, const char *client, unsigned int stripes, u
 		goto out;
 	}
 	for (unsigned int j = 0; j < done && !ret; j++) {
-		ret = issue_one(st, &st->donors[idx[j]], client, 1, lease_s, now_s, &out[j],
-				domains ? domains[j] : NULL);
+		ret = encode_one(st, &st->donors[idx[j]], client, 1, lease_s, now_s, &out[j],
+				 domains ? domains[j] : NULL);
 		if (!ret)
 			client_charge(st, cl, &out[j], 1, now_s + lease_s, false, now_s);
 	}
-	if (!ret)
+	if (!ret) {
+		spare_grant_pool_seal(st->pool, &st->keys, out, done);
 		st->requests_ok++;
+	}
 out:
 	free(m);
 	free(at);

@@ -104,6 +104,7 @@ struct bstate {
 	uint32_t		lease_s;	/* default and longest lease */
 	uint32_t		skew_s;		/* not_before = now - skew */
 	struct spare_grant_keys	keys;		/* signs grants, checks renewals */
+	struct spare_grant_pool	*pool;		/* signing threads, or NULL */
 	/* per-client caps (bstate_set_caps) */
 	struct bclient		*clients;	/* [max_clients] */
 	size_t			nclients, max_clients;
@@ -164,6 +165,15 @@ void bstate_free(struct bstate *st);
  * 0, or -EINVAL if @keys can sign nothing.
  */
 int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys);
+
+/*
+ * Sign the grants of one request on @threads threads beside the caller
+ * (spare_grant_pool.h; 0: the caller alone, as by default). Every call
+ * still returns with all its grants signed. 0, -EINVAL (more than
+ * SPARE_GRANT_POOL_MAX_THREADS) or -errno from starting a thread (the
+ * old setting kept).
+ */
+int bstate_set_sign_threads(struct bstate *st, unsigned int threads);
 
 /*
  * Caps (0: keep the current one): @max_donor_bytes, the most a donor may

@@ -486,6 +486,19 @@ struct spare_grant_pubkey spare_grant_signkey_public(const struct spare_grant_si
 	return p;
 }
 
+/* @g (encoded) as a version 2 grant of @k, unsigned. */
+static void ed25519_header(struct spare_grant *g, const struct spare_grant_signkey *k)
+{
+	g->version = htole16(SPARE_GRANT_VERSION_ED25519);
+	g->key_id = htole32(k->id);
+}
+
+static void ed25519_sign(struct spare_grant *g, const struct spare_grant_signkey *k)
+{
+	crypto_sign_detached(g->sig, NULL, (const uint8_t *)g,
+			     SPARE_GRANT_SIGNED_LEN_ED25519, k->sk);
+}
+
 int spare_grant_issue_ed25519(const struct spare_grant_info *info,
 			      const struct spare_grant_signkey *k, struct spare_grant *g)
 {
@@ -493,21 +506,44 @@ int spare_grant_issue_ed25519(const struct spare_grant_info *info,
 
 	if (ret)
 		return ret;
-	g->version = htole16(SPARE_GRANT_VERSION_ED25519);
-	g->key_id = htole32(k->id);
-	crypto_sign_detached(g->sig, NULL, (const uint8_t *)g,
-			     SPARE_GRANT_SIGNED_LEN_ED25519, k->sk);
+	ed25519_header(g, k);
+	ed25519_sign(g, k);
 	return 0;
+}
+
+int spare_grant_keys_encode(const struct spare_grant_keys *k,
+			    const struct spare_grant_info *info, struct spare_grant *g)
+{
+	int ret;
+
+	if (!k->has_sign && !k->has_hmac)
+		return SPARE_GRANT_MALFORMED;
+	ret = spare_grant_encode(info, g);
+	if (ret)
+		return ret;
+	if (k->has_sign)
+		ed25519_header(g, &k->sign);
+	else
+		g->key_id = htole32(k->hmac.id);
+	return 0;
+}
+
+void spare_grant_keys_seal(const struct spare_grant_keys *k, struct spare_grant *g)
+{
+	if (k->has_sign)
+		ed25519_sign(g, &k->sign);
+	else if (k->has_hmac)
+		spare_grant_sign(g, &k->hmac);
 }
 
 int spare_grant_keys_issue(const struct spare_grant_keys *k,
 			   const struct spare_grant_info *info, struct spare_grant *g)
 {
-	if (k->has_sign)
-		return spare_grant_issue_ed25519(info, &k->sign, g);
-	if (k->has_hmac)
-		return spare_grant_issue(info, &k->hmac, g);
-	return SPARE_GRANT_MALFORMED;
+	int ret = spare_grant_keys_encode(k, info, g);
+
+	if (!ret)
+		spare_grant_keys_seal(k, g);
+	return ret;
 }
 
 void spare_grant_pubkey_format(const struct spare_grant_pubkey *p, char *line, size_t len)

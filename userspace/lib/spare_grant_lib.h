@@ -124,6 +124,17 @@ int spare_grant_issue_ed25519(const struct spare_grant_info *info,
 int spare_grant_keys_issue(const struct spare_grant_keys *k,
 			   const struct spare_grant_info *info, struct spare_grant *g);
 
+/*
+ * spare_grant_keys_issue() in two steps, so that the signing (the costly
+ * part of a version 2 grant) can run elsewhere (spare_grant_pool.h):
+ * encode as @k would issue it (version, key id), unsigned, with
+ * spare_grant_keys_issue()'s returns; then seal (sign) @g with the same @k.
+ * The grant id is in @g after the first step.
+ */
+int spare_grant_keys_encode(const struct spare_grant_keys *k,
+			    const struct spare_grant_info *info, struct spare_grant *g);
+void spare_grant_keys_seal(const struct spare_grant_keys *k, struct spare_grant *g);
+
 /* A fresh random grant id. */
 void spare_grant_new_id(uint8_t id[SPARE_GRANT_ID_LEN]);
 
