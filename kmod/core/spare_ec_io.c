@@ -215,17 +215,22 @@ bool spare_ec_write_ready(const struct spare_ec_write *wr)
 /*
  * Mark @splits of @wr's pages current: those whose slab is still the one
  * the write began on (a split lost while its write was in flight stays
- * lost, and a slab mapped in its place since holds none of it).
+ * lost, and a slab mapped in its place since holds none of it). The
+ * others are stale there: spare_ec_write_end() flags them for repair.
  */
 static void mark_landed(struct spare_ec_map *m, struct spare_ec_group *grp,
 			struct spare_ec_write *wr, u16 splits)
 {
 	u32 j;
 
-	for (j = 0; j < spare_ec_splits(&m->g); j++)
-		if ((splits & (1U << j)) && !(grp->lost & (1U << j)) &&
-		    wr->epoch[j] == grp->epoch[j])
+	for (j = 0; j < spare_ec_splits(&m->g); j++) {
+		if (!(splits & (1U << j)))
+			continue;
+		if (!(grp->lost & (1U << j)) && wr->epoch[j] == grp->epoch[j])
 			bitmap_set(grp->cur[j], wr->first, wr->n);
+		else
+			wr->stale |= 1U << j;
+	}
 	wr->marked |= splits;
 }
 
@@ -271,6 +276,14 @@ int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
 		st->writes_short++;
 	/* late splits: no write of these pages began since (write_waits) */
 	mark_landed(m, grp, wr, wr->landed & ~wr->marked);
+	/*
+	 * Landed on a slab since replaced (a loss and re-map, a move's
+	 * switch): not current here, so rebuilt here. Flagged now, at the
+	 * end: a rebuild pass while the write was in flight found these
+	 * pages not rebuildable (writing, trailing) and may have cleared
+	 * the flag the loss or the switch set (spare_ec_repair_idle()).
+	 */
+	grp->repair |= wr->stale;
 	return 0;
 }
 
