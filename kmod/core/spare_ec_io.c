@@ -388,6 +388,39 @@ bool spare_ec_eio_first(struct spare_ec_group *grp)
 	return true;
 }
 
+/* The splits current at page @p of @grp (lost ones are current nowhere). */
+static u16 page_current(const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 p)
+{
+	u16 cur = 0;
+	u32 j;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		if (test_bit(p, grp->cur[j]))
+			cur |= 1U << j;
+	return cur;
+}
+
+int spare_ec_eio_states(char *buf, size_t len, const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 first, u32 n)
+{
+	u32 p;
+
+	if (!in_group(m, first, n))
+		return snprintf(buf, len, "page %u: not in the group", first);
+	for (p = first; p < first + n; p++)
+		if (test_bit(p, grp->written) &&
+		    hweight32(page_current(m, grp, p) & ~grp->lost) < m->g.k)
+			break;
+	if (p == first + n)
+		p = first;
+	return snprintf(buf, len,
+			"page %u: current 0x%02x, lost 0x%02x, to rebuild 0x%02x%s%s",
+			p, page_current(m, grp, p), grp->lost, grp->repair,
+			test_bit(p, grp->writing) ? ", writing" : "",
+			test_bit(p, grp->trailing) ? ", trailing" : "");
+}
+
 /* Whether page @p of @grp can rebuild split @j: not current there, K
  * others are; @src the first K of them.
  */

@@ -320,6 +320,23 @@ enum spare_ec_read_act spare_ec_read_done(struct spare_ec_read *rd, u32 j,
 /* Whether the driver logs this unreadable page: once per group. */
 bool spare_ec_eio_first(struct spare_ec_group *grp);
 
+/**
+ * spare_ec_eio_states() - the split states an EIO's log line gives
+ * @buf: where they go, without a newline
+ * @len: its size (96 bytes hold any)
+ * @first: the first page of the range that was EIO
+ * @n: its pages
+ *
+ * Names the first written page of the range with fewer than K splits
+ * current and not lost (else the range's first page) and its masks, bit
+ * j for split j: "page P: current 0x39, lost 0x06, to rebuild 0x00",
+ * then ", writing" or ", trailing" while a write is in flight there.
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_ec_eio_states(char *buf, size_t len, const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 first, u32 n);
+
 /* One repair in flight: rebuild split @split of [first, first + n). */
 struct spare_ec_repair {
 	u32 first, n;

@@ -176,9 +176,11 @@ static void ecio_42_two_lost(ECIO_T t)
  */
 static void ecio_42_third_lost(ECIO_T t)
 {
+	const char *want = "page 7: current 0x2a, lost 0x15, to rebuild 0x15";
 	struct spare_ec_map m;
 	struct spare_ec_stats st = { 0 };
 	struct spare_ec_read rd;
+	char buf[96];
 	u16 posted;
 
 	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
@@ -193,12 +195,22 @@ static void ecio_42_third_lost(ECIO_T t)
 	ECIO_EQ(t, st.eio_pages, 1);
 	ECIO_CHECK(t, spare_ec_eio_first(&m.groups[0]));
 	ECIO_CHECK(t, !spare_ec_eio_first(&m.groups[0]));
+	/* the log line's split states: the first page short of K */
+	ECIO_EQ(t, spare_ec_eio_states(buf, sizeof(buf), &m, &m.groups[0], 7,
+				       1), strlen(want));
+	ECIO_CHECK(t, !strcmp(buf, want));
 	ECIO_EQ(t, ec_read(&m, 1, 7, ec_in_order, 5, 0, &rd, &posted, &st),
 		SPARE_EC_COPY);
 	ECIO_EQ(t, st.eio_pages, 1);
 	/* a write to a page of the broken group lands on 3 splits: EIO */
 	ECIO_EQ(t, ec_write(&m, 0, 7, 1, 0x3f, &st), -EIO);
 	ECIO_EQ(t, st.eio_pages, 2);
+	/* page 9 written short of K, page 8 whole: page 9 is named */
+	ECIO_EQ(t, ec_write(&m, 0, 9, 1, 0x0a, &st), -EIO);
+	spare_ec_split_mapped(&m, &m.groups[0], 2);
+	ECIO_EQ(t, ec_write(&m, 0, 8, 1, 0x3e, &st), 0);
+	spare_ec_eio_states(buf, sizeof(buf), &m, &m.groups[0], 8, 2);
+	ECIO_CHECK(t, !strcmp(buf, "page 9: current 0x00, lost 0x11, to rebuild 0x35"));
 	spare_ec_map_free(&m);
 }
 
