@@ -10,9 +10,10 @@
 #   Documentation/perf/intermittent/ec-evict/loop.sh N OLD_TOP
 # OLD_TOP: a clone at the commit before the fix with its spare.ko built
 # for 6.1 and this tree's programs, e.g.
-#   git clone -q --shared . /tmp/old && (cd /tmp/old && git checkout -q 9cb5dda &&
-#     mkdir build && ln -s "$PWD/build/kernels" build/kernels &&
-#     ln -s "$PWD/build/bin" build/bin && make kmod KVER=6.1.0-57-amd64)
+#   top=$PWD; git clone -q --shared . /tmp/old && cd /tmp/old &&
+#   git checkout -q 9cb5dda && mkdir build &&
+#   ln -s "$top/build/kernels" build/kernels && ln -s "$top/build/bin" build/bin &&
+#   make kmod KVER=6.1.0-57-amd64; cd "$top"
 # (ec-evict@kmod runs no program the fix changed.)
 set -u
 N=$1
