@@ -415,16 +415,21 @@ static void page_fill(struct ec_req *req, unsigned int ext, u32 rp,
 static void log_eio(struct ec_req *req, struct ec_ext *ex)
 {
 	struct spare_dev *dev = req->dev;
+	struct spare_ec_group *grp = &dev->ec->map.groups[ex->group];
 	unsigned long flags;
+	char states[96];
 	bool first;
 
 	spin_lock_irqsave(&dev->ec->glock[ex->group], flags);
-	first = spare_ec_eio_first(&dev->ec->map.groups[ex->group]);
+	first = spare_ec_eio_first(grp);
+	if (first)
+		spare_ec_eio_states(states, sizeof(states), &dev->ec->map, grp,
+				    ex->first, ex->n);
 	spin_unlock_irqrestore(&dev->ec->glock[ex->group], flags);
 	if (first)
-		pr_warn("%s: coding group %u: page %u: fewer than %u splits current, EIO (logged once per group)\n",
+		pr_warn("%s: coding group %u: page %u: fewer than %u splits current, EIO (logged once per group; %s)\n",
 			dev->disk->disk_name, ex->group, ex->first,
-			dev->cfg.ec.k);
+			dev->cfg.ec.k, states);
 }
 
 /*

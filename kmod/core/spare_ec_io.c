@@ -215,17 +215,22 @@ bool spare_ec_write_ready(const struct spare_ec_write *wr)
 /*
  * Mark @splits of @wr's pages current: those whose slab is still the one
  * the write began on (a split lost while its write was in flight stays
- * lost, and a slab mapped in its place since holds none of it).
+ * lost, and a slab mapped in its place since holds none of it). The
+ * others are stale there: spare_ec_write_end() flags them for repair.
  */
 static void mark_landed(struct spare_ec_map *m, struct spare_ec_group *grp,
 			struct spare_ec_write *wr, u16 splits)
 {
 	u32 j;
 
-	for (j = 0; j < spare_ec_splits(&m->g); j++)
-		if ((splits & (1U << j)) && !(grp->lost & (1U << j)) &&
-		    wr->epoch[j] == grp->epoch[j])
+	for (j = 0; j < spare_ec_splits(&m->g); j++) {
+		if (!(splits & (1U << j)))
+			continue;
+		if (!(grp->lost & (1U << j)) && wr->epoch[j] == grp->epoch[j])
 			bitmap_set(grp->cur[j], wr->first, wr->n);
+		else
+			wr->stale |= 1U << j;
+	}
 	wr->marked |= splits;
 }
 
@@ -271,6 +276,14 @@ int spare_ec_write_end(struct spare_ec_map *m, struct spare_ec_group *grp,
 		st->writes_short++;
 	/* late splits: no write of these pages began since (write_waits) */
 	mark_landed(m, grp, wr, wr->landed & ~wr->marked);
+	/*
+	 * Landed on a slab since replaced (a loss and re-map, a move's
+	 * switch): not current here, so rebuilt here. Flagged now, at the
+	 * end: a rebuild pass while the write was in flight found these
+	 * pages not rebuildable (writing, trailing) and may have cleared
+	 * the flag the loss or the switch set (spare_ec_repair_idle()).
+	 */
+	grp->repair |= wr->stale;
 	return 0;
 }
 
@@ -373,6 +386,39 @@ bool spare_ec_eio_first(struct spare_ec_group *grp)
 		return false;
 	grp->eio_logged = true;
 	return true;
+}
+
+/* The splits current at page @p of @grp (lost ones are current nowhere). */
+static u16 page_current(const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 p)
+{
+	u16 cur = 0;
+	u32 j;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		if (test_bit(p, grp->cur[j]))
+			cur |= 1U << j;
+	return cur;
+}
+
+int spare_ec_eio_states(char *buf, size_t len, const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 first, u32 n)
+{
+	u32 p;
+
+	if (!in_group(m, first, n))
+		return snprintf(buf, len, "page %u: not in the group", first);
+	for (p = first; p < first + n; p++)
+		if (test_bit(p, grp->written) &&
+		    hweight32(page_current(m, grp, p) & ~grp->lost) < m->g.k)
+			break;
+	if (p == first + n)
+		p = first;
+	return snprintf(buf, len,
+			"page %u: current 0x%02x, lost 0x%02x, to rebuild 0x%02x%s%s",
+			p, page_current(m, grp, p), grp->lost, grp->repair,
+			test_bit(p, grp->writing) ? ", writing" : "",
+			test_bit(p, grp->trailing) ? ", trailing" : "");
 }
 
 /* Whether page @p of @grp can rebuild split @j: not current there, K

@@ -186,7 +186,12 @@ struct spare_ec_write {
 	u16 posted;	/* the splits written */
 	u16 landed;	/* those whose write completed */
 	u16 failed;	/* those whose write failed (or was not posted) */
-	u16 marked;	/* landed splits marked current so far */
+	u16 marked;	/* landed splits marked current (or stale) so far */
+	/*
+	 * landed splits not marked: their slab changed under the write (lost,
+	 * mapped again, or a moving split switched to its new slab)
+	 */
+	u16 stale;
 	u8 k;
 	bool committed;	/* spare_ec_write_commit() ran */
 	int result;	/* its answer */
@@ -244,7 +249,10 @@ int spare_ec_write_commit(struct spare_ec_map *m, struct spare_ec_group *grp,
  * Commits the write if spare_ec_write_commit() did not run (a driver
  * that answers at the end, as the pager does). Splits that landed after
  * the commit are marked current (same rule: not lost, same slab); those
- * that did not land wait for repair, never read stale. A write that
+ * that did not land, and those that landed on a slab since replaced (at
+ * the commit or after), are flagged for repair here, never read stale
+ * (a rebuild pass during the write may have cleared the flag its loss
+ * or switch set: spare_ec_repair_idle()). A write that
  * landed on fewer than K + R splits is counted as short.
  *
  * Return: the commit's answer: 0, or -EIO.
@@ -311,6 +319,23 @@ enum spare_ec_read_act spare_ec_read_done(struct spare_ec_read *rd, u32 j,
 
 /* Whether the driver logs this unreadable page: once per group. */
 bool spare_ec_eio_first(struct spare_ec_group *grp);
+
+/**
+ * spare_ec_eio_states() - the split states an EIO's log line gives
+ * @buf: where they go, without a newline
+ * @len: its size (96 bytes hold any)
+ * @first: the first page of the range that was EIO
+ * @n: its pages
+ *
+ * Names the first written page of the range with fewer than K splits
+ * current and not lost (else the range's first page) and its masks, bit
+ * j for split j: "page P: current 0x39, lost 0x06, to rebuild 0x00",
+ * then ", writing" or ", trailing" while a write is in flight there.
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_ec_eio_states(char *buf, size_t len, const struct spare_ec_map *m,
+			const struct spare_ec_group *grp, u32 first, u32 n);
 
 /* One repair in flight: rebuild split @split of [first, first + n). */
 struct spare_ec_repair {

@@ -176,9 +176,11 @@ static void ecio_42_two_lost(ECIO_T t)
  */
 static void ecio_42_third_lost(ECIO_T t)
 {
+	const char *want = "page 7: current 0x2a, lost 0x15, to rebuild 0x15";
 	struct spare_ec_map m;
 	struct spare_ec_stats st = { 0 };
 	struct spare_ec_read rd;
+	char buf[96];
 	u16 posted;
 
 	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
@@ -193,12 +195,22 @@ static void ecio_42_third_lost(ECIO_T t)
 	ECIO_EQ(t, st.eio_pages, 1);
 	ECIO_CHECK(t, spare_ec_eio_first(&m.groups[0]));
 	ECIO_CHECK(t, !spare_ec_eio_first(&m.groups[0]));
+	/* the log line's split states: the first page short of K */
+	ECIO_EQ(t, spare_ec_eio_states(buf, sizeof(buf), &m, &m.groups[0], 7,
+				       1), strlen(want));
+	ECIO_CHECK(t, !strcmp(buf, want));
 	ECIO_EQ(t, ec_read(&m, 1, 7, ec_in_order, 5, 0, &rd, &posted, &st),
 		SPARE_EC_COPY);
 	ECIO_EQ(t, st.eio_pages, 1);
 	/* a write to a page of the broken group lands on 3 splits: EIO */
 	ECIO_EQ(t, ec_write(&m, 0, 7, 1, 0x3f, &st), -EIO);
 	ECIO_EQ(t, st.eio_pages, 2);
+	/* page 9 written short of K, page 8 whole: page 9 is named */
+	ECIO_EQ(t, ec_write(&m, 0, 9, 1, 0x0a, &st), -EIO);
+	spare_ec_split_mapped(&m, &m.groups[0], 2);
+	ECIO_EQ(t, ec_write(&m, 0, 8, 1, 0x3e, &st), 0);
+	spare_ec_eio_states(buf, sizeof(buf), &m, &m.groups[0], 8, 2);
+	ECIO_CHECK(t, !strcmp(buf, "page 9: current 0x00, lost 0x11, to rebuild 0x35"));
 	spare_ec_map_free(&m);
 }
 
@@ -600,6 +612,125 @@ static void ecio_move_write_races(ECIO_T t)
 	spare_ec_map_free(&m);
 }
 
+/*
+ * Run the rebuild as both drivers do (spare.ko's repair_split(), the
+ * pager's ec_repair_pass()): each split flagged for repair and not lost,
+ * range after range from page 0, its flag cleared once a pass from page
+ * 0 finds nothing (spare_ec_repair_idle()); every range rebuilt.
+ */
+static void ec_rebuild_all(struct spare_ec_map *m, u32 gi,
+			   struct spare_ec_stats *st)
+{
+	struct spare_ec_group *grp = &m->groups[gi];
+	struct spare_ec_repair rep;
+	u32 j, from;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++) {
+		if (!(grp->repair & EC_B(j)) || (grp->lost & EC_B(j)))
+			continue;
+		from = 0;
+		while (!spare_ec_repair_begin(m, grp, j, from, EC_PAGES, &rep)) {
+			spare_ec_repair_end(m, grp, &rep, true, st);
+			from = rep.first + rep.n;
+		}
+		if (!spare_ec_repair_begin(m, grp, j, 0, EC_PAGES, &rep))
+			spare_ec_repair_end(m, grp, &rep, false, st);
+		else
+			spare_ec_repair_idle(grp, j);
+	}
+}
+
+/*
+ * Split @j of @grp begins a move and its current pages are copied in one
+ * chunk; the pages copied, or -1 when the move did not begin or copy.
+ */
+static int ec_move_copy_all(struct spare_ec_map *m, struct spare_ec_group *grp,
+			    u32 j, unsigned long *copied)
+{
+	struct spare_ec_repair rep;
+
+	if (spare_ec_move_begin(m, grp, j, copied) ||
+	    spare_ec_move_next(m, grp, 0, m->pages_per_group, &rep) ||
+	    !spare_ec_move_chunk_end(m, grp, &rep, true))
+		return -1;
+	return (int)rep.n;
+}
+
+/*
+ * client/ec-evict@kmod's EIO (session 44, 6.1): a write in flight over
+ * pages of a moving split at its switch lands on the old slab (or on the
+ * new one, posted after the switch) and marks nothing on the split
+ * there. The rebuild work runs right after the switch, while the write is
+ * still in flight (or its late splits are: trailing), finds nothing it can
+ * rebuild and clears the split's repair flag; the write's end must flag
+ * the split again, or those pages keep K + R - 1 current splits for good,
+ * and two more losses (R = 2) leave them K - 1: EIO with four splits of
+ * the group alive. Likewise for a write across a loss and re-map.
+ */
+static void ecio_move_write_after_rebuild(ECIO_T t)
+{
+	static unsigned long copied[BITS_TO_LONGS(EC_PAGES)];
+	struct spare_ec_map m;
+	struct spare_ec_stats st = { 0 };
+	struct spare_ec_group *grp;
+	struct spare_ec_write wr;
+	struct spare_ec_read rd;
+	u16 post;
+	u32 j;
+
+	ECIO_ASSERT(t, ec_setup(&m, 4, 2, 1));
+	grp = &m.groups[0];
+	ECIO_EQ(t, ec_write(&m, 0, 0, 32, 0x3f, &st), 0);
+	/* split 0 moves: every page copied */
+	ECIO_EQ(t, ec_move_copy_all(&m, grp, 0, copied), 32);
+	/* a write of pages 16-31 begins, and the split switches meanwhile */
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 16, 16, &wr), 0x3f);
+	ECIO_EQ(t, spare_ec_move_switch(&m, grp), 0);
+	/* the rebuild work's pass, at once: nothing rebuildable yet */
+	ec_rebuild_all(&m, 0, &st);
+	/* the write lands on all six (split 0 on the old slab), K first */
+	for (j = 1; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_commit(&m, grp, &wr, &st), 0);
+	ec_rebuild_all(&m, 0, &st);	/* trailing: nothing yet either */
+	spare_ec_write_done(&wr, 0, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, !spare_ec_current(&m, grp, 0, 16));
+	/* split 0 is flagged again and its pages there are rebuilt */
+	ECIO_CHECK(t, grp->repair & EC_B(0));
+	ec_rebuild_all(&m, 0, &st);
+	ECIO_EQ(t, st.repaired_pages, 16);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 32), 0x3f);
+	/* hosts 3 and 4: two other splits lost; every page still reads */
+	spare_ec_split_lost(&m, grp, 1);
+	spare_ec_split_lost(&m, grp, 2);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 16, 16, &rd, &post, &st), 0);
+	ECIO_EQ(t, post, 0x39);
+	ECIO_EQ(t, st.eio_pages, 0);
+
+	/* a write across a loss and re-map of split 3, the same way */
+	spare_ec_split_mapped(&m, grp, 1);
+	spare_ec_split_mapped(&m, grp, 2);
+	ec_rebuild_all(&m, 0, &st);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 0, 32), 0x3f);
+	ECIO_EQ(t, spare_ec_write_begin(&m, grp, 40, 4, &wr), 0x3f);
+	spare_ec_write_done(&wr, 3, true);	/* landed on the old slab */
+	spare_ec_split_lost(&m, grp, 3);
+	spare_ec_split_mapped(&m, grp, 3);
+	ec_rebuild_all(&m, 0, &st);		/* pages 0-31 only */
+	for (j = 0; j < 6; j++)
+		spare_ec_write_done(&wr, j, true);
+	ECIO_EQ(t, spare_ec_write_end(&m, grp, &wr, &st), 0);
+	ECIO_CHECK(t, grp->repair & EC_B(3));
+	ec_rebuild_all(&m, 0, &st);
+	ECIO_EQ(t, spare_ec_readable(&m, grp, 40, 4), 0x3f);
+	spare_ec_split_lost(&m, grp, 0);
+	spare_ec_split_lost(&m, grp, 1);
+	ECIO_EQ(t, spare_ec_read_plan(&m, grp, 40, 4, &rd, &post, &st), 0);
+	ECIO_EQ(t, st.eio_pages, 0);
+	spare_ec_map_free(&m);
+}
+
 /* The moving split lost (its donor died mid-move): the move is over, a
  * chunk in flight marks nothing, no switch; it is lost and rebuilt by a
  * decode. A move of a lost split cannot begin; another split's can.
@@ -929,6 +1060,7 @@ static const struct spare_ec_io_case spare_ec_io_cases[] = {
 	{ "move_copy", ecio_move_copy },
 	{ "move_write_races", ecio_move_write_races },
 	{ "move_lost", ecio_move_lost },
+	{ "move_write_after_rebuild", ecio_move_write_after_rebuild },
 	{ "move_give_up", ecio_move_give_up },
 	{ "read_racing_write_waits", ecio_read_racing_write },
 	{ "write_completes_at_k", ecio_write_completes_at_k },

@@ -426,15 +426,20 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 
 static void log_eio(struct dev *d, struct ec_ext *ex, bool write)
 {
+	struct spare_ec_group *grp = &d->ec->map.groups[ex->group];
+	char states[96];
 	bool first;
 
 	pthread_mutex_lock(&d->ec->lock[ex->group]);
-	first = spare_ec_eio_first(&d->ec->map.groups[ex->group]);
+	first = spare_ec_eio_first(grp);
+	if (first)
+		spare_ec_eio_states(states, sizeof(states), &d->ec->map, grp,
+				    ex->first, ex->n);
 	pthread_mutex_unlock(&d->ec->lock[ex->group]);
 	if (first)
-		log_err("coding group %u: page %u %s: fewer than %u splits current, EIO (logged once per group)",
+		log_err("coding group %u: page %u %s: fewer than %u splits current, EIO (logged once per group; %s)",
 			ex->group, ex->first, write ? "written" : "read",
-			d->ec_geom.k);
+			d->ec_geom.k, states);
 }
 
 /* Copy the data splits of extent @x's pages from the slot into the page. */
