@@ -167,6 +167,21 @@ cg_new() {
 	echo "$2" >"/sys/fs/cgroup/$1/memory.max" || fail "memory.max of $1"
 }
 
+# cg_new_high NAME MAX: cg_new NAME MAX (MAX in MiB: 16M) with memory.high at
+# 7/8 of it. A job swapping in a bare memory.max is now and then OOM-killed
+# with swap to spare when its swap-out completes from another context than
+# the reclaimer's (spare-ublk always, spare.ko since its ->queue_rq() stopped
+# sleeping in session 39) on 6.12's multi-generational LRU: the charge's 16
+# reclaim retries come back empty while its writes are in flight
+# (Documentation/kmod.md and ublk.md, "OOM kills under a bare memory.max";
+# perf/oom-killdonor, session 45). Above memory.high the kernel throttles
+# the job on its way back to user space while reclaim catches up, instead.
+cg_new_high() {
+	cg_new "$1" "$2"
+	echo "$(( ${2%M} * 1024 * 7 / 8 ))K" >"/sys/fs/cgroup/$1/memory.high" ||
+		fail "memory.high of $1"
+}
+
 # cg_run NAME CMD...: run CMD inside cgroup NAME.
 cg_run() {
 	local g=$1; shift
@@ -206,8 +221,11 @@ oom_dump() {
 # invoked, before its victim dies) appends oom_dump's lines to
 # /tmp/oom-dump.CGROUP; why_died prints them. The kernel's own report
 # (oom_report) has the cgroup's memory.stat at the kill; this adds the
-# guest-wide counters and the device, within 0.1 s. Only shell builtins
-# read the counter between samples.
+# guest-wide counters (cumulative: pswpout, refaults), the LRU in use and
+# the device. It comes after the kill: 0.34 s after it in the one seen
+# (6.12 under TCG, its report still printing), the victim's memory already
+# freed, so its memory.stat is the cgroup's after the kill. Only shell
+# builtins read the counter between samples.
 oom_watch() {
 	local cg=/sys/fs/cgroup/$1 n0=0 n k v
 	while read -r k v; do [ "$k" = oom ] && n0=$v; done <"$cg/memory.events"
