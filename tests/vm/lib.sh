@@ -167,6 +167,21 @@ cg_new() {
 	echo "$2" >"/sys/fs/cgroup/$1/memory.max" || fail "memory.max of $1"
 }
 
+# cg_new_high NAME MAX: cg_new NAME MAX (MAX in MiB: 16M) with memory.high at
+# 7/8 of it. A job swapping in a bare memory.max is now and then OOM-killed
+# with swap to spare when its swap-out completes from another context than
+# the reclaimer's (spare-ublk always, spare.ko since its ->queue_rq() stopped
+# sleeping in session 39) on 6.12's multi-generational LRU: the charge's 16
+# reclaim retries come back empty while its writes are in flight
+# (Documentation/kmod.md and ublk.md, "OOM kills under a bare memory.max";
+# perf/oom-killdonor, session 45). Above memory.high the kernel throttles
+# the job on its way back to user space while reclaim catches up, instead.
+cg_new_high() {
+	cg_new "$1" "$2"
+	echo "$(( ${2%M} * 1024 * 7 / 8 ))K" >"/sys/fs/cgroup/$1/memory.high" ||
+		fail "memory.high of $1"
+}
+
 # cg_run NAME CMD...: run CMD inside cgroup NAME.
 cg_run() {
 	local g=$1; shift
@@ -181,15 +196,64 @@ oom_report() {
 		grep -E 'invoked oom-killer|memory: usage|swap: usage|Memory cgroup stats| (anon|file|swapcached|anon_thp|inactive_anon|active_anon|unevictable|file_writeback|pgscan_direct|pgsteal_direct|pgrefill|pgactivate|workingset_refault_anon|workingset_activate_anon) [0-9]|oom-kill:'
 }
 
+# oom_dump CGROUP [DISK]: what tells why CGROUP's reclaim failed, now:
+# memory.events; memory.current, .max, .high, .swap.current (bytes); from
+# memory.stat the anon and swap-cache sizes, the pages under writeback
+# (file_writeback, which counts swap-out too; bytes) and the reclaim and
+# refault counters; /proc/vmstat's guest-wide swap, writeback and refault
+# counters (pages); whether the multi-generational LRU is on; DISK's reads
+# and writes in flight.
+oom_dump() {
+	local cg=/sys/fs/cgroup/$1
+	echo "oom-dump at $(cut -d' ' -f1 /proc/uptime) s, cgroup $1"
+	echo "  memory.events: $(tr '\n' ' ' <"$cg/memory.events")"
+	echo "  memory.current $(cat "$cg/memory.current") max $(cat "$cg/memory.max")" \
+		"high $(cat "$cg/memory.high") swap.current $(cat "$cg/memory.swap.current" 2>/dev/null)"
+	echo "  memory.stat: $(awk '$1 ~ /^(anon|file|kernel|swapcached|anon_thp|zswapped|file_writeback|inactive_anon|active_anon|unevictable|pgscan|pgsteal|workingset_refault_anon|workingset_activate_anon|workingset_restore_anon)$/ {printf "%s %s ", $1, $2}' "$cg/memory.stat")"
+	echo "  vmstat: $(awk '$1 ~ /^(nr_writeback|pswpin|pswpout|pgscan_direct|pgsteal_direct|workingset_refault_anon|workingset_activate_anon|workingset_restore_anon|oom_kill)$/ {printf "%s %s ", $1, $2}' /proc/vmstat)"
+	echo "  lru_gen $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)"
+	[ -z "${2:-}" ] || echo "  $2 in flight (reads writes): $(cat "/sys/block/$2/inflight" 2>/dev/null)"
+}
+
+# oom_watch CGROUP PID [DISK]: run in the background (&) beside a job; until
+# PID ends, every 0.1 s, when CGROUP's memory.events counts a new "oom" (a
+# charge that reclaim could not satisfy: counted as the OOM killer is
+# invoked, before its victim dies) appends oom_dump's lines to
+# /tmp/oom-dump.CGROUP; why_died prints them. The kernel's own report
+# (oom_report) has the cgroup's memory.stat at the kill; this adds the
+# guest-wide counters (cumulative: pswpout, refaults), the LRU in use and
+# the device. It comes after the kill: 0.34 s after it in the one seen
+# (6.12 under TCG, its report still printing), the victim's memory already
+# freed, so its memory.stat is the cgroup's after the kill. Only shell
+# builtins read the counter between samples.
+oom_watch() {
+	local cg=/sys/fs/cgroup/$1 n0=0 n k v
+	while read -r k v; do [ "$k" = oom ] && n0=$v; done <"$cg/memory.events"
+	rm -f "/tmp/oom-dump.$1"
+	while :; do
+		n=0
+		while read -r k v; do [ "$k" = oom ] && n=$v; done <"$cg/memory.events"
+		[ "$n" = "$n0" ] || { oom_dump "$1" "${3:-}" >>"/tmp/oom-dump.$1"; n0=$n; }
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+}
+
 # why_died CGROUP: whether CGROUP's OOM killer has run, on a line that starts
 # with "why:" (scripts/check shows those lines of a failed scenario's log),
-# then the OOM report or the kernel log's tail.
+# then the OOM report or the kernel log's tail, and oom_watch's dump.
 why_died() {
 	local n
 	n=$(awk '$1 == "oom_kill" {print $2}' "/sys/fs/cgroup/$1/memory.events")
 	if [ "${n:-0}" != 0 ]; then
 		echo "why: the OOM killer of cgroup $1 ran $n time(s)"
 		oom_report
+		sleep 0.2	# oom_watch's last sample
+		if [ -s "/tmp/oom-dump.$1" ]; then
+			cat "/tmp/oom-dump.$1"
+		else
+			oom_dump "$1"
+		fi
 	else
 		echo "why: cgroup $1 was not OOM-killed (the workload's own output is above)"
 		dmesg | tail -30

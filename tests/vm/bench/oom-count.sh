@@ -7,7 +7,8 @@
 # LRU: keep, or a value for /sys/kernel/mm/lru_gen/enabled; COPIES: 1 (one
 # copy plus a sync brd backup), 2, or zram; PAR spare-memtest processes of
 # SIZE each per run, in a cgroup of memory.max=MAX; WINDOW_KB for
-# write_window_kb (empty: default); DELAY netem delay on the donors' links.
+# write_window_kb (empty or -: default); DELAY netem delay on the donors'
+# links (empty or -: none).
 # VARIANTS (optional, spare only): a comma list of throttle settings, used
 # in turn run after run so that they share one boot (issue 31 §2.3):
 #   wait   reclaim_wait=Y (when the module has it), all tags
@@ -16,13 +17,20 @@
 #          hardware queue: a submitter finding none sleeps in submit_bio)
 #   nowbt  reclaim_wait=N, all tags, the block layer's writeback throttle
 #          off (wbt_lat_usec=0); every other variant restores it
+#   high   as none, and the cgroup's memory.high at 7/8 of MAX (ublk.inc's
+#          ublk_cg; every other variant sets it back to max)
+#   classic as none, on the classic LRU (lru_gen n; every other variant
+#          puts back the LRU the boot started with)
 #   base   another build of spare.ko, build/bin/spare-base.ko on the host
 #          (/spare/bin in the guest), as it loads (its own reclaim_wait
 #          default), all tags; every other variant runs /spare/spare.ko.
 #          A change of module between runs takes the swap device down and
 #          sets it up again the same way (donors restarted), so that two
 #          builds share one boot (issue 31 §2.3, session 39)
-# Each run's line names its variant; OOMS lines are given per variant.
+# Each run's line names its variant; OOMS lines are given per variant; a run
+# the OOM killer ended prints the kernel's report and oom_watch's dump.
+# HOG (10th argument): 1 keeps a busy loop beside the job in the guest for
+# the whole bench (a guest starved of CPU, as beside another in the check).
 # A run of 192m over 5 ms links took 210-250 s on a loaded two-core host
 # (2026-11-29); the guest's watchdog allows 300 s a run plus 300 s: give
 # -t more than that.
@@ -32,7 +40,11 @@
 set -u
 watchdog $(( ${2:-4} * 300 + 300 ))
 lru=${1:-keep}; runs=${2:-4}; rep=${3:-1}; par=${4:-1}; cgmax=${5:-48M}; size=${6:-192m}; win=${7:-}; delay=${8:-}
-variants=$(echo "${9:-}" | tr , ' ')
+variants=$(echo "${9:-}" | tr , ' '); hog=${10:-0}
+# "-" for WINDOW_KB or DELAY: the default (scripts/vm/run drops empty arguments)
+[ "$win" != - ] || win=
+[ "$delay" != - ] || delay=
+lru0=$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo none)
 [ "$lru" = keep ] || echo "$lru" > /sys/kernel/mm/lru_gen/enabled
 echo "lru_gen: $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null)"
 modprobe brd rd_nr=1 rd_size=262144
@@ -79,6 +91,9 @@ wbt=$(cat $q/wbt_lat_usec 2>/dev/null || echo none)
 echo "queue: nr_requests $maxrq, scheduler $(cat $q/scheduler), wbt_lat_usec $wbt, hw queues $(ls -d /sys/block/$disk/mq/* 2>/dev/null | wc -l)"
 # Apply variant $1 (see the header); fails the bench on a setting refused.
 variant_set() {
+	echo max >/sys/fs/cgroup/work/memory.high || fail "memory.high max"
+	[ "$lru0" = none ] || [ "$(cat /sys/kernel/mm/lru_gen/enabled)" = "$lru0" ] ||
+		echo y >/sys/kernel/mm/lru_gen/enabled || fail "lru_gen y"
 	if [ "$1" = base ]; then module_use /spare/bin/spare-base.ko; else module_use /spare/spare.ko; fi
 	[ "$wbt" = none ] || [ "$1" = nowbt ] || echo "$wbt" > $q/wbt_lat_usec ||
 		fail "wbt_lat_usec=$wbt"
@@ -92,6 +107,13 @@ variant_set() {
 	      echo "${1#tag}" > "$nrq" || fail "nr_requests=${1#tag}"
 	      [ "$(cat "$nrq")" = "${1#tag}" ] || fail "nr_requests is $(cat "$nrq"), not ${1#tag}" ;;
 	base) echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq" ;;
+	high) echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq"
+	      mb=${cgmax%M}
+	      echo "$((mb * 1024 * 7 / 8))K" >/sys/fs/cgroup/work/memory.high || fail "memory.high" ;;
+	classic) echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq"
+	      [ "$lru0" != none ] || fail "no lru_gen in this kernel"
+	      echo n >/sys/kernel/mm/lru_gen/enabled || fail "lru_gen n"
+	      [ "$(cat /sys/kernel/mm/lru_gen/enabled)" = 0x0000 ] || fail "lru_gen still on" ;;
 	nowbt) [ ! -f $rw ] || echo N > $rw || fail "reclaim_wait=N"
 	      echo "$maxrq" > "$nrq" || fail "nr_requests=$maxrq"
 	      [ "$wbt" != none ] || fail "no wbt on this queue"
@@ -105,6 +127,9 @@ variant_set() {
 # death that was not the OOM killer's.
 ooms=0
 bad=
+hogpid=
+if [ "$hog" = 1 ]; then sh -c 'while :; do :; done' & hogpid=$!; fi
+echo "lru_gen at start $lru0, hog $hog, $par x $size in memory.max $cgmax"
 set -- $variants
 nv=$#
 for i in $(seq "$runs"); do
@@ -120,17 +145,26 @@ for i in $(seq "$runs"); do
 	o0=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/work/memory.events)
 	pids=""
 	for j in $(seq "$par"); do cg_run work spare-memtest -p 1 "$size" & pids="$pids $!"; done
+	set -- $pids
+	oom_watch work "$1" "$disk" &
+	wpid=$!
+	set -- $variants
 	rc=0; for p in $pids; do wait $p || rc=$?; done
+	wait $wpid
 	o1=$(awk '$1 == "oom_kill" {print $2}' /sys/fs/cgroup/work/memory.events)
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "RUN $i variant=$v rc=$rc oom=$((o1-o0)) secs=$(echo $t0 $t1 | awk '{print $2-$1}')"
 	if [ "$o1" != "$o0" ]; then
 		ooms=$((ooms+1))
 		[ "$v" = - ] || eval "o_$v=\$(( \${o_$v:-0} + 1 ))"
+		oom_report | sed 's/^/  /'
+		cat /tmp/oom-dump.work 2>/dev/null
+		dmesg -c >/dev/null
 	elif [ "$rc" != 0 ]; then
 		bad="$bad run$i(rc=$rc)"
 	fi
 done
+[ -z "$hogpid" ] || kill "$hogpid"
 [ "$rep" = zram ] || show_stats "$disk"
 for v in $variants; do
 	eval "echo \"OOMS variant=$v \${o_$v:-0} of \${n_$v:-0}\""

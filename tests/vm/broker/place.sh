@@ -107,7 +107,7 @@ if [ "$BACKEND" = kmod ]; then
 	grep -q "trainer: granted 16 slab(s) x 2 copies" /tmp/broker.log ||
 		{ cat /tmp/broker.log; fail "the broker logged no grant"; }
 	mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
-	cg_new work ${WL_CG_MB}M
+	cg_new_high work ${WL_CG_MB}M
 	workload_start 2 hold
 	workload_swapped 2000
 	pass "a broker-placed, granted device swapping"

@@ -115,7 +115,7 @@ grep -q 'authenticated as trainer-a' /tmp/spared-2.log || { cat /tmp/spared-2.lo
 dmesg | grep -q 'donor 10.0.0.2:18515: authenticated' || fail "A did not authenticate donor 2"
 [ "$(slab_stat mapped)" = 16 ] || fail "expected 16 mapped slabs"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
-cg_new work ${WL_CG_MB}M
+cg_new_high work ${WL_CG_MB}M
 # Held: A must still be swapping when the next step's three power-ons have
 # given up (at their donors' refusals; 15 s each, in parallel, before
 # spare.ko stopped waiting on a refused key). With 3 passes, on jumbo frames, the job

@@ -200,7 +200,7 @@ disk=$(cat "$CFS/swap0/disk")
 dmesg_has "donor 10.0.0.2:18515: sent 2 grant(s)"
 dmesg_has "donor 10.0.0.3:18515: sent 1 grant(s)"
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
-cg_new work ${WL_CG_MB}M
+cg_new_high work ${WL_CG_MB}M
 workload_start 2
 workload_swapped 2000
 pass "granted device swapping"

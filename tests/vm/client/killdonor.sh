@@ -77,7 +77,7 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$(cat "$CFS/swap0/rehome_delay_ms")" = $REHOME_MS ] || fail "rehome_delay_ms not $REHOME_MS"
 	echo 0 >"$CFS/swap0/hold_ms" 2>/dev/null && fail "hold_ms changed while powered"
 	[ "$(cat "$CFS/swap0/hold_ms")" = $HOLD_MS ] || fail "hold_ms not $HOLD_MS"
-	cg_new work ${WL_CG_MB}M
+	cg_new_high work ${WL_CG_MB}M
 	nslabs=$SLABS out=$((6000 / WL_DIV))
 else
 	# 96 MiB in 32 MiB (memory.high at 7/8 of it: ublk.inc's ublk_cg)

@@ -32,7 +32,7 @@ disk=$(spare_create swap0 size=256M slab_size=16M replicas=1 \
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 mkswap "/dev/$disk" >/dev/null || fail "mkswap"
 swapon "/dev/$disk" || fail "swapon"
-cg_new work ${WL_CG_MB}M
+cg_new_high work ${WL_CG_MB}M
 on2=$(lent 2)
 [ "$on2" -ge 3 ] || fail "donor 2 lends $on2 slabs; want at least 3"
 pass "swapping on $disk; donor 2 holds $on2 slabs, donor 3 $(lent 3)"

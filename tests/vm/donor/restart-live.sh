@@ -52,7 +52,7 @@ donor_start 3 $DONOR_ARGS
 client_require
 if [ "$BACKEND" = kmod ]; then
 	client_up ${DEV_MB}M 16M 2 10.0.0.2:$DONOR_PORT 10.0.0.3:$DONOR_PORT
-	cg_new work ${WL_CG_MB}M
+	cg_new_high work ${WL_CG_MB}M
 	nslabs=$SLABS out=$((4000 / WL_DIV))
 else
 	rm -f "$STATE"
