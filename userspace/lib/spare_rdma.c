@@ -159,17 +159,20 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
-		       struct ibv_wc *wc, unsigned int timeout_ms)
+int spare_rdma_cq_wait(struct ibv_cq *cq, struct ibv_comp_channel *cc,
+		       int other_fd, struct ibv_wc *wc, unsigned int timeout_ms)
 {
 	uint64_t end = mono_ms() + timeout_ms;
-	bool armed = false, last = false;
+	bool armed = false, last = false, other = false;
 	struct ibv_cq *ecq;
 	void *ctx;
 	int n;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = cc->fd, .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = cc->fd, .events = POLLIN },
+			{ .fd = other_fd, .events = POLLIN },
+		};
 		uint64_t now;
 
 		n = ibv_poll_cq(cq, 1, wc);
@@ -179,6 +182,8 @@ int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
 			errno = EIO;
 			return -1;
 		}
+		if (other)
+			return 2;	/* after the CQ's last look */
 		if (last)
 			return 0;
 		if (!armed) {
@@ -192,10 +197,15 @@ int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
 		}
 		now = mono_ms();
 		last = now >= end;	/* one more look at the CQ after this */
-		n = poll(&pfd, 1, last ? 0 : (int)(end - now));
+		n = poll(pfd, other_fd >= 0 ? 2 : 1,
+			 last ? 0 : (int)(end - now));
 		if (n < 0 && errno != EINTR)
 			return -1;
 		if (n <= 0)
+			continue;
+		if (other_fd >= 0 && (pfd[1].revents & (POLLIN | POLLERR | POLLHUP)))
+			other = true;
+		if (!(pfd[0].revents & POLLIN))
 			continue;
 		if (ibv_get_cq_event(cc, &ecq, &ctx)) {
 			if (errno == EAGAIN || errno == EINTR)
@@ -208,6 +218,12 @@ int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
 			return -1;
 		}
 	}
+}
+
+int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
+		       struct ibv_wc *wc, unsigned int timeout_ms)
+{
+	return spare_rdma_cq_wait(cq, cc, -1, wc, timeout_ms);
 }
 
 int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,

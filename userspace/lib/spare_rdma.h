@@ -101,6 +101,15 @@ int spare_rdma_cq(struct ibv_context *verbs, int depth, void *cq_context,
 int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
 		       struct ibv_wc *wc, unsigned int timeout_ms);
 
+/*
+ * spare_rdma_cq_next() that also watches @other_fd (a connection's rdma_cm
+ * event channel, so that a peer's disconnect is not missed while a send
+ * waits for an ACK that will never come; -1: none): 2 when @other_fd is
+ * readable and no completion is in the CQ. The fd is not read.
+ */
+int spare_rdma_cq_wait(struct ibv_cq *cq, struct ibv_comp_channel *cc,
+		       int other_fd, struct ibv_wc *wc, unsigned int timeout_ms);
+
 /* @id's RC QP on @pd, both queues on @cq, @send and @recv work requests
  * of one SGE, only signalled sends completing. */
 int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,

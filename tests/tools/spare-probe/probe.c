@@ -62,6 +62,8 @@ struct link {
 	struct ibv_comp_channel	*cc;
 	struct ibv_cq		*cq;
 	bool			up;
+	bool			closed;	/* the donor disconnected it */
+	char			events[160];	/* CM events after connecting */
 };
 
 struct probe {
@@ -197,15 +199,77 @@ static void link_destroy(struct link *l)
 
 /* ---- completions ---- */
 
-/* Next completion on @l within the timeout: 0, or -1 with errno. */
+/* Note a CM event that came after the connection was made; a disconnect
+ * closes the link. */
+static void link_event(struct link *l, enum rdma_cm_event_type t, int status)
+{
+	size_t n = strlen(l->events);
+
+	snprintf(l->events + n, sizeof(l->events) - n, "%s%s (status %d)",
+		 n ? ", " : "", rdma_event_str(t), status);
+	if (t == RDMA_CM_EVENT_DISCONNECTED ||
+	    t == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+		l->up = false;
+		l->closed = true;
+	}
+}
+
+/*
+ * Next completion on @l within the timeout: 0, or -1 with errno (ETIMEDOUT,
+ * or ECONNRESET once the donor disconnected the control link).
+ *
+ * The control link's rdma_cm events are watched meanwhile: a donor that
+ * closes a session right after taking a message may leave that send
+ * without its ACK (rxe does not ACK on a QP already in error, and a
+ * destroyed QP answers no retry), and rxe takes retry_count 7 to mean
+ * retry forever; the DREQ is what tells us, at once. The data link is
+ * left alone: its tests look at the completion status a bad rkey gets.
+ */
 static int cq_next(struct probe *p, struct link *l, struct ibv_wc *wc,
 		   unsigned int timeout_ms)
 {
-	int n = spare_rdma_cq_next(l->cq, l->cc, wc, timeout_ms);
+	uint64_t end = spare_now_ms() + timeout_ms;
+	int cm_fd = l == &p->ctrl && l->ev ? l->ev->fd : -1;
 
-	if (n == 0)
-		errno = ETIMEDOUT;
-	return n == 1 ? 0 : -1;
+	for (;;) {
+		uint64_t now = spare_now_ms();
+		enum rdma_cm_event_type t;
+		int n, st;
+
+		if (l->closed) {
+			errno = ECONNRESET;
+			return -1;
+		}
+		/* past the end, one last look at the CQ alone */
+		n = spare_rdma_cq_wait(l->cq, l->cc, now < end ? cm_fd : -1, wc,
+				       now < end ? (unsigned int)(end - now) : 0);
+		if (n == 1)
+			return 0;
+		if (n == 0)
+			errno = ETIMEDOUT;
+		if (n != 2)
+			return -1;
+		if (!spare_rdma_wait(l->ev, 0, &t, &st))
+			link_event(l, t, st);
+	}
+}
+
+/* What @l looked like when a wait for it failed, for the failure line. */
+static const char *link_report(struct link *l, char *buf, size_t len)
+{
+	static const char *const states[] = { "RESET", "INIT", "RTR", "RTS",
+					      "SQD", "SQE", "ERR" };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	const char *state = "unknown";
+
+	if (l->id && l->id->qp &&
+	    !ibv_query_qp(l->id->qp, &attr, IBV_QP_STATE, &init) &&
+	    (unsigned int)attr.qp_state < sizeof(states) / sizeof(states[0]))
+		state = states[attr.qp_state];
+	snprintf(buf, len, "QP %s, CM events since connecting: %s", state,
+		 l->events[0] ? l->events : "none");
+	return buf;
 }
 
 /* ---- control messages ---- */
@@ -263,8 +327,21 @@ static int send_raw(struct probe *p, size_t len)
 		die("ibv_post_send failed");
 	/* Receives may complete first; handle_unsolicited keeps them. */
 	for (;;) {
-		if (cq_next(p, &p->ctrl, &wc, p->timeout_ms))
-			die("send: %s", strerror(errno));
+		char why[256];
+
+		if (cq_next(p, &p->ctrl, &wc, p->timeout_ms)) {
+			if (errno != ETIMEDOUT) {
+				printf("send: no completion: %s (%s)\n",
+				       strerror(errno),
+				       link_report(&p->ctrl, why, sizeof(why)));
+				return -1;
+			}
+			die("send: no completion within %u ms (%s)",
+			    p->timeout_ms, link_report(&p->ctrl, why, sizeof(why)));
+		}
+		if (wc.wr_id == 1000 && wc.status != IBV_WC_SUCCESS)
+			printf("send: completion status %s\n",
+			       ibv_wc_status_str(wc.status));
 		if (wc.wr_id == 1000)
 			return wc.status == IBV_WC_SUCCESS ? 0 : -1;
 		if (wc.status != IBV_WC_SUCCESS)
@@ -769,20 +846,22 @@ static void expect_closed(struct probe *p, const char *why)
 {
 	uint64_t end = spare_now_ms() + p->timeout_ms;
 	enum rdma_cm_event_type t;
+	char report[256];
 	int st;
 
-	while (spare_now_ms() < end) {
+	/* A wait for a completion may have taken the DISCONNECTED already. */
+	while (!p->ctrl.closed && spare_now_ms() < end) {
 		if (spare_rdma_wait(p->ctrl.ev, (unsigned int)(end - spare_now_ms()),
 				    &t, &st))
 			break;
-		if (t == RDMA_CM_EVENT_DISCONNECTED) {
-			p->ctrl.up = false;
-			printf("%s: donor closed the connection: ok\n", why);
-			return;
-		}
+		link_event(&p->ctrl, t, st);
 	}
-	die("%s: donor did not close the connection within %u ms", why,
-	    p->timeout_ms);
+	if (p->ctrl.closed) {
+		printf("%s: donor closed the connection: ok\n", why);
+		return;
+	}
+	die("%s: donor did not close the connection within %u ms (%s)", why,
+	    p->timeout_ms, link_report(&p->ctrl, report, sizeof(report)));
 }
 
 static void do_bad(struct probe *p, const char *kind)

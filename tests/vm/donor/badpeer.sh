@@ -31,6 +31,39 @@ for kind in magic version type reserved pad short long shift donor-msg \
 	mapped=$((mapped + 1))
 	spared_alive
 done
+step "bad message whose ACK is lost: the peer learns from the disconnect"
+# spared takes the message and closes the session at once; if the RC ACK
+# of that send never reaches the peer (on 6.1 rxe does not send it when
+# the QP is already in error, and the destroyed QP answers no retry), the
+# peer's send neither completes nor fails: rxe retries forever with
+# retry_count 7. The DREQ must tell the peer instead (session 44 saw the
+# send time out after 30 s). Here the ACKs to host 3 are dropped on
+# arrival, by the BTH opcode (RC ACKNOWLEDGE, 0x11), so the DREQ (a UD
+# MAD) still arrives.
+rm -f /tmp/ack-cut
+probe_bg /tmp/lostack.out 3 "$SPARED_ADDR" map:1 wait-file:/tmp/ack-cut:60000 bad:magic
+lostack=$PROBE_PID
+wait_line /tmp/lostack.out "map slab 1"
+nft add table inet spare_ack &&
+nft add chain inet spare_ack in '{ type filter hook input priority 0; }' &&
+nft add rule inet spare_ack in ip saddr "$SPARED_ADDR" ip daddr "$(host_addr 3)" \
+	udp dport 4791 @th,64,8 0x11 counter drop ||
+	fail "cannot install the ACK filter"
+t0=$(cut -d. -f1 /proc/uptime)
+touch /tmp/ack-cut
+wait $lostack || { cat /tmp/lostack.out; fail_log "the peer did not learn of the close"; }
+t1=$(cut -d. -f1 /proc/uptime)
+cat /tmp/lostack.out
+nft list table inet spare_ack | grep -q 'counter packets [1-9]' ||
+	{ nft list table inet spare_ack; fail "no ACK was dropped: the case was not tested"; }
+nft delete table inet spare_ack || fail "cannot remove the ACK filter"
+grep -q 'DISCONNECTED' /tmp/lostack.out || fail "the peer's send completed despite the lost ACK"
+echo "the peer learned of the close in about $((t1 - t0)) s"
+n=$((n + 1))
+mapped=$((mapped + 1))
+spared_alive
+pass "a peer whose ACK was lost learns of the close at once"
+
 step "bad message: map-before-hello"
 probe 3 --no-hello "$SPARED_ADDR" bad:map-before-hello || fail_log "map-before-hello"
 n=$((n + 1))
