@@ -174,6 +174,68 @@ static void test_slab_mem_zeroed(void)
 	slab_mem_populate(mem, size);
 	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
 	slab_mem_free(mem, fd, size);
+	/* Mapped unpopulated (map-ready), populated a range at a time. */
+	mem = slab_mem_map(size, &fd);
+	EXPECT(mem != NULL);
+	if (!mem)
+		return;
+	slab_mem_populate(mem, MiB);
+	slab_mem_populate(mem + MiB, size - MiB);
+	EXPECT_EQ(spare_find_not_byte(mem, size, 0), size);
+	slab_mem_free(mem, fd, size);
+}
+
+/*
+ * map-ready: the donor populates free slabs ahead of MAPs (spared's idle
+ * time, a piece at a time), the one populated furthest first, until that
+ * many are ready; a MAP takes a ready slab first; a slab lent and given
+ * back, or retired, is ready no more (its memory was scrubbed or unmapped).
+ */
+static void test_ready_ahead(void)
+{
+	struct slab_pool p;
+	struct slab *s, *t, *u;
+	static char fake_mem[3];
+
+	EXPECT_EQ(slab_pool_init(&p, 4 * MiB, MiB), 0);
+	EXPECT(slab_pool_next_unready(&p, 0) == NULL);	/* map-ready 0 */
+	s = slab_pool_next_unready(&p, 2);
+	EXPECT(s == &p.slabs[0]);
+	s->mem = &fake_mem[0];
+	s->ready_bytes = MiB / 2;			/* half populated */
+	p.slabs[1].mem = &fake_mem[1];			/* mapped only */
+	EXPECT(slab_pool_next_unready(&p, 2) == s);	/* furthest first */
+	s->ready_bytes = MiB;				/* ready */
+	t = slab_pool_next_unready(&p, 2);
+	EXPECT(t == &p.slabs[1]);			/* mapped before not */
+	EXPECT(slab_pool_next_unready(&p, 1) == NULL);	/* one is enough */
+	t->ready_bytes = MiB;
+	EXPECT(slab_pool_next_unready(&p, 2) == NULL);	/* two are ready */
+	u = slab_pool_next_unready(&p, 3);
+	EXPECT(u == &p.slabs[2]);
+	u->mem = &fake_mem[2];
+	u->ready_bytes = MiB / 4;
+	/* A MAP takes a ready slab, not the partly populated one. */
+	EXPECT(slab_pool_take(&p, &owner_a, 9) == s);
+	EXPECT(slab_pool_next_unready(&p, 2) == u);	/* one ready left */
+	/* Given back (scrubbed by the caller): populated no more. */
+	slab_pool_put(&p, s, SLAB_RELEASE_UNMAP);
+	EXPECT_EQ(s->ready_bytes, 0);
+	EXPECT(slab_pool_take(&p, &owner_a, 10) == t);
+	EXPECT(slab_pool_take(&p, &owner_a, 11) == u);	/* furthest next */
+	slab_pool_destroy(&p);
+
+	/* Shrinking retires a ready slab first; retired, it is not ready. */
+	EXPECT_EQ(slab_pool_init_cap(&p, 4 * MiB, MiB, 4), 0);
+	p.slabs[3].mem = &fake_mem[0];
+	p.slabs[3].ready_bytes = MiB;
+	EXPECT_EQ(slab_pool_set_cap(&p, 3), 0);
+	s = slab_pool_retire_free(&p);
+	EXPECT(s == &p.slabs[3]);
+	EXPECT_EQ(s->ready_bytes, 0);
+	s->mem = NULL;
+	EXPECT(slab_pool_next_unready(&p, 4) == &p.slabs[0]);
+	slab_pool_destroy(&p);
 }
 
 /* A pool between min and max: grows, retires free slots at once and lent
@@ -344,6 +406,7 @@ int main(void)
 	TAP_RUN(test_eviction);
 	TAP_RUN(test_slab_mem_zeroed);
 	TAP_RUN(test_capacity);
+	TAP_RUN(test_ready_ahead);
 	TAP_RUN(test_kept_slabs);
 	TAP_RUN(test_hold_match);
 	TAP_RUN(test_supersede_only_own);

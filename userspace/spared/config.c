@@ -41,6 +41,7 @@ const struct spare_setting spared_settings[] = {
 	{ "grant-key-id", 0, "N",    "the version 1 grant key's id, as the brokers' grant-key-id", "1" },
 	{ "max-grants",	0,  "N",     "with grants: unexpired grants remembered at once", "65536" },
 	{ "grant-grace", 0, "SECONDS", "with grants: a lent slab no unexpired grant of its client covers is evicted after this long (a renewal within it cancels)", "300" },
+	{ "map-ready",	0,  "N",     "free slabs kept populated (faulted in) ahead of MAPs, in idle time, so that a MAP (a client's move off an evicting donor) only registers one", "2" },
 	{ "max-lend",	0,  "SIZE",  "lend what is idle, up to this much (default: off, lend the fixed budget)", "0" },
 	{ "min-lend",	0,  "SIZE",  "with max-lend: always lend at least this much", "0" },
 	{ "headroom",	0,  "SIZE",  "with max-lend: MemAvailable to keep for this host's jobs", "2G" },
@@ -230,10 +231,14 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 			cfg->lend_grow_step = (unsigned int)v;
 		else
 			cfg->evict_batch = (unsigned int)v;
-	} else if (!strcmp(key, "evict-sample-extra")) {
+	} else if (!strcmp(key, "evict-sample-extra") ||
+		   !strcmp(key, "map-ready")) {
 		if (spare_parse_u64(value, 0, 65536, &v))
 			return "not a count (0-65536)";
-		cfg->evict_sample_extra = (unsigned int)v;
+		if (key[0] == 'e')
+			cfg->evict_sample_extra = (unsigned int)v;
+		else
+			cfg->map_ready = (unsigned int)v;
 	} else if (!strcmp(key, "log-level")) {
 		level = spare_log_parse_level(value);
 		if (level < 0)

@@ -37,6 +37,7 @@ struct spared_config {
 	uint32_t	grant_key_id;
 	unsigned int	max_grants;		/* ledger size */
 	unsigned int	grant_grace_s;		/* slabs past lapsed grants: EVICT after */
+	unsigned int	map_ready;		/* free slabs populated ahead of MAPs */
 
 	/* Lending what is idle (lend.h); max_lend 0: the fixed budget. */
 	uint64_t	max_lend;

@@ -364,10 +364,13 @@ static struct broker_link *brokers;	/* NULL without "brokers" */
 static int run_loop(struct spared *d)
 {
 	struct epoll_event evs[32];
+	bool readying = true;
 	int n, i;
 
 	while (!d->stopping) {
-		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs), -1);
+		/* idle time populates slabs ahead of MAPs, a piece a turn */
+		n = epoll_wait(d->epfd, evs, (int)ARRAY_SIZE(evs),
+			       readying ? 0 : -1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -384,6 +387,7 @@ static int run_loop(struct spared *d)
 		 * session may still be in evs[] above, hence not before. */
 		spared_reap_sessions(d);
 		broker_link_set_free(brokers, d->pool.nfree);
+		readying = spared_ready_step(d);
 	}
 	return 0;
 }

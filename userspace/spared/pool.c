@@ -69,6 +69,7 @@ unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap)
 static void slab_make_offline(struct slab_pool *p, struct slab *s)
 {
 	s->state = SLAB_OFFLINE;
+	s->ready_bytes = 0;	/* the caller unmaps its memory */
 	p->nfree--;
 	p->noffline++;
 	p->stats.retired++;
@@ -117,22 +118,54 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
 	return NULL;
 }
 
-struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
-			    uint32_t client_id)
+/* Whether FREE slab @s is a better one to lend (or populate) than @pick. */
+static bool slab_readier(const struct slab *s, const struct slab *pick)
+{
+	if (!pick)
+		return true;
+	if (s->ready_bytes != pick->ready_bytes)
+		return s->ready_bytes > pick->ready_bytes;
+	return s->mem && !pick->mem;
+}
+
+/* The readiest FREE slab, skipping ready ones if @unready; NULL if none. */
+static struct slab *slab_pool_readiest(struct slab_pool *p, bool unready,
+				       unsigned int *nready)
 {
 	struct slab *pick = NULL;
 	unsigned int i;
 
+	*nready = 0;
 	for (i = 0; i < p->nslabs; i++) {
 		struct slab *s = &p->slabs[i];
 
 		if (s->state != SLAB_FREE)
 			continue;
-		if (!pick || (s->mem && !pick->mem))
+		if (s->ready_bytes >= p->slab_size) {
+			++*nready;
+			if (unready)
+				continue;
+		}
+		if (slab_readier(s, pick))
 			pick = s;
-		if (pick->mem)
-			break;
 	}
+	return pick;
+}
+
+struct slab *slab_pool_next_unready(struct slab_pool *p, unsigned int want)
+{
+	unsigned int nready;
+	struct slab *pick = slab_pool_readiest(p, true, &nready);
+
+	return nready < want ? pick : NULL;
+}
+
+struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
+			    uint32_t client_id)
+{
+	unsigned int nready;
+	struct slab *pick = slab_pool_readiest(p, false, &nready);
+
 	if (!pick) {
 		p->stats.refusals++;
 		return NULL;
@@ -186,6 +219,7 @@ static void slab_make_free(struct slab_pool *p, struct slab *s)
 	s->sampled = s->replied = false;
 	s->kept = false;
 	s->uncovered_ms = 0;
+	s->ready_bytes = 0;	/* scrubbed by the caller: populated no more */
 	p->nfree++;
 }
 

@@ -33,6 +33,12 @@ struct slab {
 	enum slab_state	state;
 	void		*mem;		/* NULL until first lent; kept mapped after */
 	int		memfd;		/* the memfd behind mem, if mem */
+	/*
+	 * FREE: bytes of mem populated ahead of a MAP, from the start
+	 * (slab_pool_next_unready()); slab_size: ready, a MAP only registers
+	 * it. 0 when not mapped, and once lent (released memory is scrubbed).
+	 */
+	uint64_t	ready_bytes;
 	void		*mr;		/* the verbs layer's registration, if lent */
 	const void	*owner;		/* session holding it, if not FREE */
 	uint32_t	client_id;	/* the owner's slab id */
@@ -126,9 +132,11 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
 			    uint32_t client_id);
 
 /*
- * Lend a free slab to @owner as @client_id; prefers a slab whose memory is
- * already mapped. Returns NULL (and counts a refusal) if none is free. The
- * caller must not lend the same @client_id twice (check slab_pool_find).
+ * Lend a free slab to @owner as @client_id; prefers a ready slab (its
+ * memory populated ahead), then the one populated furthest, then one whose
+ * memory is mapped. Returns NULL (and counts a refusal) if none is free.
+ * The caller must not lend the same @client_id twice (check
+ * slab_pool_find).
  */
 struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
 			    uint32_t client_id);
@@ -142,6 +150,15 @@ struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
  */
 struct slab *slab_pool_take_index(struct slab_pool *p, unsigned int index,
 				  const void *owner, uint32_t client_id);
+
+/*
+ * While fewer than @want FREE slabs are ready (ready_bytes == slab_size),
+ * the FREE slab to populate next: the one populated furthest, else one
+ * whose memory is mapped, else the first. NULL when @want are ready (or
+ * every FREE slab is). So MAPs find memory that is already there: the
+ * donor populates it in its idle time, a MAP only registers it.
+ */
+struct slab *slab_pool_next_unready(struct slab_pool *p, unsigned int want);
 
 /* Undo slab_pool_take() when the caller could not finish lending. */
 void slab_pool_untake(struct slab_pool *p, struct slab *s);

@@ -36,7 +36,7 @@ int post_recv(struct session *sess, uint32_t i);
 void session_send(struct session *sess, const struct spare_msg *m);
 void drain_backlog(struct session *sess);
 int slab_register(struct session *sess, struct slab *s);
-int slab_lend(struct session *sess, struct slab *s);
+int slab_lend(struct session *sess, struct slab *s, uint64_t *fill_ms);
 void slab_release(struct spared *d, struct slab *s,
 		  enum slab_release_why why);
 struct session *find_session(struct spared *d, uint64_t cookie);

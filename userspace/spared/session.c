@@ -229,11 +229,14 @@ int slab_register(struct session *sess, struct slab *s)
 }
 
 /* Map (first time) or populate the slab's memory and register it in the
- * client's PD. The memory is zero: fresh, or scrubbed when last released. */
-int slab_lend(struct session *sess, struct slab *s)
+ * client's PD. The memory is zero: fresh, or scrubbed when last released.
+ * A slab made ready ahead (spared_ready_step()) is only registered;
+ * *@fill_ms: the time spent populating it now (0 if it was ready). */
+int slab_lend(struct session *sess, struct slab *s, uint64_t *fill_ms)
 {
 	struct spared *d = sess->d;
 	size_t size = d->pool.slab_size;
+	uint64_t t0 = spare_now_ms();
 
 	if (!s->mem) {
 		s->mem = slab_mem_alloc(size, &s->memfd);
@@ -242,10 +245,43 @@ int slab_lend(struct session *sess, struct slab *s)
 				strerror(errno));
 			return -1;
 		}
-	} else {
-		slab_mem_populate(s->mem, size);
+	} else if (s->ready_bytes < size) {
+		slab_mem_populate((char *)s->mem + s->ready_bytes,
+				  size - s->ready_bytes);
 	}
+	s->ready_bytes = 0;	/* lent: scrubbed when it comes back */
+	*fill_ms = spare_now_ms() - t0;
 	return slab_register(sess, s);
+}
+
+/* Populated per step of spared_ready_step(): a loop turn stays short. */
+#define SPARED_READY_STEP	(1u << 20)
+
+bool spared_ready_step(struct spared *d)
+{
+	struct slab *s = slab_pool_next_unready(&d->pool, d->cfg.map_ready);
+	uint64_t size = d->pool.slab_size, n;
+
+	if (!s)
+		return false;
+	if (!s->mem) {
+		s->mem = slab_mem_map(size, &s->memfd);
+		if (!s->mem) {
+			/* a MAP maps it (and says why if it fails) */
+			log_warn("slab %u: cannot map its memory ahead of a MAP: %s; stopped populating ahead",
+				 s->index, strerror(errno));
+			d->cfg.map_ready = 0;
+			return false;
+		}
+	}
+	n = size - s->ready_bytes;
+	if (n > SPARED_READY_STEP)
+		n = SPARED_READY_STEP;
+	slab_mem_populate((char *)s->mem + s->ready_bytes, n);
+	s->ready_bytes += n;
+	if (s->ready_bytes == size)
+		log_dbg("slab %u: populated ahead of a MAP", s->index);
+	return true;
 }
 
 /* Revoke the client's access (deregister the MR), zero the memory and

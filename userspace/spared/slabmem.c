@@ -13,7 +13,7 @@
 #include "slabmem.h"
 #include "spare_log.h"
 
-void *slab_mem_alloc(size_t size, int *fd)
+static void *slab_mem_create(size_t size, int *fd, int populate)
 {
 	void *mem;
 	int mfd, err;
@@ -24,7 +24,7 @@ void *slab_mem_alloc(size_t size, int *fd)
 	if (ftruncate(mfd, (off_t)size))
 		goto fail;
 	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_POPULATE, mfd, 0);
+		   MAP_SHARED | populate, mfd, 0);
 	if (mem == MAP_FAILED)
 		goto fail;
 	*fd = mfd;
@@ -34,6 +34,16 @@ fail:
 	close(mfd);
 	errno = err;
 	return NULL;
+}
+
+void *slab_mem_alloc(size_t size, int *fd)
+{
+	return slab_mem_create(size, fd, MAP_POPULATE);
+}
+
+void *slab_mem_map(size_t size, int *fd)
+{
+	return slab_mem_create(size, fd, 0);
 }
 
 void *slab_mem_adopt(int fd, size_t size)

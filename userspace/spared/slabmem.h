@@ -18,6 +18,12 @@
 void *slab_mem_alloc(size_t size, int *fd);
 
 /*
+ * As slab_mem_alloc(), but not populated: the caller populates it a piece
+ * at a time (slab_mem_populate() on a range), ahead of a MAP.
+ */
+void *slab_mem_map(size_t size, int *fd);
+
+/*
  * Map a slab's memfd handed over by an earlier image (keep.h), with its
  * contents. Fails (NULL, errno EINVAL) unless the file is @size bytes.
  */
@@ -31,7 +37,8 @@ void *slab_mem_adopt(int fd, size_t size);
  */
 void slab_mem_scrub(void *mem, int fd, size_t size);
 
-/* Fault a scrubbed slab back in before it is registered again. */
+/* Fault a scrubbed (or not yet populated) slab, or a range of one, in
+ * before it is registered. */
 void slab_mem_populate(void *mem, size_t size);
 
 /* Unmap and close (NULL @mem: nothing to do). */

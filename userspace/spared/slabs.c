@@ -104,6 +104,7 @@ void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
 {
 	struct spared *d = sess->d;
 	uint32_t id = le32toh(in->map.slab_id);
+	uint64_t fill_ms;
 	struct slab *s;
 
 	/*
@@ -141,13 +142,14 @@ void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
 		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
 		return;
 	}
-	if (slab_lend(sess, s)) {
+	if (slab_lend(sess, s, &fill_ms)) {
 		slab_pool_untake(&d->pool, s);
 		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
 		return;
 	}
-	log_info("client %s: MAP slab %u -> donor slab %u (rkey 0x%x)",
-		 sess->name, id, s->index, ((struct ibv_mr *)s->mr)->rkey);
+	log_info("client %s: MAP slab %u -> donor slab %u (rkey 0x%x; memory populated %s%" PRIu64 " ms)",
+		 sess->name, id, s->index, ((struct ibv_mr *)s->mr)->rkey,
+		 fill_ms ? "now in " : "ahead, ", fill_ms);
 	reply_mapped(sess, seq, id, SPARE_ST_OK, s);
 }
 

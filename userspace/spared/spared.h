@@ -250,6 +250,13 @@ int spared_server_start(struct spared *d);
 int spared_grant_keys_read(const struct spared_config *cfg, struct spare_grant_keys *k);
 void spared_server_stop(struct spared *d);
 void spared_reap_sessions(struct spared *d);
+/*
+ * Populate a piece (1 MiB) of the next free slab short of map-ready ready
+ * ones, so that a MAP finds its memory there (a move's MAP must be quick:
+ * it spends the evicting donor's grace period). The loop calls it once a
+ * turn, without waiting for events while it returns true.
+ */
+bool spared_ready_step(struct spared *d);
 void spared_timer_work(struct spared *d, uint64_t now_ms);
 /* When spared_timer_work() next has something to do (ms), or 0. */
 uint64_t spared_next_timer(struct spared *d);

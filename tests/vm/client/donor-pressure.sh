@@ -90,6 +90,11 @@ pass "hog not OOM-killed; donor 2 released its ${before} unlent slabs first, the
 
 step "the evicted copies were remapped elsewhere"
 dmesg | grep -E 'donor 10.0.0.2:18515: slab [0-9]+ (evicted|moved)' | sed 's/^/    /'
+# When each EVICT went out and each target answered its MAP (the
+# daemons' stamps are CLOCK_MONOTONIC, as dmesg's): a move not mapped in
+# time shows here which side was slow.
+grep -h -E 'EVICT|MAP slab' /tmp/spared-2.log | grep -v 'ACTIVITY' | tail -40 | sed 's/^/    /'
+grep -h -E 'MAP slab|no free slab|mmap' /tmp/spared-3.log /tmp/spared-4.log | sort -t'[' -k2 -n | tail -30 | sed 's/^/    /'
 moved=$(donor_field 10.0.0.2 moves)
 short=$(donor_field 10.0.0.2 moves_short)
 cev=$(donor_field 10.0.0.2 evictions)
