@@ -37,7 +37,7 @@ disk=$(spare_create swap0 size=256M slab_size=16M replicas=2 \
 [ -b "/dev/$disk" ] || fail "no /dev/$disk"
 mkswap "/dev/$disk" >/dev/null || fail "mkswap"
 swapon "/dev/$disk" || fail "swapon"
-cg_new work 48M
+cg_new_high work 48M
 lent0=$(donor_metric 2 spare_donor_slabs_lent)
 [ "$lent0" -ge 1 ] && [ "$lent0" -lt 20 ] || fail "donor 2 lends $lent0 of 20 slabs; want some unlent"
 # A shorter trainer than spare-swap's (128 MiB, 2 passes) keeps this under

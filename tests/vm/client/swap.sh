@@ -177,8 +177,8 @@ grep -q "/dev/$disk" /proc/swaps || fail "not in /proc/swaps"
 pass "swapping on $disk"
 
 if [ "$BACKEND" = kmod ]; then
-	step "workload: 128 MiB, 2 passes, in a cgroup with memory.max=32M"
-	cg_new work 32M
+	step "workload: 128 MiB, 2 passes, in a cgroup with memory.max=32M (memory.high 28M)"
+	cg_new_high work 32M
 	out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	cg_run work spare-memtest -p 2 128m || { show_stats "$disk"; why_died work; fail "memtest found bad pages (or died)"; }
