@@ -428,16 +428,12 @@ static bool rebuildable(const struct spare_ec_map *m,
 			const struct spare_ec_group *grp, u32 j, u32 p,
 			u16 *src)
 {
-	u16 cur = 0;
-	u32 i;
+	u16 cur;
 
 	/* a late split of a committed write may still land there */
 	if (test_bit(p, grp->cur[j]) || test_bit(p, grp->trailing))
 		return false;
-	for (i = 0; i < spare_ec_splits(&m->g); i++)
-		if (i != j && !(grp->lost & (1U << i)) &&
-		    test_bit(p, grp->cur[i]))
-			cur |= 1U << i;
+	cur = page_current(m, grp, p) & ~grp->lost & ~(1U << j);
 	if (hweight32(cur) < m->g.k)
 		return false;
 	*src = lowest(cur, m->g.k);
@@ -448,12 +444,7 @@ static bool rebuildable(const struct spare_ec_map *m,
 static bool sources_current(const struct spare_ec_map *m,
 			    const struct spare_ec_group *grp, u16 src, u32 p)
 {
-	u32 i;
-
-	for (i = 0; i < spare_ec_splits(&m->g); i++)
-		if ((src & (1U << i)) && !test_bit(p, grp->cur[i]))
-			return false;
-	return true;
+	return (page_current(m, grp, p) & src) == src;
 }
 
 int spare_ec_repair_begin(struct spare_ec_map *m, struct spare_ec_group *grp,
