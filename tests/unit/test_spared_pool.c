@@ -257,17 +257,6 @@ static void test_ready_ahead(void)
 
 /* ---- the free lists against a full scan (test only) ---- */
 
-/* The kind a FREE slab is, from its fields alone. */
-static enum slab_free_kind scan_kind(const struct slab_pool *p,
-				     const struct slab *s)
-{
-	if (s->ready_bytes >= p->slab_size)
-		return SLAB_FREE_READY;
-	if (s->ready_bytes)
-		return SLAB_FREE_PARTIAL;
-	return s->mem ? SLAB_FREE_MAPPED : SLAB_FREE_COLD;
-}
-
 /*
  * Whether the pool's counts and free lists say what a scan of every slab
  * says: each list holds exactly the FREE slabs of its kind, linked both
@@ -291,7 +280,7 @@ static bool pool_matches_scan(const struct slab_pool *p, char *why, size_t len)
 		if (s->state != SLAB_FREE)
 			continue;
 		nfree++;
-		kinds[scan_kind(p, s)]++;
+		kinds[slab_free_kind_of(p, s)]++;
 	}
 	if (nfree != p->nfree || noff != p->noffline || nev != p->nevicting) {
 		snprintf(why, len, "scan: free %u offline %u evicting %u; pool: %u %u %u",
@@ -311,7 +300,7 @@ static bool pool_matches_scan(const struct slab_pool *p, char *why, size_t len)
 			const struct slab *s = &p->slabs[at];
 
 			if (s->state != SLAB_FREE || s->kind != k ||
-			    scan_kind(p, s) != k || s->prev != prev) {
+			    slab_free_kind_of(p, s) != k || s->prev != prev) {
 				snprintf(why, len, "kind %u: slab %u (%s, ready %llu) misfiled",
 					 k, at, slab_state_name(s->state),
 					 (unsigned long long)s->ready_bytes);
@@ -341,7 +330,7 @@ static unsigned int scan_best_kind(const struct slab_pool *p, bool unready,
 
 		if (s->state != SLAB_FREE)
 			continue;
-		k = scan_kind(p, s);
+		k = slab_free_kind_of(p, s);
 		if (unready && k == SLAB_FREE_READY)
 			continue;
 		if (k == SLAB_FREE_PARTIAL && s->ready_bytes > *most)
@@ -359,7 +348,7 @@ static bool pick_is_best(const struct slab_pool *p, const struct slab *s,
 {
 	if (!s)
 		return best == SLAB_FREE_KINDS;
-	return scan_kind(p, s) == best &&
+	return slab_free_kind_of(p, s) == best &&
 	       (best != SLAB_FREE_PARTIAL || s->ready_bytes == most);
 }
 

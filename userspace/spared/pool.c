@@ -11,22 +11,12 @@
 
 /* ---- the free lists: each FREE slab is on the one of its kind ---- */
 
-static enum slab_free_kind slab_kind(const struct slab_pool *p,
-				     const struct slab *s)
-{
-	if (s->ready_bytes >= p->slab_size)
-		return SLAB_FREE_READY;
-	if (s->ready_bytes)
-		return SLAB_FREE_PARTIAL;
-	return s->mem ? SLAB_FREE_MAPPED : SLAB_FREE_COLD;
-}
-
 /* Put FREE slab @s at the tail of its kind's list. */
 static void free_list_add(struct slab_pool *p, struct slab *s)
 {
 	struct slab_list *l;
 
-	s->kind = slab_kind(p, s);
+	s->kind = slab_free_kind_of(p, s);
 	l = &p->free[s->kind];
 	s->prev = l->tail;
 	s->next = SLAB_NONE;

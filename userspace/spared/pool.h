@@ -135,6 +135,17 @@ static inline unsigned int slab_pool_in_service(const struct slab_pool *p)
 	return p->nslabs - p->noffline;
 }
 
+/* The kind FREE slab @s is, from its fields (the list it belongs on). */
+static inline enum slab_free_kind slab_free_kind_of(const struct slab_pool *p,
+						    const struct slab *s)
+{
+	if (s->ready_bytes >= p->slab_size)
+		return SLAB_FREE_READY;
+	if (s->ready_bytes)
+		return SLAB_FREE_PARTIAL;
+	return s->mem ? SLAB_FREE_MAPPED : SLAB_FREE_COLD;
+}
+
 /* FREE slabs populated whole (ready for a MAP). */
 static inline unsigned int slab_pool_ready(const struct slab_pool *p)
 {
