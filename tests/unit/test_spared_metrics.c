@@ -15,6 +15,7 @@
 #include "tap.h"
 
 static struct spared d;
+static char ready_mem;	/* stands for a slab's mapped memory */
 static struct spared_grant grants[2] = {
 	{ .owner = "c1", .slabs = 2, .expiry = 1700000600 },
 	{ .owner = "c2", .slabs = 1, .expiry = 1700000000 },
@@ -76,6 +77,9 @@ static void test_page(void)
 	/* Lending what is idle: 6 slots, 5 in service, 2 of them lent. */
 	EXPECT(strstr(p, "\nspare_donor_slabs_capacity 5\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_slabs_lent 2\n") != NULL);
+	/* map-ready: one free slab populated ahead; two MAPs found none */
+	EXPECT(strstr(p, "# TYPE spare_donor_slabs_ready gauge\nspare_donor_slabs_ready 1\n") != NULL);
+	EXPECT(strstr(p, "# TYPE spare_donor_maps_unready_total counter\nspare_donor_maps_unready_total 2\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_lend_slabs_released_total 5\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_pressure_events_total 7\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_psi_some_avg10_percent 12.500\n") != NULL);
@@ -121,6 +125,9 @@ int main(void)
 	d.pool.stats.maps = 3;
 	d.pool.nfree = 3;
 	d.pool.stats.retired = 5;
+	d.pool.slabs[4].mem = &ready_mem;
+	slab_pool_set_ready(&d.pool, &d.pool.slabs[4], 1 << 20);
+	d.ctr.maps_unready = 2;
 	d.lend.psi_events_total = 7;
 	d.lend.psi_some = 12.5;
 	d.grants_on = true;

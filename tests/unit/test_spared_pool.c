@@ -5,8 +5,13 @@
  * deadlines, and memory that is zero when lent again.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "hold.h"
 #include "pool.h"
@@ -202,39 +207,333 @@ static void test_ready_ahead(void)
 	s = slab_pool_next_unready(&p, 2);
 	EXPECT(s == &p.slabs[0]);
 	s->mem = &fake_mem[0];
-	s->ready_bytes = MiB / 2;			/* half populated */
-	p.slabs[1].mem = &fake_mem[1];			/* mapped only */
+	slab_pool_set_ready(&p, s, MiB / 2);		/* half populated */
+	p.slabs[1].mem = &fake_mem[1];
+	slab_pool_set_ready(&p, &p.slabs[1], 0);	/* mapped only */
+	EXPECT_EQ(slab_pool_populating(&p), 1);
 	EXPECT(slab_pool_next_unready(&p, 2) == s);	/* furthest first */
-	s->ready_bytes = MiB;				/* ready */
+	slab_pool_set_ready(&p, s, MiB);		/* ready */
+	EXPECT_EQ(slab_pool_ready(&p), 1);
+	EXPECT_EQ(slab_pool_populating(&p), 0);
 	t = slab_pool_next_unready(&p, 2);
 	EXPECT(t == &p.slabs[1]);			/* mapped before not */
 	EXPECT(slab_pool_next_unready(&p, 1) == NULL);	/* one is enough */
-	t->ready_bytes = MiB;
+	slab_pool_set_ready(&p, t, 2 * MiB);		/* clamped */
+	EXPECT_EQ(t->ready_bytes, MiB);
 	EXPECT(slab_pool_next_unready(&p, 2) == NULL);	/* two are ready */
 	u = slab_pool_next_unready(&p, 3);
 	EXPECT(u == &p.slabs[2]);
 	u->mem = &fake_mem[2];
-	u->ready_bytes = MiB / 4;
+	slab_pool_set_ready(&p, u, MiB / 4);
 	/* A MAP takes a ready slab, not the partly populated one. */
 	EXPECT(slab_pool_take(&p, &owner_a, 9) == s);
+	EXPECT_EQ(slab_pool_ready(&p), 1);
 	EXPECT(slab_pool_next_unready(&p, 2) == u);	/* one ready left */
 	/* Given back (scrubbed by the caller): populated no more. */
 	slab_pool_put(&p, s, SLAB_RELEASE_UNMAP);
 	EXPECT_EQ(s->ready_bytes, 0);
 	EXPECT(slab_pool_take(&p, &owner_a, 10) == t);
 	EXPECT(slab_pool_take(&p, &owner_a, 11) == u);	/* furthest next */
+	EXPECT_EQ(slab_pool_ready(&p), 0);
+	EXPECT_EQ(slab_pool_populating(&p), 0);
+	/* Not FREE: the pool leaves it alone. */
+	slab_pool_set_ready(&p, u, MiB);
+	EXPECT_EQ(slab_pool_ready(&p), 0);
 	slab_pool_destroy(&p);
 
 	/* Shrinking retires a ready slab first; retired, it is not ready. */
 	EXPECT_EQ(slab_pool_init_cap(&p, 4 * MiB, MiB, 4), 0);
 	p.slabs[3].mem = &fake_mem[0];
-	p.slabs[3].ready_bytes = MiB;
+	slab_pool_set_ready(&p, &p.slabs[3], MiB);
 	EXPECT_EQ(slab_pool_set_cap(&p, 3), 0);
 	s = slab_pool_retire_free(&p);
 	EXPECT(s == &p.slabs[3]);
 	EXPECT_EQ(s->ready_bytes, 0);
+	EXPECT_EQ(slab_pool_ready(&p), 0);
 	s->mem = NULL;
 	EXPECT(slab_pool_next_unready(&p, 4) == &p.slabs[0]);
+	slab_pool_destroy(&p);
+}
+
+/* ---- the free lists against a full scan (test only) ---- */
+
+/*
+ * Whether the pool's counts and free lists say what a scan of every slab
+ * says: each list holds exactly the FREE slabs of its kind, linked both
+ * ways, its n their number; nfree, noffline and nevicting right. @why gets
+ * the first difference.
+ */
+static bool pool_matches_scan(const struct slab_pool *p, char *why, size_t len)
+{
+	unsigned int kinds[SLAB_FREE_KINDS] = { 0 }, nfree = 0, noff = 0, nev = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < p->nslabs; i++) {
+		const struct slab *s = &p->slabs[i];
+
+		noff += s->state == SLAB_OFFLINE;
+		nev += s->state == SLAB_EVICTING;
+		if (s->state == SLAB_OFFLINE && s->ready_bytes) {
+			snprintf(why, len, "offline slab %u has ready_bytes", i);
+			return false;
+		}
+		if (s->state != SLAB_FREE)
+			continue;
+		nfree++;
+		kinds[slab_free_kind_of(p, s)]++;
+	}
+	if (nfree != p->nfree || noff != p->noffline || nev != p->nevicting) {
+		snprintf(why, len, "scan: free %u offline %u evicting %u; pool: %u %u %u",
+			 nfree, noff, nev, p->nfree, p->noffline, p->nevicting);
+		return false;
+	}
+	for (k = 0; k < SLAB_FREE_KINDS; k++) {
+		const struct slab_list *l = &p->free[k];
+		uint32_t at = l->head, prev = SLAB_NONE;
+		unsigned int n = 0;
+
+		if (kinds[k] != l->n) {
+			snprintf(why, len, "kind %u: scan %u, list n %u", k, kinds[k], l->n);
+			return false;
+		}
+		for (; at != SLAB_NONE && n <= p->nslabs; at = p->slabs[at].next, n++) {
+			const struct slab *s = &p->slabs[at];
+
+			if (s->state != SLAB_FREE || s->kind != k ||
+			    slab_free_kind_of(p, s) != k || s->prev != prev) {
+				snprintf(why, len, "kind %u: slab %u (%s, ready %llu) misfiled",
+					 k, at, slab_state_name(s->state),
+					 (unsigned long long)s->ready_bytes);
+				return false;
+			}
+			prev = at;
+		}
+		if (n != l->n || l->tail != prev) {
+			snprintf(why, len, "kind %u: %u linked, n %u", k, n, l->n);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The readiest kind among the FREE slabs (by scan), leaving READY out if
+ * @unready; SLAB_FREE_KINDS if none. *@most: the furthest partial one. */
+static unsigned int scan_best_kind(const struct slab_pool *p, bool unready,
+				   uint64_t *most)
+{
+	unsigned int i, best = SLAB_FREE_KINDS;
+
+	*most = 0;
+	for (i = 0; i < p->nslabs; i++) {
+		const struct slab *s = &p->slabs[i];
+		unsigned int k;
+
+		if (s->state != SLAB_FREE)
+			continue;
+		k = slab_free_kind_of(p, s);
+		if (unready && k == SLAB_FREE_READY)
+			continue;
+		if (k == SLAB_FREE_PARTIAL && s->ready_bytes > *most)
+			*most = s->ready_bytes;
+		if (best == SLAB_FREE_KINDS || k > best)
+			best = k;
+	}
+	return best;
+}
+
+/* Whether @s (its fields as when picked) is what a scan would pick: of the
+ * best kind there was (the furthest along if partial), NULL if none. */
+static bool pick_is_best(const struct slab_pool *p, const struct slab *s,
+			 unsigned int best, uint64_t most)
+{
+	if (!s)
+		return best == SLAB_FREE_KINDS;
+	return slab_free_kind_of(p, s) == best &&
+	       (best != SLAB_FREE_PARTIAL || s->ready_bytes == most);
+}
+
+static unsigned int rnd(unsigned int n)
+{
+	return (unsigned int)random() % n;
+}
+
+/* A held slab picked at random, or NULL. */
+static struct slab *random_held(struct slab_pool *p)
+{
+	unsigned int i, from = rnd(p->nslabs);
+
+	for (i = 0; i < p->nslabs; i++) {
+		struct slab *s = &p->slabs[(from + i) % p->nslabs];
+
+		if (slab_held(s))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Every transition in a random order: take, take_index, put (each why),
+ * untake, evicting, capacity up and down, retiring, populating a piece
+ * (as spared_ready_step()), a lent slab's memory mapped (slab_lend()) or
+ * dropped (a failed deregistration). After each, the counts and lists
+ * equal a full scan, and the picks are what a scan would choose.
+ */
+static void test_ready_counts_random(void)
+{
+	static char fake_mem[64];
+	const uint64_t size = 4 * MiB;
+	struct slab_pool p;
+	unsigned int op, best, id = 0, want;
+	char why[160] = "";
+	bool ok = true;
+	uint64_t most;
+
+	srandom(31);
+	EXPECT_EQ(slab_pool_init_cap(&p, 64 * size, size, 40), 0);
+	for (op = 0; op < 20000 && ok; op++) {
+		struct slab *s;
+
+		switch (rnd(10)) {
+		case 0:
+		case 1:
+			best = scan_best_kind(&p, false, &most);
+			s = slab_pool_take(&p, &owner_a, id++);
+			ok = pick_is_best(&p, s, best, most);
+			if (s) {	/* slab_lend(): mapped, populated */
+				s->mem = &fake_mem[s->index];
+				s->ready_bytes = 0;
+			}
+			break;
+		case 2:
+			s = random_held(&p);
+			if (s && rnd(8) == 0)	/* deregistration failed */
+				s->mem = NULL;
+			if (s)
+				slab_pool_put(&p, s, (enum slab_release_why)rnd(3));
+			if (s && s->state == SLAB_OFFLINE)
+				s->mem = NULL;	/* the caller unmaps it */
+			break;
+		case 3:
+			s = random_held(&p);
+			if (s)
+				slab_pool_untake(&p, s);
+			break;
+		case 4:
+			s = random_held(&p);
+			if (s)
+				slab_pool_mark_evicting(&p, s, 100);
+			break;
+		case 5:
+			slab_pool_set_cap(&p, rnd(p.nslabs + 1));
+			while ((s = slab_pool_retire_free(&p)))
+				s->mem = NULL;
+			break;
+		case 6:
+		case 7:
+			/* a piece populated ahead, as spared_ready_step() */
+			want = rnd(5);
+			best = scan_best_kind(&p, true, &most);
+			s = slab_pool_next_unready(&p, want);
+			ok = slab_pool_ready(&p) >= want ? !s :
+			     pick_is_best(&p, s, best, most);
+			if (s) {
+				s->mem = &fake_mem[s->index];
+				slab_pool_set_ready(&p, s, s->ready_bytes + size / 4);
+			}
+			break;
+		case 8:
+			slab_pool_take_index(&p, rnd(p.nslabs), &owner_b, id++);
+			break;
+		case 9:
+			/* any FREE slab populated to any point */
+			s = &p.slabs[rnd(p.nslabs)];
+			if (s->state == SLAB_FREE) {
+				s->mem = &fake_mem[s->index];
+				slab_pool_set_ready(&p, s, rnd(5) * size / 4);
+			}
+			break;
+		}
+		if (!ok)
+			snprintf(why, sizeof(why), "a pick a scan would not make");
+		else
+			ok = pool_matches_scan(&p, why, sizeof(why));
+	}
+	if (!ok)
+		fprintf(stderr, "# after op %u: %s\n", op, why);
+	EXPECT(ok);
+	EXPECT_EQ(op, 20000);
+	slab_pool_destroy(&p);
+}
+
+static sigjmp_buf probe_env;
+
+static void on_probe_fault(int sig)
+{
+	siglongjmp(probe_env, 1);
+}
+
+/*
+ * Whether slab_pool_next_unready(@p, @want) returns NULL without reading
+ * a single slab: the slab array is swapped for an inaccessible copy while
+ * it runs, so any look at a slab faults (caught here).
+ */
+static bool next_unready_touches_nothing(struct slab_pool *p, unsigned int want)
+{
+	size_t len = p->nslabs * sizeof(*p->slabs);
+	struct slab *real = p->slabs, *guarded;
+	struct sigaction sa = { .sa_handler = on_probe_fault }, old_segv, old_bus;
+	volatile bool clean = false;
+
+	guarded = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (guarded == MAP_FAILED)
+		return false;
+	memcpy(guarded, real, len);
+	if (mprotect(guarded, len, PROT_NONE)) {
+		munmap(guarded, len);
+		return false;
+	}
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	p->slabs = guarded;
+	if (!sigsetjmp(probe_env, 1))
+		clean = slab_pool_next_unready(p, want) == NULL;
+	p->slabs = real;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	munmap(guarded, len);
+	return clean;
+}
+
+/*
+ * The loop asks for the next slab to populate on every turn: with nothing
+ * to populate it must not look at any slab (64 GiB in 16 MiB slabs: 4096
+ * of them), whether map-ready are ready or every free slab is.
+ */
+static void test_ready_idle_no_scan(void)
+{
+	static char fake_mem[2];
+	struct slab_pool p;
+	unsigned int i;
+
+	EXPECT_EQ(slab_pool_init(&p, 4096 * 16 * MiB, 16 * MiB), 0);
+	EXPECT_EQ(p.nslabs, 4096);
+	/* lent all but the last two, which are ready */
+	for (i = 0; i < 4094; i++)
+		EXPECT(slab_pool_take(&p, &owner_a, i) != NULL);
+	for (i = 4094; i < 4096; i++) {
+		p.slabs[i].mem = &fake_mem[i - 4094];
+		slab_pool_set_ready(&p, &p.slabs[i], 16 * MiB);
+	}
+	EXPECT(next_unready_touches_nothing(&p, 2));	/* map-ready met */
+	EXPECT(next_unready_touches_nothing(&p, 8));	/* every free one ready */
+	EXPECT(next_unready_touches_nothing(&p, 0));
+	/* the same with most of the pool free */
+	for (i = 0; i < 4000; i++)
+		slab_pool_put(&p, &p.slabs[i], SLAB_RELEASE_UNMAP);
+	EXPECT(next_unready_touches_nothing(&p, 2));
+	/* and a pick when there is work is a ready-made one */
+	EXPECT(slab_pool_next_unready(&p, 3) != NULL);
 	slab_pool_destroy(&p);
 }
 
@@ -407,6 +706,8 @@ int main(void)
 	TAP_RUN(test_slab_mem_zeroed);
 	TAP_RUN(test_capacity);
 	TAP_RUN(test_ready_ahead);
+	TAP_RUN(test_ready_counts_random);
+	TAP_RUN(test_ready_idle_no_scan);
 	TAP_RUN(test_kept_slabs);
 	TAP_RUN(test_hold_match);
 	TAP_RUN(test_supersede_only_own);

@@ -49,6 +49,8 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	spare_metrics_one_u64(m, "spare_donor_slabs", SPARE_GAUGE, "Slabs in the pool (budget, or max-lend, / slab size).", d->pool.nslabs);
 	spare_metrics_one_u64(m, "spare_donor_slabs_free", SPARE_GAUGE, "Slabs not lent.", d->pool.nfree);
 	spare_metrics_one_u64(m, "spare_donor_slabs_lent", SPARE_GAUGE, "Slabs mapped by a client.", lent);
+	spare_metrics_one_u64(m, "spare_donor_slabs_ready", SPARE_GAUGE,
+	    "Free slabs populated ahead of a MAP (map-ready is the aim).", slab_pool_ready(&d->pool));
 	spare_metrics_one_u64(m, "spare_donor_slabs_evicting", SPARE_GAUGE, "Lent slabs asked back and not yet returned.",
 	    d->pool.nevicting);
 	spare_metrics_one_u64(m, "spare_donor_lent_bytes", SPARE_GAUGE, "Bytes mapped by clients now.", lent * d->pool.slab_size);
@@ -56,6 +58,9 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    st->maps * d->pool.slab_size);
 	spare_metrics_one_u64(m, "spare_donor_maps_total", SPARE_COUNTER, "MAP requests granted.", st->maps);
 	spare_metrics_one_u64(m, "spare_donor_map_refusals_total", SPARE_COUNTER, "MAP requests refused.", st->refusals);
+	spare_metrics_one_u64(m, "spare_donor_maps_unready_total", SPARE_COUNTER,
+	    "MAPs granted that found no slab ready and populated one while the client waited.",
+	    d->ctr.maps_unready);
 	spare_metrics_one_u64(m, "spare_donor_grants_required", SPARE_GAUGE,
 	    "1 if MAPs need a broker's grant (grant-public-keys or grant-key-file is set).", d->grants_on);
 	spare_metrics_one_u64(m, "spare_donor_grants_held", SPARE_GAUGE,

@@ -9,6 +9,93 @@
 
 #include "pool.h"
 
+/* ---- the free lists: each FREE slab is on the one of its kind ---- */
+
+/* Put FREE slab @s at the tail of its kind's list. */
+static void free_list_add(struct slab_pool *p, struct slab *s)
+{
+	struct slab_list *l;
+
+	s->kind = slab_free_kind_of(p, s);
+	l = &p->free[s->kind];
+	s->prev = l->tail;
+	s->next = SLAB_NONE;
+	if (l->tail == SLAB_NONE)
+		l->head = s->index;
+	else
+		p->slabs[l->tail].next = s->index;
+	l->tail = s->index;
+	l->n++;
+	p->nfree++;
+}
+
+/* Take FREE slab @s off its list (it is about to stop being FREE, or to
+ * change kind). */
+static void free_list_del(struct slab_pool *p, struct slab *s)
+{
+	struct slab_list *l = &p->free[s->kind];
+
+	if (s->prev == SLAB_NONE)
+		l->head = s->next;
+	else
+		p->slabs[s->prev].next = s->next;
+	if (s->next == SLAB_NONE)
+		l->tail = s->prev;
+	else
+		p->slabs[s->next].prev = s->prev;
+	s->prev = s->next = SLAB_NONE;
+	l->n--;
+	p->nfree--;
+}
+
+static struct slab *free_list_first(struct slab_pool *p,
+				    enum slab_free_kind kind)
+{
+	uint32_t i = p->free[kind].head;
+
+	return i == SLAB_NONE ? NULL : &p->slabs[i];
+}
+
+/* The partly populated FREE slab populated furthest; spared populates one
+ * slab at a time, so this list holds one slab at most in practice. */
+static struct slab *free_partial_furthest(struct slab_pool *p)
+{
+	struct slab *s, *pick = NULL;
+	uint32_t i;
+
+	for (i = p->free[SLAB_FREE_PARTIAL].head; i != SLAB_NONE; i = s->next) {
+		s = &p->slabs[i];
+		if (!pick || s->ready_bytes > pick->ready_bytes)
+			pick = s;
+	}
+	return pick;
+}
+
+/* The FREE slab least far along: to populate next (@readiest false,
+ * READY left out) or to lend (@readiest true). */
+static struct slab *free_pick(struct slab_pool *p, bool readiest)
+{
+	struct slab *s = readiest ? free_list_first(p, SLAB_FREE_READY) : NULL;
+
+	if (!s)
+		s = free_partial_furthest(p);
+	if (!s)
+		s = free_list_first(p, SLAB_FREE_MAPPED);
+	if (!s)
+		s = free_list_first(p, SLAB_FREE_COLD);
+	return s;
+}
+
+void slab_pool_set_ready(struct slab_pool *p, struct slab *s,
+			 uint64_t ready_bytes)
+{
+	if (s->state != SLAB_FREE)
+		return;
+	free_list_del(p, s);
+	s->ready_bytes = ready_bytes < p->slab_size ? ready_bytes : p->slab_size;
+	free_list_add(p, s);
+}
+
 int slab_pool_init(struct slab_pool *p, uint64_t budget, uint64_t slab_size)
 {
 	return slab_pool_init_cap(p, budget, slab_size, UINT_MAX);
@@ -38,11 +125,17 @@ int slab_pool_init_cap(struct slab_pool *p, uint64_t budget,
 	p->slab_size = slab_size;
 	p->nslabs = (unsigned int)n;
 	p->cap = cap < p->nslabs ? cap : p->nslabs;
-	p->nfree = p->cap;
 	p->noffline = p->nslabs - p->cap;
+	for (i = 0; i < SLAB_FREE_KINDS; i++)
+		p->free[i].head = p->free[i].tail = SLAB_NONE;
 	for (i = 0; i < p->nslabs; i++) {
-		p->slabs[i].index = i;
-		p->slabs[i].state = i < p->cap ? SLAB_FREE : SLAB_OFFLINE;
+		struct slab *s = &p->slabs[i];
+
+		s->index = i;
+		s->prev = s->next = SLAB_NONE;
+		s->state = i < p->cap ? SLAB_FREE : SLAB_OFFLINE;
+		if (s->state == SLAB_FREE)
+			free_list_add(p, s);
 	}
 	return 0;
 }
@@ -59,7 +152,7 @@ unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap)
 			continue;
 		s->state = SLAB_FREE;
 		p->noffline--;
-		p->nfree++;
+		free_list_add(p, s);
 		grown++;
 	}
 	p->stats.grown += grown;
@@ -68,9 +161,9 @@ unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap)
 
 static void slab_make_offline(struct slab_pool *p, struct slab *s)
 {
+	free_list_del(p, s);
 	s->state = SLAB_OFFLINE;
 	s->ready_bytes = 0;	/* the caller unmaps its memory */
-	p->nfree--;
 	p->noffline++;
 	p->stats.retired++;
 }
@@ -78,20 +171,12 @@ static void slab_make_offline(struct slab_pool *p, struct slab *s)
 struct slab *slab_pool_retire_free(struct slab_pool *p)
 {
 	struct slab *pick = NULL;
-	unsigned int i;
+	int k;
 
 	if (slab_pool_in_service(p) <= p->cap)
 		return NULL;
-	for (i = p->nslabs; i-- > 0;) {
-		struct slab *s = &p->slabs[i];
-
-		if (s->state != SLAB_FREE)
-			continue;
-		if (!pick || (s->mem && !pick->mem))
-			pick = s;
-		if (pick->mem)
-			break;
-	}
+	for (k = SLAB_FREE_KINDS - 1; k >= 0 && !pick; k--)
+		pick = free_list_first(p, (enum slab_free_kind)k);
 	if (pick)
 		slab_make_offline(p, pick);
 	return pick;
@@ -118,65 +203,29 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
 	return NULL;
 }
 
-/* Whether FREE slab @s is a better one to lend (or populate) than @pick. */
-static bool slab_readier(const struct slab *s, const struct slab *pick)
-{
-	if (!pick)
-		return true;
-	if (s->ready_bytes != pick->ready_bytes)
-		return s->ready_bytes > pick->ready_bytes;
-	return s->mem && !pick->mem;
-}
-
-/* The readiest FREE slab, skipping ready ones if @unready; NULL if none. */
-static struct slab *slab_pool_readiest(struct slab_pool *p, bool unready,
-				       unsigned int *nready)
-{
-	struct slab *pick = NULL;
-	unsigned int i;
-
-	*nready = 0;
-	for (i = 0; i < p->nslabs; i++) {
-		struct slab *s = &p->slabs[i];
-
-		if (s->state != SLAB_FREE)
-			continue;
-		if (s->ready_bytes >= p->slab_size) {
-			++*nready;
-			if (unready)
-				continue;
-		}
-		if (slab_readier(s, pick))
-			pick = s;
-	}
-	return pick;
-}
-
 struct slab *slab_pool_next_unready(struct slab_pool *p, unsigned int want)
 {
-	unsigned int nready;
-	struct slab *pick = slab_pool_readiest(p, true, &nready);
-
-	return nready < want ? pick : NULL;
+	if (slab_pool_ready(p) >= want)
+		return NULL;
+	return free_pick(p, false);
 }
 
 struct slab *slab_pool_take(struct slab_pool *p, const void *owner,
 			    uint32_t client_id)
 {
-	unsigned int nready;
-	struct slab *pick = slab_pool_readiest(p, false, &nready);
+	struct slab *pick = free_pick(p, true);
 
 	if (!pick) {
 		p->stats.refusals++;
 		return NULL;
 	}
+	free_list_del(p, pick);
 	pick->state = SLAB_LENT;
 	pick->owner = owner;
 	pick->client_id = client_id;
 	pick->lent_seq = ++p->next_seq;
 	pick->deadline_ms = 0;
 	pick->accesses = 0;
-	p->nfree--;
 	p->stats.maps++;
 	return pick;
 }
@@ -192,18 +241,18 @@ struct slab *slab_pool_take_index(struct slab_pool *p, unsigned int index,
 	if (s->state == SLAB_OFFLINE) {
 		s->state = SLAB_FREE;
 		p->noffline--;
-		p->nfree++;
+		free_list_add(p, s);
 		p->stats.grown++;
 	}
 	if (s->state != SLAB_FREE)
 		return NULL;
+	free_list_del(p, s);
 	s->state = SLAB_LENT;
 	s->owner = owner;
 	s->client_id = client_id;
 	s->lent_seq = ++p->next_seq;
 	s->deadline_ms = 0;
 	s->accesses = 0;
-	p->nfree--;
 	return s;
 }
 
@@ -220,7 +269,7 @@ static void slab_make_free(struct slab_pool *p, struct slab *s)
 	s->kept = false;
 	s->uncovered_ms = 0;
 	s->ready_bytes = 0;	/* scrubbed by the caller: populated no more */
-	p->nfree++;
+	free_list_add(p, s);
 }
 
 void slab_pool_untake(struct slab_pool *p, struct slab *s)

@@ -28,6 +28,27 @@ enum slab_state {
 	SLAB_OFFLINE,	/* out of service: not lendable, no memory */
 };
 
+/*
+ * How far a FREE slab's memory is along, readiest last. The pool keeps a
+ * list of the FREE slabs of each kind, so that taking a slab, and finding
+ * the next one to populate, look at one list head (or the few partly
+ * populated slabs: spared populates one at a time) instead of every slab.
+ */
+enum slab_free_kind {
+	SLAB_FREE_COLD,		/* no memory mapped */
+	SLAB_FREE_MAPPED,	/* mapped, nothing populated */
+	SLAB_FREE_PARTIAL,	/* populated in part (being populated) */
+	SLAB_FREE_READY,	/* populated whole: a MAP only registers it */
+	SLAB_FREE_KINDS,
+};
+
+#define SLAB_NONE	UINT32_MAX	/* no slab: the end of a free list */
+
+struct slab_list {
+	uint32_t	head, tail;	/* slab indexes, or SLAB_NONE */
+	unsigned int	n;
+};
+
 struct slab {
 	unsigned int	index;
 	enum slab_state	state;
@@ -37,8 +58,12 @@ struct slab {
 	 * FREE: bytes of mem populated ahead of a MAP, from the start
 	 * (slab_pool_next_unready()); slab_size: ready, a MAP only registers
 	 * it. 0 when not mapped, and once lent (released memory is scrubbed).
+	 * Changed only by the pool (slab_pool_set_ready()) while FREE.
 	 */
 	uint64_t	ready_bytes;
+	/* FREE: its place on the free list of its kind (pool.c) */
+	enum slab_free_kind kind;
+	uint32_t	prev, next;
 	void		*mr;		/* the verbs layer's registration, if lent */
 	const void	*owner;		/* session holding it, if not FREE */
 	uint32_t	client_id;	/* the owner's slab id */
@@ -74,12 +99,14 @@ struct slab_pool_stats {
 struct slab_pool {
 	uint64_t	slab_size;
 	unsigned int	nslabs;
-	unsigned int	nfree;
+	unsigned int	nfree;		/* FREE: the sum of the lists' n */
 	unsigned int	nevicting;
 	unsigned int	noffline;
 	unsigned int	cap;		/* slots wanted in service */
 	uint64_t	next_seq;
 	struct slab	*slabs;
+	/* FREE slabs by kind, each list in the order they became that kind */
+	struct slab_list free[SLAB_FREE_KINDS];
 	struct slab_pool_stats stats;
 };
 
@@ -108,10 +135,41 @@ static inline unsigned int slab_pool_in_service(const struct slab_pool *p)
 	return p->nslabs - p->noffline;
 }
 
+/* The kind FREE slab @s is, from its fields (the list it belongs on). */
+static inline enum slab_free_kind slab_free_kind_of(const struct slab_pool *p,
+						    const struct slab *s)
+{
+	if (s->ready_bytes >= p->slab_size)
+		return SLAB_FREE_READY;
+	if (s->ready_bytes)
+		return SLAB_FREE_PARTIAL;
+	return s->mem ? SLAB_FREE_MAPPED : SLAB_FREE_COLD;
+}
+
+/* FREE slabs populated whole (ready for a MAP). */
+static inline unsigned int slab_pool_ready(const struct slab_pool *p)
+{
+	return p->free[SLAB_FREE_READY].n;
+}
+
+/* FREE slabs populated in part. */
+static inline unsigned int slab_pool_populating(const struct slab_pool *p)
+{
+	return p->free[SLAB_FREE_PARTIAL].n;
+}
+
 static inline bool slab_held(const struct slab *s)
 {
 	return s->state == SLAB_LENT || s->state == SLAB_EVICTING;
 }
+
+/*
+ * The memory of FREE slab @s is mapped (s->mem) and populated from its
+ * start up to @ready_bytes (at most slab_size; 0: mapped only): the pool
+ * files it as that kind. A slab that is not FREE is left alone.
+ */
+void slab_pool_set_ready(struct slab_pool *p, struct slab *s,
+			 uint64_t ready_bytes);
 
 /*
  * Set the capacity (clamped to nslabs) and bring OFFLINE slots into service
@@ -122,7 +180,7 @@ unsigned int slab_pool_set_cap(struct slab_pool *p, unsigned int cap);
 
 /*
  * While more slots are in service than the capacity, take a FREE one out
- * (preferring one with memory) and return it: the caller unmaps s->mem and
+ * (the readiest: the host gets the most memory back) and return it: the caller unmaps s->mem and
  * clears it. NULL when nothing more can be retired now.
  */
 struct slab *slab_pool_retire_free(struct slab_pool *p);
@@ -134,7 +192,8 @@ struct slab *slab_pool_find(struct slab_pool *p, const void *owner,
 /*
  * Lend a free slab to @owner as @client_id; prefers a ready slab (its
  * memory populated ahead), then the one populated furthest, then one whose
- * memory is mapped. Returns NULL (and counts a refusal) if none is free.
+ * memory is mapped, then the one free longest. The slab keeps its
+ * ready_bytes: the caller populates the rest. Returns NULL (and counts a refusal) if none is free.
  * The caller must not lend the same @client_id twice (check
  * slab_pool_find).
  */
@@ -154,9 +213,10 @@ struct slab *slab_pool_take_index(struct slab_pool *p, unsigned int index,
 /*
  * While fewer than @want FREE slabs are ready (ready_bytes == slab_size),
  * the FREE slab to populate next: the one populated furthest, else one
- * whose memory is mapped, else the first. NULL when @want are ready (or
- * every FREE slab is). So MAPs find memory that is already there: the
- * donor populates it in its idle time, a MAP only registers it.
+ * whose memory is mapped, else the one free longest. NULL when @want are
+ * ready (or every FREE slab is), without looking at any slab. So MAPs
+ * find memory that is already there: the donor populates it in its idle
+ * time (slab_pool_set_ready() after each piece), a MAP only registers it.
  */
 struct slab *slab_pool_next_unready(struct slab_pool *p, unsigned int want);
 

@@ -228,6 +228,22 @@ int slab_register(struct session *sess, struct slab *s)
 	return 0;
 }
 
+/* Map @s's memory if it has none (a memfd, not populated), and populate it
+ * from s->ready_bytes up to @upto. 0, or -1 with errno if it cannot be
+ * mapped (then nothing changed). The caller records how far it got. */
+static int slab_populate_to(struct spared *d, struct slab *s, uint64_t upto)
+{
+	if (!s->mem) {
+		s->mem = slab_mem_map(d->pool.slab_size, &s->memfd);
+		if (!s->mem)
+			return -1;
+	}
+	if (upto > s->ready_bytes)
+		slab_mem_populate((char *)s->mem + s->ready_bytes,
+				  upto - s->ready_bytes);
+	return 0;
+}
+
 /* Map (first time) or populate the slab's memory and register it in the
  * client's PD. The memory is zero: fresh, or scrubbed when last released.
  * A slab made ready ahead (spared_ready_step()) is only registered;
@@ -238,16 +254,10 @@ int slab_lend(struct session *sess, struct slab *s, uint64_t *fill_ms)
 	size_t size = d->pool.slab_size;
 	uint64_t t0 = spare_now_ms();
 
-	if (!s->mem) {
-		s->mem = slab_mem_alloc(size, &s->memfd);
-		if (!s->mem) {
-			log_err("slab %u: mmap of %zu bytes: %s", s->index, size,
-				strerror(errno));
-			return -1;
-		}
-	} else if (s->ready_bytes < size) {
-		slab_mem_populate((char *)s->mem + s->ready_bytes,
-				  size - s->ready_bytes);
+	if (slab_populate_to(d, s, size)) {
+		log_err("slab %u: mmap of %zu bytes: %s", s->index, size,
+			strerror(errno));
+		return -1;
 	}
 	s->ready_bytes = 0;	/* lent: scrubbed when it comes back */
 	*fill_ms = spare_now_ms() - t0;
@@ -260,26 +270,22 @@ int slab_lend(struct session *sess, struct slab *s, uint64_t *fill_ms)
 bool spared_ready_step(struct spared *d)
 {
 	struct slab *s = slab_pool_next_unready(&d->pool, d->cfg.map_ready);
-	uint64_t size = d->pool.slab_size, n;
+	uint64_t size = d->pool.slab_size, upto;
 
 	if (!s)
 		return false;
-	if (!s->mem) {
-		s->mem = slab_mem_map(size, &s->memfd);
-		if (!s->mem) {
-			/* a MAP maps it (and says why if it fails) */
-			log_warn("slab %u: cannot map its memory ahead of a MAP: %s; stopped populating ahead",
-				 s->index, strerror(errno));
-			d->cfg.map_ready = 0;
-			return false;
-		}
+	upto = s->ready_bytes + SPARED_READY_STEP;
+	if (upto > size)
+		upto = size;
+	if (slab_populate_to(d, s, upto)) {
+		/* a MAP maps it (and says why if it fails) */
+		log_warn("slab %u: cannot map its memory ahead of a MAP: %s; stopped populating ahead",
+			 s->index, strerror(errno));
+		d->cfg.map_ready = 0;
+		return false;
 	}
-	n = size - s->ready_bytes;
-	if (n > SPARED_READY_STEP)
-		n = SPARED_READY_STEP;
-	slab_mem_populate((char *)s->mem + s->ready_bytes, n);
-	s->ready_bytes += n;
-	if (s->ready_bytes == size)
+	slab_pool_set_ready(&d->pool, s, upto);
+	if (upto == size)
 		log_dbg("slab %u: populated ahead of a MAP", s->index);
 	return true;
 }

@@ -105,6 +105,7 @@ void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
 	struct spared *d = sess->d;
 	uint32_t id = le32toh(in->map.slab_id);
 	uint64_t fill_ms;
+	bool ready;
 	struct slab *s;
 
 	/*
@@ -142,11 +143,13 @@ void on_map(struct session *sess, const struct spare_msg *in, uint32_t seq)
 		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
 		return;
 	}
+	ready = s->ready_bytes == d->pool.slab_size;
 	if (slab_lend(sess, s, &fill_ms)) {
 		slab_pool_untake(&d->pool, s);
 		reply_mapped(sess, seq, id, SPARE_ST_NO_SPACE, NULL);
 		return;
 	}
+	d->ctr.maps_unready += !ready;
 	log_info("client %s: MAP slab %u -> donor slab %u (rkey 0x%x; memory populated %s%" PRIu64 " ms)",
 		 sess->name, id, s->index, ((struct ibv_mr *)s->mr)->rkey,
 		 fill_ms ? "now in " : "ahead, ", fill_ms);

@@ -135,6 +135,7 @@ struct spared_counters {
 	uint64_t	grants_accepted;	/* grants verified and recorded */
 	uint64_t	grants_refused;		/* forged, expired, replayed, ... */
 	uint64_t	maps_no_grant;		/* MAPs refused: no grant covers them */
+	uint64_t	maps_unready;		/* MAPs that populated their slab */
 	uint64_t	holds;			/* sessions whose slabs were held */
 	uint64_t	resumes;		/* held slabs adopted by a new session */
 	uint64_t	resumes_refused;	/* F_RESUME of another identity */

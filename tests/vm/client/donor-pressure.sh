@@ -100,6 +100,10 @@ short=$(donor_field 10.0.0.2 moves_short)
 cev=$(donor_field 10.0.0.2 evictions)
 times=$(dmesg | sed -n 's/.*donor 10.0.0.2:18515: slab [0-9]* evicted; moved to donor .* in \([0-9]*\) ms$/\1/p' | sort -n | tr '\n' ' ')
 echo "spare: $cev evictions from donor 2, $moved moved ($short cut short); move times in ms: ${times:-none}"
+# map-ready on the donors the copies moved to (information, not a verdict)
+for n in 3 4; do
+	echo "donor $n: $(donor_metric $n spare_donor_maps_total) MAPs, $(donor_metric $n spare_donor_maps_unready_total) found no slab ready; $(donor_metric $n spare_donor_slabs_ready) ready now"
+done
 [ "$cev" -ge 1 ] && [ "$moved" = "$cev" ] || fail "$cev evictions but $moved moves: a copy was not remapped elsewhere"
 [ "$(( $(donor_field 10.0.0.3 moves) + $(donor_field 10.0.0.4 moves) ))" = 0 ] || fail "donors 3 and 4 evicted nothing, yet moves are counted on them"
 pass "every evicted copy moved to donor 3 or 4 before UNMAP"
