@@ -245,6 +245,34 @@ static void broker_lists(void)
 	EXPECT(brokerask_check_list(many));	/* 17 */
 }
 
+/* sparectl --timeout / SPARECTL_TIMEOUT: seconds, to the millisecond. */
+static void timeouts(void)
+{
+	static const struct { const char *s; unsigned int ms; } good[] = {
+		{ "5", 5000 }, { "1", 1000 }, { "0.5", 500 }, { "0.1", 100 },
+		{ "2.25", 2250 }, { "1.005", 1005 }, { "3600", 3600000 },
+		{ "3600.0", 3600000 }, { "007", 7000 },
+	};
+	static const char *const bad[] = {
+		"", "x", "-1", "+1", " 1", "1 ", "1s", "1.", ".5", "0", "0.05",
+		"0.099", "3600.001", "3601", "99999999999999999999", "1.0001",
+		"1,5", "1e3", "0x10",
+	};
+	unsigned int ms;
+
+	for (unsigned int i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ms = 0;
+		EXPECT(!brokerask_parse_timeout(good[i].s, &ms));
+		EXPECT_EQ(ms, good[i].ms);
+	}
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ms = 42;
+		EXPECT(brokerask_parse_timeout(bad[i], &ms));
+		EXPECT_EQ(ms, 42);	/* untouched */
+	}
+	EXPECT(brokerask_parse_timeout(NULL, &ms));
+}
+
 /* Renewal: copies per donor from a placement, or the round robin. */
 static void counts(void)
 {
@@ -482,6 +510,7 @@ int main(void)
 	TAP_RUN(placement_size_limit);
 	TAP_RUN(long_addresses);
 	TAP_RUN(broker_lists);
+	TAP_RUN(timeouts);
 	TAP_RUN(counts);
 	TAP_RUN(move_target);
 	TAP_RUN(domain_for);

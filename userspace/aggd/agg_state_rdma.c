@@ -189,6 +189,12 @@ static bool cancelled(const int *cancel)
 /*
  * The next completion: 1 (in @wc), 0 when none came within STATE_WRITE_MS,
  * -1 on an error (errno), -2 when *@cancel was set meanwhile.
+ *
+ * The CQ alone: a target that goes away closes the move's TCP link too,
+ * and the event loop then cancels us (mig_link_closing()); watching the
+ * CM channel here as well would race that path for the move's reason
+ * (agg/rdma-faults' move-kill). A WRITE whose ACK never comes fails after
+ * 7 ACK timeouts (SPARE_RDMA_RETRY), within STATE_WRITE_MS.
  */
 static int next_completion(struct state_src *s, struct ibv_wc *wc,
 			   const int *cancel)

@@ -249,7 +249,7 @@ int spare_rdma_accept(struct rdma_cm_id *id, uint8_t responder_resources,
 		.responder_resources = responder_resources,
 		.initiator_depth = initiator_depth,
 		.retry_count = SPARE_RDMA_RETRY,
-		.rnr_retry_count = SPARE_RDMA_RETRY,
+		.rnr_retry_count = SPARE_RDMA_RNR_RETRY,
 	};
 
 	return rdma_accept(id, &cp) ? -1 : 0;
@@ -266,7 +266,7 @@ int spare_rdma_connect(struct rdma_event_channel *ec, struct rdma_cm_id *id,
 		.initiator_depth = initiator_depth,
 		.responder_resources = 0,
 		.retry_count = SPARE_RDMA_RETRY,
-		.rnr_retry_count = SPARE_RDMA_RETRY,
+		.rnr_retry_count = SPARE_RDMA_RNR_RETRY,
 	};
 
 	if (rdma_connect(id, &cp))

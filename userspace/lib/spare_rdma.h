@@ -5,8 +5,8 @@
  * (Documentation/spared.md, "RDMA set-up helper").
  *
  * Every connection is RC, port space TCP, one SGE per work request, one CQ
- * for sends and receives, and an infinite RNR retry (a peer that reposts
- * late is not fatal). Calls return 0, or -1 with errno set; the ones that
+ * for sends and receives, a bounded transport retry and an infinite RNR
+ * retry (a peer that reposts late is not fatal). Calls return 0, or -1 with errno set; the ones that
  * can fail at several steps say which in a struct spare_rdma_err. Nothing
  * here logs (libspare-agg links it without the daemons' logging); what a
  * failed call made is left for spare_rdma_teardown() or the caller's own.
@@ -19,8 +19,20 @@
 #include <stdint.h>
 #include <rdma/rdma_cma.h>
 
-/* retry_count and rnr_retry_count of every connection (7: RNR forever) */
-#define SPARE_RDMA_RETRY	7
+/*
+ * retry_count of every connection: 6 retransmissions after the first try,
+ * each after one local ACK timeout (spare_rdma_resolve()'s @ack_timeout,
+ * else the CM's default from the RoCE path's packet lifetime: 4.096 us
+ * << 19, 2.1 s, on 6.1; << 17, 0.54 s, on 6.12), then the work request
+ * fails with IBV_WC_RETRY_EXC_ERR. Not 7: the IB spec gives 7 the meaning
+ * "forever" only for rnr_retry, but rxe reads it so for retry_count too
+ * (rxe_comp.c), and a send whose ACK was lost then never ends
+ * (Documentation/perf/intermittent/badpeer). spare.ko uses the same pair.
+ */
+#define SPARE_RDMA_RETRY	6
+/* rnr_retry_count: 7 is "retry forever on RNR" (a peer that reposts its
+ * receives late is slow, not dead). */
+#define SPARE_RDMA_RNR_RETRY	7
 
 /*
  * The RNR NAK delay a sender waits when this end has no receive posted, as

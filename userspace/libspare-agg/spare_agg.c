@@ -47,6 +47,9 @@ struct agg_rdma_cli {
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	bool connected;
+	/* the CM event that closed the connection (DISCONNECTED...), or 0 */
+	enum rdma_cm_event_type closed_by;
+	bool closed;
 	/* received messages not consumed yet, in arrival order */
 	int ready[AGG_RDMA_RECV_DEPTH];
 	uint32_t ready_len[AGG_RDMA_RECV_DEPTH];
@@ -255,21 +258,35 @@ static int rdma_fail(struct spare_agg *a, const char *what)
 /*
  * Sleep on the completion channel until a completion may be there, or the
  * deadline. Arming and then polling once more closes the race with a
- * completion that came in between; events are acked at once.
+ * completion that came in between; events are acked at once. The CM event
+ * channel is watched too: a daemon that closes the connection may leave
+ * our send without its ACK (rxe sends none from a QP in error), and the
+ * DREQ is then what tells us; r->closed is set for the caller, who looks
+ * at the CQ once more first.
  */
 static int rdma_sleep(struct agg_rdma_cli *r, double deadline)
 {
-	struct pollfd pfd = { .fd = r->cc->fd, .events = POLLIN };
+	struct pollfd pfd[2] = { { .fd = r->cc->fd, .events = POLLIN },
+				 { .fd = r->ec->fd, .events = POLLIN } };
+	enum rdma_cm_event_type t;
 	struct ibv_cq *cq;
 	void *ctx;
 	double left = deadline - mono_ms();
+	int st;
 
 	if (left <= 0)
 		return 0;
-	if (poll(&pfd, 1, left > 1e9 ? -1 : (int)left + 1) < 0 && errno != EINTR)
+	if (poll(pfd, 2, left > 1e9 ? -1 : (int)left + 1) < 0 && errno != EINTR)
 		return -1;
 	while (!ibv_get_cq_event(r->cc, &cq, &ctx))
 		ibv_ack_cq_events(cq, 1);
+	if ((pfd[1].revents & (POLLIN | POLLERR | POLLHUP)) &&
+	    !spare_rdma_wait(r->ec, 0, &t, &st) &&
+	    (t == RDMA_CM_EVENT_DISCONNECTED ||
+	     t == RDMA_CM_EVENT_DEVICE_REMOVAL)) {
+		r->closed = true;
+		r->closed_by = t;
+	}
 	return 0;
 }
 
@@ -313,6 +330,14 @@ static int rdma_poll(struct spare_agg *a, bool want_send)
 			return 0;
 		if (n)
 			continue;
+		if (r->closed) {
+			char what[96];
+
+			snprintf(what, sizeof(what),
+				 "RDMA: spare-aggd closed the connection (%s)",
+				 rdma_event_str(r->closed_by));
+			return rdma_fail(a, what);
+		}
 		if (mono_ms() > deadline)
 			return rdma_fail(a, "RDMA: timed out");
 		if (++spins < RDMA_SPINS)

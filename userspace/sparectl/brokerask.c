@@ -2,6 +2,7 @@
 /*
  * Grants from spare-broker for `sparectl device create` (brokerask.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,42 @@ static const char *split(const char *brokers, struct blist *l)
 		l->v[l->n++] = p;
 	}
 	return l->n ? NULL : "no broker given";
+}
+
+const char *brokerask_parse_timeout(const char *s, unsigned int *ms)
+{
+	uint64_t v = 0;
+	unsigned int frac = 0;
+	const char *p = s;
+
+	if (!s || !isdigit((unsigned char)*p))
+		return "not a number of seconds (e.g. 5, or 0.5)";
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > BROKERASK_TIMEOUT_MAX_MS / 1000)
+			return "over 3600 seconds";
+	}
+	v *= 1000;
+	if (*p == '.') {
+		unsigned int scale = 100;
+
+		if (!isdigit((unsigned char)p[1]))
+			return "not a number of seconds (e.g. 5, or 0.5)";
+		for (p++; isdigit((unsigned char)*p); p++, frac++) {
+			if (frac == 3)
+				return "more than 3 decimals (a millisecond is the finest)";
+			v += (uint64_t)(*p - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (*p)
+		return "not a number of seconds (e.g. 5, or 0.5)";
+	if (v < BROKERASK_TIMEOUT_MIN_MS)
+		return "under 0.1 seconds";
+	if (v > BROKERASK_TIMEOUT_MAX_MS)
+		return "over 3600 seconds";
+	*ms = (unsigned int)v;
+	return NULL;
 }
 
 const char *brokerask_check_list(const char *brokers)

@@ -13,6 +13,10 @@
 #include "broker_proto.h"
 
 #define BROKERASK_MAX_BROKERS	16
+/* sparectl's broker time-out unless --timeout or SPARECTL_TIMEOUT says */
+#define BROKERASK_TIMEOUT_MS	5000
+#define BROKERASK_TIMEOUT_MIN_MS	100
+#define BROKERASK_TIMEOUT_MAX_MS	3600000
 
 struct brokerask {
 	const char	*brokers;	/* "HOST:PORT[,HOST:PORT...]" */
@@ -21,6 +25,13 @@ struct brokerask {
 	uint32_t	lease_s;	/* 0: the broker's default */
 	unsigned int	timeout_ms;	/* connect, and every send and receive */
 };
+
+/*
+ * A time-out in seconds, "N" or "N.D" (up to 3 decimals: ms), within
+ * BROKERASK_TIMEOUT_MIN_MS..BROKERASK_TIMEOUT_MAX_MS, into *@ms: NULL, or
+ * what is wrong with @s (--timeout, SPARECTL_TIMEOUT).
+ */
+const char *brokerask_parse_timeout(const char *s, unsigned int *ms);
 
 /*
  * Check the brokers list (1..BROKERASK_MAX_BROKERS "HOST:PORT" entries,

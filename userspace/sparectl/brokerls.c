@@ -19,7 +19,6 @@
 #include "brokerls.h"
 #include "spare_log.h"
 
-#define BROKERLS_TIMEOUT_MS	5000
 #define BROKERLS_MAX_PAGES	4096	/* 1M donors: a broker never has more */
 
 /* The donors, in table order, appended page by page. */
@@ -165,7 +164,7 @@ int cmd_broker(struct sparectl *c, int argc, char **argv)
 		return 1;
 	}
 	ret = 1;
-	fd = broker_connect(b.brokers, BROKERLS_TIMEOUT_MS, why, sizeof(why));
+	fd = broker_connect(b.brokers, c->broker_timeout_ms, why, sizeof(why));
 	if (fd < 0) {
 		log_err("broker %s: unreachable: %s", b.brokers, why);
 		goto out;

@@ -18,6 +18,7 @@
 
 struct sparectl {
 	bool		json;
+	unsigned int	broker_timeout_ms;	/* --timeout, SPARECTL_TIMEOUT */
 	struct dev_roots roots;
 	struct ublk_paths ublk;
 };

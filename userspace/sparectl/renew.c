@@ -58,8 +58,9 @@ struct renew_ctx {
  * left for it in @rest). 0, or the exit status of a usage error or a bad
  * key file (logged).
  */
-static int renew_args(struct renew_ctx *r, const char *cmd, int argc, char **argv,
-		      bool (*extra)(const char *arg, void *ctx), void *ctx)
+static int renew_args(const struct sparectl *c, struct renew_ctx *r, const char *cmd,
+		      int argc, char **argv, bool (*extra)(const char *arg, void *ctx),
+		      void *ctx)
 {
 	uint64_t lease = 0;
 	char why[512];
@@ -92,7 +93,7 @@ static int renew_args(struct renew_ctx *r, const char *cmd, int argc, char **arg
 	r->a.name = r->b.name;
 	r->a.key = r->key;
 	r->a.lease_s = (uint32_t)lease;
-	r->a.timeout_ms = 5000;
+	r->a.timeout_ms = c->broker_timeout_ms;
 	return 0;
 }
 
@@ -388,7 +389,7 @@ int device_renew(struct sparectl *c, const char *name, int argc, char **argv)
 	int ret;
 
 	r.name = name;
-	ret = renew_args(&r, "renew", argc, argv, NULL, NULL);
+	ret = renew_args(c, &r, "renew", argc, argv, NULL, NULL);
 	if (ret)
 		return ret;
 	ret = 1;
@@ -1078,7 +1079,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 	int ret;
 
 	r.name = name;
-	ret = renew_args(&r, "monitor", argc, argv, monitor_arg, &o);
+	ret = renew_args(c, &r, "monitor", argc, argv, monitor_arg, &o);
 	if (ret)
 		return ret;
 	ret = EXIT_USAGE;

@@ -88,6 +88,9 @@ static void usage(FILE *f)
 "  -p, --port PORT     donor: the local spared on this port [%u]\n"
 "  -S, --socket PATH   donor: the spared control socket\n"
 "  -o, --output FILE   metrics: write FILE atomically (node_exporter textfile)\n"
+"  -t, --timeout SECONDS  each broker's time-out to connect, and for every request\n"
+"                      and answer (create, renew, monitor, broker donors) [5];\n"
+"                      also SPARECTL_TIMEOUT (the option wins)\n"
 "  -h, --help\n"
 "      --version       print \"sparectl VERSION\"\n"
 "Exit status: 0 ok, 1 failure, 2 usage.\n", (unsigned int)SPARE_DEFAULT_PORT);
@@ -315,12 +318,13 @@ static int ec_domains_check(const struct grantplan *p, uint32_t groups, unsigned
  * (donors, placement, domains): split j of group g is grant g * (K + R) +
  * j. 0, or -1 (logged; @g freed).
  */
-static int broker_grants_get(const char *name, const struct create_broker *b,
-			     const uint8_t *key, uint32_t slabs, unsigned int copies,
-			     unsigned int ec_k, unsigned int ec_r, struct broker_grants *g)
+static int broker_grants_get(const struct sparectl *c, const char *name,
+			     const struct create_broker *b, const uint8_t *key,
+			     uint32_t slabs, unsigned int copies, unsigned int ec_k,
+			     unsigned int ec_r, struct broker_grants *g)
 {
 	struct brokerask a = { .brokers = b->brokers, .name = b->name, .key = key,
-			       .timeout_ms = 5000 };
+			       .timeout_ms = c->broker_timeout_ms };
 	uint64_t lease = 0;
 	char why[512];
 	size_t i;
@@ -423,7 +427,7 @@ static int place_by_broker(const struct sparectl *c, const char *name,
 		log_err("device %s: %s", name, replicas > UINT32_MAX ? "replicas" : why);
 		return -1;
 	}
-	if (broker_grants_get(name, b, key, slabs, w, k, r, &g))
+	if (broker_grants_get(c, name, b, key, slabs, w, k, r, &g))
 		return -1;
 	plan = g.plan;
 	if (write_attr(c, name, "donors", plan->donors)) {
@@ -571,7 +575,7 @@ static int device_create_ublk(struct sparectl *c, const char *name, int argc, ch
 			log_err("device %s: %s", name, why);
 			return 2;
 		}
-		ret = broker_grants_get(name, &b, key, units, width, geo.ec_k, geo.ec_r, &g);
+		ret = broker_grants_get(c, name, &b, key, units, width, geo.ec_k, geo.ec_r, &g);
 		sodium_memzero(key, sizeof(key));
 		if (ret)
 			return 1;
@@ -1037,15 +1041,17 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	struct sparectl c = {
+		.broker_timeout_ms = BROKERASK_TIMEOUT_MS,
 		.roots = { SPARE_CONFIGFS_ROOT, SPARE_SYSFS_BLOCK, SPARE_UBLK_RUN_DIR },
 		.ublk = { SPARE_UBLK_CONF_DIR, "spare-ublk", SPARECTL_GRANTS_DIR },
 	};
-	const char *env;
+	const char *env, *why;
 	unsigned int i;
 	int opt;
 
@@ -1061,10 +1067,18 @@ int main(int argc, char **argv)
 		c.ublk.conf_dir = env;
 	if ((env = getenv("SPARECTL_GRANTS_DIR")))
 		c.ublk.grants_dir = env;
-	while ((opt = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+	if ((env = getenv("SPARECTL_TIMEOUT")) &&
+	    (why = brokerask_parse_timeout(env, &c.broker_timeout_ms)))
+		return usage_error("SPARECTL_TIMEOUT: %s", why);
+	while ((opt = getopt_long(argc, argv, "+jht:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			c.json = true;
+			break;
+		case 't':
+			why = brokerask_parse_timeout(optarg, &c.broker_timeout_ms);
+			if (why)
+				return usage_error("--timeout: %s", why);
 			break;
 		case 'h':
 			usage(stdout);

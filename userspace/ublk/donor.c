@@ -125,11 +125,43 @@ static void link_destroy(struct donor_link *l)
 
 /* ---- control messages ---- */
 
-/* Next completion on @l within @timeout_ms (0: do not wait): 1, 0 if none. */
-static int cq_next(struct donor_link *l, struct ibv_wc *wc,
+/*
+ * Next completion on @l within @timeout_ms (0: do not wait): 1, 0 if none,
+ * -1 on an error.
+ *
+ * On the control link the rdma_cm events are watched meanwhile (every
+ * wait on it runs in the thread that owns the link: the connect thread,
+ * or the lifecycle loop once the donor is live). A donor that closes the
+ * session right after taking our message may leave that send without its
+ * ACK (rxe sends none from a QP in error, and a destroyed QP answers no
+ * retry), so the send neither completes nor fails for 7 ACK timeouts; the
+ * DREQ tells us at once. The event is taken here, so l->lost keeps it for
+ * the lifecycle loop (life_loop()), which fails the donor. The resync
+ * link's events belong to the lifecycle loop alone (its waits run in the
+ * resync thread): donor_fail() flushes them instead.
+ */
+static int cq_next(struct donor *d, struct donor_link *l, struct ibv_wc *wc,
 		   unsigned int timeout_ms)
 {
-	return spare_rdma_cq_next(l->cq, l->cc, wc, timeout_ms);
+	uint64_t end = spare_now_ms() + timeout_ms;
+	int cm_fd = l == &d->ctrl && l->ev ? l->ev->fd : -1;
+
+	for (;;) {
+		uint64_t now = spare_now_ms();
+		int n;
+
+		if (l->lost) {
+			errno = ECONNRESET;
+			return -1;
+		}
+		/* past the end, one last look at the CQ alone */
+		n = spare_rdma_cq_wait(l->cq, l->cc, now < end ? cm_fd : -1, wc,
+				       now < end ? (unsigned int)(end - now) : 0);
+		if (n != 2)
+			return n;
+		if (donor_cm_event(d, l) < 0)
+			l->lost = true;
+	}
 }
 
 static int post_recv(struct donor *d, uint32_t i)
@@ -172,7 +204,7 @@ static int send_msg(struct donor *d, const struct spare_msg *m)
 	if (ibv_post_send(d->ctrl.id->qp, &wr, &bad))
 		goto fail;
 	for (;;) {
-		n = cq_next(&d->ctrl, &wc, d->timeout_ms);
+		n = cq_next(d, &d->ctrl, &wc, d->timeout_ms);
 		if (n <= 0 || wc.status != IBV_WC_SUCCESS)
 			goto fail;
 		if (wc.wr_id == SEND_WR_ID)
@@ -206,7 +238,7 @@ static int take_msg(struct donor *d, struct spare_msg *m, unsigned int timeout_m
 			memmove(d->pending_len, d->pending_len + 1,
 				d->npending * sizeof(d->pending_len[0]));
 		} else {
-			n = cq_next(&d->ctrl, &wc, timeout_ms);
+			n = cq_next(d, &d->ctrl, &wc, timeout_ms);
 			if (n <= 0)
 				return n;
 			if (wc.status != IBV_WC_SUCCESS)
@@ -563,7 +595,7 @@ int donor_rs_rdma(struct donor *d, bool write, void *local, uint32_t lkey,
 
 	if (!d->rs.id || !d->rs.id->qp || ibv_post_send(d->rs.id->qp, &wr, &bad))
 		return -EIO;
-	n = cq_next(&d->rs, &wc, timeout_ms);
+	n = cq_next(d, &d->rs, &wc, timeout_ms);
 	if (n == 0)
 		return -ETIMEDOUT;	/* the caller fails the donor: a flush */
 	if (n < 0)

@@ -32,6 +32,9 @@ struct donor_link {
 	struct ibv_comp_channel	*cc;
 	struct ibv_cq		*cq;
 	bool			up;
+	/* a wait on the control link took its DISCONNECTED or DEVICE_REMOVAL
+	 * (cq_next()): the lifecycle loop fails the donor */
+	bool			lost;
 };
 
 struct donor {

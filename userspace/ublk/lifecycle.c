@@ -1315,6 +1315,8 @@ void life_loop(struct dev *d, int sfd, void (*tick)(struct dev *d))
 				why = "control connection lost";
 			if (!why && p[1].revents && donor_cm_event(dn, &dn->ctrl) < 0)
 				why = "control link down";
+			if (!why && dn->ctrl.lost)	/* taken by a wait */
+				why = "control link down";
 			if (!why && p[2].revents && donor_cm_event(dn, &dn->rs) < 0)
 				why = "resync link down";
 			for (unsigned int k = 0; !why && k < dn->nr_data; k++)

@@ -221,8 +221,9 @@ static void link_event(struct link *l, enum rdma_cm_event_type t, int status)
  * The control link's rdma_cm events are watched meanwhile: a donor that
  * closes a session right after taking a message may leave that send
  * without its ACK (rxe does not ACK on a QP already in error, and a
- * destroyed QP answers no retry), and rxe takes retry_count 7 to mean
- * retry forever; the DREQ is what tells us, at once. The data link is
+ * destroyed QP answers no retry), and the send fails only after 7 ACK
+ * timeouts (retry_count 6; until session 46 it was 7, which rxe takes to
+ * mean retry forever); the DREQ is what tells us, at once. The data link is
  * left alone: its tests look at the completion status a bad rkey gets.
  */
 static int cq_next(struct probe *p, struct link *l, struct ibv_wc *wc,

@@ -24,6 +24,15 @@
 #    SIGKILLed and started again with the same settings: it numbers the
 #    donors as its state file does (donor 4 included, whatever order the
 #    grants file's plan gives) and takes the device back.
+#    Last, a lost ACK (session 46): a new grant for donor 3 and SIGHUP,
+#    with donor 3's RC ACKs to the pager dropped (nftables, as
+#    donor/badpeer), so the grant's SEND neither completes nor fails; then
+#    donor 3 is killed. Its DREQ must end the send at once: the pager
+#    fails donor 3 and keeps the device, every byte read back from the
+#    other copies. (The old pager waited on its CQ alone: the send ended
+#    at the --timeout, rxe retrying forever with retry_count 7. The
+#    restarted pager has --ack-timeout 20, 4.3 s a try, so that 7 tries,
+#    30 s, cannot pass for the DREQ either.)
 # (Was client/add-donor and client/add-donor-ublk: tests/vm/renames.)
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -147,7 +156,7 @@ pass "donor 4 added as donor 2 (3 DATA connections); the waiting copy moved ther
 step "the pager SIGKILLed and started again: donor 4 is donor 2 still, the device taken back"
 kill -KILL "$UBLK_PID"; wait "$UBLK_PID" 2>/dev/null
 # shellcheck disable=SC2086
-ublk_up $ARGS
+ublk_up $ARGS --timeout 60000 --ack-timeout 20
 grep -q "taking /dev/$disk back" /tmp/ublk.log || { diag; fail "the device was not taken back"; }
 [ "$(head -1 /tmp/ublk.out)" = "$disk" ] || fail "a new device instead of $disk"
 grep -q 'no copy left\|no longer holds it' /tmp/ublk.log && { diag; fail "a copy was lost across the restart"; }
@@ -156,9 +165,36 @@ grep 'restart:\|added while\|donor 2' /tmp/ublk.log | head -5
 wait_for 30 sh -c "awk '\$4 == 2 && \$5 == \"10.0.0.4:18515\" {n++} END {exit n != 1}' /run/spare/ublk/addd.map" ||
 	{ diag; fail "the slab map does not show one copy on donor 2 (10.0.0.4)"; }
 slabs_verify "$disk" "after the restart"
+pass "taken back with donor 4 numbered as before; every byte read back"
+
+step "a grant's SEND whose ACK is lost, then donor 3 killed: the pager learns from the DREQ"
+dn3='donor 10\.0\.0\.3(:18515)?'
+ublk_mint ok:1 10.0.0.3 >>$G || fail "mint"
+nft add table inet spare_ack &&
+nft add chain inet spare_ack in '{ type filter hook input priority 0; }' &&
+nft add rule inet spare_ack in ip saddr 10.0.0.3 ip daddr 10.0.0.1 \
+	udp dport 4791 @th,64,8 0x11 counter drop ||
+	fail "cannot install the ACK filter"
+acks_dropped() { nft list table inet spare_ack | grep -q 'counter packets [1-9]'; }
+kill -HUP "$UBLK_PID"
+wait_until 30 acks_dropped || { nft list table inet spare_ack; diag; fail "no ACK was dropped: the case was not tested"; }
+t0=$(cut -d' ' -f1 /proc/uptime)
+kill -KILL "$(donor_pid 3)"; wait "$(donor_pid 3)" 2>/dev/null
+wait_for 100 grep -Eq "$dn3: .*failing its copies" /tmp/ublk.log ||
+	{ diag; fail "the pager did not fail donor 3 within 20 s of its close (its send waits for the lost ACK)"; }
+t1=$(cut -d' ' -f1 /proc/uptime)
+nft delete table inet spare_ack || fail "cannot remove the ACK filter"
+grep -E "$dn3|SIGHUP" /tmp/ublk.log | tail -6
+grep -Eq "$dn3: control link: RDMA_CM_EVENT_DISCONNECTED" /tmp/ublk.log ||
+	{ diag; fail "donor 3 failed, but not from its DREQ"; }
+kill -0 "$UBLK_PID" || { diag; fail "the pager exited"; }
+echo "the pager failed donor 3 $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}') s after its close"
+slabs_verify "$disk" "with donor 3 gone"
+pass "the pager failed donor 3 at its DREQ, not at a time-out; every byte read back"
+
 client_down
 [ "$(client_stat io_errors)" = 0 ] || fail "$(client_stat io_errors) I/O errors"
 [ -e "$STATE" ] && fail "state file left after a clean stop"
-for n in 2 3 4; do kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || fail "spared $n exit"; done
+for n in 2 4; do kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || fail "spared $n exit"; done
 check_dmesg
-pass "taken back with donor 4 numbered as before; every byte read back, 0 I/O errors"
+pass "stopped cleanly; 0 I/O errors"

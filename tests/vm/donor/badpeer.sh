@@ -35,8 +35,9 @@ step "bad message whose ACK is lost: the peer learns from the disconnect"
 # spared takes the message and closes the session at once; if the RC ACK
 # of that send never reaches the peer (on 6.1 rxe does not send it when
 # the QP is already in error, and the destroyed QP answers no retry), the
-# peer's send neither completes nor fails: rxe retries forever with
-# retry_count 7. The DREQ must tell the peer instead (session 44 saw the
+# peer's send neither completes nor fails for 7 ACK timeouts (up to 15 s
+# on 6.1; forever before retry_count went from 7 to 6, as rxe reads 7).
+# The DREQ must tell the peer instead (session 44 saw the
 # send time out after 30 s). Here the ACKs to host 3 are dropped on
 # arrival, by the BTH opcode (RC ACKNOWLEDGE, 0x11), so the DREQ (a UD
 # MAD) still arrives.

@@ -461,9 +461,11 @@ pass "spare-swap@sw1 failed, not retried, the reason in its journal"
 step "a broker that does not answer: the unit fails with the reason and retries, nothing waits, nothing is left"
 # a port on which nothing listens (the guest answers with a time-out)
 sed "s|^broker = .*|broker = 10.0.0.1:9|" /etc/spare/swap-sw0.conf >/etc/spare/swap-sw2.conf
-# the shipped RestartSec= is 20 s; a drop-in makes the retries 1 s apart
+# the shipped RestartSec= is 20 s; a drop-in makes the retries 1 s apart,
+# and each try's wait for the silent broker 1 s, not sparectl's 5
+# (SPARECTL_TIMEOUT, as sparectl(8) suggests for a unit)
 mkdir -p /etc/systemd/system/spare-swap@sw2.service.d
-printf '[Service]\nRestartSec=1s\n' >/etc/systemd/system/spare-swap@sw2.service.d/quick.conf
+printf '[Service]\nRestartSec=1s\nEnvironment=SPARECTL_TIMEOUT=1\n' >/etc/systemd/system/spare-swap@sw2.service.d/quick.conf
 systemctl daemon-reload || fail "daemon-reload"
 # the start job ends failed at the first failure: nothing waits for the retries
 timeout 120 systemctl start spare-swap@sw2
