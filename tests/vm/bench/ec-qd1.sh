@@ -12,10 +12,11 @@
 #   flock /tmp/spare-vm.lock scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh
 # With the argument "split", spare.ko alone, where a read's time goes:
 # ib_read_lat of one 1 KiB and one 4 KiB READ (-e, completion events, as
-# a block driver waits), then replicas=2 and ec:4+2, the latter with the
-# spare_ec_read tracepoint on (per split: post, completion; the K-th,
-# the copy or decode, the block completion), its medians as RESULT lines
-# ("split-" names, µs) and the first 20 events raw:
+# a block driver waits), then replicas=2, ec:4+2 with ec_delta 1 and 0,
+# untraced and then with the spare_ec_read tracepoint on (per split:
+# post, completion; the K-th, the copy or decode, the block completion;
+# medians as RESULT lines, "split_" names, µs, and the first 20 events
+# raw), and replicas=2 again:
 #   scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh split
 # Raw results: Documentation/perf/ec-io/.
 . /spare/tests/vm/lib.sh
@@ -210,12 +211,19 @@ if [ "$MODE" = split ]; then
 	step "ib_read_lat: one 1 KiB and one 4 KiB READ"
 	read_lat 1024
 	read_lat 4096
+	# A/B: ec_delta 1 and 0 one after the other, untraced then traced
+	# (the tracepoint's own cost), between two runs of replicas=2 (how
+	# much the machine's load moved meanwhile)
 	step "spare.ko replicas=2: QD1 read"
 	krun kmod-replicas2 replicas=2
-	step "spare.ko ec:4+2: QD1 read, per split"
-	TRACED=1 TRACED_OPS=5 krun kmod-ec42 redundancy=ec:4+2
+	step "spare.ko ec:4+2 (ec_delta 1): QD1 read"
+	krun kmod-ec42 redundancy=ec:4+2
+	step "spare.ko ec:4+2, ec_delta=0: QD1 read"
+	krun kmod-ec42-d0 redundancy=ec:4+2 ec_delta=0
+	step "spare.ko ec:4+2 (ec_delta 1): QD1 read, per split"
+	TRACED=1 TRACED_OPS=5 krun kmod-ec42-traced redundancy=ec:4+2
 	step "spare.ko ec:4+2, ec_delta=0: QD1 read, per split"
-	TRACED=1 TRACED_OPS=4 krun kmod-ec42-d0 redundancy=ec:4+2 ec_delta=0
+	TRACED=1 TRACED_OPS=4 krun kmod-ec42-d0-traced redundancy=ec:4+2 ec_delta=0
 	step "spare.ko replicas=2 again: QD1 read"
 	krun kmod-replicas2-again replicas=2
 	pass "done"
