@@ -236,11 +236,15 @@ enum spare_backup_mode {
 struct crypto_shash;
 
 /* Configuration, set through configfs while powered off. */
+/* ec_delta unless set (configfs; spare_main.c writes it, spare_blk.c checks) */
+#define SPARE_EC_DELTA_DEFAULT	1
+
 struct spare_config {
 	u64 size;
 	u8 slab_shift;
 	u32 replicas;
 	struct spare_ec_geom ec;	/* redundancy=: none (k 0) or ec:K+R */
+	u32 ec_delta;			/* ec: split reads posted beyond K */
 	char backup[256];
 	enum spare_backup_mode backup_mode;
 	struct sockaddr_storage source;	/* local address, or AF_UNSPEC */

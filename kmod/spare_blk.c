@@ -851,6 +851,11 @@ static int check_redundancy(struct spare_dev *dev)
 		pr_warn("%s: %s\n", name, why);
 		return -EINVAL;
 	}
+	if (c->ec_delta > c->ec.r) {
+		pr_warn("%s: ec_delta %u: at most R = %u with redundancy=ec:%u+%u\n",
+			name, c->ec_delta, c->ec.r, c->ec.k, c->ec.r);
+		return -EINVAL;
+	}
 	if (*missing) {
 		pr_warn("%s: redundancy=ec:%u+%u: this kernel has no %s (raid6_pq, xor): spare.ko is built without the erasure codec, the device stays off\n",
 			name, c->ec.k, c->ec.r, missing);
@@ -884,6 +889,12 @@ static int check_config(struct spare_dev *dev)
 	}
 	if (spare_ec_on(&c->ec))
 		return check_redundancy(dev);
+	if (c->ec_delta != SPARE_EC_DELTA_DEFAULT) {
+		pr_warn("%s: ec_delta %u: split reads beyond K are for redundancy=ec:K+R only: leave it at %u\n",
+			config_item_name(&dev->item), c->ec_delta,
+			SPARE_EC_DELTA_DEFAULT);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -47,6 +47,9 @@
 #include "spare_ec_io.h"
 #include "spare_ec_place.h"
 
+#define CREATE_TRACE_POINTS
+#include "spare_trace.h"
+
 #define EC_SLOTS	SPARE_QUEUE_DEPTH
 /* the rebuild's look at every group, while the device is up */
 #define EC_REBUILD_MS	1000
@@ -66,6 +69,9 @@ struct ec_op {
 	u32 slab;		/* the split slab */
 	u8 slot;		/* its copy slot */
 	u8 ext, split;
+	bool ok;
+	/* a traced read's (req->timed): ns after req->t0 */
+	u32 t_post, t_ret, t_done;
 };
 
 struct ec_ext {
@@ -96,6 +102,10 @@ struct ec_req {
 	int rb_slot;
 	u32 rb_gen;
 	int hctx;
+	/* a read traced (spare_ec_read): its times, ns after t0 */
+	bool timed;
+	u64 t0;
+	u32 t_kth, t_fill, t_end;
 	unsigned int nr_ext, nr_ops;
 	struct ec_ext ext[SPARE_MAX_EXTENTS];
 	struct ec_op ops[EC_MAX_OPS];
@@ -168,6 +178,42 @@ struct spare_ec_dev {
 static u32 nsplits(const struct spare_dev *dev)
 {
 	return spare_ec_splits(&dev->cfg.ec);
+}
+
+/* ns since a traced read started; 0 when it is not traced */
+static u32 since(const struct ec_req *req)
+{
+	return req->timed ? (u32)(ktime_get_ns() - req->t0) : 0;
+}
+
+/* A traced read whose every split completed: the spare_ec_read event. */
+static void read_trace(struct ec_req *req)
+{
+	struct spare_ec_read_trace t = {};
+	const struct ec_ext *ex = &req->ext[0];
+	unsigned int i;
+
+	t.disk = req->dev->disk->disk_name;
+	t.group = ex->group;
+	t.first = ex->first;
+	t.n = ex->n;
+	t.nr_ext = req->nr_ext;
+	t.nr_ops = req->nr_ops;
+	t.decoded = !!(ex->rd.missing & spare_ec_all(&req->dev->cfg.ec));
+	for (i = 0; i < req->nr_ops && i < SPARE_EC_TRACE_OPS; i++) {
+		const struct ec_op *op = &req->ops[i];
+
+		t.split[i] = op->split;
+		t.ok[i] = op->ok;
+		t.post[i] = op->t_post;
+		t.ret[i] = op->t_ret;
+		t.done[i] = op->t_done;
+	}
+	t.kth = req->t_kth;
+	t.fill = req->t_fill;
+	t.end = req->t_end;
+	t.last = since(req);
+	trace_spare_ec_read(&t);
 }
 
 static void stats_add(struct spare_ec_dev *e, const struct spare_ec_stats *st)
@@ -321,7 +367,9 @@ static bool op_post(struct ec_req *req, unsigned int x, unsigned int ext,
 	wr.wr.opcode = req->write ? IB_WR_RDMA_WRITE : IB_WR_RDMA_READ;
 	wr.wr.send_flags = IB_SEND_SIGNALED;
 	atomic_inc(&req->pending);
+	op->t_post = since(req);
 	ret = ib_post_send(q->qp, &wr.wr, NULL);
+	op->t_ret = since(req);
 	if (ret) {
 		atomic_dec(&req->pending);
 		op_release(req, op);
@@ -482,8 +530,10 @@ static void read_maybe_end(struct ec_req *req)
 	for (x = 0; x < req->nr_ext; x++)
 		if (!req->ext[x].finished)
 			return;
+	req->t_kth = since(req);
 	if (walk_pages(req, page_fill))
 		st = BLK_STS_IOERR;
+	req->t_fill = since(req);
 	for (x = 0; x < req->nr_ext; x++)
 		if (req->ext[x].failed)
 			st = BLK_STS_IOERR;
@@ -493,6 +543,7 @@ static void read_maybe_end(struct ec_req *req)
 	else
 		atomic64_add(blk_rq_bytes(rq), &req->dev->stats.bytes_read);
 	blk_mq_end_request(rq, st);
+	req->t_end = since(req);
 }
 
 /*
@@ -611,6 +662,8 @@ static void req_put(struct ec_req *req)
 			blk_mq_end_request(rq, BLK_STS_IOERR);
 		}
 	}
+	if (req->timed)
+		read_trace(req);
 	req_release(req);
 }
 
@@ -620,6 +673,8 @@ static void op_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct ec_req *req = op->req;
 	bool ok = wc->status == IB_WC_SUCCESS;
 
+	op->t_done = since(req);
+	op->ok = ok;
 	op_release(req, op);
 	if (!ok) {
 		struct spare_dev *dev = req->dev;
@@ -1614,6 +1669,9 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 		}
 	}
 	blk_mq_start_request(rq);
+	req->timed = !req->write && trace_spare_ec_read_enabled();
+	if (req->timed)
+		req->t0 = ktime_get_ns();
 	atomic_set(&req->pending, 1);
 	if (req->write) {
 		atomic64_inc(&e->writes);
@@ -1761,7 +1819,7 @@ int spare_ec_power_on(struct spare_dev *dev)
 	}
 	dev->ec = e;
 	e->gshift = c->slab_shift + ilog2(c->ec.k);
-	ret = spare_ec_map_init(&e->map, &c->ec, 1, nr_groups,
+	ret = spare_ec_map_init(&e->map, &c->ec, c->ec_delta, nr_groups,
 				1U << (e->gshift - SPARE_PAGE_SHIFT));
 	e->glock = kvcalloc(nr_groups, sizeof(*e->glock), GFP_KERNEL);
 	e->sp = kvcalloc(nr_groups * n, sizeof(*e->sp), GFP_KERNEL);
@@ -1811,10 +1869,11 @@ void spare_ec_ready(struct spare_dev *dev)
 			}
 		spin_unlock_irqrestore(&slab->lock, flags);
 	}
-	pr_info("%s: redundancy ec:%u+%u: %u coding group(s) of %u MiB, split slabs of %u MiB on %u donors, 1 spare read\n",
+	pr_info("%s: redundancy ec:%u+%u: %u coding group(s) of %u MiB, split slabs of %u MiB on %u donors, %u spare read(s)\n",
 		config_item_name(&dev->item), dev->cfg.ec.k, dev->cfg.ec.r,
 		e->map.nr_groups, 1U << (e->gshift - 20),
-		1U << (dev->map.slab_shift - 20), dev->cfg.nr_donors);
+		1U << (dev->map.slab_shift - 20), dev->cfg.nr_donors,
+		e->map.delta);
 	queue_delayed_work(dev->wq, &e->rebuild_work,
 			   msecs_to_jiffies(EC_REBUILD_MS));
 }

@@ -16,6 +16,7 @@
  *   echo /dev/vdb                  > backup        (optional)
  *   echo sync                      > backup_mode   (sync | async)
  *   echo crc32c                    > integrity     (none | crc32c)
+ *   echo 0                         > ec_delta      (ec:K+R: 0..R spare split reads)
  *   echo 30000                     > rehome_delay_ms (a lost donor's copies move)
  *   echo 20000                     > hold_ms       (a restarting donor is waited for; 0: none)
  *   echo SPARE-1:...               > key           (optional; sparectl gen-key)
@@ -186,6 +187,13 @@ static int spare_cfg_set_redundancy(struct spare_dev *dev, const char *page,
 	return 0;
 }
 SPARE_CFG_STORE(redundancy);
+
+/*
+ * "ec_delta": split reads an ec:K+R read posts beyond K (late binding,
+ * the first K to arrive complete it), 0 to SPARE_EC_MAX_R here; above R,
+ * or other than the default without ec:K+R, is refused at power-on.
+ */
+SPARE_CFG_ATTR_U32(ec_delta, 0, SPARE_EC_MAX_R);
 
 static int spare_cfg_set_backup(struct spare_dev *dev, const char *page,
 				size_t count)
@@ -712,6 +720,7 @@ static struct configfs_attribute *spare_dev_attrs[] = {
 	&spare_attr_slab_size,
 	&spare_attr_replicas,
 	&spare_attr_redundancy,
+	&spare_attr_ec_delta,
 	&spare_attr_backup,
 	&spare_attr_backup_mode,
 	&spare_attr_donors,
@@ -766,6 +775,7 @@ static struct config_item *spare_group_make_item(struct config_group *group,
 	INIT_LIST_HEAD(&dev->powered_node);
 	dev->cfg.slab_shift = SPARE_SLAB_SHIFT_DEFAULT;
 	dev->cfg.replicas = SPARE_DEFAULT_REPLICAS;
+	dev->cfg.ec_delta = SPARE_EC_DELTA_DEFAULT;
 	dev->cfg.backup_mode = SPARE_BACKUP_SYNC;
 	dev->cfg.rehome_delay_ms = SPARE_LIFE_REHOME_MS;
 	dev->cfg.hold_ms = SPARE_LIFE_HOLD_MS;

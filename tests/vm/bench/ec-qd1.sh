@@ -10,6 +10,14 @@
 #     redundancy=ec:4+2), names prefixed "kmod-".
 # Six donors (spared on hosts 2..7). Prints RESULT lines:
 #   flock /tmp/spare-vm.lock scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh
+# With the argument "split", spare.ko alone, where a read's time goes:
+# ib_read_lat of one 1 KiB and one 4 KiB READ (-e, completion events, as
+# a block driver waits), then replicas=2, ec:4+2 with ec_delta 1 and 0,
+# untraced and then with the spare_ec_read tracepoint on (per split:
+# post, completion; the K-th, the copy or decode, the block completion;
+# medians as RESULT lines, "split_" names, µs, and the first 20 events
+# raw), and replicas=2 again:
+#   scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh split
 # Raw results: Documentation/perf/ec-io/.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
@@ -25,6 +33,8 @@ fio_pct() {
 		f && index($0, p) {sub(/.*: */, ""); sub(/[,}].*/, ""); print; exit}' "$1"
 }
 
+MODE=${1:-all}
+TRACE=/sys/kernel/tracing
 ublk_require
 rxe_up 7
 DONORS=
@@ -71,26 +81,154 @@ run() {
 	grep '^spare-ublk: ec ' /tmp/ublk.out || true
 }
 
-step "replicas=3: lent memory"
-run replicas3 --copies 3
-step "replicas=2: lent memory, QD1 read"
-run replicas2 --copies 2
-step "ec:4+2: lent memory, QD1 read"
-run ec42 --redundancy ec:4+2
+if [ "$MODE" = all ]; then
+	step "replicas=3: lent memory"
+	run replicas3 --copies 3
+	step "replicas=2: lent memory, QD1 read"
+	run replicas2 --copies 2
+	step "ec:4+2: lent memory, QD1 read"
+	run ec42 --redundancy ec:4+2
+fi
 
-# krun NAME ATTR=VALUE...: run's steps on spare.ko.
+# krun NAME ATTR=VALUE...: run's steps on spare.ko; with TRACED=1, the
+# spare_ec_read events of its reads of TRACED_OPS operations summed up
+# (split_summary).
 krun() {
 	local name=$1 list= n; shift
 	for n in 2 3 4 5 6 7; do list=$list${list:+,}10.0.0.$n:$DONOR_PORT; done
 	disk=$(spare_create bench size=96M slab_size=8M donors="$list" \
 		source=10.0.0.1 "$@")
+	if [ "${TRACED:-0}" = 1 ]; then
+		echo 0 >$TRACE/tracing_on
+		: >$TRACE/trace
+		echo 1 >$TRACE/events/spare/spare_ec_read/enable ||
+			fail "no spare_ec_read tracepoint"
+		# the write is not traced (reads only); the fio reads are
+		echo 1 >$TRACE/tracing_on
+	fi
 	measure "$name"
 	echo "io_stat: $(cat "/sys/block/$disk/spare/io_stat")"
 	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+	if [ "${TRACED:-0}" = 1 ]; then
+		echo 0 >$TRACE/tracing_on
+		echo 0 >$TRACE/events/spare/spare_ec_read/enable
+		grep ' spare_ec_read: ' $TRACE/trace >/tmp/ec-trace.txt
+		split_summary "$name" /tmp/ec-trace.txt "$TRACED_OPS"
+	fi
 	spare_destroy bench
 }
 
+# median FILE COLUMN: the median of one column of numbers.
+median() {
+	cut -d' ' -f"$2" "$1" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+}
+
+# split_summary NAME FILE NOPS: from spare_ec_read events (kmod/spare_trace.h),
+# per read in ns after the request started: the first post; each
+# operation's ib_post_send() (its own time); the completions in the order
+# they came, after the first post; the K-th split (after the first post);
+# the copy or decode; the block completion (blk_mq_end_request()); the
+# last split. Medians in µs (one decimal) as RESULT lines, and how often
+# each split was among the first K; reads of NOPS operations (K + delta,
+# none failed) only.
+split_summary() {
+	local name=$1 f=$2 nops=$3 c
+	echo "spare_ec_read events: $(wc -l <"$f"); the first 20:"
+	head -20 "$f"
+	# columns: 1 first post, 2-6 post cost of ops 0-4, 7-11 completions
+	# 1st..5th after the first post (0 past NOPS), 12 kth, 13 fill, 14
+	# end, 15 last, 16 posting of all (last op's return after the first
+	# post)
+	awk -v nops="$nops" '{
+		delete d; n = 0; ops = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^ops=/) { ops = substr($i, 5) }
+			if ($i ~ /^o[0-9]=/) {
+				split(substr($i, 4), a, ":")
+				o = substr($i, 2, 1)
+				sp[o] = a[1]; pt[o] = a[3]; rt[o] = a[4]; dn[o] = a[5]
+			}
+			if ($i ~ /^(kth|fill|end|last)=/) {
+				split($i, a, "="); t[a[1]] = a[2]
+			}
+		}
+		if (ops != nops) next
+		p0 = pt[0]
+		for (o = 0; o < 5; o++) d[o] = o < nops ? dn[o] - p0 : 0
+		# completions sorted (insertion sort)
+		for (o = 1; o < nops; o++) {
+			v = d[o]; k = o - 1
+			while (k >= 0 && d[k] > v) { d[k + 1] = d[k]; k-- }
+			d[k + 1] = v
+		}
+		printf "%d", p0
+		for (o = 0; o < 5; o++) printf " %d", o < nops ? rt[o] - pt[o] : 0
+		for (o = 0; o < 5; o++) printf " %d", d[o]
+		printf " %d %d %d %d %d\n", t["kth"] - p0, t["fill"] - t["kth"],
+			t["end"] - t["fill"], t["last"] - p0, rt[nops - 1] - p0
+	}' "$f" >/tmp/ec-cols.txt
+	result "$name" split_reads "$(wc -l </tmp/ec-cols.txt)"
+	for c in 1:first_post 2:post0 3:post1 4:post2 5:post3 6:post4 \
+		7:done1st 8:done2nd 9:done3rd 10:done4th 11:done5th \
+		12:kth 13:fill 14:end 15:last 16:posting; do
+		result "$name" "split_${c#*:}_us" \
+			"$(median /tmp/ec-cols.txt "${c%%:*}" | awk '{printf "%.1f", $1 / 1000}')"
+	done
+	# how often split j (0..4) was among the first K = 4 to complete
+	awk -v nops="$nops" '{
+		n = 0
+		for (i = 1; i <= NF; i++) if ($i ~ /^ops=/ && substr($i, 5) != nops) next
+		for (i = 1; i <= NF; i++) if ($i ~ /^o[0-9]=/ && n < nops) {
+			split(substr($i, 4), a, ":"); s[n] = a[1]; t[n] = a[5]; n++
+		}
+		reads++
+		for (x = 0; x < n; x++) {
+			r = 0
+			for (y = 0; y < n; y++) if (t[y] < t[x]) r++
+			if (r < 4) first[s[x]]++
+		}
+	} END {
+		for (j = 0; j < 6; j++)
+			printf "RESULT '"$name"' split%d_in_first_k_pct %.1f\n", j, 100 * first[j] / reads
+	}' "$f"
+}
+
+# read_lat SIZE: one RDMA READ of SIZE bytes between hosts 1 and 2,
+# ib_read_lat with completion events (-e), 1000 of them: typical, p99 µs.
+read_lat() {
+	perftest ib_read_lat 18700 -s "$1" -n 1000 -e >/tmp/lat.out ||
+		{ cat /tmp/lat.out; fail "ib_read_lat -s $1"; }
+	cat /tmp/lat.out
+	awk -v s="$1" '$1 == s {print "RESULT ib_read_lat_" s " typical_us " $5;
+		print "RESULT ib_read_lat_" s " p99_us " $8}' /tmp/lat.out
+}
+
 spare_load
+if [ "$MODE" = split ]; then
+	mount -t tracefs nodev $TRACE 2>/dev/null
+	[ -d $TRACE/events/spare ] || fail "no tracefs events/spare"
+	echo 16384 >$TRACE/buffer_size_kb
+	step "ib_read_lat: one 1 KiB and one 4 KiB READ"
+	read_lat 1024
+	read_lat 4096
+	# A/B: ec_delta 1 and 0 one after the other, untraced then traced
+	# (the tracepoint's own cost), between two runs of replicas=2 (how
+	# much the machine's load moved meanwhile)
+	step "spare.ko replicas=2: QD1 read"
+	krun kmod-replicas2 replicas=2
+	step "spare.ko ec:4+2 (ec_delta 1): QD1 read"
+	krun kmod-ec42 redundancy=ec:4+2
+	step "spare.ko ec:4+2, ec_delta=0: QD1 read"
+	krun kmod-ec42-d0 redundancy=ec:4+2 ec_delta=0
+	step "spare.ko ec:4+2 (ec_delta 1): QD1 read, per split"
+	TRACED=1 TRACED_OPS=5 krun kmod-ec42-traced redundancy=ec:4+2
+	step "spare.ko ec:4+2, ec_delta=0: QD1 read, per split"
+	TRACED=1 TRACED_OPS=4 krun kmod-ec42-d0-traced redundancy=ec:4+2 ec_delta=0
+	step "spare.ko replicas=2 again: QD1 read"
+	krun kmod-replicas2-again replicas=2
+	pass "done"
+	exit 0
+fi
 step "spare.ko replicas=3: lent memory"
 krun kmod-replicas3 replicas=3
 step "spare.ko replicas=2: lent memory, QD1 read"

@@ -60,6 +60,7 @@ expect_einval source 10.0.0
 expect_einval redundancy ec:3+5
 expect_einval redundancy ec:4+0
 expect_einval redundancy garbage
+expect_einval ec_delta 3
 [ "$(cat "$CFS/bad0/redundancy")" = none ] || fail "redundancy reads back '$(cat "$CFS/bad0/redundancy")'"
 expect_einval power 2
 expect_einval power 1		# no size yet
@@ -81,6 +82,12 @@ dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'needs 3 distinct donors, the d
 # Three donors (two never answer: the refusal comes before any connect),
 # and integrity=crc32c, which erasure-coded I/O does not combine with yet.
 echo 10.0.0.2,10.0.0.8,10.0.0.9 >"$CFS/bad0/donors" || fail "three donors"
+# ec_delta above R (checked before the codec: the same on every kernel)
+echo 2 >"$CFS/bad0/ec_delta" || fail "ec_delta=2"
+expect_einval power 1		# ec_delta 2, R 1
+dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'ec_delta 2: at most R = 1 with redundancy=ec:2+1' ||
+	fail "the refusal does not name ec_delta and R"
+echo 1 >"$CFS/bad0/ec_delta" || fail "ec_delta=1"
 echo crc32c >"$CFS/bad0/integrity" || fail "integrity=crc32c"
 err=$( (echo 1 >"$CFS/bad0/power") 2>&1 ) && fail "an ec:2+1 device powered on with integrity=crc32c (or without the codec)"
 echo "$err" | grep -q 'not supported' || fail "power=1 with ec:2+1: '$err', expected EOPNOTSUPP"
@@ -102,6 +109,9 @@ dmesg | grep 'spare: bad0: ' | tail -1 | grep -qF "$want" ||
 	fail "the refused device is powered or has a disk"
 echo "  power=1 with ec:2+1 and integrity=crc32c on 3 donors: $err, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
 echo none >"$CFS/bad0/redundancy" && echo 10.0.0.2 >"$CFS/bad0/donors" || fail "redundancy back to none"
+echo 0 >"$CFS/bad0/ec_delta" || fail "ec_delta=0"
+expect_einval power 1		# ec_delta without ec:K+R
+echo 1 >"$CFS/bad0/ec_delta" || fail "ec_delta back to 1"
 pass "ec:K+R refused with a reason; the device stays off"
 
 step "a device in use: power off, rmdir and rmmod are refused"
