@@ -123,3 +123,105 @@ if profile:
            sum(e[2] for e in extras), end, gap))
     for e in extras:
         print('  %5d s  %s %s (%d s)' % (e[0], e[1][0], e[1][1], e[2]))
+
+
+# The third lane (scripts/check, SPARE_VM_IDLE_LANE after the host tiers):
+# with SPARE_SIM_RATIOS=FILE (lines "RATIO KERNEL SCENARIO", a guest's CPU
+# seconds over its wall seconds, as session46/guest-ratios; a guest it does
+# not name uses SPARE_SIM_RATIO, default 0.8) the phase after the host
+# tiers is modelled second by second: a guest's first SPARE_SIM_BOOT s (5)
+# take a whole CPU, the rest of it RATIO' so that its mean is RATIO; while
+# the running guests ask more than the 2 CPUs (D > 2), each one's CPU part
+# runs at 2/D and its waits do not stretch (a second of its own time takes
+# (1 - r) + r * D/2 s). Two lanes; a third starts the shortest guest left
+# when the last SPARE_VM_IDLE_WINDOW s (20) with two guests running and
+# none started or ended left SPARE_VM_IDLE_LANE hundredths of a CPU (60)
+# idle, no debug guest running or queued. It prints the phase without the
+# third lane (the same model) and with it.
+ratios_file = os.environ.get('SPARE_SIM_RATIOS')
+if ratios_file:
+    ratio = {}
+    for line in open(ratios_file):
+        f = line.split()
+        if len(f) >= 3 and not f[0].startswith('#'):
+            ratio[(f[1], f[2])] = float(f[0])
+    r_def = float(os.environ.get('SPARE_SIM_RATIO', '0.8'))
+    boot = int(os.environ.get('SPARE_SIM_BOOT', '5'))
+    thr3 = int(os.environ.get('SPARE_VM_IDLE_LANE', '60')) / 100.0
+    win3 = int(os.environ.get('SPARE_VM_IDLE_WINDOW', '20'))
+
+    def kclass(k):
+        m = re.match(r'(\d+\.\d+)', k)
+        return m.group(1) + ('-debug' if k.endswith('-spare-debug') else '')
+
+    def r_of(job):
+        return ratio.get((kclass(job[0]), job[1]), r_def)
+
+    def demand(g, age):
+        r, t = r_of(g), times[g]
+        if age < boot or t <= boot:
+            return 1.0
+        return max(0.0, min(1.0, (r * t - boot) / (t - boot)))
+
+    def run_phase(normal, debug, free, third):
+        # free: when each lane is first free (s); the jobs not yet started
+        normal, debug = list(normal), list(debug)
+        t = min(free)
+        run = []            # [job, own seconds left, start, is_debug]
+        held = sorted(free)
+        seen, extras, idle_sum = [], [], 0.0
+        while normal or debug or run or held:
+            changed = False
+            while held and held[0] <= t:
+                held.pop(0)
+                changed = True
+            while len(run) + len(held) < 2 and (debug or normal):
+                job = debug.pop(0) if debug else normal.pop(0)
+                run.append([job, float(times[job]), t, job in dbg])
+                changed = True
+            if changed:
+                seen = []
+            if not run and not held:
+                break
+            d = [demand(g[0], t - g[2]) for g in run]
+            tot = sum(d)
+            idle = max(0.0, 2.0 - tot) + len(held) * 0.0
+            if len(run) == 2 and not held:
+                seen.append(idle)
+            if (third and len(run) == 2 and not held and normal and
+                    not debug and not any(g[3] for g in run) and
+                    len(seen) >= win3 and sum(seen[-win3:]) / win3 >= thr3):
+                job = normal.pop()
+                run.append([job, float(times[job]), t, False])
+                extras.append((t, job, times[job]))
+                seen = []
+                continue
+            idle_sum += idle if len(run) >= 2 else 0.0
+            share = min(1.0, 2.0 / tot) if tot > 0 else 1.0
+            for g, dg in zip(run, d):
+                r = dg
+                g[1] -= 1.0 / ((1.0 - r) + r / share)
+            ended = [g for g in run if g[1] <= 0]
+            if ended:
+                run = [g for g in run if g[1] > 0]
+                seen = []
+            t += 1
+        return t, extras, idle_sum
+
+    # the host phase as the plain model: lane 1's queue until HOST_END
+    nq = list(longest)
+    t1 = start
+    while nq and t1 < host_end:
+        t1 += times[nq.pop(0)]
+    free = [max(t1, host_end), host_end]
+    e2, _, idle2 = run_phase(nq, debug_longest, free, False)
+    e3, extras3, idle3 = run_phase(nq, debug_longest, free, True)
+    two = e2 - host_end
+    print('after the host tiers (%s, unknown guests %.2f, boot %d s): two lanes '
+          'end %d s (%.0f CPU-s idle of %d, %.2f CPU); a third lane (%.2f CPU over '
+          '%d s): end %d s, %d guests in it (%d guest-s)' %
+          (os.path.basename(ratios_file), r_def, boot, e2, idle2, 2 * two,
+           idle2 / max(1, two), thr3, win3, e3, len(extras3),
+           sum(e[2] for e in extras3)))
+    for e in extras3:
+        print('  %5d s  %s %s (%d s)' % (e[0], e[1][0], e[1][1], e[2]))
