@@ -162,16 +162,37 @@ if [ "$BACKEND" = kmod ]; then
 	nexp_now() { dmesg | grep -c "donor 10.0.0.3:18515 lost: [0-9]* slab copies failed: not back within $HOLD_MS ms"; }
 	nexp=$(nexp_now)
 	expired_logged() { [ "$(nexp_now)" -gt "$nexp" ]; }
+	# t_unlost: the last uptime at which the loss was not yet counted (the
+	# loss is later: spared takes up to 20-30 s to die on a busy host)
+	lost_again() {
+		local t
+		t=$(cut -d' ' -f1 /proc/uptime)
+		[ "$(awk '$3 == "10.0.0.3:18515" {print $6}' "/sys/block/$disk/spare/donor_stat")" -gt "$losses" ] && return 0
+		t_unlost=$t
+		return 1
+	}
+	t_unlost=$(cut -d' ' -f1 /proc/uptime)
 	kill -KILL "$(donor_pid 3)"
-	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -gt $losses ]" ||
-		{ show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
+	wait_until 30 lost_again || { show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
 	t_lost=$(cut -d' ' -f1 /proc/uptime)
 	wait_until 5 held_logged ||
 		{ dmesg | grep 10.0.0.3 | tail -5; fail "donor 3's loss was not held (hold_ms $HOLD_MS)"; }
-	# half the delay, as the 15 s of the default 30 were
+	# half the delay, as the 15 s of the default 30 were: the copies are
+	# all still on donor 3 if less than the delay has passed since the loss
+	# (no earlier than t_unlost) when they are looked at. A guest slowed
+	# by a busy host can get there later (session 46: 5.3 s after the
+	# loss, on a host at load 10); then the module's own down time,
+	# checked below against the delay, is the witness.
 	sleep $((REHOME_MS / 2000))
-	[ "$(on3)" = "$nslabs" ] ||
-		{ cat "$(client_map)"; fail "donor 3's copies left it within $((REHOME_MS / 2000)) s of its loss"; }
+	n3=$(on3)
+	since=$(awk -v a="$t_unlost" '{printf "%.1f", $1 - a}' /proc/uptime)
+	if awk -v s="$since" -v d=$((REHOME_MS / 1000)) 'BEGIN {exit !(s < d)}'; then
+		[ "$n3" = "$nslabs" ] ||
+			{ cat "$(client_map)"; fail "donor 3's copies left it within $since s of its loss (rehome_delay_ms $REHOME_MS)"; }
+		echo "    all $n3 of donor 3's copies still on it $since s after its loss"
+	else
+		echo "    donor 3's copies looked at $since s after its loss, past the delay: the module's down time decides"
+	fi
 	# the hold runs out: said once, counted once, the job still running
 	# on donor 2's copies
 	wait_until 15 expired_logged ||
