@@ -9,11 +9,15 @@
  * page's content) or corrupt is caught. Run it under a cgroup memory.max
  * smaller than SIZE and every page travels through swap.
  *
- * usage: spare-memtest [-p PASSES] [-u FILE] [-s SEED] [-r] SIZE[k|m|g]
+ * usage: spare-memtest [-p PASSES] [-u FILE [-c]] [-s SEED] [-r] SIZE[k|m|g]
  *   -r       visit pages in a pseudo-random order instead of sequentially
  *   -u FILE  after PASSES passes, go on making passes while FILE exists
  *            (a test removes it once its faults are done, so the job
  *            swaps through all of them and not much longer)
+ *   -c       with -u: a pass made after PASSES stops where it is (within
+ *            CUT_EVERY pages) once FILE is gone, instead of at its end;
+ *            the verify that follows reads every page all the same,
+ *            each against the pass that wrote it last
  * Exit status 0 when every page verified, 1 on a mismatch, 2 on bad usage.
  */
 #include <errno.h>
@@ -27,6 +31,8 @@
 #include <unistd.h>
 
 #define WORDS_PER_PAGE(ps)	((ps) / sizeof(uint64_t))
+/* -c: how often (in pages) a pass beyond PASSES looks for its FILE */
+#define CUT_EVERY		64
 
 static uint64_t mix(uint64_t x)
 {
@@ -88,6 +94,13 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+/* The page visited at step N of a pass. */
+static size_t walk(size_t n, size_t npages, int random_order, unsigned long seed)
+{
+	/* A full-period walk of the pages when random: odd stride. */
+	return random_order ? (size_t)((n * 2654435761ULL + seed) % npages) : n;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -100,23 +113,26 @@ int main(int argc, char **argv)
 {
 	unsigned long passes = 3, seed = 1;
 	size_t size, psize = (size_t)sysconf(_SC_PAGESIZE), npages, nwords, n;
-	int random_order = 0, opt;
+	int random_order = 0, cut_short = 0, opt;
 	unsigned long pass;
+	size_t cut;		/* steps of the last pass made (npages: all) */
 	const char *until = NULL;
 	unsigned long long bad = 0;
 	uint8_t *mem;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "p:s:ru:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:s:ru:c")) != -1) {
 		switch (opt) {
 		case 'p': passes = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'r': random_order = 1; break;
 		case 'u': until = optarg; break;
+		case 'c': cut_short = 1; break;
 		default: goto usage;
 		}
 	}
-	if (optind != argc - 1 || parse_size(argv[optind], &size) || passes < 1)
+	if (optind != argc - 1 || parse_size(argv[optind], &size) || passes < 1 ||
+	    (cut_short && !until))
 		goto usage;
 
 	npages = size / psize;
@@ -131,12 +147,18 @@ int main(int argc, char **argv)
 	madvise(mem, npages * psize, MADV_NOHUGEPAGE);
 
 	t0 = now();
-	for (pass = 0; pass < passes || (until && access(until, F_OK) == 0); pass++) {
+	cut = npages;
+	for (pass = 0; cut == npages &&
+	     (pass < passes || (until && access(until, F_OK) == 0)); pass++) {
 		for (n = 0; n < npages; n++) {
-			/* A full-period walk of the pages when random: odd stride. */
-			size_t page = random_order ?
-				(size_t)((n * 2654435761ULL + seed) % npages) : n;
+			size_t page = walk(n, npages, random_order, seed);
 			uint64_t *w = (uint64_t *)(mem + page * psize);
+
+			if (cut_short && pass >= passes && n % CUT_EVERY == 0 &&
+			    access(until, F_OK) != 0) {
+				cut = n;
+				break;
+			}
 
 			if (pass > 0) {
 				long at = check_page(w, nwords, seed, pass - 1, page);
@@ -154,17 +176,27 @@ int main(int argc, char **argv)
 		}
 	}
 	passes = pass;
-	/* The last pass is verified too. */
-	for (n = 0; n < npages; n++)
-		if (check_page((uint64_t *)(mem + n * psize), nwords, seed,
-			       passes - 1, n) >= 0)
-			bad++;
+	/*
+	 * The last pass is verified too: a page at steps before the cut was
+	 * written by the last pass, one after it (none when the pass ran to
+	 * its end) by the one before.
+	 */
+	for (n = 0; n < npages; n++) {
+		size_t page = walk(n, npages, random_order, seed);
 
+		if (check_page((uint64_t *)(mem + page * psize), nwords, seed,
+			       n < cut ? passes - 1 : passes - 2, page) >= 0)
+			bad++;
+	}
+
+	if (cut < npages)
+		printf("spare-memtest: the last pass cut at page %zu of %zu (-c)\n",
+		       cut, npages);
 	printf("spare-memtest: %zu pages x %lu passes in %.2f s, %llu bad pages\n",
 	       npages, passes, now() - t0, bad);
 	munmap(mem, npages * psize);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: spare-memtest [-p PASSES] [-u FILE] [-s SEED] [-r] SIZE[k|m|g]\n");
+	fprintf(stderr, "usage: spare-memtest [-p PASSES] [-u FILE [-c]] [-s SEED] [-r] SIZE[k|m|g]\n");
 	return 2;
 }

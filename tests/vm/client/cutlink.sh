@@ -29,21 +29,26 @@ workload_alive
 # met only writes: the swapping task waits in reclaim for the writes stuck
 # on the cut donor, so no swap-in is in flight, and those writes land on
 # the other copy without a re-drive (6.12, 2026-11-23: 0 re-drives; the
-# runs before counted exactly 1). It stops at the end of its current read
-# (the stop file) and is waited for, dd and all: killing only its loop left
-# that dd reading with the device open, and power=0 at teardown was refused
-# ("open 1 times"; 6.12, 1 run in 6, session 35).
+# runs before counted exactly 1). After the heal it stops (the stop file)
+# and its current dd is killed, then both are waited for: killing only its
+# loop left that dd reading with the device open, and power=0 at teardown
+# was refused ("open 1 times"; 6.12, 1 run in 6, session 35). A read in
+# flight still ends first (the dd dies when its read returns), so every
+# read across the cut completes, re-driven or not.
 # On the debug kernel (DEV_DIV 4) it reads those 64 MiB, the whole device
 # there, a quarter at a time: there the step waited about 45 s after the
 # heal for the current 64 MiB dd to end; a quarter of it, the step took 39 s,
-# not 72 (session 44, perf/check-time/session44-dbg). On Debian's kernels
-# one dd reads them, as before.
+# not 72 (session 44, perf/check-time/session44-dbg); killing the dd at the
+# heal, the rest of that quarter is not read either (session 46,
+# perf/check-time/session46-dbg). On Debian's kernels one dd reads them.
 rm -f /tmp/reader.stop
 ( while [ ! -e /tmp/reader.stop ]; do
 	k=0
 	while [ $k -lt "$DEV_DIV" ] && [ ! -e /tmp/reader.stop ]; do
 		dd if="/dev/$disk" of=/dev/null bs=64k count=$((1024 / DEV_DIV)) \
-			skip=$((k * 1024 / DEV_DIV)) iflag=direct 2>/dev/null
+			skip=$((k * 1024 / DEV_DIV)) iflag=direct 2>/dev/null &
+		echo $! >/tmp/reader.dd
+		wait $!
 		k=$((k + 1))
 	done
 done ) &
@@ -54,6 +59,9 @@ sleep 10
 nft list table inet spare_cut | grep 'counter packets'
 heal_link
 : >/tmp/reader.stop
+# its reads across the cut are done (the re-drives, counted below); the rest
+# of its current dd proves nothing more: stopped, and waited for
+kill -TERM "$(cat /tmp/reader.dd)" 2>/dev/null
 wait "$READER"
 show_stats "$disk"
 [ "$(donor_field 10.0.0.2 losses)" -ge 1 ] || fail "the cut was not noticed"

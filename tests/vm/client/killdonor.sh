@@ -150,7 +150,8 @@ if [ "$BACKEND" = kmod ]; then
 			$6 == "mapped" {m[$2]++; if (whole && $7 != 4096) bad = 1}
 			END {for (s = 0; s < n; s++) if (m[s] != 2) bad = 1; exit bad}' "$(client_map)"
 	}
-	workload_start 2 hold
+	# held until donor 2's kill below, which ends its pass there (cut)
+	workload_start 1 hold cut
 	workload_swapped $out
 	losses=$(donor_field 10.0.0.3 losses)
 	expired=$(donor_field 10.0.0.3 holds_expired)
@@ -161,16 +162,43 @@ if [ "$BACKEND" = kmod ]; then
 	nexp_now() { dmesg | grep -c "donor 10.0.0.3:18515 lost: [0-9]* slab copies failed: not back within $HOLD_MS ms"; }
 	nexp=$(nexp_now)
 	expired_logged() { [ "$(nexp_now)" -gt "$nexp" ]; }
+	# t_unlost: the last uptime at which the loss was not yet counted (the
+	# loss is later: spared takes up to 20-30 s to die on a busy host)
+	lost_again() {
+		local t
+		t=$(cut -d' ' -f1 /proc/uptime)
+		[ "$(awk '$3 == "10.0.0.3:18515" {print $6}' "/sys/block/$disk/spare/donor_stat")" -gt "$losses" ] && return 0
+		t_unlost=$t
+		return 1
+	}
+	t_unlost=$(cut -d' ' -f1 /proc/uptime)
 	kill -KILL "$(donor_pid 3)"
-	wait_until 30 sh -c "[ \"\$(awk '\$3 == \"10.0.0.3:18515\" {print \$6}' /sys/block/$disk/spare/donor_stat)\" -gt $losses ]" ||
-		{ show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
+	wait_until 30 lost_again || { show_stats "$disk"; fail "the second loss of donor 3 was not noticed"; }
 	t_lost=$(cut -d' ' -f1 /proc/uptime)
 	wait_until 5 held_logged ||
 		{ dmesg | grep 10.0.0.3 | tail -5; fail "donor 3's loss was not held (hold_ms $HOLD_MS)"; }
-	# half the delay, as the 15 s of the default 30 were
+	# The copies are all still on donor 3 if less than the delay has
+	# passed since the loss (no earlier than t_unlost) when they are
+	# looked at: once now, past the hold's start, and once at half the
+	# delay on (as the 15 s of the default 30 were). A guest slowed by a
+	# busy host can get there later (session 46: 5.3 and 6.3 s after the
+	# loss, on a host at load 10); then the module's own down time,
+	# checked below against the delay, is the witness.
+	look_on3() {
+		local n3 since
+		n3=$(on3)
+		since=$(awk -v a="$t_unlost" '{printf "%.1f", $1 - a}' /proc/uptime)
+		if awk -v s="$since" -v d=$((REHOME_MS / 1000)) 'BEGIN {exit !(s < d)}'; then
+			[ "$n3" = "$nslabs" ] ||
+				{ cat "$(client_map)"; fail "donor 3's copies left it within $since s of its loss (rehome_delay_ms $REHOME_MS)"; }
+			echo "    all $n3 of donor 3's copies still on it $since s after its loss"
+		else
+			echo "    donor 3's copies looked at $since s after its loss, past the delay: the module's down time decides"
+		fi
+	}
+	look_on3
 	sleep $((REHOME_MS / 2000))
-	[ "$(on3)" = "$nslabs" ] ||
-		{ cat "$(client_map)"; fail "donor 3's copies left it within $((REHOME_MS / 2000)) s of its loss"; }
+	look_on3
 	# the hold runs out: said once, counted once, the job still running
 	# on donor 2's copies
 	wait_until 15 expired_logged ||
@@ -202,12 +230,21 @@ if [ "$BACKEND" = kmod ]; then
 	step "donor 2 killed: the job reads every page back from donor 4 alone"
 	in0=$(vmstat_get pswpin)
 	kill -KILL "$(donor_pid 2)"
+	# The job is let go at once: its pass stops where it is (spare-memtest
+	# -c) and its verify reads every page, all after the kill. At most its
+	# cgroup's 8 MiB of the 32 are in memory then, so the verify alone
+	# reads the other 24 MiB ($full pages) from swap, which only donor 4
+	# holds now: counted below. Before, the job went on rewriting pages
+	# until $full had been read, ended its pass and only then verified:
+	# about two passes after the kill where one proves it (session 46,
+	# perf/check-time/session46-dbg).
 	full=$(( (WL_SIZE_MB - WL_CG_MB) * 256 ))
-	wait_until 300 sh -c "[ \$(( \$(awk '\$1 == \"pswpin\" {print \$2}' /proc/vmstat) - $in0 )) -ge $full ]" ||
-		{ workload_alive; show_stats "$disk"; fail "the job read fewer than $full pages after donor 2 went"; }
 	workload_wait
+	read_back=$(( $(vmstat_get pswpin) - in0 ))
+	[ "$read_back" -ge "$full" ] ||
+		{ show_stats "$disk"; fail "the job read $read_back pages after donor 2 went, fewer than $full"; }
 	[ "$(client_stat io_errors)" = 0 ] || fail "I/O errors"
-	pass "every page verified from donor 4 alone ($full pages read back)"
+	pass "every page verified from donor 4 alone ($read_back pages read back, $full or more wanted)"
 
 	step "the data is still all there (read back through swapoff)"
 	client_swap_off
