@@ -1289,6 +1289,18 @@ static void reclaim_hog_excess(void)
 	bstate_free(&st);
 }
 
+/* @st: donors d0 (rack-1) and d1 (rack-2), 4 free slabs each */
+static void pool_of_8(struct bstate *st, uint64_t seed)
+{
+	struct broker_donor d;
+
+	EXPECT_EQ(bstate_init(st, 8, 3, 60, 0, &key, seed), 0);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(st, &d, 0), 0);
+	d = hb("d1", "rack-2", 4);
+	EXPECT_EQ(bstate_heartbeat(st, &d, 0), 0);
+}
+
 /*
  * A client is marked only while another client waits, never behind its
  * own requests (broker/move's question). A lone client holding the whole
@@ -1305,16 +1317,11 @@ static void reclaim_lone_client(void)
 {
 	static struct spare_grant g[8], r[8], out[2];
 	const char avoid[2][BROKER_ADDR_LEN] = { "d0.example:18515", "d1.example:18515" };
-	struct broker_donor d;
 	unsigned int failed, i;
 	struct bstate st;
 	bool move[8];
 
-	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 23), 0);
-	d = hb("d0", "rack-1", 4);
-	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
-	d = hb("d1", "rack-2", 4);
-	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	pool_of_8(&st, 23);
 	EXPECT_EQ(bstate_grant(&st, "trainer", 4, 1, 0, 1000, g, NULL), 0);	/* swap0 */
 	EXPECT_EQ(bstate_grant(&st, "trainer", 4, 1, 0, 1000, g + 4, NULL), 0);	/* swap1 */
 	EXPECT_EQ(bstate_total_free(&st), 0);
@@ -1332,11 +1339,7 @@ static void reclaim_lone_client(void)
 	EXPECT_EQ(st.reclaim_marked, 0);
 	bstate_free(&st);
 
-	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 24), 0);
-	d = hb("d0", "rack-1", 4);
-	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
-	d = hb("d1", "rack-2", 4);
-	EXPECT_EQ(bstate_heartbeat(&st, &d, 0), 0);
+	pool_of_8(&st, 24);
 	EXPECT_EQ(bstate_grant(&st, "other", 4, 1, 0, 1000, g, NULL), 0);
 	EXPECT_EQ(bstate_grant(&st, "trainer", 3, 1, 0, 1001, g, NULL), 0);
 	EXPECT_EQ(bstate_grant(&st, "trainer", 2, 1, 0, 1002, out, NULL), -ENOSPC);
