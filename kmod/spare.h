@@ -175,6 +175,14 @@ struct spare_donor {
 	struct delayed_work hold_work;
 	unsigned long *evict_pending;	/* slabs the donor asked back */
 	unsigned long *evict_at;	/* [nr_slabs]: jiffies the EVICT came */
+	/*
+	 * [nr_slabs]: copies given back the old way (UNMAPPED, still in their
+	 * slot on this donor) whose UNMAP is not sent yet: set under the
+	 * slab's lock with the step that made the copy UNMAPPED, cleared once
+	 * the UNMAP is sent (evict_done()); map_work maps none of them, or
+	 * its MAP would reach the donor before the UNMAP.
+	 */
+	unsigned long *unmap_owed;
 	struct spare_kmove *moves;	/* [nr_slabs]: evict_work's moves */
 	u32 evict_deadline_ms;		/* the donor's grace period (EVICT) */
 	unsigned long *activity_pending; /* slabs the donor asked about */

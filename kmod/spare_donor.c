@@ -547,6 +547,8 @@ static void donor_map_work(struct work_struct *work)
 			ret = -ENOTCONN;
 		else if (slab->copy[c].donor != d->idx)
 			ret = -EALREADY;	/* re-homed meanwhile */
+		else if (test_bit(s, d->unmap_owed))
+			ret = -EALREADY;	/* evicted: its UNMAP goes first */
 		else if (slab->copy[c].state == SPARE_COPY_UNMAPPED)
 			ret = spare_copy_set_state(map, slab, c,
 						   SPARE_COPY_MAPPING);
@@ -596,6 +598,7 @@ static void donor_free(struct spare_donor *d)
 	kfree(d->data);
 	bitmap_free(d->evict_pending);
 	kvfree(d->evict_at);
+	bitmap_free(d->unmap_owed);
 	kvfree(d->moves);
 	bitmap_free(d->activity_pending);
 	bitmap_free(d->grant_refused);
@@ -631,11 +634,12 @@ static int donor_init(struct spare_dev *dev, struct spare_donor *d, u32 idx)
 	d->evict_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
 	d->evict_at = kvcalloc(dev->map.nr_slabs, sizeof(*d->evict_at),
 			       GFP_KERNEL);
+	d->unmap_owed = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
 	d->moves = kvcalloc(dev->map.nr_slabs, sizeof(*d->moves), GFP_KERNEL);
 	d->activity_pending = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
 	d->grant_refused = bitmap_zalloc(dev->map.nr_slabs, GFP_KERNEL);
-	if (!d->data || !d->evict_pending || !d->evict_at || !d->moves ||
-	    !d->activity_pending || !d->grant_refused) {
+	if (!d->data || !d->evict_pending || !d->evict_at || !d->unmap_owed ||
+	    !d->moves || !d->activity_pending || !d->grant_refused) {
 		donor_free(d);
 		return -ENOMEM;
 	}

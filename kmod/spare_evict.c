@@ -283,7 +283,14 @@ static enum spare_move_act move_seek(struct spare_donor *d,
 	return act;
 }
 
-/* A copy given back the old way is drained: UNMAP it. */
+/*
+ * A copy given back the old way is drained and UNMAPPED, its UNMAP owed
+ * (unmap_owed, set under the slab's lock in the hold that made it
+ * UNMAPPED): UNMAP it; only then may map_work map the slot again. A MAP
+ * sent first would reach the donor before the UNMAP: refused while it
+ * still holds the slab, or, once its deadline took the slab, answered
+ * with a new one that the UNMAP then takes away under a MAPPED copy.
+ */
 static void evict_done(struct spare_donor *d, u32 s)
 {
 	struct spare_dev *dev = d->dev;
@@ -293,6 +300,8 @@ static void evict_done(struct spare_donor *d, u32 s)
 	pr_info("donor %s: slab %u evicted; using other copies%s\n", d->name,
 		s, dev->has_backup ? " and backup" : "");
 	spare_donor_send_unmap(d, s);
+	/* sent, or the send failed and the error road ends the session */
+	clear_bit(s, d->unmap_owed);
 	spare_uevent(dev, "slab_evicted", d, s);
 }
 
@@ -612,6 +621,13 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 	    km->m.why == SPARE_MOVE_WHY_RECLAIM &&
 	    slab->copy[km->m.from].donor == d->idx)
 		spare_slab_slot_free(&dev->map, slab, km->m.from);
+	/*
+	 * The old way keeps the copy in its slot, to be mapped again on this
+	 * donor after its UNMAP: owed until evict_done() sent it.
+	 */
+	else if (act == SPARE_MOVE_ACT_EVICTED &&
+		 km->m.why != SPARE_MOVE_WHY_RECLAIM)
+		set_bit(km->m.slab, d->unmap_owed);
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (act == SPARE_MOVE_ACT_SEEK)
 		act = move_seek(d, km, &in);
@@ -696,7 +712,8 @@ static void evict_slab(struct spare_donor *d, u32 s)
 	wait_event_timeout(dev->inflight_wait, !copy_inflight(slab, c),
 			   msecs_to_jiffies(SPARE_CM_TIMEOUT_MS));
 	spin_lock_irqsave(&slab->lock, flags);
-	spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED);
+	if (!spare_copy_set_state(map, slab, c, SPARE_COPY_UNMAPPED))
+		set_bit(s, d->unmap_owed);	/* evict_done() clears it */
 	spin_unlock_irqrestore(&slab->lock, flags);
 	evict_done(d, s);
 }

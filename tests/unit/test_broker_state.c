@@ -1289,6 +1289,72 @@ static void reclaim_hog_excess(void)
 	bstate_free(&st);
 }
 
+/* @st: donors d0 (rack-1) and d1 (rack-2), 4 free slabs each */
+static void pool_of_8(struct bstate *st, uint64_t seed)
+{
+	struct broker_donor d;
+
+	EXPECT_EQ(bstate_init(st, 8, 3, 60, 0, &key, seed), 0);
+	d = hb("d0", "rack-1", 4);
+	EXPECT_EQ(bstate_heartbeat(st, &d, 0), 0);
+	d = hb("d1", "rack-2", 4);
+	EXPECT_EQ(bstate_heartbeat(st, &d, 0), 0);
+}
+
+/*
+ * A client is marked only while another client waits, never behind its
+ * own requests (broker/move's question). A lone client holding the whole
+ * pool through two devices' GRANT_REQs (one name: one client) whose
+ * ROOM_REQ, MOVE_REQ and GRANT_REQ are refused for lack of room waits, and
+ * renews every grant twice in a lease: nothing is marked (its share is the
+ * whole pool besides). Then, in a pool of 8: "other" holds 4, "trainer" 3;
+ * trainer is refused 2 more below its share of 4 and waits; "c3" takes the
+ * last slab, so trainer's share is 2 and it holds 3, above it while it
+ * still waits. It waits behind itself only: its renewal is not marked.
+ * Once "newcomer" is refused and waits, the same renewal is.
+ */
+static void reclaim_lone_client(void)
+{
+	static struct spare_grant g[8], r[8], out[2];
+	const char avoid[2][BROKER_ADDR_LEN] = { "d0.example:18515", "d1.example:18515" };
+	unsigned int failed, i;
+	struct bstate st;
+	bool move[8];
+
+	pool_of_8(&st, 23);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 4, 1, 0, 1000, g, NULL), 0);	/* swap0 */
+	EXPECT_EQ(bstate_grant(&st, "trainer", 4, 1, 0, 1000, g + 4, NULL), 0);	/* swap1 */
+	EXPECT_EQ(bstate_total_free(&st), 0);
+	EXPECT_EQ(bstate_room(&st, "trainer", "d0.example:18515", 1, 0, 1001, out, NULL),
+		  -ENOSPC);
+	EXPECT_EQ(bstate_move(&st, "trainer", 1, avoid, 2, NULL, 0, 0, 1002, out, NULL),
+		  -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 0, 1003, out, NULL), -ENOSPC);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 8, 0, 1004 + 10 * i, r, NULL,
+					      &failed), 0);
+		EXPECT_EQ(bstate_reclaim_pick(&st, "trainer", r, 8, 1004 + 10 * i, move), 0);
+		memcpy(g, r, sizeof(g));
+	}
+	EXPECT_EQ(st.reclaim_marked, 0);
+	bstate_free(&st);
+
+	pool_of_8(&st, 24);
+	EXPECT_EQ(bstate_grant(&st, "other", 4, 1, 0, 1000, g, NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 3, 1, 0, 1001, g, NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 2, 1, 0, 1002, out, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_grant(&st, "c3", 1, 1, 0, 1003, out, NULL), 0);
+	EXPECT_EQ(bstate_client_fair_share(&st, "trainer"), 2);
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", g, 3, 0, 1004, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_reclaim_pick(&st, "trainer", r, 3, 1004, move), 0);
+	EXPECT_EQ(st.reclaim_marked, 0);
+	/* someone else waits now: trainer's excess is marked */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1005, out, NULL), -ENOSPC);
+	EXPECT_EQ(bstate_renew_grants(&st, "trainer", r, 3, 0, 1006, g, NULL, &failed), 0);
+	EXPECT(bstate_reclaim_pick(&st, "trainer", g, 3, 1006, move) > 0);
+	bstate_free(&st);
+}
+
 /*
  * The same hog and newcomer, but the hog unmaps each marked copy at once
  * (a client that moves it off the pool does): the donor counts it free
@@ -1336,6 +1402,7 @@ int main(void)
 	TAP_RUN(fair_share_off);
 	TAP_RUN(reclaim_hog_excess);
 	TAP_RUN(reclaim_hog_unmapped);
+	TAP_RUN(reclaim_lone_client);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);
 	TAP_RUN(client_caps);

@@ -650,6 +650,25 @@ static void kmod_grants_file(const char *dir, unsigned int na, unsigned int nb,
 }
 
 /*
+ * Device k0's grants on A renewed for @copies copies (no standby), the
+ * broker marking @mark (bits of the grants sent back) and refusing room
+ * if @refuse: kmod_grants_renew()'s answer, @b what was asked.
+ */
+static int renew_a(const char *dir, uint32_t copies, uint32_t mark, bool refuse, struct both *b,
+		   uint32_t *gb)
+{
+	struct spare_grant newest;
+	struct put_seen seen;
+
+	memset(b, 0, sizeof(*b));
+	memset(&seen, 0, sizeof(seen));
+	b->r.mark = mark;
+	b->a.refuse = refuse;
+	return kmod_grants_renew(dir, "k0", "10.0.0.2:18515", copies, copies, both_ask,
+				 both_reissue, b, fake_put, &seen, &newest, gb);
+}
+
+/*
  * Move marks for spare.ko (protocol 3): its renewal asks for them; a
  * grant the broker marks is kept in DIR/NAME.marks, and the copies on its
  * donor beyond the unmarked grants are the module's to give back
@@ -725,6 +744,35 @@ static void test_kmod_renew_marks(void)
 				    fake_put, &seen, &newest, &gb), 0);
 	EXPECT_EQ(gb, 0);
 	EXPECT(!strcmp(slurp(mpath, text, sizeof(text)), ""));
+
+	/*
+	 * Copies moved in (an EVICT elsewhere): 3 on A, its one grant covers
+	 * 1, no mark. The room for 2 is asked for and nothing is asked back,
+	 * whether the broker grants that room or not: only a mark asks a
+	 * copy back (broker/move@kmod gave such copies back as if marked).
+	 */
+	EXPECT_EQ(renew_a(dir, 3, 0, false, &b, &gb), 0);
+	EXPECT(b.a.n == 1 && b.a.slabs[0] == 2);
+	EXPECT_EQ(gb, 0);
+	kmod_grants_forget(dir, "k0");
+	kmod_grants_file(dir, 1, 0, now + 600);
+	EXPECT_EQ(renew_a(dir, 3, 0, true, &b, &gb), 1);
+	EXPECT_EQ(gb, 0);
+	EXPECT(!strcmp(slurp(mpath, text, sizeof(text)), ""));
+
+	/*
+	 * A marked grant on A beside copies moved in: the room granted for
+	 * the copies beyond what was renewed counts as cover, so only the
+	 * copy the mark asks for goes back. A A A B, the first marked; 4
+	 * copies on A: 3 renewed (the marked one too, while needed), room
+	 * for 1 granted; 4 - (2 unmarked + 1 granted) = 1.
+	 */
+	kmod_grants_forget(dir, "k0");
+	kmod_grants_file(dir, 3, 1, now + 600);
+	EXPECT_EQ(renew_a(dir, 4, 1U << 0, false, &b, &gb), 0);
+	EXPECT_EQ(b.r.n, 3);
+	EXPECT(b.a.n == 1 && b.a.slabs[0] == 1);
+	EXPECT_EQ(gb, 1);
 	kmod_grants_forget(dir, "k0");
 	EXPECT(rmdir(dir) == 0);
 }

@@ -962,39 +962,52 @@ static uint32_t reissue_pick(const struct grants_read *gr, uint32_t k, uint64_t 
 	return m;
 }
 
-/* The copies on donor @k beyond what its unmarked unexpired grants cover. */
-static uint32_t giveback_of(const struct grants_read *gr, uint32_t k, uint64_t now)
+/*
+ * The copies on donor @k the broker's marks ask back: none while no grant
+ * of @k is marked (copies beyond the grants, e.g. moved in on an EVICT,
+ * are room to ask for, not a mark); else those beyond what its unmarked
+ * unexpired grants and the room just granted for copies (@granted) cover.
+ */
+static uint32_t giveback_of(const struct grants_read *gr, uint32_t k, uint64_t now,
+			    uint64_t granted)
 {
-	uint64_t cover = 0;
+	uint64_t cover = granted;
+	bool marked = false;
 
-	for (uint32_t i = 0; i < gr->n; i++)
-		if (gr->room[i].donor == k && !gr->room[i].marked && gr->room[i].expiry > now)
+	for (uint32_t i = 0; i < gr->n; i++) {
+		if (gr->room[i].donor != k)
+			continue;
+		if (gr->room[i].marked)
+			marked = true;
+		else if (gr->room[i].expiry > now)
 			cover += gr->room[i].slabs;
-	return gr->count[k] > cover ? (uint32_t)(gr->count[k] - cover) : 0;
+	}
+	return marked && gr->count[k] > cover ? (uint32_t)(gr->count[k] - cover) : 0;
 }
 
 /*
  * Donor @k's grants in @gr that ended less than a lease ago (reissue_pick())
  * re-issued through @reissue and rewritten in place, the broker's marks
- * noted; the slabs they cover, in *@covered. 0, or -1 (logged; @gr's
- * grants as they were).
+ * noted (*@marked grants of *@mslabs slabs marked now); the slabs they
+ * cover, in *@covered. 0, or -1 (logged; @gr's grants as they were).
  */
 static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, uint64_t now,
-			 ublk_renew_reissue reissue, void *ctx, uint64_t *covered)
+			 ublk_renew_reissue reissue, void *ctx, uint64_t *covered,
+			 uint32_t *marked, uint32_t *mslabs)
 {
 	struct spare_grant *old = NULL, *out = NULL;
 	uint32_t *idx = calloc(gr->n ? gr->n : 1, sizeof(*idx));
-	uint32_t i, m = 0, marked = 0, mslabs = 0;
+	uint32_t i, m = 0;
 	bool *move = NULL;
 	int ret = -1;
 
 	*covered = 0;
+	*marked = *mslabs = 0;
 	if (!idx)
 		goto oom;
 	m = reissue_pick(gr, k, now, idx);
 	if (!m) {
 		free(idx);
-		gr->giveback[k] = giveback_of(gr, k, now);
 		return 0;
 	}
 	old = calloc(m, sizeof(*old));
@@ -1029,18 +1042,12 @@ static int reissue_donor(const char *name, struct grants_read *gr, uint32_t k, u
 		gr->room[idx[i]].lease = gi.expiry > gi.not_before ? gi.expiry - gi.not_before : 0;
 		if (move[i] && !gr->room[idx[i]].marked) {
 			gr->room[idx[i]].marked = true;
-			marked++;
-			mslabs += gi.slabs;
+			(*marked)++;
+			*mslabs += gi.slabs;
 		}
 		*covered += gi.slabs;
 	}
-	gr->giveback[k] = giveback_of(gr, k, now);
-	gr->marked_now += marked;
-	if (marked)
-		log_info("device %s: the broker marks %u grant(s) on %s (%u slab(s)) to move off "
-			 "the pool; %u cop%s there beyond the unmarked grants, asked of the device",
-			 name, marked, gr->addr[k], mslabs, gr->giveback[k],
-			 gr->giveback[k] == 1 ? "y" : "ies");
+	gr->marked_now += *marked;
 	ret = 0;
 	goto out;
 oom:
@@ -1070,20 +1077,30 @@ static int renew_donor_grants(const char *name, struct grants_read *gr, uint32_t
 			      uint64_t need, uint64_t now, ublk_renew_ask ask,
 			      ublk_renew_reissue reissue, void *ctx)
 {
-	uint64_t covered = 0;
+	uint64_t covered = 0, granted = 0;
+	uint32_t marked = 0, mslabs = 0;
+	int ret = 0;
 
-	if (reissue && reissue_donor(name, gr, k, now, reissue, ctx, &covered))
+	if (reissue && reissue_donor(name, gr, k, now, reissue, ctx, &covered, &marked, &mslabs))
 		return -1;
-	if (covered >= need)
-		return 0;
-	if (gr->n == RENEW_MAX_GRANTS) {
+	if (covered < need && gr->n == RENEW_MAX_GRANTS) {
 		log_err("device %s: %s is full", name, gr->path);
 		return -1;
 	}
-	if (ask(ctx, gr->addr[k], (uint32_t)(need - covered), &gr->g[gr->n]))
-		return 1;
-	gr->n++;
-	return 0;
+	if (covered < need && ask(ctx, gr->addr[k], (uint32_t)(need - covered), &gr->g[gr->n])) {
+		ret = 1;
+	} else if (covered < need) {
+		gr->n++;
+		/* the room asked covers the copies first, then the standby */
+		granted = gr->count[k] > covered ? gr->count[k] - covered : 0;
+	}
+	gr->giveback[k] = giveback_of(gr, k, now, granted);
+	if (marked)
+		log_info("device %s: the broker marks %u grant(s) on %s (%u slab(s)) to move off "
+			 "the pool; %u cop%s there beyond the unmarked grants, asked of the device",
+			 name, marked, gr->addr[k], mslabs, gr->giveback[k],
+			 gr->giveback[k] == 1 ? "y" : "ies");
+	return ret;
 }
 
 int ublk_device_renew_grants(const struct ublk_paths *p, const char *name, long pid,

@@ -62,6 +62,16 @@ lent() { donor_metric "$1" spare_donor_slabs_lent; }
 # what it did not copy, and this device has one copy and no backup.
 donor_up() { grant_donor "$1" "donor$1" --domain "rack$1" --evict-deadline 30000; }
 B="broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key"
+# One client, so nobody waits behind it: the broker marks nothing, and no
+# copy is asked back as if marked (copies that moved in beyond a donor's
+# grants are room to ask for; sparectl once asked them back). $1: the
+# client's log lines that say a copy was asked back.
+no_marks() {
+	! grep -q "above its fair share" /tmp/broker.log ||
+		{ grep "above its fair share" /tmp/broker.log; fail "the broker marked a lone client's grants"; }
+	! grep -q "asked back by" "$1" ||
+		{ grep "asked back by" "$1"; fail "copies asked back with no mark"; }
+}
 if [ "$BACKEND" = kmod ]; then
 	moved() { donor_field "10.0.0.$1" moves; }
 	diag() {
@@ -190,6 +200,8 @@ if [ "$BACKEND" = kmod ]; then
 	slabs_verify "$disk" "after every move"
 	[ "$(lent $X)" = 8 ] && [ "$(lent $Y)" = 0 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 	[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+	dmesg >/tmp/dmesg.txt
+	no_marks /tmp/dmesg.txt
 	for h in $X $Y; do
 		[ "$(donor_field 10.0.0.$h moves_short)" = 0 ] || fail "a move off donor $h ran out of time"
 		[ "$(donor_field 10.0.0.$h losses)" = 0 ] || fail "donor $h's connection was lost"
@@ -255,6 +267,7 @@ slabs_verify "$disk" "after the move back"
 [ "$(donor_metric $X spare_donor_map_grant_refusals_total)" -gt "$r0" ] || fail "donor $X refused no MAP"
 [ "$(lent $X)" = 1 ] && [ "$(lent $Y)" = 7 ] || fail "donor $X lends $(lent $X), donor $Y $(lent $Y)"
 grep -q "cannot move" $LOG && { diag; fail "a copy went the old way"; }
+no_marks $LOG
 pass "the copy waited on the emptied donor, got its grant, and moved"
 
 step "destroy; the donors lend nothing; the monitor ends"
