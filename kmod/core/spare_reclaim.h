@@ -45,8 +45,9 @@
 /*
  * A donor that sent EVICT within this many seconds takes no copy a move
  * mark moves (both drivers): it asked for memory back, and its grants'
- * room is the broker's older view (broker/move: a donor evicting every
- * slab got two marked copies back two seconds later).
+ * room is the broker's older view (broker/move, session 44: a donor
+ * evicting every slab got two copies back two seconds later, asked back
+ * by sparectl with no mark, which session 46 mended; the cool-down stays).
  */
 #define SPARE_RECLAIM_EVICT_COOL_S	60
 
