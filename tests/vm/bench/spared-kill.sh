@@ -3,28 +3,35 @@
 # How long a SIGKILLed spared takes to exit, and spare.ko to notice its
 # loss, by the number of slabs it lends (session 46, kill46). Not run by
 # make check:
-#   scripts/vm/run -k KVER -b kmod tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY]
-# COUNTS: comma list of slab counts (default 1,8,32), RUNS per count
-# (default 2), BUSY: comma list (default 0) of how many spinning shell loops
-# run meanwhile (the guest's CPUs busy, as under killdonor's swapping job);
-# every count is run at every level, in one boot. Each run: a fresh spared on host 2 (16 MiB slabs, budget for
-# N of them), a spare.ko device of N slabs, one copy each, all mapped; a
-# 4 KiB write to every slab; then kill -9 spared. Marks go to /dev/kmsg so
-# that every stamp is on the kernel's clock:
-#   "spared-kill: N=.. run=.. kill pid .."   just before the kill
-#   "spared-kill: ... zombie"                 /proc/PID/stat shows Z (every
-#                                            fd released: exit_files ran)
+#   scripts/vm/run -k KVER tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY] [SIGS]
+# COUNTS: comma list of slab counts (default 1,8,32); RUNS per case
+# (default 2); BUSY: comma list (default 0) of how many spinning shell
+# loops run from just before the kill to the loss line (the guest's CPUs
+# busy, as under killdonor's swapping job); SIGS: comma list of the signals
+# sent (default KILL; TERM is spared's clean stop). Every count is run at
+# every level and signal, in one boot.
+# Each run: a fresh spared on host 2 (16 MiB slabs, a budget of N + 1), a
+# spare.ko device of N slabs, one copy each, hold_ms 0; a 4 KiB write to
+# every slab, all mapped; then the signal. Marks go to /dev/kmsg so that
+# every stamp is on the kernel's clock:
+#   "spared-kill: N=.. busy=.. sig=.. run=.. kill pid .."  just before it
+#   "spared-kill: ... zombie"   the task seen as a zombie or gone (its fds
+#                               and memory all released)
 #   "donor 10.0.0.2:18515: <why>; N slab copies dropped"  spare.ko's loss
-# and, from tracefs, the rdma_cm/ib_cm events (the DREQ sent and received)
-# and kprobes on the release of the uverbs and ucma fds and of the slabs'
-# memfds, and on MR deregistration (where the kernel has kprobes: the debug
-# kernel has none). While it dies, the dying task's stack is sampled. Each run prints a RESULT line:
-#   RESULT n=N busy=B run=R exit_s=X lost_s=Y why=... (seconds from the kill)
+# and, from tracefs, the rdma_cm events (the DREQ sent and received) and,
+# where the kernel has kprobes (the debug kernel has none), entry probes on
+# exit_mmap, shmem_evict_inode (a slab's memfd freed), ib_uverbs_close,
+# ib_dereg_mr_user, ib_umem_release and ucma_close. While it dies, the
+# task's state and stack are sampled. Each run prints
+#   RESULT n=N busy=B sig=S run=R exit_s=X lost_s=Y why=... exit_cpu_s=C
+# (seconds from the signal; C: the dying task's system CPU time from the
+# signal to the last sample before it was gone, 1/100 s resolution).
 # Raw results and the commands: Documentation/perf/spared-kill/.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 set -u
 counts=$(echo "${1:-1,8,32}" | tr , ' '); runs=${2:-2}; levels=$(echo "${3:-0}" | tr , ' ')
+sigs=$(echo "${4:-KILL}" | tr , ' ')
 watchdog 1700
 rxe_up 2
 spare_load
@@ -55,13 +62,11 @@ kt() { dmesg | grep -- "$1" | tail -1 | sed 's/^\[ *\([0-9.]*\)\].*/\1/'; }
 
 for n in $counts; do
 for busy in $levels; do
-	spin=
-	i=0
-	while [ $i -lt "$busy" ]; do sh -c 'while :; do :; done' & spin="$spin $!"; i=$((i + 1)); done
+for sig in $sigs; do
 	for r in $(seq 1 "$runs"); do
-		step "N=$n busy=$busy run $r"
+		step "N=$n busy=$busy sig=$sig run $r"
 		donor_start 2 --budget $(((n + 1) * 16))M --slab-size 16M
-		disk=$(spare_create k$n-$busy-$r size=$((n * 16))M slab_size=16M hold_ms=0 \
+		disk=$(spare_create k$n-$busy-$sig-$r size=$((n * 16))M slab_size=16M hold_ms=0 \
 			donors=10.0.0.2:$DONOR_PORT source=10.0.0.1)
 		i=0
 		while [ $i -lt "$n" ]; do
@@ -74,10 +79,17 @@ for busy in $levels; do
 		pid=$(donor_pid 2)
 		echo "spared pid $pid: $(grep -E 'VmRSS|VmPin|VmLck|Threads' /proc/$pid/status | tr -s ' \t' ' ' | tr '\n' ' ')"
 		echo "fds: $(ls -l /proc/$pid/fd | awk 'NR > 1 {print $9 "->" $11}' | tr '\n' ' ')"
+		read -r stl </proc/$pid/stat
+		set -- ${stl#*) }
+		stime0=${13}
+		# the load from just before the kill to the loss line
+		spin=
+		i=0
+		while [ $i -lt "$busy" ]; do sh -c 'while :; do :; done' & spin="$spin $!"; i=$((i + 1)); done
 		[ -d $T/events ] && echo >$T/trace
-		kmsg "N=$n busy=$busy run=$r kill pid $pid"
+		kmsg "N=$n busy=$busy sig=$sig run=$r kill pid $pid"
 		k0=$(now)
-		kill -KILL "$pid"
+		kill -"$sig" "$pid"
 		last= nR=0 nD=0 nS=0 stime=
 		# builtins only (a fork costs much on the debug kernel): the
 		# state and the CPU time spent (stime, in 1/100 s), and the top 8
@@ -98,30 +110,31 @@ for busy in $levels; do
 			fi
 			sleep 0.05
 		done 2>/dev/null
-		echo "  samples: R $nR, D $nD, S/other $nS; stime at the last sample ${stime:-?} (1/100 s)"
-		kmsg "N=$n busy=$busy run=$r pid $pid zombie"
+		echo "  samples: R $nR, D $nD, S/other $nS; system CPU from the kill to the last sample: $(( ${stime:-0} - stime0 ))/100 s"
+		kmsg "N=$n busy=$busy sig=$sig run=$r pid $pid zombie"
 		wait "$pid" 2>/dev/null
 		ok=1
 		wait_until 120 sh -c "dmesg | grep -q 'donor 10.0.0.2:18515: .*slab copies dropped\|donor 10.0.0.2:18515 lost'" || ok=0
 		sleep 1
-		tk=$(kt "spared-kill: N=$n busy=$busy run=$r kill")
-		tz=$(kt "spared-kill: N=$n busy=$busy run=$r pid $pid zombie")
+		tk=$(kt "spared-kill: N=$n busy=$busy sig=$sig run=$r kill")
+		tz=$(kt "spared-kill: N=$n busy=$busy sig=$sig run=$r pid $pid zombie")
 		line=$(dmesg | grep 'donor 10.0.0.2:18515: .*slab copies dropped' | tail -1)
 		tl=$(echo "$line" | sed 's/^\[ *\([0-9.]*\)\].*/\1/')
 		why=$(echo "$line" | sed 's/.*18515: \([^;]*\);.*/\1/' | tr ' ' _)
 		[ $ok = 1 ] || { tl=$tk; why=none_in_120s; }
-		dmesg | grep -A0 "spared-kill: N=$n busy=$busy run=$r\|10.0.0.2:18515" | tail -8
+		dmesg | grep -A0 "spared-kill: N=$n busy=$busy sig=$sig run=$r\|10.0.0.2:18515" | tail -8
 		if [ -d $T/events ]; then
 			echo "---- trace: spared's probes and the cm events"
 			grep -v '^#' $T/trace | grep -e "spared-$pid " -e ' cm_' | grep -v ' cm_id_attach\| cm_event_done'
 			echo "---- dereg calls: $(grep -c ' dereg:' $T/trace) umem releases: $(grep -c ' umem_rel:' $T/trace)"
 		fi
-		echo "RESULT n=$n busy=$busy run=$r exit_s=$(awk -v a="$tz" -v b="$tk" 'BEGIN {printf "%.2f", a - b}')" \
-			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why stime_cs=${stime:-?}"
-		spare_destroy k$n-$busy-$r
+		echo "RESULT n=$n busy=$busy sig=$sig run=$r exit_s=$(awk -v a="$tz" -v b="$tk" 'BEGIN {printf "%.2f", a - b}')" \
+			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why exit_cpu_s=$(awk -v a="${stime:-0}" -v b="$stime0" 'BEGIN {printf "%.2f", (a - b) / 100}')"
+		[ -n "$spin" ] && { kill $spin; wait $spin 2>/dev/null; }
+		spare_destroy k$n-$busy-$sig-$r
 		sleep 1
 	done
-	[ -n "$spin" ] && { kill $spin; wait $spin 2>/dev/null; }
+done
 done
 done
 echo 0 >$T/events/enable 2>/dev/null
