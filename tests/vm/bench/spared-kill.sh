@@ -3,13 +3,15 @@
 # How long a SIGKILLed spared takes to exit, and spare.ko to notice its
 # loss, by the number of slabs it lends (session 46, kill46). Not run by
 # make check:
-#   scripts/vm/run -k KVER tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY] [SIGS]
+#   scripts/vm/run -k KVER tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY] [SIGS] [READS]
 # COUNTS: comma list of slab counts (default 1,8,32); RUNS per case
 # (default 2); BUSY: comma list (default 0) of how many spinning shell
 # loops run from just before the kill to the loss line (the guest's CPUs
 # busy, as under killdonor's swapping job); SIGS: comma list of the signals
-# sent (default KILL; TERM is spared's clean stop). Every count is run at
-# every level and signal, in one boot.
+# sent (default KILL; TERM is spared's clean stop); READS (default 0): 1
+# reads the slabs' first pages back meanwhile (40 O_DIRECT reads in turn,
+# each result marked in /dev/kmsg). Every count is run at every level and
+# signal, in one boot.
 # Each run: a fresh spared on host 2 (16 MiB slabs, a budget of N + 1), a
 # spare.ko device of N slabs, one copy each, hold_ms 0; a 4 KiB write to
 # every slab, all mapped; then the signal. Marks go to /dev/kmsg so that
@@ -32,6 +34,7 @@
 set -u
 counts=$(echo "${1:-1,8,32}" | tr , ' '); runs=${2:-2}; levels=$(echo "${3:-0}" | tr , ' ')
 sigs=$(echo "${4:-KILL}" | tr , ' ')
+reads=${5:-0}
 watchdog 1700
 rxe_up 2
 spare_load
@@ -70,7 +73,8 @@ for sig in $sigs; do
 			donors=10.0.0.2:$DONOR_PORT source=10.0.0.1)
 		i=0
 		while [ $i -lt "$n" ]; do
-			dd if=/dev/urandom of="/dev/$disk" bs=4k count=1 seek=$((i * 4096)) \
+			dd if=/dev/urandom of=/tmp/w$i bs=4k count=1 2>/dev/null
+			dd if=/tmp/w$i of="/dev/$disk" bs=4k count=1 seek=$((i * 4096)) \
 				oflag=direct 2>/dev/null || fail "write slab $i"
 			i=$((i + 1))
 		done
@@ -90,6 +94,24 @@ for sig in $sigs; do
 		kmsg "N=$n busy=$busy sig=$sig run=$r kill pid $pid"
 		k0=$(now)
 		kill -"$sig" "$pid"
+		# READS=1: the first page of each slab read back (O_DIRECT) in
+		# turn, again and again, while it dies: what the device serves in
+		# the window (each read's end and result marked in /dev/kmsg)
+		rd=
+		if [ "$reads" = 1 ]; then
+			(j=0; while [ $j -lt 40 ]; do
+				i=$((j % n))
+				if dd if="/dev/$disk" of=/tmp/r bs=4k count=1 skip=$((i * 4096)) \
+					iflag=direct 2>/dev/null; then
+					cmp -s /tmp/r /tmp/w$i && res=same || res=differs
+				else
+					res=error
+				fi
+				kmsg "read slab $i: $res"
+				j=$((j + 1))
+			done) &
+			rd=$!
+		fi
 		last= nR=0 nD=0 nS=0 stime=
 		# builtins only (a fork costs much on the debug kernel): the
 		# state and the CPU time spent (stime, in 1/100 s), and the top 8
@@ -130,6 +152,9 @@ for sig in $sigs; do
 		fi
 		echo "RESULT n=$n busy=$busy sig=$sig run=$r exit_s=$(awk -v a="$tz" -v b="$tk" 'BEGIN {printf "%.2f", a - b}')" \
 			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why exit_cpu_s=$(awk -v a="${stime:-0}" -v b="$stime0" 'BEGIN {printf "%.2f", (a - b) / 100}')"
+		[ -n "$rd" ] && { wait $rd; dmesg | grep 'spared-kill: read slab' | awk '{print $NF}' | uniq -c |
+			tr '\n' ' '; echo; dmesg | grep 'spared-kill: read slab' | sed -n '1p;$p'
+			dmesg | grep 'spared-kill: read slab' | grep -B1 -A1 -m1 error; dmesg -C; }
 		[ -n "$spin" ] && { kill $spin; wait $spin 2>/dev/null; }
 		spare_destroy k$n-$busy-$sig-$r
 		sleep 1
