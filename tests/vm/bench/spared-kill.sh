@@ -9,8 +9,8 @@
 # loops run from just before the kill to the loss line (the guest's CPUs
 # busy, as under killdonor's swapping job); SIGS: comma list of the signals
 # sent (default KILL; TERM is spared's clean stop); READS (default 0): 1
-# reads the slabs' first pages back meanwhile (40 O_DIRECT reads in turn,
-# each result marked in /dev/kmsg). Every count is run at every level and
+# reads the slabs' first pages back meanwhile (up to 40 O_DIRECT reads in
+# turn, until the first error; each result marked in /dev/kmsg). Every count is run at every level and
 # signal, in one boot.
 # Each run: a fresh spared on host 2 (16 MiB slabs, a budget of N + 1), a
 # spare.ko device of N slabs, one copy each, hold_ms 0; a 4 KiB write to
@@ -108,6 +108,9 @@ for sig in $sigs; do
 					res=error
 				fi
 				kmsg "read slab $i: $res"
+				# after the loss a lost slab's read fails only after
+				# about 20 s: the first error ends the reads
+				[ $res = error ] && break
 				j=$((j + 1))
 			done) &
 			rd=$!
@@ -154,7 +157,7 @@ for sig in $sigs; do
 			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why exit_cpu_s=$(awk -v a="${stime:-0}" -v b="$stime0" 'BEGIN {printf "%.2f", (a - b) / 100}')"
 		[ -n "$rd" ] && { wait $rd; dmesg | grep 'spared-kill: read slab' | awk '{print $NF}' | uniq -c |
 			tr '\n' ' '; echo; dmesg | grep 'spared-kill: read slab' | sed -n '1p;$p'
-			dmesg | grep 'spared-kill: read slab' | grep -B1 -A1 -m1 error; dmesg -C; }
+			dmesg | grep 'spared-kill: read slab' | grep -B1 -A1 -m1 error; dmesg -c >/dev/null; }
 		[ -n "$spin" ] && { kill $spin; wait $spin 2>/dev/null; }
 		spare_destroy k$n-$busy-$sig-$r
 		sleep 1
