@@ -562,6 +562,7 @@ static void giveback_done(struct spare_donor *d, const struct spare_move *mv)
 {
 	if (donor_live(d))
 		spare_donor_send_unmap(d, mv->slab);
+	clear_bit(mv->slab, d->unmap_owed);
 	atomic_dec(&d->giveback_leaving);
 	pr_info("donor %s: slab %u: the copy given back is unmapped\n",
 		d->name, mv->slab);
@@ -591,6 +592,8 @@ static void move_done(struct spare_donor *d, struct spare_kmove *km)
 			spare_now_ms() - mv->start);
 	}
 	spare_donor_send_unmap(d, mv->slab);
+	/* sent, or the send failed and the error road ends the session */
+	clear_bit(mv->slab, d->unmap_owed);
 	spare_uevent(d->dev, "slab_evicted", d, mv->slab);
 }
 
@@ -622,11 +625,14 @@ static bool move_step(struct spare_donor *d, struct spare_kmove *km)
 	    slab->copy[km->m.from].donor == d->idx)
 		spare_slab_slot_free(&dev->map, slab, km->m.from);
 	/*
-	 * The old way keeps the copy in its slot, to be mapped again on this
-	 * donor after its UNMAP: owed until evict_done() sent it.
+	 * Whenever the copy on this donor is gone (moved, given back, or
+	 * kept in its slot the old way), its UNMAP is owed until it is sent
+	 * (giveback_done(), move_done(), evict_done()): until then this
+	 * donor's map work maps nothing of the slab, not even in a new slot
+	 * that another move or a resync gave it meanwhile, or its MAP would
+	 * reach the donor before the UNMAP of the slab it still holds.
 	 */
-	else if (act == SPARE_MOVE_ACT_EVICTED &&
-		 km->m.why != SPARE_MOVE_WHY_RECLAIM)
+	if (act == SPARE_MOVE_ACT_EVICTED || act == SPARE_MOVE_ACT_MOVED)
 		set_bit(km->m.slab, d->unmap_owed);
 	spin_unlock_irqrestore(&slab->lock, flags);
 	if (act == SPARE_MOVE_ACT_SEEK)
