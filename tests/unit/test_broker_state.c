@@ -98,7 +98,7 @@ static void grants_are_signed_leases(void)
 
 	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, &key, 2), 0);
 	for (int i = 0; i < 4; i++) {
-		char id[8], dom[8];
+		char id[16], dom[16];
 
 		snprintf(id, sizeof(id), "d%d", i);
 		snprintf(dom, sizeof(dom), "r%d", i % 3);	/* d0 and d3 share r0 */
@@ -853,7 +853,7 @@ static void address_held_once(void)
 	/* compaction keeps the index right */
 	EXPECT_EQ(bstate_expire(&st, 100000), 2);
 	for (int i = 0; i < 8; i++) {
-		char id[8];
+		char id[16];
 
 		snprintf(id, sizeof(id), "n%d", i);
 		d = hb(id, "r1", 1);

@@ -37,7 +37,7 @@ static void cluster(struct bstate *st, int n, int domains, uint64_t free_slabs)
 {
 	EXPECT_EQ(bstate_init(st, 64, 3, 60, 5, &key, 9), 0);
 	for (int i = 0; i < n; i++) {
-		char dom[8];
+		char dom[16];
 
 		snprintf(dom, sizeof(dom), "r%d", i % domains);
 		add(st, i, dom, free_slabs);
