@@ -27,6 +27,11 @@
 #          A change of module between runs takes the swap device down and
 #          sets it up again the same way (donors restarted), so that two
 #          builds share one boot (issue 31 §2.3, session 39)
+#   zram   the control: the same job swapping to zram (256 MiB, made at
+#          the start when a variant names it) instead of spare.ko, the
+#          module and its device left as they are, the LRU and the
+#          cgroup as none's; every other variant swaps to spare.ko's
+#          device again (swapon it, then swapoff zram)
 # Each run's line names its variant; OOMS lines are given per variant; a run
 # the OOM killer ended prints the kernel's report and oom_watch's dump.
 # HOG (10th argument): 1 keeps a busy loop beside the job in the guest for
@@ -50,6 +55,9 @@ echo "lru_gen: $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null)"
 modprobe brd rd_nr=1 rd_size=262144
 if [ "$rep" = zram ]; then modprobe zram; echo 256M > /sys/block/zram0/disksize; mkswap /dev/zram0 >/dev/null; swapon /dev/zram0; disk=zram0; cg_new work 48M
 elif [ "$rep" = 1 ]; then swap_setup 1 backup=/dev/ram0 backup_mode=sync; else swap_setup 2; fi
+# $disk: spare.ko's device (or zram0 for COPIES zram); $on: the one
+# swapped on now (the zram variant moves it to zram0)
+on=$disk
 echo "$cgmax" > /sys/fs/cgroup/work/memory.max
 [ -z "$win" ] || [ "$rep" = zram ] || echo "$win" > /sys/module/spare/parameters/write_window_kb
 module=/spare/spare.ko
@@ -59,6 +67,7 @@ module=/spare/spare.ko
 module_use() {
 	[ "$1" != "$module" ] || return 0
 	[ -f "$1" ] || fail "no $1"
+	[ "$on" = "$disk" ] || fail "module_use with $on swapped on"
 	swapoff "/dev/$disk" || fail "swapoff"
 	spare_destroy swap0
 	kill "$(donor_pid 2)" "$(donor_pid 3)"
@@ -75,6 +84,7 @@ module_use() {
 	[ -b "/dev/$disk" ] || fail "no /dev/$disk"
 	mkswap "/dev/$disk" >/dev/null || fail "mkswap"
 	swapon "/dev/$disk" || fail "swapon"
+	on=$disk
 	[ -z "$win" ] || echo "$win" > /sys/module/spare/parameters/write_window_kb
 	nrq=/sys/block/$disk/queue/nr_requests
 	q=/sys/block/$disk/queue
@@ -85,6 +95,20 @@ if [ -n "$delay" ]; then modprobe sch_netem; for d in p2 p3; do ip netns exec sw
 rw=/sys/module/spare/parameters/reclaim_wait
 nrq=/sys/block/$disk/queue/nr_requests
 [ -z "$variants" ] || [ "$rep" != zram ] || fail "variants are for spare only"
+case ",${9:-}," in
+*,zram,*) modprobe zram || fail "modprobe zram"
+	echo 256M > /sys/block/zram0/disksize || fail "zram0 disksize"
+	mkswap /dev/zram0 >/dev/null || fail "mkswap zram0" ;;
+esac
+# swap_to DEV: make DEV (spare.ko's device or zram0) the one swapped on:
+# swapon it, then swapoff the other (between runs: the cgroup is empty)
+swap_to() {
+	[ "$1" != "$on" ] || return 0
+	swapon "/dev/$1" || fail "swapon $1"
+	swapoff "/dev/$on" || fail "swapoff $on"
+	on=$1
+	echo "swap on $on"
+}
 maxrq=$(cat "$nrq")
 q=/sys/block/$disk/queue
 wbt=$(cat $q/wbt_lat_usec 2>/dev/null || echo none)
@@ -94,6 +118,8 @@ variant_set() {
 	echo max >/sys/fs/cgroup/work/memory.high || fail "memory.high max"
 	[ "$lru0" = none ] || [ "$(cat /sys/kernel/mm/lru_gen/enabled)" = "$lru0" ] ||
 		echo y >/sys/kernel/mm/lru_gen/enabled || fail "lru_gen y"
+	if [ "$1" = zram ]; then swap_to zram0; return; fi
+	swap_to "$disk"
 	if [ "$1" = base ]; then module_use /spare/bin/spare-base.ko; else module_use /spare/spare.ko; fi
 	[ "$wbt" = none ] || [ "$1" = nowbt ] || echo "$wbt" > $q/wbt_lat_usec ||
 		fail "wbt_lat_usec=$wbt"
@@ -146,7 +172,7 @@ for i in $(seq "$runs"); do
 	pids=""
 	for j in $(seq "$par"); do cg_run work spare-memtest -p 1 "$size" & pids="$pids $!"; done
 	set -- $pids
-	oom_watch work "$1" "$disk" &
+	oom_watch work "$1" "$on" &
 	wpid=$!
 	set -- $variants
 	rc=0; for p in $pids; do wait $p || rc=$?; done
@@ -170,6 +196,6 @@ for v in $variants; do
 	eval "echo \"OOMS variant=$v \${o_$v:-0} of \${n_$v:-0}\""
 done
 echo "OOMS $ooms of $runs"
-swapoff /dev/$disk || bad="$bad swapoff"
+swapoff "/dev/$on" || bad="$bad swapoff-$on"
 [ -z "$bad" ] || fail "runs that failed without an OOM kill:$bad"
 pass "$runs runs: $ooms OOM-killed, every other page verified"
