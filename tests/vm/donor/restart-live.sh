@@ -86,7 +86,10 @@ losses() {
 }
 
 step "the workload runs until the last restart is done"
-workload_start 2 hold
+# one pass, then held: the job makes the same passes until it is let go
+# (after the last round), then stops where it is (cut); its verify reads
+# every page back, against the pass that wrote it last
+workload_start 1 hold cut
 workload_swapped "$out"
 
 round=0
@@ -198,7 +201,7 @@ resumed() {
 		grep -c "donor 10.0.0.$1: resumed after its restart: $per slab copies kept with their contents (MAPPED F_KEPT), 0 not kept" /tmp/ublk.log
 	fi
 }
-workload_start 2 hold
+workload_start 1 hold cut
 workload_swapped "$out1"
 for n in 2 3; do
 	workload_alive
