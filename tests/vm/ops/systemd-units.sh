@@ -191,9 +191,10 @@ c0=$(current)
 # Sent 12.5-13.5 s after a ping (not closer to 15 s: reading the age takes
 # a systemctl call, and a signal that lands after the next ping is no test),
 # a restart that goes 2-3 s without a ping is killed by systemd and
-# started anew (checked below, 31 s past that ping),
-# and the longest gap systemd sees between two pings is the restart's
-# margin against WatchdogSec (/tmp/wd.pings, polled twice a second).
+# started anew (checked below, once the new image has pinged, and again
+# by watchdog_fed_check past WatchdogSec after the exec), and the longest
+# gap systemd sees between two pings is the restart's margin against
+# WatchdogSec (/tmp/wd.pings, polled twice a second).
 ping_age_ms() { echo $(( $(awk '{printf "%d", $1 * 1000}' /proc/uptime) -
 	$(systemctl show -P WatchdogTimestampMonotonic spared) / 1000 )); }
 ping_due() { a=$(ping_age_ms); [ "$a" -ge 12500 ] && [ "$a" -lt 13500 ]; }
@@ -203,6 +204,7 @@ echo "    SIGUSR2 $a ms after spared's last watchdog ping (at $wd_last_ms ms)"
 (while :; do systemctl show -P WatchdogTimestampMonotonic spared; sleep 0.5; done >/tmp/wd.pings) &
 wd_poll=$!
 systemctl kill -s USR2 spared || { diag; fail "systemctl kill -s USR2 spared"; }
+sig_ms=$(awk '{printf "%d", $1 * 1000}' /proc/uptime)
 wait_for 100 sh -c "[ \$(journalctl -u spared -o cat | grep -c 'restart: [0-9]* slab(s) kept with their contents') -gt $k0 ]" ||
 	{ diag; fail "spared did not come back from SIGUSR2 under systemd"; }
 jlog spared | grep 'restart:' | tail -3
@@ -221,9 +223,17 @@ wait_for 600 sh -c "[ \$(journalctl -u spare-ublk@ub0 -o cat | grep -c 'resync: 
 [ "$(sparectl donor -S "$SOCK2" status | awk '$1 == "spare_donor_slabs_held" {print $2}')" = 0 ] ||
 	{ diag; fail "donor 2 still holds slabs the running pager should have resumed"; }
 slabs_verify "$disk" "after spared's restart under systemd"
-# past WatchdogSec after the old image's last ping: the restart was pinged
-wd_past() { [ $(awk '{printf "%d", $1 * 1000}' /proc/uptime) -ge $((wd_last_ms + 31000)) ]; }
-wait_until 40 wd_past
+# the new image's first ping seen (systemd's timestamp of it later than
+# the signal): the gap across the restart is then all in /tmp/wd.pings.
+# Until that ping systemd's watchdog runs from the old image's last one;
+# after it, from the new image's, so that a watchdog kill across the
+# restart has either shown by now or made the gap above 30 s (waiting
+# until 31 s past the old image's last ping, as before session 47, added
+# nothing but time: a kill later than that is watchdog_fed_check's, at least
+# WatchdogSec + 2 s past the exec).
+wd_pinged() { [ "$(tail -n 1 /tmp/wd.pings)" -gt $((sig_ms * 1000)) ] 2>/dev/null; }
+wait_until 40 wd_pinged ||
+	{ diag; fail "no watchdog ping from spared's new image 40 s after SIGUSR2 (last: $(tail -n 1 /tmp/wd.pings) us)"; }
 kill "$wd_poll"
 wd_gap_ms=$( (echo $((wd_last_ms * 1000)); cat /tmp/wd.pings) |
 	awk '$1 > prev { if (prev && $1 - prev > max) max = $1 - prev; prev = $1 } END { printf "%d", max / 1000 }')
