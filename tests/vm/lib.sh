@@ -123,9 +123,10 @@ rxe_up() {
 # instead makes rxe on 6.12 stall its QP1, so no connection could be made
 # after the link heals.
 # The table, its chain and both rules go in one nft run, one transaction:
-# the cut lands whole at once, and on the debug kernel each nft run costs
-# seconds (client/teardown's four runs took about 30 s there: session47-dbg in
-# Documentation/perf/check-time).
+# the cut lands whole at once, not rule by rule. (On the debug kernel a
+# boot's first cut takes about 30 s either way, four runs or one: the
+# first nft run's cost, the later ones' about 2 s; session47-dbg in
+# Documentation/perf/check-time.)
 cut_link() {
 	local a
 	a=$(host_addr "$1")
