@@ -122,12 +122,19 @@ rxe_up() {
 # do it: the sender's NIC still takes the frame. Dropping in the output hook
 # instead makes rxe on 6.12 stall its QP1, so no connection could be made
 # after the link heals.
+# The table, its chain and both rules go in one nft run, one transaction:
+# the cut lands whole at once, not rule by rule. (On the debug kernel a
+# boot's first cut takes about 30 s either way, four runs or one: the
+# first nft run's cost, the later ones' about 2 s; session47-dbg in
+# Documentation/perf/check-time.)
 cut_link() {
-	nft add table inet spare_cut &&
-	nft add chain inet spare_cut in '{ type filter hook input priority 0; }' &&
-	nft add rule inet spare_cut in ip daddr "$(host_addr "$1")" udp dport 4791 counter drop &&
-	nft add rule inet spare_cut in ip saddr "$(host_addr "$1")" udp dport 4791 counter drop ||
-		fail "cannot install the netfilter cut"
+	local a
+	a=$(host_addr "$1")
+	printf '%s\n' "add table inet spare_cut" \
+		"add chain inet spare_cut in { type filter hook input priority 0; }" \
+		"add rule inet spare_cut in ip daddr $a udp dport 4791 counter drop" \
+		"add rule inet spare_cut in ip saddr $a udp dport 4791 counter drop" >/tmp/spare-cut.nft
+	nft -f /tmp/spare-cut.nft || fail "cannot install the netfilter cut"
 }
 heal_link() { nft delete table inet spare_cut || fail "cannot remove the netfilter cut"; }
 
