@@ -219,6 +219,8 @@ void spared_server_stop(struct spared *d)
 	}
 	while (d->nasync)
 		spared_epoll_del(d, &d->async[--d->nasync].src);
+	if (d->cm_channel)
+		spared_linger_drain(d);
 	if (d->listen_id && rdma_destroy_id(d->listen_id))
 		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
 	d->listen_id = NULL;

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "grants.h"
 #include "lend.h"
+#include "linger.h"
 #include "pool.h"
 #include "spare_auth.h"
 #include "spare_fdlimit.h"
@@ -61,6 +62,7 @@ struct conn {
 	struct rdma_cm_id	*id;
 	struct conn		*next;		/* in sess->data */
 	bool			established;
+	bool			disconnected;	/* our DREQ sent, no answer seen */
 };
 
 struct session {
@@ -203,6 +205,7 @@ struct spared {
 	struct rdma_event_channel *cm_channel;
 	struct ev_source	cm_src;
 	struct rdma_cm_id	*listen_id;
+	struct spared_linger	linger;		/* disconnected control ids (linger.h) */
 
 	struct slab_pool	pool;
 	struct spare_host_keys	keys;		/* empty: open mode */
