@@ -591,9 +591,9 @@ void spared_cm_id_release(struct spared *d, struct rdma_cm_id *id, bool linger)
 		log_dbg("%s: %u disconnected ids kept already; destroying this one at once",
 			peer_name(id, peer, sizeof(peer)), d->linger.n);
 	}
+	peer_name(id, peer, sizeof(peer));	/* the id is gone after */
 	if (rdma_destroy_id(id))
-		log_warn("%s: rdma_destroy_id: %s", peer_name(id, peer, sizeof(peer)),
-			 strerror(errno));
+		log_warn("%s: rdma_destroy_id: %s", peer, strerror(errno));
 }
 
 /* The lingering ids whose peers did not answer in time. */
