@@ -49,3 +49,9 @@ test_lendsim_SRCS   := tests/unit/test_lendsim.c tools/lendsim/lendsim.c \
 		       userspace/spared/lend.c userspace/sched/place.c
 test_lendsim_CFLAGS := -Iuserspace/spared -Iuserspace/sched -Itools/lendsim
 test_lendsim_LDLIBS := -lm
+
+# disconnected cm_ids kept for their DREQ's resends, capped
+UNIT_TESTS += test_spared_linger
+test_spared_linger_SRCS   := tests/unit/test_spared_linger.c userspace/spared/linger.c
+test_spared_linger_CFLAGS := -Iuserspace/spared
+test_spared_linger_LDLIBS :=

@@ -7,5 +7,5 @@ spared_SRCS   := userspace/spared/main.c userspace/spared/loop.c userspace/spare
 		 userspace/spared/ctl.c userspace/spared/pool.c \
 		 userspace/spared/slabmem.c userspace/spared/broker_link.c userspace/spared/grants.c userspace/spared/backstop.c \
 		 userspace/spared/lend.c userspace/spared/lending.c userspace/spared/hold.c \
-		 userspace/spared/keep.c userspace/spared/restart.c
+		 userspace/spared/keep.c userspace/spared/restart.c userspace/spared/linger.c
 spared_LDLIBS := -lrdmacm -libverbs -linih -lsystemd -lmicrohttpd -lsodium -lz

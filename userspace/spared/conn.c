@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +467,7 @@ static void on_conn_gone(struct spared *d, struct conn *c,
 {
 	struct session *sess = c->sess;
 
+	c->disconnected = false;	/* answered: nothing left to resend */
 	if (sess->dead)
 		return;		/* being torn down this turn */
 	if (c->kind == SPARE_CONN_CONTROL) {
@@ -528,6 +530,12 @@ void cm_handler(struct spared *d, struct ev_source *src, uint32_t events)
 			log_warn("rdma_ack_cm_event: %s", strerror(errno));
 
 		log_dbg("cm event %s status %d", rdma_event_str(type), status);
+		/* Any event of a lingering id (its DISCONNECTED: the peer's
+		 * DREP, or the DREQ's retries run out) ends its linger. */
+		if (spared_linger_take(&d->linger, id)) {
+			spared_cm_id_release(d, id, false);
+			continue;
+		}
 		if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
 			on_connect_request(d, id, &param, priv.b, priv_len);
 			continue;
@@ -541,9 +549,7 @@ void cm_handler(struct spared *d, struct ev_source *src, uint32_t events)
 			if (c->kind == SPARE_CONN_CONTROL &&
 			    c->sess->disconnect_pending) {
 				c->sess->disconnect_pending = false;
-				if (rdma_disconnect(id))
-					log_dbg("client %s: rdma_disconnect: %s",
-						c->sess->name, strerror(errno));
+				conn_disconnect(c->sess, c);
 			}
 			break;
 		case RDMA_CM_EVENT_DISCONNECTED:
@@ -562,4 +568,63 @@ void cm_handler(struct spared *d, struct ev_source *src, uint32_t events)
 			break;	/* TIMEWAIT_EXIT, ADDR_CHANGE: nothing to do */
 		}
 	}
+}
+
+/*
+ * Destroy a cm_id whose QP is gone. With @linger (a control connection
+ * we disconnected, no answer yet), keep it instead until its next event
+ * or SPARED_DREQ_LINGER_MS, so that the CM resends the DREQ if it was
+ * lost (linger.h); at most SPARED_DREQ_LINGER_MAX such ids, the rest are
+ * destroyed at once.
+ */
+void spared_cm_id_release(struct spared *d, struct rdma_cm_id *id, bool linger)
+{
+	char peer[80];
+
+	if (linger) {
+		id->context = NULL;
+		if (spared_linger_add(&d->linger, id,
+				      spare_now_ms() + SPARED_DREQ_LINGER_MS)) {
+			spared_arm_timer(d);
+			return;
+		}
+		log_dbg("%s: %u disconnected ids kept already; destroying this one at once",
+			peer_name(id, peer, sizeof(peer)), d->linger.n);
+	}
+	peer_name(id, peer, sizeof(peer));	/* the id is gone after */
+	if (rdma_destroy_id(id))
+		log_warn("%s: rdma_destroy_id: %s", peer, strerror(errno));
+}
+
+/* The lingering ids whose peers did not answer in time. */
+void spared_linger_expire(struct spared *d, uint64_t now_ms)
+{
+	struct rdma_cm_id *id;
+	char peer[80];
+
+	while ((id = spared_linger_expired(&d->linger, now_ms))) {
+		log_info("%s: no answer to our disconnect within %u ms; dropping the connection",
+			 peer_name(id, peer, sizeof(peer)), SPARED_DREQ_LINGER_MS);
+		spared_cm_id_release(d, id, false);
+	}
+}
+
+/*
+ * Stopping: the lingering ids' answers, for SPARED_DREQ_LINGER_MS at most
+ * (the channel's other events handled as usual: a new connection is
+ * refused), then whatever is left destroyed.
+ */
+void spared_linger_drain(struct spared *d)
+{
+	uint64_t end = spare_now_ms() + SPARED_DREQ_LINGER_MS, now;
+
+	d->stopping = true;
+	while (d->linger.n && (now = spare_now_ms()) < end) {
+		struct pollfd p = { .fd = d->cm_channel->fd, .events = POLLIN };
+
+		if (poll(&p, 1, (int)(end - now)) <= 0)
+			break;
+		cm_handler(d, &d->cm_src, POLLIN);
+	}
+	spared_linger_expire(d, UINT64_MAX);
 }

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <netdb.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,39 @@ static int grants_start(struct spared *d)
 	return 0;
 }
 
+/*
+ * Move the rdma_cm event channel to the highest descriptor spared may
+ * hold, so that a killed spared tells its clients first. Every cm_id
+ * (listener, control and data connections) lives in this one file, and
+ * its release (ucma_close -> rdma_destroy_id) sends their DREQs. A task's
+ * exit closes its descriptors in ascending order (close_files) but queues
+ * each last fput as task_work, which runs newest first: so the highest
+ * descriptor is released first, before the slabs' memfds and the uverbs
+ * file (whose MRs take seconds to unpin on a slow kernel). Below
+ * SPARED_CM_FD_CEIL, so that the descriptor table (8 bytes a slot) stays
+ * small. Best effort: on failure the channel stays where it is.
+ * Documentation/spared.md, "When spared is killed".
+ */
+static void cm_channel_to_top(struct rdma_event_channel *ch)
+{
+	struct rlimit rl;
+	rlim_t top = SPARED_CM_FD_CEIL;
+	int fd;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < top)
+		top = rl.rlim_cur;
+	if (top <= (rlim_t)ch->fd + 1)
+		return;
+	fd = fcntl(ch->fd, F_DUPFD_CLOEXEC, (int)(top - 1));
+	if (fd < 0) {
+		log_warn("rdma_cm channel: cannot move it to descriptor %llu (%s): a killed spared's clients learn it later",
+			 (unsigned long long)(top - 1), strerror(errno));
+		return;
+	}
+	close(ch->fd);
+	ch->fd = fd;	/* librdmacm reads it on every call */
+}
+
 int spared_server_start(struct spared *d)
 {
 	struct addrinfo hints = { 0 }, *ai = NULL;
@@ -135,6 +169,7 @@ int spared_server_start(struct spared *d)
 			" (is an RDMA device up? try 'rdma link')");
 		return -1;
 	}
+	cm_channel_to_top(d->cm_channel);
 	d->cm_src.fd = d->cm_channel->fd;
 	d->cm_src.handle = cm_handler;
 	if (spared_epoll_add(d, &d->cm_src))
@@ -184,6 +219,8 @@ void spared_server_stop(struct spared *d)
 	}
 	while (d->nasync)
 		spared_epoll_del(d, &d->async[--d->nasync].src);
+	if (d->cm_channel)
+		spared_linger_drain(d);
 	if (d->listen_id && rdma_destroy_id(d->listen_id))
 		log_warn("rdma_destroy_id(listener): %s", strerror(errno));
 	d->listen_id = NULL;

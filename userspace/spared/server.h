@@ -42,6 +42,7 @@ void slab_release(struct spared *d, struct slab *s,
 struct session *find_session(struct spared *d, uint64_t cookie);
 int new_cookie(struct spared *d, uint64_t *cookie);
 void data_conn_destroy(struct conn *c, bool disconnect);
+void conn_disconnect(struct session *sess, struct conn *c);
 void session_free(struct session *sess);
 bool try_resume(struct session *sess);
 void held_free(struct spared *d, struct session *h, const char *why);
@@ -52,6 +53,9 @@ void supersede_sessions(struct spared *d, const uint8_t *uuid,
 
 /* conn.c */
 void cm_handler(struct spared *d, struct ev_source *src, uint32_t events);
+void spared_cm_id_release(struct spared *d, struct rdma_cm_id *id, bool linger);
+void spared_linger_expire(struct spared *d, uint64_t now_ms);
+void spared_linger_drain(struct spared *d);
 
 /* messages.c */
 void handle_msg(struct session *sess, const struct spare_msg *m,

@@ -80,9 +80,25 @@ static void session_mark_dead(struct session *sess)
 		spared_arm_timer(sess->d);
 		return;
 	}
-	if (sess->ctrl.id && rdma_disconnect(sess->ctrl.id))
-		log_dbg("client %s: rdma_disconnect: %s", sess->name,
+	conn_disconnect(sess, &sess->ctrl);
+}
+
+/*
+ * Every disconnect spared starts (a bad message, failed authentication,
+ * a superseded or timed-out session, shutdown) comes here: the DREQ once,
+ * and ->disconnected so that a control cm_id is kept for its resends
+ * until the peer answers (spared_cm_id_release(), linger.h).
+ */
+void conn_disconnect(struct session *sess, struct conn *c)
+{
+	if (!c->id || !c->established || c->disconnected)
+		return;
+	if (rdma_disconnect(c->id))
+		log_dbg("client %s: %s rdma_disconnect: %s", sess->name,
+			c->kind == SPARE_CONN_CONTROL ? "control" : "data",
 			strerror(errno));
+	else
+		c->disconnected = true;
 }
 
 void session_fail(struct session *sess, const char *fmt, ...)
@@ -345,9 +361,8 @@ int new_cookie(struct spared *d, uint64_t *cookie)
  * no longer on its session's list. */
 static void data_conn_free(struct session *sess, struct conn *c, bool disconnect)
 {
-	if (disconnect && c->established && rdma_disconnect(c->id))
-		log_dbg("client %s: data rdma_disconnect: %s", sess->name,
-			strerror(errno));
+	if (disconnect)
+		conn_disconnect(sess, c);
 	if (c->id->qp)
 		rdma_destroy_qp(c->id);
 	if (rdma_destroy_id(c->id))
@@ -400,9 +415,8 @@ static void session_free_rdma(struct session *sess)
 	if (sess->pd && (ret = ibv_dealloc_pd(sess->pd)))
 		log_warn("client %s: ibv_dealloc_pd: %s", sess->name,
 			 strerror(ret));
-	if (sess->ctrl.id && rdma_destroy_id(sess->ctrl.id))
-		log_warn("client %s: rdma_destroy_id: %s", sess->name,
-			 strerror(errno));
+	if (sess->ctrl.id)
+		spared_cm_id_release(d, sess->ctrl.id, sess->ctrl.disconnected);
 	sess->ctrl.id = NULL;
 	sess->bufs = NULL;
 	sess->bufs_mr = NULL;
@@ -481,9 +495,7 @@ static void session_destroy(struct session *sess)
 		sess->ndata--;
 		data_conn_free(sess, c, true);
 	}
-	if (sess->ctrl.established && rdma_disconnect(sess->ctrl.id))
-		log_dbg("client %s: rdma_disconnect: %s", sess->name,
-			strerror(errno));
+	conn_disconnect(sess, &sess->ctrl);
 	log_info("client %s: session closed: %u slabs reclaimed, %" PRIu64
 		 " messages in, %" PRIu64 " out", sess->name, reclaimed,
 		 sess->msgs_in, sess->msgs_out);
@@ -660,6 +672,8 @@ uint64_t spared_next_timer(struct spared *d)
 		next = batch;
 	if (d->backstop_next_ms && (!next || d->backstop_next_ms < next))
 		next = d->backstop_next_ms;
+	if (d->linger.n && (!next || spared_linger_next(&d->linger) < next))
+		next = spared_linger_next(&d->linger);
 	for (s = d->held; s; s = s->next)
 		if (!next || s->hold_until_ms < next)
 			next = s->hold_until_ms;
@@ -694,6 +708,7 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 	}
 	if (d->lend_ops)
 		d->lend_ops->timer_work(d, now_ms);
+	spared_linger_expire(d, now_ms);
 	for (struct session **pp = &d->held; (sess = *pp);) {
 		if (now_ms < sess->hold_until_ms) {
 			pp = &sess->next;

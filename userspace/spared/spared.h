@@ -23,6 +23,7 @@
 #include "config.h"
 #include "grants.h"
 #include "lend.h"
+#include "linger.h"
 #include "pool.h"
 #include "spare_auth.h"
 #include "spare_fdlimit.h"
@@ -40,6 +41,7 @@
 #define SPARED_SEND_DEPTH	32
 #define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
 #define SPARED_LINGER_MS	5000	/* wait for ESTABLISHED to disconnect */
+#define SPARED_CM_FD_CEIL	65536	/* the rdma_cm channel just below (server.c) */
 #define SPARED_MAX_DEVICES	16	/* RDMA devices watched for async events */
 
 
@@ -60,6 +62,7 @@ struct conn {
 	struct rdma_cm_id	*id;
 	struct conn		*next;		/* in sess->data */
 	bool			established;
+	bool			disconnected;	/* our DREQ sent, no answer seen */
 };
 
 struct session {
@@ -202,6 +205,7 @@ struct spared {
 	struct rdma_event_channel *cm_channel;
 	struct ev_source	cm_src;
 	struct rdma_cm_id	*listen_id;
+	struct spared_linger	linger;		/* disconnected control ids (linger.h) */
 
 	struct slab_pool	pool;
 	struct spare_host_keys	keys;		/* empty: open mode */

@@ -3,15 +3,18 @@
 # How long a SIGKILLed spared takes to exit, and spare.ko to notice its
 # loss, by the number of slabs it lends (session 46, kill46). Not run by
 # make check:
-#   scripts/vm/run -k KVER tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY] [SIGS] [READS]
+#   scripts/vm/run -k KVER tests/vm/bench/spared-kill.sh [COUNTS] [RUNS] [BUSY] [SIGS] [READS] [BINS]
 # COUNTS: comma list of slab counts (default 1,8,32); RUNS per case
 # (default 2); BUSY: comma list (default 0) of how many spinning shell
 # loops run from just before the kill to the loss line (the guest's CPUs
 # busy, as under killdonor's swapping job); SIGS: comma list of the signals
 # sent (default KILL; TERM is spared's clean stop); READS (default 0): 1
 # reads the slabs' first pages back meanwhile (up to 40 O_DIRECT reads in
-# turn, until the first error; each result marked in /dev/kmsg). Every count is run at every level and
-# signal, in one boot.
+# turn, until the first error; each result marked in /dev/kmsg); BINS
+# (default spared): comma list of spared binaries in build/bin, run in
+# turn for every case (an A/B in one boot: copy an older build to, say,
+# build/bin/spared-main first). Every count is run at every level,
+# signal and binary, in one boot.
 # Each run: a fresh spared on host 2 (16 MiB slabs, a budget of N + 1), a
 # spare.ko device of N slabs, one copy each, hold_ms 0; a 4 KiB write to
 # every slab, all mapped; then the signal. Marks go to /dev/kmsg so that
@@ -25,7 +28,7 @@
 # exit_mmap, shmem_evict_inode (a slab's memfd freed), ib_uverbs_close,
 # ib_dereg_mr_user, ib_umem_release and ucma_close. While it dies, the
 # task's state and stack are sampled. Each run prints
-#   RESULT n=N busy=B sig=S run=R exit_s=X lost_s=Y why=... exit_cpu_s=C
+#   RESULT n=N busy=B sig=S run=R exit_s=X lost_s=Y why=... exit_cpu_s=C bin=SPARED
 # (seconds from the signal; C: the dying task's system CPU time from the
 # signal to the last sample before it was gone, 1/100 s resolution).
 # Raw results and the commands: Documentation/perf/spared-kill/.
@@ -35,6 +38,12 @@ set -u
 counts=$(echo "${1:-1,8,32}" | tr , ' '); runs=${2:-2}; levels=$(echo "${3:-0}" | tr , ' ')
 sigs=$(echo "${4:-KILL}" | tr , ' ')
 reads=${5:-0}
+bins=$(echo "${6:-spared}" | tr , ' ')
+for b in $bins; do
+	command -v "$b" >/dev/null || fail "no spared binary $b in /spare/bin"
+	mkdir -p "/tmp/ab/$b" && ln -sf "$(command -v "$b")" "/tmp/ab/$b/spared"
+done
+path0=$PATH
 watchdog 1700
 rxe_up 2
 spare_load
@@ -67,8 +76,11 @@ for n in $counts; do
 for busy in $levels; do
 for sig in $sigs; do
 	for r in $(seq 1 "$runs"); do
-		step "N=$n busy=$busy sig=$sig run $r"
+	for bin in $bins; do
+		step "N=$n busy=$busy sig=$sig run $r bin $bin"
+		PATH=/tmp/ab/$bin:$path0
 		donor_start 2 --budget $(((n + 1) * 16))M --slab-size 16M
+		PATH=$path0
 		disk=$(spare_create k$n-$busy-$sig-$r size=$((n * 16))M slab_size=16M hold_ms=0 \
 			donors=10.0.0.2:$DONOR_PORT source=10.0.0.1)
 		i=0
@@ -91,6 +103,8 @@ for sig in $sigs; do
 		i=0
 		while [ $i -lt "$busy" ]; do sh -c 'while :; do :; done' & spin="$spin $!"; i=$((i + 1)); done
 		[ -d $T/events ] && echo >$T/trace
+		# the loss lines so far: the wait below is for a new one
+		lost0=$(dmesg | grep -c 'donor 10.0.0.2:18515: .*slab copies dropped\|donor 10.0.0.2:18515 lost')
 		kmsg "N=$n busy=$busy sig=$sig run=$r kill pid $pid"
 		k0=$(now)
 		kill -"$sig" "$pid"
@@ -139,7 +153,7 @@ for sig in $sigs; do
 		kmsg "N=$n busy=$busy sig=$sig run=$r pid $pid zombie"
 		wait "$pid" 2>/dev/null
 		ok=1
-		wait_until 120 sh -c "dmesg | grep -q 'donor 10.0.0.2:18515: .*slab copies dropped\|donor 10.0.0.2:18515 lost'" || ok=0
+		wait_until 120 sh -c "[ \$(dmesg | grep -c 'donor 10.0.0.2:18515: .*slab copies dropped\|donor 10.0.0.2:18515 lost') -gt $lost0 ]" || ok=0
 		sleep 1
 		tk=$(kt "spared-kill: N=$n busy=$busy sig=$sig run=$r kill")
 		tz=$(kt "spared-kill: N=$n busy=$busy sig=$sig run=$r pid $pid zombie")
@@ -154,13 +168,14 @@ for sig in $sigs; do
 			echo "---- dereg calls: $(grep -c ' dereg:' $T/trace) umem releases: $(grep -c ' umem_rel:' $T/trace)"
 		fi
 		echo "RESULT n=$n busy=$busy sig=$sig run=$r exit_s=$(awk -v a="$tz" -v b="$tk" 'BEGIN {printf "%.2f", a - b}')" \
-			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why exit_cpu_s=$(awk -v a="${stime:-0}" -v b="$stime0" 'BEGIN {printf "%.2f", (a - b) / 100}')"
+			"lost_s=$(awk -v a="$tl" -v b="$tk" 'BEGIN {printf "%.2f", a - b}') why=$why exit_cpu_s=$(awk -v a="${stime:-0}" -v b="$stime0" 'BEGIN {printf "%.2f", (a - b) / 100}') bin=$bin"
 		[ -n "$rd" ] && { wait $rd; dmesg | grep 'spared-kill: read slab' | awk '{print $NF}' | uniq -c |
 			tr '\n' ' '; echo; dmesg | grep 'spared-kill: read slab' | sed -n '1p;$p'
 			dmesg | grep 'spared-kill: read slab' | grep -B1 -A1 -m1 error; dmesg -c >/dev/null; }
 		[ -n "$spin" ] && { kill $spin; wait $spin 2>/dev/null; }
 		spare_destroy k$n-$busy-$sig-$r
 		sleep 1
+	done
 	done
 done
 done
