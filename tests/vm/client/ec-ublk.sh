@@ -305,7 +305,7 @@ ublk_up --name ec0 --size 96M --slab-size 8M --redundancy ec:4+2 --io-timeout 20
 mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon /dev/$disk"
 WL_SIZE_MB=64 WL_CG_MB=32
 ublk_cg work ${WL_CG_MB}M
-workload_start 1 hold
+workload_start 1 hold cut
 workload_swapped 2000
 kill -KILL "$(donor_pid 9)"
 wait_for 300 ec_whole 2 ||
