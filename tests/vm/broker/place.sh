@@ -108,7 +108,7 @@ if [ "$BACKEND" = kmod ]; then
 		{ cat /tmp/broker.log; fail "the broker logged no grant"; }
 	mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon"
 	cg_new_high work ${WL_CG_MB}M
-	workload_start 2 hold
+	workload_start 1 hold cut
 	workload_swapped 2000
 	pass "a broker-placed, granted device swapping"
 
