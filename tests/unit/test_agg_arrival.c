@@ -190,11 +190,46 @@ static struct agg_job *make_job(unsigned int w, unsigned int dtype,
 	return agg_job_create(1, &s);
 }
 
-/* The pool runs the fold handed over; 1 if the next one follows at once. */
+/*
+ * Ranks whose pushes are lent (agg_part_push_lent: folded where they landed,
+ * as from an RDMA receive slot) rather than copied into their slots; 0 but
+ * in test_lent_pushes.
+ */
+static int lent_mask;
+static void *lent_buf[MAXW];
+static int lent_token[MAXW], lent_back[MAXW];
+
+static void push_one(struct agg_part *p, unsigned int r, const void *data)
+{
+	if (lent_mask >> r & 1) {
+		memcpy(lent_buf[r], data, p->bytes);
+		agg_part_push_lent(p, r, lent_buf[r], &lent_token[r]);
+	} else {
+		memcpy(agg_part_push_buf(p, r), data, p->bytes);
+	}
+}
+
+/*
+ * The pool runs the fold handed over; 1 if the next one follows at once.
+ * As the daemon does (aggd_jobs.c fold_done), the fold's ranks give their
+ * loans back then; a buffer given back is overwritten at once (with NaNs,
+ * as the next message would), so a fold that read it later, or a loan
+ * given back before its rank was folded, spoils the sum.
+ */
 static int fold_step(struct agg_job *j, struct agg_part *p)
 {
 	EXPECT(p->folding);
 	agg_part_reduce(j, p);
+	for (unsigned int r = p->fold_from; r < p->fold_to; r++) {
+		void *l = agg_part_take_loan(p, r);
+
+		EXPECT_EQ(l, lent_mask >> r & 1 ? (void *)&lent_token[r] : NULL);
+		EXPECT(p->in[r] == p->slots[r]);
+		if (l) {
+			lent_back[r]++;
+			memset(lent_buf[r], 0xff, p->bytes);
+		}
+	}
 	return agg_part_reduced(p, j->spec.n_workers);
 }
 
@@ -222,7 +257,7 @@ static void round_in_order(struct agg_job *j, void *const *data,
 		int more;
 
 		EXPECT_EQ(agg_part_push_check(p, r, p->iter), 0);
-		memcpy(agg_part_push_buf(p, r), data[r], p->bytes);
+		push_one(p, r, data[r]);
 		more = agg_part_push_done(p, w, r, p->iter);
 		EXPECT(!(more && pending));	/* one fold at a time */
 		if (pending && (mode == 1 || (mode == 2 && (rnd32() & 1))))
@@ -424,49 +459,22 @@ static void test_early_pushes(void)
 /*
  * Pushes folded where they landed (agg_part_push_lent: an RDMA receive
  * slot, no copy): every arrival order of 4 workers, every choice of which
- * ranks are lent, three pool speeds; random orders and choices of 8. As
- * the daemon does (aggd_jobs.c fold_done), each fold's ranks give their
- * loans back when it is done; a buffer given back is overwritten at once
- * (with NaNs, as the next message would), so a fold that read it later,
- * or a loan given back before its rank was folded, spoils the sum.
+ * ranks are lent, three pool speeds; random orders and choices of 8. Each
+ * lent buffer is given back once, after its rank was folded (fold_step).
  */
-static int lent_mask;
-static void *lent_buf[MAXW];
-static int lent_token[MAXW], lent_back[MAXW];
-
-static int fold_step_lent(struct agg_job *j, struct agg_part *p)
-{
-	EXPECT(p->folding);
-	agg_part_reduce(j, p);
-	for (unsigned int r = p->fold_from; r < p->fold_to; r++) {
-		void *l = agg_part_take_loan(p, r);
-
-		EXPECT_EQ(l, lent_mask >> r & 1 ? (void *)&lent_token[r] : NULL);
-		EXPECT(p->in[r] == p->slots[r]);
-		if (l) {
-			lent_back[r]++;
-			memset(lent_buf[r], 0xff, p->bytes);
-		}
-	}
-	return agg_part_reduced(p, j->spec.n_workers);
-}
-
 static unsigned int lent_round(unsigned int dtype, unsigned int w,
 			       const unsigned int *order, int mode)
 {
 	static const unsigned int rank_order[MAXW] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	struct agg_job *j = make_job(w, dtype, 0);
-	struct agg_part *p;
 	size_t esz = agg_dtype_size(dtype);
 	void *data[MAXW];
 	uint8_t want[NELEM * 4];
 	unsigned int bad = 0;
-	int pending = 0;
 
 	EXPECT(j != NULL);
 	if (!j)
 		return 1;
-	p = &j->parts[0];
 	for (unsigned int r = 0; r < w; r++) {
 		data[r] = malloc(NELEM * esz);
 		lent_buf[r] = malloc(NELEM * esz);
@@ -474,28 +482,8 @@ static unsigned int lent_round(unsigned int dtype, unsigned int w,
 	}
 	fill_round(dtype, data, w);
 	ref_sum(dtype, want, data, rank_order, w);
-	for (unsigned int k = 0; k < w; k++) {
-		unsigned int r = order[k];
-		int more;
-
-		EXPECT_EQ(agg_part_push_check(p, r, p->iter), 0);
-		if (lent_mask >> r & 1) {
-			memcpy(lent_buf[r], data[r], p->bytes);
-			agg_part_push_lent(p, r, lent_buf[r], &lent_token[r]);
-		} else {
-			memcpy(agg_part_push_buf(p, r), data[r], p->bytes);
-		}
-		more = agg_part_push_done(p, w, r, p->iter);
-		if (pending && (mode == 1 || (mode == 2 && (rnd32() & 1))))
-			pending = fold_step_lent(j, p);
-		pending |= more;
-		if (pending && mode == 0)
-			pending = fold_step_lent(j, p);
-	}
-	while (pending)
-		pending = fold_step_lent(j, p);
-	EXPECT_EQ(p->state, AGG_PART_READY);
-	if (!same(dtype, p->out, want))
+	round_in_order(j, data, order, mode);
+	if (!same(dtype, j->parts[0].out, want))
 		bad++;
 	for (unsigned int r = 0; r < w; r++) {
 		EXPECT_EQ(lent_back[r], lent_mask >> r & 1);
@@ -528,6 +516,7 @@ static void test_lent_pushes(void)
 			bad += lent_round(dtypes[d], 8, order, n % 3);
 		}
 	}
+	lent_mask = 0;
 	EXPECT_EQ(rounds, 3 * (24 * 16 * 3 + 100));
 	EXPECT_EQ(bad, 0);
 	printf("# lent pushes: %u rounds, %u wrong\n", rounds, bad);
