@@ -41,19 +41,20 @@ cpu_ticks() { head -n 1 /proc/stat | cut -d' ' -f3-10; }
 proc_ticks() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f12,13; }
 
 run_one() {	# run_one DAEMON CASE TRANSPORT
-	local d=$1 case=$2 tr=$3 port=$((18600 + RUN)) extra=() log=/tmp/aggd-$RUN.log
+	local d=$1 case=$2 tr=$3 port=$((18600 + RUN)) extra= log=/tmp/aggd-$RUN.log
 	local c0 c1 p0 p1 out
 
 	RUN=$((RUN + 1))
 	AGG_DAEMON=/spare/bin/$d agg_start "$port" "$log" "" "" \
 		--min-cores 1 --max-cores 1 || fail "$d did not start"
-	[ "$case" = rank0last ] && extra+=(-Z 10)
-	[ "$tr" = rdma ] && extra+=(-r "$SRC")
+	# busybox sh: no arrays; the words are plain
+	[ "$case" = rank0last ] && extra="-Z 10"
+	[ "$tr" = rdma ] && extra="$extra -r $SRC"
 	p0=$(proc_ticks "$AGG_STARTED")
 	c0=$(cpu_ticks)
 	out=$(timeout 600 /spare/bin/aggbench-pool -h "$AGG_ADDR" -p "$port" -j 1 \
 		-w "$WORKERS" -n "$ELEMS" -i "$ITERS" -g "$GAP_MS" \
-		-t "$d-$case-$tr" "${extra[@]}" 2>&1) ||
+		-t "$d-$case-$tr" $extra 2>&1) ||
 		{ echo "$out"; tail -n 20 "$log"; fail "aggbench-pool against $d over $tr"; }
 	c1=$(cpu_ticks)
 	p1=$(proc_ticks "$AGG_STARTED")
