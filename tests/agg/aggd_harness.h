@@ -6,7 +6,8 @@
  * (connection I/O, jobs, dispatch, migration) and the codec, and replaces
  * what talks to the outside:
  *  - peers are message-transport connections (the RDMA path of
- *    aggd_conn.c): agg_rdma_send/recv_done/close are stubs, every message
+ *    aggd_conn.c): agg_rdma_send/recv_done/close are stubs (nothing is
+ *    lent: agg_rdma_recv_lend() says no, so pushes are copied), every message
  *    sent is handed to harness_sent() if the test sets it, and a send
  *    completes in settle();
  *  - the pool runs each reduction at once on the calling thread and hands
@@ -132,6 +133,22 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 
 void agg_rdma_recv_done(struct agg_rdma_conn *rc) { (void)rc; }
 void agg_rdma_close(struct agg_rdma_conn *rc) { (void)rc; }
+
+/* the test's messages are its own buffers: pushes are copied, never lent
+ * (tests/unit/test_agg_arrival.c tests folding lent pushes) */
+struct agg_rdma_loan *agg_rdma_recv_lend(struct agg_rdma_conn *rc,
+					 const uint8_t *msg)
+{
+	(void)rc;
+	(void)msg;
+	return NULL;
+}
+
+void agg_rdma_loan_return(struct agg_rdma_loan *l)
+{
+	(void)l;
+	abort();	/* nothing is lent */
+}
 
 /* the state transfer needs a device: never offered here (g.rdma NULL) */
 struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s)

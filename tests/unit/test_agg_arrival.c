@@ -5,7 +5,8 @@
  * result is the documented rank-order sum bit for bit (Documentation/
  * aggd.md "Summation order"): every arrival order of 4 workers, random ones
  * of 8, fp32, fp16 and bf16, with and without the server optimizer, and
- * agg_fold() split every way on every ISA this CPU runs.
+ * agg_fold() split every way on every ISA this CPU runs; pushes folded
+ * from a lent receive buffer (agg_part_push_lent) as from their slots.
  *
  * The reference is computed here, independently of the daemon's kernels:
  * fp16 through the compiler's _Float16, bf16 rounded by comparing
@@ -189,11 +190,46 @@ static struct agg_job *make_job(unsigned int w, unsigned int dtype,
 	return agg_job_create(1, &s);
 }
 
-/* The pool runs the fold handed over; 1 if the next one follows at once. */
+/*
+ * Ranks whose pushes are lent (agg_part_push_lent: folded where they landed,
+ * as from an RDMA receive slot) rather than copied into their slots; 0 but
+ * in test_lent_pushes.
+ */
+static int lent_mask;
+static void *lent_buf[MAXW];
+static int lent_token[MAXW], lent_back[MAXW];
+
+static void push_one(struct agg_part *p, unsigned int r, const void *data)
+{
+	if (lent_mask >> r & 1) {
+		memcpy(lent_buf[r], data, p->bytes);
+		agg_part_push_lent(p, r, lent_buf[r], &lent_token[r]);
+	} else {
+		memcpy(agg_part_push_buf(p, r), data, p->bytes);
+	}
+}
+
+/*
+ * The pool runs the fold handed over; 1 if the next one follows at once.
+ * As the daemon does (aggd_jobs.c fold_done), the fold's ranks give their
+ * loans back then; a buffer given back is overwritten at once (with NaNs,
+ * as the next message would), so a fold that read it later, or a loan
+ * given back before its rank was folded, spoils the sum.
+ */
 static int fold_step(struct agg_job *j, struct agg_part *p)
 {
 	EXPECT(p->folding);
 	agg_part_reduce(j, p);
+	for (unsigned int r = p->fold_from; r < p->fold_to; r++) {
+		void *l = agg_part_take_loan(p, r);
+
+		EXPECT_EQ(l, lent_mask >> r & 1 ? (void *)&lent_token[r] : NULL);
+		EXPECT(p->in[r] == p->slots[r]);
+		if (l) {
+			lent_back[r]++;
+			memset(lent_buf[r], 0xff, p->bytes);
+		}
+	}
 	return agg_part_reduced(p, j->spec.n_workers);
 }
 
@@ -221,7 +257,7 @@ static void round_in_order(struct agg_job *j, void *const *data,
 		int more;
 
 		EXPECT_EQ(agg_part_push_check(p, r, p->iter), 0);
-		memcpy(agg_part_push_buf(p, r), data[r], p->bytes);
+		push_one(p, r, data[r]);
 		more = agg_part_push_done(p, w, r, p->iter);
 		EXPECT(!(more && pending));	/* one fold at a time */
 		if (pending && (mode == 1 || (mode == 2 && (rnd32() & 1))))
@@ -420,6 +456,72 @@ static void test_early_pushes(void)
 	agg_job_free(j);
 }
 
+/*
+ * Pushes folded where they landed (agg_part_push_lent: an RDMA receive
+ * slot, no copy): every arrival order of 4 workers, every choice of which
+ * ranks are lent, three pool speeds; random orders and choices of 8. Each
+ * lent buffer is given back once, after its rank was folded (fold_step).
+ */
+static unsigned int lent_round(unsigned int dtype, unsigned int w,
+			       const unsigned int *order, int mode)
+{
+	static const unsigned int rank_order[MAXW] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct agg_job *j = make_job(w, dtype, 0);
+	size_t esz = agg_dtype_size(dtype);
+	void *data[MAXW];
+	uint8_t want[NELEM * 4];
+	unsigned int bad = 0;
+
+	EXPECT(j != NULL);
+	if (!j)
+		return 1;
+	for (unsigned int r = 0; r < w; r++) {
+		data[r] = malloc(NELEM * esz);
+		lent_buf[r] = malloc(NELEM * esz);
+		lent_back[r] = 0;
+	}
+	fill_round(dtype, data, w);
+	ref_sum(dtype, want, data, rank_order, w);
+	round_in_order(j, data, order, mode);
+	if (!same(dtype, j->parts[0].out, want))
+		bad++;
+	for (unsigned int r = 0; r < w; r++) {
+		EXPECT_EQ(lent_back[r], lent_mask >> r & 1);
+		free(data[r]);
+		free(lent_buf[r]);
+	}
+	agg_job_free(j);
+	return bad;
+}
+
+static void test_lent_pushes(void)
+{
+	static const unsigned int dtypes[] = {
+		AGG_DTYPE_F32, AGG_DTYPE_F16, AGG_DTYPE_BF16 };
+	unsigned int order[MAXW], rounds = 0, bad = 0;
+
+	for (unsigned int d = 0; d < 3; d++) {
+		for (unsigned int i = 0; i < 4; i++)
+			order[i] = i;
+		do {
+			for (lent_mask = 0; lent_mask < 16; lent_mask++)
+				for (int mode = 0; mode < 3; mode++, rounds++)
+					bad += lent_round(dtypes[d], 4, order, mode);
+		} while (next_perm(order, 4));
+		for (int n = 0; n < 100; n++, rounds++) {
+			for (unsigned int i = 0; i < 8; i++)
+				order[i] = i;
+			shuffle(order, 8);
+			lent_mask = (int)(n ? rnd32() & 0xff : 0xff);
+			bad += lent_round(dtypes[d], 8, order, n % 3);
+		}
+	}
+	lent_mask = 0;
+	EXPECT_EQ(rounds, 3 * (24 * 16 * 3 + 100));
+	EXPECT_EQ(bad, 0);
+	printf("# lent pushes: %u rounds, %u wrong\n", rounds, bad);
+}
+
 /* The server optimizer's step sees the rank-order sum. */
 static void test_optimizer(void)
 {
@@ -524,6 +626,7 @@ int main(void)
 	TAP_RUN(test_perms_f16);
 	TAP_RUN(test_perms_bf16);
 	TAP_RUN(test_early_pushes);
+	TAP_RUN(test_lent_pushes);
 	TAP_RUN(test_optimizer);
 	return tap_done();
 }

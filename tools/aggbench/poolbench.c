@@ -7,6 +7,7 @@
  *   aggbench-pool -p PORT[,PORT...] [-j JOBS] [-w WORKERS] [-n ELEMS]
  *                 [-e PART_ELEMS] [-i ITERS] [-g GAP_MS] [-J JITTER]
  *                 [-l LATENCY_FILE] [-t LABEL] [-R SLOW_JOBS] [-Z MS]
+ *                 [-h HOST] [-r RDMA_SRC]
  *
  * Each worker thread loops: "compute" (sleep GAP_MS +- JITTER, seeded per
  * worker and iteration, the same in every run), then allreduce one fp32
@@ -25,6 +26,9 @@
  * --flowcon, the slow jobs join the watch list and lose weight.
  * With -Z, rank 0 of every job computes MS longer each iteration, so its
  * push lands last (the worst case of rank-order sum on arrival).
+ * The daemon is at HOST (default 127.0.0.1); with -r the workers connect
+ * over RDMA from address RDMA_SRC (the daemon runs --rdma on the same
+ * port), the metrics are still asked over TCP.
  * Against one daemon, a "# arrival:" line gives the pool's busy time per
  * pushed byte and the daemon's tail from a partition's last push to its
  * sum (Documentation/perf-aggd.md section 5; tools/aggbench/arrival).
@@ -47,6 +51,7 @@ static unsigned long elems = 262144;
 static double gap_ms = 50.0, jitter = 0.2;
 static double rank0_late_ms;	/* -Z */
 static const char *label = "run";
+static const char *host = "127.0.0.1", *rdma_src;	/* -h, -r */
 static int report_slow = -1;	/* -R: jobs below this report slow growth */
 static pthread_barrier_t start_barrier;
 static double *t_start, *t_end;	/* [job][iter][rank] */
@@ -102,7 +107,9 @@ static void *worker_main(void *p)
 		.rank = wa->rank, .dtype = AGG_DTYPE_F32, .part_elems = part_elems,
 	};
 	float *buf = malloc(elems * sizeof(float));
-	struct spare_agg *a = spare_agg_connect("127.0.0.1", port, err, sizeof(err));
+	struct spare_agg *a = rdma_src ?
+		spare_agg_connect_rdma(host, port, rdma_src, err, sizeof(err)) :
+		spare_agg_connect(host, port, err, sizeof(err));
 	int ok = 0;
 
 	snprintf(name, sizeof(name), "bench-%s-%u", label, wa->job);
@@ -161,7 +168,7 @@ static void daemon_metrics(unsigned int port, const char *const *names,
 			   double *v, unsigned int n)
 {
 	char err[256], key[96], *text = NULL, *p;
-	struct spare_agg *a = spare_agg_connect("127.0.0.1", port, err, sizeof(err));
+	struct spare_agg *a = spare_agg_connect(host, port, err, sizeof(err));
 
 	for (unsigned int k = 0; k < n; k++)
 		v[k] = -1;
@@ -224,7 +231,7 @@ int main(int argc, char **argv)
 	size_t n_lat = 0, n_it = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:R:Z:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:j:w:n:e:i:g:J:l:t:R:Z:h:r:")) != -1) {
 		switch (opt) {
 		case 'p': {
 			char *s = optarg, *tok;
@@ -244,6 +251,8 @@ int main(int argc, char **argv)
 		case 't': label = optarg; break;
 		case 'R': report_slow = atoi(optarg); break;
 		case 'Z': rank0_late_ms = atof(optarg); break;
+		case 'h': host = optarg; break;
+		case 'r': rdma_src = optarg; break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of tools/aggbench/poolbench.c\n");
 			return 2;

@@ -37,6 +37,8 @@ static void part_free(struct agg_part *p, unsigned int w)
 		for (unsigned int r = 0; r < w; r++)
 			free(p->slots[r]);
 	free(p->slots);
+	free(p->in);
+	free(p->loan);
 	free(p->slot_iter);
 	free(p->pulled);
 	free(p->pull_pending);
@@ -74,9 +76,11 @@ static int part_init(struct agg_part *p, const struct agg_job_spec *s,
 	p->pull_pending = calloc(w, 1);
 	p->next_pull = calloc(w, 1);
 	p->slots = calloc(w, sizeof(*p->slots));
+	p->in = calloc(w, sizeof(*p->in));
+	p->loan = calloc(w, sizeof(*p->loan));
 	p->out = alloc_buf(p->bytes);
 	if (!p->slot_iter || !p->pulled || !p->pull_pending || !p->next_pull ||
-	    !p->slots || !p->out)
+	    !p->slots || !p->in || !p->loan || !p->out)
 		return -1;
 	memset(p->out, 0, p->bytes);
 	for (unsigned int r = 0; r < w; r++) {
@@ -84,6 +88,7 @@ static int part_init(struct agg_part *p, const struct agg_job_spec *s,
 		p->slots[r] = alloc_buf(p->bytes);
 		if (!p->slots[r])
 			return -1;
+		p->in[r] = p->slots[r];
 		/* fault the pages in now, not on the first push */
 		memset(p->slots[r], 0, p->bytes);
 	}
@@ -186,6 +191,22 @@ int agg_part_push_check(const struct agg_part *p, unsigned int rank,
 void *agg_part_push_buf(struct agg_part *p, unsigned int rank)
 {
 	return p->slots[rank];
+}
+
+void agg_part_push_lent(struct agg_part *p, unsigned int rank,
+			const void *data, void *loan)
+{
+	p->in[rank] = data;
+	p->loan[rank] = loan;
+}
+
+void *agg_part_take_loan(struct agg_part *p, unsigned int rank)
+{
+	void *loan = p->loan[rank];
+
+	p->loan[rank] = NULL;
+	p->in[rank] = p->slots[rank];
+	return loan;
 }
 
 /*
@@ -385,7 +406,7 @@ void agg_job_import_start(struct agg_job *job, uint32_t iter)
 void agg_part_reduce(const struct agg_job *job, struct agg_part *p)
 {
 	const struct agg_job_spec *s = &job->spec;
-	const void *const *in = (const void *const *)&p->slots[p->fold_from];
+	const void *const *in = &p->in[p->fold_from];
 	unsigned int n_in = p->fold_to - p->fold_from;
 	bool last = p->fold_to == s->n_workers, first = p->fold_from == 0;
 	enum agg_isa isa = agg_isa_selected();

@@ -55,6 +55,11 @@ struct agg_part {
 	uint8_t *pull_pending;		/* per rank: pull asked, not yet sent */
 	uint8_t *next_pull;		/* per rank: pull of iter + 1 parked */
 	void **slots;			/* per rank push buffers */
+	/* per rank: where the push of slot_iter lies, slots[r] or a
+	 * transport's receive buffer lent until the push is folded
+	 * (loan[r], opaque here; agg_part_push_lent) */
+	const void **in;
+	void **loan;
 	void *out;			/* sum, or weights with an optimizer */
 	float *momentum;		/* optimizer state, or NULL */
 	float *sum;			/* optimizer scratch, or NULL */
@@ -130,6 +135,15 @@ void agg_job_fail(struct agg_job *job, const char *fmt, ...)
 int agg_part_push_check(const struct agg_part *p, unsigned int rank,
 			uint32_t iter);
 void *agg_part_push_buf(struct agg_part *p, unsigned int rank);
+/*
+ * Instead of agg_part_push_buf(): the payload stays at @data, in a receive
+ * buffer the transport lent (@loan), until the rank is folded. Then
+ * agg_part_take_loan() gives @loan back to the caller, who returns it.
+ */
+void agg_part_push_lent(struct agg_part *p, unsigned int rank,
+			const void *data, void *loan);
+/* The rank's loan, or NULL; the rank's push is in its slot again. */
+void *agg_part_take_loan(struct agg_part *p, unsigned int rank);
 /* Returns 1 when a fold must be handed to the pool now (agg_part_reduce). */
 int agg_part_push_done(struct agg_part *p, unsigned int n_workers,
 		       unsigned int rank, uint32_t iter);

@@ -19,6 +19,14 @@
 #include <string.h>
 
 #define SLOT_SIZE	(AGG_HDR_SIZE + AGG_RDMA_MAX_PAYLOAD)
+/*
+ * A slot starts AGG_HDR_SIZE before a cache line, so that a payload folded
+ * where it landed (agg_rdma_recv_lend()) is 64-byte aligned as the job's
+ * own buffers are.
+ */
+#define SLOT_HEAD	((64 - AGG_HDR_SIZE % 64) % 64)
+#define SLOT_STRIDE	((SLOT_HEAD + SLOT_SIZE + 63) / 64 * 64)
+#define BUF_SIZE	((size_t)N_SLOTS * SLOT_STRIDE)
 #define SEND_SLOT	AGG_RDMA_RECV_DEPTH
 #define N_SLOTS		(AGG_RDMA_RECV_DEPTH + 1)
 #define CQ_DEPTH	4096
@@ -32,9 +40,22 @@
  * TCP connections get their turn while RDMA pushes keep arriving. */
 #define CQ_BUDGET	64
 
+/* A receive slot lent out by agg_rdma_recv_lend(). */
+struct agg_rdma_loan {
+	struct conn_buf *cb;
+	unsigned int slot;
+};
+
+/*
+ * A connection's registered buffer. It outlives its connection while slots
+ * are lent: the last agg_rdma_loan_return() frees it then.
+ */
 struct conn_buf {
-	uint8_t *buf;
+	uint8_t *buf;		/* N_SLOTS slots of SLOT_SIZE */
 	struct ibv_mr *mr;
+	struct agg_rdma_conn *owner;	/* NULL once the connection closed */
+	unsigned int n_lent;
+	struct agg_rdma_loan loans[AGG_RDMA_RECV_DEPTH];
 };
 
 struct agg_rdma_conn {
@@ -42,8 +63,9 @@ struct agg_rdma_conn {
 	struct rdma_cm_id *id;
 	uint32_t index, gen;
 	void *cookie;
-	uint8_t *buf;		/* N_SLOTS slots of SLOT_SIZE */
-	struct ibv_mr *mr;
+	struct conn_buf *cb;
+	uint8_t *buf;		/* cb->buf */
+	struct ibv_mr *mr;	/* cb->mr */
 	int cur;		/* recv slot being processed, or -1 */
 	int established;
 };
@@ -58,7 +80,7 @@ struct agg_rdma_srv {
 	struct ibv_cq *cq;
 	struct agg_rdma_conn **conns;	/* by index; NULL when free */
 	uint32_t n_conns, gen;
-	struct conn_buf cache[BUF_CACHE];	/* registered on s->pd */
+	struct conn_buf *cache[BUF_CACHE];	/* registered on s->pd */
 	unsigned int n_cache;
 };
 
@@ -138,10 +160,15 @@ static uint64_t wr_id(const struct agg_rdma_conn *rc, unsigned int slot)
 	return (uint64_t)rc->gen << 32 | (uint64_t)rc->index << 8 | slot;
 }
 
+static uint8_t *slot_at(const struct agg_rdma_conn *rc, unsigned int slot)
+{
+	return rc->buf + (size_t)slot * SLOT_STRIDE + SLOT_HEAD;
+}
+
 static int post_recv(struct agg_rdma_conn *rc, unsigned int slot)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)(rc->buf + (size_t)slot * SLOT_SIZE),
+		.addr = (uintptr_t)slot_at(rc, slot),
 		.length = SLOT_SIZE,
 		.lkey = rc->mr->lkey,
 	};
@@ -151,36 +178,57 @@ static int post_recv(struct agg_rdma_conn *rc, unsigned int slot)
 	return ibv_post_recv(rc->id->qp, &wr, &bad);
 }
 
+static void conn_buf_free(struct conn_buf *cb)
+{
+	if (cb->mr)
+		ibv_dereg_mr(cb->mr);
+	free(cb->buf);
+	free(cb);
+}
+
 /* A registered buffer for a new connection: a cached one, else a new one. */
 static int conn_buf_get(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
 {
-	if (s->n_cache) {
-		struct conn_buf *cb = &s->cache[--s->n_cache];
+	struct conn_buf *cb;
 
-		rc->buf = cb->buf;
-		rc->mr = cb->mr;
-		return 0;
+	if (s->n_cache) {
+		cb = s->cache[--s->n_cache];
+	} else {
+		cb = calloc(1, sizeof(*cb));
+		if (!cb)
+			return -1;
+		cb->buf = aligned_alloc(4096, BUF_SIZE);
+		if (cb->buf)
+			cb->mr = ibv_reg_mr(s->pd, cb->buf, BUF_SIZE,
+					    IBV_ACCESS_LOCAL_WRITE);
+		if (!cb->mr) {
+			conn_buf_free(cb);
+			return -1;
+		}
 	}
-	rc->buf = aligned_alloc(4096, (size_t)N_SLOTS * SLOT_SIZE);
-	if (!rc->buf)
-		return -1;
-	rc->mr = ibv_reg_mr(s->pd, rc->buf, (size_t)N_SLOTS * SLOT_SIZE,
-			    IBV_ACCESS_LOCAL_WRITE);
-	return rc->mr ? 0 : -1;
+	cb->owner = rc;
+	rc->cb = cb;
+	rc->buf = cb->buf;
+	rc->mr = cb->mr;
+	return 0;
 }
 
-/* Only after the QP is destroyed: no work request names the buffer then. */
-static void conn_buf_put(struct agg_rdma_srv *s, uint8_t *buf, struct ibv_mr *mr)
+/*
+ * Only after the QP is destroyed: no work request names the buffer then.
+ * A buffer with slots still lent stays until the last one comes back.
+ */
+static void conn_buf_put(struct agg_rdma_srv *s, struct conn_buf *cb)
 {
-	if (mr && s->n_cache < BUF_CACHE) {
-		s->cache[s->n_cache].buf = buf;
-		s->cache[s->n_cache].mr = mr;
-		s->n_cache++;
+	if (!cb)
+		return;
+	cb->owner = NULL;
+	if (cb->n_lent)
+		return;
+	if (s && s->n_cache < BUF_CACHE) {
+		s->cache[s->n_cache++] = cb;
 		return;
 	}
-	if (mr)
-		ibv_dereg_mr(mr);
-	free(buf);
+	conn_buf_free(cb);
 }
 
 static void conn_free(struct agg_rdma_conn *rc)
@@ -189,7 +237,7 @@ static void conn_free(struct agg_rdma_conn *rc)
 
 	s->conns[rc->index] = NULL;
 	spare_rdma_teardown(&(struct spare_rdma_objs){ .id = rc->id });
-	conn_buf_put(s, rc->buf, rc->mr);
+	conn_buf_put(s, rc->cb);
 	free(rc);
 }
 
@@ -385,7 +433,7 @@ int agg_rdma_cq_event(struct agg_rdma_srv *s)
 			} else {
 				rc->cur = (int)slot;
 				s->ops->received(rc->cookie,
-						 rc->buf + (size_t)slot * SLOT_SIZE,
+						 slot_at(rc, slot),
 						 wc[i].byte_len);
 			}
 		}
@@ -396,7 +444,7 @@ int agg_rdma_cq_event(struct agg_rdma_srv *s)
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		  const void *payload, size_t len)
 {
-	uint8_t *slot = rc->buf + (size_t)SEND_SLOT * SLOT_SIZE;
+	uint8_t *slot = slot_at(rc, SEND_SLOT);
 	struct ibv_sge sge = { .addr = (uintptr_t)slot, .lkey = rc->mr->lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = wr_id(rc, SEND_SLOT), .sg_list = &sge, .num_sge = 1,
@@ -425,6 +473,43 @@ void agg_rdma_recv_done(struct agg_rdma_conn *rc)
 	}
 }
 
+struct agg_rdma_loan *agg_rdma_recv_lend(struct agg_rdma_conn *rc,
+					 const uint8_t *msg)
+{
+	struct conn_buf *cb = rc->cb;
+	struct agg_rdma_loan *l;
+
+	if (rc->cur < 0 || msg != slot_at(rc, (unsigned int)rc->cur) ||
+	    cb->n_lent >= AGG_RDMA_MAX_LENT)
+		return NULL;
+	l = &cb->loans[rc->cur];
+	l->cb = cb;
+	l->slot = (unsigned int)rc->cur;
+	cb->n_lent++;
+	rc->cur = -1;		/* agg_rdma_recv_done() leaves it alone */
+	return l;
+}
+
+void agg_rdma_loan_return(struct agg_rdma_loan *l)
+{
+	struct conn_buf *cb = l->cb;
+	struct agg_rdma_conn *rc = cb->owner;
+
+	cb->n_lent--;
+	if (!rc) {
+		/* its connection is gone: the last slot back frees the buffer */
+		if (!cb->n_lent)
+			conn_buf_free(cb);
+		return;
+	}
+	if (post_recv(rc, l->slot) && rc->cookie) {
+		void *cookie = rc->cookie;
+
+		rc->cookie = NULL;
+		rc->srv->ops->failed(cookie, "ibv_post_recv failed");
+	}
+}
+
 void agg_rdma_close(struct agg_rdma_conn *rc)
 {
 	rc->cookie = NULL;
@@ -441,11 +526,8 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 		if (s->conns[i])
 			agg_rdma_close(s->conns[i]);
 	free(s->conns);
-	while (s->n_cache) {
-		s->n_cache--;
-		ibv_dereg_mr(s->cache[s->n_cache].mr);
-		free(s->cache[s->n_cache].buf);
-	}
+	while (s->n_cache)
+		conn_buf_free(s->cache[--s->n_cache]);
 	/* the listener's cm_id, then the shared CQ, channel and PD */
 	spare_rdma_teardown(&(struct spare_rdma_objs){
 		.ec = s->ec, .id = s->listen, .cq = s->cq, .cc = s->cc,

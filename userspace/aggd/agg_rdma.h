@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agg_proto.h"
+
 struct agg_rdma_srv;
 struct agg_rdma_conn;
 struct ibv_context;
@@ -63,6 +65,22 @@ void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		  const void *payload, size_t len);
 void agg_rdma_recv_done(struct agg_rdma_conn *rc);
+/*
+ * Keep @msg, the message being handled (as received()
+ * gave it), where it is (no copy): its receive slot
+ * is not posted again by agg_rdma_recv_done() but by
+ * agg_rdma_loan_return(), and the message stays valid until then, also
+ * after agg_rdma_close() (the buffer is freed by the last return; return
+ * every loan before agg_rdma_stop()). NULL when AGG_RDMA_MAX_LENT slots of
+ * the connection are lent already, or @msg is not the received message
+ * (a copy held back): copy the message then; the limit leaves the peer
+ * receive slots for its next requests whatever happens to the loans.
+ */
+#define AGG_RDMA_MAX_LENT	(AGG_RDMA_RECV_DEPTH - 2)
+struct agg_rdma_loan;
+struct agg_rdma_loan *agg_rdma_recv_lend(struct agg_rdma_conn *rc,
+					 const uint8_t *msg);
+void agg_rdma_loan_return(struct agg_rdma_loan *l);
 void agg_rdma_close(struct agg_rdma_conn *rc);
 
 #endif /* SPARE_AGG_RDMA_H */

@@ -393,6 +393,25 @@ void rx_expect_body(struct conn *c, void *dst, size_t len)
 	rx_post(c);
 }
 
+bool rx_lend_body(struct conn *c, const void **body,
+		  struct agg_rdma_loan **loan)
+{
+	if (!c->rdma || !c->rmsg)
+		return false;
+	*loan = agg_rdma_recv_lend(c->rdma, c->rmsg);
+	if (!*loan)
+		return false;
+	*body = c->rmsg + AGG_HDR_SIZE;
+	c->rx = RX_BODY;
+	return true;
+}
+
+void rx_body_lent(struct conn *c)
+{
+	preauth_release(c);
+	up->body(c);
+}
+
 void on_recv(struct conn *c, int res)
 {
 	c->rx_busy = false;

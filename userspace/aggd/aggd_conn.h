@@ -20,6 +20,7 @@
 
 struct agg_job;
 struct agg_rdma_conn;
+struct agg_rdma_loan;
 struct migration;
 
 struct held_msg {
@@ -172,6 +173,15 @@ bool conn_preauth(const struct conn *c);
 
 void rx_expect_hdr(struct conn *c);
 void rx_expect_body(struct conn *c, void *dst, size_t len);
+/*
+ * RDMA: the body stays where it landed. True and *body, *loan set (the
+ * transport lent its receive slot: agg_rdma_recv_lend()) when so; then
+ * rx_body_lent() goes on as rx_expect_body() would have. False when the
+ * transport lends no more (or this is no RDMA message): rx_expect_body().
+ */
+bool rx_lend_body(struct conn *c, const void **body,
+		  struct agg_rdma_loan **loan);
+void rx_body_lent(struct conn *c);
 
 /*
  * Keep the message just received (header in c->hdr_buf; RDMA: the whole

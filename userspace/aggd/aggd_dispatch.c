@@ -431,7 +431,9 @@ static void job_misbehaved(struct conn *c, unsigned int status,
 static void handle_hdr(struct conn *c)
 {
 	struct agg_hdr *h = &c->hdr;
+	struct agg_rdma_loan *loan;
 	struct agg_part *part;
+	const void *body;
 	int ret;
 
 	ret = agg_hdr_decode(c->hdr_buf, h, c->rdma && g.max_push > AGG_RDMA_MAX_PAYLOAD ?
@@ -555,6 +557,12 @@ static void handle_hdr(struct conn *c)
 		ret = agg_part_push_check(part, c->rank, h->iter);
 		if (ret) {
 			job_misbehaved(c, (unsigned int)-ret, "PUSH");
+			return;
+		}
+		if (rx_lend_body(c, &body, &loan)) {
+			/* folded from the receive buffer: no copy */
+			agg_part_push_lent(part, c->rank, body, loan);
+			rx_body_lent(c);
 			return;
 		}
 		rx_expect_body(c, agg_part_push_buf(part, c->rank), h->len);

@@ -13,6 +13,7 @@
 #include "aggd_jobs.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
+#include "agg_rdma.h"
 #include "spare_log.h"
 #include "spare_util.h"
 
@@ -70,6 +71,25 @@ struct job_entry *job_entry_of(struct agg_job *job)
 	return NULL;
 }
 
+/* Ranks first..end-1 of the partition are folded: their receive slots go back. */
+static void return_loans(struct agg_part *part, unsigned int first,
+			 unsigned int end)
+{
+	for (unsigned int r = first; r < end; r++) {
+		struct agg_rdma_loan *l = agg_part_take_loan(part, r);
+
+		if (l)
+			agg_rdma_loan_return(l);
+	}
+}
+
+/* Before the job's buffers go: pushes never folded give their slots back. */
+static void job_return_loans(struct agg_job *job)
+{
+	for (uint32_t i = 0; i < job->spec.n_parts; i++)
+		return_loans(&job->parts[i], 0, job->spec.n_workers);
+}
+
 void job_maybe_free(struct job_entry *e)
 {
 	struct job_entry **pp;
@@ -85,6 +105,7 @@ void job_maybe_free(struct job_entry *e)
 	g.mem_used -= e->job->mem_bytes;
 	log_info("job %u '%s' freed (%zu bytes)", e->job->id, e->job->spec.name,
 		 e->job->mem_bytes);
+	job_return_loans(e->job);
 	agg_job_free(e->job);
 	free(e);
 }
@@ -247,6 +268,7 @@ static void fold_done(struct agg_job *job, struct agg_part *part)
 	int more;
 
 	job->last_active_ns = g.now_ns;
+	return_loans(part, part->fold_from, part->fold_to);
 	more = agg_part_reduced(part, job->spec.n_workers);
 	if (part->state == AGG_PART_READY) {
 		uint32_t iter = part->iter;
@@ -436,6 +458,7 @@ void jobs_free_all(void)
 		struct job_entry *e = g.jobs;
 
 		g.jobs = e->next;
+		job_return_loans(e->job);
 		agg_job_free(e->job);
 		free(e);
 	}
