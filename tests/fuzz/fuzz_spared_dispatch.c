@@ -30,7 +30,7 @@
  *   B = 0xf4   with grants: it looks at a time when every grant lapsed
  *              long ago, and again a grace later;
  *   other      skipped.
- * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/backstop.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
+ * fuzz-ldlibs: userspace/spared/messages.c userspace/spared/slabs.c userspace/spared/session.c userspace/spared/grants.c userspace/spared/backstop.c userspace/spared/pool.c userspace/spared/hold.c userspace/spared/slabmem.c userspace/spared/linger.c build/lib/libspare.a -lrdmacm -libverbs -linih -lsystemd -lsodium -lz -lm -lpthread
  *
  * Checks beyond "no crash": every message the donor sends passes
  * spare_msg_check() and is a donor's message; the pool's counts match its
