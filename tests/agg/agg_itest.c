@@ -843,6 +843,59 @@ static int scenario_optimizer(void)
 	return bad;
 }
 
+static char *stats_of(unsigned int on_port);
+static double metric(const char *text, const char *name);
+
+/*
+ * The lent/copied counters of RDMA pushes: a 4-worker job of 4 partitions
+ * (3000 + 77 elements, 1024 a partition), 6 iterations. Over RDMA (-R)
+ * each of its 96 pushes is folded from its receive slot or copied, so the
+ * two counters grow by 96 together, and some must be lent (a worker has
+ * at most a tensor's 3 pushes unfolded, fewer than the 6 slots it may
+ * lend); over TCP neither moves.
+ */
+static int stats_push_counts(void)
+{
+	enum { W = 4, ITERS = 6, PUSHES = W * ITERS * (3 + 1) };
+	struct worker *wk = start_job(630, W, AGG_DTYPE_F32, ITERS, 3000, 77, 1024);
+	char *before = stats_of(port), *after;
+	double lent, copied;
+	int bad;
+
+	if (!before) {
+		free(wk);
+		return 1;
+	}
+	run_workers(wk, W);
+	bad = join_workers(wk, W);
+	free(wk);
+	after = stats_of(port);
+	if (!after) {
+		free(before);
+		return 1;
+	}
+	lent = metric(after, "spare_aggd_rdma_pushes_lent_total") -
+	       metric(before, "spare_aggd_rdma_pushes_lent_total");
+	copied = metric(after, "spare_aggd_rdma_pushes_copied_total") -
+		 metric(before, "spare_aggd_rdma_pushes_copied_total");
+	printf("stats: %d pushes over %s: %.0f folded from a lent receive slot, %.0f copied\n",
+	       PUSHES, use_rdma ? "RDMA" : "TCP", lent, copied);
+	if (metric(after, "spare_aggd_rdma_pushes_lent_total") < 0 ||
+	    metric(after, "spare_aggd_rdma_pushes_copied_total") < 0) {
+		failf("stats: no spare_aggd_rdma_pushes_{lent,copied}_total");
+		bad = 1;
+	} else if (use_rdma ? lent + copied != PUSHES || !(lent > 0) :
+		   lent != 0 || copied != 0) {
+		failf("stats: want %s", use_rdma ?
+		      "every RDMA push counted once, lent or copied, some lent" :
+		      "no RDMA push counted for TCP workers");
+		bad = 1;
+	}
+	free(before);
+	free(after);
+	return bad;
+}
+
 static int scenario_stats(void)
 {
 	struct spare_agg *a = connect_or_fail();
@@ -866,7 +919,7 @@ static int scenario_stats(void)
 	}
 	free(text);
 	spare_agg_close(a);
-	return bad;
+	return bad || stats_push_counts();
 }
 
 /* ---- idle timeout (the daemon runs with --idle-timeout 1) ---- */
