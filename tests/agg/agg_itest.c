@@ -843,6 +843,8 @@ static int scenario_optimizer(void)
 	return bad;
 }
 
+static int stats_push_counts(void);
+
 static int scenario_stats(void)
 {
 	struct spare_agg *a = connect_or_fail();
@@ -851,7 +853,18 @@ static int scenario_stats(void)
 
 	if (!a)
 		return 1;
-	if (spare_agg_stats(a, &text)) {
+	/*
+	 * The cores-over-time history starts at the pool's first tick
+	 * (--tick-ms after start): a daemon just started may have none yet.
+	 */
+	for (int tries = 0; tries < 50; tries++) {
+		free(text);
+		text = NULL;
+		if (spare_agg_stats(a, &text) || strstr(text, "# hist "))
+			break;
+		usleep(100 * 1000);
+	}
+	if (!text) {
 		failf("stats: %s", spare_agg_error(a));
 		bad = 1;
 	} else if (!strstr(text, "spare_aggd_cores_active ") ||
@@ -866,7 +879,7 @@ static int scenario_stats(void)
 	}
 	free(text);
 	spare_agg_close(a);
-	return bad;
+	return bad || stats_push_counts();
 }
 
 /* ---- idle timeout (the daemon runs with --idle-timeout 1) ---- */
@@ -928,6 +941,72 @@ static char *stats_of(unsigned int on_port)
 }
 
 /*
+ * Run the @w workers of @wk (freed here) between two STATS reads
+ * (*before, *after: NULL when a read failed, workers not run if the
+ * first did). 1 if a worker failed.
+ */
+static int run_between_stats(struct worker *wk, unsigned int w,
+			     char **before, char **after)
+{
+	int bad;
+
+	*after = NULL;
+	*before = stats_of(port);
+	if (!*before) {
+		free(wk);
+		return 1;
+	}
+	run_workers(wk, w);
+	bad = join_workers(wk, w);
+	free(wk);
+	*after = stats_of(port);
+	return bad;
+}
+
+/*
+ * The lent/copied counters of RDMA pushes: a 4-worker job of 4 partitions
+ * (3000 + 77 elements, 1024 a partition), 6 iterations. Over RDMA (-R)
+ * each of its 96 pushes is folded from its receive slot or copied, so the
+ * two counters grow by 96 together, and some must be lent (a worker has
+ * at most a tensor's 3 pushes unfolded, fewer than the 6 slots it may
+ * lend); over TCP neither moves.
+ */
+static int stats_push_counts(void)
+{
+	enum { W = 4, ITERS = 6, PUSHES = W * ITERS * (3 + 1) };
+	char *before, *after;
+	double lent, copied;
+	int bad = run_between_stats(start_job(630, W, AGG_DTYPE_F32, ITERS, 3000,
+					      77, 1024), W, &before, &after);
+
+	if (!before || !after) {
+		free(before);
+		free(after);
+		return 1;
+	}
+	lent = metric(after, "spare_aggd_rdma_pushes_lent_total") -
+	       metric(before, "spare_aggd_rdma_pushes_lent_total");
+	copied = metric(after, "spare_aggd_rdma_pushes_copied_total") -
+		 metric(before, "spare_aggd_rdma_pushes_copied_total");
+	printf("stats: %d pushes over %s: %.0f folded from a lent receive slot, %.0f copied\n",
+	       PUSHES, use_rdma ? "RDMA" : "TCP", lent, copied);
+	if (metric(after, "spare_aggd_rdma_pushes_lent_total") < 0 ||
+	    metric(after, "spare_aggd_rdma_pushes_copied_total") < 0) {
+		failf("stats: no spare_aggd_rdma_pushes_{lent,copied}_total");
+		bad = 1;
+	} else if (use_rdma ? lent + copied != PUSHES || !(lent > 0) :
+		   lent != 0 || copied != 0) {
+		failf("stats: want %s", use_rdma ?
+		      "every RDMA push counted once, lent or copied, some lent" :
+		      "no RDMA push counted for TCP workers");
+		bad = 1;
+	}
+	free(before);
+	free(after);
+	return bad;
+}
+
+/*
  * The fold that completes a partition's sum runs on the event loop that
  * received the last push, not on a pool thread (aggd_jobs.c fold_part),
  * when nothing waits in the pool's queue. One job alone on the daemon,
@@ -939,21 +1018,14 @@ static char *stats_of(unsigned int on_port)
 static int scenario_receive_fold(void)
 {
 	enum { W = 4, ITERS = 12 };
-	struct worker *wk = start_job(620, W, AGG_DTYPE_F32, ITERS, 3000, 77, 4096);
-	char *before = stats_of(port), *after;
+	char *before, *after;
 	double sums, folds, secs;
-	int bad;
+	int bad = run_between_stats(start_job(620, W, AGG_DTYPE_F32, ITERS, 3000,
+					      77, 4096), W, &before, &after);
 
-	if (!before) {
-		free(wk);
-		return 1;
-	}
-	run_workers(wk, W);
-	bad = join_workers(wk, W);
-	free(wk);
-	after = stats_of(port);
-	if (!after) {
+	if (!before || !after) {
 		free(before);
+		free(after);
 		return 1;
 	}
 	sums = metric(after, "spare_aggd_sums_total") -

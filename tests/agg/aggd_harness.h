@@ -7,9 +7,11 @@
  * what talks to the outside:
  *  - peers are message-transport connections (the RDMA path of
  *    aggd_conn.c): agg_rdma_send/recv_done/close are stubs (nothing is
- *    lent: agg_rdma_recv_lend() says no, so pushes are copied), every message
- *    sent is handed to harness_sent() if the test sets it, and a send
- *    completes in settle();
+ *    lent: agg_rdma_recv_lend() says no, so pushes are copied, unless the
+ *    test sets harness_lend: then each peer lends the message being
+ *    delivered while fewer than AGG_RDMA_MAX_LENT of its messages are lent,
+ *    as agg_rdma.c does), every message sent is handed to harness_sent()
+ *    if the test sets it, and a send completes in settle();
  *  - the pool runs each reduction at once on the calling thread and hands
  *    it back as done in settle() (deterministic);
  *  - summation copies the first input (agg_sum.c has its own tests) unless
@@ -112,6 +114,25 @@ int io_uring_submit(struct io_uring *ring)
 /* ---- the RDMA transport, as stubs ---- */
 static struct agg_rdma_conn *fake_rc = (struct agg_rdma_conn *)&fake_rc;
 
+/*
+ * harness_lend: each peer is one of these, and lends the message deliver()
+ * is handing it (which then stays allocated until its loan comes back).
+ */
+#define HARNESS_LENDERS 16
+struct agg_rdma_conn {
+	unsigned int n_lent;
+};
+struct agg_rdma_loan {
+	struct agg_rdma_conn *rc;
+	uint8_t *msg;
+};
+static int harness_lend;
+static struct agg_rdma_conn harness_lenders[HARNESS_LENDERS];
+static unsigned int harness_n_lenders;
+static uint8_t *harness_delivering;	/* deliver()'s message */
+static int harness_msg_lent;		/* it was lent: not freed by deliver() */
+static unsigned int harness_loans_out;
+
 /* The test's eye on what the daemon sends (header decoded, payload). */
 static void (*harness_sent)(const struct agg_hdr *h, const void *payload,
 			    size_t len);
@@ -134,20 +155,36 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 void agg_rdma_recv_done(struct agg_rdma_conn *rc) { (void)rc; }
 void agg_rdma_close(struct agg_rdma_conn *rc) { (void)rc; }
 
-/* the test's messages are its own buffers: pushes are copied, never lent
- * (tests/unit/test_agg_arrival.c tests folding lent pushes) */
+/*
+ * Without harness_lend the test's messages are its own buffers: pushes are
+ * copied, never lent (tests/unit/test_agg_arrival.c tests folding lent
+ * pushes). With it, the bound is agg_rdma.c's: AGG_RDMA_MAX_LENT a peer.
+ */
 struct agg_rdma_loan *agg_rdma_recv_lend(struct agg_rdma_conn *rc,
 					 const uint8_t *msg)
 {
-	(void)rc;
-	(void)msg;
-	return NULL;
+	struct agg_rdma_loan *l;
+
+	if (!harness_lend || rc == fake_rc || msg != harness_delivering ||
+	    harness_msg_lent || rc->n_lent >= AGG_RDMA_MAX_LENT)
+		return NULL;
+	l = malloc(sizeof(*l));
+	check(l != NULL);
+	l->rc = rc;
+	l->msg = harness_delivering;
+	rc->n_lent++;
+	harness_loans_out++;
+	harness_msg_lent = 1;
+	return l;
 }
 
 void agg_rdma_loan_return(struct agg_rdma_loan *l)
 {
-	(void)l;
-	abort();	/* nothing is lent */
+	check(harness_lend && l->rc->n_lent > 0);
+	l->rc->n_lent--;
+	harness_loans_out--;
+	free(l->msg);
+	free(l);
 }
 
 /* the state transfer needs a device: never offered here (g.rdma NULL) */
@@ -304,6 +341,9 @@ static __attribute__((unused)) void harness_reset(const char *name)
 	g.job_mem_max = 1 << 18;
 	g.max_push = 4096;
 	g.now_ns = 1;
+	harness_lend = 0;
+	harness_n_lenders = 0;
+	memset(harness_lenders, 0, sizeof(harness_lenders));
 }
 
 #define N_PEERS 4
@@ -368,9 +408,13 @@ static __attribute__((unused)) void deliver(struct conn *c, unsigned int type, s
 	agg_hdr_encode(h, msg);
 	if (len)
 		memcpy(msg + AGG_HDR_SIZE, body, len);
+	harness_delivering = msg;
+	harness_msg_lent = 0;
 	conn_message(c, msg, AGG_HDR_SIZE + len);
+	harness_delivering = NULL;
 	settle();
-	free(msg);		/* held messages were copied */
+	if (!harness_msg_lent)
+		free(msg);	/* held messages were copied */
 }
 
 /* A new peer: a message-transport connection of the daemon. */
@@ -380,6 +424,10 @@ static __attribute__((unused)) struct conn *harness_peer(void)
 
 	if (c) {
 		c->rdma = fake_rc;
+		if (harness_lend) {
+			check(harness_n_lenders < HARNESS_LENDERS);
+			c->rdma = &harness_lenders[harness_n_lenders++];
+		}
 		c->admin = g.stats_open;
 	}
 	return c;

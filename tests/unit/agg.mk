@@ -27,6 +27,13 @@ test_aggd_hold_SRCS := tests/unit/test_aggd_hold.c
 test_aggd_hold_LDLIBS := -lsodium -lz -lm
 test_aggd_hold_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
+# RDMA pushes lent or copied, and their counters, through the daemon's own
+# dispatch (tests/agg/aggd_harness.h, its transport stub lending).
+UNIT_TESTS += test_aggd_lend
+test_aggd_lend_SRCS := tests/unit/test_aggd_lend.c
+test_aggd_lend_LDLIBS := -lsodium -lz -lm
+test_aggd_lend_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
 # REPORT handling and FlowCon's weights through the daemon's own dispatch
 # (tests/agg/aggd_harness.h).
 UNIT_TESTS += test_aggd_report

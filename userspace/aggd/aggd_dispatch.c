@@ -318,6 +318,12 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_double(&m, "spare_aggd_sum_tail_max_seconds", SPARE_GAUGE,
 		"Longest time from a partition's last push landing to its sum being done.",
 		(double)g.sum_tail_max_ns / 1e9);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_pushes_lent_total", SPARE_COUNTER,
+		"RDMA pushes folded where they landed (their receive slot lent to the partition).",
+		g.rdma_pushes_lent);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_pushes_copied_total", SPARE_COUNTER,
+		"RDMA pushes copied out of their receive slot (the connection had lent all the slots it may lend).",
+		g.rdma_pushes_copied);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);
@@ -561,10 +567,13 @@ static void handle_hdr(struct conn *c)
 		}
 		if (rx_lend_body(c, &body, &loan)) {
 			/* folded from the receive buffer: no copy */
+			g.rdma_pushes_lent++;
 			agg_part_push_lent(part, c->rank, body, loan);
 			rx_body_lent(c);
 			return;
 		}
+		if (c->rdma)
+			g.rdma_pushes_copied++;
 		rx_expect_body(c, agg_part_push_buf(part, c->rank), h->len);
 		return;
 	case AGG_MSG_SET_WEIGHTS:

@@ -90,6 +90,9 @@ struct aggd_state {
 	uint64_t recv_folds, recv_fold_ns;
 	/* RDMA (aggd_rdma_cb.c) */
 	struct agg_rdma_srv *rdma;
+	/* RDMA pushes folded from their lent receive slot, or copied out of
+	 * it (the connection's lendable slots all lent: aggd_dispatch.c) */
+	uint64_t rdma_pushes_lent, rdma_pushes_copied;
 	struct op rdma_cm_op, rdma_cq_op;
 	struct spare_http *http;	/* --metrics-listen, or NULL */
 	struct op http_op;
