@@ -80,6 +80,9 @@ static void test_page(void)
 	/* map-ready: one free slab populated ahead; two MAPs found none */
 	EXPECT(strstr(p, "# TYPE spare_donor_slabs_ready gauge\nspare_donor_slabs_ready 1\n") != NULL);
 	EXPECT(strstr(p, "# TYPE spare_donor_maps_unready_total counter\nspare_donor_maps_unready_total 2\n") != NULL);
+	/* disconnected ids destroyed at once: the linger table was full */
+	EXPECT(strstr(p, "# TYPE spare_donor_dreq_linger_full_total counter\n"
+		       "spare_donor_dreq_linger_full_total 4\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_lend_slabs_released_total 5\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_pressure_events_total 7\n") != NULL);
 	EXPECT(strstr(p, "\nspare_donor_psi_some_avg10_percent 12.500\n") != NULL);
@@ -128,6 +131,7 @@ int main(void)
 	d.pool.slabs[4].mem = &ready_mem;
 	slab_pool_set_ready(&d.pool, &d.pool.slabs[4], 1 << 20);
 	d.ctr.maps_unready = 2;
+	d.linger.full = 4;
 	d.lend.psi_events_total = 7;
 	d.lend.psi_some = 12.5;
 	d.grants_on = true;

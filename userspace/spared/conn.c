@@ -588,10 +588,11 @@ void spared_cm_id_release(struct spared *d, struct rdma_cm_id *id, bool linger)
 			spared_arm_timer(d);
 			return;
 		}
-		log_dbg("%s: %u disconnected ids kept already; destroying this one at once",
-			peer_name(id, peer, sizeof(peer)), d->linger.n);
 	}
 	peer_name(id, peer, sizeof(peer));	/* the id is gone after */
+	if (linger)
+		log_dbg("%s: %u disconnected ids kept already; destroying this one at once",
+			peer, d->linger.n);
 	if (rdma_destroy_id(id))
 		log_warn("%s: rdma_destroy_id: %s", peer, strerror(errno));
 }

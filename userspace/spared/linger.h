@@ -27,7 +27,7 @@ struct spared_linger {
 	void		*id[SPARED_DREQ_LINGER_MAX];
 	uint64_t	until_ms[SPARED_DREQ_LINGER_MAX];
 	unsigned int	n;
-	uint64_t	full;		/* ids not kept: the table was full */
+	uint64_t	full;		/* ids not kept: the table was full (a metric) */
 };
 
 /* Keep @id until @until_ms. False (and ->full counted) when full. */

@@ -121,6 +121,9 @@ void spared_metrics(struct spared *d, struct spare_metrics *m)
 	    d->ctr.conn_rejected);
 	spare_metrics_one_u64(m, "spare_donor_sessions_superseded_total", SPARE_COUNTER,
 	    "Sessions replaced by a reconnect of the same client.", d->ctr.superseded);
+	spare_metrics_one_u64(m, "spare_donor_dreq_linger_full_total", SPARE_COUNTER,
+	    "Disconnected control cm_ids destroyed at once, not kept for their DREQ's resends: 64 lingered already.",
+	    d->linger.full);
 	spare_metrics_one_u64(m, "spare_donor_slabs_held", SPARE_GAUGE,
 	    "Lent slabs held for a client that may resume (pager restart).", held);
 	spare_metrics_one_u64(m, "spare_donor_holds_total", SPARE_COUNTER,

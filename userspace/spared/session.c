@@ -69,7 +69,7 @@ const char *peer_name(struct rdma_cm_id *id, char *buf, size_t len)
  * then would leave the client believing it is connected; forcing the state
  * with rdma_notify() makes rdma_destroy_id() hang in the kernel (seen on
  * 6.1 rxe). So the disconnect waits for ESTABLISHED, or at most
- * SPARED_LINGER_MS, and the session is reaped only after it.
+ * SPARED_ESTABLISH_WAIT_MS, and the session is reaped only after it.
  */
 static void session_mark_dead(struct session *sess)
 {
@@ -681,7 +681,7 @@ uint64_t spared_next_timer(struct spared *d)
 		uint64_t t = s->created_ms + d->cfg.hello_timeout_ms;
 
 		if (s->disconnect_pending)
-			t = s->dead_ms + SPARED_LINGER_MS;
+			t = s->dead_ms + SPARED_ESTABLISH_WAIT_MS;
 		else if (s->hello_done || s->dead)
 			continue;
 		if (!next || t < next)
@@ -720,7 +720,7 @@ void spared_timer_work(struct spared *d, uint64_t now_ms)
 	}
 	for (sess = d->sessions; sess; sess = sess->next) {
 		if (sess->disconnect_pending &&
-		    now_ms >= sess->dead_ms + SPARED_LINGER_MS) {
+		    now_ms >= sess->dead_ms + SPARED_ESTABLISH_WAIT_MS) {
 			log_info("client %s: never established; dropping it",
 				 sess->name);
 			sess->disconnect_pending = false;

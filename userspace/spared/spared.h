@@ -40,7 +40,7 @@
 #define SPARED_RECV_DEPTH	256
 #define SPARED_SEND_DEPTH	32
 #define SPARED_BACKLOG		128	/* queued sends before we give up on a client */
-#define SPARED_LINGER_MS	5000	/* wait for ESTABLISHED to disconnect */
+#define SPARED_ESTABLISH_WAIT_MS 5000	/* a disconnect waits this long for ESTABLISHED */
 #define SPARED_CM_FD_CEIL	65536	/* the rdma_cm channel just below (server.c) */
 #define SPARED_MAX_DEVICES	16	/* RDMA devices watched for async events */
 

@@ -40,7 +40,7 @@
  *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
  *   number of brokers that acknowledged the last heartbeat changes. With
  *   --then-free, the free count becomes N a second after every broker has
- *   acknowledged (prints "free=N").
+ *   acknowledged (prints "free=N" just before).
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
  *   (GRANT_REQ before HELLO), badmac (a HELLO with a wrong proof: with
@@ -1014,8 +1014,10 @@ static int do_link(const struct opts *o)
 			printf("connected=%u\n", n);
 		last = n;
 		if (then_free >= 0 && n == c.nbrokers && ++settled > 10) {
-			broker_link_set_free(l, (uint64_t)then_free);
+			/* printed first: a broker read before the line shows
+			 * the old count (tests/broker/run) */
 			printf("free=%lld\n", then_free);
+			broker_link_set_free(l, (uint64_t)then_free);
 			then_free = -1;
 		}
 		nanosleep(&ts, NULL);
