@@ -317,6 +317,18 @@ static void write_answered_at_k(void)
 	teardown();
 }
 
+/* Tag 0 writes page @page (@seed), every split but @held landed: answered. */
+static void write_holding(u32 page, unsigned int seed, u32 held)
+{
+	request(0, true, page, seed);
+	for (u32 j = 0; j < 6; j++)
+		if (j != held)
+			complete(j, IBV_WC_SUCCESS);
+	EXPECT_EQ(answered[0], 1);
+	EXPECT_EQ(answer_err[0], 0);
+	EXPECT_EQ(open_ops(1, (int)held), 1);
+}
+
 /*
  * The held split fails: the write was answered once, the split is flagged
  * for repair and its page is current on the five others, which a read
@@ -325,12 +337,7 @@ static void write_answered_at_k(void)
 static void late_split_fails(void)
 {
 	setup();
-	request(0, true, 0, 2);
-	for (u32 j = 0; j < 6; j++)
-		if (j != 1)
-			complete(j, IBV_WC_SUCCESS);
-	EXPECT_EQ(answered[0], 1);
-	EXPECT_EQ(answer_err[0], 0);
+	write_holding(0, 2, 1);
 	kicks = 0;
 	EXPECT(complete(1, IBV_WC_REM_ACCESS_ERR));
 	EXPECT_EQ(fails, 1);			/* its donor failed */
@@ -359,11 +366,7 @@ static void late_split_fails(void)
 static void second_write_waits(void)
 {
 	setup();
-	request(0, true, 0, 2);
-	for (u32 j = 0; j < 6; j++)
-		if (j != 1)
-			complete(j, IBV_WC_SUCCESS);
-	EXPECT_EQ(answered[0], 1);
+	write_holding(0, 2, 1);
 	request(2, true, 0, 3);
 	EXPECT_EQ(open_ops(1, -1), 1);		/* only the held split */
 	EXPECT_EQ(answered[2], 0);
