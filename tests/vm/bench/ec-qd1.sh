@@ -95,10 +95,11 @@ fi
 # of an ec:4+2 device, p50 and p99 completion latency (µs) and IOPS, for
 # the pager of this tree ("new") and, when the guest has one, an older
 # build put in build/bin as spare-ublk-old ("old"), every link as it is
-# ("plain") and with host 7's link delayed 5 ms by netem ("slow"), two
-# rounds alternating the binaries, all in one boot; results named
+# ("plain") and with host 7's link delayed 5 ms by netem ("slow"), in
+# rounds (the argument after "write", default 2) that alternate which
+# binary goes first, all in one boot; results named
 # ec42w-<bin>-<link>-<round>:
-#   scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh write
+#   scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh write 4
 # fio_wkey FILE KEY: KEY (a percentile, or "iops") of fio's write section.
 fio_wkey() {
 	awk -v k="\"$2\"" 'index($0, "\"write\" :") {w = 1}
@@ -127,10 +128,14 @@ wrun() {
 	grep '^spare-ublk: ec ' /tmp/ublk.out || true
 }
 if [ "$MODE" = write ]; then
-	bins=new
-	[ -x /spare/bin/spare-ublk-old ] && bins="old new"
 	modprobe sch_netem || fail "modprobe sch_netem"
-	for round in 1 2; do
+	for round in $(seq "${2:-2}"); do
+		# old first in odd rounds, new first in even ones: the load drifts
+		bins=new
+		if [ -x /spare/bin/spare-ublk-old ]; then
+			bins="old new"
+			[ $((round % 2)) = 0 ] && bins="new old"
+		fi
 		for link in plain slow; do
 			[ $link = slow ] && { ip netns exec switch tc qdisc add dev p7 root netem delay 5ms || fail "netem on p7"; }
 			for bin in $bins; do
