@@ -6,7 +6,7 @@
  * read completed, a split slab lost or mapped again), actions out (which
  * splits to post, whether to copy or decode, EIO). The drivers post the
  * RDMA and run the codec (spare_ec_encode(), spare_ec_recover()):
- * spare-ublk (userspace/ublk/ec.c) today, spare.ko next.
+ * spare-ublk (userspace/ublk/ec.c) and spare.ko (kmod/spare_ec_blk.c).
  * Documentation/erasure-coding.md, "The I/O path".
  *
  * A coding group holds K * slab_size bytes of the device in K + R split
@@ -81,9 +81,8 @@ struct spare_ec_stats {
 /*
  * The ec_stat line, one format for both drivers (spare.ko's
  * /sys/block/spareN/spare/ec_stat, the pager's counters file), written
- * by spare_ec_stat_format(). A driver gives 0 for what it does not do
- * (spare.ko moves no split by copy; the pager never makes a request
- * wait for a write). Documentation/ABI/testing/sysfs-block-spare.
+ * by spare_ec_stat_format(). A driver gives 0 for what it does not do.
+ * Documentation/ABI/testing/sysfs-block-spare.
  */
 #define SPARE_EC_STAT_VERSION	4
 
@@ -247,7 +246,7 @@ int spare_ec_write_commit(struct spare_ec_map *m, struct spare_ec_group *grp,
  * spare_ec_write_end() - every posted split of the write completed
  *
  * Commits the write if spare_ec_write_commit() did not run (a driver
- * that answers at the end, as the pager does). Splits that landed after
+ * that answers at the end). Splits that landed after
  * the commit are marked current (same rule: not lost, same slab); those
  * that did not land, and those that landed on a slab since replaced (at
  * the commit or after), are flagged for repair here, never read stale

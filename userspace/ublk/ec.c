@@ -41,6 +41,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ec.h"
 #include "spare_ec_place.h"
@@ -67,6 +68,8 @@ struct ec_at {
 struct ec_ext {
 	u32 group, first, n;
 	u32 pidx;		/* its first page within the request */
+	int plan;		/* read: spare_ec_read_plan()'s answer */
+	u16 post;		/* the splits to post */
 	struct spare_ec_read rd;
 	struct spare_ec_write wr;
 	struct ec_at at[SPARE_EC_MAX_SPLITS];
@@ -321,7 +324,8 @@ int ec_init(struct dev *d)
 
 		q->ec_slots = calloc(e->slots_per_queue, sizeof(*q->ec_slots));
 		q->ec_wait = calloc(d->depth, sizeof(*q->ec_wait));
-		if (!q->ec_slots || !q->ec_wait)
+		q->ec_wwait = calloc(d->depth, sizeof(*q->ec_wwait));
+		if (!q->ec_slots || !q->ec_wait || !q->ec_wwait)
 			return -1;
 	}
 	log_info("redundancy ec:%u+%u: %u coding group(s) of %u MiB, split slabs of %u MiB on %u donors, %u spare read(s)",
@@ -370,6 +374,7 @@ void ec_fini(struct dev *d)
 	for (i = 0; d->queues && i < d->nr_queues; i++) {
 		free(d->queues[i].ec_slots);
 		free(d->queues[i].ec_wait);
+		free(d->queues[i].ec_wwait);
 	}
 	spare_ec_map_free(&e->map);
 	free(e->sp);
@@ -499,15 +504,108 @@ static void maybe_commit(struct queue *q, unsigned int s)
 	rq_ec_commit(q, sl->tag);
 }
 
-/* The write's or the read's last operation completed. */
-static void slot_end(struct queue *q, unsigned int s)
+/*
+ * A write of pages was answered or ended: the requests waiting for one
+ * (ec_rq_start(), must_wait()) go again, this queue's at once, another
+ * queue's through its kick eventfd (its thread calls ec_kicked()).
+ * Called with no group lock held, after the core's state changed under
+ * the lock: a request that chose to wait counted itself in ec_wwait_n
+ * under the same lock, so either it saw the change or it is seen here.
+ */
+static void ec_wake(struct queue *q)
+{
+	struct dev *d = q->d;
+	uint64_t one = 1;
+
+	for (unsigned int k = 0; k < d->nr_queues; k++) {
+		struct queue *o = &d->queues[k];
+
+		if (!__atomic_load_n(&o->ec_wwait_n, __ATOMIC_ACQUIRE))
+			continue;
+		if (o == q)
+			ec_kicked(q);
+		else if (o->kick_fd < 0 ||
+			 write(o->kick_fd, &one, sizeof(one)) != sizeof(one))
+			log_err("cannot wake queue %u: %s", k, strerror(errno));
+	}
+}
+
+void ec_kicked(struct queue *q)
+{
+	unsigned int n;
+
+	if (q->ec_waking) {
+		q->ec_wake_again = true;	/* the outer call loops */
+		return;
+	}
+	q->ec_waking = true;
+	do {
+		q->ec_wake_again = false;
+		/* those waiting now; one that waits again goes to the back */
+		for (n = q->ec_wwait_n; n; n--) {
+			unsigned int tag = q->ec_wwait[q->ec_wwait_head];
+
+			q->ec_wwait_head = (q->ec_wwait_head + 1) % q->d->depth;
+			__atomic_sub_fetch(&q->ec_wwait_n, 1, __ATOMIC_RELEASE);
+			ec_rq_start(q, tag);
+		}
+	} while (q->ec_wake_again);
+	q->ec_waking = false;
+}
+
+/*
+ * A write is answered once K splits of every extent landed (the core's
+ * spare_ec_write_ready(), as spare.ko's write_maybe_complete()): its
+ * pages are current on the landed splits from now on, and reads of them
+ * go on from those. The splits still in flight (a slow or dead donor)
+ * write from the slot, which the request keeps until slot_end(): the
+ * kernel may reuse the tag's buffer at once. Until then a write of the
+ * same pages waits (spare_ec_write_waits()).
+ */
+static void write_maybe_commit(struct queue *q, unsigned int s)
 {
 	struct dev *d = q->d;
 	struct ec_slot *sl = &q->ec_slots[s];
 	unsigned int x;
-	bool kick = false;
 
-	if (sl->write) {
+	if (!sl->write || sl->committed)
+		return;
+	for (x = 0; x < sl->nr_ext; x++)
+		if (!spare_ec_write_ready(&sl->ext[x].wr))
+			return;
+	for (x = 0; x < sl->nr_ext; x++) {
+		struct ec_ext *ex = &sl->ext[x];
+		int ret;
+
+		pthread_mutex_lock(&d->ec->lock[ex->group]);
+		sync_lost(d, ex->group);
+		ret = spare_ec_write_commit(&d->ec->map,
+					    &d->ec->map.groups[ex->group],
+					    &ex->wr, &q->st.ec);
+		pthread_mutex_unlock(&d->ec->lock[ex->group]);
+		if (ret) {
+			sl->err = -EIO;
+			log_eio(d, ex, true);
+		}
+		ex->finished = true;
+	}
+	maybe_commit(q, s);
+	ec_wake(q);		/* reads of these pages wait no more */
+}
+
+/*
+ * The write's or the read's last operation completed. A write's late
+ * splits are marked where they landed, the others flagged for repair
+ * (spare_ec_write_end()), and writes of its pages wait no more.
+ */
+static void slot_end(struct queue *q, unsigned int s)
+{
+	struct dev *d = q->d;
+	struct ec_slot *sl = &q->ec_slots[s];
+	bool write = sl->write, kick = false;
+	unsigned int x;
+
+	if (write) {
 		for (x = 0; x < sl->nr_ext; x++) {
 			struct ec_ext *ex = &sl->ext[x];
 			int ret;
@@ -521,7 +619,7 @@ static void slot_end(struct queue *q, unsigned int s)
 			kick |= (d->ec->map.groups[ex->group].repair &
 				 ~d->ec->map.groups[ex->group].lost) != 0;
 			pthread_mutex_unlock(&d->ec->lock[ex->group]);
-			if (ret) {
+			if (ret && !ex->finished) {	/* not answered yet */
 				sl->err = -EIO;
 				log_eio(d, ex, true);
 			}
@@ -537,6 +635,8 @@ static void slot_end(struct queue *q, unsigned int s)
 		}
 	maybe_commit(q, s);
 	slot_release(q, s);
+	if (write)
+		ec_wake(q);
 }
 
 /* A read's split @j of extent @x completed (@ok) or was not posted. */
@@ -625,10 +725,12 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 				    (size_t)ex->pidx * spare_ec_split_bytes(&d->ec_geom),
 				    &q->st.integrity_errors);
 	}
-	if (sl->write)
+	if (sl->write) {
 		spare_ec_write_done(&sl->ext[op->ext].wr, op->split, ok);
-	else
+		write_maybe_commit(q, s);
+	} else {
 		read_event(q, s, op->ext, op->split, ok);
+	}
 	if (--sl->inflight == 0)
 		slot_end(q, s);
 }
@@ -727,6 +829,31 @@ static void slot_fail(struct queue *q, unsigned int s)
 	slot_end(q, s);
 }
 
+/*
+ * Whether slot @s's request waits for a write of its pages, every group
+ * of it locked (spare.ko's ec_must_wait(), the same core calls): a read
+ * while a write there has fewer than K splits landed (its pages are
+ * current on no split: spare_ec_writing()); a write while another write
+ * there is in flight or has late splits in flight (spare_ec_write_waits():
+ * those would be marked current over the new bytes when they land).
+ * Reads of a write's pages once it was answered do not wait: they read
+ * the landed splits.
+ */
+static bool must_wait(struct dev *d, const struct ec_slot *sl)
+{
+	const struct spare_ec_map *m = &d->ec->map;
+
+	for (unsigned int x = 0; x < sl->nr_ext; x++) {
+		const struct ec_ext *ex = &sl->ext[x];
+		const struct spare_ec_group *grp = &m->groups[ex->group];
+
+		if (sl->write ? spare_ec_write_waits(m, grp, ex->first, ex->n) :
+		    spare_ec_writing(m, grp, ex->first, ex->n))
+			return true;
+	}
+	return false;
+}
+
 void ec_rq_start(struct queue *q, unsigned int tag)
 {
 	struct dev *d = q->d;
@@ -735,6 +862,7 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 	u64 pos = r->pos, end = r->pos + r->len;
 	struct ec_slot *sl;
 	unsigned int s, x;
+	bool broken;
 	u32 j;
 
 	for (s = 0; s < e->slots_per_queue && q->ec_slots[s].busy; s++)
@@ -768,43 +896,72 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 		pos = xend;
 	}
 	/* pos < end cannot be: MAX_IO is below a group */
-	if (pos < end || (r->write && write_encode(q, s, r->len >> 12))) {
+	if (pos < end) {
 		slot_fail(q, s);
 		return;
 	}
+	/*
+	 * Planned with every group of the request locked (in ascending
+	 * order, as its extents are), so that a wait is decided for the
+	 * whole request before anything of it begins.
+	 */
+	for (x = 0; x < sl->nr_ext; x++)
+		pthread_mutex_lock(&e->lock[sl->ext[x].group]);
+	if (must_wait(d, sl)) {
+		q->ec_wwait[(q->ec_wwait_head + q->ec_wwait_n) % d->depth] = tag;
+		__atomic_add_fetch(&q->ec_wwait_n, 1, __ATOMIC_RELEASE);
+		for (x = sl->nr_ext; x--;)
+			pthread_mutex_unlock(&e->lock[sl->ext[x].group]);
+		if (!r->ec_waited)
+			q->st.ec_waits++;
+		r->ec_waited = true;
+		slot_release(q, s);
+		return;
+	}
+	for (x = 0; x < sl->nr_ext; x++) {
+		struct ec_ext *ex = &sl->ext[x];
+		struct spare_ec_group *grp = &e->map.groups[ex->group];
+
+		sync_lost(d, ex->group);
+		snap_at(d, ex->group, ex->at);
+		if (r->write)
+			ex->post = spare_ec_write_begin(&e->map, grp, ex->first,
+							ex->n, &ex->wr);
+		else
+			ex->plan = spare_ec_read_plan(&e->map, grp, ex->first,
+						      ex->n, &ex->rd, &ex->post,
+						      &q->st.ec);
+	}
+	for (x = sl->nr_ext; x--;)
+		pthread_mutex_unlock(&e->lock[sl->ext[x].group]);
+	/*
+	 * The request's bytes are copied into the slot, and the splits go
+	 * from there: the tag's buffer is the kernel's again once the write
+	 * is answered, before its late splits. The encode cannot fail (a bad
+	 * geometry); if it did, nothing is posted and the write is EIO.
+	 */
+	broken = r->write && write_encode(q, s, r->len >> 12);
 	/* one reference while posting, so that no completion ends the slot */
 	sl->inflight = 1;
 	for (x = 0; x < sl->nr_ext; x++) {
 		struct ec_ext *ex = &sl->ext[x];
-		struct spare_ec_group *grp = &e->map.groups[ex->group];
-		u16 post;
-		int ret = 0;
 
-		pthread_mutex_lock(&e->lock[ex->group]);
-		sync_lost(d, ex->group);
-		snap_at(d, ex->group, ex->at);
-		if (r->write)
-			post = spare_ec_write_begin(&e->map, grp, ex->first, ex->n,
-						    &ex->wr);
-		else
-			ret = spare_ec_read_plan(&e->map, grp, ex->first, ex->n,
-						 &ex->rd, &post, &q->st.ec);
-		pthread_mutex_unlock(&e->lock[ex->group]);
-		if (ret > 0) {		/* never written: zeros */
+		if (ex->plan > 0) {		/* never written: zeros */
 			memset(tag_buf(q, tag) + (size_t)ex->pidx * SPARE_EC_PAGE,
 			       0, (size_t)ex->n * SPARE_EC_PAGE);
 			q->st.zero_reads++;
 			ex->finished = true;
 			continue;
 		}
-		if (ret) {
+		if (ex->plan) {
 			sl->err = -EIO;
 			ex->finished = true;
 			log_eio(d, ex, false);
 			continue;
 		}
 		for (j = 0; j < spare_ec_splits(&d->ec_geom); j++) {
-			if (!(post & (1U << j)) || ec_post(q, s, x, j))
+			if (!(ex->post & (1U << j)) ||
+			    (!broken && ec_post(q, s, x, j)))
 				continue;
 			if (r->write)
 				spare_ec_write_done(&ex->wr, j, false);
@@ -812,6 +969,7 @@ void ec_rq_start(struct queue *q, unsigned int tag)
 				read_event(q, s, x, j, false);
 		}
 	}
+	write_maybe_commit(q, s);
 	if (--sl->inflight == 0)
 		slot_end(q, s);
 }

@@ -89,6 +89,12 @@ int ec_init(struct dev *d);
 void ec_fini(struct dev *d);
 /* The queue's request @tag (read or write, fields of q->rqs[tag] set). */
 void ec_rq_start(struct queue *q, unsigned int tag);
+/*
+ * On @q's thread, after its kick eventfd (another queue's write of the
+ * pages was answered or ended): its requests that wait for a write start
+ * again (one that still finds the write in the way waits again).
+ */
+void ec_kicked(struct queue *q);
 /* An RDMA completion whose wr_id has EC_WR_FLAG. */
 void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc);
 /*

@@ -757,6 +757,8 @@ void *queue_thread(void *arg)
 				eventfd_rearm(q, q->kick_fd, UD_KICK, "kick");
 				backup_kicked(q);
 				rq_unpark(q, false);
+				if (ec_on(d))
+					ec_kicked(q);
 			} else if (ud == UD_NOP) {
 				/* a poll removal ended */
 			} else if (ud >= UD_POLL_CQ && ud < UD_TIMER) {

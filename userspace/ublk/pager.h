@@ -68,6 +68,7 @@ struct rq {
 	u32	len;
 	int	err;			/* -errno for the request, or 0 */
 	bool	parked;			/* waits for a holding donor (io.c) */
+	bool	ec_waited;		/* waited for a write of its pages (ec.c) */
 	unsigned int nr_ext, nr_ops, inflight;
 	unsigned int bad_reads;		/* reads that failed their crc32c */
 	struct spare_extent ext[MAX_EXT];
@@ -95,6 +96,8 @@ struct stats {
 	/* evicted split slabs moved by copy, and moves given up (those
 	 * rebuilt by a decode instead); split pages copied (ec.c); atomic */
 	u64 ec_moved, ec_move_gave_up, ec_copied_pages;
+	/* requests that waited for a write of their pages (ec.c) */
+	u64 ec_waits;
 	/* --integrity: pages (or splits) read back with a wrong crc32c */
 	u64 integrity_errors;
 };
@@ -159,6 +162,11 @@ struct queue {
 	struct ec_slot	*ec_slots;
 	unsigned int	*ec_wait;	/* a ring of depth tags */
 	unsigned int	ec_wait_head, ec_wait_n;
+	/* the tags waiting for a write of their pages (ec.c, ec_kicked());
+	 * ec_wwait_n is read by the other queues' threads (atomic) */
+	unsigned int	*ec_wwait;
+	unsigned int	ec_wwait_head, ec_wwait_n;
+	bool		ec_waking, ec_wake_again;
 };
 
 struct dev {

@@ -240,7 +240,7 @@ int stats_write(struct dev *d, const struct stats_id *id)
 			.delta = d->ec_delta,
 			.reads = st.reads, .writes = st.writes,
 			.ec = st.ec,
-			.waits = 0,	/* the pager makes no request wait */
+			.waits = st.ec_waits,
 			.remapped = st.remaps,
 			.moved = st.ec_moved,
 			.moves_given_up = st.ec_move_gave_up,

@@ -90,6 +90,65 @@ if [ "$MODE" = all ]; then
 	run ec42 --redundancy ec:4+2
 fi
 
+# With the argument "write", the pager alone: fio 4 KiB random write at
+# QD1 over the first 32 MiB (coding group 0: host 7 holds its split 5)
+# of an ec:4+2 device, p50 and p99 completion latency (µs) and IOPS, for
+# the pager of this tree ("new") and, when the guest has one, an older
+# build put in build/bin as spare-ublk-old ("old"), every link as it is
+# ("plain") and with host 7's link delayed 5 ms by netem ("slow"), in
+# rounds (the argument after "write", default 2) that alternate which
+# binary goes first, all in one boot; results named
+# ec42w-<bin>-<link>-<round>:
+#   scripts/vm/run -k 6.12.117+deb12-amd64 tests/vm/bench/ec-qd1.sh write 4
+# fio_wkey FILE KEY: KEY (a percentile, or "iops") of fio's write section.
+fio_wkey() {
+	awk -v k="\"$2\"" 'index($0, "\"write\" :") {w = 1}
+		w && k != "\"iops\"" && index($0, "\"clat_ns\"") {c = 1}
+		w && (c || k == "\"iops\"") && index($0, k) {
+			sub(/.*: */, ""); sub(/[,}].*/, ""); print; exit}' "$1"
+}
+wrun() {
+	local name=$1 bin=$2 path=$PATH
+	if [ "$bin" = old ]; then
+		mkdir -p /tmp/oldbin
+		ln -sf /spare/bin/spare-ublk-old /tmp/oldbin/spare-ublk
+		PATH=/tmp/oldbin:$PATH
+	fi
+	# shellcheck disable=SC2086
+	ublk_up --size 96M --slab-size 8M --state-file none --redundancy ec:4+2 $DONORS
+	PATH=$path
+	fio --name=qd1w --filename="/dev/$disk" --direct=1 --rw=randwrite --bs=4k \
+		--size=32M --iodepth=1 --ioengine=libaio --time_based \
+		--runtime="${BENCH_WRITE_SECS:-10}" --output-format=json \
+		>/tmp/fio1.json 2>/tmp/fio.err || { cat /tmp/fio.err; fail "fio on $name"; }
+	result "$name" qd1w_p50_us $(( $(fio_wkey /tmp/fio1.json 50.000000) / 1000 ))
+	result "$name" qd1w_p99_us $(( $(fio_wkey /tmp/fio1.json 99.000000) / 1000 ))
+	result "$name" qd1w_iops "$(fio_wkey /tmp/fio1.json iops)"
+	ublk_down
+	grep '^spare-ublk: ec ' /tmp/ublk.out || true
+}
+if [ "$MODE" = write ]; then
+	modprobe sch_netem || fail "modprobe sch_netem"
+	for round in $(seq "${2:-2}"); do
+		# old first in odd rounds, new first in even ones: the load drifts
+		bins=new
+		if [ -x /spare/bin/spare-ublk-old ]; then
+			bins="old new"
+			[ $((round % 2)) = 0 ] && bins="new old"
+		fi
+		for link in plain slow; do
+			[ $link = slow ] && { ip netns exec switch tc qdisc add dev p7 root netem delay 5ms || fail "netem on p7"; }
+			for bin in $bins; do
+				step "ec:4+2 QD1 random write: $bin pager, $link link, round $round"
+				wrun "ec42w-$bin-$link-$round" $bin
+			done
+			[ $link = slow ] && { ip netns exec switch tc qdisc del dev p7 root || fail "netem off p7"; }
+		done
+	done
+	pass "done"
+	exit 0
+fi
+
 # krun NAME ATTR=VALUE...: run's steps on spare.ko; with TRACED=1, the
 # spare_ec_read events of its reads of TRACED_OPS operations summed up
 # (split_summary).
