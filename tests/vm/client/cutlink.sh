@@ -17,6 +17,7 @@ watchdog 600
 
 step "two donors, 2 copies per slab, swap on"
 uevent_watch
+cut_ready
 swap_setup 2
 pass "swapping on $disk"
 

@@ -36,6 +36,7 @@ if [ -n "$DEBUG_KERNEL" ]; then
 fi
 
 step "three hosts; a slow backup (brd behind dm-delay, 20 ms)"
+cut_ready
 rxe_up 3
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
