@@ -1289,6 +1289,85 @@ static void reclaim_hog_excess(void)
 	bstate_free(&st);
 }
 
+/*
+ * The hog's @n grants hog[] renewed at @t: @want slabs marked, and the
+ * marked ones moved off (renewed no more). Returns how many it keeps.
+ */
+static unsigned int hog_renew(struct bstate *st, struct spare_grant *hog, unsigned int n,
+			      uint64_t t, uint64_t want)
+{
+	static struct spare_grant r[16];
+	unsigned int failed, i, kept = 0;
+	bool move[16];
+
+	EXPECT_EQ(bstate_renew_grants(st, "hog", hog, n, 0, t, r, NULL, &failed), 0);
+	EXPECT_EQ(bstate_reclaim_pick(st, "hog", r, n, t, move), want);
+	for (i = 0; i < n; i++)
+		if (!move[i])
+			hog[kept++] = r[i];
+	return kept;
+}
+
+/*
+ * A waiter served between two requests of one burst (broker-reclaim-marks
+ * under load): a newcomer asking for one slab at a time is served the
+ * first slab that came free, and waits no more until its next request is
+ * refused a moment later. A renewal of the hog's landing in that moment
+ * marks nothing, and does not end the episode: the next renewal's window
+ * is still a quarter of the largest excess (2 of 8), not of what is left
+ * (1 of 4). With nobody refused for a lease, the episode ends.
+ */
+static void reclaim_waiter_served(void)
+{
+	static struct spare_grant hog[16], nc[8];
+	struct broker_donor d;
+	struct bstate st;
+	unsigned int failed, i, n = 16;
+
+	EXPECT_EQ(bstate_init(&st, 8, 3, 60, 0, &key, 25), 0);
+	d = hb("d0", "rack-1", 16);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 1000), 0);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(bstate_grant(&st, "hog", 1, 1, 0, 1000, &hog[i], NULL), 0);
+	/* the newcomer is refused and waits: 2 of the hog's excess of 8 marked */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1001, nc, NULL), -ENOSPC);
+	n = hog_renew(&st, hog, n, 1002, 2);
+	EXPECT_EQ(n, 14);
+	/* the donor counts the 2 moved free: the newcomer takes them */
+	d = hb("d0", "rack-1", 2);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 2000), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1040, &nc[0], NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1040, &nc[1], NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1040, &nc[2], NULL), -ENOSPC);
+	/* the next lease: 2 more of the excess of 6; then its budget is spent */
+	n = hog_renew(&st, hog, n, 1062, 2);
+	EXPECT_EQ(n, 12);
+	EXPECT_EQ(bstate_renew_grants(&st, "newcomer", nc, 2, 0, 1080, nc, NULL, &failed), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1100, &nc[2], NULL), -ENOSPC);
+	n = hog_renew(&st, hog, n, 1100, 0);
+	d = hb("d0", "rack-1", 2);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 3000), 0);
+	/* served its first slab (it waits no more), the hog renews: nothing marked */
+	EXPECT_EQ(bstate_renew_grants(&st, "newcomer", nc, 2, 0, 1123, nc, NULL, &failed), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1123, &nc[2], NULL), 0);
+	n = hog_renew(&st, hog, n, 1123, 0);
+	/* refused again, it waits: the window is still 2 slabs (excess 4) */
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1123, &nc[3], NULL), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1123, &nc[4], NULL), -ENOSPC);
+	n = hog_renew(&st, hog, n, 1124, 2);
+	EXPECT_EQ(n, 10);
+	EXPECT_EQ(st.reclaim_marked, 6);
+	/* nobody refused for a lease: nothing marked, and the episode is over */
+	d = hb("d0", "rack-1", 2);
+	EXPECT_EQ(bstate_heartbeat(&st, &d, 4000), 0);
+	EXPECT_EQ(bstate_renew_grants(&st, "newcomer", nc, 4, 0, 1180, nc, NULL, &failed), 0);
+	EXPECT_EQ(bstate_grant(&st, "newcomer", 1, 1, 0, 1182, &nc[4], NULL), 0);
+	n = hog_renew(&st, hog, n, 1183, 0);
+	EXPECT_EQ(st.reclaim_marked, 6);
+	EXPECT(!strcmp(st.clients[0].name, "hog") && !st.clients[0].reclaim_unit);
+	bstate_free(&st);
+}
+
 /* @st: donors d0 (rack-1) and d1 (rack-2), 4 free slabs each */
 static void pool_of_8(struct bstate *st, uint64_t seed)
 {
@@ -1402,6 +1481,7 @@ int main(void)
 	TAP_RUN(fair_share_off);
 	TAP_RUN(reclaim_hog_excess);
 	TAP_RUN(reclaim_hog_unmapped);
+	TAP_RUN(reclaim_waiter_served);
 	TAP_RUN(reclaim_lone_client);
 	TAP_RUN(renew_lapsed_full_donor);
 	TAP_RUN(room_debits);

@@ -655,8 +655,10 @@ static int client_may(struct bstate *st, const struct bclient *c, uint64_t slabs
  */
 static void client_wait(struct bstate *st, struct bclient *c, uint64_t now_s)
 {
-	if (c->slabs < fair_share(st, c))
+	if (c->slabs < fair_share(st, c)) {
 		c->wait_until = now_s + st->lease_s;
+		st->waited_s = now_s;
+	}
 	client_mark(st, c, now_s);
 }
 
@@ -1079,8 +1081,18 @@ uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct
 	client_expire(st, c, now_s);
 	client_mark(st, c, now_s);
 	if (st->nwaiting <= (c->waiting ? 1u : 0u)) {
-		/* nobody else waits: the episode is over */
-		c->reclaim_unit = c->reclaim_left = c->reclaim_until = c->reclaim_pool = 0;
+		/*
+		 * Nobody else waits now: nothing is marked, and the pool is
+		 * taken afresh when someone does. A waiter served one slab of
+		 * a burst waits no more until its next request is refused, a
+		 * moment later: the window (a share of the largest excess) is
+		 * over only once nobody began to wait for a lease, so that a
+		 * renewal landing in that moment does not start it afresh
+		 * smaller.
+		 */
+		c->reclaim_pool = 0;
+		if (now_s >= st->waited_s + st->lease_s)
+			c->reclaim_unit = c->reclaim_left = c->reclaim_until = 0;
 		return 0;
 	}
 	/*

@@ -115,6 +115,7 @@ struct bstate {
 	uint64_t		moving;		/* of those, marked to move (sum of moving) */
 	uint32_t		nactive;	/* clients holding a lease or waiting */
 	uint32_t		nwaiting;	/* clients waiting below their share */
+	uint64_t		waited_s;	/* s: a client last began to wait (client_wait()) */
 	uint64_t		swept_s;	/* clients' leases and waits last judged */
 	int			capped_why;	/* the last -EDQUOT: BSTATE_CAP_* */
 	uint32_t		max_client_grants;	/* grants within their leases */

@@ -61,7 +61,9 @@
  * askmove: sparectl's brokerask_move() (userspace/sparectl/brokerask.c)
  *   with the first --move's SPEC over the brokers in turn: prints the
  *   grant line, or exits 3 (the reasons are logged on stderr).
- * client --save FILE also writes each grant, as hex, one a line, to FILE.
+ * client --save FILE also writes each grant, as hex, one a line, to FILE;
+ * renew --save FILE writes there the grants each answer carried (those it
+ * keeps, with --drop-marked), so that a later renewal presents fresh ones.
  * renew: RENEW_GRANT with the grants of FILE (hex lines, as --save writes
  *   them), --count times on one connection (default 1), each time the
  *   grants the last answer carried; prints "renewed i=I v=VERSION
@@ -80,6 +82,9 @@
  *   --marks): a marked grant is not renewed again (the copy moved off the
  *   pool). --every MS between rounds; --held-file F gets the count held.
  * donor --free-file F: each heartbeat reports the number in F, if any.
+ * donor --held-files F,G...: each heartbeat reports --free less the
+ *   numbers in those files (0 at least), read as it is sent, so that a
+ *   count a client writes there reaches the broker with no other hop.
  * grab: a newcomer (do_grab()).
  * legacyrenew: RENEW_REQ (a donor address and a count, no grant) --count
  *   times; prints "grant ... slabs=S ..." for each, or at the first
@@ -132,6 +137,7 @@ struct opts {
 	bool		marks, drop_marked;
 	unsigned int	every_ms;
 	const char	*held_file, *free_file;	/* slabs held, written; free, read */
+	const char	*held_files;		/* donor: --free less these, read */
 };
 
 /* Write @v to @path (renew --held-file, grab --held-file): the test's donor reads it. */
@@ -188,6 +194,27 @@ static int print_error(const struct broker_hdr *h)
 	return 0;
 }
 
+/* @total less the numbers in the comma-separated files @paths (unreadable: 0), at least 0. */
+static uint64_t free_less_held(uint64_t total, const char *paths)
+{
+	char path[512];
+
+	for (const char *p = paths; *p; ) {
+		size_t len = strcspn(p, ",");
+		unsigned long long v = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%.*s", (int)len, p);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%llu", &v) == 1)
+			total = v < total ? total - v : 0;
+		if (f)
+			fclose(f);
+		p += len + (p[len] == ',');
+	}
+	return total;
+}
+
 /*
  * One connection's worth of REGISTER + HEARTBEATs; returns 0 when --count
  * heartbeats are done, 3 when the broker refused, 1 when the connection
@@ -223,6 +250,8 @@ static int donor_session(int fd, const struct opts *o, unsigned int *sent)
 			if (f)
 				fclose(f);
 		}
+		if (o->held_files)
+			d.free_slabs = free_less_held(o->free_slabs, o->held_files);
 		n = broker_donor_encode(&d, body, sizeof(body));
 		struct timespec ts = { .tv_sec = o->interval_ms / 1000,
 				       .tv_nsec = (long)(o->interval_ms % 1000) * 1000000L };
@@ -373,6 +402,27 @@ static void print_closed(int fd)
 		printf("closed\n");
 }
 
+/* @n grants g[] to @path as hex lines, replaced whole (written aside, renamed). */
+static int save_grants(const char *path, const struct spare_grant *g, uint32_t n)
+{
+	char hex[SPARE_GRANT_HEX_LEN + 1], tmp[512];
+	FILE *f;
+	int bad;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	bad = !f;
+	for (uint32_t i = 0; !bad && i < n; i++) {
+		spare_grant_to_hex(&g[i], hex, sizeof(hex));
+		bad = fprintf(f, "%s\n", hex) < 0;
+	}
+	if ((f && fclose(f)) || bad || rename(tmp, path)) {
+		printf("cannot write %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int do_renew(int fd, const struct opts *o)
 {
 	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS];
@@ -473,6 +523,8 @@ static int do_renew(int fd, const struct opts *o)
 			       o->drop_marked ? kept : n);
 		if (o->drop_marked)
 			n = kept;
+		if (o->save && save_grants(o->save, g, n))
+			return 1;
 		write_count(o->held_file, n);
 		if (!n)
 			break;
@@ -486,9 +538,13 @@ static int do_renew(int fd, const struct opts *o)
  * grab: a newcomer, --count rounds --every MS apart: each round renews the
  * one-slab grants it holds (RENEW_GRANT, version 2: no marks) and asks for
  * one more slab at a time (GRANT_REQ) until refused; prints "round=R
- * held=N" and writes N to --held-file. Exits 0 when every round was
- * answered (a refusal for room included), 1 when the broker broke off or
- * refused a renewal.
+ * held=N" and writes N to --held-file. Before each GRANT_REQ it writes
+ * N+1 there (N again once refused), so that a donor reporting free what
+ * the files say nobody holds stops counting a slab free before the broker
+ * grants it, not a round later (a heartbeat landing after the grant and
+ * still counting it free would have it granted twice). Exits 0 when
+ * every round was answered (a refusal for room included), 1 when the
+ * broker broke off or refused a renewal.
  */
 static int do_grab(int fd, const struct opts *o)
 {
@@ -517,6 +573,7 @@ static int do_grab(int fd, const struct opts *o)
 				broker_grant_rep_entry(&rep, i, &g[i], NULL);
 		}
 		while (n < BROKER_MAX_RENEW_GRANTS) {
+			write_count(o->held_file, n + 1);	/* claimed before asked */
 			len = broker_grant_req_encode(&r, body, sizeof(body));
 			if (len < 0 || broker_send(fd, BROKER_GRANT_REQ, ++seq, body, (size_t)len) ||
 			    broker_recv(fd, &h, body, sizeof(body))) {
@@ -1056,6 +1113,7 @@ int main(int argc, char **argv)
 		{ "every", required_argument, NULL, 'e' },
 		{ "held-file", required_argument, NULL, 'H' },
 		{ "free-file", required_argument, NULL, 'W' },
+		{ "held-files", required_argument, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
@@ -1100,6 +1158,7 @@ int main(int argc, char **argv)
 		case 'e': o.every_ms = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'H': o.held_file = optarg; break;
 		case 'W': o.free_file = optarg; break;
+		case 'Y': o.held_files = optarg; break;
 		case 'M':
 			if (o.nmoves == MAX_MOVES)
 				return usage();
