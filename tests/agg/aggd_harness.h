@@ -11,7 +11,8 @@
  *    test sets harness_lend: then each peer lends the message being
  *    delivered while fewer than AGG_RDMA_MAX_LENT of its messages are lent,
  *    as agg_rdma.c does), every message sent is handed to harness_sent()
- *    if the test sets it, and a send completes in settle();
+ *    if the test sets it, and a send completes in settle() (unless the
+ *    test sets harness_hold_sends: then it stays in flight);
  *  - the pool runs each reduction at once on the calling thread and hands
  *    it back as done in settle() (deterministic);
  *  - summation copies the first input (agg_sum.c has its own tests) unless
@@ -357,13 +358,16 @@ static __attribute__((unused)) int alive(struct conn *c)
 	return 0;
 }
 
+/* Set by a test to keep sends in flight: settle() completes none. */
+static int harness_hold_sends;
+
 static __attribute__((unused)) void settle(void)
 {
 	/* complete sends and finished reductions until nothing moves */
 	for (int round = 0; round < 64; round++) {
 		int moved = 0;
 
-		for (struct conn *c = g.conns, *n; c; c = n) {
+		for (struct conn *c = g.conns, *n; c && !harness_hold_sends; c = n) {
 			n = c->next;
 			if (c->tx_busy && c->tx_head && !c->closing) {
 				on_send(c, (int)(AGG_HDR_SIZE + c->tx_head->len - c->tx_head->off));

@@ -34,6 +34,13 @@ test_aggd_lend_SRCS := tests/unit/test_aggd_lend.c
 test_aggd_lend_LDLIBS := -lsodium -lz -lm
 test_aggd_lend_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
+# Over RDMA a pull is done at its reply's send completion (sends held in
+# flight through tests/agg/aggd_harness.h), and a close with one in flight.
+UNIT_TESTS += test_aggd_reply
+test_aggd_reply_SRCS := tests/unit/test_aggd_reply.c
+test_aggd_reply_LDLIBS := -lsodium -lz -lm
+test_aggd_reply_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
 # REPORT handling and FlowCon's weights through the daemon's own dispatch
 # (tests/agg/aggd_harness.h).
 UNIT_TESTS += test_aggd_report

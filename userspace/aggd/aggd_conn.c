@@ -205,16 +205,15 @@ static void tx_kick(struct conn *c)
 			conn_close(c, "RDMA send failed");
 			return;
 		}
-		c->tx_busy = true;
 		/*
-		 * The payload is copied: account the pull now. Its completion
-		 * can come after the worker's next request (the SEND is
-		 * delivered before its ACK comes back).
+		 * A pull is done at the send's completion (rdma_sent ->
+		 * on_send), as over TCP: until then pull_pending[rank] stays
+		 * set and the partition READY, so its output stays as sent.
+		 * The completion can come after the worker's next request
+		 * (the SEND is delivered before its ACK comes back): that
+		 * request is an early push or pull of the next iteration.
 		 */
-		if (m->kind == TX_PULL) {
-			m->kind = TX_PLAIN;
-			up->pull_sent(c, m->part);
-		}
+		c->tx_busy = true;
 		return;
 	}
 	hdr_left = m->off < AGG_HDR_SIZE ? AGG_HDR_SIZE - m->off : 0;
@@ -334,13 +333,25 @@ void conn_close(struct conn *c, const char *why)
 	c->closing = true;
 	if (why)
 		log_info("conn %u (%s): closed: %s", c->id, c->peer, why);
-	up->closing(c, why);
 	if (c->rdma) {
+		struct txmsg *m = c->tx_busy ? c->tx_head : NULL;
+
 		/* no completion names this connection after the close */
 		agg_rdma_close(c->rdma);
 		c->rdma = NULL;
 		c->rx_busy = c->tx_busy = false;
+		/*
+		 * The QP is gone, so nothing reads a reply's payload any
+		 * more: a pull reply in flight counts as sent (the worker
+		 * left), or its partition would never leave READY.
+		 */
+		if (m && m->kind == TX_PULL) {
+			m->kind = TX_PLAIN;
+			up->pull_sent(c, m->part);
+		}
+		up->closing(c, why);
 	} else {
+		up->closing(c, why);
 		shutdown(c->fd, SHUT_RDWR);
 	}
 	conn_maybe_destroy(c);

@@ -275,9 +275,10 @@ static void fold_done(struct agg_job *job, struct agg_part *part)
 
 		sum_done(job, part);
 		/*
-		 * Over RDMA a reply is accounted as pulled at once, and the
-		 * last one moves the partition on (pull_reply_done), which
-		 * answers its own pulls: stop if that happened.
+		 * A reply's send can close its connection, which counts that
+		 * pull (conn_close), and the last pull moves the partition on
+		 * (pull_reply_done), which answers its own pulls: stop if
+		 * that happened.
 		 */
 		for (unsigned int r = 0; r < job->spec.n_workers && !job->failed &&
 		     part->iter == iter; r++) {
