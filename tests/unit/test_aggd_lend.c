@@ -113,27 +113,9 @@ static void counters(uint64_t *lent, uint64_t *copied)
 
 static void register_workers(struct conn *w[NW])
 {
-	struct agg_tensor_desc t = { .name = "grad", .nelem = NELEM * NPART };
-
-	for (unsigned int r = 0; r < NW; r++) {
-		struct agg_job_spec s = {
-			.n_workers = NW, .rank = (uint16_t)r,
-			.dtype = AGG_DTYPE_F32, .weight = 1,
-			.part_elems = NELEM, .n_tensors = 1, .tensors = &t,
-		};
-		uint8_t body[256];
-		struct agg_hdr h = { 0 };
-		int len;
-
-		snprintf(s.name, sizeof(s.name), "lend");
-		snprintf(s.token, sizeof(s.token), "secret");
-		len = agg_register_encode(&s, body, sizeof(body));
-		check(len > 0);
-		w[r] = harness_peer();
-		check(w[r] != NULL);
-		deliver(w[r], AGG_MSG_REGISTER, &h, body, (size_t)len);
-		check(w[r]->job != NULL && w[r]->job->spec.n_parts == NPART);
-	}
+	harness_register(w, NW, "lend", NELEM * NPART, NELEM);
+	for (unsigned int r = 0; r < NW; r++)
+		check(w[r]->job->spec.n_parts == NPART);
 }
 
 static void test_lent_then_copied(void)

@@ -85,32 +85,14 @@ static void pull(struct conn *c, unsigned int it)
 
 static struct agg_part *start(struct conn *w[NW])
 {
-	struct agg_tensor_desc t = { .name = "grad", .nelem = NELEM };
-
 	harness_reset("test_aggd_reply");
 	harness_real_sum = 1;
 	harness_sent = on_sent;
 	harness_hold_sends = 0;
 	n_replies = n_wrong = n_errors = 0;
-	for (unsigned int r = 0; r < NW; r++) {
-		struct agg_job_spec s = {
-			.n_workers = NW, .rank = (uint16_t)r,
-			.dtype = AGG_DTYPE_F32, .weight = 1,
-			.part_elems = NELEM, .n_tensors = 1, .tensors = &t,
-		};
-		uint8_t body[256];
-		struct agg_hdr h = { 0 };
-		int len;
-
-		snprintf(s.name, sizeof(s.name), "reply");
-		snprintf(s.token, sizeof(s.token), "secret");
-		len = agg_register_encode(&s, body, sizeof(body));
-		check(len > 0);
-		w[r] = harness_peer();
-		check(w[r] != NULL);
-		deliver(w[r], AGG_MSG_REGISTER, &h, body, (size_t)len);
-		check(w[r]->job != NULL && w[r]->job->spec.n_parts == 1);
-	}
+	harness_register(w, NW, "reply", NELEM, NELEM);
+	for (unsigned int r = 0; r < NW; r++)
+		check(w[r]->job->spec.n_parts == 1);
 	return &w[0]->job->parts[0];
 }
 
