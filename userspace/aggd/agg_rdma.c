@@ -314,7 +314,7 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 		return;
 	}
 	if (conn_buf_get(s, rc) ||
-	    spare_rdma_qp_sge(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH, 2)) {
+	    spare_rdma_qp(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH)) {
 		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)", peer,
 		     rc->mr ? "rdma_create_qp" : "ibv_reg_mr", strerror(errno),
 		     ibv_get_device_name(id->verbs->device),
@@ -458,42 +458,6 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		memcpy(slot + hdr_len, payload, len);
 	sge.length = (uint32_t)(hdr_len + len);
 	return ibv_post_send(rc->id->qp, &wr, &bad) ? -1 : 0;
-}
-
-int agg_rdma_send_mr(struct agg_rdma_conn *rc, const void *hdr,
-		     size_t hdr_len, const void *payload, size_t len,
-		     uint32_t lkey)
-{
-	uint8_t *slot = slot_at(rc, SEND_SLOT);
-	struct ibv_sge sge[2] = {
-		{ .addr = (uintptr_t)slot, .length = (uint32_t)hdr_len,
-		  .lkey = rc->mr->lkey },
-		{ .addr = (uintptr_t)payload, .length = (uint32_t)len,
-		  .lkey = lkey },
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id(rc, SEND_SLOT), .sg_list = sge,
-		.num_sge = len ? 2 : 1, .opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-
-	if (hdr_len > SLOT_SIZE || hdr_len + len > SLOT_SIZE)
-		return -1;
-	memcpy(slot, hdr, hdr_len);
-	return ibv_post_send(rc->id->qp, &wr, &bad) ? -1 : 0;
-}
-
-struct ibv_mr *agg_rdma_reg(struct agg_rdma_srv *s, void *buf, size_t len)
-{
-	if (!s || !s->pd || !buf || !len)
-		return NULL;
-	return ibv_reg_mr(s->pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
-}
-
-void agg_rdma_dereg(struct ibv_mr *mr)
-{
-	if (mr && ibv_dereg_mr(mr))
-		rlog("ibv_dereg_mr failed: %s", strerror(errno));
 }
 
 void agg_rdma_recv_done(struct agg_rdma_conn *rc)

@@ -3,9 +3,7 @@
  * spare-aggd RDMA transport, server side (rdma_cm + verbs, RC QPs).
  *
  * The messages are those of agg_proto.h, one message per SEND: header and
- * payload together (copied into the send slot, or gathered from a
- * registered payload by agg_rdma_send_mr()), at most AGG_RDMA_MAX_PAYLOAD
- * payload bytes. Each
+ * payload together, at most AGG_RDMA_MAX_PAYLOAD payload bytes. Each
  * connection keeps AGG_RDMA_RECV_DEPTH receive buffers posted and one send
  * in flight; peers set an infinite RNR retry, so a burst of messages waits
  * for a buffer instead of failing. Completions of every connection share
@@ -25,7 +23,6 @@
 struct agg_rdma_srv;
 struct agg_rdma_conn;
 struct ibv_context;
-struct ibv_mr;
 struct rdma_cm_id;
 
 struct agg_rdma_ops {
@@ -67,25 +64,6 @@ void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port
 /* 0, or -1 when the message is too long or the post failed. */
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		  const void *payload, size_t len);
-/*
- * agg_rdma_send() without the payload's copy: the header goes through the
- * connection's send slot, the payload is the send's second SGE, read in
- * place from memory registered with agg_rdma_reg() (@lkey its key). The
- * payload must stay unchanged, and registered, until the sent() callback
- * or agg_rdma_close() (which destroys the QP: no read of it after that).
- * 0, or -1 as agg_rdma_send().
- */
-int agg_rdma_send_mr(struct agg_rdma_conn *rc, const void *hdr,
-		     size_t hdr_len, const void *payload, size_t len,
-		     uint32_t lkey);
-/*
- * Register @len bytes at @buf on the device's PD for agg_rdma_send_mr():
- * NULL (errno set) when no connection opened the device yet or the
- * registration failed (RLIMIT_MEMLOCK, ...). Pinning is slow (0.5-1.6 s
- * for 2.3 MiB on a loaded guest): never from a round's path.
- */
-struct ibv_mr *agg_rdma_reg(struct agg_rdma_srv *s, void *buf, size_t len);
-void agg_rdma_dereg(struct ibv_mr *mr);
 void agg_rdma_recv_done(struct agg_rdma_conn *rc);
 /*
  * Keep @msg, the message being handled (as received()
