@@ -930,6 +930,7 @@ static void reclaim_done(struct dev *d, const struct spare_move *mv)
 	spare_slab_slot_free(&d->map, slab, (u32)mv->from);
 	spin_unlock(&slab->lock);
 	__atomic_add_fetch(&d->st.reclaims, 1, __ATOMIC_RELAXED);
+	d->stats_now = true;
 	log_info("donor %s: slab %u: the copy given back is unmapped",
 		 d->donors[mv->evictor].host, mv->slab);
 }
