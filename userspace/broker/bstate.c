@@ -502,8 +502,15 @@ static void heap_push(struct bstate *st, struct bclient *c, const struct blease 
 /* Drop @c's leases that ran out by @now_s. */
 static void client_expire(struct bstate *st, struct bclient *c, uint64_t now_s)
 {
-	while (c->nheap && c->heap[0].expiry <= now_s)
+	while (c->nheap && c->heap[0].expiry <= now_s) {
+		if (c->heap[0].moving) {
+			if (now_s >= st->moved_gone_s + st->lease_s)
+				st->moved_gone = 0;
+			st->moved_gone += c->heap[0].slabs;
+			st->moved_gone_s = now_s;
+		}
 		heap_pop(st, c);
+	}
 	if (!c->nheap && c->capheap > 16) {	/* a burst's memory goes back */
 		free(c->heap);
 		c->heap = NULL;
@@ -1102,12 +1109,25 @@ uint64_t bstate_reclaim_pick(struct bstate *st, const char *client, const struct
 	 * hog's excess look larger than it is. A slab marked to move is
 	 * counted once: a client that unmapped it at once has it counted
 	 * free by the donor while its lease still runs (and until the donor
-	 * says so it is in the maximum already).
+	 * says so it is in the maximum already). But never more than the
+	 * donors' free slabs, the leases, and the marked leases that ran out
+	 * within a lease (moved_gone: the dip above) now: a copy given back
+	 * under a lease that is not marked (a mark renewed all the same by a
+	 * monitor that had not seen the copy go, or a copy given back beyond
+	 * the marks) is counted twice, free and held, until that lease runs
+	 * out, and the maximum alone kept that for as long as others waited:
+	 * a share too large, and the hog above its real share for good
+	 * (broker/fair-share's stuck hog, test reclaim_stale_monitor).
 	 */
 	share = bstate_total_free(st) + st->held - st->moving;
 	if (share > c->reclaim_pool)
 		c->reclaim_pool = share;
-	share = c->reclaim_pool / (st->nactive + !c->active);
+	share = bstate_total_free(st) + st->held;
+	if (now_s < st->moved_gone_s + st->lease_s)
+		share += st->moved_gone;
+	if (share > c->reclaim_pool)
+		share = c->reclaim_pool;
+	share /= st->nactive + !c->active;
 	if (c->slabs <= c->moving + share)
 		return 0;
 	excess = c->slabs - c->moving - share;

@@ -113,6 +113,10 @@ struct bstate {
 	bool			fair_share;	/* the pool divided among active clients */
 	uint64_t		held;		/* slabs all clients hold (sum of slabs) */
 	uint64_t		moving;		/* of those, marked to move (sum of moving) */
+	/* slabs of marked leases that ran out within a lease of moved_gone_s
+	 * (the last): the donor may not count them free yet */
+	uint64_t		moved_gone;
+	uint64_t		moved_gone_s;
 	uint32_t		nactive;	/* clients holding a lease or waiting */
 	uint32_t		nwaiting;	/* clients waiting below their share */
 	uint64_t		waited_s;	/* s: a client last began to wait (client_wait()) */

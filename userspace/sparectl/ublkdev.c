@@ -610,8 +610,10 @@ struct grants_read {
 		uint32_t	slabs, donor;
 		bool		marked;	/* the broker asked it off the pool */
 	} *room;			/* n of them */
-	/* copies the pager is asked to give back on each donor (marks) */
+	/* copies the pager is asked to give back on each donor (marks), and
+	 * the copies the grants left there cover (what it may keep) */
 	uint32_t		giveback[RENEW_MAX_DONORS];
+	uint32_t		keep[RENEW_MAX_DONORS];
 	uint32_t		marked_now;	/* grants marked by this round */
 };
 
@@ -798,8 +800,12 @@ static void marks_read(const char *name, struct grants_read *gr)
 
 /*
  * @gr's marks (NAME.marks) and, for a pager (@files 2), the copies it is
- * asked to give back on each donor (NAME.giveback: "ADDR COUNT" lines,
- * one per donor asked), written whole or not at all. spare.ko (@files 1)
+ * asked to give back on each donor (NAME.giveback: "ADDR COUNT KEEP"
+ * lines, one per donor asked: COUNT beyond the KEEP copies its unmarked
+ * grants cover; a pager gives back what it holds there beyond KEEP, so
+ * that a count read off a map that has not caught up with a copy given
+ * back already asks nothing twice; one before session 49 reads COUNT
+ * alone), written whole or not at all. spare.ko (@files 1)
  * is told through configfs instead. 0, or -1 (logged).
  */
 static int marks_write(const char *name, const struct grants_read *gr, unsigned int files)
@@ -824,7 +830,8 @@ static int marks_write(const char *name, const struct grants_read *gr, unsigned 
 		}
 		for (uint32_t k = 0; w && k < gr->nd; k++)
 			if (gr->giveback[k])
-				fprintf(f, "%s %u\n", gr->addr[k], gr->giveback[k]);
+				fprintf(f, "%s %u %u\n", gr->addr[k], gr->giveback[k],
+					gr->keep[k]);
 		if (ferror(f) | fclose(f) || rename(tmp, path)) {
 			log_err("device %s: %s: %s", name, path, strerror(errno));
 			unlink(tmp);
@@ -966,10 +973,11 @@ static uint32_t reissue_pick(const struct grants_read *gr, uint32_t k, uint64_t 
  * The copies on donor @k the broker's marks ask back: none while no grant
  * of @k is marked (copies beyond the grants, e.g. moved in on an EVICT,
  * are room to ask for, not a mark); else those beyond what its unmarked
- * unexpired grants and the room just granted for copies (@granted) cover.
+ * unexpired grants and the room just granted for copies (@granted) cover
+ * (*@keep: those covered).
  */
 static uint32_t giveback_of(const struct grants_read *gr, uint32_t k, uint64_t now,
-			    uint64_t granted)
+			    uint64_t granted, uint32_t *keep)
 {
 	uint64_t cover = granted;
 	bool marked = false;
@@ -982,6 +990,7 @@ static uint32_t giveback_of(const struct grants_read *gr, uint32_t k, uint64_t n
 		else if (gr->room[i].expiry > now)
 			cover += gr->room[i].slabs;
 	}
+	*keep = cover < UINT32_MAX ? (uint32_t)cover : UINT32_MAX;
 	return marked && gr->count[k] > cover ? (uint32_t)(gr->count[k] - cover) : 0;
 }
 
@@ -1094,7 +1103,7 @@ static int renew_donor_grants(const char *name, struct grants_read *gr, uint32_t
 		/* the room asked covers the copies first, then the standby */
 		granted = gr->count[k] > covered ? gr->count[k] - covered : 0;
 	}
-	gr->giveback[k] = giveback_of(gr, k, now, granted);
+	gr->giveback[k] = giveback_of(gr, k, now, granted, &gr->keep[k]);
 	if (marked)
 		log_info("device %s: the broker marks %u grant(s) on %s (%u slab(s)) to move off "
 			 "the pool; %u cop%s there beyond the unmarked grants, asked of the device",

@@ -788,11 +788,33 @@ static bool reclaim_backup_whole(struct dev *d, u32 s)
 					d->map.pages_per_slab);
 }
 
-/* SIGHUP: NAME.giveback read again (none: nothing asked). */
+/* Copies in donor @i's slots now, whatever their state (NAME.map's count). */
+static u32 copies_on(struct dev *d, u32 i)
+{
+	u32 n = 0;
+
+	for (u32 s = 0; s < d->map.nr_slabs; s++) {
+		struct spare_slab *slab = &d->map.slabs[s];
+
+		spin_lock(&slab->lock);
+		for (u32 c = 0; c < d->map.nr_slots; c++)
+			n += slab->copy[c].donor == i;
+		spin_unlock(&slab->lock);
+	}
+	return n;
+}
+
+/*
+ * SIGHUP: NAME.giveback read again (none: nothing asked). "ADDR COUNT
+ * KEEP": what donor ADDR holds beyond KEEP copies, less those leaving
+ * already, is owed; "ADDR COUNT" (sparectl before session 49): COUNT
+ * less those leaving.
+ */
 static void giveback_reload(struct dev *d)
 {
 	struct life *lf = d->life;
-	u32 want[SPARE_MAX_DONORS] = { 0 };
+	u32 want[SPARE_MAX_DONORS] = { 0 }, keep[SPARE_MAX_DONORS];
+	bool kept[SPARE_MAX_DONORS] = { false };
 	char path[300], line[160];
 	FILE *f;
 	u32 i;
@@ -805,22 +827,32 @@ static void giveback_reload(struct dev *d)
 		log_warn("SIGHUP: %s: %s; no copy is given back", path, strerror(errno));
 	while (f && fgets(line, sizeof(line), f)) {
 		char addr[128], dn[80];
-		unsigned int n;
+		unsigned int n, k;
+		int got = sscanf(line, "%127s %u %u", addr, &n, &k);
 
-		if (sscanf(line, "%127s %u", addr, &n) != 2)
+		if (got < 2)
 			continue;
 		for (i = 0; i < d->nr_donors; i++) {
 			snprintf(dn, sizeof(dn), "%s:%s", d->donors[i].host, d->donors[i].port);
-			if (!strcmp(dn, addr))
+			if (!strcmp(dn, addr)) {
 				want[i] = n;
+				kept[i] = got == 3;
+				keep[i] = k;
+			}
 		}
 	}
 	if (f)
 		fclose(f);
 	for (i = 0; i < d->nr_donors; i++) {
-		u32 leaving = giveback_leaving(d, i);
+		u32 leaving = giveback_leaving(d, i), stay;
 
-		lf->giveback[i] = want[i] > leaving ? want[i] - leaving : 0;
+		if (want[i] && kept[i]) {
+			stay = copies_on(d, i);		/* those leaving in it still */
+			stay = stay > leaving ? stay - leaving : 0;
+			lf->giveback[i] = stay > keep[i] ? stay - keep[i] : 0;
+		} else {
+			lf->giveback[i] = want[i] > leaving ? want[i] - leaving : 0;
+		}
 		lf->gb_kept_said[i] = 0;
 		lf->gb_nomove_said[i] = false;
 		if (want[i])	/* a marked grant the pager holds lapses by then */
@@ -930,6 +962,7 @@ static void reclaim_done(struct dev *d, const struct spare_move *mv)
 	spare_slab_slot_free(&d->map, slab, (u32)mv->from);
 	spin_unlock(&slab->lock);
 	__atomic_add_fetch(&d->st.reclaims, 1, __ATOMIC_RELAXED);
+	d->stats_now = true;
 	log_info("donor %s: slab %u: the copy given back is unmapped",
 		 d->donors[mv->evictor].host, mv->slab);
 }

@@ -225,6 +225,10 @@ struct dev {
 
 	/* lifecycle (lifecycle.c): reconnect, re-map, resync, moves */
 	int		life_fd;	/* eventfd: wakes the lifecycle */
+	/* a copy left the map: the counters file and NAME.map are written at
+	 * the lifecycle's next turn, not up to a second later (a monitor that
+	 * reads them would renew a grant for a copy given back already) */
+	bool		stats_now;
 	struct life	*life;
 	struct resync	*rsync;
 	/* the moves waiting for a donor to be added (NAME.moving): their

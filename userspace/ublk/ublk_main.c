@@ -122,15 +122,17 @@ static void keep_write_window(struct dev *d, u64 now)
 	g_win_seen = ret;
 }
 
-/* The counters file, at most once a second (stats.c); life_loop() calls it. */
+/* The counters file, at most once a second unless a copy left the map
+ * (d->stats_now; stats.c); life_loop() calls it. */
 static void pager_tick(struct dev *d)
 {
 	u64 now = spare_now_ns();
 
 	keep_write_window(d, now);
-	if (!g_id.path[0] || now - g_stats_ns < 1000000000ULL)
+	if (!g_id.path[0] || (!d->stats_now && now - g_stats_ns < 1000000000ULL))
 		return;
 	g_stats_ns = now;
+	d->stats_now = false;
 	if (stats_write(d, &g_id))
 		log_warn("%s: %s", g_id.path, strerror(errno));
 }
