@@ -845,9 +845,8 @@ static int check_redundancy(struct spare_dev *dev)
 			;
 		domains += j == i;
 	}
-	/* donors all in one domain: distinct donors are what can be had */
-	if (spare_ec_check(&c->ec, c->replicas, c->nr_donors,
-			   domains > 1 ? domains : 0, why, sizeof(why))) {
+	if (spare_ec_check(&c->ec, c->replicas, c->nr_donors, domains,
+			   why, sizeof(why))) {
 		pr_warn("%s: %s\n", name, why);
 		return -EINVAL;
 	}

@@ -81,7 +81,8 @@ int spare_ec_check(const struct spare_ec_geom *g, u32 replicas, u32 nr_donors,
 			 g->k, g->r, n, nr_donors, n - nr_donors);
 		return -EINVAL;
 	}
-	if (nr_domains && n > nr_domains) {
+	/* donors all in one domain: distinct donors are what can be had */
+	if (nr_domains > 1 && n > nr_domains) {
 		snprintf(why, size,
 			 "redundancy=ec:%u+%u needs %u distinct failure domains, the device's donors are in %u (%u missing)",
 			 g->k, g->r, n, nr_domains, n - nr_domains);

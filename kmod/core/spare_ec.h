@@ -85,6 +85,8 @@ int spare_ec_format(const struct spare_ec_geom *g, char *buf, size_t size);
  * @replicas: its replicas= setting
  * @nr_donors: donors the device has at power-on
  * @nr_domains: distinct failure domains among them, 0 if it has none
+ *	(1, every donor in one domain, is as none: distinct donors are what
+ *	can be had, as where a broker names one domain for all)
  * @why: a message naming what is wrong or missing
  * @size: bytes of @why
  *

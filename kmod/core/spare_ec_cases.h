@@ -161,6 +161,8 @@ static void ec_check_settings(EC_T t)
 	EC_EQ(t, spare_ec_check(&g42, 1, 6, 0, why, sizeof(why)), 0);
 	EC_EQ(t, spare_ec_check(&g42, 1, 8, 6, why, sizeof(why)), 0);
 	EC_EQ(t, spare_ec_check(&g21, 1, 3, 3, why, sizeof(why)), 0);
+	/* every donor in one domain (a broker's "default"): as none */
+	EC_EQ(t, spare_ec_check(&g42, 1, 6, 1, why, sizeof(why)), 0);
 
 	EC_EQ(t, spare_ec_check(&g42, 1, 5, 0, why, sizeof(why)), -EINVAL);
 	EC_CHECK(t, strstr(why, "needs 6 distinct donors, the device has 5 (1 missing)"));

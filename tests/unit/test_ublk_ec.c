@@ -26,8 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pager.h"
+#include "stats.h"
 #include "tap.h"
 
 #define DEPTH	4
@@ -409,11 +411,74 @@ static void read_waits_for_write(void)
 	teardown();
 }
 
+static bool live_but_1(struct dev *d, u32 i)
+{
+	return i != 1;
+}
+
+static bool never_due(struct dev *d, u32 i)
+{
+	return false;
+}
+
+/*
+ * NAME.map (stats.c) lists the split slabs, as spare.ko's slab_map does
+ * for an ec device: one line per split (slab g * (K + R) + j, slot 0),
+ * its donor, its state and the pages current on it, so that sparectl's
+ * renew and monitor count each donor's splits where they are now. Page 0
+ * written with split 1's write failed, then split 1's donor lost: split
+ * 1 failed with no current page, the five others mapped with one. (Until
+ * session 49 the file was empty for an ec device.)
+ */
+static void map_lists_splits(void)
+{
+	char dir[] = "/tmp/test_ublk_ec.XXXXXX", path[128], line[128];
+	struct stats_id id = { .name = "ec0", .disk = "ublkb0" };
+	unsigned int n = 0;
+	FILE *f;
+
+	setup();
+	for (u32 i = 0; i < NDONORS; i++)
+		snprintf(dev.donors[i].port, sizeof(dev.donors[i].port), "18515");
+	write_holding(0, 2, 1);
+	EXPECT(complete(1, IBV_WC_REM_ACCESS_ERR));
+	dev.donors[1].failed = true;
+	ec_life_step(&dev, live_but_1, never_due);
+	EXPECT(grp0()->lost & (1U << 1));
+	if (!mkdtemp(dir)) {
+		EXPECT(false);
+		teardown();
+		return;
+	}
+	snprintf(id.path, sizeof(id.path), "%s/ec0", dir);
+	EXPECT_EQ(stats_write(&dev, &id), 0);
+	snprintf(path, sizeof(path), "%s/ec0.map", dir);
+	f = fopen(path, "r");
+	EXPECT(f != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "1 %u 0 %u 10.0.0.%u:18515 %s %u\n", n, n, n + 2,
+			 n == 1 ? "failed" : "mapped", n == 1 ? 0 : 1);
+		if (strcmp(line, want))
+			fprintf(stderr, "# line %u: %s# want:    %s", n, line, want);
+		EXPECT(!strcmp(line, want));
+		n++;
+	}
+	EXPECT_EQ(n, 6);
+	if (f)
+		fclose(f);
+	stats_remove(&id);
+	rmdir(dir);
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(write_answered_at_k);
 	TAP_RUN(late_split_fails);
 	TAP_RUN(second_write_waits);
 	TAP_RUN(read_waits_for_write);
+	TAP_RUN(map_lists_splits);
 	return tap_done();
 }

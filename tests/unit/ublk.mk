@@ -24,9 +24,10 @@ test_ublk_split_SRCS   := tests/unit/test_ublk_split.c userspace/ublk/stats.c
 test_ublk_split_CFLAGS := $(KSHIM_CFLAGS) -Iuserspace/ublk
 
 # spare-ublk's erasure-coded request path (ec.c) with a transport of the
-# test's own: writes answered at K splits, late splits, waits.
+# test's own: writes answered at K splits, late splits, waits; NAME.map's
+# split slabs (stats.c).
 UNIT_TESTS += test_ublk_ec
 test_ublk_ec_SRCS   := tests/unit/test_ublk_ec.c userspace/ublk/ec.c \
-		       userspace/ublk/integrity.c
+		       userspace/ublk/integrity.c userspace/ublk/stats.c
 test_ublk_ec_CFLAGS := $(KSHIM_CFLAGS) -Iuserspace/ublk
 test_ublk_ec_LDLIBS := -lisal

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "spare_ec_io.h"
+#include "spare_slab.h"
 
 struct dev;
 struct queue;
@@ -139,6 +140,28 @@ static inline void ec_split_counts(struct ec_dev *e, u32 *lost, u32 *rebuilding)
 		*rebuilding += (u32)__builtin_popcount(e->map.groups[g].repair);
 		pthread_mutex_unlock(&e->lock[g]);
 	}
+}
+
+/*
+ * Split slab @s (split s % (K + R) of group s / (K + R)) as spare.ko's
+ * slab_map shows an ec device's split slabs, for NAME.map: its donor
+ * now, its state (failed once lost; evicting while an EVICT moves it or
+ * gives it back; mapped; unmapped) and the pages current on it.
+ */
+static inline void ec_split_snap(struct ec_dev *e, u32 n, u32 s, u32 *donor,
+				 enum spare_copy_state *state, u32 *pages)
+{
+	u32 g = s / n, j = s % n;
+	const struct spare_ec_group *grp = &e->map.groups[g];
+	const struct ec_split *sp = &e->sp[s];
+
+	pthread_mutex_lock(&e->lock[g]);
+	*donor = sp->donor;
+	*state = grp->lost & (1U << j) ? SPARE_COPY_FAILED :
+		 sp->mv || sp->unmap_due ? SPARE_COPY_EVICTING :
+		 sp->mapped ? SPARE_COPY_MAPPED : SPARE_COPY_UNMAPPED;
+	*pages = bitmap_weight(grp->cur[j], e->map.pages_per_group);
+	pthread_mutex_unlock(&e->lock[g]);
 }
 
 #endif /* SPARE_UBLK_EC_H */

@@ -126,8 +126,33 @@ static void slab_line(struct dev *d, FILE *f)
 		count[SPARE_COPY_FAILED], current_pages);
 }
 
+static void map_line(FILE *f, struct dev *d, u32 s, u32 c, u32 donor,
+		     enum spare_copy_state state, u32 pages)
+{
+	fprintf(f, "%u %u %u %u %s:%s %s %u\n", SLAB_MAP_VERSION, s, c, donor,
+		d->donors[donor].host, d->donors[donor].port,
+		spare_copy_state_name(state), pages);
+}
+
 /*
- * PATH.map: one line per slab copy, where it lives now (copies move), as
+ * An ec device's split slabs, one line each, as spare.ko lists them: slab
+ * g * (K + R) + j for split j of group g, slot 0.
+ */
+static void ec_map_lines(struct dev *d, FILE *f)
+{
+	u32 n = spare_ec_splits(&d->ec_geom), s, donor, pages;
+	enum spare_copy_state state;
+
+	for (s = 0; d->ec && s < d->ec->map.nr_groups * n; s++) {
+		ec_split_snap(d->ec, n, s, &donor, &state, &pages);
+		if (donor < d->nr_donors)
+			map_line(f, d, s, 0, donor, state, pages);
+	}
+}
+
+/*
+ * PATH.map: one line per slab copy (with --redundancy ec:K+R, per split
+ * slab), where it lives now (copies move, splits move and re-home), as
  * spare.ko's sysfs slab_map: version, slab, slot, donor index, donor,
  * state, current pages. `sparectl device show` prints it, and the
  * monitor renews each donor's grants for the copies it holds. Written as
@@ -144,6 +169,8 @@ static int map_write(struct dev *d, const char *path)
 	f = fopen(tmp, "we");
 	if (!f)
 		return -1;
+	if (ec_on(d))
+		ec_map_lines(d, f);
 	for (u32 s = 0; s < map->nr_slabs; s++) {
 		struct spare_slab *slab = &map->slabs[s];
 		struct { u32 donor, pages; enum spare_copy_state state; } v[SPARE_MAX_SLOTS];
@@ -164,10 +191,7 @@ static int map_write(struct dev *d, const char *path)
 		for (c = 0; c < n; c++) {
 			if (v[c].donor >= d->nr_donors)
 				continue;	/* the spare slot */
-			fprintf(f, "%u %u %u %u %s:%s %s %u\n", SLAB_MAP_VERSION, s, c,
-				v[c].donor, d->donors[v[c].donor].host,
-				d->donors[v[c].donor].port, spare_copy_state_name(v[c].state),
-				v[c].pages);
+			map_line(f, d, s, c, v[c].donor, v[c].state, v[c].pages);
 		}
 	}
 	return snap_commit(f, tmp, dst);

@@ -221,7 +221,7 @@ static const struct spare_setting ublk_settings[] = {
 	{ "slab-size", 'S', "SIZE", "slab size, a power of two of 1M..16G", "1G" },
 	{ "donor", 'd', "HOST[:PORT]", "a donor (spared); repeat for more, max " SPARE_STR(SPARE_MAX_DONORS) " (required)", "" },
 	{ "copies", 'c', "N", "copies of every slab, 1.." SPARE_STR(SPARE_MAX_REPLICAS) ", at most the donors", "1" },
-	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); without a backup, grants or a state file", "none" },
+	{ "redundancy", 'E', "none|ec:K+R", "erasure coding instead of copies: K (2, 4, 8) data and R (1, 2) parity splits of a page on K+R distinct donors (and domains); without a backup or a state file", "none" },
 	{ "ec-delta", 'e', "N", "with --redundancy ec:K+R: split reads posted beyond K, 0..R; a read completes on the first K", "1" },
 	{ "integrity", 0, "none|crc32c", "a crc32c of every page (every split with ec:K+R) kept in the pager's memory and checked on every read; a bad copy or split is read from another source and refilled, never returned", "none" },
 	{ "source", 'b', "ADDR", "local address to connect from", "" },
