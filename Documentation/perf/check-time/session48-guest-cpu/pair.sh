@@ -12,6 +12,7 @@
 # Session 49 (base: today's defaults, soft-RoCE's ICRC by crc32-generic):
 #   rxepclmul: spare.rxecrc=pclmul (tests/vm/lib.sh's rxe_up loads
 #   crc32-pclmul before rdma_rxe)
+#   mitoff: mitigations=off (session 49, paired)
 #   nostrip: SPARE_VM_STRIP=0, with session49/strip-overlay.diff applied
 #   (not taken: the overlay's spare.ko and programs without debug info)
 # To repeat it on today's tree, set base's SPARE_VM_CPU=max and drop
@@ -27,6 +28,7 @@ run1() { # variant round
 	fasttsc) export SPARE_VM_CPU="max,-erms" SPARE_VM_APPEND="init_on_alloc=0 tsc=reliable" ;;
 	rxepclmul) export SPARE_VM_APPEND="spare.rxecrc=pclmul" ;;
 	nostrip) export SPARE_VM_STRIP=0 ;;
+	mitoff) export SPARE_VM_APPEND="mitigations=off" ;;
 	esac
 	export SPARE_VM_LOGDIR=$OUT/logs-$v
 	/usr/bin/time -f "%e %U %S" -o "$OUT/t.$v" scripts/vm/run -k "$k" ${b:+-b "$b"} "$s" >"$OUT/p-$n-$v-$i.out" 2>&1
