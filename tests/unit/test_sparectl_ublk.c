@@ -470,7 +470,7 @@ static const char *slurp(const char *path, char *buf, size_t len)
 /*
  * Move marks (protocol 3): a grant the broker marks is kept in NAME.marks;
  * the copies on its donor beyond the unmarked grants go to NAME.giveback
- * for the pager. While the pager keeps them (the slab map still shows
+ * for the pager, with the copies those grants cover (it may keep 1 of 2). While the pager keeps them (the slab map still shows
  * them), the marked grant is renewed; once they are gone it is not sent
  * back any more, and the pager is asked nothing.
  */
@@ -514,14 +514,14 @@ static void test_renew_marks(void)
 		snprintf(hex + 2 * i, 3, "%02x", was[0].id[i]);
 	slurp(mpath, text, sizeof(text));
 	EXPECT(!strncmp(text, hex, 2 * SPARE_GRANT_ID_LEN) && text[32] == '\n' && !text[33]);
-	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1\n"));
+	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1 1\n"));
 
 	/* the pager kept the copy: the marked grant is still sent back */
 	memset(&b, 0, sizeof(b));
 	EXPECT_EQ(ublk_device_renew_grants(&p, "u0", (long)getpid(), 4, live, 4, 0, both_ask,
 					   both_reissue, &b, &renewed), 1);
 	EXPECT_EQ(b.r.n, 4);
-	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1\n"));
+	EXPECT(!strcmp(slurp(gpath, text, sizeof(text)), "10.0.0.2:18515 1 1\n"));
 
 	/* it gave back slab 0's copy on A: A's marked grant is not renewed */
 	memset(&b, 0, sizeof(b));
