@@ -921,6 +921,13 @@ static double metric(const char *text, const char *name)
 	return -1;
 }
 
+/* How much the counter @name grew from @before to @after. */
+static double metric_delta(const char *before, const char *after,
+			   const char *name)
+{
+	return metric(after, name) - metric(before, name);
+}
+
 static char *stats_of(unsigned int on_port)
 {
 	char err[256], *text = NULL;
@@ -987,16 +994,11 @@ static int stats_push_counts(void)
 		free(after);
 		return 1;
 	}
-	lent = metric(after, "spare_aggd_rdma_pushes_lent_total") -
-	       metric(before, "spare_aggd_rdma_pushes_lent_total");
-	copied = metric(after, "spare_aggd_rdma_pushes_copied_total") -
-		 metric(before, "spare_aggd_rdma_pushes_copied_total");
-	in_place = metric(after, "spare_aggd_rdma_replies_in_place_total") -
-		   metric(before, "spare_aggd_rdma_replies_in_place_total");
-	r_copied = metric(after, "spare_aggd_rdma_replies_copied_total") -
-		   metric(before, "spare_aggd_rdma_replies_copied_total");
-	reg_failed = metric(after, "spare_aggd_rdma_output_reg_failures_total") -
-		     metric(before, "spare_aggd_rdma_output_reg_failures_total");
+	lent = metric_delta(before, after, "spare_aggd_rdma_pushes_lent_total");
+	copied = metric_delta(before, after, "spare_aggd_rdma_pushes_copied_total");
+	in_place = metric_delta(before, after, "spare_aggd_rdma_replies_in_place_total");
+	r_copied = metric_delta(before, after, "spare_aggd_rdma_replies_copied_total");
+	reg_failed = metric_delta(before, after, "spare_aggd_rdma_output_reg_failures_total");
 	printf("stats: %d pushes over %s: %.0f folded from a lent receive slot, %.0f copied\n",
 	       PUSHES, use_rdma ? "RDMA" : "TCP", lent, copied);
 	printf("stats: %d pull replies over %s: %.0f sent in place, %.0f copied, %.0f failed registrations\n",
@@ -1051,12 +1053,9 @@ static int scenario_receive_fold(void)
 		free(after);
 		return 1;
 	}
-	sums = metric(after, "spare_aggd_sums_total") -
-	       metric(before, "spare_aggd_sums_total");
-	folds = metric(after, "spare_aggd_receive_folds_total") -
-		metric(before, "spare_aggd_receive_folds_total");
-	secs = metric(after, "spare_aggd_receive_fold_seconds_total") -
-	       metric(before, "spare_aggd_receive_fold_seconds_total");
+	sums = metric_delta(before, after, "spare_aggd_sums_total");
+	folds = metric_delta(before, after, "spare_aggd_receive_folds_total");
+	secs = metric_delta(before, after, "spare_aggd_receive_fold_seconds_total");
 	printf("receive-fold: %.0f sums, %.0f of their last folds on the receiving thread (%.6f s), pool folds %.0f\n",
 	       sums, folds, secs,
 	       metric(after, "spare_aggd_reductions_total") -
