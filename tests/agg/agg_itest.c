@@ -921,6 +921,13 @@ static double metric(const char *text, const char *name)
 	return -1;
 }
 
+/* How much the counter @name grew from @before to @after. */
+static double metric_delta(const char *before, const char *after,
+			   const char *name)
+{
+	return metric(after, name) - metric(before, name);
+}
+
 static char *stats_of(unsigned int on_port)
 {
 	char err[256], *text = NULL;
@@ -969,13 +976,16 @@ static int run_between_stats(struct worker *wk, unsigned int w,
  * each of its 96 pushes is folded from its receive slot or copied, so the
  * two counters grow by 96 together, and some must be lent (a worker has
  * at most a tensor's 3 pushes unfolded, fewer than the 6 slots it may
- * lend); over TCP neither moves.
+ * lend); over TCP neither moves. Its 96 pull replies over RDMA are all
+ * sent from the registered outputs in place (the daemon runs with its
+ * locked-memory limit, so the registration must succeed): the in-place
+ * counter grows by 96, the copied one and the registration failures not.
  */
 static int stats_push_counts(void)
 {
 	enum { W = 4, ITERS = 6, PUSHES = W * ITERS * (3 + 1) };
 	char *before, *after;
-	double lent, copied;
+	double lent, copied, in_place, r_copied, reg_failed;
 	int bad = run_between_stats(start_job(630, W, AGG_DTYPE_F32, ITERS, 3000,
 					      77, 1024), W, &before, &after);
 
@@ -984,12 +994,27 @@ static int stats_push_counts(void)
 		free(after);
 		return 1;
 	}
-	lent = metric(after, "spare_aggd_rdma_pushes_lent_total") -
-	       metric(before, "spare_aggd_rdma_pushes_lent_total");
-	copied = metric(after, "spare_aggd_rdma_pushes_copied_total") -
-		 metric(before, "spare_aggd_rdma_pushes_copied_total");
+	lent = metric_delta(before, after, "spare_aggd_rdma_pushes_lent_total");
+	copied = metric_delta(before, after, "spare_aggd_rdma_pushes_copied_total");
+	in_place = metric_delta(before, after, "spare_aggd_rdma_replies_in_place_total");
+	r_copied = metric_delta(before, after, "spare_aggd_rdma_replies_copied_total");
+	reg_failed = metric_delta(before, after, "spare_aggd_rdma_output_reg_failures_total");
 	printf("stats: %d pushes over %s: %.0f folded from a lent receive slot, %.0f copied\n",
 	       PUSHES, use_rdma ? "RDMA" : "TCP", lent, copied);
+	printf("stats: %d pull replies over %s: %.0f sent in place, %.0f copied, %.0f failed registrations\n",
+	       PUSHES, use_rdma ? "RDMA" : "TCP", in_place, r_copied, reg_failed);
+	if (metric(after, "spare_aggd_rdma_replies_in_place_total") < 0 ||
+	    metric(after, "spare_aggd_rdma_replies_copied_total") < 0 ||
+	    metric(after, "spare_aggd_rdma_output_reg_failures_total") < 0) {
+		failf("stats: no spare_aggd_rdma_replies_{in_place,copied}_total or spare_aggd_rdma_output_reg_failures_total");
+		bad = 1;
+	} else if (use_rdma ? in_place != PUSHES || r_copied != 0 || reg_failed != 0 :
+		   in_place != 0 || r_copied != 0) {
+		failf("stats: want %s", use_rdma ?
+		      "every RDMA pull reply sent in place, none copied" :
+		      "no RDMA reply counted for TCP workers");
+		bad = 1;
+	}
 	if (metric(after, "spare_aggd_rdma_pushes_lent_total") < 0 ||
 	    metric(after, "spare_aggd_rdma_pushes_copied_total") < 0) {
 		failf("stats: no spare_aggd_rdma_pushes_{lent,copied}_total");
@@ -1028,12 +1053,9 @@ static int scenario_receive_fold(void)
 		free(after);
 		return 1;
 	}
-	sums = metric(after, "spare_aggd_sums_total") -
-	       metric(before, "spare_aggd_sums_total");
-	folds = metric(after, "spare_aggd_receive_folds_total") -
-		metric(before, "spare_aggd_receive_folds_total");
-	secs = metric(after, "spare_aggd_receive_fold_seconds_total") -
-	       metric(before, "spare_aggd_receive_fold_seconds_total");
+	sums = metric_delta(before, after, "spare_aggd_sums_total");
+	folds = metric_delta(before, after, "spare_aggd_receive_folds_total");
+	secs = metric_delta(before, after, "spare_aggd_receive_fold_seconds_total");
 	printf("receive-fold: %.0f sums, %.0f of their last folds on the receiving thread (%.6f s), pool folds %.0f\n",
 	       sums, folds, secs,
 	       metric(after, "spare_aggd_reductions_total") -

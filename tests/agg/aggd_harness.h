@@ -12,7 +12,12 @@
  *    delivered while fewer than AGG_RDMA_MAX_LENT of its messages are lent,
  *    as agg_rdma.c does), every message sent is handed to harness_sent()
  *    if the test sets it, and a send completes in settle() (unless the
- *    test sets harness_hold_sends: then it stays in flight);
+ *    test sets harness_hold_sends: then it stays in flight); a message
+ *    sent in place (agg_rdma_send_region) is read, and handed to
+ *    harness_sent(), at its completion, as a NIC reads it, and not at
+ *    all when its connection closes first; regions register unless the
+ *    test sets harness_reg_fail, and a region deregistered while a send
+ *    still reads it stops the test;
  *  - the pool runs each reduction at once on the calling thread and hands
  *    it back as done in settle() (deterministic);
  *  - summation copies the first input (agg_sum.c has its own tests) unless
@@ -25,6 +30,7 @@
 #ifndef SPARE_AGGD_HARNESS_H
 #define SPARE_AGGD_HARNESS_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,23 +119,37 @@ int io_uring_submit(struct io_uring *ring)
 }
 
 /* ---- the RDMA transport, as stubs ---- */
-static struct agg_rdma_conn *fake_rc = (struct agg_rdma_conn *)&fake_rc;
 
 /*
- * harness_lend: each peer is one of these, and lends the message deliver()
- * is handing it (which then stays allocated until its loan comes back).
+ * Each peer is one of these (kept until teardown: loans outlive their
+ * connection). With harness_lend it lends the message deliver() is
+ * handing it (which then stays allocated until its loan comes back).
  */
-#define HARNESS_LENDERS 16
+struct agg_rdma_region {
+	const uint8_t *buf;
+	size_t len;
+};
 struct agg_rdma_conn {
+	struct agg_rdma_conn *all_next;
+	int lends;
 	unsigned int n_lent;
+	/* a send in place, posted and not completed: read at completion */
+	int inplace;
+	uint8_t inplace_hdr[AGG_HDR_SIZE];
+	const struct agg_rdma_region *inplace_region;
+	const void *inplace_payload;
+	size_t inplace_len;
 };
 struct agg_rdma_loan {
 	struct agg_rdma_conn *rc;
 	uint8_t *msg;
 };
 static int harness_lend;
-static struct agg_rdma_conn harness_lenders[HARNESS_LENDERS];
-static unsigned int harness_n_lenders;
+static struct agg_rdma_conn *harness_rcs;	/* every peer's, all_next */
+static int harness_reg_fail;		/* agg_rdma_region_reg() fails */
+/* The optimizer harness_register() asks for (AGG_OPT_*; lr and momentum 0.5). */
+static int harness_opt;
+static unsigned int harness_regions;	/* registered, not deregistered */
 static uint8_t *harness_delivering;	/* deliver()'s message */
 static int harness_msg_lent;		/* it was lent: not freed by deliver() */
 static unsigned int harness_loans_out;
@@ -153,8 +173,69 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 	return 0;
 }
 
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+					    void *buf, size_t len)
+{
+	struct agg_rdma_region *r;
+
+	(void)rc;
+	if (harness_reg_fail) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r = malloc(sizeof(*r));
+	check(r != NULL);
+	r->buf = buf;
+	r->len = len;
+	harness_regions++;
+	return r;
+}
+
+void agg_rdma_region_dereg(struct agg_rdma_region *r)
+{
+	/* no send may still read it */
+	for (struct agg_rdma_conn *rc = harness_rcs; rc; rc = rc->all_next)
+		check(!rc->inplace || rc->inplace_region != r);
+	check(harness_regions > 0);
+	harness_regions--;
+	free(r);
+}
+
+int agg_rdma_send_region(struct agg_rdma_conn *rc, const void *hdr,
+			 size_t hdr_len, const struct agg_rdma_region *r,
+			 const void *payload, size_t len)
+{
+	const uint8_t *at = payload;
+
+	check(hdr_len == AGG_HDR_SIZE && !rc->inplace);
+	check(at >= r->buf && len <= r->len && (size_t)(at - r->buf) <= r->len - len);
+	if (len > AGG_RDMA_MAX_PAYLOAD)
+		return -1;
+	memcpy(rc->inplace_hdr, hdr, AGG_HDR_SIZE);
+	rc->inplace_region = r;
+	rc->inplace_payload = payload;
+	rc->inplace_len = len;
+	rc->inplace = 1;
+	return 0;
+}
+
+/* The send in place completes: the NIC reads the payload now. */
+static void harness_inplace_complete(struct agg_rdma_conn *rc)
+{
+	if (!rc || !rc->inplace)
+		return;
+	rc->inplace = 0;
+	if (harness_sent) {
+		struct agg_hdr h;
+
+		agg_hdr_decode(rc->inplace_hdr, &h, UINT32_MAX);
+		harness_sent(&h, rc->inplace_payload, rc->inplace_len);
+	}
+}
+
 void agg_rdma_recv_done(struct agg_rdma_conn *rc) { (void)rc; }
-void agg_rdma_close(struct agg_rdma_conn *rc) { (void)rc; }
+/* its QP destroyed: a send in flight reads nothing more */
+void agg_rdma_close(struct agg_rdma_conn *rc) { rc->inplace = 0; }
 
 /*
  * Without harness_lend the test's messages are its own buffers: pushes are
@@ -166,7 +247,7 @@ struct agg_rdma_loan *agg_rdma_recv_lend(struct agg_rdma_conn *rc,
 {
 	struct agg_rdma_loan *l;
 
-	if (!harness_lend || rc == fake_rc || msg != harness_delivering ||
+	if (!harness_lend || !rc->lends || msg != harness_delivering ||
 	    harness_msg_lent || rc->n_lent >= AGG_RDMA_MAX_LENT)
 		return NULL;
 	l = malloc(sizeof(*l));
@@ -324,6 +405,17 @@ void agg_pool_stats(struct agg_pool *p, struct agg_pool_stats *st)
  * up once (logging as @name), then g zeroed with small limits (1 MiB for
  * all jobs, 256 KiB per job, 4 KiB pushes) and a clock at 1 ns.
  */
+static void harness_rcs_free(void)
+{
+	while (harness_rcs) {
+		struct agg_rdma_conn *rc = harness_rcs;
+
+		harness_rcs = rc->all_next;
+		check(!rc->n_lent);
+		free(rc);
+	}
+}
+
 static __attribute__((unused)) void harness_reset(const char *name)
 {
 	static int once;
@@ -343,8 +435,10 @@ static __attribute__((unused)) void harness_reset(const char *name)
 	g.max_push = 4096;
 	g.now_ns = 1;
 	harness_lend = 0;
-	harness_n_lenders = 0;
-	memset(harness_lenders, 0, sizeof(harness_lenders));
+	harness_reg_fail = 0;
+	harness_opt = AGG_OPT_NONE;
+	harness_regions = 0;
+	harness_rcs_free();
 }
 
 #define N_PEERS 4
@@ -370,6 +464,7 @@ static __attribute__((unused)) void settle(void)
 		for (struct conn *c = g.conns, *n; c && !harness_hold_sends; c = n) {
 			n = c->next;
 			if (c->tx_busy && c->tx_head && !c->closing) {
+				harness_inplace_complete(c->rdma);
 				on_send(c, (int)(AGG_HDR_SIZE + c->tx_head->len - c->tx_head->off));
 				moved = 1;
 				break;	/* the list may have changed */
@@ -425,13 +520,14 @@ static __attribute__((unused)) void deliver(struct conn *c, unsigned int type, s
 static __attribute__((unused)) struct conn *harness_peer(void)
 {
 	struct conn *c = conn_open(-1, "harness");
+	struct agg_rdma_conn *rc = calloc(1, sizeof(*rc));
 
+	check(rc != NULL);
+	rc->lends = harness_lend;
+	rc->all_next = harness_rcs;
+	harness_rcs = rc;
 	if (c) {
-		c->rdma = fake_rc;
-		if (harness_lend) {
-			check(harness_n_lenders < HARNESS_LENDERS);
-			c->rdma = &harness_lenders[harness_n_lenders++];
-		}
+		c->rdma = rc;
 		c->admin = g.stats_open;
 	}
 	return c;
@@ -439,8 +535,9 @@ static __attribute__((unused)) struct conn *harness_peer(void)
 
 /*
  * nw workers of job @name (an fp32 tensor of @nelem elements in partitions
- * of @part_elems, token "secret") registered, each on a harness_peer()
- * of its own, in rank order; each ends attached to the job.
+ * of @part_elems, token "secret", optimizer harness_opt) registered, each
+ * on a harness_peer() of its own, in rank order; each ends attached to
+ * the job.
  */
 static __attribute__((unused)) void harness_register(struct conn **w, unsigned int nw,
 						     const char *name, uint32_t nelem,
@@ -452,6 +549,8 @@ static __attribute__((unused)) void harness_register(struct conn **w, unsigned i
 		struct agg_job_spec s = {
 			.n_workers = (uint16_t)nw, .rank = (uint16_t)r,
 			.dtype = AGG_DTYPE_F32, .weight = 1,
+			.opt = (uint8_t)harness_opt,
+			.lr = harness_opt ? 0.5f : 0, .momentum = harness_opt ? 0.5f : 0,
 			.part_elems = part_elems, .n_tensors = 1, .tensors = &t,
 		};
 		uint8_t body[256];
@@ -485,6 +584,8 @@ static __attribute__((unused)) void teardown(void)
 	jobs_free_all();
 	report_free();
 	memset(peer, 0, sizeof(peer));
+	check(harness_regions == 0);	/* every job's registration dropped */
+	harness_rcs_free();
 }
 
 

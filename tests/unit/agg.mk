@@ -35,7 +35,9 @@ test_aggd_lend_LDLIBS := -lsodium -lz -lm
 test_aggd_lend_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
 # Over RDMA a pull is done at its reply's send completion (sends held in
-# flight through tests/agg/aggd_harness.h), and a close with one in flight.
+# flight through tests/agg/aggd_harness.h), and a close with one in flight;
+# the reply sent from the registered output in place (read at completion),
+# its job pinned until then, the copy when registration fails.
 UNIT_TESTS += test_aggd_reply
 test_aggd_reply_SRCS := tests/unit/test_aggd_reply.c
 test_aggd_reply_LDLIBS := -lsodium -lz -lm

@@ -16,7 +16,18 @@
  *  - a worker closes with its reply in flight: that pull counts (its QP
  *    is gone), the job goes on, and the other's completion moves the
  *    partition on.
+ * The reply is sent from the partition's output in place (the job's
+ * outputs registered at its first RDMA worker's REGISTER): the harness
+ * reads the payload at the send's completion, as the NIC does, so
+ *  - the output stays byte for byte as sent while replies are in flight
+ *    and a worker runs ahead into the next iteration;
+ *  - a close, or the daemon's teardown, with replies in flight frees the
+ *    job (and drops its registration) only once no send reads it;
+ *  - a failed registration falls back to the copy and counts it;
+ *  - SET_WEIGHTS, which writes the output, is refused while it is sent.
  */
+#include <inttypes.h>
+
 #include "tap.h"
 
 static void check(int cond)
@@ -83,9 +94,28 @@ static void pull(struct conn *c, unsigned int it)
 	send_msg(c, AGG_MSG_PULL, it, NULL, 0);
 }
 
-static struct agg_part *start(struct conn *w[NW])
+/* The daemon's counter @name as /metrics and STATS print it. */
+static uint64_t counter(const char *name)
+{
+	char *page = NULL, *at, key[96];
+	size_t len = 0;
+	uint64_t v;
+	FILE *f = open_memstream(&page, &len);
+
+	check(f != NULL);
+	check(stats_write(f, false) == 0);
+	check(fclose(f) == 0);
+	snprintf(key, sizeof(key), "\n%s ", name);
+	at = strstr(page, key);
+	check(at && sscanf(at + strlen(key), "%" SCNu64, &v) == 1);
+	free(page);
+	return v;
+}
+
+static struct agg_part *start_with(struct conn *w[NW], int reg_fail)
 {
 	harness_reset("test_aggd_reply");
+	harness_reg_fail = reg_fail;
 	harness_real_sum = 1;
 	harness_sent = on_sent;
 	harness_hold_sends = 0;
@@ -94,6 +124,11 @@ static struct agg_part *start(struct conn *w[NW])
 	for (unsigned int r = 0; r < NW; r++)
 		check(w[r]->job->spec.n_parts == 1);
 	return &w[0]->job->parts[0];
+}
+
+static struct agg_part *start(struct conn *w[NW])
+{
+	return start_with(w, 0);
 }
 
 /* Both replies of iteration 0 posted, neither completed. */
@@ -119,13 +154,14 @@ static void test_pull_done_at_completion(void)
 	struct agg_part *p = start(w);
 
 	round0_in_flight(w);
-	EXPECT_EQ(n_replies, 2);
+	EXPECT_EQ(n_replies, 0);	/* sent in place: read at completion */
 	EXPECT_EQ(p->state, AGG_PART_READY);
 	EXPECT_EQ(p->iter, 0);
 	EXPECT_EQ(p->pull_pending[0], 1);
 	EXPECT_EQ(p->pull_pending[1], 1);
 	EXPECT_EQ(p->n_pulled, 0);
 	release();
+	EXPECT_EQ(n_replies, 2);
 	EXPECT_EQ(p->iter, 1);
 	EXPECT_EQ(p->state, AGG_PART_COLLECT);
 	EXPECT_EQ(p->pull_pending[0], 0);
@@ -176,10 +212,120 @@ static void test_close_counts_pull(void)
 	teardown();
 }
 
+/*
+ * Replies in flight read the output at their completion: it must not
+ * change meanwhile, though rank 0 already pushed and pulled iteration 1.
+ */
+static void test_in_place_output_unchanged(void)
+{
+	struct conn *w[NW];
+	struct agg_part *p = start(w);
+	float sent[NELEM];
+
+	EXPECT_EQ(w[0]->job->out_reg != NULL, 1);
+	EXPECT_EQ(harness_regions, 1);		/* once for the job */
+	round0_in_flight(w);
+	EXPECT_EQ(n_replies, 0);		/* nothing read at the post */
+	EXPECT_EQ(w[0]->job->inflight, 2);	/* both sends pin the job */
+	EXPECT_EQ(p->sending, 2);
+	memcpy(sent, p->out, sizeof(sent));
+	push(w[0], 0, 1);
+	pull(w[0], 1);
+	EXPECT_EQ(memcmp(sent, p->out, sizeof(sent)), 0);
+	release();
+	EXPECT_EQ(n_replies, 2);
+	EXPECT_EQ(w[0]->job->inflight, 0);
+	EXPECT_EQ(p->sending, 0);
+	push(w[1], 1, 1);
+	pull(w[1], 1);
+	EXPECT_EQ(n_replies, 4);
+	EXPECT_EQ(n_wrong, 0);
+	EXPECT_EQ(n_errors, 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 4);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 0);
+	teardown();
+}
+
+/*
+ * Both workers close with their replies in flight: each QP goes before the
+ * job (and its registration) goes; no reply is read after its close.
+ */
+static void test_close_in_flight_frees_after(void)
+{
+	struct conn *w[NW];
+
+	start(w);
+	round0_in_flight(w);
+	conn_close(w[1], "test: gone with its reply in flight");
+	EXPECT_EQ(harness_regions, 1);
+	conn_close(w[0], "test: gone with its reply in flight");
+	EXPECT_EQ(g.jobs == NULL, 1);		/* freed: nothing reads it */
+	EXPECT_EQ(harness_regions, 0);
+	release();
+	EXPECT_EQ(n_replies, 0);
+	teardown();
+}
+
+/* The daemon's teardown (conn_destroy without a close) with replies in flight. */
+static void test_teardown_in_flight(void)
+{
+	struct conn *w[NW];
+
+	start(w);
+	round0_in_flight(w);
+	teardown();			/* checks no region goes under a send */
+	EXPECT_EQ(harness_regions, 0);
+	EXPECT_EQ(n_replies, 0);
+}
+
+/* No registration (RLIMIT_MEMLOCK): replies copied, counted, still right. */
+static void test_reg_failure_copies(void)
+{
+	struct conn *w[NW];
+	struct agg_part *p = start_with(w, 1);
+
+	EXPECT_EQ(w[0]->job->out_reg == NULL, 1);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
+	round0_in_flight(w);
+	EXPECT_EQ(n_replies, 2);		/* copied at the post */
+	EXPECT_EQ(w[0]->job->inflight, 0);
+	EXPECT_EQ(p->sending, 0);
+	release();
+	EXPECT_EQ(p->iter, 1);
+	EXPECT_EQ(n_wrong, 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
+	teardown();
+}
+
+/* SET_WEIGHTS writes the output: refused while a reply is sent from it. */
+static void test_set_weights_refused_while_sending(void)
+{
+	struct conn *w[NW];
+	struct agg_part *p;
+
+	harness_reset("test_aggd_reply");
+	harness_opt = AGG_OPT_SGD_MOMENTUM;
+	harness_register(w, NW, "weights", NELEM, NELEM);
+	p = &w[0]->job->parts[0];
+	EXPECT_EQ(agg_part_weights_check(w[0]->job, p, 0), 0);
+	p->sending = 1;
+	EXPECT_EQ(agg_part_weights_check(w[0]->job, p, 0), -AGG_ESTATE);
+	p->sending = 0;
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(test_pull_done_at_completion);
 	TAP_RUN(test_next_request_before_completion);
 	TAP_RUN(test_close_counts_pull);
+	TAP_RUN(test_in_place_output_unchanged);
+	TAP_RUN(test_close_in_flight_frees_after);
+	TAP_RUN(test_teardown_in_flight);
+	TAP_RUN(test_reg_failure_copies);
+	TAP_RUN(test_set_weights_refused_while_sending);
 	return tap_done();
 }

@@ -43,7 +43,6 @@ static void part_free(struct agg_part *p, unsigned int w)
 	free(p->pulled);
 	free(p->pull_pending);
 	free(p->next_pull);
-	free(p->out);
 	free(p->momentum);
 	free(p->sum);
 	free(p->acc);
@@ -59,8 +58,44 @@ static void *alloc_buf(size_t bytes)
 	return p;
 }
 
+/* A partition's output in the job's region: each starts on a cache line. */
+static size_t out_stride(size_t bytes)
+{
+	return (bytes + 63) / 64 * 64;
+}
+
+/*
+ * The partitions' outputs, one page-aligned, zeroed allocation (the
+ * partition offsets follow out_stride()). -1 on overflow or ENOMEM.
+ */
+static int out_region_alloc(struct agg_job *job, const struct agg_job_spec *s)
+{
+	size_t total = 0, esz = agg_dtype_size(s->dtype);
+
+	for (uint32_t i = 0; i < s->n_parts; i++) {
+		uint32_t t, nelem;
+		uint64_t off;
+		size_t b;
+
+		if (agg_spec_part(s, i, &t, &off, &nelem))
+			return -1;
+		b = out_stride((size_t)nelem * esz);
+		if (b > SIZE_MAX - total - 4095)
+			return -1;
+		total += b;
+	}
+	total = (total + 4095) / 4096 * 4096;
+	if (!total)
+		total = 4096;
+	if (posix_memalign(&job->out_region, 4096, total))
+		return -1;
+	memset(job->out_region, 0, total);
+	job->out_region_bytes = total;
+	return 0;
+}
+
 static int part_init(struct agg_part *p, const struct agg_job_spec *s,
-		     uint32_t index)
+		     uint32_t index, uint8_t *out)
 {
 	unsigned int w = s->n_workers;
 	uint32_t t;
@@ -78,11 +113,10 @@ static int part_init(struct agg_part *p, const struct agg_job_spec *s,
 	p->slots = calloc(w, sizeof(*p->slots));
 	p->in = calloc(w, sizeof(*p->in));
 	p->loan = calloc(w, sizeof(*p->loan));
-	p->out = alloc_buf(p->bytes);
+	p->out = out;
 	if (!p->slot_iter || !p->pulled || !p->pull_pending || !p->next_pull ||
 	    !p->slots || !p->in || !p->loan || !p->out)
 		return -1;
-	memset(p->out, 0, p->bytes);
 	for (unsigned int r = 0; r < w; r++) {
 		p->slot_iter[r] = AGG_SLOT_EMPTY;
 		p->slots[r] = alloc_buf(p->bytes);
@@ -110,6 +144,7 @@ struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
 {
 	struct agg_job *job = calloc(1, sizeof(*job));
 	unsigned int w = spec->n_workers;
+	size_t off = 0;
 
 	if (!job)
 		return NULL;
@@ -120,11 +155,16 @@ struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
 	if (!job->parts || !job->rank_conn || !job->rank_left)
 		goto fail;
 	job->spec = *spec;
-	for (uint32_t p = 0; p < spec->n_parts; p++)
-		if (part_init(&job->parts[p], spec, p)) {
+	if (out_region_alloc(job, spec))
+		goto fail;
+	for (uint32_t p = 0; p < spec->n_parts; p++) {
+		if (part_init(&job->parts[p], spec, p,
+			      (uint8_t *)job->out_region + off)) {
 			job->spec.n_parts = p + 1;
 			goto fail_parts;
 		}
+		off += out_stride(job->parts[p].bytes);
+	}
 	job->mem_bytes = agg_job_mem_need(spec);
 	memset(spec, 0, sizeof(*spec));	/* arrays now belong to the job */
 	return job;
@@ -133,6 +173,7 @@ fail_parts:
 		part_free(&job->parts[p], w);
 	job->spec.n_parts = spec->n_parts;
 fail:
+	free(job->out_region);
 	free(job->parts);
 	free(job->rank_conn);
 	free(job->rank_left);
@@ -146,6 +187,7 @@ void agg_job_free(struct agg_job *job)
 		return;
 	for (uint32_t p = 0; p < job->spec.n_parts; p++)
 		part_free(&job->parts[p], job->spec.n_workers);
+	free(job->out_region);
 	free(job->parts);
 	free(job->rank_conn);
 	free(job->rank_left);
@@ -341,7 +383,7 @@ int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
 			   unsigned int rank)
 {
 	if (job->spec.opt == AGG_OPT_NONE || rank != 0 || p->iter != 0 ||
-	    p->state != AGG_PART_COLLECT)
+	    p->state != AGG_PART_COLLECT || p->sending)
 		return -AGG_ESTATE;
 	return 0;
 }

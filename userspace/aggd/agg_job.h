@@ -64,6 +64,9 @@ struct agg_part {
 	float *momentum;		/* optimizer state, or NULL */
 	float *sum;			/* optimizer scratch, or NULL */
 	bool weights_set;
+	/* replies being sent from out in place (posted, not completed):
+	 * nothing may write out meanwhile */
+	unsigned int sending;
 	/* sum on arrival: ranks 0..n_folded-1 of iter are in the running sum
 	 * (out for fp32, sum with an optimizer, acc for fp16/bf16); while
 	 * folding, the pool adds ranks [fold_from, fold_to) */
@@ -80,7 +83,15 @@ struct agg_job {
 	size_t mem_bytes;
 	bool failed;
 	char fail_msg[160];
-	unsigned int inflight;		/* reductions handed to the pool */
+	/* reductions handed to the pool, and pull replies whose SEND reads
+	 * the output in place (posted, not yet completed or cut by a close) */
+	unsigned int inflight;
+	/* every partition's output (parts[i].out), one allocation, so that
+	 * one registration covers them (aggd_jobs.c: the in-place reply) */
+	void *out_region;
+	size_t out_region_bytes;
+	void *out_reg;			/* its RDMA registration, or NULL */
+	bool out_reg_failed;		/* tried once and failed: replies copied */
 	/* per rank: attached connection (opaque to this file), AGG_RANK_* */
 	void **rank_conn;
 	uint8_t *rank_left;
@@ -124,6 +135,7 @@ int agg_part_departed_blocks(const struct agg_job *job,
 size_t agg_job_mem_need(const struct agg_job_spec *spec);
 /* Takes ownership of *spec's arrays on success. NULL on ENOMEM. */
 struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec);
+/* The caller has dropped out_reg's registration (no send reads it). */
 void agg_job_free(struct agg_job *job);
 void agg_job_fail(struct agg_job *job, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -162,7 +174,8 @@ int agg_part_pull_check(struct agg_part *p, unsigned int rank, uint32_t iter);
  */
 int agg_part_pull_done(struct agg_part *p, unsigned int n_workers,
 		       unsigned int rank);
-/* SET_WEIGHTS: 0 or -AGG_ESTATE. */
+/* SET_WEIGHTS: 0 or -AGG_ESTATE (also while a reply is being sent from
+ * the output it would overwrite: part->sending). */
 int agg_part_weights_check(const struct agg_job *job, const struct agg_part *p,
 			   unsigned int rank);
 /*

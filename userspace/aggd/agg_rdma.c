@@ -314,7 +314,7 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 		return;
 	}
 	if (conn_buf_get(s, rc) ||
-	    spare_rdma_qp(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH)) {
+	    spare_rdma_qp_sge(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH, 2)) {
 		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)", peer,
 		     rc->mr ? "rdma_create_qp" : "ibv_reg_mr", strerror(errno),
 		     ibv_get_device_name(id->verbs->device),
@@ -457,6 +457,62 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 	if (len)
 		memcpy(slot + hdr_len, payload, len);
 	sge.length = (uint32_t)(hdr_len + len);
+	return ibv_post_send(rc->id->qp, &wr, &bad) ? -1 : 0;
+}
+
+/* A job's memory registered for in-place sends: one MR. */
+struct agg_rdma_region {
+	struct ibv_mr *mr;
+};
+
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+					    void *buf, size_t len)
+{
+	struct agg_rdma_region *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->mr = ibv_reg_mr(rc->srv->pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (!r->mr) {
+		int err = errno;
+
+		free(r);
+		errno = err;
+		return NULL;
+	}
+	return r;
+}
+
+void agg_rdma_region_dereg(struct agg_rdma_region *r)
+{
+	if (!r)
+		return;
+	if (ibv_dereg_mr(r->mr))
+		rlog("ibv_dereg_mr failed: %s", strerror(errno));
+	free(r);
+}
+
+int agg_rdma_send_region(struct agg_rdma_conn *rc, const void *hdr,
+			 size_t hdr_len, const struct agg_rdma_region *r,
+			 const void *payload, size_t len)
+{
+	uint8_t *slot = slot_at(rc, SEND_SLOT);
+	uintptr_t at = (uintptr_t)payload, base = (uintptr_t)r->mr->addr;
+	struct ibv_sge sge[2] = {
+		{ .addr = (uintptr_t)slot, .length = (uint32_t)hdr_len,
+		  .lkey = rc->mr->lkey },
+		{ .addr = at, .length = (uint32_t)len, .lkey = r->mr->lkey },
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id(rc, SEND_SLOT), .sg_list = sge,
+		.num_sge = len ? 2 : 1, .opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (hdr_len > SLOT_SIZE || len > SLOT_SIZE - hdr_len ||
+	    at < base || len > r->mr->length || at - base > r->mr->length - len)
+		return -1;
+	memcpy(slot, hdr, hdr_len);
 	return ibv_post_send(rc->id->qp, &wr, &bad) ? -1 : 0;
 }
 

@@ -3,7 +3,9 @@
  * spare-aggd RDMA transport, server side (rdma_cm + verbs, RC QPs).
  *
  * The messages are those of agg_proto.h, one message per SEND: header and
- * payload together, at most AGG_RDMA_MAX_PAYLOAD payload bytes. Each
+ * payload together (copied into the send slot, or the payload gathered in
+ * place from a registered region: agg_rdma_send_region()), at most
+ * AGG_RDMA_MAX_PAYLOAD payload bytes. Each
  * connection keeps AGG_RDMA_RECV_DEPTH receive buffers posted and one send
  * in flight; peers set an infinite RNR retry, so a burst of messages waits
  * for a buffer instead of failing. Completions of every connection share
@@ -22,6 +24,7 @@
 
 struct agg_rdma_srv;
 struct agg_rdma_conn;
+struct agg_rdma_region;
 struct ibv_context;
 struct rdma_cm_id;
 
@@ -64,6 +67,27 @@ void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port
 /* 0, or -1 when the message is too long or the post failed. */
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		  const void *payload, size_t len);
+/*
+ * Register @len bytes at @buf (local access only) on the PD of @rc's
+ * device, which every connection of the listener shares, for
+ * agg_rdma_send_region(). NULL (errno set) when registration fails
+ * (RLIMIT_MEMLOCK, ...). Pinning is slow (0.5-1.6 s for 2.3 MiB on a
+ * loaded guest): never from a round's path.
+ */
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+					    void *buf, size_t len);
+/* Only once no send reads it: after its sent() or agg_rdma_close(). */
+void agg_rdma_region_dereg(struct agg_rdma_region *r);
+/*
+ * agg_rdma_send() without the payload's copy: the header goes through the
+ * connection's send slot, the payload (which must lie inside @r) is the
+ * SEND's second SGE, read in place. It must stay unchanged, and @r
+ * registered, until the sent() callback or agg_rdma_close() (which
+ * destroys the QP: no read of it after that). 0, or -1 as agg_rdma_send().
+ */
+int agg_rdma_send_region(struct agg_rdma_conn *rc, const void *hdr,
+			 size_t hdr_len, const struct agg_rdma_region *r,
+			 const void *payload, size_t len);
 void agg_rdma_recv_done(struct agg_rdma_conn *rc);
 /*
  * Keep @msg, the message being handled (as received()

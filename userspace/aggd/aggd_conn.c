@@ -201,9 +201,20 @@ static void tx_kick(struct conn *c)
 	if (c->tx_busy || c->closing || !m)
 		return;
 	if (c->rdma) {
-		if (agg_rdma_send(c->rdma, m->hdr, AGG_HDR_SIZE, m->payload, m->len)) {
+		bool in_place = m->kind == TX_PULL && m->region && c->job;
+		int ret = in_place ?
+			agg_rdma_send_region(c->rdma, m->hdr, AGG_HDR_SIZE,
+					     m->region, m->payload, m->len) :
+			agg_rdma_send(c->rdma, m->hdr, AGG_HDR_SIZE, m->payload,
+				      m->len);
+
+		if (ret) {
 			conn_close(c, "RDMA send failed");
 			return;
+		}
+		if (in_place) {
+			m->pinned = c->job;
+			up->pin(m->pinned, m->part, true);
 		}
 		/*
 		 * A pull is done at the send's completion (rdma_sent ->
@@ -236,6 +247,17 @@ static void tx_kick(struct conn *c)
 	io_uring_prep_sendmsg(sqe, c->fd, &c->tx_msg, MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &c->tx_op);
 	c->tx_busy = true;
+}
+
+/* The send of @m read its payload in place: it no longer does. */
+static void tx_unpin(struct txmsg *m)
+{
+	struct agg_job *job = m->pinned;
+
+	if (!job)
+		return;
+	m->pinned = NULL;
+	up->pin(job, m->part, false);
 }
 
 /* ---- closing ---- */
@@ -292,10 +314,15 @@ void conn_destroy(struct conn *c)
 {
 	up->destroyed(c);
 	preauth_release(c);
+	/* the QP first: no SEND reads a pinned payload after this */
+	if (c->rdma)
+		agg_rdma_close(c->rdma);
+	c->rdma = NULL;
 	while (c->tx_head) {
 		struct txmsg *m = c->tx_head;
 
 		c->tx_head = m->next;
+		tx_unpin(m);
 		free(m->owned);
 		free(m);
 	}
@@ -306,8 +333,6 @@ void conn_destroy(struct conn *c)
 		c->held_head = hm->next;
 		free(hm);
 	}
-	if (c->rdma)
-		agg_rdma_close(c->rdma);
 	if (c->fd >= 0)
 		close(c->fd);
 	if (c->prev)
@@ -349,6 +374,8 @@ void conn_close(struct conn *c, const char *why)
 			m->kind = TX_PLAIN;
 			up->pull_sent(c, m->part);
 		}
+		if (m)
+			tx_unpin(m);
 		up->closing(c, why);
 	} else {
 		up->closing(c, why);
@@ -473,6 +500,7 @@ static void tx_complete(struct conn *c, struct txmsg *m)
 {
 	if (m->kind == TX_PULL)
 		up->pull_sent(c, m->part);
+	tx_unpin(m);
 	free(m->owned);
 	free(m);
 }

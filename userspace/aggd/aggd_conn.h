@@ -21,6 +21,7 @@
 struct agg_job;
 struct agg_rdma_conn;
 struct agg_rdma_loan;
+struct agg_rdma_region;
 struct migration;
 
 struct held_msg {
@@ -64,6 +65,12 @@ struct txmsg {
 	size_t off;		/* bytes of hdr + payload sent */
 	void *owned;		/* freed when done */
 	uint32_t part;
+	/* RDMA: the payload lies in this registered region (a job's
+	 * outputs) and is sent from there in place; NULL: copied */
+	const struct agg_rdma_region *region;
+	/* sent in place: the job whose memory the SEND reads, pinned
+	 * (conn_ops.pin) from the post until the send ends */
+	struct agg_job *pinned;
 };
 
 enum rx_stage {
@@ -135,6 +142,10 @@ struct conn_ops {
 	void (*hdr)(struct conn *c);		/* c->hdr_buf holds a header */
 	void (*body)(struct conn *c);		/* the body asked for is in */
 	void (*pull_sent)(struct conn *c, uint32_t part); /* TX_PULL left */
+	/* a SEND reads partition @part's output of @job in place from now
+	 * (pinned: posted) until it ends (!pinned: completed, or its QP
+	 * destroyed) */
+	void (*pin)(struct agg_job *job, uint32_t part, bool pinned);
 	void (*closing)(struct conn *c, const char *why);
 	void (*destroyed)(struct conn *c);	/* about to be freed */
 };

@@ -105,6 +105,7 @@ static void handle_register(struct conn *c)
 	job->rank_conn[rank] = c;
 	job->n_attached++;
 	agg_spec_free(&spec);
+	job_register_output(c);
 
 	agg_hdr_init(&h, AGG_MSG_REGISTER_REPLY, AGG_REG_REPLY_SIZE);
 	h.job_id = job->id;
@@ -324,6 +325,15 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_pushes_copied_total", SPARE_COUNTER,
 		"RDMA pushes copied out of their receive slot (the connection had lent all the slots it may lend).",
 		g.rdma_pushes_copied);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_replies_in_place_total", SPARE_COUNTER,
+		"RDMA pull replies sent from the partition's registered output in place.",
+		g.rdma_replies_in_place);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_replies_copied_total", SPARE_COUNTER,
+		"RDMA pull replies copied into the send buffer (the job's outputs are not registered).",
+		g.rdma_replies_copied);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_output_reg_failures_total", SPARE_COUNTER,
+		"Jobs whose outputs could not be registered for in-place RDMA replies (RLIMIT_MEMLOCK...): their replies are copied.",
+		g.rdma_output_reg_failed);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);
@@ -763,6 +773,7 @@ static const struct conn_ops dispatch_ops = {
 	.hdr = handle_hdr,
 	.body = handle_body,
 	.pull_sent = pull_reply_done,
+	.pin = job_pin,
 	.closing = on_closing,
 	.destroyed = on_destroyed,
 };

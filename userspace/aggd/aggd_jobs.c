@@ -4,6 +4,7 @@
  * reductions handed to the pool, pull replies, failing a job, the record
  * of jobs that moved away.
  */
+#include <errno.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,11 +91,22 @@ static void job_return_loans(struct agg_job *job)
 		return_loans(&job->parts[i], 0, job->spec.n_workers);
 }
 
+/* Free a job whose memory nothing reads any more (inflight 0). */
+static void job_free(struct agg_job *job)
+{
+	if (job && job->out_reg) {
+		agg_rdma_region_dereg(job->out_reg);
+		job->out_reg = NULL;
+	}
+	agg_job_free(job);
+}
+
 void job_maybe_free(struct job_entry *e)
 {
 	struct job_entry **pp;
 
-	/* a reduction or a migration link may still read its buffers */
+	/* a reduction, a reply sent in place or a migration link may still
+	 * read its buffers */
 	if (!e->dead || e->job->inflight || e->job->mig)
 		return;
 	for (pp = &g.jobs; *pp; pp = &(*pp)->next)
@@ -106,8 +118,40 @@ void job_maybe_free(struct job_entry *e)
 	log_info("job %u '%s' freed (%zu bytes)", e->job->id, e->job->spec.name,
 		 e->job->mem_bytes);
 	job_return_loans(e->job);
-	agg_job_free(e->job);
+	job_free(e->job);
 	free(e);
+}
+
+void job_pin(struct agg_job *job, uint32_t part, bool pinned)
+{
+	struct job_entry *e;
+
+	if (pinned) {
+		job->inflight++;
+		job->parts[part].sending++;
+		return;
+	}
+	job->parts[part].sending--;
+	job->inflight--;
+	e = job_entry_of(job);
+	if (e)
+		job_maybe_free(e);
+}
+
+void job_register_output(struct conn *c)
+{
+	struct agg_job *job = c->job;
+
+	if (!c->rdma || !job || job->out_reg || job->out_reg_failed)
+		return;
+	job->out_reg = agg_rdma_region_reg(c->rdma, job->out_region,
+					   job->out_region_bytes);
+	if (job->out_reg)
+		return;
+	job->out_reg_failed = true;
+	g.rdma_output_reg_failed++;
+	log_warn("job %u '%s': cannot register its %zu bytes of partition outputs for RDMA: %s; its RDMA pull replies are copied into the send buffer (raise RLIMIT_MEMLOCK, systemd's LimitMEMLOCK=, to send them in place)",
+		 job->id, job->spec.name, job->out_region_bytes, strerror(errno));
 }
 
 void job_drop_queued(struct agg_job *job)
@@ -210,8 +254,8 @@ void pool_run(struct agg_task *t)
 }
 
 /*
- * The partition's output has left for this rank (sent over TCP, or copied
- * into the RDMA send buffer): the rank has pulled it.
+ * The partition's output has left for this rank (its send completed, over
+ * TCP or RDMA, or its QP is gone): the rank has pulled it.
  */
 void pull_reply_done(struct conn *c, uint32_t part_index)
 {
@@ -256,6 +300,14 @@ void queue_pull_reply(struct conn *c, struct agg_part *part)
 	m->payload = part->out;
 	m->len = part->bytes;
 	m->part = part->index;
+	if (c->rdma) {
+		/* in place from the registered outputs, else copied */
+		m->region = c->job->out_reg;
+		if (m->region)
+			g.rdma_replies_in_place++;
+		else
+			g.rdma_replies_copied++;
+	}
 	tx_queue(c, m);
 }
 
@@ -384,7 +436,7 @@ struct job_entry *job_new(struct conn *c, const char *tenant,
 		e->rep.weight = report_ops ? report_ops->first_weight(job) : job->spec.weight;
 	}
 	if (!job || agg_pool_add_job(g.pool, job->id, e->rep.weight)) {
-		agg_job_free(job);
+		job_free(job);
 		free(e);
 		fail_conn(c, AGG_ENOMEM, what);
 		return NULL;
@@ -460,7 +512,7 @@ void jobs_free_all(void)
 
 		g.jobs = e->next;
 		job_return_loans(e->job);
-		agg_job_free(e->job);
+		job_free(e->job);
 		free(e);
 	}
 	while (g.moved) {

@@ -99,7 +99,24 @@ void job_fail(struct agg_job *job, const char *fmt, ...)
  * the pool under its policy.
  */
 void fold_part(struct agg_job *job, struct agg_part *part);
+/*
+ * Answer @c's pull with @part's output. Over RDMA the reply is sent from
+ * the output in place when the job's outputs are registered
+ * (job_register_output), else copied into the send buffer; counted in
+ * spare_aggd_rdma_replies_{in_place,copied}_total.
+ */
 void queue_pull_reply(struct conn *c, struct agg_part *part);
+/*
+ * @c, an RDMA worker, has just attached to its job: register the job's
+ * outputs (one region) for in-place replies, once per job, before any of
+ * its rounds over RDMA. A failure (RLIMIT_MEMLOCK...) is logged and
+ * counted (spare_aggd_rdma_output_reg_failures_total), and not tried
+ * again: the job's replies are copied. Deregistered when the job is freed.
+ */
+void job_register_output(struct conn *c);
+/* conn_ops.pin: a SEND reads the partition's output (job->inflight,
+ * part->sending). */
+void job_pin(struct agg_job *job, uint32_t part, bool pinned);
 /* The rank behind @c has pulled partition @part_index. */
 void pull_reply_done(struct conn *c, uint32_t part_index);
 /* The pool finished tasks (its eventfd fired). */

@@ -93,6 +93,10 @@ struct aggd_state {
 	/* RDMA pushes folded from their lent receive slot, or copied out of
 	 * it (the connection's lendable slots all lent: aggd_dispatch.c) */
 	uint64_t rdma_pushes_lent, rdma_pushes_copied;
+	/* RDMA pull replies sent from the registered output in place, or
+	 * copied; jobs whose outputs could not be registered */
+	uint64_t rdma_replies_in_place, rdma_replies_copied;
+	uint64_t rdma_output_reg_failed;
 	struct op rdma_cm_op, rdma_cq_op;
 	struct spare_http *http;	/* --metrics-listen, or NULL */
 	struct op http_op;

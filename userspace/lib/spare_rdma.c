@@ -226,18 +226,26 @@ int spare_rdma_cq_next(struct ibv_cq *cq, struct ibv_comp_channel *cc,
 	return spare_rdma_cq_wait(cq, cc, -1, wc, timeout_ms);
 }
 
-int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
-		  uint32_t send, uint32_t recv)
+int spare_rdma_qp_sge(struct rdma_cm_id *id, struct ibv_pd *pd,
+		      struct ibv_cq *cq, uint32_t send, uint32_t recv,
+		      uint32_t send_sge)
 {
 	struct ibv_qp_init_attr qpa = {
 		.send_cq = cq,
 		.recv_cq = cq,
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = send, .max_recv_wr = recv,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+			 .max_send_sge = send_sge ? send_sge : 1,
+			 .max_recv_sge = 1 },
 	};
 
 	return rdma_create_qp(id, pd, &qpa) ? -1 : 0;
+}
+
+int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
+		  uint32_t send, uint32_t recv)
+{
+	return spare_rdma_qp_sge(id, pd, cq, send, recv, 1);
 }
 
 int spare_rdma_accept(struct rdma_cm_id *id, uint8_t responder_resources,

@@ -126,6 +126,15 @@ int spare_rdma_cq_wait(struct ibv_cq *cq, struct ibv_comp_channel *cc,
  * of one SGE, only signalled sends completing. */
 int spare_rdma_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_cq *cq,
 		  uint32_t send, uint32_t recv);
+/*
+ * spare_rdma_qp() whose send work requests may gather up to @send_sge
+ * SGEs (a header from one buffer, a payload from another registered one);
+ * receives still take one. -1 (errno set by rdma_create_qp) when the
+ * device cannot.
+ */
+int spare_rdma_qp_sge(struct rdma_cm_id *id, struct ibv_pd *pd,
+		      struct ibv_cq *cq, uint32_t send, uint32_t recv,
+		      uint32_t send_sge);
 
 /* Server side: accept a connect request whose QP is made. */
 int spare_rdma_accept(struct rdma_cm_id *id, uint8_t responder_resources,
