@@ -2768,8 +2768,11 @@ static int scenario_move_pause(void)
  * 'NAME' moved to ... (Y ms from the barrier to the target's commit,
  * state over VIA)") and ending when the admin's MIGRATE was answered (the
  * source answers when it logs that line). Passes when the bystander
- * completed at least 3 rounds in the window and never waited more than a
- * third of it for one. The figures: rounds in the window, the longest
+ * completed at least 3 rounds in the window and never waited more than
+ * half of it for one (a loop blocked by the move waits nearly all of it:
+ * 0.99 of the pause on the daemon this caught; a third, before session
+ * 49, failed once on a busy machine with one scheduling wait of 0.38 of a
+ * short TCP pause, perf/agg-move-bystander). The figures: rounds in the window, the longest
  * wait, and the bystander's round time p50/max before the move and in
  * the window. $AGG_BENCH_TAG (up to 4 letters) ends the jobs' names, so
  * that two sources in one boot move jobs of their own.
@@ -2942,7 +2945,7 @@ out:
 		failf("move-bystander: %s: the state went over %s", w.name, via);
 		bad = 1;
 	}
-	if (in_window < 3 || gap > pause / 3) {
+	if (in_window < 3 || gap > pause / 2) {
 		failf("move-bystander: %s: the bystander job stalled while the state moved (%u rounds in %.1f ms, one wait of %.1f ms)",
 		      w.name, in_window, pause, gap);
 		bad = 1;

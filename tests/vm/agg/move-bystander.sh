@@ -9,7 +9,7 @@
 # A while a job of one worker with server SGD and 64 MiB of state
 # (weights + momentum) moves to B, then to C. The bystander must complete
 # at least 3 rounds within the moving job's pause and never wait more than
-# a third of it (spare-agg-itest move-bystander).
+# half of it (spare-agg-itest move-bystander; a third before session 49).
 # Arguments: [MIB [BASELINE]]: the state's size (64), and a daemon binary
 # in /spare/bin (copied there from build/bin, e.g. main's spare-aggd as
 # spare-aggd-main) that runs the same steps first, as a second source on
