@@ -788,19 +788,16 @@ static bool reclaim_backup_whole(struct dev *d, u32 s)
 					d->map.pages_per_slab);
 }
 
-/* Copies in donor @i's slots now, whatever their state (NAME.map's count). */
+/*
+ * Copies on donor @i now, whatever their state (NAME.map's count): a slab
+ * holds at most one copy on a donor, so the slabs with a slot of it.
+ */
 static u32 copies_on(struct dev *d, u32 i)
 {
 	u32 n = 0;
 
-	for (u32 s = 0; s < d->map.nr_slabs; s++) {
-		struct spare_slab *slab = &d->map.slabs[s];
-
-		spin_lock(&slab->lock);
-		for (u32 c = 0; c < d->map.nr_slots; c++)
-			n += slab->copy[c].donor == i;
-		spin_unlock(&slab->lock);
-	}
+	for (u32 s = 0; s < d->map.nr_slabs; s++)
+		n += spare_slab_donor_slot(&d->map, &d->map.slabs[s], i) >= 0;
 	return n;
 }
 
