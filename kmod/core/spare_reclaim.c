@@ -141,6 +141,18 @@ enum spare_move_act spare_reclaim_no_target(struct spare_move *mv,
 	}
 }
 
+u32 spare_reclaim_owed(u32 count, bool has_keep, u32 keep, u32 held,
+		       u32 leaving)
+{
+	if (!count)
+		return 0;
+	if (has_keep) {
+		held = held > leaving ? held - leaving : 0;
+		return held > keep ? held - keep : 0;
+	}
+	return count > leaving ? count - leaving : 0;
+}
+
 const char *spare_reclaim_act_name(enum spare_reclaim_act act)
 {
 	switch (act) {

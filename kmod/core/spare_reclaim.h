@@ -109,6 +109,19 @@ enum spare_move_act spare_reclaim_no_target(struct spare_move *mv,
 bool spare_reclaim_others_hold(const struct spare_slab_map *map,
 			       const struct spare_slab *slab, u32 c);
 
+/*
+ * How many copies a donor is asked back by one give-back request
+ * (spare-ublk's NAME.giveback line; Documentation/ublk.md). @count is
+ * what the monitor asks of the donor (0: nothing). With @has_keep ("ADDR
+ * COUNT KEEP"), the copies the device holds there (@held) beyond @keep
+ * (those the monitor's unmarked grants and the room just granted cover),
+ * less @leaving (copies already on their way out): a count read off a
+ * slab map that lags by a give-back asks nothing twice. Without it ("ADDR
+ * COUNT", an older monitor) @count less @leaving. Never negative.
+ */
+u32 spare_reclaim_owed(u32 count, bool has_keep, u32 keep, u32 held,
+		       u32 leaving);
+
 const char *spare_reclaim_act_name(enum spare_reclaim_act act);
 const char *spare_reclaim_why_name(enum spare_reclaim_why why);
 

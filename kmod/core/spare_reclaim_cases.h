@@ -325,6 +325,34 @@ static void reclaim_busy_and_not_mapped(RECLAIM_T t)
 	spare_slab_map_free(&map);
 }
 
+/*
+ * A give-back request's count (spare_reclaim_owed()). The KEEP form: the
+ * monitor of session 48's stuck hog read a slab map that still showed a
+ * copy given back a second before and asked for one more; with KEEP the
+ * repeat asks nothing. The count form (no KEEP) as before.
+ */
+static void reclaim_owed(RECLAIM_T t)
+{
+	/* no KEEP: the count less those leaving */
+	RECLAIM_EQ(t, spare_reclaim_owed(2, false, 0, 5, 0), 2);
+	RECLAIM_EQ(t, spare_reclaim_owed(2, false, 0, 5, 1), 1);
+	RECLAIM_EQ(t, spare_reclaim_owed(1, false, 0, 5, 3), 0);
+	/* KEEP: 5 held, 4 covered: one owed */
+	RECLAIM_EQ(t, spare_reclaim_owed(1, true, 4, 5, 0), 1);
+	/* the same line read again while that copy leaves: nothing more */
+	RECLAIM_EQ(t, spare_reclaim_owed(1, true, 4, 5, 1), 0);
+	/* and after it left (a lagging map still counts it): nothing more */
+	RECLAIM_EQ(t, spare_reclaim_owed(1, true, 4, 4, 0), 0);
+	/* never below KEEP, whatever the count */
+	RECLAIM_EQ(t, spare_reclaim_owed(3, true, 4, 3, 0), 0);
+	RECLAIM_EQ(t, spare_reclaim_owed(9, true, 4, 6, 1), 1);
+	/* KEEP 0: every copy there not leaving */
+	RECLAIM_EQ(t, spare_reclaim_owed(1, true, 0, 3, 1), 2);
+	/* a count of 0 asks nothing, KEEP or not */
+	RECLAIM_EQ(t, spare_reclaim_owed(0, true, 0, 3, 0), 0);
+	RECLAIM_EQ(t, spare_reclaim_owed(0, false, 0, 3, 0), 0);
+}
+
 /* Every case, in the order they run; each harness goes through this table. */
 struct spare_reclaim_case {
 	const char *name;
@@ -339,6 +367,7 @@ static const struct spare_reclaim_case spare_reclaim_cases[] = {
 	{ "busy_and_not_mapped", reclaim_busy_and_not_mapped },
 	{ "moves_before_drop", reclaim_moves_before_drop },
 	{ "move_no_fallback", reclaim_move_no_fallback },
+	{ "owed", reclaim_owed },
 };
 
 #endif /* SPARE_RECLAIM_CASES_H */

@@ -810,7 +810,7 @@ static u32 copies_on(struct dev *d, u32 i)
 static void giveback_reload(struct dev *d)
 {
 	struct life *lf = d->life;
-	u32 want[SPARE_MAX_DONORS] = { 0 }, keep[SPARE_MAX_DONORS];
+	u32 want[SPARE_MAX_DONORS] = { 0 }, keep[SPARE_MAX_DONORS] = { 0 };
 	bool kept[SPARE_MAX_DONORS] = { false };
 	char path[300], line[160];
 	FILE *f;
@@ -841,15 +841,12 @@ static void giveback_reload(struct dev *d)
 	if (f)
 		fclose(f);
 	for (i = 0; i < d->nr_donors; i++) {
-		u32 leaving = giveback_leaving(d, i), stay;
+		u32 leaving = giveback_leaving(d, i);
 
-		if (want[i] && kept[i]) {
-			stay = copies_on(d, i);		/* those leaving in it still */
-			stay = stay > leaving ? stay - leaving : 0;
-			lf->giveback[i] = stay > keep[i] ? stay - keep[i] : 0;
-		} else {
-			lf->giveback[i] = want[i] > leaving ? want[i] - leaving : 0;
-		}
+		/* copies_on() counts those leaving too */
+		lf->giveback[i] = spare_reclaim_owed(want[i], kept[i], keep[i],
+						     kept[i] ? copies_on(d, i) : 0,
+						     leaving);
 		lf->gb_kept_said[i] = 0;
 		lf->gb_nomove_said[i] = false;
 		if (want[i])	/* a marked grant the pager holds lapses by then */
