@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# vm-kernels: first
 #
 # A donor with a grant key lends only against a broker's grants (issue 8):
 # grants arrive in GRANT parts after HELLO and each MAP names one. MAPs
