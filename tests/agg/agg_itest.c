@@ -1032,6 +1032,49 @@ static int stats_push_counts(void)
 }
 
 /*
+ * A daemon that may not pin a job's outputs (run under an RLIMIT_MEMLOCK
+ * that holds its two connection buffers, about 2.3 MiB each, but not the
+ * 8 MiB of outputs as well: agg/rdma-faults gives it 6 MiB) copies its
+ * RDMA pull replies into the send slot instead: a 2-worker job with 8 MiB
+ * of fp32 outputs, 2 iterations, every sum exact (verify()), every reply
+ * copied and none sent in place, and the registration tried and counted
+ * failed once for the job (not once per reply or connection).
+ */
+static int scenario_copied_replies(void)
+{
+	enum { W = 2, ITERS = 2, N0 = 2000000, N1 = 77, PART = 32768,
+	       PUSHES = W * ITERS * ((N0 + PART - 1) / PART + 1) };
+	char *before, *after;
+	double in_place, r_copied, reg_failed;
+	int bad;
+
+	if (!use_rdma) {
+		failf("copied-replies: needs -R (RDMA workers)");
+		return 1;
+	}
+	bad = run_between_stats(start_job(640, W, AGG_DTYPE_F32, ITERS, N0, N1,
+					  PART), W, &before, &after);
+	if (!before || !after) {
+		free(before);
+		free(after);
+		return 1;
+	}
+	in_place = metric_delta(before, after, "spare_aggd_rdma_replies_in_place_total");
+	r_copied = metric_delta(before, after, "spare_aggd_rdma_replies_copied_total");
+	reg_failed = metric_delta(before, after, "spare_aggd_rdma_output_reg_failures_total");
+	printf("copied-replies: %d pull replies over RDMA: %.0f sent in place, %.0f copied, %.0f failed registrations\n",
+	       PUSHES, in_place, r_copied, reg_failed);
+	if (in_place != 0 || r_copied != PUSHES || reg_failed != 1) {
+		failf("copied-replies: want every reply copied (%d), none in place, one failed registration",
+		      PUSHES);
+		bad = 1;
+	}
+	free(before);
+	free(after);
+	return bad;
+}
+
+/*
  * The fold that completes a partition's sum runs on the event loop that
  * received the last push, not on a pool thread (aggd_jobs.c fold_part),
  * when nothing waits in the pool's queue. One job alone on the daemon,
@@ -3011,6 +3054,8 @@ int main(int argc, char **argv)
 		ret = scenario_stats();
 	else if (!strcmp(argv[optind], "receive-fold"))
 		ret = scenario_receive_fold();
+	else if (!strcmp(argv[optind], "copied-replies"))
+		ret = scenario_copied_replies();
 	else if (!strcmp(argv[optind], "idle"))
 		ret = scenario_idle();
 	else if (!strcmp(argv[optind], "migrate"))
@@ -3042,7 +3087,7 @@ int main(int argc, char **argv)
 	return ret || failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
-		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|idle|migrate|\n"
+		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|copied-replies|idle|migrate|\n"
 		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
 		"move-srcterm|move-pause|move-bystander\n");
 	return 2;

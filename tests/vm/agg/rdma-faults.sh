@@ -17,6 +17,8 @@
 #    fails on the lost link at once (A stops its transfer, which runs off
 #    its event loop), not after the WRITEs' 30 s, and rolls back, bit for
 #    bit;
+#  - a daemon that may not pin a job's outputs (RLIMIT_MEMLOCK again)
+#    copies its RDMA pull replies into the send slot, every sum exact;
 #  - SIGTERM to the source, then to the target, while the WRITEs hang:
 #    each exits within 5 s with status 0 (and no sanitizer report in its
 #    log); the other side abandons the import, or rolls back bit for bit.
@@ -278,6 +280,25 @@ term_steps() {
 	) || bad="$bad term"
 	[ -z "$bad" ] || fail "$1:$bad"
 }
+
+step "a daemon that may not pin a job's outputs: its RDMA pull replies are copied, every sum exact"
+# E may pin 6 MiB: the two RDMA workers' connection buffers (about 2.3 MiB
+# each) but not the job's 8 MiB of outputs besides. The registration of
+# the outputs fails once, is logged once and counted, and every reply goes
+# through the send slot (spare-agg-itest copied-replies checks the
+# counters and every sum).
+(
+	E_PORT=18521 E_LOG=/tmp/aggd-e.log
+	agg_start "$E_PORT" "$E_LOG" "" 6144 || fail "spare-aggd E (RLIMIT_MEMLOCK 6144 KiB) did not start"
+	E_PID=$AGG_STARTED
+	timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" -h "$AGG_ADDR" \
+		-p "$E_PORT" copied-replies || { tail -n 20 "$E_LOG"; fail "copied-replies"; }
+	n=$(grep -c "cannot register its [0-9]* bytes of partition outputs for RDMA: .*its RDMA pull replies are copied" "$E_LOG")
+	[ "$n" = 1 ] || { tail -n 20 "$E_LOG"; fail "E logged its failed output registration $n times, not once"; }
+	kill -TERM "$E_PID"
+	wait "$E_PID" || { tail -n 10 "$E_LOG"; fail "spare-aggd E exited $?"; }
+	pass "E copied every RDMA pull reply (its outputs not registered), logged once, every sum exact"
+) || failed="$failed copied-replies"
 
 # With an argument, a daemon binary in /spare/bin (a deliberately broken
 # build, e.g. one whose transfer ignores its cancel flag): the SIGTERM
