@@ -4,7 +4,8 @@
  * framing, authentication, placement, signing).
  *
  *   brokerbench-tcp keys DIR DONORS
- *       write DIR/hostkeys (donor0..donorN-1 and "bench"), DIR/client.key
+ *       write DIR/hostkeys (donor0..donorN-1, role=donor, addr=10.0.0.0/8 as
+ *       the bench registers them; "bench", role=client), DIR/client.key
  *       and DIR/grant.key for the broker to load
  *   brokerbench-tcp run HOST:PORT DIR DONORS REQUESTS [SLABS COPIES WINDOW DOMAINS [v3]]
  *       register DONORS donors, each on its own authenticated connection,
@@ -58,7 +59,9 @@ static int write_key(FILE *f, const char *name)
 	spare_key_generate(k);
 	spare_key_format(k, text, sizeof(text));
 	sodium_memzero(k, sizeof(k));
-	return name ? fprintf(f, "%s %s\n", name, text) : fprintf(f, "%s\n", text);
+	/* a donor key may register the bench's 10.x.y.z addresses (addr=) */
+	return name ? fprintf(f, "%s %s role=donor addr=10.0.0.0/8\n", name, text) :
+		      fprintf(f, "%s\n", text);
 }
 
 static int do_keys(const char *dir, unsigned int donors)
@@ -83,7 +86,8 @@ static int do_keys(const char *dir, unsigned int donors)
 	hk = fopen(path, "w");
 	if (!hk)
 		return 1;
-	fprintf(hk, "bench %s", client);
+	client[strcspn(client, "\n")] = 0;
+	fprintf(hk, "bench %s role=client\n", client);
 	for (unsigned int i = 0; i < donors; i++) {
 		char name[32];
 
