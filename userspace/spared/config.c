@@ -40,7 +40,7 @@ const struct spare_setting spared_settings[] = {
 	{ "grant-public-keys", 0, "PATH", "the brokers' grant public keys, \"<key id> <hex>\" lines: lend only against grants (default: none, no grants needed)", "" },
 	{ "grant-key-file", 0, "PATH", "version 1 grant key shared with the brokers, \"SPARE-1:...\" (deprecated: grant-public-keys); lend only against grants", "" },
 	{ "grant-key-id", 0, "N",    "the version 1 grant key's id, as the brokers' grant-key-id", "1" },
-	{ "grant-v3",	0,  "yes|no", "take version 3 grants (an HMAC with a key derived from broker-key-file, which only this donor and the brokers hold) and tell the brokers so; needs broker-key-file, and brokers that know the flag (spare-broker with grant-version)", "no" },
+	{ "grant-v3",	0,  NULL, "take version 3 grants (an HMAC with a key derived from broker-key-file, which only this donor and the brokers hold) and tell the brokers so; needs broker-key-file, and brokers that know the flag (spare-broker with grant-version)", "no" },
 	{ "max-grants",	0,  "N",     "with grants: unexpired grants remembered at once", "65536" },
 	{ "grant-grace", 0, "SECONDS", "with grants: a lent slab no unexpired grant of its client covers is evicted after this long (a renewal within it cancels)", "300" },
 	{ "map-ready",	0,  "N",     "free slabs kept populated (faulted in) ahead of MAPs, in idle time, so that a MAP (a client's move off an evicting donor) only registers one", "2" },
