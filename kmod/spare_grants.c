@@ -7,7 +7,8 @@
  * The module does not verify a grant: the donor does, and the module could
  * not (version 2 grants are Ed25519 signatures, which the crypto API of 6.1
  * and 6.12 does not offer; version 1 tags need the secret that only the
- * broker and donors hold). A forged grant a client writes here gets it
+ * broker and donors hold, version 3 tags the one only the broker and the
+ * grant's donor hold). A forged grant a client writes here gets it
  * nothing: the donor refuses its MAPs. It checks the form, that the grant
  * has not expired and
  * that its donor address is an IPv4 "a.b.c.d:port", then keeps it until
@@ -57,19 +58,25 @@ static const char *grant_check(const struct spare_grant *g,
 {
 	static const u8 zero[sizeof(g->reserved)];
 	u64 now = ktime_get_real_seconds();
+	u16 version = le16_to_cpu(g->version);
 
 	if (le32_to_cpu(g->magic) != SPARE_GRANT_MAGIC)
 		return "not a grant (bad magic)";
-	if ((le16_to_cpu(g->version) != SPARE_GRANT_VERSION &&
-	     le16_to_cpu(g->version) != SPARE_GRANT_VERSION_ED25519) ||
+	if ((version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519 &&
+	     version != SPARE_GRANT_VERSION_DONOR_MAC) ||
 	    le16_to_cpu(g->size) != SPARE_GRANT_SIZE)
 		return "grant version or size not supported";
-	/* version 1's reserved bytes are version 2's signature */
+	/*
+	 * versions 1 and 3: reserved bytes zero (they are version 2's
+	 * signature); version 3: key_id 0 (its key is the donor's own)
+	 */
 	if (!str_ok(g->client_id, sizeof(g->client_id)) ||
 	    !str_ok(g->donor_id, sizeof(g->donor_id)) ||
 	    !str_ok(g->donor_addr, sizeof(g->donor_addr)) ||
-	    (le16_to_cpu(g->version) == SPARE_GRANT_VERSION &&
-	     memcmp(g->reserved, zero, sizeof(zero))) || !le32_to_cpu(g->slabs))
+	    (version != SPARE_GRANT_VERSION_ED25519 &&
+	     memcmp(g->reserved, zero, sizeof(zero))) ||
+	    (version == SPARE_GRANT_VERSION_DONOR_MAC && g->key_id) ||
+	    !le32_to_cpu(g->slabs))
 		return "malformed grant";
 	if (!grant_live(g, now))
 		return "grant has expired";

@@ -9,7 +9,7 @@
  * that it is the donor named, that the client is the one that
  * authenticated, and that it has not seen grant_id before (replay).
  *
- * Two versions share bytes [0, 192) (the fields up to and including
+ * Three versions share bytes [0, 192) (the fields up to and including
  * expiry) and differ in the last 64 bytes:
  *  - version 2 (SPARE_GRANT_VERSION_ED25519): sig = Ed25519 signature by the
  *    broker's secret signing key over bytes [0, 192); key_id names the
@@ -20,16 +20,23 @@
  *    broker shares with every donor (key_id names it). Any donor holding
  *    that key could mint grants; accepted only while a donor still has a
  *    version 1 key configured (Documentation/protocol.md, "Grants").
+ *  - version 3 (SPARE_GRANT_VERSION_DONOR_MAC): reserved[32] zero, then
+ *    tag = HMAC-SHA-256 over bytes [0, 224) with a key only the broker and
+ *    the one donor named hold: Kg = HMAC-SHA-256(K_D, "spare-grant-v3" ||
+ *    donor_id[16]), K_D that donor's secret at the brokers (its
+ *    broker-key-file). key_id is 0. Only that donor and the broker can
+ *    check it; a donor can mint grants only for itself.
  *
  * Rules:
  *  - every multi-byte field is little-endian;
  *  - a grant is exactly SPARE_GRANT_SIZE bytes; strings are NUL padded and
  *    the last byte of each string field is always NUL;
- *  - version 1: reserved bytes are zero on issue and checked on receipt.
+ *  - versions 1 and 3: reserved bytes are zero on issue and checked on
+ *    receipt; version 3: key_id is 0, checked on receipt.
  *
  * The kernel carries a grant opaque: in MAP, and in configfs
  * slabs/<i>/grant as 2 * SPARE_GRANT_SIZE lowercase hex digits. It checks
- * the form only (either version) and never the signature: the donor does
+ * the form only (any version) and never the signature: the donor does
  * (Documentation/kmod.md, "Grants").
  */
 #ifndef _UAPI_SPARE_GRANT_H
@@ -40,6 +47,7 @@
 #define SPARE_GRANT_MAGIC	0x31524753U	/* "SGR1" little-endian */
 #define SPARE_GRANT_VERSION	1	/* HMAC-SHA-256 tag, deprecated */
 #define SPARE_GRANT_VERSION_ED25519	2	/* Ed25519 signature */
+#define SPARE_GRANT_VERSION_DONOR_MAC	3	/* HMAC-SHA-256, a key per donor */
 #define SPARE_GRANT_SIZE	256
 #define SPARE_GRANT_ID_LEN	16	/* random; the replay key */
 #define SPARE_GRANT_CLIENT_LEN	64	/* host name, as in a host-keys file */
@@ -65,14 +73,14 @@ struct spare_grant {
 	__le64	expiry;				/* seconds since the epoch, UTC */
 	union {
 		__u8	sig[SPARE_GRANT_SIG_LEN];	/* v2: Ed25519 over [0, 192) */
-		struct {				/* v1: */
+		struct {				/* v1 and v3: */
 			__u8	reserved[32];		/* zero */
 			__u8	tag[SPARE_GRANT_TAG_LEN]; /* HMAC over [0, 224) */
 		};
 	};
 };
 
-/* Bytes the signature (v2) or the tag (v1) covers. */
+/* Bytes the signature (v2) or the tag (v1, v3) covers. */
 #define SPARE_GRANT_SIGNED_LEN_ED25519	(SPARE_GRANT_SIZE - SPARE_GRANT_SIG_LEN)
 #define SPARE_GRANT_SIGNED_LEN	(SPARE_GRANT_SIZE - SPARE_GRANT_TAG_LEN)
 

@@ -78,7 +78,26 @@ static void donor_body(void)
 	EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), 0);
 	EXPECT(memcmp(&d, &back, sizeof(d)) == 0);
 	EXPECT_EQ(broker_donor_decode(buf, (size_t)n - 1, &back), -EBADMSG);
-	buf[13] = 1;	/* reserved */
+	/* byte 13 is flags now: bit 0 (takes version 3 grants) round trips,
+	 * any other bit is refused; bytes 14-15 stay reserved */
+	d.flags = BROKER_DONOR_F_GRANT_V3;
+	EXPECT_EQ(broker_donor_encode(&d, buf, sizeof(buf)), n);
+	EXPECT_EQ(buf[13], 1);
+	EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), 0);
+	EXPECT_EQ(back.flags, BROKER_DONOR_F_GRANT_V3);
+	d.flags = 2;
+	EXPECT_EQ(broker_donor_encode(&d, buf, sizeof(buf)), -EINVAL);
+	d = donor();
+	for (int bit = 1; bit < 8; bit++) {
+		broker_donor_encode(&d, buf, sizeof(buf));
+		buf[13] = (uint8_t)(1u << bit);	/* an unknown flag */
+		EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), -EBADMSG);
+	}
+	broker_donor_encode(&d, buf, sizeof(buf));
+	buf[14] = 1;	/* reserved */
+	EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), -EBADMSG);
+	broker_donor_encode(&d, buf, sizeof(buf));
+	buf[15] = 1;	/* reserved */
 	EXPECT_EQ(broker_donor_decode(buf, (size_t)n, &back), -EBADMSG);
 	broker_donor_encode(&d, buf, sizeof(buf));
 	buf[12] = 19;	/* slab shift out of range */

@@ -986,6 +986,108 @@ static void renew_grant_ed25519(void)
 }
 
 /*
+ * Version 3 grants (per-donor MAC): the broker issues them only with
+ * grant-v3 on, only to a donor that announced it takes them and whose key
+ * it was given; the others get version 2. The donor checks them with the
+ * key it derives from its own broker key. A renewal is checked with the
+ * donor's key and re-issued as version 3; a grant tagged with any other
+ * key, or for a donor that no longer takes version 3, is not renewed.
+ */
+static void grant_v3(void)
+{
+	struct spare_grant_keys k = { 0 }, d0keys = { 0 }, pub = { 0 };
+	struct bstate st;
+	struct broker_donor d0, d1;
+	struct spare_grant g[2], r, bad;
+	struct spare_grant_info gi, ri;
+	uint8_t seed[32], kd0[32], kd1[32], kg0[32], kg1[32];
+	int v3 = 0, v2 = 0;
+
+	memset(seed, 0x5a, sizeof(seed));
+	spare_grant_signkey_from_seed(&k.sign, 4, seed);
+	k.has_sign = true;
+	pub.pub[pub.npub++] = spare_grant_signkey_public(&k.sign);
+	memset(kd0, 0xd0, sizeof(kd0));
+	memset(kd1, 0xd1, sizeof(kd1));
+	EXPECT_EQ(spare_grant_v3_key(kg0, kd0, "d0"), 0);
+	EXPECT_EQ(spare_grant_v3_key(kg1, kd1, "d1"), 0);
+	EXPECT_EQ(spare_grant_keys_set_v3(&d0keys, kd0, "d0"), 0);
+	EXPECT_EQ(bstate_init(&st, 16, 3, 60, 5, NULL, 5), 0);
+	EXPECT_EQ(bstate_set_grant_keys(&st, &k), 0);
+	d0 = hb("d0", "rack-0", 8);
+	d0.flags = BROKER_DONOR_F_GRANT_V3;
+	d1 = hb("d1", "rack-1", 8);	/* an older donor: no flag */
+	EXPECT_EQ(bstate_heartbeat_v3(&st, &d0, kg0, 0), 0);
+	EXPECT_EQ(bstate_heartbeat_v3(&st, &d1, kg1, 0), 0);
+
+	/* off (the default): version 2 to both */
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 2, 0, 1000, g, NULL), 0);
+	for (int i = 0; i < 2; i++)
+		EXPECT_EQ(le16toh(g[i].version), 2);
+
+	/* on: version 3 to d0 only, version 2 to d1 (it did not announce) */
+	bstate_set_grant_v3(&st, true);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 2, 0, 1000, g, NULL), 0);
+	for (int i = 0; i < 2; i++) {
+		EXPECT_EQ(spare_grant_decode(&g[i], &gi), 0);
+		if (!strcmp(gi.donor_id, "d0")) {
+			v3++;
+			EXPECT_EQ(gi.version, 3);
+			EXPECT_EQ(gi.key_id, 0);
+			EXPECT_EQ(spare_grant_v3_tag_check(&g[i], kg0), 0);
+			EXPECT_EQ(spare_grant_check(&g[i], &d0keys, "d0", "trainer", 1000, NULL, NULL), 0);
+			/* not a grant a public key can check */
+			EXPECT_EQ(spare_grant_check(&g[i], &pub, "d0", "trainer", 1000, NULL, NULL),
+				  SPARE_GRANT_V3_OFF);
+			r = g[i];
+		} else {
+			v2++;
+			EXPECT_EQ(gi.version, 2);
+			EXPECT_EQ(spare_grant_check(&g[i], &pub, "d1", "trainer", 1000, NULL, NULL), 0);
+		}
+	}
+	EXPECT_EQ(v3, 1);
+	EXPECT_EQ(v2, 1);
+	g[0] = r;	/* d0's version 3 grant */
+	EXPECT_EQ(spare_grant_decode(&g[0], &gi), 0);
+
+	/* the flag without a key the broker holds: version 2 */
+	EXPECT_EQ(bstate_heartbeat_v3(&st, &d0, NULL, 100), 0);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 1, 0, 1000, &r, NULL), 0);
+	EXPECT_EQ(le16toh(r.version), 2);
+	/* ... nor is its version 3 grant renewed while the broker has no key */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g[0], 0, 1030, &r, NULL), -EBADMSG);
+	EXPECT_EQ(bstate_heartbeat_v3(&st, &d0, kg0, 200), 0);
+
+	/* renewal: checked with d0's key, re-issued as version 3, same grant */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g[0], 0, 1030, &r, NULL), 0);
+	EXPECT_EQ(spare_grant_decode(&r, &ri), 0);
+	EXPECT(ri.version == 3 && !memcmp(ri.id, gi.id, sizeof(ri.id)) && ri.slabs == 1);
+	EXPECT(ri.expiry > gi.expiry);
+	EXPECT_EQ(spare_grant_check(&r, &d0keys, "d0", "trainer", 1030, NULL, NULL), 0);
+	/* another client may not renew it */
+	EXPECT_EQ(bstate_renew_grant(&st, "other", &g[0], 0, 1030, &bad, NULL), -EACCES);
+	/* tampered, or tagged with another donor's key: refused */
+	bad = g[0];
+	bad.slabs = htole32(4);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	bad = g[0];
+	bad.tag[0] ^= 1;
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg1, &bad), 0);	/* d1's key, d0's name */
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &bad, 0, 1030, &r, NULL), -EBADMSG);
+	/* d0 stops announcing: its key is dropped, no renewal as version 3 */
+	d0.flags = 0;
+	EXPECT_EQ(bstate_heartbeat_v3(&st, &d0, kg0, 300), 0);
+	EXPECT(!bstate_find(&st, "d0")->v3);
+	EXPECT_EQ(bstate_renew_grant(&st, "trainer", &g[0], 0, 1030, &r, NULL), -EBADMSG);
+	EXPECT_EQ(bstate_grant(&st, "trainer", 1, 2, 0, 1000, g, NULL), 0);
+	EXPECT(le16toh(g[0].version) == 2 && le16toh(g[1].version) == 2);
+	spare_grant_keys_wipe(&d0keys);
+	bstate_free(&st);
+}
+
+/*
  * Signing threads (bstate_set_sign_threads): the grants of a request, of a
  * renewal batch and of ec stripes are signed by the pool and each one
  * verifies at its own donor with only the broker's public key; 0 threads
@@ -1607,6 +1709,7 @@ int main(void)
 	TAP_RUN(legacy_renewals);
 	TAP_RUN(renew_grant_reissues);
 	TAP_RUN(renew_grant_ed25519);
+	TAP_RUN(grant_v3);
 	TAP_RUN(renew_grants_all_or_none);
 	TAP_RUN(sign_threads);
 	TAP_RUN(fair_share_counts_clients);

@@ -7,7 +7,9 @@
  * (Ed25519): a donor holding only public keys cannot mint a grant another
  * donor accepts, every tampered byte is refused, rotation (two public keys,
  * then the old one retired), version 1 only while a version 1 key is held,
- * and the public-key file format.
+ * and the public-key file format. Version 3 (per-donor MAC): the key
+ * derivation and the tag against known answers (computed with Python's
+ * hmac, independently of libsodium), round trip, and each refusal.
  */
 #include <endian.h>
 #include <errno.h>
@@ -71,6 +73,7 @@ static void encode_decode(void)
 	EXPECT_EQ(b[168], 2);
 	EXPECT_EQ(b[172], 1);	/* key id from the key */
 	EXPECT_EQ(b[176] | b[177] << 8, 1000);
+	memset(&back, 0, sizeof(back));	/* its padding: compared below */
 	EXPECT_EQ(spare_grant_decode(&g, &back), 0);
 	gi.key_id = 1;
 	gi.version = 1;	/* decode says which */
@@ -155,7 +158,7 @@ static void verify_each_refusal(void)
 	f.magic = 0;
 	EXPECT_EQ(spare_grant_verify(&f, keys, 2, "prep-3", "trainer-7", 1200, NULL, NULL),
 		  SPARE_GRANT_MALFORMED);
-	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_V1_OFF; r--)
+	for (int r = SPARE_GRANT_OK; r >= SPARE_GRANT_V3_OFF; r--)
 		EXPECT(strcmp(spare_grant_strerror(r), "unknown grant error") != 0);
 }
 
@@ -609,6 +612,177 @@ static void pubkey_file(void)
 }
 
 /* spare_grant_keys_load(): a broker's files and a donor's. */
+/* Known answers: kd = 00 01 .. 1f, donor "prep-3", the grant of v3_fixed(). */
+static const char v3_kg_hex[] =
+	"650b130ac5dff8daa29bd9c597722021994d2c2d9e4e5a82a23ae799fda4d87f";
+static const char v3_tag_hex[] =
+	"b7deb1b7a3c57709a934a0b0895df5269da66e883a3b593a10b690d08498aebd";
+
+static struct spare_grant_info v3_fixed(void)
+{
+	struct spare_grant_info gi = sample();
+
+	for (int i = 0; i < SPARE_GRANT_ID_LEN; i++)
+		gi.id[i] = (uint8_t)(0x40 + i);
+	gi.key_id = 77;		/* ignored: version 3's key_id is 0 */
+	return gi;
+}
+
+static void v3_kd(uint8_t kd[32], uint8_t base)
+{
+	for (int i = 0; i < 32; i++)
+		kd[i] = (uint8_t)(base + i);
+}
+
+static void v3_known_answer(void)
+{
+	uint8_t kd[32], kg[32], kg2[32];
+	char hex[65];
+	struct spare_grant_info gi = v3_fixed(), out;
+	struct spare_grant g;
+	const uint8_t *b = (const uint8_t *)&g;
+
+	v3_kd(kd, 0);
+	EXPECT_EQ(spare_grant_v3_key(kg, kd, "prep-3"), 0);
+	sodium_bin2hex(hex, sizeof(hex), kg, 32);
+	EXPECT(strcmp(hex, v3_kg_hex) == 0);
+	/* never the link key itself, and a different key for each donor */
+	EXPECT(memcmp(kg, kd, 32) != 0);
+	EXPECT_EQ(spare_grant_v3_key(kg2, kd, "prep-4"), 0);
+	EXPECT(memcmp(kg, kg2, 32) != 0);
+	EXPECT_EQ(spare_grant_v3_key(kg2, kd, ""), SPARE_GRANT_MALFORMED);
+	EXPECT_EQ(spare_grant_v3_key(kg2, kd, "0123456789abcdef"), SPARE_GRANT_MALFORMED);
+
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &g), 0);
+	EXPECT_EQ(b[4], 3);		/* version 3 */
+	EXPECT_EQ(le32toh(g.key_id), 0);
+	for (int i = 192; i < 224; i++)
+		EXPECT_EQ(b[i], 0);
+	sodium_bin2hex(hex, sizeof(hex), g.tag, 32);
+	EXPECT(strcmp(hex, v3_tag_hex) == 0);
+	EXPECT_EQ(spare_grant_v3_tag_check(&g, kg), 0);
+	EXPECT_EQ(spare_grant_decode(&g, &out), 0);
+	EXPECT_EQ(out.version, 3);
+	EXPECT_EQ(out.key_id, 0);
+	sodium_memzero(kd, sizeof(kd));
+}
+
+static void v3_round_trip_and_refusals(void)
+{
+	uint8_t kd[32], other[32], kg[32], kg_other[32];
+	struct spare_grant_keys dk = { 0 }, wrong = { 0 }, none = { 0 };
+	struct spare_grant_signkey bk;
+	struct spare_grant_info gi = sample(), out;
+	struct spare_grant_replay rc;
+	struct spare_grant g, f;
+	char hex[SPARE_GRANT_HEX_LEN + 1];
+
+	v3_kd(kd, 0);
+	v3_kd(other, 0x80);
+	EXPECT_EQ(spare_grant_v3_key(kg, kd, "prep-3"), 0);
+	EXPECT_EQ(spare_grant_keys_set_v3(&dk, kd, "prep-3"), 0);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &g), 0);
+
+	/* round trip: binary and hex, every field back */
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1000, NULL, &out), 0);
+	EXPECT_EQ(memcmp(out.id, gi.id, SPARE_GRANT_ID_LEN), 0);
+	EXPECT(strcmp(out.client_id, "trainer-7") == 0);
+	EXPECT(strcmp(out.donor_addr, "10.0.0.3:18515") == 0);
+	EXPECT_EQ(out.slabs, 2);
+	EXPECT_EQ(out.expiry, 1600);
+	EXPECT_EQ(out.version, 3);
+	spare_grant_to_hex(&g, hex, sizeof(hex));
+	EXPECT_EQ(spare_grant_parse_hex(hex, &f), 0);
+	EXPECT_EQ(memcmp(&f, &g, sizeof(g)), 0);
+
+	/* time, client as every version */
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 999, NULL, NULL),
+		  SPARE_GRANT_NOT_YET);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1600, NULL, NULL),
+		  SPARE_GRANT_EXPIRED);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-8", 1200, NULL, NULL),
+		  SPARE_GRANT_WRONG_CLIENT);
+
+	/* tag flipped, any bit of it; any covered byte changed */
+	for (size_t i = 0; i < sizeof(g); i++) {
+		int r;
+
+		f = g;
+		((uint8_t *)&f)[i] ^= 0x01;
+		r = spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL);
+		if (r == SPARE_GRANT_OK || (i >= 224 && r != SPARE_GRANT_FORGED)) {
+			fprintf(stderr, "# v3 byte %zu: %d\n", i, r);
+			EXPECT(0);
+		}
+	}
+	f = g;
+	f.expiry = htole64(1 << 30);
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+
+	/* another donor's key: a grant it tags for prep-3 is forged here */
+	EXPECT_EQ(spare_grant_v3_key(kg_other, other, "prep-3"), 0);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg_other, &f), 0);
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	/* ... and a grant naming another donor is that donor's, not ours */
+	EXPECT_EQ(spare_grant_keys_set_v3(&wrong, other, "prep-4"), 0);
+	EXPECT_EQ(spare_grant_check(&g, &wrong, "prep-4", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_WRONG_DONOR);
+	/* the same broker key under another donor id derives another key */
+	EXPECT_EQ(spare_grant_keys_set_v3(&wrong, kd, "prep-4"), 0);
+	gi.donor_id[5] = '4';
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	EXPECT_EQ(spare_grant_check(&f, &wrong, "prep-4", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	gi.donor_id[5] = '3';
+
+	/* a donor without a broker key, or with only public keys */
+	EXPECT_EQ(spare_grant_check(&g, &none, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_V3_OFF);
+	signkey(&bk, 5, 0x11);
+	none = donor_keys(&bk, NULL);
+	EXPECT_EQ(spare_grant_check(&g, &none, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_V3_OFF);
+	EXPECT(strstr(spare_grant_strerror(SPARE_GRANT_V3_OFF), "broker-key-file") != NULL);
+
+	/* reserved bytes and key_id: checked, before any MAC */
+	f = g;
+	f.reserved[31] = 1;
+	EXPECT_EQ(spare_grant_decode(&f, NULL), SPARE_GRANT_MALFORMED);
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_MALFORMED);
+	f = g;
+	f.key_id = htole32(1);
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_MALFORMED);
+
+	/* a version 3 grant is not a version 1 grant under the same key */
+	f = g;
+	f.version = htole16(SPARE_GRANT_VERSION);
+	dk.hmac.id = 0;
+	memcpy(dk.hmac.key, kg, 32);
+	dk.has_hmac = true;
+	EXPECT_EQ(spare_grant_check(&f, &dk, "prep-3", "trainer-7", 1200, NULL, NULL),
+		  SPARE_GRANT_FORGED);
+	dk.has_hmac = false;
+
+	/* replay through the ledger */
+	EXPECT_EQ(spare_grant_replay_init(&rc, 4), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1200, &rc, NULL), 0);
+	EXPECT_EQ(spare_grant_check(&g, &dk, "prep-3", "trainer-7", 1201, &rc, NULL),
+		  SPARE_GRANT_REPLAYED);
+	spare_grant_replay_free(&rc);
+
+	/* seal leaves a version 3 grant as issued */
+	f = g;
+	spare_grant_keys_seal(&none, &f);
+	EXPECT_EQ(memcmp(&f, &g, sizeof(g)), 0);
+	sodium_memzero(kd, sizeof(kd));
+	sodium_memzero(kg, sizeof(kg));
+	spare_grant_keys_wipe(&dk);
+}
+
 static void keys_load(void)
 {
 	struct spare_grant_keys k;
@@ -658,5 +832,7 @@ int main(void)
 	TAP_RUN(rotation);
 	TAP_RUN(pubkey_file);
 	TAP_RUN(keys_load);
+	TAP_RUN(v3_known_answer);
+	TAP_RUN(v3_round_trip_and_refusals);
 	return tap_done();
 }

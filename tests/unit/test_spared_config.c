@@ -108,6 +108,16 @@ static void test_finish(void)
 	EXPECT(!strcmp(cfg.ctl_path, "/tmp/x.sock"));
 	spared_config_set(&cfg, "budget", "512K");
 	EXPECT(spared_config_finish(&cfg) != NULL);
+	/* grant-v3: off by default; on, it needs broker-key-file (its key) */
+	spared_config_defaults(&cfg);
+	EXPECT(!cfg.grant_v3);
+	EXPECT(spared_config_set(&cfg, "grant-v3", "maybe") != NULL);
+	EXPECT(spared_config_set(&cfg, "grant-v3", "yes") == NULL);
+	EXPECT(cfg.grant_v3);
+	EXPECT(spared_config_finish(&cfg) != NULL &&
+	       strstr(spared_config_finish(&cfg), "broker-key-file") != NULL);
+	spared_config_set(&cfg, "broker-key-file", "/etc/spare/broker.key");
+	EXPECT(spared_config_finish(&cfg) == NULL);
 }
 
 static const char *conf_setting(const char *key, const char *value, void *ctx)

@@ -346,6 +346,87 @@ static void public_keys_only(void)
 	spared_grants_free(&sg);
 }
 
+/*
+ * Version 3: a donor with grant-v3 (its key derived from its broker key)
+ * takes the broker's version 3 grant naming it, and a renewal (same id,
+ * later expiry) as known; refuses one tagged with another donor's key, a
+ * tampered one, one naming another donor, the same grant from another
+ * owner (replay through the ledger), and, without grant-v3, every version
+ * 3 grant with its own reason.
+ */
+static void version3(void)
+{
+	struct spared_grants sg, nov3;
+	struct spare_grant_keys dk = { 0 }, pub = { 0 };
+	struct spare_grant_signkey bk;
+	struct spare_grant_info gi;
+	struct spare_grant g, f;
+	uint8_t kd[32], kg[32], other[32], kg_other[32], seed[32];
+	bool known;
+
+	memset(kd, 0x31, sizeof(kd));
+	memset(other, 0x32, sizeof(other));
+	memset(seed, 1, sizeof(seed));
+	spare_grant_signkey_from_seed(&bk, 3, seed);
+	EXPECT_EQ(spare_grant_v3_key(kg, kd, "prep-1"), 0);	/* the broker's copy */
+	EXPECT_EQ(spare_grant_v3_key(kg_other, other, "prep-1"), 0);
+	dk.pub[dk.npub++] = spare_grant_signkey_public(&bk);
+	pub = dk;
+	EXPECT_EQ(spare_grant_keys_set_v3(&dk, kd, "prep-1"), 0);	/* spared's */
+	EXPECT_EQ(spared_grants_init(&sg, NULL, "prep-1", 64), 0);
+	spared_grants_set_keys(&sg, &dk);
+	EXPECT(sg.keys.has_v3);
+	memset(&gi, 0, sizeof(gi));
+	spare_grant_new_id(gi.id);
+	strcpy(gi.client_id, "trainer");
+	strcpy(gi.donor_id, "prep-1");
+	strcpy(gi.donor_addr, "10.0.0.1:18515");
+	gi.slabs = 2;
+	gi.not_before = 100;
+	gi.expiry = 200;
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &g), 0);
+	EXPECT_EQ(accept_g(&sg, &g, "trainer", "trainer", 150, &known), 0);
+	EXPECT(!known);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 150), 2);
+	/* version 2 still taken beside it */
+	spare_grant_new_id(gi.id);
+	EXPECT_EQ(spare_grant_issue_ed25519(&gi, &bk, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), 0);
+	/* a renewal of the version 3 grant: known, counted once */
+	memcpy(gi.id, g.grant_id, sizeof(gi.id));
+	gi.expiry = 260;
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 160, &known), 0);
+	EXPECT(known);
+	EXPECT_EQ(spared_grant_budget(&sg, "trainer", 160), 4);
+	/* replay: the same grant id from another owner */
+	EXPECT_EQ(accept_g(&sg, &g, "trainer", "other", 150, NULL), SPARE_GRANT_REPLAYED);
+	/* another donor's key, or tampered */
+	spare_grant_new_id(gi.id);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg_other, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_FORGED);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	f.slabs = htole32(64);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_FORGED);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	f.tag[31] ^= 0x80;
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_FORGED);
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	f.reserved[0] = 1;
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_MALFORMED);
+	/* for another donor (whatever key): not ours */
+	strcpy(gi.donor_id, "prep-2");
+	EXPECT_EQ(spare_grant_v3_issue(&gi, kg, &f), 0);
+	EXPECT_EQ(accept_g(&sg, &f, "trainer", "trainer", 150, NULL), SPARE_GRANT_WRONG_DONOR);
+	/* a donor without grant-v3 (public keys only) */
+	EXPECT_EQ(spared_grants_init(&nov3, NULL, "prep-1", 64), 0);
+	spared_grants_set_keys(&nov3, &pub);
+	EXPECT_EQ(accept_g(&nov3, &g, "trainer", "trainer", 150, NULL), SPARE_GRANT_V3_OFF);
+	spared_grants_free(&nov3);
+	spare_grant_keys_wipe(&dk);
+	spared_grants_free(&sg);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -356,5 +437,6 @@ int main(void)
 	TAP_RUN(renewal_extends);
 	TAP_RUN(many_owners);
 	TAP_RUN(public_keys_only);
+	TAP_RUN(version3);
 	return tap_done();
 }

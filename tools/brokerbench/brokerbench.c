@@ -3,13 +3,14 @@
  * brokerbench: spare-broker's grant path in process: placement on the
  * Fenwick tree (place_slab_tree), the debit, and signing every grant
  * (Ed25519, version 2, or with --sign hmac the deprecated version 1
- * HMAC-SHA-256), exactly as the daemon runs it (userspace/broker/bstate.c),
+ * HMAC-SHA-256, or with --sign v3 version 3, HMAC-SHA-256 with each
+ * donor's own key: every donor announces it, grant-version 3), exactly as the daemon runs it (userspace/broker/bstate.c),
  * with the donors' heartbeats interleaved at their real rate. No sockets:
  * this is the broker's CPU cost per grant, not the network's.
  *
  *   brokerbench [-d DONORS] [-D DOMAINS] [-s SLABS] [-r COPIES]
  *               [-n REQUESTS] [-H HEARTBEATS_PER_S] [-f FREE] [--scan]
- *               [--sign ed25519|hmac] [-t SIGN_THREADS]
+ *               [--sign ed25519|hmac|v3] [-t SIGN_THREADS]
  *
  * One request asks for SLABS x COPIES grants. Heartbeats: every donor
  * once per second of simulated time, where the simulated clock advances by
@@ -18,8 +19,11 @@
  * beside the loop (bstate_set_sign_threads(); default 0, the loop alone,
  * as the daemon's sign-threads default). Prints one key=value line; cpu_s
  * is the CPU time of all its threads over the requests, by_threads the
- * grants the signing threads signed (the rest the loop did).
+ * grants the signing threads signed (the rest the loop did). With v3 each
+ * donor's key is derived once at its first heartbeat, as spare-broker
+ * derives it once per donor connection, and passed on every heartbeat.
  */
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -108,6 +112,8 @@ int main(int argc, char **argv)
 	char client[16];
 	double secs, cpu0, cpu;
 	unsigned int next_hb = 0;
+	uint8_t (*kg)[SPARE_GRANT_KEY_LEN] = NULL;	/* v3: each donor's key */
+	bool v3;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "d:D:s:r:n:H:f:t:", lo, NULL)) != -1) {
@@ -125,25 +131,42 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: brokerbench [-d donors] [-D domains] [-s slabs] "
 				"[-r copies] [-n requests] [-H heartbeats/s] [-f free] [--scan] "
-				"[--sign ed25519|hmac] [-t sign-threads]\n");
+				"[--sign ed25519|hmac|v3] [-t sign-threads]\n");
 			return 2;
 		}
 	}
 	if (!hb_rate)
 		hb_rate = donors;
 	if (sodium_init() < 0 || !donors || !domains || !n ||
-	    (strcmp(sign, "ed25519") && strcmp(sign, "hmac")))
+	    (strcmp(sign, "ed25519") && strcmp(sign, "hmac") && strcmp(sign, "v3")))
 		return 1;
+	v3 = !strcmp(sign, "v3");
 	randombytes_buf(key.key, sizeof(key.key));
 	if (bstate_init(&st, donors, 3, 300, 5, &key, 12345)) {
 		fprintf(stderr, "bstate_init failed\n");
 		return 1;
 	}
-	if (!strcmp(sign, "ed25519")) {
+	if (strcmp(sign, "hmac")) {	/* v3: version 2 for donors that do not take it */
 		randombytes_buf(seed, sizeof(seed));
 		spare_grant_signkey_from_seed(&keys.sign, 1, seed);
 		keys.has_sign = true;
 		bstate_set_grant_keys(&st, &keys);
+	}
+	if (v3) {
+		uint8_t kd[SPARE_GRANT_KEY_LEN];
+
+		kg = calloc(donors, sizeof(*kg));
+		if (!kg)
+			return 1;
+		for (unsigned int i = 0; i < donors; i++) {
+			char id[SPARE_GRANT_DONOR_LEN];
+
+			randombytes_buf(kd, sizeof(kd));	/* its host key */
+			snprintf(id, sizeof(id), "donor%u", i);
+			spare_grant_v3_key(kg[i], kd, id);
+		}
+		sodium_memzero(kd, sizeof(kd));
+		bstate_set_grant_v3(&st, true);
 	}
 	if (bstate_set_sign_threads(&st, sign_threads)) {
 		fprintf(stderr, "cannot start %u signing threads\n", sign_threads);
@@ -153,11 +176,12 @@ int main(int argc, char **argv)
 	d.hb_interval_ms = 1000;
 	d.slab_shift = 30;
 	d.free_slabs = free_slabs;
+	d.flags = v3 ? BROKER_DONOR_F_GRANT_V3 : 0;
 	for (unsigned int i = 0; i < donors; i++) {
 		snprintf(d.donor_id, sizeof(d.donor_id), "donor%u", i);
 		snprintf(d.addr, sizeof(d.addr), "10.%u.%u.%u:18515", i >> 16, (i >> 8) & 255, i & 255);
 		snprintf(d.domain, sizeof(d.domain), "rack%u", i % domains);
-		bstate_heartbeat(&st, &d, 0);
+		bstate_heartbeat_v3(&st, &d, kg ? kg[i] : NULL, 0);
 	}
 	lat = calloc(n, sizeof(*lat));
 	if (!lat)
@@ -176,7 +200,7 @@ int main(int argc, char **argv)
 			snprintf(d.donor_id, sizeof(d.donor_id), "donor%u", k);
 			snprintf(d.addr, sizeof(d.addr), "10.%u.%u.%u:18515", k >> 16, (k >> 8) & 255, k & 255);
 			snprintf(d.domain, sizeof(d.domain), "rack%u", k % domains);
-			bstate_heartbeat(&st, &d, el / 1000000);
+			bstate_heartbeat_v3(&st, &d, kg ? kg[k] : NULL, el / 1000000);
 			hbs++;
 		}
 		/* 1,000 clients in turn: each within the per-client caps'
@@ -193,6 +217,8 @@ int main(int argc, char **argv)
 	cpu = cpu_s() - cpu0;
 	secs = (double)(t_end - t0) / 1e9;
 	qsort(lat, n, sizeof(*lat), cmp_u64);
+	/* what the last request got: the version the bench says it measures */
+	printf("grant_version=%u ", (unsigned int)le16toh(out[0].version));
 	printf("mode=in-process sign=%s sign_threads=%u placement=%s donors=%u domains=%u slabs=%u copies=%u requests=%u "
 	       "nospace=%" PRIu64 " heartbeats=%" PRIu64 " seconds=%.3f requests_per_s=%.0f "
 	       "grants_per_s=%.0f cpu_s=%.3f cpu_us_per_grant=%.2f by_threads=%llu p50_us=%.2f p99_us=%.2f p999_us=%.2f\n",
@@ -202,6 +228,7 @@ int main(int argc, char **argv)
 	       spare_grant_pool_by_threads(st.pool),
 	       lat[n / 2] / 1e3, lat[(size_t)n * 99 / 100] / 1e3, lat[(size_t)n * 999 / 1000] / 1e3);
 	free(lat);
+	free(kg);
 	bstate_free(&st);
 	return 0;
 }

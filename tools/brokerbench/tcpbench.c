@@ -4,13 +4,17 @@
  * framing, authentication, placement, signing).
  *
  *   brokerbench-tcp keys DIR DONORS
- *       write DIR/hostkeys (donor0..donorN-1 and "bench"), DIR/client.key
+ *       write DIR/hostkeys (donor0..donorN-1, role=donor, addr=10.0.0.0/8 as
+ *       the bench registers them; "bench", role=client), DIR/client.key
  *       and DIR/grant.key for the broker to load
- *   brokerbench-tcp run HOST:PORT DIR DONORS REQUESTS [SLABS COPIES WINDOW DOMAINS]
+ *   brokerbench-tcp run HOST:PORT DIR DONORS REQUESTS [SLABS COPIES WINDOW DOMAINS [v3]]
  *       register DONORS donors, each on its own authenticated connection,
  *       keep them heartbeating once a second (a second thread), then send
  *       REQUESTS GRANT_REQs from one client connection with up to WINDOW in
  *       flight; latency is from a request's send to its reply's receipt.
+ *       With v3 every donor announces it takes version 3 grants (a broker
+ *       with grant-version 3 then issues those); grant_version= in the
+ *       output is the version of the last reply's first grant.
  *
  * Prints one key=value line. tools/brokerbench/run drives both.
  */
@@ -55,7 +59,9 @@ static int write_key(FILE *f, const char *name)
 	spare_key_generate(k);
 	spare_key_format(k, text, sizeof(text));
 	sodium_memzero(k, sizeof(k));
-	return name ? fprintf(f, "%s %s\n", name, text) : fprintf(f, "%s\n", text);
+	/* a donor key may register the bench's 10.x.y.z addresses (addr=) */
+	return name ? fprintf(f, "%s %s role=donor addr=10.0.0.0/8\n", name, text) :
+		      fprintf(f, "%s\n", text);
 }
 
 static int do_keys(const char *dir, unsigned int donors)
@@ -80,7 +86,8 @@ static int do_keys(const char *dir, unsigned int donors)
 	hk = fopen(path, "w");
 	if (!hk)
 		return 1;
-	fprintf(hk, "bench %s", client);
+	client[strcspn(client, "\n")] = 0;
+	fprintf(hk, "bench %s role=client\n", client);
 	for (unsigned int i = 0; i < donors; i++) {
 		char name[32];
 
@@ -97,11 +104,14 @@ struct donors {
 	uint64_t	sent;
 };
 
+static uint8_t donor_flags;	/* BROKER_DONOR_F_GRANT_V3 with "v3" */
+
 static int donor_send(int fd, unsigned int i, unsigned int domains, uint16_t type, uint32_t seq)
 {
 	struct broker_donor d = { .free_slabs = 1000, .hb_interval_ms = 1000, .slab_shift = 30 };
 	uint8_t body[BROKER_DONOR_SIZE];
 
+	d.flags = donor_flags;
 	snprintf(d.donor_id, sizeof(d.donor_id), "donor%u", i);
 	snprintf(d.addr, sizeof(d.addr), "10.%u.%u.%u:18515", i >> 16, (i >> 8) & 255, i & 255);
 	snprintf(d.domain, sizeof(d.domain), "rack%u", i % domains);
@@ -171,7 +181,7 @@ static int do_run(const char *broker, const char *dir, unsigned int ndonors, uns
 	static uint8_t body[BROKER_MAX_BODY];
 	char why[256] = "no key in hostkeys, or no ACK to REGISTER", path[512];
 	uint64_t *sent_at, *lat, t0, secs_ns, errors = 0;
-	unsigned int sent = 0, got = 0;
+	unsigned int sent = 0, got = 0, version = 0;
 	struct broker_grant_req r = { .slabs = (uint16_t)slabs, .copies = (uint16_t)copies };
 	pthread_t th;
 	int cfd;
@@ -232,11 +242,14 @@ static int do_run(const char *broker, const char *dir, unsigned int ndonors, uns
 		lat[got++] = now_ns() - sent_at[h.seq];
 		if (h.type != BROKER_GRANT_REP)
 			errors++;
+		else if (h.len >= 8 + SPARE_GRANT_SIZE)
+			version = body[12] | (unsigned int)body[13] << 8;	/* grant 0's */
 	}
 	secs_ns = now_ns() - t0;
 	atomic_store(&ds.stop, true);
 	pthread_join(th, NULL);
 	qsort(lat, n, sizeof(*lat), cmp_u64);
+	printf("grant_version=%u ", version);
 	printf("mode=tcp-loopback donors=%u domains=%u slabs=%u copies=%u window=%u requests=%u "
 	       "errors=%" PRIu64 " heartbeats=%" PRIu64 " seconds=%.3f requests_per_s=%.0f "
 	       "grants_per_s=%.0f p50_us=%.1f p99_us=%.1f p999_us=%.1f\n",
@@ -258,14 +271,19 @@ int main(int argc, char **argv)
 		return 1;
 	if (argc == 4 && !strcmp(argv[1], "keys"))
 		return do_keys(argv[2], (unsigned int)strtoul(argv[3], NULL, 0));
-	if (argc >= 6 && !strcmp(argv[1], "run"))
+	if (argc >= 6 && !strcmp(argv[1], "run")) {
+		if (argc > 10 && strcmp(argv[10], "v3"))
+			goto usage;
+		donor_flags = argc > 10 ? BROKER_DONOR_F_GRANT_V3 : 0;
 		return do_run(argv[2], argv[3], (unsigned int)strtoul(argv[4], NULL, 0),
 			      (unsigned int)strtoul(argv[5], NULL, 0),
 			      argc > 6 ? (unsigned int)strtoul(argv[6], NULL, 0) : 1,
 			      argc > 7 ? (unsigned int)strtoul(argv[7], NULL, 0) : 2,
 			      argc > 8 ? (unsigned int)strtoul(argv[8], NULL, 0) : 16,
 			      argc > 9 ? (unsigned int)strtoul(argv[9], NULL, 0) : 100);
+	}
+usage:
 	fprintf(stderr, "usage: brokerbench-tcp keys DIR DONORS | run HOST:PORT DIR DONORS REQUESTS "
-		"[SLABS COPIES WINDOW DOMAINS]\n");
+		"[SLABS COPIES WINDOW DOMAINS [v3]]\n");
 	return 2;
 }

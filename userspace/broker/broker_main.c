@@ -66,6 +66,7 @@ struct cfg {
 	uint32_t	client_share_pct;
 	uint32_t	max_client_grants;
 	uint32_t	sign_threads;
+	uint32_t	grant_version;	/* 2, or 3: per-donor MAC to donors that take it */
 	uint64_t	max_donor_bytes;
 	bool		legacy_renew;
 	bool		fair_share;
@@ -82,6 +83,7 @@ static const struct spare_setting settings[] = {
 	{ "grant-public-keys", 0, "PATH", "\"<key id> <hex>\" lines: earlier signing keys whose grants RENEW_GRANT still renews", "" },
 	{ "grant-key-file", 'g', "PATH", "version 1 grant secret shared with the donors (deprecated: grant-signing-key)", "" },
 	{ "grant-key-id", 0, "N",     "key id written into grants", "1" },
+	{ "grant-version", 0, "2|3", "3: version 3 grants (HMAC with each donor's own key) to the donors that announce they take them, version 2 (or 1) to the others", "2" },
 	{ "sign-threads", 0, "N",    "threads that sign a request's grants beside the event loop (0: the loop alone; a restart applies it)", "0" },
 	{ "lease",	0,  "SECONDS", "grant lifetime, and the longest a client may ask for", "300" },
 	{ "clock-skew",	0,  "SECONDS", "grants start this long before issue", "5" },
@@ -156,6 +158,8 @@ static const char *cfg_set(const char *key, const char *value, void *ctx)
 		return set_u32(value, 100, 3600000, &c->max_hb_ms);
 	if (!strcmp(key, "max-donors"))
 		return set_u32(value, 1, 1u << 24, &c->max_donors);
+	if (!strcmp(key, "grant-version"))
+		return set_u32(value, 2, 3, &c->grant_version);
 	if (!strcmp(key, "sign-threads"))
 		return set_u32(value, 0, SPARE_GRANT_POOL_MAX_THREADS, &c->sign_threads);
 	if (!strcmp(key, "max-conns"))
@@ -213,6 +217,9 @@ struct conn {
 	char		ip[INET6_ADDRSTRLEN];	/* numeric, for addr= checks */
 	const uint8_t	*key;		/* into the host-keys table */
 	const struct spare_host_key *hkey;	/* its role= and addr= */
+	/* a donor's version 3 grant key, from the key it proved at HELLO */
+	bool		has_gkey;
+	uint8_t		gkey[SPARE_GRANT_KEY_LEN];
 	uint8_t		bnonce[BROKER_NONCE_LEN];
 	uint8_t		*in;
 	size_t		in_len, in_cap;
@@ -507,6 +514,14 @@ static void on_hello(struct broker *b, struct conn *c, const struct broker_hdr *
 	c->key = k->key;
 	c->hkey = k;
 	c->role = m.role;
+	/*
+	 * A donor's version 3 grant key, derived once from the key it just
+	 * proved it holds (and kept for this session, as a rotated host key
+	 * keeps the session: the donor holds this one until it reconnects).
+	 * A name too long for a donor id derives none: it cannot register.
+	 */
+	c->has_gkey = m.role == BROKER_ROLE_DONOR &&
+		      !spare_grant_v3_key(c->gkey, k->key, m.name);
 	memcpy(c->name, m.name, sizeof(c->name));
 	broker_auth_mac(w.mac, k->key, BROKER_DIR_BROKER, m.role, m.name, b->cfg.broker_id,
 			m.nonce, c->bnonce);
@@ -562,7 +577,7 @@ static void on_donor(struct broker *b, struct conn *c, const struct broker_hdr *
 		return;
 	}
 	known = bstate_find(&b->st, d.donor_id) != NULL;
-	ret = bstate_heartbeat(&b->st, &d, spare_now_ms());
+	ret = bstate_heartbeat_v3(&b->st, &d, c->has_gkey ? c->gkey : NULL, spare_now_ms());
 	if (ret == -ENOSPC) {
 		refuse_full(b, c, h->seq, &b->donors_full,
 			    "donor table full: max-donors (%u) donors are live",
@@ -1608,9 +1623,12 @@ static int setup(struct broker *b)
 		return -1;
 	}
 	bstate_set_grant_keys(&b->st, &keys);	/* it signs: read_grant_keys() saw to it */
-	log_info("grants: version %d, key id %u from %s; %u more public keys for renewals",
+	bstate_set_grant_v3(&b->st, b->cfg.grant_version == 3);
+	log_info("grants: version %d, key id %u from %s; %u more public keys for renewals%s",
 		 keys.has_sign ? 2 : 1, b->cfg.grant_key_id,
-		 keys.has_sign ? b->cfg.grant_signing_key : b->cfg.grant_key_file, keys.npub);
+		 keys.has_sign ? b->cfg.grant_signing_key : b->cfg.grant_key_file, keys.npub,
+		 b->cfg.grant_version == 3 ?
+		 "; version 3 (each donor's own key) to donors that take it (grant-version 3)" : "");
 	spare_grant_keys_wipe(&keys);
 	b->st.max_hb_ms = b->cfg.max_hb_ms;
 	if (bstate_set_caps(&b->st, b->cfg.max_donor_bytes, b->cfg.client_share_pct,
@@ -1671,7 +1689,7 @@ static int setup(struct broker *b)
 /* What a reload may change while peers stay connected. */
 static const char *const live_keys[] = {
 	"host-keys", "grant-key-file", "grant-signing-key", "grant-public-keys",
-	"grant-key-id", "lease", "clock-skew",
+	"grant-key-id", "grant-version", "lease", "clock-skew",
 	"missed-heartbeats", "max-heartbeat", "max-conns", "hello-timeout",
 	"max-handshakes", "max-client-share", "fair-share", "max-client-grants",
 	"max-donor-bytes", "legacy-renew", "log-level", NULL
@@ -1759,6 +1777,7 @@ static void reload(struct broker *b)
 	}
 	bstate_set_grant_keys(&b->st, &keys);
 	spare_grant_keys_wipe(&keys);
+	bstate_set_grant_v3(&b->st, nc.grant_version == 3);
 	b->st.lease_s = nc.lease_s;
 	b->st.skew_s = nc.skew_s;
 	b->st.missed_hb = nc.missed_hb;

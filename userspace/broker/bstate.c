@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include <sodium.h>
+
 #include "bstate.h"
 #include "spare_grant_pool.h"
 #include "ecgroup.h"
@@ -109,6 +111,24 @@ int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys
 	return 0;
 }
 
+void bstate_set_grant_v3(struct bstate *st, bool on)
+{
+	st->grant_v3 = on;
+}
+
+/*
+ * Encode grant @gi on donor @b: version 3, tagged now (one HMAC), if we
+ * issue those and @b takes them; else as st->keys sign, unsigned yet
+ * (spare_grant_keys_seal() and the pool leave version 3 grants alone).
+ */
+static int grant_encode(const struct bstate *st, const struct bdonor *b,
+			const struct spare_grant_info *gi, struct spare_grant *g)
+{
+	if (st->grant_v3 && b->v3)
+		return spare_grant_v3_issue(gi, b->gkey, g);
+	return spare_grant_keys_encode(&st->keys, gi, g);
+}
+
 int bstate_set_sign_threads(struct bstate *st, unsigned int threads)
 {
 	struct spare_grant_pool *p = NULL;
@@ -128,6 +148,8 @@ int bstate_set_sign_threads(struct bstate *st, unsigned int threads)
 void bstate_free(struct bstate *st)
 {
 	spare_grant_pool_free(st->pool);
+	if (st->donors)
+		sodium_memzero(st->donors, st->max_donors * sizeof(*st->donors));
 	free(st->donors);
 	free(st->pd);
 	free(st->bit);
@@ -322,6 +344,12 @@ static void compact(struct bstate *st)
 
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms)
 {
+	return bstate_heartbeat_v3(st, d, NULL, now_ms);
+}
+
+int bstate_heartbeat_v3(struct bstate *st, const struct broker_donor *d,
+			const uint8_t *kg, uint64_t now_ms)
+{
 	struct bdonor *b;
 	bool found, held;
 	size_t s, a, i;
@@ -371,6 +399,14 @@ int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t n
 	b->last_hb_ms = now_ms;
 	b->hb_interval_ms = d->hb_interval_ms < st->max_hb_ms ? d->hb_interval_ms : st->max_hb_ms;
 	b->slab_shift = d->slab_shift;
+	if (kg && (d->flags & BROKER_DONOR_F_GRANT_V3)) {
+		if (!b->v3 || memcmp(b->gkey, kg, sizeof(b->gkey)))
+			memcpy(b->gkey, kg, sizeof(b->gkey));
+		b->v3 = true;
+	} else if (b->v3) {
+		sodium_memzero(b->gkey, sizeof(b->gkey));
+		b->v3 = false;
+	}
 	if (!b->live) {
 		b->live = true;
 		st->live++;
@@ -805,7 +841,7 @@ int bstate_grant(struct bstate *st, const char *client, unsigned int slabs,
 		spare_grant_new_id(gi.id);
 		memcpy(gi.donor_id, b->id, sizeof(gi.donor_id));
 		memcpy(gi.donor_addr, b->addr, sizeof(gi.donor_addr));
-		if (spare_grant_keys_encode(&st->keys, &gi, &out[k]))
+		if (grant_encode(st, b, &gi, &out[k]))
 			return -EINVAL;	/* not reached: fields checked on heartbeat */
 		client_charge(st, cl, &out[k], 1, gi.expiry, false, now_s);
 		if (domains)
@@ -842,7 +878,7 @@ static int encode_one(struct bstate *st, const struct bdonor *b, const char *cli
 	gi.slabs = slabs;
 	gi.not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 	gi.expiry = now_s + lease_s;
-	if (spare_grant_keys_encode(&st->keys, &gi, out))
+	if (grant_encode(st, b, &gi, out))
 		return -EINVAL;	/* not reached: fields checked on heartbeat */
 	if (domain)
 		memcpy(domain, b->domain, BROKER_DOMAIN_LEN);
@@ -971,6 +1007,15 @@ static int renew_check(const struct bstate *st, const char *client, const struct
 	if (spare_grant_decode(old, gi) || gi->expiry <= gi->not_before)
 		return -EBADMSG;
 	/*
+	 * Version 3: the tag of its donor's key, which we hold while that
+	 * donor, live, says it takes version 3 (renewed as what it takes now).
+	 */
+	if (gi->version == SPARE_GRANT_VERSION_DONOR_MAC) {
+		b = bstate_find(st, gi->donor_id);
+		if (!b || !b->v3 || spare_grant_v3_tag_check(old, b->gkey))
+			return -EBADMSG;
+	} else
+	/*
 	 * Our signature, whatever the time: checked at a moment inside the
 	 * grant's own validity, against this client and donor (the time is
 	 * judged below, with a grace of one lease). A version 2 grant with
@@ -978,8 +1023,9 @@ static int renew_check(const struct bstate *st, const char *client, const struct
 	 * (rotation); a version 1 grant only while we hold a version 1 key.
 	 * The renewal is signed with what we sign with now.
 	 */
-	if (spare_grant_check(old, &st->keys, gi->donor_id, NULL, gi->not_before, NULL, NULL))
+	if (spare_grant_check(old, &st->keys, gi->donor_id, NULL, gi->not_before, NULL, NULL)) {
 		return -EBADMSG;
+	}
 	if (strncmp(gi->client_id, client, SPARE_GRANT_CLIENT_LEN))
 		return -EACCES;
 	if (now_s >= gi->expiry && now_s - gi->expiry >= renew_grace(st, gi))
@@ -1025,7 +1071,7 @@ int bstate_renew_grants(struct bstate *st, const char *client, const struct spar
 	for (i = 0; i < n; i++) {
 		gi[i].not_before = now_s > st->skew_s ? now_s - st->skew_s : 0;
 		gi[i].expiry = now_s + lease_s;
-		if (spare_grant_keys_encode(&st->keys, &gi[i], &out[i])) {
+		if (grant_encode(st, &st->donors[at[i]], &gi[i], &out[i])) {
 			ret = -EINVAL;	/* not reached: decoded from a well-formed grant */
 			goto wipe;
 		}

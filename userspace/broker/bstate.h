@@ -30,6 +30,9 @@ struct bdonor {
 	uint32_t	hb_interval_ms;
 	uint8_t		slab_shift;
 	bool		live;
+	/* version 3: it announced it takes them and we hold its key */
+	bool		v3;
+	uint8_t		gkey[SPARE_GRANT_KEY_LEN];	/* its grant key (spare_grant_v3_key()) */
 };
 
 /*
@@ -104,6 +107,7 @@ struct bstate {
 	uint32_t		lease_s;	/* default and longest lease */
 	uint32_t		skew_s;		/* not_before = now - skew */
 	struct spare_grant_keys	keys;		/* signs grants, checks renewals */
+	bool			grant_v3;	/* version 3 to donors that take it */
 	struct spare_grant_pool	*pool;		/* signing threads, or NULL */
 	/* per-client caps (bstate_set_caps) */
 	struct bclient		*clients;	/* [max_clients] */
@@ -172,6 +176,15 @@ void bstate_free(struct bstate *st);
 int bstate_set_grant_keys(struct bstate *st, const struct spare_grant_keys *keys);
 
 /*
+ * Issue version 3 grants (per-donor MAC) to the donors that announced
+ * they take them and whose key the broker holds (bstate_heartbeat_v3());
+ * the others keep getting what bstate_set_grant_keys()'s keys sign. Off
+ * by default. Renewals of version 3 grants are checked with their donor's
+ * key whatever this says.
+ */
+void bstate_set_grant_v3(struct bstate *st, bool on);
+
+/*
  * Sign the grants of one request on @threads threads beside the caller
  * (spare_grant_pool.h; 0: the caller alone, as by default). Every call
  * still returns with all its grants signed. 0, -EINVAL (more than
@@ -226,6 +239,16 @@ uint64_t bstate_donor_cap(const struct bstate *st, uint8_t slab_shift);
  * live donor holds its address (nothing changes), -EINVAL for a bad field.
  */
 int bstate_heartbeat(struct bstate *st, const struct broker_donor *d, uint64_t now_ms);
+
+/*
+ * bstate_heartbeat() with the donor's version 3 grant key @kg (NULL: the
+ * broker holds none): the donor takes version 3 grants from now on if it
+ * set BROKER_DONOR_F_GRANT_V3 and @kg is given, else not (its key is
+ * wiped). The caller derives @kg once (spare_grant_v3_key() from the key
+ * the donor authenticated with) and passes it on every heartbeat.
+ */
+int bstate_heartbeat_v3(struct bstate *st, const struct broker_donor *d,
+			const uint8_t *kg, uint64_t now_ms);
 
 /* Forget donors silent for missed_hb periods; returns how many. */
 unsigned int bstate_expire(struct bstate *st, uint64_t now_ms);

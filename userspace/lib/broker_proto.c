@@ -160,6 +160,7 @@ int broker_donor_encode(const struct broker_donor *m, uint8_t *out, size_t cap)
 	if (cap < BROKER_DONOR_SIZE)
 		return -ENOSPC;
 	if (!m->hb_interval_ms || !shift_ok(m->slab_shift) ||
+	    (m->flags & ~BROKER_DONOR_F_ALL) ||
 	    !broker_str_ok(m->donor_id, BROKER_ID_LEN) ||
 	    !broker_str_ok(m->addr, BROKER_ADDR_LEN) ||
 	    !broker_str_ok(m->domain, BROKER_DOMAIN_LEN))
@@ -168,6 +169,7 @@ int broker_donor_encode(const struct broker_donor *m, uint8_t *out, size_t cap)
 	put64(out, m->free_slabs);
 	put32(out + 8, m->hb_interval_ms);
 	out[12] = m->slab_shift;
+	out[13] = m->flags;
 	memcpy(out + 16, m->donor_id, BROKER_ID_LEN);
 	memcpy(out + 32, m->addr, BROKER_ADDR_LEN);
 	memcpy(out + 96, m->domain, BROKER_DOMAIN_LEN);
@@ -176,11 +178,12 @@ int broker_donor_encode(const struct broker_donor *m, uint8_t *out, size_t cap)
 
 int broker_donor_decode(const uint8_t *in, size_t len, struct broker_donor *m)
 {
-	if (len != BROKER_DONOR_SIZE || !zero(in + 13, 3))
+	if (len != BROKER_DONOR_SIZE || (in[13] & ~BROKER_DONOR_F_ALL) || !zero(in + 14, 2))
 		return -EBADMSG;
 	m->free_slabs = get64(in);
 	m->hb_interval_ms = get32(in + 8);
 	m->slab_shift = in[12];
+	m->flags = in[13];
 	if (!m->hb_interval_ms || !shift_ok(m->slab_shift) ||
 	    m->free_slabs > UINT32_MAX ||
 	    !get_str(m->donor_id, in + 16, BROKER_ID_LEN) ||
@@ -363,15 +366,23 @@ int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req
 	return 0;
 }
 
-/* A grant's form (magic, version 1 or 2, size, strings): what a client can check. */
+/*
+ * A grant's form (magic, version 1, 2 or 3, size, strings, version 1's and
+ * 3's zero bytes and version 3's key_id 0): what a client can check.
+ */
 static bool grant_form_ok(const uint8_t *p)
 {
+	static const uint8_t zero32[32];
 	struct spare_grant g;
+	uint16_t v;
 
 	memcpy(&g, p, sizeof(g));
+	v = le16toh(g.version);
 	return le32toh(g.magic) == SPARE_GRANT_MAGIC &&
-	       (le16toh(g.version) == SPARE_GRANT_VERSION ||
-		le16toh(g.version) == SPARE_GRANT_VERSION_ED25519) &&
+	       (v == SPARE_GRANT_VERSION || v == SPARE_GRANT_VERSION_ED25519 ||
+		v == SPARE_GRANT_VERSION_DONOR_MAC) &&
+	       (v == SPARE_GRANT_VERSION_ED25519 || !memcmp(g.reserved, zero32, sizeof(zero32))) &&
+	       (v != SPARE_GRANT_VERSION_DONOR_MAC || !g.key_id) &&
 	       le16toh(g.size) == SPARE_GRANT_SIZE &&
 	       broker_str_ok(g.donor_id, sizeof(g.donor_id)) &&
 	       broker_str_ok(g.donor_addr, sizeof(g.donor_addr)) &&

@@ -114,11 +114,21 @@ struct broker_welcome {
 };
 #define BROKER_WELCOME_SIZE	BROKER_MAC_LEN
 
-/* REGISTER and HEARTBEAT share this body. */
+/*
+ * REGISTER and HEARTBEAT share this body. flags (byte 13, reserved and
+ * zero before it was added): BROKER_DONOR_F_GRANT_V3, the donor takes
+ * version 3 grants (per-donor MAC; Documentation/protocol.md, "Grants");
+ * any other bit is a bad frame. A broker that does not know the flag
+ * refuses it as a non-zero reserved byte, so a donor sets it only when
+ * told to (spared's grant-v3).
+ */
+#define BROKER_DONOR_F_GRANT_V3	0x01
+#define BROKER_DONOR_F_ALL	BROKER_DONOR_F_GRANT_V3
 struct broker_donor {
 	uint64_t	free_slabs;
 	uint32_t	hb_interval_ms;	/* donor's heartbeat period, > 0 */
 	uint8_t		slab_shift;
+	uint8_t		flags;		/* BROKER_DONOR_F_* */
 	char		donor_id[BROKER_ID_LEN];
 	char		addr[BROKER_ADDR_LEN];
 	char		domain[BROKER_DOMAIN_LEN];

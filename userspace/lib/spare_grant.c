@@ -38,6 +38,7 @@ const char *spare_grant_strerror(int result)
 	case SPARE_GRANT_MALFORMED:	return "malformed grant";
 	case SPARE_GRANT_UNKNOWN_KEY:	return "grant signed with an unknown key id (not a key this host trusts: retired, or not yet added?)";
 	case SPARE_GRANT_FORGED:	return "forged grant (bad signature)";
+	case SPARE_GRANT_V3_OFF:	return "version 3 (per-donor MAC) grant, and this donor does not take them (grant-v3 = yes, with broker-key-file)";
 	case SPARE_GRANT_V1_OFF:	return "version 1 (HMAC) grant, and this host holds no version 1 grant key (the broker should sign with grant-signing-key)";
 	case SPARE_GRANT_NOT_YET:	return "grant not yet valid";
 	case SPARE_GRANT_EXPIRED:	return "grant expired";
@@ -104,14 +105,16 @@ int spare_grant_decode(const struct spare_grant *g, struct spare_grant_info *inf
 	uint16_t version = le16toh(g->version);
 
 	if (le32toh(g->magic) != SPARE_GRANT_MAGIC ||
-	    (version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519) ||
+	    (version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519 &&
+	     version != SPARE_GRANT_VERSION_DONOR_MAC) ||
 	    le16toh(g->size) != SPARE_GRANT_SIZE ||
 	    !field_ok(g->client_id, sizeof(g->client_id)) ||
 	    !field_ok(g->donor_id, sizeof(g->donor_id)) ||
 	    !field_ok(g->donor_addr, sizeof(g->donor_addr)) ||
 	    le32toh(g->slabs) == 0 ||
 	    le64toh(g->expiry) <= le64toh(g->not_before) ||
-	    (version == SPARE_GRANT_VERSION && memcmp(g->reserved, zero, sizeof(zero))))
+	    (version != SPARE_GRANT_VERSION_ED25519 && memcmp(g->reserved, zero, sizeof(zero))) ||
+	    (version == SPARE_GRANT_VERSION_DONOR_MAC && g->key_id))
 		return SPARE_GRANT_MALFORMED;
 	if (!info)
 		return 0;
@@ -401,6 +404,13 @@ static int check_sig(const struct spare_grant *g, const struct spare_grant_keys 
 						SPARE_GRANT_SIGNED_LEN_ED25519, pk))
 			return SPARE_GRANT_FORGED;
 		return 0;
+	} else if (gi->version == SPARE_GRANT_VERSION_DONOR_MAC) {
+		if (!k || !k->has_v3)
+			return SPARE_GRANT_V3_OFF;
+		/* the key is this donor's: another donor's grant cannot fit it */
+		if (strncmp(gi->donor_id, k->v3_donor, sizeof(k->v3_donor)))
+			return SPARE_GRANT_WRONG_DONOR;
+		return spare_grant_v3_tag_check(g, k->v3_key);
 	} else {
 		const struct spare_grant_key *key = NULL;
 		uint8_t want[SPARE_GRANT_TAG_LEN];
@@ -468,6 +478,61 @@ int spare_grant_check(const struct spare_grant *g, const struct spare_grant_keys
 	return ret ? ret : check_rest(&gi, donor_id, client_id, now, rc, info);
 }
 
+/* ---- Version 3: HMAC-SHA-256 with a key per donor ---- */
+
+int spare_grant_v3_key(uint8_t kg[SPARE_GRANT_KEY_LEN], const uint8_t kd[SPARE_GRANT_KEY_LEN],
+		       const char *donor_id)
+{
+	static const char label[] = SPARE_GRANT_V3_LABEL;
+	uint8_t id[SPARE_GRANT_DONOR_LEN] = { 0 };
+	crypto_auth_hmacsha256_state st;
+
+	if (!donor_id || !str_fits(donor_id, sizeof(id)))
+		return SPARE_GRANT_MALFORMED;
+	memcpy(id, donor_id, strlen(donor_id));
+	crypto_auth_hmacsha256_init(&st, kd, SPARE_GRANT_KEY_LEN);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label, sizeof(label) - 1);
+	crypto_auth_hmacsha256_update(&st, id, sizeof(id));
+	crypto_auth_hmacsha256_final(&st, kg);
+	sodium_memzero(&st, sizeof(st));
+	return 0;
+}
+
+int spare_grant_v3_issue(const struct spare_grant_info *info,
+			 const uint8_t kg[SPARE_GRANT_KEY_LEN], struct spare_grant *g)
+{
+	int ret = spare_grant_encode(info, g);
+
+	if (ret)
+		return ret;
+	g->version = htole16(SPARE_GRANT_VERSION_DONOR_MAC);
+	g->key_id = 0;
+	grant_mac(g->tag, g, kg);
+	return 0;
+}
+
+int spare_grant_v3_tag_check(const struct spare_grant *g, const uint8_t kg[SPARE_GRANT_KEY_LEN])
+{
+	uint8_t want[SPARE_GRANT_TAG_LEN];
+	bool ok;
+
+	grant_mac(want, g, kg);
+	ok = sodium_memcmp(want, g->tag, sizeof(want)) == 0;
+	sodium_memzero(want, sizeof(want));
+	return ok ? 0 : SPARE_GRANT_FORGED;
+}
+
+int spare_grant_keys_set_v3(struct spare_grant_keys *k, const uint8_t kd[SPARE_GRANT_KEY_LEN],
+			    const char *donor_id)
+{
+	if (spare_grant_v3_key(k->v3_key, kd, donor_id))
+		return SPARE_GRANT_MALFORMED;
+	memset(k->v3_donor, 0, sizeof(k->v3_donor));
+	memcpy(k->v3_donor, donor_id, strlen(donor_id));
+	k->has_v3 = true;
+	return 0;
+}
+
 /* ---- Ed25519 keys ---- */
 
 void spare_grant_signkey_from_seed(struct spare_grant_signkey *k, uint32_t id,
@@ -530,6 +595,8 @@ int spare_grant_keys_encode(const struct spare_grant_keys *k,
 
 void spare_grant_keys_seal(const struct spare_grant_keys *k, struct spare_grant *g)
 {
+	if (le16toh(g->version) == SPARE_GRANT_VERSION_DONOR_MAC)
+		return;		/* tagged when issued */
 	if (k->has_sign)
 		ed25519_sign(g, &k->sign);
 	else if (k->has_hmac)

@@ -60,6 +60,10 @@ struct spare_grant_signkey {
  * asked to renew with sign's public key, pub[] and hmac.
  */
 struct spare_grant_keys {
+	/* version 3: this donor's own grant key (spare_grant_v3_key()) */
+	bool				has_v3;
+	char				v3_donor[SPARE_GRANT_DONOR_LEN];
+	uint8_t				v3_key[SPARE_GRANT_KEY_LEN];
 	bool				has_hmac;
 	struct spare_grant_key		hmac;
 	bool				has_sign;
@@ -82,7 +86,41 @@ enum spare_grant_result {
 	SPARE_GRANT_CACHE_FULL	 = -9,	/* replay cache full of live grants */
 	SPARE_GRANT_OWNER_FULL	 = -10,	/* this client holds its share of the cache */
 	SPARE_GRANT_V1_OFF	 = -11,	/* a version 1 grant, and no version 1 key */
+	SPARE_GRANT_V3_OFF	 = -12,	/* a version 3 grant, and no broker key here */
 };
+
+/*
+ * Version 3 (per-donor MAC): the label of the key derivation, and the
+ * derivation: @kg = HMAC-SHA-256(key @kd, "spare-grant-v3" || donor_id
+ * NUL padded to SPARE_GRANT_DONOR_LEN bytes), @kd the donor's 32-byte
+ * secret at the brokers (its broker-key-file, the broker's host-keys entry
+ * for it). 0, or SPARE_GRANT_MALFORMED if @donor_id is empty or does not
+ * fit its field.
+ */
+#define SPARE_GRANT_V3_LABEL	"spare-grant-v3"
+int spare_grant_v3_key(uint8_t kg[SPARE_GRANT_KEY_LEN], const uint8_t kd[SPARE_GRANT_KEY_LEN],
+		       const char *donor_id);
+
+/*
+ * Encode and tag a version 3 grant with @kg (the key of info->donor_id,
+ * from spare_grant_v3_key()); key_id is 0 whatever @info says. 0 or
+ * SPARE_GRANT_MALFORMED.
+ */
+int spare_grant_v3_issue(const struct spare_grant_info *info,
+			 const uint8_t kg[SPARE_GRANT_KEY_LEN], struct spare_grant *g);
+
+/*
+ * Does version 3 grant @g carry the tag of @kg (constant-time compare)?
+ * Only the tag: the form is spare_grant_decode()'s. 0 or SPARE_GRANT_FORGED.
+ */
+int spare_grant_v3_tag_check(const struct spare_grant *g, const uint8_t kg[SPARE_GRANT_KEY_LEN]);
+
+/*
+ * A donor's keys accept version 3 grants naming @donor_id, tagged with the
+ * key derived from @kd (its broker key). 0 or SPARE_GRANT_MALFORMED.
+ */
+int spare_grant_keys_set_v3(struct spare_grant_keys *k, const uint8_t kd[SPARE_GRANT_KEY_LEN],
+			    const char *donor_id);
 
 /* A short text for a result ("forged", "expired", ...). */
 const char *spare_grant_strerror(int result);
@@ -129,7 +167,8 @@ int spare_grant_keys_issue(const struct spare_grant_keys *k,
  * part of a version 2 grant) can run elsewhere (spare_grant_pool.h):
  * encode as @k would issue it (version, key id), unsigned, with
  * spare_grant_keys_issue()'s returns; then seal (sign) @g with the same @k.
- * The grant id is in @g after the first step.
+ * The grant id is in @g after the first step. Seal leaves a version 3
+ * grant as it is (tagged when issued: spare_grant_v3_issue()).
  */
 int spare_grant_keys_encode(const struct spare_grant_keys *k,
 			    const struct spare_grant_info *info, struct spare_grant *g);
@@ -208,7 +247,9 @@ int spare_grant_verify(const struct spare_grant *g,
  * As spare_grant_verify(), for either version, with the keys in @k: a
  * version 2 grant is checked with the public key (pub[], or sign's public
  * half) whose id is its key_id (none: SPARE_GRANT_UNKNOWN_KEY); a version 1
- * grant only if @k has an hmac key (else SPARE_GRANT_V1_OFF), with it.
+ * grant only if @k has an hmac key (else SPARE_GRANT_V1_OFF), with it; a
+ * version 3 grant only if @k has a version 3 key (else SPARE_GRANT_V3_OFF),
+ * and only one naming k->v3_donor (else SPARE_GRANT_WRONG_DONOR), with it.
  */
 int spare_grant_check(const struct spare_grant *g, const struct spare_grant_keys *k,
 		      const char *donor_id, const char *client_id, uint64_t now,

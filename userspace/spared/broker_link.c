@@ -146,6 +146,7 @@ static void session(struct link_thread *t, int fd, uint64_t *backoff)
 	memcpy(d.domain, l->cfg.domain, sizeof(d.domain));
 	d.slab_shift = l->cfg.slab_shift;
 	d.hb_interval_ms = l->cfg.hb_interval_ms;
+	d.flags = l->cfg.flags;
 	while (!stopping(l)) {
 		int n;
 
@@ -322,6 +323,8 @@ struct broker_link *spared_broker_link_start(const struct spared *d)
 	snprintf(c.domain, sizeof(c.domain), "%s", d->cfg.domain);
 	c.slab_shift = (uint8_t)d->cfg.slab_shift;
 	c.hb_interval_ms = 1000;
+	/* takes version 3 grants: grants_start() derived their key from c.key's file */
+	c.flags = d->cfg.grant_v3 ? BROKER_DONOR_F_GRANT_V3 : 0;
 	if (!broker_str_ok(c.donor_id, sizeof(c.donor_id)) || !broker_str_ok(c.addr, sizeof(c.addr))) {
 		log_err("brokers: donor id \"%s\" or address \"%s\" has blanks or is empty",
 			c.donor_id, c.addr);

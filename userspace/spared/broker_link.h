@@ -25,6 +25,7 @@ struct broker_link_cfg {
 	char		domain[BROKER_DOMAIN_LEN];
 	uint8_t		slab_shift;
 	uint32_t	hb_interval_ms;
+	uint8_t		flags;		/* BROKER_DONOR_F_* in REGISTER and HEARTBEAT */
 	uint32_t	backoff_min_ms, backoff_max_ms;
 };
 

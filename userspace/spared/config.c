@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "spare_conf.h"
 #include "spare_http.h"
 #include "spare_log.h"
 #include "spare_proto.h"
@@ -39,6 +40,7 @@ const struct spare_setting spared_settings[] = {
 	{ "grant-public-keys", 0, "PATH", "the brokers' grant public keys, \"<key id> <hex>\" lines: lend only against grants (default: none, no grants needed)", "" },
 	{ "grant-key-file", 0, "PATH", "version 1 grant key shared with the brokers, \"SPARE-1:...\" (deprecated: grant-public-keys); lend only against grants", "" },
 	{ "grant-key-id", 0, "N",    "the version 1 grant key's id, as the brokers' grant-key-id", "1" },
+	{ "grant-v3",	0,  NULL, "take version 3 grants (an HMAC with a key derived from broker-key-file, which only this donor and the brokers hold) and tell the brokers so; needs broker-key-file, and brokers that know the flag (spare-broker with grant-version)", "no" },
 	{ "max-grants",	0,  "N",     "with grants: unexpired grants remembered at once", "65536" },
 	{ "grant-grace", 0, "SECONDS", "with grants: a lent slab no unexpired grant of its client covers is evicted after this long (a renewal within it cancels)", "300" },
 	{ "map-ready",	0,  "N",     "free slabs kept populated (faulted in) ahead of MAPs, in idle time, so that a MAP (a client's move off an evicting donor) only registers one", "2" },
@@ -169,6 +171,10 @@ const char *spared_config_set(struct spared_config *cfg, const char *key,
 		if (spare_parse_u64(value, 0, UINT32_MAX, &v))
 			return "not a key id (0-4294967295)";
 		cfg->grant_key_id = (uint32_t)v;
+	} else if (!strcmp(key, "grant-v3")) {
+		why = spare_conf_bool(value, &cfg->grant_v3);
+		if (why)
+			return why;
 	} else if (!strcmp(key, "max-grants")) {
 		if (spare_parse_u64(value, 1, 1 << 24, &v))
 			return "not a count (1-16777216)";
@@ -292,6 +298,8 @@ const char *spared_config_finish(struct spared_config *cfg)
 	}
 	if (cfg->budget < cfg->slab_size)
 		return "budget is smaller than one slab";
+	if (cfg->grant_v3 && !cfg->broker_key_file[0])
+		return "grant-v3 needs broker-key-file (version 3 grants are keyed from this donor's secret at the brokers)";
 	if (!cfg->ctl_path[0])
 		snprintf(cfg->ctl_path, sizeof(cfg->ctl_path),
 			 SPARED_CTL_DIR "/spared-%u.sock", cfg->port);

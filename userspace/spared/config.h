@@ -35,6 +35,7 @@ struct spared_config {
 	char		grant_public_keys[256];	/* brokers' public keys; "" = none */
 	char		grant_key_file[256];	/* version 1 key, deprecated; "" = none */
 	uint32_t	grant_key_id;
+	bool		grant_v3;		/* take version 3 grants (broker-key-file's) */
 	unsigned int	max_grants;		/* ledger size */
 	unsigned int	grant_grace_s;		/* slabs past lapsed grants: EVICT after */
 	unsigned int	map_ready;		/* free slabs populated ahead of MAPs */

@@ -132,12 +132,19 @@ static void reload(struct spared *d)
 		log_err("host-keys %s", why);	/* @why names the file */
 		goto refuse;
 	}
-	if (!(nc.grant_key_file[0] || nc.grant_public_keys[0]) != !d->grants_on) {
-		log_err("grant-public-keys, grant-key-file: lending against grants is turned on or off only by a restart");
+	if (!(nc.grant_key_file[0] || nc.grant_public_keys[0] || nc.grant_v3) != !d->grants_on) {
+		log_err("grant-public-keys, grant-key-file, grant-v3: lending against grants is turned on or off only by a restart");
 		goto refuse;
 	}
 	if (d->grants_on && spared_grant_keys_read(&nc, &gk))
 		goto refuse;
+	/* the version 3 key stays the one derived at start, from the key the
+	 * broker link authenticates with (both change at a restart) */
+	if (d->grants_on && d->grants.keys.has_v3) {
+		gk.has_v3 = true;
+		memcpy(gk.v3_donor, d->grants.keys.v3_donor, sizeof(gk.v3_donor));
+		memcpy(gk.v3_key, d->grants.keys.v3_key, sizeof(gk.v3_key));
+	}
 
 	/* All read: apply it all. Nothing below fails. */
 	if (!nc.host_keys[0] && d->keys.n)

@@ -211,8 +211,14 @@ static void grant_arrived(struct session *sess)
 				  sess->client[0] ? sess->client : NULL, sess->owner,
 				  wall_seconds(), &info, &known);
 	if (ret) {
+		static struct spare_ratelimit rl;
+		unsigned long held;
+
 		d->ctr.grants_refused++;
-		log_warn("client %s: grant refused: %s", sess->name, spare_grant_strerror(ret));
+		/* a client can send refused grants at will: one line a period */
+		if (spare_ratelimit_ok(&rl, spare_now_ms(), SPARE_FD_LOG_MS, &held))
+			log_warn("client %s: grant refused: %s (%lu more refused grants not logged)",
+				 sess->name, spare_grant_strerror(ret), held);
 		return;
 	}
 	if (!known)

@@ -70,6 +70,34 @@ static int auth_start(struct spared *d)
 	return 0;
 }
 
+/*
+ * grant-v3: the version 3 grant key of donor @id, derived from
+ * broker-key-file, the key broker_link authenticates with (read here once
+ * at start, as broker_link reads it once). 0 or -1 (logged: the setting,
+ * never the key).
+ */
+static int grant_v3_key(const struct spared_config *cfg, const char *id,
+			struct spare_grant_keys *k)
+{
+	uint8_t kd[BROKER_KEY_LEN];
+	char err[512];
+	int ret;
+
+	if (broker_read_key_file(cfg->broker_key_file, kd, err, sizeof(err))) {
+		log_err("grant-v3: broker-key-file %s", err);
+		return -1;
+	}
+	ret = spare_grant_keys_set_v3(k, kd, id);
+	sodium_memzero(kd, sizeof(kd));
+	if (ret) {
+		log_err("grant-v3: donor name \"%s\" does not fit a grant", id);
+		return -1;
+	}
+	log_info("grant-v3: taking version 3 grants for %s, keyed from broker-key-file %s",
+		 id, cfg->broker_key_file);
+	return 0;
+}
+
 int spared_grant_keys_read(const struct spared_config *cfg, struct spare_grant_keys *k)
 {
 	char why[512];
@@ -91,12 +119,16 @@ static int grants_start(struct spared *d)
 	char id[SPARE_AUTH_ID_LEN + 1] = "";
 	int ret;
 
-	if (!d->cfg.grant_key_file[0] && !d->cfg.grant_public_keys[0])
+	if (!d->cfg.grant_key_file[0] && !d->cfg.grant_public_keys[0] && !d->cfg.grant_v3)
 		return 0;
 	if (spared_grant_keys_read(&d->cfg, &keys))
 		return -1;
 	/* As broker_link registers it: at most 15 characters. */
 	memcpy(id, d->donor_id, SPARE_AUTH_ID_LEN - 1);
+	if (d->cfg.grant_v3 && grant_v3_key(&d->cfg, id, &keys)) {
+		spare_grant_keys_wipe(&keys);
+		return -1;
+	}
 	ret = spared_grants_init(&d->grants, NULL, id, d->cfg.max_grants);
 	if (!ret)
 		spared_grants_set_keys(&d->grants, &keys);

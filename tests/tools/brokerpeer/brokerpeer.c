@@ -7,10 +7,11 @@
  *                     [--domain D] [--free N] [--interval MS] [--count N]
  *   spare-broker-peer client -b HOST:PORT -n NAME -K KEYFILE [--slabs N]
  *                     [--copies R | --ec K+R] [--lease S] [--grant-key F --grant-key-id I]
+ *                     [--grant-pub F] [--v3-key F]
  *   spare-broker-peer bad    -b HOST:PORT --kind KIND [-n NAME -K KEYFILE]
  *   spare-broker-peer link   -b HOST:PORT,HOST:PORT -n NAME -K KEYFILE [--addr A]
  *                     [--domain D] [--free N] [--interval MS] [--count SECONDS]
- *                     [--then-free N]
+ *                     [--then-free N] [--v3]
  *   spare-broker-peer move   -b HOST:PORT -n NAME -K KEYFILE --move SPEC [--move SPEC...]
  *                     [--lease S] [--grant-key F --grant-key-id I]
  *   spare-broker-peer askmove -b HOST:PORT[,HOST:PORT...] -n NAME -K KEYFILE --move SPEC
@@ -30,9 +31,11 @@
  *   the broker goes away it reconnects every --interval ms and registers
  *   again (as spared does).
  * client: one GRANT_REQ; prints one "grant slab=S copy=C donor=ID addr=A
- *   domain=D client=C expiry=T [tag=ok]" line per grant (D: the donor's
- *   failure domain, as the GRANT_REP carries it; the tag is checked with
- *   the grant key when given), or "error NAME: text" and exits 3. With
+ *   domain=D client=C version=V expiry=T [tag=ok]" line per grant (D: the
+ *   donor's failure domain, as the GRANT_REP carries it; the tag is checked
+ *   with the grant key when given, a version 3 grant's with --v3-key, the
+ *   broker key of its donor, which only that donor and the brokers hold),
+ *   or "error NAME: text" and exits 3. With
  *   --ec K+R it sends STRIPE_REQ for --slabs stripes instead (slab= is the
  *   stripe, copy= the split); the body is written as given, unchecked, so
  *   that the broker judges a bad code.
@@ -40,7 +43,8 @@
  *   --count seconds (0: until SIGTERM), printing "connected=N" whenever the
  *   number of brokers that acknowledged the last heartbeat changes. With
  *   --then-free, the free count becomes N a second after every broker has
- *   acknowledged (prints "free=N" just before).
+ *   acknowledged (prints "free=N" just before). With --v3 it announces that
+ *   it takes version 3 grants (spared's grant-v3).
  * bad: sends one bad thing; prints "error NAME: text" and "closed" when the
  *   broker refuses and closes as it should, exits 0 then. KIND: noauth
  *   (GRANT_REQ before HELLO), badmac (a HELLO with a wrong proof: with
@@ -138,6 +142,8 @@ struct opts {
 	unsigned int	every_ms;
 	const char	*held_file, *free_file;	/* slabs held, written; free, read */
 	const char	*held_files;		/* donor: --free less these, read */
+	bool		v3;			/* link: announce version 3 grants */
+	const char	*v3_key;		/* client: a donor's broker key */
 };
 
 /* Write @v to @path (renew --held-file, grab --held-file): the test's donor reads it. */
@@ -365,12 +371,23 @@ static int do_client(int fd, const struct opts *o)
 		char domain[BROKER_DOMAIN_LEN];
 		const char *tag = "";
 
-		broker_grant_rep_entry(&rep, i, &g, domain);	/* domain: checked by decode */
+		broker_grant_rep_entry(&rep, i, &g, domain);
+		memset(&gi, 0, sizeof(gi));	/* domain: checked by decode */
 		if (spare_grant_decode(&g, &gi)) {
 			printf("malformed grant %u\n", i);
 			return 1;
 		}
-		if (o->grant_key || o->grant_pub) {
+		if (o->v3_key && gi.version == SPARE_GRANT_VERSION_DONOR_MAC) {
+			uint8_t kd[BROKER_KEY_LEN], kg[SPARE_GRANT_KEY_LEN];
+			char err[256];
+			int v = broker_read_key_file(o->v3_key, kd, err, sizeof(err)) ||
+				spare_grant_v3_key(kg, kd, gi.donor_id) ||
+				spare_grant_v3_tag_check(&g, kg);
+
+			sodium_memzero(kd, sizeof(kd));
+			sodium_memzero(kg, sizeof(kg));
+			tag = v ? " tag=BAD" : " tag=ok";
+		} else if (o->grant_key || o->grant_pub) {
 			int v = spare_grant_check(&g, &gk, gi.donor_id, o->name,
 						  (uint64_t)time(NULL), NULL, NULL);
 
@@ -386,9 +403,9 @@ static int do_client(int fd, const struct opts *o)
 				return 1;
 			}
 		}
-		printf("grant slab=%u copy=%u donor=%s addr=%s domain=%s client=%s expiry=%" PRIu64
-		       "%s\n", i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr, domain,
-		       gi.client_id, gi.expiry, tag);
+		printf("grant slab=%u copy=%u donor=%s addr=%s domain=%s client=%s version=%u expiry=%"
+		       PRIu64 "%s\n", i / rep.copies, i % rep.copies, gi.donor_id, gi.donor_addr,
+		       domain, gi.client_id, (unsigned int)gi.version, gi.expiry, tag);
 	}
 	return 0;
 }
@@ -1056,6 +1073,7 @@ static int do_link(const struct opts *o)
 	snprintf(c.domain, sizeof(c.domain), "%s", o->domain);
 	c.slab_shift = 30;
 	c.hb_interval_ms = o->interval_ms;
+	c.flags = o->v3 ? BROKER_DONOR_F_GRANT_V3 : 0;
 	c.backoff_min_ms = 200;
 	c.backoff_max_ms = 2000;
 	signal(SIGTERM, on_term);
@@ -1114,6 +1132,8 @@ int main(int argc, char **argv)
 		{ "held-file", required_argument, NULL, 'H' },
 		{ "free-file", required_argument, NULL, 'W' },
 		{ "held-files", required_argument, NULL, 'Y' },
+		{ "v3", no_argument, NULL, '3' },
+		{ "v3-key", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .addr = "127.0.0.1:18515", .domain = "d0", .free_slabs = 8,
@@ -1149,6 +1169,8 @@ int main(int argc, char **argv)
 		case 'g': o.grant_key = optarg; break;
 		case 'G': o.grant_key_id = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'P': o.grant_pub = optarg; break;
+		case '3': o.v3 = true; break;
+		case 'V': o.v3_key = optarg; break;
 		case 'Q': o.grant_sk = optarg; break;
 		case 'F': o.then_free = strtoll(optarg, NULL, 0); break;
 		case 'S': o.save = optarg; break;

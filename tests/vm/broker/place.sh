@@ -15,9 +15,10 @@
 #     copies, writes the donors, the placement and the grants to configfs
 #     and powers the device on; every copy maps, each donor accepted its
 #     grants, and a memory-hungry job swaps onto it;
-#   - the broker restarts while the job swaps: the data path does not
-#     notice (no I/O error, every page verified) and the broker knows both
-#     donors again from their heartbeats;
+#   - the broker restarts while the job swaps, now with grant-version 3:
+#     the data path does not notice (no I/O error, every page verified)
+#     and the broker knows both donors again from their heartbeats (they
+#     do not announce version 3: their grants stay version 2);
 #   - "sparectl device renew" sends the device's grants (kept by sparectl
 #     in /run/spare/grants/swap0.grants) back to the new broker
 #     (RENEW_GRANT): the module replaces each in place (still 32) and the
@@ -25,8 +26,12 @@
 #   - "sparectl device monitor" renews them again and again (8 s grants);
 #     the standby slab it wants is refused (ROOM_REQ: both donors are
 #     full), logged once, and the renewals go on;
-#   - a donor that joins afterwards (donor 4) registers and receives the
-#     grants of the next device, the only donor with room left;
+#   - a donor that joins afterwards (donor 4, with grant-v3) registers and
+#     receives the grants of the next device, the only donor with room
+#     left: version 3 grants (per-donor MAC), which it takes and maps, the
+#     device's data read back; one of them with its tag changed (a forged
+#     version 3 grant) does not start a device, donor 4 refusing it as
+#     forged;
 #   - donor 2 evicts two slabs whose other copy is on donor 3: no donor of
 #     the device can take them, so the monitor asks the broker for a donor
 #     outside it (MOVE_REQ), adds donor 4 to the running device (grant,
@@ -114,7 +119,9 @@ if [ "$BACKEND" = kmod ]; then
 
 	step "the broker restarts mid-run; the data path does not notice"
 	kill -TERM "$BROKER_PID"; wait "$BROKER_PID" || { cat /tmp/broker.log; fail "spare-broker exit"; }
-	broker_up /tmp/broker-2.log
+	broker_up /tmp/broker-2.log --grant-version 3
+	grep -q "version 3 (each donor's own key) to donors that take it" /tmp/broker-2.log ||
+		{ cat /tmp/broker-2.log; fail "the broker does not issue version 3"; }
 	broker_knows /tmp/broker-2.log donor2
 	broker_knows /tmp/broker-2.log donor3
 	workload_alive
@@ -171,11 +178,14 @@ if [ "$BACKEND" = kmod ]; then
 	workload_alive
 	pass "grants renewed by the monitor while swapping"
 
-	step "donor 4 joins (10.0.0.3:18516) and receives the next device's grants"
+	step "donor 4 joins (10.0.0.3:18516, grant-v3) and receives the next device's grants, version 3"
+	# the renewals above went to donors without grant-v3: version 2
+	awk '!/^#/ && substr($0, 9, 4) != "0200" { bad = 1 } END { exit bad }' \
+		/run/spare/grants/swap0.grants || fail "a donor without grant-v3 got a grant other than version 2"
 	spared --listen 10.0.0.3 --port 18516 -f /dev/null --ctl /run/spare/spared-4.sock \
 		--budget 128M --slab-size 16M --host-keys /tmp/host-keys --grant-public-keys /tmp/grant.pub \
 		--name donor4 --brokers "$BROKER" --broker-key-file /tmp/b-donor4.key --domain rack4 \
-		>/tmp/spared-4.log 2>&1 &
+		--grant-v3 >/tmp/spared-4.log 2>&1 &
 	DONOR_PID_4=$!
 	wait_for 100 test -S /run/spare/spared-4.sock || { cat /tmp/spared-4.log; fail "donor 4 did not start"; }
 	broker_knows /tmp/broker-2.log donor4
@@ -189,8 +199,35 @@ if [ "$BACKEND" = kmod ]; then
 	dd if=/tmp/pattern of="/dev/$disk1" bs=1M oflag=direct 2>/dev/null || fail "write $disk1"
 	dd if="/dev/$disk1" of=/tmp/back bs=1M count=48 iflag=direct 2>/dev/null || fail "read $disk1"
 	cmp /tmp/pattern /tmp/back || fail "$disk1 read back differs"
+	grep -q "grant-v3: taking version 3 grants for donor4" /tmp/spared-4.log ||
+		{ cat /tmp/spared-4.log; fail "donor 4 does not take version 3 grants"; }
+	# bytes 4-5 of each grant (hex digits 9-12): version 3, little-endian
+	[ "$(grep -v '^#' /run/spare/grants/swap1.grants | cut -c9-12 | sort -u)" = 0300 ] ||
+		{ cut -c1-24 /run/spare/grants/swap1.grants; fail "swap1's grants are not version 3"; }
+	[ "$(donor_metric 4 spare_donor_grants_accepted_total)" = 4 ] ||
+		fail "donor 4 accepted $(donor_metric 4 spare_donor_grants_accepted_total) grants, not swap1's 4"
+	pass "the new donor got the new grants, version 3, and lent against them"
+
+	step "a forged version 3 grant (its tag changed) does not start a device"
+	g=$(grep -v '^#' /run/spare/grants/swap1.grants | head -n 1)
+	last=${g: -1}
+	case $last in 0) f=1 ;; *) f=0 ;; esac
+	mkdir "$CFS/forged3" || fail "mkdir"
+	for kv in size=16M slab_size=16M replicas=1 donors=10.0.0.3:18516 source=10.0.0.1 \
+		  key-file=/tmp/trainer.key; do
+		case $kv in
+		key-file=*) cat /tmp/trainer.key >"$CFS/forged3/key" ;;
+		*) echo "${kv#*=}" >"$CFS/forged3/${kv%%=*}" ;;
+		esac || fail "forged3: ${kv%%=*} refused"
+	done
+	echo "${g%?}$f" >"$CFS/forged3/grants" || fail "configfs refused the forged grant's form"
+	echo 1 >"$CFS/forged3/power" 2>/dev/null && fail "a device with a forged version 3 grant powered on"
+	wait_until 10 grep -q "grant refused: forged grant" /tmp/spared-4.log ||
+		{ cat /tmp/spared-4.log; fail "donor 4 did not refuse the forged grant as forged"; }
+	[ "$(donor_metric 4 spare_donor_slabs_lent)" = 4 ] || fail "donor 4 lent against a forged grant"
+	rmdir "$CFS/forged3" || fail "rmdir forged3"
 	spare_destroy swap1
-	pass "the new donor got the new grants"
+	pass "a forged version 3 grant refused by its donor"
 
 	step "donor 2 evicts 2 slabs held on donor 3 too: they move to donor 4, added to the device"
 	sparectl device monitor swap0 broker=$BROKER broker-name=trainer broker-key=/tmp/b-trainer.key \
