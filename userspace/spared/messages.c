@@ -211,13 +211,18 @@ static void grant_arrived(struct session *sess)
 				  sess->client[0] ? sess->client : NULL, sess->owner,
 				  wall_seconds(), &info, &known);
 	if (ret) {
-		static struct spare_ratelimit rl;
+		/* one limiter per reason (the codes are -1..-12) */
+		static struct spare_ratelimit rl[16];
+		struct spare_ratelimit *r = &rl[(unsigned int)-ret % 16];
 		unsigned long held;
 
 		d->ctr.grants_refused++;
-		/* a client can send refused grants at will: one line a period */
-		if (spare_ratelimit_ok(&rl, spare_now_ms(), SPARE_FD_LOG_MS, &held))
-			log_warn("client %s: grant refused: %s (%lu more refused grants not logged)",
+		/*
+		 * A client can send refused grants at will: each reason is
+		 * one line a period, so a flood of one kind hides no other.
+		 */
+		if (spare_ratelimit_ok(r, spare_now_ms(), SPARE_FD_LOG_MS, &held))
+			log_warn("client %s: grant refused: %s (%lu more refused so not logged)",
 				 sess->name, spare_grant_strerror(ret), held);
 		return;
 	}
