@@ -1054,7 +1054,9 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
  *     donor without waiting for a grant. At start every donor is renewed,
  *     then each again when its newest grant has renew-before seconds left
  *     (default: a third of its lease), or when it holds more copies than
- *     that grant covers less the standby.
+ *     that grant covers less the standby; each round (at least every
+ *     interval seconds) counts the copies again from slab_map, so that a
+ *     split re-homed onto a donor whose grants are used up gets room there.
  *   - The module's uevents wake it: on slab_evicted and donor_up it counts
  *     each donor's copies again (slab_map); on slab_moving (no donor's
  *     grants had room) it grants more on a target for each such copy
@@ -1131,6 +1133,11 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			ret = 0;
 			break;
 		}
+		/* each round counts the copies where slab_map has them now: a
+		 * split the module re-homed onto a donor whose grants are used
+		 * up is asked room for there ("more copies") */
+		if (rounds && renew_plan(c, name, &r))
+			r.nd = 0;	/* logged; the next round counts again */
 		for (i = 0; i < r.nd; i++) {
 			uint64_t due = monitor_due(&m, i, before);
 			uint32_t want = r.count[i] + (uint32_t)m.standby;
