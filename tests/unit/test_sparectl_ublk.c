@@ -1102,6 +1102,22 @@ static void test_renew_rehome(void)
 	rmdir(dir);
 }
 
+/*
+ * The copies that stay beside a slab waiting for a donor (NAME.moving),
+ * whose failure domains the monitor's MOVE_REQ avoids: the slab's other
+ * copies; for an ec:4+2 device (6 split slabs a group), the other split
+ * slabs of its coding group (session 50: before, the same slab only, so
+ * a split's group was not avoided).
+ */
+static void test_move_stays(void)
+{
+	EXPECT(ublk_move_stays(0, 3, 3));
+	EXPECT(!ublk_move_stays(0, 2, 3));
+	EXPECT(ublk_move_stays(6, 0, 5) && ublk_move_stays(6, 5, 0));
+	EXPECT(!ublk_move_stays(6, 5, 5));
+	EXPECT(!ublk_move_stays(6, 6, 5) && ublk_move_stays(6, 6, 11));
+}
+
 /* A donor a move added: named by its grant, renewed, its grant appended. */
 static void test_added_donor(void)
 {
@@ -1218,6 +1234,7 @@ int main(void)
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);
 	TAP_RUN(test_moving);
+	TAP_RUN(test_move_stays);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);
 	return tap_done();

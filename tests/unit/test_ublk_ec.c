@@ -564,6 +564,81 @@ static void rehome_lists_picked_split(void)
 	teardown();
 }
 
+/* The whole of the pager's NAME@suffix (stats.c's) into @buf; "" if none. */
+static void stats_file(const char *suffix, char *buf, size_t len)
+{
+	char dir[] = "/tmp/test_ublk_ec.XXXXXX", path[160];
+	struct stats_id id = { .name = "ec0", .disk = "ublkb0" };
+	size_t got = 0;
+	FILE *f;
+
+	buf[0] = 0;
+	if (!mkdtemp(dir))
+		return;
+	snprintf(id.path, sizeof(id.path), "%s/ec0", dir);
+	snprintf(path, sizeof(path), "%s/ec0%s", dir, suffix);
+	if (!stats_write(&dev, &id)) {
+		f = fopen(path, "r");
+		if (f) {
+			got = fread(buf, 1, len - 1, f);
+			fclose(f);
+		}
+		buf[got] = 0;
+	}
+	stats_remove(&id);
+	rmdir(dir);
+}
+
+/*
+ * Under a broker's grants, a lost split that no donor the device holds a
+ * grant for can take, while a donor without one could, waits for a donor
+ * the monitor gets from a broker: it is listed in NAME.moving (slab, the
+ * donor it was lost on), which the monitor reads every second (MOVE_REQ).
+ * Donors 0-5 hold group 0 under grants, donor 6 (10.0.0.8) is live
+ * without one; split 1's donor lost: NAME.moving lists split slab 1 on
+ * donor 1 (before session 50 nothing did: the split waited for good).
+ * A grant on donor 6 comes (the monitor's, SIGHUP): the next pass maps
+ * the split there and NAME.moving goes.
+ */
+static void rehome_waits_for_donor(void)
+{
+	u32 cover[NSLOTS] = { 1, 1, 1, 1, 1, 1, 0 };
+	char text[256];
+
+	setup();
+	dev.nr_donors = NSLOTS;
+	snprintf(dev.donors[6].host, sizeof(dev.donors[6].host), "10.0.0.8");
+	for (u32 i = 0; i < NSLOTS; i++)
+		snprintf(dev.donors[i].port, sizeof(dev.donors[i].port), "18515");
+	grant_cover_of = cover;
+	write_holding(0, 2, 1);
+	EXPECT(complete(1, IBV_WC_SUCCESS));
+	dev.donors[1].failed = true;
+	ec_life_step(&dev, live_but_1, always_due);
+	EXPECT(grp0()->lost & (1U << 1));
+	stats_file(".moving", text, sizeof(text));
+	if (strcmp(text, "1 1 1 10.0.0.3:18515\n"))
+		fprintf(stderr, "# NAME.moving: \"%s\"\n", text);
+	EXPECT(!strcmp(text, "1 1 1 10.0.0.3:18515\n"));
+	/* without grants (no broker to ask) nothing is listed */
+	grant_cover_of = NULL;
+	map_refused = 1U << 6;
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	stats_file(".moving", text, sizeof(text));
+	EXPECT(!strcmp(text, ""));
+	map_refused = 0;
+	grant_cover_of = cover;
+	cover[6] = 1;
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	stats_file(".moving", text, sizeof(text));
+	EXPECT(!strcmp(text, ""));
+	EXPECT(map_line(1, text, sizeof(text)));
+	EXPECT(!strcmp(text, "1 1 0 6 10.0.0.8:18515 mapped 0\n"));
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(write_answered_at_k);
@@ -572,5 +647,6 @@ int main(void)
 	TAP_RUN(read_waits_for_write);
 	TAP_RUN(map_lists_splits);
 	TAP_RUN(rehome_lists_picked_split);
+	TAP_RUN(rehome_waits_for_donor);
 	return tap_done();
 }

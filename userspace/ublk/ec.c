@@ -1108,16 +1108,19 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 		moved = true;
 	}
 	pthread_mutex_unlock(&e->lock[g]);
+	/* under grants, a donor the device lacks is the monitor's to find */
+	__atomic_store_n(&sp->wait_donor, t < 0 && cover, __ATOMIC_RELAXED);
 	if (moved)
 		log_info("coding group %u: split %u re-homed from donor %s to donor %s%s",
 			 g, j, d->donors[old].host, d->donors[t].host,
 			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
 	if (t < 0) {
 		if (!sp->warned)
-			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one",
+			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one%s",
 				 g, j, t == -ENOSPC ?
 				 "none outside the group and its failure domains that the device holds a grant for" :
-				 "every live donor holds a split of the group or shares its failure domain");
+				 "every live donor holds a split of the group or shares its failure domain",
+				 cover ? " (listed in NAME.moving: sparectl device monitor asks a broker for a donor)" : "");
 		sp->warned = true;
 		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
 		return;

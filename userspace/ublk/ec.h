@@ -59,6 +59,13 @@ struct ec_split {
 	bool	picked;
 	u32	lost_on;
 	/*
+	 * Lost, and no donor the device holds a grant for fits while one
+	 * without a grant would (or none fits at all), under a broker's
+	 * grants: listed in NAME.moving, so that sparectl's monitor asks
+	 * the broker for a new donor (MOVE_REQ). Read by the stats writer.
+	 */
+	bool	wait_donor;
+	/*
 	 * An evicted split moving by copy (ec.c, "Moves"): @mv from the
 	 * EVICT until the switch or the move's end; @mv_fill once the new
 	 * slab (on mv_donor) is mapped and resync copies into it;
@@ -172,6 +179,23 @@ static inline void ec_split_snap(struct ec_dev *e, u32 n, u32 s, u32 *donor,
 		 sp->mapped ? SPARE_COPY_MAPPED : SPARE_COPY_UNMAPPED;
 	*pages = bitmap_weight(grp->cur[j], e->map.pages_per_group);
 	pthread_mutex_unlock(&e->lock[g]);
+}
+
+/*
+ * Whether split slab @s waits for a donor the device does not have
+ * (ec_split.wait_donor), and the donor it was lost on (*@donor), for
+ * NAME.moving.
+ */
+static inline bool ec_split_waits_donor(struct ec_dev *e, u32 n, u32 s, u32 *donor)
+{
+	const struct ec_split *sp = &e->sp[s];
+
+	if (!__atomic_load_n(&sp->wait_donor, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&e->lock[s / n]);
+	*donor = sp->picked ? sp->lost_on : sp->donor;
+	pthread_mutex_unlock(&e->lock[s / n]);
+	return true;
 }
 
 #endif /* SPARE_UBLK_EC_H */
