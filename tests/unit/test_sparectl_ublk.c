@@ -1048,6 +1048,76 @@ static void test_renew_moves(void)
 	rmdir(dir);
 }
 
+/*
+ * An ec device's split re-homed onto a donor whose grants are used up
+ * (session 50): the pager lists it on that donor, "unmapped", as soon as
+ * it picks it (test_ublk_ec rehome_lists_picked_split), and the monitor,
+ * which counts each donor's splits from that map, is due at once and asks
+ * the broker (ROOM_REQ) for room for both on it. Placement A B A B (one
+ * slab each, to now + 600), a grant of 1 slab on C (10.0.0.8) that took
+ * split 1 when B died; split 3 picked C too. With the map before session
+ * 50 (split 3 "failed" on B, where it was lost) nothing is due before the
+ * usual third of the lease, and C is never asked for more.
+ */
+static void test_renew_rehome(void)
+{
+	char dir[] = "/tmp/sparectl-ublk-XXXXXX", path[128];
+	const struct ublk_paths p = { .conf_dir = dir, .bin = "spare-ublk" };
+	static const struct dev_slab_copy listed[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 1, 0, 2, "10.0.0.8:18515", "mapped", 0 },
+		{ 2, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 3, 0, 2, "10.0.0.8:18515", "unmapped", 0 },
+	};
+	static const struct dev_slab_copy failed_on_b[] = {
+		{ 0, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 1, 0, 2, "10.0.0.8:18515", "mapped", 0 },
+		{ 2, 0, 0, "10.0.0.2:18515", "mapped", 0 },
+		{ 3, 0, 1, "10.0.0.3:18515", "failed", 0 },
+	};
+	uint64_t now = (uint64_t)time(NULL), due = 0;
+	struct asked a = { .n = 0 };
+	uint32_t renewed = 99;
+	unsigned int i;
+	FILE *f;
+
+	f = grants_file_new(dir, path, sizeof(path));
+	if (!f)
+		return;
+	placement_2x2(f, now);
+	grant_line(f, "10.0.0.8:18515", 1, now + 600);
+	fclose(f);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, failed_on_b, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now + 300);
+	EXPECT_EQ(ublk_grants_due(&p, "u0", 4, listed, 4, 0, 0, now, &due), 0);
+	EXPECT(due == now);
+	EXPECT_EQ(ublk_device_renew(&p, "u0", (long)getpid(), 4, listed, 4, 0, fake_ask, &a,
+				    &renewed), 1);
+	for (i = 0; i < a.n && strcmp(a.addr[i], "10.0.0.8:18515"); i++)
+		;
+	EXPECT(i < a.n && a.slabs[i] == 2);
+	for (i = 0; i < a.n; i++)
+		EXPECT(strcmp(a.addr[i], "10.0.0.3:18515"));	/* B holds nothing now */
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * The copies that stay beside a slab waiting for a donor (NAME.moving),
+ * whose failure domains the monitor's MOVE_REQ avoids: the slab's other
+ * copies; for an ec:4+2 device (6 split slabs a group), the other split
+ * slabs of its coding group (session 50: before, the same slab only, so
+ * a split's group was not avoided).
+ */
+static void test_move_stays(void)
+{
+	EXPECT(ublk_move_stays(0, 3, 3));
+	EXPECT(!ublk_move_stays(0, 2, 3));
+	EXPECT(ublk_move_stays(6, 0, 5) && ublk_move_stays(6, 5, 0));
+	EXPECT(!ublk_move_stays(6, 5, 5));
+	EXPECT(!ublk_move_stays(6, 6, 5) && ublk_move_stays(6, 6, 11));
+}
+
 /* A donor a move added: named by its grant, renewed, its grant appended. */
 static void test_added_donor(void)
 {
@@ -1157,12 +1227,14 @@ int main(void)
 	TAP_RUN(test_broker_units);
 	TAP_RUN(test_renew);
 	TAP_RUN(test_renew_reissue);
+	TAP_RUN(test_renew_rehome);
 	TAP_RUN(test_renew_marks);
 	TAP_RUN(test_kmod_renew_marks);
 	TAP_RUN(test_kmod_renew_lapsed);
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);
 	TAP_RUN(test_moving);
+	TAP_RUN(test_move_stays);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);
 	return tap_done();

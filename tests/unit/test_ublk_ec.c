@@ -34,6 +34,7 @@
 
 #define DEPTH	4
 #define NDONORS	6
+#define NSLOTS	(NDONORS + 1)	/* a donor outside the group, for a re-home */
 #define SLAB_SHIFT 20		/* 1 MiB split slabs: a 4 MiB coding group */
 #define MAX_PENDING 64
 
@@ -41,7 +42,7 @@ static struct dev dev;
 static struct queue q0;
 
 /* the donors' memory: one slab per (donor, slab id) */
-static char *remote[NDONORS][NDONORS];
+static char *remote[NSLOTS][NDONORS];
 
 struct pend {
 	u32 donor;
@@ -58,6 +59,9 @@ static unsigned int nr_pend;
 static unsigned int answered[DEPTH];
 static int answer_err[DEPTH];
 static unsigned int kicks, fails;
+/* donors whose MAP is refused (a bit each); the grants' cover, when set */
+static u32 map_refused;
+static u32 *grant_cover_of;
 
 /* ---- the transport and the rest of the pager, as ec.c uses them ---- */
 
@@ -65,7 +69,7 @@ int donor_map(struct donor *d, uint32_t id, uint64_t *addr, uint32_t *rkey)
 {
 	u32 i = (u32)(d - dev.donors);
 
-	if (i >= NDONORS || id >= NDONORS)
+	if (i >= NSLOTS || id >= NDONORS || (map_refused & (1U << i)))
 		return -1;
 	if (!remote[i][id])
 		remote[i][id] = calloc(1, 1U << SLAB_SHIFT);
@@ -110,7 +114,10 @@ int resync_rdma(struct dev *d, u32 i, bool write, void *local, u32 lkey,
 
 bool pager_grant_cover(struct dev *d, u32 nd, u32 *cover)
 {
-	return false;
+	if (!grant_cover_of)
+		return false;
+	memcpy(cover, grant_cover_of, nd * sizeof(*cover));
+	return true;
 }
 
 void rq_ec_commit(struct queue *q, unsigned int tag)
@@ -236,6 +243,8 @@ static void setup(void)
 	nr_pend = 0;
 	kicks = 0;
 	fails = 0;
+	map_refused = 0;
+	grant_cover_of = NULL;
 	dev.size = 4ULL << 20;
 	dev.slab_shift = SLAB_SHIFT;
 	dev.copies = 1;
@@ -263,7 +272,7 @@ static void teardown(void)
 	ec_fini(&dev);
 	free(dev.bufs);
 	free(q0.rqs);
-	for (u32 i = 0; i < NDONORS; i++)
+	for (u32 i = 0; i < NSLOTS; i++)
 		for (u32 j = 0; j < NDONORS; j++) {
 			free(remote[i][j]);
 			remote[i][j] = NULL;
@@ -473,6 +482,163 @@ static void map_lists_splits(void)
 	teardown();
 }
 
+static bool always_due(struct dev *d, u32 i)
+{
+	return true;
+}
+
+/* NAME.map's line for split slab @s (stats.c's), into @line. */
+static bool map_line(u32 s, char *line, size_t len)
+{
+	char dir[] = "/tmp/test_ublk_ec.XXXXXX", path[128];
+	struct stats_id id = { .name = "ec0", .disk = "ublkb0" };
+	bool found = false;
+	u32 n = 0;
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return false;
+	snprintf(id.path, sizeof(id.path), "%s/ec0", dir);
+	snprintf(path, sizeof(path), "%s/ec0.map", dir);
+	if (!stats_write(&dev, &id)) {
+		f = fopen(path, "r");
+		while (f && !found && fgets(line, (int)len, f))
+			found = n++ == s;
+		if (f)
+			fclose(f);
+	}
+	stats_remove(&id);
+	rmdir(dir);
+	return found;
+}
+
+/*
+ * A lost split is listed on the donor the re-home picked as soon as it
+ * is picked, before that donor maps it (as spare.ko's slab_map shows a
+ * re-homed split, spare_slab_rehome_split()): so that sparectl's monitor,
+ * which counts each donor's splits from NAME.map, asks the broker for
+ * room there when the donor refuses the MAP for want of a grant. Six
+ * donors hold group 0, a seventh (10.0.0.8) holds nothing, every donor
+ * holds a grant of one slab; split 1's donor lost and its re-home due:
+ * the pick is the seventh, whose MAP is refused. NAME.map shows split 1
+ * "unmapped" there (until session 50: "failed" on its lost donor, so
+ * nothing asked for room on the seventh); the MAP asked again is refused
+ * again and the split stays there; once the donor takes it, it is mapped
+ * there and resync is kicked to rebuild it.
+ */
+static void rehome_lists_picked_split(void)
+{
+	u32 cover[NSLOTS] = { 1, 1, 1, 1, 1, 1, 1 };
+	char line[128];
+
+	setup();
+	dev.nr_donors = NSLOTS;
+	snprintf(dev.donors[6].host, sizeof(dev.donors[6].host), "10.0.0.8");
+	for (u32 i = 0; i < NSLOTS; i++)
+		snprintf(dev.donors[i].port, sizeof(dev.donors[i].port), "18515");
+	grant_cover_of = cover;
+	write_holding(0, 2, 1);
+	EXPECT(complete(1, IBV_WC_SUCCESS));
+	dev.donors[1].failed = true;
+	map_refused = 1U << 6;
+	ec_life_step(&dev, live_but_1, always_due);
+	EXPECT(grp0()->lost & (1U << 1));
+	EXPECT(map_line(1, line, sizeof(line)));
+	if (strcmp(line, "1 1 0 6 10.0.0.8:18515 unmapped 0\n"))
+		fprintf(stderr, "# refused: %s", line);
+	EXPECT(!strcmp(line, "1 1 0 6 10.0.0.8:18515 unmapped 0\n"));
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	EXPECT(map_line(1, line, sizeof(line)));
+	EXPECT(!strcmp(line, "1 1 0 6 10.0.0.8:18515 unmapped 0\n"));
+	EXPECT_EQ(kicks, 0);
+	map_refused = 0;
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	EXPECT(map_line(1, line, sizeof(line)));
+	if (strcmp(line, "1 1 0 6 10.0.0.8:18515 mapped 0\n"))
+		fprintf(stderr, "# taken: %s", line);
+	EXPECT(!strcmp(line, "1 1 0 6 10.0.0.8:18515 mapped 0\n"));
+	EXPECT(grp0()->repair & (1U << 1));
+	EXPECT(kicks > 0);
+	teardown();
+}
+
+/* The whole of the pager's NAME@suffix (stats.c's) into @buf; "" if none. */
+static void stats_file(const char *suffix, char *buf, size_t len)
+{
+	char dir[] = "/tmp/test_ublk_ec.XXXXXX", path[160];
+	struct stats_id id = { .name = "ec0", .disk = "ublkb0" };
+	size_t got = 0;
+	FILE *f;
+
+	buf[0] = 0;
+	if (!mkdtemp(dir))
+		return;
+	snprintf(id.path, sizeof(id.path), "%s/ec0", dir);
+	snprintf(path, sizeof(path), "%s/ec0%s", dir, suffix);
+	if (!stats_write(&dev, &id)) {
+		f = fopen(path, "r");
+		if (f) {
+			got = fread(buf, 1, len - 1, f);
+			fclose(f);
+		}
+		buf[got] = 0;
+	}
+	stats_remove(&id);
+	rmdir(dir);
+}
+
+/*
+ * Under a broker's grants, a lost split that no donor the device holds a
+ * grant for can take, while a donor without one could, waits for a donor
+ * the monitor gets from a broker: it is listed in NAME.moving (slab, the
+ * donor it was lost on), which the monitor reads every second (MOVE_REQ).
+ * Donors 0-5 hold group 0 under grants, donor 6 (10.0.0.8) is live
+ * without one; split 1's donor lost: NAME.moving lists split slab 1 on
+ * donor 1 (before session 50 nothing did: the split waited for good).
+ * A grant on donor 6 comes (the monitor's, SIGHUP): the next pass maps
+ * the split there and NAME.moving goes.
+ */
+static void rehome_waits_for_donor(void)
+{
+	u32 cover[NSLOTS] = { 1, 1, 1, 1, 1, 1, 0 };
+	char text[256];
+
+	setup();
+	dev.nr_donors = NSLOTS;
+	snprintf(dev.donors[6].host, sizeof(dev.donors[6].host), "10.0.0.8");
+	for (u32 i = 0; i < NSLOTS; i++)
+		snprintf(dev.donors[i].port, sizeof(dev.donors[i].port), "18515");
+	grant_cover_of = cover;
+	write_holding(0, 2, 1);
+	EXPECT(complete(1, IBV_WC_SUCCESS));
+	dev.donors[1].failed = true;
+	ec_life_step(&dev, live_but_1, always_due);
+	EXPECT(grp0()->lost & (1U << 1));
+	stats_file(".moving", text, sizeof(text));
+	if (strcmp(text, "1 1 1 10.0.0.3:18515\n"))
+		fprintf(stderr, "# NAME.moving: \"%s\"\n", text);
+	EXPECT(!strcmp(text, "1 1 1 10.0.0.3:18515\n"));
+	/* without grants (no broker to ask) nothing is listed */
+	grant_cover_of = NULL;
+	map_refused = 1U << 6;
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	stats_file(".moving", text, sizeof(text));
+	EXPECT(!strcmp(text, ""));
+	map_refused = 0;
+	grant_cover_of = cover;
+	cover[6] = 1;
+	dev.ec->sp[1].retry_at = 0;
+	ec_life_step(&dev, live_but_1, always_due);
+	stats_file(".moving", text, sizeof(text));
+	EXPECT(!strcmp(text, ""));
+	EXPECT(map_line(1, text, sizeof(text)));
+	EXPECT(!strcmp(text, "1 1 0 6 10.0.0.8:18515 mapped 0\n"));
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(write_answered_at_k);
@@ -480,5 +646,7 @@ int main(void)
 	TAP_RUN(second_write_waits);
 	TAP_RUN(read_waits_for_write);
 	TAP_RUN(map_lists_splits);
+	TAP_RUN(rehome_lists_picked_split);
+	TAP_RUN(rehome_waits_for_donor);
 	return tap_done();
 }

@@ -916,9 +916,12 @@ static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_
 		for (k = 0; k < i && mv[k].slab != mv[i].slab; k++)
 			;
 		slabs += k == i;
-		/* the domains of the copies that stay */
+		/* the domains of the copies that stay (an ec split's: the other
+		 * splits of its coding group) */
 		for (k = 0; k < nlive; k++)
-			if (live[k].slab == mv[i].slab && strcmp(live[k].address, mv[i].address))
+			if (ublk_move_stays(d->ec_k ? d->ec_k + d->ec_r : 0, live[k].slab,
+					    mv[i].slab) &&
+			    strcmp(live[k].address, mv[i].address))
 				avoid_dom_add(avoid_dom, &n_avoid_dom,
 					      watch_label(w, live[k].address, NULL));
 	}
@@ -926,10 +929,12 @@ static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_
 	for (i = 0; i < n_avoid_dom; i++)
 		snprintf(doms + strlen(doms), sizeof(doms) - strlen(doms), "%s%s", i ? "," : "",
 			 avoid_dom[i]);
-	log_info("device %s: %u cop%s wait for a donor (slab %u first, which %s evicts): "
+	log_info("device %s: %u %s wait for a donor (slab %u first, which %s %s): "
 		 "asking for one the device does not use, avoiding %u donor(s) and failure "
-		 "domain(s) \"%s\"", name, slabs, slabs == 1 ? "y" : "ies", mv[0].slab,
-		 mv[0].address, nd, doms);
+		 "domain(s) \"%s\"", name, slabs,
+		 d->ec_k ? (slabs == 1 ? "split slab" : "split slabs") :
+		 (slabs == 1 ? "copy" : "copies"), mv[0].slab, mv[0].address,
+		 d->ec_k ? "was lost on" : "evicts", nd, doms);
 	if (brokerask_move(&w->r->a, slabs + standby, (const char (*)[BROKER_ADDR_LEN])avoid, nd,
 			   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom, n_avoid_dom, &g, label))
 		return -1;
@@ -1054,7 +1059,9 @@ static int monitor_ublk(struct sparectl *c, const char *name, struct renew_ctx *
  *     donor without waiting for a grant. At start every donor is renewed,
  *     then each again when its newest grant has renew-before seconds left
  *     (default: a third of its lease), or when it holds more copies than
- *     that grant covers less the standby.
+ *     that grant covers less the standby; each round (at least every
+ *     interval seconds) counts the copies again from slab_map, so that a
+ *     split re-homed onto a donor whose grants are used up gets room there.
  *   - The module's uevents wake it: on slab_evicted and donor_up it counts
  *     each donor's copies again (slab_map); on slab_moving (no donor's
  *     grants had room) it grants more on a target for each such copy
@@ -1131,6 +1138,11 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			ret = 0;
 			break;
 		}
+		/* each round counts the copies where slab_map has them now: a
+		 * split the module re-homed onto a donor whose grants are used
+		 * up is asked room for there ("more copies") */
+		if (rounds && renew_plan(c, name, &r))
+			r.nd = 0;	/* logged; the next round counts again */
 		for (i = 0; i < r.nd; i++) {
 			uint64_t due = monitor_due(&m, i, before);
 			uint32_t want = r.count[i] + (uint32_t)m.standby;

@@ -225,4 +225,17 @@ int kmod_grants_renew(const char *dir, const char *name, const char *addr, uint3
 		      kmod_grant_put put, void *pctx, struct spare_grant *newest,
 		      uint32_t *giveback);
 
+/*
+ * Whether the copy in slab-map slab @live stays beside slab @moving that
+ * waits for a donor (NAME.moving), for the failure domains a MOVE_REQ
+ * avoids: another copy of the same slab; with @width K + R (an ec:K+R
+ * device, 0 otherwise), another split slab of the same coding group.
+ */
+static inline bool ublk_move_stays(unsigned int width, unsigned int live,
+				   unsigned int moving)
+{
+	return width ? live / width == moving / width && live != moving :
+		       live == moving;
+}
+
 #endif /* SPARECTL_UBLKDEV_H */

@@ -1031,7 +1031,10 @@ static int pick_replacement(struct dev *d, u32 g, u32 j,
 	for (i = 0; i < d->ec->map.nr_groups * n; i++) {
 		const struct ec_split *o = &d->ec->sp[i];
 
-		if (o->mapped && o->donor < SPARE_MAX_DONORS)
+		/* a split waiting for a picked donor's MAP takes room there
+		 * too, as in spare.ko's slab_map; this one's own pick aside */
+		if ((o->mapped || (o->picked && o != split_of(d, g, j))) &&
+		    o->donor < SPARE_MAX_DONORS)
 			held[o->donor]++;
 		/* a moving split's new slab takes grant room too */
 		if (o->mv_fill && o->mv_donor < SPARE_MAX_DONORS)
@@ -1072,8 +1075,9 @@ static bool replace_due(struct dev *d, u32 g, u32 j,
 {
 	struct ec_split *sp = split_of(d, g, j);
 
-	return sp->evictor != SPARE_NO_DONOR || live(d, sp->donor) ||
-	       rehome_due(d, sp->donor);
+	/* a donor picked and lost before it mapped the split holds nothing */
+	return sp->evictor != SPARE_NO_DONOR || sp->picked ||
+	       live(d, sp->donor) || rehome_due(d, sp->donor);
 }
 
 /* MAP a replacement for lost split @j of group @g (lifecycle thread). */
@@ -1083,9 +1087,9 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	struct ec_dev *e = d->ec;
 	struct ec_split *sp = split_of(d, g, j);
 	struct donor *dn;
-	u32 rkey = 0, seq, old = sp->donor;
+	u32 rkey = 0, seq, old;
 	u64 addr = 0;
-	bool ok = false;
+	bool ok = false, moved = false;
 	u32 cover_of[SPARE_MAX_DONORS];
 	const u32 *cover = grant_cover(d, cover_of);
 	bool roomy;
@@ -1093,13 +1097,30 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 
 	pthread_mutex_lock(&e->lock[g]);
 	t = pick_replacement(d, g, j, live, cover, &roomy);
+	old = sp->picked ? sp->lost_on : sp->donor;
+	/* listed on the pick at once (NAME.map), as spare.ko's slab_map
+	 * lists a re-homed split: the monitor counts it there */
+	if (t >= 0 && (e->map.groups[g].lost & (1U << j)) && !sp->mapped &&
+	    (!sp->picked || sp->donor != (u32)t)) {
+		sp->lost_on = old;
+		sp->donor = (u32)t;
+		sp->picked = true;
+		moved = true;
+	}
 	pthread_mutex_unlock(&e->lock[g]);
+	/* under grants, a donor the device lacks is the monitor's to find */
+	__atomic_store_n(&sp->wait_donor, t < 0 && cover, __ATOMIC_RELAXED);
+	if (moved)
+		log_info("coding group %u: split %u re-homed from donor %s to donor %s%s",
+			 g, j, d->donors[old].host, d->donors[t].host,
+			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
 	if (t < 0) {
 		if (!sp->warned)
-			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one",
+			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one%s",
 				 g, j, t == -ENOSPC ?
 				 "none outside the group and its failure domains that the device holds a grant for" :
-				 "every live donor holds a split of the group or shares its failure domain");
+				 "every live donor holds a split of the group or shares its failure domain",
+				 cover ? " (listed in NAME.moving: sparectl device monitor asks a broker for a donor)" : "");
 		sp->warned = true;
 		sp->retry_at = spare_now_ms() + EC_REMAP_MS;
 		return;
@@ -1128,6 +1149,7 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 		sp->rkey = rkey;
 		sp->fail_seq = seq;
 		sp->mapped = true;
+		sp->picked = false;
 		sp->evictor = SPARE_NO_DONOR;
 		sp->warned = false;
 		__atomic_add_fetch(&sp->gen, 1, __ATOMIC_SEQ_CST);

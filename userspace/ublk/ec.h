@@ -51,6 +51,21 @@ struct ec_split {
 	u64	retry_at;	/* a replacement's MAP was refused: ask again then */
 	bool	warned;		/* no replacement found: said once */
 	/*
+	 * Lost, and a replacement's donor picked (@donor now) but its MAP
+	 * not granted yet: NAME.map lists it there, unmapped, as spare.ko's
+	 * slab_map lists a re-homed split, so that sparectl's monitor asks
+	 * the broker for room there; @lost_on is where it was mapped.
+	 */
+	bool	picked;
+	u32	lost_on;
+	/*
+	 * Lost, and no donor the device holds a grant for fits while one
+	 * without a grant would (or none fits at all), under a broker's
+	 * grants: listed in NAME.moving, so that sparectl's monitor asks
+	 * the broker for a new donor (MOVE_REQ). Read by the stats writer.
+	 */
+	bool	wait_donor;
+	/*
 	 * An evicted split moving by copy (ec.c, "Moves"): @mv from the
 	 * EVICT until the switch or the move's end; @mv_fill once the new
 	 * slab (on mv_donor) is mapped and resync copies into it;
@@ -145,8 +160,9 @@ static inline void ec_split_counts(struct ec_dev *e, u32 *lost, u32 *rebuilding)
 /*
  * Split slab @s (split s % (K + R) of group s / (K + R)) as spare.ko's
  * slab_map shows an ec device's split slabs, for NAME.map: its donor
- * now, its state (failed once lost; evicting while an EVICT moves it or
- * gives it back; mapped; unmapped) and the pages current on it.
+ * now, its state (failed once lost; unmapped on the donor a re-home
+ * picked until that donor maps it; evicting while an EVICT moves it or
+ * gives it back; mapped) and the pages current on it.
  */
 static inline void ec_split_snap(struct ec_dev *e, u32 n, u32 s, u32 *donor,
 				 enum spare_copy_state *state, u32 *pages)
@@ -157,11 +173,29 @@ static inline void ec_split_snap(struct ec_dev *e, u32 n, u32 s, u32 *donor,
 
 	pthread_mutex_lock(&e->lock[g]);
 	*donor = sp->donor;
-	*state = grp->lost & (1U << j) ? SPARE_COPY_FAILED :
+	*state = grp->lost & (1U << j) ?
+		 (sp->picked ? SPARE_COPY_UNMAPPED : SPARE_COPY_FAILED) :
 		 sp->mv || sp->unmap_due ? SPARE_COPY_EVICTING :
 		 sp->mapped ? SPARE_COPY_MAPPED : SPARE_COPY_UNMAPPED;
 	*pages = bitmap_weight(grp->cur[j], e->map.pages_per_group);
 	pthread_mutex_unlock(&e->lock[g]);
+}
+
+/*
+ * Whether split slab @s waits for a donor the device does not have
+ * (ec_split.wait_donor), and the donor it was lost on (*@donor), for
+ * NAME.moving.
+ */
+static inline bool ec_split_waits_donor(struct ec_dev *e, u32 n, u32 s, u32 *donor)
+{
+	const struct ec_split *sp = &e->sp[s];
+
+	if (!__atomic_load_n(&sp->wait_donor, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&e->lock[s / n]);
+	*donor = sp->picked ? sp->lost_on : sp->donor;
+	pthread_mutex_unlock(&e->lock[s / n]);
+	return true;
 }
 
 #endif /* SPARE_UBLK_EC_H */

@@ -199,8 +199,10 @@ static int map_write(struct dev *d, const char *path)
 
 /*
  * PATH.moving, only while a move waits for a donor to be added
- * (lifecycle.c, a move in WAIT_DONOR): one line per such move, "version slab
- * donor-index host:port" of the donor evicting it, for `sparectl device
+ * (lifecycle.c, a move in WAIT_DONOR), or a lost split of an ec device
+ * under grants waits for one (ec.c, replace_split()): one line per such
+ * move or split slab, "version slab donor-index host:port" of the donor
+ * evicting it (the split's: that it was lost on), for `sparectl device
  * monitor`, which asks a broker for a donor outside the device (MOVE_REQ)
  * and adds it with a grant. Removed when none waits. Written as the map
  * is. 0 or -1 (errno).
@@ -208,11 +210,14 @@ static int map_write(struct dev *d, const char *path)
 static int moving_write(struct dev *d, const char *path)
 {
 	char tmp[PATH_MAX_STATS + 16], dst[PATH_MAX_STATS + 8];
-	unsigned int n = d->nr_waiting;
+	u32 n = d->nr_waiting, k = spare_ec_splits(&d->ec_geom), s, donor;
+	u32 ns = ec_on(d) && d->ec ? d->ec->map.nr_groups * k : 0, nw = 0;
 	FILE *f;
 
+	for (s = 0; s < ns; s++)
+		nw += ec_split_waits_donor(d->ec, k, s, &donor);
 	snprintf(dst, sizeof(dst), "%s.moving", path);
-	if (!n)
+	if (!n && !nw)
 		return unlink(dst) && errno != ENOENT ? -1 : 0;
 	snprintf(tmp, sizeof(tmp), "%s.moving.tmp", path);
 	f = fopen(tmp, "we");
@@ -222,6 +227,12 @@ static int moving_write(struct dev *d, const char *path)
 		fprintf(f, "%u %u %u %s:%s\n", MOVING_VERSION, d->waiting_slab[i],
 			d->waiting_from[i], d->donors[d->waiting_from[i]].host,
 			d->donors[d->waiting_from[i]].port);
+	/* an ec device's split slabs waiting for a donor, with the donor
+	 * they were lost on */
+	for (s = 0; s < ns; s++)
+		if (ec_split_waits_donor(d->ec, k, s, &donor) && donor < d->nr_donors)
+			fprintf(f, "%u %u %u %s:%s\n", MOVING_VERSION, s, donor,
+				d->donors[donor].host, d->donors[donor].port);
 	return snap_commit(f, tmp, dst);
 }
 

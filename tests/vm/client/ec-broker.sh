@@ -19,23 +19,28 @@
 #     the broker, and then host 8 join the device while it runs without a
 #     grant for host 9 that is good now:
 #       spare.ko: both appended to configfs "donors" (as an admin, or a
-#       monitor's MOVE_REQ, would); "sparectl device monitor ... standby=2
-#       once" asks the broker for two more slabs of room on every donor of
+#       monitor's MOVE_REQ, would); "sparectl device monitor ... standby=1
+#       once" asks the broker for one more slab of room on every donor of
 #       the device (ROOM_REQ): granted on hosts 2-8, refused on host 9,
 #       which the broker does not know;
 #       spare-ublk (which adds a donor when a grant names it): a grant for
-#       host 9 that has expired and one of 2 slabs for host 8 appended to
+#       host 9 that has expired and one of 1 slab for host 8 appended to
 #       its grants file, minted with the grant key as a broker would, and
 #       SIGHUP; the expired one is never sent to host 9;
-#     so host 9 is live in the device without a grant, and refuses MAPs;
+#     so host 9 is live in the device without a grant, and refuses MAPs,
+#     and host 8's grants cover one split slab; then "sparectl device
+#     monitor ... standby=0" runs beside the device;
 #   - the donor of group 0's split 0 (a split of both groups) is killed
 #     and stays down: after the device's re-home delay (30 s, the default
 #     of both) each of its two splits re-homes to host 8, the granted
 #     donor outside the groups, never to host 9, which is as empty and
-#     comes first in the donors; both are mapped and rebuilt from four
-#     others (the slab map shows every split where it is now: spare.ko's
-#     sysfs slab_map, the pager's NAME.map), host 9 holds nothing and was
-#     asked no MAP, and every page verifies.
+#     comes first in the donors; the second finds host 8's grants used up
+#     and is listed there all the same (the slab map: spare.ko's sysfs
+#     slab_map, the pager's NAME.map), host 8 refuses its MAP, and the
+#     monitor, counting it there, asks the broker for room on host 8
+#     (ROOM_REQ): so the room comes from the broker, not from the script;
+#     both are mapped and rebuilt from four others, host 9 holds nothing
+#     and was asked no MAP, and every page verifies.
 # On session 43's module (seen, 6.12) group 0's split went to host 9 (the
 # fewest split slabs, the lowest index; grants not looked at), whose donor
 # refused its MAP every 6 s ("no valid grant covers it"): never mapped, so
@@ -43,6 +48,8 @@
 # On session 48's pager NAME.map listed no split slab of an ec device, so
 # the check that every split is mapped failed (and sparectl's renewals
 # counted the placement's donors, not where splits had re-homed).
+# Before session 50 the pager listed a split whose re-home MAP was refused
+# on the donor it was lost with, so the monitor asked no room on host 8.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
@@ -122,7 +129,7 @@ if [ "$BACKEND" = kmod ]; then
 	}
 	wait_until 30 live98 || { cat "/sys/block/$disk/spare/donor_stat"; fail "hosts 9 and 8 not live"; }
 	# shellcheck disable=SC2086
-	sparectl device monitor swap0 $B lease=600 standby=2 once 2>/tmp/monitor.log
+	sparectl device monitor swap0 $B lease=600 standby=1 once 2>/tmp/monitor.log
 	cat /tmp/monitor.log
 	grep -q " 10.0.0.8:$DONOR_PORT " "$CFS/swap0/grants" || { cat "$CFS/swap0/grants"; fail "no room granted on host 8"; }
 	grep -q " 10.0.0.9:$DONOR_PORT " "$CFS/swap0/grants" && fail "the device holds a grant for host 9"
@@ -132,7 +139,7 @@ else
 		spare-probe --grant-key /tmp/grant.key --grant-donor "donor$2" --grant-client trainer \
 			--mint "$1" "10.0.0.$2" || fail "mint a grant for host $2"
 	}
-	{ mint expired 9; mint ok:2 8; } >>"$G"
+	{ mint expired 9; mint ok:1 8; } >>"$G"
 	kill -HUP "$(awk '$1 == "pid" {print $2}' "$RUN/swap0")" || fail "SIGHUP to the pager"
 	live98() {
 		grep -q "^donor_stat [0-9]* [0-9]* 10.0.0.9:$DONOR_PORT live " "$RUN/swap0" &&
@@ -143,8 +150,19 @@ else
 	grep -q "donor 10.0.0.8:$DONOR_PORT: sent 1 grant" "$RUN/swap0.log" || fail "host 8 was not sent its grant"
 	grep -q "donor 10.0.0.9:$DONOR_PORT: sent 0 grant(s), not those expired" "$RUN/swap0.log" ||
 		fail "host 9's expired grant: not said, or sent"
-	pass "hosts 9 and 8 live in the device, a grant of 2 slabs for host 8, none good now for host 9"
+	# the donors hold what they were sent; out of the file with them, so
+	# that the monitor never sends the broker grants it did not sign
+	# (minted here with the version 1 key): host 8's room from now on is
+	# the broker's
+	sed -i '$d' "$G" && sed -i '$d' "$G" || fail "dropping the minted grants"
+	[ "$(grep -vc '^#' "$G")" = 12 ] || { cat "$G"; fail "not the 12 broker grants left in $G"; }
+	pass "hosts 9 and 8 live in the device, a grant of 1 slab for host 8, none good now for host 9"
 fi
+# the monitor beside the device, with no standby: room only for what the
+# slab map shows on a donor
+# shellcheck disable=SC2086
+sparectl device monitor swap0 $B lease=600 standby=0 2>/tmp/monitor-bg.log &
+monpid=$!
 
 step "the donor of group 0's split 0 killed: its splits re-home to granted donors only"
 va=$(awk '$2 == 0 {print $5}' "$(emap)")
@@ -162,7 +180,7 @@ wait_until 90 eval 'rehomed >/dev/null' || { elog | tail -40; fail "no split of 
 current() { [ "$(ecn lost_now)" = 0 ] && [ "$(ecn rebuilding)" = 0 ] && [ "$(rehomed | wc -l)" = 2 ]; }
 wait_until 90 current ||
 	{ grep ec_stat "$RUN/swap0" "/sys/block/$disk/spare/ec_stat" 2>/dev/null; elog | tail -40;
-	  awk '{print $4, $5, $6}' "$(emap)"; donor_ctl 9 status | grep grant;
+	  awk '{print $4, $5, $6}' "$(emap)"; donor_ctl 9 status | grep grant; cat /tmp/monitor-bg.log;
 	  fail "the re-homed splits were not mapped and rebuilt"; }
 t1=$(cut -d' ' -f1 /proc/uptime)
 elog | grep -E "re-homed|waits|mapped again|current again|now on donor|no donor to rebuild" | sed 's/^/    /'
@@ -174,6 +192,14 @@ awk '$5 ~ /^10\.0\.0\.9:/' "$(emap)" | grep -q . && fail "host 9 holds a split s
 [ "$(awk '$5 ~ /^10\.0\.0\.8:/ && $6 == "mapped"' "$(emap)" | wc -l)" = 2 ] ||
 	{ cat "$(emap)"; fail "the slab map does not show two splits mapped on host 8"; }
 [ "$(donor_metric 9 spare_donor_map_grant_refusals_total)" = 0 ] || fail "host 9 was asked a MAP"
+# the second split went to host 8 with its grants used up, was refused
+# there, and the monitor got the room from the broker
+elog | grep -q "re-homed from donor $vh.* to donor $(hostname_of 8) (its grants there used up" ||
+	fail "no split re-homed to host 8 with its grants used up"
+[ "$(donor_metric 8 spare_donor_map_grant_refusals_total)" -ge 1 ] ||
+	fail "host 8 refused no MAP: the room was there before the monitor asked"
+kill "$monpid" && wait "$monpid"
+echo "the monitor's log:"; sed 's/^/    /' /tmp/monitor-bg.log
 if [ "$BACKEND" = kmod ]; then
 	for a in $(awk '{print $5}' "$(emap)" | sort -u); do
 		grep -q " $a " "$CFS/swap0/grants" || fail "a split slab on $a, where the device holds no grant"
