@@ -867,11 +867,19 @@ int main(int argc, char **argv)
 	/* (kept by the queue across a restart; set while no I/O is queued) */
 	if (d->state_path[0] && !d->recovering)
 		set_io_timeout(d);
-	log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
-		 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
-		 d->map.nr_slabs, 1U << (d->slab_shift - 20), d->copies,
-		 d->copies == 1 ? "y" : "ies", d->nr_donors,
-		 d->nr_donors == 1 ? "" : "s");
+	if (ec_on(d))	/* no copies: K + R splits of each coding group */
+		log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, ec:%u+%u, %u coding group%s in split slabs of %u MiB on %u donor%s",
+			 d->ctrl.info.dev_id, d->size >> 20, d->ec->map.g.k,
+			 d->ec->map.g.r, d->ec->map.nr_groups,
+			 d->ec->map.nr_groups == 1 ? "" : "s",
+			 1U << (d->slab_shift - 20), d->nr_donors,
+			 d->nr_donors == 1 ? "" : "s");
+	else
+		log_info("/dev/ublkb%u ready: %" PRIu64 " MiB, %u slabs of %u MiB, "
+			 "%u cop%s on %u donor%s", d->ctrl.info.dev_id, d->size >> 20,
+			 d->map.nr_slabs, 1U << (d->slab_shift - 20), d->copies,
+			 d->copies == 1 ? "y" : "ies", d->nr_donors,
+			 d->nr_donors == 1 ? "" : "s");
 	printf("ublkb%u\n", d->ctrl.info.dev_id);
 	fflush(stdout);
 	spare_notify_ready("/dev/ublkb%u ready", d->ctrl.info.dev_id);
