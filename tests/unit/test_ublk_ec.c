@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "pager.h"
+#include "spare_util.h"
 #include "stats.h"
 #include "tap.h"
 
@@ -639,6 +640,48 @@ static void rehome_waits_for_donor(void)
 	teardown();
 }
 
+/*
+ * A split read posted late in a request's life (another split failed and
+ * the read goes to one more) gives its idle donor a fresh stall clock:
+ * the post's time, not the request's first post. With the request's,
+ * a read re-driven after a split failed slower than --io-timeout had its
+ * healthy donor failed at the next stall check (client/ec-ublk@ublk,
+ * 2026-12-01: three splits of a group failed, one of them a live donor's,
+ * and the page read as EIO).
+ */
+static void redrive_stall_clock(void)
+{
+	u64 before;
+	int spare = -1;
+
+	setup();
+	request(0, true, 0, 4);
+	complete_all(-1);
+	EXPECT_EQ(answer_err[0], 0);
+	request(1, false, 0, 0);
+	EXPECT_EQ(open_ops(0, -1), 5);		/* K + delta */
+	for (u32 j = 0; j < 6; j++)
+		if (!open_ops(0, (int)j))
+			spare = (int)j;
+	EXPECT(spare >= 0);
+	if (spare < 0) {
+		teardown();
+		return;
+	}
+	EXPECT_EQ(q0.dn_inflight[spare], 0);
+	/* the request went out 10 s ago; its splits are still in flight */
+	q0.rqs[1].t_post -= 10000000000ULL;
+	before = spare_now_ns();
+	EXPECT(complete((u32)((spare + 1) % 6), IBV_WC_RETRY_EXC_ERR));
+	EXPECT_EQ(open_ops(0, spare), 1);	/* the read went to the sixth */
+	EXPECT(q0.dn_progress_ns[spare] >= before);
+	complete_all(0);
+	EXPECT_EQ(answered[1], 1);
+	EXPECT_EQ(answer_err[1], 0);
+	EXPECT(page_is(1, 4));
+	teardown();
+}
+
 int main(void)
 {
 	TAP_RUN(write_answered_at_k);
@@ -648,5 +691,6 @@ int main(void)
 	TAP_RUN(map_lists_splits);
 	TAP_RUN(rehome_lists_picked_split);
 	TAP_RUN(rehome_waits_for_donor);
+	TAP_RUN(redrive_stall_clock);
 	return tap_done();
 }

@@ -257,6 +257,20 @@ struct dev {
 	bool		recovering;	/* taking an orphaned device back */
 };
 
+/*
+ * An RDMA operation posted on @q to donor @dn (io.c's copies, ec.c's
+ * splits): counted in flight, and an idle donor's stall clock started at
+ * @now, the post's own time. Not the request's first post: a read
+ * re-driven to another copy or split after one failed (which may take
+ * longer than --io-timeout) would start its healthy donor's clock already
+ * run out, and check_stalls() would fail that donor too.
+ */
+static inline void dn_posted(struct queue *q, u32 dn, u64 now)
+{
+	if (q->dn_inflight[dn]++ == 0)
+		q->dn_progress_ns[dn] = now;
+}
+
 /* Whether @d serves erasure-coded pages (ec.c), not copies. */
 static inline bool ec_on(const struct dev *d)
 {
