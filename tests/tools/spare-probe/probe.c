@@ -84,6 +84,9 @@ struct probe {
 	/* Grants (--grant-key): minted here as a broker would. */
 	struct spare_grant_key grant_key;
 	bool		has_grant_key;
+	/* --grant-v3: version 3 grants, keyed from a donor's broker key */
+	uint8_t		grant_v3_kd[SPARE_GRANT_KEY_LEN];
+	bool		grant_v3;
 	const char	*grant_client;	/* client_id written into grants */
 	const char	*grant_donor;	/* donor_id written into grants */
 	uint8_t		grant_id[SPARE_GRANT_ID_LEN];	/* --grant-id, or random */
@@ -979,8 +982,8 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 	struct spare_grant_info gi;
 	uint64_t now = (uint64_t)time(NULL), v = 1;
 
-	if (!p->has_grant_key || !p->grant_donor)
-		die("grant: needs --grant-key and --grant-donor");
+	if (!(p->has_grant_key || p->grant_v3) || !p->grant_donor)
+		die("grant: needs --grant-key (or --grant-v3) and --grant-donor");
 	if (slabs && spare_parse_u64(slabs, 1, 1 << 20, &v))
 		die("grant: bad slab count '%s'", slabs);
 	memset(&gi, 0, sizeof(gi));
@@ -1015,8 +1018,22 @@ static void mint_grant(struct probe *p, const char *kind, const char *slabs,
 	} else if (strcmp(kind, "ok")) {
 		die("grant: unknown kind '%s'", kind);
 	}
-	if (spare_grant_issue(&gi, k, out))
+	if (p->grant_v3) {
+		/* the tag's key: the one the donor named derives from its
+		 * broker key (a forged grant: from another broker key) */
+		uint8_t kd[SPARE_GRANT_KEY_LEN], kg[SPARE_GRANT_KEY_LEN];
+
+		memcpy(kd, p->grant_v3_kd, sizeof(kd));
+		if (!strcmp(kind, "forged"))
+			kd[0] ^= 1;
+		if (spare_grant_v3_key(kg, kd, gi.donor_id) ||
+		    spare_grant_v3_issue(&gi, kg, out))
+			die("grant: cannot encode a version 3 grant (names too long?)");
+		sodium_memzero(kd, sizeof(kd));
+		sodium_memzero(kg, sizeof(kg));
+	} else if (spare_grant_issue(&gi, k, out)) {
 		die("grant: cannot encode (names too long?)");
+	}
 	sodium_memzero(&forger, sizeof(forger));
 }
 
@@ -1101,6 +1118,8 @@ static void usage(FILE *f, const char *prog)
 "  -k, --key SECRET         authenticate with this SPARE-1: secret\n"
 "  -G, --grant-key FILE     the brokers' grant key (SPARE-1: file), to mint grants\n"
 "      --grant-key-id N     its key id [1]\n"
+"      --grant-v3 FILE      mint version 3 grants instead, keyed from the\n"
+"                           donor's broker key (SPARE-1: file; its broker-key-file)\n"
 "      --grant-client NAME  client_id written into grants [probe]\n"
 "      --grant-donor ID     donor_id written into grants (the donor's host name)\n"
 "      --mint KIND[:SLABS]  print a grant for ADDR in hex (as configfs takes it)\n"
@@ -1288,6 +1307,7 @@ int main(int argc, char **argv)
 		{ "key", required_argument, NULL, 'k' },
 		{ "grant-key", required_argument, NULL, 'G' },
 		{ "grant-key-id", required_argument, NULL, 'I' },
+		{ "grant-v3", required_argument, NULL, 'V' },
 		{ "grant-client", required_argument, NULL, 'C' },
 		{ "grant-donor", required_argument, NULL, 'D' },
 		{ "mint", required_argument, NULL, 'M' },
@@ -1321,6 +1341,16 @@ int main(int argc, char **argv)
 			if (broker_read_key_file(optarg, p.grant_key.key, why, sizeof(why)))
 				die("--grant-key %s", why);
 			p.has_grant_key = true;
+			break;
+		}
+		case 'V': {
+			char why[256];
+
+			if (spare_auth_init())
+				die("libsodium cannot initialise");
+			if (broker_read_key_file(optarg, p.grant_v3_kd, why, sizeof(why)))
+				die("--grant-v3 %s", why);
+			p.grant_v3 = true;
 			break;
 		}
 		case 'I':

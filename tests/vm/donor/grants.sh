@@ -11,6 +11,9 @@
 # whose grant lapsed is evicted after grant-grace unless renewed. The
 # grants are minted by spare-probe with the grant key, as spare-broker
 # does (the broker's own grants reach spare.ko in spare-grants-broker.sh).
+# Version 3 grants (grant-v3, keyed from the donor's broker-key-file, minted
+# by spare-probe --grant-v3): taken, a forged one refused, and the key
+# derived at start kept over a SIGHUP that finds the file changed.
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spared.inc
 set -u
@@ -121,3 +124,41 @@ expect_counter lapsed_evictions_total 1
 expect_counter slabs_lent 0
 spared_stop
 pass "lapsed grants: evicted after the grace, not once renewed"
+
+step "version 3 grants (grant-v3): taken, a forged one refused; SIGHUP keeps the key derived at start"
+# spared derives its version 3 key from broker-key-file once, at start
+# (the key its broker link authenticates with, also read once): a SIGHUP
+# after the file changed keeps taking grants under the old key and
+# refuses the new key's until a restart (spared.conf(5), grant-v3)
+umask 077
+sparectl gen-key >/tmp/donor.key || fail "gen-key"
+umask 022
+spared_start --budget 4M --slab-size 1M --grant-v3 --broker-key-file /tmp/donor.key
+grep -q "grant-v3: taking version 3 grants for $DONOR_ID" "$SPARED_LOG" ||
+	fail_log "spared does not say it takes version 3 grants"
+G3="--grant-donor $DONOR_ID --grant-client trainer"
+# shellcheck disable=SC2086
+probe 1 -u 5 --grant-v3 /tmp/donor.key $G3 "$SPARED_ADDR" grant:ok map:1 unmap:1 ||
+	fail_log "a version 3 grant was refused"
+# shellcheck disable=SC2086
+probe 1 -u 6 --grant-v3 /tmp/donor.key $G3 "$SPARED_ADDR" grant:forged map-bad-grant:1 ||
+	fail_log "a forged version 3 grant mapped a slab"
+grep -q "grant refused: forged grant" "$SPARED_LOG" || fail_log "no log line for the forged version 3 grant"
+expect_counter grants_accepted_total 1
+expect_counter grants_refused_total 1
+cp /tmp/donor.key /tmp/donor-old.key
+umask 077
+sparectl gen-key >/tmp/donor.key || fail "gen-key"
+umask 022
+kill -HUP "$SPARED_PID"
+wait_line "$SPARED_LOG" "SIGHUP: reloaded"
+# shellcheck disable=SC2086
+probe 1 -u 7 --grant-v3 /tmp/donor-old.key $G3 "$SPARED_ADDR" grant:ok map:1 unmap:1 ||
+	fail_log "after SIGHUP a grant under the key derived at start was refused"
+# shellcheck disable=SC2086
+probe 1 -u 8 --grant-v3 /tmp/donor.key $G3 "$SPARED_ADDR" grant:ok map-bad-grant:1 ||
+	fail_log "after SIGHUP a grant under the new broker-key-file mapped before a restart"
+expect_counter grants_accepted_total 2
+expect_counter grants_refused_total 2
+spared_stop
+pass "version 3 grants checked with the key derived at start, kept over SIGHUP"
