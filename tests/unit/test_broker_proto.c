@@ -632,6 +632,17 @@ static void move_req(void)
 	}
 }
 
+/* A grant's fields for the RENEW_GRANT tests: trainer's 3 slabs on d0. */
+static void trainer_grant_info(struct spare_grant_info *gi)
+{
+	memset(gi, 0, sizeof(*gi));
+	strcpy(gi->client_id, "trainer");
+	strcpy(gi->donor_id, "d0");
+	strcpy(gi->donor_addr, "10.0.0.2:18515");
+	gi->slabs = 3;
+	gi->expiry = 100;
+}
+
 /*
  * RENEW_GRANT: lease, count, reserved, then the grants as they are; every
  * grant's form checked both ways, the count 1..64 and the length exact.
@@ -652,12 +663,7 @@ static void renew_grant_body(void)
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
 	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
-	memset(&gi, 0, sizeof(gi));
-	strcpy(gi.client_id, "trainer");
-	strcpy(gi.donor_id, "d0");
-	strcpy(gi.donor_addr, "10.0.0.2:18515");
-	gi.slabs = 3;
-	gi.expiry = 100;
+	trainer_grant_info(&gi);
 	for (unsigned int i = 0; i <= BROKER_MAX_RENEW_GRANTS; i++) {
 		spare_grant_new_id(gi.id);
 		EXPECT_EQ(spare_grant_issue(&gi, &k, &g[i]), 0);
@@ -753,12 +759,7 @@ static void grant_form(void)
 	struct spare_grant_info gi;
 	struct spare_grant v1, g;
 
-	memset(&gi, 0, sizeof(gi));
-	strcpy(gi.client_id, "trainer");
-	strcpy(gi.donor_id, "d0");
-	strcpy(gi.donor_addr, "10.0.0.2:18515");
-	gi.slabs = 3;
-	gi.expiry = 100;
+	trainer_grant_info(&gi);
 	spare_grant_new_id(gi.id);
 	EXPECT_EQ(spare_grant_issue(&gi, &k, &v1), 0);
 	EXPECT_EQ(le16toh(v1.version), SPARE_GRANT_VERSION);
