@@ -41,11 +41,6 @@ static u64 grant_token(const struct spare_grant *g)
 	return le64_to_cpu(t);
 }
 
-static bool str_ok(const char *s, size_t len)
-{
-	return s[0] && s[len - 1] == '\0';
-}
-
 /* Whether @g is still good at @now (seconds, wall clock, as its expiry). */
 static bool grant_live(const struct spare_grant *g, u64 now)
 {
@@ -56,27 +51,19 @@ static bool grant_live(const struct spare_grant *g, u64 now)
 static const char *grant_check(const struct spare_grant *g,
 			       struct sockaddr_in *addr)
 {
-	static const u8 zero[sizeof(g->reserved)];
 	u64 now = ktime_get_real_seconds();
-	u16 version = le16_to_cpu(g->version);
 
-	if (le32_to_cpu(g->magic) != SPARE_GRANT_MAGIC)
+	switch (spare_grant_form_check(g)) {
+	case SPARE_GRANT_FORM_OK:
+		break;
+	case SPARE_GRANT_FORM_BAD_MAGIC:
 		return "not a grant (bad magic)";
-	if ((version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519 &&
-	     version != SPARE_GRANT_VERSION_DONOR_MAC) ||
-	    le16_to_cpu(g->size) != SPARE_GRANT_SIZE)
+	case SPARE_GRANT_FORM_BAD_VERSION:
 		return "grant version or size not supported";
-	/*
-	 * versions 1 and 3: reserved bytes zero (they are version 2's
-	 * signature); version 3: key_id 0 (its key is the donor's own)
-	 */
-	if (!str_ok(g->client_id, sizeof(g->client_id)) ||
-	    !str_ok(g->donor_id, sizeof(g->donor_id)) ||
-	    !str_ok(g->donor_addr, sizeof(g->donor_addr)) ||
-	    (version != SPARE_GRANT_VERSION_ED25519 &&
-	     memcmp(g->reserved, zero, sizeof(zero))) ||
-	    (version == SPARE_GRANT_VERSION_DONOR_MAC && g->key_id) ||
-	    !le32_to_cpu(g->slabs))
+	default:
+		return "malformed grant";
+	}
+	if (!le32_to_cpu(g->slabs))
 		return "malformed grant";
 	if (!grant_live(g, now))
 		return "grant has expired";

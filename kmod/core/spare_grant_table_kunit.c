@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for a device's grant table: a known grant id with a later
- * expiry is a renewal, not a new entry.
+ * expiry is a renewal, not a new entry. And the form every reader of a
+ * grant checks (spare_grant_form_check(), uapi/spare_grant.h), as spare.ko
+ * builds it.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -176,6 +178,82 @@ static void grant_renewals_do_not_fill_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(tab[1].g.expiry), 9000ULL);
 }
 
+/* @g as version @version, its key_id and reserved bytes as that version's. */
+static void grant_as(struct spare_grant *g, u16 version)
+{
+	grant_make(g, 1, 4, 1000);
+	g->version = cpu_to_le16(version);
+	if (version != SPARE_GRANT_VERSION_ED25519)
+		memset(g->reserved, 0, sizeof(g->reserved));
+	if (version == SPARE_GRANT_VERSION_DONOR_MAC)
+		g->key_id = 0;
+}
+
+/*
+ * The form: magic, version 1, 2 or 3 and size, strings not empty and
+ * NUL-terminated, versions 1 and 3 reserved bytes zero, version 3 key_id 0.
+ */
+static void grant_form_rule(struct kunit *test)
+{
+	struct spare_grant g;
+	unsigned int i;
+	u16 v;
+
+	for (v = 0; v < 8; v++) {
+		grant_as(&g, v);
+		KUNIT_EXPECT_EQ_MSG(test, spare_grant_form_check(&g),
+				    v >= 1 && v <= 3 ? SPARE_GRANT_FORM_OK :
+				    SPARE_GRANT_FORM_BAD_VERSION, "version %u", v);
+	}
+	grant_as(&g, SPARE_GRANT_VERSION_ED25519);
+	g.magic = cpu_to_le32(SPARE_GRANT_MAGIC ^ 1);
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_BAD_MAGIC);
+	grant_as(&g, SPARE_GRANT_VERSION_ED25519);
+	g.size = cpu_to_le16(SPARE_GRANT_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_BAD_VERSION);
+
+	/* reserved bytes: version 2's signature; zero in 1 and 3 */
+	for (i = 0; i < sizeof(g.reserved); i++) {
+		for (v = 1; v <= 3; v++) {
+			grant_as(&g, v);
+			g.reserved[i] = 0x80;
+			KUNIT_EXPECT_EQ_MSG(test, spare_grant_form_check(&g),
+					    v == SPARE_GRANT_VERSION_ED25519 ?
+					    SPARE_GRANT_FORM_OK : SPARE_GRANT_FORM_BAD_FIELD,
+					    "version %u reserved[%u]", v, i);
+		}
+	}
+	/* key_id: 0 in version 3, any key in 1 and 2 */
+	for (i = 0; i < sizeof(g.key_id); i++) {
+		for (v = 1; v <= 3; v++) {
+			grant_as(&g, v);
+			g.key_id = 0;
+			((u8 *)&g.key_id)[i] = 1;
+			KUNIT_EXPECT_EQ_MSG(test, spare_grant_form_check(&g),
+					    v == SPARE_GRANT_VERSION_DONOR_MAC ?
+					    SPARE_GRANT_FORM_BAD_FIELD : SPARE_GRANT_FORM_OK,
+					    "version %u key_id byte %u", v, i);
+		}
+	}
+
+	/*
+	 * strings: empty, or the last byte not NUL; bytes past the NUL are
+	 * the userspace readers' stricter rule, not the form's
+	 */
+	grant_as(&g, SPARE_GRANT_VERSION_DONOR_MAC);
+	g.client_id[0] = 0;
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_BAD_FIELD);
+	grant_as(&g, SPARE_GRANT_VERSION_DONOR_MAC);
+	memset(g.donor_id, 'd', sizeof(g.donor_id));
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_BAD_FIELD);
+	grant_as(&g, SPARE_GRANT_VERSION_DONOR_MAC);
+	g.donor_addr[sizeof(g.donor_addr) - 1] = '5';
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_BAD_FIELD);
+	grant_as(&g, SPARE_GRANT_VERSION_DONOR_MAC);
+	g.donor_addr[sizeof(g.donor_addr) - 2] = 'x';
+	KUNIT_EXPECT_EQ(test, spare_grant_form_check(&g), SPARE_GRANT_FORM_OK);
+}
+
 static struct kunit_case grant_table_cases[] = {
 	KUNIT_CASE(grant_new_ids_append),
 	KUNIT_CASE(grant_later_expiry_renews_in_place),
@@ -183,6 +261,7 @@ static struct kunit_case grant_table_cases[] = {
 	KUNIT_CASE(grant_known_id_other_lease_refused),
 	KUNIT_CASE(grant_known_id_not_later_kept),
 	KUNIT_CASE(grant_renewals_do_not_fill_table),
+	KUNIT_CASE(grant_form_rule),
 	{}
 };
 

@@ -32,7 +32,8 @@
  *  - a grant is exactly SPARE_GRANT_SIZE bytes; strings are NUL padded and
  *    the last byte of each string field is always NUL;
  *  - versions 1 and 3: reserved bytes are zero on issue and checked on
- *    receipt; version 3: key_id is 0, checked on receipt.
+ *    receipt; version 3: key_id is 0, checked on receipt;
+ *  - every reader checks the form with spare_grant_form_check() below.
  *
  * The kernel carries a grant opaque: in MAP, and in configfs
  * slabs/<i>/grant as 2 * SPARE_GRANT_SIZE lowercase hex digits. It checks
@@ -43,6 +44,7 @@
 #define _UAPI_SPARE_GRANT_H
 
 #include <linux/types.h>
+#include <asm/byteorder.h>	/* __le16_to_cpu(), kernel and userspace */
 
 #define SPARE_GRANT_MAGIC	0x31524753U	/* "SGR1" little-endian */
 #define SPARE_GRANT_VERSION	1	/* HMAC-SHA-256 tag, deprecated */
@@ -90,5 +92,60 @@ static_assert(sizeof(struct spare_grant) == SPARE_GRANT_SIZE);
 _Static_assert(sizeof(struct spare_grant) == SPARE_GRANT_SIZE,
 	       "struct spare_grant must be SPARE_GRANT_SIZE bytes");
 #endif
+
+/* What spare_grant_form_check() finds wrong with a grant's form. */
+enum spare_grant_form {
+	SPARE_GRANT_FORM_OK = 0,
+	SPARE_GRANT_FORM_BAD_MAGIC,	/* not a grant */
+	SPARE_GRANT_FORM_BAD_VERSION,	/* a version or size not known */
+	SPARE_GRANT_FORM_BAD_FIELD,	/* a string, zero bytes or key_id */
+};
+
+/* A string field: not empty, and its last byte NUL. */
+static inline int spare_grant_str_ended(const char *field, unsigned int field_len)
+{
+	return field[0] && field[field_len - 1] == '\0';
+}
+
+/**
+ * spare_grant_form_check() - the form every reader of a grant checks
+ * @grant: the grant's SPARE_GRANT_SIZE bytes, as received
+ *
+ * The one rule for a grant's form, shared by spare.ko (configfs "grants"),
+ * spare-broker's protocol (broker_proto.c) and the grant library
+ * (spare_grant_decode()): the magic; version 1, 2 or 3 and the size; each
+ * string field not empty and NUL-terminated; versions 1 and 3: the
+ * reserved bytes zero (they are version 2's signature); version 3: key_id
+ * 0 (its key is the donor's own). Neither the time window, the slab count,
+ * the address nor the signature: each caller checks those it needs, and
+ * words its own refusal. (Names unlike any program's globals: this is
+ * built into every file that includes the header, under -Wshadow.)
+ *
+ * Return: SPARE_GRANT_FORM_OK, or the first thing wrong.
+ */
+static inline enum spare_grant_form
+spare_grant_form_check(const struct spare_grant *grant)
+{
+	__u16 ver = __le16_to_cpu(grant->version);
+	unsigned int at;
+
+	if (__le32_to_cpu(grant->magic) != SPARE_GRANT_MAGIC)
+		return SPARE_GRANT_FORM_BAD_MAGIC;
+	if ((ver != SPARE_GRANT_VERSION && ver != SPARE_GRANT_VERSION_ED25519 &&
+	     ver != SPARE_GRANT_VERSION_DONOR_MAC) ||
+	    __le16_to_cpu(grant->size) != SPARE_GRANT_SIZE)
+		return SPARE_GRANT_FORM_BAD_VERSION;
+	if (!spare_grant_str_ended(grant->client_id, sizeof(grant->client_id)) ||
+	    !spare_grant_str_ended(grant->donor_id, sizeof(grant->donor_id)) ||
+	    !spare_grant_str_ended(grant->donor_addr, sizeof(grant->donor_addr)))
+		return SPARE_GRANT_FORM_BAD_FIELD;
+	if (ver != SPARE_GRANT_VERSION_ED25519)
+		for (at = 0; at < sizeof(grant->reserved); at++)
+			if (grant->reserved[at])
+				return SPARE_GRANT_FORM_BAD_FIELD;
+	if (ver == SPARE_GRANT_VERSION_DONOR_MAC && grant->key_id)
+		return SPARE_GRANT_FORM_BAD_FIELD;
+	return SPARE_GRANT_FORM_OK;
+}
 
 #endif /* _UAPI_SPARE_GRANT_H */

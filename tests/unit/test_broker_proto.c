@@ -3,6 +3,7 @@
  * Unit tests for the spare-broker wire codec (userspace/lib/broker_proto.c):
  * header checks, each body's round trip and refusals, and the proofs.
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -631,6 +632,17 @@ static void move_req(void)
 	}
 }
 
+/* A grant's fields for the RENEW_GRANT tests: trainer's 3 slabs on d0. */
+static void trainer_grant_info(struct spare_grant_info *gi)
+{
+	memset(gi, 0, sizeof(*gi));
+	strcpy(gi->client_id, "trainer");
+	strcpy(gi->donor_id, "d0");
+	strcpy(gi->donor_addr, "10.0.0.2:18515");
+	gi->slabs = 3;
+	gi->expiry = 100;
+}
+
 /*
  * RENEW_GRANT: lease, count, reserved, then the grants as they are; every
  * grant's form checked both ways, the count 1..64 and the length exact.
@@ -651,12 +663,7 @@ static void renew_grant_body(void)
 	EXPECT(!strcmp(broker_type_name(BROKER_RENEW_GRANT), "RENEW_GRANT"));
 	broker_hdr_encode(h, BROKER_RENEW_GRANT, 5, 8);
 	EXPECT_EQ(broker_hdr_decode(h, &hd), 0);
-	memset(&gi, 0, sizeof(gi));
-	strcpy(gi.client_id, "trainer");
-	strcpy(gi.donor_id, "d0");
-	strcpy(gi.donor_addr, "10.0.0.2:18515");
-	gi.slabs = 3;
-	gi.expiry = 100;
+	trainer_grant_info(&gi);
 	for (unsigned int i = 0; i <= BROKER_MAX_RENEW_GRANTS; i++) {
 		spare_grant_new_id(gi.id);
 		EXPECT_EQ(spare_grant_issue(&gi, &k, &g[i]), 0);
@@ -698,6 +705,111 @@ static void renew_grant_body(void)
 	EXPECT_EQ(broker_renew_grant_decode(b, 8 + 2 * 256, &r), -EBADMSG);
 	g[0].magic = 0;
 	EXPECT_EQ(broker_renew_grant_encode(30, 1, g, b, sizeof(b)), -EINVAL);
+}
+
+/*
+ * A grant's form in both directions (RENEW_GRANT's decoder and encoder,
+ * GRANT_REP's decoder): version 1, 2 or 3 and the size; versions 1 and 3
+ * refuse any reserved byte not zero, version 2 takes them (its signature);
+ * version 3 refuses any key_id byte not zero, version 1 names its key there;
+ * each string ends in a NUL and is not empty.
+ */
+static int renew_one(const struct spare_grant *g)
+{
+	static uint8_t b[BROKER_RENEW_GRANT_SIZE(1)];
+	struct broker_renew_grant r;
+	int enc, dec;
+
+	enc = broker_renew_grant_encode(30, 1, g, b, sizeof(b));
+	/* the decoder judges the bytes as they are, the encoder or not */
+	memset(b, 0, BROKER_RENEW_GRANT_HDR);
+	b[0] = 30;	/* lease */
+	b[4] = 1;	/* 1 grant, flags 0 */
+	memcpy(b + BROKER_RENEW_GRANT_HDR, g, SPARE_GRANT_SIZE);
+	dec = broker_renew_grant_decode(b, sizeof(b), &r);
+	EXPECT((enc > 0) == (dec == 0));
+	return dec;
+}
+
+static int rep_one(const struct spare_grant *g)
+{
+	static uint8_t b[BROKER_GRANT_REP_SIZE(1)];
+	struct broker_grant_rep rep;
+
+	memset(b, 0, sizeof(b));
+	b[0] = 1;	/* 1 slab x 1 copy */
+	b[2] = 1;
+	memcpy(b + BROKER_GRANT_REP_HDR, g, SPARE_GRANT_SIZE);
+	memcpy(b + BROKER_GRANT_REP_HDR + SPARE_GRANT_SIZE, "rack-0", 6);
+	return broker_grant_rep_decode(b, sizeof(b), &rep);
+}
+
+/* Both decoders agree: 0 or -EBADMSG for each. */
+static int form_of(const struct spare_grant *g)
+{
+	int a = renew_one(g), b = rep_one(g);
+
+	EXPECT_EQ(a, b);
+	return a;
+}
+
+static void grant_form(void)
+{
+	struct spare_grant_key k = { .id = 4, .key = "0123456789abcdef0123456789abcde" };
+	struct spare_grant_info gi;
+	struct spare_grant v1, g;
+
+	trainer_grant_info(&gi);
+	spare_grant_new_id(gi.id);
+	EXPECT_EQ(spare_grant_issue(&gi, &k, &v1), 0);
+	EXPECT_EQ(le16toh(v1.version), SPARE_GRANT_VERSION);
+	EXPECT_EQ(form_of(&v1), 0);
+
+	/* versions: 1, 2 and 3 only; the size exactly 256 */
+	for (unsigned int v = 0; v < 8; v++) {
+		g = v1;
+		g.version = htole16((uint16_t)v);
+		g.key_id = 0;
+		EXPECT_EQ(form_of(&g), v >= 1 && v <= 3 ? 0 : -EBADMSG);
+	}
+	g = v1;
+	g.version = htole16(0x0100);	/* version 1 big-endian */
+	EXPECT_EQ(form_of(&g), -EBADMSG);
+	g = v1;
+	g.size = htole16(SPARE_GRANT_SIZE - 1);
+	EXPECT_EQ(form_of(&g), -EBADMSG);
+	g.size = htole16(SPARE_GRANT_SIZE + 1);
+	EXPECT_EQ(form_of(&g), -EBADMSG);
+
+	/* reserved bytes: each refused in versions 1 and 3, taken in 2 */
+	for (unsigned int i = 0; i < sizeof(v1.reserved); i++)
+		for (unsigned int v = 1; v <= 3; v++) {
+			g = v1;
+			g.version = htole16((uint16_t)v);
+			g.key_id = 0;
+			g.reserved[i] = 0x80;
+			EXPECT_EQ(form_of(&g), v == SPARE_GRANT_VERSION_ED25519 ? 0 : -EBADMSG);
+		}
+	/* key_id: each byte refused in version 3; version 1 and 2 name a key */
+	for (unsigned int i = 0; i < sizeof(v1.key_id); i++)
+		for (unsigned int v = 1; v <= 3; v++) {
+			g = v1;
+			g.version = htole16((uint16_t)v);
+			g.key_id = 0;
+			((uint8_t *)&g.key_id)[i] = 1;
+			EXPECT_EQ(form_of(&g), v == SPARE_GRANT_VERSION_DONOR_MAC ? -EBADMSG : 0);
+		}
+
+	/* strings: empty, or their last byte not NUL */
+	g = v1;
+	g.client_id[0] = 0;
+	EXPECT_EQ(form_of(&g), -EBADMSG);
+	g = v1;
+	memset(g.donor_id, 'd', sizeof(g.donor_id));
+	EXPECT_EQ(form_of(&g), -EBADMSG);
+	g = v1;
+	g.donor_addr[sizeof(g.donor_addr) - 1] = '1';
+	EXPECT_EQ(form_of(&g), -EBADMSG);
 }
 
 /*
@@ -887,6 +999,7 @@ int main(void)
 	TAP_RUN(move_req);
 	TAP_RUN(renew_grant_body);
 	TAP_RUN(renew_grant_flags);
+	TAP_RUN(grant_form);
 	TAP_RUN(grant_rep_move);
 	TAP_RUN(error_body);
 	TAP_RUN(other_version);

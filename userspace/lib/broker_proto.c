@@ -367,23 +367,15 @@ int broker_move_req_decode(const uint8_t *in, size_t len, struct broker_move_req
 }
 
 /*
- * A grant's form (magic, version 1, 2 or 3, size, strings, version 1's and
- * 3's zero bytes and version 3's key_id 0): what a client can check.
+ * A grant's form (spare_grant_form_check(): what a client can check), its
+ * strings printable as every string of this protocol.
  */
 static bool grant_form_ok(const uint8_t *p)
 {
-	static const uint8_t zero32[32];
 	struct spare_grant g;
-	uint16_t v;
 
 	memcpy(&g, p, sizeof(g));
-	v = le16toh(g.version);
-	return le32toh(g.magic) == SPARE_GRANT_MAGIC &&
-	       (v == SPARE_GRANT_VERSION || v == SPARE_GRANT_VERSION_ED25519 ||
-		v == SPARE_GRANT_VERSION_DONOR_MAC) &&
-	       (v == SPARE_GRANT_VERSION_ED25519 || !memcmp(g.reserved, zero32, sizeof(zero32))) &&
-	       (v != SPARE_GRANT_VERSION_DONOR_MAC || !g.key_id) &&
-	       le16toh(g.size) == SPARE_GRANT_SIZE &&
+	return spare_grant_form_check(&g) == SPARE_GRANT_FORM_OK &&
 	       broker_str_ok(g.donor_id, sizeof(g.donor_id)) &&
 	       broker_str_ok(g.donor_addr, sizeof(g.donor_addr)) &&
 	       broker_str_ok(g.client_id, sizeof(g.client_id));

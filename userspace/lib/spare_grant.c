@@ -100,21 +100,14 @@ int spare_grant_encode(const struct spare_grant_info *info, struct spare_grant *
 
 int spare_grant_decode(const struct spare_grant *g, struct spare_grant_info *info)
 {
-	static const uint8_t zero[sizeof(g->reserved)];
-
 	uint16_t version = le16toh(g->version);
 
-	if (le32toh(g->magic) != SPARE_GRANT_MAGIC ||
-	    (version != SPARE_GRANT_VERSION && version != SPARE_GRANT_VERSION_ED25519 &&
-	     version != SPARE_GRANT_VERSION_DONOR_MAC) ||
-	    le16toh(g->size) != SPARE_GRANT_SIZE ||
+	if (spare_grant_form_check(g) != SPARE_GRANT_FORM_OK ||
 	    !field_ok(g->client_id, sizeof(g->client_id)) ||
 	    !field_ok(g->donor_id, sizeof(g->donor_id)) ||
 	    !field_ok(g->donor_addr, sizeof(g->donor_addr)) ||
 	    le32toh(g->slabs) == 0 ||
-	    le64toh(g->expiry) <= le64toh(g->not_before) ||
-	    (version != SPARE_GRANT_VERSION_ED25519 && memcmp(g->reserved, zero, sizeof(zero))) ||
-	    (version == SPARE_GRANT_VERSION_DONOR_MAC && g->key_id))
+	    le64toh(g->expiry) <= le64toh(g->not_before))
 		return SPARE_GRANT_MALFORMED;
 	if (!info)
 		return 0;
