@@ -127,8 +127,12 @@ struct ec_split {
 	bool mv_old_way;	/* given up: its next EVICT look goes the old way */
 	u32 mv_evictor;
 	u64 mv_due;		/* ms */
-	/* its re-home waits: no granted donor fits (logged once); rehome work */
-	bool room_wait;
+	/*
+	 * Its re-home waits for a donor the device lacks (the core's
+	 * spare_ec_wait_donor(): the down_since of the donor it waits on, 0
+	 * while none): logged and told (slab_moving) once; rehome work
+	 */
+	u64 donor_wait;
 };
 
 /*
@@ -1127,10 +1131,21 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	if (!dev->ec || s >= map->nr_slabs)
 		return NULL;
 	t = ec_pick(dev, g, j, 0, &roomy);
-	if (t == -ENOSPC && !dev->ec->sp[s].room_wait)
-		pr_info("%s: coding group %u: split %u waits: no donor outside the group and its failure domains holds a grant of the device\n",
-			dev->disk->disk_name, g, j);
-	dev->ec->sp[s].room_wait = t == -ENOSPC;
+	/*
+	 * Under grants, a split no donor of the device can take waits for
+	 * one a broker gives: sparectl device monitor asks for it on the
+	 * slab_moving uevent (naming the split slab and the donor it was
+	 * lost on), adds it with its grant, and the next pass takes it.
+	 */
+	if (spare_ec_wait_donor(&dev->ec->sp[s].donor_wait, t,
+				READ_ONCE(dev->nr_grants),
+				READ_ONCE(d->life.down_since) | 1 /* not 0 */)) {
+		pr_info("%s: coding group %u: split %u lost on donor %s waits for a donor: %s; asking for one (slab_moving)\n",
+			dev->disk->disk_name, g, j, d->name, t == -ENOSPC ?
+			"none outside the group and its failure domains that the device holds a grant for" :
+			"every live donor holds a split of the group or shares its failure domain");
+		spare_uevent(dev, "slab_moving", d, s);
+	}
 	if (t < 0)
 		return NULL;
 	spin_lock_irqsave(&map->slabs[s].lock, flags);

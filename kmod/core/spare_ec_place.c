@@ -156,3 +156,16 @@ int spare_ec_rehome_pick_granted(const struct spare_ec_geom *g, u32 nr_donors,
 		return -ENOSPC;
 	return t;
 }
+
+bool spare_ec_wait_donor(u64 *waiting, int pick, bool granted, u64 since)
+{
+	bool news;
+
+	if (!granted || (pick != -ENOENT && pick != -ENOSPC)) {
+		*waiting = 0;
+		return false;
+	}
+	news = *waiting != since;
+	*waiting = since;
+	return news;
+}

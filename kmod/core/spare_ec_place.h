@@ -121,4 +121,22 @@ int spare_ec_rehome_pick_granted(const struct spare_ec_geom *g, u32 nr_donors,
 				 u16 gone, u32 ok, const u32 *held,
 				 const u32 *cover, bool *roomy);
 
+/**
+ * spare_ec_wait_donor() - whether a lost split waits for a donor the
+ *	device does not have, and whether that is news to tell
+ * @waiting: the split's wait: 0 while none, else the @since it began at;
+ *	updated
+ * @pick: spare_ec_rehome_pick_granted()'s answer for it
+ * @granted: the device lends under a broker's grants (there is a broker
+ *	to ask for a donor: sparectl device monitor, MOVE_REQ)
+ * @since: when its donor went down (ms, not 0): a new loss is a new wait
+ *
+ * It waits when, under grants, no donor fits the group (-ENOENT) or only
+ * donors the device holds no grant for do (-ENOSPC). Said once per wait,
+ * not on every retry of the re-home: spare.ko's slab_moving uevent.
+ *
+ * Return: true when the split begins to wait (tell userspace).
+ */
+bool spare_ec_wait_donor(u64 *waiting, int pick, bool granted, u64 since);
+
 #endif /* SPARE_EC_PLACE_H */

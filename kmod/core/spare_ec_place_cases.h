@@ -296,6 +296,53 @@ static void ecpl_rehome_granted(ECPL_T t)
 						NULL, cover, &roomy), -EINVAL);
 }
 
+/*
+ * A lost split waits for a donor the device lacks (spare_ec_wait_donor()):
+ * under grants, when no donor fits (-ENOENT) or only donors without a
+ * grant do (-ENOSPC); said once per wait (spare.ko's slab_moving uevent),
+ * not on every retry of the re-home work; a new loss of its donor is a new
+ * wait. Then the donor a broker gives (appended, granted) is the pick:
+ * ec:4+2 over donors 0-5, donor 0 down, donor 6 added with a grant of 2.
+ */
+static void ecpl_wait_donor(ECPL_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	u32 group[SPARE_EC_MAX_SPLITS] = { 0, 1, 2, 3, 4, 5 };
+	u32 held[7] = { 2, 2, 2, 2, 2, 2, 0 }, cover[7] = { 2, 2, 2, 2, 2, 2, 0 };
+	u64 w = 0;
+	bool roomy;
+	int p;
+
+	p = spare_ec_rehome_pick_granted(&g, 6, NULL, group, 0, 0, 0x3e, held,
+					 cover, &roomy);
+	ECPL_EQ(t, p, -ENOENT);
+	ECPL_CHECK(t, spare_ec_wait_donor(&w, p, true, 1000));
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, p, true, 1000));	/* a retry */
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, p, true, 1000));
+	/* only a donor without a grant fits (donor 6, live, no grant) */
+	p = spare_ec_rehome_pick_granted(&g, 7, NULL, group, 0, 0, 0x7e, held,
+					 cover, &roomy);
+	ECPL_EQ(t, p, -ENOSPC);
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, p, true, 1000));	/* same wait */
+	/* the broker's donor granted: picked, the wait over */
+	cover[6] = 2;
+	p = spare_ec_rehome_pick_granted(&g, 7, NULL, group, 0, 0, 0x7e, held,
+					 cover, &roomy);
+	ECPL_EQ(t, p, 6);
+	ECPL_CHECK(t, roomy);
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, p, true, 1000));
+	ECPL_EQ(t, w, 0);
+	/* waits again, and a new loss (down since 5000) is a new wait */
+	ECPL_CHECK(t, spare_ec_wait_donor(&w, -ENOSPC, true, 1000));
+	ECPL_CHECK(t, spare_ec_wait_donor(&w, -ENOSPC, true, 5000));
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, -ENOSPC, true, 5000));
+	/* without grants no broker is asked; nor for bad input */
+	w = 0;
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, -ENOENT, false, 1000));
+	ECPL_CHECK(t, !spare_ec_wait_donor(&w, -EINVAL, true, 1000));
+	ECPL_EQ(t, w, 0);
+}
+
 struct spare_ec_place_case {
 	const char *name;
 	void (*run)(ECPL_T t);
@@ -312,6 +359,7 @@ static const struct spare_ec_place_case spare_ec_place_cases[] = {
 	{ "rehome_domains_and_load", ecpl_rehome_domains },
 	{ "rehome_bad_input", ecpl_rehome_bad },
 	{ "rehome_under_grants", ecpl_rehome_granted },
+	{ "rehome_waits_for_a_donor", ecpl_wait_donor },
 };
 
 #endif /* SPARE_EC_PLACE_CASES_H */

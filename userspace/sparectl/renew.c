@@ -51,6 +51,7 @@ struct renew_ctx {
 	char *addr[GRANTPLAN_MAX_DONORS];
 	uint32_t count[GRANTPLAN_MAX_DONORS];
 	unsigned int nd;
+	unsigned int ec_width;		/* K + R of an ec:K+R device, else 0 */
 };
 
 /*
@@ -162,6 +163,7 @@ static int renew_plan(const struct sparectl *c, const char *name, struct renew_c
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
+	r->ec_width = k ? k + ecr : 0;
 	for (t = strtok_r(r->donors, ",", &save); t && r->nd < GRANTPLAN_MAX_DONORS;
 	     t = strtok_r(NULL, ",", &save))
 		r->addr[r->nd++] = t;
@@ -647,13 +649,14 @@ static int monitor_new_donor(struct sparectl *c, const char *name, struct renew_
 	char label[BROKER_DOMAIN_LEN], addr[BROKER_ADDR_LEN], num[16];
 	uint32_t slabs = copies + (uint32_t)m->standby;
 	unsigned int i, nd = r->nd;
+	const char *what = r->ec_width ? (copies == 1 ? "split slab" : "split slabs") :
+			   (copies == 1 ? "copy" : "copies");
 	struct spare_grant g;
 	int d, ret = -1;
 
 	if (nd >= GRANTPLAN_MAX_DONORS) {
-		log_err("device %s: no donor of the device can take %u moving cop%s, and it "
-			"lists %u donors already, the most it can", name, copies,
-			copies == 1 ? "y" : "ies", nd);
+		log_err("device %s: no donor of the device can take %u moving %s, and it "
+			"lists %u donors already, the most it can", name, copies, what, nd);
 		return -1;
 	}
 	memset(avoid, 0, sizeof(avoid));
@@ -678,9 +681,9 @@ static int monitor_new_donor(struct sparectl *c, const char *name, struct renew_
 	}
 	monitor_note(m, nd, &g, slabs);
 	memcpy(m->label[nd], label, sizeof(label));
-	log_info("device %s: %u cop%s moving to %s, a donor the device did not use: "
-		 "%u slab(s) granted until %llu", name, copies, copies == 1 ? "y" : "ies",
-		 addr, slabs, (unsigned long long)m->expiry[nd]);
+	log_info("device %s: %u %s moving to %s, a donor the device did not use: "
+		 "%u slab(s) granted until %llu", name, copies, what, addr, slabs,
+		 (unsigned long long)m->expiry[nd]);
 	ret = renew_plan(c, name, r);
 out:
 	sodium_memzero(&g, sizeof(g));
@@ -716,7 +719,11 @@ static void avoid_dom_add(char (*set)[BROKER_DOMAIN_LEN], unsigned int *n, const
  * its copies (slab_map's, with the new copies already on it), the standby
  * and the copies assigned here. Copies no donor of the device can take
  * (each holds the slab or evicts it) go to a donor the broker finds
- * outside the device, which is added to it (monitor_new_donor()). 0, or -1
+ * outside the device, which is added to it (monitor_new_donor()). An ec
+ * device's slab_moving names a lost split slab that no donor the device
+ * holds a grant for can take (and the donor it was lost on): the donors
+ * of its coding group's other splits are skipped too, their failure
+ * domains avoided (ublk_move_stays(), as the pager's monitor). 0, or -1
  * (logged).
  */
 static int monitor_move_grants(struct sparectl *c, const char *name, const char *disk,
@@ -755,13 +762,17 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		if (from >= 0)
 			skip |= UINT32_C(1) << from;
 		for (i = 0; i < n; i++) {
-			if (sc[i].slab != ev[e].slab || sc[i].donor >= r->nd)
+			/* an ec split's group: its other split slabs stay */
+			bool group = r->ec_width && ublk_move_stays(r->ec_width, sc[i].slab,
+								     (unsigned int)ev[e].slab);
+
+			if ((sc[i].slab != ev[e].slab && !group) || sc[i].donor >= r->nd)
 				continue;
 			skip |= UINT32_C(1) << sc[i].donor;
 			if ((int)sc[i].donor != from)
 				stay |= UINT32_C(1) << sc[i].donor;
-			if ((int)sc[i].donor != from && (!strcmp(sc[i].state, "mapping") ||
-							 !strcmp(sc[i].state, "unmapped")))
+			if (!group && (int)sc[i].donor != from &&
+			    (!strcmp(sc[i].state, "mapping") || !strcmp(sc[i].state, "unmapped")))
 				t = (int)sc[i].donor;
 		}
 		if (t >= 0) {
@@ -771,9 +782,16 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		t = grantplan_move_target(load, r->nd, skip,
 					  grantplan_domain_mask(dom, r->nd, stay));
 		if (t < 0) {
-			/* every donor of the device holds the slab or evicts it */
-			log_info("device %s: no donor of the device can take the copy of slab "
-				 "%lld that %s evicts", name, (long long)ev[e].slab, ev[e].donor);
+			/* every donor of the device holds the slab or evicts it
+			 * (an ec split: holds its group or was its donor) */
+			if (r->ec_width)
+				log_info("device %s: no donor of the device can take split "
+					 "slab %lld, lost on %s", name, (long long)ev[e].slab,
+					 ev[e].donor);
+			else
+				log_info("device %s: no donor of the device can take the copy "
+					 "of slab %lld that %s evicts", name,
+					 (long long)ev[e].slab, ev[e].donor);
 			elsewhere++;
 			for (i = 0; i < r->nd; i++)
 				if (stay & (UINT32_C(1) << i))
