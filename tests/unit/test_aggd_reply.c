@@ -333,10 +333,12 @@ static void test_register_answered_while_registering(void)
 	EXPECT_EQ(harness_reg_on_loop, 0);	/* never on the loop */
 	EXPECT_EQ(w[0]->job->out_reg == NULL, 1);
 	EXPECT_EQ(harness_regions, 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 1);
 	harness_hold_regs(0);
 	settle();
 	EXPECT_EQ(w[0]->job->out_reg != NULL, 1);
 	EXPECT_EQ(harness_regions, 1);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 0);
 	EXPECT_EQ(harness_reg_calls, 1);	/* once for the job */
 	EXPECT_EQ(harness_reg_on_loop, 0);
 	teardown();
@@ -381,6 +383,7 @@ static void test_retired_while_registering(void)
 	harness_hold_regs(0);
 	settle();
 	EXPECT_EQ(g.jobs == NULL, 1);		/* freed once it ended */
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 0);
 	EXPECT_EQ(harness_reg_calls, 1);
 	EXPECT_EQ(harness_regions, 0);		/* and its registration dropped */
 	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 0);

@@ -221,6 +221,7 @@ void job_register_output(struct conn *c)
 	w->len = job->out_region_bytes;
 	w->start_ns = spare_now_ns();
 	job->out_reg_busy = true;
+	g.rdma_output_regs_running++;
 	pthread_mutex_lock(&out_reg_lock);
 	out_reg_running++;
 	pthread_mutex_unlock(&out_reg_lock);
@@ -260,6 +261,7 @@ void handle_done_regs(void)
 		struct job_entry *e = job_entry_of(job);
 
 		job->out_reg_busy = false;
+		g.rdma_output_regs_running--;
 		if (e && e->dead) {
 			if (w->region)
 				agg_rdma_region_dereg(w->region);
