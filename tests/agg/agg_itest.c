@@ -180,6 +180,8 @@ struct worker {
 					 * push, wait slow_ms, pull */
 	unsigned int *in_slow;	/* set when that wait begins */
 	unsigned int *progress;	/* if set: iterations done, for others */
+	bool wait_out_reg;	/* after REGISTER: wait until the daemon has
+				 * no outputs' registration running */
 	unsigned int got_status;
 	char got_err[300];
 	int result;		/* 0 ok */
@@ -236,6 +238,34 @@ again:
 	return 0;
 }
 
+static double metric(const char *text, const char *name);
+
+enum { OUT_REG_WAIT_S = 120 };
+
+/*
+ * The daemon registers a job's outputs off its event loop, started by the
+ * first RDMA worker's REGISTER (so started once REGISTER is answered), and
+ * copies the job's replies until it ends: wait for
+ * spare_aggd_rdma_output_regs_running to be 0. 0, or -1 after
+ * OUT_REG_WAIT_S or a failed STATS.
+ */
+static int wait_out_regs(struct spare_agg *a)
+{
+	for (unsigned int i = 0; i < OUT_REG_WAIT_S * 100; i++) {
+		char *text = NULL;
+		double running;
+
+		if (spare_agg_stats(a, &text))
+			return -1;
+		running = metric(text, "spare_aggd_rdma_output_regs_running");
+		free(text);
+		if (running == 0)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
@@ -259,6 +289,11 @@ static void *worker_main(void *arg)
 	if (spare_agg_register(a, &job, t, 2)) {
 		failf("job %u rank %u: register: %s", wk->job, wk->rank,
 		      spare_agg_error(a));
+		goto out;
+	}
+	if (wk->wait_out_reg && wait_out_regs(a)) {
+		failf("job %u rank %u: the job's outputs still being registered after %d s",
+		      wk->job, wk->rank, OUT_REG_WAIT_S);
 		goto out;
 	}
 	for (unsigned int it = 0; it < wk->iters; it++) {
@@ -978,16 +1013,23 @@ static int run_between_stats(struct worker *wk, unsigned int w,
  * at most a tensor's 3 pushes unfolded, fewer than the 6 slots it may
  * lend); over TCP neither moves. Its 96 pull replies over RDMA are all
  * sent from the registered outputs in place (the daemon runs with its
- * locked-memory limit, so the registration must succeed): the in-place
- * counter grows by 96, the copied one and the registration failures not.
+ * locked-memory limit, so the registration must succeed; it runs off the
+ * daemon's event loop and the workers wait for its end before their
+ * rounds, wait_out_regs): the in-place counter grows by 96, the copied
+ * one and the registration failures not.
  */
 static int stats_push_counts(void)
 {
 	enum { W = 4, ITERS = 6, PUSHES = W * ITERS * (3 + 1) };
 	char *before, *after;
 	double lent, copied, in_place, r_copied, reg_failed;
-	int bad = run_between_stats(start_job(630, W, AGG_DTYPE_F32, ITERS, 3000,
-					      77, 1024), W, &before, &after);
+	struct worker *wk = start_job(630, W, AGG_DTYPE_F32, ITERS, 3000, 77,
+				      1024);
+	int bad;
+
+	for (unsigned int r = 0; r < W; r++)
+		wk[r].wait_out_reg = use_rdma;
+	bad = run_between_stats(wk, W, &before, &after);
 
 	if (!before || !after) {
 		free(before);
@@ -1038,7 +1080,9 @@ static int stats_push_counts(void)
  * RDMA pull replies into the send slot instead: a 2-worker job with 8 MiB
  * of fp32 outputs, 2 iterations, every sum exact (verify()), every reply
  * copied and none sent in place, and the registration tried and counted
- * failed once for the job (not once per reply or connection).
+ * failed once for the job (not once per reply or connection; the workers
+ * wait for its end, which is off the daemon's event loop, so that it is
+ * counted before the second STATS read).
  */
 static int scenario_copied_replies(void)
 {
@@ -1046,14 +1090,17 @@ static int scenario_copied_replies(void)
 	       PUSHES = W * ITERS * ((N0 + PART - 1) / PART + 1) };
 	char *before, *after;
 	double in_place, r_copied, reg_failed;
+	struct worker *wk;
 	int bad;
 
 	if (!use_rdma) {
 		failf("copied-replies: needs -R (RDMA workers)");
 		return 1;
 	}
-	bad = run_between_stats(start_job(640, W, AGG_DTYPE_F32, ITERS, N0, N1,
-					  PART), W, &before, &after);
+	wk = start_job(640, W, AGG_DTYPE_F32, ITERS, N0, N1, PART);
+	for (unsigned int r = 0; r < W; r++)
+		wk[r].wait_out_reg = true;	/* its failure counted first */
+	bad = run_between_stats(wk, W, &before, &after);
 	if (!before || !after) {
 		free(before);
 		free(after);

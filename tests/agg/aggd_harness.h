@@ -12,12 +12,16 @@
  *    delivered while fewer than AGG_RDMA_MAX_LENT of its messages are lent,
  *    as agg_rdma.c does), every message sent is handed to harness_sent()
  *    if the test sets it, and a send completes in settle() (unless the
- *    test sets harness_hold_sends: then it stays in flight); a message
+ *    test sets harness_hold_sends: then it stays in flight), and
+ *    registrations run off the loop (aggd_jobs.c's threads) end in
+ *    settle() unless the test holds them; a message
  *    sent in place (agg_rdma_send_region) is read, and handed to
  *    harness_sent(), at its completion, as a NIC reads it, and not at
  *    all when its connection closes first; regions register unless the
  *    test sets harness_reg_fail, and a region deregistered while a send
- *    still reads it stops the test;
+ *    still reads it stops the test; a registration counts in
+ *    harness_reg_on_loop if it runs on the test's (the event loop's)
+ *    thread, and off it waits while the test sets harness_reg_hold;
  *  - the pool runs each reduction at once on the calling thread and hands
  *    it back as done in settle() (deterministic);
  *  - summation copies the first input (agg_sum.c has its own tests) unless
@@ -31,6 +35,7 @@
 #define SPARE_AGGD_HARNESS_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +155,10 @@ static int harness_reg_fail;		/* agg_rdma_region_reg() fails */
 /* The optimizer harness_register() asks for (AGG_OPT_*; lr and momentum 0.5). */
 static int harness_opt;
 static unsigned int harness_regions;	/* registered, not deregistered */
+static unsigned int harness_reg_calls;	/* agg_rdma_region_reg() calls */
+static unsigned int harness_reg_on_loop; /* of them, on the loop's thread */
+static int harness_reg_hold;		/* one off the loop waits while set */
+static pthread_t harness_loop;		/* the test's thread: the event loop */
 static uint8_t *harness_delivering;	/* deliver()'s message */
 static int harness_msg_lent;		/* it was lent: not freed by deliver() */
 static unsigned int harness_loans_out;
@@ -173,12 +182,18 @@ int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 	return 0;
 }
 
-struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_srv *s,
 					    void *buf, size_t len)
 {
 	struct agg_rdma_region *r;
 
-	(void)rc;
+	(void)s;
+	__atomic_add_fetch(&harness_reg_calls, 1, __ATOMIC_SEQ_CST);
+	if (pthread_equal(pthread_self(), harness_loop))
+		harness_reg_on_loop++;
+	else
+		while (__atomic_load_n(&harness_reg_hold, __ATOMIC_SEQ_CST))
+			usleep(1000);
 	if (harness_reg_fail) {
 		errno = ENOMEM;
 		return NULL;
@@ -187,7 +202,7 @@ struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
 	check(r != NULL);
 	r->buf = buf;
 	r->len = len;
-	harness_regions++;
+	__atomic_add_fetch(&harness_regions, 1, __ATOMIC_SEQ_CST);
 	return r;
 }
 
@@ -197,7 +212,7 @@ void agg_rdma_region_dereg(struct agg_rdma_region *r)
 	for (struct agg_rdma_conn *rc = harness_rcs; rc; rc = rc->all_next)
 		check(!rc->inplace || rc->inplace_region != r);
 	check(harness_regions > 0);
-	harness_regions--;
+	__atomic_sub_fetch(&harness_regions, 1, __ATOMIC_SEQ_CST);
 	free(r);
 }
 
@@ -217,6 +232,12 @@ int agg_rdma_send_region(struct agg_rdma_conn *rc, const void *hdr,
 	rc->inplace_len = len;
 	rc->inplace = 1;
 	return 0;
+}
+
+/* Registrations off the loop wait (on) or go on (off). */
+static __attribute__((unused)) void harness_hold_regs(int on)
+{
+	__atomic_store_n(&harness_reg_hold, on, __ATOMIC_SEQ_CST);
 }
 
 /* The send in place completes: the NIC reads the payload now. */
@@ -434,10 +455,14 @@ static __attribute__((unused)) void harness_reset(const char *name)
 	g.job_mem_max = 1 << 18;
 	g.max_push = 4096;
 	g.now_ns = 1;
+	g.event_fd = -1;	/* registrations ended: settle() waits for them */
 	harness_lend = 0;
 	harness_reg_fail = 0;
 	harness_opt = AGG_OPT_NONE;
 	harness_regions = 0;
+	harness_reg_calls = harness_reg_on_loop = 0;
+	harness_reg_hold = 0;
+	harness_loop = pthread_self();
 	harness_rcs_free();
 }
 
@@ -457,6 +482,11 @@ static int harness_hold_sends;
 
 static __attribute__((unused)) void settle(void)
 {
+	/* registrations off the loop end, unless held */
+	if (__atomic_load_n(&harness_reg_hold, __ATOMIC_SEQ_CST))
+		handle_done_regs();
+	else
+		jobs_wait_regs();
 	/* complete sends and finished reductions until nothing moves */
 	for (int round = 0; round < 64; round++) {
 		int moved = 0;

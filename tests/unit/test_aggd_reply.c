@@ -25,6 +25,14 @@
  *    job (and drops its registration) only once no send reads it;
  *  - a failed registration falls back to the copy and counts it;
  *  - SET_WEIGHTS, which writes the output, is refused while it is sent.
+ * The registration runs off the event loop (pinning a large job's outputs
+ * takes milliseconds to seconds), held by the stub until the test lets it
+ * end:
+ *  - REGISTER is answered while it runs, and it runs once for the job;
+ *  - replies are copied until it ends, and sent in place after;
+ *  - a job whose workers all leave while it runs is freed once it ends
+ *    (ASan sees a use after free), its registration dropped;
+ *  - one that fails while held is counted once and its replies copied.
  */
 #include <inttypes.h>
 
@@ -41,7 +49,7 @@ static void check(int cond)
 #define NW	2
 #define NELEM	8
 
-static unsigned int n_replies, n_wrong, n_errors;
+static unsigned int n_replies, n_wrong, n_errors, n_reg_replies;
 
 static float value(unsigned int it, unsigned int r, unsigned int i)
 {
@@ -52,6 +60,10 @@ static void on_sent(const struct agg_hdr *h, const void *payload, size_t len)
 {
 	float got[NELEM];
 
+	if (h->type == AGG_MSG_REGISTER_REPLY) {
+		n_reg_replies++;
+		return;
+	}
 	if (h->type == AGG_MSG_ERROR) {
 		n_errors++;
 		return;
@@ -112,14 +124,16 @@ static uint64_t counter(const char *name)
 	return v;
 }
 
-static struct agg_part *start_with(struct conn *w[NW], int reg_fail)
+static struct agg_part *start_with(struct conn *w[NW], int reg_fail,
+				   int reg_hold)
 {
 	harness_reset("test_aggd_reply");
 	harness_reg_fail = reg_fail;
+	harness_hold_regs(reg_hold);
 	harness_real_sum = 1;
 	harness_sent = on_sent;
 	harness_hold_sends = 0;
-	n_replies = n_wrong = n_errors = 0;
+	n_replies = n_wrong = n_errors = n_reg_replies = 0;
 	harness_register(w, NW, "reply", NELEM, NELEM);
 	for (unsigned int r = 0; r < NW; r++)
 		check(w[r]->job->spec.n_parts == 1);
@@ -128,7 +142,7 @@ static struct agg_part *start_with(struct conn *w[NW], int reg_fail)
 
 static struct agg_part *start(struct conn *w[NW])
 {
-	return start_with(w, 0);
+	return start_with(w, 0, 0);
 }
 
 /* Both replies of iteration 0 posted, neither completed. */
@@ -283,7 +297,7 @@ static void test_teardown_in_flight(void)
 static void test_reg_failure_copies(void)
 {
 	struct conn *w[NW];
-	struct agg_part *p = start_with(w, 1);
+	struct agg_part *p = start_with(w, 1, 0);
 
 	EXPECT_EQ(w[0]->job->out_reg == NULL, 1);
 	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
@@ -296,6 +310,105 @@ static void test_reg_failure_copies(void)
 	EXPECT_EQ(n_wrong, 0);
 	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 0);
 	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
+	teardown();
+}
+
+/* Both workers push and pull iteration @it; the replies complete. */
+static void round_done(struct conn *w[NW], unsigned int it)
+{
+	push(w[0], 0, it);
+	push(w[1], 1, it);
+	pull(w[0], it);
+	pull(w[1], it);
+}
+
+/* The registration runs off the loop: REGISTER does not wait for it. */
+static void test_register_answered_while_registering(void)
+{
+	struct conn *w[NW];
+
+	start_with(w, 0, 1);
+	EXPECT_EQ(n_reg_replies, NW);		/* both answered */
+	EXPECT_EQ(harness_reg_on_loop, 0);	/* never on the loop */
+	EXPECT_EQ(w[0]->job->out_reg == NULL, 1);
+	EXPECT_EQ(harness_regions, 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 1);
+	harness_hold_regs(0);
+	settle();
+	EXPECT_EQ(w[0]->job->out_reg != NULL, 1);
+	EXPECT_EQ(harness_regions, 1);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 0);
+	EXPECT_EQ(harness_reg_calls, 1);	/* once for the job */
+	EXPECT_EQ(harness_reg_on_loop, 0);
+	teardown();
+}
+
+/* Until the registration ends replies are copied; in place after. */
+static void test_copied_until_registered(void)
+{
+	struct conn *w[NW];
+	struct agg_part *p = start_with(w, 0, 1);
+
+	round_done(w, 0);
+	EXPECT_EQ(n_replies, 2);
+	EXPECT_EQ(p->iter, 1);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 0);
+	harness_hold_regs(0);
+	settle();
+	EXPECT_EQ(w[0]->job->out_reg != NULL, 1);
+	round_done(w, 1);
+	EXPECT_EQ(n_replies, 4);
+	EXPECT_EQ(p->iter, 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 2);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 0);
+	EXPECT_EQ(n_wrong, 0);
+	EXPECT_EQ(n_errors, 0);
+	teardown();
+}
+
+/* Its workers leave while it runs: the job waits for it, then goes. */
+static void test_retired_while_registering(void)
+{
+	struct conn *w[NW];
+
+	start_with(w, 0, 1);
+	round_done(w, 0);
+	conn_close(w[0], "test: gone while its job registers");
+	conn_close(w[1], "test: gone while its job registers");
+	EXPECT_EQ(g.jobs != NULL, 1);		/* the registration reads it */
+	EXPECT_EQ(g.jobs && g.jobs->dead, 1);
+	harness_hold_regs(0);
+	settle();
+	EXPECT_EQ(g.jobs == NULL, 1);		/* freed once it ended */
+	EXPECT_EQ(counter("spare_aggd_rdma_output_regs_running"), 0);
+	EXPECT_EQ(harness_reg_calls, 1);
+	EXPECT_EQ(harness_regions, 0);		/* and its registration dropped */
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 0);
+	teardown();
+}
+
+/* It fails off the loop: counted once, replies copied before and after. */
+static void test_reg_failure_while_held(void)
+{
+	struct conn *w[NW];
+	struct agg_part *p = start_with(w, 1, 1);
+
+	round_done(w, 0);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 0);
+	harness_hold_regs(0);
+	settle();
+	EXPECT_EQ(w[0]->job->out_reg == NULL, 1);
+	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
+	round_done(w, 1);
+	EXPECT_EQ(p->iter, 2);
+	EXPECT_EQ(n_replies, 4);
+	EXPECT_EQ(n_wrong, 0);
+	EXPECT_EQ(harness_reg_calls, 1);	/* not tried again */
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_copied_total"), 4);
+	EXPECT_EQ(counter("spare_aggd_rdma_replies_in_place_total"), 0);
 	EXPECT_EQ(counter("spare_aggd_rdma_output_reg_failures_total"), 1);
 	teardown();
 }
@@ -327,5 +440,9 @@ int main(void)
 	TAP_RUN(test_teardown_in_flight);
 	TAP_RUN(test_reg_failure_copies);
 	TAP_RUN(test_set_weights_refused_while_sending);
+	TAP_RUN(test_register_answered_while_registering);
+	TAP_RUN(test_copied_until_registered);
+	TAP_RUN(test_retired_while_registering);
+	TAP_RUN(test_reg_failure_while_held);
 	return tap_done();
 }

@@ -92,6 +92,7 @@ struct agg_job {
 	size_t out_region_bytes;
 	void *out_reg;			/* its RDMA registration, or NULL */
 	bool out_reg_failed;		/* tried once and failed: replies copied */
+	bool out_reg_busy;		/* being registered, off the event loop */
 	/* per rank: attached connection (opaque to this file), AGG_RANK_* */
 	void **rank_conn;
 	uint8_t *rank_left;

@@ -465,14 +465,14 @@ struct agg_rdma_region {
 	struct ibv_mr *mr;
 };
 
-struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_srv *s,
 					    void *buf, size_t len)
 {
 	struct agg_rdma_region *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	r->mr = ibv_reg_mr(rc->srv->pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
+	r->mr = ibv_reg_mr(s->pd, buf, len, IBV_ACCESS_LOCAL_WRITE);
 	if (!r->mr) {
 		int err = errno;
 

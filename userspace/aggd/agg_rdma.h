@@ -68,13 +68,14 @@ void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port
 int agg_rdma_send(struct agg_rdma_conn *rc, const void *hdr, size_t hdr_len,
 		  const void *payload, size_t len);
 /*
- * Register @len bytes at @buf (local access only) on the PD of @rc's
+ * Register @len bytes at @buf (local access only) on the PD of @s's
  * device, which every connection of the listener shares, for
  * agg_rdma_send_region(). NULL (errno set) when registration fails
  * (RLIMIT_MEMLOCK, ...). Pinning is slow (0.5-1.6 s for 2.3 MiB on a
- * loaded guest): never from a round's path.
+ * loaded guest): never on the event loop. Safe from any thread while @s
+ * is not stopped.
  */
-struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_conn *rc,
+struct agg_rdma_region *agg_rdma_region_reg(struct agg_rdma_srv *s,
 					    void *buf, size_t len);
 /* Only once no send reads it: after its sent() or agg_rdma_close(). */
 void agg_rdma_region_dereg(struct agg_rdma_region *r);

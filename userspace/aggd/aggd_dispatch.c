@@ -334,6 +334,9 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_output_reg_failures_total", SPARE_COUNTER,
 		"Jobs whose outputs could not be registered for in-place RDMA replies (RLIMIT_MEMLOCK...): their replies are copied.",
 		g.rdma_output_reg_failed);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_output_regs_running", SPARE_GAUGE,
+		"Jobs whose outputs are being registered for in-place RDMA replies, off the event loop: their replies are copied until it ends.",
+		g.rdma_output_regs_running);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);

@@ -5,11 +5,15 @@
  * of jobs that moved away.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aggd_jobs.h"
 #include "aggd_state.h"
@@ -105,9 +109,9 @@ void job_maybe_free(struct job_entry *e)
 {
 	struct job_entry **pp;
 
-	/* a reduction, a reply sent in place or a migration link may still
-	 * read its buffers */
-	if (!e->dead || e->job->inflight || e->job->mig)
+	/* a reduction, a reply sent in place, a migration link or the
+	 * registration of its outputs may still read its buffers */
+	if (!e->dead || e->job->inflight || e->job->mig || e->job->out_reg_busy)
 		return;
 	for (pp = &g.jobs; *pp; pp = &(*pp)->next)
 		if (*pp == e) {
@@ -138,20 +142,151 @@ void job_pin(struct agg_job *job, uint32_t part, bool pinned)
 		job_maybe_free(e);
 }
 
-void job_register_output(struct conn *c)
-{
-	struct agg_job *job = c->job;
+/*
+ * A job's outputs registered off the event loop: pinning a large job's
+ * outputs takes milliseconds to seconds, which no other job's traffic
+ * waits for. One thread per registration (a job registers once); its
+ * result goes on out_reg_done and the loop learns of it through the
+ * eventfd (handle_done_regs). Until then the job's replies are copied,
+ * and the job stays allocated (out_reg_busy holds job_maybe_free).
+ */
+struct out_reg_work {
+	struct out_reg_work *next;
+	struct agg_job *job;
+	struct agg_rdma_srv *srv;
+	void *buf;
+	size_t len;
+	struct agg_rdma_region *region;	/* the result, or NULL */
+	int err;			/* errno when NULL */
+	uint64_t start_ns, took_ns;
+};
 
-	if (!c->rdma || !job || job->out_reg || job->out_reg_failed)
-		return;
-	job->out_reg = agg_rdma_region_reg(c->rdma, job->out_region,
-					   job->out_region_bytes);
-	if (job->out_reg)
-		return;
+static pthread_mutex_t out_reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t out_reg_cond = PTHREAD_COND_INITIALIZER;
+static struct out_reg_work *out_reg_done;	/* for the loop */
+static unsigned int out_reg_running;	/* started, eventfd not yet written */
+
+static void *out_reg_run(void *arg)
+{
+	struct out_reg_work *w = arg;
+	uint64_t one = 1;
+
+	w->region = agg_rdma_region_reg(w->srv, w->buf, w->len);
+	w->err = w->region ? 0 : errno;
+	w->took_ns = spare_now_ns() - w->start_ns;
+	pthread_mutex_lock(&out_reg_lock);
+	w->next = out_reg_done;
+	out_reg_done = w;		/* the loop's from now on */
+	pthread_mutex_unlock(&out_reg_lock);
+	/* an eventfd write only fails on counter overflow (or, in the tests'
+	 * harness, on no eventfd: they wait with jobs_wait_regs) */
+	if (write(g.event_fd, &one, sizeof(one)) < 0)
+		(void)0;
+	/* last: jobs_wait_regs() lets the daemon close the eventfd then */
+	pthread_mutex_lock(&out_reg_lock);
+	out_reg_running--;
+	pthread_cond_broadcast(&out_reg_cond);
+	pthread_mutex_unlock(&out_reg_lock);
+	return NULL;
+}
+
+static void out_reg_failed(struct agg_job *job, int err)
+{
 	job->out_reg_failed = true;
 	g.rdma_output_reg_failed++;
 	log_warn("job %u '%s': cannot register its %zu bytes of partition outputs for RDMA: %s; its RDMA pull replies are copied into the send buffer (raise RLIMIT_MEMLOCK, systemd's LimitMEMLOCK=, to send them in place)",
-		 job->id, job->spec.name, job->out_region_bytes, strerror(errno));
+		 job->id, job->spec.name, job->out_region_bytes, strerror(err));
+}
+
+void job_register_output(struct conn *c)
+{
+	struct agg_job *job = c->job;
+	struct out_reg_work *w;
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err;
+
+	if (!c->rdma || !job || job->out_reg || job->out_reg_failed ||
+	    job->out_reg_busy)
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		out_reg_failed(job, ENOMEM);
+		return;
+	}
+	w->job = job;
+	w->srv = g.rdma;	/* every RDMA connection's listener and PD */
+	w->buf = job->out_region;
+	w->len = job->out_region_bytes;
+	w->start_ns = spare_now_ns();
+	job->out_reg_busy = true;
+	g.rdma_output_regs_running++;
+	pthread_mutex_lock(&out_reg_lock);
+	out_reg_running++;
+	pthread_mutex_unlock(&out_reg_lock);
+	/* signals stay with the loop's thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_attr_init(&attr);
+	if (!err) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&tid, &attr, out_reg_run, w);
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		log_warn("job %u '%s': no thread to register its outputs for RDMA (%s): registering them on the event loop",
+			 job->id, job->spec.name, strerror(err));
+		out_reg_run(w);
+	}
+}
+
+/*
+ * Registrations that ended: a live job's replies go in place from now on
+ * (or stay copied, counted once, if it failed); a retired job's is dropped
+ * and the job freed if nothing else reads it.
+ */
+void handle_done_regs(void)
+{
+	struct out_reg_work *w;
+
+	pthread_mutex_lock(&out_reg_lock);
+	w = out_reg_done;
+	out_reg_done = NULL;
+	pthread_mutex_unlock(&out_reg_lock);
+	while (w) {
+		struct out_reg_work *next = w->next;
+		struct agg_job *job = w->job;
+		struct job_entry *e = job_entry_of(job);
+
+		job->out_reg_busy = false;
+		g.rdma_output_regs_running--;
+		if (e && e->dead) {
+			if (w->region)
+				agg_rdma_region_dereg(w->region);
+		} else if (w->region) {
+			job->out_reg = w->region;
+			log_info("job %u '%s': its %zu bytes of partition outputs registered for RDMA in %" PRIu64 " ms (off the event loop); its pull replies are sent in place",
+				 job->id, job->spec.name, job->out_region_bytes,
+				 w->took_ns / 1000000);
+		} else {
+			out_reg_failed(job, w->err);
+		}
+		free(w);
+		if (e)
+			job_maybe_free(e);
+		w = next;
+	}
+}
+
+void jobs_wait_regs(void)
+{
+	pthread_mutex_lock(&out_reg_lock);
+	while (out_reg_running)
+		pthread_cond_wait(&out_reg_cond, &out_reg_lock);
+	pthread_mutex_unlock(&out_reg_lock);
+	handle_done_regs();
 }
 
 void job_drop_queued(struct agg_job *job)
@@ -507,6 +642,7 @@ void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter)
 
 void jobs_free_all(void)
 {
+	jobs_wait_regs();	/* a registration reads its job's outputs */
 	while (g.jobs) {
 		struct job_entry *e = g.jobs;
 

@@ -107,13 +107,21 @@ void fold_part(struct agg_job *job, struct agg_part *part);
  */
 void queue_pull_reply(struct conn *c, struct agg_part *part);
 /*
- * @c, an RDMA worker, has just attached to its job: register the job's
- * outputs (one region) for in-place replies, once per job, before any of
- * its rounds over RDMA. A failure (RLIMIT_MEMLOCK...) is logged and
- * counted (spare_aggd_rdma_output_reg_failures_total), and not tried
- * again: the job's replies are copied. Deregistered when the job is freed.
+ * @c, an RDMA worker, has just attached to its job: start registering the
+ * job's outputs (one region) for in-place replies, once per job, on a
+ * thread of its own: the loop goes on (REGISTER is answered at once) and
+ * the job's replies are copied until handle_done_regs() takes the result.
+ * A failure (RLIMIT_MEMLOCK...) is logged and counted there
+ * (spare_aggd_rdma_output_reg_failures_total), and not tried again: the
+ * job's replies stay copied. Deregistered when the job is freed; a job
+ * retired meanwhile is freed once its registration has ended, which is
+ * then dropped.
  */
 void job_register_output(struct conn *c);
+/* Registrations ended (the eventfd fired): take their results. */
+void handle_done_regs(void);
+/* Block until no registration runs, then take their results (exiting). */
+void jobs_wait_regs(void);
 /* conn_ops.pin: a SEND reads the partition's output (job->inflight,
  * part->sending). */
 void job_pin(struct agg_job *job, uint32_t part, bool pinned);
@@ -131,7 +139,8 @@ void moved_add(const struct job_entry *e, const struct agg_target *to,
 	       uint32_t iter);
 void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter);
 
-/* Exiting: free every job and every moved-job record. */
+/* Exiting: free every job (once no registration reads one) and every
+ * moved-job record. */
 void jobs_free_all(void);
 
 #endif /* SPARE_AGGD_JOBS_H */

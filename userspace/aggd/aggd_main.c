@@ -700,6 +700,7 @@ int main(int argc, char **argv)
 				break;
 			case OP_EVENT:
 				handle_done_tasks();
+				handle_done_regs();
 				event_post();
 				break;
 			case OP_RECV:

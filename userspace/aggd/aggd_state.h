@@ -97,6 +97,7 @@ struct aggd_state {
 	 * copied; jobs whose outputs could not be registered */
 	uint64_t rdma_replies_in_place, rdma_replies_copied;
 	uint64_t rdma_output_reg_failed;
+	uint64_t rdma_output_regs_running;	/* started, result not yet taken */
 	struct op rdma_cm_op, rdma_cq_op;
 	struct spare_http *http;	/* --metrics-listen, or NULL */
 	struct op http_op;
