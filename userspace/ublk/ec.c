@@ -399,7 +399,6 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 	const struct ec_at *at = &ex->at[j];
 	u32 sb = spare_ec_split_bytes(&d->ec_geom);
 	struct ec_op *op;
-	u64 now;
 
 	/* lost or replaced since the plan: not posted */
 	if (sl->nr_ops == EC_MAX_OPS || !sp_hold(sp, at->gen))
@@ -420,10 +419,7 @@ static bool ec_post(struct queue *q, unsigned int s, unsigned int x, u32 j)
 		q->st.rdma_writes++;
 	else
 		q->st.rdma_reads++;
-	now = spare_now_ns();
-	if (!r->t_post)
-		r->t_post = now;
-	dn_posted(q, at->donor, now);
+	dn_posted(q, r, at->donor);
 	sl->nr_ops++;
 	sl->inflight++;
 	q->rdma_inflight++;

@@ -172,7 +172,6 @@ static void rq_post(struct queue *q, unsigned int tag, unsigned int ext,
 	struct spare_extent *e = &r->ext[ext];
 	struct spare_copy *cp = &d->map.slabs[e->slab].copy[c];
 	struct rq_op *op = &r->ops[r->nr_ops];
-	u64 now;
 	char *local = tag_buf(q, tag) +
 		      (size_t)(((u64)e->slab << d->slab_shift) + e->offset - r->pos);
 
@@ -192,10 +191,7 @@ static void rq_post(struct queue *q, unsigned int tag, unsigned int ext,
 		q->st.rdma_writes++;
 	else
 		q->st.rdma_reads++;
-	now = spare_now_ns();
-	if (!r->t_post)
-		r->t_post = now;
-	dn_posted(q, cp->donor, now);
+	dn_posted(q, r, cp->donor);
 	r->nr_ops++;
 	r->inflight++;
 	q->rdma_inflight++;

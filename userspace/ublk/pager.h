@@ -17,6 +17,7 @@
 #include "spare_auth.h"
 #include "spare_slab.h"
 #include "spare_split.h"
+#include "spare_util.h"
 #include "ublk_dev.h"
 
 
@@ -258,15 +259,23 @@ struct dev {
 };
 
 /*
- * An RDMA operation posted on @q to donor @dn (io.c's copies, ec.c's
- * splits): counted in flight, and an idle donor's stall clock started at
- * @now, the post's own time. Not the request's first post: a read
- * re-driven to another copy or split after one failed (which may take
- * longer than --io-timeout) would start its healthy donor's clock already
- * run out, and check_stalls() would fail that donor too.
+ * An RDMA operation of request @r posted on @q to donor @dn (io.c's
+ * copies, ec.c's splits): the request's first post timed (t_post, its
+ * latency), the operation counted in flight, and an idle donor's stall
+ * clock started at this post's own time. Not the request's first post: a
+ * read re-driven to another copy or split after one failed (which may
+ * take longer than --io-timeout) would start its healthy donor's clock
+ * already run out, and check_stalls() would fail that donor too. The
+ * clock is read only when one of the two needs it.
  */
-static inline void dn_posted(struct queue *q, u32 dn, u64 now)
+static inline void dn_posted(struct queue *q, struct rq *r, u32 dn)
 {
+	u64 now = 0;
+
+	if (!r->t_post || !q->dn_inflight[dn])
+		now = spare_now_ns();
+	if (!r->t_post)
+		r->t_post = now;
 	if (q->dn_inflight[dn]++ == 0)
 		q->dn_progress_ns[dn] = now;
 }
