@@ -1172,7 +1172,7 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
  * One line per split slab (the core's spare_moving_line(), as the
  * pager's NAME.moving): its re-home found no donor it may take under the
  * device's grants (spare_ec_wait_donor()) and it is still on the donor
- * it was lost on, down. sparectl device monitor reads it every round and
+ * it was lost on, down since that loss. sparectl device monitor reads it every round and
  * asks a broker for a donor (MOVE_REQ) for each, so a slab_moving uevent
  * nobody heard, or a refused MOVE_REQ, still gets the split a donor.
  *
@@ -1191,11 +1191,19 @@ size_t spare_ec_moving(struct spare_dev *dev, char *text, size_t cap)
 	if (!e || !e->sp || !dev->donors)
 		return 0;
 	for (s = 0; s < map->nr_slabs && len + 1 < cap; s++) {
-		if (!READ_ONCE(e->sp[s].donor_wait))
+		u64 wait = READ_ONCE(e->sp[s].donor_wait);
+
+		if (!wait)
 			continue;
 		dn = split_donor(map, s);
-		if (dn >= nd || donor_live(&dev->donors[dn]))
-			continue;	/* re-homed, or its donor is back */
+		/*
+		 * Re-homed, or its donor is back; or down again since: a new
+		 * loss waits its rehome_delay_ms before the rehome work
+		 * looks (and says) again.
+		 */
+		if (dn >= nd || donor_live(&dev->donors[dn]) ||
+		    (READ_ONCE(dev->donors[dn].life.down_since) | 1) != wait)
+			continue;
 		len += spare_moving_line(text + len, cap - len, s, dn,
 					 dev->donors[dn].name);
 		len = min(len, cap - 1);

@@ -1257,16 +1257,16 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 			if (due < next)
 				next = due;
 		}
-		/* split slabs waiting for a donor: asked for every round, not
-		 * only on their uevent (a round comes at least every interval) */
-		monitor_waiting(c, name, disk, &r, &m, &bo, now);
-		if (bo.next > now && bo.next < next)
-			next = bo.next;
 		if (!rounds++)
 			spare_notify_ready("device %s: %u of %u donors renewed", name,
 					   r.nd - failed, r.nd);
 		else
 			spare_notify_status("device %s: %u donors failed to renew", name, failed);
+		/* split slabs waiting for a donor: asked for every round, not
+		 * only on their uevent (a round comes at least every interval) */
+		monitor_waiting(c, name, disk, &r, &m, &bo, now);
+		if (bo.next > now && bo.next < next)
+			next = bo.next;
 		if (o.once) {
 			ret = failed ? 1 : 0;
 			break;
