@@ -43,7 +43,10 @@
 # split, so host 8 was never asked for and the splits waited for good.
 # Before session 53 spare.ko told a waiting split only by its one uevent:
 # the monitor started after it never asked for host 9 (nor asked again
-# after the refusal), and those splits waited for good.
+# after the refusal), and those splits waited for good (@kmod on 6.12
+# with session 52's sparectl: "the monitor started late did not ask the
+# broker for the waiting splits"; the pager's monitor already read
+# NAME.moving every round).
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/spare.inc
 . /spare/tests/vm/ublk.inc
