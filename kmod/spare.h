@@ -434,6 +434,8 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			       const struct blk_mq_queue_data *bd);
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf);
 struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s);
+size_t spare_ec_moving(struct spare_dev *dev, char *text, size_t cap);
+size_t spare_ec_moving_cap(struct spare_dev *dev);
 bool spare_ec_evict(struct spare_donor *d, u32 s);
 #else
 static inline int spare_ec_power_on(struct spare_dev *dev)
@@ -448,6 +450,15 @@ static inline struct spare_donor *spare_ec_rehome(struct spare_donor *d,
 						  u32 s)
 {
 	return NULL;
+}
+static inline size_t spare_ec_moving(struct spare_dev *dev, char *text,
+				     size_t cap)
+{
+	return 0;
+}
+static inline size_t spare_ec_moving_cap(struct spare_dev *dev)
+{
+	return 1;
 }
 static inline bool spare_ec_evict(struct spare_donor *d, u32 s)
 {

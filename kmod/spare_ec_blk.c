@@ -1162,6 +1162,61 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s)
 	return &dev->donors[t];
 }
 
+/**
+ * spare_ec_moving() - the split slabs that wait for a donor the device
+ * does not have, for sysfs "moving" (spare_sysfs.c)
+ * @dev: the device
+ * @text: where the lines go
+ * @cap: its size: spare_ec_moving_cap()
+ *
+ * One line per split slab (the core's spare_moving_line(), as the
+ * pager's NAME.moving): its re-home found no donor it may take under the
+ * device's grants (spare_ec_wait_donor()) and it is still on the donor
+ * it was lost on, down since that loss. sparectl device monitor reads it every round and
+ * asks a broker for a donor (MOVE_REQ) for each, so a slab_moving uevent
+ * nobody heard, or a refused MOVE_REQ, still gets the split a donor.
+ *
+ * Return: the length of the text.
+ */
+size_t spare_ec_moving(struct spare_dev *dev, char *text, size_t cap)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_slab_map *map = &dev->map;
+	/* pairs with the store-release of the donors' count when it grows */
+	u32 nd = min_t(u32, smp_load_acquire(&dev->cfg.nr_donors),
+		       SPARE_MAX_DONORS);
+	size_t len = 0;
+	u32 s, dn;
+
+	if (!e || !e->sp || !dev->donors)
+		return 0;
+	for (s = 0; s < map->nr_slabs && len + 1 < cap; s++) {
+		u64 wait = READ_ONCE(e->sp[s].donor_wait);
+
+		if (!wait)
+			continue;
+		dn = split_donor(map, s);
+		/*
+		 * Re-homed, or its donor is back; or down again since: a new
+		 * loss waits its rehome_delay_ms before the rehome work
+		 * looks (and says) again.
+		 */
+		if (dn >= nd || donor_live(&dev->donors[dn]) ||
+		    (READ_ONCE(dev->donors[dn].life.down_since) | 1) != wait)
+			continue;
+		len += spare_moving_line(text + len, cap - len, s, dn,
+					 dev->donors[dn].name);
+		len = min(len, cap - 1);
+	}
+	return len;
+}
+
+/* What spare_ec_moving() may need: a line per split slab. */
+size_t spare_ec_moving_cap(struct spare_dev *dev)
+{
+	return dev->ec ? (size_t)dev->map.nr_slabs * 96 + 1 : 1;
+}
+
 /*
  * Moves of an evicted split (Documentation/erasure-coding.md, "Moves of
  * an evicted split"): an EVICT of a split slab with a grace period does

@@ -149,6 +149,34 @@ static ssize_t slab_map_read(struct file *f, struct kobject *kobj,
 }
 static BIN_ATTR_ADMIN_RO(slab_map, 0);
 
+/*
+ * moving: what waits for a donor the device does not have, one line per
+ * slab, "version slab donor-index donor-address" (the core's
+ * spare_moving_line(), as spare-ublk's NAME.moving): today an ec
+ * device's split slabs whose re-home found no donor under its grants
+ * (spare_ec_moving()). Empty when none waits; sparectl device monitor
+ * reads it every round and asks a broker for a donor. Built whole on each
+ * read, as slab_map; it names donors: root only.
+ */
+static ssize_t moving_read(struct file *f, struct kobject *kobj,
+			   struct bin_attribute *attr, char *buf, loff_t off,
+			   size_t count)
+{
+	struct spare_dev *dev = dev_of(kobj_to_dev(kobj));
+	size_t cap = spare_ec_moving_cap(dev), len;
+	ssize_t ret;
+	char *text;
+
+	text = kvmalloc(cap, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	len = spare_ec_moving(dev, text, cap);
+	ret = memory_read_from_buffer(buf, count, &off, text, len);
+	kvfree(text);
+	return ret;
+}
+static BIN_ATTR_ADMIN_RO(moving, 0);
+
 /* redundancy=ec:K+R's counters (spare_ec_blk.c); zeros on other devices */
 static ssize_t ec_stat_show(struct device *d, struct device_attribute *attr,
 			    char *buf)
@@ -167,6 +195,7 @@ static struct attribute *spare_attrs[] = {
 
 static struct bin_attribute *spare_bin_attrs[] = {
 	&bin_attr_slab_map,
+	&bin_attr_moving,
 	NULL,
 };
 

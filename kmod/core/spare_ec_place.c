@@ -169,3 +169,10 @@ bool spare_ec_wait_donor(u64 *waiting, int pick, bool granted, u64 since)
 	*waiting = since;
 	return news;
 }
+
+int spare_moving_line(char *buf, size_t len, u32 slab, u32 donor,
+		      const char *addr)
+{
+	return snprintf(buf, len, "%u %u %u %s\n", SPARE_MOVING_VERSION, slab,
+			donor, addr);
+}

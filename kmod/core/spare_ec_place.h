@@ -139,4 +139,26 @@ int spare_ec_rehome_pick_granted(const struct spare_ec_geom *g, u32 nr_donors,
  */
 bool spare_ec_wait_donor(u64 *waiting, int pick, bool granted, u64 since);
 
+/* The version of a "moving" line, its first field; fields only appended */
+#define SPARE_MOVING_VERSION	1
+
+/**
+ * spare_moving_line() - one line of a device's list of what waits for a
+ *	donor the device does not have: spare.ko's
+ *	/sys/block/spareN/spare/moving and spare-ublk's NAME.moving, which
+ *	sparectl device monitor reads every round to ask a broker for one
+ *	(MOVE_REQ)
+ * @buf: where it goes, with a newline
+ * @len: its size (96 bytes hold any line with a donor name of 63)
+ * @slab: the slab (an ec device's split slab) that waits
+ * @donor: the index of the donor it was lost on, or that evicts it
+ * @addr: that donor's address, "host:port" (no blanks)
+ *
+ * "version slab donor-index host:port\n".
+ *
+ * Return: the characters written (as snprintf()).
+ */
+int spare_moving_line(char *buf, size_t len, u32 slab, u32 donor,
+		      const char *addr);
+
 #endif /* SPARE_EC_PLACE_H */

@@ -13,6 +13,8 @@
 #ifndef SPARE_EC_PLACE_CASES_H
 #define SPARE_EC_PLACE_CASES_H
 
+#include <linux/string.h>
+
 #include "spare_ec_place.h"
 
 #define ECPL_MAX	(8 * SPARE_EC_MAX_SPLITS)
@@ -343,6 +345,31 @@ static void ecpl_wait_donor(ECPL_T t)
 	ECPL_EQ(t, w, 0);
 }
 
+/*
+ * A line of the list of what waits for a donor (spare_moving_line()):
+ * spare.ko's sysfs "moving" and spare-ublk's NAME.moving, parsed by
+ * sparectl's dev_parse_moving(); cut short, as snprintf(), in a small
+ * buffer.
+ */
+static void ecpl_moving_line(ECPL_T t)
+{
+	static const char want[] = "1 13 0 10.0.0.2:18515\n";
+	char buf[96];
+
+	ECPL_EQ(t, SPARE_MOVING_VERSION, 1);
+	ECPL_EQ(t, spare_moving_line(buf, sizeof(buf), 13, 0, "10.0.0.2:18515"),
+		sizeof(want) - 1);
+	ECPL_CHECK(t, !strcmp(buf, want));
+	ECPL_EQ(t, spare_moving_line(buf, sizeof(buf), U32_MAX, 31,
+				     "[fd00::2]:18515"),
+		strlen("1 4294967295 31 [fd00::2]:18515\n"));
+	ECPL_CHECK(t, !strcmp(buf, "1 4294967295 31 [fd00::2]:18515\n"));
+	/* too small: cut, the length it wanted said */
+	ECPL_EQ(t, spare_moving_line(buf, 8, 13, 0, "10.0.0.2:18515"),
+		sizeof(want) - 1);
+	ECPL_CHECK(t, !strcmp(buf, "1 13 0 "));
+}
+
 struct spare_ec_place_case {
 	const char *name;
 	void (*run)(ECPL_T t);
@@ -360,6 +387,7 @@ static const struct spare_ec_place_case spare_ec_place_cases[] = {
 	{ "rehome_bad_input", ecpl_rehome_bad },
 	{ "rehome_under_grants", ecpl_rehome_granted },
 	{ "rehome_waits_for_a_donor", ecpl_wait_donor },
+	{ "moving_line", ecpl_moving_line },
 };
 
 #endif /* SPARE_EC_PLACE_CASES_H */

@@ -23,5 +23,7 @@ test_uevent_LDLIBS := -ludev
 UNIT_TESTS += test_sparectl_ublk
 test_sparectl_ublk_SRCS   := tests/unit/test_sparectl_ublk.c userspace/sparectl/devstat.c \
 			     userspace/sparectl/ublkdev.c
-test_sparectl_ublk_CFLAGS := -Iuserspace/sparectl
+# the core's spare_moving_line() (kmod/core/spare_ec_place.h) takes the
+# kernel-call shim's types
+test_sparectl_ublk_CFLAGS := -Iuserspace/sparectl $(KSHIM_CFLAGS)
 test_sparectl_ublk_LDLIBS := -ljson-c -lsystemd -linih -lsodium -lm

@@ -496,6 +496,55 @@ static void move_to_a_fresh_domain(void)
 	}
 }
 
+/*
+ * The monitor's asks for split slabs waiting for a donor (sysfs moving,
+ * read every round): at once; after a donor given, MONITOR_ADD_WAIT_S
+ * (here 15); after refusals, 5 s doubling up to a minute; nothing waiting
+ * starts it over.
+ */
+static void move_backoff(void)
+{
+	struct brokerask_backoff b = { 0 };
+	uint64_t t = 1000;
+
+	EXPECT(!brokerask_backoff_due(&b, 0, t));	/* none waits */
+	EXPECT(brokerask_backoff_due(&b, 1, t));	/* begins: at once */
+	brokerask_backoff_asked(&b, false, t, 15);	/* refused */
+	EXPECT(!brokerask_backoff_due(&b, 1, t + 4));
+	EXPECT(brokerask_backoff_due(&b, 1, t + 5));
+	t += 5;
+	brokerask_backoff_asked(&b, false, t, 15);	/* refused again: 10 */
+	EXPECT(!brokerask_backoff_due(&b, 1, t + 9));
+	EXPECT(brokerask_backoff_due(&b, 1, t + 10));
+	t += 10;
+	brokerask_backoff_asked(&b, false, t, 15);	/* 20 */
+	EXPECT(!brokerask_backoff_due(&b, 1, t + 19));
+	t += 20;
+	brokerask_backoff_asked(&b, false, t, 15);	/* 40 */
+	EXPECT(!brokerask_backoff_due(&b, 1, t + 39));
+	t += 40;
+	brokerask_backoff_asked(&b, false, t, 15);	/* 60, the most */
+	EXPECT_EQ(b.next, t + BROKERASK_MOVE_RETRY_MAX_S);
+	t += 60;
+	brokerask_backoff_asked(&b, false, t, 15);
+	EXPECT_EQ(b.next, t + 60);
+	/* a donor given: not asked again while it is being added */
+	t += 60;
+	brokerask_backoff_asked(&b, true, t, 15);
+	EXPECT(!brokerask_backoff_due(&b, 2, t + 1));
+	EXPECT(!brokerask_backoff_due(&b, 2, t + 14));
+	EXPECT(brokerask_backoff_due(&b, 2, t + 15));
+	/* then refused: from 5 s again */
+	t += 15;
+	brokerask_backoff_asked(&b, false, t, 15);
+	EXPECT_EQ(b.next, t + BROKERASK_MOVE_RETRY_S);
+	/* nothing waits: a new wait is asked for at once */
+	EXPECT(!brokerask_backoff_due(&b, 0, t + 1));
+	EXPECT(brokerask_backoff_due(&b, 1, t + 1));
+	brokerask_backoff_asked(&b, false, t + 1, 15);
+	EXPECT_EQ(b.next, t + 1 + BROKERASK_MOVE_RETRY_S);
+}
+
 int main(void)
 {
 	TAP_RUN(nr_slabs_and_batches);
@@ -518,5 +567,6 @@ int main(void)
 	TAP_RUN(domains_refused);
 	TAP_RUN(domains_parsed);
 	TAP_RUN(move_to_a_fresh_domain);
+	TAP_RUN(move_backoff);
 	return tap_done();
 }

@@ -18,6 +18,7 @@
 
 #include "devstat.h"
 #include "spare_conf.h"
+#include "spare_ec_place.h"
 #include "spare_grant_lib.h"
 #include "tap.h"
 #include "ublkdev.h"
@@ -1216,6 +1217,51 @@ static void test_moving(void)
 	rmdir(root);
 }
 
+/*
+ * spare.ko's /sys/block/DISK/spare/moving: the split slabs waiting for a
+ * donor, in the lines of the core's spare_moving_line() (as NAME.moving),
+ * read by the monitor every round.
+ */
+static void test_kmod_moving(void)
+{
+	char root[64], dir[160], text[256], why[256];
+	struct dev_move_wait mv[4];
+	struct dev_roots r;
+	unsigned int n = 9;
+	int len;
+
+	snprintf(root, sizeof(root), "/tmp/spare-sparectl-kmoving-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/spare0", root);
+	mkdir(root, 0755);
+	mkdir(dir, 0755);
+	strcat(dir, "/spare");
+	mkdir(dir, 0755);
+	r = (struct dev_roots){ "/nonexistent", root, NULL };
+	/* a module without the attribute: nothing read, no error */
+	EXPECT_EQ(dev_read_moving(&r, "spare0", mv, 4, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 0);
+	tap_put_file(dir, "moving", "");
+	n = 9;
+	EXPECT_EQ(dev_read_moving(&r, "spare0", mv, 4, &n, why, sizeof(why)), 0);
+	EXPECT_EQ(n, 0);	/* none waits */
+	len = spare_moving_line(text, sizeof(text), 13, 0, "10.0.0.2:18515");
+	spare_moving_line(text + len, sizeof(text) - len, 20, 5, "10.0.0.7:18515");
+	tap_put_file(dir, "moving", text);
+	EXPECT_EQ(dev_read_moving(&r, "spare0", mv, 4, &n, why, sizeof(why)), 0);
+	EXPECT(n == 2 && mv[0].slab == 13 && mv[0].donor == 0 &&
+	       !strcmp(mv[0].address, "10.0.0.2:18515") && mv[1].slab == 20 &&
+	       mv[1].donor == 5 && !strcmp(mv[1].address, "10.0.0.7:18515"));
+	tap_put_file(dir, "moving", "1 13 zero 10.0.0.2:18515\n");
+	EXPECT_EQ(dev_read_moving(&r, "spare0", mv, 4, &n, why, sizeof(why)), -1);
+	EXPECT(strstr(why, "moving: line not understood") != NULL);
+	EXPECT_EQ(dev_read_moving(&r, "../spare0", mv, 4, &n, why, sizeof(why)), -1);
+	EXPECT_EQ(dev_read_moving(&r, "", mv, 4, &n, why, sizeof(why)), -1);
+	unlink(strcat(dir, "/moving"));
+	rmdir(strcat(strcpy(dir, root), "/spare0/spare"));
+	rmdir(strcat(strcpy(dir, root), "/spare0"));
+	rmdir(root);
+}
+
 int main(void)
 {
 	TAP_RUN(test_conf_good);
@@ -1234,6 +1280,7 @@ int main(void)
 	TAP_RUN(test_renew_moves);
 	TAP_RUN(test_added_donor);
 	TAP_RUN(test_moving);
+	TAP_RUN(test_kmod_moving);
 	TAP_RUN(test_move_stays);
 	TAP_RUN(test_parse_file);
 	TAP_RUN(test_list);

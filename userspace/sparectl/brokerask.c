@@ -614,3 +614,26 @@ int brokerask_stripes(const struct brokerask *a, uint32_t stripes, unsigned int 
 							   BROKER_MAX_SLABS;
 	return ask_units(a, stripes, w, k, batch, grants, domains);
 }
+
+bool brokerask_backoff_due(struct brokerask_backoff *b, unsigned int n, uint64_t now)
+{
+	if (!n) {
+		*b = (struct brokerask_backoff){ 0 };
+		return false;
+	}
+	return now >= b->next;
+}
+
+void brokerask_backoff_asked(struct brokerask_backoff *b, bool given, uint64_t now,
+			     uint64_t add_wait)
+{
+	uint64_t retry = b->retry ? b->retry : BROKERASK_MOVE_RETRY_S;
+
+	if (given) {
+		b->next = now + add_wait;
+		b->retry = 0;
+		return;
+	}
+	b->next = now + retry;
+	b->retry = retry * 2 < BROKERASK_MOVE_RETRY_MAX_S ? retry * 2 : BROKERASK_MOVE_RETRY_MAX_S;
+}

@@ -121,4 +121,28 @@ int brokerask_move(const struct brokerask *a, uint32_t slabs,
 		   const char (*avoid_dom)[BROKER_DOMAIN_LEN], unsigned int n_avoid_dom,
 		   struct spare_grant *grant, char domain[BROKER_DOMAIN_LEN]);
 
+/*
+ * When sparectl device monitor asks a broker again for what waits for a
+ * donor the device does not have (spare.ko's sysfs `moving`, read every
+ * round): at once when something begins to wait; after an ask that gave
+ * a donor (or room), not before @add_wait seconds (MONITOR_ADD_WAIT_S:
+ * the donor is being added, connected, moved to); after a refused one
+ * (no free donor yet), after BROKERASK_MOVE_RETRY_S seconds, doubling on
+ * each refusal in a row up to BROKERASK_MOVE_RETRY_MAX_S. Nothing waiting
+ * starts it over.
+ */
+#define BROKERASK_MOVE_RETRY_S		5
+#define BROKERASK_MOVE_RETRY_MAX_S	60
+
+struct brokerask_backoff {
+	uint64_t	next;		/* no ask before (s); 0: any time */
+	uint64_t	retry;		/* the wait after the next refusal (s) */
+};
+
+/* Whether to ask now, with @n waiting at @now (s); @n 0 starts it over. */
+bool brokerask_backoff_due(struct brokerask_backoff *b, unsigned int n, uint64_t now);
+/* An ask at @now: a donor (or room) given (@given), else refused. */
+void brokerask_backoff_asked(struct brokerask_backoff *b, bool given, uint64_t now,
+			     uint64_t add_wait);
+
 #endif /* SPARECTL_BROKERASK_H */

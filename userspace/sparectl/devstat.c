@@ -914,6 +914,24 @@ int dev_read_ublk_moving(const struct dev_roots *r, const char *name,
 	return ret;
 }
 
+int dev_read_moving(const struct dev_roots *r, const char *disk,
+		    struct dev_move_wait *out, unsigned int max, unsigned int *n,
+		    char *why, size_t whylen)
+{
+	char path[512], *text;
+	int ret;
+
+	*n = 0;
+	if (!disk[0] || strchr(disk, '/'))
+		return say(why, whylen, EINVAL, "\"%s\": not a disk name", disk);
+	snprintf(path, sizeof(path), "%s/%s/spare/moving", r->sysfs_block, disk);
+	if (read_text(path, &text, why, whylen))
+		return errno == ENOENT ? 0 : -1;	/* a module without it */
+	ret = dev_parse_moving(text, out, max, n, why, whylen);
+	free(text);
+	return ret;
+}
+
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n)
 {
 	unsigned int i;

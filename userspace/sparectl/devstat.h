@@ -134,9 +134,13 @@ int dev_read_ublk_slab_map(const struct dev_roots *r, const char *name,
 			   char *why, size_t whylen);
 void dev_print_slab_map(FILE *f, const struct dev_slab_copy *c, unsigned int n);
 
-/* One line of a pager's NAME.moving: a move waiting for a donor. */
+/*
+ * One line of a pager's NAME.moving or spare.ko's sysfs `moving` (the
+ * core's spare_moving_line()): a move or a lost ec split waiting for a
+ * donor.
+ */
 struct dev_move_wait {
-	unsigned int	slab, donor;	/* the slab; the donor evicting it */
+	unsigned int	slab, donor;	/* the slab; the donor evicting it (lost on) */
 	char		address[64];	/* that donor's */
 };
 
@@ -153,6 +157,14 @@ int dev_parse_moving(const char *text, struct dev_move_wait *out, unsigned int m
 int dev_read_ublk_moving(const struct dev_roots *r, const char *name,
 			 struct dev_move_wait *out, unsigned int max, unsigned int *n,
 			 char *why, size_t whylen);
+/*
+ * Read spare.ko disk DISK's /sys/block/DISK/spare/moving: its split slabs
+ * waiting for a donor (none, or a module without it: 0 with *@n 0). 0, or
+ * -1 (@why).
+ */
+int dev_read_moving(const struct dev_roots *r, const char *disk,
+		    struct dev_move_wait *out, unsigned int max, unsigned int *n,
+		    char *why, size_t whylen);
 struct json_object *dev_slab_map_json(const struct dev_slab_copy *c,
 				      unsigned int n);
 

@@ -706,6 +706,37 @@ static void avoid_dom_add(char (*set)[BROKER_DOMAIN_LEN], unsigned int *n, const
 }
 
 /*
+ * The donors of device @name (in @r's order, by address) that donor_stat
+ * does not show live: an ec split re-homes only to a live donor
+ * (spare_ec_rehome_pick()), so a donor down, say one an earlier loss left
+ * dead, is no target for a waiting split. None when it cannot be read
+ * (logged).
+ */
+static uint32_t monitor_down_donors(const struct sparectl *c, const char *name,
+				    const struct renew_ctx *r)
+{
+	struct dev_info *d = calloc(1, sizeof(*d));
+	uint32_t down = 0;
+	unsigned int i, k;
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s", d ? "no donor_stat" : strerror(ENOMEM));
+	if (!d || dev_read(&c->roots, name, d, why, sizeof(why)) || !d->has_stats) {
+		log_warn("device %s: its donors' states not read (%s): counting every donor "
+			 "as live", name, why);
+		free(d);
+		return 0;
+	}
+	for (i = 0; i < r->nd; i++)
+		for (k = 0; k < d->ndonors; k++)
+			if (!strcmp(d->donor[k].address, r->addr[i]) &&
+			    strcmp(d->donor[k].state, "live"))
+				down |= UINT32_C(1) << i;
+	free(d);
+	return down;
+}
+
+/*
  * The kernel found no donor whose grants have room for the copies of the
  * slabs in @ev[0 .. @nev) (slab_moving uevents, taken together so that one
  * grant per donor covers them all). Each copy's target: the donor the
@@ -735,6 +766,7 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 	bool touched[GRANTPLAN_MAX_DONORS] = { 0 };
 	unsigned int n_avoid_dom = 0;
 	uint32_t elsewhere = 0;		/* copies for a donor the device lacks */
+	uint32_t down = 0;		/* an ec device's donors not live */
 	uint8_t dom[GRANTPLAN_MAX_DONORS];
 	struct dev_slab_copy *sc;
 	char why[512];
@@ -746,6 +778,8 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
+	if (r->ec_width)
+		down = monitor_down_donors(c, name, r);
 	has_dom = monitor_domains(c, name, r, dom);
 	memcpy(load, r->count, sizeof(load));
 	for (e = 0; e < nev; e++) {
@@ -761,6 +795,7 @@ static int monitor_move_grants(struct sparectl *c, const char *name, const char 
 				from = (int)i;
 		if (from >= 0)
 			skip |= UINT32_C(1) << from;
+		skip |= down;	/* as the module's pick: live donors only */
 		for (i = 0; i < n; i++) {
 			/* an ec split's group: its other split slabs stay */
 			bool group = r->ec_width && ublk_move_stays(r->ec_width, sc[i].slab,
@@ -837,6 +872,49 @@ static int monitor_stopped(const char *name, unsigned long rounds)
 /* A new donor given to a ublk device's waiting moves: its add is waited
  * for this long (connected, then moved to) before another is asked for */
 #define MONITOR_ADD_WAIT_S	15
+
+/*
+ * The split slabs of spare.ko disk @disk that wait for a donor the device
+ * does not have (sysfs `moving`, read every round): the broker asked for
+ * one again (monitor_move_grants(), as on their slab_moving uevent) once
+ * @bo says so, so that a split whose uevent no monitor heard (started
+ * later, restarted) or whose MOVE_REQ was refused (no free donor yet)
+ * still gets a donor. After a donor or room given, not again before
+ * MONITOR_ADD_WAIT_S (it is being added); after a refusal, 5 s doubling
+ * to a minute (brokerask_backoff_asked()). Reloads @r when it asks.
+ */
+static void monitor_waiting(struct sparectl *c, const char *name, const char *disk,
+			    struct renew_ctx *r, struct monitor_state *m,
+			    struct brokerask_backoff *bo, uint64_t now)
+{
+	struct dev_move_wait mv[MONITOR_MOVES_MAX];
+	struct spare_ev ev[MONITOR_MOVES_MAX];
+	unsigned int n, i;
+	char why[512];
+	bool given;
+
+	if (!disk[0] || !r->nd)
+		return;
+	if (dev_read_moving(&c->roots, disk, mv, MONITOR_MOVES_MAX, &n, why, sizeof(why))) {
+		log_warn("device %s: %s", name, why);
+		return;
+	}
+	if (!brokerask_backoff_due(bo, n, now))
+		return;		/* none waits, or too soon after the last ask */
+	for (i = 0; i < n; i++) {
+		ev[i] = (struct spare_ev){ .kind = SPARE_EV_SLAB_MOVING, .slab = mv[i].slab };
+		snprintf(ev[i].donor, sizeof(ev[i].donor), "%s", mv[i].address);
+	}
+	log_info("device %s: %u split slab(s) wait for a donor (sysfs moving: slab %u "
+		 "first, lost on %s): asking a broker", name, n, mv[0].slab, mv[0].address);
+	given = !monitor_move_grants(c, name, disk, r, m, ev, n);
+	brokerask_backoff_asked(bo, given, now, MONITOR_ADD_WAIT_S);
+	if (!given)
+		log_info("device %s: no donor for them yet: asked again in %llu s", name,
+			 (unsigned long long)(bo->next - now));
+	if (renew_plan(c, name, r))
+		r->nd = 0;	/* logged; the next round counts again */
+}
 
 /* What a spare-ublk device's monitor keeps between rounds. */
 struct ublk_watch {
@@ -1099,6 +1177,7 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 	uint64_t before = 0, interval = 5;
 	struct sigaction sa = { .sa_handler = monitor_signal };
 	struct spare_uevents *ue = NULL;
+	struct brokerask_backoff bo = { 0 };
 	unsigned long rounds = 0;
 	char disk[64] = "", why[512];
 	int ret;
@@ -1183,6 +1262,11 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 					   r.nd - failed, r.nd);
 		else
 			spare_notify_status("device %s: %u donors failed to renew", name, failed);
+		/* split slabs waiting for a donor: asked for every round, not
+		 * only on their uevent (a round comes at least every interval) */
+		monitor_waiting(c, name, disk, &r, &m, &bo, now);
+		if (bo.next > now && bo.next < next)
+			next = bo.next;
 		if (o.once) {
 			ret = failed ? 1 : 0;
 			break;
@@ -1204,10 +1288,16 @@ int device_monitor(struct sparectl *c, const char *name, int argc, char **argv)
 				}
 				log_info("device %s: uevent %s%s%s", name, spare_ev_name(ev.kind),
 					 ev.donor[0] ? " from " : "", ev.donor);
-				if (ev.kind == SPARE_EV_SLAB_MOVING && nmoving < MONITOR_MOVES_MAX)
+				/* an ec device's slab_moving is a split waiting for
+				 * a donor, listed in sysfs moving: a round asks for
+				 * it (monitor_waiting()), so that it is not asked
+				 * twice while a donor given is being added */
+				if (ev.kind == SPARE_EV_SLAB_MOVING && !r.ec_width &&
+				    nmoving < MONITOR_MOVES_MAX)
 					moving[nmoving++] = ev;
 				recount |= ev.kind == SPARE_EV_SLAB_EVICTED ||
-					   ev.kind == SPARE_EV_DONOR_UP;
+					   ev.kind == SPARE_EV_DONOR_UP ||
+					   (ev.kind == SPARE_EV_SLAB_MOVING && r.ec_width);
 			}
 			if ((!nmoving && !recount) || renew_plan(c, name, &r))
 				continue;

@@ -27,6 +27,7 @@
 
 #include "backup.h"
 #include "pager.h"
+#include "spare_ec_place.h"
 #include "spare_log.h"
 #include "stats.h"
 
@@ -35,7 +36,6 @@
 #define SLAB_STAT_VERSION	1
 #define DONOR_STAT_VERSION	2
 #define SLAB_MAP_VERSION	1	/* as spare.ko's slab_map */
-#define MOVING_VERSION		1
 
 void stats_publish(struct queue *q)
 {
@@ -207,6 +207,17 @@ static int map_write(struct dev *d, const char *path)
  * and adds it with a grant. Removed when none waits. Written as the map
  * is. 0 or -1 (errno).
  */
+/* One line of PATH.moving: the core's, as spare.ko's sysfs "moving" */
+static void moving_line(FILE *f, struct dev *d, u32 slab, u32 donor)
+{
+	char addr[160], line[256];
+
+	snprintf(addr, sizeof(addr), "%s:%s", d->donors[donor].host,
+		 d->donors[donor].port);
+	spare_moving_line(line, sizeof(line), slab, donor, addr);
+	fputs(line, f);
+}
+
 static int moving_write(struct dev *d, const char *path)
 {
 	char tmp[PATH_MAX_STATS + 16], dst[PATH_MAX_STATS + 8];
@@ -224,15 +235,12 @@ static int moving_write(struct dev *d, const char *path)
 	if (!f)
 		return -1;
 	for (unsigned int i = 0; i < n; i++)
-		fprintf(f, "%u %u %u %s:%s\n", MOVING_VERSION, d->waiting_slab[i],
-			d->waiting_from[i], d->donors[d->waiting_from[i]].host,
-			d->donors[d->waiting_from[i]].port);
+		moving_line(f, d, d->waiting_slab[i], d->waiting_from[i]);
 	/* an ec device's split slabs waiting for a donor, with the donor
 	 * they were lost on */
 	for (s = 0; s < ns; s++)
 		if (ec_split_waits_donor(d->ec, k, s, &donor) && donor < d->nr_donors)
-			fprintf(f, "%u %u %u %s:%s\n", MOVING_VERSION, s, donor,
-				d->donors[donor].host, d->donors[donor].port);
+			moving_line(f, d, s, donor);
 	return snap_commit(f, tmp, dst);
 }
 
