@@ -340,8 +340,8 @@ int brokerask_room(const struct brokerask *a, const char *donor_addr, uint32_t s
  */
 static int ask_reissue(int fd, const struct brokerask *a, uint32_t seq,
 		       const struct spare_grant *old, unsigned int n, struct spare_grant *out,
-		       char (*domains)[BROKER_DOMAIN_LEN], uint64_t *marks, char *why,
-		       size_t whylen)
+		       char (*domains)[BROKER_DOMAIN_LEN], uint64_t *marks, unsigned int *code,
+		       char *why, size_t whylen)
 {
 	int len = broker_renew_grant_encode_flags(a->lease_s, (uint16_t)n, old,
 						  marks ? BROKER_RENEW_F_MOVE : 0, body,
@@ -355,7 +355,7 @@ static int ask_reissue(int fd, const struct brokerask *a, uint32_t seq,
 		snprintf(why, whylen, "connection lost: %s", strerror(errno));
 		return -1;
 	}
-	if (take_reply(fd, a, seq, n, 1, out, domains, body, NULL, marks, why, whylen))
+	if (take_reply(fd, a, seq, n, 1, out, domains, body, code, marks, why, whylen))
 		return -1;
 	for (unsigned int i = 0; i < n; i++) {
 		struct spare_grant_info was, gi;
@@ -377,13 +377,21 @@ struct reissue_call {
 	struct spare_grant		*out;
 	char				(*domains)[BROKER_DOMAIN_LEN];
 	uint64_t			*marks;		/* NULL: none asked */
+	bool				flag_refused;	/* a broker took it for a bad frame */
 };
 
 static int reissue_one(int fd, const struct brokerask *a, void *ctx, char *why, size_t whylen)
 {
 	struct reissue_call *c = ctx;
+	unsigned int code = 0;
+	int ret = ask_reissue(fd, a, 2, c->old, c->n, c->out, c->domains, c->marks, &code, why,
+			      whylen);
 
-	return ask_reissue(fd, a, 2, c->old, c->n, c->out, c->domains, c->marks, why, whylen);
+	/* what a broker older than protocol 3 answers RENEW_GRANT's flags
+	 * (its decoder refuses any): a bad frame, not a refusal of the grants */
+	if (ret && c->marks && code == BROKER_E_BAD_FRAME)
+		c->flag_refused = true;
+	return ret;
 }
 
 int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant *old,
@@ -397,12 +405,15 @@ int brokerask_reissue_marks(const struct brokerask *a, const struct spare_grant 
 								       BROKER_MAX_RENEW_GRANTS;
 		uint64_t marks = 0;
 		struct reissue_call c = { old + done, m, out + done, dom,
-					  move ? &marks : NULL };
+					  move ? &marks : NULL, false };
 		int failed = ask_in_turn(a, reissue_one, &c);
 
 		/* a broker older than protocol 3 refuses the flag and closes:
-		 * the grants are renewed without marks rather than lapse */
-		if (failed && move) {
+		 * the grants are renewed without marks rather than lapse. A
+		 * broker that refused the grants themselves (expired, another
+		 * client's, a donor gone) is not asked again: the refusal is
+		 * logged, and no older broker is blamed for it */
+		if (failed && move && c.flag_refused) {
 			log_warn("no broker renewed %u grant(s) with move marks (a broker "
 				 "older than protocol 3?): asking without them", m);
 			c.marks = NULL;

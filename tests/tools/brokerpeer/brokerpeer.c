@@ -62,6 +62,10 @@
  *   Prints, for each, "grant donor=ID addr=A domain=D client=C slabs=S
  *   expiry=T [tag=ok]" or "error NAME: text"; exits 0 when every request
  *   was answered so, 1 when the connection broke or a reply was malformed.
+ * askrenew: sparectl's brokerask_reissue_marks() (brokerask.c) with the
+ *   grants of --grants FILE, move marks asked with --marks: prints
+ *   "renewed i=I addr=A slabs=S move=0|1" per grant, or exits 3 (the
+ *   reasons are logged on stderr).
  * askmove: sparectl's brokerask_move() (userspace/sparectl/brokerask.c)
  *   with the first --move's SPEC over the brokers in turn: prints the
  *   grant line, or exits 3 (the reasons are logged on stderr).
@@ -169,7 +173,7 @@ static void sleep_ms(unsigned int ms)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: spare-broker-peer donor|client|bad|link|move|askmove|fakebroker "
+	fprintf(stderr, "usage: spare-broker-peer donor|client|bad|link|move|askmove|askrenew|fakebroker "
 		"-b HOST:PORT ... (see the source)\n");
 	return 2;
 }
@@ -800,6 +804,45 @@ static int do_askmove(const struct opts *o)
 	return print_move_grant(o, NULL, &g, domain) ? 1 : 0;
 }
 
+/*
+ * sparectl's own renewal path (brokerask_reissue_marks(), move marks asked
+ * with --marks) with the grants of --grants: "renewed i=I addr=A slabs=S
+ * move=0|1" per grant, or exit 3 (the reasons are logged on stderr).
+ */
+static int do_askrenew(const struct opts *o)
+{
+	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS], out[BROKER_MAX_RENEW_GRANTS];
+	struct brokerask a = { .brokers = o->broker, .name = o->name, .lease_s = o->lease,
+			       .timeout_ms = 5000 };
+	bool move[BROKER_MAX_RENEW_GRANTS] = { 0 };
+	uint8_t key[BROKER_KEY_LEN];
+	struct spare_grant_info gi;
+	char why[256];
+	uint32_t n = 0;
+
+	if (spare_grant_file_read(o->grants, g, BROKER_MAX_RENEW_GRANTS, &n, why, sizeof(why)) ||
+	    !n) {
+		printf("--grants %s: %s\n", o->grants, n ? why : "no grants");
+		return 2;
+	}
+	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	a.key = key;
+	spare_log_init("spare-broker-peer", SPARE_LOG_INFO);
+	if (brokerask_reissue_marks(&a, g, n, out, NULL, o->marks ? move : NULL)) {
+		printf("failed\n");
+		return 3;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		spare_grant_decode(&out[i], &gi);
+		printf("renewed i=%u addr=%s slabs=%u move=%d\n", i, gi.donor_addr, gi.slabs,
+		       move[i]);
+	}
+	return 0;
+}
+
 /* fakebroker: one connection, CHALLENGE to the first request's answer. */
 static void fake_session(int fd, const struct opts *o, const uint8_t key[BROKER_KEY_LEN])
 {
@@ -1193,7 +1236,7 @@ int main(int argc, char **argv)
 	    (strcmp(mode, "bad") && (!o.name || !o.key_file)) ||
 	    ((!strcmp(mode, "bad") || !strcmp(mode, "fakebroker")) && !o.kind) ||
 	    ((!strcmp(mode, "move") || !strcmp(mode, "askmove")) && !o.nmoves) ||
-	    (!strcmp(mode, "renew") && !o.grants))
+	    ((!strcmp(mode, "renew") || !strcmp(mode, "askrenew")) && !o.grants))
 		return usage();
 	if (sodium_init() < 0)
 		return 1;
@@ -1202,6 +1245,8 @@ int main(int argc, char **argv)
 		return do_link(&o);
 	if (!strcmp(mode, "askmove"))
 		return do_askmove(&o);
+	if (!strcmp(mode, "askrenew"))
+		return do_askrenew(&o);
 	if (!strcmp(mode, "fakebroker"))
 		return do_fakebroker(&o);
 	fd = broker_connect(o.broker, 5000, why, sizeof(why));
