@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The event loop's stall while a large job's outputs are registered for
+# RDMA, old daemon against new in one boot (Documentation/perf-aggd.md
+# 5.5; issue 35). Each daemon in SOURCES (binaries in /spare/bin, copied
+# there from build/bin; default this tree's spare-aggd and a
+# spare-aggd-base built from c2309ea0^, whose registration runs on the
+# event loop) serves on A's address, port 18520, 18521, ..., with --rdma.
+# Run by run, the daemons' order alternating, spare-agg-itest reg-stall
+# runs a bystander job (one TCP worker, 64 KiB, rounds back to back, each
+# round's start and end noted) while a job of 2 workers and MIB MiB of
+# fp32 outputs is created (rank 0 over TCP: "alloc"), has its outputs
+# registered (rank 1 over RDMA: "reg") and leaves ("free"). The raw lines
+# go between RAW-BEGIN and RAW-END; tools/aggbench/regstall makes the
+# table from them on the host. Not run by make check:
+#   cp BASE/build/bin/spare-aggd build/bin/spare-aggd-base
+#   scripts/vm/run -m 3G -t 900 -k KVER tests/vm/bench/agg-reg-stall.sh \
+#       [RUNS [MIB [SOURCES, as spare-aggd,spare-aggd-base]]]
+# (3G: the job holds its outputs and two slots, 3 x MIB, at once.)
+. /spare/tests/vm/lib.sh
+. /spare/tests/vm/agg.inc
+set -u
+
+RUNS=${1:-4}
+MIB=${2:-256}
+SOURCES=$(echo "${3:-spare-aggd,spare-aggd-base}" | tr , " ")
+
+step "soft-RoCE; the daemons on $AGG_ADDR, the workers on $(host_addr 1)"
+agg_rig_up 2
+TAGS=
+PIDS=
+n=0
+for b in $SOURCES; do
+	[ -x "/spare/bin/$b" ] || fail "no /spare/bin/$b (copy it into build/bin)"
+	tag=$(echo abcdefgh | cut -c$((n + 1)))
+	AGG_DAEMON=/spare/bin/$b agg_start $((18520 + n)) "/tmp/aggd-rs-$tag.log" ||
+		fail "daemon $b did not start"
+	PIDS="$PIDS $AGG_STARTED"
+	eval "PORT_$tag=$((18520 + n)) LOG_$tag=/tmp/aggd-rs-$tag.log"
+	echo "RS-DAEMON $tag $b $(md5sum </spare/bin/$b | cut -c1-12) $AGG_ADDR:$((18520 + n))" |
+		tee -a /tmp/rs-daemons.txt
+	TAGS="$TAGS $tag"
+	n=$((n + 1))
+done
+free -m
+pass "the daemons:$TAGS"
+
+step "$RUNS runs x daemons$TAGS: a bystander while a $MIB MiB job is created, registered, freed"
+for run in $(seq 1 "$RUNS"); do
+	order=$TAGS
+	[ $((run % 2)) -eq 0 ] && order=$(echo $TAGS | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }')
+	for tag in $order; do
+		eval "port=\$PORT_$tag log=\$LOG_$tag"
+		AGG_STALL_MIB=$MIB AGG_BENCH_TAG=$tag AGG_BENCH_FIRST_RUN=$run \
+			timeout -s KILL 600 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" \
+			-h "$AGG_ADDR" -p "$port" reg-stall >"/tmp/rs-$run-$tag.txt" ||
+			{ grep -v "^RS-" "/tmp/rs-$run-$tag.txt"; tail -n 30 "$log"; fail "reg-stall, run $run, daemon $tag"; }
+		grep "^reg-stall:" "/tmp/rs-$run-$tag.txt"
+	done
+done
+pass "every run done"
+
+step "raw: the windows, the bystander's rounds near them, the daemons' lines"
+echo "RAW-BEGIN"
+echo "RS-ARGS runs=$RUNS mib=$MIB kernel=$(uname -r) cpus=$(nproc)"
+cat /tmp/rs-daemons.txt
+for tag in $TAGS; do
+	eval "log=\$LOG_$tag"
+	grep "'rs-[0-9]*-[0-9]*$tag'\|'rs-by$tag'" "$log" | sed "s/^/RS-LOG $tag /"
+done
+for run in $(seq 1 "$RUNS"); do
+	for tag in $TAGS; do
+		grep "^RS-" "/tmp/rs-$run-$tag.txt"
+	done
+done
+echo "RAW-END"
+pass "raw printed"
+
+step "SIGTERM: the daemons exit"
+for p in $PIDS; do kill -TERM "$p"; done
+for p in $PIDS; do wait "$p" || fail "a daemon exited $?"; done
+pass "agg-reg-stall"
