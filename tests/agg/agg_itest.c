@@ -3081,17 +3081,21 @@ static int scenario_move_bystander(void)
  *   alloc: rank 0 REGISTERs over TCP: the daemon creates the job, its
  *          outputs and each rank's slots allocated and zeroed (on the loop
  *          in both daemons; no registration: not an RDMA connection);
- *   reg:   rank 1 REGISTERs over RDMA (-R, -S): the registration; the
- *          window ends when the REGISTER is answered and a STATS poll (every
- *          5 ms, on a connection of its own) finds
- *          spare_aggd_rdma_output_regs_running 0, or not there (a daemon
- *          without it registers before it answers);
+ *   reg:   rank 1 REGISTERs over RDMA (-R, -S): the registration starts;
+ *          the window printed ends when the REGISTER is answered (a daemon
+ *          that registers on its loop has registered then); a daemon that
+ *          registers off its loop logs how long it took, and
+ *          tools/aggbench/regstall extends the window to that. Nothing
+ *          polls the daemon in the window (a STATS costs the loop time);
+ *          a second later spare_aggd_rdma_output_regs_running must be 0
+ *          (or not there: the old daemon has no such gauge);
  *   free:  both ranks LEAVE and close; it ends when spare_aggd_jobs is
  *          back to what it was before alloc (the region deregistered and
  *          the job freed, on the loop in both).
- * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN KIND T0 T1" per
- * window and "RS-ROUND TAG RUN START END" per bystander round that ends or
- * starts within 300 ms of a window (ns since the bystander started).
+ * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN MIB KIND T0 T1"
+ * per window and "RS-ROUND TAG RUN MIB START END" per bystander round that
+ * ends or starts within 300 ms of a window (ns since the bystander
+ * started).
  * $AGG_BENCH_TAG names the daemon, $AGG_BENCH_FIRST_RUN the run's number.
  * Fails only if a step fails; the figures are not judged here.
  */
@@ -3273,12 +3277,12 @@ static int scenario_reg_stall(void)
 		failf("reg-stall: %s rank 1: register: %s", name, spare_agg_error(rk[1]));
 		goto out;
 	}
+	win[1][1] = now_ns() - b.t0;
+	sleep(1);
 	if (rs_wait_metric(st, "spare_aggd_rdma_output_regs_running", 0, true)) {
 		failf("reg-stall: %s: the outputs' registration did not end", name);
 		goto out;
 	}
-	win[1][1] = now_ns() - b.t0;
-	sleep(1);
 
 	/* free: both ranks leave; the region deregistered, the job freed */
 	win[2][0] = now_ns() - b.t0;
@@ -3304,14 +3308,14 @@ out:
 	for (unsigned int k = 0; !bad && k < 3; k++) {
 		unsigned int in = 0;
 
-		printf("RS-WIN %s %u %s %" PRIu64 " %" PRIu64 "\n", tag, run,
-		       kinds[k], win[k][0], win[k][1]);
+		printf("RS-WIN %s %u %u %s %" PRIu64 " %" PRIu64 "\n", tag, run,
+		       mib, kinds[k], win[k][0], win[k][1]);
 		for (unsigned int i = 0; i < b.n; i++) {
 			if (b.round[i][1] + RS_MARGIN_NS < win[k][0] ||
 			    b.round[i][0] > win[k][1] + RS_MARGIN_NS)
 				continue;
-			printf("RS-ROUND %s %u %" PRIu64 " %" PRIu64 "\n", tag,
-			       run, b.round[i][0], b.round[i][1]);
+			printf("RS-ROUND %s %u %u %" PRIu64 " %" PRIu64 "\n", tag,
+			       run, mib, b.round[i][0], b.round[i][1]);
 			in += b.round[i][1] >= win[k][0] && b.round[i][1] <= win[k][1];
 		}
 		printf("reg-stall: %s: %u MiB, %s window %.1f ms: bystander completed %u rounds in it\n",

@@ -7,22 +7,23 @@
 # spare-aggd-base built from c2309ea0^, whose registration runs on the
 # event loop) serves on A's address, port 18520, 18521, ..., with --rdma.
 # Run by run, the daemons' order alternating, spare-agg-itest reg-stall
-# runs a bystander job (one TCP worker, 64 KiB, rounds back to back, each
-# round's start and end noted) while a job of 2 workers and MIB MiB of
-# fp32 outputs is created (rank 0 over TCP: "alloc"), has its outputs
-# registered (rank 1 over RDMA: "reg") and leaves ("free"). The raw lines
-# go between RAW-BEGIN and RAW-END; tools/aggbench/regstall makes the
-# table from them on the host. Not run by make check:
+# runs, for each size, a bystander job (one TCP worker, 64 KiB, rounds
+# back to back, each round's start and end noted) while a job of 2 workers
+# and MIB MiB of fp32 outputs is created (rank 0 over TCP: "alloc"), has
+# its outputs registered (rank 1 over RDMA: "reg") and leaves ("free").
+# The raw lines go between RAW-BEGIN and RAW-END; tools/aggbench/regstall
+# makes the table from them on the host. Not run by make check:
 #   cp BASE/build/bin/spare-aggd build/bin/spare-aggd-base
-#   scripts/vm/run -m 3G -t 900 -k KVER tests/vm/bench/agg-reg-stall.sh \
-#       [RUNS [MIB [SOURCES, as spare-aggd,spare-aggd-base]]]
-# (3G: the job holds its outputs and two slots, 3 x MIB, at once.)
+#   scripts/vm/run -m 5G -t 900 -k KVER tests/vm/bench/agg-reg-stall.sh \
+#       [RUNS [SIZES_MIB, as 256,1024 [SOURCES, as spare-aggd,spare-aggd-base]]]
+# (5G: a 1024 MiB job holds its outputs and two slots, 3 GiB, at once;
+# the daemons run with --max-job-mem 4096 for it.)
 . /spare/tests/vm/lib.sh
 . /spare/tests/vm/agg.inc
 set -u
 
 RUNS=${1:-4}
-MIB=${2:-256}
+SIZES=$(echo "${2:-256,1024}" | tr , " ")
 SOURCES=$(echo "${3:-spare-aggd,spare-aggd-base}" | tr , " ")
 
 step "soft-RoCE; the daemons on $AGG_ADDR, the workers on $(host_addr 1)"
@@ -33,7 +34,8 @@ n=0
 for b in $SOURCES; do
 	[ -x "/spare/bin/$b" ] || fail "no /spare/bin/$b (copy it into build/bin)"
 	tag=$(echo abcdefgh | cut -c$((n + 1)))
-	AGG_DAEMON=/spare/bin/$b agg_start $((18520 + n)) "/tmp/aggd-rs-$tag.log" ||
+	AGG_DAEMON=/spare/bin/$b agg_start $((18520 + n)) "/tmp/aggd-rs-$tag.log" "" "" \
+		--max-job-mem 4096 --max-mem 8192 ||
 		fail "daemon $b did not start"
 	PIDS="$PIDS $AGG_STARTED"
 	eval "PORT_$tag=$((18520 + n)) LOG_$tag=/tmp/aggd-rs-$tag.log"
@@ -45,32 +47,41 @@ done
 free -m
 pass "the daemons:$TAGS"
 
-step "$RUNS runs x daemons$TAGS: a bystander while a $MIB MiB job is created, registered, freed"
+step "$RUNS runs x sizes $SIZES MiB x daemons$TAGS: a bystander while a job is created, registered, freed"
 for run in $(seq 1 "$RUNS"); do
 	order=$TAGS
 	[ $((run % 2)) -eq 0 ] && order=$(echo $TAGS | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }')
-	for tag in $order; do
-		eval "port=\$PORT_$tag log=\$LOG_$tag"
-		AGG_STALL_MIB=$MIB AGG_BENCH_TAG=$tag AGG_BENCH_FIRST_RUN=$run \
-			timeout -s KILL 600 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" \
-			-h "$AGG_ADDR" -p "$port" reg-stall >"/tmp/rs-$run-$tag.txt" ||
-			{ grep -v "^RS-" "/tmp/rs-$run-$tag.txt"; tail -n 30 "$log"; fail "reg-stall, run $run, daemon $tag"; }
-		grep "^reg-stall:" "/tmp/rs-$run-$tag.txt"
+	for mib in $SIZES; do
+		for tag in $order; do
+			eval "port=\$PORT_$tag log=\$LOG_$tag"
+			out=/tmp/rs-$run-$mib-$tag.txt
+			AGG_STALL_MIB=$mib AGG_BENCH_TAG=$tag AGG_BENCH_FIRST_RUN=$run \
+				timeout -s KILL 600 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" \
+				-h "$AGG_ADDR" -p "$port" reg-stall >"$out" ||
+				{ grep -v "^RS-" "$out"; tail -n 30 "$log"; fail "reg-stall, run $run, $mib MiB, daemon $tag"; }
+			grep "^reg-stall:" "$out"
+		done
 	done
 done
 pass "every run done"
+for tag in $TAGS; do
+	eval "log=\$LOG_$tag"
+	echo "daemon $tag: $(grep -c "'rs-[0-9]*-[0-9]*$tag': .*registered for RDMA in" "$log") outputs' registrations logged (the new daemon logs one a run and size, the old none)"
+done
 
 step "raw: the windows, the bystander's rounds near them, the daemons' lines"
 echo "RAW-BEGIN"
-echo "RS-ARGS runs=$RUNS mib=$MIB kernel=$(uname -r) cpus=$(nproc)"
+echo "RS-ARGS runs=$RUNS sizes_mib=$(echo $SIZES | tr ' ' ,) kernel=$(uname -r) cpus=$(nproc)"
 cat /tmp/rs-daemons.txt
 for tag in $TAGS; do
 	eval "log=\$LOG_$tag"
 	grep "'rs-[0-9]*-[0-9]*$tag'\|'rs-by$tag'" "$log" | sed "s/^/RS-LOG $tag /"
 done
 for run in $(seq 1 "$RUNS"); do
-	for tag in $TAGS; do
-		grep "^RS-" "/tmp/rs-$run-$tag.txt"
+	for mib in $SIZES; do
+		for tag in $TAGS; do
+			grep "^RS-" "/tmp/rs-$run-$mib-$tag.txt"
+		done
 	done
 done
 echo "RAW-END"
