@@ -15,7 +15,11 @@
 # makes the table from them on the host. Not run by make check:
 #   cp BASE/build/bin/spare-aggd build/bin/spare-aggd-base
 #   scripts/vm/run -m 5G -t 900 -k KVER tests/vm/bench/agg-reg-stall.sh \
-#       [RUNS [SIZES_MIB, as 256,1024 [SOURCES, as spare-aggd,spare-aggd-base]]]
+#       [RUNS [SIZES_MIB, as 256,1024 [SOURCES, as spare-aggd,spare-aggd-base [THP]]]]
+# THP: always, madvise or never, written to
+# /sys/kernel/mm/transparent_hugepage/enabled first (Debian's kernels
+# default to always: the job's zeroed outputs are then mostly huge pages,
+# which pin cheaply).
 # (5G: a 1024 MiB job holds its outputs and two slots, 3 GiB, at once;
 # the daemons run with --max-job-mem 4096 for it.)
 . /spare/tests/vm/lib.sh
@@ -25,9 +29,14 @@ set -u
 RUNS=${1:-4}
 SIZES=$(echo "${2:-256,1024}" | tr , " ")
 SOURCES=$(echo "${3:-spare-aggd,spare-aggd-base}" | tr , " ")
+THP=${4:-}
 
 step "soft-RoCE; the daemons on $AGG_ADDR, the workers on $(host_addr 1)"
 agg_rig_up 2
+THP_FILE=/sys/kernel/mm/transparent_hugepage/enabled
+if [ -n "$THP" ]; then
+	echo "$THP" >"$THP_FILE" || fail "cannot set transparent huge pages to $THP"
+fi
 TAGS=
 PIDS=
 n=0
@@ -71,7 +80,7 @@ done
 
 step "raw: the windows, the bystander's rounds near them, the daemons' lines"
 echo "RAW-BEGIN"
-echo "RS-ARGS runs=$RUNS sizes_mib=$(echo $SIZES | tr ' ' ,) kernel=$(uname -r) cpus=$(nproc)"
+echo "RS-ARGS runs=$RUNS sizes_mib=$(echo $SIZES | tr ' ' ,) kernel=$(uname -r) cpus=$(nproc) thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP_FILE")"
 cat /tmp/rs-daemons.txt
 for tag in $TAGS; do
 	eval "log=\$LOG_$tag"
