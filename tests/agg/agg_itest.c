@@ -10,7 +10,9 @@
  * daemons' key file; moves to fake targets that die must roll back),
  * state-token, move-fallback, move-cut, move-kill, move-term and
  * move-srcterm (a move's RDMA state transfer and its failures), move-pause (a bench: a move's pause by state size),
- * move-bystander (another job keeps its rounds while a large job moves).
+ * move-bystander (another job keeps its rounds while a large job moves),
+ * reg-stall (a bench: a bystander's rounds while a large job's outputs are
+ * registered for RDMA).
  * -R: the workers of many, dead-worker, early-leave, optimizer, stats,
  * migrate and rollback connect over
  * RDMA (from source address SRC); bad-push and wrong-token always use raw
@@ -20,6 +22,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -3063,6 +3066,267 @@ static int scenario_move_bystander(void)
 	return bad;
 }
 
+/*
+ * ---- a bystander job while a large job's outputs are registered ----
+ *
+ * tests/vm/bench/agg-reg-stall.sh (perf-aggd.md 5.5): how long the daemon's
+ * event loop stalls while a large job's partition outputs are registered
+ * for RDMA (ibv_reg_mr of the whole output region, started by the job's
+ * first RDMA REGISTER: on the loop, before the REGISTER is answered, up to
+ * c2309ea0; on a thread of its own since). A bystander job of one TCP
+ * worker (64 KiB, no optimizer) runs rounds back to back and notes each
+ * round's start and end (CLOCK_MONOTONIC, ns). After a second, the large
+ * job (2 workers, one fp32 tensor of $AGG_STALL_MIB MiB, default 256) goes
+ * through three windows, a second apart:
+ *   alloc: rank 0 REGISTERs over TCP: the daemon creates the job, its
+ *          outputs and each rank's slots allocated and zeroed (on the loop
+ *          in both daemons; no registration: not an RDMA connection);
+ *   reg:   rank 1 REGISTERs over RDMA (-R, -S): the registration starts;
+ *          the window printed ends when the REGISTER is answered (a daemon
+ *          that registers on its loop has registered then); a daemon that
+ *          registers off its loop logs how long it took, and
+ *          tools/aggbench/regstall extends the window to that. Nothing
+ *          polls the daemon in the window (a STATS costs the loop time);
+ *          a second later spare_aggd_rdma_output_regs_running must be 0
+ *          (or not there: the old daemon has no such gauge);
+ *   free:  both ranks LEAVE and close; it ends when spare_aggd_jobs is
+ *          back to what it was before alloc (the region deregistered and
+ *          the job freed, on the loop in both).
+ * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN MIB KIND T0 T1"
+ * per window and "RS-ROUND TAG RUN MIB START END" per bystander round that
+ * ends or starts within 300 ms of a window (ns since the bystander
+ * started).
+ * $AGG_BENCH_TAG names the daemon, $AGG_BENCH_FIRST_RUN the run's number.
+ * Fails only if a step fails; the figures are not judged here.
+ */
+#define RS_MARGIN_NS	300000000ULL
+#define RS_POLL_US	5000
+
+struct rs_bystander {
+	pthread_t tid;
+	unsigned int stop;
+	uint64_t t0;			/* ns: the bystander's start */
+	uint64_t (*round)[2];		/* start, end, ns since t0 */
+	unsigned int n;
+	int result;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void *rs_bystander_main(void *arg)
+{
+	struct rs_bystander *b = arg;
+	const char *tag = getenv("AGG_BENCH_TAG");
+	struct spare_agg_tensor t = { "g", BY_ELEMS };
+	char name[32];
+	struct spare_agg_job job = {
+		.name = name, .token = "by", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = BY_ELEMS,
+	};
+	float *buf = malloc(BY_ELEMS * sizeof(float));
+	char err[256];
+	struct spare_agg *a = spare_agg_connect(host, port, err, sizeof(err));
+
+	snprintf(name, sizeof(name), "rs-by%.4s", tag ? tag : "");
+	b->result = -1;
+	if (!a) {
+		failf("reg-stall: bystander: %s", err);
+		goto out;
+	}
+	spare_agg_set_timeout(a, worker_timeout_ms);
+	if (!buf || spare_agg_register(a, &job, &t, 1)) {
+		failf("%s: register: %s", name, spare_agg_error(a));
+		goto out;
+	}
+	for (uint32_t it = 0; !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE) &&
+	     b->n < BY_MAX_ROUNDS; it++) {
+		uint64_t s = now_ns() - b->t0;
+
+		fill(AGG_DTYPE_F32, buf, BY_ELEMS, 77, 0, it);
+		if (spare_agg_allreduce(a, 0, it, buf, buf)) {
+			failf("%s round %u: %s", name, it, spare_agg_error(a));
+			goto out;
+		}
+		/* read once the thread is joined */
+		b->round[b->n][0] = s;
+		b->round[b->n][1] = now_ns() - b->t0;
+		b->n++;
+	}
+	spare_agg_leave(a);
+	b->result = 0;
+out:
+	spare_agg_close(a);
+	free(buf);
+	return NULL;
+}
+
+/* A STATS metric read on @a: its value, -1 if absent, -2 if STATS failed. */
+static double rs_metric(struct spare_agg *a, const char *name)
+{
+	char *text = NULL;
+	double v;
+
+	if (spare_agg_stats(a, &text))
+		return -2;
+	v = metric(text, name);
+	free(text);
+	return v;
+}
+
+/* Poll @name on @a every RS_POLL_US until it is @want (or absent, if
+ * @absent_ok). 0, or -1 after 120 s or a failed STATS. */
+static int rs_wait_metric(struct spare_agg *a, const char *name, double want,
+			  bool absent_ok)
+{
+	for (unsigned int i = 0; i < 120 * 1000000 / RS_POLL_US; i++) {
+		double v = rs_metric(a, name);
+
+		if (v == -2)
+			return -1;
+		if (v == want || (v == -1 && absent_ok))
+			return 0;
+		usleep(RS_POLL_US);
+	}
+	return -1;
+}
+
+static struct spare_agg *rs_connect(bool rdma, char *err, size_t len)
+{
+	struct spare_agg *a = rdma ?
+		spare_agg_connect_rdma(host, port, rdma_src, err, len) :
+		spare_agg_connect(host, port, err, len);
+
+	if (a)
+		spare_agg_set_timeout(a, worker_timeout_ms);
+	return a;
+}
+
+static int scenario_reg_stall(void)
+{
+	const char *mib_env = getenv("AGG_STALL_MIB");
+	const char *tag_env = getenv("AGG_BENCH_TAG");
+	const char *run_env = getenv("AGG_BENCH_FIRST_RUN");
+	const char *tag = tag_env && *tag_env ? tag_env : "-";
+	unsigned int mib = mib_env ? (unsigned int)atoi(mib_env) : 256;
+	unsigned int run = run_env ? (unsigned int)atoi(run_env) : 1;
+	static const char *const kinds[3] = { "alloc", "reg", "free" };
+	uint64_t win[3][2] = { { 0 } };
+	struct rs_bystander b = { 0 };
+	struct spare_agg *st = NULL, *rk[2] = { NULL, NULL };
+	struct spare_agg_tensor t = { "w", (uint64_t)mib << 18 };	/* fp32 */
+	char name[32], err[256];
+	struct spare_agg_job job = {
+		.name = name, .token = "rs", .n_workers = 2,
+		.dtype = AGG_DTYPE_F32, .part_elems = AGG_MAX_PART_ELEMS,
+	};
+	double jobs_before;
+	int bad = 1;
+
+	if (!use_rdma || !rdma_src || !mib) {
+		failf("reg-stall: needs -R -S SRC (the large job's rank 1 over RDMA) and AGG_STALL_MIB above 0");
+		return 1;
+	}
+	snprintf(name, sizeof(name), "rs-%u-%u%.4s", mib, run,
+		 tag_env ? tag_env : "");
+	worker_timeout_ms = 120000;
+	b.round = malloc(BY_MAX_ROUNDS * sizeof(*b.round));
+	st = rs_connect(false, err, sizeof(err));
+	if (!b.round || !st) {
+		failf("reg-stall: %s", st ? "out of memory" : err);
+		goto out_st;
+	}
+	b.t0 = now_ns();
+	pthread_create(&b.tid, NULL, rs_bystander_main, &b);
+	sleep(1);
+	jobs_before = rs_metric(st, "spare_aggd_jobs");
+	if (jobs_before < 0) {
+		failf("reg-stall: no spare_aggd_jobs in STATS");
+		goto out;
+	}
+
+	/* alloc: the job created by rank 0 over TCP */
+	rk[0] = rs_connect(false, err, sizeof(err));
+	if (!rk[0]) {
+		failf("reg-stall: rank 0: %s", err);
+		goto out;
+	}
+	job.rank = 0;
+	win[0][0] = now_ns() - b.t0;
+	if (spare_agg_register(rk[0], &job, &t, 1)) {
+		failf("reg-stall: %s rank 0: register: %s", name, spare_agg_error(rk[0]));
+		goto out;
+	}
+	win[0][1] = now_ns() - b.t0;
+	sleep(1);
+
+	/* reg: rank 1 over RDMA starts the outputs' registration */
+	rk[1] = rs_connect(true, err, sizeof(err));
+	if (!rk[1]) {
+		failf("reg-stall: rank 1 over RDMA: %s", err);
+		goto out;
+	}
+	job.rank = 1;
+	win[1][0] = now_ns() - b.t0;
+	if (spare_agg_register(rk[1], &job, &t, 1)) {
+		failf("reg-stall: %s rank 1: register: %s", name, spare_agg_error(rk[1]));
+		goto out;
+	}
+	win[1][1] = now_ns() - b.t0;
+	sleep(1);
+	if (rs_wait_metric(st, "spare_aggd_rdma_output_regs_running", 0, true)) {
+		failf("reg-stall: %s: the outputs' registration did not end", name);
+		goto out;
+	}
+
+	/* free: both ranks leave; the region deregistered, the job freed */
+	win[2][0] = now_ns() - b.t0;
+	for (unsigned int r = 0; r < 2; r++) {
+		spare_agg_leave(rk[r]);
+		spare_agg_close(rk[r]);
+		rk[r] = NULL;
+	}
+	if (rs_wait_metric(st, "spare_aggd_jobs", jobs_before, false)) {
+		failf("reg-stall: %s: the job was not freed", name);
+		goto out;
+	}
+	win[2][1] = now_ns() - b.t0;
+	sleep(1);
+	bad = 0;
+out:
+	for (unsigned int r = 0; r < 2; r++)
+		spare_agg_close(rk[r]);
+	__atomic_store_n(&b.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(b.tid, NULL);
+	if (b.result)
+		bad = 1;
+	for (unsigned int k = 0; !bad && k < 3; k++) {
+		unsigned int in = 0;
+
+		printf("RS-WIN %s %u %u %s %" PRIu64 " %" PRIu64 "\n", tag, run,
+		       mib, kinds[k], win[k][0], win[k][1]);
+		for (unsigned int i = 0; i < b.n; i++) {
+			if (b.round[i][1] + RS_MARGIN_NS < win[k][0] ||
+			    b.round[i][0] > win[k][1] + RS_MARGIN_NS)
+				continue;
+			printf("RS-ROUND %s %u %u %" PRIu64 " %" PRIu64 "\n", tag,
+			       run, mib, b.round[i][0], b.round[i][1]);
+			in += b.round[i][1] >= win[k][0] && b.round[i][1] <= win[k][1];
+		}
+		printf("reg-stall: %s: %u MiB, %s window %.1f ms: bystander completed %u rounds in it\n",
+		       name, mib, kinds[k], (win[k][1] - win[k][0]) / 1e6, in);
+	}
+out_st:
+	spare_agg_close(st);
+	free(b.round);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int opt, ret;
@@ -3129,6 +3393,8 @@ int main(int argc, char **argv)
 		ret = scenario_move_pause();
 	else if (!strcmp(argv[optind], "move-bystander"))
 		ret = scenario_move_bystander();
+	else if (!strcmp(argv[optind], "reg-stall"))
+		ret = scenario_reg_stall();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
@@ -3136,6 +3402,6 @@ usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|copied-replies|idle|migrate|\n"
 		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
-		"move-srcterm|move-pause|move-bystander\n");
+		"move-srcterm|move-pause|move-bystander|reg-stall\n");
 	return 2;
 }
