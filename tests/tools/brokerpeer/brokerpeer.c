@@ -776,26 +776,41 @@ static int do_move(int fd, const struct opts *o)
 	return 0;
 }
 
+/*
+ * sparectl's broker client (brokerask.c) over --broker's list as NAME
+ * with KEYFILE (read into @key), logging to stderr as sparectl does. 0,
+ * or 1 (printed).
+ */
+static int peer_brokerask(const struct opts *o, struct brokerask *a,
+			  uint8_t key[BROKER_KEY_LEN])
+{
+	char why[256];
+
+	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
+		printf("%s\n", why);
+		return 1;
+	}
+	*a = (struct brokerask){ .brokers = o->broker, .name = o->name, .lease_s = o->lease,
+				 .timeout_ms = 5000, .key = key };
+	spare_log_init("spare-broker-peer", SPARE_LOG_INFO);
+	return 0;
+}
+
 /* sparectl's own client path (brokerask_move). */
 static int do_askmove(const struct opts *o)
 {
-	struct brokerask a = { .brokers = o->broker, .name = o->name, .lease_s = o->lease,
-			       .timeout_ms = 5000 };
+	struct brokerask a;
 	struct broker_move_req r;
 	uint8_t key[BROKER_KEY_LEN];
 	struct spare_grant g;
-	char domain[BROKER_DOMAIN_LEN], why[256];
+	char domain[BROKER_DOMAIN_LEN];
 
 	if (!o->nmoves || parse_move(o->moves[0], &r)) {
 		printf("bad --move\n");
 		return 2;
 	}
-	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
-		printf("%s\n", why);
+	if (peer_brokerask(o, &a, key))
 		return 1;
-	}
-	a.key = key;
-	spare_log_init("spare-broker-peer", SPARE_LOG_INFO);
 	if (brokerask_move(&a, r.slabs, r.avoid, r.n_avoid, r.avoid_domains, r.n_avoid_domains,
 			   &g, domain)) {
 		printf("failed\n");
@@ -812,11 +827,10 @@ static int do_askmove(const struct opts *o)
 static int do_askrenew(const struct opts *o)
 {
 	static struct spare_grant g[BROKER_MAX_RENEW_GRANTS], out[BROKER_MAX_RENEW_GRANTS];
-	struct brokerask a = { .brokers = o->broker, .name = o->name, .lease_s = o->lease,
-			       .timeout_ms = 5000 };
 	bool move[BROKER_MAX_RENEW_GRANTS] = { 0 };
 	uint8_t key[BROKER_KEY_LEN];
 	struct spare_grant_info gi;
+	struct brokerask a;
 	char why[256];
 	uint32_t n = 0;
 
@@ -825,12 +839,8 @@ static int do_askrenew(const struct opts *o)
 		printf("--grants %s: %s\n", o->grants, n ? why : "no grants");
 		return 2;
 	}
-	if (broker_read_key_file(o->key_file, key, why, sizeof(why))) {
-		printf("%s\n", why);
+	if (peer_brokerask(o, &a, key))
 		return 1;
-	}
-	a.key = key;
-	spare_log_init("spare-broker-peer", SPARE_LOG_INFO);
 	if (brokerask_reissue_marks(&a, g, n, out, NULL, o->marks ? move : NULL)) {
 		printf("failed\n");
 		return 3;
