@@ -3250,35 +3250,26 @@ static int scenario_reg_stall(void)
 		goto out;
 	}
 
-	/* alloc: the job created by rank 0 over TCP */
-	rk[0] = rs_connect(false, err, sizeof(err));
-	if (!rk[0]) {
-		failf("reg-stall: rank 0: %s", err);
-		goto out;
+	/*
+	 * alloc (window 0): the job created by rank 0 over TCP; reg (window
+	 * 1): rank 1 over RDMA starts the outputs' registration
+	 */
+	for (unsigned int r = 0; r < 2; r++) {
+		rk[r] = rs_connect(r == 1, err, sizeof(err));
+		if (!rk[r]) {
+			failf("reg-stall: rank %u%s: %s", r, r ? " over RDMA" : "", err);
+			goto out;
+		}
+		job.rank = r;
+		win[r][0] = now_ns() - b.t0;
+		if (spare_agg_register(rk[r], &job, &t, 1)) {
+			failf("reg-stall: %s rank %u: register: %s", name, r,
+			      spare_agg_error(rk[r]));
+			goto out;
+		}
+		win[r][1] = now_ns() - b.t0;
+		sleep(1);
 	}
-	job.rank = 0;
-	win[0][0] = now_ns() - b.t0;
-	if (spare_agg_register(rk[0], &job, &t, 1)) {
-		failf("reg-stall: %s rank 0: register: %s", name, spare_agg_error(rk[0]));
-		goto out;
-	}
-	win[0][1] = now_ns() - b.t0;
-	sleep(1);
-
-	/* reg: rank 1 over RDMA starts the outputs' registration */
-	rk[1] = rs_connect(true, err, sizeof(err));
-	if (!rk[1]) {
-		failf("reg-stall: rank 1 over RDMA: %s", err);
-		goto out;
-	}
-	job.rank = 1;
-	win[1][0] = now_ns() - b.t0;
-	if (spare_agg_register(rk[1], &job, &t, 1)) {
-		failf("reg-stall: %s rank 1: register: %s", name, spare_agg_error(rk[1]));
-		goto out;
-	}
-	win[1][1] = now_ns() - b.t0;
-	sleep(1);
 	if (rs_wait_metric(st, "spare_aggd_rdma_output_regs_running", 0, true)) {
 		failf("reg-stall: %s: the outputs' registration did not end", name);
 		goto out;
