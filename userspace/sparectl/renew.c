@@ -923,7 +923,9 @@ struct ublk_watch {
 	char			addr[GRANTPLAN_MAX_DONORS][BROKER_ADDR_LEN];
 	char			label[GRANTPLAN_MAX_DONORS][BROKER_DOMAIN_LEN];
 	unsigned int		nlabels;
-	uint64_t		added_at;	/* a donor given for moves, s */
+	/* the next MOVE_REQ for waiting moves: MONITOR_ADD_WAIT_S after a
+	 * donor given, 5 s doubling to a minute after a refusal */
+	struct brokerask_backoff bo;
 };
 
 /* Donor @addr's label in @w ("" unknown); @set: remember it as that. */
@@ -976,8 +978,10 @@ static int watch_reissue(void *ctx, const struct spare_grant *old, unsigned int 
  * does not use (MOVE_REQ, avoiding every donor its grants or slab map
  * name, and where possible the failure domains of the copies that stay),
  * added to its grants file; SIGHUP, and the pager adds the donor and
- * moves the copies there. The next is asked for only MONITOR_ADD_WAIT_S
- * after. 0 (nothing waits, or done), or -1 (logged; the round fails).
+ * moves the copies there. Asked again as the kernel device's waiting
+ * splits are (monitor_waiting()): not before MONITOR_ADD_WAIT_S after a
+ * donor given, 5 s doubling to a minute after a refusal (@w's back-off).
+ * 0 (nothing waits, too soon, or done), or -1 (logged; the round fails).
  */
 static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_watch *w,
 			      const struct dev_info *d, uint32_t placed,
@@ -998,8 +1002,8 @@ static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_
 		log_err("device %s: %s", name, why);
 		return -1;
 	}
-	if (!n || now < w->added_at + MONITOR_ADD_WAIT_S)
-		return 0;	/* none waits, or a donor given is being added */
+	if (!brokerask_backoff_due(&w->bo, n, now))
+		return 0;	/* none waits, a donor given is being added, or refused lately */
 	if (ublk_device_donors(&c->ublk, name, placed, live, nlive, avoid,
 			       GRANTPLAN_MAX_DONORS, &nd))
 		return -1;
@@ -1032,14 +1036,18 @@ static int monitor_ublk_moves(struct sparectl *c, const char *name, struct ublk_
 		 (slabs == 1 ? "copy" : "copies"), mv[0].slab, mv[0].address,
 		 d->ec_k ? "was lost on" : "evicts", nd, doms);
 	if (brokerask_move(&w->r->a, slabs + standby, (const char (*)[BROKER_ADDR_LEN])avoid, nd,
-			   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom, n_avoid_dom, &g, label))
+			   (const char (*)[BROKER_DOMAIN_LEN])avoid_dom, n_avoid_dom, &g, label)) {
+		brokerask_backoff_asked(&w->bo, false, now, MONITOR_ADD_WAIT_S);
+		log_info("device %s: no donor for them yet: asked again in %llu s", name,
+			 (unsigned long long)(w->bo.next - now));
 		return -1;
+	}
 	memcpy(addr, g.donor_addr, sizeof(addr));
 	addr[sizeof(addr) - 1] = 0;
 	watch_label(w, addr, label);
 	ret = ublk_device_add_grant(&c->ublk, name, d->pid, placed, &g);
 	if (!ret) {
-		w->added_at = now;
+		brokerask_backoff_asked(&w->bo, true, now, MONITOR_ADD_WAIT_S);
 		log_info("device %s: %u slab(s) on %s granted until %llu; spare-ublk told to "
 			 "read its grants again, to add the donor and move there", name,
 			 slabs + standby, addr, (unsigned long long)le64toh(g.expiry));
