@@ -3094,6 +3094,8 @@ static int scenario_move_bystander(void)
  *   free:  both ranks LEAVE and close; it ends when spare_aggd_jobs is
  *          back to what it was before alloc (the region deregistered and
  *          the job freed, on the loop in both).
+ * AGG_STALL_TCP=1 without -R: rank 1 over TCP too (a host without RDMA:
+ * the reg window is then a plain REGISTER; alloc and free as above).
  * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN MIB KIND T0 T1"
  * per window and "RS-ROUND TAG RUN MIB START END" per bystander round that
  * ends or starts within 300 ms of a window (ns since the bystander
@@ -3230,8 +3232,12 @@ static int scenario_reg_stall(void)
 	double jobs_before;
 	int bad = 1;
 
-	if (!use_rdma || !rdma_src || !mib) {
-		failf("reg-stall: needs -R -S SRC (the large job's rank 1 over RDMA) and AGG_STALL_MIB above 0");
+	if ((!use_rdma || !rdma_src) && !getenv("AGG_STALL_TCP")) {
+		failf("reg-stall: needs -R -S SRC (the large job's rank 1 over RDMA), or AGG_STALL_TCP=1 (rank 1 over TCP too: no registration)");
+		return 1;
+	}
+	if (!mib) {
+		failf("reg-stall: AGG_STALL_MIB must be above 0");
 		return 1;
 	}
 	snprintf(name, sizeof(name), "rs-%u-%u%.4s", mib, run,
@@ -3257,7 +3263,7 @@ static int scenario_reg_stall(void)
 	 * 1): rank 1 over RDMA starts the outputs' registration
 	 */
 	for (unsigned int r = 0; r < 2; r++) {
-		rk[r] = rs_connect(r == 1, err, sizeof(err));
+		rk[r] = rs_connect(r == 1 && use_rdma, err, sizeof(err));
 		if (!rk[r]) {
 			failf("reg-stall: rank %u%s: %s", r, r ? " over RDMA" : "", err);
 			goto out;

@@ -183,6 +183,40 @@ fail:
 	return NULL;
 }
 
+#define HUGE_2M	(2UL << 20)
+
+/*
+ * @len bytes of anonymous memory, zero as the kernel maps it: nothing to
+ * clear. From 4 MiB on, aligned to 2 MiB and marked for transparent huge
+ * pages (also where THP is "madvise"): faulting them in and pinning them
+ * for RDMA cost far less per byte. NULL on ENOMEM.
+ */
+static uint8_t *arena_map(size_t len)
+{
+	uint8_t *p, *a;
+	size_t head;
+
+	if (len < 2 * HUGE_2M || len > SIZE_MAX - HUGE_2M) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	p = mmap(NULL, len + HUGE_2M, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (uint8_t *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	if (HUGE_2M - head)
+		munmap(a + len, HUGE_2M - head);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(a, len, MADV_HUGEPAGE);	/* a hint: THP may be off */
+#endif
+	return a;
+}
+
 /* Pages prefaulted per step: a cancel is seen within one step. */
 #define ARENA_STEP	(32UL << 20)
 
@@ -193,10 +227,8 @@ int agg_job_alloc_bufs(struct agg_job *job, const int *cancel)
 
 	if (pg <= 0)
 		pg = 4096;
-	/* anonymous memory is zero already: nothing to clear */
-	base = mmap(NULL, job->arena_bytes, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (base == MAP_FAILED)
+	base = arena_map(job->arena_bytes);
+	if (!base)
 		return -ENOMEM;
 	/*
 	 * Fault the pages in now (this runs off the event loop), not on the
