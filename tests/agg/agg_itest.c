@@ -3081,8 +3081,10 @@ static int scenario_move_bystander(void)
  * job (2 workers, one fp32 tensor of $AGG_STALL_MIB MiB, default 256) goes
  * through three windows, a second apart:
  *   alloc: rank 0 REGISTERs over TCP: the daemon creates the job, its
- *          outputs and each rank's slots allocated and zeroed (on the loop
- *          in both daemons; no registration: not an RDMA connection);
+ *          outputs and each rank's slots allocated and faulted in (on the
+ *          loop up to 766ef291, on a thread since: the REGISTER is
+ *          answered when they are ready; no registration: not an RDMA
+ *          connection);
  *   reg:   rank 1 REGISTERs over RDMA (-R, -S): the registration starts;
  *          the window printed ends when the REGISTER is answered (a daemon
  *          that registers on its loop has registered then); a daemon that
@@ -3093,7 +3095,8 @@ static int scenario_move_bystander(void)
  *          (or not there: the old daemon has no such gauge);
  *   free:  both ranks LEAVE and close; it ends when spare_aggd_jobs is
  *          back to what it was before alloc (the region deregistered and
- *          the job freed, on the loop in both).
+ *          the job freed, on the loop up to 766ef291; since, the job
+ *          leaves the table and a thread deregisters and unmaps it).
  * AGG_STALL_TCP=1 without -R: rank 1 over TCP too (a host without RDMA:
  * the reg window is then a plain REGISTER; alloc and free as above).
  * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN MIB KIND T0 T1"
