@@ -334,7 +334,9 @@ void handle_done_regs(void)
  * when it has. Freeing a job's buffers and its registration goes to a
  * helper thread too (job_free_off_loop), once the job is out of the table.
  *
- * Test hooks (tests/agg/run agg-create-*): SPARE_AGGD_TEST_CREATE_GATE=PATH
+ * Test hooks, in the sanitizer build only (SPARE_TEST_HOOKS: the tests'
+ * spare-aggd-san and unit tests; tests/agg/run agg-create-*,
+ * test_aggd_create): SPARE_AGGD_TEST_CREATE_GATE=PATH
  * makes the creation of the job named $SPARE_AGGD_TEST_CREATE_JOB write
  * PATH.wait and wait until PATH exists (or it is cancelled) before
  * allocating; SPARE_AGGD_TEST_CREATE_FAIL=1 makes each creation fail as
@@ -402,9 +404,6 @@ static void *create_run(void *arg)
  * -1 if there is no memory even for that. */
 static int create_start(struct agg_job *job)
 {
-	const char *gate = getenv("SPARE_AGGD_TEST_CREATE_GATE");
-	const char *gated = getenv("SPARE_AGGD_TEST_CREATE_JOB");
-	const char *fail = getenv("SPARE_AGGD_TEST_CREATE_FAIL");
 	struct create_work *w = calloc(1, sizeof(*w));
 	int err;
 
@@ -413,9 +412,17 @@ static int create_start(struct agg_job *job)
 	job->creating = true;
 	w->job = job;
 	w->start_ns = spare_now_ns();
-	w->fail_hook = fail && !strcmp(fail, "1");
-	w->gate = gate && *gate && gated && !strcmp(gated, job->spec.name) ?
-		  strdup(gate) : NULL;
+#ifdef SPARE_TEST_HOOKS
+	{
+		const char *gate = getenv("SPARE_AGGD_TEST_CREATE_GATE");
+		const char *gated = getenv("SPARE_AGGD_TEST_CREATE_JOB");
+		const char *fail = getenv("SPARE_AGGD_TEST_CREATE_FAIL");
+
+		w->fail_hook = fail && !strcmp(fail, "1");
+		w->gate = gate && *gate && gated &&
+			  !strcmp(gated, job->spec.name) ? strdup(gate) : NULL;
+	}
+#endif
 	err = helper_start(create_run, w);
 	if (err) {
 		log_warn("job %u '%s': no thread to allocate its buffers (%s): allocating them on the event loop",
