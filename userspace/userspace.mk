@@ -36,8 +36,10 @@ KSHIM_CFLAGS	:= -Iuserspace/lib/kshim
 # checks; make unit takes 29 % less CPU than at -O2,
 # Documentation/perf/check-time/session47-host/). The library's and
 # programs' files keep the -O2-only warnings through their -O2 build.
+# SPARE_TEST_HOOKS: test-only hooks (spare-aggd's creation gate), never
+# in the installed programs
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-omit-frame-pointer \
-		   -fno-sanitize-recover=all -O1
+		   -fno-sanitize-recover=all -O1 -DSPARE_TEST_HOOKS
 
 PROGS		:=
 UNIT_TESTS	:=

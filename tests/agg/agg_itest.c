@@ -21,10 +21,12 @@
  * socket has a receive/send timeout, so no scenario can hang.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -3079,8 +3081,10 @@ static int scenario_move_bystander(void)
  * job (2 workers, one fp32 tensor of $AGG_STALL_MIB MiB, default 256) goes
  * through three windows, a second apart:
  *   alloc: rank 0 REGISTERs over TCP: the daemon creates the job, its
- *          outputs and each rank's slots allocated and zeroed (on the loop
- *          in both daemons; no registration: not an RDMA connection);
+ *          outputs and each rank's slots allocated and faulted in (on the
+ *          loop up to 766ef291, on a thread since: the REGISTER is
+ *          answered when they are ready; no registration: not an RDMA
+ *          connection);
  *   reg:   rank 1 REGISTERs over RDMA (-R, -S): the registration starts;
  *          the window printed ends when the REGISTER is answered (a daemon
  *          that registers on its loop has registered then); a daemon that
@@ -3091,7 +3095,10 @@ static int scenario_move_bystander(void)
  *          (or not there: the old daemon has no such gauge);
  *   free:  both ranks LEAVE and close; it ends when spare_aggd_jobs is
  *          back to what it was before alloc (the region deregistered and
- *          the job freed, on the loop in both).
+ *          the job freed, on the loop up to 766ef291; since, the job
+ *          leaves the table and a thread deregisters and unmaps it).
+ * AGG_STALL_TCP=1 without -R: rank 1 over TCP too (a host without RDMA:
+ * the reg window is then a plain REGISTER; alloc and free as above).
  * Printed, for tools/aggbench/regstall: "RS-WIN TAG RUN MIB KIND T0 T1"
  * per window and "RS-ROUND TAG RUN MIB START END" per bystander round that
  * ends or starts within 300 ms of a window (ns since the bystander
@@ -3228,8 +3235,12 @@ static int scenario_reg_stall(void)
 	double jobs_before;
 	int bad = 1;
 
-	if (!use_rdma || !rdma_src || !mib) {
-		failf("reg-stall: needs -R -S SRC (the large job's rank 1 over RDMA) and AGG_STALL_MIB above 0");
+	if ((!use_rdma || !rdma_src) && !getenv("AGG_STALL_TCP")) {
+		failf("reg-stall: needs -R -S SRC (the large job's rank 1 over RDMA), or AGG_STALL_TCP=1 (rank 1 over TCP too: no registration)");
+		return 1;
+	}
+	if (!mib) {
+		failf("reg-stall: AGG_STALL_MIB must be above 0");
 		return 1;
 	}
 	snprintf(name, sizeof(name), "rs-%u-%u%.4s", mib, run,
@@ -3255,7 +3266,7 @@ static int scenario_reg_stall(void)
 	 * 1): rank 1 over RDMA starts the outputs' registration
 	 */
 	for (unsigned int r = 0; r < 2; r++) {
-		rk[r] = rs_connect(r == 1, err, sizeof(err));
+		rk[r] = rs_connect(r == 1 && use_rdma, err, sizeof(err));
 		if (!rk[r]) {
 			failf("reg-stall: rank %u%s: %s", r, r ? " over RDMA" : "", err);
 			goto out;
@@ -3315,6 +3326,339 @@ out:
 out_st:
 	spare_agg_close(st);
 	free(b.round);
+	return bad;
+}
+
+/*
+ * ---- a job created off the event loop (issue 35) ----
+ *
+ * tests/agg/run agg-create-*: the daemon runs with the test hook
+ * SPARE_AGGD_TEST_CREATE_GATE=$AGG_CREATE_GATE and
+ * SPARE_AGGD_TEST_CREATE_JOB=cg (aggd_jobs.c): job cg's creation writes
+ * GATE.wait, then waits until GATE exists (or it is cancelled) before
+ * allocating its buffers; other jobs are created at once. So "a slow creation" is one
+ * this test holds, for as long as it likes, deterministically.
+ *   create-bystander: while job cg's creation is held, a bystander job's
+ *     20 rounds complete (each within 5 s: a daemon that creates on its
+ *     event loop answers none), a second rank's REGISTER of cg comes in,
+ *     and neither of cg's REGISTERs is answered; STATS counts cg. Then
+ *     the gate opens: both are answered and cg's sums are right.
+ *   create-leave: cg's only worker gives up (its REGISTER timed out) and
+ *     closes while the creation is held: the job goes without the gate
+ *     ever opening (the creation was cancelled), and the bystander goes on.
+ *   create-term: SIGTERM (to $AGG_DAEMON_PID) while the creation is held:
+ *     the REGISTER fails (the connection closes); tests/agg/run checks the
+ *     daemon exits 0 with no sanitizer report (no leak, no hang).
+ */
+#define CG_ELEMS	(1u << 18)	/* 1 MiB of fp32 */
+
+struct cg_reg {
+	pthread_t tid;
+	unsigned int rank, timeout_ms;
+	struct spare_agg *a;
+	unsigned int done;		/* spare_agg_register returned */
+	int result;
+	unsigned int status;
+	char err[256];
+};
+
+static void *cg_reg_main(void *arg)
+{
+	struct cg_reg *r = arg;
+	struct spare_agg_tensor t = { "w", CG_ELEMS };
+	struct spare_agg_job job = {
+		.name = "cg", .token = "cg", .n_workers = 2, .rank = r->rank,
+		.dtype = AGG_DTYPE_F32, .part_elems = CG_ELEMS / 4,
+	};
+	char err[256];
+
+	r->result = -1;
+	r->a = spare_agg_connect(host, port, err, sizeof(err));
+	if (!r->a) {
+		snprintf(r->err, sizeof(r->err), "%s", err);
+	} else {
+		spare_agg_set_timeout(r->a, r->timeout_ms);
+		r->result = spare_agg_register(r->a, &job, &t, 1);
+		if (r->result) {
+			r->status = spare_agg_status(r->a);
+			snprintf(r->err, sizeof(r->err), "%s",
+				 spare_agg_error(r->a));
+		}
+	}
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* 0 once @path exists; -1 after @ms. */
+static int cg_wait_file(const char *path, unsigned int ms)
+{
+	for (unsigned int i = 0; i < ms / 10; i++) {
+		if (!access(path, F_OK))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* @n rounds of the bystander (one worker: the sum is its own push). */
+static int cg_bystander(struct spare_agg *a, float *buf, uint32_t *it,
+			unsigned int n)
+{
+	for (unsigned int k = 0; k < n; k++, (*it)++) {
+		fill(AGG_DTYPE_F32, buf, BY_ELEMS, 77, 0, *it);
+		if (spare_agg_allreduce(a, 0, *it, buf, buf)) {
+			failf("bystander round %u: %s", *it, spare_agg_error(a));
+			return -1;
+		}
+		if (verify(AGG_DTYPE_F32, buf, BY_ELEMS, 77, 1, *it))
+			return -1;
+	}
+	return 0;
+}
+
+/* Both ranks of cg push iteration @it, then pull it: the sums checked. */
+static int cg_round(struct cg_reg *rk, float *in, float *out, uint32_t it)
+{
+	uint32_t n = spare_agg_n_parts(rk[0].a), t, nelem;
+	uint64_t off;
+
+	for (unsigned int r = 0; r < 2; r++) {
+		fill(AGG_DTYPE_F32, in, CG_ELEMS, 78, r, it);
+		for (uint32_t p = 0; p < n; p++)
+			if (spare_agg_part_info(rk[r].a, p, &t, &off, &nelem) ||
+			    spare_agg_push(rk[r].a, p, it, in + off,
+					   spare_agg_part_bytes(rk[r].a, p))) {
+				failf("cg rank %u push: %s", r, spare_agg_error(rk[r].a));
+				return -1;
+			}
+	}
+	for (unsigned int r = 0; r < 2; r++) {
+		for (uint32_t p = 0; p < n; p++)
+			if (spare_agg_part_info(rk[r].a, p, &t, &off, &nelem) ||
+			    spare_agg_pull(rk[r].a, p, it, out + off,
+					   spare_agg_part_bytes(rk[r].a, p))) {
+				failf("cg rank %u pull: %s", r, spare_agg_error(rk[r].a));
+				return -1;
+			}
+		if (verify(AGG_DTYPE_F32, out, CG_ELEMS, 78, 2, it))
+			return -1;
+	}
+	return 0;
+}
+
+static int scenario_create_gate(const char *mode)
+{
+	const char *gate = getenv("AGG_CREATE_GATE");
+	const char *pid_env = getenv("AGG_DAEMON_PID");
+	struct spare_agg_tensor bt = { "g", BY_ELEMS };
+	struct spare_agg_job bj = {
+		.name = "cg-by", .token = "by", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = BY_ELEMS,
+	};
+	struct cg_reg rk[2] = {
+		{ .rank = 0, .timeout_ms = 60000 },
+		{ .rank = 1, .timeout_ms = 60000 },
+	};
+	float *buf = malloc(BY_ELEMS * sizeof(float));
+	float *in = malloc(CG_ELEMS * sizeof(float));
+	float *out = malloc(CG_ELEMS * sizeof(float));
+	struct spare_agg *by = NULL, *st = NULL;
+	bool started[2] = { false, false };
+	char wait_path[4200], err[256];
+	double jobs_before, v;
+	uint32_t it = 0;
+	int bad = 1, fd;
+
+	if (!gate || !buf || !in || !out) {
+		failf("%s: needs AGG_CREATE_GATE (and memory)", mode);
+		goto out;
+	}
+	snprintf(wait_path, sizeof(wait_path), "%s.wait", gate);
+	by = spare_agg_connect(host, port, err, sizeof(err));
+	st = by ? spare_agg_connect(host, port, err, sizeof(err)) : NULL;
+	if (!st) {
+		failf("%s: %s", mode, err);
+		goto out;
+	}
+	/* 5 s a round: the gate holds a creation far longer than that */
+	spare_agg_set_timeout(by, 5000);
+	spare_agg_set_timeout(st, 5000);
+	if (spare_agg_register(by, &bj, &bt, 1)) {
+		failf("%s: bystander register: %s", mode, spare_agg_error(by));
+		goto out;
+	}
+	if (cg_bystander(by, buf, &it, 1))
+		goto out;
+	jobs_before = rs_metric(st, "spare_aggd_jobs");
+	if (jobs_before < 0) {
+		failf("%s: no spare_aggd_jobs in STATS", mode);
+		goto out;
+	}
+	if (!strcmp(mode, "create-leave"))
+		rk[0].timeout_ms = 1500;
+	pthread_create(&rk[0].tid, NULL, cg_reg_main, &rk[0]);
+	started[0] = true;
+	if (cg_wait_file(wait_path, 10000)) {
+		failf("%s: the creation of cg never reached the gate", mode);
+		goto out;
+	}
+	printf("%s: cg's creation is held at the gate\n", mode);
+
+	if (!strcmp(mode, "create-term")) {
+		pid_t pid = pid_env ? (pid_t)atoi(pid_env) : 0;
+
+		if (pid <= 0 || kill(pid, SIGTERM)) {
+			failf("%s: cannot SIGTERM the daemon (AGG_DAEMON_PID)", mode);
+			goto out;
+		}
+		pthread_join(rk[0].tid, NULL);
+		started[0] = false;
+		if (!rk[0].result) {
+			failf("%s: cg's REGISTER answered though its creation never ended", mode);
+			goto out;
+		}
+		printf("%s: SIGTERM while held: cg's REGISTER failed (%s)\n",
+		       mode, rk[0].err);
+		bad = 0;
+		goto out;
+	}
+
+	if (!strcmp(mode, "create-leave")) {
+		pthread_join(rk[0].tid, NULL);
+		started[0] = false;
+		if (!rk[0].result) {
+			failf("%s: cg's REGISTER answered though its creation is held", mode);
+			goto out;
+		}
+		spare_agg_close(rk[0].a);	/* the only worker goes */
+		rk[0].a = NULL;
+		for (unsigned int i = 0; i < 1000; i++) {
+			v = rs_metric(st, "spare_aggd_jobs");
+			if (v == jobs_before)
+				break;
+			usleep(10000);
+		}
+		if (v != jobs_before) {
+			failf("%s: cg was not freed with its creation held (jobs %.0f, before %.0f)",
+			      mode, v, jobs_before);
+			goto out;
+		}
+		if (cg_bystander(by, buf, &it, 3))
+			goto out;
+		printf("%s: cg's worker gave up and closed: cg cancelled and freed, the gate never opened; the bystander goes on\n",
+		       mode);
+		bad = 0;
+		goto out;
+	}
+
+	/* create-bystander */
+	if (cg_bystander(by, buf, &it, 20)) {
+		failf("%s: the bystander stalled while cg was being created", mode);
+		goto out;
+	}
+	pthread_create(&rk[1].tid, NULL, cg_reg_main, &rk[1]);
+	started[1] = true;
+	if (cg_bystander(by, buf, &it, 5))
+		goto out;
+	/* a STATS round trip after rank 1's connect: the daemon is serving */
+	v = rs_metric(st, "spare_aggd_jobs");
+	if (v != jobs_before + 1) {
+		failf("%s: spare_aggd_jobs %.0f while cg is created, want %.0f",
+		      mode, v, jobs_before + 1);
+		goto out;
+	}
+	for (unsigned int r = 0; r < 2; r++)
+		if (__atomic_load_n(&rk[r].done, __ATOMIC_ACQUIRE)) {
+			failf("%s: rank %u's REGISTER of cg answered (%s) while its creation is held",
+			      mode, r, rk[r].result ? rk[r].err : "ok");
+			goto out;
+		}
+	printf("%s: 25 bystander rounds done while cg's creation was held; cg's 2 REGISTERs wait\n",
+	       mode);
+	fd = open(gate, O_WRONLY | O_CREAT, 0600);
+	if (fd < 0) {
+		failf("%s: cannot open the gate", mode);
+		goto out;
+	}
+	close(fd);
+	for (unsigned int r = 0; r < 2; r++) {
+		pthread_join(rk[r].tid, NULL);
+		started[r] = false;
+		if (rk[r].result) {
+			failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < 2; i++)
+		if (cg_round(rk, in, out, i))
+			goto out;
+	if (cg_bystander(by, buf, &it, 1))
+		goto out;
+	printf("%s: gate opened: both REGISTERs answered, cg's sums exact\n", mode);
+	bad = 0;
+out:
+	for (unsigned int r = 0; r < 2; r++) {
+		if (started[r])
+			pthread_join(rk[r].tid, NULL);
+		if (rk[r].a) {
+			if (!bad && strcmp(mode, "create-term"))
+				spare_agg_leave(rk[r].a);
+			spare_agg_close(rk[r].a);
+		}
+	}
+	if (by && !bad && strcmp(mode, "create-term"))
+		spare_agg_leave(by);
+	spare_agg_close(by);
+	spare_agg_close(st);
+	free(buf);
+	free(in);
+	free(out);
+	return bad;
+}
+
+/*
+ * create-fail: the daemon runs with SPARE_AGGD_TEST_CREATE_FAIL=1 (every
+ * creation fails as if out of memory): REGISTER gets AGG_ENOMEM, as an
+ * allocation failure always did, and the job is gone (tests/agg/run
+ * checks the daemon's clean exit: nothing leaked).
+ */
+static int scenario_create_fail(void)
+{
+	struct cg_reg r = { .rank = 0, .timeout_ms = 20000 };
+	struct spare_agg *st;
+	char err[256];
+	double v = -1;
+	int bad = 1;
+
+	st = spare_agg_connect(host, port, err, sizeof(err));
+	if (!st) {
+		failf("create-fail: %s", err);
+		return 1;
+	}
+	spare_agg_set_timeout(st, 5000);
+	cg_reg_main(&r);
+	if (!r.result) {
+		failf("create-fail: REGISTER answered though its buffers could not be made");
+	} else if (r.status != AGG_ENOMEM) {
+		failf("create-fail: REGISTER failed with status %u (%s), want AGG_ENOMEM",
+		      r.status, r.err);
+	} else {
+		for (unsigned int i = 0; i < 500; i++) {
+			v = rs_metric(st, "spare_aggd_jobs");
+			if (v == 0)
+				break;
+			usleep(10000);
+		}
+		if (v != 0)
+			failf("create-fail: spare_aggd_jobs %.0f after the failure, want 0", v);
+		else
+			bad = 0;
+	}
+	if (!bad)
+		printf("create-fail: REGISTER refused with AGG_ENOMEM (%s); no job left\n",
+		       r.err);
+	spare_agg_close(r.a);
+	spare_agg_close(st);
 	return bad;
 }
 
@@ -3386,6 +3730,12 @@ int main(int argc, char **argv)
 		ret = scenario_move_bystander();
 	else if (!strcmp(argv[optind], "reg-stall"))
 		ret = scenario_reg_stall();
+	else if (!strcmp(argv[optind], "create-bystander") ||
+		 !strcmp(argv[optind], "create-leave") ||
+		 !strcmp(argv[optind], "create-term"))
+		ret = scenario_create_gate(argv[optind]);
+	else if (!strcmp(argv[optind], "create-fail"))
+		ret = scenario_create_fail();
 	else
 		goto usage;
 	return ret || failures ? 1 : 0;
@@ -3393,6 +3743,7 @@ usage:
 	fprintf(stderr, "usage: spare-agg-itest [-h HOST] -p PORT [-H HOST2] [-q PORT2] [-k KEYFILE] [-R [-S SRC]] "
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|copied-replies|idle|migrate|\n"
 		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
-		"move-srcterm|move-pause|move-bystander|reg-stall\n");
+		"move-srcterm|move-pause|move-bystander|reg-stall|create-bystander|create-leave|\n"
+		"create-term|create-fail\n");
 	return 2;
 }

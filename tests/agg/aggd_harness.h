@@ -22,6 +22,8 @@
  *    still reads it stops the test; a registration counts in
  *    harness_reg_on_loop if it runs on the test's (the event loop's)
  *    thread, and off it waits while the test sets harness_reg_hold;
+ *    job creations (their buffers made off the loop) end in settle()
+ *    unless the test sets harness_create_hold;
  *  - the pool runs each reduction at once on the calling thread and hands
  *    it back as done in settle() (deterministic);
  *  - summation copies the first input (agg_sum.c has its own tests) unless
@@ -158,6 +160,7 @@ static unsigned int harness_regions;	/* registered, not deregistered */
 static unsigned int harness_reg_calls;	/* agg_rdma_region_reg() calls */
 static unsigned int harness_reg_on_loop; /* of them, on the loop's thread */
 static int harness_reg_hold;		/* one off the loop waits while set */
+static int harness_create_hold;		/* settle() leaves creations running */
 static pthread_t harness_loop;		/* the test's thread: the event loop */
 static uint8_t *harness_delivering;	/* deliver()'s message */
 static int harness_msg_lent;		/* it was lent: not freed by deliver() */
@@ -462,6 +465,7 @@ static __attribute__((unused)) void harness_reset(const char *name)
 	harness_regions = 0;
 	harness_reg_calls = harness_reg_on_loop = 0;
 	harness_reg_hold = 0;
+	harness_create_hold = 0;
 	harness_loop = pthread_self();
 	harness_rcs_free();
 }
@@ -480,13 +484,34 @@ static __attribute__((unused)) int alive(struct conn *c)
 /* Set by a test to keep sends in flight: settle() completes none. */
 static int harness_hold_sends;
 
+/* Until no job is being created (its buffers made off the loop). */
+static void harness_wait_creates(void)
+{
+	for (;;) {
+		int creating = 0;
+
+		for (struct job_entry *e = g.jobs; e; e = e->next)
+			creating |= e->job->creating;
+		if (!creating)
+			return;
+		usleep(1000);
+		handle_done_regs();
+	}
+}
+
 static __attribute__((unused)) void settle(void)
 {
-	/* registrations off the loop end, unless held */
-	if (__atomic_load_n(&harness_reg_hold, __ATOMIC_SEQ_CST))
+	/* registrations off the loop end, unless held; creations end
+	 * unless the test holds them */
+	if (__atomic_load_n(&harness_reg_hold, __ATOMIC_SEQ_CST)) {
+		if (!harness_create_hold)
+			harness_wait_creates();
 		handle_done_regs();
-	else
+	} else if (harness_create_hold) {
+		handle_done_regs();
+	} else {
 		jobs_wait_regs();
+	}
 	/* complete sends and finished reductions until nothing moves */
 	for (int round = 0; round < 64; round++) {
 		int moved = 0;

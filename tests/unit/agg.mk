@@ -43,6 +43,14 @@ test_aggd_reply_SRCS := tests/unit/test_aggd_reply.c
 test_aggd_reply_LDLIBS := -lsodium -lz -lm
 test_aggd_reply_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
 
+# A job's buffers made off the event loop: REGISTERs wait and their
+# requests are held, a close cancels, an allocation failure answers
+# AGG_ENOMEM (tests/agg/aggd_harness.h, the creation test hook).
+UNIT_TESTS += test_aggd_create
+test_aggd_create_SRCS := tests/unit/test_aggd_create.c
+test_aggd_create_LDLIBS := -lsodium -lz -lm
+test_aggd_create_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
 # REPORT handling and FlowCon's weights through the daemon's own dispatch
 # (tests/agg/aggd_harness.h).
 UNIT_TESTS += test_aggd_report

@@ -5,10 +5,13 @@
 #include "agg_job.h"
 #include "agg_sum.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 size_t agg_job_mem_need(const struct agg_job_spec *s)
 {
@@ -31,11 +34,8 @@ size_t agg_job_mem_need(const struct agg_job_spec *s)
 	return total;
 }
 
-static void part_free(struct agg_part *p, unsigned int w)
+static void part_free(struct agg_part *p)
 {
-	if (p->slots)
-		for (unsigned int r = 0; r < w; r++)
-			free(p->slots[r]);
 	free(p->slots);
 	free(p->in);
 	free(p->loan);
@@ -43,19 +43,6 @@ static void part_free(struct agg_part *p, unsigned int w)
 	free(p->pulled);
 	free(p->pull_pending);
 	free(p->next_pull);
-	free(p->momentum);
-	free(p->sum);
-	free(p->acc);
-}
-
-static void *alloc_buf(size_t bytes)
-{
-	void *p = NULL;
-
-	/* 64-byte aligned: one cache line, one AVX-512 register */
-	if (posix_memalign(&p, 64, bytes ? bytes : 64))
-		return NULL;
-	return p;
 }
 
 /* A partition's output in the job's region: each starts on a cache line. */
@@ -64,38 +51,76 @@ static size_t out_stride(size_t bytes)
 	return (bytes + 63) / 64 * 64;
 }
 
-/*
- * The partitions' outputs, one page-aligned, zeroed allocation (the
- * partition offsets follow out_stride()). -1 on overflow or ENOMEM.
- */
-static int out_region_alloc(struct agg_job *job, const struct agg_job_spec *s)
+/* Bytes of the arena from @off on for @bytes: each piece on a cache line. */
+static int arena_take(size_t *off, size_t bytes)
 {
-	size_t total = 0, esz = agg_dtype_size(s->dtype);
+	size_t b = out_stride(bytes);
+
+	if (b < bytes || b > SIZE_MAX - *off)
+		return -1;
+	*off += b;
+	return 0;
+}
+
+/*
+ * The arena's layout: the partitions' outputs first (out_region, the
+ * partition offsets follow out_stride(), page-rounded, one region for
+ * the RDMA registration), then per partition the W push slots, then the
+ * optimizer's momentum and scratch or fp16/bf16's binary32 running sum.
+ * -1 on overflow.
+ */
+static int arena_layout(const struct agg_job_spec *s, struct agg_job *job,
+			uint8_t *base)
+{
+	size_t off = 0;
 
 	for (uint32_t i = 0; i < s->n_parts; i++) {
-		uint32_t t, nelem;
-		uint64_t off;
-		size_t b;
+		struct agg_part *p = &job->parts[i];
 
-		if (agg_spec_part(s, i, &t, &off, &nelem))
+		if (base)
+			p->out = base + off;
+		if (arena_take(&off, p->bytes))
 			return -1;
-		b = out_stride((size_t)nelem * esz);
-		if (b > SIZE_MAX - total - 4095)
-			return -1;
-		total += b;
 	}
-	total = (total + 4095) / 4096 * 4096;
-	if (!total)
-		total = 4096;
-	if (posix_memalign(&job->out_region, 4096, total))
+	if (off > SIZE_MAX - 4095)
 		return -1;
-	memset(job->out_region, 0, total);
-	job->out_region_bytes = total;
+	off = off ? (off + 4095) / 4096 * 4096 : 4096;
+	job->out_region_bytes = off;
+	for (uint32_t i = 0; i < s->n_parts; i++) {
+		struct agg_part *p = &job->parts[i];
+
+		for (unsigned int r = 0; r < s->n_workers; r++) {
+			if (base) {
+				p->slots[r] = base + off;
+				p->in[r] = p->slots[r];
+			}
+			if (arena_take(&off, p->bytes))
+				return -1;
+		}
+		if (s->opt == AGG_OPT_SGD_MOMENTUM) {
+			if (base)
+				p->momentum = (float *)(base + off);
+			if (arena_take(&off, (size_t)p->nelem * sizeof(float)))
+				return -1;
+			if (base)
+				p->sum = (float *)(base + off);
+			if (arena_take(&off, p->bytes))
+				return -1;
+		} else if (s->dtype != AGG_DTYPE_F32) {
+			if (base)
+				p->acc = (float *)(base + off);
+			if (arena_take(&off, (size_t)p->nelem * sizeof(float)))
+				return -1;
+		}
+	}
+	if (off > SIZE_MAX - 4095)
+		return -1;
+	job->arena_bytes = (off + 4095) / 4096 * 4096;
 	return 0;
 }
 
 static int part_init(struct agg_part *p, const struct agg_job_spec *s,
-		     uint32_t index, uint8_t *out)
+		     uint32_t index)
 {
 	unsigned int w = s->n_workers;
 	uint32_t t;
@@ -113,38 +138,18 @@ static int part_init(struct agg_part *p, const struct agg_job_spec *s,
 	p->slots = calloc(w, sizeof(*p->slots));
 	p->in = calloc(w, sizeof(*p->in));
 	p->loan = calloc(w, sizeof(*p->loan));
-	p->out = out;
 	if (!p->slot_iter || !p->pulled || !p->pull_pending || !p->next_pull ||
-	    !p->slots || !p->in || !p->loan || !p->out)
+	    !p->slots || !p->in || !p->loan)
 		return -1;
-	for (unsigned int r = 0; r < w; r++) {
+	for (unsigned int r = 0; r < w; r++)
 		p->slot_iter[r] = AGG_SLOT_EMPTY;
-		p->slots[r] = alloc_buf(p->bytes);
-		if (!p->slots[r])
-			return -1;
-		p->in[r] = p->slots[r];
-		/* fault the pages in now, not on the first push */
-		memset(p->slots[r], 0, p->bytes);
-	}
-	if (s->opt == AGG_OPT_SGD_MOMENTUM) {
-		p->momentum = calloc(p->nelem, sizeof(float));
-		p->sum = alloc_buf(p->bytes);
-		if (!p->momentum || !p->sum)
-			return -1;
-	} else if (s->dtype != AGG_DTYPE_F32) {
-		p->acc = alloc_buf((size_t)p->nelem * sizeof(float));
-		if (!p->acc)
-			return -1;
-		memset(p->acc, 0, (size_t)p->nelem * sizeof(float));
-	}
 	return 0;
 }
 
-struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
+struct agg_job *agg_job_create_shell(uint32_t id, struct agg_job_spec *spec)
 {
 	struct agg_job *job = calloc(1, sizeof(*job));
 	unsigned int w = spec->n_workers;
-	size_t off = 0;
 
 	if (!job)
 		return NULL;
@@ -155,25 +160,22 @@ struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
 	if (!job->parts || !job->rank_conn || !job->rank_left)
 		goto fail;
 	job->spec = *spec;
-	if (out_region_alloc(job, spec))
-		goto fail;
 	for (uint32_t p = 0; p < spec->n_parts; p++) {
-		if (part_init(&job->parts[p], spec, p,
-			      (uint8_t *)job->out_region + off)) {
+		if (part_init(&job->parts[p], spec, p)) {
 			job->spec.n_parts = p + 1;
 			goto fail_parts;
 		}
-		off += out_stride(job->parts[p].bytes);
 	}
+	if (arena_layout(spec, job, NULL))
+		goto fail_parts;
 	job->mem_bytes = agg_job_mem_need(spec);
 	memset(spec, 0, sizeof(*spec));	/* arrays now belong to the job */
 	return job;
 fail_parts:
 	for (uint32_t p = 0; p < job->spec.n_parts; p++)
-		part_free(&job->parts[p], w);
+		part_free(&job->parts[p]);
 	job->spec.n_parts = spec->n_parts;
 fail:
-	free(job->out_region);
 	free(job->parts);
 	free(job->rank_conn);
 	free(job->rank_left);
@@ -181,13 +183,119 @@ fail:
 	return NULL;
 }
 
+#define HUGE_2M	(2UL << 20)
+
+/*
+ * @len bytes of anonymous memory, zero as the kernel maps it: nothing to
+ * clear. From 4 MiB on, aligned to 2 MiB and marked for transparent huge
+ * pages (also where THP is "madvise"): faulting them in and pinning them
+ * for RDMA cost far less per byte. NULL on ENOMEM.
+ */
+static uint8_t *arena_map(size_t len)
+{
+	uint8_t *p, *a;
+	size_t head;
+
+	if (len < 2 * HUGE_2M || len > SIZE_MAX - HUGE_2M) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	p = mmap(NULL, len + HUGE_2M, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (uint8_t *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	if (HUGE_2M - head)
+		munmap(a + len, HUGE_2M - head);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(a, len, MADV_HUGEPAGE);	/* a hint: THP may be off */
+#endif
+	return a;
+}
+
+/* Pages prefaulted per step: a cancel is seen within one step. */
+#define ARENA_STEP	(32UL << 20)
+
+int agg_job_alloc_bufs(struct agg_job *job, const int *cancel)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *base;
+
+	if (pg <= 0)
+		pg = 4096;
+	base = arena_map(job->arena_bytes);
+	if (!base)
+		return -ENOMEM;
+	/*
+	 * Fault the pages in now (this runs off the event loop), not on the
+	 * first push: the kernel's zeroing of each page is the cost, and the
+	 * first iteration would pay it.
+	 */
+	for (size_t off = 0; off < job->arena_bytes; off += ARENA_STEP) {
+		size_t n = job->arena_bytes - off;
+
+		if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE)) {
+			munmap(base, job->arena_bytes);
+			return -ECANCELED;
+		}
+		if (n > ARENA_STEP)
+			n = ARENA_STEP;
+#ifdef MADV_POPULATE_WRITE
+		if (!madvise(base + off, n, MADV_POPULATE_WRITE))
+			continue;
+		if (errno == ENOMEM || errno == EFAULT) {
+			munmap(base, job->arena_bytes);
+			return -ENOMEM;
+		}
+#endif
+		/* before Linux 5.14: a write per page */
+		for (size_t b = 0; b < n; b += (size_t)pg)
+			((volatile uint8_t *)base)[off + b] = 0;
+	}
+	job->arena = base;
+	job->out_region = base;
+	if (arena_layout(&job->spec, job, base)) {
+		/* cannot fail: the shell's layout succeeded */
+		agg_job_free_bufs(job);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void agg_job_free_bufs(struct agg_job *job)
+{
+	if (job->arena)
+		munmap(job->arena, job->arena_bytes);
+	job->arena = NULL;
+	job->out_region = NULL;
+}
+
+struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec)
+{
+	struct agg_job *job = agg_job_create_shell(id, spec);
+
+	if (job && agg_job_alloc_bufs(job, NULL)) {
+		/* the arrays go back to the caller, as on any failure */
+		*spec = job->spec;
+		job->spec.tensors = NULL;
+		job->spec.tensor_first_part = NULL;
+		agg_job_free(job);
+		return NULL;
+	}
+	return job;
+}
+
 void agg_job_free(struct agg_job *job)
 {
 	if (!job)
 		return;
+	agg_job_free_bufs(job);
 	for (uint32_t p = 0; p < job->spec.n_parts; p++)
-		part_free(&job->parts[p], job->spec.n_workers);
-	free(job->out_region);
+		part_free(&job->parts[p]);
 	free(job->parts);
 	free(job->rank_conn);
 	free(job->rank_left);

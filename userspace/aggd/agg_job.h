@@ -86,10 +86,19 @@ struct agg_job {
 	/* reductions handed to the pool, and pull replies whose SEND reads
 	 * the output in place (posted, not yet completed or cut by a close) */
 	unsigned int inflight;
-	/* every partition's output (parts[i].out), one allocation, so that
-	 * one registration covers them (aggd_jobs.c: the in-place reply) */
-	void *out_region;
+	/* the job's buffers, one anonymous mapping (agg_job_alloc_bufs):
+	 * every partition's output (parts[i].out) first, its head, so that
+	 * one registration covers them (aggd_jobs.c: the in-place reply),
+	 * then the slots and the optimizer's or fp16/bf16's sums */
+	void *arena;
+	size_t arena_bytes;
+	void *out_region;		/* == arena once allocated */
 	size_t out_region_bytes;
+	/* being created: the shell is here (spec, per-rank arrays), the
+	 * buffers are being allocated off the event loop; no partition's
+	 * buffer may be touched. create_cancel: stop (read by that thread) */
+	bool creating;
+	int create_cancel;
 	void *out_reg;			/* its RDMA registration, or NULL */
 	bool out_reg_failed;		/* tried once and failed: replies copied */
 	bool out_reg_busy;		/* being registered, off the event loop */
@@ -134,8 +143,22 @@ int agg_part_departed_blocks(const struct agg_job *job,
 
 /* Bytes a job of this spec needs; 0 on overflow. */
 size_t agg_job_mem_need(const struct agg_job_spec *spec);
-/* Takes ownership of *spec's arrays on success. NULL on ENOMEM. */
+/*
+ * A job in two steps, so that the large part can run off the event loop:
+ * the shell (agg_job_create_shell: the spec, the per-rank arrays, the
+ * buffers' layout; small) and its buffers (agg_job_alloc_bufs: one
+ * anonymous mapping, zero as mapped, its pages faulted in now so that the
+ * first push does not pay for them). agg_job_alloc_bufs() touches nothing
+ * but @job's buffers, so it may run on another thread while nothing else
+ * touches them; it stops with -ECANCELED once *cancel is set (checked
+ * every 32 MiB), and fails with -ENOMEM. agg_job_create() does both.
+ * Both creators take ownership of *spec's arrays on success; NULL on ENOMEM.
+ */
+struct agg_job *agg_job_create_shell(uint32_t id, struct agg_job_spec *spec);
+int agg_job_alloc_bufs(struct agg_job *job, const int *cancel);
 struct agg_job *agg_job_create(uint32_t id, struct agg_job_spec *spec);
+/* The buffers go (munmap); the shell stays. */
+void agg_job_free_bufs(struct agg_job *job);
 /* The caller has dropped out_reg's registration (no send reads it). */
 void agg_job_free(struct agg_job *job);
 void agg_job_fail(struct agg_job *job, const char *fmt, ...)

@@ -109,6 +109,9 @@ struct conn {
 	struct agg_job *job;
 	unsigned int rank;
 	bool left;
+	/* its REGISTER waits for the job's buffers (aggd_jobs.c: job_new);
+	 * requests sent meanwhile are held (conn_hold) */
+	bool reg_pending;
 	/* idle timeout */
 	uint64_t last_rx_ns;		/* last byte received */
 	uint64_t reclaim_ns;		/* its job was reclaimed: close by then */
@@ -118,6 +121,7 @@ struct conn {
 	struct migration *mig_link;	/* outgoing link to a target */
 	struct migration *mig_admin;	/* asked for this migration */
 	struct agg_job *import_job;	/* job being imported over this */
+	uint32_t import_offered;	/* its IMPORT's capabilities */
 	struct op connect_op;
 	/* held while its job moves (conn_hold): TCP stops reading after the
 	 * header; RDMA keeps copies of the messages, in order */

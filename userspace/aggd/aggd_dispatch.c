@@ -27,9 +27,6 @@ static void handle_register(struct conn *c)
 	struct agg_job_spec spec;
 	struct job_entry *e;
 	struct agg_job *job;
-	struct agg_hdr h;
-	struct txmsg *m;
-	uint8_t *reply;
 	unsigned int rank;
 	int ret;
 
@@ -105,23 +102,14 @@ static void handle_register(struct conn *c)
 	job->rank_conn[rank] = c;
 	job->n_attached++;
 	agg_spec_free(&spec);
-	job_register_output(c);
-
-	agg_hdr_init(&h, AGG_MSG_REGISTER_REPLY, AGG_REG_REPLY_SIZE);
-	h.job_id = job->id;
-	h.rank = c->rank;
-	reply = malloc(AGG_REG_REPLY_SIZE);
-	m = reply ? tx_new(&h) : NULL;
-	if (!m) {
-		free(reply);
-		conn_close(c, "out of memory");
+	if (job->creating) {
+		/* answered when the job's buffers are ready (aggd_jobs.c:
+		 * job_new); what it sends meanwhile is held (handle_hdr) */
+		c->reg_pending = true;
+		rx_expect_hdr(c);
 		return;
 	}
-	agg_reg_reply_encode(job->spec.n_parts, reply);
-	m->payload = reply;
-	m->owned = reply;
-	m->len = AGG_REG_REPLY_SIZE;
-	tx_queue(c, m);
+	job_register_reply(c);
 	rx_expect_hdr(c);
 }
 
@@ -475,6 +463,12 @@ static void handle_hdr(struct conn *c)
 		conn_hold(c);
 		return;
 	}
+	if (c->reg_pending) {
+		/* its REGISTER is not answered yet: the job's buffers are
+		 * being made; replayed in order once it is */
+		conn_hold(c);
+		return;
+	}
 	switch (h->type) {
 	case AGG_MSG_PEER_HELLO:
 	case AGG_MSG_PEER_PROOF:
@@ -523,9 +517,10 @@ static void handle_hdr(struct conn *c)
 		return;
 	}
 	case AGG_MSG_IMPORT_COMMIT:
-		if (!c->import_job || h->len != c->import_job->spec.n_workers) {
-			fail_conn(c, c->import_job ? AGG_ESIZE : AGG_ESTATE,
-				  "IMPORT_COMMIT");
+		if (!c->import_job || c->import_job->creating ||
+		    h->len != c->import_job->spec.n_workers) {
+			fail_conn(c, c->import_job && !c->import_job->creating ?
+				  AGG_ESIZE : AGG_ESTATE, "IMPORT_COMMIT");
 			return;
 		}
 		c->body = malloc(h->len);
@@ -744,7 +739,7 @@ static void on_closing(struct conn *c, const char *why)
 
 	if (c->mig_link)
 		mig_link_closing(c, why);
-	if (job && !c->left && !job->failed) {
+	if (job && !c->left && !job->failed && !c->reg_pending) {
 		/*
 		 * A rank closed for a protocol error fails its job. Otherwise
 		 * fail it only if the job still waits on this rank: a rank

@@ -5,6 +5,7 @@
  * of jobs that moved away.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -105,13 +106,16 @@ static void job_free(struct agg_job *job)
 	agg_job_free(job);
 }
 
+static void job_free_off_loop(struct agg_job *job);
+
 void job_maybe_free(struct job_entry *e)
 {
 	struct job_entry **pp;
 
 	/* a reduction, a reply sent in place, a migration link or the
 	 * registration of its outputs may still read its buffers */
-	if (!e->dead || e->job->inflight || e->job->mig || e->job->out_reg_busy)
+	if (!e->dead || e->job->inflight || e->job->mig || e->job->out_reg_busy ||
+	    e->job->creating)
 		return;
 	for (pp = &g.jobs; *pp; pp = &(*pp)->next)
 		if (*pp == e) {
@@ -122,7 +126,7 @@ void job_maybe_free(struct job_entry *e)
 	log_info("job %u '%s' freed (%zu bytes)", e->job->id, e->job->spec.name,
 		 e->job->mem_bytes);
 	job_return_loans(e->job);
-	job_free(e->job);
+	job_free_off_loop(e->job);
 	free(e);
 }
 
@@ -164,13 +168,63 @@ struct out_reg_work {
 static pthread_mutex_t out_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t out_reg_cond = PTHREAD_COND_INITIALIZER;
 static struct out_reg_work *out_reg_done;	/* for the loop */
-static unsigned int out_reg_running;	/* started, eventfd not yet written */
+/* helper threads started and not yet ended (registrations, creations,
+ * frees): jobs_wait_regs() waits for none to be left */
+static unsigned int out_reg_running;
 
-static void *out_reg_run(void *arg)
+/* Run @fn(@arg) on a detached thread of its own, signals blocked (they
+ * stay with the loop's thread); counted in out_reg_running, which @fn
+ * drops last (helper_end). An errno if no thread: nothing ran. */
+static int helper_start(void *(*fn)(void *), void *arg)
 {
-	struct out_reg_work *w = arg;
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err;
+
+	pthread_mutex_lock(&out_reg_lock);
+	out_reg_running++;
+	pthread_mutex_unlock(&out_reg_lock);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_attr_init(&attr);
+	if (!err) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&tid, &attr, fn, arg);
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pthread_mutex_lock(&out_reg_lock);
+		out_reg_running--;
+		pthread_mutex_unlock(&out_reg_lock);
+	}
+	return err;
+}
+
+/* A helper's last step: after it, jobs_wait_regs() may let the daemon
+ * close the eventfd and the RDMA device. */
+static void helper_end(void)
+{
+	pthread_mutex_lock(&out_reg_lock);
+	out_reg_running--;
+	pthread_cond_broadcast(&out_reg_cond);
+	pthread_mutex_unlock(&out_reg_lock);
+}
+
+/* Tell the loop (handle_done_regs) that a helper's result is in. */
+static void helper_kick(void)
+{
 	uint64_t one = 1;
 
+	/* an eventfd write only fails on counter overflow (or, in the tests'
+	 * harness, on no eventfd: they wait with jobs_wait_regs) */
+	if (write(g.event_fd, &one, sizeof(one)) < 0)
+		(void)0;
+}
+
+static void out_reg_finish(struct out_reg_work *w)
+{
 	w->region = agg_rdma_region_reg(w->srv, w->buf, w->len);
 	w->err = w->region ? 0 : errno;
 	w->took_ns = spare_now_ns() - w->start_ns;
@@ -178,15 +232,13 @@ static void *out_reg_run(void *arg)
 	w->next = out_reg_done;
 	out_reg_done = w;		/* the loop's from now on */
 	pthread_mutex_unlock(&out_reg_lock);
-	/* an eventfd write only fails on counter overflow (or, in the tests'
-	 * harness, on no eventfd: they wait with jobs_wait_regs) */
-	if (write(g.event_fd, &one, sizeof(one)) < 0)
-		(void)0;
-	/* last: jobs_wait_regs() lets the daemon close the eventfd then */
-	pthread_mutex_lock(&out_reg_lock);
-	out_reg_running--;
-	pthread_cond_broadcast(&out_reg_cond);
-	pthread_mutex_unlock(&out_reg_lock);
+	helper_kick();
+}
+
+static void *out_reg_run(void *arg)
+{
+	out_reg_finish(arg);
+	helper_end();		/* last */
 	return NULL;
 }
 
@@ -202,13 +254,10 @@ void job_register_output(struct conn *c)
 {
 	struct agg_job *job = c->job;
 	struct out_reg_work *w;
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t tid;
 	int err;
 
 	if (!c->rdma || !job || job->out_reg || job->out_reg_failed ||
-	    job->out_reg_busy)
+	    job->out_reg_busy || job->creating)
 		return;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -222,23 +271,11 @@ void job_register_output(struct conn *c)
 	w->start_ns = spare_now_ns();
 	job->out_reg_busy = true;
 	g.rdma_output_regs_running++;
-	pthread_mutex_lock(&out_reg_lock);
-	out_reg_running++;
-	pthread_mutex_unlock(&out_reg_lock);
-	/* signals stay with the loop's thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_attr_init(&attr);
-	if (!err) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		err = pthread_create(&tid, &attr, out_reg_run, w);
-		pthread_attr_destroy(&attr);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = helper_start(out_reg_run, w);
 	if (err) {
 		log_warn("job %u '%s': no thread to register its outputs for RDMA (%s): registering them on the event loop",
 			 job->id, job->spec.name, strerror(err));
-		out_reg_run(w);
+		out_reg_finish(w);
 	}
 }
 
@@ -247,10 +284,13 @@ void job_register_output(struct conn *c)
  * (or stay copied, counted once, if it failed); a retired job's is dropped
  * and the job freed if nothing else reads it.
  */
+static void handle_done_creates(void);
+
 void handle_done_regs(void)
 {
 	struct out_reg_work *w;
 
+	handle_done_creates();
 	pthread_mutex_lock(&out_reg_lock);
 	w = out_reg_done;
 	out_reg_done = NULL;
@@ -280,6 +320,263 @@ void handle_done_regs(void)
 	}
 }
 
+/*
+ * Creating a job off the event loop. The shell (agg_job_create_shell: spec,
+ * per-rank arrays) is made on the loop and the job is in the table at
+ * once, so that its other ranks find it; its buffers (agg_job_alloc_bufs:
+ * one mapping, its pages faulted in, 3 x the job's size and more) are
+ * made on a helper thread, which no other job's traffic waits for. Until
+ * handle_done_creates() takes the result, job->creating is set: its
+ * REGISTERs are not answered (c->reg_pending; their connections' further
+ * requests held, conn_hold), an IMPORT is not answered, MIGRATE is
+ * refused, and job_maybe_free() keeps the job. A job retired meanwhile
+ * (every rank gone) tells the thread to stop (create_cancel) and is freed
+ * when it has. Freeing a job's buffers and its registration goes to a
+ * helper thread too (job_free_off_loop), once the job is out of the table.
+ *
+ * Test hooks, in the sanitizer build only (SPARE_TEST_HOOKS: the tests'
+ * spare-aggd-san and unit tests; tests/agg/run agg-create-*,
+ * test_aggd_create): SPARE_AGGD_TEST_CREATE_GATE=PATH
+ * makes the creation of the job named $SPARE_AGGD_TEST_CREATE_JOB write
+ * PATH.wait and wait until PATH exists (or it is cancelled) before
+ * allocating; SPARE_AGGD_TEST_CREATE_FAIL=1 makes each creation fail as
+ * if out of memory.
+ */
+struct create_work {
+	struct create_work *next;
+	struct agg_job *job;
+	int err;			/* 0, -ENOMEM or -ECANCELED */
+	uint64_t start_ns, took_ns;
+	bool fail_hook;
+	char *gate;			/* test hook, or NULL */
+};
+
+static struct create_work *create_done;	/* for the loop */
+static const struct job_create_ops *create_ops;
+
+void jobs_set_create_ops(const struct job_create_ops *ops)
+{
+	create_ops = ops;
+}
+
+/* The test hook's gate: 0 once PATH exists, -ECANCELED if cancelled. */
+static int create_gate(const char *gate, const int *cancel)
+{
+	char wait_path[4200];
+	int fd;
+
+	snprintf(wait_path, sizeof(wait_path), "%s.wait", gate);
+	fd = open(wait_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	while (access(gate, F_OK)) {
+		if (__atomic_load_n(cancel, __ATOMIC_ACQUIRE))
+			return -ECANCELED;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void create_finish(struct create_work *w)
+{
+	struct agg_job *job = w->job;
+
+	w->err = w->gate ? create_gate(w->gate, &job->create_cancel) : 0;
+	if (!w->err)
+		w->err = w->fail_hook ? -ENOMEM :
+			 agg_job_alloc_bufs(job, &job->create_cancel);
+	w->took_ns = spare_now_ns() - w->start_ns;
+	pthread_mutex_lock(&out_reg_lock);
+	w->next = create_done;
+	create_done = w;		/* the loop's from now on */
+	pthread_mutex_unlock(&out_reg_lock);
+	helper_kick();
+}
+
+static void *create_run(void *arg)
+{
+	create_finish(arg);
+	helper_end();		/* last */
+	return NULL;
+}
+
+/* Start making @job's buffers; job->creating until handle_done_creates().
+ * -1 if there is no memory even for that. */
+static int create_start(struct agg_job *job)
+{
+	struct create_work *w = calloc(1, sizeof(*w));
+	int err;
+
+	if (!w)
+		return -1;
+	job->creating = true;
+	w->job = job;
+	w->start_ns = spare_now_ns();
+#ifdef SPARE_TEST_HOOKS
+	{
+		const char *gate = getenv("SPARE_AGGD_TEST_CREATE_GATE");
+		const char *gated = getenv("SPARE_AGGD_TEST_CREATE_JOB");
+		const char *fail = getenv("SPARE_AGGD_TEST_CREATE_FAIL");
+
+		w->fail_hook = fail && !strcmp(fail, "1");
+		w->gate = gate && *gate && gated &&
+			  !strcmp(gated, job->spec.name) ? strdup(gate) : NULL;
+	}
+#endif
+	err = helper_start(create_run, w);
+	if (err) {
+		log_warn("job %u '%s': no thread to allocate its buffers (%s): allocating them on the event loop",
+			 job->id, job->spec.name, strerror(err));
+		create_finish(w);
+	}
+	return 0;
+}
+
+/* Close the job's waiting connections with @status and let the job go. */
+static void create_failed(struct job_entry *e)
+{
+	struct agg_job *job = e->job;
+	struct conn *now[AGG_MAX_WORKERS];
+	unsigned int n = 0;
+
+	for (unsigned int r = 0; r < job->spec.n_workers; r++)
+		if (job->rank_conn[r])
+			now[n++] = job->rank_conn[r];
+	if (create_ops && job->importing)
+		create_ops->created(e, -ENOMEM);	/* may retire it */
+	if (!n) {
+		if (!e->dead)
+			job_retire(e);
+		else
+			job_maybe_free(e);
+		return;
+	}
+	/* the last detach retires the job, and frees it */
+	for (unsigned int i = 0; i < n; i++) {
+		struct conn *c = now[i];
+		bool pending = c->reg_pending;
+
+		c->reg_pending = false;
+		conn_detach(c);
+		if (pending)
+			fail_conn(c, AGG_ENOMEM, "REGISTER");
+		else
+			conn_close(c, "its job could not be created");
+	}
+}
+
+/* The buffers are ready: answer the job's REGISTERs (or its IMPORT). */
+static void create_ready(struct job_entry *e, uint64_t took_ns)
+{
+	struct agg_job *job = e->job;
+
+	job->last_active_ns = g.now_ns;
+	log_info("job %u '%s'%s%s created: %u workers, %u tensors, %u partitions, %s, %zu bytes (allocated in %" PRIu64 " ms, off the event loop)",
+		 job->id, job->spec.name, e->tenant[0] ? " of tenant " : "",
+		 e->tenant, job->spec.n_workers, job->spec.n_tensors,
+		 job->spec.n_parts, agg_dtype_name(job->spec.dtype),
+		 job->mem_bytes, took_ns / 1000000);
+	/* a held request replayed may close a connection and retire the job */
+	job->inflight++;
+	if (create_ops && job->importing)
+		create_ops->created(e, 0);
+	for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+		struct conn *c = job->rank_conn[r];
+
+		if (!c || !c->reg_pending)
+			continue;
+		c->reg_pending = false;
+		if (c->closing)
+			continue;
+		job_register_reply(c);
+		conn_release(c);	/* what it sent meanwhile, in order */
+	}
+	job->inflight--;
+	e = job_entry_of(job);
+	if (e)
+		job_maybe_free(e);
+}
+
+static void handle_done_creates(void)
+{
+	struct create_work *w;
+
+	pthread_mutex_lock(&out_reg_lock);
+	w = create_done;
+	create_done = NULL;
+	pthread_mutex_unlock(&out_reg_lock);
+	while (w) {
+		struct create_work *next = w->next;
+		struct agg_job *job = w->job;
+		struct job_entry *e = job_entry_of(job);
+
+		job->creating = false;
+		if (!e) {
+			/* exiting (jobs_free_all): the job goes with the rest */
+		} else if (e->dead) {
+			log_info("job %u '%s': its creation %s: every worker has gone",
+				 job->id, job->spec.name, w->err == -ECANCELED ?
+				 "stopped" : "ended");
+			job_maybe_free(e);
+		} else if (w->err) {
+			log_warn("job %u '%s': cannot allocate its %zu bytes: %s",
+				 job->id, job->spec.name, job->mem_bytes,
+				 strerror(-w->err));
+			create_failed(e);
+		} else {
+			create_ready(e, w->took_ns);
+		}
+		free(w->gate);
+		free(w);
+		w = next;
+	}
+}
+
+/* Freeing a job off the loop: its registration dropped, its buffers unmapped. */
+static void *free_run(void *arg)
+{
+	job_free(arg);
+	helper_end();		/* last */
+	return NULL;
+}
+
+/* From this size a job's buffers are freed off the loop. */
+#define JOB_FREE_OFF_LOOP_MIN	(8UL << 20)
+
+static void job_free_off_loop(struct agg_job *job)
+{
+	/* a small job is not worth a thread: its munmap and deregistration
+	 * take microseconds */
+	if (job->arena_bytes < JOB_FREE_OFF_LOOP_MIN ||
+	    helper_start(free_run, job))
+		job_free(job);
+}
+
+void job_register_reply(struct conn *c)
+{
+	struct agg_job *job = c->job;
+	struct agg_hdr h;
+	struct txmsg *m;
+	uint8_t *reply;
+
+	job_register_output(c);
+	agg_hdr_init(&h, AGG_MSG_REGISTER_REPLY, AGG_REG_REPLY_SIZE);
+	h.job_id = job->id;
+	h.rank = c->rank;
+	reply = malloc(AGG_REG_REPLY_SIZE);
+	m = reply ? tx_new(&h) : NULL;
+	if (!m) {
+		free(reply);
+		conn_close(c, "out of memory");
+		return;
+	}
+	agg_reg_reply_encode(job->spec.n_parts, reply);
+	m->payload = reply;
+	m->owned = reply;
+	m->len = AGG_REG_REPLY_SIZE;
+	tx_queue(c, m);
+}
+
 void jobs_wait_regs(void)
 {
 	pthread_mutex_lock(&out_reg_lock);
@@ -305,6 +602,8 @@ void job_drop_queued(struct agg_job *job)
 void job_retire(struct job_entry *e)
 {
 	e->dead = true;
+	if (e->job->creating)	/* its buffers are not wanted any more */
+		__atomic_store_n(&e->job->create_cancel, 1, __ATOMIC_RELEASE);
 	if (report_ops)
 		report_ops->changed();
 	job_drop_queued(e->job);
@@ -564,7 +863,7 @@ struct job_entry *job_new(struct conn *c, const char *tenant,
 	if (!tenant_may_create(c, tenant, spec, need, what))
 		return NULL;
 	e = calloc(1, sizeof(*e));
-	job = e ? agg_job_create(++g.next_job_id, spec) : NULL;
+	job = e ? agg_job_create_shell(++g.next_job_id, spec) : NULL;
 	if (job) {
 		job_report_init(&e->rep);
 		/* under FlowCon every job starts at an equal share's weight */
@@ -576,20 +875,26 @@ struct job_entry *job_new(struct conn *c, const char *tenant,
 		fail_conn(c, AGG_ENOMEM, what);
 		return NULL;
 	}
+	if (create_start(job)) {
+		agg_pool_remove_job(g.pool, job->id);
+		job_free(job);
+		free(e);
+		fail_conn(c, AGG_ENOMEM, what);
+		return NULL;
+	}
 	e->job = job;
 	snprintf(e->tenant, sizeof(e->tenant), "%s", tenant);
 	if (report_ops)
 		report_ops->changed();
 	e->next = g.jobs;
 	g.jobs = e;
+	/* charged now: the memory is being taken */
 	g.mem_used += job->mem_bytes;
 	g.jobs_created++;
 	job->last_active_ns = g.now_ns;
-	log_info("job %u '%s'%s%s created: %u workers, %u tensors, %u partitions, %s, %zu bytes",
+	log_info("job %u '%s'%s%s being created: its %zu bytes allocated off the event loop",
 		 job->id, job->spec.name, tenant[0] ? " of tenant " : "", tenant,
-		 job->spec.n_workers,
-		 job->spec.n_tensors, job->spec.n_parts,
-		 agg_dtype_name(job->spec.dtype), job->mem_bytes);
+		 job->mem_bytes);
 	return e;
 }
 
@@ -642,7 +947,27 @@ void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter)
 
 void jobs_free_all(void)
 {
-	jobs_wait_regs();	/* a registration reads its job's outputs */
+	struct create_work *w;
+
+	/* creations stop at their next step; helpers read their jobs */
+	for (struct job_entry *e = g.jobs; e; e = e->next)
+		if (e->job->creating)
+			__atomic_store_n(&e->job->create_cancel, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&out_reg_lock);
+	while (out_reg_running)
+		pthread_cond_wait(&out_reg_cond, &out_reg_lock);
+	w = create_done;
+	create_done = NULL;
+	pthread_mutex_unlock(&out_reg_lock);
+	while (w) {
+		struct create_work *next = w->next;
+
+		w->job->creating = false;	/* freed below */
+		free(w->gate);
+		free(w);
+		w = next;
+	}
+	handle_done_regs();
 	while (g.jobs) {
 		struct job_entry *e = g.jobs;
 

@@ -62,6 +62,17 @@ struct job_report_ops {
 
 void jobs_set_report_ops(const struct job_report_ops *ops);
 
+/*
+ * How the migration code (aggd_migrate.c) hears that an IMPORTed job's
+ * buffers are ready (@err 0) or could not be made (-ENOMEM): job_new()
+ * makes them off the event loop (job->creating meanwhile).
+ */
+struct job_create_ops {
+	void (*created)(struct job_entry *e, int err);
+};
+
+void jobs_set_create_ops(const struct job_create_ops *ops);
+
 /* Constant-time compare of two tokens (AGG_TOKEN_LEN + 1 bytes each). */
 bool agg_token_equal(const char *a, const char *b);
 
@@ -79,6 +90,12 @@ struct job_entry *job_entry_of(struct agg_job *job);
 /*
  * A new job of @tenant from a spec (REGISTER or IMPORT); NULL after an
  * ERROR reply. A REGISTER's tenant caps are checked here (@c's tenant).
+ * The job is in the table at once, charged to the budget, but its buffers
+ * are made off the event loop: job->creating until they are ready. Then
+ * the job's pending REGISTERs are answered (conn->reg_pending:
+ * job_register_reply) and their held requests replayed, or, if they could
+ * not be made, those connections get AGG_ENOMEM and close, and the job
+ * goes; an IMPORT hears of it through job_create_ops.
  */
 struct job_entry *job_new(struct conn *c, const char *tenant,
 			  struct agg_job_spec *spec, const char *what);
@@ -118,6 +135,9 @@ void queue_pull_reply(struct conn *c, struct agg_part *part);
  * then dropped.
  */
 void job_register_output(struct conn *c);
+/* Answer @c's REGISTER (its job's buffers are ready): job_register_output(),
+ * then the REGISTER_REPLY. */
+void job_register_reply(struct conn *c);
 /* Registrations ended (the eventfd fired): take their results. */
 void handle_done_regs(void);
 /* Block until no registration runs, then take their results (exiting). */

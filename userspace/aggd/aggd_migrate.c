@@ -508,9 +508,9 @@ void handle_migrate(struct conn *c)
 		return;
 	}
 	if (c->job || c->mig_admin || e->job->failed || e->job->mig ||
-	    e->job->importing) {
+	    e->job->importing || e->job->creating) {
 		send_error(c, AGG_ESTATE, 0, 0,
-			   "MIGRATE: job '%s' is failed, moving or arriving, or this connection is busy",
+			   "MIGRATE: job '%s' is failed, being created, moving or arriving, or this connection is busy",
 			   req.name);
 		return;
 	}
@@ -904,10 +904,6 @@ void handle_import(struct conn *c)
 	char tenant[AGG_NAME_LEN + 1];
 	struct agg_job_spec spec;
 	struct job_entry *e;
-	uint32_t offered = c->hdr.rank, taken, have = 0;
-	const char *why = "this daemon runs without --rdma";
-	uint8_t *body = NULL;
-	size_t len = 0;
 	int ret;
 
 	/* tenant[32], then the job's REGISTER payload */
@@ -934,6 +930,32 @@ void handle_import(struct conn *c)
 		return;
 	e->job->importing = true;
 	c->import_job = e->job;
+	c->import_offered = c->hdr.rank;
+	/* answered once the job's buffers are ready (import_created) */
+	rx_expect_hdr(c);
+}
+
+/* job_create_ops.created: an IMPORTed job's buffers are ready (@err 0), or
+ * could not be made: answer its IMPORT. */
+static void import_created(struct job_entry *e, int err)
+{
+	uint32_t offered, taken, have = 0;
+	const char *why = "this daemon runs without --rdma";
+	uint8_t *body = NULL;
+	size_t len = 0;
+	struct conn *c;
+
+	for (c = g.conns; c; c = c->next)
+		if (c->import_job == e->job && !c->closing)
+			break;
+	if (!c)
+		return;		/* gone: import_abandoned() retired the job */
+	if (err) {
+		c->import_job = NULL;
+		fail_conn(c, AGG_ENOMEM, "IMPORT");
+		return;		/* the job goes (create_failed) */
+	}
+	offered = c->import_offered;
 	/* an authenticated peer's offer (IMPORT needs its proof); bits this
 	 * daemon does not know are not taken */
 	if (!(offered & AGG_PEER_CAP_RDMA_STATE))
@@ -950,7 +972,6 @@ void handle_import(struct conn *c)
 		 taken ? "RDMA" : "TCP", taken ? "" : "; RDMA not taken: ",
 		 taken ? "" : why);
 	import_reply(c, e->job->id, 0, taken, body, len);
-	rx_expect_hdr(c);
 }
 
 void handle_import_commit(struct conn *c)
@@ -988,7 +1009,7 @@ void *import_state_buf(struct conn *c)
 	struct agg_job *job = c->import_job;
 	struct agg_part *p;
 
-	if (!job || job->spec.opt == AGG_OPT_NONE ||
+	if (!job || job->creating || job->spec.opt == AGG_OPT_NONE ||
 	    c->hdr.part >= job->spec.n_parts || c->hdr.rank > AGG_STATE_MOMENTUM) {
 		fail_conn(c, AGG_ESTATE, "IMPORT_STATE");
 		return NULL;
@@ -1105,7 +1126,12 @@ static const struct job_mig_ops mig_ops = {
 	.progress = mig_progress,
 };
 
+static const struct job_create_ops create_ops_import = {
+	.created = import_created,
+};
+
 void migrate_init(void)
 {
 	jobs_set_mig_ops(&mig_ops);
+	jobs_set_create_ops(&create_ops_import);
 }

@@ -97,7 +97,7 @@ void on_timer(void)
 		next = e->next;
 		if (e->dead || job->importing || job->failed)
 			continue;
-		if (job->inflight) {
+		if (job->inflight || job->creating) {
 			job->last_active_ns = g.now_ns;
 			continue;
 		}

@@ -5,7 +5,8 @@
 # 5.5; issue 35). Each daemon in SOURCES (binaries in /spare/bin, copied
 # there from build/bin; default this tree's spare-aggd and a
 # spare-aggd-base built from c2309ea0^, whose registration runs on the
-# event loop) serves on A's address, port 18520, 18521, ..., with --rdma.
+# event loop; for the job's creation and freeing, which left the loop in
+# session 55, one built from 766ef291) serves on A's address, port 18520, 18521, ..., with --rdma.
 # Run by run, the daemons' order alternating, spare-agg-itest reg-stall
 # runs, for each size, a bystander job (one TCP worker, 64 KiB, rounds
 # back to back, each round's start and end noted) while a job of 2 workers
