@@ -332,13 +332,21 @@ for n in 2 3 4 5 6 7; do
 	LIST=$LIST${LIST:+,}10.0.0.$n:$DONOR_PORT
 done
 dmesg -c >/dev/null
-# one coding group (32 MiB): split j on host 2 + j
+# one coding group (32 MiB), split j in slab j
 disk=$(spare_create e0 size=${MB}M slab_size=8M redundancy=ec:4+2 integrity=crc32c \
 	donors="$LIST" source=10.0.0.1)
 dmesg | grep -q 'e0: integrity crc32c: 192 KiB of checksums (6 per page)' ||
 	{ dmesg | tail; fail "no checksum table (4 bytes a split)"; }
+# split_host J: the host whose donor holds split J (slab_map: slab J)
+split_host() {
+	awk -v s="$1" '$2 == s && $6 == "mapped" {split($5, a, "[.:]"); print a[4]}' \
+		"/sys/block/$disk/spare/slab_map"
+}
+h0=$(split_host 0); h1=$(split_host 1); h2=$(split_host 2)
+[ -n "$h0" ] && [ -n "$h1" ] && [ -n "$h2" ] || { cat "/sys/block/$disk/spare/slab_map"; fail "splits 0-2 not mapped"; }
+echo "split 0 on host $h0, split 1 on host $h1, split 2 on host $h2"
 fill "$disk"
-corrupt 2
+corrupt "$h0"
 readback "$disk" || { show_stats "$disk"; cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "read back differs or failed with one bad split (rc $?)"; }
 show_stats "$disk"
 echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
@@ -353,14 +361,14 @@ wait_until 120 rebuilt ||
 rebuilt=$(ecs repaired_pages)
 [ "$rebuilt" -ge $((MB * 256)) ] || fail "$rebuilt split pages rebuilt, expected $((MB * 256))"
 dmesg | grep 'e0\|spare' | grep 'crc32c' | sed 's/^/    /'
-dmesg | grep -q "$disk: coding group 0: split 0 of page [0-9]* (donor 10.0.0.2:$DONOR_PORT) failed its crc32c check; treated as missing and rebuilt" ||
+dmesg | grep -q "$disk: coding group 0: split 0 of page [0-9]* (donor 10.0.0.$h0:$DONOR_PORT) failed its crc32c check; treated as missing and rebuilt" ||
 	{ client_log 20; fail "no line for split 0"; }
 [ "$(dmesg | grep -c 'failed its crc32c check')" = 1 ] || fail "more than one line for the group"
 pass "every byte right; $ie bad splits caught, $rebuilt split pages rebuilt"
 
 step "ec:4+2: splits 1 and 2 corrupted too: only K good splits, split 0's rebuilt pages among them"
-corrupt 3
-corrupt 4
+corrupt "$h1"
+corrupt "$h2"
 readback "$disk" || { show_stats "$disk"; cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "read back differs or failed (rc $?): split 0's pages were not rebuilt right"; }
 show_stats "$disk"
 echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
