@@ -1066,6 +1066,12 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 		req->ext[0] = (struct ec_ext){ .group = g, .first = rep.first,
 					       .n = rep.n };
 		ok = rb_rdma(dev, rep.src, false, -1, 0);
+		/*
+		 * The CRCs and the decode use the FPU (crc32c-intel, raid6's
+		 * AVX2); a read's decode runs in softirq (page_fill()) and
+		 * raid6 does not check that the FPU is free: no softirq here.
+		 */
+		local_bh_disable();
 		/* integrity=crc32c: a bad source is demoted; its pages later */
 		for (i = 0; ok && i < n; i++)
 			if (rep.src & (1U << i))
@@ -1079,6 +1085,7 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 			ok = !spare_ec_recover(geo, ptr,
 					       spare_ec_all(geo) & ~rep.src);
 		}
+		local_bh_enable();
 		if (ok)
 			ok = rb_rdma(dev, 1U << j, true, -1, 0);
 		spin_lock_irqsave(&e->glock[g], flags);
@@ -1840,8 +1847,14 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 		req->t0 = ktime_get_ns();
 	atomic_set(&req->pending, 1);
 	if (req->write) {
+		int ret;
+
 		atomic64_inc(&e->writes);
-		if (walk_pages(req, page_encode)) {
+		/* the encode and CRCs use the FPU: no softirq decode meanwhile */
+		local_bh_disable();
+		ret = walk_pages(req, page_encode);
+		local_bh_enable();
+		if (ret) {
 			req->rq = NULL;
 			req_release(req);
 			return BLK_STS_IOERR;
