@@ -437,6 +437,8 @@ struct spare_donor *spare_ec_rehome(struct spare_donor *d, u32 s);
 size_t spare_ec_moving(struct spare_dev *dev, char *text, size_t cap);
 size_t spare_ec_moving_cap(struct spare_dev *dev);
 bool spare_ec_evict(struct spare_donor *d, u32 s);
+void spare_ec_crc_shape(struct spare_dev *dev, u64 *pages, u32 *per_page,
+			u32 *unit_shift);
 #else
 static inline int spare_ec_power_on(struct spare_dev *dev)
 {
@@ -464,6 +466,8 @@ static inline bool spare_ec_evict(struct spare_donor *d, u32 s)
 {
 	return false;
 }
+static inline void spare_ec_crc_shape(struct spare_dev *dev, u64 *pages,
+				      u32 *per_page, u32 *unit_shift) {}
 static inline blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 					     const struct blk_mq_queue_data *bd)
 {
@@ -521,6 +525,7 @@ bool spare_integrity_want_backup(struct spare_dev *dev,
 				 const struct spare_cmd *cmd);
 bool spare_integrity_no_source(struct spare_dev *dev,
 			       const struct spare_cmd *cmd);
+u32 spare_integrity_crc32c(void *tfm, const void *buf, u32 len);
 void spare_cmd_put(struct spare_cmd *cmd);
 void spare_kick_queues(struct spare_dev *dev);
 void spare_uevent(struct spare_dev *dev, const char *event,

@@ -827,7 +827,7 @@ static const char *ec_codec_missing(void)
 
 /*
  * redundancy=ec:K+R against the donors, their domains and replicas, and
- * the parts not built with it yet (a backup device, integrity); against a
+ * the part not built with it yet (a backup device); against a
  * kernel without raid6_pq or xor (the rig's debug kernel) spare.ko has no
  * codec and refuses it, naming the missing options
  * (Documentation/erasure-coding.md).
@@ -860,10 +860,9 @@ static int check_redundancy(struct spare_dev *dev)
 			name, c->ec.k, c->ec.r, missing);
 		return -EOPNOTSUPP;
 	}
-	if (c->backup[0] || c->integrity) {
-		pr_warn("%s: redundancy=ec:%u+%u with %s: not built yet, the device stays off\n",
-			name, c->ec.k, c->ec.r,
-			c->backup[0] ? "a backup device" : "integrity=crc32c");
+	if (c->backup[0]) {
+		pr_warn("%s: redundancy=ec:%u+%u with a backup device: not built yet, the device stays off\n",
+			name, c->ec.k, c->ec.r);
 		return -EOPNOTSUPP;
 	}
 	return 0;

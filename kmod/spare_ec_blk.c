@@ -34,6 +34,16 @@
  * dead donor costs it nothing, and it keeps the slot (the bytes its late
  * splits write) until each of those landed or failed
  * (spare_ec_write_end(): marked current, or left to the rebuild).
+ *
+ * integrity=crc32c (spare_integrity.c's table, K + R checksums a page):
+ * page_encode() sets each split's when the write is encoded, in the slot;
+ * op_done() checks each split a read brought back, and repair_split() the
+ * sources it reads, in the slot too (split_crc_ok()). A split that does
+ * not match is as one that failed: counted (io_stat integrity_errors),
+ * logged once per group, treated as missing (the core's
+ * spare_ec_split_demote(): not current any more, flagged for the
+ * rebuild's next look) and the read goes on with the other splits,
+ * decoding as it must; short of K good ones, EIO.
  */
 #include <linux/bitmap.h>
 #include <linux/blk-mq.h>
@@ -182,6 +192,50 @@ struct spare_ec_dev {
 static u32 nsplits(const struct spare_dev *dev)
 {
 	return spare_ec_splits(&dev->cfg.ec);
+}
+
+/* an extent, or a repair range, is checked whole (split_crc_ok()) */
+static_assert(SPARE_MAX_IO_BYTES / SPARE_EC_PAGE <= SPARE_EC_CHECK_PAGES);
+
+/*
+ * integrity=crc32c: split @j of pages [@first, @first + @n) of group @g,
+ * read into @buf, against its checksums. The pages that do not match are
+ * counted, treated as missing while K other splits are current (the
+ * rebuild's next look rebuilds them) and logged once per group. False if
+ * one did not match. Any context: RDMA completions call it.
+ */
+static bool split_crc_ok(struct spare_dev *dev, u32 g, u32 j, u32 first,
+			 u32 n, const void *buf)
+{
+	struct spare_ec_dev *e = dev->ec;
+	struct spare_ec_bad_log log;
+	const struct spare_copy *cp;
+	unsigned long flags;
+	u32 s = g * nsplits(dev) + j, d;
+	u64 bad;
+
+	if (!dev->crc.crc)
+		return true;
+	bad = spare_ec_split_verify(&dev->crc, &e->map, g, j, first, n, buf,
+				    spare_ec_split_bytes(&dev->cfg.ec),
+				    spare_integrity_crc32c, dev->crc_tfm);
+	if (!bad)
+		return true;
+	atomic64_add(hweight64(bad), &dev->stats.integrity_errors);
+	spin_lock_irqsave(&e->glock[g], flags);
+	spare_ec_split_demote(&dev->crc, &e->map, &e->map.groups[g], g, j,
+			      first, bad, &log);
+	spin_unlock_irqrestore(&e->glock[g], flags);
+	if (!log.log)
+		return false;
+	cp = &dev->map.slabs[s].copy[e->sp[s].slot];
+	d = READ_ONCE(cp->donor);
+	pr_warn_ratelimited("%s: coding group %u: split %u of page %u (donor %s) failed its crc32c check; %s (logged once per group)\n",
+			    dev->disk->disk_name, g, j, log.page,
+			    d < dev->cfg.nr_donors ? dev->donors[d].name : "-",
+			    log.demoted ? "treated as missing and rebuilt" :
+			    "fewer than K other splits current: not used");
+	return false;
 }
 
 /* ns since a traced read started; 0 when it is not traced */
@@ -426,7 +480,8 @@ static int walk_pages(struct ec_req *req,
 static void page_encode(struct ec_req *req, unsigned int ext, u32 rp,
 			void *page)
 {
-	const struct spare_ec_geom *g = &req->dev->cfg.ec;
+	struct spare_dev *dev = req->dev;
+	const struct spare_ec_geom *g = &dev->cfg.ec;
 	u32 sb = spare_ec_split_bytes(g), j;
 	void *parity[SPARE_EC_MAX_R];
 
@@ -435,6 +490,16 @@ static void page_encode(struct ec_req *req, unsigned int ext, u32 rp,
 	for (j = 0; j < g->r; j++)
 		parity[j] = (u8 *)req->region[g->k + j] + rp * sb;
 	spare_ec_encode(g, page, parity);
+	if (dev->crc.crc) {	/* integrity=crc32c: each split's, as sent */
+		const struct ec_ext *ex = &req->ext[ext];
+		u64 idx = (u64)ex->group * dev->ec->map.pages_per_group +
+			  ex->first + (rp - ex->pidx);
+
+		for (j = 0; j < spare_ec_splits(g); j++)
+			spare_crc_set(&dev->crc, idx, j,
+				      spare_integrity_crc32c(dev->crc_tfm,
+					(u8 *)req->region[j] + rp * sb, sb));
+	}
 }
 
 /* Extent @ext's page, from its K data splits or decoded from K splits. */
@@ -710,9 +775,20 @@ static void op_done(struct ib_cq *cq, struct ib_wc *wc)
 		write_maybe_complete(req);
 		spin_unlock_irqrestore(&req->lock, flags);
 	} else {
+		struct ec_ext *ex = &req->ext[op->ext];
 		struct spare_ec_stats st = {};
 		unsigned long flags;
 
+		/*
+		 * integrity=crc32c: a split that does not match is as one
+		 * that failed; a late one too is checked (still in the slot),
+		 * so that it is rebuilt
+		 */
+		if (ok)
+			ok = split_crc_ok(req->dev, ex->group, op->split,
+					  ex->first, ex->n,
+					  (u8 *)req->region[op->split] +
+					  ex->pidx * spare_ec_split_bytes(&req->dev->cfg.ec));
 		spin_lock_irqsave(&req->lock, flags);
 		read_event(req, op->ext, op->split, ok, &st);
 		read_maybe_end(req);
@@ -990,6 +1066,17 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 		req->ext[0] = (struct ec_ext){ .group = g, .first = rep.first,
 					       .n = rep.n };
 		ok = rb_rdma(dev, rep.src, false, -1, 0);
+		/*
+		 * The CRCs and the decode use the FPU (crc32c-intel, raid6's
+		 * AVX2); a read's decode runs in softirq (page_fill()) and
+		 * raid6 does not check that the FPU is free: no softirq here.
+		 */
+		local_bh_disable();
+		/* integrity=crc32c: a bad source is demoted; its pages later */
+		for (i = 0; ok && i < n; i++)
+			if (rep.src & (1U << i))
+				ok = split_crc_ok(dev, g, i, rep.first, rep.n,
+						  req->region[i]);
 		for (p = 0; ok && p < rep.n; p++) {
 			void *ptr[SPARE_EC_MAX_SPLITS];
 
@@ -998,6 +1085,7 @@ static int repair_split(struct spare_dev *dev, u32 g, u32 j)
 			ok = !spare_ec_recover(geo, ptr,
 					       spare_ec_all(geo) & ~rep.src);
 		}
+		local_bh_enable();
 		if (ok)
 			ok = rb_rdma(dev, 1U << j, true, -1, 0);
 		spin_lock_irqsave(&e->glock[g], flags);
@@ -1662,6 +1750,21 @@ static void ec_rebuild_work(struct work_struct *work)
 							     EC_REBUILD_MS));
 }
 
+/*
+ * integrity=crc32c's table on this device (spare_integrity_start()): a
+ * checksum per split of each page of every group, a mismatch logged once
+ * per group.
+ */
+void spare_ec_crc_shape(struct spare_dev *dev, u64 *pages, u32 *per_page,
+			u32 *unit_shift)
+{
+	struct spare_ec_dev *e = dev->ec;
+
+	*pages = (u64)e->map.nr_groups * e->map.pages_per_group;
+	*per_page = nsplits(dev);
+	*unit_shift = e->gshift - SPARE_PAGE_SHIFT;
+}
+
 blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 			       const struct blk_mq_queue_data *bd)
 {
@@ -1744,8 +1847,14 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 		req->t0 = ktime_get_ns();
 	atomic_set(&req->pending, 1);
 	if (req->write) {
+		int ret;
+
 		atomic64_inc(&e->writes);
-		if (walk_pages(req, page_encode)) {
+		/* the encode and CRCs use the FPU: no softirq decode meanwhile */
+		local_bh_disable();
+		ret = walk_pages(req, page_encode);
+		local_bh_enable();
+		if (ret) {
 			req->rq = NULL;
 			req_release(req);
 			return BLK_STS_IOERR;

@@ -16,6 +16,13 @@
  * client core's (core/spare_integrity_table.c), shared with spare-ublk's
  * --integrity; this file walks a request's segments and feeds it.
  *
+ * With redundancy=ec:K+R the table holds a checksum per split of each
+ * page (K + R a page, 4 bytes each): spare_ec_blk.c sets them when a
+ * write's splits are encoded and checks each split as its RDMA read
+ * completes, with spare_integrity_crc32c() below; a bad split is treated
+ * as missing (the core's spare_ec_split_verify() and
+ * spare_ec_split_demote()), the page decoded from K others.
+ *
  * This catches pages corrupted on a donor or on the way; it is not
  * authentication (a donor that can rewrite pages can rewrite them with
  * their CRCs only if it can also write this memory, which it cannot).
@@ -33,6 +40,8 @@
 int spare_integrity_start(struct spare_dev *dev)
 {
 	const char *name = config_item_name(&dev->item);
+	u64 pages = dev->cfg.size >> PAGE_SHIFT;
+	u32 per_page = 1, shift = dev->cfg.slab_shift - PAGE_SHIFT;
 	struct crypto_shash *tfm;
 	int ret;
 
@@ -44,15 +53,16 @@ int spare_integrity_start(struct spare_dev *dev)
 			PTR_ERR(tfm));
 		return PTR_ERR(tfm);
 	}
-	ret = spare_crc_table_init(&dev->crc, dev->cfg.size >> PAGE_SHIFT, 1,
-				   dev->cfg.slab_shift - PAGE_SHIFT);
+	if (dev->ec)	/* a checksum per split, logged once per group */
+		spare_ec_crc_shape(dev, &pages, &per_page, &shift);
+	ret = spare_crc_table_init(&dev->crc, pages, per_page, shift);
 	if (ret) {
 		crypto_free_shash(tfm);
 		return ret;
 	}
 	dev->crc_tfm = tfm;
-	pr_info("%s: integrity crc32c: %llu KiB of checksums\n", name,
-		spare_crc_table_bytes(&dev->crc) >> 10);
+	pr_info("%s: integrity crc32c: %llu KiB of checksums (%u per page)\n",
+		name, spare_crc_table_bytes(&dev->crc) >> 10, per_page);
 	return 0;
 }
 
@@ -62,6 +72,23 @@ void spare_integrity_stop(struct spare_dev *dev)
 	if (dev->crc_tfm)
 		crypto_free_shash(dev->crc_tfm);
 	dev->crc_tfm = NULL;
+}
+
+/**
+ * spare_integrity_crc32c() - the CRC-32C of @len bytes at @buf
+ * @tfm: the device's crc_tfm
+ *
+ * The core's spare_crc32c_fn, for an erasure-coded device's split pages
+ * (spare_ec_blk.c): in ->queue_rq() and in RDMA completions, never sleeps.
+ */
+u32 spare_integrity_crc32c(void *tfm, const void *buf, u32 len)
+{
+	SHASH_DESC_ON_STACK(desc, (struct crypto_shash *)tfm);
+	__le32 crc;
+
+	desc->tfm = tfm;
+	crypto_shash_digest(desc, buf, len, (u8 *)&crc);
+	return le32_to_cpu(crc);
 }
 
 /*

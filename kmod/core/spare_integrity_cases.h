@@ -5,8 +5,9 @@
  * userspace, by the host test tests/unit/test_integrity.c: the checksum
  * table (a page or a split read back with other bytes is caught, one never
  * written is not checked, a CRC of 0), logging once per slab, where a read
- * goes after bad pages, and a bad split of an erasure-coded page demoted
- * and flagged for repair only while K others can rebuild it.
+ * goes after bad pages, a bad split of an erasure-coded page demoted
+ * and flagged for repair only while K others can rebuild it, and the
+ * split checks both drivers run (spare_ec_split_verify(), _demote()).
  *
  * The includer defines the harness:
  *   INTEG_T                  the case's argument (struct kunit *, or int)
@@ -213,6 +214,111 @@ static void integ_ec_lost_not_source(INTEG_T t)
 	spare_ec_map_free(&m);
 }
 
+/* A stand-in for CRC-32C: the split page's first byte, plus one. */
+static u32 integ_fake_crc(void *ctx, const void *buf, u32 len)
+{
+	(*(u32 *)ctx)++;
+	return (u32)((const u8 *)buf)[0] + 1;
+}
+
+/*
+ * A split's pages read back are checked each against its own entry (page
+ * g * pages_per_group + first + i, entry j): the one with other bytes is
+ * named in the answer, pages never written are not checked (no CRC is
+ * computed for them), a table that is off checks nothing.
+ */
+static void integ_ec_split_verify(INTEG_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	struct spare_crc_table tab;
+	struct spare_ec_map m;
+	static u8 buf[4 * 1024];	/* not on the stack: KUnit's frames are small */
+	u32 calls = 0, i;
+
+	INTEG_ASSERT(t, !spare_ec_map_init(&m, &g, 1, 2, INTEG_EC_PAGES));
+	INTEG_ASSERT(t, !spare_crc_table_init(&tab, 2 * INTEG_EC_PAGES, 6, 4));
+	/* group 1, split 3, pages 5..8 written with bytes 10..13 */
+	for (i = 0; i < 4; i++) {
+		memset(buf + i * 1024, 10 + i, 1024);
+		spare_crc_set(&tab, INTEG_EC_PAGES + 5 + i, 3, 11 + i);
+	}
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 3, 5, 4, buf, 1024,
+					  integ_fake_crc, &calls), 0);
+	INTEG_EQ(t, calls, 4);
+	/* page 7 came back with other bytes */
+	buf[2 * 1024] = 99;
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 3, 5, 4, buf, 1024,
+					  integ_fake_crc, &calls), 1ULL << 2);
+	/* split 2's entries (never written) are not split 3's */
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 2, 5, 4, buf, 1024,
+					  integ_fake_crc, &calls), 0);
+	/* group 0's page 5 is checked against its own entry */
+	spare_crc_set(&tab, 5, 3, 11);
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 0, 3, 5, 1, buf + 1024,
+					  1024, integ_fake_crc, &calls), 1);
+	/* pages 9 and 10 never written: not checked, no CRC computed */
+	calls = 0;
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 3, 8, 3, buf + 3 * 1024,
+					  1024, integ_fake_crc, &calls), 0);
+	INTEG_EQ(t, calls, 1);
+	spare_crc_table_free(&tab);
+	/* off: nothing checked */
+	calls = 0;
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 3, 5, 4, buf, 1024,
+					  integ_fake_crc, &calls), 0);
+	INTEG_EQ(t, calls, 0);
+	spare_ec_map_free(&m);
+}
+
+/*
+ * A split's bad pages are treated as missing (each spare_ec_split_bad())
+ * and the first is logged once per group; with only K current, none is
+ * demoted, and the log line says so.
+ */
+static void integ_ec_split_demote(INTEG_T t)
+{
+	struct spare_ec_bad_log log;
+	struct spare_crc_table tab;
+	struct spare_ec_map m;
+	struct spare_ec_group *grp;
+
+	INTEG_ASSERT(t, integ_ec_setup(&m, 4, 2, 4, 0x3f));
+	INTEG_ASSERT(t, !spare_crc_table_init(&tab, INTEG_EC_PAGES, 6, 4));
+	grp = &m.groups[0];
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, grp, 0, 0, 0,
+					  (1ULL << 1) | (1ULL << 3), &log), 2);
+	INTEG_CHECK(t, log.log && log.demoted);
+	INTEG_EQ(t, log.page, 1);
+	INTEG_CHECK(t, !spare_ec_current(&m, grp, 0, 1));
+	INTEG_CHECK(t, !spare_ec_current(&m, grp, 0, 3));
+	INTEG_CHECK(t, spare_ec_current(&m, grp, 0, 2));
+	INTEG_EQ(t, grp->repair, 1U << 0);
+	/* another split of the group: demoted, not logged again */
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, grp, 0, 2, 2, 1, &log), 1);
+	INTEG_CHECK(t, !log.log);
+	INTEG_CHECK(t, !spare_ec_current(&m, grp, 2, 2));
+	/* page 1 has splits 1..5 current: split 1 goes, then split 2 may not */
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, grp, 0, 1, 1, 1, &log), 1);
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, grp, 0, 2, 1, 1, &log), 0);
+	INTEG_CHECK(t, spare_ec_current(&m, grp, 2, 1));
+	/* nothing bad: nothing done */
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, grp, 0, 4, 0, 0, &log), 0);
+	INTEG_CHECK(t, !log.log);
+	spare_crc_table_free(&tab);
+	spare_ec_map_free(&m);
+
+	/* K current only: not demoted; the group's first line says so */
+	INTEG_ASSERT(t, integ_ec_setup(&m, 4, 2, 1, 0x0f));
+	INTEG_ASSERT(t, !spare_crc_table_init(&tab, INTEG_EC_PAGES, 6, 4));
+	INTEG_EQ(t, spare_ec_split_demote(&tab, &m, &m.groups[0], 0, 0, 0, 1,
+					  &log), 0);
+	INTEG_CHECK(t, log.log && !log.demoted);
+	INTEG_EQ(t, log.page, 0);
+	INTEG_CHECK(t, spare_ec_current(&m, &m.groups[0], 0, 0));
+	spare_crc_table_free(&tab);
+	spare_ec_map_free(&m);
+}
+
 struct spare_integrity_case {
 	const char *name;
 	void (*run)(INTEG_T t);
@@ -228,6 +334,8 @@ static const struct spare_integrity_case spare_integrity_cases[] = {
 	{ "ec_split_demoted", integ_ec_split_demoted },
 	{ "ec_split_last_source", integ_ec_split_last_source },
 	{ "ec_lost_not_source", integ_ec_lost_not_source },
+	{ "ec_split_verify", integ_ec_split_verify },
+	{ "ec_split_demote", integ_ec_split_demote },
 };
 
 #endif /* SPARE_INTEGRITY_CASES_H */

@@ -50,14 +50,19 @@ void spare_crc_set(struct spare_crc_table *t, u64 page, u32 j, u32 crc)
 		WRITE_ONCE(t->crc[page * t->per_page + j], spare_crc_stored(crc));
 }
 
+/* The stored value of entry @j of @page: 0 if never written or out of range. */
+static u32 crc_want(const struct spare_crc_table *t, u64 page, u32 j)
+{
+	if (!t->crc || page >= t->nr_pages || j >= t->per_page)
+		return 0;
+	return READ_ONCE(t->crc[page * t->per_page + j]);
+}
+
 enum spare_crc_verdict spare_crc_check(const struct spare_crc_table *t,
 				       u64 page, u32 j, u32 crc)
 {
-	u32 want;
+	u32 want = crc_want(t, page, j);
 
-	if (page >= t->nr_pages || j >= t->per_page)
-		return SPARE_CRC_UNCHECKED;
-	want = READ_ONCE(t->crc[page * t->per_page + j]);
 	if (!want)
 		return SPARE_CRC_UNCHECKED;
 	return spare_crc_stored(crc) == want ? SPARE_CRC_OK : SPARE_CRC_BAD;
@@ -106,4 +111,60 @@ bool spare_ec_split_bad(const struct spare_ec_map *m,
 	__clear_bit(p, grp->cur[j]);
 	grp->repair |= 1U << j;
 	return true;
+}
+
+/* Entry index of page @p of group @g (pages of a group are consecutive). */
+static u64 ec_page(const struct spare_ec_map *m, u32 g, u32 p)
+{
+	return (u64)g * m->pages_per_group + p;
+}
+
+u64 spare_ec_split_verify(const struct spare_crc_table *t,
+			  const struct spare_ec_map *m, u32 g, u32 j,
+			  u32 first, u32 n, const void *buf, u32 sb,
+			  spare_crc32c_fn crc32c, void *ctx)
+{
+	const u8 *b = buf;
+	u64 bad = 0;
+	u32 i;
+
+	if (n > SPARE_EC_CHECK_PAGES)
+		n = SPARE_EC_CHECK_PAGES;
+	for (i = 0; i < n; i++) {
+		u32 want = crc_want(t, ec_page(m, g, first + i), j);
+
+		/* never written (or the table is off): nothing to compute */
+		if (want && spare_crc_stored(crc32c(ctx, b + (size_t)i * sb,
+						    sb)) != want)
+			bad |= 1ULL << i;
+	}
+	return bad;
+}
+
+u32 spare_ec_split_demote(struct spare_crc_table *t,
+			  const struct spare_ec_map *m,
+			  struct spare_ec_group *grp, u32 g, u32 j, u32 first,
+			  u64 bad, struct spare_ec_bad_log *log)
+{
+	u32 i, demoted = 0;
+	bool seen = false;
+
+	log->log = false;
+	for (i = 0; i < SPARE_EC_CHECK_PAGES; i++) {
+		bool dem;
+
+		if (!(bad & (1ULL << i)))
+			continue;
+		dem = spare_ec_split_bad(m, grp, j, first + i);
+		demoted += dem;
+		if (seen)
+			continue;
+		seen = true;
+		if (spare_crc_log_first(t, ec_page(m, g, first + i))) {
+			log->log = true;
+			log->demoted = dem;
+			log->page = first + i;
+		}
+	}
+	return demoted;
 }

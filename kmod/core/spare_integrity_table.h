@@ -106,4 +106,51 @@ enum spare_bad_next spare_integrity_next(u32 bad_reads, u32 nr_copies,
 bool spare_ec_split_bad(const struct spare_ec_map *m,
 			struct spare_ec_group *grp, u32 j, u32 p);
 
+/* Pages of one split a check takes at once (a bit each in its answer). */
+#define SPARE_EC_CHECK_PAGES	64
+
+/* The driver's CRC-32C of @len bytes at @buf (@ctx: its own state). */
+typedef u32 (*spare_crc32c_fn)(void *ctx, const void *buf, u32 len);
+
+/**
+ * spare_ec_split_verify() - split @j of pages [@first, @first + @n) of
+ * coding group @g, read back into @buf (@sb bytes a page, one after the
+ * other), against its checksums
+ * @crc32c: computes each split page's CRC-32C (@ctx handed to it)
+ *
+ * No lock: the entries of pages being read are not written meanwhile. At
+ * most SPARE_EC_CHECK_PAGES pages: the drivers' extents and repair ranges
+ * are no longer (they assert it).
+ *
+ * Return: the pages that do not match, bit i for page @first + i (pages
+ * never written are not checked); 0 when all match.
+ */
+u64 spare_ec_split_verify(const struct spare_crc_table *t,
+			  const struct spare_ec_map *m, u32 g, u32 j,
+			  u32 first, u32 n, const void *buf, u32 sb,
+			  spare_crc32c_fn crc32c, void *ctx);
+
+/* What the driver logs of a split's bad pages (spare_ec_split_demote()). */
+struct spare_ec_bad_log {
+	bool log;	/* the group's first mismatch: log it, else stay quiet */
+	bool demoted;	/* ... and that page was demoted (it is rebuilt) */
+	u32 page;	/* ... its page in the group */
+};
+
+/**
+ * spare_ec_split_demote() - split @j's pages @bad (from
+ * spare_ec_split_verify() of pages from @first) treated as missing
+ *
+ * Each is spare_ec_split_bad(): no longer current, flagged for repair,
+ * while K other splits of it are current. The caller holds group @g's
+ * lock, counts the bad pages (hweight64(@bad)) and, when @log->log, logs
+ * @log->page once (once per group: spare_crc_log_first()).
+ *
+ * Return: the pages demoted (the driver's repair rebuilds them).
+ */
+u32 spare_ec_split_demote(struct spare_crc_table *t,
+			  const struct spare_ec_map *m,
+			  struct spare_ec_group *grp, u32 g, u32 j, u32 first,
+			  u64 bad, struct spare_ec_bad_log *log);
+
 #endif /* SPARE_INTEGRITY_TABLE_H */

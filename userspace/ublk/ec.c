@@ -732,12 +732,6 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 		slot_end(q, s);
 }
 
-/* Device page @p (of its group's pages) of group @g: the checksum table's index. */
-static u64 integ_page(const struct dev *d, u32 g, u32 p)
-{
-	return (u64)g * d->ec->map.pages_per_group + p;
-}
-
 /* --integrity: the checksum of each split of request page @p in slot @s. */
 static void integ_split_set(struct queue *q, unsigned int s, u32 p)
 {
@@ -750,44 +744,51 @@ static void integ_split_set(struct queue *q, unsigned int s, u32 p)
 			      integ_crc32c(slot_region(q, s, j) + (size_t)p * sb, sb));
 }
 
+/* an extent, or a rebuild's chunk, is checked whole (integ_split_ok()) */
+_Static_assert(MAX_IO / SPARE_EC_PAGE <= SPARE_EC_CHECK_PAGES &&
+	       EC_RS_PAGES <= SPARE_EC_CHECK_PAGES, "split checks: 64 pages");
+
+/* The core's spare_crc32c_fn: ISA-L's CRC-32C (integrity.c). */
+static u32 integ_crc_fn(void *ctx, const void *buf, u32 len)
+{
+	return integ_crc32c(buf, len);
+}
+
 /*
  * --integrity: split @j of pages [first, first + n) of group @g, read into
- * @buf, against its checksums. A split page that does not match is counted
- * (@errors), logged once per group, and treated as missing: not current
- * any more and flagged for repair (spare_ec_split_bad()), while K other
- * splits of the page can rebuild it. Returns false if one did not match.
+ * @buf, against its checksums (the core's spare_ec_split_verify(), shared
+ * with spare.ko). A split page that does not match is counted (@errors),
+ * logged once per group, and treated as missing: not current any more and
+ * flagged for repair (spare_ec_split_demote()), while K other splits of
+ * the page can rebuild it. Returns false if one did not match.
  */
 static bool integ_split_ok(struct dev *d, u32 g, u32 j, u32 first, u32 n,
 			   const char *buf, u64 *errors)
 {
-	u32 sb = spare_ec_split_bytes(&d->ec_geom), p;
-	bool good = true, demoted = false;
+	struct spare_ec_bad_log lg;
+	u32 demoted;
+	u64 bad;
 
-	for (p = 0; p < n; p++) {
-		u64 page = integ_page(d, g, first + p);
-		bool dem;
-
-		if (spare_crc_check(&d->crc, page, j,
-				    integ_crc32c(buf + (size_t)p * sb, sb)) !=
-		    SPARE_CRC_BAD)
-			continue;
-		good = false;
-		__atomic_add_fetch(errors, 1, __ATOMIC_RELAXED);
-		pthread_mutex_lock(&d->ec->lock[g]);
-		dem = spare_ec_split_bad(&d->ec->map, &d->ec->map.groups[g], j,
-					 first + p);
-		pthread_mutex_unlock(&d->ec->lock[g]);
-		demoted |= dem;
-		if (spare_crc_log_first(&d->crc, page))
-			log_warn("coding group %u: split %u of page %u (donor %s) failed its crc32c check; %s (logged once per group)",
-				 g, j, first + p,
-				 d->donors[split_of(d, g, j)->donor].host,
-				 dem ? "treated as missing and rebuilt" :
-				 "fewer than K other splits current: not used");
-	}
+	bad = spare_ec_split_verify(&d->crc, &d->ec->map, g, j, first, n, buf,
+				    spare_ec_split_bytes(&d->ec_geom),
+				    integ_crc_fn, NULL);
+	if (!bad)
+		return true;
+	__atomic_add_fetch(errors, (u64)__builtin_popcountll(bad),
+			   __ATOMIC_RELAXED);
+	pthread_mutex_lock(&d->ec->lock[g]);
+	demoted = spare_ec_split_demote(&d->crc, &d->ec->map,
+					&d->ec->map.groups[g], g, j, first, bad,
+					&lg);
+	pthread_mutex_unlock(&d->ec->lock[g]);
+	if (lg.log)
+		log_warn("coding group %u: split %u of page %u (donor %s) failed its crc32c check; %s (logged once per group)",
+			 g, j, lg.page, d->donors[split_of(d, g, j)->donor].host,
+			 lg.demoted ? "treated as missing and rebuilt" :
+			 "fewer than K other splits current: not used");
 	if (demoted)
 		resync_kick(d);
-	return good;
+	return false;
 }
 
 /* Encode the request's pages into slot @s: data splits copied, parity. */

@@ -72,7 +72,7 @@ expect_einval power 1		# 2 replicas, 1 donor
 [ "$(cat "$CFS/bad0/size")" = 33554432 ] || fail "size reads back $(cat "$CFS/bad0/size")"
 pass "every invalid write refused with EINVAL and one log line"
 
-step "redundancy=ec:K+R: refused beside replicas, beyond the donors, with integrity (not built with it), and without the codec"
+step "redundancy=ec:K+R: refused beside replicas, beyond the donors, with a backup device (not built with it), and without the codec"
 expect_einval redundancy ec:4+2		# replicas is 2
 echo 1 >"$CFS/bad0/replicas" && echo ec:2+1 >"$CFS/bad0/redundancy" || fail "valid redundancy"
 [ "$(cat "$CFS/bad0/redundancy")" = ec:2+1 ] || fail "redundancy reads back '$(cat "$CFS/bad0/redundancy")'"
@@ -80,7 +80,9 @@ expect_einval power 1		# 3 splits, 1 donor
 dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'needs 3 distinct donors, the device has 1 (2 missing)' ||
 	fail "the refusal does not name the missing donors"
 # Three donors (two never answer: the refusal comes before any connect),
-# and integrity=crc32c, which erasure-coded I/O does not combine with yet.
+# and a backup device, which erasure-coded I/O does not combine with yet
+# (integrity=crc32c it does: client/integrity@kmod); the path is refused
+# before it is opened.
 echo 10.0.0.2,10.0.0.8,10.0.0.9 >"$CFS/bad0/donors" || fail "three donors"
 # ec_delta above R (checked before the codec: the same on every kernel)
 echo 2 >"$CFS/bad0/ec_delta" || fail "ec_delta=2"
@@ -88,10 +90,10 @@ expect_einval power 1		# ec_delta 2, R 1
 dmesg | grep 'spare: bad0: ' | tail -1 | grep -q 'ec_delta 2: at most R = 1 with redundancy=ec:2+1' ||
 	fail "the refusal does not name ec_delta and R"
 echo 1 >"$CFS/bad0/ec_delta" || fail "ec_delta=1"
-echo crc32c >"$CFS/bad0/integrity" || fail "integrity=crc32c"
-err=$( (echo 1 >"$CFS/bad0/power") 2>&1 ) && fail "an ec:2+1 device powered on with integrity=crc32c (or without the codec)"
+echo /dev/null >"$CFS/bad0/backup" || fail "backup=/dev/null"
+err=$( (echo 1 >"$CFS/bad0/power") 2>&1 ) && fail "an ec:2+1 device powered on with a backup device (or without the codec)"
 echo "$err" | grep -q 'not supported' || fail "power=1 with ec:2+1: '$err', expected EOPNOTSUPP"
-echo none >"$CFS/bad0/integrity" || fail "integrity=none"
+echo >"$CFS/bad0/backup" || fail "backup cleared"
 # spare.ko links the erasure codec, and so uses raid6_pq and xor, where the
 # kernel has them (Debian's); the debug kernel has neither, and its spare.ko
 # refuses naming the missing options (Kbuild, check_redundancy()).
@@ -101,13 +103,13 @@ if [ "${DEBUG_KERNEL:-0}" = 1 ]; then
 else
 	[ -e /sys/module/raid6_pq/holders/spare ] && [ -e /sys/module/xor/holders/spare ] ||
 		fail "spare.ko does not use raid6_pq and xor (the codec is not linked)"
-	want='redundancy=ec:2+1 with integrity=crc32c: not built yet, the device stays off'
+	want='redundancy=ec:2+1 with a backup device: not built yet, the device stays off'
 fi
 dmesg | grep 'spare: bad0: ' | tail -1 | grep -qF "$want" ||
 	fail "no log line for the ec refusal ('$want')"
 [ "$(cat "$CFS/bad0/power")" = 0 ] && [ -z "$(cat "$CFS/bad0/disk" 2>/dev/null)" ] ||
 	fail "the refused device is powered or has a disk"
-echo "  power=1 with ec:2+1 and integrity=crc32c on 3 donors: $err, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
+echo "  power=1 with ec:2+1 and a backup device on 3 donors: $err, $(dmesg | grep 'spare: bad0: ' | tail -1 | sed 's/^\[[^]]*\] //')"
 echo none >"$CFS/bad0/redundancy" && echo 10.0.0.2 >"$CFS/bad0/donors" || fail "redundancy back to none"
 echo 0 >"$CFS/bad0/ec_delta" || fail "ec_delta=0"
 expect_einval power 1		# ec_delta without ec:K+R

@@ -100,8 +100,8 @@ if [ "$BACKEND" = kmod ]; then
 		donors=10.0.0.2:$DONOR_PORT,10.0.0.3:$DONOR_PORT,10.0.0.4:$DONOR_PORT,10.0.0.5:$DONOR_PORT,10.0.0.6:$DONOR_PORT
 	kbad 'set replicas=1' size=96M slab_size=8M donors="$LIST" \
 		redundancy=ec:4+2 replicas=2
-	kbad 'with integrity=crc32c: not built yet' size=96M slab_size=8M \
-		donors="$LIST" redundancy=ec:4+2 integrity=crc32c
+	kbad 'with a backup device: not built yet' size=96M slab_size=8M \
+		donors="$LIST" redundancy=ec:4+2 backup=/dev/null
 	pass "bad values refused"
 
 	step "ec:4+2 over 7 donors: a pattern over the whole device"

@@ -20,6 +20,12 @@
 #     alignment refuses them with EINVAL): either outcome is allowed, but
 #     every page must then read back as the device last accepted it, with
 #     no integrity error, in the middle and at the device's last pages.
+#   - crc32c with redundancy=ec:4+2 (a checksum per split of each page; six
+#     donors on hosts 2-7, which replace the two above): the donor of split
+#     0 corrupted: every page reads right, decoded around it, the bad
+#     splits counted, logged once per group and rebuilt (ec_stat); then
+#     the donors of splits 1 and 2 corrupted too: every page still reads
+#     right, which it can only if split 0 was rebuilt with the right bytes.
 # The pager (--integrity crc32c, BACKEND=ublk; its own block below, which
 # ends the scenario): bad input; the control without it (corrupted data
 # returned); 2 copies (right data, errors counted, the bad copy refilled
@@ -186,7 +192,7 @@ fi
 
 # ---- spare.ko (BACKEND=kmod) ---------------------------------------------
 step "soft-RoCE, two donors, a backup ramdisk"
-rxe_up 3
+rxe_up 7	# hosts 4-7: the ec step's donors
 donor_start 2 --budget 256M --slab-size 16M
 donor_start 3 --budget 256M --slab-size 16M
 spare_load
@@ -315,10 +321,68 @@ show_stats "$disk"
 spare_destroy d3
 pass "no good source: EIO, never wrong data"
 
+step "crc32c, ec:4+2: split 0's donor corrupted: decoded around and rebuilt"
+# six donors in 8 MiB slabs: the two above go, hosts 2-7 lend afresh
+for n in 2 3; do
+	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
+done
+LIST=
+for n in 2 3 4 5 6 7; do
+	donor_start $n --budget 64M --slab-size 8M
+	LIST=$LIST${LIST:+,}10.0.0.$n:$DONOR_PORT
+done
+dmesg -c >/dev/null
+# one coding group (32 MiB), split j in slab j
+disk=$(spare_create e0 size=${MB}M slab_size=8M redundancy=ec:4+2 integrity=crc32c \
+	donors="$LIST" source=10.0.0.1)
+dmesg | grep -q 'e0: integrity crc32c: 192 KiB of checksums (6 per page)' ||
+	{ dmesg | tail; fail "no checksum table (4 bytes a split)"; }
+# split_host J: the host whose donor holds split J (slab_map: slab J)
+split_host() {
+	awk -v s="$1" '$2 == s && $6 == "mapped" {split($5, a, "[.:]"); print a[4]}' \
+		"/sys/block/$disk/spare/slab_map"
+}
+h0=$(split_host 0); h1=$(split_host 1); h2=$(split_host 2)
+[ -n "$h0" ] && [ -n "$h1" ] && [ -n "$h2" ] || { cat "/sys/block/$disk/spare/slab_map"; fail "splits 0-2 not mapped"; }
+echo "split 0 on host $h0, split 1 on host $h1, split 2 on host $h2"
+fill "$disk"
+corrupt "$h0"
+readback "$disk" || { show_stats "$disk"; cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "read back differs or failed with one bad split (rc $?)"; }
+show_stats "$disk"
+echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+ie=$(integrity_errors "$disk")
+[ "$ie" -ge $((MB * 256)) ] || fail "$ie integrity errors, expected one per page ($((MB * 256)))"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+[ "$(ecs eio_pages)" = 0 ] || fail "$(ecs eio_pages) EIO pages"
+[ "$(ecs reads_decoded)" -gt 0 ] || fail "no read decoded around the bad split"
+rebuilt() { [ "$(ecs rebuilding)" = 0 ] && [ "$(ecs lost_now)" = 0 ]; }
+wait_until 120 rebuilt ||
+	{ cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "split 0 not rebuilt"; }
+rebuilt=$(ecs repaired_pages)
+[ "$rebuilt" -ge $((MB * 256)) ] || fail "$rebuilt split pages rebuilt, expected $((MB * 256))"
+dmesg | grep 'e0\|spare' | grep 'crc32c' | sed 's/^/    /'
+dmesg | grep -q "$disk: coding group 0: split 0 of page [0-9]* (donor 10.0.0.$h0:$DONOR_PORT) failed its crc32c check; treated as missing and rebuilt" ||
+	{ client_log 20; fail "no line for split 0"; }
+[ "$(dmesg | grep -c 'failed its crc32c check')" = 1 ] || fail "more than one line for the group"
+pass "every byte right; $ie bad splits caught, $rebuilt split pages rebuilt"
+
+step "ec:4+2: splits 1 and 2 corrupted too: only K good splits, split 0's rebuilt pages among them"
+corrupt "$h1"
+corrupt "$h2"
+readback "$disk" || { show_stats "$disk"; cat "/sys/block/$disk/spare/ec_stat"; client_log 40; fail "read back differs or failed (rc $?): split 0's pages were not rebuilt right"; }
+show_stats "$disk"
+echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+[ "$(io_stat "$disk" io_errors)" = 0 ] || fail "I/O errors"
+[ "$(ecs eio_pages)" = 0 ] || fail "$(ecs eio_pages) EIO pages"
+[ "$(integrity_errors "$disk")" -ge $((3 * MB * 256)) ] ||
+	fail "$(integrity_errors "$disk") integrity errors, expected one per page and bad split"
+spare_destroy e0
+pass "every byte right from splits 0 (rebuilt), 3, 4 and 5"
+
 step "teardown"
 rmmod spare || fail "rmmod"
 rmmod brd
-for n in 2 3; do
+for n in 2 3 4 5 6 7; do
 	kill -TERM "$(donor_pid $n)"; wait "$(donor_pid $n)" || { cat "/tmp/spared-$n.log"; fail "spared $n exit"; }
 done
 # the only warnings are the expected crc32c and I/O error lines
