@@ -571,6 +571,32 @@ static __attribute__((unused)) void deliver(struct conn *c, unsigned int type, s
 		free(msg);	/* held messages were copied */
 }
 
+/* A PUSH of @nelem floats v, v + 1, ... for job @job_id's iteration @iter. */
+static __attribute__((unused)) void harness_push_ramp(struct conn *c, uint32_t job_id,
+						      uint32_t iter, float v, int nelem)
+{
+	struct agg_hdr h;
+	float buf[nelem];
+
+	for (int i = 0; i < nelem; i++)
+		buf[i] = v + (float)i;
+	memset(&h, 0, sizeof(h));
+	h.job_id = job_id;
+	h.iter = iter;
+	deliver(c, AGG_MSG_PUSH, &h, (const uint8_t *)buf, sizeof(buf));
+}
+
+/* A PULL of job @job_id's iteration @iter. */
+static __attribute__((unused)) void harness_pull(struct conn *c, uint32_t job_id, uint32_t iter)
+{
+	struct agg_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.job_id = job_id;
+	h.iter = iter;
+	deliver(c, AGG_MSG_PULL, &h, NULL, 0);
+}
+
 /* A new peer: a message-transport connection of the daemon. */
 static __attribute__((unused)) struct conn *harness_peer(void)
 {

@@ -99,26 +99,10 @@ static void reg(struct conn *c, const char *name, unsigned int nw,
 
 static void push(struct conn *c, uint32_t job_id, uint32_t iter, float v)
 {
-	struct agg_hdr h;
-	float buf[NELEM];
-
-	for (int i = 0; i < NELEM; i++)
-		buf[i] = v + (float)i;
-	memset(&h, 0, sizeof(h));
-	h.job_id = job_id;
-	h.iter = iter;
-	deliver(c, AGG_MSG_PUSH, &h, (const uint8_t *)buf, sizeof(buf));
+	harness_push_ramp(c, job_id, iter, v, NELEM);
 }
 
-static void pull(struct conn *c, uint32_t job_id, uint32_t iter)
-{
-	struct agg_hdr h;
-
-	memset(&h, 0, sizeof(h));
-	h.job_id = job_id;
-	h.iter = iter;
-	deliver(c, AGG_MSG_PULL, &h, NULL, 0);
-}
+#define pull harness_pull
 
 static struct job_entry *entry(const char *name)
 {
