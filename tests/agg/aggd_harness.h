@@ -615,36 +615,47 @@ static __attribute__((unused)) struct conn *harness_peer(void)
 }
 
 /*
- * nw workers of job @name (an fp32 tensor of @nelem elements in partitions
- * of @part_elems, token "secret", optimizer harness_opt) registered, each
- * on a harness_peer() of its own, in rank order; each ends attached to
- * the job.
+ * Rank @rank of @nw of job @name registered on @c (token @token, an fp32
+ * tensor of @nelem elements in partitions of @part_elems, optimizer
+ * harness_opt); the answer is the test's to check.
+ */
+static __attribute__((unused)) void harness_register_rank(struct conn *c, const char *name,
+							  const char *token, unsigned int nw,
+							  unsigned int rank, uint32_t nelem,
+							  uint32_t part_elems)
+{
+	struct agg_tensor_desc t = { .name = "grad", .nelem = nelem };
+	struct agg_job_spec s = {
+		.n_workers = (uint16_t)nw, .rank = (uint16_t)rank,
+		.dtype = AGG_DTYPE_F32, .weight = 1,
+		.opt = (uint8_t)harness_opt,
+		.lr = harness_opt ? 0.5f : 0, .momentum = harness_opt ? 0.5f : 0,
+		.part_elems = part_elems, .n_tensors = 1, .tensors = &t,
+	};
+	uint8_t body[256];
+	struct agg_hdr h = { 0 };
+	int len;
+
+	snprintf(s.name, sizeof(s.name), "%s", name);
+	snprintf(s.token, sizeof(s.token), "%s", token);
+	len = agg_register_encode(&s, body, sizeof(body));
+	check(len > 0);
+	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
+}
+
+/*
+ * nw workers of job @name (token "secret", as harness_register_rank())
+ * registered, each on a harness_peer() of its own, in rank order; each
+ * ends attached to the job.
  */
 static __attribute__((unused)) void harness_register(struct conn **w, unsigned int nw,
 						     const char *name, uint32_t nelem,
 						     uint32_t part_elems)
 {
-	struct agg_tensor_desc t = { .name = "grad", .nelem = nelem };
-
 	for (unsigned int r = 0; r < nw; r++) {
-		struct agg_job_spec s = {
-			.n_workers = (uint16_t)nw, .rank = (uint16_t)r,
-			.dtype = AGG_DTYPE_F32, .weight = 1,
-			.opt = (uint8_t)harness_opt,
-			.lr = harness_opt ? 0.5f : 0, .momentum = harness_opt ? 0.5f : 0,
-			.part_elems = part_elems, .n_tensors = 1, .tensors = &t,
-		};
-		uint8_t body[256];
-		struct agg_hdr h = { 0 };
-		int len;
-
-		snprintf(s.name, sizeof(s.name), "%s", name);
-		snprintf(s.token, sizeof(s.token), "secret");
-		len = agg_register_encode(&s, body, sizeof(body));
-		check(len > 0);
 		w[r] = harness_peer();
 		check(w[r] != NULL);
-		deliver(w[r], AGG_MSG_REGISTER, &h, body, (size_t)len);
+		harness_register_rank(w[r], name, "secret", nw, r, nelem, part_elems);
 		check(w[r]->job != NULL);
 	}
 }

@@ -75,26 +75,7 @@ static void setup(void)
 static void reg(struct conn *c, const char *name, unsigned int nw,
 		unsigned int rank)
 {
-	struct agg_tensor_desc t = { .name = "t", .nelem = NELEM };
-	struct agg_job_spec s;
-	uint8_t body[256];
-	struct agg_hdr h;
-	int len;
-
-	memset(&s, 0, sizeof(s));
-	snprintf(s.name, sizeof(s.name), "%s", name);
-	snprintf(s.token, sizeof(s.token), "tok");
-	s.n_workers = (uint16_t)nw;
-	s.rank = (uint16_t)rank;
-	s.dtype = AGG_DTYPE_F32;
-	s.weight = 1;
-	s.part_elems = NELEM;
-	s.n_tensors = 1;
-	s.tensors = &t;
-	len = agg_register_encode(&s, body, sizeof(body));
-	check(len > 0);
-	memset(&h, 0, sizeof(h));
-	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
+	harness_register_rank(c, name, "tok", nw, rank, NELEM, NELEM);
 }
 
 static void push(struct conn *c, uint32_t job_id, uint32_t iter, float v)

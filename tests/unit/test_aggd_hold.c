@@ -60,30 +60,10 @@ static void push(struct conn *c, uint32_t job_id, uint32_t iter, float v)
 /* Two workers registered and through iteration 0; returns the job. */
 static struct agg_job *start_job(struct conn *w[2])
 {
-	struct agg_tensor_desc t = { .name = "t", .nelem = NELEM };
-	struct agg_job_spec s;
-	uint8_t body[256];
-	struct agg_hdr h;
-
 	for (int r = 0; r < 2; r++) {
-		int len;
-
-		memset(&s, 0, sizeof(s));
-		snprintf(s.name, sizeof(s.name), "hold");
-		snprintf(s.token, sizeof(s.token), "tok");
-		s.n_workers = 2;
-		s.rank = (uint16_t)r;
-		s.dtype = AGG_DTYPE_F32;
-		s.weight = 1;
-		s.part_elems = NELEM;
-		s.n_tensors = 1;
-		s.tensors = &t;
-		len = agg_register_encode(&s, body, sizeof(body));
-		check(len > 0);
 		w[r] = harness_peer();
 		check(w[r] != NULL);
-		memset(&h, 0, sizeof(h));
-		deliver(w[r], AGG_MSG_REGISTER, &h, body, (size_t)len);
+		harness_register_rank(w[r], "hold", "tok", 2, (unsigned int)r, NELEM, NELEM);
 		check(w[r]->job != NULL);
 	}
 	for (int r = 0; r < 2; r++)

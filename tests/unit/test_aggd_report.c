@@ -57,25 +57,7 @@ static void setup(bool flowcon)
 
 static struct job_entry *reg(struct conn *c, const char *name)
 {
-	struct agg_tensor_desc t = { .name = "t", .nelem = 16 };
-	struct agg_job_spec s;
-	uint8_t body[256];
-	struct agg_hdr h;
-	int len;
-
-	memset(&s, 0, sizeof(s));
-	snprintf(s.name, sizeof(s.name), "%s", name);
-	snprintf(s.token, sizeof(s.token), "tok");
-	s.n_workers = 1;
-	s.dtype = AGG_DTYPE_F32;
-	s.weight = 1;
-	s.part_elems = 16;
-	s.n_tensors = 1;
-	s.tensors = &t;
-	len = agg_register_encode(&s, body, sizeof(body));
-	check(len > 0);
-	memset(&h, 0, sizeof(h));
-	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
+	harness_register_rank(c, name, "tok", 1, 0, 16, 16);
 	check(last.type == AGG_MSG_REGISTER_REPLY);
 	return job_find("", name);
 }

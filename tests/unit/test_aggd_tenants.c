@@ -74,25 +74,7 @@ static unsigned int prove(struct conn *c, const char *tenant, const uint8_t *key
 
 static unsigned int reg(struct conn *c, const char *name, const char *token)
 {
-	struct agg_tensor_desc t = { .name = "t", .nelem = 16 };
-	struct agg_job_spec s;
-	uint8_t body[256];
-	struct agg_hdr h;
-	int len;
-
-	memset(&s, 0, sizeof(s));
-	snprintf(s.name, sizeof(s.name), "%s", name);
-	snprintf(s.token, sizeof(s.token), "%s", token);
-	s.n_workers = 1;
-	s.dtype = AGG_DTYPE_F32;
-	s.weight = 1;
-	s.part_elems = 16;
-	s.n_tensors = 1;
-	s.tensors = &t;
-	len = agg_register_encode(&s, body, sizeof(body));
-	check(len > 0);
-	memset(&h, 0, sizeof(h));
-	deliver(c, AGG_MSG_REGISTER, &h, body, (size_t)len);
+	harness_register_rank(c, name, token, 1, 0, 16, 16);
 	return last.type == AGG_MSG_ERROR ? 100 + last.status : last.type;
 }
 
