@@ -50,6 +50,7 @@
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <asm/simd.h>
 
 #include "spare.h"
 #include "spare_rdma.h"
@@ -66,6 +67,18 @@
 /* ... while a move waits for its MAP or for the old slab to drain */
 #define EC_MOVE_MS	20
 #define EC_MAX_OPS	(SPARE_MAX_EXTENTS * SPARE_EC_MAX_SPLITS)
+
+/*
+ * A read's pages are filled (its missing splits decoded) in the RDMA
+ * completion that brings its K-th split, in softirq, when the FPU is free
+ * on that CPU (may_use_simd()); else in a work item (read_fill_work()).
+ * ec_defer_fill=1 sends every read's fill to the work item, so that the
+ * rig runs that path on purpose (client/ec-ublk@kmod).
+ */
+static bool ec_defer_fill;
+module_param(ec_defer_fill, bool, 0644);
+MODULE_PARM_DESC(ec_defer_fill,
+		 "fill every erasure-coded read in a work item, never in the RDMA completion (testing)");
 
 struct ec_req;
 
@@ -101,6 +114,12 @@ struct ec_req {
 	struct request *rq;	/* NULL once ended */
 	spinlock_t lock;	/* rd, finished, rq: completions of many CQs */
 	atomic_t pending;	/* ops not completed, plus one while posting */
+	/*
+	 * a read whose splits are in, its fill and end queued on dev->wq
+	 * (read_maybe_end()): holds one of @pending; req->lock
+	 */
+	bool fill_queued;
+	struct work_struct fill_work;
 	bool write;
 	bool posting;		/* a write's splits are being posted */
 	bool rebuild;		/* the rebuild's own slot (rb_done) */
@@ -180,6 +199,7 @@ struct spare_ec_dev {
 	atomic64_t waits;	/* requests requeued behind a write in flight */
 	atomic64_t repaired_pages, remapped;
 	atomic64_t moved, moves_given_up, copied_pages;
+	atomic64_t fills_deferred;	/* reads filled in read_fill_work() */
 	struct ec_move *mv;	/* [nr_groups] */
 	struct spare_dev *dev;
 	/* the rebuild of lost splits (ec_rebuild_work()), in dev->wq */
@@ -399,6 +419,7 @@ static void op_release(struct ec_req *req, struct ec_op *op)
 }
 
 static void op_done(struct ib_cq *cq, struct ib_wc *wc);
+static void req_put(struct ec_req *req);
 
 /*
  * Post split @j of extent @ext as op @x. True when posted: its completion
@@ -483,22 +504,19 @@ static void page_encode(struct ec_req *req, unsigned int ext, u32 rp,
 	struct spare_dev *dev = req->dev;
 	const struct spare_ec_geom *g = &dev->cfg.ec;
 	u32 sb = spare_ec_split_bytes(g), j;
-	void *parity[SPARE_EC_MAX_R];
+	void *split[SPARE_EC_MAX_SPLITS];
 
+	for (j = 0; j < spare_ec_splits(g); j++)
+		split[j] = (u8 *)req->region[j] + rp * sb;
 	for (j = 0; j < g->k; j++)
-		memcpy((u8 *)req->region[j] + rp * sb, (u8 *)page + j * sb, sb);
-	for (j = 0; j < g->r; j++)
-		parity[j] = (u8 *)req->region[g->k + j] + rp * sb;
-	spare_ec_encode(g, page, parity);
+		memcpy(split[j], (u8 *)page + j * sb, sb);
+	spare_ec_encode(g, page, split + g->k);
 	if (dev->crc.crc) {	/* integrity=crc32c: each split's, as sent */
 		const struct ec_ext *ex = &req->ext[ext];
-		u64 idx = (u64)ex->group * dev->ec->map.pages_per_group +
-			  ex->first + (rp - ex->pidx);
 
-		for (j = 0; j < spare_ec_splits(g); j++)
-			spare_crc_set(&dev->crc, idx, j,
-				      spare_integrity_crc32c(dev->crc_tfm,
-					(u8 *)req->region[j] + rp * sb, sb));
+		spare_ec_split_set(&dev->crc, &dev->ec->map, ex->group,
+				   ex->first + (rp - ex->pidx), split, sb,
+				   spare_integrity_crc32c, dev->crc_tfm);
 	}
 }
 
@@ -587,18 +605,28 @@ static void read_event(struct ec_req *req, unsigned int ext, u32 j, bool ok,
 	}
 }
 
-/* Every extent of a read finished: its pages out, and the request ended. */
-static void read_maybe_end(struct ec_req *req)
+/* Whether filling @req's pages decodes (raid6_pq or xor_blocks: the FPU). */
+static bool read_decodes(const struct ec_req *req)
+{
+	u16 all = spare_ec_all(&req->dev->cfg.ec);
+	unsigned int x;
+
+	for (x = 0; x < req->nr_ext; x++) {
+		const struct ec_ext *ex = &req->ext[x];
+
+		if (!ex->failed && ex->rd.posted && (ex->rd.missing & all))
+			return true;
+	}
+	return false;
+}
+
+/* A read whose extents all finished: its pages out, the request ended. */
+static void read_end(struct ec_req *req)
 {
 	struct request *rq = req->rq;
 	blk_status_t st = BLK_STS_OK;
 	unsigned int x;
 
-	if (!rq)
-		return;
-	for (x = 0; x < req->nr_ext; x++)
-		if (!req->ext[x].finished)
-			return;
 	req->t_kth = since(req);
 	if (walk_pages(req, page_fill))
 		st = BLK_STS_IOERR;
@@ -613,6 +641,51 @@ static void read_maybe_end(struct ec_req *req)
 		atomic64_add(blk_rq_bytes(rq), &req->dev->stats.bytes_read);
 	blk_mq_end_request(rq, st);
 	req->t_end = since(req);
+}
+
+/*
+ * Every extent of a read finished: its pages filled and the request ended,
+ * here or, when the fill decodes and the FPU is not ours to take (an RDMA
+ * completion in softirq that interrupted a kernel_fpu_begin() section on
+ * this CPU: raid6_pq and xor_blocks take it without asking), in
+ * read_fill_work(), which holds a reference of the request until it has
+ * ended it. req->lock held, the caller holding a reference.
+ */
+static void read_maybe_end(struct ec_req *req)
+{
+	unsigned int x;
+
+	if (!req->rq || req->fill_queued)
+		return;
+	for (x = 0; x < req->nr_ext; x++)
+		if (!req->ext[x].finished)
+			return;
+	if (READ_ONCE(ec_defer_fill) ||
+	    (read_decodes(req) && !may_use_simd())) {
+		req->fill_queued = true;
+		atomic_inc(&req->pending);
+		atomic64_inc(&req->dev->ec->fills_deferred);
+		queue_work(req->dev->wq, &req->fill_work);
+		return;
+	}
+	read_end(req);
+}
+
+/*
+ * A read's fill and end, in task context (read_maybe_end()): the
+ * completions of its late splits may come meanwhile, and find it queued.
+ */
+static void read_fill_work(struct work_struct *w)
+{
+	struct ec_req *req = container_of(w, struct ec_req, fill_work);
+	unsigned long flags;
+
+	spin_lock_irqsave(&req->lock, flags);
+	if (req->rq)
+		read_end(req);
+	req->fill_queued = false;
+	spin_unlock_irqrestore(&req->lock, flags);
+	req_put(req);
 }
 
 /*
@@ -719,11 +792,16 @@ static void req_put(struct ec_req *req)
 		write_end(req);
 	if (!req->write && req->rq) {
 		unsigned long flags;
+		bool queued;
 
 		/* nothing more can come: a read short of K is EIO */
 		spin_lock_irqsave(&req->lock, flags);
 		read_maybe_end(req);
+		queued = req->fill_queued;	/* by this call: none held one */
 		spin_unlock_irqrestore(&req->lock, flags);
+		/* read_fill_work() ends it and puts the reference it took */
+		if (queued)
+			return;
 		if (req->rq) {
 			struct request *rq = req->rq;
 
@@ -1808,6 +1886,7 @@ blk_status_t spare_ec_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->rq = rq;
 	req->write = req_op(rq) == REQ_OP_WRITE;
 	req->posting = false;
+	req->fill_queued = false;
 	req->hctx = hctx->queue_num;
 	req->nr_ext = n;
 	req->nr_ops = 0;
@@ -1900,6 +1979,7 @@ static int reqs_alloc(struct spare_dev *dev, struct spare_ec_dev *e)
 		struct ec_req *req = &e->reqs[i];
 
 		spin_lock_init(&req->lock);
+		INIT_WORK(&req->fill_work, read_fill_work);
 		for (j = 0; j < n; j++) {
 			req->region[j] = kmalloc(SPARE_MAX_IO_BYTES / g->k,
 						 GFP_KERNEL);
@@ -2064,11 +2144,18 @@ void spare_ec_ready(struct spare_dev *dev)
 void spare_ec_stop(struct spare_dev *dev)
 {
 	struct spare_ec_dev *e = dev->ec;
+	unsigned int i;
 
 	if (!e || !e->dev)
 		return;
 	WRITE_ONCE(e->stopping, true);
 	cancel_delayed_work_sync(&e->rebuild_work);
+	/*
+	 * the requests are over, but a read_fill_work() that ended its
+	 * request may still be releasing the slot (it runs the queues)
+	 */
+	for (i = 0; i < EC_SLOTS; i++)
+		flush_work(&e->reqs[i].fill_work);
 }
 
 ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
@@ -2092,6 +2179,7 @@ ssize_t spare_ec_stat_show(struct spare_dev *dev, char *buf)
 		l.moved = atomic64_read(&e->moved);
 		l.moves_given_up = atomic64_read(&e->moves_given_up);
 		l.copied_pages = atomic64_read(&e->copied_pages);
+		l.fills_deferred = atomic64_read(&e->fills_deferred);
 		ec_split_counts(e, &l.lost_now, &l.rebuilding);
 	}
 	return spare_ec_stat_format(buf, PAGE_SIZE, &l);

@@ -637,7 +637,7 @@ int spare_ec_stat_format(char *buf, size_t len,
 			 const struct spare_ec_stat_line *s)
 {
 	return snprintf(buf, len,
-			"%u %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %u %u %llu %llu %llu\n",
+			"%u %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %u %u %llu %llu %llu %llu\n",
 			SPARE_EC_STAT_VERSION, s->k, s->r, s->delta,
 			(unsigned long long)s->reads,
 			(unsigned long long)s->writes,
@@ -651,5 +651,6 @@ int spare_ec_stat_format(char *buf, size_t len,
 			s->lost_now, s->rebuilding,
 			(unsigned long long)s->moved,
 			(unsigned long long)s->moves_given_up,
-			(unsigned long long)s->copied_pages);
+			(unsigned long long)s->copied_pages,
+			(unsigned long long)s->fills_deferred);
 }

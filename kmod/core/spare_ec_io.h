@@ -84,7 +84,7 @@ struct spare_ec_stats {
  * by spare_ec_stat_format(). A driver gives 0 for what it does not do.
  * Documentation/ABI/testing/sysfs-block-spare.
  */
-#define SPARE_EC_STAT_VERSION	4
+#define SPARE_EC_STAT_VERSION	5
 
 struct spare_ec_stat_line {
 	u8 k, r, delta;		/* 0 0 0: not an ec device */
@@ -94,6 +94,7 @@ struct spare_ec_stat_line {
 	u64 remapped;		/* lost split slabs mapped again or replaced */
 	u32 lost_now, rebuilding;
 	u64 moved, moves_given_up, copied_pages;
+	u64 fills_deferred;	/* reads filled off the completion (spare.ko) */
 };
 
 /* Bitmask of all K + R splits of @g. */

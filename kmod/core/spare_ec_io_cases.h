@@ -979,11 +979,12 @@ static void ecio_stat_format(ECIO_T t)
 			.writes_short = 10, .repaired_pages = 12 },
 		.waits = 11, .remapped = 13, .lost_now = 14, .rebuilding = 15,
 		.moved = 16, .moves_given_up = 17, .copied_pages = 18,
+		.fills_deferred = 19,
 	};
-	const char *want = "4 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n";
+	const char *want = "5 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19\n";
 	char buf[128];
 
-	ECIO_EQ(t, SPARE_EC_STAT_VERSION, 4);
+	ECIO_EQ(t, SPARE_EC_STAT_VERSION, 5);
 	ECIO_EQ(t, spare_ec_stat_format(buf, sizeof(buf), &l), strlen(want));
 	ECIO_CHECK(t, !strcmp(buf, want));
 }

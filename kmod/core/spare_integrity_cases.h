@@ -271,6 +271,46 @@ static void integ_ec_split_verify(INTEG_T t)
 }
 
 /*
+ * A written page's K + R split checksums land in its own entries (page
+ * g * pages_per_group + p, entry j), each of its own split's bytes, and
+ * are what spare_ec_split_verify() checks the splits against.
+ */
+static void integ_ec_split_set(INTEG_T t)
+{
+	struct spare_ec_geom g = { .k = 4, .r = 2 };
+	struct spare_crc_table tab;
+	struct spare_ec_map m;
+	static u8 buf[6 * 1024];
+	void *split[6];
+	u32 calls = 0, j;
+
+	INTEG_ASSERT(t, !spare_ec_map_init(&m, &g, 1, 2, INTEG_EC_PAGES));
+	INTEG_ASSERT(t, !spare_crc_table_init(&tab, 2 * INTEG_EC_PAGES, 6, 4));
+	for (j = 0; j < 6; j++) {
+		memset(buf + j * 1024, 20 + j, 1024);
+		split[j] = buf + j * 1024;
+	}
+	spare_ec_split_set(&tab, &m, 1, 7, split, 1024, integ_fake_crc, &calls);
+	INTEG_EQ(t, calls, 6);
+	for (j = 0; j < 6; j++) {
+		INTEG_EQ(t, spare_crc_check(&tab, INTEG_EC_PAGES + 7, j, 21 + j),
+			 SPARE_CRC_OK);
+		INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, j, 7, 1,
+						  split[j], 1024,
+						  integ_fake_crc, &calls), 0);
+	}
+	/* group 0's page 7 and group 1's page 6 untouched */
+	INTEG_EQ(t, spare_crc_check(&tab, 7, 0, 21), SPARE_CRC_UNCHECKED);
+	INTEG_EQ(t, spare_crc_check(&tab, INTEG_EC_PAGES + 6, 0, 21),
+		 SPARE_CRC_UNCHECKED);
+	/* split 4 (P) read back with split 5's bytes: caught */
+	INTEG_EQ(t, spare_ec_split_verify(&tab, &m, 1, 4, 7, 1, split[5], 1024,
+					  integ_fake_crc, &calls), 1);
+	spare_crc_table_free(&tab);
+	spare_ec_map_free(&m);
+}
+
+/*
  * A split's bad pages are treated as missing (each spare_ec_split_bad())
  * and the first is logged once per group; with only K current, none is
  * demoted, and the log line says so.
@@ -334,6 +374,7 @@ static const struct spare_integrity_case spare_integrity_cases[] = {
 	{ "ec_split_demoted", integ_ec_split_demoted },
 	{ "ec_split_last_source", integ_ec_split_last_source },
 	{ "ec_lost_not_source", integ_ec_lost_not_source },
+	{ "ec_split_set", integ_ec_split_set },
 	{ "ec_split_verify", integ_ec_split_verify },
 	{ "ec_split_demote", integ_ec_split_demote },
 };

@@ -119,6 +119,17 @@ static u64 ec_page(const struct spare_ec_map *m, u32 g, u32 p)
 	return (u64)g * m->pages_per_group + p;
 }
 
+void spare_ec_split_set(struct spare_crc_table *t,
+			const struct spare_ec_map *m, u32 g, u32 p,
+			void *const *split, u32 sb, spare_crc32c_fn crc32c,
+			void *ctx)
+{
+	u32 j;
+
+	for (j = 0; j < spare_ec_splits(&m->g); j++)
+		spare_crc_set(t, ec_page(m, g, p), j, crc32c(ctx, split[j], sb));
+}
+
 u64 spare_ec_split_verify(const struct spare_crc_table *t,
 			  const struct spare_ec_map *m, u32 g, u32 j,
 			  u32 first, u32 n, const void *buf, u32 sb,

@@ -130,6 +130,20 @@ u64 spare_ec_split_verify(const struct spare_crc_table *t,
 			  u32 first, u32 n, const void *buf, u32 sb,
 			  spare_crc32c_fn crc32c, void *ctx);
 
+/**
+ * spare_ec_split_set() - page @p of coding group @g written: the checksum
+ * of each of its K + R splits, as sent
+ * @split: split j's @sb bytes at @split[j], j < K + R
+ * @crc32c: computes each split's CRC-32C (@ctx handed to it)
+ *
+ * The entries spare_ec_split_verify() checks a read back against. No lock:
+ * a write of the page is the only one in flight (the drivers order them).
+ */
+void spare_ec_split_set(struct spare_crc_table *t,
+			const struct spare_ec_map *m, u32 g, u32 p,
+			void *const *split, u32 sb, spare_crc32c_fn crc32c,
+			void *ctx);
+
 /* What the driver logs of a split's bad pages (spare_ec_split_demote()). */
 struct spare_ec_bad_log {
 	bool log;	/* the group's first mismatch: log it, else stay quiet */

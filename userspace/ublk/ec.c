@@ -732,18 +732,6 @@ void ec_rdma_done(struct queue *q, u32 dn, const struct ibv_wc *wc)
 		slot_end(q, s);
 }
 
-/* --integrity: the checksum of each split of request page @p in slot @s. */
-static void integ_split_set(struct queue *q, unsigned int s, u32 p)
-{
-	struct dev *d = q->d;
-	u32 sb = spare_ec_split_bytes(&d->ec_geom), j;
-	u64 page = (q->rqs[q->ec_slots[s].tag].pos >> SPARE_PAGE_SHIFT) + p;
-
-	for (j = 0; j < spare_ec_splits(&d->ec_geom); j++)
-		spare_crc_set(&d->crc, page, j,
-			      integ_crc32c(slot_region(q, s, j) + (size_t)p * sb, sb));
-}
-
 /* an extent, or a rebuild's chunk, is checked whole (integ_split_ok()) */
 _Static_assert(MAX_IO / SPARE_EC_PAGE <= SPARE_EC_CHECK_PAGES &&
 	       EC_RS_PAGES <= SPARE_EC_CHECK_PAGES, "split checks: 64 pages");
@@ -752,6 +740,22 @@ _Static_assert(MAX_IO / SPARE_EC_PAGE <= SPARE_EC_CHECK_PAGES &&
 static u32 integ_crc_fn(void *ctx, const void *buf, u32 len)
 {
 	return integ_crc32c(buf, len);
+}
+
+/*
+ * --integrity: the checksum of each split of request page @p in slot @s,
+ * split @split[j] (the core's spare_ec_split_set(), shared with spare.ko).
+ */
+static void integ_split_set(struct queue *q, unsigned int s, u32 p,
+			    void *const *split)
+{
+	struct dev *d = q->d;
+	u32 ppg = d->ec->map.pages_per_group;
+	u64 page = (q->rqs[q->ec_slots[s].tag].pos >> SPARE_PAGE_SHIFT) + p;
+
+	spare_ec_split_set(&d->crc, &d->ec->map, (u32)(page / ppg),
+			   (u32)(page % ppg), split,
+			   spare_ec_split_bytes(&d->ec_geom), integ_crc_fn, NULL);
 }
 
 /*
@@ -800,17 +804,16 @@ static int write_encode(struct queue *q, unsigned int s, u32 pages)
 
 	for (p = 0; p < pages; p++) {
 		char *page = page0 + (size_t)p * SPARE_EC_PAGE;
-		void *par[SPARE_EC_MAX_R];
+		void *split[SPARE_EC_MAX_SPLITS];
 
+		for (j = 0; j < spare_ec_splits(g); j++)
+			split[j] = slot_region(q, s, j) + (size_t)p * sb;
 		for (j = 0; j < g->k; j++)
-			memcpy(slot_region(q, s, j) + (size_t)p * sb,
-			       page + (size_t)j * sb, sb);
-		for (j = 0; j < g->r; j++)
-			par[j] = slot_region(q, s, g->k + j) + (size_t)p * sb;
-		if (spare_ec_encode(g, page, par))
+			memcpy(split[j], page + (size_t)j * sb, sb);
+		if (spare_ec_encode(g, page, split + g->k))
 			return -EIO;
 		if (integ_on(&q->d->crc))
-			integ_split_set(q, s, p);
+			integ_split_set(q, s, p, split);
 	}
 	return 0;
 }

@@ -41,12 +41,18 @@
 # read back; host 6's donor (a split of every group) killed while 8 MiB
 # are written over and over (no write fails: one completes at K splits
 # landed), the writes after it on five splits, the donor restarted: its three split slabs mapped again
-# and rebuilt (ec_stat), every page verifies; reads racing writes of the
+# and rebuilt (ec_stat), every page verifies; every read's fill sent to a
+# work item (ec_defer_fill=1: the count of such fills equals the reads',
+# late splits land meanwhile); reads racing writes of the
 # same pages wait, never EIO; then hosts 3 and 5 killed (every page
 # verifies: groups 0 and 1 are left four splits, host 6's rebuilt one
 # among them, so the rebuild wrote the right bytes; a write lands on four
-# splits), a third killed (group 0 reads EIO, logged once; groups 1 and 2
-# verify). Then re-home, on a new 64 MiB device (2 groups, hosts 2-8,
+# splits), the device read whole twice, every read decoded, while two
+# loops write and read back random bytes through dm-crypt (aes-xts) on
+# both CPUs: a decode in the RDMA completion's softirq must not clobber
+# dm-crypt's FPU registers (their bytes stay right, no kernel_fpu_begin
+# warning; the old module failed here), a third killed (group 0 reads
+# EIO, logged once, its fills in the work item; groups 1 and 2 verify). Then re-home, on a new 64 MiB device (2 groups, hosts 2-8,
 # rehome_delay_ms=2000, hold_ms=0): host 4 killed and kept down, its two
 # split slabs re-homed to hosts 8 and 2 and rebuilt (ec_stat remapped 2,
 # lost 0, rebuilding 0; dmesg names the donors), then hosts 3 and 5
@@ -119,11 +125,11 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$lent" = 18 ] || fail "the donors lend $lent slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
 	pass "96 MiB written and read back; the donors lend 18 x 8 MiB (1.5x)"
 
-	[ "$(ecs version)" = 4 ] && [ "$(ecs k)" = 4 ] && [ "$(ecs r)" = 2 ] &&
+	[ "$(ecs version)" = 5 ] && [ "$(ecs k)" = 4 ] && [ "$(ecs r)" = 2 ] &&
 		[ "$(ecs delta)" = 1 ] && [ "$(ecs moved)" = 0 ] ||
-		fail "ec_stat is not version 4 of ec:4+2, delta 1: $(cat "/sys/block/$disk/spare/ec_stat")"
-	[ "$(wc -w <"/sys/block/$disk/spare/ec_stat")" = 18 ] ||
-		fail "ec_stat has not 18 fields: $(cat "/sys/block/$disk/spare/ec_stat")"
+		fail "ec_stat is not version 5 of ec:4+2, delta 1: $(cat "/sys/block/$disk/spare/ec_stat")"
+	[ "$(wc -w <"/sys/block/$disk/spare/ec_stat")" = 19 ] ||
+		fail "ec_stat has not 19 fields: $(cat "/sys/block/$disk/spare/ec_stat")"
 
 	step "host 6's donor killed during writes, then restarted: its split of each group rebuilt"
 	# host 6 holds a split of all three groups (0: hosts 2-7, 1: 3-8,
@@ -156,6 +162,20 @@ if [ "$BACKEND" = kmod ]; then
 		fail "only $(ecs repaired_pages) split pages rebuilt, expected 3 x 8192"
 	want_verify "after the rebuild"
 	pass "donor 6 back: its 3 split slabs mapped again and rebuilt ($(ecs repaired_pages) split pages)"
+
+	step "ec_defer_fill=1: every read filled in a work item, its late split landing meanwhile"
+	# the path a read takes when its K-th split completes in a softirq
+	# that interrupted another kernel FPU section (the step with dm-crypt
+	# below), taken by every read: each posts K + 1 splits (delta 1), so
+	# the fifth lands late, often while the fill is queued
+	echo 1 >/sys/module/spare/parameters/ec_defer_fill || fail "no ec_defer_fill parameter"
+	d0=$(ecs fills_deferred); r0=$(ecs reads); l0=$(ecs late_dropped)
+	want_verify "with every fill in the work item"
+	[ "$(($(ecs fills_deferred) - d0))" = "$(($(ecs reads) - r0))" ] ||
+		fail "$(($(ecs reads) - r0)) reads, $(($(ecs fills_deferred) - d0)) filled in the work item"
+	[ "$(ecs late_dropped)" -gt "$l0" ] || fail "no late split came"
+	echo 0 >/sys/module/spare/parameters/ec_defer_fill
+	pass "$(($(ecs reads) - r0)) reads, each filled in the work item ($(($(ecs late_dropped) - l0)) late splits), every page right"
 
 	step "a read racing writes of the same pages waits, never EIO"
 	dd if=/dev/urandom of=/tmp/race bs=64K count=1 2>/dev/null || fail "pattern"
@@ -190,7 +210,59 @@ if [ "$BACKEND" = kmod ]; then
 	[ "$(ecs writes_short)" -gt 0 ] || fail "no write counted short"
 	pass "every page read back with two donors lost ($(ecs reads_decoded) reads decoded), and a write on the survivors"
 
+	step "decoded reads beside dm-crypt's AES-NI on both CPUs: neither's data is hurt"
+	# Every read now decodes (each group has lost two splits). A read's
+	# fill runs in the RDMA completion, in softirq, and its decode takes
+	# the FPU without asking (raid6_pq, xor_blocks): where the softirq
+	# interrupted another kernel_fpu_begin() section on that CPU, here
+	# dm-crypt's aes-xts encrypting or decrypting in kcryptd, that
+	# section's registers would be clobbered; spare.ko fills such a read
+	# in a work item instead (ec_stat fills_deferred). Two loops write
+	# random bytes through dm-crypt over a RAM disk and read them back
+	# while the device is read whole, decoded, twice.
+	modprobe dm_crypt || fail "modprobe dm_crypt"
+	modprobe brd rd_nr=1 rd_size=16384 || fail "modprobe brd"
+	key=$(dd if=/dev/urandom bs=64 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n')
+	dmsetup create fpuv --noudevsync --table "0 32768 crypt aes-xts-plain64 $key 0 /dev/ram0 0" ||
+		fail "dmsetup create crypt"
+	dmsetup mknodes fpuv 2>/dev/null
+	[ -b /dev/mapper/fpuv ] || fail "no /dev/mapper/fpuv"
+	dd if=/dev/urandom of=/tmp/vict bs=1M count=4 2>/dev/null || fail "pattern"
+	rm -f /tmp/fstop /tmp/fbad.*
+	for half in 0 1; do
+		(n=0
+		while [ ! -e /tmp/fstop ]; do
+			dd if=/tmp/vict of=/dev/mapper/fpuv bs=64K seek=$((half * 64)) oflag=direct conv=notrunc 2>/dev/null || { echo "write failed" >/tmp/fbad.$half; exit 1; }
+			dd if=/dev/mapper/fpuv of=/tmp/vback.$half bs=64K skip=$((half * 64)) count=64 iflag=direct 2>/dev/null || { echo "read failed" >/tmp/fbad.$half; exit 1; }
+			cmp -s /tmp/vict /tmp/vback.$half || { echo "round $n: the bytes read back through dm-crypt differ" >/tmp/fbad.$half; exit 1; }
+			n=$((n + 1))
+		done
+		echo $n >/tmp/frounds.$half) &
+		eval "fpid$half=\$!"
+	done
+	d0=$(ecs fills_deferred)
+	dec0=$(ecs reads_decoded)
+	bad=0
+	for _ in 1 2; do
+		dd if="/dev/$disk" of=/tmp/back bs=64K iflag=direct 2>/dev/null || bad=1
+		cmp -s /tmp/back /tmp/want || bad=1
+	done
+	rm -f /tmp/back
+	touch /tmp/fstop
+	wait "$fpid0" "$fpid1" || true
+	dmsetup remove fpuv || fail "dmsetup remove"
+	[ $bad = 0 ] || { client_log; fail "$disk: a decoded read beside dm-crypt failed or read wrong bytes"; }
+	cat /tmp/fbad.* 2>/dev/null && fail "dm-crypt's data was hurt while decoded reads ran beside it"
+	dmesg | grep -Eq 'kernel_fpu_(begin|end)' &&
+		{ dmesg | grep -B 5 -A 20 'kernel_fpu_' | head -60; fail "a kernel FPU section was entered twice"; }
+	[ "$(ecs reads_decoded)" -gt "$dec0" ] || fail "no read decoded in this step"
+	echo "dm-crypt rounds: $(cat /tmp/frounds.0) and $(cat /tmp/frounds.1); reads filled in the work item: $(($(ecs fills_deferred) - d0)) of $(($(ecs reads_decoded) - dec0)) decoded extents"
+	pass "96 MiB read back decoded twice beside dm-crypt, whose bytes stayed right ($(($(ecs fills_deferred) - d0)) reads filled in the work item)"
+
 	step "host 2's donor killed too: group 0 is lost, groups 1 and 2 are not"
+	# every fill in the work item again (ec_defer_fill=1): EIO goes that way too
+	echo 1 >/sys/module/spare/parameters/ec_defer_fill
+	d0=$(ecs fills_deferred); r0=$(ecs reads)
 	cut_link 2
 	kill -KILL "$(donor_pid 2)"
 	bad=0
@@ -211,7 +283,10 @@ if [ "$BACKEND" = kmod ]; then
 	cmp /tmp/back /tmp/want12 || fail "groups 1 and 2: wrong data after a third loss"
 	rm -f /tmp/back /tmp/want12
 	[ "$(ecs eio_pages)" -ge 5 ] || fail "fewer than 5 EIO pages counted"
-	pass "group 0 reads as EIO; groups 1 and 2 (64 MiB) read back"
+	[ "$(($(ecs fills_deferred) - d0))" = "$(($(ecs reads) - r0))" ] ||
+		fail "$(($(ecs reads) - r0)) reads, $(($(ecs fills_deferred) - d0)) filled in the work item"
+	echo 0 >/sys/module/spare/parameters/ec_defer_fill
+	pass "group 0 reads as EIO; groups 1 and 2 (64 MiB) read back (every fill in the work item)"
 
 	step "spare.ko's counters; power off with three donors gone"
 	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
@@ -318,11 +393,11 @@ workload_alive
 grep 'coding group 1: split 5 now on donor 10.0.0.2' /tmp/ublk.log &&
 	grep 'coding group 2: split 4 now on donor 10.0.0.2' /tmp/ublk.log ||
 	{ tail -30 /tmp/ublk.log; fail "groups 1 and 2 not rebuilt on host 2"; }
-[ "$(ecf version)" = 4 ] && [ "$(ecf k)" = 4 ] && [ "$(ecf r)" = 2 ] &&
+[ "$(ecf version)" = 5 ] && [ "$(ecf k)" = 4 ] && [ "$(ecf r)" = 2 ] &&
 	[ "$(ecf delta)" = 1 ] && [ "$(ecf writes)" -gt 0 ] && [ "$(ecf waits)" -ge 0 ] ||
-	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat is not version 4 of ec:4+2, delta 1, with writes"; }
-[ "$(awk '$1 == "ec_stat"' /run/spare/ublk/ec0 | wc -w)" = 19 ] ||
-	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat has not 18 fields"; }
+	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat is not version 5 of ec:4+2, delta 1, with writes"; }
+[ "$(awk '$1 == "ec_stat"' /run/spare/ublk/ec0 | wc -w)" = 20 ] ||
+	{ grep ec_stat /run/spare/ublk/ec0; fail "the pager's ec_stat has not 19 fields"; }
 pass "host 9's splits rebuilt on host 2: $(ecf repaired_pages) split pages, every split current"
 
 step "host 8 evicts its split (group 2's): moved by copy to host 3, given back, never lost"

@@ -93,7 +93,7 @@ if [ "$BACKEND" = ublk ]; then
 
 	# uf LINE N: field N of a line of the live counters file of device
 	# $UNAME (io_stat: 10 io_errors, 14 resync_pages, 16 integrity_errors;
-	# slab_stat: 11 current pages; ec_stat version 4: 10 EIO pages, 13
+	# slab_stat: 11 current pages; ec_stat version 5: 10 EIO pages, 13
 	# split pages rebuilt, 16 split slabs waiting for a rebuild)
 	uf() { awk -v k="$1" -v f="$2" '$1 == k {print $f}' "/run/spare/ublk/$UNAME"; }
 	up() { UNAME=$1; shift; ublk_up --name "$UNAME" --size ${MB}M --slab-size 8M --state-file none "$@"; }
@@ -159,7 +159,7 @@ if [ "$BACKEND" = ublk ]; then
 	corrupt 2	# the group's split 0 (round robin from donor 0)
 	readback "$disk" || { cat "/run/spare/ublk/$UNAME"; fail "read back differs or failed with one bad split (rc $?)"; }
 	uf_fresh
-	[ "$(uf ec_stat 2)" = 4 ] || fail "ec_stat version $(uf ec_stat 2), this step reads version 4's fields"
+	[ "$(uf ec_stat 2)" = 5 ] || fail "ec_stat version $(uf ec_stat 2), this step reads version 5's fields"
 	ie=$(uf io_stat 16)
 	[ "$ie" -ge $((MB * 256)) ] || fail "$ie integrity errors, expected one per page ($((MB * 256)))"
 	[ "$(uf io_stat 10)" = 0 ] || fail "I/O errors"
