@@ -138,9 +138,10 @@ void job_register_output(struct conn *c);
 /* Answer @c's REGISTER (its job's buffers are ready): job_register_output(),
  * then the REGISTER_REPLY. */
 void job_register_reply(struct conn *c);
-/* Registrations ended (the eventfd fired): take their results. */
+/* Helper threads' work ended (the eventfd fired): take the results of
+ * the jobs' creations, their outputs' registrations and their frees. */
 void handle_done_regs(void);
-/* Block until no registration runs, then take their results (exiting). */
+/* Block until no helper thread runs, then take their results. */
 void jobs_wait_regs(void);
 /* conn_ops.pin: a SEND reads the partition's output (job->inflight,
  * part->sending). */
