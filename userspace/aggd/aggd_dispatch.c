@@ -104,8 +104,12 @@ static void handle_register(struct conn *c)
 	agg_spec_free(&spec);
 	if (job->creating) {
 		/* answered when the job's buffers are ready (aggd_jobs.c:
-		 * job_new); what it sends meanwhile is held (handle_hdr) */
+		 * job_new); what it sends meanwhile is held (handle_hdr);
+		 * told how far they are if it asked (hdr.part's flags) */
 		c->reg_pending = true;
+		c->reg_wait = (c->hdr.part & AGG_REG_WANT_WAIT) != 0;
+		if (c->reg_wait)
+			job_send_reg_wait(c);
 		rx_expect_hdr(c);
 		return;
 	}

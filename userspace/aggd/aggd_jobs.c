@@ -459,6 +459,46 @@ static int create_start(struct agg_job *job)
 	return 0;
 }
 
+void job_send_reg_wait(struct conn *c)
+{
+	struct agg_job *job = c->job;
+	uint8_t *body = malloc(AGG_REG_WAIT_SIZE);
+	struct agg_hdr h;
+
+	if (!body) {
+		conn_close(c, "out of memory");
+		return;
+	}
+	agg_reg_wait_encode(__atomic_load_n(&job->create_made, __ATOMIC_RELAXED),
+			    job->arena_bytes, body);
+	agg_hdr_init(&h, AGG_MSG_REGISTER_WAIT, AGG_REG_WAIT_SIZE);
+	h.job_id = job->id;
+	h.rank = c->rank;
+	c->reg_wait_ns = g.now_ns;
+	tx_send(c, &h, body, AGG_REG_WAIT_SIZE, body);
+}
+
+void jobs_reg_wait_tick(void)
+{
+	/* the timer ticks at least every second: every tick at most half
+	 * an interval after the last one sends again */
+	const uint64_t again_ns = AGG_REG_WAIT_INTERVAL_MS * 1000000ULL / 2;
+
+	for (struct job_entry *e = g.jobs; e; e = e->next) {
+		struct agg_job *job = e->job;
+
+		if (e->dead || !job->creating)
+			continue;	/* a creating job stays in the table */
+		for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+			struct conn *c = job->rank_conn[r];
+
+			if (c && c->reg_pending && c->reg_wait && !c->closing &&
+			    g.now_ns - c->reg_wait_ns >= again_ns)
+				job_send_reg_wait(c);
+		}
+	}
+}
+
 /* Close the job's waiting connections with @status and let the job go. */
 static void create_failed(struct job_entry *e)
 {
