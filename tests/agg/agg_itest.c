@@ -3349,8 +3349,12 @@ out_st:
  *     ever opening (the creation was cancelled), and the bystander goes on.
  *   create-wait: both of cg's ranks REGISTER with a 2 s timeout and the
  *     creation is held for 3 x that: neither REGISTER gives up (the daemon
- *     says every second that cg is being created, REGISTER_WAIT); the gate
- *     opens, both are answered and cg's sums are right.
+ *     says every second that cg is being created, REGISTER_WAIT); STATS
+ *     meanwhile counts cg in spare_aggd_jobs_creating (1), its buffers in
+ *     spare_aggd_jobs_creating_bytes and none made yet. The gate opens,
+ *     both are answered (creating 0 again) and cg's sums are right. Then
+ *     a 12 MiB job (freed on a helper thread) comes and goes:
+ *     spare_aggd_jobs_freeing and _freeing_bytes are back at 0 after.
  *   create-term: SIGTERM (to $AGG_DAEMON_PID) while the creation is held:
  *     the REGISTER fails (the connection closes); tests/agg/run checks the
  *     daemon exits 0 with no sanitizer report (no leak, no hang).
@@ -3459,6 +3463,85 @@ static int cg_round(struct cg_reg *rk, float *in, float *out, uint32_t it)
 	return 0;
 }
 
+/* Open the gate; both ranks' REGISTERs of cg must then be answered. */
+static int cg_open_gate(const char *gate, struct cg_reg *rk, bool *started,
+			const char *mode)
+{
+	int fd = open(gate, O_WRONLY | O_CREAT, 0600);
+
+	if (fd < 0) {
+		failf("%s: cannot open the gate", mode);
+		return -1;
+	}
+	close(fd);
+	for (unsigned int r = 0; r < 2; r++) {
+		pthread_join(rk[r].tid, NULL);
+		started[r] = false;
+		if (rk[r].result) {
+			failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* STATS: @n jobs being created; held at the gate: nothing made yet. */
+static int cw_creating(struct spare_agg *st, const char *mode, double n,
+		       bool held)
+{
+	double jobs = rs_metric(st, "spare_aggd_jobs_creating");
+	double bytes = rs_metric(st, "spare_aggd_jobs_creating_bytes");
+	double made = rs_metric(st, "spare_aggd_jobs_creating_made_bytes");
+
+	if (jobs != n || (n ? bytes < 3.0 * CG_ELEMS * 4 : bytes != 0) ||
+	    (held ? made != 0 : made != bytes)) {
+		failf("%s: spare_aggd_jobs_creating %.0f, _bytes %.0f, _made_bytes %.0f; want %.0f, %s, %s",
+		      mode, jobs, bytes, made, n,
+		      n ? ">= cg's 3 x 1 MiB" : "0", held ? "0" : "as many");
+		return -1;
+	}
+	printf("%s: spare_aggd_jobs_creating %.0f, _bytes %.0f, _made_bytes %.0f\n",
+	       mode, jobs, bytes, made);
+	return 0;
+}
+
+/* A 12 MiB job (over the 8 MiB from which frees go off the loop) comes and
+ * goes: once it is out of the table the freeing gauges are back at 0. */
+static int cw_freed(struct spare_agg *st, const char *mode)
+{
+	struct spare_agg_tensor t = { "w", 3u << 20 };
+	struct spare_agg_job job = {
+		.name = "cw-free", .token = "cf", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = 1u << 20,
+	};
+	double before = rs_metric(st, "spare_aggd_jobs"), v = -1, n = -1, b = -1;
+	struct spare_agg *a;
+	char err[256];
+
+	a = spare_agg_connect(host, port, err, sizeof(err));
+	if (!a || spare_agg_set_timeout(a, 20000) ||
+	    spare_agg_register(a, &job, &t, 1) || spare_agg_leave(a)) {
+		failf("%s: the 12 MiB job: %s", mode, a ? spare_agg_error(a) : err);
+		spare_agg_close(a);
+		return -1;
+	}
+	spare_agg_close(a);
+	for (unsigned int i = 0; i < 1000; i++) {
+		v = rs_metric(st, "spare_aggd_jobs");
+		n = rs_metric(st, "spare_aggd_jobs_freeing");
+		b = rs_metric(st, "spare_aggd_jobs_freeing_bytes");
+		if (v == before && n == 0 && b == 0)
+			break;
+		usleep(10000);
+	}
+	if (v != before || n != 0 || b != 0) {
+		failf("%s: after the 12 MiB job left: jobs %.0f (want %.0f), spare_aggd_jobs_freeing %.0f, _bytes %.0f (want 0)",
+		      mode, v, before, n, b);
+		return -1;
+	}
+	return 0;
+}
+
 static int scenario_create_gate(const char *mode)
 {
 	const char *gate = getenv("AGG_CREATE_GATE");
@@ -3480,7 +3563,7 @@ static int scenario_create_gate(const char *mode)
 	char wait_path[4200], err[256];
 	double jobs_before, v;
 	uint32_t it = 0;
-	int bad = 1, fd;
+	int bad = 1;
 
 	if (!gate || !buf || !in || !out) {
 		failf("%s: needs AGG_CREATE_GATE (and memory)", mode);
@@ -3576,6 +3659,8 @@ static int scenario_create_gate(const char *mode)
 		pthread_create(&rk[1].tid, NULL, cg_reg_main, &rk[1]);
 		started[1] = true;
 		usleep(3 * CW_TIMEOUT_MS * 1000);	/* held 3 x the timeout */
+		if (cw_creating(st, mode, 1, true))
+			goto out;
 		for (unsigned int r = 0; r < 2; r++)
 			if (__atomic_load_n(&rk[r].done, __ATOMIC_ACQUIRE)) {
 				failf("%s: rank %u's REGISTER of cg returned after %.0f ms (%s) while its creation is held",
@@ -3583,23 +3668,15 @@ static int scenario_create_gate(const char *mode)
 				      rk[r].result ? rk[r].err : "answered");
 				goto out;
 			}
-		fd = open(gate, O_WRONLY | O_CREAT, 0600);
-		if (fd < 0) {
-			failf("%s: cannot open the gate", mode);
+		if (cg_open_gate(gate, rk, started, mode))
 			goto out;
-		}
-		close(fd);
-		for (unsigned int r = 0; r < 2; r++) {
-			pthread_join(rk[r].tid, NULL);
-			started[r] = false;
-			if (rk[r].result) {
-				failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
-				goto out;
-			}
-		}
+		if (cw_creating(st, mode, 0, false))
+			goto out;
 		for (uint32_t i = 0; i < 2; i++)
 			if (cg_round(rk, in, out, i))
 				goto out;
+		if (cw_freed(st, mode))
+			goto out;
 		printf("%s: cg's creation held %u ms, its REGISTERs' timeout %u ms: both answered (after %.0f and %.0f ms), cg's sums exact\n",
 		       mode, 3 * CW_TIMEOUT_MS, CW_TIMEOUT_MS, rk[0].took_ms,
 		       rk[1].took_ms);
@@ -3631,20 +3708,8 @@ static int scenario_create_gate(const char *mode)
 		}
 	printf("%s: 25 bystander rounds done while cg's creation was held; cg's 2 REGISTERs wait\n",
 	       mode);
-	fd = open(gate, O_WRONLY | O_CREAT, 0600);
-	if (fd < 0) {
-		failf("%s: cannot open the gate", mode);
+	if (cg_open_gate(gate, rk, started, mode))
 		goto out;
-	}
-	close(fd);
-	for (unsigned int r = 0; r < 2; r++) {
-		pthread_join(rk[r].tid, NULL);
-		started[r] = false;
-		if (rk[r].result) {
-			failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
-			goto out;
-		}
-	}
 	for (uint32_t i = 0; i < 2; i++)
 		if (cg_round(rk, in, out, i))
 			goto out;

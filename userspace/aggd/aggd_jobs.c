@@ -596,6 +596,7 @@ static void create_done(struct helper_work *hw, bool exiting)
 struct free_work {
 	struct helper_work hw;
 	struct agg_job *job;
+	size_t bytes;			/* its arena, for the metrics */
 };
 
 static void free_run(struct helper_work *hw)
@@ -605,6 +606,8 @@ static void free_run(struct helper_work *hw)
 
 static void free_done(struct helper_work *hw, bool exiting)
 {
+	g.jobs_freeing--;
+	g.jobs_freeing_bytes -= ((struct free_work *)hw)->bytes;
 	free(hw);
 }
 
@@ -625,6 +628,9 @@ static void job_free_off_loop(struct agg_job *job)
 	w->hw.run = free_run;
 	w->hw.done = free_done;
 	w->job = job;
+	w->bytes = job->arena_bytes;
+	g.jobs_freeing++;
+	g.jobs_freeing_bytes += w->bytes;
 	helper_submit(&w->hw);
 }
 

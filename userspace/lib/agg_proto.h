@@ -145,7 +145,7 @@ enum agg_msg_type {
 };
 
 /*
- * A REGISTER that waits for its job's buffers (aggd.md "Creating a job"):
+ * A REGISTER that waits for its job's buffers (aggd.md, "Wire protocol"):
  * REGISTER's hdr.part carries the worker's flags (a daemon that predates
  * them ignores the field; a daemon ignores bits it does not know).
  * With AGG_REG_WANT_WAIT, while the job's buffers are being made the
