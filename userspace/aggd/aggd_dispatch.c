@@ -349,6 +349,14 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_output_regs_running", SPARE_GAUGE,
 		"Jobs whose outputs are being registered for in-place RDMA replies, off the event loop: their replies are copied until it ends.",
 		g.rdma_output_regs_running);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_accepts_total", SPARE_COUNTER,
+		"RDMA worker connections accepted (set up on the event loop).", g.rdma_accepts);
+	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_seconds_total", SPARE_COUNTER,
+		"Time the event loop spent on RDMA connection events (set-ups, establishment, disconnects).",
+		(double)g.rdma_cm_ns / 1e9);
+	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_max_seconds", SPARE_GAUGE,
+		"Longest time one batch of RDMA connection events held the event loop.",
+		(double)g.rdma_cm_max_ns / 1e9);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);
