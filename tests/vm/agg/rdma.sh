@@ -112,4 +112,6 @@ step "how long RDMA connection events held the event loop (measured, issue 35)"
 line=$(grep "rdma: connection events held the event loop" "$AGG_LOG") ||
 	fail_log "no line on the time RDMA connection events held the loop"
 echo "$line"
+# of which registering new connection buffers (the first 16 are cached)
+grep "connection buffers (.*) registered on the event loop" "$AGG_LOG"
 pass "RDMA connection events' time on the loop logged"
