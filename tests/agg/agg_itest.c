@@ -3343,20 +3343,32 @@ out_st:
  *     event loop answers none), a second rank's REGISTER of cg comes in,
  *     and neither of cg's REGISTERs is answered; STATS counts cg. Then
  *     the gate opens: both are answered and cg's sums are right.
- *   create-leave: cg's only worker gives up (its REGISTER timed out) and
+ *   create-leave: cg's only worker gives up (its REGISTER's wait over the
+ *     register limit it set, 1.5 s: "still being created ... gave up") and
  *     closes while the creation is held: the job goes without the gate
  *     ever opening (the creation was cancelled), and the bystander goes on.
+ *   create-wait: both of cg's ranks REGISTER with a 2 s timeout and the
+ *     creation is held for 3 x that: neither REGISTER gives up (the daemon
+ *     says every second that cg is being created, REGISTER_WAIT); STATS
+ *     meanwhile counts cg in spare_aggd_jobs_creating (1), its buffers in
+ *     spare_aggd_jobs_creating_bytes and none made yet. The gate opens,
+ *     both are answered (creating 0 again) and cg's sums are right. Then
+ *     a 12 MiB job (freed on a helper thread) comes and goes:
+ *     spare_aggd_jobs_freeing and _freeing_bytes are back at 0 after.
  *   create-term: SIGTERM (to $AGG_DAEMON_PID) while the creation is held:
  *     the REGISTER fails (the connection closes); tests/agg/run checks the
  *     daemon exits 0 with no sanitizer report (no leak, no hang).
  */
 #define CG_ELEMS	(1u << 18)	/* 1 MiB of fp32 */
+#define CW_TIMEOUT_MS	2000		/* create-wait's REGISTER timeout */
 
 struct cg_reg {
 	pthread_t tid;
 	unsigned int rank, timeout_ms;
+	unsigned int limit_ms;		/* spare_agg_set_register_limit, or 0 */
 	struct spare_agg *a;
 	unsigned int done;		/* spare_agg_register returned */
+	double took_ms;
 	int result;
 	unsigned int status;
 	char err[256];
@@ -3377,8 +3389,13 @@ static void *cg_reg_main(void *arg)
 	if (!r->a) {
 		snprintf(r->err, sizeof(r->err), "%s", err);
 	} else {
+		double t0 = mono_ms();
+
 		spare_agg_set_timeout(r->a, r->timeout_ms);
+		if (r->limit_ms)
+			spare_agg_set_register_limit(r->a, r->limit_ms);
 		r->result = spare_agg_register(r->a, &job, &t, 1);
+		r->took_ms = mono_ms() - t0;
 		if (r->result) {
 			r->status = spare_agg_status(r->a);
 			snprintf(r->err, sizeof(r->err), "%s",
@@ -3446,6 +3463,85 @@ static int cg_round(struct cg_reg *rk, float *in, float *out, uint32_t it)
 	return 0;
 }
 
+/* Open the gate; both ranks' REGISTERs of cg must then be answered. */
+static int cg_open_gate(const char *gate, struct cg_reg *rk, bool *started,
+			const char *mode)
+{
+	int fd = open(gate, O_WRONLY | O_CREAT, 0600);
+
+	if (fd < 0) {
+		failf("%s: cannot open the gate", mode);
+		return -1;
+	}
+	close(fd);
+	for (unsigned int r = 0; r < 2; r++) {
+		pthread_join(rk[r].tid, NULL);
+		started[r] = false;
+		if (rk[r].result) {
+			failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* STATS: @n jobs being created; held at the gate: nothing made yet. */
+static int cw_creating(struct spare_agg *st, const char *mode, double n,
+		       bool held)
+{
+	double jobs = rs_metric(st, "spare_aggd_jobs_creating");
+	double bytes = rs_metric(st, "spare_aggd_jobs_creating_bytes");
+	double made = rs_metric(st, "spare_aggd_jobs_creating_made_bytes");
+
+	if (jobs != n || (n ? bytes < 3.0 * CG_ELEMS * 4 : bytes != 0) ||
+	    (held ? made != 0 : made != bytes)) {
+		failf("%s: spare_aggd_jobs_creating %.0f, _bytes %.0f, _made_bytes %.0f; want %.0f, %s, %s",
+		      mode, jobs, bytes, made, n,
+		      n ? ">= cg's 3 x 1 MiB" : "0", held ? "0" : "as many");
+		return -1;
+	}
+	printf("%s: spare_aggd_jobs_creating %.0f, _bytes %.0f, _made_bytes %.0f\n",
+	       mode, jobs, bytes, made);
+	return 0;
+}
+
+/* A 12 MiB job (over the 8 MiB from which frees go off the loop) comes and
+ * goes: once it is out of the table the freeing gauges are back at 0. */
+static int cw_freed(struct spare_agg *st, const char *mode)
+{
+	struct spare_agg_tensor t = { "w", 3u << 20 };
+	struct spare_agg_job job = {
+		.name = "cw-free", .token = "cf", .n_workers = 1, .rank = 0,
+		.dtype = AGG_DTYPE_F32, .part_elems = 1u << 20,
+	};
+	double before = rs_metric(st, "spare_aggd_jobs"), v = -1, n = -1, b = -1;
+	struct spare_agg *a;
+	char err[256];
+
+	a = spare_agg_connect(host, port, err, sizeof(err));
+	if (!a || spare_agg_set_timeout(a, 20000) ||
+	    spare_agg_register(a, &job, &t, 1) || spare_agg_leave(a)) {
+		failf("%s: the 12 MiB job: %s", mode, a ? spare_agg_error(a) : err);
+		spare_agg_close(a);
+		return -1;
+	}
+	spare_agg_close(a);
+	for (unsigned int i = 0; i < 1000; i++) {
+		v = rs_metric(st, "spare_aggd_jobs");
+		n = rs_metric(st, "spare_aggd_jobs_freeing");
+		b = rs_metric(st, "spare_aggd_jobs_freeing_bytes");
+		if (v == before && n == 0 && b == 0)
+			break;
+		usleep(10000);
+	}
+	if (v != before || n != 0 || b != 0) {
+		failf("%s: after the 12 MiB job left: jobs %.0f (want %.0f), spare_aggd_jobs_freeing %.0f, _bytes %.0f (want 0)",
+		      mode, v, before, n, b);
+		return -1;
+	}
+	return 0;
+}
+
 static int scenario_create_gate(const char *mode)
 {
 	const char *gate = getenv("AGG_CREATE_GATE");
@@ -3467,7 +3563,7 @@ static int scenario_create_gate(const char *mode)
 	char wait_path[4200], err[256];
 	double jobs_before, v;
 	uint32_t it = 0;
-	int bad = 1, fd;
+	int bad = 1;
 
 	if (!gate || !buf || !in || !out) {
 		failf("%s: needs AGG_CREATE_GATE (and memory)", mode);
@@ -3495,7 +3591,9 @@ static int scenario_create_gate(const char *mode)
 		goto out;
 	}
 	if (!strcmp(mode, "create-leave"))
-		rk[0].timeout_ms = 1500;
+		rk[0].timeout_ms = rk[0].limit_ms = 1500;
+	if (!strcmp(mode, "create-wait"))
+		rk[0].timeout_ms = rk[1].timeout_ms = CW_TIMEOUT_MS;
 	pthread_create(&rk[0].tid, NULL, cg_reg_main, &rk[0]);
 	started[0] = true;
 	if (cg_wait_file(wait_path, 10000)) {
@@ -3530,6 +3628,12 @@ static int scenario_create_gate(const char *mode)
 			failf("%s: cg's REGISTER answered though its creation is held", mode);
 			goto out;
 		}
+		if (!strstr(rk[0].err, "still being created")) {
+			failf("%s: cg's REGISTER failed otherwise than at its limit: %s",
+			      mode, rk[0].err);
+			goto out;
+		}
+		printf("%s: cg's REGISTER gave up at its limit: %s\n", mode, rk[0].err);
 		spare_agg_close(rk[0].a);	/* the only worker goes */
 		rk[0].a = NULL;
 		for (unsigned int i = 0; i < 1000; i++) {
@@ -3547,6 +3651,35 @@ static int scenario_create_gate(const char *mode)
 			goto out;
 		printf("%s: cg's worker gave up and closed: cg cancelled and freed, the gate never opened; the bystander goes on\n",
 		       mode);
+		bad = 0;
+		goto out;
+	}
+
+	if (!strcmp(mode, "create-wait")) {
+		pthread_create(&rk[1].tid, NULL, cg_reg_main, &rk[1]);
+		started[1] = true;
+		usleep(3 * CW_TIMEOUT_MS * 1000);	/* held 3 x the timeout */
+		if (cw_creating(st, mode, 1, true))
+			goto out;
+		for (unsigned int r = 0; r < 2; r++)
+			if (__atomic_load_n(&rk[r].done, __ATOMIC_ACQUIRE)) {
+				failf("%s: rank %u's REGISTER of cg returned after %.0f ms (%s) while its creation is held",
+				      mode, r, rk[r].took_ms,
+				      rk[r].result ? rk[r].err : "answered");
+				goto out;
+			}
+		if (cg_open_gate(gate, rk, started, mode))
+			goto out;
+		if (cw_creating(st, mode, 0, false))
+			goto out;
+		for (uint32_t i = 0; i < 2; i++)
+			if (cg_round(rk, in, out, i))
+				goto out;
+		if (cw_freed(st, mode))
+			goto out;
+		printf("%s: cg's creation held %u ms, its REGISTERs' timeout %u ms: both answered (after %.0f and %.0f ms), cg's sums exact\n",
+		       mode, 3 * CW_TIMEOUT_MS, CW_TIMEOUT_MS, rk[0].took_ms,
+		       rk[1].took_ms);
 		bad = 0;
 		goto out;
 	}
@@ -3575,20 +3708,8 @@ static int scenario_create_gate(const char *mode)
 		}
 	printf("%s: 25 bystander rounds done while cg's creation was held; cg's 2 REGISTERs wait\n",
 	       mode);
-	fd = open(gate, O_WRONLY | O_CREAT, 0600);
-	if (fd < 0) {
-		failf("%s: cannot open the gate", mode);
+	if (cg_open_gate(gate, rk, started, mode))
 		goto out;
-	}
-	close(fd);
-	for (unsigned int r = 0; r < 2; r++) {
-		pthread_join(rk[r].tid, NULL);
-		started[r] = false;
-		if (rk[r].result) {
-			failf("%s: rank %u's REGISTER of cg: %s", mode, r, rk[r].err);
-			goto out;
-		}
-	}
 	for (uint32_t i = 0; i < 2; i++)
 		if (cg_round(rk, in, out, i))
 			goto out;
@@ -3732,6 +3853,7 @@ int main(int argc, char **argv)
 		ret = scenario_reg_stall();
 	else if (!strcmp(argv[optind], "create-bystander") ||
 		 !strcmp(argv[optind], "create-leave") ||
+		 !strcmp(argv[optind], "create-wait") ||
 		 !strcmp(argv[optind], "create-term"))
 		ret = scenario_create_gate(argv[optind]);
 	else if (!strcmp(argv[optind], "create-fail"))
@@ -3744,6 +3866,6 @@ usage:
 		"many|load|dead-worker|early-leave|bad-push|wrong-token|optimizer|stats|copied-replies|idle|migrate|\n"
 		"rollback|report-bad|flowcon|state-token|move-fallback|move-cut|move-kill|move-term|\n"
 		"move-srcterm|move-pause|move-bystander|reg-stall|create-bystander|create-leave|\n"
-		"create-term|create-fail\n");
+		"create-term|create-wait|create-fail\n");
 	return 2;
 }

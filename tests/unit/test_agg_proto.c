@@ -639,6 +639,28 @@ static void test_report_reply(void)
 	EXPECT_EQ(agg_report_reply_decode(b, sizeof(b), &share, &flags), -AGG_EPROTO);
 }
 
+/* REGISTER_WAIT (issue 35): exactly 16 bytes, made <= total. */
+static void test_reg_wait(void)
+{
+	uint8_t b[AGG_REG_WAIT_SIZE];
+	uint64_t made = 1, total = 1;
+
+	EXPECT_EQ(tenant_hdr(AGG_MSG_REGISTER_WAIT, AGG_REG_WAIT_SIZE), 0);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_REGISTER_WAIT, AGG_REG_WAIT_SIZE - 1), -AGG_ESIZE);
+	EXPECT_EQ(tenant_hdr(AGG_MSG_REGISTER_WAIT, 0), -AGG_ESIZE);
+	agg_reg_wait_encode(3ULL << 33, 5ULL << 33, b);
+	EXPECT_EQ(b[4], 6);	/* little-endian u64 */
+	EXPECT_EQ(agg_reg_wait_decode(b, sizeof(b), &made, &total), 0);
+	EXPECT_EQ(made, 3ULL << 33);
+	EXPECT_EQ(total, 5ULL << 33);
+	EXPECT_EQ(agg_reg_wait_decode(b, sizeof(b) - 1, &made, &total), -AGG_ESIZE);
+	agg_reg_wait_encode(0, 0, b);
+	EXPECT_EQ(agg_reg_wait_decode(b, sizeof(b), &made, &total), 0);
+	agg_reg_wait_encode(2, 1, b);
+	EXPECT_EQ(agg_reg_wait_decode(b, sizeof(b), &made, &total), -AGG_EPROTO);
+	EXPECT(!strcmp(agg_msg_type_name(AGG_MSG_REGISTER_WAIT), "REGISTER_WAIT"));
+}
+
 int main(void)
 {
 	TAP_RUN(test_hdr_layout);
@@ -659,5 +681,6 @@ int main(void)
 	TAP_RUN(test_report_checks);
 	TAP_RUN(test_report_reply);
 	TAP_RUN(test_tenant_msgs);
+	TAP_RUN(test_reg_wait);
 	return tap_done();
 }

@@ -238,6 +238,8 @@ int agg_job_alloc_bufs(struct agg_job *job, const int *cancel)
 	for (size_t off = 0; off < job->arena_bytes; off += ARENA_STEP) {
 		size_t n = job->arena_bytes - off;
 
+		/* made so far (REGISTER_WAIT, the metrics) */
+		__atomic_store_n(&job->create_made, (uint64_t)off, __ATOMIC_RELAXED);
 		if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE)) {
 			munmap(base, job->arena_bytes);
 			return -ECANCELED;
@@ -256,6 +258,8 @@ int agg_job_alloc_bufs(struct agg_job *job, const int *cancel)
 		for (size_t b = 0; b < n; b += (size_t)pg)
 			((volatile uint8_t *)base)[off + b] = 0;
 	}
+	__atomic_store_n(&job->create_made, (uint64_t)job->arena_bytes,
+			 __ATOMIC_RELAXED);
 	job->arena = base;
 	job->out_region = base;
 	if (arena_layout(&job->spec, job, base)) {

@@ -96,9 +96,12 @@ struct agg_job {
 	size_t out_region_bytes;
 	/* being created: the shell is here (spec, per-rank arrays), the
 	 * buffers are being allocated off the event loop; no partition's
-	 * buffer may be touched. create_cancel: stop (read by that thread) */
+	 * buffer may be touched. create_cancel: stop (read by that thread);
+	 * create_made: bytes of the arena faulted in so far (written by
+	 * that thread, atomically) */
 	bool creating;
 	int create_cancel;
+	uint64_t create_made;
 	void *out_reg;			/* its RDMA registration, or NULL */
 	bool out_reg_failed;		/* tried once and failed: replies copied */
 	bool out_reg_busy;		/* being registered, off the event loop */

@@ -6,6 +6,7 @@
 #include "agg_proto.h"
 #include "spare_log.h"
 #include "spare_rdma.h"
+#include "spare_util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -82,6 +83,9 @@ struct agg_rdma_srv {
 	uint32_t n_conns, gen;
 	struct conn_buf *cache[BUF_CACHE];	/* registered on s->pd */
 	unsigned int n_cache;
+	/* connection buffers made and registered (on the event loop): how
+	 * many, their time in all and the longest; logged at the stop */
+	uint64_t bufs_made, bufs_ns, bufs_max_ns;
 };
 
 /* userspace/lib logging, every line tagged as the RDMA transport's */
@@ -194,6 +198,8 @@ static int conn_buf_get(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
 	if (s->n_cache) {
 		cb = s->cache[--s->n_cache];
 	} else {
+		uint64_t t0 = spare_now_ns(), dt;
+
 		cb = calloc(1, sizeof(*cb));
 		if (!cb)
 			return -1;
@@ -205,6 +211,11 @@ static int conn_buf_get(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
 			conn_buf_free(cb);
 			return -1;
 		}
+		dt = spare_now_ns() - t0;
+		s->bufs_made++;
+		s->bufs_ns += dt;
+		if (dt > s->bufs_max_ns)
+			s->bufs_max_ns = dt;
 	}
 	cb->owner = rc;
 	rc->cb = cb;
@@ -578,6 +589,10 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 {
 	if (!s)
 		return;
+	if (s->bufs_made)
+		rlog("%llu connection buffers (%zu bytes each) registered on the event loop: %.1f ms in all, longest %.2f ms",
+		     (unsigned long long)s->bufs_made, BUF_SIZE,
+		     (double)s->bufs_ns / 1e6, (double)s->bufs_max_ns / 1e6);
 	for (uint32_t i = 0; i < s->n_conns; i++)
 		if (s->conns[i])
 			agg_rdma_close(s->conns[i]);

@@ -110,8 +110,11 @@ struct conn {
 	unsigned int rank;
 	bool left;
 	/* its REGISTER waits for the job's buffers (aggd_jobs.c: job_new);
-	 * requests sent meanwhile are held (conn_hold) */
+	 * requests sent meanwhile are held (conn_hold); reg_wait: it asked
+	 * for REGISTER_WAIT meanwhile (AGG_REG_WANT_WAIT), last sent then */
 	bool reg_pending;
+	bool reg_wait;
+	uint64_t reg_wait_ns;
 	/* idle timeout */
 	uint64_t last_rx_ns;		/* last byte received */
 	uint64_t reclaim_ns;		/* its job was reclaimed: close by then */

@@ -104,8 +104,12 @@ static void handle_register(struct conn *c)
 	agg_spec_free(&spec);
 	if (job->creating) {
 		/* answered when the job's buffers are ready (aggd_jobs.c:
-		 * job_new); what it sends meanwhile is held (handle_hdr) */
+		 * job_new); what it sends meanwhile is held (handle_hdr);
+		 * told how far they are if it asked (hdr.part's flags) */
 		c->reg_pending = true;
+		c->reg_wait = (c->hdr.part & AGG_REG_WANT_WAIT) != 0;
+		if (c->reg_wait)
+			job_send_reg_wait(c);
 		rx_expect_hdr(c);
 		return;
 	}
@@ -235,11 +239,19 @@ int stats_write(FILE *f, bool with_jobs)
 {
 	static struct agg_pool_stats st;	/* large; the loop is single-threaded */
 	struct spare_metrics m;
-	uint64_t njobs = 0;
+	uint64_t njobs = 0, ncreating = 0, creating_bytes = 0, made_bytes = 0;
 	int rc;
 
-	for (struct job_entry *e = g.jobs; e; e = e->next)
+	for (struct job_entry *e = g.jobs; e; e = e->next) {
+		const struct agg_job *j = e->job;
+
 		njobs++;
+		if (!j->creating)
+			continue;
+		ncreating++;
+		creating_bytes += j->arena_bytes;
+		made_bytes += __atomic_load_n(&j->create_made, __ATOMIC_RELAXED);
+	}
 	agg_pool_stats(g.pool, &st);
 	spare_metrics_begin(&m, f, true);
 	if (!with_jobs)
@@ -277,6 +289,18 @@ int stats_write(FILE *f, bool with_jobs)
 		njobs);
 	spare_metrics_one_u64(&m, "spare_aggd_jobs_created_total", SPARE_COUNTER, "Jobs created (REGISTER or IMPORT).",
 		g.jobs_created);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_creating", SPARE_GAUGE,
+		"Jobs whose buffers are being made on helper threads (their REGISTERs or IMPORT wait; a creation being stopped counts until it has).",
+		ncreating);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_creating_bytes", SPARE_GAUGE,
+		"Bytes of those jobs' buffers, in all.", creating_bytes);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_creating_made_bytes", SPARE_GAUGE,
+		"Of those, the bytes made (faulted in) so far.", made_bytes);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_freeing", SPARE_GAUGE,
+		"Jobs gone from the table whose buffers are being freed on helper threads (8 MiB and more).",
+		g.jobs_freeing);
+	spare_metrics_one_u64(&m, "spare_aggd_jobs_freeing_bytes", SPARE_GAUGE,
+		"Bytes of those jobs' buffers.", g.jobs_freeing_bytes);
 	spare_metrics_one_u64(&m, "spare_aggd_jobs_failed_total", SPARE_COUNTER, "Jobs failed.", g.jobs_failed);
 	spare_metrics_one_u64(&m, "spare_aggd_jobs_reclaimed_total", SPARE_COUNTER, "Jobs reclaimed by the idle timeout.",
 		g.jobs_reclaimed);
@@ -325,6 +349,14 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_output_regs_running", SPARE_GAUGE,
 		"Jobs whose outputs are being registered for in-place RDMA replies, off the event loop: their replies are copied until it ends.",
 		g.rdma_output_regs_running);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_accepts_total", SPARE_COUNTER,
+		"RDMA worker connections accepted (set up on the event loop).", g.rdma_accepts);
+	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_seconds_total", SPARE_COUNTER,
+		"Time the event loop spent on RDMA connection events (set-ups, establishment, disconnects).",
+		(double)g.rdma_cm_ns / 1e9);
+	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_max_seconds", SPARE_GAUGE,
+		"Longest time one batch of RDMA connection events held the event loop.",
+		(double)g.rdma_cm_max_ns / 1e9);
 	spare_metrics_family(&m, "spare_aggd_isa_info", SPARE_GAUGE,
 			     "Always 1; label isa: the summation kernels in use.");
 	spare_metrics_u64(&m, (const char *const[]){ "isa", agg_isa_name(agg_isa_selected()), NULL }, 1);

@@ -147,15 +147,132 @@ void job_pin(struct agg_job *job, uint32_t part, bool pinned)
 }
 
 /*
+ * Helper threads: work that would hold the event loop for milliseconds to
+ * seconds runs off it, one detached thread per item, signals blocked
+ * (they stay with the loop's thread). Three kinds: a job's buffers made
+ * (create_work), its outputs registered for RDMA (out_reg_work), a large
+ * job's buffers freed (free_work). An item's run() runs on its thread;
+ * then the item goes on helper_done and the loop learns of it through the
+ * eventfd: handle_done_regs() calls each item's done() there, in the
+ * order they finished, and done() frees the item. helper_running counts
+ * threads started and not ended: jobs_wait_regs() and jobs_free_all()
+ * wait for none to be left. With no thread to be had, run() runs on the
+ * loop at once and done() follows at the next drain, as for a thread.
+ */
+struct helper_work {
+	struct helper_work *next;
+	void (*run)(struct helper_work *w);	/* off the loop */
+	/* on the loop, after run(); frees the item. @exiting: from
+	 * jobs_free_all(), which frees every job itself afterwards */
+	void (*done)(struct helper_work *w, bool exiting);
+};
+
+static pthread_mutex_t helper_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t helper_cond = PTHREAD_COND_INITIALIZER;
+/* finished items for the loop, oldest first */
+static struct helper_work *helper_done, **helper_done_tail = &helper_done;
+static unsigned int helper_running;
+
+/* run(), then hand the item to the loop and wake it. */
+static void helper_exec(struct helper_work *w)
+{
+	uint64_t one = 1;
+
+	w->run(w);
+	w->next = NULL;
+	pthread_mutex_lock(&helper_lock);
+	*helper_done_tail = w;		/* the loop's from now on */
+	helper_done_tail = &w->next;
+	pthread_mutex_unlock(&helper_lock);
+	/* an eventfd write only fails on counter overflow (or, in the tests'
+	 * harness, on no eventfd: they wait with jobs_wait_regs) */
+	if (write(g.event_fd, &one, sizeof(one)) < 0)
+		(void)0;
+}
+
+static void *helper_thread(void *arg)
+{
+	helper_exec(arg);
+	/* last: after it, jobs_wait_regs() may let the daemon close the
+	 * eventfd and the RDMA device */
+	pthread_mutex_lock(&helper_lock);
+	helper_running--;
+	pthread_cond_broadcast(&helper_cond);
+	pthread_mutex_unlock(&helper_lock);
+	return NULL;
+}
+
+/* Run @w off the loop. 0, or the errno of having no thread: then it has
+ * run here, now (the caller may say so). */
+static int helper_submit(struct helper_work *w)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err;
+
+	pthread_mutex_lock(&helper_lock);
+	helper_running++;
+	pthread_mutex_unlock(&helper_lock);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_attr_init(&attr);
+	if (!err) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&tid, &attr, helper_thread, w);
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pthread_mutex_lock(&helper_lock);
+		helper_running--;
+		pthread_mutex_unlock(&helper_lock);
+		helper_exec(w);
+	}
+	return err;
+}
+
+/* Take the finished items' results (on the loop). */
+static void helper_drain(bool exiting)
+{
+	struct helper_work *w;
+
+	pthread_mutex_lock(&helper_lock);
+	w = helper_done;
+	helper_done = NULL;
+	helper_done_tail = &helper_done;
+	pthread_mutex_unlock(&helper_lock);
+	while (w) {
+		struct helper_work *next = w->next;
+
+		w->done(w, exiting);
+		w = next;
+	}
+}
+
+void handle_done_regs(void)
+{
+	helper_drain(false);
+}
+
+/* Until no helper thread is left (their items are then on helper_done). */
+static void helper_wait_all(void)
+{
+	pthread_mutex_lock(&helper_lock);
+	while (helper_running)
+		pthread_cond_wait(&helper_cond, &helper_lock);
+	pthread_mutex_unlock(&helper_lock);
+}
+
+/*
  * A job's outputs registered off the event loop: pinning a large job's
  * outputs takes milliseconds to seconds, which no other job's traffic
- * waits for. One thread per registration (a job registers once); its
- * result goes on out_reg_done and the loop learns of it through the
- * eventfd (handle_done_regs). Until then the job's replies are copied,
- * and the job stays allocated (out_reg_busy holds job_maybe_free).
+ * waits for. One item per registration (a job registers once). Until
+ * out_reg_done() takes the result the job's replies are copied, and the
+ * job stays allocated (out_reg_busy holds job_maybe_free).
  */
 struct out_reg_work {
-	struct out_reg_work *next;
+	struct helper_work hw;
 	struct agg_job *job;
 	struct agg_rdma_srv *srv;
 	void *buf;
@@ -165,81 +282,13 @@ struct out_reg_work {
 	uint64_t start_ns, took_ns;
 };
 
-static pthread_mutex_t out_reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t out_reg_cond = PTHREAD_COND_INITIALIZER;
-static struct out_reg_work *out_reg_done;	/* for the loop */
-/* helper threads started and not yet ended (registrations, creations,
- * frees): jobs_wait_regs() waits for none to be left */
-static unsigned int out_reg_running;
-
-/* Run @fn(@arg) on a detached thread of its own, signals blocked (they
- * stay with the loop's thread); counted in out_reg_running, which @fn
- * drops last (helper_end). An errno if no thread: nothing ran. */
-static int helper_start(void *(*fn)(void *), void *arg)
+static void out_reg_run(struct helper_work *hw)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t tid;
-	int err;
+	struct out_reg_work *w = (struct out_reg_work *)hw;
 
-	pthread_mutex_lock(&out_reg_lock);
-	out_reg_running++;
-	pthread_mutex_unlock(&out_reg_lock);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_attr_init(&attr);
-	if (!err) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		err = pthread_create(&tid, &attr, fn, arg);
-		pthread_attr_destroy(&attr);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err) {
-		pthread_mutex_lock(&out_reg_lock);
-		out_reg_running--;
-		pthread_mutex_unlock(&out_reg_lock);
-	}
-	return err;
-}
-
-/* A helper's last step: after it, jobs_wait_regs() may let the daemon
- * close the eventfd and the RDMA device. */
-static void helper_end(void)
-{
-	pthread_mutex_lock(&out_reg_lock);
-	out_reg_running--;
-	pthread_cond_broadcast(&out_reg_cond);
-	pthread_mutex_unlock(&out_reg_lock);
-}
-
-/* Tell the loop (handle_done_regs) that a helper's result is in. */
-static void helper_kick(void)
-{
-	uint64_t one = 1;
-
-	/* an eventfd write only fails on counter overflow (or, in the tests'
-	 * harness, on no eventfd: they wait with jobs_wait_regs) */
-	if (write(g.event_fd, &one, sizeof(one)) < 0)
-		(void)0;
-}
-
-static void out_reg_finish(struct out_reg_work *w)
-{
 	w->region = agg_rdma_region_reg(w->srv, w->buf, w->len);
 	w->err = w->region ? 0 : errno;
 	w->took_ns = spare_now_ns() - w->start_ns;
-	pthread_mutex_lock(&out_reg_lock);
-	w->next = out_reg_done;
-	out_reg_done = w;		/* the loop's from now on */
-	pthread_mutex_unlock(&out_reg_lock);
-	helper_kick();
-}
-
-static void *out_reg_run(void *arg)
-{
-	out_reg_finish(arg);
-	helper_end();		/* last */
-	return NULL;
 }
 
 static void out_reg_failed(struct agg_job *job, int err)
@@ -248,6 +297,35 @@ static void out_reg_failed(struct agg_job *job, int err)
 	g.rdma_output_reg_failed++;
 	log_warn("job %u '%s': cannot register its %zu bytes of partition outputs for RDMA: %s; its RDMA pull replies are copied into the send buffer (raise RLIMIT_MEMLOCK, systemd's LimitMEMLOCK=, to send them in place)",
 		 job->id, job->spec.name, job->out_region_bytes, strerror(err));
+}
+
+/*
+ * A registration that ended: a live job's replies go in place from now on
+ * (or stay copied, counted once, if it failed); a retired job's is dropped
+ * and the job freed if nothing else reads it.
+ */
+static void out_reg_done(struct helper_work *hw, bool exiting)
+{
+	struct out_reg_work *w = (struct out_reg_work *)hw;
+	struct agg_job *job = w->job;
+	struct job_entry *e = job_entry_of(job);
+
+	job->out_reg_busy = false;
+	g.rdma_output_regs_running--;
+	if (e && e->dead) {
+		if (w->region)
+			agg_rdma_region_dereg(w->region);
+	} else if (w->region) {
+		job->out_reg = w->region;
+		log_info("job %u '%s': its %zu bytes of partition outputs registered for RDMA in %" PRIu64 " ms (off the event loop); its pull replies are sent in place",
+			 job->id, job->spec.name, job->out_region_bytes,
+			 w->took_ns / 1000000);
+	} else {
+		out_reg_failed(job, w->err);
+	}
+	free(w);
+	if (e && !exiting)
+		job_maybe_free(e);
 }
 
 void job_register_output(struct conn *c)
@@ -264,6 +342,8 @@ void job_register_output(struct conn *c)
 		out_reg_failed(job, ENOMEM);
 		return;
 	}
+	w->hw.run = out_reg_run;
+	w->hw.done = out_reg_done;
 	w->job = job;
 	w->srv = g.rdma;	/* every RDMA connection's listener and PD */
 	w->buf = job->out_region;
@@ -271,53 +351,10 @@ void job_register_output(struct conn *c)
 	w->start_ns = spare_now_ns();
 	job->out_reg_busy = true;
 	g.rdma_output_regs_running++;
-	err = helper_start(out_reg_run, w);
-	if (err) {
-		log_warn("job %u '%s': no thread to register its outputs for RDMA (%s): registering them on the event loop",
+	err = helper_submit(&w->hw);
+	if (err)
+		log_warn("job %u '%s': no thread to register its outputs for RDMA (%s): registered them on the event loop",
 			 job->id, job->spec.name, strerror(err));
-		out_reg_finish(w);
-	}
-}
-
-/*
- * Registrations that ended: a live job's replies go in place from now on
- * (or stay copied, counted once, if it failed); a retired job's is dropped
- * and the job freed if nothing else reads it.
- */
-static void handle_done_creates(void);
-
-void handle_done_regs(void)
-{
-	struct out_reg_work *w;
-
-	handle_done_creates();
-	pthread_mutex_lock(&out_reg_lock);
-	w = out_reg_done;
-	out_reg_done = NULL;
-	pthread_mutex_unlock(&out_reg_lock);
-	while (w) {
-		struct out_reg_work *next = w->next;
-		struct agg_job *job = w->job;
-		struct job_entry *e = job_entry_of(job);
-
-		job->out_reg_busy = false;
-		g.rdma_output_regs_running--;
-		if (e && e->dead) {
-			if (w->region)
-				agg_rdma_region_dereg(w->region);
-		} else if (w->region) {
-			job->out_reg = w->region;
-			log_info("job %u '%s': its %zu bytes of partition outputs registered for RDMA in %" PRIu64 " ms (off the event loop); its pull replies are sent in place",
-				 job->id, job->spec.name, job->out_region_bytes,
-				 w->took_ns / 1000000);
-		} else {
-			out_reg_failed(job, w->err);
-		}
-		free(w);
-		if (e)
-			job_maybe_free(e);
-		w = next;
-	}
 }
 
 /*
@@ -326,7 +363,7 @@ void handle_done_regs(void)
  * once, so that its other ranks find it; its buffers (agg_job_alloc_bufs:
  * one mapping, its pages faulted in, 3 x the job's size and more) are
  * made on a helper thread, which no other job's traffic waits for. Until
- * handle_done_creates() takes the result, job->creating is set: its
+ * create_done() takes the result, job->creating is set: its
  * REGISTERs are not answered (c->reg_pending; their connections' further
  * requests held, conn_hold), an IMPORT is not answered, MIGRATE is
  * refused, and job_maybe_free() keeps the job. A job retired meanwhile
@@ -343,7 +380,7 @@ void handle_done_regs(void)
  * if out of memory.
  */
 struct create_work {
-	struct create_work *next;
+	struct helper_work hw;
 	struct agg_job *job;
 	int err;			/* 0, -ENOMEM or -ECANCELED */
 	uint64_t start_ns, took_ns;
@@ -351,7 +388,6 @@ struct create_work {
 	char *gate;			/* test hook, or NULL */
 };
 
-static struct create_work *create_done;	/* for the loop */
 static const struct job_create_ops *create_ops;
 
 void jobs_set_create_ops(const struct job_create_ops *ops)
@@ -377,8 +413,9 @@ static int create_gate(const char *gate, const int *cancel)
 	return 0;
 }
 
-static void create_finish(struct create_work *w)
+static void create_run(struct helper_work *hw)
 {
+	struct create_work *w = (struct create_work *)hw;
 	struct agg_job *job = w->job;
 
 	w->err = w->gate ? create_gate(w->gate, &job->create_cancel) : 0;
@@ -386,21 +423,11 @@ static void create_finish(struct create_work *w)
 		w->err = w->fail_hook ? -ENOMEM :
 			 agg_job_alloc_bufs(job, &job->create_cancel);
 	w->took_ns = spare_now_ns() - w->start_ns;
-	pthread_mutex_lock(&out_reg_lock);
-	w->next = create_done;
-	create_done = w;		/* the loop's from now on */
-	pthread_mutex_unlock(&out_reg_lock);
-	helper_kick();
 }
 
-static void *create_run(void *arg)
-{
-	create_finish(arg);
-	helper_end();		/* last */
-	return NULL;
-}
+static void create_done(struct helper_work *hw, bool exiting);
 
-/* Start making @job's buffers; job->creating until handle_done_creates().
+/* Start making @job's buffers; job->creating until create_done().
  * -1 if there is no memory even for that. */
 static int create_start(struct agg_job *job)
 {
@@ -409,6 +436,8 @@ static int create_start(struct agg_job *job)
 
 	if (!w)
 		return -1;
+	w->hw.run = create_run;
+	w->hw.done = create_done;
 	job->creating = true;
 	w->job = job;
 	w->start_ns = spare_now_ns();
@@ -423,13 +452,51 @@ static int create_start(struct agg_job *job)
 			  !strcmp(gated, job->spec.name) ? strdup(gate) : NULL;
 	}
 #endif
-	err = helper_start(create_run, w);
-	if (err) {
-		log_warn("job %u '%s': no thread to allocate its buffers (%s): allocating them on the event loop",
+	err = helper_submit(&w->hw);
+	if (err)
+		log_warn("job %u '%s': no thread to allocate its buffers (%s): allocated them on the event loop",
 			 job->id, job->spec.name, strerror(err));
-		create_finish(w);
-	}
 	return 0;
+}
+
+void job_send_reg_wait(struct conn *c)
+{
+	struct agg_job *job = c->job;
+	uint8_t *body = malloc(AGG_REG_WAIT_SIZE);
+	struct agg_hdr h;
+
+	if (!body) {
+		conn_close(c, "out of memory");
+		return;
+	}
+	agg_reg_wait_encode(__atomic_load_n(&job->create_made, __ATOMIC_RELAXED),
+			    job->arena_bytes, body);
+	agg_hdr_init(&h, AGG_MSG_REGISTER_WAIT, AGG_REG_WAIT_SIZE);
+	h.job_id = job->id;
+	h.rank = c->rank;
+	c->reg_wait_ns = g.now_ns;
+	tx_send(c, &h, body, AGG_REG_WAIT_SIZE, body);
+}
+
+void jobs_reg_wait_tick(void)
+{
+	/* the timer ticks at least every second: every tick at most half
+	 * an interval after the last one sends again */
+	const uint64_t again_ns = AGG_REG_WAIT_INTERVAL_MS * 1000000ULL / 2;
+
+	for (struct job_entry *e = g.jobs; e; e = e->next) {
+		struct agg_job *job = e->job;
+
+		if (e->dead || !job->creating)
+			continue;	/* a creating job stays in the table */
+		for (unsigned int r = 0; r < job->spec.n_workers; r++) {
+			struct conn *c = job->rank_conn[r];
+
+			if (c && c->reg_pending && c->reg_wait && !c->closing &&
+			    g.now_ns - c->reg_wait_ns >= again_ns)
+				job_send_reg_wait(c);
+		}
+	}
 }
 
 /* Close the job's waiting connections with @status and let the job go. */
@@ -497,47 +564,51 @@ static void create_ready(struct job_entry *e, uint64_t took_ns)
 		job_maybe_free(e);
 }
 
-static void handle_done_creates(void)
+/* A creation that ended: answer its REGISTERs, or fail them, or (every
+ * worker gone) free the job; exiting, the job goes with the rest. */
+static void create_done(struct helper_work *hw, bool exiting)
 {
-	struct create_work *w;
+	struct create_work *w = (struct create_work *)hw;
+	struct agg_job *job = w->job;
+	struct job_entry *e = job_entry_of(job);
 
-	pthread_mutex_lock(&out_reg_lock);
-	w = create_done;
-	create_done = NULL;
-	pthread_mutex_unlock(&out_reg_lock);
-	while (w) {
-		struct create_work *next = w->next;
-		struct agg_job *job = w->job;
-		struct job_entry *e = job_entry_of(job);
-
-		job->creating = false;
-		if (!e) {
-			/* exiting (jobs_free_all): the job goes with the rest */
-		} else if (e->dead) {
-			log_info("job %u '%s': its creation %s: every worker has gone",
-				 job->id, job->spec.name, w->err == -ECANCELED ?
-				 "stopped" : "ended");
-			job_maybe_free(e);
-		} else if (w->err) {
-			log_warn("job %u '%s': cannot allocate its %zu bytes: %s",
-				 job->id, job->spec.name, job->mem_bytes,
-				 strerror(-w->err));
-			create_failed(e);
-		} else {
-			create_ready(e, w->took_ns);
-		}
-		free(w->gate);
-		free(w);
-		w = next;
+	job->creating = false;
+	if (exiting || !e) {
+		/* jobs_free_all() frees it */
+	} else if (e->dead) {
+		log_info("job %u '%s': its creation %s: every worker has gone",
+			 job->id, job->spec.name, w->err == -ECANCELED ?
+			 "stopped" : "ended");
+		job_maybe_free(e);
+	} else if (w->err) {
+		log_warn("job %u '%s': cannot allocate its %zu bytes: %s",
+			 job->id, job->spec.name, job->mem_bytes,
+			 strerror(-w->err));
+		create_failed(e);
+	} else {
+		create_ready(e, w->took_ns);
 	}
+	free(w->gate);
+	free(w);
 }
 
 /* Freeing a job off the loop: its registration dropped, its buffers unmapped. */
-static void *free_run(void *arg)
+struct free_work {
+	struct helper_work hw;
+	struct agg_job *job;
+	size_t bytes;			/* its arena, for the metrics */
+};
+
+static void free_run(struct helper_work *hw)
 {
-	job_free(arg);
-	helper_end();		/* last */
-	return NULL;
+	job_free(((struct free_work *)hw)->job);
+}
+
+static void free_done(struct helper_work *hw, bool exiting)
+{
+	g.jobs_freeing--;
+	g.jobs_freeing_bytes -= ((struct free_work *)hw)->bytes;
+	free(hw);
 }
 
 /* From this size a job's buffers are freed off the loop. */
@@ -545,11 +616,22 @@ static void *free_run(void *arg)
 
 static void job_free_off_loop(struct agg_job *job)
 {
+	struct free_work *w;
+
 	/* a small job is not worth a thread: its munmap and deregistration
 	 * take microseconds */
 	if (job->arena_bytes < JOB_FREE_OFF_LOOP_MIN ||
-	    helper_start(free_run, job))
+	    !(w = calloc(1, sizeof(*w)))) {
 		job_free(job);
+		return;
+	}
+	w->hw.run = free_run;
+	w->hw.done = free_done;
+	w->job = job;
+	w->bytes = job->arena_bytes;
+	g.jobs_freeing++;
+	g.jobs_freeing_bytes += w->bytes;
+	helper_submit(&w->hw);
 }
 
 void job_register_reply(struct conn *c)
@@ -579,11 +661,8 @@ void job_register_reply(struct conn *c)
 
 void jobs_wait_regs(void)
 {
-	pthread_mutex_lock(&out_reg_lock);
-	while (out_reg_running)
-		pthread_cond_wait(&out_reg_cond, &out_reg_lock);
-	pthread_mutex_unlock(&out_reg_lock);
-	handle_done_regs();
+	helper_wait_all();
+	helper_drain(false);
 }
 
 void job_drop_queued(struct agg_job *job)
@@ -947,27 +1026,12 @@ void send_redirect(struct conn *c, const struct agg_target *to, uint32_t iter)
 
 void jobs_free_all(void)
 {
-	struct create_work *w;
-
 	/* creations stop at their next step; helpers read their jobs */
 	for (struct job_entry *e = g.jobs; e; e = e->next)
 		if (e->job->creating)
 			__atomic_store_n(&e->job->create_cancel, 1, __ATOMIC_RELEASE);
-	pthread_mutex_lock(&out_reg_lock);
-	while (out_reg_running)
-		pthread_cond_wait(&out_reg_cond, &out_reg_lock);
-	w = create_done;
-	create_done = NULL;
-	pthread_mutex_unlock(&out_reg_lock);
-	while (w) {
-		struct create_work *next = w->next;
-
-		w->job->creating = false;	/* freed below */
-		free(w->gate);
-		free(w);
-		w = next;
-	}
-	handle_done_regs();
+	helper_wait_all();
+	helper_drain(true);
 	while (g.jobs) {
 		struct job_entry *e = g.jobs;
 

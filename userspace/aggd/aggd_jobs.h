@@ -138,9 +138,19 @@ void job_register_output(struct conn *c);
 /* Answer @c's REGISTER (its job's buffers are ready): job_register_output(),
  * then the REGISTER_REPLY. */
 void job_register_reply(struct conn *c);
-/* Registrations ended (the eventfd fired): take their results. */
+/*
+ * REGISTER_WAIT (agg_proto.h) to @c, whose REGISTER waits for its job's
+ * buffers (c->reg_pending) and asked to hear of it (c->reg_wait): bytes
+ * made so far and in all. jobs_reg_wait_tick() (the reclaim timer, at
+ * least every second) sends it again to each such connection whose last
+ * one is half an AGG_REG_WAIT_INTERVAL_MS old or more.
+ */
+void job_send_reg_wait(struct conn *c);
+void jobs_reg_wait_tick(void);
+/* Helper threads' work ended (the eventfd fired): take the results of
+ * the jobs' creations, their outputs' registrations and their frees. */
 void handle_done_regs(void);
-/* Block until no registration runs, then take their results (exiting). */
+/* Block until no helper thread runs, then take their results. */
 void jobs_wait_regs(void);
 /* conn_ops.pin: a SEND reads the partition's output (job->inflight,
  * part->sending). */

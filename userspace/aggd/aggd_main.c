@@ -454,6 +454,12 @@ static void shutdown_all(void)
 		conn_destroy(c);
 	}
 	jobs_free_all();
+	if (g.rdma)
+		log_info("rdma: connection events held the event loop %llu times, %.1f ms in all, longest %.2f ms (%llu connections accepted in it); %llu accepted in all",
+			 (unsigned long long)g.rdma_cm_batches,
+			 (double)g.rdma_cm_ns / 1e6, (double)g.rdma_cm_max_ns / 1e6,
+			 (unsigned long long)g.rdma_cm_max_accepts,
+			 (unsigned long long)g.rdma_accepts);
 	agg_rdma_stop(g.rdma);
 	g.rdma = NULL;
 	close(g.listen_fd);

@@ -8,6 +8,7 @@
 #include "aggd_state.h"
 #include "agg_rdma.h"
 #include "spare_log.h"
+#include "spare_util.h"
 
 static void *rdma_accepted(struct agg_rdma_conn *rc, const char *peer)
 {
@@ -19,6 +20,7 @@ static void *rdma_accepted(struct agg_rdma_conn *rc, const char *peer)
 	}
 	c->rdma = rc;
 	c->admin = g.stats_open;
+	g.rdma_accepts++;
 	return c;
 }
 
@@ -93,7 +95,18 @@ int aggd_rdma_start(const char *addr, unsigned int port)
 
 void aggd_rdma_cm_ready(void)
 {
+	uint64_t t0 = spare_now_ns(), accepts = g.rdma_accepts, dt;
+
+	/* a worker's connection is set up here, on the loop (its QP, its
+	 * receive buffer registered unless a cached one is free): timed */
 	agg_rdma_cm_event(g.rdma);
+	dt = spare_now_ns() - t0;
+	g.rdma_cm_batches++;
+	g.rdma_cm_ns += dt;
+	if (dt > g.rdma_cm_max_ns) {
+		g.rdma_cm_max_ns = dt;
+		g.rdma_cm_max_accepts = g.rdma_accepts - accepts;
+	}
 	rdma_arm(&g.rdma_cm_op, agg_rdma_cm_fd(g.rdma));
 	rdma_arm_cq();
 }

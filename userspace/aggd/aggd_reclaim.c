@@ -87,6 +87,7 @@ void on_timer(void)
 	struct conn *c, *cn;
 
 	timer_post();
+	jobs_reg_wait_tick();
 	if (g.request_ns)
 		request_deadline();
 	if (!g.idle_ns)

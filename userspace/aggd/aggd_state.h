@@ -98,6 +98,14 @@ struct aggd_state {
 	uint64_t rdma_replies_in_place, rdma_replies_copied;
 	uint64_t rdma_output_reg_failed;
 	uint64_t rdma_output_regs_running;	/* started, result not yet taken */
+	/* jobs' buffers being freed on helper threads (aggd_jobs.c:
+	 * job_free_off_loop): submitted, result not yet taken */
+	uint64_t jobs_freeing, jobs_freeing_bytes;
+	/* RDMA connection events handled on the loop (aggd_rdma_cm_ready:
+	 * set-ups, ESTABLISHED, disconnects): batches, their time, the
+	 * longest and how many connections it accepted; accepted in all */
+	uint64_t rdma_cm_batches, rdma_cm_ns, rdma_cm_max_ns;
+	uint64_t rdma_cm_max_accepts, rdma_accepts;
 	struct op rdma_cm_op, rdma_cq_op;
 	struct spare_http *http;	/* --metrics-listen, or NULL */
 	struct op http_op;

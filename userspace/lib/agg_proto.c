@@ -126,6 +126,7 @@ const char *agg_msg_type_name(unsigned int type)
 		[AGG_MSG_TENANT_CHALLENGE] = "TENANT_CHALLENGE",
 		[AGG_MSG_TENANT_PROOF]	 = "TENANT_PROOF",
 		[AGG_MSG_TENANT_REPLY]	 = "TENANT_REPLY",
+		[AGG_MSG_REGISTER_WAIT]	 = "REGISTER_WAIT",
 	};
 
 	if (type < sizeof(str) / sizeof(str[0]) && str[type])
@@ -232,6 +233,11 @@ int agg_hdr_decode(const uint8_t in[AGG_HDR_SIZE], struct agg_hdr *h,
 		max_len = AGG_IMPORT_TENANT_LEN + AGG_REG_MAX_SIZE;
 		if (h->len < AGG_IMPORT_TENANT_LEN + AGG_REG_FIXED_SIZE)
 			return -AGG_EPROTO;
+		break;
+	case AGG_MSG_REGISTER_WAIT:
+		max_len = AGG_REG_WAIT_SIZE;
+		if (h->len != max_len)
+			return -AGG_ESIZE;
 		break;
 	case AGG_MSG_TENANT_HELLO:
 	case AGG_MSG_TENANT_CHALLENGE:
@@ -517,6 +523,23 @@ int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts)
 	if (*n_parts == 0 || *n_parts > AGG_MAX_PARTS)
 		return -AGG_EPROTO;
 	return 0;
+}
+
+void agg_reg_wait_encode(uint64_t made, uint64_t total,
+			 uint8_t out[AGG_REG_WAIT_SIZE])
+{
+	put64(out, made);
+	put64(out + 8, total);
+}
+
+int agg_reg_wait_decode(const uint8_t *in, size_t len, uint64_t *made,
+			uint64_t *total)
+{
+	if (len != AGG_REG_WAIT_SIZE)
+		return -AGG_ESIZE;
+	*made = get64(in);
+	*total = get64(in + 8);
+	return *made > *total ? -AGG_EPROTO : 0;
 }
 
 /* A port field: u32 on the wire, 1..65535. */

@@ -20,6 +20,9 @@
  * Message flow (one TCP connection per worker):
  *   worker                          spare-aggd
  *   REGISTER(spec, token, rank) --->          first one creates the job, the
+ *                               <---  REGISTER_WAIT(made, total)...
+ *                                     while the job's buffers are made
+ *                                     (asked for by a flag in REGISTER)
  *                               <---  REGISTER_REPLY(job_id, n_parts)
  *   SET_WEIGHTS(part)           --->          (rank 0, only with a server
  *                                              optimizer, before iter 0)
@@ -137,8 +140,24 @@ enum agg_msg_type {
 	AGG_MSG_TENANT_CHALLENGE = 24,	/* daemon -> client: nonce_d */
 	AGG_MSG_TENANT_PROOF	= 25,	/* client -> daemon: mac */
 	AGG_MSG_TENANT_REPLY	= 26,	/* the proof held: the connection is the tenant's */
-	AGG_MSG_TYPE_MAX	= AGG_MSG_TENANT_REPLY,
+	AGG_MSG_REGISTER_WAIT	= 27,	/* daemon -> worker: the job is being created */
+	AGG_MSG_TYPE_MAX	= AGG_MSG_REGISTER_WAIT,
 };
+
+/*
+ * A REGISTER that waits for its job's buffers (aggd.md, "Wire protocol"):
+ * REGISTER's hdr.part carries the worker's flags (a daemon that predates
+ * them ignores the field; a daemon ignores bits it does not know).
+ * With AGG_REG_WANT_WAIT, while the job's buffers are being made the
+ * daemon sends REGISTER_WAIT at once and then at least every
+ * AGG_REG_WAIT_INTERVAL_MS, before the REGISTER_REPLY (or ERROR):
+ *   REGISTER_WAIT  made u64  total u64   bytes of the job's buffers made
+ *                                        so far and in all (made <= total)
+ * hdr.job_id is the job's id. A worker never sends it.
+ */
+#define AGG_REG_WANT_WAIT	1U
+#define AGG_REG_WAIT_SIZE	16
+#define AGG_REG_WAIT_INTERVAL_MS 1000
 
 /*
  * Daemon-to-daemon authentication, before IMPORT (both ways, a shared key
@@ -369,6 +388,11 @@ size_t agg_spec_pull_bytes(const struct agg_job_spec *s, uint32_t p);
 
 void agg_reg_reply_encode(uint32_t n_parts, uint8_t out[AGG_REG_REPLY_SIZE]);
 int agg_reg_reply_decode(const uint8_t *in, size_t len, uint32_t *n_parts);
+void agg_reg_wait_encode(uint64_t made, uint64_t total,
+			 uint8_t out[AGG_REG_WAIT_SIZE]);
+/* 0, -AGG_ESIZE or -AGG_EPROTO (made over total). */
+int agg_reg_wait_decode(const uint8_t *in, size_t len, uint64_t *made,
+			uint64_t *total);
 
 /* Where a job goes (MIGRATE) or went (REDIRECT). */
 struct agg_target {

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
@@ -64,6 +65,10 @@ struct spare_agg {
 	int fd;
 	struct agg_rdma_cli *r;
 	unsigned int timeout_ms;
+	/* spare_agg_set_register_limit(); 0: the default rule */
+	unsigned int reg_limit_ms;
+	/* while a REGISTER hears REGISTER_WAIT: no receive timeout below it */
+	unsigned int floor_ms;
 	bool broken;
 	unsigned int status;
 	char err[AGG_MAX_ERR_TEXT + 64];
@@ -97,6 +102,13 @@ static int fail(struct spare_agg *a, unsigned int status, const char *fmt, ...)
 	vsnprintf(a->err, sizeof(a->err), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* The receive timeout: the connection's, raised to floor_ms meanwhile. */
+static unsigned int recv_timeout_ms(const struct spare_agg *a)
+{
+	return a->timeout_ms && a->timeout_ms < a->floor_ms ? a->floor_ms :
+	       a->timeout_ms;
 }
 
 /* ---- RDMA transport ---- */
@@ -300,7 +312,8 @@ static int rdma_sleep(struct agg_rdma_cli *r, double deadline)
 static int rdma_poll(struct spare_agg *a, bool want_send)
 {
 	struct agg_rdma_cli *r = a->r;
-	double deadline = mono_ms() + (a->timeout_ms ? a->timeout_ms : 1e12);
+	unsigned int t = recv_timeout_ms(a);
+	double deadline = mono_ms() + (t ? t : 1e12);
 	unsigned int spins = 0;
 	bool sent = false, armed = false;
 
@@ -493,6 +506,28 @@ int spare_agg_set_timeout(struct spare_agg *a, unsigned int ms)
 	if (setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 	    setsockopt(a->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
 		return fail(a, AGG_OK, "setsockopt: %s", strerror(errno));
+	return 0;
+}
+
+/* Set floor_ms and, over TCP, the socket's receive timeout to match. */
+static void set_floor(struct spare_agg *a, unsigned int ms)
+{
+	unsigned int t;
+	struct timeval tv;
+
+	a->floor_ms = ms;
+	if (a->r || !a->timeout_ms)
+		return;		/* RDMA reads it in rdma_poll() */
+	t = recv_timeout_ms(a);
+	tv.tv_sec = t / 1000;
+	tv.tv_usec = (t % 1000) * 1000;
+	/* a failure leaves the connection's own timeout: a shorter wait */
+	(void)setsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+int spare_agg_set_register_limit(struct spare_agg *a, unsigned int ms)
+{
+	a->reg_limit_ms = ms;
 	return 0;
 }
 
@@ -815,6 +850,66 @@ int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
 	return do_register(a);
 }
 
+/* How long a REGISTER waits for a job of @total bytes being created; 0:
+ * for ever. */
+static double register_limit_ms(const struct spare_agg *a, uint64_t total)
+{
+	double gib = (double)(1ULL << 30);
+	double ms;
+
+	if (a->reg_limit_ms)
+		return a->reg_limit_ms;
+	if (!a->timeout_ms)
+		return 0;
+	ms = SPARE_AGG_REGISTER_LIMIT_BASE_MS +
+	     SPARE_AGG_REGISTER_LIMIT_PER_GIB_MS * ((double)total / gib);
+	return ms > a->timeout_ms ? ms : a->timeout_ms;
+}
+
+/* A REGISTER_WAIT's gap, at most: a few of the daemon's intervals. */
+#define REG_WAIT_GAP_MS		(5 * AGG_REG_WAIT_INTERVAL_MS)
+
+/*
+ * The answer to a REGISTER: its REGISTER_WAITs (the job is being created,
+ * agg_proto.h) are taken here while the wait is within the limit
+ * (register_limit_ms(), checked as each arrives), and the receive timeout
+ * meanwhile is the connection's, but not below REG_WAIT_GAP_MS.
+ */
+static int recv_register_answer(struct spare_agg *a, struct agg_hdr *h)
+{
+	uint8_t body[AGG_REG_WAIT_SIZE];
+	double start = mono_ms(), limit, waited;
+	uint64_t made, total;
+	int ret;
+
+	for (;;) {
+		ret = recv_hdr_raw(a, h);
+		if (ret || h->type != AGG_MSG_REGISTER_WAIT)
+			break;
+		ret = recv_all(a, body, sizeof(body));
+		if (ret)
+			break;
+		if (agg_reg_wait_decode(body, sizeof(body), &made, &total)) {
+			ret = fail(a, AGG_EPROTO, "register: malformed REGISTER_WAIT");
+			break;
+		}
+		limit = register_limit_ms(a, total);
+		waited = mono_ms() - start;
+		if (limit && waited > limit) {
+			ret = fail(a, AGG_OK,
+				   "register: job '%s' still being created after %.1f s (%" PRIu64 " of %" PRIu64 " bytes made): gave up at the limit of %.1f s",
+				   a->spec.name, waited / 1e3, made, total,
+				   limit / 1e3);
+			break;
+		}
+		if (!a->floor_ms)
+			set_floor(a, REG_WAIT_GAP_MS);
+	}
+	if (a->floor_ms)
+		set_floor(a, 0);
+	return ret;
+}
+
 /* Send REGISTER of a->spec; a REDIRECT reply (the job moved) is followed. */
 static int do_register(struct spare_agg *a)
 {
@@ -838,7 +933,9 @@ static int do_register(struct spare_agg *a)
 
 		agg_hdr_init(&h, AGG_MSG_REGISTER, (uint32_t)len);
 		h.rank = s->rank;
-		if (send_msg(a, &h, body, (size_t)len) || recv_hdr_raw(a, &h))
+		h.part = AGG_REG_WANT_WAIT;	/* flags */
+		if (send_msg(a, &h, body, (size_t)len) ||
+		    recv_register_answer(a, &h))
 			goto err;
 		if (h.type != AGG_MSG_REDIRECT)
 			break;

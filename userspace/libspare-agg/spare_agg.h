@@ -74,9 +74,29 @@ int spare_agg_tenant(struct spare_agg *a, const char *tenant, const char *key_fi
 /* Receive/send timeout for every later call; 0 waits forever. */
 int spare_agg_set_timeout(struct spare_agg *a, unsigned int ms);
 
+/*
+ * Register this worker's rank of a job; the first rank's REGISTER creates
+ * it. A large job's buffers take the daemon seconds per GiB to make, and
+ * every rank's REGISTER is answered once they are ready. Meanwhile the
+ * daemon says it is still at it (REGISTER_WAIT, at least every second:
+ * a daemon of before SPARE_AGG_0.4 does not, and then the timeout alone
+ * bounds the wait): the call keeps waiting, the timeout applying to each
+ * gap between the daemon's messages (not below 5 s), for at most the
+ * register limit: SPARE_AGG_REGISTER_LIMIT_BASE_MS plus
+ * SPARE_AGG_REGISTER_LIMIT_PER_GIB_MS per GiB of the job's buffers (as
+ * the daemon counts them), and never less than the timeout; with timeout
+ * 0, for ever; spare_agg_set_register_limit() sets another. Past the
+ * limit it fails (status AGG_OK, "still being created ... gave up"), and
+ * when every rank has gone the daemon stops the creation.
+ */
 int spare_agg_register(struct spare_agg *a, const struct spare_agg_job *job,
 		       const struct spare_agg_tensor *tensors,
 		       unsigned int n_tensors);
+#define SPARE_AGG_REGISTER_LIMIT_BASE_MS	60000
+#define SPARE_AGG_REGISTER_LIMIT_PER_GIB_MS	60000
+/* The register limit in ms for later REGISTERs; 0: the default rule
+ * above. Since SPARE_AGG_0.4. */
+int spare_agg_set_register_limit(struct spare_agg *a, unsigned int ms);
 uint32_t spare_agg_job_id(const struct spare_agg *a);
 uint32_t spare_agg_n_parts(const struct spare_agg *a);
 int spare_agg_part_info(const struct spare_agg *a, uint32_t part,

@@ -105,3 +105,13 @@ if grep -E 'spare-aggd: rdma: .*(rejected|failed|cannot|rdma_accept|bad address)
 	fail_log "RDMA errors in the daemon's log"
 fi
 pass "RDMA connections from $(host_addr 1) in the log, no RDMA error"
+
+step "how long RDMA connection events held the event loop (measured, issue 35)"
+# a worker's connection is set up on the loop (QP, receive buffer
+# registration): the daemon logs the time at exit (aggd_rdma_cm_ready)
+line=$(grep "rdma: connection events held the event loop" "$AGG_LOG") ||
+	fail_log "no line on the time RDMA connection events held the loop"
+echo "$line"
+# of which registering new connection buffers (the first 16 are cached)
+grep "connection buffers (.*) registered on the event loop" "$AGG_LOG"
+pass "RDMA connection events' time on the loop logged"

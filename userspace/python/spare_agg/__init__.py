@@ -138,6 +138,8 @@ def _load():
     lib.spare_agg_report.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint64,
                                      ctypes.c_double, ctypes.c_double, ctypes.c_uint64,
                                      ctypes.POINTER(ctypes.c_double), ctypes.POINTER(u32)]
+    if hasattr(lib, "spare_agg_set_register_limit"):     # SPARE_AGG_0.4
+        lib.spare_agg_set_register_limit.argtypes = [p, ctypes.c_uint]
     try:
         lib.spare_agg_tenant.argtypes = [p, ctypes.c_char_p, ctypes.c_char_p]
     except AttributeError:  # a library older than tenants
@@ -212,11 +214,19 @@ class Client:
                            self._lib.spare_agg_error(self._h).decode())
 
     def register(self, job, token, n_workers, rank, tensors, dtype="float32",
-                 part_elems=1 << 16, weight=1, sgd=None):
+                 part_elems=1 << 16, weight=1, sgd=None, limit_ms=None):
         """tensors: list of (name, element count). sgd: (lr, momentum) to have
-        the daemon apply SGD with momentum and return weights on pull."""
+        the daemon apply SGD with momentum and return weights on pull.
+        While the daemon creates a large job it says so every second and
+        this waits (spare_agg_register(): by default up to 60 s + 60 s per
+        GiB of the job's buffers, at least the timeout); limit_ms sets
+        another limit (a library of SPARE_AGG_0.4 or later)."""
         if dtype not in DTYPES:
             raise ValueError("dtype must be one of %s" % sorted(DTYPES))
+        if limit_ms is not None:
+            if not hasattr(self._lib, "spare_agg_set_register_limit"):
+                raise AggError(0, "limit_ms needs libspare-agg SPARE_AGG_0.4 or later")
+            self._lib.spare_agg_set_register_limit(self._h, int(limit_ms))
         spec = _Job(job.encode(), token.encode(), n_workers, rank, DTYPES[dtype],
                     part_elems, weight, OPT_SGD_MOMENTUM if sgd else OPT_NONE,
                     sgd[0] if sgd else 0.0, sgd[1] if sgd else 0.0)
