@@ -237,7 +237,8 @@ static int conn_buf_new(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
 
 	if (!cb)
 		return -1;
-	cb->buf = aligned_alloc(4096, BUF_SIZE);
+	/* C11's aligned_alloc() wants a multiple of the alignment */
+	cb->buf = aligned_alloc(4096, (BUF_SIZE + 4095) / 4096 * 4096);
 	if (cb->buf)
 		cb->mr = ibv_reg_mr(s->pd, cb->buf, BUF_SIZE,
 				    IBV_ACCESS_LOCAL_WRITE);
