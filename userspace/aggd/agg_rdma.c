@@ -366,7 +366,10 @@ static void setup_done(void *arg, bool exiting)
 			s->bufs_max_ns = rc->buf_ns;
 	}
 	if (rc->gone || exiting) {
-		if (!rc->gone)
+		if (rc->gone)
+			rlog("%s: connect request withdrawn while it was set up",
+			     rc->peer);
+		else
 			rdma_reject(id, NULL, 0);
 		conn_free(rc);
 		goto out;

@@ -40,10 +40,16 @@ if [ -n "$BASELINE" ]; then
 				fail "$d did not start"
 			ab_pid=$AGG_STARTED
 			timeout -s KILL 300 /spare/bin/spare-agg-itest -R -S "$(host_addr 1)" \
-				-h "$AGG_ADDR" -p 18520 many >/dev/null 2>&1
-			echo "AB round $r $d: spare-agg-itest many exited $?"
+				-h "$AGG_ADDR" -p 18520 many >/tmp/ab-itest.log 2>&1
+			rc=$?
+			echo "AB round $r $d: spare-agg-itest many exited $rc"
 			kill -TERM "$ab_pid"
 			wait "$ab_pid"
+			if [ "$rc" != 0 ]; then
+				tail -n 20 /tmp/ab-itest.log | sed "s/^/AB round $r $d: itest: /"
+				grep -E "rdma|closed|error|fail" /tmp/aggd-ab.log | tail -n 20 |
+					sed "s/^/AB round $r $d: log: /"
+			fi
 			setup_lines /tmp/aggd-ab.log | sed "s/^/AB round $r $d: /"
 		done
 	done
