@@ -35,10 +35,7 @@ agg_rig_up 3
 if [ -n "$BASELINE" ]; then
 	step "A/B: the 24-worker burst, /spare/bin/$BASELINE against this tree's daemon, $ROUNDS rounds (not checked)"
 	for r in $(seq "$ROUNDS"); do
-		# a port each: a daemon listening on the port another has
-		# just closed had some of the burst's requests refused by the
-		# kernel's CM (REJECTED, status 8: no listener) in 2 of 11
-		# rounds of session 57
+		# a port each (no help: see the failures below)
 		ab_port=18520
 		for d in "$BASELINE" spare-aggd; do
 			AGG_DAEMON=/spare/bin/$d agg_start "$ab_port" /tmp/aggd-ab.log ||
@@ -54,6 +51,12 @@ if [ -n "$BASELINE" ]; then
 				tail -n 20 /tmp/ab-itest.log | sed "s/^/AB round $r $d: itest: /"
 				grep -E "rdma|closed|error|fail" /tmp/aggd-ab.log | tail -n 20 |
 					sed "s/^/AB round $r $d: log: /"
+				# session 57: 1-8 of the 24 requests refused by the
+				# kernel's CM (REJECTED, status 8: no listener for
+				# the service ID), both daemons, never seen by them:
+				# where did the REQs go?
+				{ ip neigh show; rdma link show; ip -br addr; } 2>&1 |
+					sed "s/^/AB round $r $d: net: /"
 			fi
 			setup_lines /tmp/aggd-ab.log | sed "s/^/AB round $r $d: /"
 			ab_port=$((ab_port + 1))
