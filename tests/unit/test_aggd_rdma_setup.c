@@ -14,7 +14,9 @@
  *    back to the cache;
  *  - the daemon stopping (done(exiting)): rejected and destroyed once;
  *  - a failed registration: rejected, destroyed once, not accepted;
- *  - beyond AGG_RDMA_SETUP_MAX set-ups at once the next runs on the loop.
+ *  - beyond AGG_RDMA_SETUP_HELPERS set-ups at once the next ones wait, in
+ *    order, each started by a done(); one withdrawn while it waits is
+ *    destroyed at its turn without a helper; the stop rejects the rest.
  * The real layer (soft-RoCE) is run by tests/vm/agg/rdma.sh.
  */
 #include "tap.h"
@@ -234,12 +236,14 @@ static struct held {
 	void (*run)(void *arg);
 	void (*done)(void *arg, bool exiting);
 	void *arg;
-} held[AGG_RDMA_SETUP_MAX + 2];
+} held[16];
 static unsigned int n_held;
 
 static int hold(void (*run)(void *arg), void (*done)(void *arg, bool exiting),
 		void *arg)
 {
+	if (n_held == sizeof(held) / sizeof(held[0]))
+		abort();
 	held[n_held++] = (struct held){ run, done, arg };
 	return 0;
 }
@@ -413,24 +417,67 @@ static void registration_fails(void)
 	srv_free(s);
 }
 
-static void beyond_the_cap_on_the_loop(void)
+static void held_finish(unsigned int i)
+{
+	held[i].run(held[i].arg);
+	held[i].done(held[i].arg, false);
+}
+
+static void beyond_the_helpers_queued(void)
 {
 	struct agg_rdma_srv *s = srv_new();
+	struct rdma_cm_id *ids[AGG_RDMA_SETUP_HELPERS + 2];
+	unsigned int i, nreq = AGG_RDMA_SETUP_HELPERS + 2;
 
-	for (unsigned int i = 0; i <= AGG_RDMA_SETUP_MAX; i++) {
+	for (i = 0; i < nreq; i++) {
+		ids[i] = request();
+		agg_rdma_cm_event(s);
+	}
+	/* two wait, nothing spent on them */
+	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS);
+	EXPECT_EQ(s->n_setting_up, nreq);
+	EXPECT_EQ(s->setups_inline, 0);
+	/* the last one's peer gives up while it waits */
+	event(ids[nreq - 1], RDMA_CM_EVENT_REJECTED);
+	agg_rdma_cm_event(s);
+	EXPECT_EQ(n.destroy_id, 0);
+	held_finish(0);		/* starts the first waiting one */
+	EXPECT_EQ(n.accepted, 1);
+	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS + 1);
+	held_finish(1);		/* its turn: the withdrawn one goes */
+	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS + 1);
+	EXPECT_EQ(n.destroy_id, 1);
+	EXPECT_EQ(n.reject, 0);
+	if (n_held == AGG_RDMA_SETUP_HELPERS + 1)
+		held_finish(AGG_RDMA_SETUP_HELPERS);
+	EXPECT_EQ(n.accepted, 3);
+	EXPECT_EQ(n.reg_mr, 3);	/* the withdrawn one never registered */
+	EXPECT_EQ(s->n_setting_up, 0);
+	EXPECT_EQ(s->n_helpers, 0);
+	srv_free(s);
+}
+
+/* The daemon stops with requests on helpers and waiting for one. */
+static void stop_with_queued(void)
+{
+	struct agg_rdma_srv *s = srv_new();
+	unsigned int i, nreq = AGG_RDMA_SETUP_HELPERS + 2;
+
+	for (i = 0; i < nreq; i++) {
 		request();
 		agg_rdma_cm_event(s);
 	}
-	EXPECT_EQ(n_held, AGG_RDMA_SETUP_MAX);
-	EXPECT_EQ(n.accepted, 1);	/* the last, set up on the loop */
-	EXPECT_EQ(s->setups_inline, 1);
-	for (unsigned int i = 0; i < n_held; i++) {
+	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS);
+	/* jobs_free_all(): the running ones' done(exiting), nothing new */
+	for (i = 0; i < n_held; i++) {
 		held[i].run(held[i].arg);
-		held[i].done(held[i].arg, false);
+		held[i].done(held[i].arg, true);
 	}
-	EXPECT_EQ(n.accepted, AGG_RDMA_SETUP_MAX + 1);
-	EXPECT_EQ(s->n_setting_up, 0);
-	srv_free(s);
+	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS);
+	agg_rdma_stop(s);	/* rejects the waiting ones */
+	EXPECT_EQ(n.accepted, 0);
+	EXPECT_EQ(n.reject, nreq);
+	EXPECT_EQ(n.destroy_id, nreq);
 }
 
 int main(void)
@@ -443,6 +490,7 @@ int main(void)
 	TAP_RUN(device_removal_while_held);
 	TAP_RUN(exiting_while_held);
 	TAP_RUN(registration_fails);
-	TAP_RUN(beyond_the_cap_on_the_loop);
+	TAP_RUN(beyond_the_helpers_queued);
+	TAP_RUN(stop_with_queued);
 	return tap_done();
 }

@@ -75,6 +75,7 @@ struct agg_rdma_conn {
 	 * saying the request is gone only sets @gone.
 	 */
 	bool setting_up, gone;
+	struct agg_rdma_conn *qnext;	/* waiting for a helper: s->queue */
 	int setup_err;			/* errno of the failed step, or 0 */
 	const char *setup_step;		/* which step failed */
 	uint64_t buf_ns;		/* a new buffer's making, 0 if cached */
@@ -94,12 +95,14 @@ struct agg_rdma_srv {
 	struct conn_buf *cache[BUF_CACHE];	/* registered on s->pd */
 	unsigned int n_cache;
 	/*
-	 * connection buffers made and registered (on helper threads unless
-	 * AGG_RDMA_SETUP_MAX set-ups were running): how many, their time in
-	 * all and the longest; logged at the stop
+	 * connection buffers made and registered (on helper threads): how
+	 * many, their time in all and the longest; logged at the stop
 	 */
 	uint64_t bufs_made, bufs_ns, bufs_max_ns;
-	unsigned int n_setting_up;	/* set-ups not done yet */
+	unsigned int n_setting_up;	/* set-ups not done yet, queued too */
+	unsigned int n_helpers;		/* of them, on helpers now */
+	/* requests waiting for a helper (AGG_RDMA_SETUP_HELPERS busy) */
+	struct agg_rdma_conn *queue, **queue_tail;
 	/*
 	 * set-ups finished on the loop (accepted(), rdma_accept): their
 	 * loop time in all and the longest; logged at the stop
@@ -350,6 +353,37 @@ static void setup_run(void *arg)
  * the daemon stopping, is let go (QP, id and buffer); else the connection
  * is handed to the daemon (accepted()) and accepted.
  */
+static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc);
+
+/* A queued request let go without a helper: the peer went, or the stop. */
+static void setup_drop(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	rc->setting_up = false;
+	s->n_setting_up--;
+	if (rc->gone)
+		rlog("%s: connect request withdrawn while it waited", rc->peer);
+	else
+		rdma_reject(rc->id, NULL, 0);
+	conn_free(rc);
+}
+
+/* Start queued set-ups while helpers are free (on the loop). */
+static void setup_next(struct agg_rdma_srv *s)
+{
+	while (s->queue && s->n_helpers < AGG_RDMA_SETUP_HELPERS) {
+		struct agg_rdma_conn *rc = s->queue;
+
+		s->queue = rc->qnext;
+		if (!s->queue)
+			s->queue_tail = &s->queue;
+		rc->qnext = NULL;
+		if (rc->gone)
+			setup_drop(s, rc);
+		else
+			setup_start(s, rc);
+	}
+}
+
 static void setup_done(void *arg, bool exiting)
 {
 	struct agg_rdma_conn *rc = arg;
@@ -359,6 +393,7 @@ static void setup_done(void *arg, bool exiting)
 
 	rc->setting_up = false;
 	s->n_setting_up--;
+	s->n_helpers--;
 	if (rc->buf_ns) {
 		s->bufs_made++;
 		s->bufs_ns += rc->buf_ns;
@@ -407,6 +442,19 @@ out:
 	s->setup_loop_ns += dt;
 	if (dt > s->setup_loop_max_ns)
 		s->setup_loop_max_ns = dt;
+	if (!exiting)
+		setup_next(s);	/* agg_rdma_stop() drops the rest */
+}
+
+/* On a helper, or here when none can be had. */
+static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	s->n_helpers++;
+	if (!s->ops->offload || s->ops->offload(setup_run, setup_done, rc)) {
+		s->setups_inline++;
+		setup_run(rc);
+		setup_done(rc, false);
+	}
 }
 
 static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
@@ -452,12 +500,14 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 	conn_buf_cached(s, rc);
 	rc->setting_up = true;
 	s->n_setting_up++;
-	if (s->n_setting_up > AGG_RDMA_SETUP_MAX || !s->ops->offload ||
-	    s->ops->offload(setup_run, setup_done, rc)) {
-		s->setups_inline++;
-		setup_run(rc);
-		setup_done(rc, false);
+	if (s->n_helpers < AGG_RDMA_SETUP_HELPERS) {
+		setup_start(s, rc);
+		return;
 	}
+	if (!s->queue)
+		s->queue_tail = &s->queue;
+	*s->queue_tail = rc;
+	s->queue_tail = &rc->qnext;
 }
 
 void agg_rdma_cm_event(struct agg_rdma_srv *s)
@@ -493,7 +543,8 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s)
 		case RDMA_CM_EVENT_REJECTED:
 		case RDMA_CM_EVENT_DEVICE_REMOVAL:
 			if (rc && rc->setting_up) {
-				/* a helper uses it: setup_done() lets it go */
+				/* a helper uses it, or it waits for one:
+				 * setup_done() or setup_next() lets it go */
 				rc->gone = true;
 			} else if (rc && rc->cookie) {
 				char why[64];
@@ -702,6 +753,14 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 		     (double)s->setup_loop_ns / 1e6,
 		     (double)s->setup_loop_max_ns / 1e6,
 		     (unsigned long long)s->setups_inline);
+	/* the requests still waiting for a helper (the running ones' done()
+	 * has run: the caller waited for it) */
+	while (s->queue) {
+		struct agg_rdma_conn *rc = s->queue;
+
+		s->queue = rc->qnext;
+		setup_drop(s, rc);
+	}
 	for (uint32_t i = 0; i < s->n_conns; i++)
 		if (s->conns[i])
 			agg_rdma_close(s->conns[i]);

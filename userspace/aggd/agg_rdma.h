@@ -68,12 +68,14 @@ int agg_rdma_cq_fd(const struct agg_rdma_srv *s);
 /*
  * A worker's CONNECT_REQUEST: its device checked, its connection slot
  * taken here; its set-up then runs through ops->offload, at most
- * AGG_RDMA_SETUP_MAX at once (more are set up here, on the loop), and its
- * done() calls accepted() and rdma_accept() on the loop. Events for a
- * request being set up (the peer gave up, the device went) only mark it:
- * done() then destroys it, so nothing frees what the helper uses.
+ * AGG_RDMA_SETUP_HELPERS at once (the others wait in order: 24 helpers
+ * registering at once held a 2-vCPU guest's loop longer than one), and
+ * its done() calls accepted() and rdma_accept() on the loop, then starts
+ * the next. Events for a request being set up or waiting (the peer gave
+ * up, the device went) only mark it: done() or its turn destroys it, so
+ * nothing frees what a helper uses.
  */
-#define AGG_RDMA_SETUP_MAX	32
+#define AGG_RDMA_SETUP_HELPERS	2
 void agg_rdma_cm_event(struct agg_rdma_srv *s);
 /*
  * Handles at most a bounded batch of completions. Returns 1 when more may be
