@@ -543,8 +543,10 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s)
 		case RDMA_CM_EVENT_REJECTED:
 		case RDMA_CM_EVENT_DEVICE_REMOVAL:
 			if (rc && rc->setting_up) {
-				/* a helper uses it, or it waits for one:
-				 * setup_done() or setup_next() lets it go */
+				/*
+				 * a helper uses it, or it waits for one:
+				 * setup_done() or setup_next() lets it go
+				 */
 				rc->gone = true;
 			} else if (rc && rc->cookie) {
 				char why[64];
@@ -753,8 +755,10 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 		     (double)s->setup_loop_ns / 1e6,
 		     (double)s->setup_loop_max_ns / 1e6,
 		     (unsigned long long)s->setups_inline);
-	/* the requests still waiting for a helper (the running ones' done()
-	 * has run: the caller waited for it) */
+	/*
+	 * the requests still waiting for a helper (the running ones' done()
+	 * has run: the caller waited for it)
+	 */
 	while (s->queue) {
 		struct agg_rdma_conn *rc = s->queue;
 
