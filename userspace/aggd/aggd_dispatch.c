@@ -353,7 +353,7 @@ int stats_write(FILE *f, bool with_jobs)
 		"RDMA worker connections accepted (set up on helper threads, accepted on the event loop).",
 		g.rdma_accepts);
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_connections_setting_up", SPARE_GAUGE,
-		"RDMA worker connect requests being set up on helper threads (receive buffer, QP, receives), not yet accepted.",
+		"RDMA worker connect requests being set up on helper threads now (receive buffer, QP, receives; at most 2, more wait), not yet accepted.",
 		g.rdma_setups_running);
 	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_seconds_total", SPARE_COUNTER,
 		"Time the event loop spent on RDMA connection events (connect requests handed to helpers, establishment, disconnects).",
