@@ -348,11 +348,6 @@ static void setup_run(void *arg)
 		}
 }
 
-/*
- * On the loop, after setup_run(): a request whose peer went meanwhile, or
- * the daemon stopping, is let go (QP, id and buffer); else the connection
- * is handed to the daemon (accepted()) and accepted.
- */
 static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc);
 
 /* A queued request let go without a helper: the peer went, or the stop. */
@@ -384,6 +379,12 @@ static void setup_next(struct agg_rdma_srv *s)
 	}
 }
 
+/*
+ * On the loop, after setup_run(): a request whose peer went meanwhile, or
+ * the daemon stopping, is let go (QP, id and buffer); else the connection
+ * is handed to the daemon (accepted()) and accepted; then the next
+ * waiting request is started.
+ */
 static void setup_done(void *arg, bool exiting)
 {
 	struct agg_rdma_conn *rc = arg;
