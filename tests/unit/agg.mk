@@ -71,3 +71,11 @@ UNIT_TESTS += test_aggd_tenants
 test_aggd_tenants_SRCS := tests/unit/test_aggd_tenants.c
 test_aggd_tenants_LDLIBS := -lsodium -lz -lm
 test_aggd_tenants_CFLAGS := -Iuserspace/aggd -Iuserspace/sched
+
+# An RDMA worker connection's set-up off the event loop: agg_rdma.c
+# against a fake rdma_cm/verbs layer, the helper held by the test (events
+# while it runs, the daemon stopping, a failed registration, the cap).
+UNIT_TESTS += test_aggd_rdma_setup
+test_aggd_rdma_setup_SRCS := tests/unit/test_aggd_rdma_setup.c
+test_aggd_rdma_setup_LDLIBS := -lsodium -lz -lm
+test_aggd_rdma_setup_CFLAGS := -Iuserspace/aggd

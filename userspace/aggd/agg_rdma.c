@@ -69,6 +69,17 @@ struct agg_rdma_conn {
 	struct ibv_mr *mr;	/* cb->mr */
 	int cur;		/* recv slot being processed, or -1 */
 	int established;
+	/*
+	 * Set up off the loop (setup_run()) until setup_done(): the loop
+	 * leaves the id, the QP and the buffer alone meanwhile, and an event
+	 * saying the request is gone only sets @gone.
+	 */
+	bool setting_up, gone;
+	struct agg_rdma_conn *qnext;	/* waiting for a helper: s->queue */
+	int setup_err;			/* errno of the failed step, or 0 */
+	const char *setup_step;		/* which step failed */
+	uint64_t buf_ns;		/* a new buffer's making, 0 if cached */
+	char peer[64];
 };
 
 struct agg_rdma_srv {
@@ -83,9 +94,21 @@ struct agg_rdma_srv {
 	uint32_t n_conns, gen;
 	struct conn_buf *cache[BUF_CACHE];	/* registered on s->pd */
 	unsigned int n_cache;
-	/* connection buffers made and registered (on the event loop): how
-	 * many, their time in all and the longest; logged at the stop */
+	/*
+	 * connection buffers made and registered (on helper threads): how
+	 * many, their time in all and the longest; logged at the stop
+	 */
 	uint64_t bufs_made, bufs_ns, bufs_max_ns;
+	unsigned int n_setting_up;	/* set-ups not done yet, queued too */
+	unsigned int n_helpers;		/* of them, on helpers now */
+	/* requests waiting for a helper (AGG_RDMA_SETUP_HELPERS busy) */
+	struct agg_rdma_conn *queue, **queue_tail;
+	/*
+	 * set-ups finished on the loop (accepted(), rdma_accept): their
+	 * loop time in all and the longest; logged at the stop
+	 */
+	uint64_t setups_done, setup_loop_ns, setup_loop_max_ns;
+	uint64_t setups_inline;		/* set up on the loop (no helper) */
 };
 
 /* userspace/lib logging, every line tagged as the RDMA transport's */
@@ -190,37 +213,48 @@ static void conn_buf_free(struct conn_buf *cb)
 	free(cb);
 }
 
-/* A registered buffer for a new connection: a cached one, else a new one. */
-static int conn_buf_get(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+static void conn_buf_attach(struct agg_rdma_conn *rc, struct conn_buf *cb)
 {
-	struct conn_buf *cb;
-
-	if (s->n_cache) {
-		cb = s->cache[--s->n_cache];
-	} else {
-		uint64_t t0 = spare_now_ns(), dt;
-
-		cb = calloc(1, sizeof(*cb));
-		if (!cb)
-			return -1;
-		cb->buf = aligned_alloc(4096, BUF_SIZE);
-		if (cb->buf)
-			cb->mr = ibv_reg_mr(s->pd, cb->buf, BUF_SIZE,
-					    IBV_ACCESS_LOCAL_WRITE);
-		if (!cb->mr) {
-			conn_buf_free(cb);
-			return -1;
-		}
-		dt = spare_now_ns() - t0;
-		s->bufs_made++;
-		s->bufs_ns += dt;
-		if (dt > s->bufs_max_ns)
-			s->bufs_max_ns = dt;
-	}
 	cb->owner = rc;
 	rc->cb = cb;
 	rc->buf = cb->buf;
 	rc->mr = cb->mr;
+}
+
+/* A cached registered buffer for a new connection, if one is free (loop). */
+static void conn_buf_cached(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	if (s->n_cache)
+		conn_buf_attach(rc, s->cache[--s->n_cache]);
+}
+
+/*
+ * A new registered buffer (off the loop: reads only s->pd, which stays
+ * until agg_rdma_stop()); its time in rc->buf_ns. 0, or -1 with errno.
+ */
+static int conn_buf_new(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	uint64_t t0 = spare_now_ns();
+	struct conn_buf *cb = calloc(1, sizeof(*cb));
+	int err;
+
+	if (!cb)
+		return -1;
+	/* C11's aligned_alloc() wants a multiple of the alignment */
+	cb->buf = aligned_alloc(4096, (BUF_SIZE + 4095) / 4096 * 4096);
+	if (cb->buf)
+		cb->mr = ibv_reg_mr(s->pd, cb->buf, BUF_SIZE,
+				    IBV_ACCESS_LOCAL_WRITE);
+	if (!cb->mr) {
+		err = cb->buf ? errno : ENOMEM;
+		conn_buf_free(cb);
+		errno = err;
+		return -1;
+	}
+	rc->buf_ns = spare_now_ns() - t0;
+	if (!rc->buf_ns)
+		rc->buf_ns = 1;
+	conn_buf_attach(rc, cb);
 	return 0;
 }
 
@@ -285,6 +319,145 @@ static struct agg_rdma_conn *conn_new(struct agg_rdma_srv *s,
 	return rc;
 }
 
+/*
+ * A worker connection's expensive part, off the loop (or on it when no
+ * helper is to be had): the buffer unless a cached one was taken, the QP
+ * on the shared PD and CQ, the receives. Touches only @rc's id, QP and
+ * buffer, which the loop leaves alone until setup_done().
+ */
+static void setup_run(void *arg)
+{
+	struct agg_rdma_conn *rc = arg;
+	struct agg_rdma_srv *s = rc->srv;
+
+	if (!rc->cb && conn_buf_new(s, rc)) {
+		rc->setup_err = errno;
+		rc->setup_step = "ibv_reg_mr";
+		return;
+	}
+	if (spare_rdma_qp_sge(rc->id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH, 2)) {
+		rc->setup_err = errno;
+		rc->setup_step = "rdma_create_qp";
+		return;
+	}
+	for (unsigned int i = 0; i < AGG_RDMA_RECV_DEPTH; i++)
+		if (post_recv(rc, i)) {
+			rc->setup_err = errno;
+			rc->setup_step = "ibv_post_recv";
+			return;
+		}
+}
+
+static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc);
+
+/* A queued request let go without a helper: the peer went, or the stop. */
+static void setup_drop(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	rc->setting_up = false;
+	s->n_setting_up--;
+	if (rc->gone)
+		rlog("%s: connect request withdrawn while it waited", rc->peer);
+	else
+		rdma_reject(rc->id, NULL, 0);
+	conn_free(rc);
+}
+
+/* Start queued set-ups while helpers are free (on the loop). */
+static void setup_next(struct agg_rdma_srv *s)
+{
+	while (s->queue && s->n_helpers < AGG_RDMA_SETUP_HELPERS) {
+		struct agg_rdma_conn *rc = s->queue;
+
+		s->queue = rc->qnext;
+		if (!s->queue)
+			s->queue_tail = &s->queue;
+		rc->qnext = NULL;
+		if (rc->gone)
+			setup_drop(s, rc);
+		else
+			setup_start(s, rc);
+	}
+}
+
+/*
+ * On the loop, after setup_run(): a request whose peer went meanwhile, or
+ * the daemon stopping, is let go (QP, id and buffer); else the connection
+ * is handed to the daemon (accepted()) and accepted; then the next
+ * waiting request is started.
+ */
+static void setup_done(void *arg, bool exiting)
+{
+	struct agg_rdma_conn *rc = arg;
+	struct agg_rdma_srv *s = rc->srv;
+	struct rdma_cm_id *id = rc->id;
+	uint64_t t0 = spare_now_ns(), dt;
+
+	rc->setting_up = false;
+	s->n_setting_up--;
+	s->n_helpers--;
+	if (rc->buf_ns) {
+		s->bufs_made++;
+		s->bufs_ns += rc->buf_ns;
+		if (rc->buf_ns > s->bufs_max_ns)
+			s->bufs_max_ns = rc->buf_ns;
+	}
+	if (rc->gone || exiting) {
+		if (rc->gone)
+			rlog("%s: connect request withdrawn while it was set up",
+			     rc->peer);
+		else
+			rdma_reject(id, NULL, 0);
+		conn_free(rc);
+		goto out;
+	}
+	if (rc->setup_err) {
+		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)",
+		     rc->peer, rc->setup_step, strerror(rc->setup_err),
+		     ibv_get_device_name(id->verbs->device),
+		     ibv_get_device_name(s->pd->context->device));
+		rdma_reject(id, NULL, 0);
+		conn_free(rc);
+		goto out;
+	}
+	rc->cookie = s->ops->accepted(rc, rc->peer);
+	if (!rc->cookie) {
+		rdma_reject(id, NULL, 0);
+		conn_free(rc);
+		goto out;
+	}
+	if (spare_rdma_accept(id, 0, 0)) {
+		void *cookie = rc->cookie;
+
+		rlog("%s: rdma_accept: %s", rc->peer, strerror(errno));
+		rc->cookie = NULL;
+		s->ops->failed(cookie, "rdma_accept failed");
+		goto out;
+	}
+	/* the QP is in RTS now; a failure here only costs speed */
+	if (spare_rdma_fast_rnr(id->qp))
+		rlog("%s: cannot shorten the RNR timer: %s", rc->peer,
+		     strerror(errno));
+out:
+	dt = spare_now_ns() - t0;
+	s->setups_done++;
+	s->setup_loop_ns += dt;
+	if (dt > s->setup_loop_max_ns)
+		s->setup_loop_max_ns = dt;
+	if (!exiting)
+		setup_next(s);	/* agg_rdma_stop() drops the rest */
+}
+
+/* On a helper, or here when none can be had. */
+static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
+{
+	s->n_helpers++;
+	if (!s->ops->offload || s->ops->offload(setup_run, setup_done, rc)) {
+		s->setups_inline++;
+		setup_run(rc);
+		setup_done(rc, false);
+	}
+}
+
 static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 			       const uint8_t *priv, size_t priv_len)
 {
@@ -324,40 +497,18 @@ static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 		rdma_destroy_id(id);
 		return;
 	}
-	if (conn_buf_get(s, rc) ||
-	    spare_rdma_qp_sge(id, s->pd, s->cq, 4, AGG_RDMA_RECV_DEPTH, 2)) {
-		rlog("%s: rejected: %s: %s (request on %s, our PD on %s)", peer,
-		     rc->mr ? "rdma_create_qp" : "ibv_reg_mr", strerror(errno),
-		     ibv_get_device_name(id->verbs->device),
-		     ibv_get_device_name(s->pd->context->device));
-		rdma_reject(id, NULL, 0);
-		conn_free(rc);
+	snprintf(rc->peer, sizeof(rc->peer), "%s", peer);
+	conn_buf_cached(s, rc);
+	rc->setting_up = true;
+	s->n_setting_up++;
+	if (s->n_helpers < AGG_RDMA_SETUP_HELPERS) {
+		setup_start(s, rc);
 		return;
 	}
-	for (unsigned int i = 0; i < AGG_RDMA_RECV_DEPTH; i++)
-		if (post_recv(rc, i)) {
-			rlog("%s: rejected: ibv_post_recv failed", peer);
-			rdma_reject(id, NULL, 0);
-			conn_free(rc);
-			return;
-		}
-	rc->cookie = s->ops->accepted(rc, peer);
-	if (!rc->cookie) {
-		rdma_reject(id, NULL, 0);
-		conn_free(rc);
-		return;
-	}
-	if (spare_rdma_accept(id, 0, 0)) {
-		void *cookie = rc->cookie;
-
-		rlog("%s: rdma_accept: %s", peer, strerror(errno));
-		rc->cookie = NULL;
-		s->ops->failed(cookie, "rdma_accept failed");
-		return;
-	}
-	/* the QP is in RTS now; a failure here only costs speed */
-	if (spare_rdma_fast_rnr(id->qp))
-		rlog("%s: cannot shorten the RNR timer: %s", peer, strerror(errno));
+	if (!s->queue)
+		s->queue_tail = &s->queue;
+	*s->queue_tail = rc;
+	s->queue_tail = &rc->qnext;
 }
 
 void agg_rdma_cm_event(struct agg_rdma_srv *s)
@@ -392,7 +543,13 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s)
 		case RDMA_CM_EVENT_UNREACHABLE:
 		case RDMA_CM_EVENT_REJECTED:
 		case RDMA_CM_EVENT_DEVICE_REMOVAL:
-			if (rc && rc->cookie) {
+			if (rc && rc->setting_up) {
+				/*
+				 * a helper uses it, or it waits for one:
+				 * setup_done() or setup_next() lets it go
+				 */
+				rc->gone = true;
+			} else if (rc && rc->cookie) {
 				char why[64];
 
 				snprintf(why, sizeof(why), "%s (status %d)",
@@ -590,9 +747,25 @@ void agg_rdma_stop(struct agg_rdma_srv *s)
 	if (!s)
 		return;
 	if (s->bufs_made)
-		rlog("%llu connection buffers (%zu bytes each) registered on the event loop: %.1f ms in all, longest %.2f ms",
+		rlog("%llu connection buffers (%zu bytes each) registered off the event loop: %.1f ms in all, longest %.2f ms",
 		     (unsigned long long)s->bufs_made, BUF_SIZE,
 		     (double)s->bufs_ns / 1e6, (double)s->bufs_max_ns / 1e6);
+	if (s->setups_done)
+		rlog("%llu connection set-ups finished on the event loop (accept): %.1f ms in all, longest %.2f ms; %llu set up wholly on the loop (no helper)",
+		     (unsigned long long)s->setups_done,
+		     (double)s->setup_loop_ns / 1e6,
+		     (double)s->setup_loop_max_ns / 1e6,
+		     (unsigned long long)s->setups_inline);
+	/*
+	 * the requests still waiting for a helper (the running ones' done()
+	 * has run: the caller waited for it)
+	 */
+	while (s->queue) {
+		struct agg_rdma_conn *rc = s->queue;
+
+		s->queue = rc->qnext;
+		setup_drop(s, rc);
+	}
 	for (uint32_t i = 0; i < s->n_conns; i++)
 		if (s->conns[i])
 			agg_rdma_close(s->conns[i]);

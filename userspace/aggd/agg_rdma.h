@@ -17,6 +17,7 @@
 #ifndef SPARE_AGG_RDMA_H
 #define SPARE_AGG_RDMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,17 @@ struct agg_rdma_ops {
 	 */
 	int (*state_request)(struct rdma_cm_id *id, uint32_t job_id,
 			     const uint8_t *token, const char *peer);
+	/*
+	 * Run @run(@arg) off the event loop, then @done(@arg, @exiting) on
+	 * it: a worker connection's set-up (its receive buffer made and
+	 * registered unless a cached one is free, its QP, its receives
+	 * posted). 0, or -1 when it cannot (then both run on the loop at
+	 * once). NULL: every set-up runs on the loop. @done must run before
+	 * agg_rdma_stop(); @exiting: the daemon is stopping (the request is
+	 * rejected).
+	 */
+	int (*offload)(void (*run)(void *arg),
+		       void (*done)(void *arg, bool exiting), void *arg);
 };
 
 /* Returns NULL and logs the reason on failure. */
@@ -53,12 +65,24 @@ struct agg_rdma_srv *agg_rdma_listen(const char *addr, unsigned int port,
 int agg_rdma_cm_fd(const struct agg_rdma_srv *s);
 /* -1 until the first connection has opened the device. */
 int agg_rdma_cq_fd(const struct agg_rdma_srv *s);
+/*
+ * A worker's CONNECT_REQUEST: its device checked, its connection slot
+ * taken here; its set-up then runs through ops->offload, at most
+ * AGG_RDMA_SETUP_HELPERS at once (the others wait in order: 24 helpers
+ * registering at once held a 2-vCPU guest's loop longer than one), and
+ * its done() calls accepted() and rdma_accept() on the loop, then starts
+ * the next. Events for a request being set up or waiting (the peer gave
+ * up, the device went) only mark it: done() or its turn destroys it, so
+ * nothing frees what a helper uses.
+ */
+#define AGG_RDMA_SETUP_HELPERS	2
 void agg_rdma_cm_event(struct agg_rdma_srv *s);
 /*
  * Handles at most a bounded batch of completions. Returns 1 when more may be
  * waiting: call again soon (the completion channel will not signal those).
  */
 int agg_rdma_cq_event(struct agg_rdma_srv *s);
+/* Only once every offloaded set-up's done() has run. */
 void agg_rdma_stop(struct agg_rdma_srv *s);
 /* The listener's device (NULL when bound to no one device) and address. */
 struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s);

@@ -350,9 +350,13 @@ int stats_write(FILE *f, bool with_jobs)
 		"Jobs whose outputs are being registered for in-place RDMA replies, off the event loop: their replies are copied until it ends.",
 		g.rdma_output_regs_running);
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_accepts_total", SPARE_COUNTER,
-		"RDMA worker connections accepted (set up on the event loop).", g.rdma_accepts);
+		"RDMA worker connections accepted (set up on helper threads, accepted on the event loop).",
+		g.rdma_accepts);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_connections_setting_up", SPARE_GAUGE,
+		"RDMA worker connect requests being set up on helper threads now (receive buffer, QP, receives; at most 2, more wait), not yet accepted.",
+		g.rdma_setups_running);
 	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_seconds_total", SPARE_COUNTER,
-		"Time the event loop spent on RDMA connection events (set-ups, establishment, disconnects).",
+		"Time the event loop spent on RDMA connection events (connect requests handed to helpers, establishment, disconnects).",
 		(double)g.rdma_cm_ns / 1e9);
 	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_max_seconds", SPARE_GAUGE,
 		"Longest time one batch of RDMA connection events held the event loop.",

@@ -149,9 +149,10 @@ void job_pin(struct agg_job *job, uint32_t part, bool pinned)
 /*
  * Helper threads: work that would hold the event loop for milliseconds to
  * seconds runs off it, one detached thread per item, signals blocked
- * (they stay with the loop's thread). Three kinds: a job's buffers made
+ * (they stay with the loop's thread). Four kinds: a job's buffers made
  * (create_work), its outputs registered for RDMA (out_reg_work), a large
- * job's buffers freed (free_work). An item's run() runs on its thread;
+ * job's buffers freed (free_work), an RDMA worker connection set up
+ * (offload_work, for agg_rdma.c). An item's run() runs on its thread;
  * then the item goes on helper_done and the loop learns of it through the
  * eventfd: handle_done_regs() calls each item's done() there, in the
  * order they finished, and done() frees the item. helper_running counts
@@ -632,6 +633,51 @@ static void job_free_off_loop(struct agg_job *job)
 	g.jobs_freeing++;
 	g.jobs_freeing_bytes += w->bytes;
 	helper_submit(&w->hw);
+}
+
+/*
+ * Transport work off the loop (agg_rdma_ops.offload: an RDMA worker
+ * connection's set-up): the caller's run() on a helper, its done() on the
+ * loop, counted in g.rdma_setups_running meanwhile.
+ */
+struct offload_work {
+	struct helper_work hw;
+	void (*run)(void *arg);
+	void (*done)(void *arg, bool exiting);
+	void *arg;
+};
+
+static void offload_run(struct helper_work *hw)
+{
+	struct offload_work *w = (struct offload_work *)hw;
+
+	w->run(w->arg);
+}
+
+static void offload_done(struct helper_work *hw, bool exiting)
+{
+	struct offload_work *w = (struct offload_work *)hw;
+
+	g.rdma_setups_running--;
+	w->done(w->arg, exiting);
+	free(w);
+}
+
+int jobs_offload(void (*run)(void *arg), void (*done)(void *arg, bool exiting),
+		 void *arg)
+{
+	struct offload_work *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -1;
+	w->hw.run = offload_run;
+	w->hw.done = offload_done;
+	w->run = run;
+	w->done = done;
+	w->arg = arg;
+	g.rdma_setups_running++;
+	helper_submit(&w->hw);
+	return 0;
 }
 
 void job_register_reply(struct conn *c)

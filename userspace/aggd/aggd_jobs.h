@@ -150,6 +150,14 @@ void jobs_reg_wait_tick(void);
 /* Helper threads' work ended (the eventfd fired): take the results of
  * the jobs' creations, their outputs' registrations and their frees. */
 void handle_done_regs(void);
+/*
+ * agg_rdma_ops.offload: @run(@arg) on a helper thread, then @done(@arg,
+ * exiting) on the loop (from handle_done_regs(), or jobs_free_all() with
+ * @exiting true); g.rdma_setups_running counts them meanwhile. -1 (out
+ * of memory): nothing was started.
+ */
+int jobs_offload(void (*run)(void *arg), void (*done)(void *arg, bool exiting),
+		 void *arg);
 /* Block until no helper thread runs, then take their results. */
 void jobs_wait_regs(void);
 /* conn_ops.pin: a SEND reads the partition's output (job->inflight,

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <stdio.h>
 
+#include "aggd_jobs.h"
 #include "aggd_migrate.h"
 #include "aggd_rdma_cb.h"
 #include "aggd_state.h"
@@ -48,6 +49,7 @@ static const struct agg_rdma_ops rdma_ops = {
 	.sent = rdma_sent,
 	.failed = rdma_failed,
 	.state_request = import_rdma_request,
+	.offload = jobs_offload,
 };
 
 static void rdma_arm(struct op *op, int fd)
@@ -97,8 +99,9 @@ void aggd_rdma_cm_ready(void)
 {
 	uint64_t t0 = spare_now_ns(), accepts = g.rdma_accepts, dt;
 
-	/* a worker's connection is set up here, on the loop (its QP, its
-	 * receive buffer registered unless a cached one is free): timed */
+	/* a worker's connect request is checked here and its set-up (QP,
+	 * receive buffer, receives) handed to a helper thread, whose done()
+	 * accepts it on the loop (agg_rdma.c's own log times that): timed */
 	agg_rdma_cm_event(g.rdma);
 	dt = spare_now_ns() - t0;
 	g.rdma_cm_batches++;

@@ -98,6 +98,7 @@ struct aggd_state {
 	uint64_t rdma_replies_in_place, rdma_replies_copied;
 	uint64_t rdma_output_reg_failed;
 	uint64_t rdma_output_regs_running;	/* started, result not yet taken */
+	uint64_t rdma_setups_running;	/* RDMA connections set up on helpers */
 	/* jobs' buffers being freed on helper threads (aggd_jobs.c:
 	 * job_free_off_loop): submitted, result not yet taken */
 	uint64_t jobs_freeing, jobs_freeing_bytes;
