@@ -7,7 +7,7 @@
 # B with --rdma (the state by RDMA WRITE) and target C without (over the
 # TCP link). A bystander job of one TCP worker runs rounds back to back at
 # A while a job of one worker with server SGD and 64 MiB of state
-# (weights + momentum) moves to B, then to C. The bystander must complete
+# (weights + momentum) moves to B, then one with 4 x MIB (256) to C. The bystander must complete
 # at least 3 rounds within the moving job's pause and never wait more than
 # half of it (spare-agg-itest move-bystander; a third before session 49).
 # Arguments: [MIB [BASELINE]]: the state's size (64), and a daemon binary
