@@ -562,10 +562,15 @@ static void stale_view_changes_nothing(void)
 	d.cfg.gpus = 0;
 	job(&f, 1, TIRD_V_RUNNING, 4, T0 - 200, T0 + 1030);
 	job(&f, 3, TIRD_V_PENDING, 4, T0 + 1030, 0);
+	/* none up is Slurm's answer, not an error; a failed read is one */
+	uint64_t errors = d.st.slurm_errors;
+
 	f.cluster_gpus = 0;
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 5000)), 1);
+	EXPECT_EQ(d.st.slurm_errors, errors);
 	f.cluster_gpus = -1;
 	EXPECT_EQ(tird_pass(&d, MS(T0 + 5001)), 1);
+	EXPECT_EQ(d.st.slurm_errors, errors + 1);
 	EXPECT_EQ(f.requeues, requeues);
 	EXPECT_EQ(f.sets, sets);
 	EXPECT_EQ(d.st.stale_passes, 4);

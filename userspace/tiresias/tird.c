@@ -692,12 +692,15 @@ int tird_pass(struct tird *d, int64_t now_ms)
 	size_t nv = 0, n = 0, nnew = 0;
 	uint64_t t0 = cpu_ns(), sets0 = d->st.priority_sets;
 	int64_t now, gpus = c->gpus;
+	bool unreachable, no_gpus = false;
 	int ret = -1;
 
-	if (d->ops.load(d->ops.ctx, &v, &nv) ||
-	    (!gpus && (d->ops.cluster_gpus(d->ops.ctx, &gpus) || gpus < 1))) {
-		bool no_gpus = v && gpus < 1;
-
+	/* a failed read is an error; no GPU node up is Slurm's answer */
+	unreachable = d->ops.load(d->ops.ctx, &v, &nv) ||
+		      (!gpus && d->ops.cluster_gpus(d->ops.ctx, &gpus));
+	if (!unreachable)
+		no_gpus = gpus < 1;
+	if (unreachable || no_gpus) {
 		free(v);
 		d->st.slurm_errors += !no_gpus;
 		d->st.stale_passes++;
