@@ -112,6 +112,11 @@ int spare_ec_rehome_pick(const struct spare_ec_geom *g, u32 nr_donors,
 	if (!spare_ec_geom_valid(g) || j >= n || nr_donors > 32)
 		return -EINVAL;
 	by_domain = spare_ec_nr_domains(domain, nr_donors) > 1;
+	/* a donor back keeps its split: the group stays as it was placed */
+	d = group[j];
+	if (d < nr_donors && (ok & (1U << d)) &&
+	    rehome_fits(d, group, n, j, gone, domain, nr_donors, by_domain))
+		return (int)d;
 	for (d = 0; d < nr_donors; d++) {
 		if (!(ok & (1U << d)) ||
 		    !rehome_fits(d, group, n, j, gone, domain, nr_donors,

@@ -82,8 +82,11 @@ int spare_ec_place_check(const struct spare_ec_geom *g, u32 nr_groups,
  * The donor holds no other split of the group (gone ones aside) and,
  * where the donors are in more than one failure domain, is in a domain
  * none of the group's other splits uses, as spare_ec_place() places a
- * group. Of those, the one holding the fewest split slabs; the lowest
- * index on a tie.
+ * group. The split's own donor (@group[@j]) first, when @ok allows it
+ * (live again, not its evictor): a donor back keeps its split, so the
+ * group stays where it was placed (a broker's coding groups too).
+ * Otherwise the one holding the fewest split slabs; the lowest index on
+ * a tie.
  *
  * Return: the donor's index; -ENOENT when no donor may take it (the
  * split waits, its pages decoded from the others); -EINVAL for a bad

@@ -183,6 +183,19 @@ static void ecpl_rehome(ECPL_T t)
 	/* its own donor back (the pager's re-map of a lost split): taken */
 	ECPL_EQ(t, spare_ec_rehome_pick(&g, 6, NULL, group, 1, 0, 0x3f, NULL),
 		1);
+	/*
+	 * ... before a donor holding fewer split slabs: 7 donors, group on
+	 * 0-5, split 1's donor back and live with 3 split slabs, donor 6
+	 * with none. Were donor 6 picked, the group would leave its place
+	 * (in the rig a later loss of donor 6 then took a third split).
+	 */
+	load[0] = 3; load[1] = 3; load[2] = 3; load[3] = 3; load[4] = 3;
+	load[5] = 3; load[6] = 0;
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 1, 0, 0x7f, load),
+		1);
+	/* its own donor not allowed (down, or the evictor): by load */
+	ECPL_EQ(t, spare_ec_rehome_pick(&g, 7, NULL, group, 1, 0, 0x7d, load),
+		6);
 }
 
 /*

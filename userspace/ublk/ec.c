@@ -1066,7 +1066,8 @@ static const u32 *grant_cover(struct dev *d, u32 *cover)
 /*
  * Whether lost split @j of group @g may go to another donor now: one its
  * donor evicted, or whose donor is live again (re-mapped where
- * pick_replacement() says, maybe on that donor), at once; one whose donor
+ * pick_replacement() says: on that donor, which the core's pick takes
+ * first), at once; one whose donor
  * stays down only once that donor has been down --rehome-delay and is
  * not held (@rehome_due: spare_life_rehome_due()), as a replica's copy.
  */

@@ -35,7 +35,12 @@ fio_pct() {
 
 MODE=${1:-all}
 TRACE=/sys/kernel/tracing
-ublk_require
+HAVE_UBLK=1
+if [ "$MODE" = swap ]; then
+	modprobe ublk_drv 2>/dev/null || HAVE_UBLK=0
+else
+	ublk_require
+fi
 rxe_up 7
 DONORS=
 for n in 2 3 4 5 6 7; do
@@ -143,6 +148,71 @@ if [ "$MODE" = write ]; then
 				wrun "ec42w-$bin-$link-$round" $bin
 			done
 			[ $link = slow ] && { ip netns exec switch tc qdisc del dev p7 root || fail "netem off p7"; }
+		done
+	done
+	pass "done"
+	exit 0
+fi
+
+# With the argument "swap", the issue's second latency target: the time
+# of a swap workload (spare-memtest, 64 MiB, 2 passes, in a cgroup of 32
+# MiB with memory.high at 28) on a 96 MiB device as replicas=2 and as
+# ec:4+2, on spare.ko and, where the kernel has ublk (6.12), on the
+# pager, in rounds (the argument after "swap", default 3) that alternate
+# which goes first, all in one boot; results named
+# swap-<driver>-<redundancy>-<round> swap_s (seconds, the job's wall
+# time; pages swapped out and in beside it):
+#   scripts/vm/run -k 6.12.118+deb12-amd64 tests/vm/bench/ec-qd1.sh swap 3
+# srun NAME DRIVER ATTRS: one device, swapon, the job timed, swapoff, down.
+srun() {
+	local name=$1 drv=$2 list= n t0 t1 out0 in0; shift 2
+	if [ "$drv" = kmod ]; then
+		for n in 2 3 4 5 6 7; do list=$list${list:+,}10.0.0.$n:$DONOR_PORT; done
+		disk=$(spare_create bench size=96M slab_size=8M donors="$list" \
+			source=10.0.0.1 "$@")
+	else
+		# shellcheck disable=SC2086
+		ublk_up --size 96M --slab-size 8M --state-file none "$@" $DONORS
+	fi
+	mkswap "/dev/$disk" >/dev/null && swapon "/dev/$disk" || fail "swapon $name"
+	cg_new_high work 32M
+	out0=$(vmstat_get pswpout); in0=$(vmstat_get pswpin)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	cg_run work spare-memtest -p 2 64m >/tmp/memtest.out 2>&1 ||
+		{ cat /tmp/memtest.out; why_died work; fail "memtest on $name"; }
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	result "$name" swap_s "$(echo "$t0 $t1" | awk '{printf "%.2f", $2 - $1}')"
+	result "$name" pswpout $(( $(vmstat_get pswpout) - out0 ))
+	result "$name" pswpin $(( $(vmstat_get pswpin) - in0 ))
+	swapoff "/dev/$disk" || fail "swapoff $name"
+	rmdir /sys/fs/cgroup/work 2>/dev/null
+	if [ "$drv" = kmod ]; then
+		echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
+		spare_destroy bench
+	else
+		ublk_down
+	fi
+}
+if [ "$MODE" = swap ]; then
+	spare_load
+	for round in $(seq "${2:-3}"); do
+		order="r2 ec"
+		[ $((round % 2)) = 0 ] && order="ec r2"
+		drivers=kmod
+		[ $HAVE_UBLK = 1 ] && drivers="kmod ublk"
+		for drv in $drivers; do
+			for red in $order; do
+				step "swap workload: $drv, $red, round $round"
+				if [ $drv = kmod ] && [ $red = r2 ]; then
+					srun "swap-$drv-$red-$round" kmod replicas=2
+				elif [ $drv = kmod ]; then
+					srun "swap-$drv-$red-$round" kmod redundancy=ec:4+2
+				elif [ $red = r2 ]; then
+					srun "swap-$drv-$red-$round" ublk --copies 2
+				else
+					srun "swap-$drv-$red-$round" ublk --redundancy ec:4+2
+				fi
+			done
 		done
 	done
 	pass "done"
