@@ -13,6 +13,13 @@ spare-aggd that tests/agg/run started.
                                  library (Client.allreduce_many, all of its
                                  parameters), not one allreduce per
                                  parameter; fp32 still bit for bit
+  ddp_hook.py overlap PORT       the hook does not block DDP's autograd
+                                 thread: rank 3 holds back its backward for
+                                 DELAY_S in iteration 2; on ranks 0-2 every
+                                 hook call returns in < DELAY_S/4, before
+                                 rank 3 starts its backward, while their
+                                 futures complete >= 0.9 DELAY_S after the
+                                 call; the sums still bit for bit
   ddp_hook.py migrate A_PORT B_PORT   moved from A to B at iteration 4
   ddp_hook.py unreachable PORT   nothing listens at PORT
   ddp_hook.py wrongtoken PORT    the job exists with another token: EAUTH
@@ -101,6 +108,24 @@ def recording(hook, log):
     return wrapped
 
 
+def timing(hook, log):
+    """hook, recording for each call (by (iteration, bucket index)) the
+    monotonic time it was called, the time it returned to DDP's autograd
+    thread, and the time its future completed. time.monotonic() is
+    CLOCK_MONOTONIC, one clock for every process of the machine."""
+    def wrapped(state, bucket):
+        key = (state.iteration, bucket.index())
+        t = log[key] = [time.monotonic(), None, None]
+
+        def done(fut):
+            t[2] = time.monotonic()
+            return fut.value()
+        fut = hook(state, bucket).then(done)
+        t[1] = time.monotonic()
+        return fut
+    return wrapped
+
+
 def ddp(net, rank):
     # torch 1.13 puts every parameter in one bucket for the first iteration
     # and then rebuilds its buckets in the order gradients became ready,
@@ -111,7 +136,7 @@ def ddp(net, rank):
     return torch.nn.parallel.DistributedDataParallel(net, bucket_cap_mb=0.01)
 
 
-def train(model, opt, rank, iters, before=None):
+def train(model, opt, rank, iters, before=None, before_backward=None):
     losses = []
     for step in range(iters):
         if before:
@@ -119,6 +144,8 @@ def train(model, opt, rank, iters, before=None):
         x, y = data(rank, step)
         opt.zero_grad()
         loss = torch.nn.functional.cross_entropy(model(x), y)
+        if before_backward:
+            before_backward(step)
         loss.backward()
         opt.step()
         losses.append(loss.item())
@@ -180,6 +207,8 @@ def rank_main(case, rank, args, outdir):
             run_migrate(net, rank, args, res)
         elif case == "batched":
             run_batched(net, rank, args, res)
+        elif case == "overlap":
+            run_overlap(net, rank, args, res)
         else:
             run_bad(case, net, rank, args, res)
     except Exception as e:  # reported, not hidden: the parent fails the case
@@ -259,6 +288,61 @@ def run_batched(net, rank, args, res):
                      "calls over %d tensors: want one allreduce_many per bucket, %d tensors in all"
                      % (rank, len(log), iters, calls["allreduce"], calls["many"], calls["tensors"],
                         iters * n_params))
+
+
+# overlap: how long the last rank holds back its backward, and in which
+# iteration (not the first: its buckets are held until its last bucket by
+# design, and the second's forward rebuilds the buckets through gloo)
+DELAY_S = 2.0
+DELAY_AT = 2
+
+
+def run_overlap(net, rank, args, res):
+    """The hook must not block DDP's autograd thread (issue 35): the
+    daemon cannot answer a pull of iteration DELAY_AT before rank W-1
+    pushes, and rank W-1 starts its backward DELAY_S late. On every other
+    rank each hook call of that iteration must return at once (well
+    before rank W-1 even starts), while its future completes only after
+    rank W-1's push. A hook that waits for its aggregation inside the
+    call holds the autograd thread for about DELAY_S and fails."""
+    port = int(args[0])
+    fails = res["fails"]
+    iters = 4
+    model = ddp(net, rank)
+    state = sat.State("127.0.0.1:%d" % port, "ddp-overlap", "tok-ov", timeout_ms=TIMEOUT_MS)
+    log, times = {}, {}
+    model.register_comm_hook(state, recording(timing(sat.allreduce_hook, times), log))
+    late = {}
+
+    def hold(step):
+        if rank == WORLD - 1 and step == DELAY_AT:
+            late["start"] = time.monotonic()
+            time.sleep(DELAY_S)
+            late["end"] = time.monotonic()
+    train(model, torch.optim.SGD(model.parameters(), lr=LR), rank, iters, before_backward=hold)
+    state.close()
+    check_records("overlap", log, rank, torch.float32, fails)
+    mine = {k: v for k, v in times.items() if k[0] == DELAY_AT}
+    res["times"] = {"%d/%d" % k: v for k, v in sorted(times.items())}
+    res["late"] = late
+    if len(mine) < 2:
+        fails.append("rank %d: %d buckets in iteration %d, want several (the rebuilt layout)"
+                     % (rank, len(mine), DELAY_AT))
+    if rank == WORLD - 1:
+        return
+    for (it, idx), (called, returned, done) in sorted(mine.items()):
+        if done is None:
+            fails.append("rank %d: iteration %d bucket %d: the future never completed" % (rank, it, idx))
+            continue
+        if returned - called >= DELAY_S / 4:
+            fails.append("rank %d: iteration %d bucket %d: the hook call held DDP's autograd "
+                         "thread %.3f s (want < %.2f s: DELAY_S/4)"
+                         % (rank, it, idx, returned - called, DELAY_S / 4))
+        if done - called < 0.9 * DELAY_S:
+            fails.append("rank %d: iteration %d bucket %d: the future completed %.3f s after the "
+                         "call, want >= %.2f s (0.9 DELAY_S): the aggregation did not wait for "
+                         "the late rank, so the test proves nothing"
+                         % (rank, it, idx, done - called, 0.9 * DELAY_S))
 
 
 def run_migrate(net, rank, args, res):
@@ -411,6 +495,35 @@ def run_buckets(port):
     return fails
 
 
+def check_overlap(res):
+    """Across processes (one CLOCK_MONOTONIC): every hook call of
+    iteration DELAY_AT on ranks 0..W-2 returned before rank W-1 started
+    its backward, and every future of theirs completed after it did."""
+    fails = []
+    late = (res.get(WORLD - 1) or {}).get("late", {})
+    if "end" not in late:
+        return ["rank %d did not report its late backward" % (WORLD - 1)]
+    print("rank %d held its backward of iteration %d from %.3f to %.3f"
+          % (WORLD - 1, DELAY_AT, late["start"], late["end"]))
+    for r in range(WORLD - 1):
+        times = (res.get(r) or {}).get("times", {})
+        calls = [(k, v) for k, v in times.items() if int(k.split("/")[0]) == DELAY_AT]
+        held = [v[1] - v[0] for _, v in calls]
+        waited = [v[2] - v[0] for _, v in calls if v[2] is not None]
+        if calls:
+            print("rank %d, iteration %d: %d hook calls, longest %.4f s; futures completed "
+                  "%.3f-%.3f s after the call" % (r, DELAY_AT, len(calls), max(held),
+                                                  min(waited or [-1]), max(waited or [-1])))
+        for k, (called, returned, done) in calls:
+            if returned >= late["end"]:
+                fails.append("rank %d: hook call %s returned %.3f s after rank %d started its "
+                             "late backward" % (r, k, returned - late["end"], WORLD - 1))
+            if done is not None and done <= late["end"]:
+                fails.append("rank %d: the future of %s completed before rank %d started its "
+                             "backward" % (r, k, WORLD - 1))
+    return fails
+
+
 def run_case(case, args):
     fails = []
     if case == "buckets":
@@ -486,6 +599,8 @@ def run_case(case, args):
         print("move:", res[0].get("moved"))
     if case == "batched" and res.get(0):
         print("rank 0's requests:", json.dumps(res[0].get("calls")))
+    if case == "overlap":
+        fails.extend(check_overlap(res))
     for f in fails:
         print("FAIL-CHECK: " + f)
     for name in os.listdir(outdir):
