@@ -68,14 +68,14 @@ set -u
 watchdog 600
 
 # lent_all N: the donors on hosts 2-9 that run lend N slabs together
-# (their own gauge, read now); sets LENT
+# (their own gauge, read now); sets LENT, and LENT_EACH (" host:slabs"...)
 lent_all() {
 	local n l
-	LENT=0
+	LENT=0 LENT_EACH=
 	for n in 2 3 4 5 6 7 8 9; do
 		kill -0 "$(donor_pid $n 2>/dev/null)" 2>/dev/null || continue
 		l=$(donor_metric $n spare_donor_slabs_lent)
-		LENT=$((LENT + ${l:-0}))
+		LENT=$((LENT + ${l:-0})) LENT_EACH="$LENT_EACH $n:${l:-0}"
 	done
 	[ "$LENT" = "$1" ]
 }
@@ -131,13 +131,8 @@ if [ "$BACKEND" = kmod ]; then
 	# back to its own splits, and the steps after count on where each is
 	ec_kdev 96M rehome_delay_ms=3600000
 	want_verify "when read back"
-	lent=0
-	for n in 2 3 4 5 6 7 8; do
-		l=$(donor_metric $n spare_donor_slabs_lent)
-		echo "donor $n lends $l slab(s)"
-		lent=$((lent + ${l:-0}))
-	done
-	[ "$lent" = 18 ] || fail "the donors lend $lent slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
+	lent_all 18 || fail "the donors lend $LENT slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
+	echo "donors lend:$LENT_EACH"
 	pass "96 MiB written and read back; the donors lend 18 x 8 MiB (1.5x)"
 
 	[ "$(ecs version)" = 5 ] && [ "$(ecs k)" = 4 ] && [ "$(ecs r)" = 2 ] &&
@@ -525,14 +520,9 @@ grep 'redundancy ec:4+2' /tmp/ublk.log || fail "no word of the coding groups"
 dd if=/dev/urandom of=/tmp/want bs=1M count=96 2>/dev/null || fail "pattern"
 dd if=/tmp/want of="/dev/$disk" bs=256K oflag=direct 2>/dev/null || fail "write $disk"
 want_verify "when read back"
-lent=0
-for n in 2 3 4 5 6 7 8; do
-	l=$(donor_metric $n spare_donor_slabs_lent)
-	echo "donor $n lends $l slab(s)"
-	lent=$((lent + ${l:-0}))
-done
 # 3 groups x 6 split slabs of 8 MiB: 144 MiB for 96 MiB, 1.5x
-[ "$lent" = 18 ] || fail "the donors lend $lent slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
+lent_all 18 || fail "the donors lend $LENT slabs, expected 18 (1.5x of 96 MiB in 8 MiB slabs)"
+echo "donors lend:$LENT_EACH"
 pass "96 MiB written and read back; the donors lend 18 x 8 MiB (1.5x)"
 
 step "writes answered once K splits landed: host 6's link delayed 100 ms"
