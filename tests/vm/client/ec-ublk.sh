@@ -70,10 +70,11 @@ watchdog 600
 # lent_all N: the donors on hosts 2-9 that run lend N slabs together
 # (their own gauge, read now); sets LENT, and LENT_EACH (" host:slabs"...)
 lent_all() {
-	local n l
+	local n l p
 	LENT=0 LENT_EACH=
 	for n in 2 3 4 5 6 7 8 9; do
-		kill -0 "$(donor_pid $n 2>/dev/null)" 2>/dev/null || continue
+		p=$(donor_pid $n 2>/dev/null)
+		[ -n "$p" ] && kill -0 "$p" 2>/dev/null || continue
 		l=$(donor_metric $n spare_donor_slabs_lent)
 		LENT=$((LENT + ${l:-0})) LENT_EACH="$LENT_EACH $n:${l:-0}"
 	done
