@@ -582,9 +582,9 @@ healed7u() {
 }
 wait_for 1200 healed7u ||
 	{ cat "/run/spare/ublk/$disk"; tail -40 /tmp/ublk.log; fail "host 7's splits were not rebuilt after the heal"; }
-# mapped again on host 7, or (the pager's pick, by load, once host 7 is
-# live again) on another donor outside the group; either way no slab is
-# left lent for nothing: the donors lend the 18 split slabs, no more
+# mapped again on host 7 (the core's pick keeps a split on its own donor
+# once it is back; the next step fails if one went elsewhere), and no
+# slab left lent for nothing: the donors lend the 18 split slabs, no more
 grep -E 'now on donor|re-homed|mapped again' /tmp/ublk.log | sed 's/^/    /'
 wait_for 150 lent_all 18 || { tail -40 /tmp/ublk.log; fail "the donors lend $LENT slabs after the heal, expected 18"; }
 [ "$(($(ecd repaired_pages) - p0))" -ge 24576 ] ||
