@@ -436,16 +436,20 @@ static void beyond_the_helpers_queued(void)
 	/* two wait, nothing spent on them */
 	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS);
 	EXPECT_EQ(s->n_setting_up, nreq);
+	EXPECT_EQ(agg_rdma_setups_queued(s), 2);
 	EXPECT_EQ(s->setups_inline, 0);
 	/* the last one's peer gives up while it waits */
 	event(ids[nreq - 1], RDMA_CM_EVENT_REJECTED);
 	agg_rdma_cm_event(s);
 	EXPECT_EQ(n.destroy_id, 0);
+	EXPECT_EQ(agg_rdma_setups_queued(s), 2);	/* until its turn */
 	held_finish(0);		/* starts the first waiting one */
 	EXPECT_EQ(n.accepted, 1);
 	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS + 1);
+	EXPECT_EQ(agg_rdma_setups_queued(s), 1);
 	held_finish(1);		/* its turn: the withdrawn one goes */
 	EXPECT_EQ(n_held, AGG_RDMA_SETUP_HELPERS + 1);
+	EXPECT_EQ(agg_rdma_setups_queued(s), 0);
 	EXPECT_EQ(n.destroy_id, 1);
 	EXPECT_EQ(n.reject, 0);
 	if (n_held == AGG_RDMA_SETUP_HELPERS + 1)

@@ -458,6 +458,11 @@ static void setup_start(struct agg_rdma_srv *s, struct agg_rdma_conn *rc)
 	}
 }
 
+unsigned int agg_rdma_setups_queued(const struct agg_rdma_srv *s)
+{
+	return s->n_setting_up - s->n_helpers;
+}
+
 static void on_connect_request(struct agg_rdma_srv *s, struct rdma_cm_id *id,
 			       const uint8_t *priv, size_t priv_len)
 {

@@ -84,6 +84,12 @@ void agg_rdma_cm_event(struct agg_rdma_srv *s);
 int agg_rdma_cq_event(struct agg_rdma_srv *s);
 /* Only once every offloaded set-up's done() has run. */
 void agg_rdma_stop(struct agg_rdma_srv *s);
+/*
+ * Connect requests waiting for a set-up helper (beyond
+ * AGG_RDMA_SETUP_HELPERS at once); one withdrawn while it waits counts
+ * until its turn lets it go.
+ */
+unsigned int agg_rdma_setups_queued(const struct agg_rdma_srv *s);
 /* The listener's device (NULL when bound to no one device) and address. */
 struct ibv_context *agg_rdma_verbs(const struct agg_rdma_srv *s);
 void agg_rdma_addr(const struct agg_rdma_srv *s, uint8_t addr[4], uint32_t *port);

@@ -17,6 +17,7 @@
 #include "aggd_report.h"
 #include "aggd_state.h"
 #include "agg_pool.h"
+#include "agg_rdma.h"
 #include "agg_sum.h"
 #include "spare_log.h"
 #include "spare_metrics.h"
@@ -355,6 +356,9 @@ int stats_write(FILE *f, bool with_jobs)
 	spare_metrics_one_u64(&m, "spare_aggd_rdma_connections_setting_up", SPARE_GAUGE,
 		"RDMA worker connect requests being set up on helper threads now (receive buffer, QP, receives; at most 2, more wait), not yet accepted.",
 		g.rdma_setups_running);
+	spare_metrics_one_u64(&m, "spare_aggd_rdma_connections_queued", SPARE_GAUGE,
+		"RDMA worker connect requests waiting for a set-up helper (both busy), in order of arrival.",
+		g.rdma ? agg_rdma_setups_queued(g.rdma) : 0);
 	spare_metrics_one_double(&m, "spare_aggd_rdma_cm_seconds_total", SPARE_COUNTER,
 		"Time the event loop spent on RDMA connection events (connect requests handed to helpers, establishment, disconnects).",
 		(double)g.rdma_cm_ns / 1e9);
