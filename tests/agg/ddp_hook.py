@@ -20,16 +20,24 @@ spare-aggd that tests/agg/run started.
                                  rank 3 starts its backward, while their
                                  futures complete >= 0.9 DELAY_S after the
                                  call; the sums still bit for bit
-  ddp_hook.py migrate A_PORT B_PORT   moved from A to B at iteration 4
+  ddp_hook.py migrate A_PORT B_PORT   a move from A to B, asked for at
+                                 iteration 4, lands mid-training (B's first
+                                 iteration in 1..9 of 10); the sums still
+                                 bit for bit
   ddp_hook.py unreachable PORT   nothing listens at PORT
   ddp_hook.py wrongtoken PORT    the job exists with another token: EAUTH
   ddp_hook.py spec PORT          the job exists with a smaller spec: ESPEC
   ddp_hook.py killed PORT        rank 3 dies mid-round: EJOBFAIL for the others
+                                 (these four: the failed iteration leaves
+                                 the weights as they were and every
+                                 gradient the rank's own, no sum in it)
   ddp_hook.py buckets PORT       one process, hand-made buckets (no DDP): a
                                  bucket with a parameter the job lacks
-                                 (ELAYOUT, nothing sent), a daemon that does
-                                 not answer in time (TIMEOUT), and every
-                                 later bucket failing with the first error
+                                 (ELAYOUT, nothing sent: the daemon's
+                                 count of the job's pushes stays), a
+                                 daemon that does not answer in time
+                                 (TIMEOUT), and every later bucket failing
+                                 with the first error
 
 Exits 0 when every check held, 1 otherwise (each failed check printed).
 Every wait is bounded (a rank that does not report within its deadline is
@@ -38,6 +46,7 @@ a failure, and is killed).
 import copy
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -373,11 +382,26 @@ def run_migrate(net, rank, args, res):
         if not moved or isinstance(moved[0], Exception):
             fails.append("the move failed: %r" % (moved or "did not return in 60 s"))
         else:
-            res["moved"] = moved[0][1]
+            res["moved_at"], res["moved"] = moved[0]
+            # mid-training: B serves from the barrier on, A before it;
+            # each must have served at least one of the iterations
+            if not 0 < moved[0][0] < iters:
+                fails.append("the job moved at iteration %d, not within training (1..%d): "
+                             "%s" % (moved[0][0], iters - 1, moved[0][1]))
     check_records("migrate", log, rank, torch.float32, fails)
     if state.iteration != iters:
         fails.append("trained %d iterations, not %d" % (state.iteration, iters))
     state.close()
+
+
+def own_grads(net, x, y):
+    """The rank's own gradients of its batch, aggregated with nobody's: the
+    same loss backward through a copy of the module, outside DDP."""
+    ref = copy.deepcopy(net)
+    for p in ref.parameters():
+        p.grad = None
+    torch.nn.functional.cross_entropy(ref(x), y).backward()
+    return [p.grad for p in ref.parameters()]
 
 
 def run_bad(case, net, rank, args, res):
@@ -400,6 +424,10 @@ def run_bad(case, net, rank, args, res):
     try:
         for step in range(4):
             x, y = data(rank, step)
+            # what the iteration starts from, for a failed one to be
+            # compared with: the weights, and the rank's own gradients
+            kept = [p.detach().clone() for p in model.parameters()]
+            own = own_grads(model.module, x, y)
             opt.zero_grad()
             t0 = time.monotonic()
             torch.nn.functional.cross_entropy(model(x), y).backward()
@@ -411,7 +439,15 @@ def run_bad(case, net, rank, args, res):
         res["raised_after"] = time.monotonic() - t0
         res["iterations_done"] = done
         res["state_status"] = getattr(state.error, "status", None)
-        res["weights_finite"] = all(bool(torch.isfinite(p).all()) for p in model.parameters())
+        # No partial sum: every bucket of the failed iteration failed, so
+        # DDP copied no bucket's result into the gradients (a bucket
+        # completed with a partial or a whole sum would have put it in
+        # its parameters' .grad), and the optimizer did not step: the
+        # weights are those the iteration started from, bit for bit.
+        res["weights_kept"] = all(torch.equal(p.detach().view(torch.int32), k.view(torch.int32))
+                                  for p, k in zip(model.parameters(), kept))
+        res["grads_own"] = all(p.grad is not None and torch.equal(p.grad, g)
+                               for p, g in zip(model.parameters(), own))
 
 
 class FakeBucket:
@@ -453,6 +489,14 @@ def status_of(fut):
         return "other: %s" % e
 
 
+def job_pushes(client, job):
+    """The daemon's count of the job's PUSH messages (STATS,
+    spare_aggd_job_pushes_total), or None when STATS has no such line."""
+    m = re.search(r'^spare_aggd_job_pushes_total\{job_name="%s"\} (\d+)$' % re.escape(job),
+                  client.stats(), re.M)
+    return int(m.group(1)) if m else None
+
+
 def run_buckets(port):
     fails = []
 
@@ -473,13 +517,28 @@ def run_buckets(port):
     f2 = sat.allreduce_hook(st, FakeBucket(0, True, [b, a]))
     if status_of(f2) != "OK" or f2.value().tolist() != [2.0] * 5 + [1.0] * 3:
         fails.append("the rebuilt bucket [b, a]: %s" % status_of(f2))
-    # a parameter the job does not have
+    # a parameter the job does not have: ELAYOUT, and nothing of the
+    # bucket sent, not even the parameter the job has. The daemon's count
+    # of the job's pushes is asked on the job's own connection (the
+    # worker thread is idle: every future so far has completed), whose
+    # messages the daemon reads in order: a push sent before the question
+    # is counted in its answer. 4 so far: a and b, then b and a.
+    pushed = job_pushes(st._client, "ddp-buckets")
     f3 = sat.allreduce_hook(st, FakeBucket(0, True, [a, c]))
     f4 = sat.allreduce_hook(st, FakeBucket(0, True, [a]))
     if status_of(f3) != "ELAYOUT":
         fails.append("a bucket with a parameter not in the job: %s, not ELAYOUT" % status_of(f3))
     if status_of(f4) != "ELAYOUT":
         fails.append("the bucket after the error: %s, not the same ELAYOUT" % status_of(f4))
+    after = job_pushes(st._client, "ddp-buckets")
+    print("the daemon's pushes of ddp-buckets: %s before the ELAYOUT buckets, %s after"
+          % (pushed, after))
+    if pushed != 4:
+        fails.append("the daemon counted %s pushes of the job's two iterations, not 4: "
+                     "its counter cannot show what the ELAYOUT buckets sent" % pushed)
+    if after != pushed:
+        fails.append("the ELAYOUT buckets were sent: the daemon's pushes of the job went "
+                     "from %s to %s" % (pushed, after))
     st.close()
     # two workers, only rank 0 here: its pull waits for rank 1 until the timeout
     st = sat.State("127.0.0.1:%d" % port, "ddp-timeout", "t", n_workers=2, rank=0,
@@ -590,13 +649,16 @@ def run_case(case, args):
                                  % (r, x.get("raised_after", -1), TIMEOUT_MS))
             elif x.get("iterations_done") != 0:
                 fails.append("rank %d: %s iterations done before the error, not 0" % (r, x.get("iterations_done")))
-            if not x.get("weights_finite", False):
-                fails.append("rank %d: weights not finite after the failed iteration" % r)
+            if not x.get("weights_kept", False):
+                fails.append("rank %d: the weights changed in the failed iteration" % r)
+            if not x.get("grads_own", False):
+                fails.append("rank %d: after the failed iteration a gradient is not the rank's "
+                             "own: a bucket's result (a partial sum) reached it" % r)
     if case == "exact" and res.get(0):
         print("losses:", json.dumps(res[0].get("curves")))
         print("bucket layouts by iteration (elements):", json.dumps(res[0].get("layouts")))
     if case == "migrate" and res.get(0):
-        print("move:", res[0].get("moved"))
+        print("move: first iteration at B %s: %s" % (res[0].get("moved_at"), res[0].get("moved")))
     if case == "batched" and res.get(0):
         print("rank 0's requests:", json.dumps(res[0].get("calls")))
     if case == "overlap":

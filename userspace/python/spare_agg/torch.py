@@ -33,7 +33,7 @@ summed by the daemon in its documented order), or with a HookError that
 names the daemon's status (a failed allreduce of a DDP iteration raises it
 from backward()). After an error every later bucket fails at once with the
 same error: no partial sum is ever returned. A job moved to another daemon
-is followed by the library (Client.allreduce()).
+is followed by the library (Client.allreduce_many(), as Client.allreduce()).
 
 Only this module imports torch; `import spare_agg` does not.
 """
