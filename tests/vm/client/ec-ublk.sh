@@ -82,6 +82,55 @@ lent_all() {
 }
 # swapped_in_since N PAGES: PAGES or more swapped in since pswpin read N
 swapped_in_since() { [ $(( $(vmstat_get pswpin) - $1 )) -ge "$2" ]; }
+# ec_cut_heal AT: a step of either driver. Host 7 holds a split of every
+# group (0: hosts 2-7, 1: 3-8, 2: 4-8 and 2). Its link is cut while 8 MiB
+# are written over and over at AT (64-KiB blocks) into $disk; its donor
+# stays alive behind the netfilter cut, so the loss is seen by the
+# transport's timeouts, not by a reset, and once the link heals the same
+# donor process answers again. The writes during the cut land on five
+# splits (counted short, none fails); after the heal (well inside the
+# re-home delay) host 7's three split slabs are mapped again on host 7 and
+# rebuilt, and the donors lend the 18 split slabs, no more (nothing left
+# lent for nothing). The next step's losses leave groups four splits,
+# host 7's among them: right only if its rebuild caught up the writes of
+# the cut, and only if the split stayed on host 7 (the core's pick keeps
+# a split on its own donor once it is back).
+ec_cut_heal() {
+	local l0="" r0 p0 s0 lost=60 heal=120
+	# the pager's timeouts (--io-timeout 2000) see the cut later
+	[ "$BACKEND" = kmod ] || lost=120 heal=240
+	losses7() { awk -v d="10.0.0.7:$DONOR_PORT" '$3 == d {print $6}' "/sys/block/$disk/spare/donor_stat"; }
+	lost7() {
+		[ "$(ecs lost_now)" = 3 ] || return 1
+		# spare.ko also counts the donor's loss in donor_stat
+		[ "$BACKEND" != kmod ] || [ "$(losses7)" -gt "$l0" ]
+	}
+	healed7() {
+		[ "$(ecs remapped)" -ge $((r0 + 3)) ] && [ "$(ecs lost_now)" = 0 ] &&
+			[ "$(ecs rebuilding)" = 0 ]
+	}
+	[ "$BACKEND" != kmod ] || l0=$(losses7)
+	r0=$(ecs remapped); p0=$(ecs repaired_pages); s0=$(ecs writes_short)
+	ec_writes_start "$1"
+	cut_link 7
+	wait_until $lost lost7 ||
+		{ touch /tmp/wstop; ec_stat_show all; client_log; fail "host 7's cut was not noticed (3 split slabs lost)"; }
+	sleep 1
+	ec_writes_stop "while host 7 was cut off"
+	[ "$(ecs writes_short)" -gt "$s0" ] || fail "no write counted short with host 7 cut off"
+	kill -0 "$(donor_pid 7)" || fail "host 7's donor died behind the cut"
+	heal_link
+	wait_until $heal healed7 ||
+		{ ec_stat_show all; client_log 40; fail "host 7's splits were not rebuilt after the heal"; }
+	ec_stat_show
+	client_log 400 | grep -E 'now on donor|re-homed|mapped again|current again' | tail -8 | sed 's/^/    /'
+	[ "$(($(ecs repaired_pages) - p0))" -ge 24576 ] ||
+		fail "only $(($(ecs repaired_pages) - p0)) split pages rebuilt after the heal, expected 3 x 8192"
+	wait_until 30 lent_all 18 ||
+		{ client_log 40; fail "the donors lend $LENT slabs after the heal, expected 18:$LENT_EACH"; }
+	want_verify "after host 7's link healed"
+	pass "host 7 cut off and healed, its donor alive throughout: 3 split slabs mapped again and rebuilt ($(($(ecs repaired_pages) - p0)) split pages)"
+}
 
 # spare.ko's steps (the pager's are below this block).
 if [ "$BACKEND" = kmod ]; then
@@ -205,40 +254,8 @@ if [ "$BACKEND" = kmod ]; then
 	pass "200 reads raced 200 writes of the same 64 KiB without an error ($(ecs waits) waited)"
 
 	step "host 7's link cut while writes go on, then healed: its splits rebuilt"
-	# Host 7 holds a split of every group (0: hosts 2-7, 1: 3-8, 2: 4-8
-	# and 2). Its donor stays alive behind a netfilter cut: the loss is
-	# seen by the transport's timeouts, not by a reset, and once the link
-	# heals the same donor process answers again. The writes during the
-	# cut land on five splits; after the heal host 7's three split slabs
-	# are mapped again and rebuilt. The next step loses hosts 3 and 5 and
-	# reads every page with group 0 left four splits, host 7's among
-	# them: right only if its rebuild caught up the writes of the cut.
-	losses7() { awk -v d="10.0.0.7:$DONOR_PORT" '$3 == d {print $6}' "/sys/block/$disk/spare/donor_stat"; }
-	l0=$(losses7); r0=$(ecs remapped); p0=$(ecs repaired_pages); s0=$(ecs writes_short)
-	ec_writes_start
-	cut_link 7
-	lost7() { [ "$(losses7)" -gt "$l0" ] && [ "$(ecs lost_now)" = 3 ]; }
-	wait_until 60 lost7 ||
-		{ touch /tmp/wstop; cat "/sys/block/$disk/spare/donor_stat"; client_log; fail "host 7's cut was not noticed (3 split slabs lost)"; }
-	sleep 1
-	ec_writes_stop "while host 7 was cut off"
-	[ "$(ecs writes_short)" -gt "$s0" ] || fail "no write counted short with host 7 cut off"
-	kill -0 "$(donor_pid 7)" || fail "host 7's donor died behind the cut"
-	heal_link
-	healed7() {
-		[ "$(ecs remapped)" -ge $((r0 + 3)) ] && [ "$(ecs lost_now)" = 0 ] &&
-			[ "$(ecs rebuilding)" = 0 ]
-	}
-	wait_until 120 healed7 ||
-		{ cat "/sys/block/$disk/spare/ec_stat" "/sys/block/$disk/spare/donor_stat"; client_log 40; fail "host 7's splits were not rebuilt after the heal"; }
-	echo "ec_stat: $(cat "/sys/block/$disk/spare/ec_stat")"
-	dmesg | grep -E 're-homed|mapped again|current again' | tail -6 | sed 's/^/    /'
-	[ "$(($(ecs repaired_pages) - p0))" -ge 24576 ] ||
-		fail "only $(($(ecs repaired_pages) - p0)) split pages rebuilt after the heal, expected 3 x 8192"
-	# nothing left lent for nothing on host 7 (or elsewhere)
-	wait_until 30 lent_all 18 || fail "the donors lend $LENT slabs after the heal, expected 18"
-	want_verify "after host 7's link healed"
-	pass "host 7 cut off and healed, its donor alive throughout: 3 split slabs mapped again and rebuilt ($(($(ecs repaired_pages) - p0)) split pages)"
+	# 4 MiB in: group 0's first pages (ec_cut_heal above)
+	ec_cut_heal 64
 
 	step "hosts 3 and 5 cut off and their donors killed at once"
 	cut_link 3
@@ -550,47 +567,10 @@ ms=$(echo "$t0 $t1" | awk '{printf "%d", ($2 - $1) * 1000}')
 pass "64 writes of 4 KiB in $ms ms with host 6 delayed 100 ms (6400 ms if each waited for it)"
 
 step "host 7's link cut while writes go on, then healed: its splits rebuilt"
-# As spare.ko's step above: host 7 (split 5 of group 0, 4 of group 1, 3
-# of group 2) stays alive behind a netfilter cut, the loss seen by the
-# pager's timeouts; writes during the cut land on five splits; after the
-# heal (well inside the 30 s --rehome-delay) its three split slabs are
-# mapped again on host 7 and rebuilt. The next step leaves groups 1 and 2
-# four splits, host 7's among them: right only if the rebuild caught up.
-ecd() { awk -v f="$(($(ec_field "$1") + 1))" '$1 == "ec_stat" {print $f}' "/run/spare/ublk/$disk"; }
-r0=$(ecd remapped); p0=$(ecd repaired_pages); s0=$(ecd writes_short)
-dd if=/dev/urandom of=/tmp/new bs=1M count=8 2>/dev/null || fail "pattern"
-rm -f /tmp/wstop
-(while [ ! -e /tmp/wstop ]; do
-	dd if=/tmp/new of="/dev/$disk" bs=64K seek=1088 oflag=direct conv=notrunc 2>/dev/null || exit 1
-done) &
-WPID=$!
-sleep 1
-cut_link 7
-lost7u() { [ "$(ecd lost_now)" = 3 ]; }
-wait_for 600 lost7u ||
-	{ touch /tmp/wstop; cat "/run/spare/ublk/$disk"; tail -30 /tmp/ublk.log; fail "host 7's cut was not noticed (3 split slabs lost)"; }
-sleep 1
-touch /tmp/wstop
-wait $WPID || { tail -30 /tmp/ublk.log; fail "a write failed while host 7 was cut off"; }
-dd if=/tmp/new of=/tmp/want bs=64K seek=1088 conv=notrunc 2>/dev/null
-[ "$(ecd writes_short)" -gt "$s0" ] || fail "no write counted short with host 7 cut off"
-kill -0 "$(donor_pid 7)" || fail "host 7's donor died behind the cut"
-heal_link
-healed7u() {
-	[ "$(ecd remapped)" -ge $((r0 + 3)) ] && [ "$(ecd lost_now)" = 0 ] &&
-		[ "$(ecd rebuilding)" = 0 ]
-}
-wait_for 1200 healed7u ||
-	{ cat "/run/spare/ublk/$disk"; tail -40 /tmp/ublk.log; fail "host 7's splits were not rebuilt after the heal"; }
-# mapped again on host 7 (the core's pick keeps a split on its own donor
-# once it is back; the next step fails if one went elsewhere), and no
-# slab left lent for nothing: the donors lend the 18 split slabs, no more
-grep -E 'now on donor|re-homed|mapped again' /tmp/ublk.log | sed 's/^/    /'
-wait_for 150 lent_all 18 || { tail -40 /tmp/ublk.log; fail "the donors lend $LENT slabs after the heal, expected 18"; }
-[ "$(($(ecd repaired_pages) - p0))" -ge 24576 ] ||
-	fail "only $(($(ecd repaired_pages) - p0)) split pages rebuilt after the heal, expected 3 x 8192"
-want_verify "after host 7's link healed"
-pass "host 7 cut off and healed, its donor alive throughout: 3 split slabs mapped again and rebuilt ($(($(ecd repaired_pages) - p0)) split pages)"
+# 68 MiB in: group 2, whose split the pager once re-mapped by load onto
+# host 3 once host 7 was back, so that the next step's losses took three
+# of its splits (ec_cut_heal above)
+ec_cut_heal 1088
 
 step "hosts 2, 3 and 5 cut off and their donors killed at once"
 # Three at once, because the pager rebuilds: killed one by one, group 0
