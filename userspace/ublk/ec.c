@@ -1112,7 +1112,11 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	pthread_mutex_unlock(&e->lock[g]);
 	/* under grants, a donor the device lacks is the monitor's to find */
 	__atomic_store_n(&sp->wait_donor, t < 0 && cover, __ATOMIC_RELAXED);
-	if (moved)
+	if (moved && (u32)t == old)
+		log_info("coding group %u: split %u to be mapped again on its own donor %s, which is back%s",
+			 g, j, d->donors[t].host,
+			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
+	else if (moved)
 		log_info("coding group %u: split %u re-homed from donor %s to donor %s%s",
 			 g, j, d->donors[old].host, d->donors[t].host,
 			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
@@ -1163,8 +1167,12 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 		return;
 	/* counted as the copies' re-maps: the exit line's remaps */
 	__atomic_add_fetch(&d->st.remaps, 1, __ATOMIC_RELAXED);
-	log_info("coding group %u: split %u now on donor %s (was on %s); resync rebuilds it from %u others",
-		 g, j, dn->host, d->donors[old].host, d->ec_geom.k);
+	if ((u32)t == old)
+		log_info("coding group %u: split %u mapped again on donor %s; resync rebuilds it from %u others",
+			 g, j, dn->host, d->ec_geom.k);
+	else
+		log_info("coding group %u: split %u now on donor %s (was on %s); resync rebuilds it from %u others",
+			 g, j, dn->host, d->donors[old].host, d->ec_geom.k);
 	resync_kick(d);
 }
 
