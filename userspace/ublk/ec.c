@@ -1112,14 +1112,17 @@ static void replace_split(struct dev *d, u32 g, u32 j,
 	pthread_mutex_unlock(&e->lock[g]);
 	/* under grants, a donor the device lacks is the monitor's to find */
 	__atomic_store_n(&sp->wait_donor, t < 0 && cover, __ATOMIC_RELAXED);
-	if (moved && (u32)t == old)
-		log_info("coding group %u: split %u to be mapped again on its own donor %s, which is back%s",
-			 g, j, d->donors[t].host,
-			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
-	else if (moved)
-		log_info("coding group %u: split %u re-homed from donor %s to donor %s%s",
-			 g, j, d->donors[old].host, d->donors[t].host,
-			 roomy ? "" : " (its grants there used up: the MAP is refused until the broker gives room)");
+	if (moved) {
+		const char *full = roomy ? "" :
+			" (its grants there used up: the MAP is refused until the broker gives room)";
+
+		if ((u32)t == old)
+			log_info("coding group %u: split %u to be mapped again on its own donor %s, which is back%s",
+				 g, j, d->donors[t].host, full);
+		else
+			log_info("coding group %u: split %u re-homed from donor %s to donor %s%s",
+				 g, j, d->donors[old].host, d->donors[t].host, full);
+	}
 	if (t < 0) {
 		if (!sp->warned)
 			log_warn("coding group %u: split %u lost and no donor to rebuild it on (%s); it waits for one%s",
